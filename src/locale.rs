@@ -1,0 +1,53 @@
+//! The user's language, from the environment. Sidecar speaks English and Spanish.
+
+use serde::Serialize;
+
+/// Forces the language regardless of the system locale (`en` or `es`).
+pub const LANG_ENV: &str = "SIDECAR_LANG";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    Es,
+}
+
+impl Lang {
+    /// From `SIDECAR_LANG`, then the POSIX locale variables in their order of
+    /// precedence (`LC_ALL`, `LC_MESSAGES`, `LANG`); English when none says Spanish.
+    pub fn from_env() -> Self {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
+        ["SIDECAR_LANG", "LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|name| var(name).filter(|v| !v.is_empty() && v != "C" && v != "POSIX"))
+            .next()
+            .map(|value| {
+                if value.to_ascii_lowercase().starts_with("es") {
+                    Lang::Es
+                } else {
+                    Lang::En
+                }
+            })
+            .unwrap_or(Lang::En)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_and_fallback() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |n: &str| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(Lang::from_vars(vars(&[("LANG", "es_AR.UTF-8")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "es_ES")])), Lang::En);
+        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "C"), ("LANG", "es_MX")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[("SIDECAR_LANG", "es"), ("LANG", "en_GB")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[])), Lang::En);
+    }
+}

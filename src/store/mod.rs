@@ -1,0 +1,83 @@
+//! Persistent storage: one SQLite file (WAL) with sqlx migrations applied at open.
+//!
+//! Queries are checked at run time (`query_as` + `FromRow`) so building needs no
+//! database.
+
+mod messages;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+pub use messages::{Message, MessageStatus, NewMessage, Role};
+
+/// File name of the database inside the data directory.
+pub const DB_FILE: &str = "sidecar.db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create the data directory {path}: {source}")]
+    CreateDir {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot open the database {path}: {source}")]
+    Open { path: String, source: sqlx::Error },
+    #[error("cannot update the database schema: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("database error: {0}")]
+    Query(#[from] sqlx::Error),
+}
+
+/// A handle to the database; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it.
+    pub async fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
+            path: data_dir.display().to_string(),
+            source,
+        })?;
+        let path = data_dir.join(DB_FILE);
+        let options = SqliteConnectOptions::from_str("sqlite://")
+            .expect("static URL")
+            .filename(&path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // NORMAL is durable across app crashes in WAL mode; only a power loss can
+            // roll back the last transactions.
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(|source| StoreError::Open {
+                path: path.display().to_string(),
+                source,
+            })?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// Closes the pool, checkpointing the WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+pub(crate) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

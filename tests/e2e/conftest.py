@@ -1,0 +1,153 @@
+"""A headless desktop for end-to-end tests of the real app binary: Xvfb, the D-Bus
+session (this runs under dbus-run-session), a notification daemon (dunst) whose
+traffic is logged by dbus-monitor, a StatusNotifierWatcher for the tray, and
+WebKitWebDriver to drive the webview.
+
+Artifacts (logs, screenshots) go to .e2e/ in the repository.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from webdriver import Session  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".e2e"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} after {timeout}s")
+
+
+class Desktop:
+    """The running headless session and how to launch the app into it."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.procs = []
+        self.binary = os.environ.get("SIDECAR_APP") or str(ROOT / "target/debug/sidecar-desktop")
+        if not Path(self.binary).exists():
+            pytest.exit(f"app binary {self.binary} not built (run make build)", 2)
+        if "DBUS_SESSION_BUS_ADDRESS" not in os.environ:
+            pytest.exit("run under dbus-run-session (make test-e2e does)", 2)
+        self.display = f":{free_display()}"
+        os.environ["DISPLAY"] = self.display
+        self.start("xvfb", ["Xvfb", self.display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        wait_until(lambda: Path(f"/tmp/.X11-unix/X{self.display[1:]}").exists(), 10, "Xvfb not up")
+        self.notify_log = ARTIFACTS / "notify.log"
+        self.start("dbus-monitor", ["dbus-monitor", "interface=org.freedesktop.Notifications"],
+                   stdout=open(self.notify_log, "w"))
+        self.start("dunst", ["dunst"])
+        watcher_log = ARTIFACTS / "watcher.log"
+        self.start("watcher", [sys.executable, "-u", str(Path(__file__).parent / "sni_watcher.py")],
+                   stdout=open(watcher_log, "w"))
+        wait_until(lambda: "watcher ready" in watcher_log.read_text(), 10, "tray watcher not ready")
+        # Everything the app reads from the environment is pinned to this run.
+        env = dict(os.environ)
+        env.update({
+            "TAURI_WEBVIEW_AUTOMATION": "true",
+            "XDG_CONFIG_HOME": str(tmp / "config"),
+            "XDG_DATA_HOME": str(tmp / "data"),
+            "SIDECAR_CONFIG": str(tmp / "config/no-settings.toml"),
+            "SIDECAR_LANG": "en",
+            "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
+        })
+        self.env = env
+        self.webdriver_port = free_port()
+        self.start("webdriver", ["WebKitWebDriver", f"--port={self.webdriver_port}"], env=env)
+        wait_until(lambda: port_open(self.webdriver_port), 10, "WebKitWebDriver not listening")
+
+    def start(self, name, argv, stdout=None, env=None):
+        log = stdout or open(ARTIFACTS / f"{name}.log", "w")
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
+        self.procs.append(proc)
+        return proc
+
+    def launch(self, data_dir: Path) -> Session:
+        """Starts the app on `data_dir` and returns a WebDriver session on its window."""
+        session = Session(f"http://127.0.0.1:{self.webdriver_port}", self.binary,
+                          ["--data-dir", str(data_dir)])
+        session.wait_for("[data-testid=composer]", 30)
+        return session
+
+    def app_pids(self):
+        out = subprocess.run(["pgrep", "-f", f"^{self.binary}"], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+    def close(self, session: Session):
+        """Ends the session and makes sure the app process is gone."""
+        session.quit()
+        try:
+            wait_until(lambda: not self.app_pids(), 5, "app still running")
+        except TimeoutError:
+            for pid in self.app_pids():
+                os.kill(pid, signal.SIGTERM)
+            wait_until(lambda: not self.app_pids(), 10, "app ignored SIGTERM")
+
+    def visible_windows(self, name="^Sidecar$"):
+        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name],
+                             capture_output=True, text=True)
+        return out.stdout.split()
+
+    def key(self, combo):
+        subprocess.run(["xdotool", "key", combo], check=True)
+
+    def notifications(self):
+        return self.notify_log.read_text(errors="replace")
+
+    def screenshot(self, name):
+        path = ARTIFACTS / f"{name}.png"
+        subprocess.run(["import", "-window", "root", str(path)], check=False)
+        return path
+
+    def stop(self):
+        for proc in reversed(self.procs):
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def free_display():
+    for n in range(99, 199):
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
+            return n
+    raise RuntimeError("no free X display number")
+
+
+def port_open(port):
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="session")
+def desktop(tmp_path_factory):
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir()
+    d = Desktop(tmp_path_factory.mktemp("desktop"))
+    yield d
+    for pid in d.app_pids():
+        os.kill(pid, signal.SIGTERM)
+    d.stop()

@@ -1,0 +1,89 @@
+"""A minimal W3C WebDriver client over plain HTTP, for WebKitWebDriver.
+
+Plain urllib on purpose: the recipe found extra layers (tauri-driver, retries in
+client libraries) hid dropped connections.
+"""
+import json
+import time
+import urllib.error
+import urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+class WebDriverError(RuntimeError):
+    pass
+
+
+class Session:
+    def __init__(self, base, binary, args=()):
+        self.base = base
+        caps = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "wry",
+                    "webkitgtk:browserOptions": {"binary": binary, "args": list(args)},
+                }
+            }
+        }
+        value = self._request("POST", "/session", caps, timeout=90)
+        self.id = value["sessionId"]
+
+    def _request(self, method, path, body=None, timeout=30):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(
+            self.base + path, data=data, method=method,
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return json.loads(resp.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise WebDriverError(f"{method} {path}: {e.code} {e.read()[:500]!r}") from None
+
+    def cmd(self, method, path, body=None, timeout=30):
+        return self._request(method, f"/session/{self.id}{path}", body, timeout)
+
+    def find(self, css):
+        return self.cmd("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+
+    def find_all(self, css):
+        return [e[ELEMENT] for e in self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+
+    def text(self, element):
+        return self.cmd("GET", f"/element/{element}/text")
+
+    def send_keys(self, element, text):
+        self.cmd("POST", f"/element/{element}/value", {"text": text})
+
+    def click(self, element):
+        self.cmd("POST", f"/element/{element}/click", {})
+
+    def script(self, source, *args):
+        return self.cmd("POST", "/execute/sync", {"script": source, "args": list(args)})
+
+    def texts(self, css):
+        return self.script(
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.innerText)", css
+        )
+
+    def wait_for(self, css, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = self.find_all(css)
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        raise TimeoutError(f"no element {css!r} after {timeout}s")
+
+    def screenshot(self, path):
+        import base64
+        png = self.cmd("GET", "/screenshot")
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(png))
+
+    def quit(self):
+        try:
+            self._request("DELETE", f"/session/{self.id}", timeout=15)
+        except Exception:
+            pass

@@ -1,0 +1,89 @@
+//! Wire compatibility with the real llama.cpp server (xllamacpp) serving SmolLM2-135M
+//! on loopback: the offline default model, started the way the app starts it.
+
+mod support;
+
+use std::time::Duration;
+
+use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
+use sidecar::llm::ChatMessage;
+use sidecar::{Companion, CompanionOptions};
+
+#[tokio::test]
+async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = LocalServer::start(
+        &support::local_llm_python(),
+        2048,
+        &dir.path().join("local-model.log"),
+        Duration::from_secs(120),
+    )
+    .await
+    .expect("the offline model starts");
+    let timeouts = Timeouts {
+        connect: Duration::from_secs(5),
+        respond: Duration::from_secs(60),
+        idle: Duration::from_secs(30),
+    };
+    let client = OpenAiClient::new(http_client(&timeouts), server.base_url(), LOCAL_MODEL_NAME, None, timeouts);
+
+    let mut pieces = 0;
+    let completion = client
+        .stream_chat(
+            &[ChatMessage::new("system", "You are concise."), ChatMessage::new("user", "Say hello in one sentence.")],
+            Some(48),
+            |_| pieces += 1,
+        )
+        .await
+        .unwrap();
+    assert!(!completion.text.trim().is_empty());
+    assert!(pieces > 1, "the reply arrived in {pieces} piece(s), not streamed");
+    let usage = completion.usage.expect("llama.cpp reports usage");
+    assert!(usage.input_tokens > 5 && usage.output_tokens > 0, "{usage:?}");
+    assert!(
+        matches!(completion.finish_reason.as_deref(), Some("stop") | Some("length")),
+        "{:?}",
+        completion.finish_reason
+    );
+
+    // A tiny limit ends with "length".
+    let short = client
+        .stream_chat(&[ChatMessage::new("user", "Count from one to fifty in words.")], Some(4), |_| {})
+        .await
+        .unwrap();
+    assert_eq!(short.finish_reason.as_deref(), Some("length"));
+    assert!(short.usage.unwrap().output_tokens <= 4);
+}
+
+#[tokio::test]
+async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.python = Some(support::local_llm_python());
+    settings.local_model.context_tokens = Some(2048);
+    settings.llm.max_tokens = Some(24);
+    let core = Companion::open(CompanionOptions { data_dir: dir.path().to_path_buf(), settings })
+        .await
+        .unwrap();
+    let outcome = core.send("Hi!").await.unwrap();
+    assert!(!outcome.reply.is_empty());
+    let sidecar::ModelStatus::Ready { provider, .. } = core.model_status() else {
+        panic!("model should be ready: {:?}", core.model_status());
+    };
+    assert_eq!(provider, "local");
+    let base = core_base_url(&dir);
+    core.shutdown().await;
+    // After shutdown the server is gone.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = reqwest::get(format!("{base}/health")).await;
+    assert!(after.is_err(), "the offline server outlived the companion");
+}
+
+/// The local server's address, read back from its log (it prints where it listens).
+fn core_base_url(dir: &tempfile::TempDir) -> String {
+    let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap();
+    let line = log.lines().find(|l| l.starts_with("listening")).expect("listening line");
+    let addr = line.trim_start_matches("listening").trim();
+    if addr.starts_with("http") { addr.to_string() } else { format!("http://{addr}") }
+}

@@ -1,0 +1,76 @@
+//! The SQLite store on real files: migrations, persistence across reopen.
+
+use sidecar::store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
+
+#[tokio::test]
+async fn migrations_create_the_schema_on_a_fresh_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("nested/data")).await.unwrap();
+    assert!(dir.path().join("nested/data").join(DB_FILE).exists());
+    let tables: Vec<(String,)> =
+        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let names: Vec<&str> = tables.iter().map(|t| t.0.as_str()).collect();
+    for expected in ["_sqlx_migrations", "conversations", "messages", "usage"] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(mode, "wal");
+    store.close().await;
+    // Opening again does not re-run or fail on applied migrations.
+    let again = Store::open(&dir.path().join("nested/data")).await.unwrap();
+    let (applied,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM _sqlx_migrations")
+        .fetch_one(again.pool())
+        .await
+        .unwrap();
+    assert!(applied >= 1);
+}
+
+#[tokio::test]
+async fn messages_survive_reopen_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let conversation = {
+        let store = Store::open(dir.path()).await.unwrap();
+        let conversation = store.current_conversation().await.unwrap();
+        for (role, text, status) in [
+            (Role::User, "hola, ¿me recuerdas?", MessageStatus::Complete),
+            (Role::Assistant, "¡Claro que sí!", MessageStatus::Complete),
+            (Role::User, "cuéntame algo", MessageStatus::Complete),
+            (Role::Assistant, "Había una", MessageStatus::Stopped),
+        ] {
+            store
+                .add_message(NewMessage {
+                    conversation_id: conversation,
+                    role,
+                    content: text,
+                    status,
+                    finish_reason: None,
+                })
+                .await
+                .unwrap();
+        }
+        store.close().await;
+        conversation
+    };
+    let store = Store::open(dir.path()).await.unwrap();
+    assert_eq!(store.current_conversation().await.unwrap(), conversation);
+    let messages = store.recent_messages(conversation, 10).await.unwrap();
+    let texts: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(texts, ["hola, ¿me recuerdas?", "¡Claro que sí!", "cuéntame algo", "Había una"]);
+    assert_eq!(messages[3].status, MessageStatus::Stopped);
+    assert_eq!(messages[0].role, Role::User);
+    // A window returns the most recent ones, still oldest first.
+    let last_two = store.recent_messages(conversation, 2).await.unwrap();
+    assert_eq!(last_two[0].content, "cuéntame algo");
+}
+
+#[tokio::test]
+async fn an_unwritable_data_dir_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let error = Store::open(&file.join("data")).await.unwrap_err().to_string();
+    assert!(error.contains("cannot create the data directory"), "{error}");
+}

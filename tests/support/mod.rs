@@ -1,0 +1,213 @@
+//! Test support: a scripted OpenAI-compatible HTTP server on loopback.
+//!
+//! Written on raw TCP rather than a mock framework so it can misbehave precisely:
+//! cut a chunked stream mid-reply, close early, or never answer.
+
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// What the server does with one request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// An SSE stream of these `data:` payloads, `delay` apart, then `[DONE]`.
+    Stream { events: Vec<String>, delay: Duration },
+    /// The SSE events, then the connection is dropped mid-body (no chunked terminator).
+    CutAfter { events: Vec<String> },
+    /// The SSE events, then a clean end of the body, with no finish reason or [DONE].
+    EndsEarly { events: Vec<String> },
+    /// A plain HTTP error.
+    Status { code: u16, body: String },
+    /// Accepts the request and never answers.
+    Hang,
+    /// Sends headers and the events, then goes silent without closing.
+    StallAfter { events: Vec<String> },
+}
+
+/// A recorded request: its body as JSON.
+pub type Recorded = Arc<Mutex<Vec<serde_json::Value>>>;
+
+pub struct ScriptedServer {
+    pub base_url: String,
+    pub requests: Recorded,
+}
+
+impl ScriptedServer {
+    /// Serves `replies` in order, one per request; the last one repeats.
+    pub async fn start(replies: Vec<Reply>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests: Recorded = Arc::default();
+        let recorded = requests.clone();
+        tokio::spawn(async move {
+            let mut index = 0usize;
+            loop {
+                let Ok((socket, _)) = listener.accept().await else { return };
+                let reply = replies[index.min(replies.len() - 1)].clone();
+                index += 1;
+                let recorded = recorded.clone();
+                tokio::spawn(async move { serve(socket, reply, recorded).await });
+            }
+        });
+        Self {
+            base_url: format!("http://127.0.0.1:{port}/v1"),
+            requests,
+        }
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.requests.lock().unwrap().len()
+    }
+
+    pub fn last_request(&self) -> serde_json::Value {
+        self.requests.lock().unwrap().last().cloned().expect("a request")
+    }
+}
+
+/// A chat.completion.chunk carrying `text`.
+pub fn delta(text: &str) -> String {
+    serde_json::json!({
+        "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]
+    })
+    .to_string()
+}
+
+/// The closing chunk with a finish reason.
+pub fn finish(reason: &str) -> String {
+    serde_json::json!({
+        "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]
+    })
+    .to_string()
+}
+
+/// The usage chunk OpenAI sends last when `stream_options.include_usage` is set.
+pub fn usage(input: u32, output: u32) -> String {
+    serde_json::json!({
+        "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+        "choices": [],
+        "usage": {"prompt_tokens": input, "completion_tokens": output, "total_tokens": input + output}
+    })
+    .to_string()
+}
+
+/// A whole reply: the text in pieces, a finish reason and usage.
+pub fn reply_events(pieces: &[&str]) -> Vec<String> {
+    let mut events: Vec<String> = pieces.iter().map(|p| delta(p)).collect();
+    events.push(finish("stop"));
+    events.push(usage(20, pieces.len() as u32));
+    events
+}
+
+async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded) {
+    let Some(body) = read_request(&mut socket).await else { return };
+    recorded
+        .lock()
+        .unwrap()
+        .push(serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null));
+    match reply {
+        Reply::Stream { events, delay } => {
+            start_chunked(&mut socket).await;
+            for e in events {
+                tokio::time::sleep(delay).await;
+                send_chunk(&mut socket, &format!("data: {e}\n\n")).await;
+            }
+            send_chunk(&mut socket, "data: [DONE]\n\n").await;
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        }
+        Reply::CutAfter { events } => {
+            start_chunked(&mut socket).await;
+            for e in events {
+                send_chunk(&mut socket, &format!("data: {e}\n\n")).await;
+            }
+            let _ = socket.flush().await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            // Dropped without the terminating zero-length chunk.
+        }
+        Reply::EndsEarly { events } => {
+            start_chunked(&mut socket).await;
+            for e in events {
+                send_chunk(&mut socket, &format!("data: {e}\n\n")).await;
+            }
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        }
+        Reply::Status { code, body } => {
+            let head = format!(
+                "HTTP/1.1 {code} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(body.as_bytes()).await;
+        }
+        Reply::Hang => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        Reply::StallAfter { events } => {
+            start_chunked(&mut socket).await;
+            for e in events {
+                send_chunk(&mut socket, &format!("data: {e}\n\n")).await;
+            }
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+    }
+}
+
+async fn start_chunked(socket: &mut TcpStream) {
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+    let _ = socket.write_all(head.as_bytes()).await;
+}
+
+async fn send_chunk(socket: &mut TcpStream, data: &str) {
+    let framed = format!("{:x}\r\n{data}\r\n", data.len());
+    let _ = socket.write_all(framed.as_bytes()).await;
+    let _ = socket.flush().await;
+}
+
+/// Reads headers and a content-length body; returns the body.
+async fn read_request(socket: &mut TcpStream) -> Option<Vec<u8>> {
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let header_end = loop {
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buffer.extend_from_slice(&chunk[..n]);
+        if let Some(pos) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            break pos + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buffer[..header_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    while buffer.len() < header_end + length {
+        let n = socket.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            break;
+        }
+        buffer.extend_from_slice(&chunk[..n]);
+    }
+    Some(buffer[header_end..].to_vec())
+}
+
+/// The Python of the venv holding the offline model: `SIDECAR_LOCAL_LLM_PYTHON`, else
+/// the repository's `.venv` that `make test` creates.
+pub fn local_llm_python() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON") {
+        return p.into();
+    }
+    let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    assert!(
+        default.exists(),
+        "the offline model venv is missing: run `make test` (or `make venv`) first, or set SIDECAR_LOCAL_LLM_PYTHON"
+    );
+    default
+}

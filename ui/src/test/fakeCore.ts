@@ -1,0 +1,82 @@
+// A scripted stand-in for the Rust core behind Tauri's IPC (mockIPC), so component
+// tests can drive a turn step by step: stream deltas, finish, fail.
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
+import { CORE_EVENT, type CommandError, type CoreEvent, type Message, type TurnOutcome } from "../api";
+
+interface Pending {
+  resolve: (o: TurnOutcome) => void;
+  reject: (e: CommandError) => void;
+}
+
+export class FakeCore {
+  calls: { cmd: string; args: unknown }[] = [];
+  history: Message[] = [];
+  private pending: Pending | null = null;
+  private nextId = 100;
+  /** Called when the UI invokes stop_reply. */
+  onStop: () => void = () => undefined;
+
+  constructor() {
+    mockIPC(
+      (cmd, args) => {
+        this.calls.push({ cmd, args });
+        switch (cmd) {
+          case "load_history":
+            return this.history;
+          case "model_status":
+            return { state: "ready", provider: "local", model: "SmolLM2" };
+          case "ui_language":
+            return "en";
+          case "send_message":
+          case "retry_reply":
+            return new Promise<TurnOutcome>((resolve, reject) => {
+              this.pending = { resolve, reject };
+            });
+          case "stop_reply":
+            this.onStop();
+            return true;
+          default:
+            return undefined;
+        }
+      },
+      { shouldMockEvents: true },
+    );
+  }
+
+  invoked(cmd: string) {
+    return this.calls.filter((c) => c.cmd === cmd);
+  }
+
+  async delta(text: string) {
+    const event: CoreEvent = { type: "delta", conversation_id: 1, text };
+    await emit(CORE_EVENT, event);
+  }
+
+  finish(reply: string, status: TurnOutcome["status"] = "complete", finish_reason: string | null = "stop") {
+    const p = this.take();
+    p.resolve({
+      conversation_id: 1,
+      message_id: this.nextId++,
+      reply,
+      status,
+      finish_reason,
+      usage: { input_tokens: 12, output_tokens: 7 },
+    });
+  }
+
+  fail(error: CommandError) {
+    this.take().reject(error);
+  }
+
+  get turnInFlight() {
+    return this.pending !== null;
+  }
+
+  private take(): Pending {
+    if (!this.pending) throw new Error("no turn in flight");
+    const p = this.pending;
+    this.pending = null;
+    return p;
+  }
+}

@@ -1,0 +1,60 @@
+// Wires the chat reducer to the core: history at start, deltas from events, and the
+// send / stop / retry commands.
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { api, toCommandError, type ModelStatus } from "./api";
+import { chatReducer, initialChat } from "./chatState";
+
+export function useChat() {
+  const [state, dispatch] = useReducer(chatReducer, initialChat);
+  const [model, setModel] = useState<ModelStatus>({ state: "idle" });
+  const localId = useRef(0);
+
+  useEffect(() => {
+    let disposed = false;
+    const unlisten = api.onCoreEvent((event) => {
+      if (event.type === "delta") dispatch({ type: "delta", text: event.text });
+      if (event.type === "model_status") {
+        const { type: _ignored, ...status } = event;
+        setModel(status as ModelStatus);
+      }
+    });
+    api
+      .loadHistory()
+      .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
+      .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
+    api
+      .modelStatus()
+      .then((status) => !disposed && setModel(status))
+      .catch(() => undefined);
+    return () => {
+      disposed = true;
+      unlisten.then((off) => off());
+    };
+  }, []);
+
+  const send = useCallback((text: string) => {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    dispatch({ type: "send", text: trimmed, localId: ++localId.current });
+    api
+      .sendMessage(trimmed)
+      .then((outcome) => dispatch({ type: "finished", outcome }))
+      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
+  }, []);
+
+  const retry = useCallback(() => {
+    dispatch({ type: "retry" });
+    api
+      .retryReply()
+      .then((outcome) => dispatch({ type: "finished", outcome }))
+      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
+  }, []);
+
+  const stop = useCallback(() => {
+    api.stopReply().catch(() => undefined);
+  }, []);
+
+  const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
+
+  return { state, model, send, retry, stop, dismissError };
+}

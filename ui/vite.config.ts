@@ -1,0 +1,16 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+export default defineConfig({
+  plugins: [react()],
+  // Tauri serves the built files itself; relative paths work under tauri://localhost.
+  base: "./",
+  clearScreen: false,
+  build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+  test: {
+    environment: "jsdom",
+    setupFiles: ["./src/test/setup.ts"],
+    include: ["src/**/*.test.{ts,tsx}"],
+  },
+});
