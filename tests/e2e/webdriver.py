@@ -64,7 +64,7 @@ class Session:
 
     def texts(self, css):
         return self.script(
-            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.innerText)", css
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.innerText.trim())", css
         )
 
     def wait_for(self, css, timeout=30):
