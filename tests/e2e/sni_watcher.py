@@ -105,7 +105,7 @@ async def _menu_labels_and_click(label=None):
 
         def walk(node):
             ident, props, children = node
-            if "label" in props:
+            if ident != 0 and "label" in props:  # 0 is the menu's root, not an entry
                 entries.append((ident, props["label"].value))
             for child in children:
                 walk(child.value)

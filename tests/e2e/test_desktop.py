@@ -1,0 +1,95 @@
+"""Desktop integration of the real app: global hotkey, tray menu, OS notifications,
+close-to-tray, single instance, remembered window geometry."""
+import subprocess
+import time
+
+import pytest
+from conftest import wait_until
+from sni_watcher import click_tray_menu, tray_menu_labels
+
+
+@pytest.fixture
+def app(desktop, tmp_path):
+    session = desktop.launch(tmp_path / "data")
+    wait_until(lambda: desktop.visible_windows(), 10, "no visible Sidecar window")
+    yield session
+    desktop.close(session)
+
+
+def focused_testid(session):
+    return session.script("return document.activeElement && document.activeElement.dataset.testid")
+
+
+def test_the_hotkey_hides_and_shows_the_window_and_focuses_the_composer(desktop, app):
+    app.script("document.activeElement && document.activeElement.blur()")
+    assert focused_testid(app) != "composer"
+    desktop.key("ctrl+shift+space")
+    wait_until(lambda: not desktop.visible_windows(), 5, "the hotkey did not hide the window")
+    desktop.key("ctrl+shift+space")
+    wait_until(lambda: desktop.visible_windows(), 5, "the hotkey did not bring the window back")
+    wait_until(lambda: focused_testid(app) == "composer", 5, "the composer is not focused")
+
+
+def test_the_tray_menu_sends_a_test_notification_over_dbus(desktop, app):
+    labels = wait_until(tray_menu_labels, 10, "no tray item registered")
+    assert labels == ["Open Sidecar", "Send test notification", "Quit"]
+    before = desktop.notifications().count('member=Notify')
+    click_tray_menu("Send test notification")
+    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
+    log = desktop.notifications()
+    call = log[log.rfind('member=Notify'):]
+    assert 'string "Sidecar"' in call
+    assert "Notifications work" in call
+
+
+def test_closing_the_window_keeps_sidecar_in_the_tray(desktop, app):
+    # The close button asks the app to close; the app hides instead of quitting.
+    app.script("window.__TAURI__.window.getCurrentWindow().close()")
+    wait_until(lambda: not desktop.visible_windows(), 5, "closing did not hide the window")
+    assert desktop.app_pids(), "the app quit instead of hiding to the tray"
+    click_tray_menu("Open Sidecar")
+    wait_until(lambda: desktop.visible_windows(), 5, "Open Sidecar did not show the window")
+
+
+def test_a_second_launch_shows_the_first_window(desktop, app, tmp_path):
+    desktop.key("ctrl+shift+space")
+    wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+    pids = desktop.app_pids()
+    second = subprocess.run([desktop.binary, "--data-dir", str(tmp_path / "data")],
+                            env=desktop.env, timeout=30, capture_output=True)
+    assert second.returncode == 0
+    wait_until(lambda: desktop.visible_windows(), 5, "the first window was not shown")
+    assert desktop.app_pids() == pids, "a second instance kept running"
+
+
+def test_quit_from_the_tray_and_the_window_geometry_is_remembered(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        session.cmd("POST", "/window/rect", {"x": 140, "y": 90, "width": 700, "height": 560})
+        wait_until(lambda: session.cmd("GET", "/window/rect")["width"] == 700, 5, "resize did not apply")
+        click_tray_menu("Quit")
+        wait_until(lambda: not desktop.app_pids(), 10, "Quit did not end the app")
+    finally:
+        session.quit()
+    session = desktop.launch(data)
+    try:
+        rect = session.cmd("GET", "/window/rect")
+        assert (rect["width"], rect["height"]) == (700, 560), rect
+        assert (rect["x"], rect["y"]) == (140, 90), rect
+    finally:
+        desktop.close(session)
+
+
+def test_clicking_a_notification_opens_the_window(desktop, app):
+    desktop.key("ctrl+shift+space")
+    wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+    before = desktop.notifications().count('member=Notify')
+    click_tray_menu("Send test notification")
+    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
+    # dunst performs the default action of the notification on screen, as a click does.
+    wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
+                                      text=True).stdout.strip() not in ("", "0"), 5, "not displayed")
+    subprocess.run(["dunstctl", "action", "0"], check=True)
+    wait_until(lambda: desktop.visible_windows(), 5, "the notification click did not open Sidecar")
+    assert 'member=ActionInvoked' in desktop.notifications()
