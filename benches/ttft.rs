@@ -1,0 +1,117 @@
+//! Time to first token: through Sidecar (store the message, build the prompt, stream,
+//! publish the first delta event) versus a raw streaming request to the same local
+//! llama.cpp server. Prints medians; asserts nothing.
+//!
+//! Run: `SIDECAR_LOCAL_LLM_PYTHON=.venv/bin/python cargo bench --bench ttft`
+
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar::{Companion, CompanionOptions, CoreEvent};
+
+const ROUNDS: usize = 15;
+const PROMPT: &str = "Say hi.";
+/// As long as Sidecar's own system prompt, so both requests cost the model the same.
+const SYSTEM_LIKE_SIDECARS: &str = "You are Sidecar, a warm and concise personal companion on the \
+    user's desktop. Answer in the user's language. Current local time: Saturday 2026-11-21 23:30 +00:00.";
+
+#[tokio::main]
+async fn main() {
+    let python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")
+        .expect("set SIDECAR_LOCAL_LLM_PYTHON to the offline model's venv python");
+    let dir = tempfile::tempdir().unwrap();
+    let server = LocalServer::start(
+        python.as_ref(),
+        4096,
+        &dir.path().join("local-model.log"),
+        Duration::from_secs(120),
+    )
+    .await
+    .expect("offline model starts");
+
+    let mut settings = sidecar::settings::Settings::default();
+    settings.apply_env(|name| match name {
+        sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
+        sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        _ => None,
+    });
+    settings.llm.max_tokens = Some(8);
+    let core = Companion::open(CompanionOptions { data_dir: dir.path().join("data"), settings })
+        .await
+        .unwrap();
+    let http = reqwest::Client::new();
+
+    // Warm both paths once (model caches, connection pools).
+    raw_ttft(&http, server.base_url()).await;
+    sidecar_ttft(&core).await;
+
+    let mut raw = Vec::new();
+    let mut through = Vec::new();
+    for _ in 0..ROUNDS {
+        raw.push(raw_ttft(&http, server.base_url()).await);
+        through.push(sidecar_ttft(&core).await);
+    }
+    let (raw_median, sidecar_median) = (median(&mut raw), median(&mut through));
+    println!("time to first token, median of {ROUNDS} (local SmolLM2-135M, 2 cores):");
+    println!("  raw request      {:>7.1} ms", ms(raw_median));
+    println!("  through Sidecar  {:>7.1} ms", ms(sidecar_median));
+    println!(
+        "  Sidecar overhead {:>7.1} ms (store the message, build the prompt, publish the event)",
+        ms(sidecar_median) - ms(raw_median)
+    );
+    core.shutdown().await;
+}
+
+/// A raw OpenAI-compatible streaming request with the same system prompt shape.
+async fn raw_ttft(http: &reqwest::Client, base_url: &str) -> Duration {
+    let body = serde_json::json!({
+        "model": LOCAL_MODEL_NAME,
+        "messages": [{"role": "system", "content": SYSTEM_LIKE_SIDECARS}, {"role": "user", "content": PROMPT}],
+        "stream": true,
+        "max_tokens": 8,
+    });
+    let started = Instant::now();
+    let response = http
+        .post(format!("{base_url}/chat/completions"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let mut stream = response.bytes_stream();
+    let mut first = None;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.unwrap();
+        if first.is_none() && String::from_utf8_lossy(&chunk).contains("\"content\":\"") {
+            first = Some(started.elapsed());
+        }
+    }
+    first.unwrap_or_else(|| started.elapsed())
+}
+
+/// From `send()` to the first delta event a subscriber (the UI) receives.
+async fn sidecar_ttft(core: &Companion) -> Duration {
+    // A fresh conversation each round, so the prompt does not grow with history.
+    core.store().new_conversation().await.unwrap();
+    let mut events = core.events().subscribe();
+    let started = Instant::now();
+    let waiter = async {
+        loop {
+            if let Ok(CoreEvent::Delta { .. }) = events.recv().await {
+                return started.elapsed();
+            }
+        }
+    };
+    let (first, outcome) = tokio::join!(waiter, core.send(PROMPT));
+    outcome.unwrap();
+    first
+}
+
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prints Sidecar's figures: footprint and launch time of the release app, and time to
+# first token. Needs `make build CARGO_PROFILE=release` first (`make figures` does it).
+# COLD=1 also times a cold `make test` in a fresh clone (takes a while).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${SIDECAR_LOCAL_LLM_PYTHON:=$PWD/.venv/bin/python}"
+export SIDECAR_LOCAL_LLM_PYTHON
+
+cargo build --release -p sidecar-desktop --features footprint-baseline --bin empty-window
+echo "== desktop app =="
+SIDECAR_APP=$PWD/target/release/sidecar-desktop dbus-run-session -- .venv/bin/python scripts/figures.py 2>/dev/null
+echo "== time to first token =="
+cargo bench --bench ttft 2>/dev/null
+
+if [ "${COLD:-0}" = 1 ]; then
+  echo "== cold make test in a fresh clone =="
+  dir=$(mktemp -d)
+  git clone -q . "$dir/sidecar"
+  start=$(date +%s)
+  (cd "$dir/sidecar" && CI=true make test > "$dir/make-test.log" 2>&1)
+  echo "cold make test: $(( $(date +%s) - start )) s (log: $dir/make-test.log)"
+fi

@@ -1,0 +1,98 @@
+//! The `sidecar` binary end to end against a scripted model server.
+
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use support::{reply_events, Reply, ScriptedServer};
+
+fn sidecar(data: &std::path::Path, base_url: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
+    cmd.env("SIDECAR_DATA_DIR", data)
+        .env("SIDECAR_CONFIG", data.join("absent-settings.toml"))
+        .env("SIDECAR_LLM_BASE_URL", base_url)
+        .env("SIDECAR_LLM_MODEL", "scripted")
+        .env_remove("SIDECAR_LOCAL_LLM_PYTHON");
+    cmd
+}
+
+#[tokio::test]
+async fn ask_streams_then_history_shows_the_exchange() {
+    let server = ScriptedServer::start(vec![
+        Reply::Stream { events: reply_events(&["Hola", " Ana"]), delay: Duration::from_millis(5) },
+        Reply::Stream { events: reply_events(&["{\"ok\": true}"]), delay: Duration::ZERO },
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = server.base_url.clone();
+    let data = dir.path().to_path_buf();
+
+    let out = tokio::task::spawn_blocking({
+        let (data, base) = (data.clone(), base.clone());
+        move || sidecar(&data, &base).args(["ask", "hola,", "soy", "Ana"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Hola Ana");
+    assert_eq!(server.last_request()["messages"][1]["content"], "hola, soy Ana");
+
+    let out = tokio::task::spawn_blocking({
+        let (data, base) = (data.clone(), base.clone());
+        move || sidecar(&data, &base).args(["ask", "--json", "json please"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["reply"], "{\"ok\": true}");
+    assert_eq!(json["usage"]["output_tokens"], 1);
+    assert_eq!(json["finish_reason"], "stop");
+
+    let out = tokio::task::spawn_blocking(move || {
+        sidecar(&data, &base).args(["history", "--json", "--limit", "3"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let history: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let contents: Vec<&str> = history.iter().map(|m| m["content"].as_str().unwrap()).collect();
+    assert_eq!(contents, ["Hola Ana", "json please", "{\"ok\": true}"]);
+}
+
+#[tokio::test]
+async fn ask_reports_a_server_error_and_exits_non_zero() {
+    let server = ScriptedServer::start(vec![Reply::Status { code: 503, body: "{\"error\":\"overloaded\"}".into() }]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).args(["ask", "--json", "hi"]).output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["error"].as_str().unwrap().contains("HTTP 503: overloaded"), "{json}");
+    assert_eq!(json["retryable"], true);
+}
+
+#[test]
+fn a_malformed_settings_file_is_reported_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, "[llm]\nmax_tokens = \"lots\"\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        .env("SIDECAR_DATA_DIR", dir.path())
+        .args(["--config", config.to_str().unwrap(), "history"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("settings.toml") && stderr.contains("line 2"), "{stderr}");
+}
+
+#[test]
+fn help_documents_every_command() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sidecar")).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for word in ["ask", "history", "chat", "--data-dir", "--config", "SIDECAR_LLM_BASE_URL"] {
+        assert!(help.contains(word), "--help lacks {word}:\n{help}");
+    }
+}
