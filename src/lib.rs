@@ -6,6 +6,7 @@ pub mod companion;
 pub mod events;
 pub mod llm;
 pub mod locale;
+pub mod logging;
 pub mod model;
 pub mod paths;
 pub mod settings;

@@ -17,13 +17,7 @@ use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 pub const CORE_EVENT: &str = "sidecar://event";
 
 pub fn run() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tao=warn,wry=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    sidecar::logging::init("info,tao=warn,wry=warn");
 
     let app = tauri::Builder::default()
         // Must come first: a second launch hands over to the running instance.
@@ -31,6 +25,7 @@ pub fn run() {
             window::show_main(app);
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
+        .plugin(tauri_plugin_opener::init())
         .setup(|app| {
             let args = LaunchArgs::from_env();
             let options =

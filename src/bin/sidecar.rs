@@ -59,13 +59,7 @@ enum Command {
 
 #[tokio::main]
 async fn main() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    sidecar::logging::init("warn");
     let cli = Cli::parse();
     let code = match run(cli).await {
         Ok(code) => code,

@@ -130,6 +130,24 @@ describe("chat view", () => {
     expect(screen.queryByTestId("empty-state")).not.toBeInTheDocument();
   });
 
+  it("links in a reply open in the browser, and unsafe links do nothing", async () => {
+    const core = new FakeCore();
+    core.history = [
+      {
+        id: 1, conversation_id: 1, role: "assistant", status: "complete", finish_reason: "stop", created_at: "",
+        content: "See [the docs](https://example.org/docs) or [this](javascript:alert(1)).",
+      },
+    ];
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(await screen.findByText("the docs"));
+    expect(core.invoked("plugin:opener|open_url").map((c) => (c.args as { url: string }).url)).toEqual([
+      "https://example.org/docs",
+    ]);
+    await user.click(screen.getByText("this"));
+    expect(core.invoked("plugin:opener|open_url")).toHaveLength(1);
+  });
+
   it("speaks Spanish", async () => {
     new FakeCore();
     renderApp("es");

@@ -1,6 +1,7 @@
 // The UI's only door to the core: typed wrappers over Tauri IPC commands and events.
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { openUrl } from "@tauri-apps/plugin-opener";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
@@ -75,6 +76,8 @@ export const api = {
   uiLanguage: () => invoke<string>("ui_language"),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
+  /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */
+  openExternal: (url: string) => openUrl(url),
   onFocusComposer: (handler: () => void): Promise<UnlistenFn> =>
     listen(FOCUS_COMPOSER, () => handler()),
 };

@@ -1,7 +1,26 @@
 import { useEffect, useRef } from "react";
-import Markdown from "react-markdown";
+import Markdown, { type Components } from "react-markdown";
+import { api } from "../api";
 import type { ShownMessage } from "../chatState";
 import { useStrings } from "../i18n";
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+
+/** Links in replies open in the browser; anything else (javascript:, file:) is inert. */
+const markdownComponents: Components = {
+  a: ({ href, children }) => (
+    <a
+      href={href}
+      title={href}
+      onClick={(e) => {
+        e.preventDefault();
+        if (href && SAFE_LINK.test(href)) api.openExternal(href).catch(() => undefined);
+      }}
+    >
+      {children}
+    </a>
+  ),
+};
 
 function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
   const t = useStrings();
@@ -25,7 +44,7 @@ function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
           message.content === "" && live ? (
             <span className="thinking" aria-live="polite">{t.thinking}</span>
           ) : (
-            <Markdown>{message.content}</Markdown>
+            <Markdown components={markdownComponents}>{message.content}</Markdown>
           )
         ) : (
           <p className="plain">{message.content}</p>
