@@ -37,7 +37,7 @@ async fn main() {
         _ => None,
     });
     settings.llm.max_tokens = Some(8);
-    let core = Companion::open(CompanionOptions { data_dir: dir.path().join("data"), settings })
+    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings))
         .await
         .unwrap();
     let http = reqwest::Client::new();

@@ -1,5 +1,5 @@
 //! The companion: one object the desktop shell and the CLI drive. It owns the store,
-//! the chat model and the event bus, and runs one turn at a time.
+//! the models, the tools and the event bus, and runs one turn at a time.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex as StdMutex};
@@ -7,15 +7,22 @@ use std::sync::{Arc, Mutex as StdMutex};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::driver::{drive, TurnContext};
+use crate::agent::prompt::{self, PromptContext};
+use crate::agent::turn::{TurnEnd, TurnLimits};
+use crate::clock::{self, Clock};
 use crate::events::{CoreEvent, EventBus};
-use crate::llm::{ChatMessage, Completion, LlmError, Usage};
-use crate::model::ModelSlot;
+use crate::llm::pricing::PriceTable;
+use crate::llm::router::RouteError;
+use crate::llm::{ChatMessage, LlmError, Role, Usage};
+use crate::model::Models;
 use crate::settings::{Settings, SettingsError};
-use crate::store::{Message, MessageStatus, NewMessage, Role, Store, StoreError};
+use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
+use crate::tools::{self, ToolRegistry};
 
 /// How many stored messages are sent as context. A plain window for now; the context
 /// guard replaces it with a token budget.
-const HISTORY_WINDOW: u32 = 40;
+const HISTORY_WINDOW: u32 = 60;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {
@@ -26,7 +33,9 @@ pub enum CompanionError {
     #[error("the model is not available: {0}")]
     ModelUnavailable(String),
     #[error(transparent)]
-    Llm(#[from] LlmError),
+    Route(#[from] RouteError),
+    #[error("{0}")]
+    TurnFailed(String),
     #[error("a reply is still being written; press Stop first")]
     Busy,
     #[error("there is no unanswered message to retry")]
@@ -38,27 +47,46 @@ pub enum CompanionError {
 impl CompanionError {
     pub fn is_retryable(&self) -> bool {
         match self {
-            CompanionError::Llm(e) => e.is_retryable(),
-            CompanionError::ModelUnavailable(_) => true,
+            CompanionError::Route(e) => e.is_retryable(),
+            CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
             _ => false,
+        }
+    }
+
+    /// The model-call failure underneath, if that is what this is.
+    pub fn llm_error(&self) -> Option<&LlmError> {
+        match self {
+            CompanionError::Route(RouteError::Failed { error, .. }) => Some(error),
+            _ => None,
         }
     }
 }
 
-/// Where the companion keeps its things.
-#[derive(Debug, Clone)]
+/// Where the companion keeps its things, and how it tells time.
+#[derive(Clone)]
 pub struct CompanionOptions {
     pub data_dir: PathBuf,
     pub settings: Settings,
+    pub clock: Clock,
+}
+
+impl std::fmt::Debug for CompanionOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompanionOptions").field("data_dir", &self.data_dir).finish_non_exhaustive()
+    }
 }
 
 impl CompanionOptions {
+    pub fn new(data_dir: PathBuf, settings: Settings) -> Self {
+        Self { data_dir, settings, clock: clock::system_clock() }
+    }
+
     /// Resolves the data dir and loads settings from flags, environment and defaults.
     pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>) -> Result<Self, SettingsError> {
-        Ok(Self {
-            data_dir: crate::paths::data_dir(data_dir),
-            settings: Settings::load(&crate::paths::config_file(config))?,
-        })
+        Ok(Self::new(
+            crate::paths::data_dir(data_dir),
+            Settings::load(&crate::paths::config_file(config))?,
+        ))
     }
 }
 
@@ -71,13 +99,16 @@ pub struct TurnOutcome {
     pub status: MessageStatus,
     pub finish_reason: Option<String>,
     pub usage: Option<Usage>,
+    pub meta: MessageMeta,
 }
 
 pub struct Companion {
     store: Store,
-    model: ModelSlot,
+    models: Models,
+    tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
+    clock: Clock,
     active_turn: StdMutex<Option<CancellationToken>>,
 }
 
@@ -90,20 +121,38 @@ impl Drop for TurnGuard<'_> {
     }
 }
 
+/// The standard tools, configured from settings.
+pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
+    let http = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(20))
+        .user_agent("Sidecar/0.1")
+        .build()
+        .expect("a TLS backend is compiled in");
+    let mut registry = ToolRegistry::new();
+    registry.register(tools::time::GetCurrentTime {
+        clock,
+        zone: clock::user_zone(settings.user.timezone.as_deref()),
+    });
+    registry.register(tools::web_search::WebSearch { http: http.clone(), settings: settings.tools.web_search.clone() });
+    registry.register(tools::read_url::ReadUrl { settings: settings.tools.read_url.clone() });
+    registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
+    registry
+}
+
 impl Companion {
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
         let store = Store::open(&options.data_dir).await?;
+        store.purge_expired_corrections((options.clock)()).await?;
         let events = EventBus::default();
-        let model = ModelSlot::new(
-            options.settings,
-            options.data_dir.join("logs"),
-            events.clone(),
-        );
+        let tools = default_tools(&options.settings, options.clock.clone());
+        let models = Models::new(options.settings, options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
-            model,
+            models,
+            tools: StdMutex::new(Arc::new(tools)),
             events,
             data_dir: options.data_dir,
+            clock: options.clock,
             active_turn: StdMutex::new(None),
         }))
     }
@@ -120,24 +169,44 @@ impl Companion {
         &self.data_dir
     }
 
+    pub fn settings(&self) -> Arc<Settings> {
+        self.models.settings()
+    }
+
+    /// Replaces the tools offered to the model (tests, and features that add tools).
+    pub fn set_tools(&self, registry: ToolRegistry) {
+        *self.tools.lock().expect("tools lock") = Arc::new(registry);
+    }
+
+    pub fn tools(&self) -> Arc<ToolRegistry> {
+        self.tools.lock().expect("tools lock").clone()
+    }
+
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
     pub async fn warm_up(&self) -> Result<(), CompanionError> {
-        self.model
-            .get()
-            .await
-            .map(|_| ())
-            .map_err(CompanionError::ModelUnavailable)
+        self.models.warm_up().await.map_err(CompanionError::ModelUnavailable)
     }
 
     pub fn model_status(&self) -> crate::events::ModelStatus {
-        self.model.status()
+        self.models.status()
     }
 
     /// The current conversation's last `limit` messages, oldest first.
     pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
         let conversation = self.store.current_conversation().await?;
         Ok(self.store.recent_messages(conversation, limit).await?)
+    }
+
+    /// Token and cost totals since `since` (RFC 3339), or overall.
+    pub async fn usage_totals(&self, since: Option<&str>) -> Result<UsageTotals, CompanionError> {
+        Ok(self.store.usage_totals(since).await?)
+    }
+
+    /// Pins a provider to the current conversation (no fallback), or unpins it.
+    pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
+        let conversation = self.store.current_conversation().await?;
+        Ok(self.store.set_conversation_provider(conversation, provider_id).await?)
     }
 
     /// Stores the user's message and produces a reply, streaming it as events.
@@ -148,20 +217,9 @@ impl Companion {
         }
         let (cancel, _guard) = self.begin_turn()?;
         let conversation_id = self.store.current_conversation().await?;
-        let user_message_id = self
-            .store
-            .add_message(NewMessage {
-                conversation_id,
-                role: Role::User,
-                content: text,
-                status: MessageStatus::Complete,
-                finish_reason: None,
-            })
-            .await?;
-        self.events.publish(CoreEvent::TurnStarted {
-            conversation_id,
-            user_message_id,
-        });
+        let user_message_id =
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text))).await?;
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
         self.reply(conversation_id, cancel).await
     }
 
@@ -169,19 +227,19 @@ impl Companion {
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
         let (cancel, _guard) = self.begin_turn()?;
         let conversation_id = self.store.current_conversation().await?;
-        let recent = self.store.recent_messages(conversation_id, 8).await?;
+        let recent = self.store.recent_messages(conversation_id, 16).await?;
         let last = recent
             .iter()
             .rev()
-            .find(|m| counts_as_context(m))
+            .find(|m| prompt::counts_as_context(m))
             .ok_or(CompanionError::NothingToRetry)?;
-        if last.role != Role::User {
+        // A turn that failed after its tools ran ends on a tool result: the model
+        // picks up from there.
+        if !matches!(last.role, Role::User | Role::Tool) {
             return Err(CompanionError::NothingToRetry);
         }
-        self.events.publish(CoreEvent::TurnStarted {
-            conversation_id,
-            user_message_id: last.id,
-        });
+        let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
         self.reply(conversation_id, cancel).await
     }
 
@@ -198,7 +256,7 @@ impl Companion {
 
     pub async fn shutdown(&self) {
         self.stop();
-        self.model.shutdown().await;
+        self.models.shutdown().await;
         self.store.close().await;
     }
 
@@ -212,12 +270,8 @@ impl Companion {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(
-        &self,
-        conversation_id: i64,
-        cancel: CancellationToken,
-    ) -> Result<TurnOutcome, CompanionError> {
-        let result = self.stream_reply(conversation_id, &cancel).await;
+    async fn reply(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+        let result = self.run_turn(conversation_id, cancel).await;
         if let Err(error) = &result {
             tracing::warn!(conversation_id, %error, "turn failed");
             self.events.publish(CoreEvent::TurnFailed {
@@ -229,135 +283,69 @@ impl Companion {
         result
     }
 
-    async fn stream_reply(
-        &self,
-        conversation_id: i64,
-        cancel: &CancellationToken,
-    ) -> Result<TurnOutcome, CompanionError> {
-        let model = tokio::select! {
-            model = self.model.get() => model.map_err(CompanionError::ModelUnavailable)?,
-            _ = cancel.cancelled() => {
-                return self.finish(conversation_id, "", MessageStatus::Stopped, Completion::default()).await;
-            }
+    async fn run_turn(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+        let settings = self.models.settings();
+        let pinned = self.store.conversation_provider(conversation_id).await?;
+        let chain = tokio::select! {
+            chain = self.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
+            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
-        let history = self
-            .store
-            .recent_messages(conversation_id, HISTORY_WINDOW)
-            .await?;
-        let prompt = build_prompt(&history);
-
-        let mut partial = String::new();
-        let events = &self.events;
-        let call = model.client.stream_chat(
-            &prompt,
-            self.model.settings().llm.max_tokens,
-            |text| {
-                partial.push_str(text);
-                events.publish(CoreEvent::Delta {
-                    conversation_id,
-                    text: text.to_string(),
-                });
-            },
+        let now = (self.clock)();
+        let corrections = self.store.active_corrections(now).await?;
+        let history = self.store.recent_messages(conversation_id, HISTORY_WINDOW).await?;
+        let prompt = prompt::build(
+            &PromptContext { now, zone: clock::user_zone(settings.user.timezone.as_deref()), corrections: &corrections },
+            &history,
         );
-        let outcome = tokio::select! {
-            outcome = call => Some(outcome),
-            _ = cancel.cancelled() => None,
+        let tools = self.tools();
+        let driven = drive(
+            TurnContext {
+                conversation_id,
+                store: &self.store,
+                events: &self.events,
+                tools: &tools,
+                chain,
+                policy: settings.llm.retry_policy(),
+                prices: PriceTable::new(settings.prices.clone()),
+                limits: TurnLimits {
+                    max_iterations: settings.llm.max_iterations.max(1),
+                    max_continuations: settings.llm.max_continuations,
+                },
+                max_tokens: settings.llm.max_tokens,
+                time_limit: settings.llm.turn_timeout(),
+                cancel,
+            },
+            prompt,
+        )
+        .await?;
+        let outcome = TurnOutcome {
+            conversation_id,
+            message_id: driven.message_id,
+            reply: driven.text.clone(),
+            status: driven.status,
+            finish_reason: driven.finish_reason.as_ref().map(|r| r.as_str().to_string()),
+            usage: driven.meta.usage,
+            meta: driven.meta.clone(),
         };
-        match outcome {
-            Some(Ok(completion)) => {
-                let text = completion.text.clone();
-                let outcome = self
-                    .finish(conversation_id, &text, MessageStatus::Complete, completion)
-                    .await?;
-                self.store
-                    .record_usage(
-                        conversation_id,
-                        Some(outcome.message_id),
-                        &model.provider_id,
-                        model.client.model(),
-                        "chat",
-                        outcome.usage,
-                    )
-                    .await?;
+        match driven.end {
+            TurnEnd::Failed { message, .. } => {
+                Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
+            }
+            TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(format!(
+                "the reply took longer than {:?} and was cut; what arrived is kept. Press Retry, or raise llm.turn_timeout_secs",
+                settings.llm.turn_timeout()
+            ))),
+            _ => {
+                self.events.publish(CoreEvent::TurnFinished {
+                    conversation_id,
+                    message_id: outcome.message_id,
+                    status: outcome.status.as_str().to_string(),
+                    finish_reason: outcome.finish_reason.clone(),
+                    usage: outcome.usage,
+                    meta: outcome.meta.clone(),
+                });
                 Ok(outcome)
-            }
-            None => {
-                self.finish(conversation_id, &partial, MessageStatus::Stopped, Completion::default())
-                    .await
-            }
-            Some(Err(error)) => {
-                if !partial.is_empty() {
-                    self.store
-                        .add_message(NewMessage {
-                            conversation_id,
-                            role: Role::Assistant,
-                            content: &partial,
-                            status: MessageStatus::Interrupted,
-                            finish_reason: None,
-                        })
-                        .await?;
-                }
-                Err(error.into())
             }
         }
     }
-
-    async fn finish(
-        &self,
-        conversation_id: i64,
-        text: &str,
-        status: MessageStatus,
-        completion: Completion,
-    ) -> Result<TurnOutcome, CompanionError> {
-        let message_id = self
-            .store
-            .add_message(NewMessage {
-                conversation_id,
-                role: Role::Assistant,
-                content: text,
-                status,
-                finish_reason: completion.finish_reason.as_deref(),
-            })
-            .await?;
-        self.events.publish(CoreEvent::TurnFinished {
-            conversation_id,
-            message_id,
-            status: status.as_str().to_string(),
-            finish_reason: completion.finish_reason.clone(),
-            usage: completion.usage,
-        });
-        Ok(TurnOutcome {
-            conversation_id,
-            message_id,
-            reply: text.to_string(),
-            status,
-            finish_reason: completion.finish_reason,
-            usage: completion.usage,
-        })
-    }
-}
-
-/// Messages that go back to the model: a reply that broke off mid-stream is kept for
-/// the user to read but not fed back, so Retry answers the question afresh.
-fn counts_as_context(message: &Message) -> bool {
-    matches!(message.role, Role::User | Role::Assistant)
-        && matches!(message.status, MessageStatus::Complete | MessageStatus::Stopped)
-        && !message.content.is_empty()
-}
-
-fn build_prompt(history: &[Message]) -> Vec<ChatMessage> {
-    let now = chrono::Local::now();
-    let system = format!(
-        "You are Sidecar, a warm and concise personal companion on the user's desktop. \
-         Answer in the user's language. Current local time: {}.",
-        now.format("%A %Y-%m-%d %H:%M %Z")
-    );
-    std::iter::once(ChatMessage::new("system", system))
-        .chain(
-            history
-                .iter()
-                .filter(|m| counts_as_context(m))
-                .map(|m| ChatMessage::new(m.role.as_str(), m.content.clone())),
-        )
-        .collect()
 }

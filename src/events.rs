@@ -5,6 +5,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::llm::Usage;
+use crate::store::MessageMeta;
 
 /// How ready the chat model is to answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,6 +32,23 @@ pub enum CoreEvent {
     },
     /// A piece of the reply text, in order.
     Delta { conversation_id: i64, text: String },
+    /// The model asked for a tool; it is running.
+    ToolStarted {
+        conversation_id: i64,
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+    /// A tool finished; `result` is what the model will read (possibly shortened).
+    ToolFinished {
+        conversation_id: i64,
+        call_id: String,
+        name: String,
+        is_error: bool,
+        result: String,
+    },
+    /// Something the user may want to know while the turn runs.
+    Notice { conversation_id: i64, notice: Notice },
     /// The reply is complete (or was stopped) and stored.
     TurnFinished {
         conversation_id: i64,
@@ -38,6 +56,7 @@ pub enum CoreEvent {
         status: String,
         finish_reason: Option<String>,
         usage: Option<Usage>,
+        meta: MessageMeta,
     },
     /// The turn failed; what was streamed so far is stored.
     TurnFailed {
@@ -46,6 +65,25 @@ pub enum CoreEvent {
         retryable: bool,
     },
     ModelStatus(ModelStatus),
+}
+
+/// Notices shown while a turn runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notice {
+    /// A provider failed transiently; it is tried again after `delay_ms`.
+    Retrying { provider: String, attempt: u32, delay_ms: u64, reason: String },
+    /// A provider failed; the next one in the chain answers this turn.
+    FallingBack { from: String, to: String, reason: String },
+    /// The reply hit the length limit and is being continued.
+    Continued { attempt: u32 },
+    /// The reply claimed an action it did not take; the model is asked again and the
+    /// text shown so far is replaced by the new answer.
+    Corrected { check: String },
+    /// The model kept calling tools past the per-turn limit.
+    IterationCap,
+    /// The turn ran past its time limit.
+    TimedOut,
 }
 
 /// A cheap-to-clone publisher. Slow subscribers lose the oldest events rather than

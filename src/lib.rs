@@ -2,6 +2,8 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
+pub mod agent;
+pub mod clock;
 pub mod companion;
 pub mod events;
 pub mod llm;
@@ -11,6 +13,7 @@ pub mod model;
 pub mod paths;
 pub mod settings;
 pub mod store;
+pub mod tools;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, TurnOutcome};
 pub use events::{CoreEvent, EventBus, ModelStatus};

@@ -1,129 +1,119 @@
-//! Chooses the chat model: the first configured provider, or the offline local server
-//! when none is configured. The local server is started on first need and kept for
-//! the life of the process.
+//! Which models answer: the configured providers in routing order, or the offline
+//! local server when none is configured. The local server is started on first need
+//! and kept for the life of the process.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, RwLock};
 use std::time::Duration;
 
 use tokio::sync::Mutex;
 
 use crate::events::{CoreEvent, EventBus, ModelStatus};
-use crate::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
-use crate::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
-use crate::settings::{ProviderKind, Settings};
+use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
+use crate::llm::provider::Provider;
+use crate::settings::Settings;
 
 /// Provider id under which the offline model's usage is recorded.
 pub const LOCAL_PROVIDER_ID: &str = "local";
 
-/// A ready chat model.
-pub struct ChatModel {
-    pub provider_id: String,
-    pub client: OpenAiClient,
-    // Keeps the offline server alive as long as the model is in use.
-    _local: Option<LocalServer>,
+/// Providers to try for one call, in order.
+#[derive(Clone)]
+pub struct Chain {
+    pub providers: Vec<Provider>,
+    /// The user picked the first provider for this conversation: no fallback.
+    pub pinned: bool,
 }
 
-/// Resolves and caches the chat model, starting the offline server when needed.
-pub struct ModelSlot {
-    settings: Settings,
+pub struct Models {
+    settings: RwLock<Arc<Settings>>,
+    configured: RwLock<Vec<Provider>>,
+    local: Mutex<Option<Provider>>,
     log_dir: PathBuf,
     events: EventBus,
-    current: Mutex<Option<Arc<ChatModel>>>,
     status: StdMutex<ModelStatus>,
 }
 
-impl ModelSlot {
+impl Models {
     pub fn new(settings: Settings, log_dir: PathBuf, events: EventBus) -> Self {
+        let configured = build_configured(&settings);
         Self {
-            settings,
+            settings: RwLock::new(Arc::new(settings)),
+            configured: RwLock::new(configured),
+            local: Mutex::new(None),
             log_dir,
             events,
-            current: Mutex::new(None),
             status: StdMutex::new(ModelStatus::Idle),
         }
     }
 
-    pub fn settings(&self) -> &Settings {
-        &self.settings
+    pub fn settings(&self) -> Arc<Settings> {
+        self.settings.read().expect("settings lock").clone()
     }
 
-    fn timeouts(&self) -> Timeouts {
-        Timeouts {
-            connect: self.settings.llm.connect_timeout(),
-            respond: self.settings.llm.response_timeout(),
-            idle: self.settings.llm.idle_timeout(),
-        }
+    /// Applies new settings (from the Settings view) to the next call.
+    pub fn replace_settings(&self, settings: Settings) {
+        *self.configured.write().expect("providers lock") = build_configured(&settings);
+        *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
-    /// The chat model, starting the offline server on first use. A failed start is
-    /// not cached: the next call tries again (the user may have fixed the cause).
-    pub async fn get(&self) -> Result<Arc<ChatModel>, String> {
-        let mut current = self.current.lock().await;
-        if let Some(model) = current.as_ref() {
-            return Ok(model.clone());
-        }
-        let model = Arc::new(self.resolve().await.inspect_err(|message| {
-            self.set_status(ModelStatus::Unavailable {
-                message: message.clone(),
-            });
-        })?);
-        self.set_status(ModelStatus::Ready {
-            provider: model.provider_id.clone(),
-            model: model.client.model().to_string(),
-        });
-        *current = Some(model.clone());
-        Ok(model)
-    }
-
-    async fn resolve(&self) -> Result<ChatModel, String> {
-        let timeouts = self.timeouts();
-        if let Some(provider) = self.settings.chat_chain().first() {
-            if provider.kind != ProviderKind::Openai {
-                return Err(format!(
-                    "provider \"{}\" uses the {:?} format, which this version cannot call yet",
-                    provider.id, provider.kind
-                ));
+    /// The chat chain: the pinned provider alone, or the routing order, or the
+    /// offline model (started now if needed).
+    pub async fn chat_chain(&self, pinned: Option<&str>) -> Result<Chain, String> {
+        let configured = self.configured.read().expect("providers lock").clone();
+        if let Some(id) = pinned {
+            if id == LOCAL_PROVIDER_ID {
+                return Ok(Chain { providers: vec![self.local().await?], pinned: true });
             }
-            return Ok(ChatModel {
-                provider_id: provider.id.clone(),
-                client: OpenAiClient::new(
-                    http_client(&timeouts),
-                    &provider.base_url,
-                    &provider.model,
-                    provider.resolved_api_key(),
-                    timeouts,
-                ),
-                _local: None,
-            });
+            let provider = configured.iter().find(|p| p.id == id).cloned().ok_or_else(|| {
+                format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")
+            })?;
+            return Ok(Chain { providers: vec![provider], pinned: true });
         }
-        let python = self
-            .settings
+        if configured.is_empty() {
+            return Ok(Chain { providers: vec![self.local().await?], pinned: false });
+        }
+        self.set_status(ModelStatus::Ready {
+            provider: configured[0].id.clone(),
+            model: configured[0].model().to_string(),
+        });
+        Ok(Chain { providers: configured, pinned: false })
+    }
+
+    /// Resolves the chat chain now, so the first message does not wait for the
+    /// offline server to load.
+    pub async fn warm_up(&self) -> Result<(), String> {
+        self.chat_chain(None).await.map(|_| ())
+    }
+
+    async fn local(&self) -> Result<Provider, String> {
+        let mut slot = self.local.lock().await;
+        if let Some(provider) = slot.as_ref() {
+            return Ok(provider.clone());
+        }
+        let settings = self.settings();
+        let python = settings
             .local_model
             .python
             .clone()
-            .ok_or_else(|| crate::llm::local_server::LocalServerError::NotConfigured.to_string())?;
+            .ok_or_else(|| LocalServerError::NotConfigured.to_string())
+            .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
-        let context = self.settings.local_model.context_tokens.unwrap_or(4096);
         let server = LocalServer::start(
             &python,
-            context,
+            settings.local_model.context_tokens.unwrap_or(4096),
             &self.log_dir.join("local-model.log"),
             Duration::from_secs(90),
         )
         .await
-        .map_err(|e| e.to_string())?;
-        Ok(ChatModel {
-            provider_id: LOCAL_PROVIDER_ID.into(),
-            client: OpenAiClient::new(
-                http_client(&timeouts),
-                server.base_url(),
-                LOCAL_MODEL_NAME,
-                None,
-                timeouts,
-            ),
-            _local: Some(server),
-        })
+        .map_err(|e| e.to_string())
+        .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
+        let provider = Provider::local(LOCAL_PROVIDER_ID, server, LOCAL_MODEL_NAME, settings.llm.timeouts());
+        self.set_status(ModelStatus::Ready {
+            provider: LOCAL_PROVIDER_ID.into(),
+            model: LOCAL_MODEL_NAME.into(),
+        });
+        *slot = Some(provider.clone());
+        Ok(provider)
     }
 
     /// The latest known status, for a subscriber that joined late.
@@ -132,12 +122,20 @@ impl ModelSlot {
     }
 
     fn set_status(&self, status: ModelStatus) {
-        *self.status.lock().expect("status lock") = status.clone();
-        self.events.publish(CoreEvent::ModelStatus(status));
+        let mut current = self.status.lock().expect("status lock");
+        if *current != status {
+            *current = status.clone();
+            self.events.publish(CoreEvent::ModelStatus(status));
+        }
     }
 
-    /// Stops the offline server, if this slot started one.
+    /// Stops the offline server, if one was started.
     pub async fn shutdown(&self) {
-        self.current.lock().await.take();
+        self.local.lock().await.take();
     }
+}
+
+fn build_configured(settings: &Settings) -> Vec<Provider> {
+    let timeouts = settings.llm.timeouts();
+    settings.chat_chain().into_iter().map(|p| Provider::from_settings(p, timeouts)).collect()
 }

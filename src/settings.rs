@@ -54,6 +54,13 @@ pub struct ProviderSettings {
     /// A key supplied at run time (environment override); never written to disk.
     #[serde(skip)]
     pub api_key: Option<String>,
+    /// Offer tools to this model (turn off for models that cannot call them).
+    #[serde(default = "yes")]
+    pub tools: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl std::fmt::Debug for ProviderSettings {
@@ -66,6 +73,7 @@ impl std::fmt::Debug for ProviderSettings {
             .field("model", &self.model)
             .field("api_key_env", &self.api_key_env)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("tools", &self.tools)
             .finish()
     }
 }
@@ -101,6 +109,18 @@ pub struct LlmSettings {
     pub idle_timeout_secs: f64,
     /// Upper bound on the reply length, in tokens.
     pub max_tokens: Option<u32>,
+    /// Retries of one provider on transient failures before falling back.
+    pub max_retries: u32,
+    /// First retry delay in milliseconds; doubles with each retry.
+    pub retry_base_ms: u64,
+    /// Longest wait before a retry; a longer `Retry-After` falls back instead.
+    pub retry_max_secs: f64,
+    /// Model calls allowed in one turn (tool rounds, continuations, corrections).
+    pub max_iterations: u32,
+    /// Wall-clock limit for one whole turn.
+    pub turn_timeout_secs: f64,
+    /// Automatic continuations of a reply cut by the length limit.
+    pub max_continuations: u32,
 }
 
 impl Default for LlmSettings {
@@ -110,6 +130,12 @@ impl Default for LlmSettings {
             response_timeout_secs: 120.0,
             idle_timeout_secs: 60.0,
             max_tokens: Some(1024),
+            max_retries: 2,
+            retry_base_ms: 500,
+            retry_max_secs: 30.0,
+            max_iterations: 8,
+            turn_timeout_secs: 300.0,
+            max_continuations: 2,
         }
     }
 }
@@ -124,6 +150,94 @@ impl LlmSettings {
     pub fn idle_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.idle_timeout_secs)
     }
+    pub fn timeouts(&self) -> crate::llm::sse::Timeouts {
+        crate::llm::sse::Timeouts {
+            connect: self.connect_timeout(),
+            respond: self.response_timeout(),
+            idle: self.idle_timeout(),
+        }
+    }
+    pub fn retry_policy(&self) -> crate::llm::router::RetryPolicy {
+        crate::llm::router::RetryPolicy {
+            max_retries: self.max_retries,
+            base_delay: Duration::from_millis(self.retry_base_ms),
+            max_delay: Duration::from_secs_f64(self.retry_max_secs),
+        }
+    }
+    pub fn turn_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.turn_timeout_secs)
+    }
+}
+
+/// About the person Sidecar talks to.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UserSettings {
+    /// IANA time zone ("America/Argentina/Buenos_Aires"); the system's when unset.
+    pub timezone: Option<String>,
+}
+
+/// Which web search service `web_search` uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchBackend {
+    /// A SearXNG instance's JSON API (self-hostable, no key).
+    #[default]
+    Searxng,
+    /// Brave Search API (key required).
+    Brave,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WebSearchSettings {
+    pub backend: SearchBackend,
+    /// Base URL of the service (SearXNG instance, or a Brave API override).
+    pub url: Option<String>,
+    /// Environment variable holding the API key.
+    pub api_key_env: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReadUrlSettings {
+    /// Allow loopback, private and link-local addresses (off: protects the local
+    /// network from pages that try to make Sidecar fetch it).
+    pub allow_private: bool,
+    /// Largest download, in bytes.
+    pub max_bytes: usize,
+    /// Longest text handed to the model, in characters.
+    pub max_chars: usize,
+}
+
+impl Default for ReadUrlSettings {
+    fn default() -> Self {
+        Self { allow_private: false, max_bytes: 2_000_000, max_chars: 20_000 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WeatherSettings {
+    pub geocoding_url: String,
+    pub forecast_url: String,
+}
+
+impl Default for WeatherSettings {
+    fn default() -> Self {
+        Self {
+            geocoding_url: "https://geocoding-api.open-meteo.com/v1/search".into(),
+            forecast_url: "https://api.open-meteo.com/v1/forecast".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolSettings {
+    pub web_search: WebSearchSettings,
+    pub read_url: ReadUrlSettings,
+    pub weather: WeatherSettings,
 }
 
 /// The offline default model, used when no provider is configured.
@@ -146,6 +260,13 @@ pub struct Settings {
     pub llm: LlmSettings,
     #[serde(default)]
     pub local_model: LocalModelSettings,
+    #[serde(default)]
+    pub user: UserSettings,
+    #[serde(default)]
+    pub tools: ToolSettings,
+    /// Prices per model, overriding or extending the built-in table.
+    #[serde(default)]
+    pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,
 }
 
 impl Settings {
@@ -188,6 +309,7 @@ impl Settings {
                 model: model.unwrap_or_else(|| "default".into()),
                 api_key_env: None,
                 api_key: key,
+                tools: true,
             });
             self.routing.chat.retain(|id| id != "env");
             self.routing.chat.insert(0, "env".into());
@@ -219,7 +341,18 @@ impl Settings {
                 )));
             }
         }
+        if let Some(zone) = &self.user.timezone {
+            if zone.parse::<chrono_tz::Tz>().is_err() {
+                return Err(invalid(format!(
+                    "user.timezone \"{zone}\" is not an IANA time zone (like \"Europe/Madrid\")"
+                )));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
         for p in &self.providers {
+            if !seen.insert(p.id.as_str()) {
+                return Err(invalid(format!("two providers share the id \"{}\"", p.id)));
+            }
             if !(p.base_url.starts_with("http://") || p.base_url.starts_with("https://")) {
                 return Err(invalid(format!(
                     "provider \"{}\": base_url must start with http:// or https://",

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
-use sidecar::llm::ChatMessage;
+use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
 use sidecar::{Companion, CompanionOptions};
 
 #[tokio::test]
@@ -31,8 +31,11 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     let mut pieces = 0;
     let completion = client
         .stream_chat(
-            &[ChatMessage::new("system", "You are concise."), ChatMessage::new("user", "Say hello in one sentence.")],
-            Some(48),
+            &ChatRequest {
+                messages: vec![ChatMessage::system("You are concise."), ChatMessage::user("Say hello in one sentence.")],
+                tools: vec![],
+                max_tokens: Some(48),
+            },
             |_| pieces += 1,
         )
         .await
@@ -42,17 +45,24 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     let usage = completion.usage.expect("llama.cpp reports usage");
     assert!(usage.input_tokens > 5 && usage.output_tokens > 0, "{usage:?}");
     assert!(
-        matches!(completion.finish_reason.as_deref(), Some("stop") | Some("length")),
+        matches!(completion.finish_reason, Some(FinishReason::Stop | FinishReason::Length)),
         "{:?}",
         completion.finish_reason
     );
 
     // A tiny limit ends with "length".
     let short = client
-        .stream_chat(&[ChatMessage::new("user", "Count from one to fifty in words.")], Some(4), |_| {})
+        .stream_chat(
+            &ChatRequest {
+                messages: vec![ChatMessage::user("Count from one to fifty in words.")],
+                tools: vec![],
+                max_tokens: Some(4),
+            },
+            |_| {},
+        )
         .await
         .unwrap();
-    assert_eq!(short.finish_reason.as_deref(), Some("length"));
+    assert_eq!(short.finish_reason, Some(FinishReason::Length));
     assert!(short.usage.unwrap().output_tokens <= 4);
 }
 
@@ -63,7 +73,7 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     settings.local_model.python = Some(support::local_llm_python());
     settings.local_model.context_tokens = Some(2048);
     settings.llm.max_tokens = Some(24);
-    let core = Companion::open(CompanionOptions { data_dir: dir.path().to_path_buf(), settings })
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings))
         .await
         .unwrap();
     let outcome = core.send("Hi!").await.unwrap();

@@ -6,7 +6,7 @@ mod support;
 use std::time::Duration;
 
 use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
-use sidecar::llm::{ChatMessage, LlmError, TimeoutPhase, Usage};
+use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
 use support::{delta, finish, reply_events, Reply, ScriptedServer};
 
 fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
@@ -22,8 +22,8 @@ fn quick(base_url: &str) -> OpenAiClient {
     client(base_url, Duration::from_secs(5), Duration::from_secs(5))
 }
 
-fn hello() -> Vec<ChatMessage> {
-    vec![ChatMessage::new("user", "hello")]
+fn hello() -> ChatRequest {
+    ChatRequest { messages: vec![ChatMessage::user("hello")], ..Default::default() }
 }
 
 #[tokio::test]
@@ -35,13 +35,13 @@ async fn streams_deltas_in_order_with_usage_and_finish_reason() {
     .await;
     let mut pieces = Vec::new();
     let completion = quick(&server.base_url)
-        .stream_chat(&hello(), Some(64), |t| pieces.push(t.to_string()))
+        .stream_chat(&ChatRequest { max_tokens: Some(64), ..hello() }, |t| pieces.push(t.to_string()))
         .await
         .unwrap();
     assert_eq!(pieces, ["Hel", "lo", " wörld"]);
     assert_eq!(completion.text, "Hello wörld");
-    assert_eq!(completion.finish_reason.as_deref(), Some("stop"));
-    assert_eq!(completion.usage, Some(Usage { input_tokens: 20, output_tokens: 3 }));
+    assert_eq!(completion.finish_reason, Some(FinishReason::Stop));
+    assert_eq!(completion.usage, Some(Usage { input_tokens: 20, output_tokens: 3, cached_tokens: 0 }));
 
     let request = server.last_request();
     assert_eq!(request["model"], "test-model");
@@ -63,9 +63,9 @@ async fn tolerates_empty_finish_reason_missing_usage_and_extra_fields() {
         delay: Duration::ZERO,
     }])
     .await;
-    let completion = quick(&server.base_url).stream_chat(&hello(), None, |_| {}).await.unwrap();
+    let completion = quick(&server.base_url).stream_chat(&hello(), |_| {}).await.unwrap();
     assert_eq!(completion.text, "ok");
-    assert_eq!(completion.finish_reason.as_deref(), Some("length"));
+    assert_eq!(completion.finish_reason, Some(FinishReason::Length));
     assert_eq!(completion.usage, None);
     assert!(server.last_request().get("max_tokens").is_none());
 }
@@ -77,8 +77,8 @@ async fn http_500_reports_status_and_the_providers_message() {
         body: r#"{"error":{"message":"model crashed","type":"server_error"}}"#.into(),
     }])
     .await;
-    let error = quick(&server.base_url).stream_chat(&hello(), None, |_| {}).await.unwrap_err();
-    assert!(matches!(error, LlmError::Http { status: 500, ref message } if message == "model crashed"), "{error:?}");
+    let error = quick(&server.base_url).stream_chat(&hello(), |_| {}).await.unwrap_err();
+    assert!(matches!(error, LlmError::Http { status: 500, ref message, .. } if message == "model crashed"), "{error:?}");
     assert!(error.is_retryable());
     assert!(error.to_string().contains("HTTP 500: model crashed"));
 }
@@ -86,8 +86,8 @@ async fn http_500_reports_status_and_the_providers_message() {
 #[tokio::test]
 async fn http_401_with_plain_body_is_not_retryable() {
     let server = ScriptedServer::start(vec![Reply::Status { code: 401, body: "bad key".into() }]).await;
-    let error = quick(&server.base_url).stream_chat(&hello(), None, |_| {}).await.unwrap_err();
-    assert!(matches!(error, LlmError::Http { status: 401, ref message } if message == "bad key"), "{error:?}");
+    let error = quick(&server.base_url).stream_chat(&hello(), |_| {}).await.unwrap_err();
+    assert!(matches!(error, LlmError::Http { status: 401, ref message, .. } if message == "bad key"), "{error:?}");
     assert!(!error.is_retryable());
 }
 
@@ -99,7 +99,7 @@ async fn a_stream_cut_in_the_middle_is_interrupted_after_delivering_what_came() 
     .await;
     let mut got = String::new();
     let error = quick(&server.base_url)
-        .stream_chat(&hello(), None, |t| got.push_str(t))
+        .stream_chat(&hello(), |t| got.push_str(t))
         .await
         .unwrap_err();
     assert!(matches!(error, LlmError::Interrupted { .. }), "{error:?}");
@@ -109,7 +109,7 @@ async fn a_stream_cut_in_the_middle_is_interrupted_after_delivering_what_came() 
 #[tokio::test]
 async fn a_body_that_ends_without_finishing_is_interrupted() {
     let server = ScriptedServer::start(vec![Reply::EndsEarly { events: vec![delta("half")] }]).await;
-    let error = quick(&server.base_url).stream_chat(&hello(), None, |_| {}).await.unwrap_err();
+    let error = quick(&server.base_url).stream_chat(&hello(), |_| {}).await.unwrap_err();
     assert!(matches!(error, LlmError::Interrupted { .. }), "{error:?}");
 }
 
@@ -117,7 +117,7 @@ async fn a_body_that_ends_without_finishing_is_interrupted() {
 async fn a_server_that_never_answers_times_out() {
     let server = ScriptedServer::start(vec![Reply::Hang]).await;
     let error = client(&server.base_url, Duration::from_millis(300), Duration::from_secs(5))
-        .stream_chat(&hello(), None, |_| {})
+        .stream_chat(&hello(), |_| {})
         .await
         .unwrap_err();
     assert!(matches!(error, LlmError::Timeout { phase: TimeoutPhase::Respond, .. }), "{error:?}");
@@ -129,7 +129,7 @@ async fn a_stream_that_goes_silent_times_out() {
     let server = ScriptedServer::start(vec![Reply::StallAfter { events: vec![delta("wait")] }]).await;
     let mut got = String::new();
     let error = client(&server.base_url, Duration::from_secs(5), Duration::from_millis(300))
-        .stream_chat(&hello(), None, |t| got.push_str(t))
+        .stream_chat(&hello(), |t| got.push_str(t))
         .await
         .unwrap_err();
     assert!(matches!(error, LlmError::Timeout { phase: TimeoutPhase::Stream, .. }), "{error:?}");
@@ -141,7 +141,7 @@ async fn an_unreachable_server_says_so() {
     // Bind then drop, so nothing listens on the port.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let error = quick(&format!("http://127.0.0.1:{port}/v1"))
-        .stream_chat(&hello(), None, |_| {})
+        .stream_chat(&hello(), |_| {})
         .await
         .unwrap_err();
     assert!(matches!(error, LlmError::Unreachable { .. }), "{error:?}");
@@ -155,7 +155,7 @@ async fn malformed_chunk_is_a_clear_error() {
         delay: Duration::ZERO,
     }])
     .await;
-    let error = quick(&server.base_url).stream_chat(&hello(), None, |_| {}).await.unwrap_err();
+    let error = quick(&server.base_url).stream_chat(&hello(), |_| {}).await.unwrap_err();
     assert!(matches!(error, LlmError::Malformed { .. }), "{error:?}");
     assert!(error.to_string().contains("{not json"));
 }

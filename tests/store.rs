@@ -1,5 +1,6 @@
 //! The SQLite store on real files: migrations, persistence across reopen.
 
+use sidecar::llm::ChatMessage;
 use sidecar::store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
 
 #[tokio::test]
@@ -13,7 +14,7 @@ async fn migrations_create_the_schema_on_a_fresh_file() {
             .await
             .unwrap();
     let names: Vec<&str> = tables.iter().map(|t| t.0.as_str()).collect();
-    for expected in ["_sqlx_migrations", "conversations", "messages", "usage"] {
+    for expected in ["_sqlx_migrations", "conversations", "messages", "usage", "self_corrections"] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode").fetch_one(store.pool()).await.unwrap();
@@ -42,11 +43,8 @@ async fn messages_survive_reopen_in_order() {
         ] {
             store
                 .add_message(NewMessage {
-                    conversation_id: conversation,
-                    role,
-                    content: text,
                     status,
-                    finish_reason: None,
+                    ..NewMessage::plain(conversation, &ChatMessage::new(role, text))
                 })
                 .await
                 .unwrap();

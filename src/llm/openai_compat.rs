@@ -1,29 +1,21 @@
-//! OpenAI-compatible chat completions with SSE streaming.
+//! OpenAI-compatible chat completions with SSE streaming and native tool calls.
 //!
 //! One wire format covers OpenAI, llama.cpp, Ollama, vLLM, LM Studio, DeepSeek, Groq,
 //! OpenRouter and Moonshot. The field varies (usage in a last chunk with no choices,
-//! or none at all; empty `finish_reason` strings; extra fields), so the chunk types
-//! accept all of it.
+//! or none at all; empty `finish_reason` strings; tool-call pieces with or without an
+//! index; extra fields), so the chunk types accept all of it.
 
-use std::time::Duration;
+use std::collections::BTreeMap;
 
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::sse::SseDecoder;
-use super::{ChatMessage, Completion, LlmError, TimeoutPhase, Usage};
+use super::sse::{stream_events, HttpOptions};
+use super::{
+    preview, ChatMessage, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, ToolSpec,
+    Usage,
+};
 
-/// Timeouts for one streaming call.
-#[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
-    /// Until the TCP connection is open (enforced by the injected client, see
-    /// [`http_client`]; kept here to say so in the error).
-    pub connect: Duration,
-    /// Until the response headers arrive.
-    pub respond: Duration,
-    /// Between two body chunks.
-    pub idle: Duration,
-}
+pub use super::sse::{http_client, Timeouts};
 
 /// A client for one endpoint and model. The HTTP client is injected so tests and the
 /// desktop shell share connection pools and timeouts as they see fit.
@@ -37,18 +29,58 @@ pub struct OpenAiClient {
 }
 
 #[derive(Serialize)]
-struct ChatRequest<'a> {
+struct WireRequest<'a> {
     model: &'a str,
-    messages: &'a [ChatMessage],
+    messages: Vec<WireMessage<'a>>,
     stream: bool,
     stream_options: StreamOptions,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<WireTool<'a>>,
 }
 
 #[derive(Serialize)]
 struct StreamOptions {
     include_usage: bool,
+}
+
+#[derive(Serialize)]
+struct WireMessage<'a> {
+    role: &'static str,
+    // Null (not "") on an assistant message that only calls tools: some servers
+    // reject an empty string there.
+    content: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<WireToolCall<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct WireToolCall<'a> {
+    id: &'a str,
+    r#type: &'static str,
+    function: WireFunctionCall<'a>,
+}
+
+#[derive(Serialize)]
+struct WireFunctionCall<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+#[derive(Serialize)]
+struct WireTool<'a> {
+    r#type: &'static str,
+    function: WireFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct WireFunction<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a serde_json::Value,
 }
 
 #[derive(Deserialize)]
@@ -57,6 +89,8 @@ struct Chunk {
     choices: Vec<ChunkChoice>,
     #[serde(default)]
     usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -71,6 +105,26 @@ struct ChunkChoice {
 struct Delta {
     #[serde(default)]
     content: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<ToolCallDelta>>,
+}
+
+#[derive(Deserialize)]
+struct ToolCallDelta {
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    function: Option<FunctionDelta>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -79,18 +133,55 @@ struct WireUsage {
     prompt_tokens: u32,
     #[serde(default)]
     completion_tokens: u32,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
 }
 
 #[derive(Deserialize)]
-struct ErrorBody {
-    error: ErrorDetail,
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: u32,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ErrorDetail {
-    Object { message: String },
-    Text(String),
+/// Tool calls being assembled from pieces, by index.
+#[derive(Default)]
+struct PartialCalls {
+    calls: BTreeMap<usize, ToolCall>,
+}
+
+impl PartialCalls {
+    fn apply(&mut self, position: usize, delta: ToolCallDelta) {
+        let index = delta.index.unwrap_or(position);
+        let call = self.calls.entry(index).or_insert_with(|| ToolCall {
+            id: String::new(),
+            name: String::new(),
+            arguments: String::new(),
+        });
+        if let Some(id) = delta.id.filter(|id| !id.is_empty()) {
+            call.id = id;
+        }
+        if let Some(function) = delta.function {
+            if let Some(name) = function.name {
+                call.name.push_str(&name);
+            }
+            if let Some(arguments) = function.arguments {
+                call.arguments.push_str(&arguments);
+            }
+        }
+    }
+
+    fn finish(self) -> Vec<ToolCall> {
+        self.calls
+            .into_iter()
+            .map(|(index, mut call)| {
+                // Some servers omit ids; the loop needs one to pair the result.
+                if call.id.is_empty() {
+                    call.id = format!("call_{index}");
+                }
+                call
+            })
+            .collect()
+    }
 }
 
 impl OpenAiClient {
@@ -114,81 +205,50 @@ impl OpenAiClient {
         &self.model
     }
 
-    fn endpoint(&self) -> String {
-        format!("{}/chat/completions", self.base_url)
-    }
-
     /// Streams a reply, calling `on_delta` with each piece of text as it arrives.
     /// Dropping the future cancels the request (the connection is closed).
     pub async fn stream_chat(
         &self,
-        messages: &[ChatMessage],
-        max_tokens: Option<u32>,
+        request: &ChatRequest,
         mut on_delta: impl FnMut(&str),
     ) -> Result<Completion, LlmError> {
-        let url = self.endpoint();
-        let body = ChatRequest {
+        let url = format!("{}/chat/completions", self.base_url);
+        let body = WireRequest {
             model: &self.model,
-            messages,
+            messages: request.messages.iter().map(wire_message).collect(),
             stream: true,
-            stream_options: StreamOptions {
-                include_usage: true,
-            },
-            max_tokens,
+            stream_options: StreamOptions { include_usage: true },
+            max_tokens: request.max_tokens,
+            tools: request.tools.iter().map(wire_tool).collect(),
         };
-        let mut request = self.http.post(&url).json(&body);
+        let mut http = self.http.post(&url).json(&body);
         if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
+            http = http.bearer_auth(key);
         }
-        let response = tokio::time::timeout(self.timeouts.respond, request.send())
-            .await
-            .map_err(|_| LlmError::Timeout {
-                phase: TimeoutPhase::Respond,
-                after: self.timeouts.respond,
-            })?
-            .map_err(|e| send_error(&url, e, self.timeouts.connect))?;
-
-        let status = response.status();
-        if !status.is_success() {
-            let text = response.text().await.unwrap_or_default();
-            return Err(LlmError::Http {
-                status: status.as_u16(),
-                message: error_message(&text, status),
-            });
-        }
-
-        let mut body = response.bytes_stream();
-        let mut decoder = SseDecoder::new();
         let mut completion = Completion::default();
+        let mut calls = PartialCalls::default();
         let mut done = false;
-        while !done {
-            let next = tokio::time::timeout(self.timeouts.idle, body.next())
-                .await
-                .map_err(|_| LlmError::Timeout {
-                    phase: TimeoutPhase::Stream,
-                    after: self.timeouts.idle,
-                })?;
-            let payloads = match next {
-                Some(Ok(bytes)) => decoder.push(&bytes),
-                Some(Err(e)) => {
-                    return Err(LlmError::Interrupted {
-                        detail: e.to_string(),
-                    })
+        stream_events(
+            http,
+            HttpOptions { url: &url, timeouts: self.timeouts, error_message },
+            |payload| {
+                if done {
+                    return Ok(());
                 }
-                None => {
-                    done = true;
-                    decoder.finish()
-                }
-            };
-            for payload in payloads {
                 if payload.trim() == "[DONE]" {
                     done = true;
-                    break;
+                    return Ok(());
                 }
-                apply_chunk(&payload, &mut completion, &mut on_delta)?;
-            }
+                apply_chunk(payload, &mut completion, &mut calls, &mut on_delta)
+            },
+        )
+        .await?;
+        completion.tool_calls = calls.finish();
+        if !completion.tool_calls.is_empty() && completion.finish_reason != Some(FinishReason::Length) {
+            // Some servers say "stop" even when the message is a tool call.
+            completion.finish_reason = Some(FinishReason::ToolUse);
         }
-        if completion.finish_reason.is_none() && completion.usage.is_none() {
+        if !done && completion.finish_reason.is_none() && completion.usage.is_none() {
             // No [DONE], no finish reason, no usage: the connection dropped mid-reply.
             return Err(LlmError::Interrupted {
                 detail: "the server closed the connection without finishing the reply".into(),
@@ -198,89 +258,89 @@ impl OpenAiClient {
     }
 }
 
+fn wire_message(message: &ChatMessage) -> WireMessage<'_> {
+    let content = if message.role == Role::Assistant && message.content.is_empty() && !message.tool_calls.is_empty() {
+        None
+    } else {
+        Some(message.content.as_str())
+    };
+    WireMessage {
+        role: message.role.as_str(),
+        content,
+        tool_calls: message
+            .tool_calls
+            .iter()
+            .map(|call| WireToolCall {
+                id: &call.id,
+                r#type: "function",
+                function: WireFunctionCall { name: &call.name, arguments: &call.arguments },
+            })
+            .collect(),
+        tool_call_id: message.tool_call_id.as_deref(),
+    }
+}
+
+fn wire_tool(tool: &ToolSpec) -> WireTool<'_> {
+    WireTool {
+        r#type: "function",
+        function: WireFunction {
+            name: &tool.name,
+            description: &tool.description,
+            parameters: &tool.parameters,
+        },
+    }
+}
+
 fn apply_chunk(
     payload: &str,
     completion: &mut Completion,
+    calls: &mut PartialCalls,
     on_delta: &mut impl FnMut(&str),
 ) -> Result<(), LlmError> {
     let chunk: Chunk = serde_json::from_str(payload).map_err(|e| LlmError::Malformed {
-        detail: format!("{e} in stream chunk {}", preview(payload)),
+        detail: format!("{e} in stream chunk {}", preview(payload, 300)),
     })?;
+    if let Some(error) = chunk.error {
+        // Some servers report failures inside the stream, after a 200.
+        return Err(LlmError::Provider { message: provider_message(&error), retryable: true });
+    }
     for choice in chunk.choices {
-        if let Some(text) = choice.delta.and_then(|d| d.content) {
-            if !text.is_empty() {
+        if let Some(delta) = choice.delta {
+            if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                 completion.text.push_str(&text);
                 on_delta(&text);
             }
+            for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
+                calls.apply(position, call);
+            }
         }
         if let Some(reason) = choice.finish_reason.filter(|r| !r.is_empty()) {
-            completion.finish_reason = Some(reason);
+            completion.finish_reason = Some(FinishReason::from_wire(&reason));
         }
     }
     if let Some(u) = chunk.usage {
         completion.usage = Some(Usage {
             input_tokens: u.prompt_tokens,
             output_tokens: u.completion_tokens,
+            cached_tokens: u.prompt_tokens_details.map(|d| d.cached_tokens).unwrap_or(0),
         });
     }
     Ok(())
 }
 
-/// An HTTP client suited to streaming model calls: connect timeout only, because a
-/// whole-request timeout would cut long replies; the stream has its own idle timeout.
-pub fn http_client(timeouts: &Timeouts) -> reqwest::Client {
-    reqwest::Client::builder()
-        .connect_timeout(timeouts.connect)
-        .build()
-        .expect("a TLS backend is compiled in")
-}
-
-fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
-    if e.is_timeout() {
-        return LlmError::Timeout {
-            phase: TimeoutPhase::Connect,
-            after: connect,
-        };
-    }
-    // reqwest nests the interesting part (connection refused, DNS) in the source chain.
-    let mut detail = e.to_string();
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        detail = s.to_string();
-        source = s.source();
-    }
-    LlmError::Unreachable {
-        url: url.to_string(),
-        detail,
-    }
+fn provider_message(error: &serde_json::Value) -> String {
+    error
+        .get("message")
+        .and_then(|m| m.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| error.to_string())
 }
 
 /// The provider's own error message when the body has one, else the body itself.
-fn error_message(body: &str, status: reqwest::StatusCode) -> String {
-    if let Ok(parsed) = serde_json::from_str::<ErrorBody>(body) {
-        return match parsed.error {
-            ErrorDetail::Object { message } | ErrorDetail::Text(message) => message,
-        };
+fn error_message(body: &str) -> Option<String> {
+    let parsed: serde_json::Value = serde_json::from_str(body).ok()?;
+    match parsed.get("error")? {
+        serde_json::Value::String(message) => Some(message.clone()),
+        other => Some(provider_message(other)),
     }
-    let body = body.trim();
-    if body.is_empty() {
-        status
-            .canonical_reason()
-            .unwrap_or("no details given")
-            .to_string()
-    } else {
-        preview(body)
-    }
-}
-
-fn preview(text: &str) -> String {
-    const MAX: usize = 300;
-    if text.len() <= MAX {
-        return text.to_string();
-    }
-    let mut end = MAX;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }

@@ -1,7 +1,112 @@
-//! An incremental Server-Sent Events decoder: bytes in, `data` payloads out.
+//! Server-Sent Events: an incremental decoder, and the HTTP plumbing every streaming
+//! provider shares (timeouts, HTTP errors with `Retry-After`, broken streams).
 //!
 //! Chunks from the network split lines anywhere (even inside a UTF-8 sequence), so
 //! the decoder buffers raw bytes and only decodes complete lines.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+
+use super::{parse_retry_after, preview, LlmError, TimeoutPhase};
+
+/// Timeouts for one streaming call.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// Until the TCP connection is open (enforced by the injected client, see
+    /// [`http_client`]; kept here to say so in the error).
+    pub connect: Duration,
+    /// Until the response headers arrive.
+    pub respond: Duration,
+    /// Between two body chunks.
+    pub idle: Duration,
+}
+
+/// An HTTP client suited to streaming model calls: connect timeout only, because a
+/// whole-request timeout would cut long replies; the stream has its own idle timeout.
+pub fn http_client(timeouts: &Timeouts) -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(timeouts.connect)
+        .build()
+        .expect("a TLS backend is compiled in")
+}
+
+/// How to send one streaming request and read its errors.
+pub struct HttpOptions<'a> {
+    pub url: &'a str,
+    pub timeouts: Timeouts,
+    /// Extracts the provider's own message from an error body, if it has one.
+    pub error_message: fn(&str) -> Option<String>,
+}
+
+/// Sends `request` and feeds the `data` of each SSE event to `on_event` until the
+/// body ends. A clean end is `Ok`: whether the reply was complete is the caller's
+/// call, since only it knows its wire format's end markers.
+pub async fn stream_events(
+    request: reqwest::RequestBuilder,
+    options: HttpOptions<'_>,
+    mut on_event: impl FnMut(&str) -> Result<(), LlmError>,
+) -> Result<(), LlmError> {
+    let timeouts = options.timeouts;
+    let response = tokio::time::timeout(timeouts.respond, request.send())
+        .await
+        .map_err(|_| LlmError::Timeout { phase: TimeoutPhase::Respond, after: timeouts.respond })?
+        .map_err(|e| send_error(options.url, e, timeouts.connect))?;
+
+    let status = response.status();
+    if !status.is_success() {
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let body = response.text().await.unwrap_or_default();
+        let message = (options.error_message)(&body).unwrap_or_else(|| {
+            let body = body.trim();
+            if body.is_empty() {
+                status.canonical_reason().unwrap_or("no details given").to_string()
+            } else {
+                preview(body, 300)
+            }
+        });
+        return Err(LlmError::Http { status: status.as_u16(), message, retry_after });
+    }
+
+    let mut body = response.bytes_stream();
+    let mut decoder = SseDecoder::new();
+    loop {
+        let next = tokio::time::timeout(timeouts.idle, body.next())
+            .await
+            .map_err(|_| LlmError::Timeout { phase: TimeoutPhase::Stream, after: timeouts.idle })?;
+        let payloads = match next {
+            Some(Ok(bytes)) => decoder.push(&bytes),
+            Some(Err(e)) => return Err(LlmError::Interrupted { detail: e.to_string() }),
+            None => {
+                for payload in decoder.finish() {
+                    on_event(&payload)?;
+                }
+                return Ok(());
+            }
+        };
+        for payload in payloads {
+            on_event(&payload)?;
+        }
+    }
+}
+
+fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
+    if e.is_timeout() {
+        return LlmError::Timeout { phase: TimeoutPhase::Connect, after: connect };
+    }
+    // reqwest nests the interesting part (connection refused, DNS) in the source chain.
+    let mut detail = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        detail = s.to_string();
+        source = s.source();
+    }
+    LlmError::Unreachable { url: url.to_string(), detail }
+}
 
 /// Accumulates bytes and yields the `data` of each complete event.
 #[derive(Debug, Default)]

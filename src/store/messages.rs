@@ -1,30 +1,12 @@
-//! Conversations, messages and per-call usage rows.
+//! Conversations and their messages, including tool calls and tool results.
 
 use serde::{Deserialize, Serialize};
+use sqlx::types::Json;
 
 use super::{now, Store, StoreError};
-use crate::llm::Usage;
+use crate::llm::{ChatMessage, ToolCall, Usage};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
-    Tool,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
-}
+pub use crate::llm::Role;
 
 /// How a stored message came to an end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
@@ -50,7 +32,34 @@ impl MessageStatus {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+/// What the UI shows under a reply.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MessageMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The provider that should have answered, when a fallback did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_from: Option<String>,
+    /// Continuations after a length cut.
+    #[serde(default)]
+    pub continued: u32,
+    /// A claimed-but-not-done action was corrected.
+    #[serde(default)]
+    pub corrected: bool,
+    /// The turn stopped at the per-turn step limit.
+    #[serde(default)]
+    pub iteration_cap: bool,
+    /// All model calls of the turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Their cost in US dollars; `None` when a model's price is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Message {
     pub id: i64,
     pub conversation_id: i64,
@@ -59,17 +68,44 @@ pub struct Message {
     pub status: MessageStatus,
     pub finish_reason: Option<String>,
     pub created_at: String,
+    pub tool_calls: Option<Json<Vec<ToolCall>>>,
+    pub tool_call_id: Option<String>,
+    pub is_error: bool,
+    pub meta: Option<Json<MessageMeta>>,
+}
+
+impl Message {
+    /// The message as a model sees it.
+    pub fn to_chat(&self) -> ChatMessage {
+        ChatMessage {
+            role: self.role,
+            content: self.content.clone(),
+            tool_calls: self.tool_calls.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
+            tool_call_id: self.tool_call_id.clone(),
+            is_error: self.is_error,
+        }
+    }
 }
 
 /// A message about to be stored.
 #[derive(Debug, Clone)]
 pub struct NewMessage<'a> {
     pub conversation_id: i64,
-    pub role: Role,
-    pub content: &'a str,
+    pub message: &'a ChatMessage,
     pub status: MessageStatus,
     pub finish_reason: Option<&'a str>,
+    pub meta: Option<&'a MessageMeta>,
 }
+
+impl<'a> NewMessage<'a> {
+    /// A complete message with no extras.
+    pub fn plain(conversation_id: i64, message: &'a ChatMessage) -> Self {
+        Self { conversation_id, message, status: MessageStatus::Complete, finish_reason: None, meta: None }
+    }
+}
+
+const COLUMNS: &str =
+    "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta";
 
 impl Store {
     /// The most recently active conversation, created if there is none.
@@ -86,34 +122,62 @@ impl Store {
 
     pub async fn new_conversation(&self) -> Result<i64, StoreError> {
         let ts = now();
-        let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id",
-        )
-        .bind(&ts)
-        .bind(&ts)
-        .fetch_one(&self.pool)
-        .await?;
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
+                .bind(&ts)
+                .bind(&ts)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(id)
     }
 
-    pub async fn add_message(&self, message: NewMessage<'_>) -> Result<i64, StoreError> {
+    /// The provider pinned to a conversation, if the user picked one.
+    pub async fn conversation_provider(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
+        let row: Option<(Option<String>,)> = sqlx::query_as("SELECT provider_id FROM conversations WHERE id = ?")
+            .bind(conversation_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.and_then(|r| r.0))
+    }
+
+    pub async fn set_conversation_provider(
+        &self,
+        conversation_id: i64,
+        provider_id: Option<&str>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE conversations SET provider_id = ? WHERE id = ?")
+            .bind(provider_id)
+            .bind(conversation_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn add_message(&self, new: NewMessage<'_>) -> Result<i64, StoreError> {
         let ts = now();
+        let message = new.message;
+        let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
         let mut tx = self.pool.begin().await?;
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at)
-             VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at,
+                                   tool_calls, tool_call_id, is_error, meta)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
-        .bind(message.conversation_id)
+        .bind(new.conversation_id)
         .bind(message.role.as_str())
-        .bind(message.content)
-        .bind(message.status.as_str())
-        .bind(message.finish_reason)
+        .bind(&message.content)
+        .bind(new.status.as_str())
+        .bind(new.finish_reason)
         .bind(&ts)
+        .bind(tool_calls)
+        .bind(message.tool_call_id.as_deref())
+        .bind(message.is_error)
+        .bind(new.meta.map(Json))
         .fetch_one(&mut *tx)
         .await?;
         sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?")
             .bind(&ts)
-            .bind(message.conversation_id)
+            .bind(new.conversation_id)
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
@@ -121,48 +185,15 @@ impl Store {
     }
 
     /// The last `limit` messages of a conversation, oldest first.
-    pub async fn recent_messages(
-        &self,
-        conversation_id: i64,
-        limit: u32,
-    ) -> Result<Vec<Message>, StoreError> {
-        let mut rows: Vec<Message> = sqlx::query_as(
-            "SELECT id, conversation_id, role, content, status, finish_reason, created_at
-             FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
-        )
+    pub async fn recent_messages(&self, conversation_id: i64, limit: u32) -> Result<Vec<Message>, StoreError> {
+        let mut rows: Vec<Message> = sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?"
+        ))
         .bind(conversation_id)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         rows.reverse();
         Ok(rows)
-    }
-
-    /// Records the tokens one model call used.
-    pub async fn record_usage(
-        &self,
-        conversation_id: i64,
-        message_id: Option<i64>,
-        provider: &str,
-        model: &str,
-        purpose: &str,
-        usage: Option<Usage>,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO usage (conversation_id, message_id, provider, model, purpose,
-                                input_tokens, output_tokens, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(conversation_id)
-        .bind(message_id)
-        .bind(provider)
-        .bind(model)
-        .bind(purpose)
-        .bind(usage.map(|u| u.input_tokens))
-        .bind(usage.map(|u| u.output_tokens))
-        .bind(now())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
     }
 }

@@ -3,7 +3,9 @@
 //! Queries are checked at run time (`query_as` + `FromRow`) so building needs no
 //! database.
 
+mod corrections;
 mod messages;
+mod usage;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -12,7 +14,8 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-pub use messages::{Message, MessageStatus, NewMessage, Role};
+pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
+pub use usage::{ModelTotals, UsageRecord, UsageTotals};
 
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "sidecar.db";

@@ -1,0 +1,283 @@
+//! Performs a turn's effects: calls the model through the router, runs tools in
+//! parallel, stores messages and usage, publishes events, and feeds the outcomes
+//! back into the state machine. Stop and the wall-clock limit interrupt any wait.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use futures_util::future::join_all;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote};
+use crate::events::{CoreEvent, EventBus, Notice};
+use crate::llm::pricing::PriceTable;
+use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice};
+use crate::llm::{ChatMessage, ChatRequest, FinishReason, Usage};
+use crate::model::Chain;
+use crate::store::{MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageRecord};
+use crate::tools::ToolRegistry;
+
+/// How long a self-correction note blocks another one for the same check.
+const CORRECTION_COOLDOWN_HOURS: i64 = 2;
+/// How long a self-correction note stays in the prompt.
+const CORRECTION_TTL_HOURS: i64 = 24;
+/// Longest tool result shown in a `ToolFinished` event (the model gets all of it).
+const EVENT_RESULT_CHARS: usize = 2000;
+
+/// Everything a turn needs from the companion.
+pub struct TurnContext<'a> {
+    pub conversation_id: i64,
+    pub store: &'a Store,
+    pub events: &'a EventBus,
+    pub tools: &'a ToolRegistry,
+    pub chain: Chain,
+    pub policy: RetryPolicy,
+    pub prices: PriceTable,
+    pub limits: TurnLimits,
+    pub max_tokens: Option<u32>,
+    pub time_limit: Duration,
+    pub cancel: CancellationToken,
+}
+
+/// How a driven turn ended, with what was stored.
+#[derive(Debug)]
+pub struct DrivenTurn {
+    pub end: TurnEnd,
+    pub message_id: i64,
+    pub status: MessageStatus,
+    pub text: String,
+    pub finish_reason: Option<FinishReason>,
+    pub meta: MessageMeta,
+    /// The router's failure, when the turn failed on the model.
+    pub failure: Option<RouteError>,
+}
+
+/// Per-turn bookkeeping the driver keeps beside the state machine.
+struct Ledger {
+    meta: MessageMeta,
+    /// Everything the user has seen streamed in this turn (kept if it fails or stops).
+    visible: String,
+    usage: Usage,
+    saw_usage: bool,
+    cost: Option<f64>,
+    failure: Option<RouteError>,
+}
+
+pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
+    let deadline = Instant::now() + context.time_limit;
+    let (mut turn, mut effects) = Turn::start(prompt, context.limits);
+    let mut ledger = Ledger {
+        meta: MessageMeta::default(),
+        visible: String::new(),
+        usage: Usage::default(),
+        saw_usage: false,
+        cost: Some(0.0),
+        failure: None,
+    };
+    loop {
+        let mut next = None;
+        for effect in effects {
+            match effect {
+                Effect::Record(message) => {
+                    context.store.add_message(NewMessage::plain(context.conversation_id, &message)).await?;
+                }
+                Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
+                Effect::CallModel { messages, with_tools } => {
+                    next = Some(call_model(&context, &mut ledger, messages, with_tools, deadline).await?);
+                }
+                Effect::RunTools(calls) => next = Some(run_tools(&context, calls, deadline).await),
+                Effect::Finish(end) => return finish(&context, ledger, end).await,
+            }
+        }
+        let event = next.expect("the turn waits on the model or tools unless it finished");
+        effects = turn.handle(event);
+    }
+}
+
+async fn call_model(
+    context: &TurnContext<'_>,
+    ledger: &mut Ledger,
+    messages: Vec<ChatMessage>,
+    with_tools: bool,
+    deadline: Instant,
+) -> Result<TurnEvent, StoreError> {
+    let request = ChatRequest {
+        messages,
+        tools: if with_tools { context.tools.specs() } else { Vec::new() },
+        max_tokens: context.max_tokens,
+    };
+    let conversation_id = context.conversation_id;
+    let visible = &mut ledger.visible;
+    let call = router::complete(
+        &context.chain.providers,
+        context.chain.pinned,
+        &context.policy,
+        &request,
+        |text| {
+            visible.push_str(text);
+            context.events.publish(CoreEvent::Delta { conversation_id, text: text.to_string() });
+        },
+        |notice| context.events.publish(CoreEvent::Notice { conversation_id, notice: route_notice(notice) }),
+    );
+    let result = tokio::select! {
+        result = call => result,
+        _ = context.cancel.cancelled() => return Ok(TurnEvent::StopRequested),
+        _ = tokio::time::sleep_until(deadline) => return Ok(TurnEvent::DeadlineReached),
+    };
+    match result {
+        Ok(routed) => {
+            let provider = context.chain.providers.iter().find(|p| p.id == routed.provider_id);
+            let usage = routed.completion.usage;
+            let cost = match (provider.is_some_and(|p| p.is_local()), usage) {
+                (true, _) => Some(0.0),
+                (false, Some(usage)) => context.prices.cost(&routed.model, &usage),
+                (false, None) => None,
+            };
+            context
+                .store
+                .record_usage(UsageRecord {
+                    conversation_id: Some(conversation_id),
+                    message_id: None,
+                    provider: &routed.provider_id,
+                    model: &routed.model,
+                    purpose: "chat",
+                    usage,
+                    cost_usd: cost,
+                })
+                .await?;
+            if let Some(usage) = usage {
+                ledger.usage += usage;
+                ledger.saw_usage = true;
+            }
+            ledger.cost = ledger.cost.zip(cost).map(|(a, b)| a + b);
+            ledger.meta.provider = Some(routed.provider_id.clone());
+            ledger.meta.model = Some(routed.model.clone());
+            if routed.fallback_from.is_some() {
+                ledger.meta.fallback_from = routed.fallback_from.clone();
+            }
+            Ok(TurnEvent::ModelReplied(routed.completion))
+        }
+        Err(error) => {
+            let event = TurnEvent::ModelFailed { message: error.to_string(), retryable: error.is_retryable() };
+            ledger.failure = Some(error);
+            Ok(event)
+        }
+    }
+}
+
+async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, deadline: Instant) -> TurnEvent {
+    let conversation_id = context.conversation_id;
+    for call in &calls {
+        context.events.publish(CoreEvent::ToolStarted {
+            conversation_id,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+    }
+    let running = join_all(calls.iter().map(|call| async move {
+        let outcome = context.tools.run(call).await;
+        tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
+        context.events.publish(CoreEvent::ToolFinished {
+            conversation_id,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            is_error: outcome.is_error,
+            result: crate::llm::preview(&outcome.content, EVENT_RESULT_CHARS),
+        });
+        ToolResult { call_id: call.id.clone(), content: outcome.content, is_error: outcome.is_error }
+    }));
+    tokio::select! {
+        results = running => TurnEvent::ToolsFinished(results),
+        _ = context.cancel.cancelled() => TurnEvent::StopRequested,
+        _ = tokio::time::sleep_until(deadline) => TurnEvent::DeadlineReached,
+    }
+}
+
+async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNote) -> Result<(), StoreError> {
+    let notice = match note {
+        TurnNote::Continued { attempt } => {
+            ledger.meta.continued = attempt;
+            Notice::Continued { attempt }
+        }
+        TurnNote::CorrectiveRetry { check } => {
+            ledger.meta.corrected = true;
+            // The claim shown so far is superseded by the corrected answer.
+            ledger.visible.clear();
+            let now = Utc::now();
+            let recorded = context
+                .store
+                .record_correction(
+                    check,
+                    &correction_note(check),
+                    now,
+                    chrono::Duration::hours(CORRECTION_COOLDOWN_HOURS),
+                    chrono::Duration::hours(CORRECTION_TTL_HOURS),
+                )
+                .await?;
+            tracing::info!(check, recorded, "corrective retry");
+            Notice::Corrected { check: check.to_string() }
+        }
+        TurnNote::IterationCap => {
+            ledger.meta.iteration_cap = true;
+            Notice::IterationCap
+        }
+    };
+    context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice });
+    Ok(())
+}
+
+fn correction_note(check: &str) -> String {
+    match check {
+        "claimed_reminder_without_tool" => {
+            "You told the user a reminder was set without calling set_reminder. Call the tool first, then confirm.".into()
+        }
+        "claimed_fact_saved_without_tool" => {
+            "You told the user you saved a fact without calling remember_fact. Call the tool first, then confirm.".into()
+        }
+        other => format!("A check failed on one of your replies: {other}."),
+    }
+}
+
+async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> Result<DrivenTurn, StoreError> {
+    let (status, text, finish_reason) = match &end {
+        TurnEnd::Complete { text, finish_reason } => (MessageStatus::Complete, text.clone(), finish_reason.clone()),
+        TurnEnd::Stopped { .. } => (MessageStatus::Stopped, ledger.visible.clone(), None),
+        TurnEnd::TimedOut { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
+        TurnEnd::Failed { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
+    };
+    if matches!(end, TurnEnd::TimedOut { .. }) {
+        context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });
+    }
+    ledger.meta.usage = ledger.saw_usage.then_some(ledger.usage);
+    ledger.meta.cost_usd = ledger.cost;
+    let message_id = context
+        .store
+        .add_message(NewMessage {
+            conversation_id: context.conversation_id,
+            message: &ChatMessage::assistant(text.clone()),
+            status,
+            finish_reason: finish_reason.as_ref().map(FinishReason::as_str),
+            meta: Some(&ledger.meta),
+        })
+        .await?;
+    Ok(DrivenTurn {
+        end,
+        message_id,
+        status,
+        text,
+        finish_reason,
+        meta: ledger.meta,
+        failure: ledger.failure,
+    })
+}
+
+fn route_notice(notice: RouteNotice) -> Notice {
+    match notice {
+        RouteNotice::Retrying { provider, attempt, delay, reason } => {
+            Notice::Retrying { provider, attempt, delay_ms: delay.as_millis() as u64, reason }
+        }
+        RouteNotice::FallingBack { from, to, reason } => Notice::FallingBack { from, to, reason },
+    }
+}

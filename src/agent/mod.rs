@@ -1,0 +1,7 @@
+//! The agent: the turn state machine, the driver that performs its effects, the prompt
+//! builder, and the claim-versus-action check.
+
+pub mod claims;
+pub mod driver;
+pub mod prompt;
+pub mod turn;

@@ -1,0 +1,52 @@
+//! Time as Sidecar sees it: an injectable clock and the user's IANA time zone.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+/// The current instant. Injected so tests run at a fixed time.
+pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+
+pub fn system_clock() -> Clock {
+    Arc::new(Utc::now)
+}
+
+/// A clock stuck at `instant`.
+pub fn fixed_clock(instant: DateTime<Utc>) -> Clock {
+    Arc::new(move || instant)
+}
+
+/// The user's zone: the configured one, else the system's, else UTC.
+pub fn user_zone(configured: Option<&str>) -> Tz {
+    configured
+        .and_then(|zone| zone.parse().ok())
+        .or_else(|| iana_time_zone::get_timezone().ok().and_then(|zone| zone.parse().ok()))
+        .unwrap_or(Tz::UTC)
+}
+
+/// "Saturday 2026-11-21 20:30 (America/Argentina/Buenos_Aires, UTC-03:00)".
+pub fn describe(now: DateTime<Utc>, zone: Tz) -> String {
+    let local = now.with_timezone(&zone);
+    format!("{} ({}, UTC{})", local.format("%A %Y-%m-%d %H:%M"), zone.name(), local.format("%:z"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn describes_local_time_with_zone_and_offset() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 21, 23, 30, 0).unwrap();
+        let zone: Tz = "America/Argentina/Buenos_Aires".parse().unwrap();
+        assert_eq!(describe(now, zone), "Saturday 2026-11-21 20:30 (America/Argentina/Buenos_Aires, UTC-03:00)");
+    }
+
+    #[test]
+    fn configured_zone_wins_and_garbage_falls_back() {
+        assert_eq!(user_zone(Some("Europe/Madrid")), chrono_tz::Europe::Madrid);
+        // Not a zone: falls back to the system's or UTC, never panics.
+        let _ = user_zone(Some("Mars/Olympus"));
+    }
+}

@@ -1,0 +1,96 @@
+//! A configured provider: one wire format, one endpoint, one model.
+
+use std::sync::Arc;
+
+use super::anthropic::AnthropicClient;
+use super::local_server::LocalServer;
+use super::openai_compat::OpenAiClient;
+use super::sse::{http_client, Timeouts};
+use super::{ChatRequest, Completion, LlmError};
+use crate::settings::{ProviderKind, ProviderSettings};
+
+/// The wire client a provider speaks through.
+#[derive(Clone)]
+pub enum WireClient {
+    OpenAi(OpenAiClient),
+    Anthropic(AnthropicClient),
+}
+
+/// A provider ready to call.
+#[derive(Clone)]
+pub struct Provider {
+    pub id: String,
+    pub client: WireClient,
+    /// Keeps the offline server running while this provider is in use.
+    pub local: Option<Arc<LocalServer>>,
+    /// Whether the model is offered tools.
+    pub supports_tools: bool,
+}
+
+impl Provider {
+    /// Builds the client for a configured provider.
+    pub fn from_settings(settings: &ProviderSettings, timeouts: Timeouts) -> Self {
+        let http = http_client(&timeouts);
+        let key = settings.resolved_api_key();
+        let client = match settings.kind {
+            ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(
+                http,
+                &settings.base_url,
+                &settings.model,
+                key,
+                timeouts,
+            )),
+            ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(
+                http,
+                &settings.base_url,
+                &settings.model,
+                key,
+                timeouts,
+            )),
+        };
+        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools }
+    }
+
+    /// The offline model behind a running local server. It is far too small to call
+    /// tools, so it is not offered any (they would also fill its small window).
+    pub fn local(id: &str, server: LocalServer, model: &str, timeouts: Timeouts) -> Self {
+        let client = OpenAiClient::new(http_client(&timeouts), server.base_url(), model, None, timeouts);
+        Self {
+            id: id.to_string(),
+            client: WireClient::OpenAi(client),
+            local: Some(Arc::new(server)),
+            supports_tools: false,
+        }
+    }
+
+    pub fn model(&self) -> &str {
+        match &self.client {
+            WireClient::OpenAi(c) => c.model(),
+            WireClient::Anthropic(c) => c.model(),
+        }
+    }
+
+    pub fn is_local(&self) -> bool {
+        self.local.is_some()
+    }
+
+    /// Streams a reply. Tools in the request are dropped for a provider that does
+    /// not take them.
+    pub async fn stream_chat(
+        &self,
+        request: &ChatRequest,
+        on_delta: impl FnMut(&str),
+    ) -> Result<Completion, LlmError> {
+        let stripped;
+        let request = if self.supports_tools || request.tools.is_empty() {
+            request
+        } else {
+            stripped = ChatRequest { tools: Vec::new(), ..request.clone() };
+            &stripped
+        };
+        match &self.client {
+            WireClient::OpenAi(c) => c.stream_chat(request, on_delta).await,
+            WireClient::Anthropic(c) => c.stream_chat(request, on_delta).await,
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Token use and cost of every model call, and their totals.
+
+use serde::Serialize;
+
+use super::{now, Store, StoreError};
+use crate::llm::Usage;
+
+/// One model call to record.
+#[derive(Debug, Clone)]
+pub struct UsageRecord<'a> {
+    pub conversation_id: Option<i64>,
+    pub message_id: Option<i64>,
+    pub provider: &'a str,
+    pub model: &'a str,
+    /// chat, summarize, proactive, …
+    pub purpose: &'a str,
+    pub usage: Option<Usage>,
+    pub cost_usd: Option<f64>,
+}
+
+/// Sums over a period, overall and per model.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UsageTotals {
+    pub calls: i64,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub cached_tokens: i64,
+    pub cost_usd: f64,
+    /// Calls whose model has no known price (not in `cost_usd`).
+    pub unpriced_calls: i64,
+    pub by_model: Vec<ModelTotals>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct ModelTotals {
+    pub provider: String,
+    pub model: String,
+    pub calls: i64,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub cost_usd: f64,
+}
+
+impl Store {
+    pub async fn record_usage(&self, record: UsageRecord<'_>) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO usage (conversation_id, message_id, provider, model, purpose,
+                                input_tokens, output_tokens, cached_tokens, cost_usd, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(record.conversation_id)
+        .bind(record.message_id)
+        .bind(record.provider)
+        .bind(record.model)
+        .bind(record.purpose)
+        .bind(record.usage.map(|u| u.input_tokens))
+        .bind(record.usage.map(|u| u.output_tokens))
+        .bind(record.usage.map(|u| u.cached_tokens))
+        .bind(record.cost_usd)
+        .bind(now())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Totals of calls made at or after `since` (RFC 3339), or of all calls.
+    pub async fn usage_totals(&self, since: Option<&str>) -> Result<UsageTotals, StoreError> {
+        let since = since.unwrap_or("");
+        let (calls, input, output, cached, cost, unpriced): (i64, i64, i64, i64, f64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0),
+                    COALESCE(SUM(cached_tokens), 0), COALESCE(SUM(cost_usd), 0.0),
+                    COALESCE(SUM(cost_usd IS NULL), 0)
+             FROM usage WHERE created_at >= ?",
+        )
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        let by_model: Vec<ModelTotals> = sqlx::query_as(
+            "SELECT provider, model, COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0) AS input_tokens,
+                    COALESCE(SUM(output_tokens), 0) AS output_tokens, COALESCE(SUM(cost_usd), 0.0) AS cost_usd
+             FROM usage WHERE created_at >= ? GROUP BY provider, model ORDER BY cost_usd DESC, calls DESC",
+        )
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(UsageTotals {
+            calls,
+            input_tokens: input,
+            output_tokens: output,
+            cached_tokens: cached,
+            cost_usd: cost,
+            unpriced_calls: unpriced,
+            by_model,
+        })
+    }
+}
