@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod tools;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -22,6 +24,8 @@ pub enum Reply {
     EndsEarly { events: Vec<String> },
     /// A plain HTTP error.
     Status { code: u16, body: String },
+    /// HTTP 429 with a `Retry-After` header (seconds).
+    RateLimited { retry_after_secs: u32 },
     /// Accepts the request and never answers.
     Hang,
     /// Sends headers and the events, then goes silent without closing.
@@ -96,6 +100,37 @@ pub fn usage(input: u32, output: u32) -> String {
     .to_string()
 }
 
+/// A reply that calls tools: each `(id, name, arguments)` streamed the way OpenAI does
+/// (id and name first, arguments in two fragments), then `tool_calls` and usage.
+pub fn tool_call_events(calls: &[(&str, &str, &str)]) -> Vec<String> {
+    let mut events = Vec::new();
+    for (index, (id, name, arguments)) in calls.iter().enumerate() {
+        let chunk = |call: serde_json::Value| {
+            serde_json::json!({
+                "id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]
+            })
+            .to_string()
+        };
+        events.push(chunk(serde_json::json!({
+            "index": index, "id": id, "type": "function", "function": {"name": name, "arguments": ""}
+        })));
+        let cut = arguments.len() / 2;
+        let cut = (0..=cut).rev().find(|i| arguments.is_char_boundary(*i)).unwrap_or(0);
+        for piece in [&arguments[..cut], &arguments[cut..]] {
+            events.push(chunk(serde_json::json!({"index": index, "function": {"arguments": piece}})));
+        }
+    }
+    events.push(finish("tool_calls"));
+    events.push(usage(30, 10));
+    events
+}
+
+/// Streams `events` at once (no delay between them).
+pub fn stream(events: Vec<String>) -> Reply {
+    Reply::Stream { events, delay: Duration::ZERO }
+}
+
 /// A whole reply: the text in pieces, a finish reason and usage.
 pub fn reply_events(pieces: &[&str]) -> Vec<String> {
     let mut events: Vec<String> = pieces.iter().map(|p| delta(p)).collect();
@@ -139,6 +174,15 @@ async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded) {
         Reply::Status { code, body } => {
             let head = format!(
                 "HTTP/1.1 {code} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(body.as_bytes()).await;
+        }
+        Reply::RateLimited { retry_after_secs } => {
+            let body = r#"{"error":{"message":"rate limited"}}"#;
+            let head = format!(
+                "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: {retry_after_secs}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
                 body.len()
             );
             let _ = socket.write_all(head.as_bytes()).await;
