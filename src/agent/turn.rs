@@ -108,6 +108,8 @@ pub struct Turn {
     continuations: u32,
     corrected: bool,
     tools_called: Vec<String>,
+    /// The last model call answered tool results: its text starts a new paragraph.
+    after_tools: bool,
     phase: Phase,
 }
 
@@ -122,6 +124,7 @@ impl Turn {
             continuations: 0,
             corrected: false,
             tools_called: Vec::new(),
+            after_tools: false,
             phase: Phase::AwaitingModel,
         };
         let call = turn.call_model();
@@ -175,6 +178,9 @@ impl Turn {
     fn on_reply(&mut self, completion: Completion) -> Vec<Effect> {
         self.iterations += 1;
         let Completion { text, tool_calls, finish_reason, .. } = completion;
+        if std::mem::take(&mut self.after_tools) && !self.reply.is_empty() && !text.is_empty() {
+            self.reply.push_str("\n\n");
+        }
 
         if !tool_calls.is_empty() {
             self.reply.push_str(&text);
@@ -240,6 +246,7 @@ impl Turn {
             self.transcript.push(message.clone());
             effects.push(Effect::Record(message));
         }
+        self.after_tools = true;
         effects.push(self.call_model());
         effects
     }

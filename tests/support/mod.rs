@@ -24,6 +24,9 @@ pub enum Reply {
     EndsEarly { events: Vec<String> },
     /// A plain HTTP error.
     Status { code: u16, body: String },
+    /// Raw SSE frames written as given (each should end with a blank line), with no
+    /// `[DONE]`: the Anthropic format.
+    Sse { frames: Vec<String> },
     /// HTTP 429 with a `Retry-After` header (seconds).
     RateLimited { retry_after_secs: u32 },
     /// Accepts the request and never answers.
@@ -126,6 +129,11 @@ pub fn tool_call_events(calls: &[(&str, &str, &str)]) -> Vec<String> {
     events
 }
 
+/// An Anthropic SSE frame: `event: TYPE` and its JSON data.
+pub fn anthropic_frame(data: serde_json::Value) -> String {
+    format!("event: {}\ndata: {}\n\n", data["type"].as_str().unwrap_or("unknown"), data)
+}
+
 /// Streams `events` at once (no delay between them).
 pub fn stream(events: Vec<String>) -> Reply {
     Reply::Stream { events, delay: Duration::ZERO }
@@ -178,6 +186,13 @@ async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded) {
             );
             let _ = socket.write_all(head.as_bytes()).await;
             let _ = socket.write_all(body.as_bytes()).await;
+        }
+        Reply::Sse { frames } => {
+            start_chunked(&mut socket).await;
+            for frame in frames {
+                send_chunk(&mut socket, &frame).await;
+            }
+            let _ = socket.write_all(b"0\r\n\r\n").await;
         }
         Reply::RateLimited { retry_after_secs } => {
             let body = r#"{"error":{"message":"rate limited"}}"#;
