@@ -143,9 +143,21 @@ impl ReadUrl {
     }
 }
 
+/// Code and styling are not text a reader sees; html2text would keep them.
+static INVISIBLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?is)<(script|style|noscript|template)\b[^>]*>.*?</(script|style|noscript|template)\s*>")
+        .expect("valid regex")
+});
+
 fn to_text(bytes: &[u8], content_type: &str) -> Result<String, ToolError> {
-    if content_type.contains("html") || content_type.contains("xml") {
-        html2text::from_read(bytes, 100).map_err(|e| ToolError::Failed(format!("could not read the page: {e}")))
+    // Servers mislabel pages; a body that opens like HTML is read as HTML.
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]).trim_start().to_ascii_lowercase();
+    let looks_like_html = head.starts_with("<!doctype html") || head.starts_with("<html");
+    if content_type.contains("html") || content_type.contains("xml") || looks_like_html {
+        let html = String::from_utf8_lossy(bytes);
+        let visible = INVISIBLE.replace_all(&html, "");
+        html2text::from_read(visible.as_bytes(), 100)
+            .map_err(|e| ToolError::Failed(format!("could not read the page: {e}")))
     } else if content_type.starts_with("text/") || content_type.contains("json") {
         Ok(String::from_utf8_lossy(bytes).into_owned())
     } else {
