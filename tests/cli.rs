@@ -5,7 +5,7 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use support::{reply_events, Reply, ScriptedServer};
+use support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 
 fn sidecar(data: &std::path::Path, base_url: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
@@ -95,4 +95,47 @@ fn help_documents_every_command() {
     for word in ["ask", "history", "chat", "--data-dir", "--config", "SIDECAR_LLM_BASE_URL"] {
         assert!(help.contains(word), "--help lacks {word}:\n{help}");
     }
+}
+
+#[tokio::test]
+async fn ask_uses_get_current_time_with_a_tool_calling_model_and_status_sums_the_cost() {
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("call_1", "get_current_time", "{}")])),
+        stream(reply_events(&["It is noon."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let out = tokio::task::spawn_blocking({
+        let (data, base) = (data.clone(), base.clone());
+        move || {
+            sidecar(&data, &base)
+                .env("SIDECAR_LLM_MODEL", "gpt-4o-mini")
+                .args(["ask", "--json", "what time is it?"])
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["reply"], "It is noon.");
+    assert_eq!(json["tool_calls"][0]["name"], "get_current_time");
+    assert!(json["tool_calls"][0]["result"].as_str().unwrap().contains("timezone"));
+    assert!(json["cost_usd"].as_f64().unwrap() > 0.0);
+    let second = server.last_request();
+    assert_eq!(second["messages"].as_array().unwrap().last().unwrap()["role"], "tool");
+
+    let out = tokio::task::spawn_blocking(move || {
+        sidecar(&data, &base).env("SIDECAR_LLM_MODEL", "gpt-4o-mini").args(["status", "--json"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["usage"]["all_time"]["calls"], 2);
+    assert_eq!(status["usage"]["today"]["calls"], 2);
+    assert!(status["usage"]["all_time"]["cost_usd"].as_f64().unwrap() > 0.0);
+    assert_eq!(status["chat_chain"][0]["model"], "gpt-4o-mini");
+    assert_eq!(status["offline_model"], false);
 }

@@ -37,7 +37,8 @@ struct Cli {
 enum Command {
     /// Sends one message in the current conversation and prints the reply as it streams.
     Ask {
-        /// Print one JSON object with `reply`, `usage`, `finish_reason` and `status`.
+        /// Print one JSON object with `reply`, `usage`, `cost_usd`, `tool_calls`,
+        /// `finish_reason`, `status` and `meta`.
         #[arg(long)]
         json: bool,
         /// The message (several words are joined with spaces).
@@ -55,6 +56,12 @@ enum Command {
     },
     /// An interactive chat: type a message and press Enter; /exit or Ctrl+D quits.
     Chat,
+    /// Shows the configured models, the data directory, and token use and cost.
+    Status {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[tokio::main]
@@ -86,6 +93,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Ask { json, text } => ask(&companion, &text.join(" "), json).await?,
         Command::History { json, limit } => history(&companion, json, limit).await?,
         Command::Chat => chat(&companion).await?,
+        Command::Status { json } => status(&companion, json).await?,
     };
     companion.shutdown().await;
     Ok(code)
@@ -93,6 +101,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
 
 async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
     let printer = (!json).then(|| Printer::start(companion));
+    let mut events = companion.events().subscribe();
     let result = companion.send(text).await;
     if let Some(printer) = printer {
         printer.finish().await;
@@ -100,19 +109,31 @@ async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Resu
     match result {
         Ok(outcome) => {
             if json {
+                let mut tool_calls = Vec::new();
+                while let Ok(event) = events.try_recv() {
+                    if let CoreEvent::ToolFinished { name, is_error, result, .. } = event {
+                        tool_calls.push(json!({"name": name, "is_error": is_error, "result": result}));
+                    }
+                }
                 println!(
                     "{}",
                     json!({
                         "reply": outcome.reply,
                         "usage": outcome.usage,
+                        "cost_usd": outcome.meta.cost_usd,
+                        "tool_calls": tool_calls,
                         "finish_reason": outcome.finish_reason,
                         "status": outcome.status,
+                        "meta": outcome.meta,
                         "conversation_id": outcome.conversation_id,
                         "message_id": outcome.message_id,
                     })
                 );
             } else {
                 println!();
+                if let Some(line) = cost_line(&outcome.meta) {
+                    eprintln!("{line}");
+                }
             }
             Ok(0)
         }
@@ -144,11 +165,15 @@ impl Printer {
         let finish = tokio_util::sync::CancellationToken::new();
         let done = finish.clone();
         let task = tokio::spawn(async move {
-            let print = |event: CoreEvent| {
-                if let CoreEvent::Delta { text, .. } = event {
+            let print = |event: CoreEvent| match event {
+                CoreEvent::Delta { text, .. } => {
                     print!("{text}");
                     let _ = std::io::stdout().flush();
                 }
+                CoreEvent::ToolStarted { name, arguments, .. } => eprintln!("\n[tool] {name} {arguments}"),
+                CoreEvent::ToolFinished { name, is_error: true, result, .. } => eprintln!("[tool] {name} failed: {result}"),
+                CoreEvent::Notice { notice, .. } => eprintln!("\n[{}]", describe_notice(&notice)),
+                _ => {}
             };
             loop {
                 tokio::select! {
@@ -173,6 +198,87 @@ impl Printer {
         self.finish.cancel();
         let _ = self.task.await;
     }
+}
+
+fn describe_notice(notice: &sidecar::events::Notice) -> String {
+    use sidecar::events::Notice;
+    match notice {
+        Notice::Retrying { provider, attempt, delay_ms, reason } => {
+            format!("{provider} failed ({reason}); retry {attempt} in {:.1} s", *delay_ms as f64 / 1000.0)
+        }
+        Notice::FallingBack { from, to, reason } => format!("{from} failed ({reason}); {to} answers instead"),
+        Notice::Continued { attempt } => format!("reply cut at the length limit; continuing ({attempt})"),
+        Notice::Corrected { .. } => "the reply claimed an action it did not take; asking again".into(),
+        Notice::IterationCap => "stopped at the step limit for one reply".into(),
+        Notice::TimedOut => "the reply ran out of time".into(),
+    }
+}
+
+/// "gpt-4o-mini · 1,234 in / 56 out · $0.0012", for under a reply.
+fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
+    let usage = meta.usage?;
+    let cost = match meta.cost_usd {
+        Some(cost) => format!("${cost:.4}"),
+        None => "price unknown".into(),
+    };
+    let mut line = format!(
+        "[{} · {} in / {} out · {cost}",
+        meta.model.as_deref().unwrap_or("model"),
+        usage.input_tokens,
+        usage.output_tokens
+    );
+    if let Some(from) = &meta.fallback_from {
+        line.push_str(&format!(" · fallback for {from}"));
+    }
+    line.push(']');
+    Some(line)
+}
+
+async fn status(companion: &Companion, json: bool) -> anyhow::Result<i32> {
+    let settings = companion.settings();
+    let chain: Vec<_> = settings
+        .chat_chain()
+        .iter()
+        .map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url}))
+        .collect();
+    let today = chrono::Local::now()
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(chrono::Local).single())
+        .map(|t| t.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+    let total = companion.usage_totals(None).await?;
+    let day = companion.usage_totals(today.as_deref()).await?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "data_dir": companion.data_dir(),
+                "chat_chain": chain,
+                "offline_model": chain.is_empty(),
+                "usage": {"today": day, "all_time": total},
+            }))?
+        );
+        return Ok(0);
+    }
+    println!("Data: {}", companion.data_dir().display());
+    if chain.is_empty() {
+        println!("Chat model: the offline model (no provider configured)");
+    } else {
+        for p in settings.chat_chain() {
+            println!("Chat model: {} ({}, {})", p.model, p.id, p.base_url);
+        }
+    }
+    for (label, t) in [("Today", &day), ("All time", &total)] {
+        println!(
+            "{label}: {} calls, {} tokens in, {} out, ${:.4}{}",
+            t.calls,
+            t.input_tokens,
+            t.output_tokens,
+            t.cost_usd,
+            if t.unpriced_calls > 0 { format!(" (+{} calls with unknown price)", t.unpriced_calls) } else { String::new() }
+        );
+    }
+    Ok(0)
 }
 
 async fn history(companion: &Companion, json: bool, limit: u32) -> anyhow::Result<i32> {
