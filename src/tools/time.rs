@@ -47,7 +47,7 @@ impl Tool for GetCurrentTime {
             let local = now.with_timezone(&zone);
             Ok(json!({
                 "timezone": zone.name(),
-                "local": local.to_rfc3339(),
+                "local": local.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
                 "utc": now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                 "weekday": local.format("%A").to_string(),
                 "readable": local.format("%A %-d %B %Y, %H:%M").to_string(),

@@ -83,10 +83,10 @@ class Desktop:
         self.procs.append(proc)
         return proc
 
-    def launch(self, data_dir: Path) -> Session:
+    def launch(self, data_dir: Path, extra_args=()) -> Session:
         """Starts the app on `data_dir` and returns a WebDriver session on its window."""
         session = Session(f"http://127.0.0.1:{self.webdriver_port}", self.binary,
-                          ["--data-dir", str(data_dir)])
+                          ["--data-dir", str(data_dir), *extra_args])
         session.wait_for("[data-testid=composer]", 30)
         return session
 

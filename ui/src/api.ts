@@ -6,6 +6,30 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 export type Role = "system" | "user" | "assistant" | "tool";
 export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
 
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens?: number;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** What is shown under a reply: who answered, markers, cost. */
+export interface MessageMeta {
+  provider?: string;
+  model?: string;
+  fallback_from?: string;
+  continued?: number;
+  corrected?: boolean;
+  iteration_cap?: boolean;
+  usage?: Usage;
+  cost_usd?: number;
+}
+
 export interface Message {
   id: number;
   conversation_id: number;
@@ -14,11 +38,10 @@ export interface Message {
   status: MessageStatus;
   finish_reason: string | null;
   created_at: string;
-}
-
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
+  tool_calls?: ToolCall[] | null;
+  tool_call_id?: string | null;
+  is_error?: boolean;
+  meta?: MessageMeta | null;
 }
 
 export interface TurnOutcome {
@@ -28,7 +51,16 @@ export interface TurnOutcome {
   status: MessageStatus;
   finish_reason: string | null;
   usage: Usage | null;
+  meta: MessageMeta;
 }
+
+export type Notice =
+  | { kind: "retrying"; provider: string; attempt: number; delay_ms: number; reason: string }
+  | { kind: "falling_back"; from: string; to: string; reason: string }
+  | { kind: "continued"; attempt: number }
+  | { kind: "corrected"; check: string }
+  | { kind: "iteration_cap" }
+  | { kind: "timed_out" };
 
 export type ModelStatus =
   | { state: "idle" }
@@ -39,6 +71,9 @@ export type ModelStatus =
 export type CoreEvent =
   | { type: "turn_started"; conversation_id: number; user_message_id: number }
   | { type: "delta"; conversation_id: number; text: string }
+  | { type: "tool_started"; conversation_id: number; call_id: string; name: string; arguments: string }
+  | { type: "tool_finished"; conversation_id: number; call_id: string; name: string; is_error: boolean; result: string }
+  | { type: "notice"; conversation_id: number; notice: Notice }
   | {
       type: "turn_finished";
       conversation_id: number;
@@ -46,6 +81,7 @@ export type CoreEvent =
       status: MessageStatus;
       finish_reason: string | null;
       usage: Usage | null;
+      meta: MessageMeta;
     }
   | { type: "turn_failed"; conversation_id: number; message: string; retryable: boolean }
   | ({ type: "model_status" } & ModelStatus);

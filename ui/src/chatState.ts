@@ -1,14 +1,27 @@
 // The chat view's state as a pure reducer: every change the view shows goes through
 // here, so it is tested without a webview.
-import type { CommandError, Message, MessageStatus, TurnOutcome } from "./api";
+import type { CommandError, Message, MessageMeta, MessageStatus, Notice, TurnOutcome } from "./api";
 
-/** A message as shown; `pending` ones are not yet confirmed by the core. */
+/** A tool call as a chip under a reply. `result` is null while it runs. */
+export interface ToolChip {
+  id: string;
+  name: string;
+  arguments: string;
+  result: string | null;
+  isError: boolean;
+}
+
+/** A message as shown. */
 export interface ShownMessage {
   key: string;
   role: "user" | "assistant";
   content: string;
   status: MessageStatus;
   finishReason: string | null;
+  tools: ToolChip[];
+  meta: MessageMeta | null;
+  /** While streaming: what the user should know right now (retrying, fallback…). */
+  notice: Notice | null;
 }
 
 export interface ChatState {
@@ -24,6 +37,9 @@ export type ChatAction =
   | { type: "send"; text: string; localId: number }
   | { type: "retry" }
   | { type: "delta"; text: string }
+  | { type: "tool_started"; id: string; name: string; arguments: string }
+  | { type: "tool_finished"; id: string; result: string; isError: boolean }
+  | { type: "notice"; notice: Notice }
   | { type: "finished"; outcome: TurnOutcome }
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" };
@@ -32,70 +48,113 @@ export const initialChat: ChatState = { messages: [], streaming: null, error: nu
 
 const STREAMING_KEY = "streaming";
 
-function fromStored(m: Message): ShownMessage | null {
-  if (m.role !== "user" && m.role !== "assistant") return null;
-  // A stopped turn with nothing streamed leaves an empty reply: nothing to show.
-  if (m.role === "assistant" && m.content === "" && m.status !== "complete") return null;
-  return {
-    key: `m${m.id}`,
-    role: m.role,
-    content: m.content,
-    status: m.status,
-    finishReason: m.finish_reason,
-  };
+function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role" | "content">): ShownMessage {
+  return { status: "complete", finishReason: null, tools: [], meta: null, notice: null, ...partial };
+}
+
+/**
+ * Folds stored messages into what the chat shows: tool calls and their results
+ * become chips on the reply that followed them (whose text already includes what
+ * the model said before calling the tools).
+ */
+export function foldHistory(messages: Message[]): ShownMessage[] {
+  const out: ShownMessage[] = [];
+  let chips: ToolChip[] = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      chips = [];
+      out.push(shown({ key: `m${m.id}`, role: "user", content: m.content }));
+    } else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) {
+      chips.push(...m.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, result: null, isError: false })));
+    } else if (m.role === "tool") {
+      const chip = chips.find((c) => c.id === m.tool_call_id);
+      if (chip) {
+        chip.result = m.content;
+        chip.isError = Boolean(m.is_error);
+      }
+    } else if (m.role === "assistant") {
+      // A stopped turn with nothing streamed leaves an empty reply: nothing to show.
+      if (m.content === "" && m.status !== "complete" && chips.length === 0) continue;
+      out.push(
+        shown({
+          key: `m${m.id}`,
+          role: "assistant",
+          content: m.content,
+          status: m.status,
+          finishReason: m.finish_reason,
+          tools: chips,
+          meta: m.meta ?? null,
+        }),
+      );
+      chips = [];
+    }
+  }
+  return out;
 }
 
 function emptyReply(): ShownMessage {
-  return { key: STREAMING_KEY, role: "assistant", content: "", status: "complete", finishReason: null };
+  return shown({ key: STREAMING_KEY, role: "assistant", content: "" });
+}
+
+function updateStreaming(state: ChatState, change: (s: ShownMessage) => ShownMessage): ChatState {
+  return state.streaming ? { ...state, streaming: change(state.streaming) } : state;
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "history_loaded":
-      return {
-        ...state,
-        loaded: true,
-        messages: action.messages.map(fromStored).filter((m): m is ShownMessage => m !== null),
-      };
+      return { ...state, loaded: true, messages: foldHistory(action.messages) };
     case "send":
       return {
         ...state,
         error: null,
-        messages: [
-          ...state.messages,
-          {
-            key: `local${action.localId}`,
-            role: "user",
-            content: action.text,
-            status: "complete",
-            finishReason: null,
-          },
-        ],
+        messages: [...state.messages, shown({ key: `local${action.localId}`, role: "user", content: action.text })],
         streaming: emptyReply(),
       };
     case "retry":
       return { ...state, error: null, streaming: emptyReply() };
     case "delta":
-      if (!state.streaming) return state; // late delta after the turn ended
-      return { ...state, streaming: { ...state.streaming, content: state.streaming.content + action.text } };
+      // Text arriving means any retry or fallback notice is over.
+      return updateStreaming(state, (s) => ({ ...s, content: s.content + action.text, notice: null }));
+    case "tool_started":
+      return updateStreaming(state, (s) => ({
+        ...s,
+        tools: [...s.tools, { id: action.id, name: action.name, arguments: action.arguments, result: null, isError: false }],
+      }));
+    case "tool_finished":
+      return updateStreaming(state, (s) => ({
+        ...s,
+        tools: s.tools.map((t) => (t.id === action.id ? { ...t, result: action.result, isError: action.isError } : t)),
+      }));
+    case "notice":
+      return updateStreaming(state, (s) =>
+        action.notice.kind === "corrected"
+          ? // The claim shown so far is replaced by the corrected answer.
+            { ...s, content: "", notice: action.notice }
+          : { ...s, notice: action.notice },
+      );
     case "finished": {
       const { outcome } = action;
-      const reply: ShownMessage = {
+      const reply = shown({
         key: `m${outcome.message_id}`,
         role: "assistant",
         content: outcome.reply,
         status: outcome.status,
         finishReason: outcome.finish_reason,
-      };
-      const keep = outcome.reply !== "" || outcome.status === "complete";
+        tools: state.streaming?.tools ?? [],
+        meta: outcome.meta ?? null,
+      });
+      const keep = outcome.reply !== "" || outcome.status === "complete" || reply.tools.length > 0;
       return { ...state, streaming: null, messages: keep ? [...state.messages, reply] : state.messages };
     }
     case "failed": {
       // What streamed before the failure stays on screen, marked as interrupted
       // (the core stored it the same way).
-      const partial = state.streaming && state.streaming.content !== ""
-        ? [{ ...state.streaming, key: `partial${state.messages.length}`, status: "interrupted" as const }]
-        : [];
+      const s = state.streaming;
+      const partial =
+        s && (s.content !== "" || s.tools.length > 0)
+          ? [{ ...s, key: `partial${state.messages.length}`, status: "interrupted" as const, notice: null }]
+          : [];
       return { ...state, streaming: null, error: action.error, messages: [...state.messages, ...partial] };
     }
     case "dismiss_error":

@@ -13,6 +13,11 @@ export function useChat() {
     let disposed = false;
     const unlisten = api.onCoreEvent((event) => {
       if (event.type === "delta") dispatch({ type: "delta", text: event.text });
+      if (event.type === "tool_started")
+        dispatch({ type: "tool_started", id: event.call_id, name: event.name, arguments: event.arguments });
+      if (event.type === "tool_finished")
+        dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
+      if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
       if (event.type === "model_status") {
         const { type: _ignored, ...status } = event;
         setModel(status as ModelStatus);

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from "react";
 import Markdown, { type Components } from "react-markdown";
 import { api } from "../api";
+import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
-import { useStrings } from "../i18n";
+import { useStrings, type Strings } from "../i18n";
+import { ToolChips } from "./ToolChips";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -22,16 +24,56 @@ const markdownComponents: Components = {
   ),
 };
 
+function noticeText(t: Strings, notice: Notice): string {
+  switch (notice.kind) {
+    case "retrying":
+      return t.noticeRetrying(notice.provider, (notice.delay_ms / 1000).toFixed(1));
+    case "falling_back":
+      return t.noticeFallingBack(notice.from, notice.to);
+    case "continued":
+      return t.noticeContinued;
+    case "corrected":
+      return t.noticeCorrected;
+    case "iteration_cap":
+      return t.noticeCap;
+    case "timed_out":
+      return t.noticeTimedOut;
+  }
+}
+
+function markers(t: Strings, message: ShownMessage): string[] {
+  const out: string[] = [];
+  if (message.status === "stopped") out.push(t.stopped);
+  if (message.status === "interrupted") out.push(t.interrupted);
+  const meta = message.meta;
+  if (meta?.fallback_from && meta.provider) out.push(t.fallbackAnswered(meta.provider, meta.fallback_from));
+  if (meta?.continued) out.push(t.continuedMarker);
+  if (meta?.corrected) out.push(t.correctedMarker);
+  if (meta?.iteration_cap) out.push(t.capMarker);
+  if (message.status === "complete" && message.finishReason === "length") out.push(t.truncated);
+  return out;
+}
+
+function CostLine({ message }: { message: ShownMessage }) {
+  const t = useStrings();
+  const meta = message.meta;
+  if (!meta?.usage) return null;
+  const cost =
+    meta.cost_usd === undefined || meta.cost_usd === null
+      ? t.priceUnknown
+      : meta.cost_usd === 0
+        ? "$0"
+        : `$${meta.cost_usd < 0.01 ? meta.cost_usd.toFixed(4) : meta.cost_usd.toFixed(2)}`;
+  return (
+    <div className="cost-line" data-testid="cost-line">
+      {[meta.model, t.tokens(meta.usage.input_tokens, meta.usage.output_tokens), cost].filter(Boolean).join(" · ")}
+    </div>
+  );
+}
+
 function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
   const t = useStrings();
-  const marker =
-    message.status === "stopped"
-      ? t.stopped
-      : message.status === "interrupted"
-        ? t.interrupted
-        : message.finishReason === "length"
-          ? t.truncated
-          : null;
+  const marks = markers(t, message);
   return (
     <article
       className={`message ${message.role}${live ? " live" : ""}`}
@@ -39,6 +81,12 @@ function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
       data-status={message.status}
     >
       <div className="author">{message.role === "user" ? t.you : t.sidecar}</div>
+      <ToolChips tools={message.tools} />
+      {live && message.notice && (
+        <div className="notice" data-testid="notice" role="status">
+          {noticeText(t, message.notice)}
+        </div>
+      )}
       <div className="content">
         {message.role === "assistant" ? (
           message.content === "" && live ? (
@@ -50,7 +98,12 @@ function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
           <p className="plain">{message.content}</p>
         )}
       </div>
-      {marker && <div className="marker">{marker}</div>}
+      {marks.length > 0 && (
+        <div className="marker" data-testid="markers">
+          {marks.join(" · ")}
+        </div>
+      )}
+      {!live && <CostLine message={message} />}
     </article>
   );
 }

@@ -2,7 +2,15 @@
 // tests can drive a turn step by step: stream deltas, finish, fail.
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
-import { CORE_EVENT, type CommandError, type CoreEvent, type Message, type TurnOutcome } from "../api";
+import {
+  CORE_EVENT,
+  type CommandError,
+  type CoreEvent,
+  type Message,
+  type MessageMeta,
+  type Notice,
+  type TurnOutcome,
+} from "../api";
 
 interface Pending {
   resolve: (o: TurnOutcome) => void;
@@ -53,7 +61,28 @@ export class FakeCore {
     await emit(CORE_EVENT, event);
   }
 
-  finish(reply: string, status: TurnOutcome["status"] = "complete", finish_reason: string | null = "stop") {
+  async event(event: CoreEvent) {
+    await emit(CORE_EVENT, event);
+  }
+
+  async toolStarted(id: string, name: string, args: string) {
+    await this.event({ type: "tool_started", conversation_id: 1, call_id: id, name, arguments: args });
+  }
+
+  async toolFinished(id: string, name: string, result: string, is_error = false) {
+    await this.event({ type: "tool_finished", conversation_id: 1, call_id: id, name, result, is_error });
+  }
+
+  async notice(notice: Notice) {
+    await this.event({ type: "notice", conversation_id: 1, notice });
+  }
+
+  finish(
+    reply: string,
+    status: TurnOutcome["status"] = "complete",
+    finish_reason: string | null = "stop",
+    meta: MessageMeta = {},
+  ) {
     const p = this.take();
     p.resolve({
       conversation_id: 1,
@@ -62,6 +91,7 @@ export class FakeCore {
       status,
       finish_reason,
       usage: { input_tokens: 12, output_tokens: 7 },
+      meta,
     });
   }
 

@@ -1,0 +1,65 @@
+"""The real app with scripted models: tool chips, the cost line, and a fallback marker."""
+import time
+
+from conftest import ARTIFACTS, wait_until
+from scripted_llm import ScriptedLlm, text_reply, tool_reply
+
+
+def write_settings(path, providers):
+    lines = []
+    for pid, url, model in providers:
+        lines += ["[[providers]]", f'id = "{pid}"', f'base_url = "{url}"', f'model = "{model}"']
+    lines += ["[llm]", "max_retries = 0", "[user]", 'timezone = "Europe/Madrid"']
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def ask(session, text):
+    composer = session.find("[data-testid=composer]")
+    session.send_keys(composer, text + "\ue007")
+    session.wait_for("[data-testid=message-assistant]", 30)
+
+
+def test_a_tool_call_shows_as_a_chip_and_the_reply_shows_its_cost(desktop, tmp_path):
+    llm = ScriptedLlm([
+        tool_reply(("call_1", "get_current_time", "{}")),
+        text_reply("It is ", "**13:00** in Madrid."),
+    ])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        ask(session, "What time is it?")
+        chips = session.texts("[data-testid=message-assistant] [data-testid=tool-chip] summary code")
+        assert chips == ["get_current_time"], chips
+        states = session.script(
+            "return Array.from(document.querySelectorAll('[data-testid=tool-chip]')).map(e => e.dataset.state)")
+        assert states == ["done"], states
+        assert "13:00 in Madrid" in session.texts("[data-testid=message-assistant] .content")[0]
+        cost = session.texts("[data-testid=cost-line]")[0]
+        assert cost.startswith("gpt-4o-mini · 2,100 in / 60 out · $"), cost
+        # The chip opens to show what the tool returned.
+        session.script("document.querySelector('[data-testid=tool-chip]').open = true")
+        detail = session.texts("[data-testid=tool-chip] .tool-detail")[0]
+        assert "Europe/Madrid" in detail, detail
+        session.screenshot(str(ARTIFACTS / "tool-chip.png"))
+        assert llm.requests[1]["messages"][-1]["role"] == "tool"
+    finally:
+        desktop.close(session)
+        llm.close()
+
+
+def test_when_the_primary_fails_the_reply_says_a_fallback_answered(desktop, tmp_path):
+    down = ScriptedLlm([[]], status=503)
+    backup = ScriptedLlm([text_reply("Backup here.")])
+    config = write_settings(tmp_path / "settings.toml",
+                            [("primary", down.base_url, "gpt-4o"), ("backup", backup.base_url, "deepseek-chat")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        ask(session, "hello?")
+        markers = session.texts("[data-testid=markers]")
+        assert markers == ["Answered by backup because primary failed"], markers
+        assert len(down.requests) == 1 and len(backup.requests) == 1
+    finally:
+        desktop.close(session)
+        down.close()
+        backup.close()
