@@ -16,6 +16,7 @@ use crate::llm::pricing::PriceTable;
 use crate::llm::router::RouteError;
 use crate::llm::{ChatMessage, LlmError, Role, Usage};
 use crate::model::Models;
+use crate::secrets::Secrets;
 use crate::settings::{Settings, SettingsError};
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
 use crate::tools::{self, ToolRegistry};
@@ -42,6 +43,8 @@ pub enum CompanionError {
     NothingToRetry,
     #[error("the message is empty")]
     EmptyMessage,
+    #[error("{0}")]
+    InvalidInput(String),
 }
 
 impl CompanionError {
@@ -68,6 +71,9 @@ pub struct CompanionOptions {
     pub data_dir: PathBuf,
     pub settings: Settings,
     pub clock: Clock,
+    /// Where provider changes are saved; `None` keeps them in memory.
+    pub config_path: Option<PathBuf>,
+    pub secrets: Arc<Secrets>,
 }
 
 impl std::fmt::Debug for CompanionOptions {
@@ -78,15 +84,18 @@ impl std::fmt::Debug for CompanionOptions {
 
 impl CompanionOptions {
     pub fn new(data_dir: PathBuf, settings: Settings) -> Self {
-        Self { data_dir, settings, clock: clock::system_clock() }
+        Self { data_dir, settings, clock: clock::system_clock(), config_path: None, secrets: Arc::new(Secrets::new(false)) }
     }
 
     /// Resolves the data dir and loads settings from flags, environment and defaults.
+    /// Keys go to the OS keychain.
     pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>) -> Result<Self, SettingsError> {
-        Ok(Self::new(
-            crate::paths::data_dir(data_dir),
-            Settings::load(&crate::paths::config_file(config))?,
-        ))
+        let config_path = crate::paths::config_file(config);
+        Ok(Self {
+            config_path: Some(config_path.clone()),
+            secrets: Arc::new(Secrets::from_env()),
+            ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
+        })
     }
 }
 
@@ -104,7 +113,9 @@ pub struct TurnOutcome {
 
 pub struct Companion {
     store: Store,
-    models: Models,
+    pub(crate) models: Models,
+    pub(crate) secrets: Arc<Secrets>,
+    pub(crate) config_path: Option<PathBuf>,
     tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
@@ -145,10 +156,12 @@ impl Companion {
         store.purge_expired_corrections((options.clock)()).await?;
         let events = EventBus::default();
         let tools = default_tools(&options.settings, options.clock.clone());
-        let models = Models::new(options.settings, options.data_dir.join("logs"), events.clone());
+        let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
             models,
+            secrets: options.secrets,
+            config_path: options.config_path,
             tools: StdMutex::new(Arc::new(tools)),
             events,
             data_dir: options.data_dir,
@@ -207,6 +220,12 @@ impl Companion {
     pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
         let conversation = self.store.current_conversation().await?;
         Ok(self.store.set_conversation_provider(conversation, provider_id).await?)
+    }
+
+    /// The provider pinned to the current conversation, if any.
+    pub async fn pinned_provider(&self) -> Result<Option<String>, CompanionError> {
+        let conversation = self.store.current_conversation().await?;
+        Ok(self.store.conversation_provider(conversation).await?)
     }
 
     /// Stores the user's message and produces a reply, streaming it as events.

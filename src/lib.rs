@@ -11,7 +11,10 @@ pub mod locale;
 pub mod logging;
 pub mod model;
 pub mod paths;
+pub mod provider_admin;
+pub mod secrets;
 pub mod settings;
+pub mod settings_file;
 pub mod store;
 pub mod tools;
 

@@ -11,7 +11,8 @@ use tokio::sync::Mutex;
 use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::llm::provider::Provider;
-use crate::settings::Settings;
+use crate::secrets::Secrets;
+use crate::settings::{ProviderSettings, Settings};
 
 /// Provider id under which the offline model's usage is recorded.
 pub const LOCAL_PROVIDER_ID: &str = "local";
@@ -31,12 +32,14 @@ pub struct Models {
     log_dir: PathBuf,
     events: EventBus,
     status: StdMutex<ModelStatus>,
+    secrets: Arc<Secrets>,
 }
 
 impl Models {
-    pub fn new(settings: Settings, log_dir: PathBuf, events: EventBus) -> Self {
-        let configured = build_configured(&settings);
+    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus) -> Self {
+        let configured = build_configured(&settings, &secrets);
         Self {
+            secrets,
             settings: RwLock::new(Arc::new(settings)),
             configured: RwLock::new(configured),
             local: Mutex::new(None),
@@ -52,7 +55,7 @@ impl Models {
 
     /// Applies new settings (from the Settings view) to the next call.
     pub fn replace_settings(&self, settings: Settings) {
-        *self.configured.write().expect("providers lock") = build_configured(&settings);
+        *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
         *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
@@ -135,7 +138,20 @@ impl Models {
     }
 }
 
-fn build_configured(settings: &Settings) -> Vec<Provider> {
+/// The key a provider sends: a run-time override, the named environment variable,
+/// or what the keychain (or this session) holds for it.
+pub fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<String> {
+    provider.resolved_api_key().or_else(|| secrets.get(&provider.id))
+}
+
+fn build_configured(settings: &Settings, secrets: &Secrets) -> Vec<Provider> {
     let timeouts = settings.llm.timeouts();
-    settings.chat_chain().into_iter().map(|p| Provider::from_settings(p, timeouts)).collect()
+    settings
+        .chat_chain()
+        .into_iter()
+        .map(|p| {
+            let with_key = ProviderSettings { api_key: provider_key(p, secrets), ..p.clone() };
+            Provider::from_settings(&with_key, timeouts)
+        })
+        .collect()
 }

@@ -41,6 +41,8 @@ pub type Recorded = Arc<Mutex<Vec<serde_json::Value>>>;
 pub struct ScriptedServer {
     pub base_url: String,
     pub requests: Recorded,
+    /// The request heads (request line and headers), lower-cased.
+    pub heads: Arc<Mutex<Vec<String>>>,
 }
 
 impl ScriptedServer {
@@ -50,6 +52,8 @@ impl ScriptedServer {
         let port = listener.local_addr().unwrap().port();
         let requests: Recorded = Arc::default();
         let recorded = requests.clone();
+        let heads: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen_heads = heads.clone();
         tokio::spawn(async move {
             let mut index = 0usize;
             loop {
@@ -57,12 +61,14 @@ impl ScriptedServer {
                 let reply = replies[index.min(replies.len() - 1)].clone();
                 index += 1;
                 let recorded = recorded.clone();
-                tokio::spawn(async move { serve(socket, reply, recorded).await });
+                let seen_heads = seen_heads.clone();
+                tokio::spawn(async move { serve(socket, reply, recorded, seen_heads).await });
             }
         });
         Self {
             base_url: format!("http://127.0.0.1:{port}/v1"),
             requests,
+            heads,
         }
     }
 
@@ -147,8 +153,9 @@ pub fn reply_events(pieces: &[&str]) -> Vec<String> {
     events
 }
 
-async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded) {
-    let Some(body) = read_request(&mut socket).await else { return };
+async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded, heads: Arc<Mutex<Vec<String>>>) {
+    let Some((head, body)) = read_request(&mut socket).await else { return };
+    heads.lock().unwrap().push(head);
     recorded
         .lock()
         .unwrap()
@@ -227,8 +234,8 @@ async fn send_chunk(socket: &mut TcpStream, data: &str) {
     let _ = socket.flush().await;
 }
 
-/// Reads headers and a content-length body; returns the body.
-async fn read_request(socket: &mut TcpStream) -> Option<Vec<u8>> {
+/// Reads headers and a content-length body; returns the lower-cased head and the body.
+async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 4096];
     let header_end = loop {
@@ -254,7 +261,7 @@ async fn read_request(socket: &mut TcpStream) -> Option<Vec<u8>> {
         }
         buffer.extend_from_slice(&chunk[..n]);
     }
-    Some(buffer[header_end..].to_vec())
+    Some((head, buffer[header_end..].to_vec()))
 }
 
 /// The Python of the venv holding the offline model: `SIDECAR_LOCAL_LLM_PYTHON`, else

@@ -1,0 +1,201 @@
+//! Managing providers from the Settings view: list them (never their keys), add or
+//! edit one (its key to the keychain), remove one, reorder the chat chain, and test a
+//! connection before saving.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::companion::{Companion, CompanionError};
+use crate::llm::provider::Provider;
+use crate::llm::sse::Timeouts;
+use crate::llm::{ChatMessage, ChatRequest};
+use crate::model::{provider_key, LOCAL_PROVIDER_ID};
+use crate::secrets::KeyStorage;
+use crate::settings::{ProviderKind, ProviderSettings};
+
+/// A provider as the UI sees it: everything but the key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProviderView {
+    pub id: String,
+    pub kind: ProviderKind,
+    pub base_url: String,
+    pub model: String,
+    pub api_key_env: Option<String>,
+    pub tools: bool,
+    pub key: KeyStorage,
+}
+
+/// A provider as the Settings form submits it. `api_key` is a new key to store
+/// (absent: keep the stored one).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ProviderInput {
+    pub id: String,
+    #[serde(default)]
+    pub kind: ProviderKind,
+    pub base_url: String,
+    pub model: String,
+    #[serde(default)]
+    pub api_key: Option<String>,
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    #[serde(default = "yes")]
+    pub tools: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// What "Test connection" found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConnectionTest {
+    pub ok: bool,
+    pub latency_ms: u64,
+    pub message: String,
+}
+
+/// What saving a provider did with its key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SavedProvider {
+    pub provider: ProviderView,
+    /// Set when the settings file could not be written (the change still applies
+    /// for this session).
+    pub warning: Option<String>,
+}
+
+impl ProviderInput {
+    fn validate(&self) -> Result<ProviderSettings, CompanionError> {
+        let id = self.id.trim();
+        let invalid = |m: &str| CompanionError::InvalidInput(m.to_string());
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(invalid("the name may use letters, digits, - and _ only"));
+        }
+        if id == LOCAL_PROVIDER_ID {
+            return Err(invalid("\"local\" is the offline model's name; pick another"));
+        }
+        let url = self.base_url.trim();
+        if reqwest::Url::parse(url).map(|u| !matches!(u.scheme(), "http" | "https")).unwrap_or(true) {
+            return Err(invalid("the base URL must be an http:// or https:// address"));
+        }
+        if self.model.trim().is_empty() {
+            return Err(invalid("the model name is empty"));
+        }
+        Ok(ProviderSettings {
+            id: id.to_string(),
+            kind: self.kind,
+            base_url: url.trim_end_matches('/').to_string(),
+            model: self.model.trim().to_string(),
+            api_key_env: self.api_key_env.clone().filter(|e| !e.trim().is_empty()),
+            api_key: None,
+            tools: self.tools,
+        })
+    }
+}
+
+impl Companion {
+    /// The configured providers in chat order.
+    pub fn providers(&self) -> Vec<ProviderView> {
+        let settings = self.settings();
+        settings.chat_chain().into_iter().map(|p| self.view(p)).collect()
+    }
+
+    fn view(&self, p: &ProviderSettings) -> ProviderView {
+        let key = if let Some(variable) = p.api_key_env.clone().filter(|v| std::env::var_os(v).is_some()) {
+            KeyStorage::Environment { variable }
+        } else {
+            self.secrets.storage(&p.id).unwrap_or(KeyStorage::None)
+        };
+        ProviderView {
+            id: p.id.clone(),
+            kind: p.kind,
+            base_url: p.base_url.clone(),
+            model: p.model.clone(),
+            api_key_env: p.api_key_env.clone(),
+            tools: p.tools,
+            key,
+        }
+    }
+
+    /// Adds or replaces a provider; a new one goes last in the chat chain.
+    pub fn save_provider(&self, input: ProviderInput) -> Result<SavedProvider, CompanionError> {
+        let provider = input.validate()?;
+        if let Some(key) = input.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+            self.secrets.store(&provider.id, key);
+        }
+        let mut settings = (*self.settings()).clone();
+        match settings.providers.iter_mut().find(|p| p.id == provider.id) {
+            Some(existing) => *existing = provider.clone(),
+            None => {
+                settings.providers.push(provider.clone());
+                if !settings.routing.chat.is_empty() {
+                    settings.routing.chat.push(provider.id.clone());
+                }
+            }
+        }
+        let warning = self.apply_settings(settings);
+        Ok(SavedProvider { provider: self.view(&provider), warning })
+    }
+
+    pub fn remove_provider(&self, id: &str) -> Result<Option<String>, CompanionError> {
+        let mut settings = (*self.settings()).clone();
+        settings.providers.retain(|p| p.id != id);
+        settings.routing.chat.retain(|p| p != id);
+        self.secrets.delete(id);
+        Ok(self.apply_settings(settings))
+    }
+
+    /// Sets the chat chain's order (ids not listed keep their relative order, last).
+    pub fn order_providers(&self, ids: &[String]) -> Result<Option<String>, CompanionError> {
+        let mut settings = (*self.settings()).clone();
+        let mut chain: Vec<String> = ids.iter().filter(|id| settings.providers.iter().any(|p| &p.id == *id)).cloned().collect();
+        for p in &settings.providers {
+            if !chain.contains(&p.id) {
+                chain.push(p.id.clone());
+            }
+        }
+        settings.routing.chat = chain;
+        Ok(self.apply_settings(settings))
+    }
+
+    /// Applies settings now and saves them; returns a warning if saving failed.
+    fn apply_settings(&self, settings: crate::settings::Settings) -> Option<String> {
+        // A provider that came from SIDECAR_LLM_BASE_URL belongs to the environment,
+        // not to the file.
+        let from_env = std::env::var_os(crate::settings::LLM_BASE_URL_ENV).is_some();
+        let providers: Vec<ProviderSettings> =
+            settings.providers.iter().filter(|p| !(from_env && p.id == "env")).cloned().collect();
+        let chat: Vec<String> = settings.routing.chat.iter().filter(|id| !(from_env && *id == "env")).cloned().collect();
+        let warning = self.config_path.as_ref().and_then(|path| {
+            crate::settings_file::save_providers(path, &providers, &chat)
+                .err()
+                .map(|e| format!("{e}; the change applies until Sidecar restarts"))
+        });
+        self.models.replace_settings(settings);
+        warning
+    }
+
+    /// Sends a tiny request with these details (and the stored key when the form
+    /// has none) and reports whether the provider answered.
+    pub async fn test_provider(&self, input: ProviderInput) -> ConnectionTest {
+        let provider = match input.validate() {
+            Ok(p) => p,
+            Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: e.to_string() },
+        };
+        let key = input
+            .api_key
+            .clone()
+            .filter(|k| !k.trim().is_empty())
+            .or_else(|| provider_key(&provider, &self.secrets));
+        let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(30), idle: Duration::from_secs(30) };
+        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
+        let request = ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5) };
+        let started = Instant::now();
+        let result = client.stream_chat(&request, |_| {}).await;
+        let latency_ms = started.elapsed().as_millis() as u64;
+        match result {
+            Ok(_) => ConnectionTest { ok: true, latency_ms, message: format!("{} answered in {latency_ms} ms", client.model()) },
+            Err(e) => ConnectionTest { ok: false, latency_ms, message: e.to_string() },
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Writes provider changes back to `settings.toml`, keeping everything else in the
+//! file (comments, other sections, formatting) as the user left it. The write is
+//! atomic: a crash leaves the old file or the new one, never half of one.
+
+use std::path::Path;
+
+use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
+
+use crate::settings::{ProviderKind, ProviderSettings};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsFileError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("{path} is not valid TOML, so it was not changed: {message}")]
+    Parse { path: String, message: String },
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+}
+
+/// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
+pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[String]) -> Result<(), SettingsFileError> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => return Err(SettingsFileError::Read { path: shown, source }),
+    };
+    let mut doc: DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
+
+    let mut list = ArrayOfTables::new();
+    for p in providers {
+        let mut table = Table::new();
+        table["id"] = value(&p.id);
+        table["kind"] = value(match p.kind {
+            ProviderKind::Openai => "openai",
+            ProviderKind::Anthropic => "anthropic",
+        });
+        table["base_url"] = value(&p.base_url);
+        table["model"] = value(&p.model);
+        if let Some(env) = &p.api_key_env {
+            table["api_key_env"] = value(env);
+        }
+        if !p.tools {
+            table["tools"] = value(false);
+        }
+        list.push(table);
+    }
+    if providers.is_empty() {
+        doc.remove("providers");
+    } else {
+        doc["providers"] = Item::ArrayOfTables(list);
+    }
+    if !doc.contains_key("routing") {
+        let mut routing = Table::new();
+        routing.set_implicit(false);
+        doc["routing"] = Item::Table(routing);
+    }
+    doc["routing"]["chat"] = value(chat.iter().map(String::as_str).collect::<Array>());
+
+    write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+}
+
+/// Writes to a temporary file beside `path`, syncs it, then renames it over `path`.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    fn provider(id: &str, kind: ProviderKind) -> ProviderSettings {
+        ProviderSettings {
+            id: id.into(),
+            kind,
+            base_url: "https://api.example.com/v1".into(),
+            model: "m".into(),
+            api_key_env: None,
+            api_key: Some("sk-must-not-be-written".into()),
+            tools: true,
+        }
+    }
+
+    #[test]
+    fn keeps_comments_and_other_sections_and_never_writes_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(
+            &path,
+            "# my settings\n[llm]\nmax_tokens = 2048 # long answers\n\n[[providers]]\nid = \"old\"\nbase_url = \"http://x/v1\"\nmodel = \"a\"\n",
+        )
+        .unwrap();
+        save_providers(&path, &[provider("a", ProviderKind::Openai), provider("b", ProviderKind::Anthropic)], &["b".into(), "a".into()])
+            .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("# my settings") && text.contains("max_tokens = 2048 # long answers"), "{text}");
+        assert!(!text.contains("sk-must-not-be-written"));
+        assert!(!text.contains("\"old\""));
+        let parsed: Settings = toml::from_str(&text).unwrap();
+        assert_eq!(parsed.llm.max_tokens, Some(2048));
+        assert_eq!(parsed.chat_chain().iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["b", "a"]);
+        assert_eq!(parsed.providers[1].kind, ProviderKind::Anthropic);
+    }
+
+    #[test]
+    fn a_malformed_file_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "[llm\nbroken").unwrap();
+        let error = save_providers(&path, &[], &[]).unwrap_err().to_string();
+        assert!(error.contains("not valid TOML"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[llm\nbroken");
+    }
+
+    #[test]
+    fn creates_the_file_and_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config/Sidecar/settings.toml");
+        save_providers(&path, &[provider("a", ProviderKind::Openai)], &["a".into()]).unwrap();
+        let parsed: Settings = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(parsed.providers.len(), 1);
+        assert!(std::fs::read_dir(path.parent().unwrap()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    }
+}

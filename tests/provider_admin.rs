@@ -1,0 +1,113 @@
+//! Managing providers as the Settings view does: save (key to the keychain or the
+//! session, never the file), test the connection, reorder, remove.
+
+mod support;
+
+use std::sync::Arc;
+
+use sidecar::provider_admin::ProviderInput;
+use sidecar::secrets::{KeyStorage, Secrets};
+use sidecar::settings::{ProviderKind, Settings};
+use sidecar::{Companion, CompanionError, CompanionOptions};
+use support::{reply_events, stream, Reply, ScriptedServer};
+
+async fn open(dir: &std::path::Path) -> Arc<Companion> {
+    let mut options = CompanionOptions::new(dir.join("data"), Settings::default());
+    options.config_path = Some(dir.join("config/settings.toml"));
+    // No keychain here: keys stay in memory for the session, as on a machine without one.
+    options.secrets = Arc::new(Secrets::new(false));
+    Companion::open(options).await.unwrap()
+}
+
+fn input(id: &str, url: &str, key: Option<&str>) -> ProviderInput {
+    ProviderInput {
+        id: id.into(),
+        kind: ProviderKind::Openai,
+        base_url: url.into(),
+        model: "gpt-4o-mini".into(),
+        api_key: key.map(Into::into),
+        api_key_env: None,
+        tools: true,
+    }
+}
+
+#[tokio::test]
+async fn a_saved_provider_answers_the_next_message_with_its_key_which_is_never_written_or_shown() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Hi from the new provider."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+
+    let saved = core.save_provider(input("work", &server.base_url, Some("sk-secret-123"))).unwrap();
+    assert_eq!(saved.warning, None);
+    assert!(matches!(saved.provider.key, KeyStorage::Session { .. }), "{:?}", saved.provider.key);
+    let shown = serde_json::to_string(&core.providers()).unwrap();
+    assert!(shown.contains("\"work\"") && !shown.contains("sk-secret-123"), "{shown}");
+    let file = std::fs::read_to_string(dir.path().join("config/settings.toml")).unwrap();
+    assert!(file.contains("id = \"work\"") && !file.contains("sk-secret-123"), "{file}");
+
+    let outcome = core.send("hello").await.unwrap();
+    assert_eq!(outcome.reply, "Hi from the new provider.");
+    assert_eq!(outcome.meta.provider.as_deref(), Some("work"));
+    let head = server.heads.lock().unwrap()[0].clone();
+    assert!(head.contains("authorization: bearer sk-secret-123"), "{head}");
+}
+
+#[tokio::test]
+async fn test_connection_reports_success_and_the_providers_error() {
+    let good = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let bad = ScriptedServer::start(vec![Reply::Status { code: 401, body: r#"{"error":{"message":"Incorrect API key"}}"#.into() }]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    let result = core.test_provider(input("a", &good.base_url, Some("k"))).await;
+    assert!(result.ok, "{result:?}");
+    assert!(result.message.contains("gpt-4o-mini answered"));
+    let result = core.test_provider(input("b", &bad.base_url, Some("wrong"))).await;
+    assert!(!result.ok);
+    assert!(result.message.contains("HTTP 401: Incorrect API key"), "{}", result.message);
+    // Testing saves nothing.
+    assert!(core.providers().is_empty());
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    for (bad, why) in [
+        (input("my provider", "https://x/v1", None), "letters, digits"),
+        (input("local", "https://x/v1", None), "offline model"),
+        (input("a", "ftp://x", None), "http"),
+        (ProviderInput { model: " ".into(), ..input("a", "https://x/v1", None) }, "model"),
+    ] {
+        let error = core.save_provider(bad).unwrap_err();
+        assert!(matches!(&error, CompanionError::InvalidInput(m) if m.contains(why)), "{error}");
+    }
+}
+
+#[tokio::test]
+async fn reorder_and_remove_update_the_chain_and_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    core.save_provider(input("a", "https://a.example/v1", Some("ka"))).unwrap();
+    core.save_provider(input("b", "https://b.example/v1", None)).unwrap();
+    let ids = |core: &Companion| core.providers().into_iter().map(|p| p.id).collect::<Vec<_>>();
+    assert_eq!(ids(&core), ["a", "b"]);
+    core.order_providers(&["b".into(), "a".into()]).unwrap();
+    assert_eq!(ids(&core), ["b", "a"]);
+    core.remove_provider("a").unwrap();
+    assert_eq!(ids(&core), ["b"]);
+    let reloaded = Settings::load(&dir.path().join("config/settings.toml")).unwrap();
+    assert_eq!(reloaded.chat_chain().iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["b"]);
+    assert_eq!(core.providers()[0].key, KeyStorage::None);
+}
+
+#[tokio::test]
+async fn an_unwritable_settings_file_still_applies_for_the_session_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("config");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let core = open(dir.path()).await;
+    let saved = core.save_provider(input("a", "https://a.example/v1", None)).unwrap();
+    let warning = saved.warning.expect("a warning");
+    assert!(warning.contains("until Sidecar restarts"), "{warning}");
+    assert_eq!(core.providers().len(), 1);
+}
