@@ -25,6 +25,18 @@ pub fn user_zone(configured: Option<&str>) -> Tz {
         .unwrap_or(Tz::UTC)
 }
 
+/// The start of today in the system's local time, as an RFC 3339 UTC stamp (the
+/// form timestamps are stored in), for "today" totals.
+pub fn local_midnight_utc() -> String {
+    let now = chrono::Local::now();
+    let midnight = now
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(chrono::Local).earliest())
+        .unwrap_or(now);
+    midnight.with_timezone(&Utc).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
 /// "Saturday 2026-11-21 20:30 (America/Argentina/Buenos_Aires, UTC-03:00)".
 pub fn describe(now: DateTime<Utc>, zone: Tz) -> String {
     let local = now.with_timezone(&zone);

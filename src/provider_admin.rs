@@ -120,9 +120,12 @@ impl Companion {
     /// Adds or replaces a provider; a new one goes last in the chat chain.
     pub fn save_provider(&self, input: ProviderInput) -> Result<SavedProvider, CompanionError> {
         let provider = input.validate()?;
-        if let Some(key) = input.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            self.secrets.store(&provider.id, key);
-        }
+        let stored = input
+            .api_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(|key| self.secrets.store(&provider.id, key));
         let mut settings = (*self.settings()).clone();
         match settings.providers.iter_mut().find(|p| p.id == provider.id) {
             Some(existing) => *existing = provider.clone(),
@@ -134,7 +137,12 @@ impl Companion {
             }
         }
         let warning = self.apply_settings(settings);
-        Ok(SavedProvider { provider: self.view(&provider), warning })
+        let mut view = self.view(&provider);
+        // Say where the new key went, with the keychain's own reason if it failed.
+        if let Some(stored) = stored.filter(|_| !matches!(view.key, KeyStorage::Environment { .. })) {
+            view.key = stored;
+        }
+        Ok(SavedProvider { provider: view, warning })
     }
 
     pub fn remove_provider(&self, id: &str) -> Result<Option<String>, CompanionError> {

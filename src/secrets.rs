@@ -4,11 +4,16 @@
 //! logs or IPC answers.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 use serde::Serialize;
 
 const SERVICE: &str = "dev.sidecar.app";
+/// A keychain that has not answered by then is treated as absent for the session,
+/// so a missing Secret Service costs the user one short wait, not one per key.
+const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Where a provider's key lives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,6 +32,8 @@ pub enum KeyStorage {
 /// The keychain, with an in-memory fallback.
 pub struct Secrets {
     use_keychain: bool,
+    /// Set once the keychain failed to answer in time.
+    unresponsive: AtomicBool,
     session: Mutex<HashMap<String, String>>,
 }
 
@@ -39,7 +46,7 @@ impl Default for Secrets {
 impl Secrets {
     /// `use_keychain` false keeps keys in memory only (tests; `SIDECAR_NO_KEYCHAIN`).
     pub fn new(use_keychain: bool) -> Self {
-        Self { use_keychain, session: Mutex::new(HashMap::new()) }
+        Self { use_keychain, unresponsive: AtomicBool::new(false), session: Mutex::new(HashMap::new()) }
     }
 
     pub fn from_env() -> Self {
@@ -50,16 +57,38 @@ impl Secrets {
         format!("provider:{provider_id}")
     }
 
-    fn entry(&self, provider_id: &str) -> Result<keyring::Entry, String> {
+    /// Runs one keychain operation on its own thread, bounded by a timeout: a
+    /// keychain service that hangs must not freeze the app.
+    fn keychain<T: Send + 'static>(
+        &self,
+        provider_id: &str,
+        op: impl FnOnce(keyring::Entry) -> Result<T, keyring::Error> + Send + 'static,
+    ) -> Result<T, String> {
         if !self.use_keychain {
             return Err("the keychain is turned off (SIDECAR_NO_KEYCHAIN)".into());
         }
-        keyring::Entry::new(SERVICE, &Self::account(provider_id)).map_err(describe)
+        if self.unresponsive.load(Ordering::Relaxed) {
+            return Err("the system keychain did not answer".into());
+        }
+        let account = Self::account(provider_id);
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let result = keyring::Entry::new(SERVICE, &account).and_then(op).map_err(describe);
+            let _ = tx.send(result);
+        });
+        match rx.recv_timeout(KEYCHAIN_TIMEOUT) {
+            Ok(result) => result,
+            Err(_) => {
+                self.unresponsive.store(true, Ordering::Relaxed);
+                Err("the system keychain did not answer".into())
+            }
+        }
     }
 
     /// Stores a key: in the keychain if possible, else for this session.
     pub fn store(&self, provider_id: &str, key: &str) -> KeyStorage {
-        match self.entry(provider_id).and_then(|e| e.set_password(key).map_err(describe)) {
+        let secret = key.to_string();
+        match self.keychain(provider_id, move |e| e.set_password(&secret)) {
             Ok(()) => {
                 self.session.lock().expect("secrets lock").remove(provider_id);
                 tracing::info!(provider = provider_id, "API key stored in the keychain");
@@ -79,7 +108,7 @@ impl Secrets {
         if let Some(key) = self.session.lock().expect("secrets lock").get(provider_id) {
             return Some(key.clone());
         }
-        self.entry(provider_id).ok()?.get_password().ok()
+        self.keychain(provider_id, |e| e.get_password()).ok()
     }
 
     /// Where the key of `provider_id` is, without revealing it.
@@ -87,14 +116,12 @@ impl Secrets {
         if self.session.lock().expect("secrets lock").contains_key(provider_id) {
             return Some(KeyStorage::Session { reason: "no keychain was available when it was saved".into() });
         }
-        self.entry(provider_id).ok()?.get_password().ok().map(|_| KeyStorage::Keychain)
+        self.keychain(provider_id, |e| e.get_password()).ok().map(|_| KeyStorage::Keychain)
     }
 
     pub fn delete(&self, provider_id: &str) {
         self.session.lock().expect("secrets lock").remove(provider_id);
-        if let Ok(entry) = self.entry(provider_id) {
-            let _ = entry.delete_credential();
-        }
+        let _ = self.keychain(provider_id, |e| e.delete_credential());
     }
 }
 

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sidecar::store::Message;
+use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
+use sidecar::store::{Message, UsageTotals};
 use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
 use tauri::{AppHandle, State};
 
@@ -59,4 +60,65 @@ pub async fn send_test_notification(app: AppHandle) {
 #[tauri::command]
 pub fn ui_language() -> sidecar::locale::Lang {
     sidecar::locale::Lang::from_env()
+}
+
+/// Runs blocking core work (keychain, settings file) off the async workers and the
+/// UI thread.
+async fn blocking<T: Send + 'static>(
+    core: &Arc<Companion>,
+    work: impl FnOnce(&Companion) -> T + Send + 'static,
+) -> T {
+    let core = core.clone();
+    tauri::async_runtime::spawn_blocking(move || work(&core)).await.expect("core work does not panic")
+}
+
+#[tauri::command]
+pub async fn list_providers(core: Core<'_>) -> Result<Vec<ProviderView>, CommandError> {
+    Ok(blocking(&core, |c| c.providers()).await)
+}
+
+#[tauri::command]
+pub async fn save_provider(core: Core<'_>, input: ProviderInput) -> Result<SavedProvider, CommandError> {
+    Ok(blocking(&core, move |c| c.save_provider(input)).await?)
+}
+
+#[tauri::command]
+pub async fn remove_provider(core: Core<'_>, id: String) -> Result<Option<String>, CommandError> {
+    Ok(blocking(&core, move |c| c.remove_provider(&id)).await?)
+}
+
+#[tauri::command]
+pub async fn order_providers(core: Core<'_>, ids: Vec<String>) -> Result<Option<String>, CommandError> {
+    Ok(blocking(&core, move |c| c.order_providers(&ids)).await?)
+}
+
+#[tauri::command]
+pub async fn test_provider(core: Core<'_>, input: ProviderInput) -> Result<ConnectionTest, CommandError> {
+    Ok(core.test_provider(input).await)
+}
+
+/// Token use and cost today (local midnight) and overall.
+#[derive(Serialize)]
+pub struct UsageReport {
+    today: UsageTotals,
+    all_time: UsageTotals,
+}
+
+#[tauri::command]
+pub async fn usage_report(core: Core<'_>) -> Result<UsageReport, CommandError> {
+    let midnight = sidecar::clock::local_midnight_utc();
+    Ok(UsageReport {
+        today: core.usage_totals(Some(&midnight)).await?,
+        all_time: core.usage_totals(None).await?,
+    })
+}
+
+#[tauri::command]
+pub async fn pinned_model(core: Core<'_>) -> Result<Option<String>, CommandError> {
+    Ok(core.pinned_provider().await?)
+}
+
+#[tauri::command]
+pub async fn pin_model(core: Core<'_>, id: Option<String>) -> Result<(), CommandError> {
+    Ok(core.pin_provider(id.as_deref()).await?)
 }

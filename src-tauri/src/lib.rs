@@ -59,6 +59,14 @@ pub fn run() {
             commands::model_status,
             commands::send_test_notification,
             commands::ui_language,
+            commands::list_providers,
+            commands::save_provider,
+            commands::remove_provider,
+            commands::order_providers,
+            commands::test_provider,
+            commands::usage_report,
+            commands::pinned_model,
+            commands::pin_model,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

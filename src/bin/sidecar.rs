@@ -241,13 +241,9 @@ async fn status(companion: &Companion, json: bool) -> anyhow::Result<i32> {
         .iter()
         .map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url}))
         .collect();
-    let today = chrono::Local::now()
-        .date_naive()
-        .and_hms_opt(0, 0, 0)
-        .and_then(|t| t.and_local_timezone(chrono::Local).single())
-        .map(|t| t.with_timezone(&chrono::Utc).to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+    let today = sidecar::clock::local_midnight_utc();
     let total = companion.usage_totals(None).await?;
-    let day = companion.usage_totals(today.as_deref()).await?;
+    let day = companion.usage_totals(Some(&today)).await?;
     if json {
         println!(
             "{}",

@@ -63,3 +63,35 @@ def test_when_the_primary_fails_the_reply_says_a_fallback_answered(desktop, tmp_
         desktop.close(session)
         down.close()
         backup.close()
+
+
+def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("ok"), text_reply("Hello from the provider you added.")])
+    config = tmp_path / "config" / "settings.toml"
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.click(session.find("[data-testid=nav-settings]"))
+        session.click(session.wait_for("[data-testid=add-provider]"))
+        for field, text in [("id", "mine"), ("url", llm.base_url), ("model", "gpt-4o-mini"), ("key", "sk-e2e-secret")]:
+            session.send_keys(session.find(f"[data-testid=field-{field}]"), text)
+        session.click(session.find("[data-testid=test-connection]"))
+        wait_until(lambda: "answered" in (session.texts("[data-testid=test-result]") or [""])[0], 10, "no test result")
+        desktop.screenshot("settings-form")
+        session.click(session.find("[data-testid=save-provider]"))
+        wait_until(lambda: session.find_all("[data-testid=provider-row]"), 10, "provider not listed")
+        message = session.texts("[data-testid=settings-message]")[0]
+        assert message.startswith("Saved."), message
+        desktop.screenshot("settings")
+        text = config.read_text()
+        assert 'id = "mine"' in text and "sk-e2e-secret" not in text, text
+
+        session.click(session.find("[data-testid=nav-chat]"))
+        ask(session, "hi")
+        assert session.texts("[data-testid=message-assistant] .content") == ["Hello from the provider you added."]
+        assert llm.requests[-1]["model"] == "gpt-4o-mini"
+        session.click(session.find("[data-testid=nav-usage]"))
+        session.wait_for("[data-testid=usage-card]", 10)
+        desktop.screenshot("usage")
+    finally:
+        desktop.close(session)
+        llm.close()

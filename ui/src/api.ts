@@ -92,6 +92,69 @@ export interface CommandError {
   retryable: boolean;
 }
 
+export type ProviderKind = "openai" | "anthropic";
+
+export type KeyStorage =
+  | { kind: "keychain" }
+  | { kind: "session"; reason: string }
+  | { kind: "environment"; variable: string }
+  | { kind: "none" };
+
+export interface ProviderView {
+  id: string;
+  kind: ProviderKind;
+  base_url: string;
+  model: string;
+  api_key_env: string | null;
+  tools: boolean;
+  key: KeyStorage;
+}
+
+export interface ProviderInput {
+  id: string;
+  kind: ProviderKind;
+  base_url: string;
+  model: string;
+  api_key?: string | null;
+  api_key_env?: string | null;
+  tools: boolean;
+}
+
+export interface SavedProvider {
+  provider: ProviderView;
+  warning: string | null;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  latency_ms: number;
+  message: string;
+}
+
+export interface ModelTotals {
+  provider: string;
+  model: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+export interface UsageTotals {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost_usd: number;
+  unpriced_calls: number;
+  by_model: ModelTotals[];
+}
+
+export interface UsageReport {
+  today: UsageTotals;
+  all_time: UsageTotals;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
 
@@ -110,6 +173,14 @@ export const api = {
   loadHistory: (limit = 200) => invoke<Message[]>("load_history", { limit }),
   modelStatus: () => invoke<ModelStatus>("model_status"),
   uiLanguage: () => invoke<string>("ui_language"),
+  listProviders: () => invoke<ProviderView[]>("list_providers"),
+  saveProvider: (input: ProviderInput) => invoke<SavedProvider>("save_provider", { input }),
+  removeProvider: (id: string) => invoke<string | null>("remove_provider", { id }),
+  orderProviders: (ids: string[]) => invoke<string | null>("order_providers", { ids }),
+  testProvider: (input: ProviderInput) => invoke<ConnectionTest>("test_provider", { input }),
+  usageReport: () => invoke<UsageReport>("usage_report"),
+  pinnedModel: () => invoke<string | null>("pinned_model"),
+  pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */

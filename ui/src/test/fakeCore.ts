@@ -9,6 +9,7 @@ import {
   type Message,
   type MessageMeta,
   type Notice,
+  type ProviderView,
   type TurnOutcome,
 } from "../api";
 
@@ -24,12 +25,24 @@ export class FakeCore {
   private nextId = 100;
   /** Called when the UI invokes stop_reply. */
   onStop: () => void = () => undefined;
+  providers: ProviderView[] = [];
+  pinned: string | null = null;
+  /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
+  handlers: Record<string, (args: unknown) => unknown> = {};
 
   constructor() {
     mockIPC(
       (cmd, args) => {
         this.calls.push({ cmd, args });
+        if (this.handlers[cmd]) return this.handlers[cmd](args);
         switch (cmd) {
+          case "list_providers":
+            return this.providers;
+          case "pinned_model":
+            return this.pinned;
+          case "pin_model":
+            this.pinned = (args as { id: string | null }).id;
+            return null;
           case "load_history":
             return this.history;
           case "model_status":

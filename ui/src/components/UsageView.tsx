@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { api, toCommandError, type UsageReport, type UsageTotals } from "../api";
+import { useStrings } from "../i18n";
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
+  const t = useStrings();
+  return (
+    <div className="usage-card" data-testid="usage-card">
+      <h3>{title}</h3>
+      <dl>
+        <dt>{t.usageCalls}</dt>
+        <dd>{totals.calls.toLocaleString("en")}</dd>
+        <dt>{t.usageTokensIn}</dt>
+        <dd>{totals.input_tokens.toLocaleString("en")}</dd>
+        <dt>{t.usageTokensOut}</dt>
+        <dd>{totals.output_tokens.toLocaleString("en")}</dd>
+        <dt>{t.usageCost}</dt>
+        <dd data-testid="usage-cost">{formatCost(totals.cost_usd)}</dd>
+      </dl>
+      {totals.unpriced_calls > 0 && <p className="muted small">{t.usageUnpriced(totals.unpriced_calls)}</p>}
+    </div>
+  );
+}
+
+export function UsageView() {
+  const t = useStrings();
+  const [report, setReport] = useState<UsageReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.usageReport().then(setReport).catch((e) => setError(toCommandError(e).message));
+  }, []);
+  if (error) return <div className="error-banner">{error}</div>;
+  if (!report) return null;
+  return (
+    <section className="page" data-testid="usage-view">
+      <h2>{t.usageTitle}</h2>
+      {report.all_time.calls === 0 ? (
+        <p className="empty-inline">{t.usageEmpty}</p>
+      ) : (
+        <>
+          <div className="usage-cards">
+            <Totals title={t.usageToday} totals={report.today} />
+            <Totals title={t.usageAllTime} totals={report.all_time} />
+          </div>
+          <h3>{t.usageByModel}</h3>
+          <table className="usage-table">
+            <thead>
+              <tr>
+                <th>{t.fieldModel}</th>
+                <th>{t.usageCalls}</th>
+                <th>{t.usageTokensIn}</th>
+                <th>{t.usageTokensOut}</th>
+                <th>{t.usageCost}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.all_time.by_model.map((m) => (
+                <tr key={`${m.provider}/${m.model}`} data-testid="usage-row">
+                  <td>
+                    {m.model} <span className="muted small">({m.provider})</span>
+                  </td>
+                  <td>{m.calls.toLocaleString("en")}</td>
+                  <td>{m.input_tokens.toLocaleString("en")}</td>
+                  <td>{m.output_tokens.toLocaleString("en")}</td>
+                  <td>{formatCost(m.cost_usd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { ProviderInput, ProviderView, UsageReport } from "./api";
+import { App } from "./App";
+import { I18nContext, strings } from "./i18n";
+import { FakeCore } from "./test/fakeCore";
+
+function renderApp() {
+  return render(
+    <I18nContext.Provider value={strings.en}>
+      <App />
+    </I18nContext.Provider>,
+  );
+}
+
+const primary: ProviderView = {
+  id: "primary", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini",
+  api_key_env: null, tools: true, key: { kind: "keychain" },
+};
+
+describe("settings", () => {
+  it("adds a provider from a preset, tests it, and says where the key went", async () => {
+    const core = new FakeCore();
+    let saved: ProviderInput | null = null;
+    core.handlers.test_provider = () => ({ ok: true, latency_ms: 120, message: "gpt-4o-mini answered in 120 ms" });
+    core.handlers.save_provider = (args) => {
+      saved = (args as { input: ProviderInput }).input;
+      const view: ProviderView = { ...primary, id: saved.id, key: { kind: "session", reason: "no keychain is available (no Secret Service)" } };
+      core.providers = [view];
+      return { provider: view, warning: null };
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    expect(await screen.findByText(/No providers yet/)).toBeInTheDocument();
+    await user.click(screen.getByTestId("add-provider"));
+    const form = screen.getByTestId("provider-form");
+    await user.click(within(form).getByText("OpenAI"));
+    expect(screen.getByTestId("field-url")).toHaveValue("https://api.openai.com/v1");
+    await user.type(screen.getByTestId("field-key"), "sk-test");
+    await user.click(screen.getByTestId("test-connection"));
+    expect(await screen.findByTestId("test-result")).toHaveTextContent("answered in 120 ms");
+    expect(core.invoked("test_provider")[0].args).toMatchObject({ input: { id: "openai", api_key: "sk-test" } });
+
+    await user.click(screen.getByTestId("save-provider"));
+    expect(saved).toMatchObject({ id: "openai", model: "gpt-4o-mini", api_key: "sk-test" });
+    expect(await screen.findByTestId("settings-message")).toHaveTextContent("kept for this session only");
+    const row = await screen.findByTestId("provider-row");
+    expect(row).toHaveTextContent("key kept for this session only");
+    expect(row).not.toHaveTextContent("sk-test");
+  });
+
+  it("shows a save error from the core and keeps the form", async () => {
+    const core = new FakeCore();
+    core.handlers.save_provider = () => Promise.reject({ message: "the name may use letters, digits, - and _ only", retryable: false });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    await user.click(await screen.findByTestId("add-provider"));
+    await user.type(screen.getByTestId("field-id"), "my provider");
+    await user.click(screen.getByTestId("save-provider"));
+    expect(await screen.findByTestId("form-error")).toHaveTextContent("letters, digits");
+    expect(screen.getByTestId("provider-form")).toBeInTheDocument();
+  });
+
+  it("reorders and removes providers", async () => {
+    const core = new FakeCore();
+    core.providers = [primary, { ...primary, id: "backup", model: "deepseek-chat", key: { kind: "none" } }];
+    core.handlers.order_providers = () => null;
+    core.handlers.remove_provider = () => null;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    const rows = await screen.findAllByTestId("provider-row");
+    await user.click(within(rows[1]).getByLabelText("Move up"));
+    expect(core.invoked("order_providers")[0].args).toEqual({ ids: ["backup", "primary"] });
+    await user.click(within(rows[0]).getByText("Remove"));
+    expect(core.invoked("remove_provider")[0].args).toEqual({ id: "primary" });
+  });
+});
+
+describe("model picker and usage", () => {
+  it("pins a model to the conversation", async () => {
+    const core = new FakeCore();
+    core.providers = [primary];
+    renderApp();
+    const user = userEvent.setup();
+    const picker = await screen.findByTestId("model-picker");
+    await waitFor(() => expect(within(picker).getByText("gpt-4o-mini (primary)")).toBeInTheDocument());
+    await user.selectOptions(picker, "primary");
+    expect(core.invoked("pin_model").at(-1)?.args).toEqual({ id: "primary" });
+    await user.selectOptions(picker, "");
+    expect(core.invoked("pin_model").at(-1)?.args).toEqual({ id: null });
+  });
+
+  it("shows today, all time, and per-model totals", async () => {
+    const core = new FakeCore();
+    const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1, by_model: [
+      { provider: "primary", model: "gpt-4o-mini", calls: 2, input_tokens: 4000, output_tokens: 200, cost_usd: 0.0123 },
+      { provider: "local", model: "SmolLM2", calls: 1, input_tokens: 500, output_tokens: 100, cost_usd: 0 },
+    ] };
+    const report: UsageReport = { today: { ...totals, calls: 1 }, all_time: totals };
+    core.handlers.usage_report = () => report;
+    renderApp();
+    const user = userEvent.setup();
+    await act(() => user.click(screen.getByTestId("nav-usage")));
+    const cards = await screen.findAllByTestId("usage-card");
+    expect(cards[1]).toHaveTextContent("4,500");
+    expect(within(cards[1]).getByTestId("usage-cost")).toHaveTextContent("$0.01");
+    expect(cards[1]).toHaveTextContent("1 calls with an unknown price");
+    expect(screen.getAllByTestId("usage-row")).toHaveLength(2);
+  });
+});
