@@ -109,6 +109,7 @@ pub struct TurnOutcome {
     pub finish_reason: Option<String>,
     pub usage: Option<Usage>,
     pub meta: MessageMeta,
+    pub timings: crate::agent::driver::TurnTimings,
 }
 
 pub struct Companion {
@@ -345,6 +346,7 @@ impl Companion {
             finish_reason: driven.finish_reason.as_ref().map(|r| r.as_str().to_string()),
             usage: driven.meta.usage,
             meta: driven.meta.clone(),
+            timings: driven.timings,
         };
         match driven.end {
             TurnEnd::Failed { message, .. } => {

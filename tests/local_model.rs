@@ -82,6 +82,14 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
         panic!("model should be ready: {:?}", core.model_status());
     };
     assert_eq!(provider, "local");
+    // The call's usage is recorded, at no cost (the offline model is free).
+    let totals = core.usage_totals(None).await.unwrap();
+    assert_eq!(totals.calls, 1);
+    assert!(totals.input_tokens > 10 && totals.output_tokens > 0, "{totals:?}");
+    assert_eq!((totals.cost_usd, totals.unpriced_calls), (0.0, 0));
+    assert_eq!(totals.by_model[0].provider, "local");
+    // The offline model is not offered tools it cannot use.
+    assert!(outcome.meta.usage.unwrap().input_tokens < 400, "tool schemas were sent: {:?}", outcome.meta.usage);
     let base = core_base_url(&dir);
     core.shutdown().await;
     // After shutdown the server is gone.

@@ -51,6 +51,16 @@ pub struct DrivenTurn {
     pub meta: MessageMeta,
     /// The router's failure, when the turn failed on the model.
     pub failure: Option<RouteError>,
+    pub timings: TurnTimings,
+}
+
+/// Where a turn's time went: waiting on models (network included), running tools,
+/// and the rest, which is the core's own work (prompt, bookkeeping, storage).
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct TurnTimings {
+    pub total: Duration,
+    pub model: Duration,
+    pub tools: Duration,
 }
 
 /// Per-turn bookkeeping the driver keeps beside the state machine.
@@ -62,6 +72,7 @@ struct Ledger {
     saw_usage: bool,
     cost: Option<f64>,
     failure: Option<RouteError>,
+    timings: TurnTimings,
 }
 
 pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
@@ -74,7 +85,9 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
         saw_usage: false,
         cost: Some(0.0),
         failure: None,
+        timings: TurnTimings::default(),
     };
+    let started = std::time::Instant::now();
     loop {
         let mut next = None;
         for effect in effects {
@@ -86,8 +99,16 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 Effect::CallModel { messages, with_tools } => {
                     next = Some(call_model(&context, &mut ledger, messages, with_tools, deadline).await?);
                 }
-                Effect::RunTools(calls) => next = Some(run_tools(&context, calls, deadline).await),
-                Effect::Finish(end) => return finish(&context, ledger, end).await,
+                Effect::RunTools(calls) => {
+                    let running = std::time::Instant::now();
+                    next = Some(run_tools(&context, calls, deadline).await);
+                    ledger.timings.tools += running.elapsed();
+                }
+                Effect::Finish(end) => {
+                    let mut driven = finish(&context, ledger, end).await?;
+                    driven.timings.total = started.elapsed();
+                    return Ok(driven);
+                }
             }
         }
         let event = next.expect("the turn waits on the model or tools unless it finished");
@@ -120,11 +141,13 @@ async fn call_model(
         },
         |notice| context.events.publish(CoreEvent::Notice { conversation_id, notice: route_notice(notice) }),
     );
+    let calling = std::time::Instant::now();
     let result = tokio::select! {
         result = call => result,
         _ = context.cancel.cancelled() => return Ok(TurnEvent::StopRequested),
         _ = tokio::time::sleep_until(deadline) => return Ok(TurnEvent::DeadlineReached),
     };
+    ledger.timings.model += calling.elapsed();
     match result {
         Ok(routed) => {
             let provider = context.chain.providers.iter().find(|p| p.id == routed.provider_id);
@@ -270,6 +293,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
         finish_reason,
         meta: ledger.meta,
         failure: ledger.failure,
+        timings: ledger.timings,
     })
 }
 
