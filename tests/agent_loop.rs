@@ -363,3 +363,39 @@ async fn retry_after_a_failure_mid_tool_loop_picks_up_from_the_tool_results() {
     let third = request_messages(&server, 2);
     assert_eq!(third.last().unwrap()["role"], "tool");
 }
+
+#[tokio::test]
+async fn the_wall_clock_limit_ends_a_turn_stuck_in_a_tool() {
+    let server = ScriptedServer::start(vec![stream(tool_call_events(&[("job", "slow_job", "{}")]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings(&[("p", &server.base_url, "m")], "turn_timeout_secs = 0.3")).await;
+    let mut tools = sidecar::tools::ToolRegistry::new();
+    tools.register(HangingTool);
+    core.set_tools(tools);
+    let mut bus = core.events().subscribe();
+    let error = tokio::time::timeout(Duration::from_secs(5), core.send("run it")).await.unwrap().unwrap_err();
+    assert!(error.to_string().contains("took longer than"), "{error}");
+    assert!(notices(&drain(&mut bus)).contains(&Notice::TimedOut));
+    let stored = core.history(10).await.unwrap();
+    let result = stored.iter().find(|m| m.role == Role::Tool).unwrap();
+    assert!(result.content.contains("ran out of time"), "{}", result.content);
+}
+
+#[tokio::test]
+async fn self_correction_notes_respect_cooldown_and_expire() {
+    use chrono::Duration as D;
+    let dir = tempfile::tempdir().unwrap();
+    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    let t0 = chrono::Utc.with_ymd_and_hms(2026, 11, 21, 8, 0, 0).unwrap();
+    let (cooldown, ttl) = (D::hours(2), D::hours(24));
+    assert!(store.record_correction("claimed_reminder_without_tool", "note A", t0, cooldown, ttl).await.unwrap());
+    // Within the cooldown the same check is not noted again; another check is.
+    assert!(!store.record_correction("claimed_reminder_without_tool", "note A2", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
+    assert!(store.record_correction("claimed_fact_saved_without_tool", "note B", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
+    // After the cooldown it is noted again.
+    assert!(store.record_correction("claimed_reminder_without_tool", "note A3", t0 + D::hours(3), cooldown, ttl).await.unwrap());
+    assert_eq!(store.active_corrections(t0 + D::hours(4)).await.unwrap(), ["note A", "note B", "note A3"]);
+    // Each expires a day after it was made.
+    assert_eq!(store.active_corrections(t0 + D::hours(26)).await.unwrap(), ["note A3"]);
+    assert_eq!(store.purge_expired_corrections(t0 + D::hours(26)).await.unwrap(), 2);
+}
