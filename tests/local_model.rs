@@ -73,6 +73,7 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     settings.local_model.python = Some(support::local_llm_python());
     settings.local_model.context_tokens = Some(2048);
     settings.llm.max_tokens = Some(24);
+    settings.llm.max_continuations = 0;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings))
         .await
         .unwrap();

@@ -58,6 +58,12 @@ class Desktop:
         self.start("dbus-monitor", ["dbus-monitor", "interface=org.freedesktop.Notifications"],
                    stdout=open(self.notify_log, "w"))
         self.start("dunst", ["dunst"])
+        # A real keychain (Secret Service), unlocked, with its files in this run's tmp.
+        keyring_home = tmp / "keyring-home"
+        keyring_home.mkdir()
+        keyring_env = dict(os.environ, HOME=str(keyring_home), XDG_DATA_HOME=str(keyring_home / "share"))
+        subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"], input=b"e2e-password\n",
+                       env=keyring_env, capture_output=True, timeout=20, check=True)
         watcher_log = ARTIFACTS / "watcher.log"
         self.start("watcher", [sys.executable, "-u", str(Path(__file__).parent / "sni_watcher.py")],
                    stdout=open(watcher_log, "w"))

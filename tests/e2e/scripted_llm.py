@@ -33,6 +33,7 @@ class ScriptedLlm:
     def __init__(self, replies, status=200, delay=0.03):
         self.replies = list(replies)
         self.requests = []
+        self.headers = []
         self.status = status
         self.delay = delay
         outer = self
@@ -44,6 +45,7 @@ class ScriptedLlm:
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 outer.requests.append(json.loads(self.rfile.read(length) or b"{}"))
+                outer.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if outer.status != 200:
                     body = json.dumps({"error": {"message": "scripted failure"}}).encode()
                     self.send_response(outer.status)

@@ -66,7 +66,7 @@ def test_when_the_primary_fails_the_reply_says_a_fallback_answered(desktop, tmp_
 
 
 def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path):
-    llm = ScriptedLlm([text_reply("ok"), text_reply("Hello from the provider you added.")])
+    llm = ScriptedLlm([text_reply("ok"), text_reply("Hello from the provider you added."), text_reply("Again.")])
     config = tmp_path / "config" / "settings.toml"
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
@@ -80,7 +80,7 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
         session.click(session.find("[data-testid=save-provider]"))
         wait_until(lambda: session.find_all("[data-testid=provider-row]"), 10, "provider not listed")
         message = session.texts("[data-testid=settings-message]")[0]
-        assert message.startswith("Saved."), message
+        assert message == "Saved. The API key is in the system keychain.", message
         desktop.screenshot("settings")
         text = config.read_text()
         assert 'id = "mine"' in text and "sk-e2e-secret" not in text, text
@@ -89,9 +89,26 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
         ask(session, "hi")
         assert session.texts("[data-testid=message-assistant] .content") == ["Hello from the provider you added."]
         assert llm.requests[-1]["model"] == "gpt-4o-mini"
+        assert llm.headers[-1]["authorization"] == "Bearer sk-e2e-secret"
         session.click(session.find("[data-testid=nav-usage]"))
         session.wait_for("[data-testid=usage-card]", 10)
         desktop.screenshot("usage")
+    finally:
+        desktop.close(session)
+
+    # After a restart the key comes back from the keychain, not from any file.
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.click(session.find("[data-testid=nav-settings]"))
+        row = session.wait_for("[data-testid=provider-row]", 10)
+        assert "key in the system keychain" in session.text(row), session.text(row)
+        session.click(session.find("[data-testid=nav-chat]"))
+        composer = session.find("[data-testid=composer]")
+        session.send_keys(composer, "again\ue007")
+        wait_until(lambda: len(llm.requests) >= 3, 15, "no second chat request")
+        assert llm.headers[-1]["authorization"] == "Bearer sk-e2e-secret"
+        data_files = " ".join(p.read_text(errors="ignore") for d in ("config", "data") for p in (tmp_path / d).rglob("*") if p.is_file())
+        assert "sk-e2e-secret" not in data_files
     finally:
         desktop.close(session)
         llm.close()

@@ -25,7 +25,7 @@ def wait_ready(session, timeout=60):
 def test_a_message_gets_a_streamed_reply_from_the_offline_model(desktop, data_dir):
     session = desktop.launch(data_dir)
     try:
-        assert session.find_all("[data-testid=empty-state]"), "a fresh install shows the empty state"
+        session.wait_for("[data-testid=empty-state]", 10)  # a fresh install shows the empty state
         wait_ready(session)
         composer = session.find("[data-testid=composer]")
         session.send_keys(composer, "Hello! Tell me a short fact about the sea.")
