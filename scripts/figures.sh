@@ -12,6 +12,8 @@ echo "== desktop app =="
 SIDECAR_APP=$PWD/target/release/sidecar-desktop dbus-run-session -- .venv/bin/python scripts/figures.py 2>/dev/null
 echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
+echo "== agent-core overhead per turn =="
+cargo bench --bench turn_overhead 2>/dev/null
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="
