@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use sidecar::llm::anthropic::AnthropicClient;
+use sidecar::llm::endpoint::Endpoint;
 use sidecar::llm::sse::{http_client, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
 use sidecar::settings::Settings;
@@ -15,7 +16,7 @@ use support::{anthropic_frame as frame, Reply, ScriptedServer};
 
 fn client(base_url: &str) -> AnthropicClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond: Duration::from_secs(5), idle: Duration::from_secs(5) };
-    AnthropicClient::new(http_client(&timeouts), base_url, "claude-sonnet-4-5", Some("sk-ant-test".into()), timeouts)
+    AnthropicClient::new(Endpoint::new(http_client(&timeouts), base_url, "claude-sonnet-4-5", Some("sk-ant-test".into()), timeouts))
 }
 
 fn tool_use_frames() -> Vec<String> {

@@ -6,6 +6,7 @@ mod support;
 use std::time::Duration;
 
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar::llm::endpoint::Endpoint;
 use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
 use sidecar::{Companion, CompanionOptions};
@@ -26,7 +27,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
         respond: Duration::from_secs(60),
         idle: Duration::from_secs(30),
     };
-    let client = OpenAiClient::new(http_client(&timeouts), server.base_url(), LOCAL_MODEL_NAME, None, timeouts);
+    let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), LOCAL_MODEL_NAME, None, timeouts));
 
     let mut pieces = 0;
     let completion = client

@@ -5,6 +5,7 @@ mod support;
 
 use std::time::Duration;
 
+use sidecar::llm::endpoint::Endpoint;
 use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
 use support::{delta, finish, reply_events, Reply, ScriptedServer};
@@ -15,7 +16,7 @@ fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
         respond,
         idle,
     };
-    OpenAiClient::new(http_client(&timeouts), base_url, "test-model", Some("sk-test".into()), timeouts)
+    OpenAiClient::new(Endpoint::new(http_client(&timeouts), base_url, "test-model", Some("sk-test".into()), timeouts))
 }
 
 fn quick(base_url: &str) -> OpenAiClient {

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::sse::{stream_events, HttpOptions, Timeouts};
+use super::endpoint::Endpoint;
+use super::sse::{stream_events, HttpOptions};
 use super::{preview, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, Usage};
 
 const API_VERSION: &str = "2023-06-01";
@@ -19,11 +20,7 @@ const DEFAULT_MAX_TOKENS: u32 = 4096;
 
 #[derive(Clone)]
 pub struct AnthropicClient {
-    http: reqwest::Client,
-    base_url: String,
-    model: String,
-    api_key: Option<String>,
-    timeouts: Timeouts,
+    endpoint: Endpoint,
 }
 
 #[derive(Serialize)]
@@ -46,32 +43,20 @@ enum Block {
 }
 
 impl AnthropicClient {
-    pub fn new(
-        http: reqwest::Client,
-        base_url: impl Into<String>,
-        model: impl Into<String>,
-        api_key: Option<String>,
-        timeouts: Timeouts,
-    ) -> Self {
-        Self {
-            http,
-            base_url: base_url.into().trim_end_matches('/').to_string(),
-            model: model.into(),
-            api_key,
-            timeouts,
-        }
+    pub fn new(endpoint: Endpoint) -> Self {
+        Self { endpoint }
     }
 
     pub fn model(&self) -> &str {
-        &self.model
+        self.endpoint.model()
     }
 
-    fn endpoint(&self) -> String {
+    fn messages_url(&self) -> String {
         // Accept both "https://api.anthropic.com" and ".../v1".
-        if self.base_url.ends_with("/v1") {
-            format!("{}/messages", self.base_url)
+        if self.endpoint.base_url.ends_with("/v1") {
+            format!("{}/messages", self.endpoint.base_url)
         } else {
-            format!("{}/v1/messages", self.base_url)
+            format!("{}/v1/messages", self.endpoint.base_url)
         }
     }
 
@@ -80,20 +65,21 @@ impl AnthropicClient {
         request: &ChatRequest,
         mut on_delta: impl FnMut(&str),
     ) -> Result<Completion, LlmError> {
-        let url = self.endpoint();
-        let body = wire_request(&self.model, request);
+        let url = self.messages_url();
+        let body = wire_request(&self.endpoint.model, request);
         let mut http = self
+            .endpoint
             .http
             .post(&url)
             .header("anthropic-version", API_VERSION)
             .json(&body);
-        if let Some(key) = &self.api_key {
+        if let Some(key) = &self.endpoint.api_key {
             http = http.header("x-api-key", key);
         }
         let mut state = StreamState::default();
         stream_events(
             http,
-            HttpOptions { url: &url, timeouts: self.timeouts, error_message },
+            HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message },
             |payload| state.apply(payload, &mut on_delta),
         )
         .await?;

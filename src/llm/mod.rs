@@ -2,6 +2,7 @@
 //! SSE, the router with retries and fallback, prices, and the offline local server.
 
 pub mod anthropic;
+pub mod endpoint;
 pub mod local_server;
 pub mod openai_compat;
 pub mod pricing;

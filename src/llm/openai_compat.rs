@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::endpoint::Endpoint;
 use super::sse::{stream_events, HttpOptions};
 use super::{
     preview, ChatMessage, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, ToolSpec,
@@ -21,11 +22,7 @@ pub use super::sse::{http_client, Timeouts};
 /// desktop shell share connection pools and timeouts as they see fit.
 #[derive(Clone)]
 pub struct OpenAiClient {
-    http: reqwest::Client,
-    base_url: String,
-    model: String,
-    api_key: Option<String>,
-    timeouts: Timeouts,
+    endpoint: Endpoint,
 }
 
 #[derive(Serialize)]
@@ -185,24 +182,12 @@ impl PartialCalls {
 }
 
 impl OpenAiClient {
-    pub fn new(
-        http: reqwest::Client,
-        base_url: impl Into<String>,
-        model: impl Into<String>,
-        api_key: Option<String>,
-        timeouts: Timeouts,
-    ) -> Self {
-        Self {
-            http,
-            base_url: base_url.into().trim_end_matches('/').to_string(),
-            model: model.into(),
-            api_key,
-            timeouts,
-        }
+    pub fn new(endpoint: Endpoint) -> Self {
+        Self { endpoint }
     }
 
     pub fn model(&self) -> &str {
-        &self.model
+        self.endpoint.model()
     }
 
     /// Streams a reply, calling `on_delta` with each piece of text as it arrives.
@@ -212,17 +197,17 @@ impl OpenAiClient {
         request: &ChatRequest,
         mut on_delta: impl FnMut(&str),
     ) -> Result<Completion, LlmError> {
-        let url = format!("{}/chat/completions", self.base_url);
+        let url = format!("{}/chat/completions", self.endpoint.base_url);
         let body = WireRequest {
-            model: &self.model,
+            model: &self.endpoint.model,
             messages: request.messages.iter().map(wire_message).collect(),
             stream: true,
             stream_options: StreamOptions { include_usage: true },
             max_tokens: request.max_tokens,
             tools: request.tools.iter().map(wire_tool).collect(),
         };
-        let mut http = self.http.post(&url).json(&body);
-        if let Some(key) = &self.api_key {
+        let mut http = self.endpoint.http.post(&url).json(&body);
+        if let Some(key) = &self.endpoint.api_key {
             http = http.bearer_auth(key);
         }
         let mut completion = Completion::default();
@@ -230,7 +215,7 @@ impl OpenAiClient {
         let mut done = false;
         stream_events(
             http,
-            HttpOptions { url: &url, timeouts: self.timeouts, error_message },
+            HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message },
             |payload| {
                 if done {
                     return Ok(());

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::anthropic::AnthropicClient;
+use super::endpoint::Endpoint;
 use super::local_server::LocalServer;
 use super::openai_compat::OpenAiClient;
 use super::sse::{http_client, Timeouts};
@@ -32,21 +33,10 @@ impl Provider {
     pub fn from_settings(settings: &ProviderSettings, timeouts: Timeouts) -> Self {
         let http = http_client(&timeouts);
         let key = settings.resolved_api_key();
+        let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts);
         let client = match settings.kind {
-            ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(
-                http,
-                &settings.base_url,
-                &settings.model,
-                key,
-                timeouts,
-            )),
-            ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(
-                http,
-                &settings.base_url,
-                &settings.model,
-                key,
-                timeouts,
-            )),
+            ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),
+            ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
         };
         Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools }
     }
@@ -54,7 +44,7 @@ impl Provider {
     /// The offline model behind a running local server. It is far too small to call
     /// tools, so it is not offered any (they would also fill its small window).
     pub fn local(id: &str, server: LocalServer, model: &str, timeouts: Timeouts) -> Self {
-        let client = OpenAiClient::new(http_client(&timeouts), server.base_url(), model, None, timeouts);
+        let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts));
         Self {
             id: id.to_string(),
             client: WireClient::OpenAi(client),

@@ -81,17 +81,7 @@ impl WebSearch {
             self.http.get(format!("{}/search", base.trim_end_matches('/'))).query(&[("q", query), ("format", "json")]),
         )
         .await?;
-        Ok(body["results"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| SearchResult {
-                title: text(&r["title"]),
-                url: text(&r["url"]),
-                snippet: text(&r["content"]),
-            })
-            .filter(|r| !r.url.is_empty())
-            .collect())
+        Ok(results(&body["results"], "content"))
     }
 
     async fn brave(&self, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
@@ -113,18 +103,18 @@ impl WebSearch {
                 .header("Accept", "application/json"),
         )
         .await?;
-        Ok(body["web"]["results"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| SearchResult {
-                title: text(&r["title"]),
-                url: text(&r["url"]),
-                snippet: text(&r["description"]),
-            })
-            .filter(|r| !r.url.is_empty())
-            .collect())
+        Ok(results(&body["web"]["results"], "description"))
     }
+}
+
+/// A backend's result list; the backends differ in what they call the snippet.
+fn results(list: &Value, snippet_field: &str) -> Vec<SearchResult> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| SearchResult { title: text(&r["title"]), url: text(&r["url"]), snippet: text(&r[snippet_field]) })
+        .filter(|r| !r.url.is_empty())
+        .collect()
 }
 
 fn text(value: &Value) -> String {
