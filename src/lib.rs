@@ -6,6 +6,8 @@ pub mod agent;
 pub mod clock;
 pub mod companion;
 pub mod events;
+pub mod fsutil;
+pub mod knowledge;
 pub mod llm;
 pub mod locale;
 pub mod logging;

@@ -1,0 +1,324 @@
+//! The `learnings.md` document: parsed line by line into headings, facts, and lines
+//! it could not read, while keeping every line's original text. Rendering an
+//! unchanged document gives back the file byte for byte; a malformed line is never
+//! dropped, only reported with its line number.
+//!
+//! A fact line: `- [weight:N] fact | learned:YYYY-MM-DD | confirmed:YYYY-MM-DD`.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+use regex::Regex;
+use serde::Serialize;
+
+/// The fixed categories. Headings may be written in English or Spanish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub enum Category {
+    Health,
+    Preferences,
+    Work,
+    Relationships,
+    Schedule,
+    Goals,
+    General,
+}
+
+impl Category {
+    pub const ALL: [Category; 7] = [
+        Category::Health,
+        Category::Preferences,
+        Category::Work,
+        Category::Relationships,
+        Category::Schedule,
+        Category::Goals,
+        Category::General,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Health => "Health",
+            Category::Preferences => "Preferences",
+            Category::Work => "Work",
+            Category::Relationships => "Relationships",
+            Category::Schedule => "Schedule",
+            Category::Goals => "Goals",
+            Category::General => "General",
+        }
+    }
+
+    pub fn spanish_name(self) -> &'static str {
+        match self {
+            Category::Health => "Salud",
+            Category::Preferences => "Preferencias",
+            Category::Work => "Trabajo",
+            Category::Relationships => "Relaciones",
+            Category::Schedule => "Horarios",
+            Category::Goals => "Metas",
+            Category::General => "General",
+        }
+    }
+
+    /// From an English or Spanish name, any case.
+    pub fn parse(name: &str) -> Option<Self> {
+        let name = name.trim().to_lowercase();
+        Self::ALL.into_iter().find(|c| {
+            c.name().eq_ignore_ascii_case(&name)
+                || c.spanish_name().to_lowercase() == name
+                || matches!((c, name.as_str()), (Category::Schedule, "agenda") | (Category::Goals, "objetivos"))
+        })
+    }
+}
+
+/// One remembered fact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fact {
+    pub weight: u8,
+    pub text: String,
+    pub learned: NaiveDate,
+    pub confirmed: NaiveDate,
+}
+
+impl fmt::Display for Fact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "- [weight:{}] {} | learned:{} | confirmed:{}",
+            self.weight,
+            self.text,
+            self.learned.format("%Y-%m-%d"),
+            self.confirmed.format("%Y-%m-%d")
+        )
+    }
+}
+
+/// What a line of the file is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `## Category`.
+    Heading(Category),
+    /// A fact, under the category of the heading above it.
+    Fact { category: Category, fact: Fact },
+    /// Looks like a fact (a `- ` item) but does not follow the format.
+    Malformed { reason: String },
+    /// Anything else: the title, blank lines, comments, unknown headings.
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// The line as it is in the file, without its `\n` (a `\r` before it is kept).
+    pub raw: String,
+    pub kind: Kind,
+    /// Set when the fact was changed: `raw` is re-rendered on save.
+    dirty: bool,
+}
+
+/// A line the parser could not read, for the UI and the logs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Malformed {
+    /// 1-based.
+    pub line: usize,
+    pub text: String,
+    pub reason: String,
+}
+
+/// The file as lines split on `\n`: joining them back with `\n` gives the exact
+/// original, whatever its line endings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learnings {
+    lines: Vec<Line>,
+    /// `\r\n` line breaks, for lines written anew.
+    crlf: bool,
+}
+
+impl Default for Learnings {
+    fn default() -> Self {
+        Self::parse("")
+    }
+}
+
+static FACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})\s*$")
+        .expect("valid regex")
+});
+static HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*##\s+(.+?)\s*$").expect("valid regex"));
+
+impl Learnings {
+    /// Parses any text; never fails.
+    pub fn parse(text: &str) -> Self {
+        let crlf = text.contains("\r\n");
+        let mut category = Category::General;
+        let lines = text
+            .split('\n')
+            .map(|raw| {
+                let kind = classify(raw.strip_suffix('\r').unwrap_or(raw), &mut category);
+                Line { raw: raw.to_string(), kind, dirty: false }
+            })
+            .collect();
+        Self { lines, crlf }
+    }
+
+    /// A new file with the title and every category heading.
+    pub fn template(spanish: bool) -> Self {
+        let mut text = String::from(if spanish { "# Aprendizajes\n" } else { "# Learnings\n" });
+        for c in Category::ALL {
+            text.push_str(&format!("\n## {}\n", c.name()));
+        }
+        Self::parse(&text)
+    }
+
+    pub fn render(&self) -> String {
+        let cr = if self.crlf { "\r" } else { "" };
+        let rendered: Vec<String> = self
+            .lines
+            .iter()
+            .map(|line| match (&line.kind, line.dirty) {
+                (Kind::Fact { fact, .. }, true) => format!("{fact}{cr}"),
+                _ => line.raw.clone(),
+            })
+            .collect();
+        rendered.join("\n")
+    }
+
+    fn new_line(&self, text: String, kind: Kind) -> Line {
+        let raw = if self.crlf { format!("{text}\r") } else { text };
+        Line { raw, kind, dirty: false }
+    }
+
+    /// Where lines appended to the file go: before the empty piece that a final
+    /// line break leaves.
+    fn end(&self) -> usize {
+        match self.lines.last() {
+            Some(last) if last.raw.is_empty() => self.lines.len() - 1,
+            _ => self.lines.len(),
+        }
+    }
+
+    /// Every fact with its category and index (for updates).
+    pub fn facts(&self) -> impl Iterator<Item = (usize, Category, &Fact)> {
+        self.lines.iter().enumerate().filter_map(|(i, line)| match &line.kind {
+            Kind::Fact { category, fact } => Some((i, *category, fact)),
+            _ => None,
+        })
+    }
+
+    pub fn malformed(&self) -> Vec<Malformed> {
+        self.lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, line)| match &line.kind {
+                Kind::Malformed { reason } => {
+                    Some(Malformed { line: i + 1, text: line.raw.clone(), reason: reason.clone() })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Replaces the fact at line `index` (from [`facts`]).
+    pub fn update(&mut self, index: usize, fact: Fact) {
+        if let Some(line) = self.lines.get_mut(index) {
+            if let Kind::Fact { fact: old, .. } = &mut line.kind {
+                *old = fact;
+                line.dirty = true;
+            }
+        }
+    }
+
+    /// Moves the fact at `index` to the end of `category`'s section.
+    pub fn move_to(&mut self, index: usize, category: Category, fact: Fact) {
+        if index < self.lines.len() && matches!(self.lines[index].kind, Kind::Fact { .. }) {
+            self.lines.remove(index);
+            self.insert(category, fact);
+        }
+    }
+
+    /// Deletes the fact at `index`.
+    pub fn remove(&mut self, index: usize) {
+        if index < self.lines.len() && matches!(self.lines[index].kind, Kind::Fact { .. }) {
+            self.lines.remove(index);
+        }
+    }
+
+    /// Adds a fact at the end of its category's section, creating the heading if the
+    /// file has none.
+    pub fn insert(&mut self, category: Category, fact: Fact) {
+        let line = Line { raw: String::new(), kind: Kind::Fact { category, fact }, dirty: true };
+        let heading = self.lines.iter().position(|l| l.kind == Kind::Heading(category));
+        if self.lines.len() == 1 && self.lines[0].raw.is_empty() {
+            // An empty file: the section starts at the top and ends with a line break.
+            self.lines[0] = self.new_line(String::new(), Kind::Other);
+        }
+        let at = match heading {
+            Some(h) => {
+                // After the last fact or malformed item of the section (before blank lines
+                // and the next heading).
+                let mut at = h + 1;
+                for (i, l) in self.lines.iter().enumerate().skip(h + 1) {
+                    match &l.kind {
+                        Kind::Heading(_) => break,
+                        Kind::Fact { .. } | Kind::Malformed { .. } => at = i + 1,
+                        Kind::Other if HEADING.is_match(&l.raw) || l.raw.trim_start().starts_with('#') => break,
+                        Kind::Other => {}
+                    }
+                }
+                at
+            }
+            None => {
+                let mut at = self.end();
+                if at > 0 && !self.lines[at - 1].raw.trim().is_empty() {
+                    let blank = self.new_line(String::new(), Kind::Other);
+                    self.lines.insert(at, blank);
+                    at += 1;
+                }
+                let heading = self.new_line(format!("## {}", category.name()), Kind::Heading(category));
+                self.lines.insert(at, heading);
+                at + 1
+            }
+        };
+        self.lines.insert(at, line);
+    }
+}
+
+fn classify(raw: &str, category: &mut Category) -> Kind {
+    if let Some(caps) = HEADING.captures(raw) {
+        return match Category::parse(&caps[1]) {
+            Some(c) => {
+                *category = c;
+                Kind::Heading(c)
+            }
+            None => Kind::Other,
+        };
+    }
+    let trimmed = raw.trim_start();
+    if !(trimmed.starts_with("- ") || trimmed.starts_with("* ") || trimmed == "-" || trimmed.starts_with("-[")) {
+        return Kind::Other;
+    }
+    let Some(caps) = FACT.captures(raw) else {
+        return Kind::Malformed { reason: malformed_reason(trimmed) };
+    };
+    let weight: u32 = caps[1].parse().unwrap_or(0);
+    let dates = (NaiveDate::parse_from_str(&caps[3], "%Y-%m-%d"), NaiveDate::parse_from_str(&caps[4], "%Y-%m-%d"));
+    match (weight, dates) {
+        (1..=10, (Ok(learned), Ok(confirmed))) => Kind::Fact {
+            category: *category,
+            fact: Fact { weight: weight as u8, text: caps[2].to_string(), learned, confirmed },
+        },
+        (1..=10, _) => Kind::Malformed { reason: "a date is not a real date (YYYY-MM-DD)".into() },
+        _ => Kind::Malformed { reason: "the weight must be between 1 and 10".into() },
+    }
+}
+
+fn malformed_reason(item: &str) -> String {
+    if !item.contains("[weight:") {
+        "missing [weight:N]".into()
+    } else if !item.contains("learned:") {
+        "missing | learned:YYYY-MM-DD".into()
+    } else if !item.contains("confirmed:") {
+        "missing | confirmed:YYYY-MM-DD".into()
+    } else {
+        "does not follow - [weight:N] fact | learned:YYYY-MM-DD | confirmed:YYYY-MM-DD".into()
+    }
+}

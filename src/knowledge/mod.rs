@@ -1,0 +1,7 @@
+//! What Sidecar knows about the user, kept in Markdown files the user can edit:
+//! `learnings.md` (facts with weights and dates, by category), and the facts engine
+//! that saves to it without losing or corrupting anything (the seed's Bug 1–12).
+
+pub mod facts;
+pub mod learnings;
+pub mod words;
