@@ -15,11 +15,17 @@ use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::llm::router::RouteError;
 use crate::llm::{ChatMessage, LlmError, Role, Usage};
+use crate::knowledge::facts::SaveOutcome;
+use crate::knowledge::learnings::{Category, Malformed};
+use crate::knowledge::store::{KnowledgeError, KnowledgeStore, ListedFact};
 use crate::model::Models;
 use crate::secrets::Secrets;
 use crate::settings::{Settings, SettingsError};
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
 use crate::tools::{self, ToolRegistry};
+
+/// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
+const FACT_BUDGET_TOKENS: usize = 600;
 
 /// How many stored messages are sent as context. A plain window for now; the context
 /// guard replaces it with a token budget.
@@ -45,6 +51,8 @@ pub enum CompanionError {
     EmptyMessage,
     #[error("{0}")]
     InvalidInput(String),
+    #[error(transparent)]
+    Knowledge(#[from] KnowledgeError),
 }
 
 impl CompanionError {
@@ -117,6 +125,7 @@ pub struct Companion {
     pub(crate) models: Models,
     pub(crate) secrets: Arc<Secrets>,
     pub(crate) config_path: Option<PathBuf>,
+    knowledge: Arc<KnowledgeStore>,
     tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
@@ -156,13 +165,20 @@ impl Companion {
         let store = Store::open(&options.data_dir).await?;
         store.purge_expired_corrections((options.clock)()).await?;
         let events = EventBus::default();
-        let tools = default_tools(&options.settings, options.clock.clone());
+        let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, crate::locale::Lang::from_env())?);
+        let mut tools = default_tools(&options.settings, options.clock.clone());
+        tools.register(crate::tools::remember::RememberFact {
+            store: knowledge.clone(),
+            clock: options.clock.clone(),
+            zone: clock::user_zone(options.settings.user.timezone.as_deref()),
+        });
         let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
             models,
             secrets: options.secrets,
             config_path: options.config_path,
+            knowledge,
             tools: StdMutex::new(Arc::new(tools)),
             events,
             data_dir: options.data_dir,
@@ -194,6 +210,31 @@ impl Companion {
 
     pub fn tools(&self) -> Arc<ToolRegistry> {
         self.tools.lock().expect("tools lock").clone()
+    }
+
+    /// The user's local date, for fact dates.
+    fn today(&self) -> chrono::NaiveDate {
+        let zone = clock::user_zone(self.settings().user.timezone.as_deref());
+        (self.clock)().with_timezone(&zone).date_naive()
+    }
+
+    /// Saves a fact directly (CLI, Memory view); not limited per turn.
+    pub fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
+        self.knowledge.begin_turn();
+        Ok(self.knowledge.remember(text, category, self.today())?)
+    }
+
+    pub fn facts(&self) -> Vec<ListedFact> {
+        self.knowledge.facts()
+    }
+
+    /// Lines of learnings.md that could not be read (kept in the file as they are).
+    pub fn knowledge_problems(&self) -> Vec<Malformed> {
+        self.knowledge.malformed()
+    }
+
+    pub fn knowledge(&self) -> &Arc<KnowledgeStore> {
+        &self.knowledge
     }
 
     /// Starts the chat model now rather than at the first message, so the first reply
@@ -311,10 +352,14 @@ impl Companion {
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
         let now = (self.clock)();
+        let zone = clock::user_zone(settings.user.timezone.as_deref());
         let corrections = self.store.active_corrections(now).await?;
         let history = self.store.recent_messages(conversation_id, HISTORY_WINDOW).await?;
+        self.knowledge.begin_turn();
+        let (persona, knowledge, _) =
+            self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
         let prompt = prompt::build(
-            &PromptContext { now, zone: clock::user_zone(settings.user.timezone.as_deref()), corrections: &corrections },
+            &PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge },
             &history,
         );
         let tools = self.tools();

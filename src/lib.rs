@@ -18,6 +18,7 @@ pub mod secrets;
 pub mod settings;
 pub mod settings_file;
 pub mod store;
+pub mod tokens;
 pub mod tools;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, TurnOutcome};

@@ -56,6 +56,23 @@ enum Command {
     },
     /// An interactive chat: type a message and press Enter; /exit or Ctrl+D quits.
     Chat,
+    /// Saves a fact about you (CATEGORY: Health, Preferences, Work, Relationships,
+    /// Schedule, Goals or General; Spanish names work too).
+    Remember {
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        category: String,
+        /// The fact (several words are joined with spaces).
+        #[arg(required = true, num_args = 1..)]
+        fact: Vec<String>,
+    },
+    /// Lists the facts in learnings.md, and any lines it could not read.
+    Facts {
+        /// Print a JSON object with `facts` and `problems`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -94,6 +111,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::History { json, limit } => history(&companion, json, limit).await?,
         Command::Chat => chat(&companion).await?,
         Command::Status { json } => status(&companion, json).await?,
+        Command::Remember { json, category, fact } => remember(&companion, &category, &fact.join(" "), json)?,
+        Command::Facts { json } => facts(&companion, json)?,
     };
     companion.shutdown().await;
     Ok(code)
@@ -198,6 +217,51 @@ impl Printer {
         self.finish.cancel();
         let _ = self.task.await;
     }
+}
+
+fn remember(companion: &Companion, category: &str, fact: &str, json: bool) -> anyhow::Result<i32> {
+    use sidecar::knowledge::facts::SaveOutcome;
+    use sidecar::knowledge::learnings::Category;
+    let Some(category) = Category::parse(category) else {
+        let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+        anyhow::bail!("unknown category \"{category}\"; use one of {}", names.join(", "));
+    };
+    let outcome = companion.remember(fact, category)?;
+    if json {
+        println!("{}", serde_json::to_string(&outcome)?);
+    } else {
+        match &outcome {
+            SaveOutcome::New { category } => println!("Saved under {}.", category.name()),
+            SaveOutcome::Reinforced { weight, .. } => println!("Already known; reinforced (weight {weight})."),
+            SaveOutcome::Moved { from, to, .. } => println!("Already known under {}; moved to {}.", from.name(), to.name()),
+            SaveOutcome::KeptInHealth { .. } => println!("Already known under Health; kept there."),
+            SaveOutcome::RateLimited => println!("Not saved: too many facts at once."),
+            SaveOutcome::Rejected { reason } => {
+                eprintln!("sidecar: not saved: {reason}");
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
+    let facts = companion.facts();
+    let problems = companion.knowledge_problems();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&json!({"facts": facts, "problems": problems}))?);
+        return Ok(0);
+    }
+    if facts.is_empty() {
+        println!("No facts yet. Try: sidecar remember Preferences \"Likes green tea\"");
+    }
+    for f in &facts {
+        println!("[{}] (weight {}) {}  (learned {}, confirmed {})", f.category.name(), f.fact.weight, f.fact.text, f.fact.learned, f.fact.confirmed);
+    }
+    for p in &problems {
+        eprintln!("learnings.md line {} not understood ({}): {}", p.line, p.reason, p.text);
+    }
+    Ok(0)
 }
 
 fn describe_notice(notice: &sidecar::events::Notice) -> String {

@@ -4,4 +4,5 @@
 
 pub mod facts;
 pub mod learnings;
+pub mod store;
 pub mod words;

@@ -6,6 +6,7 @@
 //! result marked as an error, which the model reads and can act on.
 
 pub mod read_url;
+pub mod remember;
 pub mod time;
 pub mod weather;
 pub mod web_search;

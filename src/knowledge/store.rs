@@ -1,0 +1,140 @@
+//! The knowledge files in the data directory (`knowledge/SOUL.md`, `user.md`,
+//! `learnings.md`): created from templates on first run in the user's language,
+//! read into memory, and written atomically on every change. One lock guards the
+//! document, so a prompt is never built from a half-applied save (Bug 4).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
+use super::learnings::{Category, Fact, Learnings, Malformed};
+use crate::locale::Lang;
+
+pub const SOUL_FILE: &str = "SOUL.md";
+pub const USER_FILE: &str = "user.md";
+pub const LEARNINGS_FILE: &str = "learnings.md";
+
+#[derive(Debug, thiserror::Error)]
+pub enum KnowledgeError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("cannot save {path}: {source}; the change was not applied")]
+    Write { path: String, source: std::io::Error },
+}
+
+/// A fact as the UI and CLI list it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedFact {
+    pub category: Category,
+    #[serde(flatten)]
+    pub fact: Fact,
+}
+
+pub struct KnowledgeStore {
+    dir: PathBuf,
+    learnings: Mutex<Learnings>,
+    turn: Mutex<TurnSaves>,
+}
+
+fn templates(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::Es => (
+            "# Sidecar\n\nSoy Sidecar, un compañero cálido y conciso en el escritorio de la persona.\n\
+             Hablo en su idioma, recuerdo lo que importa y no invento lo que no sé.\n",
+            "# Perfil\n\n- Nombre:\n- Zona horaria:\n- Idioma: español\n",
+        ),
+        Lang::En => (
+            "# Sidecar\n\nI am Sidecar, a warm and concise companion on the user's desktop.\n\
+             I speak their language, remember what matters, and never make up what I do not know.\n",
+            "# Profile\n\n- Name:\n- Time zone:\n- Language: English\n",
+        ),
+    }
+}
+
+impl KnowledgeStore {
+    /// Opens `data_dir/knowledge`, creating the files that are missing.
+    pub fn open(data_dir: &Path, lang: Lang) -> Result<Self, KnowledgeError> {
+        let dir = data_dir.join("knowledge");
+        let (soul, user) = templates(lang);
+        let learnings_template = Learnings::template(lang == Lang::Es).render();
+        for (name, template) in [(SOUL_FILE, soul), (USER_FILE, user), (LEARNINGS_FILE, learnings_template.as_str())] {
+            let path = dir.join(name);
+            if !path.exists() {
+                crate::fsutil::write_atomically(&path, template.as_bytes())
+                    .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+            }
+        }
+        let learnings = Learnings::parse(&read(&dir.join(LEARNINGS_FILE))?);
+        let malformed = learnings.malformed();
+        tracing::info!(facts = learnings.facts().count(), unparsed = malformed.len(), "loaded learnings");
+        for bad in &malformed {
+            tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood; kept as it is");
+        }
+        Ok(Self { dir, learnings: Mutex::new(learnings), turn: Mutex::new(TurnSaves::default()) })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Starts a new turn's count of saves.
+    pub fn begin_turn(&self) {
+        *self.turn.lock().expect("turn lock") = TurnSaves::default();
+    }
+
+    /// Saves a fact (at most three per turn), writing the file before reporting.
+    pub fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+        if !self.turn.lock().expect("turn lock").try_take() {
+            tracing::warn!("more than three facts saved in one turn; extra ignored");
+            return Ok(SaveOutcome::RateLimited);
+        }
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        let mut changed = doc.clone();
+        let outcome = facts::remember(&mut changed, text, category, today);
+        if !matches!(outcome, SaveOutcome::Rejected { .. }) {
+            let path = self.dir.join(LEARNINGS_FILE);
+            crate::fsutil::write_atomically(&path, changed.render().as_bytes())
+                .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+            *doc = changed;
+        }
+        Ok(outcome)
+    }
+
+    pub fn facts(&self) -> Vec<ListedFact> {
+        let doc = self.learnings.lock().expect("learnings lock");
+        doc.facts().map(|(_, category, fact)| ListedFact { category, fact: fact.clone() }).collect()
+    }
+
+    pub fn malformed(&self) -> Vec<Malformed> {
+        self.learnings.lock().expect("learnings lock").malformed()
+    }
+
+    /// Re-reads `learnings.md` after an edit outside Sidecar.
+    pub fn reload(&self) -> Result<Vec<Malformed>, KnowledgeError> {
+        let doc = Learnings::parse(&read(&self.dir.join(LEARNINGS_FILE))?);
+        let malformed = doc.malformed();
+        *self.learnings.lock().expect("learnings lock") = doc;
+        Ok(malformed)
+    }
+
+    /// The persona (SOUL.md) and the knowledge block for the system prompt.
+    pub fn prompt_parts(&self, today: NaiveDate, fact_budget: usize, tokens: impl Fn(&str) -> usize) -> (String, String, PromptFacts) {
+        let soul = read(&self.dir.join(SOUL_FILE)).unwrap_or_default();
+        let user = read(&self.dir.join(USER_FILE)).unwrap_or_default();
+        let chosen = {
+            let doc = self.learnings.lock().expect("learnings lock");
+            facts::for_prompt(&doc, today, fact_budget, tokens)
+        };
+        let block = facts::knowledge_block(&user, &chosen);
+        (soul, block, chosen)
+    }
+}
+
+fn read(path: &Path) -> Result<String, KnowledgeError> {
+    std::fs::read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
+}

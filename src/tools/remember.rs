@@ -1,0 +1,66 @@
+//! `remember_fact`: saves a fact about the user to learnings.md and says what it did
+//! (new, reinforced, moved, kept in Health, rate-limited).
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use crate::clock::Clock;
+use crate::knowledge::facts::SaveOutcome;
+use crate::knowledge::learnings::Category;
+use crate::knowledge::store::KnowledgeStore;
+
+pub struct RememberFact {
+    pub store: Arc<KnowledgeStore>,
+    pub clock: Clock,
+    pub zone: chrono_tz::Tz,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// One short fact about the user, in their words, e.g. "Is allergic to peanuts".
+    fact: String,
+    /// One of: Health, Preferences, Work, Relationships, Schedule, Goals, General.
+    category: String,
+}
+
+impl Tool for RememberFact {
+    fn name(&self) -> &'static str {
+        "remember_fact"
+    }
+
+    fn description(&self) -> &'static str {
+        "Save a fact about the user (health, preferences, work, relationships, schedule, goals) so it is remembered in future conversations. At most 3 per reply."
+    }
+
+    fn parameters(&self) -> Value {
+        schema_of::<Args>()
+    }
+
+    fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        Box::pin(async move {
+            let args: Args = parse_arguments(arguments)?;
+            // An unknown category is not worth failing the save: it goes to General.
+            let category = Category::parse(&args.category).unwrap_or(Category::General);
+            let today = (self.clock)().with_timezone(&self.zone).date_naive();
+            let store = self.store.clone();
+            let outcome = tokio::task::spawn_blocking(move || store.remember(&args.fact, category, today))
+                .await
+                .map_err(|e| ToolError::Failed(e.to_string()))?
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
+            let summary = match &outcome {
+                SaveOutcome::New { category } => format!("saved as a new fact under {}", category.name()),
+                SaveOutcome::Reinforced { weight, .. } => format!("already known; reinforced (weight {weight})"),
+                SaveOutcome::Moved { from, to, .. } => format!("already known under {}; moved to {}", from.name(), to.name()),
+                SaveOutcome::KeptInHealth { .. } => "already known under Health; kept there".to_string(),
+                SaveOutcome::RateLimited => "not saved: at most 3 facts per reply".to_string(),
+                SaveOutcome::Rejected { reason } => return Err(ToolError::Failed(reason.clone())),
+            };
+            Ok(json!({ "result": summary, "outcome": outcome }).to_string())
+        })
+    }
+}

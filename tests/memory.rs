@@ -1,0 +1,106 @@
+//! Memory through the companion: knowledge files created on first run, the
+//! remember_fact tool (three per turn), facts and profile in the next prompt, the CLI.
+
+mod support;
+
+use std::process::Command;
+use std::sync::Arc;
+
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions};
+use support::{reply_events, stream, tool_call_events, ScriptedServer};
+
+async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
+    let settings: Settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n"
+    ))
+    .unwrap();
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+#[tokio::test]
+async fn remember_fact_saves_to_learnings_and_the_next_prompt_knows_it() {
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[
+            ("a", "remember_fact", r#"{"fact": "Es celíaco, no puede comer gluten", "category": "Health"}"#),
+            ("b", "remember_fact", r#"{"fact": "Le gusta el té verde", "category": "Preferencias"}"#),
+            ("c", "remember_fact", r#"{"fact": "Trabaja como enfermera", "category": "Work"}"#),
+            ("d", "remember_fact", r#"{"fact": "Tiene un gato llamado Miso", "category": "Relationships"}"#),
+        ])),
+        stream(reply_events(&["Anotado."])),
+        stream(reply_events(&["Claro: nada de gluten."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    for file in ["SOUL.md", "user.md", "learnings.md"] {
+        assert!(dir.path().join("knowledge").join(file).exists(), "{file} created on first run");
+    }
+    core.send("Soy celíaca, me gusta el té verde, soy enfermera y tengo un gato, Miso").await.unwrap();
+
+    // Three saves per turn: the fourth was refused and said so to the model.
+    let second = server.requests.lock().unwrap()[1].clone();
+    let results: Vec<String> = second["messages"].as_array().unwrap().iter()
+        .filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
+    assert!(results[0].contains("new fact under Health"), "{}", results[0]);
+    assert!(results[1].contains("Preferences"));
+    assert!(results[3].contains("at most 3"), "{}", results[3]);
+    let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
+    assert!(file.contains("- [weight:1] Es celíaco, no puede comer gluten | learned:"), "{file}");
+    assert!(!file.contains("Miso"));
+    assert_eq!(core.facts().len(), 3);
+
+    // The next turn's system prompt carries them, wrapped as data.
+    core.send("¿Qué no puedo comer?").await.unwrap();
+    let third = server.last_request();
+    let system = third["messages"][0]["content"].as_str().unwrap();
+    let knowledge = &system[system.find("<user_knowledge>").expect("knowledge block")..];
+    assert!(knowledge.contains("## Health\n- Es celíaco, no puede comer gluten"), "{system}");
+    assert!(knowledge.contains("remember_fact"));
+}
+
+#[tokio::test]
+async fn an_edit_outside_sidecar_is_picked_up_on_reload_and_bad_lines_are_reported() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let path = dir.path().join("knowledge/learnings.md");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("- [weight:4] Vive en Rosario | learned:2026-01-01 | confirmed:2026-11-01\n- Vive en Rosario pero sin formato\n");
+    std::fs::write(&path, &text).unwrap();
+    let problems = core.knowledge().reload().unwrap();
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].text.contains("sin formato"));
+    assert_eq!(core.facts().len(), 1);
+}
+
+#[tokio::test]
+async fn the_cli_remembers_and_lists_facts_in_spanish_templates() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sidecar"))
+            .env("SIDECAR_DATA_DIR", dir.path())
+            .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
+            .env("SIDECAR_LANG", "es")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["remember", "--json", "Salud", "Es", "alérgico", "al", "maní"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"action":"new","category":"Health"}"#);
+    let out = run(&["remember", "--json", "Health", "es alergico al mani"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(r#""action":"reinforced","category":"Health","weight":2"#));
+    let out = run(&["remember", "Health", "Es alérgico a la nuez"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Saved under Health.");
+    let out = run(&["facts", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let texts: Vec<&str> = listed["facts"].as_array().unwrap().iter().map(|f| f["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["Es alérgico al maní", "Es alérgico a la nuez"]);
+    assert_eq!(listed["facts"][0]["weight"], 2);
+    let learnings = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
+    assert!(learnings.starts_with("# Aprendizajes"), "{learnings}");
+    let out = run(&["remember", "Hobbies", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown category"));
+}
