@@ -126,6 +126,7 @@ pub struct Companion {
     pub(crate) secrets: Arc<Secrets>,
     pub(crate) config_path: Option<PathBuf>,
     knowledge: Arc<KnowledgeStore>,
+    recall: Arc<crate::recall::Recall>,
     tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
@@ -172,6 +173,8 @@ impl Companion {
             clock: options.clock.clone(),
             zone: clock::user_zone(options.settings.user.timezone.as_deref()),
         });
+        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
+        tools.register(crate::recall::RecallTool(recall.clone()));
         let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
@@ -179,6 +182,7 @@ impl Companion {
             secrets: options.secrets,
             config_path: options.config_path,
             knowledge,
+            recall,
             tools: StdMutex::new(Arc::new(tools)),
             events,
             data_dir: options.data_dir,
@@ -231,6 +235,43 @@ impl Companion {
     /// Lines of learnings.md that could not be read (kept in the file as they are).
     pub fn knowledge_problems(&self) -> Vec<Malformed> {
         self.knowledge.malformed()
+    }
+
+    /// Searches all messages and facts, packed into `budget_tokens`.
+    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<crate::recall::RecallResults, CompanionError> {
+        Ok(self.recall.search(query, budget_tokens).await?)
+    }
+
+    /// Imports messages from JSON lines (`role`, `content`, optional `timestamp` and
+    /// `id`) into a new conversation. Returns (imported, problems by line number).
+    pub async fn import_jsonl(&self, text: &str) -> Result<(usize, Vec<(usize, String)>), CompanionError> {
+        #[derive(serde::Deserialize)]
+        struct Line {
+            role: Role,
+            content: String,
+            #[serde(default)]
+            timestamp: Option<String>,
+            #[serde(default)]
+            id: Option<serde_json::Value>,
+        }
+        // Imported history is an archive: searchable, but the chat stays where it was.
+        let conversation = self.store.new_conversation().await?;
+        self.store.archive_conversation(conversation).await?;
+        let (mut imported, mut problems) = (0, Vec::new());
+        for (number, raw) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            match serde_json::from_str::<Line>(raw) {
+                Ok(line) if matches!(line.role, Role::User | Role::Assistant | Role::System) => {
+                    let external = line.id.map(|id| id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string()));
+                    self.store
+                        .import_message(conversation, line.role, &line.content, line.timestamp.as_deref(), external.as_deref())
+                        .await?;
+                    imported += 1;
+                }
+                Ok(_) => problems.push((number + 1, "role must be user, assistant or system".into())),
+                Err(e) => problems.push((number + 1, e.to_string())),
+            }
+        }
+        Ok((imported, problems))
     }
 
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {

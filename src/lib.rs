@@ -14,6 +14,7 @@ pub mod logging;
 pub mod model;
 pub mod paths;
 pub mod provider_admin;
+pub mod recall;
 pub mod secrets;
 pub mod settings;
 pub mod settings_file;

@@ -104,3 +104,80 @@ async fn the_cli_remembers_and_lists_facts_in_spanish_templates() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown category"));
 }
+
+#[tokio::test]
+async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources() {
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["Qué bueno, Rosario es linda."])),
+        stream(tool_call_events(&[("r", "recall", r#"{"query": "rosario"}"#)])),
+        stream(reply_events(&["Vivís en Rosario."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    core.send("Me mudé a Rosário el año pasado").await.unwrap();
+    core.remember("Vive en Rosario con su gato", sidecar::knowledge::learnings::Category::General).unwrap();
+
+    let results = core.recall("rosario", 2000).await.unwrap();
+    let sources: Vec<(&str, &str)> = results.hits.iter().map(|h| (h.source.as_str(), h.label.as_str())).collect();
+    assert!(sources.contains(&("message", "user")), "{sources:?}");
+    assert!(sources.contains(&("message", "assistant")));
+    assert!(sources.contains(&("fact", "General")));
+    let user_hit = results.hits.iter().find(|h| h.label == "user").unwrap();
+    assert!(user_hit.snippet.contains("[Rosário]"), "{}", user_hit.snippet);
+    assert!(!user_hit.timestamp.is_empty());
+    // FTS syntax in a query is just words.
+    assert!(core.recall("\"unbalanced AND (", 2000).await.unwrap().hits.is_empty());
+
+    // The model can recall too.
+    core.send("¿dónde vivo?").await.unwrap();
+    let tool_result = server.last_request()["messages"].as_array().unwrap().iter().rev()
+        .find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap().to_string();
+    assert!(tool_result.contains("[fact") && tool_result.contains("[message"), "{tool_result}");
+}
+
+#[tokio::test]
+async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("old.jsonl");
+    let mut lines = vec![
+        r#"{"role":"user","content":"My dentist is Dr. Okafor on Main Street","timestamp":"2024-03-01T10:00:00Z","id":"wa-1"}"#.to_string(),
+        r#"{"role":"assistant","content":"Noted, Dr. Okafor.","id":7}"#.to_string(),
+        "not json".to_string(),
+        r#"{"role":"tool","content":"x"}"#.to_string(),
+    ];
+    for i in 0..40 {
+        lines.push(format!(r#"{{"role":"user","content":"dentist appointment number {i} was fine"}}"#));
+    }
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sidecar"))
+            .env("SIDECAR_DATA_DIR", dir.path().join("data"))
+            .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["import", "--json", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "problems make the exit code 2");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["imported"], 42);
+    assert_eq!(report["problems"][0]["line"], 3);
+    assert_eq!(report["problems"][1]["line"], 4);
+
+    let out = run(&["recall", "--json", "--budget", "200", "okafor"]);
+    let found: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = found["hits"].as_array().unwrap();
+    let original = hits.iter().find(|h| h["external_id"] == "wa-1").expect("the WhatsApp message");
+    assert_eq!(original["timestamp"], "2024-03-01T10:00:00Z");
+    assert!(original["snippet"].as_str().unwrap().contains("[Okafor]"));
+    assert!(hits.iter().any(|h| h["external_id"] == "7"));
+    let out = run(&["recall", "--json", "--budget", "120", "dentist"]);
+    let found: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found["tokens"].as_u64().unwrap() <= 120);
+    assert!(found["omitted"].as_u64().unwrap() > 0, "{found}");
+    // The imported archive does not replace the current conversation.
+    let out = run(&["history", "--json"]);
+    let history: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(history.is_empty(), "{history:?}");
+}

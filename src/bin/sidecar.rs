@@ -67,6 +67,24 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         fact: Vec<String>,
     },
+    /// Searches everything ever said and saved; results packed into a token budget.
+    Recall {
+        /// Print a JSON object with `hits` (source, id, snippet, timestamp…) and `omitted`.
+        #[arg(long)]
+        json: bool,
+        /// Most tokens of results to print.
+        #[arg(long, default_value_t = 1500)]
+        budget: usize,
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+    },
+    /// Imports a conversation from JSON lines: one message per line with `role`,
+    /// `content`, and optional `timestamp` and `id` (kept and shown by recall).
+    Import {
+        #[arg(long)]
+        json: bool,
+        file: PathBuf,
+    },
     /// Lists the facts in learnings.md, and any lines it could not read.
     Facts {
         /// Print a JSON object with `facts` and `problems`.
@@ -113,6 +131,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Status { json } => status(&companion, json).await?,
         Command::Remember { json, category, fact } => remember(&companion, &category, &fact.join(" "), json)?,
         Command::Facts { json } => facts(&companion, json)?,
+        Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
+        Command::Import { json, file } => import(&companion, &file, json).await?,
     };
     companion.shutdown().await;
     Ok(code)
@@ -243,6 +263,40 @@ fn remember(companion: &Companion, category: &str, fact: &str, json: bool) -> an
         }
     }
     Ok(0)
+}
+
+async fn recall(companion: &Companion, query: &str, budget: usize, json: bool) -> anyhow::Result<i32> {
+    let results = companion.recall(query, budget).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+        return Ok(0);
+    }
+    if results.hits.is_empty() {
+        println!("Nothing found for \"{query}\".");
+    }
+    for hit in &results.hits {
+        let reference = hit.external_id.as_deref().map(|e| format!(", ref {e}")).unwrap_or_default();
+        println!("[{} {}, {}{reference}] {}: {}", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet);
+    }
+    if results.omitted > 0 {
+        println!("({} more matches over the budget)", results.omitted);
+    }
+    Ok(0)
+}
+
+async fn import(companion: &Companion, file: &std::path::Path, json: bool) -> anyhow::Result<i32> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let (imported, problems) = companion.import_jsonl(&text).await?;
+    if json {
+        let problems: Vec<_> = problems.iter().map(|(line, error)| json!({"line": line, "error": error})).collect();
+        println!("{}", json!({"imported": imported, "problems": problems}));
+    } else {
+        println!("Imported {imported} messages.");
+        for (line, error) in &problems {
+            eprintln!("line {line} skipped: {error}");
+        }
+    }
+    Ok(if problems.is_empty() { 0 } else { 2 })
 }
 
 fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {

@@ -4,6 +4,7 @@
 //! document, so a prompt is never built from a half-applied save (Bug 4).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chrono::NaiveDate;
@@ -37,6 +38,8 @@ pub struct KnowledgeStore {
     dir: PathBuf,
     learnings: Mutex<Learnings>,
     turn: Mutex<TurnSaves>,
+    /// Bumped on every change, so indexes know when to refresh.
+    version: AtomicU64,
 }
 
 fn templates(lang: Lang) -> (&'static str, &'static str) {
@@ -73,7 +76,12 @@ impl KnowledgeStore {
         for bad in &malformed {
             tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood; kept as it is");
         }
-        Ok(Self { dir, learnings: Mutex::new(learnings), turn: Mutex::new(TurnSaves::default()) })
+        Ok(Self { dir, learnings: Mutex::new(learnings), turn: Mutex::new(TurnSaves::default()), version: AtomicU64::new(1) })
+    }
+
+    /// Changes so far (starts at 1).
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Relaxed)
     }
 
     pub fn dir(&self) -> &Path {
@@ -99,6 +107,7 @@ impl KnowledgeStore {
             crate::fsutil::write_atomically(&path, changed.render().as_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
+            self.version.fetch_add(1, Ordering::Relaxed);
         }
         Ok(outcome)
     }
@@ -117,6 +126,7 @@ impl KnowledgeStore {
         let doc = Learnings::parse(&read(&self.dir.join(LEARNINGS_FILE))?);
         let malformed = doc.malformed();
         *self.learnings.lock().expect("learnings lock") = doc;
+        self.version.fetch_add(1, Ordering::Relaxed);
         Ok(malformed)
     }
 

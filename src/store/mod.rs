@@ -5,6 +5,7 @@
 
 mod corrections;
 mod messages;
+mod recall;
 mod usage;
 
 use std::path::Path;
@@ -15,6 +16,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
+pub use recall::{fts_query, RecallHit};
 pub use usage::{ModelTotals, UsageRecord, UsageTotals};
 
 /// File name of the database inside the data directory.
