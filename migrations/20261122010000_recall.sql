@@ -20,6 +20,8 @@ INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
 
 -- A message imported from elsewhere keeps its original id, shown by recall.
 ALTER TABLE messages ADD COLUMN external_id TEXT;
+-- Imported history: searchable, never the conversation the chat continues.
+ALTER TABLE conversations ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
 
 -- A copy of learnings.md's facts for searching (the file stays the source of truth).
 CREATE VIRTUAL TABLE facts_fts USING fts5(

@@ -102,7 +102,7 @@ impl Store {
 
     /// Marks a conversation as an archive: searchable, never the current one.
     pub async fn archive_conversation(&self, conversation_id: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE conversations SET updated_at = '1970-01-01T00:00:00.000Z' WHERE id = ?")
+        sqlx::query("UPDATE conversations SET archived = 1 WHERE id = ?")
             .bind(conversation_id)
             .execute(&self.pool)
             .await?;
