@@ -14,6 +14,8 @@ echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
+echo "== recall latency =="
+cargo bench --bench recall 2>/dev/null
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="
