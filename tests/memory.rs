@@ -181,3 +181,13 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
     let history: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert!(history.is_empty(), "{history:?}");
 }
+
+#[tokio::test]
+async fn recall_matches_word_prefixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    core.remember("Allergic to peanuts", sidecar::knowledge::learnings::Category::Health).unwrap();
+    let hits = core.recall("peanut", 500).await.unwrap().hits;
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].snippet, "Allergic to [peanuts]");
+}

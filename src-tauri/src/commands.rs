@@ -122,3 +122,34 @@ pub async fn pinned_model(core: Core<'_>) -> Result<Option<String>, CommandError
 pub async fn pin_model(core: Core<'_>, id: Option<String>) -> Result<(), CommandError> {
     Ok(core.pin_provider(id.as_deref()).await?)
 }
+
+/// Facts by category and the lines of learnings.md that could not be read.
+#[derive(Serialize)]
+pub struct MemoryReport {
+    facts: Vec<sidecar::knowledge::store::ListedFact>,
+    problems: Vec<sidecar::knowledge::learnings::Malformed>,
+}
+
+#[tauri::command]
+pub async fn memory_report(core: Core<'_>) -> Result<MemoryReport, CommandError> {
+    Ok(blocking(&core, |c| {
+        // Pick up edits made in a text editor since the last look.
+        let _ = c.knowledge().reload();
+        MemoryReport { facts: c.facts(), problems: c.knowledge_problems() }
+    })
+    .await)
+}
+
+#[tauri::command]
+pub async fn remember_fact(
+    core: Core<'_>,
+    text: String,
+    category: sidecar::knowledge::learnings::Category,
+) -> Result<sidecar::knowledge::facts::SaveOutcome, CommandError> {
+    Ok(blocking(&core, move |c| c.remember(&text, category)).await?)
+}
+
+#[tauri::command]
+pub async fn recall_search(core: Core<'_>, query: String) -> Result<sidecar::recall::RecallResults, CommandError> {
+    Ok(core.recall(&query, 4000).await?)
+}

@@ -67,6 +67,9 @@ pub fn run() {
             commands::usage_report,
             commands::pinned_model,
             commands::pin_model,
+            commands::memory_report,
+            commands::remember_fact,
+            commands::recall_search,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

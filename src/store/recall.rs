@@ -26,12 +26,13 @@ pub struct RecallHit {
 }
 
 /// Words of a query as an FTS5 expression: each quoted (so no user text is read as
-/// FTS syntax), any of them may match, bm25 ranks those matching more higher.
+/// FTS syntax) and matched as a prefix ("peanut" finds "peanuts"); any of them may
+/// match, and bm25 ranks those matching more higher.
 pub fn fts_query(query: &str) -> Option<String> {
     let words: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() > 1)
-        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .map(|w| format!("\"{}\"*", w.to_lowercase()))
         .collect();
     (!words.is_empty()).then(|| words.join(" OR "))
 }

@@ -4,13 +4,14 @@ import { Composer } from "./components/Composer";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
+import { MemoryView } from "./components/MemoryView";
 import { ModelPicker } from "./components/ModelPicker";
 import { SettingsView } from "./components/SettingsView";
 import { UsageView } from "./components/UsageView";
 import { useStrings } from "./i18n";
 import { useChat } from "./useChat";
 
-type View = "chat" | "usage" | "settings";
+type View = "chat" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
@@ -40,7 +41,7 @@ export function App() {
       <header>
         <h1>{t.title}</h1>
         <nav>
-          {(["chat", "usage", "settings"] as const).map((v) => (
+          {(["chat", "memory", "usage", "settings"] as const).map((v) => (
             <button
               key={v}
               className={`tab${view === v ? " active" : ""}`}
@@ -48,7 +49,7 @@ export function App() {
               data-testid={`nav-${v}`}
               onClick={() => go(v)}
             >
-              {v === "chat" ? t.navChat : v === "usage" ? t.navUsage : t.navSettings}
+              {{ chat: t.navChat, memory: t.navMemory, usage: t.navUsage, settings: t.navSettings }[v]}
             </button>
           ))}
         </nav>
@@ -65,6 +66,11 @@ export function App() {
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
         </>
+      )}
+      {view === "memory" && (
+        <main>
+          <MemoryView />
+        </main>
       )}
       {view === "usage" && (
         <main>

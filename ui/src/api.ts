@@ -155,6 +155,51 @@ export interface UsageReport {
   all_time: UsageTotals;
 }
 
+export type Category = "Health" | "Preferences" | "Work" | "Relationships" | "Schedule" | "Goals" | "General";
+export const CATEGORIES: Category[] = ["Health", "Preferences", "Work", "Relationships", "Schedule", "Goals", "General"];
+
+export interface ListedFact {
+  category: Category;
+  weight: number;
+  text: string;
+  learned: string;
+  confirmed: string;
+}
+
+export interface MalformedLine {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+export interface MemoryReport {
+  facts: ListedFact[];
+  problems: MalformedLine[];
+}
+
+export type SaveOutcome =
+  | { action: "new"; category: Category }
+  | { action: "reinforced"; category: Category; weight: number }
+  | { action: "moved"; from: Category; to: Category; weight: number }
+  | { action: "kept_in_health"; requested: Category; weight: number }
+  | { action: "rate_limited" }
+  | { action: "rejected"; reason: string };
+
+export interface RecallHit {
+  source: "message" | "fact";
+  id: number;
+  label: string;
+  snippet: string;
+  timestamp: string;
+  external_id: string | null;
+}
+
+export interface RecallResults {
+  hits: RecallHit[];
+  omitted: number;
+  tokens: number;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
 
@@ -181,6 +226,9 @@ export const api = {
   usageReport: () => invoke<UsageReport>("usage_report"),
   pinnedModel: () => invoke<string | null>("pinned_model"),
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
+  memoryReport: () => invoke<MemoryReport>("memory_report"),
+  rememberFact: (text: string, category: Category) => invoke<SaveOutcome>("remember_fact", { text, category }),
+  recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */

@@ -1,0 +1,34 @@
+"""The Memory view in the real app: add a fact, see it in learnings.md and the list,
+find it with recall, and see a hand-edited bad line reported."""
+from conftest import wait_until
+
+
+def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        learnings = data / "knowledge" / "learnings.md"
+        wait_until(learnings.exists, 10, "learnings.md not created")
+        with learnings.open("a") as f:
+            f.write("- likes jazz, written by hand without the format\n")
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.wait_for("[data-testid=memory-view]", 10)
+        session.script("""
+            const select = document.querySelector('[data-testid=fact-category]');
+            select.value = 'Health';
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+        """)
+        session.send_keys(session.find("[data-testid=fact-text]"), "Allergic to peanuts")
+        session.click(session.find("[data-testid=add-fact]"))
+        wait_until(lambda: session.find_all("[data-testid=fact]"), 10, "fact not listed")
+        assert session.texts("[data-testid=memory-message]") == ["Saved."]
+        assert session.texts("[data-testid=fact] span:first-child") == ["Allergic to peanuts"]
+        assert "- [weight:1] Allergic to peanuts | learned:" in learnings.read_text()
+        problems = session.texts("[data-testid=memory-problems]")[0]
+        assert "likes jazz, written by hand" in problems, problems
+        session.send_keys(session.find("[data-testid=memory-search]"), "peanut")
+        wait_until(lambda: session.find_all("[data-testid=recall-hit]"), 10, "recall found nothing")
+        assert "peanuts" in session.texts("[data-testid=recall-hit]")[0].lower()
+        desktop.screenshot("memory")
+    finally:
+        desktop.close(session)

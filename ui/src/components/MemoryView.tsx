@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, CATEGORIES, toCommandError, type Category, type MemoryReport, type RecallResults, type SaveOutcome } from "../api";
+import { useStrings, type Strings } from "../i18n";
+
+function outcomeText(t: Strings, outcome: SaveOutcome): string {
+  switch (outcome.action) {
+    case "new":
+      return t.outcomeNew;
+    case "reinforced":
+      return t.outcomeReinforced;
+    case "moved":
+      return t.outcomeMoved;
+    case "kept_in_health":
+      return t.outcomeKeptInHealth;
+    case "rate_limited":
+      return "";
+    case "rejected":
+      return outcome.reason;
+  }
+}
+
+/** Renders "[word]" markers from recall snippets as highlights. */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/(\[[^\]]*\])/g);
+  return (
+    <>
+      {parts.map((part, i) =>
+        part.startsWith("[") && part.endsWith("]") ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>,
+      )}
+    </>
+  );
+}
+
+export function MemoryView() {
+  const t = useStrings();
+  const [report, setReport] = useState<MemoryReport | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [text, setText] = useState("");
+  const [category, setCategory] = useState<Category>("Preferences");
+  const [query, setQuery] = useState("");
+  const [results, setResults] = useState<RecallResults | null>(null);
+
+  const reload = useCallback(() => {
+    api.memoryReport().then(setReport).catch((e) => setMessage(toCommandError(e).message));
+  }, []);
+  useEffect(reload, [reload]);
+
+  // Search as the user types, a moment after they pause.
+  useEffect(() => {
+    if (query.trim().length < 2) {
+      setResults(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      api.recallSearch(query).then(setResults).catch((e) => setMessage(toCommandError(e).message));
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  const add = async () => {
+    if (!text.trim()) return;
+    try {
+      setMessage(outcomeText(t, await api.rememberFact(text, category)));
+      setText("");
+      reload();
+    } catch (e) {
+      setMessage(toCommandError(e).message);
+    }
+  };
+
+  return (
+    <section className="page" data-testid="memory-view">
+      <h2>{t.memoryTitle}</h2>
+      <p className="muted">{t.memoryIntro}</p>
+      <input
+        className="search"
+        type="search"
+        placeholder={t.memorySearch}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        data-testid="memory-search"
+      />
+      {results && (
+        <ul className="recall-hits" data-testid="recall-hits">
+          {results.hits.length === 0 && <li className="muted">{t.memoryNoHits}</li>}
+          {results.hits.map((hit) => (
+            <li key={`${hit.source}${hit.id}`} data-testid="recall-hit">
+              <span className="muted small">
+                {hit.source === "fact" ? t.category(hit.label) : hit.label === "user" ? t.you : t.sidecar} ·{" "}
+                {hit.timestamp.slice(0, 10)}
+                {hit.external_id ? ` · ${hit.external_id}` : ""}
+              </span>
+              <div>
+                <Snippet text={hit.snippet} />
+              </div>
+            </li>
+          ))}
+          {results.omitted > 0 && <li className="muted small">{t.memoryOmitted(results.omitted)}</li>}
+        </ul>
+      )}
+      {message && (
+        <div className="info" role="status" data-testid="memory-message">
+          {message}
+        </div>
+      )}
+      <form
+        className="fact-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add();
+        }}
+      >
+        <select value={category} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-category">
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {t.category(c)}
+            </option>
+          ))}
+        </select>
+        <input value={text} placeholder={t.memoryFactPlaceholder} onChange={(e) => setText(e.target.value)} data-testid="fact-text" />
+        <button type="submit" disabled={!text.trim()} data-testid="add-fact">
+          {t.memoryAdd}
+        </button>
+      </form>
+      {report && report.facts.length === 0 && <p className="empty-inline">{t.memoryEmpty}</p>}
+      {report &&
+        CATEGORIES.filter((c) => report.facts.some((f) => f.category === c)).map((c) => (
+          <div key={c} className={`fact-group${c === "Health" ? " health" : ""}`} data-testid="fact-group">
+            <h3>
+              {t.category(c)}
+              {c === "Health" && <span className="muted small"> · {t.memoryHealthNote}</span>}
+            </h3>
+            <ul>
+              {report.facts
+                .filter((f) => f.category === c)
+                .map((f, i) => (
+                  <li key={i} data-testid="fact">
+                    <span>{f.text}</span>
+                    <span className="muted small">
+                      {t.memoryWeight} {f.weight} · {t.memoryLearned} {f.learned} · {t.memoryConfirmed} {f.confirmed}
+                    </span>
+                  </li>
+                ))}
+            </ul>
+          </div>
+        ))}
+      {report && report.problems.length > 0 && (
+        <div className="problems" data-testid="memory-problems">
+          <p>{t.memoryProblems}</p>
+          <ul>
+            {report.problems.map((p) => (
+              <li key={p.line}>
+                <strong>{t.memoryLine(p.line)}</strong> <code>{p.text}</code> <span className="muted small">({p.reason})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { MemoryReport } from "./api";
+import { App } from "./App";
+import { I18nContext, strings } from "./i18n";
+import { FakeCore } from "./test/fakeCore";
+
+function renderApp(lang: "en" | "es" = "en") {
+  return render(
+    <I18nContext.Provider value={strings[lang]}>
+      <App />
+    </I18nContext.Provider>,
+  );
+}
+
+const report: MemoryReport = {
+  facts: [
+    { category: "Preferences", weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
+    { category: "Health", weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
+  ],
+  problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
+};
+
+describe("memory view", () => {
+  it("lists facts by category with Health first and marked, and shows unreadable lines", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    renderApp();
+    await userEvent.setup().click(screen.getByTestId("nav-memory"));
+    const groups = await screen.findAllByTestId("fact-group");
+    expect(groups[0]).toHaveTextContent("Health");
+    expect(groups[0]).toHaveTextContent("always included");
+    expect(groups[0]).toHaveTextContent("Allergic to peanuts");
+    expect(groups[1]).toHaveTextContent("weight 3 · learned 2026-01-02 · confirmed 2026-11-20");
+    expect(screen.getByTestId("memory-problems")).toHaveTextContent("line 9 - likes jazz (missing [weight:N])");
+  });
+
+  it("adds a fact and says what the engine did", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.remember_fact = () => ({ action: "kept_in_health", requested: "Schedule", weight: 6 });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.selectOptions(await screen.findByTestId("fact-category"), "Schedule");
+    await user.type(screen.getByTestId("fact-text"), "allergic to peanuts");
+    await user.click(screen.getByTestId("add-fact"));
+    expect(core.invoked("remember_fact")[0].args).toEqual({ text: "allergic to peanuts", category: "Schedule" });
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("Already known under Health; kept there.");
+  });
+
+  it("searches with recall and highlights the matched words", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => ({ facts: [], problems: [] });
+    core.handlers.recall_search = () => ({
+      hits: [{ source: "message", id: 4, label: "user", snippet: "My dentist is [Dr] [Okafor]", timestamp: "2024-03-01T10:00:00Z", external_id: "wa-1" }],
+      omitted: 2,
+      tokens: 40,
+    });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    expect(await screen.findByText(/Nothing saved yet/)).toBeInTheDocument();
+    await user.type(screen.getByTestId("memory-search"), "okafor");
+    const hit = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
+    expect(hit).toHaveTextContent("You · 2024-03-01 · wa-1");
+    expect(within(hit).getByText("Okafor").tagName).toBe("MARK");
+    expect(screen.getByTestId("recall-hits")).toHaveTextContent("2 more matches");
+    await waitFor(() => expect(core.invoked("recall_search").at(-1)?.args).toEqual({ query: "okafor" }));
+  });
+
+  it("names categories in Spanish", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    renderApp("es");
+    await act(() => userEvent.setup().click(screen.getByTestId("nav-memory")));
+    const groups = await screen.findAllByTestId("fact-group");
+    expect(groups[0]).toHaveTextContent("Salud");
+    expect(groups[1]).toHaveTextContent("Preferencias");
+  });
+});
