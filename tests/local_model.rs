@@ -107,3 +107,32 @@ fn core_base_url(dir: &tempfile::TempDir) -> String {
     let addr = line.trim_start_matches("listening").trim();
     if addr.starts_with("http") { addr.to_string() } else { format!("http://{addr}") }
 }
+
+#[tokio::test]
+async fn the_offline_server_exits_when_the_app_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        .env("SIDECAR_DATA_DIR", dir.path())
+        .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
+        .env("SIDECAR_LOCAL_LLM_PYTHON", support::local_llm_python())
+        .env_remove("SIDECAR_LLM_BASE_URL")
+        .args(["ask", "Write a long story about the sea."])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let log = dir.path().join("logs/local-model.log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("\nlistening") {
+        assert!(std::time::Instant::now() < deadline, "the offline model never started");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let base = core_base_url(&dir);
+    assert!(reqwest::get(format!("{base}/health")).await.is_ok(), "the server is up");
+    app.kill().unwrap(); // SIGKILL: no destructors run in the app
+    app.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while reqwest::get(format!("{base}/health")).await.is_ok() {
+        assert!(std::time::Instant::now() < deadline, "the offline server outlived its app");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

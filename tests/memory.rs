@@ -204,3 +204,34 @@ async fn leftovers_of_a_killed_write_are_cleaned_up_at_start() {
     assert!(knowledge.join("notes.tmp.md").exists(), "other files are left alone");
     assert!(knowledge.join("learnings.md").exists());
 }
+
+#[tokio::test]
+async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
+    use sidecar::knowledge::learnings::Category;
+    use sidecar::knowledge::store::KnowledgeError;
+    let dir = tempfile::tempdir().unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    core.remember("Likes green tea", Category::Preferences).unwrap();
+    core.remember("Takes blood pressure pills", Category::Health).unwrap();
+    let knowledge = core.knowledge();
+    let tea = core.facts().into_iter().find(|f| f.fact.text == "Likes green tea").unwrap();
+
+    knowledge.edit(tea.line, "Likes green tea", "Likes green and | black tea", Category::Preferences).unwrap();
+    let edited = core.facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
+    assert_eq!(edited.fact.text, "Likes green and / black tea");
+    assert_eq!((edited.fact.learned, edited.fact.weight), (tea.fact.learned, tea.fact.weight));
+
+    // The old line number and text no longer match: refused, nothing changes.
+    let error = knowledge.delete(tea.line, "Likes green tea").unwrap_err();
+    assert!(matches!(error, KnowledgeError::Stale { .. }), "{error}");
+
+    let pills = core.facts().into_iter().find(|f| f.category == Category::Health).unwrap();
+    knowledge.edit(pills.line, &pills.fact.text, &pills.fact.text, Category::Schedule).unwrap();
+    assert_eq!(core.facts().iter().find(|f| f.fact.text.contains("pills")).unwrap().category, Category::Schedule);
+
+    let edited = core.facts().into_iter().find(|f| f.fact.text.contains("black")).unwrap();
+    knowledge.delete(edited.line, &edited.fact.text).unwrap();
+    let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
+    assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
+    assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).unwrap_err(), KnowledgeError::Invalid(_)));
+}

@@ -153,3 +153,20 @@ pub async fn remember_fact(
 pub async fn recall_search(core: Core<'_>, query: String) -> Result<sidecar::recall::RecallResults, CommandError> {
     Ok(core.recall(&query, 4000).await?)
 }
+
+#[tauri::command]
+pub async fn edit_fact(
+    core: Core<'_>,
+    line: usize,
+    expected: String,
+    text: String,
+    category: sidecar::knowledge::learnings::Category,
+) -> Result<(), CommandError> {
+    Ok(blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from))
+        .await?)
+}
+
+#[tauri::command]
+pub async fn delete_fact(core: Core<'_>, line: usize, expected: String) -> Result<(), CommandError> {
+    Ok(blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await?)
+}

@@ -70,6 +70,8 @@ pub fn run() {
             commands::memory_report,
             commands::remember_fact,
             commands::recall_search,
+            commands::edit_fact,
+            commands::delete_fact,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

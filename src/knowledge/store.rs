@@ -24,11 +24,17 @@ pub enum KnowledgeError {
     Read { path: String, source: std::io::Error },
     #[error("cannot save {path}: {source}; the change was not applied")]
     Write { path: String, source: std::io::Error },
+    #[error("learnings.md changed since it was shown (line {line} is no longer \"{expected}\"); reload and try again")]
+    Stale { line: usize, expected: String },
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// A fact as the UI and CLI list it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListedFact {
+    /// 1-based line in learnings.md, to address the fact in edits.
+    pub line: usize,
     pub category: Category,
     #[serde(flatten)]
     pub fact: Fact,
@@ -113,9 +119,57 @@ impl KnowledgeStore {
         Ok(outcome)
     }
 
+    /// Edits the fact on `line` (1-based) if it still reads `expected`: new text,
+    /// new category (a deliberate move by the user, so Health may be left too).
+    pub fn edit(&self, line: usize, expected: &str, text: &str, category: Category) -> Result<(), KnowledgeError> {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "/");
+        if text.is_empty() {
+            return Err(KnowledgeError::Invalid("the fact is empty".into()));
+        }
+        self.change(line, expected, |doc, index, current_category, fact| {
+            let edited = Fact { text, ..fact };
+            if current_category == category {
+                doc.update(index, edited);
+            } else {
+                doc.move_to(index, category, edited);
+            }
+        })
+    }
+
+    /// Deletes the fact on `line` if it still reads `expected`.
+    pub fn delete(&self, line: usize, expected: &str) -> Result<(), KnowledgeError> {
+        self.change(line, expected, |doc, index, _, _| doc.remove(index))
+    }
+
+    fn change(
+        &self,
+        line: usize,
+        expected: &str,
+        apply: impl FnOnce(&mut Learnings, usize, Category, Fact),
+    ) -> Result<(), KnowledgeError> {
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        let stale = || KnowledgeError::Stale { line, expected: expected.to_string() };
+        let (index, category, fact) = doc
+            .facts()
+            .find(|(index, _, _)| index + 1 == line)
+            .map(|(index, category, fact)| (index, category, fact.clone()))
+            .ok_or_else(stale)?;
+        if fact.text != expected {
+            return Err(stale());
+        }
+        let mut changed = doc.clone();
+        apply(&mut changed, index, category, fact);
+        let path = self.dir.join(LEARNINGS_FILE);
+        crate::fsutil::write_atomically(&path, changed.render().as_bytes())
+            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        *doc = changed;
+        self.version.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
     pub fn facts(&self) -> Vec<ListedFact> {
         let doc = self.learnings.lock().expect("learnings lock");
-        doc.facts().map(|(_, category, fact)| ListedFact { category, fact: fact.clone() }).collect()
+        doc.facts().map(|(index, category, fact)| ListedFact { line: index + 1, category, fact: fact.clone() }).collect()
     }
 
     pub fn malformed(&self) -> Vec<Malformed> {

@@ -26,3 +26,5 @@ params.cpuparams.n_threads = max(1, min(4, os.cpu_count() or 1))
 server = x.Server(params)
 print(f"listening {server.listening_address}", flush=True)
 sys.stdin.read()
+# The server's own threads would keep the process alive after the main thread ends.
+os._exit(0)

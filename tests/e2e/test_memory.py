@@ -22,7 +22,7 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         session.click(session.find("[data-testid=add-fact]"))
         wait_until(lambda: session.find_all("[data-testid=fact]"), 10, "fact not listed")
         assert session.texts("[data-testid=memory-message]") == ["Saved."]
-        assert session.texts("[data-testid=fact] span:first-child") == ["Allergic to peanuts"]
+        assert session.texts("[data-testid=fact] > span:first-child") == ["Allergic to peanuts"]
         assert "- [weight:1] Allergic to peanuts | learned:" in learnings.read_text()
         problems = session.texts("[data-testid=memory-problems]")[0]
         assert "likes jazz, written by hand" in problems, problems
@@ -30,5 +30,16 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         wait_until(lambda: session.find_all("[data-testid=recall-hit]"), 10, "recall found nothing")
         assert "peanuts" in session.texts("[data-testid=recall-hit]")[0].lower()
         desktop.screenshot("memory")
+        # Edit it in place, then delete it.
+        session.click(session.find("[data-testid=fact-edit]"))
+        field = session.find("[data-testid=fact-edit-text]")
+        session.script("document.querySelector('[data-testid=fact-edit-text]').select()")
+        session.send_keys(field, "Allergic to peanuts and cashews\ue007")
+        wait_until(lambda: "cashews" in learnings.read_text(), 10, "edit not saved")
+        wait_until(lambda: session.texts("[data-testid=fact] > span:first-child") == ["Allergic to peanuts and cashews"],
+                   10, "edited fact not shown")
+        session.click(session.find("[data-testid=fact-delete]"))
+        wait_until(lambda: "peanuts" not in learnings.read_text(), 10, "delete not saved")
+        assert "likes jazz, written by hand" in learnings.read_text(), "the bad line is never dropped"
     finally:
         desktop.close(session)

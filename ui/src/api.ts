@@ -159,6 +159,7 @@ export type Category = "Health" | "Preferences" | "Work" | "Relationships" | "Sc
 export const CATEGORIES: Category[] = ["Health", "Preferences", "Work", "Relationships", "Schedule", "Goals", "General"];
 
 export interface ListedFact {
+  line: number;
   category: Category;
   weight: number;
   text: string;
@@ -228,6 +229,9 @@ export const api = {
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
   memoryReport: () => invoke<MemoryReport>("memory_report"),
   rememberFact: (text: string, category: Category) => invoke<SaveOutcome>("remember_fact", { text, category }),
+  editFact: (line: number, expected: string, text: string, category: Category) =>
+    invoke<void>("edit_fact", { line, expected, text, category }),
+  deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
   recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),

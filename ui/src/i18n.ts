@@ -107,6 +107,8 @@ const en = {
   outcomeMoved: "Already known; moved to the new category.",
   outcomeKeptInHealth: "Already known under Health; kept there.",
   category: (c: string) => c,
+  editFact: "Edit",
+  deleteFact: "Delete",
 };
 
 export type Strings = typeof en;
@@ -217,6 +219,8 @@ const es: Strings = {
   outcomeKeptInHealth: "Ya estaba en Salud; se mantiene ahí.",
   category: (c: string) =>
     ({ Health: "Salud", Preferences: "Preferencias", Work: "Trabajo", Relationships: "Relaciones", Schedule: "Horarios", Goals: "Metas", General: "General" })[c] ?? c,
+  editFact: "Editar",
+  deleteFact: "Borrar",
 };
 
 export const strings = { en, es } as const;

@@ -16,8 +16,8 @@ function renderApp(lang: "en" | "es" = "en") {
 
 const report: MemoryReport = {
   facts: [
-    { category: "Preferences", weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
-    { category: "Health", weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
+    { line: 6, category: "Preferences", weight: 3, text: "Likes green tea", learned: "2026-01-02", confirmed: "2026-11-20" },
+    { line: 4, category: "Health", weight: 5, text: "Allergic to peanuts", learned: "2026-01-01", confirmed: "2026-11-01" },
   ],
   problems: [{ line: 9, text: "- likes jazz", reason: "missing [weight:N]" }],
 };
@@ -68,6 +68,38 @@ describe("memory view", () => {
     expect(within(hit).getByText("Okafor").tagName).toBe("MARK");
     expect(screen.getByTestId("recall-hits")).toHaveTextContent("2 more matches");
     await waitFor(() => expect(core.invoked("recall_search").at(-1)?.args).toEqual({ query: "okafor" }));
+  });
+
+  it("edits, moves and deletes a fact, sending the text it showed", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.edit_fact = () => null;
+    core.handlers.delete_fact = () => null;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    const rows = await screen.findAllByTestId("fact");
+    await user.click(within(rows[1]).getByTestId("fact-edit"));
+    const input = screen.getByTestId("fact-edit-text");
+    await user.clear(input);
+    await user.type(input, "Likes oolong tea");
+    await user.selectOptions(screen.getByTestId("fact-edit-category"), "General");
+    await user.click(screen.getByTestId("fact-save"));
+    expect(core.invoked("edit_fact")[0].args).toEqual({ line: 6, expected: "Likes green tea", text: "Likes oolong tea", category: "General" });
+    await user.click(within((await screen.findAllByTestId("fact"))[0]).getByTestId("fact-delete"));
+    expect(core.invoked("delete_fact")[0].args).toEqual({ line: 4, expected: "Allergic to peanuts" });
+  });
+
+  it("shows why a stale edit was refused", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => report;
+    core.handlers.delete_fact = () =>
+      Promise.reject({ message: "learnings.md changed since it was shown; reload and try again", retryable: false });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(within((await screen.findAllByTestId("fact"))[0]).getByTestId("fact-delete"));
+    expect(await screen.findByTestId("memory-message")).toHaveTextContent("changed since it was shown");
   });
 
   it("names categories in Spanish", async () => {

@@ -23,14 +23,19 @@ export function useChat() {
         setModel(status as ModelStatus);
       }
     });
-    api
-      .loadHistory()
-      .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
-      .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
-    api
-      .modelStatus()
-      .then((status) => !disposed && setModel(status))
-      .catch(() => undefined);
+    // Read the current state only once the listener is in place, so an event sent
+    // in between (the model becoming ready, say) cannot be missed.
+    unlisten.then(() => {
+      if (disposed) return;
+      api
+        .loadHistory()
+        .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
+        .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
+      api
+        .modelStatus()
+        .then((status) => !disposed && setModel(status))
+        .catch(() => undefined);
+    });
     return () => {
       disposed = true;
       unlisten.then((off) => off());

@@ -1,5 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, CATEGORIES, toCommandError, type Category, type MemoryReport, type RecallResults, type SaveOutcome } from "../api";
+import {
+  api,
+  CATEGORIES,
+  toCommandError,
+  type Category,
+  type ListedFact,
+  type MemoryReport,
+  type RecallResults,
+  type SaveOutcome,
+} from "../api";
 import { useStrings, type Strings } from "../i18n";
 
 function outcomeText(t: Strings, outcome: SaveOutcome): string {
@@ -28,6 +37,70 @@ function Snippet({ text }: { text: string }) {
         part.startsWith("[") && part.endsWith("]") ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>,
       )}
     </>
+  );
+}
+
+/** A fact row: shown, or edited in place (text and category). */
+function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: () => void; onError: (m: string) => void }) {
+  const t = useStrings();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(fact.text);
+  const [category, setCategory] = useState<Category>(fact.category);
+  const run = (work: Promise<void>) =>
+    work
+      .then(() => {
+        setEditing(false);
+        onChanged();
+      })
+      .catch((e) => onError(toCommandError(e).message));
+  if (editing) {
+    return (
+      <li data-testid="fact">
+        <form
+          className="fact-edit"
+          onSubmit={(e) => {
+            e.preventDefault();
+            run(api.editFact(fact.line, fact.text, text, category));
+          }}
+        >
+          <input value={text} onChange={(e) => setText(e.target.value)} data-testid="fact-edit-text" autoFocus />
+          <select value={category} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-edit-category">
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t.category(c)}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="small" data-testid="fact-save">
+            {t.save}
+          </button>
+          <button type="button" className="ghost small" onClick={() => setEditing(false)}>
+            {t.cancel}
+          </button>
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li data-testid="fact">
+      <span>{fact.text}</span>
+      <span className="fact-side">
+        <span className="muted small">
+          {t.memoryWeight} {fact.weight} · {t.memoryLearned} {fact.learned} · {t.memoryConfirmed} {fact.confirmed}
+        </span>
+        <button type="button" className="ghost small" onClick={() => setEditing(true)} data-testid="fact-edit">
+          {t.editFact}
+        </button>
+        <button
+          type="button"
+          className="ghost small danger"
+          onClick={() => run(api.deleteFact(fact.line, fact.text))}
+          data-testid="fact-delete"
+        >
+          {t.deleteFact}
+        </button>
+      </span>
+    </li>
   );
 }
 
@@ -133,13 +206,8 @@ export function MemoryView() {
             <ul>
               {report.facts
                 .filter((f) => f.category === c)
-                .map((f, i) => (
-                  <li key={i} data-testid="fact">
-                    <span>{f.text}</span>
-                    <span className="muted small">
-                      {t.memoryWeight} {f.weight} · {t.memoryLearned} {f.learned} · {t.memoryConfirmed} {f.confirmed}
-                    </span>
-                  </li>
+                .map((f) => (
+                  <FactRow key={`${f.line}:${f.text}`} fact={f} onChanged={reload} onError={setMessage} />
                 ))}
             </ul>
           </div>
