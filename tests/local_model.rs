@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::llm::endpoint::Endpoint;
-use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
+use sidecar::llm::openai_compat::{OpenAiClient, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
 use sidecar::{Companion, CompanionOptions};
 
@@ -27,7 +27,15 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
         respond: Duration::from_secs(60),
         idle: Duration::from_secs(30),
     };
-    let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), LOCAL_MODEL_NAME, None, timeouts));
+    let client = OpenAiClient::new(Endpoint::new(
+        // No pooled connections: llama.cpp may close a kept-alive one between the two
+        // requests, which the app's router retries but this direct wire test would not.
+        reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
+        server.base_url(),
+        LOCAL_MODEL_NAME,
+        None,
+        timeouts,
+    ));
 
     let mut pieces = 0;
     let completion = client
@@ -100,12 +108,16 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     assert!(after.is_err(), "the offline server outlived the companion");
 }
 
-/// The local server's address, read back from its log (it prints where it listens).
+/// What the server script prints once it listens (llama.cpp's own line says
+/// "listening on http", so the two cannot be confused).
+const LISTENING: &str = "listening http";
+
+/// The local server's address, read back from its log. Searched anywhere in the text:
+/// llama.cpp and the script write to the same file and their lines can interleave.
 fn core_base_url(dir: &tempfile::TempDir) -> String {
     let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap();
-    let line = log.lines().find(|l| l.starts_with("listening")).expect("listening line");
-    let addr = line.trim_start_matches("listening").trim();
-    if addr.starts_with("http") { addr.to_string() } else { format!("http://{addr}") }
+    let at = log.find(LISTENING).expect("the server said where it listens") + "listening ".len();
+    log[at..].split_whitespace().next().unwrap().to_string()
 }
 
 #[tokio::test]
@@ -122,12 +134,17 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .unwrap();
     let log = dir.path().join("logs/local-model.log");
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while !std::fs::read_to_string(&log).unwrap_or_default().contains("\nlistening") {
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains(LISTENING) {
         assert!(std::time::Instant::now() < deadline, "the offline model never started");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let base = core_base_url(&dir);
-    assert!(reqwest::get(format!("{base}/health")).await.is_ok(), "the server is up");
+    // The address is printed as the server starts; give it a moment to answer.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("{base}/health")).await.is_err() {
+        assert!(std::time::Instant::now() < deadline, "the server never answered at {base}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     app.kill().unwrap(); // SIGKILL: no destructors run in the app
     app.wait().unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
