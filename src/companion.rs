@@ -14,7 +14,7 @@ use crate::clock::{self, Clock};
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::llm::router::RouteError;
-use crate::llm::{ChatMessage, LlmError, Role, Usage};
+use crate::llm::{ChatMessage, Role, Usage};
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::{Category, Malformed};
 use crate::knowledge::store::{KnowledgeError, KnowledgeStore, ListedFact};
@@ -61,14 +61,6 @@ impl CompanionError {
             CompanionError::Route(e) => e.is_retryable(),
             CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
             _ => false,
-        }
-    }
-
-    /// The model-call failure underneath, if that is what this is.
-    pub fn llm_error(&self) -> Option<&LlmError> {
-        match self {
-            CompanionError::Route(RouteError::Failed { error, .. }) => Some(error),
-            _ => None,
         }
     }
 }

@@ -1,18 +1,10 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { App } from "./App";
 import { foldHistory } from "./chatState";
-import { I18nContext, strings } from "./i18n";
 import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
 
-function renderApp() {
-  return render(
-    <I18nContext.Provider value={strings.en}>
-      <App />
-    </I18nContext.Provider>,
-  );
-}
 
 async function send(text: string) {
   const user = userEvent.setup();

@@ -1,18 +1,10 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { MemoryReport } from "./api";
-import { App } from "./App";
-import { I18nContext, strings } from "./i18n";
 import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
 
-function renderApp(lang: "en" | "es" = "en") {
-  return render(
-    <I18nContext.Provider value={strings[lang]}>
-      <App />
-    </I18nContext.Provider>,
-  );
-}
 
 const report: MemoryReport = {
   facts: [

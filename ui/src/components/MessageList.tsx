@@ -3,6 +3,7 @@ import Markdown, { type Components } from "react-markdown";
 import { api } from "../api";
 import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
+import { formatCost } from "../format";
 import { useStrings, type Strings } from "../i18n";
 import { ToolChips } from "./ToolChips";
 
@@ -58,12 +59,7 @@ function CostLine({ message }: { message: ShownMessage }) {
   const t = useStrings();
   const meta = message.meta;
   if (!meta?.usage) return null;
-  const cost =
-    meta.cost_usd === undefined || meta.cost_usd === null
-      ? t.priceUnknown
-      : meta.cost_usd === 0
-        ? "$0"
-        : `$${meta.cost_usd < 0.01 ? meta.cost_usd.toFixed(4) : meta.cost_usd.toFixed(2)}`;
+  const cost = meta.cost_usd === undefined || meta.cost_usd === null ? t.priceUnknown : formatCost(meta.cost_usd);
   return (
     <div className="cost-line" data-testid="cost-line">
       {[meta.model, t.tokens(meta.usage.input_tokens, meta.usage.output_tokens), cost].filter(Boolean).join(" · ")}

@@ -1,11 +1,7 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type UsageReport, type UsageTotals } from "../api";
+import { formatCost } from "../format";
 import { useStrings } from "../i18n";
-
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
-  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
 
 function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
   const t = useStrings();
