@@ -65,6 +65,16 @@ pub enum CoreEvent {
         retryable: bool,
     },
     ModelStatus(ModelStatus),
+    /// `update_plan` changed the conversation's checklist.
+    PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan::PlanItem> },
+    /// How full the context was on the last model call (tokens of the prompt and the
+    /// budget it must fit: window minus the reply reserve).
+    ContextUsage { conversation_id: i64, used: usize, budget: usize, window: usize, summarized_turns: bool },
+    /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
+    CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
+    /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
+    /// learnings.md that could not be read (empty when all is well).
+    KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
 }
 
 /// Notices shown while a turn runs.

@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod clock;
 pub mod companion;
+pub mod context;
 pub mod events;
 pub mod fsutil;
 pub mod knowledge;

@@ -25,6 +25,13 @@ pub struct Chain {
     pub pinned: bool,
 }
 
+impl Chain {
+    /// The smallest window in the chain: a prompt that fits it fits any fallback.
+    pub fn context_window(&self) -> u32 {
+        self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW)
+    }
+}
+
 pub struct Models {
     settings: RwLock<Arc<Settings>>,
     configured: RwLock<Vec<Provider>>,
@@ -101,16 +108,17 @@ impl Models {
             .ok_or_else(|| LocalServerError::NotConfigured.to_string())
             .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
+        let context_tokens = settings.local_model.context_tokens.unwrap_or(4096);
         let server = LocalServer::start(
             &python,
-            settings.local_model.context_tokens.unwrap_or(4096),
+            context_tokens,
             &self.log_dir.join("local-model.log"),
             Duration::from_secs(90),
         )
         .await
         .map_err(|e| e.to_string())
         .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
-        let provider = Provider::local(LOCAL_PROVIDER_ID, server, LOCAL_MODEL_NAME, settings.llm.timeouts());
+        let provider = Provider::local(LOCAL_PROVIDER_ID, server, LOCAL_MODEL_NAME, context_tokens, settings.llm.timeouts());
         self.set_status(ModelStatus::Ready {
             provider: LOCAL_PROVIDER_ID.into(),
             model: LOCAL_MODEL_NAME.into(),

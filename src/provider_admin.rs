@@ -23,6 +23,7 @@ pub struct ProviderView {
     pub model: String,
     pub api_key_env: Option<String>,
     pub tools: bool,
+    pub context_window: Option<u32>,
     pub key: KeyStorage,
 }
 
@@ -41,6 +42,8 @@ pub struct ProviderInput {
     pub api_key_env: Option<String>,
     #[serde(default = "yes")]
     pub tools: bool,
+    #[serde(default)]
+    pub context_window: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -89,6 +92,7 @@ impl ProviderInput {
             api_key_env: self.api_key_env.clone().filter(|e| !e.trim().is_empty()),
             api_key: None,
             tools: self.tools,
+            context_window: self.context_window.filter(|w| *w > 0),
         })
     }
 }
@@ -113,6 +117,7 @@ impl Companion {
             model: p.model.clone(),
             api_key_env: p.api_key_env.clone(),
             tools: p.tools,
+            context_window: p.context_window,
             key,
         }
     }

@@ -57,6 +57,9 @@ pub struct ProviderSettings {
     /// Offer tools to this model (turn off for models that cannot call them).
     #[serde(default = "yes")]
     pub tools: bool,
+    /// The model's context window in tokens; known models have a built-in value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -169,6 +172,29 @@ impl LlmSettings {
     }
 }
 
+/// How the context guard keeps every request inside the model's window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ContextSettings {
+    /// Share of the budget at which a checkpoint is written and old turns are folded
+    /// into the running summary.
+    pub threshold_percent: u8,
+    /// Share of the budget the live history is brought down to when that happens.
+    pub target_percent: u8,
+    /// Whole turns (a user message and what answered it) that always stay verbatim.
+    pub min_turns_to_keep: usize,
+    /// Tool results kept in full; older ones are replaced by a placeholder.
+    pub keep_tool_results: usize,
+    /// A tool result longer than this is compacted before the model sees it.
+    pub max_tool_result_tokens: usize,
+}
+
+impl Default for ContextSettings {
+    fn default() -> Self {
+        Self { threshold_percent: 80, target_percent: 50, min_turns_to_keep: 3, keep_tool_results: 3, max_tool_result_tokens: 1500 }
+    }
+}
+
 /// About the person Sidecar talks to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -264,6 +290,8 @@ pub struct Settings {
     pub user: UserSettings,
     #[serde(default)]
     pub tools: ToolSettings,
+    #[serde(default)]
+    pub context: ContextSettings,
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,
@@ -310,6 +338,7 @@ impl Settings {
                 api_key_env: None,
                 api_key: key,
                 tools: true,
+                context_window: None,
             });
             self.routing.chat.retain(|id| id != "env");
             self.routing.chat.insert(0, "env".into());

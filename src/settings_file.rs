@@ -76,6 +76,7 @@ mod tests {
             api_key_env: None,
             api_key: Some("sk-must-not-be-written".into()),
             tools: true,
+            context_window: None,
         }
     }
 

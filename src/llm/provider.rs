@@ -26,6 +26,8 @@ pub struct Provider {
     pub local: Option<Arc<LocalServer>>,
     /// Whether the model is offered tools.
     pub supports_tools: bool,
+    /// Tokens the model reads at most (prompt and reply together).
+    pub context_window: u32,
 }
 
 impl Provider {
@@ -38,18 +40,20 @@ impl Provider {
             ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),
             ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
         };
-        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools }
+        let context_window = crate::context::window::context_window(&settings.model, settings.context_window);
+        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window }
     }
 
     /// The offline model behind a running local server. It is far too small to call
     /// tools, so it is not offered any (they would also fill its small window).
-    pub fn local(id: &str, server: LocalServer, model: &str, timeouts: Timeouts) -> Self {
+    pub fn local(id: &str, server: LocalServer, model: &str, context_window: u32, timeouts: Timeouts) -> Self {
         let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts));
         Self {
             id: id.to_string(),
             client: WireClient::OpenAi(client),
             local: Some(Arc::new(server)),
             supports_tools: false,
+            context_window,
         }
     }
 

@@ -104,7 +104,7 @@ impl<'a> NewMessage<'a> {
     }
 }
 
-const COLUMNS: &str =
+pub(super) const COLUMNS: &str =
     "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta";
 
 impl Store {

@@ -3,6 +3,7 @@
 //! Queries are checked at run time (`query_as` + `FromRow`) so building needs no
 //! database.
 
+mod context;
 mod corrections;
 mod messages;
 mod recall;
@@ -15,6 +16,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
+pub use context::Summary;
 pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
 pub use recall::{fts_query, RecallHit};
 pub use usage::{ModelTotals, UsageRecord, UsageTotals};

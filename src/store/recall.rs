@@ -9,7 +9,7 @@ use crate::knowledge::store::ListedFact;
 /// One search result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RecallHit {
-    /// `message` or `fact`.
+    /// `message`, `fact`, `summary` or `checkpoint`.
     pub source: String,
     /// The message id, or the fact's position in learnings.md.
     pub id: i64,
@@ -93,6 +93,27 @@ impl Store {
             label: category,
             snippet,
             timestamp: confirmed,
+            external_id: None,
+            rank,
+        }));
+        let notes = sqlx::query_as::<_, (i64, String, String, f64, String)>(
+            "SELECT n.ref_id, n.kind, snippet(notes_fts, 2, '[', ']', '…', 16), bm25(notes_fts),
+                    COALESCE(s.created_at, c.updated_at, '')
+             FROM notes_fts n
+             LEFT JOIN context_summaries s ON n.kind = 'summary' AND s.id = n.ref_id
+             LEFT JOIN checkpoints c ON n.kind = 'checkpoint' AND c.id = n.ref_id
+             WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?",
+        )
+        .bind(&expression)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        hits.extend(notes.into_iter().map(|(id, kind, snippet, rank, timestamp)| RecallHit {
+            label: if kind == "summary" { "summary of earlier turns".into() } else { "checkpoint".into() },
+            source: kind,
+            id,
+            snippet,
+            timestamp,
             external_id: None,
             rank,
         }));

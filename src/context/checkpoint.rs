@@ -1,0 +1,183 @@
+//! Checkpoints: the full state of a piece of work, written before the context fills
+//! (or on `/checkpoint`), so it can be picked up later, in a new conversation or
+//! after a restart.
+//!
+//! Lifecycle: a checkpoint starts `in_progress`; it is `paused` when the user starts
+//! another conversation, `resumed` when they continue from it, and ends `completed` or
+//! `abandoned` (final).
+
+use serde::{Deserialize, Serialize};
+
+/// Days during which an open checkpoint is offered in a new conversation.
+pub const OFFER_DAYS: i64 = 7;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    InProgress,
+    Paused,
+    Resumed,
+    Completed,
+    Abandoned,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::InProgress => "in_progress",
+            Status::Paused => "paused",
+            Status::Resumed => "resumed",
+            Status::Completed => "completed",
+            Status::Abandoned => "abandoned",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text.trim().to_ascii_lowercase().replace(['-', ' '], "_").as_str() {
+            "in_progress" => Status::InProgress,
+            "paused" => Status::Paused,
+            "resumed" => Status::Resumed,
+            "completed" | "done" => Status::Completed,
+            "abandoned" => Status::Abandoned,
+            _ => return None,
+        })
+    }
+
+    /// Work still to be picked up.
+    pub fn is_open(self) -> bool {
+        matches!(self, Status::InProgress | Status::Paused | Status::Resumed)
+    }
+
+    /// Whether the lifecycle allows going from `self` to `next`.
+    pub fn can_become(self, next: Status) -> bool {
+        use Status::*;
+        match (self, next) {
+            (a, b) if a == b => true,
+            (Completed | Abandoned, _) => false,
+            (_, InProgress) => false,
+            (InProgress | Resumed, Paused) => true,
+            (Paused, Resumed) => true,
+            (_, Completed | Abandoned) => true,
+            _ => false,
+        }
+    }
+}
+
+/// What a checkpoint records (the seed's seven parts).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Body {
+    pub title: String,
+    pub current_work: String,
+    pub completed: Vec<String>,
+    pub pending: Vec<String>,
+    pub decisions: Vec<String>,
+    pub failed_approaches: Vec<String>,
+    pub user_preferences: Vec<String>,
+    pub critical_info: Vec<String>,
+}
+
+/// A stored checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Checkpoint {
+    pub id: i64,
+    pub conversation_id: i64,
+    pub status: Status,
+    /// "manual" (`/checkpoint`) or "auto" (the context neared its limit).
+    pub trigger: String,
+    pub body: Body,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+fn section(out: &mut String, heading: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n## {heading}\n"));
+    for item in items {
+        out.push_str(&format!("- {item}\n"));
+    }
+}
+
+impl Checkpoint {
+    /// The export format: readable on its own, in any Markdown viewer.
+    pub fn to_markdown(&self) -> String {
+        let body = &self.body;
+        let title = if body.title.trim().is_empty() { "Checkpoint" } else { body.title.trim() };
+        let mut out = format!(
+            "# {title}\n\n- Checkpoint #{} ({}, {})\n- Conversation {}\n- Created {}, updated {}\n",
+            self.id,
+            self.trigger,
+            self.status.as_str().replace('_', " "),
+            self.conversation_id,
+            self.created_at,
+            self.updated_at
+        );
+        if !body.current_work.trim().is_empty() {
+            out.push_str(&format!("\n## Current work\n{}\n", body.current_work.trim()));
+        }
+        section(&mut out, "Completed", &body.completed);
+        section(&mut out, "Pending", &body.pending);
+        section(&mut out, "Decisions", &body.decisions);
+        section(&mut out, "Approaches that failed", &body.failed_approaches);
+        section(&mut out, "User preferences", &body.user_preferences);
+        section(&mut out, "Critical information", &body.critical_info);
+        out
+    }
+
+    /// What goes into the prompt of the conversation that continues this work.
+    pub fn to_prompt(&self) -> String {
+        format!(
+            "<resumed_checkpoint>\nThe user chose to continue earlier work. Its saved state:\n{}</resumed_checkpoint>",
+            self.to_markdown()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Status::*;
+
+    #[test]
+    fn the_lifecycle_only_moves_forward() {
+        assert!(InProgress.can_become(Paused));
+        assert!(Paused.can_become(Resumed));
+        assert!(Resumed.can_become(Completed));
+        assert!(InProgress.can_become(Abandoned));
+        assert!(!Completed.can_become(Resumed));
+        assert!(!Abandoned.can_become(Paused));
+        assert!(!Paused.can_become(InProgress));
+        assert!(!InProgress.can_become(Resumed));
+        assert_eq!(Status::parse("in-progress"), Some(InProgress));
+        assert_eq!(Status::parse("done"), Some(Completed));
+    }
+
+    #[test]
+    fn markdown_has_every_part_that_was_filled() {
+        let checkpoint = Checkpoint {
+            id: 3,
+            conversation_id: 9,
+            status: InProgress,
+            trigger: "manual".into(),
+            body: Body {
+                title: "Trip to Lisbon".into(),
+                current_work: "Comparing hotels".into(),
+                completed: vec!["Flights booked".into()],
+                pending: vec!["Pick a hotel".into()],
+                critical_info: vec!["Allergic to peanuts".into()],
+                ..Body::default()
+            },
+            created_at: "2026-11-22T10:00:00Z".into(),
+            updated_at: "2026-11-22T10:00:00Z".into(),
+        };
+        let md = checkpoint.to_markdown();
+        assert!(md.starts_with("# Trip to Lisbon\n"));
+        assert!(md.contains("## Current work\nComparing hotels"));
+        assert!(md.contains("## Pending\n- Pick a hotel"));
+        assert!(md.contains("## Critical information\n- Allergic to peanuts"));
+        assert!(!md.contains("## Decisions"));
+    }
+}

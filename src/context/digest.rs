@@ -1,0 +1,210 @@
+//! The digest of turns about to leave the context: one model call returns the updated
+//! running summary, a checkpoint of the work, and the personal facts worth keeping
+//! (the memory flush). When the model's answer is not the JSON asked for, a
+//! deterministic digest stands in, so eviction never waits on a good model.
+//!
+//! Also Bug 12's safety net: evicted user messages that look like personal facts and
+//! were never saved are reported, to be logged and kept in `truncated_messages.jsonl`.
+
+use serde::{Deserialize, Serialize};
+
+use super::checkpoint::Body;
+use super::compact::truncate_middle;
+use crate::knowledge::facts::potential_facts;
+use crate::knowledge::words::significant;
+use crate::llm::{ChatMessage, Role};
+
+/// The running summary is kept under this many tokens.
+pub const SUMMARY_TOKENS: usize = 1_200;
+/// Facts one digest may save.
+pub const MAX_FLUSHED_FACTS: usize = 8;
+/// A tool result is shown to the digest call at most this long.
+const TOOL_RESULT_TOKENS: usize = 150;
+
+const INSTRUCTIONS: &str = r#"You maintain the memory of a long conversation between a user and their assistant. Older turns are leaving the assistant's context. Read the previous summary and the leaving turns, and answer with ONE JSON object and nothing else:
+{"summary": "the previous summary updated with what matters from the leaving turns: topics, decisions, names, numbers, dates, open questions (under 250 words, in the user's language)",
+ "checkpoint": {"title": "...", "current_work": "...", "completed": ["..."], "pending": ["..."], "decisions": ["..."], "failed_approaches": ["..."], "user_preferences": ["..."], "critical_info": ["..."]},
+ "facts": [{"fact": "a lasting personal fact the user stated about themselves", "category": "Health|Preferences|Work|Relationships|Schedule|Goals|General"}]}
+Only facts the user said about themselves go in "facts". Keep identifiers, names, URLs and numbers exact."#;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DigestFact {
+    pub fact: String,
+    #[serde(default)]
+    pub category: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Digest {
+    pub summary: String,
+    pub checkpoint: Body,
+    pub facts: Vec<DigestFact>,
+}
+
+/// Renders turns as plain text for the digest call, within `budget` tokens.
+pub fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
+    let mut names = std::collections::HashMap::new();
+    let mut lines = Vec::new();
+    for message in turns {
+        for call in &message.tool_calls {
+            names.insert(call.id.clone(), call.name.clone());
+        }
+        let line = match message.role {
+            Role::User => format!("USER: {}", message.content),
+            Role::Assistant if message.content.is_empty() => continue,
+            Role::Assistant => format!("ASSISTANT: {}", message.content),
+            Role::Tool => {
+                let name = message.tool_call_id.as_ref().and_then(|id| names.get(id)).map(String::as_str).unwrap_or("tool");
+                format!("TOOL {name}: {}", truncate_middle(&message.content, TOOL_RESULT_TOKENS, count))
+            }
+            Role::System => continue,
+        };
+        lines.push(line);
+    }
+    truncate_middle(&lines.join("\n"), budget, count)
+}
+
+/// The digest request: instructions, the previous summary, the leaving turns.
+pub fn request_messages(previous_summary: &str, transcript: &str) -> Vec<ChatMessage> {
+    let previous = if previous_summary.trim().is_empty() { "(none yet)" } else { previous_summary.trim() };
+    vec![
+        ChatMessage::system(INSTRUCTIONS),
+        ChatMessage::user(&format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}")),
+    ]
+}
+
+/// Reads the model's answer: the first JSON object in it (fences and chatter around
+/// it are tolerated). An answer without a summary is not a digest.
+pub fn parse(answer: &str) -> Result<Digest, String> {
+    let start = answer.find('{').ok_or("the answer has no JSON object")?;
+    let end = answer.rfind('}').ok_or("the answer has no JSON object")?;
+    if end < start {
+        return Err("the answer has no JSON object".into());
+    }
+    let digest: Digest = serde_json::from_str(&answer[start..=end]).map_err(|e| format!("the JSON does not fit: {e}"))?;
+    if digest.summary.trim().is_empty() {
+        return Err("the summary is empty".into());
+    }
+    Ok(digest)
+}
+
+fn cut(text: &str, chars: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+/// A digest made without a model: the summary gains one line per leaving exchange,
+/// and the checkpoint records the last request and the fact-like phrases.
+pub fn fallback(previous_summary: &str, turns: &[ChatMessage], count: &dyn Fn(&str) -> usize) -> Digest {
+    let mut summary = previous_summary.trim().to_string();
+    for message in turns.iter().filter(|m| !m.content.trim().is_empty()) {
+        let line = match message.role {
+            Role::User => format!("- The user said: {}", cut(&message.content, 200)),
+            Role::Assistant => format!("- Sidecar answered: {}", cut(&message.content, 160)),
+            _ => continue,
+        };
+        if !summary.is_empty() {
+            summary.push('\n');
+        }
+        summary.push_str(&line);
+    }
+    let user_texts: Vec<&str> = turns.iter().filter(|m| m.role == Role::User).map(|m| m.content.as_str()).collect();
+    let critical_info: Vec<String> = user_texts.iter().flat_map(|t| potential_facts(t)).collect();
+    Digest {
+        summary: keep_recent_lines(&summary, SUMMARY_TOKENS, count),
+        checkpoint: Body {
+            title: user_texts.first().map(|t| cut(t, 60)).unwrap_or_else(|| "Conversation".into()),
+            current_work: user_texts.last().map(|t| cut(t, 300)).unwrap_or_default(),
+            critical_info,
+            ..Body::default()
+        },
+        facts: Vec::new(),
+    }
+}
+
+/// Drops the oldest lines until the text fits (the newest matter most to go on).
+fn keep_recent_lines(text: &str, budget: usize, count: &dyn Fn(&str) -> usize) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    while lines.len() > 1 && count(&lines.join("\n")) > budget {
+        lines.remove(0);
+    }
+    truncate_middle(&lines.join("\n"), budget, count)
+}
+
+/// A fact-like phrase from an evicted user message that no saved fact covers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnsavedFact {
+    pub phrase: String,
+    pub message: String,
+}
+
+/// Bug 12: phrases in `user_messages` that look like personal facts but match none of
+/// `saved` (most of the phrase's words must appear in one saved fact).
+pub fn unsaved_facts<'a>(user_messages: impl IntoIterator<Item = &'a str>, saved: &[String]) -> Vec<UnsavedFact> {
+    let saved: Vec<_> = saved.iter().map(|f| significant(f)).collect();
+    let mut out = Vec::new();
+    for message in user_messages {
+        for phrase in potential_facts(message) {
+            let words = significant(&phrase);
+            let covered = saved.iter().any(|fact| {
+                !words.is_empty() && words.intersection(fact).count() * 10 >= words.len() * 6
+            });
+            if !covered {
+                out.push(UnsavedFact { phrase, message: message.to_string() });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::count;
+
+    #[test]
+    fn parses_json_inside_fences_and_chatter() {
+        let answer = "Sure!\n```json\n{\"summary\": \"Planning a trip\", \"checkpoint\": {\"title\": \"Trip\", \"pending\": [\"hotel\"]}, \"facts\": [{\"fact\": \"Is vegetarian\", \"category\": \"Health\"}]}\n```";
+        let digest = parse(answer).unwrap();
+        assert_eq!(digest.summary, "Planning a trip");
+        assert_eq!(digest.checkpoint.pending, ["hotel"]);
+        assert_eq!(digest.facts[0].fact, "Is vegetarian");
+        assert!(parse("I cannot do that").is_err());
+        assert!(parse("{\"summary\": \"\"}").is_err());
+        assert!(parse("{\"summary\": 3}").is_err());
+    }
+
+    #[test]
+    fn the_fallback_keeps_what_the_user_said_and_fact_like_phrases() {
+        let turns = vec![
+            ChatMessage::user("Plan my week. Soy diabético tipo 2, by the way."),
+            ChatMessage::assistant("Noted. Here is a plan…"),
+        ];
+        let digest = fallback("- Earlier: talked about Lisbon", &turns, &count);
+        assert!(digest.summary.starts_with("- Earlier: talked about Lisbon\n- The user said: Plan my week."));
+        assert!(digest.summary.contains("Sidecar answered: Noted."));
+        assert!(digest.checkpoint.critical_info.iter().any(|f| f.contains("diabético")), "{:?}", digest.checkpoint);
+        assert_eq!(digest.checkpoint.current_work, "Plan my week. Soy diabético tipo 2, by the way.");
+    }
+
+    #[test]
+    fn the_running_summary_stays_within_its_budget() {
+        let turns: Vec<ChatMessage> = (0..400).map(|i| ChatMessage::user(&format!("message number {i} about many different things"))).collect();
+        let digest = fallback("", &turns, &count);
+        assert!(count(&digest.summary) <= SUMMARY_TOKENS);
+        assert!(digest.summary.contains("message number 399"));
+    }
+
+    #[test]
+    fn bug12_unsaved_fact_phrases_are_found_and_saved_ones_are_not() {
+        let saved = vec!["Es diabético tipo 2".to_string()];
+        let found = unsaved_facts(["soy diabético tipo 2", "soy alérgico al maní y me gusta el té"], &saved);
+        let phrases: Vec<&str> = found.iter().map(|f| f.phrase.as_str()).collect();
+        assert!(!phrases.iter().any(|p| p.contains("diabético")), "{phrases:?}");
+        assert!(phrases.iter().any(|p| p.contains("alérgico al maní")), "{phrases:?}");
+    }
+}

@@ -1,0 +1,13 @@
+//! Context engineering: what of a long conversation the model sees on each call.
+//!
+//! Nothing here deletes a stored message. The guard changes what is *sent*: old tool
+//! results are cleared, large JSON is compacted, and when the live history nears the
+//! window the oldest turns are folded into a running summary (with a checkpoint and a
+//! memory flush first). Everything stays searchable through `recall`.
+
+pub mod checkpoint;
+pub mod compact;
+pub mod digest;
+pub mod guard;
+pub mod plan;
+pub mod window;
