@@ -27,9 +27,6 @@ use crate::tools::{self, ToolRegistry};
 /// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
 const FACT_BUDGET_TOKENS: usize = 600;
 
-/// How many stored messages are sent as context. A plain window for now; the context
-/// guard replaces it with a token budget.
-const HISTORY_WINDOW: u32 = 60;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {
@@ -122,8 +119,11 @@ pub struct Companion {
     tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
-    clock: Clock,
+    pub(crate) clock: Clock,
     active_turn: StdMutex<Option<CancellationToken>>,
+    plans: Arc<crate::context::plan::PlanBoard>,
+    /// The last measured context use, by conversation.
+    pub(crate) context_meter: StdMutex<Option<(i64, crate::context::engine::ContextMeter)>>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -167,6 +167,8 @@ impl Companion {
         });
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
+        let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
+        tools.register(crate::tools::plan::UpdatePlan(plans.clone()));
         let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
@@ -180,6 +182,8 @@ impl Companion {
             data_dir: options.data_dir,
             clock: options.clock,
             active_turn: StdMutex::new(None),
+            plans,
+            context_meter: StdMutex::new(None),
         }))
     }
 
@@ -209,7 +213,7 @@ impl Companion {
     }
 
     /// The user's local date, for fact dates.
-    fn today(&self) -> chrono::NaiveDate {
+    pub(crate) fn today(&self) -> chrono::NaiveDate {
         let zone = clock::user_zone(self.settings().user.timezone.as_deref());
         (self.clock)().with_timezone(&zone).date_naive()
     }
@@ -314,7 +318,71 @@ impl Companion {
         let user_message_id =
             self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text))).await?;
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
+        if let Some(command) = crate::commands::parse(text) {
+            return self.answer_command(conversation_id, command).await;
+        }
         self.reply(conversation_id, cancel).await
+    }
+
+    /// Answers a chat command in place of the model, stored as a reply marked as such.
+    async fn answer_command(&self, conversation_id: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
+        use crate::commands::Command;
+        let lang = crate::locale::Lang::from_env();
+        let es = lang == crate::locale::Lang::Es;
+        let result: Result<String, CompanionError> = async {
+            Ok(match command {
+                Command::Checkpoint => {
+                    let checkpoint = self.checkpoint_now().await?;
+                    if es {
+                        format!("Checkpoint #{} guardado: {}. Lo verás en Memoria → Checkpoints.", checkpoint.id, checkpoint.body.title)
+                    } else {
+                        format!("Checkpoint #{} saved: {}. It is listed under Memory → Checkpoints.", checkpoint.id, checkpoint.body.title)
+                    }
+                }
+                Command::CloseCheckpoint(status) => match self.close_current_checkpoint(status).await? {
+                    Some(c) if es => format!("Checkpoint #{} marcado como {}.", c.id, if status == crate::context::checkpoint::Status::Completed { "completado" } else { "abandonado" }),
+                    Some(c) => format!("Checkpoint #{} marked {}.", c.id, status.as_str()),
+                    None if es => "Esta conversación no tiene un checkpoint abierto.".into(),
+                    None => "This conversation has no open checkpoint.".into(),
+                },
+                Command::ListCheckpoints => {
+                    let list = self.checkpoints().await?;
+                    if list.is_empty() {
+                        if es { "Aún no hay checkpoints. Escribe /checkpoint para guardar uno.".into() } else { "No checkpoints yet. Type /checkpoint to save one.".into() }
+                    } else {
+                        list.iter().take(10).map(|c| format!("- #{} {} ({})", c.id, c.body.title, c.status.as_str().replace('_', " "))).collect::<Vec<_>>().join("\n")
+                    }
+                }
+            })
+        }
+        .await;
+        let (reply, status) = match result {
+            Ok(text) => (text, MessageStatus::Complete),
+            Err(error) => (error.to_string(), MessageStatus::Error),
+        };
+        let meta = MessageMeta { command: true, ..MessageMeta::default() };
+        let message_id = self
+            .store
+            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta) })
+            .await?;
+        self.events.publish(CoreEvent::TurnFinished {
+            conversation_id,
+            message_id,
+            status: status.as_str().to_string(),
+            finish_reason: None,
+            usage: None,
+            meta: meta.clone(),
+        });
+        Ok(TurnOutcome {
+            conversation_id,
+            message_id,
+            reply,
+            status,
+            finish_reason: None,
+            usage: None,
+            meta,
+            timings: Default::default(),
+        })
     }
 
     /// Answers the last user message again after a failed turn, without storing it twice.
@@ -387,17 +455,30 @@ impl Companion {
         let now = (self.clock)();
         let zone = clock::user_zone(settings.user.timezone.as_deref());
         let corrections = self.store.active_corrections(now).await?;
-        let history = self.store.recent_messages(conversation_id, HISTORY_WINDOW).await?;
         self.knowledge.begin_turn();
         let (persona, knowledge, _) =
             self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
-        let prompt = prompt::build(
-            &PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge },
-            &history,
-        );
+        let base = prompt::system_prompt(&PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
+        let limits = crate::context::engine::limits_for(&chain, &settings);
+        let plan = self.plans.focus(conversation_id).await?;
+        let fixed = crate::tokens::count_cached(&base) + crate::tokens::count(&crate::context::plan::render(&plan));
+        let live = self.live_history(conversation_id, &chain, fixed, &limits).await?;
+        let system = base + &self.context_blocks(conversation_id, live.summary.as_ref()).await?;
+        let prompt = prompt::assemble(system.clone(), &live.messages);
+        let shaper = crate::context::engine::TurnShaper {
+            system,
+            plans: &self.plans,
+            limits,
+            window: chain.context_window() as usize,
+            summarized_turns: live.summary.is_some(),
+            conversation_id,
+            events: &self.events,
+            meter: &self.context_meter,
+        };
         let tools = self.tools();
         let driven = drive(
             TurnContext {
+                shaper: &shaper,
                 conversation_id,
                 store: &self.store,
                 events: &self.events,

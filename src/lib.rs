@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod clock;
+pub mod commands;
 pub mod companion;
 pub mod context;
 pub mod events;

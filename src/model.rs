@@ -89,6 +89,15 @@ impl Models {
         Ok(Chain { providers: configured, pinned: false })
     }
 
+    /// The context window the next chat would have, without starting anything.
+    pub fn known_window(&self) -> u32 {
+        let configured = self.configured.read().expect("providers lock");
+        match configured.iter().map(|p| p.context_window).min() {
+            Some(window) => window,
+            None => self.settings().local_model.context_tokens.unwrap_or(4096),
+        }
+    }
+
     /// Resolves the chat chain now, so the first message does not wait for the
     /// offline server to load.
     pub async fn warm_up(&self) -> Result<(), String> {

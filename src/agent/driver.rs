@@ -25,8 +25,16 @@ const CORRECTION_TTL_HOURS: i64 = 24;
 /// Longest tool result shown in a `ToolFinished` event (the model gets all of it).
 const EVENT_RESULT_CHARS: usize = 2000;
 
+/// Fits each prompt to the model just before it is sent (the context guard, the
+/// current plan). Called before every model call of the turn, since tool results
+/// grow the transcript between calls.
+pub trait Shaper: Send + Sync {
+    fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage>;
+}
+
 /// Everything a turn needs from the companion.
 pub struct TurnContext<'a> {
+    pub shaper: &'a dyn Shaper,
     pub conversation_id: i64,
     pub store: &'a Store,
     pub events: &'a EventBus,
@@ -97,6 +105,7 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 }
                 Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
                 Effect::CallModel { messages, with_tools } => {
+                    let messages = context.shaper.shape(messages);
                     next = Some(call_model(&context, &mut ledger, messages, with_tools, deadline).await?);
                 }
                 Effect::RunTools(calls) => {

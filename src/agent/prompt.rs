@@ -53,9 +53,10 @@ pub fn system_prompt(context: &PromptContext<'_>) -> String {
 /// kept for the user to read but not fed back, so Retry answers the question afresh.
 pub fn counts_as_context(message: &Message) -> bool {
     match message.role {
-        Role::User => !message.content.is_empty(),
+        Role::User => !message.content.is_empty() && crate::commands::parse(&message.content).is_none(),
         Role::Assistant => {
-            matches!(message.status, MessageStatus::Complete | MessageStatus::Stopped)
+            !message.meta.as_ref().is_some_and(|m| m.command)
+                && matches!(message.status, MessageStatus::Complete | MessageStatus::Stopped)
                 && (!message.content.is_empty() || message.tool_calls.is_some())
         }
         Role::Tool => true,
@@ -67,7 +68,12 @@ pub fn counts_as_context(message: &Message) -> bool {
 /// one result right after it (a window may start mid-exchange; a crash may have left
 /// calls without results), which both wire formats require.
 pub fn build(context: &PromptContext<'_>, history: &[Message]) -> Vec<ChatMessage> {
-    let mut messages = vec![ChatMessage::system(system_prompt(context))];
+    assemble(system_prompt(context), history)
+}
+
+/// [`build`] with a system prompt made elsewhere (with the summary and plan added).
+pub fn assemble(system: String, history: &[Message]) -> Vec<ChatMessage> {
+    let mut messages = vec![ChatMessage::system(system)];
     messages.extend(repair_tool_pairs(history.iter().filter(|m| counts_as_context(m)).map(Message::to_chat)));
     messages
 }

@@ -90,9 +90,15 @@ pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, count: Counter<'_>
             compacted += 1;
         }
     }
+    // The latest round's results are never cleared: the model has not read them yet.
+    let latest_round = messages.iter().rposition(|m| !m.tool_calls.is_empty()).unwrap_or(0);
     let results: Vec<usize> = messages.iter().enumerate().filter(|(_, m)| m.role == Role::Tool).map(|(i, _)| i).collect();
-    let old = results.len().saturating_sub(limits.keep_tool_results);
-    let cleared = clear_results(messages, &results[..old], count);
+    let old: Vec<usize> = results[..results.len().saturating_sub(limits.keep_tool_results)]
+        .iter()
+        .copied()
+        .filter(|&i| i < latest_round)
+        .collect();
+    let cleared = clear_results(messages, &old, count);
     (compacted, cleared)
 }
 
@@ -249,6 +255,19 @@ mod tests {
         assert!(report.after <= 600, "{report:?}");
         assert!(report.truncated >= 1);
         assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn results_of_the_latest_round_are_never_cleared() {
+        let calls: Vec<ToolCall> = (0..5)
+            .map(|i| ToolCall { id: format!("c{i}"), name: "get_weather".into(), arguments: "{}".into() })
+            .collect();
+        let mut messages = vec![ChatMessage::system("persona"), ChatMessage::user("weather in five cities")];
+        messages.push(ChatMessage::assistant_with_tools("", calls));
+        messages.extend((0..5).map(|i| ChatMessage::tool_result(&format!("c{i}"), "{\"t\":1}", false)));
+        let (out, report) = fit(messages, &limits(100_000), &count);
+        assert_eq!(report.cleared, 0);
+        assert!(out.iter().filter(|m| m.role == Role::Tool).all(|m| m.content == "{\"t\":1}"));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod checkpoint;
 pub mod compact;
 pub mod digest;
+pub mod engine;
 pub mod guard;
 pub mod plan;
 pub mod window;

@@ -106,6 +106,12 @@ impl KnowledgeStore {
             tracing::warn!("more than three facts saved in one turn; extra ignored");
             return Ok(SaveOutcome::RateLimited);
         }
+        self.save(text, category, today)
+    }
+
+    /// Saves a fact without the per-turn limit (the memory flush before eviction,
+    /// which is bounded on its own).
+    pub fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let mut changed = doc.clone();
         let outcome = facts::remember(&mut changed, text, category, today);

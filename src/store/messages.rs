@@ -57,6 +57,10 @@ pub struct MessageMeta {
     /// Their cost in US dollars; `None` when a model's price is unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// The answer to a chat command (`/checkpoint`…), not the model's: never sent back
+    /// to the model.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub command: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]

@@ -5,6 +5,7 @@
 //! JSON or do not fit the schema, a tool that fails or hangs, all become a tool
 //! result marked as an error, which the model reads and can act on.
 
+pub mod plan;
 pub mod read_url;
 pub mod remember;
 pub mod time;

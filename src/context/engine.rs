@@ -1,0 +1,429 @@
+//! The context rules applied to the companion's conversations: which stored messages
+//! are still sent, folding the oldest turns into the running summary (with a
+//! checkpoint, a memory flush and Bug 12's check first), the shaper that guards every
+//! model call, and the checkpoint commands.
+
+use std::io::Write;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::checkpoint::{Checkpoint, Status, OFFER_DAYS};
+use super::digest::{self, Digest, MAX_FLUSHED_FACTS, SUMMARY_TOKENS};
+use super::guard::{self, Limits};
+use super::plan::PlanBoard;
+use crate::agent::driver::Shaper;
+use crate::agent::prompt;
+use crate::companion::{Companion, CompanionError};
+use crate::events::{CoreEvent, EventBus};
+use crate::knowledge::learnings::Category;
+use crate::llm::router;
+use crate::llm::{ChatMessage, ChatRequest};
+use crate::model::Chain;
+use crate::settings::{ContextSettings, Settings};
+use crate::store::{Message, Summary, UsageRecord};
+use crate::tokens::count_cached as count;
+
+/// Bug 12's backup of fact-like text that left the context unsaved (append-only).
+pub const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
+/// Longest reply of the digest call.
+const DIGEST_MAX_TOKENS: u32 = 900;
+/// The digest call gives up after this long and the fallback is used.
+const DIGEST_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// The part of a conversation still sent verbatim, after the running summary.
+pub struct LiveHistory {
+    pub summary: Option<Summary>,
+    pub messages: Vec<Message>,
+}
+
+/// How full the context is, for the meter in the chat.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ContextMeter {
+    pub used: usize,
+    pub budget: usize,
+    pub window: usize,
+    /// Older turns are summarised (and searchable with recall).
+    pub summarized_turns: bool,
+}
+
+/// The budget for a chain under the current settings.
+pub fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
+    Limits::new(chain.context_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context)
+}
+
+/// Where the live history should be cut: the index of the first message kept, when
+/// the prompt (`fixed` tokens plus the history, as the guard would send it) is past
+/// the threshold. Cuts fall on turn starts and keep `min_turns_to_keep` turns.
+pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, settings: &ContextSettings) -> Option<usize> {
+    let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
+    guard::prepare(&mut chats, limits, &count);
+    let tokens: Vec<usize> = chats.iter().map(|m| guard::message_tokens(m, &count)).collect();
+    let total: usize = fixed + tokens.iter().sum::<usize>();
+    if total * 100 <= limits.budget * usize::from(settings.threshold_percent) {
+        return None;
+    }
+    let target = limits.budget * usize::from(settings.target_percent) / 100;
+    let starts: Vec<usize> =
+        history.iter().enumerate().filter(|(_, m)| m.role == crate::llm::Role::User).map(|(i, _)| i).collect();
+    let mut cut = None;
+    for (turn, &start) in starts.iter().enumerate() {
+        if starts.len() - turn < limits.min_turns_to_keep {
+            break;
+        }
+        if start == 0 {
+            continue;
+        }
+        cut = Some(start);
+        if fixed + tokens[start..].iter().sum::<usize>() <= target {
+            break;
+        }
+    }
+    cut
+}
+
+fn summary_block(summary: &Summary) -> String {
+    format!(
+        "<conversation_summary>\nEarlier turns of this conversation, summarised (use recall for their exact words):\n{}\n</conversation_summary>",
+        summary.text.trim()
+    )
+}
+
+/// Fits every model call of a turn: the current plan goes into the system prompt, the
+/// guard brings the prompt inside the budget, and the meter is updated.
+pub struct TurnShaper<'a> {
+    pub system: String,
+    pub plans: &'a PlanBoard,
+    pub limits: Limits,
+    pub window: usize,
+    pub summarized_turns: bool,
+    pub conversation_id: i64,
+    pub events: &'a EventBus,
+    pub meter: &'a std::sync::Mutex<Option<(i64, ContextMeter)>>,
+}
+
+impl Shaper for TurnShaper<'_> {
+    fn shape(&self, mut messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
+        if let Some(system) = messages.first_mut().filter(|m| m.role == crate::llm::Role::System) {
+            let plan = self.plans.rendered();
+            system.content = if plan.is_empty() { self.system.clone() } else { format!("{}\n\n{plan}", self.system) };
+        }
+        let (messages, report) = guard::fit(messages, &self.limits, &count);
+        if report.dropped_turns + report.truncated > 0 {
+            tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the prompt to fit");
+        } else if report.trimmed() {
+            tracing::info!(
+                conversation_id = self.conversation_id,
+                before = report.before,
+                after = report.after,
+                cleared = report.cleared,
+                compacted = report.compacted,
+                "context guard trimmed tool results"
+            );
+        }
+        let meter = ContextMeter { used: report.after, budget: report.budget, window: self.window, summarized_turns: self.summarized_turns };
+        *self.meter.lock().expect("meter lock") = Some((self.conversation_id, meter));
+        self.events.publish(CoreEvent::ContextUsage {
+            conversation_id: self.conversation_id,
+            used: meter.used,
+            budget: meter.budget,
+            window: meter.window,
+            summarized_turns: meter.summarized_turns,
+        });
+        messages
+    }
+}
+
+impl Companion {
+    /// The history still sent verbatim. When it nears the threshold, the oldest turns
+    /// are folded into the running summary first (nothing is deleted).
+    pub(crate) async fn live_history(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        system_tokens: usize,
+        limits: &Limits,
+    ) -> Result<LiveHistory, CompanionError> {
+        let settings = self.settings();
+        let summary = self.store().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let mut messages: Vec<Message> =
+            self.store().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
+        let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
+            return Ok(LiveHistory { summary, messages });
+        };
+        let kept = messages.split_off(cut);
+        let folded = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
+        tracing::info!(
+            conversation_id,
+            evicted_messages = messages.len(),
+            kept_messages = kept.len(),
+            before_tokens = fixed + messages.iter().chain(&kept).map(|m| count(&m.content)).sum::<usize>(),
+            after_tokens = system_tokens + count(&folded.text) + kept.iter().map(|m| count(&m.content)).sum::<usize>(),
+            "older turns folded into the running summary"
+        );
+        Ok(LiveHistory { summary: Some(folded), messages: kept })
+    }
+
+    /// Digest, memory flush, Bug 12 check, checkpoint, new summary: in that order, so
+    /// a crash part-way leaves the turns unsummarised (and retried) rather than lost.
+    async fn fold(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: Option<&Summary>,
+        evicted: &[Message],
+        limits: &Limits,
+    ) -> Result<Summary, CompanionError> {
+        let turns: Vec<ChatMessage> = evicted.iter().map(Message::to_chat).collect();
+        let previous_text = previous.map(|s| s.text.as_str()).unwrap_or("");
+        let digest = match self.digest_call(conversation_id, chain, previous_text, &turns, limits).await {
+            Ok(digest) => digest,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "the summary model call failed; using the plain summary");
+                digest::fallback(previous_text, &turns, &count)
+            }
+        };
+        self.flush_facts(&digest);
+        self.log_unsaved_facts(conversation_id, evicted);
+        let checkpoint = self.store().add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
+        self.events().publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "auto".into() });
+        let text = crate::context::compact::truncate_middle(&digest.summary, SUMMARY_TOKENS, &count);
+        let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
+        let id = self.store().add_summary(conversation_id, upto, &text).await?;
+        Ok(Summary { id, upto_message_id: upto, text })
+    }
+
+    /// One model call for summary, checkpoint and facts; an error says why the
+    /// fallback is used.
+    async fn digest_call(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: &str,
+        turns: &[ChatMessage],
+        limits: &Limits,
+    ) -> Result<Digest, String> {
+        let room = limits.budget.saturating_sub(count(previous) + 600).max(256);
+        let transcript = digest::transcript(turns, room, &count);
+        let request = ChatRequest {
+            messages: digest::request_messages(previous, &transcript),
+            tools: Vec::new(),
+            max_tokens: Some(DIGEST_MAX_TOKENS),
+        };
+        let policy = self.settings().llm.retry_policy();
+        let call = router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
+        let routed = tokio::time::timeout(DIGEST_TIMEOUT, call)
+            .await
+            .map_err(|_| "it took too long".to_string())?
+            .map_err(|e| e.to_string())?;
+        let record = UsageRecord {
+            conversation_id: Some(conversation_id),
+            message_id: None,
+            provider: &routed.provider_id,
+            model: &routed.model,
+            purpose: "context_digest",
+            usage: routed.completion.usage,
+            cost_usd: None,
+        };
+        if let Err(error) = self.store().record_usage(record).await {
+            tracing::warn!(%error, "could not record the digest call's usage");
+        }
+        digest::parse(&routed.completion.text)
+    }
+
+    /// The memory flush: facts the digest found are saved before their turns leave.
+    fn flush_facts(&self, digest: &Digest) {
+        let today = self.today();
+        for fact in digest.facts.iter().take(MAX_FLUSHED_FACTS) {
+            let category = Category::parse(&fact.category).unwrap_or(Category::General);
+            match self.knowledge().save(&fact.fact, category, today) {
+                Ok(outcome) => tracing::info!(?outcome, "memory flush saved a fact"),
+                Err(error) => tracing::warn!(%error, "memory flush could not save a fact"),
+            }
+        }
+    }
+
+    /// Bug 12: fact-like phrases leaving the context that no saved fact covers are
+    /// logged and appended to `truncated_messages.jsonl`.
+    fn log_unsaved_facts(&self, conversation_id: i64, evicted: &[Message]) {
+        let saved: Vec<String> = self.knowledge().facts().into_iter().map(|f| f.fact.text).collect();
+        let mut lines = String::new();
+        for message in evicted.iter().filter(|m| m.role == crate::llm::Role::User) {
+            for unsaved in digest::unsaved_facts([message.content.as_str()], &saved) {
+                tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
+                let line = serde_json::json!({
+                    "logged_at": crate::store::now(),
+                    "conversation_id": conversation_id,
+                    "message_id": message.id,
+                    "said_at": message.created_at,
+                    "phrase": unsaved.phrase,
+                    "content": message.content,
+                });
+                lines.push_str(&line.to_string());
+                lines.push('\n');
+            }
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let path = self.data_dir().join(TRUNCATED_LOG);
+        let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(lines.as_bytes()));
+        if let Err(error) = written {
+            tracing::warn!(path = %path.display(), %error, "could not append to the truncated-messages log");
+        }
+    }
+
+    /// The system prompt's additions: the running summary and a resumed checkpoint.
+    pub(crate) async fn context_blocks(&self, conversation_id: i64, summary: Option<&Summary>) -> Result<String, CompanionError> {
+        let mut out = String::new();
+        if let Some(summary) = summary {
+            out.push_str("\n\n");
+            out.push_str(&summary_block(summary));
+        }
+        if let (Some(id), _) = self.store().continuation(conversation_id).await? {
+            if let Some(checkpoint) = self.store().checkpoint(id).await? {
+                out.push_str("\n\n");
+                out.push_str(&checkpoint.to_prompt());
+            }
+        }
+        Ok(out)
+    }
+
+    /// `/checkpoint`: digests the live history into a checkpoint now.
+    pub async fn checkpoint_now(&self) -> Result<Checkpoint, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        let settings = self.settings();
+        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let limits = limits_for(&chain, &settings);
+        let summary = self.store().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let turns: Vec<ChatMessage> = self
+            .store()
+            .messages_after(conversation_id, after)
+            .await?
+            .iter()
+            .filter(|m| prompt::counts_as_context(m))
+            .map(Message::to_chat)
+            .collect();
+        let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
+        let body = match self.digest_call(conversation_id, &chain, previous, &turns, &limits).await {
+            Ok(digest) => digest.checkpoint,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "checkpoint written without the model");
+                digest::fallback(previous, &turns, &count).checkpoint
+            }
+        };
+        let checkpoint = self.store().add_checkpoint(conversation_id, "manual", &body).await?;
+        self.events().publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "manual".into() });
+        Ok(checkpoint)
+    }
+
+    pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, CompanionError> {
+        Ok(self.store().checkpoints(200).await?)
+    }
+
+    /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
+    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
+        let checkpoint = self.store().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        if !checkpoint.status.can_become(status) {
+            return Err(CompanionError::InvalidInput(format!(
+                "checkpoint #{id} is {} and cannot become {}",
+                checkpoint.status.as_str().replace('_', " "),
+                status.as_str().replace('_', " ")
+            )));
+        }
+        self.store().set_checkpoint_status(id, status).await?;
+        Ok(self.store().checkpoint(id).await?.unwrap_or(checkpoint))
+    }
+
+    /// Closes the current conversation's newest open checkpoint.
+    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        let open = self.checkpoints().await?.into_iter().find(|c| {
+            c.status.is_open() && c.conversation_id == conversation_id
+        });
+        let continued = match self.store().continuation(conversation_id).await? {
+            (Some(id), _) => self.store().checkpoint(id).await?.filter(|c| c.status.is_open()),
+            _ => None,
+        };
+        match open.or(continued) {
+            Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Starts a new, empty conversation; the open checkpoints of the others pause.
+    pub async fn new_conversation(&self) -> Result<i64, CompanionError> {
+        let id = self.store().new_conversation().await?;
+        self.store().pause_checkpoints_outside(id).await?;
+        Ok(id)
+    }
+
+    /// The checkpoint a new, empty conversation offers to continue: the newest open one
+    /// of another conversation from the last seven days.
+    pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        let (resumed, dismissed) = self.store().continuation(conversation_id).await?;
+        if resumed.is_some() || dismissed || self.store().message_count(conversation_id).await? > 0 {
+            return Ok(None);
+        }
+        let since = ((self.clock)() - chrono::Duration::days(OFFER_DAYS)).to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        Ok(self.store().latest_open_checkpoint(&since, conversation_id).await?)
+    }
+
+    /// Continues checkpoint `id` in the current conversation: it is resumed and its
+    /// state goes into every prompt of this conversation.
+    pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
+        self.store().set_continuation(conversation_id, Some(id), false).await?;
+        Ok(checkpoint)
+    }
+
+    /// Declines the offer for the current conversation.
+    pub async fn dismiss_offer(&self) -> Result<(), CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        Ok(self.store().set_continuation(conversation_id, None, true).await?)
+    }
+
+    /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
+    pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, CompanionError> {
+        let checkpoint = self.store().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let dir = self.data_dir().join("exports");
+        let path = dir.join(format!("checkpoint-{id}.md"));
+        std::fs::create_dir_all(&dir)
+            .and_then(|_| crate::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
+            .map_err(|e| CompanionError::InvalidInput(format!("could not write {}: {e}", path.display())))?;
+        Ok(path)
+    }
+
+    /// The current conversation's plan.
+    pub async fn plan(&self) -> Result<Vec<super::plan::PlanItem>, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        Ok(self.store().plan(conversation_id).await?)
+    }
+
+    /// How full the context was on the last model call; before any call, an estimate
+    /// from the stored history.
+    pub async fn context_meter(&self) -> Result<ContextMeter, CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        if let Some((id, meter)) = *self.context_meter.lock().expect("meter lock") {
+            if id == conversation_id {
+                return Ok(meter);
+            }
+        }
+        let settings = self.settings();
+        let window = self.models.known_window();
+        let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
+        let summary = self.store().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let history: Vec<Message> =
+            self.store().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
+        guard::prepare(&mut chats, &limits, &count);
+        let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
+        Ok(ContextMeter { used, budget: limits.budget, window: window as usize, summarized_turns: summary.is_some() })
+    }
+}
