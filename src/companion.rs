@@ -459,7 +459,11 @@ impl Companion {
         let (persona, knowledge, _) =
             self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
         let base = prompt::system_prompt(&PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
-        let limits = crate::context::engine::limits_for(&chain, &settings);
+        let tools = self.tools();
+        // Each wire format wraps a definition in a few more tokens of its own.
+        let specs = tools.specs();
+        let tool_tokens = crate::tokens::count_cached(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let limits = crate::context::engine::limits_for(&chain, &settings).less(tool_tokens);
         let plan = self.plans.focus(conversation_id).await?;
         let fixed = crate::tokens::count_cached(&base) + crate::tokens::count(&crate::context::plan::render(&plan));
         let live = self.live_history(conversation_id, &chain, fixed, &limits).await?;
@@ -475,7 +479,6 @@ impl Companion {
             events: &self.events,
             meter: &self.context_meter,
         };
-        let tools = self.tools();
         let driven = drive(
             TurnContext {
                 shaper: &shaper,

@@ -33,6 +33,29 @@ pub struct Compacted {
     pub method: Method,
 }
 
+/// [`compact`], remembered: the guard runs before every call and would otherwise
+/// compact the same large results again and again.
+pub fn compact_cached(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<(u64, usize, usize), String>>> = OnceLock::new();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let key = (hasher.finish(), text.len(), max_tokens);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(done) = cache.lock().expect("compaction cache").get(&key) {
+        return done.clone();
+    }
+    let done = compact(text, max_tokens, count).text;
+    let mut cache = cache.lock().expect("compaction cache");
+    if cache.len() >= 2_000 {
+        cache.clear();
+    }
+    cache.insert(key, done.clone());
+    done
+}
+
 /// `text` brought under `max_tokens` (as counted by `count`).
 pub fn compact(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> Compacted {
     if let Ok(value) = serde_json::from_str::<Value>(text) {

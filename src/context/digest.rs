@@ -14,7 +14,7 @@ use crate::knowledge::facts::potential_facts;
 use crate::knowledge::words::significant;
 use crate::llm::{ChatMessage, Role};
 
-/// The running summary is kept under this many tokens.
+/// The running summary is kept under this many tokens (less in small windows).
 pub const SUMMARY_TOKENS: usize = 1_200;
 /// Facts one digest may save.
 pub const MAX_FLUSHED_FACTS: usize = 8;
@@ -99,7 +99,7 @@ fn cut(text: &str, chars: usize) -> String {
 
 /// A digest made without a model: the summary gains one line per leaving exchange,
 /// and the checkpoint records the last request and the fact-like phrases.
-pub fn fallback(previous_summary: &str, turns: &[ChatMessage], count: &dyn Fn(&str) -> usize) -> Digest {
+pub fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> Digest {
     let mut summary = previous_summary.trim().to_string();
     for message in turns.iter().filter(|m| !m.content.trim().is_empty()) {
         let line = match message.role {
@@ -115,7 +115,7 @@ pub fn fallback(previous_summary: &str, turns: &[ChatMessage], count: &dyn Fn(&s
     let user_texts: Vec<&str> = turns.iter().filter(|m| m.role == Role::User).map(|m| m.content.as_str()).collect();
     let critical_info: Vec<String> = user_texts.iter().flat_map(|t| potential_facts(t)).collect();
     Digest {
-        summary: keep_recent_lines(&summary, SUMMARY_TOKENS, count),
+        summary: keep_recent_lines(&summary, budget, count),
         checkpoint: Body {
             title: user_texts.first().map(|t| cut(t, 60)).unwrap_or_else(|| "Conversation".into()),
             current_work: user_texts.last().map(|t| cut(t, 300)).unwrap_or_default(),
@@ -142,16 +142,29 @@ pub struct UnsavedFact {
     pub message: String,
 }
 
+/// Names and numbers: the words that make a fact this fact and not a similar one
+/// ("my sister Ana" is not "my sister Eva").
+fn distinctive(phrase: &str) -> std::collections::BTreeSet<String> {
+    phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .skip(1)
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || w.chars().next().is_some_and(char::is_uppercase))
+        .flat_map(significant)
+        .collect()
+}
+
 /// Bug 12: phrases in `user_messages` that look like personal facts but match none of
-/// `saved` (most of the phrase's words must appear in one saved fact).
+/// `saved` (a saved fact covers a phrase when it has most of its words and all of its
+/// names and numbers).
 pub fn unsaved_facts<'a>(user_messages: impl IntoIterator<Item = &'a str>, saved: &[String]) -> Vec<UnsavedFact> {
     let saved: Vec<_> = saved.iter().map(|f| significant(f)).collect();
     let mut out = Vec::new();
     for message in user_messages {
         for phrase in potential_facts(message) {
             let words = significant(&phrase);
+            let names = distinctive(&phrase);
             let covered = saved.iter().any(|fact| {
-                !words.is_empty() && words.intersection(fact).count() * 10 >= words.len() * 6
+                !words.is_empty() && words.intersection(fact).count() * 10 >= words.len() * 6 && names.is_subset(fact)
             });
             if !covered {
                 out.push(UnsavedFact { phrase, message: message.to_string() });
@@ -184,7 +197,7 @@ mod tests {
             ChatMessage::user("Plan my week. Soy diabético tipo 2, by the way."),
             ChatMessage::assistant("Noted. Here is a plan…"),
         ];
-        let digest = fallback("- Earlier: talked about Lisbon", &turns, &count);
+        let digest = fallback("- Earlier: talked about Lisbon", &turns, SUMMARY_TOKENS, &count);
         assert!(digest.summary.starts_with("- Earlier: talked about Lisbon\n- The user said: Plan my week."));
         assert!(digest.summary.contains("Sidecar answered: Noted."));
         assert!(digest.checkpoint.critical_info.iter().any(|f| f.contains("diabético")), "{:?}", digest.checkpoint);
@@ -194,13 +207,16 @@ mod tests {
     #[test]
     fn the_running_summary_stays_within_its_budget() {
         let turns: Vec<ChatMessage> = (0..400).map(|i| ChatMessage::user(&format!("message number {i} about many different things"))).collect();
-        let digest = fallback("", &turns, &count);
+        let digest = fallback("", &turns, SUMMARY_TOKENS, &count);
         assert!(count(&digest.summary) <= SUMMARY_TOKENS);
         assert!(digest.summary.contains("message number 399"));
     }
 
     #[test]
     fn bug12_unsaved_fact_phrases_are_found_and_saved_ones_are_not() {
+        let sisters = unsaved_facts(["my sister Ana lives in Rosario"], &["Has a sister, Eva, who lives in Rosario".to_string()]);
+        assert_eq!(sisters.len(), 1, "a different name is a different fact");
+        assert!(unsaved_facts(["my sister Ana lives in Rosario"], &["Sister Ana lives in Rosario".to_string()]).is_empty());
         let saved = vec!["Es diabético tipo 2".to_string()];
         let found = unsaved_facts(["soy diabético tipo 2", "soy alérgico al maní y me gusta el té"], &saved);
         let phrases: Vec<&str> = found.iter().map(|f| f.phrase.as_str()).collect();

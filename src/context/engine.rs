@@ -66,20 +66,26 @@ pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, settin
     let target = limits.budget * usize::from(settings.target_percent) / 100;
     let starts: Vec<usize> =
         history.iter().enumerate().filter(|(_, m)| m.role == crate::llm::Role::User).map(|(i, _)| i).collect();
-    let mut cut = None;
-    for (turn, &start) in starts.iter().enumerate() {
-        if starts.len() - turn < limits.min_turns_to_keep {
-            break;
-        }
-        if start == 0 {
-            continue;
-        }
-        cut = Some(start);
+    // The furthest cut that still keeps `min_turns_to_keep` turns.
+    let last_cut = *starts.get(starts.len().checked_sub(limits.min_turns_to_keep)?)?;
+    // Folding for a sliver would mean a digest call on every turn; the guard's own
+    // trimming covers the rest until there is enough to fold.
+    if tokens[..last_cut].iter().sum::<usize>() * 10 < limits.budget {
+        return None;
+    }
+    let mut cut = last_cut;
+    for &start in starts.iter().filter(|&&s| s > 0 && s < last_cut) {
         if fixed + tokens[start..].iter().sum::<usize>() <= target {
+            cut = start;
             break;
         }
     }
-    cut
+    Some(cut)
+}
+
+/// The running summary's share: small windows cannot spare the full size.
+fn summary_budget(limits: &Limits) -> usize {
+    SUMMARY_TOKENS.min(limits.budget / 8)
 }
 
 fn summary_block(summary: &Summary) -> String {
@@ -182,14 +188,14 @@ impl Companion {
             Ok(digest) => digest,
             Err(reason) => {
                 tracing::warn!(conversation_id, %reason, "the summary model call failed; using the plain summary");
-                digest::fallback(previous_text, &turns, &count)
+                digest::fallback(previous_text, &turns, summary_budget(limits), &count)
             }
         };
         self.flush_facts(&digest);
         self.log_unsaved_facts(conversation_id, evicted);
         let checkpoint = self.store().add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
         self.events().publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "auto".into() });
-        let text = crate::context::compact::truncate_middle(&digest.summary, SUMMARY_TOKENS, &count);
+        let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
         let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
         let id = self.store().add_summary(conversation_id, upto, &text).await?;
         Ok(Summary { id, upto_message_id: upto, text })
@@ -312,7 +318,7 @@ impl Companion {
             Ok(digest) => digest.checkpoint,
             Err(reason) => {
                 tracing::warn!(conversation_id, %reason, "checkpoint written without the model");
-                digest::fallback(previous, &turns, &count).checkpoint
+                digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint
             }
         };
         let checkpoint = self.store().add_checkpoint(conversation_id, "manual", &body).await?;

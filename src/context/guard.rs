@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::compact::{compact, truncate_middle};
+use super::compact::{compact_cached, truncate_middle};
 use crate::llm::{ChatMessage, Role};
 use crate::settings::ContextSettings;
 
@@ -43,10 +43,18 @@ impl Limits {
         Self {
             budget,
             keep_tool_results: settings.keep_tool_results,
-            // One result never takes more than a quarter of a small window.
-            max_tool_result_tokens: settings.max_tool_result_tokens.min(budget / 4).max(64),
+            // One result never takes more than an eighth of a small window, so the few
+            // kept in full leave room for the conversation.
+            max_tool_result_tokens: settings.max_tool_result_tokens.min(budget / 8).max(64),
             min_turns_to_keep: settings.min_turns_to_keep.max(1),
         }
+    }
+}
+
+impl Limits {
+    /// The same limits with `tokens` less to spend (the tool definitions sent alongside).
+    pub fn less(self, tokens: usize) -> Self {
+        Self { budget: self.budget.saturating_sub(tokens).max(MIN_BUDGET), ..self }
     }
 }
 
@@ -86,7 +94,7 @@ pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, count: Counter<'_>
     let mut compacted = 0;
     for message in messages.iter_mut().filter(|m| m.role == Role::Tool && !m.content.starts_with(CLEARED_PREFIX)) {
         if count(&message.content) > limits.max_tool_result_tokens {
-            message.content = compact(&message.content, limits.max_tool_result_tokens, count).text;
+            message.content = compact_cached(&message.content, limits.max_tool_result_tokens, count);
             compacted += 1;
         }
     }

@@ -72,6 +72,31 @@ impl ScriptedServer {
         }
     }
 
+    /// Answers each request with what `respond` makes of its JSON body (for long
+    /// replays where the order of requests is not known in advance).
+    pub async fn responding(respond: impl Fn(&serde_json::Value) -> Reply + Send + Sync + 'static) -> Self {
+        let respond = Arc::new(respond);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests: Recorded = Arc::default();
+        let recorded = requests.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut socket, _)) = listener.accept().await else { return };
+                let recorded = recorded.clone();
+                let respond = respond.clone();
+                tokio::spawn(async move {
+                    let Some((_, body)) = read_request(&mut socket).await else { return };
+                    let json = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+                    let reply = respond(&json);
+                    recorded.lock().unwrap().push(json);
+                    write_reply(socket, reply).await;
+                });
+            }
+        });
+        Self { base_url: format!("http://127.0.0.1:{port}/v1"), requests, heads: Arc::default() }
+    }
+
     pub fn request_count(&self) -> usize {
         self.requests.lock().unwrap().len()
     }
@@ -160,6 +185,10 @@ async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded, heads: A
         .lock()
         .unwrap()
         .push(serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null));
+    write_reply(socket, reply).await;
+}
+
+async fn write_reply(mut socket: TcpStream, reply: Reply) {
     match reply {
         Reply::Stream { events, delay } => {
             start_chunked(&mut socket).await;
