@@ -274,6 +274,22 @@ impl Companion {
         &self.knowledge
     }
 
+    /// Starts picking up edits to the knowledge files made outside Sidecar, checking
+    /// every `interval`. The task stops when the handle is aborted or the runtime ends.
+    pub fn watch_knowledge(&self, interval: std::time::Duration) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(crate::knowledge::watch::watch(self.knowledge.clone(), self.events.clone(), interval))
+    }
+
+    /// SOUL.md or user.md with its version, for the editors in the Memory view.
+    pub fn profile(&self, file: crate::knowledge::store::ProfileFile) -> Result<(String, String), CompanionError> {
+        Ok(self.knowledge.profile(file)?)
+    }
+
+    /// Saves an edited SOUL.md or user.md; refused if the file changed since it was read.
+    pub fn save_profile(&self, file: crate::knowledge::store::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
+        Ok(self.knowledge.save_profile(file, text, version)?)
+    }
+
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
     pub async fn warm_up(&self) -> Result<(), CompanionError> {

@@ -5,4 +5,5 @@
 pub mod facts;
 pub mod learnings;
 pub mod store;
+pub mod watch;
 pub mod words;

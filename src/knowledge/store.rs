@@ -191,6 +191,29 @@ impl KnowledgeStore {
         Ok(malformed)
     }
 
+    /// SOUL.md or user.md as it is on disk, with a version to detect edits made since.
+    pub fn profile(&self, file: ProfileFile) -> Result<(String, String), KnowledgeError> {
+        let text = read(&self.dir.join(file.name()))?;
+        let version = content_version(&text);
+        Ok((text, version))
+    }
+
+    /// Saves SOUL.md or user.md, unless it changed on disk since `expected_version`.
+    pub fn save_profile(&self, file: ProfileFile, text: &str, expected_version: &str) -> Result<String, KnowledgeError> {
+        let path = self.dir.join(file.name());
+        let current = read(&path)?;
+        if content_version(&current) != expected_version {
+            return Err(KnowledgeError::Invalid(format!(
+                "{} changed on disk since it was opened; reload it and make the change again",
+                file.name()
+            )));
+        }
+        crate::fsutil::write_atomically(&path, text.as_bytes())
+            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        self.version.fetch_add(1, Ordering::Relaxed);
+        Ok(content_version(text))
+    }
+
     /// The persona (SOUL.md) and the knowledge block for the system prompt.
     pub fn prompt_parts(&self, today: NaiveDate, fact_budget: usize, tokens: impl Fn(&str) -> usize) -> (String, String, PromptFacts) {
         let soul = read(&self.dir.join(SOUL_FILE)).unwrap_or_default();
@@ -202,6 +225,33 @@ impl KnowledgeStore {
         let block = facts::knowledge_block(&user, &chosen);
         (soul, block, chosen)
     }
+}
+
+/// The two free-text knowledge files the user edits directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProfileFile {
+    /// SOUL.md: who Sidecar is.
+    Soul,
+    /// user.md: the user's profile.
+    User,
+}
+
+impl ProfileFile {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProfileFile::Soul => SOUL_FILE,
+            ProfileFile::User => USER_FILE,
+        }
+    }
+}
+
+/// A short fingerprint of a file's text (not for security: to notice edits).
+fn content_version(text: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    format!("{:016x}-{}", hasher.finish(), text.len())
 }
 
 /// A write killed before its rename leaves `.name.PID.tmp` behind; the real file is

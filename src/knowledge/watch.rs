@@ -1,0 +1,57 @@
+//! Picks up edits made to the knowledge files in any text editor while Sidecar runs.
+//!
+//! Polls size and modification time once a second rather than using inotify: editors
+//! save by renaming a new file over the old one, which an inotify watch on the file
+//! loses, and a stat of three files a second costs nothing measurable.
+
+use std::future::Future;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use super::store::{KnowledgeStore, LEARNINGS_FILE, SOUL_FILE, USER_FILE};
+use crate::events::{CoreEvent, EventBus};
+
+pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+type Fingerprint = Vec<Option<(SystemTime, u64)>>;
+
+fn fingerprint(dir: &Path) -> Fingerprint {
+    [SOUL_FILE, USER_FILE, LEARNINGS_FILE]
+        .iter()
+        .map(|name| std::fs::metadata(dir.join(name)).ok().map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len())))
+        .collect()
+}
+
+/// Runs until the task is dropped: on any change, learnings.md is re-read and a
+/// `KnowledgeChanged` event reports the lines that could not be read (or the error).
+/// The files are looked at now, so an edit made before the task first runs counts.
+pub fn watch(store: Arc<KnowledgeStore>, events: EventBus, interval: Duration) -> impl Future<Output = ()> {
+    let mut last = fingerprint(store.dir());
+    async move {
+        loop {
+            tokio::time::sleep(interval).await;
+            let now = fingerprint(store.dir());
+            if now == last {
+                continue;
+            }
+            last = now;
+            events.publish(reload_event(&store));
+        }
+    }
+}
+
+fn reload_event(store: &KnowledgeStore) -> CoreEvent {
+    match store.reload() {
+        Ok(problems) => {
+            for bad in &problems {
+                tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood after an edit; kept as it is");
+            }
+            CoreEvent::KnowledgeChanged { problems, error: None }
+        }
+        Err(error) => {
+            tracing::warn!(%error, "could not re-read the knowledge files");
+            CoreEvent::KnowledgeChanged { problems: Vec::new(), error: Some(error.to_string()) }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Checkpoints, plans, profile editing and the knowledge watcher through the
+//! companion, against a scripted model.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sidecar::context::checkpoint::Status;
+use sidecar::knowledge::store::ProfileFile;
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions, CoreEvent};
+use support::{reply_events, stream, tool_call_events, ScriptedServer};
+
+async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
+    let settings: Settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n"
+    ))
+    .unwrap();
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings))
+        .await
+        .unwrap()
+}
+
+const DIGEST: &str = r#"{"summary": "Planning a trip to Lisbon", "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama", "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"], "decisions": ["Stay 5 nights"], "failed_approaches": [], "user_preferences": ["Quiet rooms"], "critical_info": ["Allergic to peanuts"]}, "facts": []}"#;
+
+#[tokio::test]
+async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() {
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["Flights booked. Now hotels?"])),
+        stream(reply_events(&[DIGEST])),
+        stream(reply_events(&[
+            "Welcome back: the hotel near Alfama is next.",
+        ])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    core.send("Book flights to Lisbon for 3 May").await.unwrap();
+    let outcome = core.send("/checkpoint").await.unwrap();
+    assert!(outcome.meta.command);
+    assert!(
+        outcome
+            .reply
+            .starts_with("Checkpoint #1 saved: Trip to Lisbon"),
+        "{}",
+        outcome.reply
+    );
+    // The command and its answer are not sent to the model later.
+    let before_restart = core.history(10).await.unwrap();
+    assert_eq!(before_restart.len(), 4);
+    core.shutdown().await;
+    drop(core);
+
+    let core = open(dir.path(), &server.base_url).await;
+    let listed = core.checkpoints().await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].status, Status::InProgress);
+    assert_eq!(listed[0].body.pending, ["Book the hotel"]);
+    // The conversation it belongs to is not offered to itself.
+    assert!(core.continuation_offer().await.unwrap().is_none());
+
+    core.new_conversation().await.unwrap();
+    assert_eq!(core.checkpoints().await.unwrap()[0].status, Status::Paused);
+    let offer = core
+        .continuation_offer()
+        .await
+        .unwrap()
+        .expect("an offer in the new conversation");
+    assert_eq!(offer.id, 1);
+    let resumed = core.continue_from(offer.id).await.unwrap();
+    assert_eq!(resumed.status, Status::Resumed);
+    assert!(
+        core.continuation_offer().await.unwrap().is_none(),
+        "accepted: no second offer"
+    );
+
+    core.send("Where were we?").await.unwrap();
+    let request = server.last_request();
+    let system = request["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("<resumed_checkpoint>"), "{system}");
+    assert!(system.contains("Choosing a hotel near Alfama"));
+    let messages = request["messages"].as_array().unwrap();
+    assert!(!messages
+        .iter()
+        .any(|m| m["content"].as_str().unwrap_or("").contains("/checkpoint")));
+
+    let path = core.export_checkpoint(1).await.unwrap();
+    let markdown = std::fs::read_to_string(path).unwrap();
+    assert!(markdown.starts_with("# Trip to Lisbon"));
+    assert!(markdown.contains("## Critical information\n- Allergic to peanuts"));
+
+    let closed = core.send("/checkpoint done").await.unwrap();
+    assert!(
+        closed.reply.contains("#1 marked completed"),
+        "{}",
+        closed.reply
+    );
+    let error = core
+        .set_checkpoint_status(1, Status::Resumed)
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("cannot become resumed"),
+        "{error}"
+    );
+    // Recall finds what the checkpoint says.
+    let hits = core.recall("Alfama", 500).await.unwrap().hits;
+    assert!(hits.iter().any(|h| h.source == "checkpoint"), "{hits:?}");
+}
+
+#[tokio::test]
+async fn a_checkpoint_is_written_even_when_the_model_answers_nonsense() {
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["Sure."])),
+        stream(reply_events(&["I am a teapot"])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    core.send("Help me plan the garden. Soy alérgico al polen.")
+        .await
+        .unwrap();
+    let outcome = core.send("/checkpoint").await.unwrap();
+    assert!(outcome.reply.contains("saved"), "{}", outcome.reply);
+    let checkpoint = &core.checkpoints().await.unwrap()[0];
+    assert_eq!(
+        checkpoint.body.current_work,
+        "Help me plan the garden. Soy alérgico al polen."
+    );
+    assert!(checkpoint
+        .body
+        .critical_info
+        .iter()
+        .any(|c| c.contains("alérgico al polen")));
+}
+
+#[tokio::test]
+async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
+    let plan = r#"{"items": [{"text": "Find flights", "status": "done"}, {"text": "Compare hotels", "status": "in_progress"}, {"text": "Book", "status": "pending"}]}"#;
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("p1", "update_plan", plan)])),
+        stream(tool_call_events(&[("t1", "get_current_time", "{}")])),
+        stream(reply_events(&["Working on hotels."])),
+        stream(tool_call_events(&[("p2", "update_plan", r#"{"items": [{"text": "A", "status": "in_progress"}, {"text": "B", "status": "in_progress"}]}"#)])),
+        stream(reply_events(&["ok"])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    core.send("Plan my trip").await.unwrap();
+    let requests = server.requests.lock().unwrap().clone();
+    let system = |n: usize| {
+        requests[n]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!system(0).contains("<plan>"));
+    for n in [1, 2] {
+        assert!(
+            system(n).contains("[x] Find flights\n[>] Compare hotels\n[ ] Book"),
+            "call {n}: {}",
+            system(n)
+        );
+    }
+    let items = core.plan().await.unwrap();
+    assert_eq!(items.len(), 3);
+    let mut saw_event = false;
+    while let Ok(event) = events.try_recv() {
+        if let CoreEvent::PlanUpdated { items, .. } = event {
+            saw_event = items.len() == 3;
+        }
+    }
+    assert!(saw_event);
+    // A bad plan goes back to the model as a tool error and changes nothing.
+    core.send("change it").await.unwrap();
+    let last = server.last_request();
+    let result = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["tool_call_id"] == "p2")
+        .unwrap();
+    assert!(result["content"]
+        .as_str()
+        .unwrap()
+        .contains("only one step can be in progress"));
+    assert_eq!(core.plan().await.unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn edits_in_another_editor_are_picked_up_and_bad_lines_reported() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    let watcher = core.watch_knowledge(Duration::from_millis(50));
+    let path = dir.path().join("knowledge/learnings.md");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("- [weight:3] Toca el violín | learned:2026-01-01 | confirmed:2026-11-01\n- [weight:x] roto\n");
+    // Like an editor: write a new file and rename it over the old one.
+    std::fs::write(dir.path().join("knowledge/.edit"), &text).unwrap();
+    std::fs::rename(dir.path().join("knowledge/.edit"), &path).unwrap();
+    let problems = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok(CoreEvent::KnowledgeChanged { problems, .. }) = events.recv().await {
+                return problems;
+            }
+        }
+    })
+    .await
+    .expect("the edit is noticed");
+    watcher.abort();
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].text.contains("roto"));
+    assert!(core.facts().iter().any(|f| f.fact.text == "Toca el violín"));
+}
+
+#[tokio::test]
+async fn profile_files_are_edited_with_a_stale_check() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let (text, version) = core.profile(ProfileFile::User).unwrap();
+    assert!(text.contains("Profile") || text.contains("Perfil"));
+    let new_version = core
+        .save_profile(ProfileFile::User, "# Profile\n\n- Name: Ana\n", &version)
+        .unwrap();
+    assert_ne!(new_version, version);
+    let error = core
+        .save_profile(ProfileFile::User, "# lost\n", &version)
+        .unwrap_err();
+    assert!(error.to_string().contains("changed on disk"), "{error}");
+    core.send("hi").await.unwrap();
+    let system = server.last_request()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(system.contains("- Name: Ana"), "{system}");
+}
