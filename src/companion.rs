@@ -274,10 +274,10 @@ impl Companion {
         &self.knowledge
     }
 
-    /// Starts picking up edits to the knowledge files made outside Sidecar, checking
-    /// every `interval`. The task stops when the handle is aborted or the runtime ends.
-    pub fn watch_knowledge(&self, interval: std::time::Duration) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(crate::knowledge::watch::watch(self.knowledge.clone(), self.events.clone(), interval))
+    /// A task (for the caller's runtime) that picks up edits to the knowledge files
+    /// made outside Sidecar, checking every `interval`.
+    pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
+        crate::knowledge::watch::watch(self.knowledge.clone(), self.events.clone(), interval)
     }
 
     /// SOUL.md or user.md with its version, for the editors in the Memory view.

@@ -196,7 +196,7 @@ async fn edits_in_another_editor_are_picked_up_and_bad_lines_reported() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
-    let watcher = core.watch_knowledge(Duration::from_millis(50));
+    let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(50)));
     let path = dir.path().join("knowledge/learnings.md");
     let mut text = std::fs::read_to_string(&path).unwrap();
     text.push_str("- [weight:3] Toca el violín | learned:2026-01-01 | confirmed:2026-11-01\n- [weight:x] roto\n");

@@ -3,6 +3,10 @@
 use std::sync::Arc;
 
 use serde::Serialize;
+use sidecar::context::checkpoint::{Checkpoint, Status};
+use sidecar::context::engine::ContextMeter;
+use sidecar::context::plan::PlanItem;
+use sidecar::knowledge::store::ProfileFile;
 use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
 use sidecar::store::{Message, UsageTotals};
 use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
@@ -169,4 +173,68 @@ pub async fn edit_fact(
 #[tauri::command]
 pub async fn delete_fact(core: Core<'_>, line: usize, expected: String) -> Result<(), CommandError> {
     Ok(blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await?)
+}
+
+/// SOUL.md or user.md, with the version to send back when saving.
+#[derive(Serialize)]
+pub struct ProfileText {
+    text: String,
+    version: String,
+}
+
+#[tauri::command]
+pub async fn read_profile(core: Core<'_>, file: ProfileFile) -> Result<ProfileText, CommandError> {
+    let (text, version) = blocking(&core, move |c| c.profile(file)).await?;
+    Ok(ProfileText { text, version })
+}
+
+#[tauri::command]
+pub async fn save_profile(core: Core<'_>, file: ProfileFile, text: String, version: String) -> Result<String, CommandError> {
+    Ok(blocking(&core, move |c| c.save_profile(file, &text, &version)).await?)
+}
+
+#[tauri::command]
+pub async fn list_checkpoints(core: Core<'_>) -> Result<Vec<Checkpoint>, CommandError> {
+    Ok(core.checkpoints().await?)
+}
+
+#[tauri::command]
+pub async fn set_checkpoint_status(core: Core<'_>, id: i64, status: Status) -> Result<Checkpoint, CommandError> {
+    Ok(core.set_checkpoint_status(id, status).await?)
+}
+
+/// Writes the checkpoint as Markdown and returns where.
+#[tauri::command]
+pub async fn export_checkpoint(core: Core<'_>, id: i64) -> Result<String, CommandError> {
+    Ok(core.export_checkpoint(id).await?.display().to_string())
+}
+
+#[tauri::command]
+pub async fn new_conversation(core: Core<'_>) -> Result<i64, CommandError> {
+    Ok(core.new_conversation().await?)
+}
+
+#[tauri::command]
+pub async fn continuation_offer(core: Core<'_>) -> Result<Option<Checkpoint>, CommandError> {
+    Ok(core.continuation_offer().await?)
+}
+
+#[tauri::command]
+pub async fn continue_checkpoint(core: Core<'_>, id: i64) -> Result<Checkpoint, CommandError> {
+    Ok(core.continue_from(id).await?)
+}
+
+#[tauri::command]
+pub async fn dismiss_offer(core: Core<'_>) -> Result<(), CommandError> {
+    Ok(core.dismiss_offer().await?)
+}
+
+#[tauri::command]
+pub async fn current_plan(core: Core<'_>) -> Result<Vec<PlanItem>, CommandError> {
+    Ok(core.plan().await?)
+}
+
+#[tauri::command]
+pub async fn context_meter(core: Core<'_>) -> Result<ContextMeter, CommandError> {
+    Ok(core.context_meter().await?)
 }

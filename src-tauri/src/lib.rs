@@ -34,6 +34,7 @@ pub fn run() {
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
             forward_events(app.handle().clone(), companion.clone());
+            tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
             // Start the model now so the first message does not wait for it.
             tauri::async_runtime::spawn(async move {
                 if let Err(error) = companion.warm_up().await {
@@ -72,6 +73,17 @@ pub fn run() {
             commands::recall_search,
             commands::edit_fact,
             commands::delete_fact,
+            commands::read_profile,
+            commands::save_profile,
+            commands::list_checkpoints,
+            commands::set_checkpoint_status,
+            commands::export_checkpoint,
+            commands::new_conversation,
+            commands::continuation_offer,
+            commands::continue_checkpoint,
+            commands::dismiss_offer,
+            commands::current_plan,
+            commands::context_meter,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");
