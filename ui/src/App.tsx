@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import { Composer } from "./components/Composer";
+import { ContextMeterBar } from "./components/ContextMeterBar";
+import { ContinueBanner } from "./components/ContinueBanner";
+import { PlanPanel } from "./components/PlanPanel";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
@@ -15,7 +18,8 @@ type View = "chat" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { state, model, send, retry, stop, dismissError } = useChat();
+  const { state, model, send, retry, stop, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer } =
+    useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
   // Bumped when leaving Settings so the model picker sees new providers.
@@ -30,6 +34,20 @@ export function App() {
       off.then((f) => f());
     };
   }, []);
+
+  // Ctrl+N starts a new conversation, from any view.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "n") {
+        e.preventDefault();
+        setView("chat");
+        newChat();
+        composer.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [newChat]);
 
   const go = (next: View) => {
     if (view === "settings" && next !== "settings") setSettingsVersion((v) => v + 1);
@@ -54,15 +72,28 @@ export function App() {
           ))}
         </nav>
         <div className="header-right">
+          {view === "chat" && (
+            <button className="ghost small" onClick={newChat} title={t.newChatHint} data-testid="new-chat" disabled={state.streaming !== null}>
+              {t.newChat}
+            </button>
+          )}
           {view === "chat" && <ModelPicker refreshKey={settingsVersion} />}
           <ModelBadge status={model} />
         </div>
       </header>
       {view === "chat" && (
         <>
+          {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}
+          {resumed && (
+            <div className="resumed-note muted small" data-testid="resumed">
+              {t.offerResumed(resumed.body.title || `#${resumed.id}`)}
+            </div>
+          )}
           <main>
             <MessageList messages={state.messages} streaming={state.streaming} loaded={state.loaded} />
           </main>
+          <PlanPanel items={plan} />
+          <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
         </>

@@ -28,6 +28,8 @@ export interface MessageMeta {
   iteration_cap?: boolean;
   usage?: Usage;
   cost_usd?: number;
+  /** The answer to a chat command such as /checkpoint. */
+  command?: boolean;
 }
 
 export interface Message {
@@ -84,6 +86,10 @@ export type CoreEvent =
       meta: MessageMeta;
     }
   | { type: "turn_failed"; conversation_id: number; message: string; retryable: boolean }
+  | { type: "plan_updated"; conversation_id: number; items: PlanItem[] }
+  | ({ type: "context_usage"; conversation_id: number } & ContextMeter)
+  | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
+  | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | ({ type: "model_status" } & ModelStatus);
 
 /** What a failed command rejects with. */
@@ -186,8 +192,48 @@ export type SaveOutcome =
   | { action: "rate_limited" }
   | { action: "rejected"; reason: string };
 
+export type PlanStatus = "pending" | "in_progress" | "done";
+export interface PlanItem {
+  text: string;
+  status: PlanStatus;
+}
+
+/** Tokens of the last prompt, of the budget it must fit (window minus the reply reserve). */
+export interface ContextMeter {
+  used: number;
+  budget: number;
+  window: number;
+  summarized_turns: boolean;
+}
+
+export type CheckpointStatus = "in_progress" | "paused" | "resumed" | "completed" | "abandoned";
+export interface Checkpoint {
+  id: number;
+  conversation_id: number;
+  status: CheckpointStatus;
+  trigger: "manual" | "auto";
+  body: {
+    title: string;
+    current_work: string;
+    completed: string[];
+    pending: string[];
+    decisions: string[];
+    failed_approaches: string[];
+    user_preferences: string[];
+    critical_info: string[];
+  };
+  created_at: string;
+  updated_at: string;
+}
+
+export type ProfileFile = "soul" | "user";
+export interface ProfileText {
+  text: string;
+  version: string;
+}
+
 export interface RecallHit {
-  source: "message" | "fact";
+  source: "message" | "fact" | "summary" | "checkpoint";
   id: number;
   label: string;
   snippet: string;
@@ -233,6 +279,17 @@ export const api = {
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
   recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
+  readProfile: (file: ProfileFile) => invoke<ProfileText>("read_profile", { file }),
+  saveProfile: (file: ProfileFile, text: string, version: string) => invoke<string>("save_profile", { file, text, version }),
+  listCheckpoints: () => invoke<Checkpoint[]>("list_checkpoints"),
+  setCheckpointStatus: (id: number, status: CheckpointStatus) => invoke<Checkpoint>("set_checkpoint_status", { id, status }),
+  exportCheckpoint: (id: number) => invoke<string>("export_checkpoint", { id }),
+  newConversation: () => invoke<number>("new_conversation"),
+  continuationOffer: () => invoke<Checkpoint | null>("continuation_offer"),
+  continueCheckpoint: (id: number) => invoke<Checkpoint>("continue_checkpoint", { id }),
+  dismissOffer: () => invoke<void>("dismiss_offer"),
+  currentPlan: () => invoke<PlanItem[]>("current_plan"),
+  contextMeter: () => invoke<ContextMeter>("context_meter"),
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */

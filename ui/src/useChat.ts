@@ -1,13 +1,24 @@
 // Wires the chat reducer to the core: history at start, deltas from events, and the
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, toCommandError, type ModelStatus } from "./api";
+import { api, toCommandError, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem } from "./api";
 import { chatReducer, initialChat } from "./chatState";
 
 export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const [model, setModel] = useState<ModelStatus>({ state: "idle" });
   const localId = useRef(0);
+  const [meter, setMeter] = useState<ContextMeter | null>(null);
+  const [plan, setPlan] = useState<PlanItem[]>([]);
+  const [offer, setOffer] = useState<Checkpoint | null>(null);
+  const [resumed, setResumed] = useState<Checkpoint | null>(null);
+
+  // The context around the chat: meter, plan, and the offer to continue earlier work.
+  const loadContext = useCallback(() => {
+    api.contextMeter().then((m) => setMeter(m ?? null)).catch(() => undefined);
+    api.currentPlan().then((items) => setPlan(items ?? [])).catch(() => undefined);
+    api.continuationOffer().then((o) => setOffer(o ?? null)).catch(() => undefined);
+  }, []);
 
   useEffect(() => {
     let disposed = false;
@@ -18,6 +29,11 @@ export function useChat() {
       if (event.type === "tool_finished")
         dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
+      if (event.type === "plan_updated") setPlan(event.items);
+      if (event.type === "context_usage") {
+        const { type: _t, conversation_id: _c, ...m } = event;
+        setMeter(m as ContextMeter);
+      }
       if (event.type === "model_status") {
         const { type: _ignored, ...status } = event;
         setModel(status as ModelStatus);
@@ -31,6 +47,7 @@ export function useChat() {
         .loadHistory()
         .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
         .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
+      loadContext();
       api
         .modelStatus()
         .then((status) => !disposed && setModel(status))
@@ -40,11 +57,12 @@ export function useChat() {
       disposed = true;
       unlisten.then((off) => off());
     };
-  }, []);
+  }, [loadContext]);
 
   const send = useCallback((text: string) => {
     const trimmed = text.trim();
     if (!trimmed) return;
+    setOffer(null);
     dispatch({ type: "send", text: trimmed, localId: ++localId.current });
     api
       .sendMessage(trimmed)
@@ -66,5 +84,34 @@ export function useChat() {
 
   const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
 
-  return { state, model, send, retry, stop, dismissError };
+  const newChat = useCallback(() => {
+    api
+      .newConversation()
+      .then(() => api.loadHistory())
+      .then((messages) => {
+        dispatch({ type: "history_loaded", messages });
+        setResumed(null);
+        setMeter(null);
+        loadContext();
+      })
+      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
+  }, [loadContext]);
+
+  const acceptOffer = useCallback(() => {
+    if (!offer) return;
+    api
+      .continueCheckpoint(offer.id)
+      .then((checkpoint) => {
+        setResumed(checkpoint);
+        setOffer(null);
+      })
+      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
+  }, [offer]);
+
+  const dismissOffer = useCallback(() => {
+    setOffer(null);
+    api.dismissOffer().catch(() => undefined);
+  }, []);
+
+  return { state, model, send, retry, stop, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer };
 }

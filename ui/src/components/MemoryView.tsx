@@ -10,6 +10,8 @@ import {
   type SaveOutcome,
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
+import { CheckpointList } from "./CheckpointList";
+import { ProfileEditors } from "./ProfileEditors";
 
 function outcomeText(t: Strings, outcome: SaveOutcome): string {
   switch (outcome.action) {
@@ -104,7 +106,36 @@ function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: ()
   );
 }
 
+type MemoryTab = "facts" | "profile" | "checkpoints";
+
+/** Memory: facts, the profile files, and checkpoints, one tab each. */
 export function MemoryView() {
+  const t = useStrings();
+  const [tab, setTab] = useState<MemoryTab>("facts");
+  return (
+    <section className="page" data-testid="memory-view">
+      <div className="subtabs" role="tablist">
+        {(["facts", "profile", "checkpoints"] as const).map((name) => (
+          <button
+            key={name}
+            role="tab"
+            aria-selected={tab === name}
+            className={`tab${tab === name ? " active" : ""}`}
+            onClick={() => setTab(name)}
+            data-testid={`memory-tab-${name}`}
+          >
+            {{ facts: t.memoryTabFacts, profile: t.memoryTabProfile, checkpoints: t.memoryTabCheckpoints }[name]}
+          </button>
+        ))}
+      </div>
+      {tab === "facts" && <FactsPanel />}
+      {tab === "profile" && <ProfileEditors />}
+      {tab === "checkpoints" && <CheckpointList />}
+    </section>
+  );
+}
+
+function FactsPanel() {
   const t = useStrings();
   const [report, setReport] = useState<MemoryReport | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -117,6 +148,18 @@ export function MemoryView() {
     api.memoryReport().then(setReport).catch((e) => setMessage(toCommandError(e).message));
   }, []);
   useEffect(reload, [reload]);
+
+  // An edit in another editor: show the new state and say what happened.
+  useEffect(() => {
+    const off = api.onCoreEvent((event) => {
+      if (event.type !== "knowledge_changed") return;
+      reload();
+      setMessage(event.error ? t.knowledgeError(event.error) : t.knowledgeReloaded);
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, [reload, t]);
 
   // Search as the user types, a moment after they pause.
   useEffect(() => {
@@ -142,7 +185,7 @@ export function MemoryView() {
   };
 
   return (
-    <section className="page" data-testid="memory-view">
+    <div data-testid="facts-panel">
       <h2>{t.memoryTitle}</h2>
       <p className="muted">{t.memoryIntro}</p>
       <input
@@ -159,7 +202,14 @@ export function MemoryView() {
           {results.hits.map((hit) => (
             <li key={`${hit.source}${hit.id}`} data-testid="recall-hit">
               <span className="muted small">
-                {hit.source === "fact" ? t.category(hit.label) : hit.label === "user" ? t.you : t.sidecar} ·{" "}
+                {hit.source === "fact"
+                  ? t.category(hit.label)
+                  : hit.source === "message"
+                    ? hit.label === "user"
+                      ? t.you
+                      : t.sidecar
+                    : hit.label}{" "}
+                ·{" "}
                 {hit.timestamp.slice(0, 10)}
                 {hit.external_id ? ` · ${hit.external_id}` : ""}
               </span>
@@ -224,6 +274,6 @@ export function MemoryView() {
           </ul>
         </div>
       )}
-    </section>
+    </div>
   );
 }

@@ -57,6 +57,12 @@ export class FakeCore {
           case "stop_reply":
             this.onStop();
             return true;
+          case "current_plan":
+          case "list_checkpoints":
+            return [];
+          case "continuation_offer":
+          case "context_meter":
+            return null;
           default:
             return undefined;
         }

@@ -1,0 +1,28 @@
+import type { ContextMeter } from "../api";
+import { useStrings } from "../i18n";
+
+/** How much of the model's context the last prompt used. */
+export function ContextMeterBar({ meter }: { meter: ContextMeter | null }) {
+  const t = useStrings();
+  if (!meter || meter.budget === 0) return null;
+  const share = Math.min(1, meter.used / meter.budget);
+  const level = share >= 0.8 ? "high" : share >= 0.5 ? "mid" : "low";
+  const label = t.contextMeter(meter.used.toLocaleString(), meter.budget.toLocaleString());
+  return (
+    <div
+      className={`context-meter ${level}`}
+      data-testid="context-meter"
+      title={meter.summarized_turns ? `${label}. ${t.contextSummarized}` : label}
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={meter.budget}
+      aria-valuenow={meter.used}
+    >
+      <div className="context-meter-track">
+        <div className="context-meter-fill" style={{ width: `${Math.round(share * 100)}%` }} />
+      </div>
+      <span className="muted small">{label}</span>
+    </div>
+  );
+}

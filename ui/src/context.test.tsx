@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Checkpoint } from "./api";
+import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
+
+const checkpoint: Checkpoint = {
+  id: 7,
+  conversation_id: 2,
+  status: "paused",
+  trigger: "manual",
+  body: {
+    title: "Trip to Lisbon",
+    current_work: "Choosing a hotel",
+    completed: ["Flights booked"],
+    pending: ["Book the hotel"],
+    decisions: [],
+    failed_approaches: [],
+    user_preferences: [],
+    critical_info: ["Allergic to peanuts"],
+  },
+  created_at: "2026-11-21T10:00:00Z",
+  updated_at: "2026-11-21T10:00:00Z",
+};
+
+describe("context around the chat", () => {
+  it("shows the plan and the context meter as the core reports them", async () => {
+    const core = new FakeCore();
+    renderApp();
+    await waitFor(() => expect(core.invoked("load_history")).toHaveLength(1));
+    expect(screen.queryByTestId("plan")).toBeNull();
+    await core.event({
+      type: "plan_updated",
+      conversation_id: 1,
+      items: [
+        { text: "Find flights", status: "done" },
+        { text: "Compare hotels", status: "in_progress" },
+      ],
+    });
+    const plan = await screen.findByTestId("plan");
+    expect(plan).toHaveTextContent("1/2");
+    expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "in_progress");
+    await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, summarized_turns: true });
+    const meter = await screen.findByTestId("context-meter");
+    expect(meter).toHaveTextContent("Context: 4,200 of 5,000 tokens");
+    expect(meter).toHaveClass("high");
+    expect(meter.getAttribute("title")).toContain("summarised");
+  });
+
+  it("offers to continue an open checkpoint and brings it in on Continue", async () => {
+    const core = new FakeCore();
+    core.handlers.continuation_offer = () => checkpoint;
+    core.handlers.continue_checkpoint = () => ({ ...checkpoint, status: "resumed" });
+    renderApp();
+    const offer = await screen.findByTestId("continue-offer");
+    expect(offer).toHaveTextContent("Continue where you left off: Trip to Lisbon?");
+    expect(offer).toHaveTextContent("Pending: Book the hotel");
+    await userEvent.setup().click(screen.getByTestId("offer-continue"));
+    expect(core.invoked("continue_checkpoint")[0].args).toEqual({ id: 7 });
+    expect(await screen.findByTestId("resumed")).toHaveTextContent("Continuing: Trip to Lisbon");
+    expect(screen.queryByTestId("continue-offer")).toBeNull();
+  });
+
+  it("starts a new chat from the button and with Ctrl+N", async () => {
+    const core = new FakeCore();
+    core.history = [{ id: 1, conversation_id: 1, role: "user", content: "old message", status: "complete", finish_reason: null, created_at: "" }];
+    core.handlers.new_conversation = () => {
+      core.history = [];
+      return 2;
+    };
+    renderApp();
+    expect(await screen.findByText("old message")).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("new-chat"));
+    await waitFor(() => expect(screen.queryByText("old message")).toBeNull());
+    await user.keyboard("{Control>}n{/Control}");
+    await waitFor(() => expect(core.invoked("new_conversation")).toHaveLength(2));
+  });
+});
+
+describe("memory tabs", () => {
+  it("lists checkpoints with their status, marks one done and exports it", async () => {
+    const core = new FakeCore();
+    core.handlers.list_checkpoints = () => [checkpoint];
+    core.handlers.set_checkpoint_status = () => ({ ...checkpoint, status: "completed" });
+    core.handlers.export_checkpoint = () => "/data/exports/checkpoint-7.md";
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(screen.getByTestId("memory-tab-checkpoints"));
+    const item = await screen.findByTestId("checkpoint");
+    expect(item).toHaveTextContent("#7 Trip to Lisbon");
+    expect(within(item).getByTestId("checkpoint-status")).toHaveTextContent("paused");
+    expect(item).toHaveTextContent("Critical: Allergic to peanuts");
+    await user.click(within(item).getByTestId("checkpoint-done"));
+    expect(core.invoked("set_checkpoint_status")[0].args).toEqual({ id: 7, status: "completed" });
+    await user.click(within(item).getByTestId("checkpoint-export"));
+    expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Saved to /data/exports/checkpoint-7.md");
+  });
+
+  it("edits user.md with its version and shows a refusal when the file changed", async () => {
+    const core = new FakeCore();
+    core.handlers.read_profile = (args) =>
+      (args as { file: string }).file === "user" ? { text: "# Profile\n", version: "v1" } : { text: "# Sidecar\n", version: "s1" };
+    let refuse = false;
+    core.handlers.save_profile = () => {
+      if (refuse) throw { message: "user.md changed on disk since it was opened; reload it and make the change again", retryable: false };
+      return "v2";
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(screen.getByTestId("memory-tab-profile"));
+    const editor = await screen.findByTestId("profile-user");
+    await waitFor(() => expect(editor).toHaveValue("# Profile\n"));
+    await user.type(editor, "- Name: Ana");
+    await user.click(screen.getByTestId("profile-user-save"));
+    expect(core.invoked("save_profile")[0].args).toEqual({ file: "user", text: "# Profile\n- Name: Ana", version: "v1" });
+    expect(await screen.findByTestId("profile-user-message")).toHaveTextContent("Saved.");
+    refuse = true;
+    await user.type(editor, "!");
+    await user.click(screen.getByTestId("profile-user-save"));
+    expect(await screen.findByTestId("profile-user-message")).toHaveTextContent("changed on disk");
+  });
+});
