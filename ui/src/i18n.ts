@@ -1,6 +1,7 @@
 // English and Spanish strings. The language comes from the core (system locale or
 // SIDECAR_LANG), falling back to the webview's.
 import { createContext, useContext } from "react";
+import { groupDigits } from "./format";
 
 const en = {
   title: "Sidecar",
@@ -111,7 +112,7 @@ const en = {
   deleteFact: "Delete",
   newChat: "New chat",
   newChatHint: "New chat (Ctrl+N)",
-  contextMeter: (used: string, budget: string) => `Context: ${used} of ${budget} tokens`,
+  contextMeter: (used: number, budget: number) => `Context: ${groupDigits(used, ",")} of ${groupDigits(budget, ",")} tokens`,
   contextSummarized: "Older turns are summarised; recall finds their exact words.",
   planTitle: "Plan",
   offerTitle: (title: string) => `Continue where you left off: ${title}?`,
@@ -253,7 +254,7 @@ const es: Strings = {
   deleteFact: "Borrar",
   newChat: "Nueva conversación",
   newChatHint: "Nueva conversación (Ctrl+N)",
-  contextMeter: (used: string, budget: string) => `Contexto: ${used} de ${budget} tokens`,
+  contextMeter: (used: number, budget: number) => `Contexto: ${groupDigits(used, ".")} de ${groupDigits(budget, ".")} tokens`,
   contextSummarized: "Los turnos antiguos están resumidos; recall encuentra sus palabras exactas.",
   planTitle: "Plan",
   offerTitle: (title: string) => `¿Seguir donde lo dejaste: ${title}?`,

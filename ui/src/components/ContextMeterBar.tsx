@@ -7,7 +7,7 @@ export function ContextMeterBar({ meter }: { meter: ContextMeter | null }) {
   if (!meter || meter.budget === 0) return null;
   const share = Math.min(1, meter.used / meter.budget);
   const level = share >= 0.8 ? "high" : share >= 0.5 ? "mid" : "low";
-  const label = t.contextMeter(meter.used.toLocaleString(), meter.budget.toLocaleString());
+  const label = t.contextMeter(meter.used, meter.budget);
   return (
     <div
       className={`context-meter ${level}`}

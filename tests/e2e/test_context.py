@@ -1,0 +1,102 @@
+"""Context features in the real app: /checkpoint in the chat, the offer to continue it
+in a new conversation, the plan and the context meter, the checkpoint list with
+export, and a hand edit of learnings.md picked up while the Memory view is open."""
+import json
+import re
+
+from conftest import wait_until
+from scripted_llm import ScriptedLlm, text_reply, tool_reply
+from test_agent import write_settings
+
+DIGEST = json.dumps({
+    "summary": "Planning a trip to Lisbon",
+    "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama",
+                   "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"],
+                   "decisions": [], "failed_approaches": [], "user_preferences": ["Quiet rooms"],
+                   "critical_info": ["Allergic to peanuts"]},
+    "facts": [],
+})
+PLAN = json.dumps({"items": [{"text": "Shortlist hotels near Alfama", "status": "done"},
+                             {"text": "Compare prices", "status": "in_progress"},
+                             {"text": "Book the hotel", "status": "pending"}]})
+
+
+def assistant_texts(session):
+    return session.texts("[data-testid=message-assistant]")
+
+
+def say(session, text, replies_before):
+    session.send_keys(session.find("[data-testid=composer]"), text + "\ue007")
+    wait_until(lambda: len(assistant_texts(session)) > replies_before, 30, f"no answer to {text!r}")
+
+
+def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
+    llm = ScriptedLlm([
+        text_reply("Flights booked for 3 May. Shall we look at hotels?"),
+        text_reply(DIGEST),
+        tool_reply(("plan_1", "update_plan", PLAN)),
+        text_reply("Comparing prices now."),
+    ])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        say(session, "Book flights to Lisbon for 3 May", 0)
+        session.wait_for("[data-testid=context-meter]", 10)
+        meter = session.texts("[data-testid=context-meter]")[0]
+        # gpt-4o-mini: a 128,000-token window less the reply reserve and the tool definitions.
+        assert re.fullmatch(r"Context: \d{3} of 12\d,\d{3} tokens", meter), meter
+        say(session, "/checkpoint", 1)
+        assert assistant_texts(session)[-1].startswith("Sidecar\nCheckpoint #1 saved: Trip to Lisbon") or \
+            "Checkpoint #1 saved: Trip to Lisbon" in assistant_texts(session)[-1], assistant_texts(session)
+
+        session.click(session.find("[data-testid=new-chat]"))
+        session.wait_for("[data-testid=continue-offer]", 10)
+        offer = session.texts("[data-testid=continue-offer]")[0]
+        assert "Continue where you left off: Trip to Lisbon?" in offer and "Book the hotel" in offer, offer
+        desktop.screenshot("continue-offer")
+        session.click(session.find("[data-testid=offer-continue]"))
+        session.wait_for("[data-testid=resumed]", 10)
+
+        say(session, "Let's pick the hotel", 0)
+        wait_until(lambda: session.find_all("[data-testid=plan]"), 10, "plan not shown")
+        plan = session.texts("[data-testid=plan]")[0]
+        assert "Compare prices" in plan and "1/3" in plan, plan
+        system = llm.requests[-1]["messages"][0]["content"]
+        assert "<resumed_checkpoint>" in system and "Choosing a hotel near Alfama" in system
+        assert "[>] Compare prices" in system, "the plan is in the prompt of the call after update_plan"
+        desktop.screenshot("plan-and-meter")
+
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.click(session.wait_for("[data-testid=memory-tab-checkpoints]", 10))
+        session.wait_for("[data-testid=checkpoint]", 10)
+        assert session.texts("[data-testid=checkpoint-status]") == ["resumed"]
+        session.click(session.find("[data-testid=checkpoint-export]"))
+        wait_until(lambda: session.find_all("[data-testid=checkpoint-message]"), 10, "no export message")
+        exported = data / "exports" / "checkpoint-1.md"
+        assert exported.read_text().startswith("# Trip to Lisbon")
+        desktop.screenshot("checkpoints")
+    finally:
+        desktop.close(session)
+        llm.close()
+
+
+def test_a_hand_edit_of_learnings_is_picked_up_while_the_view_is_open(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        learnings = data / "knowledge" / "learnings.md"
+        wait_until(learnings.exists, 10, "learnings.md not created")
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.wait_for("[data-testid=facts-panel]", 10)
+        text = learnings.read_text()
+        text += "- [weight:2] Plays the cello | learned:2026-11-01 | confirmed:2026-11-20\n- [weight:x] broken line\n"
+        tmp = learnings.with_name(".hand-edit")
+        tmp.write_text(text)
+        tmp.rename(learnings)
+        wait_until(lambda: session.texts("[data-testid=memory-message]") == ["learnings.md changed on disk and was reloaded."],
+                   10, "the edit was not noticed")
+        wait_until(lambda: "Plays the cello" in " ".join(session.texts("[data-testid=fact]")), 10, "new fact not listed")
+        assert "broken line" in session.texts("[data-testid=memory-problems]")[0]
+    finally:
+        desktop.close(session)
