@@ -16,6 +16,10 @@ echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
+echo "== prompt build and context guard =="
+cargo bench --bench context_guard 2>/dev/null
+echo "== prompt tokens per request, 500-turn replay vs full history =="
+cargo test --release --test context_replay -- --nocapture 2>&1 | grep '^replay:' 
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="

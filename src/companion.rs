@@ -8,7 +8,7 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::driver::{drive, TurnContext};
-use crate::agent::prompt::{self, PromptContext};
+use crate::agent::prompt;
 use crate::agent::turn::{TurnEnd, TurnLimits};
 use crate::clock::{self, Clock};
 use crate::events::{CoreEvent, EventBus};
@@ -24,8 +24,6 @@ use crate::settings::{Settings, SettingsError};
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
-/// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
-const FACT_BUDGET_TOKENS: usize = 600;
 
 
 #[derive(Debug, thiserror::Error)]
@@ -121,7 +119,7 @@ pub struct Companion {
     data_dir: PathBuf,
     pub(crate) clock: Clock,
     active_turn: StdMutex<Option<CancellationToken>>,
-    plans: Arc<crate::context::plan::PlanBoard>,
+    pub(crate) plans: Arc<crate::context::plan::PlanBoard>,
     /// The last measured context use, by conversation.
     pub(crate) context_meter: StdMutex<Option<(i64, crate::context::engine::ContextMeter)>>,
 }
@@ -468,33 +466,9 @@ impl Companion {
             chain = self.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
-        let now = (self.clock)();
-        let zone = clock::user_zone(settings.user.timezone.as_deref());
-        let corrections = self.store.active_corrections(now).await?;
-        self.knowledge.begin_turn();
-        let (persona, knowledge, _) =
-            self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
-        let base = prompt::system_prompt(&PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
         let tools = self.tools();
-        // Each wire format wraps a definition in a few more tokens of its own.
-        let specs = tools.specs();
-        let tool_tokens = crate::tokens::count_cached(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
-        let limits = crate::context::engine::limits_for(&chain, &settings).less(tool_tokens);
-        let plan = self.plans.focus(conversation_id).await?;
-        let fixed = crate::tokens::count_cached(&base) + crate::tokens::count(&crate::context::plan::render(&plan));
-        let live = self.live_history(conversation_id, &chain, fixed, &limits).await?;
-        let system = base + &self.context_blocks(conversation_id, live.summary.as_ref()).await?;
-        let prompt = prompt::assemble(system.clone(), &live.messages);
-        let shaper = crate::context::engine::TurnShaper {
-            system,
-            plans: &self.plans,
-            limits,
-            window: chain.context_window() as usize,
-            summarized_turns: live.summary.is_some(),
-            conversation_id,
-            events: &self.events,
-            meter: &self.context_meter,
-        };
+        let turn = self.turn_prompt(conversation_id, &chain, &tools).await?;
+        let shaper = turn.shaper(self, conversation_id, &chain);
         let driven = drive(
             TurnContext {
                 shaper: &shaper,
@@ -513,7 +487,7 @@ impl Companion {
                 time_limit: settings.llm.turn_timeout(),
                 cancel,
             },
-            prompt,
+            turn.prompt,
         )
         .await?;
         let outcome = TurnOutcome {

@@ -62,7 +62,32 @@ pub fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> 
         };
         lines.push(line);
     }
-    truncate_middle(&lines.join("\n"), budget, count)
+    let lines: Vec<String> = lines.iter().map(|l| truncate_middle(l, budget / 8, count)).collect();
+    keep_ends(&lines, budget, count)
+}
+
+/// The first and last lines that fit `budget` (two thirds from the start, the rest
+/// from the end), with a marker where lines were left out. Linear in the lines.
+fn keep_ends(lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
+    let tokens: Vec<usize> = lines.iter().map(|l| count(l) + 1).collect();
+    if tokens.iter().sum::<usize>() <= budget {
+        return lines.join("\n");
+    }
+    let (mut head, mut used) = (0, 0);
+    while head < lines.len() && used + tokens[head] <= budget * 2 / 3 {
+        used += tokens[head];
+        head += 1;
+    }
+    let mut tail = lines.len();
+    while tail > head && used + tokens[tail - 1] <= budget.saturating_sub(20) {
+        used += tokens[tail - 1];
+        tail -= 1;
+    }
+    let mut out: Vec<&str> = lines[..head].iter().map(String::as_str).collect();
+    let marker = format!("[… {} lines left out here …]", tail - head);
+    out.push(&marker);
+    out.extend(lines[tail..].iter().map(String::as_str));
+    out.join("\n")
 }
 
 /// The digest request: instructions, the previous summary, the leaving turns.
@@ -128,11 +153,18 @@ pub fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, co
 
 /// Drops the oldest lines until the text fits (the newest matter most to go on).
 fn keep_recent_lines(text: &str, budget: usize, count: &dyn Fn(&str) -> usize) -> String {
-    let mut lines: Vec<&str> = text.lines().collect();
-    while lines.len() > 1 && count(&lines.join("\n")) > budget {
-        lines.remove(0);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut start = lines.len();
+    let mut used = 0;
+    while start > 0 {
+        let cost = count(lines[start - 1]) + 1;
+        if used + cost > budget && start < lines.len() {
+            break;
+        }
+        used += cost;
+        start -= 1;
     }
-    truncate_middle(&lines.join("\n"), budget, count)
+    truncate_middle(&lines[start..].join("\n"), budget, count)
 }
 
 /// A fact-like phrase from an evicted user message that no saved fact covers.
@@ -202,6 +234,16 @@ mod tests {
         assert!(digest.summary.contains("Sidecar answered: Noted."));
         assert!(digest.checkpoint.critical_info.iter().any(|f| f.contains("diabético")), "{:?}", digest.checkpoint);
         assert_eq!(digest.checkpoint.current_work, "Plan my week. Soy diabético tipo 2, by the way.");
+    }
+
+    #[test]
+    fn a_long_transcript_keeps_its_beginning_and_end() {
+        let turns: Vec<ChatMessage> = (0..3000).map(|i| ChatMessage::user(&format!("line {i} of the leaving turns"))).collect();
+        let text = transcript(&turns, 500, &count);
+        assert!(count(&text) <= 520, "{}", count(&text));
+        assert!(text.starts_with("USER: line 0 "));
+        assert!(text.ends_with("line 2999 of the leaving turns"));
+        assert!(text.contains("lines left out here"));
     }
 
     #[test]

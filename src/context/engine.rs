@@ -26,6 +26,8 @@ use crate::tokens::count_cached as count;
 
 /// Bug 12's backup of fact-like text that left the context unsaved (append-only).
 pub const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
+/// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
+const FACT_BUDGET_TOKENS: usize = 600;
 /// Longest reply of the digest call.
 const DIGEST_MAX_TOKENS: u32 = 900;
 /// The digest call gives up after this long and the fallback is used.
@@ -109,7 +111,13 @@ pub struct TurnShaper<'a> {
 }
 
 impl Shaper for TurnShaper<'_> {
-    fn shape(&self, mut messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
+    fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
+        self.shape_with_report(messages).0
+    }
+}
+
+impl TurnShaper<'_> {
+    fn shape_with_report(&self, mut messages: Vec<ChatMessage>) -> (Vec<ChatMessage>, guard::Report) {
         if let Some(system) = messages.first_mut().filter(|m| m.role == crate::llm::Role::System) {
             let plan = self.plans.rendered();
             system.content = if plan.is_empty() { self.system.clone() } else { format!("{}\n\n{plan}", self.system) };
@@ -136,11 +144,74 @@ impl Shaper for TurnShaper<'_> {
             window: meter.window,
             summarized_turns: meter.summarized_turns,
         });
-        messages
+        (messages, report)
+    }
+}
+
+/// What a turn starts from: the system prompt (with summary and resumed checkpoint),
+/// the live history after it, and the limits the guard keeps to.
+pub struct TurnPrompt {
+    pub system: String,
+    pub prompt: Vec<ChatMessage>,
+    pub limits: Limits,
+    pub summarized_turns: bool,
+}
+
+impl TurnPrompt {
+    pub(crate) fn shaper<'a>(&self, companion: &'a Companion, conversation_id: i64, chain: &Chain) -> TurnShaper<'a> {
+        TurnShaper {
+            system: self.system.clone(),
+            plans: &companion.plans,
+            limits: self.limits,
+            window: chain.context_window() as usize,
+            summarized_turns: self.summarized_turns,
+            conversation_id,
+            events: companion.events(),
+            meter: &companion.context_meter,
+        }
     }
 }
 
 impl Companion {
+    /// Builds the prompt of the next model call in `conversation_id`, folding old turns
+    /// into the summary first when the history nears the threshold.
+    pub(crate) async fn turn_prompt(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        tools: &crate::tools::ToolRegistry,
+    ) -> Result<TurnPrompt, CompanionError> {
+        let settings = self.settings();
+        let now = (self.clock)();
+        let zone = crate::clock::user_zone(settings.user.timezone.as_deref());
+        let corrections = self.store().active_corrections(now).await?;
+        self.knowledge().begin_turn();
+        let (persona, knowledge, _) =
+            self.knowledge().prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
+        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
+        // Each wire format wraps a tool definition in a few more tokens of its own.
+        let specs = tools.specs();
+        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let limits = limits_for(chain, &settings).less(tool_tokens);
+        let plan = self.plans.focus(conversation_id).await?;
+        let fixed = count(&base) + count(&super::plan::render(&plan));
+        let live = self.live_history(conversation_id, chain, fixed, &limits).await?;
+        let system = base + &self.context_blocks(conversation_id, live.summary.as_ref()).await?;
+        let prompt = prompt::assemble(system.clone(), &live.messages);
+        Ok(TurnPrompt { system, prompt, limits, summarized_turns: live.summary.is_some() })
+    }
+
+    /// The prompt the next message would be answered with, as the guard sends it
+    /// (without the new message). Folds old turns like a turn would. For benchmarks
+    /// and diagnostics.
+    pub async fn preview_prompt(&self) -> Result<(Vec<ChatMessage>, guard::Report), CompanionError> {
+        let conversation_id = self.store().current_conversation().await?;
+        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let tools = self.tools();
+        let turn = self.turn_prompt(conversation_id, &chain, &tools).await?;
+        Ok(turn.shaper(self, conversation_id, &chain).shape_with_report(turn.prompt))
+    }
+
     /// The history still sent verbatim. When it nears the threshold, the oldest turns
     /// are folded into the running summary first (nothing is deleted).
     pub(crate) async fn live_history(

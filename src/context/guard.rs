@@ -151,15 +151,24 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) 
     let head = usize::from(has_system);
 
     // Step 3: whole turns leave, oldest first (and anything before the first turn).
-    while total_tokens(&messages, count) > limits.budget {
+    // One pass over per-message counts: histories can be thousands of messages long.
+    let tokens: Vec<usize> = messages.iter().map(|m| message_tokens(m, count)).collect();
+    let mut total: usize = tokens.iter().sum();
+    if total > limits.budget {
         let starts = turn_starts(&messages);
-        let end = match starts.first() {
-            Some(&first) if first > head => first,
-            _ if starts.len() > limits.min_turns_to_keep => starts[1],
-            _ => break,
-        };
-        messages.drain(head..end);
-        report.dropped_turns += 1;
+        let keep_from = starts.len().saturating_sub(limits.min_turns_to_keep);
+        let mut cut = head;
+        for (turn, &start) in starts.iter().enumerate() {
+            if total <= limits.budget || turn > keep_from {
+                break;
+            }
+            if start > cut {
+                total -= tokens[cut..start].iter().sum::<usize>();
+                cut = start;
+                report.dropped_turns += 1;
+            }
+        }
+        messages.drain(head..cut);
     }
 
     // Step 4: clear every result before the current turn, then cut the longest messages.
