@@ -240,3 +240,49 @@ async fn profile_files_are_edited_with_a_stale_check() {
         .to_string();
     assert!(system.contains("- Name: Ana"), "{system}");
 }
+
+/// A tool whose answer is a long page of prose.
+struct LongPage;
+
+impl sidecar::tools::Tool for LongPage {
+    fn name(&self) -> &'static str {
+        "read_page"
+    }
+    fn description(&self) -> &'static str {
+        "Reads a page."
+    }
+    fn parameters(&self) -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": {}})
+    }
+    fn run(&self, _: serde_json::Value) -> sidecar::tools::ToolFuture<'_> {
+        Box::pin(async { Ok(format!("PAGE START {} PAGE END", "Lisbon has many hills and trams. ".repeat(900))) })
+    }
+}
+
+#[tokio::test]
+async fn a_long_text_result_is_summarised_by_the_model_and_stored_whole() {
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("page", "read_page", "{}")])),
+        stream(reply_events(&["Lisbon: hills, tram 28, Alfama; see https://example.com/lisbon."])),
+        stream(reply_events(&["Lisbon is hilly; take tram 28."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut tools = (*core.tools()).clone();
+    tools.register(LongPage);
+    core.set_tools(tools);
+    core.send("What does the Lisbon page say?").await.unwrap();
+    let requests = server.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 3);
+    let summary_request = requests[1]["messages"][0]["content"].as_str().unwrap();
+    assert!(summary_request.contains("Summarise this output of the tool read_page"), "{summary_request}");
+    let answer_request = requests[2]["messages"].as_array().unwrap();
+    let result = answer_request.iter().find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap();
+    assert_eq!(result, "Lisbon: hills, tram 28, Alfama; see https://example.com/lisbon.");
+    let stored = core.history(10).await.unwrap();
+    let stored_result = stored.iter().find(|m| m.role == sidecar::llm::Role::Tool).unwrap();
+    assert!(stored_result.content.starts_with("PAGE START") && stored_result.content.ends_with("PAGE END"));
+    let usage = core.usage_totals(None).await.unwrap();
+    assert_eq!(usage.calls, 3, "the summary call is counted");
+}

@@ -30,6 +30,8 @@ const EVENT_RESULT_CHARS: usize = 2000;
 /// grow the transcript between calls.
 pub trait Shaper: Send + Sync {
     fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage>;
+    /// Tool results longer than this (in tokens) are compacted before the model reads them.
+    fn tool_result_limit(&self) -> usize;
 }
 
 /// Everything a turn needs from the companion.
@@ -110,8 +112,12 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 }
                 Effect::RunTools(calls) => {
                     let running = std::time::Instant::now();
-                    next = Some(run_tools(&context, calls, deadline).await);
+                    let event = run_tools(&context, calls.clone(), deadline).await;
                     ledger.timings.tools += running.elapsed();
+                    if let TurnEvent::ToolsFinished(results) = &event {
+                        summarize_long_text(&context, &mut ledger, &calls, results, deadline).await?;
+                    }
+                    next = Some(event);
                 }
                 Effect::Finish(end) => {
                     let mut driven = finish(&context, ledger, end).await?;
@@ -159,30 +165,7 @@ async fn call_model(
     ledger.timings.model += calling.elapsed();
     match result {
         Ok(routed) => {
-            let provider = context.chain.providers.iter().find(|p| p.id == routed.provider_id);
-            let usage = routed.completion.usage;
-            let cost = match (provider.is_some_and(|p| p.is_local()), usage) {
-                (true, _) => Some(0.0),
-                (false, Some(usage)) => context.prices.cost(&routed.model, &usage),
-                (false, None) => None,
-            };
-            context
-                .store
-                .record_usage(UsageRecord {
-                    conversation_id: Some(conversation_id),
-                    message_id: None,
-                    provider: &routed.provider_id,
-                    model: &routed.model,
-                    purpose: "chat",
-                    usage,
-                    cost_usd: cost,
-                })
-                .await?;
-            if let Some(usage) = usage {
-                ledger.usage += usage;
-                ledger.saw_usage = true;
-            }
-            ledger.cost = ledger.cost.zip(cost).map(|(a, b)| a + b);
+            record_call(context, ledger, &routed, "chat").await?;
             ledger.meta.provider = Some(routed.provider_id.clone());
             ledger.meta.model = Some(routed.model.clone());
             if routed.fallback_from.is_some() {
@@ -225,6 +208,84 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
         _ = context.cancel.cancelled() => TurnEvent::StopRequested,
         _ = tokio::time::sleep_until(deadline) => TurnEvent::DeadlineReached,
     }
+}
+
+/// Long tool outputs that are not JSON (a web page, a report) are summarised by the
+/// model, keeping names, numbers, dates and URLs; the summary stands in for the cut
+/// text when the guard compacts the result. JSON is compacted without a model, and a
+/// failed summary leaves the deterministic cut. The full output stays stored.
+async fn summarize_long_text(
+    context: &TurnContext<'_>,
+    ledger: &mut Ledger,
+    calls: &[crate::llm::ToolCall],
+    results: &[ToolResult],
+    deadline: Instant,
+) -> Result<(), StoreError> {
+    let limit = context.shaper.tool_result_limit();
+    for (call, result) in calls.iter().zip(results) {
+        let long = !result.is_error && crate::tokens::count_cached(&result.content) > limit;
+        if !long || serde_json::from_str::<serde_json::Value>(&result.content).is_ok() {
+            continue;
+        }
+        let source = crate::context::compact::truncate_middle(&result.content, limit * 6, &crate::tokens::count_cached);
+        let request = ChatRequest {
+            messages: vec![
+                ChatMessage::system(&format!(
+                    "Summarise this output of the tool {} in at most {} words for an assistant that will answer the user from it. Keep names, identifiers, numbers, dates and URLs exactly as written. Answer with the summary only.",
+                    call.name,
+                    limit * 2 / 3
+                )),
+                ChatMessage::user(&source),
+            ],
+            tools: Vec::new(),
+            max_tokens: Some(limit as u32),
+        };
+        let call_model = router::complete(&context.chain.providers, context.chain.pinned, &context.policy, &request, |_| {}, |_| {});
+        let routed = tokio::select! {
+            routed = call_model => routed,
+            _ = context.cancel.cancelled() => return Ok(()),
+            _ = tokio::time::sleep_until(deadline) => return Ok(()),
+        };
+        match routed {
+            Ok(routed) if !routed.completion.text.trim().is_empty() => {
+                crate::context::compact::remember_summary(&result.content, routed.completion.text.trim());
+                record_call(context, ledger, &routed, "tool_summary").await?;
+            }
+            Ok(_) => tracing::warn!(tool = %call.name, "the tool-output summary came back empty; the output is cut instead"),
+            Err(error) => tracing::warn!(tool = %call.name, %error, "could not summarise a long tool output; it is cut instead"),
+        }
+    }
+    Ok(())
+}
+
+/// Records a model call's usage and cost, in the store and in the turn's totals.
+async fn record_call(
+    context: &TurnContext<'_>,
+    ledger: &mut Ledger,
+    routed: &router::Routed,
+    purpose: &str,
+) -> Result<(), StoreError> {
+    let usage = routed.completion.usage;
+    let local = context.chain.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
+    let cost = if local { Some(0.0) } else { usage.and_then(|u| context.prices.cost(&routed.model, &u)) };
+    context
+        .store
+        .record_usage(UsageRecord {
+            conversation_id: Some(context.conversation_id),
+            message_id: None,
+            provider: &routed.provider_id,
+            model: &routed.model,
+            purpose,
+            usage,
+            cost_usd: cost,
+        })
+        .await?;
+    if let Some(usage) = usage {
+        ledger.usage += usage;
+        ledger.saw_usage = true;
+    }
+    ledger.cost = ledger.cost.zip(cost).map(|(a, b)| a + b);
+    Ok(())
 }
 
 async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNote) -> Result<(), StoreError> {

@@ -33,16 +33,42 @@ pub struct Compacted {
     pub method: Method,
 }
 
-/// [`compact`], remembered: the guard runs before every call and would otherwise
-/// compact the same large results again and again.
-pub fn compact_cached(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
-    use std::collections::HashMap;
+fn text_key(text: &str) -> (u64, usize) {
     use std::hash::{Hash, Hasher};
-    use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<(u64, usize, usize), String>>> = OnceLock::new();
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut hasher);
-    let key = (hasher.finish(), text.len(), max_tokens);
+    (hasher.finish(), text.len())
+}
+
+type SummaryCache = std::sync::Mutex<std::collections::HashMap<(u64, usize), String>>;
+
+fn summaries() -> &'static SummaryCache {
+    static SUMMARIES: std::sync::OnceLock<SummaryCache> = std::sync::OnceLock::new();
+    SUMMARIES.get_or_init(Default::default)
+}
+
+/// Records a model's summary of a long non-JSON tool output; the guard sends it in
+/// place of the cut text while this process runs (the full output stays stored).
+pub fn remember_summary(original: &str, summary: &str) {
+    let mut cache = summaries().lock().expect("summary cache");
+    if cache.len() >= 2_000 {
+        cache.clear();
+    }
+    cache.insert(text_key(original), summary.to_string());
+}
+
+/// [`compact`], remembered: the guard runs before every call and would otherwise
+/// compact the same large results again and again. A model summary recorded with
+/// [`remember_summary`] is preferred for text when it fits.
+pub fn compact_cached(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<(u64, usize, usize), String>>> = OnceLock::new();
+    let key = text_key(text);
+    if let Some(summary) = summaries().lock().expect("summary cache").get(&key).filter(|s| count(s) <= max_tokens) {
+        return summary.clone();
+    }
+    let key = (key.0, key.1, max_tokens);
     let cache = CACHE.get_or_init(Default::default);
     if let Some(done) = cache.lock().expect("compaction cache").get(&key) {
         return done.clone();
@@ -247,6 +273,15 @@ mod tests {
     fn compaction_is_deterministic() {
         let raw = search_result(120);
         assert_eq!(compact(&raw, 700, &count), compact(&raw, 700, &count));
+    }
+
+    #[test]
+    fn a_recorded_model_summary_replaces_the_cut_text() {
+        let text = format!("UNIQUE-SUMMARY-TEST {}", "prose ".repeat(4000));
+        assert!(compact_cached(&text, 200, &count).contains("cut here to fit"));
+        remember_summary(&text, "The page says three things: A, B and C.");
+        assert_eq!(compact_cached(&text, 200, &count), "The page says three things: A, B and C.");
+        assert!(compact_cached(&text, 5, &count).contains("cut here"), "a summary too long for the limit is not used");
     }
 
     #[test]

@@ -114,6 +114,10 @@ impl Shaper for TurnShaper<'_> {
     fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
         self.shape_with_report(messages).0
     }
+
+    fn tool_result_limit(&self) -> usize {
+        self.limits.max_tool_result_tokens
+    }
 }
 
 impl TurnShaper<'_> {
