@@ -73,7 +73,7 @@ impl Tool for RecallTool {
     }
 
     fn description(&self) -> &'static str {
-        "Search everything the user ever said and every saved fact, including what is no longer in this conversation. Returns snippets with their source and date."
+        "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."
     }
 
     fn parameters(&self) -> Value {
