@@ -24,8 +24,6 @@ use crate::settings::{Settings, SettingsError};
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
-
-
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {
     #[error(transparent)]
@@ -340,36 +338,7 @@ impl Companion {
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
     async fn answer_command(&self, conversation_id: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
-        use crate::commands::Command;
-        let lang = crate::locale::Lang::from_env();
-        let es = lang == crate::locale::Lang::Es;
-        let result: Result<String, CompanionError> = async {
-            Ok(match command {
-                Command::Checkpoint => {
-                    let checkpoint = self.checkpoint_now().await?;
-                    if es {
-                        format!("Checkpoint #{} guardado: {}. Lo verás en Memoria → Checkpoints.", checkpoint.id, checkpoint.body.title)
-                    } else {
-                        format!("Checkpoint #{} saved: {}. It is listed under Memory → Checkpoints.", checkpoint.id, checkpoint.body.title)
-                    }
-                }
-                Command::CloseCheckpoint(status) => match self.close_current_checkpoint(status).await? {
-                    Some(c) if es => format!("Checkpoint #{} marcado como {}.", c.id, if status == crate::context::checkpoint::Status::Completed { "completado" } else { "abandonado" }),
-                    Some(c) => format!("Checkpoint #{} marked {}.", c.id, status.as_str()),
-                    None if es => "Esta conversación no tiene un checkpoint abierto.".into(),
-                    None => "This conversation has no open checkpoint.".into(),
-                },
-                Command::ListCheckpoints => {
-                    let list = self.checkpoints().await?;
-                    if list.is_empty() {
-                        if es { "Aún no hay checkpoints. Escribe /checkpoint para guardar uno.".into() } else { "No checkpoints yet. Type /checkpoint to save one.".into() }
-                    } else {
-                        list.iter().take(10).map(|c| format!("- #{} {} ({})", c.id, c.body.title, c.status.as_str().replace('_', " "))).collect::<Vec<_>>().join("\n")
-                    }
-                }
-            })
-        }
-        .await;
+        let result = self.command_reply(command).await;
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
             Err(error) => (error.to_string(), MessageStatus::Error),
