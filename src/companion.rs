@@ -436,7 +436,11 @@ impl Companion {
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
         let tools = self.tools();
-        let turn = self.turn_prompt(conversation_id, &chain, &tools).await?;
+        // Folding old turns may call the model: Stop works here too.
+        let turn = tokio::select! {
+            turn = self.turn_prompt(conversation_id, &chain, &tools) => turn?,
+            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
+        };
         let shaper = turn.shaper(self, conversation_id, &chain);
         let driven = drive(
             TurnContext {

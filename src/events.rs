@@ -94,6 +94,8 @@ pub enum Notice {
     IterationCap,
     /// The turn ran past its time limit.
     TimedOut,
+    /// Older turns are being folded into the running summary before the model answers.
+    Summarizing,
 }
 
 /// A cheap-to-clone publisher. Slow subscribers lose the oldest events rather than

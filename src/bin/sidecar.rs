@@ -329,6 +329,7 @@ fn describe_notice(notice: &sidecar::events::Notice) -> String {
         Notice::Corrected { .. } => "the reply claimed an action it did not take; asking again".into(),
         Notice::IterationCap => "stopped at the step limit for one reply".into(),
         Notice::TimedOut => "the reply ran out of time".into(),
+        Notice::Summarizing => "summarising older messages to make room".into(),
     }
 }
 

@@ -235,6 +235,7 @@ impl Companion {
             return Ok(LiveHistory { summary, messages });
         };
         let kept = messages.split_off(cut);
+        self.events().publish(CoreEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
         let folded = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
         tracing::info!(
             conversation_id,

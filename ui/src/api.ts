@@ -62,7 +62,8 @@ export type Notice =
   | { kind: "continued"; attempt: number }
   | { kind: "corrected"; check: string }
   | { kind: "iteration_cap" }
-  | { kind: "timed_out" };
+  | { kind: "timed_out" }
+  | { kind: "summarizing" };
 
 export type ModelStatus =
   | { state: "idle" }

@@ -39,6 +39,8 @@ function noticeText(t: Strings, notice: Notice): string {
       return t.noticeCap;
     case "timed_out":
       return t.noticeTimedOut;
+    case "summarizing":
+      return t.noticeSummarizing;
   }
 }
 
