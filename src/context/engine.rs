@@ -194,7 +194,8 @@ impl Companion {
             self.knowledge().prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
         let base = prompt::system_prompt(&prompt::PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
         // Each wire format wraps a tool definition in a few more tokens of its own.
-        let specs = tools.specs();
+        // Models that take no tools (the offline one) are sent none.
+        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
         let limits = limits_for(chain, &settings).less(tool_tokens);
         let plan = self.plans.focus(conversation_id).await?;
