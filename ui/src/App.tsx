@@ -35,6 +35,20 @@ export function App() {
     };
   }, []);
 
+  // A hand edit of learnings.md with lines Sidecar cannot read is reported wherever
+  // the user is; the Memory view lists the lines.
+  const [knowledgeAlert, setKnowledgeAlert] = useState<string | null>(null);
+  useEffect(() => {
+    const off = api.onCoreEvent((event) => {
+      if (event.type !== "knowledge_changed") return;
+      if (event.error) setKnowledgeAlert(t.knowledgeError(event.error));
+      else setKnowledgeAlert(event.problems.length > 0 ? t.knowledgeProblems(event.problems.length) : null);
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, [t]);
+
   // Ctrl+N starts a new conversation, from any view.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -81,6 +95,17 @@ export function App() {
           <ModelBadge status={model} />
         </div>
       </header>
+      {knowledgeAlert && view !== "memory" && (
+        <div className="knowledge-alert" role="alert" data-testid="knowledge-alert">
+          <span>{knowledgeAlert}</span>
+          <button className="ghost small" onClick={() => go("memory")}>
+            {t.navMemory}
+          </button>
+          <button className="ghost small" onClick={() => setKnowledgeAlert(null)}>
+            {t.dismiss}
+          </button>
+        </div>
+      )}
       {view === "chat" && (
         <>
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}

@@ -124,3 +124,17 @@ describe("memory tabs", () => {
     expect(await screen.findByTestId("profile-user-message")).toHaveTextContent("changed on disk");
   });
 });
+
+describe("hand edits of learnings.md", () => {
+  it("reports unreadable lines from the chat and leads to the Memory view", async () => {
+    const core = new FakeCore();
+    core.handlers.memory_report = () => ({ facts: [], problems: [{ line: 12, text: "- [weight:x] broken", reason: "bad weight" }] });
+    renderApp();
+    await waitFor(() => expect(core.invoked("load_history")).toHaveLength(1));
+    await core.event({ type: "knowledge_changed", problems: [{ line: 12, text: "- [weight:x] broken", reason: "bad weight" }], error: null });
+    const alert = await screen.findByTestId("knowledge-alert");
+    expect(alert).toHaveTextContent("learnings.md was edited and 1 line could not be read; it is kept as written.");
+    await userEvent.setup().click(within(alert).getByText("Memory"));
+    expect(await screen.findByTestId("memory-problems")).toHaveTextContent("line 12");
+  });
+});

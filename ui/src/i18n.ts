@@ -140,6 +140,8 @@ const en = {
   checkpointCompleted: "Completed",
   checkpointCritical: "Critical",
   knowledgeReloaded: "learnings.md changed on disk and was reloaded.",
+  knowledgeProblems: (n: number) =>
+    `learnings.md was edited and ${n === 1 ? "1 line" : `${n} lines`} could not be read; ${n === 1 ? "it is" : "they are"} kept as written.`,
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
@@ -284,6 +286,8 @@ const es: Strings = {
   checkpointCompleted: "Hecho",
   checkpointCritical: "Crítico",
   knowledgeReloaded: "learnings.md cambió en el disco y se volvió a cargar.",
+  knowledgeProblems: (n: number) =>
+    `learnings.md fue editado y ${n === 1 ? "1 línea no se pudo leer; se conserva" : `${n} líneas no se pudieron leer; se conservan`} tal como están.`,
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
