@@ -17,6 +17,7 @@ pub mod model;
 pub mod paths;
 pub mod provider_admin;
 pub mod recall;
+pub mod reminders;
 pub mod secrets;
 pub mod settings;
 pub mod settings_file;

@@ -139,3 +139,31 @@ async fn ask_uses_get_current_time_with_a_tool_calling_model_and_status_sums_the
     assert_eq!(status["chat_chain"][0]["model"], "gpt-4o-mini");
     assert_eq!(status["offline_model"], false);
 }
+
+#[test]
+fn parse_date_prints_local_and_utc_or_the_error_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").arg("parse-date").args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let now = "2026-11-18T10:00:00-03:00";
+    let (code, out, _) = run(&["--json", "--tz", "America/Argentina/Buenos_Aires", "--now", now, "mañana", "a", "las", "9"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["local"], "2026-11-19T09:00:00-03:00");
+    assert_eq!(v["utc"], "2026-11-19T12:00:00+00:00");
+    let (code, out, _) = run(&["--tz", "Europe/Madrid", "--now", now, "every", "day", "at", "8"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("ok\nlocal: Thursday 2026-11-19 08:00 CET (Europe/Madrid)"), "{out}");
+    assert!(out.contains("repeats: FREQ=DAILY;BYHOUR=8;BYMINUTE=0"));
+    let (code, out, _) = run(&["--json", "--now", now, "en", "un", "rato"]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], false);
+    assert!(v["suggestion"].as_str().unwrap().contains("en 30 minutos"));
+    let (code, _, err) = run(&["--tz", "Mars/Base", "en", "5", "minutos"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("unknown time zone"));
+    assert!(!dir.path().join("sidecar.db").exists(), "parse-date opens no data");
+}

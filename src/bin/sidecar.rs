@@ -91,6 +91,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Reads a time from words, in Spanish or English ("mañana a las 9", "in 30
+    /// minutes", "every Monday at 9"), as the reminder tools do. Prints the local and
+    /// UTC instants, or what is unclear and how to say it; exits 1 on an error.
+    ParseDate {
+        /// Print one JSON object: `ok`, `local`, `utc`, `zone`, `rrule`, `note`, or
+        /// `error` and `suggestion`.
+        #[arg(long)]
+        json: bool,
+        /// IANA time zone (default: settings, then the system's).
+        #[arg(long)]
+        tz: Option<String>,
+        /// The moment the words are said, RFC 3339 (default: now).
+        #[arg(long)]
+        now: Option<String>,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -115,6 +132,11 @@ async fn main() {
 
 async fn run(cli: Cli) -> anyhow::Result<i32> {
     let options = CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    if let Command::ParseDate { json, tz, now, text } = &cli.command {
+        // Pure: no data directory or database needed.
+        let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
+        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json);
+    }
     let companion = Companion::open(options)
         .await
         .context("cannot open Sidecar's data")?;
@@ -133,6 +155,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
+        Command::ParseDate { .. } => unreachable!("answered before the data is opened"),
     };
     companion.shutdown().await;
     Ok(code)
@@ -316,6 +339,51 @@ fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
         eprintln!("learnings.md line {} not understood ({}): {}", p.line, p.reason, p.text);
     }
     Ok(0)
+}
+
+fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, now: Option<&str>, json: bool) -> anyhow::Result<i32> {
+    use sidecar::reminders::when;
+    let zone: chrono_tz::Tz = match zone {
+        Some(name) if explicit_zone => {
+            name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?
+        }
+        configured => sidecar::clock::user_zone(configured),
+    };
+    let now = match now {
+        Some(t) => chrono::DateTime::parse_from_rfc3339(t)
+            .map_err(|e| anyhow::anyhow!("--now must be RFC 3339 (e.g. 2026-11-18T10:00:00-03:00): {e}"))?
+            .with_timezone(&chrono::Utc),
+        None => chrono::Utc::now(),
+    };
+    match when::parse(text, now, zone) {
+        Ok(w) => {
+            let local = w.local().to_rfc3339();
+            let rrule = w.repeat.map(|r| r.rrule());
+            if json {
+                println!(
+                    "{}",
+                    json!({"ok": true, "local": local, "utc": w.at.to_rfc3339(), "zone": zone.name(), "rrule": rrule, "note": w.note})
+                );
+            } else {
+                println!("ok\nlocal: {} ({})\nutc:   {}", w.local().format("%A %Y-%m-%d %H:%M %Z"), zone.name(), w.at.to_rfc3339());
+                if let Some(rrule) = rrule {
+                    println!("repeats: {rrule}");
+                }
+                if let Some(note) = w.note {
+                    println!("note: {note}");
+                }
+            }
+            Ok(0)
+        }
+        Err(e) => {
+            if json {
+                println!("{}", json!({"ok": false, "error": e.error, "suggestion": e.suggestion}));
+            } else {
+                println!("error: {}\nsuggestion: {}", e.error, e.suggestion);
+            }
+            Ok(1)
+        }
+    }
 }
 
 fn describe_notice(notice: &sidecar::events::Notice) -> String {
