@@ -1,4 +1,5 @@
-//! Reminders. So far: reading "when" from the user's words (`when`); the scheduler,
-//! the tools and the UI build on it.
+//! Reminders: reading "when" from the user's words (`when`) and delivering them on
+//! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
+pub mod scheduler;
 pub mod when;

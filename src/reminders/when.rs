@@ -23,7 +23,8 @@ use std::sync::LazyLock;
 use crate::knowledge::words::fold;
 
 /// How a reminder repeats (the subset of RFC 5545 people say out loud).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(tag = "freq", rename_all = "lowercase")]
 pub enum Repeat {
     /// Every `interval` hours from the first time.
     Hourly { interval: u32 },

@@ -7,6 +7,7 @@ mod context;
 mod corrections;
 mod messages;
 mod recall;
+pub mod reminders;
 mod usage;
 
 use std::path::Path;

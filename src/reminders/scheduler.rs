@@ -1,0 +1,185 @@
+//! The reminder scheduler: sleeps until the next reminder is due, delivers it, and
+//! records the delivery only after the notification was shown.
+//!
+//! - It re-arms when reminders change (`Scheduler::waker`), and never sleeps longer
+//!   than `MAX_SLEEP`, so a suspended machine or a wall-clock jump is noticed within
+//!   that time (the due check reads the wall clock, not a monotonic timer).
+//! - Each occurrence has an idempotency key (reminder id and due time): one already
+//!   recorded as delivered is never shown again.
+//! - A reminder left attempting by a crash, or that fell due while the app was closed,
+//!   is delivered once, marked late.
+//! - One process owns the scheduler: `SchedulerLock` is an exclusive lock on a file in
+//!   the data dir (the desktop app and `sidecar daemon` cannot both deliver).
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::when::Repeat;
+use crate::clock::Clock;
+use crate::store::reminders::Reminder;
+use crate::store::{Store, StoreError};
+
+/// Longest sleep between two looks at the wall clock.
+pub const MAX_SLEEP: Duration = Duration::from_secs(30);
+/// Delivered this long after its time, a reminder is marked late.
+pub const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
+/// A failed delivery is tried again after this long.
+const RETRY_AFTER: Duration = Duration::from_secs(10);
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Shows a reminder (OS notification, chat message…). `Ok` only once the user can see it.
+pub trait Deliver: Send + Sync {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>>;
+}
+
+/// Where reminders live: the store, or a stand-in for timing tests.
+pub trait Reminders: Send + Sync {
+    fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>>;
+    fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>>;
+    fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+    fn finish<'a>(
+        &'a self,
+        reminder: &'a Reminder,
+        at: DateTime<Utc>,
+        late: bool,
+        next: Option<DateTime<Utc>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
+}
+
+impl Reminders for Store {
+    fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
+        Box::pin(Store::next_due(self))
+    }
+    fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
+        Box::pin(Store::claim_due(self, at))
+    }
+    fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(Store::was_delivered(self, key))
+    }
+    fn finish<'a>(
+        &'a self,
+        reminder: &'a Reminder,
+        at: DateTime<Utc>,
+        late: bool,
+        next: Option<DateTime<Utc>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.finish_delivery(reminder, at, late, next))
+    }
+    fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.release_reminder(id))
+    }
+}
+
+pub struct Scheduler {
+    reminders: Arc<dyn Reminders>,
+    deliver: Arc<dyn Deliver>,
+    clock: Clock,
+    wake: Arc<Notify>,
+}
+
+/// The next occurrence of a repeating reminder after `now` (missed ones are not
+/// replayed: one late delivery stands for them).
+fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let repeat: Repeat = serde_json::from_str(reminder.repeat.as_deref()?).ok()?;
+    let zone = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
+    Some(repeat.next_after(now.max(reminder.due()), zone).0)
+}
+
+impl Scheduler {
+    pub fn new(reminders: Arc<dyn Reminders>, deliver: Arc<dyn Deliver>, clock: Clock) -> Self {
+        Self { reminders, deliver, clock, wake: Arc::new(Notify::new()) }
+    }
+
+    /// Notify it after adding, cancelling or snoozing a reminder.
+    pub fn waker(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// Delivers every reminder due now (and any a crash left attempting). Returns how
+    /// many were shown and how many could not be (they stay due).
+    pub async fn deliver_due(&self) -> Result<(usize, usize), StoreError> {
+        let now = (self.clock)();
+        let (mut shown, mut failed) = (0, 0);
+        for reminder in self.reminders.claim_due(now).await? {
+            let late = now - reminder.due() > LATE_AFTER;
+            let next = next_occurrence(&reminder, now);
+            if self.reminders.was_delivered(&reminder.idempotency_key()).await? {
+                // Shown before a crash cut the bookkeeping short: finish it, show nothing.
+                self.reminders.finish(&reminder, now, late, next).await?;
+                continue;
+            }
+            match self.deliver.deliver(&reminder, late).await {
+                Ok(()) => {
+                    self.reminders.finish(&reminder, (self.clock)(), late, next).await?;
+                    tracing::info!(reminder = reminder.id, late, "reminder delivered");
+                    shown += 1;
+                }
+                Err(error) => {
+                    tracing::warn!(reminder = reminder.id, %error, "reminder could not be shown; will try again");
+                    self.reminders.release(reminder.id).await?;
+                    failed += 1;
+                }
+            }
+        }
+        Ok((shown, failed))
+    }
+
+    /// How long to sleep from now: until the next due reminder, at most `MAX_SLEEP`.
+    async fn wait(&self) -> Result<Duration, StoreError> {
+        let now = (self.clock)();
+        Ok(match self.reminders.next_due().await? {
+            Some(due) if due <= now => Duration::ZERO,
+            Some(due) => (due - now).to_std().unwrap_or(MAX_SLEEP).min(MAX_SLEEP),
+            None => MAX_SLEEP,
+        })
+    }
+
+    /// Runs until `cancel`: delivers what is due (late ones first, at start), then
+    /// sleeps until the next one or a change.
+    pub async fn run(self, cancel: CancellationToken) {
+        loop {
+            let pause = match self.deliver_due().await {
+                Ok((_, failed)) => match self.wait().await {
+                    // Still due right after a pass: a delivery failed; pace the retries.
+                    Ok(wait) if wait.is_zero() && failed > 0 => RETRY_AFTER,
+                    Ok(wait) => wait,
+                    Err(_) => RETRY_AFTER,
+                },
+                Err(error) => {
+                    tracing::warn!(%error, "reminder scheduler could not read the store");
+                    RETRY_AFTER
+                }
+            };
+            tokio::select! {
+                _ = tokio::time::sleep(pause) => {}
+                _ = self.wake.notified() => {}
+                _ = cancel.cancelled() => return,
+            }
+        }
+    }
+}
+
+/// Exclusive ownership of the scheduler for this data dir, held while the value lives.
+pub struct SchedulerLock(#[allow(dead_code)] std::fs::File);
+
+impl SchedulerLock {
+    /// `None` when another process (the app or the daemon) already runs the scheduler.
+    pub fn try_acquire(data_dir: &Path) -> std::io::Result<Option<Self>> {
+        std::fs::create_dir_all(data_dir)?;
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(data_dir.join("scheduler.lock"))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Self(file))),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+}

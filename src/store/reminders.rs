@@ -1,0 +1,188 @@
+//! Reminders and their deliveries. Times are RFC 3339 in UTC, so text order is time
+//! order.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::Serialize;
+
+use super::{now, Store, StoreError};
+
+pub fn utc(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct Reminder {
+    pub id: i64,
+    pub message: String,
+    pub due_at: String,
+    pub zone: String,
+    pub repeat: Option<String>,
+    pub rrule: Option<String>,
+    pub state: String,
+    pub attempt_started_at: Option<String>,
+    pub delivered_at: Option<String>,
+    pub late: bool,
+    pub created_at: String,
+}
+
+impl Reminder {
+    pub fn due(&self) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(&self.due_at).map(|t| t.with_timezone(&Utc)).unwrap_or_else(|_| Utc::now())
+    }
+
+    /// The key of the occurrence now due: delivered at most once.
+    pub fn idempotency_key(&self) -> String {
+        format!("{}@{}", self.id, self.due_at)
+    }
+}
+
+/// A reminder about to be stored.
+pub struct NewReminder<'a> {
+    pub message: &'a str,
+    pub due_at: DateTime<Utc>,
+    pub zone: &'a str,
+    pub repeat: Option<&'a str>,
+    pub rrule: Option<&'a str>,
+}
+
+const COLUMNS: &str = "id, message, due_at, zone, repeat, rrule, state, attempt_started_at, delivered_at, late, created_at";
+
+impl Store {
+    pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "INSERT INTO reminders (message, due_at, zone, repeat, rrule, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+        ))
+        .bind(new.message)
+        .bind(utc(new.due_at))
+        .bind(new.zone)
+        .bind(new.repeat)
+        .bind(new.rrule)
+        .bind(now())
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    pub async fn reminder(&self, id: i64) -> Result<Option<Reminder>, StoreError> {
+        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.pool).await?)
+    }
+
+    /// Every reminder, soonest first, then the rest by most recent.
+    pub async fn reminders(&self) -> Result<Vec<Reminder>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"
+        ))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Pending reminders whose message contains `query` (case-insensitive).
+    pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"
+        ))
+        .bind(query.trim())
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Cancels a pending reminder; false if there is none by that id.
+    pub async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Moves a reminder (pending, or just delivered) to `until`; false if there is none.
+    pub async fn snooze_reminder(&self, id: i64, until: DateTime<Utc>) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE reminders SET due_at = ?, state = 'pending', late = 0 WHERE id = ? AND state IN ('pending', 'delivered')",
+        )
+        .bind(utc(until))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// When the next pending reminder is due.
+    pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1")
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.and_then(|(t,)| DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&Utc)))
+    }
+
+    /// Marks the pending reminders due by `at` as attempting and returns them, together
+    /// with any left attempting by a delivery that never finished (a crash).
+    pub async fn claim_due(&self, at: DateTime<Utc>) -> Result<Vec<Reminder>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE reminders SET state = 'attempting', attempt_started_at = ? WHERE state = 'pending' AND due_at <= ?")
+            .bind(now())
+            .bind(utc(at))
+            .execute(&mut *tx)
+            .await?;
+        let claimed: Vec<Reminder> =
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY due_at"))
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        Ok(claimed)
+    }
+
+    /// Whether this occurrence was already delivered.
+    pub async fn was_delivered(&self, key: &str) -> Result<bool, StoreError> {
+        let row: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Records a delivered occurrence and moves the reminder on: to its next occurrence
+    /// (`next`, for a repeating one) or to delivered. One transaction.
+    pub async fn finish_delivery(
+        &self,
+        reminder: &Reminder,
+        delivered_at: DateTime<Utc>,
+        late: bool,
+        next: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(reminder.idempotency_key())
+        .bind(reminder.id)
+        .bind(&reminder.due_at)
+        .bind(utc(delivered_at))
+        .bind(late)
+        .execute(&mut *tx)
+        .await?;
+        let (state, due) = match next {
+            Some(next) => ("pending", utc(next)),
+            None => ("delivered", reminder.due_at.clone()),
+        };
+        sqlx::query("UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL WHERE id = ?")
+            .bind(state)
+            .bind(due)
+            .bind(utc(delivered_at))
+            .bind(late)
+            .bind(reminder.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Puts a reminder whose delivery failed back to pending, to be tried again.
+    pub async fn release_reminder(&self, id: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE reminders SET state = 'pending', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

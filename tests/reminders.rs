@@ -1,0 +1,249 @@
+//! The reminder scheduler: on time under paused tokio time (with an in-memory list, so
+//! no database thread lets the paused clock run ahead), re-armed by inserts and
+//! cancels; against the real store, a crash between attempting and delivered and a
+//! reminder that fell due while closed are delivered once, marked late.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, TimeZone, Utc};
+use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, SchedulerLock};
+use sidecar::reminders::when;
+use sidecar::store::reminders::{utc, NewReminder, Reminder};
+use sidecar::store::{Store, StoreError};
+use tokio_util::sync::CancellationToken;
+
+/// Records what was shown, and when (on the scheduler's clock).
+#[derive(Default)]
+struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar::clock::Clock>);
+
+impl Deliver for Shown {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
+        let at = self.1.as_ref().map(|c| c()).unwrap_or_else(Utc::now);
+        self.0.lock().unwrap().push((reminder.id, late, at));
+        Box::pin(async { Ok(()) })
+    }
+}
+
+fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
+    Reminder {
+        id,
+        message: format!("reminder {id}"),
+        due_at: utc(due),
+        zone: "Europe/Madrid".into(),
+        repeat: None,
+        rrule: None,
+        state: "pending".into(),
+        attempt_started_at: None,
+        delivered_at: None,
+        late: false,
+        created_at: utc(due),
+    }
+}
+
+/// The store's semantics over a Vec, for paused-time tests.
+#[derive(Default)]
+struct InMemory(Mutex<Vec<Reminder>>);
+
+impl InMemory {
+    fn add(&self, r: Reminder) {
+        self.0.lock().unwrap().push(r);
+    }
+    fn cancel(&self, id: i64) {
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = "cancelled".into());
+    }
+}
+
+impl Reminders for InMemory {
+    fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
+        let next = self.0.lock().unwrap().iter().filter(|r| r.state == "pending").map(|r| r.due()).min();
+        Box::pin(async move { Ok(next) })
+    }
+    fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
+        let mut list = self.0.lock().unwrap();
+        for r in list.iter_mut().filter(|r| r.state == "pending" && r.due() <= at) {
+            r.state = "attempting".into();
+        }
+        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == "attempting").cloned().collect();
+        Box::pin(async move { Ok(claimed) })
+    }
+    fn was_delivered<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async { Ok(false) })
+    }
+    fn finish<'a>(&'a self, r: &'a Reminder, _: DateTime<Utc>, _: bool, next: Option<DateTime<Utc>>) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut list = self.0.lock().unwrap();
+        if let Some(stored) = list.iter_mut().find(|s| s.id == r.id) {
+            match next {
+                Some(next) => {
+                    stored.state = "pending".into();
+                    stored.due_at = utc(next);
+                }
+                None => stored.state = "delivered".into(),
+            }
+        }
+        Box::pin(async { Ok(()) })
+    }
+    fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = "pending".into());
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// A wall clock that moves with tokio's (paused) clock.
+fn tokio_clock() -> (sidecar::clock::Clock, DateTime<Utc>) {
+    let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let start = tokio::time::Instant::now();
+    (Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), base)
+}
+
+#[tokio::test(start_paused = true)]
+async fn fires_at_the_due_instant_and_rearms_on_insert_and_cancel() {
+    let (clock, base) = tokio_clock();
+    let list = Arc::new(InMemory::default());
+    // Due after several MAX_SLEEP periods: the scheduler wakes on the second exactly.
+    list.add(reminder(1, base + chrono::Duration::seconds(95)));
+    list.add(reminder(2, base + chrono::Duration::seconds(40)));
+    let shown = Arc::new(Shown(Mutex::default(), Some(clock.clone())));
+    let scheduler = Scheduler::new(list.clone(), shown.clone(), clock.clone());
+    let wake = scheduler.waker();
+    let cancel = CancellationToken::new();
+    let running = tokio::spawn(scheduler.run(cancel.clone()));
+
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    // Inserted while the scheduler sleeps toward reminder 2: re-armed, fires at 15 s.
+    list.add(reminder(3, base + chrono::Duration::seconds(15)));
+    wake.notify_one();
+    tokio::time::sleep(Duration::from_secs(20)).await;
+    // Cancelled before its time: never shown.
+    list.cancel(2);
+    wake.notify_one();
+    tokio::time::sleep(Duration::from_secs(100)).await;
+    cancel.cancel();
+    running.await.unwrap();
+
+    let shown = shown.0.lock().unwrap().clone();
+    let fired: Vec<(i64, i64)> = shown.iter().map(|(id, _, at)| (*id, (*at - base).num_milliseconds())).collect();
+    assert_eq!(fired, [(3, 15_000), (1, 95_000)], "each at its instant, the cancelled one never");
+    assert!(shown.iter().all(|(_, late, _)| !late));
+}
+
+async fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    (dir, store)
+}
+
+fn scheduler_at(store: &Store, shown: Arc<Shown>, now: DateTime<Utc>) -> Scheduler {
+    Scheduler::new(Arc::new(store.clone()), shown, sidecar::clock::fixed_clock(now))
+}
+
+#[tokio::test]
+async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
+    let (_dir, store) = store().await;
+    let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let added = store
+        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", repeat: None, rrule: None })
+        .await
+        .unwrap();
+    // The previous process marked it attempting and died before showing it.
+    assert_eq!(store.claim_due(due).await.unwrap().len(), 1);
+    // Restarted five minutes later.
+    let shown = Arc::new(Shown::default());
+    let scheduler = scheduler_at(&store, shown.clone(), due + chrono::Duration::minutes(5));
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0), "never twice");
+    let shown = shown.0.lock().unwrap().clone();
+    assert_eq!(shown.len(), 1);
+    assert!(shown[0].1, "marked late");
+    let stored = store.reminder(added.id).await.unwrap().unwrap();
+    assert_eq!(stored.state, "delivered");
+    assert!(stored.late);
+}
+
+#[tokio::test]
+async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_not_late() {
+    let (_dir, store) = store().await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", repeat: None, rrule: None };
+    let missed = store.add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
+    let on_time = store.add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
+    let future = store.add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
+    let shown = Arc::new(Shown::default());
+    let scheduler = scheduler_at(&store, shown.clone(), now);
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (2, 0));
+    let shown = shown.0.lock().unwrap().clone();
+    assert_eq!(shown.iter().map(|(id, late, _)| (*id, *late)).collect::<Vec<_>>(), [(missed.id, true), (on_time.id, false)]);
+    assert_eq!(store.reminder(future.id).await.unwrap().unwrap().state, "pending");
+    assert_eq!(store.next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
+}
+
+#[tokio::test]
+async fn an_occurrence_already_recorded_is_not_shown_again() {
+    let (_dir, store) = store().await;
+    let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let added = store
+        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None })
+        .await
+        .unwrap();
+    let claimed = store.claim_due(due).await.unwrap();
+    sqlx::query("INSERT INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, 0)")
+        .bind(claimed[0].idempotency_key())
+        .bind(added.id)
+        .bind(&claimed[0].due_at)
+        .bind(utc(due))
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let shown = Arc::new(Shown::default());
+    assert_eq!(scheduler_at(&store, shown.clone(), due).deliver_due().await.unwrap(), (0, 0));
+    assert!(shown.0.lock().unwrap().is_empty());
+    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, "delivered");
+}
+
+#[tokio::test]
+async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
+    let (_dir, store) = store().await;
+    let zone = chrono_tz::Europe::Madrid;
+    let now = zone.with_ymd_and_hms(2026, 11, 22, 7, 0, 0).unwrap().with_timezone(&Utc);
+    let parsed = when::parse("todos los días a las 8", now, zone).unwrap();
+    let repeat = serde_json::to_string(&parsed.repeat.unwrap()).unwrap();
+    let rrule = parsed.repeat.unwrap().rrule();
+    let added = store
+        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", repeat: Some(&repeat), rrule: Some(&rrule) })
+        .await
+        .unwrap();
+    let shown = Arc::new(Shown::default());
+    let at_eight = parsed.at + chrono::Duration::seconds(1);
+    assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
+    let stored = store.reminder(added.id).await.unwrap().unwrap();
+    assert_eq!(stored.state, "pending");
+    assert_eq!(stored.due().with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
+}
+
+#[tokio::test]
+async fn a_failed_delivery_stays_due_and_is_retried() {
+    struct Down;
+    impl Deliver for Down {
+        fn deliver<'a>(&'a self, _: &'a Reminder, _: bool) -> BoxFuture<'a, Result<(), String>> {
+            Box::pin(async { Err("no notification daemon".into()) })
+        }
+    }
+    let (_dir, store) = store().await;
+    let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let added = store.add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
+    let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due));
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
+    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, "pending", "not lost");
+    let shown = Arc::new(Shown::default());
+    assert_eq!(scheduler_at(&store, shown, due).deliver_due().await.unwrap(), (1, 0));
+}
+
+#[test]
+fn one_process_owns_the_scheduler() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = SchedulerLock::try_acquire(dir.path()).unwrap();
+    assert!(first.is_some());
+    assert!(SchedulerLock::try_acquire(dir.path()).unwrap().is_none());
+    drop(first);
+    assert!(SchedulerLock::try_acquire(dir.path()).unwrap().is_some());
+}
