@@ -120,6 +120,8 @@ pub struct Companion {
     pub(crate) plans: Arc<crate::context::plan::PlanBoard>,
     /// The last measured context use, by conversation.
     pub(crate) context_meter: StdMutex<Option<(i64, crate::context::engine::ContextMeter)>>,
+    /// Notified when reminders change, so a running scheduler re-arms.
+    reminders_changed: Arc<tokio::sync::Notify>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -165,6 +167,16 @@ impl Companion {
         tools.register(crate::recall::RecallTool(recall.clone()));
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans.clone()));
+        let reminders_changed = Arc::new(tokio::sync::Notify::new());
+        crate::tools::reminders::register(
+            &mut tools,
+            Arc::new(crate::tools::reminders::ReminderDesk {
+                store: store.clone(),
+                clock: options.clock.clone(),
+                zone: clock::user_zone(options.settings.user.timezone.as_deref()),
+                changed: reminders_changed.clone(),
+            }),
+        );
         let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
@@ -180,6 +192,7 @@ impl Companion {
             active_turn: StdMutex::new(None),
             plans,
             context_meter: StdMutex::new(None),
+            reminders_changed,
         }))
     }
 
@@ -264,6 +277,11 @@ impl Companion {
             }
         }
         Ok((imported, problems))
+    }
+
+    /// What a reminder scheduler waits on besides the clock.
+    pub fn reminders_changed(&self) -> Arc<tokio::sync::Notify> {
+        self.reminders_changed.clone()
     }
 
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {

@@ -3,6 +3,8 @@
 //! cancels; against the real store, a crash between attempting and delivered and a
 //! reminder that fell due while closed are delivered once, marked late.
 
+mod support;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -104,8 +106,8 @@ async fn fires_at_the_due_instant_and_rearms_on_insert_and_cancel() {
     list.add(reminder(1, base + chrono::Duration::seconds(95)));
     list.add(reminder(2, base + chrono::Duration::seconds(40)));
     let shown = Arc::new(Shown(Mutex::default(), Some(clock.clone())));
-    let scheduler = Scheduler::new(list.clone(), shown.clone(), clock.clone());
-    let wake = scheduler.waker();
+    let wake = Arc::new(tokio::sync::Notify::new());
+    let scheduler = Scheduler::new(list.clone(), shown.clone(), clock.clone(), wake.clone());
     let cancel = CancellationToken::new();
     let running = tokio::spawn(scheduler.run(cancel.clone()));
 
@@ -134,7 +136,7 @@ async fn store() -> (tempfile::TempDir, Store) {
 }
 
 fn scheduler_at(store: &Store, shown: Arc<Shown>, now: DateTime<Utc>) -> Scheduler {
-    Scheduler::new(Arc::new(store.clone()), shown, sidecar::clock::fixed_clock(now))
+    Scheduler::new(Arc::new(store.clone()), shown, sidecar::clock::fixed_clock(now), Default::default())
 }
 
 #[tokio::test]
@@ -231,7 +233,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store.add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
-    let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due));
+    let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, "pending", "not lost");
     let shown = Arc::new(Shown::default());
@@ -246,4 +248,47 @@ fn one_process_owns_the_scheduler() {
     assert!(SchedulerLock::try_acquire(dir.path()).unwrap().is_none());
     drop(first);
     assert!(SchedulerLock::try_acquire(dir.path()).unwrap().is_some());
+}
+
+#[tokio::test]
+async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_and_zone() {
+    use support::{reply_events, stream, tool_call_events, ScriptedServer};
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("a", "set_reminder", r#"{"message": "llamar a mamá", "when": "mañana a las 9"}"#)])),
+        stream(tool_call_events(&[("b", "set_reminder", r#"{"message": "pastilla", "when": "todos los días a las 8"}"#)])),
+        stream(tool_call_events(&[("c", "set_reminder", r#"{"message": "algo", "when": "a las 3"}"#)])),
+        stream(tool_call_events(&[("d", "find_reminder", r#"{"query": "mamá"}"#)])),
+        stream(tool_call_events(&[("e", "snooze_reminder", r#"{"id": 1, "minutes": 15}"#)])),
+        stream(tool_call_events(&[("f", "cancel_reminder", r#"{"id": 2}"#)])),
+        stream(tool_call_events(&[("g", "list_reminders", "{}")])),
+        stream(reply_events(&["Listo."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings: sidecar::settings::Settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nmax_iterations = 10\n",
+        server.base_url
+    ))
+    .unwrap();
+    let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
+    options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
+    let core = sidecar::Companion::open(options).await.unwrap();
+    let changed = core.reminders_changed();
+    core.send("recordame llamar a mamá mañana a las 9 y la pastilla todos los días a las 8").await.unwrap();
+    // Each result as the model read it in the call right after (older ones get cleared).
+    let requests = server.requests.lock().unwrap().clone();
+    let result = |id: &str| -> String {
+        let n = "abcdefg".find(id).unwrap() + 1;
+        requests[n]["messages"].as_array().unwrap().iter().find(|m| m["tool_call_id"] == id).unwrap()["content"].as_str().unwrap().to_string()
+    };
+    assert_eq!(result("a"), "Reminder set: [id:1] \"llamar a mamá\" — Sunday 2026-11-22 09:00 (Europe/Madrid).");
+    assert!(result("b").contains("Sunday 2026-11-22 08:00 (Europe/Madrid), repeats FREQ=DAILY;BYHOUR=8;BYMINUTE=0"), "{}", result("b"));
+    assert!(result("c").contains("mañana a las 3"), "the error says how to fix it: {}", result("c"));
+    assert!(result("d").starts_with("Exactly one match: [id:1]"));
+    assert_eq!(result("e"), "Snoozed: [id:1] \"llamar a mamá\" — Saturday 2026-11-21 13:15 (Europe/Madrid).");
+    assert!(result("f").starts_with("Cancelled: [id:2]"));
+    assert_eq!(result("g"), "Pending reminders (1):\n1. [id:1] \"llamar a mamá\" — Saturday 2026-11-21 13:15 (Europe/Madrid)");
+    // Every change woke the scheduler (a stored permit is left for it).
+    tokio::time::timeout(Duration::from_millis(100), changed.notified()).await.expect("the scheduler is woken");
+    assert_eq!(core.store().reminders().await.unwrap().len(), 2);
 }

@@ -95,13 +95,10 @@ fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<U
 }
 
 impl Scheduler {
-    pub fn new(reminders: Arc<dyn Reminders>, deliver: Arc<dyn Deliver>, clock: Clock) -> Self {
-        Self { reminders, deliver, clock, wake: Arc::new(Notify::new()) }
-    }
-
-    /// Notify it after adding, cancelling or snoozing a reminder.
-    pub fn waker(&self) -> Arc<Notify> {
-        self.wake.clone()
+    /// `wake` is notified after a reminder is added, cancelled or snoozed
+    /// (`Companion::reminders_changed`).
+    pub fn new(reminders: Arc<dyn Reminders>, deliver: Arc<dyn Deliver>, clock: Clock, wake: Arc<Notify>) -> Self {
+        Self { reminders, deliver, clock, wake }
     }
 
     /// Delivers every reminder due now (and any a crash left attempting). Returns how

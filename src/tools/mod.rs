@@ -7,6 +7,7 @@
 
 pub mod plan;
 pub mod read_url;
+pub mod reminders;
 pub mod remember;
 pub mod time;
 pub mod weather;
