@@ -286,3 +286,18 @@ async fn a_long_text_result_is_summarised_by_the_model_and_stored_whole() {
     let usage = core.usage_totals(None).await.unwrap();
     assert_eq!(usage.calls, 3, "the summary call is counted");
 }
+
+#[tokio::test]
+async fn sidecars_own_writes_raise_no_change_event() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(20)));
+    core.remember("Toca el violín", sidecar::knowledge::learnings::Category::General).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    watcher.abort();
+    while let Ok(event) = events.try_recv() {
+        assert!(!matches!(event, CoreEvent::KnowledgeChanged { .. }), "own write reported as an outside edit");
+    }
+}

@@ -182,6 +182,20 @@ impl KnowledgeStore {
         self.learnings.lock().expect("learnings lock").malformed()
     }
 
+    /// Re-reads `learnings.md` if its text differs from what Sidecar holds (an edit
+    /// outside Sidecar); `None` when it is Sidecar's own last write.
+    pub fn reload_if_changed(&self) -> Result<Option<Vec<Malformed>>, KnowledgeError> {
+        let text = read(&self.dir.join(LEARNINGS_FILE))?;
+        if self.learnings.lock().expect("learnings lock").render() == text {
+            return Ok(None);
+        }
+        let doc = Learnings::parse(&text);
+        let malformed = doc.malformed();
+        *self.learnings.lock().expect("learnings lock") = doc;
+        self.version.fetch_add(1, Ordering::Relaxed);
+        Ok(Some(malformed))
+    }
+
     /// Re-reads `learnings.md` after an edit outside Sidecar.
     pub fn reload(&self) -> Result<Vec<Malformed>, KnowledgeError> {
         let doc = Learnings::parse(&read(&self.dir.join(LEARNINGS_FILE))?);

@@ -23,8 +23,9 @@ fn fingerprint(dir: &Path) -> Fingerprint {
         .collect()
 }
 
-/// Runs until the task is dropped: on any change, learnings.md is re-read and a
-/// `KnowledgeChanged` event reports the lines that could not be read (or the error).
+/// Runs until the task is dropped: when learnings.md was edited outside Sidecar, it is
+/// re-read and a `KnowledgeChanged` event reports the lines that could not be read (or
+/// the error). Sidecar's own writes raise no event.
 /// The files are looked at now, so an edit made before the task first runs counts.
 pub fn watch(store: Arc<KnowledgeStore>, events: EventBus, interval: Duration) -> impl Future<Output = ()> {
     let mut last = fingerprint(store.dir());
@@ -36,14 +37,19 @@ pub fn watch(store: Arc<KnowledgeStore>, events: EventBus, interval: Duration) -
                 continue;
             }
             last = now;
-            events.publish(reload_event(&store));
+            if let Some(event) = reload_event(&store) {
+                events.publish(event);
+            }
         }
     }
 }
 
-fn reload_event(store: &KnowledgeStore) -> CoreEvent {
-    match store.reload() {
-        Ok(problems) => {
+/// `None` when the change was Sidecar's own write (or only SOUL.md / user.md, which
+/// are read afresh for every prompt).
+fn reload_event(store: &KnowledgeStore) -> Option<CoreEvent> {
+    Some(match store.reload_if_changed() {
+        Ok(None) => return None,
+        Ok(Some(problems)) => {
             for bad in &problems {
                 tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood after an edit; kept as it is");
             }
@@ -53,5 +59,5 @@ fn reload_event(store: &KnowledgeStore) -> CoreEvent {
             tracing::warn!(%error, "could not re-read the knowledge files");
             CoreEvent::KnowledgeChanged { problems: Vec::new(), error: Some(error.to_string()) }
         }
-    }
+    })
 }

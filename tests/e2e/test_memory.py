@@ -1,5 +1,7 @@
 """The Memory view in the real app: add a fact, see it in learnings.md and the list,
 find it with recall, and see a hand-edited bad line reported."""
+import time
+
 from conftest import wait_until
 
 
@@ -13,6 +15,10 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
             f.write("- likes jazz, written by hand without the format\n")
         session.click(session.find("[data-testid=nav-memory]"))
         session.wait_for("[data-testid=memory-view]", 10)
+        # The hand edit is seen (by the view or the file watcher) before anything else.
+        wait_until(lambda: "likes jazz" in " ".join(session.texts("[data-testid=memory-problems]")), 10,
+                   "hand-edited line not reported")
+        time.sleep(1.5)  # one watcher poll, so its message cannot land after the next one
         session.script("""
             const select = document.querySelector('[data-testid=fact-category]');
             select.value = 'Health';
