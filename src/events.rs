@@ -72,6 +72,8 @@ pub enum CoreEvent {
     ContextUsage { conversation_id: i64, used: usize, budget: usize, window: usize, summarized_turns: bool },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
+    /// A reminder was shown and posted in the chat.
+    ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },

@@ -5,6 +5,7 @@
 mod commands;
 mod hotkey;
 mod notifier;
+mod reminders;
 mod tray;
 mod window;
 
@@ -35,6 +36,7 @@ pub fn run() {
             app.manage(companion.clone());
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
+            reminders::start(app.handle(), companion.clone());
             // Start the model now so the first message does not wait for it.
             tauri::async_runtime::spawn(async move {
                 if let Err(error) = companion.warm_up().await {

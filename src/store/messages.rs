@@ -161,7 +161,7 @@ impl Store {
         let ts = now();
         let message = new.message;
         let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at,
                                    tool_calls, tool_call_id, is_error, meta)

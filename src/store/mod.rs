@@ -80,6 +80,14 @@ impl Store {
         &self.pool
     }
 
+    /// A transaction that takes the write lock at its start (`BEGIN IMMEDIATE`). A
+    /// deferred one that reads first and writes later can fail at once with "database
+    /// is locked" when another connection wrote in between (the busy timeout does not
+    /// apply to that upgrade); this one waits its turn instead.
+    pub(crate) async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+
     /// Closes the pool, checkpointing the WAL.
     pub async fn close(&self) {
         self.pool.close().await;

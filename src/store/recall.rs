@@ -40,7 +40,7 @@ pub fn fts_query(query: &str) -> Option<String> {
 impl Store {
     /// Replaces the facts index with `facts`.
     pub async fn index_facts(&self, facts: &[ListedFact]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         sqlx::query("DELETE FROM facts_fts").execute(&mut *tx).await?;
         for f in facts {
             sqlx::query("INSERT INTO facts_fts (category, text, confirmed) VALUES (?, ?, ?)")

@@ -118,7 +118,7 @@ impl Store {
     /// Marks the pending reminders due by `at` as attempting and returns them, together
     /// with any left attempting by a delivery that never finished (a crash).
     pub async fn claim_due(&self, at: DateTime<Utc>) -> Result<Vec<Reminder>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         sqlx::query("UPDATE reminders SET state = 'attempting', attempt_started_at = ? WHERE state = 'pending' AND due_at <= ?")
             .bind(now())
             .bind(utc(at))
@@ -150,7 +150,7 @@ impl Store {
         late: bool,
         next: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         sqlx::query(
             "INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)",
         )

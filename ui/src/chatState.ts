@@ -42,7 +42,8 @@ export type ChatAction =
   | { type: "notice"; notice: Notice }
   | { type: "finished"; outcome: TurnOutcome }
   | { type: "failed"; error: CommandError }
-  | { type: "dismiss_error" };
+  | { type: "dismiss_error" }
+  | { type: "reminder_posted"; messages: Message[] };
 
 export const initialChat: ChatState = { messages: [], streaming: null, error: null, loaded: false };
 
@@ -104,6 +105,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "history_loaded":
       return { ...state, loaded: true, messages: foldHistory(action.messages) };
+    case "reminder_posted":
+      // While a reply streams, the stored history lags the screen; it is reloaded after.
+      return state.streaming ? state : { ...state, messages: foldHistory(action.messages) };
     case "send":
       return {
         ...state,

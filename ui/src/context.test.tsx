@@ -138,3 +138,14 @@ describe("hand edits of learnings.md", () => {
     expect(await screen.findByTestId("memory-problems")).toHaveTextContent("line 12");
   });
 });
+
+describe("reminders in the chat", () => {
+  it("shows a delivered reminder when the core posts it", async () => {
+    const core = new FakeCore();
+    renderApp();
+    await waitFor(() => expect(core.invoked("load_history")).toHaveLength(1));
+    core.history = [{ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true } }];
+    await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false });
+    expect(await screen.findByText("Reminder: stretch")).toBeInTheDocument();
+  });
+});

@@ -30,6 +30,12 @@ export function useChat() {
         dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
       if (event.type === "plan_updated") setPlan(event.items);
+      // A reminder was posted in the chat: show it (a reply in progress keeps streaming).
+      if (event.type === "reminder_delivered")
+        api
+          .loadHistory()
+          .then((messages) => !disposed && dispatch({ type: "reminder_posted", messages }))
+          .catch(() => undefined);
       if (event.type === "context_usage") {
         const { type: _t, conversation_id: _c, ...m } = event;
         setMeter(m as ContextMeter);

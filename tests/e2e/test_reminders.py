@@ -1,0 +1,66 @@
+"""Reminders in the real app: one set through the model fires on time as a D-Bus
+Notify and a message in the chat; one that fell due while Sidecar was closed is
+delivered once at the next start, marked late."""
+import datetime
+import json
+import sqlite3
+import time
+
+from conftest import wait_until
+from scripted_llm import ScriptedLlm, text_reply, tool_reply
+from test_agent import write_settings
+
+
+def soon(seconds):
+    at = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds)
+    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(desktop, tmp_path):
+    llm = ScriptedLlm([
+        tool_reply(("r1", "set_reminder", json.dumps({"message": "Stretch your legs", "when": soon(4)}))),
+        text_reply("Done: I will remind you in a few seconds."),
+    ])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        before = desktop.notifications().count("member=Notify")
+        session.send_keys(session.find("[data-testid=composer]"), "Remind me to stretch in a few seconds\ue007")
+        wait_until(lambda: "Done" in " ".join(session.texts("[data-testid=message-assistant]")), 20, "no answer")
+        result = next(m for m in llm.requests[-1]["messages"] if m.get("tool_call_id") == "r1")["content"]
+        assert result.startswith('Reminder set: [id:1] "Stretch your legs"'), result
+        wait_until(lambda: desktop.notifications().count("member=Notify") > before, 20, "no Notify call")
+        log = desktop.notifications()
+        assert "Stretch your legs" in log[log.rfind("member=Notify"):]
+        wait_until(lambda: "Reminder: Stretch your legs" in " ".join(session.texts("[data-testid=message-assistant]")), 10,
+                   "the reminder is not in the chat")
+        desktop.screenshot("reminder-delivered")
+    finally:
+        desktop.close(session)
+        llm.close()
+
+
+def test_a_reminder_due_while_closed_is_delivered_once_at_start_marked_late(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    desktop.close(session)
+    db = sqlite3.connect(data / "sidecar.db")
+    past = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    db.execute("INSERT INTO reminders (message, due_at, zone, created_at) VALUES ('Water the plants', ?, 'UTC', ?)", (past, past))
+    db.commit()
+    db.close()
+    before = desktop.notifications().count("member=Notify")
+    session = desktop.launch(data)
+    try:
+        wait_until(lambda: desktop.notifications().count("member=Notify") > before, 20, "no Notify call")
+        wait_until(lambda: "Reminder: Water the plants (late" in " ".join(session.texts("[data-testid=message-assistant]")), 10,
+                   "the late reminder is not in the chat")
+        desktop.close(session)
+        session = desktop.launch(data)
+        session.wait_for("[data-testid=composer]", 10)
+        time.sleep(2)
+        assert desktop.notifications().count("member=Notify") == before + 1, "delivered twice"
+        row = sqlite3.connect(data / "sidecar.db").execute("SELECT state, late FROM reminders").fetchone()
+        assert row == ("delivered", 1), row
+    finally:
+        desktop.close(session)
