@@ -12,6 +12,7 @@ pub mod fsutil;
 pub mod knowledge;
 pub mod llm;
 pub mod locale;
+pub mod memo;
 pub mod logging;
 pub mod model;
 pub mod paths;

@@ -2,11 +2,11 @@
 //! close, consistent estimate for other models. The encoder is built once, and counts
 //! are cached by content so a long history is not re-encoded on every model call.
 
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use tiktoken_rs::CoreBPE;
+
+use crate::memo::{content_key, Memo};
 
 fn encoder() -> &'static CoreBPE {
     static ENCODER: OnceLock<CoreBPE> = OnceLock::new();
@@ -18,29 +18,19 @@ pub fn count(text: &str) -> usize {
     encoder().encode_ordinary(text).len()
 }
 
-/// Entries kept before the cache starts over (a few MB at most).
-const CACHE_LIMIT: usize = 200_000;
-
-/// Like [`count`], remembered by a hash of the text.
+/// Like [`count`], remembered by content.
 pub fn count_cached(text: &str) -> usize {
-    static CACHE: OnceLock<Mutex<HashMap<(u64, usize), usize>>> = OnceLock::new();
+    // Entries kept before the cache starts over (a few MB at most).
+    static COUNTS: Memo<(u64, usize), usize> = Memo::new(200_000);
     if text.len() < 64 {
         return count(text);
     }
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    let key = (hasher.finish(), text.len());
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(n) = cache.lock().expect("token cache").get(&key) {
-        return *n;
-    }
-    let n = count(text);
-    let mut cache = cache.lock().expect("token cache");
-    if cache.len() >= CACHE_LIMIT {
-        cache.clear();
-    }
-    cache.insert(key, n);
-    n
+    let key = content_key(text);
+    COUNTS.get(&key).unwrap_or_else(|| {
+        let n = count(text);
+        COUNTS.insert(key, n);
+        n
+    })
 }
 
 #[cfg(test)]

@@ -137,8 +137,9 @@ pub struct MemoryReport {
 #[tauri::command]
 pub async fn memory_report(core: Core<'_>) -> Result<MemoryReport, CommandError> {
     Ok(blocking(&core, |c| {
-        // Pick up edits made in a text editor since the last look.
-        let _ = c.knowledge().reload();
+        // Pick up edits made in a text editor since the last look (the watcher may not
+        // have polled yet).
+        let _ = c.knowledge().reload_if_changed();
         MemoryReport { facts: c.facts(), problems: c.knowledge_problems() }
     })
     .await)

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use sidecar::reminders::scheduler::{BoxFuture, Deliver};
+use sidecar::reminders::ReminderText;
 use sidecar::store::reminders::Reminder;
 use sidecar::Companion;
 use tauri::AppHandle;
@@ -19,10 +20,9 @@ impl Deliver for DesktopDelivery {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             let app = self.app.clone();
-            let summary = if late { "Sidecar reminder (late)".to_string() } else { "Sidecar reminder".to_string() };
-            let body = reminder.message.clone();
+            let text = ReminderText::new(reminder, late);
             // notify-rust blocks on D-Bus.
-            tauri::async_runtime::spawn_blocking(move || notifier::notify(&app, &summary, &body))
+            tauri::async_runtime::spawn_blocking(move || notifier::notify(&app, &text.title, &text.body))
                 .await
                 .map_err(|e| e.to_string())??;
             // The notification was shown: a failure to post in the chat must not show it again.

@@ -67,11 +67,6 @@ pub fn counts_as_context(message: &Message) -> bool {
 /// The system prompt followed by the history, repaired so every tool call has exactly
 /// one result right after it (a window may start mid-exchange; a crash may have left
 /// calls without results), which both wire formats require.
-pub fn build(context: &PromptContext<'_>, history: &[Message]) -> Vec<ChatMessage> {
-    assemble(system_prompt(context), history)
-}
-
-/// [`build`] with a system prompt made elsewhere (with the summary and plan added).
 pub fn assemble(system: String, history: &[Message]) -> Vec<ChatMessage> {
     let mut messages = vec![ChatMessage::system(system)];
     messages.extend(repair_tool_pairs(history.iter().filter(|m| counts_as_context(m)).map(Message::to_chat)));

@@ -33,17 +33,6 @@ impl Status {
         }
     }
 
-    pub fn parse(text: &str) -> Option<Self> {
-        Some(match text.trim().to_ascii_lowercase().replace(['-', ' '], "_").as_str() {
-            "in_progress" => Status::InProgress,
-            "paused" => Status::Paused,
-            "resumed" => Status::Resumed,
-            "completed" | "done" => Status::Completed,
-            "abandoned" => Status::Abandoned,
-            _ => return None,
-        })
-    }
-
     /// Work still to be picked up.
     pub fn is_open(self) -> bool {
         matches!(self, Status::InProgress | Status::Paused | Status::Resumed)
@@ -151,8 +140,6 @@ mod tests {
         assert!(!Abandoned.can_become(Paused));
         assert!(!Paused.can_become(InProgress));
         assert!(!InProgress.can_become(Resumed));
-        assert_eq!(Status::parse("in-progress"), Some(InProgress));
-        assert_eq!(Status::parse("done"), Some(Completed));
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::memo::{content_key, Memo};
+
 /// Keys whose string values are kept whole (up to `KEY_TEXT_CHARS`).
 const KEY_FIELDS: &[&str] = &[
     "id", "uid", "uuid", "key", "slug", "name", "full_name", "title", "login", "user", "author", "url", "html_url",
@@ -33,53 +35,31 @@ pub struct Compacted {
     pub method: Method,
 }
 
-fn text_key(text: &str) -> (u64, usize) {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    (hasher.finish(), text.len())
-}
-
-type SummaryCache = std::sync::Mutex<std::collections::HashMap<(u64, usize), String>>;
-
-fn summaries() -> &'static SummaryCache {
-    static SUMMARIES: std::sync::OnceLock<SummaryCache> = std::sync::OnceLock::new();
-    SUMMARIES.get_or_init(Default::default)
-}
+/// Model summaries of long non-JSON tool outputs, by the output's content.
+static SUMMARIES: Memo<(u64, usize), String> = Memo::new(2_000);
+/// Compactions, by content and limit.
+static COMPACTIONS: Memo<(u64, usize, usize), String> = Memo::new(2_000);
 
 /// Records a model's summary of a long non-JSON tool output; the guard sends it in
 /// place of the cut text while this process runs (the full output stays stored).
 pub fn remember_summary(original: &str, summary: &str) {
-    let mut cache = summaries().lock().expect("summary cache");
-    if cache.len() >= 2_000 {
-        cache.clear();
-    }
-    cache.insert(text_key(original), summary.to_string());
+    SUMMARIES.insert(content_key(original), summary.to_string());
 }
 
 /// [`compact`], remembered: the guard runs before every call and would otherwise
 /// compact the same large results again and again. A model summary recorded with
 /// [`remember_summary`] is preferred for text when it fits.
 pub fn compact_cached(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<(u64, usize, usize), String>>> = OnceLock::new();
-    let key = text_key(text);
-    if let Some(summary) = summaries().lock().expect("summary cache").get(&key).filter(|s| count(s) <= max_tokens) {
-        return summary.clone();
+    let (hash, len) = content_key(text);
+    if let Some(summary) = SUMMARIES.get(&(hash, len)).filter(|s| count(s) <= max_tokens) {
+        return summary;
     }
-    let key = (key.0, key.1, max_tokens);
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(done) = cache.lock().expect("compaction cache").get(&key) {
-        return done.clone();
-    }
-    let done = compact(text, max_tokens, count).text;
-    let mut cache = cache.lock().expect("compaction cache");
-    if cache.len() >= 2_000 {
-        cache.clear();
-    }
-    cache.insert(key, done.clone());
-    done
+    let key = (hash, len, max_tokens);
+    COMPACTIONS.get(&key).unwrap_or_else(|| {
+        let done = compact(text, max_tokens, count).text;
+        COMPACTIONS.insert(key, done.clone());
+        done
+    })
 }
 
 /// `text` brought under `max_tokens` (as counted by `count`).
@@ -128,7 +108,8 @@ fn looks_like_date(s: &str) -> bool {
     s.len() <= 40 && b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-'
 }
 
-fn cut(s: &str, chars: usize) -> String {
+/// `s` cut to `chars` characters, with "…" when something was cut.
+pub(crate) fn shorten(s: &str, chars: usize) -> String {
     match s.char_indices().nth(chars) {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s.to_string(),
@@ -141,9 +122,9 @@ fn reduce(value: Value, key: &str, depth: usize) -> Value {
             if looks_like_url(&s) || looks_like_date(&s) {
                 Value::String(s)
             } else if is_key_field(key) {
-                Value::String(cut(&s, KEY_TEXT_CHARS))
+                Value::String(shorten(&s, KEY_TEXT_CHARS))
             } else {
-                Value::String(cut(&s, FREE_TEXT_CHARS))
+                Value::String(shorten(&s, FREE_TEXT_CHARS))
             }
         }
         Value::Array(items) if depth < MAX_DEPTH => {

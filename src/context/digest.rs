@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Body;
-use super::compact::truncate_middle;
+use super::compact::{shorten, truncate_middle};
 use crate::knowledge::facts::potential_facts;
 use crate::knowledge::words::significant;
 use crate::llm::{ChatMessage, Role};
@@ -114,12 +114,9 @@ pub fn parse(answer: &str) -> Result<Digest, String> {
     Ok(digest)
 }
 
+/// On one line, at most `chars` characters.
 fn cut(text: &str, chars: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match text.char_indices().nth(chars) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
-    }
+    shorten(&text.split_whitespace().collect::<Vec<_>>().join(" "), chars)
 }
 
 /// A digest made without a model: the summary gains one line per leaving exchange,
@@ -179,6 +176,7 @@ pub struct UnsavedFact {
 fn distinctive(phrase: &str) -> std::collections::BTreeSet<String> {
     phrase
         .split(|c: char| !c.is_alphanumeric())
+        // The first word is capitalised for being first ("Soy…", "My…"), not a name.
         .skip(1)
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || w.chars().next().is_some_and(char::is_uppercase))
         .flat_map(significant)

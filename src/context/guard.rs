@@ -138,9 +138,10 @@ fn clear_results(messages: &mut [ChatMessage], indices: &[usize], count: Counter
     cleared
 }
 
-/// Indices where turns start: each user message after the leading system message.
-fn turn_starts(messages: &[ChatMessage]) -> Vec<usize> {
-    messages.iter().enumerate().skip(1).filter(|(_, m)| m.role == Role::User).map(|(i, _)| i).collect()
+/// Indices where turns start: each user message from `head` on (after the system
+/// prompt, when there is one).
+fn turn_starts(messages: &[ChatMessage], head: usize) -> Vec<usize> {
+    messages.iter().enumerate().skip(head).filter(|(_, m)| m.role == Role::User).map(|(i, _)| i).collect()
 }
 
 /// Runs the guard on a prompt whose first message is the system prompt.
@@ -155,7 +156,7 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) 
     let tokens: Vec<usize> = messages.iter().map(|m| message_tokens(m, count)).collect();
     let mut total: usize = tokens.iter().sum();
     if total > limits.budget {
-        let starts = turn_starts(&messages);
+        let starts = turn_starts(&messages, head);
         let keep_from = starts.len().saturating_sub(limits.min_turns_to_keep);
         let mut cut = head;
         for (turn, &start) in starts.iter().enumerate() {
@@ -173,7 +174,7 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) 
 
     // Step 4: clear every result before the current turn, then cut the longest messages.
     if total_tokens(&messages, count) > limits.budget {
-        let current = turn_starts(&messages).last().copied().unwrap_or(head);
+        let current = turn_starts(&messages, head).last().copied().unwrap_or(head);
         let older: Vec<usize> = (head..current).filter(|&i| messages[i].role == Role::Tool).collect();
         report.cleared += clear_results(&mut messages, &older, count);
     }

@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod compact;
+pub mod continuation;
 pub mod digest;
 pub mod engine;
 pub mod guard;

@@ -262,10 +262,8 @@ impl ProfileFile {
 
 /// A short fingerprint of a file's text (not for security: to notice edits).
 fn content_version(text: &str) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    format!("{:016x}-{}", hasher.finish(), text.len())
+    let (hash, len) = crate::memo::content_key(text);
+    format!("{hash:016x}-{len}")
 }
 
 /// A write killed before its rename leaves `.name.PID.tmp` behind; the real file is

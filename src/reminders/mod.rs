@@ -33,16 +33,7 @@ impl Companion {
     /// Puts a delivered reminder into the current conversation, for the chat to show.
     pub async fn post_reminder(&self, reminder: &Reminder, late: bool) -> Result<i64, CompanionError> {
         let conversation_id = self.store().current_conversation().await?;
-        let zone: chrono_tz::Tz = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
-        let due = reminder.due().with_timezone(&zone).format("%H:%M");
-        // Words rather than an emoji: not every desktop has an emoji font.
-        let es = crate::locale::Lang::from_env() == crate::locale::Lang::Es;
-        let text = match (late, es) {
-            (false, false) => format!("Reminder: {}", reminder.message),
-            (false, true) => format!("Recordatorio: {}", reminder.message),
-            (true, false) => format!("Reminder: {} (late: it was due at {due}, while Sidecar was not running)", reminder.message),
-            (true, true) => format!("Recordatorio: {} (con retraso: era a las {due} y Sidecar no estaba abierto)", reminder.message),
-        };
+        let text = ReminderText::new(reminder, late).chat;
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let message = ChatMessage::assistant(&text);
         let message_id = self
@@ -51,5 +42,36 @@ impl Companion {
             .await?;
         self.events().publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late });
         Ok(message_id)
+    }
+}
+
+/// How a delivered reminder reads, in the user's language: the notification's title
+/// and body, and the line in the chat. Words rather than an emoji: not every desktop
+/// has an emoji font.
+pub struct ReminderText {
+    pub title: String,
+    pub body: String,
+    pub chat: String,
+}
+
+impl ReminderText {
+    pub fn new(reminder: &Reminder, late: bool) -> Self {
+        let es = crate::locale::Lang::from_env() == crate::locale::Lang::Es;
+        let zone: chrono_tz::Tz = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
+        let due = reminder.due().with_timezone(&zone).format("%H:%M");
+        let message = &reminder.message;
+        let (title, chat) = match (late, es) {
+            (false, false) => ("Sidecar reminder".to_string(), format!("Reminder: {message}")),
+            (false, true) => ("Recordatorio de Sidecar".to_string(), format!("Recordatorio: {message}")),
+            (true, false) => (
+                "Sidecar reminder (late)".to_string(),
+                format!("Reminder: {message} (late: it was due at {due}, while Sidecar was not running)"),
+            ),
+            (true, true) => (
+                "Recordatorio de Sidecar (con retraso)".to_string(),
+                format!("Recordatorio: {message} (con retraso: era a las {due} y Sidecar no estaba abierto)"),
+            ),
+        };
+        Self { title, body: message.clone(), chat }
     }
 }

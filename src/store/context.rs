@@ -158,6 +158,21 @@ impl Store {
         Ok(row.map(Into::into))
     }
 
+    /// The newest open checkpoint written in `conversation_id`, else the open one it
+    /// continues.
+    pub async fn open_checkpoint_of(&self, conversation_id: i64) -> Result<Option<Checkpoint>, StoreError> {
+        let row: Option<CheckpointRow> = sqlx::query_as(&format!(
+            "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
+             WHERE status IN ('in_progress', 'paused', 'resumed')
+               AND (conversation_id = ?1 OR id = (SELECT resumed_checkpoint_id FROM conversations WHERE id = ?1))
+             ORDER BY conversation_id = ?1 DESC, id DESC LIMIT 1"
+        ))
+        .bind(conversation_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(Into::into))
+    }
+
     /// (the checkpoint this conversation continues, whether the offer was declined)
     pub async fn continuation(&self, conversation_id: i64) -> Result<(Option<i64>, bool), StoreError> {
         let row: Option<(Option<i64>, bool)> =

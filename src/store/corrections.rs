@@ -3,11 +3,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::{Store, StoreError};
-
-fn stamp(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
+use super::{utc as stamp, Store, StoreError};
 
 impl Store {
     /// Records a note for `check` unless one was recorded within `cooldown`.

@@ -95,5 +95,11 @@ impl Store {
 }
 
 pub(crate) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    utc(chrono::Utc::now())
+}
+
+/// How the store writes an instant: RFC 3339 in UTC with milliseconds, so text order
+/// is time order.
+pub fn utc(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

@@ -1,14 +1,10 @@
-//! Reminders and their deliveries. Times are RFC 3339 in UTC, so text order is time
-//! order.
+//! Reminders and their deliveries.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use super::utc;
 use super::{now, Store, StoreError};
-
-pub fn utc(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
 pub struct Reminder {
