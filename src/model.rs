@@ -30,6 +30,16 @@ impl Chain {
     pub fn context_window(&self) -> u32 {
         self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW)
     }
+
+    /// What a call answered by this chain cost in US dollars: nothing on the offline
+    /// model, `None` when the model's price is unknown.
+    pub fn cost_of(&self, routed: &crate::llm::router::Routed, prices: &crate::llm::pricing::PriceTable) -> Option<f64> {
+        let local = self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
+        if local {
+            return Some(0.0);
+        }
+        routed.completion.usage.and_then(|u| prices.cost(&routed.model, &u))
+    }
 }
 
 pub struct Models {

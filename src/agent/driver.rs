@@ -266,8 +266,7 @@ async fn record_call(
     purpose: &str,
 ) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
-    let local = context.chain.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
-    let cost = if local { Some(0.0) } else { usage.and_then(|u| context.prices.cost(&routed.model, &u)) };
+    let cost = context.chain.cost_of(routed, &context.prices);
     context
         .store
         .record_usage(UsageRecord {

@@ -307,7 +307,7 @@ impl Companion {
             model: &routed.model,
             purpose: "context_digest",
             usage: routed.completion.usage,
-            cost_usd: None,
+            cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(self.settings().prices.clone())),
         };
         if let Err(error) = self.store().record_usage(record).await {
             tracing::warn!(%error, "could not record the digest call's usage");
