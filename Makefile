@@ -11,6 +11,11 @@ CARGO_PROFILE ?= debug
 APP    := target/$(CARGO_PROFILE)/sidecar-desktop
 CARGO_FLAGS := $(if $(filter release,$(CARGO_PROFILE)),--release,)
 
+# CI builds once from clean: incremental state would only cost disk.
+ifdef CI
+export CARGO_INCREMENTAL := 0
+endif
+
 .PHONY: run test deps build ui test-core test-ui test-e2e figures clean
 
 ## run: build everything and open the desktop app (offline model unless a provider is configured)
