@@ -67,6 +67,8 @@ pub struct CompanionOptions {
     /// Where provider changes are saved; `None` keeps them in memory.
     pub config_path: Option<PathBuf>,
     pub secrets: Arc<Secrets>,
+    /// Where this process's user talks from (the desktop window or the CLI).
+    pub channel: crate::proactive::state::Channel,
 }
 
 impl std::fmt::Debug for CompanionOptions {
@@ -77,7 +79,14 @@ impl std::fmt::Debug for CompanionOptions {
 
 impl CompanionOptions {
     pub fn new(data_dir: PathBuf, settings: Settings) -> Self {
-        Self { data_dir, settings, clock: clock::system_clock(), config_path: None, secrets: Arc::new(Secrets::new(false)) }
+        Self {
+            data_dir,
+            settings,
+            clock: clock::system_clock(),
+            config_path: None,
+            secrets: Arc::new(Secrets::new(false)),
+            channel: crate::proactive::state::Channel::Desktop,
+        }
     }
 
     /// Resolves the data dir and loads settings from flags, environment and defaults.
@@ -122,6 +131,16 @@ pub struct Companion {
     pub(crate) context_meter: StdMutex<Option<(i64, crate::context::engine::ContextMeter)>>,
     /// Notified when reminders change, so a running scheduler re-arms.
     reminders_changed: Arc<tokio::sync::Notify>,
+    pub(crate) reminder_desk: Arc<crate::tools::reminders::ReminderDesk>,
+    /// Notified when the proactivity settings change, so the loop re-reads them.
+    pub(crate) proactive_changed: tokio::sync::Notify,
+    pub(crate) router: crate::proactive::router::MessageRouter,
+    /// Held while the model is asked anything for the user (a turn, or the spontaneous
+    /// decision): one at a time (P7).
+    pub(crate) brain: tokio::sync::Mutex<()>,
+    /// Cancels the spontaneous decision in flight when the user writes.
+    pub(crate) tick_cancel: StdMutex<Option<CancellationToken>>,
+    pub(crate) channel: crate::proactive::state::Channel,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -168,15 +187,19 @@ impl Companion {
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans.clone()));
         let reminders_changed = Arc::new(tokio::sync::Notify::new());
-        crate::tools::reminders::register(
-            &mut tools,
-            Arc::new(crate::tools::reminders::ReminderDesk {
-                store: store.clone(),
-                clock: options.clock.clone(),
-                zone: clock::user_zone(options.settings.user.timezone.as_deref()),
-                changed: reminders_changed.clone(),
-            }),
-        );
+        let reminder_desk = Arc::new(crate::tools::reminders::ReminderDesk {
+            store: store.clone(),
+            clock: options.clock.clone(),
+            zone: clock::user_zone(options.settings.user.timezone.as_deref()),
+            changed: reminders_changed.clone(),
+        });
+        crate::tools::reminders::register(&mut tools, reminder_desk.clone());
+        let router = crate::proactive::router::MessageRouter::default();
+        router.register(Arc::new(crate::proactive::sinks::ChatSink {
+            store: store.clone(),
+            events: events.clone(),
+            channel: options.channel,
+        }));
         let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
         Ok(Arc::new(Self {
             store,
@@ -193,6 +216,12 @@ impl Companion {
             plans,
             context_meter: StdMutex::new(None),
             reminders_changed,
+            reminder_desk,
+            proactive_changed: tokio::sync::Notify::new(),
+            router,
+            brain: tokio::sync::Mutex::new(()),
+            tick_cancel: StdMutex::new(None),
+            channel: options.channel,
         }))
     }
 
@@ -221,10 +250,14 @@ impl Companion {
         self.tools.lock().expect("tools lock").clone()
     }
 
+    /// The user's IANA zone: the configured one, else the system's.
+    pub fn zone(&self) -> chrono_tz::Tz {
+        clock::user_zone(self.settings().user.timezone.as_deref())
+    }
+
     /// The user's local date, for fact dates.
     pub(crate) fn today(&self) -> chrono::NaiveDate {
-        let zone = clock::user_zone(self.settings().user.timezone.as_deref());
-        (self.clock)().with_timezone(&zone).date_naive()
+        (self.clock)().with_timezone(&self.zone()).date_naive()
     }
 
     /// Saves a fact directly (CLI, Memory view); not limited per turn.
@@ -343,20 +376,30 @@ impl Companion {
         if text.is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
-        let (cancel, _guard) = self.begin_turn()?;
+        let command = crate::commands::parse(text);
+        let (cancel, guard) = self.begin_turn()?;
+        if command.is_none() {
+            self.record_user_activity().await?;
+        }
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
             self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text))).await?;
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
-        if let Some(command) = crate::commands::parse(text) {
+        if let Some(command) = command {
+            // A command may itself run a spontaneous tick, which takes the brain lock.
+            drop(guard);
             return self.answer_command(conversation_id, command).await;
         }
+        // A spontaneous decision in flight was cancelled above; this waits for it to let go.
+        let _brain = self.brain.lock().await;
         self.reply(conversation_id, cancel).await
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
     async fn answer_command(&self, conversation_id: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
         let result = self.command_reply(command).await;
+        // `/clear` moved on to a new conversation: the answer goes there.
+        let conversation_id = self.store.current_conversation().await.unwrap_or(conversation_id);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
             Err(error) => (error.to_string(), MessageStatus::Error),
@@ -403,6 +446,8 @@ impl Companion {
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
+        self.record_user_activity().await?;
+        let _brain = self.brain.lock().await;
         self.reply(conversation_id, cancel).await
     }
 

@@ -18,6 +18,7 @@ pub mod model;
 pub mod paths;
 pub mod provider_admin;
 pub mod recall;
+pub mod proactive;
 pub mod reminders;
 pub mod secrets;
 pub mod settings;

@@ -293,15 +293,6 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     assert_eq!(core.store().reminders().await.unwrap().len(), 2);
 }
 
-/// Posts delivered reminders in the chat, like the desktop does.
-struct PostInChat(Arc<sidecar::Companion>);
-
-impl Deliver for PostInChat {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move { self.0.post_reminder(reminder, late).await.map(|_| ()).map_err(|e| e.to_string()) })
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     use support::{reply_events, stream, tool_call_events, ScriptedServer};
@@ -316,7 +307,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let settings: sidecar::settings::Settings =
         toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    let task = core.reminder_scheduler(Arc::new(PostInChat(core.clone()))).unwrap().expect("the lock is free");
+    let task = core.reminder_scheduler().unwrap().expect("the lock is free");
     let running = tokio::spawn(task);
     let outcome = core.send("remind me to stretch").await.unwrap();
     assert_eq!(outcome.reply, "Done.");

@@ -5,7 +5,7 @@
 mod commands;
 mod hotkey;
 mod notifier;
-mod reminders;
+mod proactive;
 mod tray;
 mod window;
 
@@ -36,7 +36,7 @@ pub fn run() {
             app.manage(companion.clone());
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
-            reminders::start(app.handle(), companion.clone());
+            proactive::start(app.handle(), companion.clone());
             // Start the model now so the first message does not wait for it.
             tauri::async_runtime::spawn(async move {
                 if let Err(error) = companion.warm_up().await {
@@ -49,9 +49,16 @@ pub fn run() {
         })
         .on_window_event(|window, event| {
             // Closing the window keeps Sidecar running in the tray; Quit is in the tray menu.
-            if let WindowEvent::CloseRequested { api, .. } = event {
-                api.prevent_close();
-                let _ = window.hide();
+            match event {
+                WindowEvent::CloseRequested { api, .. } => {
+                    api.prevent_close();
+                    let _ = window.hide();
+                }
+                // The user is looking: nothing proactive is unread any more.
+                WindowEvent::Focused(true) => {
+                    let _ = tray::set_alert(window.app_handle(), false);
+                }
+                _ => {}
             }
         })
         .invoke_handler(tauri::generate_handler![

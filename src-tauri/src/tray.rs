@@ -12,9 +12,11 @@ pub const TRAY_ID: &str = "main";
 const OPEN: &str = "open";
 const TEST_NOTIFICATION: &str = "test_notification";
 const QUIT: &str = "quit";
+const QUIET_HOUR: &str = "quiet_hour";
 
 struct Labels {
     open: &'static str,
+    quiet: &'static str,
     test: &'static str,
     quit: &'static str,
     test_summary: &'static str,
@@ -25,6 +27,7 @@ fn labels(lang: Lang) -> Labels {
     match lang {
         Lang::En => Labels {
             open: "Open Sidecar",
+            quiet: "Quiet for 1 hour",
             test: "Send test notification",
             quit: "Quit",
             test_summary: "Sidecar",
@@ -32,6 +35,7 @@ fn labels(lang: Lang) -> Labels {
         },
         Lang::Es => Labels {
             open: "Abrir Sidecar",
+            quiet: "Silencio durante 1 hora",
             test: "Enviar notificación de prueba",
             quit: "Salir",
             test_summary: "Sidecar",
@@ -46,6 +50,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
         app,
         &[
             &MenuItem::with_id(app, OPEN, text.open, true, None::<&str>)?,
+            &MenuItem::with_id(app, QUIET_HOUR, text.quiet, true, None::<&str>)?,
             &MenuItem::with_id(app, TEST_NOTIFICATION, text.test, true, None::<&str>)?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, QUIT, text.quit, true, None::<&str>)?,
@@ -58,6 +63,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
         .show_menu_on_left_click(false)
         .on_menu_event(|app, event| match event.id().as_ref() {
             OPEN => window::show_main(app),
+            QUIET_HOUR => quiet_for_an_hour(app),
             TEST_NOTIFICATION => send_test_notification(app),
             QUIT => quit(app),
             _ => {}
@@ -74,6 +80,30 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
         })
         .build(app)?;
     Ok(())
+}
+
+/// Switches the tray icon to its alert state (a proactive message is unread) or back.
+pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
+    let Some(tray) = app.tray_by_id(TRAY_ID) else {
+        return Err("the tray icon is not there".into());
+    };
+    let bytes: &[u8] = if alert { include_bytes!("../../icons/tray-alert.png") } else { include_bytes!("../../icons/tray.png") };
+    let icon = Image::from_bytes(bytes).map_err(|e| e.to_string())?;
+    tray.set_icon(Some(icon)).map_err(|e| e.to_string())?;
+    let _ = tray.set_tooltip(Some(if alert { "Sidecar •" } else { "Sidecar" }));
+    Ok(())
+}
+
+fn quiet_for_an_hour(app: &AppHandle) {
+    use tauri::Manager;
+    let Some(companion) = app.try_state::<std::sync::Arc<sidecar::Companion>>().map(|c| c.inner().clone()) else {
+        return;
+    };
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = companion.set_quiet(Some(60), false).await {
+            tracing::warn!(%error, "could not set quiet from the tray");
+        }
+    });
 }
 
 pub fn send_test_notification(app: &AppHandle) {

@@ -5,6 +5,8 @@ use tauri::{AppHandle, Emitter, Manager};
 pub const MAIN: &str = "main";
 /// Tells the UI to put the cursor in the composer.
 pub const FOCUS_COMPOSER: &str = "sidecar://focus-composer";
+/// Tells the UI to scroll to a message (a notification was clicked).
+pub const SHOW_MESSAGE: &str = "sidecar://show-message";
 
 /// Brings the main window up, focused, with the cursor in the composer.
 pub fn show_main(app: &AppHandle) {
@@ -25,5 +27,13 @@ pub fn toggle_main(app: &AppHandle) {
         let _ = window.hide();
     } else {
         show_main(app);
+    }
+}
+
+/// Brings the window up on a message (a clicked notification).
+pub fn show_message(app: &AppHandle, message_id: Option<i64>) {
+    show_main(app);
+    if let (Some(window), Some(id)) = (app.get_webview_window(MAIN), message_id) {
+        let _ = window.emit(SHOW_MESSAGE, id);
     }
 }

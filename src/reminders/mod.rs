@@ -8,17 +8,43 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::companion::{Companion, CompanionError};
-use crate::events::CoreEvent;
-use crate::llm::ChatMessage;
 use crate::store::reminders::Reminder;
-use crate::store::{MessageMeta, NewMessage};
 use scheduler::{Deliver, Scheduler, SchedulerLock};
 
+/// The reminders a Reminders page shows, in its groups.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Overview {
+    /// One-off reminders still to come, soonest first.
+    pub upcoming: Vec<Reminder>,
+    /// Repeating reminders, by their next occurrence.
+    pub recurring: Vec<Reminder>,
+    /// Shown on time, most recent first.
+    pub delivered: Vec<Reminder>,
+    /// Shown after their time (Sidecar was closed or crashed), most recent first.
+    pub late: Vec<Reminder>,
+    /// The user's zone, in which the times are shown.
+    pub zone: String,
+}
+
+/// How the "when" field reads as the user types.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum WhenPreview {
+    Ok { local: String, utc: String, zone: String, rrule: Option<String>, note: Option<String> },
+    Error { error: String, suggestion: Option<String> },
+}
+
 impl Companion {
-    /// The scheduler task for this data dir, delivering through `deliver`; `None` when
-    /// another process (the app or the daemon) already owns it. Spawn the future on
-    /// the caller's runtime; it holds the lock while it runs.
-    pub fn reminder_scheduler(&self, deliver: Arc<dyn Deliver>) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
+    /// The scheduler task for this data dir, delivering through the message router;
+    /// `None` when another process (the app or the daemon) already owns it. Spawn
+    /// the future on the caller's runtime; it holds the lock while it runs.
+    pub fn reminder_scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
+        let deliver = Arc::new(crate::proactive::sinks::RoutedReminders { router: self.router().clone(), store: self.store().clone() });
+        self.reminder_scheduler_with(deliver)
+    }
+
+    /// The scheduler with another delivery (tests).
+    pub fn reminder_scheduler_with(&self, deliver: Arc<dyn Deliver>) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
         let Some(lock) = SchedulerLock::try_acquire(self.data_dir())? else {
             return Ok(None);
         };
@@ -30,18 +56,77 @@ impl Companion {
         }))
     }
 
-    /// Puts a delivered reminder into the current conversation, for the chat to show.
-    pub async fn post_reminder(&self, reminder: &Reminder, late: bool) -> Result<i64, CompanionError> {
-        let conversation_id = self.store().current_conversation().await?;
-        let text = ReminderText::new(reminder, late).chat;
-        let meta = MessageMeta { command: true, ..MessageMeta::default() };
-        let message = ChatMessage::assistant(&text);
-        let message_id = self
-            .store()
-            .add_message(NewMessage { conversation_id, message: &message, status: crate::store::MessageStatus::Complete, finish_reason: None, meta: Some(&meta) })
-            .await?;
-        self.events().publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late });
-        Ok(message_id)
+    /// Sets a reminder from the user's words (the Reminders page, `sidecar remind`).
+    pub async fn add_reminder(&self, message: &str, when_text: &str) -> Result<(Reminder, Option<String>), CompanionError> {
+        self.reminder_desk.set(message, when_text).await.map_err(CompanionError::InvalidInput)
+    }
+
+    pub async fn cancel_reminder(&self, id: i64) -> Result<Reminder, CompanionError> {
+        self.reminder_desk.cancel(id).await.map_err(CompanionError::InvalidInput)
+    }
+
+    /// Shows a reminder again in `minutes` (the page, a notification's button).
+    pub async fn snooze_reminder(&self, id: i64, minutes: u32) -> Result<Reminder, CompanionError> {
+        self.reminder_desk.snooze(id, minutes).await.map_err(CompanionError::InvalidInput)
+    }
+
+    /// Cancels every pending reminder (`/reminders clear`); how many.
+    pub async fn clear_reminders(&self) -> Result<usize, CompanionError> {
+        let mut cancelled = 0;
+        for reminder in self.store().reminders().await?.into_iter().filter(|r| r.state == "pending") {
+            if self.store().cancel_reminder(reminder.id).await? {
+                cancelled += 1;
+            }
+        }
+        self.reminders_changed().notify_one();
+        Ok(cancelled)
+    }
+
+    /// One line describing a reminder in the user's zone.
+    pub fn describe_reminder(&self, reminder: &Reminder) -> String {
+        self.reminder_desk.describe(reminder)
+    }
+
+    pub async fn reminders_overview(&self) -> Result<Overview, CompanionError> {
+        let mut overview = Overview { zone: self.zone().name().to_string(), ..Overview::default() };
+        for reminder in self.store().reminders().await? {
+            match reminder.state.as_str() {
+                "pending" | "attempting" if reminder.repeat.is_some() => overview.recurring.push(reminder),
+                "pending" | "attempting" => overview.upcoming.push(reminder),
+                "delivered" if reminder.late => overview.late.push(reminder),
+                "delivered" => overview.delivered.push(reminder),
+                _ => {}
+            }
+        }
+        // A repeating reminder that came late keeps its series pending; show the late
+        // occurrence too, from the deliveries.
+        for (id, due_at) in self.store().late_deliveries().await? {
+            if !overview.late.iter().any(|r| r.id == id) {
+                if let Some(mut reminder) = self.store().reminder(id).await? {
+                    reminder.due_at = due_at;
+                    reminder.late = true;
+                    overview.late.push(reminder);
+                }
+            }
+        }
+        overview.delivered.sort_by(|a, b| b.delivered_at.cmp(&a.delivered_at));
+        overview.late.sort_by(|a, b| b.due_at.cmp(&a.due_at));
+        Ok(overview)
+    }
+
+    /// Reads a "when" as the Reminders page's field is typed, in the user's zone.
+    pub fn preview_when(&self, text: &str) -> WhenPreview {
+        let zone = self.zone();
+        match when::parse(text, (self.clock)(), zone) {
+            Ok(parsed) => WhenPreview::Ok {
+                local: crate::clock::describe(parsed.at, zone),
+                utc: crate::store::utc(parsed.at),
+                zone: zone.name().to_string(),
+                rrule: parsed.repeat.map(|r| r.rrule()),
+                note: parsed.note,
+            },
+            Err(error) => WhenPreview::Error { error: error.error, suggestion: Some(error.suggestion) },
+        }
     }
 }
 

@@ -61,6 +61,10 @@ pub struct MessageMeta {
     /// to the model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub command: bool,
+    /// Said by Sidecar on its own: "reminder", or a spontaneous message's type
+    /// (greeting, checkin, contextual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proactive: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]

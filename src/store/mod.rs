@@ -6,6 +6,7 @@
 mod context;
 mod corrections;
 mod messages;
+mod proactive;
 mod recall;
 pub mod reminders;
 mod usage;

@@ -181,4 +181,11 @@ impl Store {
             .await?;
         Ok(())
     }
+
+    /// Occurrences delivered late (reminder id, the occurrence's due time), newest first.
+    pub async fn late_deliveries(&self) -> Result<Vec<(i64, String)>, StoreError> {
+        Ok(sqlx::query_as("SELECT reminder_id, due_at FROM reminder_deliveries WHERE late = 1 ORDER BY due_at DESC LIMIT 50")
+            .fetch_all(&self.pool)
+            .await?)
+    }
 }

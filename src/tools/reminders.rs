@@ -31,11 +31,70 @@ pub struct ReminderDesk {
 
 impl ReminderDesk {
     /// "[id:3] "call mum" — Thursday 2026-11-19 09:00 (Europe/Madrid), repeats FREQ=…"
-    fn describe(&self, r: &Reminder) -> String {
+    pub fn describe(&self, r: &Reminder) -> String {
         let zone: Tz = r.zone.parse().unwrap_or(self.zone);
         let local = r.due().with_timezone(&zone).format("%A %Y-%m-%d %H:%M");
         let repeats = r.rrule.as_deref().map(|rule| format!(", repeats {rule}")).unwrap_or_default();
         format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, zone.name())
+    }
+
+    /// Sets a reminder from the user's words for when; returns it and any note about
+    /// how the time was read (a DST shift, an ambiguous hour).
+    pub async fn set(&self, message: &str, when_text: &str) -> Result<(Reminder, Option<String>), String> {
+        if message.trim().is_empty() {
+            return Err("the message is empty".into());
+        }
+        let parsed = when::parse(when_text, (self.clock)(), self.zone).map_err(|e| e.to_string())?;
+        let repeat = parsed.repeat.map(|r| serde_json::to_string(&r).expect("a repeat rule serializes"));
+        let rrule = parsed.repeat.map(|r| r.rrule());
+        let stored = self
+            .store
+            .add_reminder(NewReminder {
+                message: message.trim(),
+                due_at: parsed.at,
+                zone: self.zone.name(),
+                repeat: repeat.as_deref(),
+                rrule: rrule.as_deref(),
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        self.changed.notify_one();
+        Ok((stored, parsed.note))
+    }
+
+    /// Cancels a pending reminder; the error says why not.
+    pub async fn cancel(&self, id: i64) -> Result<Reminder, String> {
+        let reminder = self.store.reminder(id).await.map_err(|e| e.to_string())?;
+        if !self.store.cancel_reminder(id).await.map_err(|e| e.to_string())? {
+            return Err(format!("there is no pending reminder with id {id}; list_reminders shows them"));
+        }
+        self.changed.notify_one();
+        reminder.ok_or_else(|| format!("reminder {id} disappeared"))
+    }
+
+    /// Shows a reminder again `minutes` from now. A repeating one keeps its series: the
+    /// snooze is a one-off copy, so the next regular occurrence still comes.
+    pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Reminder, String> {
+        if minutes == 0 || minutes > MAX_SNOOZE_MINUTES {
+            return Err(format!("minutes must be from 1 to {MAX_SNOOZE_MINUTES}"));
+        }
+        let until = (self.clock)() + chrono::Duration::minutes(i64::from(minutes));
+        let Some(reminder) = self.store.reminder(id).await.map_err(|e| e.to_string())? else {
+            return Err(format!("there is no reminder with id {id} to snooze"));
+        };
+        let snoozed = if reminder.repeat.is_some() {
+            self.store
+                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: &reminder.zone, repeat: None, rrule: None })
+                .await
+                .map_err(|e| e.to_string())?
+        } else {
+            if !self.store.snooze_reminder(id, until).await.map_err(|e| e.to_string())? {
+                return Err(format!("reminder {id} was cancelled; it cannot be snoozed"));
+            }
+            self.store.reminder(id).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("reminder {id} disappeared"))?
+        };
+        self.changed.notify_one();
+        Ok(snoozed)
     }
 
     fn listing(&self, heading: &str, found: &[Reminder]) -> String {
@@ -86,25 +145,8 @@ impl Tool for SetReminder {
         Box::pin(async move {
             let args: SetArgs = parse_arguments(arguments)?;
             let desk = &self.0;
-            if args.message.trim().is_empty() {
-                return Err(ToolError::InvalidArguments("the message is empty".into()));
-            }
-            let parsed = when::parse(&args.when, (desk.clock)(), desk.zone).map_err(failed)?;
-            let repeat = parsed.repeat.map(|r| serde_json::to_string(&r).expect("a repeat rule serializes"));
-            let rrule = parsed.repeat.map(|r| r.rrule());
-            let stored = desk
-                .store
-                .add_reminder(NewReminder {
-                    message: args.message.trim(),
-                    due_at: parsed.at,
-                    zone: desk.zone.name(),
-                    repeat: repeat.as_deref(),
-                    rrule: rrule.as_deref(),
-                })
-                .await
-                .map_err(failed)?;
-            desk.changed.notify_one();
-            let note = parsed.note.map(|n| format!(" Note: {n}.")).unwrap_or_default();
+            let (stored, note) = desk.set(&args.message, &args.when).await.map_err(failed)?;
+            let note = note.map(|n| format!(" Note: {n}.")).unwrap_or_default();
             Ok(format!("Reminder set: {}.{note}", desk.describe(&stored)))
         })
     }
@@ -194,12 +236,8 @@ impl Tool for CancelReminder {
         Box::pin(async move {
             let args: IdArgs = parse_arguments(arguments)?;
             let desk = &self.0;
-            let reminder = desk.store.reminder(args.id).await.map_err(failed)?;
-            if !desk.store.cancel_reminder(args.id).await.map_err(failed)? {
-                return Err(failed(format!("there is no pending reminder with id {}; list_reminders shows them", args.id)));
-            }
-            desk.changed.notify_one();
-            Ok(format!("Cancelled: {}.", reminder.map(|r| desk.describe(&r)).unwrap_or_default()))
+            let reminder = desk.cancel(args.id).await.map_err(failed)?;
+            Ok(format!("Cancelled: {}.", desk.describe(&reminder)))
         })
     }
 }
@@ -228,16 +266,8 @@ impl Tool for SnoozeReminder {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: SnoozeArgs = parse_arguments(arguments)?;
-            if args.minutes == 0 || args.minutes > MAX_SNOOZE_MINUTES {
-                return Err(ToolError::InvalidArguments(format!("minutes must be from 1 to {MAX_SNOOZE_MINUTES}")));
-            }
             let desk = &self.0;
-            let until = (desk.clock)() + chrono::Duration::minutes(i64::from(args.minutes));
-            if !desk.store.snooze_reminder(args.id, until).await.map_err(failed)? {
-                return Err(failed(format!("there is no reminder with id {} to snooze", args.id)));
-            }
-            desk.changed.notify_one();
-            let reminder = desk.store.reminder(args.id).await.map_err(failed)?.expect("it was just updated");
+            let reminder = desk.snooze(args.id, args.minutes).await.map_err(failed)?;
             Ok(format!("Snoozed: {}.", desk.describe(&reminder)))
         })
     }

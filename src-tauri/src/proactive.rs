@@ -1,0 +1,74 @@
+//! Proactive messages on the desktop: registers the desktop's sinks with the core's
+//! router (OS notifications whose click opens the window on the message and whose
+//! buttons snooze a reminder; the tray's alert state), and runs the reminder
+//! scheduler and the spontaneous loop when this process owns them.
+
+use std::sync::Arc;
+
+use sidecar::proactive::config::SinkId;
+use sidecar::proactive::router::{Outgoing, Sink};
+use sidecar::proactive::sinks::{NotificationAction, NotificationSink};
+use sidecar::proactive::state::Channel;
+use sidecar::reminders::scheduler::BoxFuture;
+use sidecar::Companion;
+use tauri::{AppHandle, Manager};
+use tokio_util::sync::CancellationToken;
+
+use crate::{tray, window};
+
+/// What a click or a button on a notification does.
+pub fn on_notification(app: &AppHandle, companion: &Arc<Companion>) -> Arc<dyn Fn(NotificationAction) + Send + Sync> {
+    let (app, companion) = (app.clone(), companion.clone());
+    Arc::new(move |action| match action {
+        NotificationAction::Open { message_id } => window::show_message(&app, message_id),
+        NotificationAction::Snooze { reminder_id, minutes } => {
+            let companion = companion.clone();
+            tauri::async_runtime::spawn(async move {
+                match companion.snooze_reminder(reminder_id, minutes).await {
+                    Ok(_) => tracing::info!(reminder = reminder_id, minutes, "reminder snoozed from its notification"),
+                    Err(error) => tracing::warn!(%error, reminder = reminder_id, "could not snooze from the notification"),
+                }
+            });
+        }
+    })
+}
+
+/// The tray icon switches to its alert state while a proactive message is unread
+/// (the window is not focused); focusing the window clears it.
+struct TraySink {
+    app: AppHandle,
+}
+
+impl Sink for TraySink {
+    fn id(&self) -> SinkId {
+        SinkId::Tray
+    }
+    fn channel(&self) -> Channel {
+        Channel::Desktop
+    }
+    fn send<'a>(&'a self, _message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        let focused = self
+            .app
+            .get_webview_window(window::MAIN)
+            .map(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
+            .unwrap_or(false);
+        let result = if focused { Ok(None) } else { tray::set_alert(&self.app, true).map(|_| None) };
+        Box::pin(async move { result })
+    }
+}
+
+/// Registers the sinks and starts the schedulers, unless another Sidecar process
+/// (another data dir user, or `sidecar daemon`) owns them.
+pub fn start(app: &AppHandle, companion: Arc<Companion>) {
+    let router = companion.router();
+    router.register(Arc::new(NotificationSink { channel: Channel::Desktop, on_action: on_notification(app, &companion) }));
+    router.register(Arc::new(TraySink { app: app.clone() }));
+    match companion.reminder_scheduler() {
+        Ok(Some(task)) => {
+            tauri::async_runtime::spawn(task);
+            tauri::async_runtime::spawn(companion.spontaneous_loop(CancellationToken::new()));
+        }
+        Ok(None) => tracing::warn!("another Sidecar process delivers reminders for this data folder"),
+        Err(error) => tracing::warn!(%error, "could not start the reminder scheduler"),
+    }
+}

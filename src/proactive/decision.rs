@@ -1,0 +1,199 @@
+//! The decision call: a compact context (not the history) and the question "should
+//! you speak now?", answered as JSON. Everything the rules already decided is stated
+//! as fact (greeting window, greetings sent, pending reminders or NONE) so the model
+//! does not have to guess it (P6, P11, P13).
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use super::config::ProactiveConfig;
+use super::rules::{greeting_window, Block, Decision};
+use super::state::ProactiveState;
+use crate::llm::ChatMessage;
+use crate::locale::Lang;
+
+/// What the model is told; also what `/proactive context` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpontaneousContext {
+    pub current_time: String,
+    pub current_day: String,
+    pub current_date: String,
+    pub minutes_since_user: Option<i64>,
+    pub last_user_preview: Option<String>,
+    pub minutes_since_spontaneous: Option<i64>,
+    pub count_today: u32,
+    pub pending_reminders: usize,
+    /// "NONE" / "NINGUNO", or one reminder a line.
+    pub pending_reminders_list: String,
+    pub level: String,
+    pub greeting_window: Option<String>,
+    pub greeting_already_sent: bool,
+    pub last_greeting_info: Option<String>,
+    /// The five most recently confirmed facts about the user.
+    pub facts: Vec<String>,
+}
+
+/// What the context is built from, read fresh at each tick (P3).
+pub struct Inputs<'a> {
+    pub now: DateTime<Utc>,
+    pub zone: Tz,
+    pub config: &'a ProactiveConfig,
+    pub state: &'a ProactiveState,
+    pub last_user: Option<(DateTime<Utc>, String)>,
+    /// Pending reminders: (local due time, message), soonest first.
+    pub reminders: Vec<(String, String)>,
+    pub facts: Vec<String>,
+    pub lang: Lang,
+}
+
+const WEEKDAYS_ES: [&str; 7] = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"];
+const WEEKDAYS_EN: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+/// Reminders listed in the context; the count says if there are more.
+const LISTED_REMINDERS: usize = 5;
+
+pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
+    let local = inputs.now.with_timezone(&inputs.zone);
+    let es = inputs.lang == Lang::Es;
+    let weekday = local.weekday().num_days_from_monday() as usize;
+    let window = greeting_window(local.hour());
+    let sent = window.and_then(|kind| inputs.state.greeted_today(kind, inputs.now, inputs.zone));
+    let none = if es { "NINGUNO" } else { "NONE" };
+    let reminders = if inputs.reminders.is_empty() {
+        none.to_string()
+    } else {
+        inputs.reminders.iter().take(LISTED_REMINDERS).map(|(when, what)| format!("- {when}: {what}")).collect::<Vec<_>>().join("\n")
+    };
+    SpontaneousContext {
+        current_time: local.format("%H:%M").to_string(),
+        current_day: if es { WEEKDAYS_ES[weekday] } else { WEEKDAYS_EN[weekday] }.to_string(),
+        current_date: local.format("%Y-%m-%d").to_string(),
+        minutes_since_user: inputs.last_user.as_ref().map(|(at, _)| (inputs.now - *at).num_minutes()),
+        last_user_preview: inputs.last_user.as_ref().map(|(_, text)| text.chars().take(100).collect()),
+        minutes_since_spontaneous: inputs.state.last_spontaneous_at.map(|at| (inputs.now - at).num_minutes()),
+        count_today: inputs.state.count_today,
+        pending_reminders: inputs.reminders.len(),
+        pending_reminders_list: reminders,
+        level: inputs.config.level.as_str().to_string(),
+        greeting_window: window.map(|w| w.as_str().to_string()),
+        greeting_already_sent: sent.is_some(),
+        last_greeting_info: sent.map(|at| format!("{} at {}", window.map(|w| w.as_str()).unwrap_or(""), at.with_timezone(&inputs.zone).format("%H:%M"))),
+        facts: inputs.facts.into_iter().take(5).collect(),
+    }
+}
+
+fn or_never(value: Option<i64>, es: bool) -> String {
+    match value {
+        Some(minutes) => minutes.to_string(),
+        None if es => "nunca".into(),
+        None => "never".into(),
+    }
+}
+
+/// The two messages of the decision call.
+pub fn request(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
+    let es = lang == Lang::Es;
+    let c = context;
+    let facts = if c.facts.is_empty() { if es { "(ninguno)".to_string() } else { "(none)".to_string() } } else { c.facts.iter().map(|f| format!("- {f}")).collect::<Vec<_>>().join("\n") };
+    let window = match (&c.greeting_window, es) {
+        (Some(w), true) => format!("Sí ({w})"),
+        (Some(w), false) => format!("Yes ({w})"),
+        (None, true) => "NO".into(),
+        (None, false) => "NO".into(),
+    };
+    let greeted = match (&c.last_greeting_info, es) {
+        (Some(info), true) => format!("Sí ({info})"),
+        (Some(info), false) => format!("Yes ({info})"),
+        (None, _) => "NO".into(),
+    };
+    let preview = c.last_user_preview.clone().unwrap_or_default();
+    let (system, user) = if es {
+        (
+            "Eres un compañero de IA que decide si debe iniciar una conversación. Si no estás seguro, NO hables: es mejor callar que molestar. NUNCA menciones recordatorios que no estén en la lista. Los datos del usuario son hechos, no tareas pendientes. Responde SOLO con JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}".to_string(),
+            format!(
+                "CONTEXTO:\n- Hora: {} ({} {})\n- Último mensaje del usuario: hace {} minutos: \"{}\"\n- Tu último mensaje espontáneo: hace {} minutos\n- Mensajes espontáneos hoy: {}\n- Nivel de proactividad: {}\n\nSALUDOS:\n- Ventana de saludo activa: {}\n- Ya saludaste en esta ventana hoy: {}\n\nRECORDATORIOS PENDIENTES: {}\n(Si dice NINGUNO, NO menciones recordatorios.)\n\nLO QUE SABES DEL USUARIO:\n{}\n\nREGLAS: no saludes fuera de la ventana ni dos veces en la misma; un check-in solo si no hubo interacción en 4+ horas; un mensaje contextual solo si se basa en algo concreto de lo que sabes. ¿Hablas ahora?",
+                c.current_time, c.current_day, c.current_date, or_never(c.minutes_since_user, true), preview, or_never(c.minutes_since_spontaneous, true), c.count_today, c.level, window, greeted, c.pending_reminders_list, facts
+            ),
+        )
+    } else {
+        (
+            "You are an AI companion deciding whether to start a conversation. If you are not sure, do NOT speak: silence is better than annoying. NEVER mention reminders that are not in the list. What you know about the user are facts, not pending tasks. Answer ONLY with JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}".to_string(),
+            format!(
+                "CONTEXT:\n- Time: {} ({} {})\n- The user's last message: {} minutes ago: \"{}\"\n- Your last spontaneous message: {} minutes ago\n- Spontaneous messages today: {}\n- Proactivity level: {}\n\nGREETINGS:\n- Greeting window open: {}\n- Already greeted in this window today: {}\n\nPENDING REMINDERS: {}\n(If it says NONE, do NOT mention reminders.)\n\nWHAT YOU KNOW ABOUT THE USER:\n{}\n\nRULES: no greeting outside the window nor twice in the same one; a check-in only after 4+ hours without contact; a contextual message only when it rests on something concrete you know. Do you speak now?",
+                c.current_time, c.current_day, c.current_date, or_never(c.minutes_since_user, false), preview, or_never(c.minutes_since_spontaneous, false), c.count_today, c.level, window, greeted, c.pending_reminders_list, facts
+            ),
+        )
+    };
+    vec![ChatMessage::system(system), ChatMessage::user(user)]
+}
+
+/// Reads the model's answer: the first JSON object in it (small models wrap JSON in
+/// prose or code fences). Anything else is `Block::Malformed`, never a send.
+pub fn parse(text: &str) -> Result<Decision, Block> {
+    let start = text.find('{');
+    let end = text.rfind('}');
+    let (Some(start), Some(end)) = (start, end) else {
+        return Err(Block::Malformed(format!("no JSON object in the answer: {}", crate::context::compact::shorten(text, 120))));
+    };
+    if end < start {
+        return Err(Block::Malformed("no JSON object in the answer".into()));
+    }
+    serde_json::from_str(&text[start..=end]).map_err(|e| Block::Malformed(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn inputs<'a>(config: &'a ProactiveConfig, state: &'a ProactiveState, lang: Lang) -> Inputs<'a> {
+        let zone = chrono_tz::Europe::Madrid;
+        Inputs {
+            now: zone.with_ymd_and_hms(2026, 11, 23, 8, 30, 0).unwrap().with_timezone(&Utc),
+            zone,
+            config,
+            state,
+            last_user: None,
+            reminders: Vec::new(),
+            facts: vec!["Works as a nurse".into()],
+            lang,
+        }
+    }
+
+    #[test]
+    fn no_reminders_reads_none_in_the_users_language() {
+        let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
+        let es = context(inputs(&config, &state, Lang::Es));
+        assert_eq!(es.pending_reminders_list, "NINGUNO");
+        assert_eq!((es.current_day.as_str(), es.current_time.as_str()), ("lunes", "08:30"));
+        assert_eq!(es.greeting_window.as_deref(), Some("morning"));
+        let en = context(inputs(&config, &state, Lang::En));
+        assert_eq!(en.pending_reminders_list, "NONE");
+        let prompt = request(&en, Lang::En);
+        assert!(prompt[1].content.contains("PENDING REMINDERS: NONE"));
+        assert!(prompt[1].content.contains("Greeting window open: Yes (morning)"));
+    }
+
+    #[test]
+    fn a_greeting_already_sent_is_in_the_context() {
+        let config = ProactiveConfig::default();
+        let mut state = ProactiveState::default();
+        let base = inputs(&config, &state, Lang::En);
+        let (now, zone) = (base.now, base.zone);
+        state.mark_sent(now - chrono::Duration::minutes(15), zone, Some(crate::proactive::rules::GreetingKind::Morning));
+        let c = context(inputs(&config, &state, Lang::En));
+        assert!(c.greeting_already_sent);
+        assert_eq!(c.last_greeting_info.as_deref(), Some("morning at 08:15"));
+        assert!(request(&c, Lang::En)[1].content.contains("Already greeted in this window today: Yes (morning at 08:15)"));
+    }
+
+    #[test]
+    fn parses_json_inside_prose_and_rejects_the_rest() {
+        let d = parse("Sure!\n```json\n{\"shouldSpeak\": true, \"reason\": \"morning\", \"messageType\": \"greeting\", \"suggestedMessage\": \"¡Buenos días!\"}\n```").unwrap();
+        assert!(d.should_speak);
+        assert_eq!(d.message.as_deref(), Some("¡Buenos días!"));
+        assert!(matches!(parse("I think I should say hi"), Err(Block::Malformed(_))));
+        assert!(matches!(parse("{\"speak\": yes}"), Err(Block::Malformed(_))));
+        assert!(!parse("{\"shouldSpeak\": false}").unwrap().should_speak);
+    }
+}

@@ -1,0 +1,170 @@
+//! What the control commands (`/quiet`, `/reminders`, `/status`, `/clear`,
+//! `/proactive …`, "be quiet") do and answer, in the user's language.
+
+use chrono::{DateTime, Utc};
+
+use super::rules::Skip;
+use super::{TickMode, TickReport};
+use crate::commands::{Command, ProactiveCommand, Quiet};
+use crate::companion::{Companion, CompanionError};
+
+impl Companion {
+    fn local_hm(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.zone()).format("%H:%M").to_string()
+    }
+
+    pub(crate) async fn proactive_reply(&self, command: Command, es: bool) -> Result<String, CompanionError> {
+        Ok(match command {
+            Command::Quiet(Quiet::Off) => {
+                self.set_quiet(None, false).await?;
+                if es { "Listo: vuelvo a hablar cuando tenga algo que valga la pena.".into() } else { "Done: I may speak first again when it is worth it.".into() }
+            }
+            Command::Quiet(quiet) => {
+                let (minutes, here) = match quiet {
+                    Quiet::For(m) => (m, false),
+                    _ => (60, true),
+                };
+                let state = self.set_quiet(Some(minutes), here).await?;
+                let until = self.local_hm(state.quiet_until.expect("just set"));
+                match (here, es) {
+                    (false, true) => format!("En silencio hasta las {until}: no te escribo por mi cuenta. Los recordatorios siguen llegando. /quiet off lo desactiva."),
+                    (false, false) => format!("Quiet until {until}: I won't speak first. Reminders still arrive. /quiet off lifts it."),
+                    (true, true) => format!("En silencio en este canal hasta las {until}. Los recordatorios siguen llegando."),
+                    (true, false) => format!("Quiet on this channel until {until}. Reminders still arrive."),
+                }
+            }
+            Command::Hush => {
+                let until = self.local_hm(self.hush().await?);
+                if es {
+                    format!("Entendido, me callo hasta las {until}. Los recordatorios siguen llegando; /quiet off si quieres que vuelva antes.")
+                } else {
+                    format!("Understood, I'll stay quiet until {until}. Reminders still arrive; /quiet off brings me back sooner.")
+                }
+            }
+            Command::Reminders => {
+                let overview = self.reminders_overview().await?;
+                let pending: Vec<_> = overview.upcoming.iter().chain(overview.recurring.iter()).collect();
+                if pending.is_empty() {
+                    if es { "No hay recordatorios pendientes.".into() } else { "No pending reminders.".into() }
+                } else {
+                    pending.iter().map(|r| format!("- {}", self.describe_reminder(r))).collect::<Vec<_>>().join("\n")
+                }
+            }
+            Command::ClearReminders => {
+                let n = self.clear_reminders().await?;
+                if es { format!("Cancelados {n} recordatorios pendientes.") } else { format!("Cancelled {n} pending reminders.") }
+            }
+            Command::LostReminders => {
+                let overview = self.reminders_overview().await?;
+                let stuck: Vec<_> = overview.upcoming.iter().chain(overview.recurring.iter()).filter(|r| r.state == "attempting").collect();
+                let lines: Vec<String> = overview
+                    .late
+                    .iter()
+                    .map(|r| format!("- {} ({})", self.describe_reminder(r), if es { "entregado con retraso" } else { "delivered late" }))
+                    .chain(stuck.iter().map(|r| format!("- {} ({})", self.describe_reminder(r), if es { "entrega en curso" } else { "delivery in progress" })))
+                    .collect();
+                match (lines.is_empty(), es) {
+                    (true, true) => "Ningún recordatorio se perdió ni llegó tarde.".into(),
+                    (true, false) => "No reminder was lost or late.".into(),
+                    _ => lines.join("\n"),
+                }
+            }
+            Command::Status => self.status_text(es).await?,
+            Command::Clear => {
+                self.new_conversation().await?;
+                if es {
+                    "Conversación nueva. La anterior no se borró: recall la sigue encontrando.".into()
+                } else {
+                    "A fresh conversation. The old one is not deleted: recall still finds it.".into()
+                }
+            }
+            Command::Proactive(ProactiveCommand::Status) => self.status_text(es).await?,
+            Command::Proactive(ProactiveCommand::Reset) => {
+                self.reset_proactive().await?;
+                if es { "Contadores, pausa y silencio reiniciados.".into() } else { "Counters, pause and quiet reset.".into() }
+            }
+            Command::Proactive(ProactiveCommand::Context) => {
+                let context = self.spontaneous_context().await?;
+                let messages = super::decision::request(&context, crate::locale::Lang::from_env());
+                let tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
+                format!("{}\n\n({tokens} tokens)", messages[1].content)
+            }
+            Command::Proactive(ProactiveCommand::Tick) => describe_tick(&self.proactive_tick(TickMode::Send).await?, es),
+            Command::Proactive(ProactiveCommand::Decide) => describe_tick(&self.proactive_tick(TickMode::DecideOnly).await?, es),
+            Command::Checkpoint | Command::CloseCheckpoint(_) | Command::ListCheckpoints => unreachable!("answered by command_reply"),
+        })
+    }
+
+    async fn status_text(&self, es: bool) -> Result<String, CompanionError> {
+        let status = self.proactive_status().await?;
+        let (s, c) = (&status.state, &status.config);
+        let now = (self.clock)();
+        let when = |at: Option<DateTime<Utc>>| at.filter(|t| *t > now).map(|t| self.local_hm(t));
+        let sinks = status
+            .sinks
+            .iter()
+            .map(|(id, channel, up)| format!("{} ({}, {}{})", id.as_str(), channel.as_str(), serde_json::to_value(c.sinks.of(*id)).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), if *up { "" } else { ", off" }))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let pending = self.reminders_overview().await?;
+        let pending = pending.upcoming.len() + pending.recurring.len();
+        let quiet = when(s.quiet_until).map(|t| if es { format!("hasta las {t}") } else { format!("until {t}") }).unwrap_or_else(|| "no".into());
+        let breaker = when(s.circuit_open_until).map(|t| if es { format!("pausado hasta las {t}") } else { format!("paused until {t}") }).unwrap_or_else(|| "ok".into());
+        let last_channel = s.last_active_channel.map(|c| c.as_str()).unwrap_or("-");
+        Ok(if es {
+            format!(
+                "Proactividad: {} · silencio: {} · horas de silencio {}–{} ({})\nHoy: {} de {} mensajes espontáneos; esta hora: {} de 2 · disyuntor: {}\nRecordatorios pendientes: {pending}\nCanales: último activo {last_channel}; salidas: {sinks}; principal: {}",
+                c.level.as_str(), quiet, c.quiet_hours.start.format("%H:%M"), c.quiet_hours.end.format("%H:%M"), status.zone,
+                s.count_today, c.level.max_per_day(), s.count_this_hour, breaker, c.sinks.primary.as_str()
+            )
+        } else {
+            format!(
+                "Proactivity: {} · quiet: {} · quiet hours {}–{} ({})\nToday: {} of {} spontaneous messages; this hour: {} of 2 · circuit breaker: {}\nPending reminders: {pending}\nChannels: last active {last_channel}; sinks: {sinks}; primary: {}",
+                c.level.as_str(), quiet, c.quiet_hours.start.format("%H:%M"), c.quiet_hours.end.format("%H:%M"), status.zone,
+                s.count_today, c.level.max_per_day(), s.count_this_hour, breaker, c.sinks.primary.as_str()
+            )
+        })
+    }
+}
+
+fn skip_text(reason: Skip, es: bool) -> &'static str {
+    match (reason, es) {
+        (Skip::LevelLow, false) => "the proactivity level is low",
+        (Skip::LevelLow, true) => "el nivel de proactividad es bajo",
+        (Skip::CircuitBreaker, false) => "the circuit breaker paused me after too many messages in a row",
+        (Skip::CircuitBreaker, true) => "el disyuntor me pausó tras demasiados mensajes seguidos",
+        (Skip::Quiet, false) => "you asked for quiet",
+        (Skip::Quiet, true) => "pediste silencio",
+        (Skip::QuietHours, false) => "it is within quiet hours",
+        (Skip::QuietHours, true) => "estamos en horas de silencio",
+        (Skip::HourlyLimit, false) => "two messages this hour already",
+        (Skip::HourlyLimit, true) => "ya hubo dos mensajes esta hora",
+        (Skip::DailyLimit, false) => "today's limit is reached",
+        (Skip::DailyLimit, true) => "se alcanzó el límite de hoy",
+        (Skip::Cooldown, false) => "the last one was less than 30 minutes ago",
+        (Skip::Cooldown, true) => "el último fue hace menos de 30 minutos",
+        (Skip::UserActive, false) => "we talked in the last 10 minutes",
+        (Skip::UserActive, true) => "hablamos en los últimos 10 minutos",
+        (Skip::BrainBusy, false) => "a reply is being written",
+        (Skip::BrainBusy, true) => "se está escribiendo una respuesta",
+        (Skip::NoSink, false) => "the primary output does not take spontaneous messages",
+        (Skip::NoSink, true) => "la salida principal no acepta mensajes espontáneos",
+    }
+}
+
+fn describe_tick(report: &TickReport, es: bool) -> String {
+    match (report, es) {
+        (TickReport::Skipped { reason }, false) => format!("Tick skipped: {}.", skip_text(*reason, false)),
+        (TickReport::Skipped { reason }, true) => format!("Tick omitido: {}.", skip_text(*reason, true)),
+        (TickReport::Silent { reason, prompt_tokens }, false) => format!("The model chose silence ({prompt_tokens} prompt tokens): {reason}"),
+        (TickReport::Silent { reason, prompt_tokens }, true) => format!("El modelo eligió callar ({prompt_tokens} tokens): {reason}"),
+        (TickReport::Blocked { block, .. }, false) => format!("Blocked before sending: {}.", block.as_str().replace('_', " ")),
+        (TickReport::Blocked { block, .. }, true) => format!("Bloqueado antes de enviar: {}.", block.as_str().replace('_', " ")),
+        (TickReport::WouldSend { approved, prompt_tokens }, false) => format!("Would send a {} ({prompt_tokens} prompt tokens): {}", approved.message_type.as_str(), approved.text),
+        (TickReport::WouldSend { approved, prompt_tokens }, true) => format!("Enviaría un {} ({prompt_tokens} tokens): {}", approved.message_type.as_str(), approved.text),
+        (TickReport::Sent { approved, .. }, false) => format!("Sent a {}.", approved.message_type.as_str()),
+        (TickReport::Sent { approved, .. }, true) => format!("Enviado un {}.", approved.message_type.as_str()),
+        (TickReport::Failed { error }, false) => format!("The model could not be asked: {error}"),
+        (TickReport::Failed { error }, true) => format!("No se pudo consultar al modelo: {error}"),
+    }
+}

@@ -1,0 +1,204 @@
+//! The sinks the core provides: the chat (the message is posted in the current
+//! conversation), the terminal of `sidecar daemon`, and native OS notifications
+//! (notify-rust) whose buttons are handed back to the caller. The desktop shell adds
+//! the tray. Also the reminder scheduler's delivery, which goes through the router.
+
+use std::sync::Arc;
+
+use super::config::SinkId;
+use super::router::{Kind, MessageRouter, Outgoing, Sink};
+use super::state::Channel;
+use crate::events::{CoreEvent, EventBus};
+use crate::llm::ChatMessage;
+use crate::locale::Lang;
+use crate::reminders::scheduler::{BoxFuture, Deliver};
+use crate::reminders::ReminderText;
+use crate::store::reminders::Reminder;
+use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
+
+/// Posts proactive messages in the current conversation. Reminders are marked as
+/// commands (never sent back to the model); spontaneous messages are part of the
+/// conversation, so the model knows what it said.
+pub struct ChatSink {
+    pub store: Store,
+    pub events: EventBus,
+    pub channel: Channel,
+}
+
+impl Sink for ChatSink {
+    fn id(&self) -> SinkId {
+        SinkId::Chat
+    }
+    fn channel(&self) -> Channel {
+        self.channel
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        Box::pin(async move {
+            let conversation_id = self.store.current_conversation().await.map_err(|e| e.to_string())?;
+            let reminder = message.kind == Kind::Reminder;
+            let meta = MessageMeta {
+                command: reminder,
+                proactive: Some(if reminder { "reminder".into() } else { message.message_type.clone().unwrap_or_default() }),
+                ..MessageMeta::default()
+            };
+            let message_id = self
+                .store
+                .add_message(NewMessage {
+                    conversation_id,
+                    message: &ChatMessage::assistant(&message.chat),
+                    status: MessageStatus::Complete,
+                    finish_reason: None,
+                    meta: Some(&meta),
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            self.events.publish(match message.reminder_id {
+                Some(reminder_id) if reminder => {
+                    CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late }
+                }
+                _ => CoreEvent::SpontaneousMessage {
+                    conversation_id,
+                    message_id,
+                    message_type: message.message_type.clone().unwrap_or_default(),
+                },
+            });
+            Ok(Some(message_id))
+        })
+    }
+}
+
+/// Prints proactive messages on the daemon's terminal.
+pub struct ConsoleSink;
+
+impl Sink for ConsoleSink {
+    fn id(&self) -> SinkId {
+        SinkId::Console
+    }
+    fn channel(&self) -> Channel {
+        Channel::Cli
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        let stamp = chrono::Local::now().format("%H:%M");
+        println!("[{stamp}] {}", message.chat);
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// What the user did with a notification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotificationAction {
+    /// Clicked it: open Sidecar on this message.
+    Open { message_id: Option<i64> },
+    /// Pressed a snooze button of a reminder.
+    Snooze { reminder_id: i64, minutes: u32 },
+}
+
+/// Snooze buttons on a reminder's notification, in minutes.
+pub const SNOOZE_CHOICES: [u32; 3] = [5, 15, 60];
+
+/// Native OS notifications. `on_action` runs on a helper thread when the user clicks
+/// the notification or one of its buttons.
+pub struct NotificationSink {
+    pub channel: Channel,
+    pub on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
+}
+
+impl Sink for NotificationSink {
+    fn id(&self) -> SinkId {
+        SinkId::Notification
+    }
+    fn channel(&self) -> Channel {
+        self.channel
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        let (title, body, on_action) = (message.title.clone(), message.body.clone(), self.on_action.clone());
+        let (reminder_id, message_id) = (message.reminder_id, message.message_id);
+        Box::pin(async move {
+            // notify-rust blocks on D-Bus.
+            tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, on_action))
+                .await
+                .map_err(|e| e.to_string())??;
+            Ok(None)
+        })
+    }
+}
+
+/// Shows one notification; returns once the notification service accepted it.
+pub fn show_notification(
+    title: &str,
+    body: &str,
+    reminder_id: Option<i64>,
+    message_id: Option<i64>,
+    on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
+) -> Result<(), String> {
+    let mut notification = notify_rust::Notification::new();
+    notification.appname("Sidecar").summary(title).body(body);
+    #[cfg(all(unix, not(target_os = "macos")))]
+    {
+        notification.action("default", if Lang::from_env() == Lang::Es { "Abrir Sidecar" } else { "Open Sidecar" });
+        if reminder_id.is_some() {
+            for minutes in SNOOZE_CHOICES {
+                let label = match (Lang::from_env(), minutes) {
+                    (Lang::Es, 60) => "Posponer 1 h".to_string(),
+                    (Lang::Es, m) => format!("Posponer {m} min"),
+                    (Lang::En, 60) => "Snooze 1 h".to_string(),
+                    (Lang::En, m) => format!("Snooze {m} min"),
+                };
+                notification.action(&format!("snooze-{minutes}"), &label);
+            }
+        }
+    }
+    let handle = notification
+        .show()
+        .map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
+    #[cfg(all(unix, not(target_os = "macos")))]
+    std::thread::spawn(move || {
+        handle.wait_for_action(|action| {
+            let chosen = match action.strip_prefix("snooze-").and_then(|m| m.parse().ok()) {
+                Some(minutes) => reminder_id.map(|reminder_id| NotificationAction::Snooze { reminder_id, minutes }),
+                None if action == "default" => Some(NotificationAction::Open { message_id }),
+                None => None,
+            };
+            if let Some(chosen) = chosen {
+                on_action(chosen);
+            }
+        })
+    });
+    #[cfg(not(all(unix, not(target_os = "macos"))))]
+    let _ = (handle, reminder_id, message_id, on_action);
+    Ok(())
+}
+
+/// The scheduler delivers reminders through the router: shown once at least one sink
+/// showed it; otherwise it stays due and is tried again.
+pub struct RoutedReminders {
+    pub router: MessageRouter,
+    pub store: Store,
+}
+
+impl Deliver for RoutedReminders {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let text = ReminderText::new(reminder, late);
+            let prefs = self.store.proactive_config().await.map_err(|e| e.to_string())?.sinks;
+            let outgoing = Outgoing {
+                kind: Kind::Reminder,
+                title: text.title,
+                body: text.body,
+                chat: text.chat,
+                message_type: None,
+                reminder_id: Some(reminder.id),
+                late,
+                message_id: None,
+            };
+            let routed = self.router.send(outgoing, &prefs, None).await;
+            if routed.reached_anyone() {
+                Ok(())
+            } else if routed.failed.is_empty() {
+                Err("no sink takes reminders: set one to all or reminders-only in the proactivity settings".into())
+            } else {
+                Err(routed.failed.iter().map(|(sink, e)| format!("{}: {e}", sink.as_str())).collect::<Vec<_>>().join("; "))
+            }
+        })
+    }
+}

@@ -1,0 +1,64 @@
+//! The proactive config and state rows, and the reads the spontaneous loop makes fresh
+//! at every tick (the user's last message, the pending reminders).
+
+use chrono::{DateTime, Utc};
+
+use super::{Store, StoreError};
+use crate::proactive::config::ProactiveConfig;
+use crate::proactive::state::ProactiveState;
+
+impl Store {
+    /// The saved config; a row that no longer parses (a hand edit, a downgrade) reads
+    /// as the defaults, with a warning, rather than stopping reminders.
+    pub async fn proactive_config(&self) -> Result<ProactiveConfig, StoreError> {
+        let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(&self.pool).await?;
+        Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
+            tracing::warn!(%error, "the saved proactivity settings could not be read; using the defaults");
+            ProactiveConfig::default()
+        }))
+    }
+
+    pub async fn save_proactive_config(&self, config: &ProactiveConfig) -> Result<(), StoreError> {
+        let json = serde_json::to_string(config).expect("config serialises");
+        sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn proactive_state(&self) -> Result<ProactiveState, StoreError> {
+        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&self.pool).await?;
+        Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
+            tracing::warn!(%error, "the proactive state could not be read; starting from a clean one");
+            ProactiveState::default()
+        }))
+    }
+
+    /// Reads the state, lets `change` edit it, and writes it back, in one write
+    /// transaction: two writers (a tick and a chat command) cannot lose each other's
+    /// change.
+    pub async fn update_proactive_state<T>(&self, change: impl FnOnce(&mut ProactiveState) -> T) -> Result<(ProactiveState, T), StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&mut *tx).await?;
+        let mut state: ProactiveState = serde_json::from_str(&json).unwrap_or_default();
+        let out = change(&mut state);
+        sqlx::query("UPDATE proactive SET state = ? WHERE id = 1")
+            .bind(serde_json::to_string(&state).expect("state serialises"))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok((state, out))
+    }
+
+    /// The newest user messages of any conversation, newest first (their time and
+    /// text), for finding the last one that was not a command.
+    pub async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
+        let rows: Vec<(String, String)> =
+            sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(at, text)| DateTime::parse_from_rfc3339(&at).ok().map(|t| (t.with_timezone(&Utc), text)))
+            .collect())
+    }
+}
