@@ -1,0 +1,415 @@
+//! Speaking first: the spontaneous loop against a scripted model that always wants to
+//! speak, over 30 simulated days (every invariant of P1–P16 checked on what was
+//! sent), and each failure mode on its own: the brain lock (P7, P16), the user
+//! writing while the model decides (P15), invalid answers (P14), no invented
+//! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
+
+mod support;
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
+use chrono_tz::Tz;
+use sidecar::proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
+use sidecar::proactive::router::{Kind, Outgoing, Sink};
+use sidecar::proactive::rules::{greeting_window, Block, MessageType, Skip};
+use sidecar::proactive::state::Channel;
+use sidecar::proactive::{TickMode, TickReport};
+use sidecar::reminders::scheduler::BoxFuture;
+use sidecar::{Companion, CompanionOptions};
+use support::{reply_events, Reply, ScriptedServer};
+
+const ZONE: Tz = chrono_tz::Europe::Madrid;
+
+/// A clock the test moves by hand.
+#[derive(Clone)]
+struct Hands(Arc<AtomicI64>);
+
+impl Hands {
+    fn at(t: DateTime<Utc>) -> Self {
+        Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
+    }
+    fn set(&self, t: DateTime<Utc>) {
+        self.0.store(t.timestamp_millis(), Ordering::SeqCst);
+    }
+    fn now(&self) -> DateTime<Utc> {
+        Utc.timestamp_millis_opt(self.0.load(Ordering::SeqCst)).unwrap()
+    }
+    fn clock(&self) -> sidecar::clock::Clock {
+        let hands = self.clone();
+        Arc::new(move || hands.now())
+    }
+}
+
+fn is_decision(request: &serde_json::Value) -> bool {
+    request["messages"][0]["content"].as_str().is_some_and(|s| s.contains("deciding whether to start a conversation"))
+}
+
+fn decision(kind: &str, text: &str) -> Reply {
+    let json = format!(r#"{{"shouldSpeak": true, "reason": "scripted", "messageType": "{kind}", "suggestedMessage": "{text}"}}"#);
+    Reply::Stream { events: reply_events(&[&json]), delay: Duration::ZERO }
+}
+
+async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> Arc<Companion> {
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n"
+    ))
+    .unwrap();
+    let options = CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    Companion::open(options).await.unwrap()
+}
+
+fn local(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {
+    ZONE.with_ymd_and_hms(y, mo, d, h, mi, 0).unwrap().with_timezone(&Utc)
+}
+
+struct Sent {
+    at: DateTime<Utc>,
+    kind: MessageType,
+}
+
+/// 30 days of 15-minute ticks; the user writes now and then. Returns what was sent,
+/// the user's message times, and how many ticks asked the model.
+async fn simulate(level: Level) -> (Vec<Sent>, Vec<DateTime<Utc>>, usize, Vec<(DateTime<Utc>, Skip)>) {
+    let counter = Arc::new(AtomicI64::new(0));
+    let n = counter.clone();
+    // Always wants to speak: greetings, check-ins and contextual messages in turn,
+    // with an invalid type and a malformed answer now and then.
+    let server = ScriptedServer::responding(move |request| {
+        if !is_decision(request) {
+            return Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO };
+        }
+        match n.fetch_add(1, Ordering::SeqCst) % 7 {
+            0 | 3 => decision("greeting", "¡Buenos días!"),
+            1 | 4 => decision("checkin", "¿Qué tal va el día?"),
+            2 => decision("contextual", "¿Cómo te fue en la entrevista?"),
+            5 => decision("random", "hi"),
+            _ => Reply::Stream { events: reply_events(&["Sure, I will say hi!"]), delay: Duration::ZERO },
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    // Through the spring DST change (2027-03-28) in Madrid.
+    let start = local(2027, 3, 15, 0, 0);
+    let hands = Hands::at(start);
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    core.set_proactive_config(ProactiveConfig { level, ..ProactiveConfig::default() }).await.unwrap();
+    let mut rng = fastrand::Rng::with_seed(7);
+    let (mut sent, mut user, mut skips) = (Vec::new(), Vec::new(), Vec::new());
+    let mut asked = 0;
+    for tick in 0..(30 * 96) {
+        let at = start + chrono::Duration::minutes(15 * tick);
+        // Now and then the user writes a few minutes before a tick.
+        if rng.u32(0..40) == 0 {
+            let wrote = at - chrono::Duration::minutes(rng.i64(1..14));
+            hands.set(wrote);
+            core.send("hola, ¿qué tal?").await.unwrap();
+            user.push(wrote);
+        }
+        hands.set(at);
+        let before = server.request_count();
+        let report = core.proactive_tick(TickMode::Send).await.unwrap();
+        let calls = server.request_count() - before;
+        match report {
+            TickReport::Skipped { reason } => {
+                assert_eq!(calls, 0, "a skipped tick asks no model");
+                skips.push((at, reason));
+            }
+            TickReport::Sent { approved, routed, .. } => {
+                assert_eq!(routed.delivered, [SinkId::Chat]);
+                sent.push(Sent { at, kind: approved.message_type });
+                asked += 1;
+            }
+            TickReport::Blocked { block, .. } => {
+                assert!(matches!(block, Block::InvalidMessageType(_) | Block::Malformed(_) | Block::GreetingOutsideWindow | Block::GreetingAlreadySent), "{block:?}");
+                asked += 1;
+            }
+            other => panic!("unexpected tick at {at}: {other:?}"),
+        }
+    }
+    // Every spontaneous message is in the chat, marked as such.
+    let proactive = core.history(10_000).await.unwrap().iter().filter(|m| m.meta.as_ref().is_some_and(|m| m.proactive.is_some())).count();
+    assert_eq!(proactive, sent.len());
+    (sent, user, asked, skips)
+}
+
+fn check_invariants(level: Level, sent: &[Sent], user: &[DateTime<Utc>], skips: &[(DateTime<Utc>, Skip)]) {
+    use std::collections::HashMap;
+    let mut per_hour: HashMap<String, u32> = HashMap::new();
+    let mut per_day: HashMap<String, u32> = HashMap::new();
+    let mut greetings: HashMap<(String, &'static str), u32> = HashMap::new();
+    for s in sent {
+        let l = s.at.with_timezone(&ZONE);
+        *per_hour.entry(l.format("%F %H").to_string()).or_default() += 1;
+        *per_day.entry(l.format("%F").to_string()).or_default() += 1;
+        assert!(l.hour() >= 8 && l.hour() < 22, "sent in quiet hours: {l}");
+        if s.kind == MessageType::Greeting {
+            let window = greeting_window(l.hour()).unwrap_or_else(|| panic!("greeting outside its window: {l}"));
+            *greetings.entry((l.format("%F").to_string(), window.as_str())).or_default() += 1;
+        }
+        for u in user {
+            assert!(!(s.at > *u && s.at - *u < chrono::Duration::minutes(10)), "spoke {} min after the user wrote", (s.at - *u).num_minutes());
+        }
+    }
+    assert!(per_hour.values().all(|n| *n <= 2), "{per_hour:?}");
+    assert!(per_day.values().all(|n| *n <= level.max_per_day()), "{per_day:?}");
+    assert!(greetings.values().all(|n| *n == 1), "{greetings:?}");
+    for pair in sent.windows(2) {
+        assert!(pair[1].at - pair[0].at >= chrono::Duration::minutes(30), "cooldown broken at {}", pair[1].at);
+    }
+    // The circuit breaker: after five sends in a row, two hours of silence.
+    let trips: Vec<_> = skips.iter().filter(|(_, s)| *s == Skip::CircuitBreaker).collect();
+    if level == Level::High {
+        assert!(!trips.is_empty(), "an always-speaking model trips the breaker at level high");
+    }
+    for (at, _) in &trips {
+        let last_sent = sent.iter().filter(|s| s.at <= *at).last().expect("a send before the trip").at;
+        assert!(*at - last_sent < CIRCUIT_PAUSE);
+        assert!(!sent.iter().any(|s| s.at > last_sent && s.at - last_sent < CIRCUIT_PAUSE), "sent while the breaker was open");
+    }
+    // Days with room left still got greetings: the loop is not simply mute.
+    assert!(sent.iter().filter(|s| s.kind == MessageType::Greeting).count() >= 20, "greetings: {}", sent.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_days_at_medium_keep_every_invariant() {
+    let (sent, user, asked, skips) = simulate(Level::Medium).await;
+    check_invariants(Level::Medium, &sent, &user, &skips);
+    assert!(sent.len() <= 30 * 4);
+    println!("medium: {} sent, {} decisions asked over 2,880 ticks, {} user messages", sent.len(), asked, user.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_days_at_high_keep_every_invariant_and_trip_the_breaker() {
+    let (sent, user, asked, skips) = simulate(Level::High).await;
+    check_invariants(Level::High, &sent, &user, &skips);
+    println!("high: {} sent, {} decisions asked, {} breaker skips", sent.len(), asked, skips.iter().filter(|(_, s)| *s == Skip::CircuitBreaker).count());
+}
+
+#[tokio::test]
+async fn level_low_never_asks_the_model() {
+    let server = ScriptedServer::start(vec![decision("checkin", "hi")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    core.set_proactive_config(ProactiveConfig { level: Level::Low, ..ProactiveConfig::default() }).await.unwrap();
+    for hour in 0..24 {
+        hands.set(local(2027, 3, 15, hour, 30));
+        assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::LevelLow });
+    }
+    assert_eq!(server.request_count(), 0);
+}
+
+/// P14 and P11: an invalid type, or a greeting at 10:15, is logged and not sent;
+/// the counters do not move.
+#[tokio::test]
+async fn invalid_answers_are_blocked_and_send_nothing() {
+    let server = ScriptedServer::start(vec![decision("random", "hi"), decision("greeting", "¡Buenos días!")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 10, 15));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let first = core.proactive_tick(TickMode::Send).await.unwrap();
+    assert!(matches!(first, TickReport::Blocked { block: Block::InvalidMessageType(ref t), .. } if t == "random"), "{first:?}");
+    let second = core.proactive_tick(TickMode::Send).await.unwrap();
+    assert!(matches!(second, TickReport::Blocked { block: Block::GreetingOutsideWindow, .. }), "{second:?}");
+    let status = core.proactive_status().await.unwrap();
+    assert_eq!((status.state.count_today, status.state.last_spontaneous_at), (0, None));
+    assert!(core.history(10).await.unwrap().is_empty());
+}
+
+/// P6: no pending reminders reads NONE; a pending one is listed. The decision call is
+/// small: no history, no tools.
+#[tokio::test]
+async fn the_decision_context_is_compact_and_never_invents_reminders() {
+    let server = ScriptedServer::start(vec![Reply::Stream { events: reply_events(&[r#"{"shouldSpeak": false, "reason": "nothing to say"}"#]), delay: Duration::ZERO }]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let report = core.proactive_tick(TickMode::Send).await.unwrap();
+    let TickReport::Silent { prompt_tokens, .. } = report else { panic!("{report:?}") };
+    assert!(prompt_tokens < 600, "{prompt_tokens}");
+    let request = server.last_request();
+    assert!(request["messages"][1]["content"].as_str().unwrap().contains("PENDING REMINDERS: NONE"));
+    assert!(request.get("tools").is_none_or(|t| t.as_array().is_none_or(|a| a.is_empty())));
+    assert_eq!(request["messages"].as_array().unwrap().len(), 2);
+    core.add_reminder("llamar a mamá", "mañana a las 9").await.unwrap();
+    let context = core.spontaneous_context().await.unwrap();
+    assert_eq!(context.pending_reminders, 1);
+    assert!(context.pending_reminders_list.contains("llamar a mamá"), "{}", context.pending_reminders_list);
+}
+
+/// P7 and P16: while a reply is being written the tick skips (no queueing); a failed
+/// decision call lets go of the lock, so the next turn and tick work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_brain_lock_is_tried_and_always_released() {
+    let server = ScriptedServer::responding(|request| {
+        if is_decision(request) {
+            Reply::Status { code: 500, body: "boom".into() }
+        } else {
+            Reply::Stream { events: reply_events(&["uno ", "dos ", "tres"]), delay: Duration::from_millis(300) }
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let turn = tokio::spawn({
+        let core = core.clone();
+        async move { core.send("cuéntame algo").await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The user is mid-conversation: the activity rule says so first; with it aside
+    // (an hour later on the clock) the lock is what stops the tick.
+    hands.set(local(2027, 3, 15, 13, 0));
+    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::BrainBusy });
+    turn.await.unwrap().unwrap();
+    // The decision call fails: reported, and the lock is free again.
+    let failed = core.proactive_tick(TickMode::Send).await.unwrap();
+    assert!(matches!(failed, TickReport::Failed { .. }), "{failed:?}");
+    tokio::time::timeout(Duration::from_secs(10), core.send("¿sigues ahí?")).await.expect("not deadlocked").unwrap();
+    hands.set(local(2027, 3, 15, 14, 0));
+    assert!(matches!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Failed { .. }));
+}
+
+/// P15: the user writes while the model is deciding: the decision is dropped, the
+/// user's turn does not wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_message_during_the_decision_cancels_it() {
+    let server = ScriptedServer::responding(|request| {
+        if is_decision(request) {
+            let json = r#"{"shouldSpeak": true, "reason": "x", "messageType": "checkin", "suggestedMessage": "¿Qué tal?"}"#;
+            Reply::Stream { events: reply_events(&[json]), delay: Duration::from_secs(3) }
+        } else {
+            Reply::Stream { events: reply_events(&["Hola"]), delay: Duration::ZERO }
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let tick = tokio::spawn({
+        let core = core.clone();
+        async move { core.proactive_tick(TickMode::Send).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    assert_eq!(core.send("hola").await.unwrap().reply, "Hola");
+    assert!(started.elapsed() < Duration::from_secs(2), "the turn waited for the decision: {:?}", started.elapsed());
+    let report = tick.await.unwrap().unwrap();
+    assert!(matches!(report, TickReport::Blocked { block: Block::UserBecameActive, .. }), "{report:?}");
+    let history = core.history(10).await.unwrap();
+    assert!(!history.iter().any(|m| m.content == "¿Qué tal?"));
+}
+
+/// Records what a sink was given.
+#[derive(Default)]
+struct Recording(Mutex<Vec<(Kind, String)>>, Option<SinkId>);
+
+impl Sink for Recording {
+    fn id(&self) -> SinkId {
+        self.1.unwrap_or(SinkId::Notification)
+    }
+    fn channel(&self) -> Channel {
+        Channel::Desktop
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        self.0.lock().unwrap().push((message.kind, message.chat.clone()));
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// P9 and the routing policy: `/quiet` and "cállate" stop spontaneous messages but not
+/// reminders; spontaneous messages reach the primary sink only, reminders every sink
+/// that takes them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
+    let server = ScriptedServer::responding(|request| {
+        if is_decision(request) {
+            decision("contextual", "¿Cómo te fue en la entrevista?")
+        } else {
+            Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO }
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 11, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let notifications = Arc::new(Recording::default());
+    core.router().register(notifications.clone());
+
+    let reply = core.send("/quiet 2h").await.unwrap().reply;
+    assert!(reply.contains("13:00"), "{reply}");
+    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
+    // A reminder during quiet still goes out, to the chat and the notification.
+    let (reminder, _) = core.add_reminder("tomar agua", "en 1 minuto").await.unwrap();
+    hands.set(local(2027, 3, 15, 11, 2));
+    let scheduler = tokio::spawn(core.reminder_scheduler().unwrap().expect("the lock is free"));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    scheduler.abort();
+    assert_eq!(core.store().reminder(reminder.id).await.unwrap().unwrap().state, "delivered");
+    assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
+
+    assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));
+    let sent = core.proactive_tick(TickMode::Send).await.unwrap();
+    let TickReport::Sent { routed, .. } = sent else { panic!("{sent:?}") };
+    assert_eq!(routed.delivered, [SinkId::Chat], "spontaneous: the primary only");
+    assert_eq!(notifications.0.lock().unwrap().len(), 1);
+
+    // "cállate" (not a command to the model) quiets for two hours.
+    hands.set(local(2027, 3, 15, 12, 0));
+    let reply = core.send("¡Cállate!").await.unwrap().reply;
+    assert!(reply.contains("14:00"), "{reply}");
+    hands.set(local(2027, 3, 15, 13, 0));
+    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
+
+    // The notification as primary: spontaneous messages go there and not to the chat.
+    core.send("/quiet off").await.unwrap();
+    core.set_proactive_config(ProactiveConfig {
+        level: Level::High,
+        sinks: SinkPreferences { primary: SinkId::Notification, ..SinkPreferences::default() },
+        ..ProactiveConfig::default()
+    })
+    .await
+    .unwrap();
+    hands.set(local(2027, 3, 15, 16, 0));
+    let TickReport::Sent { routed, .. } = core.proactive_tick(TickMode::Send).await.unwrap() else { panic!() };
+    assert_eq!(routed.delivered, [SinkId::Notification]);
+    // A primary that takes reminders only gets no spontaneous message at all.
+    core.set_proactive_config(ProactiveConfig {
+        sinks: SinkPreferences { notification: SinkPreference::RemindersOnly, primary: SinkId::Notification, ..SinkPreferences::default() },
+        ..ProactiveConfig::default()
+    })
+    .await
+    .unwrap();
+    hands.set(local(2027, 3, 15, 17, 0));
+    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::NoSink });
+}
+
+#[tokio::test]
+async fn control_commands_answer_without_the_model() {
+    let server = ScriptedServer::start(vec![decision("checkin", "hi")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 12, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    assert_eq!(core.send("/reminders").await.unwrap().reply, "No pending reminders.");
+    core.add_reminder("llamar a mamá", "mañana a las 9").await.unwrap();
+    core.add_reminder("stretch", "every day at 8").await.unwrap();
+    let list = core.send("/reminders").await.unwrap().reply;
+    assert!(list.contains("llamar a mamá") && list.contains("Tuesday 2027-03-16 09:00 (Europe/Madrid)") && list.contains("FREQ=DAILY"), "{list}");
+    let status = core.send("/status").await.unwrap().reply;
+    assert!(status.contains("Proactivity: medium") && status.contains("Pending reminders: 2") && status.contains("chat (desktop, all)"), "{status}");
+    let context = core.send("/proactive context").await.unwrap().reply;
+    assert!(context.contains("llamar a mamá") && context.contains("tokens)"), "{context}");
+    assert_eq!(core.send("/reminders lost").await.unwrap().reply, "No reminder was lost or late.");
+    assert_eq!(core.send("/reminders clear").await.unwrap().reply, "Cancelled 2 pending reminders.");
+    let decide = core.send("/proactive decide").await.unwrap().reply;
+    assert!(decide.starts_with("Would send a checkin"), "{decide}");
+    assert!(core.history(50).await.unwrap().iter().all(|m| m.content != "hi"), "decide sends nothing");
+    let before = core.store().current_conversation().await.unwrap();
+    assert!(core.send("/clear").await.unwrap().reply.contains("fresh conversation"));
+    assert_ne!(core.store().current_conversation().await.unwrap(), before);
+    assert_eq!(server.request_count(), 1, "only /proactive decide asked the model");
+    let _ = hands.now().weekday();
+}
