@@ -167,3 +167,48 @@ fn parse_date_prints_local_and_utc_or_the_error_with_a_suggestion() {
     assert!(err.contains("unknown time zone"));
     assert!(!dir.path().join("sidecar.db").exists(), "parse-date opens no data");
 }
+
+#[test]
+fn remind_sets_reminders_and_reminders_lists_them_by_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").env("SIDECAR_LANG", "en").args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (code, out, _) = run(&["remind", "--json", "tomorrow at 9", "call", "mum"]);
+    assert_eq!(code, Some(0), "{out}");
+    let set: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(set["reminder"]["message"], "call mum");
+    let (code, out, _) = run(&["remind", "every Monday at 9", "weekly", "review"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("Reminder set: [id:2] \"weekly review\"") && out.contains("FREQ=WEEKLY"), "{out}");
+    // An unclear time: exit 1 and how to say it; nothing stored.
+    let (code, _, err) = run(&["remind", "a las 3", "x"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("mañana a las 3"), "{err}");
+    let (_, out, _) = run(&["reminders"]);
+    assert!(out.contains("Upcoming:\n  [id:1] \"call mum\"") && out.contains("Recurring:\n  [id:2]"), "{out}");
+    let (_, out, _) = run(&["reminders", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((listed["upcoming"].as_array().unwrap().len(), listed["recurring"].as_array().unwrap().len()), (1, 1));
+}
+
+#[test]
+fn a_second_daemon_for_the_same_data_refuses_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = sidecar(dir.path(), "http://127.0.0.1:9/v1").arg("daemon").stderr(std::process::Stdio::piped()).spawn().unwrap();
+    // Wait for the first to own the lock (it says so on stderr).
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(first.stderr.take().unwrap()), &mut line).unwrap();
+    assert!(line.contains("delivering reminders"), "{line}");
+    let second = sidecar(dir.path(), "http://127.0.0.1:9/v1").arg("daemon").output().unwrap();
+    assert_eq!(second.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already delivers reminders"));
+    unsafe { libc_kill(first.id() as i32, 15) };
+    assert!(first.wait().unwrap().success(), "SIGTERM stops the daemon cleanly");
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, signal: i32) -> i32;
+}

@@ -108,6 +108,27 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
     },
+    /// Sets a reminder: WHEN as you would say it ("in 30 minutes", "mañana a las 9",
+    /// "every Monday at 9", ISO 8601), then what to remind you of. Exits 1 if WHEN
+    /// is unclear, saying how to put it.
+    Remind {
+        /// Print the stored reminder as JSON.
+        #[arg(long)]
+        json: bool,
+        when: String,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Lists reminders: upcoming, recurring, delivered and late.
+    Reminders {
+        /// Print one JSON object with `upcoming`, `recurring`, `delivered`, `late`, `zone`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Runs the reminder scheduler and the spontaneous loop headless, with OS
+    /// notifications and messages printed here, until Ctrl+C. Exits 1 if the desktop
+    /// app (or another daemon) already runs them for this data directory.
+    Daemon,
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -131,7 +152,10 @@ async fn main() {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<i32> {
-    let options = CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    let options = CompanionOptions {
+        channel: sidecar::proactive::state::Channel::Cli,
+        ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?
+    };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
@@ -140,6 +164,9 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
     let companion = Companion::open(options)
         .await
         .context("cannot open Sidecar's data")?;
+    if let Command::Daemon = cli.command {
+        return daemon(&companion).await;
+    }
     let stopper = companion.clone();
     tokio::spawn(async move {
         while tokio::signal::ctrl_c().await.is_ok() {
@@ -155,7 +182,10 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
+        Command::Remind { json, when, text } => remind(&companion, &when, &text.join(" "), json).await?,
+        Command::Reminders { json } => reminders(&companion, json).await?,
         Command::ParseDate { .. } => unreachable!("answered before the data is opened"),
+        Command::Daemon => unreachable!("runs until stopped"),
     };
     companion.shutdown().await;
     Ok(code)
@@ -520,4 +550,99 @@ async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+async fn remind(companion: &Arc<Companion>, when: &str, text: &str, json: bool) -> anyhow::Result<i32> {
+    match companion.add_reminder(text, when).await {
+        Ok((reminder, note)) => {
+            if json {
+                println!("{}", json!({"ok": true, "reminder": reminder, "note": note}));
+            } else {
+                println!("Reminder set: {}", companion.describe_reminder(&reminder));
+                if let Some(note) = note {
+                    println!("note: {note}");
+                }
+            }
+            Ok(0)
+        }
+        Err(error) => {
+            if json {
+                println!("{}", json!({"ok": false, "error": error.to_string()}));
+            } else {
+                eprintln!("sidecar: {error}");
+            }
+            Ok(1)
+        }
+    }
+}
+
+async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow::Result<i32> {
+    let overview = companion.reminders_overview().await?;
+    if json {
+        println!("{}", serde_json::to_string(&overview)?);
+        return Ok(0);
+    }
+    let groups = [("Upcoming", &overview.upcoming), ("Recurring", &overview.recurring), ("Late", &overview.late), ("Delivered", &overview.delivered)];
+    if groups.iter().all(|(_, list)| list.is_empty()) {
+        println!("No reminders. Set one with: sidecar remind \"in 30 minutes\" stretch");
+        return Ok(0);
+    }
+    for (heading, list) in groups.iter().filter(|(_, list)| !list.is_empty()) {
+        println!("{heading}:");
+        for reminder in list.iter() {
+            println!("  {}", companion.describe_reminder(reminder));
+        }
+    }
+    Ok(0)
+}
+
+/// The schedulers with the terminal and OS notifications as sinks.
+async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
+    use sidecar::proactive::sinks::{ConsoleSink, NotificationAction, NotificationSink};
+    use sidecar::proactive::state::Channel;
+    companion.router().register(Arc::new(ConsoleSink));
+    let snoozer = companion.clone();
+    let handle = tokio::runtime::Handle::current();
+    companion.router().register(Arc::new(NotificationSink {
+        channel: Channel::Cli,
+        on_action: Arc::new(move |action| {
+            if let NotificationAction::Snooze { reminder_id, minutes } = action {
+                let snoozer = snoozer.clone();
+                handle.spawn(async move {
+                    match snoozer.snooze_reminder(reminder_id, minutes).await {
+                        Ok(r) => println!("Snoozed: {}", snoozer.describe_reminder(&r)),
+                        Err(e) => eprintln!("sidecar: could not snooze: {e}"),
+                    }
+                });
+            }
+        }),
+    }));
+    let Some(scheduler) = companion.reminder_scheduler()? else {
+        eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
+        return Ok(1);
+    };
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let spontaneous = tokio::spawn(companion.spontaneous_loop(cancel.clone()));
+    let scheduler = tokio::spawn(scheduler);
+    eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
+    stop_signal().await;
+    cancel.cancel();
+    scheduler.abort();
+    let _ = spontaneous.await;
+    companion.shutdown().await;
+    Ok(0)
+}
+
+/// Ctrl+C, or SIGTERM from a service manager.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("a SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await.ok();
 }
