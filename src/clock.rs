@@ -17,6 +17,23 @@ pub fn fixed_clock(instant: DateTime<Utc>) -> Clock {
     Arc::new(move || instant)
 }
 
+/// The user's zone, shared by everything that reads it (tools, the proactive loop)
+/// so a change in the settings applies at once.
+#[derive(Debug, Clone)]
+pub struct ZoneCell(Arc<std::sync::RwLock<Tz>>);
+
+impl ZoneCell {
+    pub fn new(zone: Tz) -> Self {
+        Self(Arc::new(std::sync::RwLock::new(zone)))
+    }
+    pub fn get(&self) -> Tz {
+        *self.0.read().expect("zone lock")
+    }
+    pub fn set(&self, zone: Tz) {
+        *self.0.write().expect("zone lock") = zone;
+    }
+}
+
 /// The user's zone: the configured one, else the system's, else UTC.
 pub fn user_zone(configured: Option<&str>) -> Tz {
     configured

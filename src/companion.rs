@@ -141,6 +141,7 @@ pub struct Companion {
     /// Cancels the spontaneous decision in flight when the user writes.
     pub(crate) tick_cancel: StdMutex<Option<CancellationToken>>,
     pub(crate) channel: crate::proactive::state::Channel,
+    zone: clock::ZoneCell,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -153,17 +154,14 @@ impl Drop for TurnGuard<'_> {
 }
 
 /// The standard tools, configured from settings.
-pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
+pub fn default_tools(settings: &Settings, clock: Clock, zone: clock::ZoneCell) -> ToolRegistry {
     let http = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(20))
         .user_agent("Sidecar/0.1")
         .build()
         .expect("a TLS backend is compiled in");
     let mut registry = ToolRegistry::new();
-    registry.register(tools::time::GetCurrentTime {
-        clock,
-        zone: clock::user_zone(settings.user.timezone.as_deref()),
-    });
+    registry.register(tools::time::GetCurrentTime { clock, zone });
     registry.register(tools::web_search::WebSearch { http: http.clone(), settings: settings.tools.web_search.clone() });
     registry.register(tools::read_url::ReadUrl { settings: settings.tools.read_url.clone() });
     registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
@@ -176,11 +174,12 @@ impl Companion {
         store.purge_expired_corrections((options.clock)()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, crate::locale::Lang::from_env())?);
-        let mut tools = default_tools(&options.settings, options.clock.clone());
+        let zone = clock::ZoneCell::new(clock::user_zone(options.settings.user.timezone.as_deref()));
+        let mut tools = default_tools(&options.settings, options.clock.clone(), zone.clone());
         tools.register(crate::tools::remember::RememberFact {
             store: knowledge.clone(),
             clock: options.clock.clone(),
-            zone: clock::user_zone(options.settings.user.timezone.as_deref()),
+            zone: zone.clone(),
         });
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
@@ -190,7 +189,7 @@ impl Companion {
         let reminder_desk = Arc::new(crate::tools::reminders::ReminderDesk {
             store: store.clone(),
             clock: options.clock.clone(),
-            zone: clock::user_zone(options.settings.user.timezone.as_deref()),
+            zone: zone.clone(),
             changed: reminders_changed.clone(),
         });
         crate::tools::reminders::register(&mut tools, reminder_desk.clone());
@@ -222,6 +221,7 @@ impl Companion {
             brain: tokio::sync::Mutex::new(()),
             tick_cancel: StdMutex::new(None),
             channel: options.channel,
+            zone,
         }))
     }
 
@@ -252,7 +252,25 @@ impl Companion {
 
     /// The user's IANA zone: the configured one, else the system's.
     pub fn zone(&self) -> chrono_tz::Tz {
-        clock::user_zone(self.settings().user.timezone.as_deref())
+        self.zone.get()
+    }
+
+    /// Sets the user's IANA zone: saved in settings.toml (`[user] timezone`) and used
+    /// at once by the tools, reminders and the proactive loop. Existing reminders keep
+    /// the zone they were set in.
+    pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
+        let zone: chrono_tz::Tz = name
+            .trim()
+            .parse()
+            .map_err(|_| CompanionError::InvalidInput(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")")))?;
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_timezone(path, zone.name()).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        let mut settings = (*self.settings()).clone();
+        settings.user.timezone = Some(zone.name().to_string());
+        self.models.replace_settings(settings);
+        self.zone.set(zone);
+        Ok(zone)
     }
 
     /// The user's local date, for fact dates.

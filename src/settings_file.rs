@@ -62,6 +62,23 @@ pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[Strin
     crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
 }
 
+/// Sets `[user] timezone` in the file at `path`, keeping the rest as it is.
+pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => return Err(SettingsFileError::Read { path: shown, source }),
+    };
+    let mut doc: DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
+    if !doc.contains_key("user") {
+        doc["user"] = Item::Table(Table::new());
+    }
+    doc["user"]["timezone"] = value(zone);
+    crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +116,18 @@ mod tests {
         assert_eq!(parsed.llm.max_tokens, Some(2048));
         assert_eq!(parsed.chat_chain().iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["b", "a"]);
         assert_eq!(parsed.providers[1].kind, ProviderKind::Anthropic);
+    }
+
+    #[test]
+    fn timezone_is_written_under_user_keeping_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.toml");
+        std::fs::write(&path, "# mine\n[llm]\nmax_tokens = 99\n").unwrap();
+        save_timezone(&path, "America/Argentina/Buenos_Aires").unwrap();
+        let parsed: Settings = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(parsed.user.timezone.as_deref(), Some("America/Argentina/Buenos_Aires"));
+        assert_eq!(parsed.llm.max_tokens, Some(99));
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("# mine"));
     }
 
     #[test]

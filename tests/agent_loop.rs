@@ -139,7 +139,7 @@ async fn bad_calls_go_back_to_the_model_as_tool_errors() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
-    let mut tools = sidecar::companion::default_tools(&core.settings(), sidecar::clock::system_clock());
+    let mut tools = sidecar::companion::default_tools(&core.settings(), sidecar::clock::system_clock(), sidecar::clock::ZoneCell::new(core.zone()));
     tools.register(FailingTool);
     core.set_tools(tools);
 

@@ -24,7 +24,7 @@ const MAX_SNOOZE_MINUTES: u32 = 7 * 24 * 60;
 pub struct ReminderDesk {
     pub store: Store,
     pub clock: Clock,
-    pub zone: Tz,
+    pub zone: crate::clock::ZoneCell,
     /// Notified on every change, so the scheduler re-arms.
     pub changed: Arc<Notify>,
 }
@@ -32,7 +32,7 @@ pub struct ReminderDesk {
 impl ReminderDesk {
     /// "[id:3] "call mum" — Thursday 2026-11-19 09:00 (Europe/Madrid), repeats FREQ=…"
     pub fn describe(&self, r: &Reminder) -> String {
-        let zone: Tz = r.zone.parse().unwrap_or(self.zone);
+        let zone: Tz = r.zone.parse().unwrap_or_else(|_| self.zone.get());
         let local = r.due().with_timezone(&zone).format("%A %Y-%m-%d %H:%M");
         let repeats = r.rrule.as_deref().map(|rule| format!(", repeats {rule}")).unwrap_or_default();
         format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, zone.name())
@@ -44,7 +44,8 @@ impl ReminderDesk {
         if message.trim().is_empty() {
             return Err("the message is empty".into());
         }
-        let parsed = when::parse(when_text, (self.clock)(), self.zone).map_err(|e| e.to_string())?;
+        let zone = self.zone.get();
+        let parsed = when::parse(when_text, (self.clock)(), zone).map_err(|e| e.to_string())?;
         let repeat = parsed.repeat.map(|r| serde_json::to_string(&r).expect("a repeat rule serializes"));
         let rrule = parsed.repeat.map(|r| r.rrule());
         let stored = self
@@ -52,7 +53,7 @@ impl ReminderDesk {
             .add_reminder(NewReminder {
                 message: message.trim(),
                 due_at: parsed.at,
-                zone: self.zone.name(),
+                zone: zone.name(),
                 repeat: repeat.as_deref(),
                 rrule: rrule.as_deref(),
             })

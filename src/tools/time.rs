@@ -10,7 +10,7 @@ use crate::clock::Clock;
 
 pub struct GetCurrentTime {
     pub clock: Clock,
-    pub zone: Tz,
+    pub zone: crate::clock::ZoneCell,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -38,7 +38,7 @@ impl Tool for GetCurrentTime {
         Box::pin(async move {
             let args: Args = parse_arguments(arguments)?;
             let zone = match args.timezone.as_deref() {
-                None | Some("") => self.zone,
+                None | Some("") => self.zone.get(),
                 Some(name) => name.parse::<Tz>().map_err(|_| {
                     ToolError::Failed(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")"))
                 })?,
