@@ -8,6 +8,9 @@ use sidecar::context::engine::ContextMeter;
 use sidecar::context::plan::PlanItem;
 use sidecar::knowledge::store::ProfileFile;
 use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
+use sidecar::proactive::config::ProactiveConfig;
+use sidecar::proactive::ProactiveStatus;
+use sidecar::store::reminders::Reminder;
 use sidecar::store::{Message, UsageTotals};
 use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
 use tauri::{AppHandle, State};
@@ -238,4 +241,51 @@ pub async fn current_plan(core: Core<'_>) -> Result<Vec<PlanItem>, CommandError>
 #[tauri::command]
 pub async fn context_meter(core: Core<'_>) -> Result<ContextMeter, CommandError> {
     Ok(core.context_meter().await?)
+}
+
+#[tauri::command]
+pub async fn reminders_overview(core: Core<'_>) -> Result<sidecar::reminders::Overview, CommandError> {
+    Ok(core.reminders_overview().await?)
+}
+
+#[tauri::command]
+pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPreview {
+    core.preview_when(&text)
+}
+
+#[tauri::command]
+pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Result<Reminder, CommandError> {
+    Ok(core.add_reminder(&message, &when).await?.0)
+}
+
+#[tauri::command]
+pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, CommandError> {
+    Ok(core.cancel_reminder(id).await?)
+}
+
+#[tauri::command]
+pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<Reminder, CommandError> {
+    Ok(core.snooze_reminder(id, minutes).await?)
+}
+
+#[tauri::command]
+pub async fn proactive_status(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
+    Ok(core.proactive_status().await?)
+}
+
+#[tauri::command]
+pub async fn save_proactive_config(core: Core<'_>, config: ProactiveConfig) -> Result<ProactiveConfig, CommandError> {
+    Ok(core.set_proactive_config(config).await?)
+}
+
+#[tauri::command]
+pub fn set_timezone(core: Core<'_>, zone: String) -> Result<String, CommandError> {
+    Ok(core.set_timezone(&zone)?.name().to_string())
+}
+
+/// Quiet for `minutes`, or lifted with `None`.
+#[tauri::command]
+pub async fn set_quiet(core: Core<'_>, minutes: Option<i64>) -> Result<ProactiveStatus, CommandError> {
+    core.set_quiet(minutes, false).await?;
+    Ok(core.proactive_status().await?)
 }

@@ -93,6 +93,15 @@ pub fn run() {
             commands::dismiss_offer,
             commands::current_plan,
             commands::context_meter,
+            commands::reminders_overview,
+            commands::preview_when,
+            commands::add_reminder,
+            commands::cancel_reminder,
+            commands::snooze_reminder,
+            commands::proactive_status,
+            commands::save_proactive_config,
+            commands::set_timezone,
+            commands::set_quiet,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

@@ -9,12 +9,13 @@ import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
 import { MemoryView } from "./components/MemoryView";
 import { ModelPicker } from "./components/ModelPicker";
+import { RemindersView } from "./components/RemindersView";
 import { SettingsView } from "./components/SettingsView";
 import { UsageView } from "./components/UsageView";
 import { useStrings } from "./i18n";
 import { useChat } from "./useChat";
 
-type View = "chat" | "memory" | "usage" | "settings";
+type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
@@ -31,6 +32,22 @@ export function App() {
       composer.current?.focus();
     });
     return () => {
+      off.then((f) => f());
+    };
+  }, []);
+
+  // A clicked notification opens the chat on its message, marked for a few seconds.
+  const [highlight, setHighlight] = useState<number | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = api.onShowMessage((id) => {
+      setView("chat");
+      setHighlight(id);
+      clearTimeout(timer);
+      timer = setTimeout(() => setHighlight(null), 4000);
+    });
+    return () => {
+      clearTimeout(timer);
       off.then((f) => f());
     };
   }, []);
@@ -73,7 +90,7 @@ export function App() {
       <header>
         <h1>{t.title}</h1>
         <nav>
-          {(["chat", "memory", "usage", "settings"] as const).map((v) => (
+          {(["chat", "reminders", "memory", "usage", "settings"] as const).map((v) => (
             <button
               key={v}
               className={`tab${view === v ? " active" : ""}`}
@@ -81,7 +98,7 @@ export function App() {
               data-testid={`nav-${v}`}
               onClick={() => go(v)}
             >
-              {{ chat: t.navChat, memory: t.navMemory, usage: t.navUsage, settings: t.navSettings }[v]}
+              {{ chat: t.navChat, reminders: t.navReminders, memory: t.navMemory, usage: t.navUsage, settings: t.navSettings }[v]}
             </button>
           ))}
         </nav>
@@ -115,13 +132,18 @@ export function App() {
             </div>
           )}
           <main>
-            <MessageList messages={state.messages} streaming={state.streaming} loaded={state.loaded} />
+            <MessageList messages={state.messages} streaming={state.streaming} loaded={state.loaded} highlight={highlight} />
           </main>
           <PlanPanel items={plan} />
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
         </>
+      )}
+      {view === "reminders" && (
+        <main>
+          <RemindersView />
+        </main>
       )}
       {view === "memory" && (
         <main>

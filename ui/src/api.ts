@@ -30,6 +30,8 @@ export interface MessageMeta {
   cost_usd?: number;
   /** The answer to a chat command such as /checkpoint. */
   command?: boolean;
+  /** Said by Sidecar on its own: "reminder", "greeting", "checkin" or "contextual". */
+  proactive?: string;
 }
 
 export interface Message {
@@ -91,6 +93,7 @@ export type CoreEvent =
   | ({ type: "context_usage"; conversation_id: number } & ContextMeter)
   | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
   | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean }
+  | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | ({ type: "model_status" } & ModelStatus);
 
@@ -249,7 +252,54 @@ export interface RecallResults {
   tokens: number;
 }
 
+export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled";
+export interface Reminder {
+  id: number;
+  message: string;
+  /** The (next) occurrence, RFC 3339 UTC. */
+  due_at: string;
+  zone: string;
+  rrule: string | null;
+  state: ReminderState;
+  delivered_at: string | null;
+  late: boolean;
+  created_at: string;
+}
+export interface RemindersOverview {
+  upcoming: Reminder[];
+  recurring: Reminder[];
+  delivered: Reminder[];
+  late: Reminder[];
+  zone: string;
+}
+export type WhenPreview =
+  | { status: "ok"; local: string; utc: string; zone: string; rrule: string | null; note: string | null }
+  | { status: "error"; error: string; suggestion: string | null };
+export type Level = "low" | "medium" | "high";
+export type SinkId = "chat" | "notification" | "tray" | "console";
+export type SinkPreference = "all" | "reminders-only" | "none";
+export interface ProactiveConfig {
+  level: Level;
+  quiet_hours: { start: string; end: string };
+  tick_minutes: number;
+  sinks: { primary: SinkId; chat: SinkPreference; notification: SinkPreference; tray: SinkPreference; console: SinkPreference };
+}
+export interface ProactiveStatus {
+  config: ProactiveConfig;
+  state: {
+    count_today: number;
+    count_this_hour: number;
+    quiet_until: string | null;
+    circuit_open_until: string | null;
+    last_spontaneous_at: string | null;
+    last_active_channel: "desktop" | "cli" | null;
+  };
+  zone: string;
+  sinks: [SinkId, "desktop" | "cli", boolean][];
+}
+
 export const CORE_EVENT = "sidecar://event";
+export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
 
 export function toCommandError(error: unknown): CommandError {
@@ -296,6 +346,18 @@ export const api = {
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */
   openExternal: (url: string) => openUrl(url),
+  remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
+  previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
+  addReminder: (message: string, when: string) => invoke<Reminder>("add_reminder", { message, when }),
+  cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
+  snoozeReminder: (id: number, minutes: number) => invoke<Reminder>("snooze_reminder", { id, minutes }),
+  proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),
+  saveProactiveConfig: (config: ProactiveConfig) => invoke<ProactiveConfig>("save_proactive_config", { config }),
+  setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),
+  setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),
+  /** A notification was clicked: the window came up on this message. */
+  onShowMessage: (handler: (messageId: number) => void): Promise<UnlistenFn> =>
+    listen<number>(SHOW_MESSAGE, (e) => handler(e.payload)),
   onFocusComposer: (handler: () => void): Promise<UnlistenFn> =>
     listen(FOCUS_COMPOSER, () => handler()),
 };

@@ -30,8 +30,9 @@ export function useChat() {
         dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
       if (event.type === "plan_updated") setPlan(event.items);
-      // A reminder was posted in the chat: show it (a reply in progress keeps streaming).
-      if (event.type === "reminder_delivered")
+      // A reminder or a spontaneous message was posted in the chat: show it (a reply in
+      // progress keeps streaming).
+      if (event.type === "reminder_delivered" || event.type === "spontaneous_message")
         api
           .loadHistory()
           .then((messages) => !disposed && dispatch({ type: "reminder_posted", messages }))
@@ -72,7 +73,16 @@ export function useChat() {
     dispatch({ type: "send", text: trimmed, localId: ++localId.current });
     api
       .sendMessage(trimmed)
-      .then((outcome) => dispatch({ type: "finished", outcome }))
+      .then((outcome) => {
+        dispatch({ type: "finished", outcome });
+        // `/clear` moved on to a new conversation: show it.
+        if (/^\/clear$/i.test(trimmed))
+          api.loadHistory().then((messages) => {
+            dispatch({ type: "history_loaded", messages });
+            setMeter(null);
+            setPlan([]);
+          });
+      })
       .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
   }, []);
 

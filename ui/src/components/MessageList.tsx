@@ -69,16 +69,26 @@ function CostLine({ message }: { message: ShownMessage }) {
   );
 }
 
-function Bubble({ message, live }: { message: ShownMessage; live?: boolean }) {
+function Bubble({ message, live, highlighted }: { message: ShownMessage; live?: boolean; highlighted?: boolean }) {
   const t = useStrings();
   const marks = markers(t, message);
+  const proactive = message.meta?.proactive;
   return (
     <article
-      className={`message ${message.role}${live ? " live" : ""}`}
+      className={`message ${message.role}${live ? " live" : ""}${proactive ? " proactive" : ""}${highlighted ? " highlighted" : ""}`}
       data-testid={live ? "streaming-message" : `message-${message.role}`}
+      data-key={message.key}
+      data-proactive={proactive}
       data-status={message.status}
     >
-      <div className="author">{message.role === "user" ? t.you : t.sidecar}</div>
+      <div className="author">
+        {message.role === "user" ? t.you : t.sidecar}
+        {proactive && (
+          <span className="proactive-tag" data-testid="proactive-tag">
+            {proactive === "reminder" ? t.tagReminder : t.tagSpokeFirst}
+          </span>
+        )}
+      </div>
       <ToolChips tools={message.tools} />
       {live && message.notice && (
         <div className="notice" data-testid="notice" role="status">
@@ -110,17 +120,26 @@ export function MessageList({
   messages,
   streaming,
   loaded,
+  highlight = null,
 }: {
   messages: ShownMessage[];
   streaming: ShownMessage | null;
   loaded: boolean;
+  /** A message to bring into view (a clicked notification). */
+  highlight?: number | null;
 }) {
   const t = useStrings();
   const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const lastLength = streaming?.content.length ?? 0;
   useEffect(() => {
+    if (highlight !== null) return;
     end.current?.scrollIntoView?.({ block: "end" });
-  }, [messages.length, lastLength]);
+  }, [messages.length, lastLength, highlight]);
+  useEffect(() => {
+    if (highlight === null) return;
+    list.current?.querySelector(`[data-key="m${highlight}"]`)?.scrollIntoView?.({ block: "center" });
+  }, [highlight, messages.length]);
 
   if (loaded && messages.length === 0 && !streaming) {
     return (
@@ -132,9 +151,9 @@ export function MessageList({
     );
   }
   return (
-    <div className="messages" data-testid="message-list" role="log" aria-live="polite">
+    <div className="messages" data-testid="message-list" role="log" aria-live="polite" ref={list}>
       {messages.map((m) => (
-        <Bubble key={m.key} message={m} />
+        <Bubble key={m.key} message={m} highlighted={highlight !== null && m.key === `m${highlight}`} />
       ))}
       {streaming && <Bubble message={streaming} live />}
       <div ref={end} />

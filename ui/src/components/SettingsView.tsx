@@ -9,6 +9,7 @@ import {
   type ProviderView,
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
+import { ProactivitySettings } from "./ProactivitySettings";
 
 /** Fill-ins for common providers; the user still chooses the model and key. */
 const PRESETS: { label: string; kind: ProviderKind; id: string; base_url: string; model: string }[] = [
@@ -251,6 +252,7 @@ export function SettingsView() {
           {t.addProvider}
         </button>
       )}
+      <ProactivitySettings />
     </section>
   );
 }

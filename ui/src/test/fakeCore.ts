@@ -9,6 +9,7 @@ import {
   type Message,
   type MessageMeta,
   type Notice,
+  type ProactiveStatus,
   type ProviderView,
   type TurnOutcome,
 } from "../api";
@@ -16,6 +17,20 @@ import {
 interface Pending {
   resolve: (o: TurnOutcome) => void;
   reject: (e: CommandError) => void;
+}
+
+export function defaultProactiveStatus(): ProactiveStatus {
+  return {
+    config: {
+      level: "medium",
+      quiet_hours: { start: "22:00", end: "08:00" },
+      tick_minutes: 15,
+      sinks: { primary: "chat", chat: "all", notification: "all", tray: "all", console: "all" },
+    },
+    state: { count_today: 1, count_this_hour: 0, quiet_until: null, circuit_open_until: null, last_spontaneous_at: null, last_active_channel: "desktop" },
+    zone: "Europe/Madrid",
+    sinks: [["chat", "desktop", true], ["notification", "desktop", true], ["tray", "desktop", true]],
+  };
 }
 
 export class FakeCore {
@@ -63,6 +78,10 @@ export class FakeCore {
           case "continuation_offer":
           case "context_meter":
             return null;
+          case "reminders_overview":
+            return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid" };
+          case "proactive_status":
+            return defaultProactiveStatus();
           default:
             return undefined;
         }

@@ -1,0 +1,152 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveStatus, type SinkId, type SinkPreference } from "../api";
+import { useStrings } from "../i18n";
+
+const LEVELS: Level[] = ["low", "medium", "high"];
+const DESKTOP_SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray"];
+const PREFERENCES: SinkPreference[] = ["all", "reminders-only", "none"];
+
+function hm(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
+}
+
+/** Level, quiet hours, time zone and where proactive messages go. */
+export function ProactivitySettings() {
+  const t = useStrings();
+  const [status, setStatus] = useState<ProactiveStatus | null>(null);
+  const [config, setConfig] = useState<ProactiveConfig | null>(null);
+  const [zone, setZone] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api
+      .proactiveStatus()
+      .then((s) => {
+        setStatus(s);
+        setConfig(s.config);
+        setZone(s.zone);
+      })
+      .catch((e) => setError(toCommandError(e).message));
+  }, []);
+  useEffect(load, [load]);
+
+  if (!config || !status) return error ? <div className="problems">{error}</div> : null;
+  const set = (patch: Partial<ProactiveConfig>) => setConfig({ ...config, ...patch });
+  const setSink = (sink: SinkId, pref: SinkPreference) => set({ sinks: { ...config.sinks, [sink]: pref } });
+  const quietUntil = status.state.quiet_until && new Date(status.state.quiet_until) > new Date() ? status.state.quiet_until : null;
+
+  const save = async () => {
+    setError(null);
+    setMessage(null);
+    try {
+      if (zone.trim() !== status.zone) await api.setTimezone(zone.trim());
+      await api.saveProactiveConfig(config);
+      setMessage(t.proactiveSaved);
+      load();
+    } catch (e) {
+      setError(toCommandError(e).message);
+    }
+  };
+  const quiet = async (minutes: number | null) => {
+    try {
+      setStatus(await api.setQuiet(minutes));
+    } catch (e) {
+      setError(toCommandError(e).message);
+    }
+  };
+
+  return (
+    <section className="proactive-settings" data-testid="proactive-settings">
+      <h2>{t.proactiveTitle}</h2>
+      <p className="muted">{t.proactiveIntro}</p>
+      <div className="quiet-line row" data-testid="quiet-line">
+        <span>{quietUntil ? t.quietUntil(hm(quietUntil, t.locale)) : t.proactiveToday(status.state.count_today, { low: 0, medium: 4, high: 8 }[config.level])}</span>
+        {quietUntil ? (
+          <button className="ghost small" onClick={() => quiet(null)} data-testid="quiet-off">
+            {t.quietOff}
+          </button>
+        ) : (
+          <button className="ghost small" onClick={() => quiet(60)} data-testid="quiet-hour">
+            {t.quietHour}
+          </button>
+        )}
+      </div>
+      <fieldset className="levels">
+        <legend>{t.proactiveLevel}</legend>
+        {LEVELS.map((level) => (
+          <label key={level} className={`level${config.level === level ? " chosen" : ""}`}>
+            <input type="radio" name="level" value={level} checked={config.level === level} onChange={() => set({ level })} data-testid={`level-${level}`} />
+            <strong>{t.levelName(level)}</strong>
+            <span className="muted small">{t.levelHint(level)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="form-grid">
+        <label>
+          {t.quietHours}
+          <span className="row">
+            <input type="time" value={config.quiet_hours.start} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, start: e.target.value } })} data-testid="quiet-start" />
+            –
+            <input type="time" value={config.quiet_hours.end} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, end: e.target.value } })} data-testid="quiet-end" />
+          </span>
+          <span className="muted small">{t.quietHoursHint}</span>
+        </label>
+        <label>
+          {t.timezone}
+          <input value={zone} onChange={(e) => setZone(e.target.value)} placeholder="Europe/Madrid" data-testid="timezone" />
+          <span className="muted small">{t.timezoneHint}</span>
+        </label>
+        <label>
+          {t.tickMinutes}
+          <input type="number" min={5} max={240} value={config.tick_minutes} onChange={(e) => set({ tick_minutes: Number(e.target.value) })} data-testid="tick-minutes" />
+        </label>
+      </div>
+      <h3>{t.sinksTitle}</h3>
+      <table className="sinks">
+        <thead>
+          <tr>
+            <th>{t.sinkColumn}</th>
+            <th>{t.sinkReceives}</th>
+            <th>{t.sinkPrimary}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {DESKTOP_SINKS.map((sink) => (
+            <tr key={sink}>
+              <td>{t.sinkName(sink)}</td>
+              <td>
+                <select value={config.sinks[sink]} onChange={(e) => setSink(sink, e.target.value as SinkPreference)} data-testid={`sink-${sink}`}>
+                  {PREFERENCES.map((p) => (
+                    <option key={p} value={p}>
+                      {t.sinkPreference(p)}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input type="radio" name="primary" checked={config.sinks.primary === sink} onChange={() => set({ sinks: { ...config.sinks, primary: sink } })} aria-label={t.sinkPrimary} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted small">{t.sinksHint}</p>
+      <div className="row">
+        <button onClick={save} data-testid="save-proactive">
+          {t.save}
+        </button>
+        {message && (
+          <span className="ok-text" role="status">
+            {message}
+          </span>
+        )}
+        {error && (
+          <span className="error-text" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}
