@@ -191,6 +191,7 @@ impl Companion {
             clock: options.clock.clone(),
             zone: zone.clone(),
             changed: reminders_changed.clone(),
+            events: events.clone(),
         });
         crate::tools::reminders::register(&mut tools, reminder_desk.clone());
         let router = crate::proactive::router::MessageRouter::default();

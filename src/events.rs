@@ -74,6 +74,8 @@ pub enum CoreEvent {
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
     /// A reminder was shown and posted in the chat.
     ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool },
+    /// Reminders were added, cancelled, snoozed or delivered: lists showing them are stale.
+    RemindersChanged,
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
     SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of

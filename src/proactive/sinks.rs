@@ -174,6 +174,7 @@ pub fn show_notification(
 pub struct RoutedReminders {
     pub router: MessageRouter,
     pub store: Store,
+    pub events: EventBus,
 }
 
 impl Deliver for RoutedReminders {
@@ -200,5 +201,9 @@ impl Deliver for RoutedReminders {
                 Err(routed.failed.iter().map(|(sink, e)| format!("{}: {e}", sink.as_str())).collect::<Vec<_>>().join("; "))
             }
         })
+    }
+
+    fn recorded(&self, _reminder: &Reminder) {
+        self.events.publish(CoreEvent::RemindersChanged);
     }
 }

@@ -39,7 +39,11 @@ impl Companion {
     /// `None` when another process (the app or the daemon) already owns it. Spawn
     /// the future on the caller's runtime; it holds the lock while it runs.
     pub fn reminder_scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
-        let deliver = Arc::new(crate::proactive::sinks::RoutedReminders { router: self.router().clone(), store: self.store().clone() });
+        let deliver = Arc::new(crate::proactive::sinks::RoutedReminders {
+            router: self.router().clone(),
+            store: self.store().clone(),
+            events: self.events().clone(),
+        });
         self.reminder_scheduler_with(deliver)
     }
 
@@ -79,6 +83,7 @@ impl Companion {
             }
         }
         self.reminders_changed().notify_one();
+        self.events().publish(crate::events::CoreEvent::RemindersChanged);
         Ok(cancelled)
     }
 

@@ -38,6 +38,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Shows a reminder (OS notification, chat message…). `Ok` only once the user can see it.
 pub trait Deliver: Send + Sync {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>>;
+    /// The delivery is recorded (the reminder moved on to delivered or its next time).
+    fn recorded(&self, _reminder: &Reminder) {}
 }
 
 /// Where reminders live: the store, or a stand-in for timing tests.
@@ -112,11 +114,13 @@ impl Scheduler {
             if self.reminders.was_delivered(&reminder.idempotency_key()).await? {
                 // Shown before a crash cut the bookkeeping short: finish it, show nothing.
                 self.reminders.finish(&reminder, now, late, next).await?;
+                self.deliver.recorded(&reminder);
                 continue;
             }
             match self.deliver.deliver(&reminder, late).await {
                 Ok(()) => {
                     self.reminders.finish(&reminder, (self.clock)(), late, next).await?;
+                    self.deliver.recorded(&reminder);
                     tracing::info!(reminder = reminder.id, late, "reminder delivered");
                     shown += 1;
                 }

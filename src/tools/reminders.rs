@@ -27,6 +27,8 @@ pub struct ReminderDesk {
     pub zone: crate::clock::ZoneCell,
     /// Notified on every change, so the scheduler re-arms.
     pub changed: Arc<Notify>,
+    /// Told of every change, so lists of reminders refresh.
+    pub events: crate::events::EventBus,
 }
 
 impl ReminderDesk {
@@ -59,7 +61,7 @@ impl ReminderDesk {
             })
             .await
             .map_err(|e| e.to_string())?;
-        self.changed.notify_one();
+        self.changed();
         Ok((stored, parsed.note))
     }
 
@@ -69,7 +71,7 @@ impl ReminderDesk {
         if !self.store.cancel_reminder(id).await.map_err(|e| e.to_string())? {
             return Err(format!("there is no pending reminder with id {id}; list_reminders shows them"));
         }
-        self.changed.notify_one();
+        self.changed();
         reminder.ok_or_else(|| format!("reminder {id} disappeared"))
     }
 
@@ -94,8 +96,13 @@ impl ReminderDesk {
             }
             self.store.reminder(id).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("reminder {id} disappeared"))?
         };
-        self.changed.notify_one();
+        self.changed();
         Ok(snoozed)
+    }
+
+    fn changed(&self) {
+        self.changed.notify_one();
+        self.events.publish(crate::events::CoreEvent::RemindersChanged);
     }
 
     fn listing(&self, heading: &str, found: &[Reminder]) -> String {

@@ -64,3 +64,42 @@ def test_a_reminder_due_while_closed_is_delivered_once_at_start_marked_late(desk
         assert row == ("delivered", 1), row
     finally:
         desktop.close(session)
+
+
+def test_a_reminder_made_on_the_page_fires_with_snooze_buttons_and_is_snoozed_from_the_page(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+        session.wait_for("[data-testid=reminders-empty]", 10)
+        session.send_keys(session.find("[data-testid=reminder-what]"), "Take the pizza out")
+        session.send_keys(session.find("[data-testid=reminder-when]"), soon(5))
+        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time shown")
+        before = desktop.notifications().count("member=Notify")
+        session.click(session.find("[data-testid=add-reminder]"))
+        wait_until(lambda: "Take the pizza out" in " ".join(session.texts("[data-testid=group-upcoming]")), 10,
+                   "the new reminder is not listed")
+        desktop.screenshot("reminders-page")
+        # It fires: a Notify with the snooze buttons, and the page moves it to Delivered.
+        wait_until(lambda: desktop.notifications().count("member=Notify") > before, 25, "no Notify call")
+        log = desktop.notifications()
+        notify = log[log.rfind("member=Notify"):]
+        assert "Take the pizza out" in notify and "snooze-15" in notify and "Snooze 15 min" in notify, notify[:2000]
+        wait_until(lambda: session.find_all("[data-testid=reminder-delivered]"), 15, "not listed as delivered")
+        session.click(session.find("[data-testid=reminder-delivered] [data-testid=snooze-5]"))
+        wait_until(lambda: "will come again in 5 minutes" in session.text(session.find("[data-testid=reminders-message]")), 10,
+                   "no snooze confirmation")
+        row = sqlite3.connect(data / "sidecar.db").execute("SELECT state, due_at FROM reminders WHERE id = 1").fetchone()
+        due = datetime.datetime.fromisoformat(row[1].replace("Z", "+00:00"))
+        left = (due - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+        assert row[0] == "pending" and 240 < left <= 300, (row, left)
+        wait_until(lambda: "Take the pizza out" in " ".join(session.texts("[data-testid=group-upcoming]")), 10,
+                   "the snoozed reminder is not upcoming again")
+        # The proactivity settings render with the saved defaults.
+        session.click(session.find("[data-testid=nav-settings]"))
+        session.wait_for("[data-testid=proactive-settings]", 10)
+        session.script("document.querySelector('[data-testid=proactive-settings]').scrollIntoView()")
+        time.sleep(1)
+        desktop.screenshot("proactivity-settings")
+    finally:
+        desktop.close(session)

@@ -93,6 +93,7 @@ export type CoreEvent =
   | ({ type: "context_usage"; conversation_id: number } & ContextMeter)
   | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
   | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean }
+  | { type: "reminders_changed" }
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | ({ type: "model_status" } & ModelStatus);

@@ -74,6 +74,8 @@ describe("reminders page", () => {
     await user.click(screen.getByTestId("add-reminder"));
     expect(core.invoked("add_reminder")[0].args).toEqual({ message: "call mum", when: "mañana a las 9" });
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "call mum"');
+    expect(screen.getByTestId("reminder-when")).toHaveValue("");
+    expect(screen.getByTestId("when-preview")).toBeEmptyDOMElement();
   });
 
   it("snoozes and cancels from the page", async () => {

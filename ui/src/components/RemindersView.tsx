@@ -80,18 +80,16 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
   const t = useStrings();
   const [what, setWhat] = useState("");
   const [when, setWhen] = useState("");
-  const [preview, setPreview] = useState<WhenPreview | null>(null);
+  // The parsed time follows the typing; a reading is shown only for the text it read.
+  const [reading, setReading] = useState<{ text: string; preview: WhenPreview } | null>(null);
+  const preview = reading && reading.text === when && when.trim() !== "" ? reading.preview : null;
   const [error, setError] = useState<string | null>(null);
 
-  // The parsed time follows the typing.
   useEffect(() => {
-    if (!when.trim()) {
-      setPreview(null);
-      return;
-    }
+    if (!when.trim()) return;
     let current = true;
     const timer = setTimeout(() => {
-      api.previewWhen(when).then((p) => current && setPreview(p)).catch(() => undefined);
+      api.previewWhen(when).then((p) => current && setReading({ text: when, preview: p })).catch(() => undefined);
     }, 150);
     return () => {
       current = false;
@@ -163,7 +161,7 @@ export function RemindersView() {
   // Deliveries (and snoozes from a notification) change the lists.
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
-      if (event.type === "reminder_delivered") reload();
+      if (event.type === "reminder_delivered" || event.type === "reminders_changed") reload();
     });
     const timer = setInterval(reload, 30_000);
     return () => {

@@ -1,0 +1,182 @@
+//! Reminder and proactivity figures. Prints; asserts nothing.
+//!
+//! - firing delay: from each reminder's due instant to the delivery call (where the
+//!   D-Bus `Notify` is made), over many reminders due a few hundred ms apart, on the
+//!   real store;
+//! - idle cost with 10,000 pending reminders (none due): CPU time used and scheduler
+//!   wake-ups over an idle minute;
+//! - tokens per spontaneous decision (the whole request: system and user message).
+//!
+//! Run: `cargo bench --bench proactive`
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler};
+use sidecar::store::reminders::{NewReminder, Reminder};
+use sidecar::store::{Store, StoreError};
+use tokio_util::sync::CancellationToken;
+
+const FIRED: usize = 200;
+const IDLE_PENDING: usize = 10_000;
+const IDLE_SECONDS: u64 = 60;
+
+struct Stopwatch(Mutex<Vec<f64>>);
+
+impl Deliver for Stopwatch {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool) -> BoxFuture<'a, Result<(), String>> {
+        let delay = (Utc::now() - reminder.due()).num_microseconds().unwrap_or(0) as f64 / 1000.0;
+        self.0.lock().unwrap().push(delay);
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The store, counting how often the scheduler looks for the next due reminder (one
+/// look per wake-up).
+struct Counting(Store, Arc<AtomicUsize>);
+
+impl Reminders for Counting {
+    fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
+        self.1.fetch_add(1, Ordering::SeqCst);
+        Reminders::next_due(&self.0)
+    }
+    fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
+        Reminders::claim_due(&self.0, at)
+    }
+    fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Reminders::was_delivered(&self.0, key)
+    }
+    fn finish<'a>(&'a self, r: &'a Reminder, at: DateTime<Utc>, late: bool, next: Option<DateTime<Utc>>) -> BoxFuture<'a, Result<(), StoreError>> {
+        Reminders::finish(&self.0, r, at, late, next)
+    }
+    fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Reminders::release(&self.0, id)
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// User + system CPU time of this process, from /proc (Linux).
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks: u64 = fields.get(11).and_then(|u| u.parse().ok()).unwrap_or(0) + fields.get(12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+async fn firing_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let start = Utc::now() + chrono::Duration::seconds(2);
+    for i in 0..FIRED {
+        let due = start + chrono::Duration::milliseconds(150 * i as i64);
+        store.add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
+    }
+    let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
+    let scheduler = Scheduler::new(Arc::new(store.clone()), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(scheduler.run(cancel.clone()));
+    while watch.0.lock().unwrap().len() < FIRED {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    cancel.cancel();
+    task.await.unwrap();
+    let mut delays = watch.0.lock().unwrap().clone();
+    delays.sort_by(f64::total_cmp);
+    println!(
+        "firing delay (due instant → delivery call), {FIRED} reminders 150 ms apart: median {:.1} ms, p95 {:.1} ms, max {:.1} ms, min {:.1} ms",
+        percentile(&delays, 0.5),
+        percentile(&delays, 0.95),
+        delays.last().unwrap(),
+        delays[0]
+    );
+}
+
+async fn idle_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let far = Utc::now() + chrono::Duration::days(30);
+    let mut tx = store.pool().begin().await.unwrap();
+    for i in 0..IDLE_PENDING {
+        let due = sidecar::store::utc(far + chrono::Duration::minutes(i as i64));
+        sqlx::query("INSERT INTO reminders (message, due_at, zone, created_at) VALUES ('idle', ?, 'UTC', ?)")
+            .bind(&due)
+            .bind(&due)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let looks = Arc::new(AtomicUsize::new(0));
+    let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
+    let scheduler = Scheduler::new(Arc::new(Counting(store.clone(), looks.clone())), watch, sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let query = Instant::now();
+    for _ in 0..100 {
+        store.next_due().await.unwrap();
+    }
+    let per_query = query.elapsed() / 100;
+    let cancel = CancellationToken::new();
+    let cpu_before = cpu_time();
+    let wall = Instant::now();
+    let task = tokio::spawn(scheduler.run(cancel.clone()));
+    tokio::time::sleep(Duration::from_secs(IDLE_SECONDS)).await;
+    cancel.cancel();
+    task.await.unwrap();
+    let cpu = cpu_time().saturating_sub(cpu_before);
+    println!(
+        "idle with {IDLE_PENDING} pending reminders over {:.0} s: {} scheduler wake-ups, CPU {} ms ({:.3} %); next-due query {:.2} ms",
+        wall.elapsed().as_secs_f64(),
+        looks.load(Ordering::SeqCst),
+        cpu.as_millis(),
+        cpu.as_secs_f64() / wall.elapsed().as_secs_f64() * 100.0,
+        per_query.as_secs_f64() * 1000.0
+    );
+}
+
+fn decision_tokens() {
+    use sidecar::locale::Lang;
+    use sidecar::proactive::config::ProactiveConfig;
+    use sidecar::proactive::decision::{context, request, Inputs};
+    use sidecar::proactive::state::ProactiveState;
+    let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
+    let now = Utc::now();
+    let facts: Vec<String> = [
+        "Allergic to peanuts",
+        "Works as a nurse on night shifts on weekends",
+        "Has a job interview at Globant on Thursday",
+        "Sister Eva lives in Rosario",
+        "Prefers short answers in the morning",
+    ]
+    .map(String::from)
+    .to_vec();
+    for (label, reminders, facts, lang) in [
+        ("no reminders, no facts (en)", 0, Vec::new(), Lang::En),
+        ("3 reminders, 5 facts (en)", 3, facts.clone(), Lang::En),
+        ("5+ reminders, 5 facts (es)", 9, facts.clone(), Lang::Es),
+    ] {
+        let reminders = (0..reminders).map(|i| (format!("Mon 23 Nov 0{}:00", i % 10), format!("call the dentist about the appointment {i}"))).collect();
+        let c = context(Inputs {
+            now,
+            zone: chrono_tz::Europe::Madrid,
+            config: &config,
+            state: &state,
+            last_user: Some((now - chrono::Duration::hours(3), "Can you help me plan the week? I have three deadlines and a dentist appointment.".into())),
+            reminders,
+            facts,
+            lang,
+        });
+        let tokens: usize = request(&c, lang).iter().map(|m| sidecar::tokens::count(&m.content)).sum();
+        println!("tokens per spontaneous decision, {label}: {tokens} prompt tokens (+ at most 200 for the answer)");
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    decision_tokens();
+    firing_delay().await;
+    idle_cost().await;
+}
