@@ -487,6 +487,37 @@ impl Companion {
         self.store.close().await;
     }
 
+    /// One model call outside a turn (a summary, a decision): no streaming, no tools;
+    /// its usage is recorded under `purpose`. The error says why, for the caller's log.
+    pub(crate) async fn call_once(
+        &self,
+        chain: &crate::model::Chain,
+        request: crate::llm::ChatRequest,
+        purpose: &str,
+        conversation_id: Option<i64>,
+        timeout: std::time::Duration,
+    ) -> Result<String, String> {
+        let policy = self.settings().llm.retry_policy();
+        let call = crate::llm::router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
+        let routed = tokio::time::timeout(timeout, call)
+            .await
+            .map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?
+            .map_err(|e| e.to_string())?;
+        let record = crate::store::UsageRecord {
+            conversation_id,
+            message_id: None,
+            provider: &routed.provider_id,
+            model: &routed.model,
+            purpose,
+            usage: routed.completion.usage,
+            cost_usd: chain.cost_of(&routed, &PriceTable::new(self.settings().prices.clone())),
+        };
+        if let Err(error) = self.store.record_usage(record).await {
+            tracing::warn!(%error, purpose, "could not record a model call's usage");
+        }
+        Ok(routed.completion.text)
+    }
+
     fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), CompanionError> {
         let mut slot = self.active_turn.lock().expect("turn lock");
         if slot.is_some() {

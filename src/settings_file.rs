@@ -18,8 +18,9 @@ pub enum SettingsFileError {
     Write { path: String, source: std::io::Error },
 }
 
-/// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
-pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[String]) -> Result<(), SettingsFileError> {
+/// Edits the file at `path` (created if missing) with `change`, keeping everything
+/// else as it is; a file that is not valid TOML is left alone.
+fn edit(path: &Path, change: impl FnOnce(&mut DocumentMut)) -> Result<(), SettingsFileError> {
     let shown = path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -28,6 +29,16 @@ pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[Strin
     };
     let mut doc: DocumentMut =
         text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
+    change(&mut doc);
+    crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+}
+
+/// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
+pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[String]) -> Result<(), SettingsFileError> {
+    edit(path, |doc| replace_providers(doc, providers, chat))
+}
+
+fn replace_providers(doc: &mut DocumentMut, providers: &[ProviderSettings], chat: &[String]) {
 
     let mut list = ArrayOfTables::new();
     for p in providers {
@@ -58,25 +69,16 @@ pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[Strin
         doc["routing"] = Item::Table(routing);
     }
     doc["routing"]["chat"] = value(chat.iter().map(String::as_str).collect::<Array>());
-
-    crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
 }
 
 /// Sets `[user] timezone` in the file at `path`, keeping the rest as it is.
 pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
-    let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => return Err(SettingsFileError::Read { path: shown, source }),
-    };
-    let mut doc: DocumentMut =
-        text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
-    if !doc.contains_key("user") {
-        doc["user"] = Item::Table(Table::new());
-    }
-    doc["user"]["timezone"] = value(zone);
-    crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+    edit(path, |doc| {
+        if !doc.contains_key("user") {
+            doc["user"] = Item::Table(Table::new());
+        }
+        doc["user"]["timezone"] = value(zone);
+    })
 }
 
 #[cfg(test)]

@@ -165,7 +165,7 @@ fn check_invariants(level: Level, sent: &[Sent], user: &[DateTime<Utc>], skips: 
         assert!(!trips.is_empty(), "an always-speaking model trips the breaker at level high");
     }
     for (at, _) in &trips {
-        let last_sent = sent.iter().filter(|s| s.at <= *at).last().expect("a send before the trip").at;
+        let last_sent = sent.iter().rfind(|s| s.at <= *at).expect("a send before the trip").at;
         assert!(*at - last_sent < CIRCUIT_PAUSE);
         assert!(!sent.iter().any(|s| s.at > last_sent && s.at - last_sent < CIRCUIT_PAUSE), "sent while the breaker was open");
     }

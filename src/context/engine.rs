@@ -16,11 +16,10 @@ use crate::agent::prompt;
 use crate::companion::{Companion, CompanionError};
 use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::learnings::Category;
-use crate::llm::router;
 use crate::llm::{ChatMessage, ChatRequest};
 use crate::model::Chain;
 use crate::settings::{ContextSettings, Settings};
-use crate::store::{Message, Summary, UsageRecord};
+use crate::store::{Message, Summary};
 use crate::tokens::count_cached as count;
 
 /// Bug 12's backup of fact-like text that left the context unsaved (append-only).
@@ -294,25 +293,8 @@ impl Companion {
             tools: Vec::new(),
             max_tokens: Some(DIGEST_MAX_TOKENS),
         };
-        let policy = self.settings().llm.retry_policy();
-        let call = router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
-        let routed = tokio::time::timeout(DIGEST_TIMEOUT, call)
-            .await
-            .map_err(|_| "it took too long".to_string())?
-            .map_err(|e| e.to_string())?;
-        let record = UsageRecord {
-            conversation_id: Some(conversation_id),
-            message_id: None,
-            provider: &routed.provider_id,
-            model: &routed.model,
-            purpose: "context_digest",
-            usage: routed.completion.usage,
-            cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(self.settings().prices.clone())),
-        };
-        if let Err(error) = self.store().record_usage(record).await {
-            tracing::warn!(%error, "could not record the digest call's usage");
-        }
-        digest::parse(&routed.completion.text)
+        let text = self.call_once(chain, request, "context_digest", Some(conversation_id), DIGEST_TIMEOUT).await?;
+        digest::parse(&text)
     }
 
     /// The memory flush: facts the digest found are saved before their turns leave.

@@ -223,7 +223,7 @@ mod tests {
     fn config_round_trips_and_rejects_bad_times() {
         let config = ProactiveConfig::default();
         let json = serde_json::to_string(&config).unwrap();
-        assert!(json.contains("\"22:00\"") && json.contains("\"reminders-only\"") == false, "{json}");
+        assert!(json.contains("\"22:00\"") && json.contains("\"primary\":\"chat\""), "{json}");
         assert_eq!(serde_json::from_str::<ProactiveConfig>(&json).unwrap(), config);
         let bad = json.replace("22:00", "25:99");
         assert!(serde_json::from_str::<ProactiveConfig>(&bad).unwrap_err().to_string().contains("not a time"));

@@ -27,10 +27,8 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::companion::{Companion, CompanionError};
-use crate::llm::router as llm_router;
 use crate::llm::ChatRequest;
 use crate::locale::Lang;
-use crate::store::UsageRecord;
 use config::{ProactiveConfig, HUSH};
 use decision::SpontaneousContext;
 use router::{Kind, Outgoing, Routed};
@@ -202,7 +200,7 @@ impl Companion {
             .map(|r| (r.due().with_timezone(&zone).format("%a %d %b %H:%M").to_string(), r.message))
             .collect();
         let mut facts = self.facts();
-        facts.sort_by(|a, b| b.fact.confirmed.cmp(&a.fact.confirmed));
+        facts.sort_by_key(|f| std::cmp::Reverse(f.fact.confirmed));
         Ok(decision::context(decision::Inputs {
             now,
             zone,
@@ -300,25 +298,7 @@ impl Companion {
     async fn decision_call(&self, messages: Vec<crate::llm::ChatMessage>) -> Result<String, String> {
         let chain = self.models.chat_chain(None).await?;
         let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS) };
-        let policy = self.settings().llm.retry_policy();
-        let call = llm_router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
-        let routed = tokio::time::timeout(DECISION_TIMEOUT, call)
-            .await
-            .map_err(|_| "the model took too long to decide".to_string())?
-            .map_err(|e| e.to_string())?;
-        let record = UsageRecord {
-            conversation_id: None,
-            message_id: None,
-            provider: &routed.provider_id,
-            model: &routed.model,
-            purpose: "proactive_decision",
-            usage: routed.completion.usage,
-            cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(self.settings().prices.clone())),
-        };
-        if let Err(error) = self.store().record_usage(record).await {
-            tracing::warn!(%error, "could not record the decision call's usage");
-        }
-        Ok(routed.completion.text)
+        self.call_once(&chain, request, "proactive_decision", None, DECISION_TIMEOUT).await
     }
 
     /// The spontaneous loop: a tick every `tick_minutes` (re-read each time, and at

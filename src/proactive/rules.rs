@@ -208,7 +208,7 @@ pub fn validate(decision: &Decision, state: &ProactiveState, now: DateTime<Utc>,
 /// P15: the user's latest message, read again after the model answered, is not so
 /// recent that speaking now would talk over them.
 pub fn still_quiet(last_user_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
-    !last_user_at.is_some_and(|last| now - last < FRESHNESS)
+    last_user_at.is_none_or(|last| now - last >= FRESHNESS)
 }
 
 #[cfg(test)]
