@@ -32,7 +32,7 @@ def test_the_hotkey_hides_and_shows_the_window_and_focuses_the_composer(desktop,
 
 def test_the_tray_menu_sends_a_test_notification_over_dbus(desktop, app):
     labels = wait_until(tray_menu_labels, 10, "no tray item registered")
-    assert labels == ["Open Sidecar", "Send test notification", "Quit"]
+    assert labels == ["Open Sidecar", "Quiet for 1 hour", "Send test notification", "Quit"]
     before = desktop.notifications().count('member=Notify')
     click_tray_menu("Send test notification")
     wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
@@ -93,3 +93,54 @@ def test_clicking_a_notification_opens_the_window(desktop, app):
     subprocess.run(["dunstctl", "action", "0"], check=True)
     wait_until(lambda: desktop.visible_windows(), 5, "the notification click did not open Sidecar")
     assert 'member=ActionInvoked' in desktop.notifications()
+
+
+def test_quiet_for_an_hour_from_the_tray(desktop, tmp_path):
+    import datetime
+    import json
+    import sqlite3
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        wait_until(lambda: "Quiet for 1 hour" in tray_menu_labels(), 10, "no tray item registered")
+        click_tray_menu("Quiet for 1 hour")
+
+        def quiet_until():
+            state = json.loads(sqlite3.connect(data / "sidecar.db").execute("SELECT state FROM proactive").fetchone()[0])
+            return state.get("quiet_until")
+
+        until = wait_until(quiet_until, 10, "the tray did not set quiet")
+        left = datetime.datetime.fromisoformat(until.replace("Z", "+00:00")) - datetime.datetime.now(datetime.timezone.utc)
+        assert 3500 < left.total_seconds() <= 3600, left
+        # The settings say so.
+        session.click(session.wait_for("[data-testid=nav-settings]", 10))
+        wait_until(lambda: "Quiet until" in session.text(session.wait_for("[data-testid=quiet-line]", 10)), 10, "not shown as quiet")
+    finally:
+        desktop.close(session)
+
+
+def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path):
+    import datetime
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        session.send_keys(session.find("[data-testid=reminder-what]"), "Call the plumber")
+        session.send_keys(session.find("[data-testid=reminder-when]"), at)
+        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
+        session.click(session.find("[data-testid=add-reminder]"))
+        wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 10, "not listed")
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        before = desktop.notifications().count('member=Notify')
+        wait_until(lambda: desktop.notifications().count('member=Notify') > before, 20, "no Notify call")
+        wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
+                                          text=True).stdout.strip() not in ("", "0"), 5, "not displayed")
+        subprocess.run(["dunstctl", "action", "0"], check=True)
+        wait_until(lambda: desktop.visible_windows(), 5, "the click did not open Sidecar")
+        wait_until(lambda: session.find_all("[data-testid=message-assistant].highlighted"), 10, "the reminder is not highlighted")
+        assert "Reminder: Call the plumber" in session.text(session.find("[data-testid=message-assistant].highlighted"))
+        desktop.screenshot("reminder-opened-from-notification")
+    finally:
+        desktop.close(session)
