@@ -255,11 +255,13 @@ async fn the_brain_lock_is_tried_and_always_released() {
     let dir = tempfile::tempdir().unwrap();
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
+    let mut events = core.events().subscribe();
     let turn = tokio::spawn({
         let core = core.clone();
         async move { core.send("cuéntame algo").await }
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The reply is streaming: the turn holds the brain.
+    while !matches!(events.recv().await.unwrap(), sidecar::CoreEvent::Delta { .. }) {}
     // The user is mid-conversation: the activity rule says so first; with it aside
     // (an hour later on the clock) the lock is what stops the tick.
     hands.set(local(2027, 3, 15, 13, 0));
@@ -293,7 +295,10 @@ async fn a_user_message_during_the_decision_cancels_it() {
         let core = core.clone();
         async move { core.proactive_tick(TickMode::Send).await }
     });
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The model is deciding.
+    while server.request_count() == 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let started = std::time::Instant::now();
     assert_eq!(core.send("hola").await.unwrap().reply, "Hola");
     assert!(started.elapsed() < Duration::from_secs(2), "the turn waited for the decision: {:?}", started.elapsed());
@@ -346,7 +351,12 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     let (reminder, _) = core.add_reminder("tomar agua", "en 1 minuto").await.unwrap();
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminder_scheduler().unwrap().expect("the lock is free"));
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    for _ in 0..100 {
+        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == "delivered" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     scheduler.abort();
     assert_eq!(core.store().reminder(reminder.id).await.unwrap().unwrap().state, "delivered");
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);

@@ -125,7 +125,8 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
     session = desktop.launch(data)
     try:
         session.click(session.wait_for("[data-testid=nav-reminders]", 20))
-        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=4)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        before = desktop.notifications().count('member=Notify')
         session.send_keys(session.find("[data-testid=reminder-what]"), "Call the plumber")
         session.send_keys(session.find("[data-testid=reminder-when]"), at)
         wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
@@ -133,7 +134,6 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
         wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 10, "not listed")
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
-        before = desktop.notifications().count('member=Notify')
         wait_until(lambda: desktop.notifications().count('member=Notify') > before, 20, "no Notify call")
         wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
                                           text=True).stdout.strip() not in ("", "0"), 5, "not displayed")
