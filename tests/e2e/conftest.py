@@ -55,7 +55,10 @@ class Desktop:
         self.start("xvfb", ["Xvfb", self.display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
         wait_until(lambda: Path(f"/tmp/.X11-unix/X{self.display[1:]}").exists(), 10, "Xvfb not up")
         self.notify_log = ARTIFACTS / "notify.log"
-        self.start("dbus-monitor", ["dbus-monitor", "interface=org.freedesktop.Notifications"],
+        # Calls and signals of the notification service, and its answers (the ids a
+        # test needs to press a notification's button).
+        self.start("dbus-monitor", ["dbus-monitor", "interface=org.freedesktop.Notifications",
+                                    "type=method_return,sender=org.freedesktop.Notifications"],
                    stdout=open(self.notify_log, "w"))
         self.start("dunst", ["dunst"])
         # A real keychain (Secret Service), unlocked, with its files in this run's tmp.
@@ -120,6 +123,24 @@ class Desktop:
 
     def notifications(self):
         return self.notify_log.read_text(errors="replace")
+
+    def last_notification_id(self):
+        """The id the notification service gave the last Notify call, once it answered."""
+        import re
+        log = self.notifications()
+        call = log.rfind("member=Notify")
+        if call < 0:
+            return None
+        line = log[log.rfind("\n", 0, call) + 1:call]
+        serial = re.search(r" serial=(\d+)", line)
+        answer = re.search(r"method return [^\n]*reply_serial=%s\n\s+uint32 (\d+)" % serial.group(1), log[call:]) if serial else None
+        return int(answer.group(1)) if answer else None
+
+    def press_notification_button(self, notification_id, action):
+        """What the desktop sends when the user presses a notification's button."""
+        subprocess.run(["dbus-send", "--session", "--type=signal", "/org/freedesktop/Notifications",
+                        "org.freedesktop.Notifications.ActionInvoked", f"uint32:{notification_id}", f"string:{action}"],
+                       check=True)
 
     def screenshot(self, name):
         path = ARTIFACTS / f"{name}.png"

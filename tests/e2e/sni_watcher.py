@@ -120,6 +120,27 @@ async def _menu_labels_and_click(label=None):
         bus.disconnect()
 
 
+async def _icon():
+    bus = await MessageBus(bus_type=BusType.SESSION).connect()
+    try:
+        items = await _find_items(bus)
+        if not items:
+            return None
+        name, path = items[0]
+        node = await bus.introspect(name, path)
+        item = bus.get_proxy_object(name, path, node).get_interface("org.freedesktop.DBus.Properties")
+        icon = (await item.call_get("org.kde.StatusNotifierItem", "IconName")).value
+        theme = (await item.call_get("org.kde.StatusNotifierItem", "IconThemePath")).value
+        return icon if icon.startswith("/") else f"{theme}/{icon}.png"
+    finally:
+        bus.disconnect()
+
+
+def tray_icon():
+    """The file of the tray item's icon as the panel reads it, or None."""
+    return asyncio.run(_icon())
+
+
 def tray_menu_labels():
     """The tray item's menu labels, or [] when no tray item is registered."""
     return asyncio.run(_menu_labels_and_click())[1]

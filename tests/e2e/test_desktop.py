@@ -5,7 +5,7 @@ import time
 
 import pytest
 from conftest import wait_until
-from sni_watcher import click_tray_menu, tray_menu_labels
+from sni_watcher import click_tray_menu, tray_icon, tray_menu_labels
 
 
 @pytest.fixture
@@ -142,5 +142,31 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
         wait_until(lambda: session.find_all("[data-testid=message-assistant].highlighted"), 10, "the reminder is not highlighted")
         assert "Reminder: Call the plumber" in session.text(session.find("[data-testid=message-assistant].highlighted"))
         desktop.screenshot("reminder-opened-from-notification")
+    finally:
+        desktop.close(session)
+
+
+def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
+    import datetime
+    from pathlib import Path
+    session = desktop.launch(tmp_path / "data")
+    try:
+        normal = wait_until(tray_icon, 10, "no tray item registered")
+        normal_bytes = Path(normal).read_bytes()
+        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        session.send_keys(session.find("[data-testid=reminder-what]"), "Feed the cat")
+        session.send_keys(session.find("[data-testid=reminder-when]"), at)
+        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
+        session.click(session.find("[data-testid=add-reminder]"))
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        alert = wait_until(lambda: (icon := tray_icon()) != normal and icon, 25, "the tray icon did not change")
+        assert Path(alert).read_bytes() != normal_bytes, "the alert icon looks like the normal one"
+        # Looking at the window clears it.
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: desktop.visible_windows(), 5, "window not shown")
+        back = wait_until(lambda: (icon := tray_icon()) != alert and icon, 10, "the alert stayed after focusing")
+        assert Path(back).read_bytes() == normal_bytes
     finally:
         desktop.close(session)

@@ -103,3 +103,29 @@ def test_a_reminder_made_on_the_page_fires_with_snooze_buttons_and_is_snoozed_fr
         desktop.screenshot("proactivity-settings")
     finally:
         desktop.close(session)
+
+
+def test_snooze_from_the_notification_button(desktop, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data)
+    try:
+        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+        session.send_keys(session.find("[data-testid=reminder-what]"), "Move the car")
+        session.send_keys(session.find("[data-testid=reminder-when]"), soon(5))
+        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
+        before = desktop.notifications().count("member=Notify")
+        session.click(session.find("[data-testid=add-reminder]"))
+        wait_until(lambda: desktop.notifications().count("member=Notify") > before, 25, "no Notify call")
+        notification = wait_until(desktop.last_notification_id, 10, "no id for the notification")
+        desktop.press_notification_button(notification, "snooze-15")
+
+        def snoozed():
+            row = sqlite3.connect(data / "sidecar.db").execute("SELECT state, due_at FROM reminders WHERE id = 1").fetchone()
+            left = (datetime.datetime.fromisoformat(row[1].replace("Z", "+00:00")) - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+            return row[0] == "pending" and 840 < left <= 900
+
+        wait_until(snoozed, 10, "the button did not snooze the reminder by 15 minutes")
+        # The page follows.
+        wait_until(lambda: "Move the car" in " ".join(session.texts("[data-testid=group-upcoming]")), 10, "not upcoming again")
+    finally:
+        desktop.close(session)
