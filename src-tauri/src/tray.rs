@@ -82,11 +82,18 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
     Ok(())
 }
 
-/// Switches the tray icon to its alert state (a proactive message is unread) or back.
+/// Whether the tray shows its alert icon now.
+static ALERT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Switches the tray icon to its alert state (a proactive message is unread) or back;
+/// nothing to do when it is already so (every focus of the window asks).
 pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
     let Some(tray) = app.tray_by_id(TRAY_ID) else {
         return Err("the tray icon is not there".into());
     };
+    if ALERT.swap(alert, std::sync::atomic::Ordering::SeqCst) == alert {
+        return Ok(());
+    }
     let bytes: &[u8] = if alert { include_bytes!("../../icons/tray-alert.png") } else { include_bytes!("../../icons/tray.png") };
     let icon = Image::from_bytes(bytes).map_err(|e| e.to_string())?;
     tray.set_icon(Some(icon)).map_err(|e| e.to_string())?;

@@ -132,8 +132,12 @@ class Desktop:
         if call < 0:
             return None
         line = log[log.rfind("\n", 0, call) + 1:call]
-        serial = re.search(r" serial=(\d+)", line)
-        answer = re.search(r"method return [^\n]*reply_serial=%s\n\s+uint32 (\d+)" % serial.group(1), log[call:]) if serial else None
+        caller, serial = re.search(r"sender=(\S+)", line), re.search(r" serial=(\d+)", line)
+        if not (caller and serial):
+            return None
+        # Serials are per connection: the answer is the one to this caller.
+        answer = re.search(r"method return [^\n]*destination=%s [^\n]*reply_serial=%s\n\s+uint32 (\d+)"
+                           % (re.escape(caller.group(1)), serial.group(1)), log[call:])
         return int(answer.group(1)) if answer else None
 
     def press_notification_button(self, notification_id, action):

@@ -151,8 +151,7 @@ def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
     from pathlib import Path
     session = desktop.launch(tmp_path / "data")
     try:
-        normal = wait_until(tray_icon, 10, "no tray item registered")
-        normal_bytes = Path(normal).read_bytes()
+        normal_bytes = Path(wait_until(tray_icon, 10, "no tray item registered")).read_bytes()
         session.click(session.wait_for("[data-testid=nav-reminders]", 20))
         at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
         session.send_keys(session.find("[data-testid=reminder-what]"), "Feed the cat")
@@ -161,12 +160,14 @@ def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
         session.click(session.find("[data-testid=add-reminder]"))
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
-        alert = wait_until(lambda: (icon := tray_icon()) != normal and icon, 25, "the tray icon did not change")
-        assert Path(alert).read_bytes() != normal_bytes, "the alert icon looks like the normal one"
+        def icon_bytes():
+            icon = tray_icon()
+            return Path(icon).read_bytes() if icon else None
+
+        wait_until(lambda: icon_bytes() not in (None, normal_bytes), 25, "the tray icon did not switch to its alert")
         # Looking at the window clears it.
         desktop.key("ctrl+shift+space")
         wait_until(lambda: desktop.visible_windows(), 5, "window not shown")
-        back = wait_until(lambda: (icon := tray_icon()) != alert and icon, 10, "the alert stayed after focusing")
-        assert Path(back).read_bytes() == normal_bytes
+        wait_until(lambda: icon_bytes() == normal_bytes, 10, "the alert stayed after the window was shown")
     finally:
         desktop.close(session)
