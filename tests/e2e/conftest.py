@@ -29,6 +29,23 @@ def free_port():
         return s.getsockname()[1]
 
 
+def soon(seconds):
+    """An RFC 3339 instant `seconds` from now, as the "when" of a reminder."""
+    import datetime
+    at = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds)
+    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def add_reminder_on_page(session, what, seconds):
+    """Sets a reminder due in `seconds` through the Reminders page, once the page shows
+    the time it read."""
+    session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+    session.send_keys(session.wait_for("[data-testid=reminder-what]", 10), what)
+    session.send_keys(session.find("[data-testid=reminder-when]"), soon(seconds))
+    wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time shown")
+    session.click(session.find("[data-testid=add-reminder]"))
+
+
 def wait_until(check, timeout, what):
     deadline = time.time() + timeout
     while time.time() < deadline:

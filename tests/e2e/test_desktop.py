@@ -4,7 +4,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import wait_until
+from conftest import add_reminder_on_page, wait_until
 from sni_watcher import click_tray_menu, tray_icon, tray_menu_labels
 
 
@@ -120,17 +120,11 @@ def test_quiet_for_an_hour_from_the_tray(desktop, tmp_path):
 
 
 def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path):
-    import datetime
     data = tmp_path / "data"
     session = desktop.launch(data)
     try:
-        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
-        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
         before = desktop.notifications().count('member=Notify')
-        session.send_keys(session.find("[data-testid=reminder-what]"), "Call the plumber")
-        session.send_keys(session.find("[data-testid=reminder-when]"), at)
-        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
-        session.click(session.find("[data-testid=add-reminder]"))
+        add_reminder_on_page(session, "Call the plumber", 8)
         wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 10, "not listed")
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
@@ -147,17 +141,11 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
 
 
 def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
-    import datetime
     from pathlib import Path
     session = desktop.launch(tmp_path / "data")
     try:
         normal_bytes = Path(wait_until(tray_icon, 10, "no tray item registered")).read_bytes()
-        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
-        at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=8)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        session.send_keys(session.find("[data-testid=reminder-what]"), "Feed the cat")
-        session.send_keys(session.find("[data-testid=reminder-when]"), at)
-        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
-        session.click(session.find("[data-testid=add-reminder]"))
+        add_reminder_on_page(session, "Feed the cat", 8)
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
         def icon_bytes():

@@ -6,14 +6,9 @@ import json
 import sqlite3
 import time
 
-from conftest import wait_until
+from conftest import add_reminder_on_page, soon, wait_until
 from scripted_llm import ScriptedLlm, text_reply, tool_reply
 from test_agent import write_settings
-
-
-def soon(seconds):
-    at = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds)
-    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(desktop, tmp_path):
@@ -72,11 +67,8 @@ def test_a_reminder_made_on_the_page_fires_with_snooze_buttons_and_is_snoozed_fr
     try:
         session.click(session.wait_for("[data-testid=nav-reminders]", 20))
         session.wait_for("[data-testid=reminders-empty]", 10)
-        session.send_keys(session.find("[data-testid=reminder-what]"), "Take the pizza out")
-        session.send_keys(session.find("[data-testid=reminder-when]"), soon(5))
-        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time shown")
         before = desktop.notifications().count("member=Notify")
-        session.click(session.find("[data-testid=add-reminder]"))
+        add_reminder_on_page(session, "Take the pizza out", 5)
         wait_until(lambda: "Take the pizza out" in " ".join(session.texts("[data-testid=group-upcoming]")), 10,
                    "the new reminder is not listed")
         desktop.screenshot("reminders-page")
@@ -109,12 +101,8 @@ def test_snooze_from_the_notification_button(desktop, tmp_path):
     data = tmp_path / "data"
     session = desktop.launch(data)
     try:
-        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
-        session.send_keys(session.find("[data-testid=reminder-what]"), "Move the car")
-        session.send_keys(session.find("[data-testid=reminder-when]"), soon(5))
-        wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time")
         before = desktop.notifications().count("member=Notify")
-        session.click(session.find("[data-testid=add-reminder]"))
+        add_reminder_on_page(session, "Move the car", 5)
         wait_until(lambda: desktop.notifications().count("member=Notify") > before, 25, "no Notify call")
         notification = wait_until(desktop.last_notification_id, 10, "no id for the notification")
 
