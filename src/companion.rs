@@ -112,6 +112,10 @@ pub struct TurnOutcome {
     pub usage: Option<Usage>,
     pub meta: MessageMeta,
     pub timings: crate::agent::driver::TurnTimings,
+    /// The turn moved on to another conversation (`/clear`): what the window shows is
+    /// stale.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conversation_changed: bool,
 }
 
 pub struct Companion {
@@ -415,10 +419,10 @@ impl Companion {
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, conversation_id: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
+    async fn answer_command(&self, asked_in: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
         let result = self.command_reply(command).await;
         // `/clear` moved on to a new conversation: the answer goes there.
-        let conversation_id = self.store.current_conversation().await.unwrap_or(conversation_id);
+        let conversation_id = self.store.current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
             Err(error) => (error.to_string(), MessageStatus::Error),
@@ -445,6 +449,7 @@ impl Companion {
             usage: None,
             meta,
             timings: Default::default(),
+            conversation_changed: conversation_id != asked_in,
         })
     }
 
@@ -585,6 +590,7 @@ impl Companion {
             usage: driven.meta.usage,
             meta: driven.meta.clone(),
             timings: driven.timings,
+            conversation_changed: false,
         };
         match driven.end {
             TurnEnd::Failed { message, .. } => {

@@ -69,7 +69,11 @@ pub enum CoreEvent {
     PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan::PlanItem> },
     /// How full the context was on the last model call (tokens of the prompt and the
     /// budget it must fit: window minus the reply reserve).
-    ContextUsage { conversation_id: i64, used: usize, budget: usize, window: usize, summarized_turns: bool },
+    ContextUsage {
+        conversation_id: i64,
+        #[serde(flatten)]
+        meter: crate::context::engine::ContextMeter,
+    },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
     /// A reminder was shown and posted in the chat.

@@ -418,7 +418,10 @@ async fn control_commands_answer_without_the_model() {
     assert!(decide.starts_with("Would send a checkin"), "{decide}");
     assert!(core.history(50).await.unwrap().iter().all(|m| m.content != "hi"), "decide sends nothing");
     let before = core.store().current_conversation().await.unwrap();
-    assert!(core.send("/clear").await.unwrap().reply.contains("fresh conversation"));
+    let cleared = core.send("/clear").await.unwrap();
+    assert!(cleared.reply.contains("fresh conversation"));
+    assert!(cleared.conversation_changed, "the window is told to show the new conversation");
+    assert!(!core.send("/status").await.unwrap().conversation_changed);
     assert_ne!(core.store().current_conversation().await.unwrap(), before);
     assert_eq!(server.request_count(), 1, "only /proactive decide asked the model");
     let _ = hands.now().weekday();

@@ -278,9 +278,10 @@ pub async fn save_proactive_config(core: Core<'_>, config: ProactiveConfig) -> R
     Ok(core.set_proactive_config(config).await?)
 }
 
+/// Writes settings.toml: off the main thread.
 #[tauri::command]
-pub fn set_timezone(core: Core<'_>, zone: String) -> Result<String, CommandError> {
-    Ok(core.set_timezone(&zone)?.name().to_string())
+pub async fn set_timezone(core: Core<'_>, zone: String) -> Result<String, CommandError> {
+    Ok(blocking(&core, move |c| c.set_timezone(&zone)).await?.name().to_string())
 }
 
 /// Quiet for `minutes`, or lifted with `None`.

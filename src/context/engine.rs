@@ -45,6 +45,31 @@ pub struct ContextMeter {
     pub window: usize,
     /// Older turns are summarised (and searchable with recall).
     pub summarized_turns: bool,
+    pub level: MeterLevel,
+}
+
+/// Where the meter stands against the fold rule: `High` from the threshold at which
+/// older turns are folded, `Mid` from the level a fold brings the history down to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeterLevel {
+    #[default]
+    Low,
+    Mid,
+    High,
+}
+
+impl ContextMeter {
+    pub fn new(used: usize, budget: usize, window: usize, summarized_turns: bool, settings: &ContextSettings) -> Self {
+        let level = if used * 100 >= budget * usize::from(settings.threshold_percent) {
+            MeterLevel::High
+        } else if used * 100 >= budget * usize::from(settings.target_percent) {
+            MeterLevel::Mid
+        } else {
+            MeterLevel::Low
+        };
+        Self { used, budget, window, summarized_turns, level }
+    }
 }
 
 /// The budget for a chain under the current settings.
@@ -106,6 +131,7 @@ pub struct TurnShaper<'a> {
     pub conversation_id: i64,
     pub events: &'a EventBus,
     pub meter: &'a std::sync::Mutex<Option<(i64, ContextMeter)>>,
+    pub context: ContextSettings,
 }
 
 impl Shaper for TurnShaper<'_> {
@@ -137,15 +163,9 @@ impl TurnShaper<'_> {
                 "context guard trimmed tool results"
             );
         }
-        let meter = ContextMeter { used: report.after, budget: report.budget, window: self.window, summarized_turns: self.summarized_turns };
+        let meter = ContextMeter::new(report.after, report.budget, self.window, self.summarized_turns, &self.context);
         *self.meter.lock().expect("meter lock") = Some((self.conversation_id, meter));
-        self.events.publish(CoreEvent::ContextUsage {
-            conversation_id: self.conversation_id,
-            used: meter.used,
-            budget: meter.budget,
-            window: meter.window,
-            summarized_turns: meter.summarized_turns,
-        });
+        self.events.publish(CoreEvent::ContextUsage { conversation_id: self.conversation_id, meter });
         (messages, report)
     }
 }
@@ -170,6 +190,7 @@ impl TurnPrompt {
             conversation_id,
             events: companion.events(),
             meter: &companion.context_meter,
+            context: companion.settings().context.clone(),
         }
     }
 }
@@ -380,6 +401,20 @@ impl Companion {
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
         guard::prepare(&mut chats, &limits, &count);
         let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
-        Ok(ContextMeter { used, budget: limits.budget, window: window as usize, summarized_turns: summary.is_some() })
+        Ok(ContextMeter::new(used, limits.budget, window as usize, summary.is_some(), &settings.context))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_meter_level_follows_the_fold_settings() {
+        let defaults = ContextSettings::default();
+        let level = |used, settings: &ContextSettings| ContextMeter::new(used, 1000, 1200, false, settings).level;
+        assert_eq!([499, 500, 799, 800].map(|u| level(u, &defaults)), [MeterLevel::Low, MeterLevel::Mid, MeterLevel::Mid, MeterLevel::High]);
+        let early = ContextSettings { threshold_percent: 60, target_percent: 30, ..defaults };
+        assert_eq!([299, 300, 600].map(|u| level(u, &early)), [MeterLevel::Low, MeterLevel::Mid, MeterLevel::High]);
     }
 }

@@ -49,15 +49,6 @@ impl Level {
             Level::High => "high",
         }
     }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.trim().to_lowercase().as_str() {
-            "low" | "bajo" | "baja" => Some(Level::Low),
-            "medium" | "medio" | "media" => Some(Level::Medium),
-            "high" | "alto" | "alta" => Some(Level::High),
-            _ => None,
-        }
-    }
 }
 
 /// Where a proactive message can reach the user.
@@ -75,8 +66,6 @@ pub enum SinkId {
 }
 
 impl SinkId {
-    pub const ALL: [SinkId; 4] = [SinkId::Chat, SinkId::Notification, SinkId::Tray, SinkId::Console];
-
     pub fn as_str(self) -> &'static str {
         match self {
             SinkId::Chat => "chat",
@@ -95,6 +84,16 @@ pub enum SinkPreference {
     All,
     RemindersOnly,
     None,
+}
+
+impl SinkPreference {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SinkPreference::All => "all",
+            SinkPreference::RemindersOnly => "reminders-only",
+            SinkPreference::None => "none",
+        }
+    }
 }
 
 /// Per-sink preferences and the primary sink (the only one spontaneous messages use).
@@ -234,6 +233,5 @@ mod tests {
     #[test]
     fn daily_limits_by_level() {
         assert_eq!([Level::Low, Level::Medium, Level::High].map(Level::max_per_day), [0, 4, 8]);
-        assert_eq!(Level::parse("Alto"), Some(Level::High));
     }
 }

@@ -87,6 +87,10 @@ pub struct ProactiveStatus {
     pub state: ProactiveState,
     pub zone: String,
     pub sinks: Vec<(config::SinkId, Channel, bool)>,
+    /// Spontaneous messages allowed today at this level.
+    pub max_today: u32,
+    /// Until when Sidecar is quiet (`/quiet`, "be quiet", the tray), if it is now.
+    pub quiet_until: Option<DateTime<Utc>>,
 }
 
 impl Companion {
@@ -106,11 +110,25 @@ impl Companion {
         Ok(config)
     }
 
-    pub async fn proactive_status(&self) -> Result<ProactiveStatus, CompanionError> {
-        let zone = self.zone();
-        let now = (self.clock)();
+    /// Now, and the config and state as they stand now (counters rolled to this hour),
+    /// read fresh from the database.
+    async fn proactive_now(&self) -> Result<(DateTime<Utc>, ProactiveConfig, ProactiveState), CompanionError> {
+        let (now, zone) = ((self.clock)(), self.zone());
+        let config = self.proactive_config().await?;
         let (state, _) = self.store().update_proactive_state(|s| s.roll_counters(now, zone)).await?;
-        Ok(ProactiveStatus { config: self.proactive_config().await?, state, zone: zone.name().to_string(), sinks: self.router.sinks() })
+        Ok((now, config, state))
+    }
+
+    pub async fn proactive_status(&self) -> Result<ProactiveStatus, CompanionError> {
+        let (now, config, state) = self.proactive_now().await?;
+        Ok(ProactiveStatus {
+            max_today: config.level.max_per_day(),
+            quiet_until: state.quiet_until.filter(|until| *until > now),
+            config,
+            state,
+            zone: self.zone().name().to_string(),
+            sinks: self.router.sinks(),
+        })
     }
 
     /// The user said something (from this process's channel): they are active now.
@@ -182,10 +200,7 @@ impl Companion {
 
     /// What the decision call is told now (`/proactive context`).
     pub async fn spontaneous_context(&self) -> Result<SpontaneousContext, CompanionError> {
-        let zone = self.zone();
-        let now = (self.clock)();
-        let config = self.proactive_config().await?;
-        let (state, _) = self.store().update_proactive_state(|s| s.roll_counters(now, zone)).await?;
+        let (now, config, state) = self.proactive_now().await?;
         self.build_context(now, &config, &state).await
     }
 
@@ -193,10 +208,9 @@ impl Companion {
         let zone = self.zone();
         let reminders = self
             .store()
-            .reminders()
+            .pending_reminders()
             .await?
             .into_iter()
-            .filter(|r| r.state == "pending")
             .map(|r| (r.due().with_timezone(&zone).format("%a %d %b %H:%M").to_string(), r.message))
             .collect();
         let mut facts = self.facts();
@@ -222,9 +236,7 @@ impl Companion {
 
     async fn tick(&self, mode: TickMode) -> Result<TickReport, CompanionError> {
         let zone = self.zone();
-        let now = (self.clock)();
-        let config = self.proactive_config().await?;
-        let (state, _) = self.store().update_proactive_state(|s| s.roll_counters(now, zone)).await?;
+        let (now, config, state) = self.proactive_now().await?;
         if mode == TickMode::Send {
             let last_user = self.last_user_message(&state).await?.map(|(at, _)| at);
             if let Err(reason) = rules::precheck(&config, &state, now, zone, last_user) {

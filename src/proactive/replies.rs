@@ -103,25 +103,25 @@ impl Companion {
         let sinks = status
             .sinks
             .iter()
-            .map(|(id, channel, up)| format!("{} ({}, {}{})", id.as_str(), channel.as_str(), serde_json::to_value(c.sinks.of(*id)).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), if *up { "" } else { ", off" }))
+            .map(|(id, channel, up)| format!("{} ({}, {}{})", id.as_str(), channel.as_str(), c.sinks.of(*id).as_str(), if *up { "" } else { ", off" }))
             .collect::<Vec<_>>()
             .join(", ");
         let pending = self.reminders_overview().await?;
         let pending = pending.upcoming.len() + pending.recurring.len();
-        let quiet = when(s.quiet_until).map(|t| if es { format!("hasta las {t}") } else { format!("until {t}") }).unwrap_or_else(|| "no".into());
+        let quiet = status.quiet_until.map(|t| self.local_hm(t)).map(|t| if es { format!("hasta las {t}") } else { format!("until {t}") }).unwrap_or_else(|| "no".into());
         let breaker = when(s.circuit_open_until).map(|t| if es { format!("pausado hasta las {t}") } else { format!("paused until {t}") }).unwrap_or_else(|| "ok".into());
         let last_channel = s.last_active_channel.map(|c| c.as_str()).unwrap_or("-");
         Ok(if es {
             format!(
                 "Proactividad: {} · silencio: {} · horas de silencio {}–{} ({})\nHoy: {} de {} mensajes espontáneos; esta hora: {} de 2 · disyuntor: {}\nRecordatorios pendientes: {pending}\nCanales: último activo {last_channel}; salidas: {sinks}; principal: {}",
                 c.level.as_str(), quiet, c.quiet_hours.start.format("%H:%M"), c.quiet_hours.end.format("%H:%M"), status.zone,
-                s.count_today, c.level.max_per_day(), s.count_this_hour, breaker, c.sinks.primary.as_str()
+                s.count_today, status.max_today, s.count_this_hour, breaker, c.sinks.primary.as_str()
             )
         } else {
             format!(
                 "Proactivity: {} · quiet: {} · quiet hours {}–{} ({})\nToday: {} of {} spontaneous messages; this hour: {} of 2 · circuit breaker: {}\nPending reminders: {pending}\nChannels: last active {last_channel}; sinks: {sinks}; primary: {}",
                 c.level.as_str(), quiet, c.quiet_hours.start.format("%H:%M"), c.quiet_hours.end.format("%H:%M"), status.zone,
-                s.count_today, c.level.max_per_day(), s.count_this_hour, breaker, c.sinks.primary.as_str()
+                s.count_today, status.max_today, s.count_this_hour, breaker, c.sinks.primary.as_str()
             )
         })
     }

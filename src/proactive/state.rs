@@ -29,7 +29,6 @@ impl Channel {
 #[serde(default)]
 pub struct ProactiveState {
     pub last_spontaneous_at: Option<DateTime<Utc>>,
-    pub last_reminder_at: Option<DateTime<Utc>>,
     pub count_today: u32,
     pub count_this_hour: u32,
     /// The local day `count_today` counts ("2026-11-22").

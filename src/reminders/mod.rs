@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::companion::{Companion, CompanionError};
 use crate::store::reminders::Reminder;
-use scheduler::{Deliver, Scheduler, SchedulerLock};
+use scheduler::{Scheduler, SchedulerLock};
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -44,11 +44,6 @@ impl Companion {
             store: self.store().clone(),
             events: self.events().clone(),
         });
-        self.reminder_scheduler_with(deliver)
-    }
-
-    /// The scheduler with another delivery (tests).
-    pub fn reminder_scheduler_with(&self, deliver: Arc<dyn Deliver>) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
         let Some(lock) = SchedulerLock::try_acquire(self.data_dir())? else {
             return Ok(None);
         };
@@ -76,12 +71,7 @@ impl Companion {
 
     /// Cancels every pending reminder (`/reminders clear`); how many.
     pub async fn clear_reminders(&self) -> Result<usize, CompanionError> {
-        let mut cancelled = 0;
-        for reminder in self.store().reminders().await?.into_iter().filter(|r| r.state == "pending") {
-            if self.store().cancel_reminder(reminder.id).await? {
-                cancelled += 1;
-            }
-        }
+        let cancelled = self.store().cancel_pending_reminders().await? as usize;
         self.reminders_changed().notify_one();
         self.events().publish(crate::events::CoreEvent::RemindersChanged);
         Ok(cancelled)
@@ -94,24 +84,22 @@ impl Companion {
 
     pub async fn reminders_overview(&self) -> Result<Overview, CompanionError> {
         let mut overview = Overview { zone: self.zone().name().to_string(), ..Overview::default() };
-        for reminder in self.store().reminders().await? {
+        let all = self.store().reminders().await?;
+        // A repeating reminder that came late keeps its series pending; its late
+        // occurrences are shown too, from the deliveries.
+        for (id, due_at) in self.store().late_deliveries().await? {
+            let listed = overview.late.iter().any(|l| l.id == id);
+            if let Some(reminder) = all.iter().find(|r| r.id == id && !listed && !(r.state == "delivered" && r.late)) {
+                overview.late.push(Reminder { due_at, late: true, ..reminder.clone() });
+            }
+        }
+        for reminder in all {
             match reminder.state.as_str() {
                 "pending" | "attempting" if reminder.repeat.is_some() => overview.recurring.push(reminder),
                 "pending" | "attempting" => overview.upcoming.push(reminder),
                 "delivered" if reminder.late => overview.late.push(reminder),
                 "delivered" => overview.delivered.push(reminder),
                 _ => {}
-            }
-        }
-        // A repeating reminder that came late keeps its series pending; show the late
-        // occurrence too, from the deliveries.
-        for (id, due_at) in self.store().late_deliveries().await? {
-            if !overview.late.iter().any(|r| r.id == id) {
-                if let Some(mut reminder) = self.store().reminder(id).await? {
-                    reminder.due_at = due_at;
-                    reminder.late = true;
-                    overview.late.push(reminder);
-                }
             }
         }
         overview.delivered.sort_by(|a, b| b.delivered_at.cmp(&a.delivered_at));

@@ -71,6 +71,17 @@ impl Store {
         .await?)
     }
 
+    /// Pending reminders, soonest first.
+    pub async fn pending_reminders(&self) -> Result<Vec<Reminder>, StoreError> {
+        self.find_reminders("").await
+    }
+
+    /// Cancels every pending reminder; how many.
+    pub async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(&self.pool).await?;
+        Ok(done.rows_affected())
+    }
+
     /// Pending reminders whose message contains `query` (case-insensitive).
     pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(&format!(

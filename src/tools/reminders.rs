@@ -179,8 +179,7 @@ impl Tool for ListReminders {
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
         Box::pin(async move {
             let _: NoArgs = parse_arguments(arguments)?;
-            let all = self.0.store.reminders().await.map_err(failed)?;
-            let pending: Vec<Reminder> = all.into_iter().filter(|r| r.state == "pending").collect();
+            let pending = self.0.store.pending_reminders().await.map_err(failed)?;
             if pending.is_empty() {
                 return Ok("NONE: there are no pending reminders.".into());
             }

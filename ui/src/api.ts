@@ -50,6 +50,8 @@ export interface Message {
 
 export interface TurnOutcome {
   conversation_id: number;
+  /** The turn moved on to another conversation (`/clear`). */
+  conversation_changed?: boolean;
   message_id: number;
   reply: string;
   status: MessageStatus;
@@ -210,6 +212,8 @@ export interface ContextMeter {
   budget: number;
   window: number;
   summarized_turns: boolean;
+  /** Against the fold rule: "high" from the threshold at which older turns are folded. */
+  level: "low" | "mid" | "high";
 }
 
 export type CheckpointStatus = "in_progress" | "paused" | "resumed" | "completed" | "abandoned";
@@ -290,13 +294,16 @@ export interface ProactiveStatus {
   state: {
     count_today: number;
     count_this_hour: number;
-    quiet_until: string | null;
     circuit_open_until: string | null;
     last_spontaneous_at: string | null;
     last_active_channel: "desktop" | "cli" | null;
   };
   zone: string;
   sinks: [SinkId, "desktop" | "cli", boolean][];
+  /** Spontaneous messages allowed today at this level. */
+  max_today: number;
+  /** Until when Sidecar is quiet, if it is now. */
+  quiet_until: string | null;
 }
 
 export const CORE_EVENT = "sidecar://event";

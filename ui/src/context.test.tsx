@@ -41,7 +41,7 @@ describe("context around the chat", () => {
     const plan = await screen.findByTestId("plan");
     expect(plan).toHaveTextContent("1/2");
     expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "in_progress");
-    await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, summarized_turns: true });
+    await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, summarized_turns: true, level: "high" });
     const meter = await screen.findByTestId("context-meter");
     expect(meter).toHaveTextContent("Context: 4,200 of 5,000 tokens");
     expect(meter).toHaveClass("high");

@@ -135,7 +135,7 @@ describe("proactivity settings", () => {
   it("quiets for an hour from the settings", async () => {
     const core = new FakeCore();
     const until = new Date(Date.now() + 3600_000).toISOString();
-    core.handlers.set_quiet = () => ({ ...defaultProactiveStatus(), state: { ...defaultProactiveStatus().state, quiet_until: until } });
+    core.handlers.set_quiet = () => ({ ...defaultProactiveStatus(), quiet_until: until });
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-settings"));

@@ -75,8 +75,8 @@ export function useChat() {
       .sendMessage(trimmed)
       .then((outcome) => {
         dispatch({ type: "finished", outcome });
-        // `/clear` moved on to a new conversation: show it.
-        if (/^\/clear$/i.test(trimmed))
+        // The turn moved on to a new conversation (`/clear`): show it.
+        if (outcome.conversation_changed)
           api.loadHistory().then((messages) => {
             dispatch({ type: "history_loaded", messages });
             setMeter(null);

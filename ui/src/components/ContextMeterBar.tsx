@@ -6,11 +6,10 @@ export function ContextMeterBar({ meter }: { meter: ContextMeter | null }) {
   const t = useStrings();
   if (!meter || meter.budget === 0) return null;
   const share = Math.min(1, meter.used / meter.budget);
-  const level = share >= 0.8 ? "high" : share >= 0.5 ? "mid" : "low";
   const label = t.contextMeter(meter.used, meter.budget);
   return (
     <div
-      className={`context-meter ${level}`}
+      className={`context-meter ${meter.level}`}
       data-testid="context-meter"
       title={meter.summarized_turns ? `${label}. ${t.contextSummarized}` : label}
       role="meter"

@@ -34,7 +34,7 @@ export function ProactivitySettings() {
   if (!config || !status) return error ? <div className="problems">{error}</div> : null;
   const set = (patch: Partial<ProactiveConfig>) => setConfig({ ...config, ...patch });
   const setSink = (sink: SinkId, pref: SinkPreference) => set({ sinks: { ...config.sinks, [sink]: pref } });
-  const quietUntil = status.state.quiet_until && new Date(status.state.quiet_until) > new Date() ? status.state.quiet_until : null;
+  const quietUntil = status.quiet_until;
 
   const save = async () => {
     setError(null);
@@ -61,7 +61,7 @@ export function ProactivitySettings() {
       <h2>{t.proactiveTitle}</h2>
       <p className="muted">{t.proactiveIntro}</p>
       <div className="quiet-line row" data-testid="quiet-line">
-        <span>{quietUntil ? t.quietUntil(hm(quietUntil, t.locale)) : t.proactiveToday(status.state.count_today, { low: 0, medium: 4, high: 8 }[config.level])}</span>
+        <span>{quietUntil ? t.quietUntil(hm(quietUntil, t.locale)) : t.proactiveToday(status.state.count_today, status.max_today)}</span>
         {quietUntil ? (
           <button className="ghost small" onClick={() => quiet(null)} data-testid="quiet-off">
             {t.quietOff}

@@ -27,9 +27,11 @@ export function defaultProactiveStatus(): ProactiveStatus {
       tick_minutes: 15,
       sinks: { primary: "chat", chat: "all", notification: "all", tray: "all", console: "all" },
     },
-    state: { count_today: 1, count_this_hour: 0, quiet_until: null, circuit_open_until: null, last_spontaneous_at: null, last_active_channel: "desktop" },
+    state: { count_today: 1, count_this_hour: 0, circuit_open_until: null, last_spontaneous_at: null, last_active_channel: "desktop" },
     zone: "Europe/Madrid",
     sinks: [["chat", "desktop", true], ["notification", "desktop", true], ["tray", "desktop", true]],
+    max_today: 4,
+    quiet_until: null,
   };
 }
 
