@@ -7,6 +7,8 @@ packages=(
   # Tauri 2 on Linux
   libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
   libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libgtk-3-dev pkg-config
+  # D-Bus client library (the keychain)
+  libdbus-1-dev
   # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
   # WebDriver for WebKitGTK, key presses and screenshots
   xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick
