@@ -59,13 +59,13 @@ async fn main() {
     let full_tokens = guard::total_tokens(&all, &sidecar::tokens::count);
 
     let started = Instant::now();
-    let (prompt, report) = core.preview_prompt().await.unwrap();
+    let (prompt, report) = core.context().preview_prompt(&core.tools()).await.unwrap();
     let first = started.elapsed();
 
     let mut steady = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         let started = Instant::now();
-        core.preview_prompt().await.unwrap();
+        core.context().preview_prompt(&core.tools()).await.unwrap();
         steady.push(started.elapsed());
     }
     steady.sort();

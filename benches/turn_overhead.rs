@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo bench --bench turn_overhead`
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::time::Duration;

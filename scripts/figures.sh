@@ -19,10 +19,10 @@ cargo bench --bench recall 2>/dev/null
 echo "== prompt build and context guard =="
 cargo bench --bench context_guard 2>/dev/null
 echo "== prompt tokens per request, 500-turn replay vs full history =="
-cargo test --release --test context_replay -- --nocapture 2>&1 | grep '^replay:' 
+cargo test --release --test it context_replay:: -- --nocapture 2>&1 | grep '^replay:' 
 echo "== reminders and proactivity =="
 cargo bench --bench proactive 2>/dev/null
-cargo test --release --test proactive thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
+cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="

@@ -10,53 +10,27 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::driver::{drive, TurnContext};
 use crate::agent::prompt;
 use crate::agent::turn::{TurnEnd, TurnLimits};
-use crate::clock::{self, Clock};
+use crate::channels::control::Control;
+use crate::channels::slash::{self, Command};
+use crate::clock::Clock;
+use crate::context::service::ContextService;
+use crate::locale::Lang;
+use crate::proactive::router::MessageRouter;
+use crate::proactive::service::{BrainLock, ProactiveService};
+use crate::provider_admin::ProviderAdmin;
+use crate::reminders::service::ReminderService;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
-use crate::llm::router::RouteError;
 use crate::llm::{ChatMessage, Role, Usage};
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::{Category, Malformed};
-use crate::knowledge::store::{KnowledgeError, KnowledgeStore, ListedFact};
+use crate::knowledge::store::{KnowledgeStore, ListedFact};
+pub use crate::error::CompanionError;
 use crate::model::Models;
 use crate::secrets::Secrets;
 use crate::settings::{Settings, SettingsError};
-use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageTotals};
+use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
-
-#[derive(Debug, thiserror::Error)]
-pub enum CompanionError {
-    #[error(transparent)]
-    Settings(#[from] SettingsError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("the model is not available: {0}")]
-    ModelUnavailable(String),
-    #[error(transparent)]
-    Route(#[from] RouteError),
-    #[error("{0}")]
-    TurnFailed(String),
-    #[error("a reply is still being written; press Stop first")]
-    Busy,
-    #[error("there is no unanswered message to retry")]
-    NothingToRetry,
-    #[error("the message is empty")]
-    EmptyMessage,
-    #[error("{0}")]
-    InvalidInput(String),
-    #[error(transparent)]
-    Knowledge(#[from] KnowledgeError),
-}
-
-impl CompanionError {
-    pub fn is_retryable(&self) -> bool {
-        match self {
-            CompanionError::Route(e) => e.is_retryable(),
-            CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
-            _ => false,
-        }
-    }
-}
 
 /// Where the companion keeps its things, and how it tells time.
 #[derive(Clone)]
@@ -82,7 +56,7 @@ impl CompanionOptions {
         Self {
             data_dir,
             settings,
-            clock: clock::system_clock(),
+            clock: crate::clock::system_clock(),
             config_path: None,
             secrets: Arc::new(Secrets::new(false)),
             channel: crate::proactive::state::Channel::Desktop,
@@ -99,6 +73,13 @@ impl CompanionOptions {
             ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
         })
     }
+}
+
+/// Token use and cost today (the user's local midnight) and overall.
+#[derive(Debug, Clone, Serialize)]
+pub struct UsageReport {
+    pub today: UsageTotals,
+    pub all_time: UsageTotals,
 }
 
 /// What a finished turn produced.
@@ -120,32 +101,24 @@ pub struct TurnOutcome {
 
 pub struct Companion {
     store: Store,
-    pub(crate) models: Models,
-    pub(crate) secrets: Arc<Secrets>,
-    pub(crate) config_path: Option<PathBuf>,
+    models: Arc<Models>,
+    providers: ProviderAdmin,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     tools: StdMutex<Arc<ToolRegistry>>,
     events: EventBus,
     data_dir: PathBuf,
-    pub(crate) clock: Clock,
+    clock: Clock,
+    lang: Lang,
     active_turn: StdMutex<Option<CancellationToken>>,
-    pub(crate) plans: Arc<crate::context::plan::PlanBoard>,
-    /// The last measured context use, by conversation.
-    pub(crate) context_meter: StdMutex<Option<(i64, crate::context::engine::ContextMeter)>>,
-    /// Notified when reminders change, so a running scheduler re-arms.
-    reminders_changed: Arc<tokio::sync::Notify>,
-    pub(crate) reminder_desk: Arc<crate::tools::reminders::ReminderDesk>,
-    /// Notified when the proactivity settings change, so the loop re-reads them.
-    pub(crate) proactive_changed: tokio::sync::Notify,
-    pub(crate) router: crate::proactive::router::MessageRouter,
-    /// Held while the model is asked anything for the user (a turn, or the spontaneous
-    /// decision): one at a time (P7).
-    pub(crate) brain: tokio::sync::Mutex<()>,
-    /// Cancels the spontaneous decision in flight when the user writes.
-    pub(crate) tick_cancel: StdMutex<Option<CancellationToken>>,
-    pub(crate) channel: crate::proactive::state::Channel,
-    zone: clock::ZoneCell,
+    context: Arc<ContextService>,
+    reminders: Arc<ReminderService>,
+    proactive: Arc<ProactiveService>,
+    /// Held while the model is asked anything for the user (P7), shared with proactivity.
+    brain: BrainLock,
+    config_path: Option<PathBuf>,
+    /// Problems found while starting that the user should see (a bad time zone).
+    warnings: Vec<String>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -158,14 +131,14 @@ impl Drop for TurnGuard<'_> {
 }
 
 /// The standard tools, configured from settings.
-pub fn default_tools(settings: &Settings, clock: Clock, zone: clock::ZoneCell) -> ToolRegistry {
+pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
     let http = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(20))
         .user_agent("Sidecar/0.1")
         .build()
         .expect("a TLS backend is compiled in");
     let mut registry = ToolRegistry::new();
-    registry.register(tools::time::GetCurrentTime { clock, zone });
+    registry.register(tools::time::GetCurrentTime { clock });
     registry.register(tools::web_search::WebSearch { http: http.clone(), settings: settings.tools.web_search.clone() });
     registry.register(tools::read_url::ReadUrl { settings: settings.tools.read_url.clone() });
     registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
@@ -173,61 +146,84 @@ pub fn default_tools(settings: &Settings, clock: Clock, zone: clock::ZoneCell) -
 }
 
 impl Companion {
+    /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
+        let (zone, zone_warning) = crate::clock::resolve_zone(options.settings.user.timezone.as_deref());
+        if let Some(warning) = &zone_warning {
+            tracing::warn!("{warning}");
+        }
+        let clock = options.clock.clone();
+        clock.set_zone(zone);
+        let lang = Lang::from_env();
         let store = Store::open(&options.data_dir).await?;
-        store.purge_expired_corrections((options.clock)()).await?;
+        store.purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
-        let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, crate::locale::Lang::from_env())?);
-        let zone = clock::ZoneCell::new(clock::user_zone(options.settings.user.timezone.as_deref()));
-        let mut tools = default_tools(&options.settings, options.clock.clone(), zone.clone());
-        tools.register(crate::tools::remember::RememberFact {
-            store: knowledge.clone(),
-            clock: options.clock.clone(),
-            zone: zone.clone(),
-        });
-        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
-        tools.register(crate::recall::RecallTool(recall.clone()));
+        let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
+        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone()));
+        let router = MessageRouter::default();
+        router.register(Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel }));
+        let brain: BrainLock = Arc::default();
+
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
-        tools.register(crate::tools::plan::UpdatePlan(plans.clone()));
-        let reminders_changed = Arc::new(tokio::sync::Notify::new());
-        let reminder_desk = Arc::new(crate::tools::reminders::ReminderDesk {
-            store: store.clone(),
-            clock: options.clock.clone(),
-            zone: zone.clone(),
-            changed: reminders_changed.clone(),
-            events: events.clone(),
-        });
-        crate::tools::reminders::register(&mut tools, reminder_desk.clone());
-        let router = crate::proactive::router::MessageRouter::default();
-        router.register(Arc::new(crate::proactive::sinks::ChatSink {
-            store: store.clone(),
-            events: events.clone(),
-            channel: options.channel,
-        }));
-        let models = Models::new(options.settings, options.secrets.clone(), options.data_dir.join("logs"), events.clone());
+        let context = Arc::new(ContextService::new(store.clone(), knowledge.clone(), plans.clone(), events.clone(), models.clone(), clock.clone(), options.data_dir.clone()));
+        let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone()));
+        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router, brain.clone(), clock.clone(), options.channel));
+        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
+
+        let mut tools = default_tools(&models.settings(), clock.clone());
+        tools.register(crate::tools::remember::RememberFact { store: knowledge.clone(), clock: clock.clone() });
+        tools.register(crate::recall::RecallTool(recall.clone()));
+        tools.register(crate::tools::plan::UpdatePlan(plans));
+        crate::tools::reminders::register(&mut tools, reminders.clone());
         Ok(Arc::new(Self {
+            providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             store,
             models,
-            secrets: options.secrets,
-            config_path: options.config_path,
             knowledge,
             recall,
             tools: StdMutex::new(Arc::new(tools)),
             events,
             data_dir: options.data_dir,
-            clock: options.clock,
+            clock,
+            lang,
             active_turn: StdMutex::new(None),
-            plans,
-            context_meter: StdMutex::new(None),
-            reminders_changed,
-            reminder_desk,
-            proactive_changed: tokio::sync::Notify::new(),
-            router,
-            brain: tokio::sync::Mutex::new(()),
-            tick_cancel: StdMutex::new(None),
-            channel: options.channel,
-            zone,
+            context,
+            reminders,
+            proactive,
+            brain,
+            config_path: options.config_path,
+            warnings: zone_warning.into_iter().collect(),
         }))
+    }
+
+    pub fn context(&self) -> &Arc<ContextService> {
+        &self.context
+    }
+
+    pub fn reminders(&self) -> &Arc<ReminderService> {
+        &self.reminders
+    }
+
+    pub fn proactive(&self) -> &Arc<ProactiveService> {
+        &self.proactive
+    }
+
+    /// Adding, editing, ordering and testing model providers.
+    pub fn provider_admin(&self) -> &ProviderAdmin {
+        &self.providers
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Problems found at start that the user should see and fix.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     pub fn events(&self) -> &EventBus {
@@ -257,12 +253,12 @@ impl Companion {
 
     /// The user's IANA zone: the configured one, else the system's.
     pub fn zone(&self) -> chrono_tz::Tz {
-        self.zone.get()
+        self.clock.zone()
     }
 
     /// Sets the user's IANA zone: saved in settings.toml (`[user] timezone`) and used
-    /// at once by the tools, reminders and the proactive loop. Existing reminders keep
-    /// the zone they were set in.
+    /// at once by everything that reads the clock. Providers are not touched. Existing
+    /// reminders keep the zone they were set in.
     pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
         let zone: chrono_tz::Tz = name
             .trim()
@@ -271,22 +267,14 @@ impl Companion {
         if let Some(path) = &self.config_path {
             crate::settings_file::save_timezone(path, zone.name()).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
         }
-        let mut settings = (*self.settings()).clone();
-        settings.user.timezone = Some(zone.name().to_string());
-        self.models.replace_settings(settings);
-        self.zone.set(zone);
+        self.clock.set_zone(zone);
         Ok(zone)
-    }
-
-    /// The user's local date, for fact dates.
-    pub(crate) fn today(&self) -> chrono::NaiveDate {
-        (self.clock)().with_timezone(&self.zone()).date_naive()
     }
 
     /// Saves a fact directly (CLI, Memory view); not limited per turn.
     pub fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
         self.knowledge.begin_turn();
-        Ok(self.knowledge.remember(text, category, self.today())?)
+        Ok(self.knowledge.remember(text, category, self.clock.local_today())?)
     }
 
     pub fn facts(&self) -> Vec<ListedFact> {
@@ -335,11 +323,6 @@ impl Companion {
         Ok((imported, problems))
     }
 
-    /// What a reminder scheduler waits on besides the clock.
-    pub fn reminders_changed(&self) -> Arc<tokio::sync::Notify> {
-        self.reminders_changed.clone()
-    }
-
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {
         &self.knowledge
     }
@@ -381,6 +364,12 @@ impl Companion {
         Ok(self.store.usage_totals(since).await?)
     }
 
+    /// Token use and cost since the user's local midnight, and overall.
+    pub async fn usage_report(&self) -> Result<UsageReport, CompanionError> {
+        let midnight = crate::store::utc(self.clock.local_midnight());
+        Ok(UsageReport { today: self.usage_totals(Some(&midnight)).await?, all_time: self.usage_totals(None).await? })
+    }
+
     /// Pins a provider to the current conversation (no fallback), or unpins it.
     pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
         let conversation = self.store.current_conversation().await?;
@@ -399,10 +388,10 @@ impl Companion {
         if text.is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
-        let command = crate::commands::parse(text);
+        let command = slash::parse(text);
         let (cancel, guard) = self.begin_turn()?;
         if command.is_none() {
-            self.record_user_activity().await?;
+            self.proactive.record_user_activity().await?;
         }
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
@@ -415,12 +404,12 @@ impl Companion {
         }
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, cancel).await
+        self.reply(conversation_id, user_message_id, cancel).await
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, asked_in: i64, command: crate::commands::Command) -> Result<TurnOutcome, CompanionError> {
-        let result = self.command_reply(command).await;
+    async fn answer_command(&self, asked_in: i64, command: Command) -> Result<TurnOutcome, CompanionError> {
+        let result = self.control().answer(command).await;
         // `/clear` moved on to a new conversation: the answer goes there.
         let conversation_id = self.store.current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
@@ -470,9 +459,9 @@ impl Companion {
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
-        self.record_user_activity().await?;
+        self.proactive.record_user_activity().await?;
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, cancel).await
+        self.reply(conversation_id, user_message_id, cancel).await
     }
 
     /// Stops the turn in progress, if any. What was streamed so far is kept.
@@ -492,35 +481,8 @@ impl Companion {
         self.store.close().await;
     }
 
-    /// One model call outside a turn (a summary, a decision): no streaming, no tools;
-    /// its usage is recorded under `purpose`. The error says why, for the caller's log.
-    pub(crate) async fn call_once(
-        &self,
-        chain: &crate::model::Chain,
-        request: crate::llm::ChatRequest,
-        purpose: &str,
-        conversation_id: Option<i64>,
-        timeout: std::time::Duration,
-    ) -> Result<String, String> {
-        let policy = self.settings().llm.retry_policy();
-        let call = crate::llm::router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
-        let routed = tokio::time::timeout(timeout, call)
-            .await
-            .map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?
-            .map_err(|e| e.to_string())?;
-        let record = crate::store::UsageRecord {
-            conversation_id,
-            message_id: None,
-            provider: &routed.provider_id,
-            model: &routed.model,
-            purpose,
-            usage: routed.completion.usage,
-            cost_usd: chain.cost_of(&routed, &PriceTable::new(self.settings().prices.clone())),
-        };
-        if let Err(error) = self.store.record_usage(record).await {
-            tracing::warn!(%error, purpose, "could not record a model call's usage");
-        }
-        Ok(routed.completion.text)
+    fn control(&self) -> Control<'_> {
+        Control { context: &self.context, reminders: &self.reminders, proactive: &self.proactive, clock: &self.clock, lang: self.lang }
     }
 
     fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), CompanionError> {
@@ -533,17 +495,27 @@ impl Companion {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
-        let result = self.run_turn(conversation_id, cancel).await;
-        if let Err(error) = &result {
-            tracing::warn!(conversation_id, %error, "turn failed");
-            self.events.publish(CoreEvent::TurnFailed {
-                conversation_id,
-                message: error.to_string(),
-                retryable: error.is_retryable(),
-            });
+    async fn reply(&self, conversation_id: i64, user_message_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+        use tracing::Instrument;
+        let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
+        async {
+            tracing::info!("turn started");
+            let result = self.run_turn(conversation_id, cancel).await;
+            match &result {
+                Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
+                Err(error) => {
+                    tracing::warn!(%error, "turn failed");
+                    self.events.publish(CoreEvent::TurnFailed {
+                        conversation_id,
+                        message: error.to_string(),
+                        retryable: error.is_retryable(),
+                    });
+                }
+            }
+            result
         }
-        result
+        .instrument(span)
+        .await
     }
 
     async fn run_turn(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
@@ -556,10 +528,10 @@ impl Companion {
         let tools = self.tools();
         // Folding old turns may call the model: Stop works here too.
         let turn = tokio::select! {
-            turn = self.turn_prompt(conversation_id, &chain, &tools) => turn?,
+            turn = self.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
         };
-        let shaper = turn.shaper(self, conversation_id, &chain);
+        let shaper = self.context.shaper(&turn, conversation_id, &chain);
         let driven = drive(
             TurnContext {
                 shaper: &shaper,

@@ -66,13 +66,13 @@ pub enum CoreEvent {
     },
     ModelStatus(ModelStatus),
     /// `update_plan` changed the conversation's checklist.
-    PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan::PlanItem> },
+    PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan_item::PlanItem> },
     /// How full the context was on the last model call (tokens of the prompt and the
     /// budget it must fit: window minus the reply reserve).
     ContextUsage {
         conversation_id: i64,
         #[serde(flatten)]
-        meter: crate::context::engine::ContextMeter,
+        meter: crate::context::meter::ContextMeter,
     },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },

@@ -3,10 +3,11 @@
 //! over this crate, and everything here is testable headless.
 
 pub mod agent;
+pub mod channels;
 pub mod clock;
-pub mod commands;
 pub mod companion;
 pub mod context;
+pub mod error;
 pub mod events;
 pub mod fsutil;
 pub mod knowledge;

@@ -13,6 +13,7 @@ use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::llm::provider::Provider;
 use crate::secrets::Secrets;
 use crate::settings::{ProviderSettings, Settings};
+use crate::store::Store;
 
 /// Provider id under which the offline model's usage is recorded.
 pub const LOCAL_PROVIDER_ID: &str = "local";
@@ -50,12 +51,15 @@ pub struct Models {
     events: EventBus,
     status: StdMutex<ModelStatus>,
     secrets: Arc<Secrets>,
+    /// Where every call's usage is recorded.
+    store: Store,
 }
 
 impl Models {
-    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus) -> Self {
+    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus, store: Store) -> Self {
         let configured = build_configured(&settings, &secrets);
         Self {
+            store,
             secrets,
             settings: RwLock::new(Arc::new(settings)),
             configured: RwLock::new(configured),
@@ -157,6 +161,38 @@ impl Models {
             *current = status.clone();
             self.events.publish(CoreEvent::ModelStatus(status));
         }
+    }
+
+    /// One model call outside a turn (a summary, a decision): no streaming, no tools;
+    /// its usage is recorded under `purpose`. The error says why, for the caller's log.
+    pub async fn call_once(
+        &self,
+        chain: &Chain,
+        request: crate::llm::ChatRequest,
+        purpose: &str,
+        conversation_id: Option<i64>,
+        timeout: Duration,
+    ) -> Result<String, String> {
+        let settings = self.settings();
+        let policy = settings.llm.retry_policy();
+        let call = crate::llm::router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
+        let routed = tokio::time::timeout(timeout, call)
+            .await
+            .map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?
+            .map_err(|e| e.to_string())?;
+        let record = crate::store::UsageRecord {
+            conversation_id,
+            message_id: None,
+            provider: &routed.provider_id,
+            model: &routed.model,
+            purpose,
+            usage: routed.completion.usage,
+            cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(settings.prices.clone())),
+        };
+        if let Err(error) = self.store.record_usage(record).await {
+            tracing::warn!(%error, purpose, "could not record a model call's usage");
+        }
+        Ok(routed.completion.text)
     }
 
     /// Stops the offline server, if one was started.

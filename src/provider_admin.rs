@@ -6,11 +6,15 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::companion::{Companion, CompanionError};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::error::CompanionError;
+use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
+use crate::secrets::Secrets;
 use crate::llm::provider::Provider;
 use crate::llm::sse::Timeouts;
 use crate::llm::{ChatMessage, ChatRequest};
-use crate::model::{provider_key, LOCAL_PROVIDER_ID};
 use crate::secrets::KeyStorage;
 use crate::settings::{ProviderKind, ProviderSettings};
 
@@ -97,10 +101,22 @@ impl ProviderInput {
     }
 }
 
-impl Companion {
+/// The providers service: what the Settings view does with providers. Changes go to
+/// settings.toml (keys to the keychain) and apply to the next model call.
+pub struct ProviderAdmin {
+    models: Arc<Models>,
+    secrets: Arc<Secrets>,
+    config_path: Option<PathBuf>,
+}
+
+impl ProviderAdmin {
+    pub fn new(models: Arc<Models>, secrets: Arc<Secrets>, config_path: Option<PathBuf>) -> Self {
+        Self { models, secrets, config_path }
+    }
+
     /// The configured providers in chat order.
     pub fn providers(&self) -> Vec<ProviderView> {
-        let settings = self.settings();
+        let settings = self.models.settings();
         settings.chat_chain().into_iter().map(|p| self.view(p)).collect()
     }
 
@@ -131,7 +147,7 @@ impl Companion {
             .map(str::trim)
             .filter(|k| !k.is_empty())
             .map(|key| self.secrets.store(&provider.id, key));
-        let mut settings = (*self.settings()).clone();
+        let mut settings = (*self.models.settings()).clone();
         match settings.providers.iter_mut().find(|p| p.id == provider.id) {
             Some(existing) => *existing = provider.clone(),
             None => {
@@ -151,7 +167,7 @@ impl Companion {
     }
 
     pub fn remove_provider(&self, id: &str) -> Result<Option<String>, CompanionError> {
-        let mut settings = (*self.settings()).clone();
+        let mut settings = (*self.models.settings()).clone();
         settings.providers.retain(|p| p.id != id);
         settings.routing.chat.retain(|p| p != id);
         self.secrets.delete(id);
@@ -160,7 +176,7 @@ impl Companion {
 
     /// Sets the chat chain's order (ids not listed keep their relative order, last).
     pub fn order_providers(&self, ids: &[String]) -> Result<Option<String>, CompanionError> {
-        let mut settings = (*self.settings()).clone();
+        let mut settings = (*self.models.settings()).clone();
         let mut chain: Vec<String> = ids.iter().filter(|id| settings.providers.iter().any(|p| &p.id == *id)).cloned().collect();
         for p in &settings.providers {
             if !chain.contains(&p.id) {

@@ -160,8 +160,8 @@ impl LlmSettings {
             idle: self.idle_timeout(),
         }
     }
-    pub fn retry_policy(&self) -> crate::llm::router::RetryPolicy {
-        crate::llm::router::RetryPolicy {
+    pub fn retry_policy(&self) -> crate::llm::retry::RetryPolicy {
+        crate::llm::retry::RetryPolicy {
             max_retries: self.max_retries,
             base_delay: Duration::from_millis(self.retry_base_ms),
             max_delay: Duration::from_secs_f64(self.retry_max_secs),

@@ -11,7 +11,8 @@ use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, Saved
 use sidecar::proactive::config::ProactiveConfig;
 use sidecar::proactive::ProactiveStatus;
 use sidecar::store::reminders::Reminder;
-use sidecar::store::{Message, UsageTotals};
+use sidecar::companion::UsageReport;
+use sidecar::store::Message;
 use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
 use tauri::{AppHandle, State};
 
@@ -81,43 +82,32 @@ async fn blocking<T: Send + 'static>(
 
 #[tauri::command]
 pub async fn list_providers(core: Core<'_>) -> Result<Vec<ProviderView>, CommandError> {
-    Ok(blocking(&core, |c| c.providers()).await)
+    Ok(blocking(&core, |c| c.provider_admin().providers()).await)
 }
 
 #[tauri::command]
 pub async fn save_provider(core: Core<'_>, input: ProviderInput) -> Result<SavedProvider, CommandError> {
-    Ok(blocking(&core, move |c| c.save_provider(input)).await?)
+    Ok(blocking(&core, move |c| c.provider_admin().save_provider(input)).await?)
 }
 
 #[tauri::command]
 pub async fn remove_provider(core: Core<'_>, id: String) -> Result<Option<String>, CommandError> {
-    Ok(blocking(&core, move |c| c.remove_provider(&id)).await?)
+    Ok(blocking(&core, move |c| c.provider_admin().remove_provider(&id)).await?)
 }
 
 #[tauri::command]
 pub async fn order_providers(core: Core<'_>, ids: Vec<String>) -> Result<Option<String>, CommandError> {
-    Ok(blocking(&core, move |c| c.order_providers(&ids)).await?)
+    Ok(blocking(&core, move |c| c.provider_admin().order_providers(&ids)).await?)
 }
 
 #[tauri::command]
 pub async fn test_provider(core: Core<'_>, input: ProviderInput) -> Result<ConnectionTest, CommandError> {
-    Ok(core.test_provider(input).await)
-}
-
-/// Token use and cost today (local midnight) and overall.
-#[derive(Serialize)]
-pub struct UsageReport {
-    today: UsageTotals,
-    all_time: UsageTotals,
+    Ok(core.provider_admin().test_provider(input).await)
 }
 
 #[tauri::command]
 pub async fn usage_report(core: Core<'_>) -> Result<UsageReport, CommandError> {
-    let midnight = sidecar::clock::local_midnight_utc();
-    Ok(UsageReport {
-        today: core.usage_totals(Some(&midnight)).await?,
-        all_time: core.usage_totals(None).await?,
-    })
+    Ok(core.usage_report().await?)
 }
 
 #[tauri::command]
@@ -199,83 +189,83 @@ pub async fn save_profile(core: Core<'_>, file: ProfileFile, text: String, versi
 
 #[tauri::command]
 pub async fn list_checkpoints(core: Core<'_>) -> Result<Vec<Checkpoint>, CommandError> {
-    Ok(core.checkpoints().await?)
+    Ok(core.context().checkpoints().await?)
 }
 
 #[tauri::command]
 pub async fn set_checkpoint_status(core: Core<'_>, id: i64, status: Status) -> Result<Checkpoint, CommandError> {
-    Ok(core.set_checkpoint_status(id, status).await?)
+    Ok(core.context().set_checkpoint_status(id, status).await?)
 }
 
 /// Writes the checkpoint as Markdown and returns where.
 #[tauri::command]
 pub async fn export_checkpoint(core: Core<'_>, id: i64) -> Result<String, CommandError> {
-    Ok(core.export_checkpoint(id).await?.display().to_string())
+    Ok(core.context().export_checkpoint(id).await?.display().to_string())
 }
 
 #[tauri::command]
 pub async fn new_conversation(core: Core<'_>) -> Result<i64, CommandError> {
-    Ok(core.new_conversation().await?)
+    Ok(core.context().new_conversation().await?)
 }
 
 #[tauri::command]
 pub async fn continuation_offer(core: Core<'_>) -> Result<Option<Checkpoint>, CommandError> {
-    Ok(core.continuation_offer().await?)
+    Ok(core.context().continuation_offer().await?)
 }
 
 #[tauri::command]
 pub async fn continue_checkpoint(core: Core<'_>, id: i64) -> Result<Checkpoint, CommandError> {
-    Ok(core.continue_from(id).await?)
+    Ok(core.context().continue_from(id).await?)
 }
 
 #[tauri::command]
 pub async fn dismiss_offer(core: Core<'_>) -> Result<(), CommandError> {
-    Ok(core.dismiss_offer().await?)
+    Ok(core.context().dismiss_offer().await?)
 }
 
 #[tauri::command]
 pub async fn current_plan(core: Core<'_>) -> Result<Vec<PlanItem>, CommandError> {
-    Ok(core.plan().await?)
+    Ok(core.context().plan().await?)
 }
 
 #[tauri::command]
 pub async fn context_meter(core: Core<'_>) -> Result<ContextMeter, CommandError> {
-    Ok(core.context_meter().await?)
+    Ok(core.context().context_meter().await?)
 }
 
 #[tauri::command]
 pub async fn reminders_overview(core: Core<'_>) -> Result<sidecar::reminders::Overview, CommandError> {
-    Ok(core.reminders_overview().await?)
+    Ok(core.reminders().overview().await?)
 }
 
 #[tauri::command]
 pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPreview {
-    core.preview_when(&text)
+    core.reminders().preview(&text)
 }
 
 #[tauri::command]
 pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Result<Reminder, CommandError> {
-    Ok(core.add_reminder(&message, &when).await?.0)
+    Ok(core.reminders().set(&message, &when).await?.0)
 }
 
 #[tauri::command]
 pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, CommandError> {
-    Ok(core.cancel_reminder(id).await?)
+    Ok(core.reminders().cancel(id).await?)
 }
 
 #[tauri::command]
 pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<Reminder, CommandError> {
-    Ok(core.snooze_reminder(id, minutes).await?)
+    Ok(core.reminders().snooze(id, minutes).await?)
 }
 
 #[tauri::command]
 pub async fn proactive_status(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
-    Ok(core.proactive_status().await?)
+    Ok(core.proactive().status().await?)
 }
 
 #[tauri::command]
 pub async fn save_proactive_config(core: Core<'_>, config: ProactiveConfig) -> Result<ProactiveConfig, CommandError> {
-    Ok(core.set_proactive_config(config).await?)
+    Ok(core.proactive().set_config(config).await?)
 }
 
 /// Writes settings.toml: off the main thread.
@@ -287,6 +277,16 @@ pub async fn set_timezone(core: Core<'_>, zone: String) -> Result<String, Comman
 /// Quiet for `minutes`, or lifted with `None`.
 #[tauri::command]
 pub async fn set_quiet(core: Core<'_>, minutes: Option<i64>) -> Result<ProactiveStatus, CommandError> {
-    core.set_quiet(minutes, false).await?;
-    Ok(core.proactive_status().await?)
+    core.proactive().set_quiet(minutes, false).await?;
+    Ok(core.proactive().status().await?)
+}
+
+/// Opens the folder of the daily log files in the system's file manager.
+#[tauri::command]
+pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandError> {
+    use tauri_plugin_opener::OpenerExt;
+    let dir = sidecar::logging::log_dir(core.data_dir());
+    app.opener()
+        .open_path(dir.to_string_lossy(), None::<&str>)
+        .map_err(|e| CommandError { message: format!("cannot open {}: {e}", dir.display()), retryable: false })
 }

@@ -18,7 +18,9 @@ use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 pub const CORE_EVENT: &str = "sidecar://event";
 
 pub fn run() {
-    sidecar::logging::init("info,tao=warn,wry=warn");
+    let args = LaunchArgs::from_env();
+    let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(args.data_dir.as_deref()));
+    let _log = sidecar::logging::init("info,tao=warn,wry=warn", Some(&log_dir));
 
     let app = tauri::Builder::default()
         // Must come first: a second launch hands over to the running instance.
@@ -27,8 +29,7 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_opener::init())
-        .setup(|app| {
-            let args = LaunchArgs::from_env();
+        .setup(move |app| {
             let options =
                 CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
@@ -78,6 +79,7 @@ pub fn run() {
             commands::pinned_model,
             commands::pin_model,
             commands::memory_report,
+            commands::open_logs_folder,
             commands::remember_fact,
             commands::recall_search,
             commands::edit_fact,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use sidecar::proactive::config::SinkId;
 use sidecar::proactive::router::{Outgoing, Sink};
-use sidecar::proactive::sinks::{NotificationAction, NotificationSink};
+use sidecar::proactive::sinks::NotificationSink;
 use sidecar::proactive::state::Channel;
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::Companion;
@@ -15,23 +15,6 @@ use tauri::{AppHandle, Manager};
 use tokio_util::sync::CancellationToken;
 
 use crate::{tray, window};
-
-/// What a click or a button on a notification does.
-pub fn on_notification(app: &AppHandle, companion: &Arc<Companion>) -> Arc<dyn Fn(NotificationAction) + Send + Sync> {
-    let (app, companion) = (app.clone(), companion.clone());
-    Arc::new(move |action| match action {
-        NotificationAction::Open { message_id } => window::show_message(&app, message_id),
-        NotificationAction::Snooze { reminder_id, minutes } => {
-            let companion = companion.clone();
-            tauri::async_runtime::spawn(async move {
-                match companion.snooze_reminder(reminder_id, minutes).await {
-                    Ok(_) => tracing::info!(reminder = reminder_id, minutes, "reminder snoozed from its notification"),
-                    Err(error) => tracing::warn!(%error, reminder = reminder_id, "could not snooze from the notification"),
-                }
-            });
-        }
-    })
-}
 
 /// The tray icon switches to its alert state while a proactive message is unread
 /// (the window is not focused); focusing the window clears it.
@@ -60,13 +43,18 @@ impl Sink for TraySink {
 /// Registers the sinks and starts the schedulers, unless another Sidecar process
 /// (another data dir user, or `sidecar daemon`) owns them.
 pub fn start(app: &AppHandle, companion: Arc<Companion>) {
-    let router = companion.router();
-    router.register(Arc::new(NotificationSink { channel: Channel::Desktop, on_action: on_notification(app, &companion) }));
+    let router = companion.proactive().router();
+    let opener = app.clone();
+    router.register(Arc::new(NotificationSink {
+        channel: Channel::Desktop,
+        reminders: companion.reminders().clone(),
+        on_open: Arc::new(move |message_id| window::show_message(&opener, message_id)),
+    }));
     router.register(Arc::new(TraySink { app: app.clone() }));
-    match companion.reminder_scheduler() {
+    match companion.reminders().scheduler() {
         Ok(Some(task)) => {
             tauri::async_runtime::spawn(task);
-            tauri::async_runtime::spawn(companion.spontaneous_loop(CancellationToken::new()));
+            tauri::async_runtime::spawn(companion.proactive().spontaneous_loop(CancellationToken::new()));
         }
         Ok(None) => tracing::warn!("another Sidecar process delivers reminders for this data folder"),
         Err(error) => tracing::warn!(%error, "could not start the reminder scheduler"),

@@ -107,7 +107,7 @@ fn quiet_for_an_hour(app: &AppHandle) {
         return;
     };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = companion.set_quiet(Some(60), false).await {
+        if let Err(error) = companion.proactive().set_quiet(Some(60), false).await {
             tracing::warn!(%error, "could not set quiet from the tray");
         }
     });

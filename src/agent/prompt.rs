@@ -53,7 +53,7 @@ pub fn system_prompt(context: &PromptContext<'_>) -> String {
 /// kept for the user to read but not fed back, so Retry answers the question afresh.
 pub fn counts_as_context(message: &Message) -> bool {
     match message.role {
-        Role::User => !message.content.is_empty() && crate::commands::parse(&message.content).is_none(),
+        Role::User => !message.content.is_empty() && crate::channels::slash::parse(&message.content).is_none(),
         Role::Assistant => {
             !message.meta.as_ref().is_some_and(|m| m.command)
                 && matches!(message.status, MessageStatus::Complete | MessageStatus::Stopped)

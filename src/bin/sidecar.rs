@@ -139,8 +139,9 @@ enum Command {
 
 #[tokio::main]
 async fn main() {
-    sidecar::logging::init("warn");
     let cli = Cli::parse();
+    let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(cli.data_dir.as_deref()));
+    let log_guard = sidecar::logging::init("warn", Some(&log_dir));
     let code = match run(cli).await {
         Ok(code) => code,
         Err(e) => {
@@ -148,6 +149,8 @@ async fn main() {
             1
         }
     };
+    // `exit` skips destructors: flush the log file first.
+    drop(log_guard);
     std::process::exit(code);
 }
 
@@ -377,7 +380,7 @@ fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, now: Option<&
         Some(name) if explicit_zone => {
             name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?
         }
-        configured => sidecar::clock::user_zone(configured),
+        configured => sidecar::clock::resolve_zone(configured).0,
     };
     let now = match now {
         Some(t) => chrono::DateTime::parse_from_rfc3339(t)
@@ -458,9 +461,8 @@ async fn status(companion: &Companion, json: bool) -> anyhow::Result<i32> {
         .iter()
         .map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url}))
         .collect();
-    let today = sidecar::clock::local_midnight_utc();
-    let total = companion.usage_totals(None).await?;
-    let day = companion.usage_totals(Some(&today)).await?;
+    let report = companion.usage_report().await?;
+    let (total, day) = (report.all_time, report.today);
     if json {
         println!(
             "{}",
@@ -553,12 +555,12 @@ async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
 }
 
 async fn remind(companion: &Arc<Companion>, when: &str, text: &str, json: bool) -> anyhow::Result<i32> {
-    match companion.add_reminder(text, when).await {
+    match companion.reminders().set(text, when).await {
         Ok((reminder, note)) => {
             if json {
                 println!("{}", json!({"ok": true, "reminder": reminder, "note": note}));
             } else {
-                println!("Reminder set: {}", companion.describe_reminder(&reminder));
+                println!("Reminder set: {}", companion.reminders().describe(&reminder));
                 if let Some(note) = note {
                     println!("note: {note}");
                 }
@@ -577,7 +579,7 @@ async fn remind(companion: &Arc<Companion>, when: &str, text: &str, json: bool) 
 }
 
 async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow::Result<i32> {
-    let overview = companion.reminders_overview().await?;
+    let overview = companion.reminders().overview().await?;
     if json {
         println!("{}", serde_json::to_string(&overview)?);
         return Ok(0);
@@ -590,7 +592,7 @@ async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow::Result<i32
     for (heading, list) in groups.iter().filter(|(_, list)| !list.is_empty()) {
         println!("{heading}:");
         for reminder in list.iter() {
-            println!("  {}", companion.describe_reminder(reminder));
+            println!("  {}", companion.reminders().describe(reminder));
         }
     }
     Ok(0)
@@ -598,31 +600,21 @@ async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow::Result<i32
 
 /// The schedulers with the terminal and OS notifications as sinks.
 async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
-    use sidecar::proactive::sinks::{ConsoleSink, NotificationAction, NotificationSink};
+    use sidecar::proactive::sinks::{ConsoleSink, NotificationSink};
     use sidecar::proactive::state::Channel;
-    companion.router().register(Arc::new(ConsoleSink));
-    let snoozer = companion.clone();
-    let handle = tokio::runtime::Handle::current();
-    companion.router().register(Arc::new(NotificationSink {
+    companion.proactive().router().register(Arc::new(ConsoleSink));
+    // A snooze button is handled by the sink; a click has no window to open here.
+    companion.proactive().router().register(Arc::new(NotificationSink {
         channel: Channel::Cli,
-        on_action: Arc::new(move |action| {
-            if let NotificationAction::Snooze { reminder_id, minutes } = action {
-                let snoozer = snoozer.clone();
-                handle.spawn(async move {
-                    match snoozer.snooze_reminder(reminder_id, minutes).await {
-                        Ok(r) => println!("Snoozed: {}", snoozer.describe_reminder(&r)),
-                        Err(e) => eprintln!("sidecar: could not snooze: {e}"),
-                    }
-                });
-            }
-        }),
+        reminders: companion.reminders().clone(),
+        on_open: Arc::new(|_| {}),
     }));
-    let Some(scheduler) = companion.reminder_scheduler()? else {
+    let Some(scheduler) = companion.reminders().scheduler()? else {
         eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
         return Ok(1);
     };
     let cancel = tokio_util::sync::CancellationToken::new();
-    let spontaneous = tokio::spawn(companion.spontaneous_loop(cancel.clone()));
+    let spontaneous = tokio::spawn(companion.proactive().spontaneous_loop(cancel.clone()));
     let scheduler = tokio::spawn(scheduler);
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
     stop_signal().await;

@@ -7,9 +7,11 @@
 
 pub mod checkpoint;
 pub mod compact;
-pub mod continuation;
 pub mod digest;
 pub mod engine;
 pub mod guard;
+pub mod meter;
 pub mod plan;
+pub mod plan_item;
+pub mod service;
 pub mod window;

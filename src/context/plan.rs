@@ -4,8 +4,6 @@
 
 use std::sync::Mutex;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use crate::events::{CoreEvent, EventBus};
 use crate::store::{Store, StoreError};
@@ -14,22 +12,7 @@ use crate::store::{Store, StoreError};
 pub const MAX_ITEMS: usize = 20;
 const MAX_ITEM_CHARS: usize = 200;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ItemStatus {
-    Pending,
-    InProgress,
-    Done,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PlanItem {
-    /// One step, short.
-    pub text: String,
-    /// pending, in_progress or done.
-    pub status: ItemStatus,
-}
+pub use super::plan_item::{ItemStatus, PlanItem};
 
 /// Checks a new plan; the message tells the model how to fix its call.
 pub fn validate(items: &[PlanItem]) -> Result<(), String> {

@@ -7,6 +7,7 @@ pub mod local_server;
 pub mod openai_compat;
 pub mod pricing;
 pub mod provider;
+pub mod retry;
 pub mod router;
 pub mod sse;
 

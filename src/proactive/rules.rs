@@ -9,33 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{ProactiveConfig, Level, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
 use super::state::ProactiveState;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GreetingKind {
-    Morning,
-    Afternoon,
-    Evening,
-}
-
-impl GreetingKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GreetingKind::Morning => "morning",
-            GreetingKind::Afternoon => "afternoon",
-            GreetingKind::Evening => "evening",
-        }
-    }
-}
-
-/// The greeting window a local hour falls in: 08–10, 14–16, 18–20 (P11).
-pub fn greeting_window(hour: u32) -> Option<GreetingKind> {
-    match hour {
-        8 | 9 => Some(GreetingKind::Morning),
-        14 | 15 => Some(GreetingKind::Afternoon),
-        18 | 19 => Some(GreetingKind::Evening),
-        _ => None,
-    }
-}
+pub use super::greeting::{greeting_window, GreetingKind};
 
 /// Why a tick ended without asking the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -6,14 +6,13 @@
 use std::sync::Arc;
 
 use super::config::SinkId;
-use super::router::{Kind, MessageRouter, Outgoing, Sink};
+use super::router::{Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
 use crate::locale::Lang;
-use crate::reminders::scheduler::{BoxFuture, Deliver};
-use crate::reminders::ReminderText;
-use crate::store::reminders::Reminder;
+use crate::reminders::scheduler::BoxFuture;
+use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
 
 /// Posts proactive messages in the current conversation. Reminders are marked as
@@ -96,11 +95,33 @@ pub enum NotificationAction {
 /// Snooze buttons on a reminder's notification, in minutes.
 pub const SNOOZE_CHOICES: [u32; 3] = [5, 15, 60];
 
-/// Native OS notifications. `on_action` runs on a helper thread when the user clicks
-/// the notification or one of its buttons.
+/// Native OS notifications. A reminder's snooze buttons are handled here, by the
+/// reminder service; `on_open` runs (on a helper thread) when the user clicks the
+/// notification itself.
 pub struct NotificationSink {
     pub channel: Channel,
-    pub on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
+    pub reminders: Arc<ReminderService>,
+    pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
+}
+
+impl NotificationSink {
+    /// What a click or a button does: snoozing goes to the reminder service on the
+    /// runtime the notification was sent from.
+    fn on_action(&self) -> Arc<dyn Fn(NotificationAction) + Send + Sync> {
+        let (reminders, on_open, runtime) = (self.reminders.clone(), self.on_open.clone(), tokio::runtime::Handle::current());
+        Arc::new(move |action| match action {
+            NotificationAction::Open { message_id } => on_open(message_id),
+            NotificationAction::Snooze { reminder_id, minutes } => {
+                let reminders = reminders.clone();
+                runtime.spawn(async move {
+                    match reminders.snooze(reminder_id, minutes).await {
+                        Ok(_) => tracing::info!(reminder_id, minutes, "reminder snoozed from its notification"),
+                        Err(error) => tracing::warn!(%error, reminder_id, "could not snooze from the notification"),
+                    }
+                });
+            }
+        })
+    }
 }
 
 impl Sink for NotificationSink {
@@ -111,9 +132,10 @@ impl Sink for NotificationSink {
         self.channel
     }
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
-        let (title, body, on_action) = (message.title.clone(), message.body.clone(), self.on_action.clone());
+        let (title, body) = (message.title.clone(), message.body.clone());
         let (reminder_id, message_id) = (message.reminder_id, message.message_id);
         Box::pin(async move {
+            let on_action = self.on_action();
             // notify-rust blocks on D-Bus.
             tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, on_action))
                 .await
@@ -167,43 +189,4 @@ pub fn show_notification(
     #[cfg(not(all(unix, not(target_os = "macos"))))]
     let _ = (handle, reminder_id, message_id, on_action);
     Ok(())
-}
-
-/// The scheduler delivers reminders through the router: shown once at least one sink
-/// showed it; otherwise it stays due and is tried again.
-pub struct RoutedReminders {
-    pub router: MessageRouter,
-    pub store: Store,
-    pub events: EventBus,
-}
-
-impl Deliver for RoutedReminders {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move {
-            let text = ReminderText::new(reminder, late);
-            let prefs = self.store.proactive_config().await.map_err(|e| e.to_string())?.sinks;
-            let outgoing = Outgoing {
-                kind: Kind::Reminder,
-                title: text.title,
-                body: text.body,
-                chat: text.chat,
-                message_type: None,
-                reminder_id: Some(reminder.id),
-                late,
-                message_id: None,
-            };
-            let routed = self.router.send(outgoing, &prefs, None).await;
-            if routed.reached_anyone() {
-                Ok(())
-            } else if routed.failed.is_empty() {
-                Err("no sink takes reminders: set one to all or reminders-only in the proactivity settings".into())
-            } else {
-                Err(routed.failed.iter().map(|(sink, e)| format!("{}: {e}", sink.as_str())).collect::<Vec<_>>().join("; "))
-            }
-        })
-    }
-
-    fn recorded(&self, _reminder: &Reminder) {
-        self.events.publish(CoreEvent::RemindersChanged);
-    }
 }

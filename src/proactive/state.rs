@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use super::rules::GreetingKind;
+use super::greeting::GreetingKind;
 
 /// Where the user last talked to Sidecar from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

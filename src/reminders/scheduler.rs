@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use tokio::sync::Notify;
+use tracing::Instrument;
 use tokio_util::sync::CancellationToken;
 
 use super::when::Repeat;
@@ -106,7 +107,7 @@ impl Scheduler {
     /// Delivers every reminder due now (and any a crash left attempting). Returns how
     /// many were shown and how many could not be (they stay due).
     pub async fn deliver_due(&self) -> Result<(usize, usize), StoreError> {
-        let now = (self.clock)();
+        let now = self.clock.now();
         let (mut shown, mut failed) = (0, 0);
         for reminder in self.reminders.claim_due(now).await? {
             let late = now - reminder.due() > LATE_AFTER;
@@ -117,15 +118,16 @@ impl Scheduler {
                 self.deliver.recorded(&reminder);
                 continue;
             }
-            match self.deliver.deliver(&reminder, late).await {
+            let span = tracing::info_span!("delivery", reminder_id = reminder.id, key = %reminder.idempotency_key(), late);
+            match self.deliver.deliver(&reminder, late).instrument(span.clone()).await {
                 Ok(()) => {
-                    self.reminders.finish(&reminder, (self.clock)(), late, next).await?;
+                    self.reminders.finish(&reminder, self.clock.now(), late, next).await?;
                     self.deliver.recorded(&reminder);
-                    tracing::info!(reminder = reminder.id, late, "reminder delivered");
+                    span.in_scope(|| tracing::info!("reminder delivered"));
                     shown += 1;
                 }
                 Err(error) => {
-                    tracing::warn!(reminder = reminder.id, %error, "reminder could not be shown; will try again");
+                    span.in_scope(|| tracing::warn!(%error, "reminder could not be shown; will try again"));
                     self.reminders.release(reminder.id).await?;
                     failed += 1;
                 }
@@ -136,7 +138,7 @@ impl Scheduler {
 
     /// How long to sleep from now: until the next due reminder, at most `MAX_SLEEP`.
     async fn wait(&self) -> Result<Duration, StoreError> {
-        let now = (self.clock)();
+        let now = self.clock.now();
         Ok(match self.reminders.next_due().await? {
             Some(due) if due <= now => Duration::ZERO,
             Some(due) => (due - now).to_std().unwrap_or(MAX_SLEEP).min(MAX_SLEEP),

@@ -6,6 +6,19 @@ use serde::Serialize;
 pub use super::utc;
 use super::{now, Store, StoreError};
 
+/// Where a reminder is in its life: pending → attempting (being shown) → delivered,
+/// or cancelled. A repeating one goes back to pending after each delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
+#[serde(rename_all = "lowercase")]
+#[sqlx(rename_all = "lowercase")]
+pub enum ReminderState {
+    Pending,
+    Attempting,
+    Delivered,
+    Cancelled,
+    Missed,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
 pub struct Reminder {
     pub id: i64,
@@ -14,7 +27,7 @@ pub struct Reminder {
     pub zone: String,
     pub repeat: Option<String>,
     pub rrule: Option<String>,
-    pub state: String,
+    pub state: ReminderState,
     pub attempt_started_at: Option<String>,
     pub delivered_at: Option<String>,
     pub late: bool,

@@ -16,7 +16,6 @@ use crate::knowledge::store::KnowledgeStore;
 pub struct RememberFact {
     pub store: Arc<KnowledgeStore>,
     pub clock: Clock,
-    pub zone: crate::clock::ZoneCell,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -46,7 +45,7 @@ impl Tool for RememberFact {
             let args: Args = parse_arguments(arguments)?;
             // An unknown category is not worth failing the save: it goes to General.
             let category = Category::parse(&args.category).unwrap_or(Category::General);
-            let today = (self.clock)().with_timezone(&self.zone.get()).date_naive();
+            let today = self.clock.local_today();
             let store = self.store.clone();
             let outcome = tokio::task::spawn_blocking(move || store.remember(&args.fact, category, today))
                 .await

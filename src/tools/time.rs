@@ -10,7 +10,6 @@ use crate::clock::Clock;
 
 pub struct GetCurrentTime {
     pub clock: Clock,
-    pub zone: crate::clock::ZoneCell,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -38,12 +37,12 @@ impl Tool for GetCurrentTime {
         Box::pin(async move {
             let args: Args = parse_arguments(arguments)?;
             let zone = match args.timezone.as_deref() {
-                None | Some("") => self.zone.get(),
+                None | Some("") => self.clock.zone(),
                 Some(name) => name.parse::<Tz>().map_err(|_| {
                     ToolError::Failed(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")"))
                 })?,
             };
-            let now = (self.clock)();
+            let now = self.clock.now();
             let local = now.with_timezone(&zone);
             Ok(json!({
                 "timezone": zone.name(),

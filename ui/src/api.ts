@@ -354,6 +354,7 @@ export const api = {
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */
   openExternal: (url: string) => openUrl(url),
+  openLogsFolder: () => invoke<void>("open_logs_folder"),
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
   addReminder: (message: string, when: string) => invoke<Reminder>("add_reminder", { message, when }),

@@ -1,7 +1,7 @@
 //! Wire compatibility with the real llama.cpp server (xllamacpp) serving SmolLM2-135M
 //! on loopback: the offline default model, started the way the app starts it.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,6 @@
 //! The Anthropic Messages wire format against a scripted server: text and tool_use
 //! assembled from deltas, the request shape (system, tool_result blocks), errors.
 
-mod support;
 
 use std::time::Duration;
 
@@ -12,7 +11,7 @@ use sidecar::llm::sse::{http_client, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
-use support::{anthropic_frame as frame, Reply, ScriptedServer};
+use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 
 fn client(base_url: &str) -> AnthropicClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond: Duration::from_secs(5), idle: Duration::from_secs(5) };

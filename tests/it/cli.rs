@@ -1,11 +1,10 @@
 //! The `sidecar` binary end to end against a scripted model server.
 
-mod support;
 
 use std::process::Command;
 use std::time::Duration;
 
-use support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
+use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 
 fn sidecar(data: &std::path::Path, base_url: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));

@@ -1,14 +1,13 @@
 //! Whole turns through the companion: storage, events, Stop, failures and Retry,
 //! against a scripted model server.
 
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar::store::{MessageStatus, Role};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use support::{delta, reply_events, Reply, ScriptedServer};
+use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use tokio::sync::broadcast::Receiver;
 
 fn settings_for(base_url: &str) -> sidecar::settings::Settings {

@@ -10,7 +10,7 @@ use sidecar::fsutil::write_atomically;
 use sidecar::knowledge::learnings::Learnings;
 
 const WRITER_ENV: &str = "SIDECAR_TEST_CRASH_WRITER";
-const TEST_NAME: &str = "a_write_killed_half_way_leaves_the_old_or_the_new_file";
+const TEST_NAME: &str = "crash_write::a_write_killed_half_way_leaves_the_old_or_the_new_file";
 
 /// Two versions of a large learnings file (so a write takes long enough to be cut).
 fn versions() -> [String; 2] {

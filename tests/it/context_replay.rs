@@ -5,7 +5,6 @@
 //! every fact the user stated must still be reachable afterwards. The scripted digest
 //! fails now and then, so the fallback and Bug 12's log are exercised too.
 
-mod support;
 
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +13,7 @@ use serde_json::Value;
 use sidecar::settings::Settings;
 use sidecar::tools::{Tool, ToolFuture};
 use sidecar::{Companion, CompanionOptions};
-use support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
+use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 
 const TURNS: usize = 500;
 const WINDOW: usize = 6_000;
@@ -219,7 +218,7 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     assert!(summary.upto_message_id > 0);
     let last_prompt = chat.last().unwrap()["messages"][0]["content"].as_str().unwrap().to_string();
     assert!(last_prompt.contains("<conversation_summary>"));
-    let checkpoints = core.checkpoints().await.unwrap();
+    let checkpoints = core.context().checkpoints().await.unwrap();
     let log = log.lock().unwrap();
     assert_eq!(checkpoints.iter().filter(|c| c.trigger == "auto").count(), log.calls, "one checkpoint per fold");
     assert!(log.calls >= 3, "several folds in 500 turns (got {})", log.calls);

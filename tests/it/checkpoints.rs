@@ -1,7 +1,6 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +9,7 @@ use sidecar::context::checkpoint::Status;
 use sidecar::knowledge::store::ProfileFile;
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use support::{reply_events, stream, tool_call_events, ScriptedServer};
+use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     let settings: Settings = toml::from_str(&format!(
@@ -53,25 +52,25 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     drop(core);
 
     let core = open(dir.path(), &server.base_url).await;
-    let listed = core.checkpoints().await.unwrap();
+    let listed = core.context().checkpoints().await.unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].status, Status::InProgress);
     assert_eq!(listed[0].body.pending, ["Book the hotel"]);
     // The conversation it belongs to is not offered to itself.
-    assert!(core.continuation_offer().await.unwrap().is_none());
+    assert!(core.context().continuation_offer().await.unwrap().is_none());
 
-    core.new_conversation().await.unwrap();
-    assert_eq!(core.checkpoints().await.unwrap()[0].status, Status::Paused);
+    core.context().new_conversation().await.unwrap();
+    assert_eq!(core.context().checkpoints().await.unwrap()[0].status, Status::Paused);
     let offer = core
-        .continuation_offer()
+        .context().continuation_offer()
         .await
         .unwrap()
         .expect("an offer in the new conversation");
     assert_eq!(offer.id, 1);
-    let resumed = core.continue_from(offer.id).await.unwrap();
+    let resumed = core.context().continue_from(offer.id).await.unwrap();
     assert_eq!(resumed.status, Status::Resumed);
     assert!(
-        core.continuation_offer().await.unwrap().is_none(),
+        core.context().continuation_offer().await.unwrap().is_none(),
         "accepted: no second offer"
     );
 
@@ -85,7 +84,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
         .iter()
         .any(|m| m["content"].as_str().unwrap_or("").contains("/checkpoint")));
 
-    let path = core.export_checkpoint(1).await.unwrap();
+    let path = core.context().export_checkpoint(1).await.unwrap();
     let markdown = std::fs::read_to_string(path).unwrap();
     assert!(markdown.starts_with("# Trip to Lisbon"));
     assert!(markdown.contains("## Critical information\n- Allergic to peanuts"));
@@ -97,7 +96,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
         closed.reply
     );
     let error = core
-        .set_checkpoint_status(1, Status::Resumed)
+        .context().set_checkpoint_status(1, Status::Resumed)
         .await
         .unwrap_err();
     assert!(
@@ -123,7 +122,7 @@ async fn a_checkpoint_is_written_even_when_the_model_answers_nonsense() {
         .unwrap();
     let outcome = core.send("/checkpoint").await.unwrap();
     assert!(outcome.reply.contains("saved"), "{}", outcome.reply);
-    let checkpoint = &core.checkpoints().await.unwrap()[0];
+    let checkpoint = &core.context().checkpoints().await.unwrap()[0];
     assert_eq!(
         checkpoint.body.current_work,
         "Help me plan the garden. Soy alérgico al polen."
@@ -165,7 +164,7 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
             system(n)
         );
     }
-    let items = core.plan().await.unwrap();
+    let items = core.context().plan().await.unwrap();
     assert_eq!(items.len(), 3);
     let mut saw_event = false;
     while let Ok(event) = events.try_recv() {
@@ -187,7 +186,7 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
         .as_str()
         .unwrap()
         .contains("only one step can be in progress"));
-    assert_eq!(core.plan().await.unwrap().len(), 3);
+    assert_eq!(core.context().plan().await.unwrap().len(), 3);
 }
 
 #[tokio::test]

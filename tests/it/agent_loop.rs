@@ -2,7 +2,6 @@
 //! parallel calls, bad calls, provider faults, retries, fallback, continuation, the
 //! iteration cap, Stop, and claim-versus-action correction.
 
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,8 +13,8 @@ use sidecar::llm::Role;
 use sidecar::settings::Settings;
 use sidecar::store::MessageStatus;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use support::tools::{FailingTool, HangingTool, RendezvousTool};
-use support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
+use crate::support::tools::{FailingTool, HangingTool, RendezvousTool};
+use crate::support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 use tokio::sync::broadcast::Receiver;
 
 /// Providers as (id, base_url, model); the chat chain follows this order.
@@ -139,7 +138,7 @@ async fn bad_calls_go_back_to_the_model_as_tool_errors() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
-    let mut tools = sidecar::companion::default_tools(&core.settings(), sidecar::clock::system_clock(), sidecar::clock::ZoneCell::new(core.zone()));
+    let mut tools = sidecar::companion::default_tools(&core.settings(), core.clock().clone());
     tools.register(FailingTool);
     core.set_tools(tools);
 

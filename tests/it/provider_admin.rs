@@ -1,7 +1,6 @@
 //! Managing providers as the Settings view does: save (key to the keychain or the
 //! session, never the file), test the connection, reorder, remove.
 
-mod support;
 
 use std::sync::Arc;
 
@@ -9,7 +8,7 @@ use sidecar::provider_admin::ProviderInput;
 use sidecar::secrets::{KeyStorage, Secrets};
 use sidecar::settings::{ProviderKind, Settings};
 use sidecar::{Companion, CompanionError, CompanionOptions};
-use support::{reply_events, stream, Reply, ScriptedServer};
+use crate::support::{reply_events, stream, Reply, ScriptedServer};
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Settings::default());
@@ -38,14 +37,14 @@ async fn a_saved_provider_answers_the_next_message_with_its_key_which_is_never_w
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path()).await;
 
-    let saved = core.save_provider(input("work", &server.base_url, Some("sk-secret-123"))).unwrap();
+    let saved = core.provider_admin().save_provider(input("work", &server.base_url, Some("sk-secret-123"))).unwrap();
     assert_eq!(saved.warning, None);
     assert!(
         matches!(&saved.provider.key, KeyStorage::Session { reason } if reason.contains("SIDECAR_NO_KEYCHAIN")),
         "{:?}",
         saved.provider.key
     );
-    let shown = serde_json::to_string(&core.providers()).unwrap();
+    let shown = serde_json::to_string(&core.provider_admin().providers()).unwrap();
     assert!(shown.contains("\"work\"") && !shown.contains("sk-secret-123"), "{shown}");
     let file = std::fs::read_to_string(dir.path().join("config/settings.toml")).unwrap();
     assert!(file.contains("id = \"work\"") && !file.contains("sk-secret-123"), "{file}");
@@ -63,14 +62,14 @@ async fn test_connection_reports_success_and_the_providers_error() {
     let bad = ScriptedServer::start(vec![Reply::Status { code: 401, body: r#"{"error":{"message":"Incorrect API key"}}"#.into() }]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path()).await;
-    let result = core.test_provider(input("a", &good.base_url, Some("k"))).await;
+    let result = core.provider_admin().test_provider(input("a", &good.base_url, Some("k"))).await;
     assert!(result.ok, "{result:?}");
     assert!(result.message.contains("gpt-4o-mini answered"));
-    let result = core.test_provider(input("b", &bad.base_url, Some("wrong"))).await;
+    let result = core.provider_admin().test_provider(input("b", &bad.base_url, Some("wrong"))).await;
     assert!(!result.ok);
     assert!(result.message.contains("HTTP 401: Incorrect API key"), "{}", result.message);
     // Testing saves nothing.
-    assert!(core.providers().is_empty());
+    assert!(core.provider_admin().providers().is_empty());
 }
 
 #[tokio::test]
@@ -83,7 +82,7 @@ async fn bad_input_is_refused_with_a_reason() {
         (input("a", "ftp://x", None), "http"),
         (ProviderInput { model: " ".into(), ..input("a", "https://x/v1", None) }, "model"),
     ] {
-        let error = core.save_provider(bad).unwrap_err();
+        let error = core.provider_admin().save_provider(bad).unwrap_err();
         assert!(matches!(&error, CompanionError::InvalidInput(m) if m.contains(why)), "{error}");
     }
 }
@@ -92,17 +91,17 @@ async fn bad_input_is_refused_with_a_reason() {
 async fn reorder_and_remove_update_the_chain_and_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path()).await;
-    core.save_provider(input("a", "https://a.example/v1", Some("ka"))).unwrap();
-    core.save_provider(input("b", "https://b.example/v1", None)).unwrap();
-    let ids = |core: &Companion| core.providers().into_iter().map(|p| p.id).collect::<Vec<_>>();
+    core.provider_admin().save_provider(input("a", "https://a.example/v1", Some("ka"))).unwrap();
+    core.provider_admin().save_provider(input("b", "https://b.example/v1", None)).unwrap();
+    let ids = |core: &Companion| core.provider_admin().providers().into_iter().map(|p| p.id).collect::<Vec<_>>();
     assert_eq!(ids(&core), ["a", "b"]);
-    core.order_providers(&["b".into(), "a".into()]).unwrap();
+    core.provider_admin().order_providers(&["b".into(), "a".into()]).unwrap();
     assert_eq!(ids(&core), ["b", "a"]);
-    core.remove_provider("a").unwrap();
+    core.provider_admin().remove_provider("a").unwrap();
     assert_eq!(ids(&core), ["b"]);
     let reloaded = Settings::load(&dir.path().join("config/settings.toml")).unwrap();
     assert_eq!(reloaded.chat_chain().iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["b"]);
-    assert_eq!(core.providers()[0].key, KeyStorage::None);
+    assert_eq!(core.provider_admin().providers()[0].key, KeyStorage::None);
 }
 
 #[tokio::test]
@@ -111,10 +110,10 @@ async fn an_unwritable_settings_file_still_applies_for_the_session_and_says_so()
     let blocker = dir.path().join("config");
     std::fs::write(&blocker, "not a directory").unwrap();
     let core = open(dir.path()).await;
-    let saved = core.save_provider(input("a", "https://a.example/v1", None)).unwrap();
+    let saved = core.provider_admin().save_provider(input("a", "https://a.example/v1", None)).unwrap();
     let warning = saved.warning.expect("a warning");
     assert!(warning.contains("until Sidecar restarts"), "{warning}");
-    assert_eq!(core.providers().len(), 1);
+    assert_eq!(core.provider_admin().providers().len(), 1);
 }
 
 /// Collects everything logged, at every level, into a shared buffer.
@@ -148,10 +147,10 @@ async fn the_key_never_reaches_the_logs() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path()).await;
-    core.save_provider(input("p", &server.base_url, Some("sk-log-canary-987"))).unwrap();
+    core.provider_admin().save_provider(input("p", &server.base_url, Some("sk-log-canary-987"))).unwrap();
     core.send("hello").await.unwrap();
     let _ = core.send("again").await.unwrap_err();
-    let _ = core.test_provider(input("p", &server.base_url, None)).await;
+    let _ = core.provider_admin().test_provider(input("p", &server.base_url, None)).await;
     tracing::debug!(providers = ?core.settings().providers, "settings dump");
 
     let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();

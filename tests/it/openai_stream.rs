@@ -1,14 +1,13 @@
 //! The OpenAI-compatible streaming client against a scripted server: the happy path
 //! and every way the wire can fail.
 
-mod support;
 
 use std::time::Duration;
 
 use sidecar::llm::endpoint::Endpoint;
 use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
-use support::{delta, finish, reply_events, Reply, ScriptedServer};
+use crate::support::{delta, finish, reply_events, Reply, ScriptedServer};
 
 fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
     let timeouts = Timeouts {

@@ -3,7 +3,6 @@
 //! cancels; against the real store, a crash between attempting and delivered and a
 //! reminder that fell due while closed are delivered once, marked late.
 
-mod support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,7 +20,7 @@ struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar::clock::Cloc
 
 impl Deliver for Shown {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
-        let at = self.1.as_ref().map(|c| c()).unwrap_or_else(Utc::now);
+        let at = self.1.as_ref().map(|c| c.now()).unwrap_or_else(Utc::now);
         self.0.lock().unwrap().push((reminder.id, late, at));
         Box::pin(async { Ok(()) })
     }
@@ -35,7 +34,7 @@ fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         zone: "Europe/Madrid".into(),
         repeat: None,
         rrule: None,
-        state: "pending".into(),
+        state: sidecar::store::reminders::ReminderState::Pending,
         attempt_started_at: None,
         delivered_at: None,
         late: false,
@@ -52,21 +51,21 @@ impl InMemory {
         self.0.lock().unwrap().push(r);
     }
     fn cancel(&self, id: i64) {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = "cancelled".into());
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::store::reminders::ReminderState::Cancelled);
     }
 }
 
 impl Reminders for InMemory {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        let next = self.0.lock().unwrap().iter().filter(|r| r.state == "pending").map(|r| r.due()).min();
+        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending).map(|r| r.due()).min();
         Box::pin(async move { Ok(next) })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
         let mut list = self.0.lock().unwrap();
-        for r in list.iter_mut().filter(|r| r.state == "pending" && r.due() <= at) {
-            r.state = "attempting".into();
+        for r in list.iter_mut().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending && r.due() <= at) {
+            r.state = sidecar::store::reminders::ReminderState::Attempting;
         }
-        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == "attempting").cloned().collect();
+        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar::store::reminders::ReminderState::Attempting).cloned().collect();
         Box::pin(async move { Ok(claimed) })
     }
     fn was_delivered<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -77,16 +76,16 @@ impl Reminders for InMemory {
         if let Some(stored) = list.iter_mut().find(|s| s.id == r.id) {
             match next {
                 Some(next) => {
-                    stored.state = "pending".into();
+                    stored.state = sidecar::store::reminders::ReminderState::Pending;
                     stored.due_at = utc(next);
                 }
-                None => stored.state = "delivered".into(),
+                None => stored.state = sidecar::store::reminders::ReminderState::Delivered,
             }
         }
         Box::pin(async { Ok(()) })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = "pending".into());
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::store::reminders::ReminderState::Pending);
         Box::pin(async { Ok(()) })
     }
 }
@@ -95,7 +94,7 @@ impl Reminders for InMemory {
 fn tokio_clock() -> (sidecar::clock::Clock, DateTime<Utc>) {
     let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let start = tokio::time::Instant::now();
-    (Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), base)
+    (sidecar::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC), base)
 }
 
 #[tokio::test(start_paused = true)]
@@ -158,7 +157,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     assert_eq!(shown.len(), 1);
     assert!(shown[0].1, "marked late");
     let stored = store.reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, "delivered");
+    assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Delivered);
     assert!(stored.late);
 }
 
@@ -175,7 +174,7 @@ async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_n
     assert_eq!(scheduler.deliver_due().await.unwrap(), (2, 0));
     let shown = shown.0.lock().unwrap().clone();
     assert_eq!(shown.iter().map(|(id, late, _)| (*id, *late)).collect::<Vec<_>>(), [(missed.id, true), (on_time.id, false)]);
-    assert_eq!(store.reminder(future.id).await.unwrap().unwrap().state, "pending");
+    assert_eq!(store.reminder(future.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending);
     assert_eq!(store.next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
 }
 
@@ -199,7 +198,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown.clone(), due).deliver_due().await.unwrap(), (0, 0));
     assert!(shown.0.lock().unwrap().is_empty());
-    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, "delivered");
+    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
 }
 
 #[tokio::test]
@@ -218,7 +217,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let at_eight = parsed.at + chrono::Duration::seconds(1);
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
     let stored = store.reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, "pending");
+    assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Pending);
     assert_eq!(stored.due().with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
 }
 
@@ -235,7 +234,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     let added = store.add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
     let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
-    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, "pending", "not lost");
+    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown, due).deliver_due().await.unwrap(), (1, 0));
 }
@@ -252,7 +251,7 @@ fn one_process_owns_the_scheduler() {
 
 #[tokio::test]
 async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_and_zone() {
-    use support::{reply_events, stream, tool_call_events, ScriptedServer};
+    use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
     let server = ScriptedServer::start(vec![
         stream(tool_call_events(&[("a", "set_reminder", r#"{"message": "llamar a mamá", "when": "mañana a las 9"}"#)])),
         stream(tool_call_events(&[("b", "set_reminder", r#"{"message": "pastilla", "when": "todos los días a las 8"}"#)])),
@@ -273,7 +272,7 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
     options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
     let core = sidecar::Companion::open(options).await.unwrap();
-    let changed = core.reminders_changed();
+    let changed = core.reminders().changed_signal();
     core.send("recordame llamar a mamá mañana a las 9 y la pastilla todos los días a las 8").await.unwrap();
     // Each result as the model read it in the call right after (older ones get cleared).
     let requests = server.requests.lock().unwrap().clone();
@@ -295,7 +294,7 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
-    use support::{reply_events, stream, tool_call_events, ScriptedServer};
+    use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
     let when = utc(Utc::now() + chrono::Duration::milliseconds(1500));
     let args = format!(r#"{{"message": "stretch", "when": "{when}"}}"#);
     let server = ScriptedServer::start(vec![
@@ -307,7 +306,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let settings: sidecar::settings::Settings =
         toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    let task = core.reminder_scheduler().unwrap().expect("the lock is free");
+    let task = core.reminders().scheduler().unwrap().expect("the lock is free");
     let running = tokio::spawn(task);
     let outcome = core.send("remind me to stretch").await.unwrap();
     assert_eq!(outcome.reply, "Done.");

@@ -4,7 +4,6 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
-mod support;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,7 +18,7 @@ use sidecar::proactive::state::Channel;
 use sidecar::proactive::{TickMode, TickReport};
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
-use support::{reply_events, Reply, ScriptedServer};
+use crate::support::{reply_events, Reply, ScriptedServer};
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;
 
@@ -39,7 +38,7 @@ impl Hands {
     }
     fn clock(&self) -> sidecar::clock::Clock {
         let hands = self.clone();
-        Arc::new(move || hands.now())
+        sidecar::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
     }
 }
 
@@ -95,7 +94,7 @@ async fn simulate(level: Level) -> (Vec<Sent>, Vec<DateTime<Utc>>, usize, Vec<(D
     let start = local(2027, 3, 15, 0, 0);
     let hands = Hands::at(start);
     let core = open(dir.path(), &server.base_url, &hands).await;
-    core.set_proactive_config(ProactiveConfig { level, ..ProactiveConfig::default() }).await.unwrap();
+    core.proactive().set_config(ProactiveConfig { level, ..ProactiveConfig::default() }).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
     let (mut sent, mut user, mut skips) = (Vec::new(), Vec::new(), Vec::new());
     let mut asked = 0;
@@ -110,7 +109,7 @@ async fn simulate(level: Level) -> (Vec<Sent>, Vec<DateTime<Utc>>, usize, Vec<(D
         }
         hands.set(at);
         let before = server.request_count();
-        let report = core.proactive_tick(TickMode::Send).await.unwrap();
+        let report = core.proactive().tick(TickMode::Send).await.unwrap();
         let calls = server.request_count() - before;
         match report {
             TickReport::Skipped { reason } => {
@@ -194,10 +193,10 @@ async fn level_low_never_asks_the_model() {
     let dir = tempfile::tempdir().unwrap();
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
-    core.set_proactive_config(ProactiveConfig { level: Level::Low, ..ProactiveConfig::default() }).await.unwrap();
+    core.proactive().set_config(ProactiveConfig { level: Level::Low, ..ProactiveConfig::default() }).await.unwrap();
     for hour in 0..24 {
         hands.set(local(2027, 3, 15, hour, 30));
-        assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::LevelLow });
+        assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::LevelLow });
     }
     assert_eq!(server.request_count(), 0);
 }
@@ -210,11 +209,11 @@ async fn invalid_answers_are_blocked_and_send_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let hands = Hands::at(local(2027, 3, 15, 10, 15));
     let core = open(dir.path(), &server.base_url, &hands).await;
-    let first = core.proactive_tick(TickMode::Send).await.unwrap();
+    let first = core.proactive().tick(TickMode::Send).await.unwrap();
     assert!(matches!(first, TickReport::Blocked { block: Block::InvalidMessageType(ref t), .. } if t == "random"), "{first:?}");
-    let second = core.proactive_tick(TickMode::Send).await.unwrap();
+    let second = core.proactive().tick(TickMode::Send).await.unwrap();
     assert!(matches!(second, TickReport::Blocked { block: Block::GreetingOutsideWindow, .. }), "{second:?}");
-    let status = core.proactive_status().await.unwrap();
+    let status = core.proactive().status().await.unwrap();
     assert_eq!((status.state.count_today, status.state.last_spontaneous_at), (0, None));
     assert!(core.history(10).await.unwrap().is_empty());
 }
@@ -227,15 +226,15 @@ async fn the_decision_context_is_compact_and_never_invents_reminders() {
     let dir = tempfile::tempdir().unwrap();
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
-    let report = core.proactive_tick(TickMode::Send).await.unwrap();
+    let report = core.proactive().tick(TickMode::Send).await.unwrap();
     let TickReport::Silent { prompt_tokens, .. } = report else { panic!("{report:?}") };
     assert!(prompt_tokens < 600, "{prompt_tokens}");
     let request = server.last_request();
     assert!(request["messages"][1]["content"].as_str().unwrap().contains("PENDING REMINDERS: NONE"));
     assert!(request.get("tools").is_none_or(|t| t.as_array().is_none_or(|a| a.is_empty())));
     assert_eq!(request["messages"].as_array().unwrap().len(), 2);
-    core.add_reminder("llamar a mamá", "mañana a las 9").await.unwrap();
-    let context = core.spontaneous_context().await.unwrap();
+    core.reminders().set("llamar a mamá", "mañana a las 9").await.unwrap();
+    let context = core.proactive().spontaneous_context().await.unwrap();
     assert_eq!(context.pending_reminders, 1);
     assert!(context.pending_reminders_list.contains("llamar a mamá"), "{}", context.pending_reminders_list);
 }
@@ -265,14 +264,14 @@ async fn the_brain_lock_is_tried_and_always_released() {
     // The user is mid-conversation: the activity rule says so first; with it aside
     // (an hour later on the clock) the lock is what stops the tick.
     hands.set(local(2027, 3, 15, 13, 0));
-    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::BrainBusy });
+    assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::BrainBusy });
     turn.await.unwrap().unwrap();
     // The decision call fails: reported, and the lock is free again.
-    let failed = core.proactive_tick(TickMode::Send).await.unwrap();
+    let failed = core.proactive().tick(TickMode::Send).await.unwrap();
     assert!(matches!(failed, TickReport::Failed { .. }), "{failed:?}");
     tokio::time::timeout(Duration::from_secs(10), core.send("¿sigues ahí?")).await.expect("not deadlocked").unwrap();
     hands.set(local(2027, 3, 15, 14, 0));
-    assert!(matches!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Failed { .. }));
+    assert!(matches!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Failed { .. }));
 }
 
 /// P15: the user writes while the model is deciding: the decision is dropped, the
@@ -293,7 +292,7 @@ async fn a_user_message_during_the_decision_cancels_it() {
     let core = open(dir.path(), &server.base_url, &hands).await;
     let tick = tokio::spawn({
         let core = core.clone();
-        async move { core.proactive_tick(TickMode::Send).await }
+        async move { core.proactive().tick(TickMode::Send).await }
     });
     // The model is deciding.
     while server.request_count() == 0 {
@@ -342,27 +341,27 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     let hands = Hands::at(local(2027, 3, 15, 11, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     let notifications = Arc::new(Recording::default());
-    core.router().register(notifications.clone());
+    core.proactive().router().register(notifications.clone());
 
     let reply = core.send("/quiet 2h").await.unwrap().reply;
     assert!(reply.contains("13:00"), "{reply}");
-    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
+    assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
     // A reminder during quiet still goes out, to the chat and the notification.
-    let (reminder, _) = core.add_reminder("tomar agua", "en 1 minuto").await.unwrap();
+    let (reminder, _) = core.reminders().set("tomar agua", "en 1 minuto").await.unwrap();
     hands.set(local(2027, 3, 15, 11, 2));
-    let scheduler = tokio::spawn(core.reminder_scheduler().unwrap().expect("the lock is free"));
+    let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == "delivered" {
+        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     scheduler.abort();
-    assert_eq!(core.store().reminder(reminder.id).await.unwrap().unwrap().state, "delivered");
+    assert_eq!(core.store().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
 
     assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));
-    let sent = core.proactive_tick(TickMode::Send).await.unwrap();
+    let sent = core.proactive().tick(TickMode::Send).await.unwrap();
     let TickReport::Sent { routed, .. } = sent else { panic!("{sent:?}") };
     assert_eq!(routed.delivered, [SinkId::Chat], "spontaneous: the primary only");
     assert_eq!(notifications.0.lock().unwrap().len(), 1);
@@ -372,11 +371,11 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     let reply = core.send("¡Cállate!").await.unwrap().reply;
     assert!(reply.contains("14:00"), "{reply}");
     hands.set(local(2027, 3, 15, 13, 0));
-    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
+    assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
 
     // The notification as primary: spontaneous messages go there and not to the chat.
     core.send("/quiet off").await.unwrap();
-    core.set_proactive_config(ProactiveConfig {
+    core.proactive().set_config(ProactiveConfig {
         level: Level::High,
         sinks: SinkPreferences { primary: SinkId::Notification, ..SinkPreferences::default() },
         ..ProactiveConfig::default()
@@ -384,17 +383,17 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     .await
     .unwrap();
     hands.set(local(2027, 3, 15, 16, 0));
-    let TickReport::Sent { routed, .. } = core.proactive_tick(TickMode::Send).await.unwrap() else { panic!() };
+    let TickReport::Sent { routed, .. } = core.proactive().tick(TickMode::Send).await.unwrap() else { panic!() };
     assert_eq!(routed.delivered, [SinkId::Notification]);
     // A primary that takes reminders only gets no spontaneous message at all.
-    core.set_proactive_config(ProactiveConfig {
+    core.proactive().set_config(ProactiveConfig {
         sinks: SinkPreferences { notification: SinkPreference::RemindersOnly, primary: SinkId::Notification, ..SinkPreferences::default() },
         ..ProactiveConfig::default()
     })
     .await
     .unwrap();
     hands.set(local(2027, 3, 15, 17, 0));
-    assert_eq!(core.proactive_tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::NoSink });
+    assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::NoSink });
 }
 
 #[tokio::test]
@@ -404,8 +403,8 @@ async fn control_commands_answer_without_the_model() {
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     assert_eq!(core.send("/reminders").await.unwrap().reply, "No pending reminders.");
-    core.add_reminder("llamar a mamá", "mañana a las 9").await.unwrap();
-    core.add_reminder("stretch", "every day at 8").await.unwrap();
+    core.reminders().set("llamar a mamá", "mañana a las 9").await.unwrap();
+    core.reminders().set("stretch", "every day at 8").await.unwrap();
     let list = core.send("/reminders").await.unwrap().reply;
     assert!(list.contains("llamar a mamá") && list.contains("Tuesday 2027-03-16 09:00 (Europe/Madrid)") && list.contains("FREQ=DAILY"), "{list}");
     let status = core.send("/status").await.unwrap().reply;

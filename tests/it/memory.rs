@@ -1,14 +1,13 @@
 //! Memory through the companion: knowledge files created on first run, the
 //! remember_fact tool (three per turn), facts and profile in the next prompt, the CLI.
 
-mod support;
 
 use std::process::Command;
 use std::sync::Arc;
 
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
-use support::{reply_events, stream, tool_call_events, ScriptedServer};
+use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     let settings: Settings = toml::from_str(&format!(

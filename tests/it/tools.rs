@@ -187,8 +187,7 @@ async fn html_mislabelled_as_plain_text_is_still_read_as_html() {
 async fn get_current_time_reports_the_users_zone_or_another() {
     use chrono::TimeZone;
     let registry = one(GetCurrentTime {
-        clock: sidecar::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap()),
-        zone: sidecar::clock::ZoneCell::new(chrono_tz::America::Argentina::Buenos_Aires),
+        clock: sidecar::clock::Clock::fixed(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(), chrono_tz::America::Argentina::Buenos_Aires),
     });
     let here: Value = serde_json::from_str(&call(&registry, "get_current_time", json!({})).await.content).unwrap();
     assert_eq!(here["local"], "2026-03-28T21:30:00-03:00");
@@ -205,7 +204,7 @@ async fn get_current_time_reports_the_users_zone_or_another() {
 #[test]
 fn every_tool_schema_is_an_object_schema() {
     let settings = sidecar::settings::Settings::default();
-    let registry = sidecar::companion::default_tools(&settings, sidecar::clock::system_clock(), sidecar::clock::ZoneCell::new(chrono_tz::UTC));
+    let registry = sidecar::companion::default_tools(&settings, sidecar::clock::system_clock());
     let specs = registry.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["get_current_time", "get_weather", "read_url", "web_search"]);

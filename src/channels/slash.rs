@@ -1,9 +1,7 @@
 //! Chat commands: text starting with `/` that the core answers itself, before (and
 //! instead of) the model. Neither the command nor its answer goes back to the model.
 
-use crate::companion::{Companion, CompanionError};
 use crate::context::checkpoint::Status;
-use crate::locale::Lang;
 
 /// A recognised command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,46 +105,6 @@ pub fn parse(text: &str) -> Option<Command> {
         ("/proactive", Some("decide")) => Some(Command::Proactive(ProactiveCommand::Decide)),
         ("/proactive", Some("reset")) => Some(Command::Proactive(ProactiveCommand::Reset)),
         _ => None,
-    }
-}
-
-impl Companion {
-    /// What the command did, in the user's language.
-    pub(crate) async fn command_reply(&self, command: Command) -> Result<String, CompanionError> {
-        let es = Lang::from_env() == Lang::Es;
-        Ok(match command {
-            Command::Checkpoint => {
-                let c = self.checkpoint_now().await?;
-                if es {
-                    format!("Checkpoint #{} guardado: {}. Lo verás en Memoria → Checkpoints.", c.id, c.body.title)
-                } else {
-                    format!("Checkpoint #{} saved: {}. It is listed under Memory → Checkpoints.", c.id, c.body.title)
-                }
-            }
-            Command::CloseCheckpoint(status) => match self.close_current_checkpoint(status).await? {
-                Some(c) if es => {
-                    let done = if status == Status::Completed { "completado" } else { "abandonado" };
-                    format!("Checkpoint #{} marcado como {done}.", c.id)
-                }
-                Some(c) => format!("Checkpoint #{} marked {}.", c.id, status.as_str()),
-                None if es => "Esta conversación no tiene un checkpoint abierto.".into(),
-                None => "This conversation has no open checkpoint.".into(),
-            },
-            Command::ListCheckpoints => {
-                let list = self.checkpoints().await?;
-                match (list.is_empty(), es) {
-                    (true, true) => "Aún no hay checkpoints. Escribe /checkpoint para guardar uno.".into(),
-                    (true, false) => "No checkpoints yet. Type /checkpoint to save one.".into(),
-                    _ => list
-                        .iter()
-                        .take(10)
-                        .map(|c| format!("- #{} {} ({})", c.id, c.body.title, c.status.as_str().replace('_', " ")))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                }
-            }
-            other => self.proactive_reply(other, es).await?,
-        })
     }
 }
 

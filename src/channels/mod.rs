@@ -1,0 +1,5 @@
+//! Channels: where messages come from and where answers go. `slash` reads the control
+//! commands, `control` answers them.
+
+pub mod control;
+pub mod slash;

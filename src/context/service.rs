@@ -1,0 +1,379 @@
+//! The context service: what of a conversation the model sees on each call. It builds
+//! the turn's prompt (persona, facts, summary, resumed checkpoint, live history), folds
+//! the oldest turns into the running summary when the history nears the threshold
+//! (digest, memory flush, Bug 12's check, checkpoint, in that order), keeps the meter,
+//! and drives checkpoints: `/checkpoint`, their lifecycle, new conversations, the offer
+//! to continue, and export.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::checkpoint::{Checkpoint, Status, OFFER_DAYS};
+use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
+use super::engine::{eviction_point, limits_for, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
+use super::guard::{self, Limits};
+use super::meter::ContextMeter;
+use super::plan::PlanBoard;
+use crate::agent::prompt;
+use crate::clock::Clock;
+use crate::error::CompanionError;
+use crate::events::{CoreEvent, EventBus};
+use crate::knowledge::learnings::Category;
+use crate::knowledge::store::KnowledgeStore;
+use crate::llm::{ChatMessage, ChatRequest};
+use crate::model::{Chain, Models};
+use crate::store::{Message, Store, Summary};
+use crate::tokens::count_cached as count;
+use crate::tools::ToolRegistry;
+
+/// Bug 12's backup of fact-like text that left the context unsaved (append-only).
+pub const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
+/// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
+const FACT_BUDGET_TOKENS: usize = 600;
+/// Longest reply of the digest call.
+const DIGEST_MAX_TOKENS: u32 = 900;
+/// The digest call gives up after this long and the fallback is used.
+const DIGEST_TIMEOUT: Duration = Duration::from_secs(90);
+
+pub struct ContextService {
+    store: Store,
+    knowledge: Arc<KnowledgeStore>,
+    plans: Arc<PlanBoard>,
+    events: EventBus,
+    models: Arc<Models>,
+    clock: Clock,
+    data_dir: PathBuf,
+    /// The last measured context use, by conversation.
+    meter: Mutex<Option<(i64, ContextMeter)>>,
+}
+
+impl ContextService {
+    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, plans: Arc<PlanBoard>, events: EventBus, models: Arc<Models>, clock: Clock, data_dir: PathBuf) -> Self {
+        Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None) }
+    }
+
+    /// The shaper that fits every model call of a turn begun from `turn`.
+    pub(crate) fn shaper<'a>(&'a self, turn: &TurnPrompt, conversation_id: i64, chain: &Chain) -> TurnShaper<'a> {
+        TurnShaper {
+            system: turn.system.clone(),
+            plans: &self.plans,
+            limits: turn.limits,
+            window: chain.context_window() as usize,
+            summarized_turns: turn.summarized_turns,
+            conversation_id,
+            events: &self.events,
+            meter: &self.meter,
+            context: self.models.settings().context.clone(),
+        }
+    }
+
+    /// Builds the prompt of the next model call in `conversation_id`, folding old turns
+    /// into the summary first when the history nears the threshold.
+    pub(crate) async fn turn_prompt(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        tools: &ToolRegistry,
+    ) -> Result<TurnPrompt, CompanionError> {
+        let settings = self.models.settings();
+        let (now, zone) = (self.clock.now(), self.clock.zone());
+        let corrections = self.store.active_corrections(now).await?;
+        self.knowledge.begin_turn();
+        let (persona, knowledge, _) =
+            self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
+        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
+        // Each wire format wraps a tool definition in a few more tokens of its own.
+        // Models that take no tools (the offline one) are sent none.
+        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
+        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let limits = limits_for(chain, &settings).less(tool_tokens);
+        let plan = self.plans.focus(conversation_id).await?;
+        let fixed = count(&base) + count(&crate::context::plan::render(&plan));
+        let live = self.live_history(conversation_id, chain, fixed, &limits).await?;
+        let system = base + &self.context_blocks(conversation_id, live.summary.as_ref()).await?;
+        let prompt = prompt::assemble(system.clone(), &live.messages);
+        Ok(TurnPrompt { system, prompt, limits, summarized_turns: live.summary.is_some() })
+    }
+
+    /// The prompt the next message would be answered with, as the guard sends it
+    /// (without the new message). Folds old turns like a turn would. For benchmarks
+    /// and diagnostics.
+    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let turn = self.turn_prompt(conversation_id, &chain, tools).await?;
+        Ok(self.shaper(&turn, conversation_id, &chain).shape_with_report(turn.prompt))
+    }
+
+    /// The history still sent verbatim. When it nears the threshold, the oldest turns
+    /// are folded into the running summary first (nothing is deleted).
+    pub(crate) async fn live_history(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        system_tokens: usize,
+        limits: &Limits,
+    ) -> Result<LiveHistory, CompanionError> {
+        let settings = self.models.settings();
+        let summary = self.store.latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let mut messages: Vec<Message> =
+            self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
+        let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
+            return Ok(LiveHistory { summary, messages });
+        };
+        let kept = messages.split_off(cut);
+        self.events.publish(CoreEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
+        let folded = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
+        tracing::info!(
+            conversation_id,
+            evicted_messages = messages.len(),
+            kept_messages = kept.len(),
+            before_tokens = fixed + messages.iter().chain(&kept).map(|m| count(&m.content)).sum::<usize>(),
+            after_tokens = system_tokens + count(&folded.text) + kept.iter().map(|m| count(&m.content)).sum::<usize>(),
+            "older turns folded into the running summary"
+        );
+        Ok(LiveHistory { summary: Some(folded), messages: kept })
+    }
+
+    /// Digest, memory flush, Bug 12 check, checkpoint, new summary: in that order, so
+    /// a crash part-way leaves the turns unsummarised (and retried) rather than lost.
+    async fn fold(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: Option<&Summary>,
+        evicted: &[Message],
+        limits: &Limits,
+    ) -> Result<Summary, CompanionError> {
+        let turns: Vec<ChatMessage> = evicted.iter().map(Message::to_chat).collect();
+        let previous_text = previous.map(|s| s.text.as_str()).unwrap_or("");
+        let digest = match self.digest_call(conversation_id, chain, previous_text, &turns, limits).await {
+            Ok(digest) => digest,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "the summary model call failed; using the plain summary");
+                digest::fallback(previous_text, &turns, summary_budget(limits), &count)
+            }
+        };
+        self.flush_facts(&digest);
+        self.log_unsaved_facts(conversation_id, evicted);
+        let checkpoint = self.store.add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
+        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "auto".into() });
+        let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
+        let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
+        let id = self.store.add_summary(conversation_id, upto, &text).await?;
+        Ok(Summary { id, upto_message_id: upto, text })
+    }
+
+    /// One model call for summary, checkpoint and facts; an error says why the
+    /// fallback is used.
+    async fn digest_call(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: &str,
+        turns: &[ChatMessage],
+        limits: &Limits,
+    ) -> Result<Digest, String> {
+        let room = limits.budget.saturating_sub(count(previous) + 600).max(256);
+        let transcript = digest::transcript(turns, room, &count);
+        let request = ChatRequest {
+            messages: digest::request_messages(previous, &transcript),
+            tools: Vec::new(),
+            max_tokens: Some(DIGEST_MAX_TOKENS),
+        };
+        let text = self.models.call_once(chain, request, "context_digest", Some(conversation_id), DIGEST_TIMEOUT).await?;
+        digest::parse(&text)
+    }
+
+    /// The memory flush: facts the digest found are saved before their turns leave.
+    fn flush_facts(&self, digest: &Digest) {
+        let today = self.clock.local_today();
+        for fact in digest.facts.iter().take(MAX_FLUSHED_FACTS) {
+            let category = Category::parse(&fact.category).unwrap_or(Category::General);
+            match self.knowledge.save(&fact.fact, category, today) {
+                Ok(outcome) => tracing::info!(?outcome, "memory flush saved a fact"),
+                Err(error) => tracing::warn!(%error, "memory flush could not save a fact"),
+            }
+        }
+    }
+
+    /// Bug 12: fact-like phrases leaving the context that no saved fact covers are
+    /// logged and appended to `truncated_messages.jsonl`.
+    fn log_unsaved_facts(&self, conversation_id: i64, evicted: &[Message]) {
+        let saved: Vec<String> = self.knowledge.facts().into_iter().map(|f| f.fact.text).collect();
+        let mut lines = String::new();
+        for message in evicted.iter().filter(|m| m.role == crate::llm::Role::User) {
+            for unsaved in digest::unsaved_facts([message.content.as_str()], &saved) {
+                tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
+                let line = serde_json::json!({
+                    "logged_at": crate::store::now(),
+                    "conversation_id": conversation_id,
+                    "message_id": message.id,
+                    "said_at": message.created_at,
+                    "phrase": unsaved.phrase,
+                    "content": message.content,
+                });
+                lines.push_str(&line.to_string());
+                lines.push('\n');
+            }
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let path = self.data_dir.as_path().join(TRUNCATED_LOG);
+        let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(lines.as_bytes()));
+        if let Err(error) = written {
+            tracing::warn!(path = %path.display(), %error, "could not append to the truncated-messages log");
+        }
+    }
+
+    /// The system prompt's additions: the running summary and a resumed checkpoint.
+    pub(crate) async fn context_blocks(&self, conversation_id: i64, summary: Option<&Summary>) -> Result<String, CompanionError> {
+        let mut out = String::new();
+        if let Some(summary) = summary {
+            out.push_str("\n\n");
+            out.push_str(&summary_block(summary));
+        }
+        if let (Some(id), _) = self.store.continuation(conversation_id).await? {
+            if let Some(checkpoint) = self.store.checkpoint(id).await? {
+                out.push_str("\n\n");
+                out.push_str(&checkpoint.to_prompt());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The current conversation's plan.
+    pub async fn plan(&self) -> Result<Vec<crate::context::plan::PlanItem>, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        Ok(self.store.plan(conversation_id).await?)
+    }
+
+    /// How full the context was on the last model call; before any call, an estimate
+    /// from the stored history.
+    pub async fn context_meter(&self) -> Result<ContextMeter, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {
+            if id == conversation_id {
+                return Ok(meter);
+            }
+        }
+        let settings = self.models.settings();
+        let window = self.models.known_window();
+        let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
+        let summary = self.store.latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let history: Vec<Message> =
+            self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
+        guard::prepare(&mut chats, &limits, &count);
+        let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
+        Ok(ContextMeter::new(used, limits.budget, window as usize, summary.is_some(), &settings.context))
+    }
+
+    /// `/checkpoint`: digests the live history into a checkpoint now.
+    pub async fn checkpoint_now(&self) -> Result<Checkpoint, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        let settings = self.models.settings();
+        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let limits = limits_for(&chain, &settings);
+        let summary = self.store.latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let turns: Vec<ChatMessage> = self
+            .store
+            .messages_after(conversation_id, after)
+            .await?
+            .iter()
+            .filter(|m| prompt::counts_as_context(m))
+            .map(Message::to_chat)
+            .collect();
+        let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
+        let body = match self.digest_call(conversation_id, &chain, previous, &turns, &limits).await {
+            Ok(digest) => digest.checkpoint,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "checkpoint written without the model");
+                digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint
+            }
+        };
+        let checkpoint = self.store.add_checkpoint(conversation_id, "manual", &body).await?;
+        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "manual".into() });
+        Ok(checkpoint)
+    }
+
+    pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, CompanionError> {
+        Ok(self.store.checkpoints(200).await?)
+    }
+
+    /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
+    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
+        let checkpoint = self.store.checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        if !checkpoint.status.can_become(status) {
+            return Err(CompanionError::InvalidInput(format!(
+                "checkpoint #{id} is {} and cannot become {}",
+                checkpoint.status.as_str().replace('_', " "),
+                status.as_str().replace('_', " ")
+            )));
+        }
+        self.store.set_checkpoint_status(id, status).await?;
+        Ok(self.store.checkpoint(id).await?.unwrap_or(checkpoint))
+    }
+
+    /// Closes the current conversation's newest open checkpoint (or the open one it
+    /// continues).
+    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        match self.store.open_checkpoint_of(conversation_id).await? {
+            Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Starts a new, empty conversation; the open checkpoints of the others pause.
+    pub async fn new_conversation(&self) -> Result<i64, CompanionError> {
+        let id = self.store.new_conversation().await?;
+        self.store.pause_checkpoints_outside(id).await?;
+        Ok(id)
+    }
+
+    /// The checkpoint a new, empty conversation offers to continue: the newest open one
+    /// of another conversation from the last seven days.
+    pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        let (resumed, dismissed) = self.store.continuation(conversation_id).await?;
+        if resumed.is_some() || dismissed || self.store.message_count(conversation_id).await? > 0 {
+            return Ok(None);
+        }
+        let since = crate::store::utc(self.clock.now() - chrono::Duration::days(OFFER_DAYS));
+        Ok(self.store.latest_open_checkpoint(&since, conversation_id).await?)
+    }
+
+    /// Continues checkpoint `id` in the current conversation: it is resumed and its
+    /// state goes into every prompt of this conversation.
+    pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
+        self.store.set_continuation(conversation_id, Some(id), false).await?;
+        Ok(checkpoint)
+    }
+
+    /// Declines the offer for the current conversation.
+    pub async fn dismiss_offer(&self) -> Result<(), CompanionError> {
+        let conversation_id = self.store.current_conversation().await?;
+        Ok(self.store.set_continuation(conversation_id, None, true).await?)
+    }
+
+    /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
+    pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, CompanionError> {
+        let checkpoint = self.store.checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let dir = self.data_dir.as_path().join("exports");
+        let path = dir.join(format!("checkpoint-{id}.md"));
+        std::fs::create_dir_all(&dir)
+            .and_then(|_| crate::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
+            .map_err(|e| CompanionError::InvalidInput(format!("could not write {}: {e}", path.display())))?;
+        Ok(path)
+    }
+}

@@ -1,0 +1,40 @@
+//! The core's error: what went wrong, worded for the user, and whether Retry helps.
+
+use crate::knowledge::store::KnowledgeError;
+use crate::llm::router::RouteError;
+use crate::settings::SettingsError;
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CompanionError {
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the model is not available: {0}")]
+    ModelUnavailable(String),
+    #[error(transparent)]
+    Route(#[from] RouteError),
+    #[error("{0}")]
+    TurnFailed(String),
+    #[error("a reply is still being written; press Stop first")]
+    Busy,
+    #[error("there is no unanswered message to retry")]
+    NothingToRetry,
+    #[error("the message is empty")]
+    EmptyMessage,
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error(transparent)]
+    Knowledge(#[from] KnowledgeError),
+}
+
+impl CompanionError {
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            CompanionError::Route(e) => e.is_retryable(),
+            CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The proactivity service: the spontaneous loop and what it remembers. One tick: read
+//! config and state fresh → roll the counters → the rules → try the brain lock (skip if
+//! a reply is being written) → ask the model → validate → read the user's last message
+//! again → mark the state → send through the router.
+
+use std::sync::{Arc, Mutex as StdMutex};
+
+use chrono::{DateTime, Utc};
+use tokio_util::sync::CancellationToken;
+
+use super::config::{ProactiveConfig, HUSH};
+use super::decision::{self, SpontaneousContext};
+use super::router::{Kind, MessageRouter, Outgoing};
+use super::rules::{self, Block, Skip};
+use super::state::{Channel, ProactiveState};
+use super::{ProactiveStatus, TickMode, TickReport};
+use crate::clock::Clock;
+use crate::error::CompanionError;
+use crate::knowledge::store::KnowledgeStore;
+use crate::llm::ChatRequest;
+use crate::locale::Lang;
+use crate::model::Models;
+use crate::store::Store;
+
+/// The decision's answer is short JSON.
+const DECISION_MAX_TOKENS: u32 = 200;
+const DECISION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Held while the model is asked anything for the user (a turn, or the spontaneous
+/// decision): one at a time (P7). Shared by the conversation and proactivity.
+pub type BrainLock = Arc<tokio::sync::Mutex<()>>;
+
+pub struct ProactiveService {
+    store: Store,
+    models: Arc<Models>,
+    knowledge: Arc<KnowledgeStore>,
+    router: MessageRouter,
+    brain: BrainLock,
+    /// Cancels the spontaneous decision in flight when the user writes.
+    tick_cancel: StdMutex<Option<CancellationToken>>,
+    /// Notified when the settings change, so the loop re-reads them.
+    changed: tokio::sync::Notify,
+    clock: Clock,
+    /// Where this process's user talks from (the desktop window or the CLI).
+    channel: Channel,
+}
+
+impl ProactiveService {
+    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, channel: Channel) -> Self {
+        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, channel }
+    }
+
+    pub fn router(&self) -> &MessageRouter {
+        &self.router
+    }
+
+    pub async fn config(&self) -> Result<ProactiveConfig, CompanionError> {
+        Ok(self.store.proactive_config().await?)
+    }
+
+    /// Saves the user's choices; the loop picks them up at once.
+    pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, CompanionError> {
+        config.validate().map_err(CompanionError::InvalidInput)?;
+        self.store.save_proactive_config(&config).await?;
+        self.changed.notify_one();
+        Ok(config)
+    }
+
+    /// Now, and the config and state as they stand now (counters rolled to this hour),
+    /// read fresh from the database.
+    async fn now_config_state(&self) -> Result<(DateTime<Utc>, ProactiveConfig, ProactiveState), CompanionError> {
+        let (now, zone) = (self.clock.now(), self.clock.zone());
+        let config = self.config().await?;
+        let (state, _) = self.store.update_proactive_state(|s| s.roll_counters(now, zone)).await?;
+        Ok((now, config, state))
+    }
+
+    pub async fn status(&self) -> Result<ProactiveStatus, CompanionError> {
+        let (now, config, state) = self.now_config_state().await?;
+        Ok(ProactiveStatus {
+            max_today: config.level.max_per_day(),
+            quiet_until: state.quiet_until.filter(|until| *until > now),
+            config,
+            state,
+            zone: self.clock.zone().name().to_string(),
+            sinks: self.router.sinks(),
+        })
+    }
+
+    /// The user said something (from this process's channel): they are active now.
+    /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
+    pub async fn record_user_activity(&self) -> Result<(), CompanionError> {
+        if let Some(tick) = self.tick_cancel.lock().expect("tick lock").as_ref() {
+            tick.cancel();
+        }
+        let (now, channel) = (self.clock.now(), self.channel);
+        self.store
+            .update_proactive_state(|s| {
+                s.last_user_message_at = Some(now);
+                s.last_active_channel = Some(channel);
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// `/quiet`: no spontaneous messages for `minutes` (everywhere, or only on this
+    /// channel with `here`); `None` lifts it. Reminders still arrive.
+    pub async fn set_quiet(&self, minutes: Option<i64>, here: bool) -> Result<ProactiveState, CompanionError> {
+        let now = self.clock.now();
+        let channel = self.channel;
+        let (state, _) = self
+            .store
+            .update_proactive_state(|s| match minutes {
+                Some(m) => {
+                    s.quiet_until = Some(now + chrono::Duration::minutes(m));
+                    s.quiet_channel = here.then_some(channel);
+                }
+                None => {
+                    s.quiet_until = None;
+                    s.quiet_channel = None;
+                    s.circuit_open_until = None;
+                }
+            })
+            .await?;
+        Ok(state)
+    }
+
+    /// "Be quiet" / "cállate": quiet for `HUSH`.
+    pub async fn hush(&self) -> Result<DateTime<Utc>, CompanionError> {
+        let state = self.set_quiet(Some(HUSH.num_minutes()), false).await?;
+        Ok(state.quiet_until.expect("just set"))
+    }
+
+    /// `/proactive reset`: counters, cooldown, breaker and quiet cleared.
+    pub async fn reset(&self) -> Result<(), CompanionError> {
+        self.store.update_proactive_state(ProactiveState::reset).await?;
+        Ok(())
+    }
+
+    /// The user's last message that was not a command, read from the database and the
+    /// activity this process recorded (whichever is later) — never a cached value.
+    async fn last_user_message(&self, state: &ProactiveState) -> Result<Option<(DateTime<Utc>, String)>, CompanionError> {
+        let stored = self
+            .store
+            .latest_user_messages(20)
+            .await?
+            .into_iter()
+            .filter(|(_, text)| crate::channels::slash::parse(text).is_none())
+            .max_by_key(|(at, _)| *at);
+        Ok(match (stored, state.last_user_message_at) {
+            (Some((at, text)), Some(active)) if active > at => Some((active, text)),
+            (None, Some(active)) => Some((active, String::new())),
+            (stored, _) => stored,
+        })
+    }
+
+    /// What the decision call is told now (`/proactive context`).
+    pub async fn spontaneous_context(&self) -> Result<SpontaneousContext, CompanionError> {
+        let (now, config, state) = self.now_config_state().await?;
+        self.build_context(now, &config, &state).await
+    }
+
+    async fn build_context(&self, now: DateTime<Utc>, config: &ProactiveConfig, state: &ProactiveState) -> Result<SpontaneousContext, CompanionError> {
+        let zone = self.clock.zone();
+        let reminders = self
+            .store
+            .pending_reminders()
+            .await?
+            .into_iter()
+            .map(|r| (r.due().with_timezone(&zone).format("%a %d %b %H:%M").to_string(), r.message))
+            .collect();
+        let mut facts = self.knowledge.facts();
+        facts.sort_by_key(|f| std::cmp::Reverse(f.fact.confirmed));
+        Ok(decision::context(decision::Inputs {
+            now,
+            zone,
+            config,
+            state,
+            last_user: self.last_user_message(state).await?,
+            reminders,
+            facts: facts.into_iter().take(5).map(|f| f.fact.text).collect(),
+            lang: Lang::from_env(),
+        }))
+    }
+
+    /// One tick of the spontaneous loop.
+    pub async fn tick(&self, mode: TickMode) -> Result<TickReport, CompanionError> {
+        use tracing::Instrument;
+        let span = tracing::info_span!("tick", tick_id = next_tick_id(), ?mode);
+        async {
+            let report = self.decide(mode).await?;
+            report.log();
+            Ok(report)
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn decide(&self, mode: TickMode) -> Result<TickReport, CompanionError> {
+        let zone = self.clock.zone();
+        let (now, config, state) = self.now_config_state().await?;
+        if mode == TickMode::Send {
+            let last_user = self.last_user_message(&state).await?.map(|(at, _)| at);
+            if let Err(reason) = rules::precheck(&config, &state, now, zone, last_user) {
+                return Ok(TickReport::Skipped { reason });
+            }
+            if !self.router.takes_spontaneous(&config.sinks, active_quiet_channel(&state, now)) {
+                return Ok(TickReport::Skipped { reason: Skip::NoSink });
+            }
+        }
+        // P7/P16: the brain lock is tried, never waited for, and released by its guard
+        // on every path out of here, errors included.
+        let Ok(_brain) = self.brain.try_lock() else {
+            return Ok(TickReport::Skipped { reason: Skip::BrainBusy });
+        };
+        let cancel = CancellationToken::new();
+        *self.tick_cancel.lock().expect("tick lock") = Some(cancel.clone());
+        let _clear = ClearOnDrop(&self.tick_cancel);
+
+        let context = self.build_context(now, &config, &state).await?;
+        let lang = Lang::from_env();
+        let messages = decision::request(&context, lang);
+        let prompt_tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
+        let answer = tokio::select! {
+            answer = self.decision_call(messages) => answer,
+            _ = cancel.cancelled() => return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens }),
+        };
+        let text = match answer {
+            Ok(text) => text,
+            Err(error) => return Ok(TickReport::Failed { error }),
+        };
+        let decision = match decision::parse(&text) {
+            Ok(decision) => decision,
+            Err(block) => return Ok(TickReport::Blocked { block, prompt_tokens }),
+        };
+        if !decision.should_speak {
+            if mode == TickMode::Send {
+                self.store.update_proactive_state(|s| s.consecutive_ticks_with_message = 0).await?;
+            }
+            return Ok(TickReport::Silent { reason: decision.reason, prompt_tokens });
+        }
+        let now = self.clock.now();
+        let approved = match rules::validate(&decision, &state, now, zone) {
+            Ok(approved) => approved,
+            Err(block) => return Ok(TickReport::Blocked { block, prompt_tokens }),
+        };
+        if mode == TickMode::DecideOnly {
+            return Ok(TickReport::WouldSend { approved, prompt_tokens });
+        }
+        // P15: the user may have written while the model was thinking.
+        let fresh = self.store.proactive_state().await?;
+        if cancel.is_cancelled() || !rules::still_quiet(self.last_user_message(&fresh).await?.map(|(at, _)| at), now) {
+            return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens });
+        }
+        // Marked before it is sent: a crash in between loses one message, never repeats it.
+        let (marked, _) = self.store.update_proactive_state(|s| s.mark_sent(now, zone, approved.greeting)).await?;
+        let outgoing = Outgoing {
+            kind: Kind::Spontaneous,
+            title: "Sidecar".into(),
+            body: approved.text.clone(),
+            chat: approved.text.clone(),
+            message_type: Some(approved.message_type.as_str().to_string()),
+            reminder_id: None,
+            late: false,
+            message_id: None,
+        };
+        let routed = self.router.send(outgoing, &config.sinks, active_quiet_channel(&marked, now)).await;
+        Ok(TickReport::Sent { approved, routed, prompt_tokens })
+    }
+
+    /// One short model call, no tools, no history; its usage is recorded.
+    async fn decision_call(&self, messages: Vec<crate::llm::ChatMessage>) -> Result<String, String> {
+        let chain = self.models.chat_chain(None).await?;
+        let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS) };
+        self.models.call_once(&chain, request, "proactive_decision", None, DECISION_TIMEOUT).await
+    }
+
+    /// The spontaneous loop: a tick every `tick_minutes` (re-read each time, and at
+    /// once when the settings change), until `cancel`.
+    pub fn spontaneous_loop(self: &Arc<Self>, cancel: CancellationToken) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let companion = self.clone();
+        async move {
+            loop {
+                let minutes = companion.config().await.map(|c| c.tick_minutes).unwrap_or(15);
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(u64::from(minutes) * 60)) => {}
+                    _ = companion.changed.notified() => continue,
+                    _ = cancel.cancelled() => return,
+                }
+                if let Err(error) = companion.tick(TickMode::Send).await {
+                    tracing::warn!(%error, "spontaneous tick failed");
+                }
+            }
+        }
+    }
+}
+
+/// A number for each tick of this process, so its log lines can be told apart.
+fn next_tick_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The channel `/quiet here` silenced, while it lasts.
+fn active_quiet_channel(state: &ProactiveState, now: DateTime<Utc>) -> Option<Channel> {
+    state.quiet_until.filter(|until| now < *until).and(state.quiet_channel)
+}
+
+struct ClearOnDrop<'a>(&'a std::sync::Mutex<Option<CancellationToken>>);
+
+impl Drop for ClearOnDrop<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().expect("tick lock") = None;
+    }
+}

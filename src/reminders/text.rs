@@ -1,0 +1,34 @@
+//! How a delivered reminder reads, in the user's language.
+
+use crate::store::reminders::Reminder;
+
+/// How a delivered reminder reads, in the user's language: the notification's title
+/// and body, and the line in the chat. Words rather than an emoji: not every desktop
+/// has an emoji font.
+pub struct ReminderText {
+    pub title: String,
+    pub body: String,
+    pub chat: String,
+}
+
+impl ReminderText {
+    pub fn new(reminder: &Reminder, late: bool) -> Self {
+        let es = crate::locale::Lang::from_env() == crate::locale::Lang::Es;
+        let zone: chrono_tz::Tz = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
+        let due = reminder.due().with_timezone(&zone).format("%H:%M");
+        let message = &reminder.message;
+        let (title, chat) = match (late, es) {
+            (false, false) => ("Sidecar reminder".to_string(), format!("Reminder: {message}")),
+            (false, true) => ("Recordatorio de Sidecar".to_string(), format!("Recordatorio: {message}")),
+            (true, false) => (
+                "Sidecar reminder (late)".to_string(),
+                format!("Reminder: {message} (late: it was due at {due}, while Sidecar was not running)"),
+            ),
+            (true, true) => (
+                "Recordatorio de Sidecar (con retraso)".to_string(),
+                format!("Recordatorio: {message} (con retraso: era a las {due} y Sidecar no estaba abierto)"),
+            ),
+        };
+        Self { title, body: message.clone(), chat }
+    }
+}

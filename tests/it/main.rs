@@ -1,0 +1,21 @@
+//! The core's integration tests, in one binary so `make test` links the crate once.
+
+mod support;
+mod agent_loop;
+mod anthropic;
+mod checkpoints;
+mod cli;
+mod companion;
+mod context_replay;
+mod crash_write;
+mod facts_bugs;
+mod local_model;
+mod logs;
+mod memory;
+mod openai_stream;
+mod proactive;
+mod provider_admin;
+mod reminders;
+mod store;
+mod tools;
+mod turn_machine;
