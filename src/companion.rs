@@ -14,6 +14,7 @@ use crate::channels::control::Control;
 use crate::channels::slash::{self, Command};
 use crate::clock::Clock;
 use crate::context::service::ContextService;
+use crate::channels::channel::Channel;
 use crate::locale::Lang;
 use crate::proactive::router::MessageRouter;
 use crate::proactive::service::{BrainLock, ProactiveService};
@@ -116,6 +117,8 @@ pub struct Companion {
     proactive: Arc<ProactiveService>,
     /// Held while the model is asked anything for the user (P7), shared with proactivity.
     brain: BrainLock,
+    /// Where this process's user talks from.
+    channel: Channel,
     config_path: Option<PathBuf>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
@@ -161,7 +164,9 @@ impl Companion {
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone()));
         let router = MessageRouter::default();
-        router.register(Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel }));
+        let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
+        router.register(chat.clone());
+        router.set_history(chat);
         let brain: BrainLock = Arc::default();
 
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
@@ -191,6 +196,7 @@ impl Companion {
             reminders,
             proactive,
             brain,
+            channel: options.channel,
             config_path: options.config_path,
             warnings: zone_warning.into_iter().collect(),
         }))
@@ -236,6 +242,11 @@ impl Companion {
 
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
+    }
+
+    /// The models per purpose (providers, routing, the offline model).
+    pub fn models(&self) -> &Arc<Models> {
+        &self.models
     }
 
     pub fn settings(&self) -> Arc<Settings> {
@@ -395,7 +406,7 @@ impl Companion {
         }
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
-            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text))).await?;
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
         if let Some(command) = command {
             // A command may itself run a spontaneous tick, which takes the brain lock.
@@ -419,7 +430,7 @@ impl Companion {
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let message_id = self
             .store
-            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta) })
+            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(self.channel) })
             .await?;
         self.events.publish(CoreEvent::TurnFinished {
             conversation_id,
@@ -540,6 +551,8 @@ impl Companion {
                 events: &self.events,
                 tools: &tools,
                 chain,
+                summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
+                channel: self.channel,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),
                 limits: TurnLimits {

@@ -2,7 +2,9 @@
 //! local server when none is configured. The local server is started on first need
 //! and kept for the life of the process.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
 use std::time::Duration;
 
@@ -12,7 +14,7 @@ use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::llm::provider::Provider;
 use crate::secrets::Secrets;
-use crate::settings::{ProviderSettings, Settings};
+use crate::settings::{ProviderSettings, Purpose, Settings};
 use crate::store::Store;
 
 /// Provider id under which the offline model's usage is recorded.
@@ -46,6 +48,10 @@ impl Chain {
 pub struct Models {
     settings: RwLock<Arc<Settings>>,
     configured: RwLock<Vec<Provider>>,
+    /// Background purposes routed to providers of their own.
+    routed: RwLock<HashMap<Purpose, Vec<Provider>>>,
+    /// How many times the providers were built (they read the keychain).
+    builds: AtomicU64,
     local: Mutex<Option<Provider>>,
     log_dir: PathBuf,
     events: EventBus,
@@ -58,7 +64,10 @@ pub struct Models {
 impl Models {
     pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus, store: Store) -> Self {
         let configured = build_configured(&settings, &secrets);
+        let routed = build_routed(&settings, &secrets);
         Self {
+            routed: RwLock::new(routed),
+            builds: AtomicU64::new(1),
             store,
             secrets,
             settings: RwLock::new(Arc::new(settings)),
@@ -77,6 +86,8 @@ impl Models {
     /// Applies new settings (from the Settings view) to the next call.
     pub fn replace_settings(&self, settings: Settings) {
         *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
+        *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
+        self.builds.fetch_add(1, Ordering::Relaxed);
         *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
@@ -101,6 +112,27 @@ impl Models {
             model: configured[0].model().to_string(),
         });
         Ok(Chain { providers: configured, pinned: false })
+    }
+
+    /// The chain for `purpose`: its own routing when configured, else the chat chain
+    /// (never pinned: background calls follow the user's routing, not a conversation's
+    /// pick).
+    pub async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
+        match self.routed(purpose) {
+            Some(chain) => Ok(chain),
+            None => self.chat_chain(None).await,
+        }
+    }
+
+    /// The providers routed to `purpose` of its own, if any.
+    pub fn routed(&self, purpose: Purpose) -> Option<Chain> {
+        let routed = self.routed.read().expect("providers lock").get(&purpose).cloned();
+        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false })
+    }
+
+    /// How many times providers were built from settings (each build reads keys).
+    pub fn builds(&self) -> u64 {
+        self.builds.load(Ordering::Relaxed)
     }
 
     /// The context window the next chat would have, without starting anything.
@@ -169,7 +201,7 @@ impl Models {
         &self,
         chain: &Chain,
         request: crate::llm::ChatRequest,
-        purpose: &str,
+        purpose: Purpose,
         conversation_id: Option<i64>,
         timeout: Duration,
     ) -> Result<String, String> {
@@ -185,12 +217,12 @@ impl Models {
             message_id: None,
             provider: &routed.provider_id,
             model: &routed.model,
-            purpose,
+            purpose: purpose.as_str(),
             usage: routed.completion.usage,
             cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(settings.prices.clone())),
         };
         if let Err(error) = self.store.record_usage(record).await {
-            tracing::warn!(%error, purpose, "could not record a model call's usage");
+            tracing::warn!(%error, purpose = purpose.as_str(), "could not record a model call's usage");
         }
         Ok(routed.completion.text)
     }
@@ -208,9 +240,19 @@ pub fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<St
 }
 
 fn build_configured(settings: &Settings, secrets: &Secrets) -> Vec<Provider> {
+    build(settings.chat_chain(), settings, secrets)
+}
+
+fn build_routed(settings: &Settings, secrets: &Secrets) -> HashMap<Purpose, Vec<Provider>> {
+    Purpose::ALL
+        .into_iter()
+        .filter_map(|purpose| Some((purpose, build(settings.routed_chain(purpose)?, settings, secrets))))
+        .collect()
+}
+
+fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) -> Vec<Provider> {
     let timeouts = settings.llm.timeouts();
-    settings
-        .chat_chain()
+    chain
         .into_iter()
         .map(|p| {
             let with_key = ProviderSettings { api_key: provider_key(p, secrets), ..p.clone() };

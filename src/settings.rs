@@ -93,11 +93,57 @@ impl ProviderSettings {
     }
 }
 
+/// What a model call is for. Background purposes use the chat chain unless routed to
+/// a model of their own (often a cheaper one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// Replies to the user.
+    Chat,
+    /// Running summaries, checkpoints and summaries of long tool outputs.
+    Summarize,
+    /// The spontaneous loop's decision.
+    Proactive,
+    /// Pulling facts out of text.
+    Extract,
+}
+
+impl Purpose {
+    pub const ALL: [Purpose; 4] = [Purpose::Chat, Purpose::Summarize, Purpose::Proactive, Purpose::Extract];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Chat => "chat",
+            Purpose::Summarize => "summarize",
+            Purpose::Proactive => "proactive",
+            Purpose::Extract => "extract",
+        }
+    }
+}
+
 /// Which providers serve which purpose, in fallback order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoutingSettings {
     #[serde(default)]
     pub chat: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summarize: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proactive: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extract: Vec<String>,
+}
+
+impl RoutingSettings {
+    /// The provider ids routed to `purpose`, as written (empty: the default).
+    pub fn ids(&self, purpose: Purpose) -> &[String] {
+        match purpose {
+            Purpose::Chat => &self.chat,
+            Purpose::Summarize => &self.summarize,
+            Purpose::Proactive => &self.proactive,
+            Purpose::Extract => &self.extract,
+        }
+    }
 }
 
 /// Network behaviour of model calls.
@@ -363,20 +409,18 @@ impl Settings {
             path: path.to_path_buf(),
             message,
         };
-        for id in &self.routing.chat {
-            if !self.providers.iter().any(|p| &p.id == id) {
-                return Err(invalid(format!(
-                    "routing.chat names provider \"{id}\", which no [[providers]] entry defines"
-                )));
+        for purpose in Purpose::ALL {
+            for id in self.routing.ids(purpose) {
+                if !self.providers.iter().any(|p| &p.id == id) {
+                    return Err(invalid(format!(
+                        "routing.{} names provider \"{id}\", which no [[providers]] entry defines",
+                        purpose.as_str()
+                    )));
+                }
             }
         }
-        if let Some(zone) = &self.user.timezone {
-            if zone.parse::<chrono_tz::Tz>().is_err() {
-                return Err(invalid(format!(
-                    "user.timezone \"{zone}\" is not an IANA time zone (like \"Europe/Madrid\")"
-                )));
-            }
-        }
+        // An unknown time zone is not fatal: the clock falls back to the system's and
+        // says so (`clock::resolve_zone`).
         let mut seen = std::collections::HashSet::new();
         for p in &self.providers {
             if !seen.insert(p.id.as_str()) {
@@ -394,6 +438,14 @@ impl Settings {
 
     /// Providers for chat in fallback order: the routing list, or every provider in
     /// file order when no routing is given.
+    /// Providers for a background purpose: its own routing list, else `None` (it uses
+    /// the chat chain, whatever that resolves to, the offline model included).
+    pub fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
+        let ids = self.routing.ids(purpose);
+        (purpose != Purpose::Chat && !ids.is_empty())
+            .then(|| ids.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect())
+    }
+
     pub fn chat_chain(&self) -> Vec<&ProviderSettings> {
         if self.routing.chat.is_empty() {
             return self.providers.iter().collect();

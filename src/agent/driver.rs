@@ -14,7 +14,9 @@ use crate::events::{CoreEvent, EventBus, Notice};
 use crate::llm::pricing::PriceTable;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice};
 use crate::llm::{ChatMessage, ChatRequest, FinishReason, Usage};
+use crate::channels::channel::Channel;
 use crate::model::Chain;
+use crate::settings::Purpose;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageRecord};
 use crate::tools::ToolRegistry;
 
@@ -42,6 +44,10 @@ pub struct TurnContext<'a> {
     pub events: &'a EventBus,
     pub tools: &'a ToolRegistry,
     pub chain: Chain,
+    /// Who summarises long tool outputs when a model is routed for it; else `chain`.
+    pub summarize_chain: Option<Chain>,
+    /// Where the turn's messages are said.
+    pub channel: Channel,
     pub policy: RetryPolicy,
     pub prices: PriceTable,
     pub limits: TurnLimits,
@@ -103,7 +109,7 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
         for effect in effects {
             match effect {
                 Effect::Record(message) => {
-                    context.store.add_message(NewMessage::plain(context.conversation_id, &message)).await?;
+                    context.store.add_message(NewMessage::plain(context.conversation_id, &message).on(context.channel)).await?;
                 }
                 Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
                 Effect::CallModel { messages, with_tools } => {
@@ -165,7 +171,7 @@ async fn call_model(
     ledger.timings.model += calling.elapsed();
     match result {
         Ok(routed) => {
-            record_call(context, ledger, &routed, "chat").await?;
+            record_call(context, ledger, &routed, Purpose::Chat).await?;
             ledger.meta.provider = Some(routed.provider_id.clone());
             ledger.meta.model = Some(routed.model.clone());
             if routed.fallback_from.is_some() {
@@ -240,7 +246,8 @@ async fn summarize_long_text(
             tools: Vec::new(),
             max_tokens: Some(limit as u32),
         };
-        let call_model = router::complete(&context.chain.providers, context.chain.pinned, &context.policy, &request, |_| {}, |_| {});
+        let summarizer = context.summarize_chain.as_ref().unwrap_or(&context.chain);
+        let call_model = router::complete(&summarizer.providers, summarizer.pinned, &context.policy, &request, |_| {}, |_| {});
         let routed = tokio::select! {
             routed = call_model => routed,
             _ = context.cancel.cancelled() => return Ok(()),
@@ -249,7 +256,7 @@ async fn summarize_long_text(
         match routed {
             Ok(routed) if !routed.completion.text.trim().is_empty() => {
                 crate::context::compact::remember_summary(&result.content, routed.completion.text.trim());
-                record_call(context, ledger, &routed, "tool_summary").await?;
+                record_call(context, ledger, &routed, Purpose::Summarize).await?;
             }
             Ok(_) => tracing::warn!(tool = %call.name, "the tool-output summary came back empty; the output is cut instead"),
             Err(error) => tracing::warn!(tool = %call.name, %error, "could not summarise a long tool output; it is cut instead"),
@@ -263,7 +270,7 @@ async fn record_call(
     context: &TurnContext<'_>,
     ledger: &mut Ledger,
     routed: &router::Routed,
-    purpose: &str,
+    purpose: Purpose,
 ) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
     let cost = context.chain.cost_of(routed, &context.prices);
@@ -274,7 +281,7 @@ async fn record_call(
             message_id: None,
             provider: &routed.provider_id,
             model: &routed.model,
-            purpose,
+            purpose: purpose.as_str(),
             usage,
             cost_usd: cost,
         })
@@ -352,6 +359,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
             status,
             finish_reason: finish_reason.as_ref().map(FinishReason::as_str),
             meta: Some(&ledger.meta),
+            channel: Some(context.channel),
         })
         .await?;
     Ok(DrivenTurn {

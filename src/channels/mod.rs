@@ -1,5 +1,6 @@
 //! Channels: where messages come from and where answers go. `slash` reads the control
 //! commands, `control` answers them.
 
+pub mod channel;
 pub mod control;
 pub mod slash;

@@ -24,6 +24,7 @@ use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 use crate::llm::{ChatMessage, ChatRequest};
 use crate::model::{Chain, Models};
+use crate::settings::Purpose;
 use crate::store::{Message, Store, Summary};
 use crate::tokens::count_cached as count;
 use crate::tools::ToolRegistry;
@@ -185,7 +186,10 @@ impl ContextService {
             tools: Vec::new(),
             max_tokens: Some(DIGEST_MAX_TOKENS),
         };
-        let text = self.models.call_once(chain, request, "context_digest", Some(conversation_id), DIGEST_TIMEOUT).await?;
+        // A cheaper summary model, when one is routed; else the turn's own chain.
+        let routed = self.models.routed(Purpose::Summarize);
+        let chain = routed.as_ref().unwrap_or(chain);
+        let text = self.models.call_once(chain, request, Purpose::Summarize, Some(conversation_id), DIGEST_TIMEOUT).await?;
         digest::parse(&text)
     }
 

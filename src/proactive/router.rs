@@ -90,9 +90,17 @@ impl Routed {
     }
 }
 
+/// Keeps what Sidecar said in the conversation's history even when no sink put it in
+/// the chat (a reminder shown only as a notification).
+pub trait History: Send + Sync {
+    /// Stores `message` as shown on `channel`; returns the message's id.
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<i64, String>>;
+}
+
 #[derive(Default, Clone)]
 pub struct MessageRouter {
     sinks: Arc<RwLock<Vec<Arc<dyn Sink>>>>,
+    history: Arc<RwLock<Option<Arc<dyn History>>>>,
 }
 
 impl MessageRouter {
@@ -101,6 +109,11 @@ impl MessageRouter {
         let mut sinks = self.sinks.write().expect("sinks lock");
         sinks.retain(|s| s.id() != sink.id());
         sinks.push(sink);
+    }
+
+    /// Where messages no sink put in the chat are recorded.
+    pub fn set_history(&self, history: Arc<dyn History>) {
+        *self.history.write().expect("history lock") = Some(history);
     }
 
     pub fn sinks(&self) -> Vec<(SinkId, Channel, bool)> {
@@ -124,6 +137,7 @@ impl MessageRouter {
             chosen.iter().filter_map(|id| all.iter().find(|s| s.id() == *id).cloned()).collect()
         };
         let mut routed = Routed::default();
+        let mut shown_on = None;
         for sink in sinks {
             tracing::info!(sink = sink.id().as_str(), kind = ?message.kind, "routing a proactive message");
             match sink.send(&message).await {
@@ -133,11 +147,19 @@ impl MessageRouter {
                         routed.message_id = id;
                     }
                     routed.delivered.push(sink.id());
+                    shown_on.get_or_insert(sink.channel());
                 }
                 Err(error) => {
                     tracing::warn!(sink = sink.id().as_str(), %error, "a sink could not show a proactive message");
                     routed.failed.push((sink.id(), error));
                 }
+            }
+        }
+        let history = self.history.read().expect("history lock").clone();
+        if let (Some(channel), None, Some(history)) = (shown_on, routed.message_id, history) {
+            match history.record(&message, channel).await {
+                Ok(id) => routed.message_id = Some(id),
+                Err(error) => tracing::warn!(%error, "a proactive message was shown but could not be kept in the history"),
             }
         }
         routed

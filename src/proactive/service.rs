@@ -20,6 +20,7 @@ use crate::knowledge::store::KnowledgeStore;
 use crate::llm::ChatRequest;
 use crate::locale::Lang;
 use crate::model::Models;
+use crate::settings::Purpose;
 use crate::store::Store;
 
 /// The decision's answer is short JSON.
@@ -270,9 +271,9 @@ impl ProactiveService {
 
     /// One short model call, no tools, no history; its usage is recorded.
     async fn decision_call(&self, messages: Vec<crate::llm::ChatMessage>) -> Result<String, String> {
-        let chain = self.models.chat_chain(None).await?;
+        let chain = self.models.chain_for(Purpose::Proactive).await?;
         let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS) };
-        self.models.call_once(&chain, request, "proactive_decision", None, DECISION_TIMEOUT).await
+        self.models.call_once(&chain, request, Purpose::Proactive, None, DECISION_TIMEOUT).await
     }
 
     /// The spontaneous loop: a tick every `tick_minutes` (re-read each time, and at

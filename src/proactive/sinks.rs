@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::config::SinkId;
-use super::router::{Kind, Outgoing, Sink};
+use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
@@ -24,6 +24,38 @@ pub struct ChatSink {
     pub channel: Channel,
 }
 
+impl ChatSink {
+    /// Stores the message in the current conversation, said on `channel`.
+    async fn post(&self, message: &Outgoing, channel: Channel) -> Result<(i64, i64), String> {
+        let conversation_id = self.store.current_conversation().await.map_err(|e| e.to_string())?;
+        let reminder = message.kind == Kind::Reminder;
+        let meta = MessageMeta {
+            command: reminder,
+            proactive: Some(if reminder { "reminder".into() } else { message.message_type.clone().unwrap_or_default() }),
+            ..MessageMeta::default()
+        };
+        let chat = ChatMessage::assistant(&message.chat);
+        let stored = NewMessage {
+            conversation_id,
+            message: &chat,
+            status: MessageStatus::Complete,
+            finish_reason: None,
+            meta: Some(&meta),
+            channel: Some(channel),
+        };
+        let message_id = self.store.add_message(stored).await.map_err(|e| e.to_string())?;
+        Ok((conversation_id, message_id))
+    }
+}
+
+/// The chat keeps in the history what only a notification showed; the chat view is
+/// not told (the user chose not to see it there), but a reload or recall finds it.
+impl History for ChatSink {
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<i64, String>> {
+        Box::pin(async move { Ok(self.post(message, channel).await?.1) })
+    }
+}
+
 impl Sink for ChatSink {
     fn id(&self) -> SinkId {
         SinkId::Chat
@@ -33,24 +65,8 @@ impl Sink for ChatSink {
     }
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         Box::pin(async move {
-            let conversation_id = self.store.current_conversation().await.map_err(|e| e.to_string())?;
             let reminder = message.kind == Kind::Reminder;
-            let meta = MessageMeta {
-                command: reminder,
-                proactive: Some(if reminder { "reminder".into() } else { message.message_type.clone().unwrap_or_default() }),
-                ..MessageMeta::default()
-            };
-            let message_id = self
-                .store
-                .add_message(NewMessage {
-                    conversation_id,
-                    message: &ChatMessage::assistant(&message.chat),
-                    status: MessageStatus::Complete,
-                    finish_reason: None,
-                    meta: Some(&meta),
-                })
-                .await
-                .map_err(|e| e.to_string())?;
+            let (conversation_id, message_id) = self.post(message, self.channel).await?;
             self.events.publish(match message.reminder_id {
                 Some(reminder_id) if reminder => {
                     CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late }

@@ -8,22 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::greeting::GreetingKind;
 
-/// Where the user last talked to Sidecar from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Channel {
-    Desktop,
-    Cli,
-}
-
-impl Channel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Channel::Desktop => "desktop",
-            Channel::Cli => "cli",
-        }
-    }
-}
+pub use crate::channels::channel::Channel;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

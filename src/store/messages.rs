@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 
 use super::{now, Store, StoreError};
+use crate::channels::channel::Channel;
 use crate::llm::{ChatMessage, ToolCall, Usage};
 
 pub use crate::llm::Role;
@@ -80,6 +81,8 @@ pub struct Message {
     pub tool_call_id: Option<String>,
     pub is_error: bool,
     pub meta: Option<Json<MessageMeta>>,
+    /// Where it was said or shown; `None` for messages from before channels were kept.
+    pub channel: Option<Channel>,
 }
 
 impl Message {
@@ -103,17 +106,23 @@ pub struct NewMessage<'a> {
     pub status: MessageStatus,
     pub finish_reason: Option<&'a str>,
     pub meta: Option<&'a MessageMeta>,
+    pub channel: Option<Channel>,
 }
 
 impl<'a> NewMessage<'a> {
     /// A complete message with no extras.
     pub fn plain(conversation_id: i64, message: &'a ChatMessage) -> Self {
-        Self { conversation_id, message, status: MessageStatus::Complete, finish_reason: None, meta: None }
+        Self { conversation_id, message, status: MessageStatus::Complete, finish_reason: None, meta: None, channel: None }
+    }
+
+    /// Said or shown on `channel`.
+    pub fn on(self, channel: Channel) -> Self {
+        Self { channel: Some(channel), ..self }
     }
 }
 
 pub(super) const COLUMNS: &str =
-    "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta";
+    "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
 
 impl Store {
     /// The most recently active conversation, created if there is none.
@@ -168,8 +177,8 @@ impl Store {
         let mut tx = self.write_transaction().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at,
-                                   tool_calls, tool_call_id, is_error, meta)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                   tool_calls, tool_call_id, is_error, meta, channel)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(new.conversation_id)
         .bind(message.role.as_str())
@@ -181,6 +190,7 @@ impl Store {
         .bind(message.tool_call_id.as_deref())
         .bind(message.is_error)
         .bind(new.meta.map(Json))
+        .bind(new.channel)
         .fetch_one(&mut *tx)
         .await?;
         sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?")

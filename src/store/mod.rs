@@ -21,7 +21,7 @@ use sqlx::SqlitePool;
 pub use context::Summary;
 pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
 pub use recall::{fts_query, RecallHit};
-pub use usage::{ModelTotals, UsageRecord, UsageTotals};
+pub use usage::{ModelTotals, PurposeTotals, UsageRecord, UsageTotals};
 
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "sidecar.db";

@@ -29,6 +29,17 @@ pub struct UsageTotals {
     /// Calls whose model has no known price (not in `cost_usd`).
     pub unpriced_calls: i64,
     pub by_model: Vec<ModelTotals>,
+    /// Chat, summarize, proactive, extract: what background work costs.
+    pub by_purpose: Vec<PurposeTotals>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct PurposeTotals {
+    pub purpose: String,
+    pub calls: i64,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub cost_usd: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
@@ -83,6 +94,14 @@ impl Store {
         .bind(since)
         .fetch_all(&self.pool)
         .await?;
+        let by_purpose: Vec<PurposeTotals> = sqlx::query_as(
+            "SELECT purpose, COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0) AS input_tokens,
+                    COALESCE(SUM(output_tokens), 0) AS output_tokens, COALESCE(SUM(cost_usd), 0.0) AS cost_usd
+             FROM usage WHERE created_at >= ? GROUP BY purpose ORDER BY calls DESC, purpose",
+        )
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
         Ok(UsageTotals {
             calls,
             input_tokens: input,
@@ -91,6 +110,7 @@ impl Store {
             cost_usd: cost,
             unpriced_calls: unpriced,
             by_model,
+            by_purpose,
         })
     }
 }

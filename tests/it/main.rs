@@ -16,6 +16,7 @@ mod openai_stream;
 mod proactive;
 mod provider_admin;
 mod reminders;
+mod services;
 mod store;
 mod tools;
 mod turn_machine;

@@ -162,6 +162,18 @@ export interface UsageTotals {
   cost_usd: number;
   unpriced_calls: number;
   by_model: ModelTotals[];
+  by_purpose: PurposeTotals[];
+}
+
+/** What a model call was for: replies, summaries, the spontaneous decision, extraction. */
+export type Purpose = "chat" | "summarize" | "proactive" | "extract";
+
+export interface PurposeTotals {
+  purpose: Purpose;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
 }
 
 export interface UsageReport {

@@ -152,6 +152,10 @@ const en = {
   usageUnpriced: (n: number) => `${n} calls with an unknown price are not included`,
   usageEmpty: "No model calls yet.",
   usageByModel: "By model",
+  usageByPurpose: "By purpose",
+  usagePurpose: "Purpose",
+  purposeName: (p: string) =>
+    ({ chat: "Replies", summarize: "Summaries", proactive: "Speaking first", extract: "Fact extraction" })[p] ?? p,
   navMemory: "Memory",
   memoryTitle: "What Sidecar knows about you",
   memoryIntro: "Saved in learnings.md in your data folder; you can edit it in any text editor.",
@@ -359,6 +363,10 @@ const es: Strings = {
   usageUnpriced: (n: number) => `${n} llamadas sin precio conocido no están incluidas`,
   usageEmpty: "Todavía no hubo llamadas al modelo.",
   usageByModel: "Por modelo",
+  usageByPurpose: "Por uso",
+  usagePurpose: "Uso",
+  purposeName: (p: string) =>
+    ({ chat: "Respuestas", summarize: "Resúmenes", proactive: "Hablar primero", extract: "Extracción de datos" })[p] ?? p,
   navMemory: "Memoria",
   memoryTitle: "Lo que Sidecar sabe de ti",
   memoryIntro: "Guardado en learnings.md en tu carpeta de datos; puedes editarlo con cualquier editor de texto.",

@@ -91,6 +91,9 @@ describe("model picker and usage", () => {
     const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1, by_model: [
       { provider: "primary", model: "gpt-4o-mini", calls: 2, input_tokens: 4000, output_tokens: 200, cost_usd: 0.0123 },
       { provider: "local", model: "SmolLM2", calls: 1, input_tokens: 500, output_tokens: 100, cost_usd: 0 },
+    ], by_purpose: [
+      { purpose: "chat" as const, calls: 2, input_tokens: 4000, output_tokens: 200, cost_usd: 0.0123 },
+      { purpose: "summarize" as const, calls: 1, input_tokens: 500, output_tokens: 100, cost_usd: 0 },
     ] };
     const report: UsageReport = { today: { ...totals, calls: 1 }, all_time: totals };
     core.handlers.usage_report = () => report;
@@ -102,5 +105,7 @@ describe("model picker and usage", () => {
     expect(within(cards[1]).getByTestId("usage-cost")).toHaveTextContent("$0.01");
     expect(cards[1]).toHaveTextContent("1 calls with an unknown price");
     expect(screen.getAllByTestId("usage-row")).toHaveLength(2);
+    const purposes = screen.getAllByTestId("usage-purpose-row");
+    expect(purposes.map((r) => r.firstElementChild?.textContent)).toEqual(["Replies", "Summaries"]);
   });
 });

@@ -68,6 +68,29 @@ export function UsageView() {
               ))}
             </tbody>
           </table>
+          <h3>{t.usageByPurpose}</h3>
+          <table className="usage-table">
+            <thead>
+              <tr>
+                <th>{t.usagePurpose}</th>
+                <th>{t.usageCalls}</th>
+                <th>{t.usageTokensIn}</th>
+                <th>{t.usageTokensOut}</th>
+                <th>{t.usageCost}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(report.all_time.by_purpose ?? []).map((p) => (
+                <tr key={p.purpose} data-testid="usage-purpose-row">
+                  <td>{t.purposeName(p.purpose)}</td>
+                  <td>{p.calls.toLocaleString("en")}</td>
+                  <td>{p.input_tokens.toLocaleString("en")}</td>
+                  <td>{p.output_tokens.toLocaleString("en")}</td>
+                  <td>{formatCost(p.cost_usd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </>
       )}
     </section>

@@ -1,0 +1,177 @@
+//! The services seen from outside: channels on messages, deliveries kept in the history,
+//! the one clock and its zone, and models per purpose.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::TimeZone;
+use sidecar::proactive::config::{ProactiveConfig, SinkId, SinkPreference, SinkPreferences};
+use sidecar::proactive::router::{Kind, Outgoing, Sink};
+use sidecar::proactive::state::Channel;
+use sidecar::reminders::scheduler::BoxFuture;
+use sidecar::settings::{Purpose, Settings};
+use sidecar::store::reminders::ReminderState;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::{reply_events, stream, Reply, ScriptedServer};
+
+fn one_provider(base_url: &str) -> Settings {
+    toml::from_str(&format!("[[providers]]\nid = \"main\"\nbase_url = \"{base_url}\"\nmodel = \"big-model\"\n[llm]\nmax_retries = 0\n")).unwrap()
+}
+
+/// A notification sink that shows everything and remembers it.
+#[derive(Default)]
+struct Notifications(Mutex<Vec<(Kind, String)>>);
+
+impl Sink for Notifications {
+    fn id(&self) -> SinkId {
+        SinkId::Notification
+    }
+    fn channel(&self) -> Channel {
+        Channel::Desktop
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        self.0.lock().unwrap().push((message.kind, message.chat.clone()));
+        Box::pin(async { Ok(None) })
+    }
+}
+
+#[tokio::test]
+async fn messages_record_the_channel_they_were_said_on() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Hola"])), stream(reply_events(&["Hi"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let desktop = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), one_provider(&server.base_url))).await.unwrap();
+    desktop.send("hola").await.unwrap();
+    desktop.send("/status").await.unwrap();
+    drop(desktop);
+    let cli = CompanionOptions { channel: Channel::Cli, ..CompanionOptions::new(dir.path().to_path_buf(), one_provider(&server.base_url)) };
+    let cli = Companion::open(cli).await.unwrap();
+    cli.send("hi from the terminal").await.unwrap();
+
+    let said: Vec<(String, Option<Channel>)> = cli.history(20).await.unwrap().into_iter().map(|m| (m.content, m.channel)).collect();
+    assert_eq!(
+        said,
+        [
+            ("hola".to_string(), Some(Channel::Desktop)),
+            ("Hola".to_string(), Some(Channel::Desktop)),
+            ("/status".to_string(), Some(Channel::Desktop)),
+            (said[3].0.clone(), Some(Channel::Desktop)),
+            ("hi from the terminal".to_string(), Some(Channel::Cli)),
+            ("Hi".to_string(), Some(Channel::Cli)),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let notifications = Arc::new(Notifications::default());
+    core.proactive().router().register(notifications.clone());
+    let only_notifications = SinkPreferences { chat: SinkPreference::None, ..SinkPreferences::default() };
+    core.proactive().set_config(ProactiveConfig { sinks: only_notifications, ..ProactiveConfig::default() }).await.unwrap();
+    let mut events = core.events().subscribe();
+
+    let (reminder, _) = core.reminders().set("water the plants", "in 1 minute").await.unwrap();
+    core.store().snooze_reminder(reminder.id, chrono::Utc::now() - chrono::Duration::seconds(1)).await.unwrap();
+    let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
+    for _ in 0..100 {
+        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == ReminderState::Delivered {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    scheduler.abort();
+
+    assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: water the plants".to_string())]);
+    let history = core.history(10).await.unwrap();
+    let kept = history.iter().find(|m| m.content == "Reminder: water the plants").expect("kept in the history");
+    assert_eq!(kept.channel, Some(Channel::Desktop), "said where it was shown");
+    assert_eq!(kept.meta.as_ref().unwrap().0.proactive.as_deref(), Some("reminder"));
+    // The chat view was not told: the user chose not to see reminders there.
+    while let Ok(event) = events.try_recv() {
+        assert!(!matches!(event, sidecar::CoreEvent::ReminderDelivered { .. }), "{event:?}");
+    }
+}
+
+#[tokio::test]
+async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, "[[providers]]\nid = \"main\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n").unwrap();
+    let instant = chrono::Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap();
+    let options = CompanionOptions {
+        clock: sidecar::clock::fixed_clock(instant),
+        config_path: Some(config.clone()),
+        ..CompanionOptions::new(dir.path().to_path_buf(), Settings::load(&config).unwrap())
+    };
+    let core = Companion::open(options).await.unwrap();
+    let builds = core.models().builds();
+
+    core.set_timezone("America/Argentina/Buenos_Aires").unwrap();
+    assert_eq!(core.models().builds(), builds, "providers (and the keychain) are not touched");
+    assert_eq!(core.clock().local_today(), chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap());
+    let preview = core.reminders().preview("tomorrow at 9");
+    let sidecar::reminders::WhenPreview::Ok { local, .. } = preview else { panic!("{preview:?}") };
+    assert!(local.starts_with("Sunday 2026-11-22 09:00 (America/Argentina/Buenos_Aires"), "{local}");
+    assert!(std::fs::read_to_string(&config).unwrap().contains("America/Argentina/Buenos_Aires"), "saved");
+    assert!(core.set_timezone("Mars/Base").is_err());
+    assert_eq!(core.zone(), chrono_tz::America::Argentina::Buenos_Aires);
+}
+
+#[tokio::test]
+async fn an_invalid_zone_in_the_settings_falls_back_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, "[user]\ntimezone = \"Mars/Olympus_Mons\"\n").unwrap();
+    let settings = Settings::load(&config).expect("a bad zone does not stop Sidecar starting");
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    assert_eq!(core.zone(), sidecar::clock::system_zone());
+    let warnings = core.warnings();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("\"Mars/Olympus_Mons\"") && warnings[0].contains("Settings"), "{warnings:?}");
+}
+
+#[tokio::test]
+async fn background_calls_go_to_the_model_routed_for_their_purpose() {
+    let main = ScriptedServer::start(vec![]).await;
+    let cheap = ScriptedServer::responding(|_| Reply::Stream {
+        events: reply_events(&[r#"{"shouldSpeak": false, "reason": "nothing new", "messageType": "checkin", "suggestedMessage": ""}"#]),
+        delay: Duration::ZERO,
+    })
+    .await;
+    let settings: Settings = toml::from_str(&format!(
+        r#"
+        [[providers]]
+        id = "main"
+        base_url = "{}"
+        model = "big-model"
+        [[providers]]
+        id = "cheap"
+        base_url = "{}"
+        model = "small-model"
+        [routing]
+        chat = ["main"]
+        summarize = ["cheap"]
+        proactive = ["cheap"]
+        [llm]
+        max_retries = 0
+        "#,
+        main.base_url, cheap.base_url
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    core.store().add_message(sidecar::store::NewMessage::plain(core.store().current_conversation().await.unwrap(), &sidecar::llm::ChatMessage::user("planning a trip"))).await.unwrap();
+
+    core.send("/checkpoint").await.unwrap();
+    core.proactive().tick(sidecar::proactive::TickMode::DecideOnly).await.unwrap();
+
+    assert_eq!(main.request_count(), 0, "the chat model was not used for background work");
+    assert_eq!(cheap.request_count(), 2);
+    assert_eq!(cheap.last_request()["model"], "small-model");
+    let usage = core.usage_totals(None).await.unwrap();
+    let purposes: Vec<(&str, i64)> = usage.by_purpose.iter().map(|p| (p.purpose.as_str(), p.calls)).collect();
+    assert_eq!(purposes, [(Purpose::Proactive.as_str(), 1), (Purpose::Summarize.as_str(), 1)]);
+    assert!(usage.by_model.iter().all(|m| m.model == "small-model"));
+}
