@@ -281,6 +281,12 @@ pub async fn set_quiet(core: Core<'_>, minutes: Option<i64>) -> Result<Proactive
     Ok(core.proactive().status().await?)
 }
 
+/// Problems found at start that the user should see (a bad time zone in settings).
+#[tauri::command]
+pub fn core_warnings(core: Core<'_>) -> Vec<String> {
+    core.warnings().to_vec()
+}
+
 /// Opens the folder of the daily log files in the system's file manager.
 #[tauri::command]
 pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandError> {

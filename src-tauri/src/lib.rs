@@ -80,6 +80,7 @@ pub fn run() {
             commands::pin_model,
             commands::memory_report,
             commands::open_logs_folder,
+            commands::core_warnings,
             commands::remember_fact,
             commands::recall_search,
             commands::edit_fact,

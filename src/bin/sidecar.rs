@@ -167,6 +167,9 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
     let companion = Companion::open(options)
         .await
         .context("cannot open Sidecar's data")?;
+    for warning in companion.warnings() {
+        eprintln!("sidecar: {warning}");
+    }
     if let Command::Daemon = cli.command {
         return daemon(&companion).await;
     }

@@ -66,6 +66,12 @@ export function App() {
     };
   }, [t]);
 
+  // Problems the core found at start (a time zone it could not read), until dismissed.
+  const [warnings, setWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    api.coreWarnings().then((w) => setWarnings(w ?? [])).catch(() => setWarnings([]));
+  }, []);
+
   // Ctrl+N starts a new conversation, from any view.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -123,6 +129,17 @@ export function App() {
           </button>
         </div>
       )}
+      {warnings.map((warning) => (
+        <div className="knowledge-alert" role="alert" data-testid="core-warning" key={warning}>
+          <span>{warning}</span>
+          <button className="ghost small" onClick={() => go("settings")}>
+            {t.navSettings}
+          </button>
+          <button className="ghost small" onClick={() => setWarnings((all) => all.filter((w) => w !== warning))}>
+            {t.dismiss}
+          </button>
+        </div>
+      ))}
       {view === "chat" && (
         <>
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}

@@ -367,6 +367,8 @@ export const api = {
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */
   openExternal: (url: string) => openUrl(url),
   openLogsFolder: () => invoke<void>("open_logs_folder"),
+  /** Problems found at start that the user should fix (a bad time zone in settings). */
+  coreWarnings: () => invoke<string[]>("core_warnings"),
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
   addReminder: (message: string, when: string) => invoke<Reminder>("add_reminder", { message, when }),

@@ -86,6 +86,26 @@ describe("model picker and usage", () => {
     expect(core.invoked("pin_model").at(-1)?.args).toEqual({ id: null });
   });
 
+  it("opens the logs folder from Settings", async () => {
+    const core = new FakeCore();
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    await user.click(await screen.findByTestId("open-logs"));
+    expect(core.invoked("open_logs_folder")).toHaveLength(1);
+  });
+
+  it("shows a warning from the core at start until it is dismissed", async () => {
+    const core = new FakeCore();
+    const warning = '[user] timezone "Mars/Base" in settings.toml is not an IANA time zone; using UTC instead.';
+    core.handlers.core_warnings = () => [warning];
+    renderApp();
+    const user = userEvent.setup();
+    expect(await screen.findByTestId("core-warning")).toHaveTextContent("Mars/Base");
+    await user.click(within(screen.getByTestId("core-warning")).getByText("Dismiss"));
+    expect(screen.queryByTestId("core-warning")).not.toBeInTheDocument();
+  });
+
   it("shows today, all time, and per-model totals", async () => {
     const core = new FakeCore();
     const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1, by_model: [

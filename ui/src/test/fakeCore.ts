@@ -76,6 +76,7 @@ export class FakeCore {
             return true;
           case "current_plan":
           case "list_checkpoints":
+          case "core_warnings":
             return [];
           case "continuation_offer":
           case "context_meter":
