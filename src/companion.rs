@@ -11,6 +11,7 @@ use crate::agent::driver::{drive, TurnContext};
 use crate::agent::prompt;
 use crate::agent::turn::{TurnEnd, TurnLimits};
 use crate::channels::control::Control;
+use crate::channels::inbox::{Inbox, QueuedMessage};
 use crate::channels::slash::{self, Command};
 use crate::clock::Clock;
 use crate::context::service::ContextService;
@@ -112,6 +113,8 @@ pub struct Companion {
     clock: Clock,
     lang: Lang,
     active_turn: StdMutex<Option<CancellationToken>>,
+    /// Every message waits here for its turn.
+    inbox: Inbox,
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
     proactive: Arc<ProactiveService>,
@@ -192,6 +195,7 @@ impl Companion {
             clock,
             lang,
             active_turn: StdMutex::new(None),
+            inbox: Inbox::default(),
             context,
             reminders,
             proactive,
@@ -399,28 +403,57 @@ impl Companion {
         if text.is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
-        let command = slash::parse(text);
-        let (cancel, guard) = self.begin_turn()?;
-        if command.is_none() {
-            self.proactive.record_user_activity().await?;
+        // Commands are answered at once, even while a reply is being written.
+        if let Some(command) = slash::parse(text) {
+            let conversation_id = self.store.current_conversation().await?;
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
+            return self.answer_command(conversation_id, command).await;
         }
+        // The user wrote: a spontaneous decision in flight is dropped, even if this
+        // message has to wait for the reply being written.
+        self.proactive.record_user_activity().await?;
+        let publish = |items| self.events.publish(CoreEvent::Queue { items });
+        let turn = self.inbox.enter(text, self.channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
+        if turn.waited.is_some() {
+            publish(self.inbox.waiting());
+        }
+        let (cancel, _guard) = self.begin_turn()?;
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
             self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
-        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
-        if let Some(command) = command {
-            // A command may itself run a spontaneous tick, which takes the brain lock.
-            drop(guard);
-            return self.answer_command(conversation_id, command).await;
-        }
+        let dequeued = turn.waited.map(|_| text.to_string());
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.brain.lock().await;
         self.reply(conversation_id, user_message_id, cancel).await
     }
 
+    /// Takes a message out of the queue before its turn; false if it already started.
+    pub fn cancel_queued(&self, id: u64) -> bool {
+        let cancelled = self.inbox.cancel(id);
+        if cancelled {
+            self.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+        }
+        cancelled
+    }
+
+    /// Messages waiting for the reply being written, oldest first.
+    pub fn queued(&self) -> Vec<QueuedMessage> {
+        self.inbox.waiting()
+    }
+
     /// Answers a chat command in place of the model, stored as a reply marked as such.
     async fn answer_command(&self, asked_in: i64, command: Command) -> Result<TurnOutcome, CompanionError> {
-        let result = self.control().answer(command).await;
+        let stop_turn = || self.stop();
+        let control = Control {
+            context: &self.context,
+            reminders: &self.reminders,
+            proactive: &self.proactive,
+            clock: &self.clock,
+            lang: self.lang,
+            stop_turn: &stop_turn,
+        };
+        let result = control.answer(command).await;
         // `/clear` moved on to a new conversation: the answer goes there.
         let conversation_id = self.store.current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
@@ -455,6 +488,10 @@ impl Companion {
 
     /// Answers the last user message again after a failed turn, without storing it twice.
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
+        if self.inbox.is_running() {
+            return Err(CompanionError::Busy);
+        }
+        let _turn = self.inbox.enter("", self.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
         let (cancel, _guard) = self.begin_turn()?;
         let conversation_id = self.store.current_conversation().await?;
         let recent = self.store.recent_messages(conversation_id, 16).await?;
@@ -469,7 +506,7 @@ impl Companion {
             return Err(CompanionError::NothingToRetry);
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
-        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id });
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
         self.proactive.record_user_activity().await?;
         let _brain = self.brain.lock().await;
         self.reply(conversation_id, user_message_id, cancel).await
@@ -490,10 +527,6 @@ impl Companion {
         self.stop();
         self.models.shutdown().await;
         self.store.close().await;
-    }
-
-    fn control(&self) -> Control<'_> {
-        Control { context: &self.context, reminders: &self.reminders, proactive: &self.proactive, clock: &self.clock, lang: self.lang }
     }
 
     fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), CompanionError> {

@@ -19,6 +19,8 @@ pub enum CompanionError {
     TurnFailed(String),
     #[error("a reply is still being written; press Stop first")]
     Busy,
+    #[error("the queued message was cancelled before its turn")]
+    QueuedCancelled,
     #[error("there is no unanswered message to retry")]
     NothingToRetry,
     #[error("the message is empty")]

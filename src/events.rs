@@ -29,7 +29,13 @@ pub enum CoreEvent {
     TurnStarted {
         conversation_id: i64,
         user_message_id: i64,
+        /// The message's text when it waited in the queue and starts only now.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dequeued: Option<String>,
     },
+    /// Messages waiting for the reply being written changed (one queued, started or
+    /// cancelled); `items` is the whole waiting list, oldest first.
+    Queue { items: Vec<crate::channels::inbox::QueuedMessage> },
     /// A piece of the reply text, in order.
     Delta { conversation_id: i64, text: String },
     /// The model asked for a tool; it is running.

@@ -23,6 +23,8 @@ pub struct Control<'a> {
     pub proactive: &'a ProactiveService,
     pub clock: &'a Clock,
     pub lang: Lang,
+    /// Stops the reply being written; whether there was one.
+    pub stop_turn: &'a (dyn Fn() -> bool + Sync),
 }
 
 impl Control<'_> {
@@ -125,6 +127,12 @@ impl Control<'_> {
                 }
             }
             Command::Status => self.status_text(es).await?,
+            Command::Stop => match ((self.stop_turn)(), es) {
+                (true, true) => "Detuve la respuesta; lo que llegó se queda.".into(),
+                (true, false) => "Stopped the reply; what arrived is kept.".into(),
+                (false, true) => "No hay ninguna respuesta en curso.".into(),
+                (false, false) => "No reply is being written.".into(),
+            },
             Command::Clear => {
                 self.context.new_conversation().await?;
                 if es {

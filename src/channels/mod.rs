@@ -3,4 +3,5 @@
 
 pub mod channel;
 pub mod control;
+pub mod inbox;
 pub mod slash;

@@ -24,6 +24,8 @@ pub enum Command {
     Status,
     /// `/clear`: start a fresh conversation (nothing is deleted; recall still finds it).
     Clear,
+    /// `/stop`: stop the reply being written (what arrived is kept).
+    Stop,
     /// `/proactive status|tick|context|decide|reset`.
     Proactive(ProactiveCommand),
     /// "Be quiet", "cállate", "basta": quiet for a while, said in words.
@@ -99,6 +101,7 @@ pub fn parse(text: &str) -> Option<Command> {
         ("/reminders", Some("lost")) => Some(Command::LostReminders),
         ("/status", None) => Some(Command::Status),
         ("/clear", None) => Some(Command::Clear),
+        ("/stop", None) => Some(Command::Stop),
         ("/proactive", Some("status") | None) => Some(Command::Proactive(ProactiveCommand::Status)),
         ("/proactive", Some("tick")) => Some(Command::Proactive(ProactiveCommand::Tick)),
         ("/proactive", Some("context")) => Some(Command::Proactive(ProactiveCommand::Context)),
@@ -138,6 +141,7 @@ mod tests {
         assert_eq!(parse("/reminders lost"), Some(Command::LostReminders));
         assert_eq!(parse("/status"), Some(Command::Status));
         assert_eq!(parse("/clear"), Some(Command::Clear));
+        assert_eq!(parse("/stop"), Some(Command::Stop));
         assert_eq!(parse("/proactive tick"), Some(Command::Proactive(ProactiveCommand::Tick)));
         assert_eq!(parse("/proactive decide"), Some(Command::Proactive(ProactiveCommand::Decide)));
     }

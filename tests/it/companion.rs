@@ -170,21 +170,24 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
 }
 
 #[tokio::test]
-async fn one_turn_at_a_time() {
-    let server = ScriptedServer::start(vec![Reply::Stream {
-        events: reply_events(&["slow", " reply"]),
-        delay: Duration::from_millis(200),
-    }])
+async fn one_turn_at_a_time_and_the_next_waits_for_it() {
+    let server = ScriptedServer::start(vec![
+        Reply::Stream { events: reply_events(&["slow", " reply"]), delay: Duration::from_millis(200) },
+        Reply::Stream { events: reply_events(&["second answer"]), delay: Duration::ZERO },
+    ])
     .await;
     let dir = tempfile::tempdir().unwrap();
     let core = companion(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
     let first = tokio::spawn({
         let core = core.clone();
         async move { core.send("first").await }
     });
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert!(matches!(core.send("second").await.unwrap_err(), CompanionError::Busy));
+    while !matches!(events.recv().await.unwrap(), CoreEvent::Delta { .. }) {}
+    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Busy), "Retry never queues");
+    let second = core.send("second").await.unwrap();
     assert_eq!(first.await.unwrap().unwrap().reply, "slow reply");
+    assert_eq!(second.reply, "second answer");
     assert!(matches!(core.send("   ").await.unwrap_err(), CompanionError::EmptyMessage));
 }
 

@@ -15,6 +15,7 @@ mod memory;
 mod openai_stream;
 mod proactive;
 mod provider_admin;
+mod queue;
 mod reminders;
 mod services;
 mod store;
