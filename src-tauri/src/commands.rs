@@ -21,11 +21,15 @@ use tauri::{AppHandle, State};
 pub struct CommandError {
     message: String,
     retryable: bool,
+    /// A queued message was cancelled before its turn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    cancelled: bool,
 }
 
 impl From<CompanionError> for CommandError {
     fn from(error: CompanionError) -> Self {
         Self {
+            cancelled: matches!(error, CompanionError::QueuedCancelled),
             retryable: error.is_retryable(),
             message: error.to_string(),
         }
@@ -47,6 +51,11 @@ pub async fn retry_reply(core: Core<'_>) -> Result<TurnOutcome, CommandError> {
 #[tauri::command]
 pub fn stop_reply(core: Core<'_>) -> bool {
     core.stop()
+}
+
+#[tauri::command]
+pub fn cancel_queued(core: Core<'_>, id: u64) -> bool {
+    core.cancel_queued(id)
 }
 
 #[tauri::command]
@@ -294,5 +303,5 @@ pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandErr
     let dir = sidecar::logging::log_dir(core.data_dir());
     app.opener()
         .open_path(dir.to_string_lossy(), None::<&str>)
-        .map_err(|e| CommandError { message: format!("cannot open {}: {e}", dir.display()), retryable: false })
+        .map_err(|e| CommandError { message: format!("cannot open {}: {e}", dir.display()), retryable: false, cancelled: false })
 }

@@ -66,6 +66,7 @@ pub fn run() {
             commands::send_message,
             commands::retry_reply,
             commands::stop_reply,
+            commands::cancel_queued,
             commands::load_history,
             commands::model_status,
             commands::send_test_notification,

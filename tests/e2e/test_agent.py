@@ -112,3 +112,33 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_message_typed_while_a_reply_streams_is_queued_and_answered_after_it(desktop, tmp_path):
+    story = text_reply(*(["Once upon a time"] + [" and then"] * 40 + ["."]))
+    llm = ScriptedLlm([story, text_reply("Second ", "answer.")], delay=0.08)
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        composer = session.find("[data-testid=composer]")
+        session.send_keys(composer, "Tell me a long story\ue007")
+        wait_until(lambda: any(session.texts("[data-testid=streaming-message] .content")), 15, "the story streams")
+        session.send_keys(composer, "And a second question?\ue007")
+        session.wait_for("[data-testid=queued-item]", 10)
+        assert session.texts("[data-testid=queued-item] .queued-text") == ["And a second question?"]
+        assert session.find_all("[data-testid=streaming-message]"), "the story is still being written"
+        session.screenshot(str(desktop.notify_log.parent / "queued.png"))
+
+        wait_until(lambda: len(session.find_all("[data-testid=message-assistant]")) == 2, 30, "both answered")
+        assert not session.find_all("[data-testid=queued-item]")
+        assert session.texts("[data-testid=message-user] .content") == ["Tell me a long story", "And a second question?"]
+        replies = session.texts("[data-testid=message-assistant] .content")
+        assert replies[0].startswith("Once upon a time and then") and replies[0].endswith("."), replies
+        assert replies[1] == "Second answer.", replies
+        # The second question was asked after the story was complete, with it in the history.
+        second = llm.requests[1]["messages"]
+        assert [m["content"] for m in second if m["role"] != "system"][-3:] == [
+            "Tell me a long story", replies[0], "And a second question?"]
+    finally:
+        desktop.close(session)
+        llm.close()

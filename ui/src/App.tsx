@@ -4,6 +4,7 @@ import { Composer } from "./components/Composer";
 import { ContextMeterBar } from "./components/ContextMeterBar";
 import { ContinueBanner } from "./components/ContinueBanner";
 import { PlanPanel } from "./components/PlanPanel";
+import { QueuedList } from "./components/QueuedList";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
@@ -19,7 +20,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { state, model, send, retry, stop, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer } =
+  const { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -154,6 +155,7 @@ export function App() {
           <PlanPanel items={plan} />
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
+          <QueuedList items={state.queued} onCancel={cancelQueued} />
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
         </>
       )}

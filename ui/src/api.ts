@@ -76,7 +76,8 @@ export type ModelStatus =
   | { state: "unavailable"; message: string };
 
 export type CoreEvent =
-  | { type: "turn_started"; conversation_id: number; user_message_id: number }
+  | { type: "turn_started"; conversation_id: number; user_message_id: number; dequeued?: string }
+  | { type: "queue"; items: QueuedMessage[] }
   | { type: "delta"; conversation_id: number; text: string }
   | { type: "tool_started"; conversation_id: number; call_id: string; name: string; arguments: string }
   | { type: "tool_finished"; conversation_id: number; call_id: string; name: string; is_error: boolean; result: string }
@@ -104,6 +105,15 @@ export type CoreEvent =
 export interface CommandError {
   message: string;
   retryable: boolean;
+  /** A queued message was cancelled before its turn: nothing went wrong. */
+  cancelled?: boolean;
+}
+
+/** A message waiting for the reply being written. */
+export interface QueuedMessage {
+  id: number;
+  text: string;
+  channel: string;
 }
 
 export type ProviderKind = "openai" | "anthropic";
@@ -325,7 +335,7 @@ export const FOCUS_COMPOSER = "sidecar://focus-composer";
 export function toCommandError(error: unknown): CommandError {
   if (error && typeof error === "object" && "message" in error) {
     const e = error as Partial<CommandError>;
-    return { message: String(e.message), retryable: Boolean(e.retryable) };
+    return { message: String(e.message), retryable: Boolean(e.retryable), cancelled: Boolean(e.cancelled) };
   }
   return { message: String(error), retryable: true };
 }
@@ -334,6 +344,7 @@ export const api = {
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
   retryReply: () => invoke<TurnOutcome>("retry_reply"),
   stopReply: () => invoke<boolean>("stop_reply"),
+  cancelQueued: (id: number) => invoke<boolean>("cancel_queued", { id }),
   loadHistory: (limit = 200) => invoke<Message[]>("load_history", { limit }),
   modelStatus: () => invoke<ModelStatus>("model_status"),
   uiLanguage: () => invoke<string>("ui_language"),

@@ -1,6 +1,6 @@
 // The chat view's state as a pure reducer: every change the view shows goes through
 // here, so it is tested without a webview.
-import type { CommandError, Message, MessageMeta, MessageStatus, Notice, TurnOutcome } from "./api";
+import type { CommandError, Message, MessageMeta, MessageStatus, Notice, QueuedMessage, TurnOutcome } from "./api";
 
 /** A tool call as a chip under a reply. `result` is null while it runs. */
 export interface ToolChip {
@@ -22,6 +22,8 @@ export interface ShownMessage {
   meta: MessageMeta | null;
   /** While streaming: what the user should know right now (retrying, fallback…). */
   notice: Notice | null;
+  /** A reply ended (the next queued turn began) before its outcome arrived. */
+  awaitingOutcome?: boolean;
 }
 
 export interface ChatState {
@@ -30,6 +32,8 @@ export interface ChatState {
   streaming: ShownMessage | null;
   error: CommandError | null;
   loaded: boolean;
+  /** Messages waiting for the reply being written, as the core lists them. */
+  queued: QueuedMessage[];
 }
 
 export type ChatAction =
@@ -43,9 +47,12 @@ export type ChatAction =
   | { type: "finished"; outcome: TurnOutcome }
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" }
-  | { type: "reminder_posted"; messages: Message[] };
+  | { type: "reminder_posted"; messages: Message[] }
+  | { type: "queue"; items: QueuedMessage[] }
+  | { type: "dequeued"; text: string; localId: number }
+  | { type: "answered_aside"; text: string; localId: number; outcome: TurnOutcome };
 
-export const initialChat: ChatState = { messages: [], streaming: null, error: null, loaded: false };
+export const initialChat: ChatState = { messages: [], streaming: null, error: null, loaded: false, queued: [] };
 
 const STREAMING_KEY = "streaming";
 
@@ -115,6 +122,25 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         messages: [...state.messages, shown({ key: `local${action.localId}`, role: "user", content: action.text })],
         streaming: emptyReply(),
       };
+    case "queue":
+      return { ...state, queued: action.items };
+    case "dequeued": {
+      // A queued message's turn began. If the reply before it is still on screen as
+      // streaming (its outcome not back yet), it is set aside until the outcome comes.
+      const previous = state.streaming ? [{ ...state.streaming, key: `awaiting${action.localId}`, notice: null, awaitingOutcome: true }] : [];
+      return {
+        ...state,
+        messages: [...state.messages, ...previous, shown({ key: `local${action.localId}`, role: "user", content: action.text })],
+        streaming: emptyReply(),
+      };
+    }
+    case "answered_aside": {
+      // A command answered while a reply streams: shown before the reply in progress.
+      const { outcome } = action;
+      const question = shown({ key: `local${action.localId}`, role: "user", content: action.text });
+      const answer = shown({ key: `m${outcome.message_id}`, role: "assistant", content: outcome.reply, status: outcome.status, meta: outcome.meta ?? null });
+      return { ...state, messages: [...state.messages, question, answer] };
+    }
     case "retry":
       return { ...state, error: null, streaming: emptyReply() };
     case "delta":
@@ -139,6 +165,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       );
     case "finished": {
       const { outcome } = action;
+      const waiting = state.messages.findIndex((m) => m.awaitingOutcome);
+      if (waiting >= 0) {
+        const settled = { ...state.messages[waiting], key: `m${outcome.message_id}`, content: outcome.reply, status: outcome.status, finishReason: outcome.finish_reason, meta: outcome.meta ?? null, awaitingOutcome: false };
+        return { ...state, messages: state.messages.map((m, i) => (i === waiting ? settled : m)) };
+      }
       const reply = shown({
         key: `m${outcome.message_id}`,
         role: "assistant",
@@ -152,6 +183,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, streaming: null, messages: keep ? [...state.messages, reply] : state.messages };
     }
     case "failed": {
+      const waiting = state.messages.findIndex((m) => m.awaitingOutcome);
+      if (waiting >= 0) {
+        const settled = { ...state.messages[waiting], status: "interrupted" as const, awaitingOutcome: false };
+        return { ...state, error: action.error, messages: state.messages.map((m, i) => (i === waiting ? settled : m)) };
+      }
       // What streamed before the failure stays on screen, marked as interrupted
       // (the core stored it the same way).
       const s = state.streaming;

@@ -8,6 +8,9 @@ export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const [model, setModel] = useState<ModelStatus>({ state: "idle" });
   const localId = useRef(0);
+  // Whether a reply is being written when the user sends: then the core queues it.
+  const busy = useRef(false);
+  busy.current = state.streaming !== null;
   const [meter, setMeter] = useState<ContextMeter | null>(null);
   const [plan, setPlan] = useState<PlanItem[]>([]);
   const [offer, setOffer] = useState<Checkpoint | null>(null);
@@ -29,6 +32,9 @@ export function useChat() {
       if (event.type === "tool_finished")
         dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
+      if (event.type === "queue") dispatch({ type: "queue", items: event.items });
+      if (event.type === "turn_started" && event.dequeued !== undefined)
+        dispatch({ type: "dequeued", text: event.dequeued, localId: ++localId.current });
       if (event.type === "plan_updated") setPlan(event.items);
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
@@ -70,6 +76,24 @@ export function useChat() {
     const trimmed = text.trim();
     if (!trimmed) return;
     setOffer(null);
+    if (busy.current) {
+      // The core answers commands at once and queues the rest; the queue is shown from
+      // its events, and the turn appears when it starts.
+      api
+        .sendMessage(trimmed)
+        .then((outcome) =>
+          dispatch(
+            outcome.meta?.command
+              ? { type: "answered_aside", text: trimmed, localId: ++localId.current, outcome }
+              : { type: "finished", outcome },
+          ),
+        )
+        .catch((e) => {
+          const error = toCommandError(e);
+          if (!error.cancelled) dispatch({ type: "failed", error });
+        });
+      return;
+    }
     dispatch({ type: "send", text: trimmed, localId: ++localId.current });
     api
       .sendMessage(trimmed)
@@ -96,6 +120,10 @@ export function useChat() {
 
   const stop = useCallback(() => {
     api.stopReply().catch(() => undefined);
+  }, []);
+
+  const cancelQueued = useCallback((id: number) => {
+    api.cancelQueued(id).catch(() => undefined);
   }, []);
 
   const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
@@ -129,5 +157,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { state, model, send, retry, stop, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer };
+  return { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer };
 }

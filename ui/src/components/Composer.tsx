@@ -15,8 +15,9 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
   const t = useStrings();
   const [text, setText] = useState("");
 
+  // While a reply is being written a message still goes: the core queues it.
   const submit = () => {
-    if (busy || text.trim() === "") return;
+    if (text.trim() === "") return;
     onSend(text);
     setText("");
   };
@@ -50,13 +51,14 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         onKeyDown={onKeyDown}
         autoFocus
       />
-      {busy ? (
+      {busy && (
         <button type="button" className="stop" data-testid="stop" onClick={onStop}>
           {t.stop}
         </button>
-      ) : (
-        <button type="submit" className="send" data-testid="send" disabled={text.trim() === ""}>
-          {t.send}
+      )}
+      {(!busy || text.trim() !== "") && (
+        <button type="submit" className={busy ? "send ghost" : "send"} data-testid="send" disabled={text.trim() === ""} title={busy ? t.queueHint : undefined}>
+          {busy ? t.queue : t.send}
         </button>
       )}
     </form>

@@ -38,7 +38,8 @@ export function defaultProactiveStatus(): ProactiveStatus {
 export class FakeCore {
   calls: { cmd: string; args: unknown }[] = [];
   history: Message[] = [];
-  private pending: Pending | null = null;
+  /** Turns asked for and not yet answered, oldest first (later ones were queued). */
+  private pending: Pending[] = [];
   private nextId = 100;
   /** Called when the UI invokes stop_reply. */
   onStop: () => void = () => undefined;
@@ -69,7 +70,7 @@ export class FakeCore {
           case "send_message":
           case "retry_reply":
             return new Promise<TurnOutcome>((resolve, reject) => {
-              this.pending = { resolve, reject };
+              this.pending.push({ resolve, reject });
             });
           case "stop_reply":
             this.onStop();
@@ -141,13 +142,12 @@ export class FakeCore {
   }
 
   get turnInFlight() {
-    return this.pending !== null;
+    return this.pending.length > 0;
   }
 
   private take(): Pending {
-    if (!this.pending) throw new Error("no turn in flight");
-    const p = this.pending;
-    this.pending = null;
+    const p = this.pending.shift();
+    if (!p) throw new Error("no turn in flight");
     return p;
   }
 }
