@@ -7,6 +7,7 @@ pub mod channels;
 pub mod clock;
 pub mod companion;
 pub mod context;
+pub mod conversation;
 pub mod error;
 pub mod events;
 pub mod fsutil;
@@ -28,5 +29,6 @@ pub mod store;
 pub mod tokens;
 pub mod tools;
 
-pub use companion::{Companion, CompanionError, CompanionOptions, TurnOutcome};
+pub use companion::{Companion, CompanionError, CompanionOptions};
+pub use conversation::TurnOutcome;
 pub use events::{CoreEvent, EventBus, ModelStatus};

@@ -55,7 +55,7 @@ pub fn stop_reply(core: Core<'_>) -> bool {
 
 #[tauri::command]
 pub fn cancel_queued(core: Core<'_>, id: u64) -> bool {
-    core.cancel_queued(id)
+    core.conversation().cancel_queued(id)
 }
 
 #[tauri::command]
@@ -121,12 +121,12 @@ pub async fn usage_report(core: Core<'_>) -> Result<UsageReport, CommandError> {
 
 #[tauri::command]
 pub async fn pinned_model(core: Core<'_>) -> Result<Option<String>, CommandError> {
-    Ok(core.pinned_provider().await?)
+    Ok(core.conversation().pinned_provider().await?)
 }
 
 #[tauri::command]
 pub async fn pin_model(core: Core<'_>, id: Option<String>) -> Result<(), CommandError> {
-    Ok(core.pin_provider(id.as_deref()).await?)
+    Ok(core.conversation().pin_provider(id.as_deref()).await?)
 }
 
 /// Facts by category and the lines of learnings.md that could not be read.

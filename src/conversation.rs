@@ -1,0 +1,365 @@
+//! The conversation service: turns. Every message goes through the inbox (one turn at a
+//! time, the rest queued in order); control commands are answered at once; a turn
+//! builds its prompt through the context service, runs the agent loop on the chat
+//! chain, and stores what it produced. Stop, Retry and the pinned model live here.
+
+use std::sync::{Arc, Mutex as StdMutex};
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::driver::{drive, TurnContext};
+use crate::agent::prompt;
+use crate::agent::turn::{TurnEnd, TurnLimits};
+use crate::channels::channel::Channel;
+use crate::channels::control::Control;
+use crate::channels::inbox::{Inbox, QueuedMessage};
+use crate::channels::slash::{self, Command};
+use crate::clock::Clock;
+use crate::context::service::ContextService;
+use crate::error::CompanionError;
+use crate::events::{CoreEvent, EventBus};
+use crate::llm::pricing::PriceTable;
+use crate::llm::{ChatMessage, Role, Usage};
+use crate::locale::Lang;
+use crate::model::Models;
+use crate::proactive::service::{BrainLock, ProactiveService};
+use crate::reminders::service::ReminderService;
+use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store};
+use crate::tools::ToolRegistry;
+
+/// What a finished turn produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct TurnOutcome {
+    pub conversation_id: i64,
+    pub message_id: i64,
+    pub reply: String,
+    pub status: MessageStatus,
+    pub finish_reason: Option<String>,
+    pub usage: Option<Usage>,
+    pub meta: MessageMeta,
+    pub timings: crate::agent::driver::TurnTimings,
+    /// The turn moved on to another conversation (`/clear`): what the window shows is
+    /// stale.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conversation_changed: bool,
+}
+
+pub struct ConversationService {
+    store: Store,
+    models: Arc<Models>,
+    context: Arc<ContextService>,
+    reminders: Arc<ReminderService>,
+    proactive: Arc<ProactiveService>,
+    events: EventBus,
+    tools: StdMutex<Arc<ToolRegistry>>,
+    clock: Clock,
+    lang: Lang,
+    /// Where this process's user talks from.
+    channel: Channel,
+    /// Every message waits here for its turn.
+    inbox: Inbox,
+    active_turn: StdMutex<Option<CancellationToken>>,
+    /// Held while the model is asked anything for the user (P7), shared with proactivity.
+    brain: BrainLock,
+}
+
+/// What the conversation service is built from.
+pub struct ConversationParts {
+    pub store: Store,
+    pub models: Arc<Models>,
+    pub context: Arc<ContextService>,
+    pub reminders: Arc<ReminderService>,
+    pub proactive: Arc<ProactiveService>,
+    pub events: EventBus,
+    pub tools: ToolRegistry,
+    pub clock: Clock,
+    pub lang: Lang,
+    pub channel: Channel,
+    pub brain: BrainLock,
+}
+
+/// Clears the active-turn slot on every exit path of a turn.
+struct TurnGuard<'a>(&'a StdMutex<Option<CancellationToken>>);
+
+impl Drop for TurnGuard<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().expect("turn lock") = None;
+    }
+}
+
+impl ConversationService {
+    pub fn new(parts: ConversationParts) -> Self {
+        Self {
+            store: parts.store,
+            models: parts.models,
+            context: parts.context,
+            reminders: parts.reminders,
+            proactive: parts.proactive,
+            events: parts.events,
+            tools: StdMutex::new(Arc::new(parts.tools)),
+            clock: parts.clock,
+            lang: parts.lang,
+            channel: parts.channel,
+            inbox: Inbox::default(),
+            active_turn: StdMutex::new(None),
+            brain: parts.brain,
+        }
+    }
+
+    /// Replaces the tools offered to the model (tests, and features that add tools).
+    pub fn set_tools(&self, registry: ToolRegistry) {
+        *self.tools.lock().expect("tools lock") = Arc::new(registry);
+    }
+
+    pub fn tools(&self) -> Arc<ToolRegistry> {
+        self.tools.lock().expect("tools lock").clone()
+    }
+
+    /// The current conversation's last `limit` messages, oldest first.
+    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
+        let conversation = self.store.current_conversation().await?;
+        Ok(self.store.recent_messages(conversation, limit).await?)
+    }
+
+    /// Pins a provider to the current conversation (no fallback), or unpins it.
+    pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
+        let conversation = self.store.current_conversation().await?;
+        Ok(self.store.set_conversation_provider(conversation, provider_id).await?)
+    }
+
+    /// The provider pinned to the current conversation, if any.
+    pub async fn pinned_provider(&self) -> Result<Option<String>, CompanionError> {
+        let conversation = self.store.current_conversation().await?;
+        Ok(self.store.conversation_provider(conversation).await?)
+    }
+
+    /// Stores the user's message and produces a reply, streaming it as events.
+    pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(CompanionError::EmptyMessage);
+        }
+        // Commands are answered at once, even while a reply is being written.
+        if let Some(command) = slash::parse(text) {
+            let conversation_id = self.store.current_conversation().await?;
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
+            return self.answer_command(conversation_id, command).await;
+        }
+        // The user wrote: a spontaneous decision in flight is dropped, even if this
+        // message has to wait for the reply being written.
+        self.proactive.record_user_activity().await?;
+        let publish = |items| self.events.publish(CoreEvent::Queue { items });
+        let turn = self.inbox.enter(text, self.channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
+        if turn.waited.is_some() {
+            publish(self.inbox.waiting());
+        }
+        let (cancel, _guard) = self.begin_turn()?;
+        let conversation_id = self.store.current_conversation().await?;
+        let user_message_id =
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
+        let dequeued = turn.waited.map(|_| text.to_string());
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
+        // A spontaneous decision in flight was cancelled above; this waits for it to let go.
+        let _brain = self.brain.lock().await;
+        self.reply(conversation_id, user_message_id, cancel).await
+    }
+
+    /// Takes a message out of the queue before its turn; false if it already started.
+    pub fn cancel_queued(&self, id: u64) -> bool {
+        let cancelled = self.inbox.cancel(id);
+        if cancelled {
+            self.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+        }
+        cancelled
+    }
+
+    /// Messages waiting for the reply being written, oldest first.
+    pub fn queued(&self) -> Vec<QueuedMessage> {
+        self.inbox.waiting()
+    }
+
+    /// Answers a chat command in place of the model, stored as a reply marked as such.
+    async fn answer_command(&self, asked_in: i64, command: Command) -> Result<TurnOutcome, CompanionError> {
+        let stop_turn = || self.stop();
+        let control = Control {
+            context: &self.context,
+            reminders: &self.reminders,
+            proactive: &self.proactive,
+            clock: &self.clock,
+            lang: self.lang,
+            stop_turn: &stop_turn,
+        };
+        let result = control.answer(command).await;
+        // `/clear` moved on to a new conversation: the answer goes there.
+        let conversation_id = self.store.current_conversation().await.unwrap_or(asked_in);
+        let (reply, status) = match result {
+            Ok(text) => (text, MessageStatus::Complete),
+            Err(error) => (error.to_string(), MessageStatus::Error),
+        };
+        let meta = MessageMeta { command: true, ..MessageMeta::default() };
+        let message_id = self
+            .store
+            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(self.channel) })
+            .await?;
+        self.events.publish(CoreEvent::TurnFinished {
+            conversation_id,
+            message_id,
+            status: status.as_str().to_string(),
+            finish_reason: None,
+            usage: None,
+            meta: meta.clone(),
+        });
+        Ok(TurnOutcome {
+            conversation_id,
+            message_id,
+            reply,
+            status,
+            finish_reason: None,
+            usage: None,
+            meta,
+            timings: Default::default(),
+            conversation_changed: conversation_id != asked_in,
+        })
+    }
+
+    /// Answers the last user message again after a failed turn, without storing it twice.
+    pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
+        if self.inbox.is_running() {
+            return Err(CompanionError::Busy);
+        }
+        let _turn = self.inbox.enter("", self.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
+        let (cancel, _guard) = self.begin_turn()?;
+        let conversation_id = self.store.current_conversation().await?;
+        let recent = self.store.recent_messages(conversation_id, 16).await?;
+        let last = recent
+            .iter()
+            .rev()
+            .find(|m| prompt::counts_as_context(m))
+            .ok_or(CompanionError::NothingToRetry)?;
+        // A turn that failed after its tools ran ends on a tool result: the model
+        // picks up from there.
+        if !matches!(last.role, Role::User | Role::Tool) {
+            return Err(CompanionError::NothingToRetry);
+        }
+        let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
+        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
+        self.proactive.record_user_activity().await?;
+        let _brain = self.brain.lock().await;
+        self.reply(conversation_id, user_message_id, cancel).await
+    }
+
+    /// Stops the turn in progress, if any. What was streamed so far is kept.
+    pub fn stop(&self) -> bool {
+        match self.active_turn.lock().expect("turn lock").as_ref() {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), CompanionError> {
+        let mut slot = self.active_turn.lock().expect("turn lock");
+        if slot.is_some() {
+            return Err(CompanionError::Busy);
+        }
+        let token = CancellationToken::new();
+        *slot = Some(token.clone());
+        Ok((token, TurnGuard(&self.active_turn)))
+    }
+
+    async fn reply(&self, conversation_id: i64, user_message_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+        use tracing::Instrument;
+        let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
+        async {
+            tracing::info!("turn started");
+            let result = self.run_turn(conversation_id, cancel).await;
+            match &result {
+                Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
+                Err(error) => {
+                    tracing::warn!(%error, "turn failed");
+                    self.events.publish(CoreEvent::TurnFailed {
+                        conversation_id,
+                        message: error.to_string(),
+                        retryable: error.is_retryable(),
+                    });
+                }
+            }
+            result
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn run_turn(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+        let settings = self.models.settings();
+        let pinned = self.store.conversation_provider(conversation_id).await?;
+        let chain = tokio::select! {
+            chain = self.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
+            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
+        };
+        let tools = self.tools();
+        // Folding old turns may call the model: Stop works here too.
+        let turn = tokio::select! {
+            turn = self.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
+            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
+        };
+        let shaper = self.context.shaper(&turn, conversation_id, &chain);
+        let driven = drive(
+            TurnContext {
+                shaper: &shaper,
+                conversation_id,
+                store: &self.store,
+                events: &self.events,
+                tools: &tools,
+                chain,
+                summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
+                channel: self.channel,
+                policy: settings.llm.retry_policy(),
+                prices: PriceTable::new(settings.prices.clone()),
+                limits: TurnLimits {
+                    max_iterations: settings.llm.max_iterations.max(1),
+                    max_continuations: settings.llm.max_continuations,
+                },
+                max_tokens: settings.llm.max_tokens,
+                time_limit: settings.llm.turn_timeout(),
+                cancel,
+            },
+            turn.prompt,
+        )
+        .await?;
+        let outcome = TurnOutcome {
+            conversation_id,
+            message_id: driven.message_id,
+            reply: driven.text.clone(),
+            status: driven.status,
+            finish_reason: driven.finish_reason.as_ref().map(|r| r.as_str().to_string()),
+            usage: driven.meta.usage,
+            meta: driven.meta.clone(),
+            timings: driven.timings,
+            conversation_changed: false,
+        };
+        match driven.end {
+            TurnEnd::Failed { message, .. } => {
+                Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
+            }
+            TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(format!(
+                "the reply took longer than {:?} and was cut; what arrived is kept. Press Retry, or raise llm.turn_timeout_secs",
+                settings.llm.turn_timeout()
+            ))),
+            _ => {
+                self.events.publish(CoreEvent::TurnFinished {
+                    conversation_id,
+                    message_id: outcome.message_id,
+                    status: outcome.status.as_str().to_string(),
+                    finish_reason: outcome.finish_reason.clone(),
+                    usage: outcome.usage,
+                    meta: outcome.meta.clone(),
+                });
+                Ok(outcome)
+            }
+        }
+    }
+}
