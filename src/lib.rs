@@ -28,6 +28,7 @@ pub mod settings_file;
 pub mod store;
 pub mod tokens;
 pub mod tools;
+pub mod words;
 
 pub use companion::{Companion, CompanionError, CompanionOptions};
 pub use conversation::TurnOutcome;

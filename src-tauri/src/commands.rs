@@ -75,8 +75,8 @@ pub async fn send_test_notification(app: AppHandle) {
 }
 
 #[tauri::command]
-pub fn ui_language() -> sidecar::locale::Lang {
-    sidecar::locale::Lang::from_env()
+pub fn ui_language(core: Core<'_>) -> sidecar::locale::Lang {
+    core.lang()
 }
 
 /// Runs blocking core work (keychain, settings file) off the async workers and the

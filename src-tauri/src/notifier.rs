@@ -8,12 +8,12 @@ use tauri::AppHandle;
 
 use crate::window;
 
-pub fn notify(app: &AppHandle, summary: &str, body: &str) -> Result<(), String> {
+pub fn notify(app: &AppHandle, summary: &str, body: &str, lang: sidecar::words::Lang) -> Result<(), String> {
     let app = app.clone();
     let open = Arc::new(move |action| {
         if let NotificationAction::Open { .. } = action {
             window::show_main(&app)
         }
     });
-    show_notification(summary, body, None, None, open)
+    show_notification(summary, body, None, None, lang, open)
 }

@@ -47,6 +47,7 @@ pub fn start(app: &AppHandle, companion: Arc<Companion>) {
     let opener = app.clone();
     router.register(Arc::new(NotificationSink {
         channel: Channel::Desktop,
+        lang: companion.lang(),
         reminders: companion.reminders().clone(),
         on_open: Arc::new(move |message_id| window::show_message(&opener, message_id)),
     }));

@@ -1,6 +1,10 @@
 //! The tray icon and its menu.
 
-use sidecar::locale::Lang;
+use std::sync::Arc;
+
+use sidecar::words::tray::{labels, TRAY_QUIET_MINUTES};
+use sidecar::Companion;
+use tauri::Manager;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
@@ -14,43 +18,13 @@ const TEST_NOTIFICATION: &str = "test_notification";
 const QUIT: &str = "quit";
 const QUIET_HOUR: &str = "quiet_hour";
 
-struct Labels {
-    open: &'static str,
-    quiet: &'static str,
-    test: &'static str,
-    quit: &'static str,
-    test_summary: &'static str,
-    test_body: &'static str,
-}
-
-fn labels(lang: Lang) -> Labels {
-    match lang {
-        Lang::En => Labels {
-            open: "Open Sidecar",
-            quiet: "Quiet for 1 hour",
-            test: "Send test notification",
-            quit: "Quit",
-            test_summary: "Sidecar",
-            test_body: "Notifications work. Click to open Sidecar.",
-        },
-        Lang::Es => Labels {
-            open: "Abrir Sidecar",
-            quiet: "Silencio durante 1 hora",
-            test: "Enviar notificación de prueba",
-            quit: "Salir",
-            test_summary: "Sidecar",
-            test_body: "Las notificaciones funcionan. Haz clic para abrir Sidecar.",
-        },
-    }
-}
-
 pub fn build(app: &AppHandle) -> tauri::Result<()> {
-    let text = labels(Lang::from_env());
+    let text = labels(app.state::<Arc<Companion>>().lang());
     let menu = Menu::with_items(
         app,
         &[
             &MenuItem::with_id(app, OPEN, text.open, true, None::<&str>)?,
-            &MenuItem::with_id(app, QUIET_HOUR, text.quiet, true, None::<&str>)?,
+            &MenuItem::with_id(app, QUIET_HOUR, &text.quiet, true, None::<&str>)?,
             &MenuItem::with_id(app, TEST_NOTIFICATION, text.test, true, None::<&str>)?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, QUIT, text.quit, true, None::<&str>)?,
@@ -107,15 +81,15 @@ fn quiet_for_an_hour(app: &AppHandle) {
         return;
     };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = companion.proactive().set_quiet(Some(60), false).await {
+        if let Err(error) = companion.proactive().set_quiet(Some(TRAY_QUIET_MINUTES), false).await {
             tracing::warn!(%error, "could not set quiet from the tray");
         }
     });
 }
 
 pub fn send_test_notification(app: &AppHandle) {
-    let text = labels(Lang::from_env());
-    if let Err(error) = notifier::notify(app, text.test_summary, text.test_body) {
+    let text = labels(app.state::<Arc<Companion>>().lang());
+    if let Err(error) = notifier::notify(app, text.test_summary, text.test_body, app.state::<Arc<Companion>>().lang()) {
         tracing::warn!(%error, "test notification failed");
     }
 }

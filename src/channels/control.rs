@@ -11,9 +11,9 @@ use crate::context::service::ContextService;
 use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::proactive::config::MAX_PER_HOUR;
-use crate::proactive::rules::Skip;
 use crate::proactive::service::ProactiveService;
-use crate::proactive::{TickMode, TickReport};
+use crate::proactive::TickMode;
+use crate::words;
 use crate::reminders::service::ReminderService;
 
 /// The services a command may act on.
@@ -152,8 +152,8 @@ impl Control<'_> {
                 let tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
                 format!("{}\n\n({tokens} tokens)", messages[1].content)
             }
-            Command::Proactive(ProactiveCommand::Tick) => describe_tick(&self.proactive.tick(TickMode::Send).await?, es),
-            Command::Proactive(ProactiveCommand::Decide) => describe_tick(&self.proactive.tick(TickMode::DecideOnly).await?, es),
+            Command::Proactive(ProactiveCommand::Tick) => words::proactive::describe_tick(&self.proactive.tick(TickMode::Send).await?, self.lang),
+            Command::Proactive(ProactiveCommand::Decide) => words::proactive::describe_tick(&self.proactive.tick(TickMode::DecideOnly).await?, self.lang),
             Command::Checkpoint | Command::CloseCheckpoint(_) | Command::ListCheckpoints => unreachable!("answered by answer"),
         })
     }
@@ -187,47 +187,5 @@ impl Control<'_> {
                 s.count_today, status.max_today, s.count_this_hour, breaker, c.sinks.primary.as_str()
             )
         })
-    }
-}
-
-fn skip_text(reason: Skip, es: bool) -> &'static str {
-    match (reason, es) {
-        (Skip::LevelLow, false) => "the proactivity level is low",
-        (Skip::LevelLow, true) => "el nivel de proactividad es bajo",
-        (Skip::CircuitBreaker, false) => "the circuit breaker paused me after too many messages in a row",
-        (Skip::CircuitBreaker, true) => "el disyuntor me pausó tras demasiados mensajes seguidos",
-        (Skip::Quiet, false) => "you asked for quiet",
-        (Skip::Quiet, true) => "pediste silencio",
-        (Skip::QuietHours, false) => "it is within quiet hours",
-        (Skip::QuietHours, true) => "estamos en horas de silencio",
-        (Skip::HourlyLimit, false) => "two messages this hour already",
-        (Skip::HourlyLimit, true) => "ya hubo dos mensajes esta hora",
-        (Skip::DailyLimit, false) => "today's limit is reached",
-        (Skip::DailyLimit, true) => "se alcanzó el límite de hoy",
-        (Skip::Cooldown, false) => "the last one was less than 30 minutes ago",
-        (Skip::Cooldown, true) => "el último fue hace menos de 30 minutos",
-        (Skip::UserActive, false) => "we talked in the last 10 minutes",
-        (Skip::UserActive, true) => "hablamos en los últimos 10 minutos",
-        (Skip::BrainBusy, false) => "a reply is being written",
-        (Skip::BrainBusy, true) => "se está escribiendo una respuesta",
-        (Skip::NoSink, false) => "the primary output does not take spontaneous messages",
-        (Skip::NoSink, true) => "la salida principal no acepta mensajes espontáneos",
-    }
-}
-
-fn describe_tick(report: &TickReport, es: bool) -> String {
-    match (report, es) {
-        (TickReport::Skipped { reason }, false) => format!("Tick skipped: {}.", skip_text(*reason, false)),
-        (TickReport::Skipped { reason }, true) => format!("Tick omitido: {}.", skip_text(*reason, true)),
-        (TickReport::Silent { reason, prompt_tokens }, false) => format!("The model chose silence ({prompt_tokens} prompt tokens): {reason}"),
-        (TickReport::Silent { reason, prompt_tokens }, true) => format!("El modelo eligió callar ({prompt_tokens} tokens): {reason}"),
-        (TickReport::Blocked { block, .. }, false) => format!("Blocked before sending: {}.", block.as_str().replace('_', " ")),
-        (TickReport::Blocked { block, .. }, true) => format!("Bloqueado antes de enviar: {}.", block.as_str().replace('_', " ")),
-        (TickReport::WouldSend { approved, prompt_tokens }, false) => format!("Would send a {} ({prompt_tokens} prompt tokens): {}", approved.message_type.as_str(), approved.text),
-        (TickReport::WouldSend { approved, prompt_tokens }, true) => format!("Enviaría un {} ({prompt_tokens} tokens): {}", approved.message_type.as_str(), approved.text),
-        (TickReport::Sent { approved, .. }, false) => format!("Sent a {}.", approved.message_type.as_str()),
-        (TickReport::Sent { approved, .. }, true) => format!("Enviado un {}.", approved.message_type.as_str()),
-        (TickReport::Failed { error }, false) => format!("The model could not be asked: {error}"),
-        (TickReport::Failed { error }, true) => format!("No se pudo consultar al modelo: {error}"),
     }
 }

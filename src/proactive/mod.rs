@@ -81,4 +81,31 @@ pub struct ProactiveStatus {
     pub max_today: u32,
     /// Until when Sidecar is quiet (`/quiet`, "be quiet", the tray), if it is now.
     pub quiet_until: Option<DateTime<Utc>>,
+    /// The fixed limits, for the settings to state (never restated by the UI).
+    pub limits: Limits,
+}
+
+/// The limits the rules enforce, as numbers the settings can show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Limits {
+    pub max_per_hour: u32,
+    pub cooldown_minutes: i64,
+    pub user_active_minutes: i64,
+    /// Spontaneous messages a day at each level.
+    pub max_per_day: std::collections::BTreeMap<&'static str, u32>,
+    /// What "Quiet for 1 hour" in the settings and the tray sets.
+    pub quiet_minutes: i64,
+}
+
+impl Limits {
+    pub fn current() -> Self {
+        use config::Level;
+        Self {
+            max_per_hour: config::MAX_PER_HOUR,
+            cooldown_minutes: config::COOLDOWN.num_minutes(),
+            user_active_minutes: config::USER_ACTIVE.num_minutes(),
+            max_per_day: [Level::Low, Level::Medium, Level::High].into_iter().map(|l| (l.as_str(), l.max_per_day())).collect(),
+            quiet_minutes: crate::words::tray::TRAY_QUIET_MINUTES,
+        }
+    }
 }

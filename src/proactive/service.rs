@@ -44,11 +44,13 @@ pub struct ProactiveService {
     clock: Clock,
     /// Where this process's user talks from (the desktop window or the CLI).
     channel: Channel,
+    lang: Lang,
 }
 
 impl ProactiveService {
-    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, channel: Channel) -> Self {
-        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, channel }
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, channel: Channel, lang: Lang) -> Self {
+        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, channel, lang }
     }
 
     pub fn router(&self) -> &MessageRouter {
@@ -85,6 +87,7 @@ impl ProactiveService {
             state,
             zone: self.clock.zone().name().to_string(),
             sinks: self.router.sinks(),
+            limits: super::Limits::current(),
         })
     }
 
@@ -180,7 +183,7 @@ impl ProactiveService {
             last_user: self.last_user_message(state).await?,
             reminders,
             facts: facts.into_iter().take(5).map(|f| f.fact.text).collect(),
-            lang: Lang::from_env(),
+            lang: self.lang,
         }))
     }
 
@@ -219,7 +222,7 @@ impl ProactiveService {
         let _clear = ClearOnDrop(&self.tick_cancel);
 
         let context = self.build_context(now, &config, &state).await?;
-        let lang = Lang::from_env();
+        let lang = self.lang;
         let messages = decision::request(&context, lang);
         let prompt_tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
         let answer = tokio::select! {

@@ -10,7 +10,7 @@ use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
-use crate::locale::Lang;
+use crate::words::{self, Lang};
 use crate::reminders::scheduler::BoxFuture;
 use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
@@ -108,14 +108,14 @@ pub enum NotificationAction {
     Snooze { reminder_id: i64, minutes: u32 },
 }
 
-/// Snooze buttons on a reminder's notification, in minutes.
-pub const SNOOZE_CHOICES: [u32; 3] = [5, 15, 60];
+pub use crate::reminders::service::SNOOZE_CHOICES;
 
 /// Native OS notifications. A reminder's snooze buttons are handled here, by the
 /// reminder service; `on_open` runs (on a helper thread) when the user clicks the
 /// notification itself.
 pub struct NotificationSink {
     pub channel: Channel,
+    pub lang: Lang,
     pub reminders: Arc<ReminderService>,
     pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
 }
@@ -153,7 +153,8 @@ impl Sink for NotificationSink {
         Box::pin(async move {
             let on_action = self.on_action();
             // notify-rust blocks on D-Bus.
-            tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, on_action))
+            let lang = self.lang;
+            tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, lang, on_action))
                 .await
                 .map_err(|e| e.to_string())??;
             Ok(None)
@@ -167,22 +168,17 @@ pub fn show_notification(
     body: &str,
     reminder_id: Option<i64>,
     message_id: Option<i64>,
+    lang: Lang,
     on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
 ) -> Result<(), String> {
     let mut notification = notify_rust::Notification::new();
     notification.appname("Sidecar").summary(title).body(body);
     #[cfg(all(unix, not(target_os = "macos")))]
     {
-        notification.action("default", if Lang::from_env() == Lang::Es { "Abrir Sidecar" } else { "Open Sidecar" });
+        notification.action("default", words::proactive::open_label(lang));
         if reminder_id.is_some() {
             for minutes in SNOOZE_CHOICES {
-                let label = match (Lang::from_env(), minutes) {
-                    (Lang::Es, 60) => "Posponer 1 h".to_string(),
-                    (Lang::Es, m) => format!("Posponer {m} min"),
-                    (Lang::En, 60) => "Snooze 1 h".to_string(),
-                    (Lang::En, m) => format!("Snooze {m} min"),
-                };
-                notification.action(&format!("snooze-{minutes}"), &label);
+                notification.action(&format!("snooze-{minutes}"), &words::proactive::snooze_label(lang, minutes));
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The scheduler's delivery: a due reminder goes out through the message router.
 
 use super::scheduler::{BoxFuture, Deliver};
-use super::text::ReminderText;
+use crate::words::reminders::ReminderText;
+use crate::words::Lang;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
 use crate::store::reminders::Reminder;
@@ -13,12 +14,13 @@ pub struct RoutedReminders {
     pub router: MessageRouter,
     pub store: Store,
     pub events: EventBus,
+    pub lang: Lang,
 }
 
 impl Deliver for RoutedReminders {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
-            let text = ReminderText::new(reminder, late);
+            let text = ReminderText::new(reminder, late, self.lang);
             let prefs = self.store.proactive_config().await.map_err(|e| e.to_string())?.sinks;
             let outgoing = Outgoing {
                 kind: Kind::Reminder,

@@ -4,11 +4,10 @@
 pub mod delivery;
 pub mod scheduler;
 pub mod service;
-pub mod text;
 pub mod when;
 
 use crate::store::reminders::Reminder;
-pub use text::ReminderText;
+pub use crate::words::reminders::ReminderText;
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -23,6 +22,8 @@ pub struct Overview {
     pub late: Vec<Reminder>,
     /// The user's zone, in which the times are shown.
     pub zone: String,
+    /// The snooze choices, in minutes (the same as a notification's buttons).
+    pub snooze_choices: Vec<u32>,
 }
 
 /// How the "when" field reads as the user types.

@@ -19,9 +19,14 @@ use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::MessageRouter;
 use crate::store::reminders::{NewReminder, Reminder, ReminderState};
 use crate::store::Store;
+use crate::words::Lang;
 
 /// Longest snooze, so a typo does not hide a reminder for years.
 const MAX_SNOOZE_MINUTES: u32 = 7 * 24 * 60;
+
+/// The snooze choices offered everywhere (a notification's buttons, the Reminders
+/// page), in minutes.
+pub const SNOOZE_CHOICES: [u32; 3] = [5, 15, 60];
 
 /// Reminders: set, cancel, snooze, list and find them, and the scheduler that
 /// delivers them through the message router.
@@ -34,11 +39,12 @@ pub struct ReminderService {
     events: EventBus,
     router: MessageRouter,
     data_dir: PathBuf,
+    lang: Lang,
 }
 
 impl ReminderService {
-    pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf) -> Self {
-        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir }
+    pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang) -> Self {
+        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang }
     }
 
     /// "[id:3] "call mum" — Thursday 2026-11-19 09:00 (Europe/Madrid), repeats FREQ=…"
@@ -117,7 +123,7 @@ impl ReminderService {
     /// `None` when another process (the app or the daemon) already owns it. Spawn
     /// the future on the caller's runtime; it holds the lock while it runs.
     pub fn scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
-        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), store: self.store.clone(), events: self.events.clone() });
+        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), store: self.store.clone(), events: self.events.clone(), lang: self.lang });
         let Some(lock) = SchedulerLock::try_acquire(&self.data_dir)? else {
             return Ok(None);
         };
@@ -151,7 +157,11 @@ impl ReminderService {
     }
 
     pub async fn overview(&self) -> Result<Overview, CompanionError> {
-        let mut overview = Overview { zone: self.clock.zone().name().to_string(), ..Overview::default() };
+        let mut overview = Overview {
+            zone: self.clock.zone().name().to_string(),
+            snooze_choices: SNOOZE_CHOICES.to_vec(),
+            ..Overview::default()
+        };
         let all = self.store.reminders().await?;
         // A repeating reminder that came late keeps its series pending; its late
         // occurrences are shown too, from the deliveries.

@@ -298,6 +298,8 @@ export interface RemindersOverview {
   delivered: Reminder[];
   late: Reminder[];
   zone: string;
+  /** Snooze choices in minutes, as the core offers them. */
+  snooze_choices: number[];
 }
 export type WhenPreview =
   | { status: "ok"; local: string; utc: string; zone: string; rrule: string | null; note: string | null }
@@ -311,7 +313,17 @@ export interface ProactiveConfig {
   tick_minutes: number;
   sinks: { primary: SinkId; chat: SinkPreference; notification: SinkPreference; tray: SinkPreference; console: SinkPreference };
 }
+/** The limits the core enforces, for the settings to state. */
+export interface ProactiveLimits {
+  max_per_hour: number;
+  cooldown_minutes: number;
+  user_active_minutes: number;
+  max_per_day: Record<Level, number>;
+  quiet_minutes: number;
+}
+
 export interface ProactiveStatus {
+  limits: ProactiveLimits;
   config: ProactiveConfig;
   state: {
     count_today: number;

@@ -19,7 +19,7 @@ const en = {
   reminderDelivering: "being delivered",
   snooze: "Snooze",
   remindAgain: "Again in",
-  oneHour: "1 h",
+  hours: (n: number) => `${n} h`,
   snoozed: (what: string, minutes: number) => `"${what}" will come again in ${minutes === 60 ? "1 hour" : `${minutes} minutes`}.`,
   reminderCancelled: (what: string) => `Cancelled "${what}".`,
   reminderAdded: (what: string, when: string) => `Reminder set: "${what}", ${when}.`,
@@ -37,19 +37,19 @@ const en = {
   remindersEmpty: "No reminders yet. Add one above, or ask in the chat.",
   remindersLoadError: (e: string) => `Could not load the reminders: ${e}`,
   proactiveTitle: "Proactivity",
-  proactiveIntro:
-    "How often Sidecar speaks first: greetings, check-ins and messages about what it knows. Never more than 2 an hour, never within 30 minutes of the last one, never while you are chatting or in quiet hours.",
+  proactiveIntro: (perHour: number, cooldown: number) =>
+    `How often Sidecar speaks first: greetings, check-ins and messages about what it knows. Never more than ${perHour} an hour, never within ${cooldown} minutes of the last one, never while you are chatting or in quiet hours.`,
   proactiveToday: (n: number, max: number) => `Today: ${n} of ${max} spontaneous messages.`,
   quietUntil: (hm: string) => `Quiet until ${hm}. Reminders still arrive.`,
-  quietHour: "Quiet for 1 hour",
+  quietFor: (minutes: number) => (minutes % 60 === 0 ? `Quiet for ${minutes / 60} h` : `Quiet for ${minutes} min`),
   quietOff: "Resume",
   proactiveLevel: "Level",
   levelName: (level: string) => ({ low: "Low", medium: "Medium", high: "High" })[level] ?? level,
-  levelHint: (level: string) =>
+  levelHint: (level: string, perDay: number) =>
     ({
       low: "Reminders only; never speaks first.",
-      medium: "Reminders, greetings and an occasional check-in (at most 4 a day).",
-      high: "Also suggestions from what it knows about you (at most 8 a day).",
+      medium: `Reminders, greetings and an occasional check-in (at most ${perDay} a day).`,
+      high: `Also suggestions from what it knows about you (at most ${perDay} a day).`,
     })[level] ?? "",
   quietHours: "Quiet hours",
   quietHoursHint: "No spontaneous messages; reminders still arrive.",
@@ -234,7 +234,7 @@ const es: Strings = {
   reminderDelivering: "entregándose",
   snooze: "Posponer",
   remindAgain: "Otra vez en",
-  oneHour: "1 h",
+  hours: (n: number) => `${n} h`,
   snoozed: (what: string, minutes: number) => `"${what}" volverá en ${minutes === 60 ? "1 hora" : `${minutes} minutos`}.`,
   reminderCancelled: (what: string) => `Cancelado "${what}".`,
   reminderAdded: (what: string, when: string) => `Recordatorio guardado: "${what}", ${when}.`,
@@ -252,19 +252,19 @@ const es: Strings = {
   remindersEmpty: "Aún no hay recordatorios. Añade uno arriba o pídelo en el chat.",
   remindersLoadError: (e: string) => `No se pudieron cargar los recordatorios: ${e}`,
   proactiveTitle: "Proactividad",
-  proactiveIntro:
-    "Cada cuánto Sidecar habla primero: saludos, preguntas de cómo estás y mensajes sobre lo que sabe de ti. Nunca más de 2 por hora, nunca a menos de 30 minutos del anterior, nunca mientras conversas ni en horas de silencio.",
+  proactiveIntro: (perHour: number, cooldown: number) =>
+    `Cada cuánto Sidecar habla primero: saludos, preguntas de cómo estás y mensajes sobre lo que sabe de ti. Nunca más de ${perHour} por hora, nunca a menos de ${cooldown} minutos del anterior, nunca mientras conversas ni en horas de silencio.`,
   proactiveToday: (n: number, max: number) => `Hoy: ${n} de ${max} mensajes espontáneos.`,
   quietUntil: (hm: string) => `En silencio hasta las ${hm}. Los recordatorios siguen llegando.`,
-  quietHour: "Silencio durante 1 hora",
+  quietFor: (minutes: number) => (minutes % 60 === 0 ? `Silencio durante ${minutes / 60} h` : `Silencio durante ${minutes} min`),
   quietOff: "Reanudar",
   proactiveLevel: "Nivel",
   levelName: (level: string) => ({ low: "Bajo", medium: "Medio", high: "Alto" })[level] ?? level,
-  levelHint: (level: string) =>
+  levelHint: (level: string, perDay: number) =>
     ({
       low: "Solo recordatorios; nunca habla primero.",
-      medium: "Recordatorios, saludos y alguna pregunta de cómo estás (como mucho 4 al día).",
-      high: "También sugerencias a partir de lo que sabe de ti (como mucho 8 al día).",
+      medium: `Recordatorios, saludos y alguna pregunta de cómo estás (como mucho ${perDay} al día).`,
+      high: `También sugerencias a partir de lo que sabe de ti (como mucho ${perDay} al día).`,
     })[level] ?? "",
   quietHours: "Horas de silencio",
   quietHoursHint: "Sin mensajes espontáneos; los recordatorios siguen llegando.",

@@ -28,6 +28,8 @@ const overview: RemindersOverview = {
   late: [reminder(3, "water the plants", { state: "delivered", late: true })],
   delivered: [reminder(4, "stretch", { state: "delivered" })],
   zone: "Europe/Madrid",
+  // Not the usual choices: the buttons follow what the core offers.
+  snooze_choices: [5, 15, 120],
 };
 
 describe("reminders page", () => {
@@ -87,6 +89,7 @@ describe("reminders page", () => {
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-reminders"));
     const delivered = await screen.findByTestId("reminder-delivered");
+    expect(within(delivered).getByTestId("snooze-120")).toHaveTextContent("2 h");
     await user.click(within(delivered).getByTestId("snooze-15"));
     expect(core.invoked("snooze_reminder")[0].args).toEqual({ id: 4, minutes: 15 });
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('"stretch" will come again in 15 minutes.');

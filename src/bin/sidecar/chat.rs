@@ -241,6 +241,7 @@ fn own_schedulers(companion: &Arc<Companion>) -> anyhow::Result<Option<tokio_uti
     };
     companion.proactive().router().register(Arc::new(NotificationSink {
         channel: Channel::Cli,
+        lang: companion.lang(),
         reminders: companion.reminders().clone(),
         on_open: Arc::new(|_| {}),
     }));

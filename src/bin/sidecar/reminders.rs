@@ -102,6 +102,7 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     // A snooze button is handled by the sink; a click has no window to open here.
     companion.proactive().router().register(Arc::new(NotificationSink {
         channel: Channel::Cli,
+        lang: companion.lang(),
         reminders: companion.reminders().clone(),
         on_open: Arc::new(|_| {}),
     }));

@@ -59,7 +59,7 @@ export function ProactivitySettings() {
   return (
     <section className="proactive-settings" data-testid="proactive-settings">
       <h2>{t.proactiveTitle}</h2>
-      <p className="muted">{t.proactiveIntro}</p>
+      <p className="muted">{t.proactiveIntro(status.limits.max_per_hour, status.limits.cooldown_minutes)}</p>
       <div className="quiet-line row" data-testid="quiet-line">
         <span>{quietUntil ? t.quietUntil(hm(quietUntil, t.locale)) : t.proactiveToday(status.state.count_today, status.max_today)}</span>
         {quietUntil ? (
@@ -67,8 +67,8 @@ export function ProactivitySettings() {
             {t.quietOff}
           </button>
         ) : (
-          <button className="ghost small" onClick={() => quiet(60)} data-testid="quiet-hour">
-            {t.quietHour}
+          <button className="ghost small" onClick={() => quiet(status.limits.quiet_minutes)} data-testid="quiet-hour">
+            {t.quietFor(status.limits.quiet_minutes)}
           </button>
         )}
       </div>
@@ -78,7 +78,7 @@ export function ProactivitySettings() {
           <label key={level} className={`level${config.level === level ? " chosen" : ""}`}>
             <input type="radio" name="level" value={level} checked={config.level === level} onChange={() => set({ level })} data-testid={`level-${level}`} />
             <strong>{t.levelName(level)}</strong>
-            <span className="muted small">{t.levelHint(level)}</span>
+            <span className="muted small">{t.levelHint(level, status.limits.max_per_day[level])}</span>
           </label>
         ))}
       </fieldset>

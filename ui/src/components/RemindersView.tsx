@@ -2,8 +2,6 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Reminder, type RemindersOverview, type WhenPreview } from "../api";
 import { useStrings, type Strings } from "../i18n";
 
-const SNOOZES = [5, 15, 60];
-
 /** "Sun 22 Nov, 09:00" in the reminder's own zone. */
 export function localTime(iso: string, zone: string, lang: string): string {
   try {
@@ -38,7 +36,17 @@ export function describeRule(t: Strings, rrule: string): string {
   }
 }
 
-function Row({ reminder, kind, onChange }: { reminder: Reminder; kind: "upcoming" | "recurring" | "delivered" | "late"; onChange: (message: string | null) => void }) {
+function Row({
+  reminder,
+  kind,
+  snoozes,
+  onChange,
+}: {
+  reminder: Reminder;
+  kind: "upcoming" | "recurring" | "delivered" | "late";
+  snoozes: number[];
+  onChange: (message: string | null) => void;
+}) {
   const t = useStrings();
   const act = (work: Promise<unknown>, done: string) =>
     work.then(() => onChange(done)).catch((e) => onChange(toCommandError(e).message));
@@ -56,14 +64,14 @@ function Row({ reminder, kind, onChange }: { reminder: Reminder; kind: "upcoming
       </div>
       <div className="reminder-actions">
         <span className="muted small">{pending ? t.snooze : t.remindAgain}</span>
-        {SNOOZES.map((m) => (
+        {snoozes.map((m) => (
           <button
             key={m}
             className="ghost small"
             data-testid={`snooze-${m}`}
             onClick={() => act(api.snoozeReminder(reminder.id, m), t.snoozed(reminder.message, m))}
           >
-            {m === 60 ? t.oneHour : `${m} min`}
+            {m % 60 === 0 ? t.hours(m / 60) : `${m} min`}
           </button>
         ))}
         {pending && (
@@ -212,7 +220,7 @@ export function RemindersView() {
             </h3>
             <ul>
               {list.map((r) => (
-                <Row key={`${kind}-${r.id}-${r.due_at}`} reminder={r} kind={kind} onChange={changed} />
+                <Row key={`${kind}-${r.id}-${r.due_at}`} reminder={r} kind={kind} snoozes={overview?.snooze_choices ?? []} onChange={changed} />
               ))}
             </ul>
           </div>

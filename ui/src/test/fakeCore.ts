@@ -32,6 +32,7 @@ export function defaultProactiveStatus(): ProactiveStatus {
     sinks: [["chat", "desktop", true], ["notification", "desktop", true], ["tray", "desktop", true]],
     max_today: 4,
     quiet_until: null,
+    limits: { max_per_hour: 2, cooldown_minutes: 30, user_active_minutes: 10, max_per_day: { low: 0, medium: 4, high: 8 }, quiet_minutes: 60 },
   };
 }
 
@@ -83,7 +84,7 @@ export class FakeCore {
           case "context_meter":
             return null;
           case "reminders_overview":
-            return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid" };
+            return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid", snooze_choices: [5, 15, 60] };
           case "proactive_status":
             return defaultProactiveStatus();
           default:

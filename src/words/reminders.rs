@@ -1,6 +1,7 @@
 //! How a delivered reminder reads, in the user's language.
 
 use crate::store::reminders::Reminder;
+use crate::words::Lang;
 
 /// How a delivered reminder reads, in the user's language: the notification's title
 /// and body, and the line in the chat. Words rather than an emoji: not every desktop
@@ -12,8 +13,8 @@ pub struct ReminderText {
 }
 
 impl ReminderText {
-    pub fn new(reminder: &Reminder, late: bool) -> Self {
-        let es = crate::locale::Lang::from_env() == crate::locale::Lang::Es;
+    pub fn new(reminder: &Reminder, late: bool, lang: Lang) -> Self {
+        let es = lang == Lang::Es;
         let zone: chrono_tz::Tz = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
         let due = reminder.due().with_timezone(&zone).format("%H:%M");
         let message = &reminder.message;

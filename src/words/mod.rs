@@ -1,0 +1,10 @@
+//! The core's words: what Sidecar itself says to the user (command replies, reminder
+//! texts, notification buttons, tray labels), in English and Spanish, keyed by the one
+//! `Lang` the assembly injects. Numbers in these texts come from the constants that
+//! enforce them.
+
+pub mod proactive;
+pub mod reminders;
+pub mod tray;
+
+pub use crate::locale::Lang;

@@ -1,0 +1,37 @@
+//! The tray menu's labels and its test notification.
+
+use crate::words::Lang;
+
+/// "Quiet for 1 hour" in the tray quiets Sidecar for this long.
+pub const TRAY_QUIET_MINUTES: i64 = 60;
+
+pub struct TrayLabels {
+    pub open: &'static str,
+    pub quiet: String,
+    pub test: &'static str,
+    pub quit: &'static str,
+    pub test_summary: &'static str,
+    pub test_body: &'static str,
+}
+
+pub fn labels(lang: Lang) -> TrayLabels {
+    let hours = TRAY_QUIET_MINUTES / 60;
+    match lang {
+        Lang::En => TrayLabels {
+            open: "Open Sidecar",
+            quiet: if hours == 1 { "Quiet for 1 hour".into() } else { format!("Quiet for {hours} hours") },
+            test: "Send test notification",
+            quit: "Quit",
+            test_summary: "Sidecar",
+            test_body: "Notifications work. Click to open Sidecar.",
+        },
+        Lang::Es => TrayLabels {
+            open: "Abrir Sidecar",
+            quiet: if hours == 1 { "Silencio durante 1 hora".into() } else { format!("Silencio durante {hours} horas") },
+            test: "Enviar notificación de prueba",
+            quit: "Salir",
+            test_summary: "Sidecar",
+            test_body: "Las notificaciones funcionan. Haz clic para abrir Sidecar.",
+        },
+    }
+}
