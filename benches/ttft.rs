@@ -10,11 +10,8 @@ use futures_util::StreamExt;
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
 
-const ROUNDS: usize = 15;
+const ROUNDS: usize = 61;
 const PROMPT: &str = "Say hi.";
-/// As long as Sidecar's own system prompt, so both requests cost the model the same.
-const SYSTEM_LIKE_SIDECARS: &str = "You are Sidecar, a warm and concise personal companion on the \
-    user's desktop. Answer in the user's language. Current local time: Saturday 2026-11-21 23:30 +00:00.";
 
 #[tokio::main]
 async fn main() {
@@ -42,16 +39,29 @@ async fn main() {
         .unwrap();
     let http = reqwest::Client::new();
 
+    // The raw request sends exactly the system prompt Sidecar sends, so the model's
+    // own work is the same on both paths and the difference is Sidecar's.
+    let (prompt, _) = core.context().preview_prompt(&core.tools()).await.unwrap();
+    let system = prompt[0].content.clone();
+
     // Warm both paths once (model caches, connection pools).
-    raw_ttft(&http, server.base_url()).await;
+    raw_ttft(&http, server.base_url(), &system).await;
     sidecar_ttft(&core).await;
 
     let mut raw = Vec::new();
     let mut through = Vec::new();
+    let mut own = Vec::new();
     for _ in 0..ROUNDS {
-        raw.push(raw_ttft(&http, server.base_url()).await);
-        through.push(sidecar_ttft(&core).await);
+        raw.push(raw_ttft(&http, server.base_url(), &system).await);
+        let (first, before_request) = sidecar_ttft(&core).await;
+        through.push(first);
+        own.push(before_request);
     }
+    // Each round pairs a raw request with one through Sidecar, back to back: the median
+    // of their differences is steadier than the difference of medians when the model's
+    // own time wanders on a busy machine.
+    let mut paired: Vec<f64> = raw.iter().zip(&through).map(|(r, s)| ms(*s) - ms(*r)).collect();
+    paired.sort_by(f64::total_cmp);
     let (raw_median, sidecar_median) = (median(&mut raw), median(&mut through));
     println!("time to first token, median of {ROUNDS} (local SmolLM2-135M, 2 cores):");
     println!("  raw request      {:>7.1} ms", ms(raw_median));
@@ -60,14 +70,16 @@ async fn main() {
         "  Sidecar overhead {:>7.1} ms (store the message, build the prompt, publish the event)",
         ms(sidecar_median) - ms(raw_median)
     );
+    println!("  paired difference{:>7.1} ms (median of per-round differences)", paired[paired.len() / 2]);
+    println!("  core work before the request {:>5.2} ms (median; the part of the above that is Sidecar's alone)", ms(median(&mut own)));
     core.shutdown().await;
 }
 
-/// A raw OpenAI-compatible streaming request with the same system prompt shape.
-async fn raw_ttft(http: &reqwest::Client, base_url: &str) -> Duration {
+/// A raw OpenAI-compatible streaming request with Sidecar's system prompt.
+async fn raw_ttft(http: &reqwest::Client, base_url: &str, system: &str) -> Duration {
     let body = serde_json::json!({
         "model": LOCAL_MODEL_NAME,
-        "messages": [{"role": "system", "content": SYSTEM_LIKE_SIDECARS}, {"role": "user", "content": PROMPT}],
+        "messages": [{"role": "system", "content": system}, {"role": "user", "content": PROMPT}],
         "stream": true,
         "max_tokens": 8,
     });
@@ -89,8 +101,9 @@ async fn raw_ttft(http: &reqwest::Client, base_url: &str) -> Duration {
     first.unwrap_or_else(|| started.elapsed())
 }
 
-/// From `send()` to the first delta event a subscriber (the UI) receives.
-async fn sidecar_ttft(core: &Companion) -> Duration {
+/// From `send()` to the first delta event a subscriber (the UI) receives, and the
+/// core's own share: from `send()` to the model request going out.
+async fn sidecar_ttft(core: &Companion) -> (Duration, Duration) {
     // A fresh conversation each round, so the prompt does not grow with history.
     core.store().new_conversation().await.unwrap();
     let mut events = core.events().subscribe();
@@ -103,8 +116,7 @@ async fn sidecar_ttft(core: &Companion) -> Duration {
         }
     };
     let (first, outcome) = tokio::join!(waiter, core.send(PROMPT));
-    outcome.unwrap();
-    first
+    (first, outcome.unwrap().timings.to_first_request)
 }
 
 fn median(samples: &mut [Duration]) -> Duration {

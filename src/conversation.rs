@@ -148,21 +148,30 @@ impl ConversationService {
         }
         // The user wrote: a spontaneous decision in flight is dropped, even if this
         // message has to wait for the reply being written.
-        self.proactive.record_user_activity().await?;
+        self.proactive.user_is_writing();
         let publish = |items| self.events.publish(CoreEvent::Queue { items });
         let turn = self.inbox.enter(text, self.channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
         if turn.waited.is_some() {
             publish(self.inbox.waiting());
         }
         let (cancel, _guard) = self.begin_turn()?;
+        let arrived = std::time::Instant::now();
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
             self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
+        // The activity mark is off the way to the first token: the message just stored
+        // already tells the spontaneous loop the user is here.
+        let proactive = self.proactive.clone();
+        tokio::spawn(async move {
+            if let Err(error) = proactive.record_user_activity().await {
+                tracing::warn!(%error, "could not record the user's activity");
+            }
+        });
         let dequeued = turn.waited.map(|_| text.to_string());
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, user_message_id, cancel).await
+        self.reply(conversation_id, user_message_id, arrived, cancel).await
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.
@@ -230,6 +239,7 @@ impl ConversationService {
         }
         let _turn = self.inbox.enter("", self.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
         let (cancel, _guard) = self.begin_turn()?;
+        let arrived = std::time::Instant::now();
         let conversation_id = self.store.current_conversation().await?;
         let recent = self.store.recent_messages(conversation_id, 16).await?;
         let last = recent
@@ -246,7 +256,7 @@ impl ConversationService {
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
         self.proactive.record_user_activity().await?;
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, user_message_id, cancel).await
+        self.reply(conversation_id, user_message_id, arrived, cancel).await
     }
 
     /// Stops the turn in progress, if any. What was streamed so far is kept.
@@ -270,12 +280,12 @@ impl ConversationService {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, user_message_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn reply(&self, conversation_id: i64, user_message_id: i64, arrived: std::time::Instant, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
         use tracing::Instrument;
         let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
         async {
             tracing::info!("turn started");
-            let result = self.run_turn(conversation_id, cancel).await;
+            let result = self.run_turn(conversation_id, arrived, cancel).await;
             match &result {
                 Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
                 Err(error) => {
@@ -293,7 +303,7 @@ impl ConversationService {
         .await
     }
 
-    async fn run_turn(&self, conversation_id: i64, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn run_turn(&self, conversation_id: i64, arrived: std::time::Instant, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
         let settings = self.models.settings();
         let pinned = self.store.conversation_provider(conversation_id).await?;
         let chain = tokio::select! {
@@ -317,6 +327,7 @@ impl ConversationService {
                 chain,
                 summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
                 channel: self.channel,
+                arrived,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),
                 limits: TurnLimits {

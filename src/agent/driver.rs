@@ -48,6 +48,8 @@ pub struct TurnContext<'a> {
     pub summarize_chain: Option<Chain>,
     /// Where the turn's messages are said.
     pub channel: Channel,
+    /// When the user's message arrived (for `to_first_request`).
+    pub arrived: std::time::Instant,
     pub policy: RetryPolicy,
     pub prices: PriceTable,
     pub limits: TurnLimits,
@@ -77,6 +79,9 @@ pub struct TurnTimings {
     pub total: Duration,
     pub model: Duration,
     pub tools: Duration,
+    /// From the user's message arriving to the first model request going out: the
+    /// core's share of the time to first token.
+    pub to_first_request: Duration,
 }
 
 /// Per-turn bookkeeping the driver keeps beside the state machine.
@@ -163,6 +168,9 @@ async fn call_model(
         |notice| context.events.publish(CoreEvent::Notice { conversation_id, notice: route_notice(notice) }),
     );
     let calling = std::time::Instant::now();
+    if ledger.timings.to_first_request.is_zero() {
+        ledger.timings.to_first_request = context.arrived.elapsed();
+    }
     let result = tokio::select! {
         result = call => result,
         _ = context.cancel.cancelled() => return Ok(TurnEvent::StopRequested),

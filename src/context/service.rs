@@ -29,6 +29,20 @@ use crate::store::{Message, Store, Summary};
 use crate::tokens::count_cached as count;
 use crate::tools::ToolRegistry;
 
+/// The system prompt's additions: the running summary and a resumed checkpoint.
+fn context_blocks(summary: Option<&Summary>, resumed: Option<&Checkpoint>) -> String {
+    let mut out = String::new();
+    if let Some(summary) = summary {
+        out.push_str("\n\n");
+        out.push_str(&summary_block(summary));
+    }
+    if let Some(checkpoint) = resumed {
+        out.push_str("\n\n");
+        out.push_str(&checkpoint.to_prompt());
+    }
+    out
+}
+
 /// Bug 12's backup of fact-like text that left the context unsaved (append-only).
 pub const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
 /// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
@@ -80,20 +94,24 @@ impl ContextService {
     ) -> Result<TurnPrompt, CompanionError> {
         let settings = self.models.settings();
         let (now, zone) = (self.clock.now(), self.clock.zone());
-        let corrections = self.store.active_corrections(now).await?;
+        // Independent reads, side by side: they are all on the way to the first token.
+        let (corrections, plan, loaded, resumed) = tokio::try_join!(
+            async { Ok::<_, CompanionError>(self.store.active_corrections(now).await?) },
+            async { Ok(self.plans.focus(conversation_id).await?) },
+            self.load_live(conversation_id),
+            self.resumed_checkpoint(conversation_id),
+        )?;
         self.knowledge.begin_turn();
-        let (persona, knowledge, _) =
-            self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, crate::tokens::count);
+        let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
         let base = prompt::system_prompt(&prompt::PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
         // Each wire format wraps a tool definition in a few more tokens of its own.
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
         let limits = limits_for(chain, &settings).less(tool_tokens);
-        let plan = self.plans.focus(conversation_id).await?;
         let fixed = count(&base) + count(&crate::context::plan::render(&plan));
-        let live = self.live_history(conversation_id, chain, fixed, &limits).await?;
-        let system = base + &self.context_blocks(conversation_id, live.summary.as_ref()).await?;
+        let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
+        let system = base + &context_blocks(live.summary.as_ref(), resumed.as_ref());
         let prompt = prompt::assemble(system.clone(), &live.messages);
         Ok(TurnPrompt { system, prompt, limits, summarized_turns: live.summary.is_some() })
     }
@@ -116,12 +134,9 @@ impl ContextService {
         chain: &Chain,
         system_tokens: usize,
         limits: &Limits,
+        (summary, mut messages): (Option<Summary>, Vec<Message>),
     ) -> Result<LiveHistory, CompanionError> {
         let settings = self.models.settings();
-        let summary = self.store.latest_summary(conversation_id).await?;
-        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
-        let mut messages: Vec<Message> =
-            self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
         let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
             return Ok(LiveHistory { summary, messages });
@@ -235,20 +250,20 @@ impl ContextService {
         }
     }
 
-    /// The system prompt's additions: the running summary and a resumed checkpoint.
-    pub(crate) async fn context_blocks(&self, conversation_id: i64, summary: Option<&Summary>) -> Result<String, CompanionError> {
-        let mut out = String::new();
-        if let Some(summary) = summary {
-            out.push_str("\n\n");
-            out.push_str(&summary_block(summary));
-        }
-        if let (Some(id), _) = self.store.continuation(conversation_id).await? {
-            if let Some(checkpoint) = self.store.checkpoint(id).await? {
-                out.push_str("\n\n");
-                out.push_str(&checkpoint.to_prompt());
-            }
-        }
-        Ok(out)
+    /// The running summary and the messages after it that still count as context.
+    async fn load_live(&self, conversation_id: i64) -> Result<(Option<Summary>, Vec<Message>), CompanionError> {
+        let summary = self.store.latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let messages = self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        Ok((summary, messages))
+    }
+
+    /// The checkpoint this conversation continues, if any.
+    async fn resumed_checkpoint(&self, conversation_id: i64) -> Result<Option<Checkpoint>, CompanionError> {
+        Ok(match self.store.continuation(conversation_id).await? {
+            (Some(id), _) => self.store.checkpoint(id).await?,
+            _ => None,
+        })
     }
 
     /// The current conversation's plan.

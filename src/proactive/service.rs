@@ -94,9 +94,7 @@ impl ProactiveService {
     /// The user said something (from this process's channel): they are active now.
     /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
     pub async fn record_user_activity(&self) -> Result<(), CompanionError> {
-        if let Some(tick) = self.tick_cancel.lock().expect("tick lock").as_ref() {
-            tick.cancel();
-        }
+        self.user_is_writing();
         let (now, channel) = (self.clock.now(), self.channel);
         self.store
             .update_proactive_state(|s| {
@@ -105,6 +103,14 @@ impl ProactiveService {
             })
             .await?;
         Ok(())
+    }
+
+    /// The user is writing: a spontaneous decision in flight is dropped now, before
+    /// anything is stored, so Sidecar never talks over them.
+    pub fn user_is_writing(&self) {
+        if let Some(tick) = self.tick_cancel.lock().expect("tick lock").as_ref() {
+            tick.cancel();
+        }
     }
 
     /// `/quiet`: no spontaneous messages for `minutes` (everywhere, or only on this

@@ -308,9 +308,15 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let task = core.reminders().scheduler().unwrap().expect("the lock is free");
     let running = tokio::spawn(task);
+    let mut events = core.events().subscribe();
     let outcome = core.send("remind me to stretch").await.unwrap();
     assert_eq!(outcome.reply, "Done.");
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // Waits for the delivery itself, not a fixed time.
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !matches!(events.recv().await, Ok(sidecar::CoreEvent::ReminderDelivered { .. })) {}
+    })
+    .await
+    .expect("delivered");
     let history = core.history(10).await.unwrap();
     assert_eq!(history.last().unwrap().content, "Reminder: stretch", "{history:#?}");
     running.abort();
