@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { api, toCommandError, type UsageReport, type UsageTotals } from "../api";
 import { formatCost } from "../format";
 import { useStrings } from "../i18n";
@@ -23,6 +23,37 @@ function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
   );
 }
 
+type Row = { key: string; label: ReactNode; totals: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number } };
+
+/** Calls, tokens and cost, a row per model or per purpose. */
+function TotalsTable({ heading, testId, rows }: { heading: string; testId: string; rows: Row[] }) {
+  const t = useStrings();
+  return (
+    <table className="usage-table">
+      <thead>
+        <tr>
+          <th>{heading}</th>
+          <th>{t.usageCalls}</th>
+          <th>{t.usageTokensIn}</th>
+          <th>{t.usageTokensOut}</th>
+          <th>{t.usageCost}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, label, totals }) => (
+          <tr key={key} data-testid={testId}>
+            <td>{label}</td>
+            <td>{totals.calls.toLocaleString("en")}</td>
+            <td>{totals.input_tokens.toLocaleString("en")}</td>
+            <td>{totals.output_tokens.toLocaleString("en")}</td>
+            <td>{formatCost(totals.cost_usd)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function UsageView() {
   const t = useStrings();
   const [report, setReport] = useState<UsageReport | null>(null);
@@ -44,53 +75,25 @@ export function UsageView() {
             <Totals title={t.usageAllTime} totals={report.all_time} />
           </div>
           <h3>{t.usageByModel}</h3>
-          <table className="usage-table">
-            <thead>
-              <tr>
-                <th>{t.fieldModel}</th>
-                <th>{t.usageCalls}</th>
-                <th>{t.usageTokensIn}</th>
-                <th>{t.usageTokensOut}</th>
-                <th>{t.usageCost}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.all_time.by_model.map((m) => (
-                <tr key={`${m.provider}/${m.model}`} data-testid="usage-row">
-                  <td>
-                    {m.model} <span className="muted small">({m.provider})</span>
-                  </td>
-                  <td>{m.calls.toLocaleString("en")}</td>
-                  <td>{m.input_tokens.toLocaleString("en")}</td>
-                  <td>{m.output_tokens.toLocaleString("en")}</td>
-                  <td>{formatCost(m.cost_usd)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TotalsTable
+            heading={t.fieldModel}
+            testId="usage-row"
+            rows={report.all_time.by_model.map((m) => ({
+              key: `${m.provider}/${m.model}`,
+              label: (
+                <>
+                  {m.model} <span className="muted small">({m.provider})</span>
+                </>
+              ),
+              totals: m,
+            }))}
+          />
           <h3>{t.usageByPurpose}</h3>
-          <table className="usage-table">
-            <thead>
-              <tr>
-                <th>{t.usagePurpose}</th>
-                <th>{t.usageCalls}</th>
-                <th>{t.usageTokensIn}</th>
-                <th>{t.usageTokensOut}</th>
-                <th>{t.usageCost}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(report.all_time.by_purpose ?? []).map((p) => (
-                <tr key={p.purpose} data-testid="usage-purpose-row">
-                  <td>{t.purposeName(p.purpose)}</td>
-                  <td>{p.calls.toLocaleString("en")}</td>
-                  <td>{p.input_tokens.toLocaleString("en")}</td>
-                  <td>{p.output_tokens.toLocaleString("en")}</td>
-                  <td>{formatCost(p.cost_usd)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TotalsTable
+            heading={t.usagePurpose}
+            testId="usage-purpose-row"
+            rows={(report.all_time.by_purpose ?? []).map((p) => ({ key: p.purpose, label: t.purposeName(p.purpose), totals: p }))}
+          />
         </>
       )}
     </section>
