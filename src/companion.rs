@@ -120,7 +120,7 @@ impl Companion {
         let clock = options.clock.clone();
         clock.set_zone(zone);
         let lang = Lang::from_env();
-        let store = Store::open(&options.data_dir).await?;
+        let store = Store::open(&options.data_dir).await?.with_clock(clock.clone());
         store.purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);

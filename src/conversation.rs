@@ -327,6 +327,7 @@ impl ConversationService {
                 chain,
                 summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
                 channel: self.channel,
+                clock: &self.clock,
                 arrived,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use chrono::Utc;
 use futures_util::future::join_all;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -48,6 +47,7 @@ pub struct TurnContext<'a> {
     pub summarize_chain: Option<Chain>,
     /// Where the turn's messages are said.
     pub channel: Channel,
+    pub clock: &'a crate::clock::Clock,
     /// When the user's message arrived (for `to_first_request`).
     pub arrived: std::time::Instant,
     pub policy: RetryPolicy,
@@ -312,7 +312,7 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
             ledger.meta.corrected = true;
             // The claim shown so far is superseded by the corrected answer.
             ledger.visible.clear();
-            let now = Utc::now();
+            let now = context.clock.now();
             let recorded = context
                 .store
                 .record_correction(

@@ -229,7 +229,7 @@ impl ContextService {
             for unsaved in digest::unsaved_facts([message.content.as_str()], &saved) {
                 tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
                 let line = serde_json::json!({
-                    "logged_at": crate::store::now(),
+                    "logged_at": crate::store::utc(self.clock.now()),
                     "conversation_id": conversation_id,
                     "message_id": message.id,
                     "said_at": message.created_at,

@@ -53,12 +53,12 @@ fn templates(lang: Lang) -> (&'static str, &'static str) {
         Lang::Es => (
             "# Sidecar\n\nSoy Sidecar, un compañero cálido y conciso en el escritorio de la persona.\n\
              Hablo en su idioma, recuerdo lo que importa y no invento lo que no sé.\n",
-            "# Perfil\n\n- Nombre:\n- Zona horaria:\n- Idioma: español\n",
+            "# Perfil\n\n- Nombre:\n- Idioma: español\n",
         ),
         Lang::En => (
             "# Sidecar\n\nI am Sidecar, a warm and concise companion on the user's desktop.\n\
              I speak their language, remember what matters, and never make up what I do not know.\n",
-            "# Profile\n\n- Name:\n- Time zone:\n- Language: English\n",
+            "# Profile\n\n- Name:\n- Language: English\n",
         ),
     }
 }

@@ -82,8 +82,10 @@ impl Sink for ChatSink {
     }
 }
 
-/// Prints proactive messages on the daemon's terminal.
-pub struct ConsoleSink;
+/// Prints proactive messages on the daemon's terminal, stamped with the user's time.
+pub struct ConsoleSink {
+    pub clock: crate::clock::Clock,
+}
 
 impl Sink for ConsoleSink {
     fn id(&self) -> SinkId {
@@ -93,7 +95,7 @@ impl Sink for ConsoleSink {
         Channel::Cli
     }
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
-        let stamp = chrono::Local::now().format("%H:%M");
+        let stamp = self.clock.local_now().format("%H:%M");
         println!("[{stamp}] {}", message.chat);
         Box::pin(async { Ok(None) })
     }

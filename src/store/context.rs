@@ -3,7 +3,7 @@
 
 use sqlx::types::Json;
 
-use super::{now, Message, Store, StoreError};
+use super::{Message, Store, StoreError};
 use crate::context::checkpoint::{Body, Checkpoint, Status};
 use crate::context::plan::PlanItem;
 
@@ -60,7 +60,7 @@ impl Store {
         .bind(conversation_id)
         .bind(upto_message_id)
         .bind(text)
-        .bind(now())
+        .bind(self.now())
         .fetch_one(&self.pool)
         .await?;
         Ok(id)
@@ -87,7 +87,7 @@ impl Store {
     }
 
     pub async fn add_checkpoint(&self, conversation_id: i64, trigger: &str, body: &Body) -> Result<Checkpoint, StoreError> {
-        let ts = now();
+        let ts = self.now();
         let row: CheckpointRow = sqlx::query_as(&format!(
             "INSERT INTO checkpoints (conversation_id, status, trigger, body, created_at, updated_at)
              VALUES (?, 'in_progress', ?, ?, ?, ?) RETURNING {CHECKPOINT_COLUMNS}"
@@ -124,7 +124,7 @@ impl Store {
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET status = ?, updated_at = ? WHERE id = ?")
             .bind(status.as_str())
-            .bind(now())
+            .bind(self.now())
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -137,7 +137,7 @@ impl Store {
             "UPDATE checkpoints SET status = 'paused', updated_at = ?
              WHERE conversation_id != ? AND status IN ('in_progress', 'resumed')",
         )
-        .bind(now())
+        .bind(self.now())
         .bind(except)
         .execute(&self.pool)
         .await?;
@@ -208,7 +208,7 @@ impl Store {
         )
         .bind(conversation_id)
         .bind(Json(items))
-        .bind(now())
+        .bind(self.now())
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 
-use super::{now, Store, StoreError};
+use super::{Store, StoreError};
 use crate::channels::channel::Channel;
 use crate::llm::{ChatMessage, ToolCall, Usage};
 
@@ -138,7 +138,7 @@ impl Store {
     }
 
     pub async fn new_conversation(&self) -> Result<i64, StoreError> {
-        let ts = now();
+        let ts = self.now();
         let (id,): (i64,) =
             sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
                 .bind(&ts)
@@ -171,7 +171,7 @@ impl Store {
     }
 
     pub async fn add_message(&self, new: NewMessage<'_>) -> Result<i64, StoreError> {
-        let ts = now();
+        let ts = self.now();
         let message = new.message;
         let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
         let mut tx = self.write_transaction().await?;

@@ -45,6 +45,8 @@ pub enum StoreError {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: SqlitePool,
+    /// Stamps every row it writes.
+    clock: crate::clock::Clock,
 }
 
 impl Store {
@@ -74,7 +76,18 @@ impl Store {
                 source,
             })?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self { pool, clock: crate::clock::system_clock() })
+    }
+
+    /// The same database, stamping rows with `clock` (the companion's, so a test at a
+    /// fixed time writes that time).
+    pub fn with_clock(self, clock: crate::clock::Clock) -> Self {
+        Self { clock, ..self }
+    }
+
+    /// Now, as the store writes it.
+    pub(crate) fn now(&self) -> String {
+        utc(self.clock.now())
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -93,10 +106,6 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
-}
-
-pub(crate) fn now() -> String {
-    utc(chrono::Utc::now())
 }
 
 /// How the store writes an instant: RFC 3339 in UTC with milliseconds, so text order

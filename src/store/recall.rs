@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{now, Store, StoreError};
+use super::{Store, StoreError};
 use crate::knowledge::store::ListedFact;
 
 /// One search result.
@@ -140,7 +140,7 @@ impl Store {
         timestamp: Option<&str>,
         external_id: Option<&str>,
     ) -> Result<i64, StoreError> {
-        let ts = timestamp.map(str::to_string).unwrap_or_else(now);
+        let ts = timestamp.map(str::to_string).unwrap_or_else(|| self.now());
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, created_at, external_id)
              VALUES (?, ?, ?, 'complete', ?, ?) RETURNING id",

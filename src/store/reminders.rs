@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use super::utc;
-use super::{now, Store, StoreError};
+use super::{Store, StoreError};
 
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
 /// or cancelled. A repeating one goes back to pending after each delivery.
@@ -66,7 +66,7 @@ impl Store {
         .bind(new.zone)
         .bind(new.repeat)
         .bind(new.rrule)
-        .bind(now())
+        .bind(self.now())
         .fetch_one(&self.pool)
         .await?)
     }
@@ -140,7 +140,7 @@ impl Store {
     pub async fn claim_due(&self, at: DateTime<Utc>) -> Result<Vec<Reminder>, StoreError> {
         let mut tx = self.write_transaction().await?;
         sqlx::query("UPDATE reminders SET state = 'attempting', attempt_started_at = ? WHERE state = 'pending' AND due_at <= ?")
-            .bind(now())
+            .bind(self.now())
             .bind(utc(at))
             .execute(&mut *tx)
             .await?;

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{now, Store, StoreError};
+use super::{Store, StoreError};
 use crate::llm::Usage;
 
 /// One model call to record.
@@ -68,7 +68,7 @@ impl Store {
         .bind(record.usage.map(|u| u.output_tokens))
         .bind(record.usage.map(|u| u.cached_tokens))
         .bind(record.cost_usd)
-        .bind(now())
+        .bind(self.now())
         .execute(&self.pool)
         .await?;
         Ok(())

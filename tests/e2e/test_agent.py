@@ -142,3 +142,30 @@ def test_a_message_typed_while_a_reply_streams_is_queued_and_answered_after_it(d
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_bad_time_zone_is_a_warning_and_usage_shows_each_purpose(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("Hello there.")])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    config.write_text(config.read_text().replace('timezone = "Europe/Madrid"', 'timezone = "Mars/Olympus_Mons"'))
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.wait_for("[data-testid=core-warning]", 10)
+        warning = session.texts("[data-testid=core-warning]")[0]
+        assert "Mars/Olympus_Mons" in warning, warning
+        session.screenshot(str(ARTIFACTS / "zone-warning.png"))
+        ask(session, "hi")
+        session.click(session.find("[data-testid=nav-usage]"))
+        session.wait_for("[data-testid=usage-purpose-row]", 10)
+        rows = session.texts("[data-testid=usage-purpose-row] td:first-child")
+        assert rows == ["Replies"], rows
+        session.screenshot(str(ARTIFACTS / "usage.png"))
+        session.click(session.find("[data-testid=nav-settings]"))
+        session.wait_for("[data-testid=open-logs]", 10)
+        session.script("document.querySelector('[data-testid=open-logs]').scrollIntoView()")
+        session.screenshot(str(ARTIFACTS / "settings-logs.png"))
+        logs = list((tmp_path / "data" / "logs").glob("sidecar.*.log"))
+        assert logs, "the daily log file is in the data folder"
+    finally:
+        desktop.close(session)
+        llm.close()

@@ -98,7 +98,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow:
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     use sidecar::proactive::sinks::{ConsoleSink, NotificationSink};
     use sidecar::proactive::state::Channel;
-    companion.proactive().router().register(Arc::new(ConsoleSink));
+    companion.proactive().router().register(Arc::new(ConsoleSink { clock: companion.clock().clone() }));
     // A snooze button is handled by the sink; a click has no window to open here.
     companion.proactive().router().register(Arc::new(NotificationSink {
         channel: Channel::Cli,
