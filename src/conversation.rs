@@ -45,6 +45,13 @@ pub struct TurnOutcome {
     pub conversation_changed: bool,
 }
 
+/// Where and when the message a turn answers was said.
+#[derive(Clone, Copy)]
+struct Said {
+    channel: Channel,
+    arrived: std::time::Instant,
+}
+
 pub struct ConversationService {
     store: Store,
     models: Arc<Models>,
@@ -136,6 +143,11 @@ impl ConversationService {
 
     /// Stores the user's message and produces a reply, streaming it as events.
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
+        self.send_on(text, self.channel).await
+    }
+
+    /// Like `send`, for a message that came from `channel` (the reply is said there).
+    pub async fn send_on(&self, text: &str, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let text = text.trim();
         if text.is_empty() {
             return Err(CompanionError::EmptyMessage);
@@ -143,14 +155,14 @@ impl ConversationService {
         // Commands are answered at once, even while a reply is being written.
         if let Some(command) = slash::parse(text) {
             let conversation_id = self.store.current_conversation().await?;
-            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
-            return self.answer_command(conversation_id, command).await;
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
+            return self.answer_command(conversation_id, command, channel).await;
         }
         // The user wrote: a spontaneous decision in flight is dropped, even if this
         // message has to wait for the reply being written.
         self.proactive.user_is_writing();
         let publish = |items| self.events.publish(CoreEvent::Queue { items });
-        let turn = self.inbox.enter(text, self.channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
+        let turn = self.inbox.enter(text, channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
         if turn.waited.is_some() {
             publish(self.inbox.waiting());
         }
@@ -158,12 +170,12 @@ impl ConversationService {
         let arrived = std::time::Instant::now();
         let conversation_id = self.store.current_conversation().await?;
         let user_message_id =
-            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(self.channel)).await?;
+            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
         let proactive = self.proactive.clone();
         tokio::spawn(async move {
-            if let Err(error) = proactive.record_user_activity().await {
+            if let Err(error) = proactive.record_user_activity(channel).await {
                 tracing::warn!(%error, "could not record the user's activity");
             }
         });
@@ -171,7 +183,7 @@ impl ConversationService {
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, user_message_id, arrived, cancel).await
+        self.reply(conversation_id, user_message_id, Said { channel, arrived }, cancel).await
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.
@@ -189,7 +201,7 @@ impl ConversationService {
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, asked_in: i64, command: Command) -> Result<TurnOutcome, CompanionError> {
+    async fn answer_command(&self, asked_in: i64, command: Command, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let stop_turn = || self.stop();
         let control = Control {
             context: &self.context,
@@ -209,7 +221,7 @@ impl ConversationService {
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let message_id = self
             .store
-            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(self.channel) })
+            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel) })
             .await?;
         self.events.publish(CoreEvent::TurnFinished {
             conversation_id,
@@ -254,9 +266,9 @@ impl ConversationService {
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
         self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
-        self.proactive.record_user_activity().await?;
+        self.proactive.record_user_activity(self.channel).await?;
         let _brain = self.brain.lock().await;
-        self.reply(conversation_id, user_message_id, arrived, cancel).await
+        self.reply(conversation_id, user_message_id, Said { channel: self.channel, arrived }, cancel).await
     }
 
     /// Stops the turn in progress, if any. What was streamed so far is kept.
@@ -280,12 +292,12 @@ impl ConversationService {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, user_message_id: i64, arrived: std::time::Instant, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn reply(&self, conversation_id: i64, user_message_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
         use tracing::Instrument;
         let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
         async {
             tracing::info!("turn started");
-            let result = self.run_turn(conversation_id, arrived, cancel).await;
+            let result = self.run_turn(conversation_id, said, cancel).await;
             match &result {
                 Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
                 Err(error) => {
@@ -303,7 +315,7 @@ impl ConversationService {
         .await
     }
 
-    async fn run_turn(&self, conversation_id: i64, arrived: std::time::Instant, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
         let settings = self.models.settings();
         let pinned = self.store.conversation_provider(conversation_id).await?;
         let chain = tokio::select! {
@@ -326,9 +338,9 @@ impl ConversationService {
                 tools: &tools,
                 chain,
                 summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
-                channel: self.channel,
+                channel: said.channel,
                 clock: &self.clock,
-                arrived,
+                arrived: said.arrived,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),
                 limits: TurnLimits {

@@ -1,7 +1,9 @@
-//! Channels: where messages come from and where answers go. `slash` reads the control
-//! commands, `control` answers them.
+//! Channels: where messages come from and where answers go. `source` is where they
+//! come from, `inbox` queues them for the brain, `slash` reads the control commands
+//! and `control` answers them; the way out is `proactive::router` and its sinks.
 
 pub mod channel;
 pub mod control;
 pub mod inbox;
 pub mod slash;
+pub mod source;

@@ -93,9 +93,9 @@ impl ProactiveService {
 
     /// The user said something (from this process's channel): they are active now.
     /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
-    pub async fn record_user_activity(&self) -> Result<(), CompanionError> {
+    pub async fn record_user_activity(&self, channel: Channel) -> Result<(), CompanionError> {
         self.user_is_writing();
-        let (now, channel) = (self.clock.now(), self.channel);
+        let now = self.clock.now();
         self.store
             .update_proactive_state(|s| {
                 s.last_user_message_at = Some(now);

@@ -18,6 +18,7 @@ mod provider_admin;
 mod queue;
 mod reminders;
 mod services;
+mod sources;
 mod store;
 mod tools;
 mod turn_machine;

@@ -64,6 +64,8 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
 pub(crate) struct Printer {
     finish: tokio_util::sync::CancellationToken,
     task: tokio::task::JoinHandle<()>,
+    /// Some reply text was printed.
+    streamed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Printer {
@@ -71,9 +73,12 @@ impl Printer {
         let mut events = companion.events().subscribe();
         let finish = tokio_util::sync::CancellationToken::new();
         let done = finish.clone();
+        let streamed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let saw_text = streamed.clone();
         let task = tokio::spawn(async move {
             let print = |event: CoreEvent| match event {
                 CoreEvent::Delta { text, .. } => {
+                    saw_text.store(true, std::sync::atomic::Ordering::Relaxed);
                     print!("{text}");
                     let _ = std::io::stdout().flush();
                 }
@@ -98,12 +103,14 @@ impl Printer {
                 print(event);
             }
         });
-        Self { finish, task }
+        Self { finish, task, streamed }
     }
 
-    async fn finish(self) {
+    /// Prints what is left of the turn; whether any reply text was printed.
+    async fn finish(self) -> bool {
         self.finish.cancel();
         let _ = self.task.await;
+        self.streamed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -255,41 +262,91 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     println!("Sidecar chat. Type a message and press Enter; /exit or Ctrl+D quits, Ctrl+C stops a reply.");
     let owned = own_schedulers(companion)?;
     let printer = print_proactive(companion)?;
-    let (lines_tx, mut lines) = tokio::sync::mpsc::channel::<String>(1);
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if lines_tx.blocking_send(line).is_err() {
-                break;
-            }
-        }
-    });
-    loop {
-        print!("> ");
-        std::io::stdout().flush()?;
-        let Some(line) = lines.recv().await else {
-            println!();
-            break;
-        };
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if line == "/exit" || line == "/quit" {
-            break;
-        }
-        let printer = Printer::start(companion);
-        let result = companion.send(line).await;
-        printer.finish().await;
-        println!();
-        if let Err(error) = result {
-            eprintln!("sidecar: {error}");
-        }
-    }
+    let terminal = Arc::new(Terminal::new(companion.clone()));
+    sidecar::channels::source::serve(terminal, companion.conversation()).await;
+    println!();
     printer.abort();
     if let Some(cancel) = owned {
         cancel.cancel();
     }
     Ok(0)
+}
+
+/// The terminal as a message source: a line typed is a message; its reply streams as
+/// it is written (answers nothing streamed, a command's or an error, are printed whole).
+struct Terminal {
+    companion: Arc<Companion>,
+    lines: tokio::sync::Mutex<tokio::sync::mpsc::Receiver<String>>,
+    printer: std::sync::Mutex<Option<Printer>>,
+}
+
+impl Terminal {
+    fn new(companion: Arc<Companion>) -> Self {
+        let (lines_tx, lines) = tokio::sync::mpsc::channel::<String>(1);
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if lines_tx.blocking_send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { companion, lines: tokio::sync::Mutex::new(lines), printer: std::sync::Mutex::new(None) }
+    }
+}
+
+impl sidecar::channels::source::MessageSource for Terminal {
+    fn channel(&self) -> sidecar::proactive::state::Channel {
+        sidecar::proactive::state::Channel::Cli
+    }
+
+    fn next(&self) -> sidecar::reminders::scheduler::BoxFuture<'_, Option<sidecar::channels::source::IncomingMessage>> {
+        Box::pin(async move {
+            let mut lines = self.lines.lock().await;
+            loop {
+                print!("> ");
+                let _ = std::io::stdout().flush();
+                let line = lines.recv().await?;
+                let line = line.trim();
+                if line == "/exit" || line == "/quit" {
+                    return None;
+                }
+                if line.is_empty() {
+                    continue;
+                }
+                *self.printer.lock().expect("printer lock") = Some(Printer::start(&self.companion));
+                return Some(sidecar::channels::source::IncomingMessage {
+                    id: String::new(),
+                    channel: self.channel(),
+                    user_id: std::env::var("USER").unwrap_or_default(),
+                    content: line.to_string(),
+                    received_at: self.companion.clock().now(),
+                });
+            }
+        })
+    }
+
+    fn send_response<'a>(
+        &'a self,
+        _to: &'a sidecar::channels::source::IncomingMessage,
+        content: &'a str,
+    ) -> sidecar::reminders::scheduler::BoxFuture<'a, Result<(), String>> {
+        let printer = self.printer.lock().expect("printer lock").take();
+        Box::pin(async move {
+            let streamed = match printer {
+                Some(printer) => printer.finish().await,
+                None => false,
+            };
+            if streamed {
+                println!();
+            } else {
+                println!("{content}");
+            }
+            Ok(())
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        true
+    }
 }

@@ -1,0 +1,85 @@
+//! Message sources: every message from every source goes through the one inbox, and
+//! each answer goes back to the source it came from, said on its channel.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sidecar::channels::source::{serve, IncomingMessage, MessageSource};
+use sidecar::proactive::state::Channel;
+use sidecar::reminders::scheduler::BoxFuture;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::{reply_events, Reply, ScriptedServer};
+
+/// A source that delivers scripted messages and keeps the answers it was given.
+struct Scripted {
+    channel: Channel,
+    inbox: Mutex<VecDeque<String>>,
+    answers: Mutex<Vec<(String, String)>>,
+}
+
+impl Scripted {
+    fn new(channel: Channel, messages: &[&str]) -> Arc<Self> {
+        Arc::new(Self { channel, inbox: Mutex::new(messages.iter().map(|m| m.to_string()).collect()), answers: Mutex::default() })
+    }
+}
+
+impl MessageSource for Scripted {
+    fn channel(&self) -> Channel {
+        self.channel
+    }
+    fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
+        let next = self.inbox.lock().unwrap().pop_front();
+        Box::pin(async move {
+            next.map(|content| IncomingMessage {
+                id: content.clone(),
+                channel: self.channel,
+                user_id: "me".into(),
+                content,
+                received_at: chrono::Utc::now(),
+            })
+        })
+    }
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, content: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        self.answers.lock().unwrap().push((to.content.clone(), content.to_string()));
+        Box::pin(async { Ok(()) })
+    }
+    fn is_connected(&self) -> bool {
+        true
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
+    let server = ScriptedServer::responding(|request| {
+        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+        Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let terminal = Scripted::new(Channel::Cli, &["one", "two", "/status"]);
+    let window = Scripted::new(Channel::Desktop, &["three", "four"]);
+
+    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation()), serve(window.clone(), core.conversation()));
+    assert_eq!((a, b), (3, 2));
+
+    let answers = terminal.answers.lock().unwrap().clone();
+    assert_eq!(answers[..2], [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
+    assert!(answers[2].1.starts_with("Proactivity:"), "a command is answered by Sidecar: {:?}", answers[2]);
+    assert_eq!(*window.answers.lock().unwrap(), [("three".to_string(), "re: three".to_string()), ("four".into(), "re: four".into())]);
+
+    // The history says where each was said; a reply is said where its message was.
+    let history = core.history(50).await.unwrap();
+    for (said, channel) in [("one", Channel::Cli), ("re: two", Channel::Cli), ("three", Channel::Desktop), ("re: four", Channel::Desktop)] {
+        let message = history.iter().find(|m| m.content == said).unwrap();
+        assert_eq!(message.channel, Some(channel), "{said}");
+    }
+    // One turn at a time: every user message is followed by its own answer.
+    let turns: Vec<&str> = history.iter().filter(|m| !m.content.starts_with("/") && !m.content.starts_with("Proactivity")).map(|m| m.content.as_str()).collect();
+    for pair in turns.chunks(2) {
+        assert_eq!(pair[1], format!("re: {}", pair[0]));
+    }
+}
