@@ -159,10 +159,10 @@ def test_a_bad_time_zone_is_a_warning_and_usage_shows_each_purpose(desktop, tmp_
         session.wait_for("[data-testid=usage-purpose-row]", 10)
         rows = session.texts("[data-testid=usage-purpose-row] td:first-child")
         assert rows == ["Replies"], rows
-        session.screenshot(str(ARTIFACTS / "usage.png"))
         session.click(session.find("[data-testid=nav-settings]"))
-        session.wait_for("[data-testid=open-logs]", 10)
-        session.script("document.querySelector('[data-testid=open-logs]').scrollIntoView()")
+        session.wait_for("[data-testid=provider-row]", 10)
+        session.script("document.querySelector('[data-testid=open-logs]').scrollIntoView({block: 'end'})")
+        time.sleep(0.3)
         session.screenshot(str(ARTIFACTS / "settings-logs.png"))
         logs = list((tmp_path / "data" / "logs").glob("sidecar.*.log"))
         assert logs, "the daily log file is in the data folder"

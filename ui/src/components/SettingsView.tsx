@@ -253,15 +253,17 @@ export function SettingsView() {
         </button>
       )}
       <ProactivitySettings />
-      <h2>{t.logsTitle}</h2>
-      <p className="muted">{t.logsIntro}</p>
-      <button
-        className="ghost"
-        data-testid="open-logs"
-        onClick={() => api.openLogsFolder().catch((e) => setMessage(toCommandError(e).message))}
-      >
-        {t.openLogs}
-      </button>
+      <section className="logs-settings">
+        <h2>{t.logsTitle}</h2>
+        <p className="muted">{t.logsIntro}</p>
+        <button
+          className="ghost"
+          data-testid="open-logs"
+          onClick={() => api.openLogsFolder().catch((e) => setMessage(toCommandError(e).message))}
+        >
+          {t.openLogs}
+        </button>
+      </section>
     </section>
   );
 }
