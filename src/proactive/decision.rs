@@ -12,6 +12,7 @@ use super::rules::{greeting_window, Block, Decision};
 use super::state::ProactiveState;
 use crate::llm::ChatMessage;
 use crate::locale::Lang;
+use crate::words::decision as decision_words;
 
 /// What the model is told; also what `/proactive context` shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,26 +48,22 @@ pub struct Inputs<'a> {
     pub lang: Lang,
 }
 
-const WEEKDAYS_ES: [&str; 7] = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"];
-const WEEKDAYS_EN: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 /// Reminders listed in the context; the count says if there are more.
 const LISTED_REMINDERS: usize = 5;
 
 pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
     let local = inputs.now.with_timezone(&inputs.zone);
-    let es = inputs.lang == Lang::Es;
     let weekday = local.weekday().num_days_from_monday() as usize;
     let window = greeting_window(local.hour());
     let sent = window.and_then(|kind| inputs.state.greeted_today(kind, inputs.now, inputs.zone));
-    let none = if es { "NINGUNO" } else { "NONE" };
     let reminders = if inputs.reminders.is_empty() {
-        none.to_string()
+        decision_words::none(inputs.lang).to_string()
     } else {
         inputs.reminders.iter().take(LISTED_REMINDERS).map(|(when, what)| format!("- {when}: {what}")).collect::<Vec<_>>().join("\n")
     };
     SpontaneousContext {
         current_time: local.format("%H:%M").to_string(),
-        current_day: if es { WEEKDAYS_ES[weekday] } else { WEEKDAYS_EN[weekday] }.to_string(),
+        current_day: decision_words::weekday(inputs.lang, weekday).to_string(),
         current_date: local.format("%Y-%m-%d").to_string(),
         minutes_since_user: inputs.last_user.as_ref().map(|(at, _)| (inputs.now - *at).num_minutes()),
         last_user_preview: inputs.last_user.as_ref().map(|(_, text)| text.chars().take(100).collect()),
@@ -82,49 +79,27 @@ pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
     }
 }
 
-fn or_never(value: Option<i64>, es: bool) -> String {
-    match value {
-        Some(minutes) => minutes.to_string(),
-        None if es => "nunca".into(),
-        None => "never".into(),
-    }
-}
-
 /// The two messages of the decision call.
 pub fn request(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
-    let es = lang == Lang::Es;
     let c = context;
-    let facts = if c.facts.is_empty() { if es { "(ninguno)".to_string() } else { "(none)".to_string() } } else { c.facts.iter().map(|f| format!("- {f}")).collect::<Vec<_>>().join("\n") };
-    let window = match (&c.greeting_window, es) {
-        (Some(w), true) => format!("Sí ({w})"),
-        (Some(w), false) => format!("Yes ({w})"),
-        (None, true) => "NO".into(),
-        (None, false) => "NO".into(),
-    };
-    let greeted = match (&c.last_greeting_info, es) {
-        (Some(info), true) => format!("Sí ({info})"),
-        (Some(info), false) => format!("Yes ({info})"),
-        (None, _) => "NO".into(),
-    };
-    let preview = c.last_user_preview.clone().unwrap_or_default();
-    let (system, user) = if es {
-        (
-            "Eres un compañero de IA que decide si debe iniciar una conversación. Si no estás seguro, NO hables: es mejor callar que molestar. NUNCA menciones recordatorios que no estén en la lista. Los datos del usuario son hechos, no tareas pendientes. Responde SOLO con JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}".to_string(),
-            format!(
-                "CONTEXTO:\n- Hora: {} ({} {})\n- Último mensaje del usuario: hace {} minutos: \"{}\"\n- Tu último mensaje espontáneo: hace {} minutos\n- Mensajes espontáneos hoy: {}\n- Nivel de proactividad: {}\n\nSALUDOS:\n- Ventana de saludo activa: {}\n- Ya saludaste en esta ventana hoy: {}\n\nRECORDATORIOS PENDIENTES: {}\n(Si dice NINGUNO, NO menciones recordatorios.)\n\nLO QUE SABES DEL USUARIO:\n{}\n\nREGLAS: no saludes fuera de la ventana ni dos veces en la misma; un check-in solo si no hubo interacción en 4+ horas; un mensaje contextual solo si se basa en algo concreto de lo que sabes. ¿Hablas ahora?",
-                c.current_time, c.current_day, c.current_date, or_never(c.minutes_since_user, true), preview, or_never(c.minutes_since_spontaneous, true), c.count_today, c.level, window, greeted, c.pending_reminders_list, facts
-            ),
-        )
-    } else {
-        (
-            "You are an AI companion deciding whether to start a conversation. If you are not sure, do NOT speak: silence is better than annoying. NEVER mention reminders that are not in the list. What you know about the user are facts, not pending tasks. Answer ONLY with JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}".to_string(),
-            format!(
-                "CONTEXT:\n- Time: {} ({} {})\n- The user's last message: {} minutes ago: \"{}\"\n- Your last spontaneous message: {} minutes ago\n- Spontaneous messages today: {}\n- Proactivity level: {}\n\nGREETINGS:\n- Greeting window open: {}\n- Already greeted in this window today: {}\n\nPENDING REMINDERS: {}\n(If it says NONE, do NOT mention reminders.)\n\nWHAT YOU KNOW ABOUT THE USER:\n{}\n\nRULES: no greeting outside the window nor twice in the same one; a check-in only after 4+ hours without contact; a contextual message only when it rests on something concrete you know. Do you speak now?",
-                c.current_time, c.current_day, c.current_date, or_never(c.minutes_since_user, false), preview, or_never(c.minutes_since_spontaneous, false), c.count_today, c.level, window, greeted, c.pending_reminders_list, facts
-            ),
-        )
-    };
-    vec![ChatMessage::system(system), ChatMessage::user(user)]
+    let user = decision_words::user_prompt(
+        lang,
+        &decision_words::PromptFacts {
+            time: &c.current_time,
+            day: &c.current_day,
+            date: &c.current_date,
+            minutes_since_user: c.minutes_since_user,
+            last_user_preview: c.last_user_preview.as_deref().unwrap_or_default(),
+            minutes_since_spontaneous: c.minutes_since_spontaneous,
+            count_today: c.count_today,
+            level: &c.level,
+            greeting_window: c.greeting_window.as_deref(),
+            last_greeting: c.last_greeting_info.as_deref(),
+            reminders: &c.pending_reminders_list,
+            facts: &c.facts,
+        },
+    );
+    vec![ChatMessage::system(decision_words::system_prompt(lang)), ChatMessage::user(&user)]
 }
 
 /// Reads the model's answer: the first JSON object in it (small models wrap JSON in

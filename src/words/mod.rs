@@ -3,6 +3,8 @@
 //! `Lang` the assembly injects. Numbers in these texts come from the constants that
 //! enforce them.
 
+pub mod commands;
+pub mod decision;
 pub mod proactive;
 pub mod reminders;
 pub mod tray;
