@@ -27,7 +27,7 @@ struct Stopwatch(Mutex<Vec<f64>>);
 
 impl Deliver for Stopwatch {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool) -> BoxFuture<'a, Result<(), String>> {
-        let delay = (Utc::now() - reminder.due()).num_microseconds().unwrap_or(0) as f64 / 1000.0;
+        let delay = (Utc::now() - reminder.due_at).num_microseconds().unwrap_or(0) as f64 / 1000.0;
         self.0.lock().unwrap().push(delay);
         Box::pin(async { Ok(()) })
     }

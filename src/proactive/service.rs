@@ -177,7 +177,7 @@ impl ProactiveService {
             .pending_reminders()
             .await?
             .into_iter()
-            .map(|r| (r.due().with_timezone(&zone).format("%a %d %b %H:%M").to_string(), r.message))
+            .map(|r| (r.due_at.with_timezone(&zone).format("%a %d %b %H:%M").to_string(), r.message))
             .collect();
         let mut facts = self.knowledge.facts();
         facts.sort_by_key(|f| std::cmp::Reverse(f.fact.confirmed));

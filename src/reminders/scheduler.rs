@@ -93,8 +93,8 @@ pub struct Scheduler {
 /// replayed: one late delivery stands for them).
 fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let repeat: Repeat = serde_json::from_str(reminder.repeat.as_deref()?).ok()?;
-    let zone = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
-    Some(repeat.next_after(now.max(reminder.due()), zone).0)
+    let zone = reminder.zone.0;
+    Some(repeat.next_after(now.max(reminder.due_at), zone).0)
 }
 
 impl Scheduler {
@@ -110,7 +110,7 @@ impl Scheduler {
         let now = self.clock.now();
         let (mut shown, mut failed) = (0, 0);
         for reminder in self.reminders.claim_due(now).await? {
-            let late = now - reminder.due() > LATE_AFTER;
+            let late = now - reminder.due_at > LATE_AFTER;
             let next = next_occurrence(&reminder, now);
             if self.reminders.was_delivered(&reminder.idempotency_key()).await? {
                 // Shown before a crash cut the bookkeeping short: finish it, show nothing.

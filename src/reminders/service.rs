@@ -7,7 +7,6 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use chrono_tz::Tz;
 use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
@@ -49,8 +48,8 @@ impl ReminderService {
 
     /// "[id:3] "call mum" — Thursday 2026-11-19 09:00 (Europe/Madrid), repeats FREQ=…"
     pub fn describe(&self, r: &Reminder) -> String {
-        let zone: Tz = r.zone.parse().unwrap_or_else(|_| self.clock.zone());
-        let local = r.due().with_timezone(&zone).format("%A %Y-%m-%d %H:%M");
+        let zone = r.zone.0;
+        let local = r.due_at.with_timezone(&zone).format("%A %Y-%m-%d %H:%M");
         let repeats = r.rrule.as_deref().map(|rule| format!(", repeats {rule}")).unwrap_or_default();
         format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, zone.name())
     }
@@ -101,7 +100,7 @@ impl ReminderService {
         };
         let snoozed = if reminder.repeat.is_some() {
             self.store
-                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: &reminder.zone, repeat: None, rrule: None })
+                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), repeat: None, rrule: None })
                 .await?
         } else {
             if !self.store.snooze_reminder(id, until).await? {

@@ -1,6 +1,7 @@
 //! Reminders and their deliveries.
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use serde::Serialize;
 
 pub use super::utc;
@@ -19,29 +20,44 @@ pub enum ReminderState {
     Missed,
 }
 
+/// The IANA zone a reminder was set in; its recurrence keeps that zone's wall clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReminderZone(pub Tz);
+
+impl TryFrom<String> for ReminderZone {
+    type Error = String;
+    fn try_from(name: String) -> Result<Self, String> {
+        name.parse().map(ReminderZone).map_err(|_| format!("\"{name}\" is not an IANA time zone"))
+    }
+}
+
+impl Serialize for ReminderZone {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
 pub struct Reminder {
     pub id: i64,
     pub message: String,
-    pub due_at: String,
-    pub zone: String,
+    pub due_at: DateTime<Utc>,
+    #[sqlx(try_from = "String")]
+    pub zone: ReminderZone,
     pub repeat: Option<String>,
     pub rrule: Option<String>,
     pub state: ReminderState,
-    pub attempt_started_at: Option<String>,
-    pub delivered_at: Option<String>,
+    pub attempt_started_at: Option<DateTime<Utc>>,
+    pub delivered_at: Option<DateTime<Utc>>,
     pub late: bool,
-    pub created_at: String,
+    pub created_at: DateTime<Utc>,
 }
 
 impl Reminder {
-    pub fn due(&self) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(&self.due_at).map(|t| t.with_timezone(&Utc)).unwrap_or_else(|_| Utc::now())
-    }
-
-    /// The key of the occurrence now due: delivered at most once.
+    /// The key of the occurrence now due: delivered at most once. Written in the
+    /// store's own timestamp form, so keys of earlier deliveries still match.
     pub fn idempotency_key(&self) -> String {
-        format!("{}@{}", self.id, self.due_at)
+        format!("{}@{}", self.id, utc(self.due_at))
     }
 }
 
@@ -128,11 +144,11 @@ impl Store {
 
     /// When the next pending reminder is due.
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let row: Option<(String,)> =
+        let row: Option<(DateTime<Utc>,)> =
             sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1")
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(row.and_then(|(t,)| DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&Utc)))
+        Ok(row.map(|(t,)| t))
     }
 
     /// Marks the pending reminders due by `at` as attempting and returns them, together
@@ -176,14 +192,14 @@ impl Store {
         )
         .bind(reminder.idempotency_key())
         .bind(reminder.id)
-        .bind(&reminder.due_at)
+        .bind(utc(reminder.due_at))
         .bind(utc(delivered_at))
         .bind(late)
         .execute(&mut *tx)
         .await?;
         let (state, due) = match next {
             Some(next) => ("pending", utc(next)),
-            None => ("delivered", reminder.due_at.clone()),
+            None => ("delivered", utc(reminder.due_at)),
         };
         sqlx::query("UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL WHERE id = ?")
             .bind(state)
@@ -207,7 +223,7 @@ impl Store {
     }
 
     /// Occurrences delivered late (reminder id, the occurrence's due time), newest first.
-    pub async fn late_deliveries(&self) -> Result<Vec<(i64, String)>, StoreError> {
+    pub async fn late_deliveries(&self) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {
         Ok(sqlx::query_as("SELECT reminder_id, due_at FROM reminder_deliveries WHERE late = 1 ORDER BY due_at DESC LIMIT 50")
             .fetch_all(&self.pool)
             .await?)

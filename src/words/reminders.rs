@@ -15,8 +15,8 @@ pub struct ReminderText {
 impl ReminderText {
     pub fn new(reminder: &Reminder, late: bool, lang: Lang) -> Self {
         let es = lang == Lang::Es;
-        let zone: chrono_tz::Tz = reminder.zone.parse().unwrap_or(chrono_tz::UTC);
-        let due = reminder.due().with_timezone(&zone).format("%H:%M");
+        let zone = reminder.zone.0;
+        let due = reminder.due_at.with_timezone(&zone).format("%H:%M");
         let message = &reminder.message;
         let (title, chat) = match (late, es) {
             (false, false) => ("Sidecar reminder".to_string(), format!("Reminder: {message}")),

@@ -30,15 +30,15 @@ fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
     Reminder {
         id,
         message: format!("reminder {id}"),
-        due_at: utc(due),
-        zone: "Europe/Madrid".into(),
+        due_at: due,
+        zone: sidecar::store::reminders::ReminderZone(chrono_tz::Europe::Madrid),
         repeat: None,
         rrule: None,
         state: sidecar::store::reminders::ReminderState::Pending,
         attempt_started_at: None,
         delivered_at: None,
         late: false,
-        created_at: utc(due),
+        created_at: due,
     }
 }
 
@@ -57,12 +57,12 @@ impl InMemory {
 
 impl Reminders for InMemory {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending).map(|r| r.due()).min();
+        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending).map(|r| r.due_at).min();
         Box::pin(async move { Ok(next) })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
         let mut list = self.0.lock().unwrap();
-        for r in list.iter_mut().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending && r.due() <= at) {
+        for r in list.iter_mut().filter(|r| r.state == sidecar::store::reminders::ReminderState::Pending && r.due_at <= at) {
             r.state = sidecar::store::reminders::ReminderState::Attempting;
         }
         let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar::store::reminders::ReminderState::Attempting).cloned().collect();
@@ -77,7 +77,7 @@ impl Reminders for InMemory {
             match next {
                 Some(next) => {
                     stored.state = sidecar::store::reminders::ReminderState::Pending;
-                    stored.due_at = utc(next);
+                    stored.due_at = next;
                 }
                 None => stored.state = sidecar::store::reminders::ReminderState::Delivered,
             }
@@ -218,7 +218,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
     let stored = store.reminder(added.id).await.unwrap().unwrap();
     assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Pending);
-    assert_eq!(stored.due().with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
+    assert_eq!(stored.due_at.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
 }
 
 #[tokio::test]
