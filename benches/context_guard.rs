@@ -35,7 +35,7 @@ async fn main() {
     )
     .unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    let conversation = core.store().current_conversation().await.unwrap();
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
     let mut all = vec![ChatMessage::system("persona")];
     for turn in 0..TURNS {
         let id = format!("call-{turn}");
@@ -49,7 +49,7 @@ async fn main() {
             ChatMessage::assistant(&format!("Here is what I found about topic {turn}: three good sources, summarised briefly.")),
         ];
         for message in messages {
-            core.store().add_message(NewMessage::plain(conversation, &message)).await.unwrap();
+            core.store().conversations().add_message(NewMessage::plain(conversation, &message)).await.unwrap();
             all.push(message);
         }
     }

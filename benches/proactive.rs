@@ -74,7 +74,7 @@ async fn firing_delay() {
     let start = Utc::now() + chrono::Duration::seconds(2);
     for i in 0..FIRED {
         let due = start + chrono::Duration::milliseconds(150 * i as i64);
-        store.add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
+        store.reminder_table().add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
     let scheduler = Scheduler::new(Arc::new(store.clone()), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
@@ -116,7 +116,7 @@ async fn idle_cost() {
     let scheduler = Scheduler::new(Arc::new(Counting(store.clone(), looks.clone())), watch, sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let query = Instant::now();
     for _ in 0..100 {
-        store.next_due().await.unwrap();
+        store.reminder_table().next_due().await.unwrap();
     }
     let per_query = query.elapsed() / 100;
     let cancel = CancellationToken::new();

@@ -23,7 +23,7 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
-    let conversation = core.store().current_conversation().await.unwrap();
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
 
     let loading = Instant::now();
     let pool = core.store().pool();

@@ -105,7 +105,7 @@ async fn raw_ttft(http: &reqwest::Client, base_url: &str, system: &str) -> Durat
 /// core's own share: from `send()` to the model request going out.
 async fn sidecar_ttft(core: &Companion) -> (Duration, Duration) {
     // A fresh conversation each round, so the prompt does not grow with history.
-    core.store().new_conversation().await.unwrap();
+    core.store().conversations().new_conversation().await.unwrap();
     let mut events = core.events().subscribe();
     let started = Instant::now();
     let waiter = async {

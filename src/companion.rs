@@ -121,7 +121,7 @@ impl Companion {
         clock.set_zone(zone);
         let lang = Lang::from_env();
         let store = Store::open(&options.data_dir).await?.with_clock(clock.clone());
-        store.purge_expired_corrections(clock.now()).await?;
+        store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone()));
@@ -308,14 +308,15 @@ impl Companion {
             id: Option<serde_json::Value>,
         }
         // Imported history is an archive: searchable, but the chat stays where it was.
-        let conversation = self.store.new_conversation().await?;
-        self.store.archive_conversation(conversation).await?;
+        let conversation = self.store.conversations().new_conversation().await?;
+        self.store.recall_index().archive_conversation(conversation).await?;
         let (mut imported, mut problems) = (0, Vec::new());
         for (number, raw) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             match serde_json::from_str::<Line>(raw) {
                 Ok(line) if matches!(line.role, Role::User | Role::Assistant | Role::System) => {
                     let external = line.id.map(|id| id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string()));
                     self.store
+                        .recall_index()
                         .import_message(conversation, line.role, &line.content, line.timestamp.as_deref(), external.as_deref())
                         .await?;
                     imported += 1;
@@ -359,7 +360,7 @@ impl Companion {
 
     /// Token and cost totals since `since` (RFC 3339), or overall.
     pub async fn usage_totals(&self, since: Option<&str>) -> Result<UsageTotals, CompanionError> {
-        Ok(self.store.usage_totals(since).await?)
+        Ok(self.store.usage().usage_totals(since).await?)
     }
 
     /// Token use and cost since the user's local midnight, and overall.

@@ -125,20 +125,20 @@ impl ConversationService {
 
     /// The current conversation's last `limit` messages, oldest first.
     pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
-        let conversation = self.store.current_conversation().await?;
-        Ok(self.store.recent_messages(conversation, limit).await?)
+        let conversation = self.store.conversations().current_conversation().await?;
+        Ok(self.store.conversations().recent_messages(conversation, limit).await?)
     }
 
     /// Pins a provider to the current conversation (no fallback), or unpins it.
     pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
-        let conversation = self.store.current_conversation().await?;
-        Ok(self.store.set_conversation_provider(conversation, provider_id).await?)
+        let conversation = self.store.conversations().current_conversation().await?;
+        Ok(self.store.conversations().set_conversation_provider(conversation, provider_id).await?)
     }
 
     /// The provider pinned to the current conversation, if any.
     pub async fn pinned_provider(&self) -> Result<Option<String>, CompanionError> {
-        let conversation = self.store.current_conversation().await?;
-        Ok(self.store.conversation_provider(conversation).await?)
+        let conversation = self.store.conversations().current_conversation().await?;
+        Ok(self.store.conversations().conversation_provider(conversation).await?)
     }
 
     /// Stores the user's message and produces a reply, streaming it as events.
@@ -154,8 +154,8 @@ impl ConversationService {
         }
         // Commands are answered at once, even while a reply is being written.
         if let Some(command) = slash::parse(text) {
-            let conversation_id = self.store.current_conversation().await?;
-            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
+            let conversation_id = self.store.conversations().current_conversation().await?;
+            self.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
             return self.answer_command(conversation_id, command, channel).await;
         }
         // The user wrote: a spontaneous decision in flight is dropped, even if this
@@ -168,9 +168,9 @@ impl ConversationService {
         }
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
-        let conversation_id = self.store.current_conversation().await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
         let user_message_id =
-            self.store.add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
+            self.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
         let proactive = self.proactive.clone();
@@ -213,7 +213,7 @@ impl ConversationService {
         };
         let result = control.answer(command).await;
         // `/clear` moved on to a new conversation: the answer goes there.
-        let conversation_id = self.store.current_conversation().await.unwrap_or(asked_in);
+        let conversation_id = self.store.conversations().current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
             Err(error) => (error.to_string(), MessageStatus::Error),
@@ -221,6 +221,7 @@ impl ConversationService {
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let message_id = self
             .store
+            .conversations()
             .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel) })
             .await?;
         self.events.publish(CoreEvent::TurnFinished {
@@ -252,8 +253,8 @@ impl ConversationService {
         let _turn = self.inbox.enter("", self.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
-        let conversation_id = self.store.current_conversation().await?;
-        let recent = self.store.recent_messages(conversation_id, 16).await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let recent = self.store.conversations().recent_messages(conversation_id, 16).await?;
         let last = recent
             .iter()
             .rev()
@@ -317,7 +318,7 @@ impl ConversationService {
 
     async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
         let settings = self.models.settings();
-        let pinned = self.store.conversation_provider(conversation_id).await?;
+        let pinned = self.store.conversations().conversation_provider(conversation_id).await?;
         let chain = tokio::select! {
             chain = self.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),

@@ -221,7 +221,7 @@ impl Models {
             usage: routed.completion.usage,
             cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(settings.prices.clone())),
         };
-        if let Err(error) = self.store.record_usage(record).await {
+        if let Err(error) = self.store.usage().record_usage(record).await {
             tracing::warn!(%error, purpose = purpose.as_str(), "could not record a model call's usage");
         }
         Ok(routed.completion.text)

@@ -38,10 +38,10 @@ impl Recall {
     pub async fn search(&self, query: &str, budget_tokens: usize) -> Result<RecallResults, StoreError> {
         let version = self.knowledge.version();
         if self.indexed.load(Ordering::Relaxed) != version {
-            self.store.index_facts(&self.knowledge.facts()).await?;
+            self.store.recall_index().index_facts(&self.knowledge.facts()).await?;
             self.indexed.store(version, Ordering::Relaxed);
         }
-        let found = self.store.recall(query, 50).await?;
+        let found = self.store.recall_index().recall(query, 50).await?;
         let mut hits = Vec::new();
         let mut tokens = 0;
         let total = found.len();

@@ -114,7 +114,7 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
         for effect in effects {
             match effect {
                 Effect::Record(message) => {
-                    context.store.add_message(NewMessage::plain(context.conversation_id, &message).on(context.channel)).await?;
+                    context.store.conversations().add_message(NewMessage::plain(context.conversation_id, &message).on(context.channel)).await?;
                 }
                 Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
                 Effect::CallModel { messages, with_tools } => {
@@ -284,6 +284,7 @@ async fn record_call(
     let cost = context.chain.cost_of(routed, &context.prices);
     context
         .store
+        .usage()
         .record_usage(UsageRecord {
             conversation_id: Some(context.conversation_id),
             message_id: None,
@@ -315,6 +316,7 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
             let now = context.clock.now();
             let recorded = context
                 .store
+                .corrections()
                 .record_correction(
                     check,
                     &correction_note(check),
@@ -361,6 +363,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
     ledger.meta.cost_usd = ledger.cost;
     let message_id = context
         .store
+        .conversations()
         .add_message(NewMessage {
             conversation_id: context.conversation_id,
             message: &ChatMessage::assistant(text.clone()),

@@ -64,7 +64,7 @@ impl PlanBoard {
 
     /// Loads `conversation_id`'s plan and makes it the one `update_plan` changes.
     pub async fn focus(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
-        let items = self.store.plan(conversation_id).await?;
+        let items = self.store.context().plan(conversation_id).await?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         Ok(items)
     }
@@ -84,7 +84,7 @@ impl PlanBoard {
             .as_ref()
             .map(|(id, _)| *id)
             .ok_or("there is no conversation to plan for")?;
-        self.store.set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;
+        self.store.context().set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         self.events.publish(CoreEvent::PlanUpdated { conversation_id, items });
         Ok(conversation_id)

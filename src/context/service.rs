@@ -96,7 +96,7 @@ impl ContextService {
         let (now, zone) = (self.clock.now(), self.clock.zone());
         // Independent reads, side by side: they are all on the way to the first token.
         let (corrections, plan, loaded, resumed) = tokio::try_join!(
-            async { Ok::<_, CompanionError>(self.store.active_corrections(now).await?) },
+            async { Ok::<_, CompanionError>(self.store.corrections().active_corrections(now).await?) },
             async { Ok(self.plans.focus(conversation_id).await?) },
             self.load_live(conversation_id),
             self.resumed_checkpoint(conversation_id),
@@ -120,7 +120,7 @@ impl ContextService {
     /// (without the new message). Folds old turns like a turn would. For benchmarks
     /// and diagnostics.
     pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
         let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
         let turn = self.turn_prompt(conversation_id, &chain, tools).await?;
         Ok(self.shaper(&turn, conversation_id, &chain).shape_with_report(turn.prompt))
@@ -176,11 +176,11 @@ impl ContextService {
         };
         self.flush_facts(&digest);
         self.log_unsaved_facts(conversation_id, evicted);
-        let checkpoint = self.store.add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
+        let checkpoint = self.store.context().add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
         self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "auto".into() });
         let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
         let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
-        let id = self.store.add_summary(conversation_id, upto, &text).await?;
+        let id = self.store.context().add_summary(conversation_id, upto, &text).await?;
         Ok(Summary { id, upto_message_id: upto, text })
     }
 
@@ -252,30 +252,30 @@ impl ContextService {
 
     /// The running summary and the messages after it that still count as context.
     async fn load_live(&self, conversation_id: i64) -> Result<(Option<Summary>, Vec<Message>), CompanionError> {
-        let summary = self.store.latest_summary(conversation_id).await?;
+        let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
-        let messages = self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let messages = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         Ok((summary, messages))
     }
 
     /// The checkpoint this conversation continues, if any.
     async fn resumed_checkpoint(&self, conversation_id: i64) -> Result<Option<Checkpoint>, CompanionError> {
-        Ok(match self.store.continuation(conversation_id).await? {
-            (Some(id), _) => self.store.checkpoint(id).await?,
+        Ok(match self.store.context().continuation(conversation_id).await? {
+            (Some(id), _) => self.store.context().checkpoint(id).await?,
             _ => None,
         })
     }
 
     /// The current conversation's plan.
     pub async fn plan(&self) -> Result<Vec<crate::context::plan::PlanItem>, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
-        Ok(self.store.plan(conversation_id).await?)
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        Ok(self.store.context().plan(conversation_id).await?)
     }
 
     /// How full the context was on the last model call; before any call, an estimate
     /// from the stored history.
     pub async fn context_meter(&self) -> Result<ContextMeter, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
         if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {
             if id == conversation_id {
                 return Ok(meter);
@@ -284,10 +284,10 @@ impl ContextService {
         let settings = self.models.settings();
         let window = self.models.known_window();
         let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
-        let summary = self.store.latest_summary(conversation_id).await?;
+        let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let history: Vec<Message> =
-            self.store.messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+            self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
         guard::prepare(&mut chats, &limits, &count);
         let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
@@ -296,14 +296,15 @@ impl ContextService {
 
     /// `/checkpoint`: digests the live history into a checkpoint now.
     pub async fn checkpoint_now(&self) -> Result<Checkpoint, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
         let settings = self.models.settings();
         let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
         let limits = limits_for(&chain, &settings);
-        let summary = self.store.latest_summary(conversation_id).await?;
+        let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let turns: Vec<ChatMessage> = self
             .store
+            .context()
             .messages_after(conversation_id, after)
             .await?
             .iter()
@@ -318,18 +319,18 @@ impl ContextService {
                 digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint
             }
         };
-        let checkpoint = self.store.add_checkpoint(conversation_id, "manual", &body).await?;
+        let checkpoint = self.store.context().add_checkpoint(conversation_id, "manual", &body).await?;
         self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "manual".into() });
         Ok(checkpoint)
     }
 
     pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, CompanionError> {
-        Ok(self.store.checkpoints(200).await?)
+        Ok(self.store.context().checkpoints(200).await?)
     }
 
     /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
-        let checkpoint = self.store.checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
         if !checkpoint.status.can_become(status) {
             return Err(CompanionError::InvalidInput(format!(
                 "checkpoint #{id} is {} and cannot become {}",
@@ -337,15 +338,15 @@ impl ContextService {
                 status.as_str().replace('_', " ")
             )));
         }
-        self.store.set_checkpoint_status(id, status).await?;
-        Ok(self.store.checkpoint(id).await?.unwrap_or(checkpoint))
+        self.store.context().set_checkpoint_status(id, status).await?;
+        Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
     }
 
     /// Closes the current conversation's newest open checkpoint (or the open one it
     /// continues).
     pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
-        match self.store.open_checkpoint_of(conversation_id).await? {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        match self.store.context().open_checkpoint_of(conversation_id).await? {
             Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
             None => Ok(None),
         }
@@ -353,41 +354,41 @@ impl ContextService {
 
     /// Starts a new, empty conversation; the open checkpoints of the others pause.
     pub async fn new_conversation(&self) -> Result<i64, CompanionError> {
-        let id = self.store.new_conversation().await?;
-        self.store.pause_checkpoints_outside(id).await?;
+        let id = self.store.conversations().new_conversation().await?;
+        self.store.context().pause_checkpoints_outside(id).await?;
         Ok(id)
     }
 
     /// The checkpoint a new, empty conversation offers to continue: the newest open one
     /// of another conversation from the last seven days.
     pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
-        let (resumed, dismissed) = self.store.continuation(conversation_id).await?;
-        if resumed.is_some() || dismissed || self.store.message_count(conversation_id).await? > 0 {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let (resumed, dismissed) = self.store.context().continuation(conversation_id).await?;
+        if resumed.is_some() || dismissed || self.store.context().message_count(conversation_id).await? > 0 {
             return Ok(None);
         }
         let since = crate::store::utc(self.clock.now() - chrono::Duration::days(OFFER_DAYS));
-        Ok(self.store.latest_open_checkpoint(&since, conversation_id).await?)
+        Ok(self.store.context().latest_open_checkpoint(&since, conversation_id).await?)
     }
 
     /// Continues checkpoint `id` in the current conversation: it is resumed and its
     /// state goes into every prompt of this conversation.
     pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
+        let conversation_id = self.store.conversations().current_conversation().await?;
         let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
-        self.store.set_continuation(conversation_id, Some(id), false).await?;
+        self.store.context().set_continuation(conversation_id, Some(id), false).await?;
         Ok(checkpoint)
     }
 
     /// Declines the offer for the current conversation.
     pub async fn dismiss_offer(&self) -> Result<(), CompanionError> {
-        let conversation_id = self.store.current_conversation().await?;
-        Ok(self.store.set_continuation(conversation_id, None, true).await?)
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        Ok(self.store.context().set_continuation(conversation_id, None, true).await?)
     }
 
     /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
     pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, CompanionError> {
-        let checkpoint = self.store.checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
         let dir = self.data_dir.as_path().join("exports");
         let path = dir.join(format!("checkpoint-{id}.md"));
         std::fs::create_dir_all(&dir)

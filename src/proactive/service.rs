@@ -58,13 +58,13 @@ impl ProactiveService {
     }
 
     pub async fn config(&self) -> Result<ProactiveConfig, CompanionError> {
-        Ok(self.store.proactive_config().await?)
+        Ok(self.store.proactive().proactive_config().await?)
     }
 
     /// Saves the user's choices; the loop picks them up at once.
     pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, CompanionError> {
         config.validate().map_err(CompanionError::InvalidInput)?;
-        self.store.save_proactive_config(&config).await?;
+        self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
         Ok(config)
     }
@@ -74,7 +74,7 @@ impl ProactiveService {
     async fn now_config_state(&self) -> Result<(DateTime<Utc>, ProactiveConfig, ProactiveState), CompanionError> {
         let (now, zone) = (self.clock.now(), self.clock.zone());
         let config = self.config().await?;
-        let (state, _) = self.store.update_proactive_state(|s| s.roll_counters(now, zone)).await?;
+        let (state, _) = self.store.proactive().update_proactive_state(|s| s.roll_counters(now, zone)).await?;
         Ok((now, config, state))
     }
 
@@ -97,6 +97,7 @@ impl ProactiveService {
         self.user_is_writing();
         let now = self.clock.now();
         self.store
+            .proactive()
             .update_proactive_state(|s| {
                 s.last_user_message_at = Some(now);
                 s.last_active_channel = Some(channel);
@@ -120,6 +121,7 @@ impl ProactiveService {
         let channel = self.channel;
         let (state, _) = self
             .store
+            .proactive()
             .update_proactive_state(|s| match minutes {
                 Some(m) => {
                     s.quiet_until = Some(now + chrono::Duration::minutes(m));
@@ -143,7 +145,7 @@ impl ProactiveService {
 
     /// `/proactive reset`: counters, cooldown, breaker and quiet cleared.
     pub async fn reset(&self) -> Result<(), CompanionError> {
-        self.store.update_proactive_state(ProactiveState::reset).await?;
+        self.store.proactive().update_proactive_state(ProactiveState::reset).await?;
         Ok(())
     }
 
@@ -152,6 +154,7 @@ impl ProactiveService {
     async fn last_user_message(&self, state: &ProactiveState) -> Result<Option<(DateTime<Utc>, String)>, CompanionError> {
         let stored = self
             .store
+            .proactive()
             .latest_user_messages(20)
             .await?
             .into_iter()
@@ -174,6 +177,7 @@ impl ProactiveService {
         let zone = self.clock.zone();
         let reminders = self
             .store
+            .reminder_table()
             .pending_reminders()
             .await?
             .into_iter()
@@ -245,7 +249,7 @@ impl ProactiveService {
         };
         if !decision.should_speak {
             if mode == TickMode::Send {
-                self.store.update_proactive_state(|s| s.consecutive_ticks_with_message = 0).await?;
+                self.store.proactive().update_proactive_state(|s| s.consecutive_ticks_with_message = 0).await?;
             }
             return Ok(TickReport::Silent { reason: decision.reason, prompt_tokens });
         }
@@ -258,12 +262,12 @@ impl ProactiveService {
             return Ok(TickReport::WouldSend { approved, prompt_tokens });
         }
         // P15: the user may have written while the model was thinking.
-        let fresh = self.store.proactive_state().await?;
+        let fresh = self.store.proactive().proactive_state().await?;
         if cancel.is_cancelled() || !rules::still_quiet(self.last_user_message(&fresh).await?.map(|(at, _)| at), now) {
             return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens });
         }
         // Marked before it is sent: a crash in between loses one message, never repeats it.
-        let (marked, _) = self.store.update_proactive_state(|s| s.mark_sent(now, zone, approved.greeting)).await?;
+        let (marked, _) = self.store.proactive().update_proactive_state(|s| s.mark_sent(now, zone, approved.greeting)).await?;
         let outgoing = Outgoing {
             kind: Kind::Spontaneous,
             title: "Sidecar".into(),

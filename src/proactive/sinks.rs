@@ -27,7 +27,7 @@ pub struct ChatSink {
 impl ChatSink {
     /// Stores the message in the current conversation, said on `channel`.
     async fn post(&self, message: &Outgoing, channel: Channel) -> Result<(i64, i64), String> {
-        let conversation_id = self.store.current_conversation().await.map_err(|e| e.to_string())?;
+        let conversation_id = self.store.conversations().current_conversation().await.map_err(|e| e.to_string())?;
         let reminder = message.kind == Kind::Reminder;
         let meta = MessageMeta {
             command: reminder,
@@ -43,7 +43,7 @@ impl ChatSink {
             meta: Some(&meta),
             channel: Some(channel),
         };
-        let message_id = self.store.add_message(stored).await.map_err(|e| e.to_string())?;
+        let message_id = self.store.conversations().add_message(stored).await.map_err(|e| e.to_string())?;
         Ok((conversation_id, message_id))
     }
 }

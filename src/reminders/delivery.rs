@@ -21,7 +21,7 @@ impl Deliver for RoutedReminders {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             let text = ReminderText::new(reminder, late, self.lang);
-            let prefs = self.store.proactive_config().await.map_err(|e| e.to_string())?.sinks;
+            let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
             let outgoing = Outgoing {
                 kind: Kind::Reminder,
                 title: text.title,

@@ -60,13 +60,13 @@ pub trait Reminders: Send + Sync {
 
 impl Reminders for Store {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        Box::pin(Store::next_due(self))
+        Box::pin(async move { self.reminder_table().next_due().await })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
-        Box::pin(Store::claim_due(self, at))
+        Box::pin(async move { self.reminder_table().claim_due(at).await })
     }
     fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(Store::was_delivered(self, key))
+        Box::pin(async move { self.reminder_table().was_delivered(key).await })
     }
     fn finish<'a>(
         &'a self,
@@ -75,10 +75,10 @@ impl Reminders for Store {
         late: bool,
         next: Option<DateTime<Utc>>,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(self.finish_delivery(reminder, at, late, next))
+        Box::pin(async move { self.reminder_table().finish_delivery(reminder, at, late, next).await })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(self.release_reminder(id))
+        Box::pin(async move { self.reminder_table().release_reminder(id).await })
     }
 }
 

@@ -66,6 +66,7 @@ impl ReminderService {
         let rrule = parsed.repeat.map(|r| r.rrule());
         let stored = self
             .store
+            .reminder_table()
             .add_reminder(NewReminder {
                 message: message.trim(),
                 due_at: parsed.at,
@@ -80,8 +81,8 @@ impl ReminderService {
 
     /// Cancels a pending reminder; the error says why not.
     pub async fn cancel(&self, id: i64) -> Result<Reminder, CompanionError> {
-        let reminder = self.store.reminder(id).await?;
-        if !self.store.cancel_reminder(id).await? {
+        let reminder = self.store.reminder_table().reminder(id).await?;
+        if !self.store.reminder_table().cancel_reminder(id).await? {
             return Err(CompanionError::InvalidInput(format!("there is no pending reminder with id {id}; list_reminders shows them")));
         }
         self.changed();
@@ -95,18 +96,19 @@ impl ReminderService {
             return Err(CompanionError::InvalidInput(format!("minutes must be from 1 to {MAX_SNOOZE_MINUTES}")));
         }
         let until = self.clock.now() + chrono::Duration::minutes(i64::from(minutes));
-        let Some(reminder) = self.store.reminder(id).await? else {
+        let Some(reminder) = self.store.reminder_table().reminder(id).await? else {
             return Err(CompanionError::InvalidInput(format!("there is no reminder with id {id} to snooze")));
         };
         let snoozed = if reminder.repeat.is_some() {
             self.store
+                .reminder_table()
                 .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), repeat: None, rrule: None })
                 .await?
         } else {
-            if !self.store.snooze_reminder(id, until).await? {
+            if !self.store.reminder_table().snooze_reminder(id, until).await? {
                 return Err(CompanionError::InvalidInput(format!("reminder {id} was cancelled; it cannot be snoozed")));
             }
-            self.store.reminder(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))?
+            self.store.reminder_table().reminder(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))?
         };
         self.changed();
         Ok(snoozed)
@@ -135,19 +137,19 @@ impl ReminderService {
 
     /// Cancels every pending reminder (`/reminders clear`); how many.
     pub async fn clear(&self) -> Result<usize, CompanionError> {
-        let cancelled = self.store.cancel_pending_reminders().await? as usize;
+        let cancelled = self.store.reminder_table().cancel_pending_reminders().await? as usize;
         self.changed();
         Ok(cancelled)
     }
 
     /// Pending reminders, soonest first.
     pub async fn pending(&self) -> Result<Vec<Reminder>, CompanionError> {
-        Ok(self.store.pending_reminders().await?)
+        Ok(self.store.reminder_table().pending_reminders().await?)
     }
 
     /// Reminders whose text matches `query`.
     pub async fn find(&self, query: &str) -> Result<Vec<Reminder>, CompanionError> {
-        Ok(self.store.find_reminders(query).await?)
+        Ok(self.store.reminder_table().find_reminders(query).await?)
     }
 
     /// What a scheduler waits on besides the clock: notified on every change.
@@ -161,10 +163,10 @@ impl ReminderService {
             snooze_choices: SNOOZE_CHOICES.to_vec(),
             ..Overview::default()
         };
-        let all = self.store.reminders().await?;
+        let all = self.store.reminder_table().reminders().await?;
         // A repeating reminder that came late keeps its series pending; its late
         // occurrences are shown too, from the deliveries.
-        for (id, due_at) in self.store.late_deliveries().await? {
+        for (id, due_at) in self.store.reminder_table().late_deliveries().await? {
             let listed = overview.late.iter().any(|l| l.id == id);
             if let Some(reminder) = all.iter().find(|r| r.id == id && !listed && !(r.state == ReminderState::Delivered && r.late)) {
                 overview.late.push(Reminder { due_at, late: true, ..reminder.clone() });

@@ -43,13 +43,18 @@ impl From<CheckpointRow> for Checkpoint {
 
 const CHECKPOINT_COLUMNS: &str = "id, conversation_id, status, trigger, body, created_at, updated_at";
 
-impl Store {
+/// What context management keeps: summaries, checkpoints, continuations and plans. A handle on the store: `store.context()`.
+pub struct ContextRows<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl ContextRows<'_> {
     pub async fn latest_summary(&self, conversation_id: i64) -> Result<Option<Summary>, StoreError> {
         Ok(sqlx::query_as(
             "SELECT id, upto_message_id, text FROM context_summaries WHERE conversation_id = ? ORDER BY id DESC LIMIT 1",
         )
         .bind(conversation_id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.store.pool)
         .await?)
     }
 
@@ -60,8 +65,8 @@ impl Store {
         .bind(conversation_id)
         .bind(upto_message_id)
         .bind(text)
-        .bind(self.now())
-        .fetch_one(&self.pool)
+        .bind(self.store.now())
+        .fetch_one(&self.store.pool)
         .await?;
         Ok(id)
     }
@@ -74,20 +79,20 @@ impl Store {
         ))
         .bind(conversation_id)
         .bind(after_id)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?)
     }
 
     pub async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
         let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?")
             .bind(conversation_id)
-            .fetch_one(&self.pool)
+            .fetch_one(&self.store.pool)
             .await?;
         Ok(n)
     }
 
     pub async fn add_checkpoint(&self, conversation_id: i64, trigger: &str, body: &Body) -> Result<Checkpoint, StoreError> {
-        let ts = self.now();
+        let ts = self.store.now();
         let row: CheckpointRow = sqlx::query_as(&format!(
             "INSERT INTO checkpoints (conversation_id, status, trigger, body, created_at, updated_at)
              VALUES (?, 'in_progress', ?, ?, ?, ?) RETURNING {CHECKPOINT_COLUMNS}"
@@ -97,7 +102,7 @@ impl Store {
         .bind(Json(body))
         .bind(&ts)
         .bind(&ts)
-        .fetch_one(&self.pool)
+        .fetch_one(&self.store.pool)
         .await?;
         Ok(row.into())
     }
@@ -106,7 +111,7 @@ impl Store {
         let row: Option<CheckpointRow> =
             sqlx::query_as(&format!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?"))
                 .bind(id)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.store.pool)
                 .await?;
         Ok(row.map(Into::into))
     }
@@ -116,7 +121,7 @@ impl Store {
         let rows: Vec<CheckpointRow> =
             sqlx::query_as(&format!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
                 .bind(limit)
-                .fetch_all(&self.pool)
+                .fetch_all(&self.store.pool)
                 .await?;
         Ok(rows.into_iter().map(Into::into).collect())
     }
@@ -124,9 +129,9 @@ impl Store {
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET status = ?, updated_at = ? WHERE id = ?")
             .bind(status.as_str())
-            .bind(self.now())
+            .bind(self.store.now())
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(())
     }
@@ -137,9 +142,9 @@ impl Store {
             "UPDATE checkpoints SET status = 'paused', updated_at = ?
              WHERE conversation_id != ? AND status IN ('in_progress', 'resumed')",
         )
-        .bind(self.now())
+        .bind(self.store.now())
         .bind(except)
-        .execute(&self.pool)
+        .execute(&self.store.pool)
         .await?;
         Ok(())
     }
@@ -153,7 +158,7 @@ impl Store {
         ))
         .bind(since)
         .bind(except)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.store.pool)
         .await?;
         Ok(row.map(Into::into))
     }
@@ -168,7 +173,7 @@ impl Store {
              ORDER BY conversation_id = ?1 DESC, id DESC LIMIT 1"
         ))
         .bind(conversation_id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.store.pool)
         .await?;
         Ok(row.map(Into::into))
     }
@@ -178,7 +183,7 @@ impl Store {
         let row: Option<(Option<i64>, bool)> =
             sqlx::query_as("SELECT resumed_checkpoint_id, offer_dismissed FROM conversations WHERE id = ?")
                 .bind(conversation_id)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.store.pool)
                 .await?;
         Ok(row.unwrap_or((None, false)))
     }
@@ -188,7 +193,7 @@ impl Store {
             .bind(checkpoint_id)
             .bind(dismissed)
             .bind(conversation_id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(())
     }
@@ -196,7 +201,7 @@ impl Store {
     pub async fn plan(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
         let row: Option<(Json<Vec<PlanItem>>,)> = sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?")
             .bind(conversation_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.store.pool)
             .await?;
         Ok(row.map(|r| r.0 .0).unwrap_or_default())
     }
@@ -208,8 +213,8 @@ impl Store {
         )
         .bind(conversation_id)
         .bind(Json(items))
-        .bind(self.now())
-        .execute(&self.pool)
+        .bind(self.store.now())
+        .execute(&self.store.pool)
         .await?;
         Ok(())
     }

@@ -5,7 +5,12 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::{utc as stamp, Store, StoreError};
 
-impl Store {
+/// Corrections the turn asked of the model, remembered for a while. A handle on the store: `store.corrections()`.
+pub struct Corrections<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Corrections<'_> {
     /// Records a note for `check` unless one was recorded within `cooldown`.
     /// Returns whether it was recorded.
     pub async fn record_correction(
@@ -20,7 +25,7 @@ impl Store {
             sqlx::query_as("SELECT COUNT(*) FROM self_corrections WHERE check_name = ? AND created_at > ?")
                 .bind(check)
                 .bind(stamp(now - cooldown))
-                .fetch_one(&self.pool)
+                .fetch_one(&self.store.pool)
                 .await?;
         if recent > 0 {
             return Ok(false);
@@ -30,7 +35,7 @@ impl Store {
             .bind(note)
             .bind(stamp(now))
             .bind(stamp(now + ttl))
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(true)
     }
@@ -40,7 +45,7 @@ impl Store {
         let rows: Vec<(String,)> =
             sqlx::query_as("SELECT note FROM self_corrections WHERE expires_at > ? ORDER BY id")
                 .bind(stamp(now))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.store.pool)
                 .await?;
         Ok(rows.into_iter().map(|r| r.0).collect())
     }
@@ -49,7 +54,7 @@ impl Store {
     pub async fn purge_expired_corrections(&self, now: DateTime<Utc>) -> Result<u64, StoreError> {
         let done = sqlx::query("DELETE FROM self_corrections WHERE expires_at <= ?")
             .bind(stamp(now))
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(done.rows_affected())
     }

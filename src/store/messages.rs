@@ -124,12 +124,17 @@ impl<'a> NewMessage<'a> {
 pub(super) const COLUMNS: &str =
     "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
 
-impl Store {
+/// Conversations and their messages, in the order they were said. A handle on the store: `store.conversations()`.
+pub struct Conversations<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl Conversations<'_> {
     /// The most recently active conversation, created if there is none.
     pub async fn current_conversation(&self) -> Result<i64, StoreError> {
         let latest: Option<(i64,)> =
             sqlx::query_as("SELECT id FROM conversations WHERE archived = 0 ORDER BY updated_at DESC, id DESC LIMIT 1")
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.store.pool)
                 .await?;
         match latest {
             Some((id,)) => Ok(id),
@@ -138,12 +143,12 @@ impl Store {
     }
 
     pub async fn new_conversation(&self) -> Result<i64, StoreError> {
-        let ts = self.now();
+        let ts = self.store.now();
         let (id,): (i64,) =
             sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
                 .bind(&ts)
                 .bind(&ts)
-                .fetch_one(&self.pool)
+                .fetch_one(&self.store.pool)
                 .await?;
         Ok(id)
     }
@@ -152,7 +157,7 @@ impl Store {
     pub async fn conversation_provider(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
         let row: Option<(Option<String>,)> = sqlx::query_as("SELECT provider_id FROM conversations WHERE id = ?")
             .bind(conversation_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.store.pool)
             .await?;
         Ok(row.and_then(|r| r.0))
     }
@@ -165,16 +170,16 @@ impl Store {
         sqlx::query("UPDATE conversations SET provider_id = ? WHERE id = ?")
             .bind(provider_id)
             .bind(conversation_id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(())
     }
 
     pub async fn add_message(&self, new: NewMessage<'_>) -> Result<i64, StoreError> {
-        let ts = self.now();
+        let ts = self.store.now();
         let message = new.message;
         let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
-        let mut tx = self.write_transaction().await?;
+        let mut tx = self.store.write_transaction().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at,
                                    tool_calls, tool_call_id, is_error, meta, channel)
@@ -210,13 +215,13 @@ impl Store {
              WHERE id > ? AND role = 'assistant' AND json_extract(meta, '$.proactive') IS NOT NULL ORDER BY id"
         ))
         .bind(after)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?)
     }
 
     /// The newest message's id (0 when there is none).
     pub async fn latest_message_id(&self) -> Result<i64, StoreError> {
-        let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.pool).await?;
+        let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.store.pool).await?;
         Ok(id)
     }
 
@@ -227,7 +232,7 @@ impl Store {
         ))
         .bind(conversation_id)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?;
         rows.reverse();
         Ok(rows)

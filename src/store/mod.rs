@@ -90,6 +90,35 @@ impl Store {
         utc(self.clock.now())
     }
 
+    // One handle per table group, each in its own module.
+    pub fn conversations(&self) -> messages::Conversations<'_> {
+        messages::Conversations { store: self }
+    }
+
+    pub fn context(&self) -> context::ContextRows<'_> {
+        context::ContextRows { store: self }
+    }
+
+    pub fn corrections(&self) -> corrections::Corrections<'_> {
+        corrections::Corrections { store: self }
+    }
+
+    pub fn proactive(&self) -> proactive::ProactiveRows<'_> {
+        proactive::ProactiveRows { store: self }
+    }
+
+    pub fn recall_index(&self) -> recall::RecallIndex<'_> {
+        recall::RecallIndex { store: self }
+    }
+
+    pub fn reminder_table(&self) -> reminders::ReminderTable<'_> {
+        reminders::ReminderTable { store: self }
+    }
+
+    pub fn usage(&self) -> usage::UsageLedger<'_> {
+        usage::UsageLedger { store: self }
+    }
+
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }

@@ -7,11 +7,16 @@ use super::{Store, StoreError};
 use crate::proactive::config::ProactiveConfig;
 use crate::proactive::state::ProactiveState;
 
-impl Store {
+/// The spontaneous loop's config and state. A handle on the store: `store.proactive()`.
+pub struct ProactiveRows<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl ProactiveRows<'_> {
     /// The saved config; a row that no longer parses (a hand edit, a downgrade) reads
     /// as the defaults, with a warning, rather than stopping reminders.
     pub async fn proactive_config(&self) -> Result<ProactiveConfig, StoreError> {
-        let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(&self.pool).await?;
+        let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(&self.store.pool).await?;
         Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
             tracing::warn!(%error, "the saved proactivity settings could not be read; using the defaults");
             ProactiveConfig::default()
@@ -20,12 +25,12 @@ impl Store {
 
     pub async fn save_proactive_config(&self, config: &ProactiveConfig) -> Result<(), StoreError> {
         let json = serde_json::to_string(config).expect("config serialises");
-        sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(&self.pool).await?;
+        sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(&self.store.pool).await?;
         Ok(())
     }
 
     pub async fn proactive_state(&self) -> Result<ProactiveState, StoreError> {
-        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&self.pool).await?;
+        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&self.store.pool).await?;
         Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
             tracing::warn!(%error, "the proactive state could not be read; starting from a clean one");
             ProactiveState::default()
@@ -36,7 +41,7 @@ impl Store {
     /// transaction: two writers (a tick and a chat command) cannot lose each other's
     /// change.
     pub async fn update_proactive_state<T>(&self, change: impl FnOnce(&mut ProactiveState) -> T) -> Result<(ProactiveState, T), StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let mut tx = self.store.write_transaction().await?;
         let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&mut *tx).await?;
         let mut state: ProactiveState = serde_json::from_str(&json).unwrap_or_default();
         let out = change(&mut state);
@@ -54,7 +59,7 @@ impl Store {
         let rows: Vec<(String, String)> =
             sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
                 .bind(limit)
-                .fetch_all(&self.pool)
+                .fetch_all(&self.store.pool)
                 .await?;
         Ok(rows
             .into_iter()

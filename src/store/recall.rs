@@ -37,10 +37,15 @@ pub fn fts_query(query: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
-impl Store {
+/// The full-text index behind recall, and imported history. A handle on the store: `store.recall_index()`.
+pub struct RecallIndex<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl RecallIndex<'_> {
     /// Replaces the facts index with `facts`.
     pub async fn index_facts(&self, facts: &[ListedFact]) -> Result<(), StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let mut tx = self.store.write_transaction().await?;
         sqlx::query("DELETE FROM facts_fts").execute(&mut *tx).await?;
         for f in facts {
             sqlx::query("INSERT INTO facts_fts (category, text, confirmed) VALUES (?, ?, ?)")
@@ -66,7 +71,7 @@ impl Store {
         )
         .bind(&expression)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?
         .into_iter()
         .map(|(id, role, snippet, timestamp, external_id, rank)| RecallHit {
@@ -85,7 +90,7 @@ impl Store {
         )
         .bind(&expression)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?;
         hits.extend(facts.into_iter().map(|(id, category, snippet, confirmed, rank)| RecallHit {
             source: "fact".into(),
@@ -106,7 +111,7 @@ impl Store {
         )
         .bind(&expression)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?;
         hits.extend(notes.into_iter().map(|(id, kind, snippet, rank, timestamp)| RecallHit {
             label: if kind == "summary" { "summary of earlier turns".into() } else { "checkpoint".into() },
@@ -126,7 +131,7 @@ impl Store {
     pub async fn archive_conversation(&self, conversation_id: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE conversations SET archived = 1 WHERE id = ?")
             .bind(conversation_id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(())
     }
@@ -140,7 +145,7 @@ impl Store {
         timestamp: Option<&str>,
         external_id: Option<&str>,
     ) -> Result<i64, StoreError> {
-        let ts = timestamp.map(str::to_string).unwrap_or_else(|| self.now());
+        let ts = timestamp.map(str::to_string).unwrap_or_else(|| self.store.now());
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, created_at, external_id)
              VALUES (?, ?, ?, 'complete', ?, ?) RETURNING id",
@@ -150,7 +155,7 @@ impl Store {
         .bind(content)
         .bind(&ts)
         .bind(external_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&self.store.pool)
         .await?;
         Ok(id)
     }

@@ -72,7 +72,12 @@ pub struct NewReminder<'a> {
 
 const COLUMNS: &str = "id, message, due_at, zone, repeat, rrule, state, attempt_started_at, delivered_at, late, created_at";
 
-impl Store {
+/// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
+pub struct ReminderTable<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
         Ok(sqlx::query_as(&format!(
             "INSERT INTO reminders (message, due_at, zone, repeat, rrule, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
@@ -82,13 +87,13 @@ impl Store {
         .bind(new.zone)
         .bind(new.repeat)
         .bind(new.rrule)
-        .bind(self.now())
-        .fetch_one(&self.pool)
+        .bind(self.store.now())
+        .fetch_one(&self.store.pool)
         .await?)
     }
 
     pub async fn reminder(&self, id: i64) -> Result<Option<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.pool).await?)
+        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?)
     }
 
     /// Every reminder, soonest first, then the rest by most recent.
@@ -96,7 +101,7 @@ impl Store {
         Ok(sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?)
     }
 
@@ -107,7 +112,7 @@ impl Store {
 
     /// Cancels every pending reminder; how many.
     pub async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(&self.pool).await?;
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(&self.store.pool).await?;
         Ok(done.rows_affected())
     }
 
@@ -117,7 +122,7 @@ impl Store {
             "SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"
         ))
         .bind(query.trim())
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?)
     }
 
@@ -125,7 +130,7 @@ impl Store {
     pub async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
         let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'")
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -137,7 +142,7 @@ impl Store {
         )
         .bind(utc(until))
         .bind(id)
-        .execute(&self.pool)
+        .execute(&self.store.pool)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -146,7 +151,7 @@ impl Store {
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let row: Option<(DateTime<Utc>,)> =
             sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1")
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.store.pool)
                 .await?;
         Ok(row.map(|(t,)| t))
     }
@@ -154,9 +159,9 @@ impl Store {
     /// Marks the pending reminders due by `at` as attempting and returns them, together
     /// with any left attempting by a delivery that never finished (a crash).
     pub async fn claim_due(&self, at: DateTime<Utc>) -> Result<Vec<Reminder>, StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let mut tx = self.store.write_transaction().await?;
         sqlx::query("UPDATE reminders SET state = 'attempting', attempt_started_at = ? WHERE state = 'pending' AND due_at <= ?")
-            .bind(self.now())
+            .bind(self.store.now())
             .bind(utc(at))
             .execute(&mut *tx)
             .await?;
@@ -172,7 +177,7 @@ impl Store {
     pub async fn was_delivered(&self, key: &str) -> Result<bool, StoreError> {
         let row: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?")
             .bind(key)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.store.pool)
             .await?;
         Ok(row.is_some())
     }
@@ -186,7 +191,7 @@ impl Store {
         late: bool,
         next: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let mut tx = self.store.write_transaction().await?;
         sqlx::query(
             "INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)",
         )
@@ -217,7 +222,7 @@ impl Store {
     pub async fn release_reminder(&self, id: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE reminders SET state = 'pending', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.store.pool)
             .await?;
         Ok(())
     }
@@ -225,7 +230,7 @@ impl Store {
     /// Occurrences delivered late (reminder id, the occurrence's due time), newest first.
     pub async fn late_deliveries(&self) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {
         Ok(sqlx::query_as("SELECT reminder_id, due_at FROM reminder_deliveries WHERE late = 1 ORDER BY due_at DESC LIMIT 50")
-            .fetch_all(&self.pool)
+            .fetch_all(&self.store.pool)
             .await?)
     }
 }

@@ -52,7 +52,12 @@ pub struct ModelTotals {
     pub cost_usd: f64,
 }
 
-impl Store {
+/// Token use and cost of every model call. A handle on the store: `store.usage()`.
+pub struct UsageLedger<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl UsageLedger<'_> {
     pub async fn record_usage(&self, record: UsageRecord<'_>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO usage (conversation_id, message_id, provider, model, purpose,
@@ -68,8 +73,8 @@ impl Store {
         .bind(record.usage.map(|u| u.output_tokens))
         .bind(record.usage.map(|u| u.cached_tokens))
         .bind(record.cost_usd)
-        .bind(self.now())
-        .execute(&self.pool)
+        .bind(self.store.now())
+        .execute(&self.store.pool)
         .await?;
         Ok(())
     }
@@ -84,7 +89,7 @@ impl Store {
              FROM usage WHERE created_at >= ?",
         )
         .bind(since)
-        .fetch_one(&self.pool)
+        .fetch_one(&self.store.pool)
         .await?;
         let by_model: Vec<ModelTotals> = sqlx::query_as(
             "SELECT provider, model, COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0) AS input_tokens,
@@ -92,7 +97,7 @@ impl Store {
              FROM usage WHERE created_at >= ? GROUP BY provider, model ORDER BY cost_usd DESC, calls DESC",
         )
         .bind(since)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?;
         let by_purpose: Vec<PurposeTotals> = sqlx::query_as(
             "SELECT purpose, COUNT(*) AS calls, COALESCE(SUM(input_tokens), 0) AS input_tokens,
@@ -100,7 +105,7 @@ impl Store {
              FROM usage WHERE created_at >= ? GROUP BY purpose ORDER BY calls DESC, purpose",
         )
         .bind(since)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.store.pool)
         .await?;
         Ok(UsageTotals {
             calls,

@@ -387,14 +387,14 @@ async fn self_correction_notes_respect_cooldown_and_expire() {
     let store = sidecar::store::Store::open(dir.path()).await.unwrap();
     let t0 = chrono::Utc.with_ymd_and_hms(2026, 11, 21, 8, 0, 0).unwrap();
     let (cooldown, ttl) = (D::hours(2), D::hours(24));
-    assert!(store.record_correction("claimed_reminder_without_tool", "note A", t0, cooldown, ttl).await.unwrap());
+    assert!(store.corrections().record_correction("claimed_reminder_without_tool", "note A", t0, cooldown, ttl).await.unwrap());
     // Within the cooldown the same check is not noted again; another check is.
-    assert!(!store.record_correction("claimed_reminder_without_tool", "note A2", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
-    assert!(store.record_correction("claimed_fact_saved_without_tool", "note B", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
+    assert!(!store.corrections().record_correction("claimed_reminder_without_tool", "note A2", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
+    assert!(store.corrections().record_correction("claimed_fact_saved_without_tool", "note B", t0 + D::minutes(90), cooldown, ttl).await.unwrap());
     // After the cooldown it is noted again.
-    assert!(store.record_correction("claimed_reminder_without_tool", "note A3", t0 + D::hours(3), cooldown, ttl).await.unwrap());
-    assert_eq!(store.active_corrections(t0 + D::hours(4)).await.unwrap(), ["note A", "note B", "note A3"]);
+    assert!(store.corrections().record_correction("claimed_reminder_without_tool", "note A3", t0 + D::hours(3), cooldown, ttl).await.unwrap());
+    assert_eq!(store.corrections().active_corrections(t0 + D::hours(4)).await.unwrap(), ["note A", "note B", "note A3"]);
     // Each expires a day after it was made.
-    assert_eq!(store.active_corrections(t0 + D::hours(26)).await.unwrap(), ["note A3"]);
-    assert_eq!(store.purge_expired_corrections(t0 + D::hours(26)).await.unwrap(), 2);
+    assert_eq!(store.corrections().active_corrections(t0 + D::hours(26)).await.unwrap(), ["note A3"]);
+    assert_eq!(store.corrections().purge_expired_corrections(t0 + D::hours(26)).await.unwrap(), 2);
 }

@@ -186,8 +186,8 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     for turn in 0..TURNS {
         let text = user_message(turn);
         core.send(&text).await.unwrap_or_else(|e| panic!("turn {turn}: {e}"));
-        let conversation = core.store().current_conversation().await.unwrap();
-        for message in core.store().messages_after(conversation, seen).await.unwrap() {
+        let conversation = core.store().conversations().current_conversation().await.unwrap();
+        for message in core.store().context().messages_after(conversation, seen).await.unwrap() {
             full_history_tokens += sidecar::tokens::count(&message.content) + 4;
             seen = message.id;
         }
@@ -209,12 +209,12 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     }
 
     // Nothing was deleted: every message of the 500 turns is stored.
-    let conversation = core.store().current_conversation().await.unwrap();
-    let stored = core.store().messages_after(conversation, 0).await.unwrap();
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
+    let stored = core.store().context().messages_after(conversation, 0).await.unwrap();
     assert_eq!(stored.len(), TURNS * 4);
 
     // Older turns were folded: a summary exists, and the latest prompt carries it.
-    let summary = core.store().latest_summary(conversation).await.unwrap().expect("a running summary");
+    let summary = core.store().context().latest_summary(conversation).await.unwrap().expect("a running summary");
     assert!(summary.upto_message_id > 0);
     let last_prompt = chat.last().unwrap()["messages"][0]["content"].as_str().unwrap().to_string();
     assert!(last_prompt.contains("<conversation_summary>"));

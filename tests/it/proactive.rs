@@ -351,13 +351,13 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered {
+        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     scheduler.abort();
-    assert_eq!(core.store().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
+    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
 
     assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));
@@ -416,12 +416,12 @@ async fn control_commands_answer_without_the_model() {
     let decide = core.send("/proactive decide").await.unwrap().reply;
     assert!(decide.starts_with("Would send a checkin"), "{decide}");
     assert!(core.history(50).await.unwrap().iter().all(|m| m.content != "hi"), "decide sends nothing");
-    let before = core.store().current_conversation().await.unwrap();
+    let before = core.store().conversations().current_conversation().await.unwrap();
     let cleared = core.send("/clear").await.unwrap();
     assert!(cleared.reply.contains("fresh conversation"));
     assert!(cleared.conversation_changed, "the window is told to show the new conversation");
     assert!(!core.send("/status").await.unwrap().conversation_changed);
-    assert_ne!(core.store().current_conversation().await.unwrap(), before);
+    assert_ne!(core.store().conversations().current_conversation().await.unwrap(), before);
     assert_eq!(server.request_count(), 1, "only /proactive decide asked the model");
     let _ = hands.now().weekday();
 }

@@ -143,11 +143,12 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
+        .reminder_table()
         .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", repeat: None, rrule: None })
         .await
         .unwrap();
     // The previous process marked it attempting and died before showing it.
-    assert_eq!(store.claim_due(due).await.unwrap().len(), 1);
+    assert_eq!(store.reminder_table().claim_due(due).await.unwrap().len(), 1);
     // Restarted five minutes later.
     let shown = Arc::new(Shown::default());
     let scheduler = scheduler_at(&store, shown.clone(), due + chrono::Duration::minutes(5));
@@ -156,7 +157,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let shown = shown.0.lock().unwrap().clone();
     assert_eq!(shown.len(), 1);
     assert!(shown[0].1, "marked late");
-    let stored = store.reminder(added.id).await.unwrap().unwrap();
+    let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
     assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Delivered);
     assert!(stored.late);
 }
@@ -166,16 +167,16 @@ async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_n
     let (_dir, store) = store().await;
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
     let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", repeat: None, rrule: None };
-    let missed = store.add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
-    let on_time = store.add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
-    let future = store.add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
+    let missed = store.reminder_table().add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
+    let on_time = store.reminder_table().add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
+    let future = store.reminder_table().add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
     let shown = Arc::new(Shown::default());
     let scheduler = scheduler_at(&store, shown.clone(), now);
     assert_eq!(scheduler.deliver_due().await.unwrap(), (2, 0));
     let shown = shown.0.lock().unwrap().clone();
     assert_eq!(shown.iter().map(|(id, late, _)| (*id, *late)).collect::<Vec<_>>(), [(missed.id, true), (on_time.id, false)]);
-    assert_eq!(store.reminder(future.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending);
-    assert_eq!(store.next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
+    assert_eq!(store.reminder_table().reminder(future.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending);
+    assert_eq!(store.reminder_table().next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
 }
 
 #[tokio::test]
@@ -183,10 +184,11 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
+        .reminder_table()
         .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None })
         .await
         .unwrap();
-    let claimed = store.claim_due(due).await.unwrap();
+    let claimed = store.reminder_table().claim_due(due).await.unwrap();
     sqlx::query("INSERT INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, 0)")
         .bind(claimed[0].idempotency_key())
         .bind(added.id)
@@ -198,7 +200,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown.clone(), due).deliver_due().await.unwrap(), (0, 0));
     assert!(shown.0.lock().unwrap().is_empty());
-    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
 }
 
 #[tokio::test]
@@ -210,13 +212,14 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let repeat = serde_json::to_string(&parsed.repeat.unwrap()).unwrap();
     let rrule = parsed.repeat.unwrap().rrule();
     let added = store
+        .reminder_table()
         .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", repeat: Some(&repeat), rrule: Some(&rrule) })
         .await
         .unwrap();
     let shown = Arc::new(Shown::default());
     let at_eight = parsed.at + chrono::Duration::seconds(1);
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
-    let stored = store.reminder(added.id).await.unwrap().unwrap();
+    let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
     assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Pending);
     assert_eq!(stored.due_at.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
 }
@@ -231,10 +234,10 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     }
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store.add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
     let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
-    assert_eq!(store.reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown, due).deliver_due().await.unwrap(), (1, 0));
 }
@@ -289,7 +292,7 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     assert_eq!(result("g"), "Pending reminders (1):\n1. [id:1] \"llamar a mamá\" — Saturday 2026-11-21 13:15 (Europe/Madrid)");
     // Every change woke the scheduler (a stored permit is left for it).
     tokio::time::timeout(Duration::from_millis(100), changed.notified()).await.expect("the scheduler is woken");
-    assert_eq!(core.store().reminders().await.unwrap().len(), 2);
+    assert_eq!(core.store().reminder_table().reminders().await.unwrap().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -73,10 +73,10 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     let mut events = core.events().subscribe();
 
     let (reminder, _) = core.reminders().set("water the plants", "in 1 minute").await.unwrap();
-    core.store().snooze_reminder(reminder.id, chrono::Utc::now() - chrono::Duration::seconds(1)).await.unwrap();
+    core.store().reminder_table().snooze_reminder(reminder.id, chrono::Utc::now() - chrono::Duration::seconds(1)).await.unwrap();
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder(reminder.id).await.unwrap().unwrap().state == ReminderState::Delivered {
+        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -162,7 +162,7 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    core.store().add_message(sidecar::store::NewMessage::plain(core.store().current_conversation().await.unwrap(), &sidecar::llm::ChatMessage::user("planning a trip"))).await.unwrap();
+    core.store().conversations().add_message(sidecar::store::NewMessage::plain(core.store().conversations().current_conversation().await.unwrap(), &sidecar::llm::ChatMessage::user("planning a trip"))).await.unwrap();
 
     core.send("/checkpoint").await.unwrap();
     core.proactive().tick(sidecar::proactive::TickMode::DecideOnly).await.unwrap();

@@ -34,7 +34,7 @@ async fn messages_survive_reopen_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let conversation = {
         let store = Store::open(dir.path()).await.unwrap();
-        let conversation = store.current_conversation().await.unwrap();
+        let conversation = store.conversations().current_conversation().await.unwrap();
         for (role, text, status) in [
             (Role::User, "hola, ¿me recuerdas?", MessageStatus::Complete),
             (Role::Assistant, "¡Claro que sí!", MessageStatus::Complete),
@@ -42,6 +42,7 @@ async fn messages_survive_reopen_in_order() {
             (Role::Assistant, "Había una", MessageStatus::Stopped),
         ] {
             store
+                .conversations()
                 .add_message(NewMessage {
                     status,
                     ..NewMessage::plain(conversation, &ChatMessage::new(role, text))
@@ -53,14 +54,14 @@ async fn messages_survive_reopen_in_order() {
         conversation
     };
     let store = Store::open(dir.path()).await.unwrap();
-    assert_eq!(store.current_conversation().await.unwrap(), conversation);
-    let messages = store.recent_messages(conversation, 10).await.unwrap();
+    assert_eq!(store.conversations().current_conversation().await.unwrap(), conversation);
+    let messages = store.conversations().recent_messages(conversation, 10).await.unwrap();
     let texts: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
     assert_eq!(texts, ["hola, ¿me recuerdas?", "¡Claro que sí!", "cuéntame algo", "Había una"]);
     assert_eq!(messages[3].status, MessageStatus::Stopped);
     assert_eq!(messages[0].role, Role::User);
     // A window returns the most recent ones, still oldest first.
-    let last_two = store.recent_messages(conversation, 2).await.unwrap();
+    let last_two = store.conversations().recent_messages(conversation, 2).await.unwrap();
     assert_eq!(last_two[0].content, "cuéntame algo");
 }
 

@@ -221,10 +221,10 @@ const PROACTIVE_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 fn print_proactive(companion: &Arc<Companion>) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let companion = companion.clone();
     Ok(tokio::spawn(async move {
-        let mut seen = companion.store().latest_message_id().await.unwrap_or(0);
+        let mut seen = companion.store().conversations().latest_message_id().await.unwrap_or(0);
         loop {
             tokio::time::sleep(PROACTIVE_POLL).await;
-            let Ok(said) = companion.store().proactive_messages_after(seen).await else { continue };
+            let Ok(said) = companion.store().conversations().proactive_messages_after(seen).await else { continue };
             for message in said {
                 seen = message.id;
                 let at = chrono::DateTime::parse_from_rfc3339(&message.created_at)
