@@ -9,6 +9,8 @@ use serde::Serialize;
 use crate::clock::Clock;
 use crate::context::service::ContextService;
 pub use crate::conversation::TurnOutcome;
+use crate::channels::call::{CallSource, Caller};
+use crate::channels::source::serve;
 use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
 use crate::events::EventBus;
@@ -86,7 +88,9 @@ pub struct Companion {
     data_dir: PathBuf,
     clock: Clock,
     lang: Lang,
-    conversation: ConversationService,
+    conversation: Arc<ConversationService>,
+    /// This process's own source (the window, or a CLI command), served through the inbox.
+    caller: Caller,
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
     proactive: Arc<ProactiveService>,
@@ -142,7 +146,7 @@ impl Companion {
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
         crate::tools::reminders::register(&mut tools, reminders.clone());
-        let conversation = ConversationService::new(ConversationParts {
+        let conversation = Arc::new(ConversationService::new(ConversationParts {
             store: store.clone(),
             models: models.clone(),
             context: context.clone(),
@@ -154,7 +158,9 @@ impl Companion {
             lang,
             channel: options.channel,
             brain,
-        });
+        }));
+        let (local, caller) = CallSource::new(options.channel, clock.clone());
+        tokio::spawn(serve(Arc::new(local), conversation.clone()));
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             store,
@@ -166,6 +172,7 @@ impl Companion {
             clock,
             lang,
             conversation,
+            caller,
             context,
             reminders,
             proactive,
@@ -175,13 +182,13 @@ impl Companion {
     }
 
     /// Turns: send, retry, stop, the queue.
-    pub fn conversation(&self) -> &ConversationService {
+    pub fn conversation(&self) -> &Arc<ConversationService> {
         &self.conversation
     }
 
     /// Stores the user's message and produces a reply (see `ConversationService::send`).
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
-        self.conversation.send(text).await
+        self.caller.call(text).await
     }
 
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {

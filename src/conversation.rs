@@ -13,7 +13,7 @@ use crate::agent::prompt;
 use crate::agent::turn::{TurnEnd, TurnLimits};
 use crate::channels::channel::Channel;
 use crate::channels::control::Control;
-use crate::channels::inbox::{Inbox, QueuedMessage};
+use crate::channels::inbox::{Entry, Inbox, QueuedMessage};
 use crate::channels::slash::{self, Command};
 use crate::clock::Clock;
 use crate::context::service::ContextService;
@@ -43,6 +43,13 @@ pub struct TurnOutcome {
     /// stale.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub conversation_changed: bool,
+}
+
+/// What a submitted message turned out to be.
+enum Step<'a> {
+    Empty,
+    Command(Command),
+    Turn(Entry<'a>),
 }
 
 /// Where and when the message a turn answers was said.
@@ -148,23 +155,43 @@ impl ConversationService {
 
     /// Like `send`, for a message that came from `channel` (the reply is said there).
     pub async fn send_on(&self, text: &str, channel: Channel) -> Result<TurnOutcome, CompanionError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(CompanionError::EmptyMessage);
+        self.submit(text.to_string(), channel).await
+    }
+
+    /// Takes `text` from `channel`: a command is answered at once; anything else takes
+    /// its place in the inbox now, before the returned future is first awaited, so a
+    /// source's messages are answered in the order it gave them.
+    pub fn submit(&self, text: String, channel: Channel) -> impl std::future::Future<Output = Result<TurnOutcome, CompanionError>> + Send + '_ {
+        let text = text.trim().to_string();
+        let step = if text.is_empty() {
+            Step::Empty
+        } else if let Some(command) = slash::parse(&text) {
+            Step::Command(command)
+        } else {
+            // The user wrote: a spontaneous decision in flight is dropped, even if this
+            // message has to wait for the reply being written.
+            self.proactive.user_is_writing();
+            Step::Turn(self.inbox.arrive(&text, channel, |items| self.events.publish(CoreEvent::Queue { items })))
+        };
+        async move {
+            match step {
+                Step::Empty => Err(CompanionError::EmptyMessage),
+                // Commands are answered at once, even while a reply is being written.
+                Step::Command(command) => {
+                    let conversation_id = self.store.conversations().current_conversation().await?;
+                    let said = ChatMessage::user(&text);
+                    self.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
+                    self.answer_command(conversation_id, command, channel).await
+                }
+                Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
+            }
         }
-        // Commands are answered at once, even while a reply is being written.
-        if let Some(command) = slash::parse(text) {
-            let conversation_id = self.store.conversations().current_conversation().await?;
-            self.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
-            return self.answer_command(conversation_id, command, channel).await;
-        }
-        // The user wrote: a spontaneous decision in flight is dropped, even if this
-        // message has to wait for the reply being written.
-        self.proactive.user_is_writing();
-        let publish = |items| self.events.publish(CoreEvent::Queue { items });
-        let turn = self.inbox.enter(text, channel, publish).await.map_err(|_| CompanionError::QueuedCancelled)?;
+    }
+
+    async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, CompanionError> {
+        let turn = entry.ready().await.map_err(|_| CompanionError::QueuedCancelled)?;
         if turn.waited.is_some() {
-            publish(self.inbox.waiting());
+            self.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
         }
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();

@@ -94,6 +94,28 @@ pub struct Inbox {
     shared: Mutex<Shared>,
 }
 
+/// A message's place in line.
+pub enum Entry<'a> {
+    /// Its turn, now.
+    Now(Turn<'a>),
+    /// Waiting behind others.
+    Waiting { inbox: &'a Inbox, id: u64, woken: oneshot::Receiver<()> },
+}
+
+impl<'a> Entry<'a> {
+    /// Waits for its turn; errs if it was cancelled while waiting.
+    pub async fn ready(self) -> Result<Turn<'a>, NotAnswered> {
+        match self {
+            Entry::Now(turn) => Ok(turn),
+            // A dropped sender means cancelled; a sent one, that the slot is ours.
+            Entry::Waiting { inbox, id, woken } => match woken.await {
+                Ok(()) => Ok(Turn { inbox, waited: Some(id) }),
+                Err(_) => Err(NotAnswered::Cancelled),
+            },
+        }
+    }
+}
+
 /// The right to run one turn; the next message goes on when it is dropped.
 pub struct Turn<'a> {
     inbox: &'a Inbox,
@@ -111,22 +133,21 @@ impl Inbox {
     /// Waits until `text` may be answered. `on_change` is told the waiting list each
     /// time it changes (to show it). Errs if the message was cancelled while waiting.
     pub async fn enter(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Result<Turn<'_>, NotAnswered> {
-        let (id, woken) = {
-            let mut shared = self.shared.lock().expect("inbox lock");
-            match shared.queue.arrive(text, channel) {
-                Arrival::RunNow => return Ok(Turn { inbox: self, waited: None }),
-                Arrival::Queued(id) => {
-                    let (tx, rx) = oneshot::channel();
-                    shared.wake.insert(id, tx);
-                    on_change(shared.queue.waiting());
-                    (id, rx)
-                }
+        self.arrive(text, channel, on_change).ready().await
+    }
+
+    /// Takes its place in line now (so order is arrival order, whoever awaits first);
+    /// `Entry::ready` then waits for its turn.
+    pub fn arrive(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Entry<'_> {
+        let mut shared = self.shared.lock().expect("inbox lock");
+        match shared.queue.arrive(text, channel) {
+            Arrival::RunNow => Entry::Now(Turn { inbox: self, waited: None }),
+            Arrival::Queued(id) => {
+                let (tx, woken) = oneshot::channel();
+                shared.wake.insert(id, tx);
+                on_change(shared.queue.waiting());
+                Entry::Waiting { inbox: self, id, woken }
             }
-        };
-        // A dropped sender means cancelled; a sent one, that the slot is ours.
-        match woken.await {
-            Ok(()) => Ok(Turn { inbox: self, waited: Some(id) }),
-            Err(_) => Err(NotAnswered::Cancelled),
         }
     }
 

@@ -2,15 +2,18 @@
 //! and WhatsApp next. A source hands over what the user wrote and takes the answer back;
 //! `serve` runs one through the conversation's inbox, so messages from every source are
 //! answered one at a time, in order, and each answer goes back where its message came
-//! from. (The desktop window talks to the core through IPC calls instead: each call is
-//! its own `send`, through the same inbox.)
+//! from. The desktop window and a CLI companion are `call::CallSource`s: a caller's
+//! message goes in and its outcome comes back.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use tracing::Instrument;
 
 use super::channel::Channel;
-use crate::conversation::ConversationService;
+use crate::conversation::{ConversationService, TurnOutcome};
+use crate::error::CompanionError;
 use crate::reminders::scheduler::BoxFuture;
 
 /// One message as a channel delivered it.
@@ -27,32 +30,41 @@ pub struct IncomingMessage {
 
 pub trait MessageSource: Send + Sync {
     fn channel(&self) -> Channel;
-    /// The next message; `None` once the source is closed.
+    /// The next message; `None` once the source is closed. Dropping the future before
+    /// it is ready must lose nothing (`serve` waits for answers at the same time).
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>>;
-    /// Gives the user the answer to `to`, on this channel.
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, content: &'a str) -> BoxFuture<'a, Result<(), String>>;
+    /// Gives the user the answer to `to` (or what went wrong), on this channel.
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>>;
     fn is_connected(&self) -> bool;
 }
 
 /// Answers every message of `source` until it closes; returns how many were answered.
-/// A failed turn is answered with what went wrong, so the user is never left waiting.
-pub async fn serve(source: Arc<dyn MessageSource>, conversation: &ConversationService) -> usize {
-    use tracing::Instrument;
-    let mut answered = 0;
-    while let Some(message) = source.next().await {
-        let span = tracing::info_span!("incoming", channel = message.channel.as_str(), id = %message.id);
-        async {
-            let answer = match conversation.send_on(&message.content, message.channel).await {
-                Ok(outcome) => outcome.reply,
-                Err(error) => error.to_string(),
-            };
-            if let Err(error) = source.send_response(&message, &answer).await {
-                tracing::warn!(%error, "could not give the answer back to its channel");
-            }
+/// Each message takes its place in the inbox as it arrives, so a message sent while a
+/// reply is being written waits in the queue (and shows there) and answers come back
+/// in order.
+pub async fn serve(source: Arc<dyn MessageSource>, conversation: Arc<ConversationService>) -> usize {
+    let mut answering = FuturesUnordered::new();
+    let (mut open, mut answered) = (true, 0);
+    loop {
+        tokio::select! {
+            message = source.next(), if open => match message {
+                Some(message) => {
+                    let span = tracing::info_span!("incoming", channel = message.channel.as_str(), id = %message.id);
+                    let answer = conversation.submit(message.content.clone(), message.channel);
+                    let source = source.clone();
+                    answering.push(
+                        async move {
+                            if let Err(error) = source.send_response(&message, answer.await).await {
+                                tracing::warn!(%error, "could not give the answer back to its channel");
+                            }
+                        }
+                        .instrument(span),
+                    );
+                }
+                None => open = false,
+            },
+            Some(()) = answering.next(), if !answering.is_empty() => answered += 1,
+            else => return answered,
         }
-        .instrument(span)
-        .await;
-        answered += 1;
     }
-    answered
 }

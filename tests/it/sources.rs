@@ -30,8 +30,9 @@ impl MessageSource for Scripted {
         self.channel
     }
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
-        let next = self.inbox.lock().unwrap().pop_front();
         Box::pin(async move {
+            // Taken only when polled: a dropped `next` loses nothing.
+            let next = self.inbox.lock().unwrap().pop_front();
             next.map(|content| IncomingMessage {
                 id: content.clone(),
                 channel: self.channel,
@@ -41,8 +42,9 @@ impl MessageSource for Scripted {
             })
         })
     }
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, content: &'a str) -> BoxFuture<'a, Result<(), String>> {
-        self.answers.lock().unwrap().push((to.content.clone(), content.to_string()));
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+        let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
+        self.answers.lock().unwrap().push((to.content.clone(), content));
         Box::pin(async { Ok(()) })
     }
     fn is_connected(&self) -> bool {
@@ -63,12 +65,14 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     let terminal = Scripted::new(Channel::Cli, &["one", "two", "/status"]);
     let window = Scripted::new(Channel::Desktop, &["three", "four"]);
 
-    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation()), serve(window.clone(), core.conversation()));
+    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation().clone()), serve(window.clone(), core.conversation().clone()));
     assert_eq!((a, b), (3, 2));
 
     let answers = terminal.answers.lock().unwrap().clone();
-    assert_eq!(answers[..2], [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
-    assert!(answers[2].1.starts_with("Proactivity:"), "a command is answered by Sidecar: {:?}", answers[2]);
+    // The command was answered at once, by Sidecar, while the turns waited their turn.
+    assert_eq!(answers[0].0, "/status");
+    assert!(answers[0].1.starts_with("Proactivity:"), "{:?}", answers[0]);
+    assert_eq!(answers[1..], [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
     assert_eq!(*window.answers.lock().unwrap(), [("three".to_string(), "re: three".to_string()), ("four".into(), "re: four".into())]);
 
     // The history says where each was said; a reply is said where its message was.

@@ -263,7 +263,7 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let owned = own_schedulers(companion)?;
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
-    sidecar::channels::source::serve(terminal, companion.conversation()).await;
+    sidecar::channels::source::serve(terminal, companion.conversation().clone()).await;
     println!();
     printer.abort();
     if let Some(cancel) = owned {
@@ -274,10 +274,12 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
 
 /// The terminal as a message source: a line typed is a message; its reply streams as
 /// it is written (answers nothing streamed, a command's or an error, are printed whole).
+/// One at a time: the next prompt comes once the answer is printed.
 struct Terminal {
     companion: Arc<Companion>,
     lines: tokio::sync::Mutex<tokio::sync::mpsc::Receiver<String>>,
     printer: std::sync::Mutex<Option<Printer>>,
+    answered: tokio::sync::Semaphore,
 }
 
 impl Terminal {
@@ -291,7 +293,7 @@ impl Terminal {
                 }
             }
         });
-        Self { companion, lines: tokio::sync::Mutex::new(lines), printer: std::sync::Mutex::new(None) }
+        Self { companion, lines: tokio::sync::Mutex::new(lines), printer: std::sync::Mutex::new(None), answered: tokio::sync::Semaphore::new(1) }
     }
 }
 
@@ -302,6 +304,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
 
     fn next(&self) -> sidecar::reminders::scheduler::BoxFuture<'_, Option<sidecar::channels::source::IncomingMessage>> {
         Box::pin(async move {
+            let answered = self.answered.acquire().await.ok()?;
             let mut lines = self.lines.lock().await;
             loop {
                 print!("> ");
@@ -315,6 +318,8 @@ impl sidecar::channels::source::MessageSource for Terminal {
                     continue;
                 }
                 *self.printer.lock().expect("printer lock") = Some(Printer::start(&self.companion));
+                // Given back when the answer is printed.
+                answered.forget();
                 return Some(sidecar::channels::source::IncomingMessage {
                     id: String::new(),
                     channel: self.channel(),
@@ -329,7 +334,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
     fn send_response<'a>(
         &'a self,
         _to: &'a sidecar::channels::source::IncomingMessage,
-        content: &'a str,
+        answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>,
     ) -> sidecar::reminders::scheduler::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {
@@ -337,11 +342,15 @@ impl sidecar::channels::source::MessageSource for Terminal {
                 Some(printer) => printer.finish().await,
                 None => false,
             };
-            if streamed {
-                println!();
-            } else {
-                println!("{content}");
+            match answer {
+                Ok(_) if streamed => println!(),
+                Ok(outcome) => println!("{}", outcome.reply),
+                Err(error) => {
+                    println!();
+                    eprintln!("sidecar: {error}");
+                }
             }
+            self.answered.add_permits(1);
             Ok(())
         })
     }
