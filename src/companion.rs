@@ -10,7 +10,10 @@ use crate::clock::Clock;
 use crate::context::service::ContextService;
 pub use crate::conversation::TurnOutcome;
 use crate::channels::call::{CallSource, Caller};
+use crate::channels::channel::Channel;
 use crate::channels::source::serve;
+use crate::proactive::sinks::NotificationSink;
+use tokio_util::sync::CancellationToken;
 use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
 use crate::events::EventBus;
@@ -91,6 +94,8 @@ pub struct Companion {
     conversation: Arc<ConversationService>,
     /// This process's own source (the window, or a CLI command), served through the inbox.
     caller: Caller,
+    /// Where this process's user talks from.
+    channel: Channel,
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
     proactive: Arc<ProactiveService>,
@@ -173,6 +178,7 @@ impl Companion {
             lang,
             conversation,
             caller,
+            channel: options.channel,
             context,
             reminders,
             proactive,
@@ -221,6 +227,35 @@ impl Companion {
 
     pub fn proactive(&self) -> &Arc<ProactiveService> {
         &self.proactive
+    }
+
+    /// Shows proactive messages as OS notifications (a click calls `on_open`; a snooze
+    /// button goes to the reminder service) and, unless another Sidecar process already
+    /// does it for this data dir, returns the task that delivers reminders and runs the
+    /// spontaneous loop until `cancel`. Spawn it on the caller's runtime; it holds the
+    /// data dir's scheduler lock while it runs.
+    pub fn deliveries(
+        &self,
+        on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
+        cancel: CancellationToken,
+    ) -> std::io::Result<Option<impl std::future::Future<Output = ()> + Send + 'static>> {
+        self.proactive.router().register(Arc::new(NotificationSink {
+            channel: self.channel,
+            lang: self.lang,
+            reminders: self.reminders.clone(),
+            on_open,
+        }));
+        let Some(scheduler) = self.reminders.scheduler()? else {
+            return Ok(None);
+        };
+        let spontaneous = self.proactive.spontaneous_loop(cancel);
+        // The loop ends on `cancel`; the scheduler (and its lock) goes with it.
+        Ok(Some(async move {
+            tokio::select! {
+                _ = scheduler => {}
+                _ = spontaneous => {}
+            }
+        }))
     }
 
     /// Adding, editing, ordering and testing model providers.

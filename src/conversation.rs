@@ -148,16 +148,6 @@ impl ConversationService {
         Ok(self.store.conversations().conversation_provider(conversation).await?)
     }
 
-    /// Stores the user's message and produces a reply, streaming it as events.
-    pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
-        self.send_on(text, self.channel).await
-    }
-
-    /// Like `send`, for a message that came from `channel` (the reply is said there).
-    pub async fn send_on(&self, text: &str, channel: Channel) -> Result<TurnOutcome, CompanionError> {
-        self.submit(text.to_string(), channel).await
-    }
-
     /// Takes `text` from `channel`: a command is answered at once; anything else takes
     /// its place in the inbox now, before the returned future is first awaited, so a
     /// source's messages are answered in the order it gave them.

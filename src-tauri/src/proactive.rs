@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use sidecar::proactive::config::SinkId;
 use sidecar::proactive::router::{Outgoing, Sink};
-use sidecar::proactive::sinks::NotificationSink;
 use sidecar::proactive::state::Channel;
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::Companion;
@@ -43,19 +42,12 @@ impl Sink for TraySink {
 /// Registers the sinks and starts the schedulers, unless another Sidecar process
 /// (another data dir user, or `sidecar daemon`) owns them.
 pub fn start(app: &AppHandle, companion: Arc<Companion>) {
-    let router = companion.proactive().router();
+    companion.proactive().router().register(Arc::new(TraySink { app: app.clone() }));
     let opener = app.clone();
-    router.register(Arc::new(NotificationSink {
-        channel: Channel::Desktop,
-        lang: companion.lang(),
-        reminders: companion.reminders().clone(),
-        on_open: Arc::new(move |message_id| window::show_message(&opener, message_id)),
-    }));
-    router.register(Arc::new(TraySink { app: app.clone() }));
-    match companion.reminders().scheduler() {
+    let on_open = Arc::new(move |message_id| window::show_message(&opener, message_id));
+    match companion.deliveries(on_open, CancellationToken::new()) {
         Ok(Some(task)) => {
             tauri::async_runtime::spawn(task);
-            tauri::async_runtime::spawn(companion.proactive().spontaneous_loop(CancellationToken::new()));
         }
         Ok(None) => tracing::warn!("another Sidecar process delivers reminders for this data folder"),
         Err(error) => tracing::warn!(%error, "could not start the reminder scheduler"),

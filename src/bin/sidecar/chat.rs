@@ -238,37 +238,20 @@ fn print_proactive(companion: &Arc<Companion>) -> anyhow::Result<tokio::task::Jo
     }))
 }
 
-/// Delivers reminders and runs the spontaneous loop from this process when no other
-/// Sidecar (the app, a daemon) does it for this data directory.
-fn own_schedulers(companion: &Arc<Companion>) -> anyhow::Result<Option<tokio_util::sync::CancellationToken>> {
-    use sidecar::proactive::sinks::NotificationSink;
-    use sidecar::proactive::state::Channel;
-    let Some(scheduler) = companion.reminders().scheduler()? else {
-        return Ok(None);
-    };
-    companion.proactive().router().register(Arc::new(NotificationSink {
-        channel: Channel::Cli,
-        lang: companion.lang(),
-        reminders: companion.reminders().clone(),
-        on_open: Arc::new(|_| {}),
-    }));
-    let cancel = tokio_util::sync::CancellationToken::new();
-    tokio::spawn(scheduler);
-    tokio::spawn(companion.proactive().spontaneous_loop(cancel.clone()));
-    Ok(Some(cancel))
-}
 
 pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     println!("Sidecar chat. Type a message and press Enter; /exit or Ctrl+D quits, Ctrl+C stops a reply.");
-    let owned = own_schedulers(companion)?;
+    // Reminders are delivered from here when no app or daemon does it.
+    let cancel = tokio_util::sync::CancellationToken::new();
+    if let Some(deliveries) = companion.deliveries(Arc::new(|_| {}), cancel.clone())? {
+        tokio::spawn(deliveries);
+    }
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
     sidecar::channels::source::serve(terminal, companion.conversation().clone()).await;
     println!();
     printer.abort();
-    if let Some(cancel) = owned {
-        cancel.cancel();
-    }
+    cancel.cancel();
     Ok(0)
 }
 

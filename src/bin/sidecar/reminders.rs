@@ -96,28 +96,19 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow:
 
 /// The schedulers with the terminal and OS notifications as sinks.
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
-    use sidecar::proactive::sinks::{ConsoleSink, NotificationSink};
-    use sidecar::proactive::state::Channel;
+    use sidecar::proactive::sinks::ConsoleSink;
     companion.proactive().router().register(Arc::new(ConsoleSink { clock: companion.clock().clone() }));
-    // A snooze button is handled by the sink; a click has no window to open here.
-    companion.proactive().router().register(Arc::new(NotificationSink {
-        channel: Channel::Cli,
-        lang: companion.lang(),
-        reminders: companion.reminders().clone(),
-        on_open: Arc::new(|_| {}),
-    }));
-    let Some(scheduler) = companion.reminders().scheduler()? else {
+    let cancel = tokio_util::sync::CancellationToken::new();
+    // A click on a notification has no window to open here.
+    let Some(deliveries) = companion.deliveries(Arc::new(|_| {}), cancel.clone())? else {
         eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
         return Ok(1);
     };
-    let cancel = tokio_util::sync::CancellationToken::new();
-    let spontaneous = tokio::spawn(companion.proactive().spontaneous_loop(cancel.clone()));
-    let scheduler = tokio::spawn(scheduler);
+    let deliveries = tokio::spawn(deliveries);
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
     stop_signal().await;
     cancel.cancel();
-    scheduler.abort();
-    let _ = spontaneous.await;
+    let _ = deliveries.await;
     companion.shutdown().await;
     Ok(0)
 }
