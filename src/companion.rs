@@ -158,12 +158,11 @@ impl Companion {
             reminders: reminders.clone(),
             proactive: proactive.clone(),
             events: events.clone(),
-            tools,
             clock: clock.clone(),
             lang,
             channel: options.channel,
             brain,
-        }));
+        }, tools));
         let (local, caller) = CallSource::new(options.channel, clock.clone());
         tokio::spawn(serve(Arc::new(local), conversation.clone()));
         Ok(Arc::new(Self {

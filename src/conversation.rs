@@ -60,22 +60,11 @@ struct Said {
 }
 
 pub struct ConversationService {
-    store: Store,
-    models: Arc<Models>,
-    context: Arc<ContextService>,
-    reminders: Arc<ReminderService>,
-    proactive: Arc<ProactiveService>,
-    events: EventBus,
+    with: ConversationParts,
     tools: StdMutex<Arc<ToolRegistry>>,
-    clock: Clock,
-    lang: Lang,
-    /// Where this process's user talks from.
-    channel: Channel,
     /// Every message waits here for its turn.
     inbox: Inbox,
     active_turn: StdMutex<Option<CancellationToken>>,
-    /// Held while the model is asked anything for the user (P7), shared with proactivity.
-    brain: BrainLock,
 }
 
 /// What the conversation service is built from.
@@ -86,10 +75,11 @@ pub struct ConversationParts {
     pub reminders: Arc<ReminderService>,
     pub proactive: Arc<ProactiveService>,
     pub events: EventBus,
-    pub tools: ToolRegistry,
     pub clock: Clock,
     pub lang: Lang,
+    /// Where this process's user talks from.
     pub channel: Channel,
+    /// Held while the model is asked anything for the user (P7), shared with proactivity.
     pub brain: BrainLock,
 }
 
@@ -103,22 +93,8 @@ impl Drop for TurnGuard<'_> {
 }
 
 impl ConversationService {
-    pub fn new(parts: ConversationParts) -> Self {
-        Self {
-            store: parts.store,
-            models: parts.models,
-            context: parts.context,
-            reminders: parts.reminders,
-            proactive: parts.proactive,
-            events: parts.events,
-            tools: StdMutex::new(Arc::new(parts.tools)),
-            clock: parts.clock,
-            lang: parts.lang,
-            channel: parts.channel,
-            inbox: Inbox::default(),
-            active_turn: StdMutex::new(None),
-            brain: parts.brain,
-        }
+    pub fn new(parts: ConversationParts, tools: ToolRegistry) -> Self {
+        Self { with: parts, tools: StdMutex::new(Arc::new(tools)), inbox: Inbox::default(), active_turn: StdMutex::new(None) }
     }
 
     /// Replaces the tools offered to the model (tests, and features that add tools).
@@ -132,20 +108,20 @@ impl ConversationService {
 
     /// The current conversation's last `limit` messages, oldest first.
     pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
-        let conversation = self.store.conversations().current_conversation().await?;
-        Ok(self.store.conversations().recent_messages(conversation, limit).await?)
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().recent_messages(conversation, limit).await?)
     }
 
     /// Pins a provider to the current conversation (no fallback), or unpins it.
     pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
-        let conversation = self.store.conversations().current_conversation().await?;
-        Ok(self.store.conversations().set_conversation_provider(conversation, provider_id).await?)
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().set_conversation_provider(conversation, provider_id).await?)
     }
 
     /// The provider pinned to the current conversation, if any.
     pub async fn pinned_provider(&self) -> Result<Option<String>, CompanionError> {
-        let conversation = self.store.conversations().current_conversation().await?;
-        Ok(self.store.conversations().conversation_provider(conversation).await?)
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().conversation_provider(conversation).await?)
     }
 
     /// Takes `text` from `channel`: a command is answered at once; anything else takes
@@ -160,17 +136,17 @@ impl ConversationService {
         } else {
             // The user wrote: a spontaneous decision in flight is dropped, even if this
             // message has to wait for the reply being written.
-            self.proactive.user_is_writing();
-            Step::Turn(self.inbox.arrive(&text, channel, |items| self.events.publish(CoreEvent::Queue { items })))
+            self.with.proactive.user_is_writing();
+            Step::Turn(self.inbox.arrive(&text, channel, |items| self.with.events.publish(CoreEvent::Queue { items })))
         };
         async move {
             match step {
                 Step::Empty => Err(CompanionError::EmptyMessage),
                 // Commands are answered at once, even while a reply is being written.
                 Step::Command(command) => {
-                    let conversation_id = self.store.conversations().current_conversation().await?;
+                    let conversation_id = self.with.store.conversations().current_conversation().await?;
                     let said = ChatMessage::user(&text);
-                    self.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
+                    self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
                     self.answer_command(conversation_id, command, channel).await
                 }
                 Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
@@ -181,25 +157,25 @@ impl ConversationService {
     async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, CompanionError> {
         let turn = entry.ready().await.map_err(|_| CompanionError::QueuedCancelled)?;
         if turn.waited.is_some() {
-            self.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+            self.with.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
         }
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
-        let conversation_id = self.store.conversations().current_conversation().await?;
+        let conversation_id = self.with.store.conversations().current_conversation().await?;
         let user_message_id =
-            self.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
+            self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
-        let proactive = self.proactive.clone();
+        let proactive = self.with.proactive.clone();
         tokio::spawn(async move {
             if let Err(error) = proactive.record_user_activity(channel).await {
                 tracing::warn!(%error, "could not record the user's activity");
             }
         });
         let dequeued = turn.waited.map(|_| text.to_string());
-        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
+        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
-        let _brain = self.brain.lock().await;
+        let _brain = self.with.brain.lock().await;
         self.reply(conversation_id, user_message_id, Said { channel, arrived }, cancel).await
     }
 
@@ -207,7 +183,7 @@ impl ConversationService {
     pub fn cancel_queued(&self, id: u64) -> bool {
         let cancelled = self.inbox.cancel(id);
         if cancelled {
-            self.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+            self.with.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
         }
         cancelled
     }
@@ -221,27 +197,28 @@ impl ConversationService {
     async fn answer_command(&self, asked_in: i64, command: Command, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let stop_turn = || self.stop();
         let control = Control {
-            context: &self.context,
-            reminders: &self.reminders,
-            proactive: &self.proactive,
-            clock: &self.clock,
-            lang: self.lang,
+            context: &self.with.context,
+            reminders: &self.with.reminders,
+            proactive: &self.with.proactive,
+            clock: &self.with.clock,
+            lang: self.with.lang,
             stop_turn: &stop_turn,
         };
         let result = control.answer(command).await;
         // `/clear` moved on to a new conversation: the answer goes there.
-        let conversation_id = self.store.conversations().current_conversation().await.unwrap_or(asked_in);
+        let conversation_id = self.with.store.conversations().current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
             Err(error) => (error.to_string(), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let message_id = self
+            .with
             .store
             .conversations()
             .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel) })
             .await?;
-        self.events.publish(CoreEvent::TurnFinished {
+        self.with.events.publish(CoreEvent::TurnFinished {
             conversation_id,
             message_id,
             status: status.as_str().to_string(),
@@ -267,11 +244,11 @@ impl ConversationService {
         if self.inbox.is_running() {
             return Err(CompanionError::Busy);
         }
-        let _turn = self.inbox.enter("", self.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
+        let _turn = self.inbox.enter("", self.with.channel, |_| {}).await.map_err(|_| CompanionError::QueuedCancelled)?;
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
-        let conversation_id = self.store.conversations().current_conversation().await?;
-        let recent = self.store.conversations().recent_messages(conversation_id, 16).await?;
+        let conversation_id = self.with.store.conversations().current_conversation().await?;
+        let recent = self.with.store.conversations().recent_messages(conversation_id, 16).await?;
         let last = recent
             .iter()
             .rev()
@@ -283,10 +260,10 @@ impl ConversationService {
             return Err(CompanionError::NothingToRetry);
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
-        self.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
-        self.proactive.record_user_activity(self.channel).await?;
-        let _brain = self.brain.lock().await;
-        self.reply(conversation_id, user_message_id, Said { channel: self.channel, arrived }, cancel).await
+        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
+        self.with.proactive.record_user_activity(self.with.channel).await?;
+        let _brain = self.with.brain.lock().await;
+        self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel).await
     }
 
     /// Stops the turn in progress, if any. What was streamed so far is kept.
@@ -320,7 +297,7 @@ impl ConversationService {
                 Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
                 Err(error) => {
                     tracing::warn!(%error, "turn failed");
-                    self.events.publish(CoreEvent::TurnFailed {
+                    self.with.events.publish(CoreEvent::TurnFailed {
                         conversation_id,
                         message: error.to_string(),
                         retryable: error.is_retryable(),
@@ -334,30 +311,30 @@ impl ConversationService {
     }
 
     async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
-        let settings = self.models.settings();
-        let pinned = self.store.conversations().conversation_provider(conversation_id).await?;
+        let settings = self.with.models.settings();
+        let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let chain = tokio::select! {
-            chain = self.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
+            chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
         let tools = self.tools();
         // Folding old turns may call the model: Stop works here too.
         let turn = tokio::select! {
-            turn = self.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
+            turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
         };
-        let shaper = self.context.shaper(&turn, conversation_id, &chain);
+        let shaper = self.with.context.shaper(&turn, conversation_id, &chain);
         let driven = drive(
             TurnContext {
                 shaper: &shaper,
                 conversation_id,
-                store: &self.store,
-                events: &self.events,
+                store: &self.with.store,
+                events: &self.with.events,
                 tools: &tools,
                 chain,
-                summarize_chain: self.models.routed(crate::settings::Purpose::Summarize),
+                summarize_chain: self.with.models.routed(crate::settings::Purpose::Summarize),
                 channel: said.channel,
-                clock: &self.clock,
+                clock: &self.with.clock,
                 arrived: said.arrived,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),
@@ -392,7 +369,7 @@ impl ConversationService {
                 settings.llm.turn_timeout()
             ))),
             _ => {
-                self.events.publish(CoreEvent::TurnFinished {
+                self.with.events.publish(CoreEvent::TurnFinished {
                     conversation_id,
                     message_id: outcome.message_id,
                     status: outcome.status.as_str().to_string(),
