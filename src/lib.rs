@@ -7,6 +7,7 @@ pub mod channels;
 pub mod clock;
 pub mod companion;
 pub mod context;
+pub mod dates;
 pub mod conversation;
 pub mod error;
 pub mod events;

@@ -4,6 +4,7 @@
 //! enforce them.
 
 pub mod commands;
+pub mod dates;
 pub mod decision;
 pub mod proactive;
 pub mod reminders;

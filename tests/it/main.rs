@@ -8,6 +8,7 @@ mod cli;
 mod companion;
 mod context_replay;
 mod crash_write;
+mod dates;
 mod facts_bugs;
 mod local_model;
 mod logs;

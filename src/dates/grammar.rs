@@ -1,0 +1,619 @@
+//! The grammar of dates: small matchers over tokens, each reading one component (an
+//! offset, a day, an hour, a part of the day, a repeat rule, an end) and saying where it
+//! stopped. `Grammar::span` chains components that follow each other into one date
+//! expression; nothing here knows what "now" is (`resolve` does).
+
+use chrono::Weekday;
+
+use super::lexicon::{self as lex, DayPart, Tok, Tongue, Unit};
+
+/// A length of time: calendar months and days, and exact seconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Offset {
+    pub months: i64,
+    pub days: i64,
+    pub seconds: i64,
+    /// Said with "in", "within", "later", "dentro de"…; a bare "2 hours" is a date only
+    /// when it is the whole text.
+    pub marked: bool,
+}
+
+/// A day, as said.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Day {
+    Yesterday,
+    Today,
+    Tomorrow,
+    AfterTomorrow,
+    /// The next such weekday (never today); `next_week` picks the one in next week.
+    Weekday { weekday: Weekday, next_week: bool },
+    Weekend,
+    /// A day of a month, with or without a year.
+    Calendar { day: u32, month: u32, year: Option<i32> },
+    /// "el 15", "the 15th": this month's, or next month's if it has passed.
+    MonthDay(u32),
+}
+
+/// An hour, as said.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hour {
+    pub hour: u32,
+    pub minute: u32,
+    /// Some(true) for pm, Some(false) for am.
+    pub pm: Option<bool>,
+    pub part: Option<DayPart>,
+    /// noon, midnight, o'clock with a part, 24-hour forms: nothing left to guess.
+    pub settled: bool,
+}
+
+/// A repeat rule, as said; `recurrence` turns it into an RRULE.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Repeat {
+    Minutes(u32),
+    Hours(u32),
+    Days(u32),
+    Weeks { interval: u32, days: Vec<Weekday> },
+    MonthDay { interval: u32, day: i32 },
+    MonthPosition { position: i32, weekday: Weekday },
+    Yearly { month: u32, day: u32 },
+}
+
+/// One component of a date expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Component {
+    Offset(Offset),
+    Day(Day),
+    Hour(Hour),
+    Part(DayPart),
+    /// "tonight", "esta tarde": today, in that part of the day.
+    TodayPart(DayPart),
+    Repeat(Repeat),
+    Until(Day),
+    Count(u32),
+}
+
+/// A date expression found in the tokens: its components and token range.
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub components: Vec<Component>,
+    pub from: usize,
+    pub to: usize,
+}
+
+pub struct Grammar<'a> {
+    toks: &'a [Tok],
+    /// Decides D/M against M/D in numeric dates.
+    tongue: Tongue,
+}
+
+type Found<T> = Option<(T, usize)>;
+
+impl<'a> Grammar<'a> {
+    pub fn new(toks: &'a [Tok], tongue: Tongue) -> Self {
+        Self { toks, tongue }
+    }
+
+    fn word(&self, i: usize) -> Option<&str> {
+        self.toks.get(i).map(|t| t.text.as_str())
+    }
+
+    /// The words of `phrase` from `i`; where they end.
+    fn phrase(&self, i: usize, phrase: &str) -> Option<usize> {
+        let mut at = i;
+        for w in phrase.split(' ') {
+            if self.word(at)? != w {
+                return None;
+            }
+            at += 1;
+        }
+        Some(at)
+    }
+
+    /// The longest of `phrases` from `i`.
+    fn any(&self, i: usize, phrases: &[&str]) -> Option<usize> {
+        phrases.iter().filter_map(|p| self.phrase(i, p)).max()
+    }
+
+    /// Components one after another from `i` ("and"/"y" between them allowed).
+    pub fn span(&self, i: usize) -> Option<Span> {
+        let mut components = Vec::new();
+        let mut at = i;
+        loop {
+            let next = if components.is_empty() { at } else { self.any(at, &["and", "y", "e"]).unwrap_or(at) };
+            match self.component(next) {
+                Some((c, end)) => {
+                    components.push(c);
+                    at = end;
+                }
+                None => break,
+            }
+        }
+        (!components.is_empty()).then_some(Span { components, from: i, to: at })
+    }
+
+    fn component(&self, i: usize) -> Found<Component> {
+        if let Some((r, end)) = self.repeat(i) {
+            return Some((Component::Repeat(r), end));
+        }
+        if let Some(found) = self.until_or_count(i) {
+            return Some(found);
+        }
+        if let Some((o, end)) = self.offset(i) {
+            return Some((Component::Offset(o), end));
+        }
+        if let Some(found) = self.today_part(i) {
+            return Some(found);
+        }
+        if let Some((d, end)) = self.day(i) {
+            return Some((Component::Day(d), end));
+        }
+        if let Some((h, end)) = self.hour(i) {
+            return Some((Component::Hour(h), end));
+        }
+        self.part(i).map(|(p, end)| (Component::Part(p), end))
+    }
+
+    // ---- offsets ----
+
+    fn offset(&self, i: usize) -> Found<Offset> {
+        let lead = self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas"]);
+        let start = lead.unwrap_or(i);
+        let (mut offset, mut at) = self.amount(start, lead.is_some())?;
+        while let Some((more, end)) = self.any(at, &["and", "y"]).and_then(|a| self.amount(a, false)).or_else(|| self.amount(at, false)) {
+            offset.months += more.months;
+            offset.days += more.days;
+            offset.seconds += more.seconds;
+            at = end;
+        }
+        let trail = self.any(at, &["later", "from now", "after", "hence", "despues", "mas tarde", "a partir de ahora", "desde ahora"]);
+        offset.marked = lead.is_some() || trail.is_some();
+        if !offset.marked && at == i + 1 && self.word(i).is_some_and(|w| w.ends_with('h')) {
+            // "15h" alone is an hour of the day (Spanish usage), not fifteen hours.
+            return None;
+        }
+        Some((offset, trail.unwrap_or(at)))
+    }
+
+    /// One quantity and unit: "2 hours", "media hora", "a couple of days", "1d", "una
+    /// hora y media", "half an hour".
+    fn amount(&self, i: usize, bare_unit: bool) -> Found<Offset> {
+        if let Some(found) = self.compact(i) {
+            return Some(found);
+        }
+        // "en hora y media": a unit with no number, only right after "in"/"en".
+        let (n, at) = match self.quantity(i) {
+            Some(found) => found,
+            None if bare_unit => (1.0, i),
+            None => return None,
+        };
+        let (unit, _) = lex::unit(self.word(at)?)?;
+        let mut end = at + 1;
+        let mut n = n;
+        if let Some(e) = self.any(end, &["y media", "and a half", "y cuarto", "and a quarter", "y tres cuartos"]) {
+            n += match self.word(end + 1) {
+                Some("media" | "a") if self.word(end + 2) != Some("quarter") => 0.5,
+                Some("tres") => 0.75,
+                _ => 0.25,
+            };
+            end = e;
+        }
+        Some((scale(n, unit)?, end))
+    }
+
+    /// "1d", "2hr", "5min", "90m", "1.5h".
+    fn compact(&self, i: usize) -> Found<Offset> {
+        let w = self.word(i)?;
+        let split = w.find(|c: char| c.is_ascii_alphabetic())?;
+        let (n, u) = w.split_at(split);
+        let n = lex::digits(n)?;
+        let unit = match u {
+            "d" => Unit::Day,
+            "h" | "hr" | "hrs" => Unit::Hour,
+            "m" | "min" | "mins" => Unit::Minute,
+            "w" | "wk" => Unit::Week,
+            "s" | "sec" => Unit::Second,
+            _ => return None,
+        };
+        Some((scale(n, unit)?, i + 1))
+    }
+
+    fn quantity(&self, i: usize) -> Found<f64> {
+        if let Some(end) = self.any(i, &["a couple of", "a couple", "couple of", "un par de"]) {
+            return Some((2.0, end));
+        }
+        if let Some(end) = self.any(i, &["a few", "few", "unos pocos", "unas pocas", "unos cuantos", "unas cuantas"]) {
+            return Some((3.0, end));
+        }
+        if let Some(end) = self.any(i, &["un cuarto de", "a quarter of an", "a quarter of a", "quarter of an"]) {
+            return Some((0.25, end));
+        }
+        if let Some(end) = self.any(i, &["half an", "half a", "a half"]) {
+            return Some((0.5, end));
+        }
+        let i = self.any(i, &["unos", "unas", "about", "around", "como"]).unwrap_or(i);
+        let (n, _) = lex::number_word(self.word(i)?)?;
+        Some((n, i + 1))
+    }
+
+    // ---- days ----
+
+    fn day(&self, i: usize) -> Found<Day> {
+        if let Some(end) = self.any(i, &["pasado manana", "the day after tomorrow", "day after tomorrow"]) {
+            return Some((Day::AfterTomorrow, end));
+        }
+        let simple = [
+            ("hoy", Day::Today),
+            ("today", Day::Today),
+            ("manana", Day::Tomorrow),
+            ("tomorrow", Day::Tomorrow),
+            ("tmrw", Day::Tomorrow),
+            ("ayer", Day::Yesterday),
+            ("yesterday", Day::Yesterday),
+        ];
+        let i_day = self.any(i, &["for", "para", "de", "on", "by"]).filter(|&n| self.simple_day(n, &simple).is_some()).unwrap_or(i);
+        if let Some(found) = self.simple_day(i_day, &simple) {
+            return Some(found);
+        }
+        if let Some(end) = self.any(
+            i,
+            &["el finde", "este finde", "finde", "el fin de semana", "este fin de semana", "this weekend", "the weekend", "on the weekend", "over the weekend", "this coming weekend"],
+        ) {
+            return Some((Day::Weekend, end));
+        }
+        if let Some(found) = self.calendar(i) {
+            return Some(found);
+        }
+        if let Some(found) = self.numeric(i) {
+            return Some(found);
+        }
+        if let Some(found) = self.weekday(i) {
+            return Some(found);
+        }
+        self.month_day(i)
+    }
+
+    fn simple_day(&self, i: usize, simple: &[(&str, Day)]) -> Found<Day> {
+        let w = self.word(i)?;
+        let (_, day) = simple.iter().find(|(s, _)| *s == w)?;
+        Some((*day, i + 1))
+    }
+
+    fn weekday(&self, i: usize) -> Found<Day> {
+        let lead = self.any(i, &["el proximo", "el siguiente", "proximo", "el", "este", "this", "next", "on", "this coming", "coming", "on next", "para el", "for"]);
+        let at = lead.unwrap_or(i);
+        let (weekday, _) = lex::weekday(self.word(at)?)?;
+        if lex::plural_weekday(self.word(at)?) && lead.is_none_or(|l| l == i + 1 && self.word(i) == Some("on")) {
+            // "on mondays", "los lunes": a habit (the repeat matcher reads it).
+            return None;
+        }
+        let mut end = at + 1;
+        let next_week = match self.any(end, &["de la semana que viene", "de la proxima semana", "de la semana proxima", "of next week", "next week", "la semana que viene", "la proxima semana"]) {
+            Some(e) => {
+                end = e;
+                true
+            }
+            None => {
+                end = self.any(end, &["que viene", "proximo"]).unwrap_or(end);
+                false
+            }
+        };
+        Some((Day::Weekday { weekday, next_week }, end))
+    }
+
+    /// "24 de octubre", "el 1º de mayo de 2027", "October 24th, 2026", "24th of October".
+    fn calendar(&self, i: usize) -> Found<Day> {
+        let i = self.any(i, &["el dia", "el", "the", "on the", "on", "del", "dia"]).filter(|&n| self.calendar_core(n).is_some()).unwrap_or(i);
+        self.calendar_core(i)
+    }
+
+    fn calendar_core(&self, i: usize) -> Found<Day> {
+        let day_word = |at: usize| self.word(at).and_then(|w| lex::ordinal_day(w).or_else(|| lex::ordinal_word(w)));
+        // Day first: "24 de octubre", "24th of october", "24 october".
+        if let Some(day) = day_word(i) {
+            let at = self.any(i + 1, &["de", "of"]).unwrap_or(i + 1);
+            if let Some((month, _)) = self.word(at).and_then(lex::month) {
+                let (year, end) = self.year(at + 1);
+                return Some((Day::Calendar { day, month, year }, end));
+            }
+        }
+        // Month first: "october 24", "september 16, 2020", "oct 24th".
+        let (month, _) = lex::month(self.word(i)?)?;
+        let at = self.any(i + 1, &["the"]).unwrap_or(i + 1);
+        let day = day_word(at)?;
+        let (year, end) = self.year(at + 1);
+        Some((Day::Calendar { day, month, year }, end))
+    }
+
+    fn year(&self, i: usize) -> (Option<i32>, usize) {
+        let at = self.any(i, &["de", "del", "of"]).unwrap_or(i);
+        match self.word(at) {
+            Some(w) if w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()) => (w.parse().ok(), at + 1),
+            _ => (None, i),
+        }
+    }
+
+    /// "31/05/2024", "5/31", "2024-05-31", "31-05-24", "31.05.2024".
+    fn numeric(&self, i: usize) -> Found<Day> {
+        let at = self.any(i, &["el", "on", "the"]).filter(|&n| self.word(n).is_some_and(|w| w.contains(['/', '-', '.']))).unwrap_or(i);
+        let w = self.word(at)?;
+        let sep = if w.contains('/') { '/' } else if w.contains('-') { '-' } else { '.' };
+        let parts: Vec<&str> = w.split(sep).collect();
+        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit())) {
+            return None;
+        }
+        if sep == '.' && parts.len() == 2 {
+            return None; // a decimal number
+        }
+        let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
+        let (day, month, year) = if parts[0].len() == 4 {
+            (*n.get(2)?, n[1], Some(n[0] as i32))
+        } else {
+            let year = n.get(2).map(|&y| if parts[2].len() == 2 { 2000 + y as i32 } else { y as i32 });
+            let month_first = self.tongue == Tongue::En && n[1] <= 31 && n[0] <= 12 || n[0] <= 12 && n[1] > 12;
+            if month_first {
+                (n[1], n[0], year)
+            } else {
+                (n[0], n[1], year)
+            }
+        };
+        Some((Day::Calendar { day, month, year }, at + 1))
+    }
+
+    /// "el 15", "el día 15", "the 15th", "on the 1st".
+    fn month_day(&self, i: usize) -> Found<Day> {
+        let at = self.any(i, &["el dia", "el", "the", "on the"])?;
+        let w = self.word(at)?;
+        let day = lex::ordinal_day(w)?;
+        let spanish = self.word(i) == Some("el");
+        // "the 15" is not a date in English; "the 15th" is.
+        if !spanish && w.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some((Day::MonthDay(day), at + 1))
+    }
+
+    // ---- parts of the day ----
+
+    /// "tonight", "esta noche", "this afternoon".
+    fn today_part(&self, i: usize) -> Found<Component> {
+        let parts = [
+            ("tonight", DayPart::Night),
+            ("esta noche", DayPart::Night),
+            ("esta tarde", DayPart::Afternoon),
+            ("esta manana", DayPart::Morning),
+            ("this morning", DayPart::Morning),
+            ("this afternoon", DayPart::Afternoon),
+            ("this evening", DayPart::Evening),
+            ("later today", DayPart::Evening),
+            ("esta madrugada", DayPart::EarlyMorning),
+        ];
+        parts.iter().find_map(|(p, part)| self.phrase(i, p).map(|end| (Component::TodayPart(*part), end)))
+    }
+
+    /// "in the morning", "por la tarde", "at night", "de madrugada", or after a day:
+    /// "tomorrow morning", "el lunes en la noche".
+    fn part(&self, i: usize) -> Found<DayPart> {
+        let lead = self.any(i, &["in the", "por la", "en la", "a la", "de la", "at", "de", "por la", "during the"]);
+        let at = lead.unwrap_or(i);
+        let part = lex::day_part(self.word(at)?)?;
+        // A bare part of the day only after a day or a repeat ("tomorrow morning",
+        // "every night", "todas las noches"): "good morning" is no date, and a bare
+        // "mañana" is tomorrow.
+        let after_day = i > 0
+            && self.word(i - 1).is_some_and(|w| {
+                matches!(w, "tomorrow" | "today" | "tmrw" | "every" | "each" | "cada" | "las" | "los" | "yesterday") || lex::weekday(w).is_some()
+            });
+        if lead.is_none() && !after_day {
+            return None;
+        }
+        Some((part, at + 1))
+    }
+
+    // ---- hours ----
+
+    fn hour(&self, i: usize) -> Found<Hour> {
+        let lead = self.any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las"]);
+        let at = lead.unwrap_or(i);
+        if let Some(found) = self.named_hour(at) {
+            return Some(found);
+        }
+        if lead.is_some() {
+            if let Some(found) = self.english_fraction(at) {
+                return Some(found);
+            }
+        }
+        let (mut hour, mut end) = self.clock(at, lead.is_some())?;
+        if let Some(e) = self.any(end, &["y media", "y cuarto", "menos cuarto", "y tres cuartos"]) {
+            match self.word(end + 1) {
+                Some("media") => hour.minute = 30,
+                Some("cuarto") if self.word(end) == Some("y") => hour.minute = 15,
+                Some("tres") => hour.minute = 45,
+                _ => {
+                    hour.hour = (hour.hour + 23) % 24;
+                    hour.minute = 45;
+                }
+            }
+            end = e;
+        } else if let Some(m) = self.any(end, &["y", "menos"]).and_then(|a| self.word(a).and_then(|w| lex::whole(w, 59).map(|m| (m, a)))) {
+            // "a las 9 y 10", "a las 10 menos 5" ("y" could also join two things: only a minutes word follows).
+            let (minutes, a) = m;
+            if self.word(a + 1).is_none_or(|w| lex::unit(w).is_none()) {
+                if self.word(end) == Some("y") {
+                    hour.minute = minutes;
+                } else {
+                    hour.hour = (hour.hour + 23) % 24;
+                    hour.minute = 60 - minutes.max(1);
+                }
+                end = a + 1;
+            }
+        }
+        if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
+            end = e;
+            hour.settled |= hour.hour > 12;
+        }
+        if let Some((pm, e)) = self.meridiem(end) {
+            if hour.pm.is_some() || !(1..=12).contains(&hour.hour) {
+                return None;
+            }
+            hour.pm = Some(pm);
+            end = e;
+        }
+        if let Some(e) = self.any(end, &["de la manana", "de la tarde", "de la noche", "de la madrugada", "de madrugada", "in the morning", "in the afternoon", "in the evening", "at night", "por la manana", "por la tarde", "por la noche", "en la manana", "en la tarde", "en la noche", "tonight"]) {
+            let part = match self.word(e - 1) {
+                Some("manana" | "morning") => DayPart::Morning,
+                Some("tarde" | "afternoon") => DayPart::Afternoon,
+                Some("evening") => DayPart::Evening,
+                Some("madrugada") => DayPart::EarlyMorning,
+                _ => DayPart::Night,
+            };
+            hour.part = Some(part);
+            end = e;
+        }
+        let said_enough = lead.is_some() || hour.pm.is_some() || hour.part.is_some() || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs")) || end > at + 1;
+        said_enough.then_some((hour, end))
+    }
+
+    /// noon, midnight, mediodía, medianoche.
+    fn named_hour(&self, i: usize) -> Found<Hour> {
+        let i = self.any(i, &["al", "a", "la", "el"]).filter(|&n| self.named_hour_word(n).is_some()).unwrap_or(i);
+        self.named_hour_word(i)
+    }
+
+    fn named_hour_word(&self, i: usize) -> Found<Hour> {
+        let hour = match self.word(i)? {
+            "noon" | "midday" | "mediodia" => 12,
+            "midnight" | "medianoche" => 24,
+            _ => return None,
+        };
+        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true }, i + 1))
+    }
+
+    /// "half past 3", "quarter past 9", "quarter to 5", "ten past 8".
+    fn english_fraction(&self, i: usize) -> Found<Hour> {
+        let (minutes, at) = match self.word(i)? {
+            "half" => (30, i + 1),
+            "quarter" => (15, i + 1),
+            "a" if self.word(i + 1) == Some("quarter") => (15, i + 2),
+            w => (lex::whole(w, 59)?, self.any(i + 1, &["minutes", "minute"]).unwrap_or(i + 1)),
+        };
+        let past = match self.word(at)? {
+            "past" | "after" => true,
+            "to" | "before" => false,
+            _ => return None,
+        };
+        let (mut hour, end) = self.clock(at + 1, true)?;
+        if past {
+            hour.minute = minutes;
+        } else {
+            hour.hour = (hour.hour + 23) % 24;
+            hour.minute = 60 - minutes;
+        }
+        let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
+        hour.pm = pm;
+        Some((hour, end))
+    }
+
+    /// "9", "9:30", "09.30", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
+    fn clock(&self, i: usize, led: bool) -> Found<Hour> {
+        let w = self.word(i)?;
+        if let Some(n) = lex::whole(w, 24).filter(|_| led && !w.bytes().all(|b| b.is_ascii_digit())) {
+            // A number word: "a las tres", "at nine".
+            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false }, i + 1));
+        }
+        let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+        if digits_end == 0 || digits_end > 2 {
+            return None;
+        }
+        let hour: u32 = w[..digits_end].parse().ok()?;
+        let mut rest = &w[digits_end..];
+        let mut minute = 0;
+        let mut explicit_minutes = false;
+        if let Some(r) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('.').filter(|_| led)).or_else(|| rest.strip_prefix('h').filter(|r| r.len() == 2)) {
+            if r.len() < 2 || !r[..2].bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            minute = r[..2].parse().ok()?;
+            rest = &r[2..];
+            explicit_minutes = true;
+        }
+        let pm = match rest {
+            "" => None,
+            "am" | "a.m." | "a" => Some(false),
+            "pm" | "p.m." | "p" => Some(true),
+            "h" | "hs" | "hrs" if !explicit_minutes => None,
+            _ => return None,
+        };
+        if hour > 24 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
+            return None;
+        }
+        if !led && pm.is_none() && !explicit_minutes && !matches!(rest, "h" | "hs" | "hrs") {
+            // A bare number is a time only after "at"/"a las" or with a mark after it.
+            let marked = self.meridiem(i + 1).is_some()
+                || self.any(i + 1, &["o'clock", "oclock", "en punto", "de la manana", "de la tarde", "de la noche", "de la madrugada", "in the morning", "in the afternoon", "in the evening", "at night"]).is_some();
+            if !marked {
+                return None;
+            }
+        }
+        let settled = hour == 0 || hour > 12 || (explicit_minutes && w.starts_with('0'));
+        Some((Hour { hour, minute, pm, part: None, settled }, i + 1))
+    }
+
+    fn meridiem(&self, i: usize) -> Found<bool> {
+        match self.word(i)? {
+            "am" | "a.m." => Some((false, i + 1)),
+            "pm" | "p.m." => Some((true, i + 1)),
+            "a" | "p" if self.word(i + 1) == Some("m") || self.word(i + 1) == Some("m.") => Some((self.word(i) == Some("p"), i + 2)),
+            _ => None,
+        }
+    }
+
+    // ---- repeats and their ends ----
+
+    fn until_or_count(&self, i: usize) -> Found<Component> {
+        if let Some(at) = self.any(i, &["until", "till", "hasta", "hasta el", "through"]) {
+            let (day, end) = self.day(at)?;
+            return Some((Component::Until(day), end));
+        }
+        let at = self.any(i, &["for", "durante", "un total de"]).unwrap_or(i);
+        let n = lex::whole(self.word(at)?, 10_000)?;
+        let end = self.any(at + 1, &["times", "veces", "occurrences", "ocasiones"])?;
+        Some((Component::Count(n), end))
+    }
+
+    fn repeat(&self, i: usize) -> Found<Repeat> {
+        super::repeat_words::read(self, i)
+    }
+
+    // Accessors the repeat reader needs.
+    pub(super) fn w(&self, i: usize) -> Option<&str> {
+        self.word(i)
+    }
+    pub(super) fn any_of(&self, i: usize, phrases: &[&str]) -> Option<usize> {
+        self.any(i, phrases)
+    }
+    pub(super) fn day_at(&self, i: usize) -> Found<Day> {
+        self.day(i)
+    }
+}
+
+/// `n` of `unit` as an offset; `None` when it is absurdly large.
+fn scale(n: f64, unit: Unit) -> Option<Offset> {
+    if !n.is_finite() || n <= 0.0 || n > 1.0e6 {
+        return None;
+    }
+    let whole = n.fract() == 0.0;
+    let (months, days, seconds) = match unit {
+        Unit::Second => (0.0, 0.0, n),
+        Unit::Minute => (0.0, 0.0, n * 60.0),
+        Unit::Hour => (0.0, 0.0, n * 3600.0),
+        Unit::Day if whole => (0.0, n, 0.0),
+        Unit::Day => (0.0, 0.0, n * 86_400.0),
+        Unit::Week if whole => (0.0, n * 7.0, 0.0),
+        Unit::Week => (0.0, (n * 7.0).round(), 0.0),
+        Unit::Month if whole => (n, 0.0, 0.0),
+        Unit::Month => (0.0, (n * 30.0).round(), 0.0),
+        Unit::Year if whole => (n * 12.0, 0.0, 0.0),
+        Unit::Year => (0.0, (n * 365.0).round(), 0.0),
+    };
+    Some(Offset { months: months as i64, days: days as i64, seconds: seconds.round() as i64, marked: false })
+}

@@ -1,0 +1,294 @@
+//! The words dates are made of, in Spanish and English: tokens with their place in the
+//! user's text (so a reminder keeps the user's own words), numbers said in words,
+//! units, weekdays, months and parts of the day. Everything is matched lower-cased
+//! and accent-folded ("miércoles" → "miercoles", "año" → "ano").
+
+use chrono::Weekday;
+
+use crate::knowledge::words::fold;
+
+/// The longest input read. Longer text is cut here (dates are short; this bounds the
+/// work on hostile input).
+pub const MAX_INPUT_BYTES: usize = 10_240;
+
+/// A word of the user's text: folded for matching, with its byte range in the original.
+#[derive(Debug, Clone)]
+pub struct Tok {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Splits on spaces and on punctuation that never belongs to a date token; keeps
+/// `9:30`, `31/05/2024`, `1.5`, `p.m.` and ISO forms whole.
+pub fn tokens(original: &str) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let separator = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '!' | '?' | '¿' | '¡' | '(' | ')' | '"' | '“' | '”' | '«' | '»');
+    let mut push = |from: usize, to: usize| {
+        let raw = &original[from..to];
+        let mut text = fold(&raw.to_lowercase());
+        let mut end = to;
+        // A sentence's full stop or a trailing colon is not part of the word; "p.m." keeps its dot.
+        while (text.ends_with('.') || text.ends_with(':')) && !text.ends_with("m.") {
+            text.pop();
+            end -= 1;
+        }
+        if !text.is_empty() {
+            out.push(Tok { text, start: from, end });
+        }
+    };
+    let bytes = original.as_bytes();
+    for (i, c) in original.char_indices() {
+        // "1,5 horas": a decimal comma stays inside its number.
+        let decimal_comma = c == ',' && i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if separator(c) && !decimal_comma {
+            if let Some(s) = start.take() {
+                push(s, i);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        push(s, original.len());
+    }
+    out
+}
+
+/// Which language a word is evidence of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tongue {
+    Es,
+    En,
+}
+
+/// A number said in words or digits: "media" 0.5, "un par de" 2, "1.5", "veinte".
+pub fn number_word(word: &str) -> Option<(f64, Option<Tongue>)> {
+    use Tongue::*;
+    let (n, t) = match word {
+        "a" | "an" | "one" => (1.0, En),
+        "un" | "una" | "uno" => (1.0, Es),
+        "half" => (0.5, En),
+        "media" | "medio" => (0.5, Es),
+        "two" => (2.0, En),
+        "dos" => (2.0, Es),
+        "three" => (3.0, En),
+        "tres" => (3.0, Es),
+        "four" => (4.0, En),
+        "cuatro" => (4.0, Es),
+        "five" => (5.0, En),
+        "cinco" => (5.0, Es),
+        "six" => (6.0, En),
+        "seis" => (6.0, Es),
+        "seven" => (7.0, En),
+        "siete" => (7.0, Es),
+        "eight" => (8.0, En),
+        "ocho" => (8.0, Es),
+        "nine" => (9.0, En),
+        "nueve" => (9.0, Es),
+        "ten" => (10.0, En),
+        "diez" => (10.0, Es),
+        "eleven" => (11.0, En),
+        "once" => (11.0, Es),
+        "twelve" => (12.0, En),
+        "doce" => (12.0, Es),
+        "thirteen" => (13.0, En),
+        "trece" => (13.0, Es),
+        "fourteen" => (14.0, En),
+        "catorce" => (14.0, Es),
+        "fifteen" => (15.0, En),
+        "quince" => (15.0, Es),
+        "sixteen" => (16.0, En),
+        "dieciseis" => (16.0, Es),
+        "seventeen" => (17.0, En),
+        "diecisiete" => (17.0, Es),
+        "eighteen" => (18.0, En),
+        "dieciocho" => (18.0, Es),
+        "nineteen" => (19.0, En),
+        "diecinueve" => (19.0, Es),
+        "twenty" => (20.0, En),
+        "veinte" => (20.0, Es),
+        "thirty" => (30.0, En),
+        "treinta" => (30.0, Es),
+        "forty" | "fourty" => (40.0, En),
+        "cuarenta" => (40.0, Es),
+        "fifty" => (50.0, En),
+        "cincuenta" => (50.0, Es),
+        _ => return digits(word).map(|n| (n, None)),
+    };
+    Some((n, Some(t)))
+}
+
+/// "15", "1.5", "1,5"; at most 9 digits before the point, so no overflow downstream.
+pub fn digits(word: &str) -> Option<f64> {
+    let word = word.replace(',', ".");
+    let (whole, frac) = word.split_once('.').unwrap_or((&word, ""));
+    if whole.is_empty() || whole.len() > 9 || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    word.parse().ok()
+}
+
+/// A whole number from 0 to `max`, in digits or words.
+pub fn whole(word: &str, max: u32) -> Option<u32> {
+    let (n, _) = number_word(word)?;
+    (n.fract() == 0.0 && n >= 0.0 && n <= f64::from(max)).then_some(n as u32)
+}
+
+/// A unit of time, in seconds, days or months.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+pub fn unit(word: &str) -> Option<(Unit, Option<Tongue>)> {
+    use Tongue::*;
+    use Unit::*;
+    Some(match word {
+        "second" | "seconds" | "sec" | "secs" => (Second, Some(En)),
+        "segundo" | "segundos" | "seg" | "s" => (Second, Some(Es)),
+        "minute" | "minutes" => (Minute, Some(En)),
+        "minuto" | "minutos" => (Minute, Some(Es)),
+        "min" | "mins" | "m" => (Minute, None),
+        "hour" | "hours" | "hr" | "hrs" => (Hour, Some(En)),
+        "hora" | "horas" => (Hour, Some(Es)),
+        "h" => (Hour, None),
+        "day" | "days" => (Day, Some(En)),
+        "dia" | "dias" => (Day, Some(Es)),
+        "d" => (Day, None),
+        "week" | "weeks" | "wk" | "wks" | "w" => (Week, Some(En)),
+        "semana" | "semanas" => (Week, Some(Es)),
+        "month" | "months" => (Month, Some(En)),
+        "mes" | "meses" => (Month, Some(Es)),
+        "year" | "years" | "yr" | "yrs" => (Year, Some(En)),
+        "ano" | "anos" => (Year, Some(Es)),
+        _ => return None,
+    })
+}
+
+pub fn weekday(word: &str) -> Option<(Weekday, Option<Tongue>)> {
+    use Tongue::*;
+    use Weekday::*;
+    Some(match word {
+        "lunes" => (Mon, Some(Es)),
+        "martes" => (Tue, Some(Es)),
+        "miercoles" => (Wed, Some(Es)),
+        "jueves" => (Thu, Some(Es)),
+        "viernes" => (Fri, Some(Es)),
+        "sabado" | "sabados" => (Sat, Some(Es)),
+        "domingo" | "domingos" => (Sun, Some(Es)),
+        "monday" | "mondays" => (Mon, Some(En)),
+        "tuesday" | "tuesdays" | "tues" => (Tue, Some(En)),
+        "wednesday" | "wednesdays" | "weds" => (Wed, Some(En)),
+        "thursday" | "thursdays" | "thurs" => (Thu, Some(En)),
+        "friday" | "fridays" => (Fri, Some(En)),
+        "saturday" | "saturdays" => (Sat, Some(En)),
+        "sunday" | "sundays" => (Sun, Some(En)),
+        _ => return None,
+    })
+}
+
+/// A weekday said in the plural ("mondays", "los sábados"): a habit, not one day.
+pub fn plural_weekday(word: &str) -> bool {
+    word.ends_with("days") || matches!(word, "sabados" | "domingos")
+}
+
+/// A month's number; abbreviations only where they cannot be ordinary words.
+pub fn month(word: &str) -> Option<(u32, Option<Tongue>)> {
+    use Tongue::*;
+    Some(match word {
+        "enero" | "ene" => (1, Some(Es)),
+        "febrero" => (2, Some(Es)),
+        "marzo" => (3, Some(Es)),
+        "abril" => (4, Some(Es)),
+        "mayo" => (5, Some(Es)),
+        "junio" => (6, Some(Es)),
+        "julio" => (7, Some(Es)),
+        "agosto" | "ago" => (8, Some(Es)),
+        "septiembre" | "setiembre" => (9, Some(Es)),
+        "octubre" => (10, Some(Es)),
+        "noviembre" => (11, Some(Es)),
+        "diciembre" | "dic" => (12, Some(Es)),
+        "january" | "jan" => (1, Some(En)),
+        "february" | "feb" => (2, Some(En)),
+        "march" | "mar" => (3, None),
+        "april" | "apr" => (4, Some(En)),
+        "may" => (5, Some(En)),
+        "june" | "jun" => (6, Some(En)),
+        "july" | "jul" => (7, Some(En)),
+        "august" | "aug" => (8, Some(En)),
+        "september" | "sep" | "sept" => (9, Some(En)),
+        "october" | "oct" => (10, Some(En)),
+        "november" | "nov" => (11, None),
+        "december" | "dec" => (12, Some(En)),
+        _ => return None,
+    })
+}
+
+/// "12th", "1st", "1º", "1ro", "3"; a day of the month.
+pub fn ordinal_day(word: &str) -> Option<u32> {
+    let digits_end = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
+    let (n, suffix) = word.split_at(digits_end);
+    if n.is_empty() || n.len() > 2 || !matches!(suffix, "" | "st" | "nd" | "rd" | "th" | "º" | "°" | "o" | "ro" | "ero" | "a" | "ª") {
+        return None;
+    }
+    let day: u32 = n.parse().ok()?;
+    (1..=31).contains(&day).then_some(day)
+}
+
+/// A day of the month in words: "first", "primero", "fifteenth".
+pub fn ordinal_word(word: &str) -> Option<u32> {
+    Some(match word {
+        "first" | "primero" | "primer" => 1,
+        "second" | "segundo" => 2,
+        "third" | "tercero" | "tercer" => 3,
+        "fourth" | "cuarto" => 4,
+        "fifth" | "quinto" => 5,
+        _ => return None,
+    })
+}
+
+/// A part of the day, which settles am/pm and gives an hour when none is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DayPart {
+    EarlyMorning,
+    Morning,
+    Afternoon,
+    Evening,
+    Night,
+}
+
+impl DayPart {
+    /// The hour a reminder takes when only the part of the day is said.
+    pub fn default_hour(self) -> u32 {
+        match self {
+            DayPart::EarlyMorning => 6,
+            DayPart::Morning => 9,
+            DayPart::Afternoon => 15,
+            DayPart::Evening => 19,
+            DayPart::Night => 21,
+        }
+    }
+}
+
+/// "morning", "tarde", "noches": a part of the day (singular or plural).
+pub fn day_part(word: &str) -> Option<DayPart> {
+    Some(match word {
+        "morning" | "mornings" | "manana" | "mananas" => DayPart::Morning,
+        "afternoon" | "afternoons" | "tarde" | "tardes" => DayPart::Afternoon,
+        "evening" | "evenings" => DayPart::Evening,
+        "night" | "nights" | "noche" | "noches" => DayPart::Night,
+        "madrugada" | "madrugadas" => DayPart::EarlyMorning,
+        _ => return None,
+    })
+}

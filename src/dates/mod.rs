@@ -1,0 +1,310 @@
+//! Dates as people say them, in Spanish and English: deterministic code, no model (the
+//! seed's G1 and P10). `parse` reads a "when" on its own ("mañana a las 9", "in 1.5
+//! hours", "el primer lunes de cada mes"); `extract` finds the date inside a sentence
+//! and returns the rest as what to remember ("call mum tomorrow at 9" → "call mum").
+//!
+//! - `lexicon`: the words; `grammar` and `repeat_words`: the components a date is made
+//!   of; `resolve`: components to an instant at "now" in the user's zone;
+//!   `recurrence`: RRULEs and their occurrences (the `rrule` crate).
+//! - When a time is truly unclear ("a las 3" with no day, "en un rato", two dates) the
+//!   error says what is missing, echoes the user's words, and suggests a phrasing in
+//!   the language the user wrote in.
+
+pub mod grammar;
+pub mod lexicon;
+pub mod recurrence;
+mod repeat_words;
+pub mod resolve;
+
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use grammar::{Component, Grammar, Span};
+use lexicon::{Tok, Tongue};
+use resolve::{Context, Parts};
+pub use crate::words::dates::DateErrorKind;
+use crate::words::dates::{self as words};
+use crate::words::Lang;
+
+/// A time read from words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reading {
+    /// The first (or only) occurrence.
+    pub at: DateTime<Utc>,
+    #[serde(serialize_with = "zone_name")]
+    pub zone: Tz,
+    /// RFC 5545 RRULE (no DTSTART: the series starts at `at`).
+    pub rrule: Option<String>,
+    /// A date with no hour: all day, reminded at the default hour.
+    pub all_day: bool,
+    /// How the time was read, when that needs saying (DST, rolled to tomorrow…).
+    pub note: Option<String>,
+}
+
+fn zone_name<S: serde::Serializer>(zone: &Tz, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(zone.name())
+}
+
+impl Reading {
+    pub fn local(&self) -> DateTime<Tz> {
+        self.at.with_timezone(&self.zone)
+    }
+
+    /// The repeat rule in words, if any.
+    pub fn rule_words(&self, lang: Lang) -> Option<String> {
+        self.rrule.as_deref().map(|r| words::rule_words(r, self.local(), lang))
+    }
+
+    /// The next `n` occurrences (the first included).
+    pub fn occurrences(&self, n: u16) -> Vec<DateTime<Utc>> {
+        match &self.rrule {
+            Some(rule) => recurrence::upcoming(rule, self.at, self.zone, self.at - chrono::Duration::seconds(1), n),
+            None => vec![self.at],
+        }
+    }
+}
+
+/// Words that could not be read as a time: what is wrong and how to say it instead,
+/// in the language of the words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{error} {suggestion}")]
+pub struct DateError {
+    pub kind: DateErrorKind,
+    pub error: String,
+    pub suggestion: String,
+    pub lang: Lang,
+}
+
+impl DateError {
+    fn new(kind: DateErrorKind, words: &str, lang: Lang) -> Self {
+        let (error, suggestion) = words::date_error(kind, words, lang);
+        Self { kind, error, suggestion, lang }
+    }
+}
+
+/// What a reader needs besides the words.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Used when the words do not show their language ("23:00").
+    pub lang: Lang,
+    /// The hour of an all-day reminder.
+    pub all_day: NaiveTime,
+}
+
+impl Options {
+    pub fn new(lang: Lang) -> Self {
+        Self { lang, all_day: NaiveTime::from_hms_opt(9, 0, 0).expect("09:00") }
+    }
+}
+
+/// A sentence split into what to remember and when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Split {
+    pub what: String,
+    /// The user's words for the time, exactly as written.
+    pub when_text: String,
+    pub when: Reading,
+}
+
+const VAGUE: &[&str] = &[
+    "en un rato", "un rato", "dentro de un rato", "luego", "mas tarde", "despues", "pronto", "en un momento", "algun dia", "un dia de estos", "cuando puedas",
+    "later", "soon", "in a while", "in a bit", "sometime", "some time", "at some point", "one day", "someday", "later on", "whenever",
+];
+const NO_DAY: &[&str] = &["la semana que viene", "la proxima semana", "next week", "el mes que viene", "el proximo mes", "next month", "el ano que viene", "next year"];
+
+/// Cuts hostile input at a char boundary.
+fn bounded_text(text: &str) -> &str {
+    if text.len() <= lexicon::MAX_INPUT_BYTES {
+        return text;
+    }
+    let mut end = lexicon::MAX_INPUT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The language the words are in, when they show it.
+pub fn tongue(toks: &[Tok]) -> Option<Lang> {
+    const ES: &[&str] = &["en", "las", "la", "el", "los", "de", "del", "hoy", "manana", "cada", "todos", "dentro", "por", "que", "viene", "esta", "este", "hasta", "veces", "proximo", "mediodia", "medianoche", "recuerdame", "avisame", "y", "a", "al", "con", "para", "mi", "semana"];
+    const EN: &[&str] = &["in", "at", "on", "the", "today", "tomorrow", "tonight", "every", "each", "next", "this", "of", "and", "until", "times", "later", "from", "now", "noon", "midnight", "remind", "me", "to", "my", "week", "weekday", "weekdays"];
+    let (mut es, mut en) = (0, 0);
+    for t in toks.iter().take(200) {
+        let w = t.text.as_str();
+        let vote = lexicon::weekday(w)
+            .map(|x| x.1)
+            .or_else(|| lexicon::month(w).map(|x| x.1))
+            .or_else(|| lexicon::unit(w).map(|x| x.1))
+            .or_else(|| lexicon::number_word(w).map(|x| x.1))
+            .flatten()
+            .or_else(|| ES.contains(&w).then_some(Tongue::Es))
+            .or_else(|| EN.contains(&w).then_some(Tongue::En));
+        match vote {
+            Some(Tongue::Es) => es += 1,
+            Some(Tongue::En) => en += 1,
+            None => {}
+        }
+    }
+    match es.cmp(&en) {
+        std::cmp::Ordering::Greater => Some(Lang::Es),
+        std::cmp::Ordering::Less => Some(Lang::En),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+fn as_tongue(lang: Lang) -> Tongue {
+    if lang == Lang::Es { Tongue::Es } else { Tongue::En }
+}
+
+/// Reads `text` as a time said at `now` by someone in `zone`.
+pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Result<Reading, DateError> {
+    let raw = bounded_text(text).trim();
+    let toks = lexicon::tokens(raw);
+    let lang = tongue(&toks).unwrap_or(options.lang);
+    let fail = |kind, words: &str| DateError::new(kind, words, lang);
+    if toks.is_empty() {
+        return Err(fail(DateErrorKind::Empty, raw));
+    }
+    if let Some(reading) = iso(raw, zone, lang) {
+        let reading = reading.map_err(|kind| fail(kind, raw))?;
+        let cx = Context { now, zone, lang, all_day: options.all_day };
+        if reading.at <= now {
+            return Err(fail(DateErrorKind::Past, raw));
+        }
+        return resolve::bounded(reading, &cx).map_err(|kind| fail(kind, raw));
+    }
+    let folded: Vec<&str> = toks.iter().map(|t| t.text.as_str()).collect();
+    let whole = folded.join(" ");
+    if VAGUE.contains(&whole.as_str()) {
+        return Err(fail(DateErrorKind::Vague, raw));
+    }
+    if NO_DAY.contains(&whole.as_str()) {
+        return Err(fail(DateErrorKind::MissingDay, raw));
+    }
+    let grammar = Grammar::new(&toks, as_tongue(lang));
+    let mut components = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match grammar.span(i) {
+            Some(span) => {
+                components.extend(span.components);
+                i = span.to;
+            }
+            None => {
+                // Say the first word that is no part of a date, as the user wrote it.
+                let word = &raw[toks[i].start..toks[i].end];
+                return Err(fail(DateErrorKind::NotUnderstood, word));
+            }
+        }
+    }
+    let cx = Context { now, zone, lang, all_day: options.all_day };
+    let parts = Parts::gather(&components).map_err(|kind| fail(kind, raw))?;
+    resolve::read(&parts, &cx).map_err(|kind| fail(kind, raw))
+}
+
+/// An ISO 8601 / RFC 3339 date-time as a whole text.
+fn iso(raw: &str, zone: Tz, lang: Lang) -> Option<Result<Reading, DateErrorKind>> {
+    let lower = raw.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let looks = b.len() >= 16
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && (b[10] == b't' || b[10] == b' ')
+        && b[11..13].iter().all(u8::is_ascii_digit)
+        && b[13] == b':';
+    if !looks {
+        return None;
+    }
+    let reading = |at, note| Reading { at, zone, rrule: None, all_day: false, note };
+    if let Ok(at) = DateTime::parse_from_rfc3339(raw) {
+        return Some(Ok(reading(at.with_timezone(&Utc), None)));
+    }
+    for format in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"] {
+        if let Ok(naive) = NaiveDateTime::parse_from_str(raw, format) {
+            let (at, note) = resolve::instant(naive.date(), naive.time(), zone, lang);
+            return Some(Ok(reading(at, note)));
+        }
+    }
+    Some(Err(DateErrorKind::InvalidDate))
+}
+
+/// A span that is surely a date inside a sentence ("5 minutes" alone is not: "I walked
+/// 5 minutes"; "in 5 minutes" is).
+fn strong(span: &Span) -> bool {
+    span.components.iter().any(|c| match c {
+        Component::Offset(o) => o.marked,
+        Component::Until(_) | Component::Count(_) => false,
+        _ => true,
+    })
+}
+
+/// Connectors left at the edges of what remains once the date is taken out.
+const EDGE_WORDS: &[&str] = &["to", "at", "on", "for", "by", "and", "in", "para", "a", "de", "que", "el", "y", "en", "por", "the", "about", "sobre"];
+
+/// Finds the date in `text` and returns it with the rest ("what").
+pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Result<Split, DateError> {
+    let raw = bounded_text(text).trim();
+    let toks = lexicon::tokens(raw);
+    let lang = tongue(&toks).unwrap_or(options.lang);
+    let fail = |kind, words: &str| DateError::new(kind, words, lang);
+    let grammar = Grammar::new(&toks, as_tongue(lang));
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match grammar.span(i).filter(strong) {
+            Some(span) => {
+                i = span.to;
+                spans.push(span);
+            }
+            None => i += 1,
+        }
+    }
+    if spans.is_empty() {
+        let folded: Vec<&str> = toks.iter().map(|t| t.text.as_str()).collect();
+        let joined = format!(" {} ", folded.join(" "));
+        if let Some(vague) = VAGUE.iter().chain(NO_DAY).find(|v| joined.contains(&format!(" {v} "))) {
+            let kind = if NO_DAY.contains(vague) { DateErrorKind::MissingDay } else { DateErrorKind::Vague };
+            return Err(fail(kind, raw));
+        }
+        return Err(fail(if toks.is_empty() { DateErrorKind::Empty } else { DateErrorKind::NoDate }, raw));
+    }
+    let said: Vec<&str> = spans.iter().map(|s| &raw[toks[s.from].start..toks[s.to - 1].end]).collect();
+    let when_text = said.join(" ");
+    let components: Vec<Component> = spans.iter().flat_map(|s| s.components.clone()).collect();
+    let cx = Context { now, zone, lang, all_day: options.all_day };
+    let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
+    let when = resolve::read(&parts, &cx).map_err(|kind| fail(kind, &when_text))?;
+    Ok(Split { what: remainder(raw, &toks, &spans), when_text, when })
+}
+
+/// `raw` without the spans, tidied: no doubled spaces, no connector or punctuation
+/// left dangling at either end.
+fn remainder(raw: &str, toks: &[Tok], spans: &[Span]) -> String {
+    let mut kept = String::new();
+    let mut from = 0;
+    for span in spans {
+        kept.push_str(&raw[from..toks[span.from].start]);
+        kept.push(' ');
+        from = toks[span.to - 1].end;
+    }
+    kept.push_str(&raw[from..]);
+    let mut words: Vec<&str> = kept.split_whitespace().collect();
+    let tidy = |w: &str| w.trim_matches(|c: char| c.is_ascii_punctuation() || c == '¿' || c == '¡').to_lowercase();
+    let edge = |w: &str| {
+        let t = tidy(w);
+        t.is_empty() || EDGE_WORDS.contains(&crate::knowledge::words::fold(&t).as_str())
+    };
+    while words.first().is_some_and(|w| edge(w)) {
+        words.remove(0);
+    }
+    while words.last().is_some_and(|w| edge(w)) {
+        words.pop();
+    }
+    let text = words.join(" ");
+    text.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '.' | '-' | '—')).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,268 @@
+//! What Sidecar says about dates, in the language the user wrote in: why a time could
+//! not be read (echoing the user's own words), how to say it instead, notes about how
+//! it was read, and a repeat rule in words.
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Weekday};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use crate::words::Lang;
+
+/// Why a date could not be read. The kind is stable (tests, the tools); the text is
+/// for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DateErrorKind {
+    Empty,
+    /// No date in the words at all.
+    NoDate,
+    /// A word that is not part of any date Sidecar knows.
+    NotUnderstood,
+    /// An hour from 1 to 11 with no day and no am/pm ("a las 3").
+    AmbiguousHour,
+    /// "later", "en un rato": no amount of time.
+    Vague,
+    /// "next week": a week but no day.
+    MissingDay,
+    /// A day whose default hour has passed ("today").
+    MissingTime,
+    /// "31 de febrero".
+    InvalidDate,
+    Past,
+    /// Two different dates in one sentence.
+    TwoDates,
+    /// Before 1970 or more than 100 years ahead.
+    OutOfRange,
+}
+
+/// The error text and the suggestion, in `lang`. `words` are the user's own.
+pub fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, String) {
+    let es = lang == Lang::Es;
+    use DateErrorKind::*;
+    let (error, suggestion) = match (kind, es) {
+        (Empty, false) => ("The time is empty.".to_string(), "Say when, e.g. \"in 30 minutes\" or \"tomorrow at 9\"."),
+        (Empty, true) => ("Falta decir cuándo.".to_string(), "Por ejemplo: \"en 30 minutos\" o \"mañana a las 9\"."),
+        (NoDate, false) => (format!("I found no time in \"{words}\"."), "Add when, e.g. \"tomorrow at 9\" or \"in 2 hours\"."),
+        (NoDate, true) => (format!("No encontré cuándo en \"{words}\"."), "Añade cuándo, por ejemplo \"mañana a las 9\" o \"en 2 horas\"."),
+        (NotUnderstood, false) => (format!("I don't understand \"{words}\" as part of a time."), "Say it like \"tomorrow at 9\", \"Friday at 3pm\" or \"in 2 hours\"."),
+        (NotUnderstood, true) => (format!("No entiendo \"{words}\" como parte de una fecha."), "Dilo como \"mañana a las 9\", \"el viernes a las 15\" o \"en 2 horas\"."),
+        (AmbiguousHour, false) => (format!("\"{words}\" has no day, and the hour could be morning or afternoon."), "Say the day and which one: \"today at 3pm\" or \"tomorrow at 3am\"."),
+        (AmbiguousHour, true) => (format!("\"{words}\" no dice el día, y la hora puede ser de la mañana o de la tarde."), "Di el día y cuál: \"hoy a las 15\" o \"mañana a las 3 de la mañana\"."),
+        (Vague, false) => (format!("\"{words}\" is too vague for a reminder."), "Say how long: \"in 30 minutes\" or \"in 1 hour\"."),
+        (Vague, true) => (format!("\"{words}\" es demasiado vago para un recordatorio."), "Di cuánto: \"en 30 minutos\" o \"en 1 hora\"."),
+        (MissingDay, false) => (format!("\"{words}\" has no day."), "Say the day: \"Monday at 10\" or \"next Friday at 9\"."),
+        (MissingDay, true) => (format!("\"{words}\" no dice qué día."), "Di el día: \"el lunes a las 10\" o \"el viernes que viene a las 9\"."),
+        (MissingTime, false) => (format!("\"{words}\" has no hour, and the usual one has passed."), "Say the hour too, e.g. \"today at 6pm\"."),
+        (MissingTime, true) => (format!("\"{words}\" no dice la hora, y la habitual ya pasó."), "Di también la hora, por ejemplo \"hoy a las 18\"."),
+        (InvalidDate, false) => (format!("\"{words}\" is not a date on the calendar."), "Check the day and the month, e.g. \"February 28\"."),
+        (InvalidDate, true) => (format!("\"{words}\" no existe en el calendario."), "Revisa el día y el mes, por ejemplo \"28 de febrero\"."),
+        (Past, false) => (format!("\"{words}\" has already passed."), "Say a later time, e.g. \"tomorrow at 9\"."),
+        (Past, true) => (format!("\"{words}\" ya pasó."), "Di un momento futuro, por ejemplo \"mañana a las 9\"."),
+        (TwoDates, false) => (format!("\"{words}\" names two different times."), "Say just one, e.g. \"tomorrow at 9\"."),
+        (TwoDates, true) => (format!("\"{words}\" nombra dos momentos distintos."), "Di solo uno, por ejemplo \"mañana a las 9\"."),
+        (OutOfRange, false) => (format!("\"{words}\" is too far away for a reminder."), "Use a date from now to 100 years ahead."),
+        (OutOfRange, true) => (format!("\"{words}\" queda demasiado lejos para un recordatorio."), "Usa una fecha de aquí a 100 años."),
+    };
+    (error, suggestion.to_string())
+}
+
+/// A time that had passed today, moved to tomorrow.
+pub fn rolled(time: NaiveTime, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{} has passed today: tomorrow at {}", time.format("%H:%M"), time.format("%H:%M")),
+        Lang::Es => format!("Las {} de hoy ya pasaron: mañana a las {}", time.format("%H:%M"), time.format("%H:%M")),
+    }
+}
+
+/// A local time that does not exist (clocks go forward), moved by the gap.
+pub fn skipped(naive: chrono::NaiveDateTime, zone: Tz, moved: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{naive} does not exist in {zone} (clocks go forward); moved to {moved}"),
+        Lang::Es => format!("{naive} no existe en {zone} (se adelantan los relojes); pasa a las {moved}"),
+    }
+}
+
+/// A local time that happens twice (clocks go back): the first is used.
+pub fn doubled(naive: chrono::NaiveDateTime, zone: Tz, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{naive} happens twice in {zone} (clocks go back); the first one is used"),
+        Lang::Es => format!("{naive} ocurre dos veces en {zone} (se atrasan los relojes); se usa la primera"),
+    }
+}
+
+/// A date alone: an all-day reminder at the default hour.
+pub fn all_day(time: NaiveTime, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("No hour was said: all day, reminded at {}", time.format("%H:%M")),
+        Lang::Es => format!("Sin hora: todo el día, con aviso a las {}", time.format("%H:%M")),
+    }
+}
+
+const EN_DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const ES_DAYS: [&str; 7] = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"];
+const EN_MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const ES_MONTHS: [&str; 12] = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
+
+pub fn weekday_name(day: Weekday, lang: Lang) -> &'static str {
+    let i = day.num_days_from_monday() as usize;
+    if lang == Lang::Es { ES_DAYS[i] } else { EN_DAYS[i] }
+}
+
+fn month_name(month: u32, lang: Lang) -> &'static str {
+    let i = (month.clamp(1, 12) - 1) as usize;
+    if lang == Lang::Es { ES_MONTHS[i] } else { EN_MONTHS[i] }
+}
+
+/// "March 3" / "3 de marzo", with the year when given.
+pub fn date_words(date: NaiveDate, with_year: bool, lang: Lang) -> String {
+    let month = month_name(date.month(), lang);
+    match (lang, with_year) {
+        (Lang::En, false) => format!("{month} {}", date.day()),
+        (Lang::En, true) => format!("{month} {}, {}", date.day(), date.year()),
+        (Lang::Es, false) => format!("{} de {month}", date.day()),
+        (Lang::Es, true) => format!("{} de {month} de {}", date.day(), date.year()),
+    }
+}
+
+/// "Tuesday 24 November 2026, 09:00" / "martes 24 de noviembre de 2026, 09:00".
+pub fn moment_words(local: DateTime<Tz>, lang: Lang) -> String {
+    let date = local.date_naive();
+    let day = weekday_name(date.weekday(), lang);
+    match lang {
+        Lang::En => format!("{day} {} {} {}, {}", date.day(), month_name(date.month(), lang), date.year(), local.format("%H:%M")),
+        Lang::Es => format!("{day} {}, {}", date_words(date, true, lang), local.format("%H:%M")),
+    }
+}
+
+fn list(items: &[String], lang: Lang) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} {} {last}", rest.join(", "), if lang == Lang::Es { "y" } else { "and" }),
+    }
+}
+
+fn ordinal(n: i32, lang: Lang) -> String {
+    match (lang, n) {
+        (Lang::Es, -1) => "último".into(),
+        (Lang::Es, -2) => "penúltimo".into(),
+        (Lang::Es, 1) => "primer".into(),
+        (Lang::Es, 2) => "segundo".into(),
+        (Lang::Es, 3) => "tercer".into(),
+        (Lang::Es, n) => format!("{n}º"),
+        (Lang::En, -1) => "last".into(),
+        (Lang::En, -2) => "second-to-last".into(),
+        (Lang::En, 1) => "first".into(),
+        (Lang::En, 2) => "second".into(),
+        (Lang::En, 3) => "third".into(),
+        (Lang::En, n) => format!("{n}th"),
+    }
+}
+
+fn day_ordinal(n: i32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn weekday_code(code: &str) -> Option<Weekday> {
+    Some(match code {
+        "MO" => Weekday::Mon,
+        "TU" => Weekday::Tue,
+        "WE" => Weekday::Wed,
+        "TH" => Weekday::Thu,
+        "FR" => Weekday::Fri,
+        "SA" => Weekday::Sat,
+        "SU" => Weekday::Sun,
+        _ => return None,
+    })
+}
+
+/// An RFC 5545 rule in words: "every weekday at 09:00", "el primer lunes de cada mes a
+/// las 09:00". `start` gives the hour (and the day, where the rule does not say it).
+pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
+    let es = lang == Lang::Es;
+    let field = |key: &str| rrule.split(';').find_map(|kv| kv.strip_prefix(key).and_then(|v| v.strip_prefix('=')));
+    let interval: u32 = field("INTERVAL").and_then(|v| v.parse().ok()).unwrap_or(1);
+    let at = if es { format!(" a las {}", start.format("%H:%M")) } else { format!(" at {}", start.format("%H:%M")) };
+    let byday: Vec<(i32, Weekday)> = field("BYDAY")
+        .map(|v| {
+            v.split(',')
+                .filter_map(|d| {
+                    let (n, code) = d.split_at(d.len().saturating_sub(2));
+                    weekday_code(code).map(|w| (n.parse().unwrap_or(0), w))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let every_n = |one_en: &str, many_en: &str, one_es: &str, many_es: &str| match (es, interval) {
+        (false, 1) => one_en.to_string(),
+        (false, n) => format!("every {n} {many_en}"),
+        (true, 1) => one_es.to_string(),
+        (true, n) => format!("cada {n} {many_es}"),
+    };
+    let mut text = match field("FREQ").unwrap_or("") {
+        "MINUTELY" => every_n("every minute", "minutes", "cada minuto", "minutos"),
+        "HOURLY" => every_n("every hour", "hours", "cada hora", "horas"),
+        "DAILY" => every_n("every day", "days", "todos los días", "días") + &at,
+        "WEEKLY" => {
+            let days: Vec<Weekday> = if byday.is_empty() { vec![start.weekday()] } else { byday.iter().map(|(_, w)| *w).collect() };
+            let workdays = days == [Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu, Weekday::Fri];
+            let names: Vec<String> = days.iter().map(|d| weekday_name(*d, lang).to_string()).collect();
+            let names = list(&names, lang);
+            let head = match (es, interval, workdays) {
+                (false, 1, true) => "every weekday".to_string(),
+                (true, 1, true) => "de lunes a viernes".to_string(),
+                (false, 1, false) => format!("every {names}"),
+                (true, 1, false) => format!("los {names}"),
+                (false, n, _) => format!("every {n} weeks on {names}"),
+                (true, n, _) => format!("cada {n} semanas, los {names},"),
+            };
+            head + &at
+        }
+        "MONTHLY" => {
+            let head = if let Some(&(n, w)) = byday.first() {
+                if es {
+                    format!("el {} {} de cada mes", ordinal(n, lang), weekday_name(w, lang))
+                } else {
+                    format!("on the {} {} of every month", ordinal(n, lang), weekday_name(w, lang))
+                }
+            } else {
+                let day: i32 = field("BYMONTHDAY").and_then(|v| v.parse().ok()).unwrap_or(start.day() as i32);
+                match (es, day) {
+                    (false, -1) => "on the last day of every month".to_string(),
+                    (true, -1) => "el último día de cada mes".to_string(),
+                    (false, d) => format!("on the {} of every month", day_ordinal(d)),
+                    (true, d) => format!("el día {d} de cada mes"),
+                }
+            };
+            let head = match (es, interval) {
+                (_, 1) => head,
+                (false, n) => format!("{head} (every {n} months)"),
+                (true, n) => format!("{head} (cada {n} meses)"),
+            };
+            head + &at
+        }
+        "YEARLY" => {
+            let month: u32 = field("BYMONTH").and_then(|v| v.parse().ok()).unwrap_or(start.month());
+            let day: u32 = field("BYMONTHDAY").and_then(|v| v.parse().ok()).unwrap_or(start.day());
+            let date = NaiveDate::from_ymd_opt(2000, month, day).unwrap_or(start.date_naive());
+            let head = if es { format!("cada año el {}", date_words(date, false, lang)) } else { format!("every year on {}", date_words(date, false, lang)) };
+            head + &at
+        }
+        other => other.to_string(),
+    };
+    if let Some(count) = field("COUNT") {
+        text += &if es { format!(", {count} veces") } else { format!(", {count} times") };
+    }
+    if let Some(until) = field("UNTIL").and_then(|u| chrono::NaiveDateTime::parse_from_str(u, "%Y%m%dT%H%M%SZ").ok()) {
+        let local = until.and_utc().with_timezone(&start.timezone()).date_naive();
+        text += &if es { format!(", hasta el {}", date_words(local, true, lang)) } else { format!(", until {}", date_words(local, true, lang)) };
+    }
+    text
+}
