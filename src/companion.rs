@@ -142,7 +142,8 @@ impl Companion {
 
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
         let context = Arc::new(ContextService::new(store.clone(), knowledge.clone(), plans.clone(), events.clone(), models.clone(), clock.clone(), options.data_dir.clone()));
-        let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang));
+        let all_day = models.settings().user.all_day_time();
+        let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
         let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router, brain.clone(), clock.clone(), options.channel, lang));
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
 
@@ -157,6 +158,7 @@ impl Companion {
             context: context.clone(),
             reminders: reminders.clone(),
             proactive: proactive.clone(),
+            knowledge: knowledge.clone(),
             events: events.clone(),
             clock: clock.clone(),
             lang,

@@ -45,6 +45,14 @@ pub struct TurnOutcome {
     pub conversation_changed: bool,
 }
 
+/// How a request carried out before the model ends its turn.
+enum Carried {
+    /// Sidecar's answer is the reply.
+    Answered(TurnOutcome),
+    /// The model adds its words, told this.
+    TellModel(String),
+}
+
 /// What a submitted message turned out to be.
 enum Step<'a> {
     Empty,
@@ -58,6 +66,9 @@ struct Said {
     channel: Channel,
     arrived: std::time::Instant,
 }
+
+/// What the model is told besides the history: a request Sidecar already carried out.
+type Note = Option<String>;
 
 pub struct ConversationService {
     with: ConversationParts,
@@ -74,6 +85,8 @@ pub struct ConversationParts {
     pub context: Arc<ContextService>,
     pub reminders: Arc<ReminderService>,
     pub proactive: Arc<ProactiveService>,
+    /// Facts kept by "remember that…" before the model.
+    pub knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
     pub events: EventBus,
     pub clock: Clock,
     pub lang: Lang,
@@ -174,9 +187,61 @@ impl ConversationService {
         });
         let dequeued = turn.waited.map(|_| text.to_string());
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
+        // Code decides what code can decide (P10): a reminder, a fact, a list.
+        let note = match crate::intent::detect(text) {
+            Some(intent) => match self.carry_out(conversation_id, intent, text, channel).await? {
+                Carried::Answered(outcome) => return Ok(outcome),
+                Carried::TellModel(note) => Some(note),
+            },
+            None => None,
+        };
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, user_message_id, Said { channel, arrived }, cancel).await
+        self.reply(conversation_id, user_message_id, Said { channel, arrived }, cancel, note).await
+    }
+
+    /// Carries out a request found before the model and posts the answer. The offline
+    /// demo model adds nothing useful (it cannot use tools and may contradict what was
+    /// done), so it is not asked; a configured model is told what was done.
+    async fn carry_out(&self, conversation_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
+        let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
+        let acted = crate::intent::act::act(intent, text, &hands, self.with.lang).await?;
+        let meta = MessageMeta { intent: true, ..MessageMeta::default() };
+        let message_id = self
+            .with
+            .store
+            .conversations()
+            .add_message(NewMessage {
+                conversation_id,
+                message: &ChatMessage::assistant(&acted.answer),
+                status: MessageStatus::Complete,
+                finish_reason: None,
+                meta: Some(&meta),
+                channel: Some(channel),
+            })
+            .await?;
+        self.with.events.publish(CoreEvent::TurnFinished {
+            conversation_id,
+            message_id,
+            status: MessageStatus::Complete.as_str().to_string(),
+            finish_reason: None,
+            usage: None,
+            meta: meta.clone(),
+        });
+        if self.with.models.configured_is_empty() {
+            return Ok(Carried::Answered(TurnOutcome {
+                conversation_id,
+                message_id,
+                reply: acted.answer,
+                status: MessageStatus::Complete,
+                finish_reason: None,
+                usage: None,
+                meta,
+                timings: Default::default(),
+                conversation_changed: false,
+            }));
+        }
+        Ok(Carried::TellModel(crate::words::intent::model_note(&acted.answer)))
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.
@@ -263,7 +328,7 @@ impl ConversationService {
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
         self.with.proactive.record_user_activity(self.with.channel).await?;
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel).await
+        self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel, None).await
     }
 
     /// Stops the turn in progress, if any. What was streamed so far is kept.
@@ -287,12 +352,12 @@ impl ConversationService {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, user_message_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn reply(&self, conversation_id: i64, user_message_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
         use tracing::Instrument;
         let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
         async {
             tracing::info!("turn started");
-            let result = self.run_turn(conversation_id, said, cancel).await;
+            let result = self.run_turn(conversation_id, said, cancel, note).await;
             match &result {
                 Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
                 Err(error) => {
@@ -310,7 +375,7 @@ impl ConversationService {
         .await
     }
 
-    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken) -> Result<TurnOutcome, CompanionError> {
+    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let chain = tokio::select! {
@@ -319,10 +384,13 @@ impl ConversationService {
         };
         let tools = self.tools();
         // Folding old turns may call the model: Stop works here too.
-        let turn = tokio::select! {
+        let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
         };
+        if let Some(note) = note {
+            turn.prompt.push(ChatMessage::system(&note));
+        }
         let shaper = self.with.context.shaper(&turn, conversation_id, &chain);
         let driven = drive(
             TurnContext {

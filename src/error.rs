@@ -27,6 +27,9 @@ pub enum CompanionError {
     EmptyMessage,
     #[error("{0}")]
     InvalidInput(String),
+    /// Words that could not be read as a time; the text says what to say instead.
+    #[error(transparent)]
+    Date(#[from] crate::dates::DateError),
     #[error(transparent)]
     Knowledge(#[from] KnowledgeError),
 }

@@ -114,6 +114,11 @@ impl Models {
         Ok(Chain { providers: configured, pinned: false })
     }
 
+    /// No provider is configured: replies come from the offline demo model.
+    pub fn configured_is_empty(&self) -> bool {
+        self.configured.read().expect("providers lock").is_empty()
+    }
+
     /// The chain for `purpose`: its own routing when configured, else the chat chain
     /// (never pinned: background calls follow the user's routing, not a conversation's
     /// pick).

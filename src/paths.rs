@@ -45,3 +45,9 @@ pub fn config_file(explicit: Option<&Path>) -> PathBuf {
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from(QUALIFIER, ORGANIZATION, APPLICATION)
 }
+
+/// Where files the user asked for are written (an `.ics` export): the Downloads
+/// folder, or the data folder when the system has none.
+pub fn export_dir(data_dir: &std::path::Path) -> std::path::PathBuf {
+    directories::UserDirs::new().and_then(|d| d.download_dir().map(|p| p.to_path_buf())).unwrap_or_else(|| data_dir.to_path_buf())
+}

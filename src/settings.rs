@@ -247,6 +247,18 @@ impl Default for ContextSettings {
 pub struct UserSettings {
     /// IANA time zone ("America/Argentina/Buenos_Aires"); the system's when unset.
     pub timezone: Option<String>,
+    /// When a reminder said as a date with no hour ("el viernes") goes off: "HH:MM".
+    pub all_day_time: Option<String>,
+}
+
+impl UserSettings {
+    /// The hour of an all-day reminder; 09:00 unless set.
+    pub fn all_day_time(&self) -> chrono::NaiveTime {
+        self.all_day_time
+            .as_deref()
+            .and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok())
+            .unwrap_or_else(|| chrono::NaiveTime::from_hms_opt(9, 0, 0).expect("09:00"))
+    }
 }
 
 /// Which web search service `web_search` uses.
@@ -417,6 +429,11 @@ impl Settings {
                         purpose.as_str()
                     )));
                 }
+            }
+        }
+        if let Some(t) = &self.user.all_day_time {
+            if chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err() {
+                return Err(invalid(format!("user.all_day_time must be an hour like \"09:00\", not \"{t}\"")));
             }
         }
         // An unknown time zone is not fatal: the clock falls back to the system's and

@@ -258,6 +258,29 @@ pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Resu
 }
 
 #[tauri::command]
+pub fn preview_sentence(core: Core<'_>, text: String) -> sidecar::reminders::SentencePreview {
+    core.reminders().preview_sentence(&text)
+}
+
+#[tauri::command]
+pub async fn add_reminder_sentence(core: Core<'_>, sentence: String) -> Result<Reminder, CommandError> {
+    Ok(core.reminders().set_from_sentence(&sentence).await?.0)
+}
+
+/// Writes the pending reminders to `sidecar-reminders.ics` in the Downloads folder (the
+/// data folder when there is none); returns the file's path.
+#[tauri::command]
+pub async fn export_reminders_ics(core: Core<'_>) -> Result<String, CommandError> {
+    let dir = sidecar::paths::export_dir(core.data_dir());
+    Ok(core.reminders().export_ics_to(&dir).await?.display().to_string())
+}
+
+#[tauri::command]
+pub async fn import_reminders_ics(core: Core<'_>, text: String) -> Result<sidecar::reminders::ImportReport, CommandError> {
+    Ok(core.reminders().import_ics(&text).await?)
+}
+
+#[tauri::command]
 pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, CommandError> {
     Ok(core.reminders().cancel(id).await?)
 }

@@ -71,18 +71,18 @@ impl Control<'_> {
                 if pending.is_empty() {
                     w.no_pending_reminders()
                 } else {
-                    pending.iter().map(|r| format!("- {}", self.reminders.describe(r))).collect::<Vec<_>>().join("\n")
+                    pending.iter().map(|r| format!("- {}", self.reminders.describe(&r.reminder))).collect::<Vec<_>>().join("\n")
                 }
             }
             Command::ClearReminders => w.reminders_cancelled(self.reminders.clear().await?),
             Command::LostReminders => {
                 let overview = self.reminders.overview().await?;
-                let stuck = overview.upcoming.iter().chain(overview.recurring.iter()).filter(|r| r.state == ReminderState::Attempting);
+                let stuck = overview.upcoming.iter().chain(overview.recurring.iter()).filter(|r| r.reminder.state == ReminderState::Attempting);
                 let lines: Vec<String> = overview
                     .late
                     .iter()
-                    .map(|r| format!("- {} ({})", self.reminders.describe(r), w.delivered_late()))
-                    .chain(stuck.map(|r| format!("- {} ({})", self.reminders.describe(r), w.delivery_in_progress())))
+                    .map(|r| format!("- {} ({})", self.reminders.describe(&r.reminder), w.delivered_late()))
+                    .chain(stuck.map(|r| format!("- {} ({})", self.reminders.describe(&r.reminder), w.delivery_in_progress())))
                     .collect();
                 if lines.is_empty() { w.nothing_lost() } else { lines.join("\n") }
             }

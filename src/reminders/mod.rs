@@ -1,35 +1,93 @@
-//! Reminders: reading "when" from the user's words (`when`) and delivering them on
+//! Reminders: set from the user's words (read by `crate::dates`) and delivered on
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
 pub mod delivery;
 pub mod scheduler;
 pub mod service;
-pub mod when;
+pub mod ics;
 
+use crate::dates::{DateError, DateErrorKind, Reading};
 use crate::store::reminders::Reminder;
+use crate::words::Lang;
 pub use crate::words::reminders::ReminderText;
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Overview {
     /// One-off reminders still to come, soonest first.
-    pub upcoming: Vec<Reminder>,
+    pub upcoming: Vec<ReminderView>,
     /// Repeating reminders, by their next occurrence.
-    pub recurring: Vec<Reminder>,
+    pub recurring: Vec<ReminderView>,
     /// Shown on time, most recent first.
-    pub delivered: Vec<Reminder>,
+    pub delivered: Vec<ReminderView>,
     /// Shown after their time (Sidecar was closed or crashed), most recent first.
-    pub late: Vec<Reminder>,
+    pub late: Vec<ReminderView>,
     /// The user's zone, in which the times are shown.
     pub zone: String,
     /// The snooze choices, in minutes (the same as a notification's buttons).
     pub snooze_choices: Vec<u32>,
 }
 
-/// How the "when" field reads as the user types.
+/// A reminder as lists show it: its repeat rule in words and its next occurrences.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ReminderView {
+    #[serde(flatten)]
+    pub reminder: Reminder,
+    /// "every weekday at 09:00", in the user's language.
+    pub rule_words: Option<String>,
+    /// The next three occurrences of a repeating reminder (the due one first).
+    pub next: Vec<chrono::DateTime<chrono::Utc>>,
+}
+
+/// How a "when" reads as the user types.
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum WhenPreview {
-    Ok { local: String, utc: String, zone: String, rrule: Option<String>, note: Option<String> },
-    Error { error: String, suggestion: Option<String> },
+    Ok {
+        local: String,
+        utc: String,
+        zone: String,
+        rrule: Option<String>,
+        rule_words: Option<String>,
+        /// The first three occurrences (UTC, RFC 3339).
+        next: Vec<String>,
+        all_day: bool,
+        note: Option<String>,
+    },
+    Error { kind: DateErrorKind, error: String, suggestion: Option<String> },
+}
+
+impl WhenPreview {
+    pub fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
+        match reading {
+            Ok(r) => WhenPreview::Ok {
+                local: crate::clock::describe(r.at, r.zone),
+                utc: crate::store::utc(r.at),
+                zone: r.zone.name().to_string(),
+                rule_words: r.rule_words(lang),
+                next: r.occurrences(3).into_iter().map(|t| t.to_rfc3339()).collect(),
+                rrule: r.rrule,
+                all_day: r.all_day,
+                note: r.note,
+            },
+            Err(e) => WhenPreview::Error { kind: e.kind, error: e.error, suggestion: Some(e.suggestion) },
+        }
+    }
+}
+
+/// How a quick-add sentence splits as the user types.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SentencePreview {
+    pub what: String,
+    /// The user's words for the time.
+    pub when_text: String,
+    pub when: WhenPreview,
+}
+
+/// What an `.ics` import did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ImportReport {
+    pub added: usize,
+    #[serde(flatten)]
+    pub skipped: ics::Skipped,
 }

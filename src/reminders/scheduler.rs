@@ -22,7 +22,6 @@ use tokio::sync::Notify;
 use tracing::Instrument;
 use tokio_util::sync::CancellationToken;
 
-use super::when::Repeat;
 use crate::clock::Clock;
 use crate::store::reminders::Reminder;
 use crate::store::{Store, StoreError};
@@ -92,9 +91,9 @@ pub struct Scheduler {
 /// The next occurrence of a repeating reminder after `now` (missed ones are not
 /// replayed: one late delivery stands for them).
 fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    let repeat: Repeat = serde_json::from_str(reminder.repeat.as_deref()?).ok()?;
-    let zone = reminder.zone.0;
-    Some(repeat.next_after(now.max(reminder.due_at), zone).0)
+    let rule = reminder.rrule.as_deref()?;
+    let start = reminder.series_start.unwrap_or(reminder.due_at);
+    crate::dates::recurrence::next_after(rule, start, reminder.zone.0, now.max(reminder.due_at))
 }
 
 impl Scheduler {

@@ -11,7 +11,8 @@ use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
 use super::scheduler::{Scheduler, SchedulerLock};
-use super::{when, Overview, WhenPreview};
+use super::{Overview, ReminderView, WhenPreview};
+use crate::dates::{self, Options, Reading};
 use crate::clock::Clock;
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
@@ -39,44 +40,98 @@ pub struct ReminderService {
     router: MessageRouter,
     data_dir: PathBuf,
     lang: Lang,
+    /// The hour of an all-day reminder.
+    all_day: chrono::NaiveTime,
 }
 
+/// A second request for the same reminder within this long is the same request (the
+/// deterministic intent and the model's tool call, a double click).
+const SAME_REQUEST: chrono::Duration = chrono::Duration::minutes(10);
+
 impl ReminderService {
-    pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang) -> Self {
-        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang }
+    pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang, all_day: chrono::NaiveTime) -> Self {
+        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day }
     }
 
-    /// "[id:3] "call mum" — Thursday 2026-11-19 09:00 (Europe/Madrid), repeats FREQ=…"
+    fn options(&self) -> Options {
+        Options { lang: self.lang, all_day: self.all_day }
+    }
+
+    /// Reads `text` as a time, now, in the user's zone.
+    pub fn read(&self, text: &str) -> Result<Reading, dates::DateError> {
+        dates::parse(text, self.clock.now(), self.clock.zone(), self.options())
+    }
+
+    /// Finds the time in a sentence ("call mum tomorrow at 9").
+    pub fn split(&self, sentence: &str) -> Result<dates::Split, dates::DateError> {
+        dates::extract(sentence, self.clock.now(), self.clock.zone(), self.options())
+    }
+
+    /// "[id:3] "call mum" — Thursday 19 November 2026, 09:00 (Europe/Madrid), every day at 09:00"
     pub fn describe(&self, r: &Reminder) -> String {
         let zone = r.zone.0;
-        let local = r.due_at.with_timezone(&zone).format("%A %Y-%m-%d %H:%M");
-        let repeats = r.rrule.as_deref().map(|rule| format!(", repeats {rule}")).unwrap_or_default();
+        let local = crate::words::dates::moment_words(r.due_at.with_timezone(&zone), self.lang);
+        let repeats = r.rrule.as_deref().map(|rule| format!(", {}", crate::words::dates::rule_words(rule, r.due_at.with_timezone(&zone), self.lang))).unwrap_or_default();
         format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, zone.name())
     }
 
+    /// A reminder with its rule in words and its next occurrences, as lists show it.
+    pub fn view(&self, reminder: Reminder) -> ReminderView {
+        let zone = reminder.zone.0;
+        let (rule_words, next) = match reminder.rrule.as_deref() {
+            Some(rule) => {
+                let start = reminder.series_start.unwrap_or(reminder.due_at);
+                let mut next = vec![reminder.due_at];
+                next.extend(dates::recurrence::upcoming(rule, start, zone, reminder.due_at, 2));
+                (Some(crate::words::dates::rule_words(rule, reminder.due_at.with_timezone(&zone), self.lang)), next)
+            }
+            None => (None, Vec::new()),
+        };
+        ReminderView { reminder, rule_words, next }
+    }
+
     /// Sets a reminder from the user's words for when; returns it and any note about
-    /// how the time was read (a DST shift, an ambiguous hour).
+    /// how the time was read (a DST shift, a time moved to tomorrow).
     pub async fn set(&self, message: &str, when_text: &str) -> Result<(Reminder, Option<String>), CompanionError> {
         if message.trim().is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
-        let zone = self.clock.zone();
-        let parsed = when::parse(when_text, self.clock.now(), zone).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
-        let repeat = parsed.repeat.map(|r| serde_json::to_string(&r).expect("a repeat rule serializes"));
-        let rrule = parsed.repeat.map(|r| r.rrule());
+        let reading = self.read(when_text)?;
+        self.store_reading(message.trim(), &reading).await
+    }
+
+    /// Sets a reminder from one sentence: the time found in it, the rest as the message.
+    pub async fn set_from_sentence(&self, sentence: &str) -> Result<(Reminder, Option<String>), CompanionError> {
+        let split = self.split(sentence)?;
+        if split.what.is_empty() {
+            return Err(CompanionError::EmptyMessage);
+        }
+        self.store_reading(&split.what, &split.when).await
+    }
+
+    /// Stores a reading, unless the same reminder was just set (the chat's intent and
+    /// the model's own tool call both answering one message): then that one is returned.
+    pub async fn store_reading(&self, message: &str, reading: &Reading) -> Result<(Reminder, Option<String>), CompanionError> {
+        let now = self.clock.now();
+        let same = self.store.reminder_table().same_time(reading.at, reading.rrule.as_deref()).await?;
+        let folded = |t: &str| crate::knowledge::words::fold(&t.to_lowercase());
+        if let Some(existing) = same.into_iter().find(|r| folded(&r.message) == folded(message) || now - r.created_at < SAME_REQUEST) {
+            return Ok((existing, reading.note.clone()));
+        }
         let stored = self
             .store
             .reminder_table()
             .add_reminder(NewReminder {
-                message: message.trim(),
-                due_at: parsed.at,
-                zone: zone.name(),
-                repeat: repeat.as_deref(),
-                rrule: rrule.as_deref(),
+                message,
+                due_at: reading.at,
+                zone: reading.zone.name(),
+                rrule: reading.rrule.as_deref(),
+                all_day: reading.all_day,
+                series_start: None,
             })
             .await?;
         self.changed();
-        Ok((stored, parsed.note))
+        Ok((stored, reading.note.clone()))
     }
 
     /// Cancels a pending reminder; the error says why not.
@@ -99,10 +154,10 @@ impl ReminderService {
         let Some(reminder) = self.store.reminder_table().reminder(id).await? else {
             return Err(CompanionError::InvalidInput(format!("there is no reminder with id {id} to snooze")));
         };
-        let snoozed = if reminder.repeat.is_some() {
+        let snoozed = if reminder.rrule.is_some() {
             self.store
                 .reminder_table()
-                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), repeat: None, rrule: None })
+                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None })
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
@@ -112,6 +167,47 @@ impl ReminderService {
         };
         self.changed();
         Ok(snoozed)
+    }
+
+    /// Every pending reminder as an iCalendar file.
+    pub async fn export_ics(&self) -> Result<String, CompanionError> {
+        Ok(super::ics::export(&self.pending().await?))
+    }
+
+    /// Writes the pending reminders to `sidecar-reminders.ics` in `dir`; the path.
+    pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, CompanionError> {
+        let path = dir.join("sidecar-reminders.ics");
+        let text = self.export_ics().await?;
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CompanionError::InvalidInput(format!("cannot write {}: {e}", path.display())))?;
+        Ok(path)
+    }
+
+    /// Adds the events of an `.ics` file as reminders; how many, and what was skipped.
+    pub async fn import_ics(&self, text: &str) -> Result<super::ImportReport, CompanionError> {
+        let (found, skipped) = super::ics::import(text, self.clock.now(), self.clock.zone(), self.all_day).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        let mut added = 0;
+        for event in &found {
+            let same = self.store.reminder_table().same_time(event.due_at, event.rrule.as_deref()).await?;
+            if same.iter().any(|r| r.message == event.message) {
+                continue; // imported before
+            }
+            self.store
+                .reminder_table()
+                .add_reminder(NewReminder {
+                    message: &event.message,
+                    due_at: event.due_at,
+                    zone: event.zone.name(),
+                    rrule: event.rrule.as_deref(),
+                    all_day: event.all_day,
+                    series_start: event.series_start,
+                })
+                .await?;
+            added += 1;
+        }
+        if added > 0 {
+            self.changed();
+        }
+        Ok(super::ImportReport { added, skipped })
     }
 
     fn changed(&self) {
@@ -167,37 +263,35 @@ impl ReminderService {
         // A repeating reminder that came late keeps its series pending; its late
         // occurrences are shown too, from the deliveries.
         for (id, due_at) in self.store.reminder_table().late_deliveries().await? {
-            let listed = overview.late.iter().any(|l| l.id == id);
+            let listed = overview.late.iter().any(|l| l.reminder.id == id);
             if let Some(reminder) = all.iter().find(|r| r.id == id && !listed && !(r.state == ReminderState::Delivered && r.late)) {
-                overview.late.push(Reminder { due_at, late: true, ..reminder.clone() });
+                overview.late.push(self.view(Reminder { due_at, late: true, ..reminder.clone() }));
             }
         }
         for reminder in all {
             match reminder.state {
-                ReminderState::Pending | ReminderState::Attempting if reminder.repeat.is_some() => overview.recurring.push(reminder),
-                ReminderState::Pending | ReminderState::Attempting => overview.upcoming.push(reminder),
-                ReminderState::Delivered if reminder.late => overview.late.push(reminder),
-                ReminderState::Delivered => overview.delivered.push(reminder),
+                ReminderState::Pending | ReminderState::Attempting if reminder.rrule.is_some() => overview.recurring.push(self.view(reminder)),
+                ReminderState::Pending | ReminderState::Attempting => overview.upcoming.push(self.view(reminder)),
+                ReminderState::Delivered if reminder.late => overview.late.push(self.view(reminder)),
+                ReminderState::Delivered => overview.delivered.push(self.view(reminder)),
                 ReminderState::Cancelled | ReminderState::Missed => {}
             }
         }
-        overview.delivered.sort_by(|a, b| b.delivered_at.cmp(&a.delivered_at));
-        overview.late.sort_by(|a, b| b.due_at.cmp(&a.due_at));
+        overview.delivered.sort_by(|a, b| b.reminder.delivered_at.cmp(&a.reminder.delivered_at));
+        overview.late.sort_by(|a, b| b.reminder.due_at.cmp(&a.reminder.due_at));
         Ok(overview)
     }
 
     /// Reads a "when" as the Reminders page's field is typed, in the user's zone.
     pub fn preview(&self, text: &str) -> WhenPreview {
-        let zone = self.clock.zone();
-        match when::parse(text, self.clock.now(), zone) {
-            Ok(parsed) => WhenPreview::Ok {
-                local: crate::clock::describe(parsed.at, zone),
-                utc: crate::store::utc(parsed.at),
-                zone: zone.name().to_string(),
-                rrule: parsed.repeat.map(|r| r.rrule()),
-                note: parsed.note,
-            },
-            Err(error) => WhenPreview::Error { error: error.error, suggestion: Some(error.suggestion) },
+        WhenPreview::of(self.read(text), self.lang)
+    }
+
+    /// Reads a whole sentence as the quick-add field is typed: what, and when.
+    pub fn preview_sentence(&self, sentence: &str) -> super::SentencePreview {
+        match self.split(sentence) {
+            Ok(split) => super::SentencePreview { what: split.what, when_text: split.when_text, when: WhenPreview::of(Ok(split.when), self.lang) },
+            Err(error) => super::SentencePreview { what: String::new(), when_text: String::new(), when: WhenPreview::of(Err(error), self.lang) },
         }
     }
 }

@@ -62,6 +62,10 @@ pub struct MessageMeta {
     /// to the model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub command: bool,
+    /// Sidecar carried out the request itself, before the model (a reminder set, a
+    /// fact kept): the model sees it as said, and may add its words after it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub intent: bool,
     /// Said by Sidecar on its own: "reminder", or a spontaneous message's type
     /// (greeting, checkin, contextual).
     #[serde(default, skip_serializing_if = "Option::is_none")]

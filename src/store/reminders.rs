@@ -44,8 +44,12 @@ pub struct Reminder {
     pub due_at: DateTime<Utc>,
     #[sqlx(try_from = "String")]
     pub zone: ReminderZone,
-    pub repeat: Option<String>,
+    /// RFC 5545 RRULE of a repeating reminder.
     pub rrule: Option<String>,
+    /// The series' first occurrence (its DTSTART).
+    pub series_start: Option<DateTime<Utc>>,
+    /// Said as a date with no hour.
+    pub all_day: bool,
     pub state: ReminderState,
     pub attempt_started_at: Option<DateTime<Utc>>,
     pub delivered_at: Option<DateTime<Utc>>,
@@ -66,11 +70,13 @@ pub struct NewReminder<'a> {
     pub message: &'a str,
     pub due_at: DateTime<Utc>,
     pub zone: &'a str,
-    pub repeat: Option<&'a str>,
     pub rrule: Option<&'a str>,
+    pub all_day: bool,
+    /// The series' DTSTART when it is not `due_at` (an imported calendar event).
+    pub series_start: Option<DateTime<Utc>>,
 }
 
-const COLUMNS: &str = "id, message, due_at, zone, repeat, rrule, state, attempt_started_at, delivered_at, late, created_at";
+const COLUMNS: &str = "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at";
 
 /// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
 pub struct ReminderTable<'a> {
@@ -80,13 +86,14 @@ pub struct ReminderTable<'a> {
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
         Ok(sqlx::query_as(&format!(
-            "INSERT INTO reminders (message, due_at, zone, repeat, rrule, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+            "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
         ))
         .bind(new.message)
         .bind(utc(new.due_at))
         .bind(new.zone)
-        .bind(new.repeat)
         .bind(new.rrule)
+        .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
+        .bind(new.all_day)
         .bind(self.store.now())
         .fetch_one(&self.store.pool)
         .await?)
@@ -114,6 +121,16 @@ impl ReminderTable<'_> {
     pub async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
         let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(&self.store.pool).await?;
         Ok(done.rows_affected())
+    }
+
+    /// Pending reminders due at `due_at` with the same rule: what a second request for
+    /// the same reminder would duplicate.
+    pub async fn same_time(&self, due_at: DateTime<Utc>, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
+        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at = ? AND rrule IS ? ORDER BY id"))
+            .bind(utc(due_at))
+            .bind(rrule)
+            .fetch_all(&self.store.pool)
+            .await?)
     }
 
     /// Pending reminders whose message contains `query` (case-insensitive).

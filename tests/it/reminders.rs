@@ -144,7 +144,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", repeat: None, rrule: None })
+        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None })
         .await
         .unwrap();
     // The previous process marked it attempting and died before showing it.
@@ -166,7 +166,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
 async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_not_late() {
     let (_dir, store) = store().await;
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", repeat: None, rrule: None };
+    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None };
     let missed = store.reminder_table().add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
     let on_time = store.reminder_table().add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
     let future = store.reminder_table().add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
@@ -185,7 +185,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None })
+        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None })
         .await
         .unwrap();
     let claimed = store.reminder_table().claim_due(due).await.unwrap();
@@ -234,7 +234,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     }
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", repeat: None, rrule: None }).await.unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None }).await.unwrap();
     let scheduler = Scheduler::new(Arc::new(store.clone()), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");

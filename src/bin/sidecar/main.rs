@@ -119,15 +119,22 @@ enum Command {
         /// Print the stored reminder as JSON.
         #[arg(long)]
         json: bool,
-        when: String,
+        /// One sentence ("call mum tomorrow at 9"), or the time then the text
+        /// ("in 30 minutes" stretch).
         #[arg(required = true, num_args = 1..)]
-        text: Vec<String>,
+        words: Vec<String>,
     },
     /// Lists reminders: upcoming, recurring, delivered and late.
     Reminders {
         /// Print one JSON object with `upcoming`, `recurring`, `delivered`, `late`, `zone`.
         #[arg(long)]
         json: bool,
+        /// Print the pending reminders as an iCalendar (.ics) file instead.
+        #[arg(long, conflicts_with = "json")]
+        ics: bool,
+        /// Add the events of an iCalendar (.ics) file as reminders.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "ics"])]
+        import: Option<std::path::PathBuf>,
     },
     /// Runs the reminder scheduler and the spontaneous loop headless, with OS
     /// notifications and messages printed here, until Ctrl+C. Exits 1 if the desktop
@@ -166,7 +173,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
-        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json);
+        let all_day = options.settings.user.all_day_time();
+        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day);
     }
     let companion = Companion::open(options)
         .await
@@ -192,8 +200,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
-        Command::Remind { json, when, text } => remind(&companion, &when, &text.join(" "), json).await?,
-        Command::Reminders { json } => reminders(&companion, json).await?,
+        Command::Remind { json, words } => remind(&companion, &words, json).await?,
+        Command::Reminders { json, ics, import } => reminders(&companion, json, ics, import.as_deref()).await?,
         Command::ParseDate { .. } => unreachable!("answered before the data is opened"),
         Command::Daemon => unreachable!("runs until stopped"),
     };

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use serde_json::json;
 use sidecar::Companion;
 
-pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, now: Option<&str>, json: bool) -> anyhow::Result<i32> {
-    use sidecar::reminders::when;
+pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, now: Option<&str>, json: bool, all_day: chrono::NaiveTime) -> anyhow::Result<i32> {
+    use sidecar::dates;
     let zone: chrono_tz::Tz = match zone {
         Some(name) if explicit_zone => {
             name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?
@@ -19,19 +19,22 @@ pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, no
             .with_timezone(&chrono::Utc),
         None => chrono::Utc::now(),
     };
-    match when::parse(text, now, zone) {
+    let lang = sidecar::locale::Lang::from_env();
+    match dates::parse(text, now, zone, dates::Options { lang, all_day }) {
         Ok(w) => {
             let local = w.local().to_rfc3339();
-            let rrule = w.repeat.map(|r| r.rrule());
+            let words = w.rule_words(lang);
+            let next: Vec<String> = w.occurrences(3).iter().map(|t| t.with_timezone(&zone).to_rfc3339()).collect();
             if json {
                 println!(
                     "{}",
-                    json!({"ok": true, "local": local, "utc": w.at.to_rfc3339(), "zone": zone.name(), "rrule": rrule, "note": w.note})
+                    json!({"ok": true, "local": local, "utc": w.at.to_rfc3339(), "zone": zone.name(), "rrule": w.rrule, "rule": words, "next": next, "all_day": w.all_day, "note": w.note})
                 );
             } else {
                 println!("ok\nlocal: {} ({})\nutc:   {}", w.local().format("%A %Y-%m-%d %H:%M %Z"), zone.name(), w.at.to_rfc3339());
-                if let Some(rrule) = rrule {
-                    println!("repeats: {rrule}");
+                if let (Some(rrule), Some(words)) = (&w.rrule, words) {
+                    println!("repeats: {words} ({rrule})");
+                    println!("next: {}", next.join(", "));
                 }
                 if let Some(note) = w.note {
                     println!("note: {note}");
@@ -41,7 +44,7 @@ pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, no
         }
         Err(e) => {
             if json {
-                println!("{}", json!({"ok": false, "error": e.error, "suggestion": e.suggestion}));
+                println!("{}", json!({"ok": false, "kind": e.kind, "error": e.error, "suggestion": e.suggestion}));
             } else {
                 println!("error: {}\nsuggestion: {}", e.error, e.suggestion);
             }
@@ -50,13 +53,19 @@ pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, no
     }
 }
 
-pub(crate) async fn remind(companion: &Arc<Companion>, when: &str, text: &str, json: bool) -> anyhow::Result<i32> {
-    match companion.reminders().set(text, when).await {
+/// `sidecar remind "call mum tomorrow at 9"`, or `sidecar remind "in 30 minutes" stretch`.
+pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: bool) -> anyhow::Result<i32> {
+    let service = companion.reminders();
+    let set = match words {
+        [when, text @ ..] if !text.is_empty() && service.read(when).is_ok() => service.set(&text.join(" "), when).await,
+        _ => service.set_from_sentence(&words.join(" ")).await,
+    };
+    match set {
         Ok((reminder, note)) => {
             if json {
                 println!("{}", json!({"ok": true, "reminder": reminder, "note": note}));
             } else {
-                println!("Reminder set: {}", companion.reminders().describe(&reminder));
+                println!("Reminder set: {}", service.describe(&reminder));
                 if let Some(note) = note {
                     println!("note: {note}");
                 }
@@ -74,21 +83,39 @@ pub(crate) async fn remind(companion: &Arc<Companion>, when: &str, text: &str, j
     }
 }
 
-pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool) -> anyhow::Result<i32> {
-    let overview = companion.reminders().overview().await?;
+pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool, import: Option<&std::path::Path>) -> anyhow::Result<i32> {
+    let service = companion.reminders();
+    if ics {
+        print!("{}", service.export_ics().await?);
+        return Ok(0);
+    }
+    if let Some(path) = import {
+        let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let report = service.import_ics(&text).await?;
+        let (added, skipped) = (report.added, report.skipped);
+        println!("Imported {added} reminder(s) from {}.", path.display());
+        if skipped.past > 0 {
+            println!("Skipped {} event(s) already over.", skipped.past);
+        }
+        for why in &skipped.unreadable {
+            println!("Skipped {why}.");
+        }
+        return Ok(0);
+    }
+    let overview = service.overview().await?;
     if json {
         println!("{}", serde_json::to_string(&overview)?);
         return Ok(0);
     }
     let groups = [("Upcoming", &overview.upcoming), ("Recurring", &overview.recurring), ("Late", &overview.late), ("Delivered", &overview.delivered)];
     if groups.iter().all(|(_, list)| list.is_empty()) {
-        println!("No reminders. Set one with: sidecar remind \"in 30 minutes\" stretch");
+        println!("No reminders. Set one with: sidecar remind \"stretch in 30 minutes\"");
         return Ok(0);
     }
     for (heading, list) in groups.iter().filter(|(_, list)| !list.is_empty()) {
         println!("{heading}:");
-        for reminder in list.iter() {
-            println!("  {}", companion.reminders().describe(reminder));
+        for view in list.iter() {
+            println!("  {}", service.describe(&view.reminder));
         }
     }
     Ok(0)

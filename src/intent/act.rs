@@ -1,0 +1,103 @@
+//! Carries out a request found before the model, through the reminder service and
+//! the knowledge store, and words the answer in the language the user wrote in.
+
+use super::Intent;
+use crate::clock::Clock;
+use crate::error::CompanionError;
+use crate::knowledge::facts::SaveOutcome;
+use crate::knowledge::learnings::Category;
+use crate::knowledge::store::KnowledgeStore;
+use crate::reminders::service::ReminderService;
+use crate::store::reminders::Reminder;
+use crate::words::dates::moment_words;
+use crate::words::intent as say;
+use crate::words::Lang;
+
+/// What was done and what to tell the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Acted {
+    pub answer: String,
+    /// Something changed (a reminder set, a fact kept): the model must not repeat it.
+    pub changed: bool,
+}
+
+/// What carrying out a request needs.
+pub struct Hands<'a> {
+    pub reminders: &'a ReminderService,
+    pub knowledge: &'a KnowledgeStore,
+    pub clock: &'a Clock,
+}
+
+fn line(r: &Reminder, lang: Lang) -> String {
+    format!("- \"{}\" — {}", r.message, moment_words(r.due_at.with_timezone(&r.zone.0), lang))
+}
+
+fn lines(found: &[Reminder], lang: Lang) -> String {
+    found.iter().map(|r| line(r, lang)).collect::<Vec<_>>().join("\n")
+}
+
+/// Carries out `intent`, said in `text`.
+pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, CompanionError> {
+    let lang = crate::dates::tongue(&crate::dates::lexicon::tokens(text)).unwrap_or(fallback);
+    let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
+    match intent {
+        Intent::Set { sentence } => match hands.reminders.set_from_sentence(&sentence).await {
+            Ok((r, note)) => {
+                let zone = r.zone.0;
+                let rule = r.rrule.as_deref().map(|rule| crate::words::dates::rule_words(rule, r.due_at.with_timezone(&zone), lang));
+                let when = moment_words(r.due_at.with_timezone(&zone), lang);
+                said(say::reminder_set(&r.message, &when, zone.name(), rule.as_deref(), note.as_deref(), lang), true)
+            }
+            Err(CompanionError::Date(e)) => said(format!("{} {}", e.error, e.suggestion), false),
+            Err(CompanionError::EmptyMessage) => {
+                let when = hands.reminders.split(&sentence).map(|s| moment_words(s.when.local(), lang)).unwrap_or_default();
+                said(say::what_to_remind(&when, lang), false)
+            }
+            Err(other) => Err(other),
+        },
+        Intent::Cancel { query } => {
+            let found = hands.reminders.find(&query).await?;
+            match found.as_slice() {
+                [] => said(say::none_match(&query, lang), false),
+                [one] => {
+                    let cancelled = hands.reminders.cancel(one.id).await?;
+                    said(say::cancelled(&cancelled.message, lang), true)
+                }
+                many => said(say::which_one(&lines(many, lang), lang), false),
+            }
+        }
+        Intent::Snooze { query, minutes } => {
+            let target = if query.is_empty() {
+                // The one just shown, else the next one due.
+                let overview = hands.reminders.overview().await?;
+                overview.delivered.first().or(overview.late.first()).or(overview.upcoming.first()).map(|v| v.reminder.clone())
+            } else {
+                let found = hands.reminders.find(&query).await?;
+                if found.len() > 1 {
+                    return said(say::which_one(&lines(&found, lang), lang), false);
+                }
+                found.into_iter().next()
+            };
+            let Some(target) = target else { return said(say::none_match(&query, lang), false) };
+            let snoozed = hands.reminders.snooze(target.id, minutes).await?;
+            let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();
+            said(say::snoozed(&snoozed.message, &at, lang), true)
+        }
+        Intent::List => {
+            let pending = hands.reminders.pending().await?;
+            if pending.is_empty() {
+                return said(say::none_match("", lang), false);
+            }
+            said(say::pending(&lines(&pending, lang), pending.len(), lang), false)
+        }
+        Intent::Remember { fact } => {
+            let today = hands.clock.local_today();
+            match hands.knowledge.save(&fact, Category::General, today)? {
+                SaveOutcome::New { .. } | SaveOutcome::Moved { .. } => said(say::noted(&fact, false, lang), true),
+                SaveOutcome::Reinforced { .. } | SaveOutcome::KeptInHealth { .. } => said(say::noted(&fact, true, lang), true),
+                SaveOutcome::Rejected { reason } => said(say::not_noted(&reason, lang), false),
+                SaveOutcome::RateLimited => said(say::not_noted("too many facts at once", lang), false),
+            }
+        }
+    }
+}

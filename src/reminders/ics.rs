@@ -1,0 +1,119 @@
+//! Reminders as iCalendar (RFC 5545), through the `icalendar` crate: export as events
+//! with their zone, RRULE and a display alarm at the time; import events (and to-dos)
+//! from any calendar's `.ics` as reminders.
+
+use chrono::{DateTime, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
+
+use crate::dates::recurrence;
+use crate::store::reminders::Reminder;
+
+/// A reminder read from a calendar, ready to store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub message: String,
+    /// The next occurrence from now.
+    pub due_at: DateTime<Utc>,
+    pub zone: Tz,
+    pub rrule: Option<String>,
+    /// DTSTART of a repeating event (COUNT and INTERVAL count from it).
+    pub series_start: Option<DateTime<Utc>>,
+    pub all_day: bool,
+}
+
+/// What an import found besides the reminders.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Skipped {
+    /// One-off events already over.
+    pub past: usize,
+    /// Events that could not be read, with why.
+    pub unreadable: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IcsError {
+    #[error("this is not an iCalendar file ({0}); export one from your calendar app as .ics")]
+    Parse(String),
+}
+
+/// The reminders as a calendar: one VEVENT each, with a display VALARM at its time.
+pub fn export(reminders: &[Reminder]) -> String {
+    let mut calendar = Calendar::new();
+    calendar.name("Sidecar reminders");
+    for r in reminders {
+        let zone = r.zone.0;
+        let start = r.series_start.unwrap_or(r.due_at).with_timezone(&zone);
+        let mut event = Event::new();
+        event.uid(&format!("sidecar-reminder-{}@sidecar.local", r.id)).summary(&r.message).timestamp(r.created_at);
+        if r.all_day {
+            event.all_day(start.date_naive());
+        } else {
+            event.starts(CalendarDateTime::WithTimezone { date_time: start.naive_local(), tzid: zone.name().to_string() });
+        }
+        if let Some(rule) = &r.rrule {
+            event.add_property("RRULE", rule.as_str());
+        }
+        event.alarm(Alarm::display(&r.message, -chrono::Duration::zero()));
+        calendar.push(event.done());
+    }
+    calendar.done().to_string()
+}
+
+/// The events of `text` as reminders, read at `now`; all-day ones at `all_day` in
+/// `zone`. Past one-off events are skipped (and counted).
+pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> Result<(Vec<Imported>, Skipped), IcsError> {
+    let calendar: Calendar = text.parse().map_err(|e: String| IcsError::Parse(e.lines().next().unwrap_or("").chars().take(120).collect()))?;
+    let mut found = Vec::new();
+    let mut skipped = Skipped::default();
+    for component in &calendar.components {
+        let (summary, start, rrule) = match component {
+            icalendar::CalendarComponent::Event(e) => (e.get_summary(), e.get_start(), e.property_value("RRULE")),
+            icalendar::CalendarComponent::Todo(t) => (t.get_summary(), t.get_start().or(t.get_due()), t.property_value("RRULE")),
+            _ => continue,
+        };
+        let summary = summary.map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)").to_string();
+        let Some(start) = start else {
+            skipped.unreadable.push(format!("\"{summary}\": no start time"));
+            continue;
+        };
+        let Some((first, event_zone, is_all_day)) = instant(&start, zone, all_day) else {
+            skipped.unreadable.push(format!("\"{summary}\": a start time in an unknown zone"));
+            continue;
+        };
+        let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
+        let due = match &rrule {
+            Some(rule) => match recurrence::next_after(rule, first, event_zone, now - chrono::Duration::seconds(1)) {
+                Some(next) => next,
+                None if rule.parse::<rrule::RRule<rrule::Unvalidated>>().is_err() => {
+                    skipped.unreadable.push(format!("\"{summary}\": a repeat rule Sidecar cannot read ({rule})"));
+                    continue;
+                }
+                None => {
+                    skipped.past += 1;
+                    continue;
+                }
+            },
+            None if first <= now => {
+                skipped.past += 1;
+                continue;
+            }
+            None => first,
+        };
+        found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day });
+    }
+    Ok((found, skipped))
+}
+
+/// The instant a DTSTART names, its zone, and whether it is a date alone.
+fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(DateTime<Utc>, Tz, bool)> {
+    match start {
+        DatePerhapsTime::Date(date) => Some((zone.from_local_datetime(&date.and_time(all_day)).earliest()?.with_timezone(&Utc), zone, true)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Some((zone.from_local_datetime(naive).earliest()?.with_timezone(&Utc), zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::WithTimezone { date_time, tzid }) => {
+            let event_zone: Tz = tzid.parse().ok()?;
+            Some((event_zone.from_local_datetime(date_time).earliest()?.with_timezone(&Utc), event_zone, false))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! What Sidecar answers when it carried out a request itself, before the model: a
+//! reminder set, cancelled, snoozed or listed, a fact kept. In the language the user
+//! wrote in.
+
+use crate::words::Lang;
+
+pub fn reminder_set(message: &str, when: &str, zone: &str, rule: Option<&str>, note: Option<&str>, lang: Lang) -> String {
+    let mut text = match lang {
+        Lang::En => format!("Done: I'll remind you to \"{message}\" on {when} ({zone})."),
+        Lang::Es => format!("Hecho: te recordaré \"{message}\" el {when} ({zone})."),
+    };
+    if let Some(rule) = rule {
+        text += &match lang {
+            Lang::En => format!(" It repeats {rule}."),
+            Lang::Es => format!(" Se repite: {rule}."),
+        };
+    }
+    if let Some(note) = note {
+        text += &format!(" ({note})");
+    }
+    text
+}
+
+pub fn what_to_remind(when: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("What should I remind you of on {when}?"),
+        Lang::Es => format!("¿Qué quieres que te recuerde el {when}?"),
+    }
+}
+
+pub fn none_match(query: &str, lang: Lang) -> String {
+    match (lang, query.is_empty()) {
+        (Lang::En, true) => "There are no pending reminders.".into(),
+        (Lang::Es, true) => "No hay recordatorios pendientes.".into(),
+        (Lang::En, false) => format!("No pending reminder mentions \"{query}\"."),
+        (Lang::Es, false) => format!("Ningún recordatorio pendiente menciona \"{query}\"."),
+    }
+}
+
+pub fn which_one(lines: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Several reminders match; which one?\n{lines}"),
+        Lang::Es => format!("Coinciden varios recordatorios; ¿cuál?\n{lines}"),
+    }
+}
+
+pub fn cancelled(message: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Cancelled the reminder \"{message}\"."),
+        Lang::Es => format!("Cancelé el recordatorio \"{message}\"."),
+    }
+}
+
+pub fn snoozed(message: &str, at: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Snoozed \"{message}\": I'll remind you again at {at}."),
+        Lang::Es => format!("Pospuesto \"{message}\": te lo recuerdo de nuevo a las {at}."),
+    }
+}
+
+pub fn pending(lines: &str, count: usize, lang: Lang) -> String {
+    match (lang, count) {
+        (Lang::En, 1) => format!("You have 1 pending reminder:\n{lines}"),
+        (Lang::En, n) => format!("You have {n} pending reminders:\n{lines}"),
+        (Lang::Es, 1) => format!("Tienes 1 recordatorio pendiente:\n{lines}"),
+        (Lang::Es, n) => format!("Tienes {n} recordatorios pendientes:\n{lines}"),
+    }
+}
+
+pub fn noted(fact: &str, known: bool, lang: Lang) -> String {
+    match (lang, known) {
+        (Lang::En, false) => format!("Noted: \"{fact}\". I'll keep it in mind."),
+        (Lang::En, true) => format!("I already knew that: \"{fact}\"."),
+        (Lang::Es, false) => format!("Anotado: \"{fact}\". Lo tendré en cuenta."),
+        (Lang::Es, true) => format!("Ya lo sabía: \"{fact}\"."),
+    }
+}
+
+pub fn not_noted(reason: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("I couldn't save that: {reason}."),
+        Lang::Es => format!("No pude guardarlo: {reason}."),
+    }
+}
+
+/// What the model is told, so it does not do it again and can add its words.
+pub fn model_note(answer: &str) -> String {
+    format!(
+        "Sidecar already handled the user's last message itself and told the user: «{answer}». Do not call a tool to do it again. \
+         If useful, add one short friendly sentence in the user's language; otherwise reply with nothing more than a brief acknowledgement."
+    )
+}
