@@ -279,7 +279,7 @@ impl<'a> Grammar<'a> {
     }
 
     fn weekday(&self, i: usize) -> Found<Day> {
-        let lead = self.any(i, &["el proximo", "el siguiente", "proximo", "el", "este", "this", "next", "on", "this coming", "coming", "on next", "para el", "for"]);
+        let lead = self.any(i, &["el proximo", "el siguiente", "proximo", "el", "este", "this", "next", "on", "this coming", "coming", "on next", "para el", "for", "by", "by next"]);
         let at = lead.unwrap_or(i);
         let (weekday, _) = lex::weekday(self.word(at)?)?;
         if lex::plural_weekday(self.word(at)?) && lead.is_none_or(|l| l == i + 1 && self.word(i) == Some("on")) {
@@ -302,7 +302,7 @@ impl<'a> Grammar<'a> {
 
     /// "24 de octubre", "el 1º de mayo de 2027", "October 24th, 2026", "24th of October".
     fn calendar(&self, i: usize) -> Found<Day> {
-        let i = self.any(i, &["el dia", "el", "the", "on the", "on", "del", "dia"]).filter(|&n| self.calendar_core(n).is_some()).unwrap_or(i);
+        let i = self.any(i, &["el dia", "el", "the", "on the", "on", "del", "dia", "by", "by the", "para el"]).filter(|&n| self.calendar_core(n).is_some()).unwrap_or(i);
         self.calendar_core(i)
     }
 

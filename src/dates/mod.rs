@@ -132,14 +132,19 @@ pub fn tongue(toks: &[Tok]) -> Option<Lang> {
     let (mut es, mut en) = (0, 0);
     for t in toks.iter().take(200) {
         let w = t.text.as_str();
-        let vote = lexicon::weekday(w)
-            .map(|x| x.1)
-            .or_else(|| lexicon::month(w).map(|x| x.1))
-            .or_else(|| lexicon::unit(w).map(|x| x.1))
-            .or_else(|| lexicon::number_word(w).map(|x| x.1))
-            .flatten()
-            .or_else(|| ES.contains(&w).then_some(Tongue::Es))
-            .or_else(|| EN.contains(&w).then_some(Tongue::En));
+        // Function words first: "a" is Spanish "a las", not English "a week".
+        let vote = ES
+            .contains(&w)
+            .then_some(Tongue::Es)
+            .or_else(|| EN.contains(&w).then_some(Tongue::En))
+            .or_else(|| {
+                lexicon::weekday(w)
+                    .map(|x| x.1)
+                    .or_else(|| lexicon::month(w).map(|x| x.1))
+                    .or_else(|| lexicon::unit(w).map(|x| x.1))
+                    .or_else(|| lexicon::number_word(w).map(|x| x.1))
+                    .flatten()
+            });
         match vote {
             Some(Tongue::Es) => es += 1,
             Some(Tongue::En) => en += 1,
@@ -259,6 +264,14 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
                 spans.push(span);
             }
             None => i += 1,
+        }
+    }
+    if spans.len() > 1 {
+        // "weekly review every Sunday": a lone "weekly"/"daily" beside another date is
+        // part of the words, not a second date.
+        let lone_repeat = |s: &Span| s.to - s.from == 1 && matches!(s.components.as_slice(), [Component::Repeat(_)]);
+        if spans.iter().any(|s| !lone_repeat(s)) {
+            spans.retain(|s| !lone_repeat(s));
         }
     }
     if spans.is_empty() {

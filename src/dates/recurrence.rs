@@ -83,7 +83,10 @@ pub fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
             };
             let date = match parts.day {
                 Some(day) => day_date(day, cx.today())?,
-                None => cx.today(),
+                // The soonest the words allow: today if the hour is still ahead, else
+                // tomorrow ("every other day at 7" said at 10 starts tomorrow).
+                None if cx.instant(cx.today(), time).0 > cx.now => cx.today(),
+                None => cx.today() + Duration::days(1),
             };
             cx.instant(date, time).0
         }

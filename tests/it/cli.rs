@@ -155,7 +155,8 @@ fn parse_date_prints_local_and_utc_or_the_error_with_a_suggestion() {
     let (code, out, _) = run(&["--tz", "Europe/Madrid", "--now", now, "every", "day", "at", "8"]);
     assert_eq!(code, Some(0));
     assert!(out.starts_with("ok\nlocal: Thursday 2026-11-19 08:00 CET (Europe/Madrid)"), "{out}");
-    assert!(out.contains("repeats: FREQ=DAILY;BYHOUR=8;BYMINUTE=0"));
+    assert!(out.contains("repeats: every day at 08:00 (FREQ=DAILY)"), "{out}");
+    assert!(out.contains("next: 2026-11-19T08:00:00+01:00, 2026-11-20T08:00:00+01:00, 2026-11-21T08:00:00+01:00"), "{out}");
     let (code, out, _) = run(&["--json", "--now", now, "en", "un", "rato"]);
     assert_eq!(code, Some(1));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -180,7 +181,12 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     assert_eq!(set["reminder"]["message"], "call mum");
     let (code, out, _) = run(&["remind", "every Monday at 9", "weekly", "review"]);
     assert_eq!(code, Some(0));
-    assert!(out.starts_with("Reminder set: [id:2] \"weekly review\"") && out.contains("FREQ=WEEKLY"), "{out}");
+    assert!(out.starts_with("Reminder set: [id:2] \"weekly review\"") && out.contains("every Monday at 09:00"), "{out}");
+    // One sentence: the time is found in it, the rest is the reminder.
+    let (code, out, _) = run(&["remind", "--json", "call the dentist on friday at 10am"]);
+    assert_eq!(code, Some(0), "{out}");
+    let set: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(set["reminder"]["message"], "call the dentist");
     // An unclear time: exit 1 and how to say it; nothing stored.
     let (code, _, err) = run(&["remind", "a las 3", "x"]);
     assert_eq!(code, Some(1));
@@ -189,7 +195,9 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     assert!(out.contains("Upcoming:\n  [id:1] \"call mum\"") && out.contains("Recurring:\n  [id:2]"), "{out}");
     let (_, out, _) = run(&["reminders", "--json"]);
     let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!((listed["upcoming"].as_array().unwrap().len(), listed["recurring"].as_array().unwrap().len()), (1, 1));
+    assert_eq!((listed["upcoming"].as_array().unwrap().len(), listed["recurring"].as_array().unwrap().len()), (2, 1));
+    assert_eq!(listed["recurring"][0]["rule_words"], "every Monday at 09:00");
+    assert_eq!(listed["recurring"][0]["next"].as_array().unwrap().len(), 3);
 }
 
 #[test]

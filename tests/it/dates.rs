@@ -88,3 +88,29 @@ fn the_date_table() {
     }
     assert!(misses.is_empty(), "{} of {} phrases misread:\n{}", misses.len(), table.len(), misses.join("\n"));
 }
+
+#[test]
+fn dates_inside_sentences() {
+    use sidecar::dates::extract;
+    let table = rows(include_str!("../data/extract.tsv"));
+    assert!(table.len() >= 100, "at least 100 sentences");
+    let mut misses = Vec::new();
+    for row in &table {
+        let cols: Vec<&str> = row.expected.split('\t').collect();
+        let got = match extract(&row.phrase, row.now, row.zone, Options::new(row.lang)) {
+            Ok(split) => {
+                let mut when = split.when.local().format("%Y-%m-%d %H:%M").to_string();
+                if let Some(rule) = &split.when.rrule {
+                    when += &format!(" | {rule}");
+                }
+                format!("{}\t{}\t{when}", split.what, split.when_text)
+            }
+            Err(e) => format!("!{:?}", e.kind),
+        };
+        if got != cols.join("\t") {
+            misses.push(format!("line {}: \"{}\": expected {:?}, got {got:?}", row.line, row.phrase, cols.join(" / ")));
+        }
+    }
+    println!("sentences: {}/{}", table.len() - misses.len(), table.len());
+    assert!(misses.is_empty(), "{} of {} sentences split wrong:\n{}", misses.len(), table.len(), misses.join("\n"));
+}

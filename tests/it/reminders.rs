@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, SchedulerLock};
-use sidecar::reminders::when;
+use sidecar::dates;
 use sidecar::store::reminders::{utc, NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
@@ -32,8 +32,9 @@ fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         message: format!("reminder {id}"),
         due_at: due,
         zone: sidecar::store::reminders::ReminderZone(chrono_tz::Europe::Madrid),
-        repeat: None,
         rrule: None,
+        series_start: None,
+        all_day: false,
         state: sidecar::store::reminders::ReminderState::Pending,
         attempt_started_at: None,
         delivered_at: None,
@@ -208,12 +209,11 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let (_dir, store) = store().await;
     let zone = chrono_tz::Europe::Madrid;
     let now = zone.with_ymd_and_hms(2026, 11, 22, 7, 0, 0).unwrap().with_timezone(&Utc);
-    let parsed = when::parse("todos los días a las 8", now, zone).unwrap();
-    let repeat = serde_json::to_string(&parsed.repeat.unwrap()).unwrap();
-    let rrule = parsed.repeat.unwrap().rrule();
+    let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar::locale::Lang::Es)).unwrap();
+    let rrule = parsed.rrule.clone().unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", repeat: Some(&repeat), rrule: Some(&rrule) })
+        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", rrule: Some(&rrule), all_day: false, series_start: None })
         .await
         .unwrap();
     let shown = Arc::new(Shown::default());
@@ -283,13 +283,13 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
         let n = "abcdefg".find(id).unwrap() + 1;
         requests[n]["messages"].as_array().unwrap().iter().find(|m| m["tool_call_id"] == id).unwrap()["content"].as_str().unwrap().to_string()
     };
-    assert_eq!(result("a"), "Reminder set: [id:1] \"llamar a mamá\" — Sunday 2026-11-22 09:00 (Europe/Madrid).");
-    assert!(result("b").contains("Sunday 2026-11-22 08:00 (Europe/Madrid), repeats FREQ=DAILY;BYHOUR=8;BYMINUTE=0"), "{}", result("b"));
+    assert_eq!(result("a"), "Reminder set: [id:1] \"llamar a mamá\" — Sunday 22 November 2026, 09:00 (Europe/Madrid).");
+    assert!(result("b").contains("Sunday 22 November 2026, 08:00 (Europe/Madrid), every day at 08:00"), "{}", result("b"));
     assert!(result("c").contains("mañana a las 3"), "the error says how to fix it: {}", result("c"));
     assert!(result("d").starts_with("Exactly one match: [id:1]"));
-    assert_eq!(result("e"), "Snoozed: [id:1] \"llamar a mamá\" — Saturday 2026-11-21 13:15 (Europe/Madrid).");
+    assert_eq!(result("e"), "Snoozed: [id:1] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid).");
     assert!(result("f").starts_with("Cancelled: [id:2]"));
-    assert_eq!(result("g"), "Pending reminders (1):\n1. [id:1] \"llamar a mamá\" — Saturday 2026-11-21 13:15 (Europe/Madrid)");
+    assert_eq!(result("g"), "Pending reminders (1):\n1. [id:1] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid)");
     // Every change woke the scheduler (a stored permit is left for it).
     tokio::time::timeout(Duration::from_millis(100), changed.notified()).await.expect("the scheduler is woken");
     assert_eq!(core.store().reminder_table().reminders().await.unwrap().len(), 2);
