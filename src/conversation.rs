@@ -51,6 +51,8 @@ enum Carried {
     Answered(TurnOutcome),
     /// The model adds its words, told this.
     TellModel(String),
+    /// Nothing was done: the model answers as if there had been no request.
+    ModelAlone,
 }
 
 /// What a submitted message turned out to be.
@@ -192,6 +194,7 @@ impl ConversationService {
             Some(intent) => match self.carry_out(conversation_id, intent, text, channel).await? {
                 Carried::Answered(outcome) => return Ok(outcome),
                 Carried::TellModel(note) => Some(note),
+                Carried::ModelAlone => None,
             },
             None => None,
         };
@@ -206,6 +209,12 @@ impl ConversationService {
     async fn carry_out(&self, conversation_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, &hands, self.with.lang).await?;
+        let offline = self.with.models.configured_is_empty();
+        if !acted.changed && !offline {
+            // Nothing was done (a question back, a list): a configured model answers
+            // on its own, with its tools, which say the same.
+            return Ok(Carried::ModelAlone);
+        }
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
         let message_id = self
             .with
@@ -228,7 +237,7 @@ impl ConversationService {
             usage: None,
             meta: meta.clone(),
         });
-        if self.with.models.configured_is_empty() {
+        if offline {
             return Ok(Carried::Answered(TurnOutcome {
                 conversation_id,
                 message_id,

@@ -36,7 +36,8 @@ const SET: &[&str] = &[
     "avisame que", "avisame para", "avisame de", "avisame", "no me dejes olvidar que", "no me dejes olvidar", "que no se me olvide", "pon un recordatorio para",
     "pon un recordatorio", "ponme un recordatorio para", "ponme un recordatorio", "crea un recordatorio para", "crea un recordatorio",
     "agenda un recordatorio para", "agenda un recordatorio", "hazme acordar de", "haceme acordar de", "hazme acordar", "haceme acordar",
-    "recordatorio:", "necesito un recordatorio para", "anota un recordatorio para",
+    "recordatorio:", "necesito un recordatorio para", "anota un recordatorio para", "recordarme que", "recordarme", "recordar",
+    "me recuerdas que", "me recuerdas",
 ];
 
 const CANCEL: &[&str] = &[
@@ -44,6 +45,7 @@ const CANCEL: &[&str] = &[
     "cancel the reminder", "cancel my reminder", "cancel reminder", "delete the reminder about", "delete the reminder to", "delete the reminder",
     "delete my reminder", "remove the reminder about", "remove the reminder to", "remove the reminder", "forget the reminder about",
     "forget the reminder", "stop reminding me to", "stop reminding me about", "stop reminding me", "no need to remind me to",
+    "cancela el recordatorio del", "borra el recordatorio del", "elimina el recordatorio del", "quita el recordatorio del",
     "cancela el recordatorio de", "cancela el recordatorio para", "cancela el recordatorio", "cancelá el recordatorio de", "borra el recordatorio de",
     "borra el recordatorio para", "borra el recordatorio", "elimina el recordatorio de", "elimina el recordatorio", "quita el recordatorio de",
     "quita el recordatorio", "anula el recordatorio de", "anula el recordatorio", "olvida el recordatorio de", "olvida el recordatorio",
@@ -102,7 +104,10 @@ fn opener(words: &[(String, usize)], at: usize, phrases: &[&str]) -> Option<usiz
 
 /// The original text from word `at` on.
 fn rest(text: &str, words: &[(String, usize)], at: usize) -> String {
-    words.get(at).map(|(_, start)| text[*start..].trim().trim_start_matches([':', ',', '-']).trim().to_string()).unwrap_or_default()
+    words
+        .get(at)
+        .map(|(_, start)| text[*start..].trim().trim_start_matches([':', ',', '-']).trim_end_matches(['?', '!']).trim().to_string())
+        .unwrap_or_default()
 }
 
 /// The request in `text`, if it opens with one.
@@ -116,7 +121,11 @@ pub fn detect(text: &str) -> Option<Intent> {
     while let Some(next) = opener(&words, at, POLITE).filter(|&n| n < words.len()) {
         at = next;
     }
-    let whole: Vec<&str> = words[at..].iter().map(|(w, _)| w.as_str()).collect();
+    let mut whole: Vec<&str> = words[at..].iter().map(|(w, _)| w.as_str()).collect();
+    while whole.last().is_some_and(|w| matches!(*w, "please" | "thanks" | "gracias")) || whole.ends_with(&["por", "favor"]) {
+        let drop = if whole.ends_with(&["por", "favor"]) { 2 } else { 1 };
+        whole.truncate(whole.len() - drop);
+    }
     if LIST.contains(&whole.join(" ").as_str()) {
         return Some(Intent::List);
     }

@@ -114,8 +114,11 @@ impl ReminderService {
     pub async fn store_reading(&self, message: &str, reading: &Reading) -> Result<(Reminder, Option<String>), CompanionError> {
         let now = self.clock.now();
         let same = self.store.reminder_table().same_time(reading.at, reading.rrule.as_deref()).await?;
-        let folded = |t: &str| crate::knowledge::words::fold(&t.to_lowercase());
-        if let Some(existing) = same.into_iter().find(|r| folded(&r.message) == folded(message) || now - r.created_at < SAME_REQUEST) {
+        use crate::knowledge::words::{fold, overlap, significant};
+        let folded = |t: &str| fold(&t.to_lowercase());
+        // The model may word it a little differently ("Call mum" / "call mum at 9").
+        let alike = |r: &Reminder| now - r.created_at < SAME_REQUEST && overlap(&significant(&r.message), &significant(message)) >= 0.5;
+        if let Some(existing) = same.into_iter().find(|r| folded(&r.message) == folded(message) || alike(r)) {
             return Ok((existing, reading.note.clone()));
         }
         let stored = self

@@ -1,0 +1,101 @@
+//! Requests carried out before the model: the phrasing table
+//! (`tests/data/intents.tsv`), and the whole path through a conversation with a
+//! configured model that also calls the reminder tool (nothing is set twice).
+
+use sidecar::intent::{detect, Intent};
+
+fn notation(intent: Option<Intent>) -> String {
+    match intent {
+        None => "none".into(),
+        Some(Intent::Set { sentence }) => format!("set {sentence}"),
+        Some(Intent::Cancel { query }) => format!("cancel {query}"),
+        Some(Intent::Snooze { query, minutes }) => format!("snooze {minutes} {query}"),
+        Some(Intent::List) => "list".into(),
+        Some(Intent::Remember { fact }) => format!("remember {fact}"),
+    }
+}
+
+#[test]
+fn the_intent_table() {
+    let text = include_str!("../data/intents.tsv");
+    let mut counts = std::collections::BTreeMap::new();
+    let mut misses = Vec::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 3, "line {}: three columns", n + 1);
+        *counts.entry(cols[0]).or_insert(0) += 1;
+        let got = notation(detect(cols[1]));
+        if got != cols[2] {
+            misses.push(format!("line {}: {:?}: expected {:?}, got {got:?}", n + 1, cols[1], cols[2]));
+        }
+    }
+    assert!(counts.values().all(|&c| c >= 60), "at least 60 phrasings per language: {counts:?}");
+    assert!(misses.is_empty(), "{} misread:\n{}", misses.len(), misses.join("\n"));
+}
+
+fn settings(extra: &str) -> sidecar::settings::Settings {
+    toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap()
+}
+
+async fn open(dir: &std::path::Path, settings: sidecar::settings::Settings) -> std::sync::Arc<sidecar::Companion> {
+    use chrono::TimeZone;
+    let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
+    options.clock = sidecar::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    sidecar::Companion::open(options).await.unwrap()
+}
+
+/// With the offline demo model (no provider), the request is carried out and answered
+/// by Sidecar itself: the model is never started.
+#[tokio::test]
+async fn with_no_provider_sidecar_sets_the_reminder_and_answers_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings("")).await;
+    let outcome = core.send("Recuérdame llamar a mamá mañana a las 9").await.unwrap();
+    assert!(outcome.meta.intent);
+    assert_eq!(outcome.reply, "Hecho: te recordaré \"llamar a mamá\" el jueves 19 de noviembre de 2026, 09:00 (Europe/Madrid).");
+    let outcome = core.send("Remind me to call mum tomorrow at 9").await.unwrap();
+    assert_eq!(outcome.reply, "Done: I'll remind you to \"call mum\" on Thursday 19 November 2026, 09:00 (Europe/Madrid).");
+    let pending = core.reminders().pending().await.unwrap();
+    assert_eq!(pending.iter().map(|r| r.message.as_str()).collect::<Vec<_>>(), ["llamar a mamá", "call mum"]);
+    // An unclear time is a question, and nothing is set.
+    let outcome = core.send("recuérdame llamar al banco a las 3").await.unwrap();
+    assert!(outcome.reply.contains("no dice el día") && outcome.reply.contains("hoy a las 15"), "{}", outcome.reply);
+    // Snooze, list, cancel and a fact, all without the model.
+    let listed = core.send("what are my reminders?").await.unwrap().reply;
+    assert!(listed.starts_with("You have 2 pending reminders:") && listed.contains("\"call mum\""), "{listed}");
+    let cancelled = core.send("cancela el recordatorio de llamar a mamá").await.unwrap().reply;
+    assert_eq!(cancelled, "Cancelé el recordatorio \"llamar a mamá\".");
+    let snoozed = core.send("snooze the reminder about call mum for 15 minutes").await.unwrap().reply;
+    assert_eq!(snoozed, "Snoozed \"call mum\": I'll remind you again at 10:15.");
+    let noted = core.send("remember that I'm allergic to peanuts").await.unwrap().reply;
+    assert!(noted.starts_with("Noted:"), "{noted}");
+    assert!(core.knowledge().facts().iter().any(|f| f.fact.text.contains("allergic to peanuts")));
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
+}
+
+/// With a configured model, Sidecar sets the reminder, tells the model what it did,
+/// and when the model calls the tool anyway nothing is set twice.
+#[tokio::test]
+async fn a_configured_model_is_told_and_its_own_tool_call_sets_nothing_twice() {
+    use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[("a", "set_reminder", r#"{"message": "Call mum", "when": "tomorrow at 9"}"#)])),
+        stream(reply_events(&["I'll make sure you call her."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url))).await;
+    let outcome = core.send("Remind me to call mum tomorrow at 9").await.unwrap();
+    assert_eq!(outcome.reply, "I'll make sure you call her.");
+    let reminders = core.reminders().pending().await.unwrap();
+    assert_eq!(reminders.len(), 1, "set once: {reminders:?}");
+    // The model saw Sidecar's answer and the note.
+    let first = server.requests.lock().unwrap()[0].clone();
+    let messages = first["messages"].as_array().unwrap();
+    assert!(messages.iter().any(|m| m["role"] == "assistant" && m["content"].as_str().unwrap_or("").starts_with("Done: I'll remind you")));
+    assert!(messages.last().unwrap()["content"].as_str().unwrap().contains("Do not call a tool to do it again"));
+    // Both answers are in the history, Sidecar's first.
+    let history = core.conversation().history(20).await.unwrap();
+    let said: Vec<&str> = history.iter().filter(|m| m.role == sidecar::llm::Role::Assistant && !m.content.is_empty()).map(|m| m.content.as_str()).collect();
+    assert!(said.first().unwrap().starts_with("Done:") && said.last().unwrap() == &"I'll make sure you call her.", "{said:?}");
+}
