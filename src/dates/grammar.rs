@@ -529,7 +529,7 @@ impl<'a> Grammar<'a> {
         let mut minute = 0;
         let mut explicit_minutes = false;
         if let Some(r) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('.').filter(|_| led)).or_else(|| rest.strip_prefix('h').filter(|r| r.len() == 2)) {
-            if r.len() < 2 || !r[..2].bytes().all(|b| b.is_ascii_digit()) {
+            if r.len() < 2 || !r.as_bytes()[..2].iter().all(u8::is_ascii_digit) {
                 return None;
             }
             minute = r[..2].parse().ok()?;

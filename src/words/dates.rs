@@ -194,7 +194,8 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
         .map(|v| {
             v.split(',')
                 .filter_map(|d| {
-                    let (n, code) = d.split_at(d.len().saturating_sub(2));
+                    // An imported rule may hold anything: only ASCII is split.
+                    let (n, code) = if d.is_ascii() { d.split_at(d.len().saturating_sub(2)) } else { ("", "") };
                     weekday_code(code).map(|w| (n.parse().unwrap_or(0), w))
                 })
                 .collect()

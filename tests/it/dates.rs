@@ -114,3 +114,91 @@ fn dates_inside_sentences() {
     println!("sentences: {}/{}", table.len() - misses.len(), table.len());
     assert!(misses.is_empty(), "{} of {} sentences split wrong:\n{}", misses.len(), table.len(), misses.join("\n"));
 }
+
+/// A repeat rule reads in words in both languages, with its next three dates.
+#[test]
+fn repeats_read_in_words_with_their_next_dates() {
+    use chrono::TimeZone;
+    let zone = chrono_tz::Europe::Madrid;
+    let now = zone.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap().with_timezone(&Utc);
+    let read = |text: &str, lang| parse(text, now, zone, Options::new(lang)).unwrap();
+    let r = read("el primer lunes de cada mes a las 9", Lang::Es);
+    assert_eq!(r.rule_words(Lang::Es).unwrap(), "el primer lunes de cada mes a las 09:00");
+    assert_eq!(r.rule_words(Lang::En).unwrap(), "on the first Monday of every month at 09:00");
+    let next: Vec<String> = r.occurrences(3).iter().map(|t| t.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string()).collect();
+    assert_eq!(next, ["2026-12-07 09:00", "2027-01-04 09:00", "2027-02-01 09:00"]);
+    assert_eq!(read("every weekday at 8am", Lang::En).rule_words(Lang::En).unwrap(), "every weekday at 08:00");
+    assert_eq!(read("los lunes y jueves a las 10", Lang::Es).rule_words(Lang::Es).unwrap(), "los lunes y jueves a las 10:00");
+    assert_eq!(read("cada 3 de marzo", Lang::Es).rule_words(Lang::Es).unwrap(), "cada año el 3 de marzo a las 09:00");
+    assert_eq!(read("every day at 8, 5 times", Lang::En).rule_words(Lang::En).unwrap(), "every day at 08:00, 5 times");
+    assert_eq!(read("every 2 hours", Lang::En).rule_words(Lang::En).unwrap(), "every 2 hours");
+    assert_eq!(read("el último día de cada mes", Lang::Es).rule_words(Lang::Es).unwrap(), "el último día de cada mes a las 09:00");
+    // A series with an end stops: five times means five dates.
+    assert_eq!(read("todos los días a las 8, 5 veces", Lang::Es).occurrences(10).len(), 5);
+    // Across the DST change the wall-clock hour holds.
+    let r = read("todos los domingos a las 9", Lang::Es);
+    let hours: Vec<String> = r.occurrences(30).iter().map(|t| t.with_timezone(&zone).format("%H:%M").to_string()).collect();
+    assert!(hours.iter().all(|h| h == "09:00"), "{hours:?}");
+}
+
+/// Errors name what is missing, echo the user's words exactly, and suggest in the
+/// language they were written in.
+#[test]
+fn errors_say_what_is_missing_in_the_users_words_and_language() {
+    use chrono::TimeZone;
+    use sidecar::dates::DateErrorKind;
+    let zone = chrono_tz::Europe::Madrid;
+    let now = zone.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap().with_timezone(&Utc);
+    // The app's language is English, but the words are Spanish.
+    let e = parse("Mañana a las 25", now, zone, Options::new(Lang::En)).unwrap_err();
+    assert_eq!(e.kind, DateErrorKind::NotUnderstood);
+    assert_eq!(e.lang, Lang::Es);
+    let e = parse("a las 3", now, zone, Options::new(Lang::En)).unwrap_err();
+    assert_eq!(e.error, "\"a las 3\" no dice el día, y la hora puede ser de la mañana o de la tarde.");
+    assert!(e.suggestion.contains("hoy a las 15"));
+    // An English user is answered in English; "at 3pm" and "23:00" are not "unclear".
+    let e = parse("at 3", now, zone, Options::new(Lang::Es)).unwrap_err();
+    assert!(e.error.starts_with("\"at 3\" has no day") && e.suggestion.contains("today at 3pm"), "{e:?}");
+    assert!(parse("at 3pm", now, zone, Options::new(Lang::En)).is_ok());
+    assert!(parse("23:00", now, zone, Options::new(Lang::En)).is_ok());
+    // The user's own words, accents and case kept.
+    let e = parse("El Mes Que Viene", now, zone, Options::new(Lang::Es)).unwrap_err();
+    assert_eq!(e.error, "\"El Mes Que Viene\" no dice qué día.");
+    let e = parse("mañana y pasado mañana", now, zone, Options::new(Lang::Es)).unwrap_err();
+    assert!(e.error.contains("\"mañana y pasado mañana\""), "{}", e.error);
+    // A passed time alone rolls to tomorrow, and the reading says so.
+    let r = parse("at 9am", now, zone, Options::new(Lang::En)).unwrap();
+    assert_eq!(r.note.as_deref(), Some("09:00 has passed today: tomorrow at 09:00"));
+}
+
+use proptest::strategy::Strategy;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, .. Default::default() })]
+    /// Any input up to 10 kB: no panic, an answer either way (huge numbers, unicode,
+    /// repeated words, date words in any order).
+    #[test]
+    fn the_parser_never_panics(
+        words in proptest::collection::vec(proptest::prop_oneof![
+            proptest::string::string_regex("[0-9]{1,25}").unwrap(),
+            proptest::string::string_regex("[0-9]{1,4}[:/.,-][0-9]{1,4}([:/.,-][0-9]{1,6})?").unwrap(),
+            proptest::sample::select(vec![
+                "en", "in", "a", "las", "at", "de", "every", "cada", "el", "the", "y", "and", "mañana", "tomorrow", "hoy", "lunes", "friday",
+                "marzo", "may", "pm", "am", "p.m.", "noche", "morning", "media", "half", "hora", "hours", "días", "weeks", "mes", "años",
+                "primer", "last", "último", "hasta", "until", "times", "veces", "mediodía", "midnight", "next", "que", "viene", "º", "1st",
+                "31", "29", "febrero", "9999", "0", "-1", "1e9", "½", "🕐", "ñ", "\u{200b}", "", " ",
+            ]).prop_map(String::from),
+            proptest::string::string_regex("\\PC{0,40}").unwrap(),
+        ], 0..400),
+        now_secs in 0i64..4_000_000_000,
+    ) {
+        use chrono::TimeZone;
+        let text = words.join(" ");
+        let text = &text[..text.len().min(10_240)];
+        let now = Utc.timestamp_opt(now_secs, 0).unwrap();
+        for zone in [chrono_tz::Europe::Madrid, chrono_tz::America::New_York, chrono_tz::Pacific::Chatham] {
+            let _ = parse(text, now, zone, Options::new(Lang::Es));
+            let _ = sidecar::dates::extract(text, now, zone, Options::new(Lang::En));
+        }
+    }
+}

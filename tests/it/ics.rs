@@ -1,0 +1,70 @@
+//! Reminders as iCalendar: the export parses with the `icalendar` crate, carries the
+//! zone, the RRULE and an alarm, and round-trips through the import.
+
+use chrono::TimeZone;
+use icalendar::{Calendar, Component};
+
+async fn open(dir: &std::path::Path, at: chrono::DateTime<chrono::Utc>) -> std::sync::Arc<sidecar::Companion> {
+    let settings: sidecar::settings::Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
+    options.clock = sidecar::clock::fixed_clock(at);
+    sidecar::Companion::open(options).await.unwrap()
+}
+
+#[tokio::test]
+async fn the_export_parses_and_round_trips_through_the_import() {
+    let now = chrono_tz::Europe::Madrid.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap().with_timezone(&chrono::Utc);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), now).await;
+    let reminders = core.reminders();
+    reminders.set("call mum", "tomorrow at 9").await.unwrap();
+    reminders.set("pagar el alquiler", "el 1 de cada mes").await.unwrap();
+    reminders.set("standup", "every weekday at 9:15am, 10 times").await.unwrap();
+    reminders.set("dentist", "friday").await.unwrap();
+    let ics = reminders.export_ics().await.unwrap();
+    // The iCalendar crate reads it back: four events, each with an alarm.
+    let calendar: Calendar = ics.parse().unwrap();
+    let events: Vec<_> = calendar.components.iter().filter_map(|c| c.as_event()).collect();
+    assert_eq!(events.len(), 4);
+    assert!(ics.contains("DTSTART;TZID=Europe/Madrid:20261119T090000"), "{ics}");
+    assert!(ics.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=1"));
+    assert!(ics.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=10"));
+    assert!(ics.contains("DTSTART;VALUE=DATE:20261120"), "an all-day reminder is a date: {ics}");
+    assert_eq!(ics.matches("BEGIN:VALARM").count(), 4);
+    assert_eq!(events.iter().filter_map(|e| e.get_summary()).collect::<Vec<_>>().len(), 4);
+    // Into another Sidecar: the same reminders, times and rules.
+    let other = tempfile::tempdir().unwrap();
+    let copy = open(other.path(), now).await;
+    let report = copy.reminders().import_ics(&ics).await.unwrap();
+    assert_eq!((report.added, report.skipped.past, report.skipped.unreadable.len()), (4, 0, 0));
+    let key = |r: &sidecar::store::reminders::Reminder| (r.message.clone(), r.due_at, r.rrule.clone(), r.all_day);
+    let mut before: Vec<_> = reminders.pending().await.unwrap().iter().map(key).collect();
+    let mut after: Vec<_> = copy.reminders().pending().await.unwrap().iter().map(key).collect();
+    before.sort();
+    after.sort();
+    assert_eq!(before, after);
+    // Imported twice: nothing doubled.
+    assert_eq!(copy.reminders().import_ics(&ics).await.unwrap().added, 0);
+}
+
+#[tokio::test]
+async fn events_from_other_calendars_become_reminders_and_bad_files_are_refused() {
+    let now = chrono_tz::Europe::Madrid.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap().with_timezone(&chrono::Utc);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), now).await;
+    let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Other//EN\r\n\
+        BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T150000Z\r\nSUMMARY:Flight to Lisbon\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:2\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=America/New_York:20200101T080000\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:New year call\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:3\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20250101T080000Z\r\nSUMMARY:Long gone\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n";
+    let report = core.reminders().import_ics(ics).await.unwrap();
+    assert_eq!((report.added, report.skipped.past), (2, 1));
+    let pending = core.reminders().pending().await.unwrap();
+    let flight = pending.iter().find(|r| r.message == "Flight to Lisbon").unwrap();
+    assert_eq!(flight.due_at.to_rfc3339(), "2026-12-01T15:00:00+00:00");
+    let yearly = pending.iter().find(|r| r.message == "New year call").unwrap();
+    assert_eq!(yearly.zone.0, chrono_tz::America::New_York);
+    assert_eq!(yearly.due_at.with_timezone(&chrono_tz::America::New_York).format("%Y-%m-%d %H:%M").to_string(), "2027-01-01 08:00");
+    let error = core.reminders().import_ics("this is not a calendar").await.unwrap_err();
+    assert!(error.to_string().contains("not an iCalendar file"), "{error}");
+}
