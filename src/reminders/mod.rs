@@ -61,7 +61,7 @@ impl WhenPreview {
     pub fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
         match reading {
             Ok(r) => WhenPreview::Ok {
-                local: crate::clock::describe(r.at, r.zone),
+                local: format!("{} ({})", crate::words::dates::moment_words(r.local(), lang), r.zone.name()),
                 utc: crate::store::utc(r.at),
                 zone: r.zone.name().to_string(),
                 rule_words: r.rule_words(lang),

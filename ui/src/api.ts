@@ -30,6 +30,8 @@ export interface MessageMeta {
   cost_usd?: number;
   /** The answer to a chat command such as /checkpoint. */
   command?: boolean;
+  /** Sidecar carried out the request itself (a reminder set, a fact kept). */
+  intent?: boolean;
   /** Said by Sidecar on its own: "reminder", "greeting", "checkin" or "contextual". */
   proactive?: string;
 }
@@ -287,6 +289,11 @@ export interface Reminder {
   due_at: string;
   zone: string;
   rrule: string | null;
+  /** The repeat rule in words, from the core ("every weekday at 09:00"). */
+  rule_words?: string | null;
+  /** The next three occurrences of a repeating reminder, RFC 3339 UTC. */
+  next?: string[];
+  all_day?: boolean;
   state: ReminderState;
   delivered_at: string | null;
   late: boolean;
@@ -302,8 +309,30 @@ export interface RemindersOverview {
   snooze_choices: number[];
 }
 export type WhenPreview =
-  | { status: "ok"; local: string; utc: string; zone: string; rrule: string | null; note: string | null }
-  | { status: "error"; error: string; suggestion: string | null };
+  | {
+      status: "ok";
+      local: string;
+      utc: string;
+      zone: string;
+      rrule: string | null;
+      rule_words?: string | null;
+      /** The first three occurrences, RFC 3339. */
+      next?: string[];
+      all_day?: boolean;
+      note: string | null;
+    }
+  | { status: "error"; kind?: string; error: string; suggestion: string | null };
+/** A quick-add sentence split into what and when. */
+export interface SentencePreview {
+  what: string;
+  when_text: string;
+  when: WhenPreview;
+}
+export interface IcsImport {
+  added: number;
+  past: number;
+  unreadable: string[];
+}
 export type Level = "low" | "medium" | "high";
 export type SinkId = "chat" | "notification" | "tray" | "console";
 export type SinkPreference = "all" | "reminders-only" | "none";
@@ -395,6 +424,10 @@ export const api = {
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
   addReminder: (message: string, when: string) => invoke<Reminder>("add_reminder", { message, when }),
+  previewSentence: (text: string) => invoke<SentencePreview>("preview_sentence", { text }),
+  addReminderSentence: (sentence: string) => invoke<Reminder>("add_reminder_sentence", { sentence }),
+  exportRemindersIcs: () => invoke<string>("export_reminders_ics"),
+  importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
   snoozeReminder: (id: number, minutes: number) => invoke<Reminder>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),

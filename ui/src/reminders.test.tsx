@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { emit } from "@tauri-apps/api/event";
-import type { Reminder, RemindersOverview, WhenPreview } from "./api";
+import type { Reminder, RemindersOverview, SentencePreview, WhenPreview } from "./api";
 import { SHOW_MESSAGE } from "./api";
 import { defaultProactiveStatus, FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
@@ -24,7 +24,13 @@ function reminder(id: number, message: string, extra: Partial<Reminder> = {}): R
 
 const overview: RemindersOverview = {
   upcoming: [reminder(1, "call mum")],
-  recurring: [reminder(2, "weekly review", { rrule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0" })],
+  recurring: [
+    reminder(2, "weekly review", {
+      rrule: "FREQ=WEEKLY;BYDAY=MO",
+      rule_words: "every Monday at 09:00",
+      next: ["2026-11-23T08:00:00Z", "2026-11-30T08:00:00Z", "2026-12-07T08:00:00Z"],
+    }),
+  ],
   late: [reminder(3, "water the plants", { state: "delivered", late: true })],
   delivered: [reminder(4, "stretch", { state: "delivered" })],
   zone: "Europe/Madrid",
@@ -40,7 +46,11 @@ describe("reminders page", () => {
     await userEvent.setup().click(screen.getByTestId("nav-reminders"));
     expect(await screen.findByTestId("group-upcoming")).toHaveTextContent("call mum");
     expect(screen.getByTestId("group-upcoming")).toHaveTextContent("Mon 23 Nov, 09:00");
+    // The rule in the core's words, and its next three dates.
     expect(screen.getByTestId("group-recurring")).toHaveTextContent("every Monday at 09:00");
+    expect(within(screen.getByTestId("group-recurring")).getByTestId("next-dates")).toHaveTextContent(
+      "next: Mon 23 Nov, 09:00 · Mon 30 Nov, 09:00 · Mon 7 Dec, 09:00",
+    );
     expect(screen.getByTestId("group-late")).toHaveTextContent("shown late: Sidecar was not running");
     expect(screen.getByTestId("group-delivered")).toHaveTextContent("stretch");
     expect(screen.getByText(/Times are in Europe\/Madrid/)).toBeInTheDocument();
@@ -66,6 +76,8 @@ describe("reminders page", () => {
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-reminders"));
+    // The two-field form is one click away from the quick-add sentence.
+    await user.click(await screen.findByTestId("toggle-form"));
     await user.type(await screen.findByTestId("reminder-what"), "call mum");
     await user.type(screen.getByTestId("reminder-when"), "a las 3");
     await waitFor(() => expect(screen.getByTestId("when-preview")).toHaveTextContent("Say \"mañana a las 3\""));
@@ -78,6 +90,74 @@ describe("reminders page", () => {
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "call mum"');
     expect(screen.getByTestId("reminder-when")).toHaveValue("");
     expect(screen.getByTestId("when-preview")).toBeEmptyDOMElement();
+  });
+
+  it("splits one sentence into what and when as it is typed, and adds it", async () => {
+    const core = new FakeCore();
+    core.handlers.preview_sentence = (args) => {
+      const text = (args as { text: string }).text;
+      const preview: SentencePreview = text.endsWith("tomorrow at 9")
+        ? {
+            what: "Call mum",
+            when_text: "tomorrow at 9",
+            when: { status: "ok", local: "Thursday 19 November 2026, 09:00 (Europe/Madrid)", utc: "", zone: "Europe/Madrid", rrule: null, note: null },
+          }
+        : { what: "", when_text: "", when: { status: "error", kind: "no_date", error: `I found no time in "${text}".`, suggestion: "Add when." } };
+      return preview;
+    };
+    core.handlers.add_reminder_sentence = () => reminder(9, "Call mum");
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.type(await screen.findByTestId("quick-add"), "Call mum");
+    await waitFor(() => expect(screen.getByTestId("quick-preview")).toHaveTextContent('I found no time in "Call mum". Add when.'));
+    expect(screen.getByTestId("quick-add-button")).toBeDisabled();
+    await user.type(screen.getByTestId("quick-add"), " tomorrow at 9");
+    await waitFor(() => expect(screen.getByTestId("split-what")).toHaveTextContent("What: Call mum"));
+    expect(screen.getByTestId("split-when")).toHaveTextContent("When: Thursday 19 November 2026, 09:00 (Europe/Madrid)");
+    await user.click(screen.getByTestId("quick-add-button"));
+    expect(core.invoked("add_reminder_sentence")[0].args).toEqual({ sentence: "Call mum tomorrow at 9" });
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "Call mum"');
+    expect(screen.getByTestId("quick-add")).toHaveValue("");
+  });
+
+  it("a repeating sentence shows its rule and next three dates before it is added", async () => {
+    const core = new FakeCore();
+    core.handlers.preview_sentence = () => ({
+      what: "pagar el alquiler",
+      when_text: "el 1 de cada mes",
+      when: {
+        status: "ok",
+        local: "martes 1 de diciembre de 2026, 09:00 (Europe/Madrid)",
+        utc: "",
+        zone: "Europe/Madrid",
+        rrule: "FREQ=MONTHLY;BYMONTHDAY=1",
+        rule_words: "el día 1 de cada mes a las 09:00",
+        next: ["2026-12-01T08:00:00Z", "2027-01-01T08:00:00Z", "2027-02-01T08:00:00Z"],
+        note: null,
+      },
+    });
+    renderApp("es");
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.type(await screen.findByTestId("quick-add"), "pagar el alquiler el 1 de cada mes");
+    await waitFor(() => expect(screen.getByTestId("split-when")).toHaveTextContent("el día 1 de cada mes a las 09:00"));
+    expect(screen.getByTestId("split-when")).toHaveTextContent("próximos: mar, 1 dic, 09:00 · vie, 1 ene, 09:00 · lun, 1 feb, 09:00");
+  });
+
+  it("exports and imports calendar files", async () => {
+    const core = new FakeCore();
+    core.handlers.export_reminders_ics = () => "/home/ana/Downloads/sidecar-reminders.ics";
+    core.handlers.import_reminders_ics = () => ({ added: 2, past: 1, unreadable: [] });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.click(await screen.findByTestId("export-ics"));
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent("Saved your reminders to /home/ana/Downloads/sidecar-reminders.ics");
+    const file = new File(["BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"], "cal.ics", { type: "text/calendar" });
+    await user.upload(screen.getByTestId("import-ics"), file);
+    await waitFor(() => expect(screen.getByTestId("reminders-message")).toHaveTextContent("Imported 2 reminders. 1 past event was skipped."));
+    expect(core.invoked("import_reminders_ics")[0].args).toEqual({ text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" });
   });
 
   it("snoozes and cancels from the page", async () => {

@@ -8,6 +8,7 @@ export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const [model, setModel] = useState<ModelStatus>({ state: "idle" });
   const localId = useRef(0);
+  const intentAnswered = useRef(false);
   // Whether a reply is being written when the user sends: then the core queues it.
   const busy = useRef(false);
   busy.current = state.streaming !== null;
@@ -36,6 +37,9 @@ export function useChat() {
       if (event.type === "turn_started" && event.dequeued !== undefined)
         dispatch({ type: "dequeued", text: event.dequeued, localId: ++localId.current });
       if (event.type === "plan_updated") setPlan(event.items);
+      // Sidecar answered a request itself before the model added its words: the
+      // history has one more message than the outcome will bring.
+      if (event.type === "turn_finished" && event.meta?.intent) intentAnswered.current = true;
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
       if (event.type === "reminder_delivered" || event.type === "spontaneous_message")
@@ -99,6 +103,9 @@ export function useChat() {
       .sendMessage(trimmed)
       .then((outcome) => {
         dispatch({ type: "finished", outcome });
+        if (intentAnswered.current && !outcome.meta?.intent)
+          api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
+        intentAnswered.current = false;
         // The turn moved on to a new conversation (`/clear`): show it.
         if (outcome.conversation_changed)
           api.loadHistory().then((messages) => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type Reminder, type RemindersOverview, type WhenPreview } from "../api";
-import { useStrings, type Strings } from "../i18n";
+import { api, toCommandError, type Reminder, type RemindersOverview, type SentencePreview, type WhenPreview } from "../api";
+import { useStrings } from "../i18n";
 
 /** "Sun 22 Nov, 09:00" in the reminder's own zone. */
 export function localTime(iso: string, zone: string, lang: string): string {
@@ -16,23 +16,6 @@ export function localTime(iso: string, zone: string, lang: string): string {
     }).format(new Date(iso));
   } catch {
     return iso;
-  }
-}
-
-/** FREQ=WEEKLY;BYDAY=MO;BYHOUR=9 → "every Monday at 09:00". */
-export function describeRule(t: Strings, rrule: string): string {
-  const parts = Object.fromEntries(rrule.split(";").map((p) => p.split("=") as [string, string]));
-  const at = parts.BYHOUR !== undefined ? ` ${t.atTime(`${parts.BYHOUR.padStart(2, "0")}:${(parts.BYMINUTE ?? "0").padStart(2, "0")}`)}` : "";
-  const interval = Number(parts.INTERVAL ?? "1");
-  switch (parts.FREQ) {
-    case "HOURLY":
-      return t.everyHours(interval);
-    case "DAILY":
-      return t.everyDay + at;
-    case "WEEKLY":
-      return (parts.BYDAY ? t.everyWeekday(parts.BYDAY.split(",").map((d: string) => t.weekday(d)).join(", ")) : t.everyWeek) + at;
-    default:
-      return rrule;
   }
 }
 
@@ -57,10 +40,15 @@ function Row({
         <strong>{reminder.message}</strong>
         <div className="muted small">
           {localTime(reminder.due_at, reminder.zone, t.locale)}
-          {reminder.rrule && ` · ${describeRule(t, reminder.rrule)}`}
+          {reminder.rule_words && ` · ${reminder.rule_words}`}
           {kind === "late" && ` · ${t.reminderLateNote}`}
           {reminder.state === "attempting" && ` · ${t.reminderDelivering}`}
         </div>
+        {kind === "recurring" && reminder.next && reminder.next.length > 1 && (
+          <div className="muted small" data-testid="next-dates">
+            {t.nextDates(reminder.next.map((d) => localTime(d, reminder.zone, t.locale)).join(" · "))}
+          </div>
+        )}
       </div>
       <div className="reminder-actions">
         <span className="muted small">{pending ? t.snooze : t.remindAgain}</span>
@@ -135,7 +123,7 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
         {preview?.status === "ok" && (
           <span className="ok-text">
             {preview.local}
-            {preview.rrule && ` · ${describeRule(t, preview.rrule)}`}
+            {preview.rule_words && ` · ${preview.rule_words}`}
             {preview.note && ` · ${preview.note}`}
           </span>
         )}
@@ -147,6 +135,133 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
         {error && <span className="error-text">{error}</span>}
       </div>
     </form>
+  );
+}
+
+/** How a reading of "when" shows: the local time, the rule in words, the next dates. */
+function Reading({ preview, zone }: { preview: WhenPreview; zone: string }) {
+  const t = useStrings();
+  if (preview.status === "error") {
+    return (
+      <span className="error-text">
+        {preview.error} {preview.suggestion}
+      </span>
+    );
+  }
+  return (
+    <span className="ok-text">
+      {preview.local}
+      {preview.rule_words && ` · ${preview.rule_words}`}
+      {preview.rrule && preview.next && preview.next.length > 1 && ` · ${t.nextDates(preview.next.map((d) => localTime(d, zone, t.locale)).join(" · "))}`}
+      {preview.note && ` · ${preview.note}`}
+    </span>
+  );
+}
+
+/** One field: "Call mum tomorrow at 9", split live into what and when by the core. */
+function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone: string }) {
+  const t = useStrings();
+  const [sentence, setSentence] = useState("");
+  const [reading, setReading] = useState<{ text: string; preview: SentencePreview } | null>(null);
+  const preview = reading && reading.text === sentence && sentence.trim() !== "" ? reading.preview : null;
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!sentence.trim()) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      api.previewSentence(sentence).then((p) => current && setReading({ text: sentence, preview: p })).catch(() => undefined);
+    }, 150);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [sentence]);
+
+  const ready = preview !== null && preview.what !== "" && preview.when.status === "ok";
+  const add = async () => {
+    if (!ready) return;
+    setError(null);
+    try {
+      const reminder = await api.addReminderSentence(sentence);
+      setSentence("");
+      onAdded(t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale)));
+    } catch (e) {
+      setError(toCommandError(e).message);
+    }
+  };
+  return (
+    <form
+      className="quick-add"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add();
+      }}
+    >
+      <input
+        value={sentence}
+        onChange={(e) => setSentence(e.target.value)}
+        placeholder={t.quickAddPlaceholder}
+        aria-label={t.quickAdd}
+        data-testid="quick-add"
+      />
+      <button type="submit" disabled={!ready} data-testid="quick-add-button">
+        {t.addReminder}
+      </button>
+      <div className="quick-preview small" data-testid="quick-preview" aria-live="polite">
+        {preview && preview.when.status === "ok" && (
+          <>
+            <span className="split-what" data-testid="split-what">
+              <span className="muted">{t.quickWhat}:</span> {preview.what || "—"}
+            </span>
+            <span className="split-when" data-testid="split-when">
+              <span className="muted">{t.quickWhen}:</span> <Reading preview={preview.when} zone={zone} />
+            </span>
+          </>
+        )}
+        {preview && preview.when.status === "error" && <Reading preview={preview.when} zone={zone} />}
+        {error && <span className="error-text">{error}</span>}
+      </div>
+    </form>
+  );
+}
+
+/** A chosen file's text (FileReader: every webview has it). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+
+/** Export to a calendar file, or import one. */
+function CalendarFiles({ onDone }: { onDone: (message: string) => void }) {
+  const t = useStrings();
+  const fail = (e: unknown) => onDone(toCommandError(e).message);
+  return (
+    <div className="calendar-files">
+      <button type="button" className="ghost small" data-testid="export-ics" onClick={() => api.exportRemindersIcs().then((path) => onDone(t.exported(path)), fail)}>
+        {t.exportIcs}
+      </button>
+      <label className="ghost small file-button">
+        {t.importIcs}
+        <input
+          type="file"
+          accept=".ics,text/calendar"
+          data-testid="import-ics"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = "";
+            if (!file) return;
+            readText(file)
+              .then((text) => api.importRemindersIcs(text))
+              .then((r) => onDone(t.imported(r.added, r.past, r.unreadable.length)), fail);
+          }}
+        />
+      </label>
+    </div>
   );
 }
 
@@ -191,11 +306,18 @@ export function RemindersView() {
       ] as const)
     : [];
   const empty = overview !== null && groups.every(([, , list]) => list.length === 0);
+  const [separate, setSeparate] = useState(false);
   return (
     <section className="page" data-testid="reminders-view">
       <h2>{t.navReminders}</h2>
       <p className="muted">{t.remindersIntro(overview?.zone ?? "")}</p>
-      <NewReminder onAdded={changed} />
+      {separate ? <NewReminder onAdded={changed} /> : <QuickAdd onAdded={changed} zone={overview?.zone ?? ""} />}
+      <div className="reminder-tools">
+        <button type="button" className="link small" data-testid="toggle-form" onClick={() => setSeparate(!separate)}>
+          {separate ? t.oneSentence : t.separateFields}
+        </button>
+        <CalendarFiles onDone={changed} />
+      </div>
       {message && (
         <div className="info" role="status" data-testid="reminders-message">
           {message}
