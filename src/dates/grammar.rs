@@ -1,84 +1,10 @@
 //! The grammar of dates: small matchers over tokens, each reading one component (an
-//! offset, a day, an hour, a part of the day, a repeat rule, an end) and saying where it
-//! stopped. `Grammar::span` chains components that follow each other into one date
-//! expression; nothing here knows what "now" is (`resolve` does).
-
-use chrono::Weekday;
+//! offset, a day, an hour, a part of the day, an end) and saying where it stopped.
+//! `scan` chains them (with `repeat_words`) into date expressions; nothing here knows
+//! what "now" is (`resolve` does).
 
 use super::lexicon::{self as lex, DayPart, Tok, Tongue, Unit};
-
-/// A length of time: calendar months and days, and exact seconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Offset {
-    pub months: i64,
-    pub days: i64,
-    pub seconds: i64,
-    /// Said with "in", "within", "later", "dentro de"…; a bare "2 hours" is a date only
-    /// when it is the whole text.
-    pub marked: bool,
-}
-
-/// A day, as said.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Day {
-    Yesterday,
-    Today,
-    Tomorrow,
-    AfterTomorrow,
-    /// The next such weekday (never today); `next_week` picks the one in next week.
-    Weekday { weekday: Weekday, next_week: bool },
-    Weekend,
-    /// A day of a month, with or without a year.
-    Calendar { day: u32, month: u32, year: Option<i32> },
-    /// "el 15", "the 15th": this month's, or next month's if it has passed.
-    MonthDay(u32),
-}
-
-/// An hour, as said.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hour {
-    pub hour: u32,
-    pub minute: u32,
-    /// Some(true) for pm, Some(false) for am.
-    pub pm: Option<bool>,
-    pub part: Option<DayPart>,
-    /// noon, midnight, o'clock with a part, 24-hour forms: nothing left to guess.
-    pub settled: bool,
-}
-
-/// A repeat rule, as said; `recurrence` turns it into an RRULE.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Repeat {
-    Minutes(u32),
-    Hours(u32),
-    Days(u32),
-    Weeks { interval: u32, days: Vec<Weekday> },
-    MonthDay { interval: u32, day: i32 },
-    MonthPosition { position: i32, weekday: Weekday },
-    Yearly { month: u32, day: u32 },
-}
-
-/// One component of a date expression.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Component {
-    Offset(Offset),
-    Day(Day),
-    Hour(Hour),
-    Part(DayPart),
-    /// "tonight", "esta tarde": today, in that part of the day.
-    TodayPart(DayPart),
-    Repeat(Repeat),
-    Until(Day),
-    Count(u32),
-}
-
-/// A date expression found in the tokens: its components and token range.
-#[derive(Debug, Clone)]
-pub struct Span {
-    pub components: Vec<Component>,
-    pub from: usize,
-    pub to: usize,
-}
+use super::said::{Component, Day, Hour, Offset};
 
 pub struct Grammar<'a> {
     toks: &'a [Tok],
@@ -86,7 +12,7 @@ pub struct Grammar<'a> {
     tongue: Tongue,
 }
 
-type Found<T> = Option<(T, usize)>;
+pub(super) type Found<T> = Option<(T, usize)>;
 
 impl<'a> Grammar<'a> {
     pub fn new(toks: &'a [Tok], tongue: Tongue) -> Self {
@@ -114,48 +40,9 @@ impl<'a> Grammar<'a> {
         phrases.iter().filter_map(|p| self.phrase(i, p)).max()
     }
 
-    /// Components one after another from `i` ("and"/"y" between them allowed).
-    pub fn span(&self, i: usize) -> Option<Span> {
-        let mut components = Vec::new();
-        let mut at = i;
-        loop {
-            let next = if components.is_empty() { at } else { self.any(at, &["and", "y", "e"]).unwrap_or(at) };
-            match self.component(next) {
-                Some((c, end)) => {
-                    components.push(c);
-                    at = end;
-                }
-                None => break,
-            }
-        }
-        (!components.is_empty()).then_some(Span { components, from: i, to: at })
-    }
-
-    fn component(&self, i: usize) -> Found<Component> {
-        if let Some((r, end)) = self.repeat(i) {
-            return Some((Component::Repeat(r), end));
-        }
-        if let Some(found) = self.until_or_count(i) {
-            return Some(found);
-        }
-        if let Some((o, end)) = self.offset(i) {
-            return Some((Component::Offset(o), end));
-        }
-        if let Some(found) = self.today_part(i) {
-            return Some(found);
-        }
-        if let Some((d, end)) = self.day(i) {
-            return Some((Component::Day(d), end));
-        }
-        if let Some((h, end)) = self.hour(i) {
-            return Some((Component::Hour(h), end));
-        }
-        self.part(i).map(|(p, end)| (Component::Part(p), end))
-    }
-
     // ---- offsets ----
 
-    fn offset(&self, i: usize) -> Found<Offset> {
+    pub(super) fn offset(&self, i: usize) -> Found<Offset> {
         let lead = self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas"]);
         let start = lead.unwrap_or(i);
         let (mut offset, mut at) = self.amount(start, lead.is_some())?;
@@ -237,7 +124,7 @@ impl<'a> Grammar<'a> {
 
     // ---- days ----
 
-    fn day(&self, i: usize) -> Found<Day> {
+    pub(super) fn day(&self, i: usize) -> Found<Day> {
         if let Some(end) = self.any(i, &["pasado manana", "the day after tomorrow", "day after tomorrow"]) {
             return Some((Day::AfterTomorrow, end));
         }
@@ -375,7 +262,7 @@ impl<'a> Grammar<'a> {
     // ---- parts of the day ----
 
     /// "tonight", "esta noche", "this afternoon".
-    fn today_part(&self, i: usize) -> Found<Component> {
+    pub(super) fn today_part(&self, i: usize) -> Found<Component> {
         let parts = [
             ("tonight", DayPart::Night),
             ("esta noche", DayPart::Night),
@@ -392,7 +279,7 @@ impl<'a> Grammar<'a> {
 
     /// "in the morning", "por la tarde", "at night", "de madrugada", or after a day:
     /// "tomorrow morning", "el lunes en la noche".
-    fn part(&self, i: usize) -> Found<DayPart> {
+    pub(super) fn part(&self, i: usize) -> Found<DayPart> {
         let lead = self.any(i, &["in the", "por la", "en la", "a la", "de la", "at", "de", "por la", "during the"]);
         let at = lead.unwrap_or(i);
         let part = lex::day_part(self.word(at)?)?;
@@ -411,7 +298,7 @@ impl<'a> Grammar<'a> {
 
     // ---- hours ----
 
-    fn hour(&self, i: usize) -> Found<Hour> {
+    pub(super) fn hour(&self, i: usize) -> Found<Hour> {
         let lead = self.any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las"]);
         let at = lead.unwrap_or(i);
         if let Some(found) = self.named_hour(at) {
@@ -569,7 +456,7 @@ impl<'a> Grammar<'a> {
 
     // ---- repeats and their ends ----
 
-    fn until_or_count(&self, i: usize) -> Found<Component> {
+    pub(super) fn until_or_count(&self, i: usize) -> Found<Component> {
         if let Some(at) = self.any(i, &["until", "till", "hasta", "hasta el", "through"]) {
             let (day, end) = self.day(at)?;
             return Some((Component::Until(day), end));
@@ -578,10 +465,6 @@ impl<'a> Grammar<'a> {
         let n = lex::whole(self.word(at)?, 10_000)?;
         let end = self.any(at + 1, &["times", "veces", "occurrences", "ocasiones"])?;
         Some((Component::Count(n), end))
-    }
-
-    fn repeat(&self, i: usize) -> Found<Repeat> {
-        super::repeat_words::read(self, i)
     }
 
     // Accessors the repeat reader needs.

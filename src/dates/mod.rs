@@ -15,12 +15,15 @@ pub mod lexicon;
 pub mod recurrence;
 mod repeat_words;
 pub mod resolve;
+pub mod said;
+mod scan;
 
 use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use grammar::{Component, Grammar, Span};
+use grammar::Grammar;
+use said::{Component, Span};
 use lexicon::{Tok, Tongue};
 use resolve::{Context, Parts};
 pub use crate::words::dates::DateErrorKind;
@@ -106,6 +109,9 @@ pub struct Split {
     pub when_text: String,
     pub when: Reading,
 }
+
+/// How far into a sentence `extract` looks for its date.
+const MAX_SCAN_TOKENS: usize = 300;
 
 const VAGUE: &[&str] = &[
     "en un rato", "un rato", "dentro de un rato", "luego", "mas tarde", "despues", "pronto", "en un momento", "algun dia", "un dia de estos", "cuando puedas",
@@ -205,7 +211,15 @@ pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Resu
     }
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, raw))?;
-    resolve::read(&parts, &cx).map_err(|kind| fail(kind, raw))
+    read(&parts, &cx).map_err(|kind| fail(kind, raw))
+}
+
+/// A repeat from its first occurrence, anything else as one moment.
+fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
+    if parts.repeat.is_some() {
+        return recurrence::first(parts, cx);
+    }
+    resolve::read(parts, cx)
 }
 
 /// An ISO 8601 / RFC 3339 date-time as a whole text.
@@ -257,7 +271,9 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
     let grammar = Grammar::new(&toks, as_tongue(lang));
     let mut spans = Vec::new();
     let mut i = 0;
-    while i < toks.len() {
+    // A reminder's date is in its first few hundred words; this bounds the work on
+    // hostile input (the rest stays in the text).
+    while i < toks.len().min(MAX_SCAN_TOKENS) {
         match grammar.span(i).filter(strong) {
             Some(span) => {
                 i = span.to;
@@ -288,7 +304,7 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
     let components: Vec<Component> = spans.iter().flat_map(|s| s.components.clone()).collect();
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
-    let when = resolve::read(&parts, &cx).map_err(|kind| fail(kind, &when_text))?;
+    let when = read(&parts, &cx).map_err(|kind| fail(kind, &when_text))?;
     Ok(Split { what: remainder(raw, &toks, &spans), when_text, when })
 }
 

@@ -7,7 +7,7 @@ use chrono::{DateTime, Duration, NaiveTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
-use super::grammar::Repeat;
+use super::said::Repeat;
 use super::resolve::{bounded, day_date, Context, Parts};
 use super::Reading;
 use crate::words::dates::DateErrorKind;

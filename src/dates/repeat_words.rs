@@ -4,7 +4,8 @@
 
 use chrono::Weekday;
 
-use super::grammar::{Day, Grammar, Repeat};
+use super::grammar::Grammar;
+use super::said::{Day, Repeat};
 use super::lexicon::{self as lex, Unit};
 
 type Found<T> = Option<(T, usize)>;

@@ -9,9 +9,9 @@
 use chrono::{DateTime, Datelike, Duration, LocalResult, Months, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
 
-use super::grammar::{Component, Day, Hour, Offset, Repeat};
 use super::lexicon::DayPart;
-use super::{recurrence, Reading};
+use super::said::{Component, Day, Hour, Offset, Repeat};
+use super::Reading;
 use crate::words::dates::{self as words, DateErrorKind};
 use crate::words::Lang;
 
@@ -168,11 +168,8 @@ pub fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErrorKind> 
     })
 }
 
-/// The reading of `parts`, or why there is none.
+/// The reading of `parts` with no repeat, or why there is none.
 pub fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
-    if parts.repeat.is_some() {
-        return recurrence::first(parts, cx);
-    }
     if parts.until.is_some() || parts.count.is_some() {
         return Err(DateErrorKind::NotUnderstood);
     }
@@ -228,21 +225,21 @@ pub fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
         if at <= cx.now && date == today {
             return Err(DateErrorKind::MissingTime);
         }
-        return future(single(at, note.or(Some(words::all_day(cx.all_day, cx.lang))), true), cx, explicit_year);
+        return future(single(at, note.or(Some(words::all_day(cx.all_day, cx.lang))), true), cx);
     };
     let (at, note) = at_hour(date, h, m, cx);
     if date == today && at <= cx.now && guess {
         // "hoy a las 3" at 10:00 means 15:00.
         let (pm, note) = at_hour(date, h + 12, m, cx);
-        return future(single(pm, note, false), cx, explicit_year);
+        return future(single(pm, note, false), cx);
     }
     if !explicit_year && at <= cx.now && matches!(parts.day, Some(Day::Calendar { .. })) {
         // Earlier today on this date: next year's.
         let next = date.with_year(date.year() + 1).ok_or(DateErrorKind::InvalidDate)?;
         let (at, note) = at_hour(next, h, m, cx);
-        return future(single(at, note, all_day), cx, true);
+        return future(single(at, note, all_day), cx);
     }
-    future(single(at, note, all_day), cx, explicit_year)
+    future(single(at, note, all_day), cx)
 }
 
 /// `date` at `h:m`, where 24:00 is the next day's midnight.
@@ -253,7 +250,7 @@ fn at_hour(date: NaiveDate, h: u32, m: u32, cx: &Context) -> (DateTime<Utc>, Opt
     cx.instant(date, NaiveTime::from_hms_opt(h, m, 0).unwrap_or(NaiveTime::MIN))
 }
 
-fn future(reading: Reading, cx: &Context, _explicit: bool) -> Result<Reading, DateErrorKind> {
+fn future(reading: Reading, cx: &Context) -> Result<Reading, DateErrorKind> {
     if reading.at <= cx.now {
         return Err(DateErrorKind::Past);
     }

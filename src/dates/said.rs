@@ -1,0 +1,79 @@
+//! What a date expression says, component by component, before it is read at a
+//! moment in a zone: offsets, days, hours, parts of the day, repeats and their ends.
+
+use chrono::Weekday;
+
+use super::lexicon::DayPart;
+
+/// A length of time: calendar months and days, and exact seconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Offset {
+    pub months: i64,
+    pub days: i64,
+    pub seconds: i64,
+    /// Said with "in", "within", "later", "dentro de"…; a bare "2 hours" is a date only
+    /// when it is the whole text.
+    pub marked: bool,
+}
+
+/// A day, as said.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Day {
+    Yesterday,
+    Today,
+    Tomorrow,
+    AfterTomorrow,
+    /// The next such weekday (never today); `next_week` picks the one in next week.
+    Weekday { weekday: Weekday, next_week: bool },
+    Weekend,
+    /// A day of a month, with or without a year.
+    Calendar { day: u32, month: u32, year: Option<i32> },
+    /// "el 15", "the 15th": this month's, or next month's if it has passed.
+    MonthDay(u32),
+}
+
+/// An hour, as said.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hour {
+    pub hour: u32,
+    pub minute: u32,
+    /// Some(true) for pm, Some(false) for am.
+    pub pm: Option<bool>,
+    pub part: Option<DayPart>,
+    /// noon, midnight, o'clock with a part, 24-hour forms: nothing left to guess.
+    pub settled: bool,
+}
+
+/// A repeat rule, as said; `recurrence` turns it into an RRULE.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Repeat {
+    Minutes(u32),
+    Hours(u32),
+    Days(u32),
+    Weeks { interval: u32, days: Vec<Weekday> },
+    MonthDay { interval: u32, day: i32 },
+    MonthPosition { position: i32, weekday: Weekday },
+    Yearly { month: u32, day: u32 },
+}
+
+/// One component of a date expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Component {
+    Offset(Offset),
+    Day(Day),
+    Hour(Hour),
+    Part(DayPart),
+    /// "tonight", "esta tarde": today, in that part of the day.
+    TodayPart(DayPart),
+    Repeat(Repeat),
+    Until(Day),
+    Count(u32),
+}
+
+/// A date expression found in the tokens: its components and token range.
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub components: Vec<Component>,
+    pub from: usize,
+    pub to: usize,
+}
