@@ -1,5 +1,5 @@
 //! The reminder tools, thin adapters over the reminder service: `set_reminder`, `list_reminders`, `find_reminder`,
-//! `cancel_reminder`, `snooze_reminder`. Times are read by `reminders::when` (no
+//! `cancel_reminder`, `snooze_reminder`. Times are read by `crate::dates` (no
 //! model), and every answer states the local time and the zone, so the model can
 //! confirm exactly what was set. A change wakes the scheduler.
 
@@ -42,7 +42,8 @@ struct SetArgs {
     /// What to remind the user of, in their words.
     message: String,
     /// When, as the user said it: "en 30 minutos", "mañana a las 9", "tomorrow at 9",
-    /// "next Monday at 10:30", "every day at 8", "todos los lunes a las 9", or ISO 8601.
+    /// "next Monday at 10:30", "every weekday at 8", "el primer lunes de cada mes",
+    /// "every year on March 3", or ISO 8601.
     when: String,
 }
 
