@@ -68,9 +68,9 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
         }
         Intent::Snooze { query, minutes } => {
             let target = if query.is_empty() {
-                // The one just shown, else the next one due.
+                // The one just shown. A reminder still to come is never moved earlier.
                 let overview = hands.reminders.overview().await?;
-                overview.delivered.first().or(overview.late.first()).or(overview.upcoming.first()).map(|v| v.reminder.clone())
+                overview.delivered.first().or(overview.late.first()).map(|v| v.reminder.clone())
             } else {
                 let found = hands.reminders.find(&query).await?;
                 if found.len() > 1 {
@@ -79,6 +79,10 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
                 found.into_iter().next()
             };
             let Some(target) = target else { return said(say::none_match(&query, lang), false) };
+            if target.state == crate::store::reminders::ReminderState::Pending && target.due_at > hands.clock.now() {
+                // Snoozing what has not come yet would move it earlier.
+                return said(say::not_due_yet(&target.message, &moment_words(target.due_at.with_timezone(&target.zone.0), lang), lang), false);
+            }
             let snoozed = hands.reminders.snooze(target.id, minutes).await?;
             let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();
             said(say::snoozed(&snoozed.message, &at, lang), true)

@@ -137,8 +137,9 @@ pub fn detect(text: &str) -> Option<Intent> {
         return Some(Intent::Cancel { query });
     }
     if let Some(end) = opener(&words, at, REMEMBER) {
+        // "Remember that time we went to Lisbon?" asks; it states no fact.
         let fact = rest(text, &words, end);
-        return (!fact.is_empty()).then_some(Intent::Remember { fact });
+        return (!fact.is_empty() && !text.ends_with('?')).then_some(Intent::Remember { fact });
     }
     if let Some(end) = opener(&words, at, SET) {
         return Some(Intent::Set { sentence: rest(text, &words, end) });

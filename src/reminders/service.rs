@@ -113,12 +113,15 @@ impl ReminderService {
     /// the model's own tool call both answering one message): then that one is returned.
     pub async fn store_reading(&self, message: &str, reading: &Reading) -> Result<(Reminder, Option<String>), CompanionError> {
         let now = self.clock.now();
-        let same = self.store.reminder_table().same_time(reading.at, reading.rrule.as_deref()).await?;
+        // Two readings of one message may differ by seconds ("in a few seconds" read by
+        // Sidecar, an ISO time by the model).
+        let same = self.store.reminder_table().same_time(reading.at, chrono::Duration::minutes(2), reading.rrule.as_deref()).await?;
         use crate::knowledge::words::{fold, overlap, significant};
         let folded = |t: &str| fold(&t.to_lowercase());
         // The model may word it a little differently ("Call mum" / "call mum at 9").
         let alike = |r: &Reminder| now - r.created_at < SAME_REQUEST && overlap(&significant(&r.message), &significant(message)) >= 0.5;
-        if let Some(existing) = same.into_iter().find(|r| folded(&r.message) == folded(message) || alike(r)) {
+        let identical = |r: &Reminder| r.due_at == reading.at && folded(&r.message) == folded(message);
+        if let Some(existing) = same.into_iter().find(|r| identical(r) || alike(r)) {
             return Ok((existing, reading.note.clone()));
         }
         let stored = self
@@ -190,7 +193,7 @@ impl ReminderService {
         let (found, skipped) = super::ics::import(text, self.clock.now(), self.clock.zone(), self.all_day).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
         let mut added = 0;
         for event in &found {
-            let same = self.store.reminder_table().same_time(event.due_at, event.rrule.as_deref()).await?;
+            let same = self.store.reminder_table().same_time(event.due_at, chrono::Duration::zero(), event.rrule.as_deref()).await?;
             if same.iter().any(|r| r.message == event.message) {
                 continue; // imported before
             }

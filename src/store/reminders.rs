@@ -123,11 +123,12 @@ impl ReminderTable<'_> {
         Ok(done.rows_affected())
     }
 
-    /// Pending reminders due at `due_at` with the same rule: what a second request for
-    /// the same reminder would duplicate.
-    pub async fn same_time(&self, due_at: DateTime<Utc>, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at = ? AND rrule IS ? ORDER BY id"))
-            .bind(utc(due_at))
+    /// Pending reminders due within `within` of `due_at` with the same rule: what a
+    /// second request for the same reminder would duplicate.
+    pub async fn same_time(&self, due_at: DateTime<Utc>, within: chrono::Duration, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
+        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at BETWEEN ? AND ? AND rrule IS ? ORDER BY id"))
+            .bind(utc(due_at - within))
+            .bind(utc(due_at + within))
             .bind(rrule)
             .fetch_all(&self.store.pool)
             .await?)

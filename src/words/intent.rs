@@ -58,6 +58,13 @@ pub fn snoozed(message: &str, at: &str, lang: Lang) -> String {
     }
 }
 
+pub fn not_due_yet(message: &str, when: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("\"{message}\" isn't due yet: it comes on {when}. Snooze it once it has come."),
+        Lang::Es => format!("\"{message}\" todavía no llegó: es el {when}. Pospónlo cuando llegue."),
+    }
+}
+
 pub fn pending(lines: &str, count: usize, lang: Lang) -> String {
     match (lang, count) {
         (Lang::En, 1) => format!("You have 1 pending reminder:\n{lines}"),

@@ -20,7 +20,7 @@ def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(de
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         before = desktop.notifications().count("member=Notify")
-        session.send_keys(session.find("[data-testid=composer]"), "Remind me to stretch in a few seconds\ue007")
+        session.send_keys(session.find("[data-testid=composer]"), "I should stretch in a few seconds\ue007")
         wait_until(lambda: "Done" in " ".join(session.texts("[data-testid=message-assistant]")), 20, "no answer")
         result = next(m for m in llm.requests[-1]["messages"] if m.get("tool_call_id") == "r1")["content"]
         assert result.startswith('Reminder set: [id:1] "Stretch your legs"'), result

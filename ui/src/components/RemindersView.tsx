@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type Reminder, type RemindersOverview, type SentencePreview, type WhenPreview } from "../api";
+import { api, toCommandError, type Reminder, type RemindersOverview, type WhenPreview } from "../api";
 import { useStrings } from "../i18n";
 
 /** "Sun 22 Nov, 09:00" in the reminder's own zone. */
@@ -72,26 +72,32 @@ function Row({
   );
 }
 
-function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
-  const t = useStrings();
-  const [what, setWhat] = useState("");
-  const [when, setWhen] = useState("");
-  // The parsed time follows the typing; a reading is shown only for the text it read.
-  const [reading, setReading] = useState<{ text: string; preview: WhenPreview } | null>(null);
-  const preview = reading && reading.text === when && when.trim() !== "" ? reading.preview : null;
-  const [error, setError] = useState<string | null>(null);
-
+/** What the core reads in `text`, following the typing (debounced); shown only for
+ * the text it read. */
+function useReading<T>(text: string, read: (text: string) => Promise<T>): T | null {
+  const [reading, setReading] = useState<{ text: string; value: T } | null>(null);
   useEffect(() => {
-    if (!when.trim()) return;
+    if (!text.trim()) return;
     let current = true;
     const timer = setTimeout(() => {
-      api.previewWhen(when).then((p) => current && setReading({ text: when, preview: p })).catch(() => undefined);
+      read(text)
+        .then((value) => current && setReading({ text, value }))
+        .catch(() => undefined);
     }, 150);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [when]);
+  }, [text, read]);
+  return reading && reading.text === text && text.trim() !== "" ? reading.value : null;
+}
+
+function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
+  const t = useStrings();
+  const [what, setWhat] = useState("");
+  const [when, setWhen] = useState("");
+  const preview = useReading(when, api.previewWhen);
+  const [error, setError] = useState<string | null>(null);
 
   const ready = what.trim() !== "" && preview?.status === "ok";
   const add = async () => {
@@ -162,21 +168,8 @@ function Reading({ preview, zone }: { preview: WhenPreview; zone: string }) {
 function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone: string }) {
   const t = useStrings();
   const [sentence, setSentence] = useState("");
-  const [reading, setReading] = useState<{ text: string; preview: SentencePreview } | null>(null);
-  const preview = reading && reading.text === sentence && sentence.trim() !== "" ? reading.preview : null;
+  const preview = useReading(sentence, api.previewSentence);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!sentence.trim()) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      api.previewSentence(sentence).then((p) => current && setReading({ text: sentence, preview: p })).catch(() => undefined);
-    }, 150);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [sentence]);
 
   const ready = preview !== null && preview.what !== "" && preview.when.status === "ok";
   const add = async () => {
