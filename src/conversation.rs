@@ -216,41 +216,12 @@ impl ConversationService {
             return Ok(Carried::ModelAlone);
         }
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
-        let message_id = self
-            .with
-            .store
-            .conversations()
-            .add_message(NewMessage {
-                conversation_id,
-                message: &ChatMessage::assistant(&acted.answer),
-                status: MessageStatus::Complete,
-                finish_reason: None,
-                meta: Some(&meta),
-                channel: Some(channel),
-            })
-            .await?;
-        self.with.events.publish(CoreEvent::TurnFinished {
-            conversation_id,
-            message_id,
-            status: MessageStatus::Complete.as_str().to_string(),
-            finish_reason: None,
-            usage: None,
-            meta: meta.clone(),
-        });
+        let note = crate::words::intent::model_note(&acted.answer);
+        let outcome = self.post_answer(conversation_id, acted.answer, MessageStatus::Complete, meta, channel).await?;
         if offline {
-            return Ok(Carried::Answered(TurnOutcome {
-                conversation_id,
-                message_id,
-                reply: acted.answer,
-                status: MessageStatus::Complete,
-                finish_reason: None,
-                usage: None,
-                meta,
-                timings: Default::default(),
-                conversation_changed: false,
-            }));
+            return Ok(Carried::Answered(outcome));
         }
-        Ok(Carried::TellModel(crate::words::intent::model_note(&acted.answer)))
+        Ok(Carried::TellModel(note))
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.
@@ -286,6 +257,13 @@ impl ConversationService {
             Err(error) => (error.to_string(), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
+        let outcome = self.post_answer(conversation_id, reply, status, meta, channel).await?;
+        Ok(TurnOutcome { conversation_changed: conversation_id != asked_in, ..outcome })
+    }
+
+    /// Stores an answer Sidecar gave itself (a command's, a request carried out), tells
+    /// the windows it is finished, and returns it as the turn's outcome.
+    async fn post_answer(&self, conversation_id: i64, reply: String, status: MessageStatus, meta: MessageMeta, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let message_id = self
             .with
             .store
@@ -309,7 +287,7 @@ impl ConversationService {
             usage: None,
             meta,
             timings: Default::default(),
-            conversation_changed: conversation_id != asked_in,
+            conversation_changed: false,
         })
     }
 

@@ -257,7 +257,7 @@ impl UserSettings {
         self.all_day_time
             .as_deref()
             .and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok())
-            .unwrap_or_else(|| chrono::NaiveTime::from_hms_opt(9, 0, 0).expect("09:00"))
+            .unwrap_or(crate::dates::DEFAULT_ALL_DAY)
     }
 }
 

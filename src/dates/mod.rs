@@ -95,9 +95,15 @@ pub struct Options {
     pub all_day: NaiveTime,
 }
 
+/// When a date said with no hour is reminded, unless the user set another hour.
+pub const DEFAULT_ALL_DAY: NaiveTime = match NaiveTime::from_hms_opt(9, 0, 0) {
+    Some(t) => t,
+    None => panic!("09:00 is a time"),
+};
+
 impl Options {
     pub fn new(lang: Lang) -> Self {
-        Self { lang, all_day: NaiveTime::from_hms_opt(9, 0, 0).expect("09:00") }
+        Self { lang, all_day: DEFAULT_ALL_DAY }
     }
 }
 

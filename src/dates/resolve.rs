@@ -34,9 +34,9 @@ impl Parts {
         for c in components {
             let clash = match c {
                 Component::Offset(o) => parts.offset.replace(*o).is_some(),
-                Component::Day(Day::Calendar { .. }) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
+                Component::Day(date @ Day::Calendar { .. }) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
                     // "Wednesday, September 16, 2020": the weekday only decorates.
-                    parts.day = Some(match c { Component::Day(d) => *d, _ => unreachable!() });
+                    parts.day = Some(*date);
                     false
                 }
                 Component::Day(d) => parts.day.replace(*d).is_some_and(|old| old != *d),

@@ -11,6 +11,7 @@ use crate::reminders::service::ReminderService;
 use crate::store::reminders::Reminder;
 use crate::words::dates::moment_words;
 use crate::words::intent as say;
+use crate::words::reminders as reminder_words;
 use crate::words::Lang;
 
 /// What was done and what to tell the user.
@@ -29,7 +30,7 @@ pub struct Hands<'a> {
 }
 
 fn line(r: &Reminder, lang: Lang) -> String {
-    format!("- \"{}\" — {}", r.message, moment_words(r.due_at.with_timezone(&r.zone.0), lang))
+    format!("- \"{}\" — {}", r.message, reminder_words::due(r, lang))
 }
 
 fn lines(found: &[Reminder], lang: Lang) -> String {
@@ -41,19 +42,14 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
     let lang = crate::dates::tongue(&crate::dates::lexicon::tokens(text)).unwrap_or(fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
     match intent {
-        Intent::Set { sentence } => match hands.reminders.set_from_sentence(&sentence).await {
-            Ok((r, note)) => {
-                let zone = r.zone.0;
-                let rule = r.rrule.as_deref().map(|rule| crate::words::dates::rule_words(rule, r.due_at.with_timezone(&zone), lang));
-                let when = moment_words(r.due_at.with_timezone(&zone), lang);
-                said(say::reminder_set(&r.message, &when, zone.name(), rule.as_deref(), note.as_deref(), lang), true)
+        Intent::Set { sentence } => match hands.reminders.split(&sentence) {
+            Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
+            Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
+            Ok(split) => {
+                let (r, note) = hands.reminders.store_reading(&split.what, &split.when).await?;
+                let rule = reminder_words::rule(&r, lang);
+                said(say::reminder_set(&r.message, &reminder_words::due(&r, lang), r.zone.0.name(), rule.as_deref(), note.as_deref(), lang), true)
             }
-            Err(CompanionError::Date(e)) => said(format!("{} {}", e.error, e.suggestion), false),
-            Err(CompanionError::EmptyMessage) => {
-                let when = hands.reminders.split(&sentence).map(|s| moment_words(s.when.local(), lang)).unwrap_or_default();
-                said(say::what_to_remind(&when, lang), false)
-            }
-            Err(other) => Err(other),
         },
         Intent::Cancel { query } => {
             let found = hands.reminders.find(&query).await?;
@@ -81,7 +77,7 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
             let Some(target) = target else { return said(say::none_match(&query, lang), false) };
             if target.state == crate::store::reminders::ReminderState::Pending && target.due_at > hands.clock.now() {
                 // Snoozing what has not come yet would move it earlier.
-                return said(say::not_due_yet(&target.message, &moment_words(target.due_at.with_timezone(&target.zone.0), lang), lang), false);
+                return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
             }
             let snoozed = hands.reminders.snooze(target.id, minutes).await?;
             let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();

@@ -6,8 +6,6 @@
 
 pub mod act;
 
-use crate::knowledge::words::fold;
-
 /// A request found in the user's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intent {
@@ -74,20 +72,10 @@ const REMEMBER: &[&str] = &[
     "tene en cuenta que", "no olvides que", "apunta que", "anota que", "guarda que", "recorda que",
 ];
 
-/// The words of `text` folded for matching, each with where it starts in `text`.
+/// The words of `text` folded for matching (the date reader's tokens), each with where
+/// it starts in `text`.
 fn words(text: &str) -> Vec<(String, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        if c.is_whitespace() {
-            if let Some(s) = start.take() {
-                out.push((fold(&text[s..i].to_lowercase()).trim_matches(|c: char| matches!(c, ',' | '.' | '!' | '?' | '¿' | '¡' | ':')).to_string(), s));
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    out
+    crate::dates::lexicon::tokens(text).into_iter().map(|t| (t.text, t.start)).collect()
 }
 
 /// The longest of `phrases` at word `at`; the index of the word after it.

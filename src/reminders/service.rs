@@ -19,6 +19,7 @@ use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::MessageRouter;
 use crate::store::reminders::{NewReminder, Reminder, ReminderState};
 use crate::store::Store;
+use crate::words::reminders as reminder_words;
 use crate::words::Lang;
 
 /// Longest snooze, so a typo does not hide a reminder for years.
@@ -69,25 +70,22 @@ impl ReminderService {
 
     /// "[id:3] "call mum" — Thursday 19 November 2026, 09:00 (Europe/Madrid), every day at 09:00"
     pub fn describe(&self, r: &Reminder) -> String {
-        let zone = r.zone.0;
-        let local = crate::words::dates::moment_words(r.due_at.with_timezone(&zone), self.lang);
-        let repeats = r.rrule.as_deref().map(|rule| format!(", {}", crate::words::dates::rule_words(rule, r.due_at.with_timezone(&zone), self.lang))).unwrap_or_default();
-        format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, zone.name())
+        let local = reminder_words::due(r, self.lang);
+        let repeats = reminder_words::rule(r, self.lang).map(|rule| format!(", {rule}")).unwrap_or_default();
+        format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, r.zone.0.name())
     }
 
     /// A reminder with its rule in words and its next occurrences, as lists show it.
     pub fn view(&self, reminder: Reminder) -> ReminderView {
-        let zone = reminder.zone.0;
-        let (rule_words, next) = match reminder.rrule.as_deref() {
+        // The due occurrence and the two after it.
+        let next = match reminder.rrule.as_deref() {
             Some(rule) => {
                 let start = reminder.series_start.unwrap_or(reminder.due_at);
-                let mut next = vec![reminder.due_at];
-                next.extend(dates::recurrence::upcoming(rule, start, zone, reminder.due_at, 2));
-                (Some(crate::words::dates::rule_words(rule, reminder.due_at.with_timezone(&zone), self.lang)), next)
+                dates::recurrence::upcoming(rule, start, reminder.zone.0, reminder.due_at - chrono::Duration::seconds(1), 3)
             }
-            None => (None, Vec::new()),
+            None => Vec::new(),
         };
-        ReminderView { reminder, rule_words, next }
+        ReminderView { rule_words: reminder_words::rule(&reminder, self.lang), reminder, next }
     }
 
     /// Sets a reminder from the user's words for when; returns it and any note about

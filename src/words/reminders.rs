@@ -33,3 +33,14 @@ impl ReminderText {
         Self { title, body: message.clone(), chat }
     }
 }
+
+/// When a reminder is due, in words: "Thursday 19 November 2026, 09:00".
+pub fn due(reminder: &Reminder, lang: Lang) -> String {
+    crate::words::dates::moment_words(reminder.due_at.with_timezone(&reminder.zone.0), lang)
+}
+
+/// A repeating reminder's rule in words: "every weekday at 09:00".
+pub fn rule(reminder: &Reminder, lang: Lang) -> Option<String> {
+    let rrule = reminder.rrule.as_deref()?;
+    Some(crate::words::dates::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
+}

@@ -92,26 +92,37 @@ function useReading<T>(text: string, read: (text: string) => Promise<T>): T | nu
   return reading && reading.text === text && text.trim() !== "" ? reading.value : null;
 }
 
+/** Adds a reminder: on success the form is reset and the page says what was set; on
+ * failure the core's error is shown under the form. */
+function useAdding(onAdded: (message: string) => void) {
+  const t = useStrings();
+  const [error, setError] = useState<string | null>(null);
+  const adding = (work: Promise<Reminder>, reset: () => void) => {
+    setError(null);
+    work
+      .then((reminder) => {
+        reset();
+        onAdded(t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale)));
+      })
+      .catch((e) => setError(toCommandError(e).message));
+  };
+  return { error, adding };
+}
+
 function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
   const t = useStrings();
   const [what, setWhat] = useState("");
   const [when, setWhen] = useState("");
   const preview = useReading(when, api.previewWhen);
-  const [error, setError] = useState<string | null>(null);
+  const { error, adding } = useAdding(onAdded);
 
   const ready = what.trim() !== "" && preview?.status === "ok";
-  const add = async () => {
-    if (!ready) return;
-    setError(null);
-    try {
-      const reminder = await api.addReminder(what.trim(), when);
+  const add = () =>
+    ready &&
+    adding(api.addReminder(what.trim(), when), () => {
       setWhat("");
       setWhen("");
-      onAdded(t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale)));
-    } catch (e) {
-      setError(toCommandError(e).message);
-    }
-  };
+    });
   return (
     <form
       className="reminder-form"
@@ -169,20 +180,10 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
   const t = useStrings();
   const [sentence, setSentence] = useState("");
   const preview = useReading(sentence, api.previewSentence);
-  const [error, setError] = useState<string | null>(null);
+  const { error, adding } = useAdding(onAdded);
 
   const ready = preview !== null && preview.what !== "" && preview.when.status === "ok";
-  const add = async () => {
-    if (!ready) return;
-    setError(null);
-    try {
-      const reminder = await api.addReminderSentence(sentence);
-      setSentence("");
-      onAdded(t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale)));
-    } catch (e) {
-      setError(toCommandError(e).message);
-    }
-  };
+  const add = () => ready && adding(api.addReminderSentence(sentence), () => setSentence(""));
   return (
     <form
       className="quick-add"
