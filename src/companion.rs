@@ -122,6 +122,7 @@ pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
 impl Companion {
     /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
+        let settings_warnings = options.settings.warnings.clone();
         let (zone, zone_warning) = crate::clock::resolve_zone(options.settings.user.timezone.as_deref());
         if let Some(warning) = &zone_warning {
             tracing::warn!("{warning}");
@@ -184,7 +185,7 @@ impl Companion {
             reminders,
             proactive,
             config_path: options.config_path,
-            warnings: zone_warning.into_iter().collect(),
+            warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
 

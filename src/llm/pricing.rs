@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::Usage;
 
 /// Prices in US dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Price {
     pub input_per_mtok: f64,
     pub output_per_mtok: f64,

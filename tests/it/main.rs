@@ -21,6 +21,7 @@ mod provider_admin;
 mod queue;
 mod reminders;
 mod services;
+mod settings_fuzz;
 mod sources;
 mod store;
 mod tools;

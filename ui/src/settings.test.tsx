@@ -106,6 +106,16 @@ describe("model picker and usage", () => {
     expect(screen.queryByTestId("core-warning")).not.toBeInTheDocument();
   });
 
+  it("lists the settings file's warnings on the Settings page", async () => {
+    const core = new FakeCore();
+    const warning = "settings.toml: unknown key llm.max_retrys (did you mean llm.max_retries?); it is ignored";
+    core.handlers.core_warnings = () => [warning];
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    expect(await screen.findByTestId("settings-warnings")).toHaveTextContent("did you mean llm.max_retries?");
+  });
+
   it("shows today, all time, and per-model totals", async () => {
     const core = new FakeCore();
     const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1, by_model: [

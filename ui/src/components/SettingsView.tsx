@@ -167,6 +167,11 @@ export function SettingsView() {
   const [form, setForm] = useState<{ initial: ProviderInput; editing: boolean } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
+  const [fileWarnings, setFileWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    api.coreWarnings().then((w) => setFileWarnings(w ?? [])).catch(() => setFileWarnings([]));
+  }, []);
+
   const reload = useCallback(() => {
     api.listProviders().then(setProviders).catch((e) => setMessage(toCommandError(e).message));
   }, []);
@@ -251,6 +256,19 @@ export function SettingsView() {
         <button onClick={() => setForm({ initial: EMPTY, editing: false })} data-testid="add-provider">
           {t.addProvider}
         </button>
+      )}
+      {fileWarnings.length > 0 && (
+        <section className="settings-file" data-testid="settings-warnings">
+          <h2>{t.settingsFileTitle}</h2>
+          <p className="muted">{t.settingsFileIntro}</p>
+          <ul>
+            {fileWarnings.map((w) => (
+              <li key={w} className="small">
+                {w}
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       <ProactivitySettings />
       <section className="logs-settings">

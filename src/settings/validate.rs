@@ -1,0 +1,118 @@
+//! The checks a loaded settings file must pass before anything uses it: every number
+//! inside the range the code can honour, every name pointing at something defined. A
+//! value TOML can hold but Sidecar cannot use is refused here, naming the key, so no
+//! later code path has to guard against it (or panics on it, as `Duration` does on a
+//! negative or infinite number of seconds).
+
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+use super::{Purpose, Settings, SettingsError};
+
+/// Seconds a network timeout may be set to: above zero, at most a day.
+const TIMEOUT_SECS: RangeInclusive<f64> = 0.001..=86_400.0;
+/// Seconds a whole turn may run: one second to a day.
+const TURN_SECS: RangeInclusive<f64> = 1.0..=86_400.0;
+/// Longest wait before a retry: none to an hour.
+const RETRY_MAX_SECS: RangeInclusive<f64> = 0.0..=3_600.0;
+/// A model's context window, in tokens.
+const WINDOW_TOKENS: RangeInclusive<u32> = 256..=100_000_000;
+
+impl Settings {
+    /// Refuses values no code path can use, naming the key and the file.
+    pub(super) fn validate(&self, path: &Path) -> Result<(), SettingsError> {
+        let invalid = |message: String| SettingsError::Invalid { path: path.to_path_buf(), message };
+        self.check_numbers().map_err(invalid)?;
+        self.check_names().map_err(invalid)
+    }
+
+    fn check_numbers(&self) -> Result<(), String> {
+        let llm = &self.llm;
+        seconds("llm.connect_timeout_secs", llm.connect_timeout_secs, TIMEOUT_SECS)?;
+        seconds("llm.response_timeout_secs", llm.response_timeout_secs, TIMEOUT_SECS)?;
+        seconds("llm.idle_timeout_secs", llm.idle_timeout_secs, TIMEOUT_SECS)?;
+        seconds("llm.turn_timeout_secs", llm.turn_timeout_secs, TURN_SECS)?;
+        seconds("llm.retry_max_secs", llm.retry_max_secs, RETRY_MAX_SECS)?;
+        whole("llm.retry_base_ms", llm.retry_base_ms, 0..=3_600_000)?;
+        whole("llm.max_retries", llm.max_retries.into(), 0..=10)?;
+        whole("llm.max_iterations", llm.max_iterations.into(), 1..=100)?;
+        whole("llm.max_continuations", llm.max_continuations.into(), 0..=10)?;
+        if let Some(max) = llm.max_tokens {
+            whole("llm.max_tokens", max.into(), 1..=1_000_000)?;
+        }
+        let context = &self.context;
+        whole("context.threshold_percent", context.threshold_percent.into(), 10..=100)?;
+        whole("context.target_percent", context.target_percent.into(), 5..=u64::from(context.threshold_percent))?;
+        whole("context.min_turns_to_keep", context.min_turns_to_keep as u64, 0..=1_000)?;
+        whole("context.keep_tool_results", context.keep_tool_results as u64, 0..=1_000)?;
+        whole("context.max_tool_result_tokens", context.max_tool_result_tokens as u64, 50..=1_000_000)?;
+        if let Some(tokens) = self.local_model.context_tokens {
+            whole("local_model.context_tokens", tokens.into(), (*WINDOW_TOKENS.start()).into()..=1_048_576)?;
+        }
+        for p in &self.providers {
+            if let Some(window) = p.context_window {
+                let key = format!("providers \"{}\": context_window", p.id);
+                whole(&key, window.into(), (*WINDOW_TOKENS.start()).into()..=(*WINDOW_TOKENS.end()).into())?;
+            }
+        }
+        let read_url = &self.tools.read_url;
+        whole("tools.read_url.max_bytes", read_url.max_bytes as u64, 1_000..=1_000_000_000)?;
+        whole("tools.read_url.max_chars", read_url.max_chars as u64, 100..=100_000_000)?;
+        for (model, price) in &self.prices {
+            for (field, value) in [
+                ("input_per_mtok", Some(price.input_per_mtok)),
+                ("output_per_mtok", Some(price.output_per_mtok)),
+                ("cached_per_mtok", price.cached_per_mtok),
+            ] {
+                if let Some(value) = value.filter(|v| !(v.is_finite() && *v >= 0.0)) {
+                    return Err(format!("prices.\"{model}\".{field} must be a price of zero or more, not {value}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_names(&self) -> Result<(), String> {
+        for purpose in Purpose::ALL {
+            for id in self.routing.ids(purpose) {
+                if !self.providers.iter().any(|p| &p.id == id) {
+                    return Err(format!(
+                        "routing.{} names provider \"{id}\", which no [[providers]] entry defines",
+                        purpose.as_str()
+                    ));
+                }
+            }
+        }
+        if let Some(t) = &self.user.all_day_time {
+            if chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err() {
+                return Err(format!("user.all_day_time must be an hour like \"09:00\", not \"{t}\""));
+            }
+        }
+        // An unknown time zone is not fatal: the clock falls back to the system's and
+        // says so (`clock::resolve_zone`).
+        let mut seen = std::collections::HashSet::new();
+        for p in &self.providers {
+            if !seen.insert(p.id.as_str()) {
+                return Err(format!("two providers share the id \"{}\"", p.id));
+            }
+            if !(p.base_url.starts_with("http://") || p.base_url.starts_with("https://")) {
+                return Err(format!("provider \"{}\": base_url must start with http:// or https://", p.id));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn seconds(key: &str, value: f64, range: RangeInclusive<f64>) -> Result<(), String> {
+    if value.is_finite() && range.contains(&value) {
+        return Ok(());
+    }
+    Err(format!("{key} must be a number of seconds from {} to {}, not {value}", range.start(), range.end()))
+}
+
+fn whole(key: &str, value: u64, range: RangeInclusive<u64>) -> Result<(), String> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    Err(format!("{key} must be from {} to {}, not {value}", range.start(), range.end()))
+}
