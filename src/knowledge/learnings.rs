@@ -4,6 +4,10 @@
 //! dropped, only reported with its line number.
 //!
 //! A fact line: `- [weight:N] fact | learned:YYYY-MM-DD | confirmed:YYYY-MM-DD`.
+//!
+//! Lines that are not UTF-8 are kept as the bytes they were (the file is the user's,
+//! and a rewrite must not turn `caf\xe9` into a replacement character) and reported
+//! as malformed with the first bad byte's column. So is a fact too long to be one.
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -105,10 +109,19 @@ pub enum Kind {
     Other,
 }
 
+/// A fact line longer than this (in characters) is not read as a fact: it is
+/// reported, and kept as it is, instead of filling every prompt.
+pub const MAX_LINE_FACT_CHARS: usize = 2_000;
+/// How much of a malformed line a report shows.
+const REPORTED_CHARS: usize = 200;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
-    /// The line as it is in the file, without its `\n` (a `\r` before it is kept).
+    /// The line as it is in the file, without its `\n` (a `\r` before it is kept);
+    /// for a line that is not UTF-8, its lossy reading (for reports only).
     pub raw: String,
+    /// The exact bytes of a line that is not UTF-8, written back untouched.
+    bytes: Option<Vec<u8>>,
     pub kind: Kind,
     /// Set when the fact was changed: `raw` is re-rendered on save.
     dirty: bool,
@@ -148,13 +161,29 @@ static HEADING: LazyLock<Regex> =
 impl Learnings {
     /// Parses any text; never fails.
     pub fn parse(text: &str) -> Self {
-        let crlf = text.contains("\r\n");
+        Self::from_bytes(text.as_bytes())
+    }
+
+    /// Parses the file's bytes, whatever they are; never fails.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let crlf = bytes.windows(2).any(|w| w == b"\r\n");
         let mut category = Category::General;
-        let lines = text
-            .split('\n')
-            .map(|raw| {
-                let kind = classify(raw.strip_suffix('\r').unwrap_or(raw), &mut category);
-                Line { raw: raw.to_string(), kind, dirty: false }
+        let lines = bytes
+            .split(|b| *b == b'\n')
+            .map(|piece| match std::str::from_utf8(piece) {
+                Ok(raw) => {
+                    let kind = classify(raw.strip_suffix('\r').unwrap_or(raw), &mut category);
+                    Line { raw: raw.to_string(), bytes: None, kind, dirty: false }
+                }
+                Err(e) => {
+                    let column = String::from_utf8_lossy(&piece[..e.valid_up_to()]).chars().count() + 1;
+                    let reason = format!(
+                        "not UTF-8 text: byte 0x{:02X} at column {column}; the line is kept exactly as it is",
+                        piece[e.valid_up_to()]
+                    );
+                    let raw = String::from_utf8_lossy(piece).into_owned();
+                    Line { raw, bytes: Some(piece.to_vec()), kind: Kind::Malformed { reason }, dirty: false }
+                }
             })
             .collect();
         Self { lines, crlf }
@@ -169,22 +198,31 @@ impl Learnings {
         Self::parse(&text)
     }
 
+    /// The document as text (lines that are not UTF-8 read lossily: for display).
     pub fn render(&self) -> String {
+        String::from_utf8_lossy(&self.render_bytes()).into_owned()
+    }
+
+    /// The document as the bytes to write: unchanged lines exactly as they were read.
+    pub fn render_bytes(&self) -> Vec<u8> {
         let cr = if self.crlf { "\r" } else { "" };
-        let rendered: Vec<String> = self
-            .lines
-            .iter()
-            .map(|line| match (&line.kind, line.dirty) {
-                (Kind::Fact { fact, .. }, true) => format!("{fact}{cr}"),
-                _ => line.raw.clone(),
-            })
-            .collect();
-        rendered.join("\n")
+        let mut out = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push(b'\n');
+            }
+            match (&line.kind, line.dirty, &line.bytes) {
+                (Kind::Fact { fact, .. }, true, _) => out.extend_from_slice(format!("{fact}{cr}").as_bytes()),
+                (_, _, Some(bytes)) => out.extend_from_slice(bytes),
+                _ => out.extend_from_slice(line.raw.as_bytes()),
+            }
+        }
+        out
     }
 
     fn new_line(&self, text: String, kind: Kind) -> Line {
         let raw = if self.crlf { format!("{text}\r") } else { text };
-        Line { raw, kind, dirty: false }
+        Line { raw, bytes: None, kind, dirty: false }
     }
 
     /// Where lines appended to the file go: before the empty piece that a final
@@ -209,9 +247,7 @@ impl Learnings {
             .iter()
             .enumerate()
             .filter_map(|(i, line)| match &line.kind {
-                Kind::Malformed { reason } => {
-                    Some(Malformed { line: i + 1, text: line.raw.clone(), reason: reason.clone() })
-                }
+                Kind::Malformed { reason } => Some(Malformed { line: i + 1, text: shortened(&line.raw), reason: reason.clone() }),
                 _ => None,
             })
             .collect()
@@ -245,7 +281,7 @@ impl Learnings {
     /// Adds a fact at the end of its category's section, creating the heading if the
     /// file has none.
     pub fn insert(&mut self, category: Category, fact: Fact) {
-        let line = Line { raw: String::new(), kind: Kind::Fact { category, fact }, dirty: true };
+        let line = Line { raw: String::new(), bytes: None, kind: Kind::Fact { category, fact }, dirty: true };
         let heading = self.lines.iter().position(|l| l.kind == Kind::Heading(category));
         if self.lines.len() == 1 && self.lines[0].raw.is_empty() {
             // An empty file: the section starts at the top and ends with a line break.
@@ -296,6 +332,11 @@ fn classify(raw: &str, category: &mut Category) -> Kind {
     if !(trimmed.starts_with("- ") || trimmed.starts_with("* ") || trimmed == "-" || trimmed.starts_with("-[")) {
         return Kind::Other;
     }
+    if raw.len() > MAX_LINE_FACT_CHARS && raw.chars().count() > MAX_LINE_FACT_CHARS {
+        return Kind::Malformed {
+            reason: format!("longer than {MAX_LINE_FACT_CHARS} characters: a fact is one short sentence; the line is kept but not used"),
+        };
+    }
     let Some(caps) = FACT.captures(raw) else {
         return Kind::Malformed { reason: malformed_reason(trimmed) };
     };
@@ -308,6 +349,14 @@ fn classify(raw: &str, category: &mut Category) -> Kind {
         },
         (1..=10, _) => Kind::Malformed { reason: "a date is not a real date (YYYY-MM-DD)".into() },
         _ => Kind::Malformed { reason: "the weight must be between 1 and 10".into() },
+    }
+}
+
+/// The start of a long line, for a report.
+fn shortened(raw: &str) -> String {
+    match raw.char_indices().nth(REPORTED_CHARS) {
+        Some((at, _)) => format!("{}…", &raw[..at]),
+        None => raw.to_string(),
     }
 }
 

@@ -77,7 +77,7 @@ impl KnowledgeStore {
             }
         }
         remove_stale_temp_files(&dir);
-        let learnings = Learnings::parse(&read(&dir.join(LEARNINGS_FILE))?);
+        let learnings = Learnings::from_bytes(&read_bytes(&dir.join(LEARNINGS_FILE))?);
         let malformed = learnings.malformed();
         tracing::info!(facts = learnings.facts().count(), unparsed = malformed.len(), "loaded learnings");
         for bad in &malformed {
@@ -117,7 +117,7 @@ impl KnowledgeStore {
         let outcome = facts::remember(&mut changed, text, category, today);
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
             let path = self.dir.join(LEARNINGS_FILE);
-            crate::fsutil::write_atomically(&path, changed.render().as_bytes())
+            crate::fsutil::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
@@ -166,7 +166,7 @@ impl KnowledgeStore {
         let mut changed = doc.clone();
         apply(&mut changed, index, category, fact);
         let path = self.dir.join(LEARNINGS_FILE);
-        crate::fsutil::write_atomically(&path, changed.render().as_bytes())
+        crate::fsutil::write_atomically(&path, &changed.render_bytes())
             .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         *doc = changed;
         self.version.fetch_add(1, Ordering::Relaxed);
@@ -185,11 +185,11 @@ impl KnowledgeStore {
     /// Re-reads `learnings.md` if its text differs from what Sidecar holds (an edit
     /// outside Sidecar); `None` when it is Sidecar's own last write.
     pub fn reload_if_changed(&self) -> Result<Option<Vec<Malformed>>, KnowledgeError> {
-        let text = read(&self.dir.join(LEARNINGS_FILE))?;
-        if self.learnings.lock().expect("learnings lock").render() == text {
+        let bytes = read_bytes(&self.dir.join(LEARNINGS_FILE))?;
+        if self.learnings.lock().expect("learnings lock").render_bytes() == bytes {
             return Ok(None);
         }
-        let doc = Learnings::parse(&text);
+        let doc = Learnings::from_bytes(&bytes);
         let malformed = doc.malformed();
         *self.learnings.lock().expect("learnings lock") = doc;
         self.version.fetch_add(1, Ordering::Relaxed);
@@ -198,7 +198,7 @@ impl KnowledgeStore {
 
     /// Re-reads `learnings.md` after an edit outside Sidecar.
     pub fn reload(&self) -> Result<Vec<Malformed>, KnowledgeError> {
-        let doc = Learnings::parse(&read(&self.dir.join(LEARNINGS_FILE))?);
+        let doc = Learnings::from_bytes(&read_bytes(&self.dir.join(LEARNINGS_FILE))?);
         let malformed = doc.malformed();
         *self.learnings.lock().expect("learnings lock") = doc;
         self.version.fetch_add(1, Ordering::Relaxed);
@@ -279,7 +279,9 @@ fn remove_stale_temp_files(dir: &Path) {
 }
 
 fn read(path: &Path) -> Result<String, KnowledgeError> {
-    std::fs::read(path)
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
+    read_bytes(path).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>, KnowledgeError> {
+    std::fs::read(path).map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
 }

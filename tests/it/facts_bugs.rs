@@ -180,6 +180,43 @@ fn new_facts_go_under_their_heading_and_a_missing_heading_is_added() {
 }
 
 #[test]
+fn bytes_that_are_not_utf8_are_kept_on_rewrite_and_reported() {
+    let original = b"# Learnings\n\n## General\n- [weight:1] caf\xe9 con leche | learned:2026-01-01 | confirmed:2026-01-01\n".to_vec();
+    let mut doc = Learnings::from_bytes(&original);
+    let bad = doc.malformed();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].line, 4);
+    assert!(bad[0].reason.contains("0xE9") && bad[0].reason.contains("column 17"), "{}", bad[0].reason);
+    remember(&mut doc, "Likes tea", Category::General, day(TODAY));
+    let after = doc.render_bytes();
+    assert!(after.windows(6).any(|w| w == b"caf\xe9 c"), "the byte is kept");
+    assert!(!after.windows(3).any(|w| w == "\u{FFFD}".as_bytes()), "no replacement character is written");
+}
+
+#[test]
+fn binary_garbage_is_kept_and_reported_not_zero_problems() {
+    let garbage: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let mut doc = Learnings::from_bytes(&garbage);
+    assert!(!doc.malformed().is_empty());
+    remember(&mut doc, "Likes tea", Category::General, day(TODAY));
+    let after = doc.render_bytes();
+    assert!(!after.windows(3).any(|w| w == "\u{FFFD}".as_bytes()));
+    assert!(after.len() > garbage.len());
+}
+
+#[test]
+fn an_overlong_fact_line_is_reported_and_kept_but_not_used() {
+    let line = format!("- [weight:1] {} | learned:2026-01-01 | confirmed:2026-01-01", "y".repeat(2_000_000));
+    let doc = Learnings::parse(&format!("## Work\n{line}\n- [weight:1] likes tea | learned:2026-01-01 | confirmed:2026-01-01\n"));
+    assert_eq!(doc.facts().count(), 1);
+    let bad = doc.malformed();
+    assert_eq!(bad[0].line, 2);
+    assert!(bad[0].reason.contains("longer than"), "{}", bad[0].reason);
+    assert!(bad[0].text.chars().count() < 300, "the report shows the start only");
+    assert!(doc.render().contains(&line));
+}
+
+#[test]
 fn spanish_headings_are_understood() {
     let doc = Learnings::parse("## Salud\n- [weight:2] Es celíaco | learned:2026-01-01 | confirmed:2026-01-01\n## Metas\n- [weight:1] Aprender a nadar | learned:2026-01-01 | confirmed:2026-01-01\n");
     let cats: Vec<Category> = doc.facts().map(|(_, c, _)| c).collect();
@@ -193,6 +230,18 @@ proptest! {
     fn the_parser_never_panics_and_round_trips_any_text(text in "\\PC*") {
         let doc = Learnings::parse(&text);
         prop_assert_eq!(doc.render(), text);
+    }
+
+    #[test]
+    fn any_bytes_round_trip_and_survive_a_save(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let mut doc = Learnings::from_bytes(&bytes);
+        prop_assert_eq!(doc.render_bytes(), bytes.clone());
+        remember(&mut doc, "A brand new fact about zebras", Category::General, day(TODAY));
+        let after = doc.render_bytes();
+        // Every original line is still there, byte for byte.
+        for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            prop_assert!(after.windows(line.len()).any(|w| w == line), "lost {:?}", line);
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod ics;
 mod intents;
 mod local_model;
 mod logs;
+mod long_text;
 mod memory;
 mod openai_stream;
 mod proactive;
