@@ -16,6 +16,8 @@ echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
+echo "== turn time by message size (10 kB to 10 MB) =="
+cargo bench --bench long_text 2>/dev/null
 echo "== prompt build and context guard =="
 cargo bench --bench context_guard 2>/dev/null
 echo "== prompt tokens per request, 500-turn replay vs full history =="
