@@ -260,3 +260,17 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     reader.await.unwrap();
     assert!(status.success());
 }
+
+#[test]
+fn a_reminder_centuries_ahead_or_before_1970_is_refused_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    for (when, why) in [("9999-12-31T23:30:00-05:00", "too far away"), ("1969-12-31T10:00:00Z", "already passed")] {
+        let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").args(["remind", when, "test"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(why), "{when}: {stderr}");
+    }
+    let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").args(["reminders", "--json"]).output().unwrap();
+    let overview: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(overview["upcoming"].as_array().unwrap().len(), 0, "nothing stored: {overview}");
+}

@@ -57,7 +57,9 @@ pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, no
 pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: bool) -> anyhow::Result<i32> {
     let service = companion.reminders();
     let set = match words {
-        [when, text @ ..] if !text.is_empty() && service.read(when).is_ok() => service.set(&text.join(" "), when).await,
+        // The old form `remind WHEN WHAT`: also when WHEN is a date that cannot be used
+        // (too far, already past), so the user hears why rather than "no time found".
+        [when, text @ ..] if !text.is_empty() && reads_as_date(service, when) => service.set(&text.join(" "), when).await,
         _ => service.set_from_sentence(&words.join(" ")).await,
     };
     match set {
@@ -81,6 +83,12 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
             Ok(1)
         }
     }
+}
+
+/// Whether `when` is a date on its own, usable or not for a reason worth saying.
+fn reads_as_date(service: &sidecar::reminders::service::ReminderService, when: &str) -> bool {
+    use sidecar::dates::DateErrorKind::{OutOfRange, Past};
+    service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
 }
 
 pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool, import: Option<&std::path::Path>) -> anyhow::Result<i32> {
