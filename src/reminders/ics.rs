@@ -100,6 +100,10 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             }
             None => first,
         };
+        if due > now + chrono::Duration::days(36_525) {
+            skipped.unreadable.push(format!("\"{summary}\": more than 100 years ahead"));
+            continue;
+        }
         found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day });
     }
     Ok((found, skipped))

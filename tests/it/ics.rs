@@ -56,9 +56,11 @@ async fn events_from_other_calendars_become_reminders_and_bad_files_are_refused(
         BEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T150000Z\r\nSUMMARY:Flight to Lisbon\r\nEND:VEVENT\r\n\
         BEGIN:VEVENT\r\nUID:2\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=America/New_York:20200101T080000\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:New year call\r\nEND:VEVENT\r\n\
         BEGIN:VEVENT\r\nUID:3\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20250101T080000Z\r\nSUMMARY:Long gone\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:4\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:99991231T233000Z\r\nSUMMARY:Far future\r\nEND:VEVENT\r\n\
         END:VCALENDAR\r\n";
     let report = core.reminders().import_ics(ics).await.unwrap();
     assert_eq!((report.added, report.skipped.past), (2, 1));
+    assert_eq!(report.skipped.unreadable, ["\"Far future\": more than 100 years ahead"]);
     let pending = core.reminders().pending().await.unwrap();
     let flight = pending.iter().find(|r| r.message == "Flight to Lisbon").unwrap();
     assert_eq!(flight.due_at.to_rfc3339(), "2026-12-01T15:00:00+00:00");
