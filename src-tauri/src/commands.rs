@@ -286,7 +286,7 @@ pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, Comman
 }
 
 #[tauri::command]
-pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<Reminder, CommandError> {
+pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<sidecar::reminders::Snoozed, CommandError> {
     Ok(core.reminders().snooze(id, minutes).await?)
 }
 

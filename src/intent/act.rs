@@ -79,7 +79,7 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
                 // Snoozing what has not come yet would move it earlier.
                 return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
             }
-            let snoozed = hands.reminders.snooze(target.id, minutes).await?;
+            let snoozed = hands.reminders.snooze(target.id, minutes).await?.reminder;
             let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();
             said(say::snoozed(&snoozed.message, &at, lang), true)
         }

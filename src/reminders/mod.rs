@@ -28,6 +28,16 @@ pub struct Overview {
     pub snooze_choices: Vec<u32>,
 }
 
+/// What a snooze did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Snoozed {
+    /// The reminder that comes at the snooze time (the original, moved, or a copy).
+    pub reminder: Reminder,
+    /// The original still comes at its own time: it repeats, or it was not due yet, so
+    /// moving it would have brought it earlier. The snooze is a one-off copy.
+    pub original_kept: bool,
+}
+
 /// A reminder as lists show it: its repeat rule in words and its next occurrences.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ReminderView {

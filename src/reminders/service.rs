@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
 use super::scheduler::{Scheduler, SchedulerLock};
-use super::{Overview, ReminderView, WhenPreview};
+use super::{Overview, ReminderView, Snoozed, WhenPreview};
 use crate::dates::{self, Options, Reading};
 use crate::clock::Clock;
 use crate::error::CompanionError;
@@ -148,9 +148,10 @@ impl ReminderService {
         reminder.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))
     }
 
-    /// Shows a reminder again `minutes` from now. A repeating one keeps its series: the
-    /// snooze is a one-off copy, so the next regular occurrence still comes.
-    pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Reminder, CompanionError> {
+    /// Shows a reminder again `minutes` from now. A repeating one keeps its series, and
+    /// one not due until after the snooze keeps its time: the snooze is then a one-off
+    /// copy, so a reminder is never moved earlier and nothing that was to come is lost.
+    pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Snoozed, CompanionError> {
         if minutes == 0 || minutes > MAX_SNOOZE_MINUTES {
             return Err(CompanionError::InvalidInput(format!("minutes must be from 1 to {MAX_SNOOZE_MINUTES}")));
         }
@@ -158,7 +159,9 @@ impl ReminderService {
         let Some(reminder) = self.store.reminder_table().reminder(id).await? else {
             return Err(CompanionError::InvalidInput(format!("there is no reminder with id {id} to snooze")));
         };
-        let snoozed = if reminder.rrule.is_some() {
+        let still_to_come = reminder.state == ReminderState::Pending && reminder.due_at > until;
+        let original_kept = reminder.rrule.is_some() || still_to_come;
+        let snoozed = if original_kept {
             self.store
                 .reminder_table()
                 .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None })
@@ -170,7 +173,7 @@ impl ReminderService {
             self.store.reminder_table().reminder(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))?
         };
         self.changed();
-        Ok(snoozed)
+        Ok(Snoozed { reminder: snoozed, original_kept })
     }
 
     /// Every pending reminder as an iCalendar file.

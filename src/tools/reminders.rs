@@ -173,7 +173,7 @@ impl Tool for SnoozeReminder {
         "snooze_reminder"
     }
     fn description(&self) -> &'static str {
-        "Move a pending or just-delivered reminder to a number of minutes from now."
+        "Show a reminder again a number of minutes from now. A reminder not due yet keeps its own time (the snooze is an extra one-off)."
     }
     fn parameters(&self) -> Value {
         schema_of::<SnoozeArgs>()
@@ -182,8 +182,9 @@ impl Tool for SnoozeReminder {
         Box::pin(async move {
             let args: SnoozeArgs = parse_arguments(arguments)?;
             let desk = &self.0;
-            let reminder = desk.snooze(args.id, args.minutes).await.map_err(failed)?;
-            Ok(format!("Snoozed: {}.", desk.describe(&reminder)))
+            let snoozed = desk.snooze(args.id, args.minutes).await.map_err(failed)?;
+            let also = if snoozed.original_kept { " (the original stays at its own time)" } else { "" };
+            Ok(format!("Snoozed: {}{also}.", desk.describe(&snoozed.reminder)))
         })
     }
 }

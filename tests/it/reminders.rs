@@ -287,12 +287,20 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     assert!(result("b").contains("Sunday 22 November 2026, 08:00 (Europe/Madrid), every day at 08:00"), "{}", result("b"));
     assert!(result("c").contains("mañana a las 3"), "the error says how to fix it: {}", result("c"));
     assert!(result("d").starts_with("Exactly one match: [id:1]"));
-    assert_eq!(result("e"), "Snoozed: [id:1] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid).");
+    // Snoozing one still to come never moves it earlier: an extra one-off comes at the
+    // snooze time, and tomorrow's stays.
+    assert_eq!(
+        result("e"),
+        "Snoozed: [id:3] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid) (the original stays at its own time)."
+    );
     assert!(result("f").starts_with("Cancelled: [id:2]"));
-    assert_eq!(result("g"), "Pending reminders (1):\n1. [id:1] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid)");
+    assert_eq!(
+        result("g"),
+        "Pending reminders (2):\n1. [id:3] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid)\n2. [id:1] \"llamar a mamá\" — Sunday 22 November 2026, 09:00 (Europe/Madrid)"
+    );
     // Every change woke the scheduler (a stored permit is left for it).
     tokio::time::timeout(Duration::from_millis(100), changed.notified()).await.expect("the scheduler is woken");
-    assert_eq!(core.store().reminder_table().reminders().await.unwrap().len(), 2);
+    assert_eq!(core.store().reminder_table().reminders().await.unwrap().len(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -282,6 +282,12 @@ export interface RecallResults {
 }
 
 export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled";
+/** What a snooze did: `original_kept` when the reminder still comes at its own time. */
+export interface Snoozed {
+  reminder: Reminder;
+  original_kept: boolean;
+}
+
 export interface Reminder {
   id: number;
   message: string;
@@ -305,7 +311,8 @@ export interface RemindersOverview {
   delivered: Reminder[];
   late: Reminder[];
   zone: string;
-  /** Snooze choices in minutes, as the core offers them. */
+  /** Snooze choices in minutes, as the core offers them. Snoozing one still to come
+   * never moves it: the core adds a one-off copy and says so in `Snoozed`. */
   snooze_choices: number[];
 }
 export type WhenPreview =
@@ -429,7 +436,7 @@ export const api = {
   exportRemindersIcs: () => invoke<string>("export_reminders_ics"),
   importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
-  snoozeReminder: (id: number, minutes: number) => invoke<Reminder>("snooze_reminder", { id, minutes }),
+  snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),
   saveProactiveConfig: (config: ProactiveConfig) => invoke<ProactiveConfig>("save_proactive_config", { config }),
   setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),

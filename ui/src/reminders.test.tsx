@@ -163,7 +163,10 @@ describe("reminders page", () => {
   it("snoozes and cancels from the page", async () => {
     const core = new FakeCore();
     core.handlers.reminders_overview = () => overview;
-    core.handlers.snooze_reminder = (args) => reminder((args as { id: number }).id, "stretch");
+    core.handlers.snooze_reminder = (args) => {
+      const id = (args as { id: number }).id;
+      return { reminder: reminder(id, "stretch"), original_kept: id === 1 };
+    };
     core.handlers.cancel_reminder = (args) => reminder((args as { id: number }).id, "call mum", { state: "cancelled" });
     renderApp();
     const user = userEvent.setup();
@@ -173,6 +176,11 @@ describe("reminders page", () => {
     await user.click(within(delivered).getByTestId("snooze-15"));
     expect(core.invoked("snooze_reminder")[0].args).toEqual({ id: 4, minutes: 15 });
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('"stretch" will come again in 15 minutes.');
+    // One still to come keeps its time: the snooze is an extra, and the page says so.
+    const upcoming = screen.getByTestId("reminder-upcoming");
+    expect(upcoming).toHaveTextContent("Also remind me in");
+    await user.click(within(upcoming).getByTestId("snooze-15"));
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent("its own time stays as it was");
     await user.click(within(screen.getByTestId("reminder-upcoming")).getByTestId("cancel-reminder"));
     expect(core.invoked("cancel_reminder")[0].args).toEqual({ id: 1 });
   });

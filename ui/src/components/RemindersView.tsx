@@ -57,7 +57,12 @@ function Row({
             key={m}
             className="ghost small"
             data-testid={`snooze-${m}`}
-            onClick={() => act(api.snoozeReminder(reminder.id, m), t.snoozed(reminder.message, m))}
+            onClick={() =>
+              api
+                .snoozeReminder(reminder.id, m)
+                .then((s) => onChange(s.original_kept ? t.snoozedKept(reminder.message, m) : t.snoozed(reminder.message, m)))
+                .catch((e) => onChange(toCommandError(e).message))
+            }
           >
             {m % 60 === 0 ? t.hours(m / 60) : `${m} min`}
           </button>
