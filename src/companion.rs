@@ -114,7 +114,7 @@ pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     registry.register(tools::time::GetCurrentTime { clock });
     registry.register(tools::web_search::WebSearch { http: http.clone(), settings: settings.tools.web_search.clone() });
-    registry.register(tools::read_url::ReadUrl { settings: settings.tools.read_url.clone() });
+    registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
     registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
     registry
 }

@@ -6,6 +6,7 @@
 //! result marked as an error, which the model reads and can act on.
 
 pub mod plan;
+pub mod address_table;
 pub mod read_url;
 pub mod reminders;
 pub mod remember;

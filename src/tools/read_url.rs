@@ -1,11 +1,12 @@
 //! `read_url`: a web page as readable text, size-capped, wrapped as untrusted content.
 //!
-//! By default it refuses loopback, private, link-local and other internal addresses,
-//! so a page (or a prompt injection) cannot make Sidecar probe the user's network.
+//! By default it refuses every address that is not globally reachable (the IANA
+//! special-purpose table in `address_table`), so a page (or a prompt injection) cannot
+//! make Sidecar probe the user's network.
 //! The check runs on the resolved addresses of every hop, and the connection is
 //! pinned to the address that was checked, so DNS rebinding cannot slip past it.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -13,13 +14,17 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+pub use super::address_table::is_internal;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 use crate::settings::ReadUrlSettings;
 
 const MAX_REDIRECTS: usize = 5;
 
 pub struct ReadUrl {
-    pub settings: ReadUrlSettings,
+    settings: ReadUrlSettings,
+    /// Which addresses are refused (unless `allow_private`): the special-purpose
+    /// table; tests narrow it to reach a loopback server.
+    refused: fn(IpAddr) -> bool,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -52,6 +57,15 @@ impl Tool for ReadUrl {
 }
 
 impl ReadUrl {
+    pub fn new(settings: ReadUrlSettings) -> Self {
+        Self { settings, refused: is_internal }
+    }
+
+    /// Refuses what `refused` says instead of the special-purpose table.
+    pub fn with_refusal(settings: ReadUrlSettings, refused: fn(IpAddr) -> bool) -> Self {
+        Self { settings, refused }
+    }
+
     /// Fetches `url` following redirects, checking every hop; returns the final URL
     /// and the page as text, capped at `max_chars`.
     pub async fn fetch(&self, url: &str) -> Result<(String, String), ToolError> {
@@ -114,7 +128,7 @@ impl ReadUrl {
             None => return Err(ToolError::InvalidArguments("the URL has no host".into())),
         };
         if !self.settings.allow_private {
-            if let Some(bad) = addresses.iter().find(|a| is_internal(a.ip())) {
+            if let Some(bad) = addresses.iter().find(|a| (self.refused)(a.ip())) {
                 return Err(ToolError::Failed(format!(
                     "refused: {} is a loopback, private or link-local address ({}); reading the local network is off unless [tools.read_url] allow_private = true",
                     url.host_str().unwrap_or_default(),
@@ -174,51 +188,9 @@ fn cap_chars(text: &str, max: usize) -> String {
     format!("{kept}\n[truncated: {} more characters]", total - max)
 }
 
-/// Addresses a web page must not make Sidecar reach.
-pub fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => is_internal_v4(v4),
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_internal_v4(v4);
-            }
-            let first = v6.segments()[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00 // unique local fc00::/7
-                || (first & 0xffc0) == 0xfe80 // link-local fe80::/10
-                || v6 == Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, 0, 0)
-        }
-    }
-}
-
-fn is_internal_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || ip.is_multicast()
-        || a == 0
-        || (a == 100 && (64..128).contains(&b)) // carrier-grade NAT
-        || (a == 198 && (b == 18 || b == 19)) // benchmarking
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn internal_addresses_are_recognised() {
-        for ip in ["127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1"] {
-            assert!(is_internal(ip.parse().unwrap()), "{ip}");
-        }
-        for ip in ["93.184.216.34", "8.8.8.8", "2606:4700::1111"] {
-            assert!(!is_internal(ip.parse().unwrap()), "{ip}");
-        }
-    }
 
     #[test]
     fn long_text_is_capped_with_a_note() {

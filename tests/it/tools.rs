@@ -136,8 +136,19 @@ async fn an_unconfigured_search_says_how_to_configure_it() {
 
 #[tokio::test]
 async fn read_url_refuses_loopback_private_and_link_local_addresses() {
-    let registry = one(ReadUrl { settings: ReadUrlSettings::default() });
-    for url in ["http://127.0.0.1:8080/", "http://10.0.0.1/admin", "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://localhost/"] {
+    let registry = one(ReadUrl::new(ReadUrlSettings::default()));
+    for url in [
+        "http://127.0.0.1:8080/",
+        "http://10.0.0.1/admin",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]/",
+        "http://localhost/",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[::127.0.0.1]/",
+        "http://[fec0::1]/",
+        "http://192.0.0.8/",
+        "http://[2002:7f00:1::1]/",
+    ] {
         let outcome = call(&registry, "read_url", json!({ "url": url })).await;
         assert!(outcome.is_error, "{url} was not refused");
         assert!(outcome.content.contains("refused"), "{url}: {}", outcome.content);
@@ -161,7 +172,7 @@ async fn read_url_turns_html_into_capped_text_when_local_addresses_are_allowed()
         .respond_with(ResponseTemplate::new(302).insert_header("location", "/page"))
         .mount(&server)
         .await;
-    let registry = one(ReadUrl { settings: ReadUrlSettings { allow_private: true, max_bytes: 100_000, max_chars: 300 } });
+    let registry = one(ReadUrl::new(ReadUrlSettings { allow_private: true, max_bytes: 100_000, max_chars: 300 }));
     let outcome = call(&registry, "read_url", json!({ "url": format!("{}/moved", server.uri()) })).await;
     assert!(!outcome.is_error, "{}", outcome.content);
     assert!(outcome.content.starts_with(&format!("<untrusted_content source=\"{}/page\">", server.uri())), "{}", outcome.content);
@@ -172,13 +183,31 @@ async fn read_url_turns_html_into_capped_text_when_local_addresses_are_allowed()
 }
 
 #[tokio::test]
+async fn every_redirect_is_checked_again() {
+    // A server Sidecar may read (127.0.0.1 here) redirects to one it may not (127.0.0.2).
+    let server = MockServer::start().await;
+    let port = server.address().port();
+    Mock::given(path("/hop"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", format!("http://127.0.0.2:{port}/secret")))
+        .mount(&server)
+        .await;
+    Mock::given(path("/secret")).respond_with(ResponseTemplate::new(200).set_body_string("the router's admin page")).mount(&server).await;
+    let only_127_0_0_2 = |ip: std::net::IpAddr| ip == std::net::IpAddr::from([127, 0, 0, 2]);
+    let reader = ReadUrl::with_refusal(ReadUrlSettings::default(), only_127_0_0_2);
+    let error = reader.fetch(&format!("{}/hop", server.uri())).await.unwrap_err().to_string();
+    assert!(error.contains("refused") && error.contains("127.0.0.2"), "{error}");
+    let reached: Vec<String> = server.received_requests().await.unwrap().iter().map(|r| r.url.path().to_string()).collect();
+    assert_eq!(reached, ["/hop"], "the refused hop is never connected to");
+}
+
+#[tokio::test]
 async fn html_mislabelled_as_plain_text_is_still_read_as_html() {
     let server = MockServer::start().await;
     Mock::given(path("/"))
         .respond_with(ResponseTemplate::new(200).set_body_string("<!DOCTYPE html><html><body><p>Plain <b>words</b></p><style>p{}</style></body></html>"))
         .mount(&server)
         .await;
-    let reader = ReadUrl { settings: ReadUrlSettings { allow_private: true, ..Default::default() } };
+    let reader = ReadUrl::new(ReadUrlSettings { allow_private: true, ..Default::default() });
     let (_, text) = reader.fetch(&server.uri()).await.unwrap();
     assert!(text.contains("Plain") && !text.contains("<p>") && !text.contains("p{}"), "{text}");
 }
