@@ -22,6 +22,7 @@ pub mod model;
 pub mod paths;
 pub mod provider_admin;
 pub mod recall;
+pub mod redact;
 pub mod proactive;
 pub mod reminders;
 pub mod secrets;

@@ -1,10 +1,12 @@
 //! Log setup shared by the desktop app and the CLI: structured `tracing` lines on
 //! standard error (filtered by `RUST_LOG` when set) and, where a data dir is known, a
 //! daily file in its `logs/` folder that a desktop user can find and attach to a bug
-//! report. Spans carry ids (turn, tick, delivery), never message text or keys.
+//! report. Spans carry ids (turn, tick, delivery), never message text or keys, and
+//! every line goes through the redactor (`crate::redact`) on its way out.
 
 use std::path::{Path, PathBuf};
 
+use crate::redact::Scrubbing;
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
 use tracing_subscriber::layer::SubscriberExt;
@@ -42,7 +44,8 @@ where
         .map_err(std::io::Error::other)?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(FILE_FILTER));
-    let layer = tracing_subscriber::fmt::layer().with_writer(writer).with_ansi(false).with_filter(filter);
+    let scrubbed = move || Scrubbing(writer.clone());
+    let layer = tracing_subscriber::fmt::layer().with_writer(scrubbed).with_ansi(false).with_filter(filter);
     Ok((layer, guard))
 }
 
@@ -51,7 +54,7 @@ where
 /// reported on standard error; logging to the terminal goes on.
 pub fn init(default_filter: &str, log_dir: Option<&Path>) -> LogGuard {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
-    let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(filter);
+    let stderr = tracing_subscriber::fmt::layer().with_writer(|| Scrubbing(std::io::stderr())).with_filter(filter);
     let (file, guard) = match log_dir.map(file_layer::<Registry>) {
         Some(Ok((layer, guard))) => (Some(layer), Some(guard)),
         Some(Err(error)) => {

@@ -241,7 +241,11 @@ impl Models {
 /// The key a provider sends: a run-time override, the named environment variable,
 /// or what the keychain (or this session) holds for it.
 pub fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<String> {
-    provider.resolved_api_key().or_else(|| secrets.get(&provider.id))
+    let key = provider.resolved_api_key().or_else(|| secrets.get(&provider.id));
+    if let Some(key) = &key {
+        crate::redact::register(key);
+    }
+    key
 }
 
 fn build_configured(settings: &Settings, secrets: &Secrets) -> Vec<Provider> {

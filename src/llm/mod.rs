@@ -217,6 +217,19 @@ impl std::fmt::Display for TimeoutPhase {
 }
 
 impl LlmError {
+    /// The same error with every secret removed from the server-supplied text in it.
+    pub fn scrubbed(self) -> Self {
+        let clean = |text: String| crate::redact::scrub(&text).into_owned();
+        match self {
+            LlmError::Unreachable { url, detail } => LlmError::Unreachable { url: clean(url), detail: clean(detail) },
+            LlmError::Http { status, message, retry_after } => LlmError::Http { status, message: clean(message), retry_after },
+            LlmError::Interrupted { detail } => LlmError::Interrupted { detail: clean(detail) },
+            LlmError::Malformed { detail } => LlmError::Malformed { detail: clean(detail) },
+            LlmError::Provider { message, retryable } => LlmError::Provider { message: clean(message), retryable },
+            timeout @ LlmError::Timeout { .. } => timeout,
+        }
+    }
+
     /// Whether asking again unchanged might succeed (rate limits, overload, network).
     pub fn is_retryable(&self) -> bool {
         match self {

@@ -35,6 +35,9 @@ impl Provider {
     pub fn from_settings(settings: &ProviderSettings, timeouts: Timeouts) -> Self {
         let http = http_client(&timeouts);
         let key = settings.resolved_api_key();
+        if let Some(key) = &key {
+            crate::redact::register(key);
+        }
         let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts);
         let client = match settings.kind {
             ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),

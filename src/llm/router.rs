@@ -86,7 +86,7 @@ pub async fn complete(
                         fallback_from: (index > 0).then(|| chain[0].id.clone()),
                     })
                 }
-                Err(error) => error,
+                Err(error) => error.scrubbed(),
             };
             tracing::warn!(provider = %provider.id, attempt, %error, streamed, "model call failed");
             if streamed {

@@ -75,7 +75,8 @@ pub struct ToolOutcome {
 
 impl ToolOutcome {
     fn error(message: impl std::fmt::Display) -> Self {
-        Self { content: serde_json::json!({ "error": message.to_string() }).to_string(), is_error: true }
+        let message = message.to_string();
+        Self { content: serde_json::json!({ "error": crate::redact::scrub(&message) }).to_string(), is_error: true }
     }
 }
 

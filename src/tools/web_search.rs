@@ -94,6 +94,7 @@ impl WebSearch {
             .ok_or_else(|| {
                 ToolError::Failed("Brave search needs an API key: set [tools.web_search] api_key_env to the variable holding it".into())
             })?;
+        crate::redact::register(&key);
         let base = self.settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
         let body: Value = get_json(
             self.http

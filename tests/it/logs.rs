@@ -51,3 +51,35 @@ async fn each_turn_logs_to_the_daily_file_under_its_own_span_without_secrets() {
     let turn_lines = text.lines().filter(|l| l.contains("turn{turn_id=")).count();
     assert!(turn_lines > in_first.len(), "the second turn has its own span:\n{text}");
 }
+
+#[tokio::test]
+async fn a_server_that_echoes_the_key_in_its_error_never_gets_it_shown_or_logged() {
+    use crate::support::Reply;
+    let echo = format!(r#"{{"error": {{"message": "Incorrect API key provided: {KEY}. Header was: Bearer {KEY}"}}}}"#);
+    let server = ScriptedServer::start(vec![Reply::Status { code: 401, body: echo }]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
+        cmd.env("SIDECAR_DATA_DIR", &data)
+            .env("SIDECAR_CONFIG", data.join("absent-settings.toml"))
+            .env("SIDECAR_LLM_BASE_URL", &base)
+            .env("SIDECAR_LLM_API_KEY", KEY)
+            .env("RUST_LOG", "debug")
+            .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+            .args(["ask", "hello"]);
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    let shown = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success());
+    assert!(shown.contains("Incorrect API key provided: [redacted]"), "the error is still said: {shown}");
+    assert!(!shown.contains(KEY) && !shown.contains("very-secret"), "the key was shown:\n{shown}");
+    let logs = sidecar::logging::log_dir(dir.path());
+    for file in std::fs::read_dir(&logs).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(text.contains("401"), "the failure is logged:\n{text}");
+        assert!(!text.contains("very-secret"), "the key leaked into the log:\n{text}");
+    }
+}
