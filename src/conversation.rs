@@ -268,7 +268,7 @@ impl ConversationService {
             .with
             .store
             .conversations()
-            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel) })
+            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel), once_per: None })
             .await?;
         self.with.events.publish(CoreEvent::TurnFinished {
             conversation_id,

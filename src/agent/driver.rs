@@ -371,6 +371,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
             finish_reason: finish_reason.as_ref().map(FinishReason::as_str),
             meta: Some(&ledger.meta),
             channel: Some(context.channel),
+            once_per: None,
         })
         .await?;
     Ok(DrivenTurn {

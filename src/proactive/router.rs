@@ -40,6 +40,10 @@ pub struct Outgoing {
     /// The chat message this was posted as, once the chat sink has run (so a click on
     /// the notification can open the window on it).
     pub message_id: Option<i64>,
+    /// A reminder's occurrence: its chat line is posted once, however often it is shown.
+    pub occurrence: Option<String>,
+    /// Shown again after a crash cut its delivery short: it may have been seen already.
+    pub repeated: bool,
 }
 
 /// One place a proactive message can be shown.

@@ -277,6 +277,8 @@ impl ProactiveService {
             reminder_id: None,
             late: false,
             message_id: None,
+            occurrence: None,
+            repeated: false,
         };
         let routed = self.router.send(outgoing, &config.sinks, active_quiet_channel(&marked, now)).await;
         Ok(TickReport::Sent { approved, routed, prompt_tokens })

@@ -42,6 +42,7 @@ impl ChatSink {
             finish_reason: None,
             meta: Some(&meta),
             channel: Some(channel),
+            once_per: message.occurrence.as_deref(),
         };
         let message_id = self.store.conversations().add_message(stored).await.map_err(|e| e.to_string())?;
         Ok((conversation_id, message_id))

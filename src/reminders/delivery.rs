@@ -5,8 +5,9 @@ use crate::words::reminders::ReminderText;
 use crate::words::Lang;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
+use crate::llm::ChatMessage;
 use crate::store::reminders::Reminder;
-use crate::store::Store;
+use crate::store::{MessageMeta, NewMessage, Store};
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
@@ -18,9 +19,10 @@ pub struct RoutedReminders {
 }
 
 impl Deliver for RoutedReminders {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             let text = ReminderText::new(reminder, late, self.lang);
+            let text = if repeated { text.repeated(self.lang) } else { text };
             let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
             let outgoing = Outgoing {
                 kind: Kind::Reminder,
@@ -31,6 +33,8 @@ impl Deliver for RoutedReminders {
                 reminder_id: Some(reminder.id),
                 late,
                 message_id: None,
+                occurrence: Some(reminder.idempotency_key()),
+                repeated,
             };
             let routed = self.router.send(outgoing, &prefs, None).await;
             if routed.reached_anyone() {
@@ -45,5 +49,31 @@ impl Deliver for RoutedReminders {
 
     fn recorded(&self, _reminder: &Reminder) {
         self.events.publish(CoreEvent::RemindersChanged);
+    }
+
+    fn gave_up<'a>(&'a self, reminder: &'a Reminder) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            // Said in the chat only: showing a notification is what kept failing.
+            let said = crate::words::reminders::gave_up(reminder, crate::reminders::scheduler::MAX_SHOWS, self.lang);
+            let posted = async {
+                let conversation_id = self.store.conversations().current_conversation().await?;
+                let meta = MessageMeta { command: true, proactive: Some("reminder".into()), ..MessageMeta::default() };
+                let line = ChatMessage::assistant(&said);
+                let key = format!("failed:{}", reminder.idempotency_key());
+                let new = NewMessage { meta: Some(&meta), once_per: Some(&key), ..NewMessage::plain(conversation_id, &line) };
+                let message_id = self.store.conversations().add_message(new).await?;
+                Ok::<_, crate::store::StoreError>((conversation_id, message_id))
+            };
+            match posted.await {
+                Ok((conversation_id, message_id)) => self.events.publish(CoreEvent::ReminderDelivered {
+                    conversation_id,
+                    message_id,
+                    reminder_id: reminder.id,
+                    late: true,
+                }),
+                Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
+            }
+            self.events.publish(CoreEvent::RemindersChanged);
+        })
     }
 }

@@ -22,6 +22,8 @@ pub struct Overview {
     pub delivered: Vec<ReminderView>,
     /// Shown after their time (Sidecar was closed or crashed), most recent first.
     pub late: Vec<ReminderView>,
+    /// Given up: Sidecar stopped again and again while showing them.
+    pub failed: Vec<ReminderView>,
     /// The user's zone, in which the times are shown.
     pub zone: String,
     /// The snooze choices, in minutes (the same as a notification's buttons).

@@ -8,6 +8,12 @@
 //!   recorded as delivered is never shown again.
 //! - A reminder left attempting by a crash, or that fell due while the app was closed,
 //!   is delivered once, marked late.
+//! - Showing is noted before it starts (`begin_showing`), so an occurrence a crash cut
+//!   short between showing and recording is known at the next start: it is shown again
+//!   once more, marked as possibly repeated (its chat line is keyed by the occurrence,
+//!   so the chat never shows it twice). After `MAX_SHOWS` starts it is failed and the
+//!   user told, so a crash loop cannot show one reminder forever; fresh occurrences
+//!   go first, so a stuck one never holds the others back.
 //! - One process owns the scheduler: `SchedulerLock` is an exclusive lock on a file in
 //!   the data dir (the desktop app and `sidecar daemon` cannot both deliver).
 
@@ -32,14 +38,21 @@ pub const MAX_SLEEP: Duration = Duration::from_secs(30);
 pub const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
 /// A failed delivery is tried again after this long.
 const RETRY_AFTER: Duration = Duration::from_secs(10);
+/// Starts of one occurrence's showing before it is given up as failed.
+pub const MAX_SHOWS: i64 = 3;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Shows a reminder (OS notification, chat message…). `Ok` only once the user can see it.
 pub trait Deliver: Send + Sync {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>>;
+    /// `repeated`: a crash cut an earlier showing short; the user may have seen it.
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>>;
     /// The delivery is recorded (the reminder moved on to delivered or its next time).
     fn recorded(&self, _reminder: &Reminder) {}
+    /// The reminder was given up after `MAX_SHOWS` cut-short showings: tell the user.
+    fn gave_up<'a>(&'a self, _reminder: &'a Reminder) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Where reminders live: the store, or a stand-in for timing tests.
@@ -55,6 +68,8 @@ pub trait Reminders: Send + Sync {
         next: Option<DateTime<Utc>>,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
+    fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
+    fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
 }
 
 impl Reminders for Store {
@@ -78,6 +93,12 @@ impl Reminders for Store {
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move { self.reminder_table().release_reminder(id).await })
+    }
+    fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move { self.reminder_table().begin_showing(id).await })
+    }
+    fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move { self.reminder_table().fail_reminder(id).await })
     }
 }
 
@@ -117,12 +138,23 @@ impl Scheduler {
                 self.deliver.recorded(&reminder);
                 continue;
             }
-            let span = tracing::info_span!("delivery", reminder_id = reminder.id, key = %reminder.idempotency_key(), late);
-            match self.deliver.deliver(&reminder, late).instrument(span.clone()).await {
+            let repeated = reminder.shown_attempts > 0;
+            let span = tracing::info_span!("delivery", reminder_id = reminder.id, key = %reminder.idempotency_key(), late, repeated);
+            if reminder.shown_attempts >= MAX_SHOWS {
+                self.reminders.fail(reminder.id).await?;
+                span.in_scope(|| tracing::warn!(starts = reminder.shown_attempts, "showing was cut short too often; given up"));
+                self.deliver.gave_up(&reminder).instrument(span).await;
+                continue;
+            }
+            self.reminders.begin_showing(reminder.id).await?;
+            match self.deliver.deliver(&reminder, late, repeated).instrument(span.clone()).await {
                 Ok(()) => {
+                    // The window a crash can repeat a notification in: shown, not yet recorded.
+                    let shown_at = std::time::Instant::now();
                     self.reminders.finish(&reminder, self.clock.now(), late, next).await?;
+                    let window_us = shown_at.elapsed().as_micros() as u64;
                     self.deliver.recorded(&reminder);
-                    span.in_scope(|| tracing::info!("reminder delivered"));
+                    span.in_scope(|| tracing::info!(window_us, "reminder delivered"));
                     shown += 1;
                 }
                 Err(error) => {

@@ -281,6 +281,7 @@ impl ReminderService {
                 ReminderState::Pending | ReminderState::Attempting => overview.upcoming.push(self.view(reminder)),
                 ReminderState::Delivered if reminder.late => overview.late.push(self.view(reminder)),
                 ReminderState::Delivered => overview.delivered.push(self.view(reminder)),
+                ReminderState::Failed => overview.failed.push(self.view(reminder)),
                 ReminderState::Cancelled | ReminderState::Missed => {}
             }
         }

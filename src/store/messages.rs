@@ -111,12 +111,15 @@ pub struct NewMessage<'a> {
     pub finish_reason: Option<&'a str>,
     pub meta: Option<&'a MessageMeta>,
     pub channel: Option<Channel>,
+    /// Posted at most once per key (a reminder's occurrence): a second post with the
+    /// same key stores nothing and gets the first one's id.
+    pub once_per: Option<&'a str>,
 }
 
 impl<'a> NewMessage<'a> {
     /// A complete message with no extras.
     pub fn plain(conversation_id: i64, message: &'a ChatMessage) -> Self {
-        Self { conversation_id, message, status: MessageStatus::Complete, finish_reason: None, meta: None, channel: None }
+        Self { conversation_id, message, status: MessageStatus::Complete, finish_reason: None, meta: None, channel: None, once_per: None }
     }
 
     /// Said or shown on `channel`.
@@ -184,10 +187,17 @@ impl Conversations<'_> {
         let message = new.message;
         let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
         let mut tx = self.store.write_transaction().await?;
+        if let Some(key) = new.once_per {
+            let posted: Option<(i64,)> =
+                sqlx::query_as("SELECT id FROM messages WHERE occurrence_key = ?").bind(key).fetch_optional(&mut *tx).await?;
+            if let Some((id,)) = posted {
+                return Ok(id);
+            }
+        }
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO messages (conversation_id, role, content, status, finish_reason, created_at,
-                                   tool_calls, tool_call_id, is_error, meta, channel)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                   tool_calls, tool_call_id, is_error, meta, channel, occurrence_key)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(new.conversation_id)
         .bind(message.role.as_str())
@@ -200,6 +210,7 @@ impl Conversations<'_> {
         .bind(message.is_error)
         .bind(new.meta.map(Json))
         .bind(new.channel)
+        .bind(new.once_per)
         .fetch_one(&mut *tx)
         .await?;
         sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?")

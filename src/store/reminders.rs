@@ -8,7 +8,8 @@ pub use super::utc;
 use super::{Store, StoreError};
 
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
-/// or cancelled. A repeating one goes back to pending after each delivery.
+/// or cancelled. A repeating one goes back to pending after each delivery. One whose
+/// showing was cut short by crashes too often is failed (the user is told).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(rename_all = "lowercase")]
@@ -18,6 +19,7 @@ pub enum ReminderState {
     Delivered,
     Cancelled,
     Missed,
+    Failed,
 }
 
 /// The IANA zone a reminder was set in; its recurrence keeps that zone's wall clock.
@@ -55,6 +57,9 @@ pub struct Reminder {
     pub delivered_at: Option<DateTime<Utc>>,
     pub late: bool,
     pub created_at: DateTime<Utc>,
+    /// Times a delivery of the due occurrence got as far as showing it, without the
+    /// delivery being recorded (a crash): 0 for a fresh occurrence.
+    pub shown_attempts: i64,
 }
 
 impl Reminder {
@@ -76,7 +81,8 @@ pub struct NewReminder<'a> {
     pub series_start: Option<DateTime<Utc>>,
 }
 
-const COLUMNS: &str = "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at";
+const COLUMNS: &str =
+    "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts";
 
 /// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
 pub struct ReminderTable<'a> {
@@ -156,7 +162,7 @@ impl ReminderTable<'_> {
     /// Moves a reminder (pending, or just delivered) to `until`; false if there is none.
     pub async fn snooze_reminder(&self, id: i64, until: DateTime<Utc>) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE reminders SET due_at = ?, state = 'pending', late = 0 WHERE id = ? AND state IN ('pending', 'delivered')",
+            "UPDATE reminders SET due_at = ?, state = 'pending', late = 0, shown_attempts = 0 WHERE id = ? AND state IN ('pending', 'delivered', 'failed')",
         )
         .bind(utc(until))
         .bind(id)
@@ -175,7 +181,8 @@ impl ReminderTable<'_> {
     }
 
     /// Marks the pending reminders due by `at` as attempting and returns them, together
-    /// with any left attempting by a delivery that never finished (a crash).
+    /// with any left attempting by a delivery that never finished (a crash): fresh ones
+    /// first, so one that keeps crashing its delivery never holds the others back.
     pub async fn claim_due(&self, at: DateTime<Utc>) -> Result<Vec<Reminder>, StoreError> {
         let mut tx = self.store.write_transaction().await?;
         sqlx::query("UPDATE reminders SET state = 'attempting', attempt_started_at = ? WHERE state = 'pending' AND due_at <= ?")
@@ -184,7 +191,7 @@ impl ReminderTable<'_> {
             .execute(&mut *tx)
             .await?;
         let claimed: Vec<Reminder> =
-            sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY due_at"))
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY shown_attempts, due_at"))
                 .fetch_all(&mut *tx)
                 .await?;
         tx.commit().await?;
@@ -224,7 +231,9 @@ impl ReminderTable<'_> {
             Some(next) => ("pending", utc(next)),
             None => ("delivered", utc(reminder.due_at)),
         };
-        sqlx::query("UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL WHERE id = ?")
+        sqlx::query(
+            "UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL, shown_attempts = 0 WHERE id = ?",
+        )
             .bind(state)
             .bind(due)
             .bind(utc(delivered_at))
@@ -236,9 +245,29 @@ impl ReminderTable<'_> {
         Ok(())
     }
 
-    /// Puts a reminder whose delivery failed back to pending, to be tried again.
+    /// Notes that a delivery is about to show the due occurrence: written before it is
+    /// shown, so a crash while showing is known at the next start.
+    pub async fn begin_showing(&self, id: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE reminders SET shown_attempts = shown_attempts + 1 WHERE id = ?").bind(id).execute(&self.store.pool).await?;
+        Ok(())
+    }
+
+    /// Gives up on a reminder whose showing crashed too often.
+    pub async fn fail_reminder(&self, id: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE reminders SET state = 'failed', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
+            .bind(id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Puts a reminder whose delivery failed back to pending, to be tried again. No sink
+    /// showed it, so this attempt does not count towards the crash cap.
     pub async fn release_reminder(&self, id: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE reminders SET state = 'pending', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
+        sqlx::query(
+            "UPDATE reminders SET state = 'pending', attempt_started_at = NULL, shown_attempts = MAX(shown_attempts - 1, 0)
+             WHERE id = ? AND state = 'attempting'",
+        )
             .bind(id)
             .execute(&self.store.pool)
             .await?;

@@ -32,6 +32,29 @@ impl ReminderText {
         };
         Self { title, body: message.clone(), chat }
     }
+
+    /// Shown again after a crash cut the first showing short: the user may have seen it.
+    pub fn repeated(self, lang: Lang) -> Self {
+        let (title, note) = match lang {
+            Lang::Es => (" (otra vez)", "Sidecar se cerró mientras lo mostraba; quizá ya lo viste."),
+            Lang::En => (" (again)", "Sidecar stopped while showing it; you may have seen it already."),
+        };
+        Self { title: format!("{}{title}", self.title), body: format!("{}\n{note}", self.body), chat: self.chat }
+    }
+}
+
+/// Said in the chat when a reminder is given up: its showing was cut short `starts` times.
+pub fn gave_up(reminder: &Reminder, starts: i64, lang: Lang) -> String {
+    let when = due(reminder, lang);
+    let message = &reminder.message;
+    match lang {
+        Lang::Es => format!(
+            "No pude mostrarte el recordatorio \"{message}\" ({when}): Sidecar se cerró {starts} veces mientras lo mostraba. Queda como fallido en Recordatorios."
+        ),
+        Lang::En => format!(
+            "I could not show you the reminder \"{message}\" ({when}): Sidecar stopped {starts} times while showing it. It is marked as failed on the Reminders page."
+        ),
+    }
 }
 
 /// When a reminder is due, in words: "Thursday 19 November 2026, 09:00".

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar::clock::Clock>);
 
 impl Deliver for Shown {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
         let at = self.1.as_ref().map(|c| c.now()).unwrap_or_else(Utc::now);
         self.0.lock().unwrap().push((reminder.id, late, at));
         Box::pin(async { Ok(()) })
@@ -40,6 +40,7 @@ fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         delivered_at: None,
         late: false,
         created_at: due,
+        shown_attempts: 0,
     }
 }
 
@@ -87,6 +88,13 @@ impl Reminders for InMemory {
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::store::reminders::ReminderState::Pending);
+        Box::pin(async { Ok(()) })
+    }
+    fn begin_showing(&self, _: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+    fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::store::reminders::ReminderState::Failed);
         Box::pin(async { Ok(()) })
     }
 }
@@ -228,7 +236,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
 async fn a_failed_delivery_stays_due_and_is_retried() {
     struct Down;
     impl Deliver for Down {
-        fn deliver<'a>(&'a self, _: &'a Reminder, _: bool) -> BoxFuture<'a, Result<(), String>> {
+        fn deliver<'a>(&'a self, _: &'a Reminder, _: bool, _: bool) -> BoxFuture<'a, Result<(), String>> {
             Box::pin(async { Err("no notification daemon".into()) })
         }
     }
@@ -331,4 +339,85 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let history = core.history(10).await.unwrap();
     assert_eq!(history.last().unwrap().content, "Reminder: stretch", "{history:#?}");
     running.abort();
+}
+
+/// Records each showing with its `repeated` flag, and each give-up.
+#[derive(Default)]
+struct Watched {
+    shows: Mutex<Vec<(i64, bool)>>,
+    given_up: Mutex<Vec<i64>>,
+}
+
+impl Deliver for Watched {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _: bool, repeated: bool) -> BoxFuture<'a, Result<(), String>> {
+        self.shows.lock().unwrap().push((reminder.id, repeated));
+        Box::pin(async { Ok(()) })
+    }
+    fn gave_up<'a>(&'a self, reminder: &'a Reminder) -> BoxFuture<'a, ()> {
+        self.given_up.lock().unwrap().push(reminder.id);
+        Box::pin(async {})
+    }
+}
+
+/// What a process killed while showing leaves behind: claimed, showing begun, nothing recorded.
+async fn crash_while_showing(store: &Store, now: DateTime<Utc>, id: i64) {
+    store.reminder_table().claim_due(now).await.unwrap();
+    store.reminder_table().begin_showing(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_repeated() {
+    let (_dir, store) = store().await;
+    let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let new = NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None };
+    let added = store.reminder_table().add_reminder(new).await.unwrap();
+    crash_while_showing(&store, due, added.id).await;
+    let watched = Arc::new(Watched::default());
+    let scheduler = Scheduler::new(Arc::new(store.clone()), watched.clone(), sidecar::clock::fixed_clock(due), Default::default());
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
+    assert_eq!(*watched.shows.lock().unwrap(), [(added.id, true)]);
+    let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
+    assert_eq!((stored.state, stored.shown_attempts), (sidecar::store::reminders::ReminderState::Delivered, 0));
+    // Recorded: a later pass shows nothing.
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0));
+}
+
+#[tokio::test]
+async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_others() {
+    let (_dir, store) = store().await;
+    let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+    let new = |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None };
+    let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
+    // Three starts, each killed right after showing it.
+    for _ in 0..sidecar::reminders::scheduler::MAX_SHOWS {
+        crash_while_showing(&store, due, stuck.id).await;
+    }
+    // Another falls due behind it.
+    let other = store.reminder_table().add_reminder(new("other", due + chrono::Duration::seconds(1))).await.unwrap();
+    let watched = Arc::new(Watched::default());
+    let now = due + chrono::Duration::seconds(2);
+    let scheduler = Scheduler::new(Arc::new(store.clone()), watched.clone(), sidecar::clock::fixed_clock(now), Default::default());
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
+    assert_eq!(*watched.shows.lock().unwrap(), [(other.id, false)], "the fresh one goes first; the stuck one is not shown a fourth time");
+    assert_eq!(*watched.given_up.lock().unwrap(), [stuck.id], "the user is told");
+    let stored = store.reminder_table().reminder(stuck.id).await.unwrap().unwrap();
+    assert_eq!(stored.state, sidecar::store::reminders::ReminderState::Failed);
+    assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0), "and it never loops");
+}
+
+#[tokio::test]
+async fn a_reminder_line_is_posted_to_the_chat_once_per_occurrence() {
+    use sidecar::llm::ChatMessage;
+    use sidecar::store::NewMessage;
+    let (_dir, store) = store().await;
+    let conversation = store.conversations().current_conversation().await.unwrap();
+    let line = ChatMessage::assistant("Reminder: stretch");
+    let post = |key| NewMessage { once_per: Some(key), ..NewMessage::plain(conversation, &line) };
+    let first = store.conversations().add_message(post("7@2026-11-22T09:00:00Z")).await.unwrap();
+    let again = store.conversations().add_message(post("7@2026-11-22T09:00:00Z")).await.unwrap();
+    let next = store.conversations().add_message(post("7@2026-11-23T09:00:00Z")).await.unwrap();
+    assert_eq!(first, again);
+    assert_ne!(first, next);
+    let stored = store.conversations().recent_messages(conversation, 10).await.unwrap();
+    assert_eq!(stored.len(), 2);
 }

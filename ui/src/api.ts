@@ -281,7 +281,7 @@ export interface RecallResults {
   tokens: number;
 }
 
-export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled";
+export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled" | "failed";
 /** What a snooze did: `original_kept` when the reminder still comes at its own time. */
 export interface Snoozed {
   reminder: Reminder;
@@ -310,6 +310,8 @@ export interface RemindersOverview {
   recurring: Reminder[];
   delivered: Reminder[];
   late: Reminder[];
+  /** Given up: Sidecar stopped again and again while showing them. */
+  failed?: Reminder[];
   zone: string;
   /** Snooze choices in minutes, as the core offers them. Snoozing one still to come
    * never moves it: the core adds a one-off copy and says so in `Snoozed`. */

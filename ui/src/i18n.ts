@@ -41,6 +41,8 @@ const en = {
   remindersRecurring: "Recurring",
   remindersLate: "Late",
   remindersDelivered: "Delivered",
+  remindersFailed: "Could not be shown",
+  reminderFailedNote: "Sidecar stopped each time it showed this one; snooze it to try again",
   remindersIntro: (zone: string) =>
     `Reminders arrive on time as a notification and in the chat, even in quiet hours. Times are in ${zone || "your time zone"}. You can also ask in the chat: "remind me to stretch in 30 minutes".`,
   remindersEmpty: "No reminders yet. Add one above, or ask in the chat.",
@@ -267,6 +269,8 @@ const es: Strings = {
   remindersRecurring: "Repetidos",
   remindersLate: "Con retraso",
   remindersDelivered: "Entregados",
+  remindersFailed: "No se pudieron mostrar",
+  reminderFailedNote: "Sidecar se cerró cada vez que lo mostraba; posponlo para intentarlo de nuevo",
   remindersIntro: (zone: string) =>
     `Los recordatorios llegan a su hora como notificación y en el chat, incluso en horas de silencio. Las horas están en ${zone || "tu zona horaria"}. También puedes pedirlo en el chat: "recuérdame estirar en 30 minutos".`,
   remindersEmpty: "Aún no hay recordatorios. Añade uno arriba o pídelo en el chat.",

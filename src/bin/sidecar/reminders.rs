@@ -115,7 +115,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
         println!("{}", serde_json::to_string(&overview)?);
         return Ok(0);
     }
-    let groups = [("Upcoming", &overview.upcoming), ("Recurring", &overview.recurring), ("Late", &overview.late), ("Delivered", &overview.delivered)];
+    let groups = [("Upcoming", &overview.upcoming), ("Recurring", &overview.recurring), ("Late", &overview.late), ("Delivered", &overview.delivered), ("Could not be shown", &overview.failed)];
     if groups.iter().all(|(_, list)| list.is_empty()) {
         println!("No reminders. Set one with: sidecar remind \"stretch in 30 minutes\"");
         return Ok(0);

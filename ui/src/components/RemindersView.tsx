@@ -26,7 +26,7 @@ function Row({
   onChange,
 }: {
   reminder: Reminder;
-  kind: "upcoming" | "recurring" | "delivered" | "late";
+  kind: "upcoming" | "recurring" | "delivered" | "late" | "failed";
   snoozes: number[];
   onChange: (message: string | null) => void;
 }) {
@@ -42,6 +42,7 @@ function Row({
           {localTime(reminder.due_at, reminder.zone, t.locale)}
           {reminder.rule_words && ` · ${reminder.rule_words}`}
           {kind === "late" && ` · ${t.reminderLateNote}`}
+          {kind === "failed" && ` · ${t.reminderFailedNote}`}
           {reminder.state === "attempting" && ` · ${t.reminderDelivering}`}
         </div>
         {kind === "recurring" && reminder.next && reminder.next.length > 1 && (
@@ -302,6 +303,7 @@ export function RemindersView() {
         ["recurring", t.remindersRecurring, overview.recurring],
         ["late", t.remindersLate, overview.late],
         ["delivered", t.remindersDelivered, overview.delivered.slice(0, 20)],
+        ["failed", t.remindersFailed, overview.failed ?? []],
       ] as const)
     : [];
   const empty = overview !== null && groups.every(([, , list]) => list.length === 0);
