@@ -113,6 +113,9 @@ pub enum NotificationAction {
 
 pub use crate::reminders::service::SNOOZE_CHOICES;
 
+/// Longest wait for the notification service to accept a notification.
+const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Native OS notifications. A reminder's snooze buttons are handled here, by the
 /// reminder service; `on_open` runs (on a helper thread) when the user clicks the
 /// notification itself.
@@ -157,8 +160,12 @@ impl Sink for NotificationSink {
             let on_action = self.on_action();
             // notify-rust blocks on D-Bus.
             let lang = self.lang;
-            tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, lang, on_action))
+            let shown = tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, lang, on_action));
+            // A notification service that never answers must not hold every later
+            // reminder back: the delivery fails and is tried again.
+            tokio::time::timeout(NOTIFY_TIMEOUT, shown)
                 .await
+                .map_err(|_| format!("the notification service did not answer within {} s", NOTIFY_TIMEOUT.as_secs()))?
                 .map_err(|e| e.to_string())??;
             Ok(None)
         })
