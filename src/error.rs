@@ -43,3 +43,31 @@ impl CompanionError {
         }
     }
 }
+
+/// An error and its causes in one line, each said once: a layer that already quotes
+/// its cause (`database error: {0}`) is not followed by that cause again.
+pub fn said_once(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let said = next.to_string();
+        if !text.contains(&said) {
+            text = format!("{text}: {said}");
+        }
+        cause = next.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod said_once_tests {
+    #[test]
+    fn a_cause_already_quoted_is_not_repeated() {
+        let inner = std::io::Error::other("disk I/O error");
+        let store = crate::store::StoreError::CreateDir { path: "/data".into(), source: inner };
+        let error = super::CompanionError::Store(store);
+        let once = super::said_once(&error);
+        assert_eq!(once, "cannot create the data directory /data: disk I/O error");
+        assert_eq!(once.matches("disk I/O error").count(), 1);
+    }
+}

@@ -35,6 +35,10 @@ pub enum StoreError {
     },
     #[error("cannot open the database {path}: {source}")]
     Open { path: String, source: sqlx::Error },
+    #[error(
+        "the database {path} is damaged ({detail}). Sidecar did not change it. Quit Sidecar, then restore the file from a copy, or move it aside to start with an empty one"
+    )]
+    Damaged { path: String, detail: String },
     #[error("cannot update the database schema: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
@@ -49,6 +53,26 @@ pub struct Store {
     clock: crate::clock::Clock,
 }
 
+/// Runs SQLite's `quick_check` on an existing file through a read-only connection, so a
+/// damaged database is refused before anything (migrations, the WAL switch) writes to it.
+async fn check_integrity(path: &Path) -> Result<(), StoreError> {
+    let shown = path.display().to_string();
+    let options = SqliteConnectOptions::from_str("sqlite://").expect("static URL").filename(path).read_only(true);
+    let damaged = |detail: String| StoreError::Damaged { path: shown.clone(), detail };
+    let mut connection = sqlx::ConnectOptions::connect(&options).await.map_err(|e| damaged(first_line(&e.to_string())))?;
+    let verdict: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as("PRAGMA quick_check(3)").fetch_all(&mut connection).await;
+    let _ = sqlx::Connection::close(connection).await;
+    match verdict {
+        Ok(rows) if rows.len() == 1 && rows[0].0 == "ok" => Ok(()),
+        Ok(rows) => Err(damaged(rows.into_iter().map(|(r,)| first_line(&r)).collect::<Vec<_>>().join("; "))),
+        Err(e) => Err(damaged(first_line(&e.to_string()))),
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().chars().take(200).collect()
+}
+
 impl Store {
     /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it.
     pub async fn open(data_dir: &Path) -> Result<Self, StoreError> {
@@ -57,6 +81,9 @@ impl Store {
             source,
         })?;
         let path = data_dir.join(DB_FILE);
+        if path.exists() {
+            check_integrity(&path).await?;
+        }
         let options = SqliteConnectOptions::from_str("sqlite://")
             .expect("static URL")
             .filename(&path)

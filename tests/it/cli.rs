@@ -274,3 +274,34 @@ fn a_reminder_centuries_ahead_or_before_1970_is_refused_and_says_why() {
     let overview: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(overview["upcoming"].as_array().unwrap().len(), 0, "nothing stored: {overview}");
 }
+
+#[test]
+fn a_damaged_database_is_refused_once_with_how_to_restore_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").args(["remind", "in 5 minutes", "stretch"]).output().unwrap();
+    assert!(out.status.success());
+    let path = dir.path().join(sidecar::store::DB_FILE);
+    {
+        // Everything into the main file, then damage the middle third of its pages.
+        let db = std::process::Command::new("python3")
+            .args(["-c", &format!("import sqlite3; sqlite3.connect({:?}).execute('pragma wal_checkpoint(TRUNCATE)')", path)])
+            .status()
+            .unwrap();
+        assert!(db.success());
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    let pages = bytes.len() / 4096;
+    for n in (pages / 3).max(1)..(pages * 2 / 3).max(2) {
+        bytes[n * 4096 + 8..n * 4096 + 200].fill(b'Z');
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    for command in [&["status"][..], &["remind", "in 5 minutes", "again"]] {
+        let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").args(command).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.matches("is damaged").count(), 1, "said once: {stderr}");
+        assert_eq!(stderr.matches("malformed").count(), 1, "said once: {stderr}");
+        assert!(stderr.contains("restore the file from a copy"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "never written");
+}

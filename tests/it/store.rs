@@ -105,3 +105,34 @@ async fn the_delivery_attempts_migration_keeps_reminders_and_their_deliveries() 
     assert_eq!(violations, 0);
     sqlx::query("UPDATE reminders SET state = 'failed' WHERE id = 1").execute(store.pool()).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_database_damaged_mid_file_is_refused_and_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).await.unwrap();
+        let conversation = store.conversations().current_conversation().await.unwrap();
+        for i in 0..400 {
+            let line = ChatMessage::new(Role::User, format!("message number {i} with some words to fill the pages"));
+            store.conversations().add_message(NewMessage::plain(conversation, &line)).await.unwrap();
+        }
+        // Everything in the main file, so the damage is not hidden behind the WAL.
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(store.pool()).await.unwrap();
+        store.close().await;
+    }
+    let path = dir.path().join(DB_FILE);
+    let mut bytes = std::fs::read(&path).unwrap();
+    // Scribble over the start of every page in the middle third of the file (not the
+    // header); some are free pages, most hold the tables.
+    let page = 4096;
+    let pages = bytes.len() / page;
+    for n in pages / 3..pages * 2 / 3 {
+        for b in &mut bytes[n * page + 8..n * page + 200] {
+            *b = 0x5a;
+        }
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let error = Store::open(dir.path()).await.unwrap_err().to_string();
+    assert!(error.contains("is damaged") && error.contains("restore the file from a copy"), "{error}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "the damaged file is left exactly as it was");
+}

@@ -156,7 +156,7 @@ async fn main() {
     let code = match run(cli).await {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("sidecar: {e:#}");
+            eprintln!("sidecar: {}", sidecar::error::said_once(e.as_ref()));
             1
         }
     };
