@@ -400,6 +400,7 @@ impl ConversationService {
                 max_tokens: settings.llm.max_tokens,
                 time_limit: settings.llm.turn_timeout(),
                 cancel,
+                lang: self.with.lang,
             },
             turn.prompt,
         )

@@ -56,6 +56,8 @@ pub struct TurnContext<'a> {
     pub max_tokens: Option<u32>,
     pub time_limit: Duration,
     pub cancel: CancellationToken,
+    /// The language of what the turn itself says (a step-limit note).
+    pub lang: crate::words::Lang,
 }
 
 /// How a driven turn ended, with what was stored.
@@ -355,6 +357,11 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
         TurnEnd::Stopped { .. } => (MessageStatus::Stopped, ledger.visible.clone(), None),
         TurnEnd::TimedOut { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
         TurnEnd::Failed { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
+        TurnEnd::Incomplete { text } => {
+            let said = crate::words::outcomes::step_limit(context.limits.max_iterations, context.lang);
+            let text = if text.trim().is_empty() { said } else { format!("{text}\n\n{said}") };
+            (MessageStatus::Incomplete, text, None)
+        }
     };
     if matches!(end, TurnEnd::TimedOut { .. }) {
         context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });

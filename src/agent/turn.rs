@@ -73,6 +73,8 @@ pub enum TurnEnd {
     Failed { text: String, message: String, retryable: bool },
     /// The wall-clock limit passed.
     TimedOut { text: String },
+    /// The per-turn step limit stopped it; `text` is what had been said.
+    Incomplete { text: String },
 }
 
 /// What the driver must do next, in order.
@@ -192,7 +194,7 @@ impl Turn {
                 // valid, and end the turn with what was said.
                 effects.extend(self.unrun_results(&tool_calls, "not run: the step limit for one reply was reached"));
                 effects.push(Effect::Note(TurnNote::IterationCap));
-                effects.push(Effect::Finish(TurnEnd::Complete { text: self.reply.clone(), finish_reason }));
+                effects.push(Effect::Finish(TurnEnd::Incomplete { text: self.reply.clone() }));
                 return effects;
             }
             self.tools_called.extend(tool_calls.iter().map(|c| c.name.clone()));

@@ -19,6 +19,8 @@ pub enum MessageStatus {
     Stopped,
     /// The stream broke; the text is what had arrived.
     Interrupted,
+    /// Stopped at the per-turn step limit; the text says so.
+    Incomplete,
     Error,
 }
 
@@ -28,6 +30,7 @@ impl MessageStatus {
             MessageStatus::Complete => "complete",
             MessageStatus::Stopped => "stopped",
             MessageStatus::Interrupted => "interrupted",
+            MessageStatus::Incomplete => "incomplete",
             MessageStatus::Error => "error",
         }
     }

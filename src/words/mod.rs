@@ -7,6 +7,7 @@ pub mod commands;
 pub mod dates;
 pub mod decision;
 pub mod intent;
+pub mod outcomes;
 pub mod proactive;
 pub mod reminders;
 pub mod tray;

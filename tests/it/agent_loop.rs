@@ -281,6 +281,8 @@ async fn the_iteration_cap_ends_a_turn_that_keeps_calling_tools() {
     assert!(requests[1]["tools"].is_array());
     assert!(requests[2].get("tools").is_none(), "{}", requests[2]);
     assert!(outcome.meta.iteration_cap);
+    assert_eq!(outcome.status, sidecar::store::MessageStatus::Incomplete);
+    assert!(outcome.reply.contains("I reached the limit of 3 steps for one reply"), "{}", outcome.reply);
     assert!(notices(&drain(&mut bus)).contains(&Notice::IterationCap));
     // Every call still has its result, so the next turn's history is valid.
     let stored = core.history(20).await.unwrap();

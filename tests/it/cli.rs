@@ -305,3 +305,20 @@ fn a_damaged_database_is_refused_once_with_how_to_restore_and_left_as_it_was() {
     }
     assert_eq!(std::fs::read(&path).unwrap(), bytes, "never written");
 }
+
+#[tokio::test]
+async fn a_tool_loop_stopped_at_the_step_limit_exits_non_zero_and_says_so() {
+    let server = ScriptedServer::start(vec![stream(tool_call_events(&[("again", "get_current_time", "{}")]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("settings.toml"), "[llm]\nmax_iterations = 2\n").unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let out = tokio::task::spawn_blocking(move || {
+        sidecar(&data, &base).env("SIDECAR_CONFIG", data.join("settings.toml")).args(["ask", "--json", "loop"]).output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["status"], "incomplete");
+    assert!(json["reply"].as_str().unwrap().contains("limit of 2 steps"), "{json}");
+}

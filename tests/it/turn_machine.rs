@@ -109,7 +109,7 @@ fn the_last_allowed_call_offers_no_tools_and_the_cap_pairs_stray_calls() {
     let effects = turn.handle(calls(&["b"]));
     assert!(effects.contains(&Effect::Note(TurnNote::IterationCap)));
     assert!(effects.iter().any(|e| matches!(e, Effect::Record(m) if m.tool_call_id.as_deref() == Some("b") && m.is_error)));
-    assert!(matches!(effects.last(), Some(Effect::Finish(TurnEnd::Complete { .. }))));
+    assert!(matches!(effects.last(), Some(Effect::Finish(TurnEnd::Incomplete { .. }))), "{effects:?}");
     assert_eq!(turn.iterations(), 2);
 }
 

@@ -4,7 +4,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { openUrl } from "@tauri-apps/plugin-opener";
 
 export type Role = "system" | "user" | "assistant" | "tool";
-export type MessageStatus = "complete" | "stopped" | "interrupted" | "error";
+export type MessageStatus = "complete" | "stopped" | "interrupted" | "incomplete" | "error";
 
 export interface Usage {
   input_tokens: number;

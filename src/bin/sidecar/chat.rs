@@ -38,11 +38,16 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
                 );
             } else {
                 println!();
+                if outcome.status == sidecar::store::MessageStatus::Incomplete {
+                    // The note is part of the stored reply, not of what streamed.
+                    eprintln!("sidecar: {}", outcome.reply.rsplit("\n\n").next().unwrap_or_default());
+                }
                 if let Some(line) = cost_line(&outcome.meta) {
                     eprintln!("{line}");
                 }
             }
-            Ok(0)
+            // A reply cut at the step limit is not a success a script should trust.
+            Ok(if outcome.status == sidecar::store::MessageStatus::Incomplete { 2 } else { 0 })
         }
         Err(error) => {
             if json {
@@ -205,6 +210,7 @@ pub(crate) async fn history(companion: &Companion, json: bool, limit: u32) -> an
             sidecar::store::MessageStatus::Complete => "",
             sidecar::store::MessageStatus::Stopped => " (stopped)",
             sidecar::store::MessageStatus::Interrupted => " (interrupted)",
+            sidecar::store::MessageStatus::Incomplete => " (incomplete)",
             sidecar::store::MessageStatus::Error => " (error)",
         };
         println!("[{}] {}{}:\n{}\n", m.created_at, m.role.as_str(), marker, m.content);
