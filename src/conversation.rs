@@ -421,8 +421,8 @@ impl ConversationService {
                 Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
             }
             TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(format!(
-                "the reply took longer than {:?} and was cut; what arrived is kept. Press Retry, or raise llm.turn_timeout_secs",
-                settings.llm.turn_timeout()
+                "the reply was not finished within {} s (llm.turn_timeout_secs), so it was cut; what arrived is kept. Retry, or raise llm.turn_timeout_secs if the model is just slow",
+                settings.llm.turn_timeout_secs
             ))),
             _ => {
                 self.with.events.publish(CoreEvent::TurnFinished {

@@ -235,6 +235,9 @@ impl StreamState {
     }
 
     fn finish(mut self) -> Result<Completion, LlmError> {
+        if self.blocks.is_empty() && self.completion.text.is_empty() && self.completion.finish_reason.is_none() {
+            return Err(LlmError::Empty);
+        }
         if !self.stopped && self.completion.finish_reason.is_none() {
             return Err(LlmError::Interrupted {
                 detail: "the server closed the connection before message_stop".into(),

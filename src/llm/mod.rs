@@ -182,7 +182,12 @@ pub struct Completion {
 pub enum LlmError {
     #[error("could not reach the model server at {url}: {detail}. Is it running, and is the address in Settings right?")]
     Unreachable { url: String, detail: String },
-    #[error("the model server did not {phase} within {after:?}; it may be overloaded. Try again, or raise the timeout in settings.toml")]
+    #[error(
+        "the provider stopped answering: it did not {phase} within {} s ({}). Try again; if the model is just slow, raise {} in settings.toml",
+        after.as_secs_f64(),
+        phase.setting(),
+        phase.setting()
+    )]
     Timeout { phase: TimeoutPhase, after: Duration },
     #[error("the model server answered HTTP {status}: {message}")]
     Http {
@@ -191,8 +196,10 @@ pub enum LlmError {
         /// From a `Retry-After` header, when the server sent one.
         retry_after: Option<Duration>,
     },
-    #[error("the reply stream broke off before it finished: {detail}. What arrived is kept; press Retry to ask again")]
+    #[error("the reply stream broke off before it finished: {detail}. What arrived is kept; Retry (or ask again) to go on")]
     Interrupted { detail: String },
+    #[error("the provider sent an empty reply: the answer came back with nothing in it. Try again; if it keeps happening, check the model name in Settings")]
+    Empty,
     #[error("the model server sent something that is not a valid reply: {detail}")]
     Malformed { detail: String },
     #[error("the provider reported an error: {message}")]
@@ -204,6 +211,17 @@ pub enum TimeoutPhase {
     Connect,
     Respond,
     Stream,
+}
+
+impl TimeoutPhase {
+    /// The setting that bounds this wait.
+    pub fn setting(self) -> &'static str {
+        match self {
+            TimeoutPhase::Connect => "llm.connect_timeout_secs",
+            TimeoutPhase::Respond => "llm.response_timeout_secs",
+            TimeoutPhase::Stream => "llm.idle_timeout_secs",
+        }
+    }
 }
 
 impl std::fmt::Display for TimeoutPhase {
@@ -226,15 +244,22 @@ impl LlmError {
             LlmError::Interrupted { detail } => LlmError::Interrupted { detail: clean(detail) },
             LlmError::Malformed { detail } => LlmError::Malformed { detail: clean(detail) },
             LlmError::Provider { message, retryable } => LlmError::Provider { message: clean(message), retryable },
-            timeout @ LlmError::Timeout { .. } => timeout,
+            unchanged @ (LlmError::Timeout { .. } | LlmError::Empty) => unchanged,
         }
+    }
+
+    /// Whether to try the same provider again at once. A server that let a long
+    /// timeout run out is not asked again: the user would sit through it twice; the
+    /// next provider in the chain is tried instead.
+    pub fn worth_retrying_here(&self) -> bool {
+        self.is_retryable() && !matches!(self, LlmError::Timeout { phase: TimeoutPhase::Respond | TimeoutPhase::Stream, .. })
     }
 
     /// Whether asking again unchanged might succeed (rate limits, overload, network).
     pub fn is_retryable(&self) -> bool {
         match self {
             LlmError::Unreachable { .. } | LlmError::Timeout { .. } => true,
-            LlmError::Interrupted { .. } => true,
+            LlmError::Interrupted { .. } | LlmError::Empty => true,
             LlmError::Http { status, .. } => *status == 429 || *status == 408 || *status >= 500,
             LlmError::Malformed { .. } => false,
             LlmError::Provider { retryable, .. } => *retryable,

@@ -233,6 +233,11 @@ impl OpenAiClient {
             // Some servers say "stop" even when the message is a tool call.
             completion.finish_reason = Some(FinishReason::ToolUse);
         }
+        let nothing = completion.text.is_empty() && completion.tool_calls.is_empty();
+        if nothing && completion.finish_reason.is_none() {
+            // A 200 with an empty body (or only `[DONE]`): nothing to keep.
+            return Err(LlmError::Empty);
+        }
         if !done && completion.finish_reason.is_none() && completion.usage.is_none() {
             // No [DONE], no finish reason, no usage: the connection dropped mid-reply.
             return Err(LlmError::Interrupted {

@@ -92,7 +92,7 @@ pub async fn complete(
             if streamed {
                 return Err(RouteError::Failed { provider_id: provider.id.clone(), error, streamed: true });
             }
-            if !error.is_retryable() || attempt >= policy.max_retries {
+            if !error.worth_retrying_here() || attempt >= policy.max_retries {
                 break error;
             }
             let delay = policy.delay(attempt, error.retry_after(), fastrand::f64());

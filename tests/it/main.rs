@@ -10,6 +10,7 @@ mod context_replay;
 mod crash_write;
 mod dates;
 mod facts_bugs;
+mod faults;
 mod ics;
 mod intents;
 mod local_model;
