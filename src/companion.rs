@@ -28,7 +28,7 @@ use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
 use crate::secrets::Secrets;
 use crate::settings::{Settings, SettingsError};
-use crate::store::{Message, Role, Store, UsageTotals};
+use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
 /// Where the companion keeps its things, and how it tells time.
@@ -341,35 +341,19 @@ impl Companion {
 
     /// Imports messages from JSON lines (`role`, `content`, optional `timestamp` and
     /// `id`) into a new conversation. Returns (imported, problems by line number).
-    pub async fn import_jsonl(&self, text: &str) -> Result<(usize, Vec<(usize, String)>), CompanionError> {
-        #[derive(serde::Deserialize)]
-        struct Line {
-            role: Role,
-            content: String,
-            #[serde(default)]
-            timestamp: Option<String>,
-            #[serde(default)]
-            id: Option<serde_json::Value>,
-        }
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), CompanionError> {
+        let (lines, problems) = crate::history_import::read(bytes, self.clock.now());
         // Imported history is an archive: searchable, but the chat stays where it was.
         let conversation = self.store.conversations().new_conversation().await?;
         self.store.recall_index().archive_conversation(conversation).await?;
-        let (mut imported, mut problems) = (0, Vec::new());
-        for (number, raw) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            match serde_json::from_str::<Line>(raw) {
-                Ok(line) if matches!(line.role, Role::User | Role::Assistant | Role::System) => {
-                    let external = line.id.map(|id| id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string()));
-                    self.store
-                        .recall_index()
-                        .import_message(conversation, line.role, &line.content, line.timestamp.as_deref(), external.as_deref())
-                        .await?;
-                    imported += 1;
-                }
-                Ok(_) => problems.push((number + 1, "role must be user, assistant or system".into())),
-                Err(e) => problems.push((number + 1, e.to_string())),
-            }
+        for line in &lines {
+            let when = line.timestamp.map(crate::store::utc);
+            self.store
+                .recall_index()
+                .import_message(conversation, line.role, &line.content, when.as_deref(), line.external_id.as_deref())
+                .await?;
         }
-        Ok((imported, problems))
+        Ok((lines.len(), problems))
     }
 
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {

@@ -12,6 +12,7 @@ pub mod conversation;
 pub mod error;
 pub mod events;
 pub mod fsutil;
+pub mod history_import;
 pub mod intent;
 pub mod knowledge;
 pub mod llm;

@@ -50,8 +50,8 @@ pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, js
 }
 
 pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: bool) -> anyhow::Result<i32> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let (imported, problems) = companion.import_jsonl(&text).await?;
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let (imported, problems) = companion.import_jsonl(&bytes).await?;
     if json {
         let problems: Vec<_> = problems.iter().map(|(line, error)| json!({"line": line, "error": error})).collect();
         println!("{}", json!({"imported": imported, "problems": problems}));
