@@ -168,7 +168,7 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
     let found: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let hits = found["hits"].as_array().unwrap();
     let original = hits.iter().find(|h| h["external_id"] == "wa-1").expect("the WhatsApp message");
-    assert_eq!(original["timestamp"], "2024-03-01T10:00:00Z");
+    assert_eq!(original["timestamp"], "2024-03-01T10:00:00.000Z", "stored in the store's own form, so times sort");
     assert!(original["snippet"].as_str().unwrap().contains("[Okafor]"));
     assert!(hits.iter().any(|h| h["external_id"] == "7"));
     let out = run(&["recall", "--json", "--budget", "120", "dentist"]);
