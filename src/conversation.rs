@@ -401,6 +401,7 @@ impl ConversationService {
                 time_limit: settings.llm.turn_timeout(),
                 cancel,
                 lang: self.with.lang,
+                models: &self.with.models,
             },
             turn.prompt,
         )

@@ -1,6 +1,11 @@
 //! Which models answer: the configured providers in routing order, or the offline
 //! local server when none is configured. The local server is started on first need
-//! and kept for the life of the process.
+//! and kept for the life of the process; with providers configured it is the last link
+//! of the automatic chain (`offline_fallback`), started only when they all failed.
+//!
+//! The status the header shows is checked, never assumed: a probe of the first
+//! provider when providers change or the app starts (`check`), then what each turn
+//! found (`note_answered`, `note_failed`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -56,6 +61,7 @@ pub struct Models {
     log_dir: PathBuf,
     events: EventBus,
     status: StdMutex<ModelStatus>,
+    lang: RwLock<crate::words::Lang>,
     secrets: Arc<Secrets>,
     /// Where every call's usage is recorded.
     store: Store,
@@ -76,6 +82,7 @@ impl Models {
             log_dir,
             events,
             status: StdMutex::new(ModelStatus::Idle),
+            lang: RwLock::new(crate::words::Lang::En),
         }
     }
 
@@ -83,8 +90,10 @@ impl Models {
         self.settings.read().expect("settings lock").clone()
     }
 
-    /// Applies new settings (from the Settings view) to the next call.
+    /// Applies new settings (from the Settings view) to the next call. The status goes
+    /// back to unknown until `check` has looked.
     pub fn replace_settings(&self, settings: Settings) {
+        self.set_status(ModelStatus::Idle);
         *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
         *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
         self.builds.fetch_add(1, Ordering::Relaxed);
@@ -107,11 +116,64 @@ impl Models {
         if configured.is_empty() {
             return Ok(Chain { providers: vec![self.local().await?], pinned: false });
         }
-        self.set_status(ModelStatus::Ready {
-            provider: configured[0].id.clone(),
-            model: configured[0].model().to_string(),
-        });
         Ok(Chain { providers: configured, pinned: false })
+    }
+
+    /// The offline model as the last link of an automatic chain whose providers all
+    /// failed: `None` when it is not set up (no venv configured) or cannot start.
+    pub async fn offline_fallback(&self) -> Option<Provider> {
+        self.settings().local_model.python.as_ref()?;
+        match self.local().await {
+            Ok(provider) => Some(provider),
+            Err(error) => {
+                tracing::warn!(%error, "the offline model could not stand in for a failed provider");
+                None
+            }
+        }
+    }
+
+    /// A call was answered: this is the model people are talking to.
+    pub fn note_answered(&self, provider: &str, model: &str) {
+        self.set_status(ModelStatus::Ready { provider: provider.to_string(), model: model.to_string() });
+    }
+
+    /// Every link failed: say why, until something answers again.
+    pub fn note_failed(&self, message: &str) {
+        self.set_status(ModelStatus::Unavailable { message: message.to_string() });
+    }
+
+    /// Checks the first provider of the automatic chain with a cheap request (its
+    /// model list) and sets the status from what came back.
+    pub async fn check(&self) -> ModelStatus {
+        let first = self.configured.read().expect("providers lock").first().cloned();
+        let Some(first) = first else {
+            // The offline model: ready once started, nothing to probe before.
+            let local = self.local.lock().await.clone();
+            let status = match local {
+                Some(p) => ModelStatus::Ready { provider: p.id.clone(), model: p.model().to_string() },
+                None => ModelStatus::Idle,
+            };
+            self.set_status(status.clone());
+            return status;
+        };
+        let offline = self.settings().local_model.python.is_some();
+        let status = match first.probe().await {
+            Ok(()) => ModelStatus::Ready { provider: first.id.clone(), model: first.model().to_string() },
+            Err(problem) => ModelStatus::Unavailable {
+                message: crate::words::outcomes::provider_down(&first.id, &problem, offline, self.lang()),
+            },
+        };
+        self.set_status(status.clone());
+        status
+    }
+
+    fn lang(&self) -> crate::words::Lang {
+        *self.lang.read().expect("lang lock")
+    }
+
+    /// The language status messages are said in.
+    pub fn set_lang(&self, lang: crate::words::Lang) {
+        *self.lang.write().expect("lang lock") = lang;
     }
 
     /// No provider is configured: replies come from the offline demo model.
@@ -150,9 +212,13 @@ impl Models {
     }
 
     /// Resolves the chat chain now, so the first message does not wait for the
-    /// offline server to load.
+    /// offline server to load; with providers configured, checks the first one.
     pub async fn warm_up(&self) -> Result<(), String> {
-        self.chat_chain(None).await.map(|_| ())
+        if self.configured_is_empty() {
+            return self.chat_chain(None).await.map(|_| ());
+        }
+        self.check().await;
+        Ok(())
     }
 
     async fn local(&self) -> Result<Provider, String> {

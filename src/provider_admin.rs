@@ -201,6 +201,11 @@ impl ProviderAdmin {
                 .map(|e| format!("{e}; the change applies until Sidecar restarts"))
         });
         self.models.replace_settings(settings);
+        // The header shows what a check finds, not the provider just named.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let models = self.models.clone();
+            runtime.spawn(async move { models.check().await });
+        }
         warning
     }
 

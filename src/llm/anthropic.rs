@@ -51,6 +51,10 @@ impl AnthropicClient {
         self.endpoint.model()
     }
 
+    pub(crate) fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
     fn messages_url(&self) -> String {
         // Accept both "https://api.anthropic.com" and ".../v1".
         if self.endpoint.base_url.ends_with("/v1") {

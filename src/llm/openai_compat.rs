@@ -190,6 +190,10 @@ impl OpenAiClient {
         self.endpoint.model()
     }
 
+    pub(crate) fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
     /// Streams a reply, calling `on_delta` with each piece of text as it arrives.
     /// Dropping the future cancels the request (the connection is closed).
     pub async fn stream_chat(

@@ -71,6 +71,14 @@ impl Provider {
         self.local.is_some()
     }
 
+    /// Whether the provider's server answers at all (see `Endpoint::probe`).
+    pub async fn probe(&self) -> Result<(), String> {
+        match &self.client {
+            WireClient::OpenAi(c) => c.endpoint().probe().await,
+            WireClient::Anthropic(c) => c.endpoint().probe().await,
+        }
+    }
+
     /// Streams a reply. Tools in the request are dropped for a provider that does
     /// not take them.
     pub async fn stream_chat(

@@ -53,7 +53,7 @@ impl RouteError {
 
 /// Whether another provider might do better than this failure: transient trouble,
 /// or a provider that is misconfigured (bad key, unknown model).
-fn worth_falling_back(error: &LlmError) -> bool {
+pub fn worth_falling_back(error: &LlmError) -> bool {
     error.is_retryable() || matches!(error, LlmError::Http { status: 401 | 403 | 404, .. })
 }
 

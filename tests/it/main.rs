@@ -17,6 +17,7 @@ mod local_model;
 mod logs;
 mod long_text;
 mod memory;
+mod offline_fallback;
 mod openai_stream;
 mod proactive;
 mod provider_admin;
