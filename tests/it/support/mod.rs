@@ -54,15 +54,15 @@ impl ScriptedServer {
         let recorded = requests.clone();
         let heads: Arc<Mutex<Vec<String>>> = Arc::default();
         let seen_heads = heads.clone();
+        let replies = Arc::new(replies);
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         tokio::spawn(async move {
-            let mut index = 0usize;
             loop {
                 let Ok((socket, _)) = listener.accept().await else { return };
-                let reply = replies[index.min(replies.len() - 1)].clone();
-                index += 1;
+                let (replies, next) = (replies.clone(), next.clone());
                 let recorded = recorded.clone();
                 let seen_heads = seen_heads.clone();
-                tokio::spawn(async move { serve(socket, reply, recorded, seen_heads).await });
+                tokio::spawn(async move { serve(socket, &replies, &next, recorded, seen_heads).await });
             }
         });
         Self {
@@ -178,8 +178,24 @@ pub fn reply_events(pieces: &[&str]) -> Vec<String> {
     events
 }
 
-async fn serve(mut socket: TcpStream, reply: Reply, recorded: Recorded, heads: Arc<Mutex<Vec<String>>>) {
+/// Serves one request: a model list for a GET (a provider check, like a real server's
+/// `/models`), else the next scripted reply, in the order requests arrive.
+async fn serve(
+    mut socket: TcpStream,
+    replies: &[Reply],
+    next: &std::sync::atomic::AtomicUsize,
+    recorded: Recorded,
+    heads: Arc<Mutex<Vec<String>>>,
+) {
     let Some((head, body)) = read_request(&mut socket).await else { return };
+    if head.starts_with("get ") {
+        let list = r#"{"object":"list","data":[{"id":"scripted","object":"model"}]}"#;
+        let response = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{list}", list.len());
+        let _ = socket.write_all(response.as_bytes()).await;
+        return;
+    }
+    let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let reply = replies[index.min(replies.len() - 1)].clone();
     heads.lock().unwrap().push(head);
     recorded
         .lock()
