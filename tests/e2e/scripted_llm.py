@@ -42,6 +42,15 @@ class ScriptedLlm:
             def log_message(self, *args):
                 pass
 
+            def do_GET(self):
+                # A provider check (the model list), as a real server answers it.
+                body = json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 outer.requests.append(json.loads(self.rfile.read(length) or b"{}"))
