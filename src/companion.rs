@@ -134,8 +134,7 @@ impl Companion {
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
-        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone()));
-        models.set_lang(lang);
+        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone(), lang));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
         router.register(chat.clone());

@@ -1,11 +1,11 @@
 //! Which models answer: the configured providers in routing order, or the offline
 //! local server when none is configured. The local server is started on first need
 //! and kept for the life of the process; with providers configured it is the last link
-//! of the automatic chain (`offline_fallback`), started only when they all failed.
+//! of the automatic chain (`route`), started only when they all failed.
 //!
 //! The status the header shows is checked, never assumed: a probe of the first
-//! provider when providers change or the app starts (`check`), then what each turn
-//! found (`note_answered`, `note_failed`).
+//! provider when providers change or the app starts (`check`), then what each chat
+//! call found (`route`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -18,6 +18,8 @@ use tokio::sync::Mutex;
 use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::llm::provider::Provider;
+use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
+use crate::llm::ChatRequest;
 use crate::secrets::Secrets;
 use crate::settings::{ProviderSettings, Purpose, Settings};
 use crate::store::Store;
@@ -61,14 +63,15 @@ pub struct Models {
     log_dir: PathBuf,
     events: EventBus,
     status: StdMutex<ModelStatus>,
-    lang: RwLock<crate::words::Lang>,
+    /// The language status messages are said in.
+    lang: crate::words::Lang,
     secrets: Arc<Secrets>,
     /// Where every call's usage is recorded.
     store: Store,
 }
 
 impl Models {
-    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus, store: Store) -> Self {
+    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus, store: Store, lang: crate::words::Lang) -> Self {
         let configured = build_configured(&settings, &secrets);
         let routed = build_routed(&settings, &secrets);
         Self {
@@ -82,7 +85,7 @@ impl Models {
             log_dir,
             events,
             status: StdMutex::new(ModelStatus::Idle),
-            lang: RwLock::new(crate::words::Lang::En),
+            lang,
         }
     }
 
@@ -121,7 +124,7 @@ impl Models {
 
     /// The offline model as the last link of an automatic chain whose providers all
     /// failed: `None` when it is not set up (no venv configured) or cannot start.
-    pub async fn offline_fallback(&self) -> Option<Provider> {
+    async fn offline_fallback(&self) -> Option<Provider> {
         self.settings().local_model.python.as_ref()?;
         match self.local().await {
             Ok(provider) => Some(provider),
@@ -132,14 +135,38 @@ impl Models {
         }
     }
 
-    /// A call was answered: this is the model people are talking to.
-    pub fn note_answered(&self, provider: &str, model: &str) {
-        self.set_status(ModelStatus::Ready { provider: provider.to_string(), model: model.to_string() });
-    }
-
-    /// Every link failed: say why, until something answers again.
-    pub fn note_failed(&self, message: &str) {
-        self.set_status(ModelStatus::Unavailable { message: message.to_string() });
+    /// One chat call through `chain`. When an automatic chain fails before saying
+    /// anything, in a way another model might not, the offline model answers as its
+    /// last link. The status then shows what answered, or why nothing did.
+    pub async fn route(
+        &self,
+        chain: &Chain,
+        policy: &RetryPolicy,
+        request: &ChatRequest,
+        mut on_delta: impl FnMut(&str),
+        mut on_notice: impl FnMut(RouteNotice),
+    ) -> Result<Routed, RouteError> {
+        let first = router::complete(&chain.providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await;
+        let routed = match first {
+            Err(RouteError::Failed { provider_id, error, streamed: false })
+                if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
+            {
+                match self.offline_fallback().await {
+                    Some(offline) => {
+                        on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
+                        let second = router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await;
+                        second.map(|routed| Routed { fallback_from: chain.providers.first().map(|p| p.id.clone()), ..routed })
+                    }
+                    None => Err(RouteError::Failed { provider_id, error, streamed: false }),
+                }
+            }
+            other => other,
+        };
+        self.set_status(match &routed {
+            Ok(routed) => ModelStatus::Ready { provider: routed.provider_id.clone(), model: routed.model.clone() },
+            Err(error) => ModelStatus::Unavailable { message: error.to_string() },
+        });
+        routed
     }
 
     /// Checks the first provider of the automatic chain with a cheap request (its
@@ -160,20 +187,11 @@ impl Models {
         let status = match first.probe().await {
             Ok(()) => ModelStatus::Ready { provider: first.id.clone(), model: first.model().to_string() },
             Err(problem) => ModelStatus::Unavailable {
-                message: crate::words::outcomes::provider_down(&first.id, &problem, offline, self.lang()),
+                message: crate::words::outcomes::provider_down(&first.id, &problem, offline, self.lang),
             },
         };
         self.set_status(status.clone());
         status
-    }
-
-    fn lang(&self) -> crate::words::Lang {
-        *self.lang.read().expect("lang lock")
-    }
-
-    /// The language status messages are said in.
-    pub fn set_lang(&self, lang: crate::words::Lang) {
-        *self.lang.write().expect("lang lock") = lang;
     }
 
     /// No provider is configured: replies come from the offline demo model.
@@ -307,11 +325,7 @@ impl Models {
 /// The key a provider sends: a run-time override, the named environment variable,
 /// or what the keychain (or this session) holds for it.
 pub fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<String> {
-    let key = provider.resolved_api_key().or_else(|| secrets.get(&provider.id));
-    if let Some(key) = &key {
-        crate::redact::register(key);
-    }
-    key
+    provider.resolved_api_key().or_else(|| secrets.get(&provider.id))
 }
 
 fn build_configured(settings: &Settings, secrets: &Secrets) -> Vec<Provider> {

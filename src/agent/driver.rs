@@ -58,8 +58,8 @@ pub struct TurnContext<'a> {
     pub cancel: CancellationToken,
     /// The language of what the turn itself says (a step-limit note).
     pub lang: crate::words::Lang,
-    /// Where the offline model comes from when the automatic chain fails, and who
-    /// keeps the header's model status.
+    /// Routes the chat calls (the offline model as the automatic chain's last link)
+    /// and keeps the header's model status.
     pub models: &'a crate::model::Models,
 }
 
@@ -166,24 +166,7 @@ async fn call_model(
         context.events.publish(CoreEvent::Delta { conversation_id, text: text.to_string() });
     };
     let on_notice = |notice| context.events.publish(CoreEvent::Notice { conversation_id, notice: route_notice(notice) });
-    let call = async {
-        let chain = &context.chain;
-        let first = router::complete(&chain.providers, chain.pinned, &context.policy, &request, &mut on_delta, on_notice).await;
-        match first {
-            // The automatic chain failed before saying anything: the offline model is its last link.
-            Err(RouteError::Failed { provider_id, error, streamed: false })
-                if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(|p| p.is_local()) =>
-            {
-                let Some(offline) = context.models.offline_fallback().await else {
-                    return Err(RouteError::Failed { provider_id, error, streamed: false });
-                };
-                on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
-                let second = router::complete(std::slice::from_ref(&offline), true, &context.policy, &request, &mut on_delta, on_notice).await;
-                second.map(|routed| router::Routed { fallback_from: chain.providers.first().map(|p| p.id.clone()), ..routed })
-            }
-            other => other,
-        }
-    };
+    let call = context.models.route(&context.chain, &context.policy, &request, &mut on_delta, on_notice);
     let calling = std::time::Instant::now();
     if ledger.timings.to_first_request.is_zero() {
         ledger.timings.to_first_request = context.arrived.elapsed();
@@ -196,7 +179,6 @@ async fn call_model(
     ledger.timings.model += calling.elapsed();
     match result {
         Ok(routed) => {
-            context.models.note_answered(&routed.provider_id, &routed.model);
             record_call(context, ledger, &routed, Purpose::Chat).await?;
             ledger.meta.provider = Some(routed.provider_id.clone());
             ledger.meta.model = Some(routed.model.clone());
@@ -206,7 +188,6 @@ async fn call_model(
             Ok(TurnEvent::ModelReplied(routed.completion))
         }
         Err(error) => {
-            context.models.note_failed(&error.to_string());
             let event = TurnEvent::ModelFailed { message: error.to_string(), retryable: error.is_retryable() };
             ledger.failure = Some(error);
             Ok(event)

@@ -42,8 +42,6 @@ pub struct Outgoing {
     pub message_id: Option<i64>,
     /// A reminder's occurrence: its chat line is posted once, however often it is shown.
     pub occurrence: Option<String>,
-    /// Shown again after a crash cut its delivery short: it may have been seen already.
-    pub repeated: bool,
 }
 
 /// One place a proactive message can be shown.
@@ -97,8 +95,8 @@ impl Routed {
 /// Keeps what Sidecar said in the conversation's history even when no sink put it in
 /// the chat (a reminder shown only as a notification).
 pub trait History: Send + Sync {
-    /// Stores `message` as shown on `channel`; returns the message's id.
-    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<i64, String>>;
+    /// Stores `message` as shown on `channel`; returns its conversation and its id.
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), String>>;
 }
 
 #[derive(Default, Clone)]
@@ -133,6 +131,14 @@ impl MessageRouter {
         !targets(Kind::Spontaneous, prefs, &self.available(), quiet_channel).is_empty()
     }
 
+    /// Keeps `message` in the conversation without showing it on any sink (the chat
+    /// view finds it on its next load, or when told); returns its conversation and id.
+    pub async fn keep(&self, message: &Outgoing) -> Result<(i64, i64), String> {
+        let history = self.history.read().expect("history lock").clone().ok_or("no conversation to keep it in")?;
+        let channel = self.sinks().into_iter().find(|(id, _, _)| *id == SinkId::Chat).map_or(Channel::Desktop, |(_, channel, _)| channel);
+        history.record(message, channel).await
+    }
+
     /// Sends `message` by the policy. A failing sink does not stop the others.
     pub async fn send(&self, mut message: Outgoing, prefs: &SinkPreferences, quiet_channel: Option<Channel>) -> Routed {
         let chosen = targets(message.kind, prefs, &self.available(), quiet_channel);
@@ -162,7 +168,7 @@ impl MessageRouter {
         let history = self.history.read().expect("history lock").clone();
         if let (Some(channel), None, Some(history)) = (shown_on, routed.message_id, history) {
             match history.record(&message, channel).await {
-                Ok(id) => routed.message_id = Some(id),
+                Ok((_, id)) => routed.message_id = Some(id),
                 Err(error) => tracing::warn!(%error, "a proactive message was shown but could not be kept in the history"),
             }
         }

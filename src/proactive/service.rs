@@ -278,7 +278,6 @@ impl ProactiveService {
             late: false,
             message_id: None,
             occurrence: None,
-            repeated: false,
         };
         let routed = self.router.send(outgoing, &config.sinks, active_quiet_channel(&marked, now)).await;
         Ok(TickReport::Sent { approved, routed, prompt_tokens })

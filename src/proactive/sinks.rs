@@ -52,8 +52,8 @@ impl ChatSink {
 /// The chat keeps in the history what only a notification showed; the chat view is
 /// not told (the user chose not to see it there), but a reload or recall finds it.
 impl History for ChatSink {
-    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<i64, String>> {
-        Box::pin(async move { Ok(self.post(message, channel).await?.1) })
+    fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), String>> {
+        Box::pin(self.post(message, channel))
     }
 }
 

@@ -5,9 +5,8 @@ use crate::words::reminders::ReminderText;
 use crate::words::Lang;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
-use crate::llm::ChatMessage;
 use crate::store::reminders::Reminder;
-use crate::store::{MessageMeta, NewMessage, Store};
+use crate::store::Store;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
@@ -34,7 +33,6 @@ impl Deliver for RoutedReminders {
                 late,
                 message_id: None,
                 occurrence: Some(reminder.idempotency_key()),
-                repeated,
             };
             let routed = self.router.send(outgoing, &prefs, None).await;
             if routed.reached_anyone() {
@@ -53,24 +51,23 @@ impl Deliver for RoutedReminders {
 
     fn gave_up<'a>(&'a self, reminder: &'a Reminder) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            // Said in the chat only: showing a notification is what kept failing.
+            // Kept in the chat only: showing a notification is what kept failing.
             let said = crate::words::reminders::gave_up(reminder, crate::reminders::scheduler::MAX_SHOWS, self.lang);
-            let posted = async {
-                let conversation_id = self.store.conversations().current_conversation().await?;
-                let meta = MessageMeta { command: true, proactive: Some("reminder".into()), ..MessageMeta::default() };
-                let line = ChatMessage::assistant(&said);
-                let key = format!("failed:{}", reminder.idempotency_key());
-                let new = NewMessage { meta: Some(&meta), once_per: Some(&key), ..NewMessage::plain(conversation_id, &line) };
-                let message_id = self.store.conversations().add_message(new).await?;
-                Ok::<_, crate::store::StoreError>((conversation_id, message_id))
+            let note = Outgoing {
+                kind: Kind::Reminder,
+                title: said.clone(),
+                body: said.clone(),
+                chat: said,
+                message_type: None,
+                reminder_id: Some(reminder.id),
+                late: true,
+                message_id: None,
+                occurrence: Some(format!("failed:{}", reminder.idempotency_key())),
             };
-            match posted.await {
-                Ok((conversation_id, message_id)) => self.events.publish(CoreEvent::ReminderDelivered {
-                    conversation_id,
-                    message_id,
-                    reminder_id: reminder.id,
-                    late: true,
-                }),
+            match self.router.keep(&note).await {
+                Ok((conversation_id, message_id)) => {
+                    self.events.publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late: true })
+                }
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }
             self.events.publish(CoreEvent::RemindersChanged);

@@ -31,8 +31,8 @@ function Row({
   onChange: (message: string | null) => void;
 }) {
   const t = useStrings();
-  const act = (work: Promise<unknown>, done: string) =>
-    work.then(() => onChange(done)).catch((e) => onChange(toCommandError(e).message));
+  const act = <T,>(work: Promise<T>, done: (result: T) => string) =>
+    work.then((result) => onChange(done(result))).catch((e) => onChange(toCommandError(e).message));
   const pending = kind === "upcoming" || kind === "recurring";
   return (
     <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
@@ -59,17 +59,14 @@ function Row({
             className="ghost small"
             data-testid={`snooze-${m}`}
             onClick={() =>
-              api
-                .snoozeReminder(reminder.id, m)
-                .then((s) => onChange(s.original_kept ? t.snoozedKept(reminder.message, m) : t.snoozed(reminder.message, m)))
-                .catch((e) => onChange(toCommandError(e).message))
+              act(api.snoozeReminder(reminder.id, m), (s) => (s.original_kept ? t.snoozedKept : t.snoozed)(reminder.message, m))
             }
           >
             {m % 60 === 0 ? t.hours(m / 60) : `${m} min`}
           </button>
         ))}
         {pending && (
-          <button className="ghost small danger" data-testid="cancel-reminder" onClick={() => act(api.cancelReminder(reminder.id), t.reminderCancelled(reminder.message))}>
+          <button className="ghost small danger" data-testid="cancel-reminder" onClick={() => act(api.cancelReminder(reminder.id), () => t.reminderCancelled(reminder.message))}>
             {t.cancel}
           </button>
         )}
