@@ -11,6 +11,8 @@ use crate::context::service::ContextService;
 pub use crate::conversation::TurnOutcome;
 use crate::channels::call::{CallSource, Caller};
 use crate::channels::channel::Channel;
+use crate::channels::phone::PhoneParts;
+use crate::channels::service::ChannelService;
 use crate::channels::source::serve;
 use crate::proactive::sinks::NotificationSink;
 use tokio_util::sync::CancellationToken;
@@ -99,6 +101,7 @@ pub struct Companion {
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
     proactive: Arc<ProactiveService>,
+    channels: Arc<ChannelService>,
     config_path: Option<PathBuf>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
@@ -123,6 +126,7 @@ impl Companion {
     /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
         let settings_warnings = options.settings.warnings.clone();
+        let channel_settings = options.settings.channels.clone();
         let (zone, zone_warning) = crate::clock::resolve_zone(options.settings.user.timezone.as_deref());
         if let Some(warning) = &zone_warning {
             tracing::warn!("{warning}");
@@ -145,7 +149,7 @@ impl Companion {
         let context = Arc::new(ContextService::new(store.clone(), knowledge.clone(), plans.clone(), events.clone(), models.clone(), clock.clone(), options.data_dir.clone()));
         let all_day = models.settings().user.all_day_time();
         let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
-        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router, brain.clone(), clock.clone(), options.channel, lang));
+        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
 
         let mut tools = default_tools(&models.settings(), clock.clone());
@@ -166,6 +170,8 @@ impl Companion {
             channel: options.channel,
             brain,
         }, tools));
+        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone() };
+        let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         let (local, caller) = CallSource::new(options.channel, clock.clone());
         tokio::spawn(serve(Arc::new(local), conversation.clone()));
         Ok(Arc::new(Self {
@@ -184,6 +190,7 @@ impl Companion {
             context,
             reminders,
             proactive,
+            channels,
             config_path: options.config_path,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
@@ -231,11 +238,16 @@ impl Companion {
         &self.proactive
     }
 
+    /// The phone channels (Telegram, WhatsApp): their state, pairing, tokens.
+    pub fn channels(&self) -> &Arc<ChannelService> {
+        &self.channels
+    }
+
     /// Shows proactive messages as OS notifications (a click calls `on_open`; a snooze
     /// button goes to the reminder service) and, unless another Sidecar process already
-    /// does it for this data dir, returns the task that delivers reminders and runs the
-    /// spontaneous loop until `cancel`. Spawn it on the caller's runtime; it holds the
-    /// data dir's scheduler lock while it runs.
+    /// does it for this data dir, returns the task that delivers reminders, runs the
+    /// spontaneous loop and the phone channels until `cancel`. Spawn it on the
+    /// caller's runtime; it holds the data dir's scheduler lock while it runs.
     pub fn deliveries(
         &self,
         on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
@@ -250,13 +262,18 @@ impl Companion {
         let Some(scheduler) = self.reminders.scheduler()? else {
             return Ok(None);
         };
-        let spontaneous = self.proactive.spontaneous_loop(cancel);
-        // The loop ends on `cancel`; the scheduler (and its lock) goes with it.
+        let spontaneous = self.proactive.spontaneous_loop(cancel.clone());
+        let channels = self.channels.clone();
+        // The loop ends on `cancel`; the scheduler (and its lock) and the channels go
+        // with it.
         Ok(Some(async move {
+            channels.start();
             tokio::select! {
                 _ = scheduler => {}
                 _ = spontaneous => {}
+                _ = channels.watch(cancel) => {}
             }
+            channels.stop();
         }))
     }
 
@@ -398,6 +415,7 @@ impl Companion {
     }
 
     pub async fn shutdown(&self) {
+        self.channels.stop();
         self.conversation.stop();
         self.models.shutdown().await;
         self.store.close().await;

@@ -247,6 +247,7 @@ impl ConversationService {
             proactive: &self.with.proactive,
             clock: &self.with.clock,
             lang: self.with.lang,
+            channel,
             stop_turn: &stop_turn,
         };
         let result = control.answer(command).await;

@@ -86,6 +86,10 @@ pub enum CoreEvent {
     ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool },
     /// Reminders were added, cancelled, snoozed or delivered: lists showing them are stale.
     RemindersChanged,
+    /// A phone channel connected, went down, paired or got a message.
+    ChannelsChanged,
+    /// A phone channel has been down long enough to tell the user (W1), or is back.
+    ChannelAlert { channel: crate::channels::channel::Channel, title: String, body: String, down: bool },
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
     SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of

@@ -81,6 +81,36 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     })
 }
 
+/// Sets `[channels.telegram] allowed_chats` (the section is created, enabled, when
+/// missing), keeping the rest as it is.
+pub fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = channel_table(doc, "telegram");
+        table["allowed_chats"] = value(chats.iter().copied().collect::<Array>());
+    })
+}
+
+/// Turns a phone channel on or off (`[channels.NAME] enabled`).
+pub fn save_channel_enabled(path: &Path, channel: &str, enabled: bool) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        channel_table(doc, channel)["enabled"] = value(enabled);
+    })
+}
+
+fn channel_table<'d>(doc: &'d mut DocumentMut, name: &str) -> &'d mut Table {
+    // Anything not a table there would not have loaded; it is replaced, never a panic.
+    if !doc.get("channels").is_some_and(Item::is_table) {
+        let mut table = Table::new();
+        table.set_implicit(true);
+        doc.insert("channels", Item::Table(table));
+    }
+    let channels = doc["channels"].as_table_mut().expect("made a table above");
+    if !channels.get(name).is_some_and(Item::is_table) {
+        channels.insert(name, Item::Table(Table::new()));
+    }
+    channels[name].as_table_mut().expect("made a table above")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -309,7 +309,7 @@ pub async fn set_timezone(core: Core<'_>, zone: String) -> Result<String, Comman
 /// Quiet for `minutes`, or lifted with `None`.
 #[tauri::command]
 pub async fn set_quiet(core: Core<'_>, minutes: Option<i64>) -> Result<ProactiveStatus, CommandError> {
-    core.proactive().set_quiet(minutes, false).await?;
+    core.proactive().set_quiet(minutes, None).await?;
     Ok(core.proactive().status().await?)
 }
 

@@ -81,7 +81,7 @@ fn quiet_for_an_hour(app: &AppHandle) {
         return;
     };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = companion.proactive().set_quiet(Some(TRAY_QUIET_MINUTES), false).await {
+        if let Err(error) = companion.proactive().set_quiet(Some(TRAY_QUIET_MINUTES), None).await {
             tracing::warn!(%error, "could not set quiet from the tray");
         }
     });

@@ -1,5 +1,6 @@
-//! Where a message was said or shown: the desktop window or the terminal today, phone
-//! channels next. Stored on every message (DT-6), so history says where each was said.
+//! Where a message was said or shown: the desktop window, the terminal, or a phone
+//! (Telegram, WhatsApp). Stored on every message (DT-6), so history says where each
+//! was said.
 
 use serde::{Deserialize, Serialize};
 
@@ -9,6 +10,8 @@ use serde::{Deserialize, Serialize};
 pub enum Channel {
     Desktop,
     Cli,
+    Telegram,
+    Whatsapp,
 }
 
 impl Channel {
@@ -16,6 +19,13 @@ impl Channel {
         match self {
             Channel::Desktop => "desktop",
             Channel::Cli => "cli",
+            Channel::Telegram => "telegram",
+            Channel::Whatsapp => "whatsapp",
         }
+    }
+
+    /// A channel that reaches the user away from the desk.
+    pub fn is_phone(self) -> bool {
+        matches!(self, Channel::Telegram | Channel::Whatsapp)
     }
 }

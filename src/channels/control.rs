@@ -22,6 +22,8 @@ pub struct Control<'a> {
     pub proactive: &'a ProactiveService,
     pub clock: &'a Clock,
     pub lang: Lang,
+    /// Where the command was said (`/quiet here` silences that channel).
+    pub channel: crate::channels::channel::Channel,
     /// Stops the reply being written; whether there was one.
     pub stop_turn: &'a (dyn Fn() -> bool + Sync),
 }
@@ -53,7 +55,7 @@ impl Control<'_> {
                 }
             }
             Command::Quiet(Quiet::Off) => {
-                self.proactive.set_quiet(None, false).await?;
+                self.proactive.set_quiet(None, None).await?;
                 w.quiet_lifted()
             }
             Command::Quiet(quiet) => {
@@ -61,7 +63,7 @@ impl Control<'_> {
                     Quiet::For(m) => (m, false),
                     _ => (60, true),
                 };
-                let state = self.proactive.set_quiet(Some(minutes), here).await?;
+                let state = self.proactive.set_quiet(Some(minutes), here.then_some(self.channel)).await?;
                 w.quiet_until(&self.local_hm(state.quiet_until.expect("just set")), here)
             }
             Command::Hush => w.hushed(&self.local_hm(self.proactive.hush().await?)),

@@ -1,10 +1,17 @@
 //! Channels: where messages come from and where answers go. `source` is where they
 //! come from, `inbox` queues them for the brain, `slash` reads the control commands
 //! and `control` answers them; the way out is `proactive::router` and its sinks.
+//! `telegram` (and WhatsApp) are phone channels: both a source and a sink, with a
+//! `health` the user can see.
 
+pub mod backoff;
 pub mod call;
 pub mod channel;
 pub mod control;
+pub mod health;
 pub mod inbox;
+pub mod phone;
+pub mod service;
 pub mod slash;
 pub mod source;
+pub mod telegram;

@@ -63,6 +63,10 @@ pub enum SinkId {
     Tray,
     /// The terminal of `sidecar daemon`.
     Console,
+    /// The paired Telegram chats.
+    Telegram,
+    /// The user's WhatsApp ("message yourself", or the allowed numbers).
+    Whatsapp,
 }
 
 impl SinkId {
@@ -72,6 +76,8 @@ impl SinkId {
             SinkId::Notification => "notification",
             SinkId::Tray => "tray",
             SinkId::Console => "console",
+            SinkId::Telegram => "telegram",
+            SinkId::Whatsapp => "whatsapp",
         }
     }
 }
@@ -105,6 +111,11 @@ pub struct SinkPreferences {
     pub notification: SinkPreference,
     pub tray: SinkPreference,
     pub console: SinkPreference,
+    pub telegram: SinkPreference,
+    pub whatsapp: SinkPreference,
+    /// Phone channels get what Sidecar says on its own only once the desktop has seen
+    /// no activity for this long (0: always), unless a phone is the primary.
+    pub phone_when_idle_minutes: u32,
 }
 
 impl Default for SinkPreferences {
@@ -115,6 +126,9 @@ impl Default for SinkPreferences {
             notification: SinkPreference::All,
             tray: SinkPreference::All,
             console: SinkPreference::All,
+            telegram: SinkPreference::All,
+            whatsapp: SinkPreference::All,
+            phone_when_idle_minutes: DEFAULT_PHONE_WHEN_IDLE_MINUTES,
         }
     }
 }
@@ -126,9 +140,14 @@ impl SinkPreferences {
             SinkId::Notification => self.notification,
             SinkId::Tray => self.tray,
             SinkId::Console => self.console,
+            SinkId::Telegram => self.telegram,
+            SinkId::Whatsapp => self.whatsapp,
         }
     }
 }
+
+/// The desktop counts as idle (phones take over) after this many minutes without activity.
+pub const DEFAULT_PHONE_WHEN_IDLE_MINUTES: u32 = 10;
 
 /// Hours in which Sidecar never speaks first (reminders still arrive: the user asked
 /// for them). `start` later than `end` spans midnight.
@@ -180,6 +199,9 @@ impl ProactiveConfig {
     pub fn validate(&self) -> Result<(), String> {
         if !(5..=240).contains(&self.tick_minutes) {
             return Err(format!("the check interval must be between 5 and 240 minutes, not {}", self.tick_minutes));
+        }
+        if self.sinks.phone_when_idle_minutes > 24 * 60 {
+            return Err(format!("\"phone when idle\" must be at most 1440 minutes, not {}", self.sinks.phone_when_idle_minutes));
         }
         Ok(())
     }

@@ -5,7 +5,12 @@
 //! - reminders go to every available sink set to `all` or `reminders-only`;
 //! - spontaneous messages go to the primary sink only, and only when it is set to
 //!   `all` (if it is not available, they are not sent at all);
-//! - `/quiet here` keeps spontaneous messages off the sinks of one channel.
+//! - `/quiet here` keeps spontaneous messages off the sinks of one channel;
+//! - phones (Telegram, WhatsApp) find the user away from the desk: they get what
+//!   Sidecar says on its own only once the desktop has been idle for
+//!   `phone_when_idle_minutes` (or when no desktop sink runs, or a phone is the
+//!   primary). Then a spontaneous message goes to the phone the user last wrote from
+//!   (else the first phone taking `all`) in place of a desktop primary.
 
 use std::sync::{Arc, RwLock};
 
@@ -56,22 +61,46 @@ pub trait Sink: Send + Sync {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>>;
 }
 
+/// Where the user is, as far as routing cares.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Presence {
+    /// `/quiet here`'s channel, while it lasts.
+    pub quiet_channel: Option<Channel>,
+    /// The desktop has seen no activity for `phone_when_idle_minutes`.
+    pub desktop_idle: bool,
+    /// Where the user last wrote from.
+    pub last_active: Option<Channel>,
+}
+
 /// The sinks a message goes to, in delivery order (chat first, so later sinks can
 /// point at the posted message). Pure: the policy in one place.
-pub fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId, Channel)], quiet_channel: Option<Channel>) -> Vec<SinkId> {
+pub fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId, Channel)], presence: Presence) -> Vec<SinkId> {
+    let desk_running = available.iter().any(|(_, channel)| !channel.is_phone());
+    let phones_take_over = presence.desktop_idle || !desk_running;
+    // A phone hears Sidecar speak first only while the user is away from the desk.
+    let reachable: Vec<(SinkId, Channel)> = available
+        .iter()
+        .copied()
+        .filter(|(sink, channel)| !channel.is_phone() || phones_take_over || *sink == prefs.primary)
+        .collect();
     let mut out: Vec<SinkId> = match kind {
-        Kind::Reminder => available
+        Kind::Reminder => reachable
             .iter()
             .filter(|(sink, _)| matches!(prefs.of(*sink), SinkPreference::All | SinkPreference::RemindersOnly))
             .map(|(sink, _)| *sink)
             .collect(),
-        Kind::Spontaneous => available
-            .iter()
-            .filter(|(sink, channel)| {
-                *sink == prefs.primary && prefs.of(*sink) == SinkPreference::All && Some(*channel) != quiet_channel
-            })
-            .map(|(sink, _)| *sink)
-            .collect(),
+        Kind::Spontaneous => {
+            let speaks = |(sink, channel): &&(SinkId, Channel)| prefs.of(*sink) == SinkPreference::All && Some(*channel) != presence.quiet_channel;
+            let primary = reachable.iter().filter(speaks).find(|(sink, _)| *sink == prefs.primary);
+            let away = phones_take_over && !primary.is_some_and(|(_, channel)| channel.is_phone());
+            let phone = away
+                .then(|| {
+                    let phones: Vec<_> = reachable.iter().filter(speaks).filter(|(_, channel)| channel.is_phone()).collect();
+                    phones.iter().find(|(_, channel)| Some(*channel) == presence.last_active).or(phones.first()).map(|(sink, _)| *sink)
+                })
+                .flatten();
+            phone.or(primary.map(|(sink, _)| *sink)).into_iter().collect()
+        }
     };
     out.sort();
     out.dedup();
@@ -113,6 +142,11 @@ impl MessageRouter {
         sinks.push(sink);
     }
 
+    /// Removes a sink (a channel that stopped).
+    pub fn unregister(&self, id: SinkId) {
+        self.sinks.write().expect("sinks lock").retain(|s| s.id() != id);
+    }
+
     /// Where messages no sink put in the chat are recorded.
     pub fn set_history(&self, history: Arc<dyn History>) {
         *self.history.write().expect("history lock") = Some(history);
@@ -127,8 +161,8 @@ impl MessageRouter {
     }
 
     /// Whether a spontaneous message would reach anyone now.
-    pub fn takes_spontaneous(&self, prefs: &SinkPreferences, quiet_channel: Option<Channel>) -> bool {
-        !targets(Kind::Spontaneous, prefs, &self.available(), quiet_channel).is_empty()
+    pub fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
+        !targets(Kind::Spontaneous, prefs, &self.available(), presence).is_empty()
     }
 
     /// Keeps `message` in the conversation without showing it on any sink (the chat
@@ -140,8 +174,8 @@ impl MessageRouter {
     }
 
     /// Sends `message` by the policy. A failing sink does not stop the others.
-    pub async fn send(&self, mut message: Outgoing, prefs: &SinkPreferences, quiet_channel: Option<Channel>) -> Routed {
-        let chosen = targets(message.kind, prefs, &self.available(), quiet_channel);
+    pub async fn send(&self, mut message: Outgoing, prefs: &SinkPreferences, presence: Presence) -> Routed {
+        let chosen = targets(message.kind, prefs, &self.available(), presence);
         let sinks: Vec<Arc<dyn Sink>> = {
             let all = self.sinks.read().expect("sinks lock");
             chosen.iter().filter_map(|id| all.iter().find(|s| s.id() == *id).cloned()).collect()
@@ -182,27 +216,67 @@ mod tests {
 
     const DESKTOP: [(SinkId, Channel); 3] =
         [(SinkId::Tray, Channel::Desktop), (SinkId::Notification, Channel::Desktop), (SinkId::Chat, Channel::Desktop)];
+    const WITH_PHONES: [(SinkId, Channel); 4] =
+        [(SinkId::Notification, Channel::Desktop), (SinkId::Chat, Channel::Desktop), (SinkId::Telegram, Channel::Telegram), (SinkId::Whatsapp, Channel::Whatsapp)];
+
+    fn quiet(channel: Channel) -> Presence {
+        Presence { quiet_channel: Some(channel), ..Presence::default() }
+    }
+
+    fn away(last_active: Option<Channel>) -> Presence {
+        Presence { desktop_idle: true, last_active, ..Presence::default() }
+    }
 
     #[test]
     fn reminders_go_to_every_sink_that_takes_them_chat_first() {
         let prefs = SinkPreferences { tray: SinkPreference::None, notification: SinkPreference::RemindersOnly, ..Default::default() };
-        assert_eq!(targets(Kind::Reminder, &prefs, &DESKTOP, None), [SinkId::Chat, SinkId::Notification]);
+        assert_eq!(targets(Kind::Reminder, &prefs, &DESKTOP, Presence::default()), [SinkId::Chat, SinkId::Notification]);
         // Quiet here never holds back a reminder: the user asked for it.
-        assert_eq!(targets(Kind::Reminder, &prefs, &DESKTOP, Some(Channel::Desktop)).len(), 2);
+        assert_eq!(targets(Kind::Reminder, &prefs, &DESKTOP, quiet(Channel::Desktop)).len(), 2);
     }
 
     #[test]
     fn spontaneous_messages_go_to_the_primary_only_when_it_takes_all() {
         let prefs = SinkPreferences::default();
-        assert_eq!(targets(Kind::Spontaneous, &prefs, &DESKTOP, None), [SinkId::Chat]);
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &DESKTOP, Presence::default()), [SinkId::Chat]);
         let notify = SinkPreferences { primary: SinkId::Notification, ..Default::default() };
-        assert_eq!(targets(Kind::Spontaneous, &notify, &DESKTOP, None), [SinkId::Notification]);
+        assert_eq!(targets(Kind::Spontaneous, &notify, &DESKTOP, Presence::default()), [SinkId::Notification]);
         let reminders_only = SinkPreferences { chat: SinkPreference::RemindersOnly, ..Default::default() };
-        assert!(targets(Kind::Spontaneous, &reminders_only, &DESKTOP, None).is_empty());
+        assert!(targets(Kind::Spontaneous, &reminders_only, &DESKTOP, Presence::default()).is_empty());
         // The primary is not running (the daemon has no chat window): no fallback.
         let console_primary = SinkPreferences { primary: SinkId::Console, ..Default::default() };
-        assert!(targets(Kind::Spontaneous, &console_primary, &DESKTOP, None).is_empty());
-        assert!(targets(Kind::Spontaneous, &prefs, &DESKTOP, Some(Channel::Desktop)).is_empty());
-        assert_eq!(targets(Kind::Spontaneous, &prefs, &DESKTOP, Some(Channel::Cli)), [SinkId::Chat]);
+        assert!(targets(Kind::Spontaneous, &console_primary, &DESKTOP, Presence::default()).is_empty());
+        assert!(targets(Kind::Spontaneous, &prefs, &DESKTOP, quiet(Channel::Desktop)).is_empty());
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &DESKTOP, quiet(Channel::Cli)), [SinkId::Chat]);
+    }
+
+    #[test]
+    fn phones_hear_sidecar_only_while_the_desktop_is_idle() {
+        let prefs = SinkPreferences::default();
+        // At the desk: the phones stay silent, reminders included.
+        assert_eq!(targets(Kind::Reminder, &prefs, &WITH_PHONES, Presence::default()), [SinkId::Chat, SinkId::Notification]);
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &WITH_PHONES, Presence::default()), [SinkId::Chat]);
+        // Away: a reminder reaches every sink, a spontaneous message the phone last used.
+        assert_eq!(targets(Kind::Reminder, &prefs, &WITH_PHONES, away(None)).len(), 4);
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &WITH_PHONES, away(Some(Channel::Whatsapp))), [SinkId::Whatsapp]);
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &WITH_PHONES, away(Some(Channel::Desktop))), [SinkId::Telegram]);
+        // `/quiet here` on the phone keeps it there; the other phone speaks.
+        let quiet_tg = Presence { quiet_channel: Some(Channel::Telegram), ..away(Some(Channel::Telegram)) };
+        assert_eq!(targets(Kind::Spontaneous, &prefs, &WITH_PHONES, quiet_tg), [SinkId::Whatsapp]);
+        // A phone set to reminders-only never gets a spontaneous message.
+        let reminders_only = SinkPreferences { telegram: SinkPreference::RemindersOnly, whatsapp: SinkPreference::None, ..Default::default() };
+        assert_eq!(targets(Kind::Spontaneous, &reminders_only, &WITH_PHONES, away(Some(Channel::Telegram))), [SinkId::Chat]);
+        assert_eq!(targets(Kind::Reminder, &reminders_only, &WITH_PHONES, away(None)), [SinkId::Chat, SinkId::Notification, SinkId::Telegram]);
+    }
+
+    #[test]
+    fn a_phone_primary_or_a_headless_daemon_reaches_the_phone_at_once() {
+        let phone_primary = SinkPreferences { primary: SinkId::Telegram, ..Default::default() };
+        assert_eq!(targets(Kind::Spontaneous, &phone_primary, &WITH_PHONES, Presence::default()), [SinkId::Telegram]);
+        assert!(targets(Kind::Reminder, &phone_primary, &WITH_PHONES, Presence::default()).contains(&SinkId::Telegram));
+        // `sidecar daemon` with Telegram and no window: nothing at the desk to wait for.
+        let headless = [(SinkId::Telegram, Channel::Telegram)];
+        assert_eq!(targets(Kind::Reminder, &SinkPreferences::default(), &headless, Presence::default()), [SinkId::Telegram]);
+        assert_eq!(targets(Kind::Spontaneous, &SinkPreferences::default(), &headless, Presence::default()), [SinkId::Telegram]);
     }
 }

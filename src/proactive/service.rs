@@ -42,15 +42,12 @@ pub struct ProactiveService {
     /// Notified when the settings change, so the loop re-reads them.
     changed: tokio::sync::Notify,
     clock: Clock,
-    /// Where this process's user talks from (the desktop window or the CLI).
-    channel: Channel,
     lang: Lang,
 }
 
 impl ProactiveService {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, channel: Channel, lang: Lang) -> Self {
-        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, channel, lang }
+    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, lang: Lang) -> Self {
+        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, lang }
     }
 
     pub fn router(&self) -> &MessageRouter {
@@ -101,8 +98,18 @@ impl ProactiveService {
             .update_proactive_state(|s| {
                 s.last_user_message_at = Some(now);
                 s.last_active_channel = Some(channel);
+                if !channel.is_phone() {
+                    s.last_desk_activity_at = Some(now);
+                }
             })
             .await?;
+        Ok(())
+    }
+
+    /// The user is at the desk (the window was focused): phones wait again.
+    pub async fn desk_active(&self) -> Result<(), CompanionError> {
+        let now = self.clock.now();
+        self.store.proactive().update_proactive_state(|s| s.last_desk_activity_at = Some(now)).await?;
         Ok(())
     }
 
@@ -114,18 +121,17 @@ impl ProactiveService {
         }
     }
 
-    /// `/quiet`: no spontaneous messages for `minutes` (everywhere, or only on this
-    /// channel with `here`); `None` lifts it. Reminders still arrive.
-    pub async fn set_quiet(&self, minutes: Option<i64>, here: bool) -> Result<ProactiveState, CompanionError> {
+    /// `/quiet`: no spontaneous messages for `minutes` (everywhere, or only on
+    /// `here`, the channel it was asked from); `None` lifts it. Reminders still arrive.
+    pub async fn set_quiet(&self, minutes: Option<i64>, here: Option<Channel>) -> Result<ProactiveState, CompanionError> {
         let now = self.clock.now();
-        let channel = self.channel;
         let (state, _) = self
             .store
             .proactive()
             .update_proactive_state(|s| match minutes {
                 Some(m) => {
                     s.quiet_until = Some(now + chrono::Duration::minutes(m));
-                    s.quiet_channel = here.then_some(channel);
+                    s.quiet_channel = here;
                 }
                 None => {
                     s.quiet_until = None;
@@ -139,7 +145,7 @@ impl ProactiveService {
 
     /// "Be quiet" / "cállate": quiet for `HUSH`.
     pub async fn hush(&self) -> Result<DateTime<Utc>, CompanionError> {
-        let state = self.set_quiet(Some(HUSH.num_minutes()), false).await?;
+        let state = self.set_quiet(Some(HUSH.num_minutes()), None).await?;
         Ok(state.quiet_until.expect("just set"))
     }
 
@@ -218,7 +224,7 @@ impl ProactiveService {
             if let Err(reason) = rules::precheck(&config, &state, now, zone, last_user) {
                 return Ok(TickReport::Skipped { reason });
             }
-            if !self.router.takes_spontaneous(&config.sinks, active_quiet_channel(&state, now)) {
+            if !self.router.takes_spontaneous(&config.sinks, state.presence(now, config.sinks.phone_when_idle_minutes)) {
                 return Ok(TickReport::Skipped { reason: Skip::NoSink });
             }
         }
@@ -279,7 +285,7 @@ impl ProactiveService {
             message_id: None,
             occurrence: None,
         };
-        let routed = self.router.send(outgoing, &config.sinks, active_quiet_channel(&marked, now)).await;
+        let routed = self.router.send(outgoing, &config.sinks, marked.presence(now, config.sinks.phone_when_idle_minutes)).await;
         Ok(TickReport::Sent { approved, routed, prompt_tokens })
     }
 
@@ -314,11 +320,6 @@ impl ProactiveService {
 fn next_tick_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// The channel `/quiet here` silenced, while it lasts.
-fn active_quiet_channel(state: &ProactiveState, now: DateTime<Utc>) -> Option<Channel> {
-    state.quiet_until.filter(|until| now < *until).and(state.quiet_channel)
 }
 
 struct ClearOnDrop<'a>(&'a std::sync::Mutex<Option<CancellationToken>>);

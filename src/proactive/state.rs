@@ -29,6 +29,9 @@ pub struct ProactiveState {
     pub quiet_channel: Option<Channel>,
     pub last_user_message_at: Option<DateTime<Utc>>,
     pub last_active_channel: Option<Channel>,
+    /// The last sign of the user at the desk (a message from the window or the
+    /// terminal, the window focused): phones take over once it is old enough.
+    pub last_desk_activity_at: Option<DateTime<Utc>>,
     /// Greetings sent on `greeted_day` (local), with their times: one of each kind a day.
     pub greeted_day: Option<NaiveDate>,
     pub greeted: Vec<(GreetingKind, DateTime<Utc>)>,
@@ -47,6 +50,18 @@ impl ProactiveState {
         if self.hour_of_count.as_deref() != Some(hour.as_str()) {
             self.count_this_hour = 0;
             self.hour_of_count = Some(hour);
+        }
+    }
+
+    /// Where the user is, for the router: `/quiet here` while it lasts, whether the
+    /// desk has been idle for `idle_minutes` (never seen counts as idle), where they
+    /// last wrote from.
+    pub fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::proactive::router::Presence {
+        let idle_after = chrono::Duration::minutes(i64::from(idle_minutes));
+        crate::proactive::router::Presence {
+            quiet_channel: self.quiet_until.filter(|until| now < *until).and(self.quiet_channel),
+            desktop_idle: self.last_desk_activity_at.is_none_or(|at| now - at >= idle_after),
+            last_active: self.last_active_channel,
         }
     }
 
@@ -87,6 +102,7 @@ impl ProactiveState {
         *self = ProactiveState {
             last_user_message_at: self.last_user_message_at,
             last_active_channel: self.last_active_channel,
+            last_desk_activity_at: self.last_desk_activity_at,
             ..ProactiveState::default()
         };
     }

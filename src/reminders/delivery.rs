@@ -15,6 +15,7 @@ pub struct RoutedReminders {
     pub store: Store,
     pub events: EventBus,
     pub lang: Lang,
+    pub clock: crate::clock::Clock,
 }
 
 impl Deliver for RoutedReminders {
@@ -23,6 +24,8 @@ impl Deliver for RoutedReminders {
             let text = ReminderText::new(reminder, late, self.lang);
             let text = if repeated { text.repeated(self.lang) } else { text };
             let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
+            let state = self.store.proactive().proactive_state().await.map_err(|e| e.to_string())?;
+            let presence = state.presence(self.clock.now(), prefs.phone_when_idle_minutes);
             let outgoing = Outgoing {
                 kind: Kind::Reminder,
                 title: text.title,
@@ -34,7 +37,7 @@ impl Deliver for RoutedReminders {
                 message_id: None,
                 occurrence: Some(reminder.idempotency_key()),
             };
-            let routed = self.router.send(outgoing, &prefs, None).await;
+            let routed = self.router.send(outgoing, &prefs, presence).await;
             if routed.reached_anyone() {
                 Ok(())
             } else if routed.failed.is_empty() {

@@ -227,7 +227,7 @@ impl ReminderService {
     /// `None` when another process (the app or the daemon) already owns it. Spawn
     /// the future on the caller's runtime; it holds the lock while it runs.
     pub fn scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
-        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), store: self.store.clone(), events: self.events.clone(), lang: self.lang });
+        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), store: self.store.clone(), events: self.events.clone(), lang: self.lang, clock: self.clock.clone() });
         let Some(lock) = SchedulerLock::try_acquire(&self.data_dir)? else {
             return Ok(None);
         };

@@ -10,6 +10,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub mod channels;
 mod unknown;
 mod validate;
 
@@ -354,6 +355,9 @@ pub struct Settings {
     pub tools: ToolSettings,
     #[serde(default)]
     pub context: ContextSettings,
+    /// Telegram and WhatsApp.
+    #[serde(default)]
+    pub channels: channels::ChannelsSettings,
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,

@@ -58,6 +58,16 @@ impl Settings {
         let read_url = &self.tools.read_url;
         whole("tools.read_url.max_bytes", read_url.max_bytes as u64, 1_000..=1_000_000_000)?;
         whole("tools.read_url.max_chars", read_url.max_chars as u64, 100..=100_000_000)?;
+        if let Some(telegram) = &self.channels.telegram {
+            whole("channels.telegram.poll_timeout_secs", telegram.poll_timeout_secs.into(), 1..=600)?;
+            if url::Url::parse(&telegram.api_url).is_err() {
+                return Err(format!("channels.telegram.api_url must be a URL like https://api.telegram.org, not \"{}\"", telegram.api_url));
+            }
+        }
+        if let Some(whatsapp) = &self.channels.whatsapp {
+            seconds("channels.whatsapp.min_send_interval_secs", whatsapp.min_send_interval_secs, 0.0..=3_600.0)?;
+            whole("channels.whatsapp.max_sends_per_hour", whatsapp.max_sends_per_hour.into(), 1..=10_000)?;
+        }
         for (model, price) in &self.prices {
             for (field, value) in [
                 ("input_per_mtok", Some(price.input_per_mtok)),

@@ -3,6 +3,7 @@
 //! Queries are checked at run time (`query_as` + `FromRow`) so building needs no
 //! database.
 
+mod channels;
 mod context;
 mod corrections;
 mod messages;
@@ -120,6 +121,10 @@ impl Store {
     // One handle per table group, each in its own module.
     pub fn conversations(&self) -> messages::Conversations<'_> {
         messages::Conversations { store: self }
+    }
+
+    pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
+        channels::ChannelMarks { store: self }
     }
 
     pub fn context(&self) -> context::ContextRows<'_> {

@@ -1,0 +1,20 @@
+//! What a phone channel (Telegram, WhatsApp) needs from the core: the store for the
+//! ids it has seen, the clock, the user's language, the event bus, and where the
+//! settings file is (pairing writes to it).
+
+use std::path::PathBuf;
+
+use crate::clock::Clock;
+use crate::events::EventBus;
+use crate::locale::Lang;
+use crate::store::Store;
+
+#[derive(Clone)]
+pub struct PhoneParts {
+    pub store: Store,
+    pub clock: Clock,
+    pub lang: Lang,
+    pub events: EventBus,
+    /// `None` keeps pairings in memory only (tests).
+    pub config_path: Option<PathBuf>,
+}

@@ -1,0 +1,238 @@
+//! The phone channels this process runs. They start with the deliveries, so only the
+//! one process that owns the data dir (the app, or `sidecar daemon`) talks to the
+//! phone. Owns each channel's life: the token, pairing, unpairing, turning it on or
+//! off, and telling the user when one stays down (W1).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::channel::Channel;
+use super::health::{HealthView, Link};
+use super::phone::PhoneParts;
+use super::source::serve;
+use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
+use crate::conversation::ConversationService;
+use crate::error::CompanionError;
+use crate::events::CoreEvent;
+use crate::proactive::config::SinkId;
+use crate::proactive::router::MessageRouter;
+use crate::secrets::Secrets;
+use crate::settings::channels::{ChannelsSettings, TelegramSettings};
+
+/// A channel down this long is worth a desktop notification (W1).
+pub const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);
+/// How often the health of the channels is looked at.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Where the bot token comes from, never the token itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TokenSource {
+    Environment { variable: String },
+    Keychain,
+    Missing,
+}
+
+/// What Settings → Channels shows about Telegram.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TelegramView {
+    /// `[channels.telegram]` is present and enabled.
+    pub enabled: bool,
+    pub token: TokenSource,
+    /// `None` when it is not running in this process.
+    pub health: Option<HealthView>,
+    pub paired_chats: Vec<i64>,
+    pub pairing_code: Option<String>,
+    pub pairing_expires_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChannelsView {
+    /// This process runs the channels (another Sidecar may own the data dir).
+    pub owner: bool,
+    pub telegram: TelegramView,
+}
+
+pub struct ChannelService {
+    with: PhoneParts,
+    secrets: Arc<Secrets>,
+    router: MessageRouter,
+    conversation: Arc<ConversationService>,
+    settings: Mutex<ChannelsSettings>,
+    telegram: Mutex<Option<Arc<Telegram>>>,
+    owner: AtomicBool,
+}
+
+impl ChannelService {
+    pub fn new(with: PhoneParts, settings: ChannelsSettings, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
+        Self { with, secrets, router, conversation, settings: Mutex::new(settings), telegram: Mutex::default(), owner: AtomicBool::new(false) }
+    }
+
+    fn telegram_settings(&self) -> Option<TelegramSettings> {
+        self.settings.lock().expect("channels lock").telegram.clone()
+    }
+
+    fn telegram_token(&self, settings: &TelegramSettings) -> (Option<String>, TokenSource) {
+        if let Some(token) = std::env::var(&settings.token_env).ok().filter(|t| !t.trim().is_empty()) {
+            return (Some(token), TokenSource::Environment { variable: settings.token_env.clone() });
+        }
+        match self.secrets.get(TOKEN_ACCOUNT) {
+            Some(token) => (Some(token), TokenSource::Keychain),
+            None => (None, TokenSource::Missing),
+        }
+    }
+
+    /// Starts every configured channel; from now on this process owns them. Call on
+    /// the runtime that should run them.
+    pub fn start(&self) {
+        self.owner.store(true, Ordering::Relaxed);
+        self.restart_telegram();
+    }
+
+    /// Stops every channel (their sinks leave the router).
+    pub fn stop(&self) {
+        self.owner.store(false, Ordering::Relaxed);
+        self.stop_telegram();
+    }
+
+    fn stop_telegram(&self) {
+        if let Some(telegram) = self.telegram.lock().expect("channels lock").take() {
+            telegram.shut_down();
+            self.router.unregister(SinkId::Telegram);
+        }
+    }
+
+    /// (Re)starts Telegram from the current settings and token, if it is on.
+    fn restart_telegram(&self) {
+        self.stop_telegram();
+        let Some(settings) = self.telegram_settings().filter(|s| s.enabled) else { return };
+        if !self.owner.load(Ordering::Relaxed) {
+            return;
+        }
+        let (Some(token), _) = self.telegram_token(&settings) else {
+            tracing::info!("Telegram is on but has no bot token yet");
+            return;
+        };
+        let telegram = match Telegram::new(&token, settings, self.with.clone()) {
+            Ok(telegram) => telegram,
+            Err(error) => return tracing::warn!(%error, "Telegram could not start"),
+        };
+        tokio::spawn(telegram.clone().run());
+        tokio::spawn(serve(Arc::new(TelegramSource(telegram.clone())), self.conversation.clone()));
+        self.router.register(telegram.clone());
+        *self.telegram.lock().expect("channels lock") = Some(telegram);
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+    }
+
+    fn running_telegram(&self) -> Result<Arc<Telegram>, CompanionError> {
+        self.telegram.lock().expect("channels lock").clone().ok_or_else(|| {
+            CompanionError::InvalidInput("Telegram is not running here: turn it on and save a bot token first".into())
+        })
+    }
+
+    pub fn view(&self) -> ChannelsView {
+        let settings = self.telegram_settings();
+        let running = self.telegram.lock().expect("channels lock").clone();
+        let code = running.as_ref().and_then(|t| t.pairing_code());
+        let telegram = TelegramView {
+            enabled: settings.as_ref().is_some_and(|s| s.enabled),
+            token: self.telegram_token(&settings.clone().unwrap_or_default()).1,
+            health: running.as_ref().map(|t| t.health.view()),
+            paired_chats: running.as_ref().map(|t| t.allowed()).or(settings.map(|s| s.allowed_chats)).unwrap_or_default(),
+            pairing_expires_at: code.as_ref().map(|c| c.expires_at),
+            pairing_code: code.map(|c| c.code),
+        };
+        ChannelsView { owner: self.owner.load(Ordering::Relaxed), telegram }
+    }
+
+    /// Saves the bot token (keychain, else this session) and turns Telegram on.
+    pub fn set_telegram_token(&self, token: &str) -> Result<(), CompanionError> {
+        let token = token.trim();
+        if !looks_like_bot_token(token) {
+            return Err(CompanionError::InvalidInput(
+                "that does not look like a bot token (@BotFather gives one like 123456789:AA…)".into(),
+            ));
+        }
+        self.secrets.store(TOKEN_ACCOUNT, token);
+        self.set_telegram_enabled(true)
+    }
+
+    /// Turns Telegram on or off (saved in settings.toml).
+    pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
+        if let Some(path) = &self.with.config_path {
+            crate::settings_file::save_channel_enabled(path, "telegram", enabled).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
+        self.restart_telegram();
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+        Ok(())
+    }
+
+    /// A new one-time code to pair a chat with `/start CODE`.
+    pub fn telegram_pairing_code(&self) -> Result<super::telegram::gate::PairingCode, CompanionError> {
+        let code = self.running_telegram()?.new_pairing_code();
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+        Ok(code)
+    }
+
+    pub fn unpair_telegram(&self, chat: i64) -> Result<(), CompanionError> {
+        self.running_telegram()?.unpair(chat).map_err(CompanionError::InvalidInput)?;
+        if let Some(settings) = self.settings.lock().expect("channels lock").telegram.as_mut() {
+            settings.allowed_chats.retain(|c| *c != chat);
+        }
+        Ok(())
+    }
+
+    /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is
+    /// announced once (a desktop notification, the tray), and so is its return.
+    pub async fn watch(&self, cancel: CancellationToken) {
+        let mut alerted: Vec<Channel> = Vec::new();
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(WATCH_EVERY) => {}
+                _ = cancel.cancelled() => return,
+            }
+            let now = self.with.clock.now();
+            let views: Vec<HealthView> = self.telegram.lock().expect("channels lock").iter().map(|t| t.health.view()).collect();
+            for view in views {
+                let name = channel_name(view.channel);
+                let was_alerted = alerted.contains(&view.channel);
+                match &view.link {
+                    Link::Down { since, reason } if !was_alerted && now - *since >= DOWN_ALERT_AFTER => {
+                        let hm = since.with_timezone(&self.with.clock.zone()).format("%H:%M").to_string();
+                        let (title, body) = crate::words::channels::channel_down(name, &hm, reason, self.with.lang);
+                        tracing::warn!(channel = name, %reason, "a phone channel stays down");
+                        self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title, body, down: true });
+                        alerted.push(view.channel);
+                    }
+                    Link::Connected { .. } if was_alerted => {
+                        let body = crate::words::channels::channel_back(name, self.with.lang);
+                        self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
+                        alerted.retain(|c| *c != view.channel);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn channel_name(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Telegram => "Telegram",
+        Channel::Whatsapp => "WhatsApp",
+        Channel::Desktop => "Desktop",
+        Channel::Cli => "Terminal",
+    }
+}
+
+/// "123456789:AA…": digits, a colon, then the secret part.
+fn looks_like_bot_token(token: &str) -> bool {
+    token.split_once(':').is_some_and(|(id, secret)| {
+        !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()) && secret.len() >= 20 && secret.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    })
+}

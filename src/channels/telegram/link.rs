@@ -1,0 +1,200 @@
+//! The wire side of the Telegram channel: the long-polling loop, the gate applied to
+//! each update, and sending with flood control. The next update id is kept in the
+//! store and every message id is recorded once, so a restart, a reconnect or a
+//! server that repeats itself never answers a message twice and never skips one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use teloxide_core::payloads::GetUpdatesSetters;
+use teloxide_core::requests::{Request, Requester};
+use teloxide_core::types::{AllowedUpdate, BotCommand, ChatAction, ChatId, Update, UpdateKind};
+use teloxide_core::{ApiError, RequestError};
+use tokio_util::sync::CancellationToken;
+
+use super::gate::{self, Verdict};
+use super::text::{split, MAX_UNITS};
+use super::Telegram;
+use crate::channels::backoff::Backoff;
+use crate::channels::channel::Channel;
+use crate::channels::source::IncomingMessage;
+use crate::words::channels as words;
+
+/// Telegram clears "typing…" after about 5 s; it is renewed a little sooner.
+const TYPING_EVERY: Duration = Duration::from_millis(4_500);
+
+fn backoff() -> Backoff {
+    Backoff::new(Duration::from_millis(500), Duration::from_secs(30))
+}
+
+/// What a failed request means for the caller.
+fn describe(error: &RequestError) -> String {
+    match error {
+        RequestError::Network(e) if e.is_connect() => "cannot reach the Telegram server".into(),
+        RequestError::Network(e) if e.is_timeout() => "the Telegram server did not answer in time".into(),
+        other => crate::redact::scrub(&other.to_string()).into_owned(),
+    }
+}
+
+impl Telegram {
+    /// Polls until shut down: updates in, each judged and handed on once.
+    pub async fn run(self: Arc<Self>) {
+        self.announce_commands().await;
+        let mut offset: i32 = match self.with.store.channel_marks().cursor(Channel::Telegram).await {
+            Ok(cursor) => cursor.and_then(|c| c.parse().ok()).unwrap_or(0),
+            Err(error) => {
+                tracing::warn!(%error, "could not read Telegram's cursor; starting from what the server holds");
+                0
+            }
+        };
+        let mut waits = backoff();
+        loop {
+            let poll = self
+                .bot
+                .get_updates()
+                .offset(offset)
+                .timeout(self.settings.poll_timeout_secs)
+                .allowed_updates([AllowedUpdate::Message])
+                .send();
+            let result = tokio::select! {
+                result = poll => result,
+                _ = self.stop.cancelled() => return,
+            };
+            let wait = match result {
+                Ok(updates) => {
+                    self.health.up(self.with.clock.now());
+                    waits.reset();
+                    for update in updates {
+                        offset = offset.max(i32::try_from(update.id.0).unwrap_or(i32::MAX).saturating_add(1));
+                        self.take(update).await;
+                    }
+                    if let Err(error) = self.with.store.channel_marks().set_cursor(Channel::Telegram, &offset.to_string()).await {
+                        tracing::warn!(%error, "could not keep Telegram's cursor");
+                    }
+                    continue;
+                }
+                Err(RequestError::RetryAfter(seconds)) => seconds.duration(),
+                Err(RequestError::Api(ApiError::InvalidToken)) => {
+                    self.health.needs_setup("Telegram refused the bot token: paste the token @BotFather gave you in Settings → Channels");
+                    Duration::from_secs(60)
+                }
+                Err(error) => {
+                    let reason = describe(&error);
+                    tracing::warn!(%reason, "Telegram poll failed");
+                    self.health.down(self.with.clock.now(), &reason);
+                    waits.next_wait()
+                }
+            };
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = self.stop.cancelled() => return,
+            }
+        }
+    }
+
+    /// Tells Telegram the command menu (best effort: the bot works without it).
+    async fn announce_commands(&self) {
+        let commands = words::command_menu(self.with.lang).map(|(name, about)| BotCommand::new(name, about));
+        if let Err(error) = self.bot.set_my_commands(commands).send().await {
+            tracing::info!(reason = %describe(&error), "Telegram command menu not set");
+        }
+    }
+
+    /// One update: a paired chat's message goes to the conversation, `/start CODE`
+    /// pairs, anyone else is told the bot is private. A message id already taken in
+    /// is dropped.
+    async fn take(self: &Arc<Self>, update: Update) {
+        let UpdateKind::Message(message) = update.kind else { return };
+        let Some(text) = message.text() else { return };
+        let chat = message.chat.id.0;
+        let id = format!("{chat}:{}", message.id.0);
+        match self.with.store.channel_marks().first_sight(Channel::Telegram, &id).await {
+            Ok(true) => {}
+            Ok(false) => return tracing::info!(%id, "duplicate Telegram message dropped"),
+            Err(error) => return tracing::warn!(%error, %id, "could not check a Telegram message; left for the next poll"),
+        }
+        let now = self.with.clock.now();
+        let verdict = gate::judge(text, chat, &self.allowed(), self.pairing_code().as_ref(), now);
+        let lang = self.with.lang;
+        let reply = match verdict {
+            Verdict::Pass(content) => {
+                self.health.message_arrived(now);
+                let incoming = IncomingMessage { id, channel: Channel::Telegram, user_id: chat.to_string(), content, received_at: now };
+                let _ = self.incoming_tx.send(incoming);
+                return;
+            }
+            Verdict::Pair => {
+                *self.pairing.lock().expect("pairing lock") = None;
+                match self.set_allowed(|allowed| allowed.push(chat)) {
+                    Ok(()) => {
+                        tracing::info!(chat, "Telegram chat paired");
+                        words::paired(lang)
+                    }
+                    Err(error) => return tracing::warn!(%error, "could not save the paired chat"),
+                }
+            }
+            Verdict::Welcome => words::already_paired(lang),
+            Verdict::WrongCode => words::wrong_code(lang),
+            Verdict::Private => {
+                tracing::info!(chat, "message from an unpaired Telegram chat refused");
+                words::private_bot(lang)
+            }
+        };
+        // Off the polling loop: a slow send must not hold the next updates.
+        let this = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = this.say(chat, reply, Duration::from_secs(60)).await {
+                tracing::warn!(%error, "could not answer a Telegram chat");
+            }
+        });
+    }
+
+    /// Sends `text` to `chat`, cut to Telegram's length, as plain text. Flood control
+    /// (`retry_after`) is waited out and network loss retried with backoff, for up to
+    /// `patience`; each piece is sent once it has been accepted, never again.
+    pub(super) async fn say(&self, chat: i64, text: &str, patience: Duration) -> Result<(), String> {
+        let give_up = tokio::time::Instant::now() + patience;
+        for piece in split(text, MAX_UNITS) {
+            let mut waits = backoff();
+            loop {
+                let wait = match self.bot.send_message(ChatId(chat), &piece).send().await {
+                    Ok(_) => {
+                        self.health.up(self.with.clock.now());
+                        break;
+                    }
+                    Err(RequestError::RetryAfter(seconds)) => {
+                        tracing::info!(seconds = seconds.seconds(), "Telegram asked to slow down");
+                        seconds.duration()
+                    }
+                    Err(error @ (RequestError::Network(_) | RequestError::Io(_))) => {
+                        let reason = describe(&error);
+                        self.health.down(self.with.clock.now(), &reason);
+                        waits.next_wait()
+                    }
+                    Err(error) => return Err(describe(&error)),
+                };
+                if tokio::time::Instant::now() + wait > give_up {
+                    return Err(format!("Telegram did not take the message within {} s", patience.as_secs()));
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = self.stop.cancelled() => return Err("Sidecar is shutting down".into()),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Shows "typing…" in `chat` until `done`.
+    pub(super) async fn keep_typing(&self, chat: i64, done: CancellationToken) {
+        loop {
+            if let Err(error) = self.bot.send_chat_action(ChatId(chat), ChatAction::Typing).send().await {
+                tracing::debug!(reason = %describe(&error), "typing indicator not shown");
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(TYPING_EVERY) => {}
+                _ = done.cancelled() => return,
+            }
+        }
+    }
+}

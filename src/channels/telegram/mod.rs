@@ -1,0 +1,200 @@
+//! Telegram through the Bot API (teloxide-core), with long polling so no public
+//! webhook is needed. One `Telegram` is both a message source (paired chats talk to
+//! the same conversation as the desktop) and a sink (reminders and spontaneous
+//! messages reach the paired chats when the router sends them there).
+//!
+//! `gate` decides who gets through, `text` cuts long replies, `link` polls and sends
+//! with Telegram's flood control (`retry_after`) and backoff on network loss.
+
+pub mod gate;
+mod link;
+pub mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use teloxide_core::Bot;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::channel::Channel;
+use super::health::Health;
+use super::phone::PhoneParts;
+use super::source::{IncomingMessage, MessageSource};
+use crate::conversation::TurnOutcome;
+use crate::error::CompanionError;
+use crate::proactive::config::SinkId;
+use crate::proactive::router::{Outgoing, Sink};
+use crate::reminders::scheduler::BoxFuture;
+use crate::settings::channels::TelegramSettings;
+use gate::PairingCode;
+
+/// The keychain entry holding a bot token saved from Settings.
+pub const TOKEN_ACCOUNT: &str = "channel:telegram";
+
+/// How long a reminder waits for Telegram before the router counts it failed here.
+const SINK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a reply keeps being retried while Telegram is unreachable.
+const REPLY_PATIENCE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+pub struct Telegram {
+    bot: Bot,
+    with: PhoneParts,
+    settings: TelegramSettings,
+    allowed: RwLock<Vec<i64>>,
+    pairing: Mutex<Option<PairingCode>>,
+    pub health: Health,
+    incoming_tx: mpsc::UnboundedSender<IncomingMessage>,
+    incoming: tokio::sync::Mutex<mpsc::UnboundedReceiver<IncomingMessage>>,
+    /// "Typing…" shown while a message is being answered, by message id.
+    typing: Mutex<HashMap<String, CancellationToken>>,
+    stop: CancellationToken,
+}
+
+impl Telegram {
+    pub fn new(token: &str, settings: TelegramSettings, with: PhoneParts) -> Result<Arc<Self>, String> {
+        let api = url::Url::parse(&settings.api_url).map_err(|e| format!("channels.telegram.api_url: {e}"))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(std::time::Duration::from_secs(10))
+            // Long polls hold the request open for `poll_timeout_secs`; teloxide adds
+            // that to each getUpdates, this bounds everything else.
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .map_err(|e| e.to_string())?;
+        crate::redact::register(token);
+        let (incoming_tx, incoming) = mpsc::unbounded_channel();
+        Ok(Arc::new(Self {
+            bot: Bot::with_client(token, http).set_api_url(api),
+            allowed: RwLock::new(settings.allowed_chats.clone()),
+            health: Health::new(Channel::Telegram, with.events.clone()),
+            with,
+            settings,
+            pairing: Mutex::new(None),
+            incoming_tx,
+            incoming: tokio::sync::Mutex::new(incoming),
+            typing: Mutex::default(),
+            stop: CancellationToken::new(),
+        }))
+    }
+
+    /// The paired chats.
+    pub fn allowed(&self) -> Vec<i64> {
+        self.allowed.read().expect("allowed lock").clone()
+    }
+
+    /// A fresh one-time pairing code (the old one stops working).
+    pub fn new_pairing_code(&self) -> PairingCode {
+        let code = PairingCode::new(self.with.clock.now());
+        *self.pairing.lock().expect("pairing lock") = Some(code.clone());
+        code
+    }
+
+    /// The code still valid, if one is.
+    pub fn pairing_code(&self) -> Option<PairingCode> {
+        let now = self.with.clock.now();
+        self.pairing.lock().expect("pairing lock").clone().filter(|code| code.expires_at > now)
+    }
+
+    /// Adds or removes a chat and saves the list to settings.toml.
+    fn set_allowed(&self, change: impl FnOnce(&mut Vec<i64>)) -> Result<(), String> {
+        let chats = {
+            let mut allowed = self.allowed.write().expect("allowed lock");
+            change(&mut allowed);
+            allowed.clone()
+        };
+        if let Some(path) = &self.with.config_path {
+            crate::settings_file::save_telegram_chats(path, &chats).map_err(|e| e.to_string())?;
+        }
+        self.with.events.publish(crate::events::CoreEvent::ChannelsChanged);
+        Ok(())
+    }
+
+    /// Unpairs `chat`: its messages no longer reach Sidecar.
+    pub fn unpair(&self, chat: i64) -> Result<(), String> {
+        self.set_allowed(|allowed| allowed.retain(|c| *c != chat))
+    }
+
+    /// Stops polling; `next` then ends, so the source's `serve` ends too.
+    pub fn shut_down(&self) {
+        self.stop.cancel();
+    }
+
+    fn start_typing(self: &Arc<Self>, message: &IncomingMessage) {
+        let Ok(chat) = message.user_id.parse::<i64>() else { return };
+        let token = self.stop.child_token();
+        self.typing.lock().expect("typing lock").insert(message.id.clone(), token.clone());
+        let this = self.clone();
+        tokio::spawn(async move { this.keep_typing(chat, token).await });
+    }
+
+    fn stop_typing(&self, message_id: &str) {
+        if let Some(token) = self.typing.lock().expect("typing lock").remove(message_id) {
+            token.cancel();
+        }
+    }
+}
+
+/// Telegram as a source: each paired chat's message, in order.
+pub struct TelegramSource(pub Arc<Telegram>);
+
+impl MessageSource for TelegramSource {
+    fn channel(&self) -> Channel {
+        Channel::Telegram
+    }
+
+    fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
+        Box::pin(async move {
+            let mut incoming = self.0.incoming.lock().await;
+            let message = tokio::select! {
+                message = incoming.recv() => message?,
+                _ = self.0.stop.cancelled() => return None,
+            };
+            self.0.start_typing(&message);
+            Some(message)
+        })
+    }
+
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            self.0.stop_typing(&to.id);
+            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            let text = match answer {
+                Ok(outcome) => outcome.reply,
+                Err(error) => error.to_string(),
+            };
+            self.0.say(chat, &text, REPLY_PATIENCE).await
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        self.0.health.is_connected()
+    }
+}
+
+impl Sink for Telegram {
+    fn id(&self) -> SinkId {
+        SinkId::Telegram
+    }
+
+    fn channel(&self) -> Channel {
+        Channel::Telegram
+    }
+
+    fn available(&self) -> bool {
+        self.health.is_connected() && !self.allowed().is_empty()
+    }
+
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        Box::pin(async move {
+            let mut problems = Vec::new();
+            let chats = self.allowed();
+            for chat in &chats {
+                if let Err(problem) = self.say(*chat, &message.chat, SINK_PATIENCE).await {
+                    problems.push(problem);
+                }
+            }
+            // Shown once any paired chat has it (P2).
+            if problems.len() < chats.len() { Ok(None) } else { Err(problems.join("; ")) }
+        })
+    }
+}

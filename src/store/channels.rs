@@ -1,0 +1,47 @@
+//! What the phone channels remember: the message ids already taken in (so a
+//! duplicate, a redelivery after a reconnect or a restart, is dropped: W4) and each
+//! channel's cursor (Telegram's next update id).
+
+use super::{Store, StoreError};
+use crate::channels::channel::Channel;
+
+/// Seen ids older than this are forgotten; no channel redelivers that late.
+const KEEP_SEEN_DAYS: i64 = 30;
+
+/// A handle on the store: `store.channel_marks()`.
+pub struct ChannelMarks<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl ChannelMarks<'_> {
+    /// Records `message_id` as taken in; false if it already was (a duplicate).
+    pub async fn first_sight(&self, channel: Channel, message_id: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("INSERT OR IGNORE INTO channel_seen (channel, message_id, seen_at) VALUES (?, ?, ?)")
+            .bind(channel)
+            .bind(message_id)
+            .bind(self.store.now())
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Forgets seen ids older than the keeping period; returns how many.
+    pub async fn forget_old(&self) -> Result<u64, StoreError> {
+        let before = super::utc(self.store.clock.now() - chrono::Duration::days(KEEP_SEEN_DAYS));
+        let done = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(before).execute(&self.store.pool).await?;
+        Ok(done.rows_affected())
+    }
+
+    pub async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT value FROM channel_cursor WHERE channel = ?").bind(channel).fetch_optional(&self.store.pool).await?)
+    }
+
+    pub async fn set_cursor(&self, channel: Channel, value: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO channel_cursor (channel, value) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET value = excluded.value")
+            .bind(channel)
+            .bind(value)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,76 @@
+//! What Sidecar says on the phone channels itself: the pairing replies, the notice to
+//! strangers, the bot's command menu, and how a channel that is down is described.
+
+use super::Lang;
+
+/// Said to a chat that is not paired. Nothing it writes reaches the model.
+pub fn private_bot(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Este es un Sidecar privado: solo responde a su dueño. Si eres tú, abre Sidecar → Ajustes → Canales y envía aquí /start con el código que aparece.",
+        Lang::En => "This is a private Sidecar: it only answers its owner. If that is you, open Sidecar → Settings → Channels and send /start here with the code shown there.",
+    }
+}
+
+/// Said when a chat pairs with the right code.
+pub fn paired(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Listo: este chat está vinculado con tu Sidecar. Escríbeme cuando quieras; los recordatorios también llegarán aquí cuando no estés en el escritorio.",
+        Lang::En => "Done: this chat is paired with your Sidecar. Write whenever you like; reminders reach you here too when you are away from the desk.",
+    }
+}
+
+/// `/start` from a chat that is already paired.
+pub fn already_paired(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Este chat ya está vinculado. Escríbeme lo que quieras, o prueba /status.",
+        Lang::En => "This chat is already paired. Write me anything, or try /status.",
+    }
+}
+
+/// `/start` with a wrong or expired code.
+pub fn wrong_code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Ese código no es válido o caducó. Abre Sidecar → Ajustes → Canales para ver el código actual.",
+        Lang::En => "That code is not valid or has expired. Open Sidecar → Settings → Channels to see the current code.",
+    }
+}
+
+/// The bot's command menu: (command, description).
+pub fn command_menu(lang: Lang) -> [(&'static str, &'static str); 4] {
+    match lang {
+        Lang::Es => [
+            ("quiet", "Silencio: /quiet 2h, /quiet here, /quiet off"),
+            ("reminders", "Tus recordatorios pendientes"),
+            ("status", "Estado de Sidecar y sus canales"),
+            ("checkpoint", "Guarda el estado del trabajo actual"),
+        ],
+        Lang::En => [
+            ("quiet", "Silence: /quiet 2h, /quiet here, /quiet off"),
+            ("reminders", "Your pending reminders"),
+            ("status", "Sidecar's state and its channels"),
+            ("checkpoint", "Save the state of the current work"),
+        ],
+    }
+}
+
+/// The desktop's word when a phone channel stays down (W1).
+pub fn channel_down(channel: &str, since_hm: &str, reason: &str, lang: Lang) -> (String, String) {
+    match lang {
+        Lang::Es => (
+            format!("{channel} está desconectado"),
+            format!("Sin conexión desde las {since_hm} ({reason}). Sidecar reintenta solo; lo que llegue mientras tanto no se pierde."),
+        ),
+        Lang::En => (
+            format!("{channel} is disconnected"),
+            format!("Down since {since_hm} ({reason}). Sidecar keeps retrying on its own; nothing sent meanwhile is lost."),
+        ),
+    }
+}
+
+/// A channel is back after being down.
+pub fn channel_back(channel: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Es => format!("{channel} vuelve a estar conectado."),
+        Lang::En => format!("{channel} is connected again."),
+    }
+}
