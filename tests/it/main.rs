@@ -26,6 +26,7 @@ mod reminders;
 mod services;
 mod settings_fuzz;
 mod sources;
+mod telegram;
 mod store;
 mod tools;
 mod turn_machine;

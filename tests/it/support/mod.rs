@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod bot_api;
 pub mod tools;
 
 use std::sync::{Arc, Mutex};
@@ -280,7 +281,7 @@ async fn send_chunk(socket: &mut TcpStream, data: &str) {
 }
 
 /// Reads headers and a content-length body; returns the lower-cased head and the body.
-async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
+pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 4096];
     let header_end = loop {

@@ -1,0 +1,193 @@
+//! Telegram against a Bot API–compatible server on loopback (`support::bot_api`):
+//! pairing, strangers, commands, replies, reminders, duplicates, flood control and a
+//! server that goes away. The model is a scripted OpenAI-compatible server, so the
+//! tests can tell whether a message reached it.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sidecar::channels::health::Link;
+use sidecar::proactive::state::Channel;
+use sidecar::secrets::Secrets;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::bot_api::FakeBotApi;
+use crate::support::{reply_events, Reply, ScriptedServer};
+
+const ME: i64 = 5_550_001;
+const STRANGER: i64 = 5_550_666;
+
+/// A model that answers "re: <what was asked>".
+async fn echo_model() -> ScriptedServer {
+    ScriptedServer::responding(|request| {
+        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
+    })
+    .await
+}
+
+/// A companion whose settings.toml turns Telegram on against `bot`, with the token in
+/// an environment variable of its own (tests run in parallel).
+async fn open(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64]) -> Arc<Companion> {
+    let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
+    // SAFETY: a variable no other test reads.
+    unsafe { std::env::set_var(&token_env, "123456:TEST-token-that-is-long-enough") };
+    let config = dir.join("settings.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n\n[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"{token_env}\"\nallowed_chats = {chats:?}\npoll_timeout_secs = 1\n",
+            model.base_url, bot.api_url
+        ),
+    )
+    .unwrap();
+    let settings = sidecar::settings::Settings::load(&config).unwrap();
+    let options = CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    let core = Companion::open(options).await.unwrap();
+    core.channels().start();
+    wait_until("Telegram connects", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Connected { .. }))).await;
+    core
+}
+
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !done() {
+        assert!(Instant::now() < until, "timed out waiting: {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[]).await;
+
+    // A stranger is told the bot is private; the model never hears of it.
+    bot.say(STRANGER, "hola, ¿quién eres?");
+    let said = bot.wait_for_sent(STRANGER, 1, Duration::from_secs(10)).await;
+    assert!(said[0].contains("private Sidecar") || said[0].contains("Sidecar privado"), "{said:?}");
+    // Without the code, /start does not pair either.
+    bot.say(ME, "/start 000000");
+    assert_eq!(bot.wait_for_sent(ME, 1, Duration::from_secs(10)).await.len(), 1);
+    assert!(core.channels().view().telegram.paired_chats.is_empty());
+
+    // The code shown in Settings pairs the chat, and settings.toml keeps it.
+    let code = core.channels().telegram_pairing_code().unwrap();
+    assert_eq!(core.channels().view().telegram.pairing_code.as_deref(), Some(code.code.as_str()));
+    bot.say(ME, &format!("/start {}", code.code));
+    let said = bot.wait_for_sent(ME, 2, Duration::from_secs(10)).await;
+    assert!(said[1].contains("paired") || said[1].contains("vinculado"), "{said:?}");
+    assert_eq!(core.channels().view().telegram.paired_chats, [ME]);
+    assert_eq!(core.channels().view().telegram.pairing_code, None, "a code is used once");
+    let file = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
+    assert!(file.contains(&format!("allowed_chats = [{ME}]")), "{file}");
+
+    // A command is answered by Sidecar itself, without the model.
+    bot.say(ME, "/status@sidecar_test_bot");
+    let said = bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
+    assert!(said[2].starts_with("Proactivity:") || said[2].starts_with("Proactividad:"), "{said:?}");
+    assert_eq!(model.request_count(), 0, "neither the stranger, the pairing nor the command reached the model");
+
+    // A message is answered by the model, with "typing…" shown meanwhile, and joins
+    // the conversation the desktop sees, said on Telegram.
+    bot.say(ME, "¿me oyes desde el móvil?");
+    let said = bot.wait_for_sent(ME, 4, Duration::from_secs(10)).await;
+    assert_eq!(said[3], "re: ¿me oyes desde el móvil?");
+    assert!(bot.calls("sendChatAction").iter().any(|c| c.body["chat_id"].as_i64() == Some(ME) && c.body["action"] == "typing"));
+    let history = core.history(20).await.unwrap();
+    let from_phone = history.iter().find(|m| m.content == "¿me oyes desde el móvil?").expect("in the history");
+    assert_eq!(from_phone.channel, Some(Channel::Telegram));
+    // The bot's menu lists the commands.
+    let menu = bot.calls("setMyCommands");
+    let names: Vec<&str> = menu[0].body["commands"].as_array().unwrap().iter().map(|c| c["command"].as_str().unwrap()).collect();
+    assert_eq!(names, ["quiet", "reminders", "status", "checkpoint"]);
+
+    // Unpaired from Settings: the chat is a stranger again.
+    core.channels().unpair_telegram(ME).unwrap();
+    bot.say(ME, "¿sigues ahí?");
+    let said = bot.wait_for_sent(ME, 5, Duration::from_secs(10)).await;
+    assert!(said[4].contains("private Sidecar") || said[4].contains("Sidecar privado"), "{said:?}");
+    assert_eq!(model.request_count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicates_floods_and_outages_lose_nothing_and_repeat_nothing() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+
+    // The same message delivered twice (a new update id) is answered once.
+    let first = bot.say(ME, "uno");
+    bot.wait_for_sent(ME, 1, Duration::from_secs(10)).await;
+    bot.repeat(ME, first, "uno");
+    bot.say(ME, "dos");
+    let said = bot.wait_for_sent(ME, 2, Duration::from_secs(10)).await;
+    assert_eq!(said, ["re: uno", "re: dos"]);
+
+    // 429 with retry_after: the reply waits that long, then goes out once.
+    bot.flood(1, 1);
+    bot.say(ME, "tres");
+    let said = bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
+    assert_eq!(said[2], "re: tres");
+    let sends = bot.calls("sendMessage");
+    let refused = sends.iter().find(|c| !c.accepted).expect("the flooded attempt");
+    let accepted = sends.iter().rev().find(|c| c.accepted).unwrap();
+    assert!(accepted.at - refused.at >= Duration::from_secs(1), "retry_after honoured: {:?}", accepted.at - refused.at);
+
+    // The server goes away: the channel says so; what the user wrote meanwhile is
+    // answered once it is back, once.
+    bot.go_away();
+    wait_until("Telegram is seen down", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Down { .. }))).await;
+    bot.say(ME, "cuatro");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    bot.come_back();
+    let said = bot.wait_for_sent(ME, 4, Duration::from_secs(20)).await;
+    assert_eq!(said[3], "re: cuatro");
+
+    // A restart with the server offering everything again answers nothing twice.
+    core.shutdown().await;
+    drop(core);
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+    bot.say(ME, "cinco");
+    let said = bot.wait_for_sent(ME, 5, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(bot.sent_to(ME), ["re: uno", "re: dos", "re: tres", "re: cuatro", "re: cinco"], "{said:?}");
+    assert_eq!(model.request_count(), 5);
+    core.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+    let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
+    let delivered = |id: i64| {
+        let core = core.clone();
+        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered }
+    };
+
+    // At the desk a moment ago: the reminder is shown there, not on the phone.
+    core.proactive().desk_active().await.unwrap();
+    let (at_desk, _) = core.reminders().set("beber agua", "en 1 segundo").await.unwrap();
+    let until = Instant::now() + Duration::from_secs(15);
+    while !delivered(at_desk.id).await {
+        assert!(Instant::now() < until, "the reminder was never delivered");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(bot.sent_to(ME).is_empty(), "the phone stays quiet while the user is at the desk");
+
+    // Away (idle for longer than phone_when_idle_minutes, here 0): the phone has it.
+    let mut config = core.proactive().config().await.unwrap();
+    config.sinks.phone_when_idle_minutes = 0;
+    core.proactive().set_config(config).await.unwrap();
+    let (away, _) = core.reminders().set("llamar a mamá", "en 2 segundos").await.unwrap();
+    let said = bot.wait_for_sent(ME, 1, Duration::from_secs(15)).await;
+    scheduler.abort();
+    assert!(said.first().is_some_and(|s| s.contains("llamar a mamá")), "{said:?}");
+    assert!(delivered(away.id).await);
+    let history = core.history(20).await.unwrap();
+    assert_eq!(history.iter().filter(|m| m.content.contains("llamar a mamá")).count(), 1, "kept once in the conversation");
+    core.shutdown().await;
+}
