@@ -17,7 +17,7 @@ use std::sync::{Arc, RwLock};
 use serde::Serialize;
 
 use super::config::{SinkId, SinkPreference, SinkPreferences};
-use super::state::Channel;
+use crate::channels::channel::Channel;
 use crate::reminders::scheduler::BoxFuture;
 
 /// What kind of proactive message this is.
