@@ -328,3 +328,34 @@ pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandErr
         .open_path(dir.to_string_lossy(), None::<&str>)
         .map_err(|e| CommandError { message: format!("cannot open {}: {e}", dir.display()), retryable: false, cancelled: false })
 }
+
+/// Settings → Channels: each phone channel's state, pairing and token source.
+#[tauri::command]
+pub fn channels_view(core: Core<'_>) -> sidecar::channels::service::ChannelsView {
+    core.channels().view()
+}
+
+/// Saves the bot token (keychain) and turns Telegram on: off the main thread.
+#[tauri::command]
+pub async fn set_telegram_token(core: Core<'_>, token: String) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    blocking(&core, move |c| c.channels().set_telegram_token(&token)).await?;
+    Ok(core.channels().view())
+}
+
+#[tauri::command]
+pub async fn set_telegram_enabled(core: Core<'_>, enabled: bool) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    blocking(&core, move |c| c.channels().set_telegram_enabled(enabled)).await?;
+    Ok(core.channels().view())
+}
+
+#[tauri::command]
+pub fn new_telegram_code(core: Core<'_>) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    core.channels().telegram_pairing_code()?;
+    Ok(core.channels().view())
+}
+
+#[tauri::command]
+pub async fn unpair_telegram(core: Core<'_>, chat: i64) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    blocking(&core, move |c| c.channels().unpair_telegram(chat)).await?;
+    Ok(core.channels().view())
+}

@@ -58,6 +58,15 @@ pub fn run() {
                 // The user is looking: nothing proactive is unread any more.
                 WindowEvent::Focused(true) => {
                     let _ = tray::set_alert(window.app_handle(), false);
+                    // The user is at the desk: phones wait (routing's "phone when idle").
+                    if let Some(companion) = window.app_handle().try_state::<Arc<Companion>>() {
+                        let companion = companion.inner().clone();
+                        tauri::async_runtime::spawn(async move {
+                            if let Err(error) = companion.proactive().desk_active().await {
+                                tracing::warn!(%error, "could not note the desk as active");
+                            }
+                        });
+                    }
                 }
                 _ => {}
             }
@@ -110,6 +119,11 @@ pub fn run() {
             commands::save_proactive_config,
             commands::set_timezone,
             commands::set_quiet,
+            commands::channels_view,
+            commands::set_telegram_token,
+            commands::set_telegram_enabled,
+            commands::new_telegram_code,
+            commands::unpair_telegram,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");
@@ -159,6 +173,9 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
         loop {
             match events.recv().await {
                 Ok(event) => {
+                    if let sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } = &event {
+                        tray::channel_alert(&app, title, body, *down);
+                    }
                     if let Err(error) = app.emit(CORE_EVENT, &event) {
                         tracing::warn!(%error, "could not forward a core event");
                     }

@@ -75,6 +75,18 @@ pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// A phone channel stayed down (W1) or came back: a notification says so, and the
+/// tray's tooltip keeps saying it while it lasts.
+pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
+    if let Some(tray) = app.tray_by_id(TRAY_ID) {
+        let tooltip = if down { format!("Sidecar — {title}") } else { "Sidecar".to_string() };
+        let _ = tray.set_tooltip(Some(tooltip));
+    }
+    if let Err(error) = notifier::notify(app, title, body, app.state::<Arc<Companion>>().lang()) {
+        tracing::warn!(%error, "could not tell the user about a channel");
+    }
+}
+
 fn quiet_for_an_hour(app: &AppHandle) {
     use tauri::Manager;
     let Some(companion) = app.try_state::<std::sync::Arc<sidecar::Companion>>().map(|c| c.inner().clone()) else {

@@ -99,6 +99,8 @@ export type CoreEvent =
   | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
   | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean }
   | { type: "reminders_changed" }
+  | { type: "channels_changed" }
+  | { type: "channel_alert"; channel: Channel; title: string; body: string; down: boolean }
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | ({ type: "model_status" } & ModelStatus);
@@ -343,13 +345,23 @@ export interface IcsImport {
   unreadable: string[];
 }
 export type Level = "low" | "medium" | "high";
-export type SinkId = "chat" | "notification" | "tray" | "console";
+export type SinkId = "chat" | "notification" | "tray" | "console" | "telegram" | "whatsapp";
 export type SinkPreference = "all" | "reminders-only" | "none";
 export interface ProactiveConfig {
   level: Level;
   quiet_hours: { start: string; end: string };
   tick_minutes: number;
-  sinks: { primary: SinkId; chat: SinkPreference; notification: SinkPreference; tray: SinkPreference; console: SinkPreference };
+  sinks: {
+    primary: SinkId;
+    chat: SinkPreference;
+    notification: SinkPreference;
+    tray: SinkPreference;
+    console: SinkPreference;
+    telegram: SinkPreference;
+    whatsapp: SinkPreference;
+    /** Phones hear Sidecar speak first once the desktop has been idle this long. */
+    phone_when_idle_minutes: number;
+  };
 }
 /** The limits the core enforces, for the settings to state. */
 export interface ProactiveLimits {
@@ -368,14 +380,47 @@ export interface ProactiveStatus {
     count_this_hour: number;
     circuit_open_until: string | null;
     last_spontaneous_at: string | null;
-    last_active_channel: "desktop" | "cli" | null;
+    last_active_channel: Channel | null;
   };
   zone: string;
-  sinks: [SinkId, "desktop" | "cli", boolean][];
+  sinks: [SinkId, Channel, boolean][];
   /** Spontaneous messages allowed today at this level. */
   max_today: number;
   /** Until when Sidecar is quiet, if it is now. */
   quiet_until: string | null;
+}
+
+export type Channel = "desktop" | "cli" | "telegram" | "whatsapp";
+
+/** A phone channel's link, as the core tracks it. */
+export type Link =
+  | { state: "connecting" }
+  | { state: "connected"; since: string }
+  | { state: "down"; since: string; reason: string }
+  | { state: "needs_setup"; what: string };
+
+export interface HealthView {
+  channel: Channel;
+  link: Link;
+  last_message_at: string | null;
+}
+
+export type TokenSource = { kind: "environment"; variable: string } | { kind: "keychain" } | { kind: "missing" };
+
+export interface TelegramView {
+  enabled: boolean;
+  token: TokenSource;
+  /** Null when Telegram does not run in this process. */
+  health: HealthView | null;
+  paired_chats: number[];
+  pairing_code: string | null;
+  pairing_expires_at: string | null;
+}
+
+export interface ChannelsView {
+  /** This window's process runs the channels (not another Sidecar). */
+  owner: boolean;
+  telegram: TelegramView;
 }
 
 export const CORE_EVENT = "sidecar://event";
@@ -443,6 +488,11 @@ export const api = {
   saveProactiveConfig: (config: ProactiveConfig) => invoke<ProactiveConfig>("save_proactive_config", { config }),
   setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),
   setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),
+  channelsView: () => invoke<ChannelsView>("channels_view"),
+  setTelegramToken: (token: string) => invoke<ChannelsView>("set_telegram_token", { token }),
+  setTelegramEnabled: (enabled: boolean) => invoke<ChannelsView>("set_telegram_enabled", { enabled }),
+  newTelegramCode: () => invoke<ChannelsView>("new_telegram_code"),
+  unpairTelegram: (chat: number) => invoke<ChannelsView>("unpair_telegram", { chat }),
   /** A notification was clicked: the window came up on this message. */
   onShowMessage: (handler: (messageId: number) => void): Promise<UnlistenFn> =>
     listen<number>(SHOW_MESSAGE, (e) => handler(e.payload)),

@@ -139,8 +139,25 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
         eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
         return Ok(1);
     };
+    let mut events = companion.events().subscribe();
     let deliveries = tokio::spawn(deliveries);
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
+    let telegram = companion.channels().view().telegram;
+    if telegram.enabled {
+        let paired = telegram.paired_chats.len();
+        match telegram.token {
+            sidecar::channels::service::TokenSource::Missing => eprintln!("Telegram: on, but no bot token (set {} or save one in the app's Settings → Channels)", sidecar::settings::channels::TELEGRAM_TOKEN_ENV),
+            _ => eprintln!("Telegram: serving {paired} paired chat(s)"),
+        }
+    }
+    // A phone channel that stays down is said on the terminal (W1).
+    tokio::spawn(async move {
+        while let Ok(event) = events.recv().await {
+            if let sidecar::events::CoreEvent::ChannelAlert { title, body, .. } = event {
+                eprintln!("{title}: {body}");
+            }
+        }
+    });
     stop_signal().await;
     cancel.cancel();
     let _ = deliveries.await;

@@ -3,7 +3,7 @@ import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveSt
 import { useStrings } from "../i18n";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
-const DESKTOP_SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray"];
+const SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray", "telegram", "whatsapp"];
 const PREFERENCES: SinkPreference[] = ["all", "reminders-only", "none"];
 
 function hm(iso: string, locale: string): string {
@@ -112,7 +112,7 @@ export function ProactivitySettings() {
           </tr>
         </thead>
         <tbody>
-          {DESKTOP_SINKS.map((sink) => (
+          {SINKS.map((sink) => (
             <tr key={sink}>
               <td>{t.sinkName(sink)}</td>
               <td>
@@ -132,6 +132,18 @@ export function ProactivitySettings() {
         </tbody>
       </table>
       <p className="muted small">{t.sinksHint}</p>
+      <label className="stacked">
+        {t.phoneWhenIdle}
+        <input
+          type="number"
+          min={0}
+          max={1440}
+          value={config.sinks.phone_when_idle_minutes}
+          onChange={(e) => set({ sinks: { ...config.sinks, phone_when_idle_minutes: Number(e.target.value) } })}
+          data-testid="phone-when-idle"
+        />
+        <span className="muted small">{t.phoneWhenIdleHint}</span>
+      </label>
       <div className="row">
         <button onClick={save} data-testid="save-proactive">
           {t.save}

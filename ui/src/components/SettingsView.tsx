@@ -9,6 +9,7 @@ import {
   type ProviderView,
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
+import { ChannelsSettings } from "./ChannelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 
 /** Fill-ins for common providers; the user still chooses the model and key. */
@@ -271,6 +272,7 @@ export function SettingsView() {
         </section>
       )}
       <ProactivitySettings />
+      <ChannelsSettings />
       <section className="logs-settings">
         <h2>{t.logsTitle}</h2>
         <p className="muted">{t.logsIntro}</p>

@@ -4,6 +4,7 @@ import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
 import {
   CORE_EVENT,
+  type ChannelsView,
   type CommandError,
   type CoreEvent,
   type Message,
@@ -25,7 +26,7 @@ export function defaultProactiveStatus(): ProactiveStatus {
       level: "medium",
       quiet_hours: { start: "22:00", end: "08:00" },
       tick_minutes: 15,
-      sinks: { primary: "chat", chat: "all", notification: "all", tray: "all", console: "all" },
+      sinks: { primary: "chat", chat: "all", notification: "all", tray: "all", console: "all", telegram: "all", whatsapp: "all", phone_when_idle_minutes: 10 },
     },
     state: { count_today: 1, count_this_hour: 0, circuit_open_until: null, last_spontaneous_at: null, last_active_channel: "desktop" },
     zone: "Europe/Madrid",
@@ -46,6 +47,10 @@ export class FakeCore {
   onStop: () => void = () => undefined;
   providers: ProviderView[] = [];
   pinned: string | null = null;
+  channels: ChannelsView = {
+    owner: true,
+    telegram: { enabled: false, token: { kind: "missing" }, health: null, paired_chats: [], pairing_code: null, pairing_expires_at: null },
+  };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
 
@@ -87,6 +92,8 @@ export class FakeCore {
             return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid", snooze_choices: [5, 15, 60] };
           case "proactive_status":
             return defaultProactiveStatus();
+          case "channels_view":
+            return this.channels;
           default:
             return undefined;
         }
