@@ -188,7 +188,7 @@ impl ConversationService {
             }
         });
         let dequeued = turn.waited.map(|_| text.to_string());
-        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued });
+        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
         // Code decides what code can decide (P10): a reminder, a fact, a list.
         let note = match crate::intent::detect(text) {
             Some(intent) => match self.carry_out(conversation_id, intent, text, channel).await? {
@@ -274,6 +274,7 @@ impl ConversationService {
         self.with.events.publish(CoreEvent::TurnFinished {
             conversation_id,
             message_id,
+            channel,
             status: status.as_str().to_string(),
             finish_reason: None,
             usage: None,
@@ -313,7 +314,7 @@ impl ConversationService {
             return Err(CompanionError::NothingToRetry);
         }
         let user_message_id = recent.iter().rev().find(|m| m.role == Role::User).map(|m| m.id).unwrap_or(last.id);
-        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, dequeued: None });
+        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel: self.with.channel, dequeued: None });
         self.with.proactive.record_user_activity(self.with.channel).await?;
         let _brain = self.with.brain.lock().await;
         self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel, None).await
@@ -430,6 +431,7 @@ impl ConversationService {
                 self.with.events.publish(CoreEvent::TurnFinished {
                     conversation_id,
                     message_id: outcome.message_id,
+                    channel: said.channel,
                     status: outcome.status.as_str().to_string(),
                     finish_reason: outcome.finish_reason.clone(),
                     usage: outcome.usage,

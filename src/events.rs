@@ -29,6 +29,8 @@ pub enum CoreEvent {
     TurnStarted {
         conversation_id: i64,
         user_message_id: i64,
+        /// Where the message was said (a phone's turns show in the window too).
+        channel: crate::channels::channel::Channel,
         /// The message's text when it waited in the queue and starts only now.
         #[serde(skip_serializing_if = "Option::is_none")]
         dequeued: Option<String>,
@@ -59,6 +61,7 @@ pub enum CoreEvent {
     TurnFinished {
         conversation_id: i64,
         message_id: i64,
+        channel: crate::channels::channel::Channel,
         status: String,
         finish_reason: Option<String>,
         usage: Option<Usage>,

@@ -48,6 +48,8 @@ export interface Message {
   tool_call_id?: string | null;
   is_error?: boolean;
   meta?: MessageMeta | null;
+  /** Where it was said or shown (older messages: unknown). */
+  channel?: Channel | null;
 }
 
 export interface TurnOutcome {
@@ -78,7 +80,7 @@ export type ModelStatus =
   | { state: "unavailable"; message: string };
 
 export type CoreEvent =
-  | { type: "turn_started"; conversation_id: number; user_message_id: number; dequeued?: string }
+  | { type: "turn_started"; conversation_id: number; user_message_id: number; channel?: Channel; dequeued?: string }
   | { type: "queue"; items: QueuedMessage[] }
   | { type: "delta"; conversation_id: number; text: string }
   | { type: "tool_started"; conversation_id: number; call_id: string; name: string; arguments: string }
@@ -88,6 +90,7 @@ export type CoreEvent =
       type: "turn_finished";
       conversation_id: number;
       message_id: number;
+      channel?: Channel;
       status: MessageStatus;
       finish_reason: string | null;
       usage: Usage | null;

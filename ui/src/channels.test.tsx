@@ -94,4 +94,20 @@ describe("settings → channels", () => {
     await user.click(screen.getByTestId("save-proactive"));
     expect(core.invoked("save_proactive_config")[0].args).toMatchObject({ config: { sinks: { phone_when_idle_minutes: 30 } } });
   });
+
+  it("shows a message from the phone and its reply in the desktop chat", async () => {
+    const core = new FakeCore();
+    renderApp();
+    await screen.findByTestId("composer");
+    core.history = [{ id: 7, conversation_id: 1, role: "user", content: "¿me lees desde el móvil?", created_at: "2026-11-23T09:20:00Z", channel: "telegram" } as never];
+    await core.event({ type: "turn_started", conversation_id: 1, user_message_id: 7, channel: "telegram" });
+    expect(await screen.findByText("¿me lees desde el móvil?")).toBeInTheDocument();
+    core.history = [
+      ...core.history,
+      { id: 8, conversation_id: 1, role: "assistant", content: "Sí, te leo.", created_at: "2026-11-23T09:20:02Z", channel: "telegram" } as never,
+    ];
+    await core.event({ type: "turn_finished", conversation_id: 1, message_id: 8, channel: "telegram", status: "complete", finish_reason: "stop", usage: null, meta: {} });
+    expect(await screen.findByText("Sí, te leo.")).toBeInTheDocument();
+    expect(screen.getAllByTestId("channel-tag").map((tag) => tag.textContent)).toEqual(["on Telegram", "on Telegram"]);
+  });
 });

@@ -24,6 +24,8 @@ export interface ShownMessage {
   notice: Notice | null;
   /** A reply ended (the next queued turn began) before its outcome arrived. */
   awaitingOutcome?: boolean;
+  /** Said on a phone channel, so the chat can say where. */
+  phone?: "telegram" | "whatsapp";
 }
 
 export interface ChatState {
@@ -60,6 +62,10 @@ function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role
   return { status: "complete", finishReason: null, tools: [], meta: null, notice: null, ...partial };
 }
 
+function phoneOf(m: Message): ShownMessage["phone"] {
+  return m.channel === "telegram" || m.channel === "whatsapp" ? m.channel : undefined;
+}
+
 /**
  * Folds stored messages into what the chat shows: tool calls and their results
  * become chips on the reply that followed them (whose text already includes what
@@ -71,7 +77,7 @@ export function foldHistory(messages: Message[]): ShownMessage[] {
   for (const m of messages) {
     if (m.role === "user") {
       chips = [];
-      out.push(shown({ key: `m${m.id}`, role: "user", content: m.content }));
+      out.push(shown({ key: `m${m.id}`, role: "user", content: m.content, phone: phoneOf(m) }));
     } else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) {
       chips.push(...m.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, result: null, isError: false })));
     } else if (m.role === "tool") {
@@ -92,6 +98,7 @@ export function foldHistory(messages: Message[]): ShownMessage[] {
           finishReason: m.finish_reason,
           tools: chips,
           meta: m.meta ?? null,
+          phone: phoneOf(m),
         }),
       );
       chips = [];

@@ -42,7 +42,9 @@ export function useChat() {
       if (event.type === "turn_finished" && event.meta?.intent) intentAnswered.current = true;
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
-      if (event.type === "reminder_delivered" || event.type === "spontaneous_message")
+      // A message from the phone (and its answer) joins this chat too.
+      const fromPhone = (event.type === "turn_started" || event.type === "turn_finished") && (event.channel === "telegram" || event.channel === "whatsapp");
+      if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromPhone)
         api
           .loadHistory()
           .then((messages) => !disposed && dispatch({ type: "reminder_posted", messages }))

@@ -69,7 +69,15 @@ export function ChannelsSettings() {
   if (!view) return error ? <div className="problems">{error}</div> : null;
   const telegram = view.telegram;
   const health = telegram.health;
-  const state = health ? health.link.state : telegram.enabled ? "connecting" : "off";
+  const needsToken = telegram.enabled && telegram.token.kind === "missing";
+  const state = health ? health.link.state : needsToken ? "needs_setup" : telegram.enabled ? "connecting" : "off";
+  const stateText = health
+    ? linkText(t, health.link)
+    : needsToken
+      ? t.telegramNeedsToken
+      : telegram.enabled
+        ? t.linkConnecting
+        : t.telegramOff;
 
   return (
     <section className="channels-settings" data-testid="channels-settings">
@@ -80,7 +88,7 @@ export function ChannelsSettings() {
         <div className="channel-head">
           <h3>{t.telegramTitle}</h3>
           <span className={`channel-state ${state}`} data-testid="telegram-state">
-            {health ? linkText(t, health.link) : telegram.enabled ? t.linkConnecting : t.telegramOff}
+            {stateText}
           </span>
         </div>
         {health?.last_message_at && <p className="muted small">{t.lastMessage(hm(health.last_message_at, t.locale))}</p>}

@@ -83,6 +83,11 @@ function Bubble({ message, live, highlighted }: { message: ShownMessage; live?: 
     >
       <div className="author">
         {message.role === "user" ? t.you : t.sidecar}
+        {message.phone && (
+          <span className="channel-tag" data-testid="channel-tag">
+            {t.viaChannel(message.phone)}
+          </span>
+        )}
         {proactive && (
           <span className="proactive-tag" data-testid="proactive-tag">
             {proactive === "reminder" ? t.tagReminder : t.tagSpokeFirst}
