@@ -26,7 +26,7 @@ const IDLE_SECONDS: u64 = 60;
 struct Stopwatch(Mutex<Vec<f64>>);
 
 impl Deliver for Stopwatch {
-    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool) -> BoxFuture<'a, Result<(), String>> {
+    fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
         let delay = (Utc::now() - reminder.due_at).num_microseconds().unwrap_or(0) as f64 / 1000.0;
         self.0.lock().unwrap().push(delay);
         Box::pin(async { Ok(()) })
@@ -53,6 +53,12 @@ impl Reminders for Counting {
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         Reminders::release(&self.0, id)
+    }
+    fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Reminders::begin_showing(&self.0, id)
+    }
+    fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
+        Reminders::fail(&self.0, id)
     }
 }
 

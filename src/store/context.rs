@@ -73,7 +73,7 @@ impl ContextRows<'_> {
 
     /// Every message of a conversation after `after_id`, oldest first.
     pub async fn messages_after(&self, conversation_id: i64, after_id: i64) -> Result<Vec<Message>, StoreError> {
-        Ok(sqlx::query_as(&format!(
+        Ok(sqlx::query_as(columns_sql!(
             "SELECT {} FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id",
             super::messages::COLUMNS
         ))
@@ -93,7 +93,7 @@ impl ContextRows<'_> {
 
     pub async fn add_checkpoint(&self, conversation_id: i64, trigger: &str, body: &Body) -> Result<Checkpoint, StoreError> {
         let ts = self.store.now();
-        let row: CheckpointRow = sqlx::query_as(&format!(
+        let row: CheckpointRow = sqlx::query_as(columns_sql!(
             "INSERT INTO checkpoints (conversation_id, status, trigger, body, created_at, updated_at)
              VALUES (?, 'in_progress', ?, ?, ?, ?) RETURNING {CHECKPOINT_COLUMNS}"
         ))
@@ -109,7 +109,7 @@ impl ContextRows<'_> {
 
     pub async fn checkpoint(&self, id: i64) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> =
-            sqlx::query_as(&format!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?"))
+            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?"))
                 .bind(id)
                 .fetch_optional(&self.store.pool)
                 .await?;
@@ -119,7 +119,7 @@ impl ContextRows<'_> {
     /// The newest checkpoints first.
     pub async fn checkpoints(&self, limit: u32) -> Result<Vec<Checkpoint>, StoreError> {
         let rows: Vec<CheckpointRow> =
-            sqlx::query_as(&format!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
+            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
                 .bind(limit)
                 .fetch_all(&self.store.pool)
                 .await?;
@@ -151,7 +151,7 @@ impl ContextRows<'_> {
 
     /// The newest open checkpoint of another conversation updated since `since`.
     pub async fn latest_open_checkpoint(&self, since: &str, except: i64) -> Result<Option<Checkpoint>, StoreError> {
-        let row: Option<CheckpointRow> = sqlx::query_as(&format!(
+        let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
              WHERE status IN ('in_progress', 'paused', 'resumed') AND updated_at >= ? AND conversation_id != ?
              ORDER BY updated_at DESC, id DESC LIMIT 1"
@@ -166,7 +166,7 @@ impl ContextRows<'_> {
     /// The newest open checkpoint written in `conversation_id`, else the open one it
     /// continues.
     pub async fn open_checkpoint_of(&self, conversation_id: i64) -> Result<Option<Checkpoint>, StoreError> {
-        let row: Option<CheckpointRow> = sqlx::query_as(&format!(
+        let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
              WHERE status IN ('in_progress', 'paused', 'resumed')
                AND (conversation_id = ?1 OR id = (SELECT resumed_checkpoint_id FROM conversations WHERE id = ?1))

@@ -228,7 +228,7 @@ impl Conversations<'_> {
     /// What Sidecar said on its own (reminders, spontaneous messages) after message
     /// `after`, in any conversation, oldest first.
     pub async fn proactive_messages_after(&self, after: i64) -> Result<Vec<Message>, StoreError> {
-        Ok(sqlx::query_as(&format!(
+        Ok(sqlx::query_as(columns_sql!(
             "SELECT {COLUMNS} FROM messages
              WHERE id > ? AND role = 'assistant' AND json_extract(meta, '$.proactive') IS NOT NULL ORDER BY id"
         ))
@@ -245,7 +245,7 @@ impl Conversations<'_> {
 
     /// The last `limit` messages of a conversation, oldest first.
     pub async fn recent_messages(&self, conversation_id: i64, limit: u32) -> Result<Vec<Message>, StoreError> {
-        let mut rows: Vec<Message> = sqlx::query_as(&format!(
+        let mut rows: Vec<Message> = sqlx::query_as(columns_sql!(
             "SELECT {COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?"
         ))
         .bind(conversation_id)

@@ -3,6 +3,14 @@
 //! Queries are checked at run time (`query_as` + `FromRow`) so building needs no
 //! database.
 
+/// A query built from the module's own constant pieces (its column lists), never from
+/// input: values always go through `bind`.
+macro_rules! columns_sql {
+    ($($piece:tt)*) => {
+        sqlx::AssertSqlSafe(format!($($piece)*))
+    };
+}
+
 mod channels;
 mod context;
 mod corrections;

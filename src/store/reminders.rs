@@ -91,7 +91,7 @@ pub struct ReminderTable<'a> {
 
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
-        Ok(sqlx::query_as(&format!(
+        Ok(sqlx::query_as(columns_sql!(
             "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
         ))
         .bind(new.message)
@@ -106,12 +106,12 @@ impl ReminderTable<'_> {
     }
 
     pub async fn reminder(&self, id: i64) -> Result<Option<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?)
     }
 
     /// Every reminder, soonest first, then the rest by most recent.
     pub async fn reminders(&self) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!(
+        Ok(sqlx::query_as(columns_sql!(
             "SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"
         ))
         .fetch_all(&self.store.pool)
@@ -132,7 +132,7 @@ impl ReminderTable<'_> {
     /// Pending reminders due within `within` of `due_at` with the same rule: what a
     /// second request for the same reminder would duplicate.
     pub async fn same_time(&self, due_at: DateTime<Utc>, within: chrono::Duration, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at BETWEEN ? AND ? AND rrule IS ? ORDER BY id"))
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at BETWEEN ? AND ? AND rrule IS ? ORDER BY id"))
             .bind(utc(due_at - within))
             .bind(utc(due_at + within))
             .bind(rrule)
@@ -142,7 +142,7 @@ impl ReminderTable<'_> {
 
     /// Pending reminders whose message contains `query` (case-insensitive).
     pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(&format!(
+        Ok(sqlx::query_as(columns_sql!(
             "SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"
         ))
         .bind(query.trim())
@@ -191,7 +191,7 @@ impl ReminderTable<'_> {
             .execute(&mut *tx)
             .await?;
         let claimed: Vec<Reminder> =
-            sqlx::query_as(&format!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY shown_attempts, due_at"))
+            sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY shown_attempts, due_at"))
                 .fetch_all(&mut *tx)
                 .await?;
         tx.commit().await?;
