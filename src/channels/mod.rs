@@ -15,3 +15,4 @@ pub mod service;
 pub mod slash;
 pub mod source;
 pub mod telegram;
+pub mod whatsapp;

@@ -74,3 +74,27 @@ pub fn channel_back(channel: &str, lang: Lang) -> String {
         Lang::En => format!("{channel} is connected again."),
     }
 }
+
+/// While WhatsApp waits for its QR code to be scanned.
+pub fn scan_qr(lang: Lang) -> String {
+    match lang {
+        Lang::Es => "Escanea el código QR con WhatsApp en tu móvil: Ajustes → Dispositivos vinculados → Vincular un dispositivo.".into(),
+        Lang::En => "Scan the QR code with WhatsApp on your phone: Settings → Linked devices → Link a device.".into(),
+    }
+}
+
+/// The QR codes expired unscanned (W2); new ones are on their way.
+pub fn qr_expired(lang: Lang) -> String {
+    match lang {
+        Lang::Es => "El código QR caducó sin escanearse; se está generando uno nuevo.".into(),
+        Lang::En => "The QR code expired before it was scanned; a new one is being made.".into(),
+    }
+}
+
+/// The phone unlinked Sidecar.
+pub fn whatsapp_unlinked(lang: Lang) -> String {
+    match lang {
+        Lang::Es => "WhatsApp desvinculó a Sidecar desde el móvil; escanea un código QR nuevo para volver a vincularlo.".into(),
+        Lang::En => "WhatsApp unlinked Sidecar from the phone; scan a new QR code to link it again.".into(),
+    }
+}

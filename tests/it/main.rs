@@ -30,3 +30,4 @@ mod telegram;
 mod store;
 mod tools;
 mod turn_machine;
+mod whatsapp;

@@ -1,0 +1,38 @@
+//! The boundary between Sidecar's WhatsApp channel and the WhatsApp Web client: what
+//! the channel needs from a connection (events in, text out, a liveness check). The
+//! real one is `client::WebClient` (whatsapp-rust); tests drive the channel through
+//! a scripted one, with the protocol library linked all the same.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use crate::reminders::scheduler::BoxFuture;
+
+/// What the connection reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A pairing QR code to show, valid this long (the next one follows).
+    Qr { code: String, valid_for: Duration },
+    /// Every QR code of this pairing attempt expired unscanned (W2).
+    QrExpired,
+    /// Connected and logged in as this number (digits only).
+    Connected { own_number: String },
+    /// The connection ended.
+    Disconnected { reason: String },
+    /// Unlinked from the phone: pairing starts over.
+    LoggedOut,
+    /// A text message in some chat.
+    Message { id: String, chat: String, from_me: bool, group: bool, text: String },
+}
+
+pub trait WhatsappLink: Send + Sync {
+    /// Opens the connection (pairing if there is no session yet); its events go to
+    /// `events` until `close`.
+    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>>;
+    /// Sends `text` to the chat of `number`; returns the message's id.
+    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>>;
+    /// Whether the socket is alive now (the heartbeat's question, W1).
+    fn alive(&self) -> bool;
+    fn close(&self) -> BoxFuture<'_, ()>;
+}

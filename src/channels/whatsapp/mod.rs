@@ -1,0 +1,311 @@
+//! WhatsApp, the seed's main mobile channel, through WhatsApp Web's multi-device
+//! protocol (whatsapp-rust, Baileys' counterpart in Rust). Pairing is a QR code shown
+//! in Settings → Channels; the session lives in the data dir. Only the user's own chat
+//! ("message yourself") and allowed numbers reach the model (`gate`).
+//!
+//! The seed's failure modes are handled here: W1 a silent disconnect is caught by a
+//! heartbeat and reconnected with backoff (a desktop notification when it stays
+//! down, through `health`); W2 an expired QR is replaced at once and the desktop says
+//! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
+//! across restarts.
+
+pub mod client;
+pub mod gate;
+pub mod link;
+pub mod pace;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::backoff::Backoff;
+use super::channel::Channel;
+use super::health::Health;
+use super::phone::PhoneParts;
+use super::source::{IncomingMessage, MessageSource};
+use crate::conversation::TurnOutcome;
+use crate::error::CompanionError;
+use crate::proactive::config::SinkId;
+use crate::proactive::router::{Outgoing, Sink};
+use crate::reminders::scheduler::BoxFuture;
+use crate::settings::channels::WhatsappSettings;
+use link::{LinkEvent, WhatsappLink};
+use pace::Pace;
+
+/// How often the connection is asked whether it is alive (W1).
+pub const HEARTBEAT: Duration = Duration::from_secs(30);
+/// How long a reply keeps being retried while WhatsApp is unreachable.
+const REPLY_PATIENCE: Duration = Duration::from_secs(15 * 60);
+/// How long a reminder waits for WhatsApp before the router counts it failed here.
+const SINK_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The QR code to scan, while pairing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pairing {
+    pub code: String,
+    pub expires_at: DateTime<Utc>,
+    /// How many codes expired unscanned before this one (W2: the desktop says so).
+    pub expired_before: u32,
+}
+
+pub struct WhatsApp {
+    link: Arc<dyn WhatsappLink>,
+    with: PhoneParts,
+    settings: WhatsappSettings,
+    pub health: Health,
+    own_number: Mutex<Option<String>>,
+    pairing: Mutex<Option<Pairing>>,
+    expired: Mutex<u32>,
+    pace: tokio::sync::Mutex<Pace>,
+    /// Texts being sent now: their echo in the self chat can arrive before the send
+    /// returns the id that marks it as Sidecar's own.
+    sending: Mutex<Vec<String>>,
+    incoming_tx: mpsc::UnboundedSender<IncomingMessage>,
+    incoming: tokio::sync::Mutex<mpsc::UnboundedReceiver<IncomingMessage>>,
+    heartbeat: Duration,
+    stop: CancellationToken,
+}
+
+impl WhatsApp {
+    pub fn new(link: Arc<dyn WhatsappLink>, settings: WhatsappSettings, with: PhoneParts, heartbeat: Duration) -> Arc<Self> {
+        let (incoming_tx, incoming) = mpsc::unbounded_channel();
+        Arc::new(Self {
+            link,
+            health: Health::new(Channel::Whatsapp, with.events.clone()),
+            pace: tokio::sync::Mutex::new(Pace::new(Duration::from_secs_f64(settings.min_send_interval_secs), settings.max_sends_per_hour)),
+            with,
+            settings,
+            own_number: Mutex::new(None),
+            pairing: Mutex::new(None),
+            expired: Mutex::new(0),
+            sending: Mutex::default(),
+            incoming_tx,
+            incoming: tokio::sync::Mutex::new(incoming),
+            heartbeat,
+            stop: CancellationToken::new(),
+        })
+    }
+
+    pub fn own_number(&self) -> Option<String> {
+        self.own_number.lock().expect("whatsapp lock").clone()
+    }
+
+    /// The QR code to scan now, while pairing.
+    pub fn pairing(&self) -> Option<Pairing> {
+        self.pairing.lock().expect("whatsapp lock").clone()
+    }
+
+    pub fn shut_down(&self) {
+        self.stop.cancel();
+    }
+
+    /// Connects, and reconnects with backoff whenever the connection ends or stops
+    /// answering, until shut down.
+    pub async fn run(self: Arc<Self>) {
+        let mut waits = Backoff::new(Duration::from_secs(1), Duration::from_secs(60));
+        loop {
+            let (events_tx, mut events) = mpsc::unbounded_channel();
+            let ended = match self.link.open(events_tx).await {
+                Ok(()) => self.follow(&mut events, &mut waits).await,
+                Err(reason) => Ended::Down(reason),
+            };
+            self.link.close().await;
+            let wait = match ended {
+                Ended::Stopped => return,
+                Ended::Down(reason) => {
+                    tracing::warn!(%reason, "WhatsApp connection lost");
+                    self.health.down(self.with.clock.now(), &reason);
+                    waits.next_wait()
+                }
+                // A fresh pairing attempt (new QR codes) starts at once.
+                Ended::Repair => Duration::ZERO,
+            };
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = self.stop.cancelled() => return,
+            }
+        }
+    }
+
+    /// Handles one connection's events until it ends.
+    async fn follow(&self, events: &mut mpsc::UnboundedReceiver<LinkEvent>, waits: &mut Backoff) -> Ended {
+        let mut beat = tokio::time::interval(self.heartbeat);
+        beat.tick().await;
+        loop {
+            let event = tokio::select! {
+                event = events.recv() => match event {
+                    Some(event) => event,
+                    None => return Ended::Down("the WhatsApp client stopped".into()),
+                },
+                _ = beat.tick() => {
+                    // W1: connected on paper, but the socket is gone.
+                    if self.health.is_connected() && !self.link.alive() {
+                        return Ended::Down("WhatsApp stopped answering (heartbeat)".into());
+                    }
+                    continue;
+                }
+                _ = self.stop.cancelled() => return Ended::Stopped,
+            };
+            match event {
+                LinkEvent::Qr { code, valid_for } => {
+                    let expires_at = self.with.clock.now() + chrono::Duration::from_std(valid_for).unwrap_or_default();
+                    let expired_before = *self.expired.lock().expect("whatsapp lock");
+                    *self.pairing.lock().expect("whatsapp lock") = Some(Pairing { code, expires_at, expired_before });
+                    self.health.needs_setup(&crate::words::channels::scan_qr(self.with.lang));
+                    self.with.events.publish(crate::events::CoreEvent::ChannelsChanged);
+                }
+                LinkEvent::QrExpired => {
+                    *self.expired.lock().expect("whatsapp lock") += 1;
+                    *self.pairing.lock().expect("whatsapp lock") = None;
+                    tracing::info!("WhatsApp QR codes expired unscanned; making new ones");
+                    self.health.needs_setup(&crate::words::channels::qr_expired(self.with.lang));
+                    return Ended::Repair;
+                }
+                LinkEvent::Connected { own_number } => {
+                    *self.own_number.lock().expect("whatsapp lock") = Some(own_number);
+                    *self.pairing.lock().expect("whatsapp lock") = None;
+                    *self.expired.lock().expect("whatsapp lock") = 0;
+                    waits.reset();
+                    self.health.up(self.with.clock.now());
+                }
+                LinkEvent::Disconnected { reason } => return Ended::Down(reason),
+                LinkEvent::LoggedOut => {
+                    *self.own_number.lock().expect("whatsapp lock") = None;
+                    self.health.needs_setup(&crate::words::channels::whatsapp_unlinked(self.with.lang));
+                    return Ended::Repair;
+                }
+                LinkEvent::Message { id, chat, from_me, group, text } => self.take(id, chat, from_me, group, text).await,
+            }
+        }
+    }
+
+    /// One message: dropped if its id was seen (W4; Sidecar's own replies are
+    /// recorded when sent), then through the gate.
+    async fn take(&self, id: String, chat: String, from_me: bool, group: bool, text: String) {
+        match self.with.store.channel_marks().first_sight(Channel::Whatsapp, &id).await {
+            Ok(true) => {}
+            Ok(false) => return tracing::debug!(%id, "WhatsApp message already seen"),
+            Err(error) => return tracing::warn!(%error, "could not check a WhatsApp message id"),
+        }
+        let own = self.own_number();
+        let echo = from_me && own.as_deref() == Some(chat.as_str()) && self.sending.lock().expect("whatsapp lock").contains(&text);
+        if echo {
+            return tracing::debug!(%id, "echo of Sidecar's own message dropped");
+        }
+        let seen = gate::Seen { chat: &chat, from_me, group };
+        if !gate::admits(&seen, own.as_deref(), &self.settings.allowed_numbers) {
+            return;
+        }
+        let now = self.with.clock.now();
+        self.health.message_arrived(now);
+        let _ = self.incoming_tx.send(IncomingMessage { id, channel: Channel::Whatsapp, user_id: chat, content: text, received_at: now });
+    }
+
+    /// Sends `text` to `number` at the allowed pace (W3), retrying with backoff while
+    /// the connection is down, for up to `patience`.
+    async fn say(&self, number: &str, text: &str, patience: Duration) -> Result<(), String> {
+        let give_up = tokio::time::Instant::now() + patience;
+        let mut waits = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
+        loop {
+            {
+                let mut pace = self.pace.lock().await;
+                let slot = pace.next_slot(tokio::time::Instant::now());
+                if slot > give_up {
+                    return Err("WhatsApp's sending limit for this hour is reached (channels.whatsapp.max_sends_per_hour)".into());
+                }
+                tokio::time::sleep_until(slot).await;
+                self.sending.lock().expect("whatsapp lock").push(text.to_string());
+                let sent = self.link.send_text(number, text).await;
+                if let Ok(id) = &sent {
+                    pace.record(tokio::time::Instant::now());
+                    // Its echo in the self chat must not be taken for the user's.
+                    if let Err(error) = self.with.store.channel_marks().first_sight(Channel::Whatsapp, id).await {
+                        tracing::warn!(%error, "could not record a sent WhatsApp message");
+                    }
+                }
+                let mut sending = self.sending.lock().expect("whatsapp lock");
+                if let Some(at) = sending.iter().position(|t| t == text) {
+                    sending.remove(at);
+                }
+                drop(sending);
+                match sent {
+                    Ok(_) => return Ok(()),
+                    Err(reason) => tracing::warn!(%reason, "WhatsApp send failed"),
+                }
+            }
+            let wait = waits.next_wait();
+            if tokio::time::Instant::now() + wait > give_up {
+                return Err(format!("WhatsApp did not take the message within {} s", patience.as_secs()));
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = self.stop.cancelled() => return Err("Sidecar is shutting down".into()),
+            }
+        }
+    }
+}
+
+enum Ended {
+    Stopped,
+    Down(String),
+    Repair,
+}
+
+/// WhatsApp as a source: the self chat's and allowed numbers' messages, in order.
+pub struct WhatsappSource(pub Arc<WhatsApp>);
+
+impl MessageSource for WhatsappSource {
+    fn channel(&self) -> Channel {
+        Channel::Whatsapp
+    }
+
+    fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
+        Box::pin(async move {
+            let mut incoming = self.0.incoming.lock().await;
+            tokio::select! {
+                message = incoming.recv() => message,
+                _ = self.0.stop.cancelled() => None,
+            }
+        })
+    }
+
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let text = match answer {
+                Ok(outcome) => outcome.reply,
+                Err(error) => error.to_string(),
+            };
+            self.0.say(&to.user_id, &text, REPLY_PATIENCE).await
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        self.0.health.is_connected()
+    }
+}
+
+/// Reminders and spontaneous messages reach the user's own chat.
+impl Sink for WhatsApp {
+    fn id(&self) -> SinkId {
+        SinkId::Whatsapp
+    }
+
+    fn channel(&self) -> Channel {
+        Channel::Whatsapp
+    }
+
+    fn available(&self) -> bool {
+        self.health.is_connected() && self.own_number().is_some()
+    }
+
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        Box::pin(async move {
+            let own = self.own_number().ok_or("WhatsApp is not linked")?;
+            self.say(&own, &message.chat, SINK_PATIENCE).await.map(|()| None)
+        })
+    }
+}

@@ -1,0 +1,238 @@
+//! The WhatsApp channel against a scripted connection at the crate boundary
+//! (`WhatsappLink`), with whatsapp-rust linked for the real one: the seed's W1–W4, the
+//! self-chat and allow-list gate, and the outbound pace. No live WhatsApp pairing can
+//! run here (no network, no phone).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sidecar::channels::health::Link;
+use sidecar::channels::phone::PhoneParts;
+use sidecar::channels::source::serve;
+use sidecar::channels::whatsapp::link::{LinkEvent, WhatsappLink};
+use sidecar::channels::whatsapp::{WhatsApp, WhatsappSource};
+use sidecar::proactive::router::{Kind, Outgoing, Sink};
+use sidecar::proactive::state::Channel;
+use sidecar::reminders::scheduler::BoxFuture;
+use sidecar::settings::channels::WhatsappSettings;
+use sidecar::{Companion, CompanionOptions};
+use tokio::sync::mpsc;
+
+use crate::support::{reply_events, Reply, ScriptedServer};
+
+const ME: &str = "5491155551234";
+const FRIEND: &str = "34600112233";
+const STRANGER: &str = "4915112345678";
+
+/// A connection the test scripts: each `open` plays the next script; sends are
+/// recorded (and echoed back in the self chat, as WhatsApp does).
+#[derive(Default)]
+struct Scripted {
+    scripts: Mutex<Vec<Vec<LinkEvent>>>,
+    opened: Mutex<u32>,
+    events: Mutex<Option<mpsc::UnboundedSender<LinkEvent>>>,
+    alive: Mutex<bool>,
+    sent: Mutex<Vec<(String, String, Instant)>>,
+}
+
+impl Scripted {
+    fn with(scripts: Vec<Vec<LinkEvent>>) -> Arc<Self> {
+        Arc::new(Self { scripts: Mutex::new(scripts), alive: Mutex::new(true), ..Self::default() })
+    }
+
+    /// An event from the server on the open connection.
+    fn push(&self, event: LinkEvent) {
+        self.events.lock().unwrap().as_ref().expect("open").send(event).unwrap();
+    }
+
+    fn opened(&self) -> u32 {
+        *self.opened.lock().unwrap()
+    }
+
+    fn sent_to(&self, number: &str) -> Vec<String> {
+        self.sent.lock().unwrap().iter().filter(|(to, _, _)| to == number).map(|(_, text, _)| text.clone()).collect()
+    }
+}
+
+impl WhatsappLink for Scripted {
+    fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>> {
+        *self.opened.lock().unwrap() += 1;
+        *self.alive.lock().unwrap() = true;
+        let script = { let mut s = self.scripts.lock().unwrap(); if s.is_empty() { Vec::new() } else { s.remove(0) } };
+        for event in script {
+            events.send(event).unwrap();
+        }
+        *self.events.lock().unwrap() = Some(events);
+        Box::pin(async { Ok(()) })
+    }
+    fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>> {
+        let mut sent = self.sent.lock().unwrap();
+        let id = format!("SENT{}", sent.len());
+        sent.push((number.to_string(), text.to_string(), Instant::now()));
+        // WhatsApp shows what this device sent in the self chat as a message from me.
+        if number == ME {
+            if let Some(events) = self.events.lock().unwrap().as_ref() {
+                let _ = events.send(LinkEvent::Message { id: id.clone(), chat: ME.into(), from_me: true, group: false, text: text.into() });
+            }
+        }
+        Box::pin(async move { Ok(id) })
+    }
+    fn alive(&self) -> bool {
+        *self.alive.lock().unwrap()
+    }
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.events.lock().unwrap().take();
+        Box::pin(async {})
+    }
+}
+
+fn connected() -> LinkEvent {
+    LinkEvent::Connected { own_number: ME.into() }
+}
+
+fn message(id: &str, chat: &str, from_me: bool, group: bool, text: &str) -> LinkEvent {
+    LinkEvent::Message { id: id.into(), chat: chat.into(), from_me, group, text: text.into() }
+}
+
+struct Rig {
+    core: Arc<Companion>,
+    model: ScriptedServer,
+    link: Arc<Scripted>,
+    whatsapp: Arc<WhatsApp>,
+}
+
+async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: WhatsappSettings, heartbeat: Duration) -> Rig {
+    let model = ScriptedServer::responding(|request| {
+        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
+    })
+    .await;
+    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
+    let link = Scripted::with(scripts);
+    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None };
+    let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
+    tokio::spawn(whatsapp.clone().run());
+    tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone()));
+    Rig { core, model, link, whatsapp }
+}
+
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let until = Instant::now() + Duration::from_secs(15);
+    while !done() {
+        assert!(Instant::now() < until, "timed out waiting: {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn allowing(numbers: &[&str]) -> WhatsappSettings {
+    WhatsappSettings { allowed_numbers: numbers.iter().map(|n| n.to_string()).collect(), min_send_interval_secs: 0.0, ..WhatsappSettings::default() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_self_chat_and_allowed_numbers_reach_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rig(dir.path(), vec![vec![connected()]], allowing(&["+34 600 11 22 33"]), Duration::from_secs(30)).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    r.link.push(message("G1", "120363025@g.us", false, true, "hola grupo"));
+    r.link.push(message("S1", STRANGER, false, false, "¿quién eres?"));
+    r.link.push(message("M0", FRIEND, true, false, "lo que yo le escribo a mi amiga"));
+    r.link.push(message("F1", FRIEND, false, false, "hola Sidecar"));
+    r.link.push(message("A1", ME, true, false, "¿qué tengo hoy?"));
+    wait_until("two replies", || r.link.sent.lock().unwrap().len() == 2).await;
+    assert_eq!(r.link.sent_to(FRIEND), ["re: hola Sidecar"]);
+    assert_eq!(r.link.sent_to(ME), ["re: ¿qué tengo hoy?"]);
+    assert!(r.link.sent_to(STRANGER).is_empty(), "strangers get no answer from the user's own number");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The reply's echo in the self chat was not taken for the user's message.
+    assert_eq!(r.model.request_count(), 2);
+    let history = r.core.history(20).await.unwrap();
+    assert!(history.iter().any(|m| m.content == "¿qué tengo hoy?" && m.channel == Some(Channel::Whatsapp)));
+    assert!(!history.iter().any(|m| m.content.contains("grupo") || m.content.contains("quién eres")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w1_a_silent_disconnect_is_caught_by_the_heartbeat_and_reconnected() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rig(dir.path(), vec![vec![connected()], vec![connected()]], allowing(&[]), Duration::from_millis(100)).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    // The socket dies without a word.
+    *r.link.alive.lock().unwrap() = false;
+    wait_until("reconnected", || r.link.opened() == 2).await;
+    wait_until("up again", || r.whatsapp.health.is_connected()).await;
+    // A disconnect the client does report: down, then back with backoff.
+    r.link.push(LinkEvent::Disconnected { reason: "stream error".into() });
+    wait_until("seen down", || matches!(r.whatsapp.health.view().link, Link::Down { .. })).await;
+    match r.whatsapp.health.view().link {
+        Link::Down { reason, .. } => assert_eq!(reason, "stream error"),
+        other => panic!("{other:?}"),
+    }
+    wait_until("reopened after a backoff", || r.link.opened() == 3).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w2_an_expired_qr_is_replaced_at_once_and_the_desktop_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let qr = |code: &str| LinkEvent::Qr { code: code.into(), valid_for: Duration::from_secs(60) };
+    let r = rig(dir.path(), vec![vec![qr("2@first"), LinkEvent::QrExpired], vec![qr("2@second")]], allowing(&[]), Duration::from_secs(30)).await;
+    wait_until("the second code", || r.whatsapp.pairing().is_some_and(|p| p.code == "2@second")).await;
+    let pairing = r.whatsapp.pairing().unwrap();
+    assert_eq!(pairing.expired_before, 1, "the desktop can say the last code expired");
+    assert!(matches!(r.whatsapp.health.view().link, Link::NeedsSetup { .. }));
+    assert_eq!(r.link.opened(), 2);
+    // Scanned: linked, and the code is gone.
+    r.link.push(connected());
+    wait_until("linked", || r.whatsapp.health.is_connected()).await;
+    assert!(r.whatsapp.pairing().is_none());
+    assert_eq!(r.whatsapp.own_number().as_deref(), Some(ME));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w3_outbound_messages_keep_the_pace() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = WhatsappSettings { min_send_interval_secs: 0.25, max_sends_per_hour: 3, ..WhatsappSettings::default() };
+    let r = rig(dir.path(), vec![vec![connected()]], settings, Duration::from_secs(30)).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    let note = |n: u32| Outgoing {
+        kind: Kind::Reminder,
+        title: "Sidecar".into(),
+        body: format!("recordatorio {n}"),
+        chat: format!("recordatorio {n}"),
+        message_type: None,
+        reminder_id: None,
+        late: false,
+        message_id: None,
+        occurrence: None,
+    };
+    for n in 0..3 {
+        r.whatsapp.send(&note(n)).await.unwrap();
+    }
+    let times: Vec<Instant> = r.link.sent.lock().unwrap().iter().map(|(_, _, at)| *at).collect();
+    assert!(times.windows(2).all(|w| w[1] - w[0] >= Duration::from_millis(250)), "at least the gap apart");
+    // The hour's allowance is used up: the fourth is refused, not sent.
+    let refused = r.whatsapp.send(&note(3)).await.unwrap_err();
+    assert!(refused.contains("max_sends_per_hour"), "{refused}");
+    assert_eq!(r.link.sent.lock().unwrap().len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w4_a_message_delivered_twice_is_answered_once_even_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let r = rig(dir.path(), vec![vec![connected()]], allowing(&[]), Duration::from_secs(30)).await;
+        wait_until("connected", || r.whatsapp.health.is_connected()).await;
+        r.link.push(message("DUP1", ME, true, false, "uno"));
+        r.link.push(message("DUP1", ME, true, false, "uno"));
+        wait_until("the reply", || r.link.sent_to(ME).len() == 1).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(r.link.sent_to(ME), ["re: uno"]);
+        r.whatsapp.shut_down();
+        r.core.shutdown().await;
+    }
+    // After a restart the client replays what it had (offline drain): still once.
+    let r = rig(dir.path(), vec![vec![connected(), message("DUP1", ME, true, false, "uno"), message("N2", ME, true, false, "dos")]], allowing(&[]), Duration::from_secs(30)).await;
+    wait_until("the new reply", || r.link.sent_to(ME).len() == 1).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(r.link.sent_to(ME), ["re: dos"]);
+    assert_eq!(r.model.request_count(), 1);
+}
