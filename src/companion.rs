@@ -170,7 +170,7 @@ impl Companion {
             channel: options.channel,
             brain,
         }, tools));
-        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone() };
+        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         let (local, caller) = CallSource::new(options.channel, clock.clone());
         tokio::spawn(serve(Arc::new(local), conversation.clone()));

@@ -359,3 +359,15 @@ pub async fn unpair_telegram(core: Core<'_>, chat: i64) -> Result<sidecar::chann
     blocking(&core, move |c| c.channels().unpair_telegram(chat)).await?;
     Ok(core.channels().view())
 }
+
+#[tauri::command]
+pub async fn set_whatsapp_enabled(core: Core<'_>, enabled: bool) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    core.channels().set_whatsapp_enabled(enabled)?;
+    Ok(core.channels().view())
+}
+
+#[tauri::command]
+pub async fn unlink_whatsapp(core: Core<'_>) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
+    core.channels().unlink_whatsapp()?;
+    Ok(core.channels().view())
+}

@@ -124,6 +124,8 @@ pub fn run() {
             commands::set_telegram_enabled,
             commands::new_telegram_code,
             commands::unpair_telegram,
+            commands::set_whatsapp_enabled,
+            commands::unlink_whatsapp,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

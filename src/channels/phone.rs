@@ -1,6 +1,6 @@
 //! What a phone channel (Telegram, WhatsApp) needs from the core: the store for the
-//! ids it has seen, the clock, the user's language, the event bus, and where the
-//! settings file is (pairing writes to it).
+//! ids it has seen, the clock, the user's language, the event bus, where the
+//! settings file is (pairing writes to it) and the data dir.
 
 use std::path::PathBuf;
 
@@ -17,4 +17,6 @@ pub struct PhoneParts {
     pub events: EventBus,
     /// `None` keeps pairings in memory only (tests).
     pub config_path: Option<PathBuf>,
+    /// Where a channel keeps its own files (WhatsApp's session).
+    pub data_dir: PathBuf,
 }

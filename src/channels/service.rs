@@ -15,13 +15,14 @@ use super::health::{HealthView, Link};
 use super::phone::PhoneParts;
 use super::source::serve;
 use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
+use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
 use crate::conversation::ConversationService;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::MessageRouter;
 use crate::secrets::Secrets;
-use crate::settings::channels::{ChannelsSettings, TelegramSettings};
+use crate::settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
 
 /// A channel down this long is worth a desktop notification (W1).
 pub const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);
@@ -50,11 +51,33 @@ pub struct TelegramView {
     pub pairing_expires_at: Option<DateTime<Utc>>,
 }
 
+/// The QR code to scan, as an image.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QrView {
+    /// An SVG document of the code.
+    pub svg: String,
+    pub expires_at: DateTime<Utc>,
+    /// Codes that expired unscanned before this one (W2).
+    pub expired_before: u32,
+}
+
+/// What Settings → Channels shows about WhatsApp.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WhatsappView {
+    pub enabled: bool,
+    pub health: Option<HealthView>,
+    /// The linked number (the self chat), once linked.
+    pub own_number: Option<String>,
+    pub qr: Option<QrView>,
+    pub allowed_numbers: Vec<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChannelsView {
     /// This process runs the channels (another Sidecar may own the data dir).
     pub owner: bool,
     pub telegram: TelegramView,
+    pub whatsapp: WhatsappView,
 }
 
 pub struct ChannelService {
@@ -64,12 +87,13 @@ pub struct ChannelService {
     conversation: Arc<ConversationService>,
     settings: Mutex<ChannelsSettings>,
     telegram: Mutex<Option<Arc<Telegram>>>,
+    whatsapp: Mutex<Option<Arc<WhatsApp>>>,
     owner: AtomicBool,
 }
 
 impl ChannelService {
     pub fn new(with: PhoneParts, settings: ChannelsSettings, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
-        Self { with, secrets, router, conversation, settings: Mutex::new(settings), telegram: Mutex::default(), owner: AtomicBool::new(false) }
+        Self { with, secrets, router, conversation, settings: Mutex::new(settings), telegram: Mutex::default(), whatsapp: Mutex::default(), owner: AtomicBool::new(false) }
     }
 
     fn telegram_settings(&self) -> Option<TelegramSettings> {
@@ -91,12 +115,66 @@ impl ChannelService {
     pub fn start(&self) {
         self.owner.store(true, Ordering::Relaxed);
         self.restart_telegram();
+        self.restart_whatsapp();
     }
 
     /// Stops every channel (their sinks leave the router).
     pub fn stop(&self) {
         self.owner.store(false, Ordering::Relaxed);
         self.stop_telegram();
+        self.stop_whatsapp();
+    }
+
+    fn stop_whatsapp(&self) {
+        if let Some(whatsapp) = self.whatsapp.lock().expect("channels lock").take() {
+            whatsapp.shut_down();
+            self.router.unregister(SinkId::Whatsapp);
+        }
+    }
+
+    fn whatsapp_dir(&self) -> std::path::PathBuf {
+        self.with.data_dir.join("whatsapp")
+    }
+
+    /// (Re)starts WhatsApp from the current settings, if it is on. Without a
+    /// session it starts pairing: QR codes appear in the view.
+    fn restart_whatsapp(&self) {
+        self.stop_whatsapp();
+        let Some(settings) = self.settings.lock().expect("channels lock").whatsapp.clone().filter(|s| s.enabled) else { return };
+        if !self.owner.load(Ordering::Relaxed) {
+            return;
+        }
+        let link = Arc::new(super::whatsapp::client::WebClient::new(self.whatsapp_dir()));
+        let whatsapp = WhatsApp::new(link, settings, self.with.clone(), HEARTBEAT);
+        tokio::spawn(whatsapp.clone().run());
+        tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), self.conversation.clone()));
+        self.router.register(whatsapp.clone());
+        *self.whatsapp.lock().expect("channels lock") = Some(whatsapp);
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+    }
+
+    /// Turns WhatsApp on or off (saved in settings.toml).
+    pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
+        if let Some(path) = &self.with.config_path {
+            crate::settings_file::save_channel_enabled(path, "whatsapp", enabled).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
+        self.restart_whatsapp();
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+        Ok(())
+    }
+
+    /// Forgets the WhatsApp session (the phone must scan a new code to link again).
+    pub fn unlink_whatsapp(&self) -> Result<(), CompanionError> {
+        self.stop_whatsapp();
+        match std::fs::remove_dir_all(self.whatsapp_dir()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(CompanionError::InvalidInput(format!("cannot remove the WhatsApp session: {e}"))),
+        }
+        self.restart_whatsapp();
+        self.with.events.publish(CoreEvent::ChannelsChanged);
+        Ok(())
     }
 
     fn stop_telegram(&self) {
@@ -146,7 +224,24 @@ impl ChannelService {
             pairing_expires_at: code.as_ref().map(|c| c.expires_at),
             pairing_code: code.map(|c| c.code),
         };
-        ChannelsView { owner: self.owner.load(Ordering::Relaxed), telegram }
+        ChannelsView { owner: self.owner.load(Ordering::Relaxed), telegram, whatsapp: self.whatsapp_view() }
+    }
+
+    fn whatsapp_view(&self) -> WhatsappView {
+        let settings = self.settings.lock().expect("channels lock").whatsapp.clone();
+        let running = self.whatsapp.lock().expect("channels lock").clone();
+        let qr = running.as_ref().and_then(|w| w.pairing()).map(|pairing| QrView {
+            svg: qr_svg(&pairing.code),
+            expires_at: pairing.expires_at,
+            expired_before: pairing.expired_before,
+        });
+        WhatsappView {
+            enabled: settings.as_ref().is_some_and(|s| s.enabled),
+            health: running.as_ref().map(|w| w.health.view()),
+            own_number: running.as_ref().and_then(|w| w.own_number()),
+            qr,
+            allowed_numbers: settings.map(|s| s.allowed_numbers).unwrap_or_default(),
+        }
     }
 
     /// Saves the bot token (keychain, else this session) and turns Telegram on.
@@ -197,7 +292,8 @@ impl ChannelService {
                 _ = cancel.cancelled() => return,
             }
             let now = self.with.clock.now();
-            let views: Vec<HealthView> = self.telegram.lock().expect("channels lock").iter().map(|t| t.health.view()).collect();
+            let mut views: Vec<HealthView> = self.telegram.lock().expect("channels lock").iter().map(|t| t.health.view()).collect();
+            views.extend(self.whatsapp.lock().expect("channels lock").iter().map(|w| w.health.view()));
             for view in views {
                 let name = channel_name(view.channel);
                 let was_alerted = alerted.contains(&view.channel);
@@ -227,6 +323,17 @@ fn channel_name(channel: Channel) -> &'static str {
         Channel::Whatsapp => "WhatsApp",
         Channel::Desktop => "Desktop",
         Channel::Cli => "Terminal",
+    }
+}
+
+/// The pairing payload as a QR code image (SVG).
+fn qr_svg(payload: &str) -> String {
+    match qrcode::QrCode::new(payload.as_bytes()) {
+        Ok(code) => code.render::<qrcode::render::svg::Color>().min_dimensions(240, 240).quiet_zone(true).build(),
+        Err(error) => {
+            tracing::warn!(%error, "could not draw the WhatsApp QR code");
+            String::new()
+        }
     }
 }
 

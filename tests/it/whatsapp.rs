@@ -110,7 +110,7 @@ async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: What
     let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
     let link = Scripted::with(scripts);
-    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None };
+    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf() };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
     tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone()));

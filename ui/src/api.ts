@@ -420,10 +420,21 @@ export interface TelegramView {
   pairing_expires_at: string | null;
 }
 
+export interface WhatsappView {
+  enabled: boolean;
+  health: HealthView | null;
+  /** The linked number (its "message yourself" chat talks to Sidecar). */
+  own_number: string | null;
+  /** The pairing QR code to scan, drawn by the core. */
+  qr: { svg: string; expires_at: string; expired_before: number } | null;
+  allowed_numbers: string[];
+}
+
 export interface ChannelsView {
   /** This window's process runs the channels (not another Sidecar). */
   owner: boolean;
   telegram: TelegramView;
+  whatsapp: WhatsappView;
 }
 
 export const CORE_EVENT = "sidecar://event";
@@ -496,6 +507,8 @@ export const api = {
   setTelegramEnabled: (enabled: boolean) => invoke<ChannelsView>("set_telegram_enabled", { enabled }),
   newTelegramCode: () => invoke<ChannelsView>("new_telegram_code"),
   unpairTelegram: (chat: number) => invoke<ChannelsView>("unpair_telegram", { chat }),
+  setWhatsappEnabled: (enabled: boolean) => invoke<ChannelsView>("set_whatsapp_enabled", { enabled }),
+  unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
   /** A notification was clicked: the window came up on this message. */
   onShowMessage: (handler: (messageId: number) => void): Promise<UnlistenFn> =>
     listen<number>(SHOW_MESSAGE, (e) => handler(e.payload)),

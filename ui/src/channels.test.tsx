@@ -16,6 +16,7 @@ const connected = (extra: Partial<ChannelsView["telegram"]> = {}): ChannelsView 
     pairing_expires_at: null,
     ...extra,
   },
+  whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
 });
 
 async function openSettings() {
@@ -67,7 +68,7 @@ describe("settings → channels", () => {
     await user.click(within(card).getByText("Unpair"));
     expect(core.invoked("unpair_telegram")[0].args).toEqual({ chat: 5550001 });
     expect(await within(card).findByTestId("paired-none")).toBeInTheDocument();
-    expect(card).toHaveTextContent("Chat 5550001 unpaired");
+    expect(screen.getByRole("status")).toHaveTextContent("Chat 5550001 unpaired");
   });
 
   it("says when Telegram is down and why, and when the token was refused", async () => {
@@ -109,5 +110,33 @@ describe("settings → channels", () => {
     await core.event({ type: "turn_finished", conversation_id: 1, message_id: 8, channel: "telegram", status: "complete", finish_reason: "stop", usage: null, meta: {} });
     expect(await screen.findByText("Sí, te leo.")).toBeInTheDocument();
     expect(screen.getAllByTestId("channel-tag").map((tag) => tag.textContent)).toEqual(["on Telegram", "on Telegram"]);
+  });
+
+  it("shows WhatsApp's QR code, says when the last one expired, then the linked number", async () => {
+    const core = new FakeCore();
+    const pairing: ChannelsView["whatsapp"] = {
+      enabled: true,
+      health: { channel: "whatsapp", link: { state: "needs_setup", what: "Scan the QR code with WhatsApp on your phone" }, last_message_at: null },
+      own_number: null,
+      qr: { svg: "<svg xmlns='http://www.w3.org/2000/svg'/>", expires_at: "2026-11-23T09:21:00Z", expired_before: 1 },
+      allowed_numbers: [],
+    };
+    core.channels = { ...core.channels, whatsapp: pairing };
+    core.handlers.unlink_whatsapp = () => core.channels;
+    const { user } = await openSettings();
+    const card = screen.getByTestId("whatsapp-card");
+    expect(within(card).getByTestId("whatsapp-state")).toHaveTextContent("Scan the QR code");
+    expect(within(card).getByRole("img")).toHaveAttribute("src", expect.stringContaining("data:image/svg+xml"));
+    expect(within(card).getByTestId("qr-expired")).toHaveTextContent("previous code expired");
+    core.channels = {
+      ...core.channels,
+      whatsapp: { ...pairing, qr: null, own_number: "5491155551234", health: { channel: "whatsapp", link: { state: "connected", since: "2026-11-23T09:20:30Z" }, last_message_at: null } },
+    };
+    await core.event({ type: "channels_changed" });
+    expect(await within(card).findByTestId("whatsapp-linked")).toHaveTextContent("Linked to +5491155551234");
+    expect(within(card).queryByTestId("whatsapp-qr")).toBeNull();
+    await user.click(within(card).getByTestId("whatsapp-unlink"));
+    expect(core.invoked("unlink_whatsapp")).toHaveLength(1);
+    expect(await screen.findByText(/session was deleted/)).toBeInTheDocument();
   });
 });

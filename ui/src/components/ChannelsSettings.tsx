@@ -30,7 +30,53 @@ function tokenText(t: Strings, token: TokenSource): string {
   }
 }
 
-/** Settings → Channels: Telegram's state, token, pairing and paired chats. */
+function WhatsappCard({ view, busy, act }: { view: ChannelsView["whatsapp"]; busy: boolean; act: Act }) {
+  const t = useStrings();
+  const health = view.health;
+  const state = health ? health.link.state : "off";
+  return (
+    <div className="channel-card" data-testid="whatsapp-card">
+      <div className="channel-head">
+        <h3>{t.whatsappTitle}</h3>
+        <span className={`channel-state ${state}`} data-testid="whatsapp-state">
+          {health ? linkText(t, health.link) : t.telegramOff}
+        </span>
+      </div>
+      <p className="muted small">{t.whatsappIntro}</p>
+      {health?.last_message_at && <p className="muted small">{t.lastMessage(hm(health.last_message_at, t.locale))}</p>}
+      {view.qr && (
+        <div className="qr" data-testid="whatsapp-qr">
+          {view.qr.expired_before > 0 && (
+            <p className="info" data-testid="qr-expired">
+              {t.whatsappQrExpired(view.qr.expired_before)}
+            </p>
+          )}
+          <p>
+            <strong>{t.whatsappScan}</strong>
+          </p>
+          <img alt="WhatsApp QR" src={`data:image/svg+xml;utf8,${encodeURIComponent(view.qr.svg)}`} width={240} height={240} />
+          <p className="muted small">{t.whatsappQrValid(hm(view.qr.expires_at, t.locale))}</p>
+        </div>
+      )}
+      {view.own_number && <p data-testid="whatsapp-linked">{t.whatsappLinked(view.own_number)}</p>}
+      {view.allowed_numbers.length > 0 && <p className="muted small">{t.whatsappAllowed(view.allowed_numbers.join(", "))}</p>}
+      <div className="row">
+        <button className="ghost small" disabled={busy} onClick={() => act(() => api.setWhatsappEnabled(!view.enabled))} data-testid="whatsapp-toggle">
+          {view.enabled ? t.telegramTurnOff : t.telegramOn}
+        </button>
+        {view.enabled && (
+          <button className="ghost small danger" disabled={busy} onClick={() => act(api.unlinkWhatsapp, t.whatsappUnlinked)} data-testid="whatsapp-unlink">
+            {t.whatsappUnlink}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+type Act = (work: () => Promise<ChannelsView>, done?: string) => Promise<void>;
+
+/** Settings → Channels: Telegram's state, token, pairing and paired chats; WhatsApp's QR and link. */
 export function ChannelsSettings() {
   const t = useStrings();
   const [view, setView] = useState<ChannelsView | null>(null);
@@ -52,7 +98,7 @@ export function ChannelsSettings() {
     };
   }, [load]);
 
-  const act = async (work: () => Promise<ChannelsView>, done?: string) => {
+  const act: Act = async (work, done) => {
     setBusy(true);
     setError(null);
     setMessage(null);
@@ -162,17 +208,18 @@ export function ChannelsSettings() {
             {telegram.enabled ? t.telegramTurnOff : t.telegramOn}
           </button>
         </div>
-        {message && (
-          <p className="ok-text" role="status">
-            {message}
-          </p>
-        )}
-        {error && (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        )}
       </div>
+      <WhatsappCard view={view.whatsapp} busy={busy} act={act} />
+      {message && (
+        <p className="ok-text" role="status">
+          {message}
+        </p>
+      )}
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

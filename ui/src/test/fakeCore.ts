@@ -50,6 +50,7 @@ export class FakeCore {
   channels: ChannelsView = {
     owner: true,
     telegram: { enabled: false, token: { kind: "missing" }, health: null, paired_chats: [], pairing_code: null, pairing_expires_at: null },
+    whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
