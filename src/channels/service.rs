@@ -297,23 +297,40 @@ impl ChannelService {
             for view in views {
                 let name = channel_name(view.channel);
                 let was_alerted = alerted.contains(&view.channel);
-                match &view.link {
-                    Link::Down { since, reason } if !was_alerted && now - *since >= DOWN_ALERT_AFTER => {
+                match alert(&view.link, now, was_alerted) {
+                    Some(Alert::Down { since, reason }) => {
                         let hm = since.with_timezone(&self.with.clock.zone()).format("%H:%M").to_string();
-                        let (title, body) = crate::words::channels::channel_down(name, &hm, reason, self.with.lang);
+                        let (title, body) = crate::words::channels::channel_down(name, &hm, &reason, self.with.lang);
                         tracing::warn!(channel = name, %reason, "a phone channel stays down");
                         self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title, body, down: true });
                         alerted.push(view.channel);
                     }
-                    Link::Connected { .. } if was_alerted => {
+                    Some(Alert::Back) => {
                         let body = crate::words::channels::channel_back(name, self.with.lang);
                         self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
                         alerted.retain(|c| *c != view.channel);
                     }
-                    _ => {}
+                    None => {}
                 }
             }
         }
+    }
+}
+
+/// What the desktop should be told about one channel now.
+#[derive(Debug, PartialEq)]
+enum Alert {
+    Down { since: DateTime<Utc>, reason: String },
+    Back,
+}
+
+/// A channel down for `DOWN_ALERT_AFTER` is announced once; its return is announced
+/// only if its fall was. Short drops (a server recycling the connection) say nothing.
+fn alert(link: &Link, now: DateTime<Utc>, was_alerted: bool) -> Option<Alert> {
+    match link {
+        Link::Down { since, reason } if !was_alerted && now - *since >= DOWN_ALERT_AFTER => Some(Alert::Down { since: *since, reason: reason.clone() }),
+        Link::Connected { .. } if was_alerted => Some(Alert::Back),
+        _ => None,
     }
 }
 
@@ -342,4 +359,29 @@ fn looks_like_bot_token(token: &str) -> bool {
     token.split_once(':').is_some_and(|(id, secret)| {
         !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()) && secret.len() >= 20 && secret.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_channel_down_for_two_minutes_is_announced_once_and_so_is_its_return() {
+        let since: DateTime<Utc> = "2026-11-23T10:00:00Z".parse().unwrap();
+        let down = Link::Down { since, reason: "cannot reach the Telegram server".into() };
+        assert_eq!(alert(&down, since + chrono::Duration::seconds(90), false), None, "a short drop says nothing");
+        assert_eq!(alert(&down, since + DOWN_ALERT_AFTER, false), Some(Alert::Down { since, reason: "cannot reach the Telegram server".into() }));
+        assert_eq!(alert(&down, since + chrono::Duration::minutes(10), true), None, "said once");
+        let up = Link::Connected { since: since + chrono::Duration::minutes(11) };
+        assert_eq!(alert(&up, since + chrono::Duration::minutes(11), true), Some(Alert::Back));
+        assert_eq!(alert(&up, since + chrono::Duration::minutes(11), false), None);
+    }
+
+    #[test]
+    fn bot_tokens_are_recognised_by_their_shape() {
+        assert!(looks_like_bot_token("123456789:AAHfJ3kq_-abcdefghijklmnopqrstu"));
+        assert!(!looks_like_bot_token("sk-not-a-bot-token"));
+        assert!(!looks_like_bot_token("12345:short"));
+        assert!(!looks_like_bot_token("abc:AAHfJ3kqabcdefghijklmnopqrstu"));
+    }
 }

@@ -236,3 +236,31 @@ async fn w4_a_message_delivered_twice_is_answered_once_even_after_a_restart() {
     assert_eq!(r.link.sent_to(ME), ["re: dos"]);
     assert_eq!(r.model.request_count(), 1);
 }
+
+/// The real client (whatsapp-rust) with no way to reach WhatsApp's servers: the
+/// channel says it is down and why, keeps its session file in the data dir, and
+/// retries on its own; nothing panics and nothing reaches the model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_client_with_no_network_is_reported_down_and_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = ScriptedServer::responding(|_| Reply::Stream { events: reply_events(&["no"]), delay: Duration::ZERO }).await;
+    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings_toml)).await.unwrap();
+    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.path().to_path_buf() };
+    let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
+    let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
+    tokio::spawn(whatsapp.clone().run());
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Link::Down { reason, .. } = whatsapp.health.view().link {
+            assert!(!reason.is_empty());
+            break;
+        }
+        assert!(Instant::now() < until, "never reported down: {:?}", whatsapp.health.view().link);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(dir.path().join("whatsapp/session.db").exists(), "the session lives in the data dir");
+    assert!(whatsapp.pairing().is_none() && whatsapp.own_number().is_none());
+    whatsapp.shut_down();
+    assert_eq!(model.request_count(), 0);
+}

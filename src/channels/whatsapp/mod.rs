@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::backoff::Backoff;
 use super::channel::Channel;
-use super::health::Health;
+use super::health::{Health, Link};
 use super::phone::PhoneParts;
 use super::source::{IncomingMessage, MessageSource};
 use crate::conversation::TurnOutcome;
@@ -133,6 +133,7 @@ impl WhatsApp {
 
     /// Handles one connection's events until it ends.
     async fn follow(&self, events: &mut mpsc::UnboundedReceiver<LinkEvent>, waits: &mut Backoff) -> Ended {
+        let opened_at = tokio::time::Instant::now();
         let mut beat = tokio::time::interval(self.heartbeat);
         beat.tick().await;
         loop {
@@ -142,9 +143,16 @@ impl WhatsApp {
                     None => return Ended::Down("the WhatsApp client stopped".into()),
                 },
                 _ = beat.tick() => {
-                    // W1: connected on paper, but the socket is gone.
-                    if self.health.is_connected() && !self.link.alive() {
-                        return Ended::Down("WhatsApp stopped answering (heartbeat)".into());
+                    if !self.link.alive() {
+                        // W1: connected on paper, but the socket is gone…
+                        if self.health.is_connected() {
+                            return Ended::Down("WhatsApp stopped answering (heartbeat)".into());
+                        }
+                        // …or it never came up, and the client keeps quiet about it.
+                        let waiting = matches!(self.health.view().link, Link::Connecting | Link::Down { .. });
+                        if waiting && opened_at.elapsed() >= self.heartbeat * 2 {
+                            return Ended::Down(format!("cannot reach WhatsApp (no connection after {} s)", opened_at.elapsed().as_secs()));
+                        }
                     }
                     continue;
                 }
