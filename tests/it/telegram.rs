@@ -88,12 +88,20 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
     let said = bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
     assert!(said[2].starts_with("Proactivity:") || said[2].starts_with("Proactividad:"), "{said:?}");
     assert_eq!(model.request_count(), 0, "neither the stranger, the pairing nor the command reached the model");
+    // `/quiet here` from the phone silences the phone only.
+    bot.say(ME, "/quiet here");
+    bot.wait_for_sent(ME, 4, Duration::from_secs(10)).await;
+    let state = core.store().proactive().proactive_state().await.unwrap();
+    assert_eq!(state.quiet_channel, Some(Channel::Telegram));
+    assert!(state.quiet_until.is_some());
+    bot.say(ME, "/quiet off");
+    bot.wait_for_sent(ME, 5, Duration::from_secs(10)).await;
 
     // A message is answered by the model, with "typing…" shown meanwhile, and joins
     // the conversation the desktop sees, said on Telegram.
     bot.say(ME, "¿me oyes desde el móvil?");
-    let said = bot.wait_for_sent(ME, 4, Duration::from_secs(10)).await;
-    assert_eq!(said[3], "re: ¿me oyes desde el móvil?");
+    let said = bot.wait_for_sent(ME, 6, Duration::from_secs(10)).await;
+    assert_eq!(said[5], "re: ¿me oyes desde el móvil?");
     assert!(bot.calls("sendChatAction").iter().any(|c| c.body["chat_id"].as_i64() == Some(ME) && c.body["action"] == "typing"));
     let history = core.history(20).await.unwrap();
     let from_phone = history.iter().find(|m| m.content == "¿me oyes desde el móvil?").expect("in the history");
@@ -106,8 +114,8 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
     // Unpaired from Settings: the chat is a stranger again.
     core.channels().unpair_telegram(ME).unwrap();
     bot.say(ME, "¿sigues ahí?");
-    let said = bot.wait_for_sent(ME, 5, Duration::from_secs(10)).await;
-    assert!(said[4].contains("private Sidecar") || said[4].contains("Sidecar privado"), "{said:?}");
+    let said = bot.wait_for_sent(ME, 7, Duration::from_secs(10)).await;
+    assert!(said[6].contains("private Sidecar") || said[6].contains("Sidecar privado"), "{said:?}");
     assert_eq!(model.request_count(), 1);
 }
 
@@ -190,4 +198,47 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     let history = core.history(20).await.unwrap();
     assert_eq!(history.iter().filter(|m| m.content.contains("llamar a mamá")).count(), 1, "kept once in the conversation");
     core.shutdown().await;
+}
+
+/// `sidecar daemon` on a machine with no window serves the phone: it polls the bot,
+/// answers a paired chat, and says on its terminal what it serves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_headless_daemon_serves_telegram() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(
+        &config,
+        format!("[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"SIDECAR_TEST_DAEMON_TOKEN\"\nallowed_chats = [{ME}]\npoll_timeout_secs = 1\n", bot.api_url),
+    )
+    .unwrap();
+    let mut daemon = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        .env("SIDECAR_DATA_DIR", dir.path().join("data"))
+        .env("SIDECAR_CONFIG", &config)
+        .env("SIDECAR_LLM_BASE_URL", &model.base_url)
+        .env("SIDECAR_LLM_MODEL", "scripted")
+        .env("SIDECAR_TEST_DAEMON_TOKEN", "123456:TEST-token-that-is-long-enough")
+        .env("SIDECAR_NO_KEYCHAIN", "1")
+        .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+        .arg("daemon")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = daemon.stderr.take().unwrap();
+    let said = tokio::task::spawn_blocking(move || {
+        let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stderr));
+        (0..2).filter_map(|_| lines.next()?.ok()).collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    assert!(said.iter().any(|l| l.contains("Telegram: serving 1 paired chat")), "{said:?}");
+    bot.say(ME, "hola desde el móvil");
+    let sent = bot.wait_for_sent(ME, 1, Duration::from_secs(20)).await;
+    unsafe { kill(daemon.id() as i32, 15) };
+    assert!(daemon.wait().unwrap().success(), "SIGTERM stops the daemon cleanly");
+    assert_eq!(sent, ["re: hola desde el móvil"]);
+}
+
+extern "C" {
+    fn kill(pid: i32, signal: i32) -> i32;
 }
