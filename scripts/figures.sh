@@ -28,6 +28,8 @@ cargo test --release --test it dates::the_date_table -- --nocapture 2>&1 | grep 
 echo "== reminders and proactivity =="
 cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
+echo "== phone channels: Telegram reminder delay, memory per channel =="
+cargo bench --bench phone_channels 2>/dev/null
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="
