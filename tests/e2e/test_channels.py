@@ -18,6 +18,8 @@ def test_telegram_pairs_from_settings_and_the_phone_talks_to_the_same_chat(deskt
         "[[providers]]", 'id = "primary"', f'base_url = "{llm.base_url}"', 'model = "gpt-4o-mini"',
         "[llm]", "max_retries = 0", "[user]", 'timezone = "Europe/Madrid"',
         "[channels.telegram]", f'api_url = "{bot.api_url}"', "poll_timeout_secs = 1",
+        # The real WhatsApp client, with no way to reach WhatsApp here: it says so.
+        "[channels.whatsapp]", 'allowed_numbers = ["+34 600 11 22 33"]',
     ]) + "\n")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
@@ -44,6 +46,11 @@ def test_telegram_pairs_from_settings_and_the_phone_talks_to_the_same_chat(deskt
         assert "paired" in bot.sent_to(PHONE)[0]
         assert f"allowed_chats = [{PHONE}]" in config.read_text()
         desktop.screenshot("channels-paired")
+        whatsapp = session.find("[data-testid=whatsapp-card]")
+        assert "+34 600 11 22 33" in session.text(whatsapp)
+        session.script("document.querySelector('[data-testid=whatsapp-card]').scrollIntoView()")
+        wait_until(lambda: "Turn off" in session.text(session.find("[data-testid=whatsapp-toggle]")), 10, "WhatsApp not on")
+        desktop.screenshot("channels-whatsapp")
 
         # The phone's message is answered on the phone and shows in the desktop chat.
         bot.say(PHONE, "¿Me lees desde el móvil?")
