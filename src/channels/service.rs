@@ -155,13 +155,18 @@ impl ChannelService {
 
     /// Turns WhatsApp on or off (saved in settings.toml).
     pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
-        if let Some(path) = &self.with.config_path {
-            crate::settings_file::save_channel_enabled(path, "whatsapp", enabled).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
-        }
+        self.save_enabled("whatsapp", enabled)?;
         self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
         self.restart_whatsapp();
         self.with.events.publish(CoreEvent::ChannelsChanged);
         Ok(())
+    }
+
+    fn save_enabled(&self, channel: &str, enabled: bool) -> Result<(), CompanionError> {
+        match &self.with.config_path {
+            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(|e| CompanionError::InvalidInput(e.to_string())),
+            None => Ok(()),
+        }
     }
 
     /// Forgets the WhatsApp session (the phone must scan a new code to link again).
@@ -258,9 +263,7 @@ impl ChannelService {
 
     /// Turns Telegram on or off (saved in settings.toml).
     pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
-        if let Some(path) = &self.with.config_path {
-            crate::settings_file::save_channel_enabled(path, "telegram", enabled).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
-        }
+        self.save_enabled("telegram", enabled)?;
         self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
         self.restart_telegram();
         self.with.events.publish(CoreEvent::ChannelsChanged);

@@ -28,6 +28,14 @@ pub struct IncomingMessage {
     pub received_at: DateTime<Utc>,
 }
 
+/// What a channel shows for a turn's outcome: the reply, or what went wrong.
+pub fn answer_text(answer: Result<TurnOutcome, CompanionError>) -> String {
+    match answer {
+        Ok(outcome) => outcome.reply,
+        Err(error) => error.to_string(),
+    }
+}
+
 pub trait MessageSource: Send + Sync {
     fn channel(&self) -> Channel;
     /// The next message; `None` once the source is closed. Dropping the future before

@@ -13,3 +13,8 @@ export function groupDigits(n: number, separator: string): string {
     .toString()
     .replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
+
+/** A 24-hour "HH:MM" of an RFC 3339 instant, in the webview's zone. */
+export function hm(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
+}

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::channel::Channel;
 use super::health::Health;
 use super::phone::PhoneParts;
-use super::source::{IncomingMessage, MessageSource};
+use super::source::{answer_text, IncomingMessage, MessageSource};
 use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
@@ -158,10 +158,7 @@ impl MessageSource for TelegramSource {
         Box::pin(async move {
             self.0.stop_typing(&to.id);
             let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
-            let text = match answer {
-                Ok(outcome) => outcome.reply,
-                Err(error) => error.to_string(),
-            };
+            let text = answer_text(answer);
             self.0.say(chat, &text, REPLY_PATIENCE).await
         })
     }

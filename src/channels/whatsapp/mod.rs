@@ -26,7 +26,7 @@ use super::backoff::Backoff;
 use super::channel::Channel;
 use super::health::{Health, Link};
 use super::phone::PhoneParts;
-use super::source::{IncomingMessage, MessageSource};
+use super::source::{answer_text, IncomingMessage, MessageSource};
 use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
@@ -283,10 +283,7 @@ impl MessageSource for WhatsappSource {
 
     fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
-            let text = match answer {
-                Ok(outcome) => outcome.reply,
-                Err(error) => error.to_string(),
-            };
+            let text = answer_text(answer);
             self.0.say(&to.user_id, &text, REPLY_PATIENCE).await
         })
     }

@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type ChannelsView, type Link, type TokenSource } from "../api";
+import { hm } from "../format";
 import { useStrings, type Strings } from "../i18n";
 
-function hm(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
-}
 
 function linkText(t: Strings, link: Link): string {
   switch (link.state) {

@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveStatus, type SinkId, type SinkPreference } from "../api";
+import { hm } from "../format";
 import { useStrings } from "../i18n";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
 const SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray", "telegram", "whatsapp"];
 const PREFERENCES: SinkPreference[] = ["all", "reminders-only", "none"];
 
-function hm(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
-}
 
 /** Level, quiet hours, time zone and where proactive messages go. */
 export function ProactivitySettings() {
