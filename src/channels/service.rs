@@ -277,12 +277,25 @@ impl ChannelService {
         Ok(code)
     }
 
+    /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), CompanionError> {
-        self.running_telegram()?.unpair(chat).map_err(CompanionError::InvalidInput)?;
-        if let Some(settings) = self.settings.lock().expect("channels lock").telegram.as_mut() {
-            settings.allowed_chats.retain(|c| *c != chat);
+        let running = self.telegram.lock().expect("channels lock").clone();
+        let remaining = {
+            let mut settings = self.settings.lock().expect("channels lock");
+            let telegram = settings.telegram.get_or_insert_with(TelegramSettings::default);
+            telegram.allowed_chats.retain(|c| *c != chat);
+            telegram.allowed_chats.clone()
+        };
+        match running {
+            Some(telegram) => telegram.unpair(chat).map_err(CompanionError::InvalidInput),
+            None => {
+                if let Some(path) = &self.with.config_path {
+                    crate::settings_file::save_telegram_chats(path, &remaining).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+                }
+                self.with.events.publish(CoreEvent::ChannelsChanged);
+                Ok(())
+            }
         }
-        Ok(())
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is

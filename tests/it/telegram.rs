@@ -242,3 +242,22 @@ async fn the_headless_daemon_serves_telegram() {
 extern "C" {
     fn kill(pid: i32, signal: i32) -> i32;
 }
+
+/// With Telegram turned off, Settings still lists the paired chats and can unpair one.
+#[tokio::test]
+async fn a_chat_can_be_unpaired_while_telegram_is_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, format!("# mine\n[channels.telegram]\nenabled = false\nallowed_chats = [{ME}, {STRANGER}]\n")).unwrap();
+    let settings = sidecar::settings::Settings::load(&config).unwrap();
+    let options = CompanionOptions { config_path: Some(config.clone()), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.path().to_path_buf(), settings) };
+    let core = Companion::open(options).await.unwrap();
+    core.channels().start();
+    let view = core.channels().view().telegram;
+    assert!(!view.enabled && view.health.is_none());
+    assert_eq!(view.paired_chats, [ME, STRANGER]);
+    core.channels().unpair_telegram(STRANGER).unwrap();
+    assert_eq!(core.channels().view().telegram.paired_chats, [ME]);
+    let file = std::fs::read_to_string(&config).unwrap();
+    assert!(file.starts_with("# mine") && file.contains(&format!("allowed_chats = [{ME}]")), "{file}");
+}
