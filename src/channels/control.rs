@@ -73,7 +73,7 @@ impl Control<'_> {
                 if pending.is_empty() {
                     w.no_pending_reminders()
                 } else {
-                    pending.iter().map(|r| format!("- {}", self.reminders.describe(&r.reminder))).collect::<Vec<_>>().join("\n")
+                    pending.iter().map(|r| format!("- {}", self.reminders.for_people(&r.reminder))).collect::<Vec<_>>().join("\n")
                 }
             }
             Command::ClearReminders => w.reminders_cancelled(self.reminders.clear().await?),
@@ -83,8 +83,8 @@ impl Control<'_> {
                 let lines: Vec<String> = overview
                     .late
                     .iter()
-                    .map(|r| format!("- {} ({})", self.reminders.describe(&r.reminder), w.delivered_late()))
-                    .chain(stuck.map(|r| format!("- {} ({})", self.reminders.describe(&r.reminder), w.delivery_in_progress())))
+                    .map(|r| format!("- {} ({})", self.reminders.for_people(&r.reminder), w.delivered_late()))
+                    .chain(stuck.map(|r| format!("- {} ({})", self.reminders.for_people(&r.reminder), w.delivery_in_progress())))
                     .collect();
                 if lines.is_empty() { w.nothing_lost() } else { lines.join("\n") }
             }

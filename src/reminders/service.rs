@@ -75,6 +75,16 @@ impl ReminderService {
         format!("[id:{}] \"{}\" — {local} ({}){repeats}", r.id, r.message, r.zone.0.name())
     }
 
+    /// The same for a person: no id (nothing a person types uses it), the zone only
+    /// when it is not theirs now. "\"call mum\" — Thursday 19 November 2026, 09:00,
+    /// every day at 09:00"
+    pub fn for_people(&self, r: &Reminder) -> String {
+        let local = reminder_words::due(r, self.lang);
+        let repeats = reminder_words::rule(r, self.lang).map(|rule| format!(", {rule}")).unwrap_or_default();
+        let zone = if r.zone.0 == self.clock.zone() { String::new() } else { format!(" ({})", r.zone.0.name()) };
+        format!("\"{}\" — {local}{zone}{repeats}", r.message)
+    }
+
     /// A reminder with its rule in words and its next occurrences, as lists show it.
     pub fn view(&self, reminder: Reminder) -> ReminderView {
         // The due occurrence and the two after it.

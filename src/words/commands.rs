@@ -128,12 +128,12 @@ impl CommandWords {
         let (start, end) = (&f.quiet_hours.0, &f.quiet_hours.1);
         if es {
             format!(
-                "Proactividad: {} · silencio: {quiet} · horas de silencio {start}–{end} ({})\nHoy: {} de {} mensajes espontáneos; esta hora: {} de {MAX_PER_HOUR} · disyuntor: {breaker}\nRecordatorios pendientes: {}\nCanales: último activo {}; salidas: {}; principal: {}",
+                "Proactividad: {} · silencio: {quiet} · horas de silencio {start}–{end} ({})\n\nHoy: {} de {} mensajes espontáneos; esta hora: {} de {MAX_PER_HOUR} · disyuntor: {breaker}\n\nRecordatorios pendientes: {}\n\nCanales: último activo {}; salidas: {}; principal: {}",
                 f.level, f.zone, f.count_today, f.max_today, f.count_this_hour, f.pending_reminders, f.last_channel, f.sinks, f.primary
             )
         } else {
             format!(
-                "Proactivity: {} · quiet: {quiet} · quiet hours {start}–{end} ({})\nToday: {} of {} spontaneous messages; this hour: {} of {MAX_PER_HOUR} · circuit breaker: {breaker}\nPending reminders: {}\nChannels: last active {}; sinks: {}; primary: {}",
+                "Proactivity: {} · quiet: {quiet} · quiet hours {start}–{end} ({})\n\nToday: {} of {} spontaneous messages; this hour: {} of {MAX_PER_HOUR} · circuit breaker: {breaker}\n\nPending reminders: {}\n\nChannels: last active {}; sinks: {}; primary: {}",
                 f.level, f.zone, f.count_today, f.max_today, f.count_this_hour, f.pending_reminders, f.last_channel, f.sinks, f.primary
             )
         }

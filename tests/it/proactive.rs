@@ -406,9 +406,17 @@ async fn control_commands_answer_without_the_model() {
     core.reminders().set("llamar a mamá", "mañana a las 9").await.unwrap();
     core.reminders().set("stretch", "every day at 8").await.unwrap();
     let list = core.send("/reminders").await.unwrap().reply;
-    assert!(list.contains("llamar a mamá") && list.contains("Tuesday 16 March 2027, 09:00 (Europe/Madrid)") && list.contains("every day at 08:00"), "{list}");
+    assert!(list.contains("- \"llamar a mamá\" — Tuesday 16 March 2027, 09:00") && list.contains("every day at 08:00"), "{list}");
+    // For people: no ids, no RRULE, and the zone only when it is not theirs.
+    assert!(!list.contains("[id:") && !list.contains("FREQ=") && !list.contains("Europe/Madrid"), "{list}");
+    core.set_timezone("America/Argentina/Buenos_Aires").unwrap();
+    let away = core.send("/reminders").await.unwrap().reply;
+    assert!(away.contains("09:00 (Europe/Madrid)"), "set in another zone, it says which: {away}");
+    core.set_timezone("Europe/Madrid").unwrap();
     let status = core.send("/status").await.unwrap().reply;
     assert!(status.contains("Proactivity: medium") && status.contains("Pending reminders: 2") && status.contains("chat (desktop, all)"), "{status}");
+    // One paragraph per line, so the chat's Markdown keeps them apart.
+    assert_eq!(status.split("\n\n").count(), 4, "{status}");
     let context = core.send("/proactive context").await.unwrap().reply;
     assert!(context.contains("llamar a mamá") && context.contains("tokens)"), "{context}");
     assert_eq!(core.send("/reminders lost").await.unwrap().reply, "No reminder was lost or late.");

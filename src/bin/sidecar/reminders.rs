@@ -67,7 +67,7 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
             if json {
                 println!("{}", json!({"ok": true, "reminder": reminder, "note": note}));
             } else {
-                println!("Reminder set: {}", service.describe(&reminder));
+                println!("Reminder set: {}", service.for_people(&reminder));
                 if let Some(note) = note {
                     println!("note: {note}");
                 }
@@ -123,7 +123,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
     for (heading, list) in groups.iter().filter(|(_, list)| !list.is_empty()) {
         println!("{heading}:");
         for view in list.iter() {
-            println!("  {}", service.describe(&view.reminder));
+            println!("  {}", service.for_people(&view.reminder));
         }
     }
     Ok(0)
