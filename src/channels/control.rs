@@ -89,6 +89,7 @@ impl Control<'_> {
                 if lines.is_empty() { w.nothing_lost() } else { lines.join("\n") }
             }
             Command::Status | Command::Proactive(ProactiveCommand::Status) => self.status_text(w).await?,
+            Command::Help => words::command_table::help_text(self.lang),
             Command::Stop => w.stopped((self.stop_turn)()),
             Command::Clear => {
                 self.context.new_conversation().await?;

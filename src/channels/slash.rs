@@ -22,6 +22,8 @@ pub enum Command {
     LostReminders,
     /// `/status`: channels, sinks, quiet, counts.
     Status,
+    /// `/help`: the commands, from the one command table.
+    Help,
     /// `/clear`: start a fresh conversation (nothing is deleted; recall still finds it).
     Clear,
     /// `/stop`: stop the reply being written (what arrived is kept).
@@ -100,6 +102,7 @@ pub fn parse(text: &str) -> Option<Command> {
         ("/reminders", Some("clear")) => Some(Command::ClearReminders),
         ("/reminders", Some("lost")) => Some(Command::LostReminders),
         ("/status", None) => Some(Command::Status),
+        ("/help" | "/ayuda", None) => Some(Command::Help),
         ("/clear", None) => Some(Command::Clear),
         ("/stop", None) => Some(Command::Stop),
         ("/proactive", Some("status") | None) => Some(Command::Proactive(ProactiveCommand::Status)),
@@ -140,6 +143,8 @@ mod tests {
         assert_eq!(parse("/reminders clear"), Some(Command::ClearReminders));
         assert_eq!(parse("/reminders lost"), Some(Command::LostReminders));
         assert_eq!(parse("/status"), Some(Command::Status));
+        assert_eq!(parse("/help"), Some(Command::Help));
+        assert_eq!(parse("/ayuda"), Some(Command::Help));
         assert_eq!(parse("/clear"), Some(Command::Clear));
         assert_eq!(parse("/stop"), Some(Command::Stop));
         assert_eq!(parse("/proactive tick"), Some(Command::Proactive(ProactiveCommand::Tick)));
@@ -153,5 +158,18 @@ mod tests {
         }
         assert_eq!(parse("be quiet during the meeting, please remind me later"), None);
         assert_eq!(parse("silencio en la biblioteca es importante"), None);
+    }
+
+    #[test]
+    fn every_command_and_argument_in_the_help_table_is_understood() {
+        for lang in [crate::locale::Lang::En, crate::locale::Lang::Es] {
+            for entry in crate::words::command_table::command_table(lang) {
+                assert!(parse(entry.command).is_some(), "{}", entry.command);
+                for argument in entry.arguments.split(" | ").filter(|a| !a.is_empty()) {
+                    let typed = format!("{} {argument}", entry.command);
+                    assert!(parse(&typed).is_some(), "{typed}");
+                }
+            }
+        }
     }
 }

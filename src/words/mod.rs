@@ -4,6 +4,7 @@
 //! enforce them.
 
 pub mod channels;
+pub mod command_table;
 pub mod commands;
 pub mod dates;
 pub mod decision;

@@ -403,6 +403,8 @@ async fn control_commands_answer_without_the_model() {
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
     assert_eq!(core.send("/reminders").await.unwrap().reply, "No pending reminders.");
+    let help = core.send("/help").await.unwrap().reply;
+    assert!(help.contains("- `/quiet 30m | 2h | off | here` — ") && help.contains("`/status`"), "{help}");
     core.reminders().set("llamar a mamá", "mañana a las 9").await.unwrap();
     core.reminders().set("stretch", "every day at 8").await.unwrap();
     let list = core.send("/reminders").await.unwrap().reply;
