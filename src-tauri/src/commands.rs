@@ -371,3 +371,9 @@ pub async fn unlink_whatsapp(core: Core<'_>) -> Result<sidecar::channels::servic
     core.channels().unlink_whatsapp()?;
     Ok(core.channels().view())
 }
+
+/// The chat commands with a line each, for the `/` palette (the core's table).
+#[tauri::command]
+pub fn command_table(core: Core<'_>) -> Vec<sidecar::words::command_table::CommandHelp> {
+    sidecar::words::command_table::command_table(core.lang())
+}

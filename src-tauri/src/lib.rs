@@ -126,6 +126,7 @@ pub fn run() {
             commands::unpair_telegram,
             commands::set_whatsapp_enabled,
             commands::unlink_whatsapp,
+            commands::command_table,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

@@ -437,6 +437,13 @@ export interface ChannelsView {
   whatsapp: WhatsappView;
 }
 
+/** A chat command the core answers itself, from its one table. */
+export interface CommandHelp {
+  command: string;
+  arguments: string;
+  description: string;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -502,6 +509,7 @@ export const api = {
   saveProactiveConfig: (config: ProactiveConfig) => invoke<ProactiveConfig>("save_proactive_config", { config }),
   setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),
   setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),
+  commandTable: () => invoke<CommandHelp[]>("command_table"),
   channelsView: () => invoke<ChannelsView>("channels_view"),
   setTelegramToken: (token: string) => invoke<ChannelsView>("set_telegram_token", { token }),
   setTelegramEnabled: (enabled: boolean) => invoke<ChannelsView>("set_telegram_enabled", { enabled }),

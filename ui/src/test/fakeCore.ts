@@ -95,6 +95,13 @@ export class FakeCore {
             return defaultProactiveStatus();
           case "channels_view":
             return this.channels;
+          case "command_table":
+            return [
+              { command: "/help", arguments: "", description: "This list of commands" },
+              { command: "/status", arguments: "", description: "Sidecar's state" },
+              { command: "/quiet", arguments: "30m | 2h | off | here", description: "No spontaneous messages for a while" },
+              { command: "/reminders", arguments: "clear | lost", description: "Pending reminders" },
+            ];
           default:
             return undefined;
         }
