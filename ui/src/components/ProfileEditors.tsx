@@ -2,6 +2,12 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type ProfileFile } from "../api";
 import { useStrings } from "../i18n";
 
+/**
+ * Edits not saved yet, by file, with the version they were made on: they outlive the
+ * editor, so switching tabs never loses them.
+ */
+const drafts = new Map<ProfileFile, { text: string; version: string }>();
+
 /** One knowledge file in a text area; saving is refused if it changed on disk. */
 function ProfileEditor({ file, label }: { file: ProfileFile; label: string }) {
   const t = useStrings();
@@ -9,19 +15,34 @@ function ProfileEditor({ file, label }: { file: ProfileFile; label: string }) {
   const [version, setVersion] = useState<string | null>(null);
   const [saved, setSaved] = useState("");
   const [message, setMessage] = useState<string | null>(null);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
 
-  const load = useCallback(() => {
-    api
-      .readProfile(file)
-      .then((p) => {
-        setText(p.text);
-        setSaved(p.text);
-        setVersion(p.version);
-        setMessage(null);
-      })
-      .catch((e) => setMessage(toCommandError(e).message));
-  }, [file]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    (keepDraft: boolean) => {
+      api
+        .readProfile(file)
+        .then((p) => {
+          const draft = keepDraft ? drafts.get(file) : undefined;
+          if (!keepDraft) drafts.delete(file);
+          setText(draft ? draft.text : p.text);
+          setSaved(p.text);
+          // A draft is saved against the version it was made on, so a change on disk
+          // meanwhile is still caught.
+          setVersion(draft ? draft.version : p.version);
+          setMessage(null);
+          setConfirmDiscard(false);
+        })
+        .catch((e) => setMessage(toCommandError(e).message));
+    },
+    [file],
+  );
+  useEffect(() => load(true), [load]);
+  const unsaved = version !== null && text !== saved;
+  useEffect(() => {
+    if (version === null) return;
+    if (unsaved) drafts.set(file, { text, version });
+    else drafts.delete(file);
+  }, [file, text, version, unsaved]);
 
   const save = () => {
     if (version === null) return;
@@ -30,6 +51,7 @@ function ProfileEditor({ file, label }: { file: ProfileFile; label: string }) {
       .then((next) => {
         setVersion(next);
         setSaved(text);
+        drafts.delete(file);
         setMessage(t.profileSaved);
       })
       .catch((e) => setMessage(toCommandError(e).message));
@@ -64,9 +86,25 @@ function ProfileEditor({ file, label }: { file: ProfileFile; label: string }) {
         <button type="submit" disabled={text === saved || version === null} data-testid={`profile-${file}-save`}>
           {t.save}
         </button>
-        <button type="button" className="ghost" onClick={load}>
+        <button type="button" className="ghost" onClick={() => (unsaved ? setConfirmDiscard(true) : load(false))} data-testid={`profile-${file}-reload`}>
           {t.reload}
         </button>
+        {unsaved && !confirmDiscard && (
+          <span className="warn-text small" data-testid={`profile-${file}-unsaved`}>
+            {t.unsavedChanges}
+          </span>
+        )}
+        {confirmDiscard && (
+          <span className="row" role="alert" data-testid={`profile-${file}-discard`}>
+            <span className="small">{t.discardQuestion}</span>
+            <button type="button" className="ghost small danger" onClick={() => load(false)}>
+              {t.discard}
+            </button>
+            <button type="button" className="ghost small" onClick={() => setConfirmDiscard(false)}>
+              {t.keepEditing}
+            </button>
+          </span>
+        )}
         {message && (
           <span className="muted small" role="status" data-testid={`profile-${file}-message`}>
             {message}
