@@ -15,8 +15,14 @@ pub enum ModelStatus {
     Idle,
     /// The offline model is being started.
     Starting,
-    /// A model is reachable at this endpoint.
-    Ready { provider: String, model: String },
+    /// A model is reachable at this endpoint. `demo`: it is the tiny built-in model,
+    /// which cannot use tools and may make things up (the window says so plainly).
+    Ready {
+        provider: String,
+        model: String,
+        #[serde(default)]
+        demo: bool,
+    },
     /// No model can be used; `message` says what to do about it.
     Unavailable { message: String },
 }

@@ -163,7 +163,7 @@ impl Models {
             other => other,
         };
         self.set_status(match &routed {
-            Ok(routed) => ModelStatus::Ready { provider: routed.provider_id.clone(), model: routed.model.clone() },
+            Ok(routed) => ready(&routed.provider_id, &routed.model),
             Err(error) => ModelStatus::Unavailable { message: error.to_string() },
         });
         routed
@@ -177,7 +177,7 @@ impl Models {
             // The offline model: ready once started, nothing to probe before.
             let local = self.local.lock().await.clone();
             let status = match local {
-                Some(p) => ModelStatus::Ready { provider: p.id.clone(), model: p.model().to_string() },
+                Some(p) => ready(&p.id, p.model()),
                 None => ModelStatus::Idle,
             };
             self.set_status(status.clone());
@@ -185,7 +185,7 @@ impl Models {
         };
         let offline = self.settings().local_model.python.is_some();
         let status = match first.probe().await {
-            Ok(()) => ModelStatus::Ready { provider: first.id.clone(), model: first.model().to_string() },
+            Ok(()) => ready(&first.id, first.model()),
             Err(problem) => ModelStatus::Unavailable {
                 message: crate::words::outcomes::provider_down(&first.id, &problem, offline, self.lang),
             },
@@ -263,10 +263,7 @@ impl Models {
         .map_err(|e| e.to_string())
         .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
         let provider = Provider::local(LOCAL_PROVIDER_ID, server, LOCAL_MODEL_NAME, context_tokens, settings.llm.timeouts());
-        self.set_status(ModelStatus::Ready {
-            provider: LOCAL_PROVIDER_ID.into(),
-            model: LOCAL_MODEL_NAME.into(),
-        });
+        self.set_status(ready(LOCAL_PROVIDER_ID, LOCAL_MODEL_NAME));
         *slot = Some(provider.clone());
         Ok(provider)
     }
@@ -348,4 +345,9 @@ fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) 
             Provider::from_settings(&with_key, timeouts)
         })
         .collect()
+}
+
+/// "Ready" for `provider`; the built-in offline model is marked as the demo it is.
+fn ready(provider: &str, model: &str) -> ModelStatus {
+    ModelStatus::Ready { provider: provider.to_string(), model: model.to_string(), demo: provider == LOCAL_PROVIDER_ID }
 }

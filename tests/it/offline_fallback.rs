@@ -36,7 +36,7 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     assert!(!outcome.reply.trim().is_empty());
     assert_eq!(outcome.meta.provider.as_deref(), Some("local"));
     assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
-    assert!(matches!(core.model_status(), ModelStatus::Ready { provider, .. } if provider == "local"), "{:?}", core.model_status());
+    assert!(matches!(core.model_status(), ModelStatus::Ready { provider, demo: true, .. } if provider == "local"), "{:?}", core.model_status());
     core.shutdown().await;
 }
 
@@ -56,7 +56,7 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
     let server = wiremock::MockServer::start().await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &format!("{}/v1", server.uri()), false).await;
-    assert_eq!(core.models().check().await, ModelStatus::Ready { provider: "ollama".into(), model: "llama3.2".into() });
+    assert_eq!(core.models().check().await, ModelStatus::Ready { provider: "ollama".into(), model: "llama3.2".into(), demo: false });
     core.provider_admin().remove_provider("ollama").unwrap();
     assert!(!matches!(core.model_status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.model_status());
 }

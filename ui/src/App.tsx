@@ -150,7 +150,13 @@ export function App() {
             </div>
           )}
           <main>
-            <MessageList messages={state.messages} streaming={state.streaming} loaded={state.loaded} highlight={highlight} />
+            <MessageList
+              messages={state.messages}
+              streaming={state.streaming}
+              loaded={state.loaded}
+              highlight={highlight}
+              demo={model.state === "ready" && Boolean(model.demo)}
+            />
           </main>
           <PlanPanel items={plan} />
           <ContextMeterBar meter={meter} />

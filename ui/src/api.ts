@@ -76,7 +76,7 @@ export type Notice =
 export type ModelStatus =
   | { state: "idle" }
   | { state: "starting" }
-  | { state: "ready"; provider: string; model: string }
+  | { state: "ready"; provider: string; model: string; /** The tiny built-in model. */ demo?: boolean }
   | { state: "unavailable"; message: string };
 
 export type CoreEvent =

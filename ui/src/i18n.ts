@@ -124,6 +124,10 @@ const en = {
   retry: "Retry",
   dismiss: "Dismiss",
   emptyTitle: "Say hello",
+  emptyDemo:
+    "You are talking to the built-in demo model, a tiny one: it cannot use tools (no reminders or memory through it) and may make things up. Add a real model in Settings → Model providers. Your conversation is saved on this computer.",
+  modelDemo: "Demo model",
+  modelDemoHint: "The tiny built-in model: it cannot use tools and may make things up. Add a provider in Settings to use a real model.",
   emptyBody:
     "Sidecar runs a small offline model until you configure a provider. Your conversation is saved on this computer.",
   you: "You",
@@ -398,6 +402,10 @@ const es: Strings = {
   retry: "Reintentar",
   dismiss: "Cerrar",
   emptyTitle: "Saluda",
+  emptyDemo:
+    "Estás hablando con el modelo de demostración incluido, uno diminuto: no puede usar herramientas (ni recordatorios ni memoria a través de él) y puede inventar cosas. Añade un modelo de verdad en Ajustes → Proveedores de modelos. Tu conversación se guarda en este ordenador.",
+  modelDemo: "Modelo de demostración",
+  modelDemoHint: "El modelo diminuto incluido: no puede usar herramientas y puede inventar cosas. Añade un proveedor en Ajustes para usar un modelo de verdad.",
   emptyBody:
     "Sidecar usa un modelo pequeño sin conexión hasta que configures un proveedor. Tu conversación se guarda en este equipo.",
   you: "Tú",

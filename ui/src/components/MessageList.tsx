@@ -126,12 +126,15 @@ export function MessageList({
   streaming,
   loaded,
   highlight = null,
+  demo = false,
 }: {
   messages: ShownMessage[];
   streaming: ShownMessage | null;
   loaded: boolean;
   /** A message to bring into view (a clicked notification). */
   highlight?: number | null;
+  /** The tiny built-in model answers: the empty chat says what that means. */
+  demo?: boolean;
 }) {
   const t = useStrings();
   const end = useRef<HTMLDivElement>(null);
@@ -150,7 +153,7 @@ export function MessageList({
     return (
       <div className="empty" data-testid="empty-state">
         <h2>{t.emptyTitle}</h2>
-        <p>{t.emptyBody}</p>
+        <p data-testid="empty-body">{demo ? t.emptyDemo : t.emptyBody}</p>
         <p className="hint">{t.shortcutHint}</p>
       </div>
     );

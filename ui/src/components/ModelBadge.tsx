@@ -5,14 +5,16 @@ export function ModelBadge({ status }: { status: ModelStatus }) {
   const t = useStrings();
   const [label, title] =
     status.state === "ready"
-      ? [`${t.modelReady} · ${status.model}`, `${status.provider}: ${status.model}`]
+      ? status.demo
+        ? [`${t.modelDemo} · ${status.model}`, t.modelDemoHint]
+        : [`${t.modelReady} · ${status.model}`, `${status.provider}: ${status.model}`]
       : status.state === "starting"
         ? [t.modelStarting, t.modelStarting]
         : status.state === "unavailable"
           ? [t.modelUnavailable, status.message]
           : [t.modelIdle, t.modelIdle];
   return (
-    <span className={`model-badge ${status.state}`} title={title} data-testid="model-badge">
+    <span className={`model-badge ${status.state}${status.state === "ready" && status.demo ? " demo" : ""}`} title={title} data-testid="model-badge">
       <span className="dot" aria-hidden />
       {label}
     </span>

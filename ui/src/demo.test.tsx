@@ -1,0 +1,23 @@
+import { screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
+
+describe("the built-in demo model", () => {
+  it("is named as a demo in the header and the empty chat says what it cannot do", async () => {
+    const core = new FakeCore();
+    core.handlers.model_status = () => ({ state: "ready", provider: "local", model: "SmolLM2-135M-Instruct", demo: true });
+    renderApp();
+    await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("Demo model · SmolLM2-135M-Instruct"));
+    expect(screen.getByTestId("model-badge")).toHaveAttribute("title", expect.stringContaining("cannot use tools"));
+    expect(await screen.findByTestId("empty-body")).toHaveTextContent(/demo model.*cannot use tools.*may make things up/);
+  });
+
+  it("a real model is just ready", async () => {
+    const core = new FakeCore();
+    core.handlers.model_status = () => ({ state: "ready", provider: "openai", model: "gpt-4o-mini", demo: false });
+    renderApp();
+    await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("Ready · gpt-4o-mini"));
+    expect(await screen.findByTestId("empty-body")).not.toHaveTextContent("demo");
+  });
+});
