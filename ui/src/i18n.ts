@@ -125,7 +125,7 @@ const en = {
   dismiss: "Dismiss",
   emptyTitle: "Say hello",
   emptyDemo:
-    "You are talking to the built-in demo model, a tiny one: it cannot use tools (no reminders or memory through it) and may make things up. Add a real model in Settings → Model providers. Your conversation is saved on this computer.",
+    "You are talking to the built-in demo model, a tiny one: it cannot use tools and may make things up. Reminders and facts you state plainly are still handled by Sidecar itself. Add a real model in Settings → Model providers. Your conversation is saved on this computer.",
   modelDemo: "Demo model",
   modelDemoHint: "The tiny built-in model: it cannot use tools and may make things up. Add a provider in Settings to use a real model.",
   emptyBody:
@@ -403,7 +403,7 @@ const es: Strings = {
   dismiss: "Cerrar",
   emptyTitle: "Saluda",
   emptyDemo:
-    "Estás hablando con el modelo de demostración incluido, uno diminuto: no puede usar herramientas (ni recordatorios ni memoria a través de él) y puede inventar cosas. Añade un modelo de verdad en Ajustes → Proveedores de modelos. Tu conversación se guarda en este ordenador.",
+    "Estás hablando con el modelo de demostración incluido, uno diminuto: no puede usar herramientas y puede inventar cosas. Los recordatorios y datos que digas claramente los sigue gestionando Sidecar. Añade un modelo de verdad en Ajustes → Proveedores de modelos. Tu conversación se guarda en este ordenador.",
   modelDemo: "Modelo de demostración",
   modelDemoHint: "El modelo diminuto incluido: no puede usar herramientas y puede inventar cosas. Añade un proveedor en Ajustes para usar un modelo de verdad.",
   emptyBody:
