@@ -91,6 +91,11 @@ pub fn system_zone() -> Tz {
     iana_time_zone::get_timezone().ok().and_then(|zone| zone.parse().ok()).unwrap_or(Tz::UTC)
 }
 
+/// Every IANA zone name Sidecar knows, for a picker.
+pub fn zone_names() -> Vec<&'static str> {
+    chrono_tz::TZ_VARIANTS.iter().map(|zone| zone.name()).collect()
+}
+
 /// The zone the settings name, else the system's. A name that is not an IANA zone
 /// falls back to the system's and says so, so a typo never stops Sidecar starting.
 pub fn resolve_zone(configured: Option<&str>) -> (Tz, Option<String>) {
@@ -119,6 +124,12 @@ pub fn describe(now: DateTime<Utc>, zone: Tz) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_picker_offers_every_iana_zone() {
+        let zones = zone_names();
+        assert!(zones.len() > 400 && zones.contains(&"America/Argentina/Buenos_Aires") && zones.contains(&"Europe/Madrid"));
+    }
     use chrono::TimeZone;
 
     #[test]

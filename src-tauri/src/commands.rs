@@ -377,3 +377,9 @@ pub async fn unlink_whatsapp(core: Core<'_>) -> Result<sidecar::channels::servic
 pub fn command_table(core: Core<'_>) -> Vec<sidecar::words::command_table::CommandHelp> {
     sidecar::words::command_table::command_table(core.lang())
 }
+
+/// The IANA zone names the core knows, for the time zone picker.
+#[tauri::command]
+pub fn time_zones() -> Vec<&'static str> {
+    sidecar::clock::zone_names()
+}

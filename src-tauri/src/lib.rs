@@ -127,6 +127,7 @@ pub fn run() {
             commands::set_whatsapp_enabled,
             commands::unlink_whatsapp,
             commands::command_table,
+            commands::time_zones,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

@@ -510,6 +510,7 @@ export const api = {
   setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),
   setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),
   commandTable: () => invoke<CommandHelp[]>("command_table"),
+  timeZones: () => invoke<string[]>("time_zones"),
   channelsView: () => invoke<ChannelsView>("channels_view"),
   setTelegramToken: (token: string) => invoke<ChannelsView>("set_telegram_token", { token }),
   setTelegramEnabled: (enabled: boolean) => invoke<ChannelsView>("set_telegram_enabled", { enabled }),

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveStatus, type SinkId, type SinkPreference } from "../api";
 import { hm } from "../format";
 import { useStrings } from "../i18n";
+import { ZonePicker } from "./ZonePicker";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
 const SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray", "telegram", "whatsapp"];
@@ -92,7 +93,7 @@ export function ProactivitySettings() {
         </label>
         <label>
           {t.timezone}
-          <input value={zone} onChange={(e) => setZone(e.target.value)} placeholder="Europe/Madrid" data-testid="timezone" />
+          <ZonePicker value={zone} onChange={setZone} />
           <span className="muted small">{t.timezoneHint}</span>
         </label>
         <label>

@@ -95,6 +95,8 @@ export class FakeCore {
             return defaultProactiveStatus();
           case "channels_view":
             return this.channels;
+          case "time_zones":
+            return ["America/Argentina/Buenos_Aires", "America/New_York", "Europe/Madrid", "Europe/Paris", "UTC"];
           case "command_table":
             return [
               { command: "/help", arguments: "", description: "This list of commands" },
