@@ -73,7 +73,7 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
         session.click(session.find("[data-testid=nav-settings]"))
         session.click(session.wait_for("[data-testid=add-provider]"))
         for field, text in [("id", "mine"), ("url", llm.base_url), ("model", "gpt-4o-mini"), ("key", "sk-e2e-secret")]:
-            session.send_keys(session.find(f"[data-testid=field-{field}]"), text)
+            session.send_keys(session.wait_for(f"[data-testid=field-{field}]", 10), text)
         session.click(session.find("[data-testid=test-connection]"))
         wait_until(lambda: "answered" in (session.texts("[data-testid=test-result]") or [""])[0], 10, "no test result")
         desktop.screenshot("settings-form")
