@@ -362,13 +362,13 @@ pub async fn unpair_telegram(core: Core<'_>, chat: i64) -> Result<sidecar::chann
 
 #[tauri::command]
 pub async fn set_whatsapp_enabled(core: Core<'_>, enabled: bool) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    core.channels().set_whatsapp_enabled(enabled)?;
+    blocking(&core, move |c| c.channels().set_whatsapp_enabled(enabled)).await?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub async fn unlink_whatsapp(core: Core<'_>) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    core.channels().unlink_whatsapp()?;
+    blocking(&core, |c| c.channels().unlink_whatsapp()).await?;
     Ok(core.channels().view())
 }
 

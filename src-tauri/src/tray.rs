@@ -82,9 +82,13 @@ pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
         let tooltip = if down { format!("Sidecar — {title}") } else { "Sidecar".to_string() };
         let _ = tray.set_tooltip(Some(tooltip));
     }
-    if let Err(error) = notifier::notify(app, title, body, app.state::<Arc<Companion>>().lang()) {
-        tracing::warn!(%error, "could not tell the user about a channel");
-    }
+    // notify-rust blocks on D-Bus: off the task that forwards the core's events.
+    let (app, title, body) = (app.clone(), title.to_string(), body.to_string());
+    tauri::async_runtime::spawn_blocking(move || {
+        if let Err(error) = notifier::notify(&app, &title, &body, app.state::<Arc<Companion>>().lang()) {
+            tracing::warn!(%error, "could not tell the user about a channel");
+        }
+    });
 }
 
 fn quiet_for_an_hour(app: &AppHandle) {

@@ -4,6 +4,7 @@
 //! `telegram` (and WhatsApp) are phone channels: both a source and a sink, with a
 //! `health` the user can see.
 
+pub mod arrivals;
 pub mod backoff;
 pub mod call;
 pub mod channel;

@@ -14,6 +14,7 @@ use super::channel::Channel;
 use super::health::{HealthView, Link};
 use super::phone::PhoneParts;
 use super::source::serve;
+use super::telegram::paired::PairedChats;
 use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
 use crate::conversation::ConversationService;
@@ -87,27 +88,58 @@ pub struct ChannelService {
     conversation: Arc<ConversationService>,
     settings: Mutex<ChannelsSettings>,
     telegram: Mutex<Option<Arc<Telegram>>>,
+    /// The paired chats, shared with the bot while it runs.
+    paired: Arc<PairedChats>,
+    /// Where the bot token was found the last time it was looked for (the keychain is
+    /// slow to ask: views read this, never the keychain).
+    token_source: Mutex<Option<TokenSource>>,
     whatsapp: Mutex<Option<Arc<WhatsApp>>>,
     owner: AtomicBool,
 }
 
 impl ChannelService {
     pub fn new(with: PhoneParts, settings: ChannelsSettings, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
-        Self { with, secrets, router, conversation, settings: Mutex::new(settings), telegram: Mutex::default(), whatsapp: Mutex::default(), owner: AtomicBool::new(false) }
+        let chats = settings.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
+        let paired = Arc::new(PairedChats::new(chats, with.config_path.clone(), with.events.clone()));
+        Self {
+            with,
+            secrets,
+            router,
+            conversation,
+            settings: Mutex::new(settings),
+            telegram: Mutex::default(),
+            paired,
+            token_source: Mutex::default(),
+            whatsapp: Mutex::default(),
+            owner: AtomicBool::new(false),
+        }
     }
 
     fn telegram_settings(&self) -> Option<TelegramSettings> {
         self.settings.lock().expect("channels lock").telegram.clone()
     }
 
-    fn telegram_token(&self, settings: &TelegramSettings) -> (Option<String>, TokenSource) {
-        if let Some(token) = std::env::var(&settings.token_env).ok().filter(|t| !t.trim().is_empty()) {
-            return (Some(token), TokenSource::Environment { variable: settings.token_env.clone() });
-        }
-        match self.secrets.get(TOKEN_ACCOUNT) {
-            Some(token) => (Some(token), TokenSource::Keychain),
-            None => (None, TokenSource::Missing),
-        }
+    /// The bot token and where it came from: the environment, else the keychain. The
+    /// source is remembered for the views.
+    fn telegram_token(&self, settings: &TelegramSettings) -> Option<String> {
+        let (token, source) = match std::env::var(&settings.token_env).ok().filter(|t| !t.trim().is_empty()) {
+            Some(token) => (Some(token), TokenSource::Environment { variable: settings.token_env.clone() }),
+            None => match self.secrets.get(TOKEN_ACCOUNT) {
+                Some(token) => (Some(token), TokenSource::Keychain),
+                None => (None, TokenSource::Missing),
+            },
+        };
+        *self.token_source.lock().expect("channels lock") = Some(source);
+        token
+    }
+
+    /// Where the token is, looked for once if nothing has looked yet.
+    fn token_source(&self) -> TokenSource {
+        let known = self.token_source.lock().expect("channels lock").clone();
+        known.unwrap_or_else(|| {
+            self.telegram_token(&self.telegram_settings().unwrap_or_default());
+            self.token_source.lock().expect("channels lock").clone().unwrap_or(TokenSource::Missing)
+        })
     }
 
     /// Starts every configured channel; from now on this process owns them. Call on
@@ -193,14 +225,16 @@ impl ChannelService {
     fn restart_telegram(&self) {
         self.stop_telegram();
         let Some(settings) = self.telegram_settings().filter(|s| s.enabled) else { return };
+        // Looked for even when another process runs the bot, so the view is current.
+        let token = self.telegram_token(&settings);
         if !self.owner.load(Ordering::Relaxed) {
             return;
         }
-        let (Some(token), _) = self.telegram_token(&settings) else {
+        let Some(token) = token else {
             tracing::info!("Telegram is on but has no bot token yet");
             return;
         };
-        let telegram = match Telegram::new(&token, settings, self.with.clone()) {
+        let telegram = match Telegram::new(&token, settings, self.paired.clone(), self.with.clone()) {
             Ok(telegram) => telegram,
             Err(error) => return tracing::warn!(%error, "Telegram could not start"),
         };
@@ -218,14 +252,21 @@ impl ChannelService {
     }
 
     pub fn view(&self) -> ChannelsView {
-        let settings = self.telegram_settings();
+        let enabled = self.telegram_settings().is_some_and(|s| s.enabled);
+        let token = self.token_source();
         let running = self.telegram.lock().expect("channels lock").clone();
         let code = running.as_ref().and_then(|t| t.pairing_code());
+        // On but not running for want of a token: the card says what it waits for.
+        let waiting = (enabled && token == TokenSource::Missing).then(|| HealthView {
+            channel: Channel::Telegram,
+            link: Link::NeedsSetup { what: crate::words::channels::needs_token(self.with.lang).into() },
+            last_message_at: None,
+        });
         let telegram = TelegramView {
-            enabled: settings.as_ref().is_some_and(|s| s.enabled),
-            token: self.telegram_token(&settings.clone().unwrap_or_default()).1,
-            health: running.as_ref().map(|t| t.health.view()),
-            paired_chats: running.as_ref().map(|t| t.allowed()).or(settings.map(|s| s.allowed_chats)).unwrap_or_default(),
+            enabled,
+            token,
+            health: running.as_ref().map(|t| t.health.view()).or(waiting),
+            paired_chats: self.paired.list(),
             pairing_expires_at: code.as_ref().map(|c| c.expires_at),
             pairing_code: code.map(|c| c.code),
         };
@@ -236,7 +277,7 @@ impl ChannelService {
         let settings = self.settings.lock().expect("channels lock").whatsapp.clone();
         let running = self.whatsapp.lock().expect("channels lock").clone();
         let qr = running.as_ref().and_then(|w| w.pairing()).map(|pairing| QrView {
-            svg: qr_svg(&pairing.code),
+            svg: pairing.svg,
             expires_at: pairing.expires_at,
             expired_before: pairing.expired_before,
         });
@@ -279,23 +320,7 @@ impl ChannelService {
 
     /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), CompanionError> {
-        let running = self.telegram.lock().expect("channels lock").clone();
-        let remaining = {
-            let mut settings = self.settings.lock().expect("channels lock");
-            let telegram = settings.telegram.get_or_insert_with(TelegramSettings::default);
-            telegram.allowed_chats.retain(|c| *c != chat);
-            telegram.allowed_chats.clone()
-        };
-        match running {
-            Some(telegram) => telegram.unpair(chat).map_err(CompanionError::InvalidInput),
-            None => {
-                if let Some(path) = &self.with.config_path {
-                    crate::settings_file::save_telegram_chats(path, &remaining).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
-                }
-                self.with.events.publish(CoreEvent::ChannelsChanged);
-                Ok(())
-            }
-        }
+        self.paired.remove(chat).map_err(CompanionError::InvalidInput)
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is
@@ -311,7 +336,7 @@ impl ChannelService {
             let mut views: Vec<HealthView> = self.telegram.lock().expect("channels lock").iter().map(|t| t.health.view()).collect();
             views.extend(self.whatsapp.lock().expect("channels lock").iter().map(|w| w.health.view()));
             for view in views {
-                let name = channel_name(view.channel);
+                let name = crate::words::channels::channel_name(view.channel);
                 let was_alerted = alerted.contains(&view.channel);
                 match alert(&view.link, now, was_alerted) {
                     Some(Alert::Down { since, reason }) => {
@@ -347,26 +372,6 @@ fn alert(link: &Link, now: DateTime<Utc>, was_alerted: bool) -> Option<Alert> {
         Link::Down { since, reason } if !was_alerted && now - *since >= DOWN_ALERT_AFTER => Some(Alert::Down { since: *since, reason: reason.clone() }),
         Link::Connected { .. } if was_alerted => Some(Alert::Back),
         _ => None,
-    }
-}
-
-fn channel_name(channel: Channel) -> &'static str {
-    match channel {
-        Channel::Telegram => "Telegram",
-        Channel::Whatsapp => "WhatsApp",
-        Channel::Desktop => "Desktop",
-        Channel::Cli => "Terminal",
-    }
-}
-
-/// The pairing payload as a QR code image (SVG).
-fn qr_svg(payload: &str) -> String {
-    match qrcode::QrCode::new(payload.as_bytes()) {
-        Ok(code) => code.render::<qrcode::render::svg::Color>().min_dimensions(240, 240).quiet_zone(true).build(),
-        Err(error) => {
-            tracing::warn!(%error, "could not draw the WhatsApp QR code");
-            String::new()
-        }
     }
 }
 

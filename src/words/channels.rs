@@ -2,6 +2,7 @@
 //! strangers, the bot's command menu, and how a channel that is down is described.
 
 use super::Lang;
+use crate::channels::channel::Channel;
 
 /// Said to a chat that is not paired. Nothing it writes reaches the model.
 pub fn private_bot(lang: Lang) -> &'static str {
@@ -96,5 +97,23 @@ pub fn whatsapp_unlinked(lang: Lang) -> String {
     match lang {
         Lang::Es => "WhatsApp desvinculó a Sidecar desde el móvil; escanea un código QR nuevo para volver a vincularlo.".into(),
         Lang::En => "WhatsApp unlinked Sidecar from the phone; scan a new QR code to link it again.".into(),
+    }
+}
+
+/// A channel's name, as the desktop says it.
+pub fn channel_name(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Telegram => "Telegram",
+        Channel::Whatsapp => "WhatsApp",
+        Channel::Desktop => "Desktop",
+        Channel::Cli => "Terminal",
+    }
+}
+
+/// Telegram is on but has no bot token to start with.
+pub fn needs_token(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Activado, falta el token del bot",
+        Lang::En => "On, waiting for a bot token",
     }
 }

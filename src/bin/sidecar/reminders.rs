@@ -146,7 +146,10 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     if telegram.enabled {
         let paired = telegram.paired_chats.len();
         match telegram.token {
-            sidecar::channels::service::TokenSource::Missing => eprintln!("Telegram: on, but no bot token (set {} or save one in the app's Settings → Channels)", sidecar::settings::channels::TELEGRAM_TOKEN_ENV),
+            sidecar::channels::service::TokenSource::Missing => {
+                let variable = companion.settings().channels.telegram.clone().unwrap_or_default().token_env;
+                eprintln!("Telegram: on, but no bot token (set {variable} or save one in the app's Settings → Channels)")
+            }
             _ => eprintln!("Telegram: serving {paired} paired chat(s)"),
         }
     }

@@ -120,12 +120,12 @@ impl Telegram {
             Verdict::Pass(content) => {
                 self.health.message_arrived(now);
                 let incoming = IncomingMessage { id, channel: Channel::Telegram, user_id: chat.to_string(), content, received_at: now };
-                let _ = self.incoming_tx.send(incoming);
+                self.arrivals.push(incoming);
                 return;
             }
             Verdict::Pair => {
                 *self.pairing.lock().expect("pairing lock") = None;
-                match self.set_allowed(|allowed| allowed.push(chat)) {
+                match self.paired.add(chat) {
                     Ok(()) => {
                         tracing::info!(chat, "Telegram chat paired");
                         words::paired(lang)

@@ -8,15 +8,16 @@
 
 pub mod gate;
 mod link;
+pub mod paired;
 pub mod text;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 
 use teloxide_core::Bot;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::arrivals::Arrivals;
 use super::channel::Channel;
 use super::health::Health;
 use super::phone::PhoneParts;
@@ -28,6 +29,7 @@ use crate::proactive::router::{Outgoing, Sink};
 use crate::reminders::scheduler::BoxFuture;
 use crate::settings::channels::TelegramSettings;
 use gate::PairingCode;
+use paired::PairedChats;
 
 /// The keychain entry holding a bot token saved from Settings.
 pub const TOKEN_ACCOUNT: &str = "channel:telegram";
@@ -41,18 +43,18 @@ pub struct Telegram {
     bot: Bot,
     with: PhoneParts,
     settings: TelegramSettings,
-    allowed: RwLock<Vec<i64>>,
+    paired: Arc<PairedChats>,
     pairing: Mutex<Option<PairingCode>>,
     pub health: Health,
-    incoming_tx: mpsc::UnboundedSender<IncomingMessage>,
-    incoming: tokio::sync::Mutex<mpsc::UnboundedReceiver<IncomingMessage>>,
+    arrivals: Arrivals,
     /// "Typing…" shown while a message is being answered, by message id.
     typing: Mutex<HashMap<String, CancellationToken>>,
     stop: CancellationToken,
 }
 
 impl Telegram {
-    pub fn new(token: &str, settings: TelegramSettings, with: PhoneParts) -> Result<Arc<Self>, String> {
+    /// A bot answering the chats in `paired` (shared with whoever unpairs them).
+    pub fn new(token: &str, settings: TelegramSettings, paired: Arc<PairedChats>, with: PhoneParts) -> Result<Arc<Self>, String> {
         let api = url::Url::parse(&settings.api_url).map_err(|e| format!("channels.telegram.api_url: {e}"))?;
         let http = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(10))
@@ -62,16 +64,14 @@ impl Telegram {
             .build()
             .map_err(|e| e.to_string())?;
         crate::redact::register(token);
-        let (incoming_tx, incoming) = mpsc::unbounded_channel();
         Ok(Arc::new(Self {
             bot: Bot::with_client(token, http).set_api_url(api),
-            allowed: RwLock::new(settings.allowed_chats.clone()),
+            paired,
             health: Health::new(Channel::Telegram, with.events.clone()),
             with,
             settings,
             pairing: Mutex::new(None),
-            incoming_tx,
-            incoming: tokio::sync::Mutex::new(incoming),
+            arrivals: Arrivals::default(),
             typing: Mutex::default(),
             stop: CancellationToken::new(),
         }))
@@ -79,7 +79,7 @@ impl Telegram {
 
     /// The paired chats.
     pub fn allowed(&self) -> Vec<i64> {
-        self.allowed.read().expect("allowed lock").clone()
+        self.paired.list()
     }
 
     /// A fresh one-time pairing code (the old one stops working).
@@ -93,25 +93,6 @@ impl Telegram {
     pub fn pairing_code(&self) -> Option<PairingCode> {
         let now = self.with.clock.now();
         self.pairing.lock().expect("pairing lock").clone().filter(|code| code.expires_at > now)
-    }
-
-    /// Adds or removes a chat and saves the list to settings.toml.
-    fn set_allowed(&self, change: impl FnOnce(&mut Vec<i64>)) -> Result<(), String> {
-        let chats = {
-            let mut allowed = self.allowed.write().expect("allowed lock");
-            change(&mut allowed);
-            allowed.clone()
-        };
-        if let Some(path) = &self.with.config_path {
-            crate::settings_file::save_telegram_chats(path, &chats).map_err(|e| e.to_string())?;
-        }
-        self.with.events.publish(crate::events::CoreEvent::ChannelsChanged);
-        Ok(())
-    }
-
-    /// Unpairs `chat`: its messages no longer reach Sidecar.
-    pub fn unpair(&self, chat: i64) -> Result<(), String> {
-        self.set_allowed(|allowed| allowed.retain(|c| *c != chat))
     }
 
     /// Stops polling; `next` then ends, so the source's `serve` ends too.
@@ -144,11 +125,7 @@ impl MessageSource for TelegramSource {
 
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
         Box::pin(async move {
-            let mut incoming = self.0.incoming.lock().await;
-            let message = tokio::select! {
-                message = incoming.recv() => message?,
-                _ = self.0.stop.cancelled() => return None,
-            };
+            let message = self.0.arrivals.next(&self.0.stop).await?;
             self.0.start_typing(&message);
             Some(message)
         })

@@ -22,6 +22,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::arrivals::Arrivals;
 use super::backoff::Backoff;
 use super::channel::Channel;
 use super::health::{Health, Link};
@@ -47,6 +48,8 @@ const SINK_PATIENCE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pairing {
     pub code: String,
+    /// The code drawn as a QR image (SVG), once per code.
+    pub svg: String,
     pub expires_at: DateTime<Utc>,
     /// How many codes expired unscanned before this one (W2: the desktop says so).
     pub expired_before: u32,
@@ -64,15 +67,13 @@ pub struct WhatsApp {
     /// Texts being sent now: their echo in the self chat can arrive before the send
     /// returns the id that marks it as Sidecar's own.
     sending: Mutex<Vec<String>>,
-    incoming_tx: mpsc::UnboundedSender<IncomingMessage>,
-    incoming: tokio::sync::Mutex<mpsc::UnboundedReceiver<IncomingMessage>>,
+    arrivals: Arrivals,
     heartbeat: Duration,
     stop: CancellationToken,
 }
 
 impl WhatsApp {
     pub fn new(link: Arc<dyn WhatsappLink>, settings: WhatsappSettings, with: PhoneParts, heartbeat: Duration) -> Arc<Self> {
-        let (incoming_tx, incoming) = mpsc::unbounded_channel();
         Arc::new(Self {
             link,
             health: Health::new(Channel::Whatsapp, with.events.clone()),
@@ -83,8 +84,7 @@ impl WhatsApp {
             pairing: Mutex::new(None),
             expired: Mutex::new(0),
             sending: Mutex::default(),
-            incoming_tx,
-            incoming: tokio::sync::Mutex::new(incoming),
+            arrivals: Arrivals::default(),
             heartbeat,
             stop: CancellationToken::new(),
         })
@@ -162,7 +162,8 @@ impl WhatsApp {
                 LinkEvent::Qr { code, valid_for } => {
                     let expires_at = self.with.clock.now() + chrono::Duration::from_std(valid_for).unwrap_or_default();
                     let expired_before = *self.expired.lock().expect("whatsapp lock");
-                    *self.pairing.lock().expect("whatsapp lock") = Some(Pairing { code, expires_at, expired_before });
+                    let svg = qr_svg(&code);
+                    *self.pairing.lock().expect("whatsapp lock") = Some(Pairing { code, svg, expires_at, expired_before });
                     self.health.needs_setup(&crate::words::channels::scan_qr(self.with.lang));
                     self.with.events.publish(crate::events::CoreEvent::ChannelsChanged);
                 }
@@ -210,7 +211,7 @@ impl WhatsApp {
         }
         let now = self.with.clock.now();
         self.health.message_arrived(now);
-        let _ = self.incoming_tx.send(IncomingMessage { id, channel: Channel::Whatsapp, user_id: chat, content: text, received_at: now });
+        self.arrivals.push(IncomingMessage { id, channel: Channel::Whatsapp, user_id: chat, content: text, received_at: now });
     }
 
     /// Sends `text` to `number` at the allowed pace (W3), retrying with backoff while
@@ -257,6 +258,17 @@ impl WhatsApp {
     }
 }
 
+/// The pairing payload as a QR code image (SVG).
+fn qr_svg(payload: &str) -> String {
+    match qrcode::QrCode::new(payload.as_bytes()) {
+        Ok(code) => code.render::<qrcode::render::svg::Color>().min_dimensions(240, 240).quiet_zone(true).build(),
+        Err(error) => {
+            tracing::warn!(%error, "could not draw the WhatsApp QR code");
+            String::new()
+        }
+    }
+}
+
 enum Ended {
     Stopped,
     Down(String),
@@ -272,13 +284,7 @@ impl MessageSource for WhatsappSource {
     }
 
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>> {
-        Box::pin(async move {
-            let mut incoming = self.0.incoming.lock().await;
-            tokio::select! {
-                message = incoming.recv() => message,
-                _ = self.0.stop.cancelled() => None,
-            }
-        })
+        Box::pin(self.0.arrivals.next(&self.0.stop))
     }
 
     fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {

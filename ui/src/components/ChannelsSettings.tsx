@@ -37,7 +37,7 @@ function WhatsappCard({ view, busy, act }: { view: ChannelsView["whatsapp"]; bus
       <div className="channel-head">
         <h3>{t.whatsappTitle}</h3>
         <span className={`channel-state ${state}`} data-testid="whatsapp-state">
-          {health ? linkText(t, health.link) : t.telegramOff}
+          {health ? linkText(t, health.link) : t.channelOff}
         </span>
       </div>
       <p className="muted small">{t.whatsappIntro}</p>
@@ -60,7 +60,7 @@ function WhatsappCard({ view, busy, act }: { view: ChannelsView["whatsapp"]; bus
       {view.allowed_numbers.length > 0 && <p className="muted small">{t.whatsappAllowed(view.allowed_numbers.join(", "))}</p>}
       <div className="row">
         <button className="ghost small" disabled={busy} onClick={() => act(() => api.setWhatsappEnabled(!view.enabled))} data-testid="whatsapp-toggle">
-          {view.enabled ? t.telegramTurnOff : t.telegramOn}
+          {view.enabled ? t.channelTurnOff : t.channelTurnOn}
         </button>
         {view.enabled && (
           <button className="ghost small danger" disabled={busy} onClick={() => act(api.unlinkWhatsapp, t.whatsappUnlinked)} data-testid="whatsapp-unlink">
@@ -113,15 +113,8 @@ export function ChannelsSettings() {
   if (!view) return error ? <div className="problems">{error}</div> : null;
   const telegram = view.telegram;
   const health = telegram.health;
-  const needsToken = telegram.enabled && telegram.token.kind === "missing";
-  const state = health ? health.link.state : needsToken ? "needs_setup" : telegram.enabled ? "connecting" : "off";
-  const stateText = health
-    ? linkText(t, health.link)
-    : needsToken
-      ? t.telegramNeedsToken
-      : telegram.enabled
-        ? t.linkConnecting
-        : t.telegramOff;
+  const state = health ? health.link.state : telegram.enabled ? "connecting" : "off";
+  const stateText = health ? linkText(t, health.link) : telegram.enabled ? t.linkConnecting : t.channelOff;
 
   return (
     <section className="channels-settings" data-testid="channels-settings">
@@ -203,7 +196,7 @@ export function ChannelsSettings() {
             onClick={() => act(() => api.setTelegramEnabled(!telegram.enabled))}
             data-testid="telegram-toggle"
           >
-            {telegram.enabled ? t.telegramTurnOff : t.telegramOn}
+            {telegram.enabled ? t.channelTurnOff : t.channelTurnOn}
           </button>
         </div>
       </div>

@@ -1,0 +1,50 @@
+//! The chats paired with this Sidecar: one list, kept by the channel service and
+//! shared with the running bot, saved to `settings.toml` on every change. Pairing
+//! while the bot runs and unpairing while it is off change the same list.
+
+use std::path::PathBuf;
+use std::sync::RwLock;
+
+use crate::events::{CoreEvent, EventBus};
+
+pub struct PairedChats {
+    chats: RwLock<Vec<i64>>,
+    /// `None` keeps the list in memory only (tests).
+    config_path: Option<PathBuf>,
+    events: EventBus,
+}
+
+impl PairedChats {
+    pub fn new(chats: Vec<i64>, config_path: Option<PathBuf>, events: EventBus) -> Self {
+        Self { chats: RwLock::new(chats), config_path, events }
+    }
+
+    pub fn list(&self) -> Vec<i64> {
+        self.chats.read().expect("paired lock").clone()
+    }
+
+    pub fn add(&self, chat: i64) -> Result<(), String> {
+        self.change(|chats| {
+            if !chats.contains(&chat) {
+                chats.push(chat)
+            }
+        })
+    }
+
+    pub fn remove(&self, chat: i64) -> Result<(), String> {
+        self.change(|chats| chats.retain(|c| *c != chat))
+    }
+
+    fn change(&self, change: impl FnOnce(&mut Vec<i64>)) -> Result<(), String> {
+        let chats = {
+            let mut chats = self.chats.write().expect("paired lock");
+            change(&mut chats);
+            chats.clone()
+        };
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_telegram_chats(path, &chats).map_err(|e| e.to_string())?;
+        }
+        self.events.publish(CoreEvent::ChannelsChanged);
+        Ok(())
+    }
+}
