@@ -20,6 +20,7 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let server = LocalServer::start(
         python.as_ref(),
+        None,
         4096,
         &dir.path().join("local-model.log"),
         Duration::from_secs(120),

@@ -87,6 +87,7 @@ pub struct Companion {
     store: Store,
     models: Arc<Models>,
     providers: ProviderAdmin,
+    hub: Arc<crate::local_models::ModelHub>,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     events: EventBus,
@@ -176,6 +177,7 @@ impl Companion {
         tokio::spawn(serve(Arc::new(local), conversation.clone()));
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
+            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone())),
             store,
             models,
             knowledge,
@@ -280,6 +282,11 @@ impl Companion {
     /// Adding, editing, ordering and testing model providers.
     pub fn provider_admin(&self) -> &ProviderAdmin {
         &self.providers
+    }
+
+    /// The local model manager: catalogue, downloads, the model the local server runs.
+    pub fn model_hub(&self) -> &Arc<crate::local_models::ModelHub> {
+        &self.hub
     }
 
     pub fn clock(&self) -> &Clock {

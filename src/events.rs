@@ -80,6 +80,8 @@ pub enum CoreEvent {
         retryable: bool,
     },
     ModelStatus(ModelStatus),
+    /// A model download moved on, paused, failed or finished.
+    ModelDownload(crate::local_models::DownloadState),
     /// `update_plan` changed the conversation's checklist.
     PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan_item::PlanItem> },
     /// How full the context was on the last model call (tokens of the prompt and the

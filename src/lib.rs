@@ -16,6 +16,7 @@ pub mod history_import;
 pub mod intent;
 pub mod knowledge;
 pub mod llm;
+pub mod local_models;
 pub mod locale;
 pub mod memo;
 pub mod logging;

@@ -17,6 +17,7 @@ use tokio::sync::Mutex;
 
 use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
+use crate::local_models::LocalChoice;
 use crate::llm::provider::Provider;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use crate::llm::ChatRequest;
@@ -225,7 +226,7 @@ impl Models {
         let configured = self.configured.read().expect("providers lock");
         match configured.iter().map(|p| p.context_window).min() {
             Some(window) => window,
-            None => self.settings().local_model.context_tokens.unwrap_or(4096),
+            None => LocalChoice::from_settings(&self.settings().local_model).context_tokens,
         }
     }
 
@@ -252,20 +253,35 @@ impl Models {
             .ok_or_else(|| LocalServerError::NotConfigured.to_string())
             .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
-        let context_tokens = settings.local_model.context_tokens.unwrap_or(4096);
+        let choice = LocalChoice::from_settings(&settings.local_model);
         let server = LocalServer::start(
             &python,
-            context_tokens,
+            choice.model.as_deref(),
+            choice.context_tokens,
             &self.log_dir.join("local-model.log"),
-            Duration::from_secs(90),
+            // A multi-gigabyte model takes longer to map than the demo one.
+            Duration::from_secs(if choice.is_demo() { 90 } else { 300 }),
         )
         .await
         .map_err(|e| e.to_string())
         .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
-        let provider = Provider::local(LOCAL_PROVIDER_ID, server, LOCAL_MODEL_NAME, context_tokens, settings.llm.timeouts());
-        self.set_status(ready(LOCAL_PROVIDER_ID, LOCAL_MODEL_NAME));
+        let provider = Provider::local(LOCAL_PROVIDER_ID, server, &choice.name, choice.context_tokens, settings.llm.timeouts());
+        self.set_status(ready(LOCAL_PROVIDER_ID, &choice.name));
         *slot = Some(provider.clone());
         Ok(provider)
+    }
+
+    /// Stops the local server and, if it was running, starts it again on the model
+    /// the settings now name; says how long the restart took.
+    pub async fn restart_local(&self) -> Result<Option<Duration>, String> {
+        let was_running = self.local.lock().await.take().is_some();
+        if !was_running {
+            self.set_status(ModelStatus::Idle);
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        self.local().await?;
+        Ok(Some(started.elapsed()))
     }
 
     /// The latest known status, for a subscriber that joined late.
@@ -347,7 +363,8 @@ fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) 
         .collect()
 }
 
-/// "Ready" for `provider`; the built-in offline model is marked as the demo it is.
+/// "Ready" for `provider`; the built-in offline model is marked as the demo it is
+/// (a model chosen in the model manager runs on the same server and is not).
 fn ready(provider: &str, model: &str) -> ModelStatus {
-    ModelStatus::Ready { provider: provider.to_string(), model: model.to_string(), demo: provider == LOCAL_PROVIDER_ID }
+    ModelStatus::Ready { provider: provider.to_string(), model: model.to_string(), demo: provider == LOCAL_PROVIDER_ID && model == LOCAL_MODEL_NAME }
 }

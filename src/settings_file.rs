@@ -81,6 +81,22 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     })
 }
 
+/// Sets or clears `[local_model] model`, the GGUF the local server runs.
+pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        if !doc.get("local_model").is_some_and(Item::is_table) {
+            doc.insert("local_model", Item::Table(Table::new()));
+        }
+        let table = doc["local_model"].as_table_mut().expect("made a table above");
+        match model {
+            Some(model) => table["model"] = value(model.display().to_string()),
+            None => {
+                table.remove("model");
+            }
+        }
+    })
+}
+
 /// Sets `[channels.telegram] allowed_chats` (the section is created, enabled, when
 /// missing), keeping the rest as it is.
 pub fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFileError> {

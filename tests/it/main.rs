@@ -14,6 +14,7 @@ mod faults;
 mod ics;
 mod intents;
 mod local_model;
+mod model_hub;
 mod logs;
 mod long_text;
 mod memory;

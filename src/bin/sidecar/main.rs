@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 mod chat;
 mod memory;
+mod models;
 mod reminders;
 
 use chat::{ask, chat, history, status};
@@ -140,6 +141,11 @@ enum Command {
     /// notifications and messages printed here, until Ctrl+C. Exits 1 if the desktop
     /// app (or another daemon) already runs them for this data directory.
     Daemon,
+    /// The local model manager: list, pull (resumable, verified), use, rm, import.
+    Models {
+        #[command(subcommand)]
+        command: models::ModelsCommand,
+    },
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -196,6 +202,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::History { json, limit } => history(&companion, json, limit).await?,
         Command::Chat => chat(&companion).await?,
         Command::Status { json } => status(&companion, json).await?,
+        Command::Models { command } => models::models(&companion, command).await?,
         Command::Remember { json, category, fact } => remember(&companion, &category, &fact.join(" "), json)?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,

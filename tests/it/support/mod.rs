@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod bot_api;
+pub mod file_server;
 pub mod tools;
 
 use std::sync::{Arc, Mutex};

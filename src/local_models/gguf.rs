@@ -1,0 +1,249 @@
+//! Reads what a GGUF file says about itself: its name, architecture, training
+//! context and whether it carries a chat template. Only the header is read; the
+//! tensors after it are never touched.
+
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+/// The header facts Sidecar uses to run a model.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GgufInfo {
+    pub name: Option<String>,
+    pub architecture: Option<String>,
+    /// `<architecture>.context_length`: the window the model was trained for.
+    pub context_length: Option<u32>,
+    /// `tokenizer.chat_template` is present: llama.cpp can format chats and tools.
+    pub has_chat_template: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GgufError {
+    #[error("{0} is not a GGUF model file (it does not start with \"GGUF\")")]
+    NotGguf(String),
+    #[error("{path} is a GGUF file of version {version}, which is not supported (1 to 3 are)")]
+    Version { path: String, version: u32 },
+    #[error("{path} ends inside its header: the file is cut short or damaged")]
+    Truncated { path: String },
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+// Value types of GGUF metadata, as numbered by the format.
+const STRING: u32 = 8;
+const ARRAY: u32 = 9;
+/// A header larger than this is refused rather than read (vocabularies run to a few MB).
+const MAX_STRING: u64 = 64 << 20;
+
+/// Reads the metadata of the GGUF file at `path`.
+pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
+    let shown = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|source| GgufError::Io { path: shown.clone(), source })?;
+    let mut reader = Header { inner: BufReader::new(file), path: &shown };
+    let mut magic = [0u8; 4];
+    reader.exact(&mut magic)?;
+    if &magic != b"GGUF" {
+        return Err(GgufError::NotGguf(shown));
+    }
+    let version = reader.u32()?;
+    if !(1..=3).contains(&version) {
+        return Err(GgufError::Version { path: shown, version });
+    }
+    let _tensors = reader.u64()?;
+    let entries = reader.u64()?;
+    let mut info = GgufInfo::default();
+    let mut contexts: Vec<(String, u64)> = Vec::new();
+    for _ in 0..entries {
+        let key = reader.string()?;
+        let kind = reader.u32()?;
+        match (key.as_str(), kind) {
+            ("general.name", STRING) => info.name = Some(reader.string()?),
+            ("general.architecture", STRING) => info.architecture = Some(reader.string()?),
+            ("tokenizer.chat_template", STRING) => {
+                reader.skip_string()?;
+                info.has_chat_template = true;
+            }
+            (k, _) if k.ends_with(".context_length") => {
+                let value = reader.integer(kind)?;
+                if let Some(value) = value {
+                    contexts.push((k.trim_end_matches(".context_length").to_string(), value));
+                }
+            }
+            _ => reader.skip_value(kind)?,
+        }
+    }
+    info.context_length = contexts
+        .iter()
+        .find(|(arch, _)| Some(arch) == info.architecture.as_ref())
+        .or(contexts.first())
+        .map(|(_, n)| (*n).min(u64::from(u32::MAX)) as u32);
+    Ok(info)
+}
+
+struct Header<'p, R> {
+    inner: R,
+    path: &'p str,
+}
+
+impl<R: Read> Header<'_, R> {
+    fn exact(&mut self, buf: &mut [u8]) -> Result<(), GgufError> {
+        self.inner.read_exact(buf).map_err(|source| match source.kind() {
+            std::io::ErrorKind::UnexpectedEof => GgufError::Truncated { path: self.path.to_string() },
+            _ => GgufError::Io { path: self.path.to_string(), source },
+        })
+    }
+
+    fn u32(&mut self) -> Result<u32, GgufError> {
+        let mut b = [0u8; 4];
+        self.exact(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> Result<u64, GgufError> {
+        let mut b = [0u8; 8];
+        self.exact(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn string(&mut self) -> Result<String, GgufError> {
+        let len = self.u64()?;
+        if len > MAX_STRING {
+            return Err(GgufError::Truncated { path: self.path.to_string() });
+        }
+        let mut bytes = vec![0u8; len as usize];
+        self.exact(&mut bytes)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn skip(&mut self, n: u64) -> Result<(), GgufError> {
+        let copied = std::io::copy(&mut (&mut self.inner).take(n), &mut std::io::sink())
+            .map_err(|source| GgufError::Io { path: self.path.to_string(), source })?;
+        if copied < n {
+            return Err(GgufError::Truncated { path: self.path.to_string() });
+        }
+        Ok(())
+    }
+
+    fn skip_string(&mut self) -> Result<(), GgufError> {
+        let len = self.u64()?;
+        self.skip(len)
+    }
+
+    /// An unsigned or signed integer value widened to u64 (negative: `None`).
+    fn integer(&mut self, kind: u32) -> Result<Option<u64>, GgufError> {
+        Ok(match kind {
+            0 | 1 => {
+                let mut b = [0u8; 1];
+                self.exact(&mut b)?;
+                Some(u64::from(b[0]))
+            }
+            2 | 3 => {
+                let mut b = [0u8; 2];
+                self.exact(&mut b)?;
+                Some(u64::from(u16::from_le_bytes(b)))
+            }
+            4 => Some(u64::from(self.u32()?)),
+            5 => u64::try_from(self.u32()? as i32).ok(),
+            10 => Some(self.u64()?),
+            11 => u64::try_from(self.u64()? as i64).ok(),
+            other => {
+                self.skip_value(other)?;
+                None
+            }
+        })
+    }
+
+    fn skip_value(&mut self, kind: u32) -> Result<(), GgufError> {
+        match kind {
+            STRING => self.skip_string(),
+            ARRAY => {
+                let item = self.u32()?;
+                let len = self.u64()?;
+                match fixed_size(item) {
+                    Some(size) => self.skip(len.saturating_mul(size)),
+                    None => (0..len).try_for_each(|_| self.skip_value(item)),
+                }
+            }
+            other => match fixed_size(other) {
+                Some(size) => self.skip(size),
+                None => Err(GgufError::Truncated { path: self.path.to_string() }),
+            },
+        }
+    }
+}
+
+/// Bytes of one value of a fixed-size GGUF type.
+fn fixed_size(kind: u32) -> Option<u64> {
+    match kind {
+        0 | 1 | 7 => Some(1),
+        2 | 3 => Some(2),
+        4..=6 => Some(4),
+        10..=12 => Some(8),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kv_string(out: &mut Vec<u8>, key: &str, value: &str) {
+        out.extend((key.len() as u64).to_le_bytes());
+        out.extend(key.as_bytes());
+        out.extend(STRING.to_le_bytes());
+        out.extend((value.len() as u64).to_le_bytes());
+        out.extend(value.as_bytes());
+    }
+
+    fn header(entries: u64, body: &[u8]) -> Vec<u8> {
+        let mut out = b"GGUF".to_vec();
+        out.extend(3u32.to_le_bytes());
+        out.extend(0u64.to_le_bytes());
+        out.extend(entries.to_le_bytes());
+        out.extend(body);
+        out
+    }
+
+    #[test]
+    fn reads_name_context_and_template_past_arrays() {
+        let mut body = Vec::new();
+        kv_string(&mut body, "general.architecture", "llama");
+        // An array of strings (a vocabulary) before the facts wanted.
+        body.extend(("tokenizer.ggml.tokens".len() as u64).to_le_bytes());
+        body.extend(b"tokenizer.ggml.tokens");
+        body.extend(ARRAY.to_le_bytes());
+        body.extend(STRING.to_le_bytes());
+        body.extend(2u64.to_le_bytes());
+        for t in ["a", "bc"] {
+            body.extend((t.len() as u64).to_le_bytes());
+            body.extend(t.as_bytes());
+        }
+        body.extend(("llama.context_length".len() as u64).to_le_bytes());
+        body.extend(b"llama.context_length");
+        body.extend(4u32.to_le_bytes());
+        body.extend(8192u32.to_le_bytes());
+        kv_string(&mut body, "general.name", "Tiny");
+        kv_string(&mut body, "tokenizer.chat_template", "{{ messages }}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.gguf");
+        std::fs::write(&path, header(5, &body)).unwrap();
+        let info = read_info(&path).unwrap();
+        assert_eq!(info.name.as_deref(), Some("Tiny"));
+        assert_eq!(info.architecture.as_deref(), Some("llama"));
+        assert_eq!(info.context_length, Some(8192));
+        assert!(info.has_chat_template);
+    }
+
+    #[test]
+    fn refuses_other_files_and_cut_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let html = dir.path().join("page.gguf");
+        std::fs::write(&html, b"<html>not found</html>").unwrap();
+        assert!(matches!(read_info(&html), Err(GgufError::NotGguf(_))));
+        let mut body = Vec::new();
+        kv_string(&mut body, "general.name", "Tiny");
+        let cut = dir.path().join("cut.gguf");
+        let whole = header(2, &body);
+        std::fs::write(&cut, &whole[..whole.len() - 2]).unwrap();
+        assert!(matches!(read_info(&cut), Err(GgufError::Truncated { .. })));
+    }
+}

@@ -1,0 +1,14 @@
+//! The local model manager: a catalogue of recommended GGUF models, resumable and
+//! verified downloads into the models folder, import and delete, and which model
+//! the local llama.cpp server runs.
+
+pub mod catalogue;
+pub mod choice;
+pub mod download;
+pub mod gguf;
+pub mod hub;
+pub mod library;
+pub mod machine;
+
+pub use choice::{LocalChoice, DEFAULT_LOCAL_CONTEXT};
+pub use hub::{DownloadState, HubView, ModelHub, Switched};
