@@ -289,6 +289,15 @@ impl Companion {
         &self.hub
     }
 
+    /// The window should open on the welcome (first launch, no model chosen yet).
+    pub fn welcome_needed(&self) -> bool {
+        crate::welcome::needed(&self.data_dir, &self.models.settings())
+    }
+
+    pub fn finish_welcome(&self) -> Result<(), CompanionError> {
+        crate::welcome::finish(&self.data_dir).map_err(|e| CompanionError::InvalidInput(format!("cannot write to the data folder: {e}")))
+    }
+
     pub fn clock(&self) -> &Clock {
         &self.clock
     }

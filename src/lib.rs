@@ -33,6 +33,7 @@ pub mod settings_file;
 pub mod store;
 pub mod tokens;
 pub mod tools;
+pub mod welcome;
 pub mod words;
 
 pub use companion::{Companion, CompanionError, CompanionOptions};

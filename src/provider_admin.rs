@@ -209,6 +209,21 @@ impl ProviderAdmin {
         warning
     }
 
+    /// The models the server in the form offers (with the form's key, else the
+    /// stored one), for the model field's list.
+    pub async fn list_models(&self, input: ProviderInput) -> Result<Vec<String>, CompanionError> {
+        let provider = input.validate()?;
+        let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
+        let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(10), idle: Duration::from_secs(10) };
+        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
+        client.list_models().await.map_err(|problem| CompanionError::InvalidInput(format!("could not list the models at {}: {problem}", input.base_url)))
+    }
+
+    /// Model servers already running on this machine, with their models.
+    pub async fn local_servers(&self) -> Vec<crate::llm::discover::FoundServer> {
+        crate::llm::discover::local_servers(&reqwest::Client::new()).await
+    }
+
     /// Sends a tiny request with these details (and the stored key when the form
     /// has none) and reports whether the provider answered.
     pub async fn test_provider(&self, input: ProviderInput) -> ConnectionTest {

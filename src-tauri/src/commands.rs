@@ -36,7 +36,7 @@ impl From<CompanionError> for CommandError {
     }
 }
 
-type Core<'a> = State<'a, Arc<Companion>>;
+pub(crate) type Core<'a> = State<'a, Arc<Companion>>;
 
 #[tauri::command]
 pub async fn send_message(core: Core<'_>, text: String) -> Result<TurnOutcome, CommandError> {
@@ -81,7 +81,7 @@ pub fn ui_language(core: Core<'_>) -> sidecar::locale::Lang {
 
 /// Runs blocking core work (keychain, settings file) off the async workers and the
 /// UI thread.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     core: &Arc<Companion>,
     work: impl FnOnce(&Companion) -> T + Send + 'static,
 ) -> T {

@@ -4,6 +4,7 @@
 
 mod commands;
 mod hotkey;
+mod model_commands;
 mod notifier;
 mod proactive;
 mod tray;
@@ -73,6 +74,18 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::send_message,
+            model_commands::welcome_needed,
+            model_commands::finish_welcome,
+            model_commands::provider_presets,
+            model_commands::list_provider_models,
+            model_commands::local_servers,
+            model_commands::model_hub,
+            model_commands::pull_model,
+            model_commands::pause_download,
+            model_commands::discard_download,
+            model_commands::import_model,
+            model_commands::use_local_model,
+            model_commands::remove_local_model,
             commands::retry_reply,
             commands::stop_reply,
             commands::cancel_queued,

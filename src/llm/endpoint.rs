@@ -50,5 +50,41 @@ impl Endpoint {
     }
 }
 
+impl Endpoint {
+    /// The model ids the server offers (`GET /models`, the OpenAI list shape that
+    /// Anthropic, Ollama, LM Studio and llama.cpp share), sorted.
+    pub async fn list_models(&self) -> Result<Vec<String>, String> {
+        let mut request = self.http.get(format!("{}/models", self.base_url)).timeout(PROBE_TIMEOUT).header("anthropic-version", "2023-06-01");
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key).header("x-api-key", key);
+        }
+        let response = request.send().await.map_err(|e| match e {
+            e if e.is_timeout() => format!("no answer within {} s", PROBE_TIMEOUT.as_secs()),
+            e if e.is_connect() => format!("nothing is listening at {}", self.base_url),
+            e => crate::redact::scrub(&e.to_string()).into_owned(),
+        })?;
+        match response.status().as_u16() {
+            401 | 403 => return Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
+            code if code >= 400 => return Err(format!("it answered HTTP {code} to the model list")),
+            _ => {}
+        }
+        let body: ModelList = response.json().await.map_err(|e| format!("its model list could not be read: {e}"))?;
+        let mut ids: Vec<String> = body.data.into_iter().map(|m| m.id).collect();
+        ids.sort();
+        ids.dedup();
+        Ok(ids)
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct ModelList {
+    data: Vec<ModelEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct ModelEntry {
+    id: String,
+}
+
 /// Longest wait for a provider's check.
 const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);

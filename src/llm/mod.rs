@@ -2,9 +2,11 @@
 //! SSE, the router with retries and fallback, prices, and the offline local server.
 
 pub mod anthropic;
+pub mod discover;
 pub mod endpoint;
 pub mod local_server;
 pub mod openai_compat;
+pub mod presets;
 pub mod pricing;
 pub mod provider;
 pub mod retry;

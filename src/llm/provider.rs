@@ -79,6 +79,14 @@ impl Provider {
         }
     }
 
+    /// The model ids the server offers.
+    pub async fn list_models(&self) -> Result<Vec<String>, String> {
+        match &self.client {
+            WireClient::OpenAi(c) => c.endpoint().list_models().await,
+            WireClient::Anthropic(c) => c.endpoint().list_models().await,
+        }
+    }
+
     /// Streams a reply. Tools in the request are dropped for a provider that does
     /// not take them.
     pub async fn stream_chat(

@@ -157,3 +157,54 @@ async fn the_key_never_reaches_the_logs() {
     assert!(text.contains("model call failed"), "the failure was logged: {text}");
     assert!(!text.contains("sk-log-canary-987"), "{text}");
 }
+
+#[tokio::test]
+async fn the_model_list_comes_from_the_server_with_the_key_and_a_refusal_is_said() {
+    use wiremock::matchers::{header, method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .and(header("authorization", "Bearer sk-good"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "object": "list",
+            "data": [{"id": "kimi-k2.5", "object": "model"}, {"id": "moonshot-v1-8k", "object": "model"}, {"id": "kimi-k2.5", "object": "model"}]
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET")).and(path("/v1/models")).respond_with(ResponseTemplate::new(401)).mount(&server).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    let base = format!("{}/v1", server.uri());
+    let models = core.provider_admin().list_models(input("moonshot", &base, Some("sk-good"))).await.unwrap();
+    assert_eq!(models, ["kimi-k2.5", "moonshot-v1-8k"]);
+    let refused = core.provider_admin().list_models(input("moonshot", &base, Some("sk-bad"))).await.unwrap_err().to_string();
+    assert!(refused.contains("refused the key"), "{refused}");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let down = core.provider_admin().list_models(input("x", &format!("http://127.0.0.1:{closed}/v1"), None)).await.unwrap_err().to_string();
+    assert!(down.contains("nothing is listening"), "{down}");
+}
+
+#[tokio::test]
+async fn local_servers_are_found_with_their_models_and_silent_ports_are_not() {
+    use sidecar::llm::discover::servers_among;
+    use sidecar::llm::presets::{preset, Preset, PRESETS};
+    let ollama = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::path("/v1/models"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"data": [{"id": "qwen3:4b"}, {"id": "llama3.2:latest"}]})))
+        .mount(&ollama)
+        .await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let at = |id: &str, url: String| Preset { base_url: Box::leak(url.into_boxed_str()), ..preset(id).unwrap().clone() };
+    let candidates = [at("ollama", format!("{}/v1", ollama.uri())), at("lmstudio", format!("http://127.0.0.1:{closed}/v1"))];
+    let found = servers_among(&reqwest::Client::new(), candidates.iter()).await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].id.as_str(), found[0].label.as_str()), ("ollama", "Ollama"));
+    assert_eq!(found[0].models, ["llama3.2:latest", "qwen3:4b"]);
+    // The presets the welcome offers, each with its window.
+    for id in ["moonshot", "gemini", "groq", "mistral"] {
+        let p = preset(id).unwrap();
+        assert!(p.context_window >= 128_000 && p.base_url.starts_with("https://") && !p.local, "{p:?}");
+    }
+    assert_eq!(PRESETS[0].id, "moonshot", "the seeds' default model comes first");
+}

@@ -1,0 +1,81 @@
+//! IPC commands for the welcome and the model manager: each a few lines calling the core.
+
+use sidecar::llm::discover::FoundServer;
+use sidecar::llm::presets::{Preset, PRESETS};
+use sidecar::local_models::{HubView, Switched};
+use sidecar::provider_admin::ProviderInput;
+use sidecar::CompanionError;
+
+use crate::commands::{blocking, CommandError, Core};
+
+#[tauri::command]
+pub fn welcome_needed(core: Core<'_>) -> bool {
+    core.welcome_needed()
+}
+
+#[tauri::command]
+pub fn finish_welcome(core: Core<'_>) -> Result<(), CommandError> {
+    Ok(core.finish_welcome()?)
+}
+
+#[tauri::command]
+pub fn provider_presets() -> &'static [Preset] {
+    PRESETS
+}
+
+/// The models the server in the provider form offers.
+#[tauri::command]
+pub async fn list_provider_models(core: Core<'_>, input: ProviderInput) -> Result<Vec<String>, CommandError> {
+    Ok(core.provider_admin().list_models(input).await?)
+}
+
+/// Ollama, LM Studio or llama.cpp found running here, with their models.
+#[tauri::command]
+pub async fn local_servers(core: Core<'_>) -> Result<Vec<FoundServer>, CommandError> {
+    Ok(core.provider_admin().local_servers().await)
+}
+
+#[tauri::command]
+pub async fn model_hub(core: Core<'_>) -> Result<HubView, CommandError> {
+    Ok(blocking(&core, |c| c.model_hub().view()).await)
+}
+
+/// Starts (or resumes) a download; progress arrives as `model_download` events.
+#[tauri::command]
+pub fn pull_model(core: Core<'_>, what: String) -> Result<String, CommandError> {
+    let hub = core.model_hub();
+    Ok(hub.start_pull(hub.request(&what, None))?)
+}
+
+#[tauri::command]
+pub fn pause_download(core: Core<'_>, file: String) -> bool {
+    core.model_hub().pause(&file)
+}
+
+#[tauri::command]
+pub async fn discard_download(core: Core<'_>, file: String) -> Result<HubView, CommandError> {
+    blocking(&core, move |c| c.model_hub().discard(&file).map_err(invalid)).await?;
+    Ok(core.model_hub().view())
+}
+
+#[tauri::command]
+pub async fn import_model(core: Core<'_>, path: String) -> Result<HubView, CommandError> {
+    blocking(&core, move |c| c.model_hub().import(std::path::Path::new(path.trim())).map_err(invalid)).await?;
+    Ok(core.model_hub().view())
+}
+
+/// Makes `name` the local model (`None`: the built-in one) and restarts the server on it.
+#[tauri::command]
+pub async fn use_local_model(core: Core<'_>, name: Option<String>) -> Result<Switched, CommandError> {
+    Ok(core.model_hub().use_model(name.as_deref()).await?)
+}
+
+#[tauri::command]
+pub async fn remove_local_model(core: Core<'_>, name: String) -> Result<HubView, CommandError> {
+    core.model_hub().remove(&name).await?;
+    Ok(core.model_hub().view())
+}
+
+fn invalid(error: impl std::fmt::Display) -> CompanionError {
+    CompanionError::InvalidInput(error.to_string())
+}
