@@ -13,6 +13,7 @@ import { ModelPicker } from "./components/ModelPicker";
 import { RemindersView } from "./components/RemindersView";
 import { SettingsView } from "./components/SettingsView";
 import { UsageView } from "./components/UsageView";
+import { Welcome } from "./components/Welcome";
 import { useStrings } from "./i18n";
 import { useChat } from "./useChat";
 
@@ -26,6 +27,11 @@ export function App() {
   const [view, setView] = useState<View>("chat");
   // Bumped when leaving Settings so the model picker sees new providers.
   const [settingsVersion, setSettingsVersion] = useState(0);
+  // First launch: the welcome leads to a real model before the chat.
+  const [welcome, setWelcome] = useState(false);
+  useEffect(() => {
+    api.welcomeNeeded().then((needed) => setWelcome(Boolean(needed))).catch(() => setWelcome(false));
+  }, []);
 
   useEffect(() => {
     const off = api.onFocusComposer(() => {
@@ -88,6 +94,7 @@ export function App() {
   }, [newChat]);
 
   const go = (next: View) => {
+    setWelcome(false);
     if (view === "settings" && next !== "settings") setSettingsVersion((v) => v + 1);
     setView(next);
   };
@@ -141,7 +148,18 @@ export function App() {
           </button>
         </div>
       ))}
-      {view === "chat" && (
+      {welcome && (
+        <main>
+          <Welcome
+            onDone={() => {
+              setWelcome(false);
+              setSettingsVersion((v) => v + 1);
+            }}
+            onMoreModels={() => setView("settings")}
+          />
+        </main>
+      )}
+      {!welcome && view === "chat" && (
         <>
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}
           {resumed && (
@@ -165,22 +183,22 @@ export function App() {
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
         </>
       )}
-      {view === "reminders" && (
+      {!welcome && view === "reminders" && (
         <main>
           <RemindersView />
         </main>
       )}
-      {view === "memory" && (
+      {!welcome && view === "memory" && (
         <main>
           <MemoryView />
         </main>
       )}
-      {view === "usage" && (
+      {!welcome && view === "usage" && (
         <main>
           <UsageView />
         </main>
       )}
-      {view === "settings" && (
+      {!welcome && view === "settings" && (
         <main>
           <SettingsView />
         </main>

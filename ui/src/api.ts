@@ -106,7 +106,8 @@ export type CoreEvent =
   | { type: "channel_alert"; channel: Channel; title: string; body: string; down: boolean }
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
-  | ({ type: "model_status" } & ModelStatus);
+  | ({ type: "model_status" } & ModelStatus)
+  | ({ type: "model_download" } & DownloadState);
 
 /** What a failed command rejects with. */
 export interface CommandError {
@@ -149,6 +150,7 @@ export interface ProviderInput {
   api_key?: string | null;
   api_key_env?: string | null;
   tools: boolean;
+  context_window?: number | null;
 }
 
 export interface SavedProvider {
@@ -444,6 +446,77 @@ export interface CommandHelp {
   description: string;
 }
 
+/** A provider fill-in the core offers (the welcome and the provider form). */
+export interface Preset {
+  id: string;
+  label: string;
+  kind: ProviderKind;
+  base_url: string;
+  model: string;
+  context_window: number;
+  key_env: string | null;
+  local: boolean;
+}
+
+/** A model server found running on this machine. */
+export interface FoundServer {
+  id: string;
+  label: string;
+  base_url: string;
+  models: string[];
+  context_window: number;
+}
+
+export interface CatalogueModel {
+  id: string;
+  title: string;
+  file: string;
+  url: string;
+  size_bytes: number;
+  sha256: string | null;
+  licence: string;
+  min_ram_gb: number;
+  context_tokens: number;
+  fits: boolean;
+  installed: boolean;
+  partial_bytes: number | null;
+  downloading: boolean;
+}
+
+export interface InstalledModel {
+  name: string;
+  path: string;
+  size_bytes: number;
+  context_tokens: number | null;
+  chat_template: boolean;
+}
+
+export interface HubView {
+  catalogue: CatalogueModel[];
+  installed: InstalledModel[];
+  partials: { file: string; received_bytes: number }[];
+  /** The model the local server runs; null: the built-in demo. */
+  active: string | null;
+  memory_bytes: number;
+  recommended: string | null;
+  folder: string;
+}
+
+export interface DownloadState {
+  file: string;
+  received_bytes: number;
+  total_bytes: number | null;
+  phase: "running" | "paused" | "failed" | "done";
+  message: string | null;
+}
+
+export interface Switched {
+  active: string | null;
+  context_tokens: number;
+  restart_ms: number | null;
+  warning: string | null;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -518,6 +591,18 @@ export const api = {
   unpairTelegram: (chat: number) => invoke<ChannelsView>("unpair_telegram", { chat }),
   setWhatsappEnabled: (enabled: boolean) => invoke<ChannelsView>("set_whatsapp_enabled", { enabled }),
   unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
+  welcomeNeeded: () => invoke<boolean>("welcome_needed"),
+  finishWelcome: () => invoke<void>("finish_welcome"),
+  providerPresets: () => invoke<Preset[]>("provider_presets"),
+  listProviderModels: (input: ProviderInput) => invoke<string[]>("list_provider_models", { input }),
+  localServers: () => invoke<FoundServer[]>("local_servers"),
+  modelHub: () => invoke<HubView>("model_hub"),
+  pullModel: (what: string) => invoke<string>("pull_model", { what }),
+  pauseDownload: (file: string) => invoke<boolean>("pause_download", { file }),
+  discardDownload: (file: string) => invoke<HubView>("discard_download", { file }),
+  importModel: (path: string) => invoke<HubView>("import_model", { path }),
+  useLocalModel: (name: string | null) => invoke<Switched>("use_local_model", { name }),
+  removeLocalModel: (name: string) => invoke<HubView>("remove_local_model", { name }),
   /** A notification was clicked: the window came up on this message. */
   onShowMessage: (handler: (messageId: number) => void): Promise<UnlistenFn> =>
     listen<number>(SHOW_MESSAGE, (e) => handler(e.payload)),

@@ -18,3 +18,9 @@ export function groupDigits(n: number, separator: string): string {
 export function hm(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
 }
+
+/** A file size: "812 MB", "2.4 GB". */
+export function formatBytes(bytes: number): string {
+  const gb = bytes / 2 ** 30;
+  return gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.max(0, Math.round(bytes / 2 ** 20))} MB`;
+}

@@ -2,8 +2,9 @@
 // SIDECAR_LANG), falling back to the webview's.
 import { createContext, useContext } from "react";
 import { groupDigits } from "./format";
+import { modelsEn, modelsEs } from "./strings/models";
 
-const en = {
+const enBase = {
   locale: "en-GB",
   navReminders: "Reminders",
   tagReminder: "Reminder",
@@ -279,9 +280,10 @@ const en = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
+const en = { ...enBase, ...modelsEn };
 export type Strings = typeof en;
 
-const es: Strings = {
+const esBase: typeof enBase = {
   locale: "es-ES",
   navReminders: "Recordatorios",
   tagReminder: "Recordatorio",
@@ -558,6 +560,8 @@ const es: Strings = {
     `learnings.md fue editado y ${n === 1 ? "1 línea no se pudo leer; se conserva" : `${n} líneas no se pudieron leer; se conservan`} tal como están.`,
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
+
+const es: Strings = { ...esBase, ...modelsEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

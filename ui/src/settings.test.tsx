@@ -28,7 +28,7 @@ describe("settings", () => {
     expect(await screen.findByText(/No providers yet/)).toBeInTheDocument();
     await user.click(screen.getByTestId("add-provider"));
     const form = screen.getByTestId("provider-form");
-    await user.click(within(form).getByText("OpenAI"));
+    await user.click(await within(form).findByText("OpenAI"));
     expect(screen.getByTestId("field-url")).toHaveValue("https://api.openai.com/v1");
     await user.type(screen.getByTestId("field-key"), "sk-test");
     await user.click(screen.getByTestId("test-connection"));

@@ -6,21 +6,14 @@ import {
   type KeyStorage,
   type ProviderInput,
   type ProviderKind,
+  type Preset,
   type ProviderView,
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { ChannelsSettings } from "./ChannelsSettings";
+import { ModelListField } from "./ModelListField";
+import { ModelsSettings } from "./ModelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
-
-/** Fill-ins for common providers; the user still chooses the model and key. */
-const PRESETS: { label: string; kind: ProviderKind; id: string; base_url: string; model: string }[] = [
-  { label: "OpenAI", kind: "openai", id: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini" },
-  { label: "Anthropic", kind: "anthropic", id: "anthropic", base_url: "https://api.anthropic.com", model: "claude-sonnet-4-5" },
-  { label: "OpenRouter", kind: "openai", id: "openrouter", base_url: "https://openrouter.ai/api/v1", model: "openai/gpt-4o-mini" },
-  { label: "DeepSeek", kind: "openai", id: "deepseek", base_url: "https://api.deepseek.com/v1", model: "deepseek-chat" },
-  { label: "Ollama", kind: "openai", id: "ollama", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2" },
-  { label: "LM Studio", kind: "openai", id: "lmstudio", base_url: "http://127.0.0.1:1234/v1", model: "local-model" },
-];
 
 const EMPTY: ProviderInput = { id: "", kind: "openai", base_url: "", model: "", api_key: "", api_key_env: "", tools: true };
 
@@ -51,6 +44,10 @@ function ProviderForm({
   const [test, setTest] = useState<ConnectionTest | "running" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<ProviderInput>) => setForm((f) => ({ ...f, ...patch }));
+  const [presets, setPresets] = useState<Preset[]>([]);
+  useEffect(() => {
+    if (!editing) api.providerPresets().then((p) => setPresets(p ?? [])).catch(() => setPresets([]));
+  }, [editing]);
 
   const runTest = async () => {
     setTest("running");
@@ -88,8 +85,13 @@ function ProviderForm({
       {!editing && (
         <div className="presets">
           <span>{t.presets}:</span>
-          {PRESETS.map((p) => (
-            <button type="button" key={p.label} className="ghost small" onClick={() => set({ ...p })}>
+          {presets.map((p) => (
+            <button
+              type="button"
+              key={p.id}
+              className="ghost small"
+              onClick={() => set({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, context_window: p.context_window })}
+            >
               {p.label}
             </button>
           ))}
@@ -110,10 +112,7 @@ function ProviderForm({
         {t.fieldBaseUrl}
         <input value={form.base_url} onChange={(e) => set({ base_url: e.target.value })} data-testid="field-url" />
       </label>
-      <label>
-        {t.fieldModel}
-        <input value={form.model} onChange={(e) => set({ model: e.target.value })} data-testid="field-model" />
-      </label>
+      <ModelListField form={form} onPick={(model) => set({ model })} />
       <label>
         {t.fieldApiKey}
         <input
@@ -271,6 +270,7 @@ export function SettingsView() {
           </ul>
         </section>
       )}
+      <ModelsSettings />
       <ProactivitySettings />
       <ChannelsSettings />
       <section className="logs-settings">

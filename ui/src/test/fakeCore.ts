@@ -7,6 +7,9 @@ import {
   type ChannelsView,
   type CommandError,
   type CoreEvent,
+  type FoundServer,
+  type HubView,
+  type Preset,
   type Message,
   type MessageMeta,
   type Notice,
@@ -52,6 +55,31 @@ export class FakeCore {
     telegram: { enabled: false, token: { kind: "missing" }, health: null, paired_chats: [], pairing_code: null, pairing_expires_at: null },
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
+  welcome = false;
+  servers: FoundServer[] = [];
+  presets: Preset[] = [
+    { id: "moonshot", label: "Moonshot (Kimi)", kind: "openai", base_url: "https://api.moonshot.ai/v1", model: "kimi-k2.5", context_window: 262144, key_env: "MOONSHOT_API_KEY", local: false },
+    { id: "openai", label: "OpenAI", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", context_window: 128000, key_env: "OPENAI_API_KEY", local: false },
+    { id: "ollama", label: "Ollama", kind: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", context_window: 8192, key_env: null, local: true },
+  ];
+  hub: HubView = {
+    catalogue: [
+      {
+        id: "qwen3-1.7b", title: "Qwen3 1.7B", file: "Qwen3-1.7B-Q4_K_M.gguf", url: "https://huggingface.co/unsloth/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf",
+        size_bytes: 1_110_000_000, sha256: null, licence: "Apache-2.0", min_ram_gb: 4, context_tokens: 40960, fits: true, installed: false, partial_bytes: null, downloading: false,
+      },
+      {
+        id: "gemma3-4b", title: "Gemma 3 4B Instruct", file: "gemma-3-4b-it-Q4_K_M.gguf", url: "https://huggingface.co/unsloth/gemma-3-4b-it-GGUF/resolve/main/gemma-3-4b-it-Q4_K_M.gguf",
+        size_bytes: 2_490_000_000, sha256: null, licence: "Gemma Terms of Use", min_ram_gb: 8, context_tokens: 131072, fits: false, installed: false, partial_bytes: null, downloading: false,
+      },
+    ],
+    installed: [],
+    partials: [],
+    active: null,
+    memory_bytes: 6 * 2 ** 30,
+    recommended: "qwen3-1.7b",
+    folder: "/home/ana/.local/share/sidecar/models",
+  };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
 
@@ -95,6 +123,14 @@ export class FakeCore {
             return defaultProactiveStatus();
           case "channels_view":
             return this.channels;
+          case "welcome_needed":
+            return this.welcome;
+          case "provider_presets":
+            return this.presets;
+          case "local_servers":
+            return this.servers;
+          case "model_hub":
+            return this.hub;
           case "time_zones":
             return ["America/Argentina/Buenos_Aires", "America/New_York", "Europe/Madrid", "Europe/Paris", "UTC"];
           case "command_table":
