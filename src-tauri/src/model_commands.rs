@@ -40,11 +40,12 @@ pub async fn model_hub(core: Core<'_>) -> Result<HubView, CommandError> {
     Ok(blocking(&core, |c| c.model_hub().view()).await)
 }
 
-/// Starts (or resumes) a download; progress arrives as `model_download` events.
+/// Starts (or resumes) a download of a catalogue id or a link; progress arrives as
+/// `model_download` events. Async: the download is spawned on the runtime.
 #[tauri::command]
-pub fn pull_model(core: Core<'_>, what: String) -> Result<String, CommandError> {
+pub async fn pull_model(core: Core<'_>, what: String, sha256: Option<String>) -> Result<String, CommandError> {
     let hub = core.model_hub();
-    Ok(hub.start_pull(hub.request(&what, None))?)
+    Ok(hub.start_pull(hub.request(&what, sha256.filter(|h| !h.trim().is_empty())))?)
 }
 
 #[tauri::command]

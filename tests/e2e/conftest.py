@@ -111,11 +111,15 @@ class Desktop:
         self.procs.append(proc)
         return proc
 
-    def launch(self, data_dir: Path, extra_args=()) -> Session:
-        """Starts the app on `data_dir` and returns a WebDriver session on its window."""
+    def launch(self, data_dir: Path, extra_args=(), first_launch=False) -> Session:
+        """Starts the app on `data_dir` and returns a WebDriver session on its window.
+        Unless `first_launch`, the user has been here before (the welcome is done)."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        if not first_launch:
+            (data_dir / "welcome.done").touch()
         session = Session(f"http://127.0.0.1:{self.webdriver_port}", self.binary,
                           ["--data-dir", str(data_dir), *extra_args])
-        session.wait_for("[data-testid=composer]", 30)
+        session.wait_for("[data-testid=welcome]" if first_launch else "[data-testid=composer]", 30)
         return session
 
     def app_pids(self):

@@ -30,7 +30,7 @@ def tool_reply(*calls):
 
 
 class ScriptedLlm:
-    def __init__(self, replies, status=200, delay=0.03):
+    def __init__(self, replies, status=200, delay=0.03, port=0):
         self.replies = list(replies)
         self.requests = []
         self.headers = []
@@ -74,7 +74,7 @@ class ScriptedLlm:
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

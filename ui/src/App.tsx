@@ -117,12 +117,12 @@ export function App() {
           ))}
         </nav>
         <div className="header-right">
-          {view === "chat" && (
+          {view === "chat" && !welcome && (
             <button className="ghost small" onClick={newChat} title={t.newChatHint} data-testid="new-chat" disabled={state.streaming !== null}>
               {t.newChat}
             </button>
           )}
-          {view === "chat" && <ModelPicker refreshKey={settingsVersion} />}
+          {view === "chat" && !welcome && <ModelPicker refreshKey={settingsVersion} />}
           <ModelBadge status={model} />
         </div>
       </header>

@@ -597,7 +597,7 @@ export const api = {
   listProviderModels: (input: ProviderInput) => invoke<string[]>("list_provider_models", { input }),
   localServers: () => invoke<FoundServer[]>("local_servers"),
   modelHub: () => invoke<HubView>("model_hub"),
-  pullModel: (what: string) => invoke<string>("pull_model", { what }),
+  pullModel: (what: string, sha256: string | null = null) => invoke<string>("pull_model", { what, sha256 }),
   pauseDownload: (file: string) => invoke<boolean>("pause_download", { file }),
   discardDownload: (file: string) => invoke<HubView>("discard_download", { file }),
   importModel: (path: string) => invoke<HubView>("import_model", { path }),

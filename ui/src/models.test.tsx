@@ -29,7 +29,7 @@ describe("the local model manager", () => {
     expect(screen.getByText("No models downloaded yet. Pick one below.")).toBeInTheDocument();
 
     await user.click(within(qwen).getByRole("button", { name: "Download" }));
-    expect(core.invoked("pull_model")[0].args).toEqual({ what: "qwen3-1.7b" });
+    expect(core.invoked("pull_model")[0].args).toEqual({ what: "qwen3-1.7b", sha256: null });
     const file = "Qwen3-1.7B-Q4_K_M.gguf";
     await core.event({ type: "model_download", file, received_bytes: 300 * 2 ** 20, total_bytes: 1_110_000_000, phase: "running", message: null });
     expect(await within(qwen).findByText(/300 MB of 1.0 GB/)).toBeInTheDocument();

@@ -60,7 +60,7 @@ describe("the welcome on first launch", () => {
     const card = await screen.findByTestId("welcome-download");
     expect(card).toHaveTextContent("Qwen3 1.7B: 1.0 GB, for 4 GB of memory or more");
     await user.click(within(card).getByTestId("welcome-download-button"));
-    expect(core.invoked("pull_model")[0].args).toEqual({ what: "qwen3-1.7b" });
+    expect(core.invoked("pull_model")[0].args).toEqual({ what: "qwen3-1.7b", sha256: null });
     const file = "Qwen3-1.7B-Q4_K_M.gguf";
     await core.event({ type: "model_download", file, received_bytes: 555_000_000, total_bytes: 1_110_000_000, phase: "running", message: null });
     expect(await within(card).findByText("529 MB of 1.0 GB (50%)")).toBeInTheDocument();

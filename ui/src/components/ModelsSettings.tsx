@@ -82,6 +82,7 @@ export function ModelsSettings() {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [importPath, setImportPath] = useState("");
+  const [link, setLink] = useState({ url: "", sha256: "" });
   const reload = useCallback(() => {
     api.modelHub().then(setHub).catch((e) => setMessage(toCommandError(e).message));
   }, []);
@@ -177,6 +178,35 @@ export function ModelsSettings() {
           />
         ))}
       </ul>
+      {[...hub.partials.map((p) => p.file), ...Object.keys(downloads)]
+        .filter((file, i, all) => all.indexOf(file) === i && !hub.catalogue.some((c) => c.file === file))
+        .map((file) => (
+          <div className="model-row" key={file} data-testid={`link-download-${file}`}>
+            <div className="model-main">
+              <strong>{file}</strong>
+              <DownloadLine state={downloads[file]} />
+            </div>
+          </div>
+        ))}
+      <form
+        className="import-model"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (link.url.trim()) act(() => api.pullModel(link.url.trim(), link.sha256.trim() || null)).then(() => setLink({ url: "", sha256: "" }));
+        }}
+      >
+        <label>
+          {t.linkTitle}
+          <input value={link.url} onChange={(e) => setLink({ ...link, url: e.target.value })} placeholder={t.linkPlaceholder} data-testid="link-url" />
+        </label>
+        <label>
+          {t.linkSha}
+          <input value={link.sha256} onChange={(e) => setLink({ ...link, sha256: e.target.value })} data-testid="link-sha" />
+        </label>
+        <button className="small" type="submit" disabled={!link.url.trim()} data-testid="link-download">
+          {t.download}
+        </button>
+      </form>
       <form
         className="import-model"
         onSubmit={(e) => {

@@ -49,6 +49,9 @@ export const modelsEn = {
   switching: "Starting the model…",
   switched: (name: string, ms: number | null) =>
     ms === null ? `${name} will answer your next message.` : `${name} is running (restarted in ${(ms / 1000).toFixed(1)} s).`,
+  linkTitle: "Download from a link",
+  linkPlaceholder: "https://huggingface.co/…/resolve/main/model.gguf",
+  linkSha: "SHA-256 (optional)",
   importTitle: "Import a .gguf file",
   importPlaceholder: "/path/to/model.gguf",
   importButton: "Import",
@@ -104,6 +107,9 @@ export const modelsEs: typeof modelsEn = {
   switching: "Arrancando el modelo…",
   switched: (name: string, ms: number | null) =>
     ms === null ? `${name} responderá tu próximo mensaje.` : `${name} está en marcha (reiniciado en ${(ms / 1000).toFixed(1)} s).`,
+  linkTitle: "Descargar desde un enlace",
+  linkPlaceholder: "https://huggingface.co/…/resolve/main/modelo.gguf",
+  linkSha: "SHA-256 (opcional)",
   importTitle: "Importar un archivo .gguf",
   importPlaceholder: "/ruta/al/modelo.gguf",
   importButton: "Importar",

