@@ -30,6 +30,8 @@ cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
 echo "== phone channels: Telegram reminder delay, memory per channel =="
 cargo bench --bench phone_channels 2>/dev/null
+echo "== local models: download throughput, resume, restart on a switch =="
+cargo bench --bench model_download 2>/dev/null
 
 if [ "${COLD:-0}" = 1 ]; then
   echo "== cold make test in a fresh clone =="
