@@ -88,6 +88,7 @@ pub struct Companion {
     models: Arc<Models>,
     providers: ProviderAdmin,
     hub: Arc<crate::local_models::ModelHub>,
+    chats: crate::chats::Chats,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     events: EventBus,
@@ -177,6 +178,7 @@ impl Companion {
         tokio::spawn(serve(Arc::new(local), conversation.clone()));
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
+            chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone())),
             store,
             models,
@@ -287,6 +289,11 @@ impl Companion {
     /// The local model manager: catalogue, downloads, the model the local server runs.
     pub fn model_hub(&self) -> &Arc<crate::local_models::ModelHub> {
         &self.hub
+    }
+
+    /// Past conversations: list, open, rename, delete.
+    pub fn chats(&self) -> &crate::chats::Chats {
+        &self.chats
     }
 
     /// The window should open on the welcome (first launch, no model chosen yet).

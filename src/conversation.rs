@@ -320,6 +320,11 @@ impl ConversationService {
         self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel, None).await
     }
 
+    /// A reply is being written or messages wait for one.
+    pub fn is_busy(&self) -> bool {
+        self.inbox.is_running() || self.active_turn.lock().expect("turn lock").is_some()
+    }
+
     /// Stops the turn in progress, if any. What was streamed so far is kept.
     pub fn stop(&self) -> bool {
         match self.active_turn.lock().expect("turn lock").as_ref() {

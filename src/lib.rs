@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod channels;
+pub mod chats;
 pub mod clock;
 pub mod companion;
 pub mod context;

@@ -2,6 +2,7 @@
 //! own: IPC commands call the core, core events are forwarded to the webview, and the
 //! tray, global hotkey and OS notifications live here.
 
+mod chat_commands;
 mod commands;
 mod hotkey;
 mod model_commands;
@@ -74,6 +75,12 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::send_message,
+            chat_commands::list_chats,
+            chat_commands::open_chat,
+            chat_commands::open_chat_at,
+            chat_commands::rename_chat,
+            chat_commands::delete_chat,
+            chat_commands::undelete_chat,
             model_commands::welcome_needed,
             model_commands::finish_welcome,
             model_commands::provider_presets,

@@ -143,7 +143,7 @@ impl Conversations<'_> {
     /// The most recently active conversation, created if there is none.
     pub async fn current_conversation(&self) -> Result<i64, StoreError> {
         let latest: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM conversations WHERE archived = 0 ORDER BY updated_at DESC, id DESC LIMIT 1")
+            sqlx::query_as("SELECT id FROM conversations WHERE archived = 0 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT 1")
                 .fetch_optional(&self.store.pool)
                 .await?;
         match latest {

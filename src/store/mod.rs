@@ -12,6 +12,7 @@ macro_rules! columns_sql {
 }
 
 mod channels;
+pub mod chat_list;
 mod context;
 mod corrections;
 mod messages;
@@ -133,6 +134,10 @@ impl Store {
 
     pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
         channels::ChannelMarks { store: self }
+    }
+
+    pub fn chat_list(&self) -> chat_list::ChatList<'_> {
+        chat_list::ChatList { store: self }
     }
 
     pub fn context(&self) -> context::ContextRows<'_> {

@@ -67,6 +67,7 @@ impl RecallIndex<'_> {
                     bm25(messages_fts)
              FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
              WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant')
+               AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)
              ORDER BY bm25(messages_fts) LIMIT ?",
         )
         .bind(&expression)

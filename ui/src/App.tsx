@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import { Composer } from "./components/Composer";
 import { ContextMeterBar } from "./components/ContextMeterBar";
+import { ChatSidebar } from "./components/ChatSidebar";
 import { ContinueBanner } from "./components/ContinueBanner";
 import { PlanPanel } from "./components/PlanPanel";
 import { QueuedList } from "./components/QueuedList";
@@ -21,12 +22,15 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer } =
+  const { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
   // Bumped when leaving Settings so the model picker sees new providers.
   const [settingsVersion, setSettingsVersion] = useState(0);
+  // The conversation list: beside the chat when there is room, over it when narrow.
+  const [sidebar, setSidebar] = useState(() => window.innerWidth > 700);
+  const [chatsVersion, setChatsVersion] = useState(0);
   // First launch: the welcome leads to a real model before the chat.
   const [welcome, setWelcome] = useState(false);
   useEffect(() => {
@@ -118,7 +122,17 @@ export function App() {
         </nav>
         <div className="header-right">
           {view === "chat" && !welcome && (
-            <button className="ghost small" onClick={newChat} title={t.newChatHint} data-testid="new-chat" disabled={state.streaming !== null}>
+            <button
+              className={`ghost small${sidebar ? " active" : ""}`}
+              onClick={() => setSidebar((open) => !open)}
+              aria-expanded={sidebar}
+              data-testid="toggle-sidebar"
+            >
+              ☰ {t.chatsToggle}
+            </button>
+          )}
+          {view === "chat" && !welcome && (
+            <button className="ghost small" onClick={() => { newChat(); setChatsVersion((v) => v + 1); }} title={t.newChatHint} data-testid="new-chat" disabled={state.streaming !== null}>
               {t.newChat}
             </button>
           )}
@@ -160,7 +174,18 @@ export function App() {
         </main>
       )}
       {!welcome && view === "chat" && (
-        <>
+        <div className="chat-layout">
+          {sidebar && (
+            <ChatSidebar
+              busy={state.streaming !== null}
+              refreshKey={chatsVersion}
+              onOpened={() => {
+                reloadChat();
+                if (window.innerWidth <= 700) setSidebar(false);
+              }}
+            />
+          )}
+          <div className="chat-column">
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}
           {resumed && (
             <div className="resumed-note muted small" data-testid="resumed">
@@ -181,7 +206,8 @@ export function App() {
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <QueuedList items={state.queued} onCancel={cancelQueued} />
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
-        </>
+          </div>
+        </div>
       )}
       {!welcome && view === "reminders" && (
         <main>
@@ -190,7 +216,16 @@ export function App() {
       )}
       {!welcome && view === "memory" && (
         <main>
-          <MemoryView />
+          <MemoryView
+            onOpenMessage={(id) =>
+              api.openChatAt(id).then(() => {
+                reloadChat();
+                setChatsVersion((v) => v + 1);
+                setView("chat");
+                setHighlight(id);
+              })
+            }
+          />
         </main>
       )}
       {!welcome && view === "usage" && (

@@ -517,6 +517,23 @@ export interface Switched {
   warning: string | null;
 }
 
+/** A past conversation in the sidebar. */
+export interface ChatSummary {
+  id: number;
+  title: string | null;
+  renamed: boolean;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  archived: boolean;
+}
+
+export interface ChatListView {
+  current: number;
+  chats: ChatSummary[];
+  undo_seconds: number;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -591,6 +608,12 @@ export const api = {
   unpairTelegram: (chat: number) => invoke<ChannelsView>("unpair_telegram", { chat }),
   setWhatsappEnabled: (enabled: boolean) => invoke<ChannelsView>("set_whatsapp_enabled", { enabled }),
   unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
+  listChats: (query: string | null = null) => invoke<ChatListView>("list_chats", { query }),
+  openChat: (id: number) => invoke<void>("open_chat", { id }),
+  openChatAt: (messageId: number) => invoke<number>("open_chat_at", { messageId }),
+  renameChat: (id: number, title: string) => invoke<void>("rename_chat", { id, title }),
+  deleteChat: (id: number) => invoke<void>("delete_chat", { id }),
+  undeleteChat: (id: number) => invoke<boolean>("undelete_chat", { id }),
   welcomeNeeded: () => invoke<boolean>("welcome_needed"),
   finishWelcome: () => invoke<void>("finish_welcome"),
   providerPresets: () => invoke<Preset[]>("provider_presets"),

@@ -2,6 +2,7 @@
 // SIDECAR_LANG), falling back to the webview's.
 import { createContext, useContext } from "react";
 import { groupDigits } from "./format";
+import { chatsEn, chatsEs } from "./strings/chats";
 import { modelsEn, modelsEs } from "./strings/models";
 
 const enBase = {
@@ -280,7 +281,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -561,7 +562,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

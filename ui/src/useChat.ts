@@ -137,18 +137,22 @@ export function useChat() {
 
   const dismissError = useCallback(() => dispatch({ type: "dismiss_error" }), []);
 
-  const newChat = useCallback(() => {
-    api
-      .newConversation()
-      .then(() => api.loadHistory())
-      .then((messages) => {
-        dispatch({ type: "history_loaded", messages });
-        setResumed(null);
-        setMeter(null);
-        loadContext();
-      })
-      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
-  }, [loadContext]);
+  // Shows the current conversation after it changed (new, opened from the list).
+  const showCurrent = useCallback(
+    (change: Promise<unknown>) =>
+      change
+        .then(() => api.loadHistory())
+        .then((messages) => {
+          dispatch({ type: "history_loaded", messages });
+          setResumed(null);
+          setMeter(null);
+          loadContext();
+        })
+        .catch((e) => dispatch({ type: "failed", error: toCommandError(e) })),
+    [loadContext],
+  );
+  const newChat = useCallback(() => showCurrent(api.newConversation()), [showCurrent]);
+  const reloadChat = useCallback(() => showCurrent(Promise.resolve()), [showCurrent]);
 
   const acceptOffer = useCallback(() => {
     if (!offer) return;
@@ -166,5 +170,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, acceptOffer, dismissOffer };
+  return { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
 }

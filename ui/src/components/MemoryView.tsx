@@ -109,7 +109,7 @@ function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: ()
 type MemoryTab = "facts" | "profile" | "checkpoints";
 
 /** Memory: facts, the profile files, and checkpoints, one tab each. */
-export function MemoryView() {
+export function MemoryView({ onOpenMessage }: { onOpenMessage?: (messageId: number) => Promise<unknown> } = {}) {
   const t = useStrings();
   const [tab, setTab] = useState<MemoryTab>("facts");
   return (
@@ -128,14 +128,14 @@ export function MemoryView() {
           </button>
         ))}
       </div>
-      {tab === "facts" && <FactsPanel />}
+      {tab === "facts" && <FactsPanel onOpenMessage={onOpenMessage} />}
       {tab === "profile" && <ProfileEditors />}
       {tab === "checkpoints" && <CheckpointList />}
     </section>
   );
 }
 
-function FactsPanel() {
+function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => Promise<unknown> }) {
   const t = useStrings();
   const [report, setReport] = useState<MemoryReport | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -216,6 +216,15 @@ function FactsPanel() {
               <div>
                 <Snippet text={hit.snippet} />
               </div>
+              {hit.source === "message" && !hit.external_id && onOpenMessage && (
+                <button
+                  className="ghost small"
+                  data-testid="open-hit"
+                  onClick={() => onOpenMessage(hit.id).catch((e) => setMessage(toCommandError(e).message))}
+                >
+                  {t.chatOpenAt}
+                </button>
+              )}
             </li>
           ))}
           {results.omitted > 0 && <li className="muted small">{t.memoryOmitted(results.omitted)}</li>}

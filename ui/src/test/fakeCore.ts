@@ -5,6 +5,7 @@ import { emit } from "@tauri-apps/api/event";
 import {
   CORE_EVENT,
   type ChannelsView,
+  type ChatListView,
   type CommandError,
   type CoreEvent,
   type FoundServer,
@@ -56,6 +57,7 @@ export class FakeCore {
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   welcome = false;
+  chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
   servers: FoundServer[] = [];
   presets: Preset[] = [
     { id: "moonshot", label: "Moonshot (Kimi)", kind: "openai", base_url: "https://api.moonshot.ai/v1", model: "kimi-k2.5", context_window: 262144, key_env: "MOONSHOT_API_KEY", local: false },
@@ -123,6 +125,8 @@ export class FakeCore {
             return defaultProactiveStatus();
           case "channels_view":
             return this.channels;
+          case "list_chats":
+            return this.chats;
           case "welcome_needed":
             return this.welcome;
           case "provider_presets":

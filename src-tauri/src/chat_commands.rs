@@ -1,0 +1,45 @@
+//! IPC commands for the conversation list: each a few lines calling the core.
+
+use serde::Serialize;
+use sidecar::store::chat_list::ChatSummary;
+
+use crate::commands::{CommandError, Core};
+
+#[derive(Serialize)]
+pub struct ChatListView {
+    current: i64,
+    chats: Vec<ChatSummary>,
+    undo_seconds: i64,
+}
+
+#[tauri::command]
+pub async fn list_chats(core: Core<'_>, query: Option<String>) -> Result<ChatListView, CommandError> {
+    let (current, chats) = core.chats().list(query.as_deref()).await?;
+    Ok(ChatListView { current, chats, undo_seconds: sidecar::chats::UNDO_SECONDS })
+}
+
+#[tauri::command]
+pub async fn open_chat(core: Core<'_>, id: i64) -> Result<(), CommandError> {
+    Ok(core.chats().open(id).await?)
+}
+
+/// Opens the conversation of a message (a memory search hit); returns its id.
+#[tauri::command]
+pub async fn open_chat_at(core: Core<'_>, message_id: i64) -> Result<i64, CommandError> {
+    Ok(core.chats().open_at(message_id).await?)
+}
+
+#[tauri::command]
+pub async fn rename_chat(core: Core<'_>, id: i64, title: String) -> Result<(), CommandError> {
+    Ok(core.chats().rename(id, &title).await?)
+}
+
+#[tauri::command]
+pub async fn delete_chat(core: Core<'_>, id: i64) -> Result<(), CommandError> {
+    Ok(core.chats().delete(id).await?)
+}
+
+#[tauri::command]
+pub async fn undelete_chat(core: Core<'_>, id: i64) -> Result<bool, CommandError> {
+    Ok(core.chats().undelete(id).await?)
+}

@@ -1,0 +1,89 @@
+//! `Chats`: past conversations as a service: list and search them, open one (its
+//! replies continue there), rename, delete with a window for undo, and find the
+//! conversation of a message a memory search turned up.
+
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::conversation::ConversationService;
+use crate::error::CompanionError;
+use crate::store::chat_list::ChatSummary;
+use crate::store::Store;
+
+/// How long a deleted conversation can be brought back.
+pub const UNDO_SECONDS: i64 = 30;
+/// Longest title kept.
+const TITLE_MAX: usize = 120;
+const LIST_LIMIT: u32 = 500;
+
+pub struct Chats {
+    store: Store,
+    conversation: Arc<ConversationService>,
+    clock: Clock,
+}
+
+impl Chats {
+    pub fn new(store: Store, conversation: Arc<ConversationService>, clock: Clock) -> Self {
+        Self { store, conversation, clock }
+    }
+
+    /// The conversations, newest activity first, matching `query` if given; the
+    /// current one is listed even while empty. Deletions past their undo window are
+    /// carried out first.
+    pub async fn list(&self, query: Option<&str>) -> Result<(i64, Vec<ChatSummary>), CompanionError> {
+        let before = crate::store::utc(self.clock.now() - chrono::Duration::seconds(UNDO_SECONDS));
+        let purged = self.store.chat_list().purge_deleted(&before).await?;
+        if purged > 0 {
+            tracing::info!(purged, "deleted conversations removed for good");
+        }
+        let current = self.store.conversations().current_conversation().await?;
+        let query = query.map(str::trim).filter(|q| !q.is_empty());
+        Ok((current, self.store.chat_list().list(query, current, LIST_LIMIT).await?))
+    }
+
+    /// Opens conversation `id`: it becomes the current one, where replies go.
+    pub async fn open(&self, id: i64) -> Result<(), CompanionError> {
+        if self.conversation.is_busy() {
+            return Err(CompanionError::Busy);
+        }
+        if !self.store.chat_list().touch(id).await? {
+            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist (or is imported history, which cannot be continued)")));
+        }
+        self.store.context().pause_checkpoints_outside(id).await?;
+        Ok(())
+    }
+
+    pub async fn rename(&self, id: i64, title: &str) -> Result<(), CompanionError> {
+        let title: String = title.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(TITLE_MAX).collect();
+        let title = (!title.is_empty()).then_some(title);
+        if !self.store.chat_list().rename(id, title.as_deref()).await? {
+            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist")));
+        }
+        Ok(())
+    }
+
+    /// Deletes conversation `id`; `undelete` brings it back within [`UNDO_SECONDS`].
+    pub async fn delete(&self, id: i64) -> Result<(), CompanionError> {
+        if self.conversation.is_busy() && self.store.conversations().current_conversation().await? == id {
+            return Err(CompanionError::Busy);
+        }
+        self.store.chat_list().delete(id).await?;
+        Ok(())
+    }
+
+    pub async fn undelete(&self, id: i64) -> Result<bool, CompanionError> {
+        Ok(self.store.chat_list().undelete(id).await?)
+    }
+
+    /// The conversation message `message_id` is in, opened (for a memory search hit).
+    pub async fn open_at(&self, message_id: i64) -> Result<i64, CompanionError> {
+        let id = self
+            .store
+            .chat_list()
+            .conversation_of(message_id)
+            .await?
+            .ok_or_else(|| CompanionError::InvalidInput(format!("message {message_id} is not in any conversation")))?;
+        self.open(id).await?;
+        Ok(id)
+    }
+}

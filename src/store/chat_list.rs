@@ -1,0 +1,160 @@
+//! The conversation list: past conversations with a title, dates and a search over
+//! their titles and messages; renaming; deleting with a window for undo, then for good.
+
+use serde::Serialize;
+
+use super::{Store, StoreError};
+
+/// A conversation as the sidebar lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+pub struct ChatSummary {
+    pub id: i64,
+    /// The user's title, else the start of the first thing the user said.
+    pub title: Option<String>,
+    /// The user renamed it.
+    pub renamed: bool,
+    pub created_at: String,
+    pub updated_at: String,
+    pub message_count: i64,
+    /// Imported history (searchable, read-only).
+    pub archived: bool,
+}
+
+/// How long a first message's start makes a title.
+const TITLE_CHARS: usize = 60;
+
+/// The list. A handle on the store: `store.chat_list()`.
+pub struct ChatList<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl ChatList<'_> {
+    /// Conversations with at least one message (and `current`, even empty), newest
+    /// activity first; with `query`, those whose title or messages contain every word.
+    pub async fn list(&self, query: Option<&str>, current: i64, limit: u32) -> Result<Vec<ChatSummary>, StoreError> {
+        let words = query.and_then(super::recall::fts_query).map(|any| any.replace(" OR ", " AND "));
+        let like = query.map(|q| format!("%{}%", q.trim().replace('%', "").replace('_', "")));
+        let mut rows: Vec<ChatSummary> = sqlx::query_as(
+            "SELECT c.id, c.title, c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
+                    (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')) AS message_count,
+                    c.archived != 0 AS archived
+             FROM conversations c
+             WHERE c.deleted_at IS NULL
+               AND (c.id = ?1 OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')))
+               AND (?2 IS NULL
+                    OR c.title LIKE ?3
+                    OR c.id IN (SELECT m.conversation_id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+                                WHERE messages_fts MATCH ?2 AND m.role IN ('user', 'assistant')))
+             ORDER BY c.updated_at DESC, c.id DESC LIMIT ?4",
+        )
+        .bind(current)
+        .bind(words.as_deref())
+        .bind(like.as_deref())
+        .bind(limit)
+        .fetch_all(&self.store.pool)
+        .await?;
+        for row in rows.iter_mut().filter(|r| r.title.is_none()) {
+            row.title = self.first_words(row.id).await?;
+        }
+        Ok(rows)
+    }
+
+    async fn first_words(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
+        let first: Option<(String,)> = sqlx::query_as(
+            "SELECT content FROM messages WHERE conversation_id = ? AND role = 'user' AND content NOT LIKE '/%' ORDER BY id LIMIT 1",
+        )
+        .bind(conversation_id)
+        .fetch_optional(&self.store.pool)
+        .await?;
+        Ok(first.map(|(text,)| {
+            let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            match line.char_indices().nth(TITLE_CHARS) {
+                // Cut at the last whole word that fits.
+                Some((cut, _)) => {
+                    let head = &line[..cut];
+                    let words = if line[cut..].starts_with(' ') { head } else { head.rsplit_once(' ').map_or(head, |(w, _)| w) };
+                    format!("{}…", words.trim_end())
+                }
+                None => line,
+            }
+        }))
+    }
+
+    /// Sets a conversation's title (`None`: back to its first words).
+    pub async fn rename(&self, conversation_id: i64, title: Option<&str>) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE conversations SET title = ? WHERE id = ? AND deleted_at IS NULL")
+            .bind(title)
+            .bind(conversation_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Makes `conversation_id` the current one (its replies continue there).
+    pub async fn touch(&self, conversation_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ? AND deleted_at IS NULL AND archived = 0")
+            .bind(self.store.now())
+            .bind(conversation_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The conversation a message belongs to.
+    pub async fn conversation_of(&self, message_id: i64) -> Result<Option<i64>, StoreError> {
+        let row: Option<(i64,)> = sqlx::query_as(
+            "SELECT m.conversation_id FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ? AND c.deleted_at IS NULL",
+        )
+        .bind(message_id)
+        .fetch_optional(&self.store.pool)
+        .await?;
+        Ok(row.map(|r| r.0))
+    }
+
+    /// Hides a conversation at once; it is removed for good by `purge_deleted`.
+    pub async fn delete(&self, conversation_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE conversations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL")
+            .bind(self.store.now())
+            .bind(conversation_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Brings back a deleted conversation not yet purged.
+    pub async fn undelete(&self, conversation_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE conversations SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL")
+            .bind(conversation_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes for good the conversations deleted before `before` (RFC 3339): their
+    /// messages, summaries, checkpoints and plan. Usage rows stay, unlinked, so the
+    /// totals still add up.
+    pub async fn purge_deleted(&self, before: &str) -> Result<u64, StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?")
+            .bind(before)
+            .fetch_all(&mut *tx)
+            .await?;
+        for (id,) in &ids {
+            for statement in [
+                "UPDATE usage SET conversation_id = NULL, message_id = NULL WHERE conversation_id = ?1",
+                "DELETE FROM plans WHERE conversation_id = ?1",
+                "DELETE FROM notes_fts WHERE (kind = 'summary' AND ref_id IN (SELECT id FROM context_summaries WHERE conversation_id = ?1))
+                                          OR (kind = 'checkpoint' AND ref_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1))",
+                "UPDATE conversations SET resumed_checkpoint_id = NULL WHERE resumed_checkpoint_id IN (SELECT id FROM checkpoints WHERE conversation_id = ?1)",
+                "DELETE FROM checkpoints WHERE conversation_id = ?1",
+                "DELETE FROM context_summaries WHERE conversation_id = ?1",
+                "DELETE FROM messages WHERE conversation_id = ?1",
+                "DELETE FROM conversations WHERE id = ?1",
+            ] {
+                sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(ids.len() as u64)
+    }
+}

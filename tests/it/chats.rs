@@ -1,0 +1,88 @@
+//! Past conversations: listed with titles and dates, searched, opened (the reply
+//! continues there), renamed, deleted with undo and then for good (gone from recall),
+//! and a memory search hit opening its conversation.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use chrono::{TimeZone, Utc};
+use sidecar::clock::Clock;
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::{reply_events, stream, ScriptedServer};
+
+async fn open(dir: &std::path::Path, base_url: &str, offset: Arc<AtomicI64>) -> Arc<Companion> {
+    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
+    let start = Utc.with_ymd_and_hms(2026, 11, 23, 10, 0, 0).unwrap();
+    let clock = Clock::new(Arc::new(move || start + chrono::Duration::seconds(offset.load(Ordering::SeqCst))), chrono_tz::Europe::Madrid);
+    Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.to_path_buf(), settings) }).await.unwrap()
+}
+
+#[tokio::test]
+async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let offset = Arc::new(AtomicI64::new(0));
+    let core = open(dir.path(), &server.base_url, offset.clone()).await;
+    let tick = |s: i64| offset.fetch_add(s, Ordering::SeqCst);
+
+    core.send("My sister started a new job at the bakery on Main Street, and she loves it").await.unwrap();
+    let first = core.chats().list(None).await.unwrap().0;
+    tick(60);
+    core.context().new_conversation().await.unwrap();
+    let (current, empty_listed) = core.chats().list(None).await.unwrap();
+    assert_eq!(empty_listed[0].id, current, "the new, empty conversation is listed while current");
+    tick(60);
+    core.send("Plan a weekend in Lisbon").await.unwrap();
+    let second = current;
+
+    let (current, list) = core.chats().list(None).await.unwrap();
+    assert_eq!(current, second);
+    assert_eq!(list.iter().map(|c| c.id).collect::<Vec<_>>(), [second, first], "newest activity first");
+    assert_eq!(list[1].title.as_deref(), Some("My sister started a new job at the bakery on Main Street,…"));
+    assert_eq!((list[1].message_count, list[1].renamed), (2, false));
+
+    let (_, found) = core.chats().list(Some("bakery sister")).await.unwrap();
+    assert_eq!(found.iter().map(|c| c.id).collect::<Vec<_>>(), [first], "every word must match");
+    assert!(core.chats().list(Some("bakery lisbon")).await.unwrap().1.is_empty());
+
+    core.chats().rename(first, "  Ana's   sister  ").await.unwrap();
+    let (_, list) = core.chats().list(Some("ana's")).await.unwrap();
+    assert_eq!((list[0].title.as_deref(), list[0].renamed), (Some("Ana's sister"), true));
+
+    tick(60);
+    core.chats().open(first).await.unwrap();
+    let history = core.history(50).await.unwrap();
+    assert!(history[0].content.contains("bakery"), "opening shows its messages");
+    core.send("She got promoted already").await.unwrap();
+    assert_eq!(core.history(50).await.unwrap().len(), 4, "the reply continued there");
+    assert_eq!(core.chats().list(None).await.unwrap().1[0].id, first);
+
+    // Delete: hidden at once, also from recall; undo brings it back.
+    core.chats().delete(second).await.unwrap();
+    assert!(!core.chats().list(None).await.unwrap().1.iter().any(|c| c.id == second));
+    assert!(core.recall("Lisbon", 500).await.unwrap().hits.is_empty());
+    assert!(core.chats().undelete(second).await.unwrap());
+    assert!(core.chats().list(None).await.unwrap().1.iter().any(|c| c.id == second));
+    assert!(!core.recall("Lisbon", 500).await.unwrap().hits.is_empty());
+
+    // Deleted for good once the undo window has passed.
+    core.chats().delete(second).await.unwrap();
+    tick(sidecar::chats::UNDO_SECONDS + 1);
+    core.chats().list(None).await.unwrap();
+    assert!(!core.chats().undelete(second).await.unwrap(), "too late to undo");
+    let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?")
+        .bind(second)
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(left.0, 0);
+
+    // A memory search hit opens its conversation.
+    core.context().new_conversation().await.unwrap();
+    let hit = core.recall("promoted", 500).await.unwrap().hits.into_iter().find(|h| h.source == "message").unwrap();
+    tick(1);
+    assert_eq!(core.chats().open_at(hit.id).await.unwrap(), first);
+    assert_eq!(core.chats().list(None).await.unwrap().0, first);
+}

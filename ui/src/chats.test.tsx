@@ -1,0 +1,105 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { ChatSummary, Message } from "./api";
+import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
+
+const chat = (id: number, title: string | null, count: number): ChatSummary => ({
+  id,
+  title,
+  renamed: false,
+  created_at: "2026-11-20T09:00:00Z",
+  updated_at: "2026-11-20T09:00:00Z",
+  message_count: count,
+  archived: false,
+});
+
+const message = (id: number, content: string): Message => ({
+  id,
+  conversation_id: 1,
+  role: "user",
+  content,
+  status: "complete",
+  finish_reason: null,
+  created_at: "2026-11-20T09:00:00Z",
+});
+
+function withChats() {
+  const core = new FakeCore();
+  core.chats = { current: 2, chats: [chat(2, "Plan a weekend in Lisbon", 2), chat(1, "My sister's new job", 4)], undo_seconds: 30 };
+  return core;
+}
+
+describe("the conversation list", () => {
+  it("lists past conversations with titles, searches them and opens one", async () => {
+    const core = withChats();
+    core.handlers.open_chat = () => {
+      core.history = [message(1, "My sister started a new job at the bakery")];
+      return null;
+    };
+    const user = userEvent.setup();
+    renderApp();
+    const rows = await screen.findAllByTestId("chat-row");
+    expect(rows.map((r) => r.querySelector(".chat-title")?.textContent)).toEqual(["Plan a weekend in Lisbon", "My sister's new job"]);
+    expect(rows[0]).toHaveAttribute("aria-current", "true");
+    expect(rows[1]).toHaveTextContent("4 messages");
+
+    await user.type(screen.getByTestId("chat-search"), "bakery");
+    await waitFor(() => expect(core.invoked("list_chats").some((c) => (c.args as { query: string | null }).query === "bakery")).toBe(true));
+
+    await user.click(within(rows[1]).getByText("My sister's new job"));
+    expect(core.invoked("open_chat")[0].args).toEqual({ id: 1 });
+    expect(await screen.findByText("My sister started a new job at the bakery")).toBeInTheDocument();
+  });
+
+  it("renames with Enter, deletes after asking and can undo", async () => {
+    const core = withChats();
+    const user = userEvent.setup();
+    renderApp();
+    const rows = await screen.findAllByTestId("chat-row");
+    await user.click(within(rows[1]).getByRole("button", { name: "Rename" }));
+    const input = screen.getByTestId("chat-rename-input");
+    await user.clear(input);
+    await user.type(input, "Ana's sister{Enter}");
+    expect(core.invoked("rename_chat")[0].args).toEqual({ id: 1, title: "Ana's sister" });
+
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    await user.click(within((await screen.findAllByTestId("chat-row"))[1]).getByRole("button", { name: "Delete" }));
+    expect(confirm).toHaveBeenCalledWith(`Delete "My sister's new job"? You can undo it for a few seconds.`);
+    expect(core.invoked("delete_chat")[0].args).toEqual({ id: 1 });
+    const undo = await screen.findByTestId("chat-undo");
+    await user.click(within(undo).getByRole("button", { name: "Undo" }));
+    expect(core.invoked("undelete_chat")[0].args).toEqual({ id: 1 });
+    confirm.mockRestore();
+  });
+
+  it("can be hidden, and says so when there is nothing yet", async () => {
+    new FakeCore();
+    const user = userEvent.setup();
+    renderApp("es");
+    expect(await screen.findByText("Aún no hay conversaciones.")).toBeInTheDocument();
+    await user.click(screen.getByTestId("toggle-sidebar"));
+    expect(screen.queryByTestId("chat-sidebar")).not.toBeInTheDocument();
+  });
+
+  it("a memory search result opens its conversation at the message", async () => {
+    const core = withChats();
+    core.handlers.memory_report = () => ({ facts: [], problems: [], categories: [] });
+    core.handlers.recall_search = () => ({
+      hits: [{ source: "message", id: 7, label: "user", snippet: "my sister got [promoted]", timestamp: "2026-11-20T09:00:00Z", external_id: null, rank: -1 }],
+      omitted: 0,
+    });
+    core.handlers.open_chat_at = () => {
+      core.history = [message(7, "my sister got promoted")];
+      return 1;
+    };
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.type(await screen.findByTestId("memory-search"), "promoted");
+    await user.click(await screen.findByTestId("open-hit"));
+    expect(core.invoked("open_chat_at")[0].args).toEqual({ messageId: 7 });
+    expect(await screen.findByText("my sister got promoted")).toBeInTheDocument();
+  });
+});

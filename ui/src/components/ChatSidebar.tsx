@@ -1,0 +1,160 @@
+// The conversation list beside the chat: search, open, rename, delete with undo.
+// It reloads when a turn finishes (titles and order change as people talk).
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, toCommandError, type ChatListView, type ChatSummary } from "../api";
+import { useStrings } from "../i18n";
+
+function when(iso: string, locale: string): string {
+  const at = new Date(iso);
+  const today = new Date().toDateString() === at.toDateString();
+  return new Intl.DateTimeFormat(locale, today ? { hour: "2-digit", minute: "2-digit", hour12: false } : { day: "numeric", month: "short" }).format(at);
+}
+
+function Row({
+  chat,
+  current,
+  disabled,
+  onOpen,
+  onRename,
+  onDelete,
+}: {
+  chat: ChatSummary;
+  current: boolean;
+  disabled: boolean;
+  onOpen: () => void;
+  onRename: (title: string) => void;
+  onDelete: () => void;
+}) {
+  const t = useStrings();
+  const [editing, setEditing] = useState<string | null>(null);
+  const title = chat.title ?? t.chatUntitled;
+  if (editing !== null)
+    return (
+      <li className="chat-row editing">
+        <input
+          autoFocus
+          value={editing}
+          aria-label={t.chatRename}
+          data-testid="chat-rename-input"
+          onChange={(e) => setEditing(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              onRename(editing);
+              setEditing(null);
+            } else if (e.key === "Escape") setEditing(null);
+          }}
+          onBlur={() => setEditing(null)}
+        />
+      </li>
+    );
+  return (
+    <li className={`chat-row${current ? " current" : ""}`} data-testid="chat-row" aria-current={current ? "true" : undefined}>
+      <button className="chat-open" onClick={onOpen} disabled={disabled || current} title={title}>
+        <span className="chat-title">{title}</span>
+        <span className="muted small">
+          {when(chat.updated_at, t.locale)} · {t.chatMessages(chat.message_count)}
+        </span>
+      </button>
+      <span className="chat-actions">
+        <button className="ghost small" onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>
+          ✎
+        </button>
+        <button className="ghost small danger" onClick={onDelete} disabled={disabled && current} aria-label={t.chatDelete} title={t.chatDelete}>
+          ✕
+        </button>
+      </span>
+    </li>
+  );
+}
+
+export function ChatSidebar({
+  busy,
+  refreshKey,
+  onOpened,
+}: {
+  /** A reply is being written: switching waits. */
+  busy: boolean;
+  refreshKey: number;
+  /** The current conversation changed (opened, or the open one was deleted). */
+  onOpened: () => void;
+}) {
+  const t = useStrings();
+  const [view, setView] = useState<ChatListView | null>(null);
+  const [query, setQuery] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [undo, setUndo] = useState<{ id: number; wasCurrent: boolean } | null>(null);
+  const undoTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const reload = useCallback(() => {
+    api.listChats(query.trim() || null).then(setView).catch((e) => setError(toCommandError(e).message));
+  }, [query]);
+  useEffect(() => {
+    const timer = setTimeout(reload, query ? 200 : 0);
+    return () => clearTimeout(timer);
+  }, [reload, refreshKey, query]);
+  useEffect(() => {
+    const off = api.onCoreEvent((event) => {
+      if (event.type === "turn_finished" || event.type === "turn_started") reload();
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, [reload]);
+  useEffect(() => () => clearTimeout(undoTimer.current), []);
+
+  const act = async (work: () => Promise<unknown>, opened = false) => {
+    setError(null);
+    try {
+      await work();
+      if (opened) onOpened();
+    } catch (e) {
+      setError(toCommandError(e).message);
+    }
+    reload();
+  };
+  const remove = (chat: ChatSummary) => {
+    if (!window.confirm(t.chatConfirmDelete(chat.title ?? t.chatUntitled))) return;
+    const wasCurrent = chat.id === view?.current;
+    act(() => api.deleteChat(chat.id), wasCurrent);
+    setUndo({ id: chat.id, wasCurrent });
+    clearTimeout(undoTimer.current);
+    undoTimer.current = setTimeout(() => setUndo(null), (view?.undo_seconds ?? 30) * 1000 - 2000);
+  };
+
+  const chats = view?.chats ?? [];
+  return (
+    <aside className="chat-sidebar" data-testid="chat-sidebar" aria-label={t.chatsTitle}>
+      <input type="search" className="chat-search" placeholder={t.chatsSearch} aria-label={t.chatsSearch} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="chat-search" />
+      {error && <div className="bad small" role="alert">{error}</div>}
+      {undo && (
+        <div className="chat-undo" role="status" data-testid="chat-undo">
+          <span>{t.chatDeleted}</span>
+          <button
+            className="ghost small"
+            onClick={() => {
+              const { id, wasCurrent } = undo;
+              setUndo(null);
+              act(() => api.undeleteChat(id).then(() => (wasCurrent ? api.openChat(id) : undefined)), wasCurrent);
+            }}
+          >
+            {t.chatUndo}
+          </button>
+        </div>
+      )}
+      {view && chats.length === 0 && <p className="muted small">{query ? t.chatsNoMatch : t.chatsEmpty}</p>}
+      <ul className="chat-list">
+        {chats.map((chat) => (
+          <Row
+            key={chat.id}
+            chat={chat}
+            current={chat.id === view?.current}
+            disabled={busy}
+            onOpen={() => act(() => api.openChat(chat.id), true)}
+            onRename={(title) => act(() => api.renameChat(chat.id, title))}
+            onDelete={() => remove(chat)}
+          />
+        ))}
+      </ul>
+    </aside>
+  );
+}
