@@ -71,7 +71,10 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         session.click(session.find("[data-testid=nav-settings]"))
-        session.click(session.wait_for("[data-testid=add-provider]"))
+        session.wait_for("[data-testid=add-provider]")
+        # Clicked in the page, not at coordinates: the sections below load and the
+        # page reflows (the empty-providers line appears above the button).
+        session.script("document.querySelector('[data-testid=add-provider]').click()")
         for field, text in [("id", "mine"), ("url", llm.base_url), ("model", "gpt-4o-mini"), ("key", "sk-e2e-secret")]:
             session.send_keys(session.wait_for(f"[data-testid=field-{field}]", 10), text)
         session.click(session.find("[data-testid=test-connection]"))
