@@ -16,6 +16,15 @@ pub const UNDO_SECONDS: i64 = 30;
 const TITLE_MAX: usize = 120;
 const LIST_LIMIT: u32 = 500;
 
+/// The list as the sidebar shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ChatListView {
+    pub current: i64,
+    pub chats: Vec<ChatSummary>,
+    /// How long Undo is offered after a delete.
+    pub undo_seconds: i64,
+}
+
 pub struct Chats {
     store: Store,
     conversation: Arc<ConversationService>,
@@ -39,6 +48,12 @@ impl Chats {
         let current = self.store.conversations().current_conversation().await?;
         let query = query.map(str::trim).filter(|q| !q.is_empty());
         Ok((current, self.store.chat_list().list(query, current, LIST_LIMIT).await?))
+    }
+
+    /// [`Chats::list`] with the current conversation and the undo window named.
+    pub async fn view(&self, query: Option<&str>) -> Result<ChatListView, CompanionError> {
+        let (current, chats) = self.list(query).await?;
+        Ok(ChatListView { current, chats, undo_seconds: UNDO_SECONDS })
     }
 
     /// Opens conversation `id`: it becomes the current one, where replies go.

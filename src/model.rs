@@ -61,6 +61,9 @@ pub struct Models {
     /// How many times the providers were built (they read the keychain).
     builds: AtomicU64,
     local: Mutex<Option<Provider>>,
+    /// What the local server runs, read from the model's header once per settings
+    /// change (not on every window lookup).
+    local_choice: RwLock<Arc<LocalChoice>>,
     log_dir: PathBuf,
     events: EventBus,
     status: StdMutex<ModelStatus>,
@@ -80,6 +83,7 @@ impl Models {
             builds: AtomicU64::new(1),
             store,
             secrets,
+            local_choice: RwLock::new(Arc::new(LocalChoice::from_settings(&settings.local_model))),
             settings: RwLock::new(Arc::new(settings)),
             configured: RwLock::new(configured),
             local: Mutex::new(None),
@@ -101,6 +105,7 @@ impl Models {
         *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
         *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
         self.builds.fetch_add(1, Ordering::Relaxed);
+        *self.local_choice.write().expect("settings lock") = Arc::new(LocalChoice::from_settings(&settings.local_model));
         *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
@@ -226,7 +231,7 @@ impl Models {
         let configured = self.configured.read().expect("providers lock");
         match configured.iter().map(|p| p.context_window).min() {
             Some(window) => window,
-            None => LocalChoice::from_settings(&self.settings().local_model).context_tokens,
+            None => self.local_choice().context_tokens,
         }
     }
 
@@ -253,7 +258,7 @@ impl Models {
             .ok_or_else(|| LocalServerError::NotConfigured.to_string())
             .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
-        let choice = LocalChoice::from_settings(&settings.local_model);
+        let choice = self.local_choice();
         let server = LocalServer::start(
             &python,
             choice.model.as_deref(),
@@ -282,6 +287,11 @@ impl Models {
         let started = std::time::Instant::now();
         self.local().await?;
         Ok(Some(started.elapsed()))
+    }
+
+    /// The model the local server runs (or would run) and its window.
+    pub fn local_choice(&self) -> Arc<LocalChoice> {
+        self.local_choice.read().expect("settings lock").clone()
     }
 
     /// The latest known status, for a subscriber that joined late.

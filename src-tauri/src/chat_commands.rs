@@ -1,21 +1,12 @@
 //! IPC commands for the conversation list: each a few lines calling the core.
 
-use serde::Serialize;
-use sidecar::store::chat_list::ChatSummary;
+use sidecar::chats::ChatListView;
 
 use crate::commands::{CommandError, Core};
 
-#[derive(Serialize)]
-pub struct ChatListView {
-    current: i64,
-    chats: Vec<ChatSummary>,
-    undo_seconds: i64,
-}
-
 #[tauri::command]
 pub async fn list_chats(core: Core<'_>, query: Option<String>) -> Result<ChatListView, CommandError> {
-    let (current, chats) = core.chats().list(query.as_deref()).await?;
-    Ok(ChatListView { current, chats, undo_seconds: sidecar::chats::UNDO_SECONDS })
+    Ok(core.chats().view(query.as_deref()).await?)
 }
 
 #[tauri::command]

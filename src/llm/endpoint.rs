@@ -36,43 +36,37 @@ impl Endpoint {
     /// Whether the server answers at all: its model list, within `PROBE_TIMEOUT`. Any
     /// HTTP answer but a refused key counts; `Err` says what went wrong in a few words.
     pub async fn probe(&self) -> Result<(), String> {
-        let mut request = self.http.get(format!("{}/models", self.base_url)).timeout(PROBE_TIMEOUT);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key).header("x-api-key", key);
-        }
-        match request.send().await {
-            Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
-            Ok(_) => Ok(()),
-            Err(e) if e.is_timeout() => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
-            Err(e) if e.is_connect() => Err(format!("nothing is listening at {}", self.base_url)),
-            Err(e) => Err(crate::redact::scrub(&e.to_string()).into_owned()),
-        }
+        self.ask_models().await.map(drop)
     }
-}
 
-impl Endpoint {
     /// The model ids the server offers (`GET /models`, the OpenAI list shape that
     /// Anthropic, Ollama, LM Studio and llama.cpp share), sorted.
     pub async fn list_models(&self) -> Result<Vec<String>, String> {
-        let mut request = self.http.get(format!("{}/models", self.base_url)).timeout(PROBE_TIMEOUT).header("anthropic-version", "2023-06-01");
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key).header("x-api-key", key);
-        }
-        let response = request.send().await.map_err(|e| match e {
-            e if e.is_timeout() => format!("no answer within {} s", PROBE_TIMEOUT.as_secs()),
-            e if e.is_connect() => format!("nothing is listening at {}", self.base_url),
-            e => crate::redact::scrub(&e.to_string()).into_owned(),
-        })?;
-        match response.status().as_u16() {
-            401 | 403 => return Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
-            code if code >= 400 => return Err(format!("it answered HTTP {code} to the model list")),
-            _ => {}
+        let response = self.ask_models().await?;
+        let code = response.status().as_u16();
+        if code >= 400 {
+            return Err(format!("it answered HTTP {code} to the model list"));
         }
         let body: ModelList = response.json().await.map_err(|e| format!("its model list could not be read: {e}"))?;
         let mut ids: Vec<String> = body.data.into_iter().map(|m| m.id).collect();
         ids.sort();
         ids.dedup();
         Ok(ids)
+    }
+
+    /// `GET /models` with the key; a refused key or no answer is an `Err` in words.
+    async fn ask_models(&self) -> Result<reqwest::Response, String> {
+        let mut request = self.http.get(format!("{}/models", self.base_url)).timeout(PROBE_TIMEOUT).header("anthropic-version", "2023-06-01");
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key).header("x-api-key", key);
+        }
+        match request.send().await {
+            Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
+            Ok(response) => Ok(response),
+            Err(e) if e.is_timeout() => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
+            Err(e) if e.is_connect() => Err(format!("nothing is listening at {}", self.base_url)),
+            Err(e) => Err(crate::redact::scrub(&e.to_string()).into_owned()),
+        }
     }
 }
 

@@ -249,8 +249,8 @@ impl ModelHub {
             .as_deref()
             .and_then(|config| crate::settings_file::save_local_model(config, path.as_deref()).err())
             .map(|e| e.to_string());
-        let choice = super::LocalChoice::from_settings(&settings.local_model);
         self.models.replace_settings(settings);
+        let choice = self.models.local_choice();
         let restart = self.models.restart_local().await.map_err(CompanionError::ModelUnavailable)?;
         Ok(Switched {
             active: path.is_some().then(|| choice.name.clone()),

@@ -35,7 +35,11 @@ impl ChatList<'_> {
         let words = query.and_then(super::recall::fts_query).map(|any| any.replace(" OR ", " AND "));
         let like = query.map(|q| format!("%{}%", q.trim().replace('%', "").replace('_', "")));
         let mut rows: Vec<ChatSummary> = sqlx::query_as(
-            "SELECT c.id, c.title, c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
+            "SELECT c.id,
+                    COALESCE(c.title, (SELECT m.content FROM messages m
+                                       WHERE m.conversation_id = c.id AND m.role = 'user' AND m.content NOT LIKE '/%'
+                                       ORDER BY m.id LIMIT 1)) AS title,
+                    c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
                     (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')) AS message_count,
                     c.archived != 0 AS archived
              FROM conversations c
@@ -53,31 +57,10 @@ impl ChatList<'_> {
         .bind(limit)
         .fetch_all(&self.store.pool)
         .await?;
-        for row in rows.iter_mut().filter(|r| r.title.is_none()) {
-            row.title = self.first_words(row.id).await?;
+        for row in rows.iter_mut().filter(|r| !r.renamed) {
+            row.title = row.title.as_deref().map(first_words);
         }
         Ok(rows)
-    }
-
-    async fn first_words(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
-        let first: Option<(String,)> = sqlx::query_as(
-            "SELECT content FROM messages WHERE conversation_id = ? AND role = 'user' AND content NOT LIKE '/%' ORDER BY id LIMIT 1",
-        )
-        .bind(conversation_id)
-        .fetch_optional(&self.store.pool)
-        .await?;
-        Ok(first.map(|(text,)| {
-            let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            match line.char_indices().nth(TITLE_CHARS) {
-                // Cut at the last whole word that fits.
-                Some((cut, _)) => {
-                    let head = &line[..cut];
-                    let words = if line[cut..].starts_with(' ') { head } else { head.rsplit_once(' ').map_or(head, |(w, _)| w) };
-                    format!("{}…", words.trim_end())
-                }
-                None => line,
-            }
-        }))
     }
 
     /// Sets a conversation's title (`None`: back to its first words).
@@ -134,11 +117,14 @@ impl ChatList<'_> {
     /// messages, summaries, checkpoints and plan. Usage rows stay, unlinked, so the
     /// totals still add up.
     pub async fn purge_deleted(&self, before: &str) -> Result<u64, StoreError> {
+        const DUE: &str = "SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?";
+        // The list asks on every refresh: a write transaction only when there is work.
+        let due: Option<(i64,)> = sqlx::query_as(DUE).bind(before).fetch_optional(&self.store.pool).await?;
+        if due.is_none() {
+            return Ok(0);
+        }
         let mut tx = self.store.write_transaction().await?;
-        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at < ?")
-            .bind(before)
-            .fetch_all(&mut *tx)
-            .await?;
+        let ids: Vec<(i64,)> = sqlx::query_as(DUE).bind(before).fetch_all(&mut *tx).await?;
         for (id,) in &ids {
             for statement in [
                 "UPDATE usage SET conversation_id = NULL, message_id = NULL WHERE conversation_id = ?1",
@@ -156,5 +142,18 @@ impl ChatList<'_> {
         }
         tx.commit().await?;
         Ok(ids.len() as u64)
+    }
+}
+
+/// A title from what was said first: one line, cut at the last whole word that fits.
+fn first_words(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(TITLE_CHARS) {
+        Some((cut, _)) => {
+            let head = &line[..cut];
+            let words = if line[cut..].starts_with(' ') { head } else { head.rsplit_once(' ').map_or(head, |(w, _)| w) };
+            format!("{}…", words.trim_end())
+        }
+        None => line,
     }
 }

@@ -19,30 +19,28 @@ const fn help(command: &'static str, arguments: &'static str, description: &'sta
     CommandHelp { command, arguments, description }
 }
 
+/// Every command with its arguments and its line in English and Spanish, in the
+/// order `/help` shows them.
+const TABLE: &[(&str, &str, &str, &str)] = &[
+    ("/help", "", "This list of commands", "Esta lista de comandos"),
+    ("/status", "", "Sidecar's state: proactivity, quiet, reminders and channels", "Estado de Sidecar: proactividad, silencio, recordatorios y canales"),
+    ("/reminders", "clear | lost", "Pending reminders; clear cancels them, lost shows the ones that came late", "Recordatorios pendientes; clear los cancela, lost muestra los que llegaron tarde"),
+    ("/quiet", "30m | 2h | off | here", "No spontaneous messages for a while (1 h unless you say); here: this channel only", "Sin mensajes espontáneos un rato (1 h si no dices cuánto); here, solo en este canal"),
+    ("/checkpoint", "done | abandon | list", "Save the state of the current work, or close it", "Guarda el estado del trabajo actual, o lo cierra"),
+    ("/clear", "", "Start a fresh conversation (nothing is deleted)", "Empieza una conversación nueva (nada se borra)"),
+    ("/stop", "", "Stop the reply being written", "Detiene la respuesta que se está escribiendo"),
+    ("/proactive", "status | tick | context | decide | reset", "Look at and try proactivity", "Mira y prueba la proactividad"),
+];
+
 /// Every command, in the order `/help` shows them.
 pub fn command_table(lang: Lang) -> Vec<CommandHelp> {
-    match lang {
-        Lang::Es => vec![
-            help("/help", "", "Esta lista de comandos"),
-            help("/status", "", "Estado de Sidecar: proactividad, silencio, recordatorios y canales"),
-            help("/reminders", "clear | lost", "Recordatorios pendientes; clear los cancela, lost muestra los que llegaron tarde"),
-            help("/quiet", "30m | 2h | off | here", "Sin mensajes espontáneos un rato (1 h si no dices cuánto); here, solo en este canal"),
-            help("/checkpoint", "done | abandon | list", "Guarda el estado del trabajo actual, o lo cierra"),
-            help("/clear", "", "Empieza una conversación nueva (nada se borra)"),
-            help("/stop", "", "Detiene la respuesta que se está escribiendo"),
-            help("/proactive", "status | tick | context | decide | reset", "Mira y prueba la proactividad"),
-        ],
-        Lang::En => vec![
-            help("/help", "", "This list of commands"),
-            help("/status", "", "Sidecar's state: proactivity, quiet, reminders and channels"),
-            help("/reminders", "clear | lost", "Pending reminders; clear cancels them, lost shows the ones that came late"),
-            help("/quiet", "30m | 2h | off | here", "No spontaneous messages for a while (1 h unless you say); here: this channel only"),
-            help("/checkpoint", "done | abandon | list", "Save the state of the current work, or close it"),
-            help("/clear", "", "Start a fresh conversation (nothing is deleted)"),
-            help("/stop", "", "Stop the reply being written"),
-            help("/proactive", "status | tick | context | decide | reset", "Look at and try proactivity"),
-        ],
-    }
+    TABLE
+        .iter()
+        .map(|&(command, arguments, en, es)| help(command, arguments, match lang {
+            Lang::En => en,
+            Lang::Es => es,
+        }))
+        .collect()
 }
 
 /// `/help`'s answer: the table as a Markdown list.
