@@ -256,7 +256,7 @@ impl Models {
             .python
             .clone()
             .ok_or_else(|| LocalServerError::NotConfigured.to_string())
-            .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
+            .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
         let choice = self.local_choice();
         let server = LocalServer::start(
@@ -269,9 +269,9 @@ impl Models {
         )
         .await
         .map_err(|e| e.to_string())
-        .inspect_err(|message| self.set_status(ModelStatus::Unavailable { message: message.clone() }))?;
+        .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
         let provider = Provider::local(LOCAL_PROVIDER_ID, server, &choice.name, choice.context_tokens, settings.llm.timeouts());
-        self.set_status(ready(LOCAL_PROVIDER_ID, &choice.name));
+        self.set_local_status(ready(LOCAL_PROVIDER_ID, &choice.name));
         *slot = Some(provider.clone());
         Ok(provider)
     }
@@ -297,6 +297,15 @@ impl Models {
     /// The latest known status, for a subscriber that joined late.
     pub fn status(&self) -> ModelStatus {
         self.status.lock().expect("status lock").clone()
+    }
+
+    /// The offline server's own news is the header's only while it is the chat model:
+    /// a start begun at launch that ends after a provider was added must not say
+    /// "Demo model" over the provider (`route` reports a fallback's outcome itself).
+    fn set_local_status(&self, status: ModelStatus) {
+        if self.configured_is_empty() {
+            self.set_status(status);
+        }
     }
 
     fn set_status(&self, status: ModelStatus) {

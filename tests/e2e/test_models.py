@@ -62,6 +62,8 @@ def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path)
     body = smollm2_gguf().read_bytes()
     server = FileServer("tiny-chat-Q4_1.gguf", body, cut_first_after=len(body) // 3)
     config = tmp_path / "settings.toml"
+    # A short reply: the tiny model may otherwise ramble (and be continued) for minutes.
+    config.write_text("[llm]\nmax_tokens = 48\n")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         session.click(session.find("[data-testid=nav-settings]"))
