@@ -23,6 +23,10 @@ pub enum CompanionError {
     QueuedCancelled,
     #[error("there is no unanswered message to retry")]
     NothingToRetry,
+    #[error("there is no reply to write again")]
+    NothingToRegenerate,
+    #[error("only your own messages in this conversation can be edited")]
+    NotEditable,
     #[error("the message is empty")]
     EmptyMessage,
     #[error("{0}")]

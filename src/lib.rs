@@ -16,6 +16,7 @@ pub mod fsutil;
 pub mod history_import;
 pub mod intent;
 pub mod knowledge;
+pub mod last_turn;
 pub mod llm;
 pub mod local_models;
 pub mod locale;

@@ -5,6 +5,7 @@
 mod chat_commands;
 mod commands;
 mod hotkey;
+mod message_commands;
 mod model_commands;
 mod notifier;
 mod proactive;
@@ -94,6 +95,10 @@ pub fn run() {
             model_commands::use_local_model,
             model_commands::remove_local_model,
             commands::retry_reply,
+            message_commands::regenerate_reply,
+            message_commands::reply_versions,
+            message_commands::show_reply_version,
+            message_commands::edit_message,
             commands::stop_reply,
             commands::cancel_queued,
             commands::load_history,

@@ -37,10 +37,10 @@ impl ChatList<'_> {
         let mut rows: Vec<ChatSummary> = sqlx::query_as(
             "SELECT c.id,
                     COALESCE(c.title, (SELECT m.content FROM messages m
-                                       WHERE m.conversation_id = c.id AND m.role = 'user' AND m.content NOT LIKE '/%'
+                                       WHERE m.conversation_id = c.id AND m.role = 'user' AND m.set_aside = 0 AND m.content NOT LIKE '/%'
                                        ORDER BY m.id LIMIT 1)) AS title,
                     c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
-                    (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')) AS message_count,
+                    (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant') AND m.set_aside = 0) AS message_count,
                     c.archived != 0 AS archived
              FROM conversations c
              WHERE c.deleted_at IS NULL

@@ -71,10 +71,11 @@ impl ContextRows<'_> {
         Ok(id)
     }
 
-    /// Every message of a conversation after `after_id`, oldest first.
+    /// Every message of a conversation after `after_id` still in it (not set aside),
+    /// oldest first.
     pub async fn messages_after(&self, conversation_id: i64, after_id: i64) -> Result<Vec<Message>, StoreError> {
         Ok(sqlx::query_as(columns_sql!(
-            "SELECT {} FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id",
+            "SELECT {} FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 ORDER BY id",
             super::messages::COLUMNS
         ))
         .bind(conversation_id)
@@ -84,7 +85,7 @@ impl ContextRows<'_> {
     }
 
     pub async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?")
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND set_aside = 0")
             .bind(conversation_id)
             .fetch_one(&self.store.pool)
             .await?;

@@ -243,10 +243,11 @@ impl Conversations<'_> {
         Ok(id)
     }
 
-    /// The last `limit` messages of a conversation, oldest first.
+    /// The last `limit` messages of a conversation, oldest first (not those set aside by
+    /// a regeneration or an edit).
     pub async fn recent_messages(&self, conversation_id: i64, limit: u32) -> Result<Vec<Message>, StoreError> {
         let mut rows: Vec<Message> = sqlx::query_as(columns_sql!(
-            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?"
+            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ? AND set_aside = 0 ORDER BY id DESC LIMIT ?"
         ))
         .bind(conversation_id)
         .bind(limit)

@@ -20,6 +20,7 @@ mod proactive;
 mod recall;
 pub mod reminders;
 mod usage;
+mod variants;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -32,6 +33,7 @@ pub use context::Summary;
 pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
 pub use recall::{fts_query, RecallHit};
 pub use usage::{ModelTotals, PurposeTotals, UsageRecord, UsageTotals};
+pub use variants::ReplyVersions;
 
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "sidecar.db";
@@ -162,6 +164,10 @@ impl Store {
 
     pub fn usage(&self) -> usage::UsageLedger<'_> {
         usage::UsageLedger { store: self }
+    }
+
+    pub fn variants(&self) -> variants::Variants<'_> {
+        variants::Variants { store: self }
     }
 
     pub fn pool(&self) -> &SqlitePool {

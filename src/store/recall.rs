@@ -66,7 +66,7 @@ impl RecallIndex<'_> {
             "SELECT m.id, m.role, snippet(messages_fts, 0, '[', ']', '…', 16), m.created_at, m.external_id,
                     bm25(messages_fts)
              FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-             WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant')
+             WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant') AND m.set_aside = 0
                AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)
              ORDER BY bm25(messages_fts) LIMIT ?",
         )

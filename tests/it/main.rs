@@ -19,6 +19,7 @@ mod model_hub;
 mod logs;
 mod long_text;
 mod memory;
+mod message_actions;
 mod offline_fallback;
 mod openai_stream;
 mod proactive;

@@ -1,0 +1,27 @@
+//! IPC commands for a message's actions (regenerate, versions, edit): each a few lines
+//! calling the core.
+
+use sidecar::conversation::TurnOutcome;
+use sidecar::store::ReplyVersions;
+
+use crate::commands::{CommandError, Core};
+
+#[tauri::command]
+pub async fn regenerate_reply(core: Core<'_>) -> Result<TurnOutcome, CommandError> {
+    Ok(core.conversation().regenerate().await?)
+}
+
+#[tauri::command]
+pub async fn reply_versions(core: Core<'_>) -> Result<Option<ReplyVersions>, CommandError> {
+    Ok(core.conversation().reply_versions().await?)
+}
+
+#[tauri::command]
+pub async fn show_reply_version(core: Core<'_>, number: u32) -> Result<ReplyVersions, CommandError> {
+    Ok(core.conversation().show_version(number).await?)
+}
+
+#[tauri::command]
+pub async fn edit_message(core: Core<'_>, id: i64, text: String) -> Result<TurnOutcome, CommandError> {
+    Ok(core.conversation().edit(id, text).await?)
+}
