@@ -33,6 +33,8 @@ use crate::tools::ToolRegistry;
 #[derive(Debug, Clone, Serialize)]
 pub struct TurnOutcome {
     pub conversation_id: i64,
+    /// The user message answered (0 for none).
+    pub user_message_id: i64,
     pub message_id: i64,
     pub reply: String,
     pub status: MessageStatus,
@@ -66,6 +68,7 @@ enum Step<'a> {
 /// Where and when the message a turn answers was said.
 #[derive(Clone, Copy)]
 struct Said {
+    message_id: i64,
     channel: Channel,
     arrived: std::time::Instant,
 }
@@ -174,8 +177,8 @@ impl ConversationService {
                 Step::Command(command) => {
                     let conversation_id = self.with.store.conversations().current_conversation().await?;
                     let said = ChatMessage::user(&text);
-                    self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
-                    self.answer_command(conversation_id, command, channel).await
+                    let said_id = self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
+                    self.answer_command(conversation_id, said_id, command, channel).await
                 }
                 Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
             }
@@ -204,7 +207,7 @@ impl ConversationService {
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
         // Code decides what code can decide (P10): a reminder, a fact, a list.
         let note = match crate::intent::detect(text) {
-            Some(intent) => match self.carry_out(conversation_id, intent, text, channel).await? {
+            Some(intent) => match self.carry_out(conversation_id, user_message_id, intent, text, channel).await? {
                 Carried::Answered(outcome) => return Ok(outcome),
                 Carried::TellModel(note) => Some(note),
                 Carried::ModelAlone => None,
@@ -213,13 +216,13 @@ impl ConversationService {
         };
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, user_message_id, Said { channel, arrived }, cancel, note).await
+        self.reply(conversation_id, Said { message_id: user_message_id, channel, arrived }, cancel, note).await
     }
 
     /// Carries out a request found before the model and posts the answer. The offline
     /// demo model adds nothing useful (it cannot use tools and may contradict what was
     /// done), so it is not asked; a configured model is told what was done.
-    async fn carry_out(&self, conversation_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
+    async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, &hands, self.with.lang).await?;
         let offline = self.with.models.configured_is_empty();
@@ -230,7 +233,7 @@ impl ConversationService {
         }
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
         let note = crate::words::intent::model_note(&acted.answer);
-        let outcome = self.post_answer(conversation_id, acted.answer, MessageStatus::Complete, meta, channel).await?;
+        let outcome = self.post_answer(conversation_id, said_id, acted.answer, MessageStatus::Complete, meta, channel).await?;
         if offline {
             return Ok(Carried::Answered(outcome));
         }
@@ -252,7 +255,7 @@ impl ConversationService {
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, asked_in: i64, command: Command, channel: Channel) -> Result<TurnOutcome, CompanionError> {
+    async fn answer_command(&self, asked_in: i64, said_id: i64, command: Command, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let stop_turn = || self.stop();
         let control = Control {
             context: &self.with.context,
@@ -271,13 +274,13 @@ impl ConversationService {
             Err(error) => (error.to_string(), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
-        let outcome = self.post_answer(conversation_id, reply, status, meta, channel).await?;
+        let outcome = self.post_answer(conversation_id, said_id, reply, status, meta, channel).await?;
         Ok(TurnOutcome { conversation_changed: conversation_id != asked_in, ..outcome })
     }
 
     /// Stores an answer Sidecar gave itself (a command's, a request carried out), tells
     /// the windows it is finished, and returns it as the turn's outcome.
-    async fn post_answer(&self, conversation_id: i64, reply: String, status: MessageStatus, meta: MessageMeta, channel: Channel) -> Result<TurnOutcome, CompanionError> {
+    async fn post_answer(&self, conversation_id: i64, said_id: i64, reply: String, status: MessageStatus, meta: MessageMeta, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let message_id = self
             .with
             .store
@@ -295,6 +298,7 @@ impl ConversationService {
         });
         Ok(TurnOutcome {
             conversation_id,
+            user_message_id: said_id,
             message_id,
             reply,
             status,
@@ -382,7 +386,7 @@ impl ConversationService {
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel: self.with.channel, dequeued: None });
         self.with.proactive.record_user_activity(self.with.channel).await?;
         let _brain = self.with.brain.lock().await;
-        self.reply(conversation_id, user_message_id, Said { channel: self.with.channel, arrived }, cancel, None).await
+        self.reply(conversation_id, Said { message_id: user_message_id, channel: self.with.channel, arrived }, cancel, None).await
     }
 
     /// The user message a failed turn left unanswered.
@@ -427,9 +431,9 @@ impl ConversationService {
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, user_message_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
+    async fn reply(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
         use tracing::Instrument;
-        let span = tracing::info_span!("turn", turn_id = user_message_id, conversation_id);
+        let span = tracing::info_span!("turn", turn_id = said.message_id, conversation_id);
         async {
             tracing::info!("turn started");
             let result = self.run_turn(conversation_id, said, cancel, note).await;
@@ -496,6 +500,7 @@ impl ConversationService {
         .await?;
         let outcome = TurnOutcome {
             conversation_id,
+            user_message_id: said.message_id,
             message_id: driven.message_id,
             reply: driven.text.clone(),
             status: driven.status,

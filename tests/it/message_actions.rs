@@ -101,7 +101,9 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
 
     let outcome = core.conversation().edit(typo, "I live in Lisbon".into()).await.unwrap();
     assert_eq!(outcome.status, MessageStatus::Complete);
-    assert_eq!(said(&core.history(50).await.unwrap()), ["⏰ Water the plants", "I live in Lisbon", "Reply 3"]);
+    let history = core.history(50).await.unwrap();
+    assert_eq!(said(&history), ["⏰ Water the plants", "I live in Lisbon", "Reply 3"]);
+    assert_eq!(outcome.user_message_id, history[1].id, "the outcome names the new message");
     let sent = prompt_texts(&server.last_request());
     assert!(!sent.iter().any(|t| t.contains("Lisbn") || t.contains("weather")), "nothing set aside reaches the model: {sent:?}");
     assert!(core.recall("Lisbn", 10).await.unwrap().hits.is_empty(), "nor memory search");

@@ -22,7 +22,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
+  const { state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -199,6 +199,7 @@ export function App() {
               loaded={state.loaded}
               highlight={highlight}
               demo={model.state === "ready" && Boolean(model.demo)}
+              actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit }}
             />
           </main>
           <PlanPanel items={plan} />

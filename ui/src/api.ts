@@ -54,6 +54,8 @@ export interface Message {
 
 export interface TurnOutcome {
   conversation_id: number;
+  /** The user message answered (0 for none). */
+  user_message_id?: number;
   /** The turn moved on to another conversation (`/clear`). */
   conversation_changed?: boolean;
   message_id: number;
@@ -534,6 +536,14 @@ export interface ChatListView {
   undo_seconds: number;
 }
 
+/** The versions of the last reply (Regenerate keeps the one it replaced). */
+export interface ReplyVersions {
+  user_message_id: number;
+  count: number;
+  /** The one shown, from 1; 0 when none is. */
+  current: number;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -549,6 +559,10 @@ export function toCommandError(error: unknown): CommandError {
 export const api = {
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
   retryReply: () => invoke<TurnOutcome>("retry_reply"),
+  regenerateReply: () => invoke<TurnOutcome>("regenerate_reply"),
+  replyVersions: () => invoke<ReplyVersions | null>("reply_versions"),
+  showReplyVersion: (number: number) => invoke<ReplyVersions>("show_reply_version", { number }),
+  editMessage: (id: number, text: string) => invoke<TurnOutcome>("edit_message", { id, text }),
   stopReply: () => invoke<boolean>("stop_reply"),
   cancelQueued: (id: number) => invoke<boolean>("cancel_queued", { id }),
   loadHistory: (limit = 200) => invoke<Message[]>("load_history", { limit }),

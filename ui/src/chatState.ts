@@ -49,7 +49,9 @@ export type ChatAction =
   | { type: "finished"; outcome: TurnOutcome }
   | { type: "failed"; error: CommandError }
   | { type: "dismiss_error" }
-  | { type: "reminder_posted"; messages: Message[] }
+  | { type: "synced"; messages: Message[] }
+  | { type: "regenerate" }
+  | { type: "edit"; key: string; text: string; localId: number }
   | { type: "queue"; items: QueuedMessage[] }
   | { type: "dequeued"; text: string; localId: number }
   | { type: "answered_aside"; text: string; localId: number; outcome: TurnOutcome };
@@ -111,6 +113,15 @@ function emptyReply(): ShownMessage {
   return shown({ key: STREAMING_KEY, role: "assistant", content: "" });
 }
 
+/** The user message a turn answered, shown under a local key until its id is known. */
+function keyAnswered(messages: ShownMessage[], before: number, outcome: TurnOutcome): ShownMessage[] {
+  if (!outcome.user_message_id) return messages;
+  let at = before - 1;
+  while (at >= 0 && messages[at].role !== "user") at--;
+  if (at < 0 || !messages[at].key.startsWith("local")) return messages;
+  return messages.map((m, i) => (i === at ? { ...m, key: `m${outcome.user_message_id}` } : m));
+}
+
 function updateStreaming(state: ChatState, change: (s: ShownMessage) => ShownMessage): ChatState {
   return state.streaming ? { ...state, streaming: change(state.streaming) } : state;
 }
@@ -119,9 +130,28 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "history_loaded":
       return { ...state, loaded: true, messages: foldHistory(action.messages) };
-    case "reminder_posted":
-      // While a reply streams, the stored history lags the screen; it is reloaded after.
+    case "synced":
+      // The stored history changed (a reminder posted, a turn's ids now known). While
+      // a reply streams it lags the screen; it is reloaded after.
       return state.streaming ? state : { ...state, messages: foldHistory(action.messages) };
+    case "regenerate": {
+      // The reply being written again leaves the screen (the core keeps it as a version).
+      const last = state.messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive);
+      const messages = last >= 0 && last === state.messages.length - 1 ? state.messages.slice(0, last) : state.messages;
+      return { ...state, error: null, messages, streaming: emptyReply() };
+    }
+    case "edit": {
+      // The edited message and what followed leave the screen; Sidecar's own posts stay.
+      const at = state.messages.findIndex((m) => m.key === action.key);
+      if (at < 0) return state;
+      const kept = state.messages.slice(at + 1).filter((m) => m.meta?.proactive);
+      return {
+        ...state,
+        error: null,
+        messages: [...state.messages.slice(0, at), ...kept, shown({ key: `local${action.localId}`, role: "user", content: action.text })],
+        streaming: emptyReply(),
+      };
+    }
     case "send":
       return {
         ...state,
@@ -144,7 +174,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "answered_aside": {
       // A command answered while a reply streams: shown before the reply in progress.
       const { outcome } = action;
-      const question = shown({ key: `local${action.localId}`, role: "user", content: action.text });
+      const question = shown({ key: outcome.user_message_id ? `m${outcome.user_message_id}` : `local${action.localId}`, role: "user", content: action.text });
       const answer = shown({ key: `m${outcome.message_id}`, role: "assistant", content: outcome.reply, status: outcome.status, meta: outcome.meta ?? null });
       return { ...state, messages: [...state.messages, question, answer] };
     }
@@ -175,7 +205,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const waiting = state.messages.findIndex((m) => m.awaitingOutcome);
       if (waiting >= 0) {
         const settled = { ...state.messages[waiting], key: `m${outcome.message_id}`, content: outcome.reply, status: outcome.status, finishReason: outcome.finish_reason, meta: outcome.meta ?? null, awaitingOutcome: false };
-        return { ...state, messages: state.messages.map((m, i) => (i === waiting ? settled : m)) };
+        return { ...state, messages: keyAnswered(state.messages.map((m, i) => (i === waiting ? settled : m)), waiting, outcome) };
       }
       const reply = shown({
         key: `m${outcome.message_id}`,
@@ -187,7 +217,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         meta: outcome.meta ?? null,
       });
       const keep = outcome.reply !== "" || outcome.status === "complete" || reply.tools.length > 0;
-      return { ...state, streaming: null, messages: keep ? [...state.messages, reply] : state.messages };
+      const messages = keyAnswered(state.messages, state.messages.length, outcome);
+      return { ...state, streaming: null, messages: keep ? [...messages, reply] : messages };
     }
     case "failed": {
       const waiting = state.messages.findIndex((m) => m.awaitingOutcome);

@@ -3,6 +3,7 @@
 import { createContext, useContext } from "react";
 import { groupDigits } from "./format";
 import { chatsEn, chatsEs } from "./strings/chats";
+import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
 
 const enBase = {
@@ -281,7 +282,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -562,7 +563,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

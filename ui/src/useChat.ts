@@ -1,7 +1,7 @@
 // Wires the chat reducer to the core: history at start, deltas from events, and the
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, toCommandError, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem } from "./api";
+import { api, toCommandError, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
 import { chatReducer, initialChat } from "./chatState";
 
 export function useChat() {
@@ -16,6 +16,12 @@ export function useChat() {
   const [plan, setPlan] = useState<PlanItem[]>([]);
   const [offer, setOffer] = useState<Checkpoint | null>(null);
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
+  const [versions, setVersions] = useState<ReplyVersions | null>(null);
+
+  // After a turn: the reply's versions (for Regenerate).
+  const loadVersions = useCallback(() => {
+    api.replyVersions().then((v) => setVersions(v ?? null)).catch(() => undefined);
+  }, []);
 
   // The context around the chat: meter, plan, and the offer to continue earlier work.
   const loadContext = useCallback(() => {
@@ -47,7 +53,7 @@ export function useChat() {
       if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromPhone)
         api
           .loadHistory()
-          .then((messages) => !disposed && dispatch({ type: "reminder_posted", messages }))
+          .then((messages) => !disposed && dispatch({ type: "synced", messages }))
           .catch(() => undefined);
       if (event.type === "context_usage") {
         const { type: _t, conversation_id: _c, ...m } = event;
@@ -66,6 +72,7 @@ export function useChat() {
         .loadHistory()
         .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
         .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
+      api.replyVersions().then((v) => !disposed && setVersions(v ?? null)).catch(() => undefined);
       loadContext();
       api
         .modelStatus()
@@ -78,6 +85,30 @@ export function useChat() {
     };
   }, [loadContext]);
 
+  // Shows a turn's outcome, then what the core stored for it.
+  const answer = useCallback(
+    (turn: Promise<TurnOutcome>) =>
+      turn
+        .then((outcome) => {
+          dispatch({ type: "finished", outcome });
+          if (intentAnswered.current && !outcome.meta?.intent)
+            api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
+          intentAnswered.current = false;
+          if (outcome.conversation_changed) {
+            // The turn moved on to a new conversation (`/clear`): show it.
+            setMeter(null);
+            setPlan([]);
+            api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
+          }
+          loadVersions();
+        })
+        .catch((e) => {
+          dispatch({ type: "failed", error: toCommandError(e) });
+          loadVersions();
+        }),
+    [loadVersions],
+  );
+
   const send = useCallback((text: string) => {
     const trimmed = text.trim();
     if (!trimmed) return;
@@ -87,13 +118,14 @@ export function useChat() {
       // its events, and the turn appears when it starts.
       api
         .sendMessage(trimmed)
-        .then((outcome) =>
+        .then((outcome) => {
           dispatch(
             outcome.meta?.command
               ? { type: "answered_aside", text: trimmed, localId: ++localId.current, outcome }
               : { type: "finished", outcome },
-          ),
-        )
+          );
+          loadVersions();
+        })
         .catch((e) => {
           const error = toCommandError(e);
           if (!error.cancelled) dispatch({ type: "failed", error });
@@ -101,31 +133,42 @@ export function useChat() {
       return;
     }
     dispatch({ type: "send", text: trimmed, localId: ++localId.current });
-    api
-      .sendMessage(trimmed)
-      .then((outcome) => {
-        dispatch({ type: "finished", outcome });
-        if (intentAnswered.current && !outcome.meta?.intent)
-          api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
-        intentAnswered.current = false;
-        // The turn moved on to a new conversation (`/clear`): show it.
-        if (outcome.conversation_changed)
-          api.loadHistory().then((messages) => {
-            dispatch({ type: "history_loaded", messages });
-            setMeter(null);
-            setPlan([]);
-          });
-      })
-      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
-  }, []);
+    answer(api.sendMessage(trimmed));
+  }, [answer, loadVersions]);
+
+  const regenerate = useCallback(() => {
+    dispatch({ type: "regenerate" });
+    answer(api.regenerateReply());
+  }, [answer]);
+
+  const edit = useCallback(
+    (id: number, text: string) => {
+      const trimmed = text.trim();
+      if (!trimmed) return;
+      dispatch({ type: "edit", key: `m${id}`, text: trimmed, localId: ++localId.current });
+      answer(api.editMessage(id, trimmed));
+    },
+    [answer],
+  );
+
+  const showVersion = useCallback(
+    (number: number) => {
+      api
+        .showReplyVersion(number)
+        .then((v) => {
+          setVersions(v);
+          return api.loadHistory();
+        })
+        .then((messages) => dispatch({ type: "history_loaded", messages }))
+        .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
+    },
+    [],
+  );
 
   const retry = useCallback(() => {
     dispatch({ type: "retry" });
-    api
-      .retryReply()
-      .then((outcome) => dispatch({ type: "finished", outcome }))
-      .catch((e) => dispatch({ type: "failed", error: toCommandError(e) }));
-  }, []);
+    answer(api.retryReply());
+  }, [answer]);
 
   const stop = useCallback(() => {
     api.stopReply().catch(() => undefined);
@@ -144,6 +187,7 @@ export function useChat() {
         .then(() => api.loadHistory())
         .then((messages) => {
           dispatch({ type: "history_loaded", messages });
+          api.replyVersions().then((v) => setVersions(v ?? null)).catch(() => undefined);
           setResumed(null);
           setMeter(null);
           loadContext();
@@ -170,5 +214,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { state, model, send, retry, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
+  return { state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
 }

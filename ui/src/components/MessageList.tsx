@@ -1,11 +1,16 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
 import { api } from "../api";
 import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
 import { formatCost } from "../format";
 import { useStrings, type Strings } from "../i18n";
+import { CodeBlock } from "./CodeBlock";
+import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
 import { ToolChips } from "./ToolChips";
+
+const rehypePlugins = [[rehypeHighlight, { detect: false }]] as const;
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -23,6 +28,7 @@ const markdownComponents: Components = {
       {children}
     </a>
   ),
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
 };
 
 function noticeText(t: Strings, notice: Notice): string {
@@ -69,8 +75,21 @@ function CostLine({ message }: { message: ShownMessage }) {
   );
 }
 
-function Bubble({ message, live, highlighted }: { message: ShownMessage; live?: boolean; highlighted?: boolean }) {
+function Bubble({
+  message,
+  live,
+  highlighted,
+  actions,
+  lastReply = false,
+}: {
+  message: ShownMessage;
+  live?: boolean;
+  highlighted?: boolean;
+  actions?: ChatActions;
+  lastReply?: boolean;
+}) {
   const t = useStrings();
+  const [editing, setEditing] = useState(false);
   const marks = markers(t, message);
   const proactive = message.meta?.proactive;
   return (
@@ -105,8 +124,19 @@ function Bubble({ message, live, highlighted }: { message: ShownMessage; live?: 
           message.content === "" && live ? (
             <span className="thinking" aria-live="polite">{t.thinking}</span>
           ) : (
-            <Markdown components={markdownComponents}>{message.content}</Markdown>
+            <Markdown components={markdownComponents} rehypePlugins={rehypePlugins as never}>
+              {message.content}
+            </Markdown>
           )
+        ) : editing && actions ? (
+          <EditBox
+            initial={message.content}
+            onCancel={() => setEditing(false)}
+            onSend={(text) => {
+              setEditing(false);
+              actions.onEdit(storedId(message)!, text);
+            }}
+          />
         ) : (
           <p className="plain">{message.content}</p>
         )}
@@ -117,6 +147,7 @@ function Bubble({ message, live, highlighted }: { message: ShownMessage; live?: 
         </div>
       )}
       {!live && <CostLine message={message} />}
+      {!live && !editing && <MessageActions message={message} actions={actions} lastReply={lastReply} onStartEdit={() => setEditing(true)} />}
     </article>
   );
 }
@@ -127,6 +158,7 @@ export function MessageList({
   loaded,
   highlight = null,
   demo = false,
+  actions,
 }: {
   messages: ShownMessage[];
   streaming: ShownMessage | null;
@@ -135,6 +167,8 @@ export function MessageList({
   highlight?: number | null;
   /** The tiny built-in model answers: the empty chat says what that means. */
   demo?: boolean;
+  /** What can be done with the messages (copy works everywhere). */
+  actions?: ChatActions;
 }) {
   const t = useStrings();
   const end = useRef<HTMLDivElement>(null);
@@ -149,6 +183,11 @@ export function MessageList({
     list.current?.querySelector(`[data-key="m${highlight}"]`)?.scrollIntoView?.({ block: "center" });
   }, [highlight, messages.length]);
 
+  // The reply Regenerate writes again: the last one of the model's, after the last thing the user said.
+  const lastUser = messages.findLastIndex((m) => m.role === "user");
+  const lastAnswer = messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive && !m.meta?.command);
+  const lastReply = lastAnswer > lastUser ? lastAnswer : -1;
+
   if (loaded && messages.length === 0 && !streaming) {
     return (
       <div className="empty" data-testid="empty-state">
@@ -160,8 +199,8 @@ export function MessageList({
   }
   return (
     <div className="messages" data-testid="message-list" role="log" aria-live="polite" ref={list}>
-      {messages.map((m) => (
-        <Bubble key={m.key} message={m} highlighted={highlight !== null && m.key === `m${highlight}`} />
+      {messages.map((m, i) => (
+        <Bubble key={m.key} message={m} actions={actions} lastReply={i === lastReply} highlighted={highlight !== null && m.key === `m${highlight}`} />
       ))}
       {streaming && <Bubble message={streaming} live />}
       <div ref={end} />

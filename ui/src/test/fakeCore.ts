@@ -16,6 +16,7 @@ import {
   type Notice,
   type ProactiveStatus,
   type ProviderView,
+  type ReplyVersions,
   type TurnOutcome,
 } from "../api";
 
@@ -57,6 +58,8 @@ export class FakeCore {
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   welcome = false;
+  /** The last reply's versions, as `reply_versions` answers. */
+  versions: ReplyVersions | null = null;
   chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
   servers: FoundServer[] = [];
   presets: Preset[] = [
@@ -104,8 +107,12 @@ export class FakeCore {
             return { state: "ready", provider: "local", model: "SmolLM2" };
           case "ui_language":
             return "en";
+          case "reply_versions":
+            return this.versions;
           case "send_message":
           case "retry_reply":
+          case "regenerate_reply":
+          case "edit_message":
             return new Promise<TurnOutcome>((resolve, reject) => {
               this.pending.push({ resolve, reject });
             });
@@ -182,10 +189,12 @@ export class FakeCore {
     status: TurnOutcome["status"] = "complete",
     finish_reason: string | null = "stop",
     meta: MessageMeta = {},
+    user_message_id = 0,
   ) {
     const p = this.take();
     p.resolve({
       conversation_id: 1,
+      user_message_id,
       message_id: this.nextId++,
       reply,
       status,
