@@ -89,6 +89,7 @@ pub struct Companion {
     providers: ProviderAdmin,
     hub: Arc<crate::local_models::ModelHub>,
     chats: crate::chats::Chats,
+    preferences: Arc<crate::preferences::Preferences>,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     events: EventBus,
@@ -135,7 +136,8 @@ impl Companion {
         }
         let clock = options.clock.clone();
         clock.set_zone(zone);
-        let lang = Lang::from_env();
+        let lang = crate::preferences::language_of(options.settings.desktop.language);
+        let preferences = Arc::new(crate::preferences::Preferences::new(options.settings.desktop.clone(), options.config_path.clone(), lang));
         let store = Store::open(&options.data_dir).await?.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
@@ -179,6 +181,7 @@ impl Companion {
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
+            preferences,
             hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone())),
             store,
             models,
@@ -294,6 +297,11 @@ impl Companion {
     /// Past conversations: list, open, rename, delete.
     pub fn chats(&self) -> &crate::chats::Chats {
         &self.chats
+    }
+
+    /// Theme, language and the global shortcut.
+    pub fn preferences(&self) -> &Arc<crate::preferences::Preferences> {
+        &self.preferences
     }
 
     /// The window should open on the welcome (first launch, no model chosen yet).

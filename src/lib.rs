@@ -24,6 +24,7 @@ pub mod memo;
 pub mod logging;
 pub mod model;
 pub mod paths;
+pub mod preferences;
 pub mod provider_admin;
 pub mod recall;
 pub mod redact;

@@ -81,6 +81,16 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     })
 }
 
+/// Sets `[desktop] KEY = VALUE` (theme, language, hotkey).
+pub fn save_desktop(path: &Path, key: &str, setting: &str) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        if !doc.get("desktop").is_some_and(Item::is_table) {
+            doc.insert("desktop", Item::Table(Table::new()));
+        }
+        doc["desktop"][key] = value(setting);
+    })
+}
+
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -74,11 +74,6 @@ pub async fn send_test_notification(app: AppHandle) {
     let _ = tauri::async_runtime::spawn_blocking(move || crate::tray::send_test_notification(&app)).await;
 }
 
-#[tauri::command]
-pub fn ui_language(core: Core<'_>) -> sidecar::locale::Lang {
-    core.lang()
-}
-
 /// Runs blocking core work (keychain, settings file) off the async workers and the
 /// UI thread.
 pub(crate) async fn blocking<T: Send + 'static>(

@@ -8,6 +8,7 @@ mod hotkey;
 mod message_commands;
 mod model_commands;
 mod notifier;
+mod preference_commands;
 mod proactive;
 mod tray;
 mod window;
@@ -32,12 +33,14 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_autostart::Builder::new().app_name("Sidecar").build())
         .setup(move |app| {
             let options =
                 CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
+            let hotkey = companion.preferences().hotkey();
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
             proactive::start(app.handle(), companion.clone());
@@ -48,7 +51,7 @@ pub fn run() {
                 }
             });
             tray::build(app.handle())?;
-            hotkey::register(app.handle())?;
+            hotkey::register(app.handle(), &hotkey)?;
             Ok(())
         })
         .on_window_event(|window, event| {
@@ -95,6 +98,12 @@ pub fn run() {
             model_commands::use_local_model,
             model_commands::remove_local_model,
             commands::retry_reply,
+            preference_commands::preferences,
+            preference_commands::set_theme,
+            preference_commands::set_language,
+            preference_commands::set_hotkey,
+            preference_commands::launch_at_login,
+            preference_commands::set_launch_at_login,
             message_commands::regenerate_reply,
             message_commands::reply_versions,
             message_commands::show_reply_version,
@@ -104,7 +113,6 @@ pub fn run() {
             commands::load_history,
             commands::model_status,
             commands::send_test_notification,
-            commands::ui_language,
             commands::list_providers,
             commands::save_provider,
             commands::remove_provider,

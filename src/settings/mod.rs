@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod channels;
+pub mod desktop;
 mod unknown;
 mod validate;
 
@@ -355,6 +356,9 @@ pub struct Settings {
     pub local_model: LocalModelSettings,
     #[serde(default)]
     pub user: UserSettings,
+    /// Theme, language and the global shortcut of the desktop app.
+    #[serde(default)]
+    pub desktop: desktop::DesktopSettings,
     #[serde(default)]
     pub tools: ToolSettings,
     #[serde(default)]

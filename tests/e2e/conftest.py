@@ -95,6 +95,8 @@ class Desktop:
         env.update({
             "TAURI_WEBVIEW_AUTOMATION": "true",
             "XDG_CONFIG_HOME": str(tmp / "config"),
+            # Launch at login writes ~/.config/autostart: this run's, not the machine's.
+            "HOME": str(tmp / "home"),
             "XDG_DATA_HOME": str(tmp / "data"),
             "SIDECAR_CONFIG": str(tmp / "config/no-settings.toml"),
             "SIDECAR_LANG": "en",

@@ -21,6 +21,7 @@ mod long_text;
 mod memory;
 mod message_actions;
 mod offline_fallback;
+mod preferences;
 mod openai_stream;
 mod proactive;
 mod provider_admin;

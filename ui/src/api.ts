@@ -544,6 +544,24 @@ export interface ReplyVersions {
   current: number;
 }
 
+export type Theme = "system" | "light" | "dark";
+export type LanguageChoice = "system" | "en" | "es";
+
+/** Theme, language and the global shortcut, as the core keeps them. */
+export interface PreferencesView {
+  theme: Theme;
+  language: LanguageChoice;
+  /** The language the choice means (the system's, for "system"). */
+  chosen_lang: "en" | "es";
+  /** Sidecar's own messages switch at the next start. */
+  restart_for_language: boolean;
+  hotkey: string;
+  default_hotkey: string;
+}
+
+/** Why a shortcut was refused. */
+export type HotkeyRefusal = { kind: "taken"; hotkey: string } | { kind: "no_modifier" } | { kind: "unknown"; text: string } | CommandError;
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -559,6 +577,12 @@ export function toCommandError(error: unknown): CommandError {
 export const api = {
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
   retryReply: () => invoke<TurnOutcome>("retry_reply"),
+  preferences: () => invoke<PreferencesView>("preferences"),
+  setTheme: (theme: Theme) => invoke<PreferencesView>("set_theme", { theme }),
+  setLanguage: (language: LanguageChoice) => invoke<PreferencesView>("set_language", { language }),
+  setHotkey: (hotkey: string) => invoke<PreferencesView>("set_hotkey", { hotkey }),
+  launchAtLogin: () => invoke<boolean>("launch_at_login"),
+  setLaunchAtLogin: (on: boolean) => invoke<boolean>("set_launch_at_login", { on }),
   regenerateReply: () => invoke<TurnOutcome>("regenerate_reply"),
   replyVersions: () => invoke<ReplyVersions | null>("reply_versions"),
   showReplyVersion: (number: number) => invoke<ReplyVersions>("show_reply_version", { number }),
@@ -567,7 +591,6 @@ export const api = {
   cancelQueued: (id: number) => invoke<boolean>("cancel_queued", { id }),
   loadHistory: (limit = 200) => invoke<Message[]>("load_history", { limit }),
   modelStatus: () => invoke<ModelStatus>("model_status"),
-  uiLanguage: () => invoke<string>("ui_language"),
   listProviders: () => invoke<ProviderView[]>("list_providers"),
   saveProvider: (input: ProviderInput) => invoke<SavedProvider>("save_provider", { input }),
   removeProvider: (id: string) => invoke<string | null>("remove_provider", { id }),

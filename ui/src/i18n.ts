@@ -5,6 +5,7 @@ import { groupDigits } from "./format";
 import { chatsEn, chatsEs } from "./strings/chats";
 import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
+import { preferencesEn, preferencesEs } from "./strings/preferences";
 
 const enBase = {
   locale: "en-GB",
@@ -282,7 +283,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -563,7 +564,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -12,6 +12,7 @@ import {
 import { useStrings, type Strings } from "../i18n";
 import { ChannelsSettings } from "./ChannelsSettings";
 import { ModelListField } from "./ModelListField";
+import { DesktopSettings } from "./DesktopSettings";
 import { ModelsSettings } from "./ModelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 
@@ -188,6 +189,7 @@ export function SettingsView() {
 
   return (
     <section className="page" data-testid="settings-view">
+      <DesktopSettings />
       <h2>{t.providersTitle}</h2>
       <p className="muted">{t.providersIntro}</p>
       {message && (

@@ -15,6 +15,7 @@ import {
   type MessageMeta,
   type Notice,
   type ProactiveStatus,
+  type PreferencesView,
   type ProviderView,
   type ReplyVersions,
   type TurnOutcome,
@@ -58,6 +59,8 @@ export class FakeCore {
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   welcome = false;
+  preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space" };
+  atLogin = false;
   /** The last reply's versions, as `reply_versions` answers. */
   versions: ReplyVersions | null = null;
   chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
@@ -105,8 +108,10 @@ export class FakeCore {
             return this.history;
           case "model_status":
             return { state: "ready", provider: "local", model: "SmolLM2" };
-          case "ui_language":
-            return "en";
+          case "preferences":
+            return this.preferences;
+          case "launch_at_login":
+            return this.atLogin;
           case "reply_versions":
             return this.versions;
           case "send_message":

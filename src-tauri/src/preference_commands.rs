@@ -1,0 +1,52 @@
+//! IPC commands for the preferences people look for: theme, language, the global
+//! shortcut, launch at login. Each a few lines calling the core or a plugin.
+
+use serde::Serialize;
+use sidecar::preferences::{Hotkey, HotkeyError, PreferencesView};
+use sidecar::settings::desktop::{LanguageChoice, Theme};
+use tauri::AppHandle;
+use tauri_plugin_autostart::ManagerExt;
+
+use crate::commands::{blocking, CommandError, Core};
+
+#[tauri::command]
+pub fn preferences(core: Core<'_>) -> PreferencesView {
+    core.preferences().view()
+}
+
+#[tauri::command]
+pub async fn set_theme(core: Core<'_>, theme: Theme) -> Result<PreferencesView, CommandError> {
+    Ok(blocking(&core, move |c| c.preferences().set_theme(theme)).await?)
+}
+
+#[tauri::command]
+pub async fn set_language(core: Core<'_>, language: LanguageChoice) -> Result<PreferencesView, CommandError> {
+    Ok(blocking(&core, move |c| c.preferences().set_language(language)).await?)
+}
+
+/// Why a shortcut was refused, for the UI to say in the user's language.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum HotkeyRefusal {
+    Hotkey(HotkeyError),
+    Other(CommandError),
+}
+
+#[tauri::command]
+pub async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
+    let hotkey = Hotkey::parse(&hotkey).map_err(HotkeyRefusal::Hotkey)?;
+    crate::hotkey::switch(&app, &hotkey).map_err(HotkeyRefusal::Hotkey)?;
+    blocking(&core, move |c| c.preferences().save_hotkey(&hotkey)).await.map_err(|e| HotkeyRefusal::Other(e.into()))
+}
+
+#[tauri::command]
+pub fn launch_at_login(app: AppHandle) -> Result<bool, String> {
+    app.autolaunch().is_enabled().map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
+    let launcher = app.autolaunch();
+    if on { launcher.enable() } else { launcher.disable() }.map_err(|e| format!("could not change launch at login: {e}"))?;
+    launcher.is_enabled().map_err(|e| e.to_string())
+}

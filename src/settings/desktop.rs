@@ -1,0 +1,58 @@
+//! `[desktop]`: how the desktop app looks and is reached — theme, language, and the
+//! global shortcut that summons it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The app's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// Follows the system's light or dark setting.
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// As settings.toml spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// The language Sidecar speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LanguageChoice {
+    /// `SIDECAR_LANG`, else the system's locale.
+    #[default]
+    System,
+    En,
+    Es,
+}
+
+impl LanguageChoice {
+    /// As settings.toml spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LanguageChoice::System => "system",
+            LanguageChoice::En => "en",
+            LanguageChoice::Es => "es",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct DesktopSettings {
+    pub theme: Theme,
+    pub language: LanguageChoice,
+    /// The global shortcut that shows or hides the window ("Ctrl+Shift+Space" unless set).
+    pub hotkey: Option<String>,
+}

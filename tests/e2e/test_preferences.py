@@ -1,0 +1,99 @@
+"""Settings people look for, in the real app: dark theme at once, Spanish at once and
+for Sidecar's own words after a restart, a global shortcut that another program holds
+refused with a clear error and a free one that works, and launch at login."""
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import ARTIFACTS, wait_until
+from test_chats import ask
+
+HERE = Path(__file__).parent
+
+
+def open_settings(session):
+    session.script("document.querySelector('[data-testid=nav-settings]').click()")
+    return session.wait_for("[data-testid=desktop-settings]", 10)
+
+
+def note(session):
+    found = session.texts("[data-testid=hotkey-note]")
+    return found[0] if found else ""
+
+
+def grab(combo):
+    log = open(ARTIFACTS / "key-grabber.log", "w")
+    proc = subprocess.Popen([sys.executable, "-u", str(HERE / "key_grabber.py"), combo], stdout=subprocess.PIPE, stderr=log, text=True)
+    assert proc.stdout.readline().strip() == "grabbed"
+    return proc
+
+
+def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
+    config = tmp_path / "settings.toml"
+    config.write_text("")
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    holder = grab("ctrl+alt+k")
+    try:
+        open_settings(session)
+        session.script("document.querySelector('[data-testid=theme-dark]').click()")
+        wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 5, "not dark")
+        background = session.script("return getComputedStyle(document.documentElement).backgroundColor")
+        assert background == "rgb(21, 21, 28)", background
+        desktop.screenshot("settings-dark")
+
+        # Ctrl+Alt+K is held by another program: refused, and the old shortcut still works.
+        session.script("document.querySelector('[data-testid=hotkey-change]').click()")
+        recorder = session.wait_for("[data-testid=hotkey-recorder]", 5)
+        session.send_keys(recorder, "\ue009\ue00ak\ue000")
+        wait_until(lambda: "already used by another program" in note(session), 10, f"no conflict said: {note(session)!r}")
+        assert session.texts("[data-testid=hotkey]") == ["Ctrl+Shift+Space"]
+        desktop.screenshot("settings-hotkey-taken")
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "the old shortcut stopped working")
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: desktop.visible_windows(), 5, "the window did not come back")
+
+        # A free one is taken at once, and the old one lets go. (The shortcut brought
+        # the chat forward.)
+        open_settings(session)
+        session.script("document.querySelector('[data-testid=hotkey-change]').click()")
+        recorder = session.wait_for("[data-testid=hotkey-recorder]", 5)
+        session.send_keys(recorder, "\ue009\ue00aj\ue000")
+        wait_until(lambda: session.texts("[data-testid=hotkey]") == ["Ctrl+Alt+J"], 10, f"not saved: {note(session)!r}")
+        desktop.key("ctrl+alt+j")
+        wait_until(lambda: not desktop.visible_windows(), 5, "the new shortcut does not hide the window")
+        desktop.key("ctrl+shift+space")
+        time.sleep(0.5)
+        assert not desktop.visible_windows(), "the old shortcut still answers"
+        desktop.key("ctrl+alt+j")
+        wait_until(lambda: desktop.visible_windows(), 5, "the new shortcut does not bring it back")
+
+        open_settings(session)
+        session.script("document.querySelector('[data-testid=launch-at-login]').click()")
+        entry = Path(desktop.env["HOME"]) / ".config/autostart/Sidecar.desktop"
+        wait_until(entry.exists, 5, "no autostart entry")
+        assert f"Exec={desktop.binary}" in entry.read_text()
+
+        session.script("""const s = document.querySelector('[data-testid=language]');
+            s.value = 'es'; s.dispatchEvent(new Event('change', {bubbles: true}));""")
+        wait_until(lambda: session.texts("[data-testid=nav-settings]") == ["Ajustes"], 5, "the page is not in Spanish")
+        assert "[desktop]" in config.read_text() and 'language = "es"' in config.read_text()
+    finally:
+        holder.kill()
+        desktop.close(session)
+
+    # Next start: Spanish everywhere (the test environment says SIDECAR_LANG=en), still dark.
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        wait_until(lambda: session.texts("[data-testid=nav-settings]") == ["Ajustes"], 10, "not Spanish after restart")
+        assert session.script("return document.documentElement.dataset.theme") == "dark"
+        ask(session, "/help")
+        assert "Esta lista de comandos" in session.texts("[data-testid=message-assistant] .content")[-1]
+        desktop.screenshot("chat-dark-es")
+        open_settings(session)
+        session.script("document.querySelector('[data-testid=launch-at-login]').click()")
+        entry = Path(desktop.env["HOME"]) / ".config/autostart/Sidecar.desktop"
+        wait_until(lambda: not entry.exists(), 5, "launch at login not turned off")
+    finally:
+        desktop.close(session)

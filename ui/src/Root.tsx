@@ -1,0 +1,32 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, type PreferencesView, type Theme } from "./api";
+import { App } from "./App";
+import { AppearanceContext, applyTheme } from "./appearance";
+import { I18nContext, pickLang, strings, type Lang } from "./i18n";
+
+/** The app in the user's language and theme, as the core keeps them; Settings changes both at once. */
+export function Root() {
+  const [lang, setLang] = useState<Lang>(pickLang(navigator.language));
+  const [theme, setTheme] = useState<Theme>("system");
+  const apply = useCallback((view: PreferencesView) => {
+    setLang(pickLang(view.chosen_lang));
+    setTheme(view.theme);
+  }, []);
+  useEffect(() => {
+    api
+      .preferences()
+      .then(apply)
+      .catch(() => undefined);
+  }, [apply]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  useEffect(() => applyTheme(theme), [theme]);
+  return (
+    <AppearanceContext.Provider value={apply}>
+      <I18nContext.Provider value={strings[lang]}>
+        <App />
+      </I18nContext.Provider>
+    </AppearanceContext.Provider>
+  );
+}
