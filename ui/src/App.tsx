@@ -30,6 +30,17 @@ export function App() {
   const [settingsVersion, setSettingsVersion] = useState(0);
   // The conversation list: beside the chat when there is room, over it when narrow.
   const [sidebar, setSidebar] = useState(() => window.innerWidth > 700);
+  // Narrowing the window past the point where the list would cover the chat closes it.
+  useEffect(() => {
+    let wide = window.innerWidth > 700;
+    const resized = () => {
+      const now = window.innerWidth > 700;
+      if (wide && !now) setSidebar(false);
+      wide = now;
+    };
+    window.addEventListener("resize", resized);
+    return () => window.removeEventListener("resize", resized);
+  }, []);
   const [chatsVersion, setChatsVersion] = useState(0);
   // First launch: the welcome leads to a real model before the chat.
   const [welcome, setWelcome] = useState(false);

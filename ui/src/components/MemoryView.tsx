@@ -85,7 +85,7 @@ function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: ()
   }
   return (
     <li data-testid="fact">
-      <span>{fact.text}</span>
+      <span className="fact-body">{fact.text}</span>
       <span className="fact-side">
         <span className="muted small">
           {t.memoryWeight} {fact.weight} · {t.memoryLearned} {fact.learned} · {t.memoryConfirmed} {fact.confirmed}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
+import remarkGfm from "remark-gfm";
 import { api } from "../api";
 import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
@@ -11,6 +12,8 @@ import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageAc
 import { ToolChips } from "./ToolChips";
 
 const rehypePlugins = [[rehypeHighlight, { detect: false }]] as const;
+// Tables, strikethrough, task lists and bare links, as models write them.
+const remarkPlugins = [remarkGfm];
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -29,6 +32,12 @@ const markdownComponents: Components = {
     </a>
   ),
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
+  // A wide table scrolls within the reply instead of widening the window.
+  table: ({ children }) => (
+    <div className="table-scroll">
+      <table>{children}</table>
+    </div>
+  ),
 };
 
 function noticeText(t: Strings, notice: Notice): string {
@@ -124,7 +133,7 @@ function Bubble({
           message.content === "" && live ? (
             <span className="thinking" aria-live="polite">{t.thinking}</span>
           ) : (
-            <Markdown components={markdownComponents} rehypePlugins={rehypePlugins as never}>
+            <Markdown components={markdownComponents} remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never}>
               {message.content}
             </Markdown>
           )
