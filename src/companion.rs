@@ -90,6 +90,7 @@ pub struct Companion {
     hub: Arc<crate::local_models::ModelHub>,
     chats: crate::chats::Chats,
     preferences: Arc<crate::preferences::Preferences>,
+    search: Arc<crate::tools::search_setup::SearchSetup>,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     events: EventBus,
@@ -112,6 +113,12 @@ pub struct Companion {
 
 /// The standard tools, configured from settings.
 pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
+    let search = crate::tools::search_setup::SearchSetup::new(settings.tools.web_search.clone(), Arc::new(Secrets::new(false)), None);
+    tools_searching_with(settings, clock, Arc::new(search))
+}
+
+/// The standard tools, web search going where `search` says.
+fn tools_searching_with(settings: &Settings, clock: Clock, search: Arc<crate::tools::search_setup::SearchSetup>) -> ToolRegistry {
     let http = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(20))
         .user_agent("Sidecar/0.1")
@@ -119,7 +126,7 @@ pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
         .expect("a TLS backend is compiled in");
     let mut registry = ToolRegistry::new();
     registry.register(tools::time::GetCurrentTime { clock });
-    registry.register(tools::web_search::WebSearch { http: http.clone(), settings: settings.tools.web_search.clone() });
+    registry.register(tools::web_search::WebSearch { http: http.clone(), setup: search });
     registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
     registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
     registry
@@ -156,7 +163,12 @@ impl Companion {
         let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
 
-        let mut tools = default_tools(&models.settings(), clock.clone());
+        let search = Arc::new(crate::tools::search_setup::SearchSetup::new(
+            models.settings().tools.web_search.clone(),
+            options.secrets.clone(),
+            options.config_path.clone(),
+        ));
+        let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone());
         tools.register(crate::tools::remember::RememberFact { store: knowledge.clone(), clock: clock.clone() });
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
@@ -182,6 +194,7 @@ impl Companion {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
+            search,
             hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone())),
             store,
             models,
@@ -297,6 +310,17 @@ impl Companion {
     /// Past conversations: list, open, rename, delete.
     pub fn chats(&self) -> &crate::chats::Chats {
         &self.chats
+    }
+
+    /// Which service web search asks.
+    pub fn web_search(&self) -> &Arc<crate::tools::search_setup::SearchSetup> {
+        &self.search
+    }
+
+    /// A search on the chosen service, as Settings' "Try it" runs it.
+    pub async fn try_web_search(&self, query: &str) -> Result<Vec<tools::web_search::SearchResult>, CompanionError> {
+        let search = tools::web_search::WebSearch { http: reqwest::Client::new(), setup: self.search.clone() };
+        search.search(query, 5).await.map_err(|e| CompanionError::InvalidInput(e.to_string()))
     }
 
     /// Theme, language and the global shortcut.

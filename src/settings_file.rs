@@ -91,6 +91,29 @@ pub fn save_desktop(path: &Path, key: &str, setting: &str) -> Result<(), Setting
     })
 }
 
+/// Sets `[tools.web_search] backend` and `url` (cleared when `None`).
+pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        if !doc.get("tools").is_some_and(Item::is_table) {
+            doc.insert("tools", Item::Table(Table::new()));
+        }
+        let tools = doc["tools"].as_table_mut().expect("made a table above");
+        tools.set_implicit(true);
+        if !tools.get("web_search").is_some_and(Item::is_table) {
+            tools.insert("web_search", Item::Table(Table::new()));
+        }
+        let search = tools["web_search"].as_table_mut().expect("made a table above");
+        let word = serde_json::to_value(backend).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        search["backend"] = value(word);
+        match url {
+            Some(url) => search["url"] = value(url),
+            None => {
+                search.remove("url");
+            }
+        }
+    })
+}
+
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

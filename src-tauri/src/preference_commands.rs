@@ -1,9 +1,12 @@
 //! IPC commands for the preferences people look for: theme, language, the global
-//! shortcut, launch at login. Each a few lines calling the core or a plugin.
+//! shortcut, launch at login, the web search service. Each a few lines calling the
+//! core or a plugin.
 
 use serde::Serialize;
 use sidecar::preferences::{Hotkey, HotkeyError, PreferencesView};
 use sidecar::settings::desktop::{LanguageChoice, Theme};
+use sidecar::tools::search_setup::{SearchInput, SearchView};
+use sidecar::tools::web_search::SearchResult;
 use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 
@@ -49,4 +52,19 @@ pub fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
     let launcher = app.autolaunch();
     if on { launcher.enable() } else { launcher.disable() }.map_err(|e| format!("could not change launch at login: {e}"))?;
     launcher.is_enabled().map_err(|e| e.to_string())
+}
+
+#[tauri::command]
+pub fn web_search_setup(core: Core<'_>) -> SearchView {
+    core.web_search().view()
+}
+
+#[tauri::command]
+pub async fn save_web_search(core: Core<'_>, input: SearchInput) -> Result<SearchView, CommandError> {
+    Ok(blocking(&core, move |c| c.web_search().save(input)).await?)
+}
+
+#[tauri::command]
+pub async fn try_web_search(core: Core<'_>, query: String) -> Result<Vec<SearchResult>, CommandError> {
+    Ok(core.try_web_search(&query).await?)
 }

@@ -268,11 +268,12 @@ impl UserSettings {
 }
 
 /// Which web search service `web_search` uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchBackend {
+    /// DuckDuckGo's results page: no key, no setup (the default).
+    Duckduckgo,
     /// A SearXNG instance's JSON API (self-hostable, no key).
-    #[default]
     Searxng,
     /// Brave Search API (key required).
     Brave,
@@ -281,11 +282,19 @@ pub enum SearchBackend {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct WebSearchSettings {
-    pub backend: SearchBackend,
-    /// Base URL of the service (SearXNG instance, or a Brave API override).
+    /// Unset: SearXNG when `url` is set (as before there was a choice), else DuckDuckGo.
+    pub backend: Option<SearchBackend>,
+    /// Base URL of the service (the SearXNG instance; an override for the others).
     pub url: Option<String>,
-    /// Environment variable holding the API key.
+    /// Environment variable holding the Brave API key (else the key saved in Settings).
     pub api_key_env: Option<String>,
+}
+
+impl WebSearchSettings {
+    /// The service searches go to.
+    pub fn backend(&self) -> SearchBackend {
+        self.backend.unwrap_or(if self.url.is_some() { SearchBackend::Searxng } else { SearchBackend::Duckduckgo })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

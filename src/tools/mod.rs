@@ -7,9 +7,12 @@
 
 pub mod plan;
 pub mod address_table;
+pub mod duckduckgo;
 pub mod read_url;
 pub mod reminders;
 pub mod remember;
+pub mod search_result;
+pub mod search_setup;
 pub mod time;
 pub mod weather;
 pub mod web_search;

@@ -1,18 +1,26 @@
-//! `web_search`: results (title, url, snippet) from a configurable backend: a SearXNG
-//! instance's JSON API, or the Brave Search API.
+//! `web_search`: results (title, url, snippet) from the service chosen in Settings:
+//! DuckDuckGo's results page (no key, the default), a SearXNG instance's JSON API, or
+//! the Brave Search API.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use super::duckduckgo::{self, Page};
+use super::search_setup::SearchSetup;
+pub use super::search_result::SearchResult;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
+use crate::secrets::Secrets;
 use crate::settings::{SearchBackend, WebSearchSettings};
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";
 
 pub struct WebSearch {
     pub http: reqwest::Client,
-    pub settings: WebSearchSettings,
+    /// Read at each search: Settings can change it while Sidecar runs.
+    pub setup: Arc<SearchSetup>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -23,14 +31,6 @@ struct Args {
     /// How many results, 1 to 10 (default 5).
     #[serde(default)]
     count: Option<u8>,
-}
-
-/// One search result, the same whatever the backend.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SearchResult {
-    pub title: String,
-    pub url: String,
-    pub snippet: String,
 }
 
 impl Tool for WebSearch {
@@ -61,21 +61,55 @@ impl Tool for WebSearch {
 }
 
 impl WebSearch {
-    /// Runs the search on the configured backend.
+    /// A search on `settings` alone, keys from the environment (tests, tools built by hand).
+    pub fn new(http: reqwest::Client, settings: WebSearchSettings) -> Self {
+        Self { http, setup: Arc::new(SearchSetup::new(settings, Arc::new(Secrets::new(false)), None)) }
+    }
+
+    /// Runs the search on the chosen service.
     pub async fn search(&self, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
-        let mut results = match self.settings.backend {
-            SearchBackend::Searxng => self.searxng(query).await?,
-            SearchBackend::Brave => self.brave(query, count).await?,
+        let settings = self.setup.settings();
+        let mut results = match settings.backend() {
+            SearchBackend::Duckduckgo => self.duckduckgo(&settings, query).await?,
+            SearchBackend::Searxng => self.searxng(&settings, query).await?,
+            SearchBackend::Brave => self.brave(&settings, query, count).await?,
         };
         results.truncate(count);
         Ok(results)
     }
 
-    async fn searxng(&self, query: &str) -> Result<Vec<SearchResult>, ToolError> {
-        let base = self.settings.url.as_deref().ok_or_else(|| {
+    async fn duckduckgo(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, ToolError> {
+        let url = settings.url.as_deref().unwrap_or(duckduckgo::DUCKDUCKGO_URL);
+        let response = self
+            .http
+            .post(url)
+            .form(&[("q", query)])
+            .timeout(std::time::Duration::from_secs(20))
+            .send()
+            .await
+            .map_err(|e| ToolError::Failed(format!("DuckDuckGo could not be reached: {e}")))?;
+        let status = response.status();
+        let refused = || {
             ToolError::Failed(
-                "web search is not set up: add [tools.web_search] url = \"https://your-searxng\" (or backend = \"brave\") to settings.toml".into(),
+                "DuckDuckGo refused the search (it took Sidecar for a robot). Try again later, or choose SearXNG or Brave in Settings → Web search".into(),
             )
+        };
+        if status.as_u16() == 202 || status.as_u16() == 403 || status.as_u16() == 429 {
+            return Err(refused());
+        }
+        if !status.is_success() {
+            return Err(ToolError::Failed(format!("DuckDuckGo answered HTTP {}", status.as_u16())));
+        }
+        let html = response.text().await.map_err(|e| ToolError::Failed(format!("DuckDuckGo's answer was cut: {e}")))?;
+        match duckduckgo::read(&html) {
+            Page::Results(results) => Ok(results),
+            Page::Refused => Err(refused()),
+        }
+    }
+
+    async fn searxng(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, ToolError> {
+        let base = settings.url.as_deref().ok_or_else(|| {
+            ToolError::Failed("SearXNG needs the address of an instance: set it in Settings → Web search".into())
         })?;
         let body: Value = get_json(
             self.http.get(format!("{}/search", base.trim_end_matches('/'))).query(&[("q", query), ("format", "json")]),
@@ -84,18 +118,13 @@ impl WebSearch {
         Ok(results(&body["results"], "content"))
     }
 
-    async fn brave(&self, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
+    async fn brave(&self, settings: &WebSearchSettings, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
         let key = self
-            .settings
-            .api_key_env
-            .as_deref()
-            .and_then(|name| std::env::var(name).ok())
-            .filter(|k| !k.is_empty())
-            .ok_or_else(|| {
-                ToolError::Failed("Brave search needs an API key: set [tools.web_search] api_key_env to the variable holding it".into())
-            })?;
+            .setup
+            .brave_key()
+            .ok_or_else(|| ToolError::Failed("Brave Search needs an API key: add it in Settings → Web search".into()))?;
         crate::redact::register(&key);
-        let base = self.settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
+        let base = settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
         let body: Value = get_json(
             self.http
                 .get(format!("{base}/res/v1/web/search"))

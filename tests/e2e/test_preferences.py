@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import ARTIFACTS, wait_until
+from conftest import ARTIFACTS, ROOT, wait_until
 from test_chats import ask
 
 HERE = Path(__file__).parent
@@ -97,3 +97,50 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
         wait_until(lambda: not entry.exists(), 5, "launch at login not turned off")
     finally:
         desktop.close(session)
+
+
+def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
+    """SearXNG chosen in Settings (a loopback instance serving the recorded answer);
+    Try lists its results; settings.toml says so."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answer = (ROOT / "tests/fixtures/searxng.json").read_bytes()
+    asked = []
+
+    class Searxng(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Searxng)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    config = tmp_path / "settings.toml"
+    config.write_text("")
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        open_settings(session)
+        session.script("document.querySelector('[data-testid=search-searxng]').click()")
+        field = session.wait_for("[data-testid=search-url]", 5)
+        session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
+        session.script("document.querySelector('[data-testid=search-save]').click()")
+        wait_until(lambda: "Saved" in " ".join(session.texts("[data-testid=search-note]")), 10, "not saved")
+        assert 'backend = "searxng"' in config.read_text()
+        session.script("document.querySelector('[data-testid=search-try]').click()")
+        wait_until(lambda: session.find_all("[data-testid=search-found] li"), 15,
+                   f"no results: {session.texts('[data-testid=search-note]')}")
+        assert any("Tauri" in t for t in session.texts("[data-testid=search-found] li"))
+        assert asked and asked[0].startswith("/search?q=Sidecar"), asked
+        session.script("document.querySelector('[data-testid=search-found]').scrollIntoView({block: 'center'})")
+        desktop.screenshot("settings-web-search")
+    finally:
+        desktop.close(session)
+        server.shutdown()

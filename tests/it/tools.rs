@@ -86,10 +86,7 @@ async fn searxng_results_become_title_url_snippet_wrapped_as_untrusted() {
         .respond_with(ResponseTemplate::new(200).set_body_json(fixture("searxng.json")))
         .mount(&server)
         .await;
-    let search = WebSearch {
-        http: reqwest::Client::new(),
-        settings: WebSearchSettings { backend: SearchBackend::Searxng, url: Some(server.uri()), api_key_env: None },
-    };
+    let search = WebSearch::new(reqwest::Client::new(), WebSearchSettings { backend: Some(SearchBackend::Searxng), url: Some(server.uri()), api_key_env: None });
     let results = search.search("rust tauri", 2).await.unwrap();
     assert_eq!(results.len(), 2);
     assert_eq!(results[0].title, "Tauri 2.0 | Tauri");
@@ -110,28 +107,93 @@ async fn brave_results_use_the_key_from_the_named_variable() {
         .mount(&server)
         .await;
     std::env::set_var("SIDECAR_TEST_BRAVE_KEY", "brave-test-key");
-    let search = WebSearch {
-        http: reqwest::Client::new(),
-        settings: WebSearchSettings {
-            backend: SearchBackend::Brave,
-            url: Some(server.uri()),
-            api_key_env: Some("SIDECAR_TEST_BRAVE_KEY".into()),
-        },
-    };
+    let search = WebSearch::new(
+        reqwest::Client::new(),
+        WebSearchSettings { backend: Some(SearchBackend::Brave), url: Some(server.uri()), api_key_env: Some("SIDECAR_TEST_BRAVE_KEY".into()) },
+    );
     let results = search.search("rust tauri", 5).await.unwrap();
     assert_eq!(results[1].url, "https://docs.rs/tauri");
     assert_eq!(results[0].snippet, "Create small, fast, secure, <strong>cross-platform</strong> applications.");
 }
 
+fn page(name: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)).unwrap()
+}
+
+/// DuckDuckGo's results page served from `fixture`, as its keyless endpoint answers a
+/// search (a form POST).
+async fn duckduckgo(status: u16, fixture: &str) -> (MockServer, WebSearch) {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::method("POST"))
+        .and(path("/html/"))
+        .and(wiremock::matchers::body_string_contains("q=rust+tauri"))
+        .respond_with(ResponseTemplate::new(status).set_body_raw(page(fixture), "text/html; charset=UTF-8"))
+        .mount(&server)
+        .await;
+    let settings = WebSearchSettings { backend: Some(SearchBackend::Duckduckgo), url: Some(format!("{}/html/", server.uri())), api_key_env: None };
+    (server, WebSearch::new(reqwest::Client::new(), settings))
+}
+
 #[tokio::test]
-async fn an_unconfigured_search_says_how_to_configure_it() {
-    let outcome = call(
-        &one(WebSearch { http: reqwest::Client::new(), settings: WebSearchSettings::default() }),
-        "web_search",
-        json!({"query": "x"}),
-    )
-    .await;
-    assert!(outcome.is_error && outcome.content.contains("[tools.web_search]"), "{}", outcome.content);
+async fn with_no_setup_search_reads_duckduckgo_results_without_ads_or_redirects() {
+    assert_eq!(WebSearchSettings::default().backend(), SearchBackend::Duckduckgo, "the default needs no key");
+    let (_server, search) = duckduckgo(200, "duckduckgo-results.html").await;
+    let results = search.search("rust tauri", 5).await.unwrap();
+    let urls: Vec<&str> = results.iter().map(|r| r.url.as_str()).collect();
+    assert_eq!(urls, ["https://v2.tauri.app/", "https://docs.rs/tauri/latest/tauri/", "https://github.com/tauri-apps/tauri"], "the ad is left out");
+    assert_eq!(results[0].title, "Tauri 2.0 | Tauri");
+    assert_eq!(
+        results[0].snippet,
+        "Create small, fast, secure, cross-platform applications. Tauri lets you write the backend in Rust & the frontend in any web framework."
+    );
+    assert_eq!(results[1].title, "tauri - Rust - Docs.rs");
+    assert_eq!(search.search("rust tauri", 2).await.unwrap().len(), 2);
+    let outcome = call(&one(search), "web_search", json!({"query": "rust tauri"})).await;
+    assert!(!outcome.is_error && outcome.content.contains("v2.tauri.app"), "{}", outcome.content);
+}
+
+#[tokio::test]
+async fn duckduckgo_with_nothing_found_is_an_empty_list_and_a_challenge_says_what_to_do() {
+    let (_server, search) = duckduckgo(200, "duckduckgo-no-results.html").await;
+    assert!(search.search("rust tauri", 5).await.unwrap().is_empty());
+    for (status, fixture) in [(200, "duckduckgo-anomaly.html"), (202, "duckduckgo-results.html")] {
+        let (_server, search) = duckduckgo(status, fixture).await;
+        let outcome = call(&one(search), "web_search", json!({"query": "rust tauri"})).await;
+        assert!(outcome.is_error && outcome.content.contains("Settings → Web search"), "{status}: {}", outcome.content);
+    }
+}
+
+#[tokio::test]
+async fn a_searxng_address_alone_keeps_meaning_searxng() {
+    let settings: sidecar::settings::Settings = toml::from_str("[tools.web_search]\nurl = \"https://search.example.org\"\n").unwrap();
+    assert_eq!(settings.tools.web_search.backend(), SearchBackend::Searxng);
+}
+
+#[tokio::test]
+async fn the_search_service_is_chosen_in_settings_and_saved() {
+    use sidecar::tools::search_setup::{SearchInput, SearchSetup};
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, "# mine\n[tools.read_url]\nmax_chars = 9000\n").unwrap();
+    let setup = SearchSetup::new(WebSearchSettings::default(), std::sync::Arc::new(sidecar::secrets::Secrets::new(false)), Some(config.clone()));
+    assert_eq!(setup.view().backend, SearchBackend::Duckduckgo);
+
+    let refused = |input| setup.save(input).unwrap_err().to_string();
+    assert!(refused(SearchInput { backend: SearchBackend::Searxng, url: None, api_key: None }).contains("address of an instance"));
+    assert!(refused(SearchInput { backend: SearchBackend::Searxng, url: Some("search.example.org".into()), api_key: None }).contains("not an address"));
+    assert!(refused(SearchInput { backend: SearchBackend::Brave, url: None, api_key: Some(" ".into()) }).contains("API key"));
+
+    let view = setup.save(SearchInput { backend: SearchBackend::Searxng, url: Some("https://search.example.org/".into()), api_key: None }).unwrap();
+    assert_eq!((view.backend, view.url.as_deref()), (SearchBackend::Searxng, Some("https://search.example.org")));
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("max_chars = 9000") && text.contains("[tools.web_search]\nbackend = \"searxng\"\nurl = \"https://search.example.org\""), "{text}");
+
+    let view = setup.save(SearchInput { backend: SearchBackend::Brave, url: None, api_key: Some("brave-key".into()) }).unwrap();
+    assert!(view.has_key && view.url.is_none());
+    assert_eq!(setup.brave_key().as_deref(), Some("brave-key"));
+    assert!(!std::fs::read_to_string(&config).unwrap().contains("brave-key"), "the key is never written to the file");
+    let again: sidecar::settings::Settings = sidecar::settings::Settings::load(&config).unwrap();
+    assert_eq!(again.tools.web_search.backend(), SearchBackend::Brave);
 }
 
 #[tokio::test]

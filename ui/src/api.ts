@@ -562,6 +562,20 @@ export interface PreferencesView {
 /** Why a shortcut was refused. */
 export type HotkeyRefusal = { kind: "taken"; hotkey: string } | { kind: "no_modifier" } | { kind: "unknown"; text: string } | CommandError;
 
+export type SearchBackend = "duckduckgo" | "searxng" | "brave";
+/** Which service web search asks. */
+export interface SearchView {
+  backend: SearchBackend;
+  url: string | null;
+  /** A Brave key is saved (never the key itself). */
+  has_key: boolean;
+}
+export interface SearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
@@ -582,6 +596,9 @@ export const api = {
   setLanguage: (language: LanguageChoice) => invoke<PreferencesView>("set_language", { language }),
   setHotkey: (hotkey: string) => invoke<PreferencesView>("set_hotkey", { hotkey }),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
+  webSearchSetup: () => invoke<SearchView>("web_search_setup"),
+  saveWebSearch: (input: { backend: SearchBackend; url: string | null; api_key: string | null }) => invoke<SearchView>("save_web_search", { input }),
+  tryWebSearch: (query: string) => invoke<SearchResult[]>("try_web_search", { query }),
   setLaunchAtLogin: (on: boolean) => invoke<boolean>("set_launch_at_login", { on }),
   regenerateReply: () => invoke<TurnOutcome>("regenerate_reply"),
   replyVersions: () => invoke<ReplyVersions | null>("reply_versions"),

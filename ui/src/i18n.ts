@@ -6,6 +6,7 @@ import { chatsEn, chatsEs } from "./strings/chats";
 import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
 import { preferencesEn, preferencesEs } from "./strings/preferences";
+import { searchEn, searchEs } from "./strings/search";
 
 const enBase = {
   locale: "en-GB",
@@ -283,7 +284,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -564,7 +565,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -14,6 +14,7 @@ import { ChannelsSettings } from "./ChannelsSettings";
 import { ModelListField } from "./ModelListField";
 import { DesktopSettings } from "./DesktopSettings";
 import { ModelsSettings } from "./ModelsSettings";
+import { SearchSettings } from "./SearchSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 
 const EMPTY: ProviderInput = { id: "", kind: "openai", base_url: "", model: "", api_key: "", api_key_env: "", tools: true };
@@ -273,6 +274,7 @@ export function SettingsView() {
         </section>
       )}
       <ModelsSettings />
+      <SearchSettings />
       <ProactivitySettings />
       <ChannelsSettings />
       <section className="logs-settings">

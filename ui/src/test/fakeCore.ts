@@ -18,6 +18,7 @@ import {
   type PreferencesView,
   type ProviderView,
   type ReplyVersions,
+  type SearchView,
   type TurnOutcome,
 } from "../api";
 
@@ -61,6 +62,7 @@ export class FakeCore {
   welcome = false;
   preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space" };
   atLogin = false;
+  search: SearchView = { backend: "duckduckgo", url: null, has_key: false };
   /** The last reply's versions, as `reply_versions` answers. */
   versions: ReplyVersions | null = null;
   chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
@@ -112,6 +114,8 @@ export class FakeCore {
             return this.preferences;
           case "launch_at_login":
             return this.atLogin;
+          case "web_search_setup":
+            return this.search;
           case "reply_versions":
             return this.versions;
           case "send_message":

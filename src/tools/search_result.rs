@@ -1,0 +1,11 @@
+//! One web search result, the same whatever the service.
+
+use serde::{Deserialize, Serialize};
+
+/// One search result, the same whatever the backend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    pub title: String,
+    pub url: String,
+    pub snippet: String,
+}

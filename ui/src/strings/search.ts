@@ -1,0 +1,41 @@
+// Strings of Settings → Web search, English and Spanish.
+
+export const searchEn = {
+  searchTitle: "Web search",
+  searchIntro: "Where the model searches when it needs something current.",
+  searchDuckduckgo: "DuckDuckGo",
+  searchDuckduckgoNote: "No key, no setup.",
+  searchSearxng: "SearXNG",
+  searchSearxngNote: "Your own instance, or one you trust.",
+  searchBrave: "Brave Search",
+  searchBraveNote: "Needs an API key; kept in the system keychain.",
+  searchUrl: "Instance address",
+  searchKey: "API key",
+  searchKeySaved: "A key is saved; paste a new one to replace it.",
+  searchSave: "Save",
+  searchSaved: "Saved. Web search now asks this service.",
+  searchTry: "Try a search",
+  searchTrying: "Searching…",
+  searchFound: (n: number) => (n === 1 ? "1 result:" : `${n} results:`),
+  searchNothing: "The service answered, with no results.",
+};
+
+export const searchEs: typeof searchEn = {
+  searchTitle: "Búsqueda web",
+  searchIntro: "Dónde busca el modelo cuando necesita algo actual.",
+  searchDuckduckgo: "DuckDuckGo",
+  searchDuckduckgoNote: "Sin clave ni configuración.",
+  searchSearxng: "SearXNG",
+  searchSearxngNote: "Tu propia instancia, o una de confianza.",
+  searchBrave: "Brave Search",
+  searchBraveNote: "Necesita una clave de API; se guarda en el llavero del sistema.",
+  searchUrl: "Dirección de la instancia",
+  searchKey: "Clave de API",
+  searchKeySaved: "Hay una clave guardada; pega otra para cambiarla.",
+  searchSave: "Guardar",
+  searchSaved: "Guardado. La búsqueda web usa ahora este servicio.",
+  searchTry: "Probar una búsqueda",
+  searchTrying: "Buscando…",
+  searchFound: (n: number) => (n === 1 ? "1 resultado:" : `${n} resultados:`),
+  searchNothing: "El servicio respondió, sin resultados.",
+};
