@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import { Composer } from "./components/Composer";
 import { ContextMeterBar } from "./components/ContextMeterBar";
@@ -9,14 +9,17 @@ import { QueuedList } from "./components/QueuedList";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
-import { MemoryView } from "./components/MemoryView";
 import { ModelPicker } from "./components/ModelPicker";
-import { RemindersView } from "./components/RemindersView";
-import { SettingsView } from "./components/SettingsView";
-import { UsageView } from "./components/UsageView";
-import { Welcome } from "./components/Welcome";
 import { useStrings } from "./i18n";
 import { useChat } from "./useChat";
+
+// Pages other than the chat load when first opened: an idle window showing the chat
+// does not hold their code.
+const MemoryView = lazy(() => import("./components/MemoryView").then((m) => ({ default: m.MemoryView })));
+const RemindersView = lazy(() => import("./components/RemindersView").then((m) => ({ default: m.RemindersView })));
+const SettingsView = lazy(() => import("./components/SettingsView").then((m) => ({ default: m.SettingsView })));
+const UsageView = lazy(() => import("./components/UsageView").then((m) => ({ default: m.UsageView })));
+const Welcome = lazy(() => import("./components/Welcome").then((m) => ({ default: m.Welcome })));
 
 type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
@@ -175,6 +178,7 @@ export function App() {
       ))}
       {welcome && (
         <main>
+          <Suspense fallback={<Loading />}>
           <Welcome
             onDone={() => {
               setWelcome(false);
@@ -182,6 +186,7 @@ export function App() {
             }}
             onMoreModels={() => setView("settings")}
           />
+          </Suspense>
         </main>
       )}
       {!welcome && view === "chat" && (
@@ -223,11 +228,14 @@ export function App() {
       )}
       {!welcome && view === "reminders" && (
         <main>
-          <RemindersView />
+          <Suspense fallback={<Loading />}>
+            <RemindersView />
+          </Suspense>
         </main>
       )}
       {!welcome && view === "memory" && (
         <main>
+          <Suspense fallback={<Loading />}>
           <MemoryView
             onOpenMessage={(id) =>
               api.openChatAt(id).then(() => {
@@ -238,18 +246,29 @@ export function App() {
               })
             }
           />
+          </Suspense>
         </main>
       )}
       {!welcome && view === "usage" && (
         <main>
-          <UsageView />
+          <Suspense fallback={<Loading />}>
+            <UsageView />
+          </Suspense>
         </main>
       )}
       {!welcome && view === "settings" && (
         <main>
-          <SettingsView />
+          <Suspense fallback={<Loading />}>
+            <SettingsView />
+          </Suspense>
         </main>
       )}
     </div>
   );
+}
+
+/** While a page's code loads (a moment, the first time it is opened). */
+function Loading() {
+  const t = useStrings();
+  return <p className="muted page-loading" role="status">{t.pageLoading}</p>;
 }

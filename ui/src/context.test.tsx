@@ -88,7 +88,7 @@ describe("memory tabs", () => {
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-memory"));
-    await user.click(screen.getByTestId("memory-tab-checkpoints"));
+    await user.click(await screen.findByTestId("memory-tab-checkpoints"));
     const item = await screen.findByTestId("checkpoint");
     expect(item).toHaveTextContent("#7 Trip to Lisbon");
     expect(within(item).getByTestId("checkpoint-status")).toHaveTextContent("paused");
@@ -111,7 +111,7 @@ describe("memory tabs", () => {
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-memory"));
-    await user.click(screen.getByTestId("memory-tab-profile"));
+    await user.click(await screen.findByTestId("memory-tab-profile"));
     const editor = await screen.findByTestId("profile-user");
     await waitFor(() => expect(editor).toHaveValue("# Profile\n"));
     await user.type(editor, "- Name: Ana");

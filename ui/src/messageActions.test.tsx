@@ -26,7 +26,8 @@ describe("message actions", () => {
     const reply = await screen.findByTestId("message-assistant");
     const block = within(reply).getByTestId("code-block");
     expect(block).toHaveTextContent("rust");
-    expect(block.querySelector(".hljs-keyword")?.textContent).toBe("fn");
+    // The highlighter loads once code is on screen.
+    await waitFor(() => expect(block.querySelector(".hljs-keyword")?.textContent).toBe("fn"));
 
     await user.click(within(block).getByTestId("copy-code"));
     expect(await navigator.clipboard.readText()).toBe('fn main() {\n    println!("hi");\n}\n');

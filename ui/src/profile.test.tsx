@@ -14,7 +14,7 @@ describe("profile editors", () => {
     const user = userEvent.setup();
     const openProfile = async () => {
       await user.click(screen.getByTestId("nav-memory"));
-      await user.click(screen.getByTestId("memory-tab-profile"));
+      await user.click(await screen.findByTestId("memory-tab-profile"));
       return screen.findByTestId("profile-user");
     };
     let editor = await openProfile();

@@ -1,17 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import Markdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { api } from "../api";
 import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
 import { formatCost } from "../format";
+import { useHighlighting } from "../highlighting";
 import { useStrings, type Strings } from "../i18n";
 import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
 import { ToolChips } from "./ToolChips";
 
-const rehypePlugins = [[rehypeHighlight, { detect: false }]] as const;
 // Tables, strikethrough, task lists and bare links, as models write them.
 const remarkPlugins = [remarkGfm];
 
@@ -90,12 +89,14 @@ function Bubble({
   highlighted,
   actions,
   lastReply = false,
+  rehypePlugins,
 }: {
   message: ShownMessage;
   live?: boolean;
   highlighted?: boolean;
   actions?: ChatActions;
   lastReply?: boolean;
+  rehypePlugins: ReturnType<typeof useHighlighting>;
 }) {
   const t = useStrings();
   const [editing, setEditing] = useState(false);
@@ -133,7 +134,7 @@ function Bubble({
           message.content === "" && live ? (
             <span className="thinking" aria-live="polite">{t.thinking}</span>
           ) : (
-            <Markdown components={markdownComponents} remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never}>
+            <Markdown components={markdownComponents} remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins}>
               {message.content}
             </Markdown>
           )
@@ -196,6 +197,7 @@ export function MessageList({
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   const lastAnswer = messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive && !m.meta?.command);
   const lastReply = lastAnswer > lastUser ? lastAnswer : -1;
+  const rehypePlugins = useHighlighting(messages.some((m) => m.content.includes("```")) || Boolean(streaming?.content.includes("```")));
 
   if (loaded && messages.length === 0 && !streaming) {
     return (
@@ -209,9 +211,9 @@ export function MessageList({
   return (
     <div className="messages" data-testid="message-list" role="log" aria-live="polite" ref={list}>
       {messages.map((m, i) => (
-        <Bubble key={m.key} message={m} actions={actions} lastReply={i === lastReply} highlighted={highlight !== null && m.key === `m${highlight}`} />
+        <Bubble key={m.key} message={m} rehypePlugins={rehypePlugins} actions={actions} lastReply={i === lastReply} highlighted={highlight !== null && m.key === `m${highlight}`} />
       ))}
-      {streaming && <Bubble message={streaming} live />}
+      {streaming && <Bubble message={streaming} rehypePlugins={rehypePlugins} live />}
       <div ref={end} />
     </div>
   );

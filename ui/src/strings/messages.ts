@@ -16,6 +16,7 @@ export const messagesEn = {
   editSend: "Send",
   editCancel: "Cancel",
   editHint: "Enter sends · Shift+Enter new line · Esc cancels. What followed this message is set aside.",
+  pageLoading: "Loading…",
 };
 
 export const messagesEs: typeof messagesEn = {
@@ -33,4 +34,5 @@ export const messagesEs: typeof messagesEn = {
   editSend: "Enviar",
   editCancel: "Cancelar",
   editHint: "Intro envía · Mayús+Intro nueva línea · Esc cancela. Lo que siguió a este mensaje se aparta.",
+  pageLoading: "Cargando…",
 };
