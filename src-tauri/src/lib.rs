@@ -50,6 +50,7 @@ pub fn run() {
                     tracing::warn!(%error, "chat model not available yet");
                 }
             });
+            window::render_in_software(app.handle());
             tray::build(app.handle())?;
             hotkey::register(app.handle(), &hotkey)?;
             Ok(())
