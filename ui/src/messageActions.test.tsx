@@ -55,6 +55,8 @@ describe("message actions", () => {
 
     await core.delta("Green");
     core.versions = { user_message_id: 1, count: 2, current: 2 };
+    // What the core stored: Blue set aside, Green shown.
+    core.history = [said(1, "user", "Name a colour"), said(3, "assistant", "Green")];
     core.finish("Green");
     const second = await screen.findByText("Green");
     const bubble = second.closest("article")!;
@@ -93,6 +95,7 @@ describe("message actions", () => {
     expect(screen.queryByText("Weather there?"), "what followed is set aside").toBeNull();
     expect(screen.getByText("I live in Lisbon")).toBeInTheDocument();
 
+    core.history = [said(9, "user", "I live in Lisbon"), said(10, "assistant", "Lisbon it is.")];
     core.finish("Lisbon it is.", "complete", "stop", {}, 9);
     expect(await screen.findByText("Lisbon it is.")).toBeInTheDocument();
     // The new message has its stored id: it can be edited again.

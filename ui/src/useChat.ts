@@ -85,12 +85,14 @@ export function useChat() {
     };
   }, [loadContext]);
 
-  // Shows a turn's outcome, then what the core stored for it.
+  // Shows a turn's outcome, then what the core stored for it. `reread`: the turn
+  // replaced messages (Regenerate, Edit), so the conversation is read again after it.
   const answer = useCallback(
-    (turn: Promise<TurnOutcome>) =>
+    (turn: Promise<TurnOutcome>, reread = false) =>
       turn
         .then((outcome) => {
           dispatch({ type: "finished", outcome });
+          if (reread) api.loadHistory().then((messages) => dispatch({ type: "synced", messages }));
           if (intentAnswered.current && !outcome.meta?.intent)
             api.loadHistory().then((messages) => dispatch({ type: "history_loaded", messages }));
           intentAnswered.current = false;
@@ -138,7 +140,7 @@ export function useChat() {
 
   const regenerate = useCallback(() => {
     dispatch({ type: "regenerate" });
-    answer(api.regenerateReply());
+    answer(api.regenerateReply(), true);
   }, [answer]);
 
   const edit = useCallback(
@@ -146,7 +148,7 @@ export function useChat() {
       const trimmed = text.trim();
       if (!trimmed) return;
       dispatch({ type: "edit", key: `m${id}`, text: trimmed, localId: ++localId.current });
-      answer(api.editMessage(id, trimmed));
+      answer(api.editMessage(id, trimmed), true);
     },
     [answer],
   );
