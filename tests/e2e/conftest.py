@@ -40,6 +40,7 @@ def add_reminder_on_page(session, what, seconds):
     """Sets a reminder due in `seconds` through the Reminders page, once the page shows
     the time it read."""
     session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+    session.wait_for("[data-testid=reminders-view]", 20)  # the page's code loads on first open
     if not session.find_all("[data-testid=reminder-what]"):
         session.click(session.wait_for("[data-testid=toggle-form]", 10))  # the two-field form
     session.send_keys(session.wait_for("[data-testid=reminder-what]", 10), what)
