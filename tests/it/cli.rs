@@ -324,3 +324,18 @@ async fn a_tool_loop_stopped_at_the_step_limit_exits_non_zero_and_says_so() {
     assert_eq!(json["status"], "incomplete");
     assert!(json["reply"].as_str().unwrap().contains("limit of 2 steps"), "{json}");
 }
+
+#[test]
+fn the_language_chosen_in_settings_is_the_clis_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, "[desktop]\nlanguage = \"es\"\n").unwrap();
+    let out = sidecar(dir.path(), "http://127.0.0.1:9/v1")
+        .env("SIDECAR_CONFIG", &config)
+        .env("SIDECAR_LANG", "en")
+        .args(["parse-date", "--tz", "Europe/Madrid", "--now", "2026-11-18T10:00:00-03:00", "every", "day", "at", "8"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("todos los días a las 08:00"), "{out}");
+}

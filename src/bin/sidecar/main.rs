@@ -180,7 +180,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
         let all_day = options.settings.user.all_day_time();
-        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day);
+        let lang = sidecar::preferences::language_of(options.settings.desktop.language);
+        return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
     let companion = Companion::open(options)
         .await

@@ -5,7 +5,15 @@ use std::sync::Arc;
 use serde_json::json;
 use sidecar::Companion;
 
-pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, now: Option<&str>, json: bool, all_day: chrono::NaiveTime) -> anyhow::Result<i32> {
+pub(crate) fn parse_date(
+    text: &str,
+    zone: Option<&str>,
+    explicit_zone: bool,
+    now: Option<&str>,
+    json: bool,
+    all_day: chrono::NaiveTime,
+    lang: sidecar::locale::Lang,
+) -> anyhow::Result<i32> {
     use sidecar::dates;
     let zone: chrono_tz::Tz = match zone {
         Some(name) if explicit_zone => {
@@ -19,7 +27,6 @@ pub(crate) fn parse_date(text: &str, zone: Option<&str>, explicit_zone: bool, no
             .with_timezone(&chrono::Utc),
         None => chrono::Utc::now(),
     };
-    let lang = sidecar::locale::Lang::from_env();
     match dates::parse(text, now, zone, dates::Options { lang, all_day }) {
         Ok(w) => {
             let local = w.local().to_rfc3339();
