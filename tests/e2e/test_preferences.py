@@ -87,7 +87,7 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         wait_until(lambda: session.texts("[data-testid=nav-settings]") == ["Ajustes"], 10, "not Spanish after restart")
-        assert session.script("return document.documentElement.dataset.theme") == "dark"
+        wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 5, "not dark after restart")
         ask(session, "/help")
         assert "Esta lista de comandos" in session.texts("[data-testid=message-assistant] .content")[-1]
         desktop.screenshot("chat-dark-es")

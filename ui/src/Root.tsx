@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useState } from "react";
 import { api, type PreferencesView, type Theme } from "./api";
 import { App } from "./App";
-import { AppearanceContext, applyTheme } from "./appearance";
+import { AppearanceContext, applyTheme, rememberedTheme } from "./appearance";
 import { I18nContext, pickLang, strings, type Lang } from "./i18n";
 
 /** The app in the user's language and theme, as the core keeps them; Settings changes both at once. */
 export function Root() {
   const [lang, setLang] = useState<Lang>(pickLang(navigator.language));
-  const [theme, setTheme] = useState<Theme>("system");
+  // The last theme, until the core's answer: no light flash for a dark window.
+  const [theme, setTheme] = useState<Theme>(rememberedTheme);
   const apply = useCallback((view: PreferencesView) => {
     setLang(pickLang(view.chosen_lang));
     setTheme(view.theme);
@@ -21,7 +22,7 @@ export function Root() {
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
-  useEffect(() => applyTheme(theme), [theme]);
+  useLayoutEffect(() => applyTheme(theme), [theme]);
   return (
     <AppearanceContext.Provider value={apply}>
       <I18nContext.Provider value={strings[lang]}>

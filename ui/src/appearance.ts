@@ -8,6 +8,14 @@ export const AppearanceContext = createContext<(view: PreferencesView) => void>(
 export const useApplyPreferences = () => useContext(AppearanceContext);
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
+/** The last theme applied, so the next start paints in it before the core answers. */
+const REMEMBERED = "sidecar.theme";
+
+/** The theme the window last had ("system" the first time). */
+export function rememberedTheme(): Theme {
+  const saved = typeof localStorage === "undefined" ? null : localStorage.getItem(REMEMBERED);
+  return saved === "light" || saved === "dark" ? saved : "system";
+}
 
 /**
  * Sets the page's `data-theme` to light or dark; "system" follows the system's setting
@@ -15,6 +23,11 @@ const DARK_QUERY = "(prefers-color-scheme: dark)";
  */
 export function applyTheme(theme: Theme): () => void {
   const root = document.documentElement;
+  try {
+    localStorage.setItem(REMEMBERED, theme);
+  } catch {
+    // Storage refused (private mode): the next start follows the system until the core answers.
+  }
   const media = typeof window.matchMedia === "function" ? window.matchMedia(DARK_QUERY) : null;
   if (theme !== "system" || !media) {
     root.dataset.theme = theme === "dark" ? "dark" : "light";
