@@ -90,7 +90,7 @@ pub struct Companion {
     hub: Arc<crate::local_models::ModelHub>,
     chats: crate::chats::Chats,
     preferences: Arc<crate::preferences::Preferences>,
-    search: Arc<crate::tools::search_setup::SearchSetup>,
+    search: tools::web_search::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     events: EventBus,
@@ -113,20 +113,24 @@ pub struct Companion {
 
 /// The standard tools, configured from settings.
 pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
-    let search = crate::tools::search_setup::SearchSetup::new(settings.tools.web_search.clone(), Arc::new(Secrets::new(false)), None);
-    tools_searching_with(settings, clock, Arc::new(search))
+    tools_searching_with(settings, clock, tools::web_search::WebSearch::new(tool_http(), settings.tools.web_search.clone()))
 }
 
-/// The standard tools, web search going where `search` says.
-fn tools_searching_with(settings: &Settings, clock: Clock, search: Arc<crate::tools::search_setup::SearchSetup>) -> ToolRegistry {
-    let http = reqwest::Client::builder()
+/// How the tools reach the web.
+fn tool_http() -> reqwest::Client {
+    reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(20))
         .user_agent("Sidecar/0.1")
         .build()
-        .expect("a TLS backend is compiled in");
+        .expect("a TLS backend is compiled in")
+}
+
+/// The standard tools, web search being `search`.
+fn tools_searching_with(settings: &Settings, clock: Clock, search: tools::web_search::WebSearch) -> ToolRegistry {
+    let http = search.http.clone();
     let mut registry = ToolRegistry::new();
     registry.register(tools::time::GetCurrentTime { clock });
-    registry.register(tools::web_search::WebSearch { http: http.clone(), setup: search });
+    registry.register(search);
     registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
     registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
     registry
@@ -163,11 +167,15 @@ impl Companion {
         let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
 
-        let search = Arc::new(crate::tools::search_setup::SearchSetup::new(
-            models.settings().tools.web_search.clone(),
-            options.secrets.clone(),
-            options.config_path.clone(),
-        ));
+        // The tool and Settings' "Try a search" share one setup (and one client).
+        let search = tools::web_search::WebSearch {
+            http: tool_http(),
+            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(
+                models.settings().tools.web_search.clone(),
+                options.secrets.clone(),
+                options.config_path.clone(),
+            )),
+        };
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone());
         tools.register(crate::tools::remember::RememberFact { store: knowledge.clone(), clock: clock.clone() });
         tools.register(crate::recall::RecallTool(recall.clone()));
@@ -314,13 +322,12 @@ impl Companion {
 
     /// Which service web search asks.
     pub fn web_search(&self) -> &Arc<crate::tools::search_setup::SearchSetup> {
-        &self.search
+        &self.search.setup
     }
 
     /// A search on the chosen service, as Settings' "Try it" runs it.
     pub async fn try_web_search(&self, query: &str) -> Result<Vec<tools::web_search::SearchResult>, CompanionError> {
-        let search = tools::web_search::WebSearch { http: reqwest::Client::new(), setup: self.search.clone() };
-        search.search(query, 5).await.map_err(|e| CompanionError::InvalidInput(e.to_string()))
+        self.search.search(query, 5).await.map_err(|e| CompanionError::InvalidInput(e.to_string()))
     }
 
     /// Theme, language and the global shortcut.

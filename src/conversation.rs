@@ -85,8 +85,6 @@ enum Redo {
     Regenerate,
 }
 
-/// How many of the latest messages can be edited and sent again.
-const EDITABLE_BACK: u32 = 200;
 
 pub struct ConversationService {
     with: ConversationParts,
@@ -355,8 +353,14 @@ impl ConversationService {
             return Err(CompanionError::EmptyMessage);
         }
         let conversation_id = self.with.store.conversations().current_conversation().await?;
-        let recent = self.with.store.conversations().recent_messages(conversation_id, EDITABLE_BACK).await?;
-        let message = recent.iter().find(|m| m.id == message_id && m.role == Role::User).ok_or(CompanionError::NotEditable)?;
+        let message = self
+            .with
+            .store
+            .conversations()
+            .message(message_id)
+            .await?
+            .filter(|m| m.conversation_id == conversation_id && m.role == Role::User)
+            .ok_or(CompanionError::NotEditable)?;
         self.with.store.variants().set_aside_from(conversation_id, message.id).await?;
         let channel = message.channel.unwrap_or(self.with.channel);
         self.submit(text, channel).await

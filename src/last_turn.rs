@@ -2,7 +2,7 @@
 //! last thing the user said, and where the model's reply to it begins (after Sidecar's
 //! own answer, when it carried out a request before the model).
 
-use crate::store::{Message, Role, Store, StoreError};
+use crate::store::{Message, MessageMeta, Role, Store, StoreError};
 
 /// How far back the last user message is looked for.
 const LOOK_BACK: u32 = 64;
@@ -25,15 +25,15 @@ pub async fn last_turn(store: &Store, conversation_id: i64) -> Result<Option<Las
 
 fn find(recent: &[Message]) -> Option<LastTurn> {
     let user = recent.iter().rposition(|m| m.role == Role::User)?;
-    let meta = |m: &Message| m.meta.as_ref().map(|j| j.0.clone()).unwrap_or_default();
+    let marked = |m: &Message, mark: fn(&MessageMeta) -> bool| m.meta.as_ref().is_some_and(|j| mark(&j.0));
     let after_user = &recent[user + 1..];
-    let own_answer = after_user.iter().take_while(|m| m.role == Role::Assistant && meta(m).intent).count();
+    let own_answer = after_user.iter().take_while(|m| m.role == Role::Assistant && marked(m, |meta| meta.intent)).count();
     let reply_after = if own_answer > 0 { after_user[own_answer - 1].id } else { recent[user].id };
-    let reply: Vec<&Message> = after_user[own_answer..].iter().filter(|m| meta(m).proactive.is_none()).collect();
+    let reply: Vec<&Message> = after_user[own_answer..].iter().filter(|m| !marked(m, |meta| meta.proactive.is_some())).collect();
     Some(LastTurn {
         user_message_id: recent[user].id,
         reply_after,
-        command: reply.iter().any(|m| meta(m).command),
+        command: reply.iter().any(|m| marked(m, |meta| meta.command)),
         replied: !reply.is_empty(),
     })
 }

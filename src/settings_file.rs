@@ -84,27 +84,15 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
 /// Sets `[desktop] KEY = VALUE` (theme, language, hotkey).
 pub fn save_desktop(path: &Path, key: &str, setting: &str) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        if !doc.get("desktop").is_some_and(Item::is_table) {
-            doc.insert("desktop", Item::Table(Table::new()));
-        }
-        doc["desktop"][key] = value(setting);
+        table_at(doc, &["desktop"])[key] = value(setting);
     })
 }
 
 /// Sets `[tools.web_search] backend` and `url` (cleared when `None`).
 pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        if !doc.get("tools").is_some_and(Item::is_table) {
-            doc.insert("tools", Item::Table(Table::new()));
-        }
-        let tools = doc["tools"].as_table_mut().expect("made a table above");
-        tools.set_implicit(true);
-        if !tools.get("web_search").is_some_and(Item::is_table) {
-            tools.insert("web_search", Item::Table(Table::new()));
-        }
-        let search = tools["web_search"].as_table_mut().expect("made a table above");
-        let word = serde_json::to_value(backend).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-        search["backend"] = value(word);
+        let search = table_at(doc, &["tools", "web_search"]);
+        search["backend"] = value(backend.as_str());
         match url {
             Some(url) => search["url"] = value(url),
             None => {
@@ -117,10 +105,7 @@ pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        if !doc.get("local_model").is_some_and(Item::is_table) {
-            doc.insert("local_model", Item::Table(Table::new()));
-        }
-        let table = doc["local_model"].as_table_mut().expect("made a table above");
+        let table = table_at(doc, &["local_model"]);
         match model {
             Some(model) => table["model"] = value(model.display().to_string()),
             None => {
@@ -134,7 +119,7 @@ pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), Setting
 /// missing), keeping the rest as it is.
 pub fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        let table = channel_table(doc, "telegram");
+        let table = table_at(doc, &["channels", "telegram"]);
         table["allowed_chats"] = value(chats.iter().copied().collect::<Array>());
     })
 }
@@ -142,22 +127,24 @@ pub fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFil
 /// Turns a phone channel on or off (`[channels.NAME] enabled`).
 pub fn save_channel_enabled(path: &Path, channel: &str, enabled: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        channel_table(doc, channel)["enabled"] = value(enabled);
+        table_at(doc, &["channels", channel])["enabled"] = value(enabled);
     })
 }
 
-fn channel_table<'d>(doc: &'d mut DocumentMut, name: &str) -> &'d mut Table {
-    // Anything not a table there would not have loaded; it is replaced, never a panic.
-    if !doc.get("channels").is_some_and(Item::is_table) {
-        let mut table = Table::new();
-        table.set_implicit(true);
-        doc.insert("channels", Item::Table(table));
+/// The table at `path` (`["tools", "web_search"]`), made where missing; a level made
+/// only to hold the next is implicit (no empty `[tools]` header is written).
+fn table_at<'d>(doc: &'d mut DocumentMut, path: &[&str]) -> &'d mut Table {
+    let mut table = doc.as_table_mut();
+    for (depth, name) in path.iter().enumerate() {
+        // Anything not a table there would not have loaded; it is replaced, never a panic.
+        if !table.get(name).is_some_and(Item::is_table) {
+            let mut made = Table::new();
+            made.set_implicit(depth + 1 < path.len());
+            table.insert(name, Item::Table(made));
+        }
+        table = table[*name].as_table_mut().expect("made a table above");
     }
-    let channels = doc["channels"].as_table_mut().expect("made a table above");
-    if !channels.get(name).is_some_and(Item::is_table) {
-        channels.insert(name, Item::Table(Table::new()));
-    }
-    channels[name].as_table_mut().expect("made a table above")
+    table
 }
 
 #[cfg(test)]

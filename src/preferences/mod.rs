@@ -32,6 +32,9 @@ pub struct PreferencesView {
 pub struct Preferences {
     config_path: Option<PathBuf>,
     saved: Mutex<DesktopSettings>,
+    /// The shortcut, read from `saved.hotkey` once (a bad one is reported once) and
+    /// kept here from then on.
+    hotkey: Mutex<Hotkey>,
     /// What the core speaks since it started.
     speaking: Lang,
 }
@@ -47,7 +50,15 @@ pub fn language_of(choice: LanguageChoice) -> Lang {
 
 impl Preferences {
     pub fn new(saved: DesktopSettings, config_path: Option<PathBuf>, speaking: Lang) -> Self {
-        Self { config_path, saved: Mutex::new(saved), speaking }
+        let hotkey = match saved.hotkey.as_deref().map(Hotkey::parse) {
+            Some(Ok(hotkey)) => hotkey,
+            Some(Err(error)) => {
+                tracing::warn!(%error, "desktop.hotkey in settings.toml is not usable; the default is registered");
+                Hotkey::default_hotkey()
+            }
+            None => Hotkey::default_hotkey(),
+        };
+        Self { config_path, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), speaking }
     }
 
     pub fn view(&self) -> PreferencesView {
@@ -66,15 +77,7 @@ impl Preferences {
     /// The shortcut to register: the one set, or the default when none is (or the one
     /// in the file cannot be read; the start says so in the log).
     pub fn hotkey(&self) -> Hotkey {
-        let saved = self.saved.lock().expect("preferences lock").hotkey.clone();
-        match saved.as_deref().map(Hotkey::parse) {
-            Some(Ok(hotkey)) => hotkey,
-            Some(Err(error)) => {
-                tracing::warn!(%error, "desktop.hotkey in settings.toml is not usable; the default is registered");
-                Hotkey::default_hotkey()
-            }
-            None => Hotkey::default_hotkey(),
-        }
+        self.hotkey.lock().expect("preferences lock").clone()
     }
 
     pub fn set_theme(&self, theme: Theme) -> Result<PreferencesView, CompanionError> {
@@ -92,7 +95,7 @@ impl Preferences {
     /// Keeps a shortcut the shell has registered.
     pub fn save_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, CompanionError> {
         self.save("hotkey", &hotkey.to_string())?;
-        self.saved.lock().expect("preferences lock").hotkey = Some(hotkey.to_string());
+        *self.hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
     }
 

@@ -290,6 +290,17 @@ pub struct WebSearchSettings {
     pub api_key_env: Option<String>,
 }
 
+impl SearchBackend {
+    /// As settings.toml spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SearchBackend::Duckduckgo => "duckduckgo",
+            SearchBackend::Searxng => "searxng",
+            SearchBackend::Brave => "brave",
+        }
+    }
+}
+
 impl WebSearchSettings {
     /// The service searches go to.
     pub fn backend(&self) -> SearchBackend {

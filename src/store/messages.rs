@@ -237,6 +237,14 @@ impl Conversations<'_> {
         .await?)
     }
 
+    /// One message still in its conversation (not set aside).
+    pub async fn message(&self, id: i64) -> Result<Option<Message>, StoreError> {
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM messages WHERE id = ? AND set_aside = 0"))
+            .bind(id)
+            .fetch_optional(&self.store.pool)
+            .await?)
+    }
+
     /// The newest message's id (0 when there is none).
     pub async fn latest_message_id(&self) -> Result<i64, StoreError> {
         let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.store.pool).await?;

@@ -17,6 +17,7 @@ use crate::settings::{SearchBackend, WebSearchSettings};
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";
 
+#[derive(Clone)]
 pub struct WebSearch {
     pub http: reqwest::Client,
     /// Read at each search: Settings can change it while Sidecar runs.

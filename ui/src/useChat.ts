@@ -18,7 +18,7 @@ export function useChat() {
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
   const [versions, setVersions] = useState<ReplyVersions | null>(null);
 
-  // After a turn: the reply's versions (for Regenerate).
+  // The last reply's versions (for Regenerate), after a turn or a change of conversation.
   const loadVersions = useCallback(() => {
     api.replyVersions().then((v) => setVersions(v ?? null)).catch(() => undefined);
   }, []);
@@ -72,7 +72,7 @@ export function useChat() {
         .loadHistory()
         .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
         .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
-      api.replyVersions().then((v) => !disposed && setVersions(v ?? null)).catch(() => undefined);
+      loadVersions();
       loadContext();
       api
         .modelStatus()
@@ -83,7 +83,7 @@ export function useChat() {
       disposed = true;
       unlisten.then((off) => off());
     };
-  }, [loadContext]);
+  }, [loadContext, loadVersions]);
 
   // Shows a turn's outcome, then what the core stored for it. `reread`: the turn
   // replaced messages (Regenerate, Edit), so the conversation is read again after it.
@@ -189,13 +189,13 @@ export function useChat() {
         .then(() => api.loadHistory())
         .then((messages) => {
           dispatch({ type: "history_loaded", messages });
-          api.replyVersions().then((v) => setVersions(v ?? null)).catch(() => undefined);
+          loadVersions();
           setResumed(null);
           setMeter(null);
           loadContext();
         })
         .catch((e) => dispatch({ type: "failed", error: toCommandError(e) })),
-    [loadContext],
+    [loadContext, loadVersions],
   );
   const newChat = useCallback(() => showCurrent(api.newConversation()), [showCurrent]);
   const reloadChat = useCallback(() => showCurrent(Promise.resolve()), [showCurrent]);

@@ -195,7 +195,7 @@ export function MessageList({
 
   // The reply Regenerate writes again: the last one of the model's, after the last thing the user said.
   const lastUser = messages.findLastIndex((m) => m.role === "user");
-  const lastAnswer = messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive && !m.meta?.command);
+  const lastAnswer = messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive);
   const lastReply = lastAnswer > lastUser ? lastAnswer : -1;
   const rehypePlugins = useHighlighting(messages.some((m) => m.content.includes("```")) || Boolean(streaming?.content.includes("```")));
 
