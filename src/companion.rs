@@ -153,6 +153,13 @@ impl Companion {
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
+        let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
+            store.clone(),
+            knowledge.clone(),
+            events.clone(),
+            tool_http(),
+            crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
+        ));
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone(), lang));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
@@ -165,7 +172,7 @@ impl Companion {
         let all_day = models.settings().user.all_day_time();
         let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
         let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
-        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone()));
+        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone(), meaning, clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
@@ -416,6 +423,16 @@ impl Companion {
     /// Searches all messages and facts, packed into `budget_tokens`.
     pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<crate::recall::RecallResults, CompanionError> {
         Ok(self.recall.search(query, budget_tokens).await?)
+    }
+
+    /// Recall itself, for a search in a chosen mode.
+    pub fn recall_service(&self) -> &Arc<crate::recall::Recall> {
+        &self.recall
+    }
+
+    /// Recall by meaning: its embedder, vectors and background work.
+    pub fn meaning(&self) -> &Arc<crate::meaning::indexer::MeaningIndex> {
+        self.recall.meaning()
     }
 
     /// Imports messages from JSON lines (`role`, `content`, optional `timestamp` and

@@ -106,6 +106,8 @@ pub enum CoreEvent {
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
+    /// Recall by meaning embedded another batch: `embedded` of `total` items have vectors.
+    MemoryIndexing { embedded: u64, total: u64 },
 }
 
 /// Notices shown while a turn runs.

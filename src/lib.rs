@@ -20,6 +20,7 @@ pub mod last_turn;
 pub mod llm;
 pub mod local_models;
 pub mod locale;
+pub mod meaning;
 pub mod memo;
 pub mod logging;
 pub mod model;

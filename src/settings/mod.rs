@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod channels;
 pub mod desktop;
+pub mod memory;
 mod unknown;
 mod validate;
 
@@ -383,6 +384,9 @@ pub struct Settings {
     pub tools: ToolSettings,
     #[serde(default)]
     pub context: ContextSettings,
+    /// Recall by meaning and remembering facts.
+    #[serde(default)]
+    pub memory: memory::MemorySettings,
     /// Telegram and WhatsApp.
     #[serde(default)]
     pub channels: channels::ChannelsSettings,

@@ -98,6 +98,16 @@ impl Settings {
                 return Err(format!("user.all_day_time must be an hour like \"09:00\", not \"{t}\""));
             }
         }
+        let embeddings = &self.memory.embeddings;
+        if embeddings.backend == super::memory::EmbeddingsBackend::Openai {
+            let url = embeddings.url.as_deref().unwrap_or_default();
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!("memory.embeddings.url must be the endpoint's address, like http://localhost:11434/v1, not \"{url}\""));
+            }
+            if embeddings.model.as_deref().unwrap_or_default().trim().is_empty() {
+                return Err("memory.embeddings.model must name the embedding model (for example nomic-embed-text)".into());
+            }
+        }
         // An unknown time zone is not fatal: the clock falls back to the system's and
         // says so (`clock::resolve_zone`).
         let mut seen = std::collections::HashSet::new();

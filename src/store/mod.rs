@@ -15,6 +15,7 @@ mod channels;
 pub mod chat_list;
 mod context;
 mod corrections;
+mod embeddings;
 mod messages;
 mod proactive;
 mod recall;
@@ -30,8 +31,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 pub use context::Summary;
+pub use embeddings::PendingText;
 pub use messages::{Message, MessageMeta, MessageStatus, NewMessage, Role};
-pub use recall::{fts_query, RecallHit};
+pub use recall::{fts_query, FoundText};
 pub use usage::{ModelTotals, PurposeTotals, UsageRecord, UsageTotals};
 pub use variants::ReplyVersions;
 
@@ -148,6 +150,10 @@ impl Store {
 
     pub fn corrections(&self) -> corrections::Corrections<'_> {
         corrections::Corrections { store: self }
+    }
+
+    pub fn embeddings(&self) -> embeddings::EmbeddingRows<'_> {
+        embeddings::EmbeddingRows { store: self }
     }
 
     pub fn proactive(&self) -> proactive::ProactiveRows<'_> {

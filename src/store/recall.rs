@@ -1,28 +1,52 @@
-//! Full-text recall (SQLite FTS5, bm25 ranking, accent-insensitive) over messages and
-//! the facts index.
-
-use serde::Serialize;
+//! What recall reads from the store: matches by words (SQLite FTS5, bm25,
+//! accent-insensitive) over messages, the facts index, summaries and checkpoints, and
+//! the found items whole, with the turns beside them.
 
 use super::{Store, StoreError};
 use crate::knowledge::store::ListedFact;
+use crate::meaning::vectors::{ItemKind, Key};
 
-/// One search result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RecallHit {
-    /// `message`, `fact`, `summary` or `checkpoint`.
-    pub source: String,
-    /// The message id, or the fact's position in learnings.md.
-    pub id: i64,
-    /// For messages: who said it; for facts: the category.
+/// Messages recall may show: what the user and the assistant said, not set aside by an
+/// edit, not in a deleted chat.
+const SEARCHABLE: &str = "m.role IN ('user', 'assistant') AND m.set_aside = 0
+    AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)";
+
+/// Something recall found, whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundText {
+    pub key: Key,
+    /// For messages: the conversation it belongs to.
+    pub conversation_id: Option<i64>,
+    /// For messages: who said it; for facts: the category; otherwise what it is.
     pub label: String,
-    /// The matching text, with the matched words in [brackets].
-    pub snippet: String,
+    pub text: String,
     /// When it was said, or when the fact was last confirmed.
     pub timestamp: String,
     /// The id a message had where it was imported from.
     pub external_id: Option<String>,
-    /// bm25 score: lower is a better match.
-    pub rank: f64,
+}
+
+#[derive(sqlx::FromRow)]
+struct MessageRow {
+    id: i64,
+    conversation_id: i64,
+    role: String,
+    content: String,
+    created_at: String,
+    external_id: Option<String>,
+}
+
+impl From<MessageRow> for FoundText {
+    fn from(row: MessageRow) -> Self {
+        Self {
+            key: Key::message(row.id),
+            conversation_id: Some(row.conversation_id),
+            label: row.role,
+            text: row.content,
+            timestamp: row.created_at,
+            external_id: row.external_id,
+        }
+    }
 }
 
 /// Words of a query as an FTS5 expression: each quoted (so no user text is read as
@@ -59,73 +83,91 @@ impl RecallIndex<'_> {
         Ok(())
     }
 
-    /// The best `limit` matches among messages (user and assistant) and facts.
-    pub async fn recall(&self, query: &str, limit: u32) -> Result<Vec<RecallHit>, StoreError> {
+    /// The best `limit` matches by words among messages (user and assistant), facts,
+    /// summaries and checkpoints, best first, with their bm25 (lower is better).
+    pub async fn word_matches(&self, query: &str, limit: u32) -> Result<Vec<(Key, f64)>, StoreError> {
         let Some(expression) = fts_query(query) else { return Ok(Vec::new()) };
-        let mut hits: Vec<RecallHit> = sqlx::query_as::<_, (i64, String, String, String, Option<String>, f64)>(
-            "SELECT m.id, m.role, snippet(messages_fts, 0, '[', ']', '…', 16), m.created_at, m.external_id,
-                    bm25(messages_fts)
-             FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-             WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant') AND m.set_aside = 0
-               AND m.conversation_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NOT NULL)
-             ORDER BY bm25(messages_fts) LIMIT ?",
-        )
-        .bind(&expression)
-        .bind(limit)
-        .fetch_all(&self.store.pool)
-        .await?
-        .into_iter()
-        .map(|(id, role, snippet, timestamp, external_id, rank)| RecallHit {
-            source: "message".into(),
-            id,
-            label: role,
-            snippet,
-            timestamp,
-            external_id,
-            rank,
-        })
-        .collect();
-        let facts = sqlx::query_as::<_, (i64, String, String, String, f64)>(
-            "SELECT rowid, category, snippet(facts_fts, 1, '[', ']', '…', 16), confirmed, bm25(facts_fts)
-             FROM facts_fts WHERE facts_fts MATCH ? ORDER BY bm25(facts_fts) LIMIT ?",
-        )
+        let messages: Vec<(i64, f64)> = sqlx::query_as(columns_sql!(
+            "SELECT m.id, bm25(messages_fts) FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+             WHERE messages_fts MATCH ? AND {SEARCHABLE} ORDER BY bm25(messages_fts) LIMIT ?"
+        ))
         .bind(&expression)
         .bind(limit)
         .fetch_all(&self.store.pool)
         .await?;
-        hits.extend(facts.into_iter().map(|(id, category, snippet, confirmed, rank)| RecallHit {
-            source: "fact".into(),
-            id,
-            label: category,
-            snippet,
-            timestamp: confirmed,
-            external_id: None,
-            rank,
-        }));
-        let notes = sqlx::query_as::<_, (i64, String, String, f64, String)>(
-            "SELECT n.ref_id, n.kind, snippet(notes_fts, 2, '[', ']', '…', 16), bm25(notes_fts),
-                    COALESCE(s.created_at, c.updated_at, '')
-             FROM notes_fts n
-             LEFT JOIN context_summaries s ON n.kind = 'summary' AND s.id = n.ref_id
-             LEFT JOIN checkpoints c ON n.kind = 'checkpoint' AND c.id = n.ref_id
-             WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?",
-        )
-        .bind(&expression)
-        .bind(limit)
+        let mut matches: Vec<(Key, f64)> = messages.into_iter().map(|(id, rank)| (Key::message(id), rank)).collect();
+        let facts: Vec<(String, f64)> =
+            sqlx::query_as("SELECT text, bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ? ORDER BY bm25(facts_fts) LIMIT ?")
+                .bind(&expression)
+                .bind(limit)
+                .fetch_all(&self.store.pool)
+                .await?;
+        matches.extend(facts.into_iter().map(|(text, rank)| (Key::fact(&text), rank)));
+        let notes: Vec<(String, i64, f64)> =
+            sqlx::query_as("SELECT kind, ref_id, bm25(notes_fts) FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?")
+                .bind(&expression)
+                .bind(limit)
+                .fetch_all(&self.store.pool)
+                .await?;
+        matches.extend(notes.into_iter().filter_map(|(kind, id, rank)| Some((Key { kind: ItemKind::parse(&kind)?, id }, rank))));
+        matches.sort_by(|a, b| a.1.total_cmp(&b.1));
+        matches.truncate(limit as usize);
+        Ok(matches)
+    }
+
+    /// The searchable messages among `ids` (not set aside, not in a deleted chat).
+    pub async fn messages(&self, ids: &[i64]) -> Result<Vec<FoundText>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = serde_json::to_string(ids).expect("ids serialise");
+        let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(
+            "SELECT m.id, m.conversation_id, m.role, m.content, m.created_at, m.external_id FROM messages m
+             WHERE m.id IN (SELECT value FROM json_each(?)) AND {SEARCHABLE}"
+        ))
+        .bind(list)
         .fetch_all(&self.store.pool)
         .await?;
-        hits.extend(notes.into_iter().map(|(id, kind, snippet, rank, timestamp)| RecallHit {
-            label: if kind == "summary" { "summary of earlier turns".into() } else { "checkpoint".into() },
-            source: kind,
-            id,
-            snippet,
-            timestamp,
-            external_id: None,
-            rank,
-        }));
-        hits.sort_by(|a, b| a.rank.partial_cmp(&b.rank).unwrap_or(std::cmp::Ordering::Equal));
-        hits.truncate(limit as usize);
-        Ok(hits)
+        Ok(rows.into_iter().map(FoundText::from).collect())
+    }
+
+    /// The searchable messages just before and just after `id` in its conversation.
+    pub async fn beside(&self, id: i64) -> Result<Vec<FoundText>, StoreError> {
+        let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(
+            "SELECT * FROM (SELECT m.id, m.conversation_id, m.role, m.content, m.created_at, m.external_id FROM messages m
+                 WHERE m.conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1) AND m.id < ?1 AND {SEARCHABLE}
+                 ORDER BY m.id DESC LIMIT 1)
+             UNION ALL
+             SELECT * FROM (SELECT m.id, m.conversation_id, m.role, m.content, m.created_at, m.external_id FROM messages m
+                 WHERE m.conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1) AND m.id > ?1 AND {SEARCHABLE}
+                 ORDER BY m.id LIMIT 1)"
+        ))
+        .bind(id)
+        .fetch_all(&self.store.pool)
+        .await?;
+        Ok(rows.into_iter().map(FoundText::from).collect())
+    }
+
+    /// Summaries and checkpoints by key, with their text and time.
+    pub async fn notes(&self, keys: &[Key]) -> Result<Vec<FoundText>, StoreError> {
+        let mut found = Vec::new();
+        for key in keys.iter().filter(|k| matches!(k.kind, ItemKind::Summary | ItemKind::Checkpoint)) {
+            let row: Option<(String, String)> = sqlx::query_as(
+                "SELECT n.text, COALESCE(s.created_at, c.updated_at, '') FROM notes_fts n
+                 LEFT JOIN context_summaries s ON n.kind = 'summary' AND s.id = n.ref_id
+                 LEFT JOIN checkpoints c ON n.kind = 'checkpoint' AND c.id = n.ref_id
+                 WHERE n.kind = ? AND n.ref_id = ?",
+            )
+            .bind(key.kind.as_str())
+            .bind(key.id)
+            .fetch_optional(&self.store.pool)
+            .await?;
+            if let Some((text, timestamp)) = row {
+                let label = if key.kind == ItemKind::Summary { "summary of earlier turns" } else { "checkpoint" };
+                found.push(FoundText { key: *key, conversation_id: None, label: label.into(), text, timestamp, external_id: None });
+            }
+        }
+        Ok(found)
     }
 
     /// Marks a conversation as an archive: searchable, never the current one.

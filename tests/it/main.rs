@@ -18,6 +18,7 @@ mod local_model;
 mod model_hub;
 mod logs;
 mod long_text;
+mod meaning;
 mod memory;
 mod message_actions;
 mod offline_fallback;

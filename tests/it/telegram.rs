@@ -192,9 +192,14 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     core.proactive().set_config(config).await.unwrap();
     let (away, _) = core.reminders().set("llamar a mamá", "en 2 segundos").await.unwrap();
     let said = bot.wait_for_sent(ME, 1, Duration::from_secs(15)).await;
-    scheduler.abort();
     assert!(said.first().is_some_and(|s| s.contains("llamar a mamá")), "{said:?}");
-    assert!(delivered(away.id).await);
+    // The delivery is recorded just after the phone has it: wait for that, not abort it.
+    let until = Instant::now() + Duration::from_secs(15);
+    while !delivered(away.id).await {
+        assert!(Instant::now() < until, "the delivery was never recorded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    scheduler.abort();
     let history = core.history(20).await.unwrap();
     assert_eq!(history.iter().filter(|m| m.content.contains("llamar a mamá")).count(), 1, "kept once in the conversation");
     core.shutdown().await;

@@ -30,7 +30,13 @@ pub(crate) fn remember(companion: &Companion, category: &str, fact: &str, json: 
     Ok(0)
 }
 
+/// What `recall` embeds before searching when the app has not yet: the newest turns
+/// (the app's background work embeds the rest).
+const CLI_CATCH_UP: usize = 256;
+
 pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, json: bool) -> anyhow::Result<i32> {
+    // An unavailable embedder is said by the results (`words_only`), not here.
+    let _ = companion.meaning().catch_up(Some(CLI_CATCH_UP)).await;
     let results = companion.recall(query, budget).await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&results)?);
@@ -45,6 +51,9 @@ pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, js
     }
     if results.omitted > 0 {
         println!("({} more matches over the budget)", results.omitted);
+    }
+    if let Some(why) = &results.words_only {
+        eprintln!("sidecar: searched by words only: {why}");
     }
     Ok(0)
 }
@@ -61,7 +70,29 @@ pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: 
             eprintln!("line {line} skipped: {error}");
         }
     }
+    embed_all(companion).await;
     Ok(if problems.is_empty() { 0 } else { 2 })
+}
+
+/// Embeds everything not yet embedded, with progress on stderr; an unavailable
+/// embedder is said once (the words are searchable already).
+async fn embed_all(companion: &Companion) {
+    let mut events = companion.events().subscribe();
+    let progress = tokio::spawn(async move {
+        while let Ok(event) = events.recv().await {
+            if let sidecar::CoreEvent::MemoryIndexing { embedded, total } = event {
+                eprint!("\rEmbedding for recall by meaning: {embedded} of {total}");
+            }
+        }
+    });
+    let outcome = companion.meaning().catch_up(None).await;
+    progress.abort();
+    match outcome {
+        Ok(0) => {}
+        Ok(_) => eprintln!(),
+        Err(sidecar::meaning::EmbedError::Off) => {}
+        Err(e) => eprintln!("sidecar: the imported messages are searchable by words; by meaning once the embedder works: {e}"),
+    }
 }
 
 pub(crate) fn facts(companion: &Companion, json: bool) -> anyhow::Result<i32> {

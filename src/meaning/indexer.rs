@@ -1,0 +1,270 @@
+//! The meaning index: owns the embedder, the in-memory vectors and the background
+//! work that keeps them complete.
+//!
+//! - Nothing waits for it: a turn stores its messages and returns; the indexer embeds
+//!   them afterwards, in batches, newest first.
+//! - Work is "whatever has no vector under the current model", so a crash or a quit
+//!   loses at most one batch, and the next start resumes.
+//! - A new model (Settings) drops the old vectors and re-embeds everything, publishing
+//!   its progress.
+//! - When the embedder cannot run, [`MeaningIndex::nearest`] says why and recall falls
+//!   back to keywords; nothing fails because of it.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::e5::LocalE5;
+use super::remote::RemoteEmbedder;
+use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
+use super::choice::EmbedderChoice;
+use super::{EmbedError, Embedder, TextKind};
+use crate::events::{CoreEvent, EventBus};
+use crate::knowledge::store::KnowledgeStore;
+use crate::store::{PendingText, Store};
+
+/// Texts embedded per call: large enough to use every core, small enough that a quit
+/// loses little and progress moves visibly.
+const BATCH: u32 = 16;
+/// How often the loop looks for work nobody announced (imports by another process).
+const IDLE_LOOK: Duration = Duration::from_secs(30);
+
+/// Where the index stands, for Settings and `sidecar memory status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum MeaningState {
+    /// Not loaded yet (it loads on first need or when the background loop starts).
+    Idle,
+    Ready { model: String },
+    /// Recall uses keywords only; `reason` says why and what to do.
+    Unavailable { reason: String },
+    Off,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeaningStatus {
+    #[serde(flatten)]
+    pub state: MeaningState,
+    /// Items with a vector, and items that should have one.
+    pub embedded: u64,
+    pub total: u64,
+}
+
+pub struct MeaningIndex {
+    store: Store,
+    knowledge: Arc<KnowledgeStore>,
+    events: EventBus,
+    http: reqwest::Client,
+    choice: Mutex<EmbedderChoice>,
+    /// The loaded embedder, or why there is none.
+    loaded: tokio::sync::Mutex<Option<Result<Arc<dyn Embedder>, EmbedError>>>,
+    vectors: RwLock<VectorIndex>,
+    state: Mutex<MeaningState>,
+    /// The knowledge version whose facts have vectors.
+    facts_version: Mutex<Option<u64>>,
+    wake: tokio::sync::Notify,
+}
+
+impl MeaningIndex {
+    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, events: EventBus, http: reqwest::Client, choice: EmbedderChoice) -> Self {
+        Self {
+            store,
+            knowledge,
+            events,
+            http,
+            choice: Mutex::new(choice),
+            loaded: tokio::sync::Mutex::new(None),
+            vectors: RwLock::new(VectorIndex::default()),
+            state: Mutex::new(MeaningState::Idle),
+            facts_version: Mutex::new(None),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// Switches embedder: the next use loads it, drops other models' vectors and
+    /// re-embeds in the background.
+    pub async fn configure(&self, choice: EmbedderChoice) {
+        *self.choice.lock().expect("choice lock") = choice;
+        *self.loaded.lock().await = None;
+        *self.vectors.write().expect("vectors lock") = VectorIndex::default();
+        *self.facts_version.lock().expect("facts lock") = None;
+        self.set_state(MeaningState::Idle);
+        self.wake.notify_one();
+    }
+
+    /// Asks the background loop to look for new work now.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    pub fn state(&self) -> MeaningState {
+        self.state.lock().expect("state lock").clone()
+    }
+
+    pub async fn status(&self) -> MeaningStatus {
+        let embedded = self.vectors.read().expect("vectors lock").len() as u64;
+        let total = self.store.embeddings().searchable_count().await.unwrap_or(0) + self.knowledge.facts().len() as u64;
+        MeaningStatus { state: self.state(), embedded, total: total.max(embedded) }
+    }
+
+    /// Bytes the vectors hold in memory.
+    pub fn memory_bytes(&self) -> usize {
+        self.vectors.read().expect("vectors lock").memory_bytes()
+    }
+
+    fn set_state(&self, state: MeaningState) {
+        *self.state.lock().expect("state lock") = state;
+    }
+
+    /// The embedder, loading it (and the stored vectors) on first use.
+    async fn embedder(&self) -> Result<Arc<dyn Embedder>, EmbedError> {
+        let mut loaded = self.loaded.lock().await;
+        if let Some(result) = loaded.as_ref() {
+            return result.clone();
+        }
+        let choice = self.choice.lock().expect("choice lock").clone();
+        let result = self.load(choice).await;
+        self.set_state(match &result {
+            Ok(embedder) => MeaningState::Ready { model: embedder.model().to_string() },
+            Err(EmbedError::Off) => MeaningState::Off,
+            Err(e) => MeaningState::Unavailable { reason: e.to_string() },
+        });
+        *loaded = Some(result.clone());
+        result
+    }
+
+    async fn load(&self, choice: EmbedderChoice) -> Result<Arc<dyn Embedder>, EmbedError> {
+        let embedder: Arc<dyn Embedder> = match choice {
+            EmbedderChoice::Off => return Err(EmbedError::Off),
+            EmbedderChoice::Local(Err(e)) => return Err(EmbedError::Unavailable(e.to_string())),
+            EmbedderChoice::Local(Ok(path)) => {
+                let local = tokio::task::spawn_blocking(move || LocalE5::load(&path)).await.map_err(|e| EmbedError::Unavailable(e.to_string()))??;
+                Arc::new(local)
+            }
+            EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
+        };
+        let store_error = |e: crate::store::StoreError| EmbedError::Unavailable(e.to_string());
+        let dropped = self.store.embeddings().forget_other_models(embedder.model()).await.map_err(store_error)?;
+        if dropped > 0 {
+            tracing::info!(dropped, model = embedder.model(), "the embedding model changed: everything is embedded again");
+        }
+        let rows = self.store.embeddings().load(embedder.model()).await.map_err(store_error)?;
+        let mut vectors = VectorIndex::default();
+        for (key, vector) in &rows {
+            vectors.insert(*key, vector);
+        }
+        *self.vectors.write().expect("vectors lock") = vectors;
+        Ok(embedder)
+    }
+
+    /// The `k` items closest in meaning to `query` (best first), among those `keep`
+    /// accepts; an error says why meaning cannot be used right now.
+    pub async fn nearest(&self, query: &str, k: usize, keep: impl Fn(Key) -> bool) -> Result<Vec<(Key, f32)>, EmbedError> {
+        let embedder = self.embedder().await?;
+        let vector = embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default();
+        Ok(self.vectors.read().expect("vectors lock").nearest(&vector, k, keep))
+    }
+
+    /// Embeds what has no vector yet, at most `limit` items (all when `None`),
+    /// publishing progress after each batch. Returns how many it embedded.
+    pub async fn catch_up(&self, limit: Option<usize>) -> Result<usize, EmbedError> {
+        let embedder = self.embedder().await?;
+        let mut done = self.sync_facts(embedder.as_ref()).await?;
+        loop {
+            let room = limit.map_or(BATCH as usize, |l| l.saturating_sub(done).min(BATCH as usize));
+            if room == 0 {
+                break;
+            }
+            let pending = self
+                .store
+                .embeddings()
+                .pending(embedder.model(), room as u32)
+                .await
+                .map_err(|e| EmbedError::Failed(e.to_string()))?;
+            if pending.is_empty() {
+                break;
+            }
+            done += self.embed_and_keep(embedder.as_ref(), pending).await?;
+            let status = self.status().await;
+            self.events.publish(CoreEvent::MemoryIndexing { embedded: status.embedded, total: status.total });
+        }
+        Ok(done)
+    }
+
+    async fn embed_and_keep(&self, embedder: &dyn Embedder, pending: Vec<PendingText>) -> Result<usize, EmbedError> {
+        let texts: Vec<String> = pending.iter().map(|p| p.text.clone()).collect();
+        let vectors = embedder.embed(&texts, TextKind::Passage).await?;
+        let quantized: Vec<(Key, Quantized)> = pending.iter().zip(&vectors).map(|(p, v)| (p.key, Quantized::from_f32(v))).collect();
+        self.store.embeddings().save(embedder.model(), &quantized).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        let mut index = self.vectors.write().expect("vectors lock");
+        for (key, vector) in &quantized {
+            index.insert(*key, vector);
+        }
+        Ok(quantized.len())
+    }
+
+    /// Gives every fact in learnings.md a vector and drops those of facts gone.
+    async fn sync_facts(&self, embedder: &dyn Embedder) -> Result<usize, EmbedError> {
+        let version = self.knowledge.version();
+        if *self.facts_version.lock().expect("facts lock") == Some(version) {
+            return Ok(0);
+        }
+        let facts = self.knowledge.facts();
+        let current: HashSet<Key> = facts.iter().map(|f| Key::fact(&f.fact.text)).collect();
+        let (missing, gone): (Vec<PendingText>, Vec<Key>) = {
+            let index = self.vectors.read().expect("vectors lock");
+            let missing = facts
+                .iter()
+                .filter(|f| !index.contains(Key::fact(&f.fact.text)))
+                .map(|f| PendingText { key: Key::fact(&f.fact.text), text: f.fact.text.clone() })
+                .collect();
+            let gone = index.keys().filter(|k| k.kind == ItemKind::Fact && !current.contains(k)).collect();
+            (missing, gone)
+        };
+        let mut done = 0;
+        for chunk in missing.chunks(BATCH as usize) {
+            done += self.embed_and_keep(embedder, chunk.to_vec()).await?;
+        }
+        if !gone.is_empty() {
+            self.store.embeddings().remove(&gone).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+            let mut index = self.vectors.write().expect("vectors lock");
+            gone.iter().for_each(|k| index.remove(*k));
+        }
+        *self.facts_version.lock().expect("facts lock") = Some(version);
+        Ok(done)
+    }
+
+    /// The background loop: catches up at start, after every finished turn or new
+    /// message, and every half minute; stops when the event bus closes.
+    pub async fn run(self: Arc<Self>) {
+        let mut events = self.events.subscribe();
+        loop {
+            match self.catch_up(None).await {
+                Ok(0) | Err(EmbedError::Unavailable(_) | EmbedError::Off) => {}
+                Ok(embedded) => tracing::debug!(embedded, "memory embedded"),
+                Err(e) => tracing::warn!(error = %e, "embedding failed; it is tried again later"),
+            }
+            tokio::select! {
+                _ = self.wake.notified() => {}
+                _ = tokio::time::sleep(IDLE_LOOK) => {}
+                closed = new_messages(&mut events) => if closed { return },
+            }
+        }
+    }
+}
+
+/// Waits for a turn or a spontaneous message to be stored; true when the bus closed.
+async fn new_messages(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> bool {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        match events.recv().await {
+            Ok(CoreEvent::TurnFinished { .. } | CoreEvent::TurnFailed { .. } | CoreEvent::SpontaneousMessage { .. } | CoreEvent::KnowledgeChanged { .. }) | Err(RecvError::Lagged(_)) => {
+                return false
+            }
+            Ok(_) => {}
+            Err(RecvError::Closed) => return true,
+        }
+    }
+}

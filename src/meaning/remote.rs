@@ -1,0 +1,106 @@
+//! Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, LM Studio, a
+//! llama.cpp server with an embedding model). The HTTP client is passed in.
+
+use serde::{Deserialize, Serialize};
+
+use super::{normalize, EmbedError, EmbedFuture, Embedder, TextKind};
+
+#[derive(Serialize)]
+struct Request<'a> {
+    model: &'a str,
+    input: &'a [String],
+    encoding_format: &'static str,
+}
+
+#[derive(Deserialize)]
+struct Response {
+    data: Vec<Item>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    index: usize,
+    embedding: Vec<f32>,
+}
+
+#[derive(Deserialize)]
+struct ErrorBody {
+    error: ErrorDetail,
+}
+
+#[derive(Deserialize)]
+struct ErrorDetail {
+    message: String,
+}
+
+pub struct RemoteEmbedder {
+    client: reqwest::Client,
+    /// Base URL ending in `/v1` (or the provider's equivalent).
+    base_url: String,
+    model: String,
+    /// `url|model`: vectors of one server's model are not another's.
+    identity: String,
+    api_key: Option<String>,
+}
+
+impl RemoteEmbedder {
+    pub fn new(client: reqwest::Client, base_url: &str, model: &str, api_key: Option<String>) -> Self {
+        let base_url = base_url.trim_end_matches('/').to_string();
+        Self { identity: format!("{base_url}|{model}"), client, base_url, model: model.to_string(), api_key }
+    }
+
+    async fn call(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let url = format!("{}/embeddings", self.base_url);
+        let mut request = self.client.post(&url).json(&Request { model: &self.model, input: texts, encoding_format: "float" });
+        if let Some(key) = &self.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.map_err(|e| {
+            let what = if e.is_connect() { "nothing answers there" } else if e.is_timeout() { "it did not answer in time" } else { "the request failed" };
+            EmbedError::Unavailable(format!("cannot reach the embeddings server at {url}: {what}"))
+        })?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        if !status.is_success() {
+            let detail = serde_json::from_slice::<ErrorBody>(&body).map(|b| b.error.message).unwrap_or_default();
+            let error = format!("the embeddings server at {url} answered {status}{}{detail}", if detail.is_empty() { "" } else { ": " });
+            return Err(match status.as_u16() {
+                401 | 403 | 404 => EmbedError::Unavailable(error),
+                _ => EmbedError::Failed(error),
+            });
+        }
+        let mut parsed: Response = serde_json::from_slice(&body)
+            .map_err(|e| EmbedError::Failed(format!("the embeddings server at {url} sent something that is not an embeddings answer: {e}")))?;
+        if parsed.data.len() != texts.len() {
+            return Err(EmbedError::Failed(format!("the embeddings server sent {} vectors for {} texts", parsed.data.len(), texts.len())));
+        }
+        parsed.data.sort_by_key(|item| item.index);
+        let dim = parsed.data[0].embedding.len();
+        if dim == 0 || parsed.data.iter().any(|item| item.embedding.len() != dim || item.embedding.iter().any(|x| !x.is_finite())) {
+            return Err(EmbedError::Failed("the embeddings server sent vectors of different lengths or with invalid numbers".into()));
+        }
+        Ok(parsed
+            .data
+            .into_iter()
+            .map(|mut item| {
+                normalize(&mut item.embedding);
+                item.embedding
+            })
+            .collect())
+    }
+}
+
+impl Embedder for RemoteEmbedder {
+    fn model(&self) -> &str {
+        &self.identity
+    }
+
+    fn embed<'a>(&'a self, texts: &'a [String], _kind: TextKind) -> EmbedFuture<'a> {
+        Box::pin(async move {
+            if texts.is_empty() {
+                return Ok(Vec::new());
+            }
+            self.call(texts).await
+        })
+    }
+}

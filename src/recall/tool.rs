@@ -1,0 +1,56 @@
+//! The `recall` tool: the model looks up what the user said long ago.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Recall;
+use crate::tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+
+/// What one tool call may fill of the model's context.
+const TOOL_BUDGET_TOKENS: usize = 1500;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// Words to look for in past conversations and saved facts.
+    query: String,
+}
+
+/// The tool: the model looks up what the user said long ago.
+pub struct RecallTool(pub Arc<Recall>);
+
+impl Tool for RecallTool {
+    fn name(&self) -> &'static str {
+        "recall"
+    }
+
+    fn description(&self) -> &'static str {
+        "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."
+    }
+
+    fn parameters(&self) -> Value {
+        schema_of::<Args>()
+    }
+
+    fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        Box::pin(async move {
+            let args: Args = parse_arguments(arguments)?;
+            let results = self.0.search(&args.query, TOOL_BUDGET_TOKENS).await.map_err(|e| ToolError::Failed(e.to_string()))?;
+            if results.hits.is_empty() {
+                return Ok(format!("Nothing found for \"{}\".", args.query));
+            }
+            let mut out = String::new();
+            for hit in &results.hits {
+                let reference = hit.external_id.as_deref().map(|e| format!(" (ref {e})")).unwrap_or_default();
+                out.push_str(&format!("- [{} {} {}{reference}] {}: {}\n", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet));
+            }
+            if results.omitted > 0 {
+                out.push_str(&format!("({} more matches not shown; search with more specific words.)\n", results.omitted));
+            }
+            Ok(out)
+        })
+    }
+}

@@ -1,0 +1,107 @@
+//! The stored vectors of recall by meaning, and what still lacks one. Work is found by
+//! asking what has no vector under the current model, so an interrupted run resumes
+//! where it stopped.
+
+use super::{Store, StoreError};
+use crate::meaning::vectors::{ItemKind, Key, Quantized};
+
+/// Something to embed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingText {
+    pub key: Key,
+    pub text: String,
+}
+
+/// A handle on the store: `store.embeddings()`.
+pub struct EmbeddingRows<'a> {
+    pub(super) store: &'a Store,
+}
+
+/// Messages worth searching: what the user and the assistant said, with some text.
+const SEARCHABLE_MESSAGES: &str = "m.role IN ('user', 'assistant') AND length(m.content) > 0";
+
+impl EmbeddingRows<'_> {
+    /// Up to `limit` messages, summaries and checkpoints with no vector under `model`,
+    /// newest messages first (recent turns are the likeliest to be asked about).
+    pub async fn pending(&self, model: &str, limit: u32) -> Result<Vec<PendingText>, StoreError> {
+        let messages: Vec<(i64, String)> = sqlx::query_as(columns_sql!(
+            "SELECT m.id, m.content FROM messages m
+             WHERE {SEARCHABLE_MESSAGES}
+               AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.kind = 'message' AND e.ref_id = m.id AND e.model = ?)
+             ORDER BY m.id DESC LIMIT ?"
+        ))
+        .bind(model)
+        .bind(limit)
+        .fetch_all(&self.store.pool)
+        .await?;
+        let mut pending: Vec<PendingText> =
+            messages.into_iter().map(|(id, text)| PendingText { key: Key { kind: ItemKind::Message, id }, text }).collect();
+        let room = i64::from(limit) - pending.len() as i64;
+        if room > 0 {
+            let notes: Vec<(String, i64, String)> = sqlx::query_as(
+                "SELECT n.kind, n.ref_id, n.text FROM notes_fts n
+                 WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.kind = n.kind AND e.ref_id = n.ref_id AND e.model = ?)
+                 LIMIT ?",
+            )
+            .bind(model)
+            .bind(room)
+            .fetch_all(&self.store.pool)
+            .await?;
+            pending.extend(notes.into_iter().filter_map(|(kind, id, text)| {
+                Some(PendingText { key: Key { kind: ItemKind::parse(&kind)?, id }, text })
+            }));
+        }
+        Ok(pending)
+    }
+
+    /// Stores vectors (replacing any earlier one of the same item) in one transaction.
+    pub async fn save(&self, model: &str, vectors: &[(Key, Quantized)]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for (key, vector) in vectors {
+            sqlx::query("INSERT OR REPLACE INTO embeddings (kind, ref_id, model, vector) VALUES (?, ?, ?, ?)")
+                .bind(key.kind.as_str())
+                .bind(key.id)
+                .bind(model)
+                .bind(vector.to_blob())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Drops vectors made by any other model: they cannot be compared with new ones.
+    pub async fn forget_other_models(&self, model: &str) -> Result<u64, StoreError> {
+        Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(&self.store.pool).await?.rows_affected())
+    }
+
+    /// Drops the vectors of these items (facts no longer in learnings.md).
+    pub async fn remove(&self, keys: &[Key]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for key in keys {
+            sqlx::query("DELETE FROM embeddings WHERE kind = ? AND ref_id = ?").bind(key.kind.as_str()).bind(key.id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every vector of `model` (a damaged blob is skipped: it is simply embedded again).
+    pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized)>, StoreError> {
+        let rows: Vec<(String, i64, Vec<u8>)> =
+            sqlx::query_as("SELECT kind, ref_id, vector FROM embeddings WHERE model = ?").bind(model).fetch_all(&self.store.pool).await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(kind, id, blob)| Some((Key { kind: ItemKind::parse(&kind)?, id }, Quantized::from_blob(&blob)?)))
+            .collect())
+    }
+
+    /// Messages, summaries and checkpoints that should have a vector (facts are counted
+    /// by their owner).
+    pub async fn searchable_count(&self) -> Result<u64, StoreError> {
+        let (messages,): (i64,) = sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}"))
+            .fetch_one(&self.store.pool)
+            .await?;
+        let (notes,): (i64,) = sqlx::query_as("SELECT count(*) FROM notes_fts").fetch_one(&self.store.pool).await?;
+        Ok((messages + notes) as u64)
+    }
+}

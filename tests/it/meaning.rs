@@ -1,0 +1,189 @@
+//! Recall by meaning with the real local embedder (multilingual-e5-small through the
+//! vendored engine, weights from the venv `make test` sets up), an OpenAI-compatible
+//! endpoint on loopback, and the fallback to words when neither can run.
+
+use std::sync::Arc;
+
+use sidecar::meaning::choice::EmbedderChoice;
+use sidecar::meaning::indexer::MeaningState;
+use sidecar::recall::RecallMode;
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions};
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
+
+use crate::support::local_llm_python;
+
+/// A companion whose embedder is the local one.
+async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
+    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    settings.local_model.python = Some(local_llm_python());
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+fn lines(messages: &[(&str, &str)]) -> Vec<u8> {
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, (role, content))| serde_json::json!({"role": role, "content": content, "id": format!("m{i}")}).to_string() + "\n")
+        .collect::<String>()
+        .into_bytes()
+}
+
+const HISTORY: &[(&str, &str)] = &[
+    ("user", "Mi hermana Laura empezó a trabajar como enfermera en el hospital La Fe."),
+    ("assistant", "¡Qué buena noticia para Laura!"),
+    ("user", "Yesterday I fixed the kitchen tap with a new washer."),
+    ("assistant", "Nice, dripping taps are the worst."),
+    ("user", "Estoy leyendo una novela de ciencia ficción muy larga."),
+    ("assistant", "¿Cuál es?"),
+    ("user", "We might go hiking in the Pyrenees in spring."),
+    ("assistant", "That sounds lovely."),
+];
+
+#[tokio::test]
+async fn a_paraphrase_in_another_language_is_found_by_meaning_where_words_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let embedded = core.meaning().catch_up(None).await.unwrap();
+    assert_eq!(embedded, HISTORY.len());
+    assert!(matches!(core.meaning().state(), MeaningState::Ready { .. }));
+
+    let question = "What did I say about my sibling's new job?";
+    let words = core.recall_service().search_in(question, 2000, RecallMode::Words).await.unwrap();
+    assert!(words.hits.iter().all(|h| !h.snippet.contains("enfermera")), "words alone miss it: {:?}", words.hits);
+    let hybrid = core.recall(question, 2000).await.unwrap();
+    assert_eq!(hybrid.words_only, None);
+    let first = &hybrid.hits[0];
+    assert!(first.snippet.contains("enfermera") && first.source == "message" && first.external_id.as_deref() == Some("m0"), "{:?}", hybrid.hits);
+    // The best message hit brings the reply beside it.
+    assert!(hybrid.hits.iter().any(|h| h.beside && h.snippet.contains("Laura")), "{:?}", hybrid.hits);
+}
+
+#[tokio::test]
+async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let core = open_local(dir.path()).await;
+        core.import_jsonl(&lines(HISTORY)).await.unwrap();
+        assert_eq!(core.meaning().catch_up(Some(3)).await.unwrap(), 3);
+        let status = core.meaning().status().await;
+        assert_eq!((status.embedded, status.total), (3, HISTORY.len() as u64));
+    }
+    let core = open_local(dir.path()).await;
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len() - 3, "only what was missing");
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0);
+    let status = core.meaning().status().await;
+    assert_eq!((status.embedded, status.total), (HISTORY.len() as u64, HISTORY.len() as u64));
+}
+
+#[tokio::test]
+async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.remember("Es alérgica a los cacahuetes", sidecar::knowledge::learnings::Category::Health).unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    let hits = core.recall("peanut allergy", 500).await.unwrap().hits;
+    assert_eq!(hits[0].source, "fact", "{hits:?}");
+    let fact = core.facts().remove(0);
+    core.knowledge().delete(fact.line, &fact.fact.text).unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    assert_eq!(core.meaning().status().await.embedded, 0);
+    assert!(core.recall("peanut allergy", 500).await.unwrap().hits.is_empty());
+}
+
+#[tokio::test]
+async fn a_damaged_weights_file_is_refused_and_recall_keeps_working_by_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let damaged = dir.path().join("e5-small-q4.bin");
+    std::fs::write(&damaged, b"E5S1 truncated").unwrap();
+    core.meaning().configure(EmbedderChoice::Local(Ok(damaged))).await;
+
+    let results = core.recall("kitchen tap", 500).await.unwrap();
+    assert!(results.hits[0].snippet.contains("[kitchen] [tap]"), "{:?}", results.hits);
+    let why = results.words_only.expect("it says meaning was not used");
+    assert!(why.contains("damaged") && why.contains("make run"), "{why}");
+    assert!(matches!(core.meaning().state(), MeaningState::Unavailable { .. }));
+}
+
+/// An OpenAI-compatible embeddings endpoint whose vectors put texts sharing their first
+/// letter close together.
+async fn embeddings_server(key: &str) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/embeddings"))
+        .and(header("authorization", format!("Bearer {key}").as_str()))
+        .respond_with(|request: &Request| {
+            let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            let data: Vec<serde_json::Value> = body["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(index, text)| {
+                    let first = text.as_str().unwrap().to_lowercase().bytes().next().unwrap_or(b'a');
+                    let mut vector = vec![0.01f32; 8];
+                    vector[usize::from(first % 8)] = 3.0;
+                    serde_json::json!({"object": "embedding", "index": index, "embedding": vector})
+                })
+                .rev()
+                .collect();
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({"object": "list", "data": data, "model": body["model"]}))
+        })
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+
+    let server = embeddings_server("k-123").await;
+    let mut progress = core.events().subscribe();
+    let url = format!("{}/v1", server.uri());
+    core.meaning().configure(EmbedderChoice::Remote { url: url.clone(), model: "tiny-embed".into(), api_key: Some("k-123".into()) }).await;
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
+    let status = core.meaning().status().await;
+    assert_eq!(status.embedded, HISTORY.len() as u64);
+    assert_eq!(status.state, MeaningState::Ready { model: format!("{url}|tiny-embed") });
+    let mut last = None;
+    while let Ok(event) = progress.try_recv() {
+        if let sidecar::CoreEvent::MemoryIndexing { embedded, total } = event {
+            last = Some((embedded, total));
+        }
+    }
+    assert_eq!(last, Some((HISTORY.len() as u64, HISTORY.len() as u64)), "progress was published");
+    let (rows,): (i64,) = sqlx::query_as("SELECT count(*) FROM embeddings WHERE model <> ?")
+        .bind(format!("{url}|tiny-embed"))
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(rows, 0, "no vector of the old model is left");
+}
+
+#[tokio::test]
+async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let server = embeddings_server("right").await;
+    core.meaning()
+        .configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("wrong".into()) })
+        .await;
+    let results = core.recall("hiking", 500).await.unwrap();
+    assert!(results.hits[0].snippet.contains("[hiking]"));
+    assert!(results.words_only.as_deref().is_some_and(|w| w.contains("404")), "{:?}", results.words_only);
+
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    core.meaning().configure(EmbedderChoice::Remote { url: format!("http://{closed}/v1"), model: "m".into(), api_key: None }).await;
+    let results = core.recall("hiking", 500).await.unwrap();
+    assert!(!results.hits.is_empty());
+    assert!(results.words_only.as_deref().is_some_and(|w| w.contains("nothing answers")), "{:?}", results.words_only);
+}
