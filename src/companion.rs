@@ -93,6 +93,7 @@ pub struct Companion {
     search: tools::web_search::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
+    data: Arc<crate::data_service::DataService>,
     events: EventBus,
     data_dir: PathBuf,
     clock: Clock,
@@ -172,6 +173,15 @@ impl Companion {
         let all_day = models.settings().user.all_day_time();
         let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
         let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
+        let data = Arc::new(crate::data_service::DataService::new(
+            store.clone(),
+            knowledge.clone(),
+            meaning.clone(),
+            clock.clone(),
+            lang,
+            options.data_dir.clone(),
+            options.config_path.clone(),
+        ));
         let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone(), meaning, clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
@@ -215,6 +225,7 @@ impl Companion {
             models,
             knowledge,
             recall,
+            data,
             events,
             data_dir: options.data_dir,
             clock,
@@ -435,21 +446,14 @@ impl Companion {
         self.recall.meaning()
     }
 
-    /// Imports messages from JSON lines (`role`, `content`, optional `timestamp` and
-    /// `id`) into a new conversation. Returns (imported, problems by line number).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), CompanionError> {
-        let (lines, problems) = crate::history_import::read(bytes, self.clock.now());
-        // Imported history is an archive: searchable, but the chat stays where it was.
-        let conversation = self.store.conversations().new_conversation().await?;
-        self.store.recall_index().archive_conversation(conversation).await?;
-        for line in &lines {
-            let when = line.timestamp.map(crate::store::utc);
-            self.store
-                .recall_index()
-                .import_message(conversation, line.role, &line.content, when.as_deref(), line.external_id.as_deref())
-                .await?;
-        }
-        Ok((lines.len(), problems))
+    /// Imports messages from JSON lines (see [`crate::data_service::DataService::import_jsonl`]).
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), crate::data_service::DataError> {
+        self.data.import_jsonl(bytes).await
+    }
+
+    /// Backups, export and imports.
+    pub fn data(&self) -> &Arc<crate::data_service::DataService> {
+        &self.data
     }
 
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {

@@ -3,15 +3,19 @@
 //! over this crate, and everything here is testable headless.
 
 pub mod agent;
+pub mod backup;
 pub mod channels;
+pub mod chat_exports;
 pub mod chats;
 pub mod clock;
 pub mod companion;
 pub mod context;
+pub mod data_service;
 pub mod dates;
 pub mod conversation;
 pub mod error;
 pub mod events;
+pub mod export;
 pub mod fsutil;
 pub mod history_import;
 pub mod intent;

@@ -44,6 +44,7 @@ pub fn run() {
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
             tauri::async_runtime::spawn(companion.meaning().clone().run());
+            tauri::async_runtime::spawn(companion.data().clone().run_daily_backups());
             proactive::start(app.handle(), companion.clone());
             // Start the model now so the first message does not wait for it.
             tauri::async_runtime::spawn(async move {

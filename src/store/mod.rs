@@ -16,6 +16,7 @@ pub mod chat_list;
 mod context;
 mod corrections;
 mod embeddings;
+pub mod export;
 mod messages;
 mod proactive;
 mod recall;
@@ -69,7 +70,7 @@ pub struct Store {
 
 /// Runs SQLite's `quick_check` on an existing file through a read-only connection, so a
 /// damaged database is refused before anything (migrations, the WAL switch) writes to it.
-async fn check_integrity(path: &Path) -> Result<(), StoreError> {
+pub(crate) async fn check_integrity(path: &Path) -> Result<(), StoreError> {
     let shown = path.display().to_string();
     let options = SqliteConnectOptions::from_str("sqlite://").expect("static URL").filename(path).read_only(true);
     let damaged = |detail: String| StoreError::Damaged { path: shown.clone(), detail };
@@ -154,6 +155,10 @@ impl Store {
 
     pub fn embeddings(&self) -> embeddings::EmbeddingRows<'_> {
         embeddings::EmbeddingRows { store: self }
+    }
+
+    pub fn export_rows(&self) -> export::ExportRows<'_> {
+        export::ExportRows { store: self }
     }
 
     pub fn proactive(&self) -> proactive::ProactiveRows<'_> {

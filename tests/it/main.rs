@@ -3,6 +3,7 @@
 mod support;
 mod agent_loop;
 mod anthropic;
+mod backup;
 mod chats;
 mod checkpoints;
 mod cli;

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 mod chat;
+mod data;
 mod memory;
 mod models;
 mod reminders;
@@ -83,8 +84,9 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         query: Vec<String>,
     },
-    /// Imports a conversation from JSON lines: one message per line with `role`,
-    /// `content`, and optional `timestamp` and `id` (kept and shown by recall).
+    /// Imports history into recall: JSON lines (one message per line with `role`,
+    /// `content`, and optional `timestamp` and `id`, kept and shown by recall), or the
+    /// `conversations.json` of a ChatGPT or Claude data export.
     Import {
         #[arg(long)]
         json: bool,
@@ -146,6 +148,29 @@ enum Command {
         #[command(subcommand)]
         command: models::ModelsCommand,
     },
+    /// Writes a backup: a snapshot of the database, the knowledge files and settings
+    /// (never keys), with a manifest of checksums. DEST: a folder or a file (default:
+    /// the data directory's backups/).
+    Backup {
+        #[arg(long)]
+        json: bool,
+        dest: Option<PathBuf>,
+    },
+    /// Restores a backup after checking every checksum; the data it replaces is kept
+    /// in the data directory's before-restore-… folder. Quit the app first.
+    Restore {
+        #[arg(long)]
+        json: bool,
+        file: PathBuf,
+    },
+    /// Exports every conversation and fact as Markdown or JSON (to standard output,
+    /// or to --output FILE).
+    Export {
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: data::ExportChoice,
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -183,6 +208,10 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         let lang = sidecar::preferences::language_of(options.settings.desktop.language);
         return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
+    if let Command::Restore { json, file } = &cli.command {
+        // Files only: the database must not be open while it is replaced.
+        return data::restore(&options, file, *json).await;
+    }
     let companion = Companion::open(options)
         .await
         .context("cannot open Sidecar's data")?;
@@ -208,6 +237,9 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
+        Command::Backup { json, dest } => data::backup(&companion, dest.as_deref(), json).await?,
+        Command::Export { format, output } => data::export(&companion, format, output.as_deref()).await?,
+        Command::Restore { .. } => unreachable!("answered before the data is opened"),
         Command::Remind { json, words } => remind(&companion, &words, json).await?,
         Command::Reminders { json, ics, import } => reminders(&companion, json, ics, import.as_deref()).await?,
         Command::ParseDate { .. } => unreachable!("answered before the data is opened"),

@@ -60,14 +60,25 @@ pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, js
 
 pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: bool) -> anyhow::Result<i32> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let (imported, problems) = companion.import_jsonl(&bytes).await?;
+    // A ChatGPT or Claude export is one JSON list; JSON lines start with an object.
+    let is_export = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    let (imported, problems, what) = if is_export {
+        let report = companion.data().import_chat_export(&bytes).await?;
+        let what = format!("{} messages in {} conversations from {}", report.messages, report.conversations, report.from);
+        let problems = report.problems.iter().map(|(n, why)| ("conversation", *n, why.clone())).collect::<Vec<_>>();
+        (report.messages, problems, what)
+    } else {
+        let (imported, problems) = companion.import_jsonl(&bytes).await?;
+        let problems = problems.into_iter().map(|(n, why)| ("line", n, why)).collect::<Vec<_>>();
+        (imported, problems, format!("{imported} messages"))
+    };
     if json {
-        let problems: Vec<_> = problems.iter().map(|(line, error)| json!({"line": line, "error": error})).collect();
+        let problems: Vec<_> = problems.iter().map(|(unit, at, error)| json!({*unit: at, "error": error})).collect();
         println!("{}", json!({"imported": imported, "problems": problems}));
     } else {
-        println!("Imported {imported} messages.");
-        for (line, error) in &problems {
-            eprintln!("line {line} skipped: {error}");
+        println!("Imported {what}.");
+        for (unit, at, error) in &problems {
+            eprintln!("{unit} {at} skipped: {error}");
         }
     }
     embed_all(companion).await;

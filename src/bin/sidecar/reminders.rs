@@ -149,6 +149,7 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let mut events = companion.events().subscribe();
     let deliveries = tokio::spawn(deliveries);
     tokio::spawn(companion.meaning().clone().run());
+    tokio::spawn(companion.data().clone().run_daily_backups());
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
     let telegram = companion.channels().view().telegram;
     if telegram.enabled {

@@ -1,0 +1,129 @@
+//! Evidence recall of `recall` on the evaluation set (`benches/data/recall_eval.json`,
+//! built by `scripts/recall_eval.py`): two long conversations, Spanish and English, with
+//! questions whose evidence messages are known. For each question, the share of its
+//! evidence that recall packs into 1k, 2k and 4k tokens, words alone against hybrid;
+//! plus the local embedder's throughput and the memory it adds. Prints figures; asserts
+//! nothing.
+//!
+//! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench recall_eval`
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::Instant;
+
+use serde::Deserialize;
+use sidecar::clock::Clock;
+use sidecar::llm::Role;
+use sidecar::recall::RecallMode;
+use sidecar::{Companion, CompanionOptions};
+
+#[derive(Deserialize)]
+struct EvalSet {
+    now: chrono::DateTime<chrono::Utc>,
+    zone: String,
+    conversations: Vec<Vec<EvalMessage>>,
+    questions: Vec<Question>,
+}
+
+#[derive(Deserialize)]
+struct EvalMessage {
+    id: i64,
+    role: Role,
+    content: String,
+    timestamp: String,
+}
+
+#[derive(Deserialize)]
+struct Question {
+    lang: String,
+    kind: String,
+    question: String,
+    evidence: Vec<i64>,
+}
+
+const BUDGETS: [usize; 3] = [1000, 2000, 4000];
+
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+#[tokio::main]
+async fn main() {
+    let set: EvalSet = serde_json::from_str(include_str!("data/recall_eval.json")).expect("the evaluation set parses");
+    let Some(python) = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON") else {
+        eprintln!("set SIDECAR_LOCAL_LLM_PYTHON to the venv's Python (`make test` creates .venv): the local embedder's weights are found there");
+        std::process::exit(2);
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.python = Some(python.into());
+    let mut options = CompanionOptions::new(dir.path().to_path_buf(), settings);
+    options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
+    let core = Companion::open(options).await.unwrap();
+
+    // The evaluation's ids, mapped to the ids the store gives.
+    let mut ids: HashMap<i64, i64> = HashMap::new();
+    for messages in &set.conversations {
+        let conversation = core.store().conversations().new_conversation().await.unwrap();
+        for m in messages {
+            let stored = core.store().recall_index().import_message(conversation, m.role, &m.content, Some(&m.timestamp), None).await.unwrap();
+            ids.insert(m.id, stored);
+        }
+    }
+    let total_messages = ids.len();
+
+    let before = rss_mb();
+    let started = Instant::now();
+    let embedded = core.meaning().catch_up(None).await.expect("the local embedder runs");
+    let seconds = started.elapsed().as_secs_f64();
+    let after = rss_mb();
+    println!("embedding: {embedded} messages in {seconds:.1} s = {:.1} messages/s (2 cores, batches of 16)", embedded as f64 / seconds);
+    println!(
+        "memory: the process grew {:.0} MB while loading and running the embedder (weights are memory-mapped, 72 MB on disk); the vectors of {total_messages} messages hold {:.1} MB",
+        after - before,
+        core.meaning().memory_bytes() as f64 / 1e6
+    );
+
+    let questions = &set.questions;
+    let mut table: BTreeMap<(&str, usize), Vec<f64>> = BTreeMap::new();
+    let mut by_kind: BTreeMap<(&str, String), Vec<f64>> = BTreeMap::new();
+    let mut latencies = Vec::new();
+    for (mode_name, mode) in [("words", RecallMode::Words), ("hybrid", RecallMode::Hybrid)] {
+        for budget in BUDGETS {
+            for q in questions {
+                let started = Instant::now();
+                let results = core.recall_service().search_in(&q.question, budget, mode).await.unwrap();
+                if mode == RecallMode::Hybrid && budget == 2000 {
+                    latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+                }
+                let shown: HashSet<i64> = results.hits.iter().filter(|h| h.source == "message").map(|h| h.id).collect();
+                let found = q.evidence.iter().filter(|e| shown.contains(&ids[e])).count();
+                let share = found as f64 / q.evidence.len() as f64;
+                table.entry((mode_name, budget)).or_default().push(share);
+                if budget == 2000 {
+                    by_kind.entry((mode_name, format!("{} {}", q.lang, q.kind))).or_default().push(share);
+                }
+            }
+        }
+    }
+    let mean = |v: &[f64]| 100.0 * v.iter().sum::<f64>() / v.len() as f64;
+    println!("\nevidence recall on {} questions over {total_messages} messages (share of each question's evidence packed into the budget):", questions.len());
+    println!("  {:<8} {:>8} {:>8} {:>8}", "", "1k", "2k", "4k");
+    for mode in ["words", "hybrid"] {
+        let cells: Vec<String> = BUDGETS.iter().map(|b| format!("{:>7.1}%", mean(&table[&(mode, *b)]))).collect();
+        println!("  {mode:<8} {}", cells.join(" "));
+    }
+    println!("\nat 2k tokens, by language and kind (words → hybrid):");
+    let kinds: BTreeMap<&String, ()> = by_kind.keys().map(|(_, k)| (k, ())).collect();
+    for kind in kinds.keys() {
+        let words = &by_kind[&("words", (*kind).clone())];
+        let hybrid = &by_kind[&("hybrid", (*kind).clone())];
+        println!("  {kind:<16} {:>5.1}% → {:>5.1}%  ({} questions)", mean(words), mean(hybrid), words.len());
+    }
+    latencies.sort_by(f64::total_cmp);
+    println!("\nhybrid recall latency here (2k budget): median {:.0} ms, p95 {:.0} ms", latencies[latencies.len() / 2], latencies[latencies.len() * 95 / 100]);
+}

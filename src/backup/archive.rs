@@ -1,0 +1,133 @@
+//! The backup file itself: a gzip-compressed tar with `manifest.json` first, written to
+//! a temporary name and renamed, so a crash never leaves half a backup under the real
+//! name; and read back into a staging folder with every checksum recomputed.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use sha2::{Digest, Sha256};
+
+use super::manifest::{self, Manifest, ManifestEntry, FORMAT, MANIFEST, VERSION};
+
+/// A manifest larger than this is not one of ours.
+const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// Writes `files` (relative name, file) with their manifest; returns the backup's size
+/// and the number of files.
+pub fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str) -> std::io::Result<(u64, usize)> {
+    // Knowledge files and settings may change while the backup runs: each is read once,
+    // and the bytes read are the ones checksummed and stored.
+    let mut contents: Vec<(String, Vec<u8>)> = Vec::new();
+    for (name, file) in files {
+        contents.push((name.clone(), std::fs::read(file)?));
+    }
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        version: VERSION,
+        created_at: created_at.into(),
+        app_version: env!("CARGO_PKG_VERSION").into(),
+        files: contents
+            .iter()
+            .map(|(name, bytes)| ManifestEntry { path: name.clone(), bytes: bytes.len() as u64, sha256: hex::encode(Sha256::digest(bytes)) })
+            .collect(),
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("backup");
+    let partial = path.with_file_name(format!(".{name}.partial"));
+    let result = (|| {
+        let file = std::fs::File::create(&partial)?;
+        let mut tar = tar::Builder::new(GzEncoder::new(file, flate2::Compression::fast()));
+        let manifest_bytes = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");
+        append(&mut tar, MANIFEST, &manifest_bytes)?;
+        for (name, bytes) in &contents {
+            append(&mut tar, name, bytes)?;
+        }
+        let file = tar.into_inner()?.finish()?;
+        file.sync_all()?;
+        std::fs::rename(&partial, path)?;
+        std::fs::metadata(path).map(|m| m.len())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    Ok((result?, contents.len()))
+}
+
+fn append<W: Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let mut header = tar::Header::new_gnu();
+    header.set_size(bytes.len() as u64);
+    header.set_mode(0o600);
+    header.set_mtime(0);
+    header.set_cksum();
+    tar.append_data(&mut header, name, bytes)
+}
+
+/// Unpacks `path` into `staging`, checking it against its manifest: every file listed
+/// present with its size and SHA-256, nothing unlisted, nothing outside the allowed
+/// names. Returns the manifest, or why the backup is refused.
+pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut archive = tar::Archive::new(GzDecoder::new(file));
+    let damaged = |e: std::io::Error| format!("it is damaged or cut short ({e})");
+    let mut manifest: Option<Manifest> = None;
+    let mut seen: HashMap<String, (u64, String)> = HashMap::new();
+    let entries = archive.entries().map_err(damaged)?;
+    for entry in entries {
+        let mut entry = entry.map_err(damaged)?;
+        let name = entry.path().map_err(damaged)?.to_string_lossy().to_string();
+        if name == MANIFEST {
+            if entry.size() > MAX_MANIFEST_BYTES {
+                return Err("its manifest is too large".into());
+            }
+            let mut text = Vec::new();
+            entry.read_to_end(&mut text).map_err(damaged)?;
+            manifest = Some(serde_json::from_slice(&text).map_err(|e| format!("its manifest cannot be read ({e})"))?);
+            continue;
+        }
+        if !manifest::allowed(&name) {
+            return Err(format!("it holds a file Sidecar does not back up ({name})"));
+        }
+        let target = staging.join(&name);
+        std::fs::create_dir_all(target.parent().expect("allowed names have a parent")).map_err(|e| e.to_string())?;
+        let mut out = std::fs::File::create(&target).map_err(|e| e.to_string())?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0u8; 1 << 16];
+        let mut total = 0u64;
+        loop {
+            let read = entry.read(&mut buffer).map_err(damaged)?;
+            if read == 0 {
+                break;
+            }
+            total += read as u64;
+            hasher.update(&buffer[..read]);
+            out.write_all(&buffer[..read]).map_err(|e| e.to_string())?;
+        }
+        out.sync_all().map_err(|e| e.to_string())?;
+        seen.insert(name, (total, hex::encode(hasher.finalize())));
+    }
+    // The tar ends before the gzip stream does: read to the end so gzip's own checksum
+    // of everything (padding included) is verified too.
+    std::io::copy(&mut archive.into_inner(), &mut std::io::sink()).map_err(damaged)?;
+    let manifest = manifest.ok_or("it has no manifest")?;
+    if manifest.format != FORMAT || manifest.version > VERSION {
+        return Err(format!("it is a {} version {} file, not a Sidecar backup this version reads", manifest.format, manifest.version));
+    }
+    for entry in &manifest.files {
+        match seen.remove(&entry.path) {
+            None => return Err(format!("{} is missing from it", entry.path)),
+            Some((bytes, sha)) if bytes != entry.bytes || sha != entry.sha256 => {
+                return Err(format!("{} does not match its checksum", entry.path));
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(extra) = seen.keys().next() {
+        return Err(format!("{extra} is in it but not in its manifest"));
+    }
+    if !manifest.files.iter().any(|f| f.path == "sidecar.db") {
+        return Err("it holds no database".into());
+    }
+    Ok(manifest)
+}

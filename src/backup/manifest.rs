@@ -1,0 +1,58 @@
+//! The manifest inside every backup: what each file is, its size and SHA-256, so a
+//! restore can refuse a damaged or incomplete backup before it touches anything.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+pub const FORMAT: &str = "sidecar-backup";
+pub const VERSION: u32 = 1;
+/// The manifest's own name inside the archive.
+pub const MANIFEST: &str = "manifest.json";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub version: u32,
+    /// UTC, RFC 3339.
+    pub created_at: String,
+    pub app_version: String,
+    pub files: Vec<ManifestEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Relative, `/`-separated: `sidecar.db`, `settings.toml`, `knowledge/NAME.md`.
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// Whether `path` is one a backup may hold: nothing absolute, no `..`, only the
+/// database, the settings and the knowledge files.
+pub fn allowed(path: &str) -> bool {
+    match path.split('/').collect::<Vec<_>>().as_slice() {
+        ["sidecar.db"] | ["settings.toml"] => true,
+        ["knowledge", name] => name.ends_with(".md") && !name.starts_with('.') && name.chars().all(|c| c.is_alphanumeric() || "._-".contains(c)),
+        _ => false,
+    }
+}
+
+/// Size and SHA-256 of a file, read in pieces.
+pub fn digest(path: &Path) -> std::io::Result<(u64, String)> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let read = file.read(&mut buffer)?;
+        if read == 0 {
+            break;
+        }
+        total += read as u64;
+        hasher.update(&buffer[..read]);
+    }
+    Ok((total, hex::encode(hasher.finalize())))
+}

@@ -1,0 +1,158 @@
+//! Backups (the seeds' FASE 5): one file holding a consistent snapshot of the database
+//! (`VACUUM INTO`, safe while Sidecar runs), the knowledge files and settings.toml
+//! (which never holds a key: keys live in the system keychain), and a manifest with
+//! every file's SHA-256.
+//!
+//! - `sidecar backup` and Settings → Data → Back up now write one on demand.
+//! - The app and the daemon write one a day into `backups/` and keep 7 daily and 4
+//!   weekly ([`retention`]).
+//! - A restore ([`restore`]) unpacks into a staging folder, checks every checksum and
+//!   the database's integrity, and only then moves the current data aside
+//!   (`before-restore-…/`) and puts the backup in its place. A damaged or truncated
+//!   backup is refused with nothing changed.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+
+use crate::store::Store;
+
+mod archive;
+pub mod manifest;
+pub mod restore;
+pub mod retention;
+
+/// Where automatic backups go, inside the data directory.
+pub const BACKUP_DIR: &str = "backups";
+/// The file extension of a backup (a gzip-compressed tar).
+pub const EXTENSION: &str = "sidecar-backup";
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("cannot write the backup {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("cannot read the backup {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot snapshot the database: {0}")]
+    Snapshot(String),
+    #[error("{path} is not a usable Sidecar backup: {why}. Nothing was changed")]
+    Invalid { path: PathBuf, why: String },
+    #[error("Sidecar is running (the app or the daemon holds {dir}). Quit it, then restore again")]
+    InUse { dir: PathBuf },
+    #[error("the restore stopped while putting files in place ({why}); your data from before is in {aside}")]
+    Swap { why: String, aside: PathBuf },
+}
+
+/// A backup written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BackupInfo {
+    pub path: PathBuf,
+    pub bytes: u64,
+    pub files: usize,
+    pub created_at: String,
+}
+
+/// The data a backup covers, and where backups go.
+#[derive(Debug, Clone)]
+pub struct Backups {
+    store: Store,
+    data_dir: PathBuf,
+    /// settings.toml, when this Sidecar has one.
+    config_path: Option<PathBuf>,
+}
+
+impl Backups {
+    pub fn new(store: Store, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
+        Self { store, data_dir, config_path }
+    }
+
+    pub fn dir(&self) -> PathBuf {
+        self.data_dir.join(BACKUP_DIR)
+    }
+
+    /// Writes a backup to `path` (a folder gets a dated file name inside it).
+    pub async fn write(&self, path: &Path, now: DateTime<Utc>) -> Result<BackupInfo, BackupError> {
+        let path = if path.is_dir() { path.join(file_name(now)) } else { path.to_path_buf() };
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        std::fs::create_dir_all(&parent).map_err(|source| BackupError::Write { path: path.clone(), source })?;
+        let staging = tempfile::Builder::new()
+            .prefix(".sidecar-backup-")
+            .tempdir_in(&parent)
+            .map_err(|source| BackupError::Write { path: path.clone(), source })?;
+        let snapshot = staging.path().join("sidecar.db");
+        sqlx::query("VACUUM INTO ?")
+            .bind(snapshot.to_string_lossy().to_string())
+            .execute(self.store.pool())
+            .await
+            .map_err(|e| BackupError::Snapshot(e.to_string()))?;
+        let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
+        let knowledge = self.data_dir.join("knowledge");
+        if let Ok(entries) = std::fs::read_dir(&knowledge) {
+            let mut names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
+            names.sort();
+            for name in names {
+                let relative = format!("knowledge/{name}");
+                if manifest::allowed(&relative) {
+                    files.push((relative, knowledge.join(name)));
+                }
+            }
+        }
+        if let Some(config) = self.config_path.as_ref().filter(|p| p.is_file()) {
+            files.push(("settings.toml".into(), config.clone()));
+        }
+        let created_at = crate::store::utc(now);
+        let (bytes, count) = archive::write(&path, &files, &created_at).map_err(|source| BackupError::Write { path: path.clone(), source })?;
+        Ok(BackupInfo { path, bytes, files: count, created_at })
+    }
+
+    /// Today's automatic backup, unless one exists; then prunes to 7 daily and 4 weekly.
+    /// Returns the backup written, if any.
+    pub async fn daily(&self, now: DateTime<Utc>, today: NaiveDate) -> Result<Option<BackupInfo>, BackupError> {
+        let dir = self.dir();
+        let existing = self.automatic();
+        let written = if existing.iter().any(|(date, _)| *date == today) {
+            None
+        } else {
+            Some(self.write(&dir.join(daily_name(today)), now).await?)
+        };
+        let all = self.automatic();
+        let keep = retention::keep(&all.iter().map(|(d, _)| *d).collect::<Vec<_>>());
+        for (date, path) in all {
+            if !keep.contains(&date) {
+                if let Err(e) = std::fs::remove_file(&path) {
+                    tracing::warn!(error = %e, path = %path.display(), "cannot remove an old backup");
+                }
+            }
+        }
+        Ok(written)
+    }
+
+    /// The automatic backups in `backups/`, by date.
+    pub fn automatic(&self) -> Vec<(NaiveDate, PathBuf)> {
+        let Ok(entries) = std::fs::read_dir(self.dir()) else { return Vec::new() };
+        let mut found: Vec<(NaiveDate, PathBuf)> = entries
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let date = name.strip_prefix("daily-")?.strip_suffix(&format!(".{EXTENSION}"))?;
+                Some((NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()?, e.path()))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// Restores `file` over the current data (see [`restore`]).
+    pub async fn restore(&self, file: &Path, now: DateTime<Utc>) -> Result<restore::Restored, BackupError> {
+        restore::restore(file, &self.data_dir, self.config_path.as_deref(), now).await
+    }
+}
+
+fn file_name(now: DateTime<Utc>) -> String {
+    format!("sidecar-{}.{EXTENSION}", now.format("%Y-%m-%d-%H%M%S"))
+}
+
+fn daily_name(today: NaiveDate) -> String {
+    format!("daily-{}.{EXTENSION}", today.format("%Y-%m-%d"))
+}

@@ -1,0 +1,58 @@
+//! Putting a backup back: checked whole first, then swapped in, with the data it
+//! replaces kept aside.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::{archive, BackupError};
+use crate::reminders::scheduler::SchedulerLock;
+
+/// What a restore did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Restored {
+    /// Files put back.
+    pub files: usize,
+    /// When the backup was made.
+    pub created_at: String,
+    /// Where the data it replaced now is.
+    pub aside: PathBuf,
+}
+
+/// Restores `file` into `data_dir` (and `config_path` for the settings). Refused while
+/// Sidecar runs on this data, and for any backup that does not check out whole.
+pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<Restored, BackupError> {
+    let io = |source| BackupError::Read { path: file.to_path_buf(), source };
+    let invalid = |why: String| BackupError::Invalid { path: file.to_path_buf(), why };
+    let Some(_lock) = SchedulerLock::try_acquire(data_dir).map_err(io)? else {
+        return Err(BackupError::InUse { dir: data_dir.to_path_buf() });
+    };
+    let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
+    let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
+    crate::store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
+
+    let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
+    std::fs::create_dir_all(&aside).map_err(io)?;
+    let swap = |why: std::io::Error| BackupError::Swap { why: why.to_string(), aside: aside.clone() };
+    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge"] {
+        let current = data_dir.join(name);
+        if current.exists() {
+            std::fs::rename(&current, aside.join(name)).map_err(swap)?;
+        }
+    }
+    // Settings go back only where this Sidecar keeps them.
+    let settings_to = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
+    if let Some(config) = settings_to.filter(|c| c.is_file()) {
+        std::fs::copy(config, aside.join("settings.toml")).map_err(swap)?;
+    }
+    std::fs::rename(staging.path().join("sidecar.db"), data_dir.join("sidecar.db")).map_err(swap)?;
+    if staging.path().join("knowledge").is_dir() {
+        std::fs::rename(staging.path().join("knowledge"), data_dir.join("knowledge")).map_err(swap)?;
+    }
+    if let Some(config) = settings_to {
+        let bytes = std::fs::read(staging.path().join("settings.toml")).map_err(swap)?;
+        crate::fsutil::write_atomically(config, &bytes).map_err(swap)?;
+    }
+    Ok(Restored { files: manifest.files.len(), created_at: manifest.created_at, aside })
+}

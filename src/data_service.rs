@@ -1,0 +1,139 @@
+//! The user's data as a whole: backups (on demand and daily), restore, export, and
+//! importing history from elsewhere (JSON lines, ChatGPT and Claude exports). Imported
+//! history is an archive: searchable by recall, never the chat that continues.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::backup::{BackupError, BackupInfo, Backups};
+use crate::chat_exports::{self, ExportKind};
+use crate::clock::Clock;
+use crate::export::{self, ExportFormat};
+use crate::knowledge::store::KnowledgeStore;
+use crate::llm::Role;
+use crate::meaning::indexer::MeaningIndex;
+use crate::store::{Store, StoreError};
+use crate::words::Lang;
+
+/// How often the daily-backup loop looks whether today's backup is written.
+const DAILY_LOOK: Duration = Duration::from_secs(3600);
+/// Where Settings → Data → Export writes, inside the data directory.
+pub const EXPORT_DIR: &str = "exports";
+
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Backup(#[from] BackupError),
+    #[error("cannot write {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+/// What an import of another assistant's export did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChatImport {
+    /// `ChatGPT` or `Claude`.
+    pub from: String,
+    pub conversations: usize,
+    pub messages: usize,
+    /// Conversations skipped (1-based position) and why.
+    pub problems: Vec<(usize, String)>,
+}
+
+pub struct DataService {
+    store: Store,
+    knowledge: Arc<KnowledgeStore>,
+    meaning: Arc<MeaningIndex>,
+    backups: Backups,
+    clock: Clock,
+    lang: Lang,
+    data_dir: PathBuf,
+}
+
+impl DataService {
+    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, meaning: Arc<MeaningIndex>, clock: Clock, lang: Lang, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
+        let backups = Backups::new(store.clone(), data_dir.clone(), config_path);
+        Self { store, knowledge, meaning, backups, clock, lang, data_dir }
+    }
+
+    pub fn backups(&self) -> &Backups {
+        &self.backups
+    }
+
+    /// A backup now, into `dest` (a folder or a file), or `backups/` when `None`.
+    pub async fn back_up(&self, dest: Option<&Path>) -> Result<BackupInfo, DataError> {
+        let dest = dest.map_or_else(|| self.backups.dir(), Path::to_path_buf);
+        std::fs::create_dir_all(self.backups.dir()).map_err(|source| DataError::Write { path: self.backups.dir(), source })?;
+        Ok(self.backups.write(&dest, self.clock.now()).await?)
+    }
+
+    /// The daily backup loop for the process that owns the data (the app or the daemon).
+    pub async fn run_daily_backups(self: Arc<Self>) {
+        loop {
+            match self.backups.daily(self.clock.now(), self.clock.local_today()).await {
+                Ok(Some(info)) => tracing::info!(path = %info.path.display(), bytes = info.bytes, "daily backup written"),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "the daily backup failed; it is tried again in an hour"),
+            }
+            tokio::time::sleep(DAILY_LOOK).await;
+        }
+    }
+
+    /// Every conversation and fact in `format`.
+    pub async fn export(&self, format: ExportFormat) -> Result<String, DataError> {
+        let conversations = self.store.export_rows().conversations().await?;
+        Ok(export::render(format, &conversations, &self.knowledge.facts(), &crate::store::utc(self.clock.now()), self.lang))
+    }
+
+    /// Writes the export into `exports/` and returns the file.
+    pub async fn export_to_file(&self, format: ExportFormat) -> Result<PathBuf, DataError> {
+        let text = self.export(format).await?;
+        let path = self
+            .data_dir
+            .join(EXPORT_DIR)
+            .join(format!("sidecar-export-{}.{}", self.clock.now().format("%Y-%m-%d-%H%M%S"), format.extension()));
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        Ok(path)
+    }
+
+    /// Imports JSON lines (`role`, `content`, optional `timestamp` and `id`) into a new
+    /// archived conversation. Returns (imported, problems by line number).
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), DataError> {
+        let (lines, problems) = crate::history_import::read(bytes, self.clock.now());
+        let turns: Vec<_> = lines.into_iter().map(|l| (l.role, l.content, l.timestamp, l.external_id)).collect();
+        let imported = self.archive(None, &turns).await?;
+        Ok((imported, problems))
+    }
+
+    /// Imports a ChatGPT or Claude `conversations.json`, one archived conversation each.
+    pub async fn import_chat_export(&self, bytes: &[u8]) -> Result<ChatImport, DataError> {
+        let (kind, chats, problems) = chat_exports::read(bytes).map_err(DataError::Unreadable)?;
+        let mut messages = 0;
+        for chat in &chats {
+            let turns: Vec<_> = chat.messages.iter().map(|m| (m.role, m.content.clone(), m.timestamp, m.external_id.clone())).collect();
+            messages += self.archive(Some(&chat.title), &turns).await?;
+        }
+        Ok(ChatImport { from: ExportKind::name(kind).into(), conversations: chats.len(), messages, problems })
+    }
+
+    async fn archive(&self, title: Option<&str>, turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)]) -> Result<usize, DataError> {
+        let conversation = self.store.conversations().new_conversation().await?;
+        self.store.recall_index().archive_conversation(conversation).await?;
+        if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
+            self.store.chat_list().rename(conversation, Some(title)).await?;
+        }
+        for (role, content, timestamp, external_id) in turns {
+            let when = timestamp.map(crate::store::utc);
+            self.store.recall_index().import_message(conversation, *role, content, when.as_deref(), external_id.as_deref()).await?;
+        }
+        // Vectors follow in the background (or `sidecar import` waits for them).
+        self.meaning.wake();
+        Ok(turns.len())
+    }
+}

@@ -1,0 +1,65 @@
+//! Exporting all conversations and facts, as Markdown (to read) or JSON (to process):
+//! `sidecar export` and Settings → Data → Export.
+
+use serde::Serialize;
+
+use crate::knowledge::store::ListedFact;
+use crate::store::export::ExportedConversation;
+use crate::words::export::words;
+use crate::words::Lang;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Markdown,
+    Json,
+}
+
+impl ExportFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Markdown => "md",
+            ExportFormat::Json => "json",
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    exported_at: &'a str,
+    facts: &'a [ListedFact],
+    conversations: &'a [ExportedConversation],
+}
+
+/// The export of `conversations` and `facts` in `format`.
+pub fn render(format: ExportFormat, conversations: &[ExportedConversation], facts: &[ListedFact], exported_at: &str, lang: Lang) -> String {
+    match format {
+        ExportFormat::Json => serde_json::to_string_pretty(&Document { exported_at, facts, conversations }).expect("an export serialises") + "\n",
+        ExportFormat::Markdown => markdown(conversations, facts, exported_at, lang),
+    }
+}
+
+fn markdown(conversations: &[ExportedConversation], facts: &[ListedFact], exported_at: &str, lang: Lang) -> String {
+    let w = words(lang);
+    let mut out = format!("# {}\n\n{}: {exported_at}\n\n## {}\n\n", w.title, w.exported, w.facts);
+    if facts.is_empty() {
+        out.push_str(&format!("{}\n", w.no_facts));
+    }
+    let mut category = None;
+    for f in facts {
+        if category != Some(f.category) {
+            category = Some(f.category);
+            out.push_str(&format!("\n### {}\n\n", f.category.name()));
+        }
+        out.push_str(&format!("- {} ({})\n", f.fact.text, f.fact.confirmed));
+    }
+    for c in conversations {
+        let title = c.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(w.untitled);
+        out.push_str(&format!("\n## {title} ({})\n", c.created_at.get(..10).unwrap_or(&c.created_at)));
+        for m in &c.messages {
+            let who = if m.role == "user" { w.user } else { w.assistant };
+            out.push_str(&format!("\n**{who}** · {}\n\n{}\n", m.created_at, m.content.trim()));
+        }
+    }
+    out
+}
