@@ -94,6 +94,7 @@ pub struct Companion {
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
     data: Arc<crate::data_service::DataService>,
+    meaning_setup: Arc<crate::meaning::setup::MeaningSetup>,
     events: EventBus,
     data_dir: PathBuf,
     clock: Clock,
@@ -161,6 +162,12 @@ impl Companion {
             tool_http(),
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         ));
+        let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(
+            options.settings.clone(),
+            options.secrets.clone(),
+            options.config_path.clone(),
+            meaning.clone(),
+        ));
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone(), lang));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
@@ -226,6 +233,7 @@ impl Companion {
             knowledge,
             recall,
             data,
+            meaning_setup,
             events,
             data_dir: options.data_dir,
             clock,
@@ -449,6 +457,11 @@ impl Companion {
     /// Imports messages from JSON lines (see [`crate::data_service::DataService::import_jsonl`]).
     pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), crate::data_service::DataError> {
         self.data.import_jsonl(bytes).await
+    }
+
+    /// Settings → Memory: which embedder recall by meaning uses.
+    pub fn meaning_setup(&self) -> &Arc<crate::meaning::setup::MeaningSetup> {
+        &self.meaning_setup
     }
 
     /// Backups, export and imports.

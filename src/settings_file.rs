@@ -102,6 +102,23 @@ pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url
     })
 }
 
+/// Sets `[memory.embeddings]`: the backend, and for an endpoint its address and model
+/// (cleared when `None`).
+pub fn save_embeddings(path: &Path, backend: crate::settings::memory::EmbeddingsBackend, url: Option<&str>, model: Option<&str>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let embeddings = table_at(doc, &["memory", "embeddings"]);
+        embeddings["backend"] = value(backend.as_str());
+        for (key, setting) in [("url", url), ("model", model)] {
+            match setting {
+                Some(setting) => embeddings[key] = value(setting),
+                None => {
+                    embeddings.remove(key);
+                }
+            }
+        }
+    })
+}
+
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

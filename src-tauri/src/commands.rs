@@ -19,11 +19,11 @@ use tauri::{AppHandle, State};
 /// An error as the UI receives it: what to show, and whether Retry makes sense.
 #[derive(Debug, Serialize)]
 pub struct CommandError {
-    message: String,
-    retryable: bool,
+    pub(crate) message: String,
+    pub(crate) retryable: bool,
     /// A queued message was cancelled before its turn.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    cancelled: bool,
+    pub(crate) cancelled: bool,
 }
 
 impl From<CompanionError> for CommandError {

@@ -5,6 +5,7 @@
 mod chat_commands;
 mod commands;
 mod hotkey;
+mod memory_commands;
 mod message_commands;
 mod model_commands;
 mod notifier;
@@ -132,6 +133,13 @@ pub fn run() {
             commands::core_warnings,
             commands::remember_fact,
             commands::recall_search,
+            memory_commands::meaning_setup,
+            memory_commands::save_meaning,
+            memory_commands::back_up_now,
+            memory_commands::automatic_backups,
+            memory_commands::export_data,
+            memory_commands::import_chat_export,
+            memory_commands::reveal_path,
             commands::edit_fact,
             commands::delete_fact,
             commands::read_profile,

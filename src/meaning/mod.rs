@@ -11,6 +11,7 @@ pub mod choice;
 pub mod e5;
 pub mod indexer;
 pub mod remote;
+pub mod setup;
 pub mod vectors;
 pub mod weights;
 

@@ -108,6 +108,7 @@ export type CoreEvent =
   | { type: "channel_alert"; channel: Channel; title: string; body: string; down: boolean }
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
+  | { type: "memory_indexing"; embedded: number; total: number }
   | ({ type: "model_status" } & ModelStatus)
   | ({ type: "model_download" } & DownloadState);
 
@@ -282,12 +283,50 @@ export interface RecallHit {
   snippet: string;
   timestamp: string;
   external_id: string | null;
+  /** Fused score, higher is better. */
+  score: number;
+  /** A turn shown for context beside a hit rather than found itself. */
+  beside: boolean;
 }
 
 export interface RecallResults {
   hits: RecallHit[];
   omitted: number;
   tokens: number;
+  /** Set when only words were searched: why meaning could not be used. */
+  words_only: string | null;
+}
+
+export type EmbeddingsBackend = "local" | "openai" | "off";
+
+export type MeaningState =
+  | { state: "idle" }
+  | { state: "ready"; model: string }
+  | { state: "unavailable"; reason: string }
+  | { state: "off" };
+
+export type MeaningStatus = MeaningState & { embedded: number; total: number };
+
+export interface MeaningView {
+  backend: EmbeddingsBackend;
+  url: string | null;
+  model: string | null;
+  has_key: boolean;
+  status: MeaningStatus;
+}
+
+export interface BackupInfo {
+  path: string;
+  bytes: number;
+  files: number;
+  created_at: string;
+}
+
+export interface ChatImport {
+  from: string;
+  conversations: number;
+  messages: number;
+  problems: [number, string][];
 }
 
 export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled" | "failed";
@@ -622,6 +661,14 @@ export const api = {
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
   recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
+  meaningSetup: () => invoke<MeaningView>("meaning_setup"),
+  saveMeaning: (input: { backend: EmbeddingsBackend; url: string | null; model: string | null; api_key: string | null }) =>
+    invoke<MeaningView>("save_meaning", { input }),
+  backUpNow: () => invoke<BackupInfo>("back_up_now"),
+  automaticBackups: () => invoke<[string, string][]>("automatic_backups"),
+  exportData: (format: "markdown" | "json") => invoke<string>("export_data", { format }),
+  importChatExport: (text: string) => invoke<ChatImport>("import_chat_export", { text }),
+  revealPath: (path: string) => invoke<void>("reveal_path", { path }),
   readProfile: (file: ProfileFile) => invoke<ProfileText>("read_profile", { file }),
   saveProfile: (file: ProfileFile, text: string, version: string) => invoke<string>("save_profile", { file, text, version }),
   listCheckpoints: () => invoke<Checkpoint[]>("list_checkpoints"),

@@ -6,6 +6,7 @@ import { chatsEn, chatsEs } from "./strings/chats";
 import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
 import { preferencesEn, preferencesEs } from "./strings/preferences";
+import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 
 const enBase = {
@@ -284,7 +285,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -565,7 +566,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -196,11 +196,16 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
         onChange={(e) => setQuery(e.target.value)}
         data-testid="memory-search"
       />
+      {results?.words_only && (
+        <p className="muted small" role="status" data-testid="memory-words-only">
+          {t.memoryWordsOnly(results.words_only)}
+        </p>
+      )}
       {results && (
         <ul className="recall-hits" data-testid="recall-hits">
           {results.hits.length === 0 && <li className="muted">{t.memoryNoHits}</li>}
           {results.hits.map((hit) => (
-            <li key={`${hit.source}${hit.id}`} data-testid="recall-hit">
+            <li key={`${hit.source}${hit.id}`} data-testid="recall-hit" className={hit.beside ? "beside" : undefined}>
               <span className="muted small">
                 {hit.source === "fact"
                   ? t.category(hit.label)
@@ -212,6 +217,7 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
                 ·{" "}
                 {hit.timestamp.slice(0, 10)}
                 {hit.external_id ? ` · ${hit.external_id}` : ""}
+                {hit.beside ? ` · ${t.memoryBeside}` : ""}
               </span>
               <div>
                 <Snippet text={hit.snippet} />

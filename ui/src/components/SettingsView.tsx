@@ -15,6 +15,8 @@ import { ModelListField } from "./ModelListField";
 import { DesktopSettings } from "./DesktopSettings";
 import { ModelsSettings } from "./ModelsSettings";
 import { SearchSettings } from "./SearchSettings";
+import { MeaningSettings } from "./MeaningSettings";
+import { DataSettings } from "./DataSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 
 const EMPTY: ProviderInput = { id: "", kind: "openai", base_url: "", model: "", api_key: "", api_key_env: "", tools: true };
@@ -275,6 +277,8 @@ export function SettingsView() {
       )}
       <ModelsSettings />
       <SearchSettings />
+      <MeaningSettings />
+      <DataSettings />
       <ProactivitySettings />
       <ChannelsSettings />
       <section className="logs-settings">

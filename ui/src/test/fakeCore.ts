@@ -19,6 +19,7 @@ import {
   type ProviderView,
   type ReplyVersions,
   type SearchView,
+  type MeaningView,
   type TurnOutcome,
 } from "../api";
 
@@ -63,6 +64,14 @@ export class FakeCore {
   preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space" };
   atLogin = false;
   search: SearchView = { backend: "duckduckgo", url: null, has_key: false };
+  meaning: MeaningView = {
+    backend: "local",
+    url: null,
+    model: null,
+    has_key: false,
+    status: { state: "ready", model: "multilingual-e5-small-q4", embedded: 10, total: 40 },
+  };
+  backups: [string, string][] = [];
   /** The last reply's versions, as `reply_versions` answers. */
   versions: ReplyVersions | null = null;
   chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
@@ -116,6 +125,10 @@ export class FakeCore {
             return this.atLogin;
           case "web_search_setup":
             return this.search;
+          case "meaning_setup":
+            return this.meaning;
+          case "automatic_backups":
+            return this.backups;
           case "reply_versions":
             return this.versions;
           case "send_message":

@@ -1,0 +1,59 @@
+//! IPC commands for memory as a whole: recall by meaning's embedder, backups, export
+//! and imports from other assistants. Each a few lines calling the core.
+
+use sidecar::backup::BackupInfo;
+use sidecar::data_service::{ChatImport, DataError};
+use sidecar::export::ExportFormat;
+use sidecar::meaning::setup::{MeaningInput, MeaningView};
+use tauri::AppHandle;
+
+use crate::commands::{CommandError, Core};
+
+impl From<DataError> for CommandError {
+    fn from(error: DataError) -> Self {
+        Self { message: error.to_string(), retryable: false, cancelled: false }
+    }
+}
+
+#[tauri::command]
+pub async fn meaning_setup(core: Core<'_>) -> Result<MeaningView, CommandError> {
+    Ok(core.meaning_setup().view().await)
+}
+
+#[tauri::command]
+pub async fn save_meaning(core: Core<'_>, input: MeaningInput) -> Result<MeaningView, CommandError> {
+    Ok(core.meaning_setup().save(input).await?)
+}
+
+#[tauri::command]
+pub async fn back_up_now(core: Core<'_>) -> Result<BackupInfo, CommandError> {
+    Ok(core.data().back_up(None).await?)
+}
+
+/// The automatic backups kept, newest first (date, file).
+#[tauri::command]
+pub fn automatic_backups(core: Core<'_>) -> Vec<(String, String)> {
+    let mut kept = core.data().backups().automatic();
+    kept.reverse();
+    kept.into_iter().map(|(date, path)| (date.to_string(), path.display().to_string())).collect()
+}
+
+#[tauri::command]
+pub async fn export_data(core: Core<'_>, format: ExportFormat) -> Result<String, CommandError> {
+    Ok(core.data().export_to_file(format).await?.display().to_string())
+}
+
+#[tauri::command]
+pub async fn import_chat_export(core: Core<'_>, text: String) -> Result<ChatImport, CommandError> {
+    Ok(core.data().import_chat_export(text.as_bytes()).await?)
+}
+
+/// Shows the folder holding `path` (a backup or an export) in the file manager.
+#[tauri::command]
+pub fn reveal_path(app: AppHandle, path: String) -> Result<(), CommandError> {
+    use tauri_plugin_opener::OpenerExt;
+    let folder = std::path::Path::new(&path).parent().map(|p| p.to_string_lossy().to_string()).unwrap_or(path);
+    app.opener()
+        .open_path(folder.clone(), None::<&str>)
+        .map_err(|e| CommandError { message: format!("cannot open {folder}: {e}"), retryable: false, cancelled: false })
+}

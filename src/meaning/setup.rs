@@ -1,0 +1,103 @@
+//! Recall by meaning as Settings shows and changes it: the embedder (this computer,
+//! an OpenAI-compatible endpoint, or off), and how far embedding has got. Saved under
+//! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
+//! re-embeds everything in the background.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use serde::{Deserialize, Serialize};
+
+use super::choice::EmbedderChoice;
+use super::indexer::{MeaningIndex, MeaningStatus};
+use crate::error::CompanionError;
+use crate::secrets::Secrets;
+use crate::settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
+use crate::settings::Settings;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeaningView {
+    pub backend: EmbeddingsBackend,
+    pub url: Option<String>,
+    pub model: Option<String>,
+    /// A key is saved for the endpoint; never the key itself.
+    pub has_key: bool,
+    pub status: MeaningStatus,
+}
+
+/// A change from Settings.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MeaningInput {
+    pub backend: EmbeddingsBackend,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    /// A new key; empty keeps the saved one.
+    #[serde(default)]
+    pub api_key: Option<String>,
+}
+
+pub struct MeaningSetup {
+    settings: RwLock<Settings>,
+    secrets: Arc<Secrets>,
+    config_path: Option<PathBuf>,
+    index: Arc<MeaningIndex>,
+}
+
+impl MeaningSetup {
+    /// `settings`: the whole settings, for the embeddings and the offline model's venv.
+    pub fn new(settings: Settings, secrets: Arc<Secrets>, config_path: Option<PathBuf>, index: Arc<MeaningIndex>) -> Self {
+        Self { settings: RwLock::new(settings), secrets, config_path, index }
+    }
+
+    fn embeddings(&self) -> EmbeddingsSettings {
+        self.settings.read().expect("meaning settings lock").memory.embeddings.clone()
+    }
+
+    pub async fn view(&self) -> MeaningView {
+        let embeddings = self.embeddings();
+        MeaningView {
+            backend: embeddings.backend,
+            url: embeddings.url,
+            model: embeddings.model,
+            has_key: self.secrets.get(EMBEDDINGS_KEY_ID).is_some(),
+            status: self.index.status().await,
+        }
+    }
+
+    pub async fn save(&self, input: MeaningInput) -> Result<MeaningView, CompanionError> {
+        let trimmed = |v: Option<String>| v.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
+        let (mut url, mut model) = (trimmed(input.url), trimmed(input.model));
+        if input.backend == EmbeddingsBackend::Openai {
+            let address = url.as_deref().ok_or_else(|| invalid("Write the endpoint's address, like http://localhost:11434/v1".into()))?;
+            let parsed = url::Url::parse(address).map_err(|_| invalid(format!("\"{address}\" is not an address; write it whole, like http://localhost:11434/v1")))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                return Err(invalid(format!("\"{address}\" must start with http:// or https://")));
+            }
+            if model.is_none() {
+                return Err(invalid("Name the embedding model, like nomic-embed-text".into()));
+            }
+        } else {
+            (url, model) = (None, None);
+        }
+        if let Some(key) = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty()) {
+            crate::redact::register(&key);
+            self.secrets.store(EMBEDDINGS_KEY_ID, &key);
+        }
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_embeddings(path, input.backend, url.as_deref(), model.as_deref()).map_err(|e| invalid(e.to_string()))?;
+        }
+        let choice = {
+            let mut settings = self.settings.write().expect("meaning settings lock");
+            settings.memory.embeddings = EmbeddingsSettings { backend: input.backend, url, model, api_key_env: settings.memory.embeddings.api_key_env.clone() };
+            EmbedderChoice::from_settings(&settings, &self.secrets)
+        };
+        self.index.configure(choice).await;
+        Ok(self.view().await)
+    }
+}
+
+fn invalid(message: String) -> CompanionError {
+    CompanionError::InvalidInput(message)
+}

@@ -1,0 +1,123 @@
+import { useEffect, useState } from "react";
+import { api, toCommandError, type EmbeddingsBackend, type MeaningStatus, type MeaningView } from "../api";
+import { useStrings, type Strings } from "../i18n";
+
+const BACKENDS: EmbeddingsBackend[] = ["local", "openai", "off"];
+
+function label(t: Strings, backend: EmbeddingsBackend): [string, string] {
+  if (backend === "local") return [t.meaningLocal, t.meaningLocalNote];
+  if (backend === "openai") return [t.meaningOpenai, t.meaningOpenaiNote];
+  return [t.meaningOff, t.meaningOffNote];
+}
+
+/** Where recall by meaning stands, in words. */
+export function meaningState(t: Strings, status: MeaningStatus): string {
+  if (status.state === "ready") return t.meaningReady(status.model);
+  if (status.state === "unavailable") return t.meaningUnavailable(status.reason);
+  if (status.state === "off") return t.meaningOffNote;
+  return t.meaningIdle;
+}
+
+/** Settings → Memory search: the embedder behind recall by meaning, and its progress. */
+export function MeaningSettings() {
+  const t = useStrings();
+  const [view, setView] = useState<MeaningView | null>(null);
+  const [backend, setBackend] = useState<EmbeddingsBackend>("local");
+  const [url, setUrl] = useState("");
+  const [model, setModel] = useState("");
+  const [key, setKey] = useState("");
+  const [progress, setProgress] = useState<{ embedded: number; total: number } | null>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const show = (next: MeaningView) => {
+    setView(next);
+    setBackend(next.backend);
+    setUrl(next.url ?? "");
+    setModel(next.model ?? "");
+    setKey("");
+    setProgress({ embedded: next.status.embedded, total: next.status.total });
+  };
+  useEffect(() => {
+    api.meaningSetup().then(show).catch(() => undefined);
+    const off = api.onCoreEvent((event) => {
+      if (event.type === "memory_indexing") setProgress({ embedded: event.embedded, total: event.total });
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, []);
+
+  if (!view) return null;
+  const changed =
+    backend !== view.backend ||
+    (backend === "openai" && (url.trim() !== (view.url ?? "") || model.trim() !== (view.model ?? ""))) ||
+    key.trim() !== "";
+
+  const save = () =>
+    api
+      .saveMeaning({ backend, url: backend === "openai" ? url : null, model: backend === "openai" ? model : null, api_key: backend === "openai" ? key : null })
+      .then((next) => {
+        show(next);
+        setNote({ ok: true, text: t.meaningSaved });
+      })
+      .catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
+
+  const working = view.backend !== "off" && progress && progress.total > 0;
+  return (
+    <section className="meaning-settings" data-testid="meaning-settings">
+      <h2>{t.meaningTitle}</h2>
+      <p className="muted">{t.meaningIntro}</p>
+      <div className="search-choices" role="radiogroup" aria-label={t.meaningTitle}>
+        {BACKENDS.map((b) => {
+          const [name, about] = label(t, b);
+          return (
+            <label key={b} className={`search-choice${backend === b ? " active" : ""}`}>
+              <input type="radio" name="meaning-backend" value={b} checked={backend === b} data-testid={`meaning-${b}`} onChange={() => setBackend(b)} />
+              <span>
+                <strong>{name}</strong> <span className="muted small">{about}</span>
+              </span>
+            </label>
+          );
+        })}
+      </div>
+      {backend === "openai" && (
+        <>
+          <label className="setting-row">
+            <span>{t.meaningUrl}</span>
+            <input className="search-field" data-testid="meaning-url" value={url} placeholder="http://localhost:11434/v1" onChange={(e) => setUrl(e.target.value)} />
+          </label>
+          <label className="setting-row">
+            <span>{t.meaningModel}</span>
+            <input className="search-field" data-testid="meaning-model" value={model} placeholder="nomic-embed-text" onChange={(e) => setModel(e.target.value)} />
+          </label>
+          <label className="setting-row">
+            <span>{t.meaningKey}</span>
+            <input className="search-field" type="password" data-testid="meaning-key" value={key} placeholder={view.has_key ? "••••••••" : ""} onChange={(e) => setKey(e.target.value)} />
+          </label>
+          {view.has_key && <p className="muted small">{t.meaningKeySaved}</p>}
+        </>
+      )}
+      <div className="setting-row">
+        <button type="button" data-testid="meaning-save" disabled={!changed} onClick={save}>
+          {t.meaningSave}
+        </button>
+      </div>
+      <p className="small" data-testid="meaning-state">
+        {meaningState(t, view.status)}
+      </p>
+      {working && (
+        <div className="meaning-progress" data-testid="meaning-progress">
+          <progress max={progress.total} value={progress.embedded} />
+          <span className="muted small">
+            {progress.embedded >= progress.total ? t.meaningDone(progress.total) : t.meaningProgress(progress.embedded, progress.total)}
+          </span>
+        </div>
+      )}
+      {note && (
+        <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="meaning-note">
+          {note.text}
+        </p>
+      )}
+    </section>
+  );
+}
