@@ -58,22 +58,28 @@ async fn main() {
         eprintln!("set SIDECAR_LOCAL_LLM_PYTHON to the venv's Python (`make test` creates .venv): the local embedder's weights are found there");
         std::process::exit(2);
     };
-    let dir = tempfile::tempdir().unwrap();
+    // RECALL_EVAL_DIR keeps the imported, embedded store between runs (tuning runs
+    // then skip the embedding); by default a fresh temporary one.
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("RECALL_EVAL_DIR").map_or_else(|| temporary.path().to_path_buf(), std::path::PathBuf::from);
+    let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.python = Some(python.into());
-    let mut options = CompanionOptions::new(dir.path().to_path_buf(), settings);
+    let mut options = CompanionOptions::new(dir.clone(), settings);
     options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
     let core = Companion::open(options).await.unwrap();
 
-    // The evaluation's ids, mapped to the ids the store gives.
-    let mut ids: HashMap<i64, i64> = HashMap::new();
-    for messages in &set.conversations {
-        let conversation = core.store().conversations().new_conversation().await.unwrap();
-        for m in messages {
-            let stored = core.store().recall_index().import_message(conversation, m.role, &m.content, Some(&m.timestamp), None).await.unwrap();
-            ids.insert(m.id, stored);
+    if !reuse {
+        for messages in &set.conversations {
+            let conversation = core.store().conversations().new_conversation().await.unwrap();
+            for m in messages {
+                core.store().recall_index().import_message(conversation, m.role, &m.content, Some(&m.timestamp), None).await.unwrap();
+            }
         }
     }
+    // The evaluation's ids, mapped to the ids the store gave (in the same order).
+    let stored: Vec<(i64,)> = sqlx::query_as("SELECT id FROM messages ORDER BY id").fetch_all(core.store().pool()).await.unwrap();
+    let ids: HashMap<i64, i64> = set.conversations.iter().flatten().map(|m| m.id).zip(stored.into_iter().map(|(id,)| id)).collect();
     let total_messages = ids.len();
 
     let before = rss_mb();
@@ -103,6 +109,23 @@ async fn main() {
                 let shown: HashSet<i64> = results.hits.iter().filter(|h| h.source == "message").map(|h| h.id).collect();
                 let found = q.evidence.iter().filter(|e| shown.contains(&ids[e])).count();
                 let share = found as f64 / q.evidence.len() as f64;
+                if std::env::var_os("RECALL_EVAL_SHOW").is_some() && mode == RecallMode::Hybrid && budget == 2000 && share < 1.0 {
+                    let rank = |e: &i64| results.hits.iter().position(|h| h.id == ids[e]);
+                    let vector = core.meaning().query(&q.question).await.unwrap();
+                    let all: Vec<sidecar::meaning::vectors::Key> = ids.values().map(|id| sidecar::meaning::vectors::Key::message(*id)).collect();
+                    let by_meaning = core.meaning().rank(&vector, &all);
+                    let meaning_rank = |e: &i64| by_meaning.iter().position(|(k, _)| k.id == ids[e]);
+                    println!(
+                        "MISSED {} {}: packed at {:?}, by meaning at {:?} of {} (hits {}, omitted {})",
+                        q.lang,
+                        q.question,
+                        q.evidence.iter().map(rank).collect::<Vec<_>>(),
+                        q.evidence.iter().map(meaning_rank).collect::<Vec<_>>(),
+                        all.len(),
+                        results.hits.len(),
+                        results.omitted
+                    );
+                }
                 table.entry((mode_name, budget)).or_default().push(share);
                 if budget == 2000 {
                     by_kind.entry((mode_name, format!("{} {}", q.lang, q.kind))).or_default().push(share);

@@ -95,6 +95,7 @@ pub struct Companion {
     recall: Arc<crate::recall::Recall>,
     data: Arc<crate::data_service::DataService>,
     meaning_setup: Arc<crate::meaning::setup::MeaningSetup>,
+    noticing: Arc<crate::knowledge::suggest::Noticing>,
     events: EventBus,
     data_dir: PathBuf,
     clock: Clock,
@@ -168,6 +169,7 @@ impl Companion {
             options.config_path.clone(),
             meaning.clone(),
         ));
+        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone(), lang));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
@@ -217,6 +219,7 @@ impl Companion {
             lang,
             channel: options.channel,
             brain,
+            noticing: noticing.clone(),
         }, tools));
         let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
@@ -234,6 +237,7 @@ impl Companion {
             recall,
             data,
             meaning_setup,
+            noticing,
             events,
             data_dir: options.data_dir,
             clock,
@@ -462,6 +466,11 @@ impl Companion {
     /// Settings → Memory: which embedder recall by meaning uses.
     pub fn meaning_setup(&self) -> &Arc<crate::meaning::setup::MeaningSetup> {
         &self.meaning_setup
+    }
+
+    /// "Remember this?": whether noticed facts are saved without asking.
+    pub fn noticing(&self) -> &Arc<crate::knowledge::suggest::Noticing> {
+        &self.noticing
     }
 
     /// Backups, export and imports.

@@ -110,6 +110,8 @@ pub struct ConversationParts {
     pub channel: Channel,
     /// Held while the model is asked anything for the user (P7), shared with proactivity.
     pub brain: BrainLock,
+    /// "Remember this?": facts the user said that the model did not save.
+    pub noticing: Arc<crate::knowledge::suggest::Noticing>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -442,7 +444,10 @@ impl ConversationService {
             tracing::info!("turn started");
             let result = self.run_turn(conversation_id, said, cancel, note).await;
             match &result {
-                Ok(outcome) => tracing::info!(status = outcome.status.as_str(), "turn finished"),
+                Ok(outcome) => {
+                    tracing::info!(status = outcome.status.as_str(), "turn finished");
+                    self.notice_facts(conversation_id, said.message_id, outcome.message_id).await;
+                }
                 Err(error) => {
                     tracing::warn!(%error, "turn failed");
                     self.with.events.publish(CoreEvent::TurnFailed {
@@ -456,6 +461,15 @@ impl ConversationService {
         }
         .instrument(span)
         .await
+    }
+
+    /// Offers (or saves, as chosen) the facts the user just said that nothing covers.
+    async fn notice_facts(&self, conversation_id: i64, said_id: i64, reply_id: i64) {
+        let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
+        let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today());
+        if !suggestions.is_empty() {
+            self.with.events.publish(CoreEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
+        }
     }
 
     async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {

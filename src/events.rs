@@ -106,6 +106,9 @@ pub enum CoreEvent {
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
+    /// After a reply: personal facts the user said that no saved fact covers. `saved`:
+    /// they were saved already (the user chose so); otherwise they are offered.
+    FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<crate::knowledge::suggest::Suggestion>, saved: bool },
     /// Recall by meaning embedded another batch: `embedded` of `total` items have vectors.
     MemoryIndexing { embedded: u64, total: u64 },
 }

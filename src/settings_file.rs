@@ -102,6 +102,13 @@ pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url
     })
 }
 
+/// Sets `[memory] auto_remember`: save noticed facts without asking.
+pub fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        table_at(doc, &["memory"])["auto_remember"] = value(on);
+    })
+}
+
 /// Sets `[memory.embeddings]`: the backend, and for an endpoint its address and model
 /// (cleared when `None`).
 pub fn save_embeddings(path: &Path, backend: crate::settings::memory::EmbeddingsBackend, url: Option<&str>, model: Option<&str>) -> Result<(), SettingsFileError> {

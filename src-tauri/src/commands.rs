@@ -129,6 +129,7 @@ pub async fn pin_model(core: Core<'_>, id: Option<String>) -> Result<(), Command
 pub struct MemoryReport {
     facts: Vec<sidecar::knowledge::store::ListedFact>,
     problems: Vec<sidecar::knowledge::learnings::Malformed>,
+    conflicts: Vec<sidecar::knowledge::store::FactConflict>,
 }
 
 #[tauri::command]
@@ -137,7 +138,7 @@ pub async fn memory_report(core: Core<'_>) -> Result<MemoryReport, CommandError>
         // Pick up edits made in a text editor since the last look (the watcher may not
         // have polled yet).
         let _ = c.knowledge().reload_if_changed();
-        MemoryReport { facts: c.facts(), problems: c.knowledge_problems() }
+        MemoryReport { facts: c.facts(), problems: c.knowledge_problems(), conflicts: c.knowledge().conflicts() }
     })
     .await)
 }
@@ -149,6 +150,12 @@ pub async fn remember_fact(
     category: sidecar::knowledge::learnings::Category,
 ) -> Result<sidecar::knowledge::facts::SaveOutcome, CommandError> {
     Ok(blocking(&core, move |c| c.remember(&text, category)).await?)
+}
+
+/// The user confirmed that a newer fact replaces the one on `line`.
+#[tauri::command]
+pub async fn supersede_fact(core: Core<'_>, line: usize, expected: String) -> Result<(), CommandError> {
+    Ok(blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await?)
 }
 
 #[tauri::command]

@@ -57,3 +57,14 @@ pub fn reveal_path(app: AppHandle, path: String) -> Result<(), CommandError> {
         .open_path(folder.clone(), None::<&str>)
         .map_err(|e| CommandError { message: format!("cannot open {folder}: {e}"), retryable: false, cancelled: false })
 }
+
+#[tauri::command]
+pub fn auto_remember(core: Core<'_>) -> bool {
+    core.noticing().saves_without_asking()
+}
+
+#[tauri::command]
+pub fn set_auto_remember(core: Core<'_>, on: bool) -> Result<bool, CommandError> {
+    core.noticing().set_saves_without_asking(on).map_err(|e| CommandError { message: e.to_string(), retryable: false, cancelled: false })?;
+    Ok(on)
+}

@@ -93,7 +93,9 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
         Intent::Remember { fact } => {
             let today = hands.clock.local_today();
             match hands.knowledge.save(&fact, Category::General, today)? {
-                SaveOutcome::New { .. } | SaveOutcome::Moved { .. } => said(say::noted(&fact, false, lang), true),
+                SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
+                    said(say::noted(&fact, false, lang), true)
+                }
                 SaveOutcome::Reinforced { .. } | SaveOutcome::KeptInHealth { .. } => said(say::noted(&fact, true, lang), true),
                 SaveOutcome::Rejected { reason } => said(say::not_noted(&reason, lang), false),
                 SaveOutcome::RateLimited => said(say::not_noted("too many facts at once", lang), false),

@@ -19,6 +19,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::learnings::{Category, Fact, Learnings};
+use super::slots;
 use super::words::{differing, overlap, significant};
 
 pub const MAX_WEIGHT: u8 = 10;
@@ -39,6 +40,12 @@ pub enum SaveOutcome {
     Moved { from: Category, to: Category, weight: u8 },
     /// It was known under Health, which is never moved out of.
     KeptInHealth { requested: Category, weight: u8 },
+    /// A new fact that replaces an older one about the same thing (a move, a new job):
+    /// the old one is kept, marked superseded today, and no longer sent as current.
+    Superseded { category: Category, old: String },
+    /// A new Health fact that contradicts an older Health fact: both are kept as they
+    /// are until the user confirms in Memory that the new one replaces the old.
+    NeedsConfirmation { category: Category, old: String },
     /// The per-turn limit was reached; nothing was written.
     RateLimited,
     /// Nothing to save (empty or too long).
@@ -91,6 +98,7 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
     }
     let candidate = doc
         .facts()
+        .filter(|(_, _, fact)| fact.superseded.is_none())
         .filter(|(_, existing_category, fact)| same_fact(&fact.text, *existing_category, &text, category))
         // Prefer a match in the requested category, then the closest overlap.
         .max_by(|(_, ca, a), (_, cb, b)| {
@@ -99,8 +107,24 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
         })
         .map(|(index, c, fact)| (index, c, fact.clone()));
     let Some((index, existing_category, fact)) = candidate else {
-        doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today });
-        return SaveOutcome::New { category };
+        let replaced = doc
+            .facts()
+            .find(|(_, _, old)| old.superseded.is_none() && slots::supersedes(&text, &old.text))
+            .map(|(index, old_category, old)| (index, old_category, old.clone()));
+        let outcome = match replaced {
+            // Health is never changed without the user (a wrong allergy could hurt).
+            Some((_, old_category, old)) if old_category == Category::Health || category == Category::Health => {
+                SaveOutcome::NeedsConfirmation { category, old: old.text }
+            }
+            Some((index, _, old)) => {
+                // Before the insert, which may move the lines after it.
+                doc.update(index, Fact { superseded: Some(today), ..old.clone() });
+                SaveOutcome::Superseded { category, old: old.text }
+            }
+            None => SaveOutcome::New { category },
+        };
+        doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today, superseded: None });
+        return outcome;
     };
     let reinforced = Fact { weight: (fact.weight + 1).min(MAX_WEIGHT), confirmed: today.max(fact.confirmed), ..fact };
     let weight = reinforced.weight;
@@ -148,7 +172,7 @@ pub fn for_prompt(doc: &Learnings, today: NaiveDate, budget: usize, tokens: impl
     let mut chosen: Vec<(Category, &Fact)> = Vec::new();
     let mut used = 0;
     let mut others: Vec<(Category, &Fact)> = Vec::new();
-    for (_, category, fact) in doc.facts() {
+    for (_, category, fact) in doc.facts().filter(|(_, _, f)| f.superseded.is_none()) {
         if category == Category::Health {
             used += tokens(&fact.text) + 3;
             chosen.push((category, fact));

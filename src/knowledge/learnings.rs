@@ -81,6 +81,9 @@ pub struct Fact {
     pub text: String,
     pub learned: NaiveDate,
     pub confirmed: NaiveDate,
+    /// When a newer fact replaced it: kept and searchable, never sent as current.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded: Option<NaiveDate>,
 }
 
 impl fmt::Display for Fact {
@@ -92,7 +95,11 @@ impl fmt::Display for Fact {
             self.text,
             self.learned.format("%Y-%m-%d"),
             self.confirmed.format("%Y-%m-%d")
-        )
+        )?;
+        match self.superseded {
+            Some(date) => write!(f, " | superseded:{}", date.format("%Y-%m-%d")),
+            None => Ok(()),
+        }
     }
 }
 
@@ -152,7 +159,7 @@ impl Default for Learnings {
 }
 
 static FACT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})\s*$")
+    Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})(?:\s*\|\s*superseded:\s*(\d{4}-\d{2}-\d{2}))?\s*$")
         .expect("valid regex")
 });
 static HEADING: LazyLock<Regex> =
@@ -342,12 +349,13 @@ fn classify(raw: &str, category: &mut Category) -> Kind {
     };
     let weight: u32 = caps[1].parse().unwrap_or(0);
     let dates = (NaiveDate::parse_from_str(&caps[3], "%Y-%m-%d"), NaiveDate::parse_from_str(&caps[4], "%Y-%m-%d"));
-    match (weight, dates) {
-        (1..=10, (Ok(learned), Ok(confirmed))) => Kind::Fact {
+    let superseded = caps.get(5).map(|d| NaiveDate::parse_from_str(d.as_str(), "%Y-%m-%d"));
+    match (weight, dates, superseded) {
+        (1..=10, (Ok(learned), Ok(confirmed)), None | Some(Ok(_))) => Kind::Fact {
             category: *category,
-            fact: Fact { weight: weight as u8, text: caps[2].to_string(), learned, confirmed },
+            fact: Fact { weight: weight as u8, text: caps[2].to_string(), learned, confirmed, superseded: superseded.and_then(Result::ok) },
         },
-        (1..=10, _) => Kind::Malformed { reason: "a date is not a real date (YYYY-MM-DD)".into() },
+        (1..=10, _, _) => Kind::Malformed { reason: "a date is not a real date (YYYY-MM-DD)".into() },
         _ => Kind::Malformed { reason: "the weight must be between 1 and 10".into() },
     }
 }

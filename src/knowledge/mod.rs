@@ -7,3 +7,5 @@ pub mod learnings;
 pub mod store;
 pub mod watch;
 pub mod words;
+pub mod slots;
+pub mod suggest;

@@ -38,6 +38,16 @@ pub struct ListedFact {
     pub category: Category,
     #[serde(flatten)]
     pub fact: Fact,
+    /// What it is about when that changes (`home`, `job`, `favourite:band`…), so the
+    /// Memory view can show a fact's history.
+    pub slot: Option<String>,
+}
+
+/// A newer Health fact that may contradict an older one: only the user decides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FactConflict {
+    pub older: ListedFact,
+    pub newer: ListedFact,
 }
 
 pub struct KnowledgeStore {
@@ -175,7 +185,36 @@ impl KnowledgeStore {
 
     pub fn facts(&self) -> Vec<ListedFact> {
         let doc = self.learnings.lock().expect("learnings lock");
-        doc.facts().map(|(index, category, fact)| ListedFact { line: index + 1, category, fact: fact.clone() }).collect()
+        doc.facts()
+            .map(|(index, category, fact)| ListedFact {
+                line: index + 1,
+                category,
+                fact: fact.clone(),
+                slot: super::slots::slot_of(&fact.text).map(|s| s.name),
+            })
+            .collect()
+    }
+
+    /// Current Health facts contradicted by a newer current fact, awaiting the user.
+    pub fn conflicts(&self) -> Vec<FactConflict> {
+        let facts: Vec<ListedFact> = self.facts().into_iter().filter(|f| f.fact.superseded.is_none()).collect();
+        let mut conflicts = Vec::new();
+        for older in &facts {
+            for newer in &facts {
+                let health = older.category == Category::Health || newer.category == Category::Health;
+                let later = (newer.fact.learned, newer.line) > (older.fact.learned, older.line);
+                if health && later && super::slots::supersedes(&newer.fact.text, &older.fact.text) {
+                    conflicts.push(FactConflict { older: older.clone(), newer: newer.clone() });
+                }
+            }
+        }
+        conflicts
+    }
+
+    /// Marks the fact on `line` (if it still reads `expected`) superseded on `today`:
+    /// the user confirmed that a newer fact replaces it.
+    pub fn supersede(&self, line: usize, expected: &str, today: NaiveDate) -> Result<(), KnowledgeError> {
+        self.change(line, expected, |doc, index, _, fact| doc.update(index, Fact { superseded: Some(today), ..fact }))
     }
 
     pub fn malformed(&self) -> Vec<Malformed> {

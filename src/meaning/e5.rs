@@ -87,7 +87,12 @@ impl Embedder for LocalE5 {
                 let engine = engine.lock().map_err(|_| EmbedError::Unavailable("the embedder stopped after an error".into()))?;
                 let pointers: Vec<*const c_char> = owned.iter().map(|t| t.as_ptr()).collect();
                 let mut out = vec![0f32; owned.len() * engine.dim];
-                let is_query = c_int::from(kind == TextKind::Query);
+                // Both sides get e5's "query: " prefix: memory search is paraphrase
+                // retrieval between short chat messages, the symmetric task the model
+                // card gives that prefix to. On the evaluation set's paraphrase questions
+                // (1,558 messages) the evidence's mean rank fell from 268 to 117, and
+                // its median from 127 to 57, against "query:"/"passage:".
+                let is_query: c_int = 1;
                 // SAFETY: `pointers` holds `owned.len()` live C strings; `out` holds n × dim floats.
                 let status = unsafe { e5_embed_batch(engine.raw, pointers.as_ptr(), owned.len() as c_int, is_query, out.as_mut_ptr()) };
                 if status != 0 {

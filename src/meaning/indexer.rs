@@ -159,12 +159,29 @@ impl MeaningIndex {
         Ok(embedder)
     }
 
-    /// The `k` items closest in meaning to `query` (best first), among those `keep`
-    /// accepts; an error says why meaning cannot be used right now.
-    pub async fn nearest(&self, query: &str, k: usize, keep: impl Fn(Key) -> bool) -> Result<Vec<(Key, f32)>, EmbedError> {
+    /// `query` embedded for searching; an error says why meaning cannot be used now.
+    pub async fn query(&self, query: &str) -> Result<Quantized, EmbedError> {
         let embedder = self.embedder().await?;
         let vector = embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default();
-        Ok(self.vectors.read().expect("vectors lock").nearest(&vector, k, keep))
+        Ok(Quantized::from_f32(&vector))
+    }
+
+    /// The `k` items closest in meaning to `query` (best first), among those `keep` accepts.
+    pub fn nearest(&self, query: &Quantized, k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
+        self.vectors.read().expect("vectors lock").nearest(query, k, keep)
+    }
+
+    /// `keys` that have a vector, most similar to `query` first.
+    pub fn rank(&self, query: &Quantized, keys: &[Key]) -> Vec<(Key, f32)> {
+        let index = self.vectors.read().expect("vectors lock");
+        let mut ranked: Vec<(Key, f32)> = keys.iter().filter_map(|k| Some((*k, index.similarity(query, *k)?))).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked
+    }
+
+    /// The cosine between two embedded items (`None` when either has no vector).
+    pub fn cosine(&self, a: Key, b: Key) -> Option<f32> {
+        self.vectors.read().expect("vectors lock").cosine(a, b)
     }
 
     /// Embeds what has no vector yet, at most `limit` items (all when `None`),

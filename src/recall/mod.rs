@@ -29,19 +29,34 @@ use crate::store::{FoundText, Store, StoreError};
 pub mod excerpt;
 pub mod fuse;
 mod hop;
+mod question;
 mod tool;
 pub mod when;
 
 pub use tool::RecallTool;
 
-/// Candidates taken from each list before fusing.
+/// Candidates taken from the search by words before fusing.
 const CANDIDATES: u32 = 50;
+/// Candidates by meaning: the scan costs the same for any number, and a paraphrase
+/// often ranks below the first fifty.
+const MEANING_CANDIDATES: usize = 300;
+/// Messages of the stretch of time a query names, ranked by meaning among themselves.
+const SPAN_CANDIDATES: u32 = 500;
+/// Above this cosine two items say the same thing (e5: "I made curry for dinner" and
+/// "I made soup for dinner" are 0.90, the same sentence about another show 0.95).
+const NEAR_REPEAT: f32 = 0.93;
+/// How many of the kept items a candidate is compared with.
+const VARIETY_WINDOW: usize = 40;
 /// Message hits (best first) that bring the turns beside them.
 const WITH_NEIGHBOURS: usize = 3;
 /// Per-hit overhead in tokens: source, id, date, label.
 const HIT_OVERHEAD: usize = 12;
 /// What a second hop's votes weigh against the first pass.
 const HOP_WEIGHT: f64 = 0.6;
+/// What a vote for something the assistant said weighs: memory questions are about the
+/// user's life, which the user's own words state (a reply rarely adds to it, and
+/// generic replies match generic questions).
+const ASSISTANT_WEIGHT: f64 = 0.7;
 /// What being in the stretch of time the query names multiplies a score by.
 const IN_SPAN_BOOST: f64 = 2.0;
 
@@ -60,6 +75,9 @@ pub struct RecallHit {
     pub timestamp: String,
     /// The id a message had where it was imported from.
     pub external_id: Option<String>,
+    /// For a fact a newer one replaced: since when (history, not current).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded: Option<String>,
     /// Fused score: higher is better. Turns shown beside a hit carry the hit's score.
     pub score: f64,
     /// A turn shown for context beside a hit rather than found itself.
@@ -115,27 +133,29 @@ impl Recall {
             self.store.recall_index().index_facts(&self.knowledge.facts()).await?;
             self.indexed.store(version, Ordering::Relaxed);
         }
-        let (mut lists, words_only) = self.lists(query, mode).await?;
+        let span = when::span_in(query, self.clock.now(), self.clock.zone());
+        let (mut lists, words_only) = self.lists(query, mode, span).await?;
         let mut found = self.found(&lists.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?;
-        let confidence = |list: &[(Key, f64)]| list.first().map(|(_, c)| *c);
-        if mode == RecallMode::Hybrid && hop::is_weak(lists[0].len(), lists.get(1).and_then(|l| confidence(l))) {
-            let fused = fuse::fuse(&self.votes(query, &lists, &found));
-            let best: Vec<&str> = fused.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
-            if let Some(names) = hop::names(&best, query) {
-                let (second, _) = self.lists(&names, mode).await?;
-                found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
-                let hop_votes = self.votes(&names, &second, &found);
-                lists = self.votes(query, &lists, &found);
-                lists.extend(hop_votes.into_iter().map(|l| l.into_iter().map(|(k, w)| (k, w * HOP_WEIGHT)).collect()));
-            } else {
-                lists = self.votes(query, &lists, &found);
-            }
-        } else if mode == RecallMode::Hybrid {
-            lists = self.votes(query, &lists, &found);
+        if mode == RecallMode::Words {
+            // Words alone keep bm25's order: the baseline.
+            let ranked: Vec<(Key, f64)> = fuse::fuse(&lists).into_iter().filter(|(k, _)| found.contains_key(k)).collect();
+            return self.pack(query, &ranked, &found, budget_tokens).await;
         }
-        // Words alone keep bm25's order (the baseline); fused lists are weighed.
+        let best_meaning = lists.get(1).and_then(|l| l.first()).map(|(_, cosine)| *cosine);
+        let mut votes = self.votes(query, &lists, &found);
+        if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning) {
+            let first = fuse::fuse(&votes);
+            let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
+            if let Some(names) = hop::names(&best, query) {
+                let (second, _) = self.lists(&names, mode, None).await?;
+                found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
+                votes = self.votes(query, &lists, &found);
+                votes.extend(self.votes(&names, &second, &found).into_iter().map(|l| l.into_iter().map(|(k, w)| (k, w * HOP_WEIGHT)).collect()));
+            }
+        }
+        lists = votes;
         let mut ranked: Vec<(Key, f64)> = fuse::fuse(&lists).into_iter().filter(|(k, _)| found.contains_key(k)).collect();
-        if let Some(span) = when::span_in(query, self.clock.now(), self.clock.zone()) {
+        if let Some(span) = span {
             for (key, score) in ranked.iter_mut() {
                 if found[key].timestamp.parse::<chrono::DateTime<chrono::Utc>>().is_ok_and(|at| span.contains(at)) {
                     *score *= IN_SPAN_BOOST;
@@ -143,15 +163,32 @@ impl Recall {
             }
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         }
+        let ranked = self.varied(ranked);
         let mut results = self.pack(query, &ranked, &found, budget_tokens).await?;
         results.words_only = words_only;
         Ok(results)
     }
 
+    /// Moves near-repeats (the same thing said again in other words, cosine above
+    /// [`NEAR_REPEAT`]) behind everything else, so the budget holds different things.
+    fn varied(&self, ranked: Vec<(Key, f64)>) -> Vec<(Key, f64)> {
+        let (mut kept, mut repeats): (Vec<(Key, f64)>, Vec<(Key, f64)>) = (Vec::new(), Vec::new());
+        for (key, score) in ranked {
+            let repeat = kept.iter().take(VARIETY_WINDOW).any(|(k, _)| self.meaning.cosine(*k, key).is_some_and(|c| c > NEAR_REPEAT));
+            if repeat {
+                repeats.push((key, score));
+            } else {
+                kept.push((key, score));
+            }
+        }
+        kept.extend(repeats);
+        kept
+    }
+
     /// Each ranked list's entries with the weight of their vote: a match by words
     /// counts for the share of the query's words it contains; one by meaning counts whole.
     fn votes(&self, query: &str, lists: &[Vec<(Key, f64)>], found: &HashMap<Key, FoundText>) -> Vec<Vec<(Key, f64)>> {
-        let asked = excerpt::marks(query);
+        let asked = excerpt::marks(&question::subject(query));
         lists
             .iter()
             .enumerate()
@@ -159,28 +196,38 @@ impl Recall {
                 list.iter()
                     .filter_map(|(key, _)| {
                         let item = found.get(key)?;
-                        Some((*key, if i == 0 { excerpt::coverage(&item.text, &asked) } else { 1.0 }))
+                        let said_by = if item.label == "assistant" { ASSISTANT_WEIGHT } else { 1.0 };
+                        Some((*key, said_by * if i == 0 { excerpt::coverage(&item.text, &asked) } else { 1.0 }))
                     })
                     .collect()
             })
             .collect()
     }
 
-    /// The ranked lists for `query`: by words, and by meaning unless unavailable (then
-    /// the reason).
-    async fn lists(&self, query: &str, mode: RecallMode) -> Result<(Vec<Vec<(Key, f64)>>, Option<String>), StoreError> {
-        let words = self.store.recall_index().word_matches(query, CANDIDATES).await?;
+    /// The ranked lists for `query`: by words; by meaning, and by meaning among what was
+    /// said in the stretch of time it names, unless meaning is unavailable (then why).
+    async fn lists(&self, query: &str, mode: RecallMode, span: Option<when::Span>) -> Result<(Vec<Vec<(Key, f64)>>, Option<String>), StoreError> {
+        let words = self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await?;
         if mode == RecallMode::Words {
             return Ok((vec![words], None));
         }
-        match self.meaning.nearest(query, CANDIDATES as usize, |_| true).await {
-            Ok(meaning) => Ok((vec![words, meaning.into_iter().map(|(k, s)| (k, f64::from(s))).collect()], None)),
-            Err(EmbedError::Off) => Ok((vec![words], None)),
+        let vector = match self.meaning.query(query).await {
+            Ok(vector) => vector,
+            Err(EmbedError::Off) => return Ok((vec![words], None)),
             Err(e) => {
                 tracing::warn!(error = %e, "recall by meaning unavailable; searching by words");
-                Ok((vec![words], Some(e.to_string())))
+                return Ok((vec![words], Some(e.to_string())));
             }
+        };
+        let as_list = |ranked: Vec<(Key, f32)>| ranked.into_iter().map(|(k, s)| (k, f64::from(s))).collect::<Vec<_>>();
+        let mut lists = vec![words, as_list(self.meaning.nearest(&vector, MEANING_CANDIDATES, |_| true))];
+        if let Some(span) = span {
+            let (start, end) = (crate::store::utc(span.start), crate::store::utc(span.end));
+            let ids = self.store.recall_index().message_ids_between(&start, &end, SPAN_CANDIDATES).await?;
+            let keys: Vec<Key> = ids.into_iter().map(Key::message).collect();
+            lists.push(as_list(self.meaning.rank(&vector, &keys)));
         }
+        Ok((lists, None))
     }
 
     /// The items behind `keys` that may be shown (facts from learnings.md, the rest from
@@ -204,6 +251,7 @@ impl Recall {
                         text: listed.fact.text.clone(),
                         timestamp: listed.fact.confirmed.to_string(),
                         external_id: None,
+                        superseded: listed.fact.superseded.map(|d| d.to_string()),
                     });
                 }
             }
@@ -262,6 +310,7 @@ fn to_hit(item: &FoundText, score: f64, beside: bool, marks: &[String]) -> Recal
         snippet: excerpt::excerpt(&item.text, marks),
         timestamp: item.timestamp.clone(),
         external_id: item.external_id.clone(),
+        superseded: item.superseded.clone(),
         score,
         beside,
     }

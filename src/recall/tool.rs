@@ -45,6 +45,10 @@ impl Tool for RecallTool {
             let mut out = String::new();
             for hit in &results.hits {
                 let reference = hit.external_id.as_deref().map(|e| format!(" (ref {e})")).unwrap_or_default();
+                let reference = match &hit.superseded {
+                    Some(since) => format!("{reference} (superseded {since}: no longer true)"),
+                    None => reference,
+                };
                 out.push_str(&format!("- [{} {} {}{reference}] {}: {}\n", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet));
             }
             if results.omitted > 0 {

@@ -24,6 +24,8 @@ pub struct FoundText {
     pub timestamp: String,
     /// The id a message had where it was imported from.
     pub external_id: Option<String>,
+    /// For a fact a newer one replaced: since when (it is history, not current).
+    pub superseded: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -45,6 +47,7 @@ impl From<MessageRow> for FoundText {
             text: row.content,
             timestamp: row.created_at,
             external_id: row.external_id,
+            superseded: None,
         }
     }
 }
@@ -131,6 +134,20 @@ impl RecallIndex<'_> {
         Ok(rows.into_iter().map(FoundText::from).collect())
     }
 
+    /// Searchable messages said between `start` and `end` (UTC, stored form), newest
+    /// first, at most `limit`.
+    pub async fn message_ids_between(&self, start: &str, end: &str, limit: u32) -> Result<Vec<i64>, StoreError> {
+        let rows: Vec<(i64,)> = sqlx::query_as(columns_sql!(
+            "SELECT m.id FROM messages m WHERE m.created_at >= ? AND m.created_at < ? AND {SEARCHABLE} ORDER BY m.id DESC LIMIT ?"
+        ))
+        .bind(start)
+        .bind(end)
+        .bind(limit)
+        .fetch_all(&self.store.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
     /// The searchable messages just before and just after `id` in its conversation.
     pub async fn beside(&self, id: i64) -> Result<Vec<FoundText>, StoreError> {
         let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(
@@ -164,7 +181,7 @@ impl RecallIndex<'_> {
             .await?;
             if let Some((text, timestamp)) = row {
                 let label = if key.kind == ItemKind::Summary { "summary of earlier turns" } else { "checkpoint" };
-                found.push(FoundText { key: *key, conversation_id: None, label: label.into(), text, timestamp, external_id: None });
+                found.push(FoundText { key: *key, conversation_id: None, label: label.into(), text, timestamp, external_id: None, superseded: None });
             }
         }
         Ok(found)

@@ -56,6 +56,13 @@ impl Tool for RememberFact {
                 SaveOutcome::Reinforced { weight, .. } => format!("already known; reinforced (weight {weight})"),
                 SaveOutcome::Moved { from, to, .. } => format!("already known under {}; moved to {}", from.name(), to.name()),
                 SaveOutcome::KeptInHealth { .. } => "already known under Health; kept there".to_string(),
+                SaveOutcome::Superseded { category, old } => {
+                    format!("saved under {}; it replaces \"{old}\", which is kept as history and no longer current", category.name())
+                }
+                SaveOutcome::NeedsConfirmation { category, old } => format!(
+                    "saved under {}; it may contradict \"{old}\" (Health): both are kept until the user confirms in Memory which is current",
+                    category.name()
+                ),
                 SaveOutcome::RateLimited => "not saved: at most 3 facts per reply".to_string(),
                 SaveOutcome::Rejected { reason } => return Err(ToolError::Failed(reason.clone())),
             };

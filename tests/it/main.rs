@@ -34,6 +34,7 @@ mod settings_fuzz;
 mod sources;
 mod telegram;
 mod store;
+mod supersession;
 mod tools;
 mod turn_machine;
 mod whatsapp;

@@ -6,6 +6,7 @@ import { ChatSidebar } from "./components/ChatSidebar";
 import { ContinueBanner } from "./components/ContinueBanner";
 import { PlanPanel } from "./components/PlanPanel";
 import { QueuedList } from "./components/QueuedList";
+import { FactSuggestions } from "./components/FactSuggestions";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
@@ -222,6 +223,7 @@ export function App() {
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <QueuedList items={state.queued} onCancel={cancelQueued} />
+          <FactSuggestions />
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
           </div>
         </div>

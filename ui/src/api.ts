@@ -109,6 +109,7 @@ export type CoreEvent =
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | { type: "memory_indexing"; embedded: number; total: number }
+  | { type: "facts_noticed"; conversation_id: number; message_id: number; suggestions: { text: string; category: Category }[]; saved: boolean }
   | ({ type: "model_status" } & ModelStatus)
   | ({ type: "model_download" } & DownloadState);
 
@@ -213,6 +214,16 @@ export interface ListedFact {
   text: string;
   learned: string;
   confirmed: string;
+  /** When a newer fact replaced it (kept as history, not sent as current). */
+  superseded?: string | null;
+  /** What it is about when that changes (home, job, favourite:band…). */
+  slot?: string | null;
+}
+
+/** A new Health fact that may contradict an older one: the user decides. */
+export interface FactConflict {
+  older: ListedFact;
+  newer: ListedFact;
 }
 
 export interface MalformedLine {
@@ -224,6 +235,7 @@ export interface MalformedLine {
 export interface MemoryReport {
   facts: ListedFact[];
   problems: MalformedLine[];
+  conflicts?: FactConflict[];
 }
 
 export type SaveOutcome =
@@ -231,6 +243,8 @@ export type SaveOutcome =
   | { action: "reinforced"; category: Category; weight: number }
   | { action: "moved"; from: Category; to: Category; weight: number }
   | { action: "kept_in_health"; requested: Category; weight: number }
+  | { action: "superseded"; category: Category; old: string }
+  | { action: "needs_confirmation"; category: Category; old: string }
   | { action: "rate_limited" }
   | { action: "rejected"; reason: string };
 
@@ -283,6 +297,8 @@ export interface RecallHit {
   snippet: string;
   timestamp: string;
   external_id: string | null;
+  /** For a fact a newer one replaced: since when. */
+  superseded?: string | null;
   /** Fused score, higher is better. */
   score: number;
   /** A turn shown for context beside a hit rather than found itself. */
@@ -660,6 +676,9 @@ export const api = {
   editFact: (line: number, expected: string, text: string, category: Category) =>
     invoke<void>("edit_fact", { line, expected, text, category }),
   deleteFact: (line: number, expected: string) => invoke<void>("delete_fact", { line, expected }),
+  supersedeFact: (line: number, expected: string) => invoke<void>("supersede_fact", { line, expected }),
+  autoRemember: () => invoke<boolean>("auto_remember"),
+  setAutoRemember: (on: boolean) => invoke<boolean>("set_auto_remember", { on }),
   recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
   meaningSetup: () => invoke<MeaningView>("meaning_setup"),
   saveMeaning: (input: { backend: EmbeddingsBackend; url: string | null; model: string | null; api_key: string | null }) =>

@@ -17,7 +17,7 @@ describe("Settings → Memory search", () => {
     await openSettings();
     const section = await screen.findByTestId("meaning-settings");
     expect(within(section).getByTestId("meaning-local")).toBeChecked();
-    expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: multilingual-e5-small-q4.");
+    expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: multilingual-e5-small-q4:symmetric.");
     expect(within(section).getByTestId("meaning-progress")).toHaveTextContent("10 of 40 items embedded");
     await core.event({ type: "memory_indexing", embedded: 40, total: 40 });
     await waitFor(() => expect(within(section).getByTestId("meaning-progress")).toHaveTextContent("All 40 items embedded."));
@@ -110,5 +110,88 @@ describe("Memory search", () => {
     expect(hits[1]).toHaveTextContent("said next to it");
     expect(hits[1]).toHaveClass("beside");
     expect(screen.getByTestId("memory-words-only")).toHaveTextContent("Searched by words only: the embeddings server at http://x/v1 answered 401");
+  });
+});
+
+describe("Facts that stay true", () => {
+  const fact = (line: number, text: string, extra: Record<string, unknown> = {}) => ({
+    line,
+    category: "General" as const,
+    weight: 1,
+    text,
+    learned: "2026-01-01",
+    confirmed: "2026-01-01",
+    slot: "home",
+    superseded: null,
+    ...extra,
+  });
+
+  it("shows a fact's history under the current one, and asks before a Health fact is replaced", async () => {
+    const core = new FakeCore();
+    const health = { category: "Health" as const, slot: "detail:blood type" };
+    core.handlers.memory_report = () => ({
+      facts: [
+        fact(3, "Lives in Barcelona", { superseded: "2026-11-20" }),
+        fact(4, "Moved to Madrid"),
+        fact(7, "Her blood type is O negative", health),
+        fact(8, "Her blood type is A positive", { ...health, learned: "2026-11-22" }),
+      ],
+      problems: [],
+      conflicts: [{ older: fact(7, "Her blood type is O negative", health), newer: fact(8, "Her blood type is A positive", health) }],
+    });
+    core.handlers.supersede_fact = () => null;
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    const history = await screen.findByTestId("fact-history");
+    expect(history).toHaveTextContent("Before: Lives in Barcelona (until 2026-11-20)");
+    expect(screen.getAllByTestId("fact").map((f) => f.querySelector(".fact-body")?.firstChild?.textContent)).not.toContain("Lives in Barcelona");
+    const conflict = screen.getByTestId("fact-conflict");
+    expect(conflict).toHaveTextContent("These Health facts may contradict each other");
+    await user.click(within(conflict).getByTestId("conflict-replace"));
+    expect(core.invoked("supersede_fact").at(-1)!.args).toEqual({ line: 7, expected: "Her blood type is O negative" });
+  });
+});
+
+describe("Remember this?", () => {
+  it("offers the facts the model did not save, keeps one and dismisses another", async () => {
+    const core = new FakeCore();
+    core.handlers.remember_fact = () => ({ action: "new", category: "Health" });
+    renderApp();
+    const user = userEvent.setup();
+    await core.event({
+      type: "facts_noticed",
+      conversation_id: 1,
+      message_id: 9,
+      saved: false,
+      suggestions: [
+        { text: "Soy alérgica a los frutos secos", category: "Health" },
+        { text: "Mi hermana Ana vive en Lyon", category: "Relationships" },
+      ],
+    });
+    const chips = await screen.findAllByTestId("fact-chip");
+    expect(chips[0]).toHaveTextContent("Remember this? Soy alérgica a los frutos secos · Health");
+    await user.click(within(chips[0]).getByTestId("fact-chip-keep"));
+    expect(core.invoked("remember_fact").at(-1)!.args).toEqual({ text: "Soy alérgica a los frutos secos", category: "Health" });
+    await waitFor(() => expect(screen.getAllByTestId("fact-chip")).toHaveLength(1));
+    await user.click(screen.getByTestId("fact-chip-dismiss"));
+    expect(screen.queryByTestId("fact-suggestions")).not.toBeInTheDocument();
+  });
+
+  it("says what was saved without asking, and the setting changes it", async () => {
+    const core = new FakeCore();
+    core.handlers.auto_remember = () => false;
+    core.handlers.set_auto_remember = (args) => (args as { on: boolean }).on;
+    renderApp();
+    const user = userEvent.setup();
+    await core.event({ type: "facts_noticed", conversation_id: 1, message_id: 9, saved: true, suggestions: [{ text: "Works as a nurse", category: "Work" }] });
+    expect(await screen.findByTestId("fact-chip")).toHaveTextContent("Remembered: Works as a nurse");
+    expect(screen.queryByTestId("fact-chip-keep")).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("nav-settings"));
+    const box = await screen.findByTestId("auto-remember");
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    expect(core.invoked("set_auto_remember").at(-1)!.args).toEqual({ on: true });
+    await waitFor(() => expect(box).toBeChecked());
   });
 });

@@ -20,6 +20,10 @@ pub(crate) fn remember(companion: &Companion, category: &str, fact: &str, json: 
             SaveOutcome::Reinforced { weight, .. } => println!("Already known; reinforced (weight {weight})."),
             SaveOutcome::Moved { from, to, .. } => println!("Already known under {}; moved to {}.", from.name(), to.name()),
             SaveOutcome::KeptInHealth { .. } => println!("Already known under Health; kept there."),
+            SaveOutcome::Superseded { category, old } => println!("Saved under {}; it replaces \"{old}\" (kept as history).", category.name()),
+            SaveOutcome::NeedsConfirmation { category, old } => {
+                println!("Saved under {}; it may contradict \"{old}\". Both stay current until you confirm in the app's Memory view.", category.name())
+            }
             SaveOutcome::RateLimited => println!("Not saved: too many facts at once."),
             SaveOutcome::Rejected { reason } => {
                 eprintln!("sidecar: not saved: {reason}");

@@ -28,6 +28,7 @@ export function MeaningSettings() {
   const [key, setKey] = useState("");
   const [progress, setProgress] = useState<{ embedded: number; total: number } | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [autoRemember, setAutoRemember] = useState(false);
 
   const show = (next: MeaningView) => {
     setView(next);
@@ -39,6 +40,10 @@ export function MeaningSettings() {
   };
   useEffect(() => {
     api.meaningSetup().then(show).catch(() => undefined);
+    api
+      .autoRemember()
+      .then((on) => setAutoRemember(on === true))
+      .catch(() => undefined);
     const off = api.onCoreEvent((event) => {
       if (event.type === "memory_indexing") setProgress({ embedded: event.embedded, total: event.total });
     });
@@ -113,6 +118,22 @@ export function MeaningSettings() {
           </span>
         </div>
       )}
+      <label className="setting-row">
+        <input
+          type="checkbox"
+          data-testid="auto-remember"
+          checked={autoRemember}
+          onChange={(e) =>
+            api
+              .setAutoRemember(e.target.checked)
+              .then(setAutoRemember)
+              .catch((err) => setNote({ ok: false, text: toCommandError(err).message }))
+          }
+        />
+        <span>
+          {t.autoRemember} <span className="muted small">{t.autoRememberNote}</span>
+        </span>
+      </label>
       {note && (
         <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="meaning-note">
           {note.text}

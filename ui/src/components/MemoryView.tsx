@@ -23,6 +23,10 @@ function outcomeText(t: Strings, outcome: SaveOutcome): string {
       return t.outcomeMoved;
     case "kept_in_health":
       return t.outcomeKeptInHealth;
+    case "superseded":
+      return t.outcomeSuperseded(outcome.old);
+    case "needs_confirmation":
+      return t.outcomeNeedsConfirmation(outcome.old);
     case "rate_limited":
       return "";
     case "rejected":
@@ -43,7 +47,17 @@ function Snippet({ text }: { text: string }) {
 }
 
 /** A fact row: shown, or edited in place (text and category). */
-function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: () => void; onError: (m: string) => void }) {
+function FactRow({
+  fact,
+  history = [],
+  onChanged,
+  onError,
+}: {
+  fact: ListedFact;
+  history?: ListedFact[];
+  onChanged: () => void;
+  onError: (m: string) => void;
+}) {
   const t = useStrings();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(fact.text);
@@ -84,8 +98,20 @@ function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: ()
     );
   }
   return (
-    <li data-testid="fact">
-      <span className="fact-body">{fact.text}</span>
+    <li data-testid="fact" className={fact.superseded ? "superseded" : undefined}>
+      <span className="fact-body">
+        {fact.text}
+        {fact.superseded && <span className="muted small"> · {t.memoryNoLongerCurrent(fact.superseded)}</span>}
+        {history.length > 0 && (
+          <ul className="fact-history" data-testid="fact-history">
+            {history.map((h) => (
+              <li key={`${h.line}:${h.text}`} className="muted small">
+                {t.memoryBefore(h.text, h.superseded ?? "")}
+              </li>
+            ))}
+          </ul>
+        )}
+      </span>
       <span className="fact-side">
         <span className="muted small">
           {t.memoryWeight} {fact.weight} · {t.memoryLearned} {fact.learned} · {t.memoryConfirmed} {fact.confirmed}
@@ -104,6 +130,17 @@ function FactRow({ fact, onChanged, onError }: { fact: ListedFact; onChanged: ()
       </span>
     </li>
   );
+}
+
+/** The superseded facts about the same thing as the current `fact`, newest first. */
+function historyOf(facts: ListedFact[], fact: ListedFact): ListedFact[] {
+  if (!fact.slot) return [];
+  return facts.filter((f) => f.superseded && f.slot === fact.slot).sort((a, b) => (b.superseded ?? "").localeCompare(a.superseded ?? ""));
+}
+
+/** The current fact a superseded one is history of, if it is still there. */
+function currentOf(facts: ListedFact[], old: ListedFact): ListedFact | undefined {
+  return old.slot ? facts.find((f) => !f.superseded && f.slot === old.slot) : undefined;
 }
 
 type MemoryTab = "facts" | "profile" | "checkpoints";
@@ -218,6 +255,7 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
                 {hit.timestamp.slice(0, 10)}
                 {hit.external_id ? ` · ${hit.external_id}` : ""}
                 {hit.beside ? ` · ${t.memoryBeside}` : ""}
+                {hit.superseded ? ` · ${t.memoryNoLongerCurrent(hit.superseded)}` : ""}
               </span>
               <div>
                 <Snippet text={hit.snippet} />
@@ -261,6 +299,33 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
         </button>
       </form>
       {report && report.facts.length === 0 && <p className="empty-inline">{t.memoryEmpty}</p>}
+      {(report?.conflicts ?? []).map(({ older, newer }) => (
+        <div key={`${older.line}:${newer.line}`} className="info conflict" role="alert" data-testid="fact-conflict">
+          <p>{t.conflictTitle}</p>
+          <ul>
+            <li>{older.text}</li>
+            <li>
+              <strong>{newer.text}</strong>
+            </li>
+          </ul>
+          <button
+            type="button"
+            className="small"
+            data-testid="conflict-replace"
+            onClick={() => api.supersedeFact(older.line, older.text).then(reload).catch((e) => setMessage(toCommandError(e).message))}
+          >
+            {t.conflictReplace}
+          </button>{" "}
+          <button
+            type="button"
+            className="ghost small"
+            data-testid="conflict-keep-old"
+            onClick={() => api.deleteFact(newer.line, newer.text).then(reload).catch((e) => setMessage(toCommandError(e).message))}
+          >
+            {t.conflictKeepOld}
+          </button>
+        </div>
+      ))}
       {report &&
         CATEGORIES.filter((c) => report.facts.some((f) => f.category === c)).map((c) => (
           <div key={c} className={`fact-group${c === "Health" ? " health" : ""}`} data-testid="fact-group">
@@ -270,9 +335,15 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
             </h3>
             <ul>
               {report.facts
-                .filter((f) => f.category === c)
+                .filter((f) => f.category === c && (!f.superseded || !currentOf(report.facts, f)))
                 .map((f) => (
-                  <FactRow key={`${f.line}:${f.text}`} fact={f} onChanged={reload} onError={setMessage} />
+                  <FactRow
+                    key={`${f.line}:${f.text}`}
+                    fact={f}
+                    history={f.superseded ? [] : historyOf(report.facts, f)}
+                    onChanged={reload}
+                    onError={setMessage}
+                  />
                 ))}
             </ul>
           </div>

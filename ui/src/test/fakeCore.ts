@@ -69,7 +69,7 @@ export class FakeCore {
     url: null,
     model: null,
     has_key: false,
-    status: { state: "ready", model: "multilingual-e5-small-q4", embedded: 10, total: 40 },
+    status: { state: "ready", model: "multilingual-e5-small-q4:symmetric", embedded: 10, total: 40 },
   };
   backups: [string, string][] = [];
   /** The last reply's versions, as `reply_versions` answers. */

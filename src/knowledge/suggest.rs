@@ -1,0 +1,114 @@
+//! "Remember this?" (Bug 5): after each reply, the personal facts the user just said
+//! that no saved fact covers, found by the deterministic patterns of the facts engine.
+//! They are offered to the user as chips, or saved at once when the user chose so.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use super::facts::potential_facts;
+use super::learnings::Category;
+use super::store::ListedFact;
+use super::words::fold;
+use crate::context::digest::unsaved_facts;
+
+/// A fact offered to the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suggestion {
+    pub text: String,
+    pub category: Category,
+}
+
+/// The facts in `user_text` that none of `saved` covers (superseded ones included:
+/// a fact said again that was replaced is worth asking about).
+pub fn suggestions(user_text: &str, saved: &[ListedFact]) -> Vec<Suggestion> {
+    if potential_facts(user_text).is_empty() {
+        return Vec::new();
+    }
+    let known: Vec<String> = saved.iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text.clone()).collect();
+    let mut out: Vec<Suggestion> = Vec::new();
+    for unsaved in unsaved_facts([user_text], &known) {
+        let text = capitalised(unsaved.phrase.trim_end_matches(['.', ',', ';', ' ']));
+        if !out.iter().any(|s| s.text == text) {
+            out.push(Suggestion { category: category_of(&text), text });
+        }
+    }
+    out
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The category a phrase most likely belongs to, by its words.
+pub fn category_of(phrase: &str) -> Category {
+    let words = fold(&phrase.to_lowercase());
+    let has = |list: &[&str]| list.iter().any(|w| words.contains(w));
+    if has(&["allerg", "alerg", "diabet", "celiac", "celiac", "coeliac", "intoleran", "asthma", "asma", "pregnant", "embarazada", "epilep", "hipertens", "hypertens", "medic", "no puedo comer", "can't eat", "cannot eat"]) {
+        Category::Health
+    } else if has(&["work", "trabaj", "job", "empleo", "office", "oficina"]) {
+        Category::Work
+    } else if has(&["sister", "brother", "wife", "husband", "partner", "son ", "daughter", "mother", "father", "mom", "dad", "herman", "espos", "marido", "mujer", "novi", "hijo", "hija", "madre", "padre", "mama", "papa"]) {
+        Category::Relationships
+    } else if has(&["like", "love", "prefer", "hate", "gusta", "encanta", "prefiero", "odio"]) {
+        Category::Preferences
+    } else {
+        Category::General
+    }
+}
+
+/// Whether noticed facts are saved without asking (`[memory] auto_remember`), as
+/// Settings changes it.
+pub struct Noticing {
+    auto: AtomicBool,
+    config_path: Option<PathBuf>,
+}
+
+impl Noticing {
+    pub fn new(auto: bool, config_path: Option<PathBuf>) -> Self {
+        Self { auto: AtomicBool::new(auto), config_path }
+    }
+
+    pub fn saves_without_asking(&self) -> bool {
+        self.auto.load(Ordering::Relaxed)
+    }
+
+    /// The facts `user_text` states that nothing covers: saved at once when the user
+    /// chose so (then `true`), else returned to offer.
+    pub fn notice(&self, user_text: &str, knowledge: &super::store::KnowledgeStore, today: chrono::NaiveDate) -> (Vec<Suggestion>, bool) {
+        let found = suggestions(user_text, &knowledge.facts());
+        if found.is_empty() || !self.saves_without_asking() {
+            return (found, false);
+        }
+        for s in &found {
+            if let Err(e) = knowledge.save(&s.text, s.category, today) {
+                tracing::warn!(error = %e, "a noticed fact could not be saved");
+            }
+        }
+        (found, true)
+    }
+
+    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), crate::settings_file::SettingsFileError> {
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_auto_remember(path, on)?;
+        }
+        self.auto.store(on, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_user_said_and_nothing_covers_is_offered_with_a_category() {
+        let found = suggestions("Por cierto, soy alérgica a los frutos secos. Mi hermana Ana vive en Lyon.", &[]);
+        let texts: Vec<(&str, Category)> = found.iter().map(|s| (s.text.as_str(), s.category)).collect();
+        assert!(texts.iter().any(|(t, c)| t.contains("alérgica") && *c == Category::Health), "{texts:?}");
+        assert!(texts.iter().any(|(t, c)| t.contains("hermana Ana") && *c == Category::Relationships), "{texts:?}");
+        assert!(suggestions("What's the weather like?", &[]).is_empty());
+    }
+}
