@@ -185,19 +185,30 @@ impl Recall {
         kept
     }
 
-    /// Each ranked list's entries with the weight of their vote: a match by words
-    /// counts for the share of the query's words it contains; one by meaning counts whole.
+    /// Each ranked list's entries with the weight of their vote. A match by words
+    /// counts for the square of the share of the query's words it contains (one word
+    /// of three is weak evidence); one by meaning counts from a half to whole by where
+    /// its similarity falls between the list's last and first, so a clear best match is
+    /// not levelled by rank alone. What the assistant said weighs less.
     fn votes(&self, query: &str, lists: &[Vec<(Key, f64)>], found: &HashMap<Key, FoundText>) -> Vec<Vec<(Key, f64)>> {
         let asked = excerpt::marks(&question::subject(query));
         lists
             .iter()
             .enumerate()
             .map(|(i, list)| {
+                let (top, floor) = (list.first().map_or(1.0, |(_, s)| *s), list.last().map_or(0.0, |(_, s)| *s));
                 list.iter()
-                    .filter_map(|(key, _)| {
+                    .filter_map(|(key, similarity)| {
                         let item = found.get(key)?;
                         let said_by = if item.label == "assistant" { ASSISTANT_WEIGHT } else { 1.0 };
-                        Some((*key, said_by * if i == 0 { excerpt::coverage(&item.text, &asked) } else { 1.0 }))
+                        let strength = if i == 0 {
+                            excerpt::coverage(&item.text, &asked).powi(2)
+                        } else if top > floor {
+                            0.5 + 0.5 * (similarity - floor) / (top - floor)
+                        } else {
+                            1.0
+                        };
+                        Some((*key, said_by * strength))
                     })
                     .collect()
             })

@@ -4,6 +4,11 @@ import { useStrings } from "../i18n";
 
 type Note = { ok: boolean; text: string; path?: string };
 
+/** A file's size as people read it: "38 kB", "2.4 MB". */
+function size(bytes: number): string {
+  return bytes < 1e6 ? `${Math.max(1, Math.round(bytes / 1e3))} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /** A chosen file's text (FileReader: every webview has it). */
 function readText(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -34,7 +39,7 @@ export function DataSettings() {
     setNote(null);
     api
       .backUpNow()
-      .then((info) => setNote({ ok: true, text: t.backedUp(info.path, (info.bytes / 1e6).toFixed(1)), path: info.path }))
+      .then((info) => setNote({ ok: true, text: t.backedUp(info.path, size(info.bytes)), path: info.path }))
       .catch(fail)
       .finally(() => setBusy(null));
   };
