@@ -48,7 +48,16 @@ class Session:
         return self.cmd("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
 
     def find_all(self, css):
-        return [e[ELEMENT] for e in self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+        # WebKitWebDriver answers "stale element reference" when React replaces a
+        # matching node while the list is being built (a reply finishing, a chip
+        # appearing); the query itself is sound, so it is asked again.
+        for attempt in range(5):
+            try:
+                return [e[ELEMENT] for e in self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+            except WebDriverError as error:
+                if "stale element" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.1)
 
     def text(self, element):
         return self.cmd("GET", f"/element/{element}/text")
