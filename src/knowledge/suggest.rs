@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::facts::potential_facts;
 use super::learnings::Category;
 use super::store::ListedFact;
 use super::words::fold;
@@ -23,9 +22,6 @@ pub struct Suggestion {
 /// The facts in `user_text` that none of `saved` covers (superseded ones included:
 /// a fact said again that was replaced is worth asking about).
 pub fn suggestions(user_text: &str, saved: &[ListedFact]) -> Vec<Suggestion> {
-    if potential_facts(user_text).is_empty() {
-        return Vec::new();
-    }
     let known: Vec<String> = saved.iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text.clone()).collect();
     let mut out: Vec<Suggestion> = Vec::new();
     for unsaved in unsaved_facts([user_text], &known) {
@@ -46,7 +42,7 @@ fn capitalised(text: &str) -> String {
 pub fn category_of(phrase: &str) -> Category {
     let words = fold(&phrase.to_lowercase());
     let has = |list: &[&str]| list.iter().any(|w| words.contains(w));
-    if has(&["allerg", "alerg", "diabet", "celiac", "celiac", "coeliac", "intoleran", "asthma", "asma", "pregnant", "embarazada", "epilep", "hipertens", "hypertens", "medic", "no puedo comer", "can't eat", "cannot eat"]) {
+    if has(&["allerg", "alerg", "diabet", "celiac", "coeliac", "intoleran", "asthma", "asma", "pregnant", "embarazada", "epilep", "hipertens", "hypertens", "medic", "no puedo comer", "can't eat", "cannot eat"]) {
         Category::Health
     } else if has(&["work", "trabaj", "job", "empleo", "office", "oficina"]) {
         Category::Work

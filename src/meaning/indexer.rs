@@ -179,9 +179,20 @@ impl MeaningIndex {
         ranked
     }
 
-    /// The cosine between two embedded items (`None` when either has no vector).
-    pub fn cosine(&self, a: Key, b: Key) -> Option<f32> {
-        self.vectors.read().expect("vectors lock").cosine(a, b)
+    /// `ranked` with every item whose cosine with one of the first `window` kept items
+    /// exceeds `threshold` moved behind the rest (in order), under one lock.
+    pub fn repeats_last<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+        let index = self.vectors.read().expect("vectors lock");
+        let (mut kept, mut repeats): (Vec<(Key, T)>, Vec<(Key, T)>) = (Vec::new(), Vec::new());
+        for (key, value) in ranked {
+            if kept.iter().take(window).any(|(k, _)| index.cosine(*k, key).is_some_and(|c| c > threshold)) {
+                repeats.push((key, value));
+            } else {
+                kept.push((key, value));
+            }
+        }
+        kept.extend(repeats);
+        kept
     }
 
     /// Embeds what has no vector yet, at most `limit` items (all when `None`),
@@ -189,6 +200,7 @@ impl MeaningIndex {
     pub async fn catch_up(&self, limit: Option<usize>) -> Result<usize, EmbedError> {
         let embedder = self.embedder().await?;
         let mut done = self.sync_facts(embedder.as_ref()).await?;
+        let mut total: Option<u64> = None;
         loop {
             let room = limit.map_or(BATCH as usize, |l| l.saturating_sub(done).min(BATCH as usize));
             if room == 0 {
@@ -203,9 +215,14 @@ impl MeaningIndex {
             if pending.is_empty() {
                 break;
             }
+            // Counted once per pass, not per batch: the count scans every message.
+            let total = match total {
+                Some(total) => total,
+                None => *total.insert(self.status().await.total),
+            };
             done += self.embed_and_keep(embedder.as_ref(), pending).await?;
-            let status = self.status().await;
-            self.events.publish(CoreEvent::MemoryIndexing { embedded: status.embedded, total: status.total });
+            let embedded = self.vectors.read().expect("vectors lock").len() as u64;
+            self.events.publish(CoreEvent::MemoryIndexing { embedded, total: total.max(embedded) });
         }
         Ok(done)
     }

@@ -172,17 +172,7 @@ impl Recall {
     /// Moves near-repeats (the same thing said again in other words, cosine above
     /// [`NEAR_REPEAT`]) behind everything else, so the budget holds different things.
     fn varied(&self, ranked: Vec<(Key, f64)>) -> Vec<(Key, f64)> {
-        let (mut kept, mut repeats): (Vec<(Key, f64)>, Vec<(Key, f64)>) = (Vec::new(), Vec::new());
-        for (key, score) in ranked {
-            let repeat = kept.iter().take(VARIETY_WINDOW).any(|(k, _)| self.meaning.cosine(*k, key).is_some_and(|c| c > NEAR_REPEAT));
-            if repeat {
-                repeats.push((key, score));
-            } else {
-                kept.push((key, score));
-            }
-        }
-        kept.extend(repeats);
-        kept
+        self.meaning.repeats_last(ranked, VARIETY_WINDOW, NEAR_REPEAT)
     }
 
     /// Each ranked list's entries with the weight of their vote. A match by words
