@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type EmbeddingsBackend, type MeaningStatus, type MeaningView } from "../api";
+import { ChoiceGroup } from "./ChoiceGroup";
 import { useStrings, type Strings } from "../i18n";
 
 const BACKENDS: EmbeddingsBackend[] = ["local", "openai", "off"];
@@ -72,19 +73,7 @@ export function MeaningSettings() {
     <section className="meaning-settings" data-testid="meaning-settings">
       <h2>{t.meaningTitle}</h2>
       <p className="muted">{t.meaningIntro}</p>
-      <div className="search-choices" role="radiogroup" aria-label={t.meaningTitle}>
-        {BACKENDS.map((b) => {
-          const [name, about] = label(t, b);
-          return (
-            <label key={b} className={`search-choice${backend === b ? " active" : ""}`}>
-              <input type="radio" name="meaning-backend" value={b} checked={backend === b} data-testid={`meaning-${b}`} onChange={() => setBackend(b)} />
-              <span>
-                <strong>{name}</strong> <span className="muted small">{about}</span>
-              </span>
-            </label>
-          );
-        })}
-      </div>
+      <ChoiceGroup name="meaning-backend" label={t.meaningTitle} choices={BACKENDS} value={backend} testIdPrefix="meaning" describe={(b) => label(t, b)} onChange={setBackend} />
       {backend === "openai" && (
         <>
           <label className="setting-row">

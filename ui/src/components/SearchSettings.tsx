@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type SearchBackend, type SearchResult, type SearchView } from "../api";
+import { ChoiceGroup } from "./ChoiceGroup";
 import { useStrings, type Strings } from "../i18n";
 
 const BACKENDS: SearchBackend[] = ["duckduckgo", "searxng", "brave"];
@@ -58,19 +59,7 @@ export function SearchSettings() {
     <section className="search-settings" data-testid="search-settings">
       <h2>{t.searchTitle}</h2>
       <p className="muted">{t.searchIntro}</p>
-      <div className="search-choices" role="radiogroup" aria-label={t.searchTitle}>
-        {BACKENDS.map((b) => {
-          const [name, about] = label(t, b);
-          return (
-            <label key={b} className={`search-choice${backend === b ? " active" : ""}`}>
-              <input type="radio" name="search-backend" value={b} checked={backend === b} data-testid={`search-${b}`} onChange={() => setBackend(b)} />
-              <span>
-                <strong>{name}</strong> <span className="muted small">{about}</span>
-              </span>
-            </label>
-          );
-        })}
-      </div>
+      <ChoiceGroup name="search-backend" label={t.searchTitle} choices={BACKENDS} value={backend} testIdPrefix="search" describe={(b) => label(t, b)} onChange={setBackend} />
       {backend === "searxng" && (
         <label className="setting-row">
           <span>{t.searchUrl}</span>
