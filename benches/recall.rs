@@ -5,7 +5,8 @@
 //!
 //! Embedding 100,000 messages takes about half an hour here, and a scan does not care
 //! what the vectors say: the messages get random unit vectors under the local model's
-//! name; each query is embedded for real by the local model.
+//! name; each query is embedded for real by the local model. Their densities are
+//! measured first, timed.
 //!
 //! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench recall`
 
@@ -63,6 +64,16 @@ async fn main() {
             .unwrap();
     }
     tx.commit().await.unwrap();
+
+    // Loads the model and the vectors, then measures every vector's density (what the
+    // background indexer does once after an upgrade, and again each time the index has
+    // grown by a quarter).
+    let measuring = Instant::now();
+    let embedded = core.meaning().catch_up(None).await.unwrap();
+    println!(
+        "loading {MESSAGES} vectors and measuring their densities: {:.1} s ({embedded} embedded)",
+        measuring.elapsed().as_secs_f64()
+    );
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     for (name, mode) in [("words only", sidecar::recall::RecallMode::Words), ("hybrid", sidecar::recall::RecallMode::Hybrid)] {

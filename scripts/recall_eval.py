@@ -4,7 +4,9 @@ English, ~290 days each) of everyday chat, with planted statements and questions
 evidence is known. Question kinds: `words` (the question shares the statement's words),
 `paraphrase` (it does not), `multihop` (the answer needs two statements far apart) and
 `temporal` (about when, or about a stretch of time). The filler repeats the questions'
-ordinary words (sister, job, new, trabajo, hermana...) so matching words is not enough.
+ordinary words (sister, job, new, trabajo, hermana...) so matching words is not enough,
+and forty distractors a language (things said once, many near a question's topic) make
+sure that being said once is no giveaway either.
 
 Deterministic (seeded). Writes benches/data/recall_eval.json; `cargo bench --bench
 recall_eval` reads it.
@@ -76,6 +78,95 @@ ES_PLANTED = [
     ("words", [(None, "Quiero aprender alemán antes de mudarme a Berlín.")], "¿Qué idioma quiero aprender?"),
 ]
 
+# Things said once that no question asks about. Real histories are full of them, and
+# they sit alone in meaning just as the evidence does, so being said once is no
+# giveaway. Many are near a question's topic on purpose (someone else's pet, job,
+# trip or injury).
+EN_DISTRACTORS = [
+    "My cousin Mark got promoted to head chef at his restaurant in Bristol.",
+    "My best friend Zoe started a new job as a primary teacher in York.",
+    "My brother's girlfriend is training to be a firefighter.",
+    "Dad has started eating more fish because his doctor told him to.",
+    "I've been drinking oat milk instead of cow's milk for a while.",
+    "The washing machine in the flat leaks every time we use it.",
+    "Our street has had no hot water since the roadworks began.",
+    "My neighbour's parrot can whistle the whole Star Wars theme.",
+    "Zoe's dog chewed through her new sofa cushions.",
+    "My parents are going on a cruise around the Greek islands in September.",
+    "We spent a rainy weekend in Cornwall at a friend's cottage.",
+    "My son finally got his swimming badge after months of trying.",
+    "I renewed my passport, the photo is awful.",
+    "I cancelled my gym membership, I was paying for nothing.",
+    "My brother sprained his ankle playing five-a-side.",
+    "I have a dentist phobia, I put off check-ups for years.",
+    "I've fallen in love with fresh basil, I grow it on the windowsill.",
+    "My mum can't stand garlic, so I cook without it when she visits.",
+    "We're thinking of putting solar panels on the roof.",
+    "I lent my camera to Jake for his trip to Peru.",
+    "The council is finally repairing the potholes on our street.",
+    "I signed up for an evening photography course.",
+    "My grandmother turned ninety and we threw her a surprise party.",
+    "I sold my old bike to a student from the university.",
+    "I've started journaling every morning before work.",
+    "My daughter lost her first tooth at the cinema.",
+    "Our boiler at the office broke and we all worked in coats.",
+    "I got a parking fine outside the library, so annoying.",
+    "My friend Tom is moving to Canada with his family.",
+    "I finished a thousand-piece puzzle of the London skyline.",
+    "I'm thinking about volunteering at the food bank on Saturdays.",
+    "Our team won the pub quiz for the first time ever.",
+    "I dyed my hair dark red, nobody at work noticed.",
+    "My uncle Peter had knee surgery and is recovering at home.",
+    "I bought a secondhand piano from a lady down the road.",
+    "The kids built a treehouse with their grandad.",
+    "I watched the sunrise from the hill behind our house.",
+    "I've been learning to knit from videos, my scarf is lopsided.",
+    "My flatmate from uni, Sam, is getting married in June.",
+    "We switched to a green energy supplier for the house.",
+]
+ES_DISTRACTORS = [
+    "Mi primo Javier ha conseguido plaza de cocinero en un restaurante de Bilbao.",
+    "Mi mejor amiga Nuria ha empezado a trabajar de profesora en Toledo.",
+    "La novia de mi hermano está estudiando para ser bombera.",
+    "Mi padre come más pescado porque se lo ha mandado el médico.",
+    "Desde hace un tiempo tomo bebida de avena en vez de leche.",
+    "La lavadora del piso pierde agua cada vez que la ponemos.",
+    "En nuestra calle no hay agua caliente desde que empezaron las obras.",
+    "El loro de la vecina silba el himno del Betis entero.",
+    "El perro de Nuria se ha comido los cojines del sofá nuevo.",
+    "Mis padres se van de crucero por las islas griegas en septiembre.",
+    "Pasamos un fin de semana lluvioso en Asturias en casa de unos amigos.",
+    "Mi hija por fin ha sacado el diploma de natación.",
+    "He renovado el pasaporte, la foto es horrorosa.",
+    "Me he dado de baja del gimnasio, pagaba para nada.",
+    "Mi hermano se torció el tobillo jugando al fútbol sala.",
+    "Tengo pánico al dentista, llevo años sin ir a revisión.",
+    "Me encanta la albahaca fresca, la cultivo en la ventana.",
+    "Mi madre no soporta el ajo, así que cocino sin él cuando viene.",
+    "Estamos pensando en poner placas solares en el tejado.",
+    "Le he prestado la cámara a Jaime para su viaje a Perú.",
+    "El ayuntamiento por fin está arreglando los baches de la calle.",
+    "Me he apuntado a un curso de fotografía por las tardes.",
+    "Mi abuela cumplió noventa años y le hicimos una fiesta sorpresa.",
+    "He vendido mi bici vieja a un estudiante de la universidad.",
+    "He empezado a escribir un diario cada mañana antes del trabajo.",
+    "A mi hijo se le cayó el primer diente en el cine.",
+    "Se rompió la calefacción de la oficina y trabajamos con abrigo.",
+    "Me han puesto una multa de aparcamiento delante de la biblioteca.",
+    "Mi amigo Tomás se muda a Canadá con su familia.",
+    "He terminado un puzle de mil piezas del skyline de Madrid.",
+    "Estoy pensando en hacer voluntariado en el banco de alimentos los sábados.",
+    "Nuestro equipo ganó el concurso de preguntas del bar por primera vez.",
+    "Me he teñido el pelo de rojo oscuro y en el trabajo nadie se ha dado cuenta.",
+    "A mi tío Pedro lo han operado de la rodilla y se recupera en casa.",
+    "He comprado un piano de segunda mano a una señora del barrio.",
+    "Los niños han construido una cabaña en el árbol con su abuelo.",
+    "Vi amanecer desde el monte que hay detrás de casa.",
+    "Estoy aprendiendo a hacer punto con vídeos, la bufanda me ha salido torcida.",
+    "Mi compañero de piso de la universidad, Samuel, se casa en junio.",
+    "Hemos cambiado a una compañía de luz verde en casa.",
+]
+
 EN_FILLER = [
     "Work was long today, back-to-back meetings about the {thing}.",
     "My sister called just to chat about {show}.",
@@ -108,6 +199,22 @@ EN_FILLER = [
     "The {item} broke again, I need a new one.",
     "Had a long call with my brother about the {thing}.",
 ]
+# Half the filler gets one of these after it, and a fifth is two filler lines in one
+# message, so everyday chat varies as it does between people instead of repeating
+# word for word (exact repeats would make anything said once stand out too easily).
+EN_TAILS = [
+    "Anyway.", "Not sure why.", "So that's my day.", "Honestly.", "Typical Monday.", "Oh well.",
+    "Can't complain.", "Such is life.", "Fingers crossed.", "What a week.", "Meh.", "Long story.",
+    "Just saying.", "Funny how that goes.", "I'll live.", "Back to it.", "Could be worse.",
+    "Ugh.", "Pretty happy about it.", "More tomorrow.",
+]
+ES_TAILS = [
+    "En fin.", "No sé por qué.", "Así ha ido el día.", "La verdad.", "Lunes típico.", "Qué le vamos a hacer.",
+    "No me quejo.", "Así es la vida.", "Crucemos los dedos.", "Vaya semana.", "Bah.", "Es largo de contar.",
+    "Lo dicho.", "Qué cosas.", "Sobreviviré.", "A seguir.", "Podría ser peor.",
+    "Uf.", "Bastante contenta.", "Mañana más.",
+]
+
 EN_REPLIES = [
     "That sounds {adj}! How are you feeling about it?",
     "I hear you. Want to talk it through?",
@@ -201,9 +308,20 @@ def fill(template, slots, rng):
     return out
 
 
-def conversation(lang, planted, filler, replies, slots, rng, next_id):
+def chatter(filler, tails, slots, rng):
+    """One everyday message: a filler line, sometimes two, sometimes with a tail."""
+    text = fill(rng.choice(filler), slots, rng)
+    if rng.random() < 0.2:
+        text += " " + fill(rng.choice(filler), slots, rng)
+    if rng.random() < 0.5:
+        text += " " + rng.choice(tails)
+    return text
+
+
+def conversation(lang, planted, distractors, filler, tails, replies, slots, rng, next_id):
     """Messages over START..NOW (about 4.5 a day), planted statements at their dates
-    (or spread evenly), each followed by a reply. Returns (messages, questions)."""
+    (or spread evenly) and distractors said once each at random moments, each followed
+    by a reply. Returns (messages, questions)."""
     days = (NOW - START).days
     undated = [(qi, si) for qi, (_, statements, _) in enumerate(planted) for si, (date, _) in enumerate(statements) if date is None]
     rng.shuffle(undated)
@@ -215,6 +333,8 @@ def conversation(lang, planted, filler, replies, slots, rng, next_id):
     for qi, (_, statements, _) in enumerate(planted):
         for si, (date, text) in enumerate(statements):
             events.append((date or slots_for[(qi, si)], "planted", (qi, si, text)))
+    for text in distractors:
+        events.append((START + timedelta(minutes=rng.randint(0, days * 24 * 60)), "distractor", text))
     t = START
     while t < NOW - timedelta(hours=3):
         events.append((t, "filler", None))
@@ -226,8 +346,10 @@ def conversation(lang, planted, filler, replies, slots, rng, next_id):
             qi, si, text = payload
             evidence.setdefault(qi, []).append(next_id)
             user = text
+        elif kind == "distractor":
+            user = payload
         else:
-            user = fill(rng.choice(filler), slots, rng)
+            user = chatter(filler, tails, slots, rng)
         messages.append({"id": next_id, "role": "user", "content": user, "timestamp": at.strftime("%Y-%m-%dT%H:%M:%SZ")})
         next_id += 1
         reply_at = at + timedelta(seconds=rng.randint(5, 40))
@@ -242,8 +364,8 @@ def conversation(lang, planted, filler, replies, slots, rng, next_id):
 
 def main():
     rng = random.Random(20261123)
-    en_messages, en_questions, next_id = conversation("en", EN_PLANTED, EN_FILLER, EN_REPLIES, EN_SLOTS, rng, 1)
-    es_messages, es_questions, _ = conversation("es", ES_PLANTED, ES_FILLER, ES_REPLIES, ES_SLOTS, rng, next_id)
+    en_messages, en_questions, next_id = conversation("en", EN_PLANTED, EN_DISTRACTORS, EN_FILLER, EN_TAILS, EN_REPLIES, EN_SLOTS, rng, 1)
+    es_messages, es_questions, _ = conversation("es", ES_PLANTED, ES_DISTRACTORS, ES_FILLER, ES_TAILS, ES_REPLIES, ES_SLOTS, rng, next_id)
     out = {
         "now": NOW.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "zone": "Europe/Madrid",

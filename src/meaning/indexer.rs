@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::e5::LocalE5;
 use super::remote::RemoteEmbedder;
+use super::density;
 use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
 use super::choice::EmbedderChoice;
 use super::{EmbedError, Embedder, TextKind};
@@ -64,6 +65,10 @@ pub struct MeaningIndex {
     state: Mutex<MeaningState>,
     /// The knowledge version whose facts have vectors.
     facts_version: Mutex<Option<u64>>,
+    /// How many vectors there were when every density was last measured: each new
+    /// vector gets one against the index as it is, and when the index has grown by a
+    /// quarter they are all measured again.
+    measured_at: Mutex<usize>,
     wake: tokio::sync::Notify,
 }
 
@@ -79,6 +84,7 @@ impl MeaningIndex {
             vectors: RwLock::new(VectorIndex::default()),
             state: Mutex::new(MeaningState::Idle),
             facts_version: Mutex::new(None),
+            measured_at: Mutex::new(0),
             wake: tokio::sync::Notify::new(),
         }
     }
@@ -90,6 +96,7 @@ impl MeaningIndex {
         *self.loaded.lock().await = None;
         *self.vectors.write().expect("vectors lock") = VectorIndex::default();
         *self.facts_version.lock().expect("facts lock") = None;
+        *self.measured_at.lock().expect("measured lock") = 0;
         self.set_state(MeaningState::Idle);
         self.wake.notify_one();
     }
@@ -152,9 +159,12 @@ impl MeaningIndex {
         }
         let rows = self.store.embeddings().load(embedder.model()).await.map_err(store_error)?;
         let mut vectors = VectorIndex::default();
-        for (key, vector) in &rows {
+        for (key, vector, _) in &rows {
             vectors.insert(*key, vector);
         }
+        let densities: Vec<(Key, f32)> = rows.iter().filter_map(|(key, _, density)| Some((*key, (*density)?))).collect();
+        vectors.set_densities(&densities);
+        *self.measured_at.lock().expect("measured lock") = if vectors.unmeasured() == 0 { vectors.len() } else { 0 };
         *self.vectors.write().expect("vectors lock") = vectors;
         Ok(embedder)
     }
@@ -171,12 +181,18 @@ impl MeaningIndex {
         self.vectors.read().expect("vectors lock").nearest(query, k, keep)
     }
 
-    /// `keys` that have a vector, most similar to `query` first.
+    /// `keys` that have a vector, most relevant to `query` first (scored as by
+    /// [`MeaningIndex::nearest`]).
     pub fn rank(&self, query: &Quantized, keys: &[Key]) -> Vec<(Key, f32)> {
         let index = self.vectors.read().expect("vectors lock");
-        let mut ranked: Vec<(Key, f32)> = keys.iter().filter_map(|k| Some((*k, index.similarity(query, *k)?))).collect();
+        let mut ranked: Vec<(Key, f32)> = keys.iter().filter_map(|k| Some((*k, index.relevance(query, *k)?))).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         ranked
+    }
+
+    /// The plain cosine of `query` with `key`'s vector.
+    pub fn similarity(&self, query: &Quantized, key: Key) -> Option<f32> {
+        self.vectors.read().expect("vectors lock").similarity(query, key)
     }
 
     /// `ranked` with every item whose cosine with one of the first `window` kept items
@@ -224,18 +240,53 @@ impl MeaningIndex {
             let embedded = self.vectors.read().expect("vectors lock").len() as u64;
             self.events.publish(CoreEvent::MemoryIndexing { embedded, total: total.max(embedded) });
         }
+        self.measure_densities().await?;
         Ok(done)
+    }
+
+    /// Measures every density again when some are missing or the index has grown by a
+    /// quarter since they were measured, away from the lock and off the async threads.
+    async fn measure_densities(&self) -> Result<(), EmbedError> {
+        let job = {
+            let index = self.vectors.read().expect("vectors lock");
+            let measured_at = *self.measured_at.lock().expect("measured lock");
+            let grown = index.len() * 4 > measured_at * 5;
+            if index.len() < density::MIN_ITEMS || (index.unmeasured() == 0 && !grown) {
+                return Ok(());
+            }
+            index.density_job()
+        };
+        let count = job.len();
+        let densities = tokio::task::spawn_blocking(move || job.run()).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        self.store.embeddings().save_densities(&densities).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        self.vectors.write().expect("vectors lock").set_densities(&densities);
+        *self.measured_at.lock().expect("measured lock") = count;
+        tracing::debug!(count, "densities measured");
+        Ok(())
     }
 
     async fn embed_and_keep(&self, embedder: &dyn Embedder, pending: Vec<PendingText>) -> Result<usize, EmbedError> {
         let texts: Vec<String> = pending.iter().map(|p| p.text.clone()).collect();
         let vectors = embedder.embed(&texts, TextKind::Passage).await?;
-        let quantized: Vec<(Key, Quantized)> = pending.iter().zip(&vectors).map(|(p, v)| (p.key, Quantized::from_f32(v))).collect();
+        let quantized: Vec<(Key, Quantized, Option<f32>)> = {
+            let index = self.vectors.read().expect("vectors lock");
+            pending
+                .iter()
+                .zip(&vectors)
+                .map(|(p, v)| {
+                    let vector = Quantized::from_f32(v);
+                    let density = index.density_of(&vector, Some(p.key));
+                    (p.key, vector, density)
+                })
+                .collect()
+        };
         self.store.embeddings().save(embedder.model(), &quantized).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
         let mut index = self.vectors.write().expect("vectors lock");
-        for (key, vector) in &quantized {
+        for (key, vector, _) in &quantized {
             index.insert(*key, vector);
         }
+        let measured: Vec<(Key, f32)> = quantized.iter().filter_map(|(key, _, density)| Some((*key, (*density)?))).collect();
+        index.set_densities(&measured);
         Ok(quantized.len())
     }
 

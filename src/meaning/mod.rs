@@ -8,8 +8,10 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub mod choice;
+pub mod density;
 pub mod e5;
 pub mod indexer;
+mod int8;
 pub mod remote;
 pub mod setup;
 pub mod vectors;

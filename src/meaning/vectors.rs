@@ -2,8 +2,15 @@
 //! scale and 8-bit components (388 bytes for 384 dimensions instead of 1,536): the
 //! cosine order barely moves, 100,000 messages take 39 MB, and a full scan is a few
 //! milliseconds, faster at our sizes than an index that must be kept in step.
+//!
+//! Each vector also carries its [density](super::density): searches score an item by
+//! its cosine less the crowding of its neighbourhood, so repeated chatter gives way to
+//! what was said once.
 
 use std::collections::HashMap;
+
+use super::density;
+use super::int8::dot;
 
 /// A unit vector quantised to `i8` with one scale.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +93,10 @@ pub struct VectorIndex {
     keys: Vec<Key>,
     scales: Vec<f32>,
     data: Vec<i8>,
+    /// Each slot's density; NaN until measured.
+    densities: Vec<f32>,
+    /// The mean measured density, standing in for one not measured yet.
+    typical: f32,
     slots: HashMap<Key, usize>,
 }
 
@@ -117,15 +128,57 @@ impl VectorIndex {
         match self.slots.get(&key) {
             Some(&slot) => {
                 self.scales[slot] = vector.scale;
+                self.densities[slot] = f32::NAN;
                 self.data[slot * self.dim..(slot + 1) * self.dim].copy_from_slice(&vector.values);
             }
             None => {
                 self.slots.insert(key, self.keys.len());
                 self.keys.push(key);
                 self.scales.push(vector.scale);
+                self.densities.push(f32::NAN);
                 self.data.extend_from_slice(&vector.values);
             }
         }
+    }
+
+    /// Sets measured densities (unknown keys are ignored) and the typical one.
+    pub fn set_densities(&mut self, densities: &[(Key, f32)]) {
+        for (key, value) in densities {
+            if let Some(&slot) = self.slots.get(key) {
+                self.densities[slot] = *value;
+            }
+        }
+        let known: Vec<f32> = self.densities.iter().copied().filter(|d| d.is_finite()).collect();
+        self.typical = if known.is_empty() { 0.0 } else { known.iter().sum::<f32>() / known.len() as f32 };
+    }
+
+    /// The density `vector` has among the stored vectors (itself left out when stored
+    /// under `own`), or `None` while the index is too small to say.
+    pub fn density_of(&self, vector: &Quantized, own: Option<Key>) -> Option<f32> {
+        if self.keys.len() < density::MIN_ITEMS || vector.values.len() != self.dim {
+            return None;
+        }
+        let reference = density::reference(self.keys.len());
+        let own = own.and_then(|k| self.slots.get(&k).copied());
+        let k = density::neighbours(self.keys.len(), reference.len());
+        let cosines = reference.iter().filter(|r| Some(**r) != own).map(|r| dot(self.row(*r), &vector.values) as f32 * self.scales[*r] * vector.scale);
+        Some(density::mean_of_top(cosines, k))
+    }
+
+    /// Keys whose density is not measured yet.
+    pub fn unmeasured(&self) -> usize {
+        self.densities.iter().filter(|d| d.is_nan()).count()
+    }
+
+    /// A copy of the vectors for measuring every density outside the lock.
+    pub fn density_job(&self) -> DensityJob {
+        DensityJob { dim: self.dim, keys: self.keys.clone(), scales: self.scales.clone(), data: self.data.clone() }
+    }
+
+    /// How much `slot`'s crowded neighbourhood takes off its score.
+    fn crowding(&self, slot: usize) -> f32 {
+        let d = self.densities[slot];
+        density::WEIGHT * if d.is_finite() { d } else { self.typical }
     }
 
     /// Drops `key` by moving the last vector into its place.
@@ -136,16 +189,18 @@ impl VectorIndex {
             let moved = self.keys[last];
             self.keys[slot] = moved;
             self.scales[slot] = self.scales[last];
+            self.densities[slot] = self.densities[last];
             self.data.copy_within(last * self.dim..(last + 1) * self.dim, slot * self.dim);
             self.slots.insert(moved, slot);
         }
         self.keys.pop();
         self.scales.pop();
+        self.densities.pop();
         self.data.truncate(last * self.dim);
     }
 
-    /// The `k` most similar vectors to `query` (a unit vector), best first, with their
-    /// cosine similarity.
+    /// The `k` most relevant vectors to `query` (a unit vector), best first, with their
+    /// relevance: the cosine less the crowding of their neighbourhood.
     pub fn nearest(&self, q: &Quantized, k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
         if self.dim == 0 || q.values.len() != self.dim || k == 0 {
             return Vec::new();
@@ -153,7 +208,7 @@ impl VectorIndex {
         let mut best: Vec<(Key, f32)> = Vec::with_capacity(k + 1);
         let mut floor = f32::MIN;
         for (slot, row) in self.data.chunks_exact(self.dim).enumerate() {
-            let score = dot(row, &q.values) as f32 * self.scales[slot] * q.scale;
+            let score = dot(row, &q.values) as f32 * self.scales[slot] * q.scale - self.crowding(slot);
             if best.len() == k && score <= floor {
                 continue;
             }
@@ -177,6 +232,12 @@ impl VectorIndex {
         (query.values.len() == self.dim).then(|| dot(self.row(slot), &query.values) as f32 * self.scales[slot] * query.scale)
     }
 
+    /// `key`'s relevance to `query`, as [`VectorIndex::nearest`] scores it.
+    pub fn relevance(&self, query: &Quantized, key: Key) -> Option<f32> {
+        let slot = *self.slots.get(&key)?;
+        Some(self.similarity(query, key)? - self.crowding(slot))
+    }
+
     /// The cosine between two stored items.
     pub fn cosine(&self, a: Key, b: Key) -> Option<f32> {
         let (a, b) = (*self.slots.get(&a)?, *self.slots.get(&b)?);
@@ -189,10 +250,78 @@ impl VectorIndex {
 
     /// Bytes held by the vectors and their keys.
     pub fn memory_bytes(&self) -> usize {
-        self.data.len() + self.scales.len() * 4 + self.keys.len() * (std::mem::size_of::<Key>() * 2 + 8)
+        self.data.len() + (self.scales.len() + self.densities.len()) * 4 + self.keys.len() * (std::mem::size_of::<Key>() * 2 + 8)
     }
 }
 
-fn dot(a: &[i8], b: &[i8]) -> i32 {
-    a.iter().zip(b).map(|(x, y)| i32::from(*x) * i32::from(*y)).sum()
+/// A copy of an index's vectors, to measure every density away from the index's lock
+/// (the work grows with the index: 100,000 items take seconds).
+pub struct DensityJob {
+    dim: usize,
+    keys: Vec<Key>,
+    scales: Vec<f32>,
+    data: Vec<i8>,
+}
+
+impl DensityJob {
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Every item's density (none while the index is too small to say).
+    pub fn run(&self) -> Vec<(Key, f32)> {
+        self.keys.iter().copied().zip(density::measure(&self.data, &self.scales, self.dim)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: &[f32]) -> Quantized {
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        Quantized::from_f32(&v.iter().map(|x| x / norm).collect::<Vec<_>>())
+    }
+
+    /// Thirty near-copies of one thing said, and one thing said once.
+    fn crowded() -> VectorIndex {
+        let mut index = VectorIndex::default();
+        for i in 0..30 {
+            index.insert(Key::message(i), &unit(&[1.0, 0.0, 0.01 * i as f32, 0.0]));
+        }
+        index.insert(Key::message(100), &unit(&[0.0, 1.0, 0.0, 0.0]));
+        index
+    }
+
+    #[test]
+    fn what_was_said_once_outranks_a_closer_crowd_once_densities_are_measured() {
+        let mut index = crowded();
+        let query = unit(&[0.8, 0.6, 0.0, 0.0]);
+        assert_eq!(index.nearest(&query, 1, |_| true)[0].0, Key::message(0), "by cosine alone the crowd is closer");
+        assert_eq!(index.unmeasured(), 31);
+        let densities = index.density_job().run();
+        index.set_densities(&densities);
+        assert_eq!(index.unmeasured(), 0);
+        assert_eq!(index.nearest(&query, 1, |_| true)[0].0, Key::message(100));
+        let alone = index.relevance(&query, Key::message(100)).unwrap();
+        assert!((alone - index.similarity(&query, Key::message(100)).unwrap()).abs() < 0.01, "nothing crowds it");
+    }
+
+    #[test]
+    fn a_new_vector_is_measured_against_the_index_and_removal_keeps_densities_in_place() {
+        let mut index = crowded();
+        let densities = index.density_job().run();
+        index.set_densities(&densities);
+        let twin = unit(&[1.0, 0.0, 0.0, 0.0]);
+        assert!(index.density_of(&twin, None).unwrap() > 0.99);
+        assert!(index.density_of(&unit(&[0.0, 0.0, 0.0, 1.0]), None).unwrap().abs() < 0.05);
+        let before = index.relevance(&twin, Key::message(100)).unwrap();
+        index.remove(Key::message(3));
+        assert_eq!(index.relevance(&twin, Key::message(100)).unwrap(), before, "the moved slot keeps its density");
+        assert!(VectorIndex::default().density_of(&twin, None).is_none(), "too few vectors to say");
+    }
 }

@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::clock::Clock;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::indexer::MeaningIndex;
-use crate::meaning::vectors::{ItemKind, Key};
+use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::meaning::EmbedError;
 use crate::store::{FoundText, Store, StoreError};
 
@@ -134,20 +134,23 @@ impl Recall {
             self.indexed.store(version, Ordering::Relaxed);
         }
         let span = when::span_in(query, self.clock.now(), self.clock.zone());
-        let (mut lists, words_only) = self.lists(query, mode, span).await?;
+        let Searched { mut lists, words_only, vector: query_vector } = self.lists(query, mode, span).await?;
         let mut found = self.found(&lists.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?;
         if mode == RecallMode::Words {
             // Words alone keep bm25's order: the baseline.
             let ranked: Vec<(Key, f64)> = fuse::fuse(&lists).into_iter().filter(|(k, _)| found.contains_key(k)).collect();
             return self.pack(query, &ranked, &found, budget_tokens).await;
         }
-        let best_meaning = lists.get(1).and_then(|l| l.first()).map(|(_, cosine)| *cosine);
+        let best_meaning = match (lists.get(1).and_then(|l| l.first()), &query_vector) {
+            (Some((key, _)), Some(vector)) => self.meaning.similarity(vector, *key).map(f64::from),
+            _ => None,
+        };
         let mut votes = self.votes(query, &lists, &found);
         if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning) {
             let first = fuse::fuse(&votes);
             let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
             if let Some(names) = hop::names(&best, query) {
-                let (second, _) = self.lists(&names, mode, None).await?;
+                let second = self.lists(&names, mode, None).await?.lists;
                 found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
                 votes = self.votes(query, &lists, &found);
                 votes.extend(self.votes(&names, &second, &found).into_iter().map(|l| l.into_iter().map(|(k, w)| (k, w * HOP_WEIGHT)).collect()));
@@ -207,17 +210,18 @@ impl Recall {
 
     /// The ranked lists for `query`: by words; by meaning, and by meaning among what was
     /// said in the stretch of time it names, unless meaning is unavailable (then why).
-    async fn lists(&self, query: &str, mode: RecallMode, span: Option<when::Span>) -> Result<(Vec<Vec<(Key, f64)>>, Option<String>), StoreError> {
+    async fn lists(&self, query: &str, mode: RecallMode, span: Option<when::Span>) -> Result<Searched, StoreError> {
         let words = self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await?;
+        let by_words = |words_only: Option<String>| Searched { lists: vec![words.clone()], words_only, vector: None };
         if mode == RecallMode::Words {
-            return Ok((vec![words], None));
+            return Ok(by_words(None));
         }
         let vector = match self.meaning.query(query).await {
             Ok(vector) => vector,
-            Err(EmbedError::Off) => return Ok((vec![words], None)),
+            Err(EmbedError::Off) => return Ok(by_words(None)),
             Err(e) => {
                 tracing::warn!(error = %e, "recall by meaning unavailable; searching by words");
-                return Ok((vec![words], Some(e.to_string())));
+                return Ok(by_words(Some(e.to_string())));
             }
         };
         let as_list = |ranked: Vec<(Key, f32)>| ranked.into_iter().map(|(k, s)| (k, f64::from(s))).collect::<Vec<_>>();
@@ -228,7 +232,7 @@ impl Recall {
             let keys: Vec<Key> = ids.into_iter().map(Key::message).collect();
             lists.push(as_list(self.meaning.rank(&vector, &keys)));
         }
-        Ok((lists, None))
+        Ok(Searched { lists, words_only: None, vector: Some(vector) })
     }
 
     /// The items behind `keys` that may be shown (facts from learnings.md, the rest from
@@ -301,6 +305,16 @@ impl Recall {
         }
         Ok(results)
     }
+}
+
+/// What one pass of [`Recall::lists`] found.
+struct Searched {
+    /// Best first: by words, then by meaning, then by meaning within the named span.
+    lists: Vec<Vec<(Key, f64)>>,
+    /// Why only words were searched, when meaning was unavailable.
+    words_only: Option<String>,
+    /// The query's vector, when meaning was searched.
+    vector: Option<Quantized>,
 }
 
 fn to_hit(item: &FoundText, score: f64, beside: bool, marks: &[String]) -> RecallHit {

@@ -55,14 +55,31 @@ impl EmbeddingRows<'_> {
     }
 
     /// Stores vectors (replacing any earlier one of the same item) in one transaction.
-    pub async fn save(&self, model: &str, vectors: &[(Key, Quantized)]) -> Result<(), StoreError> {
+    /// Stores vectors, each with its density when already measured.
+    pub async fn save(&self, model: &str, vectors: &[(Key, Quantized, Option<f32>)]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
-        for (key, vector) in vectors {
-            sqlx::query("INSERT OR REPLACE INTO embeddings (kind, ref_id, model, vector) VALUES (?, ?, ?, ?)")
+        for (key, vector, density) in vectors {
+            sqlx::query("INSERT OR REPLACE INTO embeddings (kind, ref_id, model, vector, density) VALUES (?, ?, ?, ?, ?)")
                 .bind(key.kind.as_str())
                 .bind(key.id)
                 .bind(model)
                 .bind(vector.to_blob())
+                .bind(density)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Records densities measured again.
+    pub async fn save_densities(&self, densities: &[(Key, f32)]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for (key, density) in densities {
+            sqlx::query("UPDATE embeddings SET density = ? WHERE kind = ? AND ref_id = ?")
+                .bind(density)
+                .bind(key.kind.as_str())
+                .bind(key.id)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -86,12 +103,16 @@ impl EmbeddingRows<'_> {
     }
 
     /// Every vector of `model` (a damaged blob is skipped: it is simply embedded again).
-    pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized)>, StoreError> {
-        let rows: Vec<(String, i64, Vec<u8>)> =
-            sqlx::query_as("SELECT kind, ref_id, vector FROM embeddings WHERE model = ?").bind(model).fetch_all(&self.store.pool).await?;
+    pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized, Option<f32>)>, StoreError> {
+        let rows: Vec<(String, i64, Vec<u8>, Option<f64>)> = sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?")
+            .bind(model)
+            .fetch_all(&self.store.pool)
+            .await?;
         Ok(rows
             .into_iter()
-            .filter_map(|(kind, id, blob)| Some((Key { kind: ItemKind::parse(&kind)?, id }, Quantized::from_blob(&blob)?)))
+            .filter_map(|(kind, id, blob, density)| {
+                Some((Key { kind: ItemKind::parse(&kind)?, id }, Quantized::from_blob(&blob)?, density.map(|d| d as f32).filter(|d| d.is_finite())))
+            })
             .collect())
     }
 

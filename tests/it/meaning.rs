@@ -78,6 +78,66 @@ async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
     assert_eq!((status.embedded, status.total), (HISTORY.len() as u64, HISTORY.len() as u64));
 }
 
+/// Everyday chat that says the same few things again and again, in a few words each.
+fn chatter() -> Vec<(String, String)> {
+    let templates = ["Saw a cute {} in the park today.", "My friend's {} was barking all night.", "The {} at the shop was so sweet.", "Watched a video about a {} again."];
+    let animals = ["dog", "puppy", "cat", "kitten", "rabbit", "hamster"];
+    let mut said = Vec::new();
+    for round in 0..3 {
+        for template in templates {
+            for animal in animals {
+                said.push(("user".to_string(), template.replace("{}", animal) + if round == 0 { "" } else { " Anyway." }));
+                said.push(("assistant".to_string(), "Nice!".to_string()));
+            }
+        }
+    }
+    said
+}
+
+#[tokio::test]
+async fn a_statement_made_once_outranks_routine_chatter_that_sits_closer_to_the_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let mut history = chatter();
+    history.insert(37, ("user".into(), "I adopted a grey kitten from the shelter, she's called Pebble.".into()));
+    let pairs: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+    core.import_jsonl(&lines(&pairs)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+
+    let question = "Do I have any pets?";
+    let vector = core.meaning().query(question).await.unwrap();
+    let stored: Vec<(i64, String)> = sqlx::query_as("SELECT id, content FROM messages").fetch_all(core.store().pool()).await.unwrap();
+    let cosine = |id: i64| core.meaning().similarity(&vector, sidecar::meaning::vectors::Key::message(id)).unwrap();
+    let (evidence, _) = stored.iter().find(|(_, c)| c.contains("Pebble")).unwrap();
+    let closer = stored.iter().filter(|(id, _)| cosine(*id) > cosine(*evidence)).count();
+    assert!(closer > 0, "by plain cosine some chatter is closer to the question than the evidence");
+
+    let hits = core.recall(question, 2000).await.unwrap().hits;
+    assert!(hits[0].snippet.contains("Pebble"), "the crowded chatter gives way: {:?}", &hits[..3]);
+}
+
+#[tokio::test]
+async fn densities_are_measured_again_when_missing_after_an_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = chatter();
+    let pairs: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+    let unmeasured = |core: &Arc<Companion>| {
+        let pool = core.store().pool().clone();
+        async move { sqlx::query_as::<_, (i64,)>("SELECT count(*) FROM embeddings WHERE density IS NULL").fetch_one(&pool).await.unwrap().0 }
+    };
+    {
+        let core = open_local(dir.path()).await;
+        core.import_jsonl(&lines(&pairs)).await.unwrap();
+        core.meaning().catch_up(None).await.unwrap();
+        assert_eq!(unmeasured(&core).await, 0, "every vector has its density");
+        // As a database from before densities existed.
+        sqlx::query("UPDATE embeddings SET density = NULL").execute(core.store().pool()).await.unwrap();
+    }
+    let core = open_local(dir.path()).await;
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "nothing is embedded again");
+    assert_eq!(unmeasured(&core).await, 0, "the densities are measured again");
+}
+
 #[tokio::test]
 async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
     let dir = tempfile::tempdir().unwrap();

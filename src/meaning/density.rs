@@ -1,0 +1,107 @@
+//! How crowded the neighbourhood of a stored vector is, so routine chatter stops
+//! outranking what was said once.
+//!
+//! Everyday messages repeat ("work was long today", "I made soup for dinner"): each has
+//! dozens of near-twins, and a query lands close to one of them by sheer number. A
+//! statement said once ("I adopted a kitten") sits alone. Recall by meaning scores an
+//! item by its cosine with the query minus [`WEIGHT`] times its density, the mean cosine
+//! of its nearest stored neighbours: the hubness correction of cross-domain similarity
+//! local scaling (CSLS, Conneau et al., 2018), an inverse document frequency for
+//! embeddings.
+//!
+//! A density is measured against a reference of at most [`REFERENCE`] stored vectors
+//! spread over the index, so it costs the same at 5,000 items or 500,000.
+
+use super::int8::dot;
+
+/// How much a crowded neighbourhood lowers a score. On the evaluation set (with
+/// distinctive one-off statements as distractors) 0.5 moved paraphrased evidence from a
+/// median rank in the hundreds into the first ten; the cosine still decides between
+/// items of similar density.
+pub const WEIGHT: f32 = 0.5;
+/// Neighbours averaged when the reference is the whole index; fewer when it is a
+/// sample, so the same neighbourhood is measured.
+const NEIGHBOURS: usize = 10;
+/// Most vectors a density is measured against.
+pub const REFERENCE: usize = 2048;
+/// Below this many vectors densities say nothing yet.
+pub const MIN_ITEMS: usize = 2 * NEIGHBOURS;
+
+/// The slots of an index of `len` vectors that densities are measured against: all of
+/// them, or [`REFERENCE`] spread evenly.
+pub fn reference(len: usize) -> Vec<usize> {
+    if len <= REFERENCE {
+        return (0..len).collect();
+    }
+    (0..REFERENCE).map(|i| i * len / REFERENCE).collect()
+}
+
+/// How many of the closest reference vectors to average, for an index of `len`.
+pub fn neighbours(len: usize, reference: usize) -> usize {
+    if len == 0 {
+        return 1;
+    }
+    ((NEIGHBOURS * reference + len / 2) / len).clamp(1, NEIGHBOURS)
+}
+
+/// The mean of the `k` largest of `cosines`.
+pub fn mean_of_top(cosines: impl Iterator<Item = f32>, k: usize) -> f32 {
+    let mut top: Vec<f32> = Vec::with_capacity(k + 1);
+    for c in cosines {
+        if top.len() == k && top.last().is_some_and(|last| c <= *last) {
+            continue;
+        }
+        let at = top.partition_point(|x| *x >= c);
+        top.insert(at, c);
+        top.truncate(k);
+    }
+    if top.is_empty() {
+        0.0
+    } else {
+        top.iter().sum::<f32>() / top.len() as f32
+    }
+}
+
+/// The density of every row of `data` (`dim` components each, with its scale), or
+/// nothing while there are too few rows to say.
+pub fn measure(data: &[i8], scales: &[f32], dim: usize) -> Vec<f32> {
+    let len = scales.len();
+    if len < MIN_ITEMS || dim == 0 {
+        return Vec::new();
+    }
+    let reference = reference(len);
+    let k = neighbours(len, reference.len());
+    let row = |slot: usize| &data[slot * dim..(slot + 1) * dim];
+    (0..len)
+        .map(|slot| {
+            let others = reference.iter().filter(|r| **r != slot);
+            mean_of_top(others.map(|r| dot(row(slot), row(*r)) as f32 * scales[slot] * scales[*r]), k)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_spreads_over_a_large_index() {
+        assert_eq!(reference(5), vec![0, 1, 2, 3, 4]);
+        let spread = reference(100_000);
+        assert_eq!(spread.len(), REFERENCE);
+        assert!(spread.windows(2).all(|w| w[0] < w[1]) && *spread.last().unwrap() < 100_000);
+    }
+
+    #[test]
+    fn a_sampled_reference_averages_fewer_neighbours() {
+        assert_eq!(neighbours(1000, 1000), 10);
+        assert_eq!(neighbours(5762, 2048), 4);
+        assert_eq!(neighbours(100_000, 2048), 1);
+    }
+
+    #[test]
+    fn the_mean_is_of_the_largest() {
+        assert!((mean_of_top([0.1, 0.9, 0.5, 0.7].into_iter(), 2) - 0.8).abs() < 1e-6);
+        assert_eq!(mean_of_top(std::iter::empty(), 3), 0.0);
+    }
+}
