@@ -95,14 +95,6 @@ async fn main() {
     );
 
     let questions = &set.questions;
-    if let Some(dump) = std::env::var_os("RECALL_EVAL_DUMP") {
-        let mut out = Vec::new();
-        for q in questions {
-            let v = core.meaning().query(&q.question).await.unwrap();
-            out.push(v.values.iter().map(|x| *x as f32 * v.scale).collect::<Vec<f32>>());
-        }
-        std::fs::write(dump, serde_json::to_string(&out).unwrap()).unwrap();
-    }
     let mut table: BTreeMap<(&str, usize), Vec<f64>> = BTreeMap::new();
     let mut by_kind: BTreeMap<(&str, String), Vec<f64>> = BTreeMap::new();
     let mut latencies = Vec::new();

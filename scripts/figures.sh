@@ -16,6 +16,10 @@ echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
+echo "== vector search: in-memory scan against sqlite-vec =="
+cargo bench --bench vector_scan 2>/dev/null
+echo "== recall evidence on the evaluation set (words vs hybrid), embedding throughput =="
+cargo bench --bench recall_eval 2>/dev/null
 echo "== turn time by message size (10 kB to 10 MB) =="
 cargo bench --bench long_text 2>/dev/null
 echo "== prompt build and context guard =="
