@@ -62,22 +62,38 @@ pub fn mean_of_top(cosines: impl Iterator<Item = f32>, k: usize) -> f32 {
     }
 }
 
-/// The density of every row of `data` (`dim` components each, with its scale), or
-/// nothing while there are too few rows to say.
-pub fn measure(data: &[i8], scales: &[f32], dim: usize) -> Vec<f32> {
-    let len = scales.len();
-    if len < MIN_ITEMS || dim == 0 {
-        return Vec::new();
+/// The vectors densities are measured among: `dim` 8-bit components a row, each row
+/// with its scale.
+#[derive(Clone, Copy)]
+pub struct Rows<'a> {
+    pub data: &'a [i8],
+    pub scales: &'a [f32],
+    pub dim: usize,
+}
+
+impl Rows<'_> {
+    fn row(&self, slot: usize) -> &[i8] {
+        &self.data[slot * self.dim..(slot + 1) * self.dim]
     }
-    let reference = reference(len);
-    let k = neighbours(len, reference.len());
-    let row = |slot: usize| &data[slot * dim..(slot + 1) * dim];
-    (0..len)
-        .map(|slot| {
-            let others = reference.iter().filter(|r| **r != slot);
-            mean_of_top(others.map(|r| dot(row(slot), row(*r)) as f32 * scales[slot] * scales[*r]), k)
-        })
-        .collect()
+
+    /// The density of a vector (`values` with `scale`) among the rows, leaving out the
+    /// row `own` (the vector itself, when stored); `None` while there are too few rows
+    /// to say.
+    pub fn density(&self, values: &[i8], scale: f32, own: Option<usize>) -> Option<f32> {
+        let len = self.scales.len();
+        if len < MIN_ITEMS || self.dim == 0 || values.len() != self.dim {
+            return None;
+        }
+        let reference = reference(len);
+        let k = neighbours(len, reference.len());
+        let cosines = reference.iter().filter(|r| Some(**r) != own).map(|r| dot(values, self.row(*r)) as f32 * scale * self.scales[*r]);
+        Some(mean_of_top(cosines, k))
+    }
+
+    /// The density of every row, or nothing while there are too few to say.
+    pub fn densities(&self) -> Vec<f32> {
+        (0..self.scales.len()).map_while(|slot| self.density(self.row(slot), self.scales[slot], Some(slot))).collect()
+    }
 }
 
 #[cfg(test)]

@@ -244,14 +244,22 @@ impl MeaningIndex {
         Ok(done)
     }
 
-    /// Measures every density again when some are missing or the index has grown by a
-    /// quarter since they were measured, away from the lock and off the async threads.
+    /// Measures every density again when the index has grown by a quarter since they
+    /// were (away from the lock and off the async threads); otherwise only those
+    /// missing.
     async fn measure_densities(&self) -> Result<(), EmbedError> {
         let job = {
-            let index = self.vectors.read().expect("vectors lock");
+            let mut index = self.vectors.write().expect("vectors lock");
             let measured_at = *self.measured_at.lock().expect("measured lock");
-            let grown = index.len() * 4 > measured_at * 5;
-            if index.len() < density::MIN_ITEMS || (index.unmeasured() == 0 && !grown) {
+            if index.len() < density::MIN_ITEMS {
+                return Ok(());
+            }
+            if index.len() * 4 <= measured_at * 5 {
+                let missing = index.measure_missing();
+                drop(index);
+                if !missing.is_empty() {
+                    self.store.embeddings().save_densities(&missing).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+                }
                 return Ok(());
             }
             index.density_job()

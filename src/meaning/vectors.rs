@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::density;
+use super::density::{self, Rows};
 use super::int8::dot;
 
 /// A unit vector quantised to `i8` with one scale.
@@ -155,19 +155,27 @@ impl VectorIndex {
     /// The density `vector` has among the stored vectors (itself left out when stored
     /// under `own`), or `None` while the index is too small to say.
     pub fn density_of(&self, vector: &Quantized, own: Option<Key>) -> Option<f32> {
-        if self.keys.len() < density::MIN_ITEMS || vector.values.len() != self.dim {
-            return None;
-        }
-        let reference = density::reference(self.keys.len());
-        let own = own.and_then(|k| self.slots.get(&k).copied());
-        let k = density::neighbours(self.keys.len(), reference.len());
-        let cosines = reference.iter().filter(|r| Some(**r) != own).map(|r| dot(self.row(*r), &vector.values) as f32 * self.scales[*r] * vector.scale);
-        Some(density::mean_of_top(cosines, k))
+        self.rows().density(&vector.values, vector.scale, own.and_then(|k| self.slots.get(&k).copied()))
+    }
+
+    fn rows(&self) -> Rows<'_> {
+        Rows { data: &self.data, scales: &self.scales, dim: self.dim }
     }
 
     /// Keys whose density is not measured yet.
     pub fn unmeasured(&self) -> usize {
         self.densities.iter().filter(|d| d.is_nan()).count()
+    }
+
+    /// Measures the densities missing (a vector stored again), each against the index
+    /// as it is; returns them.
+    pub fn measure_missing(&mut self) -> Vec<(Key, f32)> {
+        let missing: Vec<(Key, f32)> = (0..self.keys.len())
+            .filter(|slot| self.densities[*slot].is_nan())
+            .filter_map(|slot| Some((self.keys[slot], self.rows().density(self.row(slot), self.scales[slot], Some(slot))?)))
+            .collect();
+        self.set_densities(&missing);
+        missing
     }
 
     /// A copy of the vectors for measuring every density outside the lock.
@@ -274,7 +282,8 @@ impl DensityJob {
 
     /// Every item's density (none while the index is too small to say).
     pub fn run(&self) -> Vec<(Key, f32)> {
-        self.keys.iter().copied().zip(density::measure(&self.data, &self.scales, self.dim)).collect()
+        let rows = Rows { data: &self.data, scales: &self.scales, dim: self.dim };
+        self.keys.iter().copied().zip(rows.densities()).collect()
     }
 }
 
@@ -323,5 +332,18 @@ mod tests {
         index.remove(Key::message(3));
         assert_eq!(index.relevance(&twin, Key::message(100)).unwrap(), before, "the moved slot keeps its density");
         assert!(VectorIndex::default().density_of(&twin, None).is_none(), "too few vectors to say");
+    }
+
+    #[test]
+    fn a_vector_stored_again_is_measured_alone() {
+        let mut index = crowded();
+        let densities = index.density_job().run();
+        index.set_densities(&densities);
+        index.insert(Key::message(100), &unit(&[1.0, 0.0, 0.0, 0.0]));
+        assert_eq!(index.unmeasured(), 1);
+        let measured = index.measure_missing();
+        assert_eq!(measured.len(), 1);
+        assert!(measured[0].1 > 0.99, "it joined the crowd: {measured:?}");
+        assert_eq!(index.unmeasured(), 0);
     }
 }
