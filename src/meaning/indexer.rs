@@ -248,21 +248,26 @@ impl MeaningIndex {
     /// were (away from the lock and off the async threads); otherwise only those
     /// missing.
     async fn measure_densities(&self) -> Result<(), EmbedError> {
-        let job = {
+        let work = {
             let mut index = self.vectors.write().expect("vectors lock");
             let measured_at = *self.measured_at.lock().expect("measured lock");
             if index.len() < density::MIN_ITEMS {
                 return Ok(());
             }
             if index.len() * 4 <= measured_at * 5 {
-                let missing = index.measure_missing();
-                drop(index);
+                DensityWork::Missing(index.measure_missing())
+            } else {
+                DensityWork::All(index.density_job())
+            }
+        };
+        let job = match work {
+            DensityWork::All(job) => job,
+            DensityWork::Missing(missing) => {
                 if !missing.is_empty() {
                     self.store.embeddings().save_densities(&missing).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
                 }
                 return Ok(());
             }
-            index.density_job()
         };
         let count = job.len();
         let densities = tokio::task::spawn_blocking(move || job.run()).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
@@ -346,6 +351,14 @@ impl MeaningIndex {
             }
         }
     }
+}
+
+/// What a pass over the densities has to do once the index's lock is let go.
+enum DensityWork {
+    /// Record the densities just measured for vectors stored again.
+    Missing(Vec<(Key, f32)>),
+    /// Measure every density anew (the index grew by a quarter).
+    All(super::vectors::DensityJob),
 }
 
 /// Waits for a turn or a spontaneous message to be stored; true when the bus closed.
