@@ -261,13 +261,11 @@ impl MeaningIndex {
             }
         };
         let job = match work {
-            DensityWork::All(job) => job,
+            DensityWork::Missing(missing) if missing.is_empty() => return Ok(()),
             DensityWork::Missing(missing) => {
-                if !missing.is_empty() {
-                    self.store.embeddings().save_densities(&missing).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
-                }
-                return Ok(());
+                return self.store.embeddings().save_densities(&missing).await.map_err(|e| EmbedError::Failed(e.to_string()));
             }
+            DensityWork::All(job) => job,
         };
         let count = job.len();
         let densities = tokio::task::spawn_blocking(move || job.run()).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
