@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler};
+use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, StoreReminders};
 use sidecar::store::reminders::{NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
@@ -35,7 +35,7 @@ impl Deliver for Stopwatch {
 
 /// The store, counting how often the scheduler looks for the next due reminder (one
 /// look per wake-up).
-struct Counting(Store, Arc<AtomicUsize>);
+struct Counting(StoreReminders, Arc<AtomicUsize>);
 
 impl Reminders for Counting {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
@@ -60,6 +60,9 @@ impl Reminders for Counting {
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         Reminders::fail(&self.0, id)
     }
+    fn changed_elsewhere(&self) -> BoxFuture<'_, Result<bool, StoreError>> {
+        Reminders::changed_elsewhere(&self.0)
+    }
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -80,10 +83,10 @@ async fn firing_delay() {
     let start = Utc::now() + chrono::Duration::seconds(2);
     for i in 0..FIRED {
         let due = start + chrono::Duration::milliseconds(150 * i as i64);
-        store.reminder_table().add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None }).await.unwrap();
+        store.reminder_table().add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None }).await.unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(Arc::new(store.clone()), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     while watch.0.lock().unwrap().len() < FIRED {
@@ -119,7 +122,7 @@ async fn idle_cost() {
     tx.commit().await.unwrap();
     let looks = Arc::new(AtomicUsize::new(0));
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(Arc::new(Counting(store.clone(), looks.clone())), watch, sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler = Scheduler::new(Arc::new(Counting(StoreReminders::new(store.clone()), looks.clone())), watch, sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let query = Instant::now();
     for _ in 0..100 {
         store.reminder_table().next_due().await.unwrap();

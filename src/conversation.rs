@@ -224,7 +224,7 @@ impl ConversationService {
     /// done), so it is not asked; a configured model is told what was done.
     async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
-        let acted = crate::intent::act::act(intent, text, &hands, self.with.lang).await?;
+        let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
         let offline = self.with.models.configured_is_empty();
         if !acted.changed && !offline {
             // Nothing was done (a question back, a list): a configured model answers
@@ -493,6 +493,7 @@ impl ConversationService {
             TurnContext {
                 shaper: &shaper,
                 conversation_id,
+                asked_in: said.message_id,
                 store: &self.with.store,
                 events: &self.with.events,
                 tools: &tools,

@@ -10,6 +10,7 @@ use sidecar::knowledge::store::ProfileFile;
 use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
 use sidecar::proactive::config::ProactiveConfig;
 use sidecar::proactive::ProactiveStatus;
+use sidecar::reminders::Setting;
 use sidecar::store::reminders::Reminder;
 use sidecar::companion::UsageReport;
 use sidecar::store::Message;
@@ -255,8 +256,8 @@ pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPre
 }
 
 #[tauri::command]
-pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Result<Reminder, CommandError> {
-    Ok(core.reminders().set(&message, &when).await?.0)
+pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Result<Setting, CommandError> {
+    Ok(core.reminders().set(&message, &when).await?)
 }
 
 #[tauri::command]
@@ -265,8 +266,8 @@ pub fn preview_sentence(core: Core<'_>, text: String) -> sidecar::reminders::Sen
 }
 
 #[tauri::command]
-pub async fn add_reminder_sentence(core: Core<'_>, sentence: String) -> Result<Reminder, CommandError> {
-    Ok(core.reminders().set_from_sentence(&sentence).await?.0)
+pub async fn add_reminder_sentence(core: Core<'_>, sentence: String) -> Result<Setting, CommandError> {
+    Ok(core.reminders().set_from_sentence(&sentence).await?)
 }
 
 /// Writes the pending reminders to `sidecar-reminders.ics` in the Downloads folder (the

@@ -39,6 +39,8 @@ pub trait Shaper: Send + Sync {
 pub struct TurnContext<'a> {
     pub shaper: &'a dyn Shaper,
     pub conversation_id: i64,
+    /// The stored user message this turn answers.
+    pub asked_in: i64,
     pub store: &'a Store,
     pub events: &'a EventBus,
     pub tools: &'a ToolRegistry,
@@ -206,7 +208,7 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
         });
     }
     let running = join_all(calls.iter().map(|call| async move {
-        let outcome = context.tools.run(call).await;
+        let outcome = context.tools.run(call, crate::tools::CallScope { asked_in: Some(context.asked_in) }).await;
         tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
         context.events.publish(CoreEvent::ToolFinished {
             conversation_id,

@@ -265,8 +265,11 @@ fn strong(span: &Span) -> bool {
     })
 }
 
-/// Connectors left at the edges of what remains once the date is taken out.
-const EDGE_WORDS: &[&str] = &["to", "at", "on", "for", "by", "and", "in", "para", "a", "de", "que", "el", "y", "en", "por", "the", "about", "sobre"];
+/// Connectors left at the edges of what remains once the date is taken out, by the
+/// sentence's language: "a" is a Spanish connector ("llamar a") but English "take pill
+/// A" keeps it.
+const EDGE_WORDS_EN: &[&str] = &["to", "at", "on", "for", "by", "and", "in", "the", "about"];
+const EDGE_WORDS_ES: &[&str] = &["para", "a", "de", "que", "el", "y", "en", "por", "sobre"];
 
 /// Finds the date in `text` and returns it with the rest ("what").
 pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Result<Split, DateError> {
@@ -311,12 +314,13 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
     let when = read(&parts, &cx).map_err(|kind| fail(kind, &when_text))?;
-    Ok(Split { what: remainder(raw, &toks, &spans), when_text, when })
+    Ok(Split { what: remainder(raw, &toks, &spans, lang), when_text, when })
 }
 
 /// `raw` without the spans, tidied: no doubled spaces, no connector or punctuation
-/// left dangling at either end.
-fn remainder(raw: &str, toks: &[Tok], spans: &[Span]) -> String {
+/// left dangling at either end. The user's words are otherwise kept as written: a
+/// connector is only a lowercase word of the sentence's language ("pill A" keeps "A").
+fn remainder(raw: &str, toks: &[Tok], spans: &[Span], lang: Lang) -> String {
     let mut kept = String::new();
     let mut from = 0;
     for span in spans {
@@ -326,10 +330,11 @@ fn remainder(raw: &str, toks: &[Tok], spans: &[Span]) -> String {
     }
     kept.push_str(&raw[from..]);
     let mut words: Vec<&str> = kept.split_whitespace().collect();
-    let tidy = |w: &str| w.trim_matches(|c: char| c.is_ascii_punctuation() || c == '¿' || c == '¡').to_lowercase();
+    let tidy = |w: &str| w.trim_matches(|c: char| c.is_ascii_punctuation() || c == '¿' || c == '¡').to_string();
+    let connectors = if lang == Lang::Es { EDGE_WORDS_ES } else { EDGE_WORDS_EN };
     let edge = |w: &str| {
         let t = tidy(w);
-        t.is_empty() || EDGE_WORDS.contains(&crate::knowledge::words::fold(&t).as_str())
+        t.is_empty() || (t == t.to_lowercase() && connectors.contains(&crate::knowledge::words::fold(&t).as_str()))
     };
     while words.first().is_some_and(|w| edge(w)) {
         words.remove(0);

@@ -37,8 +37,8 @@ fn lines(found: &[Reminder], lang: Lang) -> String {
     found.iter().map(|r| line(r, lang)).collect::<Vec<_>>().join("\n")
 }
 
-/// Carries out `intent`, said in `text`.
-pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, CompanionError> {
+/// Carries out `intent`, said in `text`, the chat message `asked_in`.
+pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, CompanionError> {
     let lang = crate::dates::tongue(&crate::dates::lexicon::tokens(text)).unwrap_or(fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
     match intent {
@@ -46,9 +46,14 @@ pub async fn act(intent: Intent, text: &str, hands: &Hands<'_>, fallback: Lang) 
             Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
             Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
             Ok(split) => {
-                let (r, note) = hands.reminders.store_reading(&split.what, &split.when).await?;
-                let rule = reminder_words::rule(&r, lang);
-                said(say::reminder_set(&r.message, &reminder_words::due(&r, lang), r.zone.0.name(), rule.as_deref(), note.as_deref(), lang), true)
+                let set = hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await?;
+                let r = &set.reminder;
+                let rule = reminder_words::rule(r, lang);
+                let mut answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);
+                if set.twin.is_some() {
+                    answer = format!("{answer} {}", reminder_words::twin_kept(lang));
+                }
+                said(answer, true)
             }
         },
         Intent::Cancel { query } => {

@@ -40,6 +40,21 @@ pub struct Snoozed {
     pub original_kept: bool,
 }
 
+/// What setting a reminder did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Setting {
+    /// The reminder that will come.
+    pub reminder: Reminder,
+    /// How the time was read, when that needs saying (a DST shift, moved to tomorrow).
+    pub note: Option<String>,
+    /// A pending reminder with the same words at the same time, set before: both are
+    /// kept, and the answer says so.
+    pub twin: Option<Reminder>,
+    /// This chat message's request had already been carried out (Sidecar's own reading
+    /// of it): nothing new was stored, `reminder` is that one.
+    pub already_set: bool,
+}
+
 /// A reminder as lists show it: its repeat rule in words and its next occurrences.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ReminderView {

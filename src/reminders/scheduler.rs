@@ -4,6 +4,9 @@
 //! - It re-arms when reminders change (`Scheduler::waker`), and never sleeps longer
 //!   than `MAX_SLEEP`, so a suspended machine or a wall-clock jump is noticed within
 //!   that time (the due check reads the wall clock, not a monotonic timer).
+//! - A reminder set by another process (`sidecar remind` beside the app, a phone
+//!   channel served elsewhere) cannot notify it: every `LOOK_ELSEWHERE` it asks the
+//!   store whether anyone committed (`Reminders::changed_elsewhere`), and re-arms then.
 //! - Each occurrence has an idempotency key (reminder id and due time): one already
 //!   recorded as delivered is never shown again.
 //! - A reminder left attempting by a crash, or that fell due while the app was closed,
@@ -34,6 +37,9 @@ use crate::store::{Store, StoreError};
 
 /// Longest sleep between two looks at the wall clock.
 pub const MAX_SLEEP: Duration = Duration::from_secs(30);
+/// How often the store is asked whether another process changed it: the longest a
+/// reminder set elsewhere can wait beyond its time.
+pub const LOOK_ELSEWHERE: Duration = Duration::from_secs(1);
 /// Delivered this long after its time, a reminder is marked late.
 pub const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
 /// A failed delivery is tried again after this long.
@@ -70,17 +76,35 @@ pub trait Reminders: Send + Sync {
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
     fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// Whether anything changed the reminders since the last call, from any process.
+    /// Stand-ins that only this process changes need not say.
+    fn changed_elsewhere(&self) -> BoxFuture<'_, Result<bool, StoreError>> {
+        Box::pin(async { Ok(false) })
+    }
 }
 
-impl Reminders for Store {
+/// The store, with a connection of its own watching the file for other processes'
+/// commits.
+pub struct StoreReminders {
+    store: Store,
+    watch: tokio::sync::Mutex<Option<crate::store::data_version::DataVersion>>,
+}
+
+impl StoreReminders {
+    pub fn new(store: Store) -> Self {
+        Self { store, watch: tokio::sync::Mutex::new(None) }
+    }
+}
+
+impl Reminders for StoreReminders {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        Box::pin(async move { self.reminder_table().next_due().await })
+        Box::pin(async move { self.store.reminder_table().next_due().await })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
-        Box::pin(async move { self.reminder_table().claim_due(at).await })
+        Box::pin(async move { self.store.reminder_table().claim_due(at).await })
     }
     fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(async move { self.reminder_table().was_delivered(key).await })
+        Box::pin(async move { self.store.reminder_table().was_delivered(key).await })
     }
     fn finish<'a>(
         &'a self,
@@ -89,16 +113,27 @@ impl Reminders for Store {
         late: bool,
         next: Option<DateTime<Utc>>,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move { self.reminder_table().finish_delivery(reminder, at, late, next).await })
+        Box::pin(async move { self.store.reminder_table().finish_delivery(reminder, at, late, next).await })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move { self.reminder_table().release_reminder(id).await })
+        Box::pin(async move { self.store.reminder_table().release_reminder(id).await })
     }
     fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move { self.reminder_table().begin_showing(id).await })
+        Box::pin(async move { self.store.reminder_table().begin_showing(id).await })
     }
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move { self.reminder_table().fail_reminder(id).await })
+        Box::pin(async move { self.store.reminder_table().fail_reminder(id).await })
+    }
+    fn changed_elsewhere(&self) -> BoxFuture<'_, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut watch = self.watch.lock().await;
+            if watch.is_none() {
+                // The first look opens the connection: what came before is already read.
+                *watch = Some(crate::store::data_version::DataVersion::open(&self.store).await?);
+                return Ok(false);
+            }
+            watch.as_mut().expect("opened above").changed().await
+        })
     }
 }
 
@@ -193,10 +228,32 @@ impl Scheduler {
                     RETRY_AFTER
                 }
             };
+            if !self.sleep(pause, &cancel).await {
+                return;
+            }
+        }
+    }
+
+    /// Sleeps `pause`, or until a change here, a change from another process that
+    /// brings the next reminder closer, or `cancel` (then false).
+    async fn sleep(&self, pause: Duration, cancel: &CancellationToken) -> bool {
+        let mut until = tokio::time::Instant::now() + pause;
+        let _ = self.reminders.changed_elsewhere().await;
+        loop {
+            let look = tokio::time::Instant::now() + LOOK_ELSEWHERE;
             tokio::select! {
-                _ = tokio::time::sleep(pause) => {}
-                _ = self.wake.notified() => {}
-                _ = cancel.cancelled() => return,
+                _ = tokio::time::sleep_until(until) => return true,
+                _ = self.wake.notified() => return true,
+                _ = cancel.cancelled() => return false,
+                _ = tokio::time::sleep_until(look), if look < until => {
+                    // Re-read only when the file changed: an idle look writes nothing.
+                    if let Ok(true) = self.reminders.changed_elsewhere().await {
+                        match self.wait().await {
+                            Ok(wait) => until = until.min(tokio::time::Instant::now() + wait),
+                            Err(_) => return true,
+                        }
+                    }
+                }
             }
         }
     }

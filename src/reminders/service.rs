@@ -10,8 +10,8 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
-use super::scheduler::{Scheduler, SchedulerLock};
-use super::{Overview, ReminderView, Snoozed, WhenPreview};
+use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
+use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
 use crate::dates::{self, Options, Reading};
 use crate::clock::Clock;
 use crate::error::CompanionError;
@@ -45,13 +45,18 @@ pub struct ReminderService {
     all_day: chrono::NaiveTime,
 }
 
-/// A second request for the same reminder within this long is the same request (the
-/// deterministic intent and the model's tool call, a double click).
-const SAME_REQUEST: chrono::Duration = chrono::Duration::minutes(10);
+/// How far apart two readings of one chat message may fall and still be the same
+/// reminder (Sidecar read "in a few seconds", the model wrote an ISO time).
+const SAME_REQUEST_SLACK: chrono::Duration = chrono::Duration::minutes(2);
 
 impl ReminderService {
     pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang, all_day: chrono::NaiveTime) -> Self {
         Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day }
+    }
+
+    /// The language the service speaks in.
+    pub fn lang(&self) -> Lang {
+        self.lang
     }
 
     fn options(&self) -> Options {
@@ -98,43 +103,60 @@ impl ReminderService {
         ReminderView { rule_words: reminder_words::rule(&reminder, self.lang), reminder, next }
     }
 
-    /// Sets a reminder from the user's words for when; returns it and any note about
-    /// how the time was read (a DST shift, a time moved to tomorrow).
-    pub async fn set(&self, message: &str, when_text: &str) -> Result<(Reminder, Option<String>), CompanionError> {
+    /// Sets a reminder from the user's words for when: always a new one (the CLI, the
+    /// Reminders page); the answer says when an identical one was already there.
+    pub async fn set(&self, message: &str, when_text: &str) -> Result<Setting, CompanionError> {
+        self.set_asked(message, when_text, None).await
+    }
+
+    /// Sets a reminder for the model's tool call answering the chat message `asked_in`
+    /// (`None` out of a chat turn): what Sidecar already set for that same message is
+    /// returned instead of stored twice.
+    pub async fn set_asked(&self, message: &str, when_text: &str, asked_in: Option<i64>) -> Result<Setting, CompanionError> {
         if message.trim().is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
         let reading = self.read(when_text)?;
-        self.store_reading(message.trim(), &reading).await
+        self.store_reading(message.trim(), &reading, asked_in).await
     }
 
     /// Sets a reminder from one sentence: the time found in it, the rest as the message.
-    pub async fn set_from_sentence(&self, sentence: &str) -> Result<(Reminder, Option<String>), CompanionError> {
+    pub async fn set_from_sentence(&self, sentence: &str) -> Result<Setting, CompanionError> {
         let split = self.split(sentence)?;
         if split.what.is_empty() {
             return Err(CompanionError::EmptyMessage);
         }
-        self.store_reading(&split.what, &split.when).await
+        self.store_reading(&split.what, &split.when, None).await
     }
 
-    /// Stores a reading, unless the same reminder was just set (the chat's intent and
-    /// the model's own tool call both answering one message): then that one is returned.
-    pub async fn store_reading(&self, message: &str, reading: &Reading) -> Result<(Reminder, Option<String>), CompanionError> {
-        let now = self.clock.now();
-        // Two readings of one message may differ by seconds ("in a few seconds" read by
-        // Sidecar, an ISO time by the model).
-        let same = self.store.reminder_table().same_time(reading.at, chrono::Duration::minutes(2), reading.rrule.as_deref()).await?;
+    /// Stores a reading. The one merge: a reminder already set in answer to the same
+    /// chat message `asked_in` (Sidecar's own reading, then the model's tool call) at
+    /// about the same time and in about the same words is that request, returned as
+    /// it is. Every other request stores a reminder, and says so when an identical one
+    /// (same words, same time) was already pending: both are kept.
+    pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, CompanionError> {
         use crate::knowledge::words::{fold, overlap, significant};
-        let folded = |t: &str| fold(&t.to_lowercase());
-        // The model may word it a little differently ("Call mum" / "call mum at 9").
-        let alike = |r: &Reminder| now - r.created_at < SAME_REQUEST && overlap(&significant(&r.message), &significant(message)) >= 0.5;
-        let identical = |r: &Reminder| r.due_at == reading.at && folded(&r.message) == folded(message);
-        if let Some(existing) = same.into_iter().find(|r| identical(r) || alike(r)) {
-            return Ok((existing, reading.note.clone()));
+        let table = self.store.reminder_table();
+        if let Some(asked_in) = asked_in {
+            // Two readings of one message may differ by seconds ("in a few seconds" read
+            // by Sidecar, an ISO time by the model) and a little in words ("Call mum" /
+            // "call mum at 9").
+            let alike = |r: &Reminder| {
+                r.rrule == reading.rrule
+                    && (r.due_at - reading.at).abs() <= SAME_REQUEST_SLACK
+                    && overlap(&significant(&r.message), &significant(message)) >= 0.5
+            };
+            if let Some(earlier) = table.asked_in(asked_in).await?.into_iter().find(alike) {
+                return Ok(Setting { reminder: earlier, note: reading.note.clone(), twin: None, already_set: true });
+            }
         }
-        let stored = self
-            .store
-            .reminder_table()
+        let folded = |t: &str| fold(&t.to_lowercase());
+        let twin = table
+            .same_time(reading.at, chrono::Duration::zero(), reading.rrule.as_deref())
+            .await?
+            .into_iter()
+            .find(|r| folded(&r.message) == folded(message));
+        let stored = table
             .add_reminder(NewReminder {
                 message,
                 due_at: reading.at,
@@ -142,10 +164,11 @@ impl ReminderService {
                 rrule: reading.rrule.as_deref(),
                 all_day: reading.all_day,
                 series_start: None,
+                asked_in,
             })
             .await?;
         self.changed();
-        Ok((stored, reading.note.clone()))
+        Ok(Setting { reminder: stored, note: reading.note.clone(), twin, already_set: false })
     }
 
     /// Cancels a pending reminder; the error says why not.
@@ -174,7 +197,7 @@ impl ReminderService {
         let snoozed = if original_kept {
             self.store
                 .reminder_table()
-                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None })
+                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None, asked_in: None })
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
@@ -217,6 +240,7 @@ impl ReminderService {
                     rrule: event.rrule.as_deref(),
                     all_day: event.all_day,
                     series_start: event.series_start,
+                    asked_in: None,
                 })
                 .await?;
             added += 1;
@@ -241,7 +265,7 @@ impl ReminderService {
         let Some(lock) = SchedulerLock::try_acquire(&self.data_dir)? else {
             return Ok(None);
         };
-        let scheduler = Scheduler::new(Arc::new(self.store.clone()), deliver, self.clock.clone(), self.changed.clone());
+        let scheduler = Scheduler::new(Arc::new(StoreReminders::new(self.store.clone())), deliver, self.clock.clone(), self.changed.clone());
         Ok(Some(async move {
             let _lock = lock;
             scheduler.run(tokio_util::sync::CancellationToken::new()).await

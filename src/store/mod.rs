@@ -15,6 +15,7 @@ mod channels;
 pub mod chat_list;
 mod context;
 mod corrections;
+pub mod data_version;
 mod embeddings;
 pub mod export;
 mod messages;

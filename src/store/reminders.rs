@@ -79,6 +79,8 @@ pub struct NewReminder<'a> {
     pub all_day: bool,
     /// The series' DTSTART when it is not `due_at` (an imported calendar event).
     pub series_start: Option<DateTime<Utc>>,
+    /// The user's chat message this reminder answers, when one asked for it.
+    pub asked_in: Option<i64>,
 }
 
 const COLUMNS: &str =
@@ -92,7 +94,7 @@ pub struct ReminderTable<'a> {
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
         Ok(sqlx::query_as(columns_sql!(
-            "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+            "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
         ))
         .bind(new.message)
         .bind(utc(new.due_at))
@@ -101,8 +103,17 @@ impl ReminderTable<'_> {
         .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
         .bind(new.all_day)
         .bind(self.store.now())
+        .bind(new.asked_in)
         .fetch_one(&self.store.pool)
         .await?)
+    }
+
+    /// Pending reminders set in answer to the chat message `asked_in`, oldest first.
+    pub async fn asked_in(&self, asked_in: i64) -> Result<Vec<Reminder>, StoreError> {
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND asked_in = ? ORDER BY id"))
+            .bind(asked_in)
+            .fetch_all(&self.store.pool)
+            .await?)
     }
 
     pub async fn reminder(&self, id: i64) -> Result<Option<Reminder>, StoreError> {

@@ -50,6 +50,18 @@ pub trait Tool: Send + Sync {
     /// JSON schema of the arguments object.
     fn parameters(&self) -> Value;
     fn run(&self, arguments: Value) -> ToolFuture<'_>;
+    /// Runs a call made while answering a user's message. Tools that tie what they do
+    /// to that message (a reminder Sidecar already set for it) take this one.
+    fn run_in(&self, arguments: Value, _scope: CallScope) -> ToolFuture<'_> {
+        self.run(arguments)
+    }
+}
+
+/// What a tool call was made for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CallScope {
+    /// The stored user message the turn answers; `None` out of a chat turn.
+    pub asked_in: Option<i64>,
 }
 
 /// The JSON schema of a typed argument struct, in the form both wire formats accept.
@@ -118,7 +130,7 @@ impl ToolRegistry {
     }
 
     /// Runs one call; every failure becomes an error result, never a panic or `Err`.
-    pub async fn run(&self, call: &ToolCall) -> ToolOutcome {
+    pub async fn run(&self, call: &ToolCall, scope: CallScope) -> ToolOutcome {
         let Some(tool) = self.tools.get(call.name.as_str()) else {
             return ToolOutcome::error(format!(
                 "there is no tool called \"{}\"; the tools are: {}",
@@ -142,7 +154,7 @@ impl ToolRegistry {
         if !arguments.is_object() {
             return ToolOutcome::error("the arguments must be a JSON object");
         }
-        match tokio::time::timeout(TOOL_TIMEOUT, tool.run(arguments)).await {
+        match tokio::time::timeout(TOOL_TIMEOUT, tool.run_in(arguments, scope)).await {
             Ok(Ok(content)) => ToolOutcome { content, is_error: false },
             Ok(Err(error)) => ToolOutcome::error(error),
             Err(_) => ToolOutcome::error(format!("the tool did not finish within {TOOL_TIMEOUT:?}")),

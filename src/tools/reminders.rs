@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture, ToolRegistry};
+use super::{parse_arguments, schema_of, CallScope, Tool, ToolError, ToolFuture, ToolRegistry};
 use crate::reminders::service::ReminderService;
 use crate::store::reminders::Reminder;
 
@@ -58,12 +58,25 @@ impl Tool for SetReminder {
         schema_of::<SetArgs>()
     }
     fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        self.run_in(arguments, CallScope::default())
+    }
+    fn run_in(&self, arguments: Value, scope: CallScope) -> ToolFuture<'_> {
         Box::pin(async move {
             let args: SetArgs = parse_arguments(arguments)?;
             let desk = &self.0;
-            let (stored, note) = desk.set(&args.message, &args.when).await.map_err(failed)?;
-            let note = note.map(|n| format!(" Note: {n}.")).unwrap_or_default();
-            Ok(format!("Reminder set: {}.{note}", desk.describe(&stored)))
+            let set = desk.set_asked(&args.message, &args.when, scope.asked_in).await.map_err(failed)?;
+            if set.already_set {
+                return Ok(format!(
+                    "ALREADY SET: Sidecar had already set this reminder for the user's message: {}. Nothing new was stored; do not set it again.",
+                    desk.describe(&set.reminder)
+                ));
+            }
+            let note = set.note.map(|n| format!(" Note: {n}.")).unwrap_or_default();
+            let twin = set
+                .twin
+                .map(|t| format!(" An identical pending reminder already existed ({}); both are kept: tell the user, who may cancel one.", desk.describe(&t)))
+                .unwrap_or_default();
+            Ok(format!("Reminder set: {}.{note}{twin}", desk.describe(&set.reminder)))
         })
     }
 }

@@ -67,3 +67,12 @@ pub fn rule(reminder: &Reminder, lang: Lang) -> Option<String> {
     let rrule = reminder.rrule.as_deref()?;
     Some(crate::words::dates::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
 }
+
+/// Said after setting a reminder when a pending one had the same words and time: both
+/// are kept, because the user asked twice and only they know whether they meant it.
+pub fn twin_kept(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "You already had a reminder with the same words at the same time; both are kept (cancel one if that was a mistake).",
+        Lang::Es => "Ya tenías un recordatorio con las mismas palabras a la misma hora; se conservan los dos (cancela uno si fue un error).",
+    }
+}

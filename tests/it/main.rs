@@ -29,6 +29,7 @@ mod proactive;
 mod provider_admin;
 mod queue;
 mod reminders;
+mod reminders_kept;
 mod services;
 mod settings_fuzz;
 mod sources;

@@ -347,7 +347,7 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     assert!(reply.contains("13:00"), "{reply}");
     assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
     // A reminder during quiet still goes out, to the chat and the notification.
-    let (reminder, _) = core.reminders().set("tomar agua", "en 1 minuto").await.unwrap();
+    let reminder = core.reminders().set("tomar agua", "en 1 minuto").await.unwrap().reminder;
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {

@@ -72,7 +72,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     core.proactive().set_config(ProactiveConfig { sinks: only_notifications, ..ProactiveConfig::default() }).await.unwrap();
     let mut events = core.events().subscribe();
 
-    let (reminder, _) = core.reminders().set("water the plants", "in 1 minute").await.unwrap();
+    let reminder = core.reminders().set("water the plants", "in 1 minute").await.unwrap().reminder;
     core.store().reminder_table().snooze_reminder(reminder.id, chrono::Utc::now() - chrono::Duration::seconds(1)).await.unwrap();
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {

@@ -178,7 +178,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
 
     // At the desk a moment ago: the reminder is shown there, not on the phone.
     core.proactive().desk_active().await.unwrap();
-    let (at_desk, _) = core.reminders().set("beber agua", "en 1 segundo").await.unwrap();
+    let at_desk = core.reminders().set("beber agua", "en 1 segundo").await.unwrap().reminder;
     let until = Instant::now() + Duration::from_secs(15);
     while !delivered(at_desk.id).await {
         assert!(Instant::now() < until, "the reminder was never delivered");
@@ -190,7 +190,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     let mut config = core.proactive().config().await.unwrap();
     config.sinks.phone_when_idle_minutes = 0;
     core.proactive().set_config(config).await.unwrap();
-    let (away, _) = core.reminders().set("llamar a mamá", "en 2 segundos").await.unwrap();
+    let away = core.reminders().set("llamar a mamá", "en 2 segundos").await.unwrap().reminder;
     let said = bot.wait_for_sent(ME, 1, Duration::from_secs(15)).await;
     assert!(said.first().is_some_and(|s| s.contains("llamar a mamá")), "{said:?}");
     // The delivery is recorded just after the phone has it: wait for that, not abort it.

@@ -18,7 +18,7 @@ fn fixture(name: &str) -> Value {
 }
 
 async fn call(registry: &ToolRegistry, name: &str, arguments: Value) -> ToolOutcome {
-    registry.run(&ToolCall { id: "t".into(), name: name.into(), arguments: arguments.to_string() }).await
+    registry.run(&ToolCall { id: "t".into(), name: name.into(), arguments: arguments.to_string() }, Default::default()).await
 }
 
 fn one(tool: impl sidecar::tools::Tool + 'static) -> ToolRegistry {

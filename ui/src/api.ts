@@ -369,6 +369,14 @@ export interface Reminder {
   late: boolean;
   created_at: string;
 }
+/** What setting a reminder did (the core's `Setting`). */
+export interface ReminderSetting {
+  reminder: Reminder;
+  note: string | null;
+  /** A pending reminder with the same words at the same time: both are kept. */
+  twin: Reminder | null;
+  already_set: boolean;
+}
 export interface RemindersOverview {
   upcoming: Reminder[];
   recurring: Reminder[];
@@ -708,9 +716,9 @@ export const api = {
   coreWarnings: () => invoke<string[]>("core_warnings"),
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
-  addReminder: (message: string, when: string) => invoke<Reminder>("add_reminder", { message, when }),
+  addReminder: (message: string, when: string) => invoke<ReminderSetting>("add_reminder", { message, when }),
   previewSentence: (text: string) => invoke<SentencePreview>("preview_sentence", { text }),
-  addReminderSentence: (sentence: string) => invoke<Reminder>("add_reminder_sentence", { sentence }),
+  addReminderSentence: (sentence: string) => invoke<ReminderSetting>("add_reminder_sentence", { sentence }),
   exportRemindersIcs: () => invoke<string>("export_reminders_ics"),
   importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),

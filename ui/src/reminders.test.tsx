@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { emit } from "@tauri-apps/api/event";
-import type { Reminder, RemindersOverview, SentencePreview, WhenPreview } from "./api";
+import type { Reminder, ReminderSetting, RemindersOverview, SentencePreview, WhenPreview } from "./api";
 import { SHOW_MESSAGE } from "./api";
 import { defaultProactiveStatus, FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
@@ -20,6 +20,10 @@ function reminder(id: number, message: string, extra: Partial<Reminder> = {}): R
     created_at: "2026-11-22T08:00:00.000Z",
     ...extra,
   };
+}
+
+function setting(reminder: Reminder, twin: Reminder | null = null): ReminderSetting {
+  return { reminder, note: null, twin, already_set: false };
 }
 
 const overview: RemindersOverview = {
@@ -72,7 +76,7 @@ describe("reminders page", () => {
         : { status: "error", error: "\"a las 3\" has no day.", suggestion: "Say \"mañana a las 3\"." };
       return preview;
     };
-    core.handlers.add_reminder = (args) => reminder(9, (args as { message: string }).message);
+    core.handlers.add_reminder = (args) => setting(reminder(9, (args as { message: string }).message));
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-reminders"));
@@ -88,6 +92,7 @@ describe("reminders page", () => {
     await user.click(screen.getByTestId("add-reminder"));
     expect(core.invoked("add_reminder")[0].args).toEqual({ message: "call mum", when: "mañana a las 9" });
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "call mum"');
+    expect(screen.getByTestId("reminders-message")).not.toHaveTextContent("both are kept");
     expect(screen.getByTestId("reminder-when")).toHaveValue("");
     expect(screen.getByTestId("when-preview")).toBeEmptyDOMElement();
   });
@@ -105,7 +110,8 @@ describe("reminders page", () => {
         : { what: "", when_text: "", when: { status: "error", kind: "no_date", error: `I found no time in "${text}".`, suggestion: "Add when." } };
       return preview;
     };
-    core.handlers.add_reminder_sentence = () => reminder(9, "Call mum");
+    // The same words at the same time were already set: both are kept, and the page says so.
+    core.handlers.add_reminder_sentence = () => setting(reminder(9, "Call mum"), reminder(8, "Call mum"));
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-reminders"));
@@ -118,6 +124,7 @@ describe("reminders page", () => {
     await user.click(screen.getByTestId("quick-add-button"));
     expect(core.invoked("add_reminder_sentence")[0].args).toEqual({ sentence: "Call mum tomorrow at 9" });
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "Call mum"');
+    expect(screen.getByTestId("reminders-message")).toHaveTextContent("both are kept");
     expect(screen.getByTestId("quick-add")).toHaveValue("");
   });
 

@@ -10,9 +10,10 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
     let printer = (!json).then(|| Printer::start(companion));
     let mut events = companion.events().subscribe();
     let result = companion.send(text).await;
-    if let Some(printer) = printer {
-        printer.finish().await;
-    }
+    let printed = match printer {
+        Some(printer) => printer.finish().await,
+        None => false,
+    };
     match result {
         Ok(outcome) => {
             if json {
@@ -37,7 +38,11 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
                     })
                 );
             } else {
-                println!();
+                if printed {
+                    println!();
+                } else {
+                    println!("{}", outcome.reply);
+                }
                 if outcome.status == sidecar::store::MessageStatus::Incomplete {
                     // The note is part of the stored reply, not of what streamed.
                     eprintln!("sidecar: {}", outcome.reply.rsplit("\n\n").next().unwrap_or_default());
@@ -65,12 +70,14 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
 }
 
 /// Prints reply deltas as they arrive, from the same event stream the desktop app
-/// subscribes to. `finish` makes it print what is still queued and return.
+/// subscribes to, and the answers Sidecar gives itself (a command's, a reminder it set
+/// before the model), which stream nothing. `finish` makes it print what is still
+/// queued and return.
 pub(crate) struct Printer {
     finish: tokio_util::sync::CancellationToken,
     task: tokio::task::JoinHandle<()>,
     /// Some reply text was printed.
-    streamed: Arc<std::sync::atomic::AtomicBool>,
+    printed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Printer {
@@ -78,14 +85,28 @@ impl Printer {
         let mut events = companion.events().subscribe();
         let finish = tokio_util::sync::CancellationToken::new();
         let done = finish.clone();
-        let streamed = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let saw_text = streamed.clone();
+        let printed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let saw_text = printed.clone();
+        let store = companion.store().clone();
         let task = tokio::spawn(async move {
-            let print = |event: CoreEvent| match event {
+            // After a self-answer, what the model adds streams as its own paragraph.
+            let mut after_answer = false;
+            let mut print = async |event: CoreEvent| match event {
                 CoreEvent::Delta { text, .. } => {
+                    if std::mem::take(&mut after_answer) {
+                        print!("\n\n");
+                    }
                     saw_text.store(true, std::sync::atomic::Ordering::Relaxed);
                     print!("{text}");
                     let _ = std::io::stdout().flush();
+                }
+                CoreEvent::TurnFinished { message_id, meta, .. } if meta.intent || meta.command => {
+                    if let Ok(Some(answer)) = store.conversations().message(message_id).await {
+                        saw_text.store(true, std::sync::atomic::Ordering::Relaxed);
+                        print!("{}", answer.content);
+                        let _ = std::io::stdout().flush();
+                        after_answer = true;
+                    }
                 }
                 CoreEvent::ToolStarted { name, arguments, .. } => eprintln!("\n[tool] {name} {arguments}"),
                 CoreEvent::ToolFinished { name, is_error: true, result, .. } => eprintln!("[tool] {name} failed: {result}"),
@@ -96,7 +117,7 @@ impl Printer {
                 tokio::select! {
                     biased;
                     event = events.recv() => match event {
-                        Ok(event) => print(event),
+                        Ok(event) => print(event).await,
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(_) => return,
                     },
@@ -105,17 +126,17 @@ impl Printer {
             }
             // Every event of the turn was published before it returned.
             while let Ok(event) = events.try_recv() {
-                print(event);
+                print(event).await;
             }
         });
-        Self { finish, task, streamed }
+        Self { finish, task, printed }
     }
 
     /// Prints what is left of the turn; whether any reply text was printed.
     async fn finish(self) -> bool {
         self.finish.cancel();
         let _ = self.task.await;
-        self.streamed.load(std::sync::atomic::Ordering::Relaxed)
+        self.printed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

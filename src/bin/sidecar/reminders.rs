@@ -70,13 +70,16 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
         _ => service.set_from_sentence(&words.join(" ")).await,
     };
     match set {
-        Ok((reminder, note)) => {
+        Ok(set) => {
             if json {
-                println!("{}", json!({"ok": true, "reminder": reminder, "note": note}));
+                println!("{}", json!({"ok": true, "reminder": set.reminder, "note": set.note, "twin": set.twin}));
             } else {
-                println!("Reminder set: {}", service.for_people(&reminder));
-                if let Some(note) = note {
+                println!("Reminder set: {}", service.for_people(&set.reminder));
+                if let Some(note) = set.note {
                     println!("note: {note}");
+                }
+                if set.twin.is_some() {
+                    println!("note: {}", sidecar::words::reminders::twin_kept(service.lang()));
                 }
             }
             Ok(0)

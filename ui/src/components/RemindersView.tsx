@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type Reminder, type RemindersOverview, type WhenPreview } from "../api";
+import { api, toCommandError, type Reminder, type ReminderSetting, type RemindersOverview, type WhenPreview } from "../api";
 import { useStrings } from "../i18n";
 
 /** "Sun 22 Nov, 09:00" in the reminder's own zone. */
@@ -100,12 +100,13 @@ function useReading<T>(text: string, read: (text: string) => Promise<T>): T | nu
 function useAdding(onAdded: (message: string) => void) {
   const t = useStrings();
   const [error, setError] = useState<string | null>(null);
-  const adding = (work: Promise<Reminder>, reset: () => void) => {
+  const adding = (work: Promise<ReminderSetting>, reset: () => void) => {
     setError(null);
     work
-      .then((reminder) => {
+      .then(({ reminder, twin }) => {
         reset();
-        onAdded(t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale)));
+        const added = t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale));
+        onAdded(twin ? `${added} ${t.reminderTwinKept}` : added);
       })
       .catch((e) => setError(toCommandError(e).message));
   };
