@@ -178,7 +178,7 @@ impl ConversationService {
                     let conversation_id = self.with.store.conversations().current_conversation().await?;
                     let said = ChatMessage::user(&text);
                     let said_id = self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
-                    self.answer_command(conversation_id, said_id, command, channel).await
+                    self.answer_command(conversation_id, said_id, command, crate::locale::written_in(&text, self.with.lang), channel).await
                 }
                 Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
             }
@@ -255,14 +255,14 @@ impl ConversationService {
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, asked_in: i64, said_id: i64, command: Command, channel: Channel) -> Result<TurnOutcome, CompanionError> {
+    async fn answer_command(&self, asked_in: i64, said_id: i64, command: Command, lang: crate::words::Lang, channel: Channel) -> Result<TurnOutcome, CompanionError> {
         let stop_turn = || self.stop();
         let control = Control {
             context: &self.with.context,
             reminders: &self.with.reminders,
             proactive: &self.with.proactive,
             clock: &self.with.clock,
-            lang: self.with.lang,
+            lang,
             channel,
             stop_turn: &stop_turn,
         };

@@ -95,6 +95,8 @@ impl Control<'_> {
                 self.context.new_conversation().await?;
                 w.fresh_conversation()
             }
+            // Debugging commands change or reveal the spontaneous loop: not from a phone.
+            Command::Proactive(_) if self.channel.is_phone() => w.proactive_desk_only(),
             Command::Proactive(ProactiveCommand::Reset) => {
                 self.proactive.reset().await?;
                 w.proactive_reset()

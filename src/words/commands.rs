@@ -117,6 +117,16 @@ impl CommandWords {
         .into()
     }
 
+    /// `/proactive tick|context|decide|reset` from a phone: they are for the desk.
+    pub fn proactive_desk_only(self) -> String {
+        if self.es() {
+            "Los comandos de prueba de /proactive solo funcionan en el ordenador (la ventana de Sidecar o el terminal). Aquí: /status."
+        } else {
+            "The /proactive debugging commands work only at the computer (Sidecar's window or the terminal). Here: /status."
+        }
+        .into()
+    }
+
     pub fn proactive_reset(self) -> String {
         if self.es() { "Contadores, pausa y silencio reiniciados." } else { "Counters, pause and quiet reset." }.into()
     }

@@ -2,6 +2,7 @@
 
 mod support;
 mod agent_loop;
+mod answer_language;
 mod anthropic;
 mod backup;
 mod chats;
