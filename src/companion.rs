@@ -459,7 +459,7 @@ impl Companion {
     }
 
     /// Imports messages from JSON lines (see [`crate::data_service::DataService::import_jsonl`]).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), crate::data_service::DataError> {
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<crate::data_service::JsonlImport, crate::data_service::DataError> {
         self.data.import_jsonl(bytes).await
     }
 

@@ -46,6 +46,16 @@ pub struct ChatImport {
     pub problems: Vec<(usize, String)>,
 }
 
+/// What an import of JSON lines did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JsonlImport {
+    pub imported: usize,
+    /// Lines skipped (1-based) and why.
+    pub problems: Vec<(usize, String)>,
+    /// How many times had no offset, and the zone they were read in.
+    pub local_times: Option<(usize, String)>,
+}
+
 pub struct DataService {
     store: Store,
     knowledge: Arc<KnowledgeStore>,
@@ -103,12 +113,13 @@ impl DataService {
     }
 
     /// Imports JSON lines (`role`, `content`, optional `timestamp` and `id`) into a new
-    /// archived conversation. Returns (imported, problems by line number).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<(usize, Vec<(usize, String)>), DataError> {
-        let (lines, problems) = crate::history_import::read(bytes, self.clock.now());
-        let turns: Vec<_> = lines.into_iter().map(|l| (l.role, l.content, l.timestamp, l.external_id)).collect();
+    /// archived conversation; times without an offset are read in the user's zone.
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<JsonlImport, DataError> {
+        let file = crate::history_import::read(bytes, self.clock.now(), self.clock.zone());
+        let turns: Vec<_> = file.lines.into_iter().map(|l| (l.role, l.content, l.timestamp, l.external_id)).collect();
         let imported = self.archive(None, &turns).await?;
-        Ok((imported, problems))
+        let zone = self.clock.zone().name().to_string();
+        Ok(JsonlImport { imported, problems: file.problems, local_times: (file.local_times > 0).then_some((file.local_times, zone)) })
     }
 
     /// Imports a ChatGPT or Claude `conversations.json`, one archived conversation each.

@@ -2,8 +2,11 @@
 //! `id`) for `sidecar import`. Every line is checked before anything is stored: a line
 //! that is not UTF-8, not JSON, of another role, or with a time that is not a real
 //! past instant is skipped and reported with its line number; the rest is imported.
+//! A time written with no offset ("2023-10-22T09:55:00", as most exports write it) is
+//! read in the user's zone, and the import says so once.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use chrono_tz::Tz;
 
 use crate::llm::Role;
 
@@ -27,9 +30,20 @@ struct Raw {
     id: Option<serde_json::Value>,
 }
 
-/// The lines of `bytes` worth importing, and the problems by line number (1-based).
-pub fn read(bytes: &[u8], now: DateTime<Utc>) -> (Vec<ImportedLine>, Vec<(usize, String)>) {
-    let (mut lines, mut problems) = (Vec::new(), Vec::new());
+/// What a file held.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryFile {
+    pub lines: Vec<ImportedLine>,
+    /// Lines skipped, by number (1-based), and why.
+    pub problems: Vec<(usize, String)>,
+    /// Lines whose time had no offset and was read in the user's zone.
+    pub local_times: usize,
+}
+
+/// The lines of `bytes` worth importing, and the problems by line number; times
+/// without an offset are read in `zone`.
+pub fn read(bytes: &[u8], now: DateTime<Utc>, zone: Tz) -> HistoryFile {
+    let (mut lines, mut problems, mut local_times) = (Vec::new(), Vec::new(), 0);
     for (index, piece) in bytes.split(|b| *b == b'\n').enumerate() {
         let number = index + 1;
         let text = match std::str::from_utf8(piece) {
@@ -43,34 +57,53 @@ pub fn read(bytes: &[u8], now: DateTime<Utc>) -> (Vec<ImportedLine>, Vec<(usize,
         if text.trim().is_empty() {
             continue;
         }
-        match line(text, now) {
-            Ok(line) => lines.push(line),
+        match line(text, now, zone) {
+            Ok((line, local)) => {
+                local_times += usize::from(local);
+                lines.push(line);
+            }
             Err(problem) => problems.push((number, problem)),
         }
     }
-    (lines, problems)
+    HistoryFile { lines, problems, local_times }
 }
 
-fn line(text: &str, now: DateTime<Utc>) -> Result<ImportedLine, String> {
+/// A line, and whether its time was read in the user's zone.
+fn line(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(ImportedLine, bool), String> {
     let raw: Raw = serde_json::from_str(text).map_err(|e| e.to_string())?;
     if !matches!(raw.role, Role::User | Role::Assistant | Role::System) {
         return Err("role must be user, assistant or system".into());
     }
-    let timestamp = raw.timestamp.as_deref().map(|t| instant(t, now)).transpose()?;
+    let (timestamp, local) = match raw.timestamp.as_deref() {
+        Some(t) => instant(t, now, zone).map(|(at, local)| (Some(at), local))?,
+        None => (None, false),
+    };
     let external_id = raw.id.map(|id| id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string()));
-    Ok(ImportedLine { role: raw.role, content: raw.content, timestamp, external_id })
+    Ok((ImportedLine { role: raw.role, content: raw.content, timestamp, external_id }, local))
 }
 
-/// An RFC 3339 instant from 1970 up to now (a message cannot be said in the future; a
-/// day of slack covers clocks that disagree).
-fn instant(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
-    let at = DateTime::parse_from_rfc3339(text.trim())
-        .map_err(|_| format!("timestamp \"{text}\" is not a time like 2026-11-20T10:00:00Z"))?
-        .with_timezone(&Utc);
+/// Date-times without an offset that exports write.
+const LOCAL_FORMATS: [&str; 4] = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"];
+
+/// An instant from 1970 up to now (a message cannot be said in the future; a day of
+/// slack covers clocks that disagree): RFC 3339, or a local time read in `zone` (then
+/// true). A local time that happens twice (clocks go back) is the first.
+fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, bool), String> {
+    let trimmed = text.trim();
+    let unreadable = || format!("timestamp \"{text}\" is not a time like 2026-11-20T10:00:00Z");
+    let (at, local) = match DateTime::parse_from_rfc3339(trimmed) {
+        Ok(at) => (at.with_timezone(&Utc), false),
+        Err(_) => {
+            let naive = LOCAL_FORMATS.iter().find_map(|f| NaiveDateTime::parse_from_str(trimmed, f).ok()).ok_or_else(unreadable)?;
+            // A time skipped by a DST change was never on a clock: read it an hour on.
+            let at = zone.from_local_datetime(&naive).earliest().or_else(|| zone.from_local_datetime(&(naive + chrono::Duration::hours(1))).earliest());
+            (at.ok_or_else(unreadable)?.with_timezone(&Utc), true)
+        }
+    };
     if at.timestamp() < 0 || at > now + chrono::Duration::days(1) {
         return Err(format!("timestamp \"{text}\" is not between 1970 and now"));
     }
-    Ok(at)
+    Ok((at, local))
 }
 
 #[cfg(test)]
@@ -87,8 +120,8 @@ mod tests {
         file.extend_from_slice(b"{\"role\":\"assistant\",\"content\":\"x\",\"timestamp\":\"yesterday-ish\"}\n");
         file.extend_from_slice(b"\n{\"role\":\"assistant\",\"content\":\"y\",\"timestamp\":\"9999-12-31T23:59:59Z\"}\n");
         file.extend_from_slice(b"{\"role\":\"tool\",\"content\":\"z\"}\n");
-        let (lines, problems) = read(&file, now);
-        assert_eq!(lines.len(), 1);
+        let HistoryFile { lines, problems, local_times } = read(&file, now, chrono_tz::UTC);
+        assert_eq!((lines.len(), local_times), (1, 0));
         assert_eq!(lines[0].timestamp, Some(Utc.with_ymd_and_hms(2026, 11, 20, 9, 0, 0).unwrap()));
         assert_eq!(lines[0].external_id.as_deref(), Some("7"));
         let numbers: Vec<usize> = problems.iter().map(|(n, _)| *n).collect();
@@ -96,5 +129,19 @@ mod tests {
         assert!(problems[0].1.contains("byte 0xE9 at column 30"), "{}", problems[0].1);
         assert!(problems[1].1.contains("yesterday-ish"));
         assert!(problems[2].1.contains("between 1970 and now"));
+    }
+
+    #[test]
+    fn a_time_without_an_offset_is_read_in_the_users_zone() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
+        let file = b"{\"role\":\"user\",\"content\":\"hola\",\"timestamp\":\"2023-10-22T09:55:00\"}\n\
+{\"role\":\"assistant\",\"content\":\"hi\",\"timestamp\":\"2023-10-22 09:56:30.250\"}\n\
+{\"role\":\"user\",\"content\":\"z\",\"timestamp\":\"2023-10-22T09:57:00Z\"}\n";
+        let read = read(file, now, chrono_tz::Europe::Madrid);
+        assert!(read.problems.is_empty(), "{:?}", read.problems);
+        assert_eq!(read.local_times, 2);
+        // Madrid was on summer time (UTC+2) that day.
+        assert_eq!(read.lines[0].timestamp, Some(Utc.with_ymd_and_hms(2023, 10, 22, 7, 55, 0).unwrap()));
+        assert_eq!(read.lines[2].timestamp, Some(Utc.with_ymd_and_hms(2023, 10, 22, 9, 57, 0).unwrap()));
     }
 }
