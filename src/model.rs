@@ -45,7 +45,8 @@ impl Chain {
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
     pub fn cost_of(&self, routed: &crate::llm::router::Routed, prices: &crate::llm::pricing::PriceTable) -> Option<f64> {
-        let local = self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
+        // The offline model may have stood in for the chain (it is not one of its links).
+        let local = routed.provider_id == LOCAL_PROVIDER_ID || self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
         if local {
             return Some(0.0);
         }
@@ -152,7 +153,10 @@ impl Models {
         mut on_delta: impl FnMut(&str),
         mut on_notice: impl FnMut(RouteNotice),
     ) -> Result<Routed, RouteError> {
-        let first = router::complete(&chain.providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await;
+        let first = match chain.providers.as_slice() {
+            [only] if crate::llm::demo::is_demo(only) => crate::llm::demo::complete(only, policy, request, &mut on_delta, &mut on_notice, self.lang).await,
+            providers => router::complete(providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await,
+        };
         let routed = match first {
             Err(RouteError::Failed { provider_id, error, streamed: false })
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
@@ -160,7 +164,11 @@ impl Models {
                 match self.offline_fallback().await {
                     Some(offline) => {
                         on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
-                        let second = router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await;
+                        let second = if crate::llm::demo::is_demo(&offline) {
+                            crate::llm::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
+                        } else {
+                            router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
+                        };
                         second.map(|routed| Routed { fallback_from: chain.providers.first().map(|p| p.id.clone()), ..routed })
                     }
                     None => Err(RouteError::Failed { provider_id, error, streamed: false }),

@@ -27,6 +27,12 @@ params.port = port
 params.use_jinja = True
 params.n_parallel = 1
 params.cpuparams.n_threads = max(1, min(4, os.cpu_count() or 1))
+if len(sys.argv) <= 3:
+    # The bundled 135M demo model loops easily ("- In", "- The", ...): penalise repeats
+    # (llama.cpp's repeat penalty and DRY sampling) and cap every reply server-side too.
+    params.sampling.penalty_repeat = 1.15
+    params.sampling.dry_multiplier = 0.8
+    params.n_predict = 256
 server = x.Server(params)
 print(f"listening {server.listening_address}", flush=True)
 sys.stdin.read()

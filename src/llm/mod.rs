@@ -2,6 +2,7 @@
 //! SSE, the router with retries and fallback, prices, and the offline local server.
 
 pub mod anthropic;
+pub mod demo;
 pub mod discover;
 pub mod endpoint;
 pub mod local_server;
@@ -9,6 +10,7 @@ pub mod openai_compat;
 pub mod presets;
 pub mod pricing;
 pub mod provider;
+pub mod repetition;
 pub mod retry;
 pub mod router;
 pub mod sse;

@@ -23,3 +23,23 @@ pub fn step_limit(steps: u32, lang: Lang) -> String {
         ),
     }
 }
+
+/// Why the demo model's reply ends where it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoCut {
+    /// It began repeating itself.
+    Repeating,
+    /// It reached its short reply limit.
+    Length,
+}
+
+/// The mark that ends a demo reply cut short, with what to do for better answers.
+pub fn demo_cut(cut: DemoCut, lang: Lang) -> String {
+    match (cut, lang) {
+        (DemoCut::Repeating, Lang::En) => "[Cut: the demo model began repeating itself. Add a real model in Settings for proper answers.]",
+        (DemoCut::Repeating, Lang::Es) => "[Cortado: el modelo de demostración empezó a repetirse. Añade un modelo real en Ajustes para respuestas de verdad.]",
+        (DemoCut::Length, Lang::En) => "[The demo model writes short replies only. Add a real model in Settings for longer ones.]",
+        (DemoCut::Length, Lang::Es) => "[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]",
+    }
+    .to_string()
+}

@@ -60,3 +60,58 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
     core.provider_admin().remove_provider("ollama").unwrap();
     assert!(!matches!(core.model_status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.model_status());
 }
+
+fn scripted(base_url: &str) -> sidecar::llm::provider::Provider {
+    let settings: sidecar::settings::ProviderSettings = toml::from_str(&format!("id = \"demo\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
+    sidecar::llm::provider::Provider::from_settings(&settings, sidecar::settings::Settings::default().llm.timeouts())
+}
+
+/// The demo model's guard, fed a reply that loops on two lines (what SmolLM2 wrote for
+/// "Say hi in three words."): the stream is stopped, the reply cut where the loop began
+/// and marked; a reply at the length limit is marked and never continued.
+#[tokio::test]
+async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
+    use crate::support::{delta, finish, stream, ScriptedServer};
+    use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
+    let mut looping = vec![delta("Hi there friend!\n")];
+    for _ in 0..500 {
+        looping.push(delta("- In\n"));
+        looping.push(delta("- The\n"));
+    }
+    looping.push(finish("length"));
+    let long = vec![delta("Hello! I am a small model and"), finish("length")];
+    let server = ScriptedServer::start(vec![stream(looping), stream(long)]).await;
+    let provider = scripted(&server.base_url);
+    let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024) };
+    let policy = sidecar::llm::router::RetryPolicy::default();
+    let mut shown = String::new();
+    let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar::locale::Lang::En).await.unwrap();
+    assert_eq!(server.last_request()["max_tokens"], sidecar::llm::demo::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
+    let reply = routed.completion.text;
+    assert!(reply.starts_with("Hi there friend!\n- In\n- The\n\n[Cut: the demo model began repeating itself."), "{reply:?}");
+    assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
+    assert!(shown.len() < 200, "the stream stopped once it looped: {} bytes shown", shown.len());
+    assert!(shown.ends_with("Add a real model in Settings for proper answers.]"), "the mark streams too");
+    // Spanish words, Spanish mark; a reply at the limit is marked, not continued.
+    let request = ChatRequest { messages: vec![ChatMessage::user("Dime hola en tres palabras.")], ..request };
+    let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |_| {}, |_| {}, sidecar::locale::Lang::En).await.unwrap();
+    assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
+    assert!(routed.completion.text.ends_with("[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]"), "{}", routed.completion.text);
+}
+
+/// The whole path with the real demo model behind a dead provider, with the default
+/// reply limit and auto-continue: a short answer, never continued, said to be the
+/// fallback.
+#[tokio::test]
+async fn a_dead_provider_then_a_short_answer_from_the_demo() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
+    let outcome = core.send("Say hi in three words.").await.expect("the demo answers");
+    assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
+    assert_eq!(outcome.meta.continued, 0, "never continued");
+    let output = outcome.meta.usage.map_or(0, |u| u.output_tokens);
+    assert!(output <= sidecar::llm::demo::DEMO_MAX_TOKENS, "{output} tokens");
+    let body = outcome.reply.split("\n\n[").next().unwrap();
+    assert_eq!(sidecar::llm::repetition::repeats_from(body), None, "no loop left in the reply: {body:?}");
+    core.shutdown().await;
+}
