@@ -4,7 +4,7 @@
 //! what "now" is (`resolve` does).
 
 use super::lexicon::{self as lex, DayPart, Tok, Tongue, Unit};
-use super::said::{Component, Day, Hour, Offset};
+use super::said::{Bound, Component, Day, Hour, Offset};
 
 pub struct Grammar<'a> {
     toks: &'a [Tok],
@@ -43,7 +43,17 @@ impl<'a> Grammar<'a> {
     // ---- offsets ----
 
     pub(super) fn offset(&self, i: usize) -> Found<Offset> {
-        let lead = self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas"]);
+        if let Some(found) = self.next_unit(i) {
+            return Some(found);
+        }
+        // A timer is a reminder in that long: "set a timer for 5 minutes".
+        let timer = self.any(i, TIMERS);
+        let lead = timer.or_else(|| {
+            self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas", "now +", "now plus", "ahora +", "ahora mas", "+"])
+        });
+        if lead.is_none() && self.phrase(i, "medio dia").is_some() {
+            return None; // noon ("mediodía" in two words), not half a day
+        }
         let start = lead.unwrap_or(i);
         let (mut offset, mut at) = self.amount(start, lead.is_some())?;
         while let Some((more, end)) = self.any(at, &["and", "y"]).and_then(|a| self.amount(a, false)).or_else(|| self.amount(at, false)) {
@@ -52,6 +62,9 @@ impl<'a> Grammar<'a> {
             offset.seconds += more.seconds;
             at = end;
         }
+        if lead.is_none() && self.any(at, &["past", "to", "before"]).is_some() {
+            return None; // "20 minutes to 2pm" is an hour
+        }
         let trail = self.any(at, &["later", "from now", "after", "hence", "despues", "mas tarde", "a partir de ahora", "desde ahora"]);
         offset.marked = lead.is_some() || trail.is_some();
         if !offset.marked && at == i + 1 && self.word(i).is_some_and(|w| w.ends_with('h')) {
@@ -59,6 +72,19 @@ impl<'a> Grammar<'a> {
             return None;
         }
         Some((offset, trail.unwrap_or(at)))
+    }
+
+    /// "next hour", "within the next hour", "la próxima hora": one hour (or minute) on.
+    fn next_unit(&self, i: usize) -> Found<Offset> {
+        let at = self.any(i, &["next", "the next", "within the next", "in the next", "la proxima", "en la proxima", "dentro de la proxima", "la siguiente"])?;
+        let (unit, _) = lex::unit(self.word(at)?)?;
+        if !matches!(unit, Unit::Hour | Unit::Minute) || self.word(at).is_some_and(|w| w.ends_with('s')) {
+            // "next week", "next month" name no day; they are read elsewhere.
+            return None;
+        }
+        let mut offset = scale(1.0, unit)?;
+        offset.marked = true;
+        Some((offset, at + 1))
     }
 
     /// One quantity and unit: "2 hours", "media hora", "a couple of days", "1d", "una
@@ -87,7 +113,7 @@ impl<'a> Grammar<'a> {
         Some((scale(n, unit)?, end))
     }
 
-    /// "1d", "2hr", "5min", "90m", "1.5h".
+    /// "1d", "2hr", "5min", "90m", "1.5h", "2hour", "40minutes".
     fn compact(&self, i: usize) -> Found<Offset> {
         let w = self.word(i)?;
         let split = w.find(|c: char| c.is_ascii_alphabetic())?;
@@ -99,7 +125,8 @@ impl<'a> Grammar<'a> {
             "m" | "min" | "mins" => Unit::Minute,
             "w" | "wk" => Unit::Week,
             "s" | "sec" => Unit::Second,
-            _ => return None,
+            // A whole unit word run into its number.
+            _ => lex::unit(u).map(|(unit, _)| unit)?,
         };
         Some((scale(n, unit)?, i + 1))
     }
@@ -299,15 +326,25 @@ impl<'a> Grammar<'a> {
     // ---- hours ----
 
     pub(super) fn hour(&self, i: usize) -> Found<Hour> {
-        let lead = self.any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las"]);
+        let (bound, i) = match self.any(i, AFTER) {
+            Some(at) => (Some(Bound::After), at),
+            None => match self.any(i, BEFORE) {
+                Some(at) => (Some(Bound::Before), at),
+                None => (None, i),
+            },
+        };
+        let (hour, end) = self.plain_hour(i)?;
+        Some((Hour { bound, ..hour }, end))
+    }
+
+    fn plain_hour(&self, i: usize) -> Found<Hour> {
+        let lead = self.any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"]);
         let at = lead.unwrap_or(i);
         if let Some(found) = self.named_hour(at) {
             return Some(found);
         }
-        if lead.is_some() {
-            if let Some(found) = self.english_fraction(at) {
-                return Some(found);
-            }
+        if let Some(found) = self.english_fraction(at, lead.is_some()) {
+            return Some(found);
         }
         let (mut hour, mut end) = self.clock(at, lead.is_some())?;
         if let Some(e) = self.any(end, &["y media", "y cuarto", "menos cuarto", "y tres cuartos"]) {
@@ -367,28 +404,40 @@ impl<'a> Grammar<'a> {
     }
 
     fn named_hour_word(&self, i: usize) -> Found<Hour> {
+        if let Some(end) = self.phrase(i, "medio dia") {
+            return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None }, end));
+        }
         let hour = match self.word(i)? {
             "noon" | "midday" | "mediodia" => 12,
             "midnight" | "medianoche" => 24,
             _ => return None,
         };
-        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true }, i + 1))
+        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true, bound: None }, i + 1))
     }
 
-    /// "half past 3", "quarter past 9", "quarter to 5", "ten past 8".
-    fn english_fraction(&self, i: usize) -> Found<Hour> {
+    /// "half past 3", "quarter past 9", "quarter to 5", "ten past 8", "20 minutes to
+    /// 2pm", "15 past noon". Without "at" before it, a bare number needs "minutes"
+    /// ("do 5 to 10 push-ups" is no time).
+    fn english_fraction(&self, i: usize, led: bool) -> Found<Hour> {
         let (minutes, at) = match self.word(i)? {
             "half" => (30, i + 1),
             "quarter" => (15, i + 1),
             "a" if self.word(i + 1) == Some("quarter") => (15, i + 2),
-            w => (lex::whole(w, 59)?, self.any(i + 1, &["minutes", "minute"]).unwrap_or(i + 1)),
+            w => {
+                let minutes = lex::whole(w, 59)?;
+                match self.any(i + 1, &["minutes", "minute", "mins", "min"]) {
+                    Some(end) => (minutes, end),
+                    None if led => (minutes, i + 1),
+                    None => return None,
+                }
+            }
         };
         let past = match self.word(at)? {
             "past" | "after" => true,
             "to" | "before" => false,
             _ => return None,
         };
-        let (mut hour, end) = self.clock(at + 1, true)?;
+        let (mut hour, end) = self.named_hour_word(at + 1).or_else(|| self.clock(at + 1, true))?;
         if past {
             hour.minute = minutes;
         } else {
@@ -403,9 +452,9 @@ impl<'a> Grammar<'a> {
     /// "9", "9:30", "09.30", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
     fn clock(&self, i: usize, led: bool) -> Found<Hour> {
         let w = self.word(i)?;
-        if let Some(n) = lex::whole(w, 24).filter(|_| led && !w.bytes().all(|b| b.is_ascii_digit())) {
+        if let Some(n) = lex::whole(w, 24).filter(|_| (led || self.marked_hour(i + 1)) && !w.bytes().all(|b| b.is_ascii_digit())) {
             // A number word: "a las tres", "at nine".
-            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false }, i + 1));
+            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None }, i + 1));
         }
         let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
         if digits_end == 0 || digits_end > 2 {
@@ -433,16 +482,23 @@ impl<'a> Grammar<'a> {
         if hour > 24 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
             return None;
         }
-        if !led && pm.is_none() && !explicit_minutes && !matches!(rest, "h" | "hs" | "hrs") {
+        if !led && pm.is_none() && !explicit_minutes && !matches!(rest, "h" | "hs" | "hrs") && !self.marked_hour(i + 1) {
             // A bare number is a time only after "at"/"a las" or with a mark after it.
-            let marked = self.meridiem(i + 1).is_some()
-                || self.any(i + 1, &["o'clock", "oclock", "en punto", "de la manana", "de la tarde", "de la noche", "de la madrugada", "in the morning", "in the afternoon", "in the evening", "at night"]).is_some();
-            if !marked {
-                return None;
-            }
+            return None;
         }
         let settled = hour == 0 || hour > 12 || (explicit_minutes && w.starts_with('0'));
-        Some((Hour { hour, minute, pm, part: None, settled }, i + 1))
+        Some((Hour { hour, minute, pm, part: None, settled, bound: None }, i + 1))
+    }
+
+    /// What after a bare number makes it an hour: "pm", "o'clock", "de la tarde"; and
+    /// "tonight" when the number opens the words ("11 tonight"; in "read chapter 12
+    /// tonight" the number is the chapter's).
+    fn marked_hour(&self, i: usize) -> bool {
+        self.meridiem(i).is_some()
+            || self
+                .any(i, &["o'clock", "oclock", "o clock", "en punto", "de la manana", "de la tarde", "de la noche", "de la madrugada", "in the morning", "in the afternoon", "in the evening", "at night"])
+                .is_some()
+            || (i == 1 && self.any(i, &["tonight", "esta noche"]).is_some())
     }
 
     fn meridiem(&self, i: usize) -> Found<bool> {
@@ -478,6 +534,18 @@ impl<'a> Grammar<'a> {
         self.day(i)
     }
 }
+
+/// Words that make a timer: a reminder in the length that follows.
+const TIMERS: &[&str] = &[
+    "set a timer for", "set a timer of", "set timer for", "start a timer for", "a timer for", "timer for", "timer of",
+    "establecer un temporizador de", "establece un temporizador de", "pon un temporizador de", "ponme un temporizador de", "un temporizador de",
+    "temporizador de", "temporizador para", "pon un temporizador para",
+];
+
+/// "after 4pm", "después de las 4": the hour is a lower bound.
+const AFTER: &[&str] = &["after", "not before", "any time after", "anytime after", "later than", "despues de", "a partir de", "no antes de", "pasadas"];
+/// "before 9", "antes de las 9": the hour is an upper bound.
+const BEFORE: &[&str] = &["before", "no later than", "not later than", "antes de", "no mas tarde de"];
 
 /// `n` of `unit` as an offset; `None` when it is absurdly large.
 fn scale(n: f64, unit: Unit) -> Option<Offset> {

@@ -217,15 +217,63 @@ pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Resu
     }
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, raw))?;
-    read(&parts, &cx).map_err(|kind| fail(kind, raw))
+    read(&parts, &cx).map_err(|kind| explain(kind, raw, &parts, &cx))
 }
 
-/// A repeat from its first occurrence, anything else as one moment.
-fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
-    if parts.repeat.is_some() {
-        return recurrence::first(parts, cx);
+/// The error for `kind`. An hour that could be morning or afternoon suggests both
+/// readings that are still to come now: "hoy a las 15" only while 15:00 is ahead.
+fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> DateError {
+    let mut error = DateError::new(kind, said, cx.lang);
+    if let (DateErrorKind::AmbiguousHour, Some(hour)) = (kind, parts.hour) {
+        let now = cx.now.with_timezone(&cx.zone).time();
+        let h = hour.hour % 12;
+        let mut choices: Vec<(bool, NaiveTime)> = [h, h + 12]
+            .into_iter()
+            .filter_map(|h| NaiveTime::from_hms_opt(h, hour.minute, 0))
+            .map(|t| (t > now, t))
+            .collect();
+        // Soonest first: today's before tomorrow's, then by the clock.
+        choices.sort_by_key(|(today, t)| (!today, *t));
+        error.suggestion = words::which_hour(&choices, cx.lang);
     }
-    resolve::read(parts, cx)
+    error
+}
+
+/// A time read from a whole text, or found inside a sentence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Found {
+    pub when: Reading,
+    /// The sentence split, when the time was found inside one (the whole text was not a time).
+    pub split: Option<Split>,
+}
+
+/// Reads `text` as a time; when it is a sentence with a time inside ("The deadline is
+/// today 5PM"), finds the time and keeps the rest. The error is the whole reading's
+/// when nothing is found either.
+pub fn read_or_find(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Result<Found, DateError> {
+    match parse(text, now, zone, options) {
+        Ok(when) => Ok(Found { when, split: None }),
+        Err(whole) if matches!(whole.kind, DateErrorKind::NotUnderstood) => match extract(text, now, zone, options) {
+            Ok(split) => Ok(Found { when: split.when.clone(), split: Some(split) }),
+            Err(found) if !matches!(found.kind, DateErrorKind::NoDate | DateErrorKind::Empty) => Err(found),
+            Err(_) => Err(whole),
+        },
+        Err(whole) => Err(whole),
+    }
+}
+
+/// A repeat from its first occurrence, anything else as one moment; an hour said as a
+/// bound ("after 4pm") is read as the hour, and the reading says so.
+fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
+    let mut reading = if parts.repeat.is_some() { recurrence::first(parts, cx)? } else { resolve::read(parts, cx)? };
+    if let Some(bound) = parts.hour.and_then(|h| h.bound) {
+        let said = words::bound(bound, reading.local().time(), cx.lang);
+        reading.note = Some(match reading.note.take() {
+            Some(note) => format!("{said}; {note}"),
+            None => said,
+        });
+    }
+    Ok(reading)
 }
 
 /// An ISO 8601 / RFC 3339 date-time as a whole text.
@@ -313,7 +361,7 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
     let components: Vec<Component> = spans.iter().flat_map(|s| s.components.clone()).collect();
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
-    let when = read(&parts, &cx).map_err(|kind| fail(kind, &when_text))?;
+    let when = read(&parts, &cx).map_err(|kind| explain(kind, &when_text, &parts, &cx))?;
     Ok(Split { what: remainder(raw, &toks, &spans, lang), when_text, when })
 }
 

@@ -42,6 +42,16 @@ pub struct Hour {
     pub part: Option<DayPart>,
     /// noon, midnight, o'clock with a part, 24-hour forms: nothing left to guess.
     pub settled: bool,
+    /// Said as a bound ("after 4pm", "antes de las 9"): reminded at the hour itself,
+    /// and the reading says so.
+    pub bound: Option<Bound>,
+}
+
+/// "after" or "before" an hour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    After,
+    Before,
 }
 
 /// A repeat rule, as said; `recurrence` turns it into an RRULE.

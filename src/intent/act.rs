@@ -56,6 +56,15 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
                 said(answer, true)
             }
         },
+        Intent::Timer { sentence } => match hands.reminders.split(&sentence) {
+            Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
+            Ok(split) => {
+                let what = if split.what.is_empty() { say::timer_done(lang).to_string() } else { split.what };
+                let set = hands.reminders.store_reading(&what, &split.when, Some(asked_in)).await?;
+                let r = &set.reminder;
+                said(say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), None, set.note.as_deref(), lang), true)
+            }
+        },
         Intent::Cancel { query } => {
             let found = hands.reminders.find(&query).await?;
             match found.as_slice() {

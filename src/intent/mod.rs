@@ -11,6 +11,9 @@ pub mod act;
 pub enum Intent {
     /// The sentence after "remind me": what and when, still to split.
     Set { sentence: String },
+    /// "set a timer for 5 minutes": a reminder in that long; the sentence keeps the
+    /// timer words (the date reader reads them as "in").
+    Timer { sentence: String },
     /// Words from the reminder to cancel.
     Cancel { query: String },
     /// Move a reminder (the named one, or the last shown) to later.
@@ -36,6 +39,12 @@ const SET: &[&str] = &[
     "agenda un recordatorio para", "agenda un recordatorio", "hazme acordar de", "haceme acordar de", "hazme acordar", "haceme acordar",
     "recordatorio:", "necesito un recordatorio para", "anota un recordatorio para", "recordarme que", "recordarme", "recordar",
     "me recuerdas que", "me recuerdas",
+];
+
+/// Openers of a timer; the date reader takes them as the lead of a length of time.
+const TIMER: &[&str] = &[
+    "set a timer for", "set a timer of", "set timer for", "start a timer for", "timer for", "pon un temporizador de", "ponme un temporizador de",
+    "pon un temporizador para", "establecer un temporizador de", "establece un temporizador de", "temporizador de",
 ];
 
 const CANCEL: &[&str] = &[
@@ -128,6 +137,9 @@ pub fn detect(text: &str) -> Option<Intent> {
         // "Remember that time we went to Lisbon?" asks; it states no fact.
         let fact = rest(text, &words, end);
         return (!fact.is_empty() && !text.ends_with('?')).then_some(Intent::Remember { fact });
+    }
+    if opener(&words, at, TIMER).is_some() {
+        return Some(Intent::Timer { sentence: rest(text, &words, at) });
     }
     if let Some(end) = opener(&words, at, SET) {
         return Some(Intent::Set { sentence: rest(text, &words, end) });

@@ -267,3 +267,35 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
     }
     text
 }
+
+/// An hour said as a bound ("after 4pm"): the reminder comes at the hour itself.
+pub fn bound(bound: crate::dates::said::Bound, time: NaiveTime, lang: Lang) -> String {
+    use crate::dates::said::Bound::{After, Before};
+    let t = time.format("%H:%M");
+    match (bound, lang) {
+        (After, Lang::En) => format!("said as after {t}: reminded at {t}"),
+        (After, Lang::Es) => format!("dicho como después de las {t}: aviso a las {t}"),
+        (Before, Lang::En) => format!("said as before {t}: reminded at {t}, the latest time given"),
+        (Before, Lang::Es) => format!("dicho como antes de las {t}: aviso a las {t}, la hora límite dicha"),
+    }
+}
+
+/// The suggestion for an hour that could be morning or afternoon: its two readings
+/// still to come, soonest first (`today` says whether each is today or tomorrow).
+pub fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
+    use chrono::Timelike;
+    let say = |(today, t): &(bool, NaiveTime)| {
+        let (h12, pm) = (if t.hour() % 12 == 0 { 12 } else { t.hour() % 12 }, t.hour() >= 12);
+        let minutes = if t.minute() == 0 { String::new() } else { format!(":{:02}", t.minute()) };
+        match lang {
+            Lang::En => format!("\"{} at {h12}{minutes}{}\"", if *today { "today" } else { "tomorrow" }, if pm { "pm" } else { "am" }),
+            Lang::Es if pm => format!("\"{} a las {}{minutes}\"", if *today { "hoy" } else { "mañana" }, t.hour()),
+            Lang::Es => format!("\"{} a las {h12}{minutes} de la mañana\"", if *today { "hoy" } else { "mañana" }),
+        }
+    };
+    let said: Vec<String> = choices.iter().map(say).collect();
+    match lang {
+        Lang::En => format!("Say the day and which one: {}.", said.join(" or ")),
+        Lang::Es => format!("Di el día y cuál: {}.", said.join(" o ")),
+    }
+}

@@ -28,6 +28,14 @@ pub fn what_to_remind(when: &str, lang: Lang) -> String {
     }
 }
 
+/// What a timer's reminder says when the user named nothing else.
+pub fn timer_done(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Time's up (timer)",
+        Lang::Es => "Se acabó el tiempo (temporizador)",
+    }
+}
+
 pub fn none_match(query: &str, lang: Lang) -> String {
     match (lang, query.is_empty()) {
         (Lang::En, true) => "There are no pending reminders.".into(),

@@ -162,6 +162,14 @@ fn parse_date_prints_local_and_utc_or_the_error_with_a_suggestion() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ok"], false);
     assert!(v["suggestion"].as_str().unwrap().contains("en 30 minutos"));
+    // A sentence with a time inside: what was found, and the words left as the "what".
+    let (code, out, _) = run(&["--tz", "Europe/Madrid", "--now", now, "The deadline is today 5PM"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("found: \"today 5PM\"\nwhat: The deadline is"), "{out}");
+    let (code, out, _) = run(&["--json", "--tz", "Europe/Madrid", "--now", now, "Tenemos que hacer algo en 5 días."]);
+    assert_eq!(code, Some(0), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["what"].as_str(), v["when_text"].as_str()), (Some("Tenemos que hacer algo"), Some("en 5 días")));
     let (code, _, err) = run(&["--tz", "Mars/Base", "en", "5", "minutos"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("unknown time zone"));

@@ -166,6 +166,19 @@ fn errors_say_what_is_missing_in_the_users_words_and_language() {
     assert_eq!(e.error, "\"El Mes Que Viene\" no dice qué día.");
     let e = parse("mañana y pasado mañana", now, zone, Options::new(Lang::Es)).unwrap_err();
     assert!(e.error.contains("\"mañana y pasado mañana\""), "{}", e.error);
+    // The suggestion is valid when it is given: at 23:00 both readings are tomorrow's.
+    let late = zone.with_ymd_and_hms(2026, 11, 18, 23, 0, 0).unwrap().with_timezone(&Utc);
+    let e = parse("a las 3", late, zone, Options::new(Lang::Es)).unwrap_err();
+    assert_eq!(e.suggestion, "Di el día y cuál: \"mañana a las 3 de la mañana\" o \"mañana a las 15\".");
+    let afternoon = zone.with_ymd_and_hms(2026, 11, 18, 16, 0, 0).unwrap().with_timezone(&Utc);
+    let e = parse("at 5:30", afternoon, zone, Options::new(Lang::En)).unwrap_err();
+    assert_eq!(e.suggestion, "Say the day and which one: \"today at 5:30pm\" or \"tomorrow at 5:30am\".");
+    for (text, at) in [("a las 3", late), ("at 5:30", afternoon), ("a las 11", now)] {
+        let e = parse(text, at, zone, Options::new(Lang::En)).unwrap_err();
+        for suggested in e.suggestion.split('"').skip(1).step_by(2) {
+            assert!(parse(suggested, at, zone, Options::new(Lang::En)).is_ok_and(|r| r.at > at), "{suggested:?} must be readable and ahead");
+        }
+    }
     // A passed time alone rolls to tomorrow, and the reading says so.
     let r = parse("at 9am", now, zone, Options::new(Lang::En)).unwrap();
     assert_eq!(r.note.as_deref(), Some("09:00 has passed today: tomorrow at 09:00"));

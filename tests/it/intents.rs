@@ -8,6 +8,7 @@ fn notation(intent: Option<Intent>) -> String {
     match intent {
         None => "none".into(),
         Some(Intent::Set { sentence }) => format!("set {sentence}"),
+        Some(Intent::Timer { sentence }) => format!("timer {sentence}"),
         Some(Intent::Cancel { query }) => format!("cancel {query}"),
         Some(Intent::Snooze { query, minutes }) => format!("snooze {minutes} {query}"),
         Some(Intent::List) => "list".into(),

@@ -66,6 +66,11 @@ async fn in_the_chat_each_message_sets_its_own_reminder_word_for_word() {
     assert_eq!(pending_messages(&core).await.len(), 3);
     let es = core.send("recuérdame tomar la pastilla A en 20 minutos").await.unwrap().reply;
     assert!(es.contains("\"tomar la pastilla A\""), "{es}");
+    // A timer is a reminder in that long.
+    let timer = core.send("set a timer for 5 minutes").await.unwrap().reply;
+    assert!(timer.starts_with("Done: I'll remind you to \"Time's up (timer)\" on Wednesday 18 November 2026, 10:05"), "{timer}");
+    let es = core.send("pon un temporizador de media hora").await.unwrap().reply;
+    assert!(es.contains("10:30"), "{es}");
 }
 
 /// The model's tool call repeats what Sidecar set for the same message: nothing new. A

@@ -27,18 +27,23 @@ pub(crate) fn parse_date(
             .with_timezone(&chrono::Utc),
         None => chrono::Utc::now(),
     };
-    match dates::parse(text, now, zone, dates::Options { lang, all_day }) {
-        Ok(w) => {
+    match dates::read_or_find(text, now, zone, dates::Options { lang, all_day }) {
+        Ok(dates::Found { when: w, split }) => {
             let local = w.local().to_rfc3339();
             let words = w.rule_words(lang);
             let next: Vec<String> = w.occurrences(3).iter().map(|t| t.with_timezone(&zone).to_rfc3339()).collect();
             if json {
                 println!(
                     "{}",
-                    json!({"ok": true, "local": local, "utc": w.at.to_rfc3339(), "zone": zone.name(), "rrule": w.rrule, "rule": words, "next": next, "all_day": w.all_day, "note": w.note})
+                    json!({"ok": true, "local": local, "utc": w.at.to_rfc3339(), "zone": zone.name(), "rrule": w.rrule, "rule": words, "next": next, "all_day": w.all_day, "note": w.note,
+                        "when_text": split.as_ref().map(|s| &s.when_text), "what": split.as_ref().map(|s| &s.what)})
                 );
             } else {
                 println!("ok\nlocal: {} ({})\nutc:   {}", w.local().format("%A %Y-%m-%d %H:%M %Z"), zone.name(), w.at.to_rfc3339());
+                if let Some(split) = &split {
+                    // The whole text was a sentence: what was read as the time, and the rest.
+                    println!("found: \"{}\"\nwhat: {}", split.when_text, split.what);
+                }
                 if let (Some(rrule), Some(words)) = (&w.rrule, words) {
                     println!("repeats: {words} ({rrule})");
                     println!("next: {}", next.join(", "));
