@@ -30,7 +30,7 @@ echo "== prompt tokens per request, 500-turn replay vs full history =="
 cargo test --release --test it context_replay:: -- --nocapture 2>&1 | grep '^replay:' 
 echo "== dates: parse time over the 556-phrase table, and the table's pass rate =="
 cargo bench --bench dates 2>/dev/null
-cargo test --release --test it dates::the_date_table -- --nocapture 2>&1 | grep -E '^(es|en):'
+cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|outside)[: (]"
 echo "== reminders and proactivity =="
 cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'

@@ -132,7 +132,12 @@ impl<'a> Grammar<'a> {
     }
 
     fn quantity(&self, i: usize) -> Found<f64> {
-        if let Some(end) = self.any(i, &["a couple of", "a couple", "couple of", "un par de"]) {
+        let i = self.any(i, &["about", "around", "roughly", "approximately", "unos", "unas", "como", "aproximadamente"]).filter(|&n| self.quantity_core(n).is_some()).unwrap_or(i);
+        self.quantity_core(i)
+    }
+
+    fn quantity_core(&self, i: usize) -> Found<f64> {
+        if let Some(end) = self.any(i, &["a couple of", "a couple", "couple of", "un par de", "a pair of", "pair of"]) {
             return Some((2.0, end));
         }
         if let Some(end) = self.any(i, &["a few", "few", "unos pocos", "unas pocas", "unos cuantos", "unas cuantas"]) {
@@ -144,9 +149,10 @@ impl<'a> Grammar<'a> {
         if let Some(end) = self.any(i, &["half an", "half a", "a half"]) {
             return Some((0.5, end));
         }
-        let i = self.any(i, &["unos", "unas", "about", "around", "como"]).unwrap_or(i);
         let (n, _) = lex::number_word(self.word(i)?)?;
-        Some((n, i + 1))
+        // "in 2 more minutes"
+        let end = self.any(i + 1, &["more", "mas"]).filter(|&e| self.word(e).is_some_and(|w| lex::unit(w).is_some())).unwrap_or(i + 1);
+        Some((n, end))
     }
 
     // ---- days ----
@@ -222,8 +228,9 @@ impl<'a> Grammar<'a> {
 
     fn calendar_core(&self, i: usize) -> Found<Day> {
         let day_word = |at: usize| self.word(at).and_then(|w| lex::ordinal_day(w).or_else(|| lex::ordinal_word(w)));
-        // Day first: "24 de octubre", "24th of october", "24 october".
-        if let Some(day) = day_word(i) {
+        // Day first: "24 de octubre", "24th of october", "24 october", "cinco de mayo".
+        let spelled = |at: usize| self.word(at).and_then(|w| lex::whole(w, 31)).filter(|&d| d >= 1 && self.any(at + 1, &["de", "of"]).is_some());
+        if let Some(day) = day_word(i).or_else(|| spelled(i)) {
             let at = self.any(i + 1, &["de", "of"]).unwrap_or(i + 1);
             if let Some((month, _)) = self.word(at).and_then(lex::month) {
                 let (year, end) = self.year(at + 1);
@@ -393,18 +400,22 @@ impl<'a> Grammar<'a> {
             hour.part = Some(part);
             end = e;
         }
-        let said_enough = lead.is_some() || hour.pm.is_some() || hour.part.is_some() || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs")) || end > at + 1;
+        let said_enough = lead.is_some()
+            || hour.pm.is_some()
+            || hour.part.is_some()
+            || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs") || french_hour(w))
+            || end > at + 1;
         said_enough.then_some((hour, end))
     }
 
     /// noon, midnight, mediodía, medianoche.
     fn named_hour(&self, i: usize) -> Found<Hour> {
-        let i = self.any(i, &["al", "a", "la", "el"]).filter(|&n| self.named_hour_word(n).is_some()).unwrap_or(i);
+        let i = self.any(i, &["al", "a", "la", "el", "the"]).filter(|&n| self.named_hour_word(n).is_some()).unwrap_or(i);
         self.named_hour_word(i)
     }
 
     fn named_hour_word(&self, i: usize) -> Found<Hour> {
-        if let Some(end) = self.phrase(i, "medio dia") {
+        if let Some(end) = self.any(i, &["medio dia", "mid day"]) {
             return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None }, end));
         }
         let hour = match self.word(i)? {
@@ -457,6 +468,10 @@ impl<'a> Grammar<'a> {
             return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None }, i + 1));
         }
         let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+        if (3..=4).contains(&digits_end) && (led || self.meridiem(i + 1).is_some() || w[digits_end..].ends_with('m')) {
+            // "at 1030", "330 p.m.": hours and minutes run together.
+            return self.run_together(i, &w[..digits_end], &w[digits_end..]);
+        }
         if digits_end == 0 || digits_end > 2 {
             return None;
         }
@@ -470,6 +485,10 @@ impl<'a> Grammar<'a> {
             }
             minute = r[..2].parse().ok()?;
             rest = &r[2..];
+            // "9:01:10 AM": seconds are read and left out.
+            if let Some(seconds) = rest.strip_prefix(':').filter(|s| s.len() >= 2 && s.as_bytes()[..2].iter().all(u8::is_ascii_digit)) {
+                rest = &seconds[2..];
+            }
             explicit_minutes = true;
         }
         let pm = match rest {
@@ -488,6 +507,22 @@ impl<'a> Grammar<'a> {
         }
         let settled = hour == 0 || hour > 12 || (explicit_minutes && w.starts_with('0'));
         Some((Hour { hour, minute, pm, part: None, settled, bound: None }, i + 1))
+    }
+
+    /// "1030", "330p": the last two digits are the minutes.
+    fn run_together(&self, i: usize, digits: &str, rest: &str) -> Found<Hour> {
+        let (h, m) = digits.split_at(digits.len() - 2);
+        let (hour, minute): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+        let pm = match rest {
+            "" => None,
+            "am" | "a.m." | "a" => Some(false),
+            "pm" | "p.m." | "p" => Some(true),
+            _ => return None,
+        };
+        if hour > 23 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
+            return None;
+        }
+        Some((Hour { hour, minute, pm, part: None, settled: hour == 0 || hour > 12, bound: None }, i + 1))
     }
 
     /// What after a bare number makes it an hour: "pm", "o'clock", "de la tarde"; and
@@ -533,6 +568,12 @@ impl<'a> Grammar<'a> {
     pub(super) fn day_at(&self, i: usize) -> Found<Day> {
         self.day(i)
     }
+}
+
+/// "12h15", "9h30": the French and Spanish way of writing an hour and its minutes.
+fn french_hour(word: &str) -> bool {
+    let Some((h, m)) = word.split_once('h') else { return false };
+    (1..=2).contains(&h.len()) && m.len() == 2 && h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
 }
 
 /// Words that make a timer: a reminder in the length that follows.

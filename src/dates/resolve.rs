@@ -34,11 +34,13 @@ impl Parts {
         for c in components {
             let clash = match c {
                 Component::Offset(o) => parts.offset.replace(*o).is_some(),
-                Component::Day(date @ Day::Calendar { .. }) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
-                    // "Wednesday, September 16, 2020": the weekday only decorates.
+                Component::Day(date @ (Day::Calendar { .. } | Day::MonthDay(_))) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
+                    // "Wednesday, September 16, 2020", "Tuesday the 19th": the weekday only decorates.
                     parts.day = Some(*date);
                     false
                 }
+                // "Jul 18, Fri": the same, after the date.
+                Component::Day(Day::Weekday { next_week: false, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::MonthDay(_))) => false,
                 Component::Day(d) => parts.day.replace(*d).is_some_and(|old| old != *d),
                 Component::Hour(h) => parts.hour.replace(*h).is_some_and(|old| old != *h),
                 Component::Part(p) => parts.part.replace(*p).is_some_and(|old| old != *p),

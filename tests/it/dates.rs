@@ -274,4 +274,4 @@ fn phrasings_from_other_parsers_tests() {
 }
 
 /// The share of outside phrasings read right that must hold (language, part, %).
-const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 0.0), ("en", "test", 0.0), ("es", "dev", 0.0), ("es", "test", 0.0)];
+const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 62.0), ("en", "test", 53.0), ("es", "dev", 62.0), ("es", "test", 63.0)];
