@@ -3,6 +3,8 @@
 //! - firing delay: from each reminder's due instant to the delivery call (where the
 //!   D-Bus `Notify` is made), over many reminders due a few hundred ms apart, on the
 //!   real store;
+//! - the same for reminders set by another process: the real `sidecar remind` CLI
+//!   beside a running scheduler, which only the database file tells;
 //! - idle cost with 10,000 pending reminders (none due): CPU time used and scheduler
 //!   wake-ups over an idle minute;
 //! - tokens per spontaneous decision (the whole request: system and user message).
@@ -187,5 +189,44 @@ fn decision_tokens() {
 async fn main() {
     decision_tokens();
     firing_delay().await;
+    cross_process_delay().await;
     idle_cost().await;
+}
+
+const CROSS_PROCESS: usize = 20;
+
+/// `sidecar remind "in 2 seconds" …` run as its own process while this one's scheduler
+/// sleeps: the delay from each reminder's due instant to the delivery call.
+async fn cross_process_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(scheduler.run(cancel.clone()));
+    for i in 0..CROSS_PROCESS {
+        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+            .env("SIDECAR_DATA_DIR", dir.path())
+            .env("SIDECAR_CONFIG", dir.path().join("absent.toml"))
+            .args(["remind", "in 2 seconds", &format!("cross-process {i}")])
+            .output()
+            .await
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // Spread over the scheduler's one-second looks.
+        tokio::time::sleep(Duration::from_millis(370)).await;
+    }
+    while watch.0.lock().unwrap().len() < CROSS_PROCESS {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    cancel.cancel();
+    task.await.unwrap();
+    let mut delays = watch.0.lock().unwrap().clone();
+    delays.sort_by(f64::total_cmp);
+    println!(
+        "firing delay for reminders set by another process (sidecar remind), {CROSS_PROCESS}: median {:.0} ms, p99 {:.0} ms, max {:.0} ms",
+        percentile(&delays, 0.5),
+        percentile(&delays, 0.99),
+        delays.last().unwrap()
+    );
 }

@@ -52,10 +52,11 @@ mod tests {
     }
 }
 
-/// Short Spanish messages that show their language by themselves (commands said in
-/// words, slash commands in Spanish); the date reader's function words cover the rest.
+/// Short messages that show their language by themselves (commands said in words, a
+/// slash command spelled in Spanish); the date reader's function words cover the rest.
+/// English command names ("/help") are everyone's and say nothing.
 const SPANISH_ALONE: &[&str] = &["callate", "basta", "silencio", "no molestes", "/ayuda", "ayuda", "hola", "gracias"];
-const ENGLISH_ALONE: &[&str] = &["be quiet", "shut up", "quiet please", "stop talking", "hush", "/help", "help", "hello", "thanks"];
+const ENGLISH_ALONE: &[&str] = &["be quiet", "shut up", "quiet please", "stop talking", "hush", "hello", "thanks"];
 
 /// The language `text` is written in, else `fallback`: Sidecar answers the user in the
 /// language they wrote in, whatever the app's language is.
