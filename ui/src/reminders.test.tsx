@@ -128,6 +128,24 @@ describe("reminders page", () => {
     expect(screen.getByTestId("quick-add")).toHaveValue("");
   });
 
+  it("a double click sends one request", async () => {
+    const core = new FakeCore();
+    core.handlers.preview_sentence = () => ({
+      what: "take pill A",
+      when_text: "in 5 minutes",
+      when: { status: "ok", local: "Wednesday 18 November 2026, 10:05 (Europe/Madrid)", utc: "", zone: "Europe/Madrid", rrule: null, note: null },
+    });
+    core.handlers.add_reminder_sentence = () => new Promise((done) => setTimeout(() => done(setting(reminder(9, "take pill A"))), 50));
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.type(await screen.findByTestId("quick-add"), "take pill A in 5 minutes");
+    await waitFor(() => expect(screen.getByTestId("quick-add-button")).toBeEnabled());
+    await user.dblClick(screen.getByTestId("quick-add-button"));
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Reminder set: "take pill A"');
+    expect(core.invoked("add_reminder_sentence")).toHaveLength(1);
+  });
+
   it("a repeating sentence shows its rule and next three dates before it is added", async () => {
     const core = new FakeCore();
     core.handlers.preview_sentence = () => ({

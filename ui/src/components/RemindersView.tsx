@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, toCommandError, type Reminder, type ReminderSetting, type RemindersOverview, type WhenPreview } from "../api";
 import { useStrings } from "../i18n";
 
@@ -96,21 +96,32 @@ function useReading<T>(text: string, read: (text: string) => Promise<T>): T | nu
 }
 
 /** Adds a reminder: on success the form is reset and the page says what was set; on
- * failure the core's error is shown under the form. */
+ * failure the core's error is shown under the form. One request at a time: a double
+ * click sends one (the core keeps every reminder it is asked for). */
 function useAdding(onAdded: (message: string) => void) {
   const t = useStrings();
   const [error, setError] = useState<string | null>(null);
-  const adding = (work: Promise<ReminderSetting>, reset: () => void) => {
+  const [busy, setBusy] = useState(false);
+  // A second click can land before React re-renders the disabled button.
+  const inFlight = useRef(false);
+  const adding = (start: () => Promise<ReminderSetting>, reset: () => void) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
     setError(null);
-    work
+    start()
       .then(({ reminder, twin }) => {
         reset();
         const added = t.reminderAdded(reminder.message, localTime(reminder.due_at, reminder.zone, t.locale));
         onAdded(twin ? `${added} ${t.reminderTwinKept}` : added);
       })
-      .catch((e) => setError(toCommandError(e).message));
+      .catch((e) => setError(toCommandError(e).message))
+      .finally(() => {
+        inFlight.current = false;
+        setBusy(false);
+      });
   };
-  return { error, adding };
+  return { error, adding, busy };
 }
 
 function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
@@ -118,12 +129,12 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
   const [what, setWhat] = useState("");
   const [when, setWhen] = useState("");
   const preview = useReading(when, api.previewWhen);
-  const { error, adding } = useAdding(onAdded);
+  const { error, adding, busy } = useAdding(onAdded);
 
   const ready = what.trim() !== "" && preview?.status === "ok";
   const add = () =>
     ready &&
-    adding(api.addReminder(what.trim(), when), () => {
+    adding(() => api.addReminder(what.trim(), when), () => {
       setWhat("");
       setWhen("");
     });
@@ -137,7 +148,7 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
     >
       <input value={what} onChange={(e) => setWhat(e.target.value)} placeholder={t.reminderWhatPlaceholder} aria-label={t.reminderWhat} data-testid="reminder-what" />
       <input value={when} onChange={(e) => setWhen(e.target.value)} placeholder={t.reminderWhenPlaceholder} aria-label={t.reminderWhen} data-testid="reminder-when" />
-      <button type="submit" disabled={!ready} data-testid="add-reminder">
+      <button type="submit" disabled={!ready || busy} data-testid="add-reminder">
         {t.addReminder}
       </button>
       <div className="when-preview small" data-testid="when-preview" aria-live="polite">
@@ -184,10 +195,10 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
   const t = useStrings();
   const [sentence, setSentence] = useState("");
   const preview = useReading(sentence, api.previewSentence);
-  const { error, adding } = useAdding(onAdded);
+  const { error, adding, busy } = useAdding(onAdded);
 
   const ready = preview !== null && preview.what !== "" && preview.when.status === "ok";
-  const add = () => ready && adding(api.addReminderSentence(sentence), () => setSentence(""));
+  const add = () => ready && adding(() => api.addReminderSentence(sentence), () => setSentence(""));
   return (
     <form
       className="quick-add"
@@ -203,7 +214,7 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
         aria-label={t.quickAdd}
         data-testid="quick-add"
       />
-      <button type="submit" disabled={!ready} data-testid="quick-add-button">
+      <button type="submit" disabled={!ready || busy} data-testid="quick-add-button">
         {t.addReminder}
       </button>
       <div className="quick-preview small" data-testid="quick-preview" aria-live="polite">
