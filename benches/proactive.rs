@@ -67,6 +67,18 @@ impl Reminders for Counting {
     }
 }
 
+/// Waits for `count` deliveries, stops the scheduler, and returns the delays sorted.
+async fn sorted_delays(watch: &Stopwatch, count: usize, cancel: CancellationToken, task: tokio::task::JoinHandle<()>) -> Vec<f64> {
+    while watch.0.lock().unwrap().len() < count {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    cancel.cancel();
+    task.await.unwrap();
+    let mut delays = watch.0.lock().unwrap().clone();
+    delays.sort_by(f64::total_cmp);
+    delays
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
@@ -91,13 +103,7 @@ async fn firing_delay() {
     let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
-    while watch.0.lock().unwrap().len() < FIRED {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    cancel.cancel();
-    task.await.unwrap();
-    let mut delays = watch.0.lock().unwrap().clone();
-    delays.sort_by(f64::total_cmp);
+    let delays = sorted_delays(&watch, FIRED, cancel, task).await;
     println!(
         "firing delay (due instant → delivery call), {FIRED} reminders 150 ms apart: median {:.1} ms, p95 {:.1} ms, max {:.1} ms, min {:.1} ms",
         percentile(&delays, 0.5),
@@ -216,13 +222,7 @@ async fn cross_process_delay() {
         // Spread over the scheduler's one-second looks.
         tokio::time::sleep(Duration::from_millis(370)).await;
     }
-    while watch.0.lock().unwrap().len() < CROSS_PROCESS {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    cancel.cancel();
-    task.await.unwrap();
-    let mut delays = watch.0.lock().unwrap().clone();
-    delays.sort_by(f64::total_cmp);
+    let delays = sorted_delays(&watch, CROSS_PROCESS, cancel, task).await;
     println!(
         "firing delay for reminders set by another process (sidecar remind), {CROSS_PROCESS}: median {:.0} ms, p99 {:.0} ms, max {:.0} ms",
         percentile(&delays, 0.5),
