@@ -216,6 +216,9 @@ impl Scheduler {
     /// sleeps until the next one or a change.
     pub async fn run(self, cancel: CancellationToken) {
         loop {
+            // Marked before reading the store: a commit from elsewhere after this point
+            // is seen at the next look (this pass's own writes cost one re-read at most).
+            let _ = self.reminders.changed_elsewhere().await;
             let pause = match self.deliver_due().await {
                 Ok((_, failed)) => match self.wait().await {
                     // Still due right after a pass: a delivery failed; pace the retries.
@@ -238,7 +241,6 @@ impl Scheduler {
     /// brings the next reminder closer, or `cancel` (then false).
     async fn sleep(&self, pause: Duration, cancel: &CancellationToken) -> bool {
         let mut until = tokio::time::Instant::now() + pause;
-        let _ = self.reminders.changed_elsewhere().await;
         loop {
             let look = tokio::time::Instant::now() + LOOK_ELSEWHERE;
             tokio::select! {
