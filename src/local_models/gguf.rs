@@ -24,6 +24,8 @@ pub enum GgufError {
     Version { path: String, version: u32 },
     #[error("{path} ends inside its header: the file is cut short or damaged")]
     Truncated { path: String },
+    #[error("{path} nests metadata arrays more than {MAX_NESTING} deep: it is damaged or not a real model")]
+    TooDeep { path: String },
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }
@@ -33,6 +35,9 @@ const STRING: u32 = 8;
 const ARRAY: u32 = 9;
 /// A header larger than this is refused rather than read (vocabularies run to a few MB).
 const MAX_STRING: u64 = 64 << 20;
+/// Arrays of arrays this deep at most: real models use one or two levels, and a file
+/// that nests thousands must not exhaust the reader's stack.
+const MAX_NESTING: usize = 8;
 
 /// Reads the metadata of the GGUF file at `path`.
 pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
@@ -68,7 +73,7 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
                     contexts.push((k.trim_end_matches(".context_length").to_string(), value));
                 }
             }
-            _ => reader.skip_value(kind)?,
+            _ => reader.skip_value(kind, 0)?,
         }
     }
     info.context_length = contexts
@@ -146,21 +151,23 @@ impl<R: Read> Header<'_, R> {
             10 => Some(self.u64()?),
             11 => u64::try_from(self.u64()? as i64).ok(),
             other => {
-                self.skip_value(other)?;
+                self.skip_value(other, 0)?;
                 None
             }
         })
     }
 
-    fn skip_value(&mut self, kind: u32) -> Result<(), GgufError> {
+    /// Skips one value; `depth` is how many arrays it sits in.
+    fn skip_value(&mut self, kind: u32, depth: usize) -> Result<(), GgufError> {
         match kind {
             STRING => self.skip_string(),
+            ARRAY if depth >= MAX_NESTING => Err(GgufError::TooDeep { path: self.path.to_string() }),
             ARRAY => {
                 let item = self.u32()?;
                 let len = self.u64()?;
                 match fixed_size(item) {
                     Some(size) => self.skip(len.saturating_mul(size)),
-                    None => (0..len).try_for_each(|_| self.skip_value(item)),
+                    None => (0..len).try_for_each(|_| self.skip_value(item, depth + 1)),
                 }
             }
             other => match fixed_size(other) {
@@ -245,5 +252,38 @@ mod tests {
         let whole = header(2, &body);
         std::fs::write(&cut, &whole[..whole.len() - 2]).unwrap();
         assert!(matches!(read_info(&cut), Err(GgufError::Truncated { .. })));
+    }
+
+    /// Arrays of arrays nested 100,000 deep (what a hostile server can send for `models
+    /// pull`): a clear error, on a small stack, instead of a stack overflow; arrays of
+    /// strings two levels deep still read.
+    #[test]
+    fn deeply_nested_arrays_are_refused_without_exhausting_the_stack() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = |levels: usize| {
+            let mut body = Vec::new();
+            let key = "x.nested";
+            body.extend((key.len() as u64).to_le_bytes());
+            body.extend(key.as_bytes());
+            body.extend(ARRAY.to_le_bytes());
+            for _ in 0..levels {
+                body.extend(ARRAY.to_le_bytes()); // items are arrays…
+                body.extend(1u64.to_le_bytes()); // …one of them
+            }
+            body.extend(STRING.to_le_bytes());
+            body.extend(1u64.to_le_bytes());
+            body.extend(1u64.to_le_bytes());
+            body.extend(b"a");
+            kv_string(&mut body, "general.name", "Tiny");
+            header(2, &body)
+        };
+        let deep = dir.path().join("deep.gguf");
+        std::fs::write(&deep, nested(100_000)).unwrap();
+        let path = deep.clone();
+        let on_small_stack = std::thread::Builder::new().stack_size(256 << 10).spawn(move || read_info(&path)).unwrap().join().expect("no stack overflow");
+        assert!(matches!(on_small_stack, Err(GgufError::TooDeep { .. })), "{on_small_stack:?}");
+        let shallow = dir.path().join("shallow.gguf");
+        std::fs::write(&shallow, nested(2)).unwrap();
+        assert_eq!(read_info(&shallow).unwrap().name.as_deref(), Some("Tiny"));
     }
 }

@@ -35,6 +35,32 @@ pub struct Skipped {
 pub enum IcsError {
     #[error("this is not an iCalendar file ({0}); export one from your calendar app as .ics")]
     Parse(String),
+    #[error("this calendar nests its parts more than {MAX_NESTING} deep (calendars use 3 at most); it is damaged or made to harm, and nothing was imported")]
+    TooDeep,
+}
+
+/// How deep BEGIN…END blocks may nest. RFC 5545 needs three (VCALENDAR, VEVENT,
+/// VALARM); the parser recurses per level, so a file nesting thousands would exhaust
+/// its stack.
+const MAX_NESTING: usize = 8;
+
+/// The deepest BEGIN…END nesting in `text`, read line by line after unfolding
+/// (a folded "BEG\r\n IN:" is still a BEGIN); stops counting past `MAX_NESTING`.
+fn too_deep(text: &str) -> bool {
+    let unfolded = text.replace("\r\n ", "").replace("\r\n\t", "").replace("\n ", "").replace("\n\t", "");
+    let mut depth = 0usize;
+    for line in unfolded.lines() {
+        let line = line.trim_start();
+        if line.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("BEGIN:")) {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return true;
+            }
+        } else if line.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("END:")) {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    false
 }
 
 /// The reminders as a calendar: one VEVENT each, with a display VALARM at its time.
@@ -63,6 +89,9 @@ pub fn export(reminders: &[Reminder]) -> String {
 /// The events of `text` as reminders, read at `now`; all-day ones at `all_day` in
 /// `zone`. Past one-off events are skipped (and counted).
 pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> Result<(Vec<Imported>, Skipped), IcsError> {
+    if too_deep(text) {
+        return Err(IcsError::TooDeep);
+    }
     let calendar: Calendar = text.parse().map_err(|e: String| IcsError::Parse(e.lines().next().unwrap_or("").chars().take(120).collect()))?;
     let mut found = Vec::new();
     let mut skipped = Skipped::default();

@@ -70,3 +70,29 @@ async fn events_from_other_calendars_become_reminders_and_bad_files_are_refused(
     let error = core.reminders().import_ics("this is not a calendar").await.unwrap_err();
     assert!(error.to_string().contains("not an iCalendar file"), "{error}");
 }
+
+/// A calendar nesting 1,000 VALARMs (26 kB), plain or with its lines folded, is refused
+/// with a clear error on a 2 MB stack (the desktop's), never a stack overflow; a real
+/// calendar's three levels still import.
+#[test]
+fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let nested = |levels: usize, fold: bool| {
+        let begin = if fold { "BEGIN:VAL\r\n ARM\r\n" } else { "BEGIN:VALARM\r\n" };
+        format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n{}{}END:VCALENDAR\r\n", begin.repeat(levels), "END:VALARM\r\n".repeat(levels))
+    };
+    for fold in [false, true] {
+        let text = nested(1000, fold);
+        let read = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).map(|_| ()).map_err(|e| e.to_string()))
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        let error = read.unwrap_err();
+        assert!(error.contains("nests its parts more than 8 deep") && error.contains("nothing was imported"), "{error}");
+    }
+    let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:dentist\r\nDTSTART:20261120T100000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    let (found, _) = sidecar::reminders::ics::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    assert_eq!(found.len(), 1);
+}
