@@ -101,6 +101,9 @@ pub enum CoreEvent {
     ChannelsChanged,
     /// A phone channel has been down long enough to tell the user (W1), or is back.
     ChannelAlert { channel: crate::channels::channel::Channel, title: String, body: String, down: bool },
+    /// Something about a phone channel the user must hear of now (someone guessing the
+    /// pairing code), shown as a notification; the channel itself is fine.
+    ChannelWarning { channel: crate::channels::channel::Channel, title: String, body: String },
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
     SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of

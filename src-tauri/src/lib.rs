@@ -227,8 +227,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
         loop {
             match events.recv().await {
                 Ok(event) => {
-                    if let sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } = &event {
-                        tray::channel_alert(&app, title, body, *down);
+                    match &event {
+                        sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } => tray::channel_alert(&app, title, body, *down),
+                        sidecar::events::CoreEvent::ChannelWarning { title, body, .. } => tray::channel_warning(&app, title, body),
+                        _ => {}
                     }
                     if let Err(error) = app.emit(CORE_EVENT, &event) {
                         tracing::warn!(%error, "could not forward a core event");

@@ -82,6 +82,11 @@ pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
         let tooltip = if down { format!("Sidecar — {title}") } else { "Sidecar".to_string() };
         let _ = tray.set_tooltip(Some(tooltip));
     }
+    channel_warning(app, title, body);
+}
+
+/// A notification about a channel that leaves the tray as it is.
+pub fn channel_warning(app: &AppHandle, title: &str, body: &str) {
     // notify-rust blocks on D-Bus: off the task that forwards the core's events.
     let (app, title, body) = (app.clone(), title.to_string(), body.to_string());
     tauri::async_runtime::spawn_blocking(move || {

@@ -36,6 +36,30 @@ pub fn wrong_code(lang: Lang) -> &'static str {
     }
 }
 
+/// Said to a chat once pairing is locked after too many wrong codes.
+pub fn pairing_locked(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "Demasiados códigos equivocados: la vinculación está bloqueada un rato. Si eres el dueño, pide un código nuevo en Sidecar → Ajustes → Canales.",
+        Lang::En => "Too many wrong codes: pairing is locked for a while. If you own this Sidecar, get a new code in Sidecar → Settings → Channels.",
+    }
+}
+
+/// What the desk is told when someone kept guessing the pairing code (title, body).
+pub fn pairing_locked_alert(lang: Lang) -> (String, String) {
+    use crate::channels::telegram::guard::{LOCKOUT, MAX_WRONG_CODES};
+    let minutes = LOCKOUT.num_minutes();
+    match lang {
+        Lang::Es => (
+            "Alguien intentó vincular tu bot de Telegram".into(),
+            format!("{MAX_WRONG_CODES} códigos equivocados seguidos: el código se anuló y la vinculación queda bloqueada {minutes} minutos. Si eras tú, pulsa «Vincular un chat» para un código nuevo."),
+        ),
+        Lang::En => (
+            "Someone tried to pair with your Telegram bot".into(),
+            format!("{MAX_WRONG_CODES} wrong codes in a row: the code was voided and pairing is locked for {minutes} minutes. If that was you, press Pair a chat for a new code."),
+        ),
+    }
+}
+
 /// The bot's command menu: (command, description).
 pub fn command_menu(lang: Lang) -> [(&'static str, &'static str); 4] {
     match lang {

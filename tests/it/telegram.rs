@@ -266,3 +266,48 @@ async fn a_chat_can_be_unpaired_while_telegram_is_off() {
     let file = std::fs::read_to_string(&config).unwrap();
     assert!(file.starts_with("# mine") && file.contains(&format!("allowed_chats = [{ME}]")), "{file}");
 }
+
+/// Guessing the code: five wrong codes void the live one and lock pairing, the desk
+/// hears of it once, and a hundred guesses get a handful of replies. A stranger's
+/// chatter is answered once a day.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_the_pairing_code_locks_pairing_and_strangers_get_one_reply() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[]).await;
+    let mut events = core.events().subscribe();
+    let code = core.channels().telegram_pairing_code().unwrap();
+    let wrong = if code.code == "000000" { "000001" } else { "000000" };
+    for _ in 0..100 {
+        bot.say(STRANGER, &format!("/start {wrong}"));
+    }
+    wait_until("the guesses are read", || bot.calls("getUpdates").len() > 3 && core.channels().view().telegram.pairing_code.is_none()).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let said = bot.sent_to(STRANGER);
+    assert!(said.len() <= 6, "{} replies to 100 guesses: {said:?}", said.len());
+    assert!(said.iter().any(|s| s.contains("pairing is locked") || s.contains("vinculación está bloqueada")), "{said:?}");
+    // The right code, now void, pairs nothing.
+    bot.say(STRANGER, &format!("/start {}", code.code));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(core.channels().view().telegram.paired_chats.is_empty());
+    let mut warned = 0;
+    while let Ok(event) = events.try_recv() {
+        if let sidecar::events::CoreEvent::ChannelWarning { title, .. } = event {
+            assert!(title.contains("Telegram"), "{title}");
+            warned += 1;
+        }
+    }
+    assert_eq!(warned, 1, "the desk is told once");
+    // A fresh code from the desk works at once.
+    let fresh = core.channels().telegram_pairing_code().unwrap();
+    bot.say(ME, &format!("/start {}", fresh.code));
+    wait_until("paired", || core.channels().view().telegram.paired_chats == [ME]).await;
+    // Chatter from another stranger: one reply.
+    let other = STRANGER + 1;
+    for text in ["hola", "hello?", "anyone?"] {
+        bot.say(other, text);
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(bot.sent_to(other).len(), 1, "{:?}", bot.sent_to(other));
+    assert_eq!(model.request_count(), 0);
+}

@@ -13,6 +13,7 @@ use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
 use super::gate::{self, Verdict};
+use super::guard::{WrongCode, MAX_WRONG_CODES};
 use super::text::{split, MAX_UNITS};
 use super::Telegram;
 use crate::channels::backoff::Backoff;
@@ -114,7 +115,9 @@ impl Telegram {
             Err(error) => return tracing::warn!(%error, %id, "could not check a Telegram message; left for the next poll"),
         }
         let now = self.with.clock.now();
-        let verdict = gate::judge(text, chat, &self.allowed(), self.pairing_code().as_ref(), now);
+        let locked = self.guard.lock().expect("guard lock").locked(now);
+        let code = if locked { None } else { self.pairing_code() };
+        let verdict = gate::judge(text, chat, &self.allowed(), code.as_ref(), now);
         let lang = self.with.lang;
         let reply = match verdict {
             Verdict::Pass(content) => {
@@ -125,6 +128,7 @@ impl Telegram {
             }
             Verdict::Pair => {
                 *self.pairing.lock().expect("pairing lock") = None;
+                self.guard.lock().expect("guard lock").paired(chat);
                 match self.paired.add(chat) {
                     Ok(()) => {
                         tracing::info!(chat, "Telegram chat paired");
@@ -134,9 +138,27 @@ impl Telegram {
                 }
             }
             Verdict::Welcome => words::already_paired(lang),
-            Verdict::WrongCode => words::wrong_code(lang),
+            Verdict::WrongCode => {
+                let mut guard = self.guard.lock().expect("guard lock");
+                tracing::warn!(chat, "wrong Telegram pairing code");
+                match guard.wrong_code(now) {
+                    WrongCode::Tell => words::wrong_code(lang),
+                    WrongCode::Locked => {
+                        *self.pairing.lock().expect("pairing lock") = None;
+                        tracing::warn!(chat, "pairing locked after {MAX_WRONG_CODES} wrong codes; the code is void");
+                        let (title, body) = words::pairing_locked_alert(lang);
+                        self.with.events.publish(crate::events::CoreEvent::ChannelWarning { channel: Channel::Telegram, title, body });
+                        words::pairing_locked(lang)
+                    }
+                    WrongCode::WhileLocked if guard.may_answer(chat, now) => words::pairing_locked(lang),
+                    WrongCode::WhileLocked => return,
+                }
+            }
             Verdict::Private => {
                 tracing::info!(chat, "message from an unpaired Telegram chat refused");
+                if !self.guard.lock().expect("guard lock").may_answer(chat, now) {
+                    return;
+                }
                 words::private_bot(lang)
             }
         };

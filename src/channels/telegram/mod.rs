@@ -7,6 +7,7 @@
 //! with Telegram's flood control (`retry_after`) and backoff on network loss.
 
 pub mod gate;
+pub mod guard;
 mod link;
 pub mod paired;
 pub mod text;
@@ -45,6 +46,8 @@ pub struct Telegram {
     settings: TelegramSettings,
     paired: Arc<PairedChats>,
     pairing: Mutex<Option<PairingCode>>,
+    /// Wrong codes and strangers: when to lock pairing, whom to answer.
+    guard: Mutex<guard::PairingGuard>,
     pub health: Health,
     arrivals: Arrivals,
     /// "Typing…" shown while a message is being answered, by message id.
@@ -71,6 +74,7 @@ impl Telegram {
             with,
             settings,
             pairing: Mutex::new(None),
+            guard: Mutex::default(),
             arrivals: Arrivals::default(),
             typing: Mutex::default(),
             stop: CancellationToken::new(),
@@ -86,6 +90,7 @@ impl Telegram {
     pub fn new_pairing_code(&self) -> PairingCode {
         let code = PairingCode::new(self.with.clock.now());
         *self.pairing.lock().expect("pairing lock") = Some(code.clone());
+        self.guard.lock().expect("guard lock").fresh_code();
         code
     }
 
