@@ -375,3 +375,23 @@ async fn ask_prints_the_answers_sidecar_gives_itself() {
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(listed.contains("\"regar las plantas\""), "{listed:?}");
 }
+
+/// `sidecar chat` fed a line that is not UTF-8 says so and goes on with the next lines.
+#[test]
+fn chat_skips_a_line_that_is_not_utf8_and_keeps_reading() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = sidecar(dir.path(), "http://127.0.0.1:9/v1")
+        .env("SIDECAR_LANG", "en")
+        .arg("chat")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"caf\xe9 con leche\n/reminders\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.contains("line 1 skipped: it is not UTF-8 text (byte 0xE9 at column 4)"), "{stderr}");
+    assert!(stdout.contains("No pending reminders."), "the line after it was read: {stdout}");
+}

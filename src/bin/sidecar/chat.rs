@@ -296,8 +296,23 @@ impl Terminal {
     fn new(companion: Arc<Companion>) -> Self {
         let (lines_tx, lines) = tokio::sync::mpsc::channel::<String>(1);
         std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
+            // Bytes, not `lines()`: a line that is not UTF-8 (a file in another
+            // encoding piped in) is said and skipped; the lines after it still count.
+            let mut stdin = std::io::stdin().lock();
+            let mut number = 0;
+            loop {
+                let mut bytes = Vec::new();
+                match stdin.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => number += 1,
+                }
+                let line = match String::from_utf8(bytes) {
+                    Ok(line) => line.trim_end_matches(['\n', '\r']).to_string(),
+                    Err(e) => {
+                        eprintln!("sidecar: line {number} skipped: it is not UTF-8 text (byte 0x{:02X} at column {})", e.as_bytes()[e.utf8_error().valid_up_to()], e.utf8_error().valid_up_to() + 1);
+                        continue;
+                    }
+                };
                 if lines_tx.blocking_send(line).is_err() {
                     break;
                 }
