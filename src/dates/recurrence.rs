@@ -29,8 +29,8 @@ fn rule_text(repeat: &Repeat) -> String {
             format!("FREQ=MONTHLY{}{by}", interval(*n))
         }
         Repeat::MonthPosition { position, weekday } => format!("FREQ=MONTHLY;BYDAY={position}{}", &weekday.to_string()[..2].to_uppercase()),
-        Repeat::Yearly { month: 0, .. } => "FREQ=YEARLY".to_string(),
-        Repeat::Yearly { month, day } => format!("FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}"),
+        Repeat::Yearly { interval: n, month: 0, .. } => format!("FREQ=YEARLY{}", interval(*n)),
+        Repeat::Yearly { interval: n, month, day } => format!("FREQ=YEARLY{};BYMONTH={month};BYMONTHDAY={day}", interval(*n)),
     }
 }
 
@@ -58,6 +58,9 @@ pub fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
     let repeat = parts.repeat.as_ref().ok_or(DateErrorKind::NoDate)?;
     if parts.offset.is_some() {
         return Err(DateErrorKind::TwoDates);
+    }
+    if matches!(repeat, Repeat::Minutes(n) if *n < crate::words::dates::MIN_REPEAT_MINUTES) {
+        return Err(DateErrorKind::TooFrequent);
     }
     let mut rule = rule_text(repeat);
     let seed = match repeat {

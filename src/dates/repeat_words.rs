@@ -62,9 +62,9 @@ pub(super) fn read(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
                 return Some((Repeat::MonthDay { interval, day }, e));
             }
         }
-        Repeat::Yearly { .. } => {
+        Repeat::Yearly { interval, .. } => {
             if let Some((Day::Calendar { day, month, year: None }, e)) = g.any_of(end, &["on", "el"]).and_then(|a| g.day_at(a)) {
-                return Some((Repeat::Yearly { month, day }, e));
+                return Some((Repeat::Yearly { interval, month, day }, e));
             }
         }
         _ => {}
@@ -80,7 +80,7 @@ fn by_unit(n: u32, unit: Unit, end: usize) -> Found<Repeat> {
         Unit::Day => Repeat::Days(n),
         Unit::Week => Repeat::Weeks { interval: n, days: Vec::new() },
         Unit::Month => Repeat::MonthDay { interval: n, day: 0 },
-        Unit::Year => Repeat::Yearly { month: 0, day: 0 },
+        Unit::Year => Repeat::Yearly { interval: n, month: 0, day: 0 },
     };
     Some((repeat, end))
 }
@@ -106,7 +106,7 @@ fn fixed(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
             &["on weekends", "every weekend", "los fines de semana", "cada fin de semana", "todos los fines de semana", "los findes", "weekends", "each weekend"],
             || Repeat::Weeks { interval: 1, days: vec![Weekday::Sat, Weekday::Sun] },
         ),
-        (&["yearly", "annually", "anualmente", "every year", "cada ano", "todos los anos", "each year", "once a year", "una vez al ano"], || Repeat::Yearly { month: 0, day: 0 }),
+        (&["yearly", "annually", "anualmente", "every year", "cada ano", "todos los anos", "each year", "once a year", "una vez al ano"], || Repeat::Yearly { interval: 1, month: 0, day: 0 }),
     ];
     let (end, make) = table.iter().filter_map(|(phrases, make)| g.any_of(i, phrases).map(|end| (end, make))).max_by_key(|(end, _)| *end)?;
     let repeat = make();
@@ -116,10 +116,10 @@ fn fixed(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
     }
     // "every year on March 3", "cada mes el día 15", "weekly on mondays".
     match repeat {
-        Repeat::Yearly { .. } => {
+        Repeat::Yearly { interval, .. } => {
             let at = g.any_of(end, &["on", "el", "on the"]).unwrap_or(end);
             if let Some((Day::Calendar { day, month, year: None }, e)) = g.day_at(at) {
-                return Some((Repeat::Yearly { month, day }, e));
+                return Some((Repeat::Yearly { interval, month, day }, e));
             }
         }
         Repeat::MonthDay { interval, .. } => {
@@ -174,8 +174,8 @@ fn yearly(g: &Grammar<'_>, i: usize, every: Option<usize>) -> Found<Repeat> {
     let (day, end) = g.day_at(at)?;
     let Day::Calendar { day, month, year: None } = day else { return None };
     match every {
-        Some(_) => Some((Repeat::Yearly { month, day }, g.any_of(end, YEARLY).unwrap_or(end))),
-        None => g.any_of(end, YEARLY).map(|e| (Repeat::Yearly { month, day }, e)),
+        Some(_) => Some((Repeat::Yearly { interval: 1, month, day }, g.any_of(end, YEARLY).unwrap_or(end))),
+        None => g.any_of(end, YEARLY).map(|e| (Repeat::Yearly { interval: 1, month, day }, e)),
     }
 }
 

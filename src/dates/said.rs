@@ -63,7 +63,8 @@ pub enum Repeat {
     Weeks { interval: u32, days: Vec<Weekday> },
     MonthDay { interval: u32, day: i32 },
     MonthPosition { position: i32, weekday: Weekday },
-    Yearly { month: u32, day: u32 },
+    /// Every `interval` years on a day (month 0: the first occurrence's day).
+    Yearly { interval: u32, month: u32, day: u32 },
 }
 
 /// One component of a date expression.

@@ -7,6 +7,7 @@ use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
 use crate::dates::recurrence;
+use crate::words::dates::MIN_REPEAT_MINUTES;
 use crate::store::reminders::Reminder;
 
 /// A reminder read from a calendar, ready to store.
@@ -111,6 +112,10 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             continue;
         };
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
+        if let Some(rule) = rrule.as_deref().filter(|rule| too_frequent(rule, first, event_zone, now)) {
+            skipped.unreadable.push(format!("\"{summary}\": repeats more often than every {MIN_REPEAT_MINUTES} minutes ({rule}), more than a reminder may"));
+            continue;
+        }
         let due = match &rrule {
             Some(rule) => match recurrence::next_after(rule, first, event_zone, now - chrono::Duration::seconds(1)) {
                 Some(next) => next,
@@ -136,6 +141,24 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
         found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day });
     }
     Ok((found, skipped))
+}
+
+/// Whether a rule repeats more often than a reminder may: by its frequency alone
+/// (SECONDLY, MINUTELY under the floor), before any occurrence is computed, else by the
+/// gaps between its next occurrences (an HOURLY rule with many BYMINUTE values).
+fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, now: DateTime<Utc>) -> bool {
+    let field = |name: &str| rule.split(';').find_map(|part| part.split_once('=').filter(|(k, _)| k.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_ascii_uppercase()));
+    let interval: u32 = field("INTERVAL").and_then(|v| v.parse().ok()).unwrap_or(1);
+    match field("FREQ").as_deref() {
+        Some("SECONDLY") => return true,
+        Some("MINUTELY") if interval < MIN_REPEAT_MINUTES => return true,
+        Some("MINUTELY" | "HOURLY") => {}
+        // Daily and longer rules can only be too frequent through BYHOUR/BYMINUTE lists.
+        _ if field("BYHOUR").is_none() && field("BYMINUTE").is_none() && field("BYSECOND").is_none() => return false,
+        _ => {}
+    }
+    let next = recurrence::upcoming(rule, start, zone, now, 4);
+    next.windows(2).any(|pair| pair[1] - pair[0] < chrono::Duration::minutes(i64::from(MIN_REPEAT_MINUTES)))
 }
 
 /// The instant a DTSTART names, its zone, and whether it is a date alone.

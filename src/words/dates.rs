@@ -33,7 +33,13 @@ pub enum DateErrorKind {
     TwoDates,
     /// Before 1970 or more than 100 years ahead.
     OutOfRange,
+    /// A repeat more often than a reminder may come (`MIN_REPEAT_MINUTES`).
+    TooFrequent,
 }
+
+/// The shortest interval between a repeating reminder's occurrences: more often would
+/// flood the chat and the notifications.
+pub const MIN_REPEAT_MINUTES: u32 = 15;
 
 /// The error text and the suggestion, in `lang`. `words` are the user's own.
 pub fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, String) {
@@ -62,8 +68,15 @@ pub fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, Stri
         (TwoDates, true) => (format!("\"{words}\" nombra dos momentos distintos."), "Di solo uno, por ejemplo \"mañana a las 9\"."),
         (OutOfRange, false) => (format!("\"{words}\" is too far away for a reminder."), "Use a date from now to 100 years ahead."),
         (OutOfRange, true) => (format!("\"{words}\" queda demasiado lejos para un recordatorio."), "Usa una fecha de aquí a 100 años."),
+        (TooFrequent, false) => (format!("\"{words}\" repeats too often: a reminder can repeat at most every {MIN_REPEAT_MINUTES} minutes."), ""),
+        (TooFrequent, true) => (format!("\"{words}\" se repite demasiado: un recordatorio puede repetirse como mucho cada {MIN_REPEAT_MINUTES} minutos."), ""),
     };
-    (error, suggestion.to_string())
+    let suggestion = match (kind, es) {
+        (TooFrequent, false) => format!("Say \"every {MIN_REPEAT_MINUTES} minutes\" or more, e.g. \"every 30 minutes\"."),
+        (TooFrequent, true) => format!("Di \"cada {MIN_REPEAT_MINUTES} minutos\" o más, por ejemplo \"cada 30 minutos\"."),
+        _ => suggestion.to_string(),
+    };
+    (error, suggestion)
 }
 
 /// A time that had passed today, moved to tomorrow.
@@ -253,7 +266,13 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
             let month: u32 = field("BYMONTH").and_then(|v| v.parse().ok()).unwrap_or(start.month());
             let day: u32 = field("BYMONTHDAY").and_then(|v| v.parse().ok()).unwrap_or(start.day());
             let date = NaiveDate::from_ymd_opt(2000, month, day).unwrap_or(start.date_naive());
-            let head = if es { format!("cada año el {}", date_words(date, false, lang)) } else { format!("every year on {}", date_words(date, false, lang)) };
+            let on = date_words(date, false, lang);
+            let head = match (es, interval) {
+                (false, 1) => format!("every year on {on}"),
+                (true, 1) => format!("cada año el {on}"),
+                (false, n) => format!("every {n} years on {on}"),
+                (true, n) => format!("cada {n} años el {on}"),
+            };
             head + &at
         }
         other => other.to_string(),

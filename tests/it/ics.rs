@@ -96,3 +96,28 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
     let (found, _) = sidecar::reminders::ics::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
     assert_eq!(found.len(), 1);
 }
+
+/// Calendars that would flood: a SECONDLY or MINUTELY event, or an hourly one at many
+/// minutes, is skipped with a line saying why, at once (no walk over a year of
+/// seconds); a daily one imports. "every 2 years" keeps its interval.
+#[test]
+fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let event = |summary: &str, rule: &str| {
+        format!("BEGIN:VEVENT\r\nUID:{summary}\r\nSUMMARY:{summary}\r\nDTSTART:20260101T000000Z\r\nRRULE:{rule}\r\nEND:VEVENT\r\n")
+    };
+    let text = format!(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n{}{}{}{}{}END:VCALENDAR\r\n",
+        event("seconds", "FREQ=SECONDLY"),
+        event("minutes", "FREQ=MINUTELY;INTERVAL=5"),
+        event("many minutes", "FREQ=HOURLY;BYMINUTE=0,5,10,15,20"),
+        event("daily", "FREQ=DAILY"),
+        event("biennial", "FREQ=YEARLY;INTERVAL=2"),
+    );
+    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let kept: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(kept, ["daily", "biennial"]);
+    assert_eq!(skipped.unreadable.len(), 3, "{:?}", skipped.unreadable);
+    assert!(skipped.unreadable.iter().all(|line| line.contains("more often than every 15 minutes")), "{:?}", skipped.unreadable);
+    assert_eq!(found[1].due_at, chrono::Utc.with_ymd_and_hms(2028, 1, 1, 0, 0, 0).unwrap(), "every two years from 2026");
+}
