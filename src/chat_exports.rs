@@ -39,8 +39,16 @@ impl ExportKind {
     }
 }
 
-/// The chats in `bytes`, and the problems (conversation number, 1-based, and why).
-pub fn read(bytes: &[u8]) -> Result<(ExportKind, Vec<ExportedChat>, Vec<(usize, String)>), String> {
+/// A time from an export is believed from 1970 to now (a day of slack for clocks).
+fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    at.timestamp() >= 0 && at <= now + chrono::Duration::days(1)
+}
+
+/// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
+/// conversations that could not be read, and messages kept without their time or left
+/// out, said once per conversation. A UTF-8 byte order mark is skipped.
+pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<(usize, String)>), String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let all: Vec<Value> = serde_json::from_slice(bytes)
         .map_err(|e| format!("this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected: {e})"))?;
     let kind = match all.first() {
@@ -56,8 +64,21 @@ pub fn read(bytes: &[u8]) -> Result<(ExportKind, Vec<ExportedChat>, Vec<(usize, 
             ExportKind::Claude => claude(value),
         };
         match read {
-            Ok(chat) if chat.messages.is_empty() => {}
-            Ok(chat) => chats.push(chat),
+            Ok((mut chat, left_out)) => {
+                if left_out > 0 {
+                    problems.push((index + 1, format!("\"{}\": {left_out} message(s) without readable text left out", chat.title)));
+                }
+                let unbelievable = chat.messages.iter().filter(|m| m.timestamp.is_some_and(|t| !believable(t, now))).count();
+                if unbelievable > 0 {
+                    problems.push((index + 1, format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title)));
+                    for m in &mut chat.messages {
+                        m.timestamp = m.timestamp.filter(|t| believable(*t, now));
+                    }
+                }
+                if !chat.messages.is_empty() {
+                    chats.push(chat);
+                }
+            }
             Err(why) => problems.push((index + 1, why)),
         }
     }
@@ -96,8 +117,9 @@ struct GptAuthor {
 }
 
 /// ChatGPT keeps every branch of an edited chat; the one shown is the path from
-/// `current_node` up to the root.
-fn chatgpt(value: Value) -> Result<ExportedChat, String> {
+/// `current_node` up to the root. Also how many of its user or assistant messages had
+/// no text to read (`parts` missing or not a list).
+fn chatgpt(value: Value) -> Result<(ExportedChat, usize), String> {
     let conversation: GptConversation = serde_json::from_value(value).map_err(|e| format!("unreadable ChatGPT conversation: {e}"))?;
     let mut at = conversation.current_node.clone().ok_or("it has no current message")?;
     let mut path = Vec::new();
@@ -116,6 +138,7 @@ fn chatgpt(value: Value) -> Result<ExportedChat, String> {
         }
     }
     path.reverse();
+    let mut left_out = 0;
     let messages = path
         .into_iter()
         .filter_map(|m| {
@@ -124,17 +147,21 @@ fn chatgpt(value: Value) -> Result<ExportedChat, String> {
                 "assistant" => Role::Assistant,
                 _ => return None,
             };
-            let parts = m.content.get("parts")?.as_array()?;
+            let Some(parts) = m.content.get("parts").and_then(Value::as_array) else {
+                // Images, code runs and other content types carry no text to recall.
+                left_out += usize::from(m.content.get("content_type").and_then(Value::as_str).is_none_or(|t| t == "text"));
+                return None;
+            };
             let content = parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n").trim().to_string();
             (!content.is_empty()).then(|| ExportedTurn {
                 role,
                 content,
-                timestamp: m.create_time.and_then(|t| Utc.timestamp_millis_opt((t * 1000.0) as i64).single()),
+                timestamp: m.create_time.filter(|t| t.is_finite()).and_then(|t| Utc.timestamp_millis_opt((t * 1000.0) as i64).single()),
                 external_id: Some(m.id.clone()),
             })
         })
         .collect();
-    Ok(ExportedChat { title: conversation.title.unwrap_or_default(), messages })
+    Ok((ExportedChat { title: conversation.title.unwrap_or_default(), messages }, left_out))
 }
 
 #[derive(Deserialize)]
@@ -157,7 +184,7 @@ struct ClaudeMessage {
     created_at: Option<String>,
 }
 
-fn claude(value: Value) -> Result<ExportedChat, String> {
+fn claude(value: Value) -> Result<(ExportedChat, usize), String> {
     let conversation: ClaudeConversation = serde_json::from_value(value).map_err(|e| format!("unreadable Claude conversation: {e}"))?;
     let messages = conversation
         .chat_messages
@@ -180,5 +207,5 @@ fn claude(value: Value) -> Result<ExportedChat, String> {
             })
         })
         .collect();
-    Ok(ExportedChat { title: conversation.name.unwrap_or_default(), messages })
+    Ok((ExportedChat { title: conversation.name.unwrap_or_default(), messages }, 0))
 }

@@ -44,6 +44,8 @@ pub struct ChatImport {
     pub messages: usize,
     /// Conversations skipped (1-based position) and why.
     pub problems: Vec<(usize, String)>,
+    /// Messages already in Sidecar (imported before, or twice in the file): not stored again.
+    pub already: usize,
 }
 
 /// What an import of JSON lines did.
@@ -54,6 +56,8 @@ pub struct JsonlImport {
     pub problems: Vec<(usize, String)>,
     /// How many times had no offset, and the zone they were read in.
     pub local_times: Option<(usize, String)>,
+    /// Messages already in Sidecar (imported before, or twice in the file): not stored again.
+    pub already: usize,
 }
 
 pub struct DataService {
@@ -117,34 +121,54 @@ impl DataService {
     pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<JsonlImport, DataError> {
         let file = crate::history_import::read(bytes, self.clock.now(), self.clock.zone());
         let turns: Vec<_> = file.lines.into_iter().map(|l| (l.role, l.content, l.timestamp, l.external_id)).collect();
-        let imported = self.archive(None, &turns).await?;
+        let (imported, already) = self.archive(None, &turns).await?;
         let zone = self.clock.zone().name().to_string();
-        Ok(JsonlImport { imported, problems: file.problems, local_times: (file.local_times > 0).then_some((file.local_times, zone)) })
+        Ok(JsonlImport { imported, problems: file.problems, local_times: (file.local_times > 0).then_some((file.local_times, zone)), already })
     }
 
     /// Imports a ChatGPT or Claude `conversations.json`, one archived conversation each.
     pub async fn import_chat_export(&self, bytes: &[u8]) -> Result<ChatImport, DataError> {
-        let (kind, chats, problems) = chat_exports::read(bytes).map_err(DataError::Unreadable)?;
-        let mut messages = 0;
+        let (kind, chats, problems) = chat_exports::read(bytes, self.clock.now()).map_err(DataError::Unreadable)?;
+        let (mut messages, mut already, mut conversations) = (0, 0, 0);
         for chat in &chats {
             let turns: Vec<_> = chat.messages.iter().map(|m| (m.role, m.content.clone(), m.timestamp, m.external_id.clone())).collect();
-            messages += self.archive(Some(&chat.title), &turns).await?;
+            let (new, old) = self.archive(Some(&chat.title), &turns).await?;
+            messages += new;
+            already += old;
+            conversations += usize::from(new > 0);
         }
-        Ok(ChatImport { from: ExportKind::name(kind).into(), conversations: chats.len(), messages, problems })
+        Ok(ChatImport { from: ExportKind::name(kind).into(), conversations, messages, problems, already })
     }
 
-    async fn archive(&self, title: Option<&str>, turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)]) -> Result<usize, DataError> {
-        let conversation = self.store.conversations().new_conversation().await?;
-        self.store.recall_index().archive_conversation(conversation).await?;
-        if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-            self.store.chat_list().rename(conversation, Some(title)).await?;
-        }
+    /// Stores the turns not already in Sidecar as one archived conversation (none when
+    /// every one was there); (stored, already there).
+    async fn archive(&self, title: Option<&str>, turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)]) -> Result<(usize, usize), DataError> {
+        let index = self.store.recall_index();
+        let mut conversation = None;
+        let (mut stored, mut already) = (0, 0);
         for (role, content, timestamp, external_id) in turns {
             let when = timestamp.map(crate::store::utc);
-            self.store.recall_index().import_message(conversation, *role, content, when.as_deref(), external_id.as_deref()).await?;
+            // Checked against what is stored so far, so a message twice in one file is kept once.
+            if index.already_imported(*role, content, when.as_deref(), external_id.as_deref()).await? {
+                already += 1;
+                continue;
+            }
+            let id = match conversation {
+                Some(id) => id,
+                None => {
+                    let id = self.store.conversations().new_conversation().await?;
+                    index.archive_conversation(id).await?;
+                    if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
+                        self.store.chat_list().rename(id, Some(title)).await?;
+                    }
+                    *conversation.insert(id)
+                }
+            };
+            index.import_message(id, *role, content, when.as_deref(), external_id.as_deref()).await?;
+            stored += 1;
         }
         // Vectors follow in the background (or `sidecar import` waits for them).
         self.meaning.wake();
-        Ok(turns.len())
+        Ok((stored, already))
     }
 }

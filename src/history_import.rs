@@ -43,6 +43,7 @@ pub struct HistoryFile {
 /// The lines of `bytes` worth importing, and the problems by line number; times
 /// without an offset are read in `zone`.
 pub fn read(bytes: &[u8], now: DateTime<Utc>, zone: Tz) -> HistoryFile {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let (mut lines, mut problems, mut local_times) = (Vec::new(), Vec::new(), 0);
     for (index, piece) in bytes.split(|b| *b == b'\n').enumerate() {
         let number = index + 1;

@@ -197,6 +197,26 @@ impl RecallIndex<'_> {
     }
 
     /// Stores an imported message with its original id and time.
+    /// Whether this message was imported (or said) before: the same id from the other
+    /// app with the same words, or, with no id, the same words by the same role at the
+    /// same time. Ids alone could collide between two apps' exports.
+    pub async fn already_imported(&self, role: crate::llm::Role, content: &str, timestamp: Option<&str>, external_id: Option<&str>) -> Result<bool, StoreError> {
+        let found: Option<(i64,)> = match (external_id, timestamp) {
+            (Some(id), _) => sqlx::query_as("SELECT 1 FROM messages WHERE external_id = ? AND content = ? LIMIT 1").bind(id).bind(content).fetch_optional(&self.store.pool).await?,
+            (None, Some(at)) => {
+                sqlx::query_as("SELECT 1 FROM messages WHERE created_at = ? AND role = ? AND content = ? LIMIT 1")
+                    .bind(at)
+                    .bind(role.as_str())
+                    .bind(content)
+                    .fetch_optional(&self.store.pool)
+                    .await?
+            }
+            // Nothing to know it by: a line with no id and no time is always new.
+            (None, None) => None,
+        };
+        Ok(found.is_some())
+    }
+
     pub async fn import_message(
         &self,
         conversation_id: i64,

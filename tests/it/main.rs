@@ -15,6 +15,7 @@ mod dates;
 mod facts_bugs;
 mod faults;
 mod ics;
+mod imports;
 mod intents;
 mod local_model;
 mod model_hub;

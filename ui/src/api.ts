@@ -343,6 +343,8 @@ export interface ChatImport {
   conversations: number;
   messages: number;
   problems: [number, string][];
+  /** Messages already in Sidecar (imported before): not stored again. */
+  already: number;
 }
 
 export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled" | "failed";

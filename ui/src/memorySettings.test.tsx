@@ -76,7 +76,7 @@ describe("Settings → Your data", () => {
     const core = new FakeCore();
     core.handlers.import_chat_export = (args) => {
       expect((args as { text: string }).text).toContain("mapping");
-      return { from: "ChatGPT", conversations: 2, messages: 9, problems: [[3, "unreadable"]] };
+      return { from: "ChatGPT", conversations: 2, messages: 9, problems: [[3, "unreadable"]], already: 4 };
     };
     const user = await openSettings();
     const section = await screen.findByTestId("data-settings");
@@ -84,7 +84,7 @@ describe("Settings → Your data", () => {
     const file = new File(['[{"mapping": {}}]'], "conversations.json", { type: "application/json" });
     await user.upload(within(section).getByTestId("import-file"), file);
     expect(await within(section).findByTestId("data-note")).toHaveTextContent(
-      "Imported 9 messages in 2 conversations from ChatGPT. 1 conversation could not be read and was skipped.",
+      "Imported 9 messages in 2 conversations from ChatGPT. 4 messages were already in Sidecar and not stored again. 1 problem: some conversations or messages could not be read, or were kept without their time.",
     );
   });
 });

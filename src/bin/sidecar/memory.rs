@@ -67,14 +67,17 @@ pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: 
     // A ChatGPT or Claude export is one JSON list; JSON lines start with an object.
     let is_export = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
     let mut zone_note = None;
+    let already;
     let (imported, problems, what) = if is_export {
         let report = companion.data().import_chat_export(&bytes).await?;
+        already = report.already;
         let what = format!("{} messages in {} conversations from {}", report.messages, report.conversations, report.from);
         let problems = report.problems.iter().map(|(n, why)| ("conversation", *n, why.clone())).collect::<Vec<_>>();
         (report.messages, problems, what)
     } else {
         let report = companion.import_jsonl(&bytes).await?;
         let imported = report.imported;
+        already = report.already;
         zone_note = report.local_times;
         let problems = report.problems.into_iter().map(|(n, why)| ("line", n, why)).collect::<Vec<_>>();
         (imported, problems, format!("{imported} messages"))
@@ -82,9 +85,12 @@ pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: 
     if json {
         let problems: Vec<_> = problems.iter().map(|(unit, at, error)| json!({*unit: at, "error": error})).collect();
         let local_times = zone_note.as_ref().map(|(count, zone)| json!({"count": count, "zone": zone}));
-        println!("{}", json!({"imported": imported, "problems": problems, "local_times": local_times}));
+        println!("{}", json!({"imported": imported, "already": already, "problems": problems, "local_times": local_times}));
     } else {
         println!("Imported {what}.");
+        if already > 0 {
+            println!("{already} messages were already in Sidecar and were not stored again.");
+        }
         if let Some((count, zone)) = &zone_note {
             println!("{count} times had no time zone; they were read as {zone} time.");
         }

@@ -55,7 +55,8 @@ export function DataSettings() {
     try {
       const report = await api.importChatExport(await readText(chosen));
       const skipped = report.problems.length ? ` ${t.importSkipped(report.problems.length)}` : "";
-      setNote({ ok: true, text: t.importedChats(report.from, report.conversations, report.messages) + skipped });
+      const already = report.already ? ` ${t.importAlready(report.already)}` : "";
+      setNote({ ok: true, text: t.importedChats(report.from, report.conversations, report.messages) + already + skipped });
     } catch (e) {
       fail(e);
     } finally {

@@ -54,7 +54,9 @@ export const memoryEn = {
   importing: "Importing…",
   importedChats: (from: string, chats: number, messages: number) =>
     `Imported ${messages} message${messages === 1 ? "" : "s"} in ${chats} conversation${chats === 1 ? "" : "s"} from ${from}.`,
-  importSkipped: (n: number) => `${n} conversation${n === 1 ? "" : "s"} could not be read and ${n === 1 ? "was" : "were"} skipped.`,
+  importSkipped: (n: number) =>
+    `${n} problem${n === 1 ? "" : "s"}: some conversations or messages could not be read, or were kept without their time.`,
+  importAlready: (n: number) => `${n} message${n === 1 ? " was" : "s were"} already in Sidecar and not stored again.`,
 };
 
 export const memoryEs: typeof memoryEn = {
@@ -110,5 +112,7 @@ export const memoryEs: typeof memoryEn = {
   importing: "Importando…",
   importedChats: (from: string, chats: number, messages: number) =>
     `Importados ${messages} mensaje${messages === 1 ? "" : "s"} en ${chats} conversaci${chats === 1 ? "ón" : "ones"} de ${from}.`,
-  importSkipped: (n: number) => `${n} conversaci${n === 1 ? "ón no se pudo leer y se omitió" : "ones no se pudieron leer y se omitieron"}.`,
+  importSkipped: (n: number) =>
+    `${n} problema${n === 1 ? "" : "s"}: algunas conversaciones o mensajes no se pudieron leer, o se guardaron sin su hora.`,
+  importAlready: (n: number) => `${n} mensaje${n === 1 ? " ya estaba" : "s ya estaban"} en Sidecar y no se guardaron de nuevo.`,
 };
