@@ -2,7 +2,7 @@
 //! with their zone, RRULE and a display alarm at the time; import events (and to-dos)
 //! from any calendar's `.ics` as reminders.
 
-use chrono::{DateTime, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
@@ -108,7 +108,7 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             continue;
         };
         let Some((first, event_zone, is_all_day)) = instant(&start, zone, all_day) else {
-            skipped.unreadable.push(format!("\"{summary}\": a start time in an unknown zone"));
+            skipped.unreadable.push(format!("\"{summary}\": its start names a time zone Sidecar does not know"));
             continue;
         };
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
@@ -161,15 +161,19 @@ fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, now: DateTime<Utc>) 
     next.windows(2).any(|pair| pair[1] - pair[0] < chrono::Duration::minutes(i64::from(MIN_REPEAT_MINUTES)))
 }
 
-/// The instant a DTSTART names, its zone, and whether it is a date alone.
+/// The instant a DTSTART names, its zone, and whether it is a date alone; `None` for a
+/// zone Sidecar does not know. A local time the clocks skip (a DST gap) moves forward
+/// by the gap, as RFC 5545 says; one that happens twice is the first.
 fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(DateTime<Utc>, Tz, bool)> {
+    let local = |naive: &chrono::NaiveDateTime, zone: Tz| crate::dates::resolve::instant(naive.date(), naive.time(), zone, crate::words::Lang::En).0;
     match start {
-        DatePerhapsTime::Date(date) => Some((zone.from_local_datetime(&date.and_time(all_day)).earliest()?.with_timezone(&Utc), zone, true)),
+        DatePerhapsTime::Date(date) => Some((local(&date.and_time(all_day), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
-        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Some((zone.from_local_datetime(naive).earliest()?.with_timezone(&Utc), zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Some((local(naive, zone), zone, false)),
         DatePerhapsTime::DateTime(CalendarDateTime::WithTimezone { date_time, tzid }) => {
             let event_zone: Tz = tzid.parse().ok()?;
-            Some((event_zone.from_local_datetime(date_time).earliest()?.with_timezone(&Utc), event_zone, false))
+            Some((local(date_time, event_zone), event_zone, false))
         }
     }
 }
+

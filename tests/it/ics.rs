@@ -121,3 +121,15 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
     assert!(skipped.unreadable.iter().all(|line| line.contains("more often than every 15 minutes")), "{:?}", skipped.unreadable);
     assert_eq!(found[1].due_at, chrono::Utc.with_ymd_and_hms(2028, 1, 1, 0, 0, 0).unwrap(), "every two years from 2026");
 }
+
+/// An event at a local time the clocks skip (02:30 on the morning Madrid moves to
+/// summer time) is moved forward by the gap, as RFC 5545 says, not dropped.
+#[test]
+fn an_event_in_a_dst_gap_moves_forward_by_the_gap() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:gap\r\nSUMMARY:gap\r\nDTSTART;TZID=Europe/Madrid:20270328T023000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    let (found, skipped) = sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    assert!(skipped.unreadable.is_empty(), "{:?}", skipped.unreadable);
+    let local = found[0].due_at.with_timezone(&chrono_tz::Europe::Madrid);
+    assert_eq!(local.format("%Y-%m-%d %H:%M").to_string(), "2027-03-28 03:30");
+}
