@@ -196,7 +196,35 @@ async fn main() {
     decision_tokens();
     firing_delay().await;
     cross_process_delay().await;
+    ics_import().await;
     idle_cost().await;
+}
+
+/// A calendar of 10,000 events imported as reminders (parse, read, one transaction).
+async fn ics_import() {
+    const EVENTS: usize = 10_000;
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default());
+    options.clock = sidecar::clock::fixed_clock(chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 11, 18, 9, 0, 0).unwrap());
+    let core = sidecar::Companion::open(options).await.unwrap();
+    let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n");
+    for i in 0..EVENTS {
+        text += &format!("BEGIN:VEVENT\r\nUID:{i}\r\nSUMMARY:event {i}\r\nDTSTART:2027{:02}{:02}T{:02}0000Z\r\nEND:VEVENT\r\n", 1 + i % 12, 1 + i % 28, i % 24);
+    }
+    text += "END:VCALENDAR\r\n";
+    let start = Instant::now();
+    let report = core.reminders().import_ics(&text).await.unwrap();
+    let first = start.elapsed();
+    let start = Instant::now();
+    let again = core.reminders().import_ics(&text).await.unwrap();
+    println!(
+        "calendar import, {EVENTS} events ({} kB): {:.2} s ({} added, in one transaction); again: {:.2} s ({} added)",
+        text.len() / 1024,
+        first.as_secs_f64(),
+        report.added,
+        start.elapsed().as_secs_f64(),
+        again.added
+    );
 }
 
 const CROSS_PROCESS: usize = 20;

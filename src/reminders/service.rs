@@ -225,26 +225,19 @@ impl ReminderService {
     /// Adds the events of an `.ics` file as reminders; how many, and what was skipped.
     pub async fn import_ics(&self, text: &str) -> Result<super::ImportReport, CompanionError> {
         let (found, skipped) = super::ics::import(text, self.clock.now(), self.clock.zone(), self.all_day).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
-        let mut added = 0;
-        for event in &found {
-            let same = self.store.reminder_table().same_time(event.due_at, chrono::Duration::zero(), event.rrule.as_deref()).await?;
-            if same.iter().any(|r| r.message == event.message) {
-                continue; // imported before
-            }
-            self.store
-                .reminder_table()
-                .add_reminder(NewReminder {
-                    message: &event.message,
-                    due_at: event.due_at,
-                    zone: event.zone.name(),
-                    rrule: event.rrule.as_deref(),
-                    all_day: event.all_day,
-                    series_start: event.series_start,
-                    asked_in: None,
-                })
-                .await?;
-            added += 1;
-        }
+        let events: Vec<NewReminder> = found
+            .iter()
+            .map(|event| NewReminder {
+                message: &event.message,
+                due_at: event.due_at,
+                zone: event.zone.name(),
+                rrule: event.rrule.as_deref(),
+                all_day: event.all_day,
+                series_start: event.series_start,
+                asked_in: None,
+            })
+            .collect();
+        let added = self.store.reminder_table().add_imported(&events).await?;
         if added > 0 {
             self.changed();
         }

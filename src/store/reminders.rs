@@ -108,6 +108,40 @@ impl ReminderTable<'_> {
         .await?)
     }
 
+    /// Adds a calendar's events in one transaction: all of them or, on an error, none.
+    /// An event already pending (same words, time and rule: imported before) is not
+    /// added again. How many were added.
+    pub async fn add_imported(&self, events: &[NewReminder<'_>]) -> Result<usize, StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        let now = self.store.now();
+        let mut added = 0;
+        for new in events {
+            let due = utc(new.due_at);
+            let before: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ? AND rrule IS ? AND message = ? LIMIT 1")
+                .bind(&due)
+                .bind(new.rrule)
+                .bind(new.message)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if before.is_some() {
+                continue;
+            }
+            sqlx::query("INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .bind(new.message)
+                .bind(&due)
+                .bind(new.zone)
+                .bind(new.rrule)
+                .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
+                .bind(new.all_day)
+                .bind(&now)
+                .execute(&mut *tx)
+                .await?;
+            added += 1;
+        }
+        tx.commit().await?;
+        Ok(added)
+    }
+
     /// Pending reminders set in answer to the chat message `asked_in`, oldest first.
     pub async fn asked_in(&self, asked_in: i64) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND asked_in = ? ORDER BY id"))
