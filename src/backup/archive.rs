@@ -64,9 +64,12 @@ fn append<W: Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std:
     tar.append_data(&mut header, name, bytes)
 }
 
-/// Unpacks `path` into `staging`, checking it against its manifest: every file listed
-/// present with its size and SHA-256, nothing unlisted, nothing outside the allowed
-/// names. Returns the manifest, or why the backup is refused.
+/// Unpacks `path` into `staging`, checking it against its manifest: the manifest
+/// first (as Sidecar writes it), then only plain files it lists, each written no
+/// further than the size it states, with its SHA-256 recomputed; nothing unlisted,
+/// nothing outside the allowed names, no sparse, link or special entries. So a hostile
+/// backup is refused before it can fill the disk. Returns the manifest, or why the
+/// backup is refused.
 pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut archive = tar::Archive::new(GzDecoder::new(file));
@@ -77,17 +80,40 @@ pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
     for entry in entries {
         let mut entry = entry.map_err(damaged)?;
         let name = entry.path().map_err(damaged)?.to_string_lossy().to_string();
-        if name == MANIFEST {
+        let kind = entry.header().entry_type();
+        if !matches!(kind, tar::EntryType::Regular | tar::EntryType::Continuous) {
+            return Err(format!("it holds {name} as a {kind:?} entry; a Sidecar backup holds plain files only"));
+        }
+        let Some(listed) = manifest.as_ref() else {
+            if name != MANIFEST {
+                return Err("its manifest is not its first file, as Sidecar writes it".into());
+            }
             if entry.size() > MAX_MANIFEST_BYTES {
                 return Err("its manifest is too large".into());
             }
             let mut text = Vec::new();
-            entry.read_to_end(&mut text).map_err(damaged)?;
-            manifest = Some(serde_json::from_slice(&text).map_err(|e| format!("its manifest cannot be read ({e})"))?);
+            entry.by_ref().take(MAX_MANIFEST_BYTES + 1).read_to_end(&mut text).map_err(damaged)?;
+            let read: Manifest = serde_json::from_slice(&text).map_err(|e| format!("its manifest cannot be read ({e})"))?;
+            if read.format != FORMAT || read.version > VERSION {
+                return Err(format!("it is a {} version {} file, not a Sidecar backup this version reads", read.format, read.version));
+            }
+            if let Some(bad) = read.files.iter().find(|f| !manifest::allowed(&f.path)) {
+                return Err(format!("its manifest lists a file Sidecar does not back up ({})", bad.path));
+            }
+            manifest = Some(read);
             continue;
-        }
+        };
         if !manifest::allowed(&name) {
             return Err(format!("it holds a file Sidecar does not back up ({name})"));
+        }
+        let Some(expected) = listed.files.iter().find(|f| f.path == name).map(|f| f.bytes) else {
+            return Err(format!("{name} is in it but not in its manifest"));
+        };
+        if seen.contains_key(&name) {
+            return Err(format!("{name} is in it twice"));
+        }
+        if entry.size() != expected {
+            return Err(format!("{name} is not the size its manifest says"));
         }
         let target = staging.join(&name);
         std::fs::create_dir_all(target.parent().expect("allowed names have a parent")).map_err(|e| e.to_string())?;
@@ -95,12 +121,17 @@ pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
         let mut hasher = Sha256::new();
         let mut buffer = vec![0u8; 1 << 16];
         let mut total = 0u64;
+        // One byte past the stated size is enough to know it lies.
+        let mut limited = entry.by_ref().take(expected + 1);
         loop {
-            let read = entry.read(&mut buffer).map_err(damaged)?;
+            let read = limited.read(&mut buffer).map_err(damaged)?;
             if read == 0 {
                 break;
             }
             total += read as u64;
+            if total > expected {
+                return Err(format!("{name} is larger than its manifest says"));
+            }
             hasher.update(&buffer[..read]);
             out.write_all(&buffer[..read]).map_err(|e| e.to_string())?;
         }
@@ -111,9 +142,6 @@ pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
     // of everything (padding included) is verified too.
     std::io::copy(&mut archive.into_inner(), &mut std::io::sink()).map_err(damaged)?;
     let manifest = manifest.ok_or("it has no manifest")?;
-    if manifest.format != FORMAT || manifest.version > VERSION {
-        return Err(format!("it is a {} version {} file, not a Sidecar backup this version reads", manifest.format, manifest.version));
-    }
     for entry in &manifest.files {
         match seen.remove(&entry.path) {
             None => return Err(format!("{} is missing from it", entry.path)),

@@ -5,6 +5,7 @@ mod agent_loop;
 mod answer_language;
 mod anthropic;
 mod backup;
+mod hostile_backups;
 mod chats;
 mod checkpoints;
 mod cli;

@@ -1,0 +1,94 @@
+//! Backups made to harm: checked before they are trusted. The manifest comes first and
+//! says each file's size; a sparse, link or special entry, a file the manifest does not
+//! list, or one larger than it says is refused after writing at most that size, with
+//! the data folder as it was.
+
+use std::io::Read;
+
+use sha2::{Digest, Sha256};
+
+/// A tar.gz holding `entries` (name, type, declared size, bytes), after a manifest
+/// listing `listed` (name, bytes), first unless `manifest_last`.
+fn hostile(path: &std::path::Path, listed: &[(&str, u64)], entries: Vec<(&str, tar::EntryType, u64, Box<dyn Read>)>, manifest_last: bool) {
+    let manifest = serde_json::json!({
+        "format": "sidecar-backup", "version": 1, "created_at": "2026-11-24T10:00:00Z", "app_version": "0.1.0",
+        "files": listed.iter().map(|(name, bytes)| serde_json::json!({"path": name, "bytes": bytes, "sha256": hex::encode(Sha256::digest(b""))})).collect::<Vec<_>>(),
+    })
+    .to_string();
+    let file = std::fs::File::create(path).unwrap();
+    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(file, flate2::Compression::fast()));
+    let add = |tar: &mut tar::Builder<_>, name: &str, kind: tar::EntryType, size: u64, data: Box<dyn Read>| {
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(kind);
+        header.set_size(size);
+        if kind == tar::EntryType::GNUSparse {
+            // What a real sparse file says: its `size` bytes of data land at the end of
+            // 315 MB that are otherwise holes.
+            let real: u64 = 315 << 20;
+            let gnu = header.as_gnu_mut().unwrap();
+            gnu.set_real_size(real);
+            let octal = |n: u64| -> [u8; 12] { format!("{n:011o}\0").into_bytes().try_into().unwrap() };
+            gnu.sparse[0].offset = octal(real - size);
+            gnu.sparse[0].numbytes = octal(size);
+        }
+        header.set_mode(0o600);
+        header.set_cksum();
+        tar.append_data(&mut header, name, data).unwrap();
+    };
+    if !manifest_last {
+        add(&mut tar, "manifest.json", tar::EntryType::Regular, manifest.len() as u64, Box::new(std::io::Cursor::new(manifest.clone().into_bytes())));
+    }
+    for (name, kind, size, data) in entries {
+        add(&mut tar, name, kind, size, data);
+    }
+    if manifest_last {
+        add(&mut tar, "manifest.json", tar::EntryType::Regular, manifest.len() as u64, Box::new(std::io::Cursor::new(manifest.into_bytes())));
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+}
+
+/// The data folder's files and their sizes, to compare before and after (the
+/// scheduler's empty lock file, which a restore takes, aside).
+fn listing(dir: &std::path::Path) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = walk(dir)
+        .into_iter()
+        .map(|p| (p.strip_prefix(dir).unwrap().display().to_string(), std::fs::metadata(&p).unwrap().len()))
+        .filter(|(name, _)| name != "scheduler.lock")
+        .collect();
+    out.sort();
+    out
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir).unwrap().flatten().flat_map(|e| if e.path().is_dir() { walk(&e.path()) } else { vec![e.path()] }).collect()
+}
+
+#[tokio::test]
+async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
+        core.send("/status").await.unwrap();
+        core.shutdown().await;
+    }
+    let before = listing(&data);
+    let zeros = |n: u64| -> Box<dyn Read> { Box::new(std::io::repeat(0).take(n)) };
+    let cases: Vec<(&str, Vec<(&str, u64)>, Vec<(&str, tar::EntryType, u64, Box<dyn Read>)>, bool, &str)> = vec![
+        ("sparse", vec![("sidecar.db", 10)], vec![("sidecar.db", tar::EntryType::GNUSparse, 10, zeros(10))], false, "plain files only"),
+        ("link", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Symlink, 0, zeros(0))], false, "plain files only"),
+        ("device", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Char, 0, zeros(0))], false, "plain files only"),
+        // 50 MB of zeros where the manifest says 10 bytes.
+        ("bomb", vec![("sidecar.db", 10)], vec![("sidecar.db", tar::EntryType::Regular, 50 << 20, zeros(50 << 20))], false, "not the size its manifest says"),
+        ("unlisted", vec![("sidecar.db", 0)], vec![("knowledge/extra.md", tar::EntryType::Regular, 5, zeros(5))], false, "not in its manifest"),
+        ("manifest last", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Regular, 0, zeros(0))], true, "manifest is not its first file"),
+        ("listed outside", vec![("../../etc/passwd", 0)], vec![], false, "lists a file Sidecar does not back up"),
+    ];
+    for (what, listed, entries, manifest_last, says) in cases {
+        let file = dir.path().join(format!("{what}.sidecar-backup"));
+        hostile(&file, &listed, entries, manifest_last);
+        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now()).await.unwrap_err().to_string();
+        assert!(refused.contains(says), "{what}: {refused}");
+        assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
+    }
+}
