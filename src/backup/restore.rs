@@ -31,6 +31,7 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
     let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
     crate::store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
+    crate::store::schema_check::check_usable(staging.path()).await.map_err(invalid)?;
 
     let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
     std::fs::create_dir_all(&aside).map_err(io)?;

@@ -21,6 +21,7 @@ pub mod export;
 mod messages;
 mod proactive;
 mod recall;
+pub mod schema_check;
 pub mod reminders;
 mod usage;
 mod variants;

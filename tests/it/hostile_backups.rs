@@ -92,3 +92,59 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
         assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
     }
 }
+
+/// A backup holding `db` as its database, well formed in every other way.
+fn backup_with_database(path: &std::path::Path, db: &[u8]) {
+    let manifest = serde_json::json!({
+        "format": "sidecar-backup", "version": 1, "created_at": "2026-11-24T10:00:00Z", "app_version": "0.1.0",
+        "files": [{"path": "sidecar.db", "bytes": db.len(), "sha256": hex::encode(Sha256::digest(db))}],
+    })
+    .to_string();
+    let file = std::fs::File::create(path).unwrap();
+    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(file, flate2::Compression::fast()));
+    for (name, bytes) in [("manifest.json", manifest.as_bytes()), ("sidecar.db", db)] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o600);
+        header.set_cksum();
+        tar.append_data(&mut header, name, bytes).unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+}
+
+/// A database from elsewhere, changed by `change` (SQL run on it after Sidecar made it).
+async fn database_changed_by(change: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(change.to_string())).execute(store.pool()).await.unwrap();
+    store.close().await;
+    std::fs::read(dir.path().join("sidecar.db")).unwrap()
+}
+
+/// A database this version cannot use (a newer version's migration, a table of
+/// another shape) is refused with what to do, and nothing is swapped in.
+#[tokio::test]
+async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
+        core.send("/status").await.unwrap();
+        core.shutdown().await;
+    }
+    let before = listing(&data);
+    let future = database_changed_by(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (20991231000000, 'from the future', 1, X'00', 0)",
+    )
+    .await;
+    let reshaped = database_changed_by("DROP INDEX messages_external_id; ALTER TABLE messages DROP COLUMN external_id").await;
+    for (what, db, says) in [("future", future, "comes from a newer Sidecar"), ("reshaped", reshaped, "messages table is not the one Sidecar uses (it lacks external_id)")] {
+        let file = dir.path().join(format!("{what}.sidecar-backup"));
+        backup_with_database(&file, &db);
+        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now()).await.unwrap_err().to_string();
+        assert!(refused.contains(says), "{what}: {refused}");
+        assert_eq!(listing(&data), before, "{what}: nothing swapped in");
+    }
+    // Sidecar still opens its own data.
+    sidecar::Companion::open(sidecar::CompanionOptions::new(data, Default::default())).await.unwrap();
+}
