@@ -21,6 +21,7 @@ use crate::store::Store;
 mod archive;
 pub mod manifest;
 pub mod restore;
+pub mod settings_diff;
 pub mod retention;
 
 /// Where automatic backups go, inside the data directory.
@@ -144,8 +145,8 @@ impl Backups {
     }
 
     /// Restores `file` over the current data (see [`restore`]).
-    pub async fn restore(&self, file: &Path, now: DateTime<Utc>) -> Result<restore::Restored, BackupError> {
-        restore::restore(file, &self.data_dir, self.config_path.as_deref(), now).await
+    pub async fn restore(&self, file: &Path, now: DateTime<Utc>, with_settings: restore::WithSettings) -> Result<restore::Restored, BackupError> {
+        restore::restore(file, &self.data_dir, self.config_path.as_deref(), now, with_settings).await
     }
 }
 

@@ -18,11 +18,34 @@ pub struct Restored {
     pub created_at: String,
     /// Where the data it replaced now is.
     pub aside: PathBuf,
+    /// What became of the backup's settings.toml.
+    pub settings: SettingsOutcome,
+}
+
+/// Whether the backup's settings are put back: only when the user asked, after seeing
+/// what they change, and only settings that pass the checks made at start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WithSettings {
+    Keep,
+    Restore,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum SettingsOutcome {
+    /// The backup holds none, or this Sidecar keeps no settings file.
+    None,
+    /// Put back, as asked; what they changed.
+    Restored { changes: Vec<String> },
+    /// Left as they were; what the backup's would change.
+    Kept { changes: Vec<String> },
+    /// The backup's settings do not pass the checks; left as they were.
+    Invalid { why: String },
 }
 
 /// Restores `file` into `data_dir` (and `config_path` for the settings). Refused while
 /// Sidecar runs on this data, and for any backup that does not check out whole.
-pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<Restored, BackupError> {
+pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>, with_settings: WithSettings) -> Result<Restored, BackupError> {
     let io = |source| BackupError::Read { path: file.to_path_buf(), source };
     let invalid = |why: String| BackupError::Invalid { path: file.to_path_buf(), why };
     let Some(_lock) = SchedulerLock::try_acquire(data_dir).map_err(io)? else {
@@ -32,6 +55,23 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
     let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
     crate::store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
     crate::store::schema_check::check_usable(staging.path()).await.map_err(invalid)?;
+    let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
+    let settings = match config {
+        None => SettingsOutcome::None,
+        Some(config) => match crate::settings::Settings::check_file(&staging.path().join("settings.toml")) {
+            // Settings that would break every command are never put back.
+            Err(why) if with_settings == WithSettings::Restore => return Err(invalid(format!("its settings.toml does not pass Sidecar's checks ({why})"))),
+            Err(why) => SettingsOutcome::Invalid { why: why.to_string() },
+            Ok(backup) => {
+                let current = crate::settings::Settings::check_file(config).unwrap_or_default();
+                let changes = super::settings_diff::changes(&current, &backup);
+                match with_settings {
+                    WithSettings::Restore => SettingsOutcome::Restored { changes },
+                    WithSettings::Keep => SettingsOutcome::Kept { changes },
+                }
+            }
+        },
+    };
 
     let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
     std::fs::create_dir_all(&aside).map_err(io)?;
@@ -42,8 +82,8 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
             std::fs::rename(&current, aside.join(name)).map_err(swap)?;
         }
     }
-    // Settings go back only where this Sidecar keeps them.
-    let settings_to = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
+    // Settings go back only where this Sidecar keeps them, and only as asked.
+    let settings_to = config.filter(|_| matches!(settings, SettingsOutcome::Restored { .. }));
     if let Some(config) = settings_to.filter(|c| c.is_file()) {
         std::fs::copy(config, aside.join("settings.toml")).map_err(swap)?;
     }
@@ -55,5 +95,5 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
         let bytes = std::fs::read(staging.path().join("settings.toml")).map_err(swap)?;
         crate::fsutil::write_atomically(config, &bytes).map_err(swap)?;
     }
-    Ok(Restored { files: manifest.files.len(), created_at: manifest.created_at, aside })
+    Ok(Restored { files: manifest.files.len(), created_at: manifest.created_at, aside, settings })
 }

@@ -409,6 +409,14 @@ impl Settings {
         Ok(settings)
     }
 
+    /// Reads and checks `path` as start would, without the environment's overrides: a
+    /// settings file from elsewhere (a backup) before it is put in place.
+    pub fn check_file(path: &Path) -> Result<Self, SettingsError> {
+        let settings = Self::from_file(path)?;
+        settings.validate(path)?;
+        Ok(settings)
+    }
+
     fn from_file(path: &Path) -> Result<Self, SettingsError> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,

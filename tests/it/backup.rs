@@ -3,6 +3,7 @@
 //! corrupted or cut backup is refused with nothing changed; a running Sidecar is not
 //! restored under.
 
+use sidecar::backup::restore::WithSettings;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -113,7 +114,7 @@ proptest! {
             core.shutdown().await;
             drop(core);
 
-            let restored = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now()).await.unwrap();
+            let restored = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
             prop_assert!(restored.aside.join("sidecar.db").exists(), "the replaced data is kept aside");
             let core = open(dir.path()).await;
             prop_assert_eq!(rows(&core).await, before_rows);
@@ -155,7 +156,7 @@ proptest! {
                     .collect()
             };
             let data_before = data_files();
-            let outcome = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now()).await;
+            let outcome = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
             // Deflate can say the same bytes more than one way: a flip in a back-reference
             // inside a run of zeros (most of a database page) can copy the same zeros from
             // elsewhere. Such a file holds exactly what was backed up, so it restores.
@@ -177,7 +178,7 @@ async fn a_restore_is_refused_while_sidecar_runs_on_the_data() {
     let backup = core.data().back_up(None).await.unwrap();
     assert!(backup.path.starts_with(dir.path().join("data/backups")));
     let _scheduler = core.reminders().scheduler().unwrap().expect("this process runs the scheduler");
-    let refused = core.data().backups().restore(&backup.path, chrono::Utc::now()).await.unwrap_err();
+    let refused = core.data().backups().restore(&backup.path, chrono::Utc::now(), WithSettings::Keep).await.unwrap_err();
     assert!(refused.to_string().contains("Quit it"), "{refused}");
 }
 

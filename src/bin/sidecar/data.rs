@@ -21,17 +21,25 @@ pub(crate) async fn backup(companion: &Companion, dest: Option<&Path>, json: boo
     Ok(0)
 }
 
-pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool) -> anyhow::Result<i32> {
-    let restored = sidecar::backup::restore::restore(file, &options.data_dir, options.config_path.as_deref(), options.clock.now()).await?;
+pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool, with_settings: bool) -> anyhow::Result<i32> {
+    use sidecar::backup::restore::{SettingsOutcome, WithSettings};
+    let choice = if with_settings { WithSettings::Restore } else { WithSettings::Keep };
+    let restored = sidecar::backup::restore::restore(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
     if json {
         println!("{}", serde_json::to_string(&restored)?);
-    } else {
-        println!(
-            "Restored {} files from the backup of {}. Your data from before is in {}.",
-            restored.files,
-            restored.created_at,
-            restored.aside.display()
-        );
+        return Ok(0);
+    }
+    println!("Restored {} files from the backup of {}. Your data from before is in {}.", restored.files, restored.created_at, restored.aside.display());
+    let list = |changes: &[String]| changes.iter().map(|c| format!("\n  - {c}")).collect::<String>();
+    match &restored.settings {
+        SettingsOutcome::None => {}
+        SettingsOutcome::Restored { changes } if changes.is_empty() => println!("Its settings were put back (nothing that needs saying changed)."),
+        SettingsOutcome::Restored { changes } => println!("Its settings were put back; they:{}", list(changes)),
+        SettingsOutcome::Kept { changes } if changes.is_empty() => println!("Your settings were kept (the backup's change nothing that needs saying; --with-settings puts them back)."),
+        SettingsOutcome::Kept { changes } => {
+            println!("Your settings were kept. The backup's settings would:{}\nIf you trust them, restore again with --with-settings.", list(changes))
+        }
+        SettingsOutcome::Invalid { why } => println!("Your settings were kept: the backup's do not pass Sidecar's checks ({why})."),
     }
     Ok(0)
 }

@@ -162,6 +162,10 @@ enum Command {
     Restore {
         #[arg(long)]
         json: bool,
+        /// Also put back the backup's settings.toml (providers, channels, paired chats):
+        /// without it they are kept as they are, and what they would change is shown.
+        #[arg(long)]
+        with_settings: bool,
         file: PathBuf,
     },
     /// Exports every conversation and fact as Markdown or JSON (to standard output,
@@ -209,9 +213,9 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         let lang = sidecar::preferences::language_of(options.settings.desktop.language);
         return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
-    if let Command::Restore { json, file } = &cli.command {
+    if let Command::Restore { json, file, with_settings } = &cli.command {
         // Files only: the database must not be open while it is replaced.
-        return data::restore(&options, file, *json).await;
+        return data::restore(&options, file, *json, *with_settings).await;
     }
     let companion = Companion::open(options)
         .await
