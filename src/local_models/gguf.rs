@@ -1,6 +1,7 @@
 //! Reads what a GGUF file says about itself: its name, architecture, training
-//! context and whether it carries a chat template. Only the header is read; the
-//! tensors after it are never touched.
+//! context and whether it carries a chat template. Only the header and the tensor
+//! table are read; the tensor data is never touched, but the file must be long enough
+//! to hold all of it (a download cut after the header is no model).
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -26,6 +27,8 @@ pub enum GgufError {
     Truncated { path: String },
     #[error("{path} nests metadata arrays more than {MAX_NESTING} deep: it is damaged or not a real model")]
     TooDeep { path: String },
+    #[error("{path} is cut short: its tensors need {need} bytes and the file has {have}. Download it again")]
+    Incomplete { path: String, have: u64, need: u64 },
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }
@@ -43,7 +46,7 @@ const MAX_NESTING: usize = 8;
 pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
     let shown = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|source| GgufError::Io { path: shown.clone(), source })?;
-    let mut reader = Header { inner: BufReader::new(file), path: &shown };
+    let mut reader = Header { inner: BufReader::new(file), path: &shown, pos: 0 };
     let mut magic = [0u8; 4];
     reader.exact(&mut magic)?;
     if &magic != b"GGUF" {
@@ -53,8 +56,9 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
     if !(1..=3).contains(&version) {
         return Err(GgufError::Version { path: shown, version });
     }
-    let _tensors = reader.u64()?;
+    let tensors = reader.u64()?;
     let entries = reader.u64()?;
+    let mut alignment = DEFAULT_ALIGNMENT;
     let mut info = GgufInfo::default();
     let mut contexts: Vec<(String, u64)> = Vec::new();
     for _ in 0..entries {
@@ -67,6 +71,9 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
                 reader.skip_string()?;
                 info.has_chat_template = true;
             }
+            ("general.alignment", _) => {
+                alignment = reader.integer(kind)?.filter(|a| a.is_power_of_two() && *a <= 1 << 20).unwrap_or(DEFAULT_ALIGNMENT);
+            }
             (k, _) if k.ends_with(".context_length") => {
                 let value = reader.integer(kind)?;
                 if let Some(value) = value {
@@ -75,6 +82,13 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
             }
             _ => reader.skip_value(kind, 0)?,
         }
+    }
+    let data_end = reader.tensor_table(tensors)?;
+    // No tensor data (a bare header): nothing to be missing.
+    let need = if data_end == 0 { reader.pos } else { reader.pos.div_ceil(alignment) * alignment + data_end };
+    let have = std::fs::metadata(path).map_err(|source| GgufError::Io { path: shown.clone(), source })?.len();
+    if have < need {
+        return Err(GgufError::Incomplete { path: shown, have, need });
     }
     info.context_length = contexts
         .iter()
@@ -87,6 +101,8 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
 struct Header<'p, R> {
     inner: R,
     path: &'p str,
+    /// Bytes read so far: where the tensor data starts follows from it.
+    pos: u64,
 }
 
 impl<R: Read> Header<'_, R> {
@@ -94,7 +110,32 @@ impl<R: Read> Header<'_, R> {
         self.inner.read_exact(buf).map_err(|source| match source.kind() {
             std::io::ErrorKind::UnexpectedEof => GgufError::Truncated { path: self.path.to_string() },
             _ => GgufError::Io { path: self.path.to_string(), source },
-        })
+        })?;
+        self.pos += buf.len() as u64;
+        Ok(())
+    }
+
+    /// Reads the tensor table; where the last tensor's data ends, counted from the
+    /// start of the data section (a tensor of a type whose size is not known here
+    /// counts from its offset only, so no good file is refused).
+    fn tensor_table(&mut self, tensors: u64) -> Result<u64, GgufError> {
+        let mut end = 0u64;
+        for _ in 0..tensors {
+            self.skip_string()?;
+            let dims = self.u32()?;
+            if dims > MAX_DIMS {
+                return Err(GgufError::Truncated { path: self.path.to_string() });
+            }
+            let mut elements = 1u64;
+            for _ in 0..dims {
+                elements = elements.saturating_mul(self.u64()?);
+            }
+            let kind = self.u32()?;
+            let offset = self.u64()?;
+            let bytes = block_bytes(kind).map_or(0, |(per_block, bytes)| elements.div_ceil(per_block).saturating_mul(bytes));
+            end = end.max(offset.saturating_add(bytes));
+        }
+        Ok(end)
     }
 
     fn u32(&mut self) -> Result<u32, GgufError> {
@@ -125,6 +166,7 @@ impl<R: Read> Header<'_, R> {
         if copied < n {
             return Err(GgufError::Truncated { path: self.path.to_string() });
         }
+        self.pos += n;
         Ok(())
     }
 
@@ -176,6 +218,36 @@ impl<R: Read> Header<'_, R> {
             },
         }
     }
+}
+
+/// Where tensor data is aligned unless `general.alignment` says otherwise.
+const DEFAULT_ALIGNMENT: u64 = 32;
+/// ggml tensors have at most four dimensions; more is a damaged table.
+const MAX_DIMS: u32 = 8;
+
+/// Elements per block and bytes per block of a ggml tensor type, for the types whose
+/// layout is certain here (plain floats and integers, the classic and K quants).
+fn block_bytes(kind: u32) -> Option<(u64, u64)> {
+    Some(match kind {
+        0 => (1, 4),     // F32
+        1 => (1, 2),     // F16
+        2 => (32, 18),   // Q4_0
+        3 => (32, 20),   // Q4_1
+        6 => (32, 22),   // Q5_0
+        7 => (32, 24),   // Q5_1
+        8 => (32, 34),   // Q8_0
+        10 => (256, 84), // Q2_K
+        11 => (256, 110), // Q3_K
+        12 => (256, 144), // Q4_K
+        13 => (256, 176), // Q5_K
+        14 => (256, 210), // Q6_K
+        24 => (1, 1),    // I8
+        25 => (1, 2),    // I16
+        26 => (1, 4),    // I32
+        27 | 28 => (1, 8), // I64, F64
+        30 => (1, 2),    // BF16
+        _ => return None,
+    })
 }
 
 /// Bytes of one value of a fixed-size GGUF type.

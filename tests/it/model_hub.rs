@@ -217,3 +217,22 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     core.shutdown().await;
     tokio::time::sleep(Duration::from_millis(10)).await;
 }
+
+/// The real model's tensor data is all there; the same file cut anywhere after its
+/// header (a download that stopped, a 1,000-byte stub) is refused as incomplete, by
+/// import and by the catalogue's listing.
+#[test]
+fn a_model_file_cut_after_its_header_is_refused_as_incomplete() {
+    use sidecar::local_models::gguf::{read_info, GgufError};
+    let whole = std::fs::read(smollm2_gguf()).unwrap();
+    assert!(read_info(&smollm2_gguf()).is_ok(), "the real file reads");
+    let dir = tempfile::tempdir().unwrap();
+    for keep in [whole.len() - 1, whole.len() / 2, 2_000_000] {
+        let cut = dir.path().join(format!("cut-{keep}.gguf"));
+        std::fs::write(&cut, &whole[..keep]).unwrap();
+        match read_info(&cut) {
+            Err(GgufError::Incomplete { have, need, .. }) => assert_eq!((have, need), (keep as u64, whole.len() as u64), "the real size is known from the header"),
+            other => panic!("{keep} bytes: {other:?}"),
+        }
+    }
+}
