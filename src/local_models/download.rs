@@ -72,6 +72,8 @@ pub enum PullError {
     NoSpace { need_mb: u64, free_mb: u64, dir: String },
     #[error("the model is {size_mb} MB and this machine has {ram_mb} MB of memory: it would not run well; choose a smaller model (or pass --allow-large)")]
     TooLarge { size_mb: u64, ram_mb: u64 },
+    #[error("the server sent {received} bytes, more than it announced or than this machine could use ({limit} bytes), so the download was stopped and deleted")]
+    NoEnd { received: u64, limit: u64 },
     #[error("the download does not match its SHA-256 (expected {expected}, got {actual}); it was deleted")]
     Checksum { expected: String, actual: String },
     #[error("the downloaded file is not a model llama.cpp can load, so it was deleted: {0}")]
@@ -94,6 +96,10 @@ const DISK_MARGIN: u64 = 200 << 20;
 const RAM_SHARE: f64 = 0.8;
 /// No byte for this long means the connection is gone.
 const STALL: Duration = Duration::from_secs(30);
+/// After this long, a download slower than `MIN_RATE` bytes a second is a drip-feed:
+/// stopped (what arrived is kept, a later pull resumes).
+const SLOW_AFTER: Duration = Duration::from_secs(120);
+const MIN_RATE: u64 = 4 << 10;
 /// Progress is reported at most once per this many bytes.
 const REPORT_EVERY: u64 = 1 << 20;
 
@@ -163,6 +169,9 @@ impl Downloader {
         if let Some(total) = total {
             self.check_room(library, total, received)?;
         }
+        // Never more than was announced; with no size said, no more than this machine
+        // could run or the disk could hold.
+        let limit = total.unwrap_or_else(|| self.unannounced_limit(library));
 
         let mut out = tokio::fs::OpenOptions::new()
             .create(true)
@@ -176,6 +185,7 @@ impl Downloader {
         let mut reported = received;
         let mut report = Progress { file: file.clone(), received_bytes: received, total_bytes: total };
         progress(&report);
+        let started = tokio::time::Instant::now();
         let stopped = loop {
             let next = tokio::select! {
                 biased;
@@ -187,9 +197,18 @@ impl Downloader {
                 Ok(None) => break None,
                 Ok(Some(Err(error))) => break Some(PullError::Interrupted { received, reason: error.to_string() }),
                 Ok(Some(Ok(chunk))) => {
+                    if received + chunk.len() as u64 > limit {
+                        drop(out);
+                        let _ = tokio::fs::remove_file(&part).await;
+                        return Err(PullError::NoEnd { received: received + chunk.len() as u64, limit });
+                    }
                     out.write_all(&chunk).await.map_err(io)?;
                     hasher.update(&chunk);
                     received += chunk.len() as u64;
+                    let elapsed = started.elapsed();
+                    if elapsed > SLOW_AFTER && (received - resumed_from) < MIN_RATE * elapsed.as_secs() {
+                        break Some(PullError::Interrupted { received, reason: format!("slower than {} kB/s for {} s", MIN_RATE >> 10, elapsed.as_secs()) });
+                    }
                     if received - reported >= REPORT_EVERY {
                         reported = received;
                         report.received_bytes = received;
@@ -220,6 +239,14 @@ impl Downloader {
         }
         tokio::fs::rename(&part, &target).await.map_err(io)?;
         Ok(Pulled { path: target, total_bytes: received, resumed_from, sha256: actual, verified })
+    }
+
+    /// The most a download of unannounced size may write: what this machine could run,
+    /// and what the disk holds beyond its margin.
+    fn unannounced_limit(&self, library: &ModelLibrary) -> u64 {
+        let memory = if self.memory_bytes > 0 { (self.memory_bytes as f64 * RAM_SHARE) as u64 } else { u64::MAX };
+        let disk = super::machine::free_disk(library.dir()).map_or(u64::MAX, |free| free.saturating_sub(DISK_MARGIN));
+        memory.min(disk)
     }
 
     fn check_room(&self, library: &ModelLibrary, total: u64, received: u64) -> Result<(), PullError> {

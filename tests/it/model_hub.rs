@@ -236,3 +236,37 @@ fn a_model_file_cut_after_its_header_is_refused_as_incomplete() {
         }
     }
 }
+
+/// A server that never says how long the file is and never stops: the download stops
+/// at what this machine could use and deletes what it wrote.
+#[tokio::test]
+async fn a_download_with_no_length_and_no_end_is_stopped_at_a_limit() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/{NAME}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                // No Content-Length, no chunked encoding: the body runs until the connection closes.
+                if socket.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n").await.is_err() {
+                    return;
+                }
+                let zeros = vec![0u8; 1 << 16];
+                while socket.write_all(&zeros).await.is_ok() {}
+            });
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let library = ModelLibrary::new(dir.path());
+    // A machine with 64 MB of memory could not run more than about 51 MB.
+    let pulled = Downloader::new(64 << 20).pull(&library, &request(&url, None), |_| {}, &CancellationToken::new()).await;
+    match pulled {
+        Err(PullError::NoEnd { received, limit }) => assert!(limit <= 64 << 20 && received > limit, "{received} / {limit}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(library.partials().is_empty() && library.installed().is_empty(), "nothing of it is kept");
+    let left: Vec<_> = std::fs::read_dir(library.dir()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "no file left behind: {left:?}");
+}
