@@ -47,10 +47,39 @@ pub fn next_after(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<U
 
 /// Up to `n` occurrences strictly after `after`.
 pub fn upcoming(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc>, n: u16) -> Vec<DateTime<Utc>> {
+    let start = rebased(rrule, start, after);
     let Some(set) = series(rrule, start, zone) else { return Vec::new() };
     // `after` is inclusive in the crate; ask from one second later.
     let from = (after + Duration::seconds(1)).with_timezone(&rrule::Tz::Tz(zone));
     set.after(from).all(n).dates.into_iter().map(|d| d.with_timezone(&Utc)).filter(|d| *d > after).collect()
+}
+
+/// A plain minutely or hourly series' start moved up to the last occurrence before
+/// `after`. The `rrule` crate walks from the start and gives up after 100,000 steps:
+/// every 15 minutes from three years ago would otherwise look ended, and every series
+/// would slow down as it ages. A series with COUNT (counted from its start) or BY-lists
+/// keeps its start; daily and longer ones take few steps anyway.
+fn rebased(rrule: &str, start: DateTime<Utc>, after: DateTime<Utc>) -> DateTime<Utc> {
+    let mut step = None;
+    let mut interval = 1i64;
+    for part in rrule.split(';') {
+        let Some((key, value)) = part.split_once('=') else { continue };
+        match (key.trim().to_ascii_uppercase().as_str(), value.trim().to_ascii_uppercase().as_str()) {
+            ("FREQ", "MINUTELY") => step = Some(60),
+            ("FREQ", "HOURLY") => step = Some(3600),
+            ("FREQ", _) => return start,
+            ("INTERVAL", n) => interval = n.parse().unwrap_or(1).max(1),
+            ("COUNT", _) => return start,
+            (key, _) if key.starts_with("BY") => return start,
+            _ => {}
+        }
+    }
+    let Some(step) = step.map(|s: i64| s.saturating_mul(interval)) else { return start };
+    if after <= start {
+        return start;
+    }
+    let steps = (after - start).num_seconds() / step;
+    start + Duration::seconds(steps.saturating_mul(step))
 }
 
 /// The first occurrence of what `parts` say, as a reading with its rule.
