@@ -30,7 +30,12 @@ pub struct Skipped {
     pub past: usize,
     /// Events that could not be read, with why.
     pub unreadable: Vec<String>,
+    /// Titles longer than a reminder's text may be, cut (with "…").
+    pub shortened: usize,
 }
+
+/// The longest reminder text a calendar event brings in, in characters.
+pub const MAX_TITLE_CHARS: usize = 500;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IcsError {
@@ -102,7 +107,9 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             icalendar::CalendarComponent::Todo(t) => (t.get_summary(), t.get_start().or(t.get_due()), t.property_value("RRULE")),
             _ => continue,
         };
-        let summary = summary.map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)").to_string();
+        let title = summary.map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)");
+        skipped.shortened += usize::from(title.chars().nth(MAX_TITLE_CHARS).is_some());
+        let summary = crate::words::reminders::within(title, MAX_TITLE_CHARS);
         let Some(start) = start else {
             skipped.unreadable.push(format!("\"{summary}\": no start time"));
             continue;

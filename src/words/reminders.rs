@@ -12,6 +12,17 @@ pub struct ReminderText {
     pub chat: String,
 }
 
+/// What a notification shows of a reminder's text; the chat line keeps all of it.
+pub const NOTIFICATION_CHARS: usize = 300;
+
+/// `text` cut to `chars` characters, marked with "…" when it was longer.
+pub fn within(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", text[..end].trim_end()),
+        None => text.to_string(),
+    }
+}
+
 impl ReminderText {
     pub fn new(reminder: &Reminder, late: bool, lang: Lang) -> Self {
         let es = lang == Lang::Es;
@@ -30,7 +41,7 @@ impl ReminderText {
                 format!("Recordatorio: {message} (con retraso: era a las {due} y Sidecar no estaba abierto)"),
             ),
         };
-        Self { title, body: message.clone(), chat }
+        Self { title, body: within(message, NOTIFICATION_CHARS), chat }
     }
 
     /// Shown again after a crash cut the first showing short: the user may have seen it.

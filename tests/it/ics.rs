@@ -145,3 +145,33 @@ fn an_old_frequent_series_still_has_its_next_occurrence() {
     let hourly = sidecar::dates::recurrence::upcoming("FREQ=HOURLY;INTERVAL=2", start, chrono_tz::UTC, now, 3);
     assert_eq!(hourly, [10, 12, 14].map(|h| chrono::Utc.with_ymd_and_hms(2026, 11, 18, h, 0, 0).unwrap()));
 }
+
+/// A 100,000-character title becomes a reminder of 500 characters, and a notification
+/// shows 300 of them; the import says how many titles were cut.
+#[test]
+fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let huge = "a".repeat(100_000);
+    let text = format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:{huge}\r\nDTSTART:20261120T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n");
+    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    assert_eq!(skipped.shortened, 1);
+    assert_eq!(found[0].message.chars().count(), 501, "500 characters and the mark");
+    let reminder = sidecar::store::reminders::Reminder {
+        id: 1,
+        message: found[0].message.clone(),
+        due_at: found[0].due_at,
+        zone: sidecar::store::reminders::ReminderZone(chrono_tz::UTC),
+        rrule: None,
+        series_start: None,
+        all_day: false,
+        state: sidecar::store::reminders::ReminderState::Pending,
+        attempt_started_at: None,
+        delivered_at: None,
+        late: false,
+        created_at: now,
+        shown_attempts: 0,
+    };
+    let shown = sidecar::reminders::ReminderText::new(&reminder, false, sidecar::locale::Lang::En);
+    assert_eq!(shown.body.chars().count(), 301);
+    assert!(shown.chat.len() > 500, "the chat line keeps the whole text");
+}

@@ -117,6 +117,9 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
         let report = service.import_ics(&text).await?;
         let (added, skipped) = (report.added, report.skipped);
         println!("Imported {added} reminder(s) from {}.", path.display());
+        if skipped.shortened > 0 {
+            println!("Cut {} event title(s) longer than {} characters.", skipped.shortened, sidecar::reminders::ics::MAX_TITLE_CHARS);
+        }
         if skipped.past > 0 {
             println!("Skipped {} event(s) already over.", skipped.past);
         }
