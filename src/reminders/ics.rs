@@ -50,23 +50,55 @@ pub enum IcsError {
 /// its stack.
 const MAX_NESTING: usize = 8;
 
-/// The deepest BEGIN…END nesting in `text`, read line by line after unfolding
-/// (a folded "BEG\r\n IN:" is still a BEGIN); stops counting past `MAX_NESTING`.
-fn too_deep(text: &str) -> bool {
-    let unfolded = text.replace("\r\n ", "").replace("\r\n\t", "").replace("\n ", "").replace("\n\t", "");
-    let mut depth = 0usize;
-    for line in unfolded.lines() {
-        let line = line.trim_start();
-        if line.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("BEGIN:")) {
-            depth += 1;
-            if depth > MAX_NESTING {
-                return true;
-            }
-        } else if line.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("END:")) {
-            depth = depth.saturating_sub(1);
+/// Reads the file's lines (folded ones joined) before the parser does, for what it
+/// cannot say in words: a part nested deeper than `MAX_NESTING` (the parser recurses
+/// per level, so thousands would exhaust its stack), a line that is not `NAME:value`,
+/// a BEGIN never ended or an END that closes another part, each with its line number.
+fn check_structure(text: &str) -> Result<(), IcsError> {
+    let mut open: Vec<(String, usize)> = Vec::new();
+    let mut saw_calendar = false;
+    // Logical lines: a line starting with a space or a tab continues the one before.
+    let mut logical: Vec<(usize, String)> = Vec::new();
+    for (index, raw) in text.trim_start_matches('\u{feff}').split('\n').enumerate() {
+        let raw = raw.trim_end_matches('\r');
+        match logical.last_mut() {
+            Some((_, line)) if raw.starts_with([' ', '\t']) => line.push_str(&raw[1..]),
+            _ => logical.push((index + 1, raw.to_string())),
         }
     }
-    false
+    for (number, line) in &logical {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else {
+            let shown: String = line.chars().take(40).collect();
+            return Err(IcsError::Parse(format!("line {number} is not a NAME:value line (\"{shown}\")")));
+        };
+        let name = name.split(';').next().unwrap_or_default().trim().to_ascii_uppercase();
+        let part = value.trim().to_ascii_uppercase();
+        match name.as_str() {
+            "BEGIN" => {
+                saw_calendar |= part == "VCALENDAR";
+                open.push((part, *number));
+                if open.len() > MAX_NESTING {
+                    return Err(IcsError::TooDeep);
+                }
+            }
+            "END" => match open.pop() {
+                Some((began, _)) if began == part => {}
+                Some((began, at)) => return Err(IcsError::Parse(format!("END:{part} on line {number} closes BEGIN:{began} from line {at}"))),
+                None => return Err(IcsError::Parse(format!("END:{part} on line {number} closes nothing"))),
+            },
+            _ => {}
+        }
+    }
+    if let Some((part, at)) = open.last() {
+        return Err(IcsError::Parse(format!("BEGIN:{part} on line {at} is never ended (the file may be cut short)")));
+    }
+    if !saw_calendar {
+        return Err(IcsError::Parse("it has no BEGIN:VCALENDAR line".into()));
+    }
+    Ok(())
 }
 
 /// The reminders as a calendar: one VEVENT each, with a display VALARM at its time.
@@ -95,9 +127,7 @@ pub fn export(reminders: &[Reminder]) -> String {
 /// The events of `text` as reminders, read at `now`; all-day ones at `all_day` in
 /// `zone`. Past one-off events are skipped (and counted).
 pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> Result<(Vec<Imported>, Skipped), IcsError> {
-    if too_deep(text) {
-        return Err(IcsError::TooDeep);
-    }
+    check_structure(text)?;
     let calendar: Calendar = text.parse().map_err(|e: String| IcsError::Parse(e.lines().next().unwrap_or("").chars().take(120).collect()))?;
     let mut found = Vec::new();
     let mut skipped = Skipped::default();

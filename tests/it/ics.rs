@@ -175,3 +175,17 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
     assert_eq!(shown.body.chars().count(), 301);
     assert!(shown.chat.len() > 500, "the chat line keeps the whole text");
 }
+
+/// A broken calendar is refused with what is wrong, in words and with its line.
+#[test]
+fn a_broken_calendar_says_what_is_wrong_and_where() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let read = |text: &str| sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).map(|_| ()).unwrap_err().to_string();
+    let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nSUMMARY:dentist\r\n";
+    assert!(read(head).contains("BEGIN:VCALENDAR on line 1 is never ended") || read(head).contains("BEGIN:VEVENT on line 4 is never ended"), "{}", read(head));
+    let junk = format!("{head}this is not a property\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n");
+    assert!(read(&junk).contains("line 6 is not a NAME:value line (\"this is not a property\")"), "{}", read(&junk));
+    let crossed = format!("{head}END:VCALENDAR\r\n");
+    assert!(read(&crossed).contains("END:VCALENDAR on line 6 closes BEGIN:VEVENT from line 4"), "{}", read(&crossed));
+    assert!(read("hello").contains("not a NAME:value line"), "{}", read("hello"));
+}
