@@ -47,7 +47,7 @@ impl<'a> Grammar<'a> {
             return Some(found);
         }
         // A timer is a reminder in that long: "set a timer for 5 minutes".
-        let timer = self.any(i, TIMERS);
+        let timer = self.any(i, lex::TIMERS);
         let lead = timer.or_else(|| {
             self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas", "now +", "now plus", "ahora +", "ahora mas", "+"])
         });
@@ -333,9 +333,9 @@ impl<'a> Grammar<'a> {
     // ---- hours ----
 
     pub(super) fn hour(&self, i: usize) -> Found<Hour> {
-        let (bound, i) = match self.any(i, AFTER) {
+        let (bound, i) = match self.any(i, lex::AFTER) {
             Some(at) => (Some(Bound::After), at),
-            None => match self.any(i, BEFORE) {
+            None => match self.any(i, lex::BEFORE) {
                 Some(at) => (Some(Bound::Before), at),
                 None => (None, i),
             },
@@ -403,7 +403,7 @@ impl<'a> Grammar<'a> {
         let said_enough = lead.is_some()
             || hour.pm.is_some()
             || hour.part.is_some()
-            || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs") || french_hour(w))
+            || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs") || lex::french_hour(w))
             || end > at + 1;
         said_enough.then_some((hour, end))
     }
@@ -569,24 +569,6 @@ impl<'a> Grammar<'a> {
         self.day(i)
     }
 }
-
-/// "12h15", "9h30": the French and Spanish way of writing an hour and its minutes.
-fn french_hour(word: &str) -> bool {
-    let Some((h, m)) = word.split_once('h') else { return false };
-    (1..=2).contains(&h.len()) && m.len() == 2 && h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
-}
-
-/// Words that make a timer: a reminder in the length that follows.
-const TIMERS: &[&str] = &[
-    "set a timer for", "set a timer of", "set timer for", "start a timer for", "a timer for", "timer for", "timer of",
-    "establecer un temporizador de", "establece un temporizador de", "pon un temporizador de", "ponme un temporizador de", "un temporizador de",
-    "temporizador de", "temporizador para", "pon un temporizador para",
-];
-
-/// "after 4pm", "después de las 4": the hour is a lower bound.
-const AFTER: &[&str] = &["after", "not before", "any time after", "anytime after", "later than", "despues de", "a partir de", "no antes de", "pasadas"];
-/// "before 9", "antes de las 9": the hour is an upper bound.
-const BEFORE: &[&str] = &["before", "no later than", "not later than", "antes de", "no mas tarde de"];
 
 /// `n` of `unit` as an offset; `None` when it is absurdly large.
 fn scale(n: f64, unit: Unit) -> Option<Offset> {

@@ -296,3 +296,21 @@ pub fn day_part(word: &str) -> Option<DayPart> {
         _ => return None,
     })
 }
+
+/// "12h15", "9h30": the French and Spanish way of writing an hour and its minutes.
+pub fn french_hour(word: &str) -> bool {
+    let Some((h, m)) = word.split_once('h') else { return false };
+    (1..=2).contains(&h.len()) && m.len() == 2 && h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
+}
+
+/// Words that make a timer: a reminder in the length that follows.
+pub const TIMERS: &[&str] = &[
+    "set a timer for", "set a timer of", "set timer for", "start a timer for", "a timer for", "timer for", "timer of",
+    "establecer un temporizador de", "establece un temporizador de", "pon un temporizador de", "ponme un temporizador de", "un temporizador de",
+    "temporizador de", "temporizador para", "pon un temporizador para",
+];
+
+/// "after 4pm", "después de las 4": the hour is a lower bound.
+pub const AFTER: &[&str] = &["after", "not before", "any time after", "anytime after", "later than", "despues de", "a partir de", "no antes de", "pasadas"];
+/// "before 9", "antes de las 9": the hour is an upper bound.
+pub const BEFORE: &[&str] = &["before", "no later than", "not later than", "antes de", "no mas tarde de"];

@@ -63,15 +63,19 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(dir).unwrap().flatten().flat_map(|e| if e.path().is_dir() { walk(&e.path()) } else { vec![e.path()] }).collect()
 }
 
+/// A data folder Sidecar has used (a message and its answer stored), closed.
+async fn used_data(dir: &std::path::Path) -> std::path::PathBuf {
+    let data = dir.join("data");
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
+    core.send("/status").await.unwrap();
+    core.shutdown().await;
+    data
+}
+
 #[tokio::test]
 async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_written() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    {
-        let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
-        core.send("/status").await.unwrap();
-        core.shutdown().await;
-    }
+    let data = used_data(dir.path()).await;
     let before = listing(&data);
     let zeros = |n: u64| -> Box<dyn Read> { Box::new(std::io::repeat(0).take(n)) };
     let cases: Vec<(&str, Vec<(&str, u64)>, Vec<(&str, tar::EntryType, u64, Box<dyn Read>)>, bool, &str)> = vec![
@@ -131,12 +135,7 @@ async fn database_changed_by(change: &str) -> Vec<u8> {
 #[tokio::test]
 async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    {
-        let core = sidecar::Companion::open(sidecar::CompanionOptions::new(data.clone(), Default::default())).await.unwrap();
-        core.send("/status").await.unwrap();
-        core.shutdown().await;
-    }
+    let data = used_data(dir.path()).await;
     let before = listing(&data);
     let future = database_changed_by(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (20991231000000, 'from the future', 1, X'00', 0)",

@@ -156,21 +156,7 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
     let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
     assert_eq!(skipped.shortened, 1);
     assert_eq!(found[0].message.chars().count(), 501, "500 characters and the mark");
-    let reminder = sidecar::store::reminders::Reminder {
-        id: 1,
-        message: found[0].message.clone(),
-        due_at: found[0].due_at,
-        zone: sidecar::store::reminders::ReminderZone(chrono_tz::UTC),
-        rrule: None,
-        series_start: None,
-        all_day: false,
-        state: sidecar::store::reminders::ReminderState::Pending,
-        attempt_started_at: None,
-        delivered_at: None,
-        late: false,
-        created_at: now,
-        shown_attempts: 0,
-    };
+    let reminder = sidecar::store::reminders::Reminder { message: found[0].message.clone(), ..crate::reminders::reminder(1, found[0].due_at) };
     let shown = sidecar::reminders::ReminderText::new(&reminder, false, sidecar::locale::Lang::En);
     assert_eq!(shown.body.chars().count(), 301);
     assert!(shown.chat.len() > 500, "the chat line keeps the whole text");
