@@ -44,45 +44,84 @@ fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     at.timestamp() >= 0 && at <= now + chrono::Duration::days(1)
 }
 
+const NOT_AN_EXPORT: &str = "this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected";
+const NEITHER: &str = "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
+
 /// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
 /// conversations that could not be read, and messages kept without their time or left
-/// out, said once per conversation. A UTF-8 byte order mark is skipped.
+/// out, said once per conversation. A UTF-8 byte order mark is skipped. The list is
+/// read one conversation at a time, so a large export never sits in memory twice.
 pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<(usize, String)>), String> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let all: Vec<Value> = serde_json::from_slice(bytes)
-        .map_err(|e| format!("this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected: {e})"))?;
-    let kind = match all.first() {
-        None => return Ok((ExportKind::ChatGpt, Vec::new(), Vec::new())),
-        Some(first) if first.get("mapping").is_some() => ExportKind::ChatGpt,
-        Some(first) if first.get("chat_messages").is_some() => ExportKind::Claude,
-        Some(_) => return Err("this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")".into()),
-    };
-    let (mut chats, mut problems) = (Vec::new(), Vec::new());
-    for (index, value) in all.into_iter().enumerate() {
+    let mut export = Export { now, kind: None, chats: Vec::new(), problems: Vec::new() };
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let outcome = serde::Deserializer::deserialize_seq(&mut json, &mut export).and_then(|()| json.end());
+    match outcome {
+        Ok(()) => Ok((export.kind.unwrap_or(ExportKind::ChatGpt), export.chats, export.problems)),
+        Err(e) if e.to_string().starts_with(NEITHER) => Err(NEITHER.into()),
+        Err(e) => Err(format!("{NOT_AN_EXPORT}: {e})")),
+    }
+}
+
+/// Takes the export's conversations as they are read.
+struct Export {
+    now: DateTime<Utc>,
+    /// Which app, from the first conversation's shape.
+    kind: Option<ExportKind>,
+    chats: Vec<ExportedChat>,
+    problems: Vec<(usize, String)>,
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut Export {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of conversations")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut number = 0;
+        while let Some(value) = seq.next_element::<Value>()? {
+            number += 1;
+            self.take(number, value).map_err(serde::de::Error::custom)?;
+        }
+        Ok(())
+    }
+}
+
+impl Export {
+    fn take(&mut self, number: usize, value: Value) -> Result<(), &'static str> {
+        let kind = match self.kind {
+            Some(kind) => kind,
+            None if value.get("mapping").is_some() => *self.kind.insert(ExportKind::ChatGpt),
+            None if value.get("chat_messages").is_some() => *self.kind.insert(ExportKind::Claude),
+            None => return Err(NEITHER),
+        };
         let read = match kind {
             ExportKind::ChatGpt => chatgpt(value),
             ExportKind::Claude => claude(value),
         };
+        let now = self.now;
         match read {
             Ok((mut chat, left_out)) => {
                 if left_out > 0 {
-                    problems.push((index + 1, format!("\"{}\": {left_out} message(s) without readable text left out", chat.title)));
+                    self.problems.push((number, format!("\"{}\": {left_out} message(s) without readable text left out", chat.title)));
                 }
                 let unbelievable = chat.messages.iter().filter(|m| m.timestamp.is_some_and(|t| !believable(t, now))).count();
                 if unbelievable > 0 {
-                    problems.push((index + 1, format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title)));
+                    self.problems.push((number, format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title)));
                     for m in &mut chat.messages {
                         m.timestamp = m.timestamp.filter(|t| believable(*t, now));
                     }
                 }
                 if !chat.messages.is_empty() {
-                    chats.push(chat);
+                    self.chats.push(chat);
                 }
             }
-            Err(why) => problems.push((index + 1, why)),
+            Err(why) => self.problems.push((number, why)),
         }
+        Ok(())
     }
-    Ok((kind, chats, problems))
 }
 
 #[derive(Deserialize)]

@@ -64,3 +64,17 @@ async fn json_lines_are_kept_once_by_id_or_by_words_and_time() {
     let other = core.import_jsonl(b"{\"role\":\"user\",\"content\":\"adios\",\"id\":\"m1\"}\n").await.unwrap();
     assert_eq!((other.imported, other.already), (1, 0));
 }
+
+/// A list of something else, or not a list at all, is refused with what was expected.
+#[tokio::test]
+async fn a_file_that_is_no_export_says_what_was_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    let neither = core.data().import_chat_export(br#"[{"hello": 1}]"#).await.unwrap_err().to_string();
+    assert!(neither.contains("neither a ChatGPT export") && neither.contains("nor a Claude export"), "{neither}");
+    let no_list = core.data().import_chat_export(br#"{"mapping": {}}"#).await.unwrap_err().to_string();
+    assert!(no_list.contains("a JSON list of conversations was expected"), "{no_list}");
+    let cut = core.data().import_chat_export(&CHATGPT.as_bytes()[..CHATGPT.len() / 2]).await.unwrap_err().to_string();
+    assert!(cut.contains("a JSON list of conversations was expected"), "{cut}");
+    assert_eq!(messages(&core).await, 0, "nothing stored from a file that is not whole");
+}
