@@ -35,23 +35,6 @@ impl Lang {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn precedence_and_fallback() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |n: &str| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
-        };
-        assert_eq!(Lang::from_vars(vars(&[("LANG", "es_AR.UTF-8")])), Lang::Es);
-        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "es_ES")])), Lang::En);
-        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "C"), ("LANG", "es_MX")])), Lang::Es);
-        assert_eq!(Lang::from_vars(vars(&[("SIDECAR_LANG", "es"), ("LANG", "en_GB")])), Lang::Es);
-        assert_eq!(Lang::from_vars(vars(&[])), Lang::En);
-    }
-}
-
 /// Short messages that show their language by themselves (commands said in words, a
 /// slash command spelled in Spanish); the date reader's function words cover the rest.
 /// English command names ("/help") are everyone's and say nothing.
@@ -71,4 +54,21 @@ pub fn written_in(text: &str, fallback: Lang) -> Lang {
         return Lang::En;
     }
     crate::dates::tongue(&toks).unwrap_or(fallback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_and_fallback() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |n: &str| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(Lang::from_vars(vars(&[("LANG", "es_AR.UTF-8")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "es_ES")])), Lang::En);
+        assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "C"), ("LANG", "es_MX")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[("SIDECAR_LANG", "es"), ("LANG", "en_GB")])), Lang::Es);
+        assert_eq!(Lang::from_vars(vars(&[])), Lang::En);
+    }
 }

@@ -58,11 +58,7 @@ pub async fn complete(
     };
     let guard = guard.into_inner().expect("guard lock");
     let (mut completion, cut) = match outcome {
-        None => (Completion { text: guard.kept().to_string(), tool_calls: Vec::new(), finish_reason: Some(FinishReason::Stop), usage: None }, Some(DemoCut::Repeating)),
-        Some(_) if guard.looped() => {
-            (Completion { text: guard.kept().to_string(), tool_calls: Vec::new(), finish_reason: Some(FinishReason::Stop), usage: None }, Some(DemoCut::Repeating))
-        }
-        Some(routed) => {
+        Some(routed) if !guard.looped() => {
             let length = routed.completion.finish_reason == Some(FinishReason::Length);
             let mut completion = routed.completion;
             if length {
@@ -71,6 +67,8 @@ pub async fn complete(
             }
             (completion, length.then_some(DemoCut::Length))
         }
+        // Stopped as it looped, or it ended on the loop: what came before it.
+        _ => (Completion { text: guard.kept().to_string(), tool_calls: Vec::new(), finish_reason: Some(FinishReason::Stop), usage: None }, Some(DemoCut::Repeating)),
     };
     if let Some(cut) = cut {
         let mark = format!("\n\n{}", demo_cut(cut, lang));
