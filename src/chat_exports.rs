@@ -6,6 +6,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::history_import::believable;
 use crate::llm::Role;
 
 /// One conversation ready to store, oldest message first.
@@ -37,11 +38,6 @@ impl ExportKind {
             ExportKind::Claude => "Claude",
         }
     }
-}
-
-/// A time from an export is believed from 1970 to now (a day of slack for clocks).
-fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
-    at.timestamp() >= 0 && at <= now + chrono::Duration::days(1)
 }
 
 const NOT_AN_EXPORT: &str = "this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected";

@@ -5,7 +5,7 @@
 //! A time written with no offset ("2023-10-22T09:55:00", as most exports write it) is
 //! read in the user's zone, and the import says so once.
 
-use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 
 use crate::llm::Role;
@@ -83,12 +83,17 @@ fn line(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(ImportedLine, bool)
     Ok((ImportedLine { role: raw.role, content: raw.content, timestamp, external_id }, local))
 }
 
+/// A time from an export is believed from 1970 to now (a message cannot be said in the
+/// future; a day of slack covers clocks that disagree).
+pub fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    at.timestamp() >= 0 && at <= now + chrono::Duration::days(1)
+}
+
 /// Date-times without an offset that exports write.
 const LOCAL_FORMATS: [&str; 4] = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"];
 
-/// An instant from 1970 up to now (a message cannot be said in the future; a day of
-/// slack covers clocks that disagree): RFC 3339, or a local time read in `zone` (then
-/// true). A local time that happens twice (clocks go back) is the first.
+/// A believable instant: RFC 3339, or a local time read in `zone` (then true), where a
+/// time the clocks skip moves on by the gap and one they repeat is the first.
 fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, bool), String> {
     let trimmed = text.trim();
     let unreadable = || format!("timestamp \"{text}\" is not a time like 2026-11-20T10:00:00Z");
@@ -96,12 +101,10 @@ fn instant(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(DateTime<Utc>, b
         Ok(at) => (at.with_timezone(&Utc), false),
         Err(_) => {
             let naive = LOCAL_FORMATS.iter().find_map(|f| NaiveDateTime::parse_from_str(trimmed, f).ok()).ok_or_else(unreadable)?;
-            // A time skipped by a DST change was never on a clock: read it an hour on.
-            let at = zone.from_local_datetime(&naive).earliest().or_else(|| zone.from_local_datetime(&(naive + chrono::Duration::hours(1))).earliest());
-            (at.ok_or_else(unreadable)?.with_timezone(&Utc), true)
+            (crate::dates::resolve::instant(naive.date(), naive.time(), zone, crate::words::Lang::En).0, true)
         }
     };
-    if at.timestamp() < 0 || at > now + chrono::Duration::days(1) {
+    if !believable(at, now) {
         return Err(format!("timestamp \"{text}\" is not between 1970 and now"));
     }
     Ok((at, local))

@@ -492,11 +492,8 @@ impl<'a> Grammar<'a> {
             explicit_minutes = true;
         }
         let pm = match rest {
-            "" => None,
-            "am" | "a.m." | "a" => Some(false),
-            "pm" | "p.m." | "p" => Some(true),
             "h" | "hs" | "hrs" if !explicit_minutes => None,
-            _ => return None,
+            other => meridiem_suffix(other)?,
         };
         if hour > 24 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
             return None;
@@ -513,12 +510,7 @@ impl<'a> Grammar<'a> {
     fn run_together(&self, i: usize, digits: &str, rest: &str) -> Found<Hour> {
         let (h, m) = digits.split_at(digits.len() - 2);
         let (hour, minute): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-        let pm = match rest {
-            "" => None,
-            "am" | "a.m." | "a" => Some(false),
-            "pm" | "p.m." | "p" => Some(true),
-            _ => return None,
-        };
+        let pm = meridiem_suffix(rest)?;
         if hour > 23 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
             return None;
         }
@@ -567,6 +559,17 @@ impl<'a> Grammar<'a> {
     }
     pub(super) fn day_at(&self, i: usize) -> Found<Day> {
         self.day(i)
+    }
+}
+
+/// What follows the digits of an hour: nothing (`Some(None)`), am or pm; `None` for
+/// anything else.
+fn meridiem_suffix(rest: &str) -> Option<Option<bool>> {
+    match rest {
+        "" => Some(None),
+        "am" | "a.m." | "a" => Some(Some(false)),
+        "pm" | "p.m." | "p" => Some(Some(true)),
+        _ => None,
     }
 }
 

@@ -60,26 +60,28 @@ pub fn upcoming(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc
 /// would slow down as it ages. A series with COUNT (counted from its start) or BY-lists
 /// keeps its start; daily and longer ones take few steps anyway.
 fn rebased(rrule: &str, start: DateTime<Utc>, after: DateTime<Utc>) -> DateTime<Utc> {
-    let mut step = None;
-    let mut interval = 1i64;
-    for part in rrule.split(';') {
-        let Some((key, value)) = part.split_once('=') else { continue };
-        match (key.trim().to_ascii_uppercase().as_str(), value.trim().to_ascii_uppercase().as_str()) {
-            ("FREQ", "MINUTELY") => step = Some(60),
-            ("FREQ", "HOURLY") => step = Some(3600),
-            ("FREQ", _) => return start,
-            ("INTERVAL", n) => interval = n.parse().unwrap_or(1).max(1),
-            ("COUNT", _) => return start,
-            (key, _) if key.starts_with("BY") => return start,
-            _ => {}
-        }
-    }
-    let Some(step) = step.map(|s: i64| s.saturating_mul(interval)) else { return start };
-    if after <= start {
+    let unit: i64 = match rule_field(rrule, "FREQ").as_deref() {
+        Some("MINUTELY") => 60,
+        Some("HOURLY") => 3600,
+        _ => return start,
+    };
+    let with_by_list = rrule.split(';').any(|part| part.trim().to_ascii_uppercase().starts_with("BY"));
+    if after <= start || with_by_list || rule_field(rrule, "COUNT").is_some() {
         return start;
     }
+    let step = unit.saturating_mul(interval_of(rrule).into());
     let steps = (after - start).num_seconds() / step;
     start + Duration::seconds(steps.saturating_mul(step))
+}
+
+/// The value of `name` in an RRULE from anywhere (any case, spaces around), uppercased.
+pub fn rule_field(rrule: &str, name: &str) -> Option<String> {
+    rrule.split(';').find_map(|part| part.split_once('=').filter(|(key, _)| key.trim().eq_ignore_ascii_case(name)).map(|(_, value)| value.trim().to_ascii_uppercase()))
+}
+
+/// An RRULE's INTERVAL (1 when unsaid or unreadable).
+pub fn interval_of(rrule: &str) -> u32 {
+    rule_field(rrule, "INTERVAL").and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(1)
 }
 
 /// The first occurrence of what `parts` say, as a reading with its rule.

@@ -39,7 +39,7 @@ fn lines(found: &[Reminder], lang: Lang) -> String {
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
 pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, CompanionError> {
-    let lang = crate::locale::written_in(text, fallback);
+    let lang = crate::user_language::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
     match intent {
         Intent::Set { sentence } => match hands.reminders.split(&sentence) {

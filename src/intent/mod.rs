@@ -41,12 +41,6 @@ const SET: &[&str] = &[
     "me recuerdas que", "me recuerdas",
 ];
 
-/// Openers of a timer; the date reader takes them as the lead of a length of time.
-const TIMER: &[&str] = &[
-    "set a timer for", "set a timer of", "set timer for", "start a timer for", "timer for", "pon un temporizador de", "ponme un temporizador de",
-    "pon un temporizador para", "establecer un temporizador de", "establece un temporizador de", "temporizador de",
-];
-
 const CANCEL: &[&str] = &[
     "cancel the reminder about", "cancel the reminder to", "cancel the reminder for", "cancel my reminder about", "cancel my reminder to",
     "cancel the reminder", "cancel my reminder", "cancel reminder", "delete the reminder about", "delete the reminder to", "delete the reminder",
@@ -138,7 +132,8 @@ pub fn detect(text: &str) -> Option<Intent> {
         let fact = rest(text, &words, end);
         return (!fact.is_empty() && !text.ends_with('?')).then_some(Intent::Remember { fact });
     }
-    if opener(&words, at, TIMER).is_some() {
+    // The date reader's own timer words, so what opens a timer is read as its lead.
+    if opener(&words, at, crate::dates::lexicon::TIMERS).is_some() {
         return Some(Intent::Timer { sentence: rest(text, &words, at) });
     }
     if let Some(end) = opener(&words, at, SET) {

@@ -32,7 +32,7 @@ pub async fn complete(
 ) -> Result<Routed, RouteError> {
     // Sidecar's own words follow the language the user wrote in.
     let said = request.messages.iter().rev().find(|m| m.role == super::Role::User).map(|m| m.content.as_str()).unwrap_or_default();
-    let lang = crate::locale::written_in(said, lang);
+    let lang = crate::user_language::written_in(said, lang);
     let request = ChatRequest { max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))), ..request.clone() };
     let guard = Mutex::new(RepetitionGuard::default());
     let looped = tokio::sync::Notify::new();

@@ -184,8 +184,8 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
 /// (SECONDLY, MINUTELY under the floor), before any occurrence is computed, else by the
 /// gaps between its next occurrences (an HOURLY rule with many BYMINUTE values).
 fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, now: DateTime<Utc>) -> bool {
-    let field = |name: &str| rule.split(';').find_map(|part| part.split_once('=').filter(|(k, _)| k.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_ascii_uppercase()));
-    let interval: u32 = field("INTERVAL").and_then(|v| v.parse().ok()).unwrap_or(1);
+    let field = |name: &str| recurrence::rule_field(rule, name);
+    let interval = recurrence::interval_of(rule);
     match field("FREQ").as_deref() {
         Some("SECONDLY") => return true,
         Some("MINUTELY") if interval < MIN_REPEAT_MINUTES => return true,

@@ -196,7 +196,6 @@ impl RecallIndex<'_> {
         Ok(())
     }
 
-    /// Stores an imported message with its original id and time.
     /// Whether this message was imported (or said) before: the same id from the other
     /// app with the same words, or, with no id, the same words by the same role at the
     /// same time. Ids alone could collide between two apps' exports.
@@ -217,6 +216,7 @@ impl RecallIndex<'_> {
         Ok(found.is_some())
     }
 
+    /// Stores an imported message with its original id and time.
     pub async fn import_message(
         &self,
         conversation_id: i64,

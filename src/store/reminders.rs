@@ -86,6 +86,23 @@ pub struct NewReminder<'a> {
 const COLUMNS: &str =
     "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts";
 
+/// Stores `new`, made at `now`, through `executor` (the pool, or a transaction).
+async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, new: &NewReminder<'_>, now: &str) -> Result<Reminder, StoreError> {
+    Ok(sqlx::query_as(columns_sql!(
+        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+    ))
+    .bind(new.message)
+    .bind(utc(new.due_at))
+    .bind(new.zone)
+    .bind(new.rrule)
+    .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
+    .bind(new.all_day)
+    .bind(now)
+    .bind(new.asked_in)
+    .fetch_one(executor)
+    .await?)
+}
+
 /// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
 pub struct ReminderTable<'a> {
     pub(super) store: &'a Store,
@@ -93,19 +110,7 @@ pub struct ReminderTable<'a> {
 
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
-        Ok(sqlx::query_as(columns_sql!(
-            "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-        ))
-        .bind(new.message)
-        .bind(utc(new.due_at))
-        .bind(new.zone)
-        .bind(new.rrule)
-        .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
-        .bind(new.all_day)
-        .bind(self.store.now())
-        .bind(new.asked_in)
-        .fetch_one(&self.store.pool)
-        .await?)
+        insert(&self.store.pool, &new, &self.store.now()).await
     }
 
     /// Adds a calendar's events in one transaction: all of them or, on an error, none.
@@ -126,16 +131,7 @@ impl ReminderTable<'_> {
             if before.is_some() {
                 continue;
             }
-            sqlx::query("INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .bind(new.message)
-                .bind(&due)
-                .bind(new.zone)
-                .bind(new.rrule)
-                .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
-                .bind(new.all_day)
-                .bind(&now)
-                .execute(&mut *tx)
-                .await?;
+            insert(&mut *tx, new, &now).await?;
             added += 1;
         }
         tx.commit().await?;
