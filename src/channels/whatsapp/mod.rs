@@ -195,15 +195,17 @@ impl WhatsApp {
     /// One message: dropped if its id was seen (W4; Sidecar's own replies are
     /// recorded when sent), then through the gate.
     async fn take(&self, id: String, chat: String, from_me: bool, group: bool, text: String) {
-        match self.with.store.channel_marks().first_sight(Channel::Whatsapp, &id).await {
-            Ok(true) => {}
-            Ok(false) => return tracing::debug!(%id, "WhatsApp message already seen"),
-            Err(error) => return tracing::warn!(%error, "could not check a WhatsApp message id"),
-        }
+        // Checked before any await: `say` takes the text off `sending` only after it
+        // has recorded the sent id, so an echo is caught by one check or the other.
         let own = self.own_number();
         let echo = from_me && own.as_deref() == Some(chat.as_str()) && self.sending.lock().expect("whatsapp lock").contains(&text);
         if echo {
             return tracing::debug!(%id, "echo of Sidecar's own message dropped");
+        }
+        match self.with.store.channel_marks().first_sight(Channel::Whatsapp, &id).await {
+            Ok(true) => {}
+            Ok(false) => return tracing::debug!(%id, "WhatsApp message already seen"),
+            Err(error) => return tracing::warn!(%error, "could not check a WhatsApp message id"),
         }
         let seen = gate::Seen { chat: &chat, from_me, group };
         if !gate::admits(&seen, own.as_deref(), &self.settings.allowed_numbers) {
