@@ -311,3 +311,39 @@ async fn guessing_the_pairing_code_locks_pairing_and_strangers_get_one_reply() {
     assert_eq!(bot.sent_to(other).len(), 1, "{:?}", bot.sent_to(other));
     assert_eq!(model.request_count(), 0);
 }
+
+/// Update ids are 64-bit: past i32::MAX the cursor used to stick and polling spun on
+/// one update; past u32::MAX every poll failed to parse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn update_ids_past_32_bits_are_answered_once_and_polling_stays_calm() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    bot.number_updates_from(i64::from(i32::MAX) - 1);
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+    for text in ["uno", "dos", "tres"] {
+        bot.say(ME, text);
+    }
+    bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
+    bot.number_updates_from(i64::from(u32::MAX));
+    bot.say(ME, "cuatro");
+    bot.say(ME, "cinco");
+    bot.wait_for_sent(ME, 5, Duration::from_secs(10)).await;
+    let polls_before = bot.calls("getUpdates").len();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let polls = bot.calls("getUpdates").len() - polls_before;
+    // Long polls of 1 s with nothing new: about two, not dozens.
+    assert!(polls <= 4, "{polls} polls in 2 s while idle");
+    assert_eq!(bot.sent_to(ME), ["re: uno", "re: dos", "re: tres", "re: cuatro", "re: cinco"]);
+    assert_eq!(model.request_count(), 5);
+    // A restart picks up from the kept cursor: nothing is answered twice.
+    core.shutdown().await;
+    drop(core);
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+    bot.say(ME, "seis");
+    bot.wait_for_sent(ME, 6, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(model.request_count(), 6);
+    let last = bot.calls("getUpdates").last().unwrap().body["offset"].as_i64().unwrap();
+    assert_eq!(last, i64::from(u32::MAX) + 3, "the offset confirms the 64-bit id");
+    core.shutdown().await;
+}

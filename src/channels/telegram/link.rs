@@ -6,14 +6,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide_core::payloads::GetUpdatesSetters;
 use teloxide_core::requests::{Request, Requester};
-use teloxide_core::types::{AllowedUpdate, BotCommand, ChatAction, ChatId, Update, UpdateKind};
+use teloxide_core::types::{BotCommand, ChatAction, ChatId, UpdateKind};
 use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
 use super::gate::{self, Verdict};
 use super::guard::{WrongCode, MAX_WRONG_CODES};
+use super::poll;
 use super::text::{split, MAX_UNITS};
 use super::Telegram;
 use crate::channels::backoff::Backoff;
@@ -41,7 +41,7 @@ impl Telegram {
     /// Polls until shut down: updates in, each judged and handed on once.
     pub async fn run(self: Arc<Self>) {
         self.announce_commands().await;
-        let mut offset: i32 = match self.with.store.channel_marks().cursor(Channel::Telegram).await {
+        let mut offset: i64 = match self.with.store.channel_marks().cursor(Channel::Telegram).await {
             Ok(cursor) => cursor.and_then(|c| c.parse().ok()).unwrap_or(0),
             Err(error) => {
                 tracing::warn!(%error, "could not read Telegram's cursor; starting from what the server holds");
@@ -50,13 +50,7 @@ impl Telegram {
         };
         let mut waits = backoff();
         loop {
-            let poll = self
-                .bot
-                .get_updates()
-                .offset(offset)
-                .timeout(self.settings.poll_timeout_secs)
-                .allowed_updates([AllowedUpdate::Message])
-                .send();
+            let poll = poll::get_updates(&self.bot, offset, self.settings.poll_timeout_secs).send();
             let result = tokio::select! {
                 result = poll => result,
                 _ = self.stop.cancelled() => return,
@@ -65,9 +59,13 @@ impl Telegram {
                 Ok(updates) => {
                     self.health.up(self.with.clock.now());
                     waits.reset();
+                    let updates: Vec<poll::Polled> = updates.iter().filter_map(poll::read).collect();
+                    offset = poll::next_offset(offset, &updates);
                     for update in updates {
-                        offset = offset.max(i32::try_from(update.id.0).unwrap_or(i32::MAX).saturating_add(1));
-                        self.take(update).await;
+                        match update.kind {
+                            Some(kind) => self.take(kind).await,
+                            None => tracing::info!(update = update.id, "Telegram update of a kind Sidecar does not read, skipped"),
+                        }
                     }
                     if let Err(error) = self.with.store.channel_marks().set_cursor(Channel::Telegram, &offset.to_string()).await {
                         tracing::warn!(%error, "could not keep Telegram's cursor");
@@ -104,8 +102,8 @@ impl Telegram {
     /// One update: a paired chat's message goes to the conversation, `/start CODE`
     /// pairs, anyone else is told the bot is private. A message id already taken in
     /// is dropped.
-    async fn take(self: &Arc<Self>, update: Update) {
-        let UpdateKind::Message(message) = update.kind else { return };
+    async fn take(self: &Arc<Self>, kind: UpdateKind) {
+        let UpdateKind::Message(message) = kind else { return };
         let Some(text) = message.text() else { return };
         let chat = message.chat.id.0;
         let id = format!("{chat}:{}", message.id.0);

@@ -4,12 +4,14 @@
 //! messages reach the paired chats when the router sends them there).
 //!
 //! `gate` decides who gets through, `text` cuts long replies, `link` polls and sends
-//! with Telegram's flood control (`retry_after`) and backoff on network loss.
+//! with Telegram's flood control (`retry_after`) and backoff on network loss, `poll`
+//! asks for updates with the API's 64-bit ids.
 
 pub mod gate;
 pub mod guard;
 mod link;
 pub mod paired;
+pub mod poll;
 pub mod text;
 
 use std::collections::HashMap;

@@ -29,6 +29,8 @@ struct State {
     calls: Vec<Call>,
     /// The next this-many sendMessage calls get 429 with this retry_after.
     flood: (u32, u32),
+    /// Update ids are numbered from here (Telegram picks a random start after a quiet week).
+    first_update_id: i64,
 }
 
 #[derive(Clone)]
@@ -56,7 +58,7 @@ impl FakeBotApi {
         let port = listener.local_addr().unwrap().port();
         let server = Self {
             api_url: format!("http://127.0.0.1:{port}"),
-            state: Arc::new(Mutex::new(State { next_message_id: 1, ..State::default() })),
+            state: Arc::new(Mutex::new(State { next_message_id: 1, first_update_id: 1, ..State::default() })),
             news: Arc::default(),
             up: Arc::new(AtomicBool::new(true)),
         };
@@ -76,7 +78,7 @@ impl FakeBotApi {
         let mut state = self.state.lock().unwrap();
         let id = state.next_message_id;
         state.next_message_id += 1;
-        let update_id = state.updates.len() as i64 + 1;
+        let update_id = state.updates.len() as i64 + state.first_update_id;
         state.updates.push(json!({"update_id": update_id, "message": message_json(chat, id, text)}));
         drop(state);
         self.news.notify_waiters();
@@ -86,10 +88,16 @@ impl FakeBotApi {
     /// Delivers an update again with a new update id (a server repeating itself).
     pub fn repeat(&self, chat: i64, message_id: i64, text: &str) {
         let mut state = self.state.lock().unwrap();
-        let update_id = state.updates.len() as i64 + 1;
+        let update_id = state.updates.len() as i64 + state.first_update_id;
         state.updates.push(json!({"update_id": update_id, "message": message_json(chat, message_id, text)}));
         drop(state);
         self.news.notify_waiters();
+    }
+
+    /// Numbers the updates still to come from `id` on.
+    pub fn number_updates_from(&self, id: i64) {
+        let mut state = self.state.lock().unwrap();
+        state.first_update_id = id - state.updates.len() as i64;
     }
 
     /// The next `times` sendMessage calls are refused with 429 and `retry_after`.
