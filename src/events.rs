@@ -114,6 +114,9 @@ pub enum CoreEvent {
     FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<crate::knowledge::suggest::Suggestion>, saved: bool },
     /// Recall by meaning embedded another batch: `embedded` of `total` items have vectors.
     MemoryIndexing { embedded: u64, total: u64 },
+    /// A calendar import at work: `saved` of `total` events stored (`total` is 0 while
+    /// the file is still being read); `done` once it ended, whichever way.
+    CalendarImport { saved: u64, total: u64, done: bool },
 }
 
 /// Notices shown while a turn runs.

@@ -283,6 +283,12 @@ pub async fn import_reminders_ics(core: Core<'_>, text: String) -> Result<sideca
     Ok(core.reminders().import_ics(&text).await?)
 }
 
+/// Stops the calendar import under way; whether there was one.
+#[tauri::command]
+pub fn stop_reminders_import(core: Core<'_>) -> bool {
+    core.reminders().stop_import()
+}
+
 #[tauri::command]
 pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, CommandError> {
     Ok(core.reminders().cancel(id).await?)

@@ -163,6 +163,7 @@ pub fn run() {
             commands::add_reminder_sentence,
             commands::export_reminders_ics,
             commands::import_reminders_ics,
+            commands::stop_reminders_import,
             commands::cancel_reminder,
             commands::snooze_reminder,
             commands::proactive_status,

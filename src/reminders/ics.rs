@@ -21,6 +21,8 @@ pub struct Imported {
     /// DTSTART of a repeating event (COUNT and INTERVAL count from it).
     pub series_start: Option<DateTime<Utc>>,
     pub all_day: bool,
+    /// The rest of a cut title, then the event's DESCRIPTION.
+    pub description: Option<String>,
 }
 
 /// What an import found besides the reminders.
@@ -36,6 +38,8 @@ pub struct Skipped {
 
 /// The longest reminder text a calendar event brings in, in characters.
 pub const MAX_TITLE_CHARS: usize = 500;
+/// The most of an event's cut title and notes kept as a reminder's description.
+pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IcsError {
@@ -110,6 +114,9 @@ pub fn export(reminders: &[Reminder]) -> String {
         let start = r.series_start.unwrap_or(r.due_at).with_timezone(&zone);
         let mut event = Event::new();
         event.uid(&format!("sidecar-reminder-{}@sidecar.local", r.id)).summary(&r.message).timestamp(r.created_at);
+        if let Some(description) = &r.description {
+            event.description(description);
+        }
         if r.all_day {
             event.all_day(start.date_naive());
         } else {
@@ -132,14 +139,14 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
     let mut found = Vec::new();
     let mut skipped = Skipped::default();
     for component in &calendar.components {
-        let (summary, start, rrule) = match component {
-            icalendar::CalendarComponent::Event(e) => (e.get_summary(), e.get_start(), e.property_value("RRULE")),
-            icalendar::CalendarComponent::Todo(t) => (t.get_summary(), t.get_start().or(t.get_due()), t.property_value("RRULE")),
+        let (summary, notes, start, rrule) = match component {
+            icalendar::CalendarComponent::Event(e) => (e.get_summary(), e.get_description(), e.get_start(), e.property_value("RRULE")),
+            icalendar::CalendarComponent::Todo(t) => (t.get_summary(), t.get_description(), t.get_start().or(t.get_due()), t.property_value("RRULE")),
             _ => continue,
         };
         let title = summary.map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)");
-        skipped.shortened += usize::from(title.chars().nth(MAX_TITLE_CHARS).is_some());
-        let summary = crate::words::reminders::within(title, MAX_TITLE_CHARS);
+        let (summary, description) = split_title(title, notes);
+        skipped.shortened += usize::from(summary.len() < title.len());
         let Some(start) = start else {
             skipped.unreadable.push(format!("\"{summary}\": no start time"));
             continue;
@@ -175,9 +182,26 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             skipped.unreadable.push(format!("\"{summary}\": more than 100 years ahead"));
             continue;
         }
-        found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day });
+        found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day, description });
     }
     Ok((found, skipped))
+}
+
+/// A title as a reminder's text (cut to `MAX_TITLE_CHARS`, marked "…") and its
+/// description: the cut rest ("…" first), then the event's notes, within
+/// `MAX_DESCRIPTION_CHARS`.
+fn split_title(title: &str, notes: Option<&str>) -> (String, Option<String>) {
+    let (text, rest) = match title.char_indices().nth(MAX_TITLE_CHARS) {
+        Some((end, _)) => (format!("{}…", title[..end].trim_end()), Some(format!("…{}", title[end..].trim_start()))),
+        None => (title.to_string(), None),
+    };
+    let notes = notes.map(str::trim).filter(|n| !n.is_empty());
+    let description = match (rest, notes) {
+        (Some(rest), Some(notes)) => Some(format!("{rest}\n\n{notes}")),
+        (Some(rest), None) => Some(rest),
+        (None, notes) => notes.map(str::to_string),
+    };
+    (text, description.map(|d| crate::words::reminders::within(&d, MAX_DESCRIPTION_CHARS)))
 }
 
 /// Whether a rule repeats more often than a reminder may: by its frequency alone

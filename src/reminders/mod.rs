@@ -115,6 +115,8 @@ pub struct SentencePreview {
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ImportReport {
     pub added: usize,
+    /// Stopped by the user before the end: nothing was stored.
+    pub stopped: bool,
     #[serde(flatten)]
     pub skipped: ics::Skipped,
 }

@@ -22,6 +22,9 @@ use crate::store::Store;
 use crate::words::reminders as reminder_words;
 use crate::words::Lang;
 
+/// A calendar import reports its progress every this many events.
+const IMPORT_PROGRESS_EVERY: usize = 250;
+
 /// Longest snooze, so a typo does not hide a reminder for years.
 const MAX_SNOOZE_MINUTES: u32 = 7 * 24 * 60;
 
@@ -43,6 +46,8 @@ pub struct ReminderService {
     lang: Lang,
     /// The hour of an all-day reminder.
     all_day: chrono::NaiveTime,
+    /// Stops the calendar import under way.
+    import_stop: std::sync::Mutex<Option<tokio_util::sync::CancellationToken>>,
 }
 
 /// How far apart two readings of one chat message may fall and still be the same
@@ -51,7 +56,7 @@ const SAME_REQUEST_SLACK: chrono::Duration = chrono::Duration::minutes(2);
 
 impl ReminderService {
     pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang, all_day: chrono::NaiveTime) -> Self {
-        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day }
+        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day, import_stop: Default::default() }
     }
 
     /// The language the service speaks in.
@@ -165,6 +170,7 @@ impl ReminderService {
                 all_day: reading.all_day,
                 series_start: None,
                 asked_in,
+                description: None,
             })
             .await?;
         self.changed();
@@ -197,7 +203,7 @@ impl ReminderService {
         let snoozed = if original_kept {
             self.store
                 .reminder_table()
-                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None, asked_in: None })
+                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None, asked_in: None, description: reminder.description.as_deref() })
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
@@ -222,9 +228,30 @@ impl ReminderService {
         Ok(path)
     }
 
-    /// Adds the events of an `.ics` file as reminders; how many, and what was skipped.
+    /// Adds the events of an `.ics` file as reminders, all or none; how many, and what
+    /// was skipped. Progress goes out as `CalendarImport` events; `stop_import` ends
+    /// it with nothing stored.
     pub async fn import_ics(&self, text: &str) -> Result<super::ImportReport, CompanionError> {
-        let (found, skipped) = super::ics::import(text, self.clock.now(), self.clock.zone(), self.all_day).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        let stop = tokio_util::sync::CancellationToken::new();
+        *self.import_stop.lock().expect("import lock") = Some(stop.clone());
+        let report = self.import_ics_until(text, &stop).await;
+        self.import_stop.lock().expect("import lock").take();
+        let saved = report.as_ref().map_or(0, |r| r.added as u64);
+        self.events.publish(CoreEvent::CalendarImport { saved, total: saved, done: true });
+        report
+    }
+
+    /// Stops the calendar import under way, if any; whether there was one.
+    pub fn stop_import(&self) -> bool {
+        self.import_stop.lock().expect("import lock").as_ref().inspect(|stop| stop.cancel()).is_some()
+    }
+
+    async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, CompanionError> {
+        self.events.publish(CoreEvent::CalendarImport { saved: 0, total: 0, done: false });
+        let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.all_day, text.to_string());
+        // Reading a large calendar takes seconds of CPU: off the runtime's threads.
+        let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
+        let (found, skipped) = read.map_err(|e| CompanionError::InvalidInput(format!("the calendar could not be read: {e}")))?.map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
         let events: Vec<NewReminder> = found
             .iter()
             .map(|event| NewReminder {
@@ -235,13 +262,23 @@ impl ReminderService {
                 all_day: event.all_day,
                 series_start: event.series_start,
                 asked_in: None,
+                description: event.description.as_deref(),
             })
             .collect();
-        let added = self.store.reminder_table().add_imported(&events).await?;
+        let total = events.len() as u64;
+        let progress = |done: usize| {
+            if done % IMPORT_PROGRESS_EVERY == 0 {
+                self.events.publish(CoreEvent::CalendarImport { saved: done as u64, total, done: false });
+            }
+            !stop.is_cancelled()
+        };
+        let Some(added) = self.store.reminder_table().add_imported(&events, progress).await? else {
+            return Ok(super::ImportReport { added: 0, stopped: true, skipped });
+        };
         if added > 0 {
             self.changed();
         }
-        Ok(super::ImportReport { added, skipped })
+        Ok(super::ImportReport { added, stopped: false, skipped })
     }
 
     fn changed(&self) {

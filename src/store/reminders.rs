@@ -60,6 +60,8 @@ pub struct Reminder {
     /// Times a delivery of the due occurrence got as far as showing it, without the
     /// delivery being recorded (a crash): 0 for a fresh occurrence.
     pub shown_attempts: i64,
+    /// What the text leaves out (an imported event's cut title and its notes).
+    pub description: Option<String>,
 }
 
 impl Reminder {
@@ -81,15 +83,16 @@ pub struct NewReminder<'a> {
     pub series_start: Option<DateTime<Utc>>,
     /// The user's chat message this reminder answers, when one asked for it.
     pub asked_in: Option<i64>,
+    pub description: Option<&'a str>,
 }
 
 const COLUMNS: &str =
-    "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts";
+    "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts, description";
 
 /// Stores `new`, made at `now`, through `executor` (the pool, or a transaction).
 async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, new: &NewReminder<'_>, now: &str) -> Result<Reminder, StoreError> {
     Ok(sqlx::query_as(columns_sql!(
-        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
     ))
     .bind(new.message)
     .bind(utc(new.due_at))
@@ -99,6 +102,7 @@ async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, 
     .bind(new.all_day)
     .bind(now)
     .bind(new.asked_in)
+    .bind(new.description)
     .fetch_one(executor)
     .await?)
 }
@@ -113,14 +117,19 @@ impl ReminderTable<'_> {
         insert(&self.store.pool, &new, &self.store.now()).await
     }
 
-    /// Adds a calendar's events in one transaction: all of them or, on an error, none.
-    /// An event already pending (same words, time and rule: imported before) is not
-    /// added again. How many were added.
-    pub async fn add_imported(&self, events: &[NewReminder<'_>]) -> Result<usize, StoreError> {
+    /// Adds a calendar's events in one transaction: all of them or, on an error or when
+    /// `progress` (told how many were gone through) answers false, none. An event
+    /// already pending (same words, time and rule: imported before) is not added again.
+    /// How many were added; `None` when stopped.
+    pub async fn add_imported(&self, events: &[NewReminder<'_>], mut progress: impl FnMut(usize) -> bool) -> Result<Option<usize>, StoreError> {
         let mut tx = self.store.write_transaction().await?;
         let now = self.store.now();
         let mut added = 0;
-        for new in events {
+        for (done, new) in events.iter().enumerate() {
+            if !progress(done) {
+                tx.rollback().await?;
+                return Ok(None);
+            }
             let due = utc(new.due_at);
             let before: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ? AND rrule IS ? AND message = ? LIMIT 1")
                 .bind(&due)
@@ -134,8 +143,9 @@ impl ReminderTable<'_> {
             insert(&mut *tx, new, &now).await?;
             added += 1;
         }
+        progress(events.len());
         tx.commit().await?;
-        Ok(added)
+        Ok(Some(added))
     }
 
     /// Pending reminders set in answer to the chat message `asked_in`, oldest first.

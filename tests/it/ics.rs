@@ -175,3 +175,87 @@ fn a_broken_calendar_says_what_is_wrong_and_where() {
     assert!(read(&crossed).contains("END:VCALENDAR on line 6 closes BEGIN:VEVENT from line 4"), "{}", read(&crossed));
     assert!(read("hello").contains("not a NAME:value line"), "{}", read("hello"));
 }
+
+/// What a cut title leaves out is kept as the reminder's description, with the event's
+/// own notes, and goes back out as DESCRIPTION in an export.
+#[tokio::test]
+async fn a_cut_title_and_the_events_notes_are_kept_as_its_description() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), now).await;
+    let title = format!("{} END", "word ".repeat(200));
+    let text = format!(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:{title}\r\nDESCRIPTION:Bring the X-rays\\, please\r\nDTSTART:20261120T100000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:2\r\nSUMMARY:short\r\nDTSTART:20261120T110000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    );
+    let report = core.reminders().import_ics(&text).await.unwrap();
+    assert_eq!((report.added, report.skipped.shortened), (2, 1));
+    let pending = core.reminders().pending().await.unwrap();
+    let cut = pending.iter().find(|r| r.message.starts_with("word")).unwrap();
+    assert!(cut.message.ends_with('…') && cut.message.chars().count() <= 501);
+    let description = cut.description.as_deref().unwrap();
+    assert!(description.starts_with('…') && description.contains("END"), "{description}");
+    assert!(description.ends_with("Bring the X-rays, please"), "{description}");
+    let words = |s: &str| s.matches("word").count();
+    assert_eq!(words(&cut.message) + words(description), 200, "nothing of the title is lost");
+    assert_eq!(pending.iter().find(|r| r.message == "short").unwrap().description, None);
+    // Out and back in: the notes travel.
+    let ics = core.reminders().export_ics().await.unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let copy = open(other.path(), now).await;
+    copy.reminders().import_ics(&ics).await.unwrap();
+    let again = copy.reminders().pending().await.unwrap();
+    assert_eq!(again.iter().find(|r| r.message == cut.message).unwrap().description.as_deref(), Some(description));
+}
+
+fn calendar_of(events: usize) -> String {
+    let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n");
+    for i in 0..events {
+        text += &format!("BEGIN:VEVENT\r\nUID:{i}\r\nSUMMARY:event {i}\r\nDTSTART:2027{:02}{:02}T{:02}0000Z\r\nEND:VEVENT\r\n", 1 + i % 12, 1 + i % 28, i % 24);
+    }
+    text + "END:VCALENDAR\r\n"
+}
+
+/// A large import says how far it got, and Stop ends it with nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_reports_progress_and_stop_leaves_nothing_behind() {
+    use sidecar::events::CoreEvent;
+    let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), now).await;
+    let mut events = core.events().subscribe();
+    let report = core.reminders().import_ics(&calendar_of(1_000)).await.unwrap();
+    assert_eq!((report.added, report.stopped), (1_000, false));
+    let mut seen = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let CoreEvent::CalendarImport { saved, total, done } = event {
+            seen.push((saved, total, done));
+        }
+    }
+    assert_eq!(seen.first(), Some(&(0, 0, false)), "reading is said first");
+    assert_eq!(seen.last(), Some(&(1_000, 1_000, true)));
+    let steps: Vec<u64> = seen.iter().filter(|(_, total, done)| *total > 0 && !done).map(|(saved, _, _)| *saved).collect();
+    assert_eq!(steps, [0, 250, 500, 750, 1_000], "{seen:?}");
+    assert!(!core.reminders().stop_import(), "nothing to stop once it ended");
+
+    // Stopped as soon as saving starts: all or nothing, so nothing.
+    let other = tempfile::tempdir().unwrap();
+    let core = open(other.path(), now).await;
+    let mut events = core.events().subscribe();
+    let stopper = {
+        let core = core.clone();
+        tokio::spawn(async move {
+            while let Ok(event) = events.recv().await {
+                if let CoreEvent::CalendarImport { total, .. } = event {
+                    if total > 0 {
+                        return core.reminders().stop_import();
+                    }
+                }
+            }
+            false
+        })
+    };
+    let report = core.reminders().import_ics(&calendar_of(20_000)).await.unwrap();
+    assert!(stopper.await.unwrap(), "the import was under way when stopped");
+    assert_eq!((report.added, report.stopped), (0, true));
+    assert!(core.reminders().pending().await.unwrap().is_empty());
+}

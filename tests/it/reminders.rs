@@ -41,6 +41,7 @@ pub(crate) fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         late: false,
         created_at: due,
         shown_attempts: 0,
+        description: None,
     }
 }
 
@@ -153,7 +154,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None })
+        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None, description: None })
         .await
         .unwrap();
     // The previous process marked it attempting and died before showing it.
@@ -175,7 +176,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
 async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_not_late() {
     let (_dir, store) = store().await;
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None };
+    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let missed = store.reminder_table().add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
     let on_time = store.reminder_table().add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
     let future = store.reminder_table().add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
@@ -194,7 +195,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None })
+        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None })
         .await
         .unwrap();
     let claimed = store.reminder_table().claim_due(due).await.unwrap();
@@ -221,7 +222,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let rrule = parsed.rrule.clone().unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", rrule: Some(&rrule), all_day: false, series_start: None, asked_in: None })
+        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", rrule: Some(&rrule), all_day: false, series_start: None, asked_in: None, description: None })
         .await
         .unwrap();
     let shown = Arc::new(Shown::default());
@@ -242,7 +243,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     }
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None }).await.unwrap();
+    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None }).await.unwrap();
     let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");
@@ -369,7 +370,7 @@ async fn crash_while_showing(store: &Store, now: DateTime<Utc>, id: i64) {
 async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_repeated() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let new = NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None };
+    let new = NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let added = store.reminder_table().add_reminder(new).await.unwrap();
     crash_while_showing(&store, due, added.id).await;
     let watched = Arc::new(Watched::default());
@@ -386,7 +387,7 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
 async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_others() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None };
+    let new = |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
     // Three starts, each killed right after showing it.
     for _ in 0..sidecar::reminders::scheduler::MAX_SHOWS {

@@ -109,6 +109,7 @@ export type CoreEvent =
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | { type: "memory_indexing"; embedded: number; total: number }
+  | { type: "calendar_import"; saved: number; total: number; done: boolean }
   | { type: "facts_noticed"; conversation_id: number; message_id: number; suggestions: { text: string; category: Category }[]; saved: boolean }
   | ({ type: "model_status" } & ModelStatus)
   | ({ type: "model_download" } & DownloadState);
@@ -370,6 +371,8 @@ export interface Reminder {
   delivered_at: string | null;
   late: boolean;
   created_at: string;
+  /** What the text leaves out: an imported event's cut title and its notes. */
+  description?: string | null;
 }
 /** What setting a reminder did (the core's `Setting`). */
 export interface ReminderSetting {
@@ -413,8 +416,12 @@ export interface SentencePreview {
 }
 export interface IcsImport {
   added: number;
+  /** Stopped before the end: nothing was stored. */
+  stopped?: boolean;
   past: number;
   unreadable: string[];
+  /** Titles cut to fit a notification; the rest went to the description. */
+  shortened?: number;
 }
 export type Level = "low" | "medium" | "high";
 export type SinkId = "chat" | "notification" | "tray" | "console" | "telegram" | "whatsapp";
@@ -723,6 +730,7 @@ export const api = {
   addReminderSentence: (sentence: string) => invoke<ReminderSetting>("add_reminder_sentence", { sentence }),
   exportRemindersIcs: () => invoke<string>("export_reminders_ics"),
   importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
+  stopRemindersImport: () => invoke<boolean>("stop_reminders_import"),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
   snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),

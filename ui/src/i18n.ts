@@ -8,6 +8,7 @@ import { modelsEn, modelsEs } from "./strings/models";
 import { preferencesEn, preferencesEs } from "./strings/preferences";
 import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
+import { calendarEn, calendarEs } from "./strings/calendar";
 
 const enBase = {
   locale: "en-GB",
@@ -286,7 +287,7 @@ const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -568,7 +569,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -185,6 +185,49 @@ describe("reminders page", () => {
     expect(core.invoked("import_reminders_ics")[0].args).toEqual({ text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" });
   });
 
+  it("shows an import's progress, stops it, and says what was left out and why", async () => {
+    const core = new FakeCore();
+    let finish: (report: unknown) => void = () => {};
+    core.handlers.import_reminders_ics = () => new Promise((resolve) => (finish = resolve));
+    core.handlers.stop_reminders_import = () => {
+      finish({ added: 0, stopped: true, past: 0, unreadable: [], shortened: 0 });
+      return true;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    const file = new File(["BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"], "big.ics", { type: "text/calendar" });
+    await user.upload(screen.getByTestId("import-ics"), file);
+    expect(await screen.findByTestId("import-progress")).toHaveTextContent("Reading the calendar…");
+    await core.event({ type: "calendar_import", saved: 2500, total: 10000, done: false });
+    await waitFor(() => expect(screen.getByTestId("import-progress")).toHaveTextContent("Importing 2,500 of 10,000 events…"));
+    expect(screen.queryByTestId("import-ics")).toBeNull();
+    await user.click(screen.getByTestId("stop-import"));
+    await waitFor(() => expect(screen.getByTestId("reminders-message")).toHaveTextContent("Import stopped. Nothing was imported"));
+    expect(screen.queryByTestId("import-progress")).toBeNull();
+    // Again, to the end: what was cut and what was skipped, each with why.
+    const unreadable = Array.from({ length: 7 }, (_, i) => `"standup ${i}": repeats more often than every 15 minutes (FREQ=MINUTELY)`);
+    core.handlers.import_reminders_ics = () => ({ added: 40, stopped: false, past: 0, unreadable, shortened: 1 });
+    await user.upload(screen.getByTestId("import-ics"), file);
+    const details = await screen.findByTestId("import-details");
+    expect(details).toHaveTextContent("1 title was too long for a notification and was cut; the rest is in the reminder's notes.");
+    expect(within(details).getAllByRole("listitem")).toHaveLength(5);
+    expect(details).toHaveTextContent("standup 0");
+    expect(details).toHaveTextContent("…and 2 more.");
+  });
+
+  it("shows a reminder's notes when it has some", async () => {
+    const core = new FakeCore();
+    core.handlers.reminders_overview = () => ({ ...overview, upcoming: [reminder(1, "dentist…", { description: "…with the X-rays\n\nBring the card" })] });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    const notes = await screen.findByTestId("reminder-notes");
+    expect(notes).toHaveTextContent("Notes");
+    expect(notes).toHaveTextContent("Bring the card");
+    expect(screen.getAllByTestId("reminder-notes")).toHaveLength(1);
+  });
+
   it("snoozes and cancels from the page", async () => {
     const core = new FakeCore();
     core.handlers.reminders_overview = () => overview;

@@ -114,11 +114,18 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
     }
     if let Some(path) = import {
         let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        let report = service.import_ics(&text).await?;
+        let progress = tokio::spawn(show_import_progress(companion.events().subscribe()));
+        let report = service.import_ics(&text).await;
+        let _ = progress.await;
+        let report = report?;
         let (added, skipped) = (report.added, report.skipped);
         println!("Imported {added} reminder(s) from {}.", path.display());
         if skipped.shortened > 0 {
-            println!("Cut {} event title(s) longer than {} characters.", skipped.shortened, sidecar::reminders::ics::MAX_TITLE_CHARS);
+            println!(
+                "Cut {} event title(s) longer than {} characters; the rest is kept in each reminder's description.",
+                skipped.shortened,
+                sidecar::reminders::ics::MAX_TITLE_CHARS
+            );
         }
         if skipped.past > 0 {
             println!("Skipped {} event(s) already over.", skipped.past);
@@ -142,9 +149,32 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
         println!("{heading}:");
         for view in list.iter() {
             println!("  {}", service.for_people(&view.reminder));
+            if let Some(first) = view.reminder.description.as_deref().and_then(|d| d.lines().find(|l| !l.trim().is_empty())) {
+                println!("      {}", sidecar::words::reminders::within(first.trim(), 100));
+            }
         }
     }
     Ok(0)
+}
+
+/// "Importing… 2500 of 10000" on a terminal's standard error while a calendar import
+/// runs; nothing when the output is read by a program.
+async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidecar::events::CoreEvent>) {
+    use std::io::{IsTerminal, Write};
+    let terminal = std::io::stderr().is_terminal();
+    while let Ok(event) = events.recv().await {
+        let sidecar::events::CoreEvent::CalendarImport { saved, total, done } = event else { continue };
+        if done {
+            if terminal {
+                eprint!("\r\x1b[2K");
+            }
+            return;
+        }
+        if terminal && total > 0 {
+            eprint!("\rImporting… {saved} of {total} events");
+            let _ = std::io::stderr().flush();
+        }
+    }
 }
 
 /// The schedulers with the terminal and OS notifications as sinks.

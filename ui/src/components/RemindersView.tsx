@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, toCommandError, type Reminder, type ReminderSetting, type RemindersOverview, type WhenPreview } from "../api";
 import { useStrings } from "../i18n";
+import { CalendarFiles } from "./CalendarFiles";
 
 /** "Sun 22 Nov, 09:00" in the reminder's own zone. */
 export function localTime(iso: string, zone: string, lang: string): string {
@@ -45,6 +46,12 @@ function Row({
           {kind === "failed" && ` · ${t.reminderFailedNote}`}
           {reminder.state === "attempting" && ` · ${t.reminderDelivering}`}
         </div>
+        {reminder.description && (
+          <details className="reminder-notes small" data-testid="reminder-notes">
+            <summary>{t.reminderNotes}</summary>
+            <p>{reminder.description}</p>
+          </details>
+        )}
         {kind === "recurring" && reminder.next && reminder.next.length > 1 && (
           <div className="muted small" data-testid="next-dates">
             {t.nextDates(reminder.next.map((d) => localTime(d, reminder.zone, t.locale)).join(" · "))}
@@ -232,45 +239,6 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
         {error && <span className="error-text">{error}</span>}
       </div>
     </form>
-  );
-}
-
-/** A chosen file's text (FileReader: every webview has it). */
-function readText(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result ?? ""));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
-}
-
-/** Export to a calendar file, or import one. */
-function CalendarFiles({ onDone }: { onDone: (message: string) => void }) {
-  const t = useStrings();
-  const fail = (e: unknown) => onDone(toCommandError(e).message);
-  return (
-    <div className="calendar-files">
-      <button type="button" className="ghost small" data-testid="export-ics" onClick={() => api.exportRemindersIcs().then((path) => onDone(t.exported(path)), fail)}>
-        {t.exportIcs}
-      </button>
-      <label className="ghost small file-button">
-        {t.importIcs}
-        <input
-          type="file"
-          accept=".ics,text/calendar"
-          data-testid="import-ics"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (!file) return;
-            readText(file)
-              .then((text) => api.importRemindersIcs(text))
-              .then((r) => onDone(t.imported(r.added, r.past, r.unreadable.length)), fail);
-          }}
-        />
-      </label>
-    </div>
   );
 }
 
