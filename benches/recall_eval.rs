@@ -14,6 +14,7 @@ use serde::Deserialize;
 use sidecar::clock::Clock;
 use sidecar::llm::Role;
 use sidecar::recall::RecallMode;
+use sidecar::store::archives::ImportedTurn;
 use sidecar::{Companion, CompanionOptions};
 
 #[derive(Deserialize)]
@@ -71,10 +72,9 @@ async fn main() {
 
     if !reuse {
         for messages in &set.conversations {
-            let conversation = core.store().conversations().new_conversation().await.unwrap();
-            for m in messages {
-                core.store().recall_index().import_message(conversation, m.role, &m.content, Some(&m.timestamp), None).await.unwrap();
-            }
+            let turns: Vec<ImportedTurn> = messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
+            let done = core.store().archives().archive(None, &turns).await.unwrap();
+            assert_eq!(done.stored, turns.len(), "the evaluation's ids follow the stored order");
         }
     }
     // The evaluation's ids, mapped to the ids the store gave (in the same order).

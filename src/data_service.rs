@@ -15,6 +15,7 @@ use crate::export::{self, ExportFormat};
 use crate::knowledge::store::KnowledgeStore;
 use crate::llm::Role;
 use crate::meaning::indexer::MeaningIndex;
+use crate::store::archives::ImportedTurn;
 use crate::store::{Store, StoreError};
 use crate::words::Lang;
 
@@ -141,34 +142,17 @@ impl DataService {
     }
 
     /// Stores the turns not already in Sidecar as one archived conversation (none when
-    /// every one was there); (stored, already there).
+    /// every one was there), in one transaction; (stored, already there).
     async fn archive(&self, title: Option<&str>, turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)]) -> Result<(usize, usize), DataError> {
-        let index = self.store.recall_index();
-        let mut conversation = None;
-        let (mut stored, mut already) = (0, 0);
-        for (role, content, timestamp, external_id) in turns {
-            let when = timestamp.map(crate::store::utc);
-            // Checked against what is stored so far, so a message twice in one file is kept once.
-            if index.already_imported(*role, content, when.as_deref(), external_id.as_deref()).await? {
-                already += 1;
-                continue;
-            }
-            let id = match conversation {
-                Some(id) => id,
-                None => {
-                    let id = self.store.conversations().new_conversation().await?;
-                    index.archive_conversation(id).await?;
-                    if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
-                        self.store.chat_list().rename(id, Some(title)).await?;
-                    }
-                    *conversation.insert(id)
-                }
-            };
-            index.import_message(id, *role, content, when.as_deref(), external_id.as_deref()).await?;
-            stored += 1;
-        }
+        let times: Vec<Option<String>> = turns.iter().map(|(_, _, at, _)| at.map(crate::store::utc)).collect();
+        let turns: Vec<ImportedTurn> = turns
+            .iter()
+            .zip(&times)
+            .map(|((role, content, _, external_id), at)| ImportedTurn { role: *role, content, timestamp: at.as_deref(), external_id: external_id.as_deref() })
+            .collect();
+        let done = self.store.archives().archive(title, &turns).await?;
         // Vectors follow in the background (or `sidecar import` waits for them).
         self.meaning.wake();
-        Ok((stored, already))
+        Ok((done.stored, done.already))
     }
 }

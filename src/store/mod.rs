@@ -12,6 +12,7 @@ macro_rules! columns_sql {
 }
 
 mod channels;
+pub mod archives;
 pub mod chat_list;
 mod context;
 mod corrections;
@@ -137,6 +138,10 @@ impl Store {
     // One handle per table group, each in its own module.
     pub fn conversations(&self) -> messages::Conversations<'_> {
         messages::Conversations { store: self }
+    }
+
+    pub fn archives(&self) -> archives::Archives<'_> {
+        archives::Archives { store: self }
     }
 
     pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
