@@ -6,6 +6,7 @@ mod answer_language;
 mod anthropic;
 mod backup;
 mod hostile_backups;
+mod hostile_files;
 mod chats;
 mod checkpoints;
 mod cli;
