@@ -34,6 +34,8 @@ cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|ou
 echo "== reminders and proactivity =="
 cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
+echo "== imports: a ChatGPT export and a large calendar =="
+cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="
 cargo bench --bench phone_channels 2>/dev/null
 echo "== local models: download throughput, resume, restart on a switch =="
