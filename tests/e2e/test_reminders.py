@@ -162,3 +162,57 @@ def test_reminders_asked_twice_are_both_kept_and_one_set_from_the_cli_fires_on_t
         assert late < 5, f"shown {late:.1f} s after its time"
     finally:
         desktop.close(session)
+
+
+def _calendar(events, extra=""):
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN"]
+    for i in range(events):
+        lines += ["BEGIN:VEVENT", f"UID:{i}", f"SUMMARY:event {i}",
+                  f"DTSTART:2027{1 + i % 12:02d}{1 + i % 28:02d}T{i % 24:02d}{i % 60:02d}00Z", "END:VEVENT"]
+    return "\r\n".join(lines) + "\r\n" + extra + "END:VCALENDAR\r\n"
+
+
+def _choose_file(session, path):
+    # The input is hidden behind its label; WebDriver needs it shown to type a path.
+    session.script("document.querySelector('[data-testid=import-ics]').style.display = 'block'")
+    session.send_keys(session.find("[data-testid=import-ics]"), str(path))
+
+
+def test_a_calendar_import_shows_progress_stops_clean_and_keeps_a_cut_titles_rest(desktop, tmp_path):
+    data = tmp_path / "data"
+    big = tmp_path / "big.ics"
+    big.write_text(_calendar(60_000), newline="")
+    long_title = "Reunión trimestral " + "con todo el equipo de producto " * 30 + "FIN"
+    small = tmp_path / "small.ics"
+    small.write_text(_calendar(3, "BEGIN:VEVENT\r\nUID:long\r\nSUMMARY:" + long_title +
+                                "\r\nDESCRIPTION:Traer las cifras del trimestre\r\nDTSTART:20270105T090000Z\r\nEND:VEVENT\r\n"
+                                "BEGIN:VEVENT\r\nUID:often\r\nSUMMARY:ping\r\nDTSTART:20270105T090000Z\r\nRRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\n"),
+                     newline="")
+    session = desktop.launch(data)
+    try:
+        session.click(session.wait_for("[data-testid=nav-reminders]", 20))
+        session.wait_for("[data-testid=reminders-empty]", 10)
+        _choose_file(session, big)
+        progress = session.wait_for("[data-testid=import-progress]", 20)
+        wait_until(lambda: "Importing" in session.text(progress), 60, "no progress shown while saving")
+        desktop.screenshot("calendar-import-progress")
+        session.click(session.find("[data-testid=stop-import]"))
+        wait_until(lambda: session.find_all("[data-testid=reminders-message]")
+                   and "Import stopped" in session.text(session.find("[data-testid=reminders-message]")), 30,
+                   "no word that the import stopped")
+        count = sqlite3.connect(data / "sidecar.db").execute("SELECT COUNT(*) FROM reminders").fetchone()[0]
+        assert count == 0, f"{count} reminders kept from a stopped import"
+        # A small calendar: the cut title's rest is under Notes, the too-frequent one is named.
+        _choose_file(session, small)
+        details = session.wait_for("[data-testid=import-details]", 30)
+        text = session.text(details)
+        assert "ping" in text and "15 minutes" in text and "1 title was too long" in text, text
+        wait_until(lambda: session.find_all("[data-testid=reminder-notes]"), 10, "no notes on the cut reminder")
+        session.click(session.find("[data-testid=reminder-notes] summary"))
+        notes = session.text(session.find("[data-testid=reminder-notes]"))
+        assert "FIN" in notes and "Traer las cifras del trimestre" in notes, notes
+        session.script("document.querySelector('[data-testid=reminder-notes]').scrollIntoView({block: 'center'})")
+        time.sleep(0.5)
+        desktop.screenshot("calendar-import-notes")
+    finally:
+        desktop.close(session)

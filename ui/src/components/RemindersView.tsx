@@ -38,7 +38,7 @@ function Row({
   return (
     <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
       <div className="reminder-main">
-        <strong>{reminder.message}</strong>
+        <strong title={reminder.message}>{reminder.message}</strong>
         <div className="muted small">
           {localTime(reminder.due_at, reminder.zone, t.locale)}
           {reminder.rule_words && ` · ${reminder.rule_words}`}
