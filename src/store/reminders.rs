@@ -89,22 +89,27 @@ pub struct NewReminder<'a> {
 const COLUMNS: &str =
     "id, message, due_at, zone, rrule, series_start, all_day, state, attempt_started_at, delivered_at, late, created_at, shown_attempts, description";
 
-/// Stores `new`, made at `now`, through `executor` (the pool, or a transaction).
-async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, new: &NewReminder<'_>, now: &str) -> Result<Reminder, StoreError> {
-    Ok(sqlx::query_as(columns_sql!(
-        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, asked_in, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-    ))
-    .bind(new.message)
-    .bind(utc(new.due_at))
-    .bind(new.zone)
-    .bind(new.rrule)
-    .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
-    .bind(new.all_day)
-    .bind(now)
-    .bind(new.asked_in)
-    .bind(new.description)
-    .fetch_one(executor)
-    .await?)
+/// Stores `new`, made at `now`, through `executor` (the pool, or a transaction). With
+/// `unless_pending`, nothing is stored when a pending reminder has the same words, time
+/// and rule (an event imported before); the check and the insert are one statement.
+async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, new: &NewReminder<'_>, now: &str, unless_pending: bool) -> Result<Option<Reminder>, StoreError> {
+    let unless = if unless_pending { "WHERE NOT EXISTS (SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ?2 AND rrule IS ?4 AND message = ?1)" } else { "" };
+    let sql = columns_sql!(
+        "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, description, asked_in)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 {unless} RETURNING {COLUMNS}"
+    );
+    Ok(sqlx::query_as(sql)
+        .bind(new.message)
+        .bind(utc(new.due_at))
+        .bind(new.zone)
+        .bind(new.rrule)
+        .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
+        .bind(new.all_day)
+        .bind(now)
+        .bind(new.description)
+        .bind(new.asked_in)
+        .fetch_optional(executor)
+        .await?)
 }
 
 /// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
@@ -114,7 +119,7 @@ pub struct ReminderTable<'a> {
 
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
-        insert(&self.store.pool, &new, &self.store.now()).await
+        insert(&self.store.pool, &new, &self.store.now(), false).await?.ok_or(StoreError::Query(sqlx::Error::RowNotFound))
     }
 
     /// Adds a calendar's events in one transaction: all of them or, on an error or when
@@ -130,23 +135,7 @@ impl ReminderTable<'_> {
                 tx.rollback().await?;
                 return Ok(None);
             }
-            // One statement an event: the check and the insert cost one round trip.
-            let done = sqlx::query(
-                "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, description)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
-                 WHERE NOT EXISTS (SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ?2 AND rrule IS ?4 AND message = ?1)",
-            )
-            .bind(new.message)
-            .bind(utc(new.due_at))
-            .bind(new.zone)
-            .bind(new.rrule)
-            .bind(new.rrule.map(|_| utc(new.series_start.unwrap_or(new.due_at))))
-            .bind(new.all_day)
-            .bind(&now)
-            .bind(new.description)
-            .execute(&mut *tx)
-            .await?;
-            added += done.rows_affected() as usize;
+            added += usize::from(insert(&mut *tx, new, &now, true).await?.is_some());
         }
         progress(events.len());
         tx.commit().await?;
