@@ -52,8 +52,8 @@ pub struct TurnOutcome {
 enum Carried {
     /// Sidecar's answer is the reply.
     Answered(TurnOutcome),
-    /// The model adds its words, told this.
-    TellModel(String),
+    /// The model adds its words, told this; Sidecar's answer stands if it cannot.
+    TellModel(Told),
     /// Nothing was done: the model answers as if there had been no request.
     ModelAlone,
 }
@@ -74,7 +74,14 @@ struct Said {
 }
 
 /// What the model is told besides the history: a request Sidecar already carried out.
-type Note = Option<String>;
+/// What Sidecar did before the model, for the model to hear.
+type Note = Option<Told>;
+
+/// Sidecar answered the message itself; the model is told so and adds its words.
+struct Told {
+    note: String,
+    answer: TurnOutcome,
+}
 
 /// Answering again what the user last said.
 #[derive(Clone, Copy)]
@@ -237,7 +244,7 @@ impl ConversationService {
         if offline {
             return Ok(Carried::Answered(outcome));
         }
-        Ok(Carried::TellModel(note))
+        Ok(Carried::TellModel(Told { note, answer: outcome }))
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.
@@ -475,18 +482,19 @@ impl ConversationService {
     async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
-        let chain = tokio::select! {
+        let mut chain = tokio::select! {
             chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
         };
+        chain.demo_stands_in = note.is_none();
         let tools = self.tools();
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
             _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
         };
-        if let Some(note) = note {
-            turn.prompt.push(ChatMessage::system(&note));
+        if let Some(told) = &note {
+            turn.prompt.push(ChatMessage::system(&told.note));
         }
         let shaper = self.with.context.shaper(&turn, conversation_id, &chain);
         let driven = drive(
@@ -530,6 +538,12 @@ impl ConversationService {
             conversation_changed: false,
         };
         match driven.end {
+            // No model could add to what Sidecar did and said: its answer stands alone,
+            // as with no provider (the header says the provider is down).
+            TurnEnd::Failed { .. } if driven.text.is_empty() && note.is_some() => {
+                self.with.store.variants().withdraw_empty(driven.message_id).await?;
+                Ok(note.expect("checked").answer)
+            }
             TurnEnd::Failed { message, .. } => {
                 Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
             }

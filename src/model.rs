@@ -34,6 +34,10 @@ pub struct Chain {
     pub providers: Vec<Provider>,
     /// The user picked the first provider for this conversation: no fallback.
     pub pinned: bool,
+    /// Whether the demo model may stand in when every provider failed. Not after
+    /// Sidecar already answered the message itself: the demo cannot use tools and
+    /// would only contradict what was done.
+    pub demo_stands_in: bool,
 }
 
 impl Chain {
@@ -116,17 +120,17 @@ impl Models {
         let configured = self.configured.read().expect("providers lock").clone();
         if let Some(id) = pinned {
             if id == LOCAL_PROVIDER_ID {
-                return Ok(Chain { providers: vec![self.local().await?], pinned: true });
+                return Ok(Chain { providers: vec![self.local().await?], pinned: true, demo_stands_in: true });
             }
             let provider = configured.iter().find(|p| p.id == id).cloned().ok_or_else(|| {
                 format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")
             })?;
-            return Ok(Chain { providers: vec![provider], pinned: true });
+            return Ok(Chain { providers: vec![provider], pinned: true, demo_stands_in: true });
         }
         if configured.is_empty() {
-            return Ok(Chain { providers: vec![self.local().await?], pinned: false });
+            return Ok(Chain { providers: vec![self.local().await?], pinned: false, demo_stands_in: true });
         }
-        Ok(Chain { providers: configured, pinned: false })
+        Ok(Chain { providers: configured, pinned: false, demo_stands_in: true })
     }
 
     /// The offline model as the last link of an automatic chain whose providers all
@@ -161,7 +165,7 @@ impl Models {
             Err(RouteError::Failed { provider_id, error, streamed: false })
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
-                match self.offline_fallback().await {
+                match self.offline_fallback().await.filter(|offline| chain.demo_stands_in || !crate::llm::demo::is_demo(offline)) {
                     Some(offline) => {
                         on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
                         let second = if crate::llm::demo::is_demo(&offline) {
@@ -226,7 +230,7 @@ impl Models {
     /// The providers routed to `purpose` of its own, if any.
     pub fn routed(&self, purpose: Purpose) -> Option<Chain> {
         let routed = self.routed.read().expect("providers lock").get(&purpose).cloned();
-        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false })
+        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false, demo_stands_in: true })
     }
 
     /// How many times providers were built from settings (each build reads keys).
@@ -393,5 +397,10 @@ fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) 
 /// "Ready" for `provider`; the built-in offline model is marked as the demo it is
 /// (a model chosen in the model manager runs on the same server and is not).
 fn ready(provider: &str, model: &str) -> ModelStatus {
-    ModelStatus::Ready { provider: provider.to_string(), model: model.to_string(), demo: provider == LOCAL_PROVIDER_ID && model == LOCAL_MODEL_NAME }
+    ModelStatus::Ready { provider: provider.to_string(), model: model.to_string(), demo: is_demo_reply(provider, model) }
+}
+
+/// Whether a reply came from the built-in demo model, which cannot use tools.
+pub fn is_demo_reply(provider: &str, model: &str) -> bool {
+    provider == LOCAL_PROVIDER_ID && model == LOCAL_MODEL_NAME
 }

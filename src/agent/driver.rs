@@ -126,7 +126,13 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
                 Effect::CallModel { messages, with_tools } => {
                     let messages = context.shaper.shape(messages);
-                    next = Some(call_model(&context, &mut ledger, messages, with_tools, deadline).await?);
+                    let event = call_model(&context, &mut ledger, messages, with_tools, deadline).await?;
+                    if let (TurnEvent::ModelReplied(_), Some(provider), Some(model)) = (&event, &ledger.meta.provider, &ledger.meta.model) {
+                        if crate::model::is_demo_reply(provider, model) {
+                            turn.answered_without_tools();
+                        }
+                    }
+                    next = Some(event);
                 }
                 Effect::RunTools(calls) => {
                     let running = std::time::Instant::now();

@@ -228,6 +228,12 @@ impl Turn {
         vec![Effect::Finish(TurnEnd::Complete { text: full, finish_reason })]
     }
 
+    /// The model that answered cannot call tools (the offline demo): a claim in its
+    /// reply is not corrected, since the correction could only be echoed back.
+    pub fn answered_without_tools(&mut self) {
+        self.corrected = true;
+    }
+
     fn correct(&mut self, claim: Claim, text: String) -> Vec<Effect> {
         self.corrected = true;
         // The claim is superseded: the corrected answer replaces it.

@@ -92,6 +92,13 @@ impl Variants<'_> {
         Ok(ReplyVersions { user_message_id, count, current })
     }
 
+    /// Sets aside one reply that says nothing (a model that failed after Sidecar had
+    /// answered the message itself).
+    pub async fn withdraw_empty(&self, message_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE messages SET set_aside = 1 WHERE id = ? AND content = ''").bind(message_id).execute(&self.store.pool).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Sets aside message `from` and everything said after it: an edited message and
     /// the replies to it. Returns how many messages were set aside.
     pub async fn set_aside_from(&self, conversation_id: i64, from: i64) -> Result<u64, StoreError> {

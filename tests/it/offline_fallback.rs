@@ -115,3 +115,28 @@ async fn a_dead_provider_then_a_short_answer_from_the_demo() {
     assert_eq!(sidecar::llm::repetition::repeats_from(body), None, "no loop left in the reply: {body:?}");
     core.shutdown().await;
 }
+
+/// The first-hour finding: with a provider configured but down, a reminder
+/// Sidecar set itself was followed by a demo reply that contradicted it. The demo does
+/// not stand in after Sidecar answered: its answer is the reply, nothing after it.
+#[tokio::test]
+async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
+    let mut events = core.events().subscribe();
+    let outcome = core.send("remind me to stretch in 10 minutes").await.expect("Sidecar's own answer");
+    assert!(outcome.meta.intent, "{outcome:?}");
+    assert!(outcome.reply.contains("stretch"), "{}", outcome.reply);
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
+    let history = core.history(10).await.unwrap();
+    let said: Vec<_> = history.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
+    assert_eq!(said.len(), 2, "the question and Sidecar's answer, no model reply: {said:?}");
+    while let Ok(event) = events.try_recv() {
+        assert!(!matches!(event, sidecar::events::CoreEvent::TurnFailed { .. }), "no error under Sidecar's answer: {event:?}");
+        assert!(!matches!(event, sidecar::events::CoreEvent::Delta { .. }), "no demo words: {event:?}");
+    }
+    // A plain message still gets the demo standing in.
+    let plain = core.send("Say hello in one short sentence.").await.expect("the offline model stands in");
+    assert_eq!(plain.meta.provider.as_deref(), Some("local"));
+    core.shutdown().await;
+}

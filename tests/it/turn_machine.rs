@@ -122,3 +122,13 @@ fn one_corrective_retry_then_the_answer_stands() {
     let effects = turn.handle(text("I'll remind you at 9, promise.", FinishReason::Stop));
     assert!(matches!(&effects[..], [Effect::Finish(TurnEnd::Complete { text, .. })] if text == "I'll remind you at 9, promise."));
 }
+
+/// The demo model cannot call tools: its claim is not answered with a correction it
+/// could only echo back to the user (a first-hour finding).
+#[test]
+fn a_model_without_tools_gets_no_correction() {
+    let (mut turn, _) = Turn::start(prompt(), TurnLimits::default());
+    turn.answered_without_tools();
+    let effects = turn.handle(text("I'll remind you at 9.", FinishReason::Stop));
+    assert!(matches!(&effects[..], [Effect::Finish(TurnEnd::Complete { text, .. })] if text == "I'll remind you at 9."), "{effects:?}");
+}
