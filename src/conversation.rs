@@ -328,11 +328,12 @@ impl ConversationService {
     }
 
     /// The versions of the last reply; `None` when there is nothing to write again (no
-    /// message yet, or the last one was a command).
+    /// message yet, a command's answer, or only Sidecar's own answer to a request it
+    /// carried out: Regenerate is offered only under what a model wrote).
     pub async fn reply_versions(&self) -> Result<Option<ReplyVersions>, CompanionError> {
         let conversation_id = self.with.store.conversations().current_conversation().await?;
         let Some(last) = last_turn(&self.with.store, conversation_id).await? else { return Ok(None) };
-        if last.command {
+        if last.command || !last.replied {
             return Ok(None);
         }
         Ok(Some(self.with.store.variants().versions(conversation_id, last.user_message_id, last.reply_after).await?))

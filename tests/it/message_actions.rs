@@ -120,3 +120,18 @@ async fn a_command_answer_is_not_regenerated() {
     assert!(matches!(core.conversation().regenerate().await, Err(CompanionError::NothingToRegenerate)));
     assert_eq!(server.request_count(), 1);
 }
+
+/// Sidecar's own answer to a request it carried out (the model down, so nothing
+/// followed) is not offered for Regenerate: it used to vanish with "there is no reply
+/// to write again".
+#[tokio::test]
+async fn sidecars_own_answer_alone_is_not_offered_for_regenerate() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("http://127.0.0.1:{port}/v1")).await;
+    let outcome = core.send("remind me to water the plants in 20 minutes").await.unwrap();
+    assert!(outcome.meta.intent);
+    assert_eq!(core.conversation().reply_versions().await.unwrap(), None);
+    assert!(matches!(core.conversation().regenerate().await, Err(CompanionError::NothingToRegenerate)));
+    assert_eq!(core.history(10).await.unwrap().len(), 2, "the answer is still there");
+}
