@@ -23,6 +23,14 @@ pub enum ModelStatus {
         #[serde(default)]
         demo: bool,
     },
+    /// The provider that should answer (`down`) is not answering (`reason`); the
+    /// offline `model` answers meanwhile (`demo`: the tiny built-in one).
+    StandingIn {
+        down: String,
+        reason: String,
+        model: String,
+        demo: bool,
+    },
     /// No model can be used; `message` says what to do about it.
     Unavailable { message: String },
 }

@@ -38,12 +38,16 @@ pub struct Chain {
     /// Sidecar already answered the message itself: the demo cannot use tools and
     /// would only contradict what was done.
     pub demo_stands_in: bool,
+    /// The offline model's window when it is standing in for a provider that is down:
+    /// the prompt (and the context meter) follow the model that will answer.
+    pub stand_in_window: Option<u32>,
 }
 
 impl Chain {
     /// The smallest window in the chain: a prompt that fits it fits any fallback.
     pub fn context_window(&self) -> u32 {
-        self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW)
+        let chain = self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW);
+        self.stand_in_window.map_or(chain, |offline| chain.min(offline))
     }
 
     /// What a call answered by this chain cost in US dollars: nothing on the offline
@@ -120,17 +124,19 @@ impl Models {
         let configured = self.configured.read().expect("providers lock").clone();
         if let Some(id) = pinned {
             if id == LOCAL_PROVIDER_ID {
-                return Ok(Chain { providers: vec![self.local().await?], pinned: true, demo_stands_in: true });
+                return Ok(Chain { providers: vec![self.local().await?], pinned: true, demo_stands_in: true, stand_in_window: None });
             }
             let provider = configured.iter().find(|p| p.id == id).cloned().ok_or_else(|| {
                 format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")
             })?;
-            return Ok(Chain { providers: vec![provider], pinned: true, demo_stands_in: true });
+            return Ok(Chain { providers: vec![provider], pinned: true, demo_stands_in: true, stand_in_window: None });
         }
         if configured.is_empty() {
-            return Ok(Chain { providers: vec![self.local().await?], pinned: false, demo_stands_in: true });
+            return Ok(Chain { providers: vec![self.local().await?], pinned: false, demo_stands_in: true, stand_in_window: None });
         }
-        Ok(Chain { providers: configured, pinned: false, demo_stands_in: true })
+        let standing_in = matches!(self.status(), ModelStatus::StandingIn { .. });
+        let stand_in_window = standing_in.then(|| self.local_choice.read().expect("settings lock").context_tokens);
+        Ok(Chain { providers: configured, pinned: false, demo_stands_in: true, stand_in_window })
     }
 
     /// The offline model as the last link of an automatic chain whose providers all
@@ -161,11 +167,20 @@ impl Models {
             [only] if crate::llm::demo::is_demo(only) => crate::llm::demo::complete(only, policy, request, &mut on_delta, &mut on_notice, self.lang).await,
             providers => router::complete(providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await,
         };
+        let mut stand_in_reason = None;
         let routed = match first {
             Err(RouteError::Failed { provider_id, error, streamed: false })
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
-                match self.offline_fallback().await.filter(|offline| chain.demo_stands_in || !crate::llm::demo::is_demo(offline)) {
+                stand_in_reason = Some(error.to_string());
+                let choice = self.local_choice.read().expect("settings lock").clone();
+                if !chain.demo_stands_in && choice.is_demo() && self.settings().local_model.python.is_some() {
+                    // Not started to add nothing; the header still says who answers next.
+                    let down = provider_id.clone();
+                    self.set_status(ModelStatus::StandingIn { down, reason: error.to_string(), model: choice.name.clone(), demo: true });
+                    return Err(RouteError::Failed { provider_id, error, streamed: false });
+                }
+                match self.offline_fallback().await {
                     Some(offline) => {
                         on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
                         let second = if crate::llm::demo::is_demo(&offline) {
@@ -181,6 +196,12 @@ impl Models {
             other => other,
         };
         self.set_status(match &routed {
+            Ok(Routed { fallback_from: Some(down), provider_id, model, .. }) if provider_id == LOCAL_PROVIDER_ID => ModelStatus::StandingIn {
+                down: down.clone(),
+                reason: stand_in_reason.unwrap_or_default(),
+                model: model.clone(),
+                demo: is_demo_reply(provider_id, model),
+            },
             Ok(routed) => ready(&routed.provider_id, &routed.model),
             Err(error) => ModelStatus::Unavailable { message: error.to_string() },
         });
@@ -204,9 +225,11 @@ impl Models {
         let offline = self.settings().local_model.python.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) => ModelStatus::Unavailable {
-                message: crate::words::outcomes::provider_down(&first.id, &problem, offline, self.lang),
-            },
+            Err(problem) if offline => {
+                let choice = self.local_choice.read().expect("settings lock").clone();
+                ModelStatus::StandingIn { down: first.id.clone(), reason: problem, model: choice.name.clone(), demo: choice.is_demo() }
+            }
+            Err(problem) => ModelStatus::Unavailable { message: crate::words::outcomes::provider_down(&first.id, &problem, self.lang) },
         };
         self.set_status(status.clone());
         status
@@ -230,7 +253,7 @@ impl Models {
     /// The providers routed to `purpose` of its own, if any.
     pub fn routed(&self, purpose: Purpose) -> Option<Chain> {
         let routed = self.routed.read().expect("providers lock").get(&purpose).cloned();
-        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false, demo_stands_in: true })
+        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false, demo_stands_in: true, stand_in_window: None })
     }
 
     /// How many times providers were built from settings (each build reads keys).

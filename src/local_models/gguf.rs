@@ -85,7 +85,8 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
     }
     let data_end = reader.tensor_table(tensors)?;
     // No tensor data (a bare header): nothing to be missing.
-    let need = if data_end == 0 { reader.pos } else { reader.pos.div_ceil(alignment) * alignment + data_end };
+    // Saturating: a damaged table can claim offsets near u64::MAX (then no file is long enough).
+    let need = if data_end == 0 { reader.pos } else { reader.pos.div_ceil(alignment).saturating_mul(alignment).saturating_add(data_end) };
     let have = std::fs::metadata(path).map_err(|source| GgufError::Io { path: shown.clone(), source })?.len();
     if have < need {
         return Err(GgufError::Incomplete { path: shown, have, need });

@@ -3,12 +3,10 @@
 use super::Lang;
 
 /// The header's word for a provider that did not answer its check.
-pub fn provider_down(provider: &str, problem: &str, offline_stands_in: bool, lang: Lang) -> String {
-    match (lang, offline_stands_in) {
-        (Lang::Es, true) => format!("\"{provider}\" no responde ({problem}). Mientras tanto responde el modelo sin conexión."),
-        (Lang::Es, false) => format!("\"{provider}\" no responde ({problem}). Ponlo en marcha o elige otro proveedor en Ajustes."),
-        (Lang::En, true) => format!("\"{provider}\" is not answering ({problem}). The offline model answers until it is back."),
-        (Lang::En, false) => format!("\"{provider}\" is not answering ({problem}). Start it, or pick another provider in Settings."),
+pub fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Es => format!("\"{provider}\" no responde ({problem}). Ponlo en marcha o elige otro proveedor en Ajustes."),
+        Lang::En => format!("\"{provider}\" is not answering ({problem}). Start it, or pick another provider in Settings."),
     }
 }
 

@@ -172,3 +172,32 @@ def test_a_bad_time_zone_is_a_warning_and_usage_shows_each_purpose(desktop, tmp_
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_down_provider_is_named_on_the_header_and_sidecars_own_answer_stands_alone(desktop, tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    config = write_settings(tmp_path / "settings.toml", [("ollama", f"http://127.0.0.1:{closed}/v1", "llama3.2")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        badge = lambda: session.texts("[data-testid=model-badge]")[0]
+        wait_until(lambda: "ollama is not answering" in badge(), 30, "the header does not say the provider is down")
+        assert "demo model answers meanwhile" in badge(), badge()
+        # Sidecar sets the reminder itself; no demo reply contradicts it, no error under it.
+        session.send_keys(session.find("[data-testid=composer]"), "remind me to stretch in 10 minutes\ue007")
+        wait_until(lambda: any("stretch" in t for t in session.texts("[data-testid=message-assistant]")), 30, "no answer")
+        time.sleep(4)
+        replies = session.texts("[data-testid=message-assistant]")
+        assert len(replies) == 1, replies
+        assert not session.find_all("[data-testid=error-banner]"), session.texts("[data-testid=error-banner]")
+        assert not session.find_all("[data-testid=regenerate]"), "Regenerate under Sidecar's own answer"
+        desktop.screenshot("provider-down-header")
+        # A plain question: the demo model stands in, and the header keeps saying why.
+        session.send_keys(session.find("[data-testid=composer]"), "Say hello in one short sentence.\ue007")
+        wait_until(lambda: len(session.texts("[data-testid=message-assistant]")) == 2, 60, "the demo model did not answer")
+        wait_until(lambda: not session.find_all("[data-testid=stop]"), 60, "the reply did not finish")
+        assert "ollama is not answering" in badge(), badge()
+    finally:
+        desktop.close(session)

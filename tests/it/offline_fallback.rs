@@ -26,17 +26,28 @@ async fn open(dir: &std::path::Path, base_url: &str, offline: bool) -> Arc<Compa
 async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
-    // Checked at start: not "Ready · llama3.2".
+    // Checked at start: not "Ready · llama3.2", and not "unavailable" either: the
+    // offline model answers meanwhile, and the header says both.
     let checked = core.models().check().await;
     assert!(
-        matches!(&checked, ModelStatus::Unavailable { message } if message.contains("\"ollama\" is not answering") && message.contains("offline model answers")),
+        matches!(&checked, ModelStatus::StandingIn { down, reason, demo: true, .. } if down == "ollama" && !reason.is_empty()),
         "{checked:?}"
     );
+    let mut events = core.events().subscribe();
     let outcome = core.send("Say hello in one short sentence.").await.expect("the offline model stands in");
     assert!(!outcome.reply.trim().is_empty());
     assert_eq!(outcome.meta.provider.as_deref(), Some("local"));
     assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
-    assert!(matches!(core.model_status(), ModelStatus::Ready { provider, demo: true, .. } if provider == "local"), "{:?}", core.model_status());
+    // The context meter shows the window of the model that answers, not the down one's.
+    let mut windows = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let sidecar::events::CoreEvent::ContextUsage { meter, .. } = event {
+            windows.push(meter.window);
+        }
+    }
+    assert!(!windows.is_empty() && windows.iter().all(|w| *w == 4096), "{windows:?}");
+    // After the reply, the same state: it does not flip to "ready" and back.
+    assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
     core.shutdown().await;
 }
 
@@ -135,6 +146,7 @@ async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
         assert!(!matches!(event, sidecar::events::CoreEvent::TurnFailed { .. }), "no error under Sidecar's answer: {event:?}");
         assert!(!matches!(event, sidecar::events::CoreEvent::Delta { .. }), "no demo words: {event:?}");
     }
+    assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
     // A plain message still gets the demo standing in.
     let plain = core.send("Say hello in one short sentence.").await.expect("the offline model stands in");
     assert_eq!(plain.meta.provider.as_deref(), Some("local"));

@@ -215,7 +215,7 @@ export function App() {
               streaming={state.streaming}
               loaded={state.loaded}
               highlight={highlight}
-              demo={model.state === "ready" && Boolean(model.demo)}
+              demo={(model.state === "ready" || model.state === "standing_in") && Boolean(model.demo)}
               actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit }}
             />
           </main>

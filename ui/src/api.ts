@@ -79,6 +79,8 @@ export type ModelStatus =
   | { state: "idle" }
   | { state: "starting" }
   | { state: "ready"; provider: string; model: string; /** The tiny built-in model. */ demo?: boolean }
+  /** `down` is not answering (`reason`); the offline `model` answers meanwhile. */
+  | { state: "standing_in"; down: string; reason: string; model: string; demo: boolean }
   | { state: "unavailable"; message: string };
 
 export type CoreEvent =

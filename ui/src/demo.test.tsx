@@ -20,4 +20,23 @@ describe("the built-in demo model", () => {
     await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("Ready · gpt-4o-mini"));
     expect(await screen.findByTestId("empty-body")).not.toHaveTextContent("demo");
   });
+
+  it("a provider that is down while the demo answers is said in words on the header, in both languages", async () => {
+    const core = new FakeCore();
+    core.handlers.model_status = () => ({ state: "standing_in", down: "ollama", reason: "cannot reach http://127.0.0.1:11434", model: "SmolLM2-135M-Instruct", demo: true });
+    renderApp();
+    const badge = screen.getByTestId("model-badge");
+    await waitFor(() => expect(badge).toHaveTextContent("ollama is not answering · the demo model answers meanwhile"));
+    expect(badge).toHaveClass("standing_in");
+    expect(badge).not.toHaveClass("unavailable");
+    expect(badge).toHaveAttribute("title", expect.stringContaining("cannot reach http://127.0.0.1:11434"));
+    expect(await screen.findByTestId("empty-body")).toHaveTextContent(/demo model/);
+  });
+
+  it("says the same in Spanish", async () => {
+    const core = new FakeCore();
+    core.handlers.model_status = () => ({ state: "standing_in", down: "ollama", reason: "x", model: "SmolLM2-135M-Instruct", demo: true });
+    renderApp("es");
+    await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("ollama no responde · mientras tanto responde el modelo de demostración"));
+  });
 });

@@ -8,6 +8,8 @@ export function ModelBadge({ status }: { status: ModelStatus }) {
       ? status.demo
         ? [`${t.modelDemo} · ${status.model}`, t.modelDemoHint]
         : [`${t.modelReady} · ${status.model}`, `${status.provider}: ${status.model}`]
+      : status.state === "standing_in"
+        ? [t.modelStandingIn(status.down, status.demo ? t.modelDemoShort : status.model), t.modelStandingInHint(status.down, status.reason)]
       : status.state === "starting"
         ? [t.modelStarting, t.modelStarting]
         : status.state === "unavailable"
@@ -16,7 +18,7 @@ export function ModelBadge({ status }: { status: ModelStatus }) {
   return (
     <span className={`model-badge ${status.state}${status.state === "ready" && status.demo ? " demo" : ""}`} title={title} data-testid="model-badge">
       <span className="dot" aria-hidden />
-      {label}
+      <span className="label">{label}</span>
     </span>
   );
 }
