@@ -19,6 +19,14 @@ describe("the built-in demo model", () => {
     renderApp();
     await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("Ready · gpt-4o-mini"));
     expect(await screen.findByTestId("empty-body")).not.toHaveTextContent("demo");
+    expect(screen.getByTestId("empty-body")).not.toHaveTextContent("until you configure a provider");
+  });
+
+  it("the empty chat names the shortcut as it is set now", async () => {
+    const core = new FakeCore();
+    core.preferences = { ...core.preferences, hotkey: "Alt+Space" };
+    renderApp();
+    expect(await screen.findByTestId("shortcut-hint")).toHaveTextContent("Alt+Space shows or hides this window");
   });
 
   it("a provider that is down while the demo answers is said in words on the header, in both languages", async () => {

@@ -162,6 +162,20 @@ function Bubble({
   );
 }
 
+/** The window's shortcut as it is set now (it can be changed in Settings → Desktop). */
+function ShortcutHint() {
+  const t = useStrings();
+  const [hotkey, setHotkey] = useState<string | null>(null);
+  useEffect(() => {
+    api.preferences().then((p) => setHotkey(p.hotkey), () => setHotkey(null));
+  }, []);
+  return hotkey ? (
+    <p className="hint" data-testid="shortcut-hint">
+      {t.shortcutHint(hotkey)}
+    </p>
+  ) : null;
+}
+
 export function MessageList({
   messages,
   streaming,
@@ -204,7 +218,7 @@ export function MessageList({
       <div className="empty" data-testid="empty-state">
         <h2>{t.emptyTitle}</h2>
         <p data-testid="empty-body">{demo ? t.emptyDemo : t.emptyBody}</p>
-        <p className="hint">{t.shortcutHint}</p>
+        <ShortcutHint />
       </div>
     );
   }
