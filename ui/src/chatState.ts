@@ -130,10 +130,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "history_loaded":
       return { ...state, loaded: true, messages: foldHistory(action.messages) };
-    case "synced":
+    case "synced": {
       // The stored history changed (a reminder posted, a turn's ids now known). While
-      // a reply streams it lags the screen; it is reloaded after.
-      return state.streaming ? state : { ...state, messages: foldHistory(action.messages) };
+      // a reply streams it lags the screen: only what Sidecar posted on its own (a
+      // reminder that fired, a check-in) joins now, before the reply being written.
+      if (!state.streaming) return { ...state, messages: foldHistory(action.messages) };
+      const onScreen = new Set(state.messages.map((m) => m.key));
+      const posted = foldHistory(action.messages).filter((m) => m.meta?.proactive && !onScreen.has(m.key));
+      return posted.length ? { ...state, messages: [...state.messages, ...posted] } : state;
+    }
     case "regenerate": {
       // The reply being written again leaves the screen (the core keeps it as a version).
       const last = state.messages.findLastIndex((m) => m.role === "assistant" && !m.meta?.proactive);

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Checkpoint } from "./api";
@@ -147,5 +147,25 @@ describe("reminders in the chat", () => {
     core.history = [{ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true } }];
     await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false });
     expect(await screen.findByText("Reminder: stretch")).toBeInTheDocument();
+  });
+
+  it("shows a reminder that fires while a reply is being written, at once and before the reply", async () => {
+    const core = new FakeCore();
+    renderApp();
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId("composer"), "tell me a long story{Enter}");
+    await act(() => core.delta("Once upon"));
+    core.history = [
+      { id: 1, conversation_id: 1, role: "user", content: "tell me a long story", status: "complete", finish_reason: null, created_at: "", meta: null },
+      { id: 2, conversation_id: 1, role: "assistant", content: "Reminder: take the pizza out", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder" } },
+    ];
+    await act(() => core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 2, reminder_id: 1, late: false }));
+    await waitFor(() => expect(screen.getByText("Reminder: take the pizza out")).toBeInTheDocument());
+    const texts = screen.getAllByTestId(/^(message-(user|assistant)|streaming-message)$/).map((m) => m.textContent ?? "");
+    const reminder = texts.findIndex((t) => t.includes("take the pizza out"));
+    const story = texts.findIndex((t) => t.includes("Once upon"));
+    expect(reminder).toBeGreaterThan(-1);
+    expect(story).toBeGreaterThan(reminder);
+    expect(texts.filter((t) => t.includes("tell me a long story"))).toHaveLength(1);
   });
 });
