@@ -216,3 +216,31 @@ def test_a_calendar_import_shows_progress_stops_clean_and_keeps_a_cut_titles_res
         desktop.screenshot("calendar-import-notes")
     finally:
         desktop.close(session)
+
+
+def test_a_reminder_that_fires_while_a_reply_streams_shows_at_once_before_it(desktop, tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+    from test_agent import write_settings
+    cli = Path(os.environ.get("SIDECAR_CLI", Path(desktop.binary).parent / "sidecar"))
+    llm = ScriptedLlm([text_reply(*[f"word{i} " for i in range(80)])], delay=0.25)
+    config = write_settings(tmp_path / "settings.toml", [("slow", llm.base_url, "gpt-4o-mini")])
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        session.send_keys(session.find("[data-testid=composer]"), "tell me a long story\ue007")
+        wait_until(lambda: session.find_all("[data-testid=streaming-message]"), 20, "the reply did not start")
+        subprocess.run([str(cli), "--data-dir", str(data), "--config", str(config), "remind", "in 3 seconds", "take the pizza out"],
+                       check=True, capture_output=True, text=True)
+        wait_until(lambda: any("take the pizza out" in t for t in session.texts("[data-testid=message-assistant]")), 20,
+                   "the reminder is not in the chat")
+        assert session.find_all("[data-testid=streaming-message]"), "the reply was already finished: nothing was tested"
+        order = session.texts("[data-testid=message-user], [data-testid=message-assistant], [data-testid=streaming-message]")
+        desktop.screenshot("reminder-during-stream")
+        pizza = next(i for i, t in enumerate(order) if "take the pizza out" in t)
+        story = next(i for i, t in enumerate(order) if "word0" in t)
+        assert pizza < story, order
+    finally:
+        desktop.close(session)
+        llm.close()
