@@ -29,12 +29,9 @@ pub struct Hands<'a> {
     pub clock: &'a Clock,
 }
 
-fn line(r: &Reminder, lang: Lang) -> String {
-    format!("- \"{}\" — {}", r.message, reminder_words::due(r, lang))
-}
-
-fn lines(found: &[Reminder], lang: Lang) -> String {
-    found.iter().map(|r| line(r, lang)).collect::<Vec<_>>().join("\n")
+/// The reminders as a list, each time with its zone when it is not the user's now.
+fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
+    found.iter().map(|r| format!("- {}", hands.reminders.for_people_in(r, lang))).collect::<Vec<_>>().join("\n")
 }
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
@@ -73,7 +70,7 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
                     let cancelled = hands.reminders.cancel(one.id).await?;
                     said(say::cancelled(&cancelled.message, lang), true)
                 }
-                many => said(say::which_one(&lines(many, lang), lang), false),
+                many => said(say::which_one(&lines(many, hands, lang), lang), false),
             }
         }
         Intent::Snooze { query, minutes } => {
@@ -84,7 +81,7 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
             } else {
                 let found = hands.reminders.find(&query).await?;
                 if found.len() > 1 {
-                    return said(say::which_one(&lines(&found, lang), lang), false);
+                    return said(say::which_one(&lines(&found, hands, lang), lang), false);
                 }
                 found.into_iter().next()
             };
@@ -102,7 +99,7 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
             if pending.is_empty() {
                 return said(say::none_match("", lang), false);
             }
-            said(say::pending(&lines(&pending, lang), pending.len(), lang), false)
+            said(say::pending(&lines(&pending, hands, lang), pending.len(), lang), false)
         }
         Intent::Remember { fact } => {
             let today = hands.clock.local_today();

@@ -89,8 +89,13 @@ impl ReminderService {
     /// when it is not theirs now. "\"call mum\" — Thursday 19 November 2026, 09:00,
     /// every day at 09:00"
     pub fn for_people(&self, r: &Reminder) -> String {
-        let local = reminder_words::due(r, self.lang);
-        let repeats = reminder_words::rule(r, self.lang).map(|rule| format!(", {rule}")).unwrap_or_default();
+        self.for_people_in(r, self.lang)
+    }
+
+    /// `for_people` in `lang` (the language a message was written in).
+    pub fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
+        let local = reminder_words::due(r, lang);
+        let repeats = reminder_words::rule(r, lang).map(|rule| format!(", {rule}")).unwrap_or_default();
         let zone = if r.zone.0 == self.clock.zone() { String::new() } else { format!(" ({})", r.zone.0.name()) };
         format!("\"{}\" — {local}{zone}{repeats}", r.message)
     }

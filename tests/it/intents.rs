@@ -101,3 +101,27 @@ async fn a_configured_model_is_told_and_its_own_tool_call_sets_nothing_twice() {
     let said: Vec<&str> = history.iter().filter(|m| m.role == sidecar::llm::Role::Assistant && !m.content.is_empty()).map(|m| m.content.as_str()).collect();
     assert!(said.first().unwrap().starts_with("Done:") && said.last().unwrap() == &"I'll make sure you call her.", "{said:?}");
 }
+
+/// After the user's zone changed, a list in the chat says the zone of a reminder set
+/// in the old one (it fires at that zone's wall time), instead of an unlabelled hour.
+#[tokio::test]
+async fn a_reminder_from_another_zone_is_listed_with_its_zone() {
+    use chrono::TimeZone;
+    let dir = tempfile::tempdir().unwrap();
+    let at = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
+    let open_in = |zone: chrono_tz::Tz| {
+        let settings = toml::from_str(&format!("[user]\ntimezone = \"{}\"\n", zone.name())).unwrap();
+        let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
+        options.clock = sidecar::clock::Clock::fixed(at, zone);
+        sidecar::Companion::open(options)
+    };
+    let core = open_in(chrono_tz::Europe::Madrid).await.unwrap();
+    core.reminders().set("call mum", "tomorrow at 9").await.unwrap();
+    let listed = core.send("what reminders do i have").await.unwrap().reply;
+    assert!(listed.contains("call mum") && !listed.contains("Europe/Madrid"), "{listed}");
+    core.shutdown().await;
+    drop(core);
+    let core = open_in(chrono_tz::America::New_York).await.unwrap();
+    let listed = core.send("what reminders do i have").await.unwrap().reply;
+    assert!(listed.contains("call mum") && listed.contains("(Europe/Madrid)"), "{listed}");
+}

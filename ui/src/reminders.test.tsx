@@ -216,6 +216,18 @@ describe("reminders page", () => {
     expect(details).toHaveTextContent("…and 2 more.");
   });
 
+  it("shows times in the user's zone and names the zone a reminder was set in", async () => {
+    const core = new FakeCore();
+    core.handlers.reminders_overview = () => ({ ...overview, zone: "America/New_York", upcoming: [reminder(1, "call mum"), reminder(5, "standup", { zone: "America/New_York" })] });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    const rows = await screen.findAllByTestId("reminder-upcoming");
+    // 08:00 UTC: 03:00 in New York, 09:00 in Madrid where "call mum" was set.
+    expect(within(rows[0]).getByTestId("reminder-when")).toHaveTextContent(/03:00 · 09:00 in Europe\/Madrid, where it was set/);
+    expect(within(rows[1]).getByTestId("reminder-when")).toHaveTextContent(/03:00$/);
+  });
+
   it("shows a reminder's notes when it has some", async () => {
     const core = new FakeCore();
     core.handlers.reminders_overview = () => ({ ...overview, upcoming: [reminder(1, "dentist…", { description: "…with the X-rays\n\nBring the card" })] });

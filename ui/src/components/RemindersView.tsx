@@ -20,13 +20,24 @@ export function localTime(iso: string, zone: string, lang: string): string {
   }
 }
 
+/** A reminder's time in the user's zone; when it was set in another zone (whose wall
+ * clock it keeps), that zone's time too, named. */
+function whenShown(reminder: Reminder, userZone: string, t: ReturnType<typeof useStrings>): string {
+  const here = localTime(reminder.due_at, userZone || reminder.zone, t.locale);
+  if (!userZone || reminder.zone === userZone) return here;
+  const there = new Intl.DateTimeFormat(t.locale, { timeZone: reminder.zone, hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(reminder.due_at));
+  return `${here} · ${t.reminderOtherZone(there, reminder.zone)}`;
+}
+
 function Row({
   reminder,
+  userZone,
   kind,
   snoozes,
   onChange,
 }: {
   reminder: Reminder;
+  userZone: string;
   kind: "upcoming" | "recurring" | "delivered" | "late" | "failed";
   snoozes: number[];
   onChange: (message: string | null) => void;
@@ -40,7 +51,7 @@ function Row({
       <div className="reminder-main">
         <strong title={reminder.message}>{reminder.message}</strong>
         <div className="muted small">
-          {localTime(reminder.due_at, reminder.zone, t.locale)}
+          <span data-testid="reminder-when">{whenShown(reminder, userZone, t)}</span>
           {reminder.rule_words && ` · ${reminder.rule_words}`}
           {kind === "late" && ` · ${t.reminderLateNote}`}
           {kind === "failed" && ` · ${t.reminderFailedNote}`}
@@ -54,7 +65,7 @@ function Row({
         )}
         {kind === "recurring" && reminder.next && reminder.next.length > 1 && (
           <div className="muted small" data-testid="next-dates">
-            {t.nextDates(reminder.next.map((d) => localTime(d, reminder.zone, t.locale)).join(" · "))}
+            {t.nextDates(reminder.next.map((d) => localTime(d, userZone || reminder.zone, t.locale)).join(" · "))}
           </div>
         )}
       </div>
@@ -320,7 +331,7 @@ export function RemindersView() {
             </h3>
             <ul>
               {list.map((r) => (
-                <Row key={`${kind}-${r.id}-${r.due_at}`} reminder={r} kind={kind} snoozes={overview?.snooze_choices ?? []} onChange={changed} />
+                <Row key={`${kind}-${r.id}-${r.due_at}`} reminder={r} userZone={overview?.zone ?? ""} kind={kind} snoozes={overview?.snooze_choices ?? []} onChange={changed} />
               ))}
             </ul>
           </div>

@@ -10,6 +10,7 @@ export const calendarEn = {
   calendarSkippedHeading: "Not imported:",
   calendarSkippedMore: (n: number) => `…and ${n} more.`,
   reminderNotes: "Notes",
+  reminderOtherZone: (time: string, zone: string) => `${time} in ${zone}, where it was set`,
 };
 
 export const calendarEs: typeof calendarEn = {
@@ -22,4 +23,5 @@ export const calendarEs: typeof calendarEn = {
   calendarSkippedHeading: "No se importaron:",
   calendarSkippedMore: (n: number) => `…y ${n} más.`,
   reminderNotes: "Notas",
+  reminderOtherZone: (time: string, zone: string) => `${time} en ${zone}, donde se creó`,
 };
