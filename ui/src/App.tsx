@@ -26,7 +26,7 @@ type View = "chat" | "reminders" | "memory" | "usage" | "settings";
 
 export function App() {
   const t = useStrings();
-  const { state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
+  const { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer } =
     useChat();
   const composer = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<View>("chat");
@@ -151,7 +151,7 @@ export function App() {
               {t.newChat}
             </button>
           )}
-          {view === "chat" && !welcome && <ModelPicker refreshKey={settingsVersion} />}
+          {view === "chat" && !welcome && <ModelPicker refreshKey={`${settingsVersion}:${shown}`} />}
           <ModelBadge status={model} />
         </div>
       </header>

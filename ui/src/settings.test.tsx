@@ -86,6 +86,22 @@ describe("model picker and usage", () => {
     expect(core.invoked("pin_model").at(-1)?.args).toEqual({ id: null });
   });
 
+  it("shows Automatic again after New chat, as the new conversation runs", async () => {
+    const core = new FakeCore();
+    core.providers = [primary];
+    core.pinned = "local";
+    core.handlers.new_conversation = () => {
+      core.pinned = null;
+      return 2;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    const picker = (await screen.findByTestId("model-picker")) as HTMLSelectElement;
+    await waitFor(() => expect(picker.value).toBe("local"));
+    await user.click(screen.getByTestId("new-chat"));
+    await waitFor(() => expect((screen.getByTestId("model-picker") as HTMLSelectElement).value).toBe(""));
+  });
+
   it("opens the logs folder from Settings", async () => {
     const core = new FakeCore();
     renderApp();

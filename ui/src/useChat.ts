@@ -17,6 +17,8 @@ export function useChat() {
   const [offer, setOffer] = useState<Checkpoint | null>(null);
   const [resumed, setResumed] = useState<Checkpoint | null>(null);
   const [versions, setVersions] = useState<ReplyVersions | null>(null);
+  /** Counts the conversations shown (new, opened, reloaded): what depends on which one is current refreshes. */
+  const [shown, setShown] = useState(0);
 
   // The last reply's versions (for Regenerate), after a turn or a change of conversation.
   const loadVersions = useCallback(() => {
@@ -189,6 +191,7 @@ export function useChat() {
         .then(() => api.loadHistory())
         .then((messages) => {
           dispatch({ type: "history_loaded", messages });
+          setShown((n) => n + 1);
           loadVersions();
           setResumed(null);
           setMeter(null);
@@ -216,5 +219,5 @@ export function useChat() {
     api.dismissOffer().catch(() => undefined);
   }, []);
 
-  return { state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
+  return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
 }

@@ -6,7 +6,7 @@ const AUTO = "";
 const OFFLINE = "local";
 
 /** Picks the model for this conversation. A picked model never silently falls back. */
-export function ModelPicker({ refreshKey }: { refreshKey: number }) {
+export function ModelPicker({ refreshKey }: { refreshKey: string }) {
   const t = useStrings();
   const [providers, setProviders] = useState<ProviderView[]>([]);
   const [pinned, setPinned] = useState<string>(AUTO);
