@@ -299,6 +299,18 @@ pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<si
     Ok(core.reminders().snooze(id, minutes).await?)
 }
 
+/// The snooze choices in minutes, as the core offers them everywhere.
+#[tauri::command]
+pub fn snooze_choices() -> Vec<u32> {
+    sidecar::reminders::service::SNOOZE_CHOICES.to_vec()
+}
+
+/// Snooze (`minutes`) or Done (none) on a reminder posted in the chat.
+#[tauri::command]
+pub async fn answer_reminder_message(core: Core<'_>, message_id: i64, minutes: Option<u32>) -> Result<Option<sidecar::reminders::Snoozed>, CommandError> {
+    Ok(core.reminders().answer_message(message_id, minutes).await?)
+}
+
 #[tauri::command]
 pub async fn proactive_status(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
     Ok(core.proactive().status().await?)

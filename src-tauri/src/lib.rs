@@ -164,6 +164,8 @@ pub fn run() {
             commands::export_reminders_ics,
             commands::import_reminders_ics,
             commands::stop_reminders_import,
+            commands::answer_reminder_message,
+            commands::snooze_choices,
             commands::cancel_reminder,
             commands::snooze_reminder,
             commands::proactive_status,

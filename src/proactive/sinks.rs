@@ -32,6 +32,7 @@ impl ChatSink {
         let meta = MessageMeta {
             command: reminder,
             proactive: Some(if reminder { "reminder".into() } else { message.message_type.clone().unwrap_or_default() }),
+            reminder_id: message.reminder_id.filter(|_| reminder),
             ..MessageMeta::default()
         };
         let chat = ChatMessage::assistant(&message.chat);

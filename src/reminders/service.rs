@@ -225,6 +225,23 @@ impl ReminderService {
         Ok(super::ics::export(&self.pending().await?))
     }
 
+    /// The user answered a reminder posted in the chat: Snooze (`snooze` minutes) or
+    /// Done (`None`). Either way the message is marked answered, so its buttons stay
+    /// closed after a reload.
+    pub async fn answer_message(&self, message_id: i64, snooze: Option<u32>) -> Result<Option<Snoozed>, CompanionError> {
+        let message = self.store.conversations().message(message_id).await?;
+        let reminder_id = message.and_then(|m| m.meta).and_then(|meta| meta.0.reminder_id);
+        let Some(reminder_id) = reminder_id else {
+            return Err(CompanionError::InvalidInput(format!("message {message_id} is not a reminder")));
+        };
+        let snoozed = match snooze {
+            Some(minutes) => Some(self.snooze(reminder_id, minutes).await?),
+            None => None,
+        };
+        self.store.conversations().mark_handled(message_id).await?;
+        Ok(snoozed)
+    }
+
     /// Writes the pending reminders to `sidecar-reminders.ics` in `dir`; the path.
     pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, CompanionError> {
         let path = dir.join("sidecar-reminders.ics");

@@ -73,6 +73,12 @@ pub struct MessageMeta {
     /// (greeting, checkin, contextual).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proactive: Option<String>,
+    /// The reminder a posted reminder message is about (its Snooze and Done act on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder_id: Option<i64>,
+    /// The user answered a reminder message (Done, or snoozed it from the chat).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub handled: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
@@ -246,6 +252,16 @@ impl Conversations<'_> {
     }
 
     /// The newest message's id (0 when there is none).
+    /// Marks a reminder message as answered by the user; false when `id` is no
+    /// reminder message.
+    pub async fn mark_handled(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE messages SET meta = json_set(meta, '$.handled', json('true')) WHERE id = ? AND json_extract(meta, '$.reminder_id') IS NOT NULL")
+            .bind(id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     pub async fn latest_message_id(&self) -> Result<i64, StoreError> {
         let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.store.pool).await?;
         Ok(id)

@@ -191,3 +191,45 @@ async fn the_store_sees_a_commit_from_another_connection() {
     assert!(watch.changed().await.unwrap());
     assert!(!watch.changed().await.unwrap(), "told once");
 }
+
+/// A reminder posted in the chat carries its reminder, so the chat's Snooze and Done
+/// act on it; once answered, the message says so after a reload.
+#[tokio::test]
+async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
+    use sidecar::proactive::router::{Kind, Outgoing, Sink};
+    let dir = tempfile::tempdir().unwrap();
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
+    let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
+    let sink = sidecar::proactive::sinks::ChatSink { store: core.store().clone(), events: core.events().clone(), channel: sidecar::proactive::state::Channel::Desktop };
+    let post = |id: i64| Outgoing {
+        kind: Kind::Reminder,
+        title: "Sidecar".into(),
+        body: "take the pizza out".into(),
+        chat: "Reminder: take the pizza out".into(),
+        message_type: None,
+        reminder_id: Some(id),
+        late: false,
+        message_id: None,
+        occurrence: None,
+    };
+    let posted = sink.send(&post(set.id)).await.unwrap().expect("the chat sink posts");
+    let meta = |id: i64| {
+        let core = core.clone();
+        async move { core.store().conversations().message(id).await.unwrap().unwrap().meta.unwrap().0 }
+    };
+    assert_eq!(meta(posted).await.reminder_id, Some(set.id));
+    assert!(!meta(posted).await.handled);
+    let snoozed = core.reminders().answer_message(posted, Some(15)).await.unwrap().expect("snoozed");
+    assert!(snoozed.reminder.due_at > set.due_at);
+    assert!(meta(posted).await.handled, "the buttons stay closed after a reload");
+    // Done on a second delivery: nothing is moved, the message is answered.
+    let again = sink.send(&post(set.id)).await.unwrap().unwrap();
+    let before = core.reminders().pending().await.unwrap();
+    assert!(core.reminders().answer_message(again, None).await.unwrap().is_none());
+    assert_eq!(core.reminders().pending().await.unwrap(), before);
+    assert!(meta(again).await.handled);
+    // A message that is not a reminder is refused with why.
+    let said = core.history(10).await.unwrap();
+    let error = core.reminders().answer_message(said[0].id - 100, None).await.unwrap_err().to_string();
+    assert!(error.contains("is not a reminder"), "{error}");
+}

@@ -34,6 +34,10 @@ export interface MessageMeta {
   intent?: boolean;
   /** Said by Sidecar on its own: "reminder", "greeting", "checkin" or "contextual". */
   proactive?: string;
+  /** The reminder a reminder message is about (its Snooze and Done act on it). */
+  reminder_id?: number;
+  /** The user answered the reminder message already. */
+  handled?: boolean;
 }
 
 export interface Message {
@@ -733,6 +737,9 @@ export const api = {
   exportRemindersIcs: () => invoke<string>("export_reminders_ics"),
   importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
   stopRemindersImport: () => invoke<boolean>("stop_reminders_import"),
+  snoozeChoices: () => invoke<number[]>("snooze_choices"),
+  /** Snooze (minutes) or Done (null) on a reminder posted in the chat. */
+  answerReminderMessage: (messageId: number, minutes: number | null) => invoke<Snoozed | null>("answer_reminder_message", { messageId, minutes }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
   snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),

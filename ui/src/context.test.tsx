@@ -168,4 +168,21 @@ describe("reminders in the chat", () => {
     expect(story).toBeGreaterThan(reminder);
     expect(texts.filter((t) => t.includes("tell me a long story"))).toHaveLength(1);
   });
+
+  it("a reminder in the chat carries Snooze and Done, like the notification", async () => {
+    const core = new FakeCore();
+    core.handlers.answer_reminder_message = () => null;
+    core.history = [
+      { id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 3 } },
+      { id: 10, conversation_id: 1, role: "assistant", content: "Reminder: water", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder", reminder_id: 4, handled: true } },
+    ];
+    renderApp();
+    const user = userEvent.setup();
+    const actions = await screen.findByTestId("reminder-actions");
+    expect(screen.getAllByTestId("reminder-actions")).toHaveLength(1);
+    await user.click(await within(actions).findByTestId("chat-snooze-15"));
+    expect(core.invoked("answer_reminder_message").at(-1)?.args).toEqual({ messageId: 9, minutes: 15 });
+    expect(await screen.findByTestId("reminder-answered")).toHaveTextContent("Snoozed: it comes again in 15 minutes.");
+    expect(screen.getByText("Answered")).toBeInTheDocument();
+  });
 });

@@ -9,6 +9,7 @@ import { useHighlighting } from "../highlighting";
 import { useStrings, type Strings } from "../i18n";
 import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
+import { ReminderActions } from "./ReminderActions";
 import { ToolChips } from "./ToolChips";
 
 // Tables, strikethrough, task lists and bare links, as models write them.
@@ -155,6 +156,9 @@ function Bubble({
         <div className="marker" data-testid="markers">
           {marks.join(" · ")}
         </div>
+      )}
+      {!live && proactive === "reminder" && message.meta?.reminder_id && storedId(message) !== null && (
+        <ReminderActions message={message} messageId={storedId(message)!} />
       )}
       {!live && <CostLine message={message} />}
       {!live && !editing && <MessageActions message={message} actions={actions} lastReply={lastReply} onStartEdit={() => setEditing(true)} />}

@@ -11,6 +11,11 @@ export const calendarEn = {
   calendarSkippedMore: (n: number) => `…and ${n} more.`,
   reminderNotes: "Notes",
   reminderOtherZone: (time: string, zone: string) => `${time} in ${zone}, where it was set`,
+  snoozeFor: "Snooze",
+  reminderDone: "Done",
+  reminderDoneSaid: "Done ✓",
+  reminderSnoozedSaid: (minutes: number) => `Snoozed: it comes again in ${minutes === 60 ? "1 hour" : `${minutes} minutes`}.`,
+  reminderAnswered: "Answered",
 };
 
 export const calendarEs: typeof calendarEn = {
@@ -24,4 +29,9 @@ export const calendarEs: typeof calendarEn = {
   calendarSkippedMore: (n: number) => `…y ${n} más.`,
   reminderNotes: "Notas",
   reminderOtherZone: (time: string, zone: string) => `${time} en ${zone}, donde se creó`,
+  snoozeFor: "Posponer",
+  reminderDone: "Hecho",
+  reminderDoneSaid: "Hecho ✓",
+  reminderSnoozedSaid: (minutes: number) => `Pospuesto: vuelve en ${minutes === 60 ? "1 hora" : `${minutes} minutos`}.`,
+  reminderAnswered: "Respondido",
 };

@@ -110,6 +110,8 @@ export class FakeCore {
         switch (cmd) {
           case "list_providers":
             return this.providers;
+          case "snooze_choices":
+            return [5, 15, 60];
           case "pinned_model":
             return this.pinned;
           case "pin_model":
