@@ -29,7 +29,12 @@ def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(de
         assert "Stretch your legs" in log[log.rfind("member=Notify"):]
         wait_until(lambda: "Reminder: Stretch your legs" in " ".join(session.texts("[data-testid=message-assistant]")), 10,
                    "the reminder is not in the chat")
+        # Snooze from the chat, as from the notification.
+        session.click(session.wait_for("[data-testid=reminder-actions] [data-testid=chat-snooze-5]", 10))
+        wait_until(lambda: session.find_all("[data-testid=reminder-answered]"), 10, "no word that it was snoozed")
         desktop.screenshot("reminder-delivered")
+        row = sqlite3.connect(tmp_path / "data" / "sidecar.db").execute("SELECT state FROM reminders ORDER BY id DESC LIMIT 1").fetchone()
+        assert row[0] == "pending", row
     finally:
         desktop.close(session)
         llm.close()
