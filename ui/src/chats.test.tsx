@@ -53,7 +53,7 @@ describe("the conversation list", () => {
     expect(await screen.findByText("My sister started a new job at the bakery")).toBeInTheDocument();
   });
 
-  it("renames with Enter, deletes after asking and can undo", async () => {
+  it("renames with Enter, deletes without a dialog and can undo", async () => {
     const core = withChats();
     const user = userEvent.setup();
     renderApp();
@@ -64,11 +64,13 @@ describe("the conversation list", () => {
     await user.type(input, "Ana's sister{Enter}");
     expect(core.invoked("rename_chat")[0].args).toEqual({ id: 1, title: "Ana's sister" });
 
-    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    // Asked once at most: no dialog, and Undo right there.
+    const confirm = vi.spyOn(window, "confirm");
     await user.click(within((await screen.findAllByTestId("chat-row"))[1]).getByRole("button", { name: "Delete" }));
-    expect(confirm).toHaveBeenCalledWith(`Delete "My sister's new job"? You can undo it for a few seconds.`);
+    expect(confirm).not.toHaveBeenCalled();
     expect(core.invoked("delete_chat")[0].args).toEqual({ id: 1 });
     const undo = await screen.findByTestId("chat-undo");
+    expect(undo).toHaveTextContent(`Deleted "My sister's new job".`);
     await user.click(within(undo).getByRole("button", { name: "Undo" }));
     expect(core.invoked("undelete_chat")[0].args).toEqual({ id: 1 });
     confirm.mockRestore();

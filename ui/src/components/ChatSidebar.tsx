@@ -82,7 +82,7 @@ export function ChatSidebar({
   const [view, setView] = useState<ChatListView | null>(null);
   const [query, setQuery] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [undo, setUndo] = useState<{ id: number; wasCurrent: boolean } | null>(null);
+  const [undo, setUndo] = useState<{ id: number; wasCurrent: boolean; title: string } | null>(null);
   const undoTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const reload = useCallback(() => {
@@ -112,11 +112,11 @@ export function ChatSidebar({
     }
     reload();
   };
+  // No question first: Undo is there for the core's keeping period, as in mail apps.
   const remove = (chat: ChatSummary) => {
-    if (!window.confirm(t.chatConfirmDelete(chat.title ?? t.chatUntitled))) return;
     const wasCurrent = chat.id === view?.current;
     act(() => api.deleteChat(chat.id), wasCurrent);
-    setUndo({ id: chat.id, wasCurrent });
+    setUndo({ id: chat.id, wasCurrent, title: chat.title ?? t.chatUntitled });
     clearTimeout(undoTimer.current);
     undoTimer.current = setTimeout(() => setUndo(null), (view?.undo_seconds ?? 30) * 1000 - 2000);
   };
@@ -128,7 +128,7 @@ export function ChatSidebar({
       {error && <div className="bad small" role="alert">{error}</div>}
       {undo && (
         <div className="chat-undo" role="status" data-testid="chat-undo">
-          <span>{t.chatDeleted}</span>
+          <span>{t.chatDeleted(undo.title)}</span>
           <button
             className="ghost small"
             onClick={() => {
