@@ -40,8 +40,16 @@ fn capitalised(text: &str) -> String {
 
 /// The category a phrase most likely belongs to, by its words.
 pub fn category_of(phrase: &str) -> Category {
-    let words = fold(&phrase.to_lowercase());
-    let has = |list: &[&str]| list.iter().any(|w| words.contains(w));
+    let text = fold(&phrase.to_lowercase());
+    let tokens: Vec<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|t| !t.is_empty()).collect();
+    // A stem starts a word ("dad" is not in "especialidad"); one ending in a space is a
+    // whole word ("son", not "sonrisa"); one with an inner space is a phrase.
+    let matches = |needle: &str| match needle.strip_suffix(' ') {
+        Some(word) => tokens.contains(&word),
+        None if needle.contains(' ') => text.contains(needle),
+        None => tokens.iter().any(|t| t.starts_with(needle)),
+    };
+    let has = |list: &[&str]| list.iter().any(|w| matches(w));
     if has(&["allerg", "alerg", "diabet", "celiac", "coeliac", "intoleran", "asthma", "asma", "pregnant", "embarazada", "epilep", "hipertens", "hypertens", "medic", "no puedo comer", "can't eat", "cannot eat"]) {
         Category::Health
     } else if has(&["work", "trabaj", "job", "empleo", "office", "oficina"]) {
@@ -106,5 +114,15 @@ mod tests {
         assert!(texts.iter().any(|(t, c)| t.contains("alérgica") && *c == Category::Health), "{texts:?}");
         assert!(texts.iter().any(|(t, c)| t.contains("hermana Ana") && *c == Category::Relationships), "{texts:?}");
         assert!(suggestions("What's the weather like?", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_category_is_read_from_whole_words_not_from_inside_them() {
+        assert_eq!(category_of("Me encanta el café de especialidad"), Category::Preferences, "\"dad\" is not in \"especialidad\"");
+        assert_eq!(category_of("Vive en una ciudad con mucha humedad"), Category::General);
+        assert_eq!(category_of("My son plays chess"), Category::Relationships);
+        assert_eq!(category_of("Loves the sonrisa of the sea"), Category::Preferences);
+        assert_eq!(category_of("Can't eat gluten"), Category::Health);
+        assert_eq!(category_of("Mi padre se llama Luis"), Category::Relationships);
     }
 }

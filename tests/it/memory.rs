@@ -99,9 +99,11 @@ async fn the_cli_remembers_and_lists_facts_in_spanish_templates() {
     assert_eq!(listed["facts"][0]["weight"], 2);
     let learnings = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(learnings.starts_with("# Aprendizajes"), "{learnings}");
-    let out = run(&["remember", "Hobbies", "x"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown category"));
+    // No category: picked from the words, as the chat's tool does.
+    let out = run(&["remember", "--json", "Me encanta el café de especialidad"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"action":"new","category":"Preferences"}"#);
+    let out = run(&["remember", "--json", "Trabajo de enfermera en el turno de noche"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"action":"new","category":"Work"}"#);
 }
 
 #[tokio::test]

@@ -63,16 +63,16 @@ enum Command {
     },
     /// An interactive chat: type a message and press Enter; /exit or Ctrl+D quits.
     Chat,
-    /// Saves a fact about you (CATEGORY: Health, Preferences, Work, Relationships,
-    /// Schedule, Goals or General; Spanish names work too).
+    /// Saves a fact about you: `remember "Allergic to peanuts"` picks the category from
+    /// its words, as the chat does; `remember Health "…"` names it (Health,
+    /// Preferences, Work, Relationships, Schedule, Goals or General; Spanish names work too).
     Remember {
         /// Print the outcome as JSON.
         #[arg(long)]
         json: bool,
-        category: String,
-        /// The fact (several words are joined with spaces).
+        /// An optional category, then the fact (several words are joined with spaces).
         #[arg(required = true, num_args = 1..)]
-        fact: Vec<String>,
+        words: Vec<String>,
     },
     /// Searches everything ever said and saved; results packed into a token budget.
     Recall {
@@ -238,7 +238,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Chat => chat(&companion).await?,
         Command::Status { json } => status(&companion, json).await?,
         Command::Models { command } => models::models(&companion, command).await?,
-        Command::Remember { json, category, fact } => remember(&companion, &category, &fact.join(" "), json)?,
+        Command::Remember { json, words } => remember(&companion, &words, json)?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,

@@ -4,14 +4,19 @@ use anyhow::Context;
 use serde_json::json;
 use sidecar::Companion;
 
-pub(crate) fn remember(companion: &Companion, category: &str, fact: &str, json: bool) -> anyhow::Result<i32> {
+/// `words`: a category first when the fact follows it, else only the fact, whose
+/// category is read from its words.
+pub(crate) fn remember(companion: &Companion, words: &[String], json: bool) -> anyhow::Result<i32> {
     use sidecar::knowledge::facts::SaveOutcome;
     use sidecar::knowledge::learnings::Category;
-    let Some(category) = Category::parse(category) else {
-        let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
-        anyhow::bail!("unknown category \"{category}\"; use one of {}", names.join(", "));
+    let (category, fact) = match words {
+        [first, rest @ ..] if !rest.is_empty() && Category::parse(first).is_some() => (Category::parse(first).expect("checked"), rest.join(" ")),
+        _ => {
+            let fact = words.join(" ");
+            (sidecar::knowledge::suggest::category_of(&fact), fact)
+        }
     };
-    let outcome = companion.remember(fact, category)?;
+    let outcome = companion.remember(&fact, category)?;
     if json {
         println!("{}", serde_json::to_string(&outcome)?);
     } else {
