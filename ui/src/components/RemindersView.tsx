@@ -20,6 +20,13 @@ export function localTime(iso: string, zone: string, lang: string): string {
   }
 }
 
+/** About three lines of a long title on the page (the whole one is its tooltip, the
+ * rest of an imported one its notes). */
+const SHOWN_TITLE_CHARS = 200;
+function shortTitle(title: string): string {
+  return title.length > SHOWN_TITLE_CHARS ? `${title.slice(0, SHOWN_TITLE_CHARS).trimEnd()}…` : title;
+}
+
 /** A reminder's time in the user's zone; when it was set in another zone (whose wall
  * clock it keeps), that zone's time too, named. */
 function whenShown(reminder: Reminder, userZone: string, t: ReturnType<typeof useStrings>): string {
@@ -49,7 +56,7 @@ function Row({
   return (
     <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
       <div className="reminder-main">
-        <strong title={reminder.message}>{reminder.message}</strong>
+        <strong title={reminder.message}>{shortTitle(reminder.message)}</strong>
         <div className="muted small">
           <span data-testid="reminder-when">{whenShown(reminder, userZone, t)}</span>
           {reminder.rule_words && ` · ${reminder.rule_words}`}
