@@ -94,9 +94,19 @@ impl ReminderService {
 
     /// `for_people` in `lang` (the language a message was written in).
     pub fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
+        self.people_words(r, lang, r.zone.0 != self.clock.zone())
+    }
+
+    /// `for_people` with the zone always named, for the terminal (where no page says
+    /// which zone times are in).
+    pub fn with_zone(&self, r: &Reminder) -> String {
+        self.people_words(r, self.lang, true)
+    }
+
+    fn people_words(&self, r: &Reminder, lang: Lang, name_zone: bool) -> String {
         let local = reminder_words::due(r, lang);
         let repeats = reminder_words::rule(r, lang).map(|rule| format!(", {rule}")).unwrap_or_default();
-        let zone = if r.zone.0 == self.clock.zone() { String::new() } else { format!(" ({})", r.zone.0.name()) };
+        let zone = if name_zone { format!(" ({})", r.zone.0.name()) } else { String::new() };
         format!("\"{}\" — {local}{zone}{repeats}", r.message)
     }
 

@@ -195,17 +195,23 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     assert_eq!(code, Some(0), "{out}");
     let set: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(set["reminder"]["message"], "call the dentist");
+    // The request's own words are not the reminder's; the zone is named.
+    let (code, out, _) = run(&["remind", "recuérdame en 10 minutos sacar la ropa"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("Reminder set: \"sacar la ropa\"") && out.trim_end().ends_with(')'), "{out}");
+    let zone = sidecar::clock::resolve_zone(None).0;
+    assert!(out.contains(&format!("({})", zone.name())), "{out}");
     // An unclear time: exit 1 and how to say it; nothing stored.
     let (code, _, err) = run(&["remind", "a las 3", "x"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("mañana a las 3"), "{err}");
     let (_, out, _) = run(&["reminders"]);
-    assert!(out.contains("Upcoming:\n  \"call mum\"") && out.contains("Recurring:\n  \"weekly review\""), "{out}");
+    assert!(out.contains("Upcoming:\n  \"sacar la ropa\"") && out.contains("\n  \"call mum\"") && out.contains("Recurring:\n  \"weekly review\""), "{out}");
     // Rules in words; no ids or RRULEs for people to read.
     assert!(!out.contains("[id:") && !out.contains("FREQ="), "{out}");
     let (_, out, _) = run(&["reminders", "--json"]);
     let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!((listed["upcoming"].as_array().unwrap().len(), listed["recurring"].as_array().unwrap().len()), (2, 1));
+    assert_eq!((listed["upcoming"].as_array().unwrap().len(), listed["recurring"].as_array().unwrap().len()), (3, 1));
     assert_eq!(listed["recurring"][0]["rule_words"], "every Monday at 09:00");
     assert_eq!(listed["recurring"][0]["next"].as_array().unwrap().len(), 3);
 }

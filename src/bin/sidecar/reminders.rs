@@ -72,14 +72,23 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
         // The old form `remind WHEN WHAT`: also when WHEN is a date that cannot be used
         // (too far, already past), so the user hears why rather than "no time found".
         [when, text @ ..] if !text.is_empty() && reads_as_date(service, when) => service.set(&text.join(" "), when).await,
-        _ => service.set_from_sentence(&words.join(" ")).await,
+        // "recuérdame en 10 minutos sacar la ropa": the request's opener is not part of
+        // what to be reminded of, as in the chat.
+        _ => {
+            let sentence = words.join(" ");
+            let sentence = match sidecar::intent::detect(&sentence) {
+                Some(sidecar::intent::Intent::Set { sentence } | sidecar::intent::Intent::Timer { sentence }) => sentence,
+                _ => sentence,
+            };
+            service.set_from_sentence(&sentence).await
+        }
     };
     match set {
         Ok(set) => {
             if json {
                 println!("{}", json!({"ok": true, "reminder": set.reminder, "note": set.note, "twin": set.twin}));
             } else {
-                println!("Reminder set: {}", service.for_people(&set.reminder));
+                println!("Reminder set: {}", service.with_zone(&set.reminder));
                 if let Some(note) = set.note {
                     println!("note: {note}");
                 }
