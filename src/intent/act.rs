@@ -5,7 +5,6 @@ use super::Intent;
 use crate::clock::Clock;
 use crate::error::CompanionError;
 use crate::knowledge::facts::SaveOutcome;
-use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 use crate::reminders::service::ReminderService;
 use crate::store::reminders::Reminder;
@@ -21,6 +20,9 @@ pub struct Acted {
     /// Something changed (a reminder set, a fact kept): the model must not repeat it.
     pub changed: bool,
 }
+
+/// How many facts "what do you know about me" lists.
+const ABOUT_YOU_FACTS: usize = 10;
 
 /// What carrying out a request needs.
 pub struct Hands<'a> {
@@ -101,9 +103,28 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
             }
             said(say::pending(&lines(&pending, hands, lang), pending.len(), lang), false)
         }
+        Intent::Now => {
+            let (now, zone) = (hands.clock.now(), hands.clock.zone());
+            said(say::now_is(&moment_words(now.with_timezone(&zone), lang), zone.name(), lang), false)
+        }
+        Intent::AboutMe { slot } => {
+            let facts = hands.knowledge.facts();
+            let mut current: Vec<_> = facts.iter().filter(|f| f.fact.superseded.is_none()).collect();
+            // The ones said most often first, then the newest.
+            current.sort_by(|a, b| b.fact.weight.cmp(&a.fact.weight).then(b.fact.confirmed.cmp(&a.fact.confirmed)));
+            let quoted = |found: Vec<&&crate::knowledge::store::ListedFact>| found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n");
+            match slot {
+                Some(slot) => {
+                    let about: Vec<_> = current.iter().filter(|f| crate::knowledge::slots::slot_of(&f.fact.text).is_some_and(|s| s.name == slot)).collect();
+                    said(say::about_slot(&quoted(about), slot, lang), false)
+                }
+                None => said(say::about_you(&quoted(current.iter().take(ABOUT_YOU_FACTS).collect()), lang), false),
+            }
+        }
         Intent::Remember { fact } => {
             let today = hands.clock.local_today();
-            match hands.knowledge.save(&fact, Category::General, today)? {
+            // The category from the fact's words, as the noticing and the CLI read it.
+            match hands.knowledge.save(&fact, crate::knowledge::suggest::category_of(&fact), today)? {
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }

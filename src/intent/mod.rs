@@ -1,7 +1,8 @@
 //! What code can decide before the model (the seed's P10): a user message that asks
 //! for a reminder ("remind me to…", "recuérdame…", "avísame…", "don't let me forget…"),
 //! to cancel, snooze or list reminders, or to remember a fact ("remember that…",
-//! "acordate de que…"). `detect` is pure; `act` carries it out through the services,
+//! "acordate de que…"); and questions Sidecar's own data answers (the time, "where do
+//! I live?"), which only the demo model leaves to Sidecar. `detect` is pure; `act` carries it out through the services,
 //! so it works with any model, the offline one included, and on every channel.
 
 pub mod act;
@@ -21,12 +22,38 @@ pub enum Intent {
     List,
     /// A fact to keep.
     Remember { fact: String },
+    /// "what time is it", "qué día es hoy": the clock answers.
+    Now,
+    /// "where do I live", "qué sabes de mí": the saved facts answer; `slot` narrows
+    /// them to one thing that changes (`home`, `job`, `partner`), `None` is all.
+    AboutMe { slot: Option<&'static str> },
 }
 
 /// Openers that ask nothing by themselves ("please", "oye", "can you").
 const POLITE: &[&str] = &[
     "please", "pls", "hey sidecar", "hey", "ok", "okay", "sidecar", "can you", "could you", "would you", "will you", "por favor", "oye", "porfa", "che",
     "sidecar,", "puedes", "podrias", "podes", "me puedes", "me podrias", "hola",
+];
+
+/// Whole questions the clock answers (folded, no punctuation).
+const NOW: &[&str] = &[
+    "what time is it", "what time is it now", "whats the time", "what is the time", "what's the time", "do you know what time it is",
+    "what day is it", "what day is it today", "what day is today", "whats the date", "what is the date", "what's the date", "what's today's date",
+    "whats todays date", "what is today's date", "what is the date today", "what's the date today", "que hora es", "que hora es ahora",
+    "sabes que hora es", "que dia es hoy", "que dia es", "a que dia estamos", "en que dia estamos", "que fecha es hoy", "que fecha es",
+    "cual es la fecha de hoy", "que dia es hoy y que hora es",
+];
+
+/// Whole questions the saved facts answer, and the slot each asks about.
+const ABOUT_ME: &[(&str, Option<&str>)] = &[
+    ("where do i live", Some("home")), ("where do i live now", Some("home")), ("where am i living", Some("home")), ("what city do i live in", Some("home")),
+    ("donde vivo", Some("home")), ("donde vivo ahora", Some("home")), ("en que ciudad vivo", Some("home")), ("sabes donde vivo", Some("home")),
+    ("where do i work", Some("job")), ("what is my job", Some("job")), ("what's my job", Some("job")), ("whats my job", Some("job")),
+    ("what do i do for a living", Some("job")), ("what do i do for work", Some("job")), ("donde trabajo", Some("job")), ("de que trabajo", Some("job")),
+    ("en que trabajo", Some("job")), ("cual es mi trabajo", Some("job")), ("who is my partner", Some("partner")), ("quien es mi pareja", Some("partner")),
+    ("what do you know about me", None), ("what do you remember about me", None), ("what have you learned about me", None),
+    ("tell me what you know about me", None), ("what do you know of me", None), ("que sabes de mi", None), ("que recuerdas de mi", None),
+    ("que sabes sobre mi", None), ("dime que sabes de mi", None), ("que has aprendido de mi", None),
 ];
 
 const SET: &[&str] = &[
@@ -117,8 +144,15 @@ pub fn detect(text: &str) -> Option<Intent> {
         let drop = if whole.ends_with(&["por", "favor"]) { 2 } else { 1 };
         whole.truncate(whole.len() - drop);
     }
-    if LIST.contains(&whole.join(" ").as_str()) {
+    let asked = whole.join(" ");
+    if LIST.contains(&asked.as_str()) {
         return Some(Intent::List);
+    }
+    if NOW.contains(&asked.as_str()) {
+        return Some(Intent::Now);
+    }
+    if let Some((_, slot)) = ABOUT_ME.iter().find(|(q, _)| *q == asked) {
+        return Some(Intent::AboutMe { slot: *slot });
     }
     if let Some(end) = opener(&words, at, SNOOZE) {
         return snooze(text, &words, end);

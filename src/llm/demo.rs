@@ -20,6 +20,27 @@ pub fn is_demo(provider: &Provider) -> bool {
     provider.is_local() && provider.model() == super::local_server::LOCAL_MODEL_NAME
 }
 
+/// What the demo model is told of who it is: a few plain words and the date. The
+/// full system prompt (tool rules, the user's facts) is beyond a 135M model: it
+/// echoed it back ("save it with the remember_fact tool"). Sidecar answers what the
+/// facts answer itself, before the model.
+const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly and simply, in the language the user writes in.";
+
+/// The conversation with the demo's own short system prompt in place of the full one.
+fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
+    let mut out = Vec::with_capacity(messages.len());
+    for message in messages {
+        if message.role != super::Role::System {
+            out.push(message.clone());
+        } else if out.is_empty() {
+            let date = message.content.lines().find(|l| l.starts_with("Current date and time:"));
+            out.push(super::ChatMessage::system(&date.map_or_else(|| DEMO_PROMPT.to_string(), |d| format!("{DEMO_PROMPT}\n{d}"))));
+        }
+        // Later system notes (what Sidecar did) stay out too: Sidecar said it already.
+    }
+    out
+}
+
 /// One call to the demo model: at most `DEMO_MAX_TOKENS`, stopped as soon as the reply
 /// loops, and marked when it was cut for either reason (the mark streams too).
 pub async fn complete(
@@ -33,7 +54,11 @@ pub async fn complete(
     // Sidecar's own words follow the language the user wrote in.
     let said = request.messages.iter().rev().find(|m| m.role == super::Role::User).map(|m| m.content.as_str()).unwrap_or_default();
     let lang = crate::user_language::written_in(said, lang);
-    let request = ChatRequest { max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))), ..request.clone() };
+    let request = ChatRequest {
+        messages: demo_messages(&request.messages),
+        max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))),
+        ..request.clone()
+    };
     let guard = Mutex::new(RepetitionGuard::default());
     let looped = tokio::sync::Notify::new();
     let call = router::complete(
@@ -76,4 +101,22 @@ pub async fn complete(
         completion.text = format!("{}{mark}", completion.text.trim_end());
     }
     Ok(Routed { completion, provider_id: demo.id.clone(), model: demo.model().to_string(), fallback_from: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::{ChatMessage, Role};
+
+    #[test]
+    fn the_demo_gets_a_short_prompt_with_the_date_and_no_tool_rules() {
+        let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nCurrent date and time: Tuesday 24 November 2026, 19:30 (Europe/Madrid).\n\n<facts>I live in Madrid</facts>";
+        let messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
+        let shown = demo_messages(&messages);
+        assert_eq!(shown.len(), 3);
+        assert_eq!(shown[0].role, Role::System);
+        assert!(shown[0].content.starts_with(DEMO_PROMPT) && shown[0].content.ends_with("(Europe/Madrid)."), "{}", shown[0].content);
+        assert!(!shown.iter().any(|m| m.content.contains("tool") || m.content.contains("Madrid</facts>")));
+        assert_eq!((shown[1].content.as_str(), shown[2].content.as_str()), ("hola", "¡Hola!"));
+    }
 }

@@ -105,3 +105,44 @@ pub fn model_note(answer: &str) -> String {
          If useful, add one short friendly sentence in the user's language; otherwise reply with nothing more than a brief acknowledgement."
     )
 }
+
+/// The time and date, asked for ("what time is it", "qué día es hoy").
+pub fn now_is(moment: &str, zone: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("It is now {moment} ({zone})."),
+        Lang::Es => format!("Ahora es {moment} ({zone})."),
+    }
+}
+
+/// What the saved facts say about `slot` (`home`, `job`, `partner`), as lines, or
+/// that nothing was said yet and how to say it.
+pub fn about_slot(lines: &str, slot: &str, lang: Lang) -> String {
+    if !lines.is_empty() {
+        return match lang {
+            Lang::En => format!("You told me:\n{lines}"),
+            Lang::Es => format!("Me dijiste:\n{lines}"),
+        };
+    }
+    let example = match (slot, lang) {
+        ("home", Lang::En) => "remember that I live in …",
+        ("job", Lang::En) => "remember that I work as …",
+        (_, Lang::En) => "remember that my partner is …",
+        ("home", Lang::Es) => "recuerda que vivo en …",
+        ("job", Lang::Es) => "recuerda que trabajo como …",
+        (_, Lang::Es) => "recuerda que mi pareja es …",
+    };
+    match lang {
+        Lang::En => format!("You haven't told me yet. Say \"{example}\" and I'll keep it."),
+        Lang::Es => format!("Todavía no me lo has dicho. Di \"{example}\" y lo guardaré."),
+    }
+}
+
+/// Everything the saved facts say, as lines, or that there is nothing yet.
+pub fn about_you(lines: &str, lang: Lang) -> String {
+    match (lang, lines.is_empty()) {
+        (Lang::En, false) => format!("Here is what I know about you:\n{lines}"),
+        (Lang::Es, false) => format!("Esto es lo que sé de ti:\n{lines}"),
+        (Lang::En, true) => "I don't know anything about you yet. Tell me with \"remember that …\".".into(),
+        (Lang::Es, true) => "Todavía no sé nada de ti. Cuéntamelo con \"recuerda que …\".".into(),
+    }
+}

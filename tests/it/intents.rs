@@ -13,6 +13,8 @@ fn notation(intent: Option<Intent>) -> String {
         Some(Intent::Snooze { query, minutes }) => format!("snooze {minutes} {query}"),
         Some(Intent::List) => "list".into(),
         Some(Intent::Remember { fact }) => format!("remember {fact}"),
+        Some(Intent::Now) => "now".into(),
+        Some(Intent::AboutMe { slot }) => format!("about {}", slot.unwrap_or("all")),
     }
 }
 
@@ -124,4 +126,29 @@ async fn a_reminder_from_another_zone_is_listed_with_its_zone() {
     let core = open_in(chrono_tz::America::New_York).await.unwrap();
     let listed = core.send("what reminders do i have").await.unwrap().reply;
     assert!(listed.contains("call mum") && listed.contains("(Europe/Madrid)"), "{listed}");
+}
+
+/// With the demo model, what Sidecar can answer from its own data it answers itself:
+/// the time, and what the user told it (the demo gave nonsense to "Where do I live?").
+#[tokio::test]
+async fn with_no_provider_sidecar_answers_the_time_and_what_it_was_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings("")).await;
+    let unknown = core.send("Where do I live?").await.unwrap();
+    assert!(unknown.meta.intent && unknown.reply.contains("remember that I live in"), "{}", unknown.reply);
+    core.send("remember that I live in Madrid").await.unwrap();
+    core.send("Recuerda que trabajo como enfermera en el Clínico").await.unwrap();
+    let home = core.send("Where do I live?").await.unwrap();
+    assert_eq!(home.reply, "You told me:\n- \"I live in Madrid\"");
+    let job = core.send("¿De qué trabajo?").await.unwrap();
+    assert!(job.reply.starts_with("Me dijiste:") && job.reply.contains("trabajo como enfermera"), "{}", job.reply);
+    let all = core.send("what do you know about me?").await.unwrap();
+    assert!(all.reply.contains("I live in Madrid") && all.reply.contains("enfermera"), "{}", all.reply);
+    let now = core.send("What time is it?").await.unwrap();
+    assert_eq!(now.reply, "It is now Wednesday 18 November 2026, 10:00 (Europe/Madrid).");
+    let ahora = core.send("¿Qué día es hoy?").await.unwrap();
+    assert!(ahora.reply.starts_with("Ahora es miércoles 18 de noviembre"), "{}", ahora.reply);
+    let facts = core.knowledge().facts();
+    let job_fact = facts.iter().find(|f| f.fact.text.contains("enfermera")).unwrap();
+    assert_eq!(job_fact.category, sidecar::knowledge::learnings::Category::Work, "the category is read from the words");
 }
