@@ -1,6 +1,7 @@
-"""Every page at 420, 800 and 1280 px wide, in the real app: nothing wider than the
-window (no sideways scroll) and every control within it, with Edit/Delete reachable.
-Screenshots of each page at each width land in .e2e/layout-PAGE-WIDTH.png."""
+"""Every page at 420, 800 and 1280 px wide, in English and Spanish, in the real app:
+nothing wider than the window (no sideways scroll) and every control within it, with
+Edit/Delete reachable. Screenshots of each page at each width land in
+.e2e/layout-PAGE-WIDTH[-es].png."""
 import subprocess
 import time
 from pathlib import Path
@@ -44,12 +45,15 @@ def show(session, page):
     session.wait_for("[data-testid=message-list]" if page == "chat" else f"[data-testid={page}-view]", 10)
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("width", WIDTHS)
-def test_every_page_fits_the_window(desktop, tmp_path, width):
+def test_every_page_fits_the_window(desktop, tmp_path, width, lang):
     data = tmp_path / "data"
     seed(data, desktop.env)
     llm = ScriptedLlm([text_reply(WIDE_REPLY)])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    if lang == "es":
+        config.write_text(config.read_text() + '[desktop]\nlanguage = "es"\n')
     session = desktop.launch(data, ["--config", str(config)])
     try:
         session.cmd("POST", "/window/rect", {"width": width, "height": 760, "x": 0, "y": 0})
@@ -64,7 +68,7 @@ def test_every_page_fits_the_window(desktop, tmp_path, width):
                 session.wait_for("[data-testid=cancel-reminder]", 10)
             found = session.script(OVERFLOW)
             time.sleep(0.4)  # the X server's copy of the window catches up with the page
-            desktop.screenshot(f"layout-{page}-{width}")
+            desktop.screenshot(f"layout-{page}-{width}" + ("" if lang == "en" else f"-{lang}"))
             if found["scroll"] > found["width"] + 1 or found["cut"]:
                 problems[page] = found
         assert not problems, problems

@@ -10,11 +10,11 @@ function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
       <h3>{title}</h3>
       <dl>
         <dt>{t.usageCalls}</dt>
-        <dd>{totals.calls.toLocaleString("en")}</dd>
+        <dd>{totals.calls.toLocaleString(t.locale)}</dd>
         <dt>{t.usageTokensIn}</dt>
-        <dd>{totals.input_tokens.toLocaleString("en")}</dd>
+        <dd>{totals.input_tokens.toLocaleString(t.locale)}</dd>
         <dt>{t.usageTokensOut}</dt>
-        <dd>{totals.output_tokens.toLocaleString("en")}</dd>
+        <dd>{totals.output_tokens.toLocaleString(t.locale)}</dd>
         <dt>{t.usageCost}</dt>
         <dd data-testid="usage-cost">{formatCost(totals.cost_usd)}</dd>
       </dl>
@@ -43,9 +43,9 @@ function TotalsTable({ heading, testId, rows }: { heading: string; testId: strin
         {rows.map(({ key, label, totals }) => (
           <tr key={key} data-testid={testId}>
             <td>{label}</td>
-            <td>{totals.calls.toLocaleString("en")}</td>
-            <td>{totals.input_tokens.toLocaleString("en")}</td>
-            <td>{totals.output_tokens.toLocaleString("en")}</td>
+            <td>{totals.calls.toLocaleString(t.locale)}</td>
+            <td>{totals.input_tokens.toLocaleString(t.locale)}</td>
+            <td>{totals.output_tokens.toLocaleString(t.locale)}</td>
             <td>{formatCost(totals.cost_usd)}</td>
           </tr>
         ))}
