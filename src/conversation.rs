@@ -548,10 +548,7 @@ impl ConversationService {
             TurnEnd::Failed { message, .. } => {
                 Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
             }
-            TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(format!(
-                "the reply was not finished within {} s (llm.turn_timeout_secs), so it was cut; what arrived is kept. Retry, or raise llm.turn_timeout_secs if the model is just slow",
-                settings.llm.turn_timeout_secs
-            ))),
+            TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(crate::words::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => {
                 self.with.events.publish(CoreEvent::TurnFinished {
                     conversation_id,

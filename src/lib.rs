@@ -28,6 +28,7 @@ pub mod meaning;
 pub mod memo;
 pub mod logging;
 pub mod model;
+pub mod offline;
 pub mod paths;
 pub mod preferences;
 pub mod provider_admin;

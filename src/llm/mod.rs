@@ -184,7 +184,8 @@ pub struct Completion {
 /// banner: they say what happened and what to try.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum LlmError {
-    #[error("could not reach the model server at {url}: {detail}. Is it running, and is the address in Settings right?")]
+    /// `detail` ends with what to do (check the network, or start the server).
+    #[error("could not reach the model server at {url}: {detail}")]
     Unreachable { url: String, detail: String },
     #[error(
         "the provider stopped answering: it did not {phase} within {} s ({}). Try again; if the model is just slow, raise {} in settings.toml",

@@ -99,12 +99,12 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
         return LlmError::Timeout { phase: TimeoutPhase::Connect, after: connect };
     }
     // reqwest nests the interesting part (connection refused, DNS) in the source chain.
-    let mut detail = e.to_string();
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        detail = s.to_string();
-        source = s.source();
-    }
+    let said = crate::offline::connect_failure(url, &e);
+    let detail = if crate::offline::looks_offline(&said) {
+        format!("{said}. Check the network connection")
+    } else {
+        format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e))
+    };
     LlmError::Unreachable { url: url.to_string(), detail }
 }
 

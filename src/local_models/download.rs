@@ -66,6 +66,8 @@ pub enum PullError {
     Http { status: u16, url: String },
     #[error("the download stopped after {received} bytes ({reason}); pull again to resume where it stopped")]
     Interrupted { received: u64, reason: String },
+    #[error("could not start the download: {0}. Connect to the network, then pull again")]
+    Offline(String),
     #[error("paused after {received} bytes; pull again to resume")]
     Paused { received: u64 },
     #[error("not enough disk space: the model needs {need_mb} MB more and {free_mb} MB are free in {dir}")]
@@ -85,7 +87,7 @@ pub enum PullError {
 impl PullError {
     /// A later pull continues from what is on disk.
     pub fn resumable(&self) -> bool {
-        matches!(self, Self::Interrupted { .. } | Self::Paused { .. })
+        matches!(self, Self::Interrupted { .. } | Self::Paused { .. } | Self::Offline(_))
     }
 }
 
@@ -150,7 +152,10 @@ impl Downloader {
         if received > 0 {
             call = call.header(reqwest::header::RANGE, format!("bytes={received}-"));
         }
-        let response = call.send().await.map_err(|e| PullError::Interrupted { received, reason: e.to_string() })?;
+        let response = call.send().await.map_err(|e| {
+            let reason = crate::offline::connect_failure(&request.url, &e);
+            if crate::offline::looks_offline(&reason) { PullError::Offline(reason) } else { PullError::Interrupted { received, reason } }
+        })?;
         let status = response.status();
         if status == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {
             // The part is already whole (or longer than the file): start again clean.

@@ -10,6 +10,15 @@ pub fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
     }
 }
 
+/// A reply cut at the turn's time limit: what to do, in words (the limit itself is
+/// `llm.turn_timeout_secs`, for whoever edits settings.toml).
+pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("The reply took longer than {secs} s, so it was cut; what arrived is kept. Press Retry, or pick a faster model in the model menu."),
+        Lang::Es => format!("La respuesta tardó más de {secs} s y se cortó; lo que llegó se conserva. Pulsa Reintentar, o elige un modelo más rápido en el menú de modelos."),
+    }
+}
+
 /// Ends a reply stopped at the per-turn step limit (`llm.max_iterations`).
 pub fn step_limit(steps: u32, lang: Lang) -> String {
     match lang {

@@ -375,7 +375,7 @@ async fn the_wall_clock_limit_ends_a_turn_stuck_in_a_tool() {
     core.set_tools(tools);
     let mut bus = core.events().subscribe();
     let error = tokio::time::timeout(Duration::from_secs(5), core.send("run it")).await.unwrap().unwrap_err();
-    assert!(error.to_string().contains("was not finished within 0.3 s (llm.turn_timeout_secs)"), "{error}");
+    assert!(error.to_string().contains("took longer than 0.3 s") && !error.to_string().contains("llm."), "{error}");
     assert!(notices(&drain(&mut bus)).contains(&Notice::TimedOut));
     let stored = core.history(10).await.unwrap();
     let result = stored.iter().find(|m| m.role == Role::Tool).unwrap();

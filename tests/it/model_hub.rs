@@ -270,3 +270,16 @@ async fn a_download_with_no_length_and_no_end_is_stopped_at_a_limit() {
     let left: Vec<_> = std::fs::read_dir(library.dir()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(left.is_empty(), "no file left behind: {left:?}");
 }
+
+/// With no network a pull says so, instead of "stopped after 0 bytes".
+#[tokio::test]
+async fn a_pull_with_no_network_says_the_computer_is_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = ModelLibrary::new(dir.path());
+    let url = "https://huggingface.example.invalid/org/repo/resolve/main/model.gguf";
+    let pulled = Downloader::new(16 * GB).pull(&library, &request(url, None), |_| {}, &CancellationToken::new()).await;
+    let error = pulled.unwrap_err();
+    assert!(matches!(error, PullError::Offline(_)), "{error:?}");
+    let said = error.to_string();
+    assert!(said.contains("seems to be offline") && said.contains("Connect to the network") && !said.contains("0 bytes"), "{said}");
+}

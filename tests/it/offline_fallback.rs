@@ -152,3 +152,16 @@ async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
     assert_eq!(plain.meta.provider.as_deref(), Some("local"));
     core.shutdown().await;
 }
+
+/// With no network, the words say so: not "nothing is listening" nor "is it running?".
+#[tokio::test]
+async fn with_no_network_the_error_says_the_computer_is_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    // .invalid never resolves (RFC 6761), as every name does with no network.
+    let core = open(dir.path(), "https://api.example.invalid/v1", false).await;
+    let error = core.send("hello").await.unwrap_err().to_string();
+    assert!(error.contains("this computer seems to be offline") && error.contains("Check the network connection"), "{error}");
+    assert!(!error.contains("Is it running"), "{error}");
+    let checked = core.models().check().await;
+    assert!(matches!(&checked, ModelStatus::Unavailable { message } if message.contains("seems to be offline")), "{checked:?}");
+}
