@@ -313,7 +313,12 @@ impl ChannelService {
 
     /// A new one-time code to pair a chat with `/start CODE`.
     pub fn telegram_pairing_code(&self) -> Result<super::telegram::gate::PairingCode, CompanionError> {
-        let code = self.running_telegram()?.new_pairing_code();
+        let telegram = self.running_telegram()?;
+        // A code handed out while the bot cannot hear would be typed into silence.
+        if let super::health::Link::Down { reason, .. } = telegram.health.view().link {
+            return Err(CompanionError::InvalidInput(crate::words::channels::pairing_while_down(&reason, self.with.lang)));
+        }
+        let code = telegram.new_pairing_code();
         self.with.events.publish(CoreEvent::ChannelsChanged);
         Ok(code)
     }

@@ -100,6 +100,14 @@ pub fn channel_back(channel: &str, lang: Lang) -> String {
     }
 }
 
+/// Why no Telegram pairing code is given while the bot cannot reach Telegram.
+pub fn pairing_while_down(reason: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Es => format!("Telegram no está conectado ({reason}), así que el bot no leería el código. Vuelve a intentarlo cuando esté conectado."),
+        Lang::En => format!("Telegram is not connected ({reason}), so the bot would not read the code. Try again once it is connected."),
+    }
+}
+
 /// While WhatsApp waits for its QR code to be scanned.
 pub fn scan_qr(lang: Lang) -> String {
     match lang {

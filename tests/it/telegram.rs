@@ -347,3 +347,19 @@ async fn update_ids_past_32_bits_are_answered_once_and_polling_stays_calm() {
     assert_eq!(last, i64::from(u32::MAX) + 3, "the offset confirms the 64-bit id");
     core.shutdown().await;
 }
+
+/// No pairing code while the bot cannot reach Telegram: it would be typed into silence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_pairing_code_is_handed_out_while_telegram_is_down() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[]).await;
+    bot.go_away();
+    wait_until("Telegram is seen down", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Down { .. }))).await;
+    let refused = core.channels().telegram_pairing_code().unwrap_err().to_string();
+    assert!(refused.contains("Telegram is not connected"), "{refused}");
+    bot.come_back();
+    wait_until("Telegram is back", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Connected { .. }))).await;
+    assert_eq!(core.channels().telegram_pairing_code().unwrap().code.len(), 6);
+    core.shutdown().await;
+}

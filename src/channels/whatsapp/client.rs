@@ -6,6 +6,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// The host WhatsApp's web client talks to, looked up first to tell "offline" apart.
+const WHATSAPP_HOST: &str = "web.whatsapp.com:443";
+
 use tokio::sync::mpsc;
 use whatsapp_rust::prelude::*;
 
@@ -34,6 +37,14 @@ impl WebClient {
         }
         let url = format!("sqlite://{}?mode=rwc", self.session.display());
         let store = SqliteStore::new(&url).await.map_err(|e| format!("cannot open the WhatsApp session: {e}"))?;
+        // The client retries silently with no network; a name that cannot be looked up
+        // says "offline" at once instead of "Connecting…" for a minute.
+        let lookup = tokio::time::timeout(std::time::Duration::from_secs(5), tokio::net::lookup_host(WHATSAPP_HOST)).await;
+        match lookup {
+            Ok(Err(error)) => return Err(format!("this computer seems to be offline ({WHATSAPP_HOST} could not be looked up: {error})")),
+            Err(_) => return Err(format!("this computer seems to be offline ({WHATSAPP_HOST} could not be looked up within 5 s)")),
+            Ok(Ok(_)) => {}
+        }
         let bot = Bot::builder()
             .with_backend(store)
             .skip_history_sync()
