@@ -56,7 +56,8 @@ impl MessageSource for Scripted {
 async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     let server = ScriptedServer::responding(|request| {
         let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
-        Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
+        // Slow enough that a command read after two turns is answered while they wait.
+        Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(100) }
     })
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -69,10 +70,13 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     assert_eq!((a, b), (3, 2));
 
     let answers = terminal.answers.lock().unwrap().clone();
-    // The command was answered at once, by Sidecar, while the turns waited their turn.
-    assert_eq!(answers[0].0, "/status");
-    assert!(answers[0].1.starts_with("Proactivity:"), "{:?}", answers[0]);
-    assert_eq!(answers[1..], [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
+    // The command was answered at once, by Sidecar, while the turns waited their turn
+    // (at the latest before the second, which waits for the first's whole reply).
+    let status = answers.iter().position(|(said, _)| said == "/status").expect("the command is answered");
+    assert!(answers[status].1.starts_with("Proactivity:"), "{:?}", answers[status]);
+    let turns: Vec<_> = answers.iter().filter(|(said, _)| said != "/status").cloned().collect();
+    assert_eq!(turns, [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
+    assert!(status < answers.iter().position(|(said, _)| said == "two").unwrap(), "{answers:?}");
     assert_eq!(*window.answers.lock().unwrap(), [("three".to_string(), "re: three".to_string()), ("four".into(), "re: four".into())]);
 
     // The history says where each was said; a reply is said where its message was.
