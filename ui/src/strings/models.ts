@@ -86,7 +86,7 @@ export const modelsEs: typeof modelsEn = {
   contextWindow: (n: number) => `contexto de ${n >= 1_000_000 ? `${Math.round(n / 1_048_576)}M` : `${Math.round(n / 1024)}k`}`,
   modelsTitle: "Modelos locales",
   modelsLead: (memory: number, folder: string) => `Este ordenador tiene ${formatBytes(memory)} de memoria. Los modelos se guardan en ${folder}.`,
-  builtInDemo: "Demo incluida (SmolLM2 135M)",
+  builtInDemo: "Modelo de demostración incluido (SmolLM2 135M)",
   builtInDemoNote: "Diminuto: no usa herramientas, puede inventar",
   inUse: "En uso",
   useModel: "Usar",
