@@ -24,7 +24,8 @@ describe("memory view", () => {
     expect(groups[0]).toHaveTextContent("Health");
     expect(groups[0]).toHaveTextContent("always included");
     expect(groups[0]).toHaveTextContent("Allergic to peanuts");
-    expect(groups[1]).toHaveTextContent("weight 3 · learned 2026-01-02 · confirmed 2026-11-20");
+    expect(groups[1]).toHaveTextContent("you told me 3 times · first on 2 Jan 2026, last on 20 Nov 2026");
+    expect(groups[1]).not.toHaveTextContent("weight");
     expect(screen.getByTestId("memory-problems")).toHaveTextContent("line 9 - likes jazz (missing [weight:N])");
   });
 

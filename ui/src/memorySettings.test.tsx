@@ -17,7 +17,7 @@ describe("Settings → Memory search", () => {
     await openSettings();
     const section = await screen.findByTestId("meaning-settings");
     expect(within(section).getByTestId("meaning-local")).toBeChecked();
-    expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: multilingual-e5-small-q4:symmetric.");
+    expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: the built-in multilingual model, on this computer.");
     expect(within(section).getByTestId("meaning-progress")).toHaveTextContent("10 of 40 items embedded");
     await core.event({ type: "memory_indexing", embedded: 40, total: 40 });
     await waitFor(() => expect(within(section).getByTestId("meaning-progress")).toHaveTextContent("All 40 items embedded."));

@@ -13,7 +13,8 @@ function label(t: Strings, backend: EmbeddingsBackend): [string, string] {
 
 /** Where recall by meaning stands, in words. */
 export function meaningState(t: Strings, status: MeaningStatus): string {
-  if (status.state === "ready") return t.meaningReady(status.model);
+  // The built-in embedder's id (which keys the stored vectors) is no name for a person.
+  if (status.state === "ready") return t.meaningReady(status.model.startsWith("multilingual-e5") ? t.meaningBuiltIn : status.model);
   if (status.state === "unavailable") return t.meaningUnavailable(status.reason);
   if (status.state === "off") return t.meaningOffNote;
   return t.meaningIdle;

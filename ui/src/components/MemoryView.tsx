@@ -13,6 +13,12 @@ import { useStrings, type Strings } from "../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { ProfileEditors } from "./ProfileEditors";
 
+/** "2 Jan 2026" in the user's language, from the learnings file's YYYY-MM-DD. */
+function day(iso: string, locale: string): string {
+  const date = new Date(`${iso}T12:00:00`);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric" }).format(date);
+}
+
 function outcomeText(t: Strings, outcome: SaveOutcome): string {
   switch (outcome.action) {
     case "new":
@@ -113,8 +119,8 @@ function FactRow({
         )}
       </span>
       <span className="fact-side">
-        <span className="muted small">
-          {t.memoryWeight} {fact.weight} · {t.memoryLearned} {fact.learned} · {t.memoryConfirmed} {fact.confirmed}
+        <span className="muted small" data-testid="fact-when">
+          {t.memoryToldTimes(fact.weight)} · {fact.learned === fact.confirmed ? t.memoryOn(day(fact.learned, t.locale)) : t.memoryFirstLast(day(fact.learned, t.locale), day(fact.confirmed, t.locale))}
         </span>
         <button type="button" className="ghost small" onClick={() => setEditing(true)} data-testid="fact-edit">
           {t.editFact}
