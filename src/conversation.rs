@@ -268,6 +268,7 @@ impl ConversationService {
             context: &self.with.context,
             reminders: &self.with.reminders,
             proactive: &self.with.proactive,
+            models: &self.with.models,
             clock: &self.with.clock,
             lang,
             channel,

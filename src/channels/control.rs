@@ -20,6 +20,8 @@ pub struct Control<'a> {
     pub context: &'a ContextService,
     pub reminders: &'a ReminderService,
     pub proactive: &'a ProactiveService,
+    /// Which model answers, for `/status`.
+    pub models: &'a crate::model::Models,
     pub clock: &'a Clock,
     pub lang: Lang,
     /// Where the command was said (`/quiet here` silences that channel).
@@ -116,26 +118,21 @@ impl Control<'_> {
         let status = self.proactive.status().await?;
         let (s, c) = (&status.state, &status.config);
         let now = self.clock.now();
-        let sinks = status
-            .sinks
-            .iter()
-            .map(|(id, channel, up)| format!("{} ({}, {}{})", id.as_str(), channel.as_str(), c.sinks.of(*id).as_str(), if *up { "" } else { ", off" }))
-            .collect::<Vec<_>>()
-            .join(", ");
+        // Only where the user lets Sidecar's messages go.
+        let outlets = status.sinks.iter().filter(|(id, _, _)| c.sinks.of(*id) != crate::proactive::config::SinkPreference::None).map(|(id, _, up)| (*id, *up)).collect();
         let overview = self.reminders.overview().await?;
+        let model = self.models.status();
         Ok(w.status(&StatusFacts {
-            level: c.level.as_str(),
+            model: &model,
+            level: c.level,
             quiet_until: status.quiet_until.map(|t| self.local_hm(t)),
             quiet_hours: (c.quiet_hours.start.format("%H:%M").to_string(), c.quiet_hours.end.format("%H:%M").to_string()),
             zone: &status.zone,
             count_today: s.count_today,
             max_today: status.max_today,
-            count_this_hour: s.count_this_hour,
             paused_until: s.circuit_open_until.filter(|t| *t > now).map(|t| self.local_hm(t)),
             pending_reminders: overview.upcoming.len() + overview.recurring.len(),
-            last_channel: s.last_active_channel.map(|c| c.as_str()).unwrap_or("-"),
-            sinks,
-            primary: c.sinks.primary.as_str(),
+            outlets,
         }))
     }
 }

@@ -2,25 +2,24 @@
 //! `/stop`, `/clear`, `/proactive …`, "be quiet").
 
 use crate::context::checkpoint::Status;
-use crate::proactive::config::MAX_PER_HOUR;
 use crate::words::Lang;
 
 /// The facts `/status` reports, already formatted where they are times.
 pub struct StatusFacts<'a> {
-    pub level: &'a str,
+    /// Which model answers and whether it is well.
+    pub model: &'a crate::events::ModelStatus,
+    pub level: crate::proactive::config::Level,
     /// "13:00" while quiet.
     pub quiet_until: Option<String>,
     pub quiet_hours: (String, String),
     pub zone: &'a str,
     pub count_today: u32,
     pub max_today: u32,
-    pub count_this_hour: u32,
-    /// "13:00" while the circuit breaker holds.
+    /// "13:00" while Sidecar holds back after too many messages in a row.
     pub paused_until: Option<String>,
     pub pending_reminders: usize,
-    pub last_channel: &'a str,
-    pub sinks: String,
-    pub primary: &'a str,
+    /// Where Sidecar's own messages go, and whether each is reachable now.
+    pub outlets: Vec<(crate::proactive::config::SinkId, bool)>,
 }
 
 /// The replies, in one language.
@@ -132,19 +131,57 @@ impl CommandWords {
     }
 
     pub fn status(self, f: &StatusFacts<'_>) -> String {
+        use crate::events::ModelStatus;
+        use crate::proactive::config::{Level, SinkId};
         let es = self.es();
-        let quiet = f.quiet_until.as_deref().map(|t| if es { format!("hasta las {t}") } else { format!("until {t}") }).unwrap_or_else(|| "no".into());
-        let breaker = f.paused_until.as_deref().map(|t| if es { format!("pausado hasta las {t}") } else { format!("paused until {t}") }).unwrap_or_else(|| "ok".into());
+        let model = match (f.model, es) {
+            (ModelStatus::Ready { demo: true, model, .. }, false) => format!("the built-in demo model ({model}), answering; it cannot use tools"),
+            (ModelStatus::Ready { demo: true, model, .. }, true) => format!("el modelo de demostración incluido ({model}), respondiendo; no puede usar herramientas"),
+            (ModelStatus::Ready { provider, model, .. }, false) => format!("{model} ({provider}), answering"),
+            (ModelStatus::Ready { provider, model, .. }, true) => format!("{model} ({provider}), respondiendo"),
+            (ModelStatus::StandingIn { down, .. }, false) => format!("{down} is not answering; the offline model answers meanwhile"),
+            (ModelStatus::StandingIn { down, .. }, true) => format!("{down} no responde; mientras tanto responde el modelo sin conexión"),
+            (ModelStatus::Unavailable { message }, false) => format!("none can answer now: {message}"),
+            (ModelStatus::Unavailable { message }, true) => format!("ninguno puede responder ahora: {message}"),
+            (ModelStatus::Starting, false) => "the offline model is starting".into(),
+            (ModelStatus::Starting, true) => "el modelo sin conexión se está iniciando".into(),
+            (ModelStatus::Idle, false) => "not started yet (it starts with your first message)".into(),
+            (ModelStatus::Idle, true) => "aún sin iniciar (arranca con tu primer mensaje)".into(),
+        };
+        let level = match (f.level, es) {
+            (Level::Low, false) => "rarely",
+            (Level::Medium, false) => "sometimes",
+            (Level::High, false) => "often",
+            (Level::Low, true) => "rara vez",
+            (Level::Medium, true) => "a veces",
+            (Level::High, true) => "a menudo",
+        };
+        let outlet = |id: SinkId| match (id, es) {
+            (SinkId::Chat, false) => "the chat",
+            (SinkId::Chat, true) => "el chat",
+            (SinkId::Notification, false) => "notifications",
+            (SinkId::Notification, true) => "notificaciones",
+            (SinkId::Tray, false) => "the tray icon",
+            (SinkId::Tray, true) => "el icono de la bandeja",
+            (SinkId::Console, false) => "the terminal",
+            (SinkId::Console, true) => "el terminal",
+            (SinkId::Telegram, _) => "Telegram",
+            (SinkId::Whatsapp, _) => "WhatsApp",
+        };
+        let off = if es { " (sin conexión)" } else { " (not reachable now)" };
+        let outlets = f.outlets.iter().map(|(id, up)| format!("{}{}", outlet(*id), if *up { "" } else { off })).collect::<Vec<_>>().join(", ");
+        let quiet = f.quiet_until.as_deref().map(|t| if es { format!("en silencio hasta las {t}") } else { format!("quiet until {t}") });
+        let paused = f.paused_until.as_deref().map(|t| if es { format!("; en pausa hasta las {t} tras varios mensajes seguidos") } else { format!("; holding back until {t} after several in a row") });
         let (start, end) = (&f.quiet_hours.0, &f.quiet_hours.1);
         if es {
             format!(
-                "Proactividad: {} · silencio: {quiet} · horas de silencio {start}–{end} ({})\n\nHoy: {} de {} mensajes espontáneos; esta hora: {} de {MAX_PER_HOUR} · disyuntor: {breaker}\n\nRecordatorios pendientes: {}\n\nCanales: último activo {}; salidas: {}; principal: {}",
-                f.level, f.zone, f.count_today, f.max_today, f.count_this_hour, f.pending_reminders, f.last_channel, f.sinks, f.primary
+                "Modelo: {model}\n\nHablo primero {level}: hoy {} de {} mensajes{}{} · horas de silencio {start}–{end} ({})\n\nRecordatorios pendientes: {}\n\nMis mensajes llegan a: {outlets}",
+                f.count_today, f.max_today, paused.unwrap_or_default(), quiet.map(|q| format!(" · {q}")).unwrap_or_default(), f.zone, f.pending_reminders
             )
         } else {
             format!(
-                "Proactivity: {} · quiet: {quiet} · quiet hours {start}–{end} ({})\n\nToday: {} of {} spontaneous messages; this hour: {} of {MAX_PER_HOUR} · circuit breaker: {breaker}\n\nPending reminders: {}\n\nChannels: last active {}; sinks: {}; primary: {}",
-                f.level, f.zone, f.count_today, f.max_today, f.count_this_hour, f.pending_reminders, f.last_channel, f.sinks, f.primary
+                "Model: {model}\n\nI speak first {level}: {} of {} messages today{}{} · quiet hours {start}–{end} ({})\n\nPending reminders: {}\n\nMy messages reach you in: {outlets}",
+                f.count_today, f.max_today, paused.unwrap_or_default(), quiet.map(|q| format!(" · {q}")).unwrap_or_default(), f.zone, f.pending_reminders
             )
         }
     }

@@ -416,7 +416,11 @@ async fn control_commands_answer_without_the_model() {
     assert!(away.contains("09:00 (Europe/Madrid)"), "set in another zone, it says which: {away}");
     core.set_timezone("Europe/Madrid").unwrap();
     let status = core.send("/status").await.unwrap().reply;
-    assert!(status.contains("Proactivity: medium") && status.contains("Pending reminders: 2") && status.contains("chat (desktop, all)"), "{status}");
+    assert!(status.starts_with("Model: ") && status.contains("I speak first sometimes") && status.contains("Pending reminders: 2") && status.contains("the chat"), "{status}");
+    // No jargon: no circuit breaker, no sinks, no setting names.
+    for jargon in ["circuit", "breaker", "sink", "medium", "(desktop, all)"] {
+        assert!(!status.contains(jargon), "{jargon} in {status}");
+    }
     // One paragraph per line, so the chat's Markdown keeps them apart.
     assert_eq!(status.split("\n\n").count(), 4, "{status}");
     let context = core.send("/proactive context").await.unwrap().reply;

@@ -73,7 +73,7 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     // The command was answered at once, by Sidecar, while the turns waited their turn
     // (at the latest before the second, which waits for the first's whole reply).
     let status = answers.iter().position(|(said, _)| said == "/status").expect("the command is answered");
-    assert!(answers[status].1.starts_with("Proactivity:"), "{:?}", answers[status]);
+    assert!(answers[status].1.starts_with("Model: "), "{:?}", answers[status]);
     let turns: Vec<_> = answers.iter().filter(|(said, _)| said != "/status").cloned().collect();
     assert_eq!(turns, [("one".into(), "re: one".into()), ("two".into(), "re: two".into())]);
     assert!(status < answers.iter().position(|(said, _)| said == "two").unwrap(), "{answers:?}");

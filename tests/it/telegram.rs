@@ -86,7 +86,7 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
     // A command is answered by Sidecar itself, without the model.
     bot.say(ME, "/status@sidecar_test_bot");
     let said = bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
-    assert!(said[2].starts_with("Proactivity:") || said[2].starts_with("Proactividad:"), "{said:?}");
+    assert!(said[2].starts_with("Model: ") || said[2].starts_with("Modelo: "), "{said:?}");
     assert_eq!(model.request_count(), 0, "neither the stranger, the pairing nor the command reached the model");
     // `/quiet here` from the phone silences the phone only.
     bot.say(ME, "/quiet here");
