@@ -738,6 +738,12 @@ export const api = {
   importRemindersIcs: (text: string) => invoke<IcsImport>("import_reminders_ics", { text }),
   stopRemindersImport: () => invoke<boolean>("stop_reminders_import"),
   snoozeChoices: () => invoke<number[]>("snooze_choices"),
+  /** The system's file picker for a .gguf model; null when nothing was chosen. */
+  chooseModelFile: async (filterName: string): Promise<string | null> => {
+    const { open } = await import("@tauri-apps/plugin-dialog");
+    const chosen = await open({ multiple: false, directory: false, filters: [{ name: filterName, extensions: ["gguf"] }] });
+    return typeof chosen === "string" ? chosen : null;
+  },
   /** Snooze (minutes) or Done (null) on a reminder posted in the chat. */
   answerReminderMessage: (messageId: number, minutes: number | null) => invoke<Snoozed | null>("answer_reminder_message", { messageId, minutes }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),

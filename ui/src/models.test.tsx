@@ -89,4 +89,15 @@ describe("the local model manager", () => {
     expect(confirm).toHaveBeenCalledWith("Delete tiny-chat-Q4_1? The file is removed from disk.");
     confirm.mockRestore();
   });
+
+  it("adds a model file chosen in the system's file picker", async () => {
+    const core = new FakeCore();
+    core.handlers["plugin:dialog|open"] = () => "/home/ana/models/tiny.gguf";
+    core.handlers.import_model = () => core.hub;
+    renderModels();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId("import-choose"));
+    await waitFor(() => expect(core.invoked("import_model").at(-1)?.args).toEqual({ path: "/home/ana/models/tiny.gguf" }));
+    expect(core.invoked("plugin:dialog|open")[0].args).toMatchObject({ options: { filters: [{ extensions: ["gguf"] }] } });
+  });
 });

@@ -218,6 +218,18 @@ export function ModelsSettings() {
           {t.importTitle}
           <input value={importPath} onChange={(e) => setImportPath(e.target.value)} placeholder={t.importPlaceholder} data-testid="import-path" />
         </label>
+        <button
+          className="ghost small"
+          type="button"
+          data-testid="import-choose"
+          onClick={() =>
+            api.chooseModelFile(t.importFilter).then((path) => {
+              if (path) act(() => api.importModel(path)).then(() => setImportPath(""));
+            }, () => undefined)
+          }
+        >
+          {t.importChoose}
+        </button>
         <button className="small" type="submit" disabled={!importPath.trim()}>
           {t.importButton}
         </button>
