@@ -20,6 +20,7 @@ use crate::store::Store;
 
 mod archive;
 pub mod manifest;
+pub mod pending;
 pub mod restore;
 pub mod settings_diff;
 pub mod retention;

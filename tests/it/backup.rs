@@ -250,3 +250,38 @@ async fn chatgpt_and_claude_exports_join_recall_with_their_ids_and_dates() {
     let refused = core.data().import_chat_export(b"{\"not\": \"a list\"}").await.unwrap_err();
     assert!(refused.to_string().contains("ChatGPT or Claude"), "{refused}");
 }
+
+/// A restore asked for from the app is carried out at the next start, before the store
+/// opens, and said once; a bad file is refused with why, and never asked again.
+#[tokio::test]
+async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_once() {
+    use sidecar::backup::pending::{apply, schedule, take_result, RestoreNote};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let core = open(dir.path()).await;
+    core.send("before the backup").await.ok();
+    let backup = core.data().back_up(None).await.unwrap();
+    core.send("after the backup").await.ok();
+    schedule(&data, &backup.path).unwrap();
+    core.shutdown().await;
+    drop(core);
+    // The next start: the noted restore runs first.
+    let note = apply(&data, None, chrono::Utc::now()).await.expect("a restore was noted");
+    assert!(matches!(&note, RestoreNote::Restored { files, .. } if *files > 0), "{note:?}");
+    assert!(apply(&data, None, chrono::Utc::now()).await.is_none(), "once only");
+    let core = open(dir.path()).await;
+    let said: Vec<String> = core.history(20).await.unwrap().into_iter().map(|m| m.content).collect();
+    assert!(said.iter().any(|m| m == "before the backup") && !said.iter().any(|m| m == "after the backup"), "{said:?}");
+    assert_eq!(take_result(&data), Some(note));
+    assert_eq!(take_result(&data), None, "said once");
+    core.shutdown().await;
+    drop(core);
+    // A file that is no backup: refused with why; the next start is a plain start.
+    let junk = dir.path().join("junk.tar.gz");
+    std::fs::write(&junk, b"not a backup").unwrap();
+    schedule(&data, &junk).unwrap();
+    let note = apply(&data, None, chrono::Utc::now()).await.unwrap();
+    assert!(matches!(&note, RestoreNote::Refused { why, .. } if !why.is_empty()), "{note:?}");
+    assert!(apply(&data, None, chrono::Utc::now()).await.is_none());
+    assert!(schedule(&data, &dir.path().join("missing.tar.gz")).is_err());
+}

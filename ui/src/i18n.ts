@@ -10,7 +10,7 @@ import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 import { calendarEn, calendarEs } from "./strings/calendar";
 
-const enBase = {
+export const enBase = {
   locale: "en-GB",
   navReminders: "Reminders",
   tagReminder: "Reminder",

@@ -96,6 +96,7 @@ describe("the local model manager", () => {
     core.handlers.import_model = () => core.hub;
     renderModels();
     const user = userEvent.setup();
+    expect(await screen.findByText("A model file already on this computer (.gguf): its path")).toBeInTheDocument();
     await user.click(await screen.findByTestId("import-choose"));
     await waitFor(() => expect(core.invoked("import_model").at(-1)?.args).toEqual({ path: "/home/ana/models/tiny.gguf" }));
     expect(core.invoked("plugin:dialog|open")[0].args).toMatchObject({ options: { filters: [{ extensions: ["gguf"] }] } });

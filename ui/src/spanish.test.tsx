@@ -5,6 +5,14 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
+import { enBase } from "./i18n";
+import { calendarEn } from "./strings/calendar";
+import { chatsEn } from "./strings/chats";
+import { memoryEn } from "./strings/memory";
+import { messagesEn } from "./strings/messages";
+import { modelsEn } from "./strings/models";
+import { preferencesEn } from "./strings/preferences";
+import { searchEn } from "./strings/search";
 
 /** Words that only English text has (whole words; Spanish UI text never uses them). */
 const ENGLISH = [
@@ -91,5 +99,15 @@ describe("Spanish everywhere", () => {
     await screen.findByTestId("welcome");
     await new Promise((r) => setTimeout(r, 50));
     expect(englishIn(document.body)).toEqual([]);
+  });
+
+  it("no two string modules use the same key (the later one would silently win)", () => {
+    const modules = { enBase, chatsEn, messagesEn, modelsEn, preferencesEn, memoryEn, searchEn, calendarEn };
+    const owners = new Map<string, string[]>();
+    for (const [name, words] of Object.entries(modules)) {
+      for (const key of Object.keys(words)) owners.set(key, [...(owners.get(key) ?? []), name]);
+    }
+    const shared = [...owners].filter(([, names]) => names.length > 1).map(([key, names]) => `${key}: ${names.join(", ")}`);
+    expect(shared).toEqual([]);
   });
 });

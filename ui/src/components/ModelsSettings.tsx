@@ -215,23 +215,23 @@ export function ModelsSettings() {
         }}
       >
         <label>
-          {t.importTitle}
-          <input value={importPath} onChange={(e) => setImportPath(e.target.value)} placeholder={t.importPlaceholder} data-testid="import-path" />
+          {t.modelImportTitle}
+          <input value={importPath} onChange={(e) => setImportPath(e.target.value)} placeholder={t.modelImportPlaceholder} data-testid="import-path" />
         </label>
         <button
           className="ghost small"
           type="button"
           data-testid="import-choose"
           onClick={() =>
-            api.chooseModelFile(t.importFilter).then((path) => {
+            api.chooseModelFile(t.modelImportFilter).then((path) => {
               if (path) act(() => api.importModel(path)).then(() => setImportPath(""));
             }, () => undefined)
           }
         >
-          {t.importChoose}
+          {t.modelImportChoose}
         </button>
         <button className="small" type="submit" disabled={!importPath.trim()}>
-          {t.importButton}
+          {t.modelImportButton}
         </button>
       </form>
     </section>

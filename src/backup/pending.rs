@@ -1,0 +1,67 @@
+//! A restore asked for from the app: the running app holds the data, so the restore
+//! is noted (`restore-pending.json`) and carried out at the next start, before the
+//! store opens; its outcome (`restore-result.json`) is shown once after. The note is
+//! removed before the restore runs, so a failing backup cannot stop every start.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::restore::{restore, Restored, WithSettings};
+
+const PENDING: &str = "restore-pending.json";
+const RESULT: &str = "restore-result.json";
+
+#[derive(Serialize, Deserialize)]
+struct Pending {
+    file: PathBuf,
+}
+
+/// How a restore asked for from the app went, for the app to say once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum RestoreNote {
+    Restored { files: usize, created_at: String, aside: PathBuf },
+    Refused { file: PathBuf, why: String },
+}
+
+/// Notes `file` to be restored at the next start of the app on `data_dir`.
+pub fn schedule(data_dir: &Path, file: &Path) -> std::io::Result<()> {
+    if !file.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} is not a backup file", file.display())));
+    }
+    let text = serde_json::to_string(&Pending { file: file.to_path_buf() }).expect("serialisable");
+    crate::fsutil::write_atomically(&data_dir.join(PENDING), text.as_bytes())
+}
+
+/// Carries out a noted restore, if any (settings are kept as they are); what it did.
+pub async fn apply(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Option<RestoreNote> {
+    let noted = data_dir.join(PENDING);
+    let text = std::fs::read_to_string(&noted).ok()?;
+    if let Err(error) = std::fs::remove_file(&noted) {
+        tracing::warn!(%error, "could not remove the restore note; not restoring, so it cannot repeat");
+        return None;
+    }
+    let Ok(Pending { file }) = serde_json::from_str::<Pending>(&text) else {
+        return Some(RestoreNote::Refused { file: PathBuf::new(), why: "the restore note was unreadable".into() });
+    };
+    let note = match restore(&file, data_dir, config_path, now, WithSettings::Keep).await {
+        Ok(Restored { files, created_at, aside, .. }) => RestoreNote::Restored { files, created_at, aside },
+        Err(error) => RestoreNote::Refused { file, why: error.to_string() },
+    };
+    tracing::info!(?note, "restore asked for from the app");
+    let text = serde_json::to_string(&note).expect("serialisable");
+    if let Err(error) = crate::fsutil::write_atomically(&data_dir.join(RESULT), text.as_bytes()) {
+        tracing::warn!(%error, "could not keep the restore's outcome for the app");
+    }
+    Some(note)
+}
+
+/// The outcome of the last restore asked for from the app, once.
+pub fn take_result(data_dir: &Path) -> Option<RestoreNote> {
+    let path = data_dir.join(RESULT);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let _ = std::fs::remove_file(&path);
+    serde_json::from_str(&text).ok()
+}
