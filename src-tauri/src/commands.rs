@@ -299,6 +299,20 @@ pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<si
     Ok(core.reminders().snooze(id, minutes).await?)
 }
 
+/// Notes `path` to be restored and restarts the app, which restores it before opening
+/// the data (the running app holds it).
+#[tauri::command]
+pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
+    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path)).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+    app.restart()
+}
+
+/// How the last restore asked for in Settings went, once.
+#[tauri::command]
+pub fn restore_note(core: Core<'_>) -> Option<sidecar::backup::pending::RestoreNote> {
+    sidecar::backup::pending::take_result(core.data_dir())
+}
+
 /// The snooze choices in minutes, as the core offers them everywhere.
 #[tauri::command]
 pub fn snooze_choices() -> Vec<u32> {

@@ -39,6 +39,8 @@ pub fn run() {
         .setup(move |app| {
             let options =
                 CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
+            // A restore asked for in Settings runs now, before the data is opened.
+            tauri::async_runtime::block_on(sidecar::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
@@ -167,6 +169,8 @@ pub fn run() {
             commands::stop_reminders_import,
             commands::answer_reminder_message,
             commands::snooze_choices,
+            commands::restore_at_restart,
+            commands::restore_note,
             commands::cancel_reminder,
             commands::snooze_reminder,
             commands::proactive_status,

@@ -12,6 +12,8 @@ use super::restore::{restore, Restored, WithSettings};
 
 const PENDING: &str = "restore-pending.json";
 const RESULT: &str = "restore-result.json";
+/// How many times (300 ms apart) a restore waits for the data to be let go.
+const RELEASE_TRIES: u32 = 20;
 
 #[derive(Serialize, Deserialize)]
 struct Pending {
@@ -46,7 +48,16 @@ pub async fn apply(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Ut
     let Ok(Pending { file }) = serde_json::from_str::<Pending>(&text) else {
         return Some(RestoreNote::Refused { file: PathBuf::new(), why: "the restore note was unreadable".into() });
     };
-    let note = match restore(&file, data_dir, config_path, now, WithSettings::Keep).await {
+    // Right after a restart the process before may still be letting go of the data.
+    let mut outcome = restore(&file, data_dir, config_path, now, WithSettings::Keep).await;
+    for _ in 0..RELEASE_TRIES {
+        if !matches!(outcome, Err(super::BackupError::InUse { .. })) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        outcome = restore(&file, data_dir, config_path, now, WithSettings::Keep).await;
+    }
+    let note = match outcome {
         Ok(Restored { files, created_at, aside, .. }) => RestoreNote::Restored { files, created_at, aside },
         Err(error) => RestoreNote::Refused { file, why: error.to_string() },
     };

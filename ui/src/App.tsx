@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { api } from "./api";
+import { api, type RestoreNote } from "./api";
 import { Composer } from "./components/Composer";
 import { ContextMeterBar } from "./components/ContextMeterBar";
 import { ChatSidebar } from "./components/ChatSidebar";
@@ -46,6 +46,11 @@ export function App() {
     return () => window.removeEventListener("resize", resized);
   }, []);
   const [chatsVersion, setChatsVersion] = useState(0);
+  /** How a restore asked for in Settings went, shown once after the restart. */
+  const [restored, setRestored] = useState<RestoreNote | null>(null);
+  useEffect(() => {
+    api.restoreNote().then((note) => setRestored(note ?? null), () => undefined);
+  }, []);
   // First launch: the welcome leads to a real model before the chat.
   const [welcome, setWelcome] = useState(false);
   useEffect(() => {
@@ -204,6 +209,14 @@ export function App() {
           )}
           <div className="chat-column">
           {offer && <ContinueBanner offer={offer} onContinue={acceptOffer} onDismiss={dismissOffer} />}
+          {restored && (
+            <div className={restored.outcome === "restored" ? "info" : "problems"} role="status" data-testid="restore-note">
+              {restored.outcome === "restored" ? t.restoredNote(restored.created_at, restored.files, restored.aside) : t.restoreRefused(restored.why)}{" "}
+              <button type="button" className="ghost small" onClick={() => setRestored(null)}>
+                {t.dismiss}
+              </button>
+            </div>
+          )}
           {resumed && (
             <div className="resumed-note muted small" data-testid="resumed">
               {t.offerResumed(resumed.body.title || `#${resumed.id}`)}

@@ -420,6 +420,11 @@ export interface SentencePreview {
   when_text: string;
   when: WhenPreview;
 }
+/** How a restore asked for in Settings went (the core's `RestoreNote`). */
+export type RestoreNote =
+  | { outcome: "restored"; files: number; created_at: string; aside: string }
+  | { outcome: "refused"; file: string; why: string };
+
 export interface IcsImport {
   added: number;
   /** Stopped before the end: nothing was stored. */
@@ -708,6 +713,10 @@ export const api = {
     invoke<MeaningView>("save_meaning", { input }),
   backUpNow: () => invoke<BackupInfo>("back_up_now"),
   automaticBackups: () => invoke<[string, string][]>("automatic_backups"),
+  /** Restores `path` at a restart the core asks for at once. */
+  restoreAtRestart: (path: string) => invoke<void>("restore_at_restart", { path }),
+  /** How the last restore asked for here went, once. */
+  restoreNote: () => invoke<RestoreNote | null>("restore_note"),
   exportData: (format: "markdown" | "json") => invoke<string>("export_data", { format }),
   importChatExport: (text: string) => invoke<ChatImport>("import_chat_export", { text }),
   revealPath: (path: string) => invoke<void>("reveal_path", { path }),

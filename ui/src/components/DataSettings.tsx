@@ -26,6 +26,8 @@ export function DataSettings() {
   const [backups, setBackups] = useState<[string, string][]>([]);
   const [busy, setBusy] = useState<"backup" | "import" | null>(null);
   const [note, setNote] = useState<Note | null>(null);
+  /** The backup whose restore waits for a yes. */
+  const [confirming, setConfirming] = useState<string | null>(null);
   const file = useRef<HTMLInputElement>(null);
 
   const reload = () => api.automaticBackups().then(setBackups).catch(() => undefined);
@@ -99,8 +101,23 @@ export function DataSettings() {
       ) : (
         <ul className="backup-list" data-testid="backup-list">
           {backups.map(([date, path]) => (
-            <li key={path} className="small">
-              {date} <span className="muted">{path}</span>
+            <li key={path} className="small" data-testid="backup-row">
+              {date} <span className="muted">{path}</span>{" "}
+              {confirming === path ? (
+                <span className="restore-confirm" role="alert" data-testid="restore-confirm">
+                  {t.restoreAsk(date)}{" "}
+                  <button type="button" className="small danger" data-testid="restore-yes" onClick={() => api.restoreAtRestart(path).catch(fail)}>
+                    {t.restoreYes}
+                  </button>{" "}
+                  <button type="button" className="ghost small" onClick={() => setConfirming(null)}>
+                    {t.cancel}
+                  </button>
+                </span>
+              ) : (
+                <button type="button" className="ghost small" data-testid="restore-backup" onClick={() => setConfirming(path)}>
+                  {t.restoreBackup}
+                </button>
+              )}
             </li>
           ))}
         </ul>
