@@ -106,7 +106,7 @@ export function DataSettings() {
               {confirming === path ? (
                 <span className="restore-confirm" role="alert" data-testid="restore-confirm">
                   {t.restoreAsk(date)}{" "}
-                  <button type="button" className="small danger" data-testid="restore-yes" onClick={() => api.restoreAtRestart(path).catch(fail)}>
+                  <button type="button" className="small" data-testid="restore-yes" onClick={() => api.restoreAtRestart(path).catch(fail)}>
                     {t.restoreYes}
                   </button>{" "}
                   <button type="button" className="ghost small" onClick={() => setConfirming(null)}>
