@@ -117,6 +117,17 @@ impl DataService {
         Ok(path)
     }
 
+    /// Writes one conversation as Markdown into `exports/`; the file.
+    pub async fn export_conversation_to_file(&self, conversation_id: i64) -> Result<PathBuf, DataError> {
+        let Some(conversation) = self.store.export_rows().conversation(conversation_id).await? else {
+            return Err(DataError::Unreadable(format!("there is no conversation {conversation_id} to export")));
+        };
+        let text = export::conversation_markdown(&conversation, self.lang);
+        let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-chat-{conversation_id}-{}.md", self.clock.now().format("%Y-%m-%d-%H%M%S")));
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        Ok(path)
+    }
+
     /// Imports JSON lines (`role`, `content`, optional `timestamp` and `id`) into a new
     /// archived conversation; times without an offset are read in the user's zone.
     pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<JsonlImport, DataError> {

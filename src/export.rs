@@ -54,12 +54,24 @@ fn markdown(conversations: &[ExportedConversation], facts: &[ListedFact], export
         out.push_str(&format!("- {} ({})\n", f.fact.text, f.fact.confirmed));
     }
     for c in conversations {
-        let title = c.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(w.untitled);
-        out.push_str(&format!("\n## {title} ({})\n", c.created_at.get(..10).unwrap_or(&c.created_at)));
-        for m in &c.messages {
-            let who = if m.role == "user" { w.user } else { w.assistant };
-            out.push_str(&format!("\n**{who}** · {}\n\n{}\n", m.created_at, m.content.trim()));
-        }
+        out.push_str(&section(c, "##", lang));
+    }
+    out
+}
+
+/// One conversation as Markdown, on its own (a chat's Export in the list).
+pub fn conversation_markdown(c: &ExportedConversation, lang: Lang) -> String {
+    section(c, "#", lang).trim_start().to_string()
+}
+
+/// A conversation under a heading of `level`: its title and date, then who said what.
+fn section(c: &ExportedConversation, level: &str, lang: Lang) -> String {
+    let w = words(lang);
+    let title = c.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(w.untitled);
+    let mut out = format!("\n{level} {title} ({})\n", c.created_at.get(..10).unwrap_or(&c.created_at));
+    for m in &c.messages {
+        let who = if m.role == "user" { w.user } else { w.assistant };
+        out.push_str(&format!("\n**{who}** · {}\n\n{}\n", m.created_at, m.content.trim()));
     }
     out
 }

@@ -142,6 +142,7 @@ pub fn run() {
             memory_commands::back_up_now,
             memory_commands::automatic_backups,
             memory_commands::export_data,
+            memory_commands::export_chat,
             memory_commands::import_chat_export,
             memory_commands::reveal_path,
             memory_commands::auto_remember,

@@ -43,6 +43,12 @@ pub async fn export_data(core: Core<'_>, format: ExportFormat) -> Result<String,
     Ok(core.data().export_to_file(format).await?.display().to_string())
 }
 
+/// One conversation as Markdown in the exports folder; the file.
+#[tauri::command]
+pub async fn export_chat(core: Core<'_>, id: i64) -> Result<String, CommandError> {
+    Ok(core.data().export_conversation_to_file(id).await?.display().to_string())
+}
+
 #[tauri::command]
 pub async fn import_chat_export(core: Core<'_>, text: String) -> Result<ChatImport, CommandError> {
     Ok(core.data().import_chat_export(text.as_bytes()).await?)

@@ -33,15 +33,29 @@ impl ExportRows<'_> {
         let mut conversations: Vec<ExportedConversation> =
             sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE deleted_at IS NULL ORDER BY id").fetch_all(&self.store.pool).await?;
         for conversation in &mut conversations {
-            conversation.messages = sqlx::query_as(
-                "SELECT id, role, content, created_at FROM messages
-                 WHERE conversation_id = ? AND set_aside = 0 AND role IN ('user', 'assistant') AND length(content) > 0 ORDER BY id",
-            )
-            .bind(conversation.id)
-            .fetch_all(&self.store.pool)
-            .await?;
+            conversation.messages = self.messages(conversation.id).await?;
         }
         conversations.retain(|c| !c.messages.is_empty());
         Ok(conversations)
+    }
+
+    /// One conversation with its messages; `None` when it is deleted or unknown.
+    pub async fn conversation(&self, id: i64) -> Result<Option<ExportedConversation>, StoreError> {
+        let found: Option<ExportedConversation> =
+            sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE id = ? AND deleted_at IS NULL").bind(id).fetch_optional(&self.store.pool).await?;
+        let Some(mut conversation) = found else { return Ok(None) };
+        conversation.messages = self.messages(id).await?;
+        Ok(Some(conversation))
+    }
+
+    /// What was said and shown in a conversation, in order.
+    async fn messages(&self, conversation_id: i64) -> Result<Vec<ExportedMessage>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, role, content, created_at FROM messages
+             WHERE conversation_id = ? AND set_aside = 0 AND role IN ('user', 'assistant') AND length(content) > 0 ORDER BY id",
+        )
+        .bind(conversation_id)
+        .fetch_all(&self.store.pool)
+        .await?)
     }
 }

@@ -285,3 +285,20 @@ async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_on
     assert!(apply(&data, None, chrono::Utc::now()).await.is_none());
     assert!(schedule(&data, &dir.path().join("missing.tar.gz")).is_err());
 }
+
+/// One conversation on its own, as Markdown: its title, who said what, nothing else.
+#[tokio::test]
+async fn one_conversation_is_exported_on_its_own_as_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path()).await;
+    fill(&core, &["I moved to Madrid".into(), "Nice!".into()], &["Lives in Madrid".into()], "x").await;
+    let first = core.store().export_rows().conversations().await.unwrap()[0].id;
+    core.store().chat_list().rename(first, Some("Moving")).await.unwrap();
+    let path = core.data().export_conversation_to_file(first).await.unwrap();
+    assert!(path.starts_with(dir.path().join("data/exports")) && path.extension().unwrap() == "md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# Moving (") && text.contains("I moved to Madrid") && text.contains("Nice!"), "{text}");
+    assert!(!text.contains("Lives in Madrid"), "facts are not part of one conversation: {text}");
+    let missing = core.data().export_conversation_to_file(9_999).await.unwrap_err().to_string();
+    assert!(missing.contains("no conversation 9999"), "{missing}");
+}

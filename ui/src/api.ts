@@ -718,6 +718,8 @@ export const api = {
   /** How the last restore asked for here went, once. */
   restoreNote: () => invoke<RestoreNote | null>("restore_note"),
   exportData: (format: "markdown" | "json") => invoke<string>("export_data", { format }),
+  /** One conversation as Markdown in the exports folder; the file. */
+  exportChat: (id: number) => invoke<string>("export_chat", { id }),
   importChatExport: (text: string) => invoke<ChatImport>("import_chat_export", { text }),
   revealPath: (path: string) => invoke<void>("reveal_path", { path }),
   readProfile: (file: ProfileFile) => invoke<ProfileText>("read_profile", { file }),

@@ -104,4 +104,15 @@ describe("the conversation list", () => {
     expect(core.invoked("open_chat_at")[0].args).toEqual({ messageId: 7 });
     expect(await screen.findByText("my sister got promoted")).toBeInTheDocument();
   });
+
+  it("exports one conversation as Markdown and says where", async () => {
+    const core = withChats();
+    core.handlers.export_chat = () => "/home/ana/.local/share/sidecar/exports/sidecar-chat-1.md";
+    const user = userEvent.setup();
+    renderApp();
+    const rows = await screen.findAllByTestId("chat-row");
+    await user.click(within(rows[1]).getByTestId("chat-export"));
+    expect(core.invoked("export_chat")[0].args).toEqual({ id: 1 });
+    expect(await screen.findByTestId("chat-exported")).toHaveTextContent("Saved to /home/ana/.local/share/sidecar/exports/sidecar-chat-1.md.");
+  });
 });

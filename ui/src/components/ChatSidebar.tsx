@@ -16,6 +16,7 @@ function Row({
   disabled,
   onOpen,
   onRename,
+  onExport,
   onDelete,
 }: {
   chat: ChatSummary;
@@ -23,6 +24,7 @@ function Row({
   disabled: boolean;
   onOpen: () => void;
   onRename: (title: string) => void;
+  onExport: () => void;
   onDelete: () => void;
 }) {
   const t = useStrings();
@@ -59,6 +61,9 @@ function Row({
         <button className="ghost small" onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>
           ✎
         </button>
+        <button className="ghost small" onClick={onExport} aria-label={t.chatExport} title={t.chatExport} data-testid="chat-export">
+          ⤓
+        </button>
         <button className="ghost small danger" onClick={onDelete} disabled={disabled && current} aria-label={t.chatDelete} title={t.chatDelete}>
           ✕
         </button>
@@ -82,6 +87,8 @@ export function ChatSidebar({
   const [view, setView] = useState<ChatListView | null>(null);
   const [query, setQuery] = useState("");
   const [error, setError] = useState<string | null>(null);
+  /** The file a conversation was just exported to. */
+  const [exported, setExported] = useState<string | null>(null);
   const [undo, setUndo] = useState<{ id: number; wasCurrent: boolean; title: string } | null>(null);
   const undoTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -141,6 +148,14 @@ export function ChatSidebar({
           </button>
         </div>
       )}
+      {exported && (
+        <div className="chat-undo" role="status" data-testid="chat-exported">
+          <span>{t.chatExported(exported)}</span>
+          <button className="ghost small" onClick={() => api.revealPath(exported).catch(() => undefined)}>
+            {t.showFolder}
+          </button>
+        </div>
+      )}
       {view && chats.length === 0 && <p className="muted small">{query ? t.chatsNoMatch : t.chatsEmpty}</p>}
       <ul className="chat-list">
         {chats.map((chat) => (
@@ -151,6 +166,12 @@ export function ChatSidebar({
             disabled={busy}
             onOpen={() => act(() => api.openChat(chat.id), true)}
             onRename={(title) => act(() => api.renameChat(chat.id, title))}
+            onExport={() =>
+              api.exportChat(chat.id).then(
+                (path) => setExported(path),
+                (e) => setError(toCommandError(e).message),
+              )
+            }
             onDelete={() => remove(chat)}
           />
         ))}

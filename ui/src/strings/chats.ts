@@ -11,6 +11,8 @@ export const chatsEn = {
   chatDelete: "Delete",
   chatDeleted: (title: string) => `Deleted "${title}".`,
   chatUndo: "Undo",
+  chatExport: "Export as Markdown",
+  chatExported: (path: string) => `Saved to ${path}.`,
   chatMessages: (n: number) => (n === 1 ? "1 message" : `${n} messages`),
   chatOpenAt: "Open conversation",
 };
@@ -26,6 +28,8 @@ export const chatsEs: typeof chatsEn = {
   chatDelete: "Borrar",
   chatDeleted: (title: string) => `Borrada «${title}».`,
   chatUndo: "Deshacer",
+  chatExport: "Exportar como Markdown",
+  chatExported: (path: string) => `Guardada en ${path}.`,
   chatMessages: (n: number) => (n === 1 ? "1 mensaje" : `${n} mensajes`),
   chatOpenAt: "Abrir la conversación",
 };
