@@ -77,6 +77,14 @@ impl Chats {
         Ok(())
     }
 
+    /// Keeps conversation `id` at the top of the list (or lets it go back in order).
+    pub async fn pin(&self, id: i64, pinned: bool) -> Result<(), CompanionError> {
+        if !self.store.chat_list().pin(id, pinned).await? {
+            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist")));
+        }
+        Ok(())
+    }
+
     /// Deletes conversation `id`; `undelete` brings it back within [`UNDO_SECONDS`].
     pub async fn delete(&self, id: i64) -> Result<(), CompanionError> {
         if self.conversation.is_busy() && self.store.conversations().current_conversation().await? == id {

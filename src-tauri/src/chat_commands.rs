@@ -26,6 +26,11 @@ pub async fn rename_chat(core: Core<'_>, id: i64, title: String) -> Result<(), C
 }
 
 #[tauri::command]
+pub async fn pin_chat(core: Core<'_>, id: i64, pinned: bool) -> Result<(), CommandError> {
+    Ok(core.chats().pin(id, pinned).await?)
+}
+
+#[tauri::command]
 pub async fn delete_chat(core: Core<'_>, id: i64) -> Result<(), CommandError> {
     Ok(core.chats().delete(id).await?)
 }

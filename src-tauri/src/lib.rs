@@ -90,6 +90,7 @@ pub fn run() {
             chat_commands::open_chat,
             chat_commands::open_chat_at,
             chat_commands::rename_chat,
+            chat_commands::pin_chat,
             chat_commands::delete_chat,
             chat_commands::undelete_chat,
             model_commands::welcome_needed,

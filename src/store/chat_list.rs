@@ -18,6 +18,8 @@ pub struct ChatSummary {
     pub message_count: i64,
     /// Imported history (searchable, read-only).
     pub archived: bool,
+    /// Kept at the top of the list.
+    pub pinned: bool,
 }
 
 /// How long a first message's start makes a title.
@@ -41,7 +43,7 @@ impl ChatList<'_> {
                                        ORDER BY m.id LIMIT 1)) AS title,
                     c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
                     (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant') AND m.set_aside = 0) AS message_count,
-                    c.archived != 0 AS archived
+                    c.archived != 0 AS archived, c.pinned != 0 AS pinned
              FROM conversations c
              WHERE c.deleted_at IS NULL
                AND (c.id = ?1 OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')))
@@ -49,7 +51,7 @@ impl ChatList<'_> {
                     OR c.title LIKE ?3
                     OR c.id IN (SELECT m.conversation_id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
                                 WHERE messages_fts MATCH ?2 AND m.role IN ('user', 'assistant')))
-             ORDER BY c.updated_at DESC, c.id DESC LIMIT ?4",
+             ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC LIMIT ?4",
         )
         .bind(current)
         .bind(words.as_deref())
@@ -61,6 +63,16 @@ impl ChatList<'_> {
             row.title = row.title.as_deref().map(first_words);
         }
         Ok(rows)
+    }
+
+    /// Pins a conversation to the top of the list, or unpins it; false when it is gone.
+    pub async fn pin(&self, conversation_id: i64, pinned: bool) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE conversations SET pinned = ? WHERE id = ? AND deleted_at IS NULL")
+            .bind(pinned)
+            .bind(conversation_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Sets a conversation's title (`None`: back to its first words).

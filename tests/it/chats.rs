@@ -86,3 +86,25 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
     assert_eq!(core.chats().open_at(hit.id).await.unwrap(), first);
     assert_eq!(core.chats().list(None).await.unwrap().0, first);
 }
+
+/// A pinned conversation stays at the top whatever is newer, until unpinned.
+#[tokio::test]
+async fn a_pinned_conversation_stays_at_the_top() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let offset = Arc::new(AtomicI64::new(0));
+    let core = open(dir.path(), &server.base_url, offset.clone()).await;
+    core.send("Groceries for the week").await.unwrap();
+    let first = core.chats().list(None).await.unwrap().0;
+    offset.fetch_add(60, Ordering::SeqCst);
+    core.context().new_conversation().await.unwrap();
+    core.send("Plan a weekend in Lisbon").await.unwrap();
+    let second = core.chats().list(None).await.unwrap().0;
+    let order = |list: Vec<sidecar::store::chat_list::ChatSummary>| list.iter().map(|c| (c.id, c.pinned)).collect::<Vec<_>>();
+    assert_eq!(order(core.chats().list(None).await.unwrap().1), [(second, false), (first, false)]);
+    core.chats().pin(first, true).await.unwrap();
+    assert_eq!(order(core.chats().list(None).await.unwrap().1), [(first, true), (second, false)], "pinned first, though older");
+    core.chats().pin(first, false).await.unwrap();
+    assert_eq!(order(core.chats().list(None).await.unwrap().1), [(second, false), (first, false)]);
+    assert!(core.chats().pin(9_999, true).await.is_err());
+}

@@ -611,6 +611,8 @@ export interface ChatSummary {
   updated_at: string;
   message_count: number;
   archived: boolean;
+  /** Kept at the top of the list. */
+  pinned?: boolean;
 }
 
 export interface ChatListView {
@@ -776,6 +778,7 @@ export const api = {
   openChat: (id: number) => invoke<void>("open_chat", { id }),
   openChatAt: (messageId: number) => invoke<number>("open_chat_at", { messageId }),
   renameChat: (id: number, title: string) => invoke<void>("rename_chat", { id, title }),
+  pinChat: (id: number, pinned: boolean) => invoke<void>("pin_chat", { id, pinned }),
   deleteChat: (id: number) => invoke<void>("delete_chat", { id }),
   undeleteChat: (id: number) => invoke<boolean>("undelete_chat", { id }),
   welcomeNeeded: () => invoke<boolean>("welcome_needed"),

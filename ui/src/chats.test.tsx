@@ -115,4 +115,20 @@ describe("the conversation list", () => {
     expect(core.invoked("export_chat")[0].args).toEqual({ id: 1 });
     expect(await screen.findByTestId("chat-exported")).toHaveTextContent("Saved to /home/ana/.local/share/sidecar/exports/sidecar-chat-1.md.");
   });
+
+  it("pins a conversation to the top and unpins it", async () => {
+    const core = withChats();
+    core.handlers.pin_chat = (args) => {
+      const { id, pinned } = args as { id: number; pinned: boolean };
+      core.chats = { ...core.chats, chats: core.chats.chats.map((c) => (c.id === id ? { ...c, pinned } : c)).sort((a, b) => Number(Boolean(b.pinned)) - Number(Boolean(a.pinned))) };
+      return null;
+    };
+    const user = userEvent.setup();
+    renderApp();
+    const rows = await screen.findAllByTestId("chat-row");
+    await user.click(within(rows[1]).getByTestId("chat-pin"));
+    expect(core.invoked("pin_chat")[0].args).toEqual({ id: 1, pinned: true });
+    await waitFor(() => expect(screen.getAllByTestId("chat-row")[0]).toHaveTextContent("My sister's new job"));
+    expect(within(screen.getAllByTestId("chat-row")[0]).getByTestId("chat-pin")).toHaveAttribute("aria-label", "Unpin");
+  });
 });

@@ -17,6 +17,7 @@ function Row({
   onOpen,
   onRename,
   onExport,
+  onPin,
   onDelete,
 }: {
   chat: ChatSummary;
@@ -25,6 +26,7 @@ function Row({
   onOpen: () => void;
   onRename: (title: string) => void;
   onExport: () => void;
+  onPin: () => void;
   onDelete: () => void;
 }) {
   const t = useStrings();
@@ -52,7 +54,14 @@ function Row({
   return (
     <li className={`chat-row${current ? " current" : ""}`} data-testid="chat-row" aria-current={current ? "true" : undefined}>
       <button className="chat-open" onClick={onOpen} disabled={disabled || current} title={title}>
-        <span className="chat-title">{title}</span>
+        <span className="chat-title">
+          {chat.pinned && (
+            <span className="pin-mark" aria-label={t.chatPinned} title={t.chatPinned}>
+              📌{" "}
+            </span>
+          )}
+          {title}
+        </span>
         <span className="muted small">
           {when(chat.updated_at, t.locale)} · {t.chatMessages(chat.message_count)}
         </span>
@@ -60,6 +69,9 @@ function Row({
       <span className="chat-actions">
         <button className="ghost small" onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>
           ✎
+        </button>
+        <button className="ghost small" onClick={onPin} aria-label={chat.pinned ? t.chatUnpin : t.chatPin} title={chat.pinned ? t.chatUnpin : t.chatPin} data-testid="chat-pin" aria-pressed={Boolean(chat.pinned)}>
+          {chat.pinned ? "☆" : "★"}
         </button>
         <button className="ghost small" onClick={onExport} aria-label={t.chatExport} title={t.chatExport} data-testid="chat-export">
           ⤓
@@ -166,6 +178,7 @@ export function ChatSidebar({
             disabled={busy}
             onOpen={() => act(() => api.openChat(chat.id), true)}
             onRename={(title) => act(() => api.renameChat(chat.id, title))}
+            onPin={() => act(() => api.pinChat(chat.id, !chat.pinned))}
             onExport={() =>
               api.exportChat(chat.id).then(
                 (path) => setExported(path),
