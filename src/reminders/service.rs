@@ -299,7 +299,7 @@ impl ReminderService {
             .collect();
         let total = events.len() as u64;
         let progress = |done: usize| {
-            if done % IMPORT_PROGRESS_EVERY == 0 {
+            if done.is_multiple_of(IMPORT_PROGRESS_EVERY) {
                 self.events.publish(CoreEvent::CalendarImport { saved: done as u64, total, done: false });
             }
             !stop.is_cancelled()
