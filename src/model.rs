@@ -44,6 +44,11 @@ pub struct Chain {
 }
 
 impl Chain {
+    /// A chain that may fall back on the demo and has no stand-in window yet.
+    pub fn new(providers: Vec<Provider>, pinned: bool) -> Self {
+        Self { providers, pinned, demo_stands_in: true, stand_in_window: None }
+    }
+
     /// The smallest window in the chain: a prompt that fits it fits any fallback.
     pub fn context_window(&self) -> u32 {
         let chain = self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW);
@@ -124,19 +129,19 @@ impl Models {
         let configured = self.configured.read().expect("providers lock").clone();
         if let Some(id) = pinned {
             if id == LOCAL_PROVIDER_ID {
-                return Ok(Chain { providers: vec![self.local().await?], pinned: true, demo_stands_in: true, stand_in_window: None });
+                return Ok(Chain::new(vec![self.local().await?], true));
             }
             let provider = configured.iter().find(|p| p.id == id).cloned().ok_or_else(|| {
                 format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")
             })?;
-            return Ok(Chain { providers: vec![provider], pinned: true, demo_stands_in: true, stand_in_window: None });
+            return Ok(Chain::new(vec![provider], true));
         }
         if configured.is_empty() {
-            return Ok(Chain { providers: vec![self.local().await?], pinned: false, demo_stands_in: true, stand_in_window: None });
+            return Ok(Chain::new(vec![self.local().await?], false));
         }
         let standing_in = matches!(self.status(), ModelStatus::StandingIn { .. });
         let stand_in_window = standing_in.then(|| self.local_choice.read().expect("settings lock").context_tokens);
-        Ok(Chain { providers: configured, pinned: false, demo_stands_in: true, stand_in_window })
+        Ok(Chain { stand_in_window, ..Chain::new(configured, false) })
     }
 
     /// The offline model as the last link of an automatic chain whose providers all
@@ -173,11 +178,9 @@ impl Models {
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
                 stand_in_reason = Some(error.to_string());
-                let choice = self.local_choice.read().expect("settings lock").clone();
-                if !chain.demo_stands_in && choice.is_demo() && self.settings().local_model.python.is_some() {
+                if !chain.demo_stands_in && self.local_choice.read().expect("settings lock").is_demo() && self.settings().local_model.python.is_some() {
                     // Not started to add nothing; the header still says who answers next.
-                    let down = provider_id.clone();
-                    self.set_status(ModelStatus::StandingIn { down, reason: error.to_string(), model: choice.name.clone(), demo: true });
+                    self.set_status(self.offline_standing_in(&provider_id, &error.to_string()));
                     return Err(RouteError::Failed { provider_id, error, streamed: false });
                 }
                 match self.offline_fallback().await {
@@ -225,14 +228,17 @@ impl Models {
         let offline = self.settings().local_model.python.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) if offline => {
-                let choice = self.local_choice.read().expect("settings lock").clone();
-                ModelStatus::StandingIn { down: first.id.clone(), reason: problem, model: choice.name.clone(), demo: choice.is_demo() }
-            }
+            Err(problem) if offline => self.offline_standing_in(&first.id, &problem),
             Err(problem) => ModelStatus::Unavailable { message: crate::words::outcomes::provider_down(&first.id, &problem, self.lang) },
         };
         self.set_status(status.clone());
         status
+    }
+
+    /// The offline model as chosen, answering while `down` does not (`reason`).
+    fn offline_standing_in(&self, down: &str, reason: &str) -> ModelStatus {
+        let choice = self.local_choice.read().expect("settings lock");
+        ModelStatus::StandingIn { down: down.to_string(), reason: reason.to_string(), model: choice.name.clone(), demo: choice.is_demo() }
     }
 
     /// No provider is configured: replies come from the offline demo model.
@@ -253,7 +259,7 @@ impl Models {
     /// The providers routed to `purpose` of its own, if any.
     pub fn routed(&self, purpose: Purpose) -> Option<Chain> {
         let routed = self.routed.read().expect("providers lock").get(&purpose).cloned();
-        routed.filter(|p| !p.is_empty()).map(|providers| Chain { providers, pinned: false, demo_stands_in: true, stand_in_window: None })
+        routed.filter(|p| !p.is_empty()).map(|providers| Chain::new(providers, false))
     }
 
     /// How many times providers were built from settings (each build reads keys).

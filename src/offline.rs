@@ -2,20 +2,41 @@
 //! up or a network that cannot be reached means the computer is offline, and the user
 //! should hear that, not "nothing is listening" or "stopped after 0 bytes".
 
-/// Why a connection could not be made, in words, from reqwest's error chain.
-pub fn connect_failure(url: &str, error: &reqwest::Error) -> String {
-    let chain = chain_text(error);
-    if looks_offline(&chain) {
-        return format!("this computer seems to be offline ({} could not be reached: {})", host_of(url), last_cause(error));
+/// Why a connection could not be made, read once from reqwest's error chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectFailure {
+    /// No network: the words say so.
+    Offline(String),
+    /// The network is there; this is what failed ("nothing is listening at …", or the cause).
+    Other(String),
+}
+
+impl ConnectFailure {
+    pub fn read(url: &str, error: &reqwest::Error) -> Self {
+        if looks_offline(&chain_text(error)) {
+            Self::Offline(offline_words(&host_of(url), &last_cause(error)))
+        } else if error.is_connect() {
+            Self::Other(format!("nothing is listening at {url}"))
+        } else {
+            Self::Other(last_cause(error))
+        }
     }
-    if error.is_connect() {
-        return format!("nothing is listening at {url}");
+
+    /// The words, whichever it is.
+    pub fn said(self) -> String {
+        match self {
+            Self::Offline(said) | Self::Other(said) => said,
+        }
     }
-    last_cause(error)
+}
+
+/// "This computer seems to be offline", with the host that could not be reached and why.
+pub fn offline_words(host: &str, cause: &str) -> String {
+    format!("this computer seems to be offline ({host} could not be reached: {cause})")
 }
 
 /// Whether an error's text says the network, not the server, is missing.
-pub fn looks_offline(text: &str) -> bool {
+fn looks_offline(text: &str) -> bool {
     let text = text.to_lowercase();
     [
         "dns error",
@@ -67,11 +88,11 @@ mod tests {
         // .invalid never resolves (RFC 6761): what a computer with no network sees for any name.
         let url = "https://models.example.invalid/v1/models";
         let error = client.get(url).send().await.unwrap_err();
-        let said = connect_failure(url, &error);
-        assert!(said.starts_with("this computer seems to be offline (models.example.invalid could not be reached"), "{said}");
+        let said = ConnectFailure::read(url, &error);
+        assert!(matches!(&said, ConnectFailure::Offline(w) if w.starts_with("this computer seems to be offline (models.example.invalid could not be reached")), "{said:?}");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let url = format!("http://127.0.0.1:{port}/v1");
         let error = client.get(&url).send().await.unwrap_err();
-        assert_eq!(connect_failure(&url, &error), format!("nothing is listening at {url}"));
+        assert_eq!(ConnectFailure::read(&url, &error), ConnectFailure::Other(format!("nothing is listening at {url}")));
     }
 }

@@ -32,7 +32,8 @@ pub struct PromptContext<'a> {
 pub fn system_prompt(context: &PromptContext<'_>) -> String {
     let persona = if context.persona.trim().is_empty() { DEFAULT_PERSONA } else { context.persona.trim() };
     let mut prompt = format!(
-        "{persona}\n\n{RULES}\n\nCurrent date and time: {}.",
+        "{persona}\n\n{RULES}\n\n{} {}.",
+        crate::llm::demo::DATE_LINE,
         crate::clock::describe(context.now, context.zone)
     );
     if !context.knowledge.is_empty() {

@@ -26,6 +26,10 @@ pub fn is_demo(provider: &Provider) -> bool {
 /// facts answer itself, before the model.
 const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly and simply, in the language the user writes in.";
 
+/// How the system prompt opens its date line (`agent::prompt` writes it): the one line
+/// of it the demo keeps.
+pub const DATE_LINE: &str = "Current date and time:";
+
 /// The conversation with the demo's own short system prompt in place of the full one.
 fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
     let mut out = Vec::with_capacity(messages.len());
@@ -33,7 +37,7 @@ fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
         if message.role != super::Role::System {
             out.push(message.clone());
         } else if out.is_empty() {
-            let date = message.content.lines().find(|l| l.starts_with("Current date and time:"));
+            let date = message.content.lines().find(|l| l.starts_with(DATE_LINE));
             out.push(super::ChatMessage::system(&date.map_or_else(|| DEMO_PROMPT.to_string(), |d| format!("{DEMO_PROMPT}\n{d}"))));
         }
         // Later system notes (what Sidecar did) stay out too: Sidecar said it already.

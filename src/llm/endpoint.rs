@@ -64,7 +64,7 @@ impl Endpoint {
             Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
             Ok(response) => Ok(response),
             Err(e) if e.is_timeout() => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
-            Err(e) if e.is_connect() => Err(crate::offline::connect_failure(&self.base_url, &e)),
+            Err(e) if e.is_connect() => Err(crate::offline::ConnectFailure::read(&self.base_url, &e).said()),
             Err(e) => Err(crate::redact::scrub(&e.to_string()).into_owned()),
         }
     }

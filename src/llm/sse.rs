@@ -99,11 +99,9 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
         return LlmError::Timeout { phase: TimeoutPhase::Connect, after: connect };
     }
     // reqwest nests the interesting part (connection refused, DNS) in the source chain.
-    let said = crate::offline::connect_failure(url, &e);
-    let detail = if crate::offline::looks_offline(&said) {
-        format!("{said}. Check the network connection")
-    } else {
-        format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e))
+    let detail = match crate::offline::ConnectFailure::read(url, &e) {
+        crate::offline::ConnectFailure::Offline(said) => format!("{said}. Check the network connection"),
+        crate::offline::ConnectFailure::Other(_) => format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)),
     };
     LlmError::Unreachable { url: url.to_string(), detail }
 }

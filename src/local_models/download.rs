@@ -152,9 +152,9 @@ impl Downloader {
         if received > 0 {
             call = call.header(reqwest::header::RANGE, format!("bytes={received}-"));
         }
-        let response = call.send().await.map_err(|e| {
-            let reason = crate::offline::connect_failure(&request.url, &e);
-            if crate::offline::looks_offline(&reason) { PullError::Offline(reason) } else { PullError::Interrupted { received, reason } }
+        let response = call.send().await.map_err(|e| match crate::offline::ConnectFailure::read(&request.url, &e) {
+            crate::offline::ConnectFailure::Offline(said) => PullError::Offline(said),
+            crate::offline::ConnectFailure::Other(reason) => PullError::Interrupted { received, reason },
         })?;
         let status = response.status();
         if status == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {

@@ -31,10 +31,10 @@ fn backoff() -> Backoff {
 /// What a failed request means for the caller.
 fn describe(error: &RequestError) -> String {
     match error {
-        RequestError::Network(e) if e.is_connect() => {
-            let said = crate::offline::connect_failure("https://api.telegram.org", e);
-            if crate::offline::looks_offline(&said) { said } else { "cannot reach the Telegram server".into() }
-        }
+        RequestError::Network(e) if e.is_connect() => match crate::offline::ConnectFailure::read("https://api.telegram.org", e) {
+            crate::offline::ConnectFailure::Offline(said) => said,
+            crate::offline::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
+        },
         RequestError::Network(e) if e.is_timeout() => "the Telegram server did not answer in time".into(),
         other => crate::redact::scrub(&other.to_string()).into_owned(),
     }

@@ -1,19 +1,10 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type IcsImport } from "../api";
+import { readText } from "../files";
 import { useStrings } from "../i18n";
 
 /** How many skipped events are named before "…and N more". */
 const SKIPPED_SHOWN = 5;
-
-/** A chosen file's text (FileReader: every webview has it). */
-function readText(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result ?? ""));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
-}
 
 /** An import under way, as the core reports it (`total` is 0 while reading). */
 type Progress = { saved: number; total: number };

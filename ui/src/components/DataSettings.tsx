@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../api";
+import { readText } from "../files";
 import { useStrings } from "../i18n";
 
 type Note = { ok: boolean; text: string; path?: string };
@@ -7,16 +8,6 @@ type Note = { ok: boolean; text: string; path?: string };
 /** A file's size as people read it: "38 kB", "2.4 MB". */
 function size(bytes: number): string {
   return bytes < 1e6 ? `${Math.max(1, Math.round(bytes / 1e3))} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
-}
-
-/** A chosen file's text (FileReader: every webview has it). */
-function readText(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
 }
 
 /** Settings → Your data: back up now, the automatic backups, export, and import from

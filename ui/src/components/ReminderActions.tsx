@@ -3,6 +3,16 @@ import { api, toCommandError } from "../api";
 import type { ShownMessage } from "../chatState";
 import { useStrings } from "../i18n";
 
+/** The core's snooze choices, asked once for every reminder message shown. */
+let asked: Promise<number[]> | null = null;
+function snoozeChoices(): Promise<number[]> {
+  asked ??= api.snoozeChoices().catch((e) => {
+    asked = null;
+    throw e;
+  });
+  return asked;
+}
+
 /** Snooze and Done under a reminder posted in the chat, like the notification's
  * buttons. Once answered, a line says what was done (it stays so after a reload). */
 export function ReminderActions({ message, messageId }: { message: ShownMessage; messageId: number }) {
@@ -11,7 +21,7 @@ export function ReminderActions({ message, messageId }: { message: ShownMessage;
   const [said, setSaid] = useState<string | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
-    api.snoozeChoices().then(setChoices, () => setChoices([]));
+    snoozeChoices().then(setChoices, () => setChoices([]));
   }, []);
   if (message.meta?.handled && said === null) return <div className="reminder-answered muted small">{t.reminderAnswered}</div>;
   if (said !== null) return <div className="reminder-answered muted small" data-testid="reminder-answered">{said}</div>;
