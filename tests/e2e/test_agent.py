@@ -74,7 +74,7 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
         session.wait_for("[data-testid=add-provider]")
         # Clicked in the page, not at coordinates: the sections below load and the
         # page reflows (the empty-providers line appears above the button).
-        session.script("document.querySelector('[data-testid=add-provider]').click()")
+        session.tap("[data-testid=add-provider]")
         for field, text in [("id", "mine"), ("url", llm.base_url), ("model", "gpt-4o-mini"), ("key", "sk-e2e-secret")]:
             session.send_keys(session.wait_for(f"[data-testid=field-{field}]", 10), text)
         session.click(session.find("[data-testid=test-connection]"))

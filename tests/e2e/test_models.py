@@ -69,7 +69,7 @@ def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path)
         session.click(session.find("[data-testid=nav-settings]"))
         session.send_keys(session.wait_for("[data-testid=link-url]"), server.url)
         session.send_keys(session.find("[data-testid=link-sha]"), hashlib.sha256(body).hexdigest())
-        session.script("document.querySelector('[data-testid=link-download]').click()")
+        session.tap("[data-testid=link-download]")
         row = "[data-testid='installed-tiny-chat-Q4_1']"
         session.wait_for(row, 60)
         assert server.ranges[0] is None and server.ranges[1] == f"bytes={len(body) // 3}-", server.ranges

@@ -13,7 +13,7 @@ HERE = Path(__file__).parent
 
 
 def open_settings(session):
-    session.script("document.querySelector('[data-testid=nav-settings]').click()")
+    session.tap("[data-testid=nav-settings]")
     return session.wait_for("[data-testid=desktop-settings]", 10)
 
 
@@ -36,14 +36,14 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
     holder = grab("ctrl+alt+k")
     try:
         open_settings(session)
-        session.script("document.querySelector('[data-testid=theme-dark]').click()")
+        session.tap("[data-testid=theme-dark]")
         wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 5, "not dark")
         background = session.script("return getComputedStyle(document.documentElement).backgroundColor")
         assert background == "rgb(21, 21, 28)", background
         desktop.screenshot("settings-dark")
 
         # Ctrl+Alt+K is held by another program: refused, and the old shortcut still works.
-        session.script("document.querySelector('[data-testid=hotkey-change]').click()")
+        session.tap("[data-testid=hotkey-change]")
         recorder = session.wait_for("[data-testid=hotkey-recorder]", 5)
         session.send_keys(recorder, "\ue009\ue00ak\ue000")
         wait_until(lambda: "already used by another program" in note(session), 10, f"no conflict said: {note(session)!r}")
@@ -57,7 +57,7 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
         # A free one is taken at once, and the old one lets go. (The shortcut brought
         # the chat forward.)
         open_settings(session)
-        session.script("document.querySelector('[data-testid=hotkey-change]').click()")
+        session.tap("[data-testid=hotkey-change]")
         recorder = session.wait_for("[data-testid=hotkey-recorder]", 5)
         session.send_keys(recorder, "\ue009\ue00aj\ue000")
         wait_until(lambda: session.texts("[data-testid=hotkey]") == ["Ctrl+Alt+J"], 10, f"not saved: {note(session)!r}")
@@ -70,7 +70,8 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
         wait_until(lambda: desktop.visible_windows(), 5, "the new shortcut does not bring it back")
 
         open_settings(session)
-        session.script("document.querySelector('[data-testid=launch-at-login]').click()")
+        # The box shows once the shell has said whether the entry exists.
+        session.tap("[data-testid=launch-at-login]")
         entry = Path(desktop.env["HOME"]) / ".config/autostart/Sidecar.desktop"
         wait_until(entry.exists, 5, "no autostart entry")
         assert f"Exec={desktop.binary}" in entry.read_text()
@@ -92,7 +93,8 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
         assert "Esta lista de comandos" in session.texts("[data-testid=message-assistant] .content")[-1]
         desktop.screenshot("chat-dark-es")
         open_settings(session)
-        session.script("document.querySelector('[data-testid=launch-at-login]').click()")
+        # The box shows once the shell has said whether the entry exists.
+        session.tap("[data-testid=launch-at-login]")
         entry = Path(desktop.env["HOME"]) / ".config/autostart/Sidecar.desktop"
         wait_until(lambda: not entry.exists(), 5, "launch at login not turned off")
     finally:
@@ -128,13 +130,13 @@ def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         open_settings(session)
-        session.script("document.querySelector('[data-testid=search-searxng]').click()")
+        session.tap("[data-testid=search-searxng]")
         field = session.wait_for("[data-testid=search-url]", 5)
         session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
-        session.script("document.querySelector('[data-testid=search-save]').click()")
+        session.tap("[data-testid=search-save]")
         wait_until(lambda: "Saved" in " ".join(session.texts("[data-testid=search-note]")), 10, "not saved")
         assert 'backend = "searxng"' in config.read_text()
-        session.script("document.querySelector('[data-testid=search-try]').click()")
+        session.tap("[data-testid=search-try]")
         wait_until(lambda: session.find_all("[data-testid=search-found] li"), 15,
                    f"no results: {session.texts('[data-testid=search-note]')}")
         assert any("Tauri" in t for t in session.texts("[data-testid=search-found] li"))

@@ -85,6 +85,12 @@ class Session:
             time.sleep(0.05)
         raise TimeoutError(f"no element {css!r} after {timeout}s")
 
+    def tap(self, css, timeout=10):
+        """Clicks the first element matching css once it is there; a script click, so
+        an element scrolled out of view is still reached."""
+        self.wait_for(css, timeout)
+        self.script("document.querySelector(arguments[0]).click()", css)
+
     def screenshot(self, path):
         import base64
         png = self.cmd("GET", "/screenshot")
