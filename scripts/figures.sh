@@ -49,3 +49,10 @@ if [ "${COLD:-0}" = 1 ]; then
   (cd "$dir/sidecar" && CI=true make test > "$dir/make-test.log" 2>&1)
   echo "cold make test: $(( $(date +%s) - start )) s (log: $dir/make-test.log)"
 fi
+echo "== Memory search on LoCoMo (outside conversations; dev and test parts) =="
+if [ -n "${LOCOMO_ZIP:-}" ]; then
+  python3 scripts/locomo.py "$LOCOMO_ZIP" target/locomo.json >/dev/null
+  LOCOMO=target/locomo.json cargo bench --bench memory_search 2>/dev/null
+else
+  echo "set LOCOMO_ZIP to data/locomo10.zip of snap-research/locomo (the fetch tool brings it)"
+fi

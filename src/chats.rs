@@ -15,6 +15,8 @@ pub const UNDO_SECONDS: i64 = 30;
 /// Longest title kept.
 const TITLE_MAX: usize = 120;
 const LIST_LIMIT: u32 = 500;
+/// How much of a matching message the list shows under a conversation's title.
+const MATCH_CHARS: usize = 90;
 
 /// The list as the sidebar shows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -47,7 +49,14 @@ impl Chats {
         }
         let current = self.store.conversations().current_conversation().await?;
         let query = query.map(str::trim).filter(|q| !q.is_empty());
-        Ok((current, self.store.chat_list().list(query, current, LIST_LIMIT).await?))
+        let mut chats = self.store.chat_list().list(query, current, LIST_LIMIT).await?;
+        if let Some(query) = query {
+            let marks = crate::recall::excerpt::marks(query);
+            for chat in &mut chats {
+                chat.matched = chat.matched.take().map(|text| crate::recall::excerpt::excerpt_within(&text, &marks, MATCH_CHARS));
+            }
+        }
+        Ok((current, chats))
     }
 
     /// [`Chats::list`] with the current conversation and the undo window named.

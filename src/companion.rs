@@ -448,6 +448,12 @@ impl Companion {
         Ok(self.recall.search(query, budget_tokens).await?)
     }
 
+    /// The Memory view's search: the best `pages` pages of matches that clear the
+    /// relevance cut (or, with `weaker`, of all of them), and how many more there are.
+    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<crate::recall::MemoryPage, CompanionError> {
+        Ok(self.recall.browse(query, pages, weaker).await?)
+    }
+
     /// Recall itself, for a search in a chosen mode.
     pub fn recall_service(&self) -> &Arc<crate::recall::Recall> {
         &self.recall

@@ -160,8 +160,8 @@ pub async fn supersede_fact(core: Core<'_>, line: usize, expected: String) -> Re
 }
 
 #[tauri::command]
-pub async fn recall_search(core: Core<'_>, query: String) -> Result<sidecar::recall::RecallResults, CommandError> {
-    Ok(core.recall(&query, 4000).await?)
+pub async fn search_memory(core: Core<'_>, query: String, pages: usize, weaker: bool) -> Result<sidecar::recall::MemoryPage, CommandError> {
+    Ok(core.search_memory(&query, pages, weaker).await?)
 }
 
 #[tauri::command]

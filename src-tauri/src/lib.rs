@@ -136,7 +136,7 @@ pub fn run() {
             commands::open_logs_folder,
             commands::core_warnings,
             commands::remember_fact,
-            commands::recall_search,
+            commands::search_memory,
             commands::supersede_fact,
             memory_commands::meaning_setup,
             memory_commands::save_meaning,

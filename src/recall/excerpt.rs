@@ -31,12 +31,17 @@ pub fn coverage(text: &str, marks: &[String]) -> f64 {
 
 /// `text` cut to [`MAX_CHARS`] around the first marked word, marks in brackets.
 pub fn excerpt(text: &str, marks: &[String]) -> String {
+    excerpt_within(text, marks, MAX_CHARS)
+}
+
+/// [`excerpt`] cut to `max_chars` (a list's one line).
+pub fn excerpt_within(text: &str, marks: &[String], max_chars: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.iter().position(|w| marked(w.trim_matches(|c: char| !c.is_alphanumeric()), marks)).unwrap_or(0);
     // Start a few words before the first match so it reads in context.
-    let mut start = first.saturating_sub(8);
+    let mut start = first.saturating_sub(if max_chars < MAX_CHARS { 3 } else { 8 });
     let total: usize = words.iter().map(|w| w.chars().count() + 1).sum();
-    if total <= MAX_CHARS {
+    if total <= max_chars {
         start = 0;
     }
     let mut out = String::new();
@@ -44,7 +49,7 @@ pub fn excerpt(text: &str, marks: &[String]) -> String {
     let mut cut = false;
     for word in &words[start..] {
         let length = word.chars().count() + 1;
-        if used + length > MAX_CHARS {
+        if used + length > max_chars {
             cut = true;
             break;
         }
@@ -81,6 +86,14 @@ mod tests {
     fn marks_prefixes_accent_insensitively_and_keeps_punctuation_outside() {
         let marks = marks("rosario peanut");
         assert_eq!(excerpt("Vivo en Rosário, y odio (peanuts).", &marks), "Vivo en [Rosário], y odio ([peanuts]).");
+    }
+
+    #[test]
+    fn a_short_excerpt_starts_a_few_words_before_the_match() {
+        let text = "We talked for ages about the garden and then, at last, about the dentist on Friday.";
+        let shown = excerpt_within(text, &marks("dentist"), 40);
+        assert!(shown.starts_with("…last, about the [dentist]"), "{shown}");
+        assert!(shown.chars().count() <= 42);
     }
 
     #[test]

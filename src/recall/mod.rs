@@ -26,6 +26,7 @@ use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::meaning::EmbedError;
 use crate::store::{FoundText, Store, StoreError};
 
+mod cut;
 pub mod excerpt;
 pub mod fuse;
 mod hop;
@@ -51,6 +52,8 @@ const VARIETY_WINDOW: usize = 40;
 const WITH_NEIGHBOURS: usize = 3;
 /// Per-hit overhead in tokens: source, id, date, label.
 const HIT_OVERHEAD: usize = 12;
+/// Matches on one page of the Memory view's search.
+pub const PAGE: usize = 10;
 /// What a second hop's votes weigh against the first pass.
 const HOP_WEIGHT: f64 = 0.6;
 /// What a vote for something the assistant said weighs: memory questions are about the
@@ -95,6 +98,19 @@ pub struct RecallResults {
     pub words_only: Option<String>,
 }
 
+/// One page of the Memory view's search.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemoryPage {
+    /// Best first, each cut around its match.
+    pub hits: Vec<RecallHit>,
+    /// How many more matches there are beyond this page (the view's "more").
+    pub more: usize,
+    /// How many weaker matches the relevance cut left out (0 once they were asked for).
+    pub weaker: usize,
+    /// Set when only words were searched: why meaning could not be used.
+    pub words_only: Option<String>,
+}
+
 /// Which lists recall fuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecallMode {
@@ -128,6 +144,41 @@ impl Recall {
     }
 
     pub async fn search_in(&self, query: &str, budget_tokens: usize, mode: RecallMode) -> Result<RecallResults, StoreError> {
+        let Ranking { ranked, found, words_only, .. } = self.ranking(query, mode).await?;
+        let mut results = self.pack(query, &ranked, &found, budget_tokens).await?;
+        results.words_only = words_only;
+        Ok(results)
+    }
+
+    /// The Memory view's search: the best matches first, only those that clear the
+    /// relevance cut ([`cut`]) unless `weaker` asks for the rest too, `pages` pages of
+    /// [`PAGE`] of them, and how many more there are. No turns beside them and no token
+    /// budget: a person reads these, not the model.
+    pub async fn browse(&self, query: &str, pages: usize, weaker: bool) -> Result<MemoryPage, StoreError> {
+        let limit = pages.max(1).saturating_mul(PAGE);
+        let Ranking { ranked, found, words_only, vector } = self.ranking(query, RecallMode::Hybrid).await?;
+        let asked = excerpt::marks(&question::subject(query));
+        let relevance: HashMap<Key, f64> = match &vector {
+            Some(vector) => {
+                let keys: Vec<Key> = ranked.iter().map(|(k, _)| *k).collect();
+                self.meaning.rank(vector, &keys).into_iter().map(|(k, r)| (k, f64::from(r))).collect()
+            }
+            None => HashMap::new(),
+        };
+        let evidence: Vec<(Key, f64, cut::Evidence)> = ranked
+            .iter()
+            .map(|(key, score)| (*key, *score, cut::Evidence { coverage: excerpt::coverage(&found[key].text, &asked), relevance: relevance.get(key).copied() }))
+            .collect();
+        let relevant = cut::relevant(&evidence);
+        let below = ranked.len() - relevant.len();
+        let kept = if weaker { ranked } else { relevant };
+        let marks = excerpt::marks(query);
+        let hits = kept.iter().take(limit).map(|(key, score)| to_hit(&found[key], *score, false, &marks)).collect();
+        Ok(MemoryPage { hits, more: kept.len().saturating_sub(limit), weaker: if weaker { 0 } else { below }, words_only })
+    }
+
+    /// Everything found for `query`, best first, with the texts behind it.
+    async fn ranking(&self, query: &str, mode: RecallMode) -> Result<Ranking, StoreError> {
         let version = self.knowledge.version();
         if self.indexed.load(Ordering::Relaxed) != version {
             self.store.recall_index().index_facts(&self.knowledge.facts()).await?;
@@ -139,7 +190,7 @@ impl Recall {
         if mode == RecallMode::Words {
             // Words alone keep bm25's order: the baseline.
             let ranked: Vec<(Key, f64)> = fuse::fuse(&lists).into_iter().filter(|(k, _)| found.contains_key(k)).collect();
-            return self.pack(query, &ranked, &found, budget_tokens).await;
+            return Ok(Ranking { ranked, found, words_only, vector: None });
         }
         let best_meaning = match (lists.get(1).and_then(|l| l.first()), &query_vector) {
             (Some((key, _)), Some(vector)) => self.meaning.similarity(vector, *key).map(f64::from),
@@ -167,9 +218,7 @@ impl Recall {
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         }
         let ranked = self.varied(ranked);
-        let mut results = self.pack(query, &ranked, &found, budget_tokens).await?;
-        results.words_only = words_only;
-        Ok(results)
+        Ok(Ranking { ranked, found, words_only, vector: query_vector })
     }
 
     /// Moves near-repeats (the same thing said again in other words, cosine above
@@ -305,6 +354,18 @@ impl Recall {
         }
         Ok(results)
     }
+}
+
+/// What [`Recall::ranking`] found.
+struct Ranking {
+    /// Best first, with fused scores.
+    ranked: Vec<(Key, f64)>,
+    /// The texts behind the keys.
+    found: HashMap<Key, FoundText>,
+    /// Why only words were searched, when meaning was unavailable.
+    words_only: Option<String>,
+    /// The query's vector, when meaning was searched.
+    vector: Option<Quantized>,
 }
 
 /// What one pass of [`Recall::lists`] found.

@@ -20,6 +20,8 @@ pub struct ChatSummary {
     pub archived: bool,
     /// Kept at the top of the list.
     pub pinned: bool,
+    /// With a search: the latest message that matches it (whole; the service cuts it).
+    pub matched: Option<String>,
 }
 
 /// How long a first message's start makes a title.
@@ -43,7 +45,11 @@ impl ChatList<'_> {
                                        ORDER BY m.id LIMIT 1)) AS title,
                     c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
                     (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant') AND m.set_aside = 0) AS message_count,
-                    c.archived != 0 AS archived, c.pinned != 0 AS pinned
+                    c.archived != 0 AS archived, c.pinned != 0 AS pinned,
+                    CASE WHEN ?2 IS NULL THEN NULL ELSE
+                      (SELECT m.content FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+                       WHERE messages_fts MATCH ?2 AND m.conversation_id = c.id AND m.role IN ('user', 'assistant')
+                       ORDER BY m.id DESC LIMIT 1) END AS matched
              FROM conversations c
              WHERE c.deleted_at IS NULL
                AND (c.id = ?1 OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')))

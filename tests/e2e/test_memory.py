@@ -87,3 +87,55 @@ def test_a_backup_is_restored_from_settings_with_a_restart(desktop, tmp_path):
         wait_until(lambda: set(desktop.app_pids()) - before, 10, "Sidecar did not start again")
     finally:
         desktop.close(session)
+
+
+EVERYDAY = [
+    "Work was long today, the meeting ran over.", "I made lentil soup for dinner.", "The train was late again this morning.",
+    "My sister started a new job at the hospital.", "I need to renew my passport before March.", "Went running by the river, 5 km.",
+    "The heating in the flat is broken again.", "Finished the novel about the lighthouse keeper.", "Bought new headphones, the old ones broke.",
+    "My back hurts after gardening.", "Planning a trip to Lisbon in May.", "Hoy he comido paella con mis padres.",
+    "Mañana tengo dentista a las diez.", "Llovió todo el día y no salí de casa.", "Adopté una gatita gris del refugio, se llama Pebble.",
+]
+
+
+def test_memory_search_shows_the_best_matches_and_more_on_demand(desktop, tmp_path):
+    """Imported history; 'Do I have any pets?' puts the kitten first and leaves the
+    unrelated lines behind 'Show weaker matches'; the sidebar's search shows the match."""
+    import json
+    import subprocess
+    from pathlib import Path
+    from conftest import ROOT
+    cli = Path(__import__("os").environ.get("SIDECAR_CLI", ROOT / "target/debug/sidecar"))
+    data = tmp_path / "data"
+    history = tmp_path / "history.jsonl"
+    lines = []
+    for i, said in enumerate(EVERYDAY[:7] + ["I adopted a grey kitten from the shelter, she's called Pebble."] + EVERYDAY[7:]):
+        lines.append({"role": "user", "content": said, "id": f"m{i}"})
+        lines.append({"role": "assistant", "content": "I see, tell me more.", "id": f"r{i}"})
+    history.write_text("\n".join(json.dumps(line) for line in lines))
+    subprocess.run([str(cli), "--data-dir", str(data), "import", str(history)], check=True, env=desktop.env, capture_output=True)
+    session = desktop.launch(data)
+    try:
+        session.tap("[data-testid=nav-memory]")
+        search = session.wait_for("[data-testid=memory-search]", 10)
+        session.send_keys(search, "Do I have any pets?")
+
+        def kitten_first():
+            hits = session.texts("[data-testid=recall-hit]")
+            return hits and "Pebble" in hits[0] and "kitten" in hits[0]
+        # Meaning is ready once the imported lines are embedded in the background.
+        wait_until(kitten_first, 60, f"the kitten is not first: {session.texts('[data-testid=recall-hit]')}")
+        shown = len(session.texts("[data-testid=recall-hit]"))
+        assert shown < len(lines) // 3, f"a relevance cut, not the whole history: {shown}"
+        weaker = session.wait_for("[data-testid=memory-weaker]", 5)
+        desktop.screenshot("memory-search")
+        session.click(weaker)
+        wait_until(lambda: len(session.texts("[data-testid=recall-hit]")) > shown, 10, "no weaker matches shown")
+
+        session.tap("[data-testid=nav-chat]")
+        session.send_keys(session.wait_for("[data-testid=chat-search]", 10), "gatita")
+        wait_until(lambda: session.texts("[data-testid=chat-match]"), 10, "the sidebar shows no match")
+        assert "gatita" in session.texts("[data-testid=chat-match]")[0]
+        desktop.screenshot("chat-search-match")
+    finally:
+        desktop.close(session)

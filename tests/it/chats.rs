@@ -45,6 +45,8 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
 
     let (_, found) = core.chats().list(Some("bakery sister")).await.unwrap();
     assert_eq!(found.iter().map(|c| c.id).collect::<Vec<_>>(), [first], "every word must match");
+    assert_eq!(found[0].matched.as_deref(), Some("My [sister] started a new job at the [bakery] on Main Street, and she loves it"), "the match is shown");
+    assert_eq!(core.chats().list(None).await.unwrap().1[0].matched, None, "no search, no match to show");
     assert!(core.chats().list(Some("bakery lisbon")).await.unwrap().1.is_empty());
 
     core.chats().rename(first, "  Ana's   sister  ").await.unwrap();

@@ -247,3 +247,40 @@ async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
     assert!(!results.hits.is_empty());
     assert!(results.words_only.as_deref().is_some_and(|w| w.contains("nothing answers")), "{:?}", results.words_only);
 }
+
+/// Everyday lines on many subjects, none about pets.
+const EVERYDAY: &[&str] = &[
+    "Work was long today, the meeting ran over.", "I made lentil soup for dinner.", "The train was late again this morning.",
+    "My sister started a new job at the hospital.", "I need to renew my passport before March.", "Went running by the river, 5 km.",
+    "The heating in the flat is broken again.", "Finished the novel about the lighthouse keeper.", "Hoy he comido paella con mis padres.",
+    "Mañana tengo dentista a las diez.", "El jefe quiere el informe el viernes.", "Llovió todo el día y no salí de casa.",
+    "Bought new headphones, the old ones broke.", "My back hurts after gardening.", "Planning a trip to Lisbon in May.",
+];
+
+#[tokio::test]
+async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unrelated() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let mut history: Vec<(&str, &str)> = EVERYDAY.iter().flat_map(|said| [("user", *said), ("assistant", "I see, tell me more.")]).collect();
+    // Said once in each language; a question finds the statement in its own language
+    // (e5-small ranks a statement in another language below unrelated lines in the
+    // question's own: a limit of the model, not of the cut).
+    history.insert(9, ("user", "I adopted a grey kitten from the shelter, she's called Pebble."));
+    history.insert(21, ("user", "Adopté una gatita gris del refugio, se llama Pebble."));
+    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+
+    for question in ["Do I have any pets?", "¿Tengo mascotas?"] {
+        let page = core.search_memory(question, 1, false).await.unwrap();
+        assert!(page.hits[0].snippet.contains("Pebble"), "{question}: {:?}", page.hits);
+        let shown = page.hits.len() + page.more;
+        assert!(shown < history.len() / 3, "{question}: a relevance cut, not the whole history ({shown} of {})", history.len());
+        assert!(page.weaker > 0, "what was cut is counted");
+        let everything = core.search_memory(question, 1, true).await.unwrap();
+        assert_eq!(everything.hits.len() + everything.more, shown + page.weaker, "asked for, the weaker matches come too");
+        assert_eq!(everything.weaker, 0);
+    }
+    let page = core.search_memory("dentist", 1, false).await.unwrap();
+    assert!(page.hits.len() <= sidecar::recall::PAGE);
+    assert!(page.hits[0].snippet.contains("[dentista]"), "a match by words is cut around the word: {:?}", page.hits);
+}

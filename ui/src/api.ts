@@ -312,10 +312,13 @@ export interface RecallHit {
   beside: boolean;
 }
 
-export interface RecallResults {
+/** One page of the Memory view's search: the matches that clear the core's relevance cut. */
+export interface MemoryPage {
   hits: RecallHit[];
-  omitted: number;
-  tokens: number;
+  /** Matches beyond the pages asked for. */
+  more: number;
+  /** Weaker matches the relevance cut left out (0 once asked for). */
+  weaker: number;
   /** Set when only words were searched: why meaning could not be used. */
   words_only: string | null;
 }
@@ -613,6 +616,8 @@ export interface ChatSummary {
   archived: boolean;
   /** Kept at the top of the list. */
   pinned?: boolean;
+  /** With a search: the latest matching message, cut around the match, words in [brackets]. */
+  matched?: string | null;
 }
 
 export interface ChatListView {
@@ -709,7 +714,7 @@ export const api = {
   supersedeFact: (line: number, expected: string) => invoke<void>("supersede_fact", { line, expected }),
   autoRemember: () => invoke<boolean>("auto_remember"),
   setAutoRemember: (on: boolean) => invoke<boolean>("set_auto_remember", { on }),
-  recallSearch: (query: string) => invoke<RecallResults>("recall_search", { query }),
+  searchMemory: (query: string, pages: number, weaker: boolean) => invoke<MemoryPage>("search_memory", { query, pages, weaker }),
   meaningSetup: () => invoke<MeaningView>("meaning_setup"),
   saveMeaning: (input: { backend: EmbeddingsBackend; url: string | null; model: string | null; api_key: string | null }) =>
     invoke<MeaningView>("save_meaning", { input }),

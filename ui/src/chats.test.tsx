@@ -45,8 +45,18 @@ describe("the conversation list", () => {
     expect(rows[0]).toHaveAttribute("aria-current", "true");
     expect(rows[1]).toHaveTextContent("4 messages");
 
+    const listed = core.chats;
+    core.handlers.list_chats = (args) =>
+      (args as { query: string | null }).query === "bakery"
+        ? { ...listed, chats: [{ ...chat(1, "My sister's new job", 4), matched: "…she started at the [bakery] on Main Street" }] }
+        : listed;
     await user.type(screen.getByTestId("chat-search"), "bakery");
-    await waitFor(() => expect(core.invoked("list_chats").some((c) => (c.args as { query: string | null }).query === "bakery")).toBe(true));
+    const match = await screen.findByTestId("chat-match", {}, { timeout: 2000 });
+    expect(match).toHaveTextContent("…she started at the bakery on Main Street");
+    expect(within(match).getByText("bakery").tagName).toBe("MARK");
+    await user.clear(screen.getByTestId("chat-search"));
+    await waitFor(() => expect(screen.getAllByTestId("chat-row")).toHaveLength(2));
+    expect(screen.queryByTestId("chat-match")).not.toBeInTheDocument();
 
     await user.click(within(rows[1]).getByText("My sister's new job"));
     expect(core.invoked("open_chat")[0].args).toEqual({ id: 1 });
@@ -88,9 +98,11 @@ describe("the conversation list", () => {
   it("a memory search result opens its conversation at the message", async () => {
     const core = withChats();
     core.handlers.memory_report = () => ({ facts: [], problems: [], categories: [] });
-    core.handlers.recall_search = () => ({
-      hits: [{ source: "message", id: 7, label: "user", snippet: "my sister got [promoted]", timestamp: "2026-11-20T09:00:00Z", external_id: null, rank: -1 }],
-      omitted: 0,
+    core.handlers.search_memory = () => ({
+      hits: [{ source: "message", id: 7, label: "user", snippet: "my sister got [promoted]", timestamp: "2026-11-20T09:00:00Z", external_id: null, score: 0.03, beside: false }],
+      more: 0,
+      weaker: 0,
+      words_only: null,
     });
     core.handlers.open_chat_at = () => {
       core.history = [message(7, "my sister got promoted")];

@@ -43,24 +43,34 @@ describe("memory view", () => {
     expect(await screen.findByTestId("memory-message")).toHaveTextContent("Already known under Health; kept there.");
   });
 
-  it("searches with recall and highlights the matched words", async () => {
+  it("searches with recall, highlights the matched words and shows more on demand", async () => {
     const core = new FakeCore();
     core.handlers.memory_report = () => ({ facts: [], problems: [] });
-    core.handlers.recall_search = () => ({
-      hits: [{ source: "message", id: 4, label: "user", snippet: "My dentist is [Dr] [Okafor]", timestamp: "2024-03-01T10:00:00Z", external_id: "wa-1" }],
-      omitted: 2,
-      tokens: 40,
-    });
+    const hit = (id: number) => ({ source: "message", id, label: "user", snippet: `My dentist is [Dr] [Okafor] (${id})`, timestamp: "2024-03-01T10:00:00Z", external_id: "wa-1", score: 0.03, beside: false });
+    core.handlers.search_memory = (args) => {
+      const { pages, weaker } = args as { pages: number; weaker: boolean };
+      if (weaker) return { hits: [hit(1), hit(2), hit(3)], more: 0, weaker: 0, words_only: null };
+      return pages === 1 ? { hits: [hit(1)], more: 1, weaker: 1, words_only: null } : { hits: [hit(1), hit(2)], more: 0, weaker: 1, words_only: null };
+    };
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-memory"));
     expect(await screen.findByText(/Nothing saved yet/)).toBeInTheDocument();
     await user.type(screen.getByTestId("memory-search"), "okafor");
-    const hit = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
-    expect(hit).toHaveTextContent("You · 2024-03-01 · wa-1");
-    expect(within(hit).getByText("Okafor").tagName).toBe("MARK");
-    expect(screen.getByTestId("recall-hits")).toHaveTextContent("2 more matches");
-    await waitFor(() => expect(core.invoked("recall_search").at(-1)?.args).toEqual({ query: "okafor" }));
+    const first = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
+    expect(first).toHaveTextContent("You · 2024-03-01 · wa-1");
+    expect(within(first).getByText("Okafor").tagName).toBe("MARK");
+    await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor", pages: 1, weaker: false }));
+    expect(screen.queryByTestId("memory-weaker")).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("memory-more"));
+    await waitFor(() => expect(screen.getAllByTestId("recall-hit")).toHaveLength(2), { timeout: 2000 });
+    expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor", pages: 2, weaker: false });
+    await user.click(screen.getByTestId("memory-weaker"));
+    await waitFor(() => expect(screen.getAllByTestId("recall-hit")).toHaveLength(3), { timeout: 2000 });
+    expect(screen.queryByTestId("memory-more")).not.toBeInTheDocument();
+    // A new query starts from its best matches again.
+    await user.type(screen.getByTestId("memory-search"), "!");
+    await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor!", pages: 1, weaker: false }), { timeout: 2000 });
   });
 
   it("edits, moves and deletes a fact, sending the text it showed", async () => {

@@ -93,13 +93,13 @@ describe("Memory search", () => {
   it("marks the turns shown beside a hit and says when only words were searched", async () => {
     const core = new FakeCore();
     core.handlers.memory_report = () => ({ facts: [], problems: [] });
-    core.handlers.recall_search = () => ({
+    core.handlers.search_memory = () => ({
       hits: [
         { source: "message", id: 4, label: "user", snippet: "Mi hermana empezó de enfermera", timestamp: "2026-03-01T10:00:00Z", external_id: null, score: 0.03, beside: false },
         { source: "message", id: 5, label: "assistant", snippet: "¡Qué bien!", timestamp: "2026-03-01T10:00:05Z", external_id: null, score: 0.03, beside: true },
       ],
-      omitted: 0,
-      tokens: 40,
+      more: 0,
+      weaker: 0,
       words_only: "the embeddings server at http://x/v1 answered 401",
     });
     renderApp();

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, toCommandError, type ChatListView, type ChatSummary } from "../api";
 import { useStrings } from "../i18n";
+import { Snippet } from "./Snippet";
 
 function when(iso: string, locale: string): string {
   const at = new Date(iso);
@@ -65,6 +66,11 @@ function Row({
         <span className="muted small">
           {when(chat.updated_at, t.locale)} · {t.chatMessages(chat.message_count)}
         </span>
+        {chat.matched && (
+          <span className="chat-match small" data-testid="chat-match">
+            <Snippet text={chat.matched} />
+          </span>
+        )}
       </button>
       <span className="chat-actions">
         <button className="ghost small" onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>

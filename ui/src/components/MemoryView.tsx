@@ -6,12 +6,13 @@ import {
   type Category,
   type ListedFact,
   type MemoryReport,
-  type RecallResults,
+  type MemoryPage,
   type SaveOutcome,
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { ProfileEditors } from "./ProfileEditors";
+import { Snippet } from "./Snippet";
 
 /** "2 Jan 2026" in the user's language, from the learnings file's YYYY-MM-DD. */
 function day(iso: string, locale: string): string {
@@ -38,18 +39,6 @@ function outcomeText(t: Strings, outcome: SaveOutcome): string {
     case "rejected":
       return outcome.reason;
   }
-}
-
-/** Renders "[word]" markers from recall snippets as highlights. */
-function Snippet({ text }: { text: string }) {
-  const parts = text.split(/(\[[^\]]*\])/g);
-  return (
-    <>
-      {parts.map((part, i) =>
-        part.startsWith("[") && part.endsWith("]") ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>,
-      )}
-    </>
-  );
 }
 
 /** A fact row: shown, or edited in place (text and category). */
@@ -185,7 +174,9 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
   const [text, setText] = useState("");
   const [category, setCategory] = useState<Category>("Preferences");
   const [query, setQuery] = useState("");
-  const [results, setResults] = useState<RecallResults | null>(null);
+  const [results, setResults] = useState<MemoryPage | null>(null);
+  // How far the reader asked to see: pages of the best matches, then the weaker ones.
+  const [depth, setDepth] = useState({ pages: 1, weaker: false });
 
   const reload = useCallback(() => {
     api.memoryReport().then(setReport).catch((e) => setMessage(toCommandError(e).message));
@@ -204,17 +195,21 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
     };
   }, [reload, t]);
 
-  // Search as the user types, a moment after they pause.
+  // Search as the user types, a moment after they pause; a new query starts at the top.
+  useEffect(() => setDepth({ pages: 1, weaker: false }), [query]);
   useEffect(() => {
     if (query.trim().length < 2) {
       setResults(null);
       return;
     }
     const timer = setTimeout(() => {
-      api.recallSearch(query).then(setResults).catch((e) => setMessage(toCommandError(e).message));
+      api
+        .searchMemory(query, depth.pages, depth.weaker)
+        .then(setResults)
+        .catch((e) => setMessage(toCommandError(e).message));
     }, 250);
     return () => clearTimeout(timer);
-  }, [query]);
+  }, [query, depth]);
 
   const add = async () => {
     if (!text.trim()) return;
@@ -277,8 +272,20 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
               )}
             </li>
           ))}
-          {results.omitted > 0 && <li className="muted small">{t.memoryOmitted(results.omitted)}</li>}
         </ul>
+      )}
+      {results && (results.more > 0 || results.weaker > 0) && (
+        <div className="recall-more">
+          {results.more > 0 ? (
+            <button type="button" className="ghost small" data-testid="memory-more" onClick={() => setDepth((d) => ({ ...d, pages: d.pages + 1 }))}>
+              {t.memoryMore(results.more)}
+            </button>
+          ) : (
+            <button type="button" className="ghost small" data-testid="memory-weaker" onClick={() => setDepth((d) => ({ ...d, weaker: true }))}>
+              {t.memoryWeaker(results.weaker)}
+            </button>
+          )}
+        </div>
       )}
       {message && (
         <div className="info" role="status" data-testid="memory-message">
