@@ -264,6 +264,24 @@ impl Companion {
         self.caller.call(text).await
     }
 
+    /// Stores the user's message with files attached (their text goes to the model
+    /// inside it) and produces a reply.
+    pub async fn send_with(&self, text: &str, attachments: &[crate::attachments::Attachment]) -> Result<TurnOutcome, CompanionError> {
+        self.caller.call(&crate::attachments::compose(text, attachments)).await
+    }
+
+    /// Reads a file to attach to the next message, cut to what the answering model's
+    /// context can hold.
+    pub fn attach(&self, path: &std::path::Path) -> Result<crate::attachments::Attachment, CompanionError> {
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let size = std::fs::metadata(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be opened: {e}")))?.len();
+        if size > crate::attachments::MAX_BYTES {
+            return Err(CompanionError::InvalidInput(crate::attachments::AttachError::TooLarge { name, mb: size / (1024 * 1024) }.to_string()));
+        }
+        let bytes = std::fs::read(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be read: {e}")))?;
+        crate::attachments::read(&name, &bytes, self.context.attachment_budget()).map_err(|e| CompanionError::InvalidInput(e.to_string()))
+    }
+
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
         self.conversation.retry().await
     }

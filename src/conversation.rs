@@ -200,8 +200,14 @@ impl ConversationService {
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
         let conversation_id = self.with.store.conversations().current_conversation().await?;
-        let user_message_id =
-            self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &ChatMessage::user(text)).on(channel)).await?;
+        // Attached files go to the model in the message; the chat lists them as chips, and
+        // only what the user typed is read for requests (a document's "remind me" is not one).
+        let attached = crate::attachments::split(text);
+        let meta = attached.as_ref().map(|(typed, files)| MessageMeta { typed: Some(typed.clone()), attachments: files.clone(), ..MessageMeta::default() });
+        let said = ChatMessage::user(text);
+        let new = NewMessage::plain(conversation_id, &said).on(channel);
+        let user_message_id = self.with.store.conversations().add_message(match &meta { Some(meta) => new.with_meta(meta), None => new }).await?;
+        let text = attached.as_ref().map_or(text, |(typed, _)| typed.as_str());
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
         let proactive = self.with.proactive.clone();

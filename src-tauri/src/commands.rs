@@ -45,6 +45,16 @@ pub async fn send_message(core: Core<'_>, text: String) -> Result<TurnOutcome, C
 }
 
 #[tauri::command]
+pub async fn send_with_files(core: Core<'_>, text: String, attachments: Vec<sidecar::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
+    Ok(core.send_with(&text, &attachments).await?)
+}
+
+#[tauri::command]
+pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar::attachments::Attachment, CommandError> {
+    Ok(blocking(&core, move |c| c.attach(&path)).await?)
+}
+
+#[tauri::command]
 pub async fn retry_reply(core: Core<'_>) -> Result<TurnOutcome, CommandError> {
     Ok(core.retry().await?)
 }

@@ -86,6 +86,8 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::send_message,
+            commands::send_with_files,
+            commands::attach_file,
             chat_commands::list_chats,
             chat_commands::open_chat,
             chat_commands::open_chat_at,

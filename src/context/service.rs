@@ -274,6 +274,13 @@ impl ContextService {
 
     /// How full the context was on the last model call; before any call, an estimate
     /// from the stored history.
+    /// Tokens one message's attachments may take: half the prompt budget of the model
+    /// that answers now, so the history and the reply still fit beside them.
+    pub fn attachment_budget(&self) -> usize {
+        let settings = self.models.settings();
+        Limits::new(self.models.known_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
+    }
+
     pub async fn context_meter(&self) -> Result<ContextMeter, CompanionError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {

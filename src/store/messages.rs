@@ -79,6 +79,23 @@ pub struct MessageMeta {
     /// The user answered a reminder message (Done, or snoozed it from the chat).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub handled: bool,
+    /// Files attached to a user's message (their text is in the content, for the model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<AttachedFile>,
+    /// What the user typed, when files were attached (the chat shows this and chips).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typed: Option<String>,
+}
+
+/// A file attached to a message, as its chip shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttachedFile {
+    pub name: String,
+    /// `text`, `pdf` or `docx`.
+    pub kind: String,
+    /// Only its start and end were sent (it was longer than the budget).
+    #[serde(default)]
+    pub cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
@@ -132,6 +149,10 @@ impl<'a> NewMessage<'a> {
     }
 
     /// Said or shown on `channel`.
+    pub fn with_meta(self, meta: &'a MessageMeta) -> Self {
+        Self { meta: Some(meta), ..self }
+    }
+
     pub fn on(self, channel: Channel) -> Self {
         Self { channel: Some(channel), ..self }
     }

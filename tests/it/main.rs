@@ -2,6 +2,7 @@
 
 mod support;
 mod agent_loop;
+mod attachments;
 mod answer_language;
 mod anthropic;
 mod backup;

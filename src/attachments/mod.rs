@@ -1,0 +1,157 @@
+//! Files attached to a message: their text goes to the model inside the message, in a
+//! block the core writes and reads back, so the history replays them and the chat can
+//! show chips instead of the text.
+//!
+//! Text, Markdown and code are read as UTF-8; PDF and DOCX have their text extracted
+//! ([`extract`]). A text longer than the budget keeps its start and end, cut in the
+//! middle like a large tool result, and says so. Images are refused with words that
+//! say why (no model here is sent images yet); so is anything that has no text.
+
+mod extract;
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::compact::truncate_middle;
+use crate::store::AttachedFile;
+
+/// Largest file read, in bytes: beyond this an attachment is refused before reading.
+pub const MAX_BYTES: u64 = 25 * 1024 * 1024;
+const OPEN: &str = "<attachment name=\"";
+const CLOSE: &str = "</attachment>";
+
+/// What kind of file an attachment was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AttachmentKind {
+    Text,
+    Pdf,
+    Docx,
+}
+
+impl AttachmentKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Pdf => "pdf",
+            Self::Docx => "docx",
+        }
+    }
+}
+
+/// A file read for a message: its name, kind and the text the model will get.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attachment {
+    pub name: String,
+    pub kind: AttachmentKind,
+    pub text: String,
+    /// The text was longer than the budget and cut in the middle.
+    pub cut: bool,
+    /// Tokens the text costs.
+    pub tokens: usize,
+}
+
+/// Why a file could not be attached.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum AttachError {
+    #[error("{name} is an image; the models here are sent text only, so describe it in words or paste its text")]
+    Image { name: String },
+    #[error("{name} is too large to attach ({mb} MB; the limit is 25 MB)")]
+    TooLarge { name: String, mb: u64 },
+    #[error("{name} has no text Sidecar can read (a {what}); attach text, Markdown, code, PDF or DOCX files")]
+    NoText { name: String, what: &'static str },
+    #[error("{name} could not be read: {why}")]
+    Unreadable { name: String, why: String },
+}
+
+/// Reads `bytes` of the file called `name` into an attachment of at most
+/// `budget_tokens` tokens.
+pub fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment, AttachError> {
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(AttachError::TooLarge { name: name.into(), mb: bytes.len() as u64 / (1024 * 1024) });
+    }
+    let (kind, text) = match extract::sniff(name, bytes) {
+        extract::Sniffed::Image => return Err(AttachError::Image { name: name.into() }),
+        extract::Sniffed::Pdf => (AttachmentKind::Pdf, extract::pdf(bytes).map_err(|why| AttachError::Unreadable { name: name.into(), why })?),
+        extract::Sniffed::Docx => (AttachmentKind::Docx, extract::docx(bytes).map_err(|why| AttachError::Unreadable { name: name.into(), why })?),
+        extract::Sniffed::Binary(what) => return Err(AttachError::NoText { name: name.into(), what }),
+        extract::Sniffed::Text(text) => (AttachmentKind::Text, text),
+    };
+    let text = text.replace(CLOSE, "</attachment >").trim().to_string();
+    if text.is_empty() {
+        return Err(AttachError::NoText { name: name.into(), what: if kind == AttachmentKind::Pdf { "scanned PDF" } else { "empty file" } });
+    }
+    let count = crate::tokens::count;
+    let whole = count(&text);
+    let (text, cut) = if whole > budget_tokens {
+        // The cut's note says the full text is stored; an attachment's is not.
+        (truncate_middle(&text, budget_tokens, &count).replace("; the full text is stored …]", "; only the file's start and end were sent …]"), true)
+    } else {
+        (text, false)
+    };
+    let tokens = if cut { count(&text) } else { whole };
+    Ok(Attachment { name: name.replace('"', "'"), kind, text, cut, tokens })
+}
+
+/// The message the model gets: what the user typed, then each attachment's block.
+pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
+    let mut out = typed.trim().to_string();
+    for a in attachments {
+        let cut = if a.cut { " cut=\"middle\"" } else { "" };
+        out.push_str(&format!("\n\n{OPEN}{}\" kind=\"{}\"{cut}>\n{}\n{CLOSE}", a.name, a.kind.as_str(), a.text));
+    }
+    out
+}
+
+/// What the user typed and the attachments listed, when `content` carries any.
+pub fn split(content: &str) -> Option<(String, Vec<AttachedFile>)> {
+    let first = content.find(&format!("\n\n{OPEN}")).or_else(|| content.starts_with(OPEN).then_some(0))?;
+    let typed = content[..first].trim().to_string();
+    let mut attached = Vec::new();
+    let mut rest = &content[first..];
+    while let Some(at) = rest.find(OPEN) {
+        let head_end = rest[at..].find(">\n")? + at;
+        let head = &rest[at + OPEN.len()..head_end];
+        let name = head.split('"').next()?.to_string();
+        let kind = head.split("kind=\"").nth(1)?.split('"').next()?.to_string();
+        attached.push(AttachedFile { name, kind, cut: head.contains("cut=\"middle\"") });
+        let close = rest[head_end..].find(CLOSE)? + head_end;
+        rest = &rest[close + CLOSE.len()..];
+    }
+    Some((typed, attached))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_composed_message_splits_back_into_what_was_typed_and_its_files() {
+        let notes = read("notes.md", "# Plan\n- buy milk\n</attachment> inside".as_bytes(), 1000).unwrap();
+        let code = read("main.rs", b"fn main() {}\n", 1000).unwrap();
+        let message = compose("  Summarise these ", &[notes, code]);
+        let (typed, attached) = split(&message).unwrap();
+        assert_eq!(typed, "Summarise these");
+        assert_eq!(attached.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["notes.md", "main.rs"]);
+        assert!(message.contains("- buy milk"));
+        assert_eq!(split("just words, <attachment name=\"x\"> in the middle"), None);
+    }
+
+    #[test]
+    fn a_long_text_is_cut_in_the_middle_and_says_so() {
+        let text = format!("START {} END", "word ".repeat(20_000));
+        let attached = read("long.txt", text.as_bytes(), 500).unwrap();
+        assert!(attached.cut && attached.tokens <= 520, "{}", attached.tokens);
+        assert!(attached.text.starts_with("START") && attached.text.ends_with("END"));
+        let (_, listed) = split(&compose("", &[attached])).unwrap();
+        assert!(listed[0].cut);
+    }
+
+    #[test]
+    fn images_binaries_and_empty_files_are_refused_with_what_to_do() {
+        let png = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0];
+        assert_eq!(read("cat.png", &png, 100), Err(AttachError::Image { name: "cat.png".into() }));
+        assert!(matches!(read("a.bin", &[0, 159, 146, 150, 0, 1], 100), Err(AttachError::NoText { .. })));
+        assert!(matches!(read("empty.txt", b"  \n", 100), Err(AttachError::NoText { .. })));
+        assert!(matches!(read("bad.pdf", b"%PDF-1.4 garbage", 100), Err(AttachError::Unreadable { .. })));
+    }
+}
