@@ -380,6 +380,11 @@ impl ConversationService {
             .ok_or(CompanionError::NotEditable)?;
         self.with.store.variants().set_aside_from(conversation_id, message.id).await?;
         let channel = message.channel.unwrap_or(self.with.channel);
+        // The edit box shows what was typed; the files attached stay attached.
+        let text = match crate::attachments::blocks(&message.content) {
+            Some(blocks) => format!("{}{blocks}", text.trim()),
+            None => text,
+        };
         self.submit(text, channel).await
     }
 

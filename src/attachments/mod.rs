@@ -102,9 +102,22 @@ pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
     out
 }
 
+/// Where the attachment blocks of `content` start, when it has any.
+fn first_block(content: &str) -> Option<usize> {
+    content.find(&format!("\n\n{OPEN}")).or_else(|| content.starts_with(OPEN).then_some(0))
+}
+
+/// The attachment blocks of `content` (everything after what was typed), to keep them
+/// when the typed part is edited.
+pub fn blocks(content: &str) -> Option<&str> {
+    split(content)?;
+    let first = first_block(content)?;
+    Some(&content[first..])
+}
+
 /// What the user typed and the attachments listed, when `content` carries any.
 pub fn split(content: &str) -> Option<(String, Vec<AttachedFile>)> {
-    let first = content.find(&format!("\n\n{OPEN}")).or_else(|| content.starts_with(OPEN).then_some(0))?;
+    let first = first_block(content)?;
     let typed = content[..first].trim().to_string();
     let mut attached = Vec::new();
     let mut rest = &content[first..];
@@ -134,6 +147,8 @@ mod tests {
         assert_eq!(attached.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["notes.md", "main.rs"]);
         assert!(message.contains("- buy milk"));
         assert_eq!(split("just words, <attachment name=\"x\"> in the middle"), None);
+        let edited = format!("Only the plan{}", blocks(&message).unwrap());
+        assert_eq!(split(&edited).unwrap().1.len(), 2, "an edit keeps the files");
     }
 
     #[test]

@@ -38,6 +38,27 @@ export interface MessageMeta {
   reminder_id?: number;
   /** The user answered the reminder message already. */
   handled?: boolean;
+  /** Files attached to a user's message (their text is in the content, for the model). */
+  attachments?: AttachedFile[];
+  /** What the user typed, when files were attached. */
+  typed?: string;
+}
+
+/** A file attached to a stored message, as its chip shows it. */
+export interface AttachedFile {
+  name: string;
+  kind: string;
+  /** Only its start and end were sent. */
+  cut: boolean;
+}
+
+/** A file read for the next message (the core cut it to the context budget). */
+export interface Attachment {
+  name: string;
+  kind: "text" | "pdf" | "docx";
+  text: string;
+  cut: boolean;
+  tokens: number;
 }
 
 export interface Message {
@@ -680,6 +701,17 @@ export function toCommandError(error: unknown): CommandError {
 
 export const api = {
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
+  sendWithFiles: (text: string, attachments: Attachment[]) => invoke<TurnOutcome>("send_with_files", { text, attachments }),
+  attachFile: (path: string) => invoke<Attachment>("attach_file", { path }),
+  /** The system's file picker for files to attach; empty when nothing was chosen. */
+  chooseAttachments: async (): Promise<string[]> => {
+    const { open } = await import("@tauri-apps/plugin-dialog");
+    const chosen = await open({ multiple: true, directory: false });
+    return Array.isArray(chosen) ? chosen : typeof chosen === "string" ? [chosen] : [];
+  },
+  /** Files dropped on the window (the shell takes the drop and gives their paths). */
+  onFilesDropped: (handler: (paths: string[]) => void): Promise<UnlistenFn> =>
+    listen<{ paths: string[] }>("tauri://drag-drop", (e) => handler(e.payload.paths ?? [])),
   retryReply: () => invoke<TurnOutcome>("retry_reply"),
   preferences: () => invoke<PreferencesView>("preferences"),
   setTheme: (theme: Theme) => invoke<PreferencesView>("set_theme", { theme }),

@@ -1,6 +1,6 @@
 // The chat view's state as a pure reducer: every change the view shows goes through
 // here, so it is tested without a webview.
-import type { CommandError, Message, MessageMeta, MessageStatus, Notice, QueuedMessage, TurnOutcome } from "./api";
+import type { AttachedFile, CommandError, Message, MessageMeta, MessageStatus, Notice, QueuedMessage, TurnOutcome } from "./api";
 
 /** A tool call as a chip under a reply. `result` is null while it runs. */
 export interface ToolChip {
@@ -40,7 +40,7 @@ export interface ChatState {
 
 export type ChatAction =
   | { type: "history_loaded"; messages: Message[] }
-  | { type: "send"; text: string; localId: number }
+  | { type: "send"; text: string; localId: number; files?: AttachedFile[] }
   | { type: "retry" }
   | { type: "delta"; text: string }
   | { type: "tool_started"; id: string; name: string; arguments: string }
@@ -79,7 +79,7 @@ export function foldHistory(messages: Message[]): ShownMessage[] {
   for (const m of messages) {
     if (m.role === "user") {
       chips = [];
-      out.push(shown({ key: `m${m.id}`, role: "user", content: m.content, phone: phoneOf(m) }));
+      out.push(shown({ key: `m${m.id}`, role: "user", content: m.content, meta: m.meta ?? null, phone: phoneOf(m) }));
     } else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) {
       chips.push(...m.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, result: null, isError: false })));
     } else if (m.role === "tool") {
@@ -161,7 +161,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return {
         ...state,
         error: null,
-        messages: [...state.messages, shown({ key: `local${action.localId}`, role: "user", content: action.text })],
+        messages: [
+          ...state.messages,
+          shown({
+            key: `local${action.localId}`,
+            role: "user",
+            content: action.text,
+            meta: action.files?.length ? { attachments: action.files, typed: action.text } : null,
+          }),
+        ],
         streaming: emptyReply(),
       };
     case "queue":

@@ -1,7 +1,7 @@
 // Wires the chat reducer to the core: history at start, deltas from events, and the
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, toCommandError, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
+import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
 import { chatReducer, initialChat } from "./chatState";
 
 export function useChat() {
@@ -113,15 +113,15 @@ export function useChat() {
     [loadVersions],
   );
 
-  const send = useCallback((text: string) => {
+  const send = useCallback((text: string, files: Attachment[] = []) => {
     const trimmed = text.trim();
-    if (!trimmed) return;
+    if (!trimmed && files.length === 0) return;
     setOffer(null);
+    const sent = files.length > 0 ? api.sendWithFiles(trimmed, files) : api.sendMessage(trimmed);
     if (busy.current) {
       // The core answers commands at once and queues the rest; the queue is shown from
       // its events, and the turn appears when it starts.
-      api
-        .sendMessage(trimmed)
+      sent
         .then((outcome) => {
           dispatch(
             outcome.meta?.command
@@ -136,8 +136,9 @@ export function useChat() {
         });
       return;
     }
-    dispatch({ type: "send", text: trimmed, localId: ++localId.current });
-    answer(api.sendMessage(trimmed));
+    const chips = files.map(({ name, kind, cut }) => ({ name, kind, cut }));
+    dispatch({ type: "send", text: trimmed, localId: ++localId.current, files: chips });
+    answer(sent);
   }, [answer, loadVersions]);
 
   const regenerate = useCallback(() => {

@@ -1,10 +1,11 @@
 import { forwardRef, useEffect, useState, type KeyboardEvent } from "react";
-import { api, type CommandHelp } from "../api";
+import { api, toCommandError, type Attachment, type CommandHelp } from "../api";
 import { useStrings } from "../i18n";
+import { AttachmentChip } from "./AttachmentChip";
 
 interface Props {
   busy: boolean;
-  onSend: (text: string) => void;
+  onSend: (text: string, files: Attachment[]) => void;
   onStop: () => void;
 }
 
@@ -33,16 +34,46 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
     api.commandTable().then((commands) => setTable(commands ?? [])).catch(() => setTable([]));
   }, []);
   const palette = dismissed ? [] : matching(text, table);
+  const [files, setFiles] = useState<Attachment[]>([]);
+  const [reading, setReading] = useState(0);
+  const [refused, setRefused] = useState<string[]>([]);
+  // Each file is read by the core (text, PDF, DOCX), one after another; a refusal says why.
+  const attach = async (paths: string[]) => {
+    setRefused([]);
+    for (const path of paths) {
+      setReading((n) => n + 1);
+      try {
+        const file = await api.attachFile(path);
+        setFiles((now) => [...now.filter((f) => f.name !== file.name), file]);
+      } catch (e) {
+        const why = toCommandError(e).message;
+        setRefused((now) => [...now, why]);
+      } finally {
+        setReading((n) => n - 1);
+      }
+    }
+  };
+  useEffect(() => {
+    const off = api.onFilesDropped((paths) => void attach(paths));
+    return () => {
+      off.then((f) => f()).catch(() => undefined);
+    };
+    // attach only uses setters and the api.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const pick = (command: CommandHelp) => {
     setText(command.arguments ? `${command.command} ` : command.command);
     setChosen(0);
   };
 
   // While a reply is being written a message still goes: the core queues it.
+  const empty = text.trim() === "" && files.length === 0;
   const submit = () => {
-    if (text.trim() === "") return;
-    onSend(text);
+    if (empty || reading > 0) return;
+    onSend(text, files);
     setText("");
+    setFiles([]);
+    setRefused([]);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -106,6 +137,35 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           ))}
         </ul>
       )}
+      {(files.length > 0 || reading > 0 || refused.length > 0) && (
+        <div className="composer-files" data-testid="composer-files">
+          {files.map((f) => (
+            <AttachmentChip key={f.name} file={f} onRemove={() => setFiles((now) => now.filter((x) => x.name !== f.name))} />
+          ))}
+          {reading > 0 && (
+            <span className="muted small" role="status">
+              {t.attachReading}
+            </span>
+          )}
+          {refused.map((why) => (
+            <span key={why} className="bad small" role="alert" data-testid="attach-refused">
+              {why}
+            </span>
+          ))}
+        </div>
+      )}
+      <button
+        type="button"
+        className="ghost attach"
+        data-testid="attach"
+        aria-label={t.attachFiles}
+        title={t.attachFiles}
+        onClick={() => api.chooseAttachments().then(attach, (e) => setRefused([toCommandError(e).message]))}
+      >
+        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+          <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+        </svg>
+      </button>
       <textarea
         ref={ref}
         data-testid="composer"
@@ -126,8 +186,8 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           {t.stop}
         </button>
       )}
-      {(!busy || text.trim() !== "") && (
-        <button type="submit" className={busy ? "send ghost" : "send"} data-testid="send" disabled={text.trim() === ""} title={busy ? t.queueHint : undefined}>
+      {(!busy || !empty) && (
+        <button type="submit" className={busy ? "send ghost" : "send"} data-testid="send" disabled={empty || reading > 0} title={busy ? t.queueHint : undefined}>
           {busy ? t.queue : t.send}
         </button>
       )}

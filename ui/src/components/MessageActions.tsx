@@ -38,7 +38,7 @@ export function MessageActions({
   const versions = lastReply && actions && !actions.busy ? actions.versions : null;
   return (
     <div className="message-actions">
-      <CopyButton text={() => message.content} label={t.copy} testId="copy-message" />
+      <CopyButton text={() => message.meta?.typed ?? message.content} label={t.copy} testId="copy-message" />
       {editable && (
         <button type="button" className="msg-action" data-testid="edit-message" onClick={onStartEdit}>
           {t.edit}

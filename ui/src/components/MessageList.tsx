@@ -6,6 +6,7 @@ import type { Notice } from "../api";
 import type { ShownMessage } from "../chatState";
 import { formatCost } from "../format";
 import { useHighlighting } from "../highlighting";
+import { AttachmentChip } from "./AttachmentChip";
 import { useStrings, type Strings } from "../i18n";
 import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
@@ -141,7 +142,7 @@ function Bubble({
           )
         ) : editing && actions ? (
           <EditBox
-            initial={message.content}
+            initial={message.meta?.typed ?? message.content}
             onCancel={() => setEditing(false)}
             onSend={(text) => {
               setEditing(false);
@@ -149,7 +150,16 @@ function Bubble({
             }}
           />
         ) : (
-          <p className="plain">{message.content}</p>
+          <>
+            {(message.meta?.typed ?? message.content) !== "" && <p className="plain">{message.meta?.typed ?? message.content}</p>}
+            {message.meta?.attachments && message.meta.attachments.length > 0 && (
+              <div className="message-files" data-testid="message-files">
+                {message.meta.attachments.map((f) => (
+                  <AttachmentChip key={f.name} file={f} />
+                ))}
+              </div>
+            )}
+          </>
         )}
       </div>
       {marks.length > 0 && (

@@ -134,6 +134,7 @@ export class FakeCore {
           case "reply_versions":
             return this.versions;
           case "send_message":
+          case "send_with_files":
           case "retry_reply":
           case "regenerate_reply":
           case "edit_message":
