@@ -133,6 +133,10 @@ def test_memory_search_shows_the_best_matches_and_more_on_demand(desktop, tmp_pa
         wait_until(lambda: len(session.texts("[data-testid=recall-hit]")) > shown, 10, "no weaker matches shown")
 
         session.tap("[data-testid=nav-chat]")
+        session.wait_for("[data-testid=composer]", 10)
+        # The list is open by default only in a wide window.
+        if not session.find_all("[data-testid=chat-search]"):
+            session.tap("[data-testid=toggle-sidebar]")
         session.send_keys(session.wait_for("[data-testid=chat-search]", 10), "gatita")
         wait_until(lambda: session.texts("[data-testid=chat-match]"), 10, "the sidebar shows no match")
         assert "gatita" in session.texts("[data-testid=chat-match]")[0]
