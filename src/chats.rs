@@ -2,6 +2,7 @@
 //! replies continue there), rename, delete with a window for undo, and find the
 //! conversation of a message a memory search turned up.
 
+use crate::error::Refusal;
 use std::sync::Arc;
 
 use crate::clock::Clock;
@@ -71,7 +72,7 @@ impl Chats {
             return Err(CompanionError::Busy);
         }
         if !self.store.chat_list().touch(id).await? {
-            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist (or is imported history, which cannot be continued)")));
+            return Err(Refusal::NoChatToOpen(id).into());
         }
         self.store.context().pause_checkpoints_outside(id).await?;
         Ok(())
@@ -81,7 +82,7 @@ impl Chats {
         let title: String = title.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(TITLE_MAX).collect();
         let title = (!title.is_empty()).then_some(title);
         if !self.store.chat_list().rename(id, title.as_deref()).await? {
-            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist")));
+            return Err(Refusal::NoChat(id).into());
         }
         Ok(())
     }
@@ -89,7 +90,7 @@ impl Chats {
     /// Keeps conversation `id` at the top of the list (or lets it go back in order).
     pub async fn pin(&self, id: i64, pinned: bool) -> Result<(), CompanionError> {
         if !self.store.chat_list().pin(id, pinned).await? {
-            return Err(CompanionError::InvalidInput(format!("conversation {id} does not exist")));
+            return Err(Refusal::NoChat(id).into());
         }
         Ok(())
     }

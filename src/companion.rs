@@ -230,7 +230,7 @@ impl Companion {
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
             search,
-            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone())),
+            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone(), lang)),
             store,
             models,
             knowledge,
@@ -276,10 +276,10 @@ impl Companion {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         let size = std::fs::metadata(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be opened: {e}")))?.len();
         if size > crate::attachments::MAX_BYTES {
-            return Err(CompanionError::InvalidInput(crate::attachments::AttachError::TooLarge { name, mb: size / (1024 * 1024) }.to_string()));
+            return Err(crate::attachments::AttachError::TooLarge { name, mb: size / (1024 * 1024) }.into());
         }
         let bytes = std::fs::read(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be read: {e}")))?;
-        crate::attachments::read(&name, &bytes, self.context.attachment_budget()).map_err(|e| CompanionError::InvalidInput(e.to_string()))
+        Ok(crate::attachments::read(&name, &bytes, self.context.attachment_budget())?)
     }
 
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
@@ -438,7 +438,7 @@ impl Companion {
         let zone: chrono_tz::Tz = name
             .trim()
             .parse()
-            .map_err(|_| CompanionError::InvalidInput(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")")))?;
+            .map_err(|_| CompanionError::from(crate::error::Refusal::NotAZone(name.to_string())))?;
         if let Some(path) = &self.config_path {
             crate::settings_file::save_timezone(path, zone.name()).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
         }

@@ -3,6 +3,7 @@
 //! builds its prompt through the context service, runs the agent loop on the chat
 //! chain, and stores what it produced. Stop, Retry and the pinned model live here.
 
+use crate::error::Refusal;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use serde::Serialize;
@@ -285,7 +286,7 @@ impl ConversationService {
         let conversation_id = self.with.store.conversations().current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
-            Err(error) => (error.to_string(), MessageStatus::Error),
+            Err(error) => (crate::words::errors::said(&error, lang), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let outcome = self.post_answer(conversation_id, said_id, reply, status, meta, channel).await?;
@@ -355,7 +356,7 @@ impl ConversationService {
         let last = last_turn(&self.with.store, conversation_id).await?.filter(|l| !l.command).ok_or(CompanionError::NothingToRegenerate)?;
         let variants = self.with.store.variants();
         if !variants.show(conversation_id, last.user_message_id, last.reply_after, number).await? {
-            return Err(CompanionError::InvalidInput(format!("the reply has no version {number}")));
+            return Err(Refusal::NoVersion(number).into());
         }
         Ok(variants.versions(conversation_id, last.user_message_id, last.reply_after).await?)
     }
@@ -472,7 +473,7 @@ impl ConversationService {
                     tracing::warn!(%error, "turn failed");
                     self.with.events.publish(CoreEvent::TurnFailed {
                         conversation_id,
-                        message: error.to_string(),
+                        message: crate::words::errors::said(error, self.with.lang),
                         retryable: error.is_retryable(),
                     });
                 }
@@ -497,14 +498,14 @@ impl ConversationService {
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let mut chain = tokio::select! {
             chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
-            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped before the model was ready".into())),
+            _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
         };
         chain.demo_stands_in = note.is_none();
         let tools = self.tools();
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
-            _ = cancel.cancelled() => return Err(CompanionError::TurnFailed("stopped while older messages were being summarised".into())),
+            _ = cancel.cancelled() => return Err(Refusal::StoppedWhileFolding.into()),
         };
         if let Some(told) = &note {
             turn.prompt.push(ChatMessage::system(&told.note));

@@ -36,6 +36,64 @@ pub enum CompanionError {
     Date(#[from] crate::dates::DateError),
     #[error(transparent)]
     Knowledge(#[from] KnowledgeError),
+    #[error(transparent)]
+    Attach(#[from] crate::attachments::AttachError),
+    #[error(transparent)]
+    Library(#[from] crate::local_models::library::LibraryError),
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+}
+
+/// Requests the core turns down, each worded in both languages (`words::errors`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("the name may use letters, digits, - and _ only")]
+    ProviderName,
+    #[error("\"local\" is the offline model's name; pick another")]
+    ProviderNameTaken,
+    #[error("the base URL must be an http:// or https:// address")]
+    ProviderUrl,
+    #[error("the model name is empty")]
+    NoModelName,
+    #[error("could not list the models at {url}: {problem}")]
+    ModelList { url: String, problem: crate::llm::endpoint::ProbeProblem },
+    #[error("\"{0}\" is not an IANA time zone (like \"Europe/Madrid\")")]
+    NotAZone(String),
+    #[error("there is no pending reminder with id {0}; list_reminders shows them")]
+    NoPendingReminder(i64),
+    #[error("reminder {0} disappeared")]
+    ReminderGone(i64),
+    #[error("minutes must be from 1 to {0}")]
+    SnoozeMinutes(u32),
+    #[error("there is no reminder with id {0} to snooze")]
+    NoReminderToSnooze(i64),
+    #[error("reminder {0} was cancelled; it cannot be snoozed")]
+    SnoozeCancelled(i64),
+    #[error("message {0} is not a reminder")]
+    NotAReminder(i64),
+    #[error("the reply has no version {0}")]
+    NoVersion(u32),
+    #[error("conversation {0} does not exist (or is imported history, which cannot be continued)")]
+    NoChatToOpen(i64),
+    #[error("conversation {0} does not exist")]
+    NoChat(i64),
+    #[error("Telegram is not running here: turn it on and save a bot token first")]
+    TelegramOff,
+    #[error("that does not look like a bot token (@BotFather gives one like 123456789:AA…)")]
+    NotABotToken,
+    #[error("stopped before the model was ready")]
+    StoppedBeforeModel,
+    #[error("stopped while older messages were being summarised")]
+    StoppedWhileFolding,
+    #[error("Sidecar is shutting down")]
+    ShuttingDown,
+}
+
+impl Refusal {
+    /// A turn stopped on its way, which asking again may finish.
+    fn interrupted(&self) -> bool {
+        matches!(self, Refusal::StoppedBeforeModel | Refusal::StoppedWhileFolding | Refusal::ShuttingDown)
+    }
 }
 
 impl CompanionError {
@@ -43,6 +101,7 @@ impl CompanionError {
         match self {
             CompanionError::Route(e) => e.is_retryable(),
             CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
+            CompanionError::Refused(refusal) => refusal.interrupted(),
             _ => false,
         }
     }

@@ -228,8 +228,8 @@ impl Models {
         let offline = self.settings().local_model.python.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) if offline => self.offline_standing_in(&first.id, &problem),
-            Err(problem) => ModelStatus::Unavailable { message: crate::words::outcomes::provider_down(&first.id, &problem, self.lang) },
+            Err(problem) if offline => self.offline_standing_in(&first.id, &crate::words::errors::probe(&problem, self.lang)),
+            Err(problem) => ModelStatus::Unavailable { message: crate::words::outcomes::provider_down(&first.id, &crate::words::errors::probe(&problem, self.lang), self.lang) },
         };
         self.set_status(status.clone());
         status
@@ -239,6 +239,11 @@ impl Models {
     fn offline_standing_in(&self, down: &str, reason: &str) -> ModelStatus {
         let choice = self.local_choice.read().expect("settings lock");
         ModelStatus::StandingIn { down: down.to_string(), reason: reason.to_string(), model: choice.name.clone(), demo: choice.is_demo() }
+    }
+
+    /// The language the core's own words were fixed in at start.
+    pub fn lang(&self) -> crate::words::Lang {
+        self.lang
     }
 
     /// No provider is configured: replies come from the offline demo model.

@@ -2,6 +2,7 @@
 //! edit one (its key to the keychain), remove one, reorder the chat chain, and test a
 //! connection before saving.
 
+use crate::error::Refusal;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -74,19 +75,19 @@ pub struct SavedProvider {
 impl ProviderInput {
     fn validate(&self) -> Result<ProviderSettings, CompanionError> {
         let id = self.id.trim();
-        let invalid = |m: &str| CompanionError::InvalidInput(m.to_string());
+        let invalid = CompanionError::Refused;
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(invalid("the name may use letters, digits, - and _ only"));
+            return Err(invalid(Refusal::ProviderName));
         }
         if id == LOCAL_PROVIDER_ID {
-            return Err(invalid("\"local\" is the offline model's name; pick another"));
+            return Err(invalid(Refusal::ProviderNameTaken));
         }
         let url = self.base_url.trim();
         if reqwest::Url::parse(url).map(|u| !matches!(u.scheme(), "http" | "https")).unwrap_or(true) {
-            return Err(invalid("the base URL must be an http:// or https:// address"));
+            return Err(invalid(Refusal::ProviderUrl));
         }
         if self.model.trim().is_empty() {
-            return Err(invalid("the model name is empty"));
+            return Err(invalid(Refusal::NoModelName));
         }
         Ok(ProviderSettings {
             id: id.to_string(),
@@ -216,7 +217,7 @@ impl ProviderAdmin {
         let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(10), idle: Duration::from_secs(10) };
         let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
-        client.list_models().await.map_err(|problem| CompanionError::InvalidInput(format!("could not list the models at {}: {problem}", input.base_url)))
+        client.list_models().await.map_err(|problem| CompanionError::from(Refusal::ModelList { url: input.base_url.clone(), problem }))
     }
 
     /// Model servers already running on this machine, with their models.
@@ -229,7 +230,7 @@ impl ProviderAdmin {
     pub async fn test_provider(&self, input: ProviderInput) -> ConnectionTest {
         let provider = match input.validate() {
             Ok(p) => p,
-            Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: e.to_string() },
+            Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: crate::words::errors::said(&e, self.models.lang()) },
         };
         let key = input
             .api_key
@@ -243,8 +244,8 @@ impl ProviderAdmin {
         let result = client.stream_chat(&request, |_| {}).await;
         let latency_ms = started.elapsed().as_millis() as u64;
         match result {
-            Ok(_) => ConnectionTest { ok: true, latency_ms, message: format!("{} answered in {latency_ms} ms", client.model()) },
-            Err(e) => ConnectionTest { ok: false, latency_ms, message: e.to_string() },
+            Ok(_) => ConnectionTest { ok: true, latency_ms, message: crate::words::errors::answered_in(client.model(), latency_ms, self.models.lang()) },
+            Err(e) => ConnectionTest { ok: false, latency_ms, message: crate::words::errors::llm_error(&e, self.models.lang()) },
         }
     }
 }

@@ -15,6 +15,7 @@ use sidecar::store::reminders::Reminder;
 use sidecar::companion::UsageReport;
 use sidecar::store::Message;
 use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
+use sidecar::words::Lang;
 use tauri::{AppHandle, State};
 
 /// An error as the UI receives it: what to show, and whether Retry makes sense.
@@ -27,12 +28,24 @@ pub struct CommandError {
     pub(crate) cancelled: bool,
 }
 
+/// The language command errors are said in: the user's choice, followed at once when
+/// it changes. `From` has no access to the core, so the shell keeps it here.
+static ERROR_LANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub(crate) fn say_errors_in(lang: Lang) {
+    ERROR_LANG.store(lang == Lang::Es, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub(crate) fn error_lang() -> Lang {
+    if ERROR_LANG.load(std::sync::atomic::Ordering::Relaxed) { Lang::Es } else { Lang::En }
+}
+
 impl From<CompanionError> for CommandError {
     fn from(error: CompanionError) -> Self {
         Self {
             cancelled: matches!(error, CompanionError::QueuedCancelled),
             retryable: error.is_retryable(),
-            message: error.to_string(),
+            message: sidecar::words::errors::said(&error, error_lang()),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::commands::{CommandError, Core};
 
 impl From<DataError> for CommandError {
     fn from(error: DataError) -> Self {
-        Self { message: error.to_string(), retryable: false, cancelled: false }
+        Self { message: sidecar::words::errors::data(&error, crate::commands::error_lang()), retryable: false, cancelled: false }
     }
 }
 

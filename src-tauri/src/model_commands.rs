@@ -55,13 +55,13 @@ pub fn pause_download(core: Core<'_>, file: String) -> bool {
 
 #[tauri::command]
 pub async fn discard_download(core: Core<'_>, file: String) -> Result<HubView, CommandError> {
-    blocking(&core, move |c| c.model_hub().discard(&file).map_err(invalid)).await?;
+    blocking(&core, move |c| c.model_hub().discard(&file).map_err(CompanionError::from)).await?;
     Ok(core.model_hub().view())
 }
 
 #[tauri::command]
 pub async fn import_model(core: Core<'_>, path: String) -> Result<HubView, CommandError> {
-    blocking(&core, move |c| c.model_hub().import(std::path::Path::new(path.trim())).map_err(invalid)).await?;
+    blocking(&core, move |c| c.model_hub().import(std::path::Path::new(path.trim())).map_err(CompanionError::from)).await?;
     Ok(core.model_hub().view())
 }
 
@@ -75,8 +75,4 @@ pub async fn use_local_model(core: Core<'_>, name: Option<String>) -> Result<Swi
 pub async fn remove_local_model(core: Core<'_>, name: String) -> Result<HubView, CommandError> {
     core.model_hub().remove(&name).await?;
     Ok(core.model_hub().view())
-}
-
-fn invalid(error: impl std::fmt::Display) -> CompanionError {
-    CompanionError::InvalidInput(error.to_string())
 }

@@ -24,7 +24,9 @@ pub async fn set_theme(core: Core<'_>, theme: Theme) -> Result<PreferencesView, 
 
 #[tauri::command]
 pub async fn set_language(core: Core<'_>, language: LanguageChoice) -> Result<PreferencesView, CommandError> {
-    Ok(blocking(&core, move |c| c.preferences().set_language(language)).await?)
+    let view = blocking(&core, move |c| c.preferences().set_language(language)).await?;
+    crate::commands::say_errors_in(core.preferences().lang());
+    Ok(view)
 }
 
 /// Why a shortcut was refused, for the UI to say in the user's language.

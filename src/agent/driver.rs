@@ -196,7 +196,7 @@ async fn call_model(
             Ok(TurnEvent::ModelReplied(routed.completion))
         }
         Err(error) => {
-            let event = TurnEvent::ModelFailed { message: error.to_string(), retryable: error.is_retryable() };
+            let event = TurnEvent::ModelFailed { message: crate::words::errors::model_failed(&error, context.lang), retryable: error.is_retryable() };
             ledger.failure = Some(error);
             Ok(event)
         }

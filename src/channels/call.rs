@@ -44,8 +44,8 @@ impl Caller {
     /// Sends `text` and waits for its answer.
     pub async fn call(&self, text: &str) -> Answer {
         let (answer, answered) = oneshot::channel();
-        self.calls.send((text.to_string(), answer)).map_err(|_| CompanionError::TurnFailed("Sidecar is shutting down".into()))?;
-        answered.await.map_err(|_| CompanionError::TurnFailed("Sidecar is shutting down".into()))?
+        self.calls.send((text.to_string(), answer)).map_err(|_| CompanionError::from(crate::error::Refusal::ShuttingDown))?;
+        answered.await.map_err(|_| CompanionError::from(crate::error::Refusal::ShuttingDown))?
     }
 }
 

@@ -247,7 +247,7 @@ impl ChannelService {
 
     fn running_telegram(&self) -> Result<Arc<Telegram>, CompanionError> {
         self.telegram.lock().expect("channels lock").clone().ok_or_else(|| {
-            CompanionError::InvalidInput("Telegram is not running here: turn it on and save a bot token first".into())
+            crate::error::Refusal::TelegramOff.into()
         })
     }
 
@@ -294,9 +294,7 @@ impl ChannelService {
     pub fn set_telegram_token(&self, token: &str) -> Result<(), CompanionError> {
         let token = token.trim();
         if !looks_like_bot_token(token) {
-            return Err(CompanionError::InvalidInput(
-                "that does not look like a bot token (@BotFather gives one like 123456789:AA…)".into(),
-            ));
+            return Err(crate::error::Refusal::NotABotToken.into());
         }
         self.secrets.store(TOKEN_ACCOUNT, token);
         self.set_telegram_enabled(true)

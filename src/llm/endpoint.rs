@@ -3,6 +3,27 @@
 
 use super::sse::Timeouts;
 
+/// Why a server's model list could not be had, for the header and Settings to say.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeProblem {
+    #[error("it refused the key: HTTP {0}")]
+    RefusedKey(u16),
+    #[error("no answer within {0} s")]
+    NoAnswer(u64),
+    /// No network: not the server's fault.
+    #[error("{0}")]
+    Offline(String),
+    #[error("nothing is listening at {0}")]
+    NotListening(String),
+    #[error("it answered HTTP {0} to the model list")]
+    Http(u16),
+    #[error("its model list could not be read: {0}")]
+    Unreadable(String),
+    /// Anything else, as the HTTP library said it (secrets removed).
+    #[error("{0}")]
+    Other(String),
+}
+
 #[derive(Clone)]
 pub struct Endpoint {
     pub(crate) http: reqwest::Client,
@@ -35,19 +56,19 @@ impl Endpoint {
 
     /// Whether the server answers at all: its model list, within `PROBE_TIMEOUT`. Any
     /// HTTP answer but a refused key counts; `Err` says what went wrong in a few words.
-    pub async fn probe(&self) -> Result<(), String> {
+    pub async fn probe(&self) -> Result<(), ProbeProblem> {
         self.ask_models().await.map(drop)
     }
 
     /// The model ids the server offers (`GET /models`, the OpenAI list shape that
     /// Anthropic, Ollama, LM Studio and llama.cpp share), sorted.
-    pub async fn list_models(&self) -> Result<Vec<String>, String> {
+    pub async fn list_models(&self) -> Result<Vec<String>, ProbeProblem> {
         let response = self.ask_models().await?;
         let code = response.status().as_u16();
         if code >= 400 {
-            return Err(format!("it answered HTTP {code} to the model list"));
+            return Err(ProbeProblem::Http(code));
         }
-        let body: ModelList = response.json().await.map_err(|e| format!("its model list could not be read: {e}"))?;
+        let body: ModelList = response.json().await.map_err(|e| ProbeProblem::Unreadable(e.to_string()))?;
         let mut ids: Vec<String> = body.data.into_iter().map(|m| m.id).collect();
         ids.sort();
         ids.dedup();
@@ -55,17 +76,20 @@ impl Endpoint {
     }
 
     /// `GET /models` with the key; a refused key or no answer is an `Err` in words.
-    async fn ask_models(&self) -> Result<reqwest::Response, String> {
+    async fn ask_models(&self) -> Result<reqwest::Response, ProbeProblem> {
         let mut request = self.http.get(format!("{}/models", self.base_url)).timeout(PROBE_TIMEOUT).header("anthropic-version", "2023-06-01");
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key).header("x-api-key", key);
         }
         match request.send().await {
-            Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(format!("it refused the key: HTTP {}", response.status().as_u16())),
+            Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(ProbeProblem::RefusedKey(response.status().as_u16())),
             Ok(response) => Ok(response),
-            Err(e) if e.is_timeout() => Err(format!("no answer within {} s", PROBE_TIMEOUT.as_secs())),
-            Err(e) if e.is_connect() => Err(crate::offline::ConnectFailure::read(&self.base_url, &e).said()),
-            Err(e) => Err(crate::redact::scrub(&e.to_string()).into_owned()),
+            Err(e) if e.is_timeout() => Err(ProbeProblem::NoAnswer(PROBE_TIMEOUT.as_secs())),
+            Err(e) if e.is_connect() => Err(match crate::offline::ConnectFailure::read(&self.base_url, &e) {
+                crate::offline::ConnectFailure::Offline(said) => ProbeProblem::Offline(said),
+                crate::offline::ConnectFailure::Other(_) => ProbeProblem::NotListening(self.base_url.clone()),
+            }),
+            Err(e) => Err(ProbeProblem::Other(crate::redact::scrub(&e.to_string()).into_owned())),
         }
     }
 }

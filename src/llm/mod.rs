@@ -186,12 +186,15 @@ pub struct Completion {
 pub enum LlmError {
     /// `detail` ends with what to do (check the network, or start the server).
     #[error("could not reach the model server at {url}: {detail}")]
-    Unreachable { url: String, detail: String },
+    Unreachable {
+        url: String,
+        detail: String,
+        /// The computer has no network (not: the server is down).
+        offline: bool,
+    },
     #[error(
-        "the provider stopped answering: it did not {phase} within {} s ({}). Try again; if the model is just slow, raise {} in settings.toml",
-        after.as_secs_f64(),
-        phase.setting(),
-        phase.setting()
+        "the provider stopped answering: it did not {phase} within {} s. Try again, or pick a faster model in the model menu",
+        after.as_secs_f64()
     )]
     Timeout { phase: TimeoutPhase, after: Duration },
     #[error("the model server answered HTTP {status}: {message}")]
@@ -218,17 +221,6 @@ pub enum TimeoutPhase {
     Stream,
 }
 
-impl TimeoutPhase {
-    /// The setting that bounds this wait.
-    pub fn setting(self) -> &'static str {
-        match self {
-            TimeoutPhase::Connect => "llm.connect_timeout_secs",
-            TimeoutPhase::Respond => "llm.response_timeout_secs",
-            TimeoutPhase::Stream => "llm.idle_timeout_secs",
-        }
-    }
-}
-
 impl std::fmt::Display for TimeoutPhase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -244,7 +236,7 @@ impl LlmError {
     pub fn scrubbed(self) -> Self {
         let clean = |text: String| crate::redact::scrub(&text).into_owned();
         match self {
-            LlmError::Unreachable { url, detail } => LlmError::Unreachable { url: clean(url), detail: clean(detail) },
+            LlmError::Unreachable { url, detail, offline } => LlmError::Unreachable { url: clean(url), detail: clean(detail), offline },
             LlmError::Http { status, message, retry_after } => LlmError::Http { status, message: clean(message), retry_after },
             LlmError::Interrupted { detail } => LlmError::Interrupted { detail: clean(detail) },
             LlmError::Malformed { detail } => LlmError::Malformed { detail: clean(detail) },

@@ -72,7 +72,7 @@ impl Provider {
     }
 
     /// Whether the provider's server answers at all (see `Endpoint::probe`).
-    pub async fn probe(&self) -> Result<(), String> {
+    pub async fn probe(&self) -> Result<(), super::endpoint::ProbeProblem> {
         match &self.client {
             WireClient::OpenAi(c) => c.endpoint().probe().await,
             WireClient::Anthropic(c) => c.endpoint().probe().await,
@@ -80,7 +80,7 @@ impl Provider {
     }
 
     /// The model ids the server offers.
-    pub async fn list_models(&self) -> Result<Vec<String>, String> {
+    pub async fn list_models(&self) -> Result<Vec<String>, super::endpoint::ProbeProblem> {
         match &self.client {
             WireClient::OpenAi(c) => c.endpoint().list_models().await,
             WireClient::Anthropic(c) => c.endpoint().list_models().await,

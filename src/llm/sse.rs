@@ -99,11 +99,11 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
         return LlmError::Timeout { phase: TimeoutPhase::Connect, after: connect };
     }
     // reqwest nests the interesting part (connection refused, DNS) in the source chain.
-    let detail = match crate::offline::ConnectFailure::read(url, &e) {
-        crate::offline::ConnectFailure::Offline(said) => format!("{said}. Check the network connection"),
-        crate::offline::ConnectFailure::Other(_) => format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)),
+    let (detail, offline) = match crate::offline::ConnectFailure::read(url, &e) {
+        crate::offline::ConnectFailure::Offline(said) => (format!("{said}. Check the network connection"), true),
+        crate::offline::ConnectFailure::Other(_) => (format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)), false),
     };
-    LlmError::Unreachable { url: url.to_string(), detail }
+    LlmError::Unreachable { url: url.to_string(), detail, offline }
 }
 
 /// Accumulates bytes and yields the `data` of each complete event.

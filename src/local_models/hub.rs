@@ -86,10 +86,12 @@ pub struct ModelHub {
     config_path: Option<PathBuf>,
     memory_bytes: u64,
     running: Mutex<HashMap<String, CancellationToken>>,
+    /// The language a failed download is said in.
+    lang: crate::words::Lang,
 }
 
 impl ModelHub {
-    pub fn new(data_dir: &Path, models: Arc<Models>, events: EventBus, config_path: Option<PathBuf>) -> Self {
+    pub fn new(data_dir: &Path, models: Arc<Models>, events: EventBus, config_path: Option<PathBuf>, lang: crate::words::Lang) -> Self {
         let memory_bytes = super::machine::total_memory();
         Self {
             library: ModelLibrary::new(data_dir),
@@ -98,6 +100,7 @@ impl ModelHub {
             events,
             config_path,
             memory_bytes,
+            lang,
             running: Mutex::default(),
         }
     }
@@ -197,7 +200,7 @@ impl ModelHub {
                 Err(error) => {
                     tracing::warn!(%error, "model download failed");
                     let received = hub.library.partials().into_iter().find(|p| p.file == name).map(|p| p.received_bytes).unwrap_or(0);
-                    DownloadState { file: name, received_bytes: received, total_bytes: None, phase: DownloadPhase::Failed, message: Some(error.to_string()) }
+                    DownloadState { file: name, received_bytes: received, total_bytes: None, phase: DownloadPhase::Failed, message: Some(crate::words::errors::download(&error, hub.lang)) }
                 }
             };
             hub.events.publish(CoreEvent::ModelDownload(end));
@@ -228,18 +231,18 @@ impl ModelHub {
 
     /// Deletes a model; deleting the one in use goes back to the built-in model.
     pub async fn remove(&self, name: &str) -> Result<InstalledModel, CompanionError> {
-        let model = self.library.find(name).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        let model = self.library.find(name)?;
         if self.models.settings().local_model.model.as_deref() == Some(model.path.as_path()) {
             self.use_model(None).await?;
         }
-        self.library.remove(name).map_err(|e| CompanionError::InvalidInput(e.to_string()))
+        Ok(self.library.remove(name)?)
     }
 
     /// Makes `name` the model the local server runs (`None`: the built-in one),
     /// saves the choice, and restarts the server if it was running.
     pub async fn use_model(&self, name: Option<&str>) -> Result<Switched, CompanionError> {
         let path = match name {
-            Some(name) => Some(self.library.find(name).map_err(|e| CompanionError::InvalidInput(e.to_string()))?.path),
+            Some(name) => Some(self.library.find(name)?.path),
             None => None,
         };
         let mut settings = (*self.models.settings()).clone();

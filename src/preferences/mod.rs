@@ -92,6 +92,12 @@ impl Preferences {
         Ok(self.view())
     }
 
+    /// The language the user chose, as it stands now (the core's own words were fixed
+    /// at start; windows and command errors follow this one at once).
+    pub fn lang(&self) -> Lang {
+        language_of(self.saved.lock().expect("preferences lock").language)
+    }
+
     /// Keeps a shortcut the shell has registered.
     pub fn save_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, CompanionError> {
         self.save("hotkey", &hotkey.to_string())?;

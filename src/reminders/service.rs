@@ -3,6 +3,7 @@
 //! Reminders page and the CLI all come here; every change wakes the scheduler and
 //! tells the lists to refresh.
 
+use crate::error::Refusal;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -196,10 +197,10 @@ impl ReminderService {
     pub async fn cancel(&self, id: i64) -> Result<Reminder, CompanionError> {
         let reminder = self.store.reminder_table().reminder(id).await?;
         if !self.store.reminder_table().cancel_reminder(id).await? {
-            return Err(CompanionError::InvalidInput(format!("there is no pending reminder with id {id}; list_reminders shows them")));
+            return Err(Refusal::NoPendingReminder(id).into());
         }
         self.changed();
-        reminder.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))
+        reminder.ok_or_else(|| CompanionError::from(Refusal::ReminderGone(id)))
     }
 
     /// Shows a reminder again `minutes` from now. A repeating one keeps its series, and
@@ -207,11 +208,11 @@ impl ReminderService {
     /// copy, so a reminder is never moved earlier and nothing that was to come is lost.
     pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Snoozed, CompanionError> {
         if minutes == 0 || minutes > MAX_SNOOZE_MINUTES {
-            return Err(CompanionError::InvalidInput(format!("minutes must be from 1 to {MAX_SNOOZE_MINUTES}")));
+            return Err(Refusal::SnoozeMinutes(MAX_SNOOZE_MINUTES).into());
         }
         let until = self.clock.now() + chrono::Duration::minutes(i64::from(minutes));
         let Some(reminder) = self.store.reminder_table().reminder(id).await? else {
-            return Err(CompanionError::InvalidInput(format!("there is no reminder with id {id} to snooze")));
+            return Err(Refusal::NoReminderToSnooze(id).into());
         };
         let still_to_come = reminder.state == ReminderState::Pending && reminder.due_at > until;
         let original_kept = reminder.rrule.is_some() || still_to_come;
@@ -222,9 +223,9 @@ impl ReminderService {
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
-                return Err(CompanionError::InvalidInput(format!("reminder {id} was cancelled; it cannot be snoozed")));
+                return Err(Refusal::SnoozeCancelled(id).into());
             }
-            self.store.reminder_table().reminder(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("reminder {id} disappeared")))?
+            self.store.reminder_table().reminder(id).await?.ok_or_else(|| CompanionError::from(Refusal::ReminderGone(id)))?
         };
         self.changed();
         Ok(Snoozed { reminder: snoozed, original_kept })
@@ -242,7 +243,7 @@ impl ReminderService {
         let message = self.store.conversations().message(message_id).await?;
         let reminder_id = message.and_then(|m| m.meta).and_then(|meta| meta.0.reminder_id);
         let Some(reminder_id) = reminder_id else {
-            return Err(CompanionError::InvalidInput(format!("message {message_id} is not a reminder")));
+            return Err(Refusal::NotAReminder(message_id).into());
         };
         let snoozed = match snooze {
             Some(minutes) => Some(self.snooze(reminder_id, minutes).await?),

@@ -8,6 +8,7 @@ pub mod command_table;
 pub mod commands;
 pub mod dates;
 pub mod decision;
+pub mod errors;
 pub mod export;
 pub mod intent;
 pub mod outcomes;

@@ -70,7 +70,7 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
     config = tmp_path / "config" / "settings.toml"
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("providers")
         session.wait_for("[data-testid=add-provider]")
         # Clicked in the page, not at coordinates: the sections below load and the
         # page reflows (the empty-providers line appears above the button).
@@ -102,7 +102,7 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
     # After a restart the key comes back from the keychain, not from any file.
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("providers")
         row = session.wait_for("[data-testid=provider-row]", 10)
         assert "key in the system keychain" in session.text(row), session.text(row)
         session.click(session.find("[data-testid=nav-chat]"))
@@ -162,9 +162,9 @@ def test_a_bad_time_zone_is_a_warning_and_usage_shows_each_purpose(desktop, tmp_
         session.wait_for("[data-testid=usage-purpose-row]", 10)
         rows = session.texts("[data-testid=usage-purpose-row] td:first-child")
         assert rows == ["Replies"], rows
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("providers")
         session.wait_for("[data-testid=provider-row]", 10)
-        session.script("document.querySelector('[data-testid=open-logs]').scrollIntoView({block: 'end'})")
+        session.settings("logs")
         time.sleep(0.3)
         session.screenshot(str(ARTIFACTS / "settings-logs.png"))
         logs = list((tmp_path / "data" / "logs").glob("sidecar.*.log"))

@@ -23,7 +23,7 @@ def test_telegram_pairs_from_settings_and_the_phone_talks_to_the_same_chat(deskt
     ]) + "\n")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        session.click(session.wait_for("[data-testid=nav-settings]", 10))
+        session.settings("channels")
         card = session.wait_for("[data-testid=telegram-card]", 10)
         assert "waiting for a bot token" in session.text(session.find("[data-testid=telegram-state]"))
         assert not bot.polled(), "no token, no polling"

@@ -113,7 +113,7 @@ def test_quiet_for_an_hour_from_the_tray(desktop, tmp_path):
         left = datetime.datetime.fromisoformat(until.replace("Z", "+00:00")) - datetime.datetime.now(datetime.timezone.utc)
         assert 3500 < left.total_seconds() <= 3600, left
         # The settings say so.
-        session.click(session.wait_for("[data-testid=nav-settings]", 10))
+        session.settings("proactivity")
         wait_until(lambda: "Quiet until" in session.text(session.wait_for("[data-testid=quiet-line]", 10)), 10, "not shown as quiet")
     finally:
         desktop.close(session)

@@ -68,7 +68,7 @@ def test_a_backup_is_restored_from_settings_with_a_restart(desktop, tmp_path):
     assert "night shifts" in learnings.read_text()
     session = desktop.launch(data)
     try:
-        session.click(session.wait_for("[data-testid=nav-settings]", 20))
+        session.settings("data", 20)
         session.wait_for("[data-testid=backup-list]", 10)
         session.script("document.querySelector('[data-testid=backup-list]').scrollIntoView({block: 'center'})")
         session.click(session.wait_for("[data-testid=restore-backup]", 10))

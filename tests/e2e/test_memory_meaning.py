@@ -39,17 +39,16 @@ def test_the_memory_search_finds_a_paraphrase_that_words_miss(desktop, tmp_path)
         assert not session.find_all("[data-testid=memory-words-only]"), "meaning was used"
         desktop.screenshot("memory-meaning")
 
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("meaning")
         session.wait_for("[data-testid=meaning-settings]", 10)
         wait_until(lambda: "Ready" in " ".join(session.texts("[data-testid=meaning-state]")), 20, "embedder not ready")
         wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 30,
                    "progress not shown")
-        session.click(session.find("[data-testid=back-up-now]"))
+        desktop.screenshot("settings-memory")
+        session.settings("data")
+        session.tap("[data-testid=back-up-now]")
         wait_until(lambda: "Backed up to" in " ".join(session.texts("[data-testid=data-note]")), 30, "no backup")
         assert list((data / "backups").glob("sidecar-*.sidecar-backup")), "the backup file exists"
-        session.script("document.querySelector('[data-testid=meaning-settings]').scrollIntoView()")
-        desktop.screenshot("settings-memory")
-        session.script("document.querySelector('[data-testid=data-settings]').scrollIntoView()")
         desktop.screenshot("settings-data")
     finally:
         desktop.close(session)

@@ -66,7 +66,7 @@ def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path)
     config.write_text("[llm]\nmax_tokens = 48\n")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("models")
         session.send_keys(session.wait_for("[data-testid=link-url]"), server.url)
         session.send_keys(session.find("[data-testid=link-sha]"), hashlib.sha256(body).hexdigest())
         session.tap("[data-testid=link-download]")

@@ -13,7 +13,7 @@ HERE = Path(__file__).parent
 
 
 def open_settings(session):
-    session.tap("[data-testid=nav-settings]")
+    session.settings("desktop")
     return session.wait_for("[data-testid=desktop-settings]", 10)
 
 

@@ -93,9 +93,8 @@ def test_a_reminder_made_on_the_page_fires_with_snooze_buttons_and_is_snoozed_fr
         wait_until(lambda: "Take the pizza out" in " ".join(session.texts("[data-testid=group-upcoming]")), 10,
                    "the snoozed reminder is not upcoming again")
         # The proactivity settings render with the saved defaults.
-        session.click(session.find("[data-testid=nav-settings]"))
+        session.settings("proactivity")
         session.wait_for("[data-testid=proactive-settings]", 10)
-        session.script("document.querySelector('[data-testid=proactive-settings]').scrollIntoView()")
         time.sleep(1)
         desktop.screenshot("proactivity-settings")
     finally:

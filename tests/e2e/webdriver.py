@@ -91,6 +91,13 @@ class Session:
         self.wait_for(css, timeout)
         self.script("document.querySelector(arguments[0]).click()", css)
 
+    def settings(self, section, timeout=10):
+        """Settings, on one of its sections, as a user gets there: the tab, then the
+        section in the list."""
+        self.tap("[data-testid=nav-settings]", timeout)
+        self.tap(f"[data-testid=settings-nav-{section}]", timeout)
+        return self.wait_for(f"[data-testid=settings-section-{section}]:not([hidden])", timeout)
+
     def screenshot(self, path):
         import base64
         png = self.cmd("GET", "/screenshot")

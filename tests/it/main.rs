@@ -38,6 +38,7 @@ mod reminders_kept;
 mod services;
 mod settings_fuzz;
 mod sources;
+mod spanish_errors;
 mod telegram;
 mod store;
 mod supersession;

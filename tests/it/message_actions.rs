@@ -65,7 +65,7 @@ async fn regenerate_keeps_versions_to_flip_between_and_the_model_sees_only_the_o
     let shown = chat.show_version(1).await.unwrap();
     assert_eq!((shown.count, shown.current), (3, 1));
     assert_eq!(said(&core.history(50).await.unwrap()), ["Name a colour", "Reply 1"]);
-    assert!(matches!(chat.show_version(7).await, Err(CompanionError::InvalidInput(_))));
+    assert!(matches!(chat.show_version(7).await, Err(CompanionError::Refused(sidecar::error::Refusal::NoVersion(7)))));
     core.send("Another").await.unwrap();
     assert_eq!(prompt_texts(&server.last_request()), ["Name a colour", "Reply 1", "Another"]);
     // The new turn has its own versions; the old ones stay in the database.

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { ChannelsView } from "./api";
 import { FakeCore } from "./test/fakeCore";
-import { renderApp } from "./test/renderApp";
+import { openSettingsSection, renderApp } from "./test/renderApp";
 
 const connected = (extra: Partial<ChannelsView["telegram"]> = {}): ChannelsView => ({
   owner: true,
@@ -22,7 +22,7 @@ const connected = (extra: Partial<ChannelsView["telegram"]> = {}): ChannelsView 
 async function openSettings() {
   renderApp();
   const user = userEvent.setup();
-  await user.click(screen.getByTestId("nav-settings"));
+  await openSettingsSection(user, "channels");
   return { user, card: await screen.findByTestId("telegram-card") };
 }
 

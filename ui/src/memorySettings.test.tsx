@@ -2,12 +2,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
-import { renderApp } from "./test/renderApp";
+import { openSettingsSection, renderApp } from "./test/renderApp";
+import type { SettingsSection } from "./components/SettingsView";
 
-async function openSettings(lang: "en" | "es" = "en") {
+async function openSettings(lang: "en" | "es" = "en", section: SettingsSection = "meaning") {
   const user = userEvent.setup();
   renderApp(lang);
-  await user.click(await screen.findByTestId("nav-settings"));
+  await openSettingsSection(user, section);
   return user;
 }
 
@@ -61,7 +62,7 @@ describe("Settings → Your data", () => {
     core.backups = [["2026-11-23", "/d/backups/daily-2026-11-23.sidecar-backup"]];
     core.handlers.back_up_now = () => ({ path: "/d/backups/sidecar-2026-11-23-101500.sidecar-backup", bytes: 2_400_000, files: 5, created_at: "2026-11-23T10:15:00Z" });
     core.handlers.export_data = (args) => `/d/exports/sidecar-export.${(args as { format: string }).format === "json" ? "json" : "md"}`;
-    const user = await openSettings();
+    const user = await openSettings("en", "data");
     const section = await screen.findByTestId("data-settings");
     expect(within(section).getByTestId("backup-list")).toHaveTextContent("2026-11-23");
     await user.click(within(section).getByTestId("back-up-now"));
@@ -78,7 +79,7 @@ describe("Settings → Your data", () => {
       expect((args as { text: string }).text).toContain("mapping");
       return { from: "ChatGPT", conversations: 2, messages: 9, problems: [[3, "unreadable"]], already: 4 };
     };
-    const user = await openSettings();
+    const user = await openSettings("en", "data");
     const section = await screen.findByTestId("data-settings");
     expect(within(section).getByTestId("no-backups")).toHaveTextContent("None yet");
     const file = new File(['[{"mapping": {}}]'], "conversations.json", { type: "application/json" });
@@ -187,7 +188,7 @@ describe("Remember this?", () => {
     await core.event({ type: "facts_noticed", conversation_id: 1, message_id: 9, saved: true, suggestions: [{ text: "Works as a nurse", category: "Work" }] });
     expect(await screen.findByTestId("fact-chip")).toHaveTextContent("Remembered: Works as a nurse");
     expect(screen.queryByTestId("fact-chip-keep")).not.toBeInTheDocument();
-    await user.click(screen.getByTestId("nav-settings"));
+    await openSettingsSection(user, "meaning");
     const box = await screen.findByTestId("auto-remember");
     expect(box).not.toBeChecked();
     await user.click(box);

@@ -30,7 +30,7 @@ describe("Settings → Appearance and desktop", () => {
     const { user, section } = await openSettings();
     await user.selectOptions(within(section).getByTestId("language"), "es");
     expect(core.invoked("set_language")[0].args).toEqual({ language: "es" });
-    expect(await screen.findByText("Apariencia y escritorio")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Apariencia y escritorio" })).toBeInTheDocument();
     expect(screen.getByTestId("nav-settings")).toHaveTextContent("Ajustes");
     expect(screen.getByTestId("language-restart")).toHaveTextContent("pasan a Español en el próximo inicio");
   });

@@ -2,12 +2,12 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
-import { renderApp } from "./test/renderApp";
+import { openSettingsSection, renderApp } from "./test/renderApp";
 
 async function openSearch(lang: "en" | "es" = "en") {
   const user = userEvent.setup();
   renderApp(lang);
-  await user.click(await screen.findByTestId("nav-settings"));
+  await openSettingsSection(user, "search");
   return { user, section: await screen.findByTestId("search-settings") };
 }
 

@@ -155,3 +155,54 @@ describe("model picker and usage", () => {
     expect(purposes.map((r) => r.firstElementChild?.textContent)).toEqual(["Replies", "Summaries"]);
   });
 });
+
+describe("settings navigation", () => {
+  it("shows one section at a time, picked from the list, and comes back to it", async () => {
+    new FakeCore();
+    const first = renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    expect(screen.getByTestId("settings-section-desktop")).toBeVisible();
+    expect(screen.getByTestId("settings-section-data")).not.toBeVisible();
+    expect(screen.getByTestId("settings-nav-desktop")).toHaveAttribute("aria-current", "page");
+    await user.click(screen.getByTestId("settings-nav-data"));
+    expect(screen.getByTestId("settings-section-data")).toBeVisible();
+    expect(screen.getByTestId("settings-section-desktop")).not.toBeVisible();
+    expect(screen.getByRole("heading", { name: "Your data" })).toBeVisible();
+    first.unmount();
+    // Settings opens again where it was left.
+    renderApp();
+    await user.click(screen.getByTestId("nav-settings"));
+    expect(screen.getByTestId("settings-section-data")).toBeVisible();
+  });
+
+  it("searches every section's words, accents aside, and says when nothing matches", async () => {
+    new FakeCore();
+    renderApp("es");
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    await screen.findByTestId("data-settings");
+    const search = screen.getByTestId("settings-search");
+    // "telegram" is on the channels section only, which is not open.
+    await user.type(search, "telegram");
+    expect(screen.getByTestId("settings-section-channels")).toBeVisible();
+    expect(screen.getByTestId("settings-section-desktop")).not.toBeVisible();
+    expect(screen.getByTestId("settings-nav-desktop")).toHaveClass("dim");
+    // Without accents, a title with them.
+    await user.clear(search);
+    await user.type(search, "busqueda web");
+    expect(screen.getByTestId("settings-section-search")).toBeVisible();
+    expect(screen.getByTestId("settings-section-channels")).not.toBeVisible();
+    await user.clear(search);
+    await user.type(search, "zzzz");
+    expect(screen.getByTestId("settings-no-match")).toHaveTextContent("Ningún ajuste menciona «zzzz»");
+    // Escape clears the search; the section chosen before is back.
+    await user.type(search, "{Escape}");
+    expect(screen.getByTestId("settings-section-desktop")).toBeVisible();
+    expect(screen.queryByTestId("settings-no-match")).toBeNull();
+    // Enter opens the first match.
+    await user.type(search, "copia{Enter}");
+    expect(search).toHaveValue("");
+    expect(screen.getByTestId("settings-nav-data")).toHaveAttribute("aria-current", "page");
+  });
+});

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
-import { renderApp } from "./test/renderApp";
+import { openSettingsSection, renderApp } from "./test/renderApp";
 
 describe("the time zone picker", () => {
   it("finds a zone by city as typed and saves the IANA name", async () => {
@@ -10,7 +10,7 @@ describe("the time zone picker", () => {
     core.handlers.set_timezone = (args) => (args as { zone: string }).zone;
     renderApp();
     const user = userEvent.setup();
-    await user.click(screen.getByTestId("nav-settings"));
+    await openSettingsSection(user, "proactivity");
     const field = await screen.findByTestId("timezone");
     await waitFor(() => expect(field).toHaveValue("Europe/Madrid"));
     expect(screen.queryByTestId("zone-list")).toBeNull();

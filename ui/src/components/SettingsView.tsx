@@ -1,297 +1,181 @@
-import { useCallback, useEffect, useState } from "react";
-import {
-  api,
-  toCommandError,
-  type ConnectionTest,
-  type KeyStorage,
-  type ProviderInput,
-  type ProviderKind,
-  type Preset,
-  type ProviderView,
-} from "../api";
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { api, toCommandError } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { ChannelsSettings } from "./ChannelsSettings";
-import { ModelListField } from "./ModelListField";
-import { DesktopSettings } from "./DesktopSettings";
-import { ModelsSettings } from "./ModelsSettings";
-import { SearchSettings } from "./SearchSettings";
-import { MeaningSettings } from "./MeaningSettings";
 import { DataSettings } from "./DataSettings";
+import { DesktopSettings } from "./DesktopSettings";
+import { MeaningSettings } from "./MeaningSettings";
+import { ModelsSettings } from "./ModelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
+import { ProvidersSettings } from "./ProvidersSettings";
+import { SearchSettings } from "./SearchSettings";
 
-const EMPTY: ProviderInput = { id: "", kind: "openai", base_url: "", model: "", api_key: "", api_key_env: "", tools: true };
+const SECTIONS = ["desktop", "providers", "models", "search", "meaning", "data", "proactivity", "channels", "logs"] as const;
+export type SettingsSection = (typeof SECTIONS)[number];
 
-function keyLabel(t: Strings, key: KeyStorage): string {
-  switch (key.kind) {
-    case "keychain":
-      return t.keyKeychain;
-    case "session":
-      return t.keySession;
-    case "environment":
-      return t.keyEnv(key.variable);
-    case "none":
-      return t.keyNone;
-  }
+/** The section Settings opens on: the last one looked at in this window. */
+const LAST = "sidecar.settings.section";
+
+function sectionTitle(t: Strings, id: SettingsSection): string {
+  return {
+    desktop: t.desktopTitle,
+    providers: t.providersTitle,
+    models: t.modelsTitle,
+    search: t.searchTitle,
+    meaning: t.meaningTitle,
+    data: t.dataTitle,
+    proactivity: t.proactiveTitle,
+    channels: t.channelsTitle,
+    logs: t.logsTitle,
+  }[id];
 }
 
-function ProviderForm({
-  initial,
-  editing,
-  onDone,
-}: {
-  initial: ProviderInput;
-  editing: boolean;
-  onDone: (message: string | null) => void;
-}) {
+/** Lower case without accents, so "busqueda" finds "Búsqueda". */
+function folded(text: string): string {
+  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+}
+
+function LogsSettings() {
   const t = useStrings();
-  const [form, setForm] = useState<ProviderInput>(initial);
-  const [test, setTest] = useState<ConnectionTest | "running" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const set = (patch: Partial<ProviderInput>) => setForm((f) => ({ ...f, ...patch }));
-  const [presets, setPresets] = useState<Preset[]>([]);
-  useEffect(() => {
-    if (!editing) api.providerPresets().then((p) => setPresets(p ?? [])).catch(() => setPresets([]));
-  }, [editing]);
-
-  const runTest = async () => {
-    setTest("running");
-    setTest(await api.testProvider(form).catch((e) => ({ ok: false, latency_ms: 0, message: toCommandError(e).message })));
-  };
-  const save = async () => {
-    setError(null);
-    try {
-      const saved = await api.saveProvider({ ...form, api_key: form.api_key || null, api_key_env: form.api_key_env || null });
-      const key = saved.provider.key;
-      const message =
-        saved.warning ??
-        (form.api_key
-          ? key.kind === "keychain"
-            ? t.savedKeychain
-            : key.kind === "session"
-              ? t.savedSession(key.reason)
-              : t.savedNoKey
-          : t.savedNoKey);
-      onDone(message);
-    } catch (e) {
-      setError(toCommandError(e).message);
-    }
-  };
-
   return (
-    <form
-      className="provider-form"
-      data-testid="provider-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save();
-      }}
-    >
-      {!editing && (
-        <div className="presets">
-          <span>{t.presets}:</span>
-          {presets.map((p) => (
-            <button
-              type="button"
-              key={p.id}
-              className="ghost small"
-              onClick={() => set({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, context_window: p.context_window })}
-            >
-              {p.label}
-            </button>
-          ))}
-        </div>
-      )}
-      <label>
-        {t.fieldName}
-        <input value={form.id} disabled={editing} onChange={(e) => set({ id: e.target.value })} data-testid="field-id" />
-      </label>
-      <label>
-        {t.fieldKind}
-        <select value={form.kind} onChange={(e) => set({ kind: e.target.value as ProviderKind })} data-testid="field-kind">
-          <option value="openai">{t.kindOpenai}</option>
-          <option value="anthropic">{t.kindAnthropic}</option>
-        </select>
-      </label>
-      <label>
-        {t.fieldBaseUrl}
-        <input value={form.base_url} onChange={(e) => set({ base_url: e.target.value })} data-testid="field-url" />
-      </label>
-      <ModelListField form={form} onPick={(model) => set({ model })} />
-      <label>
-        {t.fieldApiKey}
-        <input
-          type="password"
-          autoComplete="off"
-          value={form.api_key ?? ""}
-          placeholder={editing ? t.fieldApiKeyKeep : ""}
-          onChange={(e) => set({ api_key: e.target.value })}
-          data-testid="field-key"
-        />
-      </label>
-      <label>
-        {t.fieldApiKeyEnv}
-        <input value={form.api_key_env ?? ""} onChange={(e) => set({ api_key_env: e.target.value })} placeholder="OPENAI_API_KEY" />
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={form.tools} onChange={(e) => set({ tools: e.target.checked })} />
-        {t.fieldTools}
-      </label>
-      {test && (
-        <div
-          className={`test-result ${test === "running" ? "" : test.ok ? "ok" : "bad"}`}
-          data-testid="test-result"
-          role="status"
-        >
-          {test === "running" ? t.testing : test.message}
-        </div>
-      )}
+    <section className="logs-settings">
+      <h2>{t.logsTitle}</h2>
+      <p className="muted">{t.logsIntro}</p>
       {error && (
-        <div className="form-error" role="alert" data-testid="form-error">
+        <div className="form-error" role="alert">
           {error}
         </div>
       )}
-      <div className="form-actions">
-        <button type="button" className="ghost" onClick={runTest} disabled={test === "running"} data-testid="test-connection">
-          {t.testConnection}
-        </button>
-        <button type="button" className="ghost" onClick={() => onDone(null)}>
-          {t.cancel}
-        </button>
-        <button type="submit" data-testid="save-provider">
-          {t.save}
-        </button>
-      </div>
-    </form>
+      <button className="ghost" data-testid="open-logs" onClick={() => api.openLogsFolder().catch((e) => setError(toCommandError(e).message))}>
+        {t.openLogs}
+      </button>
+    </section>
   );
 }
 
-export function SettingsView() {
+function SettingsFileWarnings() {
   const t = useStrings();
-  const [providers, setProviders] = useState<ProviderView[] | null>(null);
-  const [form, setForm] = useState<{ initial: ProviderInput; editing: boolean } | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-
-  const [fileWarnings, setFileWarnings] = useState<string[]>([]);
+  const [warnings, setWarnings] = useState<string[]>([]);
   useEffect(() => {
-    api.coreWarnings().then((w) => setFileWarnings(w ?? [])).catch(() => setFileWarnings([]));
+    api.coreWarnings().then((w) => setWarnings(w ?? [])).catch(() => setWarnings([]));
   }, []);
-
-  const reload = useCallback(() => {
-    api.listProviders().then(setProviders).catch((e) => setMessage(toCommandError(e).message));
-  }, []);
-  useEffect(reload, [reload]);
-
-  const move = async (index: number, by: number) => {
-    if (!providers) return;
-    const ids = providers.map((p) => p.id);
-    const [id] = ids.splice(index, 1);
-    ids.splice(index + by, 0, id);
-    setMessage(await api.orderProviders(ids));
-    reload();
-  };
-
+  if (warnings.length === 0) return null;
   return (
-    <section className="page" data-testid="settings-view">
-      <DesktopSettings />
-      <h2>{t.providersTitle}</h2>
-      <p className="muted">{t.providersIntro}</p>
-      {message && (
-        <div className="info" role="status" data-testid="settings-message">
-          {message}
-        </div>
-      )}
-      {providers && providers.length === 0 && !form && <p className="empty-inline">{t.providersEmpty}</p>}
-      <ul className="provider-list">
-        {(providers ?? []).map((p, i) => (
-          <li key={p.id} data-testid="provider-row">
-            <div className="provider-main">
-              <strong>{p.id}</strong> <span className="muted">{p.model}</span>
-              <div className="muted small">
-                {p.kind === "anthropic" ? t.kindAnthropic : t.kindOpenai} · {p.base_url} · {keyLabel(t, p.key)}
-              </div>
-            </div>
-            <div className="provider-actions">
-              <button className="ghost small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t.moveUp}>
-                ↑
-              </button>
-              <button
-                className="ghost small"
-                disabled={i === providers!.length - 1}
-                onClick={() => move(i, 1)}
-                aria-label={t.moveDown}
-              >
-                ↓
-              </button>
-              <button
-                className="ghost small"
-                onClick={() =>
-                  setForm({
-                    initial: { id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, api_key: "", api_key_env: p.api_key_env ?? "", tools: p.tools },
-                    editing: true,
-                  })
-                }
-              >
-                {t.editProvider}
-              </button>
-              <button
-                className="ghost small danger"
-                onClick={async () => {
-                  setMessage(await api.removeProvider(p.id));
-                  reload();
-                }}
-              >
-                {t.removeProvider}
-              </button>
-            </div>
+    <section className="settings-file" data-testid="settings-warnings">
+      <h2>{t.settingsFileTitle}</h2>
+      <p className="muted">{t.settingsFileIntro}</p>
+      <ul>
+        {warnings.map((w) => (
+          <li key={w} className="small">
+            {w}
           </li>
         ))}
       </ul>
-      {form ? (
-        <ProviderForm
-          key={form.initial.id || "new"}
-          initial={form.initial}
-          editing={form.editing}
-          onDone={(m) => {
-            setForm(null);
-            if (m) setMessage(m);
-            reload();
+    </section>
+  );
+}
+
+const CONTENT: Record<SettingsSection, () => ReactNode> = {
+  desktop: () => <DesktopSettings />,
+  providers: () => <ProvidersSettings />,
+  models: () => <ModelsSettings />,
+  search: () => <SearchSettings />,
+  meaning: () => <MeaningSettings />,
+  data: () => <DataSettings />,
+  proactivity: () => <ProactivitySettings />,
+  channels: () => <ChannelsSettings />,
+  logs: () => <LogsSettings />,
+};
+
+/**
+ * Settings as sections: a list to pick one, and a search over every section's words
+ * (titles, labels, explanations). Every section stays mounted, so a search finds what
+ * is on screens not open, and an edit half made in one survives a look at another.
+ */
+export function SettingsView() {
+  const t = useStrings();
+  const [active, setActive] = useState<SettingsSection>(() => {
+    const last = sessionStorage.getItem(LAST);
+    return (SECTIONS as readonly string[]).includes(last ?? "") ? (last as SettingsSection) : "desktop";
+  });
+  const [query, setQuery] = useState("");
+  const [matches, setMatches] = useState<SettingsSection[] | null>(null);
+  const bodies = useRef<Partial<Record<SettingsSection, HTMLDivElement | null>>>({});
+  const search = useRef<HTMLInputElement>(null);
+
+  useLayoutEffect(() => {
+    const wanted = folded(query.trim());
+    if (!wanted) {
+      setMatches(null);
+      return;
+    }
+    setMatches(SECTIONS.filter((id) => folded(`${sectionTitle(t, id)} ${bodies.current[id]?.textContent ?? ""}`).includes(wanted)));
+  }, [query, t]);
+
+  const open = (id: SettingsSection) => {
+    setActive(id);
+    setQuery("");
+    sessionStorage.setItem(LAST, id);
+  };
+  const shown = (id: SettingsSection) => (matches ? matches.includes(id) : id === active);
+
+  return (
+    <section
+      className="page settings-page"
+      data-testid="settings-view"
+      onKeyDown={(e) => {
+        if ((e.ctrlKey || e.metaKey) && e.key === "f") {
+          e.preventDefault();
+          search.current?.focus();
+        }
+      }}
+    >
+      <nav className="settings-nav" aria-label={t.navSettings}>
+        <input
+          ref={search}
+          type="search"
+          className="settings-search"
+          value={query}
+          placeholder={t.settingsSearch}
+          aria-label={t.settingsSearch}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setQuery("");
+            if (e.key === "Enter" && matches?.length) open(matches[0]);
           }}
+          data-testid="settings-search"
         />
-      ) : (
-        <button onClick={() => setForm({ initial: EMPTY, editing: false })} data-testid="add-provider">
-          {t.addProvider}
-        </button>
-      )}
-      {fileWarnings.length > 0 && (
-        <section className="settings-file" data-testid="settings-warnings">
-          <h2>{t.settingsFileTitle}</h2>
-          <p className="muted">{t.settingsFileIntro}</p>
-          <ul>
-            {fileWarnings.map((w) => (
-              <li key={w} className="small">
-                {w}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <ModelsSettings />
-      <SearchSettings />
-      <MeaningSettings />
-      <DataSettings />
-      <ProactivitySettings />
-      <ChannelsSettings />
-      <section className="logs-settings">
-        <h2>{t.logsTitle}</h2>
-        <p className="muted">{t.logsIntro}</p>
-        <button
-          className="ghost"
-          data-testid="open-logs"
-          onClick={() => api.openLogsFolder().catch((e) => setMessage(toCommandError(e).message))}
-        >
-          {t.openLogs}
-        </button>
-      </section>
+        <ul>
+          {SECTIONS.map((id) => (
+            <li key={id}>
+              <button
+                className={`settings-nav-item${!matches && id === active ? " active" : ""}${matches && !matches.includes(id) ? " dim" : ""}`}
+                aria-current={!matches && id === active ? "page" : undefined}
+                onClick={() => open(id)}
+                data-testid={`settings-nav-${id}`}
+              >
+                {sectionTitle(t, id)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-body">
+        <SettingsFileWarnings />
+        {matches && matches.length === 0 && (
+          <p className="empty-inline" data-testid="settings-no-match">
+            {t.settingsNoMatch(query.trim())}
+          </p>
+        )}
+        {SECTIONS.map((id) => (
+          <div key={id} ref={(el) => {
+            bodies.current[id] = el;
+          }} hidden={!shown(id)} data-testid={`settings-section-${id}`}>
+            {CONTENT[id]()}
+          </div>
+        ))}
+      </div>
     </section>
   );
 }

@@ -6,6 +6,8 @@ const languageNames: Record<Lang, string> = { en: "English", es: "Español" };
 
 export const preferencesEn = {
   desktopTitle: "Appearance and desktop",
+  settingsSearch: "Search settings (Ctrl+F)",
+  settingsNoMatch: (query: string) => `No setting mentions "${query}". Try another word, or pick a section.`,
   themeLabel: "Theme",
   themeSystem: "System",
   themeLight: "Light",
@@ -27,6 +29,8 @@ export const preferencesEn = {
 
 export const preferencesEs: typeof preferencesEn = {
   desktopTitle: "Apariencia y escritorio",
+  settingsSearch: "Buscar en los ajustes (Ctrl+F)",
+  settingsNoMatch: (query: string) => `Ningún ajuste menciona «${query}». Prueba otra palabra o elige una sección.`,
   themeLabel: "Tema",
   themeSystem: "Sistema",
   themeLight: "Claro",

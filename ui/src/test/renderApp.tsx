@@ -1,6 +1,8 @@
-import { render } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
+import type { UserEvent } from "@testing-library/user-event";
 import { App } from "../App";
 import { I18nContext, strings } from "../i18n";
+import type { SettingsSection } from "../components/SettingsView";
 
 /** The whole app in one language, as the tests drive it. */
 export function renderApp(lang: "en" | "es" = "en") {
@@ -9,4 +11,10 @@ export function renderApp(lang: "en" | "es" = "en") {
       <App />
     </I18nContext.Provider>,
   );
+}
+
+/** Settings, on one of its sections, as a user gets there: the tab, then the section. */
+export async function openSettingsSection(user: UserEvent, section: SettingsSection) {
+  await user.click(await screen.findByTestId("nav-settings"));
+  await user.click(await screen.findByTestId(`settings-nav-${section}`));
 }

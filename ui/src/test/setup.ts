@@ -5,6 +5,7 @@ import { clearMocks } from "@tauri-apps/api/mocks";
 
 afterEach(async () => {
   cleanup();
+  sessionStorage.clear();
   // Unmounting unsubscribes from events asynchronously; let that finish before the
   // mocked IPC it talks to is torn down.
   await new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,0 +1,194 @@
+//! The core's errors in Spanish: what a Spanish-speaking user reads when a provider is
+//! down, the network is gone, a form is refused or a file cannot be attached. Every
+//! kind of error is worded, and none of them reads as English.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sidecar::attachments::AttachError;
+use sidecar::error::Refusal;
+use sidecar::events::{CoreEvent, ModelStatus};
+use sidecar::llm::endpoint::ProbeProblem;
+use sidecar::llm::router::RouteError;
+use sidecar::llm::{LlmError, TimeoutPhase};
+use sidecar::local_models::download::PullError;
+use sidecar::local_models::gguf::GgufError;
+use sidecar::local_models::library::LibraryError;
+use sidecar::provider_admin::ProviderInput;
+use sidecar::words::errors;
+use sidecar::words::Lang;
+use sidecar::{Companion, CompanionError, CompanionOptions};
+
+/// Words that give English away in a Spanish sentence (quoted server text aside).
+const ENGLISH: [&str; 14] =
+    [" the ", "cannot", "could not", " is ", " was ", "there is", " must ", " not ", " try ", "please", " and ", " with ", " pick ", " does "];
+
+fn assert_spanish(text: &str) {
+    let padded = format!(" {} ", text.to_lowercase());
+    for word in ENGLISH {
+        assert!(!padded.contains(word), "English ({word:?}) in: {text}");
+    }
+}
+
+fn io() -> std::io::Error {
+    std::io::Error::from_raw_os_error(2)
+}
+
+fn llm_errors() -> Vec<LlmError> {
+    vec![
+        LlmError::Unreachable { url: "http://127.0.0.1:9/v1".into(), detail: "x".into(), offline: false },
+        LlmError::Unreachable { url: "https://api.example/v1".into(), detail: "x".into(), offline: true },
+        LlmError::Timeout { phase: TimeoutPhase::Respond, after: Duration::from_secs(30) },
+        LlmError::Http { status: 500, message: "boom".into(), retry_after: None },
+        LlmError::Interrupted { detail: "eof".into() },
+        LlmError::Empty,
+        LlmError::Malformed { detail: "{".into() },
+        LlmError::Provider { message: "overloaded".into(), retryable: true },
+    ]
+}
+
+fn refusals() -> Vec<Refusal> {
+    vec![
+        Refusal::ProviderName,
+        Refusal::ProviderNameTaken,
+        Refusal::ProviderUrl,
+        Refusal::NoModelName,
+        Refusal::ModelList { url: "http://x/v1".into(), problem: ProbeProblem::Http(404) },
+        Refusal::NotAZone("Mars/Base".into()),
+        Refusal::NoPendingReminder(3),
+        Refusal::ReminderGone(3),
+        Refusal::SnoozeMinutes(1440),
+        Refusal::NoReminderToSnooze(3),
+        Refusal::SnoozeCancelled(3),
+        Refusal::NotAReminder(3),
+        Refusal::NoVersion(7),
+        Refusal::NoChatToOpen(4),
+        Refusal::NoChat(4),
+        Refusal::TelegramOff,
+        Refusal::NotABotToken,
+        Refusal::StoppedBeforeModel,
+        Refusal::StoppedWhileFolding,
+        Refusal::ShuttingDown,
+    ]
+}
+
+#[test]
+fn every_kind_of_core_error_has_spanish_words() {
+    let mut all: Vec<CompanionError> = vec![
+        CompanionError::Busy,
+        CompanionError::QueuedCancelled,
+        CompanionError::NothingToRetry,
+        CompanionError::NothingToRegenerate,
+        CompanionError::NotEditable,
+        CompanionError::EmptyMessage,
+        CompanionError::Route(RouteError::NoProviders),
+        CompanionError::Store(sidecar::store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
+        CompanionError::Store(sidecar::store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),
+        CompanionError::Knowledge(sidecar::knowledge::store::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }),
+        CompanionError::Attach(AttachError::Image { name: "foto.png".into() }),
+        CompanionError::Attach(AttachError::TooLarge { name: "a.pdf".into(), mb: 40 }),
+        CompanionError::Attach(AttachError::NoText { name: "a.bin".into(), what: "binario" }),
+        CompanionError::Library(LibraryError::Unknown("qwen".into())),
+        CompanionError::Library(LibraryError::NotAModel(GgufError::Truncated { path: "m.gguf".into() })),
+    ];
+    all.extend(llm_errors().into_iter().map(|error| CompanionError::Route(RouteError::Failed { provider_id: "ollama".into(), error, streamed: false })));
+    all.extend(refusals().into_iter().map(CompanionError::Refused));
+    for error in &all {
+        let es = errors::said(error, Lang::Es);
+        assert_spanish(&es);
+        assert_ne!(es, errors::said(error, Lang::En), "the same words in both languages: {es}");
+    }
+    let pulls = [
+        PullError::Offline("dns".into()),
+        PullError::Interrupted { received: 10, reason: "reset".into() },
+        PullError::NoSpace { need_mb: 900, free_mb: 100, dir: "/modelos".into() },
+        PullError::TooLarge { size_mb: 9000, ram_mb: 4000 },
+        PullError::Checksum { expected: "aa".into(), actual: "bb".into() },
+    ];
+    for pull in &pulls {
+        assert_spanish(&errors::download(pull, Lang::Es));
+    }
+    for problem in [ProbeProblem::RefusedKey(401), ProbeProblem::NoAnswer(5), ProbeProblem::Offline("x".into()), ProbeProblem::NotListening("http://x".into())] {
+        assert_spanish(&errors::probe(&problem, Lang::Es));
+    }
+    // English stays each error's own words.
+    assert_eq!(errors::said(&CompanionError::Busy, Lang::En), CompanionError::Busy.to_string());
+}
+
+#[test]
+fn a_timeout_says_what_to_do_not_a_settings_key() {
+    let error = LlmError::Timeout { phase: TimeoutPhase::Stream, after: Duration::from_secs(60) };
+    for lang in [Lang::En, Lang::Es] {
+        let said = errors::llm_error(&error, lang);
+        assert!(!said.contains("settings.toml") && !said.contains("_secs"), "{said}");
+    }
+    assert!(errors::llm_error(&error, Lang::Es).contains("elige un modelo más rápido"));
+}
+
+fn closed_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn open_in_spanish(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
+    let text = format!("[desktop]\nlanguage = \"es\"\n[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n");
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap()
+}
+
+/// A provider that is down, in a Spanish app: the chat's banner and the header say so
+/// in Spanish, with what to do.
+#[tokio::test]
+async fn a_down_provider_is_said_in_spanish_in_the_chat_and_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_in_spanish(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port())).await;
+    let mut events = core.events().subscribe();
+    let error = core.send("hola").await.unwrap_err();
+    let mut banner = None;
+    while let Ok(event) = events.try_recv() {
+        if let CoreEvent::TurnFailed { message, .. } = event {
+            banner = Some(message);
+        }
+    }
+    let banner = banner.expect("the chat hears the failure");
+    assert!(banner.contains("no se pudo contactar con el servidor del modelo"), "{banner}");
+    assert_spanish(&banner);
+    assert_eq!(banner, errors::said(&error, Lang::Es));
+    let checked = core.models().check().await;
+    let ModelStatus::Unavailable { message } = checked else { panic!("{checked:?}") };
+    assert!(message.contains("no hay nada escuchando"), "{message}");
+}
+
+/// With no network the Spanish words say the computer is offline, not that the
+/// server is down.
+#[tokio::test]
+async fn with_no_network_spanish_says_there_is_no_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_in_spanish(dir.path(), "https://api.example.invalid/v1").await;
+    let error = core.send("hola").await.unwrap_err();
+    let said = errors::said(&error, Lang::Es);
+    assert!(said.contains("parece no tener conexión") && !said.contains("¿Está en marcha"), "{said}");
+    let checked = core.models().check().await;
+    assert!(matches!(&checked, ModelStatus::Unavailable { message } if message.contains("parece no tener conexión")), "{checked:?}");
+}
+
+/// Settings' provider form: a refusal and a failed connection test in Spanish.
+#[tokio::test]
+async fn the_provider_form_refuses_and_tests_in_spanish() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_in_spanish(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port())).await;
+    let input = |id: &str, url: &str| ProviderInput {
+        id: id.into(),
+        kind: sidecar::settings::ProviderKind::Openai,
+        base_url: url.into(),
+        model: "m".into(),
+        api_key: None,
+        api_key_env: None,
+        tools: true,
+        context_window: None,
+    };
+    let refused = core.provider_admin().save_provider(input("mi proveedor", "https://x/v1")).unwrap_err();
+    assert_eq!(errors::said(&refused, Lang::Es), "el nombre solo puede llevar letras, cifras, - y _");
+    let test = core.provider_admin().test_provider(input("b", &format!("http://127.0.0.1:{}/v1", closed_port()))).await;
+    assert!(!test.ok);
+    assert!(test.message.starts_with("no se pudo contactar"), "{}", test.message);
+    assert_spanish(&test.message);
+}
