@@ -155,6 +155,8 @@ pub fn run() {
             commands::delete_fact,
             commands::read_profile,
             commands::save_profile,
+            memory_commands::profile_fields,
+            memory_commands::save_profile_fields,
             commands::list_checkpoints,
             commands::set_checkpoint_status,
             commands::export_checkpoint,

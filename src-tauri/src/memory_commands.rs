@@ -7,7 +7,11 @@ use sidecar::export::ExportFormat;
 use sidecar::meaning::setup::{MeaningInput, MeaningView};
 use tauri::AppHandle;
 
-use crate::commands::{CommandError, Core};
+use sidecar::knowledge::profile_form::ProfileFields;
+use sidecar::knowledge::store::ProfileView;
+use sidecar::CompanionError;
+
+use crate::commands::{blocking, CommandError, Core};
 
 impl From<DataError> for CommandError {
     fn from(error: DataError) -> Self {
@@ -73,4 +77,18 @@ pub fn auto_remember(core: Core<'_>) -> bool {
 pub fn set_auto_remember(core: Core<'_>, on: bool) -> Result<bool, CommandError> {
     core.noticing().set_saves_without_asking(on).map_err(|e| CommandError { message: e.to_string(), retryable: false, cancelled: false })?;
     Ok(on)
+}
+
+#[tauri::command]
+pub async fn profile_fields(core: Core<'_>) -> Result<ProfileView, CommandError> {
+    Ok(blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await?)
+}
+
+/// New lines and headings are written in the language the user chose.
+#[tauri::command]
+pub async fn save_profile_fields(core: Core<'_>, fields: ProfileFields, user_version: String, soul_version: String) -> Result<ProfileView, CommandError> {
+    Ok(blocking(&core, move |c| {
+        c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from)
+    })
+    .await?)
 }

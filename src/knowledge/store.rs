@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
+use super::profile_form::ProfileFields;
 use crate::locale::Lang;
 
 pub const SOUL_FILE: &str = "SOUL.md";
@@ -26,6 +27,8 @@ pub enum KnowledgeError {
     Write { path: String, source: std::io::Error },
     #[error("learnings.md changed since it was shown (line {line} is no longer \"{expected}\"); reload and try again")]
     Stale { line: usize, expected: String },
+    #[error("{file} changed on disk since it was opened; reload it and make the change again")]
+    ProfileStale { file: &'static str },
     #[error("{0}")]
     Invalid(String),
 }
@@ -256,15 +259,39 @@ impl KnowledgeStore {
         let path = self.dir.join(file.name());
         let current = read(&path)?;
         if content_version(&current) != expected_version {
-            return Err(KnowledgeError::Invalid(format!(
-                "{} changed on disk since it was opened; reload it and make the change again",
-                file.name()
-            )));
+            return Err(stale(file));
         }
         crate::fsutil::write_atomically(&path, text.as_bytes())
             .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(content_version(text))
+    }
+
+    /// The profile's fields, read from user.md and SOUL.md, with each file's version.
+    pub fn profile_fields(&self) -> Result<ProfileView, KnowledgeError> {
+        let (user, user_version) = self.profile(ProfileFile::User)?;
+        let (soul, soul_version) = self.profile(ProfileFile::Soul)?;
+        Ok(ProfileView { fields: super::profile_form::read(&user, &soul), user_version, soul_version })
+    }
+
+    /// Writes the fields into user.md and SOUL.md, leaving the rest of each file as it
+    /// is; refused, with nothing written, when either changed since it was read.
+    pub fn save_profile_fields(&self, fields: &ProfileFields, user_version: &str, soul_version: &str, lang: Lang) -> Result<ProfileView, KnowledgeError> {
+        let (user, soul_now) = (self.profile(ProfileFile::User)?, self.profile(ProfileFile::Soul)?);
+        for (file, (_, version), expected) in [(ProfileFile::User, &user, user_version), (ProfileFile::Soul, &soul_now, soul_version)] {
+            if version != expected {
+                return Err(stale(file));
+            }
+        }
+        let (user_text, soul_text) = super::profile_form::write(&user.0, &soul_now.0, fields, lang);
+        for (file, text, (before, _)) in [(ProfileFile::Soul, &soul_text, &soul_now), (ProfileFile::User, &user_text, &user)] {
+            if text != before {
+                let path = self.dir.join(file.name());
+                crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+            }
+        }
+        self.version.fetch_add(1, Ordering::Relaxed);
+        self.profile_fields()
     }
 
     /// The persona (SOUL.md) and the knowledge block for the system prompt.
@@ -278,6 +305,18 @@ impl KnowledgeStore {
         let block = facts::knowledge_block(&user, &chosen);
         (soul, block, chosen)
     }
+}
+
+fn stale(file: ProfileFile) -> KnowledgeError {
+    KnowledgeError::ProfileStale { file: file.name() }
+}
+
+/// The profile form's fields with the versions of the files they were read from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileView {
+    pub fields: ProfileFields,
+    pub user_version: String,
+    pub soul_version: String,
 }
 
 /// The two free-text knowledge files the user edits directly.

@@ -184,6 +184,7 @@ fn knowledge(error: &KnowledgeError) -> String {
         KnowledgeError::Stale { line, expected } => {
             format!("learnings.md cambió desde que se mostró (la línea {line} ya no es «{expected}»); recarga y vuelve a intentarlo")
         }
+        KnowledgeError::ProfileStale { file } => format!("{file} cambió en el disco desde que se abrió; vuelve a cargarlo y repite el cambio"),
         KnowledgeError::Invalid(why) => why.clone(),
     }
 }

@@ -29,6 +29,7 @@ mod memory;
 mod message_actions;
 mod offline_fallback;
 mod preferences;
+mod profile;
 mod openai_stream;
 mod proactive;
 mod provider_admin;

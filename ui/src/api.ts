@@ -318,6 +318,19 @@ export interface ProfileText {
   version: string;
 }
 
+/** The profile as a form: lines and sections of user.md and SOUL.md, read by the core. */
+export interface ProfileFields {
+  name: string;
+  address_as: string;
+  about: string;
+  answer_style: string;
+}
+export interface ProfileView {
+  fields: ProfileFields;
+  user_version: string;
+  soul_version: string;
+}
+
 export interface RecallHit {
   source: "message" | "fact" | "summary" | "checkpoint";
   id: number;
@@ -763,6 +776,9 @@ export const api = {
   revealPath: (path: string) => invoke<void>("reveal_path", { path }),
   readProfile: (file: ProfileFile) => invoke<ProfileText>("read_profile", { file }),
   saveProfile: (file: ProfileFile, text: string, version: string) => invoke<string>("save_profile", { file, text, version }),
+  profileFields: () => invoke<ProfileView>("profile_fields"),
+  saveProfileFields: (fields: ProfileFields, userVersion: string, soulVersion: string) =>
+    invoke<ProfileView>("save_profile_fields", { fields, userVersion, soulVersion }),
   listCheckpoints: () => invoke<Checkpoint[]>("list_checkpoints"),
   setCheckpointStatus: (id: number, status: CheckpointStatus) => invoke<Checkpoint>("set_checkpoint_status", { id, status }),
   exportCheckpoint: (id: number) => invoke<string>("export_checkpoint", { id }),

@@ -112,6 +112,7 @@ describe("memory tabs", () => {
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-memory"));
     await user.click(await screen.findByTestId("memory-tab-profile"));
+    await user.click(await screen.findByTestId("profile-view-files"));
     const editor = await screen.findByTestId("profile-user");
     await waitFor(() => expect(editor).toHaveValue("# Profile\n"));
     await user.type(editor, "- Name: Ana");

@@ -15,6 +15,7 @@ describe("profile editors", () => {
     const openProfile = async () => {
       await user.click(screen.getByTestId("nav-memory"));
       await user.click(await screen.findByTestId("memory-tab-profile"));
+      await user.click(await screen.findByTestId("profile-view-files"));
       return screen.findByTestId("profile-user");
     };
     let editor = await openProfile();
@@ -47,5 +48,47 @@ describe("profile editors", () => {
     await user.click(screen.getByTestId("profile-user-save"));
     expect(core.invoked("save_profile")[0].args).toEqual({ file: "user", text: "# Profile\n!", version: "v1" });
     await waitFor(() => expect(screen.queryByTestId("profile-user-unsaved")).toBeNull());
+  });
+
+  it("a form over user.md and SOUL.md: saves the fields, says when a file changed, and the files are one click away", async () => {
+    const core = new FakeCore();
+    const empty = { name: "", address_as: "", about: "", answer_style: "" };
+    let refuse = false;
+    core.handlers.profile_fields = () => ({ fields: { ...empty, name: "Ana" }, user_version: "u1", soul_version: "s1" });
+    core.handlers.save_profile_fields = (args) => {
+      if (refuse) return Promise.reject({ message: "user.md cambió en el disco desde que se abrió; vuelve a cargarlo y repite el cambio", retryable: false });
+      const { fields } = args as { fields: typeof empty };
+      return { fields, user_version: "u2", soul_version: "s2" };
+    };
+    core.handlers.read_profile = () => ({ text: "# Perfil\n", version: "u2" });
+    renderApp("es");
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(await screen.findByTestId("memory-tab-profile"));
+    await user.click(screen.getByTestId("profile-view-form"));
+    const name = await screen.findByTestId("profile-name");
+    expect(name).toHaveValue("Ana");
+    expect(screen.getByText("Cómo debe responder Sidecar")).toBeInTheDocument();
+    expect(screen.getByTestId("profile-form-save")).toBeDisabled();
+    await user.type(screen.getByTestId("profile-address"), "Anita");
+    await user.type(screen.getByTestId("profile-style"), "Breve.");
+    expect(screen.getByTestId("profile-form-unsaved")).toBeInTheDocument();
+    await user.click(screen.getByTestId("profile-form-save"));
+    expect(core.invoked("save_profile_fields")[0].args).toEqual({
+      fields: { name: "Ana", address_as: "Anita", about: "", answer_style: "Breve." },
+      userVersion: "u1",
+      soulVersion: "s1",
+    });
+    expect(await screen.findByTestId("profile-form-message")).toHaveTextContent("Guardado. La próxima respuesta lo usa.");
+    expect(screen.queryByTestId("profile-form-unsaved")).toBeNull();
+    // A file edited meanwhile: the core's refusal is shown, nothing is lost from the form.
+    refuse = true;
+    await user.type(screen.getByTestId("profile-about"), "Enfermera");
+    await user.click(screen.getByTestId("profile-form-save"));
+    expect(await screen.findByRole("alert")).toHaveTextContent("cambió en el disco");
+    expect(screen.getByTestId("profile-about")).toHaveValue("Enfermera");
+    // The raw files, one click away.
+    await user.click(screen.getByTestId("profile-view-files"));
+    expect(await screen.findByTestId("profile-user")).toHaveValue("# Perfil\n");
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type ProfileFile } from "../api";
 import { useStrings } from "../i18n";
+import { ProfileForm } from "./ProfileForm";
 
 /**
  * Edits not saved yet, by file, with the version they were made on: they outlive the
@@ -115,12 +116,34 @@ function ProfileEditor({ file, label }: { file: ProfileFile; label: string }) {
   );
 }
 
+/** Which view of the profile was last open: it outlives the panel, like the drafts. */
+let lastView: "form" | "files" = "form";
+
+/** The profile as a form, with the two files it lives in one click away. */
 export function ProfileEditors() {
   const t = useStrings();
+  const [view, setView] = useState(lastView);
+  const show = (next: "form" | "files") => {
+    lastView = next;
+    setView(next);
+  };
   return (
     <div data-testid="profile-panel">
-      <ProfileEditor file="user" label={t.profileUser} />
-      <ProfileEditor file="soul" label={t.profileSoul} />
+      <div className="subtabs" role="tablist">
+        {(["form", "files"] as const).map((v) => (
+          <button key={v} role="tab" aria-selected={view === v} className={`tab${view === v ? " active" : ""}`} onClick={() => show(v)} data-testid={`profile-view-${v}`}>
+            {v === "form" ? t.profileFormTab : t.profileFilesTab}
+          </button>
+        ))}
+      </div>
+      {view === "form" ? (
+        <ProfileForm />
+      ) : (
+        <>
+          <ProfileEditor file="user" label={t.profileUser} />
+          <ProfileEditor file="soul" label={t.profileSoul} />
+        </>
+      )}
     </div>
   );
 }
