@@ -87,6 +87,8 @@ pub enum Refusal {
     StoppedWhileFolding,
     #[error("Sidecar is shutting down")]
     ShuttingDown,
+    #[error("{name} must be from {low} to {high}")]
+    OutOfRange { name: &'static str, low: String, high: String },
 }
 
 impl Refusal {

@@ -316,7 +316,7 @@ impl Models {
         .await
         .map_err(|e| e.to_string())
         .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
-        let provider = Provider::local(LOCAL_PROVIDER_ID, server, &choice.name, choice.context_tokens, settings.llm.timeouts());
+        let provider = Provider::local(LOCAL_PROVIDER_ID, server, &choice.name, choice.context_tokens, choice.sampling, settings.llm.timeouts());
         self.set_local_status(ready(LOCAL_PROVIDER_ID, &choice.name));
         *slot = Some(provider.clone());
         Ok(provider)

@@ -3,6 +3,10 @@
 //! connection before saving.
 
 use crate::error::Refusal;
+use crate::llm::sampling::Sampling;
+
+/// The context windows a model may be given, in tokens.
+pub const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +33,7 @@ pub struct ProviderView {
     pub api_key_env: Option<String>,
     pub tools: bool,
     pub context_window: Option<u32>,
+    pub sampling: Sampling,
     pub key: KeyStorage,
 }
 
@@ -49,6 +54,8 @@ pub struct ProviderInput {
     pub tools: bool,
     #[serde(default)]
     pub context_window: Option<u32>,
+    #[serde(default)]
+    pub sampling: Sampling,
 }
 
 fn yes() -> bool {
@@ -89,6 +96,10 @@ impl ProviderInput {
         if self.model.trim().is_empty() {
             return Err(invalid(Refusal::NoModelName));
         }
+        self.sampling.check()?;
+        if self.context_window.is_some_and(|w| !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&w)) {
+            return Err(invalid(Refusal::OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() }));
+        }
         Ok(ProviderSettings {
             id: id.to_string(),
             kind: self.kind,
@@ -98,6 +109,7 @@ impl ProviderInput {
             api_key: None,
             tools: self.tools,
             context_window: self.context_window.filter(|w| *w > 0),
+            sampling: self.sampling,
         })
     }
 }
@@ -135,6 +147,7 @@ impl ProviderAdmin {
             api_key_env: p.api_key_env.clone(),
             tools: p.tools,
             context_window: p.context_window,
+            sampling: p.sampling,
             key,
         }
     }
@@ -239,7 +252,7 @@ impl ProviderAdmin {
             .or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(30), idle: Duration::from_secs(30) };
         let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
-        let request = ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5) };
+        let request = ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5), general_cap: false };
         let started = Instant::now();
         let result = client.stream_chat(&request, |_| {}).await;
         let latency_ms = started.elapsed().as_millis() as u64;

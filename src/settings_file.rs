@@ -56,6 +56,12 @@ fn replace_providers(doc: &mut DocumentMut, providers: &[ProviderSettings], chat
         if !p.tools {
             table["tools"] = value(false);
         }
+        if let Some(window) = p.context_window {
+            table["context_window"] = value(i64::from(window));
+        }
+        if !p.sampling.is_unset() {
+            table["sampling"] = toml_edit::Item::Table(sampling_table(&p.sampling));
+        }
         list.push(table);
     }
     if providers.is_empty() {
@@ -72,6 +78,44 @@ fn replace_providers(doc: &mut DocumentMut, providers: &[ProviderSettings], chat
 }
 
 /// Sets `[user] timezone` in the file at `path`, keeping the rest as it is.
+fn sampling_table(sampling: &crate::llm::sampling::Sampling) -> Table {
+    let mut table = Table::new();
+    // f32 → f64 through the decimal text, so 0.7 is written as 0.7, not 0.699999988.
+    let decimal = |v: f32| value(v.to_string().parse::<f64>().unwrap_or(f64::from(v)));
+    if let Some(v) = sampling.temperature {
+        table["temperature"] = decimal(v);
+    }
+    if let Some(v) = sampling.top_p {
+        table["top_p"] = decimal(v);
+    }
+    if let Some(v) = sampling.repeat_penalty {
+        table["repeat_penalty"] = decimal(v);
+    }
+    if let Some(v) = sampling.max_tokens {
+        table["max_tokens"] = value(i64::from(v));
+    }
+    table
+}
+
+/// The local model's sampling and context window (`[local_model]`); unset values are
+/// removed, so the catalogue's defaults apply again.
+pub fn save_local_sampling(path: &Path, sampling: &crate::llm::sampling::Sampling, context_tokens: Option<u32>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let local = table_at(doc, &["local_model"]);
+        if sampling.is_unset() {
+            local.remove("sampling");
+        } else {
+            local["sampling"] = toml_edit::Item::Table(sampling_table(sampling));
+        }
+        match context_tokens {
+            Some(tokens) => local["context_tokens"] = value(i64::from(tokens)),
+            None => {
+                local.remove("context_tokens");
+            }
+        }
+    })
+}
+
 pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         if !doc.contains_key("user") {
@@ -186,6 +230,7 @@ mod tests {
             api_key: Some("sk-must-not-be-written".into()),
             tools: true,
             context_window: None,
+            sampling: Default::default(),
         }
     }
 

@@ -106,6 +106,8 @@ pub fn run() {
             model_commands::pause_download,
             model_commands::discard_download,
             model_commands::import_model,
+            model_commands::local_tuning,
+            model_commands::set_local_tuning,
             model_commands::use_local_model,
             model_commands::remove_local_model,
             commands::retry_reply,

@@ -1,5 +1,6 @@
 //! IPC commands for the welcome and the model manager: each a few lines calling the core.
 
+use sidecar::local_models::tuning::{TuningInput, TuningView};
 use sidecar::llm::discover::FoundServer;
 use sidecar::llm::presets::{Preset, PRESETS};
 use sidecar::local_models::{HubView, Switched};
@@ -75,4 +76,15 @@ pub async fn use_local_model(core: Core<'_>, name: Option<String>) -> Result<Swi
 pub async fn remove_local_model(core: Core<'_>, name: String) -> Result<HubView, CommandError> {
     core.model_hub().remove(&name).await?;
     Ok(core.model_hub().view())
+}
+
+#[tauri::command]
+pub fn local_tuning(core: Core<'_>) -> TuningView {
+    core.model_hub().tuning()
+}
+
+/// Saves the local model's sampling and window; the server restarts on them.
+#[tauri::command]
+pub async fn set_local_tuning(core: Core<'_>, input: TuningInput) -> Result<TuningView, CommandError> {
+    Ok(core.model_hub().set_tuning(input).await?)
 }

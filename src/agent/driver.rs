@@ -166,6 +166,7 @@ async fn call_model(
         messages,
         tools: if with_tools { context.tools.specs() } else { Vec::new() },
         max_tokens: context.max_tokens,
+        general_cap: true,
     };
     let conversation_id = context.conversation_id;
     let visible = &mut ledger.visible;
@@ -261,6 +262,7 @@ async fn summarize_long_text(
             ],
             tools: Vec::new(),
             max_tokens: Some(limit as u32),
+            general_cap: false,
         };
         let summarizer = context.summarize_chain.as_ref().unwrap_or(&context.chain);
         let call_model = router::complete(&summarizer.providers, summarizer.pinned, &context.policy, &request, |_| {}, |_| {});

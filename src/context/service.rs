@@ -200,6 +200,7 @@ impl ContextService {
             messages: digest::request_messages(previous, &transcript),
             tools: Vec::new(),
             max_tokens: Some(DIGEST_MAX_TOKENS),
+            general_cap: false,
         };
         // A cheaper summary model, when one is routed; else the turn's own chain.
         let routed = self.models.routed(Purpose::Summarize);

@@ -5,6 +5,7 @@
 //! as `input_json_delta` fragments; tool results go back as `tool_result` blocks in a
 //! user message (consecutive results share one); `max_tokens` is required.
 
+use super::sampling::Sampling;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -27,6 +28,10 @@ pub struct AnthropicClient {
 struct WireRequest<'a> {
     model: &'a str,
     max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f32>,
     #[serde(skip_serializing_if = "String::is_empty")]
     system: String,
     messages: Vec<Value>,
@@ -70,7 +75,7 @@ impl AnthropicClient {
         mut on_delta: impl FnMut(&str),
     ) -> Result<Completion, LlmError> {
         let url = self.messages_url();
-        let body = wire_request(&self.endpoint.model, request);
+        let body = wire_request(&self.endpoint.model, request, &self.endpoint.sampling);
         let mut http = self
             .endpoint
             .http
@@ -91,7 +96,8 @@ impl AnthropicClient {
     }
 }
 
-fn wire_request<'a>(model: &'a str, request: &ChatRequest) -> WireRequest<'a> {
+/// The Messages API body. It has no repetition penalty, so that setting is not sent.
+fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) -> WireRequest<'a> {
     let system = request
         .messages
         .iter()
@@ -138,7 +144,9 @@ fn wire_request<'a>(model: &'a str, request: &ChatRequest) -> WireRequest<'a> {
     }
     WireRequest {
         model,
-        max_tokens: request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        max_tokens: sampling.reply_cap(request.max_tokens, request.general_cap).unwrap_or(DEFAULT_MAX_TOKENS),
+        temperature: sampling.temperature,
+        top_p: sampling.top_p,
         system,
         messages,
         tools: request

@@ -61,6 +61,7 @@ pub async fn complete(
     let request = ChatRequest {
         messages: demo_messages(&request.messages),
         max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))),
+        general_cap: false,
         ..request.clone()
     };
     let guard = Mutex::new(RepetitionGuard::default());

@@ -31,6 +31,8 @@ pub struct Endpoint {
     pub(crate) model: String,
     pub(crate) api_key: Option<String>,
     pub(crate) timeouts: Timeouts,
+    /// How this model samples; unset values are the server's own.
+    pub(crate) sampling: super::sampling::Sampling,
 }
 
 impl Endpoint {
@@ -47,7 +49,12 @@ impl Endpoint {
             model: model.into(),
             api_key,
             timeouts,
+            sampling: super::sampling::Sampling::default(),
         }
+    }
+
+    pub fn with_sampling(self, sampling: super::sampling::Sampling) -> Self {
+        Self { sampling, ..self }
     }
 
     pub fn model(&self) -> &str {

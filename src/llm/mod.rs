@@ -13,6 +13,7 @@ pub mod provider;
 pub mod repetition;
 pub mod retry;
 pub mod router;
+pub mod sampling;
 pub mod sse;
 
 use std::time::Duration;
@@ -133,6 +134,9 @@ pub struct ChatRequest {
     pub messages: Vec<ChatMessage>,
     pub tools: Vec<ToolSpec>,
     pub max_tokens: Option<u32>,
+    /// `max_tokens` is the user's general reply length (`llm.max_tokens`), which a
+    /// model's own reply length replaces; otherwise it is the caller's own cap.
+    pub general_cap: bool,
 }
 
 /// Why the model stopped, normalised across wire formats.

@@ -33,6 +33,13 @@ struct WireRequest<'a> {
     stream_options: StreamOptions,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_p: Option<f32>,
+    /// llama.cpp's name; sent only when the user set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repeat_penalty: Option<f32>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<WireTool<'a>>,
 }
@@ -207,7 +214,10 @@ impl OpenAiClient {
             messages: request.messages.iter().map(wire_message).collect(),
             stream: true,
             stream_options: StreamOptions { include_usage: true },
-            max_tokens: request.max_tokens,
+            max_tokens: self.endpoint.sampling.reply_cap(request.max_tokens, request.general_cap),
+            temperature: self.endpoint.sampling.temperature,
+            top_p: self.endpoint.sampling.top_p,
+            repeat_penalty: self.endpoint.sampling.repeat_penalty,
             tools: request.tools.iter().map(wire_tool).collect(),
         };
         let mut http = self.endpoint.http.post(&url).json(&body);

@@ -38,7 +38,7 @@ impl Provider {
         if let Some(key) = &key {
             crate::redact::register(key);
         }
-        let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts);
+        let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts).with_sampling(settings.sampling);
         let client = match settings.kind {
             ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),
             ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
@@ -49,8 +49,8 @@ impl Provider {
 
     /// The offline model behind a running local server. It is far too small to call
     /// tools, so it is not offered any (they would also fill its small window).
-    pub fn local(id: &str, server: LocalServer, model: &str, context_window: u32, timeouts: Timeouts) -> Self {
-        let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts));
+    pub fn local(id: &str, server: LocalServer, model: &str, context_window: u32, sampling: super::sampling::Sampling, timeouts: Timeouts) -> Self {
+        let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts).with_sampling(sampling));
         Self {
             id: id.to_string(),
             client: WireClient::OpenAi(client),

@@ -8,8 +8,10 @@
 
 use serde::Serialize;
 
+use crate::llm::sampling::Sampling;
+
 /// One model the catalogue recommends.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CatalogueEntry {
     /// Short name for `sidecar models pull ID`.
     pub id: &'static str,
@@ -26,6 +28,18 @@ pub struct CatalogueEntry {
     pub min_ram_gb: u32,
     /// The window the model was trained for.
     pub context_tokens: u32,
+    /// The sampling its makers recommend (the model card's generation settings).
+    #[serde(skip)]
+    pub sampling: Sampling,
+}
+
+const fn card(temperature: f32, top_p: f32) -> Sampling {
+    Sampling { temperature: Some(temperature), top_p: Some(top_p), repeat_penalty: None, max_tokens: None }
+}
+
+/// The catalogue's recommended sampling for a model file, if it is one of its own.
+pub fn sampling_for(file: &str) -> Sampling {
+    CATALOGUE.iter().find(|e| e.file == file).map(|e| e.sampling).unwrap_or_default()
 }
 
 /// The catalogue, smallest first.
@@ -40,6 +54,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         licence: "Apache-2.0",
         min_ram_gb: 4,
         context_tokens: 40_960,
+        sampling: card(0.7, 0.8),
     },
     CatalogueEntry {
         id: "llama3.2-3b",
@@ -51,6 +66,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         licence: "Llama 3.2 Community License",
         min_ram_gb: 6,
         context_tokens: 131_072,
+        sampling: card(0.6, 0.9),
     },
     CatalogueEntry {
         id: "qwen3-4b",
@@ -62,6 +78,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         licence: "Apache-2.0",
         min_ram_gb: 8,
         context_tokens: 40_960,
+        sampling: card(0.7, 0.8),
     },
     CatalogueEntry {
         id: "gemma3-4b",
@@ -73,6 +90,7 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
         licence: "Gemma Terms of Use",
         min_ram_gb: 8,
         context_tokens: 131_072,
+        sampling: card(1.0, 0.95),
     },
 ];
 

@@ -105,6 +105,14 @@ impl ModelHub {
         }
     }
 
+    pub(super) fn models(&self) -> &Models {
+        &self.models
+    }
+
+    pub(super) fn config_path(&self) -> Option<&Path> {
+        self.config_path.as_deref()
+    }
+
     pub fn library(&self) -> &ModelLibrary {
         &self.library
     }

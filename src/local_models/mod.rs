@@ -9,6 +9,7 @@ pub mod gguf;
 pub mod hub;
 pub mod library;
 pub mod machine;
+pub mod tuning;
 
 pub use choice::{LocalChoice, DEFAULT_LOCAL_CONTEXT};
 pub use hub::{DownloadState, HubView, ModelHub, Switched};

@@ -292,7 +292,7 @@ impl ProactiveService {
     /// One short model call, no tools, no history; its usage is recorded.
     async fn decision_call(&self, messages: Vec<crate::llm::ChatMessage>) -> Result<String, String> {
         let chain = self.models.chain_for(Purpose::Proactive).await?;
-        let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS) };
+        let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS), general_cap: false };
         self.models.call_once(&chain, request, Purpose::Proactive, None, DECISION_TIMEOUT).await
     }
 

@@ -67,6 +67,9 @@ pub struct ProviderSettings {
     /// The model's context window in tokens; known models have a built-in value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_window: Option<u32>,
+    /// How this model samples (`[providers.sampling]`); unset, the server's defaults.
+    #[serde(default, skip_serializing_if = "crate::llm::sampling::Sampling::is_unset")]
+    pub sampling: crate::llm::sampling::Sampling,
 }
 
 fn yes() -> bool {
@@ -363,6 +366,10 @@ pub struct LocalModelSettings {
     /// The GGUF file the local server runs (`sidecar models use NAME` sets it); unset,
     /// the built-in demo model.
     pub model: Option<PathBuf>,
+    /// How the local model samples; unset values come from the catalogue's entry for
+    /// the model, else llama.cpp's defaults.
+    #[serde(default, skip_serializing_if = "crate::llm::sampling::Sampling::is_unset")]
+    pub sampling: crate::llm::sampling::Sampling,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -452,6 +459,7 @@ impl Settings {
                 api_key: key,
                 tools: true,
                 context_window: None,
+                sampling: Default::default(),
             });
             self.routing.chat.retain(|id| id != "env");
             self.routing.chat.insert(0, "env".into());

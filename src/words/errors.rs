@@ -288,5 +288,16 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::StoppedBeforeModel => "detenido antes de que el modelo estuviera listo".into(),
         Refusal::StoppedWhileFolding => "detenido mientras se resumían los mensajes antiguos".into(),
         Refusal::ShuttingDown => "Sidecar se está cerrando".into(),
+        Refusal::OutOfRange { name, low, high } => {
+            let name = match *name {
+                "temperature" => "la temperatura",
+                "top_p" => "top-p",
+                "repeat_penalty" => "la penalización por repetición",
+                "max_tokens" => "la longitud máxima de respuesta",
+                "context" => "el contexto",
+                other => other,
+            };
+            format!("{name} debe ir de {low} a {high}")
+        }
     }
 }

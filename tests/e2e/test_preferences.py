@@ -129,7 +129,7 @@ def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
     config.write_text("")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
-        open_settings(session)
+        session.settings("search")
         session.tap("[data-testid=search-searxng]")
         field = session.wait_for("[data-testid=search-url]", 5)
         session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")

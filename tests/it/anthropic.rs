@@ -65,6 +65,7 @@ async fn tool_use_blocks_are_assembled_from_input_json_deltas() {
             parameters: json!({"type": "object", "properties": {"location": {"type": "string"}}}),
         }],
         max_tokens: Some(300),
+        general_cap: false,
     };
     let completion = client(&server.base_url).stream_chat(&request, |t| streamed.push_str(t)).await.unwrap();
     assert_eq!(streamed, "Let me check.");
@@ -103,6 +104,7 @@ async fn tool_results_go_back_as_tool_result_blocks_in_one_user_message() {
         ],
         tools: vec![],
         max_tokens: None,
+        general_cap: false,
     };
     let completion = client(&server.base_url).stream_chat(&request, |_| {}).await.unwrap();
     assert_eq!(completion.text, "Sunny, 18 °C.");

@@ -45,6 +45,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
                 messages: vec![ChatMessage::system("You are concise."), ChatMessage::user("Say hello in one sentence.")],
                 tools: vec![],
                 max_tokens: Some(48),
+                general_cap: false,
             },
             |_| pieces += 1,
         )
@@ -67,6 +68,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
                 messages: vec![ChatMessage::user("Count from one to fifty in words.")],
                 tools: vec![],
                 max_tokens: Some(4),
+                general_cap: false,
             },
             |_| {},
         )

@@ -34,6 +34,7 @@ mod openai_stream;
 mod proactive;
 mod provider_admin;
 mod queue;
+mod sampling;
 mod reminders;
 mod reminders_kept;
 mod services;

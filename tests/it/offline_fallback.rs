@@ -93,7 +93,7 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     let long = vec![delta("Hello! I am a small model and"), finish("length")];
     let server = ScriptedServer::start(vec![stream(looping), stream(long)]).await;
     let provider = scripted(&server.base_url);
-    let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024) };
+    let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024), general_cap: true };
     let policy = sidecar::llm::router::RetryPolicy::default();
     let mut shown = String::new();
     let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar::locale::Lang::En).await.unwrap();

@@ -28,6 +28,7 @@ fn input(id: &str, url: &str, key: Option<&str>) -> ProviderInput {
         api_key_env: None,
         tools: true,
         context_window: None,
+        sampling: Default::default(),
     }
 }
 

@@ -1,0 +1,71 @@
+//! The local model's sampling and context window as Settings shows and changes them:
+//! what the user set, what applies when they set nothing (the catalogue's values for
+//! the model, its own window), and the ranges the core accepts.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{CompanionError, Refusal};
+use crate::llm::sampling::{Sampling, SamplingLimits, LIMITS};
+use crate::provider_admin::CONTEXT_RANGE;
+
+use super::choice::LocalChoice;
+use super::hub::ModelHub;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TuningView {
+    /// The model these apply to.
+    pub model: String,
+    /// What the user set; unset values follow `defaults`.
+    pub sampling: Sampling,
+    /// What applies to this model when nothing is set (empty: llama.cpp's own).
+    pub defaults: Sampling,
+    pub context_tokens: Option<u32>,
+    pub context_default: u32,
+    pub limits: SamplingLimits,
+    pub context_range: (u32, u32),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct TuningInput {
+    #[serde(default)]
+    pub sampling: Sampling,
+    #[serde(default)]
+    pub context_tokens: Option<u32>,
+}
+
+impl ModelHub {
+    pub fn tuning(&self) -> TuningView {
+        let settings = self.models().settings();
+        let unset = crate::settings::LocalModelSettings { sampling: Sampling::default(), context_tokens: None, ..settings.local_model.clone() };
+        let defaults = LocalChoice::from_settings(&unset);
+        TuningView {
+            model: defaults.name.clone(),
+            sampling: settings.local_model.sampling,
+            defaults: defaults.sampling,
+            context_tokens: settings.local_model.context_tokens,
+            context_default: defaults.context_tokens,
+            limits: LIMITS,
+            context_range: CONTEXT_RANGE,
+        }
+    }
+
+    /// Saves the local model's tuning; a new window restarts the server, since it is
+    /// fixed when the server starts. Sampling applies to the next reply.
+    pub async fn set_tuning(&self, input: TuningInput) -> Result<TuningView, CompanionError> {
+        input.sampling.check()?;
+        if input.context_tokens.is_some_and(|c| !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&c)) {
+            return Err(Refusal::OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() }.into());
+        }
+        let mut settings = (*self.models().settings()).clone();
+        settings.local_model.sampling = input.sampling;
+        settings.local_model.context_tokens = input.context_tokens;
+        if let Some(config) = self.config_path() {
+            crate::settings_file::save_local_sampling(config, &input.sampling, input.context_tokens).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        self.models().replace_settings(settings);
+        // A running server keeps its window, and its client its sampling, until
+        // restarted; one not running starts with the new ones.
+        self.models().restart_local().await.map_err(CompanionError::ModelUnavailable)?;
+        Ok(self.tuning())
+    }
+}
