@@ -171,7 +171,33 @@ export interface ProviderView {
   model: string;
   api_key_env: string | null;
   tools: boolean;
+  context_window?: number | null;
+  sampling?: Sampling;
   key: KeyStorage;
+}
+
+/** How a model samples; an absent value is the model's default. */
+export interface Sampling {
+  temperature?: number | null;
+  top_p?: number | null;
+  repeat_penalty?: number | null;
+  max_tokens?: number | null;
+}
+export interface SamplingLimits {
+  temperature: [number, number];
+  top_p: [number, number];
+  repeat_penalty: [number, number];
+  max_tokens: [number, number];
+}
+/** The local model's sampling and window, with what applies when nothing is set. */
+export interface TuningView {
+  model: string;
+  sampling: Sampling;
+  defaults: Sampling;
+  context_tokens: number | null;
+  context_default: number;
+  limits: SamplingLimits;
+  context_range: [number, number];
 }
 
 export interface ProviderInput {
@@ -183,6 +209,7 @@ export interface ProviderInput {
   api_key_env?: string | null;
   tools: boolean;
   context_window?: number | null;
+  sampling?: Sampling;
 }
 
 export interface SavedProvider {
@@ -748,6 +775,9 @@ export const api = {
   removeProvider: (id: string) => invoke<string | null>("remove_provider", { id }),
   orderProviders: (ids: string[]) => invoke<string | null>("order_providers", { ids }),
   testProvider: (input: ProviderInput) => invoke<ConnectionTest>("test_provider", { input }),
+  localTuning: () => invoke<TuningView>("local_tuning"),
+  setLocalTuning: (sampling: Sampling, contextTokens: number | null) =>
+    invoke<TuningView>("set_local_tuning", { input: { sampling, context_tokens: contextTokens } }),
   usageReport: () => invoke<UsageReport>("usage_report"),
   pinnedModel: () => invoke<string | null>("pinned_model"),
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),

@@ -101,4 +101,32 @@ describe("the local model manager", () => {
     await waitFor(() => expect(core.invoked("import_model").at(-1)?.args).toEqual({ path: "/home/ana/models/tiny.gguf" }));
     expect(core.invoked("plugin:dialog|open")[0].args).toMatchObject({ options: { filters: [{ extensions: ["gguf"] }] } });
   });
+
+  it("tunes the offline model over the catalogue's defaults and says the core's refusal", async () => {
+    const core = new FakeCore();
+    core.tuning = { ...core.tuning, model: "Llama-3.2-3B-Instruct-Q4_K_M", defaults: { temperature: 0.6, top_p: 0.9 }, context_default: 8192 };
+    core.handlers.set_local_tuning = (args) => {
+      const { input } = args as { input: { sampling: { temperature?: number | null }; context_tokens: number | null } };
+      if ((input.context_tokens ?? 512) < 512) return Promise.reject({ message: "context must be from 512 to 2000000", retryable: false });
+      return { ...core.tuning, sampling: input.sampling, context_tokens: input.context_tokens };
+    };
+    renderModels();
+    const user = userEvent.setup();
+    const form = await screen.findByTestId("local-tuning");
+    expect(form).toHaveTextContent("Sampling for the offline model (Llama-3.2-3B-Instruct-Q4_K_M)");
+    // The model's defaults show where nothing is set.
+    expect(within(form).getByTestId("local-sampling-temperature")).toHaveAttribute("placeholder", "0.6");
+    expect(within(form).getByTestId("local-sampling-context")).toHaveAttribute("placeholder", "8192");
+    // The ranges the core sent bound the fields; what the core refuses is said.
+    expect(within(form).getByTestId("local-sampling-temperature")).toHaveAttribute("max", "2");
+    await user.type(within(form).getByTestId("local-sampling-context"), "100");
+    await user.click(within(form).getByTestId("local-tuning-save"));
+    expect(await within(form).findByRole("alert")).toHaveTextContent("context must be from 512");
+    await user.clear(within(form).getByTestId("local-sampling-context"));
+    await user.type(within(form).getByTestId("local-sampling-temperature"), "0.2");
+    await user.type(within(form).getByTestId("local-sampling-context"), "16384");
+    await user.click(within(form).getByTestId("local-tuning-save"));
+    expect(core.invoked("set_local_tuning").at(-1)!.args).toEqual({ input: { sampling: { temperature: 0.2 }, context_tokens: 16384 } });
+    expect(await within(form).findByRole("status")).toHaveTextContent("restarted with these settings");
+  });
 });

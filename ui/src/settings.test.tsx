@@ -205,4 +205,25 @@ describe("settings navigation", () => {
     expect(search).toHaveValue("");
     expect(screen.getByTestId("settings-nav-data")).toHaveAttribute("aria-current", "page");
   });
+
+  it("a provider's sampling and context are edited in its form and sent as set", async () => {
+    const core = new FakeCore();
+    core.providers = [{ ...primary, kind: "anthropic", context_window: 200000, sampling: { temperature: 0.4 } }];
+    core.handlers.save_provider = (args) => ({ provider: { ...primary, ...(args as { input: ProviderInput }).input }, warning: null });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    await user.click(screen.getByTestId("settings-nav-providers"));
+    await user.click(await screen.findByRole("button", { name: "Edit" }));
+    const form = screen.getByTestId("provider-form");
+    expect(within(form).getByTestId("provider-sampling-temperature")).toHaveValue(0.4);
+    expect(within(form).getByTestId("provider-sampling-context")).toHaveValue(200000);
+    // Anthropic's API has no repetition penalty: no field for it.
+    expect(within(form).queryByTestId("provider-sampling-repeat_penalty")).toBeNull();
+    await user.type(within(form).getByTestId("provider-sampling-max_tokens"), "4096");
+    await user.click(within(form).getByTestId("save-provider"));
+    const sent = (core.invoked("save_provider")[0].args as { input: ProviderInput }).input;
+    expect(sent.sampling).toEqual({ temperature: 0.4, max_tokens: 4096 });
+    expect(sent.context_window).toBe(200000);
+  });
 });

@@ -5,6 +5,7 @@ import { api, toCommandError, type CatalogueModel, type DownloadState, type HubV
 import { formatBytes } from "../format";
 import { useStrings } from "../i18n";
 import { useDownloads } from "../useDownloads";
+import { LocalTuning } from "./LocalTuning";
 
 export function DownloadLine({ state }: { state: DownloadState | undefined }) {
   const t = useStrings();
@@ -234,6 +235,7 @@ export function ModelsSettings() {
           {t.modelImportButton}
         </button>
       </form>
+      <LocalTuning />
     </section>
   );
 }

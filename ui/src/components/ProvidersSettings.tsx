@@ -11,6 +11,7 @@ import {
 } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { ModelListField } from "./ModelListField";
+import { SamplingFields } from "./SamplingFields";
 
 const EMPTY: ProviderInput = { id: "", kind: "openai", base_url: "", model: "", api_key: "", api_key_env: "", tools: true };
 
@@ -129,6 +130,17 @@ function ProviderForm({
         <input type="checkbox" checked={form.tools} onChange={(e) => set({ tools: e.target.checked })} />
         {t.fieldTools}
       </label>
+      <details className="sampling" open={!!form.sampling && Object.values(form.sampling).some((v) => v != null)}>
+        <summary>{t.samplingTitle}</summary>
+        <SamplingFields
+          value={form.sampling ?? {}}
+          onChange={(sampling) => set({ sampling })}
+          context={form.context_window}
+          onContext={(context_window) => set({ context_window })}
+          repeatPenalty={form.kind === "openai"}
+          testIdPrefix="provider-sampling"
+        />
+      </details>
       {test && (
         <div
           className={`test-result ${test === "running" ? "" : test.ok ? "ok" : "bad"}`}
@@ -214,7 +226,17 @@ export function ProvidersSettings() {
                   className="ghost small"
                   onClick={() =>
                     setForm({
-                      initial: { id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, api_key: "", api_key_env: p.api_key_env ?? "", tools: p.tools },
+                      initial: {
+                      id: p.id,
+                      kind: p.kind,
+                      base_url: p.base_url,
+                      model: p.model,
+                      api_key: "",
+                      api_key_env: p.api_key_env ?? "",
+                      tools: p.tools,
+                      context_window: p.context_window ?? null,
+                      sampling: p.sampling ?? {},
+                    },
                       editing: true,
                     })
                   }

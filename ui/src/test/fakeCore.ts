@@ -99,6 +99,15 @@ export class FakeCore {
     recommended: "qwen3-1.7b",
     folder: "/home/ana/.local/share/sidecar/models",
   };
+  tuning = {
+    model: "smollm2-360m-instruct-q8_0",
+    sampling: {},
+    defaults: {},
+    context_tokens: null,
+    context_default: 4096,
+    limits: { temperature: [0, 2], top_p: [0.01, 1], repeat_penalty: [1, 2], max_tokens: [16, 32768] },
+    context_range: [512, 2000000],
+  };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
 
@@ -167,6 +176,8 @@ export class FakeCore {
             return this.servers;
           case "model_hub":
             return this.hub;
+          case "local_tuning":
+            return this.tuning;
           case "time_zones":
             return ["America/Argentina/Buenos_Aires", "America/New_York", "Europe/Madrid", "Europe/Paris", "UTC"];
           case "command_table":
