@@ -91,6 +91,18 @@ pub enum Refusal {
     OutOfRange { name: &'static str, low: String, high: String },
 }
 
+impl From<crate::llm::sampling::OutOfRange> for Refusal {
+    fn from(o: crate::llm::sampling::OutOfRange) -> Self {
+        Refusal::OutOfRange { name: o.name, low: o.low, high: o.high }
+    }
+}
+
+impl From<crate::llm::sampling::OutOfRange> for CompanionError {
+    fn from(o: crate::llm::sampling::OutOfRange) -> Self {
+        CompanionError::Refused(o.into())
+    }
+}
+
 impl Refusal {
     /// A turn stopped on its way, which asking again may finish.
     fn interrupted(&self) -> bool {

@@ -6,7 +6,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::Refusal;
+/// A value out of its range, named as settings.toml names it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name} must be from {low} to {high}")]
+pub struct OutOfRange {
+    pub name: &'static str,
+    pub low: String,
+    pub high: String,
+}
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -61,9 +68,9 @@ impl Sampling {
     }
 
     /// Refuses a value out of its range, naming it.
-    pub fn check(&self) -> Result<(), Refusal> {
+    pub fn check(&self) -> Result<(), OutOfRange> {
         let within = |value: Option<f32>, (low, high): (f32, f32), name: &'static str| match value {
-            Some(v) if !(low..=high).contains(&v) || v.is_nan() => Err(Refusal::OutOfRange { name, low: low.to_string(), high: high.to_string() }),
+            Some(v) if !(low..=high).contains(&v) || v.is_nan() => Err(OutOfRange { name, low: low.to_string(), high: high.to_string() }),
             _ => Ok(()),
         };
         within(self.temperature, LIMITS.temperature, "temperature")?;
