@@ -271,15 +271,17 @@ impl Companion {
     }
 
     /// Reads a file to attach to the next message, cut to what the answering model's
-    /// context can hold.
-    pub fn attach(&self, path: &std::path::Path) -> Result<crate::attachments::Attachment, CompanionError> {
-        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let size = std::fs::metadata(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be opened: {e}")))?.len();
-        if size > crate::attachments::MAX_BYTES {
-            return Err(crate::attachments::AttachError::TooLarge { name, mb: size / (1024 * 1024) }.into());
-        }
-        let bytes = std::fs::read(path).map_err(|e| CompanionError::InvalidInput(format!("{name} could not be read: {e}")))?;
-        Ok(crate::attachments::read(&name, &bytes, self.context.attachment_budget())?)
+    /// context can hold. An image is kept for a model that sees images, and refused
+    /// with what to do for one that does not.
+    pub async fn attach(&self, path: &std::path::Path) -> Result<crate::attachments::Attachment, CompanionError> {
+        let pinned = self.conversation.pinned_provider().await?;
+        let sees_images = self.models.sees_images(pinned.as_deref());
+        let (path, data_dir, budget) = (path.to_path_buf(), self.data_dir.clone(), self.context.attachment_budget());
+        // Reading a PDF is work for a blocking thread, not for the runtime's.
+        let opened = tokio::task::spawn_blocking(move || crate::attachments::open(&path, sees_images, &data_dir, budget))
+            .await
+            .map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        Ok(opened?)
     }
 
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {

@@ -272,6 +272,16 @@ impl Models {
         self.builds.load(Ordering::Relaxed)
     }
 
+    /// Whether the model that answers a conversation pinned to `pinned` (else the first
+    /// of the chain) takes images. The offline model does not.
+    pub fn sees_images(&self, pinned: Option<&str>) -> bool {
+        let configured = self.configured.read().expect("providers lock");
+        match pinned {
+            Some(id) => configured.iter().find(|p| p.id == id).is_some_and(|p| p.supports_images),
+            None => configured.first().is_some_and(|p| p.supports_images),
+        }
+    }
+
     /// The context window the next chat would have, without starting anything.
     pub fn known_window(&self) -> u32 {
         let configured = self.configured.read().expect("providers lock");

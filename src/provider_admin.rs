@@ -34,6 +34,10 @@ pub struct ProviderView {
     pub tools: bool,
     pub context_window: Option<u32>,
     pub sampling: Sampling,
+    /// As set: `None` follows the model's name.
+    pub vision: Option<bool>,
+    /// Whether the model is sent images, as decided.
+    pub sees_images: bool,
     pub key: KeyStorage,
 }
 
@@ -56,6 +60,8 @@ pub struct ProviderInput {
     pub context_window: Option<u32>,
     #[serde(default)]
     pub sampling: Sampling,
+    #[serde(default)]
+    pub vision: Option<bool>,
 }
 
 fn yes() -> bool {
@@ -110,6 +116,7 @@ impl ProviderInput {
             tools: self.tools,
             context_window: self.context_window.filter(|w| *w > 0),
             sampling: self.sampling,
+            vision: self.vision,
         })
     }
 }
@@ -148,6 +155,8 @@ impl ProviderAdmin {
             tools: p.tools,
             context_window: p.context_window,
             sampling: p.sampling,
+            vision: p.vision,
+            sees_images: crate::llm::vision::sees_images(&p.model, p.vision),
             key,
         }
     }

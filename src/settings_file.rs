@@ -56,6 +56,9 @@ fn replace_providers(doc: &mut DocumentMut, providers: &[ProviderSettings], chat
         if !p.tools {
             table["tools"] = value(false);
         }
+        if let Some(vision) = p.vision {
+            table["vision"] = value(vision);
+        }
         if let Some(window) = p.context_window {
             table["context_window"] = value(i64::from(window));
         }
@@ -230,6 +233,7 @@ mod tests {
             api_key: Some("sk-must-not-be-written".into()),
             tools: true,
             context_window: None,
+            vision: None,
             sampling: Default::default(),
         }
     }

@@ -64,7 +64,7 @@ pub async fn send_with_files(core: Core<'_>, text: String, attachments: Vec<side
 
 #[tauri::command]
 pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar::attachments::Attachment, CommandError> {
-    Ok(blocking(&core, move |c| c.attach(&path)).await?)
+    Ok(core.attach(&path).await?)
 }
 
 #[tauri::command]

@@ -4,10 +4,12 @@
 //!
 //! Text, Markdown and code are read as UTF-8; PDF and DOCX have their text extracted
 //! ([`extract`]). A text longer than the budget keeps its start and end, cut in the
-//! middle like a large tool result, and says so. Images are refused with words that
-//! say why (no model here is sent images yet); so is anything that has no text.
+//! middle like a large tool result, and says so. Images go to models that take them
+//! ([`images`]: kept in the data directory, named in the message by a block); for the
+//! others they are refused with words that say why, as is anything that has no text.
 
 mod extract;
+pub mod images;
 
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +28,7 @@ pub enum AttachmentKind {
     Text,
     Pdf,
     Docx,
+    Image,
 }
 
 impl AttachmentKind {
@@ -34,6 +37,7 @@ impl AttachmentKind {
             Self::Text => "text",
             Self::Pdf => "pdf",
             Self::Docx => "docx",
+            Self::Image => "image",
         }
     }
 }
@@ -46,14 +50,17 @@ pub struct Attachment {
     pub text: String,
     /// The text was longer than the budget and cut in the middle.
     pub cut: bool,
-    /// Tokens the text costs.
+    /// Tokens the text costs (an image: what it is counted as).
     pub tokens: usize,
+    /// An image: where its bytes are kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<images::ImageFile>,
 }
 
 /// Why a file could not be attached.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum AttachError {
-    #[error("{name} is an image; the models here are sent text only, so describe it in words or paste its text")]
+    #[error("{name} is an image, and the model that answers takes text only: describe it in words, paste its text, or pick a model that sees images")]
     Image { name: String },
     #[error("{name} is too large to attach ({mb} MB; the limit is 25 MB)")]
     TooLarge { name: String, mb: u64 },
@@ -89,7 +96,23 @@ pub fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment
         (text, false)
     };
     let tokens = if cut { count(&text) } else { whole };
-    Ok(Attachment { name: name.replace('"', "'"), kind, text, cut, tokens })
+    Ok(Attachment { name: name.replace('"', "'"), kind, text, cut, tokens, image: None })
+}
+
+/// Opens the file at `path` as an attachment: an image is kept in `data_dir` when the
+/// answering model `sees_images`, anything else is read as text within `budget_tokens`.
+pub fn open(path: &std::path::Path, sees_images: bool, data_dir: &std::path::Path, budget_tokens: usize) -> Result<Attachment, AttachError> {
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let unreadable = |e: std::io::Error| AttachError::Unreadable { name: name.clone(), why: e.to_string() };
+    let size = std::fs::metadata(path).map_err(unreadable)?.len();
+    if size > MAX_BYTES {
+        return Err(AttachError::TooLarge { name, mb: size / (1024 * 1024) });
+    }
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    if sees_images && matches!(extract::sniff(&name, &bytes), extract::Sniffed::Image) {
+        return images::keep(data_dir, &name, &bytes);
+    }
+    read(&name, &bytes, budget_tokens)
 }
 
 /// The message the model gets: what the user typed, then each attachment's block.
@@ -97,7 +120,13 @@ pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
     let mut out = typed.trim().to_string();
     for a in attachments {
         let cut = if a.cut { " cut=\"middle\"" } else { "" };
-        out.push_str(&format!("\n\n{OPEN}{}\" kind=\"{}\"{cut}>\n{}\n{CLOSE}", a.name, a.kind.as_str(), a.text));
+        match &a.image {
+            Some(image) => out.push_str(&format!(
+                "\n\n{OPEN}{}\" kind=\"image\" media=\"{}\" file=\"{}\">\n[image]\n{CLOSE}",
+                a.name, image.media_type, image.file
+            )),
+            None => out.push_str(&format!("\n\n{OPEN}{}\" kind=\"{}\"{cut}>\n{}\n{CLOSE}", a.name, a.kind.as_str(), a.text)),
+        }
     }
     out
 }
@@ -113,6 +142,18 @@ pub fn blocks(content: &str) -> Option<&str> {
     split(content)?;
     let first = first_block(content)?;
     Some(&content[first..])
+}
+
+/// The images the attachment blocks of `content` name.
+pub fn images_in(content: &str) -> Vec<images::ImageFile> {
+    let Some(first) = first_block(content) else { return Vec::new() };
+    let attribute = |head: &str, name: &str| head.split(&format!("{name}=\"")).nth(1).and_then(|v| v.split('"').next()).map(str::to_string);
+    content[first..]
+        .split(OPEN)
+        .filter_map(|block| block.split(">\n").next())
+        .filter(|head| head.contains("kind=\"image\""))
+        .filter_map(|head| Some(images::ImageFile { media_type: attribute(head, "media")?, file: attribute(head, "file")? }))
+        .collect()
 }
 
 /// What the user typed and the attachments listed, when `content` carries any.

@@ -31,11 +31,15 @@ pub struct ManifestEntry {
 }
 
 /// Whether `path` is one a backup may hold: nothing absolute, no `..`, only the
-/// database, the settings and the knowledge files.
+/// database, the settings, the knowledge files and the images attached in the chat
+/// (named by their SHA-256).
 pub fn allowed(path: &str) -> bool {
     match path.split('/').collect::<Vec<_>>().as_slice() {
         ["sidecar.db"] | ["settings.toml"] => true,
         ["knowledge", name] => name.ends_with(".md") && !name.starts_with('.') && name.chars().all(|c| c.is_alphanumeric() || "._-".contains(c)),
+        ["attachments", name] => name.split_once('.').is_some_and(|(hash, extension)| {
+            hash.len() == 64 && hash.chars().all(|c| c.is_ascii_hexdigit()) && ["png", "jpeg", "gif", "webp"].contains(&extension)
+        }),
         _ => false,
     }
 }

@@ -89,14 +89,14 @@ impl Backups {
             .await
             .map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
-        let knowledge = self.data_dir.join("knowledge");
-        if let Ok(entries) = std::fs::read_dir(&knowledge) {
+        for folder in ["knowledge", crate::attachments::images::FOLDER] {
+            let Ok(entries) = std::fs::read_dir(self.data_dir.join(folder)) else { continue };
             let mut names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
             names.sort();
             for name in names {
-                let relative = format!("knowledge/{name}");
+                let relative = format!("{folder}/{name}");
                 if manifest::allowed(&relative) {
-                    files.push((relative, knowledge.join(name)));
+                    files.push((relative, self.data_dir.join(folder).join(name)));
                 }
             }
         }

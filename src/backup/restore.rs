@@ -76,7 +76,7 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
     let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
     std::fs::create_dir_all(&aside).map_err(io)?;
     let swap = |why: std::io::Error| BackupError::Swap { why: why.to_string(), aside: aside.clone() };
-    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge"] {
+    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge", crate::attachments::images::FOLDER] {
         let current = data_dir.join(name);
         if current.exists() {
             std::fs::rename(&current, aside.join(name)).map_err(swap)?;
@@ -88,8 +88,10 @@ pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, n
         std::fs::copy(config, aside.join("settings.toml")).map_err(swap)?;
     }
     std::fs::rename(staging.path().join("sidecar.db"), data_dir.join("sidecar.db")).map_err(swap)?;
-    if staging.path().join("knowledge").is_dir() {
-        std::fs::rename(staging.path().join("knowledge"), data_dir.join("knowledge")).map_err(swap)?;
+    for folder in ["knowledge", crate::attachments::images::FOLDER] {
+        if staging.path().join(folder).is_dir() {
+            std::fs::rename(staging.path().join(folder), data_dir.join(folder)).map_err(swap)?;
+        }
     }
     if let Some(config) = settings_to {
         let bytes = std::fs::read(staging.path().join("settings.toml")).map_err(swap)?;

@@ -83,6 +83,7 @@ pub fn message_tokens(message: &ChatMessage, count: Counter<'_>) -> usize {
     MESSAGE_OVERHEAD
         + count(&message.content)
         + message.tool_calls.iter().map(|c| MESSAGE_OVERHEAD + count(&c.name) + count(&c.arguments)).sum::<usize>()
+        + message.images.len() * crate::attachments::images::IMAGE_TOKENS
 }
 
 pub fn total_tokens(messages: &[ChatMessage], count: Counter<'_>) -> usize {

@@ -112,7 +112,8 @@ impl ContextService {
         let fixed = count(&base) + count(&crate::context::plan::render(&plan));
         let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
         let system = base + &context_blocks(live.summary.as_ref(), resumed.as_ref());
-        let prompt = prompt::assemble(system.clone(), &live.messages);
+        let mut prompt = prompt::assemble(system.clone(), &live.messages);
+        crate::attachments::images::fill(&mut prompt, &self.data_dir);
         Ok(TurnPrompt { system, prompt, limits, summarized_turns: live.summary.is_some() })
     }
 

@@ -96,6 +96,11 @@ impl AnthropicClient {
     }
 }
 
+/// The Messages API body as JSON, for tests that check its shape.
+pub fn request_body(model: &str, request: &ChatRequest, sampling: &Sampling) -> Value {
+    serde_json::to_value(wire_request(model, request, sampling)).unwrap_or_default()
+}
+
 /// The Messages API body. It has no repetition penalty, so that setting is not sent.
 fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) -> WireRequest<'a> {
     let system = request
@@ -108,7 +113,16 @@ fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) 
     let mut messages: Vec<Value> = Vec::new();
     for message in request.messages.iter().filter(|m| m.role != Role::System) {
         let (role, block_list) = match message.role {
-            Role::User => ("user", vec![json!({"type": "text", "text": message.content})]),
+            Role::User => {
+                // Images first, then the question: Anthropic's advice for image prompts.
+                let mut blocks: Vec<Value> = message
+                    .images
+                    .iter()
+                    .map(|image| json!({"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data}}))
+                    .collect();
+                blocks.push(json!({"type": "text", "text": message.content}));
+                ("user", blocks)
+            }
             Role::Assistant => {
                 let mut blocks = Vec::new();
                 if !message.content.is_empty() {

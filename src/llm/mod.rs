@@ -15,6 +15,7 @@ pub mod retry;
 pub mod router;
 pub mod sampling;
 pub mod sse;
+pub mod vision;
 
 use std::time::Duration;
 
@@ -92,6 +93,23 @@ pub struct ChatMessage {
     /// Set on tool messages whose tool failed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// Images that go with a user's message, for models that take them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImagePart>,
+}
+
+/// An image in a message: its media type and its bytes in base64.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImagePart {
+    pub media_type: String,
+    pub data: String,
+}
+
+impl std::fmt::Debug for ImagePart {
+    // Hand-written so a log line holds the size, not megabytes of base64.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ImagePart({}, {} base64 bytes)", self.media_type, self.data.len())
+    }
 }
 
 impl ChatMessage {
@@ -102,6 +120,7 @@ impl ChatMessage {
             tool_calls: Vec::new(),
             tool_call_id: None,
             is_error: false,
+            images: Vec::new(),
         }
     }
     pub fn system(content: impl Into<String>) -> Self {

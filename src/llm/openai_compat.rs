@@ -53,12 +53,19 @@ struct StreamOptions {
 struct WireMessage<'a> {
     role: &'static str,
     // Null (not "") on an assistant message that only calls tools: some servers
-    // reject an empty string there.
-    content: Option<&'a str>,
+    // reject an empty string there. A list of parts when images go with the text.
+    content: Option<WireContent<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tool_calls: Vec<WireToolCall<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_call_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WireContent<'a> {
+    Text(&'a str),
+    Parts(Vec<serde_json::Value>),
 }
 
 #[derive(Serialize)]
@@ -265,8 +272,14 @@ impl OpenAiClient {
 fn wire_message(message: &ChatMessage) -> WireMessage<'_> {
     let content = if message.role == Role::Assistant && message.content.is_empty() && !message.tool_calls.is_empty() {
         None
+    } else if message.images.is_empty() {
+        Some(WireContent::Text(message.content.as_str()))
     } else {
-        Some(message.content.as_str())
+        let mut parts = vec![serde_json::json!({"type": "text", "text": message.content})];
+        parts.extend(message.images.iter().map(|image| {
+            serde_json::json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", image.media_type, image.data)}})
+        }));
+        Some(WireContent::Parts(parts))
     };
     WireMessage {
         role: message.role.as_str(),

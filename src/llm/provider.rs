@@ -28,7 +28,13 @@ pub struct Provider {
     pub supports_tools: bool,
     /// Tokens the model reads at most (prompt and reply together).
     pub context_window: u32,
+    /// Whether the model is sent the images attached to messages.
+    pub supports_images: bool,
 }
+
+/// Told to a model that cannot see the image the user attached, so it says so rather
+/// than pretends.
+const IMAGE_NOT_SHOWN: &str = "\n\n[An image was attached here, but this model cannot see images. If the question needs it, say so and suggest a model that sees images.]";
 
 impl Provider {
     /// Builds the client for a configured provider.
@@ -44,7 +50,8 @@ impl Provider {
             ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
         };
         let context_window = crate::context::window::context_window(&settings.model, settings.context_window);
-        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window }
+        let supports_images = super::vision::sees_images(&settings.model, settings.vision);
+        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images }
     }
 
     /// The offline model behind a running local server. It is far too small to call
@@ -57,6 +64,8 @@ impl Provider {
             local: Some(Arc::new(server)),
             supports_tools: false,
             context_window,
+            // The local server is started without a vision projector.
+            supports_images: false,
         }
     }
 
@@ -87,19 +96,29 @@ impl Provider {
         }
     }
 
-    /// Streams a reply. Tools in the request are dropped for a provider that does
-    /// not take them.
+    /// Streams a reply. Tools and images in the request are dropped for a provider
+    /// that does not take them; the message then says an image was not shown.
     pub async fn stream_chat(
         &self,
         request: &ChatRequest,
         on_delta: impl FnMut(&str),
     ) -> Result<Completion, LlmError> {
+        let drop_tools = !self.supports_tools && !request.tools.is_empty();
+        let drop_images = !self.supports_images && request.messages.iter().any(|m| !m.images.is_empty());
         let stripped;
-        let request = if self.supports_tools || request.tools.is_empty() {
-            request
-        } else {
-            stripped = ChatRequest { tools: Vec::new(), ..request.clone() };
+        let request = if drop_tools || drop_images {
+            let mut copy = request.clone();
+            if drop_tools {
+                copy.tools.clear();
+            }
+            for message in copy.messages.iter_mut().filter(|m| !m.images.is_empty() && drop_images) {
+                message.images.clear();
+                message.content.push_str(IMAGE_NOT_SHOWN);
+            }
+            stripped = copy;
             &stripped
+        } else {
+            request
         };
         match &self.client {
             WireClient::OpenAi(c) => c.stream_chat(request, on_delta).await,

@@ -67,6 +67,9 @@ pub struct ProviderSettings {
     /// The model's context window in tokens; known models have a built-in value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_window: Option<u32>,
+    /// Whether the model takes images; unset, known vision models do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vision: Option<bool>,
     /// How this model samples (`[providers.sampling]`); unset, the server's defaults.
     #[serde(default, skip_serializing_if = "crate::llm::sampling::Sampling::is_unset")]
     pub sampling: crate::llm::sampling::Sampling,
@@ -459,6 +462,7 @@ impl Settings {
                 api_key: key,
                 tools: true,
                 context_window: None,
+                vision: None,
                 sampling: Default::default(),
             });
             self.routing.chat.retain(|id| id != "env");

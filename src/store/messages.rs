@@ -124,6 +124,7 @@ impl Message {
             tool_calls: self.tool_calls.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
             tool_call_id: self.tool_call_id.clone(),
             is_error: self.is_error,
+            images: Vec::new(),
         }
     }
 }

@@ -61,7 +61,10 @@ async fn text_pdf_and_docx_reach_the_model_and_the_chat_lists_them() {
     std::fs::write(files.join("sales.pdf"), pdf_saying("Quarterly sales rose 12 percent")).unwrap();
     std::fs::write(files.join("informe.docx"), docx_saying(&["Informe anual", "Ventas &amp; gastos"])).unwrap();
 
-    let attached: Vec<_> = ["plan.md", "sales.pdf", "informe.docx"].iter().map(|n| core.attach(&files.join(n)).unwrap()).collect();
+    let mut attached = Vec::new();
+    for n in ["plan.md", "sales.pdf", "informe.docx"].iter() {
+        attached.push(core.attach(&files.join(n)).await.unwrap());
+    }
     assert_eq!(attached.iter().map(|a| format!("{:?}", a.kind)).collect::<Vec<_>>(), ["Text", "Pdf", "Docx"]);
     assert!(attached[1].text.contains("Quarterly sales rose 12 percent"), "{:?}", attached[1].text);
     assert_eq!(attached[2].text, "Informe anual\nVentas & gastos");
@@ -88,16 +91,16 @@ async fn images_binaries_and_damaged_files_are_refused_in_words_and_a_long_file_
         std::fs::write(&path, bytes).unwrap();
         path
     };
-    let error = core.attach(&file("cat.jpg", b"\xff\xd8\xff\xe0 jpeg")).unwrap_err().to_string();
+    let error = core.attach(&file("cat.jpg", b"\xff\xd8\xff\xe0 jpeg")).await.unwrap_err().to_string();
     assert!(error.contains("cat.jpg is an image") && error.contains("describe it in words"), "{error}");
-    let error = core.attach(&file("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00")).unwrap_err().to_string();
+    let error = core.attach(&file("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00")).await.unwrap_err().to_string();
     assert!(error.contains("attach text, Markdown, code, PDF or DOCX"), "{error}");
-    let error = core.attach(&file("broken.pdf", b"%PDF-1.7\n1 0 obj <<")).unwrap_err().to_string();
+    let error = core.attach(&file("broken.pdf", b"%PDF-1.7\n1 0 obj <<")).await.unwrap_err().to_string();
     assert!(error.contains("broken.pdf could not be read"), "{error}");
-    let error = core.attach(&dir.path().join("missing.txt")).unwrap_err().to_string();
-    assert!(error.contains("missing.txt could not be opened"), "{error}");
+    let error = core.attach(&dir.path().join("missing.txt")).await.unwrap_err().to_string();
+    assert!(error.contains("missing.txt could not be read"), "{error}");
 
-    let long = core.attach(&file("book.txt", format!("CHAPTER ONE {} THE END", "and then it rained ".repeat(5_000)).as_bytes())).unwrap();
+    let long = core.attach(&file("book.txt", format!("CHAPTER ONE {} THE END", "and then it rained ".repeat(5_000)).as_bytes())).await.unwrap();
     assert!(long.cut, "a 4k window cannot hold 20k tokens");
     assert!(long.tokens <= 4096 / 2, "{} tokens", long.tokens);
     assert!(long.text.starts_with("CHAPTER ONE") && long.text.ends_with("THE END"));

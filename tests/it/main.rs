@@ -8,6 +8,7 @@ mod anthropic;
 mod backup;
 mod hostile_backups;
 mod hostile_files;
+mod images;
 mod chats;
 mod checkpoints;
 mod cli;

@@ -29,6 +29,7 @@ fn input(id: &str, url: &str, key: Option<&str>) -> ProviderInput {
         tools: true,
         context_window: None,
         sampling: Default::default(),
+        vision: None,
     }
 }
 

@@ -29,6 +29,7 @@ fn input(url: &str, sampling: Sampling) -> ProviderInput {
         tools: true,
         context_window: Some(32_768),
         sampling,
+        vision: None,
     }
 }
 

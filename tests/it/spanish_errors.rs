@@ -185,6 +185,7 @@ async fn the_provider_form_refuses_and_tests_in_spanish() {
         tools: true,
         context_window: None,
         sampling: Default::default(),
+        vision: None,
     };
     let refused = core.provider_admin().save_provider(input("mi proveedor", "https://x/v1")).unwrap_err();
     assert_eq!(errors::said(&refused, Lang::Es), "el nombre solo puede llevar letras, cifras, - y _");

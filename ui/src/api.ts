@@ -55,10 +55,12 @@ export interface AttachedFile {
 /** A file read for the next message (the core cut it to the context budget). */
 export interface Attachment {
   name: string;
-  kind: "text" | "pdf" | "docx";
+  kind: "text" | "pdf" | "docx" | "image";
   text: string;
   cut: boolean;
   tokens: number;
+  /** An image: where the core keeps it (sent back as is). */
+  image?: { media_type: string; file: string } | null;
 }
 
 export interface Message {
@@ -173,6 +175,10 @@ export interface ProviderView {
   tools: boolean;
   context_window?: number | null;
   sampling?: Sampling;
+  /** As set; null follows the model's name. */
+  vision?: boolean | null;
+  /** Whether the model is sent images, as the core decided. */
+  sees_images?: boolean;
   key: KeyStorage;
 }
 
@@ -210,6 +216,7 @@ export interface ProviderInput {
   tools: boolean;
   context_window?: number | null;
   sampling?: Sampling;
+  vision?: boolean | null;
 }
 
 export interface SavedProvider {

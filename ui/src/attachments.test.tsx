@@ -79,4 +79,18 @@ describe("attachments", () => {
     expect(mine.textContent).not.toContain("Informe anual");
     expect(within(mine).getByTestId("attachment-chip")).toHaveTextContent("DOCX informe.docx");
   });
+
+  it("an image for a model that sees is a chip and goes back to the core as the core gave it", async () => {
+    const core = new FakeCore();
+    const photo: Attachment = { name: "cat.png", kind: "image", text: "", cut: false, tokens: 1000, image: { media_type: "image/png", file: "ab12.png" } };
+    core.handlers.attach_file = () => photo;
+    core.handlers["plugin:dialog|open"] = () => ["/home/ana/cat.png"];
+    renderApp();
+    const user = userEvent.setup();
+    const composer = await screen.findByTestId("composer");
+    await user.click(screen.getByTestId("attach"));
+    expect(await screen.findByTestId("attachment-chip")).toHaveTextContent("IMG cat.png");
+    await user.type(composer, "What is this?{Enter}");
+    expect(core.invoked("send_with_files")[0].args).toEqual({ text: "What is this?", attachments: [photo] });
+  });
 });

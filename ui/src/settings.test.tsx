@@ -226,4 +226,20 @@ describe("settings navigation", () => {
     expect(sent.sampling).toEqual({ temperature: 0.4, max_tokens: 4096 });
     expect(sent.context_window).toBe(200000);
   });
+
+  it("a provider's images setting shows the core's decision and is sent as chosen", async () => {
+    const core = new FakeCore();
+    core.providers = [{ ...primary, sees_images: true, vision: null }];
+    core.handlers.save_provider = (args) => ({ provider: { ...primary, ...(args as { input: ProviderInput }).input }, warning: null });
+    renderApp("es");
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-settings"));
+    await user.click(screen.getByTestId("settings-nav-providers"));
+    await user.click(await screen.findByRole("button", { name: "Editar" }));
+    const vision = screen.getByTestId("field-vision");
+    expect(vision).toHaveDisplayValue("Automático (este modelo ve imágenes)");
+    await user.selectOptions(vision, "no");
+    await user.click(screen.getByTestId("save-provider"));
+    expect((core.invoked("save_provider")[0].args as { input: ProviderInput }).input.vision).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@
 import type { AttachedFile } from "../api";
 import { useStrings } from "../i18n";
 
-const KIND: Record<string, string> = { pdf: "PDF", docx: "DOCX" };
+const KIND: Record<string, string> = { pdf: "PDF", docx: "DOCX", image: "IMG" };
 
 export function AttachmentChip({ file, onRemove }: { file: AttachedFile; onRemove?: () => void }) {
   const t = useStrings();

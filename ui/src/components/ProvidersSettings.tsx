@@ -31,10 +31,13 @@ function keyLabel(t: Strings, key: KeyStorage): string {
 function ProviderForm({
   initial,
   editing,
+  seesImages,
   onDone,
 }: {
   initial: ProviderInput;
   editing: boolean;
+  /** The core's decision for the saved model, when editing. */
+  seesImages?: boolean;
   onDone: (message: string | null) => void;
 }) {
   const t = useStrings();
@@ -130,6 +133,18 @@ function ProviderForm({
         <input type="checkbox" checked={form.tools} onChange={(e) => set({ tools: e.target.checked })} />
         {t.fieldTools}
       </label>
+      <label>
+        {t.visionLabel}
+        <select
+          value={form.vision == null ? "auto" : form.vision ? "yes" : "no"}
+          onChange={(e) => set({ vision: e.target.value === "auto" ? null : e.target.value === "yes" })}
+          data-testid="field-vision"
+        >
+          <option value="auto">{t.visionAuto(form.model === initial.model ? seesImages : undefined)}</option>
+          <option value="yes">{t.visionYes}</option>
+          <option value="no">{t.visionNo}</option>
+        </select>
+      </label>
       <details className="sampling" open={!!form.sampling && Object.values(form.sampling).some((v) => v != null)}>
         <summary>{t.samplingTitle}</summary>
         <SamplingFields
@@ -174,7 +189,7 @@ function ProviderForm({
 export function ProvidersSettings() {
   const t = useStrings();
   const [providers, setProviders] = useState<ProviderView[] | null>(null);
-  const [form, setForm] = useState<{ initial: ProviderInput; editing: boolean } | null>(null);
+  const [form, setForm] = useState<{ initial: ProviderInput; editing: boolean; seesImages?: boolean } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
   const reload = useCallback(() => {
@@ -236,8 +251,10 @@ export function ProvidersSettings() {
                       tools: p.tools,
                       context_window: p.context_window ?? null,
                       sampling: p.sampling ?? {},
+                      vision: p.vision ?? null,
                     },
-                      editing: true,
+                    seesImages: p.sees_images,
+                    editing: true,
                     })
                   }
                 >
@@ -261,6 +278,7 @@ export function ProvidersSettings() {
             key={form.initial.id || "new"}
             initial={form.initial}
             editing={form.editing}
+            seesImages={form.seesImages}
             onDone={(m) => {
               setForm(null);
               if (m) setMessage(m);

@@ -28,6 +28,11 @@ export const modelsEn = {
   contextWindow: (n: number) => `${n >= 1_000_000 ? `${Math.round(n / 1_048_576)}M` : `${Math.round(n / 1024)}k`} context`,
   modelsTitle: "Local models",
   samplingTitle: "Sampling and context",
+  visionLabel: "Images",
+  visionAuto: (sees: boolean | undefined) =>
+    sees === undefined ? "Automatic, from the model's name" : `Automatic (${sees ? "this model sees images" : "text only"})`,
+  visionYes: "Sends images to this model",
+  visionNo: "Text only",
   samplingIntro: "Leave a field empty to use the model's default, shown in grey.",
   samplingDefault: "default",
   temperatureLabel: "Temperature (lower: steadier, higher: more varied)",
@@ -97,6 +102,11 @@ export const modelsEs: typeof modelsEn = {
   contextWindow: (n: number) => `contexto de ${n >= 1_000_000 ? `${Math.round(n / 1_048_576)}M` : `${Math.round(n / 1024)}k`}`,
   modelsTitle: "Modelos locales",
   samplingTitle: "Muestreo y contexto",
+  visionLabel: "Imágenes",
+  visionAuto: (sees: boolean | undefined) =>
+    sees === undefined ? "Automático, según el nombre del modelo" : `Automático (${sees ? "este modelo ve imágenes" : "solo texto"})`,
+  visionYes: "Envía imágenes a este modelo",
+  visionNo: "Solo texto",
   samplingIntro: "Deja un campo vacío para usar el valor por defecto del modelo, en gris.",
   samplingDefault: "por defecto",
   temperatureLabel: "Temperatura (más baja: más estable; más alta: más variada)",
