@@ -115,7 +115,7 @@ impl Chats {
             .chat_list()
             .conversation_of(message_id)
             .await?
-            .ok_or_else(|| CompanionError::InvalidInput(format!("message {message_id} is not in any conversation")))?;
+            .ok_or_else(|| CompanionError::from(Refusal::NotInAConversation(message_id)))?;
         self.open(id).await?;
         Ok(id)
     }

@@ -442,7 +442,7 @@ impl Companion {
             .parse()
             .map_err(|_| CompanionError::from(crate::error::Refusal::NotAZone(name.to_string())))?;
         if let Some(path) = &self.config_path {
-            crate::settings_file::save_timezone(path, zone.name()).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+            crate::settings_file::save_timezone(path, zone.name())?;
         }
         self.clock.set_zone(zone);
         Ok(zone)

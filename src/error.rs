@@ -42,6 +42,10 @@ pub enum CompanionError {
     Library(#[from] crate::local_models::library::LibraryError),
     #[error(transparent)]
     Refused(#[from] Refusal),
+    #[error(transparent)]
+    SettingsFile(#[from] crate::settings_file::SettingsFileError),
+    #[error(transparent)]
+    Calendar(#[from] crate::reminders::ics::IcsError),
 }
 
 /// Requests the core turns down, each worded in both languages (`words::errors`).
@@ -89,6 +93,22 @@ pub enum Refusal {
     ShuttingDown,
     #[error("{name} must be from {low} to {high}")]
     OutOfRange { name: &'static str, low: String, high: String },
+    #[error("\"{text}\" is not an address; write it whole, like {example}")]
+    NotAnAddress { text: String, example: &'static str },
+    #[error("\"{0}\" must start with http:// or https://")]
+    NotHttp(String),
+    #[error("SearXNG needs the address of an instance, like https://search.example.org")]
+    SearxngNeedsAddress,
+    #[error("Brave Search needs an API key (free at api-dashboard.search.brave.com)")]
+    BraveNeedsKey,
+    #[error("Write the endpoint's address, like http://localhost:11434/v1")]
+    EmbeddingsNeedAddress,
+    #[error("Name the embedding model, like nomic-embed-text")]
+    NoEmbeddingModel,
+    #[error("there is no checkpoint #{0}")]
+    NoCheckpoint(i64),
+    #[error("message {0} is not in any conversation")]
+    NotInAConversation(i64),
 }
 
 impl From<crate::llm::sampling::OutOfRange> for Refusal {

@@ -196,7 +196,7 @@ impl ChannelService {
 
     fn save_enabled(&self, channel: &str, enabled: bool) -> Result<(), CompanionError> {
         match &self.with.config_path {
-            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(|e| CompanionError::InvalidInput(e.to_string())),
+            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(CompanionError::from),
             None => Ok(()),
         }
     }

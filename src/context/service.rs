@@ -339,7 +339,7 @@ impl ContextService {
 
     /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
-        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
         if !checkpoint.status.can_become(status) {
             return Err(CompanionError::InvalidInput(format!(
                 "checkpoint #{id} is {} and cannot become {}",
@@ -397,7 +397,7 @@ impl ContextService {
 
     /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
     pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, CompanionError> {
-        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::InvalidInput(format!("there is no checkpoint #{id}")))?;
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
         let dir = self.data_dir.as_path().join("exports");
         let path = dir.join(format!("checkpoint-{id}.md"));
         std::fs::create_dir_all(&dir)

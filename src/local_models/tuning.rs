@@ -60,7 +60,7 @@ impl ModelHub {
         settings.local_model.sampling = input.sampling;
         settings.local_model.context_tokens = input.context_tokens;
         if let Some(config) = self.config_path() {
-            crate::settings_file::save_local_sampling(config, &input.sampling, input.context_tokens).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+            crate::settings_file::save_local_sampling(config, &input.sampling, input.context_tokens)?;
         }
         self.models().replace_settings(settings);
         // A running server keeps its window, and its client its sampling, until

@@ -3,6 +3,7 @@
 //! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
 //! re-embeds everything in the background.
 
+use crate::error::Refusal;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
@@ -70,13 +71,13 @@ impl MeaningSetup {
         let trimmed = |v: Option<String>| v.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
         let (mut url, mut model) = (trimmed(input.url), trimmed(input.model));
         if input.backend == EmbeddingsBackend::Openai {
-            let address = url.as_deref().ok_or_else(|| invalid("Write the endpoint's address, like http://localhost:11434/v1".into()))?;
-            let parsed = url::Url::parse(address).map_err(|_| invalid(format!("\"{address}\" is not an address; write it whole, like http://localhost:11434/v1")))?;
+            let address = url.as_deref().ok_or_else(|| CompanionError::from(Refusal::EmbeddingsNeedAddress))?;
+            let parsed = url::Url::parse(address).map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: address.to_string(), example: "http://localhost:11434/v1" }))?;
             if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(invalid(format!("\"{address}\" must start with http:// or https://")));
+                return Err(Refusal::NotHttp(address.to_string()).into());
             }
             if model.is_none() {
-                return Err(invalid("Name the embedding model, like nomic-embed-text".into()));
+                return Err(Refusal::NoEmbeddingModel.into());
             }
         } else {
             (url, model) = (None, None);
@@ -86,7 +87,7 @@ impl MeaningSetup {
             self.secrets.store(EMBEDDINGS_KEY_ID, &key);
         }
         if let Some(path) = &self.config_path {
-            crate::settings_file::save_embeddings(path, input.backend, url.as_deref(), model.as_deref()).map_err(|e| invalid(e.to_string()))?;
+            crate::settings_file::save_embeddings(path, input.backend, url.as_deref(), model.as_deref())?;
         }
         let choice = {
             let mut settings = self.settings.write().expect("meaning settings lock");
@@ -98,6 +99,3 @@ impl MeaningSetup {
     }
 }
 
-fn invalid(message: String) -> CompanionError {
-    CompanionError::InvalidInput(message)
-}

@@ -107,7 +107,7 @@ impl Preferences {
 
     fn save(&self, key: &str, setting: &str) -> Result<(), CompanionError> {
         match &self.config_path {
-            Some(path) => crate::settings_file::save_desktop(path, key, setting).map_err(|e| CompanionError::InvalidInput(e.to_string())),
+            Some(path) => crate::settings_file::save_desktop(path, key, setting).map_err(CompanionError::from),
             None => Ok(()),
         }
     }

@@ -284,7 +284,7 @@ impl ReminderService {
         let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.all_day, text.to_string());
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
         let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
-        let (found, skipped) = read.map_err(|e| CompanionError::InvalidInput(format!("the calendar could not be read: {e}")))?.map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        let (found, skipped) = read.map_err(|e| CompanionError::InvalidInput(format!("the calendar could not be read: {e}")))??;
         let events: Vec<NewReminder> = found
             .iter()
             .map(|event| NewReminder {

@@ -2,6 +2,7 @@
 //! no setup, a SearXNG instance by its address, or Brave with a key kept in the
 //! system keychain. Saved under `[tools.web_search]`; the tool reads it at each search.
 
+use crate::error::Refusal;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
@@ -66,17 +67,17 @@ impl SearchSetup {
     pub fn save(&self, input: SearchInput) -> Result<SearchView, CompanionError> {
         let url = input.url.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
         if let Some(url) = &url {
-            let parsed = url::Url::parse(url).map_err(|_| invalid(format!("\"{url}\" is not an address; write it whole, like https://search.example.org")))?;
+            let parsed = url::Url::parse(url).map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: url.to_string(), example: "https://search.example.org" }))?;
             if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(invalid(format!("\"{url}\" must start with http:// or https://")));
+                return Err(Refusal::NotHttp(url.to_string()).into());
             }
         }
         if input.backend == SearchBackend::Searxng && url.is_none() {
-            return Err(invalid("SearXNG needs the address of an instance, like https://search.example.org".into()));
+            return Err(Refusal::SearxngNeedsAddress.into());
         }
         let key = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
         if input.backend == SearchBackend::Brave && key.is_none() && self.brave_key().is_none() {
-            return Err(invalid("Brave Search needs an API key (free at api-dashboard.search.brave.com)".into()));
+            return Err(Refusal::BraveNeedsKey.into());
         }
         if let Some(key) = &key {
             crate::redact::register(key);
@@ -85,7 +86,7 @@ impl SearchSetup {
         // The address only means something for SearXNG; the others use their own.
         let url = if input.backend == SearchBackend::Searxng { url } else { None };
         if let Some(path) = &self.config_path {
-            crate::settings_file::save_web_search(path, input.backend, url.as_deref()).map_err(|e| invalid(e.to_string()))?;
+            crate::settings_file::save_web_search(path, input.backend, url.as_deref())?;
         }
         {
             let mut settings = self.settings.write().expect("search settings lock");
@@ -96,6 +97,3 @@ impl SearchSetup {
     }
 }
 
-fn invalid(message: String) -> CompanionError {
-    CompanionError::InvalidInput(message)
-}

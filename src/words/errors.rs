@@ -17,7 +17,9 @@ use crate::llm::{LlmError, TimeoutPhase};
 use crate::local_models::download::PullError;
 use crate::local_models::gguf::GgufError;
 use crate::local_models::library::LibraryError;
+use crate::reminders::ics::IcsError;
 use crate::settings::SettingsError;
+use crate::settings_file::SettingsFileError;
 use crate::store::StoreError;
 
 /// A core error as the user reads it.
@@ -116,6 +118,19 @@ fn companion(error: &CompanionError) -> String {
         CompanionError::Attach(e) => attach(e),
         CompanionError::Library(e) => library(e),
         CompanionError::Refused(e) => refusal(e),
+        CompanionError::SettingsFile(e) => settings_file(e),
+        CompanionError::Calendar(e) => match e {
+            IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),
+            IcsError::TooDeep => "este calendario anida sus partes a demasiada profundidad (los calendarios usan 3 como mucho); está dañado o hecho para dañar, y no se importó nada".into(),
+        },
+    }
+}
+
+fn settings_file(error: &SettingsFileError) -> String {
+    match error {
+        SettingsFileError::Read { path, source } => format!("no se puede leer {path}: {source}"),
+        SettingsFileError::Parse { path, message } => format!("{path} no es TOML válido, así que no se ha cambiado: {message}"),
+        SettingsFileError::Write { path, source } => format!("no se puede escribir {path}: {source}"),
     }
 }
 
@@ -288,6 +303,14 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::StoppedBeforeModel => "detenido antes de que el modelo estuviera listo".into(),
         Refusal::StoppedWhileFolding => "detenido mientras se resumían los mensajes antiguos".into(),
         Refusal::ShuttingDown => "Sidecar se está cerrando".into(),
+        Refusal::NotAnAddress { text, example } => format!("«{text}» no es una dirección; escríbela entera, como {example}"),
+        Refusal::NotHttp(text) => format!("«{text}» debe empezar por http:// o https://"),
+        Refusal::SearxngNeedsAddress => "SearXNG necesita la dirección de una instancia, como https://search.example.org".into(),
+        Refusal::BraveNeedsKey => "Brave Search necesita una clave de API (gratis en api-dashboard.search.brave.com)".into(),
+        Refusal::EmbeddingsNeedAddress => "Escribe la dirección del servicio, como http://localhost:11434/v1".into(),
+        Refusal::NoEmbeddingModel => "Indica el modelo de embeddings, como nomic-embed-text".into(),
+        Refusal::NoCheckpoint(id) => format!("no hay ningún punto de control #{id}"),
+        Refusal::NotInAConversation(_) => "ese mensaje no está en ninguna conversación".into(),
         Refusal::OutOfRange { name, low, high } => {
             let name = match *name {
                 "temperature" => "la temperatura",

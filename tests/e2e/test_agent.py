@@ -166,7 +166,7 @@ def test_a_bad_time_zone_is_a_warning_and_usage_shows_each_purpose(desktop, tmp_
         session.wait_for("[data-testid=provider-row]", 10)
         session.settings("logs")
         time.sleep(0.3)
-        session.screenshot(str(ARTIFACTS / "settings-logs.png"))
+        desktop.screenshot("settings-logs")
         logs = list((tmp_path / "data" / "logs").glob("sidecar.*.log"))
         assert logs, "the daily log file is in the data folder"
     finally:

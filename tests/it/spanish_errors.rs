@@ -69,6 +69,15 @@ fn refusals() -> Vec<Refusal> {
         Refusal::StoppedBeforeModel,
         Refusal::StoppedWhileFolding,
         Refusal::ShuttingDown,
+        Refusal::OutOfRange { name: "temperature", low: "0".into(), high: "2".into() },
+        Refusal::NotAnAddress { text: "buscador".into(), example: "https://search.example.org" },
+        Refusal::NotHttp("ftp://x".into()),
+        Refusal::SearxngNeedsAddress,
+        Refusal::BraveNeedsKey,
+        Refusal::EmbeddingsNeedAddress,
+        Refusal::NoEmbeddingModel,
+        Refusal::NoCheckpoint(2),
+        Refusal::NotInAConversation(9),
     ]
 }
 
@@ -90,6 +99,8 @@ fn every_kind_of_core_error_has_spanish_words() {
         CompanionError::Attach(AttachError::NoText { name: "a.bin".into(), what: "binario" }),
         CompanionError::Library(LibraryError::Unknown("qwen".into())),
         CompanionError::Library(LibraryError::NotAModel(GgufError::Truncated { path: "m.gguf".into() })),
+        CompanionError::Calendar(sidecar::reminders::ics::IcsError::TooDeep),
+        CompanionError::SettingsFile(sidecar::settings_file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
     ];
     all.extend(llm_errors().into_iter().map(|error| CompanionError::Route(RouteError::Failed { provider_id: "ollama".into(), error, streamed: false })));
     all.extend(refusals().into_iter().map(CompanionError::Refused));

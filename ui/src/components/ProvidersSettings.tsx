@@ -238,6 +238,7 @@ export function ProvidersSettings() {
                   ↓
                 </button>
                 <button
+                  data-testid="edit-provider"
                   className="ghost small"
                   onClick={() =>
                     setForm({
