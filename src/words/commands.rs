@@ -33,7 +33,7 @@ impl CommandWords {
 
     pub fn checkpoint_saved(self, id: i64, title: &str) -> String {
         if self.es() {
-            format!("Checkpoint #{id} guardado: {title}. Lo verás en Memoria → Checkpoints.")
+            format!("Punto de control #{id} guardado: {title}. Lo verás en Memoria → Puntos de control.")
         } else {
             format!("Checkpoint #{id} saved: {title}. It is listed under Memory → Checkpoints.")
         }
@@ -42,18 +42,18 @@ impl CommandWords {
     pub fn checkpoint_closed(self, id: i64, status: Status) -> String {
         if self.es() {
             let done = if status == Status::Completed { "completado" } else { "abandonado" };
-            format!("Checkpoint #{id} marcado como {done}.")
+            format!("Punto de control #{id} marcado como {done}.")
         } else {
             format!("Checkpoint #{id} marked {}.", status.as_str())
         }
     }
 
     pub fn no_open_checkpoint(self) -> String {
-        if self.es() { "Esta conversación no tiene un checkpoint abierto." } else { "This conversation has no open checkpoint." }.into()
+        if self.es() { "Esta conversación no tiene un punto de control abierto." } else { "This conversation has no open checkpoint." }.into()
     }
 
     pub fn no_checkpoints(self) -> String {
-        if self.es() { "Aún no hay checkpoints. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }.into()
+        if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }.into()
     }
 
     pub fn quiet_lifted(self) -> String {

@@ -27,7 +27,8 @@ def drop(session, paths):
 
 def test_dropped_files_are_sent_to_the_model_and_shown_as_chips(desktop, tmp_path):
     llm = ScriptedLlm([text_reply("The plan is to take the train; the report says sales rose.")])
-    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o-mini")])
+    # A text-only model: the picture is refused, in words.
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "llama3.2")])
     files = tmp_path / "files"
     files.mkdir()
     (files / "plan.md").write_text("# Trip\n- book the train to Porto\n")
@@ -49,6 +50,34 @@ def test_dropped_files_are_sent_to_the_model_and_shown_as_chips(desktop, tmp_pat
         assert "What do these say?" in mine and "plan.md" in mine and "informe.docx" in mine, mine
         assert "book the train" not in mine, "the chat shows chips, not the files' text"
         desktop.screenshot("attachments-sent")
+    finally:
+        desktop.close(session)
+        llm.close()
+
+
+# The smallest real PNG: one transparent pixel.
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def test_a_picture_goes_to_a_model_that_sees_it(desktop, tmp_path):
+    import base64
+    llm = ScriptedLlm([text_reply("One transparent pixel.")])
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "gpt-4o")])
+    photo = tmp_path / "pixel.png"
+    photo.write_bytes(base64.b64decode(PIXEL))
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        composer = session.wait_for("[data-testid=composer]", 20)
+        drop(session, [photo])
+        wait_until(lambda: session.texts("[data-testid=attachment-chip]"), 10, "no chip")
+        chip = session.texts("[data-testid=attachment-chip]")[0]
+        assert "IMG" in chip and "pixel.png" in chip, chip
+        session.send_keys(composer, "What is this?\ue007")
+        wait_until(lambda: "transparent pixel" in " ".join(session.texts("[data-testid=message-assistant] .content")), 30, "no reply")
+        sent = json.dumps(llm.requests[-1])
+        assert f"data:image/png;base64,{PIXEL}" in sent, sent[:2000]
+        assert "IMG" in session.texts("[data-testid=message-user] [data-testid=attachment-chip]")[-1]
+        desktop.screenshot("attachments-image")
     finally:
         desktop.close(session)
         llm.close()

@@ -78,7 +78,12 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
 
         session.script("""const s = document.querySelector('[data-testid=language]');
             s.value = 'es'; s.dispatchEvent(new Event('change', {bubbles: true}));""")
-        wait_until(lambda: session.texts("[data-testid=nav-settings]") == ["Ajustes"], 5, "the page is not in Spanish")
+        try:
+            wait_until(lambda: session.texts("[data-testid=nav-settings]") == ["Ajustes"], 10, "the page is not in Spanish")
+        except TimeoutError:
+            chosen = session.script("return document.querySelector('[data-testid=language]').value")
+            raise AssertionError(f"not Spanish: tab {session.texts('[data-testid=nav-settings]')}, select {chosen!r}, "
+                                 f"errors {session.texts('[role=alert]')}, file {config.read_text()!r}") from None
         assert "[desktop]" in config.read_text() and 'language = "es"' in config.read_text()
     finally:
         holder.kill()

@@ -139,6 +139,7 @@ export function SettingsView() {
           value={query}
           placeholder={t.settingsSearch}
           aria-label={t.settingsSearch}
+          title={`${t.settingsSearch} (Ctrl+F)`}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Escape") setQuery("");

@@ -6,7 +6,7 @@ const languageNames: Record<Lang, string> = { en: "English", es: "Español" };
 
 export const preferencesEn = {
   desktopTitle: "Appearance and desktop",
-  settingsSearch: "Search settings (Ctrl+F)",
+  settingsSearch: "Search settings",
   settingsNoMatch: (query: string) => `No setting mentions "${query}". Try another word, or pick a section.`,
   themeLabel: "Theme",
   themeSystem: "System",
@@ -29,7 +29,7 @@ export const preferencesEn = {
 
 export const preferencesEs: typeof preferencesEn = {
   desktopTitle: "Apariencia y escritorio",
-  settingsSearch: "Buscar en los ajustes (Ctrl+F)",
+  settingsSearch: "Buscar ajustes",
   settingsNoMatch: (query: string) => `Ningún ajuste menciona «${query}». Prueba otra palabra o elige una sección.`,
   themeLabel: "Tema",
   themeSystem: "Sistema",
