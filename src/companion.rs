@@ -391,7 +391,7 @@ impl Companion {
     }
 
     pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        crate::welcome::finish(&self.data_dir).map_err(|e| CompanionError::InvalidInput(format!("cannot write to the data folder: {e}")))
+        crate::welcome::finish(&self.data_dir).map_err(|e| crate::error::Refusal::cannot_write(&self.data_dir, e).into())
     }
 
     pub fn clock(&self) -> &Clock {

@@ -46,6 +46,8 @@ pub enum CompanionError {
     SettingsFile(#[from] crate::settings_file::SettingsFileError),
     #[error(transparent)]
     Calendar(#[from] crate::reminders::ics::IcsError),
+    #[error(transparent)]
+    Download(#[from] crate::local_models::download::PullError),
 }
 
 /// Requests the core turns down, each worded in both languages (`words::errors`).
@@ -109,6 +111,14 @@ pub enum Refusal {
     NoCheckpoint(i64),
     #[error("message {0} is not in any conversation")]
     NotInAConversation(i64),
+    #[error("cannot write {path}: {why}")]
+    CannotWrite { path: String, why: String },
+    #[error("cannot remove the WhatsApp session: {0}")]
+    WhatsAppSession(String),
+    #[error("checkpoint #{id} is {} and cannot become {}", from.replace('_', " "), to.replace('_', " "))]
+    CheckpointStatus { id: i64, from: &'static str, to: &'static str },
+    #[error("{0} is not a backup file")]
+    NotABackupFile(String),
 }
 
 impl From<crate::llm::sampling::OutOfRange> for Refusal {
@@ -124,6 +134,11 @@ impl From<crate::llm::sampling::OutOfRange> for CompanionError {
 }
 
 impl Refusal {
+    /// A file that could not be written, with the system's reason.
+    pub fn cannot_write(path: &std::path::Path, why: impl std::fmt::Display) -> Self {
+        Refusal::CannotWrite { path: path.display().to_string(), why: why.to_string() }
+    }
+
     /// A turn stopped on its way, which asking again may finish.
     fn interrupted(&self) -> bool {
         matches!(self, Refusal::StoppedBeforeModel | Refusal::StoppedWhileFolding | Refusal::ShuttingDown)

@@ -326,7 +326,8 @@ pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<si
 /// the data (the running app holds it).
 #[tauri::command]
 pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path)).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
+        .map_err(|e| CompanionError::from(sidecar::error::Refusal::NotABackupFile(format!("{path} ({e})"))))?;
     app.restart()
 }
 

@@ -207,7 +207,7 @@ impl ChannelService {
         match std::fs::remove_dir_all(self.whatsapp_dir()) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(CompanionError::InvalidInput(format!("cannot remove the WhatsApp session: {e}"))),
+            Err(e) => return Err(crate::error::Refusal::WhatsAppSession(e.to_string()).into()),
         }
         self.restart_whatsapp();
         self.with.events.publish(CoreEvent::ChannelsChanged);

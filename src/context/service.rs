@@ -341,11 +341,7 @@ impl ContextService {
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
         let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
         if !checkpoint.status.can_become(status) {
-            return Err(CompanionError::InvalidInput(format!(
-                "checkpoint #{id} is {} and cannot become {}",
-                checkpoint.status.as_str().replace('_', " "),
-                status.as_str().replace('_', " ")
-            )));
+            return Err(crate::error::Refusal::CheckpointStatus { id, from: checkpoint.status.as_str(), to: status.as_str() }.into());
         }
         self.store.context().set_checkpoint_status(id, status).await?;
         Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
@@ -402,7 +398,7 @@ impl ContextService {
         let path = dir.join(format!("checkpoint-{id}.md"));
         std::fs::create_dir_all(&dir)
             .and_then(|_| crate::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
-            .map_err(|e| CompanionError::InvalidInput(format!("could not write {}: {e}", path.display())))?;
+            .map_err(|e| CompanionError::from(crate::error::Refusal::cannot_write(&path, e)))?;
         Ok(path)
     }
 }

@@ -178,7 +178,7 @@ impl ModelHub {
     /// Starts a download in the background (the window); its progress arrives as
     /// `ModelDownload` events. Pulling what is already under way does nothing.
     pub fn start_pull(self: &Arc<Self>, request: PullRequest) -> Result<String, CompanionError> {
-        let file = super::download::file_name(&request.url).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        let file = super::download::file_name(&request.url)?;
         let cancel = CancellationToken::new();
         {
             let mut running = self.running.lock().expect("downloads lock");

@@ -257,7 +257,7 @@ impl ReminderService {
     pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, CompanionError> {
         let path = dir.join("sidecar-reminders.ics");
         let text = self.export_ics().await?;
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CompanionError::InvalidInput(format!("cannot write {}: {e}", path.display())))?;
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CompanionError::from(Refusal::cannot_write(&path, e)))?;
         Ok(path)
     }
 

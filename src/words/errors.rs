@@ -119,6 +119,7 @@ fn companion(error: &CompanionError) -> String {
         CompanionError::Library(e) => library(e),
         CompanionError::Refused(e) => refusal(e),
         CompanionError::SettingsFile(e) => settings_file(e),
+        CompanionError::Download(e) => pull(e),
         CompanionError::Calendar(e) => match e {
             IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),
             IcsError::TooDeep => "este calendario anida sus partes a demasiada profundidad (los calendarios usan 3 como mucho); está dañado o hecho para dañar, y no se importó nada".into(),
@@ -311,6 +312,21 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::NoEmbeddingModel => "Indica el modelo de embeddings, como nomic-embed-text".into(),
         Refusal::NoCheckpoint(id) => format!("no hay ningún punto de control #{id}"),
         Refusal::NotInAConversation(_) => "ese mensaje no está en ninguna conversación".into(),
+        Refusal::CannotWrite { path, why } => format!("no se puede escribir {path}: {why}"),
+        Refusal::WhatsAppSession(why) => format!("no se puede borrar la sesión de WhatsApp: {why}"),
+        Refusal::CheckpointStatus { id, from, to } => {
+            let state = |s: &str| match s {
+                "in_progress" => "en curso",
+                "paused" => "en pausa",
+                "resumed" => "retomado",
+                "completed" => "completado",
+                "abandoned" => "abandonado",
+                other => other,
+            }
+            .to_string();
+            format!("el punto de control #{id} está {} y no puede pasar a {}", state(from), state(to))
+        }
+        Refusal::NotABackupFile(what) => format!("{what} no es un archivo de copia de seguridad"),
         Refusal::OutOfRange { name, low, high } => {
             let name = match *name {
                 "temperature" => "la temperatura",

@@ -78,6 +78,10 @@ fn refusals() -> Vec<Refusal> {
         Refusal::NoEmbeddingModel,
         Refusal::NoCheckpoint(2),
         Refusal::NotInAConversation(9),
+        Refusal::CannotWrite { path: "/datos/exports/x.md".into(), why: "disco lleno".into() },
+        Refusal::WhatsAppSession("permiso denegado".into()),
+        Refusal::CheckpointStatus { id: 3, from: "completed", to: "in_progress" },
+        Refusal::NotABackupFile("/tmp/x".into()),
     ]
 }
 
