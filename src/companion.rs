@@ -203,7 +203,7 @@ impl Companion {
             )),
         };
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone());
-        tools.register(crate::tools::remember::RememberFact { store: knowledge.clone(), clock: clock.clone() });
+        tools.register(crate::tools::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
         crate::tools::reminders::register(&mut tools, reminders.clone());

@@ -73,10 +73,13 @@ pub(super) fn summary_block(summary: &Summary) -> String {
     )
 }
 
-/// Fits every model call of a turn: the current plan goes into the system prompt, the
-/// guard brings the prompt inside the budget, and the meter is updated.
+/// Fits every model call of a turn: the late block (the time, corrections, a resumed
+/// checkpoint and the current plan) goes on the newest user message, the guard brings
+/// the prompt inside the budget, and the meter is updated.
 pub struct TurnShaper<'a> {
     pub system: String,
+    /// The late block's parts fixed at the turn's start.
+    pub late: String,
     pub plans: &'a PlanBoard,
     pub limits: Limits,
     pub window: usize,
@@ -100,9 +103,9 @@ impl Shaper for TurnShaper<'_> {
 impl TurnShaper<'_> {
     pub(crate) fn shape_with_report(&self, mut messages: Vec<ChatMessage>) -> (Vec<ChatMessage>, guard::Report) {
         if let Some(system) = messages.first_mut().filter(|m| m.role == crate::llm::Role::System) {
-            let plan = self.plans.rendered();
-            system.content = if plan.is_empty() { self.system.clone() } else { format!("{}\n\n{plan}", self.system) };
+            system.content = self.system.clone();
         }
+        crate::llm::late::attach(&mut messages, &crate::llm::late::block(&self.late, &self.plans.rendered()));
         let (messages, report) = guard::fit(messages, &self.limits, &count);
         if report.dropped_turns + report.truncated > 0 {
             tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the prompt to fit");
@@ -127,6 +130,8 @@ impl TurnShaper<'_> {
 /// the live history after it, and the limits the guard keeps to.
 pub struct TurnPrompt {
     pub system: String,
+    /// The late block's parts fixed at the turn's start ([`crate::llm::late`]).
+    pub late: String,
     pub prompt: Vec<ChatMessage>,
     pub limits: Limits,
     pub summarized_turns: bool,

@@ -30,17 +30,8 @@ use crate::tokens::count_cached as count;
 use crate::tools::ToolRegistry;
 
 /// The system prompt's additions: the running summary and a resumed checkpoint.
-fn context_blocks(summary: Option<&Summary>, resumed: Option<&Checkpoint>) -> String {
-    let mut out = String::new();
-    if let Some(summary) = summary {
-        out.push_str("\n\n");
-        out.push_str(&summary_block(summary));
-    }
-    if let Some(checkpoint) = resumed {
-        out.push_str("\n\n");
-        out.push_str(&checkpoint.to_prompt());
-    }
-    out
+fn summary_blocks(summary: Option<&Summary>) -> String {
+    summary.map(|s| format!("\n\n{}", summary_block(s))).unwrap_or_default()
 }
 
 /// Bug 12's backup of fact-like text that left the context unsaved (append-only).
@@ -73,6 +64,7 @@ impl ContextService {
     pub(crate) fn shaper<'a>(&'a self, turn: &TurnPrompt, conversation_id: i64, chain: &Chain) -> TurnShaper<'a> {
         TurnShaper {
             system: turn.system.clone(),
+            late: turn.late.clone(),
             plans: &self.plans,
             limits: turn.limits,
             window: chain.context_window() as usize,
@@ -103,18 +95,20 @@ impl ContextService {
         )?;
         self.knowledge.begin_turn();
         let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
-        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, corrections: &corrections, persona: &persona, knowledge: &knowledge });
+        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge });
+        let late = crate::llm::late::head(now, zone, &corrections, resumed.as_ref().map(|c| c.to_prompt()).as_deref());
         // Each wire format wraps a tool definition in a few more tokens of its own.
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
         let limits = limits_for(chain, &settings).less(tool_tokens);
-        let fixed = count(&base) + count(&crate::context::plan::render(&plan));
+        let fixed = count(&base) + count(&crate::llm::late::block(&late, &crate::context::plan::render(&plan)));
         let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
-        let system = base + &context_blocks(live.summary.as_ref(), resumed.as_ref());
+        // The running summary changes the prefix only when a fold happens.
+        let system = base + &summary_blocks(live.summary.as_ref());
         let mut prompt = prompt::assemble(system.clone(), &live.messages);
         crate::attachments::images::fill(&mut prompt, &self.data_dir);
-        Ok(TurnPrompt { system, prompt, limits, summarized_turns: live.summary.is_some() })
+        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some() })
     }
 
     /// The prompt the next message would be answered with, as the guard sends it

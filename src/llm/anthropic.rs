@@ -32,8 +32,9 @@ struct WireRequest<'a> {
     temperature: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     top_p: Option<f32>,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    system: String,
+    /// One text block marked for the prompt cache: it is the same from turn to turn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    system: Vec<Value>,
     messages: Vec<Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Value>,
@@ -93,6 +94,19 @@ impl AnthropicClient {
         )
         .await?;
         state.finish()
+    }
+}
+
+
+/// Marks the end of what the next turn will send again unchanged: the last block
+/// before the newest user message (which carries the late block). With the system
+/// prompt's mark, the next turn reads all of it from the cache.
+fn mark_stable_prefix(messages: &mut [Value]) {
+    let newest_user = messages.iter().rposition(|m| m["role"] == "user");
+    if let Some(stable) = newest_user.and_then(|n| n.checked_sub(1)) {
+        if let Some(last) = messages[stable]["content"].as_array_mut().and_then(|blocks| blocks.last_mut()) {
+            last["cache_control"] = json!({"type": "ephemeral"});
+        }
     }
 }
 
@@ -156,6 +170,8 @@ fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) 
             _ => messages.push(json!({"role": role, "content": block_list})),
         }
     }
+    mark_stable_prefix(&mut messages);
+    let system = if system.is_empty() { Vec::new() } else { vec![json!({"type": "text", "text": system, "cache_control": {"type": "ephemeral"}})] };
     WireRequest {
         model,
         max_tokens: sampling.reply_cap(request.max_tokens, request.general_cap).unwrap_or(DEFAULT_MAX_TOKENS),

@@ -26,21 +26,18 @@ pub fn is_demo(provider: &Provider) -> bool {
 /// facts answer itself, before the model.
 const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly and simply, in the language the user writes in.";
 
-/// How the system prompt opens its date line (`agent::prompt` writes it): the one line
-/// of it the demo keeps.
-pub const DATE_LINE: &str = "Current date and time:";
-
 /// The conversation with the demo's own short system prompt in place of the full one.
+/// Of the newest message's late block it keeps the time line only, in its system
+/// prompt: a tiny model echoes anything more.
 fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
-    let mut out = Vec::with_capacity(messages.len());
-    for message in messages {
-        if message.role != super::Role::System {
-            out.push(message.clone());
-        } else if out.is_empty() {
-            let date = message.content.lines().find(|l| l.starts_with(DATE_LINE));
-            out.push(super::ChatMessage::system(&date.map_or_else(|| DEMO_PROMPT.to_string(), |d| format!("{DEMO_PROMPT}\n{d}"))));
+    let mut out = vec![super::ChatMessage::system(DEMO_PROMPT)];
+    for message in messages.iter().filter(|m| m.role != super::Role::System) {
+        // System notes (what Sidecar did) stay out: Sidecar said it already.
+        let (said, late) = super::late::split(&message.content);
+        if let Some(time) = late.and_then(|l| l.lines().find(|l| l.starts_with(super::late::TIME_LINE))) {
+            out[0] = super::ChatMessage::system(format!("{DEMO_PROMPT}\n{time}"));
         }
-        // Later system notes (what Sidecar did) stay out too: Sidecar said it already.
+        out.push(super::ChatMessage { content: said.to_string(), ..message.clone() });
     }
     out
 }
@@ -115,12 +112,14 @@ mod tests {
 
     #[test]
     fn the_demo_gets_a_short_prompt_with_the_date_and_no_tool_rules() {
-        let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nCurrent date and time: Tuesday 24 November 2026, 19:30 (Europe/Madrid).\n\n<facts>I live in Madrid</facts>";
-        let messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
+        let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid).\n\n<facts>I live in Madrid</facts>";
+        let mut messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
+        let head = crate::llm::late::head(chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(), chrono_tz::Europe::Madrid, &[], None);
+        crate::llm::late::attach(&mut messages, &crate::llm::late::block(&head, "Plan:\n- [ ] call the tool"));
         let shown = demo_messages(&messages);
         assert_eq!(shown.len(), 3);
         assert_eq!(shown[0].role, Role::System);
-        assert!(shown[0].content.starts_with(DEMO_PROMPT) && shown[0].content.ends_with("(Europe/Madrid)."), "{}", shown[0].content);
+        assert!(shown[0].content.starts_with(DEMO_PROMPT) && shown[0].content.contains("Tuesday 2026-11-24 19:30 (Europe/Madrid"), "{}", shown[0].content);
         assert!(!shown.iter().any(|m| m.content.contains("tool") || m.content.contains("Madrid</facts>")));
         assert_eq!((shown[1].content.as_str(), shown[2].content.as_str()), ("hola", "¡Hola!"));
     }

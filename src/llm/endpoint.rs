@@ -33,6 +33,8 @@ pub struct Endpoint {
     pub(crate) timeouts: Timeouts,
     /// How this model samples; unset values are the server's own.
     pub(crate) sampling: super::sampling::Sampling,
+    /// The server is Sidecar's own llama.cpp, which takes llama.cpp's own options.
+    pub(crate) llama_cpp: bool,
 }
 
 impl Endpoint {
@@ -50,7 +52,13 @@ impl Endpoint {
             api_key,
             timeouts,
             sampling: super::sampling::Sampling::default(),
+            llama_cpp: false,
         }
+    }
+
+    /// Marks the server as Sidecar's own llama.cpp.
+    pub fn on_llama_cpp(self) -> Self {
+        Self { llama_cpp: true, ..self }
     }
 
     pub fn with_sampling(self, sampling: super::sampling::Sampling) -> Self {

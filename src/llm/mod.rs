@@ -5,6 +5,7 @@ pub mod anthropic;
 pub mod demo;
 pub mod discover;
 pub mod endpoint;
+pub mod late;
 pub mod local_server;
 pub mod openai_compat;
 pub mod presets;

@@ -40,6 +40,9 @@ struct WireRequest<'a> {
     /// llama.cpp's name; sent only when the user set it.
     #[serde(skip_serializing_if = "Option::is_none")]
     repeat_penalty: Option<f32>,
+    /// llama.cpp: reuse the cached prompt prefix (sent to the local server only).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    cache_prompt: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<WireTool<'a>>,
 }
@@ -100,8 +103,17 @@ struct Chunk {
     choices: Vec<ChunkChoice>,
     #[serde(default)]
     usage: Option<WireUsage>,
+    /// llama.cpp's own counts: `cache_n` prompt tokens came from its cache.
+    #[serde(default)]
+    timings: Option<Timings>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct Timings {
+    #[serde(default)]
+    cache_n: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -225,6 +237,7 @@ impl OpenAiClient {
             temperature: self.endpoint.sampling.temperature,
             top_p: self.endpoint.sampling.top_p,
             repeat_penalty: self.endpoint.sampling.repeat_penalty,
+            cache_prompt: self.endpoint.llama_cpp,
             tools: request.tools.iter().map(wire_tool).collect(),
         };
         let mut http = self.endpoint.http.post(&url).json(&body);
@@ -341,6 +354,12 @@ fn apply_chunk(
             output_tokens: u.completion_tokens,
             cached_tokens: u.prompt_tokens_details.map(|d| d.cached_tokens).unwrap_or(0),
         });
+    }
+    // llama.cpp says what its cache held in `timings`, not in `usage`.
+    if let (Some(usage), Some(cached)) = (completion.usage.as_mut(), chunk.timings.and_then(|t| t.cache_n)) {
+        if usage.cached_tokens == 0 {
+            usage.cached_tokens = cached.min(usage.input_tokens);
+        }
     }
     Ok(())
 }

@@ -14,8 +14,17 @@ use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 
 pub struct RememberFact {
-    pub store: Arc<KnowledgeStore>,
-    pub clock: Clock,
+    store: Arc<KnowledgeStore>,
+    clock: Clock,
+    /// One save at a time, in the order the model asked: a reply's calls run side by
+    /// side, and "at most 3 per reply" must keep the first three, not the fastest.
+    in_order: tokio::sync::Mutex<()>,
+}
+
+impl RememberFact {
+    pub fn new(store: Arc<KnowledgeStore>, clock: Clock) -> Self {
+        Self { store, clock, in_order: tokio::sync::Mutex::new(()) }
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -47,6 +56,8 @@ impl Tool for RememberFact {
             let category = Category::parse(&args.category).unwrap_or(Category::General);
             let today = self.clock.local_today();
             let store = self.store.clone();
+            // Tokio's mutex is fair: calls polled in order take it in order.
+            let _turn = self.in_order.lock().await;
             let outcome = tokio::task::spawn_blocking(move || store.remember(&args.fact, category, today))
                 .await
                 .map_err(|e| ToolError::Failed(e.to_string()))?

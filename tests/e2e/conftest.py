@@ -208,3 +208,20 @@ def desktop(tmp_path_factory):
     for pid in d.app_pids():
         os.kill(pid, signal.SIGTERM)
     d.stop()
+
+
+LATE_OPEN = "\n\n<turn_context>\n"
+
+
+def said(message):
+    """What a message of a model request said, without the late block Sidecar adds to
+    the newest user message (the time, the plan, corrections)."""
+    content = message.get("content") or ""
+    return content.split(LATE_OPEN)[0] if content.endswith("\n</turn_context>") else content
+
+
+def late_block(request):
+    """The late block of a model request's newest user message."""
+    newest = next(m for m in reversed(request["messages"]) if m["role"] == "user")
+    content = newest.get("content") or ""
+    return content.split(LATE_OPEN, 1)[1] if LATE_OPEN in content else ""

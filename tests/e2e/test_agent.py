@@ -1,7 +1,7 @@
 """The real app with scripted models: tool chips, the cost line, and a fallback marker."""
 import time
 
-from conftest import ARTIFACTS, wait_until
+from conftest import ARTIFACTS, said, wait_until
 from scripted_llm import ScriptedLlm, text_reply, tool_reply
 
 
@@ -140,7 +140,7 @@ def test_a_message_typed_while_a_reply_streams_is_queued_and_answered_after_it(d
         assert replies[1] == "Second answer.", replies
         # The second question was asked after the story was complete, with it in the history.
         second = llm.requests[1]["messages"]
-        assert [m["content"] for m in second if m["role"] != "system"][-3:] == [
+        assert [said(m) for m in second if m["role"] != "system"][-3:] == [
             "Tell me a long story", replies[0], "And a second question?"]
     finally:
         desktop.close(session)

@@ -4,7 +4,7 @@ export, and a hand edit of learnings.md picked up while the Memory view is open.
 import json
 import re
 
-from conftest import wait_until
+from conftest import late_block, wait_until
 from scripted_llm import ScriptedLlm, text_reply, tool_reply
 from test_agent import write_settings
 
@@ -62,9 +62,11 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         wait_until(lambda: session.find_all("[data-testid=plan]"), 10, "plan not shown")
         plan = session.texts("[data-testid=plan]")[0]
         assert "Compare prices" in plan and "1/3" in plan, plan
-        system = llm.requests[-1]["messages"][0]["content"]
-        assert "<resumed_checkpoint>" in system and "Choosing a hotel near Alfama" in system
-        assert "[>] Compare prices" in system, "the plan is in the prompt of the call after update_plan"
+        # What changes turn to turn goes late, on the newest message, not in the system prompt.
+        late = late_block(llm.requests[-1])
+        assert "<resumed_checkpoint>" in late and "Choosing a hotel near Alfama" in late, late
+        assert "[>] Compare prices" in late, "the plan is in the prompt of the call after update_plan"
+        assert "<resumed_checkpoint>" not in llm.requests[-1]["messages"][0]["content"]
         desktop.screenshot("plan-and-meter")
 
         session.click(session.find("[data-testid=nav-memory]"))

@@ -1,7 +1,7 @@
 """A message's actions in the real app: Regenerate writes the reply again and the
 versions flip back; Edit replaces a sent message and answers it anew; Copy puts a code
 block on the clipboard (pasted back into the composer)."""
-from conftest import wait_until
+from conftest import said, wait_until
 from scripted_llm import ScriptedLlm, text_reply
 from test_agent import write_settings
 from test_chats import ask
@@ -45,7 +45,7 @@ def test_regenerate_flip_versions_edit_and_copy(desktop, tmp_path):
 
         click(session, "[data-testid=regenerate]")
         wait_until(lambda: replies(session) == ["Green."] and position(session) == "2 / 2", 30, f"not regenerated: {replies(session)}")
-        assert llm.requests[-1]["messages"][-1]["content"] == "Name a colour", "the replaced reply is not sent back"
+        assert said(llm.requests[-1]["messages"][-1]) == "Name a colour", "the replaced reply is not sent back"
 
         click(session, "[aria-label='Previous version']")
         wait_until(lambda: position(session) == "1 / 2" and "Blue" in replies(session)[0], 10, "did not flip back")
@@ -56,7 +56,7 @@ def test_regenerate_flip_versions_edit_and_copy(desktop, tmp_path):
         session.send_keys(box, "Name a fruit\ue007")
         wait_until(lambda: replies(session) == ["Mango."], 30, f"edit not answered: {replies(session)}")
         assert session.texts("[data-testid=message-user] .content") == ["Name a fruit"]
-        sent = [m["content"] for m in llm.requests[-1]["messages"] if m["role"] != "system"]
+        sent = [said(m) for m in llm.requests[-1]["messages"] if m["role"] != "system"]
         assert sent == ["Name a fruit"], sent
 
         # After a restart the conversation reads the same.

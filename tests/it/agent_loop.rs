@@ -339,12 +339,14 @@ async fn a_claimed_action_without_a_tool_call_gets_one_corrective_retry() {
     assert!(notices(&drain(&mut bus)).iter().any(|n| matches!(n, Notice::Corrected { check } if check == "claimed_reminder_without_tool")));
 
     // The same failure again within the cooldown is corrected but noted only once,
-    // and the note is in the next system prompt.
+    // and the note goes with the next prompt, late (the system prompt does not move).
     core.send("and at 5?").await.unwrap();
     let (notes,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM self_corrections").fetch_one(core.store().pool()).await.unwrap();
     assert_eq!(notes, 1);
     let third = request_messages(&server, 2);
-    assert!(third[0]["content"].as_str().unwrap().contains("without calling set_reminder"), "{}", third[0]["content"]);
+    let late = crate::support::late_block(&serde_json::json!({ "messages": third }));
+    assert!(late.contains("without calling set_reminder"), "{late}");
+    assert!(!third[0]["content"].as_str().unwrap().contains("without calling set_reminder"));
 }
 
 #[tokio::test]

@@ -81,7 +81,8 @@ async fn tool_use_blocks_are_assembled_from_input_json_deltas() {
     assert_eq!((usage.input_tokens, usage.cached_tokens, usage.output_tokens), (200, 80, 45));
 
     let sent = server.last_request();
-    assert_eq!(sent["system"], "Be brief.");
+    // The system prompt is one block, marked for the prompt cache.
+    assert_eq!(sent["system"], serde_json::json!([{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}]));
     assert_eq!(sent["max_tokens"], 300);
     assert_eq!(sent["stream"], true);
     assert_eq!(sent["tools"][0]["input_schema"]["properties"]["location"]["type"], "string");

@@ -76,9 +76,12 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
 
     core.send("Where were we?").await.unwrap();
     let request = server.last_request();
-    let system = request["messages"][0]["content"].as_str().unwrap();
-    assert!(system.contains("<resumed_checkpoint>"), "{system}");
-    assert!(system.contains("Choosing a hotel near Alfama"));
+    // A resumed checkpoint goes late, on the newest message, not in the system prompt.
+    let newest = request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_string();
+    let late = sidecar::llm::late::split(&newest).1.unwrap().to_string();
+    assert!(late.contains("<resumed_checkpoint>"), "{late}");
+    assert!(late.contains("Choosing a hotel near Alfama"));
+    assert!(!request["messages"][0]["content"].as_str().unwrap().contains("<resumed_checkpoint>"));
     let messages = request["messages"].as_array().unwrap();
     assert!(!messages
         .iter()
@@ -150,19 +153,17 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
     let mut events = core.events().subscribe();
     core.send("Plan my trip").await.unwrap();
     let requests = server.requests.lock().unwrap().clone();
-    let system = |n: usize| {
-        requests[n]["messages"][0]["content"]
-            .as_str()
-            .unwrap()
-            .to_string()
+    let system = |n: usize| requests[n]["messages"][0]["content"].as_str().unwrap().to_string();
+    // The plan goes late, on the newest user message; the system prompt does not move.
+    let late = |n: usize| {
+        let messages = requests[n]["messages"].as_array().unwrap();
+        let newest = messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap();
+        sidecar::llm::late::split(newest).1.unwrap_or_default().to_string()
     };
-    assert!(!system(0).contains("<plan>"));
+    assert!(!late(0).contains("<plan>"));
     for n in [1, 2] {
-        assert!(
-            system(n).contains("[x] Find flights\n[>] Compare hotels\n[ ] Book"),
-            "call {n}: {}",
-            system(n)
-        );
+        assert!(late(n).contains("[x] Find flights\n[>] Compare hotels\n[ ] Book"), "call {n}: {}", late(n));
+        assert_eq!(system(n), system(0), "the system prompt is byte-identical across the turn's calls");
     }
     let items = core.context().plan().await.unwrap();
     assert_eq!(items.len(), 3);

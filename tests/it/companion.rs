@@ -68,11 +68,14 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
         .collect();
     assert_eq!(kinds, ["started", "delta", "delta", "delta", "finished"]);
 
-    // The prompt carries a system message with the date, then the user's words trimmed.
+    // The prompt carries a system message with the day, then the user's words trimmed,
+    // with the time to the minute in the late block after them.
     let request = server.last_request();
     assert_eq!(request["messages"][0]["role"], "system");
-    assert!(request["messages"][0]["content"].as_str().unwrap().contains("Current date and time"));
-    assert_eq!(request["messages"][1]["content"], "hola, soy Ana");
+    assert!(request["messages"][0]["content"].as_str().unwrap().contains("Today is "));
+    let (said, late) = sidecar::llm::late::split(request["messages"][1]["content"].as_str().unwrap());
+    assert_eq!(said, "hola, soy Ana");
+    assert!(late.unwrap().starts_with("Current date and time"));
 
     let history = core.history(10).await.unwrap();
     assert_eq!(history.len(), 2);
@@ -98,7 +101,7 @@ async fn history_is_sent_back_to_the_model_on_the_next_turn() {
     core.send("I am Ana").await.unwrap();
     core.send("who am I?").await.unwrap();
     let messages = server.last_request()["messages"].as_array().unwrap().clone();
-    let contents: Vec<&str> = messages[1..].iter().map(|m| m["content"].as_str().unwrap()).collect();
+    let contents: Vec<String> = messages[1..].iter().map(crate::support::said).collect();
     assert_eq!(contents, ["I am Ana", "Nice to meet you", "who am I?"]);
 }
 
@@ -161,7 +164,7 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
     assert_eq!(outcome.reply, "Full answer");
     // The question is asked once, and the broken reply is not fed back to the model.
     let messages = server.last_request()["messages"].as_array().unwrap().clone();
-    let contents: Vec<&str> = messages[1..].iter().map(|m| m["content"].as_str().unwrap()).collect();
+    let contents: Vec<String> = messages[1..].iter().map(crate::support::said).collect();
     assert_eq!(contents, ["question"]);
     let users = core.history(10).await.unwrap().iter().filter(|m| m.role == Role::User).count();
     assert_eq!(users, 1);

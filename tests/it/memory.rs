@@ -42,7 +42,7 @@ async fn remember_fact_saves_to_learnings_and_the_next_prompt_knows_it() {
     let results: Vec<String> = second["messages"].as_array().unwrap().iter()
         .filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
     assert!(results[0].contains("new fact under Health"), "{}", results[0]);
-    assert!(results[1].contains("Preferences"));
+    assert!(results[1].contains("Preferences"), "{results:?}");
     assert!(results[3].contains("at most 3"), "{}", results[3]);
     let file = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
     assert!(file.contains("- [weight:1] Es celíaco, no puede comer gluten | learned:"), "{file}");

@@ -34,7 +34,7 @@ fn said(core: &[sidecar::store::Message]) -> Vec<String> {
 }
 
 fn prompt_texts(request: &serde_json::Value) -> Vec<String> {
-    request["messages"].as_array().unwrap().iter().filter(|m| m["role"] != "system").map(|m| m["content"].as_str().unwrap_or("").to_string()).collect()
+    request["messages"].as_array().unwrap().iter().filter(|m| m["role"] != "system").map(crate::support::said).collect()
 }
 
 #[tokio::test]

@@ -20,7 +20,7 @@ async fn companion(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
 fn scripted() -> impl Fn(&serde_json::Value) -> Reply + Send + Sync + 'static {
     |request| {
         let messages = request["messages"].as_array().unwrap();
-        let asked = messages.last().unwrap()["content"].as_str().unwrap().to_string();
+        let asked = crate::support::said(messages.last().unwrap());
         if asked == "tell me a long story" {
             let mut events = vec![delta("Once")];
             events.extend((0..200).map(|_| delta(" and on")));

@@ -55,7 +55,7 @@ impl MessageSource for Scripted {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     let server = ScriptedServer::responding(|request| {
-        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+        let asked = crate::support::said(request["messages"].as_array().unwrap().last().unwrap());
         // Slow enough that a command read after two turns is answered while they wait.
         Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(100) }
     })

@@ -20,7 +20,7 @@ const STRANGER: i64 = 5_550_666;
 /// A model that answers "re: <what was asked>".
 async fn echo_model() -> ScriptedServer {
     ScriptedServer::responding(|request| {
-        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        let asked = crate::support::said(request["messages"].as_array().unwrap().last().unwrap());
         Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
     })
     .await

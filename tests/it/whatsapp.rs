@@ -103,7 +103,7 @@ struct Rig {
 
 async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: WhatsappSettings, heartbeat: Duration) -> Rig {
     let model = ScriptedServer::responding(|request| {
-        let asked = request["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        let asked = crate::support::said(request["messages"].as_array().unwrap().last().unwrap());
         Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
     })
     .await;

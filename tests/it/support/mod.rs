@@ -324,3 +324,15 @@ pub fn local_llm_python() -> std::path::PathBuf {
     );
     default
 }
+
+/// What a message said, without the late block Sidecar adds to the newest user message
+/// of a request (the time, the plan, corrections).
+pub fn said(message: &serde_json::Value) -> String {
+    sidecar::llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
+}
+
+/// The late block of a request's newest user message.
+pub fn late_block(request: &serde_json::Value) -> String {
+    let newest = request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap();
+    sidecar::llm::late::split(newest["content"].as_str().unwrap_or_default()).1.unwrap_or_default().to_string()
+}

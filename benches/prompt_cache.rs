@@ -1,0 +1,75 @@
+//! How much of each prompt the local llama.cpp server reads from its cache over a
+//! chat with turns a minute apart: the system prompt no longer carries the minute, so
+//! everything before the newest exchange is reused. Prints per-turn and overall
+//! shares, and how many times the prefix changed (folds, the day); asserts nothing.
+//!
+//! Run: `SIDECAR_LOCAL_LLM_PYTHON=.venv/bin/python cargo bench --bench prompt_cache`
+//! (`PROMPT_CACHE_TURNS`, default 30).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{TimeZone, Utc};
+use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar::{Companion, CompanionOptions};
+
+const QUESTIONS: &[&str] = &[
+    "Tell me one short fact about the sea.",
+    "And one about mountains?",
+    "What did I ask first?",
+    "Give me a word that rhymes with light.",
+    "Name a colour of the sunset.",
+    "Say something kind in five words.",
+];
+
+#[tokio::main]
+async fn main() {
+    let python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").expect("set SIDECAR_LOCAL_LLM_PYTHON to the offline model's venv python");
+    let turns: usize = std::env::var("PROMPT_CACHE_TURNS").ok().and_then(|t| t.parse().ok()).unwrap_or(30);
+    let dir = tempfile::tempdir().unwrap();
+    let server = LocalServer::start(python.as_ref(), None, 8192, &dir.path().join("local-model.log"), Duration::from_secs(120))
+        .await
+        .expect("offline model starts");
+
+    // Sidecar talks to the server as to any OpenAI-compatible provider, so the full
+    // system prompt and the late block go as they would to a real model.
+    let mut settings = sidecar::settings::Settings::default();
+    settings.apply_env(|name| match name {
+        sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
+        sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        _ => None,
+    });
+    settings.llm.max_tokens = Some(24);
+    let minutes = Arc::new(AtomicI64::new(0));
+    let start = Utc.with_ymd_and_hms(2026, 11, 24, 17, 0, 0).unwrap();
+    let ticks = minutes.clone();
+    let clock = sidecar::clock::Clock::new(Arc::new(move || start + chrono::Duration::minutes(ticks.load(Ordering::Relaxed))), chrono_tz::Europe::Madrid);
+    let mut options = CompanionOptions::new(dir.path().join("data"), settings);
+    options.clock = clock;
+    let core = Companion::open(options).await.unwrap();
+
+    let (mut input, mut cached) = (0u64, 0u64);
+    let mut systems = std::collections::HashSet::new();
+    println!("prompt tokens read from llama.cpp's cache, one turn a minute (local SmolLM2-135M, 2 cores):");
+    println!("  turn  prompt  cached  share");
+    for turn in 0..turns {
+        minutes.store(turn as i64, Ordering::Relaxed);
+        let (prompt, _) = core.context().preview_prompt(&core.tools()).await.unwrap();
+        systems.insert(prompt[0].content.clone());
+        let outcome = core.send(QUESTIONS[turn % QUESTIONS.len()]).await.unwrap();
+        let usage = outcome.meta.usage.unwrap_or_default();
+        // The first turn has nothing to reuse but the server's warm-up.
+        if turn > 0 {
+            input += u64::from(usage.input_tokens);
+            cached += u64::from(usage.cached_tokens);
+        }
+        if turn < 3 || turn % 5 == 4 || turn + 1 == turns {
+            let share = 100.0 * f64::from(usage.cached_tokens) / f64::from(usage.input_tokens.max(1));
+            println!("  {:>4}  {:>6}  {:>6}  {:>5.1}%", turn + 1, usage.input_tokens, usage.cached_tokens, share);
+        }
+    }
+    println!("  over turns 2–{turns}: {cached} of {input} prompt tokens from the cache ({:.1}%)", 100.0 * cached as f64 / input.max(1) as f64);
+    println!("  distinct system prompts over {turns} turns: {} (changes only with a fold or a new day)", systems.len());
+    core.shutdown().await;
+}

@@ -1,0 +1,82 @@
+//! What changes from turn to turn, said late: the time to the minute, the plan and its
+//! progress, recent self-corrections and a resumed checkpoint go in a short block at
+//! the end of the newest user message, not in the system prompt. So the start of the
+//! prompt stays byte-identical from turn to turn, and a server that caches prompts
+//! (llama.cpp, Anthropic, OpenAI) reuses everything before the newest exchange.
+//!
+//! The block is added to the request only; the stored message stays as the user wrote
+//! it, so the next turn sends it without the block.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::{ChatMessage, Role};
+
+const OPEN: &str = "\n\n<turn_context>\n";
+const CLOSE: &str = "\n</turn_context>";
+
+/// How the block's time line starts; the demo model keeps this one line.
+pub const TIME_LINE: &str = "Current date and time:";
+
+/// The parts of the block fixed when a turn starts (the plan is added at each call,
+/// since the model may change it between rounds).
+pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>) -> String {
+    let mut out = format!("{TIME_LINE} {}.", crate::clock::describe(now, zone));
+    if !corrections.is_empty() {
+        out.push_str("\nMistakes you made recently; avoid repeating them:");
+        for note in corrections {
+            out.push_str("\n- ");
+            out.push_str(note);
+        }
+    }
+    if let Some(checkpoint) = resumed {
+        out.push('\n');
+        out.push_str(checkpoint);
+    }
+    out
+}
+
+/// The whole block for one model call: `head` and the current plan.
+pub fn block(head: &str, plan: &str) -> String {
+    if plan.is_empty() {
+        format!("{OPEN}{head}{CLOSE}")
+    } else {
+        format!("{OPEN}{head}\n{plan}{CLOSE}")
+    }
+}
+
+/// Appends `block` to the newest user message of `messages`.
+pub fn attach(messages: &mut [ChatMessage], block: &str) {
+    if let Some(newest) = messages.iter_mut().rev().find(|m| m.role == Role::User) {
+        newest.content.push_str(block);
+    }
+}
+
+/// A user message's own words and its block, when it carries one.
+pub fn split(content: &str) -> (&str, Option<&str>) {
+    match content.rfind(OPEN) {
+        Some(at) if content.ends_with(CLOSE) => (&content[..at], Some(&content[at + OPEN.len()..content.len() - CLOSE.len()])),
+        _ => (content, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn the_block_goes_on_the_newest_user_message_and_splits_back() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 24, 13, 5, 0).unwrap();
+        let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None);
+        let mut messages = vec![ChatMessage::system("s"), ChatMessage::user("first"), ChatMessage::assistant("a"), ChatMessage::user("second")];
+        attach(&mut messages, &block(&head, "Plan:\n- [ ] pack"));
+        assert_eq!(messages[1].content, "first");
+        let (said, late) = split(&messages[3].content);
+        assert_eq!(said, "second");
+        let late = late.unwrap();
+        assert!(late.starts_with("Current date and time: Tuesday 2026-11-24 14:05 (Europe/Madrid"), "{late}");
+        assert!(late.contains("You said 3pm") && late.ends_with("- [ ] pack"), "{late}");
+        assert_eq!(split("no block here"), ("no block here", None));
+    }
+}
