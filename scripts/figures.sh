@@ -12,6 +12,8 @@ echo "== desktop app =="
 SIDECAR_APP=$PWD/target/release/sidecar-desktop dbus-run-session -- .venv/bin/python scripts/figures.py 2>/dev/null
 echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
+echo "== prompt tokens read from llama.cpp's cache over a 30-turn chat =="
+cargo bench --bench prompt_cache 2>/dev/null
 echo "== a dead provider, then the demo model =="
 cargo bench --bench fallback 2>/dev/null
 echo "== agent-core overhead per turn =="

@@ -30,7 +30,8 @@ const EVENT_RESULT_CHARS: usize = 2000;
 /// current plan). Called before every model call of the turn, since tool results
 /// grow the transcript between calls.
 pub trait Shaper: Send + Sync {
-    fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage>;
+    /// The messages fitted to the model's window, or why they cannot be (in words).
+    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String>;
     /// Tool results longer than this (in tokens) are compacted before the model reads them.
     fn tool_result_limit(&self) -> usize;
 }
@@ -125,8 +126,11 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 }
                 Effect::Note(note) => note_turn(&context, &mut ledger, note).await?,
                 Effect::CallModel { messages, with_tools } => {
-                    let messages = context.shaper.shape(messages);
-                    let event = call_model(&context, &mut ledger, messages, with_tools, deadline).await?;
+                    let event = match context.shaper.shape(messages) {
+                        Ok(messages) => call_model(&context, &mut ledger, messages, with_tools, deadline).await?,
+                        // A cut system prompt is never sent: the turn fails and says why.
+                        Err(message) => TurnEvent::ModelFailed { message, retryable: false },
+                    };
                     if let (TurnEvent::ModelReplied(_), Some(provider), Some(model)) = (&event, &ledger.meta.provider, &ledger.meta.model) {
                         if crate::model::is_demo_reply(provider, model) {
                             turn.answered_without_tools();

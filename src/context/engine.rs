@@ -80,6 +80,8 @@ pub struct TurnShaper<'a> {
     pub system: String,
     /// The late block's parts fixed at the turn's start.
     pub late: String,
+    /// The language a prompt that cannot fit is said in.
+    pub lang: crate::words::Lang,
     pub plans: &'a PlanBoard,
     pub limits: Limits,
     pub window: usize,
@@ -91,8 +93,14 @@ pub struct TurnShaper<'a> {
 }
 
 impl Shaper for TurnShaper<'_> {
-    fn shape(&self, messages: Vec<ChatMessage>) -> Vec<ChatMessage> {
-        self.shape_with_report(messages).0
+    fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
+        let (messages, report) = self.shape_with_report(messages);
+        if report.overflows() {
+            let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
+            tracing::warn!(conversation_id = self.conversation_id, system, window = self.window, "the system prompt does not fit the window");
+            return Err(crate::words::outcomes::window_too_small(system, self.window, self.lang));
+        }
+        Ok(messages)
     }
 
     fn tool_result_limit(&self) -> usize {

@@ -71,6 +71,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// The prompt is still over the budget after everything else was cut: the system
+    /// prompt (with the Health facts in it), which is never cut, does not fit.
+    pub fn overflows(&self) -> bool {
+        self.after > self.budget
+    }
+
     /// Whether anything beyond routine clearing happened (worth a log line at info).
     pub fn trimmed(&self) -> bool {
         self.compacted + self.cleared + self.dropped_turns + self.truncated > 0
@@ -184,9 +190,12 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) 
         if total <= limits.budget {
             break;
         }
+        // The system prompt is never cut: it holds who Sidecar is, the rules and the
+        // Health facts. When it alone does not fit, the report says so.
         let Some((index, tokens)) = messages
             .iter()
             .enumerate()
+            .skip(head)
             .map(|(i, m)| (i, count(&m.content)))
             .filter(|(_, tokens)| *tokens > 32)
             .max_by_key(|(_, tokens)| *tokens)
@@ -298,5 +307,44 @@ mod tests {
         assert_eq!(report.compacted, 1);
         assert!(count(&out[3].content) <= 200);
         assert!(out[3].content.contains("\"id\":0"));
+    }
+
+    mod never_cut {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn history(turns: &[(usize, usize)]) -> Vec<ChatMessage> {
+            turns
+                .iter()
+                .enumerate()
+                .flat_map(|(i, (asked, answered))| {
+                    [ChatMessage::user(format!("question {i} {}", "word ".repeat(*asked))), ChatMessage::assistant("answer ".repeat(*answered))]
+                })
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+            /// Whatever the window, from 512 tokens to 200k: the system prompt (and the
+            /// Health facts in it) is sent whole or not at all; when it fits with room
+            /// for the newest message, the prompt fits; when it cannot, the report says so.
+            #[test]
+            fn the_system_prompt_is_never_cut(window in 512u32..200_000, system_words in 10usize..6_000, turns in proptest::collection::vec((1usize..3_000, 1usize..3_000), 1..30)) {
+                let limits = Limits::new(window, 256, &crate::settings::ContextSettings::default());
+                let system = ChatMessage::system(format!("Health: allergic to penicillin. {}", "rule ".repeat(system_words)));
+                let mut messages = vec![system.clone()];
+                messages.extend(history(&turns));
+                let (out, report) = fit(messages, &limits, &count);
+                prop_assert_eq!(&out[0], &system);
+                let system_tokens = message_tokens(&system, &count);
+                if system_tokens + 64 * 8 <= limits.budget {
+                    prop_assert!(!report.overflows(), "system {} of budget {}: {:?}", system_tokens, limits.budget, report);
+                }
+                if system_tokens > limits.budget {
+                    prop_assert!(report.overflows());
+                }
+            }
+        }
     }
 }

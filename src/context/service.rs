@@ -65,6 +65,7 @@ impl ContextService {
         TurnShaper {
             system: turn.system.clone(),
             late: turn.late.clone(),
+            lang: self.models.lang(),
             plans: &self.plans,
             limits: turn.limits,
             window: chain.context_window() as usize,
@@ -96,10 +97,12 @@ impl ContextService {
         self.knowledge.begin_turn();
         let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
         let base = prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge });
-        let late = crate::llm::late::head(now, zone, &corrections, resumed.as_ref().map(|c| c.to_prompt()).as_deref());
         // Each wire format wraps a tool definition in a few more tokens of its own.
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
+        // In a long conversation the tool rules are said again, late, never in the prefix.
+        let reinforce = (!specs.is_empty() && loaded.1.len() >= crate::llm::late::REINFORCE_AFTER).then(|| crate::llm::late::reinforcement(&tools.names()));
+        let late = crate::llm::late::head(now, zone, &corrections, resumed.as_ref().map(|c| c.to_prompt()).as_deref(), reinforce.as_deref());
         let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
         let limits = limits_for(chain, &settings).less(tool_tokens);
         let fixed = count(&base) + count(&crate::llm::late::block(&late, &crate::context::plan::render(&plan)));

@@ -18,10 +18,26 @@ const CLOSE: &str = "\n</turn_context>";
 /// How the block's time line starts; the demo model keeps this one line.
 pub const TIME_LINE: &str = "Current date and time:";
 
+/// Messages of live history from which the tool rules are said again: past this, the
+/// seeds saw models forget they can act (the plans name 6 to 8; 8 is the user side).
+pub const REINFORCE_AFTER: usize = 8;
+
+/// The tool rules said again late in a long conversation, with the tools by name.
+pub fn reinforcement(tools: &[&str]) -> String {
+    format!(
+        "Reminder, as the conversation is long: you can act with your tools ({}). Use them when they help, and never say you did something (set a reminder, saved a fact) unless you called the tool for it in this reply.",
+        tools.join(", ")
+    )
+}
+
 /// The parts of the block fixed when a turn starts (the plan is added at each call,
 /// since the model may change it between rounds).
-pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>) -> String {
+pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>, reinforce: Option<&str>) -> String {
     let mut out = format!("{TIME_LINE} {}.", crate::clock::describe(now, zone));
+    if let Some(rules) = reinforce {
+        out.push('\n');
+        out.push_str(rules);
+    }
     if !corrections.is_empty() {
         out.push_str("\nMistakes you made recently; avoid repeating them:");
         for note in corrections {
@@ -68,7 +84,7 @@ mod tests {
     #[test]
     fn the_block_goes_on_the_newest_user_message_and_splits_back() {
         let now = Utc.with_ymd_and_hms(2026, 11, 24, 13, 5, 0).unwrap();
-        let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None);
+        let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None, None);
         let mut messages = vec![ChatMessage::system("s"), ChatMessage::user("first"), ChatMessage::assistant("a"), ChatMessage::user("second")];
         attach(&mut messages, &block(&head, "Plan:\n- [ ] pack"));
         assert_eq!(messages[1].content, "first");

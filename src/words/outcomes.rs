@@ -19,6 +19,19 @@ pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
     }
 }
 
+/// Sidecar's instructions and what it knows about the user (never cut) do not fit the
+/// answering model's window, so nothing was sent.
+pub fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "Sidecar's instructions and what it knows about you take {system_tokens} tokens, more than this model's {window}-token window leaves room for, so nothing was sent. Choose a model with a larger window, or raise its context length in Settings → Model providers (or Local models); a shorter profile also helps."
+        ),
+        Lang::Es => format!(
+            "Las instrucciones de Sidecar y lo que sabe de ti ocupan {system_tokens} tokens, más de lo que deja la ventana de {window} tokens de este modelo, así que no se envió nada. Elige un modelo con más contexto o sube su longitud de contexto en Ajustes → Proveedores de modelos (o Modelos locales); un perfil más corto también ayuda."
+        ),
+    }
+}
+
 /// Ends a reply stopped at the per-turn step limit (`llm.max_iterations`).
 pub fn step_limit(steps: u32, lang: Lang) -> String {
     match lang {

@@ -48,3 +48,4 @@ mod supersession;
 mod tools;
 mod turn_machine;
 mod whatsapp;
+mod window;

@@ -1,0 +1,41 @@
+//! A window too small for what is never cut: the turn fails with words that name the
+//! window and what to do, and nothing is sent to the model.
+
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::{reply_events, stream, ScriptedServer};
+
+#[tokio::test]
+async fn a_profile_larger_than_the_window_is_never_cut_the_turn_says_why() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["never"]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 1024\n[llm]\nmax_tokens = 256\n", server.base_url);
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let profile = format!("# Profile\n\n- Name: Ana\n\n{}\n", "I keep a long diary of every day of my life in this file. ".repeat(200));
+    let (_, version) = core.profile(sidecar::knowledge::store::ProfileFile::User).unwrap();
+    core.save_profile(sidecar::knowledge::store::ProfileFile::User, &profile, &version).unwrap();
+    let error = core.send("hola").await.unwrap_err().to_string();
+    assert!(error.contains("1024-token window") && error.contains("nothing was sent") && error.contains("context length in Settings"), "{error}");
+    assert_eq!(server.request_count(), 0, "a cut prompt is never sent");
+}
+
+/// Past eight messages the tool rules are said again, in the late block on the newest
+/// message; the system prompt stays the same.
+#[tokio::test]
+async fn a_long_conversation_hears_the_tool_rules_again_late() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url);
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let mut systems = std::collections::HashSet::new();
+    for n in 0..6 {
+        core.send(&format!("message {n}")).await.unwrap();
+        let request = server.last_request();
+        systems.insert(request["messages"][0]["content"].as_str().unwrap().to_string());
+        let late = crate::support::late_block(&request);
+        // Turn n is sent with 2n messages of history before it.
+        assert_eq!(late.contains("Reminder, as the conversation is long"), 2 * n >= 8, "turn {n}: {late}");
+    }
+    assert!(crate::support::late_block(&server.last_request()).contains("set_reminder"));
+    assert_eq!(systems.len(), 1, "the system prompt did not move");
+}
