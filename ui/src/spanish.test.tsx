@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
-import { enBase } from "./i18n";
+import { enBase, strings } from "./i18n";
 import { calendarEn } from "./strings/calendar";
 import { chatsEn } from "./strings/chats";
 import { memoryEn } from "./strings/memory";
@@ -109,5 +109,13 @@ describe("Spanish everywhere", () => {
     }
     const shared = [...owners].filter(([, names]) => names.length > 1).map(([key, names]) => `${key}: ${names.join(", ")}`);
     expect(shared).toEqual([]);
+  });
+
+  it("says one word per idea in Spanish: Añadir, never also Agregar", () => {
+    const said = (value: unknown): string[] =>
+      typeof value === "string" ? [value] : typeof value === "function" ? [String((value as (...a: unknown[]) => unknown)("x", "y", "z"))] : [];
+    const spanish = Object.values(strings.es).flatMap(said).join("\n");
+    expect(spanish).not.toMatch(/agreg/i);
+    expect(spanish).toMatch(/Añadir proveedor/);
   });
 });
