@@ -4,9 +4,6 @@
 
 use crate::error::Refusal;
 use crate::llm::sampling::Sampling;
-
-/// The context windows a model may be given, in tokens.
-pub const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -103,9 +100,7 @@ impl ProviderInput {
             return Err(invalid(Refusal::NoModelName));
         }
         self.sampling.check()?;
-        if self.context_window.is_some_and(|w| !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&w)) {
-            return Err(invalid(Refusal::OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() }));
-        }
+        crate::llm::sampling::check_context(self.context_window)?;
         Ok(ProviderSettings {
             id: id.to_string(),
             kind: self.kind,

@@ -335,7 +335,12 @@ impl KnowledgeStore {
             }
         }
         self.version.fetch_add(1, Ordering::Relaxed);
-        self.profile_fields()
+        // What was just written is what a read would give.
+        Ok(ProfileView {
+            fields: super::profile_form::read(&user_text, &soul_text),
+            user_version: content_version(&user_text),
+            soul_version: content_version(&soul_text),
+        })
     }
 
     /// The persona (SOUL.md) and the knowledge block for the system prompt.

@@ -39,6 +39,19 @@ pub struct SamplingLimits {
     pub max_tokens: (u32, u32),
 }
 
+/// The context windows a model may be given, in tokens.
+pub const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
+
+/// Refuses a context window out of [`CONTEXT_RANGE`].
+pub fn check_context(window: Option<u32>) -> Result<(), OutOfRange> {
+    match window {
+        Some(w) if !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&w) => {
+            Err(OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() })
+        }
+        _ => Ok(()),
+    }
+}
+
 pub const LIMITS: SamplingLimits = SamplingLimits { temperature: (0.0, 2.0), top_p: (0.01, 1.0), repeat_penalty: (1.0, 2.0), max_tokens: (16, 32_768) };
 
 impl Sampling {

@@ -4,9 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{CompanionError, Refusal};
-use crate::llm::sampling::{Sampling, SamplingLimits, LIMITS};
-use crate::provider_admin::CONTEXT_RANGE;
+use crate::error::CompanionError;
+use crate::llm::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
 
 use super::choice::LocalChoice;
 use super::hub::ModelHub;
@@ -22,7 +21,6 @@ pub struct TuningView {
     pub context_tokens: Option<u32>,
     pub context_default: u32,
     pub limits: SamplingLimits,
-    pub context_range: (u32, u32),
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -45,7 +43,6 @@ impl ModelHub {
             context_tokens: settings.local_model.context_tokens,
             context_default: defaults.context_tokens,
             limits: LIMITS,
-            context_range: CONTEXT_RANGE,
         }
     }
 
@@ -53,9 +50,7 @@ impl ModelHub {
     /// fixed when the server starts. Sampling applies to the next reply.
     pub async fn set_tuning(&self, input: TuningInput) -> Result<TuningView, CompanionError> {
         input.sampling.check()?;
-        if input.context_tokens.is_some_and(|c| !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&c)) {
-            return Err(Refusal::OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() }.into());
-        }
+        check_context(input.context_tokens)?;
         let mut settings = (*self.models().settings()).clone();
         settings.local_model.sampling = input.sampling;
         settings.local_model.context_tokens = input.context_tokens;

@@ -70,14 +70,6 @@ pub fn answered_in(model: &str, latency_ms: u64, lang: Lang) -> String {
     }
 }
 
-/// A refused attachment as the user reads it.
-pub fn attachment(error: &AttachError, lang: Lang) -> String {
-    match lang {
-        Lang::En => error.to_string(),
-        Lang::Es => attach(error),
-    }
-}
-
 /// A failed model download as the user reads it.
 pub fn download(error: &PullError, lang: Lang) -> String {
     match lang {

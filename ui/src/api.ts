@@ -203,7 +203,6 @@ export interface TuningView {
   context_tokens: number | null;
   context_default: number;
   limits: SamplingLimits;
-  context_range: [number, number];
 }
 
 export interface ProviderInput {

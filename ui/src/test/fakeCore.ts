@@ -106,7 +106,6 @@ export class FakeCore {
     context_tokens: null,
     context_default: 4096,
     limits: { temperature: [0, 2], top_p: [0.01, 1], repeat_penalty: [1, 2], max_tokens: [16, 32768] },
-    context_range: [512, 2000000],
   };
   /** Answers for commands a test scripts itself (save_provider, test_provider, …). */
   handlers: Record<string, (args: unknown) => unknown> = {};
