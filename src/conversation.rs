@@ -219,8 +219,10 @@ impl ConversationService {
         });
         let dequeued = turn.waited.map(|_| text.to_string());
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
-        // Code decides what code can decide (P10): a reminder, a fact, a list.
-        let note = match crate::intent::detect(text) {
+        // Code decides what code can decide (P10): a reminder, a fact, a list. A request
+        // of several steps is not one of those: a model with tools plans it whole.
+        let planned = !self.with.models.configured_is_empty() && crate::agent::complexity::is_complex(text);
+        let note = match crate::intent::detect(text).filter(|_| !planned) {
             Some(intent) => match self.carry_out(conversation_id, user_message_id, intent, text, channel).await? {
                 Carried::Answered(outcome) => return Ok(outcome),
                 Carried::TellModel(note) => Some(note),
@@ -535,6 +537,7 @@ impl ConversationService {
                 cancel,
                 lang: self.with.lang,
                 models: &self.with.models,
+                plans: self.with.context.plans(),
             },
             turn.prompt,
         )

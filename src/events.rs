@@ -146,6 +146,8 @@ pub enum Notice {
     TimedOut,
     /// Older turns are being folded into the running summary before the model answers.
     Summarizing,
+    /// The model answered in words with plan steps open and is asked to go on.
+    PlanGoesOn { done: u32, total: u32 },
 }
 
 /// A cheap-to-clone publisher. Slow subscribers lose the oldest events rather than

@@ -16,7 +16,7 @@ use crate::llm::{ChatMessage, ChatRequest, FinishReason, Usage};
 use crate::channels::channel::Channel;
 use crate::model::Chain;
 use crate::settings::Purpose;
-use crate::store::{MessageMeta, MessageStatus, NewMessage, Store, StoreError, UsageRecord};
+use crate::store::{MessageMeta, MessageStatus, NewMessage, PlanOutcome, Store, StoreError, UsageRecord};
 use crate::tools::ToolRegistry;
 
 /// How long a self-correction note blocks another one for the same check.
@@ -34,6 +34,19 @@ pub trait Shaper: Send + Sync {
     fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String>;
     /// Tool results longer than this (in tokens) are compacted before the model reads them.
     fn tool_result_limit(&self) -> usize;
+    /// What the shaping did to the turn's calls so far, for the turn's measures.
+    fn measures(&self) -> ShapeMeasures {
+        ShapeMeasures::default()
+    }
+}
+
+/// What fitting a turn's prompts did, recorded with the reply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ShapeMeasures {
+    /// Turns were dropped or messages cut to fit a call.
+    pub truncated: bool,
+    /// The tool rules were said again late (a long conversation).
+    pub reinforced: bool,
 }
 
 /// Everything a turn needs from the companion.
@@ -64,6 +77,8 @@ pub struct TurnContext<'a> {
     /// Routes the chat calls (the offline model as the automatic chain's last link)
     /// and keeps the header's model status.
     pub models: &'a crate::model::Models,
+    /// The conversation's plan, which the turn carries on while it has open steps.
+    pub plans: &'a crate::context::plan::PlanBoard,
 }
 
 /// How a driven turn ended, with what was stored.
@@ -102,11 +117,14 @@ struct Ledger {
     cost: Option<f64>,
     failure: Option<RouteError>,
     timings: TurnTimings,
+    /// The plan the turn worked on and whether it finished, said under the reply.
+    plan_summary: Option<(Vec<crate::context::plan::PlanItem>, bool)>,
 }
 
 pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
     let deadline = Instant::now() + context.time_limit;
     let (mut turn, mut effects) = Turn::start(prompt, context.limits);
+    turn.plan_at_start(context.plans.items());
     let mut ledger = Ledger {
         meta: MessageMeta::default(),
         visible: String::new(),
@@ -115,6 +133,7 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
         cost: Some(0.0),
         failure: None,
         timings: TurnTimings::default(),
+        plan_summary: None,
     };
     let started = std::time::Instant::now();
     loop {
@@ -144,6 +163,7 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                     ledger.timings.tools += running.elapsed();
                     if let TurnEvent::ToolsFinished(results) = &event {
                         summarize_long_text(&context, &mut ledger, &calls, results, deadline).await?;
+                        turn.observe_plan(context.plans.items());
                     }
                     next = Some(event);
                 }
@@ -346,6 +366,15 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
             ledger.meta.iteration_cap = true;
             Notice::IterationCap
         }
+        TurnNote::PlanGoesOn { done, total } => {
+            ledger.meta.plan_nudges += 1;
+            Notice::PlanGoesOn { done: done as u32, total: total as u32 }
+        }
+        TurnNote::PlanSummary { items, finished } => {
+            ledger.meta.plan = Some(if finished { PlanOutcome::Finished } else { PlanOutcome::Abandoned });
+            ledger.plan_summary = Some((items, finished));
+            return Ok(());
+        }
     };
     context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice });
     Ok(())
@@ -374,10 +403,21 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
             let text = if text.trim().is_empty() { said } else { format!("{text}\n\n{said}") };
             (MessageStatus::Incomplete, text, None)
         }
+        TurnEnd::Unfinished { text } => (MessageStatus::Incomplete, text.clone(), None),
+    };
+    let text = match &ledger.plan_summary {
+        Some((items, finished)) => {
+            let said = crate::words::plans::summary(items, *finished, context.lang);
+            if text.trim().is_empty() { said } else { format!("{}\n\n{said}", text.trim_end()) }
+        }
+        None => text,
     };
     if matches!(end, TurnEnd::TimedOut { .. }) {
         context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });
     }
+    let measures = context.shaper.measures();
+    ledger.meta.truncated = measures.truncated;
+    ledger.meta.reinforced = measures.reinforced;
     ledger.meta.usage = ledger.saw_usage.then_some(ledger.usage);
     ledger.meta.cost_usd = ledger.cost;
     let message_id = context

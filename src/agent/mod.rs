@@ -2,6 +2,8 @@
 //! builder, and the claim-versus-action check.
 
 pub mod claims;
+pub mod complexity;
 pub mod driver;
+pub mod plan_watch;
 pub mod prompt;
 pub mod turn;

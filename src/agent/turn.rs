@@ -13,6 +13,8 @@
 //!   retry, and the failed check is reported so it can be remembered.
 
 use crate::agent::claims::{unbacked_claim, Claim};
+use crate::agent::plan_watch::{go_on_prompt, AfterWords, PlanWatch};
+use crate::context::plan_item::{progress, PlanItem};
 use crate::llm::{ChatMessage, Completion, FinishReason, ToolCall};
 
 /// Asks the model to go on after a reply was cut by the length limit.
@@ -60,6 +62,11 @@ pub enum TurnNote {
     CorrectiveRetry { check: &'static str },
     /// The model kept calling tools past the per-turn cap.
     IterationCap,
+    /// The model answered in words with plan steps open; it is asked to go on.
+    PlanGoesOn { done: usize, total: usize },
+    /// The turn ends with the plan it worked on: all closed (`finished`), or with what
+    /// is left. The reply is followed by what each step produced.
+    PlanSummary { items: Vec<PlanItem>, finished: bool },
 }
 
 /// How the turn ended.
@@ -75,6 +82,9 @@ pub enum TurnEnd {
     TimedOut { text: String },
     /// The per-turn step limit stopped it; `text` is what had been said.
     Incomplete { text: String },
+    /// The plan stopped moving (told to go on and did nothing, or the same call again)
+    /// with steps open; `text` is what had been said.
+    Unfinished { text: String },
 }
 
 /// What the driver must do next, in order.
@@ -112,6 +122,8 @@ pub struct Turn {
     tools_called: Vec<String>,
     /// The last model call answered tool results: its text starts a new paragraph.
     after_tools: bool,
+    /// The plan, to carry on while it has open steps.
+    plan: PlanWatch,
     phase: Phase,
 }
 
@@ -127,6 +139,7 @@ impl Turn {
             corrected: false,
             tools_called: Vec::new(),
             after_tools: false,
+            plan: PlanWatch::default(),
             phase: Phase::AwaitingModel,
         };
         let call = turn.call_model();
@@ -142,6 +155,21 @@ impl Turn {
         self.iterations
     }
 
+    /// The conversation's plan as the turn starts.
+    pub fn plan_at_start(&mut self, items: Vec<PlanItem>) {
+        self.plan = PlanWatch::new(items);
+    }
+
+    /// The plan after a round of tools (before `ToolsFinished` is handled).
+    pub fn observe_plan(&mut self, items: Vec<PlanItem>) {
+        self.plan.observe(items);
+    }
+
+    /// What was done and what is left, when the turn ends early on a plan it worked on.
+    fn plan_left(&self) -> Option<Effect> {
+        self.plan.working().then(|| Effect::Note(TurnNote::PlanSummary { items: self.plan.items().to_vec(), finished: false }))
+    }
+
     /// Advances the turn. Events that make no sense in the current phase (a late
     /// tool result after Stop, say) are ignored.
     pub fn handle(&mut self, event: TurnEvent) -> Vec<Effect> {
@@ -149,11 +177,13 @@ impl Turn {
             (_, Phase::Done) => Vec::new(),
             (TurnEvent::StopRequested, phase) => {
                 let mut effects = self.cancel_pending(phase, "not run: the user stopped the reply");
+                effects.extend(self.plan_left());
                 effects.push(Effect::Finish(TurnEnd::Stopped { text: self.reply.clone() }));
                 effects
             }
             (TurnEvent::DeadlineReached, phase) => {
                 let mut effects = self.cancel_pending(phase, "not run: the turn ran out of time");
+                effects.extend(self.plan_left());
                 effects.push(Effect::Finish(TurnEnd::TimedOut { text: self.reply.clone() }));
                 effects
             }
@@ -194,7 +224,15 @@ impl Turn {
                 // valid, and end the turn with what was said.
                 effects.extend(self.unrun_results(&tool_calls, "not run: the step limit for one reply was reached"));
                 effects.push(Effect::Note(TurnNote::IterationCap));
+                effects.extend(self.plan_left());
                 effects.push(Effect::Finish(TurnEnd::Incomplete { text: self.reply.clone() }));
+                return effects;
+            }
+            if self.plan.repeats(&tool_calls) {
+                // Going round in circles on a plan: stop, and say what is done and left.
+                effects.extend(self.unrun_results(&tool_calls, "not run: this exact call already succeeded in this reply"));
+                effects.extend(self.plan_left());
+                effects.push(Effect::Finish(TurnEnd::Unfinished { text: self.reply.clone() }));
                 return effects;
             }
             self.tools_called.extend(tool_calls.iter().map(|c| c.name.clone()));
@@ -224,8 +262,34 @@ impl Turn {
                 return self.correct(claim, text);
             }
         }
+        match self.plan.after_words(self.iterations + 1 < self.limits.max_iterations) {
+            AfterWords::Stand => self.finish_complete(full, finish_reason, None),
+            AfterWords::GoOn => {
+                self.reply.push_str(&text);
+                self.after_tools = true;
+                self.transcript.push(ChatMessage::assistant(text));
+                self.transcript.push(ChatMessage::user(go_on_prompt(self.plan.items())));
+                let (done, total) = progress(self.plan.items());
+                vec![Effect::Note(TurnNote::PlanGoesOn { done, total }), self.call_model()]
+            }
+            AfterWords::Finished(items) => {
+                self.finish_complete(full, finish_reason, Some(TurnNote::PlanSummary { items, finished: true }))
+            }
+            AfterWords::Stuck(items) => {
+                self.phase = Phase::Done;
+                vec![
+                    Effect::Note(TurnNote::PlanSummary { items, finished: false }),
+                    Effect::Finish(TurnEnd::Unfinished { text: full }),
+                ]
+            }
+        }
+    }
+
+    fn finish_complete(&mut self, text: String, finish_reason: Option<FinishReason>, note: Option<TurnNote>) -> Vec<Effect> {
         self.phase = Phase::Done;
-        vec![Effect::Finish(TurnEnd::Complete { text: full, finish_reason })]
+        let mut effects: Vec<Effect> = note.map(Effect::Note).into_iter().collect();
+        effects.push(Effect::Finish(TurnEnd::Complete { text, finish_reason }));
+        effects
     }
 
     /// The model that answered cannot call tools (the offline demo): a claim in its
@@ -248,7 +312,12 @@ impl Turn {
         for call in &calls {
             // Pair by id; a result the driver lost becomes an explicit error.
             let message = match results.iter().find(|r| r.call_id == call.id) {
-                Some(r) => ChatMessage::tool_result(&call.id, &r.content, r.is_error),
+                Some(r) => {
+                    if !r.is_error {
+                        self.plan.succeeded(call);
+                    }
+                    ChatMessage::tool_result(&call.id, &r.content, r.is_error)
+                }
                 None => ChatMessage::tool_result(&call.id, r#"{"error":"the tool produced no result"}"#, true),
             };
             self.transcript.push(message.clone());

@@ -8,7 +8,7 @@
 use super::digest::SUMMARY_TOKENS;
 use super::guard::{self, Limits};
 use super::plan::PlanBoard;
-use crate::agent::driver::Shaper;
+use crate::agent::driver::{ShapeMeasures, Shaper};
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
 use crate::model::Chain;
@@ -90,6 +90,10 @@ pub struct TurnShaper<'a> {
     pub events: &'a EventBus,
     pub meter: &'a std::sync::Mutex<Option<(i64, ContextMeter)>>,
     pub context: ContextSettings,
+    /// The late block says the tool rules again.
+    pub reinforced: bool,
+    /// A call of this turn had turns dropped or messages cut.
+    pub truncated: std::sync::atomic::AtomicBool,
 }
 
 impl Shaper for TurnShaper<'_> {
@@ -106,6 +110,10 @@ impl Shaper for TurnShaper<'_> {
     fn tool_result_limit(&self) -> usize {
         self.limits.max_tool_result_tokens
     }
+
+    fn measures(&self) -> ShapeMeasures {
+        ShapeMeasures { truncated: self.truncated.load(std::sync::atomic::Ordering::Relaxed), reinforced: self.reinforced }
+    }
 }
 
 impl TurnShaper<'_> {
@@ -116,6 +124,7 @@ impl TurnShaper<'_> {
         crate::llm::late::attach(&mut messages, &crate::llm::late::block(&self.late, &self.plans.rendered()));
         let (messages, report) = guard::fit(messages, &self.limits, &count);
         if report.dropped_turns + report.truncated > 0 {
+            self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);
             tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the prompt to fit");
         } else if report.trimmed() {
             tracing::info!(
@@ -143,6 +152,8 @@ pub struct TurnPrompt {
     pub prompt: Vec<ChatMessage>,
     pub limits: Limits,
     pub summarized_turns: bool,
+    /// The late block says the tool rules again.
+    pub reinforced: bool,
 }
 
 

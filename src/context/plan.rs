@@ -12,7 +12,7 @@ use crate::store::{Store, StoreError};
 pub const MAX_ITEMS: usize = 20;
 const MAX_ITEM_CHARS: usize = 200;
 
-pub use super::plan_item::{ItemStatus, PlanItem};
+pub use super::plan_item::{is_open, progress, ItemStatus, PlanItem};
 
 /// Checks a new plan; the message tells the model how to fix its call.
 pub fn validate(items: &[PlanItem]) -> Result<(), String> {
@@ -28,6 +28,9 @@ pub fn validate(items: &[PlanItem]) -> Result<(), String> {
     if items.iter().filter(|i| i.status == ItemStatus::InProgress).count() > 1 {
         return Err("only one step can be in progress at a time".into());
     }
+    if items.iter().filter_map(|i| i.result.as_deref()).any(|r| r.chars().count() > MAX_ITEM_CHARS) {
+        return Err(format!("keep each result under {MAX_ITEM_CHARS} characters"));
+    }
     Ok(())
 }
 
@@ -42,8 +45,12 @@ pub fn render(items: &[PlanItem]) -> String {
             ItemStatus::Done => "[x]",
             ItemStatus::InProgress => "[>]",
             ItemStatus::Pending => "[ ]",
+            ItemStatus::Failed => "[!]",
         };
         out.push_str(&format!("\n{mark} {}", item.text.trim()));
+        if let Some(result) = item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            out.push_str(&format!(" → {result}"));
+        }
     }
     out.push_str("\n</plan>");
     out
@@ -67,6 +74,11 @@ impl PlanBoard {
         let items = self.store.context().plan(conversation_id).await?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         Ok(items)
+    }
+
+    /// The focused plan's steps.
+    pub fn items(&self) -> Vec<PlanItem> {
+        self.current.lock().expect("plan lock").as_ref().map(|(_, items)| items.clone()).unwrap_or_default()
     }
 
     /// The focused plan, rendered for the prompt (empty when there is none).
@@ -96,7 +108,7 @@ mod tests {
     use super::*;
 
     fn item(text: &str, status: ItemStatus) -> PlanItem {
-        PlanItem { text: text.into(), status }
+        PlanItem::new(text, status)
     }
 
     #[test]

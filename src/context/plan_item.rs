@@ -9,6 +9,14 @@ pub enum ItemStatus {
     Pending,
     InProgress,
     Done,
+    Failed,
+}
+
+impl ItemStatus {
+    /// Done or failed: nothing more will be tried for this step.
+    pub fn is_closed(self) -> bool {
+        matches!(self, Self::Done | Self::Failed)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -16,6 +24,25 @@ pub enum ItemStatus {
 pub struct PlanItem {
     /// One step, short.
     pub text: String,
-    /// pending, in_progress or done.
+    /// pending, in_progress, done or failed.
     pub status: ItemStatus,
+    /// What the step produced (or why it failed), in a few words, once it is done or failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+impl PlanItem {
+    pub fn new(text: impl Into<String>, status: ItemStatus) -> Self {
+        Self { text: text.into(), status, result: None }
+    }
+}
+
+/// Where a plan stands: how many steps are closed and how many in all.
+pub fn progress(items: &[PlanItem]) -> (usize, usize) {
+    (items.iter().filter(|i| i.status.is_closed()).count(), items.len())
+}
+
+/// A plan with steps still to do.
+pub fn is_open(items: &[PlanItem]) -> bool {
+    items.iter().any(|i| !i.status.is_closed())
 }

@@ -60,6 +60,11 @@ impl ContextService {
         Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None) }
     }
 
+    /// The plan board `update_plan` writes to.
+    pub(crate) fn plans(&self) -> &PlanBoard {
+        &self.plans
+    }
+
     /// The shaper that fits every model call of a turn begun from `turn`.
     pub(crate) fn shaper<'a>(&'a self, turn: &TurnPrompt, conversation_id: i64, chain: &Chain) -> TurnShaper<'a> {
         TurnShaper {
@@ -74,6 +79,8 @@ impl ContextService {
             events: &self.events,
             meter: &self.meter,
             context: self.models.settings().context.clone(),
+            reinforced: turn.reinforced,
+            truncated: Default::default(),
         }
     }
 
@@ -102,7 +109,19 @@ impl ContextService {
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         // In a long conversation the tool rules are said again, late, never in the prefix.
         let reinforce = (!specs.is_empty() && loaded.1.len() >= crate::llm::late::REINFORCE_AFTER).then(|| crate::llm::late::reinforcement(&tools.names()));
-        let late = crate::llm::late::head(now, zone, &corrections, resumed.as_ref().map(|c| c.to_prompt()).as_deref(), reinforce.as_deref());
+        // A request that takes several steps is asked to plan first, unless a plan is open.
+        let newest = loaded.1.iter().rev().find(|m| m.role == crate::llm::Role::User);
+        let plan_first = specs.iter().any(|s| s.name == "update_plan")
+            && !crate::context::plan::is_open(&plan)
+            && newest.is_some_and(|m| crate::agent::complexity::is_complex(&m.content));
+        let late = crate::llm::late::head(
+            now,
+            zone,
+            &corrections,
+            resumed.as_ref().map(|c| c.to_prompt()).as_deref(),
+            reinforce.as_deref(),
+            plan_first.then_some(crate::agent::complexity::PLAN_HINT),
+        );
         let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
         let limits = limits_for(chain, &settings).less(tool_tokens);
         let fixed = count(&base) + count(&crate::llm::late::block(&late, &crate::context::plan::render(&plan)));
@@ -111,7 +130,7 @@ impl ContextService {
         let system = base + &summary_blocks(live.summary.as_ref());
         let mut prompt = prompt::assemble(system.clone(), &live.messages);
         crate::attachments::images::fill(&mut prompt, &self.data_dir);
-        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some() })
+        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some(), reinforced: reinforce.is_some() })
     }
 
     /// The prompt the next message would be answered with, as the guard sends it

@@ -32,11 +32,11 @@ pub fn reinforcement(tools: &[&str]) -> String {
 
 /// The parts of the block fixed when a turn starts (the plan is added at each call,
 /// since the model may change it between rounds).
-pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>, reinforce: Option<&str>) -> String {
+pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>, reinforce: Option<&str>, plan_first: Option<&str>) -> String {
     let mut out = format!("{TIME_LINE} {}.", crate::clock::describe(now, zone));
-    if let Some(rules) = reinforce {
+    for line in [reinforce, plan_first].into_iter().flatten() {
         out.push('\n');
-        out.push_str(rules);
+        out.push_str(line);
     }
     if !corrections.is_empty() {
         out.push_str("\nMistakes you made recently; avoid repeating them:");
@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn the_block_goes_on_the_newest_user_message_and_splits_back() {
         let now = Utc.with_ymd_and_hms(2026, 11, 24, 13, 5, 0).unwrap();
-        let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None, None);
+        let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None, None, None);
         let mut messages = vec![ChatMessage::system("s"), ChatMessage::user("first"), ChatMessage::assistant("a"), ChatMessage::user("second")];
         attach(&mut messages, &block(&head, "Plan:\n- [ ] pack"));
         assert_eq!(messages[1].content, "first");

@@ -85,6 +85,32 @@ pub struct MessageMeta {
     /// What the user typed, when files were attached (the chat shows this and chips).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typed: Option<String>,
+    /// The turn worked on a plan: how it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanOutcome>,
+    /// Times the model was told to go on with open plan steps.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub plan_nudges: u32,
+    /// The context guard had to drop turns or cut messages to fit a call of this turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// The tool rules were said again late in the prompt (a long conversation).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reinforced: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// How a turn that worked on a plan ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanOutcome {
+    /// Every step is done or failed.
+    Finished,
+    /// Steps were left: the plan stopped moving, the step cap, Stop or the time limit.
+    Abandoned,
 }
 
 /// A file attached to a message, as its chip shows it.

@@ -36,7 +36,7 @@ use sqlx::SqlitePool;
 
 pub use context::Summary;
 pub use embeddings::PendingText;
-pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, Role};
+pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role};
 pub use recall::{fts_query, FoundText};
 pub use usage::{ModelTotals, PurposeTotals, UsageRecord, UsageTotals};
 pub use variants::ReplyVersions;

@@ -29,6 +29,7 @@ mod meaning;
 mod memory;
 mod message_actions;
 mod offline_fallback;
+mod plans;
 mod preferences;
 mod profile;
 mod openai_stream;

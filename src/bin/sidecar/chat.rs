@@ -152,6 +152,7 @@ pub(crate) fn describe_notice(notice: &sidecar::events::Notice) -> String {
         Notice::IterationCap => "stopped at the step limit for one reply".into(),
         Notice::TimedOut => "the reply ran out of time".into(),
         Notice::Summarizing => "summarising older messages to make room".into(),
+        Notice::PlanGoesOn { done, total } => format!("{done} of {total} steps done; going on"),
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod bot_api;
 pub mod file_server;
+pub mod plan_tasks;
 pub mod tools;
 
 use std::sync::{Arc, Mutex};

@@ -1,0 +1,103 @@
+//! Plans carried out: ten multi-step tasks against a scripted model that plans with
+//! `update_plan` and works step by step (some lazily), and two on which it gets stuck.
+//! Every step runs exactly once, the turn goes on when the model stops to talk with
+//! steps open, the reply ends with what each step produced, and a stuck model ends
+//! with what is done and what is left.
+
+use std::sync::Arc;
+
+use sidecar::settings::Settings;
+use sidecar::store::PlanOutcome;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::plan_tasks::{self, Behaviour, Task};
+use crate::support::{late_block, ScriptedServer};
+
+async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
+    let settings: Settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n"
+    ))
+    .unwrap();
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+/// The calls the model made for `task`, by name and arguments, from the stored turn.
+fn calls_of(requests: &[serde_json::Value], task: &Task) -> Vec<(String, serde_json::Value)> {
+    let last = requests
+        .iter()
+        .rev()
+        .find(|r| r["messages"].as_array().unwrap().iter().any(|m| crate::support::said(m) == task.request))
+        .unwrap();
+    let messages = last["messages"].as_array().unwrap();
+    let at = messages.iter().rposition(|m| crate::support::said(m) == task.request).unwrap();
+    messages[at..]
+        .iter()
+        .filter_map(|m| m["tool_calls"].as_array())
+        .flatten()
+        .map(|c| {
+            (
+                c["function"]["name"].as_str().unwrap().to_string(),
+                serde_json::from_str(c["function"]["arguments"].as_str().unwrap()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn ten_multi_step_tasks_run_every_step_once_and_sum_up() {
+    let tasks: Vec<Task> = plan_tasks::tasks().into_iter().chain(plan_tasks::stuck_tasks()).collect();
+    let tasks = Arc::new(tasks);
+    let scripted = tasks.clone();
+    let server = ScriptedServer::responding(move |request| plan_tasks::respond(&scripted, request)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    assert!(tasks.len() >= 12);
+    for task in tasks.iter() {
+        let before = server.request_count();
+        let outcome = core.send(task.request).await.unwrap();
+        let requests = server.requests.lock().unwrap().clone();
+        let first = requests[before..]
+            .iter()
+            .find(|r| r["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").is_some_and(|m| crate::support::said(m) == task.request))
+            .expect("the task reached the model");
+        assert!(
+            late_block(first).contains(sidecar::agent::complexity::PLAN_HINT)
+                || task.behaviour == Behaviour::Talks,
+            "{}: the first call is asked to plan",
+            task.request
+        );
+        let calls = calls_of(&requests, task);
+        match task.behaviour {
+            Behaviour::Diligent | Behaviour::LazyAfter(_) => {
+                for step in &task.steps {
+                    let runs = calls.iter().filter(|(name, args)| name == step.tool && *args == step.arguments).count();
+                    assert_eq!(runs, 1, "{}: {} ran {runs} times", task.request, step.text);
+                    assert!(outcome.reply.contains(&format!("✓ {}: {}", step.text, step.result)), "{}: {}", task.request, outcome.reply);
+                }
+                assert_eq!(outcome.meta.plan, Some(PlanOutcome::Finished), "{}", task.request);
+                assert_eq!(outcome.meta.plan_nudges, u32::from(matches!(task.behaviour, Behaviour::LazyAfter(_))), "{}", task.request);
+                assert_eq!(outcome.status.as_str(), "complete");
+            }
+            Behaviour::Stuck | Behaviour::Talks => {
+                assert_eq!(outcome.meta.plan, Some(PlanOutcome::Abandoned), "{}", task.request);
+                assert_eq!(outcome.status.as_str(), "incomplete");
+                for step in &task.steps[1..] {
+                    assert!(outcome.reply.contains(step.text), "{}: what is left is named: {}", task.request, outcome.reply);
+                }
+                let left = if task.request.starts_with("Buscá") { "**Falta**" } else { "**Left to do**" };
+                assert!(outcome.reply.contains(left) || outcome.reply.contains("**Left to do**"), "{}", outcome.reply);
+                // Stuck: the repeated call was not run a second time.
+                let runs = calls.iter().filter(|(name, _)| name == task.steps[0].tool).count();
+                assert!(runs <= 2, "{}: {runs}", task.request);
+            }
+        }
+    }
+    // The side effects happened once each: one reminder per reminder step.
+    let reminders = core.reminders().pending().await.unwrap();
+    for task in tasks.iter().filter(|t| matches!(t.behaviour, Behaviour::Diligent | Behaviour::LazyAfter(_))) {
+        for step in task.steps.iter().filter(|s| s.tool == "set_reminder") {
+            let message = step.arguments["message"].as_str().unwrap();
+            assert_eq!(reminders.iter().filter(|r| r.message == message).count(), 1, "{message}");
+        }
+    }
+}
