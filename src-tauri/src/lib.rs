@@ -247,6 +247,8 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                     match &event {
                         sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } => tray::channel_alert(&app, title, body, *down),
                         sidecar::events::CoreEvent::ChannelWarning { title, body, .. } => tray::channel_warning(&app, title, body),
+                        sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
+                        sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}
                     }
                     if let Err(error) = app.emit(CORE_EVENT, &event) {

@@ -85,6 +85,24 @@ pub fn channel_alert(app: &AppHandle, title: &str, body: &str, down: bool) {
     channel_warning(app, title, body);
 }
 
+/// While a plan is worked on, the tray's tooltip says which step ("step 3 of 5").
+pub fn plan_progress(app: &AppHandle, items: &[sidecar::context::plan::PlanItem], lang: sidecar::words::Lang) {
+    static SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
+    let working = sidecar::context::plan::is_open(items);
+    // Only the tooltip this set is put back: an alert's or a channel's stays.
+    if !SHOWN.swap(working, std::sync::atomic::Ordering::SeqCst) && !working {
+        return;
+    }
+    let tooltip = if working {
+        let (done, total) = sidecar::context::plan::progress(items);
+        sidecar::words::plans::working(done, total, lang)
+    } else {
+        "Sidecar".to_string()
+    };
+    let _ = tray.set_tooltip(Some(tooltip));
+}
+
 /// A notification about a channel that leaves the tray as it is.
 pub fn channel_warning(app: &AppHandle, title: &str, body: &str) {
     // notify-rust blocks on D-Bus: off the task that forwards the core's events.

@@ -232,7 +232,7 @@ export function App() {
               actions={{ busy: state.streaming !== null, versions, onRegenerate: regenerate, onShowVersion: showVersion, onEdit: edit }}
             />
           </main>
-          <PlanPanel items={plan} />
+          <PlanPanel items={plan} busy={state.streaming !== null} />
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <QueuedList items={state.queued} onCancel={cancelQueued} />

@@ -42,6 +42,14 @@ export interface MessageMeta {
   attachments?: AttachedFile[];
   /** What the user typed, when files were attached. */
   typed?: string;
+  /** The turn worked on a plan: every step closed, or some left. */
+  plan?: "finished" | "abandoned";
+  /** Times the model was told to go on with open steps. */
+  plan_nudges?: number;
+  /** The context guard cut turns or messages to fit. */
+  truncated?: boolean;
+  /** The tool rules were said again (a long conversation). */
+  reinforced?: boolean;
 }
 
 /** A file attached to a stored message, as its chip shows it. */
@@ -100,7 +108,8 @@ export type Notice =
   | { kind: "corrected"; check: string }
   | { kind: "iteration_cap" }
   | { kind: "timed_out" }
-  | { kind: "summarizing" };
+  | { kind: "summarizing" }
+  | { kind: "plan_goes_on"; done: number; total: number };
 
 export type ModelStatus =
   | { state: "idle" }
@@ -309,10 +318,12 @@ export type SaveOutcome =
   | { action: "rate_limited" }
   | { action: "rejected"; reason: string };
 
-export type PlanStatus = "pending" | "in_progress" | "done";
+export type PlanStatus = "pending" | "in_progress" | "done" | "failed";
 export interface PlanItem {
   text: string;
   status: PlanStatus;
+  /** What the step produced (or why it failed). */
+  result?: string;
 }
 
 /** Tokens of the last prompt, of the budget it must fit (window minus the reply reserve). */

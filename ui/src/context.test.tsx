@@ -39,8 +39,23 @@ describe("context around the chat", () => {
       ],
     });
     const plan = await screen.findByTestId("plan");
-    expect(plan).toHaveTextContent("1/2");
+    expect(within(plan).getByTestId("plan-progress")).toHaveTextContent("1 of 2");
     expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "in_progress");
+    await core.event({
+      type: "plan_updated",
+      conversation_id: 1,
+      items: [
+        { text: "Find flights", status: "done", result: "IB3170 at 08:05" },
+        { text: "Compare hotels", status: "failed", result: "no rooms left" },
+        { text: "Book", status: "in_progress" },
+      ],
+    });
+    await waitFor(() => expect(within(plan).getByTestId("plan-progress")).toHaveTextContent("2 of 3"));
+    expect(plan).toHaveTextContent("Find flights — IB3170 at 08:05");
+    expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "failed");
+    // A plan whose steps are all closed leaves the composer's space once no reply is written.
+    await core.event({ type: "plan_updated", conversation_id: 1, items: [{ text: "Find flights", status: "done" }] });
+    await waitFor(() => expect(screen.queryByTestId("plan")).toBeNull());
     await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, summarized_turns: true, level: "high" });
     const meter = await screen.findByTestId("context-meter");
     expect(meter).toHaveTextContent("Context: 4,200 of 5,000 tokens");

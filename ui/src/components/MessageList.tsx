@@ -57,6 +57,8 @@ function noticeText(t: Strings, notice: Notice): string {
       return t.noticeTimedOut;
     case "summarizing":
       return t.noticeSummarizing;
+    case "plan_goes_on":
+      return t.noticePlanGoesOn(notice.done, notice.total);
   }
 }
 
@@ -69,6 +71,7 @@ function markers(t: Strings, message: ShownMessage): string[] {
   if (meta?.continued) out.push(t.continuedMarker);
   if (meta?.corrected) out.push(t.correctedMarker);
   if (meta?.iteration_cap) out.push(t.capMarker);
+  if (meta?.plan === "abandoned") out.push(t.planLeftMarker);
   if (message.status === "complete" && message.finishReason === "length") out.push(t.truncated);
   return out;
 }
