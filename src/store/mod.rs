@@ -38,7 +38,7 @@ pub use context::Summary;
 pub use embeddings::PendingText;
 pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role};
 pub use recall::{fts_query, FoundText};
-pub use usage::{ModelTotals, PurposeTotals, UsageRecord, UsageTotals};
+pub use usage::{ModelTotals, PurposeTotals, TurnMeasures, UsageRecord, UsageTotals};
 pub use variants::ReplyVersions;
 
 /// File name of the database inside the data directory.

@@ -31,6 +31,23 @@ pub struct UsageTotals {
     pub by_model: Vec<ModelTotals>,
     /// Chat, summarize, proactive, extract: what background work costs.
     pub by_purpose: Vec<PurposeTotals>,
+    /// How the model's turns went.
+    pub turns: TurnMeasures,
+}
+
+/// The four measures the plans name, over the model's replies in a period.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct TurnMeasures {
+    /// Replies written by a model.
+    pub turns: i64,
+    /// The context guard dropped turns or cut messages to fit.
+    pub truncated: i64,
+    /// The reply claimed an action it had not taken (the claims check caught it).
+    pub claimed_without_acting: i64,
+    /// The tool rules were said again late in the prompt.
+    pub reinforced: i64,
+    pub plans_finished: i64,
+    pub plans_abandoned: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
@@ -107,7 +124,9 @@ impl UsageLedger<'_> {
         .bind(since)
         .fetch_all(&self.store.pool)
         .await?;
+        let turns = self.turn_measures(since).await?;
         Ok(UsageTotals {
+            turns,
             calls,
             input_tokens: input,
             output_tokens: output,
@@ -117,5 +136,26 @@ impl UsageLedger<'_> {
             by_model,
             by_purpose,
         })
+    }
+
+    /// The measures over the model's replies at or after `since` (commands, carried-out
+    /// requests and spontaneous messages are not the model's turns).
+    async fn turn_measures(&self, since: &str) -> Result<TurnMeasures, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT COUNT(*) AS turns,
+                    COALESCE(SUM(json_extract(meta, '$.truncated') = 1), 0) AS truncated,
+                    COALESCE(SUM(json_extract(meta, '$.corrected') = 1), 0) AS claimed_without_acting,
+                    COALESCE(SUM(json_extract(meta, '$.reinforced') = 1), 0) AS reinforced,
+                    COALESCE(SUM(json_extract(meta, '$.plan') = 'finished'), 0) AS plans_finished,
+                    COALESCE(SUM(json_extract(meta, '$.plan') = 'abandoned'), 0) AS plans_abandoned
+             FROM messages
+             WHERE role = 'assistant' AND created_at >= ? AND json_valid(meta)
+               AND json_extract(meta, '$.provider') IS NOT NULL
+               AND json_extract(meta, '$.command') IS NULL AND json_extract(meta, '$.intent') IS NULL
+               AND json_extract(meta, '$.proactive') IS NULL",
+        )
+        .bind(since)
+        .fetch_one(&self.store.pool)
+        .await?)
     }
 }

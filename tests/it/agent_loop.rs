@@ -347,6 +347,9 @@ async fn a_claimed_action_without_a_tool_call_gets_one_corrective_retry() {
     let late = crate::support::late_block(&serde_json::json!({ "messages": third }));
     assert!(late.contains("without calling set_reminder"), "{late}");
     assert!(!third[0]["content"].as_str().unwrap().contains("without calling set_reminder"));
+    // Usage counts both turns as claims the check caught.
+    let measures = core.usage_report().await.unwrap().today.turns;
+    assert_eq!((measures.turns, measures.claimed_without_acting), (2, 2), "{measures:?}");
 }
 
 #[tokio::test]

@@ -100,4 +100,10 @@ async fn ten_multi_step_tasks_run_every_step_once_and_sum_up() {
             assert_eq!(reminders.iter().filter(|r| r.message == message).count(), 1, "{message}");
         }
     }
+    // Usage counts the turns' measures.
+    let measures = core.usage_report().await.unwrap().all_time.turns;
+    assert_eq!((measures.plans_finished, measures.plans_abandoned), (10, 2), "{measures:?}");
+    assert_eq!(measures.turns, tasks.len() as i64);
+    assert!(measures.reinforced >= 1, "a long conversation had the rules said again: {measures:?}");
+    assert_eq!(measures.claimed_without_acting, 0);
 }

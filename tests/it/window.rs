@@ -29,7 +29,8 @@ async fn a_long_conversation_hears_the_tool_rules_again_late() {
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
     let mut systems = std::collections::HashSet::new();
     for n in 0..6 {
-        core.send(&format!("message {n}")).await.unwrap();
+        let outcome = core.send(&format!("message {n}")).await.unwrap();
+        assert_eq!(outcome.meta.reinforced, 2 * n >= 8, "the reply records that the rules were said again");
         let request = server.last_request();
         systems.insert(request["messages"][0]["content"].as_str().unwrap().to_string());
         let late = crate::support::late_block(&request);
@@ -38,4 +39,20 @@ async fn a_long_conversation_hears_the_tool_rules_again_late() {
     }
     assert!(crate::support::late_block(&server.last_request()).contains("set_reminder"));
     assert_eq!(systems.len(), 1, "the system prompt did not move");
+}
+
+/// A message larger than the window is cut by the guard to fit; the reply records it,
+/// and Usage counts it.
+#[tokio::test]
+async fn a_cut_to_fit_is_recorded_with_the_reply_and_counted() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 4096\n[llm]\nmax_tokens = 256\n", server.base_url);
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let short = core.send("hola").await.unwrap();
+    assert!(!short.meta.truncated);
+    let long = core.send(&"a very long paste of a log line that goes on ".repeat(900)).await.unwrap();
+    assert!(long.meta.truncated, "{:?}", long.meta);
+    let measures = core.usage_report().await.unwrap().all_time.turns;
+    assert_eq!((measures.turns, measures.truncated), (2, 1), "{measures:?}");
 }

@@ -256,6 +256,18 @@ export interface UsageTotals {
   unpriced_calls: number;
   by_model: ModelTotals[];
   by_purpose: PurposeTotals[];
+  /** How the model's turns went (absent from an older core). */
+  turns?: TurnMeasures;
+}
+
+/** The four measures of the model's turns over a period. */
+export interface TurnMeasures {
+  turns: number;
+  truncated: number;
+  claimed_without_acting: number;
+  reinforced: number;
+  plans_finished: number;
+  plans_abandoned: number;
 }
 
 /** What a model call was for: replies, summaries, the spontaneous decision, extraction. */

@@ -134,7 +134,8 @@ describe("model picker and usage", () => {
 
   it("shows today, all time, and per-model totals", async () => {
     const core = new FakeCore();
-    const totals = { calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 0, cost_usd: 0.0123, unpriced_calls: 1, by_model: [
+    const turns = { turns: 20, truncated: 1, claimed_without_acting: 2, reinforced: 9, plans_finished: 3, plans_abandoned: 1 };
+    const totals = { turns, calls: 3, input_tokens: 4500, output_tokens: 300, cached_tokens: 4000, cost_usd: 0.0123, unpriced_calls: 1, by_model: [
       { provider: "primary", model: "gpt-4o-mini", calls: 2, input_tokens: 4000, output_tokens: 200, cost_usd: 0.0123 },
       { provider: "local", model: "SmolLM2", calls: 1, input_tokens: 500, output_tokens: 100, cost_usd: 0 },
     ], by_purpose: [
@@ -150,6 +151,10 @@ describe("model picker and usage", () => {
     expect(cards[1]).toHaveTextContent("4,500");
     expect(within(cards[1]).getByTestId("usage-cost")).toHaveTextContent("$0.01");
     expect(cards[1]).toHaveTextContent("1 calls with an unknown price");
+    expect(within(cards[1]).getByTestId("usage-cached")).toHaveTextContent("4,000");
+    expect(screen.getByTestId("usage-truncated")).toHaveTextContent("1 (5%)");
+    expect(screen.getByTestId("usage-claimed")).toHaveTextContent("2 (10%)");
+    expect(screen.getByTestId("usage-plans")).toHaveTextContent("3 / 1");
     expect(screen.getAllByTestId("usage-row")).toHaveLength(2);
     const purposes = screen.getAllByTestId("usage-purpose-row");
     expect(purposes.map((r) => r.firstElementChild?.textContent)).toEqual(["Replies", "Summaries"]);

@@ -215,6 +215,11 @@ pub(crate) async fn status(companion: &Companion, json: bool) -> anyhow::Result<
             if t.unpriced_calls > 0 { format!(" (+{} calls with unknown price)", t.unpriced_calls) } else { String::new() }
         );
     }
+    let m = total.turns;
+    println!(
+        "Replies: {}; context cut to fit in {}; claimed actions caught {}; tool rules repeated {}; multi-step tasks finished {}, left {}",
+        m.turns, m.truncated, m.claimed_without_acting, m.reinforced, m.plans_finished, m.plans_abandoned
+    );
     Ok(0)
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { api, toCommandError, type UsageReport, type UsageTotals } from "../api";
+import { api, toCommandError, type TurnMeasures, type UsageReport, type UsageTotals } from "../api";
 import { formatCost } from "../format";
 import { useStrings } from "../i18n";
 
@@ -13,6 +13,8 @@ function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
         <dd>{totals.calls.toLocaleString(t.locale)}</dd>
         <dt>{t.usageTokensIn}</dt>
         <dd>{totals.input_tokens.toLocaleString(t.locale)}</dd>
+        <dt>{t.usageCached}</dt>
+        <dd data-testid="usage-cached">{totals.cached_tokens.toLocaleString(t.locale)}</dd>
         <dt>{t.usageTokensOut}</dt>
         <dd>{totals.output_tokens.toLocaleString(t.locale)}</dd>
         <dt>{t.usageCost}</dt>
@@ -20,6 +22,29 @@ function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
       </dl>
       {totals.unpriced_calls > 0 && <p className="muted small">{t.usageUnpriced(totals.unpriced_calls)}</p>}
     </div>
+  );
+}
+
+/** The measures of how the model's replies went: cuts, caught claims, repeated rules, plans. */
+function TurnsCard({ turns }: { turns?: TurnMeasures }) {
+  const t = useStrings();
+  if (!turns || turns.turns === 0) return <p className="empty-inline">{t.usageTurnsNone}</p>;
+  const share = (n: number) => t.usageShare(n, turns.turns);
+  return (
+    <dl className="usage-turns" data-testid="usage-turns">
+      <dt>{t.usageTurnsHead}</dt>
+      <dd>{turns.turns.toLocaleString(t.locale)}</dd>
+      <dt>{t.usageTurnsTruncated}</dt>
+      <dd data-testid="usage-truncated">{share(turns.truncated)}</dd>
+      <dt>{t.usageTurnsClaimed}</dt>
+      <dd data-testid="usage-claimed">{share(turns.claimed_without_acting)}</dd>
+      <dt>{t.usageTurnsReinforced}</dt>
+      <dd>{share(turns.reinforced)}</dd>
+      <dt>{t.usageTurnsPlans}</dt>
+      <dd data-testid="usage-plans">
+        {turns.plans_finished} / {turns.plans_abandoned}
+      </dd>
+    </dl>
   );
 }
 
@@ -88,6 +113,8 @@ export function UsageView() {
               totals: m,
             }))}
           />
+          <h3>{t.usageTurnsTitle}</h3>
+          <TurnsCard turns={report.all_time.turns} />
           <h3>{t.usageByPurpose}</h3>
           <TotalsTable
             heading={t.usagePurpose}
