@@ -222,13 +222,16 @@ impl ConversationService {
         // Code decides what code can decide (P10): a reminder, a fact, a list. A request
         // of several steps is not one of those: a model with tools plans it whole.
         let planned = !self.with.models.configured_is_empty() && crate::agent::complexity::is_complex(text);
-        let note = match crate::intent::detect(text).filter(|_| !planned) {
-            Some(intent) => match self.carry_out(conversation_id, user_message_id, intent, text, channel).await? {
-                Carried::Answered(outcome) => return Ok(outcome),
-                Carried::TellModel(note) => Some(note),
-                Carried::ModelAlone => None,
-            },
-            None => None,
+        let carried = match (crate::context::resume::detect(text), crate::intent::detect(text).filter(|_| !planned)) {
+            // "Continue from checkpoint" brings the checkpoint into this conversation.
+            (Some(request), _) => Some(self.resume_from(conversation_id, user_message_id, request, channel).await?),
+            (None, Some(intent)) => Some(self.carry_out(conversation_id, user_message_id, intent, text, channel).await?),
+            (None, None) => None,
+        };
+        let note = match carried {
+            Some(Carried::Answered(outcome)) => return Ok(outcome),
+            Some(Carried::TellModel(note)) => Some(note),
+            Some(Carried::ModelAlone) | None => None,
         };
         // A spontaneous decision in flight was cancelled above; this waits for it to let go.
         let _brain = self.with.brain.lock().await;
@@ -254,6 +257,21 @@ impl ConversationService {
             return Ok(Carried::Answered(outcome));
         }
         Ok(Carried::TellModel(Told { note, answer: outcome }))
+    }
+
+    /// Continues a checkpoint here and says so; a configured model then picks the work up.
+    async fn resume_from(&self, conversation_id: i64, said_id: i64, request: crate::context::resume::ResumeRequest, channel: Channel) -> Result<Carried, CompanionError> {
+        let words = crate::words::commands::CommandWords(self.with.lang);
+        let meta = MessageMeta { intent: true, ..MessageMeta::default() };
+        let Some(checkpoint) = self.with.context.resume(request).await? else {
+            return Ok(Carried::Answered(self.post_answer(conversation_id, said_id, words.nothing_to_resume(), MessageStatus::Complete, meta, channel).await?));
+        };
+        let said = words.resuming(checkpoint.id, &checkpoint.body.title, &checkpoint.body.pending);
+        let outcome = self.post_answer(conversation_id, said_id, said, MessageStatus::Complete, meta, channel).await?;
+        if self.with.models.configured_is_empty() {
+            return Ok(Carried::Answered(outcome));
+        }
+        Ok(Carried::TellModel(Told { note: crate::context::resume::model_note(checkpoint.id), answer: outcome }))
     }
 
     /// Takes a message out of the queue before its turn; false if it already started.

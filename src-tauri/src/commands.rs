@@ -232,6 +232,12 @@ pub async fn set_checkpoint_status(core: Core<'_>, id: i64, status: Status) -> R
     Ok(core.context().set_checkpoint_status(id, status).await?)
 }
 
+/// Replaces what a checkpoint records, as the user edited it.
+#[tauri::command]
+pub async fn edit_checkpoint(core: Core<'_>, id: i64, body: sidecar::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
+    Ok(core.context().edit_checkpoint(id, body).await?)
+}
+
 /// Writes the checkpoint as Markdown and returns where.
 #[tauri::command]
 pub async fn export_checkpoint(core: Core<'_>, id: i64) -> Result<String, CommandError> {

@@ -38,6 +38,11 @@ pub trait Shaper: Send + Sync {
     fn measures(&self) -> ShapeMeasures {
         ShapeMeasures::default()
     }
+    /// Called before tool results of `added_tokens` join the prompt: when they would
+    /// force a fold, the state of the work is saved first. The checkpoint's id.
+    fn checkpoint_before(&self, _added_tokens: usize) -> futures_util::future::BoxFuture<'_, Option<i64>> {
+        Box::pin(async { None })
+    }
 }
 
 /// What fitting a turn's prompts did, recorded with the reply.
@@ -47,6 +52,8 @@ pub struct ShapeMeasures {
     pub truncated: bool,
     /// The tool rules were said again late (a long conversation).
     pub reinforced: bool,
+    /// A checkpoint saved on its own as the turn began.
+    pub checkpoint: Option<i64>,
 }
 
 /// Everything a turn needs from the companion.
@@ -162,6 +169,10 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                     let event = run_tools(&context, calls.clone(), deadline).await;
                     ledger.timings.tools += running.elapsed();
                     if let TurnEvent::ToolsFinished(results) = &event {
+                        let added = results.iter().map(|r| crate::tokens::count_cached(&r.content)).sum();
+                        if let Some(id) = context.shaper.checkpoint_before(added).await {
+                            ledger.meta.checkpoint = Some(id);
+                        }
                         summarize_long_text(&context, &mut ledger, &calls, results, deadline).await?;
                         turn.observe_plan(context.plans.items());
                     }
@@ -418,6 +429,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
     let measures = context.shaper.measures();
     ledger.meta.truncated = measures.truncated;
     ledger.meta.reinforced = measures.reinforced;
+    ledger.meta.checkpoint = ledger.meta.checkpoint.or(measures.checkpoint);
     ledger.meta.usage = ledger.saw_usage.then_some(ledger.usage);
     ledger.meta.cost_usd = ledger.cost;
     let message_id = context

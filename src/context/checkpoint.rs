@@ -65,6 +65,22 @@ pub struct Body {
     pub failed_approaches: Vec<String>,
     pub user_preferences: Vec<String>,
     pub critical_info: Vec<String>,
+    /// What stops the work now (a missing answer, an error, a decision to take).
+    pub blockers: Vec<String>,
+    /// Written by Sidecar, not the model: what the work ran on and touched.
+    pub metadata: Metadata,
+}
+
+/// The circumstances of a checkpoint, for whoever picks it up.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Metadata {
+    /// The model that was answering.
+    pub model: Option<String>,
+    /// Tokens of the conversation's context when it was written.
+    pub tokens: Option<usize>,
+    /// Files attached and reminders or notes touched in the turns it covers.
+    pub touched: Vec<String>,
 }
 
 /// A stored checkpoint.
@@ -113,7 +129,25 @@ impl Checkpoint {
         section(&mut out, "Approaches that failed", &body.failed_approaches);
         section(&mut out, "User preferences", &body.user_preferences);
         section(&mut out, "Critical information", &body.critical_info);
+        section(&mut out, "Blockers", &body.blockers);
+        let meta = &body.metadata;
+        let mut about = Vec::new();
+        if let Some(model) = &meta.model {
+            about.push(format!("Model: {model}"));
+        }
+        if let Some(tokens) = meta.tokens {
+            about.push(format!("Context: {tokens} tokens"));
+        }
+        if !meta.touched.is_empty() {
+            about.push(format!("Touched: {}", meta.touched.join(", ")));
+        }
+        section(&mut out, "Metadata", &about);
         out
+    }
+
+    /// The line a new conversation pastes to continue this one.
+    pub fn id_line(&self) -> String {
+        format!("Checkpoint ID: {}", self.id)
     }
 
     /// What goes into the prompt of the conversation that continues this work.
@@ -155,6 +189,8 @@ mod tests {
                 completed: vec!["Flights booked".into()],
                 pending: vec!["Pick a hotel".into()],
                 critical_info: vec!["Allergic to peanuts".into()],
+                blockers: vec!["Waiting for the hotel's answer".into()],
+                metadata: Metadata { model: Some("gpt-4o-mini".into()), tokens: Some(5200), touched: vec!["itinerary.pdf".into()] },
                 ..Body::default()
             },
             created_at: "2026-11-22T10:00:00Z".into(),
@@ -166,5 +202,7 @@ mod tests {
         assert!(md.contains("## Pending\n- Pick a hotel"));
         assert!(md.contains("## Critical information\n- Allergic to peanuts"));
         assert!(!md.contains("## Decisions"));
+        assert!(md.contains("## Blockers\n- Waiting for the hotel's answer"));
+        assert!(md.contains("- Model: gpt-4o-mini\n- Context: 5200 tokens\n- Touched: itinerary.pdf"), "{md}");
     }
 }

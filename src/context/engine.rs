@@ -21,6 +21,8 @@ use crate::tokens::count_cached as count;
 pub struct LiveHistory {
     pub summary: Option<Summary>,
     pub messages: Vec<Message>,
+    /// The checkpoint a fold just wrote.
+    pub checkpoint: Option<i64>,
 }
 
 pub use super::meter::{ContextMeter, MeterLevel};
@@ -94,6 +96,10 @@ pub struct TurnShaper<'a> {
     pub reinforced: bool,
     /// A call of this turn had turns dropped or messages cut.
     pub truncated: std::sync::atomic::AtomicBool,
+    /// A checkpoint written on its own as the turn began.
+    pub checkpoint: Option<i64>,
+    /// Saves a checkpoint before a tool result that would force a fold.
+    pub service: &'a super::service::ContextService,
 }
 
 impl Shaper for TurnShaper<'_> {
@@ -112,7 +118,26 @@ impl Shaper for TurnShaper<'_> {
     }
 
     fn measures(&self) -> ShapeMeasures {
-        ShapeMeasures { truncated: self.truncated.load(std::sync::atomic::Ordering::Relaxed), reinforced: self.reinforced }
+        ShapeMeasures { truncated: self.truncated.load(std::sync::atomic::Ordering::Relaxed), reinforced: self.reinforced, checkpoint: self.checkpoint }
+    }
+
+    fn checkpoint_before(&self, added_tokens: usize) -> futures_util::future::BoxFuture<'_, Option<i64>> {
+        Box::pin(async move {
+            let meter = self.meter.lock().expect("meter lock").filter(|(id, _)| *id == self.conversation_id).map(|(_, m)| m)?;
+            let threshold = meter.budget * usize::from(self.context.threshold_percent) / 100;
+            // Only a result that itself takes the prompt past the fold threshold: once
+            // past it, later rounds do not write one checkpoint each.
+            if meter.used > threshold || meter.used + added_tokens <= threshold || added_tokens * 10 < meter.budget {
+                return None;
+            }
+            match self.service.checkpoint_without_model(self.conversation_id).await {
+                Ok(id) => Some(id),
+                Err(error) => {
+                    tracing::warn!(conversation_id = self.conversation_id, %error, "could not save a checkpoint before a large tool result");
+                    None
+                }
+            }
+        })
     }
 }
 
@@ -154,6 +179,8 @@ pub struct TurnPrompt {
     pub summarized_turns: bool,
     /// The late block says the tool rules again.
     pub reinforced: bool,
+    /// A checkpoint written on its own as this turn began (a fold, or 40 messages).
+    pub checkpoint: Option<i64>,
 }
 
 

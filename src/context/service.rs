@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::checkpoint::{Checkpoint, Status, OFFER_DAYS};
+use super::checkpoint::{Body, Checkpoint, Metadata, Status, OFFER_DAYS};
 use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
 use super::engine::{eviction_point, limits_for, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
 use super::guard::{self, Limits};
@@ -81,6 +81,8 @@ impl ContextService {
             context: self.models.settings().context.clone(),
             reinforced: turn.reinforced,
             truncated: Default::default(),
+            checkpoint: turn.checkpoint,
+            service: self,
         }
     }
 
@@ -130,7 +132,11 @@ impl ContextService {
         let system = base + &summary_blocks(live.summary.as_ref());
         let mut prompt = prompt::assemble(system.clone(), &live.messages);
         crate::attachments::images::fill(&mut prompt, &self.data_dir);
-        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some(), reinforced: reinforce.is_some() })
+        let checkpoint = match live.checkpoint {
+            Some(id) => Some(id),
+            None => self.checkpoint_if_due(conversation_id, chain, live.summary.as_ref(), &live.messages, &limits).await?,
+        };
+        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some(), reinforced: reinforce.is_some(), checkpoint })
     }
 
     /// The prompt the next message would be answered with, as the guard sends it
@@ -156,11 +162,11 @@ impl ContextService {
         let settings = self.models.settings();
         let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
         let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
-            return Ok(LiveHistory { summary, messages });
+            return Ok(LiveHistory { summary, messages, checkpoint: None });
         };
         let kept = messages.split_off(cut);
         self.events.publish(CoreEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
-        let folded = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
+        let (folded, checkpoint) = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
         tracing::info!(
             conversation_id,
             evicted_messages = messages.len(),
@@ -169,7 +175,7 @@ impl ContextService {
             after_tokens = system_tokens + count(&folded.text) + kept.iter().map(|m| count(&m.content)).sum::<usize>(),
             "older turns folded into the running summary"
         );
-        Ok(LiveHistory { summary: Some(folded), messages: kept })
+        Ok(LiveHistory { summary: Some(folded), messages: kept, checkpoint: Some(checkpoint) })
     }
 
     /// Digest, memory flush, Bug 12 check, checkpoint, new summary: in that order, so
@@ -181,7 +187,7 @@ impl ContextService {
         previous: Option<&Summary>,
         evicted: &[Message],
         limits: &Limits,
-    ) -> Result<Summary, CompanionError> {
+    ) -> Result<(Summary, i64), CompanionError> {
         let turns: Vec<ChatMessage> = evicted.iter().map(Message::to_chat).collect();
         let previous_text = previous.map(|s| s.text.as_str()).unwrap_or("");
         let digest = match self.digest_call(conversation_id, chain, previous_text, &turns, limits).await {
@@ -193,12 +199,11 @@ impl ContextService {
         };
         self.flush_facts(&digest);
         self.log_unsaved_facts(conversation_id, evicted);
-        let checkpoint = self.store.context().add_checkpoint(conversation_id, "auto", &digest.checkpoint).await?;
-        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "auto".into() });
+        let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
         let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
         let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
         let id = self.store.context().add_summary(conversation_id, upto, &text).await?;
-        Ok(Summary { id, upto_message_id: upto, text })
+        Ok((Summary { id, upto_message_id: upto, text }, checkpoint.id))
     }
 
     /// One model call for summary, checkpoint and facts; an error says why the
@@ -344,8 +349,58 @@ impl ContextService {
                 digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint
             }
         };
-        let checkpoint = self.store.context().add_checkpoint(conversation_id, "manual", &body).await?;
-        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: "manual".into() });
+        let covered: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?;
+        self.save_checkpoint(conversation_id, "manual", body, &chain, &covered).await
+    }
+
+    /// A checkpoint every [`CHECKPOINT_EVERY`] messages, so long work that never fills
+    /// the window still has a recent state to pick up.
+    async fn checkpoint_if_due(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        summary: Option<&Summary>,
+        live: &[Message],
+        limits: &Limits,
+    ) -> Result<Option<i64>, CompanionError> {
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
+            return Ok(None);
+        }
+        let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
+        let previous = summary.map(|s| s.text.as_str()).unwrap_or("");
+        let body = match self.digest_call(conversation_id, chain, previous, &turns, limits).await {
+            Ok(digest) => digest.checkpoint,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "the periodic checkpoint is written without the model");
+                digest::fallback(previous, &turns, summary_budget(limits), &count).checkpoint
+            }
+        };
+        Ok(Some(self.save_checkpoint(conversation_id, "auto", body, chain, live).await?.id))
+    }
+
+    /// A checkpoint of the live history written without a model call (mid-turn, before
+    /// a tool result that will force a fold).
+    pub(crate) async fn checkpoint_without_model(&self, conversation_id: i64) -> Result<i64, CompanionError> {
+        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let limits = limits_for(&chain, &self.models.settings());
+        let (summary, live) = self.load_live(conversation_id).await?;
+        let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
+        let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
+        let body = digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint;
+        Ok(self.save_checkpoint(conversation_id, "auto", body, &chain, &live).await?.id)
+    }
+
+    /// Stores a checkpoint with the metadata Sidecar knows (the model, the context's
+    /// size, the files and reminders the covered turns touched) and says it was saved.
+    async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, CompanionError> {
+        let meter = *self.meter.lock().expect("meter lock");
+        body.metadata = Metadata {
+            model: chain.providers.first().map(|p| p.model().to_string()),
+            tokens: meter.filter(|(id, _)| *id == conversation_id).map(|(_, m)| m.used),
+            touched: touched(covered),
+        };
+        let checkpoint = self.store.context().add_checkpoint(conversation_id, trigger, &body).await?;
+        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: trigger.into() });
         Ok(checkpoint)
     }
 
@@ -401,6 +456,34 @@ impl ContextService {
         Ok(checkpoint)
     }
 
+    /// "Continue from checkpoint": the checkpoint named, or the open one picked by status
+    /// then date, continued in the current conversation. `None` when none is open.
+    pub async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, CompanionError> {
+        use crate::context::resume::ResumeRequest;
+        let found = match request {
+            ResumeRequest::Latest => self.store.context().resumable_checkpoint().await?,
+            ResumeRequest::Id(id) => {
+                let found = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+                Some(found)
+            }
+        };
+        let Some(checkpoint) = found else { return Ok(None) };
+        // Work still in progress elsewhere is paused as it moves here.
+        if checkpoint.status == Status::InProgress {
+            self.set_checkpoint_status(checkpoint.id, Status::Paused).await?;
+        }
+        Ok(Some(self.continue_from(checkpoint.id).await?))
+    }
+
+    /// Replaces what checkpoint `id` records (its observations), as the user edited them;
+    /// the metadata Sidecar wrote stays.
+    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, CompanionError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+        let body = crate::context::checkpoint::Body { metadata: checkpoint.body.metadata.clone(), ..body };
+        self.store.context().set_checkpoint_body(id, &body).await?;
+        Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
+    }
+
     /// Declines the offer for the current conversation.
     pub async fn dismiss_offer(&self) -> Result<(), CompanionError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
@@ -417,4 +500,25 @@ impl ContextService {
             .map_err(|e| CompanionError::from(crate::error::Refusal::cannot_write(&path, e)))?;
         Ok(path)
     }
+}
+
+/// Messages (the user's and replies) after which a checkpoint is written on its own.
+pub const CHECKPOINT_EVERY: i64 = 40;
+
+/// Files attached and reminders set in `messages`, each named once, in order.
+fn touched(messages: &[Message]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for message in messages {
+        let meta = message.meta.as_ref().map(|m| &m.0);
+        let files = meta.map(|m| m.attachments.iter().map(|a| a.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
+        let reminders = message.tool_calls.iter().flat_map(|c| c.0.iter()).filter(|c| c.name == "set_reminder").filter_map(|c| {
+            serde_json::from_str::<serde_json::Value>(&c.arguments).ok()?.get("message")?.as_str().map(|m| format!("reminder: {m}"))
+        });
+        for name in files.into_iter().chain(reminders) {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }

@@ -127,6 +127,44 @@ impl ContextRows<'_> {
         Ok(rows.into_iter().map(Into::into).collect())
     }
 
+    /// Replaces a checkpoint's body (the user edited its observations).
+    pub async fn set_checkpoint_body(&self, id: i64, body: &Body) -> Result<(), StoreError> {
+        sqlx::query("UPDATE checkpoints SET body = ?, updated_at = ? WHERE id = ?")
+            .bind(Json(body))
+            .bind(self.store.now())
+            .bind(id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The open checkpoint "continue from checkpoint" picks: by status first (work in
+    /// progress, then paused, then already resumed elsewhere), then the newest.
+    pub async fn resumable_checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
+        let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
+            "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
+             WHERE status IN ('in_progress', 'paused', 'resumed')
+             ORDER BY CASE status WHEN 'in_progress' THEN 0 WHEN 'paused' THEN 1 ELSE 2 END, updated_at DESC, id DESC LIMIT 1"
+        ))
+        .fetch_optional(&self.store.pool)
+        .await?;
+        Ok(row.map(Into::into))
+    }
+
+    /// Messages said (by the user or a reply) in `conversation_id` since its newest
+    /// checkpoint, or since it began.
+    pub async fn messages_since_checkpoint(&self, conversation_id: i64) -> Result<i64, StoreError> {
+        let (n,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM messages
+             WHERE conversation_id = ?1 AND role IN ('user', 'assistant') AND content != ''
+               AND created_at > COALESCE((SELECT MAX(created_at) FROM checkpoints WHERE conversation_id = ?1), '')",
+        )
+        .bind(conversation_id)
+        .fetch_one(&self.store.pool)
+        .await?;
+        Ok(n)
+    }
+
     pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET status = ?, updated_at = ? WHERE id = ?")
             .bind(status.as_str())

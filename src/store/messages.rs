@@ -97,6 +97,10 @@ pub struct MessageMeta {
     /// The tool rules were said again late in the prompt (a long conversation).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reinforced: bool,
+    /// A checkpoint Sidecar saved on its own during this turn: the chat says so under
+    /// the reply, with its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<i64>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -52,6 +52,36 @@ impl CommandWords {
         if self.es() { "Esta conversación no tiene un punto de control abierto." } else { "This conversation has no open checkpoint." }.into()
     }
 
+    /// Said when the user continues a checkpoint: which, and what is pending.
+    pub fn resuming(self, id: i64, title: &str, pending: &[String]) -> String {
+        let title = if title.trim().is_empty() { format!("#{id}") } else { format!("#{id}, {}", title.trim()) };
+        let mut out = if self.es() { format!("Retomo el punto de control {title}.") } else { format!("Continuing from checkpoint {title}.") };
+        if !pending.is_empty() {
+            out.push_str(if self.es() { " Pendiente: " } else { " Pending: " });
+            out.push_str(&pending.join("; "));
+            out.push('.');
+        }
+        out
+    }
+
+    pub fn nothing_to_resume(self) -> String {
+        if self.es() {
+            "No hay ningún punto de control abierto para retomar. Escribe /checkpoint para guardar uno; Memoria → Puntos de control lista todos."
+        } else {
+            "There is no open checkpoint to continue. Type /checkpoint to save one; Memory → Checkpoints lists them all."
+        }
+        .into()
+    }
+
+    /// The line under a reply before which a checkpoint was saved on its own.
+    pub fn checkpoint_announced(self, id: i64) -> String {
+        if self.es() {
+            format!("Punto de control #{id} guardado automáticamente. Para retomarlo en otra conversación, di \"continuá desde el checkpoint\" o pega \"Checkpoint ID: {id}\".")
+        } else {
+            format!("Checkpoint #{id} saved automatically. To pick it up in another conversation, say \"continue from checkpoint\" or paste \"Checkpoint ID: {id}\".")
+        }
+    }
+
     pub fn no_checkpoints(self) -> String {
         if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }.into()
     }

@@ -301,3 +301,87 @@ async fn sidecars_own_writes_raise_no_change_event() {
         assert!(!matches!(event, CoreEvent::KnowledgeChanged { .. }), "own write reported as an outside edit");
     }
 }
+
+/// "Continue from checkpoint" in either language, or a pasted "Checkpoint ID:", brings
+/// the checkpoint into the conversation; without an id, the open one with the most
+/// pressing status is picked, not merely the newest.
+#[tokio::test]
+async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_up() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Picking it up: the hotel is next."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let store = core.store().context();
+    let body = |title: &str| sidecar::context::checkpoint::Body { title: title.into(), pending: vec![format!("{title}: next step")], ..Default::default() };
+    let mut elsewhere = Vec::new();
+    for _ in 0..3 {
+        elsewhere.push(core.store().conversations().new_conversation().await.unwrap());
+    }
+    core.store().conversations().new_conversation().await.unwrap();
+    let in_progress = store.add_checkpoint(elsewhere[0], "auto", &body("Trip to Lisbon")).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let paused = store.add_checkpoint(elsewhere[1], "manual", &body("Garden plan")).await.unwrap();
+    store.set_checkpoint_status(paused.id, Status::Paused).await.unwrap();
+    let completed = store.add_checkpoint(elsewhere[2], "manual", &body("Tax return")).await.unwrap();
+    store.set_checkpoint_status(completed.id, Status::Completed).await.unwrap();
+
+    let outcome = core.send("continuá desde el checkpoint").await.unwrap();
+    assert_eq!(outcome.reply, "Picking it up: the hotel is next.");
+    let said = core.history(10).await.unwrap().into_iter().find(|m| m.meta.as_ref().is_some_and(|m| m.0.intent)).unwrap();
+    assert_eq!(said.content, format!("Continuing from checkpoint #{}, Trip to Lisbon. Pending: Trip to Lisbon: next step.", in_progress.id));
+    let request = server.last_request();
+    let late = crate::support::late_block(&request);
+    assert!(late.contains("<resumed_checkpoint>") && late.contains("# Trip to Lisbon"), "{late}");
+    assert!(request.to_string().contains(&format!("continue from checkpoint #{}", in_progress.id)), "the model is told to pick it up");
+    assert_eq!(store.checkpoint(in_progress.id).await.unwrap().unwrap().status, Status::Resumed);
+
+    // A pasted continuation summary names its checkpoint.
+    core.send(&format!("📋 CONTINUATION SUMMARY\nCheckpoint ID: {}\nTRABAJANDO EN: el jardín", paused.id)).await.unwrap();
+    assert!(crate::support::late_block(&server.last_request()).contains("# Garden plan"));
+    assert_eq!(store.checkpoint(paused.id).await.unwrap().unwrap().status, Status::Resumed);
+
+    // Nothing open: said plainly, no model call.
+    for id in [in_progress.id, paused.id] {
+        store.set_checkpoint_status(id, Status::Completed).await.unwrap();
+    }
+    let before = server.request_count();
+    let outcome = core.send("continue from checkpoint").await.unwrap();
+    assert!(outcome.reply.starts_with("There is no open checkpoint to continue."), "{}", outcome.reply);
+    assert_eq!(server.request_count(), before);
+}
+
+/// After forty messages without one, a checkpoint is written on its own, with its
+/// blockers and metadata, and the reply says so with its id; its observations can be
+/// edited afterwards, and Sidecar's metadata stays.
+#[tokio::test]
+async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
+    let digest = r#"{"summary": "Planning the garden", "checkpoint": {"title": "Garden", "current_work": "Choosing plants", "pending": ["Buy soil"], "blockers": ["Waiting for the nursery's prices"]}, "facts": []}"#;
+    let server = ScriptedServer::responding(move |request| {
+        let system = request["messages"][0]["content"].as_str().unwrap_or_default();
+        stream(reply_events(&[if system.starts_with("You maintain the memory") { digest } else { "ok" }]))
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    for n in 0..20 {
+        let outcome = core.send(&format!("idea {n} for the garden")).await.unwrap();
+        assert_eq!(outcome.meta.checkpoint, None, "turn {n}");
+    }
+    let outcome = core.send("one more idea").await.unwrap();
+    let id = outcome.meta.checkpoint.expect("the 41st message comes with a checkpoint");
+    let checkpoint = core.store().context().checkpoint(id).await.unwrap().unwrap();
+    assert_eq!(checkpoint.trigger, "auto");
+    assert_eq!(checkpoint.body.blockers, ["Waiting for the nursery's prices"]);
+    assert_eq!(checkpoint.body.metadata.model.as_deref(), Some("m"));
+    // The stored reply keeps the announcement for the chat.
+    let stored = core.history(2).await.unwrap();
+    assert_eq!(stored.last().unwrap().meta.as_ref().unwrap().0.checkpoint, Some(id));
+    // The next turns do not write another one.
+    assert_eq!(core.send("and another").await.unwrap().meta.checkpoint, None);
+
+    let mut edited = checkpoint.body.clone();
+    edited.pending = vec!["Buy soil and seeds".into()];
+    edited.metadata = Default::default();
+    let saved = core.context().edit_checkpoint(id, edited).await.unwrap();
+    assert_eq!(saved.body.pending, ["Buy soil and seeds"]);
+    assert_eq!(saved.body.metadata.model.as_deref(), Some("m"), "Sidecar's metadata is kept");
+}

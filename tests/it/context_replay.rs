@@ -220,7 +220,10 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     assert!(last_prompt.contains("<conversation_summary>"));
     let checkpoints = core.context().checkpoints().await.unwrap();
     let log = log.lock().unwrap();
-    assert_eq!(checkpoints.iter().filter(|c| c.trigger == "auto").count(), log.calls, "one checkpoint per fold");
+    // One checkpoint per fold (each from a digest call), and at most one more per fold
+    // cycle, written before the tool result that took the prompt past the threshold.
+    let auto = checkpoints.iter().filter(|c| c.trigger == "auto").count();
+    assert!((log.calls..=2 * log.calls).contains(&auto), "{auto} automatic checkpoints for {} digests", log.calls);
     assert!(log.calls >= 3, "several folds in 500 turns (got {})", log.calls);
 
     // Every fact stated is reachable: in the prompt, in learnings, or through recall.

@@ -44,6 +44,8 @@ export interface MessageMeta {
   typed?: string;
   /** The turn worked on a plan: every step closed, or some left. */
   plan?: "finished" | "abandoned";
+  /** A checkpoint Sidecar saved on its own during this turn. */
+  checkpoint?: number;
   /** Times the model was told to go on with open steps. */
   plan_nudges?: number;
   /** The context guard cut turns or messages to fit. */
@@ -363,6 +365,9 @@ export interface Checkpoint {
     failed_approaches: string[];
     user_preferences: string[];
     critical_info: string[];
+    blockers?: string[];
+    /** Written by Sidecar: the model, the context's size, what the work touched. */
+    metadata?: { model: string | null; tokens: number | null; touched: string[] };
   };
   created_at: string;
   updated_at: string;
@@ -841,6 +846,7 @@ export const api = {
   listCheckpoints: () => invoke<Checkpoint[]>("list_checkpoints"),
   setCheckpointStatus: (id: number, status: CheckpointStatus) => invoke<Checkpoint>("set_checkpoint_status", { id, status }),
   exportCheckpoint: (id: number) => invoke<string>("export_checkpoint", { id }),
+  editCheckpoint: (id: number, body: Checkpoint["body"]) => invoke<Checkpoint>("edit_checkpoint", { id, body }),
   newConversation: () => invoke<number>("new_conversation"),
   continuationOffer: () => invoke<Checkpoint | null>("continuation_offer"),
   continueCheckpoint: (id: number) => invoke<Checkpoint>("continue_checkpoint", { id }),

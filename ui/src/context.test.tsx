@@ -114,6 +114,42 @@ describe("memory tabs", () => {
     expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Saved to /data/exports/checkpoint-7.md");
   });
 
+  it("edits a checkpoint's observations, one per line, and shows its metadata", async () => {
+    const core = new FakeCore();
+    const withMeta = { ...checkpoint, body: { ...checkpoint.body, blockers: ["Waiting for the hotel"], metadata: { model: "gpt-4o-mini", tokens: 5200, touched: ["plan.pdf"] } } };
+    core.handlers.list_checkpoints = () => [withMeta];
+    core.handlers.edit_checkpoint = (args) => ({ ...withMeta, body: (args as { body: Checkpoint["body"] }).body });
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(await screen.findByTestId("memory-tab-checkpoints"));
+    const item = await screen.findByTestId("checkpoint");
+    expect(within(item).getByTestId("checkpoint-blockers")).toHaveTextContent("Blockers: Waiting for the hotel");
+    expect(within(item).getByTestId("checkpoint-meta")).toHaveTextContent("Model: gpt-4o-mini · 5,200 tokens of context · Touched: plan.pdf");
+    await user.click(within(item).getByTestId("checkpoint-edit"));
+    const pending = within(item).getByTestId("checkpoint-pending");
+    expect(pending).toHaveValue("Book the hotel");
+    await user.clear(pending);
+    await user.type(pending, "Book the hotel{Enter}  {Enter}Buy the train tickets");
+    await user.type(within(item).getByTestId("checkpoint-title"), "{Control>}{Enter}{/Control}");
+    const sent = core.invoked("edit_checkpoint")[0].args as { id: number; body: Checkpoint["body"] };
+    expect(sent.id).toBe(7);
+    expect(sent.body.pending).toEqual(["Book the hotel", "Buy the train tickets"]);
+    expect(sent.body.critical_info).toEqual(["Allergic to peanuts"]);
+    expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Checkpoint #7 saved.");
+    expect(screen.queryByTestId("checkpoint-editor")).toBeNull();
+  });
+
+  it("says under a reply that a checkpoint was saved on its own, with its id", async () => {
+    const core = new FakeCore();
+    core.handlers.load_history = () => [
+      { id: 1, conversation_id: 1, role: "user", content: "one more idea", status: "complete", finish_reason: null, created_at: "2026-11-25T10:00:00Z", tool_calls: null, tool_call_id: null, is_error: false, meta: null, channel: null },
+      { id: 2, conversation_id: 1, role: "assistant", content: "ok", status: "complete", finish_reason: "stop", created_at: "2026-11-25T10:00:01Z", tool_calls: null, tool_call_id: null, is_error: false, meta: { checkpoint: 12 }, channel: null },
+    ];
+    renderApp("es");
+    expect(await screen.findByText(/Punto de control #12 guardado automáticamente/)).toHaveTextContent("Checkpoint ID: 12");
+  });
+
   it("edits user.md with its version and shows a refusal when the file changed", async () => {
     const core = new FakeCore();
     core.handlers.read_profile = (args) =>

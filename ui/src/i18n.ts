@@ -9,6 +9,7 @@ import { preferencesEn, preferencesEs } from "./strings/preferences";
 import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 import { calendarEn, calendarEs } from "./strings/calendar";
+import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 
 export const enBase = {
   locale: "en-GB",
@@ -309,7 +310,7 @@ export const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -613,7 +614,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Checkpoint, type CheckpointStatus } from "../api";
 import { useStrings } from "../i18n";
+import { CheckpointEditor } from "./CheckpointEditor";
 
 const OPEN: CheckpointStatus[] = ["in_progress", "paused", "resumed"];
 
@@ -9,6 +10,7 @@ export function CheckpointList() {
   const t = useStrings();
   const [list, setList] = useState<Checkpoint[] | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
 
   const load = useCallback(() => {
     api.listCheckpoints().then(setList).catch((e) => setMessage(toCommandError(e).message));
@@ -45,6 +47,19 @@ export function CheckpointList() {
                 {c.trigger === "auto" ? t.checkpointAuto : t.checkpointManual} · {c.updated_at.slice(0, 16).replace("T", " ")}
               </span>
             </div>
+            {editing === c.id ? (
+              <CheckpointEditor
+                checkpoint={c}
+                onDone={(saved) => {
+                  setEditing(null);
+                  if (saved) {
+                    setMessage(t.checkpointSaved(saved.id));
+                    load();
+                  }
+                }}
+              />
+            ) : (
+              <>
             {c.body.current_work && <p>{c.body.current_work}</p>}
             {c.body.pending.length > 0 && (
               <p className="small">
@@ -61,6 +76,18 @@ export function CheckpointList() {
                 <strong>{t.checkpointCritical}:</strong> {c.body.critical_info.join(" · ")}
               </p>
             )}
+            {(c.body.blockers?.length ?? 0) > 0 && (
+              <p className="small" data-testid="checkpoint-blockers">
+                <strong>{t.checkpointBlockers}:</strong> {c.body.blockers?.join(" · ")}
+              </p>
+            )}
+            {c.body.metadata && (c.body.metadata.model || c.body.metadata.touched.length > 0) && (
+              <p className="muted small" data-testid="checkpoint-meta">
+                {t.checkpointMeta(c.body.metadata.model, c.body.metadata.tokens, c.body.metadata.touched)}
+              </p>
+            )}
+              </>
+            )}
             <div className="row">
               {OPEN.includes(c.status) && (
                 <>
@@ -71,6 +98,11 @@ export function CheckpointList() {
                     {t.checkpointAbandon}
                   </button>
                 </>
+              )}
+              {editing !== c.id && (
+                <button className="ghost small" onClick={() => setEditing(c.id)} data-testid="checkpoint-edit">
+                  {t.checkpointEdit}
+                </button>
               )}
               <button
                 className="ghost small"

@@ -72,6 +72,7 @@ function markers(t: Strings, message: ShownMessage): string[] {
   if (meta?.corrected) out.push(t.correctedMarker);
   if (meta?.iteration_cap) out.push(t.capMarker);
   if (meta?.plan === "abandoned") out.push(t.planLeftMarker);
+  if (meta?.checkpoint) out.push(t.checkpointAnnounced(meta.checkpoint));
   if (message.status === "complete" && message.finishReason === "length") out.push(t.truncated);
   return out;
 }

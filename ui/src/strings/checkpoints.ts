@@ -1,0 +1,58 @@
+// Strings of checkpoints: their editor under Memory → Checkpoints, their metadata, and
+// the line under a reply before which one was saved on its own. English and Spanish.
+
+export type CheckpointList = "completed" | "pending" | "decisions" | "failed_approaches" | "user_preferences" | "critical_info" | "blockers";
+
+export const checkpointsEn = {
+  checkpointEdit: "Edit",
+  checkpointEditTitle: (id: number) => `Edit checkpoint #${id}`,
+  checkpointFieldTitle: "Title",
+  checkpointFieldWork: "Current work",
+  checkpointList: (list: CheckpointList) =>
+    ({
+      completed: "Completed",
+      pending: "Pending",
+      decisions: "Decisions",
+      failed_approaches: "Approaches that failed",
+      user_preferences: "Your preferences",
+      critical_info: "Critical information",
+      blockers: "Blockers",
+    })[list],
+  checkpointOnePerLine: "One per line",
+  checkpointSaveHint: "Save (Ctrl+Enter)",
+  checkpointSaved: (id: number) => `Checkpoint #${id} saved.`,
+  checkpointBlockers: "Blockers",
+  checkpointMeta: (model: string | null, tokens: number | null, touched: string[]) =>
+    [model && `Model: ${model}`, tokens !== null && `${tokens.toLocaleString("en")} tokens of context`, touched.length > 0 && `Touched: ${touched.join(", ")}`]
+      .filter(Boolean)
+      .join(" · "),
+  checkpointAnnounced: (id: number) =>
+    `Checkpoint #${id} saved automatically. To pick it up in another conversation, say “continue from checkpoint” or paste “Checkpoint ID: ${id}”.`,
+};
+
+export const checkpointsEs: typeof checkpointsEn = {
+  checkpointEdit: "Editar",
+  checkpointEditTitle: (id: number) => `Editar el punto de control #${id}`,
+  checkpointFieldTitle: "Título",
+  checkpointFieldWork: "Trabajo en curso",
+  checkpointList: (list: CheckpointList) =>
+    ({
+      completed: "Hecho",
+      pending: "Pendiente",
+      decisions: "Decisiones",
+      failed_approaches: "Enfoques que fallaron",
+      user_preferences: "Tus preferencias",
+      critical_info: "Información crítica",
+      blockers: "Bloqueos",
+    })[list],
+  checkpointOnePerLine: "Uno por línea",
+  checkpointSaveHint: "Guardar (Ctrl+Enter)",
+  checkpointSaved: (id: number) => `Punto de control #${id} guardado.`,
+  checkpointBlockers: "Bloqueos",
+  checkpointMeta: (model: string | null, tokens: number | null, touched: string[]) =>
+    [model && `Modelo: ${model}`, tokens !== null && `${tokens.toLocaleString("es")} tokens de contexto`, touched.length > 0 && `Tocado: ${touched.join(", ")}`]
+      .filter(Boolean)
+      .join(" · "),
+  checkpointAnnounced: (id: number) =>
+    `Punto de control #${id} guardado automáticamente. Para retomarlo en otra conversación, di “continuá desde el checkpoint” o pega “Checkpoint ID: ${id}”.`,
+};
