@@ -99,7 +99,12 @@ pub struct TurnShaper<'a> {
     /// A checkpoint written on its own as the turn began.
     pub checkpoint: Option<i64>,
     /// Saves a checkpoint before a tool result that would force a fold.
-    pub service: &'a super::service::ContextService,
+    pub checkpoints: &'a dyn CheckpointWriter,
+}
+
+/// Writes a checkpoint of a conversation's live history without a model call.
+pub trait CheckpointWriter: Send + Sync {
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<i64, crate::CompanionError>>;
 }
 
 impl Shaper for TurnShaper<'_> {
@@ -130,7 +135,7 @@ impl Shaper for TurnShaper<'_> {
             if meter.used > threshold || meter.used + added_tokens <= threshold || added_tokens * 10 < meter.budget {
                 return None;
             }
-            match self.service.checkpoint_without_model(self.conversation_id).await {
+            match self.checkpoints.checkpoint_without_model(self.conversation_id).await {
                 Ok(id) => Some(id),
                 Err(error) => {
                     tracing::warn!(conversation_id = self.conversation_id, %error, "could not save a checkpoint before a large tool result");

@@ -82,7 +82,7 @@ impl ContextService {
             reinforced: turn.reinforced,
             truncated: Default::default(),
             checkpoint: turn.checkpoint,
-            service: self,
+            checkpoints: self,
         }
     }
 
@@ -380,7 +380,7 @@ impl ContextService {
 
     /// A checkpoint of the live history written without a model call (mid-turn, before
     /// a tool result that will force a fold).
-    pub(crate) async fn checkpoint_without_model(&self, conversation_id: i64) -> Result<i64, CompanionError> {
+    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<i64, CompanionError> {
         let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
         let limits = limits_for(&chain, &self.models.settings());
         let (summary, live) = self.load_live(conversation_id).await?;
@@ -521,4 +521,10 @@ fn touched(messages: &[Message]) -> Vec<String> {
         }
     }
     out
+}
+
+impl super::engine::CheckpointWriter for ContextService {
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<i64, CompanionError>> {
+        Box::pin(self.plain_checkpoint(conversation_id))
+    }
 }

@@ -7,6 +7,7 @@ import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 import { enBase, strings } from "./i18n";
 import { calendarEn } from "./strings/calendar";
+import { checkpointsEn } from "./strings/checkpoints";
 import { chatsEn } from "./strings/chats";
 import { memoryEn } from "./strings/memory";
 import { messagesEn } from "./strings/messages";
@@ -102,7 +103,7 @@ describe("Spanish everywhere", () => {
   });
 
   it("no two string modules use the same key (the later one would silently win)", () => {
-    const modules = { enBase, chatsEn, messagesEn, modelsEn, preferencesEn, memoryEn, searchEn, calendarEn };
+    const modules = { enBase, chatsEn, messagesEn, modelsEn, preferencesEn, memoryEn, searchEn, calendarEn, checkpointsEn };
     const owners = new Map<string, string[]>();
     for (const [name, words] of Object.entries(modules)) {
       for (const key of Object.keys(words)) owners.set(key, [...(owners.get(key) ?? []), name]);

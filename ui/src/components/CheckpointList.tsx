@@ -83,7 +83,7 @@ export function CheckpointList() {
             )}
             {c.body.metadata && (c.body.metadata.model || c.body.metadata.touched.length > 0) && (
               <p className="muted small" data-testid="checkpoint-meta">
-                {t.checkpointMeta(c.body.metadata.model, c.body.metadata.tokens, c.body.metadata.touched)}
+                {t.checkpointMeta(c.body.metadata)}
               </p>
             )}
               </>

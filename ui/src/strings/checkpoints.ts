@@ -3,6 +3,13 @@
 
 export type CheckpointList = "completed" | "pending" | "decisions" | "failed_approaches" | "user_preferences" | "critical_info" | "blockers";
 
+/** What Sidecar wrote about a checkpoint. */
+export interface CheckpointMeta {
+  model: string | null;
+  tokens: number | null;
+  touched: string[];
+}
+
 export const checkpointsEn = {
   checkpointEdit: "Edit",
   checkpointEditTitle: (id: number) => `Edit checkpoint #${id}`,
@@ -22,8 +29,8 @@ export const checkpointsEn = {
   checkpointSaveHint: "Save (Ctrl+Enter)",
   checkpointSaved: (id: number) => `Checkpoint #${id} saved.`,
   checkpointBlockers: "Blockers",
-  checkpointMeta: (model: string | null, tokens: number | null, touched: string[]) =>
-    [model && `Model: ${model}`, tokens !== null && `${tokens.toLocaleString("en")} tokens of context`, touched.length > 0 && `Touched: ${touched.join(", ")}`]
+  checkpointMeta: ({ model, tokens, touched }: CheckpointMeta) =>
+    [model && `Model: ${model}`, tokens != null && `${tokens.toLocaleString("en")} tokens of context`, touched?.length && `Touched: ${touched.join(", ")}`]
       .filter(Boolean)
       .join(" · "),
   checkpointAnnounced: (id: number) =>
@@ -49,8 +56,8 @@ export const checkpointsEs: typeof checkpointsEn = {
   checkpointSaveHint: "Guardar (Ctrl+Enter)",
   checkpointSaved: (id: number) => `Punto de control #${id} guardado.`,
   checkpointBlockers: "Bloqueos",
-  checkpointMeta: (model: string | null, tokens: number | null, touched: string[]) =>
-    [model && `Modelo: ${model}`, tokens !== null && `${tokens.toLocaleString("es")} tokens de contexto`, touched.length > 0 && `Tocado: ${touched.join(", ")}`]
+  checkpointMeta: ({ model, tokens, touched }: CheckpointMeta) =>
+    [model && `Modelo: ${model}`, tokens != null && `${tokens.toLocaleString("es")} tokens de contexto`, touched?.length && `Tocado: ${touched.join(", ")}`]
       .filter(Boolean)
       .join(" · "),
   checkpointAnnounced: (id: number) =>
