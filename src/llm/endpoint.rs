@@ -56,6 +56,12 @@ impl Endpoint {
         }
     }
 
+    /// OpenAI's own API takes `prompt_cache_key`; other compatible servers may refuse
+    /// a field they do not know, so it goes to OpenAI only.
+    pub(crate) fn takes_prompt_cache_key(&self) -> bool {
+        reqwest::Url::parse(&self.base_url).ok().and_then(|u| u.host_str().map(|h| h == "api.openai.com")).unwrap_or(false)
+    }
+
     /// Marks the server as Sidecar's own llama.cpp.
     pub fn on_llama_cpp(self) -> Self {
         Self { llama_cpp: true, ..self }

@@ -43,8 +43,20 @@ struct WireRequest<'a> {
     /// llama.cpp: reuse the cached prompt prefix (sent to the local server only).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     cache_prompt: bool,
+    /// OpenAI: requests with the same key are routed to the same prompt cache. Sidecar's
+    /// system prompt is the prefix that repeats, so its hash is the key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompt_cache_key: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<WireTool<'a>>,
+}
+
+/// A key naming the prompt's fixed start (the system prompt), stable across turns and
+/// runs: FNV-1a, since std's hasher is seeded per process.
+fn prompt_cache_key(messages: &[ChatMessage]) -> Option<String> {
+    let system = messages.first().filter(|m| m.role == Role::System)?;
+    let hash = system.content.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    Some(format!("sidecar-{hash:016x}"))
 }
 
 #[derive(Serialize)]
@@ -238,6 +250,7 @@ impl OpenAiClient {
             top_p: self.endpoint.sampling.top_p,
             repeat_penalty: self.endpoint.sampling.repeat_penalty,
             cache_prompt: self.endpoint.llama_cpp,
+            prompt_cache_key: self.endpoint.takes_prompt_cache_key().then(|| prompt_cache_key(&request.messages)).flatten(),
             tools: request.tools.iter().map(wire_tool).collect(),
         };
         let mut http = self.endpoint.http.post(&url).json(&body);
@@ -378,5 +391,27 @@ fn error_message(body: &str) -> Option<String> {
     match parsed.get("error")? {
         serde_json::Value::String(message) => Some(message.clone()),
         other => Some(provider_message(other)),
+    }
+}
+
+#[cfg(test)]
+mod cache_key_tests {
+    use super::*;
+
+    #[test]
+    fn openai_gets_a_key_named_by_the_system_prompt_and_others_none() {
+        let endpoint = |url: &str| {
+            let second = std::time::Duration::from_secs(1);
+            Endpoint::new(reqwest::Client::new(), url, "m", None, crate::llm::sse::Timeouts { connect: second, respond: second, idle: second })
+        };
+        assert!(endpoint("https://api.openai.com/v1").takes_prompt_cache_key());
+        assert!(!endpoint("https://api.deepseek.com/v1").takes_prompt_cache_key());
+        assert!(!endpoint("http://127.0.0.1:8080/v1").takes_prompt_cache_key());
+        let turn = |said: &str| vec![ChatMessage::system("You are Sidecar."), ChatMessage::user(said)];
+        let key = prompt_cache_key(&turn("hi")).unwrap();
+        assert_eq!(Some(key.clone()), prompt_cache_key(&turn("something else")), "the same prefix, the same key");
+        assert!(key.starts_with("sidecar-") && key.len() == 24, "{key}");
+        assert_ne!(Some(key), prompt_cache_key(&[ChatMessage::system("Another persona.")]));
+        assert_eq!(prompt_cache_key(&[ChatMessage::user("no system prompt")]), None);
     }
 }
