@@ -71,5 +71,52 @@ async fn main() {
     }
     println!("  over turns 2–{turns}: {cached} of {input} prompt tokens from the cache ({:.1}%)", 100.0 * cached as f64 / input.max(1) as f64);
     println!("  distinct system prompts over {turns} turns: {} (changes only with a fold or a new day)", systems.len());
+
+    // Time to first token with a long history against an empty one: the chat goes on
+    // until its prompt passes 3,000 tokens, then new conversations start from nothing.
+    let mut turn = turns;
+    let mut long = Vec::new();
+    while long.len() < 5 && turn < turns + 200 {
+        minutes.store(turn as i64, Ordering::Relaxed);
+        let (outcome, ttft) = timed_send(&core, QUESTIONS[turn % QUESTIONS.len()]).await;
+        if outcome.meta.usage.is_some_and(|u| u.input_tokens >= 3_000) {
+            long.push(ttft);
+        }
+        turn += 1;
+    }
+    let mut empty = Vec::new();
+    for n in 0..5 {
+        core.context().new_conversation().await.unwrap();
+        empty.push(timed_send(&core, QUESTIONS[n % QUESTIONS.len()]).await.1);
+    }
+    let (long, empty) = (median(long), median(empty));
+    println!(
+        "time to first token, median of 5: {:.0} ms at a history of 3,000+ prompt tokens, {:.0} ms with none ({:.2}×; goal ≤ 1.3×)",
+        long.as_secs_f64() * 1000.0,
+        empty.as_secs_f64() * 1000.0,
+        long.as_secs_f64() / empty.as_secs_f64().max(1e-9)
+    );
     core.shutdown().await;
+}
+
+/// Sends `text` and times the first streamed piece of the reply.
+async fn timed_send(core: &Companion, text: &str) -> (sidecar::TurnOutcome, Duration) {
+    let mut events = core.events().subscribe();
+    let started = std::time::Instant::now();
+    let first = async {
+        loop {
+            match events.recv().await {
+                Ok(sidecar::CoreEvent::Delta { .. }) => return started.elapsed(),
+                Ok(_) => {}
+                Err(_) => return started.elapsed(),
+            }
+        }
+    };
+    let (outcome, ttft) = tokio::join!(core.send(text), first);
+    (outcome.unwrap(), ttft)
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
 }

@@ -38,6 +38,10 @@ pub trait Shaper: Send + Sync {
     fn measures(&self) -> ShapeMeasures {
         ShapeMeasures::default()
     }
+    /// The late block the turn's first call was sent with, kept with the user's message.
+    fn late_sent(&self) -> Option<String> {
+        None
+    }
     /// Called before tool results of `added_tokens` join the prompt: when they would
     /// force a fold, the state of the work is saved first. The checkpoint's id.
     fn checkpoint_before(&self, _added_tokens: usize) -> futures_util::future::BoxFuture<'_, Option<i64>> {
@@ -169,7 +173,9 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                     let event = run_tools(&context, calls.clone(), deadline).await;
                     ledger.timings.tools += running.elapsed();
                     if let TurnEvent::ToolsFinished(results) = &event {
-                        let added = results.iter().map(|r| crate::tokens::count_cached(&r.content)).sum();
+                        // What the prompt will carry: long results are compacted to the limit.
+                        let limit = context.shaper.tool_result_limit();
+                        let added = results.iter().map(|r| crate::tokens::count_cached(&r.content).min(limit)).sum();
                         if let Some(id) = context.shaper.checkpoint_before(added).await {
                             ledger.meta.checkpoint = Some(id);
                         }
@@ -425,6 +431,9 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
     };
     if matches!(end, TurnEnd::TimedOut { .. }) {
         context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });
+    }
+    if let Some(block) = context.shaper.late_sent() {
+        context.store.conversations().keep_late(context.asked_in, &block).await?;
     }
     let measures = context.shaper.measures();
     ledger.meta.truncated = measures.truncated;

@@ -42,6 +42,11 @@ pub struct Digest {
     pub facts: Vec<DigestFact>,
 }
 
+/// What the user wrote, without the late block the message was sent with.
+fn said(message: &ChatMessage) -> &str {
+    crate::llm::late::split(&message.content).0
+}
+
 /// Renders turns as plain text for the digest call, within `budget` tokens.
 pub fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
     let mut names = std::collections::HashMap::new();
@@ -51,7 +56,7 @@ pub fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> 
             names.insert(call.id.clone(), call.name.clone());
         }
         let line = match message.role {
-            Role::User => format!("USER: {}", message.content),
+            Role::User => format!("USER: {}", said(message)),
             Role::Assistant if message.content.is_empty() => continue,
             Role::Assistant => format!("ASSISTANT: {}", message.content),
             Role::Tool => {
@@ -125,7 +130,7 @@ pub fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, co
     let mut summary = previous_summary.trim().to_string();
     for message in turns.iter().filter(|m| !m.content.trim().is_empty()) {
         let line = match message.role {
-            Role::User => format!("- The user said: {}", cut(&message.content, 200)),
+            Role::User => format!("- The user said: {}", cut(said(message), 200)),
             Role::Assistant => format!("- Sidecar answered: {}", cut(&message.content, 160)),
             _ => continue,
         };
@@ -134,7 +139,7 @@ pub fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, co
         }
         summary.push_str(&line);
     }
-    let user_texts: Vec<&str> = turns.iter().filter(|m| m.role == Role::User).map(|m| m.content.as_str()).collect();
+    let user_texts: Vec<&str> = turns.iter().filter(|m| m.role == Role::User).map(said).collect();
     let critical_info: Vec<String> = user_texts.iter().flat_map(|t| potential_facts(t)).collect();
     Digest {
         summary: keep_recent_lines(&summary, budget, count),

@@ -100,11 +100,15 @@ pub struct TurnShaper<'a> {
     pub checkpoint: Option<i64>,
     /// Saves a checkpoint before a tool result that would force a fold.
     pub checkpoints: &'a dyn CheckpointWriter,
+    /// The late block fixed at the turn's first call, and the message it went on:
+    /// every later call of the turn sends the same, so the server's cache holds.
+    pub sent: std::sync::OnceLock<(usize, String)>,
 }
 
 /// Writes a checkpoint of a conversation's live history without a model call.
 pub trait CheckpointWriter: Send + Sync {
-    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<i64, crate::CompanionError>>;
+    /// `None` when one was written moments ago (a quarter of the periodic interval).
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, crate::CompanionError>>;
 }
 
 impl Shaper for TurnShaper<'_> {
@@ -126,6 +130,10 @@ impl Shaper for TurnShaper<'_> {
         ShapeMeasures { truncated: self.truncated.load(std::sync::atomic::Ordering::Relaxed), reinforced: self.reinforced, checkpoint: self.checkpoint }
     }
 
+    fn late_sent(&self) -> Option<String> {
+        self.sent.get().map(|(_, block)| block.clone())
+    }
+
     fn checkpoint_before(&self, added_tokens: usize) -> futures_util::future::BoxFuture<'_, Option<i64>> {
         Box::pin(async move {
             let meter = self.meter.lock().expect("meter lock").filter(|(id, _)| *id == self.conversation_id).map(|(_, m)| m)?;
@@ -136,7 +144,7 @@ impl Shaper for TurnShaper<'_> {
                 return None;
             }
             match self.checkpoints.checkpoint_without_model(self.conversation_id).await {
-                Ok(id) => Some(id),
+                Ok(id) => id,
                 Err(error) => {
                     tracing::warn!(conversation_id = self.conversation_id, %error, "could not save a checkpoint before a large tool result");
                     None
@@ -151,7 +159,12 @@ impl TurnShaper<'_> {
         if let Some(system) = messages.first_mut().filter(|m| m.role == crate::llm::Role::System) {
             system.content = self.system.clone();
         }
-        crate::llm::late::attach(&mut messages, &crate::llm::late::block(&self.late, &self.plans.rendered()));
+        // Later calls append to the transcript, so the turn's message keeps its index.
+        let sent = self.sent.get_or_init(|| {
+            let at = crate::llm::late::newest_user(&messages).unwrap_or(0);
+            (at, crate::llm::late::block(&self.late, &self.plans.rendered()))
+        });
+        crate::llm::late::attach_at(&mut messages, sent.0, &sent.1);
         let (messages, report) = guard::fit(messages, &self.limits, &count);
         if report.dropped_turns + report.truncated > 0 {
             self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -83,6 +83,7 @@ impl ContextService {
             truncated: Default::default(),
             checkpoint: turn.checkpoint,
             checkpoints: self,
+            sent: Default::default(),
         }
     }
 
@@ -110,7 +111,8 @@ impl ContextService {
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         // In a long conversation the tool rules are said again, late, never in the prefix.
-        let reinforce = (!specs.is_empty() && loaded.1.len() >= crate::llm::late::REINFORCE_AFTER).then(|| crate::llm::late::reinforcement(&tools.names()));
+        let history: Vec<ChatMessage> = loaded.1.iter().map(Message::to_chat).collect();
+        let reinforce = (!specs.is_empty() && crate::llm::late::reinforcement_due(&history)).then(|| crate::llm::late::reinforcement(&tools.names()));
         // A request that takes several steps is asked to plan first, unless a plan is open.
         let newest = loaded.1.iter().rev().find(|m| m.role == crate::llm::Role::User);
         let plan_first = specs.iter().any(|s| s.name == "update_plan")
@@ -380,14 +382,18 @@ impl ContextService {
 
     /// A checkpoint of the live history written without a model call (mid-turn, before
     /// a tool result that will force a fold).
-    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<i64, CompanionError> {
+    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<Option<i64>, CompanionError> {
+        // A fold or another checkpoint just saved the state: nothing new to keep.
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4 {
+            return Ok(None);
+        }
         let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
         let limits = limits_for(&chain, &self.models.settings());
         let (summary, live) = self.load_live(conversation_id).await?;
         let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
         let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
         let body = digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint;
-        Ok(self.save_checkpoint(conversation_id, "auto", body, &chain, &live).await?.id)
+        Ok(Some(self.save_checkpoint(conversation_id, "auto", body, &chain, &live).await?.id))
     }
 
     /// Stores a checkpoint with the metadata Sidecar knows (the model, the context's
@@ -524,7 +530,7 @@ fn touched(messages: &[Message]) -> Vec<String> {
 }
 
 impl super::engine::CheckpointWriter for ContextService {
-    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<i64, CompanionError>> {
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, CompanionError>> {
         Box::pin(self.plain_checkpoint(conversation_id))
     }
 }

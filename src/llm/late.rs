@@ -4,8 +4,10 @@
 //! prompt stays byte-identical from turn to turn, and a server that caches prompts
 //! (llama.cpp, Anthropic, OpenAI) reuses everything before the newest exchange.
 //!
-//! The block is added to the request only; the stored message stays as the user wrote
-//! it, so the next turn sends it without the block.
+//! The block is fixed when a turn's first call is sent and kept with the user's message
+//! (beside its words, never in them), so later calls and later turns send that message
+//! exactly as it was sent: the server's cache then holds everything up to the newest
+//! message, the previous reply included.
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -18,14 +20,25 @@ const CLOSE: &str = "\n</turn_context>";
 /// How the block's time line starts; the demo model keeps this one line.
 pub const TIME_LINE: &str = "Current date and time:";
 
-/// Messages of live history from which the tool rules are said again: past this, the
-/// seeds saw models forget they can act (the plans name 6 to 8; 8 is the user side).
+/// Messages of live history from which the tool rules are said again, and again each
+/// time this many messages have passed without them: past this, the seeds saw models
+/// forget they can act (the plans name 6 to 8; 8 is the user side).
 pub const REINFORCE_AFTER: usize = 8;
+
+/// How the restated rules start (to find them in a kept block).
+const REINFORCEMENT_START: &str = "Reminder, as the conversation is long";
+
+/// Whether the rules are due again: the history is long and none of its last
+/// [`REINFORCE_AFTER`] messages carried them.
+pub fn reinforcement_due(history: &[ChatMessage]) -> bool {
+    history.len() >= REINFORCE_AFTER
+        && !history.iter().rev().take(REINFORCE_AFTER).any(|m| split(&m.content).1.is_some_and(|b| b.contains(REINFORCEMENT_START)))
+}
 
 /// The tool rules said again late in a long conversation, with the tools by name.
 pub fn reinforcement(tools: &[&str]) -> String {
     format!(
-        "Reminder, as the conversation is long: you can act with your tools ({}). Use them when they help, and never say you did something (set a reminder, saved a fact) unless you called the tool for it in this reply.",
+        "{REINFORCEMENT_START}: you can act with your tools ({}). Use them when they help, and never say you did something (set a reminder, saved a fact) unless you called the tool for it in this reply.",
         tools.join(", ")
     )
 }
@@ -61,10 +74,24 @@ pub fn block(head: &str, plan: &str) -> String {
     }
 }
 
-/// Appends `block` to the newest user message of `messages`.
+/// Appends `block` to the newest user message of `messages` (in place of the one it
+/// carries, if any).
 pub fn attach(messages: &mut [ChatMessage], block: &str) {
-    if let Some(newest) = messages.iter_mut().rev().find(|m| m.role == Role::User) {
-        newest.content.push_str(block);
+    if let Some(at) = newest_user(messages) {
+        attach_at(messages, at, block);
+    }
+}
+
+/// The index of the newest user message.
+pub fn newest_user(messages: &[ChatMessage]) -> Option<usize> {
+    messages.iter().rposition(|m| m.role == Role::User)
+}
+
+/// Puts `block` on message `at`, in place of the one it carries, if any.
+pub fn attach_at(messages: &mut [ChatMessage], at: usize, block: &str) {
+    if let Some(message) = messages.get_mut(at) {
+        let said = split(&message.content).0.to_string();
+        message.content = said + block;
     }
 }
 
@@ -94,5 +121,9 @@ mod tests {
         assert!(late.starts_with("Current date and time: Tuesday 2026-11-24 14:05 (Europe/Madrid"), "{late}");
         assert!(late.contains("You said 3pm") && late.ends_with("- [ ] pack"), "{late}");
         assert_eq!(split("no block here"), ("no block here", None));
+        // A message sent again (a retry) carries one block, the newest.
+        attach(&mut messages, &block(&head, ""));
+        assert_eq!(messages[3].content.matches("<turn_context>").count(), 1);
+        assert!(!messages[3].content.contains("pack"));
     }
 }

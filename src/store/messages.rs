@@ -97,6 +97,10 @@ pub struct MessageMeta {
     /// The tool rules were said again late in the prompt (a long conversation).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reinforced: bool,
+    /// On a user's message: the late block its turn was sent with (the time, the plan…),
+    /// sent with it again in later prompts so they start as the last one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<String>,
     /// A checkpoint Sidecar saved on its own during this turn: the chat says so under
     /// the reply, with its id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,10 +151,15 @@ pub struct Message {
 
 impl Message {
     /// The message as a model sees it.
+    /// The message as the model was sent it: a user's message with its turn's late block.
     pub fn to_chat(&self) -> ChatMessage {
+        let late = self.meta.as_ref().and_then(|m| m.0.late.as_deref()).filter(|_| self.role == Role::User);
         ChatMessage {
             role: self.role,
-            content: self.content.clone(),
+            content: match late {
+                Some(block) => format!("{}{block}", self.content),
+                None => self.content.clone(),
+            },
             tool_calls: self.tool_calls.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
             tool_call_id: self.tool_call_id.clone(),
             is_error: self.is_error,
@@ -303,7 +312,16 @@ impl Conversations<'_> {
             .await?)
     }
 
-    /// The newest message's id (0 when there is none).
+    /// Keeps the late block a user's message was sent with, to send it the same way again.
+    pub async fn keep_late(&self, id: i64, block: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE messages SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.late', ?) WHERE id = ? AND role = 'user'")
+            .bind(block)
+            .bind(id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Marks a reminder message as answered by the user; false when `id` is no
     /// reminder message.
     pub async fn mark_handled(&self, id: i64) -> Result<bool, StoreError> {
@@ -314,6 +332,7 @@ impl Conversations<'_> {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The newest message's id (0 when there is none).
     pub async fn latest_message_id(&self) -> Result<i64, StoreError> {
         let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM messages").fetch_one(&self.store.pool).await?;
         Ok(id)

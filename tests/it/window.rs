@@ -28,16 +28,27 @@ async fn a_long_conversation_hears_the_tool_rules_again_late() {
     let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url);
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
     let mut systems = std::collections::HashSet::new();
-    for n in 0..6 {
+    let mut previous: Option<serde_json::Value> = None;
+    for n in 0..10 {
         let outcome = core.send(&format!("message {n}")).await.unwrap();
-        assert_eq!(outcome.meta.reinforced, 2 * n >= 8, "the reply records that the rules were said again");
         let request = server.last_request();
         systems.insert(request["messages"][0]["content"].as_str().unwrap().to_string());
         let late = crate::support::late_block(&request);
-        // Turn n is sent with 2n messages of history before it.
-        assert_eq!(late.contains("Reminder, as the conversation is long"), 2 * n >= 8, "turn {n}: {late}");
+        // Turn n is sent with 2n messages of history before it: the rules are said at
+        // eight, kept with that message, and said again once eight more have passed.
+        let due = n == 4 || n == 8;
+        assert_eq!(late.contains("Reminder, as the conversation is long"), due, "turn {n}: {late}");
+        assert_eq!(late.contains("set_reminder"), due, "the tools are named");
+        assert_eq!(outcome.meta.reinforced, due, "the reply records that the rules were said again");
+        // Each prompt starts as the last one did, up to the last reply: the earlier
+        // messages keep the late block they were sent with.
+        if let Some(previous) = previous {
+            let before = previous["messages"].as_array().unwrap();
+            let now = request["messages"].as_array().unwrap();
+            assert_eq!(&now[..before.len()], &before[..], "turn {n}: the previous prompt is a prefix of this one");
+        }
+        previous = Some(request);
     }
-    assert!(crate::support::late_block(&server.last_request()).contains("set_reminder"));
     assert_eq!(systems.len(), 1, "the system prompt did not move");
 }
 
