@@ -40,7 +40,10 @@ async fn main() {
         sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
         _ => None,
     });
+    // Short replies in one call each (no continuation after the length cap), as in a
+    // chat of quick exchanges; the stored reply is then exactly what was generated.
     settings.llm.max_tokens = Some(24);
+    settings.llm.max_continuations = 0;
     let minutes = Arc::new(AtomicI64::new(0));
     let start = Utc.with_ymd_and_hms(2026, 11, 24, 17, 0, 0).unwrap();
     let ticks = minutes.clone();
@@ -72,15 +75,21 @@ async fn main() {
     println!("  over turns 2–{turns}: {cached} of {input} prompt tokens from the cache ({:.1}%)", 100.0 * cached as f64 / input.max(1) as f64);
     println!("  distinct system prompts over {turns} turns: {} (changes only with a fold or a new day)", systems.len());
 
-    // Time to first token with a long history against an empty one: the chat goes on
-    // until its prompt passes 3,000 tokens, then new conversations start from nothing.
+    // Time to first token with a long history against an empty one: a new chat goes
+    // on until the prompt Sidecar sends passes 3,000 tokens (as the guard counts it),
+    // then new conversations start from nothing.
+    core.context().new_conversation().await.unwrap();
+    let bare = core.context().preview_prompt(&core.tools()).await.unwrap().1.after;
     let mut turn = turns;
     let mut long = Vec::new();
-    while long.len() < 5 && turn < turns + 200 {
+    let mut sizes = Vec::new();
+    while long.len() < 5 && turn < turns + 300 {
         minutes.store(turn as i64, Ordering::Relaxed);
-        let (outcome, ttft) = timed_send(&core, QUESTIONS[turn % QUESTIONS.len()]).await;
-        if outcome.meta.usage.is_some_and(|u| u.input_tokens >= 3_000) {
+        let (_, report) = core.context().preview_prompt(&core.tools()).await.unwrap();
+        let (_, ttft) = timed_send(&core, QUESTIONS[turn % QUESTIONS.len()]).await;
+        if report.after >= bare + 3_000 {
             long.push(ttft);
+            sizes.push(report.after);
         }
         turn += 1;
     }
@@ -91,8 +100,10 @@ async fn main() {
     }
     let (long, empty) = (median(long), median(empty));
     println!(
-        "time to first token, median of 5: {:.0} ms at a history of 3,000+ prompt tokens, {:.0} ms with none ({:.2}×; goal ≤ 1.3×)",
+        "time to first token, median of 5: {:.0} ms with 3,000+ tokens of history (prompts of {}–{}), {:.0} ms with none (a {bare}-token prompt) ({:.2}×; goal ≤ 1.3×)",
         long.as_secs_f64() * 1000.0,
+        sizes.iter().min().unwrap_or(&0),
+        sizes.iter().max().unwrap_or(&0),
         empty.as_secs_f64() * 1000.0,
         long.as_secs_f64() / empty.as_secs_f64().max(1e-9)
     );

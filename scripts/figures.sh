@@ -14,6 +14,8 @@ echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
 echo "== prompt tokens read from llama.cpp's cache over a 30-turn chat =="
 cargo bench --bench prompt_cache 2>/dev/null
+echo "== plans carried out: ten multi-step tasks and two stuck ones, scripted model =="
+cargo bench --bench plans 2>/dev/null
 echo "== a dead provider, then the demo model =="
 cargo bench --bench fallback 2>/dev/null
 echo "== agent-core overhead per turn =="

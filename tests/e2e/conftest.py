@@ -221,7 +221,7 @@ def said(message):
 
 
 def late_block(request):
-    """The late block of a model request's newest user message."""
-    newest = next(m for m in reversed(request["messages"]) if m["role"] == "user")
-    content = newest.get("content") or ""
-    return content.split(LATE_OPEN, 1)[1] if LATE_OPEN in content else ""
+    """The late block of a model request's newest user message that carries one (a turn's
+    own message; Sidecar's "go on with your plan" after it carries none)."""
+    blocks = [m.get("content") or "" for m in request["messages"] if m["role"] == "user" and LATE_OPEN in (m.get("content") or "")]
+    return blocks[-1].split(LATE_OPEN, 1)[1] if blocks else ""

@@ -61,12 +61,17 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         say(session, "Let's pick the hotel", 0)
         wait_until(lambda: session.find_all("[data-testid=plan]"), 10, "plan not shown")
         plan = session.texts("[data-testid=plan]")[0]
-        assert "Compare prices" in plan and "1/3" in plan, plan
+        assert "Compare prices" in plan and "1 of 3" in plan, plan
         # What changes turn to turn goes late, on the newest message, not in the system prompt.
         late = late_block(llm.requests[-1])
         assert "<resumed_checkpoint>" in late and "Choosing a hotel near Alfama" in late, late
-        assert "[>] Compare prices" in late, "the plan is in the prompt of the call after update_plan"
+        plan_result = [m["content"] for m in llm.requests[-1]["messages"] if m.get("tool_call_id") == "plan_1"]
+        assert "[>] Compare prices" in plan_result[0], "the plan is in the prompt of the call after update_plan"
         assert "<resumed_checkpoint>" not in llm.requests[-1]["messages"][0]["content"]
+        # The model stopped to talk with steps open: told to go on, it did nothing, so the
+        # reply ends with what is done and what is left.
+        wait_until(lambda: "Left to do" in assistant_texts(session)[-1], 20, "no summary of what is left")
+        assert "Book the hotel" in assistant_texts(session)[-1], assistant_texts(session)[-1]
         desktop.screenshot("plan-and-meter")
 
         session.click(session.find("[data-testid=nav-memory]"))
@@ -78,6 +83,19 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         exported = data / "exports" / "checkpoint-1.md"
         assert exported.read_text().startswith("# Trip to Lisbon")
         desktop.screenshot("checkpoints")
+        # Its observations are edited in place.
+        session.tap("[data-testid=checkpoint-edit]")
+        pending = session.wait_for("[data-testid=checkpoint-pending]", 10)
+        session.send_keys(pending, "\ue007Ask for a quiet room")
+        desktop.screenshot("checkpoint-editor")
+        session.tap("[data-testid=checkpoint-save]")
+        wait_until(lambda: "Checkpoint #1 saved." in " ".join(session.texts("[data-testid=checkpoint-message]")), 10, "not saved")
+        assert "Ask for a quiet room" in session.texts("[data-testid=checkpoint]")[0]
+
+        session.tap("[data-testid=nav-usage]")
+        session.wait_for("[data-testid=usage-turns]", 10)
+        assert "Multi-step tasks finished / left unfinished" in session.texts("[data-testid=usage-turns]")[0]
+        desktop.screenshot("usage")
     finally:
         desktop.close(session)
         llm.close()

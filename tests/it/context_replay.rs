@@ -227,6 +227,7 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     let (folds,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM context_summaries").fetch_one(core.store().pool()).await.unwrap();
     eprintln!("{folds} folds, {} digest calls, {auto} automatic checkpoints in {TURNS} turns", log.calls);
     assert!((log.calls..=2 * log.calls).contains(&auto), "{auto} automatic checkpoints for {} digests", log.calls);
+    assert!(auto > folds as usize, "a checkpoint was also written before a tool result that took the prompt past the threshold");
     assert!(log.calls >= 3, "several folds in 500 turns (got {})", log.calls);
 
     // Every fact stated is reachable: in the prompt, in learnings, or through recall.

@@ -332,8 +332,16 @@ pub fn said(message: &serde_json::Value) -> String {
     sidecar::llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
 }
 
-/// The late block of a request's newest user message.
+/// The late block of a request's newest user message that carries one (a turn's own
+/// message; Sidecar's "go on with your plan" after it carries none).
 pub fn late_block(request: &serde_json::Value) -> String {
-    let newest = request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap();
-    sidecar::llm::late::split(newest["content"].as_str().unwrap_or_default()).1.unwrap_or_default().to_string()
+    request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .filter(|m| m["role"] == "user")
+        .find_map(|m| sidecar::llm::late::split(m["content"].as_str().unwrap_or_default()).1)
+        .unwrap_or_default()
+        .to_string()
 }

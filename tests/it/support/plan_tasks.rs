@@ -243,3 +243,19 @@ pub fn respond(tasks: &[Task], request: &Value) -> Reply {
     let next = &task.steps[steps_run];
     reply(vec![call("s", next.tool, &next.arguments), call("p", "update_plan", &plan(task, steps_run + 1))])
 }
+
+/// The calls the model made for `task`, by name and arguments, from the last request
+/// that carried it.
+pub fn calls_for(requests: &[Value], task: &Task) -> Vec<(String, Value)> {
+    let Some(last) = requests.iter().rev().find(|r| r["messages"].as_array().is_some_and(|m| m.iter().any(|m| said(m) == task.request))) else {
+        return Vec::new();
+    };
+    let messages = last["messages"].as_array().cloned().unwrap_or_default();
+    let at = messages.iter().rposition(|m| said(m) == task.request).unwrap_or(0);
+    calls_since(&messages[at..])
+}
+
+/// Every step of `task` ran exactly once among `calls`.
+pub fn each_step_once(task: &Task, calls: &[(String, Value)]) -> bool {
+    task.steps.iter().all(|s| calls.iter().filter(|(name, args)| name == s.tool && *args == s.arguments).count() == 1)
+}
