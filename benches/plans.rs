@@ -46,7 +46,7 @@ async fn main() {
         };
         finished += usize::from(outcome.meta.plan == Some(PlanOutcome::Finished));
         whole += usize::from(named);
-        let title: String = task.request.chars().take(42).collect();
+        let title: String = task.request.replace('\n', " ").chars().take(42).collect();
         println!(
             "  {title:<42}  {:>5}  {calls:>5}  {:>6}  {:>14}  {:>13}  {ended}",
             task.steps.len(),

@@ -26,6 +26,11 @@ params.n_ctx = n_ctx
 params.port = port
 params.use_jinja = True
 params.n_parallel = 1
+# One slot, and llama.cpp's prompt cache in RAM: when another conversation (or a summary)
+# takes the slot, the state it replaces is kept in memory and restored when that
+# conversation speaks again, so each conversation keeps its cached prefix. Capped for a
+# desktop app.
+params.cache_ram_mib = 2048
 params.cpuparams.n_threads = max(1, min(4, os.cpu_count() or 1))
 if len(sys.argv) <= 3:
     # The bundled 135M demo model loops easily ("- In", "- The", ...): penalise repeats

@@ -163,3 +163,28 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Each conversation keeps its cached prompt on the offline model: after another
+/// conversation took llama.cpp's one slot, going back reads nearly all of the prompt
+/// from the server's cache (its prompt cache in memory restores the state).
+#[tokio::test]
+async fn going_back_to_a_conversation_reads_its_prompt_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.python = Some(support::local_llm_python());
+    settings.local_model.context_tokens = Some(4096);
+    settings.llm.max_tokens = Some(16);
+    settings.llm.max_continuations = 0;
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    // A long first message: llama.cpp keeps in memory only states worth restoring.
+    let notes = (0..120).map(|n| format!("note {n} about the sea")).collect::<Vec<_>>().join(", ");
+    core.send(&format!("Here are my notes: {notes}. Tell me about the sea, in one line.")).await.unwrap();
+    let first = core.store().conversations().current_conversation().await.unwrap();
+    core.send("And about rivers?").await.unwrap();
+    core.context().new_conversation().await.unwrap();
+    core.send("Hola, ¿qué tal?").await.unwrap();
+    core.chats().open(first).await.unwrap();
+    let back = core.send("And lakes?").await.unwrap().meta.usage.unwrap();
+    assert!(back.cached_tokens * 10 >= back.input_tokens * 8, "after another conversation, {} of {} prompt tokens came from the cache", back.cached_tokens, back.input_tokens);
+    core.shutdown().await;
+}
