@@ -10,7 +10,11 @@
 //!   model has to answer in words;
 //! - a reply cut by the length limit is continued (bounded) and merged into one;
 //! - a reply that claims an action with no tool call behind it gets one corrective
-//!   retry, and the failed check is reported so it can be remembered.
+//!   retry, and the failed check is reported so it can be remembered;
+//! - a reply in words while the plan this turn worked on has open steps is followed by
+//!   "go on" while the plan moves; a repeated call or a stalled plan ends the turn, and
+//!   a turn that worked on a plan ends with what each step produced or what is left
+//!   ([`crate::agent::plan_watch`]).
 
 use crate::agent::claims::{unbacked_claim, Claim};
 use crate::agent::plan_watch::{go_on_prompt, AfterWords, PlanWatch};

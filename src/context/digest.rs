@@ -216,10 +216,11 @@ mod tests {
 
     #[test]
     fn parses_json_inside_fences_and_chatter() {
-        let answer = "Sure!\n```json\n{\"summary\": \"Planning a trip\", \"checkpoint\": {\"title\": \"Trip\", \"pending\": [\"hotel\"]}, \"facts\": [{\"fact\": \"Is vegetarian\", \"category\": \"Health\"}]}\n```";
+        let answer = "Sure!\n```json\n{\"summary\": \"Planning a trip\", \"checkpoint\": {\"title\": \"Trip\", \"pending\": [\"hotel\"], \"blockers\": [\"no answer from the hotel\"]}, \"facts\": [{\"fact\": \"Is vegetarian\", \"category\": \"Health\"}]}\n```";
         let digest = parse(answer).unwrap();
         assert_eq!(digest.summary, "Planning a trip");
         assert_eq!(digest.checkpoint.pending, ["hotel"]);
+        assert_eq!(digest.checkpoint.blockers, ["no answer from the hotel"]);
         assert_eq!(digest.facts[0].fact, "Is vegetarian");
         assert!(parse("I cannot do that").is_err());
         assert!(parse("{\"summary\": \"\"}").is_err());

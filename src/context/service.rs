@@ -356,27 +356,16 @@ impl ContextService {
     }
 
     /// A checkpoint every [`CHECKPOINT_EVERY`] messages, so long work that never fills
-    /// the window still has a recent state to pick up.
-    async fn checkpoint_if_due(
-        &self,
-        conversation_id: i64,
-        chain: &Chain,
-        summary: Option<&Summary>,
-        live: &[Message],
-        limits: &Limits,
-    ) -> Result<Option<i64>, CompanionError> {
+    /// the window still has a recent state to pick up. Written without a model call: it
+    /// comes before the user's reply, and a call would delay it and, on the offline
+    /// model, take the conversation's cached prompt (folds and `/checkpoint` ask the model).
+    async fn checkpoint_if_due(&self, conversation_id: i64, chain: &Chain, summary: Option<&Summary>, live: &[Message], limits: &Limits) -> Result<Option<i64>, CompanionError> {
         if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
             return Ok(None);
         }
         let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
         let previous = summary.map(|s| s.text.as_str()).unwrap_or("");
-        let body = match self.digest_call(conversation_id, chain, previous, &turns, limits).await {
-            Ok(digest) => digest.checkpoint,
-            Err(reason) => {
-                tracing::warn!(conversation_id, %reason, "the periodic checkpoint is written without the model");
-                digest::fallback(previous, &turns, summary_budget(limits), &count).checkpoint
-            }
-        };
+        let body = digest::fallback(previous, &turns, summary_budget(limits), &count).checkpoint;
         Ok(Some(self.save_checkpoint(conversation_id, "auto", body, chain, live).await?.id))
     }
 
