@@ -385,9 +385,21 @@ impl ContextService {
         Ok(Some(self.save_checkpoint(conversation_id, "auto", body, &chain, &live).await?.id))
     }
 
-    /// Stores a checkpoint with the metadata Sidecar knows (the model, the context's
-    /// size, the files and reminders the covered turns touched) and says it was saved.
+    /// Stores a checkpoint with what Sidecar knows itself: the plan's steps (done and
+    /// left), the model, the context's size, the files and reminders the covered turns
+    /// touched; and says it was saved.
     async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, CompanionError> {
+        // The plan's steps are the most exact record of what is done and what is left.
+        for item in self.store.context().plan(conversation_id).await? {
+            let line = match item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                Some(result) => format!("{}: {result}", item.text.trim()),
+                None => item.text.trim().to_string(),
+            };
+            let list = if item.status.is_closed() { &mut body.completed } else { &mut body.pending };
+            if !list.iter().any(|l| l.contains(item.text.trim())) {
+                list.push(line);
+            }
+        }
         let meter = *self.meter.lock().expect("meter lock");
         body.metadata = Metadata {
             model: chain.providers.first().map(|p| p.model().to_string()),

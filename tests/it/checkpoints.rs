@@ -365,6 +365,12 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
         let outcome = core.send(&format!("idea {n} for the garden")).await.unwrap();
         assert_eq!(outcome.meta.checkpoint, None, "turn {n}");
     }
+    // A plan is open: its steps go into the checkpoint.
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
+    let mut plants = sidecar::context::plan::PlanItem::new("Pick plants", sidecar::context::plan::ItemStatus::Done);
+    plants.result = Some("roses and lavender".into());
+    let soil = sidecar::context::plan::PlanItem::new("Buy soil", sidecar::context::plan::ItemStatus::Pending);
+    core.store().context().set_plan(conversation, &[plants, soil]).await.unwrap();
     let before = server.request_count();
     let outcome = core.send("one more idea").await.unwrap();
     assert_eq!(server.request_count(), before + 1, "no model call but the reply's");
@@ -372,6 +378,8 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
     let checkpoint = core.store().context().checkpoint(id).await.unwrap().unwrap();
     assert_eq!(checkpoint.trigger, "auto");
     assert!(checkpoint.body.current_work.contains("idea"), "{:?}", checkpoint.body);
+    assert!(checkpoint.body.completed.contains(&"Pick plants: roses and lavender".to_string()), "{:?}", checkpoint.body);
+    assert!(checkpoint.body.pending.contains(&"Buy soil".to_string()), "{:?}", checkpoint.body);
     assert_eq!(checkpoint.body.metadata.model.as_deref(), Some("m"));
     // The stored reply keeps the announcement for the chat.
     let stored = core.history(2).await.unwrap();
