@@ -57,6 +57,8 @@ echo "== Memory search on LoCoMo (outside conversations; dev and test parts) =="
 if [ -n "${LOCOMO_ZIP:-}" ]; then
   python3 scripts/locomo.py "$LOCOMO_ZIP" target/locomo.json >/dev/null
   LOCOMO=target/locomo.json cargo bench --bench memory_search 2>/dev/null
+  echo "== Evidence recall on LoCoMo, by kind of question, words and hybrid at 1k/2k/4k (dev and test parts) =="
+  LOCOMO=target/locomo.json cargo bench --bench locomo_recall 2>/dev/null
 else
   echo "set LOCOMO_ZIP to data/locomo10.zip of snap-research/locomo (the fetch tool brings it)"
 fi
