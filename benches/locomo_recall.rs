@@ -2,8 +2,8 @@
 //! conversations between two people, questions with their evidence turns annotated),
 //! converted by `scripts/locomo.py`, with its development part (5 conversations) and
 //! test part (5) apart. For each question, the share of its evidence turns that the
-//! budgeted recall (what the model gets) returns, by kind of question, words only and
-//! hybrid, at 1k, 2k and 4k tokens; and the hybrid's latency. The first measurement of
+//! budgeted recall (what the model gets) returns, by kind of question, words only, meaning only
+//! and hybrid, at 1k, 2k and 4k tokens; and the hybrid's latency. The first measurement of
 //! issue 27; prints figures, asserts nothing.
 //!
 //! Run: `python3 scripts/locomo.py locomo10.zip target/locomo.json` (the zip is in the
@@ -91,7 +91,7 @@ async fn main() {
         core.meaning().catch_up(None).await.expect("the local embedder runs");
         for q in &conversation.questions {
             let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i].0).collect();
-            for (mode_name, mode) in [("words", RecallMode::Words), ("hybrid", RecallMode::Hybrid)] {
+            for (mode_name, mode) in [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)] {
                 for budget in BUDGETS {
                     let started = Instant::now();
                     let results = core.recall_service().search_in(&q.question, budget, mode).await.unwrap();
@@ -101,10 +101,7 @@ async fn main() {
                     let found = results.hits.iter().filter(|h| h.source == "message" && evidence.contains(&h.id)).count();
                     let share = found.min(evidence.len()) as f64 / evidence.len() as f64;
                     table.entry((conversation.part.clone(), mode_name, budget)).or_default().push(share);
-                    if mode == RecallMode::Hybrid && budget == 2000 {
-                        kinds.entry((conversation.part.clone(), kind(q.category), mode_name)).or_default().push(share);
-                    }
-                    if mode == RecallMode::Words && budget == 2000 {
+                    if budget == 2000 {
                         kinds.entry((conversation.part.clone(), kind(q.category), mode_name)).or_default().push(share);
                     }
                 }
@@ -117,15 +114,20 @@ async fn main() {
     for part in ["dev", "test"] {
         let questions = table.get(&(part.to_string(), "hybrid", 2000)).map_or(0, Vec::len);
         println!("  {part} part, {questions} questions:");
-        for mode in ["words", "hybrid"] {
+        for mode in ["words", "meaning", "hybrid"] {
             let row: Vec<String> = BUDGETS.iter().map(|b| format!("{:>5.1}% at {}k", mean(&table[&(part.to_string(), mode, *b)]), b / 1000)).collect();
             println!("    {mode:<7} {}", row.join("  "));
         }
         for kind_name in ["single fact", "multi-hop", "time", "inference"] {
-            let words = kinds.get(&(part.to_string(), kind_name, "words"));
-            let hybrid = kinds.get(&(part.to_string(), kind_name, "hybrid"));
-            if let (Some(words), Some(hybrid)) = (words, hybrid) {
-                println!("    {kind_name:<12} {:>4} questions: words {:>5.1}%, hybrid {:>5.1}% at 2k", hybrid.len(), mean(words), mean(hybrid));
+            let of = |mode: &str| kinds.get(&(part.to_string(), kind_name, mode));
+            if let (Some(words), Some(meaning), Some(hybrid)) = (of("words"), of("meaning"), of("hybrid")) {
+                println!(
+                    "    {kind_name:<12} {:>4} questions: words {:>5.1}%, meaning {:>5.1}%, hybrid {:>5.1}% at 2k",
+                    hybrid.len(),
+                    mean(words),
+                    mean(meaning),
+                    mean(hybrid)
+                );
             }
         }
     }

@@ -118,6 +118,8 @@ pub enum RecallMode {
     Hybrid,
     /// Words only: the baseline the evaluation compares with.
     Words,
+    /// Meaning only: what the embedder finds by itself (for the evaluation).
+    Meaning,
 }
 
 pub struct Recall {
@@ -260,7 +262,10 @@ impl Recall {
     /// The ranked lists for `query`: by words; by meaning, and by meaning among what was
     /// said in the stretch of time it names, unless meaning is unavailable (then why).
     async fn lists(&self, query: &str, mode: RecallMode, span: Option<when::Span>) -> Result<Searched, StoreError> {
-        let words = self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await?;
+        let words = match mode {
+            RecallMode::Meaning => Vec::new(),
+            _ => self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await?,
+        };
         let by_words = |words_only: Option<String>| Searched { lists: vec![words.clone()], words_only, vector: None };
         if mode == RecallMode::Words {
             return Ok(by_words(None));

@@ -53,6 +53,10 @@ async fn a_paraphrase_in_another_language_is_found_by_meaning_where_words_miss()
     let question = "What did I say about my sibling's new job?";
     let words = core.recall_service().search_in(question, 2000, RecallMode::Words).await.unwrap();
     assert!(words.hits.iter().all(|h| !h.snippet.contains("enfermera")), "words alone miss it: {:?}", words.hits);
+    let meaning = core.recall_service().search_in(question, 2000, RecallMode::Meaning).await.unwrap();
+    assert!(meaning.hits.iter().any(|h| h.snippet.contains("enfermera")), "meaning alone finds it: {:?}", meaning.hits);
+    let about_tap = core.recall_service().search_in("kitchen tap washer", 2000, RecallMode::Meaning).await.unwrap();
+    assert!(about_tap.hits[0].snippet.contains("tap"), "{:?}", about_tap.hits);
     let hybrid = core.recall(question, 2000).await.unwrap();
     assert_eq!(hybrid.words_only, None);
     let first = &hybrid.hits[0];
