@@ -119,7 +119,7 @@ async fn main() {
             println!("    {mode:<7} {}", row.join("  "));
         }
         for kind_name in ["single fact", "multi-hop", "time", "inference"] {
-            let of = |mode: &str| kinds.get(&(part.to_string(), kind_name, mode));
+            let of = |mode: &'static str| kinds.get(&(part.to_string(), kind_name, mode));
             if let (Some(words), Some(meaning), Some(hybrid)) = (of("words"), of("meaning"), of("hybrid")) {
                 println!(
                     "    {kind_name:<12} {:>4} questions: words {:>5.1}%, meaning {:>5.1}%, hybrid {:>5.1}% at 2k",
