@@ -11,42 +11,13 @@
 //! `LOCOMO=target/locomo.json SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench locomo_recall`
 //! (`LOCOMO_DIR` keeps the embedded stores between runs).
 
+#[path = "support/locomo.rs"]
+mod locomo;
+
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use serde::Deserialize;
-use sidecar::clock::Clock;
-use sidecar::llm::Role;
 use sidecar::recall::RecallMode;
-use sidecar::store::archives::ImportedTurn;
-use sidecar::{Companion, CompanionOptions};
-
-#[derive(Deserialize)]
-struct Set {
-    conversations: Vec<Conversation>,
-}
-
-#[derive(Deserialize)]
-struct Conversation {
-    name: String,
-    part: String,
-    messages: Vec<Message>,
-    questions: Vec<Question>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    role: Role,
-    content: String,
-    timestamp: String,
-}
-
-#[derive(Deserialize)]
-struct Question {
-    question: String,
-    category: u8,
-    evidence: Vec<usize>,
-}
 
 const BUDGETS: [usize; 3] = [1000, 2000, 4000];
 
@@ -63,34 +34,16 @@ fn kind(category: u8) -> &'static str {
 
 #[tokio::main]
 async fn main() {
-    let (Some(path), Some(python)) = (std::env::var_os("LOCOMO"), std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")) else {
-        eprintln!("set LOCOMO to the set scripts/locomo.py wrote and SIDECAR_LOCAL_LLM_PYTHON to the venv's Python");
-        std::process::exit(2);
-    };
-    let set: Set = serde_json::from_slice(&std::fs::read(path).expect("the LoCoMo set")).expect("it parses");
+    let (set, python) = locomo::load();
     // (part, mode, budget) and (part, kind) at 2k hybrid: evidence shares.
     let mut table: BTreeMap<(String, &str, usize), Vec<f64>> = BTreeMap::new();
     let mut kinds: BTreeMap<(String, &str, &str), Vec<f64>> = BTreeMap::new();
     let mut latencies = Vec::new();
     for conversation in &set.conversations {
         let temporary = tempfile::tempdir().unwrap();
-        let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
-        let reuse = dir.join("sidecar.db").exists();
-        let mut settings = sidecar::settings::Settings::default();
-        settings.local_model.python = Some(python.clone().into());
-        let mut options = CompanionOptions::new(dir.clone(), settings);
-        let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
-        options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);
-        let core = Companion::open(options).await.unwrap();
-        let turns: Vec<ImportedTurn> =
-            conversation.messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
-        if !reuse {
-            core.store().archives().archive(None, &turns).await.unwrap();
-        }
-        let stored: Vec<(i64,)> = sqlx::query_as("SELECT id FROM messages ORDER BY id").fetch_all(core.store().pool()).await.unwrap();
-        core.meaning().catch_up(None).await.expect("the local embedder runs");
+        let (core, stored) = locomo::open(conversation, &python, &temporary).await;
         for q in &conversation.questions {
-            let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i].0).collect();
+            let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();
             for (mode_name, mode) in [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)] {
                 for budget in BUDGETS {
                     let started = Instant::now();
@@ -107,7 +60,7 @@ async fn main() {
                 }
             }
         }
-        eprintln!("{} ({}): {} messages, {} questions", conversation.name, conversation.part, turns.len(), conversation.questions.len());
+        eprintln!("{} ({}): {} messages, {} questions", conversation.name, conversation.part, stored.len(), conversation.questions.len());
     }
     let mean = |v: &Vec<f64>| 100.0 * v.iter().sum::<f64>() / v.len().max(1) as f64;
     println!("Evidence recall on LoCoMo (share of each question's evidence turns in the budgeted recall):");

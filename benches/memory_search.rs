@@ -10,39 +10,10 @@
 //! repository `fetch` brings), then
 //! `LOCOMO=target/locomo.json SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench memory_search`
 
+#[path = "support/locomo.rs"]
+mod locomo;
+
 use std::collections::{BTreeMap, HashSet};
-
-use serde::Deserialize;
-use sidecar::clock::Clock;
-use sidecar::llm::Role;
-use sidecar::store::archives::ImportedTurn;
-use sidecar::{Companion, CompanionOptions};
-
-#[derive(Deserialize)]
-struct Set {
-    conversations: Vec<Conversation>,
-}
-
-#[derive(Deserialize)]
-struct Conversation {
-    name: String,
-    part: String,
-    messages: Vec<Message>,
-    questions: Vec<Question>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    role: Role,
-    content: String,
-    timestamp: String,
-}
-
-#[derive(Deserialize)]
-struct Question {
-    question: String,
-    evidence: Vec<usize>,
-}
 
 const PAGE: usize = 10;
 
@@ -60,35 +31,17 @@ struct Tally {
 
 #[tokio::main]
 async fn main() {
-    let (Some(path), Some(python)) = (std::env::var_os("LOCOMO"), std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")) else {
-        eprintln!("set LOCOMO to the set scripts/locomo.py wrote and SIDECAR_LOCAL_LLM_PYTHON to the venv's Python");
-        std::process::exit(2);
-    };
-    let set: Set = serde_json::from_slice(&std::fs::read(path).expect("the LoCoMo set")).expect("it parses");
+    let (set, python) = locomo::load();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     // LOCOMO_DIR keeps each conversation's embedded store between runs; LOCOMO_PART
     // runs one part.
     let part = std::env::var("LOCOMO_PART").ok();
     for conversation in set.conversations.iter().filter(|c| part.as_ref().is_none_or(|p| *p == c.part)) {
         let temporary = tempfile::tempdir().unwrap();
-        let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
-        let reuse = dir.join("sidecar.db").exists();
-        let mut settings = sidecar::settings::Settings::default();
-        settings.local_model.python = Some(python.clone().into());
-        let mut options = CompanionOptions::new(dir.clone(), settings);
-        let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
-        options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);
-        let core = Companion::open(options).await.unwrap();
-        let turns: Vec<ImportedTurn> =
-            conversation.messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
-        if !reuse {
-            core.store().archives().archive(None, &turns).await.unwrap();
-        }
-        let stored: Vec<(i64,)> = sqlx::query_as("SELECT id FROM messages ORDER BY id").fetch_all(core.store().pool()).await.unwrap();
-        core.meaning().catch_up(None).await.expect("the local embedder runs");
+        let (core, stored) = locomo::open(conversation, &python, &temporary).await;
         let tally = tallies.entry(conversation.part.clone()).or_default();
         for q in &conversation.questions {
-            let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i].0).collect();
+            let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();
             let everything = core.search_memory(&q.question, usize::MAX, false).await.unwrap();
             let budgeted = core.recall(&q.question, 4000).await.unwrap();
             let ranked = core.recall_service().search(&q.question, usize::MAX / 2).await.unwrap();
@@ -110,7 +63,7 @@ async fn main() {
                 tally.best_rank.push(rank + 1);
             }
         }
-        eprintln!("{} ({}): {} messages, {} questions", conversation.name, conversation.part, turns.len(), conversation.questions.len());
+        eprintln!("{} ({}): {} messages, {} questions", conversation.name, conversation.part, stored.len(), conversation.questions.len());
     }
     let median = |v: &mut Vec<usize>| {
         v.sort_unstable();

@@ -111,8 +111,9 @@ impl ContextService {
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
         // In a long conversation the tool rules are said again, late, never in the prefix.
-        let history: Vec<ChatMessage> = loaded.1.iter().map(Message::to_chat).collect();
-        let reinforce = (!specs.is_empty() && crate::llm::late::reinforcement_due(&history)).then(|| crate::llm::late::reinforcement(&tools.names()));
+        let recent_blocks = loaded.1.iter().rev().take(crate::llm::late::REINFORCE_AFTER).filter_map(|m| m.meta.as_ref()?.0.late.as_deref());
+        let due = crate::llm::late::reinforcement_due(loaded.1.len(), recent_blocks);
+        let reinforce = (!specs.is_empty() && due).then(|| crate::llm::late::reinforcement(&tools.names()));
         // A request that takes several steps is asked to plan first, unless a plan is open.
         let newest = loaded.1.iter().rev().find(|m| m.role == crate::llm::Role::User);
         let plan_first = specs.iter().any(|s| s.name == "update_plan")

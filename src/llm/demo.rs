@@ -115,7 +115,8 @@ mod tests {
         let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid).\n\n<facts>I live in Madrid</facts>";
         let mut messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
         let head = crate::llm::late::head(chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(), chrono_tz::Europe::Madrid, &[], None, None, None);
-        crate::llm::late::attach(&mut messages, &crate::llm::late::block(&head, "Plan:\n- [ ] call the tool"));
+        let newest = crate::llm::late::newest_user(&messages).unwrap();
+        crate::llm::late::attach_at(&mut messages, newest, &crate::llm::late::block(&head, "Plan:\n- [ ] call the tool"));
         let shown = demo_messages(&messages);
         assert_eq!(shown.len(), 3);
         assert_eq!(shown[0].role, Role::System);

@@ -28,11 +28,11 @@ pub const REINFORCE_AFTER: usize = 8;
 /// How the restated rules start (to find them in a kept block).
 const REINFORCEMENT_START: &str = "Reminder, as the conversation is long";
 
-/// Whether the rules are due again: the history is long and none of its last
-/// [`REINFORCE_AFTER`] messages carried them.
-pub fn reinforcement_due(history: &[ChatMessage]) -> bool {
-    history.len() >= REINFORCE_AFTER
-        && !history.iter().rev().take(REINFORCE_AFTER).any(|m| split(&m.content).1.is_some_and(|b| b.contains(REINFORCEMENT_START)))
+/// Whether the rules are due again: the live history holds `history_len` messages, and
+/// none of the late blocks kept with its last [`REINFORCE_AFTER`] (`recent_blocks`)
+/// carried them.
+pub fn reinforcement_due<'a>(history_len: usize, recent_blocks: impl IntoIterator<Item = &'a str>) -> bool {
+    history_len >= REINFORCE_AFTER && !recent_blocks.into_iter().any(|b| b.contains(REINFORCEMENT_START))
 }
 
 /// The tool rules said again late in a long conversation, with the tools by name.
@@ -74,14 +74,6 @@ pub fn block(head: &str, plan: &str) -> String {
     }
 }
 
-/// Appends `block` to the newest user message of `messages` (in place of the one it
-/// carries, if any).
-pub fn attach(messages: &mut [ChatMessage], block: &str) {
-    if let Some(at) = newest_user(messages) {
-        attach_at(messages, at, block);
-    }
-}
-
 /// The index of the newest user message.
 pub fn newest_user(messages: &[ChatMessage]) -> Option<usize> {
     messages.iter().rposition(|m| m.role == Role::User)
@@ -113,7 +105,8 @@ mod tests {
         let now = Utc.with_ymd_and_hms(2026, 11, 24, 13, 5, 0).unwrap();
         let head = head(now, chrono_tz::Europe::Madrid, &["You said 3pm; it was 4pm.".into()], None, None, None);
         let mut messages = vec![ChatMessage::system("s"), ChatMessage::user("first"), ChatMessage::assistant("a"), ChatMessage::user("second")];
-        attach(&mut messages, &block(&head, "Plan:\n- [ ] pack"));
+        let newest = newest_user(&messages).unwrap();
+        attach_at(&mut messages, newest, &block(&head, "Plan:\n- [ ] pack"));
         assert_eq!(messages[1].content, "first");
         let (said, late) = split(&messages[3].content);
         assert_eq!(said, "second");
@@ -122,7 +115,7 @@ mod tests {
         assert!(late.contains("You said 3pm") && late.ends_with("- [ ] pack"), "{late}");
         assert_eq!(split("no block here"), ("no block here", None));
         // A message sent again (a retry) carries one block, the newest.
-        attach(&mut messages, &block(&head, ""));
+        attach_at(&mut messages, newest, &block(&head, ""));
         assert_eq!(messages[3].content.matches("<turn_context>").count(), 1);
         assert!(!messages[3].content.contains("pack"));
     }

@@ -1,0 +1,72 @@
+//! LoCoMo as the benches read it (the set `scripts/locomo.py` writes), and one
+//! conversation's store: imported, embedded, with the stored ids of its messages.
+
+#![allow(dead_code)] // each bench reads its own fields
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use sidecar::clock::Clock;
+use sidecar::llm::Role;
+use sidecar::store::archives::ImportedTurn;
+use sidecar::{Companion, CompanionOptions};
+
+#[derive(Deserialize)]
+pub struct Set {
+    pub conversations: Vec<Conversation>,
+}
+
+#[derive(Deserialize)]
+pub struct Conversation {
+    pub name: String,
+    pub part: String,
+    pub messages: Vec<Message>,
+    pub questions: Vec<Question>,
+}
+
+#[derive(Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: String,
+    pub timestamp: String,
+}
+
+#[derive(Deserialize)]
+pub struct Question {
+    pub question: String,
+    /// LoCoMo's kind: 1 multi-hop, 2 time, 3 inference, 4 single fact.
+    #[serde(default)]
+    pub category: u8,
+    pub evidence: Vec<usize>,
+}
+
+/// The set at `$LOCOMO` and the offline model's Python, or exits saying what to set.
+pub fn load() -> (Set, std::ffi::OsString) {
+    let (Some(path), Some(python)) = (std::env::var_os("LOCOMO"), std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")) else {
+        eprintln!("set LOCOMO to the set scripts/locomo.py wrote and SIDECAR_LOCAL_LLM_PYTHON to the venv's Python");
+        std::process::exit(2);
+    };
+    (serde_json::from_slice(&std::fs::read(path).expect("the LoCoMo set")).expect("it parses"), python)
+}
+
+/// A companion holding `conversation` alone, embedded, a month after it ended, and the
+/// stored id of each of its messages (in order). `LOCOMO_DIR` keeps the stores between
+/// runs; `temporary` holds it otherwise.
+pub async fn open(conversation: &Conversation, python: &std::ffi::OsStr, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
+    let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
+    let reuse = dir.join("sidecar.db").exists();
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.python = Some(python.into());
+    let mut options = CompanionOptions::new(dir, settings);
+    let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+    options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);
+    let core = Companion::open(options).await.unwrap();
+    if !reuse {
+        let turns: Vec<ImportedTurn> =
+            conversation.messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
+        core.store().archives().archive(None, &turns).await.unwrap();
+    }
+    let stored: Vec<(i64,)> = sqlx::query_as("SELECT id FROM messages ORDER BY id").fetch_all(core.store().pool()).await.unwrap();
+    core.meaning().catch_up(None).await.expect("the local embedder runs");
+    (core, stored.into_iter().map(|(id,)| id).collect())
+}
