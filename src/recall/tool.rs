@@ -44,12 +44,7 @@ impl Tool for RecallTool {
             }
             let mut out = String::new();
             for hit in &results.hits {
-                let reference = hit.external_id.as_deref().map(|e| format!(" (ref {e})")).unwrap_or_default();
-                let reference = match &hit.superseded {
-                    Some(since) => format!("{reference} (superseded {since}: no longer true)"),
-                    None => reference,
-                };
-                out.push_str(&format!("- [{} {} {}{reference}] {}: {}\n", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet));
+                out.push_str(&super::line::line(hit));
             }
             if results.omitted > 0 {
                 out.push_str(&format!("({} more matches not shown; search with more specific words.)\n", results.omitted));

@@ -148,6 +148,16 @@ impl RecallIndex<'_> {
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
+    /// How many messages contain `word` (as a prefix, like the search by words), and how
+    /// many messages there are.
+    pub async fn messages_saying(&self, word: &str) -> Result<(u64, u64), StoreError> {
+        let Some(expression) = fts_query(word) else { return Ok((0, 0)) };
+        let (saying,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?").bind(&expression).fetch_one(&self.store.pool).await?;
+        let (all,): (i64,) = sqlx::query_as("SELECT count(*) FROM messages").fetch_one(&self.store.pool).await?;
+        Ok((saying as u64, all as u64))
+    }
+
     /// The searchable messages just before and just after `id` in its conversation.
     pub async fn beside(&self, id: i64) -> Result<Vec<FoundText>, StoreError> {
         let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(
