@@ -193,8 +193,9 @@ impl Recall {
         let Searched { mut lists, words_only, vector: query_vector } = self.lists(query, mode, span).await?;
         let mut found = self.found(&lists.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?;
         if mode == RecallMode::Words {
-            // Words alone keep bm25's order: the baseline.
-            let ranked: Vec<(Key, f64)> = fuse::fuse(&lists).into_iter().filter(|(k, _)| found.contains_key(k)).collect();
+            // Words alone keep bm25's order: the baseline. (Fusing bm25's scores as weights,
+            // as this did, put the weakest matches first: bm25 is lower for better.)
+            let ranked: Vec<(Key, f64)> = lists.swap_remove(0).into_iter().filter(|(k, _)| found.contains_key(k)).map(|(k, bm25)| (k, -bm25)).collect();
             return Ok(Ranking { ranked, found, words_only, vector: None });
         }
         let best_meaning = match (lists.get(1).and_then(|l| l.first()), &query_vector) {

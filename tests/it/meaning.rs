@@ -66,6 +66,21 @@ async fn a_paraphrase_in_another_language_is_found_by_meaning_where_words_miss()
 }
 
 #[tokio::test]
+async fn words_alone_put_the_best_match_by_words_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let history = [
+        ("user", "The dentist was busy, so nothing happened there."),
+        ("user", "I went to the gym and then the library and later the market."),
+        ("user", "My dentist appointment moved to Friday at ten."),
+        ("user", "Friday night we watched a film."),
+    ];
+    core.import_jsonl(&lines(&history)).await.unwrap();
+    let words = core.recall_service().search_in("when is my dentist appointment on Friday?", 2000, RecallMode::Words).await.unwrap();
+    assert!(words.hits[0].snippet.contains("appointment"), "the match holding every word comes first: {:?}", words.hits);
+}
+
+#[tokio::test]
 async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
     let dir = tempfile::tempdir().unwrap();
     {
