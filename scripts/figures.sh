@@ -26,6 +26,20 @@ echo "== vector search: in-memory scan against sqlite-vec =="
 cargo bench --bench vector_scan 2>/dev/null
 echo "== recall evidence on the evaluation set (words vs hybrid), embedding throughput =="
 cargo bench --bench recall_eval 2>/dev/null
+echo "== recall evidence on real conversations (LoCoMo: development and test parts), and latency at 100k real messages =="
+# LoCoMo (snap-research/locomo) is not in this repository: LOCOMO_ZIP names its
+# locomo10.zip (the repository the tool library's fetch brings holds it).
+: "${LOCOMO:=$PWD/target/locomo.json}"
+: "${LOCOMO_DIR:=$PWD/target/locomo-stores}"
+export LOCOMO LOCOMO_DIR
+if [ ! -f "$LOCOMO" ] && [ -n "${LOCOMO_ZIP:-}" ]; then python3 scripts/locomo.py "$LOCOMO_ZIP" "$LOCOMO"; fi
+if [ -f "$LOCOMO" ]; then
+  mkdir -p "$LOCOMO_DIR"
+  cargo bench --bench locomo_recall 2>/dev/null
+  cargo bench --bench locomo_scale 2>/dev/null
+else
+  echo "(skipped: set LOCOMO_ZIP to LoCoMo's locomo10.zip)"
+fi
 echo "== turn time by message size (10 kB to 10 MB) =="
 cargo bench --bench long_text 2>/dev/null
 echo "== prompt build and context guard =="
