@@ -3,8 +3,8 @@
 //! converted by `scripts/locomo.py`, with its development part (5 conversations) and
 //! test part (5) apart. For each question, the share of its evidence turns that the
 //! budgeted recall (what the model gets) returns, by kind of question, words only, meaning only
-//! and hybrid, at 1k, 2k and 4k tokens; and the hybrid's latency. The first measurement of
-//! issue 27; prints figures, asserts nothing.
+//! and hybrid, at 1k, 2k and 4k tokens; and the hybrid's latency. Recall's constants were
+//! chosen on the development part only; prints figures, asserts nothing.
 //!
 //! Run: `python3 scripts/locomo.py locomo10.zip target/locomo.json` (the zip is in the
 //! repository `fetch` brings), then
