@@ -185,6 +185,12 @@ async fn going_back_to_a_conversation_reads_its_prompt_from_the_cache() {
     core.send("Hola, ¿qué tal?").await.unwrap();
     core.chats().open(first).await.unwrap();
     let back = core.send("And lakes?").await.unwrap().meta.usage.unwrap();
-    assert!(back.cached_tokens * 10 >= back.input_tokens * 8, "after another conversation, {} of {} prompt tokens came from the cache", back.cached_tokens, back.input_tokens);
+    if back.cached_tokens * 10 < back.input_tokens * 8 {
+        // Seen once in CI under load and never alone: the server's own account of its
+        // cache is what tells why.
+        let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap_or_default();
+        let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
+        panic!("after another conversation, {} of {} prompt tokens came from the cache; the server said:\n{}", back.cached_tokens, back.input_tokens, tail.join("\n"));
+    }
     core.shutdown().await;
 }
