@@ -277,6 +277,22 @@ const EVERYDAY: &[&str] = &[
 ];
 
 #[tokio::test]
+async fn the_one_line_about_a_pet_comes_first_in_the_memory_view() {
+    // The desktop test's history: the kitten said once, in English.
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let mut history: Vec<(&str, &str)> = Vec::new();
+    for said in EVERYDAY[..7].iter().chain(["I adopted a grey kitten from the shelter, she's called Pebble."].iter()).chain(EVERYDAY[7..].iter()) {
+        history.push(("user", said));
+        history.push(("assistant", "I see, tell me more."));
+    }
+    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    let page = core.search_memory("Do I have any pets?", 1, false).await.unwrap();
+    assert!(page.hits[0].snippet.contains("Pebble"), "{:?}", page.hits);
+}
+
+#[tokio::test]
 async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unrelated() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
