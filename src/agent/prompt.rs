@@ -30,13 +30,8 @@ pub struct PromptContext<'a> {
 
 pub fn system_prompt(context: &PromptContext<'_>) -> String {
     let persona = if context.persona.trim().is_empty() { DEFAULT_PERSONA } else { context.persona.trim() };
-    // The day only: the time to the minute would change this prompt every minute.
-    let today = context.now.with_timezone(&context.zone);
-    let mut prompt = format!(
-        "{persona}\n\n{RULES}\n\nToday is {} ({}). The exact time comes with the newest message.",
-        today.format("%A %Y-%m-%d"),
-        context.zone.name()
-    );
+    let today = crate::llm::late::day_sentence(context.now, context.zone);
+    let mut prompt = format!("{persona}\n\n{RULES}\n\n{today} The exact time comes with the newest message.");
     if !context.knowledge.is_empty() {
         prompt.push_str("\n\n");
         prompt.push_str(context.knowledge);

@@ -20,23 +20,26 @@ pub fn is_demo(provider: &Provider) -> bool {
     provider.is_local() && provider.model() == super::local_server::LOCAL_MODEL_NAME
 }
 
-/// What the demo model is told of who it is: a few plain words and the date. The
+/// What the demo model is told of who it is: a few plain words and the day. The
 /// full system prompt (tool rules, the user's facts) is beyond a 135M model: it
 /// echoed it back ("save it with the remember_fact tool"). Sidecar answers what the
-/// facts answer itself, before the model.
+/// facts answer itself, before the model, and the time too.
 const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly and simply, in the language the user writes in.";
 
-/// The conversation with the demo's own short system prompt in place of the full one.
-/// Of the newest message's late block it keeps the time line only, in its system
-/// prompt: a tiny model echoes anything more.
+/// The conversation with the demo's own short system prompt in place of the full one:
+/// the day from the full prompt, never the minute, so the prompt's start stays the same
+/// all day and llama.cpp reuses its cache. The late blocks stay out too: a tiny model
+/// echoes them.
 fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
-    let mut out = vec![super::ChatMessage::system(DEMO_PROMPT)];
+    let day = messages.iter().find(|m| m.role == super::Role::System).and_then(|m| super::late::find_day_sentence(&m.content));
+    let prompt = match day {
+        Some(day) => format!("{DEMO_PROMPT}\n{day}"),
+        None => DEMO_PROMPT.to_string(),
+    };
+    let mut out = vec![super::ChatMessage::system(prompt)];
+    // System notes (what Sidecar did) stay out: Sidecar said it already.
     for message in messages.iter().filter(|m| m.role != super::Role::System) {
-        // System notes (what Sidecar did) stay out: Sidecar said it already.
-        let (said, late) = super::late::split(&message.content);
-        if let Some(time) = late.and_then(|l| l.lines().find(|l| l.starts_with(super::late::TIME_LINE))) {
-            out[0] = super::ChatMessage::system(format!("{DEMO_PROMPT}\n{time}"));
-        }
+        let said = super::late::split(&message.content).0;
         out.push(super::ChatMessage { content: said.to_string(), ..message.clone() });
     }
     out
@@ -111,8 +114,8 @@ mod tests {
     use crate::llm::{ChatMessage, Role};
 
     #[test]
-    fn the_demo_gets_a_short_prompt_with_the_date_and_no_tool_rules() {
-        let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid).\n\n<facts>I live in Madrid</facts>";
+    fn the_demo_gets_a_short_prompt_with_the_day_and_no_tool_rules() {
+        let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid). The exact time comes with the newest message.\n\n<facts>I live in Madrid</facts>";
         let mut messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
         let head = crate::llm::late::head(chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(), chrono_tz::Europe::Madrid, &[], None, None, None);
         let newest = crate::llm::late::newest_user(&messages).unwrap();
@@ -120,8 +123,26 @@ mod tests {
         let shown = demo_messages(&messages);
         assert_eq!(shown.len(), 3);
         assert_eq!(shown[0].role, Role::System);
-        assert!(shown[0].content.starts_with(DEMO_PROMPT) && shown[0].content.contains("Tuesday 2026-11-24 19:30 (Europe/Madrid"), "{}", shown[0].content);
-        assert!(!shown.iter().any(|m| m.content.contains("tool") || m.content.contains("Madrid</facts>")));
+        assert_eq!(shown[0].content, format!("{DEMO_PROMPT}\nToday is Tuesday 2026-11-24 (Europe/Madrid)."));
+        assert!(!shown.iter().any(|m| m.content.contains("tool") || m.content.contains("Madrid</facts>") || m.content.contains("19:30")));
         assert_eq!((shown[1].content.as_str(), shown[2].content.as_str()), ("hola", "¡Hola!"));
+    }
+
+    /// The minute changed between two turns of one conversation: the demo's prompt must
+    /// begin the same, or llama.cpp re-reads the whole conversation (seen as a flaky
+    /// cache test in CI whenever a minute turned between turns).
+    #[test]
+    fn the_demos_prompt_starts_the_same_from_one_minute_to_the_next() {
+        let at = |minute| {
+            let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, minute, 0).unwrap();
+            let system = crate::agent::prompt::system_prompt(&crate::agent::prompt::PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
+            let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
+            let head = crate::llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
+            crate::llm::late::attach_at(&mut messages, 3, &crate::llm::late::block(&head, ""));
+            demo_messages(&messages)
+        };
+        let (before, after) = (at(59), at(0));
+        assert_eq!(before.iter().map(|m| &m.content).collect::<Vec<_>>(), after.iter().map(|m| &m.content).collect::<Vec<_>>());
+        assert!(before[0].content.ends_with("Today is Tuesday 2026-11-24 (Europe/Madrid)."), "{}", before[0].content);
     }
 }

@@ -17,8 +17,24 @@ use super::{ChatMessage, Role};
 const OPEN: &str = "\n\n<turn_context>\n";
 const CLOSE: &str = "\n</turn_context>";
 
-/// How the block's time line starts; the demo model keeps this one line.
-pub const TIME_LINE: &str = "Current date and time:";
+/// How the block's time line starts.
+const TIME_LINE: &str = "Current date and time:";
+
+/// How the system prompt's sentence naming the day starts.
+const DAY_START: &str = "Today is ";
+
+/// The system prompt's sentence naming the day (never the minute: the prompt would then
+/// change every minute and no server could reuse its cache).
+pub fn day_sentence(now: DateTime<Utc>, zone: Tz) -> String {
+    format!("{DAY_START}{} ({}).", now.with_timezone(&zone).format("%A %Y-%m-%d"), zone.name())
+}
+
+/// The day sentence in a system prompt built with [`day_sentence`], if it holds one.
+pub fn find_day_sentence(system: &str) -> Option<&str> {
+    let start = system.find(DAY_START)?;
+    let end = start + system[start..].find(").")? + 2;
+    Some(&system[start..end])
+}
 
 /// Messages of live history from which the tool rules are said again, and again each
 /// time this many messages have passed without them: past this, the seeds saw models
@@ -118,5 +134,14 @@ mod tests {
         attach_at(&mut messages, newest, &block(&head, ""));
         assert_eq!(messages[3].content.matches("<turn_context>").count(), 1);
         assert!(!messages[3].content.contains("pack"));
+    }
+
+    #[test]
+    fn the_day_sentence_is_found_again_in_a_system_prompt_and_names_the_local_day() {
+        let late_evening = Utc.with_ymd_and_hms(2026, 11, 24, 23, 30, 0).unwrap();
+        let day = day_sentence(late_evening, chrono_tz::Europe::Madrid);
+        assert_eq!(day, "Today is Wednesday 2026-11-25 (Europe/Madrid).");
+        assert_eq!(find_day_sentence(&format!("Persona.\n\n{day} More.\n\n<facts>x (y).</facts>")), Some(day.as_str()));
+        assert_eq!(find_day_sentence("no day here"), None);
     }
 }

