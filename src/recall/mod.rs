@@ -249,7 +249,7 @@ impl Recall {
     /// counts for the share of the query's subject words it contains, at least
     /// [`WORDS_FLOOR`] (squared, as it was, it lost 3.8 points on LoCoMo's development
     /// part, where a real answer rarely repeats the question's words); one by meaning
-    /// counts from a half to whole by where its similarity falls between the list's
+    /// counts from nothing to whole by where its similarity falls between the list's
     /// last and first, so a clear best match is not levelled by rank alone. What the
     /// assistant said weighs less.
     fn votes(&self, query: &str, lists: &[Vec<(Key, f64)>], found: &HashMap<Key, FoundText>) -> Vec<Vec<(Key, f64)>> {
@@ -266,7 +266,7 @@ impl Recall {
                         let strength = if i == 0 {
                             excerpt::coverage(&item.text, &asked).max(WORDS_FLOOR)
                         } else if top > floor {
-                            0.5 + 0.5 * (similarity - floor) / (top - floor)
+                            (similarity - floor) / (top - floor)
                         } else {
                             1.0
                         };

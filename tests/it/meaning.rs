@@ -276,20 +276,48 @@ const EVERYDAY: &[&str] = &[
     "Bought new headphones, the old ones broke.", "My back hurts after gardening.", "Planning a trip to Lisbon in May.",
 ];
 
+/// The desktop test's history (tests/e2e/test_memory.py), line for line: the kitten said
+/// once in English, and once more in Spanish at the end.
+const DESKTOP_HISTORY: &[&str] = &[
+    "Work was long today, the meeting ran over.", "I made lentil soup for dinner.", "The train was late again this morning.",
+    "My sister started a new job at the hospital.", "I need to renew my passport before March.", "Went running by the river, 5 km.",
+    "The heating in the flat is broken again.", "I adopted a grey kitten from the shelter, she's called Pebble.",
+    "Finished the novel about the lighthouse keeper.", "Bought new headphones, the old ones broke.",
+    "My back hurts after gardening.", "Planning a trip to Lisbon in May.", "Hoy he comido paella con mis padres.",
+    "Mañana tengo dentista a las diez.", "Llovió todo el día y no salí de casa.", "Adopté una gatita gris del refugio, se llama Pebble.",
+];
+
 #[tokio::test]
 async fn the_one_line_about_a_pet_comes_first_in_the_memory_view() {
-    // The desktop test's history: the kitten said once, in English.
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    let mut history: Vec<(&str, &str)> = Vec::new();
-    for said in EVERYDAY[..7].iter().chain(["I adopted a grey kitten from the shelter, she's called Pebble."].iter()).chain(EVERYDAY[7..].iter()) {
-        history.push(("user", said));
-        history.push(("assistant", "I see, tell me more."));
-    }
+    let history: Vec<(&str, &str)> = DESKTOP_HISTORY.iter().flat_map(|said| [("user", *said), ("assistant", "I see, tell me more.")]).collect();
     core.import_jsonl(&lines(&history)).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
-    let page = core.search_memory("Do I have any pets?", 1, false).await.unwrap();
-    assert!(page.hits[0].snippet.contains("Pebble"), "{:?}", page.hits);
+    let page = core.search_memory("Do I have any pets?", 3, false).await.unwrap();
+    let first: Vec<&str> = page.hits.iter().map(|h| h.snippet.as_str()).collect();
+    assert!(first[0].contains("kitten"), "{first:?}");
+}
+
+/// The other desktop test's history and question (tests/e2e/test_memory_meaning.py):
+/// "new" is the only word the question shares with any line, the tap's; the sister's
+/// new post, said in Spanish, must still come first.
+#[tokio::test]
+async fn a_common_word_shared_does_not_outrank_the_paraphrase_in_the_memory_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let history = [
+        ("user", "Mi hermana Lucía empezó a trabajar como enfermera en el hospital La Fe."),
+        ("assistant", "¡Qué buena noticia para Lucía!"),
+        ("user", "Yesterday I fixed the kitchen tap with a new washer."),
+        ("assistant", "Nice, dripping taps are the worst."),
+        ("user", "We might go hiking in the Pyrenees in spring."),
+        ("assistant", "That sounds lovely."),
+    ];
+    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    let page = core.search_memory("What did I say about my sibling's new position?", 3, false).await.unwrap();
+    assert!(page.hits[0].snippet.contains("enfermera"), "{:?}", page.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
 
 #[tokio::test]
