@@ -102,7 +102,7 @@ impl LocalServer {
                 return Err(LocalServerError::Exited { status: status.to_string(), log: log_file.to_path_buf() });
             }
             if address.is_none() {
-                address = std::fs::read_to_string(log_file).ok().as_deref().and_then(listening_address);
+                address = std::fs::read(log_file).ok().and_then(|log| listening_address(&String::from_utf8_lossy(&log)));
             }
             if let Some(address) = &address {
                 if let Ok(response) = http.get(format!("http://{address}/health")).send().await {
@@ -119,9 +119,11 @@ impl LocalServer {
     }
 }
 
-/// The `host:port` the script said it listens on, from its log.
+/// The `host:port` the script said it listens on, from its log. Only whole lines count:
+/// the log may be read while the line is being written ("127.0.0.1:376" of ":37609").
 fn listening_address(log: &str) -> Option<String> {
-    log.lines().find_map(|line| line.strip_prefix(LISTENING)).map(|address| address.trim().to_string())
+    let whole = &log[..log.rfind('\n')? + 1];
+    whole.lines().find_map(|line| line.strip_prefix(LISTENING)).map(|address| address.trim().to_string())
 }
 
 #[cfg(test)]
@@ -131,5 +133,6 @@ mod tests {
         let log = "0.00.975 I srv init: listening on http://127.0.0.1:45491\nlistening http://127.0.0.1:45491\n";
         assert_eq!(super::listening_address(log).as_deref(), Some("127.0.0.1:45491"));
         assert_eq!(super::listening_address("0.00.975 I srv init: loading model\n"), None);
+        assert_eq!(super::listening_address("loading\nlistening http://127.0.0.1:376"), None, "a line still being written");
     }
 }

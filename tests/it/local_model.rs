@@ -14,15 +14,11 @@ use sidecar::{Companion, CompanionOptions};
 #[tokio::test]
 async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let server = LocalServer::start(
-        &support::local_llm_python(),
-        None,
-        2048,
-        &dir.path().join("local-model.log"),
-        Duration::from_secs(120),
-    )
-    .await
-    .expect("the offline model starts");
+    let log = dir.path().join("local-model.log");
+    let server = match LocalServer::start(&support::local_llm_python(), None, 2048, &log, Duration::from_secs(120)).await {
+        Ok(server) => server,
+        Err(e) => panic!("the offline model did not start ({e}); its log ends:\n{}", log_tail(&log)),
+    };
     let timeouts = Timeouts {
         connect: Duration::from_secs(5),
         respond: Duration::from_secs(60),
@@ -188,9 +184,15 @@ async fn going_back_to_a_conversation_reads_its_prompt_from_the_cache() {
     if back.cached_tokens * 10 < back.input_tokens * 8 {
         // Seen once in CI under load and never alone: the server's own account of its
         // cache is what tells why.
-        let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap_or_default();
-        let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
-        panic!("after another conversation, {} of {} prompt tokens came from the cache; the server said:\n{}", back.cached_tokens, back.input_tokens, tail.join("\n"));
+        let tail = log_tail(&dir.path().join("logs/local-model.log"));
+        panic!("after another conversation, {} of {} prompt tokens came from the cache; the server said:\n{tail}", back.cached_tokens, back.input_tokens);
     }
     core.shutdown().await;
+}
+
+/// The last lines of a server's log, for a failure to show.
+fn log_tail(path: &std::path::Path) -> String {
+    let log = String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
 }
