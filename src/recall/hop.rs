@@ -13,7 +13,7 @@ const CONFIDENT_MEANING: f64 = 0.88;
 /// Fewer matches by words than this is weak too.
 const FEW_WORD_MATCHES: usize = 3;
 /// Names taken into the second query.
-const MAX_NAMES: usize = 4;
+pub const MAX_NAMES: usize = 4;
 
 /// Whether the first pass needs a second hop: few matches by words, or a best match by
 /// meaning (its cosine) that is not confident.

@@ -215,9 +215,7 @@ impl Recall {
         if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning) {
             let first = fuse::fuse(&votes);
             let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
-            let names = hop::names(&best, query);
-            let (saying, all) = self.store.recall_index().messages_saying(&names).await?;
-            let rare: Vec<String> = names.into_iter().zip(saying).filter(|(_, saying)| !hop::is_common(*saying, all)).map(|(name, _)| name).collect();
+            let rare = self.rare_names(hop::names(&best, query)).await?;
             if let Some(names) = hop::query(&rare) {
                 let second = self.lists(&names, mode, None).await?.lists;
                 found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
@@ -237,6 +235,26 @@ impl Recall {
         }
         let ranked = self.varied(ranked);
         Ok(Ranking { ranked, found, words_only, vector: query_vector })
+    }
+
+    /// The first [`hop::MAX_NAMES`] of `names` that are not said everywhere; names past
+    /// those are not counted.
+    async fn rare_names(&self, names: Vec<String>) -> Result<Vec<String>, StoreError> {
+        let index = self.store.recall_index();
+        let mut rare = Vec::new();
+        if names.is_empty() {
+            return Ok(rare);
+        }
+        let all = index.messages_total().await?;
+        for name in names {
+            if rare.len() == hop::MAX_NAMES {
+                break;
+            }
+            if !hop::is_common(index.messages_saying(&name).await?, all) {
+                rare.push(name);
+            }
+        }
+        Ok(rare)
     }
 
     /// Moves near-repeats (the same thing said again in other words, cosine above

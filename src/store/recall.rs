@@ -148,21 +148,17 @@ impl RecallIndex<'_> {
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
-    /// How many messages contain each of `words` (as a prefix, like the search by
-    /// words), and how many messages there are.
-    pub async fn messages_saying(&self, words: &[String]) -> Result<(Vec<u64>, u64), StoreError> {
-        let mut saying = Vec::with_capacity(words.len());
-        for word in words {
-            let Some(expression) = fts_query(word) else {
-                saying.push(0);
-                continue;
-            };
-            let (count,): (i64,) =
-                sqlx::query_as("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?").bind(&expression).fetch_one(&self.store.pool).await?;
-            saying.push(count as u64);
-        }
+    /// How many messages contain `word` (as a prefix, like the search by words).
+    pub async fn messages_saying(&self, word: &str) -> Result<u64, StoreError> {
+        let Some(expression) = fts_query(word) else { return Ok(0) };
+        let (count,): (i64,) = sqlx::query_as("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?").bind(&expression).fetch_one(&self.store.pool).await?;
+        Ok(count as u64)
+    }
+
+    /// How many messages there are.
+    pub async fn messages_total(&self) -> Result<u64, StoreError> {
         let (all,): (i64,) = sqlx::query_as("SELECT count(*) FROM messages").fetch_one(&self.store.pool).await?;
-        Ok((saying, all as u64))
+        Ok(all as u64)
     }
 
     /// The searchable messages just before and just after `id` in its conversation.
