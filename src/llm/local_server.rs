@@ -56,6 +56,9 @@ impl LocalServer {
         if let Some(dir) = log_file.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
+        // A new file, not the old one emptied: a server being replaced may still write to
+        // the old one at its own offset, and its lines would land in the new server's log.
+        let _ = std::fs::remove_file(log_file);
         let log = std::fs::File::create(log_file).map_err(|source| LocalServerError::Spawn {
             python: python.to_path_buf(),
             source,

@@ -211,6 +211,21 @@ impl MeaningIndex {
         kept
     }
 
+    /// `ranked` with every item whose cosine with one of the first `window` kept items
+    /// exceeds `threshold` moved to just after the first item it repeats (in order):
+    /// the same thing said twice is read together.
+    pub fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+        let index = self.vectors.read().expect("vectors lock");
+        let mut groups: Vec<Vec<(Key, T)>> = Vec::new();
+        for (key, value) in ranked {
+            match groups.iter_mut().take(window).find(|group| index.cosine(group[0].0, key).is_some_and(|c| c > threshold)) {
+                Some(group) => group.push((key, value)),
+                None => groups.push(vec![(key, value)]),
+            }
+        }
+        groups.into_iter().flatten().collect()
+    }
+
     /// Embeds what has no vector yet, at most `limit` items (all when `None`),
     /// publishing progress after each batch. Returns how many it embedded.
     pub async fn catch_up(&self, limit: Option<usize>) -> Result<usize, EmbedError> {

@@ -32,9 +32,58 @@ pub fn subject(query: &str) -> String {
     }
 }
 
+/// The names `query` says: capitalised words past its first, without a possessive
+/// ("Caroline's" is "Caroline"), in order.
+pub fn names(query: &str) -> Vec<String> {
+    query
+        .split_whitespace()
+        .skip(1)
+        .map(bare)
+        .filter(|word| word.chars().next().is_some_and(char::is_uppercase) && word.chars().count() > 2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// `query` with `names` left out, to search with; `query` itself when nothing it is
+/// about would be left ("Who is Laura?" stays as it is).
+pub fn without(query: &str, names: &[String]) -> String {
+    if names.is_empty() {
+        return query.to_string();
+    }
+    let kept: Vec<&str> = query
+        .split_whitespace()
+        .filter(|raw| !names.iter().any(|name| name == bare(raw)))
+        .collect();
+    let rest = kept.join(" ");
+    if subject(&rest) == rest { query.to_string() } else { rest }
+}
+
+/// A word without the punctuation around it or a possessive.
+fn bare(raw: &str) -> &str {
+    let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+    word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")).unwrap_or(word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_capitalised_words_past_the_first() {
+        assert_eq!(names("What activities does Melanie partake in?"), vec!["Melanie"]);
+        assert_eq!(names("What is Caroline's identity?"), vec!["Caroline"]);
+        assert_eq!(names("¿Cuándo es el cumpleaños de Laura?"), vec!["Laura"]);
+        assert!(names("What did I say?").is_empty(), "one letter is no name");
+    }
+
+    #[test]
+    fn a_name_left_out_leaves_what_the_question_is_about() {
+        let melanie = vec!["Melanie".to_string()];
+        assert_eq!(without("Where has Melanie camped?", &melanie), "Where has camped?");
+        assert_eq!(without("What is Melanie's favourite book?", &melanie), "What is favourite book?");
+        assert_eq!(without("Who is Melanie?", &melanie), "Who is Melanie?", "nothing would be left to search for");
+        assert_eq!(without("Where has Melanie camped?", &[]), "Where has Melanie camped?");
+    }
 
     #[test]
     fn the_scaffolding_goes_and_the_subject_stays() {

@@ -120,9 +120,15 @@ const LISTENING: &str = "listening http";
 /// The local server's address, read back from its log. Searched anywhere in the text:
 /// llama.cpp and the script write to the same file and their lines can interleave.
 fn core_base_url(dir: &tempfile::TempDir) -> String {
-    let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap();
-    let at = log.find(LISTENING).expect("the server said where it listens") + "listening ".len();
-    log[at..].split_whitespace().next().unwrap().to_string()
+    address_in(&std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap()).expect("the server said where it listens")
+}
+
+/// The address on the script's line, once that line is whole (read while it is being
+/// written, ":376" of ":37609" sent the test to a port nobody listens on).
+fn address_in(log: &str) -> Option<String> {
+    let at = log.find(LISTENING)? + "listening ".len();
+    let line = &log[at..];
+    line.find('\n').map(|end| line[..end].trim().to_string())
 }
 
 #[tokio::test]
@@ -139,7 +145,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .unwrap();
     let log = dir.path().join("logs/local-model.log");
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while !std::fs::read_to_string(&log).unwrap_or_default().contains(LISTENING) {
+    while address_in(&std::fs::read_to_string(&log).unwrap_or_default()).is_none() {
         assert!(std::time::Instant::now() < deadline, "the offline model never started");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -297,6 +297,7 @@ async fn the_one_line_about_a_pet_comes_first_in_the_memory_view() {
     let page = core.search_memory("Do I have any pets?", 3, false).await.unwrap();
     let first: Vec<&str> = page.hits.iter().map(|h| h.snippet.as_str()).collect();
     assert!(first[0].contains("kitten"), "{first:?}");
+    assert!(first[1].contains("gatita"), "the same thing said again in Spanish is read beside it: {first:?}");
 }
 
 /// The other desktop test's history and question (tests/e2e/test_memory_meaning.py):
@@ -346,4 +347,49 @@ async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unr
     let page = core.search_memory("dentist", 1, false).await.unwrap();
     assert!(page.hits.len() <= sidecar::recall::PAGE);
     assert!(page.hits[0].snippet.contains("[dentista]"), "a match by words is cut around the word: {:?}", page.hits);
+}
+
+/// A long chat with Melanie: the user greets her by name again and again, and she never
+/// says her own name.
+fn chat_with_melanie() -> Vec<(String, String)> {
+    let greetings = ["Hey Melanie, how was your week?", "Thanks Melanie, that means a lot!", "Wow Melanie, love that photo!", "Good to hear from you, Melanie!"];
+    let replies = ["Busy but good, the kids kept me running around.", "Anytime, you know I'm here.", "Thanks! The light was perfect that evening.", "Always nice to catch up with you."];
+    let mut said = Vec::new();
+    for round in 0..8 {
+        for (greeting, reply) in greetings.iter().zip(replies) {
+            said.push(("user".to_string(), format!("{greeting} {}", ["", "Talk soon.", "Take care.", "Speak later."][round % 4])));
+            said.push(("assistant".to_string(), reply.to_string()));
+        }
+    }
+    said.insert(30, ("user".to_string(), "How do you unwind after a long day?".to_string()));
+    said.insert(31, ("assistant".to_string(), "Painting landscapes is how I relax; it calms me down like nothing else.".to_string()));
+    said
+}
+
+#[tokio::test]
+async fn a_question_about_the_other_person_of_a_long_chat_finds_what_she_said_not_the_turns_that_greet_her() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let history = chat_with_melanie();
+    let borrowed: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+    core.import_jsonl(&lines(&borrowed)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    let found = core.recall("What does Melanie do to destress?", 2000).await.unwrap();
+    let place = found.hits.iter().position(|h| h.snippet.contains("Painting"));
+    assert!(place.is_some_and(|p| p < 3), "her own words come among the first three lines: {:?}", found.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn a_name_said_everywhere_still_tells_whose_birthday_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let mut history: Vec<(String, String)> = (0..30).map(|i| ("user".to_string(), format!("Laura and I cooked dinner together, day {i}."))).collect();
+    history.push(("user".to_string(), "My mum's birthday is on the ninth of June.".to_string()));
+    history.push(("user".to_string(), "Laura's birthday is on the third of May.".to_string()));
+    history.push(("user".to_string(), "Our neighbour's birthday party was loud.".to_string()));
+    let borrowed: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+    core.import_jsonl(&lines(&borrowed)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    let found = core.recall("When is Laura's birthday?", 2000).await.unwrap();
+    assert!(found.hits[0].snippet.contains("third of May"), "{:?}", found.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
