@@ -74,8 +74,8 @@ pub fn span_in(query: &str, now: DateTime<Utc>, zone: Tz) -> Option<Span> {
 
 /// A date or month said outright: "October 24, 2023", "24 de octubre de 2023", "on
 /// March 16" (the latest that has come), "March 2023", "in March" (the latest March
-/// that has begun), "in 2023". A month's name counts only beside a number or after
-/// "in"/"en" (so "may" the verb and "ago" are not months).
+/// that has begun), "in 2023". A month's name counts only beside a number or after one
+/// of [`PREPOSITIONS`] (so "may" the verb is not a month), a year only after one.
 fn dated(words: &[&str], today: NaiveDate, zone: Tz) -> Option<Span> {
     let days = |from: NaiveDate, to: NaiveDate| Some(local_span(from, to, zone));
     let year_in = |word: Option<&&str>| word.filter(|w| w.len() == 4).and_then(|w| w.parse::<i32>().ok()).filter(|y| (1900..=2200).contains(y));
@@ -115,7 +115,8 @@ fn dated(words: &[&str], today: NaiveDate, zone: Tz) -> Option<Span> {
 }
 
 /// Words before a month or year that make it a time ("in March", "durante 2023").
-const PREPOSITIONS: &[&str] = &["in", "en", "de", "during", "durante", "of", "since", "desde"];
+/// ("since" is not one: "since March" is more than March.)
+const PREPOSITIONS: &[&str] = &["in", "en", "de", "during", "durante"];
 
 fn next_month(first: NaiveDate) -> Option<NaiveDate> {
     if first.month() == 12 { NaiveDate::from_ymd_opt(first.year() + 1, 1, 1) } else { NaiveDate::from_ymd_opt(first.year(), first.month() + 1, 1) }
@@ -188,6 +189,7 @@ mod tests {
     #[test]
     fn words_that_only_look_like_months_name_no_time() {
         assert_eq!(named("may I ask what my sister said?"), None);
+        assert_eq!(named("what have I said since March?"), None, "more than March");
         assert_eq!(named("¿Cuándo fui al mar con Laura?"), None);
         assert_eq!(named("¿Cuándo fui al mar en 2023?"), Some((day(2023, 1, 1), day(2024, 1, 1))), "the sea, in 2023");
         assert_eq!(named("what did I say three days ago?"), Some((day(2026, 11, 21), day(2026, 11, 24))));
