@@ -324,6 +324,10 @@ impl Recall {
         if mode == RecallMode::Words {
             return Ok(by_words(None));
         }
+        // The whole question, not its subject: embedding the subject alone tied on LoCoMo's
+        // development part (83.2%) and won on its test part (81.7% against 80.5%), but
+        // short English keywords no longer met a Spanish sentence (three core tests of
+        // the Memory view failed, the kitten and the sister's new post among them).
         let vector = match self.meaning.query(query).await {
             Ok(vector) => vector,
             Err(EmbedError::Off) => return Ok(by_words(None)),
