@@ -377,7 +377,7 @@ impl Companion {
 
     /// A search on the chosen service, as Settings' "Try it" runs it.
     pub async fn try_web_search(&self, query: &str) -> Result<Vec<tools::web_search::SearchResult>, CompanionError> {
-        self.search.search(query, 5).await.map_err(|e| CompanionError::InvalidInput(e.to_string()))
+        Ok(self.search.search(query, 5).await?)
     }
 
     /// Theme, language and the global shortcut.

@@ -48,6 +48,8 @@ pub enum CompanionError {
     Calendar(#[from] crate::reminders::ics::IcsError),
     #[error(transparent)]
     Download(#[from] crate::local_models::download::PullError),
+    #[error(transparent)]
+    WebSearch(#[from] crate::tools::search_failure::SearchFailure),
 }
 
 /// Requests the core turns down, each worded in both languages (`words::errors`).

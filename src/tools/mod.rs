@@ -11,6 +11,7 @@ pub mod duckduckgo;
 pub mod read_url;
 pub mod reminders;
 pub mod remember;
+pub mod search_failure;
 pub mod search_result;
 pub mod search_setup;
 pub mod time;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use super::duckduckgo::{self, Page};
+use super::search_failure::SearchFailure;
 use super::search_setup::SearchSetup;
 pub use super::search_result::SearchResult;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
@@ -16,6 +17,7 @@ use crate::secrets::Secrets;
 use crate::settings::{SearchBackend, WebSearchSettings};
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";
+const DUCKDUCKGO: &str = "DuckDuckGo";
 
 #[derive(Clone)]
 pub struct WebSearch {
@@ -68,7 +70,7 @@ impl WebSearch {
     }
 
     /// Runs the search on the chosen service.
-    pub async fn search(&self, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
+    pub async fn search(&self, query: &str, count: usize) -> Result<Vec<SearchResult>, SearchFailure> {
         let settings = self.setup.settings();
         let mut results = match settings.backend() {
             SearchBackend::Duckduckgo => self.duckduckgo(&settings, query).await?,
@@ -79,7 +81,7 @@ impl WebSearch {
         Ok(results)
     }
 
-    async fn duckduckgo(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, ToolError> {
+    async fn duckduckgo(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, SearchFailure> {
         let url = settings.url.as_deref().unwrap_or(duckduckgo::DUCKDUCKGO_URL);
         let response = self
             .http
@@ -88,50 +90,42 @@ impl WebSearch {
             .timeout(std::time::Duration::from_secs(20))
             .send()
             .await
-            .map_err(|e| ToolError::Failed(format!("DuckDuckGo could not be reached: {e}")))?;
+            .map_err(|e| SearchFailure::Unreachable { service: DUCKDUCKGO, detail: e.to_string() })?;
         let status = response.status();
-        let refused = || {
-            ToolError::Failed(
-                "DuckDuckGo refused the search (it took Sidecar for a robot). Try again later, or choose SearXNG or Brave in Settings → Web search".into(),
-            )
-        };
         if status.as_u16() == 202 || status.as_u16() == 403 || status.as_u16() == 429 {
-            return Err(refused());
+            return Err(SearchFailure::Refused);
         }
         if !status.is_success() {
-            return Err(ToolError::Failed(format!("DuckDuckGo answered HTTP {}", status.as_u16())));
+            return Err(SearchFailure::Status { service: DUCKDUCKGO, code: status.as_u16() });
         }
-        let html = response.text().await.map_err(|e| ToolError::Failed(format!("DuckDuckGo's answer was cut: {e}")))?;
+        let html = response.text().await.map_err(|e| SearchFailure::Cut { service: DUCKDUCKGO, detail: e.to_string() })?;
         match duckduckgo::read(&html) {
             Page::Results(results) => Ok(results),
-            Page::Refused => Err(refused()),
+            Page::Refused => Err(SearchFailure::Refused),
         }
     }
 
-    async fn searxng(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, ToolError> {
-        let base = settings.url.as_deref().ok_or_else(|| {
-            ToolError::Failed("SearXNG needs the address of an instance: set it in Settings → Web search".into())
-        })?;
-        let body: Value = get_json(
+    async fn searxng(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, SearchFailure> {
+        let base = settings.url.as_deref().ok_or(SearchFailure::NoAddress)?;
+        let body: Value = fetch_json(
             self.http.get(format!("{}/search", base.trim_end_matches('/'))).query(&[("q", query), ("format", "json")]),
+            "SearXNG",
         )
         .await?;
         Ok(results(&body["results"], "content"))
     }
 
-    async fn brave(&self, settings: &WebSearchSettings, query: &str, count: usize) -> Result<Vec<SearchResult>, ToolError> {
-        let key = self
-            .setup
-            .brave_key()
-            .ok_or_else(|| ToolError::Failed("Brave Search needs an API key: add it in Settings → Web search".into()))?;
+    async fn brave(&self, settings: &WebSearchSettings, query: &str, count: usize) -> Result<Vec<SearchResult>, SearchFailure> {
+        let key = self.setup.brave_key().ok_or(SearchFailure::NoKey)?;
         crate::redact::register(&key);
         let base = settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
-        let body: Value = get_json(
+        let body: Value = fetch_json(
             self.http
                 .get(format!("{base}/res/v1/web/search"))
                 .query(&[("q", query), ("count", &count.to_string())])
                 .header("X-Subscription-Token", key)
                 .header("Accept", "application/json"),
+            "Brave Search",
         )
         .await?;
         Ok(results(&body["web"]["results"], "description"))
@@ -152,19 +146,28 @@ fn text(value: &Value) -> String {
     value.as_str().unwrap_or_default().trim().to_string()
 }
 
-/// GET returning JSON, with failures phrased for the model.
+/// GET returning JSON, with failures phrased for the model (for tools other than web
+/// search: no advice about its settings).
 pub(crate) async fn get_json(request: reqwest::RequestBuilder) -> Result<Value, ToolError> {
+    fetch_json(request, "the service").await.map_err(|failure| {
+        ToolError::Failed(match failure {
+            SearchFailure::Unreachable { service, detail } => format!("{service} could not be reached: {detail}"),
+            SearchFailure::Status { service, code } => format!("{service} answered HTTP {code}"),
+            other => other.to_string(),
+        })
+    })
+}
+
+/// GET returning JSON from `service`.
+async fn fetch_json(request: reqwest::RequestBuilder, service: &'static str) -> Result<Value, SearchFailure> {
     let response = request
         .timeout(std::time::Duration::from_secs(20))
         .send()
         .await
-        .map_err(|e| ToolError::Failed(format!("the service could not be reached: {e}")))?;
+        .map_err(|e| SearchFailure::Unreachable { service, detail: e.to_string() })?;
     let status = response.status();
     if !status.is_success() {
-        return Err(ToolError::Failed(format!("the service answered HTTP {}", status.as_u16())));
+        return Err(SearchFailure::Status { service, code: status.as_u16() });
     }
-    response
-        .json()
-        .await
-        .map_err(|e| ToolError::Failed(format!("the service sent something that is not JSON: {e}")))
+    response.json().await.map_err(|e| SearchFailure::NotJson { service, detail: e.to_string() })
 }

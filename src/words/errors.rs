@@ -21,6 +21,7 @@ use crate::reminders::ics::IcsError;
 use crate::settings::SettingsError;
 use crate::settings_file::SettingsFileError;
 use crate::store::StoreError;
+use crate::tools::search_failure::SearchFailure;
 
 /// A core error as the user reads it.
 pub fn said(error: &CompanionError, lang: Lang) -> String {
@@ -112,10 +113,23 @@ fn companion(error: &CompanionError) -> String {
         CompanionError::Refused(e) => refusal(e),
         CompanionError::SettingsFile(e) => settings_file(e),
         CompanionError::Download(e) => pull(e),
+        CompanionError::WebSearch(e) => web_search(e),
         CompanionError::Calendar(e) => match e {
             IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),
             IcsError::TooDeep => "este calendario anida sus partes a demasiada profundidad (los calendarios usan 3 como mucho); está dañado o hecho para dañar, y no se importó nada".into(),
         },
+    }
+}
+
+fn web_search(failure: &SearchFailure) -> String {
+    match failure {
+        SearchFailure::Unreachable { service, detail } => format!("no se pudo contactar con {service} ({detail}): comprueba la conexión, o elige otro servicio en Ajustes → Búsqueda web"),
+        SearchFailure::Refused => "DuckDuckGo rechazó la búsqueda (tomó a Sidecar por un robot). Prueba más tarde, o elige SearXNG o Brave en Ajustes → Búsqueda web".into(),
+        SearchFailure::Status { service, code } => format!("{service} respondió HTTP {code}: prueba más tarde, o elige otro servicio en Ajustes → Búsqueda web"),
+        SearchFailure::Cut { service, detail } => format!("la respuesta de {service} llegó cortada: {detail}"),
+        SearchFailure::NotJson { service, detail } => format!("{service} envió algo que no es JSON: {detail}"),
+        SearchFailure::NoAddress => "SearXNG necesita la dirección de una instancia: ponla en Ajustes → Búsqueda web".into(),
+        SearchFailure::NoKey => "Brave Search necesita una clave de API: añádela en Ajustes → Búsqueda web".into(),
     }
 }
 

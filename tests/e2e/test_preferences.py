@@ -151,3 +151,39 @@ def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
     finally:
         desktop.close(session)
         server.shutdown()
+
+
+def test_a_failed_web_search_try_is_said_in_spanish(desktop, tmp_path):
+    """In Spanish, a SearXNG instance that answers 503 is named, with its status, in
+    Spanish words (the core's typed search failure, worded by words::errors)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Down(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(503)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Down)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    config = tmp_path / "settings.toml"
+    config.write_text('[desktop]\nlanguage = "es"\n')
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.settings("search")
+        session.tap("[data-testid=search-searxng]")
+        field = session.wait_for("[data-testid=search-url]", 5)
+        session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
+        session.tap("[data-testid=search-save]")
+        wait_until(lambda: 'backend = "searxng"' in config.read_text(), 10, "not saved")
+        session.tap("[data-testid=search-try]")
+        wait_until(lambda: "SearXNG respondió HTTP 503" in " ".join(session.texts("[data-testid=search-note]")), 15,
+                   f"not said in Spanish: {session.texts('[data-testid=search-note]')}")
+        desktop.screenshot("settings-web-search-failed-es")
+    finally:
+        desktop.close(session)
+        server.shutdown()

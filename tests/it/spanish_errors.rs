@@ -106,6 +106,19 @@ fn every_kind_of_core_error_has_spanish_words() {
         CompanionError::Calendar(sidecar::reminders::ics::IcsError::TooDeep),
         CompanionError::SettingsFile(sidecar::settings_file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
     ];
+    use sidecar::tools::search_failure::SearchFailure;
+    all.extend(
+        [
+            SearchFailure::Unreachable { service: "SearXNG", detail: "dns".into() },
+            SearchFailure::Refused,
+            SearchFailure::Status { service: "Brave Search", code: 401 },
+            SearchFailure::Cut { service: "DuckDuckGo", detail: "reset".into() },
+            SearchFailure::NotJson { service: "SearXNG", detail: "<html>".into() },
+            SearchFailure::NoAddress,
+            SearchFailure::NoKey,
+        ]
+        .map(CompanionError::WebSearch),
+    );
     all.extend(llm_errors().into_iter().map(|error| CompanionError::Route(RouteError::Failed { provider_id: "ollama".into(), error, streamed: false })));
     all.extend(refusals().into_iter().map(CompanionError::Refused));
     for error in &all {
