@@ -109,9 +109,7 @@ def test_theme_language_shortcut_and_launch_at_login(desktop, tmp_path):
 def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
     """SearXNG chosen in Settings (a loopback instance serving the recorded answer);
     Try lists its results; settings.toml says so."""
-    import json
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
 
     answer = (ROOT / "tests/fixtures/searxng.json").read_bytes()
     asked = []
@@ -128,19 +126,9 @@ def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
             self.end_headers()
             self.wfile.write(answer)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Searxng)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    config = tmp_path / "settings.toml"
-    config.write_text("")
-    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    server, session, _ = open_with_searxng(desktop, tmp_path, Searxng, "")
     try:
-        session.settings("search")
-        session.tap("[data-testid=search-searxng]")
-        field = session.wait_for("[data-testid=search-url]", 5)
-        session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
-        session.tap("[data-testid=search-save]")
-        wait_until(lambda: "Saved" in " ".join(session.texts("[data-testid=search-note]")), 10, "not saved")
-        assert 'backend = "searxng"' in config.read_text()
+        wait_until(lambda: "Saved" in " ".join(session.texts("[data-testid=search-note]")), 10, "no saved note")
         session.tap("[data-testid=search-try]")
         wait_until(lambda: session.find_all("[data-testid=search-found] li"), 15,
                    f"no results: {session.texts('[data-testid=search-note]')}")
@@ -156,8 +144,7 @@ def test_web_search_is_set_up_in_settings_and_tried(desktop, tmp_path):
 def test_a_failed_web_search_try_is_said_in_spanish(desktop, tmp_path):
     """In Spanish, a SearXNG instance that answers 503 is named, with its status, in
     Spanish words (the core's typed search failure, worded by words::errors)."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
 
     class Down(BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -168,18 +155,8 @@ def test_a_failed_web_search_try_is_said_in_spanish(desktop, tmp_path):
             self.send_header("content-length", "0")
             self.end_headers()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Down)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    config = tmp_path / "settings.toml"
-    config.write_text('[desktop]\nlanguage = "es"\n')
-    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    server, session, _ = open_with_searxng(desktop, tmp_path, Down, '[desktop]\nlanguage = "es"\n')
     try:
-        session.settings("search")
-        session.tap("[data-testid=search-searxng]")
-        field = session.wait_for("[data-testid=search-url]", 5)
-        session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
-        session.tap("[data-testid=search-save]")
-        wait_until(lambda: 'backend = "searxng"' in config.read_text(), 10, "not saved")
         session.tap("[data-testid=search-try]")
         wait_until(lambda: "SearXNG respondió HTTP 503" in " ".join(session.texts("[data-testid=search-note]")), 15,
                    f"not said in Spanish: {session.texts('[data-testid=search-note]')}")
@@ -187,3 +164,23 @@ def test_a_failed_web_search_try_is_said_in_spanish(desktop, tmp_path):
     finally:
         desktop.close(session)
         server.shutdown()
+
+
+def open_with_searxng(desktop, tmp_path, handler, settings):
+    """The app on `settings`, with a loopback SearXNG served by `handler` chosen and
+    saved in Settings → Web search."""
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    config = tmp_path / "settings.toml"
+    config.write_text(settings)
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    session.settings("search")
+    session.tap("[data-testid=search-searxng]")
+    field = session.wait_for("[data-testid=search-url]", 5)
+    session.send_keys(field, f"http://127.0.0.1:{server.server_address[1]}")
+    session.tap("[data-testid=search-save]")
+    wait_until(lambda: 'backend = "searxng"' in config.read_text(), 10, "not saved")
+    return server, session, config
