@@ -198,32 +198,36 @@ impl MeaningIndex {
     /// `ranked` with every item whose cosine with one of the first `window` kept items
     /// exceeds `threshold` moved behind the rest (in order), under one lock.
     pub fn repeats_last<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
-        let index = self.vectors.read().expect("vectors lock");
-        let (mut kept, mut repeats): (Vec<(Key, T)>, Vec<(Key, T)>) = (Vec::new(), Vec::new());
-        for (key, value) in ranked {
-            if kept.iter().take(window).any(|(k, _)| index.cosine(*k, key).is_some_and(|c| c > threshold)) {
-                repeats.push((key, value));
-            } else {
-                kept.push((key, value));
-            }
-        }
-        kept.extend(repeats);
-        kept
+        let groups = self.repeat_groups(&ranked, window, threshold);
+        let (kept, repeats): (Vec<_>, Vec<_>) = ranked.into_iter().zip(groups).partition(|(_, (_, repeat))| !repeat);
+        kept.into_iter().chain(repeats).map(|(item, _)| item).collect()
     }
 
-    /// `ranked` with every item whose cosine with one of the first `window` kept items
-    /// exceeds `threshold` moved to just after the first item it repeats (in order):
-    /// the same thing said twice is read together.
+    /// `ranked` with every such repeat moved to just after the first item it repeats (in
+    /// order): the same thing said twice is read together.
     pub fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+        let groups = self.repeat_groups(&ranked, window, threshold);
+        let mut placed: Vec<_> = ranked.into_iter().zip(groups).collect();
+        placed.sort_by_key(|(_, (group, _))| *group); // stable: each group keeps its order
+        placed.into_iter().map(|(item, _)| item).collect()
+    }
+
+    /// For each of `ranked`, in order: the place among the kept items of the one it
+    /// repeats (cosine above `threshold` with one of the first `window` kept), and
+    /// whether it is a repeat; a kept item is its own group.
+    fn repeat_groups<T>(&self, ranked: &[(Key, T)], window: usize, threshold: f32) -> Vec<(usize, bool)> {
         let index = self.vectors.read().expect("vectors lock");
-        let mut groups: Vec<Vec<(Key, T)>> = Vec::new();
-        for (key, value) in ranked {
-            match groups.iter_mut().take(window).find(|group| index.cosine(group[0].0, key).is_some_and(|c| c > threshold)) {
-                Some(group) => group.push((key, value)),
-                None => groups.push(vec![(key, value)]),
-            }
-        }
-        groups.into_iter().flatten().collect()
+        let mut kept: Vec<Key> = Vec::new();
+        ranked
+            .iter()
+            .map(|(key, _)| match kept.iter().take(window).position(|k| index.cosine(*k, *key).is_some_and(|c| c > threshold)) {
+                Some(group) => (group, true),
+                None => {
+                    kept.push(*key);
+                    (kept.len() - 1, false)
+                }
+            })
+            .collect()
     }
 
     /// Embeds what has no vector yet, at most `limit` items (all when `None`),

@@ -206,7 +206,9 @@ impl Recall {
             self.indexed.store(version, Ordering::Relaxed);
         }
         let span = when::span_in(query, self.clock.now(), self.clock.zone());
-        let common = self.common_names(question::names(query)).await?;
+        // Counted once for both uses below (the names asked, the second hop's names).
+        let mut total = None;
+        let common = self.common_names(question::names(query), &mut total).await?;
         let searched = question::without(query, &common);
         let Searched { mut lists, words_only, vector: query_vector } = self.lists(&searched, mode, span).await?;
         let mut found = self.found(&lists.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?;
@@ -224,7 +226,7 @@ impl Recall {
         if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning) {
             let first = fuse::fuse(&votes);
             let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
-            let (_, rare) = self.by_commonness(hop::names(&best, query), hop::MAX_NAMES).await?;
+            let (_, rare) = self.by_commonness(hop::names(&best, query), hop::MAX_NAMES, &mut total).await?;
             if let Some(names) = hop::query(&rare) {
                 let second = self.lists(&names, mode, None).await?.lists;
                 found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
@@ -255,19 +257,23 @@ impl Recall {
     /// 78.3%, of the meaning search alone 80.6%; searching both with and without it
     /// 79.3%. With dates said outright read too ([`when`]: 83.2%), weighing the turns
     /// of the person named above the other's (a name one side only says) gave 82.5%.
-    async fn common_names(&self, names: Vec<String>) -> Result<Vec<String>, StoreError> {
-        Ok(self.by_commonness(names, usize::MAX).await?.0)
+    async fn common_names(&self, names: Vec<String>, total: &mut Option<u64>) -> Result<Vec<String>, StoreError> {
+        Ok(self.by_commonness(names, usize::MAX, total).await?.0)
     }
 
     /// `names` parted into those said everywhere ([`hop::is_common`]) and the rest, in
-    /// order; counting stops once `rare_wanted` of the rest are found.
-    async fn by_commonness(&self, names: Vec<String>, rare_wanted: usize) -> Result<(Vec<String>, Vec<String>), StoreError> {
+    /// order; counting stops once `rare_wanted` of the rest are found. `total` holds the
+    /// number of messages once it has been counted.
+    async fn by_commonness(&self, names: Vec<String>, rare_wanted: usize, total: &mut Option<u64>) -> Result<(Vec<String>, Vec<String>), StoreError> {
         let index = self.store.recall_index();
         let (mut common, mut rare) = (Vec::new(), Vec::new());
         if names.is_empty() {
             return Ok((common, rare));
         }
-        let all = index.messages_total().await?;
+        let all = match *total {
+            Some(all) => all,
+            None => *total.insert(index.messages_total().await?),
+        };
         for name in names {
             if rare.len() == rare_wanted {
                 break;

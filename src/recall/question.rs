@@ -37,6 +37,7 @@ pub fn subject(query: &str) -> String {
 pub fn names(query: &str) -> Vec<String> {
     query
         .split_whitespace()
+        // The first word is capitalised for starting the question, not for being a name.
         .skip(1)
         .map(bare)
         .filter(|word| word.chars().next().is_some_and(char::is_uppercase) && word.chars().count() > 2)

@@ -98,7 +98,10 @@ fn dated(words: &[&str], today: NaiveDate, zone: Tz) -> Option<Span> {
                 let date = if this_year <= today { this_year } else { NaiveDate::from_ymd_opt(today.year() - 1, number, day)? };
                 return days(date, date + Duration::days(1));
             }
-            (None, Some(year)) => return days(in_year(year)?, next_month(in_year(year)?)?),
+            (None, Some(year)) => {
+                let start = in_year(year)?;
+                return days(start, next_month(start)?);
+            }
             (None, None) if after_preposition(i) => {
                 let start = in_year(if number <= today.month() { today.year() } else { today.year() - 1 })?;
                 return days(start, next_month(start)?);
