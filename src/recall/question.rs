@@ -20,16 +20,20 @@ const SCAFFOLDING: &[&str] = &[
 /// The words `query` is about, for the search by words; the whole query when it is all
 /// scaffolding.
 pub fn subject(query: &str) -> String {
-    let words: Vec<String> = fold(&query.to_lowercase())
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() > 1 && !SCAFFOLDING.contains(w) && !significant(w).is_empty())
-        .map(str::to_string)
-        .collect();
+    let words = subject_words(query);
     if words.is_empty() {
         query.to_string()
     } else {
         words.join(" ")
     }
+}
+
+fn subject_words(query: &str) -> Vec<String> {
+    fold(&query.to_lowercase())
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 1 && !SCAFFOLDING.contains(w) && !significant(w).is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The names `query` says: capitalised words past its first, without a possessive
@@ -56,7 +60,7 @@ pub fn without(query: &str, names: &[String]) -> String {
         .filter(|raw| !names.iter().any(|name| name == bare(raw)))
         .collect();
     let rest = kept.join(" ");
-    if subject(&rest) == rest { query.to_string() } else { rest }
+    if subject_words(&rest).is_empty() { query.to_string() } else { rest }
 }
 
 /// A word without the punctuation around it or a possessive.
@@ -84,6 +88,7 @@ mod tests {
         assert_eq!(without("What is Melanie's favourite book?", &melanie), "What is favourite book?");
         assert_eq!(without("Who is Melanie?", &melanie), "Who is Melanie?", "nothing would be left to search for");
         assert_eq!(without("Where has Melanie camped?", &[]), "Where has Melanie camped?");
+        assert_eq!(without("Melanie camping", &melanie), "camping", "a question of keywords alone loses the name too");
     }
 
     #[test]
