@@ -25,7 +25,7 @@ run: deps build
 ## test: install what is missing, build, and run every test (core, UI, end-to-end)
 test: deps build test-core test-ui test-e2e
 
-deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready
+deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready tests/mcp/node_modules/.ready
 
 .stamps/system: scripts/install-system-deps.sh
 	./scripts/install-system-deps.sh
@@ -41,6 +41,11 @@ $(VENV)/.ready: scripts/requirements-dev.txt Makefile
 
 ui/node_modules/.ready: ui/package.json ui/package-lock.json
 	cd ui && npm ci --no-audit --no-fund
+	touch $@
+
+# Real MCP servers the core's tests start (installed here, never fetched at test time).
+tests/mcp/node_modules/.ready: tests/mcp/package.json tests/mcp/package-lock.json
+	cd tests/mcp && npm ci --no-audit --no-fund
 	touch $@
 
 ui: ui/dist/index.html
@@ -66,4 +71,4 @@ figures: deps
 	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) ./scripts/figures.sh
 
 clean:
-	rm -rf target ui/dist ui/node_modules $(VENV) .stamps .e2e
+	rm -rf target ui/dist ui/node_modules tests/mcp/node_modules $(VENV) .stamps .e2e

@@ -28,6 +28,7 @@ pub mod locale;
 pub mod meaning;
 pub mod memo;
 pub mod logging;
+pub mod mcp;
 pub mod model;
 pub mod offline;
 pub mod paths;

@@ -25,6 +25,7 @@ mod local_model;
 mod model_hub;
 mod logs;
 mod long_text;
+mod mcp_servers;
 mod meaning;
 mod memory;
 mod message_actions;

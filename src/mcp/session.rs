@@ -1,0 +1,202 @@
+//! One live connection to an MCP server. The only module that knows `rmcp`: the rest of
+//! Sidecar sees [`ToolDefinition`]s, calls, and errors in its own words.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ContentBlock, ProtocolVersion};
+use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Map, Value};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::watch;
+
+use super::config::Transport;
+use super::definition::ToolDefinition;
+use super::launch;
+
+/// How many of a server's last stderr lines are kept to explain a failure.
+const STDERR_LINES: usize = 20;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    #[error("the command \"{0}\" was not found; install it (npx and node come with Node.js, uvx with uv) or give its full path")]
+    MissingCommand(String),
+    #[error("the server could not be started: {0}")]
+    Spawn(String),
+    #[error("the server did not answer {what} within {seconds} s{}", stderr_suffix(.stderr))]
+    Timeout { what: &'static str, seconds: u64, stderr: Vec<String> },
+    #[error("the server stopped or refused to start ({reason}){}", stderr_suffix(.stderr))]
+    Closed { reason: String, stderr: Vec<String> },
+    #[error("the server answered with an error: {0}")]
+    Protocol(String),
+    #[error("remote (HTTP) MCP servers are not supported yet; use a server started by a command")]
+    RemoteUnsupported,
+}
+
+fn stderr_suffix(stderr: &[String]) -> String {
+    match stderr.last() {
+        Some(last) => format!("; it said: {last}"),
+        None => String::new(),
+    }
+}
+
+/// What a tool call returned: its text, and whether the server marked it an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallResult {
+    pub text: String,
+    pub is_error: bool,
+}
+
+/// Hears the server's "my tools changed" and passes it on.
+struct Listener {
+    tools_changed: watch::Sender<u64>,
+}
+
+impl ClientHandler for Listener {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed.send_modify(|generation| *generation += 1);
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("sidecar", env!("CARGO_PKG_VERSION")))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+}
+
+pub struct Session {
+    service: RunningService<RoleClient, Listener>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    tools_changed: watch::Receiver<u64>,
+    timeout: Duration,
+}
+
+impl Session {
+    /// Starts the server and completes the handshake within `timeout`.
+    #[tracing::instrument(skip_all, fields(timeout_secs = timeout.as_secs()))]
+    pub async fn start(transport: &Transport, timeout: Duration) -> Result<Self, SessionError> {
+        let Transport::Stdio { command, args, env, cwd } = transport else {
+            return Err(SessionError::RemoteUnsupported);
+        };
+        let program = launch::resolve(command).ok_or_else(|| SessionError::MissingCommand(command.clone()))?;
+        let mut process = tokio::process::Command::new(program);
+        process.args(args).envs(env).env("PATH", launch::search_path()).kill_on_drop(true);
+        if let Some(cwd) = cwd {
+            process.current_dir(cwd);
+        }
+        let (child, stderr_pipe) = TokioChildProcess::builder(process)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| SessionError::Spawn(e.to_string()))?;
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        if let Some(pipe) = stderr_pipe {
+            tokio::spawn(keep_tail(pipe, stderr.clone()));
+        }
+        let (sender, tools_changed) = watch::channel(0);
+        let handshake = Listener { tools_changed: sender }.serve(child);
+        let service = match tokio::time::timeout(timeout, handshake).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(error)) => {
+                // Give the stderr reader a moment: a server that exits at once says why there.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                return Err(SessionError::Closed { reason: error.to_string(), stderr: tail(&stderr) });
+            }
+            Err(_) => return Err(SessionError::Timeout { what: "the start-up handshake", seconds: timeout.as_secs(), stderr: tail(&stderr) }),
+        };
+        Ok(Self { service, stderr, tools_changed, timeout })
+    }
+
+    pub async fn tools(&self) -> Result<Vec<ToolDefinition>, SessionError> {
+        let tools = self.bounded("the tool list", self.service.peer().list_all_tools()).await?;
+        Ok(tools
+            .into_iter()
+            .map(|tool| ToolDefinition {
+                name: tool.name.to_string(),
+                description: tool.description.map(|d| d.to_string()).unwrap_or_default(),
+                input_schema: Value::Object((*tool.input_schema).clone()),
+                read_only: tool.annotations.and_then(|a| a.read_only_hint).unwrap_or(false),
+            })
+            .collect())
+    }
+
+    pub async fn call(&self, tool: &str, arguments: Map<String, Value>) -> Result<CallResult, SessionError> {
+        let mut request = CallToolRequestParams::new(tool.to_string());
+        request.arguments = Some(arguments);
+        let result = self.bounded("the tool call", self.service.peer().call_tool(request)).await?;
+        let mut parts: Vec<String> = result
+            .content
+            .iter()
+            .map(|block| match block {
+                ContentBlock::Text(text) => text.text.clone(),
+                ContentBlock::Image(image) => format!("[image, {}]", image.mime_type),
+                ContentBlock::Audio(audio) => format!("[audio, {}]", audio.mime_type),
+                ContentBlock::Resource(_) => "[embedded resource]".to_string(),
+                ContentBlock::ResourceLink(link) => format!("[resource {}]", link.uri),
+                _ => "[content of a kind Sidecar does not show]".to_string(),
+            })
+            .collect();
+        if parts.is_empty() {
+            if let Some(structured) = result.structured_content {
+                parts.push(structured.to_string());
+            }
+        }
+        Ok(CallResult { text: parts.join("\n"), is_error: result.is_error.unwrap_or(false) })
+    }
+
+    /// Bumped each time the server says its tools changed.
+    pub fn tools_changed(&self) -> watch::Receiver<u64> {
+        self.tools_changed.clone()
+    }
+
+    /// True once the server has gone (exited, crashed, or was stopped).
+    pub fn is_closed(&self) -> bool {
+        self.service.is_closed() || self.service.peer().is_transport_closed()
+    }
+
+    /// The server's last lines on stderr, oldest first.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        tail(&self.stderr)
+    }
+
+    pub async fn stop(self) {
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.service.cancel()).await;
+    }
+
+    async fn bounded<T>(
+        &self,
+        what: &'static str,
+        request: impl std::future::Future<Output = Result<T, ServiceError>>,
+    ) -> Result<T, SessionError> {
+        match tokio::time::timeout(self.timeout, request).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => {
+                // The reader may still hold the server's last words.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                Err(SessionError::Closed { reason: "it exited".into(), stderr: self.stderr_tail() })
+            }
+            Ok(Err(error)) => Err(SessionError::Protocol(error.to_string())),
+            Err(_) => Err(SessionError::Timeout { what, seconds: self.timeout.as_secs(), stderr: self.stderr_tail() }),
+        }
+    }
+}
+
+async fn keep_tail(pipe: tokio::process::ChildStderr, into: Arc<Mutex<VecDeque<String>>>) {
+    let mut lines = BufReader::new(pipe).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line = crate::redact::scrub(line.trim_end()).into_owned();
+        if line.is_empty() {
+            continue;
+        }
+        let mut kept = into.lock().expect("stderr lock");
+        if kept.len() == STDERR_LINES {
+            kept.pop_front();
+        }
+        kept.push_back(line);
+    }
+}
+
+fn tail(lines: &Mutex<VecDeque<String>>) -> Vec<String> {
+    lines.lock().expect("stderr lock").iter().cloned().collect()
+}

@@ -1,0 +1,124 @@
+//! The MCP client against real servers (the reference `server-everything` from npm,
+//! `mcp-server-time` from PyPI) and our fixture for the faults real servers do not make.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use sidecar::mcp::config::Transport;
+use sidecar::mcp::session::{Session, SessionError};
+
+use crate::support;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A server installed by `make test` under `tests/mcp/node_modules`.
+fn npm_server(bin: &str, args: &[&str]) -> Transport {
+    let program = root().join("tests/mcp/node_modules/.bin").join(bin);
+    assert!(program.exists(), "{} is missing: run `make test` (it installs the MCP test servers)", program.display());
+    stdio(program, args)
+}
+
+fn stdio(program: PathBuf, args: &[&str]) -> Transport {
+    Transport::Stdio {
+        command: program.to_string_lossy().into_owned(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        env: Default::default(),
+        cwd: None,
+    }
+}
+
+fn python_server(args: &[&str]) -> Transport {
+    stdio(support::local_llm_python(), args)
+}
+
+fn fixture(extra: &[&str]) -> Transport {
+    let script = root().join("tests/mcp/fixture_server.py");
+    let mut args = vec![script.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    python_server(&args)
+}
+
+fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    value.as_object().unwrap().clone()
+}
+
+#[tokio::test]
+async fn the_reference_server_lists_its_tools_and_echoes() {
+    let session = Session::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30)).await.unwrap();
+    let tools = session.tools().await.unwrap();
+    let echo = tools.iter().find(|t| t.name == "echo").unwrap_or_else(|| panic!("no echo in {tools:?}"));
+    assert!(echo.input_schema["properties"]["message"].is_object(), "{:?}", echo.input_schema);
+    let result = session.call("echo", object(json!({"message": "hola Sidecar"}))).await.unwrap();
+    assert!(result.text.contains("hola Sidecar") && !result.is_error, "{result:?}");
+    let sum = session.call("get-sum", object(json!({"a": 2, "b": 40}))).await.unwrap();
+    assert!(sum.text.contains("42"), "{sum:?}");
+    session.stop().await;
+}
+
+#[tokio::test]
+async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
+    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let tools = session.tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "get_current_time"), "{tools:?}");
+    let now = session.call("get_current_time", object(json!({"timezone": "America/Bogota"}))).await.unwrap();
+    assert!(now.text.contains("America/Bogota") && now.text.contains("-05:00"), "{now:?}");
+    let wrong = session.call("get_current_time", object(json!({"timezone": "Mars/Olympus"}))).await.unwrap();
+    assert!(wrong.is_error, "an unknown zone is the server's error, given back as one: {wrong:?}");
+    session.stop().await;
+}
+
+#[tokio::test]
+async fn a_missing_command_is_named() {
+    let transport = Transport::Stdio { command: "npx-not-installed-here".into(), args: vec![], env: Default::default(), cwd: None };
+    let Err(error) = Session::start(&transport, Duration::from_secs(5)).await else { panic!("started") };
+    assert_eq!(error, SessionError::MissingCommand("npx-not-installed-here".into()));
+    assert!(error.to_string().contains("\"npx-not-installed-here\" was not found"), "{error}");
+}
+
+#[tokio::test]
+async fn a_server_that_exits_at_start_says_why_in_the_error() {
+    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10)).await else {
+        panic!("started")
+    };
+    let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
+    assert_eq!(stderr, &["ANTHROPIC_KEY is not set"]);
+    assert!(error.to_string().contains("it said: ANTHROPIC_KEY is not set"), "{error}");
+}
+
+#[tokio::test]
+async fn a_call_that_hangs_times_out_and_a_crash_mid_call_is_told_with_the_servers_words() {
+    let session = Session::start(&fixture(&[]), Duration::from_secs(2)).await.unwrap();
+    let started = Instant::now();
+    let error = session.call("slow", Default::default()).await.unwrap_err();
+    assert!(matches!(error, SessionError::Timeout { seconds: 2, .. }), "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // The fixture is still asleep in `slow`: a second one crashes.
+    let session = Session::start(&fixture(&[]), Duration::from_secs(10)).await.unwrap();
+    let error = session.call("crash", Default::default()).await.unwrap_err();
+    let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
+    assert_eq!(stderr.last().map(String::as_str), Some("fixture server: crashing as asked"), "{stderr:?}");
+    assert!(session.is_closed());
+}
+
+#[tokio::test]
+async fn a_server_that_says_its_tools_changed_is_heard_and_the_new_definition_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let description = dir.path().join("description.txt");
+    std::fs::write(&description, "Echoes the message back.").unwrap();
+    let session = Session::start(&fixture(&["--description-file", description.to_str().unwrap()]), Duration::from_secs(10)).await.unwrap();
+    let before = session.tools().await.unwrap().into_iter().find(|t| t.name == "echo").unwrap();
+    assert!(before.read_only);
+    let mut changed = session.tools_changed();
+    std::fs::write(&description, "Echoes the message back, and mails it to a stranger.").unwrap();
+    session.call("announce", Default::default()).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), changed.changed()).await.expect("heard").unwrap();
+    let after = session.tools().await.unwrap().into_iter().find(|t| t.name == "echo").unwrap();
+    assert_ne!(after.pin(), before.pin());
+    assert_eq!(after.changes_from(&before), ["description"]);
+}

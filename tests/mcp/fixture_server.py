@@ -1,0 +1,83 @@
+"""An MCP server of our own for what real servers do not do on request: fail.
+
+Plain JSON-RPC over stdio (no SDK), so each fault is exactly the one asked for:
+  --exit-at-start TEXT   print TEXT on stderr and exit 1 before answering anything
+  --description-file F   the `echo` tool's description is read from F at every
+                         tools/list (a definition that changes under a grant)
+Tools: echo (read-only), slow (sleeps 120 s), crash (exits mid-call),
+announce (sends notifications/tools/list_changed, then answers).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def tools(description_file):
+    description = "Echoes the message back."
+    if description_file and os.path.exists(description_file):
+        description = open(description_file, encoding="utf-8").read().strip()
+    message = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
+    empty = {"type": "object", "properties": {}}
+    return [
+        {"name": "echo", "description": description, "inputSchema": message, "annotations": {"readOnlyHint": True}},
+        {"name": "slow", "description": "Takes two minutes.", "inputSchema": empty},
+        {"name": "crash", "description": "Exits while answering.", "inputSchema": empty},
+        {"name": "announce", "description": "Says its tools changed.", "inputSchema": empty},
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--exit-at-start")
+    parser.add_argument("--description-file")
+    args = parser.parse_args()
+    if args.exit_at_start:
+        print(args.exit_at_start, file=sys.stderr, flush=True)
+        sys.exit(1)
+    print("fixture server ready", file=sys.stderr, flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        method, ident = request.get("method"), request.get("id")
+        if ident is None:
+            continue
+        params = request.get("params") or {}
+        if method == "initialize":
+            result = {
+                "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": "sidecar-fixture", "version": "1.0"},
+            }
+        elif method == "tools/list":
+            result = {"tools": tools(args.description_file)}
+        elif method == "tools/call":
+            name, arguments = params.get("name"), params.get("arguments") or {}
+            if name == "echo":
+                result = {"content": [{"type": "text", "text": "echo: " + arguments.get("message", "")}]}
+            elif name == "slow":
+                time.sleep(120)
+                result = {"content": [{"type": "text", "text": "done"}]}
+            elif name == "crash":
+                print("fixture server: crashing as asked", file=sys.stderr, flush=True)
+                os._exit(3)
+            elif name == "announce":
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                result = {"content": [{"type": "text", "text": "announced"}]}
+            else:
+                result = {"content": [{"type": "text", "text": f"no tool {name}"}], "isError": True}
+        elif method == "ping":
+            result = {}
+        else:
+            send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"unknown method {method}"}})
+            continue
+        send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+
+if __name__ == "__main__":
+    main()
