@@ -110,6 +110,10 @@ pub struct Companion {
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     config_path: Option<PathBuf>,
+    /// The user's MCP servers (started by the front-ends that offer their tools).
+    mcp: Arc<crate::mcp::hub::McpHub>,
+    /// Permission before every tool that acts.
+    permissions: Arc<crate::permissions::PermissionGate>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
 }
@@ -202,7 +206,8 @@ impl Companion {
                 options.config_path.clone(),
             )),
         };
-        let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone());
+        let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
+        let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone()).guarded_by(permissions.clone());
         tools.register(crate::tools::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
@@ -220,7 +225,16 @@ impl Companion {
             channel: options.channel,
             brain,
             noticing: noticing.clone(),
-        }, tools));
+        }, tools.clone()));
+        let mcp = {
+            let conversation = conversation.clone();
+            let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
+            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| {
+                let mut all = tools.clone();
+                offered.into_iter().for_each(|tool| all.register_shared(tool));
+                conversation.set_tools(all);
+            }))
+        };
         let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         let (local, caller) = CallSource::new(options.channel, clock.clone());
@@ -250,6 +264,8 @@ impl Companion {
             proactive,
             channels,
             config_path: options.config_path,
+            mcp,
+            permissions,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
@@ -302,6 +318,15 @@ impl Companion {
 
     pub fn set_tools(&self, registry: ToolRegistry) {
         self.conversation.set_tools(registry)
+    }
+
+    /// The MCP servers; nothing starts until a front-end calls `reload`.
+    pub fn mcp(&self) -> &Arc<crate::mcp::hub::McpHub> {
+        &self.mcp
+    }
+
+    pub fn permissions(&self) -> &Arc<crate::permissions::PermissionGate> {
+        &self.permissions
     }
 
     pub fn context(&self) -> &Arc<ContextService> {
@@ -547,6 +572,7 @@ impl Companion {
 
     pub async fn shutdown(&self) {
         self.channels.stop();
+        self.mcp.stop_all();
         self.conversation.stop();
         self.models.shutdown().await;
         self.store.close().await;

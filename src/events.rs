@@ -67,8 +67,17 @@ pub enum CoreEvent {
         call_id: String,
         name: String,
         is_error: bool,
+        /// The user did not allow it: it never ran.
+        #[serde(default)]
+        denied: bool,
         result: String,
     },
+    /// A tool that acts waits for the user's permission (a card in the chat).
+    PermissionAsked { question: crate::permissions::Question },
+    /// The MCP servers' states or tools changed (Settings → Tools lists them).
+    McpServers { servers: Vec<crate::mcp::hub::ServerStatus> },
+    /// A permission question was answered, timed out, or its turn stopped.
+    PermissionSettled { id: u64 },
     /// Something the user may want to know while the turn runs.
     Notice { conversation_id: i64, notice: Notice },
     /// The reply is complete (or was stopped) and stored.

@@ -256,13 +256,14 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
         });
     }
     let running = join_all(calls.iter().map(|call| async move {
-        let outcome = context.tools.run(call, crate::tools::CallScope { asked_in: Some(context.asked_in) }).await;
+        let outcome = context.tools.run(call, crate::tools::CallScope { asked_in: Some(context.asked_in), conversation_id: Some(conversation_id), channel: Some(context.channel) }).await;
         tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
         context.events.publish(CoreEvent::ToolFinished {
             conversation_id,
             call_id: call.id.clone(),
             name: call.name.clone(),
             is_error: outcome.is_error,
+            denied: outcome.denied,
             result: crate::llm::preview(&outcome.content, EVENT_RESULT_CHARS),
         });
         ToolResult { call_id: call.id.clone(), content: outcome.content, is_error: outcome.is_error }

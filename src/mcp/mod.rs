@@ -1,11 +1,14 @@
 //! MCP: tools from servers the user plugs in (the `mcpServers` of `mcp.json`).
 //!
 //! `config` reads and writes the file, `session` is the one place that speaks the
-//! protocol (through `rmcp`), `definition` pins what a tool was when it was granted,
-//! `naming` gives the model-facing names and `launch` finds the commands.
+//! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
+//! commands, `tool` offers a server's tool to the model behind the permission gate and
+//! `hub` keeps the servers running.
 
 pub mod config;
-pub mod definition;
+pub mod hub;
+pub mod import;
 pub mod launch;
 pub mod naming;
 pub mod session;
+pub mod tool;

@@ -14,7 +14,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::watch;
 
 use super::config::Transport;
-use super::definition::ToolDefinition;
+use crate::permissions::definition::ToolDefinition;
 use super::launch;
 
 /// How many of a server's last stderr lines are kept to explain a failure.

@@ -18,6 +18,7 @@ mod context;
 mod corrections;
 pub mod data_version;
 mod embeddings;
+pub mod grants;
 pub mod export;
 mod messages;
 mod proactive;
@@ -166,6 +167,10 @@ impl Store {
 
     pub fn export_rows(&self) -> export::ExportRows<'_> {
         export::ExportRows { store: self }
+    }
+
+    pub fn grants(&self) -> grants::GrantRows<'_> {
+        grants::GrantRows { store: self }
     }
 
     pub fn proactive(&self) -> proactive::ProactiveRows<'_> {

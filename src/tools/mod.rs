@@ -46,8 +46,8 @@ pub enum ToolError {
 
 /// One callable tool.
 pub trait Tool: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn description(&self) -> &'static str;
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
     /// JSON schema of the arguments object.
     fn parameters(&self) -> Value;
     fn run(&self, arguments: Value) -> ToolFuture<'_>;
@@ -56,6 +56,11 @@ pub trait Tool: Send + Sync {
     fn run_in(&self, arguments: Value, _scope: CallScope) -> ToolFuture<'_> {
         self.run(arguments)
     }
+    /// What this tool does in the user's world, for tools that need the user's
+    /// permission first (MCP tools, note tools that write); `None` runs freely.
+    fn action(&self) -> Option<crate::permissions::Action> {
+        None
+    }
 }
 
 /// What a tool call was made for.
@@ -63,6 +68,10 @@ pub trait Tool: Send + Sync {
 pub struct CallScope {
     /// The stored user message the turn answers; `None` out of a chat turn.
     pub asked_in: Option<i64>,
+    /// The chat the call was made in ("Allow in this chat" holds there).
+    pub conversation_id: Option<i64>,
+    /// Where the user who can grant permission is.
+    pub channel: Option<crate::channels::channel::Channel>,
 }
 
 /// The JSON schema of a typed argument struct, in the form both wire formats accept.
@@ -87,18 +96,26 @@ pub fn parse_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolE
 pub struct ToolOutcome {
     pub content: String,
     pub is_error: bool,
+    /// The user (or the lack of anyone to ask) did not allow the call: it never ran.
+    pub denied: bool,
 }
 
 impl ToolOutcome {
     fn error(message: impl std::fmt::Display) -> Self {
         let message = message.to_string();
-        Self { content: serde_json::json!({ "error": crate::redact::scrub(&message) }).to_string(), is_error: true }
+        Self { content: serde_json::json!({ "error": crate::redact::scrub(&message) }).to_string(), is_error: true, denied: false }
+    }
+
+    fn denied(refusal: crate::permissions::Refusal) -> Self {
+        Self { content: serde_json::json!({ "error": refusal.to_string(), "permission": "not given" }).to_string(), is_error: true, denied: true }
     }
 }
 
 #[derive(Default, Clone)]
 pub struct ToolRegistry {
-    tools: BTreeMap<&'static str, Arc<dyn Tool>>,
+    tools: BTreeMap<String, Arc<dyn Tool>>,
+    /// Asks the user before a tool that acts; without one, such tools never run.
+    gate: Option<Arc<crate::permissions::PermissionGate>>,
 }
 
 impl ToolRegistry {
@@ -107,11 +124,29 @@ impl ToolRegistry {
     }
 
     pub fn register(&mut self, tool: impl Tool + 'static) {
-        self.tools.insert(tool.name(), Arc::new(tool));
+        self.register_shared(Arc::new(tool));
     }
 
-    pub fn names(&self) -> Vec<&'static str> {
-        self.tools.keys().copied().collect()
+    pub fn register_shared(&mut self, tool: Arc<dyn Tool>) {
+        self.tools.insert(tool.name().to_string(), tool);
+    }
+
+    /// Tools that act ask through `gate` before they run.
+    pub fn guarded_by(mut self, gate: Arc<crate::permissions::PermissionGate>) -> Self {
+        self.gate = Some(gate);
+        self
+    }
+
+    /// The same tools and gate without the ones `keep` turns down.
+    pub fn filtered(&self, keep: impl Fn(&str) -> bool) -> Self {
+        Self {
+            tools: self.tools.iter().filter(|(name, _)| keep(name)).map(|(n, t)| (n.clone(), t.clone())).collect(),
+            gate: self.gate.clone(),
+        }
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.tools.keys().map(String::as_str).collect()
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -155,8 +190,18 @@ impl ToolRegistry {
         if !arguments.is_object() {
             return ToolOutcome::error("the arguments must be a JSON object");
         }
+        // Waiting for the user's answer is not the tool's time: it is checked first.
+        if let Some(action) = tool.action() {
+            let verdict = match &self.gate {
+                Some(gate) => gate.check(&action, &arguments, scope).await,
+                None => Err(crate::permissions::Refusal::NoOneToAsk { tool: action.display_name() }),
+            };
+            if let Err(refusal) = verdict {
+                return ToolOutcome::denied(refusal);
+            }
+        }
         match tokio::time::timeout(TOOL_TIMEOUT, tool.run_in(arguments, scope)).await {
-            Ok(Ok(content)) => ToolOutcome { content, is_error: false },
+            Ok(Ok(content)) => ToolOutcome { content, is_error: false, denied: false },
             Ok(Err(error)) => ToolOutcome::error(error),
             Err(_) => ToolOutcome::error(format!("the tool did not finish within {TOOL_TIMEOUT:?}")),
         }

@@ -12,6 +12,7 @@ pub mod errors;
 pub mod export;
 pub mod intent;
 pub mod outcomes;
+pub mod permissions;
 pub mod plans;
 pub mod proactive;
 pub mod reminders;

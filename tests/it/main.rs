@@ -30,6 +30,7 @@ mod meaning;
 mod memory;
 mod message_actions;
 mod offline_fallback;
+mod permissions;
 mod plans;
 mod preferences;
 mod profile;

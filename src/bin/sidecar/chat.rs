@@ -19,8 +19,8 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
             if json {
                 let mut tool_calls = Vec::new();
                 while let Ok(event) = events.try_recv() {
-                    if let CoreEvent::ToolFinished { name, is_error, result, .. } = event {
-                        tool_calls.push(json!({"name": name, "is_error": is_error, "result": result}));
+                    if let CoreEvent::ToolFinished { name, is_error, denied, result, .. } = event {
+                        tool_calls.push(json!({"name": name, "is_error": is_error, "denied": denied, "result": result}));
                     }
                 }
                 println!(
@@ -109,6 +109,7 @@ impl Printer {
                     }
                 }
                 CoreEvent::ToolStarted { name, arguments, .. } => eprintln!("\n[tool] {name} {arguments}"),
+                CoreEvent::ToolFinished { name, denied: true, result, .. } => eprintln!("[tool] {name} did not run: {}", refusal(&result)),
                 CoreEvent::ToolFinished { name, is_error: true, result, .. } => eprintln!("[tool] {name} failed: {result}"),
                 CoreEvent::Notice { notice, .. } => eprintln!("\n[{}]", describe_notice(&notice)),
                 _ => {}
@@ -281,6 +282,7 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     }
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
+    companion.permissions().set_asker(Arc::new(crate::asking::TerminalAsker { lines: terminal.lines.clone(), lang: companion.lang() }));
     sidecar::channels::source::serve(terminal, companion.conversation().clone()).await;
     println!();
     printer.abort();
@@ -288,12 +290,17 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// The gate's words out of a denied call's JSON result.
+fn refusal(result: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(result).ok().and_then(|v| v["error"].as_str().map(str::to_string)).unwrap_or_else(|| result.to_string())
+}
+
 /// The terminal as a message source: a line typed is a message; its reply streams as
 /// it is written (answers nothing streamed, a command's or an error, are printed whole).
 /// One at a time: the next prompt comes once the answer is printed.
 struct Terminal {
     companion: Arc<Companion>,
-    lines: tokio::sync::Mutex<tokio::sync::mpsc::Receiver<String>>,
+    lines: Arc<tokio::sync::Mutex<tokio::sync::mpsc::Receiver<String>>>,
     printer: std::sync::Mutex<Option<Printer>>,
     answered: tokio::sync::Semaphore,
 }
@@ -324,7 +331,7 @@ impl Terminal {
                 }
             }
         });
-        Self { companion, lines: tokio::sync::Mutex::new(lines), printer: std::sync::Mutex::new(None), answered: tokio::sync::Semaphore::new(1) }
+        Self { companion, lines: Arc::new(tokio::sync::Mutex::new(lines)), printer: std::sync::Mutex::new(None), answered: tokio::sync::Semaphore::new(1) }
     }
 }
 

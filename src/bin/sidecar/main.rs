@@ -2,8 +2,10 @@
 //! data directory.
 
 use std::path::PathBuf;
+mod asking;
 mod chat;
 mod data;
+mod mcp;
 mod memory;
 mod models;
 mod reminders;
@@ -149,6 +151,11 @@ enum Command {
         #[command(subcommand)]
         command: models::ModelsCommand,
     },
+    /// MCP servers: tools from other programs, and what each may do without asking.
+    Mcp {
+        #[command(subcommand)]
+        command: mcp::McpCommand,
+    },
     /// Writes a backup: a snapshot of the database, the knowledge files and settings
     /// (never keys), with a manifest of checksums. DEST: a folder or a file (default:
     /// the data directory's backups/).
@@ -232,12 +239,20 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
             stopper.stop();
         }
     });
+    if matches!(cli.command, Command::Ask { .. } | Command::Chat) {
+        // Their turns may use the servers' tools: start them first.
+        if let Err(error) = companion.mcp().reload() {
+            eprintln!("sidecar: the MCP servers were not started: {error}");
+        }
+        companion.mcp().settle(std::time::Duration::from_secs(60)).await;
+    }
     let code = match cli.command {
         Command::Ask { json, text } => ask(&companion, &text.join(" "), json).await?,
         Command::History { json, limit } => history(&companion, json, limit).await?,
         Command::Chat => chat(&companion).await?,
         Command::Status { json } => status(&companion, json).await?,
         Command::Models { command } => models::models(&companion, command).await?,
+        Command::Mcp { command } => mcp::mcp(&companion, command).await?,
         Command::Remember { json, words } => remember(&companion, &words, json)?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,

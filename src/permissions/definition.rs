@@ -1,4 +1,5 @@
-//! What a server says one of its tools is, and the pin a grant is bound to.
+//! What a tool that acts says it is (an MCP server's tool, a note tool), and the pin a
+//! grant is bound to.
 //!
 //! The pin is a SHA-256 of the tool's name, description and input schema. A server
 //! that later changes any of them ("rug pull": a harmless tool that turns into one
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolDefinition {
     pub name: String,
     pub description: String,

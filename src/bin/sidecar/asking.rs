@@ -1,0 +1,32 @@
+//! `sidecar chat` asks for permission on the terminal, reading the answer from the
+//! same lines the messages come from (no message is read while a reply is written).
+
+use std::sync::Arc;
+
+use sidecar::permissions::asking::{AnswerFuture, PATIENCE};
+use sidecar::permissions::{Answer, Asker, Question};
+use tokio::sync::{mpsc::Receiver, Mutex};
+
+pub(crate) struct TerminalAsker {
+    pub lines: Arc<Mutex<Receiver<String>>>,
+    pub lang: sidecar::locale::Lang,
+}
+
+impl Asker for TerminalAsker {
+    fn ask(&self, question: Question) -> AnswerFuture<'_> {
+        Box::pin(async move {
+            eprintln!("\n{}", sidecar::words::permissions::question(&question, self.lang));
+            let mut lines = self.lines.lock().await;
+            let read = async {
+                loop {
+                    eprint!("? ");
+                    let Some(line) = lines.recv().await else { return Answer::NoAnswer };
+                    if let Some(choice) = sidecar::words::permissions::choice(&line, self.lang) {
+                        return Answer::Chose(choice);
+                    }
+                }
+            };
+            tokio::time::timeout(PATIENCE, read).await.unwrap_or(Answer::NoAnswer)
+        })
+    }
+}

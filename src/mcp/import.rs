@@ -1,0 +1,97 @@
+//! Brings in the servers people already set up for Claude Desktop, Cursor, LM Studio
+//! or Jan. All four keep them under `mcpServers`; Jan marks an off server `"active": false`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::config::{check_name, ConfigError, McpConfig};
+
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+pub struct ImportReport {
+    pub added: Vec<String>,
+    /// Already in Sidecar's file under that name: left as it is.
+    pub kept: Vec<String>,
+    /// Could not be taken, with why.
+    pub refused: Vec<(String, String)>,
+}
+
+/// Adds the servers of `from` that `into` does not have; never replaces one.
+pub fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
+    let mut report = ImportReport::default();
+    for (name, mut entry) in from.servers {
+        if into.servers.contains_key(&name) {
+            report.kept.push(name);
+            continue;
+        }
+        if let Err(error) = check_name(&name) {
+            report.refused.push((name, error.to_string()));
+            continue;
+        }
+        if entry.command.is_none() && entry.url.is_none() {
+            report.refused.push((name.clone(), ConfigError::NoTransport(name).to_string()));
+            continue;
+        }
+        if entry.other.remove("active") == Some(serde_json::Value::Bool(false)) {
+            entry.enabled = false;
+        }
+        into.servers.insert(name.clone(), entry);
+        report.added.push(name);
+    }
+    report
+}
+
+/// Where the other apps keep their server lists on this system, those that exist.
+pub fn known_files() -> Vec<PathBuf> {
+    let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return Vec::new() };
+    let config = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".config"));
+    [
+        config.join("Claude/claude_desktop_config.json"),
+        home.join("Library/Application Support/Claude/claude_desktop_config.json"),
+        home.join(".cursor/mcp.json"),
+        home.join(".lmstudio/mcp.json"),
+        config.join("Jan/data/mcp_config.json"),
+        home.join("Library/Application Support/Jan/data/mcp_config.json"),
+    ]
+    .into_iter()
+    .filter(|p| p.is_file())
+    .collect()
+}
+
+/// Reads another app's file and adds its servers to Sidecar's `mcp.json` at `ours`.
+pub fn import_file(ours: &Path, theirs: &Path) -> Result<ImportReport, ConfigError> {
+    let from = McpConfig::load(theirs)?;
+    let mut config = McpConfig::load(ours)?;
+    let report = merge(&mut config, from);
+    if !report.added.is_empty() {
+        config.save(ours)?;
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_of_another_app_are_added_beside_ours_and_never_replace_them() {
+        let mut ours: McpConfig = serde_json::from_str(r#"{"mcpServers":{"time":{"command":"uvx","args":["mcp-server-time"]}}}"#).unwrap();
+        // Jan's shape: `active` beside the usual keys.
+        let theirs: McpConfig = serde_json::from_str(
+            r#"{"mcpServers":{
+                "time":{"command":"npx","args":["other"]},
+                "fetch":{"command":"uvx","args":["mcp-server-fetch"],"active":false},
+                "bad name!":{"command":"x"},
+                "empty":{}
+            }}"#,
+        )
+        .unwrap();
+        let report = merge(&mut ours, theirs);
+        assert_eq!(report.added, ["fetch"]);
+        assert_eq!(report.kept, ["time"]);
+        assert_eq!(report.refused.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["bad name!", "empty"]);
+        assert_eq!(ours.servers["time"].args, ["mcp-server-time"]);
+        assert!(!ours.servers["fetch"].enabled);
+        assert!(!ours.servers["fetch"].other.contains_key("active"));
+    }
+}

@@ -1,0 +1,29 @@
+//! What a tool that acts is about to do, as the permission gate sees it.
+
+use serde::Serialize;
+
+use super::definition::ToolDefinition;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Action {
+    /// The MCP server's name in `mcp.json`, or `notes` for the notes folder.
+    pub server: String,
+    /// What the server is (its command and arguments, its URL, or the notes folder):
+    /// grants hold only while it stays the same.
+    pub identity: String,
+    pub definition: ToolDefinition,
+    /// The name the model called it by (`mcp__server__tool`), which the chat's chip shows.
+    pub called_as: String,
+}
+
+impl Action {
+    /// `server/tool`, as Settings and the CLI name a tool.
+    pub fn display_name(&self) -> String {
+        format!("{}/{}", self.server, self.definition.name)
+    }
+
+    /// What "Allow in this chat" remembers: this server, as it is, and this definition.
+    pub fn chat_key(&self) -> String {
+        format!("{}\n{}\n{}", self.server, self.identity, self.definition.pin())
+    }
+}

@@ -1,0 +1,126 @@
+//! How the user is asked: each process sets the front-end it has. The window shows a
+//! card (and the answer comes back through [`WindowQuestions::answer`]); the terminal
+//! asks on stdin; a process with no one to ask ([`Nobody`]) never allows.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::grant::Choice;
+use crate::events::{CoreEvent, EventBus};
+
+/// How long a question waits before it counts as Deny.
+pub const PATIENCE: Duration = Duration::from_secs(5 * 60);
+
+/// One question to the user: may this tool run with these arguments?
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Question {
+    pub id: u64,
+    pub server: String,
+    pub tool: String,
+    /// The model-facing name (`mcp__server__tool`), which the chat's chip shows.
+    pub called_as: String,
+    pub description: String,
+    /// The full arguments, as the tool would receive them.
+    pub arguments: Value,
+    /// What changed since the user last approved this tool; empty for a first ask.
+    pub changed: Vec<String>,
+    pub conversation_id: Option<i64>,
+}
+
+/// What came back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Chose(Choice),
+    /// Nobody answered within [`PATIENCE`].
+    NoAnswer,
+    /// This process has no one to ask (`sidecar ask` with no terminal).
+    NoOneToAsk,
+}
+
+pub type AnswerFuture<'a> = Pin<Box<dyn Future<Output = Answer> + Send + 'a>>;
+
+pub trait Asker: Send + Sync {
+    fn ask(&self, question: Question) -> AnswerFuture<'_>;
+}
+
+/// A process with no one to ask: nothing that needs permission runs.
+pub struct Nobody;
+
+impl Asker for Nobody {
+    fn ask(&self, _question: Question) -> AnswerFuture<'_> {
+        Box::pin(async { Answer::NoOneToAsk })
+    }
+}
+
+/// Questions shown in the window as cards, waiting for the user's click.
+pub struct WindowQuestions {
+    events: EventBus,
+    next_id: AtomicU64,
+    waiting: Mutex<BTreeMap<u64, (Question, oneshot::Sender<Choice>)>>,
+    patience: Duration,
+}
+
+impl WindowQuestions {
+    pub fn new(events: EventBus) -> Self {
+        Self::with_patience(events, PATIENCE)
+    }
+
+    pub fn with_patience(events: EventBus, patience: Duration) -> Self {
+        Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience }
+    }
+
+    /// Questions still waiting (a window opened late shows them).
+    pub fn waiting(&self) -> Vec<Question> {
+        self.waiting.lock().expect("questions lock").values().map(|(q, _)| q.clone()).collect()
+    }
+
+    /// The user's click. False when the question is no longer waiting.
+    pub fn answer(&self, id: u64, choice: Choice) -> bool {
+        let sender = self.waiting.lock().expect("questions lock").remove(&id);
+        let answered = sender.is_some_and(|(_, sender)| sender.send(choice).is_ok());
+        if answered {
+            self.events.publish(CoreEvent::PermissionSettled { id });
+        }
+        answered
+    }
+}
+
+impl Asker for WindowQuestions {
+    fn ask(&self, mut question: Question) -> AnswerFuture<'_> {
+        question.id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = question.id;
+        let (sender, receiver) = oneshot::channel();
+        self.waiting.lock().expect("questions lock").insert(id, (question.clone(), sender));
+        self.events.publish(CoreEvent::PermissionAsked { question });
+        Box::pin(async move {
+            // A turn stopped while asking drops this future: the card goes with it.
+            let _card = Card { questions: self, id };
+            match tokio::time::timeout(self.patience, receiver).await {
+                Ok(Ok(choice)) => Answer::Chose(choice),
+                _ => Answer::NoAnswer,
+            }
+        })
+    }
+}
+
+/// Takes a question's card down when its wait ends, however it ends.
+struct Card<'a> {
+    questions: &'a WindowQuestions,
+    id: u64,
+}
+
+impl Drop for Card<'_> {
+    fn drop(&mut self) {
+        if self.questions.waiting.lock().expect("questions lock").remove(&self.id).is_some() {
+            self.questions.events.publish(CoreEvent::PermissionSettled { id: self.id });
+        }
+    }
+}

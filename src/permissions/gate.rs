@@ -1,0 +1,149 @@
+//! The one door every tool that acts goes through: the policy decides from standing
+//! grants, the user is asked when it cannot, and their answer is kept as they chose.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use serde_json::Value;
+
+use super::action::Action;
+use super::asking::{Answer, Asker, Nobody, Question};
+use super::grant::{Choice, Grant, Pinned};
+use super::policy::{decide, Standing, Verdict};
+use crate::clock::Clock;
+use crate::store::{Store, StoreError};
+use crate::tools::CallScope;
+
+/// Why a tool did not run. The model reads this; the outcome names the tool.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    #[error("the user denied {tool}; do not call it again for this request, and tell the user it was not done")]
+    Denied { tool: String },
+    #[error("{tool} is denied in Sidecar's settings (Settings → Permissions); tell the user it was not done")]
+    StandingDenial { tool: String },
+    #[error("permission to run {tool} was not given: nobody answered the question in time; tell the user it was not done")]
+    NoAnswer { tool: String },
+    #[error("permission to run {tool} was not given: there was no one to ask here; it waited for permission, which the user can give in the app, in `sidecar chat`, or with `sidecar mcp allow`")]
+    NoOneToAsk { tool: String },
+    #[error("permission for {tool} could not be checked ({reason}), so it did not run")]
+    Unchecked { tool: String, reason: String },
+}
+
+pub struct PermissionGate {
+    store: Store,
+    clock: Clock,
+    asker: RwLock<Arc<dyn Asker>>,
+    /// What was allowed "in this chat", by chat; kept until Sidecar quits.
+    in_chat: Mutex<HashMap<i64, Vec<String>>>,
+    auto_read_only: AtomicBool,
+}
+
+impl PermissionGate {
+    /// A gate with no one to ask until a front-end sets its asker.
+    pub fn new(store: Store, clock: Clock) -> Self {
+        Self { store, clock, asker: RwLock::new(Arc::new(Nobody)), in_chat: Mutex::default(), auto_read_only: AtomicBool::new(false) }
+    }
+
+    pub fn set_asker(&self, asker: Arc<dyn Asker>) {
+        *self.asker.write().expect("asker lock") = asker;
+    }
+
+    /// Settings' switch: tools the server marks read-only run without asking.
+    pub fn set_auto_read_only(&self, on: bool) {
+        self.auto_read_only.store(on, Ordering::Relaxed);
+    }
+
+    /// Runs the policy; asks when it must. `Ok` means the call may run now.
+    #[tracing::instrument(skip_all, fields(server = %action.server, tool = %action.definition.name))]
+    pub async fn check(&self, action: &Action, arguments: &Value, scope: CallScope) -> Result<(), Refusal> {
+        let tool = action.display_name();
+        let unchecked = |e: StoreError| Refusal::Unchecked { tool: tool.clone(), reason: e.to_string() };
+        let changed = match self.verdict(action, scope.conversation_id).await.map_err(unchecked)? {
+            Verdict::Allowed => {
+                self.remember_definition(action, false).await.map_err(unchecked)?;
+                return Ok(());
+            }
+            Verdict::Denied => return Err(Refusal::StandingDenial { tool }),
+            Verdict::Ask { changed } => changed,
+        };
+        let question = Question {
+            id: 0,
+            server: action.server.clone(),
+            tool: action.definition.name.clone(),
+            called_as: action.called_as.clone(),
+            description: action.definition.description.clone(),
+            arguments: arguments.clone(),
+            changed: changed.iter().map(|c| c.to_string()).collect(),
+            conversation_id: scope.conversation_id,
+        };
+        let asker = self.asker.read().expect("asker lock").clone();
+        let choice = match asker.ask(question).await {
+            Answer::Chose(choice) => choice,
+            Answer::NoAnswer => return Err(Refusal::NoAnswer { tool }),
+            Answer::NoOneToAsk => return Err(Refusal::NoOneToAsk { tool }),
+        };
+        tracing::info!(?choice, "the user answered");
+        self.keep(action, choice, scope.conversation_id).await.map_err(unchecked)?;
+        if choice.allows() { Ok(()) } else { Err(Refusal::Denied { tool }) }
+    }
+
+    /// What the policy says now, without asking.
+    pub async fn verdict(&self, action: &Action, conversation_id: Option<i64>) -> Result<Verdict, StoreError> {
+        let grants = self.store.grants().list().await?;
+        let pins = self.store.grants().pins(&action.server).await?;
+        let chat_keys = conversation_id.and_then(|c| self.in_chat.lock().expect("chat grants lock").get(&c).cloned()).unwrap_or_default();
+        let standing = Standing { grants: &grants, pins: &pins, chat_keys: &chat_keys, auto_read_only: self.auto_read_only.load(Ordering::Relaxed) };
+        Ok(decide(action, &standing))
+    }
+
+    async fn keep(&self, action: &Action, choice: Choice, conversation_id: Option<i64>) -> Result<(), StoreError> {
+        let now = self.clock.now();
+        let grants = self.store.grants();
+        match choice {
+            Choice::Deny | Choice::AllowOnce => {}
+            Choice::AllowInChat => {
+                if let Some(chat) = conversation_id {
+                    self.in_chat.lock().expect("chat grants lock").entry(chat).or_default().push(action.chat_key());
+                }
+            }
+            Choice::AlwaysTool => grants.put(&action.server, &action.identity, Some(&action.definition.name), true, now).await?,
+            Choice::AlwaysServer => grants.put(&action.server, &action.identity, None, true, now).await?,
+        }
+        if choice.allows() {
+            // The user saw this definition (and what changed in it) and allowed it.
+            self.remember_definition(action, true).await?;
+        }
+        Ok(())
+    }
+
+    /// Records the definition a call ran with: the first one seen under a grant, or
+    /// (`approved`) the one the user just allowed.
+    async fn remember_definition(&self, action: &Action, approved: bool) -> Result<(), StoreError> {
+        if !approved {
+            let pins = self.store.grants().pins(&action.server).await?;
+            if pins.iter().any(|p| p.tool == action.definition.name && p.identity == action.identity) {
+                return Ok(());
+            }
+        }
+        let pinned = Pinned { identity: action.identity.clone(), tool: action.definition.name.clone(), pin: action.definition.pin(), definition: action.definition.clone() };
+        self.store.grants().approve(&action.server, &pinned, self.clock.now()).await
+    }
+
+    pub async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
+        self.store.grants().list().await
+    }
+
+    /// The CLI's and Settings' standing answers.
+    pub async fn set_standing(&self, server: &str, identity: &str, tool: Option<&str>, allow: bool) -> Result<(), StoreError> {
+        self.store.grants().put(server, identity, tool, allow, self.clock.now()).await
+    }
+
+    pub async fn revoke(&self, server: &str, tool: Option<&str>) -> Result<u64, StoreError> {
+        let mut chats = self.in_chat.lock().expect("chat grants lock");
+        let prefix = format!("{server}\n");
+        chats.values_mut().for_each(|keys| keys.retain(|k| !k.starts_with(&prefix)));
+        drop(chats);
+        self.store.grants().revoke(server, tool).await
+    }
+}

@@ -1,0 +1,17 @@
+//! Permission before every action: a tool that acts in the user's world (an MCP tool, a
+//! note tool that writes) runs only with the user's grant.
+//!
+//! `policy` decides from the standing grants alone (pure, property-tested); `gate`
+//! asks the user when the policy cannot decide, through the `asking` front-end of the
+//! process (a card in the window, the terminal, or no one), and records the answer.
+
+pub mod action;
+pub mod asking;
+pub mod definition;
+pub mod gate;
+pub mod grant;
+pub mod policy;
+
+pub use action::Action;
+pub use asking::{Answer, Asker, Question};
+pub use gate::{PermissionGate, Refusal};

@@ -1,0 +1,64 @@
+//! How Sidecar asks for permission where it cannot show buttons (the terminal, and
+//! later the phone), and the words it takes back as an answer.
+
+use super::Lang;
+use crate::permissions::grant::Choice;
+use crate::permissions::Question;
+
+/// The question, with the full arguments and the answers it understands.
+pub fn question(question: &Question, lang: Lang) -> String {
+    let arguments = serde_json::to_string_pretty(&question.arguments).unwrap_or_default();
+    let changed = question.changed.join(", ");
+    let (intro, was_changed, options) = match lang {
+        Lang::En => (
+            format!("Sidecar wants to run {} from the MCP server \"{}\" with:", question.tool, question.server),
+            format!("Its definition changed since you allowed it ({changed})."),
+            "[o]nce · [c]hat: allow in this chat · [t]ool: always this tool · [s]erver: always this server · [d]eny",
+        ),
+        Lang::Es => (
+            format!("Sidecar quiere ejecutar {} del servidor MCP «{}» con:", question.tool, question.server),
+            format!("Su definición cambió desde que lo permitiste ({changed})."),
+            "[u]na vez · [c]hat: permitir en este chat · [h]erramienta: siempre esta · [s]ervidor: siempre este servidor · [n]o",
+        ),
+    };
+    let changed = if question.changed.is_empty() { String::new() } else { format!("{was_changed}\n") };
+    format!("{intro}\n{arguments}\n{changed}{options}")
+}
+
+/// The answer typed back; `None` when it is not one of the words offered.
+pub fn choice(answer: &str, lang: Lang) -> Option<Choice> {
+    let word = answer.trim().to_lowercase();
+    let table: &[(&[&str], Choice)] = match lang {
+        Lang::En => &[
+            (&["o", "once", "y", "yes"], Choice::AllowOnce),
+            (&["c", "chat"], Choice::AllowInChat),
+            (&["t", "tool", "always"], Choice::AlwaysTool),
+            (&["s", "server"], Choice::AlwaysServer),
+            (&["d", "deny", "n", "no"], Choice::Deny),
+        ],
+        Lang::Es => &[
+            (&["u", "una", "una vez", "sí", "si"], Choice::AllowOnce),
+            (&["c", "chat"], Choice::AllowInChat),
+            (&["h", "herramienta", "siempre"], Choice::AlwaysTool),
+            (&["s", "servidor"], Choice::AlwaysServer),
+            (&["n", "no", "denegar"], Choice::Deny),
+        ],
+    };
+    table.iter().find(|(words, _)| words.contains(&word.as_str())).map(|(_, choice)| *choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_language_reads_its_own_answers_and_nothing_else_allows() {
+        assert_eq!(choice(" Once ", Lang::En), Some(Choice::AllowOnce));
+        assert_eq!(choice("s", Lang::En), Some(Choice::AlwaysServer));
+        assert_eq!(choice("sí", Lang::Es), Some(Choice::AllowOnce));
+        assert_eq!(choice("servidor", Lang::Es), Some(Choice::AlwaysServer));
+        assert_eq!(choice("no", Lang::Es), Some(Choice::Deny));
+        assert_eq!(choice("maybe", Lang::En), None);
+        assert_eq!(choice("", Lang::Es), None);
+    }
+}
