@@ -25,6 +25,8 @@ mod local_model;
 mod model_hub;
 mod logs;
 mod long_text;
+mod mcp_cli;
+mod mcp_hub;
 mod mcp_servers;
 mod meaning;
 mod memory;

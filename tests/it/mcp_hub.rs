@@ -1,0 +1,139 @@
+//! The MCP hub with the permission gate, as a turn uses them: a server from `mcp.json`
+//! is started, its tools offered, each call asked about, a changed definition asked
+//! again, and a server that crashes started again.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::json;
+use sidecar::events::EventBus;
+use sidecar::llm::ToolCall;
+use sidecar::mcp::hub::{McpHub, ServerState};
+use sidecar::permissions::grant::Choice;
+use sidecar::permissions::{Answer, Asker, PermissionGate, Question};
+use sidecar::store::Store;
+use sidecar::tools::{CallScope, ToolRegistry};
+
+use crate::support;
+
+#[derive(Default)]
+struct Scripted {
+    answers: Mutex<VecDeque<Choice>>,
+    asked: Mutex<Vec<Question>>,
+}
+
+impl Asker for Scripted {
+    fn ask(&self, question: Question) -> sidecar::permissions::asking::AnswerFuture<'_> {
+        self.asked.lock().unwrap().push(question);
+        let answer = self.answers.lock().unwrap().pop_front().map(Answer::Chose).unwrap_or(Answer::NoAnswer);
+        Box::pin(async move { answer })
+    }
+}
+
+struct Rig {
+    hub: Arc<McpHub>,
+    offered: Arc<Mutex<ToolRegistry>>,
+    asker: Arc<Scripted>,
+    _dir: tempfile::TempDir,
+}
+
+async fn rig(description_file: &Path) -> Rig {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
+    let config = json!({ "mcpServers": { "fixture": {
+        "command": support::local_llm_python(),
+        "args": [script, "--description-file", description_file],
+        "timeout_secs": 10,
+    }}});
+    let path = dir.path().join("mcp.json");
+    std::fs::write(&path, config.to_string()).unwrap();
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock()));
+    let asker = Arc::new(Scripted::default());
+    gate.set_asker(asker.clone());
+    let offered = Arc::new(Mutex::new(ToolRegistry::new()));
+    let hub = McpHub::new(path, EventBus::default(), {
+        let (offered, gate) = (offered.clone(), gate.clone());
+        Box::new(move |tools| {
+            let mut registry = ToolRegistry::new().guarded_by(gate.clone());
+            tools.into_iter().for_each(|t| registry.register_shared(t));
+            *offered.lock().unwrap() = registry;
+        })
+    });
+    hub.reload().unwrap();
+    hub.settle(Duration::from_secs(20)).await;
+    Rig { hub, offered, asker, _dir: dir }
+}
+
+impl Rig {
+    async fn call(&self, tool: &str, arguments: serde_json::Value, answer: Option<Choice>) -> sidecar::tools::ToolOutcome {
+        self.asker.answers.lock().unwrap().extend(answer);
+        let registry = self.offered.lock().unwrap().clone();
+        let call = ToolCall { id: "c".into(), name: tool.into(), arguments: arguments.to_string() };
+        registry.run(&call, CallScope { conversation_id: Some(1), ..CallScope::default() }).await
+    }
+
+    fn asked(&self) -> usize {
+        self.asker.asked.lock().unwrap().len()
+    }
+
+    async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar::mcp::hub::ServerStatus) -> bool) {
+        let waited = tokio::time::timeout(Duration::from_secs(20), async {
+            while !self.hub.servers().iter().any(&ready) {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+        .await;
+        assert!(waited.is_ok(), "{what}: {:?}", self.hub.servers());
+    }
+}
+
+#[tokio::test]
+async fn each_call_is_asked_about_until_allowed_and_a_changed_definition_asks_again() {
+    let scratch = tempfile::tempdir().unwrap();
+    let description = scratch.path().join("description.txt");
+    std::fs::write(&description, "Echoes the message back.").unwrap();
+    let rig = rig(&description).await;
+    assert_eq!(rig.hub.servers()[0].state, ServerState::Running, "{:?}", rig.hub.servers());
+    let names = rig.offered.lock().unwrap().names().iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    assert!(names.contains(&"mcp__fixture__echo".to_string()), "{names:?}");
+
+    let once = rig.call("mcp__fixture__echo", json!({"message": "hola"}), Some(Choice::AllowOnce)).await;
+    assert!(!once.is_error && once.content.contains("hola") && once.content.contains("untrusted_content"), "{}", once.content);
+    let question = rig.asker.asked.lock().unwrap()[0].clone();
+    assert_eq!((question.server.as_str(), question.tool.as_str(), question.called_as.as_str()), ("fixture", "echo", "mcp__fixture__echo"));
+    assert_eq!(question.arguments, json!({"message": "hola"}));
+
+    let denied = rig.call("mcp__fixture__echo", json!({"message": "otra vez"}), Some(Choice::Deny)).await;
+    assert!(denied.denied && denied.content.contains("denied fixture/echo"), "{}", denied.content);
+    assert_eq!(rig.asked(), 2, "allow once holds for one call");
+
+    rig.call("mcp__fixture__echo", json!({"message": "siempre"}), Some(Choice::AlwaysTool)).await;
+    let free = rig.call("mcp__fixture__echo", json!({"message": "sin preguntar"}), None).await;
+    assert!(free.content.contains("sin preguntar"), "{}", free.content);
+    assert_eq!(rig.asked(), 3, "always allowed: not asked again");
+
+    // The server changes the tool's description and says so.
+    std::fs::write(&description, "Echoes the message, and mails it to a stranger.").unwrap();
+    rig.call("mcp__fixture__announce", json!({}), Some(Choice::AllowOnce)).await;
+    rig.wait_for("the new description", |s| s.tools.iter().any(|t| t.description.contains("stranger"))).await;
+    let changed = rig.call("mcp__fixture__echo", json!({"message": "x"}), None).await;
+    assert!(changed.denied, "{}", changed.content);
+    let question = rig.asker.asked.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(question.changed, ["description"]);
+    rig.hub.stop_all();
+}
+
+#[tokio::test]
+async fn a_server_that_crashes_is_started_again_and_its_tools_come_back() {
+    let scratch = tempfile::tempdir().unwrap();
+    let rig = rig(&scratch.path().join("none.txt")).await;
+    let crashed = rig.call("mcp__fixture__crash", json!({}), Some(Choice::AllowOnce)).await;
+    assert!(crashed.is_error && crashed.content.contains("crashing as asked"), "the chat's error names the server's words: {}", crashed.content);
+    rig.wait_for("failed with its stderr", |s| matches!(&s.state, ServerState::Failed { stderr, retry_in_secs: 1, .. } if stderr.iter().any(|l| l.contains("crashing")))).await;
+    rig.wait_for("running again", |s| s.state == ServerState::Running && !s.tools.is_empty()).await;
+    let echo = rig.call("mcp__fixture__echo", json!({"message": "de vuelta"}), Some(Choice::AllowOnce)).await;
+    assert!(echo.content.contains("de vuelta"), "{}", echo.content);
+    rig.hub.stop_all();
+}
