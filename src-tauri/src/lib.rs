@@ -11,6 +11,7 @@ mod model_commands;
 mod notifier;
 mod preference_commands;
 mod proactive;
+mod tool_commands;
 mod tray;
 mod window;
 
@@ -45,6 +46,13 @@ pub fn run() {
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             crate::commands::say_errors_in(companion.preferences().lang());
             app.manage(companion.clone());
+            // Tools that act ask with a card in the chat; the MCP servers start now.
+            let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().clone()));
+            companion.permissions().set_asker(questions.clone());
+            app.manage(questions);
+            if let Err(error) = companion.mcp().reload() {
+                tracing::warn!(%error, "the MCP servers were not started");
+            }
             let hotkey = companion.preferences().hotkey();
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
@@ -196,6 +204,15 @@ pub fn run() {
             commands::unlink_whatsapp,
             commands::command_table,
             commands::time_zones,
+            tool_commands::mcp_servers,
+            tool_commands::mcp_add,
+            tool_commands::mcp_remove,
+            tool_commands::mcp_set_enabled,
+            tool_commands::mcp_import,
+            tool_commands::permission_questions,
+            tool_commands::answer_permission,
+            tool_commands::list_grants,
+            tool_commands::revoke_grant,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");
@@ -248,6 +265,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                     match &event {
                         sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } => tray::channel_alert(&app, title, body, *down),
                         sidecar::events::CoreEvent::ChannelWarning { title, body, .. } => tray::channel_warning(&app, title, body),
+                        sidecar::events::CoreEvent::PermissionAsked { question } if !window::is_visible(&app) => {
+                            let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
+                            tray::channel_warning(&app, &title, &body);
+                        }
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
                         sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}

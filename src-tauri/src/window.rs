@@ -18,12 +18,17 @@ pub fn show_main(app: &AppHandle) {
     }
 }
 
+/// Whether the user can see the main window now.
+pub fn is_visible(app: &AppHandle) -> bool {
+    app.get_webview_window(MAIN).is_some_and(|w| w.is_visible().unwrap_or(false) && !w.is_minimized().unwrap_or(false))
+}
+
 /// The hotkey's action: hide a visible window, show a hidden one.
 pub fn toggle_main(app: &AppHandle) {
     let Some(window) = app.get_webview_window(MAIN) else {
         return;
     };
-    if window.is_visible().unwrap_or(false) && !window.is_minimized().unwrap_or(false) {
+    if is_visible(app) {
         let _ = window.hide();
     } else {
         show_main(app);

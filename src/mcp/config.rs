@@ -27,6 +27,8 @@ pub enum ConfigError {
     NoTransport(String),
     #[error("the server \"{server}\" uses ${{{variable}}}, which is not set in the environment")]
     MissingVariable { server: String, variable: String },
+    #[error("\"{0}\" is not a command line (an empty line, or a quote left open)")]
+    BadCommandLine(String),
     #[error("a server name must be 1–40 letters, digits, '-' or '_' (got \"{0}\")")]
     BadName(String),
 }
@@ -77,6 +79,18 @@ pub enum Transport {
 impl ServerEntry {
     pub fn stdio(command: &str, args: &[String]) -> Self {
         Self { command: Some(command.to_string()), args: args.to_vec(), enabled: true, ..Self::default() }
+    }
+
+    /// A server from one typed line: an address, or a command with its arguments
+    /// (quoted as in a shell).
+    pub fn from_line(line: &str) -> Result<Self, ConfigError> {
+        let line = line.trim();
+        if line.starts_with("http://") || line.starts_with("https://") {
+            return Ok(Self::http(line));
+        }
+        let words = shlex::split(line).filter(|w| !w.is_empty()).ok_or_else(|| ConfigError::BadCommandLine(line.to_string()))?;
+        let (command, args) = words.split_first().ok_or_else(|| ConfigError::BadCommandLine(line.to_string()))?;
+        Ok(Self::stdio(command, args))
     }
 
     pub fn http(url: &str) -> Self {
@@ -205,6 +219,16 @@ mod tests {
 
     fn env(name: &str) -> Option<String> {
         (name == "TOKEN").then(|| "s3cret".to_string())
+    }
+
+    #[test]
+    fn a_typed_line_is_split_as_a_shell_would_or_refused() {
+        let entry = ServerEntry::from_line(r#"npx -y @modelcontextprotocol/server-filesystem "/home/ana/My Notes""#).unwrap();
+        assert_eq!(entry.command.as_deref(), Some("npx"));
+        assert_eq!(entry.args, ["-y", "@modelcontextprotocol/server-filesystem", "/home/ana/My Notes"]);
+        assert_eq!(ServerEntry::from_line(" https://mcp.example.com/mcp ").unwrap().url.as_deref(), Some("https://mcp.example.com/mcp"));
+        assert!(matches!(ServerEntry::from_line("uvx \"open"), Err(ConfigError::BadCommandLine(_))));
+        assert!(matches!(ServerEntry::from_line("  "), Err(ConfigError::BadCommandLine(_))));
     }
 
     #[test]

@@ -55,6 +55,9 @@ struct Running {
 }
 
 pub struct McpHub {
+    /// Supervisors run here, whichever thread asks for a reload (the desktop's IPC
+    /// commands come from its main thread, outside the runtime).
+    runtime: tokio::runtime::Handle,
     path: PathBuf,
     events: EventBus,
     servers: Mutex<BTreeMap<String, Running>>,
@@ -62,8 +65,9 @@ pub struct McpHub {
 }
 
 impl McpHub {
+    /// Must be called inside the runtime the servers will run on.
     pub fn new(path: PathBuf, events: EventBus, on_tools: ToolsChanged) -> Arc<Self> {
-        Arc::new(Self { path, events, servers: Mutex::default(), on_tools })
+        Arc::new(Self { runtime: tokio::runtime::Handle::current(), path, events, servers: Mutex::default(), on_tools })
     }
 
     pub fn config_path(&self) -> &std::path::Path {
@@ -92,7 +96,7 @@ impl McpHub {
             let status = ServerStatus { name: name.clone(), summary: entry.summary(), enabled: entry.enabled, state, tools: Vec::new() };
             servers.insert(name.clone(), Running { status, slot: slot.clone(), identity: entry.identity(), stop: stop.clone() });
             if entry.enabled {
-                tokio::spawn(self.clone().supervise(name.clone(), entry.clone(), slot, stop));
+                self.runtime.spawn(self.clone().supervise(name.clone(), entry.clone(), slot, stop));
             }
         }
         drop(servers);

@@ -140,10 +140,8 @@ impl PermissionGate {
     }
 
     pub async fn revoke(&self, server: &str, tool: Option<&str>) -> Result<u64, StoreError> {
-        let mut chats = self.in_chat.lock().expect("chat grants lock");
         let prefix = format!("{server}\n");
-        chats.values_mut().for_each(|keys| keys.retain(|k| !k.starts_with(&prefix)));
-        drop(chats);
+        self.in_chat.lock().expect("chat grants lock").values_mut().for_each(|keys| keys.retain(|k| !k.starts_with(&prefix)));
         self.store.grants().revoke(server, tool).await
     }
 }

@@ -25,6 +25,14 @@ pub fn question(question: &Question, lang: Lang) -> String {
     format!("{intro}\n{arguments}\n{changed}{options}")
 }
 
+/// The notification shown when the window is hidden and a tool waits.
+pub fn notification(question: &Question, lang: Lang) -> (String, String) {
+    match lang {
+        Lang::En => ("Sidecar asks for permission".into(), format!("May it run {} ({})? Open Sidecar to answer.", question.tool, question.server)),
+        Lang::Es => ("Sidecar pide permiso".into(), format!("¿Puede ejecutar {} ({})? Abre Sidecar para responder.", question.tool, question.server)),
+    }
+}
+
 /// The answer typed back; `None` when it is not one of the words offered.
 pub fn choice(answer: &str, lang: Lang) -> Option<Choice> {
     let word = answer.trim().to_lowercase();

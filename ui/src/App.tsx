@@ -7,6 +7,7 @@ import { ContinueBanner } from "./components/ContinueBanner";
 import { PlanPanel } from "./components/PlanPanel";
 import { QueuedList } from "./components/QueuedList";
 import { FactSuggestions } from "./components/FactSuggestions";
+import { PermissionCards } from "./components/PermissionCards";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
@@ -236,6 +237,7 @@ export function App() {
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <QueuedList items={state.queued} onCancel={cancelQueued} />
+          <PermissionCards />
           <FactSuggestions />
           <Composer ref={composer} busy={state.streaming !== null} onSend={send} onStop={stop} />
           </div>

@@ -126,7 +126,10 @@ export type CoreEvent =
   | { type: "queue"; items: QueuedMessage[] }
   | { type: "delta"; conversation_id: number; text: string }
   | { type: "tool_started"; conversation_id: number; call_id: string; name: string; arguments: string }
-  | { type: "tool_finished"; conversation_id: number; call_id: string; name: string; is_error: boolean; result: string }
+  | { type: "tool_finished"; conversation_id: number; call_id: string; name: string; is_error: boolean; denied?: boolean; result: string }
+  | { type: "permission_asked"; question: PermissionQuestion }
+  | { type: "permission_settled"; id: number }
+  | { type: "mcp_servers"; servers: McpServer[] }
   | { type: "notice"; conversation_id: number; notice: Notice }
   | {
       type: "turn_finished";
@@ -153,6 +156,58 @@ export type CoreEvent =
   | { type: "facts_noticed"; conversation_id: number; message_id: number; suggestions: { text: string; category: Category }[]; saved: boolean }
   | ({ type: "model_status" } & ModelStatus)
   | ({ type: "model_download" } & DownloadState);
+
+/** A tool that acts waits for the user's answer (a card in the chat). */
+export interface PermissionQuestion {
+  id: number;
+  server: string;
+  tool: string;
+  called_as: string;
+  description: string;
+  /** The full arguments, as the tool would receive them. */
+  arguments: unknown;
+  /** What changed since the user last allowed this tool; empty for a first ask. */
+  changed: string[];
+  conversation_id: number | null;
+}
+
+export type PermissionChoice = "allow_once" | "allow_in_chat" | "always_tool" | "always_server" | "deny";
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: unknown;
+  read_only: boolean;
+}
+
+export type McpServerState =
+  | { state: "off" }
+  | { state: "starting" }
+  | { state: "running" }
+  | { state: "failed"; error: string; stderr: string[]; retry_in_secs: number };
+
+export type McpServer = { name: string; summary: string; enabled: boolean; tools: ToolDefinition[] } & McpServerState;
+
+export interface McpView {
+  config_path: string;
+  servers: McpServer[];
+}
+
+export interface McpImportReport {
+  added: string[];
+  kept: string[];
+  refused: [string, string][];
+}
+
+/** A standing answer: a tool (or, with `tool` null, every tool of a server) allowed or denied. */
+export interface Grant {
+  id: number;
+  server: string;
+  identity: string;
+  tool: string | null;
+  allow: boolean;
+  created_at: string;
+}
 
 /** What a failed command rejects with. */
 export interface CommandError {
@@ -892,6 +947,15 @@ export const api = {
   unpairTelegram: (chat: number) => invoke<ChannelsView>("unpair_telegram", { chat }),
   setWhatsappEnabled: (enabled: boolean) => invoke<ChannelsView>("set_whatsapp_enabled", { enabled }),
   unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
+  mcpServers: () => invoke<McpView>("mcp_servers"),
+  mcpAdd: (name: string, line: string) => invoke<McpView>("mcp_add", { name, line }),
+  mcpRemove: (name: string) => invoke<McpView>("mcp_remove", { name }),
+  mcpSetEnabled: (name: string, enabled: boolean) => invoke<McpView>("mcp_set_enabled", { name, enabled }),
+  mcpImport: () => invoke<[string, McpImportReport][]>("mcp_import"),
+  permissionQuestions: () => invoke<PermissionQuestion[]>("permission_questions"),
+  answerPermission: (id: number, choice: PermissionChoice) => invoke<boolean>("answer_permission", { id, choice }),
+  listGrants: () => invoke<Grant[]>("list_grants"),
+  revokeGrant: (server: string, tool: string | null) => invoke<Grant[]>("revoke_grant", { server, tool }),
   listChats: (query: string | null = null) => invoke<ChatListView>("list_chats", { query }),
   openChat: (id: number) => invoke<void>("open_chat", { id }),
   openChatAt: (messageId: number) => invoke<number>("open_chat_at", { messageId }),

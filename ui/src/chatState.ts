@@ -9,6 +9,17 @@ export interface ToolChip {
   arguments: string;
   result: string | null;
   isError: boolean;
+  /** The user did not allow it: it never ran. */
+  denied?: boolean;
+}
+
+/** A stored tool result the permission gate wrote: the call never ran. */
+export function wasDenied(content: string): boolean {
+  try {
+    return JSON.parse(content)?.permission === "not given";
+  } catch {
+    return false;
+  }
 }
 
 /** A message as shown. */
@@ -44,7 +55,7 @@ export type ChatAction =
   | { type: "retry" }
   | { type: "delta"; text: string }
   | { type: "tool_started"; id: string; name: string; arguments: string }
-  | { type: "tool_finished"; id: string; result: string; isError: boolean }
+  | { type: "tool_finished"; id: string; result: string; isError: boolean; denied?: boolean }
   | { type: "notice"; notice: Notice }
   | { type: "finished"; outcome: TurnOutcome }
   | { type: "failed"; error: CommandError }
@@ -87,6 +98,7 @@ export function foldHistory(messages: Message[]): ShownMessage[] {
       if (chip) {
         chip.result = m.content;
         chip.isError = Boolean(m.is_error);
+        if (wasDenied(m.content)) chip.denied = true;
       }
     } else if (m.role === "assistant") {
       // A stopped turn with nothing streamed leaves an empty reply: nothing to show.
@@ -204,7 +216,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "tool_finished":
       return updateStreaming(state, (s) => ({
         ...s,
-        tools: s.tools.map((t) => (t.id === action.id ? { ...t, result: action.result, isError: action.isError } : t)),
+        tools: s.tools.map((t) => (t.id === action.id ? { ...t, result: action.result, isError: action.isError, denied: action.denied } : t)),
       }));
     case "notice":
       return updateStreaming(state, (s) =>

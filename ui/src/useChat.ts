@@ -39,7 +39,7 @@ export function useChat() {
       if (event.type === "tool_started")
         dispatch({ type: "tool_started", id: event.call_id, name: event.name, arguments: event.arguments });
       if (event.type === "tool_finished")
-        dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error });
+        dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error, denied: event.denied });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
       if (event.type === "queue") dispatch({ type: "queue", items: event.items });
       if (event.type === "turn_started" && event.dequeued !== undefined)

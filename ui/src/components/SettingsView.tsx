@@ -9,8 +9,9 @@ import { ModelsSettings } from "./ModelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 import { ProvidersSettings } from "./ProvidersSettings";
 import { SearchSettings } from "./SearchSettings";
+import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "meaning", "data", "proactivity", "channels", "logs"] as const;
+const SECTIONS = ["desktop", "providers", "models", "search", "tools", "permissions", "meaning", "data", "proactivity", "channels", "logs"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -22,6 +23,8 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     providers: t.providersTitle,
     models: t.modelsTitle,
     search: t.searchTitle,
+    tools: t.toolsTitle,
+    permissions: t.permissionsTitle,
     meaning: t.meaningTitle,
     data: t.dataTitle,
     proactivity: t.proactiveTitle,
@@ -81,6 +84,8 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   providers: () => <ProvidersSettings />,
   models: () => <ModelsSettings />,
   search: () => <SearchSettings />,
+  tools: () => <ToolsSettings />,
+  permissions: () => <PermissionsSettings />,
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
   proactivity: () => <ProactivitySettings />,

@@ -16,16 +16,17 @@ export function ToolChips({ tools }: { tools: ToolChip[] }) {
   return (
     <div className="tool-chips" data-testid="tool-chips">
       {tools.map((tool) => {
-        const state = tool.result === null ? "running" : tool.isError ? "error" : "done";
+        const state = tool.result === null ? "running" : tool.denied ? "denied" : tool.isError ? "error" : "done";
         return (
           <details key={tool.id} className={`tool-chip ${state}`} data-testid="tool-chip" data-state={state}>
             <summary>
               <span className="tool-icon" aria-hidden>
-                {state === "running" ? "⋯" : state === "error" ? "!" : "✓"}
+                {{ running: "⋯", error: "!", denied: "⊘", done: "✓" }[state]}
               </span>
               <code>{tool.name}</code>
               {state === "running" && <span className="tool-state">{t.toolRunning}</span>}
               {state === "error" && <span className="tool-state">{t.toolFailed}</span>}
+              {state === "denied" && <span className="tool-state">{t.toolDenied}</span>}
             </summary>
             <div className="tool-detail">
               <div className="label">{t.toolArguments}</div>

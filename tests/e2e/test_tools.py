@@ -1,0 +1,78 @@
+"""The real app with an MCP server added in Settings: the chat asks before each call,
+Allow once runs it, Deny does not, and Settings → Permissions revokes what was allowed."""
+import sys
+from pathlib import Path
+
+from conftest import ARTIFACTS, wait_until
+from scripted_llm import ScriptedLlm, text_reply, tool_reply
+
+FIXTURE = Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py"
+ECHO = ("mcp__fixture__echo", '{"message": "hola desde el chat"}')
+
+
+def write_settings(path, url):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{url}"\nmodel = "gpt-4o-mini"\n'
+                    '[llm]\nmax_retries = 0\n[user]\ntimezone = "Europe/Madrid"\n')
+    return path
+
+
+def ask(session, text):
+    session.tap("[data-testid=nav-chat]")
+    composer = session.wait_for("[data-testid=composer]")
+    session.send_keys(composer, text + "\ue007")
+    return session.wait_for("[data-testid=permission-card]", 30)
+
+
+def chip_states(session):
+    return session.script(
+        "return Array.from(document.querySelectorAll('[data-testid=tool-chip]')).map(e => e.dataset.state)")
+
+
+def test_a_server_added_in_settings_asks_before_each_call_and_its_grant_can_be_revoked(desktop, tmp_path):
+    llm = ScriptedLlm([
+        tool_reply(("call_1", *ECHO)), text_reply("It echoed."),
+        tool_reply(("call_2", *ECHO)), text_reply("I did not run it."),
+        tool_reply(("call_3", *ECHO)), text_reply("Done, and I will not ask again."),
+    ])
+    config = write_settings(tmp_path / "config" / "settings.toml", llm.base_url)
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.settings("tools")
+        session.wait_for("[data-testid=mcp-none]")
+        session.send_keys(session.find("[data-testid=mcp-name]"), "fixture")
+        session.send_keys(session.find("[data-testid=mcp-line]"), f"{sys.executable} {FIXTURE}")
+        session.tap("[data-testid=mcp-add]")
+        wait_until(lambda: "Running · 4 tools" in " ".join(session.texts("[data-testid=mcp-state]")), 30,
+                   "the server did not start")
+        assert (config.parent / "mcp.json").exists()
+        session.screenshot(str(ARTIFACTS / "tools-settings.png"))
+
+        card = ask(session, "Echo this, please")
+        assert "Sidecar wants to run echo from fixture" in session.text(card)
+        assert '"message": "hola desde el chat"' in session.texts("[data-testid=permission-arguments]")[0]
+        session.screenshot(str(ARTIFACTS / "permission-card.png"))
+        session.tap("[data-testid=permission-allow_once]")
+        wait_until(lambda: chip_states(session) == ["done"], 30, "allowed once, the tool ran")
+        session.wait_for("[data-testid=message-assistant]", 30)
+        wait_until(lambda: len(llm.requests) == 2, 10, "the result went back to the model")
+        assert "hola desde el chat" in llm.requests[1]["messages"][-1]["content"]
+
+        ask(session, "Again")
+        session.tap("[data-testid=permission-deny]")
+        wait_until(lambda: chip_states(session)[-1:] == ["denied"], 30, "the denied call shows as denied")
+        wait_until(lambda: len(llm.requests) == 4, 10, "the model was told")
+        assert "denied fixture/echo" in llm.requests[3]["messages"][-1]["content"]
+
+        ask(session, "Once more, and always")
+        session.tap("[data-testid=permission-always_tool]")
+        wait_until(lambda: chip_states(session)[-1:] == ["done"], 30, "always allowed, it ran")
+
+        session.settings("permissions")
+        grant = session.wait_for("[data-testid=grant]")
+        assert "fixture / echo · allowed" in session.text(grant), session.text(grant)
+        session.tap("[data-testid=grant-revoke]")
+        session.wait_for("[data-testid=grants-none]", 10)
+    finally:
+        desktop.close(session)
+        llm.close()
