@@ -6,6 +6,7 @@
 //! `hub` keeps the servers running.
 
 pub mod config;
+pub mod http;
 pub mod hub;
 pub mod import;
 pub mod launch;

@@ -1,4 +1,5 @@
-//! One live connection to an MCP server. The only module that knows `rmcp`: the rest of
+//! One live connection to an MCP server, started as a command (stdio) or reached at an
+//! address (streamable HTTP). With `http`, the only module that knows `rmcp`: the rest of
 //! Sidecar sees [`ToolDefinition`]s, calls, and errors in its own words.
 
 use std::collections::VecDeque;
@@ -7,7 +8,10 @@ use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ContentBlock, ProtocolVersion};
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use std::collections::HashMap;
+use http::{HeaderName, HeaderValue};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -15,6 +19,7 @@ use tokio::sync::watch;
 
 use super::config::Transport;
 use crate::permissions::definition::ToolDefinition;
+use super::http::McpHttp;
 use super::launch;
 
 /// How many of a server's last stderr lines are kept to explain a failure.
@@ -32,8 +37,6 @@ pub enum SessionError {
     Closed { reason: String, stderr: Vec<String> },
     #[error("the server answered with an error: {0}")]
     Protocol(String),
-    #[error("remote (HTTP) MCP servers are not supported yet; use a server started by a command")]
-    RemoteUnsupported,
 }
 
 fn stderr_suffix(stderr: &[String]) -> String {
@@ -77,26 +80,39 @@ impl Session {
     /// Starts the server and completes the handshake within `timeout`.
     #[tracing::instrument(skip_all, fields(timeout_secs = timeout.as_secs()))]
     pub async fn start(transport: &Transport, timeout: Duration) -> Result<Self, SessionError> {
-        let Transport::Stdio { command, args, env, cwd } = transport else {
-            return Err(SessionError::RemoteUnsupported);
-        };
-        let program = launch::resolve(command).ok_or_else(|| SessionError::MissingCommand(command.clone()))?;
-        let mut process = tokio::process::Command::new(program);
-        process.args(args).envs(env).env("PATH", launch::search_path()).kill_on_drop(true);
-        if let Some(cwd) = cwd {
-            process.current_dir(cwd);
-        }
-        let (child, stderr_pipe) = TokioChildProcess::builder(process)
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| SessionError::Spawn(e.to_string()))?;
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        if let Some(pipe) = stderr_pipe {
-            tokio::spawn(keep_tail(pipe, stderr.clone()));
-        }
         let (sender, tools_changed) = watch::channel(0);
-        let handshake = Listener { tools_changed: sender }.serve(child);
-        let service = match tokio::time::timeout(timeout, handshake).await {
+        let listener = Listener { tools_changed: sender };
+        let handshake = match transport {
+            Transport::Stdio { command, args, env, cwd } => {
+                let program = launch::resolve(command).ok_or_else(|| SessionError::MissingCommand(command.clone()))?;
+                let mut process = tokio::process::Command::new(program);
+                process.args(args).envs(env).env("PATH", launch::search_path()).kill_on_drop(true);
+                if let Some(cwd) = cwd {
+                    process.current_dir(cwd);
+                }
+                let (child, stderr_pipe) = TokioChildProcess::builder(process)
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(|e| SessionError::Spawn(e.to_string()))?;
+                if let Some(pipe) = stderr_pipe {
+                    tokio::spawn(keep_tail(pipe, stderr.clone()));
+                }
+                tokio::time::timeout(timeout, listener.serve(child)).await
+            }
+            Transport::Http { url, headers } => {
+                let headers = headers
+                    .iter()
+                    .map(|(name, value)| Ok((HeaderName::try_from(name.as_str())?, HeaderValue::try_from(value.as_str())?)))
+                    .collect::<Result<HashMap<_, _>, Box<dyn std::error::Error>>>()
+                    .map_err(|e| SessionError::Spawn(format!("a header is not valid: {e}")))?;
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(headers);
+                let client = reqwest::Client::builder().connect_timeout(timeout).user_agent("Sidecar").build().map_err(|e| SessionError::Spawn(e.to_string()))?;
+                let http = StreamableHttpClientTransport::with_client(McpHttp(client), config);
+                tokio::time::timeout(timeout, listener.serve(http)).await
+            }
+        };
+        let service = match handshake {
             Ok(Ok(service)) => service,
             Ok(Err(error)) => {
                 // Give the stderr reader a moment: a server that exits at once says why there.

@@ -45,6 +45,41 @@ fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value
     value.as_object().unwrap().clone()
 }
 
+/// A free loopback port, for a server that listens where it is told.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[tokio::test]
+async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() {
+    let port = free_port();
+    let program = root().join("tests/mcp/node_modules/.bin/mcp-server-everything");
+    let mut server = tokio::process::Command::new(program).arg("streamableHttp").env("PORT", port.to_string()).kill_on_drop(true).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let transport = Transport::Http { url, headers: [("X-Sidecar-Test".to_string(), "yes".to_string())].into() };
+    let started = Instant::now();
+    let session = loop {
+        match Session::start(&transport, Duration::from_secs(10)).await {
+            Ok(session) => break session,
+            Err(_) if started.elapsed() < Duration::from_secs(20) => tokio::time::sleep(Duration::from_millis(200)).await,
+            Err(error) => panic!("{error}"),
+        }
+    };
+    let tools = session.tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
+    let result = session.call("echo", object(json!({"message": "por HTTP"}))).await.unwrap();
+    assert!(result.text.contains("por HTTP") && !result.is_error, "{result:?}");
+    session.stop().await;
+    server.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_address_nobody_answers_is_a_clear_error() {
+    let transport = Transport::Http { url: format!("http://127.0.0.1:{}/mcp", free_port()), headers: Default::default() };
+    let error = Session::start(&transport, Duration::from_secs(5)).await.err().expect("nobody listens");
+    assert!(matches!(error, SessionError::Closed { .. } | SessionError::Timeout { .. }), "{error:?}");
+}
+
 #[tokio::test]
 async fn the_reference_server_lists_its_tools_and_echoes() {
     let session = Session::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30)).await.unwrap();
