@@ -157,3 +157,39 @@ async fn a_server_that_says_its_tools_changed_is_heard_and_the_new_definition_re
     assert_ne!(after.pin(), before.pin());
     assert_eq!(after.changes_from(&before), ["description"]);
 }
+
+/// The MCP client conformance scenarios (`@modelcontextprotocol/conformance`) for the
+/// handshake and tools, driving `examples/mcp_conformance_client.rs` over HTTP.
+#[test]
+fn the_client_passes_the_conformance_scenarios_for_initialize_and_tools() {
+    let examples = std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().join("examples");
+    let client = examples.join("mcp_conformance_client");
+    assert!(client.exists(), "{} is built by cargo test", client.display());
+    let runner = root().join("tests/mcp/node_modules/.bin/conformance");
+    let results = tempfile::tempdir().unwrap();
+    for scenario in ["initialize", "tools_call"] {
+        let out = std::process::Command::new(&runner)
+            .args(["client", "--command", client.to_str().unwrap(), "--scenario", scenario])
+            .current_dir(results.path())
+            .output()
+            .unwrap();
+        // The runner reports on stderr.
+        let said = plain(&format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+        let tail: String = said.chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
+        assert!(out.status.success() && said.contains("OVERALL: PASSED"), "{scenario} ({}): …{tail}", out.status);
+    }
+}
+
+/// Text without terminal colour codes.
+fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| c.is_ascii_alphabetic());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
