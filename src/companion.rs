@@ -114,6 +114,8 @@ pub struct Companion {
     mcp: Arc<crate::mcp::hub::McpHub>,
     /// Permission before every tool that acts.
     permissions: Arc<crate::permissions::PermissionGate>,
+    /// Settings → Notes: the folder the note tools work in.
+    notes: Arc<crate::notes::setup::NotesSetup>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
 }
@@ -226,15 +228,18 @@ impl Companion {
             brain,
             noticing: noticing.clone(),
         }, tools.clone()));
-        let mcp = {
+        let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();
-            let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
-            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| {
-                let mut all = tools.clone();
-                offered.into_iter().for_each(|tool| all.register_shared(tool));
-                conversation.set_tools(all);
-            }))
+            Box::new(move |offered| conversation.set_tools(offered))
+        }));
+        let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
+        let mcp = {
+            let board = board.clone();
+            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| board.set("mcp", offered)))
         };
+        let tool_settings = models.settings().tools.clone();
+        permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
+        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
         let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         let (local, caller) = CallSource::new(options.channel, clock.clone());
@@ -266,6 +271,7 @@ impl Companion {
             config_path: options.config_path,
             mcp,
             permissions,
+            notes,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
@@ -327,6 +333,19 @@ impl Companion {
 
     pub fn permissions(&self) -> &Arc<crate::permissions::PermissionGate> {
         &self.permissions
+    }
+
+    pub fn notes(&self) -> &Arc<crate::notes::setup::NotesSetup> {
+        &self.notes
+    }
+
+    /// Settings' switch: tools that only read run without asking; saved in settings.toml.
+    pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_auto_allow_read_only(path, on).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        self.permissions.set_auto_read_only(on);
+        Ok(())
     }
 
     pub fn context(&self) -> &Arc<ContextService> {

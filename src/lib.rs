@@ -29,6 +29,7 @@ pub mod meaning;
 pub mod memo;
 pub mod logging;
 pub mod mcp;
+pub mod notes;
 pub mod permissions;
 pub mod model;
 pub mod offline;

@@ -173,6 +173,26 @@ pub fn save_embeddings(path: &Path, backend: crate::settings::memory::Embeddings
     })
 }
 
+/// Sets or clears `[tools] notes_folder`, the folder the note tools work in.
+pub fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["tools"]);
+        match folder {
+            Some(folder) => table["notes_folder"] = value(folder.display().to_string()),
+            None => {
+                table.remove("notes_folder");
+            }
+        }
+    })
+}
+
+/// Sets `[tools] auto_allow_read_only`: tools that only read run without asking.
+pub fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        table_at(doc, &["tools"])["auto_allow_read_only"] = value(on);
+    })
+}
+
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

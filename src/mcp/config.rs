@@ -29,7 +29,7 @@ pub enum ConfigError {
     MissingVariable { server: String, variable: String },
     #[error("\"{0}\" is not a command line (an empty line, or a quote left open)")]
     BadCommandLine(String),
-    #[error("a server name must be 1–40 letters, digits, '-' or '_' (got \"{0}\")")]
+    #[error("a server name must be 1–40 letters, digits, '-' or '_', and not \"notes\" (got \"{0}\")")]
     BadName(String),
 }
 
@@ -197,7 +197,8 @@ impl McpConfig {
 
 /// Names become part of the tool names the model sees, so they stay plain.
 pub fn check_name(name: &str) -> Result<(), ConfigError> {
-    let plain = (1..=40).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    // `notes` is the notes folder's own name in permissions.
+    let plain = (1..=40).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && name != "notes";
     if plain {
         Ok(())
     } else {

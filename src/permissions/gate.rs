@@ -54,6 +54,10 @@ impl PermissionGate {
         self.auto_read_only.store(on, Ordering::Relaxed);
     }
 
+    pub fn auto_read_only(&self) -> bool {
+        self.auto_read_only.load(Ordering::Relaxed)
+    }
+
     /// Runs the policy; asks when it must. `Ok` means the call may run now.
     #[tracing::instrument(skip_all, fields(server = %action.server, tool = %action.definition.name))]
     pub async fn check(&self, action: &Action, arguments: &Value, scope: CallScope) -> Result<(), Refusal> {

@@ -355,6 +355,10 @@ pub struct ToolSettings {
     pub web_search: WebSearchSettings,
     pub read_url: ReadUrlSettings,
     pub weather: WeatherSettings,
+    /// The folder the note tools read and write (an Obsidian vault works).
+    pub notes_folder: Option<PathBuf>,
+    /// Tools that only read (notes, and MCP tools marked read-only) run without asking.
+    pub auto_allow_read_only: bool,
 }
 
 /// The offline default model, used when no provider is configured.

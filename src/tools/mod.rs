@@ -7,6 +7,7 @@
 
 pub mod plan;
 pub mod address_table;
+pub mod board;
 pub mod duckduckgo;
 pub mod read_url;
 pub mod reminders;

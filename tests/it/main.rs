@@ -31,6 +31,7 @@ mod mcp_servers;
 mod meaning;
 mod memory;
 mod message_actions;
+mod notes;
 mod offline_fallback;
 mod permissions;
 mod plans;

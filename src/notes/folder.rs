@@ -1,0 +1,266 @@
+//! Reads and writes inside one folder, and nowhere else: `..`, absolute paths, links
+//! that lead out and device files are refused before anything is touched. Writes are
+//! atomic, and a note changed on disk since it was last read is not overwritten.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// The longest note read whole; longer ones are refused rather than cut silently.
+const MAX_NOTE_BYTES: u64 = 2 * 1024 * 1024;
+/// A plain scan stops after this many files (a vault larger than this wants the index).
+const SCAN_LIMIT: usize = 5_000;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotesError {
+    #[error("\"{0}\" is outside the notes folder; use a path inside it, like \"Projects/plan.md\"")]
+    Outside(String),
+    #[error("\"{0}\" does not exist in the notes folder")]
+    Missing(String),
+    #[error("\"{0}\" already exists; choose another name or append to it")]
+    Exists(String),
+    #[error("\"{0}\" is not a note (only Markdown and text files are notes)")]
+    NotANote(String),
+    #[error("\"{0}\" changed on disk since it was read; read it again before changing it")]
+    ChangedOnDisk(String),
+    #[error("\"{0}\" is larger than 2 MB; open it in an editor instead")]
+    TooLarge(String),
+    #[error("the notes folder could not be used: {0}")]
+    Io(String),
+}
+
+fn io(error: std::io::Error) -> NotesError {
+    NotesError::Io(error.to_string())
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entry {
+    pub path: String,
+    pub folder: bool,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Found {
+    pub path: String,
+    /// The matching lines, trimmed.
+    pub lines: Vec<String>,
+}
+
+pub struct NotesFolder {
+    root: PathBuf,
+    /// What each note held when it was last read or written here (SHA-256).
+    seen: Mutex<HashMap<PathBuf, String>>,
+}
+
+fn digest(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+fn is_note(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref(), Some("md" | "markdown" | "txt"))
+}
+
+impl NotesFolder {
+    pub fn open(root: &Path) -> Result<Self, NotesError> {
+        let root = root.canonicalize().map_err(|_| NotesError::Missing(root.display().to_string()))?;
+        if !root.is_dir() {
+            return Err(NotesError::NotANote(root.display().to_string()));
+        }
+        Ok(Self { root, seen: Mutex::default() })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The real path of `relative`, proven to be inside the folder. The deepest part
+    /// that exists is resolved (links included) and must stay inside; what does not
+    /// exist yet can only be plain names below it.
+    pub fn resolve(&self, relative: &str) -> Result<PathBuf, NotesError> {
+        let outside = || NotesError::Outside(relative.to_string());
+        let given = Path::new(relative.trim());
+        if given.as_os_str().is_empty() {
+            return Ok(self.root.clone());
+        }
+        if given.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+            return Err(outside());
+        }
+        let mut existing = self.root.clone();
+        let mut rest = Vec::new();
+        for part in given.components() {
+            let next = existing.join(part);
+            if rest.is_empty() && std::fs::symlink_metadata(&next).is_ok() {
+                existing = next.canonicalize().map_err(|_| outside())?;
+                if !existing.starts_with(&self.root) {
+                    return Err(outside());
+                }
+            } else {
+                rest.push(part);
+            }
+        }
+        if let Ok(meta) = std::fs::metadata(&existing) {
+            if !meta.is_file() && !meta.is_dir() {
+                return Err(outside());
+            }
+        }
+        Ok(rest.into_iter().fold(existing, |path, part| path.join(part)))
+    }
+
+    fn shown(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root).unwrap_or(path).to_string_lossy().into_owned()
+    }
+
+    pub fn list(&self, relative: &str) -> Result<Vec<Entry>, NotesError> {
+        let dir = self.resolve(relative)?;
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(|_| NotesError::Missing(relative.to_string()))? {
+            let entry = entry.map_err(io)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Obsidian's settings and the trash of other apps are not notes.
+            if name.starts_with('.') {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(entry.path()) else { continue };
+            if meta.is_dir() || (meta.is_file() && is_note(&entry.path())) {
+                entries.push(Entry { path: self.shown(&entry.path()), folder: meta.is_dir(), bytes: if meta.is_dir() { 0 } else { meta.len() } });
+            }
+        }
+        entries.sort_by(|a, b| (!a.folder, &a.path).cmp(&(!b.folder, &b.path)));
+        Ok(entries)
+    }
+
+    pub fn read(&self, relative: &str) -> Result<String, NotesError> {
+        let path = self.note(relative)?;
+        let meta = std::fs::metadata(&path).map_err(|_| NotesError::Missing(relative.to_string()))?;
+        if meta.len() > MAX_NOTE_BYTES {
+            return Err(NotesError::TooLarge(relative.to_string()));
+        }
+        let bytes = std::fs::read(&path).map_err(io)?;
+        self.seen.lock().expect("seen lock").insert(path, digest(&bytes));
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Notes whose text holds every word of `query` (any case), best first.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Found>, NotesError> {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let mut found = Vec::new();
+        let mut stack = vec![self.root.clone()];
+        let mut scanned = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).map_err(io)?.flatten() {
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else { continue };
+                if entry.file_name().to_string_lossy().starts_with('.') || kind.is_symlink() {
+                    continue;
+                }
+                if kind.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                scanned += 1;
+                if scanned > SCAN_LIMIT || !kind.is_file() || !is_note(&path) {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                let lower = text.to_lowercase();
+                let name = self.shown(&path).to_lowercase();
+                if words.is_empty() || !words.iter().all(|w| lower.contains(w) || name.contains(w)) {
+                    continue;
+                }
+                let hits: usize = words.iter().map(|w| lower.matches(w.as_str()).count()).sum();
+                let lines = text.lines().filter(|l| words.iter().any(|w| l.to_lowercase().contains(w))).take(3).map(|l| l.trim().to_string()).collect();
+                found.push((hits, Found { path: self.shown(&path), lines }));
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)));
+        Ok(found.into_iter().take(limit).map(|(_, f)| f).collect())
+    }
+
+    pub fn create(&self, relative: &str, content: &str) -> Result<String, NotesError> {
+        let path = self.note(relative)?;
+        if path.exists() {
+            return Err(NotesError::Exists(relative.to_string()));
+        }
+        self.write(&path, content.as_bytes())?;
+        Ok(self.shown(&path))
+    }
+
+    pub fn append(&self, relative: &str, content: &str) -> Result<String, NotesError> {
+        let path = self.note(relative)?;
+        let before = std::fs::read(&path).map_err(|_| NotesError::Missing(relative.to_string()))?;
+        self.unchanged(&path, &before, relative)?;
+        let mut after = before;
+        if !after.is_empty() && !after.ends_with(b"\n") {
+            after.push(b'\n');
+        }
+        after.extend_from_slice(content.as_bytes());
+        if !after.ends_with(b"\n") {
+            after.push(b'\n');
+        }
+        self.write(&path, &after)?;
+        Ok(self.shown(&path))
+    }
+
+    pub fn create_folder(&self, relative: &str) -> Result<String, NotesError> {
+        let path = self.resolve(relative)?;
+        std::fs::create_dir_all(&path).map_err(io)?;
+        Ok(self.shown(&path))
+    }
+
+    pub fn rename(&self, from: &str, to: &str) -> Result<String, NotesError> {
+        let source = self.resolve(from)?;
+        if !source.exists() || source == self.root {
+            return Err(NotesError::Missing(from.to_string()));
+        }
+        let target = self.resolve(to)?;
+        if target.exists() {
+            return Err(NotesError::Exists(to.to_string()));
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::rename(&source, &target).map_err(io)?;
+        let mut seen = self.seen.lock().expect("seen lock");
+        if let Some(digest) = seen.remove(&source) {
+            seen.insert(target.clone(), digest);
+        }
+        Ok(self.shown(&target))
+    }
+
+    /// Moves a note to the system trash, where the user can get it back.
+    pub fn delete(&self, relative: &str) -> Result<String, NotesError> {
+        let path = self.note(relative)?;
+        if !path.is_file() {
+            return Err(NotesError::Missing(relative.to_string()));
+        }
+        trash::delete(&path).map_err(|e| NotesError::Io(format!("it could not be moved to the trash ({e}), so it was left where it is")))?;
+        self.seen.lock().expect("seen lock").remove(&path);
+        Ok(self.shown(&path))
+    }
+
+    fn note(&self, relative: &str) -> Result<PathBuf, NotesError> {
+        let path = self.resolve(relative)?;
+        if !is_note(&path) {
+            return Err(NotesError::NotANote(relative.to_string()));
+        }
+        Ok(path)
+    }
+
+    /// Refuses to change a note that differs from what was last read of it here.
+    fn unchanged(&self, path: &Path, now: &[u8], relative: &str) -> Result<(), NotesError> {
+        match self.seen.lock().expect("seen lock").get(path) {
+            Some(known) if *known != digest(now) => Err(NotesError::ChangedOnDisk(relative.to_string())),
+            _ => Ok(()),
+        }
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), NotesError> {
+        crate::fsutil::write_atomically(path, bytes).map_err(io)?;
+        self.seen.lock().expect("seen lock").insert(path.to_path_buf(), digest(bytes));
+        Ok(())
+    }
+}

@@ -1,0 +1,7 @@
+//! A notes folder the user chose (an Obsidian vault works: Markdown, `[[wikilinks]]`
+//! kept as written): `folder` confines every path to it and reads and writes notes,
+//! `tools` offers them to the model, each behind the permission gate.
+
+pub mod folder;
+pub mod setup;
+pub mod tools;

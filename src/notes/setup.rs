@@ -1,0 +1,68 @@
+//! Settings → Notes: which folder the note tools work in, kept in settings.toml, and
+//! the tools offered again when it changes.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use serde::Serialize;
+
+use super::folder::{NotesError, NotesFolder};
+use crate::tools::board::ToolBoard;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotesView {
+    pub folder: Option<PathBuf>,
+    /// The folder in settings that could not be opened, and why.
+    pub problem: Option<String>,
+}
+
+pub struct NotesSetup {
+    folder: RwLock<Option<Arc<NotesFolder>>>,
+    problem: RwLock<Option<String>>,
+    config_path: Option<PathBuf>,
+    board: Arc<ToolBoard>,
+}
+
+impl NotesSetup {
+    pub fn new(configured: Option<&Path>, config_path: Option<PathBuf>, board: Arc<ToolBoard>) -> Self {
+        let setup = Self { folder: RwLock::default(), problem: RwLock::default(), config_path, board };
+        if let Some(path) = configured {
+            if let Err(error) = setup.open(path) {
+                tracing::warn!(%error, "the notes folder is not usable");
+                *setup.problem.write().expect("problem lock") = Some(error.to_string());
+            }
+        }
+        setup
+    }
+
+    pub fn view(&self) -> NotesView {
+        NotesView {
+            folder: self.folder.read().expect("folder lock").as_ref().map(|f| f.root().to_path_buf()),
+            problem: self.problem.read().expect("problem lock").clone(),
+        }
+    }
+
+    /// Uses `path` from now on (`None`: no notes folder) and saves the choice.
+    pub fn choose(&self, path: Option<&Path>) -> Result<NotesView, NotesError> {
+        match path {
+            Some(path) => self.open(path)?,
+            None => {
+                *self.folder.write().expect("folder lock") = None;
+                self.board.set("notes", Vec::new());
+            }
+        }
+        *self.problem.write().expect("problem lock") = None;
+        if let Some(config) = &self.config_path {
+            let chosen = self.view().folder;
+            crate::settings_file::save_notes_folder(config, chosen.as_deref()).map_err(|e| NotesError::Io(e.to_string()))?;
+        }
+        Ok(self.view())
+    }
+
+    fn open(&self, path: &Path) -> Result<(), NotesError> {
+        let folder = Arc::new(NotesFolder::open(path)?);
+        self.board.set("notes", super::tools::tools(folder.clone()));
+        *self.folder.write().expect("folder lock") = Some(folder);
+        Ok(())
+    }
+}
