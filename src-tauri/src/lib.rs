@@ -213,6 +213,10 @@ pub fn run() {
             tool_commands::answer_permission,
             tool_commands::list_grants,
             tool_commands::revoke_grant,
+            tool_commands::notes_view,
+            tool_commands::choose_notes_folder,
+            tool_commands::auto_allow_read_only,
+            tool_commands::set_auto_allow_read_only,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

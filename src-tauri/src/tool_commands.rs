@@ -82,3 +82,25 @@ pub async fn revoke_grant(core: Core<'_>, server: String, tool: Option<String>) 
     core.permissions().revoke(&server, tool.as_deref()).await.map_err(failed)?;
     core.permissions().grants().await.map_err(failed)
 }
+
+#[tauri::command]
+pub fn notes_view(core: Core<'_>) -> sidecar::notes::setup::NotesView {
+    core.notes().view()
+}
+
+/// Settings → Notes: the folder the note tools use (`None`: none).
+#[tauri::command]
+pub fn choose_notes_folder(core: Core<'_>, folder: Option<std::path::PathBuf>) -> Result<sidecar::notes::setup::NotesView, CommandError> {
+    core.notes().choose(folder.as_deref()).map_err(failed)
+}
+
+#[tauri::command]
+pub fn auto_allow_read_only(core: Core<'_>) -> bool {
+    core.permissions().auto_read_only()
+}
+
+#[tauri::command]
+pub fn set_auto_allow_read_only(core: Core<'_>, on: bool) -> Result<bool, CommandError> {
+    core.set_auto_allow_read_only(on)?;
+    Ok(on)
+}

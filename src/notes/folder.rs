@@ -65,7 +65,13 @@ fn is_note(path: &Path) -> bool {
 }
 
 impl NotesFolder {
+    /// Opens a folder; `~/…` is read from the home folder, as people type it.
     pub fn open(root: &Path) -> Result<Self, NotesError> {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let root = match (root.strip_prefix("~"), home) {
+            (Ok(rest), Some(home)) => home.join(rest),
+            _ => root.to_path_buf(),
+        };
         let root = root.canonicalize().map_err(|_| NotesError::Missing(root.display().to_string()))?;
         if !root.is_dir() {
             return Err(NotesError::NotANote(root.display().to_string()));

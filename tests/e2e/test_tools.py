@@ -76,3 +76,30 @@ def test_a_server_added_in_settings_asks_before_each_call_and_its_grant_can_be_r
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_notes_folder_chosen_in_settings_is_written_only_after_the_user_allows_it(desktop, tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    note = ("mcp_note", "create_note", '{"path": "Inbox/bread.md", "content": "Buy bread, see [[Shopping]]"}')
+    llm = ScriptedLlm([tool_reply(note), text_reply("Saved in your notes.")])
+    config = write_settings(tmp_path / "config" / "settings.toml", llm.base_url)
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.settings("notes")
+        session.wait_for("[data-testid=notes-none]")
+        session.send_keys(session.find("[data-testid=notes-path]"), str(vault))
+        session.tap("[data-testid=notes-use]")
+        session.wait_for("[data-testid=notes-folder]", 10)
+        assert f'notes_folder = "{vault}"' in config.read_text()
+        session.screenshot(str(ARTIFACTS / "notes-settings.png"))
+
+        card = ask(session, "Note that I must buy bread")
+        assert "Sidecar wants to run create_note from notes" in session.text(card)
+        assert not (vault / "Inbox" / "bread.md").exists(), "nothing is written before the answer"
+        session.tap("[data-testid=permission-allow_once]")
+        wait_until(lambda: chip_states(session) == ["done"], 30, "the note tool ran")
+        assert (vault / "Inbox" / "bread.md").read_text() == "Buy bread, see [[Shopping]]"
+    finally:
+        desktop.close(session)
+        llm.close()

@@ -199,6 +199,12 @@ export interface McpImportReport {
   refused: [string, string][];
 }
 
+/** Settings → Notes: the folder the note tools use, and why a configured one is not usable. */
+export interface NotesView {
+  folder: string | null;
+  problem: string | null;
+}
+
 /** A standing answer: a tool (or, with `tool` null, every tool of a server) allowed or denied. */
 export interface Grant {
   id: number;
@@ -955,6 +961,16 @@ export const api = {
   permissionQuestions: () => invoke<PermissionQuestion[]>("permission_questions"),
   answerPermission: (id: number, choice: PermissionChoice) => invoke<boolean>("answer_permission", { id, choice }),
   listGrants: () => invoke<Grant[]>("list_grants"),
+  notesView: () => invoke<NotesView>("notes_view"),
+  chooseNotesFolder: (folder: string | null) => invoke<NotesView>("choose_notes_folder", { folder }),
+  /** The system's folder picker; null when nothing was chosen. */
+  pickFolder: async (): Promise<string | null> => {
+    const { open } = await import("@tauri-apps/plugin-dialog");
+    const chosen = await open({ multiple: false, directory: true });
+    return typeof chosen === "string" ? chosen : null;
+  },
+  autoAllowReadOnly: () => invoke<boolean>("auto_allow_read_only"),
+  setAutoAllowReadOnly: (on: boolean) => invoke<boolean>("set_auto_allow_read_only", { on }),
   revokeGrant: (server: string, tool: string | null) => invoke<Grant[]>("revoke_grant", { server, tool }),
   listChats: (query: string | null = null) => invoke<ChatListView>("list_chats", { query }),
   openChat: (id: number) => invoke<void>("open_chat", { id }),

@@ -109,3 +109,37 @@ describe("settings → tools and permissions", () => {
     await waitFor(() => expect(screen.getByTestId("grants-none")).toBeInTheDocument());
   });
 });
+
+describe("settings → notes and the read-only switch", () => {
+  it("uses a typed folder, says when the configured one cannot be used, and forgets it", async () => {
+    const core = new FakeCore();
+    core.handlers.notes_view = () => ({ folder: null, problem: "\"/gone\" does not exist in the notes folder" });
+    core.handlers.choose_notes_folder = (args) => ({ folder: (args as { folder: string | null }).folder, problem: null });
+    renderApp("es");
+    const user = userEvent.setup();
+    await openSettingsSection(user, "notes");
+    expect(await screen.findByTestId("notes-problem")).toHaveTextContent("no se puede usar");
+    expect(screen.getByTestId("notes-none")).toHaveTextContent("No hay carpeta de notas elegida.");
+    await user.type(screen.getByTestId("notes-path"), "/home/ana/Obsidian");
+    await user.click(screen.getByTestId("notes-use"));
+    expect(await screen.findByTestId("notes-folder")).toHaveTextContent("Carpeta de notas: /home/ana/Obsidian");
+    expect(screen.queryByTestId("notes-problem")).toBeNull();
+    await user.click(screen.getByTestId("notes-forget"));
+    expect(core.invoked("choose_notes_folder").at(-1)?.args).toEqual({ folder: null });
+    expect(await screen.findByTestId("notes-none")).toBeInTheDocument();
+  });
+
+  it("turns on running read-only tools without asking", async () => {
+    const core = new FakeCore();
+    core.handlers.auto_allow_read_only = () => false;
+    core.handlers.set_auto_allow_read_only = (args) => (args as { on: boolean }).on;
+    renderApp();
+    const user = userEvent.setup();
+    await openSettingsSection(user, "permissions");
+    const toggle = await screen.findByTestId("auto-read-only");
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    expect(core.invoked("set_auto_allow_read_only")[0].args).toEqual({ on: true });
+    await waitFor(() => expect(toggle).toBeChecked());
+  });
+});

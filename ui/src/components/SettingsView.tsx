@@ -9,9 +9,10 @@ import { ModelsSettings } from "./ModelsSettings";
 import { ProactivitySettings } from "./ProactivitySettings";
 import { ProvidersSettings } from "./ProvidersSettings";
 import { SearchSettings } from "./SearchSettings";
+import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "tools", "permissions", "meaning", "data", "proactivity", "channels", "logs"] as const;
+const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "meaning", "data", "proactivity", "channels", "logs"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -24,6 +25,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     models: t.modelsTitle,
     search: t.searchTitle,
     tools: t.toolsTitle,
+    notes: t.notesTitle,
     permissions: t.permissionsTitle,
     meaning: t.meaningTitle,
     data: t.dataTitle,
@@ -85,6 +87,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   models: () => <ModelsSettings />,
   search: () => <SearchSettings />,
   tools: () => <ToolsSettings />,
+  notes: () => <NotesSettings />,
   permissions: () => <PermissionsSettings />,
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,

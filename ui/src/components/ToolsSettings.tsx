@@ -170,6 +170,7 @@ export function ToolsSettings() {
 export function PermissionsSettings() {
   const t = useStrings();
   const [grants, setGrants] = useState<Grant[]>([]);
+  const [readOnly, setReadOnly] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
@@ -177,6 +178,7 @@ export function PermissionsSettings() {
   }, []);
   useEffect(() => {
     load();
+    api.autoAllowReadOnly().then((on) => setReadOnly(Boolean(on))).catch(() => undefined);
     // A card answered "always" adds a grant: the list follows.
     const off = api.onCoreEvent((event) => {
       if (event.type === "permission_settled" || event.type === "mcp_servers") load();
@@ -196,6 +198,22 @@ export function PermissionsSettings() {
     <section className="permissions-settings">
       <h2>{t.permissionsTitle}</h2>
       <p className="muted">{t.permissionsIntro}</p>
+      <label className="switch-row">
+        <input
+          type="checkbox"
+          checked={readOnly}
+          onChange={(e) => {
+            const on = e.target.checked;
+            api.setAutoAllowReadOnly(on).then(setReadOnly).catch((err) => setError(toCommandError(err).message));
+          }}
+          data-testid="auto-read-only"
+        />
+        <span>
+          {t.autoReadOnly}
+          <br />
+          <span className="muted small">{t.autoReadOnlyNote}</span>
+        </span>
+      </label>
       {grants.length === 0 ? (
         <p className="empty-inline" data-testid="grants-none">
           {t.permissionsNone}
