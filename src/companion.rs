@@ -197,7 +197,7 @@ impl Companion {
             options.data_dir.clone(),
             options.config_path.clone(),
         ));
-        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone(), meaning, clock.clone()));
+        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
@@ -213,6 +213,8 @@ impl Companion {
         tools.register(crate::tools::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
+        let chooser = Arc::new(crate::tools::chooser::ToolChooser::new(Some(meaning)));
+        tools.register(crate::tools::chooser::FindTools(chooser.clone()));
         crate::tools::reminders::register(&mut tools, reminders.clone());
         let conversation = Arc::new(ConversationService::new(ConversationParts {
             store: store.clone(),
@@ -227,6 +229,7 @@ impl Companion {
             channel: options.channel,
             brain,
             noticing: noticing.clone(),
+            chooser,
         }, tools.clone()));
         let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();

@@ -120,6 +120,8 @@ pub struct ConversationParts {
     pub brain: BrainLock,
     /// "Remember this?": facts the user said that the model did not save.
     pub noticing: Arc<crate::knowledge::suggest::Noticing>,
+    /// Which of the tools that come and go each turn carries.
+    pub chooser: Arc<crate::tools::chooser::ToolChooser>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -521,7 +523,8 @@ impl ConversationService {
             _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
         };
         chain.demo_stands_in = note.is_none();
-        let tools = self.tools();
+        let recent = self.with.store.conversations().recent_messages(conversation_id, 12).await?;
+        let tools = Arc::new(self.with.chooser.choose(&self.tools(), &recent).await);
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,

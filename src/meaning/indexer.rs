@@ -169,6 +169,12 @@ impl MeaningIndex {
         Ok(embedder)
     }
 
+    /// Unit vectors of `texts`, as the embedder in use makes them (tool descriptions,
+    /// the turns that choose among them).
+    pub async fn embed(&self, texts: &[String], kind: super::TextKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embedder().await?.embed(texts, kind).await
+    }
+
     /// `query` embedded for searching; an error says why meaning cannot be used now.
     pub async fn query(&self, query: &str) -> Result<Quantized, EmbedError> {
         let embedder = self.embedder().await?;

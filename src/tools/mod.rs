@@ -8,6 +8,7 @@
 pub mod plan;
 pub mod address_table;
 pub mod board;
+pub mod chooser;
 pub mod duckduckgo;
 pub mod read_url;
 pub mod reminders;
@@ -15,6 +16,7 @@ pub mod remember;
 pub mod search_failure;
 pub mod search_result;
 pub mod search_setup;
+pub mod selection;
 pub mod time;
 pub mod weather;
 pub mod web_search;
@@ -117,6 +119,9 @@ pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<dyn Tool>>,
     /// Asks the user before a tool that acts; without one, such tools never run.
     gate: Option<Arc<crate::permissions::PermissionGate>>,
+    /// The tools this turn offers the model (`None`: all). A call to one not offered
+    /// still runs, through the gate like any: the model may know it from an earlier turn.
+    offered: Option<Arc<std::collections::BTreeSet<String>>>,
 }
 
 impl ToolRegistry {
@@ -138,16 +143,24 @@ impl ToolRegistry {
         self
     }
 
-    /// The same tools and gate without the ones `keep` turns down.
-    pub fn filtered(&self, keep: impl Fn(&str) -> bool) -> Self {
-        Self {
-            tools: self.tools.iter().filter(|(name, _)| keep(name)).map(|(n, t)| (n.clone(), t.clone())).collect(),
-            gate: self.gate.clone(),
-        }
+    /// The same tools and gate, offering the model only those `keep` accepts.
+    pub fn offering(&self, keep: impl Fn(&str) -> bool) -> Self {
+        let offered = self.tools.keys().filter(|name| keep(name)).cloned().collect();
+        Self { tools: self.tools.clone(), gate: self.gate.clone(), offered: Some(Arc::new(offered)) }
     }
 
+    fn is_offered(&self, name: &str) -> bool {
+        self.offered.as_ref().is_none_or(|offered| offered.contains(name))
+    }
+
+    /// Every tool, offered or not.
+    pub fn tools(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {
+        self.tools.values()
+    }
+
+    /// The names of the tools offered.
     pub fn names(&self) -> Vec<&str> {
-        self.tools.keys().map(String::as_str).collect()
+        self.tools.keys().map(String::as_str).filter(|name| self.is_offered(name)).collect()
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -158,6 +171,7 @@ impl ToolRegistry {
     pub fn specs(&self) -> Vec<ToolSpec> {
         self.tools
             .values()
+            .filter(|tool| self.is_offered(tool.name()))
             .map(|tool| ToolSpec {
                 name: tool.name().to_string(),
                 description: tool.description().to_string(),

@@ -51,6 +51,7 @@ mod spanish_errors;
 mod telegram;
 mod store;
 mod supersession;
+mod tool_choice;
 mod tools;
 mod turn_machine;
 mod whatsapp;
