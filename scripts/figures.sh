@@ -18,6 +18,8 @@ echo "== plans carried out: ten multi-step tasks and two stuck ones, scripted mo
 cargo bench --bench plans 2>/dev/null
 echo "== a dead provider, then the demo model =="
 cargo bench --bench fallback 2>/dev/null
+echo "== tools that act: schema tokens per request with three MCP servers, and the MCP call overhead =="
+cargo bench --bench mcp_tools 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="

@@ -1,0 +1,110 @@
+//! Figures for tools that act: tool-schema tokens per request with three MCP servers
+//! attached (server-everything, server-filesystem, mcp-server-time) and a notes folder,
+//! with and without the per-turn choice; and the time Sidecar adds between the model's
+//! tool call and the MCP result (permission check, dispatch, result wrapping) beyond
+//! the server's own time. Prints figures; asserts nothing.
+//!
+//! Run: `cargo bench --bench mcp_tools` (after `make test` installed the servers).
+
+#[path = "../tests/it/support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use sidecar::llm::ToolCall;
+use sidecar::mcp::config::Transport;
+use sidecar::mcp::session::Session;
+use sidecar::tools::CallScope;
+use sidecar::{Companion, CompanionOptions};
+use support::{reply_events, stream, ScriptedServer};
+
+const TURNS: &[&str] = &[
+    "What time is it in Tokyo right now?",
+    "Convert 9am Madrid time to New York time",
+    "Can you list the files in my project folder?",
+    "Write a file called todo.txt with my shopping list",
+    "Add a line to my notes about the trip",
+    "Echo this message back to me",
+    "Add 2 and 40",
+    "Tell me a joke",
+    "Remind me to call mum tomorrow at 9",
+    "¿Qué tiempo hace en Buenos Aires?",
+];
+
+fn schema_tokens(request: &Value) -> usize {
+    request["tools"].as_array().map(|tools| tools.iter().map(|t| sidecar::tokens::count(&t.to_string())).sum()).unwrap_or(0)
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+#[tokio::main]
+async fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = root.join("tests/mcp/node_modules/.bin");
+    let python = support::local_llm_python();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("vault")).unwrap();
+    let config = json!({ "mcpServers": {
+        "everything": { "command": bin.join("mcp-server-everything") },
+        "files": { "command": bin.join("mcp-server-filesystem"), "args": [dir.path()] },
+        "time": { "command": python, "args": ["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"] },
+    }});
+    std::fs::write(dir.path().join("mcp.json"), config.to_string()).unwrap();
+    let server = ScriptedServer::start(TURNS.iter().map(|_| stream(reply_events(&["ok"]))).collect()).await;
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n[tools]\nnotes_folder = \"{}\"\n",
+        server.base_url,
+        dir.path().join("vault").display()
+    ))
+    .unwrap();
+    let core: Arc<Companion> = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    core.mcp().reload().unwrap();
+    core.mcp().settle(Duration::from_secs(60)).await;
+    let all = core.tools();
+    let every: usize = all.specs().iter().map(|s| sidecar::tokens::count(&json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string())).sum();
+    let attached: usize = core.mcp().servers().iter().map(|s| s.tools.len()).sum();
+    println!("tools attached: {} ({attached} from 3 MCP servers, 8 note tools, the rest Sidecar's own)", all.names().len());
+    println!("tool-schema tokens per request without the choice: {every}");
+    let mut chosen = Vec::new();
+    for turn in TURNS {
+        core.send(turn).await.unwrap();
+        let request = server.last_request();
+        chosen.push(schema_tokens(&request) as f64);
+        let extras: Vec<String> = request["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).filter(|n| n.starts_with("mcp__") || n.ends_with("_note") || n.ends_with("_folder") || *n == "append_content").map(str::to_string).collect();
+        println!("  {turn:<55} {:>5} tokens  {}", schema_tokens(&request), extras.join(", "));
+    }
+    println!("tool-schema tokens per request with the choice: median {:.0}, max {:.0} (goal ≤ 2,000)", median(chosen.clone()), chosen.iter().cloned().fold(0.0, f64::max));
+    core.mcp().stop_all();
+
+    // Overhead: the fixture's echo through the registry (gate with a standing grant,
+    // dispatch, wrapping) against the same call on a bare session.
+    let script = root.join("tests/mcp/fixture_server.py");
+    std::fs::write(dir.path().join("mcp.json"), json!({ "mcpServers": { "fixture": { "command": support::local_llm_python(), "args": [script] } } }).to_string()).unwrap();
+    core.mcp().reload().unwrap();
+    core.mcp().settle(Duration::from_secs(20)).await;
+    let identity = sidecar::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
+    core.permissions().set_standing("fixture", &identity, None, true).await.unwrap();
+    let registry = core.tools();
+    let call = ToolCall { id: "c".into(), name: "mcp__fixture__echo".into(), arguments: r#"{"message": "hola"}"#.into() };
+    let bare = Session::start(&Transport::Stdio { command: support::local_llm_python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None }, Duration::from_secs(10)).await.unwrap();
+    let arguments = json!({"message": "hola"}).as_object().cloned().unwrap();
+    let (mut through, mut direct) = (Vec::new(), Vec::new());
+    for _ in 0..200 {
+        let started = Instant::now();
+        let outcome = registry.run(&call, CallScope::default()).await;
+        through.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(!outcome.is_error, "{}", outcome.content);
+        let started = Instant::now();
+        bare.call("echo", arguments.clone()).await.unwrap();
+        direct.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (through, direct) = (median(through), median(direct));
+    println!("MCP call, model's tool call to result: {through:.2} ms through Sidecar, {direct:.2} ms on a bare session: {:.2} ms added (goal ≤ 20 ms)", through - direct);
+    core.mcp().stop_all();
+}
