@@ -75,7 +75,7 @@ pub enum CoreEvent {
     /// A tool that acts waits for the user's permission (a card in the chat).
     PermissionAsked { question: crate::permissions::Question },
     /// The MCP servers' states or tools changed (Settings → Tools lists them).
-    McpServers { servers: Vec<crate::mcp::hub::ServerStatus> },
+    McpServers { servers: Vec<crate::mcp::status::ServerStatus> },
     /// A permission question was answered, timed out, or its turn stopped.
     PermissionSettled { id: u64 },
     /// Something the user may want to know while the turn runs.

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ConfigError, McpConfig, ServerEntry};
+pub use super::status::{ServerState, ServerStatus};
 use super::session::Session;
 use super::tool::{McpTool, Slot};
 use crate::events::{CoreEvent, EventBus};
@@ -24,26 +24,6 @@ const LONGEST_WAIT: Duration = Duration::from_secs(30);
 const STEADY: Duration = Duration::from_secs(60);
 /// How often a running server is looked at to notice it stopped.
 const WATCH_EVERY: Duration = Duration::from_millis(500);
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum ServerState {
-    Off,
-    Starting,
-    Running,
-    /// It failed; `retry_in_secs` until the next try.
-    Failed { error: String, stderr: Vec<String>, retry_in_secs: u64 },
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ServerStatus {
-    pub name: String,
-    pub summary: String,
-    pub enabled: bool,
-    #[serde(flatten)]
-    pub state: ServerState,
-    pub tools: Vec<ToolDefinition>,
-}
 
 type ToolsChanged = Box<dyn Fn(Vec<Arc<dyn Tool>>) + Send + Sync>;
 

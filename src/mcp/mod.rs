@@ -12,4 +12,5 @@ pub mod import;
 pub mod launch;
 pub mod naming;
 pub mod session;
+pub mod status;
 pub mod tool;

@@ -2,7 +2,6 @@
 //! is started, its tools offered, each call asked about, a changed definition asked
 //! again, and a server that crashes started again.
 
-use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,30 +11,16 @@ use sidecar::events::EventBus;
 use sidecar::llm::ToolCall;
 use sidecar::mcp::hub::{McpHub, ServerState};
 use sidecar::permissions::grant::Choice;
-use sidecar::permissions::{Answer, Asker, PermissionGate, Question};
+use sidecar::permissions::PermissionGate;
 use sidecar::store::Store;
 use sidecar::tools::{CallScope, ToolRegistry};
 
-use crate::support;
-
-#[derive(Default)]
-struct Scripted {
-    answers: Mutex<VecDeque<Choice>>,
-    asked: Mutex<Vec<Question>>,
-}
-
-impl Asker for Scripted {
-    fn ask(&self, question: Question) -> sidecar::permissions::asking::AnswerFuture<'_> {
-        self.asked.lock().unwrap().push(question);
-        let answer = self.answers.lock().unwrap().pop_front().map(Answer::Chose).unwrap_or(Answer::NoAnswer);
-        Box::pin(async move { answer })
-    }
-}
+use crate::support::{self, asker::ScriptedAsker};
 
 struct Rig {
     hub: Arc<McpHub>,
     offered: Arc<Mutex<ToolRegistry>>,
-    asker: Arc<Scripted>,
+    asker: Arc<ScriptedAsker>,
     _dir: tempfile::TempDir,
 }
 
@@ -50,7 +35,7 @@ async fn rig(description_file: &Path) -> Rig {
     let path = dir.path().join("mcp.json");
     std::fs::write(&path, config.to_string()).unwrap();
     let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock()));
-    let asker = Arc::new(Scripted::default());
+    let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
     let hub = McpHub::new(path, EventBus::default(), {
@@ -68,14 +53,14 @@ async fn rig(description_file: &Path) -> Rig {
 
 impl Rig {
     async fn call(&self, tool: &str, arguments: serde_json::Value, answer: Option<Choice>) -> sidecar::tools::ToolOutcome {
-        self.asker.answers.lock().unwrap().extend(answer);
+        answer.into_iter().for_each(|choice| self.asker.will(choice));
         let registry = self.offered.lock().unwrap().clone();
         let call = ToolCall { id: "c".into(), name: tool.into(), arguments: arguments.to_string() };
         registry.run(&call, CallScope { conversation_id: Some(1), ..CallScope::default() }).await
     }
 
     fn asked(&self) -> usize {
-        self.asker.asked.lock().unwrap().len()
+        self.asker.questions()
     }
 
     async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar::mcp::hub::ServerStatus) -> bool) {
@@ -120,7 +105,7 @@ async fn each_call_is_asked_about_until_allowed_and_a_changed_definition_asks_ag
     rig.wait_for("the new description", |s| s.tools.iter().any(|t| t.description.contains("stranger"))).await;
     let changed = rig.call("mcp__fixture__echo", json!({"message": "x"}), None).await;
     assert!(changed.denied, "{}", changed.content);
-    let question = rig.asker.asked.lock().unwrap().last().cloned().unwrap();
+    let question = rig.asker.last();
     assert_eq!(question.changed, ["description"]);
     rig.hub.stop_all();
 }

@@ -1,15 +1,17 @@
 //! The notes folder: confined to it, atomic, never overwriting what changed on disk,
 //! deleting to the system trash, and asking before each tool like any tool that acts.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::json;
 use sidecar::llm::ToolCall;
 use sidecar::notes::folder::{NotesError, NotesFolder};
 use sidecar::permissions::grant::Choice;
-use sidecar::permissions::{Answer, Asker, PermissionGate, Question};
+use sidecar::permissions::PermissionGate;
 use sidecar::store::Store;
 use sidecar::tools::{CallScope, ToolRegistry};
+
+use crate::support::asker::ScriptedAsker;
 
 fn vault() -> (tempfile::TempDir, NotesFolder) {
     let dir = tempfile::tempdir().unwrap();
@@ -73,25 +75,11 @@ fn a_deleted_note_goes_to_the_trash_where_it_can_be_found() {
     trash::os_limited::purge_all([item.clone()]).unwrap();
 }
 
-#[derive(Default)]
-struct Scripted {
-    answers: Mutex<Vec<Choice>>,
-    asked: Mutex<Vec<Question>>,
-}
-
-impl Asker for Scripted {
-    fn ask(&self, question: Question) -> sidecar::permissions::asking::AnswerFuture<'_> {
-        self.asked.lock().unwrap().push(question);
-        let answer = self.answers.lock().unwrap().pop().map(Answer::Chose).unwrap_or(Answer::NoAnswer);
-        Box::pin(async move { answer })
-    }
-}
-
 #[tokio::test]
 async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_not_writing() {
     let (dir, folder) = vault();
     let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar::clock::system_clock()));
-    let asker = Arc::new(Scripted::default());
+    let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let mut registry = ToolRegistry::new().guarded_by(gate.clone());
     sidecar::notes::tools::tools(Arc::new(folder)).into_iter().for_each(|t| registry.register_shared(t));
@@ -102,15 +90,15 @@ async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_
     gate.set_auto_read_only(true);
     let read = registry.run(&call("read_note", json!({"path": "Projects/plan.md"})), CallScope::default()).await;
     assert!(!read.is_error && read.content.contains("[[Ideas]]") && read.content.contains("untrusted_content"), "{}", read.content);
-    assert_eq!(asker.asked.lock().unwrap().len(), 1, "reading ran without asking");
+    assert_eq!(asker.questions(), 1, "reading ran without asking");
 
     let create = registry.run(&call("create_note", json!({"path": "new.md", "content": "hola"})), CallScope::default()).await;
     assert!(create.denied && !dir.path().join("vault/new.md").exists(), "{}", create.content);
-    asker.answers.lock().unwrap().push(Choice::AllowOnce);
+    asker.will(Choice::AllowOnce);
     let create = registry.run(&call("create_note", json!({"path": "new.md", "content": "hola"})), CallScope::default()).await;
     assert!(!create.is_error, "{}", create.content);
     assert_eq!(std::fs::read_to_string(dir.path().join("vault/new.md")).unwrap(), "hola");
-    let question = asker.asked.lock().unwrap().last().cloned().unwrap();
+    let question = asker.last();
     assert_eq!((question.server.as_str(), question.tool.as_str()), ("notes", "create_note"));
     assert_eq!(question.arguments, json!({"path": "new.md", "content": "hola"}));
 }

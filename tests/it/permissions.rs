@@ -1,7 +1,7 @@
 //! Permission before every action: no tool that acts runs without the user's grant,
 //! over random sequences of grants, revocations, changed definitions and answers.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -10,7 +10,9 @@ use serde_json::{json, Value};
 use sidecar::llm::ToolCall;
 use sidecar::permissions::definition::ToolDefinition;
 use sidecar::permissions::grant::Choice;
-use sidecar::permissions::{Action, Answer, Asker, PermissionGate, Question};
+use sidecar::permissions::{Action, Answer, PermissionGate};
+
+use crate::support::asker::ScriptedAsker;
 use sidecar::store::Store;
 use sidecar::tools::{CallScope, Tool, ToolFuture, ToolRegistry};
 
@@ -37,21 +39,6 @@ impl Tool for Acting {
     fn run(&self, _arguments: Value) -> ToolFuture<'_> {
         self.runs.fetch_add(1, Ordering::SeqCst);
         Box::pin(async { Ok("done".to_string()) })
-    }
-}
-
-/// Answers from a script, and counts the questions.
-#[derive(Default)]
-struct Scripted {
-    answers: Mutex<VecDeque<Answer>>,
-    asked: Mutex<Vec<Question>>,
-}
-
-impl Asker for Scripted {
-    fn ask(&self, question: Question) -> sidecar::permissions::asking::AnswerFuture<'_> {
-        self.asked.lock().unwrap().push(question);
-        let answer = self.answers.lock().unwrap().pop_front().unwrap_or(Answer::NoAnswer);
-        Box::pin(async move { answer })
     }
 }
 
@@ -109,7 +96,7 @@ async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
     let gate = Arc::new(PermissionGate::new(store, sidecar::clock::system_clock()));
-    let asker = Arc::new(Scripted::default());
+    let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let runs = Arc::new(AtomicUsize::new(0));
     let (mut identity, mut version) = ("cmd-1".to_string(), 1u32);

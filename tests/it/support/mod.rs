@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod asker;
 pub mod bot_api;
 pub mod file_server;
 pub mod plan_tasks;

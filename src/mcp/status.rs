@@ -1,0 +1,25 @@
+//! What Settings shows of each MCP server: whether it runs, its tools, and why not.
+
+use serde::Serialize;
+
+use crate::permissions::definition::ToolDefinition;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ServerState {
+    Off,
+    Starting,
+    Running,
+    /// It failed; `retry_in_secs` until the next try.
+    Failed { error: String, stderr: Vec<String>, retry_in_secs: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerStatus {
+    pub name: String,
+    pub summary: String,
+    pub enabled: bool,
+    #[serde(flatten)]
+    pub state: ServerState,
+    pub tools: Vec<ToolDefinition>,
+}

@@ -1,0 +1,36 @@
+//! A user answering permission questions from a script, and every question asked.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use sidecar::permissions::grant::Choice;
+use sidecar::permissions::{Answer, Asker, Question};
+
+#[derive(Default)]
+pub struct ScriptedAsker {
+    /// Answers in order; with none left, nobody answers.
+    pub answers: Mutex<VecDeque<Answer>>,
+    pub asked: Mutex<Vec<Question>>,
+}
+
+impl ScriptedAsker {
+    pub fn will(&self, choice: Choice) {
+        self.answers.lock().unwrap().push_back(Answer::Chose(choice));
+    }
+
+    pub fn questions(&self) -> usize {
+        self.asked.lock().unwrap().len()
+    }
+
+    pub fn last(&self) -> Question {
+        self.asked.lock().unwrap().last().cloned().expect("a question was asked")
+    }
+}
+
+impl Asker for ScriptedAsker {
+    fn ask(&self, question: Question) -> sidecar::permissions::asking::AnswerFuture<'_> {
+        self.asked.lock().unwrap().push(question);
+        let answer = self.answers.lock().unwrap().pop_front().unwrap_or(Answer::NoAnswer);
+        Box::pin(async move { answer })
+    }
+}
