@@ -33,8 +33,9 @@ fn text_of(tool: &dyn Tool) -> String {
     format!("{}: {}", tool.name(), tool.description())
 }
 
+/// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.
 fn tokens_of(tool: &dyn Tool) -> usize {
-    let spec = serde_json::json!({ "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() });
+    let spec = serde_json::json!({ "type": "function", "function": { "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() } });
     crate::tokens::count_cached(&spec.to_string())
 }
 
@@ -66,7 +67,8 @@ impl ToolChooser {
             Some(scores) => (scores, selection::MEANING_FLOOR),
             None => (extras.iter().map(|t| (t.name().to_string(), selection::word_overlap(&said, &text_of(t.as_ref())))).collect(), selection::WORDS_FLOOR),
         };
-        let chosen = selection::choose(&candidates, &said, &sticky, &scores, floor);
+        let own: usize = all.tools().filter(|t| t.action().is_none()).map(|t| tokens_of(t.as_ref())).sum();
+        let chosen = selection::choose(&candidates, &said, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
         tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
     }

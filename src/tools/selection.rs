@@ -6,8 +6,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-/// Tokens of tool schemas the chosen extra tools may add to a request.
-pub const EXTRA_BUDGET_TOKENS: usize = 900;
+/// Tokens of tool schemas a request may carry in all; the extra tools get what
+/// Sidecar's own leave.
+pub const TOTAL_BUDGET_TOKENS: usize = 2_000;
 /// Below this relevance an MCP tool waits for `find_tools` (cosine by meaning; the
 /// share of its words said, without an embedder).
 pub const MEANING_FLOOR: f32 = 0.80;
@@ -46,17 +47,24 @@ pub fn word_overlap(recent: &str, tool_text: &str) -> f32 {
     words.iter().filter(|w| said.contains(w.as_str())).count() as f32 / words.len() as f32
 }
 
-/// The extra tools this turn carries.
-pub fn choose(candidates: &[Candidate], recent: &str, sticky: &BTreeSet<String>, scores: &HashMap<String, f32>, floor: f32) -> BTreeSet<String> {
-    let mut chosen: BTreeSet<String> = candidates.iter().filter(|c| sticky.contains(&c.name)).map(|c| c.name.clone()).collect();
-    if about_notes(recent) {
-        chosen.extend(candidates.iter().filter(|c| c.server == "notes").map(|c| c.name.clone()));
+/// The extra tools this turn carries, within `budget` tokens of schemas: what the last
+/// turn used first, then the note tools (in their order) when the turns are about notes,
+/// then MCP tools by relevance.
+pub fn choose(candidates: &[Candidate], recent: &str, sticky: &BTreeSet<String>, scores: &HashMap<String, f32>, floor: f32, budget: usize) -> BTreeSet<String> {
+    let mut chosen = BTreeSet::new();
+    let mut spent = 0;
+    let notes = about_notes(recent);
+    let first = candidates.iter().filter(|c| sticky.contains(&c.name)).chain(candidates.iter().filter(|c| notes && c.server == "notes"));
+    for candidate in first {
+        if !chosen.contains(&candidate.name) && spent + candidate.tokens <= budget {
+            spent += candidate.tokens;
+            chosen.insert(candidate.name.clone());
+        }
     }
-    let mut spent: usize = candidates.iter().filter(|c| chosen.contains(&c.name)).map(|c| c.tokens).sum();
     let mut ranked: Vec<&Candidate> = candidates.iter().filter(|c| c.server != "notes" && !chosen.contains(&c.name)).collect();
     ranked.sort_by(|a, b| score(scores, b).total_cmp(&score(scores, a)).then_with(|| a.name.cmp(&b.name)));
     for candidate in ranked {
-        if score(scores, candidate) < floor || spent + candidate.tokens > EXTRA_BUDGET_TOKENS {
+        if score(scores, candidate) < floor || spent + candidate.tokens > budget {
             continue;
         }
         spent += candidate.tokens;
@@ -91,11 +99,14 @@ mod tests {
             .map(|(n, s)| (n.to_string(), s))
             .collect();
         let sticky = BTreeSet::from(["mcp__everything__echo".to_string()]);
-        let chosen = choose(&all, "¿Qué hora es en Tokio? Anótalo en mis notas", &sticky, &scores, MEANING_FLOOR);
+        let chosen = choose(&all, "¿Qué hora es en Tokio? Anótalo en mis notas", &sticky, &scores, MEANING_FLOOR, 900);
         // read_file does not fit in what is left of the budget; write_file does.
         assert_eq!(chosen, BTreeSet::from(["mcp__everything__echo", "mcp__fs__write_file", "mcp__time__convert_time", "read_note"].map(String::from)));
-        let plain = choose(&all, "hello", &BTreeSet::new(), &HashMap::new(), MEANING_FLOOR);
+        let plain = choose(&all, "hello", &BTreeSet::new(), &HashMap::new(), MEANING_FLOOR, 900);
         assert!(plain.is_empty());
+        // A tight budget keeps what the last turn used before anything new.
+        let tight = choose(&all, "¿Qué hora es en Tokio? Anótalo en mis notas", &sticky, &scores, MEANING_FLOOR, 120);
+        assert_eq!(tight, BTreeSet::from(["mcp__everything__echo", "read_note"].map(String::from)));
     }
 
     #[test]
