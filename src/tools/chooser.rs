@@ -62,7 +62,7 @@ impl ToolChooser {
         if let Some(last) = recent.iter().rev().find(|m| m.role == crate::llm::Role::Assistant && m.tool_calls.is_some()) {
             sticky.extend(last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())));
         }
-        let candidates: Vec<Candidate> = extras.iter().map(|t| Candidate { name: t.name().to_string(), server: server_of(t.as_ref()), tokens: tokens_of(t.as_ref()) }).collect();
+        let candidates: Vec<Candidate> = extras.iter().map(|t| Candidate { name: t.name().to_string(), server: server_of(t.as_ref()), tokens: tokens_of(t.as_ref()), read_only: t.action().is_some_and(|a| a.definition.read_only) }).collect();
         let (scores, floor) = match self.meaning_scores(&extras, &said).await {
             Some(scores) => (scores, selection::MEANING_FLOOR),
             None => (extras.iter().map(|t| (t.name().to_string(), selection::word_overlap(&said, &text_of(t.as_ref())))).collect(), selection::WORDS_FLOOR),

@@ -24,6 +24,8 @@ pub struct Candidate {
     pub server: String,
     /// Tokens its schema costs in a request.
     pub tokens: usize,
+    /// Reading tools come first when the budget cannot hold a whole group.
+    pub read_only: bool,
 }
 
 pub fn about_notes(recent: &str) -> bool {
@@ -54,7 +56,9 @@ pub fn choose(candidates: &[Candidate], recent: &str, sticky: &BTreeSet<String>,
     let mut chosen = BTreeSet::new();
     let mut spent = 0;
     let notes = about_notes(recent);
-    let first = candidates.iter().filter(|c| sticky.contains(&c.name)).chain(candidates.iter().filter(|c| notes && c.server == "notes"));
+    let mut note_tools: Vec<&Candidate> = candidates.iter().filter(|c| notes && c.server == "notes").collect();
+    note_tools.sort_by_key(|c| !c.read_only);
+    let first = candidates.iter().filter(|c| sticky.contains(&c.name)).chain(note_tools);
     for candidate in first {
         if !chosen.contains(&candidate.name) && spent + candidate.tokens <= budget {
             spent += candidate.tokens;
@@ -82,7 +86,7 @@ mod tests {
     use super::*;
 
     fn candidate(name: &str, server: &str, tokens: usize) -> Candidate {
-        Candidate { name: name.into(), server: server.into(), tokens }
+        Candidate { name: name.into(), server: server.into(), tokens, read_only: name.starts_with("read") }
     }
 
     #[test]
