@@ -13,7 +13,7 @@ use crate::channels::call::{CallSource, Caller};
 use crate::channels::channel::Channel;
 use crate::channels::phone::PhoneParts;
 use crate::channels::service::ChannelService;
-use crate::channels::source::serve;
+use crate::channels::serving::serve;
 use crate::proactive::sinks::NotificationSink;
 use tokio_util::sync::CancellationToken;
 use crate::conversation::{ConversationParts, ConversationService};
@@ -238,15 +238,16 @@ impl Companion {
         let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
         let mcp = {
             let board = board.clone();
-            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| board.set("mcp", offered)))
+            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| board.set("mcp", offered)), options.secrets.clone())
         };
         let tool_settings = models.settings().tools.clone();
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
         let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
+        permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());
-        tokio::spawn(serve(Arc::new(local), conversation.clone()));
+        tokio::spawn(serve(Arc::new(local), conversation.clone(), channels.questions()));
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),

@@ -205,7 +205,7 @@ pub fn run() {
             commands::command_table,
             commands::time_zones,
             tool_commands::mcp_servers,
-            tool_commands::mcp_add,
+            tool_commands::mcp_save,
             tool_commands::mcp_remove,
             tool_commands::mcp_set_enabled,
             tool_commands::mcp_import,

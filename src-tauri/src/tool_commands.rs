@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sidecar::mcp::config::ServerEntry;
+use sidecar::mcp::form::ServerForm;
 use sidecar::mcp::hub::ServerStatus;
 use sidecar::mcp::import::ImportReport;
 use sidecar::permissions::asking::WindowQuestions;
@@ -32,9 +32,10 @@ pub fn mcp_servers(core: Core<'_>) -> McpView {
     McpView { config_path: core.mcp().config_path().display().to_string(), servers: core.mcp().servers() }
 }
 
+/// Adds a server, or edits one, as Settings' form has it.
 #[tauri::command]
-pub fn mcp_add(core: Core<'_>, name: String, line: String) -> Result<McpView, CommandError> {
-    core.mcp().add(&name, ServerEntry::from_line(&line).map_err(failed)?).map_err(failed)?;
+pub fn mcp_save(core: Core<'_>, name: String, form: ServerForm) -> Result<McpView, CommandError> {
+    core.mcp().save(&name, &form).map_err(failed)?;
     Ok(mcp_servers(core))
 }
 

@@ -133,7 +133,7 @@ struct Ledger {
 }
 
 pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
-    let deadline = Instant::now() + context.time_limit;
+    let mut deadline = Instant::now() + context.time_limit;
     let (mut turn, mut effects) = Turn::start(prompt, context.limits);
     turn.plan_at_start(context.plans.items());
     let mut ledger = Ledger {
@@ -170,7 +170,10 @@ pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result
                 }
                 Effect::RunTools(calls) => {
                     let running = std::time::Instant::now();
+                    let asked = context.tools.asking_time();
                     let event = run_tools(&context, calls.clone(), deadline).await;
+                    // The time the user took to answer a permission question is theirs.
+                    deadline += context.tools.asking_time() - asked;
                     ledger.timings.tools += running.elapsed();
                     if let TurnEvent::ToolsFinished(results) = &event {
                         // What the prompt will carry: long results are compacted to the limit.
@@ -271,7 +274,21 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
     tokio::select! {
         results = running => TurnEvent::ToolsFinished(results),
         _ = context.cancel.cancelled() => TurnEvent::StopRequested,
-        _ = tokio::time::sleep_until(deadline) => TurnEvent::DeadlineReached,
+        _ = limit_reached(&context.tools, deadline) => TurnEvent::DeadlineReached,
+    }
+}
+
+/// The turn's time limit, paused while the user is asked for permission.
+async fn limit_reached(tools: &ToolRegistry, deadline: Instant) {
+    let asked = tools.asking_time();
+    tokio::time::sleep_until(deadline).await;
+    loop {
+        let due = deadline + (tools.asking_time() - asked);
+        if Instant::now() >= due {
+            return;
+        }
+        // A question is (or was) open: wake no more than a few times a second.
+        tokio::time::sleep_until(due.max(Instant::now() + Duration::from_millis(250))).await;
     }
 }
 

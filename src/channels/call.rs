@@ -17,7 +17,7 @@ use crate::reminders::scheduler::BoxFuture;
 
 type Answer = Result<TurnOutcome, CompanionError>;
 
-/// The source side, served by `source::serve`.
+/// The source side, served by `serving::serve`.
 pub struct CallSource {
     channel: Channel,
     clock: Clock,

@@ -5,6 +5,7 @@
 //! `health` the user can see.
 
 pub mod arrivals;
+pub mod asking;
 pub mod backoff;
 pub mod call;
 pub mod channel;
@@ -13,6 +14,7 @@ pub mod health;
 pub mod inbox;
 pub mod phone;
 pub mod service;
+pub mod serving;
 pub mod slash;
 pub mod source;
 pub mod telegram;

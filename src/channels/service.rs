@@ -10,10 +10,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
+use super::asking::PhoneQuestions;
 use super::channel::Channel;
 use super::health::{HealthView, Link};
 use super::phone::PhoneParts;
-use super::source::serve;
+use super::serving::serve;
 use super::telegram::paired::PairedChats;
 use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
@@ -95,6 +96,7 @@ pub struct ChannelService {
     token_source: Mutex<Option<TokenSource>>,
     whatsapp: Mutex<Option<Arc<WhatsApp>>>,
     owner: AtomicBool,
+    questions: Arc<PhoneQuestions>,
 }
 
 impl ChannelService {
@@ -102,7 +104,7 @@ impl ChannelService {
         let chats = settings.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
         let paired = Arc::new(PairedChats::new(chats, with.config_path.clone(), with.events.clone()));
         Self {
-            with,
+            with: with.clone(),
             secrets,
             router,
             conversation,
@@ -112,7 +114,13 @@ impl ChannelService {
             token_source: Mutex::default(),
             whatsapp: Mutex::default(),
             owner: AtomicBool::new(false),
+            questions: Arc::new(PhoneQuestions::new(with.lang)),
         }
+    }
+
+    /// Permission questions asked on the phones (the gate asks through these).
+    pub fn questions(&self) -> Arc<PhoneQuestions> {
+        self.questions.clone()
     }
 
     fn telegram_settings(&self) -> Option<TelegramSettings> {
@@ -179,7 +187,7 @@ impl ChannelService {
         let link = Arc::new(super::whatsapp::client::WebClient::new(self.whatsapp_dir()));
         let whatsapp = WhatsApp::new(link, settings, self.with.clone(), HEARTBEAT);
         tokio::spawn(whatsapp.clone().run());
-        tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), self.conversation.clone()));
+        tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), self.conversation.clone(), self.questions.clone()));
         self.router.register(whatsapp.clone());
         *self.whatsapp.lock().expect("channels lock") = Some(whatsapp);
         self.with.events.publish(CoreEvent::ChannelsChanged);
@@ -239,7 +247,7 @@ impl ChannelService {
             Err(error) => return tracing::warn!(%error, "Telegram could not start"),
         };
         tokio::spawn(telegram.clone().run());
-        tokio::spawn(serve(Arc::new(TelegramSource(telegram.clone())), self.conversation.clone()));
+        tokio::spawn(serve(Arc::new(TelegramSource(telegram.clone())), self.conversation.clone(), self.questions.clone()));
         self.router.register(telegram.clone());
         *self.telegram.lock().expect("channels lock") = Some(telegram);
         self.with.events.publish(CoreEvent::ChannelsChanged);

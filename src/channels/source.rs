@@ -1,18 +1,13 @@
-//! Where messages come from (seed 3.v2, `MessageSource`): the terminal today, Telegram
-//! and WhatsApp next. A source hands over what the user wrote and takes the answer back;
-//! `serve` runs one through the conversation's inbox, so messages from every source are
-//! answered one at a time, in order, and each answer goes back where its message came
-//! from. The desktop window and a CLI companion are `call::CallSource`s: a caller's
-//! message goes in and its outcome comes back.
-
-use std::sync::Arc;
+//! Where messages come from (seed 3.v2, `MessageSource`): the terminal, Telegram and
+//! WhatsApp. A source hands over what the user wrote and takes the answer back
+//! (`serving::serve` runs one through the conversation's inbox). The desktop window
+//! and a CLI companion are `call::CallSource`s: a caller's message goes in and its
+//! outcome comes back.
 
 use chrono::{DateTime, Utc};
-use futures_util::stream::{FuturesUnordered, StreamExt};
-use tracing::Instrument;
 
 use super::channel::Channel;
-use crate::conversation::{ConversationService, TurnOutcome};
+use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
 use crate::reminders::scheduler::BoxFuture;
 
@@ -44,35 +39,9 @@ pub trait MessageSource: Send + Sync {
     /// Gives the user the answer to `to` (or what went wrong), on this channel.
     fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>>;
     fn is_connected(&self) -> bool;
-}
-
-/// Answers every message of `source` until it closes; returns how many were answered.
-/// Each message takes its place in the inbox as it arrives, so a message sent while a
-/// reply is being written waits in the queue (and shows there) and answers come back
-/// in order.
-pub async fn serve(source: Arc<dyn MessageSource>, conversation: Arc<ConversationService>) -> usize {
-    let mut answering = FuturesUnordered::new();
-    let (mut open, mut answered) = (true, 0);
-    loop {
-        tokio::select! {
-            message = source.next(), if open => match message {
-                Some(message) => {
-                    let span = tracing::info_span!("incoming", channel = message.channel.as_str(), id = %message.id);
-                    let answer = conversation.submit(message.content.clone(), message.channel);
-                    let source = source.clone();
-                    answering.push(
-                        async move {
-                            if let Err(error) = source.send_response(&message, answer.await).await {
-                                tracing::warn!(%error, "could not give the answer back to its channel");
-                            }
-                        }
-                        .instrument(span),
-                    );
-                }
-                None => open = false,
-            },
-            Some(()) = answering.next(), if !answering.is_empty() => answered += 1,
-            else => return answered,
-        }
+    /// Says `text` in the chat `to` came from, in the middle of its turn (a permission
+    /// question). Sources with no chat of their own cannot.
+    fn say<'a>(&'a self, _to: &'a IncomingMessage, _text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async { Err("this channel has no chat to ask in".to_string()) })
     }
 }

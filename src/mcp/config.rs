@@ -12,6 +12,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// What a `${…}` reference to a secret kept in the keychain starts with.
+pub const KEYCHAIN: &str = "keychain:";
+
 /// Call and start-up timeout when a server does not set `timeout_secs`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -27,6 +30,10 @@ pub enum ConfigError {
     NoTransport(String),
     #[error("the server \"{server}\" uses ${{{variable}}}, which is not set in the environment")]
     MissingVariable { server: String, variable: String },
+    #[error("the server \"{server}\" needs its secret {field}, which is not in the keychain; enter it again in Settings → Tools")]
+    MissingSecret { server: String, field: String },
+    #[error("\"{0}\" is not a variable or header name with a value (a secret needs its value the first time)")]
+    BadField(String),
     #[error("\"{0}\" is not a command line (an empty line, or a quote left open)")]
     BadCommandLine(String),
     #[error("a server name must be 1–40 letters, digits, '-' or '_', and not \"notes\" (got \"{0}\")")]
@@ -125,7 +132,12 @@ impl ServerEntry {
     }
 
     pub fn transport(&self, server: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<Transport, ConfigError> {
-        let expand = |text: &str| expand(text, environment).map_err(|variable| ConfigError::MissingVariable { server: server.into(), variable });
+        let expand = |text: &str| {
+            expand(text, environment).map_err(|variable| match variable.strip_prefix(KEYCHAIN) {
+                Some(id) => ConfigError::MissingSecret { server: server.into(), field: id.rsplit('/').next().unwrap_or(id).to_string() },
+                None => ConfigError::MissingVariable { server: server.into(), variable },
+            })
+        };
         let remote = matches!(self.kind.as_deref(), Some("http" | "streamable-http" | "streamableHttp" | "sse"));
         match (&self.command, &self.url) {
             (Some(command), _) if !remote => Ok(Transport::Stdio {

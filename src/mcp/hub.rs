@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ConfigError, McpConfig, ServerEntry};
+use super::form::ServerForm;
 pub use super::status::{ServerState, ServerStatus};
 use super::session::Session;
 use super::tool::{McpTool, Slot};
@@ -42,12 +43,14 @@ pub struct McpHub {
     events: EventBus,
     servers: Mutex<BTreeMap<String, Running>>,
     on_tools: ToolsChanged,
+    /// Where the secrets typed in Settings are kept.
+    secrets: Arc<crate::secrets::Secrets>,
 }
 
 impl McpHub {
     /// Must be called inside the runtime the servers will run on.
-    pub fn new(path: PathBuf, events: EventBus, on_tools: ToolsChanged) -> Arc<Self> {
-        Arc::new(Self { runtime: tokio::runtime::Handle::current(), path, events, servers: Mutex::default(), on_tools })
+    pub fn new(path: PathBuf, events: EventBus, on_tools: ToolsChanged, secrets: Arc<crate::secrets::Secrets>) -> Arc<Self> {
+        Arc::new(Self { runtime: tokio::runtime::Handle::current(), path, events, servers: Mutex::default(), on_tools, secrets })
     }
 
     pub fn config_path(&self) -> &std::path::Path {
@@ -60,7 +63,8 @@ impl McpHub {
         let config = McpConfig::load(&self.path)?;
         let mut servers = self.servers.lock().expect("servers lock");
         servers.retain(|name, running| {
-            let keep = config.servers.get(name).is_some_and(|e| e.enabled && e.identity() == running.identity && running.status.enabled);
+            // An edited environment or header restarts the server too.
+            let keep = config.servers.get(name).is_some_and(|e| e.enabled && e.identity() == running.identity && running.status.enabled && ServerForm::of(e) == running.status.form);
             if !keep {
                 running.stop.cancel();
             }
@@ -73,7 +77,7 @@ impl McpHub {
             let slot = Arc::new(Slot::default());
             let stop = CancellationToken::new();
             let state = if entry.enabled { ServerState::Starting } else { ServerState::Off };
-            let status = ServerStatus { name: name.clone(), summary: entry.summary(), enabled: entry.enabled, state, tools: Vec::new() };
+            let status = ServerStatus { name: name.clone(), summary: entry.summary(), enabled: entry.enabled, state, tools: Vec::new(), form: ServerForm::of(entry) };
             servers.insert(name.clone(), Running { status, slot: slot.clone(), identity: entry.identity(), stop: stop.clone() });
             if entry.enabled {
                 self.runtime.spawn(self.clone().supervise(name.clone(), entry.clone(), slot, stop));
@@ -96,10 +100,24 @@ impl McpHub {
         self.reload()
     }
 
-    /// Removes a server from `mcp.json`; false when there was none by that name.
+    /// Adds or edits a server as Settings' form has it (secrets to the keychain).
+    pub fn save(self: &Arc<Self>, name: &str, form: &ServerForm) -> Result<(), ConfigError> {
+        let mut config = McpConfig::load(&self.path)?;
+        super::config::check_name(name)?;
+        let entry = form.entry(name, config.servers.get(name), &self.secrets)?;
+        config.add(name, entry)?;
+        config.save(&self.path)?;
+        self.reload()
+    }
+
+    /// Removes a server from `mcp.json`, with the secrets Settings kept for it; false
+    /// when there was none by that name.
     pub fn remove(self: &Arc<Self>, name: &str) -> Result<bool, ConfigError> {
         let mut config = McpConfig::load(&self.path)?;
-        let removed = config.servers.remove(name).is_some();
+        let removed = config.servers.remove(name);
+        let own = super::form::secret_id(name, "");
+        removed.iter().flat_map(super::form::secrets_of).filter(|id| id.starts_with(&own)).for_each(|id| self.secrets.delete(id));
+        let removed = removed.is_some();
         config.save(&self.path)?;
         self.reload()?;
         Ok(removed)
@@ -184,7 +202,12 @@ impl McpHub {
 
     /// One life of the server: `Ok` when it was asked to stop, `Err` with what went wrong.
     async fn run_once(&self, name: &str, entry: &ServerEntry, slot: &Slot, stop: &CancellationToken) -> Result<(), (String, Vec<String>)> {
-        let transport = entry.transport(name, &|v| std::env::var(v).ok()).map_err(|e| (e.to_string(), Vec::new()))?;
+        // The keychain may take a moment to answer: not on the runtime's threads.
+        let (secrets, server, stored) = (self.secrets.clone(), name.to_string(), entry.clone());
+        let transport = tokio::task::spawn_blocking(move || stored.transport(&server, &|v| super::form::resolve(v, &secrets)))
+            .await
+            .map_err(|e| (e.to_string(), Vec::new()))?
+            .map_err(|e| (e.to_string(), Vec::new()))?;
         let session = tokio::select! {
             started = Session::start(&transport, entry.timeout()) => started.map_err(|e| (e.to_string(), stderr_of(&e)))?,
             _ = stop.cancelled() => return Ok(()),

@@ -1,11 +1,13 @@
 //! MCP: tools from servers the user plugs in (the `mcpServers` of `mcp.json`).
 //!
-//! `config` reads and writes the file, `session` is the one place that speaks the
+//! `config` reads and writes the file, `form` is a server as Settings edits it (its
+//! secrets in the keychain), `session` is the one place that speaks the
 //! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
 //! commands, `tool` offers a server's tool to the model behind the permission gate and
 //! `hub` keeps the servers running.
 
 pub mod config;
+pub mod form;
 pub mod http;
 pub mod hub;
 pub mod import;

@@ -22,4 +22,6 @@ pub struct ServerStatus {
     #[serde(flatten)]
     pub state: ServerState,
     pub tools: Vec<ToolDefinition>,
+    /// What Settings' editor starts from (kept secrets without their value).
+    pub form: super::form::ServerForm,
 }

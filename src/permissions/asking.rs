@@ -14,6 +14,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::grant::Choice;
+use crate::channels::channel::Channel;
 use crate::events::{CoreEvent, EventBus};
 
 /// How long a question waits before it counts as Deny.
@@ -33,6 +34,8 @@ pub struct Question {
     /// What changed since the user last approved this tool; empty for a first ask.
     pub changed: Vec<String>,
     pub conversation_id: Option<i64>,
+    /// Where the turn that wants the tool came from: a phone channel is asked there too.
+    pub channel: Option<Channel>,
 }
 
 /// What came back.
@@ -49,6 +52,61 @@ pub type AnswerFuture<'a> = Pin<Box<dyn Future<Output = Answer> + Send + 'a>>;
 
 pub trait Asker: Send + Sync {
     fn ask(&self, question: Question) -> AnswerFuture<'_>;
+}
+
+/// Asks `first` and `second` at once; the first answer wins and takes the other's
+/// question down. One with no one to ask leaves it to the other.
+pub async fn either(first: &dyn Asker, second: &dyn Asker, question: Question) -> Answer {
+    let (mut one, mut other) = (first.ask(question.clone()), second.ask(question));
+    tokio::select! {
+        answer = &mut one => match answer {
+            Answer::NoOneToAsk => other.await,
+            answer => answer,
+        },
+        answer = &mut other => match answer {
+            Answer::NoOneToAsk => one.await,
+            answer => answer,
+        },
+    }
+}
+
+/// How long the user has been asked, in all: a turn's time limit does not run while
+/// it waits for them.
+#[derive(Debug, Default)]
+pub struct AskingTime {
+    state: Mutex<(usize, Option<std::time::Instant>, Duration)>,
+}
+
+impl AskingTime {
+    /// Time with at least one question open, up to now.
+    pub fn total(&self) -> Duration {
+        let (_, since, done) = *self.state.lock().expect("asking time lock");
+        done + since.map(|s| s.elapsed()).unwrap_or_default()
+    }
+
+    /// Counts from now until the returned guard is dropped.
+    pub fn open(&self) -> OpenQuestion<'_> {
+        let mut state = self.state.lock().expect("asking time lock");
+        if state.0 == 0 {
+            state.1 = Some(std::time::Instant::now());
+        }
+        state.0 += 1;
+        OpenQuestion(self)
+    }
+}
+
+pub struct OpenQuestion<'a>(&'a AskingTime);
+
+impl Drop for OpenQuestion<'_> {
+    fn drop(&mut self) {
+        let mut state = self.0.state.lock().expect("asking time lock");
+        state.0 -= 1;
+        if state.0 == 0 {
+            if let Some(since) = state.1.take() {
+                state.2 += since.elapsed();
+            }
+        }
+    }
 }
 
 /// A process with no one to ask: nothing that needs permission runs.

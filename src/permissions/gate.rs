@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use serde_json::Value;
 
 use super::action::Action;
-use super::asking::{Answer, Asker, Nobody, Question};
+use super::asking::{either, Answer, Asker, AskingTime, Nobody, Question};
 use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
 use crate::clock::Clock;
@@ -34,6 +34,9 @@ pub struct PermissionGate {
     store: Store,
     clock: Clock,
     asker: RwLock<Arc<dyn Asker>>,
+    /// Asks on the phone a turn came from (Telegram, WhatsApp), beside `asker`.
+    phone: RwLock<Option<Arc<dyn Asker>>>,
+    asking: AskingTime,
     /// What was allowed "in this chat", by chat; kept until Sidecar quits.
     in_chat: Mutex<HashMap<i64, Vec<String>>>,
     auto_read_only: AtomicBool,
@@ -42,11 +45,21 @@ pub struct PermissionGate {
 impl PermissionGate {
     /// A gate with no one to ask until a front-end sets its asker.
     pub fn new(store: Store, clock: Clock) -> Self {
-        Self { store, clock, asker: RwLock::new(Arc::new(Nobody)), in_chat: Mutex::default(), auto_read_only: AtomicBool::new(false) }
+        Self { store, clock, asker: RwLock::new(Arc::new(Nobody)), phone: RwLock::default(), asking: AskingTime::default(), in_chat: Mutex::default(), auto_read_only: AtomicBool::new(false) }
     }
 
     pub fn set_asker(&self, asker: Arc<dyn Asker>) {
         *self.asker.write().expect("asker lock") = asker;
+    }
+
+    /// Questions from turns that came from a phone are asked there too.
+    pub fn set_phone_asker(&self, asker: Arc<dyn Asker>) {
+        *self.phone.write().expect("asker lock") = Some(asker);
+    }
+
+    /// How long the user has been asked, in all (a turn's limit pauses meanwhile).
+    pub fn asking_time(&self) -> std::time::Duration {
+        self.asking.total()
     }
 
     /// Settings' switch: tools the server marks read-only run without asking.
@@ -80,9 +93,17 @@ impl PermissionGate {
             arguments: arguments.clone(),
             changed: changed.iter().map(|c| c.to_string()).collect(),
             conversation_id: scope.conversation_id,
+            channel: scope.channel,
         };
         let asker = self.asker.read().expect("asker lock").clone();
-        let choice = match asker.ask(question).await {
+        let phone = self.phone.read().expect("asker lock").clone().filter(|_| scope.channel.is_some_and(|c| c.is_phone()));
+        let open = self.asking.open();
+        let answer = match phone {
+            Some(phone) => either(asker.as_ref(), phone.as_ref(), question).await,
+            None => asker.ask(question).await,
+        };
+        drop(open);
+        let choice = match answer {
             Answer::Chose(choice) => choice,
             Answer::NoAnswer => return Err(Refusal::NoAnswer { tool }),
             Answer::NoOneToAsk => return Err(Refusal::NoOneToAsk { tool }),

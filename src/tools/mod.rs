@@ -149,6 +149,11 @@ impl ToolRegistry {
         Self { tools: self.tools.clone(), gate: self.gate.clone(), offered: Some(Arc::new(offered)) }
     }
 
+    /// How long the user has been asked for permission, in all.
+    pub fn asking_time(&self) -> std::time::Duration {
+        self.gate.as_ref().map(|gate| gate.asking_time()).unwrap_or_default()
+    }
+
     fn is_offered(&self, name: &str) -> bool {
         self.offered.as_ref().is_none_or(|offered| offered.contains(name))
     }

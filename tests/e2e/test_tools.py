@@ -3,7 +3,7 @@ Allow once runs it, Deny does not, and Settings → Permissions revokes what was
 import sys
 from pathlib import Path
 
-from conftest import ARTIFACTS, wait_until
+from conftest import wait_until
 from scripted_llm import ScriptedLlm, text_reply, tool_reply
 
 FIXTURE = Path(__file__).resolve().parents[1] / "mcp" / "fixture_server.py"
@@ -46,12 +46,26 @@ def test_a_server_added_in_settings_asks_before_each_call_and_its_grant_can_be_r
         wait_until(lambda: "Running · 4 tools" in " ".join(session.texts("[data-testid=mcp-state]")), 30,
                    "the server did not start")
         assert (config.parent / "mcp.json").exists()
-        session.screenshot(str(ARTIFACTS / "tools-settings.png"))
+        desktop.screenshot("tools-settings")
+
+        # Edited: a secret variable goes to the keychain, the file keeps a reference.
+        session.tap("[data-testid=mcp-edit]")
+        session.tap("[data-testid=mcp-field-add]")
+        session.send_keys(session.wait_for("[data-testid=mcp-field-name]"), "FIXTURE_TOKEN")
+        session.tap("[data-testid=mcp-field-secret]")
+        session.send_keys(session.find("[data-testid=mcp-field-value]"), "tok-e2e-secret")
+        desktop.screenshot("tools-edit")
+        session.tap("[data-testid=mcp-save]")
+        wait_until(lambda: "FIXTURE_TOKEN" in (config.parent / "mcp.json").read_text(), 10, "the edit was not saved")
+        saved = (config.parent / "mcp.json").read_text()
+        assert "${keychain:mcp/fixture/FIXTURE_TOKEN}" in saved and "tok-e2e-secret" not in saved, saved
+        wait_until(lambda: "Running · 4 tools" in " ".join(session.texts("[data-testid=mcp-state]")), 30,
+                   "the edited server did not start again")
 
         card = ask(session, "Echo this, please")
         assert "Sidecar wants to run echo from fixture" in session.text(card)
         assert '"message": "hola desde el chat"' in session.texts("[data-testid=permission-arguments]")[0]
-        session.screenshot(str(ARTIFACTS / "permission-card.png"))
+        desktop.screenshot("permission-card")
         session.tap("[data-testid=permission-allow_once]")
         wait_until(lambda: chip_states(session) == ["done"], 30, "allowed once, the tool ran")
         session.wait_for("[data-testid=message-assistant]", 30)
@@ -92,7 +106,7 @@ def test_a_notes_folder_chosen_in_settings_is_written_only_after_the_user_allows
         session.tap("[data-testid=notes-use]")
         session.wait_for("[data-testid=notes-folder]", 10)
         assert f'notes_folder = "{vault}"' in config.read_text()
-        session.screenshot(str(ARTIFACTS / "notes-settings.png"))
+        desktop.screenshot("notes-settings")
 
         card = ask(session, "Note that I must buy bread")
         assert "Sidecar wants to run create_note from notes" in session.text(card)

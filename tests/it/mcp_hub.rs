@@ -45,7 +45,7 @@ async fn rig(description_file: &Path) -> Rig {
             tools.into_iter().for_each(|t| registry.register_shared(t));
             *offered.lock().unwrap() = registry;
         })
-    });
+    }, Arc::new(sidecar::secrets::Secrets::new(false)));
     hub.reload().unwrap();
     hub.settle(Duration::from_secs(20)).await;
     Rig { hub, offered, asker, _dir: dir }
@@ -120,5 +120,43 @@ async fn a_server_that_crashes_is_started_again_and_its_tools_come_back() {
     rig.wait_for("running again", |s| s.state == ServerState::Running && !s.tools.is_empty()).await;
     let echo = rig.call("mcp__fixture__echo", json!({"message": "de vuelta"}), Some(Choice::AllowOnce)).await;
     assert!(echo.content.contains("de vuelta"), "{}", echo.content);
+    rig.hub.stop_all();
+}
+
+/// A server added from Settings' form with a secret: the file holds a reference, the
+/// server gets the value, an edit that leaves the secret empty keeps it, and removing
+/// the server forgets it.
+#[tokio::test]
+async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
+    use sidecar::mcp::form::{Field, ServerForm};
+    let scratch = tempfile::tempdir().unwrap();
+    let rig = rig(&scratch.path().join("none.txt")).await;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
+    let line = format!("{:?} {:?} --env-tool FIXTURE_SECRET", support::local_llm_python(), script);
+    let secret = Field { name: "FIXTURE_SECRET".into(), value: Some("s3cret-value".into()), secret: true };
+    rig.hub.save("keyed", &ServerForm { line: line.clone(), fields: vec![secret] }).unwrap();
+    rig.wait_for("the keyed server", |s| s.name == "keyed" && s.state == ServerState::Running).await;
+    let said = rig.call("mcp__keyed__env", json!({}), Some(Choice::AllowOnce)).await;
+    assert!(said.content.contains("s3cret-value"), "{}", said.content);
+    let file = std::fs::read_to_string(rig.hub.config_path()).unwrap();
+    assert!(file.contains("${keychain:mcp/keyed/FIXTURE_SECRET}") && !file.contains("s3cret-value"), "{file}");
+
+    // Edited with the secret left as kept and a new plain variable: it restarts with both.
+    let status = rig.hub.servers().into_iter().find(|s| s.name == "keyed").unwrap();
+    assert_eq!(status.form.fields, [Field { name: "FIXTURE_SECRET".into(), value: None, secret: true }]);
+    let mut form = status.form.clone();
+    form.fields.push(Field { name: "PLAIN".into(), value: Some("p".into()), secret: false });
+    rig.hub.save("keyed", &form).unwrap();
+    rig.wait_for("restarted with the edit", |s| s.name == "keyed" && s.state == ServerState::Running && s.form.fields.len() == 2).await;
+    let said = rig.call("mcp__keyed__env", json!({}), Some(Choice::AllowOnce)).await;
+    assert!(said.content.contains("s3cret-value"), "{}", said.content);
+
+    // Removed, its secret goes too: added back with a reference alone, it cannot start.
+    rig.hub.remove("keyed").unwrap();
+    let mut config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(rig.hub.config_path()).unwrap()).unwrap();
+    config["mcpServers"]["keyed"] = json!({"command": support::local_llm_python(), "args": [script], "env": {"FIXTURE_SECRET": "${keychain:mcp/keyed/FIXTURE_SECRET}"}});
+    std::fs::write(rig.hub.config_path(), config.to_string()).unwrap();
+    rig.hub.reload().unwrap();
+    rig.wait_for("refused for the missing secret", |s| matches!(&s.state, ServerState::Failed { error, .. } if s.name == "keyed" && error.contains("FIXTURE_SECRET") && error.contains("keychain"))).await;
     rig.hub.stop_all();
 }

@@ -34,7 +34,10 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
         "{checked:?}"
     );
     let mut events = core.events().subscribe();
-    let outcome = core.send("Say hello in one short sentence.").await.expect("the offline model stands in");
+    let outcome = match core.send("Say hello in one short sentence.").await {
+        Ok(outcome) => outcome,
+        Err(error) => panic!("the offline model did not stand in: {error}; {:?}; its log: {}", core.model_status(), offline_log(dir.path())),
+    };
     assert!(!outcome.reply.trim().is_empty());
     assert_eq!(outcome.meta.provider.as_deref(), Some("local"));
     assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
@@ -49,6 +52,12 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     // After the reply, the same state: it does not flip to "ready" and back.
     assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
     core.shutdown().await;
+}
+
+/// What the offline model's server wrote, for a failure's message.
+fn offline_log(dir: &std::path::Path) -> String {
+    let logs = dir.join("logs").join("local-model.log");
+    std::fs::read_to_string(&logs).unwrap_or_else(|e| format!("({}: {e})", logs.display()))
 }
 
 #[tokio::test]

@@ -5,7 +5,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sidecar::channels::source::{serve, IncomingMessage, MessageSource};
+use sidecar::channels::serving::serve;
+use sidecar::channels::source::{IncomingMessage, MessageSource};
 use sidecar::proactive::state::Channel;
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
@@ -66,7 +67,7 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     let terminal = Scripted::new(Channel::Cli, &["one", "two", "/status"]);
     let window = Scripted::new(Channel::Desktop, &["three", "four"]);
 
-    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation().clone()), serve(window.clone(), core.conversation().clone()));
+    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation().clone(), core.channels().questions()), serve(window.clone(), core.conversation().clone(), core.channels().questions()));
     assert_eq!((a, b), (3, 2));
 
     let answers = terminal.answers.lock().unwrap().clone();

@@ -29,6 +29,11 @@ async fn echo_model() -> ScriptedServer {
 /// A companion whose settings.toml turns Telegram on against `bot`, with the token in
 /// an environment variable of its own (tests run in parallel).
 async fn open(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64]) -> Arc<Companion> {
+    open_with(dir, model, bot, chats, "").await
+}
+
+/// `open`, with `extra` settings after the channel's.
+async fn open_with(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64], extra: &str) -> Arc<Companion> {
     let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
     // SAFETY: a variable no other test reads.
     unsafe { std::env::set_var(&token_env, "123456:TEST-token-that-is-long-enough") };
@@ -36,7 +41,7 @@ async fn open(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, c
     std::fs::write(
         &config,
         format!(
-            "[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n\n[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"{token_env}\"\nallowed_chats = {chats:?}\npoll_timeout_secs = 1\n",
+            "[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n\n[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"{token_env}\"\nallowed_chats = {chats:?}\npoll_timeout_secs = 1\n{extra}",
             model.base_url, bot.api_url
         ),
     )
@@ -361,5 +366,60 @@ async fn no_pairing_code_is_handed_out_while_telegram_is_down() {
     bot.come_back();
     wait_until("Telegram is back", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Connected { .. }))).await;
     assert_eq!(core.channels().telegram_pairing_code().unwrap().code.len(), 6);
+    core.shutdown().await;
+}
+
+/// A model that writes a note for every message, then says what the tool answered.
+async fn note_writing_model() -> ScriptedServer {
+    ScriptedServer::responding(|request| {
+        let messages = request["messages"].as_array().unwrap();
+        let last = messages.last().unwrap();
+        if last["role"] == "tool" {
+            let answered = last["content"].as_str().unwrap_or_default().chars().take(120).collect::<String>();
+            return Reply::Stream { events: reply_events(&[&format!("tool said: {answered}")]), delay: Duration::ZERO };
+        }
+        let name = format!("{}.md", crate::support::said(last).split_whitespace().last().unwrap());
+        let arguments = serde_json::json!({"path": name, "content": "from the phone"}).to_string();
+        Reply::Stream { events: crate::support::tool_call_events(&[("call_1", "create_note", &arguments)]), delay: Duration::ZERO }
+    })
+    .await
+}
+
+/// A tool that acts, asked for from the phone, asks on the phone: the chat's next
+/// message in the words offered is the answer (once, or no), a message in other words
+/// is a message, and nothing runs without a yes. The turn's time limit (1 s here)
+/// does not run while the user thinks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_asked_for_on_the_phone_asks_permission_there() {
+    let (model, bot) = (note_writing_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path().join("vault");
+    std::fs::create_dir(&vault).unwrap();
+    let core = open_with(dir.path(), &model, &bot, &[ME], &format!("\n[tools]\nnotes_folder = {:?}\n[llm]\nturn_timeout_secs = 1\n", vault.to_string_lossy())).await;
+
+    bot.say(ME, "write the note first");
+    let said = bot.wait_for_sent(ME, 1, Duration::from_secs(20)).await;
+    assert!(said[0].contains("create_note") && said[0].contains("first.md") && said[0].contains("[o]nce"), "{said:?}");
+    assert!(!vault.join("first.md").exists(), "nothing runs before the answer");
+    // A stranger's "yes" is not the user's; the user's "once", seconds later, is.
+    bot.say(STRANGER, "yes");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    bot.say(ME, "once");
+    let said = bot.wait_for_sent(ME, 2, Duration::from_secs(20)).await;
+    assert!(said[1].starts_with("tool said:"), "{said:?}");
+    assert_eq!(std::fs::read_to_string(vault.join("first.md")).unwrap(), "from the phone");
+
+    // "Once" held once: the next note asks again, and "no" keeps it from running.
+    bot.say(ME, "write the note second");
+    let said = bot.wait_for_sent(ME, 3, Duration::from_secs(20)).await;
+    assert!(said[2].contains("second.md"), "{said:?}");
+    bot.say(ME, "d");
+    let said = bot.wait_for_sent(ME, 4, Duration::from_secs(20)).await;
+    assert!(said[3].contains("denied"), "{said:?}");
+    assert!(!vault.join("second.md").exists());
+    // No question waits now: "yes" is a message for the model like any other.
+    bot.say(ME, "yes");
+    let said = bot.wait_for_sent(ME, 5, Duration::from_secs(20)).await;
+    assert!(said[4].contains("yes.md"), "asked again for the new message's note: {said:?}");
     core.shutdown().await;
 }

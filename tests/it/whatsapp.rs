@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use sidecar::channels::health::Link;
 use sidecar::channels::phone::PhoneParts;
-use sidecar::channels::source::serve;
+use sidecar::channels::serving::serve;
 use sidecar::channels::whatsapp::link::{LinkEvent, WhatsappLink};
 use sidecar::channels::whatsapp::{WhatsApp, WhatsappSource};
 use sidecar::proactive::router::{Kind, Outgoing, Sink};
@@ -113,7 +113,7 @@ async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: What
     let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf() };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
-    tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone()));
+    tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone(), core.channels().questions()));
     Rig { core, model, link, whatsapp }
 }
 

@@ -4,6 +4,8 @@ Plain JSON-RPC over stdio (no SDK), so each fault is exactly the one asked for:
   --exit-at-start TEXT   print TEXT on stderr and exit 1 before answering anything
   --description-file F   the `echo` tool's description is read from F at every
                          tools/list (a definition that changes under a grant)
+  --env-tool NAME        adds a tool `env` that says the variable NAME (a secret
+                         given in Settings reaches the server)
 Tools: echo (read-only), slow (sleeps 120 s), crash (exits mid-call),
 announce (sends notifications/tools/list_changed, then answers).
 """
@@ -19,7 +21,7 @@ def send(message):
     sys.stdout.flush()
 
 
-def tools(description_file):
+def tools(description_file, env_tool=None):
     description = "Echoes the message back."
     if description_file and os.path.exists(description_file):
         description = open(description_file, encoding="utf-8").read().strip()
@@ -30,13 +32,14 @@ def tools(description_file):
         {"name": "slow", "description": "Takes two minutes.", "inputSchema": empty},
         {"name": "crash", "description": "Exits while answering.", "inputSchema": empty},
         {"name": "announce", "description": "Says its tools changed.", "inputSchema": empty},
-    ]
+    ] + ([{"name": "env", "description": f"Says {env_tool}.", "inputSchema": empty}] if env_tool else [])
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--exit-at-start")
     parser.add_argument("--description-file")
+    parser.add_argument("--env-tool")
     args = parser.parse_args()
     if args.exit_at_start:
         print(args.exit_at_start, file=sys.stderr, flush=True)
@@ -55,7 +58,7 @@ def main():
                 "serverInfo": {"name": "sidecar-fixture", "version": "1.0"},
             }
         elif method == "tools/list":
-            result = {"tools": tools(args.description_file)}
+            result = {"tools": tools(args.description_file, args.env_tool)}
         elif method == "tools/call":
             name, arguments = params.get("name"), params.get("arguments") or {}
             if name == "echo":
@@ -66,6 +69,8 @@ def main():
             elif name == "crash":
                 print("fixture server: crashing as asked", file=sys.stderr, flush=True)
                 os._exit(3)
+            elif name == "env" and args.env_tool:
+                result = {"content": [{"type": "text", "text": os.environ.get(args.env_tool, "(unset)")}]}
             elif name == "announce":
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
                 result = {"content": [{"type": "text", "text": "announced"}]}

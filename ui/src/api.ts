@@ -186,7 +186,20 @@ export type McpServerState =
   | { state: "running" }
   | { state: "failed"; error: string; stderr: string[]; retry_in_secs: number };
 
-export type McpServer = { name: string; summary: string; enabled: boolean; tools: ToolDefinition[] } & McpServerState;
+/** One environment variable (or header); a kept secret comes without its value. */
+export interface McpField {
+  name: string;
+  value: string | null;
+  secret: boolean;
+}
+
+/** A server as Settings edits it: its command line or address, and its fields. */
+export interface McpServerForm {
+  line: string;
+  fields: McpField[];
+}
+
+export type McpServer = { name: string; summary: string; enabled: boolean; tools: ToolDefinition[]; form: McpServerForm } & McpServerState;
 
 export interface McpView {
   config_path: string;
@@ -954,7 +967,7 @@ export const api = {
   setWhatsappEnabled: (enabled: boolean) => invoke<ChannelsView>("set_whatsapp_enabled", { enabled }),
   unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
   mcpServers: () => invoke<McpView>("mcp_servers"),
-  mcpAdd: (name: string, line: string) => invoke<McpView>("mcp_add", { name, line }),
+  mcpSave: (name: string, form: McpServerForm) => invoke<McpView>("mcp_save", { name, form }),
   mcpRemove: (name: string) => invoke<McpView>("mcp_remove", { name }),
   mcpSetEnabled: (name: string, enabled: boolean) => invoke<McpView>("mcp_set_enabled", { name, enabled }),
   mcpImport: () => invoke<[string, McpImportReport][]>("mcp_import"),

@@ -64,16 +64,16 @@ describe("settings → tools and permissions", () => {
   const running: McpView = {
     config_path: "/home/ana/.config/sidecar/mcp.json",
     servers: [
-      { name: "time", summary: "uvx mcp-server-time", enabled: true, state: "running", tools: [{ name: "get_current_time", description: "Current time in a zone", input_schema: {}, read_only: true }] },
-      { name: "broken", summary: "npx nothing-here", enabled: true, state: "failed", error: "the server stopped or refused to start (it exited)", stderr: ["npm ERR! 404 nothing-here"], retry_in_secs: 4, tools: [] },
+      { name: "time", summary: "uvx mcp-server-time", enabled: true, state: "running", form: { line: "uvx mcp-server-time", fields: [{ name: "TZ_KEY", value: null, secret: true }, { name: "LOCAL", value: "es", secret: false }] }, tools: [{ name: "get_current_time", description: "Current time in a zone", input_schema: {}, read_only: true }] },
+      { name: "broken", summary: "npx nothing-here", enabled: true, state: "failed", form: { line: "npx nothing-here", fields: [] }, error: "the server stopped or refused to start (it exited)", stderr: ["npm ERR! 404 nothing-here"], retry_in_secs: 4, tools: [] },
     ],
   };
 
-  it("starts empty, adds a server from one typed line, and shows a failing one with its last words", async () => {
+  it("starts empty, adds a server from one typed line with a secret, and shows a failing one with its last words", async () => {
     const core = new FakeCore();
     let view: McpView = { config_path: running.config_path, servers: [] };
     core.handlers.mcp_servers = () => view;
-    core.handlers.mcp_add = () => {
+    core.handlers.mcp_save = () => {
       view = running;
       return view;
     };
@@ -83,12 +83,33 @@ describe("settings → tools and permissions", () => {
     expect(await screen.findByTestId("mcp-none")).toHaveTextContent("No MCP servers yet");
     await user.type(screen.getByTestId("mcp-name"), "time");
     await user.type(screen.getByTestId("mcp-line"), "uvx mcp-server-time");
+    await user.click(screen.getByTestId("mcp-field-add"));
+    await user.type(screen.getByTestId("mcp-field-name"), "TZ_KEY");
+    await user.click(screen.getByTestId("mcp-field-secret"));
+    expect(screen.getByTestId("mcp-field-value")).toHaveAttribute("type", "password");
+    await user.type(screen.getByTestId("mcp-field-value"), "k-123");
     await user.click(screen.getByTestId("mcp-add"));
-    expect(core.invoked("mcp_add")[0].args).toEqual({ name: "time", line: "uvx mcp-server-time" });
+    expect(core.invoked("mcp_save")[0].args).toEqual({ name: "time", form: { line: "uvx mcp-server-time", fields: [{ name: "TZ_KEY", value: "k-123", secret: true }] } });
     const cards = await screen.findAllByTestId("mcp-server");
     expect(cards[0]).toHaveTextContent("Running · 1 tool");
     expect(within(cards[1]).getByTestId("mcp-failure")).toHaveTextContent("npm ERR! 404 nothing-here");
     expect(cards[1]).toHaveTextContent("trying again in 4 s");
+    expect(screen.getByTestId("mcp-name")).toHaveValue("");
+
+    // Editing shows the kept secret without its value; left empty, it is sent as kept.
+    await user.click(within(cards[0]).getByTestId("mcp-edit"));
+    const editor = within(cards[0]).getByTestId("mcp-editor");
+    expect(within(editor).getByTestId("mcp-line")).toHaveValue("uvx mcp-server-time");
+    const values = within(editor).getAllByTestId("mcp-field-value");
+    expect(values[0]).toHaveValue("");
+    expect(values[0]).toHaveAttribute("placeholder", "Kept in the keychain · type to replace");
+    await user.clear(within(editor).getByTestId("mcp-line"));
+    await user.type(within(editor).getByTestId("mcp-line"), "uvx mcp-server-time --local-timezone=Europe/Madrid");
+    await user.click(within(editor).getByTestId("mcp-save"));
+    expect(core.invoked("mcp_save")[1].args).toEqual({
+      name: "time",
+      form: { line: "uvx mcp-server-time --local-timezone=Europe/Madrid", fields: [{ name: "TZ_KEY", value: null, secret: true }, { name: "LOCAL", value: "es", secret: false }] },
+    });
   });
 
   it("lists grants and revokes one", async () => {

@@ -283,7 +283,7 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
     companion.permissions().set_asker(Arc::new(crate::asking::TerminalAsker { lines: terminal.lines.clone(), lang: companion.lang() }));
-    sidecar::channels::source::serve(terminal, companion.conversation().clone()).await;
+    sidecar::channels::serving::serve(terminal, companion.conversation().clone(), companion.channels().questions()).await;
     println!();
     printer.abort();
     cancel.cancel();

@@ -150,6 +150,13 @@ impl MessageSource for TelegramSource {
     fn is_connected(&self) -> bool {
         self.0.health.is_connected()
     }
+
+    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            self.0.say(chat, text, REPLY_PATIENCE).await
+        })
+    }
 }
 
 impl Sink for Telegram {

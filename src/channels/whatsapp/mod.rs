@@ -299,6 +299,10 @@ impl MessageSource for WhatsappSource {
     fn is_connected(&self) -> bool {
         self.0.health.is_connected()
     }
+
+    fn say<'a>(&'a self, to: &'a IncomingMessage, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(self.0.say(&to.user_id, text, REPLY_PATIENCE))
+    }
 }
 
 /// Reminders and spontaneous messages reach the user's own chat.

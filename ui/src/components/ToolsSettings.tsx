@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Grant, type McpServer, type McpView } from "../api";
 import { useStrings, type Strings } from "../i18n";
+import { McpServerEditor } from "./McpServerEditor";
 
 function stateText(t: Strings, server: McpServer): string {
   switch (server.state) {
@@ -15,8 +16,9 @@ function stateText(t: Strings, server: McpServer): string {
   }
 }
 
-function ServerCard({ server, busy, act }: { server: McpServer; busy: boolean; act: (work: () => Promise<McpView>) => void }) {
+function ServerCard({ server, busy, act }: { server: McpServer; busy: boolean; act: (work: () => Promise<McpView>, then?: () => void) => void }) {
   const t = useStrings();
+  const [editing, setEditing] = useState(false);
   return (
     <div className="channel-card" data-testid="mcp-server" data-name={server.name}>
       <div className="channel-head">
@@ -53,7 +55,21 @@ function ServerCard({ server, busy, act }: { server: McpServer; busy: boolean; a
           </ul>
         </details>
       )}
+      {editing && (
+        <McpServerEditor
+          initial={server.form}
+          name={server.name}
+          busy={busy}
+          onSave={(name, form) => act(() => api.mcpSave(name, form), () => setEditing(false))}
+          onCancel={() => setEditing(false)}
+        />
+      )}
       <div className="row">
+        {!editing && (
+          <button className="ghost small" disabled={busy} onClick={() => setEditing(true)} data-testid="mcp-edit">
+            {t.toolsEdit}
+          </button>
+        )}
         <button className="ghost small" disabled={busy} onClick={() => act(() => api.mcpSetEnabled(server.name, !server.enabled))} data-testid="mcp-toggle">
           {server.enabled ? t.toolsTurnOff : t.toolsTurnOn}
         </button>
@@ -69,8 +85,8 @@ function ServerCard({ server, busy, act }: { server: McpServer; busy: boolean; a
 export function ToolsSettings() {
   const t = useStrings();
   const [view, setView] = useState<McpView | null>(null);
-  const [name, setName] = useState("");
-  const [line, setLine] = useState("");
+  // Bumped after each add, so the form starts empty again.
+  const [added, setAdded] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
@@ -125,28 +141,7 @@ export function ToolsSettings() {
       {servers.map((server) => (
         <ServerCard key={server.name} server={server} busy={busy} act={act} />
       ))}
-      <form
-        className="token-row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          act(() => api.mcpAdd(name.trim(), line), () => {
-            setName("");
-            setLine("");
-          });
-        }}
-      >
-        <label>
-          <span className="small">{t.toolsName}</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="files" data-testid="mcp-name" />
-        </label>
-        <label className="grow">
-          <span className="small">{t.toolsLine}</span>
-          <input value={line} onChange={(e) => setLine(e.target.value)} placeholder={t.toolsLinePlaceholder} data-testid="mcp-line" />
-        </label>
-        <button type="submit" disabled={busy || !name.trim() || !line.trim()} data-testid="mcp-add">
-          {t.toolsAdd}
-        </button>
-      </form>
+      <McpServerEditor key={added} initial={{ line: "", fields: [] }} busy={busy} onSave={(name, form) => act(() => api.mcpSave(name, form), () => setAdded((n) => n + 1))} />
       <div className="row">
         <button className="ghost small" disabled={busy} onClick={importOthers} data-testid="mcp-import">
           {t.toolsImport}
