@@ -80,7 +80,8 @@ impl Asker for PhoneQuestions {
             // However the wait ends (answered, timed out, answered in the window, the
             // turn stopped), the phone stops taking answers for it.
             let _waiting = Waiting { questions: self, channel, id };
-            if let Err(error) = source.say(&message, &crate::words::permissions::question(&question, self.lang)).await {
+            let text = crate::words::permissions::question(&question, self.lang);
+            if let Err(error) = source.ask(&message, &text, &crate::words::permissions::buttons(self.lang)).await {
                 tracing::warn!(%error, channel = channel.as_str(), "could not ask on the phone");
                 return Answer::NoOneToAsk;
             }

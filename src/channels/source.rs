@@ -44,4 +44,9 @@ pub trait MessageSource: Send + Sync {
     fn say<'a>(&'a self, _to: &'a IncomingMessage, _text: &'a str) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async { Err("this channel has no chat to ask in".to_string()) })
     }
+    /// Asks `text` in `to`'s chat with `answers` as `(label, word)`: as buttons where
+    /// the channel has them (a press comes back as the word), else in words alone.
+    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, _answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), String>> {
+        self.say(to, text)
+    }
 }

@@ -33,6 +33,21 @@ pub fn notification(question: &Question, lang: Lang) -> (String, String) {
     }
 }
 
+/// The answers as buttons: `(label, word)`, the word being what a press sends back.
+pub fn buttons(lang: Lang) -> Vec<(String, String)> {
+    let table: [(&str, &str); 5] = match lang {
+        Lang::En => [("Allow once", "once"), ("Allow in this chat", "chat"), ("Always allow this tool", "tool"), ("Always allow this server", "server"), ("Deny", "deny")],
+        Lang::Es => [
+            ("Permitir una vez", "una vez"),
+            ("Permitir en este chat", "chat"),
+            ("Permitir siempre esta herramienta", "herramienta"),
+            ("Permitir siempre este servidor", "servidor"),
+            ("Denegar", "denegar"),
+        ],
+    };
+    table.iter().map(|(label, word)| (label.to_string(), word.to_string())).collect()
+}
+
 /// The answer typed back; `None` when it is not one of the words offered.
 pub fn choice(answer: &str, lang: Lang) -> Option<Choice> {
     let word = answer.trim().to_lowercase();
@@ -68,5 +83,13 @@ mod tests {
         assert_eq!(choice("no", Lang::Es), Some(Choice::Deny));
         assert_eq!(choice("maybe", Lang::En), None);
         assert_eq!(choice("", Lang::Es), None);
+    }
+
+    #[test]
+    fn every_button_sends_back_a_word_its_language_reads_and_the_five_differ() {
+        for lang in [Lang::En, Lang::Es] {
+            let choices: Vec<Choice> = buttons(lang).iter().map(|(_, word)| choice(word, lang).expect(word)).collect();
+            assert_eq!(choices, [Choice::AllowOnce, Choice::AllowInChat, Choice::AlwaysTool, Choice::AlwaysServer, Choice::Deny]);
+        }
     }
 }

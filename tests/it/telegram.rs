@@ -386,7 +386,7 @@ async fn note_writing_model() -> ScriptedServer {
 }
 
 /// A tool that acts, asked for from the phone, asks on the phone: the chat's next
-/// message in the words offered is the answer (once, or no), a message in other words
+/// message in the words offered, or a press on one of the buttons, is the answer, a message in other words
 /// is a message, and nothing runs without a yes. The turn's time limit (1 s here)
 /// does not run while the user thinks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -401,13 +401,18 @@ async fn a_tool_asked_for_on_the_phone_asks_permission_there() {
     let said = bot.wait_for_sent(ME, 1, Duration::from_secs(20)).await;
     assert!(said[0].contains("create_note") && said[0].contains("first.md") && said[0].contains("[o]nce"), "{said:?}");
     assert!(!vault.join("first.md").exists(), "nothing runs before the answer");
-    // A stranger's "yes" is not the user's; the user's "once", seconds later, is.
+    // The answers come as buttons too.
+    let asked = bot.calls("sendMessage").into_iter().rfind(|c| c.body["chat_id"].as_i64() == Some(ME)).unwrap();
+    let buttons: Vec<&str> = asked.body["reply_markup"]["inline_keyboard"].as_array().unwrap().iter().map(|row| row[0]["callback_data"].as_str().unwrap()).collect();
+    assert_eq!(buttons, ["once", "chat", "tool", "server", "deny"]);
+    // A stranger's "yes" is not the user's; the user's press on "once", seconds later, is.
     bot.say(STRANGER, "yes");
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    bot.say(ME, "once");
+    bot.press(ME, "once");
     let said = bot.wait_for_sent(ME, 2, Duration::from_secs(20)).await;
     assert!(said[1].starts_with("tool said:"), "{said:?}");
     assert_eq!(std::fs::read_to_string(vault.join("first.md")).unwrap(), "from the phone");
+    assert_eq!(bot.calls("answerCallbackQuery").len(), 1, "the button's spinner is cleared");
 
     // "Once" held once: the next note asks again, and "no" keeps it from running.
     bot.say(ME, "write the note second");

@@ -6,8 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use teloxide_core::payloads::SendMessageSetters;
 use teloxide_core::requests::{Request, Requester};
-use teloxide_core::types::{BotCommand, ChatAction, ChatId, UpdateKind};
+use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, UpdateKind};
 use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
@@ -106,7 +107,11 @@ impl Telegram {
     /// pairs, anyone else is told the bot is private. A message id already taken in
     /// is dropped.
     async fn take(self: &Arc<Self>, kind: UpdateKind) {
-        let UpdateKind::Message(message) = kind else { return };
+        let message = match kind {
+            UpdateKind::Message(message) => message,
+            UpdateKind::CallbackQuery(query) => return self.take_press(query).await,
+            _ => return,
+        };
         let Some(text) = message.text() else { return };
         let chat = message.chat.id.0;
         let id = format!("{chat}:{}", message.id.0);
@@ -176,11 +181,22 @@ impl Telegram {
     /// (`retry_after`) is waited out and network loss retried with backoff, for up to
     /// `patience`; each piece is sent once it has been accepted, never again.
     pub(super) async fn say(&self, chat: i64, text: &str, patience: Duration) -> Result<(), String> {
+        self.say_with(chat, text, patience, None).await
+    }
+
+    /// `say`, with `buttons` under the last piece.
+    pub(super) async fn say_with(&self, chat: i64, text: &str, patience: Duration, buttons: Option<InlineKeyboardMarkup>) -> Result<(), String> {
         let give_up = tokio::time::Instant::now() + patience;
-        for piece in split(text, MAX_UNITS) {
+        let pieces = split(text, MAX_UNITS);
+        let last = pieces.len().saturating_sub(1);
+        for (index, piece) in pieces.into_iter().enumerate() {
             let mut waits = backoff();
             loop {
-                let wait = match self.bot.send_message(ChatId(chat), &piece).send().await {
+                let mut sending = self.bot.send_message(ChatId(chat), &piece);
+                if let Some(buttons) = buttons.as_ref().filter(|_| index == last) {
+                    sending = sending.reply_markup(buttons.clone());
+                }
+                let wait = match sending.send().await {
                     Ok(_) => {
                         self.health.up(self.with.clock.now());
                         break;

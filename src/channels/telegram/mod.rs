@@ -7,6 +7,7 @@
 //! with Telegram's flood control (`retry_after`) and backoff on network loss, `poll`
 //! asks for updates with the API's 64-bit ids.
 
+mod buttons;
 pub mod gate;
 pub mod guard;
 mod link;
@@ -155,6 +156,13 @@ impl MessageSource for TelegramSource {
         Box::pin(async move {
             let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
             self.0.say(chat, text, REPLY_PATIENCE).await
+        })
+    }
+
+    fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            self.0.say_with(chat, text, REPLY_PATIENCE, Some(buttons::keyboard(answers))).await
         })
     }
 }

@@ -85,6 +85,23 @@ impl FakeBotApi {
         id
     }
 
+    /// The user presses the inline button whose data is `data`, under the bot's last
+    /// message to `chat`.
+    pub fn press(&self, chat: i64, data: &str) {
+        let mut state = self.state.lock().unwrap();
+        let update_id = state.updates.len() as i64 + state.first_update_id;
+        let query = json!({
+            "id": format!("cbq-{update_id}"),
+            "from": {"id": chat, "is_bot": false, "first_name": "Ana"},
+            "message": message_json(chat, state.next_message_id, "the question"),
+            "chat_instance": "ci-1",
+            "data": data,
+        });
+        state.updates.push(json!({"update_id": update_id, "callback_query": query}));
+        drop(state);
+        self.news.notify_waiters();
+    }
+
     /// Delivers an update again with a new update id (a server repeating itself).
     pub fn repeat(&self, chat: i64, message_id: i64, text: &str) {
         let mut state = self.state.lock().unwrap();
