@@ -369,8 +369,9 @@ async fn no_pairing_code_is_handed_out_while_telegram_is_down() {
     core.shutdown().await;
 }
 
-/// A model that writes a note for every message, then says what the tool answered.
-async fn note_writing_model() -> ScriptedServer {
+/// A model that writes a note for every message (named by its last word), then says
+/// what the tool answered.
+pub(crate) async fn note_writing_model() -> ScriptedServer {
     ScriptedServer::responding(|request| {
         let messages = request["messages"].as_array().unwrap();
         let last = messages.last().unwrap();

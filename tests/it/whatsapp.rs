@@ -107,7 +107,12 @@ async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: What
         Reply::Stream { events: reply_events(&[&format!("re: {asked}")]), delay: Duration::from_millis(5) }
     })
     .await;
-    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
+    rig_with(dir, scripts, settings, heartbeat, model, "").await
+}
+
+/// `rig` with its own model and `extra` settings.
+async fn rig_with(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: WhatsappSettings, heartbeat: Duration, model: ScriptedServer, extra: &str) -> Rig {
+    let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n{extra}", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
     let link = Scripted::with(scripts);
     let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf() };
@@ -264,4 +269,25 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
     assert!(whatsapp.pairing().is_none() && whatsapp.own_number().is_none());
     whatsapp.shut_down();
     assert_eq!(model.request_count(), 0);
+}
+
+/// A tool asked for from the self chat asks there; "once" typed back runs it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_asked_for_on_whatsapp_asks_permission_in_the_self_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path().join("vault");
+    std::fs::create_dir(&vault).unwrap();
+    let model = crate::telegram::note_writing_model().await;
+    let extra = format!("[tools]\nnotes_folder = {:?}\n", vault.to_string_lossy());
+    let r = rig_with(dir.path(), vec![vec![connected()]], allowing(&[]), Duration::from_secs(30), model, &extra).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    r.link.push(message("P1", ME, true, false, "write the note first"));
+    wait_until("the question", || !r.link.sent_to(ME).is_empty()).await;
+    let asked = r.link.sent_to(ME)[0].clone();
+    assert!(asked.contains("create_note") && asked.contains("first.md"), "{asked}");
+    assert!(!vault.join("first.md").exists());
+    r.link.push(message("P2", ME, true, false, "once"));
+    wait_until("the reply", || r.link.sent_to(ME).len() == 2).await;
+    assert!(r.link.sent_to(ME)[1].starts_with("tool said:"), "{:?}", r.link.sent_to(ME));
+    assert_eq!(std::fs::read_to_string(vault.join("first.md")).unwrap(), "from the phone");
 }
