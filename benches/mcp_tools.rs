@@ -21,17 +21,19 @@ use sidecar::tools::CallScope;
 use sidecar::{Companion, CompanionOptions};
 use support::{reply_events, stream, ScriptedServer};
 
-const TURNS: &[&str] = &[
-    "What time is it in Tokyo right now?",
-    "Convert 9am Madrid time to New York time",
-    "Can you list the files in my project folder?",
-    "Write a file called todo.txt with my shopping list",
-    "Add a line to my notes about the trip",
-    "Echo this message back to me",
-    "Add 2 and 40",
-    "Tell me a joke",
-    "Remind me to call mum tomorrow at 9",
-    "¿Qué tiempo hace en Buenos Aires?",
+/// One conversation, turn by turn, with the tool each turn needs (our own table: a
+/// sanity check of the choice, not a measure of it on the world).
+const TURNS: &[(&str, Option<&str>)] = &[
+    ("What time is it in Tokyo right now?", Some("mcp__time__get_current_time")),
+    ("Convert 9am Madrid time to New York time", Some("mcp__time__convert_time")),
+    ("Can you list the files in my project folder?", Some("mcp__files__list_directory")),
+    ("Write a file called todo.txt with my shopping list", Some("mcp__files__write_file")),
+    ("Add a line to my notes about the trip", Some("append_content")),
+    ("Echo this message back to me", Some("mcp__everything__echo")),
+    ("Add 2 and 40", Some("mcp__everything__get-sum")),
+    ("Tell me a joke", None),
+    ("Remind me to call mum tomorrow at 9", None),
+    ("¿Qué tiempo hace en Buenos Aires?", None),
 ];
 
 fn schema_tokens(request: &Value) -> usize {
@@ -46,42 +48,8 @@ fn median(mut values: Vec<f64>) -> f64 {
 #[tokio::main]
 async fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bin = root.join("tests/mcp/node_modules/.bin");
-    let python = support::local_llm_python();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("vault")).unwrap();
-    let config = json!({ "mcpServers": {
-        "everything": { "command": bin.join("mcp-server-everything") },
-        "files": { "command": bin.join("mcp-server-filesystem"), "args": [dir.path()] },
-        "time": { "command": python, "args": ["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"] },
-    }});
-    std::fs::write(dir.path().join("mcp.json"), config.to_string()).unwrap();
-    let server = ScriptedServer::start(TURNS.iter().map(|_| stream(reply_events(&["ok"]))).collect()).await;
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n[tools]\nnotes_folder = \"{}\"\n",
-        server.base_url,
-        dir.path().join("vault").display()
-    ))
-    .unwrap();
-    let core: Arc<Companion> = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    core.mcp().reload().unwrap();
-    core.mcp().settle(Duration::from_secs(60)).await;
-    let all = core.tools();
-    let every: usize = all.specs().iter().map(|s| sidecar::tokens::count(&json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string())).sum();
-    let attached: usize = core.mcp().servers().iter().map(|s| s.tools.len()).sum();
-    println!("tools attached: {} ({attached} from 3 MCP servers, 8 note tools, the rest Sidecar's own)", all.names().len());
-    println!("tool-schema tokens per request without the choice: {every}");
-    let mut chosen = Vec::new();
-    for turn in TURNS {
-        core.send(turn).await.unwrap();
-        let request = server.last_request();
-        chosen.push(schema_tokens(&request) as f64);
-        let extras: Vec<String> = request["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).filter(|n| n.starts_with("mcp__") || n.ends_with("_note") || n.ends_with("_folder") || *n == "append_content").map(str::to_string).collect();
-        println!("  {turn:<55} {:>5} tokens  {}", schema_tokens(&request), extras.join(", "));
-    }
-    println!("tool-schema tokens per request with the choice: median {:.0}, max {:.0} (goal ≤ 2,000)", median(chosen.clone()), chosen.iter().cloned().fold(0.0, f64::max));
-    core.mcp().stop_all();
-
+    choice_figures(root, false).await;
+    let (dir, core) = choice_figures(root, true).await;
     // Overhead: the fixture's echo through the registry (gate with a standing grant,
     // dispatch, wrapping) against the same call on a bare session.
     let script = root.join("tests/mcp/fixture_server.py");
@@ -107,4 +75,53 @@ async fn main() {
     let (through, direct) = (median(through), median(direct));
     println!("MCP call, model's tool call to result: {through:.2} ms through Sidecar, {direct:.2} ms on a bare session: {:.2} ms added (goal ≤ 20 ms)", through - direct);
     core.mcp().stop_all();
+}
+
+/// Opens Sidecar with the three servers and the notes folder, and prints what each
+/// turn of `TURNS` carries: by meaning (the in-process embedder) or by words alone.
+async fn choice_figures(root: &Path, meaning: bool) -> (tempfile::TempDir, Arc<Companion>) {
+    let bin = root.join("tests/mcp/node_modules/.bin");
+    let python = support::local_llm_python();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("vault")).unwrap();
+    let config = json!({ "mcpServers": {
+        "everything": { "command": bin.join("mcp-server-everything") },
+        "files": { "command": bin.join("mcp-server-filesystem"), "args": [dir.path()] },
+        "time": { "command": python, "args": ["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"] },
+    }});
+    std::fs::write(dir.path().join("mcp.json"), config.to_string()).unwrap();
+    let server = ScriptedServer::start(TURNS.iter().map(|_| stream(reply_events(&["ok"]))).collect()).await;
+    // The embedder's weights are found beside the offline model's Python.
+    let (backend, local) = if meaning { ("local", format!("[local_model]\npython = {:?}\n", python)) } else { ("off", String::new()) };
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n[tools]\nnotes_folder = \"{}\"\n[memory.embeddings]\nbackend = \"{backend}\"\n{local}",
+        server.base_url,
+        dir.path().join("vault").display()
+    ))
+    .unwrap();
+    let core: Arc<Companion> = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    core.mcp().reload().unwrap();
+    core.mcp().settle(Duration::from_secs(60)).await;
+    let all = core.tools();
+    let every: usize = all.specs().iter().map(|s| sidecar::tokens::count(&json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string())).sum();
+    let attached: usize = core.mcp().servers().iter().map(|s| s.tools.len()).sum();
+    let how = if meaning { "by meaning" } else { "by words (no embedder)" };
+    println!("tools attached: {} ({attached} from 3 MCP servers, 8 note tools, the rest Sidecar's own)", all.names().len());
+    println!("tool-schema tokens per request without the choice: {every}");
+    println!("the choice {how}:");
+    let (mut chosen, mut hits, mut wanted) = (Vec::new(), 0, 0);
+    for (turn, needs) in TURNS {
+        core.send(turn).await.unwrap();
+        let request = server.last_request();
+        chosen.push(schema_tokens(&request) as f64);
+        let extras: Vec<String> = request["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).filter(|n| n.starts_with("mcp__") || n.ends_with("_note") || n.ends_with("_folder") || *n == "append_content").map(str::to_string).collect();
+        let hit = needs.map(|n| extras.iter().any(|e| e == n));
+        wanted += usize::from(needs.is_some());
+        hits += usize::from(hit == Some(true));
+        let mark = match hit { Some(true) => "✓", Some(false) => "✗", None => " " };
+        println!("  {mark} {turn:<55} {:>5} tokens  {}", schema_tokens(&request), extras.join(", "));
+    }
+    println!("tool-schema tokens per request with the choice {how}: median {:.0}, max {:.0} (goal ≤ 2,000); the tool a turn needs carried in {hits} of {wanted} turns", median(chosen.clone()), chosen.iter().cloned().fold(0.0, f64::max));
+    core.mcp().stop_all();
+    (dir, core)
 }

@@ -29,8 +29,16 @@ pub struct ToolChooser {
     everything: Mutex<ToolRegistry>,
 }
 
+/// A tool as words: its own name in plain words (`write_file` → "write file"), its
+/// server and its description; the model-facing `mcp__server__` prefix only adds noise
+/// to a comparison by meaning.
 fn text_of(tool: &dyn Tool) -> String {
-    format!("{}: {}", tool.name(), tool.description())
+    let (server, own) = tool.action().map(|a| (a.server, a.definition.name)).unwrap_or_else(|| (String::new(), tool.name().to_string()));
+    let words: String = own.chars().map(|c| if c == '_' || c == '-' { ' ' } else { c }).collect();
+    match server.as_str() {
+        "" => format!("{words}: {}", tool.description()),
+        server => format!("{words} ({server}): {}", tool.description()),
+    }
 }
 
 /// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.
@@ -55,29 +63,32 @@ impl ToolChooser {
         if extras.is_empty() {
             return all.offering(|name| name != FIND_TOOLS);
         }
-        let said: Vec<&str> = recent.iter().rev().filter(|m| m.role == crate::llm::Role::User).take(3).map(|m| m.content.as_str()).collect();
-        let said = said.join("\n");
+        // Latest first.
+        let turns: Vec<&str> = recent.iter().rev().filter(|m| m.role == crate::llm::Role::User).take(3).map(|m| m.content.as_str()).collect();
         // The tools the last reply used stay one more turn, with what find_tools found.
         let mut sticky: BTreeSet<String> = std::mem::take(&mut *self.requested.lock().expect("requested lock"));
         if let Some(last) = recent.iter().rev().find(|m| m.role == crate::llm::Role::Assistant && m.tool_calls.is_some()) {
             sticky.extend(last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())));
         }
         let candidates: Vec<Candidate> = extras.iter().map(|t| Candidate { name: t.name().to_string(), server: server_of(t.as_ref()), tokens: tokens_of(t.as_ref()), read_only: t.action().is_some_and(|a| a.definition.read_only) }).collect();
-        let (scores, floor) = match self.meaning_scores(&extras, &said).await {
+        let (scores, floor) = match self.meaning_scores(&extras, &turns).await {
             Some(scores) => (scores, selection::MEANING_FLOOR),
-            None => (extras.iter().map(|t| (t.name().to_string(), selection::word_overlap(&said, &text_of(t.as_ref())))).collect(), selection::WORDS_FLOOR),
+            None => {
+                let words = |t: &Arc<dyn Tool>| selection::faded(turns.iter().map(|turn| selection::word_overlap(turn, &text_of(t.as_ref()))));
+                (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), selection::WORDS_FLOOR)
+            }
         };
         let own: usize = all.tools().filter(|t| t.action().is_none()).map(|t| tokens_of(t.as_ref())).sum();
-        let chosen = selection::choose(&candidates, &said, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
+        let chosen = selection::choose(&candidates, &turns, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
         tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
     }
 
-    /// Cosine of each extra tool with the recent turns; `None` when meaning is off or
-    /// not ready (words stand in).
-    async fn meaning_scores(&self, extras: &[&Arc<dyn Tool>], said: &str) -> Option<HashMap<String, f32>> {
+    /// Cosine of each extra tool with each recent turn, faded by the turn's age; `None`
+    /// when meaning is off or not ready (words stand in).
+    async fn meaning_scores(&self, extras: &[&Arc<dyn Tool>], turns: &[&str]) -> Option<HashMap<String, f32>> {
         let meaning = self.meaning.as_ref()?;
-        if said.trim().is_empty() {
+        if turns.iter().all(|turn| turn.trim().is_empty()) {
             return None;
         }
         let missing: Vec<String> = {
@@ -88,9 +99,10 @@ impl ToolChooser {
             let vectors = meaning.embed(&missing, TextKind::Passage).await.ok()?;
             self.vectors.lock().expect("vectors lock").extend(missing.into_iter().zip(vectors));
         }
-        let query = meaning.embed(&[said.to_string()], TextKind::Query).await.ok()?.pop()?;
+        let queries = meaning.embed(&turns.iter().map(|t| t.to_string()).collect::<Vec<_>>(), TextKind::Query).await.ok()?;
         let known = self.vectors.lock().expect("vectors lock");
-        Some(extras.iter().filter_map(|t| Some((t.name().to_string(), dot(&query, known.get(&text_of(t.as_ref()))?)))).collect())
+        let score = |vector: &Vec<f32>| selection::faded(queries.iter().map(|query| dot(query, vector)));
+        Some(extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect())
     }
 
     fn find(&self, query: &str) -> Vec<(String, String)> {

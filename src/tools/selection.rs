@@ -1,8 +1,8 @@
 //! Which of the tools that come and go (MCP servers', the notes folder's) a turn
 //! carries. Sidecar's own tools always go; the others are chosen from the last three
-//! user turns: the note tools when the words are about notes, MCP tools by relevance
-//! within a token budget, and whatever the previous turn used or `find_tools` asked
-//! for. Pure: the chooser feeds it the scores.
+//! user turns, the latest weighing most: the note tools when the words are about
+//! notes, MCP tools by relevance, within a token budget, after whatever the previous
+//! turn used or `find_tools` asked for. Pure: the chooser feeds it the scores.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -11,8 +11,16 @@ use std::collections::{BTreeSet, HashMap};
 pub const TOTAL_BUDGET_TOKENS: usize = 2_000;
 /// Below this relevance an MCP tool waits for `find_tools` (cosine by meaning; the
 /// share of its words said, without an embedder).
-pub const MEANING_FLOOR: f32 = 0.80;
+pub const MEANING_FLOOR: f32 = 0.82;
 pub const WORDS_FLOOR: f32 = 0.25;
+/// What a turn's relevance loses for each turn said since: a topic the user left
+/// yields the budget to the one they are on.
+pub const FADE_PER_TURN: f32 = 0.03;
+
+/// A tool's relevance to the recent turns (latest first), from its relevance to each.
+pub fn faded(per_turn: impl IntoIterator<Item = f32>) -> f32 {
+    per_turn.into_iter().enumerate().map(|(age, score)| score - FADE_PER_TURN * age as f32).fold(0.0, f32::max)
+}
 
 /// Words that say the conversation is about the user's notes (English and Spanish).
 const NOTE_WORDS: &[&str] = &["note", "notes", "nota", "notas", "obsidian", "vault", "bóveda", "apunt", "markdown", ".md", "journal", "diario", "write down", "anota"];
@@ -33,52 +41,62 @@ pub fn about_notes(recent: &str) -> bool {
     NOTE_WORDS.iter().any(|w| lower.contains(w))
 }
 
-/// The share of a tool's own words (its name's parts and its description's longer
-/// words) that the recent turns say; the fallback when no embedder is at hand.
+/// Words too common in tool names to say which tool is meant.
+const PLAIN_NAME_WORDS: &[&str] = &["get", "set", "the", "and", "for", "with", "from", "new", "mcp", "tool"];
+
+fn words_of(text: &str, shortest: usize) -> BTreeSet<String> {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= shortest).map(str::to_string).collect()
+}
+
+/// A word said stands for a tool's word when one begins the other ("files", "file").
+fn said_any(said: &BTreeSet<String>, word: &str) -> bool {
+    said.iter().any(|s| s.starts_with(word) || word.starts_with(s.as_str()))
+}
+
+/// How much of a tool the recent turns name, without an embedder: the words of its
+/// own name (`write_file`: write, file) count most, its description's longer words
+/// the rest. `tool_text` is "name words (server): description".
 pub fn word_overlap(recent: &str, tool_text: &str) -> f32 {
-    let said = recent.to_lowercase();
-    let words: BTreeSet<String> = tool_text
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() >= 4)
-        .map(str::to_string)
-        .collect();
-    if words.is_empty() {
-        return 0.0;
-    }
-    words.iter().filter(|w| said.contains(w.as_str())).count() as f32 / words.len() as f32
+    let said = words_of(recent, 3);
+    let (name, description) = tool_text.split_once(':').unwrap_or((tool_text, ""));
+    let name = name.split_once('(').map_or(name, |(own, _)| own);
+    let name_words: Vec<String> = words_of(name, 3).into_iter().filter(|w| !PLAIN_NAME_WORDS.contains(&w.as_str())).collect();
+    let described = words_of(description, 4);
+    let share = |words: &mut dyn Iterator<Item = &String>, count: usize| if count == 0 { 0.0 } else { words.filter(|w| said_any(&said, w)).count() as f32 / count as f32 };
+    let named = share(&mut name_words.iter(), name_words.len());
+    let told = share(&mut described.iter(), described.len());
+    if name_words.is_empty() { told } else { 0.6 * named + 0.4 * told }
 }
 
 /// The extra tools this turn carries, within `budget` tokens of schemas: what the last
-/// turn used first, then the note tools (in their order) when the turns are about notes,
-/// then MCP tools by relevance.
-pub fn choose(candidates: &[Candidate], recent: &str, sticky: &BTreeSet<String>, scores: &HashMap<String, f32>, floor: f32, budget: usize) -> BTreeSet<String> {
+/// turn used first, then by relevance to `turns` (latest first): the note tools rank
+/// first when the latest turn is about notes and just above the floor when only an
+/// earlier one was (reading ones first either way); MCP tools by `scores`.
+pub fn choose(candidates: &[Candidate], turns: &[&str], sticky: &BTreeSet<String>, scores: &HashMap<String, f32>, floor: f32, budget: usize) -> BTreeSet<String> {
     let mut chosen = BTreeSet::new();
     let mut spent = 0;
-    let notes = about_notes(recent);
-    let mut note_tools: Vec<&Candidate> = candidates.iter().filter(|c| notes && c.server == "notes").collect();
-    note_tools.sort_by_key(|c| !c.read_only);
-    let first = candidates.iter().filter(|c| sticky.contains(&c.name)).chain(note_tools);
-    for candidate in first {
-        if !chosen.contains(&candidate.name) && spent + candidate.tokens <= budget {
+    for candidate in candidates.iter().filter(|c| sticky.contains(&c.name)) {
+        if spent + candidate.tokens <= budget {
             spent += candidate.tokens;
             chosen.insert(candidate.name.clone());
         }
     }
-    let mut ranked: Vec<&Candidate> = candidates.iter().filter(|c| c.server != "notes" && !chosen.contains(&c.name)).collect();
-    ranked.sort_by(|a, b| score(scores, b).total_cmp(&score(scores, a)).then_with(|| a.name.cmp(&b.name)));
+    let notes = match turns.iter().position(|turn| about_notes(turn)) {
+        Some(0) => f32::INFINITY,
+        Some(_) => floor,
+        None => f32::NEG_INFINITY,
+    };
+    let relevance = |c: &Candidate| if c.server == "notes" { notes } else { scores.get(&c.name).copied().unwrap_or(0.0) };
+    let mut ranked: Vec<&Candidate> = candidates.iter().filter(|c| !chosen.contains(&c.name)).collect();
+    ranked.sort_by(|a, b| relevance(b).total_cmp(&relevance(a)).then_with(|| b.read_only.cmp(&a.read_only)).then_with(|| a.name.cmp(&b.name)));
     for candidate in ranked {
-        if score(scores, candidate) < floor || spent + candidate.tokens > budget {
+        if relevance(candidate) < floor || spent + candidate.tokens > budget {
             continue;
         }
         spent += candidate.tokens;
         chosen.insert(candidate.name.clone());
     }
     chosen
-}
-
-fn score(scores: &HashMap<String, f32>, candidate: &Candidate) -> f32 {
-    scores.get(&candidate.name).copied().unwrap_or(0.0)
 }
 
 #[cfg(test)]
@@ -103,19 +121,36 @@ mod tests {
             .map(|(n, s)| (n.to_string(), s))
             .collect();
         let sticky = BTreeSet::from(["mcp__everything__echo".to_string()]);
-        let chosen = choose(&all, "¿Qué hora es en Tokio? Anótalo en mis notas", &sticky, &scores, MEANING_FLOOR, 900);
+        let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, MEANING_FLOOR, 900);
         // read_file does not fit in what is left of the budget; write_file does.
         assert_eq!(chosen, BTreeSet::from(["mcp__everything__echo", "mcp__fs__write_file", "mcp__time__convert_time", "read_note"].map(String::from)));
-        let plain = choose(&all, "hello", &BTreeSet::new(), &HashMap::new(), MEANING_FLOOR, 900);
+        let plain = choose(&all, &["hello"], &BTreeSet::new(), &HashMap::new(), MEANING_FLOOR, 900);
         assert!(plain.is_empty());
         // A tight budget keeps what the last turn used before anything new.
-        let tight = choose(&all, "¿Qué hora es en Tokio? Anótalo en mis notas", &sticky, &scores, MEANING_FLOOR, 120);
+        let tight = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, MEANING_FLOOR, 120);
         assert_eq!(tight, BTreeSet::from(["mcp__everything__echo", "read_note"].map(String::from)));
+        // Notes two turns ago: what the latest turn is about comes first.
+        let moved_on = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, MEANING_FLOOR, 160);
+        assert_eq!(moved_on, BTreeSet::from(["mcp__time__convert_time"].map(String::from)));
+        let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, MEANING_FLOOR, 230);
+        assert_eq!(room, BTreeSet::from(["mcp__time__convert_time", "read_note"].map(String::from)));
     }
 
     #[test]
-    fn word_overlap_counts_the_tools_words_said() {
-        assert!(word_overlap("convert the time in Tokyo", "convert_time: Convert time between timezones") >= 0.5);
-        assert_eq!(word_overlap("hola", "echo: Echoes the message"), 0.0);
+    fn an_older_turn_counts_a_little_less() {
+        assert_eq!(faded([0.70, 0.90]), 0.87);
+        assert_eq!(faded([0.85, 0.86]), 0.85);
+        assert_eq!(faded([]), 0.0);
+    }
+
+    #[test]
+    fn word_overlap_counts_the_tools_name_most() {
+        assert!(word_overlap("convert the time in Tokyo", "convert time (time): Convert time between timezones") >= 0.5);
+        assert_eq!(word_overlap("hola", "echo (everything): Echoes the message"), 0.0);
+        let write = "write file (files): Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning.";
+        assert!(word_overlap("Write a file called todo.txt with my shopping list", write) >= WORDS_FLOOR);
+        assert!(word_overlap("Can you list the files in my project folder?", "list directory (files): Get a detailed listing of all files and directories in a specified path.") >= WORDS_FLOOR);
+        // "get" names no tool.
+        assert!(word_overlap("get me a coffee", "get env (everything): Returns all environment variables") < WORDS_FLOOR);
     }
 }
