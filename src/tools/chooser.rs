@@ -29,16 +29,9 @@ pub struct ToolChooser {
     everything: Mutex<ToolRegistry>,
 }
 
-/// A tool as words: its own name in plain words (`write_file` → "write file"), its
-/// server and its description; the model-facing `mcp__server__` prefix only adds noise
-/// to a comparison by meaning.
 fn text_of(tool: &dyn Tool) -> String {
     let (server, own) = tool.action().map(|a| (a.server, a.definition.name)).unwrap_or_else(|| (String::new(), tool.name().to_string()));
-    let words: String = own.chars().map(|c| if c == '_' || c == '-' { ' ' } else { c }).collect();
-    match server.as_str() {
-        "" => format!("{words}: {}", tool.description()),
-        server => format!("{words} ({server}): {}", tool.description()),
-    }
+    selection::tool_text(&own, &server, tool.description())
 }
 
 /// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.

@@ -41,6 +41,29 @@ pub fn about_notes(recent: &str) -> bool {
     NOTE_WORDS.iter().any(|w| lower.contains(w))
 }
 
+/// A tool as words, for comparing it with what the user said: its own name in plain
+/// words (`write_file`, `writeFile` → "write file"), its server and its description.
+/// The model-facing `mcp__server__` prefix would only add noise.
+pub fn tool_text(own_name: &str, server: &str, description: &str) -> String {
+    let mut words = String::with_capacity(own_name.len() + 4);
+    let mut previous_lower = false;
+    for c in own_name.chars() {
+        if c == '_' || c == '-' {
+            words.push(' ');
+        } else {
+            if c.is_uppercase() && previous_lower {
+                words.push(' ');
+            }
+            words.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    match server {
+        "" => format!("{words}: {description}"),
+        server => format!("{words} ({server}): {description}"),
+    }
+}
+
 /// Words too common in tool names to say which tool is meant.
 const PLAIN_NAME_WORDS: &[&str] = &["get", "set", "the", "and", "for", "with", "from", "new", "mcp", "tool"];
 
@@ -134,6 +157,14 @@ mod tests {
         assert_eq!(moved_on, BTreeSet::from(["mcp__time__convert_time"].map(String::from)));
         let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, MEANING_FLOOR, 230);
         assert_eq!(room, BTreeSet::from(["mcp__time__convert_time", "read_note"].map(String::from)));
+    }
+
+    #[test]
+    fn a_tool_reads_as_plain_words() {
+        assert_eq!(tool_text("write_file", "files", "Writes."), "write file (files): Writes.");
+        assert_eq!(tool_text("get-sum", "everything", "Adds."), "get sum (everything): Adds.");
+        assert_eq!(tool_text("ResearchFinder", "", "Finds papers."), "research finder: Finds papers.");
+        assert_eq!(tool_text("SEOTool", "", "x"), "seotool: x");
     }
 
     #[test]
