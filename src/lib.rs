@@ -10,6 +10,7 @@ pub mod chat_exports;
 pub mod chats;
 pub mod clock;
 pub mod companion;
+pub mod connections;
 pub mod context;
 pub mod data_service;
 pub mod dates;

@@ -4,7 +4,8 @@
 //! secrets in the keychain), `session` is the one place that speaks the
 //! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
 //! commands, `tool` offers a server's tool to the model behind the permission gate and
-//! `hub` keeps the servers running.
+//! `hub` keeps the servers running; `server` is the other way round: Sidecar served to
+//! other programs.
 
 pub mod config;
 pub mod form;
@@ -13,6 +14,7 @@ pub mod hub;
 pub mod import;
 pub mod launch;
 pub mod naming;
+pub mod server;
 pub mod session;
 pub mod status;
 pub mod tool;

@@ -32,7 +32,7 @@ mod cut;
 pub mod excerpt;
 pub mod fuse;
 mod hop;
-mod line;
+pub mod line;
 mod question;
 mod tool;
 pub mod when;

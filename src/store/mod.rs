@@ -14,6 +14,7 @@ macro_rules! columns_sql {
 mod channels;
 pub mod archives;
 pub mod chat_list;
+pub mod connections;
 mod context;
 mod corrections;
 pub mod data_version;
@@ -167,6 +168,10 @@ impl Store {
 
     pub fn export_rows(&self) -> export::ExportRows<'_> {
         export::ExportRows { store: self }
+    }
+
+    pub fn connections(&self) -> connections::ConnectionRows<'_> {
+        connections::ConnectionRows { store: self }
     }
 
     pub fn grants(&self) -> grants::GrantRows<'_> {

@@ -27,6 +27,7 @@ mod logs;
 mod long_text;
 mod mcp_cli;
 mod mcp_hub;
+mod mcp_serve;
 mod mcp_servers;
 mod meaning;
 mod memory;

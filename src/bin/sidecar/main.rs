@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 mod asking;
 mod chat;
+mod connections;
 mod data;
 mod mcp;
 mod memory;
@@ -156,6 +157,11 @@ enum Command {
         #[command(subcommand)]
         command: mcp::McpCommand,
     },
+    /// Programs that use Sidecar as a server: allow them, with scopes, or revoke them.
+    Connections {
+        #[command(subcommand)]
+        command: connections::ConnectionsCommand,
+    },
     /// Writes a backup: a snapshot of the database, the knowledge files and settings
     /// (never keys), with a manifest of checksums. DEST: a folder or a file (default:
     /// the data directory's backups/).
@@ -253,6 +259,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Status { json } => status(&companion, json).await?,
         Command::Models { command } => models::models(&companion, command).await?,
         Command::Mcp { command } => mcp::mcp(&companion, command).await?,
+        Command::Connections { command } => connections::connections(&companion, command).await?,
         Command::Remember { json, words } => remember(&companion, &words, json)?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,

@@ -44,12 +44,24 @@ pub(crate) enum McpCommand {
     /// Adds the servers of Claude Desktop, Cursor, LM Studio or Jan (their file, or
     /// with no FILE every one found on this computer).
     Import { file: Option<std::path::PathBuf> },
+    /// Serves Sidecar itself over MCP on standard input and output, for a client that
+    /// starts it (Claude Desktop, Cursor…). A client gets nothing until you allow it:
+    /// `sidecar connections allow NAME --scopes read_memory,reminders`.
+    Serve,
 }
 
 pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::Result<i32> {
     let path = companion.mcp().config_path().to_path_buf();
     let gate = companion.permissions();
     match command {
+        McpCommand::Serve => {
+            use rmcp::ServiceExt;
+            let connections = std::sync::Arc::new(sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone()));
+            let knowledge = companion.knowledge().clone();
+            let server = sidecar::mcp::server::SidecarServer::new(companion.tools(), companion.recall_service().clone(), std::sync::Arc::new(move || knowledge.facts()), connections);
+            let running = server.serve(rmcp::transport::stdio()).await?;
+            running.waiting().await?;
+        }
         McpCommand::List { json } => {
             let config = McpConfig::load(&path)?;
             let grants = gate.grants().await?;

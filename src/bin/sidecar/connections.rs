@@ -1,0 +1,74 @@
+//! `sidecar connections`: the programs that use Sidecar as a server (`sidecar mcp
+//! serve`), what each may do, and what each did.
+
+use clap::Subcommand;
+use sidecar::connections::{Connections, Scope};
+use sidecar::Companion;
+
+#[derive(Subcommand)]
+pub(crate) enum ConnectionsCommand {
+    /// Every client that connected, allowed or waiting, with its scopes.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lets NAME in with these scopes (comma-separated): read_memory, write_memory,
+    /// reminders, messages, health (health facts stay out without it).
+    Allow {
+        name: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        scopes: Vec<String>,
+    },
+    /// Takes back everything NAME was allowed, at once.
+    Revoke { name: String },
+    /// What NAME did (and was refused), newest first.
+    Activity {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub(crate) async fn connections(companion: &Companion, command: ConnectionsCommand) -> anyhow::Result<i32> {
+    let connections = Connections::new(companion.store().clone(), companion.clock().clone());
+    match command {
+        ConnectionsCommand::List { json } => {
+            let clients = connections.clients().await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&clients)?);
+            } else if clients.is_empty() {
+                println!("No program has connected yet (see `sidecar mcp serve`).");
+            }
+            if !json {
+                for client in clients {
+                    println!("{}  {}  {}", client.name, client.state.as_str(), Scope::join(&client.scopes));
+                }
+            }
+        }
+        ConnectionsCommand::Allow { name, scopes } => {
+            let (known, unknown): (Vec<&String>, Vec<&String>) = scopes.iter().partition(|s| Scope::parse(s).is_some());
+            if !unknown.is_empty() {
+                let all: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
+                anyhow::bail!("unknown scope {}; the scopes are {}", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), all.join(", "));
+            }
+            let scopes: Vec<Scope> = known.iter().filter_map(|s| Scope::parse(s)).collect();
+            connections.allow(&name, &scopes).await?;
+            println!("Allowed {name}: {}", Scope::join(&Scope::parse_list(&Scope::join(&scopes))));
+        }
+        ConnectionsCommand::Revoke { name } => {
+            connections.revoke(&name).await?;
+            println!("Revoked {name}: it gets nothing from now on.");
+        }
+        ConnectionsCommand::Activity { name, json } => {
+            let done = connections.activity(&name, 50).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&done)?);
+            } else {
+                for entry in done {
+                    println!("{}  {}  {}", entry.at.format("%Y-%m-%d %H:%M"), entry.action, if entry.allowed { "served" } else { "refused" });
+                }
+            }
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,133 @@
+//! Sidecar as an MCP server (`sidecar mcp serve`): other programs recall what the user
+//! said and saved, and read or set reminders, through Sidecar's own tools. The client is
+//! known by the name it gives at the handshake, and gets nothing until the user allows
+//! it with scopes (`connections`); health facts stay out unless that scope is given.
+
+use std::sync::Arc;
+
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::ErrorData;
+use serde_json::Value;
+use tracing::Instrument;
+
+use crate::connections::{Connections, Scope};
+use crate::knowledge::learnings::Category;
+use crate::knowledge::store::ListedFact;
+use crate::recall::Recall;
+use crate::tools::ToolRegistry;
+
+/// What the server offers: its name, what Sidecar tool answers it, and the scope it needs.
+const SERVED: &[(&str, Scope)] = &[
+    ("recall", Scope::ReadMemory),
+    ("list_facts", Scope::ReadMemory),
+    ("remember_fact", Scope::WriteMemory),
+    ("list_reminders", Scope::Reminders),
+    ("set_reminder", Scope::Reminders),
+    ("cancel_reminder", Scope::Reminders),
+];
+
+const LIST_FACTS: &str = "list_facts";
+
+/// The facts as they are now, from the knowledge service.
+pub type Facts = Arc<dyn Fn() -> Vec<ListedFact> + Send + Sync>;
+
+/// What recall fills of a client's answer.
+const RECALL_BUDGET_TOKENS: usize = 1500;
+
+#[derive(Clone)]
+pub struct SidecarServer {
+    tools: Arc<ToolRegistry>,
+    recall: Arc<Recall>,
+    facts: Facts,
+    connections: Arc<Connections>,
+}
+
+impl SidecarServer {
+    pub fn new(tools: Arc<ToolRegistry>, recall: Arc<Recall>, facts: Facts, connections: Arc<Connections>) -> Self {
+        Self { tools, recall, facts, connections }
+    }
+
+    fn offered(&self) -> Vec<Tool> {
+        let mut offered: Vec<Tool> = SERVED
+            .iter()
+            .filter_map(|(name, _)| self.tools.tools().find(|t| t.name() == *name))
+            .map(|t| {
+                let schema = t.parameters().as_object().cloned().unwrap_or_default();
+                Tool::new(t.name().to_string(), t.description().to_string(), Arc::new(schema))
+            })
+            .collect();
+        let empty = serde_json::json!({"type": "object", "properties": {}});
+        offered.push(Tool::new(LIST_FACTS, "The facts Sidecar keeps about its user, by category, current ones only.", Arc::new(empty.as_object().cloned().unwrap_or_default())));
+        offered
+    }
+
+    async fn facts_text(&self, client: &str) -> String {
+        let health = self.connections.holds(client, Scope::Health).await;
+        let lines: Vec<String> = (self.facts)()
+            .into_iter()
+            .filter(|f| f.fact.superseded.is_none() && (health || f.category != Category::Health))
+            .map(|f| format!("{:?}: {}", f.category, f.fact.text))
+            .collect();
+        if lines.is_empty() { "No facts are kept yet.".to_string() } else { lines.join("\n") }
+    }
+
+    /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless the
+    /// client holds that scope.
+    async fn recall_text(&self, client: &str, arguments: &Value) -> Result<String, String> {
+        let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
+        let health = self.connections.holds(client, Scope::Health).await;
+        let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
+        let shown: Vec<String> = results.hits.iter().filter(|hit| health || !(hit.source == "fact" && hit.label == Category::Health.name())).map(crate::recall::line::line).collect();
+        Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
+    }
+
+    /// Runs one call for `client`, or says why not.
+    pub async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
+        let scope = SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
+        self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?;
+        match name {
+            LIST_FACTS => return Ok(self.facts_text(client).await),
+            "recall" => return self.recall_text(client, &arguments).await,
+            _ => {}
+        }
+        let tool = self.tools.tools().find(|t| t.name() == name).cloned().ok_or_else(|| format!("{name} is not available in this Sidecar"))?;
+        tool.run(arguments).await.map_err(|e| e.to_string())
+    }
+}
+
+/// The name the client gave at the handshake ("unnamed" if it gave none).
+fn client_name(context: &RequestContext<RoleServer>) -> String {
+    context.peer.peer_info().map(|info| info.client_info.name.clone()).filter(|n| !n.trim().is_empty()).unwrap_or_else(|| "unnamed".to_string())
+}
+
+impl ServerHandler for SidecarServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        info.server_info = Implementation::new("sidecar", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some("Sidecar, the user's desktop companion: recall what the user said and saved, and read or set their reminders. The user must allow this client first.".into());
+        info
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        let client = client_name(&context);
+        // The first visit is what the user is asked to allow.
+        if let Err(error) = self.connections.arrived(&client).await {
+            tracing::warn!(%error, %client, "could not record an MCP client");
+        }
+        Ok(ListToolsResult::with_all_items(self.offered()))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let client = client_name(&context);
+        let _ = self.connections.arrived(&client).await;
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let span = tracing::info_span!("served", %client, tool = %request.name);
+        let result = match self.call(&client, &request.name, arguments).instrument(span).await {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
+        };
+        Ok(result.into())
+    }
+}

@@ -1,0 +1,67 @@
+//! The programs that use Sidecar as a server, and what each did. A handle on the store:
+//! `store.connections()`.
+
+use chrono::{DateTime, Utc};
+
+use super::{utc as stamp, Store, StoreError};
+use crate::connections::client::{Client, ClientState, Logged, Scope};
+
+pub struct ConnectionRows<'a> {
+    pub(super) store: &'a Store,
+}
+
+type Row = (String, String, String, String, String);
+
+impl ConnectionRows<'_> {
+    pub async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
+        let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?").bind(name).fetch_optional(&self.store.pool).await?;
+        Ok(row.map(client))
+    }
+
+    pub async fn list(&self) -> Result<Vec<Client>, StoreError> {
+        let rows: Vec<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(&self.store.pool).await?;
+        Ok(rows.into_iter().map(client).collect())
+    }
+
+    /// Records a client's first visit as pending; an existing row is left as it is.
+    pub async fn seen(&self, name: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO connections (name, state, scopes, first_seen, changed_at) VALUES (?, 'pending', '', ?, ?) ON CONFLICT (name) DO NOTHING")
+            .bind(name)
+            .bind(stamp(now))
+            .bind(stamp(now))
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn set(&self, name: &str, state: ClientState, scopes: &[Scope], now: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO connections (name, state, scopes, first_seen, changed_at) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (name) DO UPDATE SET state = excluded.state, scopes = excluded.scopes, changed_at = excluded.changed_at",
+        )
+        .bind(name)
+        .bind(state.as_str())
+        .bind(Scope::join(scopes))
+        .bind(stamp(now))
+        .bind(stamp(now))
+        .execute(&self.store.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn log(&self, name: &str, action: &str, allowed: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO connection_log (name, action, allowed, at) VALUES (?, ?, ?, ?)").bind(name).bind(action).bind(allowed).bind(stamp(now)).execute(&self.store.pool).await?;
+        Ok(())
+    }
+
+    /// The latest `limit` things `name` did, newest first.
+    pub async fn activity(&self, name: &str, limit: u32) -> Result<Vec<Logged>, StoreError> {
+        let rows: Vec<(String, bool, String)> =
+            sqlx::query_as("SELECT action, allowed, at FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT ?").bind(name).bind(limit).fetch_all(&self.store.pool).await?;
+        Ok(rows.into_iter().map(|(action, allowed, at)| Logged { action, allowed, at: at.parse().unwrap_or_default() }).collect())
+    }
+}
+
+fn client((name, state, scopes, first_seen, changed_at): Row) -> Client {
+    Client { name, state: ClientState::parse(&state), scopes: Scope::parse_list(&scopes), first_seen: first_seen.parse().unwrap_or_default(), changed_at: changed_at.parse().unwrap_or_default() }
+}

@@ -1,0 +1,84 @@
+//! `sidecar mcp serve` driven by the official MCP Python SDK client, as Claude Desktop
+//! or a script would: a client gets nothing until the user allows it, then only what
+//! its scopes cover (health facts only with that scope), and a revocation holds at the
+//! next call. Every call is in the client's activity.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::support;
+
+fn sidecar(data: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
+    cmd.env("SIDECAR_DATA_DIR", data).env("SIDECAR_CONFIG", data.join("settings.toml")).env_remove("SIDECAR_MCP_CONFIG").env_remove("SIDECAR_LOCAL_LLM_PYTHON");
+    cmd
+}
+
+fn run(data: &Path, args: &[&str]) -> String {
+    let out = sidecar(data).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Connects as `client`, makes `calls`, and returns (tools listed, each call's (error, text)).
+fn connect(data: &Path, client: &str, calls: Value) -> (Vec<String>, Vec<(bool, String)>) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sidecar_client.py");
+    let out = Command::new(support::local_llm_python())
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_sidecar"))
+        .arg(client)
+        .arg(calls.to_string())
+        .env("SIDECAR_DATA_DIR", data)
+        .env("SIDECAR_CONFIG", data.join("settings.toml"))
+        .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let tools = said["tools"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+    let results = said["results"].as_array().unwrap().iter().map(|r| (r["error"].as_bool().unwrap(), r["text"].as_str().unwrap().to_string())).collect();
+    (tools, results)
+}
+
+#[test]
+fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    std::fs::write(data.join("settings.toml"), "[llm]\nmax_retries = 0\n[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    run(data, &["remember", "Health", "I am allergic to peanuts"]);
+    run(data, &["remember", "Preferences", "I cook Thai food without peanuts on Sundays"]);
+
+    // A stranger: the tools are listed, every call is refused and says how to allow it.
+    let (tools, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["list_reminders", {}]]));
+    assert_eq!(tools, ["cancel_reminder", "list_facts", "list_reminders", "recall", "remember_fact", "set_reminder"]);
+    assert!(results.iter().all(|(error, text)| *error && text.contains("sidecar connections allow claude-desktop")), "{results:?}");
+    assert!(run(data, &["connections", "list"]).contains("claude-desktop  pending"));
+
+    // Allowed to read memory: recall and facts answer, without health; reminders do not.
+    run(data, &["connections", "allow", "claude-desktop", "--scopes", "read_memory"]);
+    let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["list_facts", {}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}]]));
+    assert!(!results[0].0 && results[0].1.contains("Thai food") && !results[0].1.contains("allergic"), "{results:?}");
+    assert!(!results[1].0 && results[1].1.contains("Thai food") && !results[1].1.contains("allergic"), "{results:?}");
+    assert!(results[2].0 && results[2].1.contains("reminders scope"), "{results:?}");
+    // Another client is not let in by this one's consent.
+    let (_, other) = connect(data, "some-script", json!([["recall", {"query": "peanuts"}]]));
+    assert!(other[0].0, "{other:?}");
+
+    // With health and reminders: the allergy shows, and a reminder is set in the user's zone.
+    run(data, &["connections", "allow", "claude-desktop", "--scopes", "read_memory,health,reminders"]);
+    let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["list_reminders", {}]]));
+    assert!(results[0].1.contains("allergic"), "{results:?}");
+    assert!(!results[1].0, "{results:?}");
+    assert!(results[2].1.contains("call mum") && results[2].1.contains("09:00"), "{results:?}");
+    assert!(run(data, &["reminders"]).contains("call mum"), "the reminder is Sidecar's own");
+
+    // Revoked: the next call is refused, and everything it did is listed.
+    run(data, &["connections", "revoke", "claude-desktop"]);
+    let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}]]));
+    assert!(results[0].0 && results[0].1.contains("revoked"), "{results:?}");
+    let activity = run(data, &["connections", "activity", "claude-desktop"]);
+    assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 4, "{activity}");
+    assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 5, "{activity}");
+}

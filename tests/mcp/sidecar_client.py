@@ -1,0 +1,34 @@
+"""Drives `sidecar mcp serve` with the official MCP Python SDK client, as another
+program would: connects under a name, lists the tools, makes the calls given as JSON on
+the command line, and prints one JSON line with what came back.
+
+    python sidecar_client.py SIDECAR_BIN CLIENT_NAME '[["recall", {"query": "..."}], ...]'
+
+The data and config come from the environment (SIDECAR_DATA_DIR, SIDECAR_CONFIG).
+"""
+import asyncio
+import json
+import os
+import sys
+
+import mcp.types as types
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+
+async def main(binary, name, calls):
+    params = StdioServerParameters(command=binary, args=["mcp", "serve"], env=dict(os.environ))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, client_info=types.Implementation(name=name, version="1.0")) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            results = []
+            for tool, arguments in calls:
+                result = await session.call_tool(tool, arguments)
+                text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+                results.append({"tool": tool, "error": bool(result.is_error), "text": text})
+            print(json.dumps({"tools": sorted(t.name for t in listed.tools), "results": results}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], json.loads(sys.argv[3])))
