@@ -13,6 +13,7 @@ mod chats;
 mod checkpoints;
 mod cli;
 mod companion;
+mod connections;
 mod context_replay;
 mod crash_write;
 mod dates;

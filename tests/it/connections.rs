@@ -1,0 +1,81 @@
+//! Consent for programs that use Sidecar as a server: over random sequences of
+//! allowing (with random scopes), revoking and calls from several clients, a call is
+//! served only when its client is allowed now with the scope it needs, and every call
+//! is logged with what was decided.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use sidecar::connections::{Connections, Refused, Scope};
+use sidecar::store::Store;
+
+#[derive(Debug, Clone)]
+enum Step {
+    Allow(usize, Vec<Scope>),
+    Revoke(usize),
+    Call(usize, Scope),
+}
+
+const CLIENTS: [&str; 3] = ["claude-desktop", "cursor", "a script"];
+
+fn scope() -> impl Strategy<Value = Scope> {
+    prop::sample::select(Scope::ALL.to_vec())
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        (0..3usize, prop::collection::vec(scope(), 0..4)).prop_map(|(c, s)| Step::Allow(c, s)),
+        (0..3usize).prop_map(Step::Revoke),
+        (0..3usize, scope()).prop_map(|(c, s)| Step::Call(c, s)),
+        (0..3usize, scope()).prop_map(|(c, s)| Step::Call(c, s)),
+    ]
+}
+
+async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let connections = Connections::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock());
+    // The model: what each client holds now (None: never allowed, or revoked).
+    let mut holds: HashMap<usize, Option<Vec<Scope>>> = HashMap::new();
+    let mut logged: HashMap<usize, (usize, usize)> = HashMap::new();
+    for step in steps {
+        match step {
+            Step::Allow(client, scopes) => {
+                connections.allow(CLIENTS[client], &scopes).await.unwrap();
+                holds.insert(client, Some(scopes));
+            }
+            Step::Revoke(client) => {
+                connections.revoke(CLIENTS[client]).await.unwrap();
+                holds.insert(client, None);
+            }
+            Step::Call(client, scope) => {
+                let arrived = connections.arrived(CLIENTS[client]).await.unwrap();
+                prop_assert_eq!(arrived.name.as_str(), CLIENTS[client]);
+                let verdict = connections.check(CLIENTS[client], scope, "a call").await;
+                let expected = holds.get(&client).cloned().flatten().is_some_and(|s| s.contains(&scope));
+                prop_assert_eq!(verdict.is_ok(), expected, "{:?} for {} with {:?}", verdict, CLIENTS[client], holds.get(&client));
+                if let Err(refused) = verdict {
+                    let revoked = matches!(holds.get(&client), Some(None));
+                    prop_assert!(matches!(refused, Refused::Revoked(_)) == revoked, "{:?}", refused);
+                }
+                let entry = logged.entry(client).or_default();
+                if expected { entry.0 += 1 } else { entry.1 += 1 }
+            }
+        }
+    }
+    for (client, (served, refused)) in logged {
+        let activity = connections.activity(CLIENTS[client], 1000).await.unwrap();
+        prop_assert_eq!(activity.iter().filter(|a| a.allowed).count(), served);
+        prop_assert_eq!(activity.iter().filter(|a| !a.allowed).count(), refused);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn nothing_is_served_without_consent_and_the_scope(steps in prop::collection::vec(step(), 1..30)) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(run_steps(steps))?;
+    }
+}
