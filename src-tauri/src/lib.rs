@@ -4,6 +4,7 @@
 
 mod chat_commands;
 mod commands;
+mod connection_commands;
 mod hotkey;
 mod memory_commands;
 mod message_commands;
@@ -204,6 +205,10 @@ pub fn run() {
             commands::unlink_whatsapp,
             commands::command_table,
             commands::time_zones,
+            connection_commands::list_connections,
+            connection_commands::allow_connection,
+            connection_commands::revoke_connection,
+            connection_commands::connection_config,
             tool_commands::mcp_servers,
             tool_commands::mcp_save,
             tool_commands::mcp_remove,

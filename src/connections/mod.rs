@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod service;
+pub mod snippet;
 
 pub use client::{Client, ClientState, Scope};
 pub use service::{Connections, Refused};

@@ -117,3 +117,42 @@ def test_a_notes_folder_chosen_in_settings_is_written_only_after_the_user_allows
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_path):
+    """Sidecar as a server: a program that connects through `sidecar mcp serve` gets
+    nothing and waits in Settings → Connections; allowed there, its next call is served."""
+    import json
+    import os
+    import subprocess
+
+    llm = ScriptedLlm([text_reply("ok")])
+    config = write_settings(tmp_path / "config" / "settings.toml", llm.base_url)
+    data = tmp_path / "data"
+    cli = str(Path(desktop.binary).with_name("sidecar"))
+    client = Path(__file__).resolve().parents[1] / "mcp" / "sidecar_client.py"
+    env = {**os.environ, "SIDECAR_DATA_DIR": str(data), "SIDECAR_CONFIG": str(config)}
+
+    def connect():
+        out = subprocess.run([sys.executable, str(client), cli, "claude-desktop", json.dumps([["recall", {"query": "hola"}]])],
+                             env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)["results"][0]
+
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        refused = connect()
+        assert refused["error"] and "sidecar connections allow claude-desktop" in refused["text"], refused
+        session.settings("connections")
+        card = session.wait_for("[data-testid=connection]", 10)
+        assert "Waiting for you" in session.text(card)
+        assert '"mcp",' in session.text(session.find("[data-testid=connection-config]"))
+        session.tap("[data-testid=scope-reminders]")
+        session.tap("[data-testid=connection-allow]")
+        wait_until(lambda: "Allowed" in " ".join(session.texts("[data-testid=connection-state]")), 10, "not allowed")
+        desktop.screenshot("connections-settings")
+        served = connect()
+        assert not served["error"], served
+    finally:
+        desktop.close(session)
+        llm.close()

@@ -201,6 +201,18 @@ export interface McpServerForm {
 
 export type McpServer = { name: string; summary: string; enabled: boolean; tools: ToolDefinition[]; form: McpServerForm } & McpServerState;
 
+export type ConnectionScope = "read_memory" | "write_memory" | "reminders" | "messages" | "health";
+
+/** A program that uses Sidecar as a server, with its latest calls. */
+export interface Connection {
+  name: string;
+  state: "pending" | "allowed" | "revoked";
+  scopes: ConnectionScope[];
+  first_seen: string;
+  changed_at: string;
+  activity: { action: string; allowed: boolean; at: string }[];
+}
+
 export interface McpView {
   config_path: string;
   servers: McpServer[];
@@ -968,6 +980,10 @@ export const api = {
   unlinkWhatsapp: () => invoke<ChannelsView>("unlink_whatsapp"),
   mcpServers: () => invoke<McpView>("mcp_servers"),
   mcpSave: (name: string, form: McpServerForm) => invoke<McpView>("mcp_save", { name, form }),
+  listConnections: () => invoke<Connection[]>("list_connections"),
+  allowConnection: (name: string, scopes: ConnectionScope[]) => invoke<Connection[]>("allow_connection", { name, scopes }),
+  revokeConnection: (name: string) => invoke<Connection[]>("revoke_connection", { name }),
+  connectionConfig: () => invoke<string>("connection_config"),
   mcpRemove: (name: string) => invoke<McpView>("mcp_remove", { name }),
   mcpSetEnabled: (name: string, enabled: boolean) => invoke<McpView>("mcp_set_enabled", { name, enabled }),
   mcpImport: () => invoke<[string, McpImportReport][]>("mcp_import"),

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "re
 import { api, toCommandError } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { ChannelsSettings } from "./ChannelsSettings";
+import { ConnectionsSettings } from "./ConnectionsSettings";
 import { DataSettings } from "./DataSettings";
 import { DesktopSettings } from "./DesktopSettings";
 import { MeaningSettings } from "./MeaningSettings";
@@ -12,7 +13,7 @@ import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "meaning", "data", "proactivity", "channels", "logs"] as const;
+const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "channels", "logs"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -27,6 +28,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     tools: t.toolsTitle,
     notes: t.notesTitle,
     permissions: t.permissionsTitle,
+    connections: t.connectionsTitle,
     meaning: t.meaningTitle,
     data: t.dataTitle,
     proactivity: t.proactiveTitle,
@@ -89,6 +91,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   tools: () => <ToolsSettings />,
   notes: () => <NotesSettings />,
   permissions: () => <PermissionsSettings />,
+  connections: () => <ConnectionsSettings />,
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
   proactivity: () => <ProactivitySettings />,

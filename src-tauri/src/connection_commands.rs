@@ -1,0 +1,55 @@
+//! IPC commands for Settings → Connections: the programs that use Sidecar as a server
+//! (`sidecar mcp serve`), allowed or revoked here. Each a few lines calling the core.
+
+use serde::Serialize;
+use sidecar::connections::client::{Client, Logged};
+use sidecar::connections::{Connections, Scope};
+
+use crate::commands::{CommandError, Core};
+
+/// What a client card shows: the client and its latest calls.
+#[derive(Serialize)]
+pub struct ConnectionView {
+    #[serde(flatten)]
+    client: Client,
+    activity: Vec<Logged>,
+}
+
+fn failed(error: impl std::fmt::Display) -> CommandError {
+    CommandError { message: error.to_string(), retryable: false, cancelled: false }
+}
+
+fn connections(core: &Core<'_>) -> Connections {
+    Connections::new(core.store().clone(), core.clock().clone())
+}
+
+#[tauri::command]
+pub async fn list_connections(core: Core<'_>) -> Result<Vec<ConnectionView>, CommandError> {
+    let connections = connections(&core);
+    let mut views = Vec::new();
+    for client in connections.clients().await.map_err(failed)? {
+        let activity = connections.activity(&client.name, 5).await.map_err(failed)?;
+        views.push(ConnectionView { client, activity });
+    }
+    Ok(views)
+}
+
+#[tauri::command]
+pub async fn allow_connection(core: Core<'_>, name: String, scopes: Vec<String>) -> Result<Vec<ConnectionView>, CommandError> {
+    let scopes: Vec<Scope> = scopes.iter().filter_map(|s| Scope::parse(s)).collect();
+    connections(&core).allow(&name, &scopes).await.map_err(failed)?;
+    list_connections(core).await
+}
+
+#[tauri::command]
+pub async fn revoke_connection(core: Core<'_>, name: String) -> Result<Vec<ConnectionView>, CommandError> {
+    connections(&core).revoke(&name).await.map_err(failed)?;
+    list_connections(core).await
+}
+
+/// The `mcpServers` entry another program needs, naming the `sidecar` CLI beside the app.
+#[tauri::command]
+pub fn connection_config() -> Result<String, CommandError> {
+    let app = std::env::current_exe().map_err(failed)?;
+    Ok(sidecar::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
+}

@@ -1,0 +1,23 @@
+//! What a user pastes into another program to reach Sidecar: the `mcpServers` entry
+//! Claude Desktop, Cursor and LM Studio read.
+
+use std::path::Path;
+
+/// The configuration that starts `sidecar mcp serve` with the CLI at `sidecar`.
+pub fn mcp_config(sidecar: &Path) -> String {
+    let config = serde_json::json!({ "mcpServers": { "sidecar": { "command": sidecar, "args": ["mcp", "serve"] } } });
+    serde_json::to_string_pretty(&config).expect("a configuration serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_snippet_starts_the_server_with_the_cli_named() {
+        let text = mcp_config(Path::new("/opt/Sidecar/sidecar"));
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(parsed["mcpServers"]["sidecar"]["command"], "/opt/Sidecar/sidecar");
+        assert_eq!(parsed["mcpServers"]["sidecar"]["args"], serde_json::json!(["mcp", "serve"]));
+    }
+}

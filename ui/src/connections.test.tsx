@@ -1,0 +1,59 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Connection } from "./api";
+import { FakeCore } from "./test/fakeCore";
+import { openSettingsSection, renderApp } from "./test/renderApp";
+
+const waiting: Connection = {
+  name: "claude-desktop",
+  state: "pending",
+  scopes: [],
+  first_seen: "2026-11-26T10:00:00Z",
+  changed_at: "2026-11-26T10:00:00Z",
+  activity: [{ action: "recall", allowed: false, at: "2026-11-26T10:00:01Z" }],
+};
+
+describe("settings → connections", () => {
+  it("shows the configuration to paste, allows a waiting program with the scopes ticked, and revokes it", async () => {
+    const core = new FakeCore();
+    let clients: Connection[] = [waiting];
+    core.handlers.list_connections = () => clients;
+    core.handlers.connection_config = () => '{ "mcpServers": { "sidecar": { "command": "/opt/sidecar", "args": ["mcp", "serve"] } } }';
+    core.handlers.allow_connection = (args) => {
+      const { scopes } = args as { scopes: Connection["scopes"] };
+      clients = [{ ...waiting, state: "allowed", scopes, changed_at: "2026-11-26T10:01:00Z" }];
+      return clients;
+    };
+    core.handlers.revoke_connection = () => {
+      clients = [{ ...waiting, state: "revoked", changed_at: "2026-11-26T10:02:00Z" }];
+      return clients;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openSettingsSection(user, "connections");
+    expect(await screen.findByTestId("connection-config")).toHaveTextContent('"args": ["mcp", "serve"]');
+    const card = await screen.findByTestId("connection");
+    expect(within(card).getByTestId("connection-state")).toHaveTextContent("Waiting for you");
+    expect(within(card).getByTestId("connection-activity")).toHaveTextContent("recall · refused");
+    // Reading memory is offered ticked; the user adds reminders and allows.
+    expect(within(card).getByTestId("scope-read_memory")).toBeChecked();
+    expect(within(card).getByTestId("scope-health")).not.toBeChecked();
+    await user.click(within(card).getByTestId("scope-reminders"));
+    await user.click(within(card).getByTestId("connection-allow"));
+    expect(core.invoked("allow_connection")[0].args).toEqual({ name: "claude-desktop", scopes: ["read_memory", "reminders"] });
+    await waitFor(() => expect(screen.getByTestId("connection-state")).toHaveTextContent("Allowed"));
+    await user.click(screen.getByTestId("connection-revoke"));
+    await waitFor(() => expect(screen.getByTestId("connection-state")).toHaveTextContent("Revoked"));
+  });
+
+  it("says so when no program has connected, in Spanish too", async () => {
+    const core = new FakeCore();
+    core.handlers.list_connections = () => [];
+    core.handlers.connection_config = () => "{}";
+    renderApp("es");
+    const user = userEvent.setup();
+    await openSettingsSection(user, "connections");
+    expect(await screen.findByTestId("connections-none")).toHaveTextContent("Todavía no se ha conectado ningún programa.");
+  });
+});
