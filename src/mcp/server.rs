@@ -1,12 +1,16 @@
 //! Sidecar as an MCP server (`sidecar mcp serve`): other programs recall what the user
-//! said and saved, and read or set reminders, through Sidecar's own tools. The client is
-//! known by the name it gives at the handshake, and gets nothing until the user allows
-//! it with scopes (`connections`); health facts stay out unless that scope is given.
+//! said and saved, and read or set reminders, through Sidecar's own tools, and read the
+//! profile and the facts as resources. The client is known by the name it gives at the
+//! handshake, and gets nothing until the user allows it with scopes (`connections`);
+//! health facts stay out unless that scope is given.
 
 use std::sync::Arc;
 
 use rmcp::handler::server::ServerHandler;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::ErrorData;
 use serde_json::Value;
@@ -32,6 +36,19 @@ const LIST_FACTS: &str = "list_facts";
 
 /// The facts as they are now, from the knowledge service.
 pub type Facts = Arc<dyn Fn() -> Vec<ListedFact> + Send + Sync>;
+/// The user's profile (user.md) as it is now.
+pub type Profile = Arc<dyn Fn() -> String + Send + Sync>;
+
+const PROFILE_URI: &str = "sidecar://profile";
+const FACTS_URI: &str = "sidecar://facts";
+
+/// What the server reads from: Sidecar's own tools, recall, the facts and the profile.
+pub struct Sources {
+    pub tools: Arc<ToolRegistry>,
+    pub recall: Arc<Recall>,
+    pub facts: Facts,
+    pub profile: Profile,
+}
 
 /// What recall fills of a client's answer.
 const RECALL_BUDGET_TOKENS: usize = 1500;
@@ -41,12 +58,23 @@ pub struct SidecarServer {
     tools: Arc<ToolRegistry>,
     recall: Arc<Recall>,
     facts: Facts,
+    profile: Profile,
     connections: Arc<Connections>,
 }
 
 impl SidecarServer {
-    pub fn new(tools: Arc<ToolRegistry>, recall: Arc<Recall>, facts: Facts, connections: Arc<Connections>) -> Self {
-        Self { tools, recall, facts, connections }
+    pub fn new(sources: Sources, connections: Arc<Connections>) -> Self {
+        let Sources { tools, recall, facts, profile } = sources;
+        Self { tools, recall, facts, profile, connections }
+    }
+
+    /// A resource for `client`, or why not: both need the read_memory scope.
+    pub async fn read(&self, client: &str, uri: &str) -> Result<String, String> {
+        if uri != PROFILE_URI && uri != FACTS_URI {
+            return Err(format!("Sidecar has no resource {uri}"));
+        }
+        self.connections.check(client, Scope::ReadMemory, uri).await.map_err(|refused| refused.to_string())?;
+        Ok(if uri == PROFILE_URI { (self.profile)() } else { self.facts_text(client).await })
     }
 
     fn offered(&self) -> Vec<Tool> {
@@ -104,7 +132,7 @@ fn client_name(context: &RequestContext<RoleServer>) -> String {
 
 impl ServerHandler for SidecarServer {
     fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build());
         info.server_info = Implementation::new("sidecar", env!("CARGO_PKG_VERSION"));
         info.instructions = Some("Sidecar, the user's desktop companion: recall what the user said and saved, and read or set their reminders. The user must allow this client first.".into());
         info
@@ -117,6 +145,26 @@ impl ServerHandler for SidecarServer {
             tracing::warn!(%error, %client, "could not record an MCP client");
         }
         Ok(ListToolsResult::with_all_items(self.offered()))
+    }
+
+    async fn list_resources(&self, _request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+        let _ = self.connections.arrived(&client_name(&context)).await;
+        let mut profile = Resource::new(PROFILE_URI, "profile");
+        profile.description = Some("The user's profile (user.md), read-only.".into());
+        profile.mime_type = Some("text/markdown".into());
+        let mut facts = Resource::new(FACTS_URI, "facts");
+        facts.description = Some("The facts Sidecar keeps about its user, current ones, read-only.".into());
+        facts.mime_type = Some("text/plain".into());
+        Ok(ListResourcesResult::with_all_items(vec![profile, facts]))
+    }
+
+    async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+        let client = client_name(&context);
+        let _ = self.connections.arrived(&client).await;
+        match self.read(&client, &request.uri).await {
+            Ok(text) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]))),
+            Err(why) => Err(ErrorData::invalid_request(why, None)),
+        }
     }
 
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {

@@ -54,14 +54,22 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     let (tools, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["list_reminders", {}]]));
     assert_eq!(tools, ["cancel_reminder", "list_facts", "list_reminders", "recall", "remember_fact", "set_reminder"]);
     assert!(results.iter().all(|(error, text)| *error && text.contains("sidecar connections allow claude-desktop")), "{results:?}");
+    let (_, read) = connect(data, "claude-desktop", json!([["resource:sidecar://profile", {}]]));
+    assert!(read[0].0 && read[0].1.contains("sidecar connections allow"), "resources wait for consent too: {read:?}");
     assert!(run(data, &["connections", "list"]).contains("claude-desktop  pending"));
 
     // Allowed to read memory: recall and facts answer, without health; reminders do not.
     run(data, &["connections", "allow", "claude-desktop", "--scopes", "read_memory"]);
-    let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["list_facts", {}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}]]));
+    let (_, results) = connect(
+        data,
+        "claude-desktop",
+        json!([["recall", {"query": "peanuts"}], ["list_facts", {}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["resource:sidecar://facts", {}], ["resource:sidecar://profile", {}]]),
+    );
     assert!(!results[0].0 && results[0].1.contains("Thai food") && !results[0].1.contains("allergic"), "{results:?}");
     assert!(!results[1].0 && results[1].1.contains("Thai food") && !results[1].1.contains("allergic"), "{results:?}");
     assert!(results[2].0 && results[2].1.contains("reminders scope"), "{results:?}");
+    assert!(!results[3].0 && results[3].1.contains("Thai food") && !results[3].1.contains("allergic"), "the facts resource holds health back too: {results:?}");
+    assert!(!results[4].0, "the profile reads: {results:?}");
     // Another client is not let in by this one's consent.
     let (_, other) = connect(data, "some-script", json!([["recall", {"query": "peanuts"}]]));
     assert!(other[0].0, "{other:?}");
@@ -79,6 +87,6 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}]]));
     assert!(results[0].0 && results[0].1.contains("revoked"), "{results:?}");
     let activity = run(data, &["connections", "activity", "claude-desktop"]);
-    assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 4, "{activity}");
-    assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 5, "{activity}");
+    assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 5, "{activity}");
+    assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 7, "{activity}");
 }

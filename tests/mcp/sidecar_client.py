@@ -4,6 +4,8 @@ the command line, and prints one JSON line with what came back.
 
     python sidecar_client.py SIDECAR_BIN CLIENT_NAME '[["recall", {"query": "..."}], ...]'
 
+A call named "resource:URI" reads that resource instead.
+
 The data and config come from the environment (SIDECAR_DATA_DIR, SIDECAR_CONFIG).
 """
 import asyncio
@@ -23,11 +25,19 @@ async def main(binary, name, calls):
             await session.initialize()
             listed = await session.list_tools()
             results = []
+            resources = await session.list_resources()
             for tool, arguments in calls:
+                if tool.startswith("resource:"):
+                    try:
+                        read = await session.read_resource(tool[len("resource:"):])
+                        results.append({"tool": tool, "error": False, "text": "\n".join(c.text for c in read.contents)})
+                    except Exception as error:  # the server's refusal comes back as an MCP error
+                        results.append({"tool": tool, "error": True, "text": str(error)})
+                    continue
                 result = await session.call_tool(tool, arguments)
                 text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
                 results.append({"tool": tool, "error": bool(result.is_error), "text": text})
-            print(json.dumps({"tools": sorted(t.name for t in listed.tools), "results": results}))
+            print(json.dumps({"tools": sorted(t.name for t in listed.tools), "resources": sorted(str(r.uri) for r in resources.resources), "results": results}))
 
 
 if __name__ == "__main__":
