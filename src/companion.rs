@@ -352,6 +352,11 @@ impl Companion {
         Ok(())
     }
 
+    /// The settings file in use, if any (tests may run without one).
+    pub fn config_path(&self) -> Option<&Path> {
+        self.config_path.as_deref()
+    }
+
     pub fn context(&self) -> &Arc<ContextService> {
         &self.context
     }

@@ -193,6 +193,13 @@ pub fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFi
     })
 }
 
+/// Sets `[connections] serve_http`: the MCP endpoint on or off.
+pub fn save_serve_http(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        table_at(doc, &["connections"])["serve_http"] = value(on);
+    })
+}
+
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
 pub fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -1,9 +1,13 @@
 //! IPC commands for Settings → Connections: the programs that use Sidecar as a server
 //! (`sidecar mcp serve`), allowed or revoked here. Each a few lines calling the core.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use sidecar::connections::client::{Client, Logged};
 use sidecar::connections::{Connections, Scope};
+use sidecar::mcp::endpoint::{EndpointView, McpEndpoint};
+use tauri::State;
 
 use crate::commands::{CommandError, Core};
 
@@ -52,4 +56,15 @@ pub async fn revoke_connection(core: Core<'_>, name: String) -> Result<Vec<Conne
 pub fn connection_config() -> Result<String, CommandError> {
     let app = std::env::current_exe().map_err(failed)?;
     Ok(sidecar::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
+}
+
+/// Whether the MCP endpoint runs, and where.
+#[tauri::command]
+pub fn connection_endpoint(endpoint: State<'_, Arc<McpEndpoint>>) -> EndpointView {
+    endpoint.view()
+}
+
+#[tauri::command]
+pub async fn set_connection_endpoint(core: Core<'_>, endpoint: State<'_, Arc<McpEndpoint>>, on: bool) -> Result<EndpointView, CommandError> {
+    sidecar::mcp::endpoint::switch(&endpoint, &core, on).await.map_err(failed)
 }

@@ -54,6 +54,11 @@ pub fn run() {
             if let Err(error) = companion.mcp().reload() {
                 tracing::warn!(%error, "the MCP servers were not started");
             }
+            // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
+            let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
+            app.manage(endpoint.clone());
+            let serving = companion.clone();
+            tauri::async_runtime::spawn(async move { sidecar::mcp::endpoint::start_if_on(&endpoint, &serving).await });
             let hotkey = companion.preferences().hotkey();
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
@@ -209,6 +214,8 @@ pub fn run() {
             connection_commands::allow_connection,
             connection_commands::revoke_connection,
             connection_commands::connection_config,
+            connection_commands::connection_endpoint,
+            connection_commands::set_connection_endpoint,
             tool_commands::mcp_servers,
             tool_commands::mcp_save,
             tool_commands::mcp_remove,

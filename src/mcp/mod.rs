@@ -5,9 +5,10 @@
 //! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
 //! commands, `tool` offers a server's tool to the model behind the permission gate and
 //! `hub` keeps the servers running; `server` is the other way round: Sidecar served to
-//! other programs.
+//! other programs (on stdio, or over HTTP through `endpoint`).
 
 pub mod config;
+pub mod endpoint;
 pub mod form;
 pub mod http;
 pub mod hub;

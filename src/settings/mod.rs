@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod channels;
+pub mod connections;
 pub mod desktop;
 pub mod memory;
 mod unknown;
@@ -404,6 +405,9 @@ pub struct Settings {
     /// Telegram and WhatsApp.
     #[serde(default)]
     pub channels: channels::ChannelsSettings,
+    /// Sidecar served to other programs (the MCP endpoint).
+    #[serde(default)]
+    pub connections: connections::ConnectionsSettings,
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,

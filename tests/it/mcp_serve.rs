@@ -90,3 +90,41 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 5, "{activity}");
     assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 7, "{activity}");
 }
+
+/// The same server over streamable HTTP from the running app: on loopback only, the
+/// client waits for consent as on stdio, and a stopped endpoint answers nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
+    use sidecar::mcp::endpoint::McpEndpoint;
+    use sidecar::mcp::server::SidecarServer;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
+    let endpoint = McpEndpoint::default();
+    let address = endpoint.start(SidecarServer::of(&core), 0).await.unwrap();
+    assert!(address.ip().is_loopback());
+    let url = endpoint.view().url.unwrap();
+    assert_eq!(url, format!("http://{address}/mcp"));
+    let data = dir.path().to_path_buf();
+    let over_http = |calls: Value| {
+        let (url, data) = (url.clone(), data.clone());
+        tokio::task::spawn_blocking(move || {
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sidecar_client.py");
+            let out = Command::new(support::local_llm_python()).arg(&script).arg(&url).arg("cursor").arg(calls.to_string()).env("SIDECAR_DATA_DIR", &data).output().unwrap();
+            assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        })
+    };
+    let refused = over_http(json!([["recall", {"query": "cello"}]])).await.unwrap();
+    assert_eq!(refused["results"][0]["error"], true, "{refused}");
+    assert!(refused["results"][0]["text"].as_str().unwrap().contains("sidecar connections allow cursor"), "{refused}");
+    sidecar::connections::Connections::new(core.store().clone(), core.clock().clone()).allow("cursor", &[sidecar::connections::Scope::ReadMemory]).await.unwrap();
+    let served = over_http(json!([["recall", {"query": "cello"}], ["resource:sidecar://facts", {}]])).await.unwrap();
+    assert_eq!(served["results"][0]["error"], false, "{served}");
+    assert!(served["results"][0]["text"].as_str().unwrap().contains("cello") && served["results"][1]["text"].as_str().unwrap().contains("cello"), "{served}");
+    endpoint.stop();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(std::net::TcpStream::connect(address).is_err(), "stopped, nothing listens");
+    assert_eq!(endpoint.view().url, None);
+}

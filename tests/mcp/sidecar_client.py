@@ -4,6 +4,9 @@ the command line, and prints one JSON line with what came back.
 
     python sidecar_client.py SIDECAR_BIN CLIENT_NAME '[["recall", {"query": "..."}], ...]'
 
+SIDECAR_BIN may be the endpoint's address instead (http://127.0.0.1:PORT/mcp): the
+client then speaks streamable HTTP to the running app.
+
 A call named "resource:URI" reads that resource instead.
 
 The data and config come from the environment (SIDECAR_DATA_DIR, SIDECAR_CONFIG).
@@ -16,11 +19,18 @@ import sys
 import mcp.types as types
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+
+def transport(binary):
+    if binary.startswith("http"):
+        return streamable_http_client(binary)
+    return stdio_client(StdioServerParameters(command=binary, args=["mcp", "serve"], env=dict(os.environ)))
 
 
 async def main(binary, name, calls):
-    params = StdioServerParameters(command=binary, args=["mcp", "serve"], env=dict(os.environ))
-    async with stdio_client(params) as (read, write):
+    async with transport(binary) as streams:
+        read, write = streams[0], streams[1]
         async with ClientSession(read, write, client_info=types.Implementation(name=name, version="1.0")) as session:
             await session.initialize()
             listed = await session.list_tools()

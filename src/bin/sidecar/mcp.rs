@@ -56,15 +56,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
     match command {
         McpCommand::Serve => {
             use rmcp::ServiceExt;
-            let connections = std::sync::Arc::new(sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone()));
-            let (knowledge, profile) = (companion.knowledge().clone(), companion.knowledge().clone());
-            let sources = sidecar::mcp::server::Sources {
-                tools: companion.tools(),
-                recall: companion.recall_service().clone(),
-                facts: std::sync::Arc::new(move || knowledge.facts()),
-                profile: std::sync::Arc::new(move || profile.profile(sidecar::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
-            };
-            let server = sidecar::mcp::server::SidecarServer::new(sources, connections);
+            let server = sidecar::mcp::server::SidecarServer::of(companion);
             let running = server.serve(rmcp::transport::stdio()).await?;
             running.waiting().await?;
         }

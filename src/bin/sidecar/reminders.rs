@@ -201,6 +201,13 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     tokio::spawn(companion.meaning().clone().run());
     tokio::spawn(companion.data().clone().run_daily_backups());
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
+    let endpoint = sidecar::mcp::endpoint::McpEndpoint::default();
+    sidecar::mcp::endpoint::start_if_on(&endpoint, companion).await;
+    match endpoint.view() {
+        sidecar::mcp::endpoint::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
+        sidecar::mcp::endpoint::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
+        _ => {}
+    }
     let telegram = companion.channels().view().telegram;
     if telegram.enabled {
         let paired = telegram.paired_chats.len();

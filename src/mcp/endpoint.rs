@@ -1,0 +1,117 @@
+//! The MCP endpoint at `http://127.0.0.1:PORT/mcp` in the running app or daemon: the
+//! same server as `sidecar mcp serve`, over streamable HTTP, on loopback only and off
+//! unless the user turns it on (Settings → Connections). rmcp's service answers; hyper
+//! carries it.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::server::SidecarServer;
+
+/// What Settings shows: whether it runs, and where.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EndpointView {
+    /// `http://127.0.0.1:PORT/mcp` while it runs.
+    pub url: Option<String>,
+    /// Why it is not running although it is on (the port taken…).
+    pub problem: Option<String>,
+}
+
+#[derive(Default)]
+pub struct McpEndpoint {
+    running: Mutex<Option<(SocketAddr, CancellationToken)>>,
+    problem: Mutex<Option<String>>,
+}
+
+impl McpEndpoint {
+    /// Listens on 127.0.0.1:`port` (0: any free port) and serves `server` until
+    /// stopped; a running endpoint is replaced.
+    pub async fn start(&self, server: SidecarServer, port: u16) -> std::io::Result<SocketAddr> {
+        self.stop();
+        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => listener,
+            Err(error) => {
+                *self.problem.lock().expect("endpoint lock") = Some(format!("port {port} on this computer could not be used ({error}); pick another in settings.toml ([connections] http_port)"));
+                return Err(error);
+            }
+        };
+        let address = listener.local_addr()?;
+        let stop = CancellationToken::new();
+        let mut config = StreamableHttpServerConfig::default();
+        config.cancellation_token = stop.child_token();
+        let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+        let stopping = stop.clone();
+        tokio::spawn(async move {
+            loop {
+                let (stream, _) = tokio::select! {
+                    accepted = listener.accept() => match accepted {
+                        Ok(accepted) => accepted,
+                        Err(error) => {
+                            tracing::warn!(%error, "the MCP endpoint could not accept a connection");
+                            continue;
+                        }
+                    },
+                    _ = stopping.cancelled() => return,
+                };
+                let service = TowerToHyperService::new(service.clone());
+                let stopping = stopping.clone();
+                tokio::spawn(async move {
+                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        served = connection => if let Err(error) = served {
+                            tracing::debug!(%error, "an MCP endpoint connection ended");
+                        },
+                        _ = stopping.cancelled() => {}
+                    }
+                });
+            }
+        });
+        tracing::info!(%address, "MCP endpoint listening");
+        *self.running.lock().expect("endpoint lock") = Some((address, stop));
+        *self.problem.lock().expect("endpoint lock") = None;
+        Ok(address)
+    }
+
+    pub fn stop(&self) {
+        if let Some((_, stop)) = self.running.lock().expect("endpoint lock").take() {
+            stop.cancel();
+        }
+        *self.problem.lock().expect("endpoint lock") = None;
+    }
+
+    pub fn view(&self) -> EndpointView {
+        let url = self.running.lock().expect("endpoint lock").as_ref().map(|(address, _)| format!("http://{address}/mcp"));
+        EndpointView { url, problem: self.problem.lock().expect("endpoint lock").clone() }
+    }
+}
+
+/// Starts the endpoint when settings.toml has it on (the app and the daemon, at start).
+pub async fn start_if_on(endpoint: &McpEndpoint, companion: &crate::Companion) {
+    let settings = companion.settings().connections.clone();
+    if settings.serve_http {
+        if let Err(error) = endpoint.start(SidecarServer::of(companion), settings.http_port).await {
+            tracing::warn!(%error, port = settings.http_port, "the MCP endpoint could not start");
+        }
+    }
+}
+
+/// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
+pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bool) -> Result<EndpointView, crate::error::CompanionError> {
+    if let Some(path) = companion.config_path() {
+        crate::settings_file::save_serve_http(path, on).map_err(|e| crate::error::CompanionError::InvalidInput(e.to_string()))?;
+    }
+    if on {
+        // A port that cannot be used is said in the view, not as a failure of the switch.
+        let _ = endpoint.start(SidecarServer::of(companion), companion.settings().connections.http_port).await;
+    } else {
+        endpoint.stop();
+    }
+    Ok(endpoint.view())
+}
