@@ -128,6 +128,8 @@ def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_pa
 
     llm = ScriptedLlm([text_reply("ok")])
     config = write_settings(tmp_path / "config" / "settings.toml", llm.base_url)
+    # Any free port: a fixed one might be taken on the machine running the tests.
+    config.write_text(config.read_text() + "[connections]\nhttp_port = 0\n")
     data = tmp_path / "data"
     cli = str(Path(desktop.binary).with_name("sidecar"))
     client = Path(__file__).resolve().parents[1] / "mcp" / "sidecar_client.py"
@@ -150,9 +152,14 @@ def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_pa
         session.tap("[data-testid=scope-reminders]")
         session.tap("[data-testid=connection-allow]")
         wait_until(lambda: "Allowed" in " ".join(session.texts("[data-testid=connection-state]")), 10, "not allowed")
-        desktop.screenshot("connections-settings")
         served = connect()
         assert not served["error"], served
+        # The HTTP endpoint, switched on here, is saved and says where it listens.
+        session.tap("[data-testid=endpoint-switch]")
+        url = session.wait_for("[data-testid=endpoint-url]", 10)
+        assert "http://127.0.0.1:" in session.text(url)
+        assert "serve_http = true" in config.read_text()
+        desktop.screenshot("connections-settings")
     finally:
         desktop.close(session)
         llm.close()

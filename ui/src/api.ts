@@ -213,6 +213,12 @@ export interface Connection {
   activity: { action: string; allowed: boolean; at: string }[];
 }
 
+/** The MCP endpoint over HTTP: where it listens, or why it does not. */
+export interface EndpointView {
+  url: string | null;
+  problem: string | null;
+}
+
 export interface McpView {
   config_path: string;
   servers: McpServer[];
@@ -984,6 +990,8 @@ export const api = {
   allowConnection: (name: string, scopes: ConnectionScope[]) => invoke<Connection[]>("allow_connection", { name, scopes }),
   revokeConnection: (name: string) => invoke<Connection[]>("revoke_connection", { name }),
   connectionConfig: () => invoke<string>("connection_config"),
+  connectionEndpoint: () => invoke<EndpointView>("connection_endpoint"),
+  setConnectionEndpoint: (on: boolean) => invoke<EndpointView>("set_connection_endpoint", { on }),
   mcpRemove: (name: string) => invoke<McpView>("mcp_remove", { name }),
   mcpSetEnabled: (name: string, enabled: boolean) => invoke<McpView>("mcp_set_enabled", { name, enabled }),
   mcpImport: () => invoke<[string, McpImportReport][]>("mcp_import"),

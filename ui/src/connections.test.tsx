@@ -20,6 +20,8 @@ describe("settings → connections", () => {
     let clients: Connection[] = [waiting];
     core.handlers.list_connections = () => clients;
     core.handlers.connection_config = () => '{ "mcpServers": { "sidecar": { "command": "/opt/sidecar", "args": ["mcp", "serve"] } } }';
+    core.handlers.connection_endpoint = () => ({ url: null, problem: null });
+    core.handlers.set_connection_endpoint = (args) => ((args as { on: boolean }).on ? { url: "http://127.0.0.1:47100/mcp", problem: null } : { url: null, problem: null });
     core.handlers.allow_connection = (args) => {
       const { scopes } = args as { scopes: Connection["scopes"] };
       clients = [{ ...waiting, state: "allowed", scopes, changed_at: "2026-11-26T10:01:00Z" }];
@@ -33,6 +35,12 @@ describe("settings → connections", () => {
     const user = userEvent.setup();
     await openSettingsSection(user, "connections");
     expect(await screen.findByTestId("connection-config")).toHaveTextContent('"args": ["mcp", "serve"]');
+    // The HTTP endpoint is off until switched on, then says where it listens.
+    const endpoint = await screen.findByTestId("endpoint-switch");
+    expect(endpoint).not.toBeChecked();
+    await user.click(endpoint);
+    expect(core.invoked("set_connection_endpoint")[0].args).toEqual({ on: true });
+    expect(await screen.findByTestId("endpoint-url")).toHaveTextContent("Listening at http://127.0.0.1:47100/mcp");
     const card = await screen.findByTestId("connection");
     expect(within(card).getByTestId("connection-state")).toHaveTextContent("Waiting for you");
     expect(within(card).getByTestId("connection-activity")).toHaveTextContent("recall · refused");
@@ -51,9 +59,12 @@ describe("settings → connections", () => {
     const core = new FakeCore();
     core.handlers.list_connections = () => [];
     core.handlers.connection_config = () => "{}";
+    core.handlers.connection_endpoint = () => ({ url: null, problem: "el puerto 47100 no se pudo usar" });
     renderApp("es");
     const user = userEvent.setup();
     await openSettingsSection(user, "connections");
     expect(await screen.findByTestId("connections-none")).toHaveTextContent("Todavía no se ha conectado ningún programa.");
+    expect(screen.getByTestId("endpoint-switch")).toBeChecked();
+    expect(screen.getByTestId("endpoint-problem")).toHaveTextContent("47100");
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type Connection, type ConnectionScope } from "../api";
+import { api, toCommandError, type Connection, type ConnectionScope, type EndpointView } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { CopyButton } from "./CopyButton";
 
@@ -72,11 +72,13 @@ export function ConnectionsSettings() {
   const t = useStrings();
   const [clients, setClients] = useState<Connection[] | null>(null);
   const [config, setConfig] = useState("");
+  const [endpoint, setEndpoint] = useState<EndpointView | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     api.listConnections().then((c) => setClients(c ?? [])).catch((e) => setError(toCommandError(e).message));
     api.connectionConfig().then((c) => setConfig(c ?? "")).catch(() => setConfig(""));
+    api.connectionEndpoint().then((e) => setEndpoint(e ?? null)).catch(() => setEndpoint(null));
   }, []);
 
   const act = useCallback((work: () => Promise<Connection[]>) => {
@@ -96,6 +98,37 @@ export function ConnectionsSettings() {
           <pre data-testid="connection-config">{config}</pre>
           <CopyButton text={() => config} label={t.connectionsCopy} testId="connection-copy" />
         </div>
+      )}
+      {endpoint && (
+        <label className="switch-row">
+          <input
+            type="checkbox"
+            checked={Boolean(endpoint.url || endpoint.problem)}
+            onChange={(e) => api.setConnectionEndpoint(e.target.checked).then(setEndpoint).catch((err) => setError(toCommandError(err).message))}
+            data-testid="endpoint-switch"
+          />
+          <span>
+            {t.endpointSwitch}
+            <br />
+            <span className="muted small">{t.endpointNote}</span>
+            {endpoint.url && (
+              <>
+                <br />
+                <span className="small" data-testid="endpoint-url">
+                  {t.endpointAt(endpoint.url)}
+                </span>
+              </>
+            )}
+            {endpoint.problem && (
+              <>
+                <br />
+                <span className="small form-error" data-testid="endpoint-problem">
+                  {endpoint.problem}
+                </span>
+              </>
+            )}
+          </span>
+        </label>
       )}
       {clients && clients.length === 0 && (
         <p className="empty-inline" data-testid="connections-none">
