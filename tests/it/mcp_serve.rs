@@ -128,3 +128,28 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     assert!(std::net::TcpStream::connect(address).is_err(), "stopped, nothing listens");
     assert_eq!(endpoint.view().url, None);
 }
+
+/// The MCP server conformance scenarios (`@modelcontextprotocol/conformance`) that fit a
+/// server of tools and resources, against the HTTP endpoint: the handshake, ping, the
+/// lists, and DNS rebinding protection (a page in a browser cannot reach it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
+    use sidecar::mcp::endpoint::McpEndpoint;
+    use sidecar::mcp::server::SidecarServer;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let endpoint = McpEndpoint::default();
+    endpoint.start(SidecarServer::of(&core), 0).await.unwrap();
+    let url = endpoint.view().url.unwrap();
+    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");
+    // The runner writes its results where it runs.
+    let results = tempfile::tempdir().unwrap();
+    for scenario in ["server-initialize", "ping", "tools-list", "resources-list", "dns-rebinding-protection"] {
+        let (runner, url, cwd) = (runner.clone(), url.clone(), results.path().to_path_buf());
+        let out = tokio::task::spawn_blocking(move || Command::new(&runner).args(["server", "--url", &url, "--scenario", scenario]).current_dir(cwd).output().unwrap()).await.unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && said.contains(", 0 failed") && !said.contains("FAILURE"), "{scenario}: {said}");
+    }
+    endpoint.stop();
+}
