@@ -26,6 +26,7 @@ pub struct EndpointView {
 
 #[derive(Default)]
 pub struct McpEndpoint {
+    /// The address and the token that stops it, while it runs.
     running: Mutex<Option<(SocketAddr, CancellationToken)>>,
     problem: Mutex<Option<String>>,
 }
@@ -33,12 +34,12 @@ pub struct McpEndpoint {
 impl McpEndpoint {
     /// Listens on 127.0.0.1:`port` (0: any free port) and serves `server` until
     /// stopped; a running endpoint is replaced.
-    pub async fn start(&self, server: SidecarServer, port: u16) -> std::io::Result<SocketAddr> {
+    pub async fn start(&self, server: SidecarServer, port: u16, lang: crate::words::Lang) -> std::io::Result<SocketAddr> {
         self.stop();
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
             Ok(listener) => listener,
             Err(error) => {
-                *self.problem.lock().expect("endpoint lock") = Some(format!("port {port} on this computer could not be used ({error}); pick another in settings.toml ([connections] http_port)"));
+                *self.problem.lock().expect("endpoint lock") = Some(crate::words::connections::port_unusable(port, &error.to_string(), lang));
                 return Err(error);
             }
         };
@@ -96,7 +97,7 @@ impl McpEndpoint {
 pub async fn start_if_on(endpoint: &McpEndpoint, companion: &crate::Companion) {
     let settings = companion.settings().connections.clone();
     if settings.serve_http {
-        if let Err(error) = endpoint.start(SidecarServer::of(companion), settings.http_port).await {
+        if let Err(error) = endpoint.start(SidecarServer::of(companion), settings.http_port, companion.lang()).await {
             tracing::warn!(%error, port = settings.http_port, "the MCP endpoint could not start");
         }
     }
@@ -109,7 +110,7 @@ pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bo
     }
     if on {
         // A port that cannot be used is said in the view, not as a failure of the switch.
-        let _ = endpoint.start(SidecarServer::of(companion), companion.settings().connections.http_port).await;
+        let _ = endpoint.start(SidecarServer::of(companion), companion.settings().connections.http_port, companion.lang()).await;
     } else {
         endpoint.stop();
     }

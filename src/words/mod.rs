@@ -6,6 +6,7 @@
 pub mod channels;
 pub mod command_table;
 pub mod commands;
+pub mod connections;
 pub mod dates;
 pub mod decision;
 pub mod errors;

@@ -102,7 +102,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), 0).await.unwrap();
+    let address = endpoint.start(SidecarServer::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());
     let url = endpoint.view().url.unwrap();
     assert_eq!(url, format!("http://{address}/mcp"));
@@ -127,6 +127,12 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(std::net::TcpStream::connect(address).is_err(), "stopped, nothing listens");
     assert_eq!(endpoint.view().url, None);
+    // A port already taken is said, in the user's language, and nothing else breaks.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    assert!(endpoint.start(SidecarServer::of(&core), port, sidecar::words::Lang::Es).await.is_err());
+    let view = endpoint.view();
+    assert!(view.url.is_none() && view.problem.as_deref().is_some_and(|p| p.contains(&format!("No se pudo usar el puerto {port}"))), "{view:?}");
 }
 
 /// The MCP server conformance scenarios (`@modelcontextprotocol/conformance`) that fit a
@@ -140,7 +146,7 @@ async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let endpoint = McpEndpoint::default();
-    endpoint.start(SidecarServer::of(&core), 0).await.unwrap();
+    endpoint.start(SidecarServer::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     let url = endpoint.view().url.unwrap();
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");
     // The runner writes its results where it runs.

@@ -79,6 +79,11 @@ export function ConnectionsSettings() {
     api.listConnections().then((c) => setClients(c ?? [])).catch((e) => setError(toCommandError(e).message));
     api.connectionConfig().then((c) => setConfig(c ?? "")).catch(() => setConfig(""));
     api.connectionEndpoint().then((e) => setEndpoint(e ?? null)).catch(() => setEndpoint(null));
+    // Programs connect through another process (`sidecar mcp serve`): look again now and then.
+    const again = setInterval(() => {
+      api.listConnections().then((c) => c && setClients(c)).catch(() => undefined);
+    }, 5000);
+    return () => clearInterval(again);
   }, []);
 
   const act = useCallback((work: () => Promise<Connection[]>) => {
