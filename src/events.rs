@@ -78,6 +78,9 @@ pub enum CoreEvent {
     McpServers { servers: Vec<crate::mcp::status::ServerStatus> },
     /// A permission question was answered, timed out, or its turn stopped.
     PermissionSettled { id: u64 },
+    /// A program connected to Sidecar as a server and waits for the user to allow it
+    /// (Settings → Connections); said once per program while Sidecar runs.
+    ConnectionWaiting { name: String, title: String, body: String },
     /// Something the user may want to know while the turn runs.
     Notice { conversation_id: i64, notice: Notice },
     /// The reply is complete (or was stopped) and stored.

@@ -59,6 +59,8 @@ pub fn run() {
             app.manage(endpoint.clone());
             let serving = companion.clone();
             tauri::async_runtime::spawn(async move { sidecar::mcp::endpoint::start_if_on(&endpoint, &serving).await });
+            let connections = sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone());
+            tauri::async_runtime::spawn(sidecar::connections::watch::watch(connections, companion.events().clone(), companion.lang(), sidecar::connections::watch::LOOK_EVERY));
             let hotkey = companion.preferences().hotkey();
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
@@ -285,6 +287,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
+                        sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } => tray::channel_warning(&app, title, body),
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
                         sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}

@@ -4,6 +4,7 @@
 pub mod client;
 pub mod service;
 pub mod snippet;
+pub mod watch;
 
 pub use client::{Client, ClientState, Scope};
 pub use service::{Connections, Refused};

@@ -145,6 +145,8 @@ def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_pa
     try:
         refused = connect()
         assert refused["error"] and "sidecar connections allow claude-desktop" in refused["text"], refused
+        # The desktop says so (an OS notification over D-Bus), without the window asking.
+        wait_until(lambda: "A program wants to use Sidecar" in desktop.notifications(), 15, "no notification for the waiting program")
         session.settings("connections")
         card = session.wait_for("[data-testid=connection]", 10)
         assert "Waiting for you" in session.text(card)

@@ -79,3 +79,26 @@ proptest! {
         runtime.block_on(run_steps(steps))?;
     }
 }
+
+/// A program that connects is said once, in the user's language, while it waits.
+#[tokio::test]
+async fn a_waiting_program_is_said_once() {
+    use sidecar::events::{CoreEvent, EventBus};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let connections = Connections::new(store.clone(), sidecar::clock::system_clock());
+    let events = EventBus::default();
+    let mut heard = events.subscribe();
+    let watching = Connections::new(store, sidecar::clock::system_clock());
+    tokio::spawn(sidecar::connections::watch::watch(watching, events.clone(), sidecar::words::Lang::Es, std::time::Duration::from_millis(20)));
+    connections.arrived("cursor").await.unwrap();
+    let said = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv()).await.unwrap().unwrap();
+    let CoreEvent::ConnectionWaiting { name, body, .. } = said else { panic!("{said:?}") };
+    assert_eq!(name, "cursor");
+    assert!(body.contains("Ajustes → Conexiones"), "{body}");
+    // Seen again, it is not said again; once allowed, nothing more is said.
+    connections.arrived("cursor").await.unwrap();
+    connections.allow("cursor", &[Scope::ReadMemory]).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(heard.try_recv().is_err(), "said once");
+}

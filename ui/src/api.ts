@@ -130,6 +130,7 @@ export type CoreEvent =
   | { type: "permission_asked"; question: PermissionQuestion }
   | { type: "permission_settled"; id: number }
   | { type: "mcp_servers"; servers: McpServer[] }
+  | { type: "connection_waiting"; name: string; title: string; body: string }
   | { type: "notice"; conversation_id: number; notice: Notice }
   | {
       type: "turn_finished";

@@ -80,10 +80,16 @@ export function ConnectionsSettings() {
     api.connectionConfig().then((c) => setConfig(c ?? "")).catch(() => setConfig(""));
     api.connectionEndpoint().then((e) => setEndpoint(e ?? null)).catch(() => setEndpoint(null));
     // Programs connect through another process (`sidecar mcp serve`): look again now and then.
-    const again = setInterval(() => {
-      api.listConnections().then((c) => c && setClients(c)).catch(() => undefined);
-    }, 5000);
-    return () => clearInterval(again);
+    const look = () => api.listConnections().then((c) => c && setClients(c)).catch(() => undefined);
+    const again = setInterval(look, 5000);
+    // The core says when one starts waiting: shown at once.
+    const off = api.onCoreEvent((event) => {
+      if (event.type === "connection_waiting") look();
+    });
+    return () => {
+      clearInterval(again);
+      off.then((f) => f());
+    };
   }, []);
 
   const act = useCallback((work: () => Promise<Connection[]>) => {
