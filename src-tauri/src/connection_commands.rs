@@ -39,8 +39,7 @@ pub async fn list_connections(core: Core<'_>) -> Result<Vec<ConnectionView>, Com
 }
 
 #[tauri::command]
-pub async fn allow_connection(core: Core<'_>, name: String, scopes: Vec<String>) -> Result<Vec<ConnectionView>, CommandError> {
-    let scopes: Vec<Scope> = scopes.iter().filter_map(|s| Scope::parse(s)).collect();
+pub async fn allow_connection(core: Core<'_>, name: String, scopes: Vec<Scope>) -> Result<Vec<ConnectionView>, CommandError> {
     connections(&core).allow(&name, &scopes).await.map_err(failed)?;
     list_connections(core).await
 }

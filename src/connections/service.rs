@@ -36,26 +36,27 @@ impl Connections {
         Ok(rows.get(name).await?.expect("recorded above"))
     }
 
-    /// Whether `name` may do `action` under `scope` now; logged either way.
-    pub async fn check(&self, name: &str, scope: Scope, action: &str) -> Result<(), Refused> {
+    /// Whether `name` may do `action` under `scope` now; logged either way. A client
+    /// never seen is recorded as waiting. `Ok` holds every scope it has, so what it is
+    /// shown (health facts or not) needs no second look.
+    pub async fn check(&self, name: &str, scope: Scope, action: &str) -> Result<Vec<Scope>, Refused> {
         let unchecked = |e: StoreError| Refused::Unchecked(e.to_string());
-        let client = self.store.connections().get(name).await.map_err(unchecked)?;
+        let rows = self.store.connections();
+        let client = rows.get(name).await.map_err(unchecked)?;
         let verdict = match client {
-            None => Err(Refused::NotYetAllowed(name.to_string())),
+            None => {
+                rows.seen(name, self.clock.now()).await.map_err(unchecked)?;
+                Err(Refused::NotYetAllowed(name.to_string()))
+            }
             Some(client) => match client.state {
                 ClientState::Pending => Err(Refused::NotYetAllowed(name.to_string())),
                 ClientState::Revoked => Err(Refused::Revoked(name.to_string())),
-                ClientState::Allowed if client.scopes.contains(&scope) => Ok(()),
+                ClientState::Allowed if client.scopes.contains(&scope) => Ok(client.scopes),
                 ClientState::Allowed => Err(Refused::OutOfScope { client: name.to_string(), scope: scope.as_str() }),
             },
         };
-        self.store.connections().log(name, action, verdict.is_ok(), self.clock.now()).await.map_err(unchecked)?;
+        rows.log(name, action, verdict.is_ok(), self.clock.now()).await.map_err(unchecked)?;
         verdict
-    }
-
-    /// Whether `name` holds `scope` now, without logging (to shape what it is shown).
-    pub async fn holds(&self, name: &str, scope: Scope) -> bool {
-        matches!(self.store.connections().get(name).await, Ok(Some(c)) if c.state == ClientState::Allowed && c.scopes.contains(&scope))
     }
 
     pub async fn allow(&self, name: &str, scopes: &[Scope]) -> Result<(), StoreError> {

@@ -98,12 +98,13 @@ impl ServerForm {
 }
 
 /// Every secret `entry` refers to.
-pub fn secrets_of(entry: &ServerEntry) -> impl Iterator<Item = &str> {
+fn secrets_of(entry: &ServerEntry) -> impl Iterator<Item = &str> {
     entry.env.values().chain(entry.headers.values()).filter_map(|v| kept_secret(v))
 }
 
-/// Deletes the kept secrets `before` had and `after` no longer refers to.
-fn forget_dropped(server: &str, before: &ServerEntry, after: &ServerEntry, secrets: &Secrets) {
+/// Deletes the kept secrets of `server` that `before` had and `after` no longer refers
+/// to (all of them for a removed server: `after` empty).
+pub fn forget_dropped(server: &str, before: &ServerEntry, after: &ServerEntry, secrets: &Secrets) {
     let kept: Vec<&str> = secrets_of(after).collect();
     for id in secrets_of(before).filter(|id| !kept.contains(id) && id.starts_with(&secret_id(server, ""))) {
         secrets.delete(id);

@@ -115,8 +115,9 @@ impl McpHub {
     pub fn remove(self: &Arc<Self>, name: &str) -> Result<bool, ConfigError> {
         let mut config = McpConfig::load(&self.path)?;
         let removed = config.servers.remove(name);
-        let own = super::form::secret_id(name, "");
-        removed.iter().flat_map(super::form::secrets_of).filter(|id| id.starts_with(&own)).for_each(|id| self.secrets.delete(id));
+        if let Some(entry) = &removed {
+            super::form::forget_dropped(name, entry, &ServerEntry::default(), &self.secrets);
+        }
         let removed = removed.is_some();
         config.save(&self.path)?;
         self.reload()?;

@@ -85,8 +85,8 @@ impl SidecarServer {
         if uri != PROFILE_URI && uri != FACTS_URI {
             return Err(format!("Sidecar has no resource {uri}"));
         }
-        self.connections.check(client, Scope::ReadMemory, uri).await.map_err(|refused| refused.to_string())?;
-        Ok(if uri == PROFILE_URI { (self.profile)() } else { self.facts_text(client).await })
+        let scopes = self.connections.check(client, Scope::ReadMemory, uri).await.map_err(|refused| refused.to_string())?;
+        Ok(if uri == PROFILE_URI { (self.profile)() } else { self.facts_text(scopes.contains(&Scope::Health)) })
     }
 
     fn offered(&self) -> Vec<Tool> {
@@ -103,8 +103,8 @@ impl SidecarServer {
         offered
     }
 
-    async fn facts_text(&self, client: &str) -> String {
-        let health = self.connections.holds(client, Scope::Health).await;
+    /// The current facts, health ones only with `health`.
+    fn facts_text(&self, health: bool) -> String {
         let lines: Vec<String> = (self.facts)()
             .into_iter()
             .filter(|f| f.fact.superseded.is_none() && (health || f.category != Category::Health))
@@ -113,11 +113,10 @@ impl SidecarServer {
         if lines.is_empty() { "No facts are kept yet.".to_string() } else { lines.join("\n") }
     }
 
-    /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless the
-    /// client holds that scope.
-    async fn recall_text(&self, client: &str, arguments: &Value) -> Result<String, String> {
+    /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless
+    /// `health`.
+    async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, String> {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
-        let health = self.connections.holds(client, Scope::Health).await;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
         let shown: Vec<String> = results.hits.iter().filter(|hit| health || !(hit.source == "fact" && hit.label == Category::Health.name())).map(crate::recall::line::line).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
@@ -126,10 +125,10 @@ impl SidecarServer {
     /// Runs one call for `client`, or says why not.
     pub async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
         let scope = SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
-        self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?;
+        let health = self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?.contains(&Scope::Health);
         match name {
-            LIST_FACTS => return Ok(self.facts_text(client).await),
-            "recall" => return self.recall_text(client, &arguments).await,
+            LIST_FACTS => return Ok(self.facts_text(health)),
+            "recall" => return self.recall_text(health, &arguments).await,
             _ => {}
         }
         let tool = self.tools.tools().find(|t| t.name() == name).cloned().ok_or_else(|| format!("{name} is not available in this Sidecar"))?;
@@ -172,7 +171,6 @@ impl ServerHandler for SidecarServer {
 
     async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
         let client = client_name(&context);
-        let _ = self.connections.arrived(&client).await;
         match self.read(&client, &request.uri).await {
             Ok(text) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![ResourceContents::text(text, request.uri)]))),
             Err(why) => Err(ErrorData::invalid_request(why, None)),
@@ -181,7 +179,6 @@ impl ServerHandler for SidecarServer {
 
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         let client = client_name(&context);
-        let _ = self.connections.arrived(&client).await;
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let span = tracing::info_span!("served", %client, tool = %request.name);
         let result = match self.call(&client, &request.name, arguments).instrument(span).await {

@@ -51,9 +51,11 @@ pub(crate) async fn connections(companion: &Companion, command: ConnectionsComma
                 let all: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
                 anyhow::bail!("unknown scope {}; the scopes are {}", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), all.join(", "));
             }
-            let scopes: Vec<Scope> = known.iter().filter_map(|s| Scope::parse(s)).collect();
+            let mut scopes: Vec<Scope> = known.iter().filter_map(|s| Scope::parse(s)).collect();
+            scopes.sort();
+            scopes.dedup();
             connections.allow(&name, &scopes).await?;
-            println!("Allowed {name}: {}", Scope::join(&Scope::parse_list(&Scope::join(&scopes))));
+            println!("Allowed {name}: {}", Scope::join(&scopes));
         }
         ConnectionsCommand::Revoke { name } => {
             connections.revoke(&name).await?;
