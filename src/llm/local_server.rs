@@ -124,9 +124,17 @@ impl LocalServer {
 
 /// The `host:port` the script said it listens on, from its log. Only whole lines count:
 /// the log may be read while the line is being written ("127.0.0.1:376" of ":37609").
+/// llama.cpp writes its own lines to the same file in pieces, so the script's line can
+/// land inside one of them ("0.00.444 listening http://127.0.0.1:36195I srv …"): it is
+/// looked for anywhere in a line, and the port ends where its digits do.
 fn listening_address(log: &str) -> Option<String> {
     let whole = &log[..log.rfind('\n')? + 1];
-    whole.lines().find_map(|line| line.strip_prefix(LISTENING)).map(|address| address.trim().to_string())
+    whole.lines().find_map(|line| {
+        let (_, rest) = line.split_once(LISTENING)?;
+        let (host, port) = rest.split_once(':')?;
+        let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
+        (!host.is_empty() && !digits.is_empty()).then(|| format!("{}:{digits}", host.trim()))
+    })
 }
 
 #[cfg(test)]
@@ -137,5 +145,8 @@ mod tests {
         assert_eq!(super::listening_address(log).as_deref(), Some("127.0.0.1:45491"));
         assert_eq!(super::listening_address("0.00.975 I srv init: loading model\n"), None);
         assert_eq!(super::listening_address("loading\nlistening http://127.0.0.1:376"), None, "a line still being written");
+        // Seen in CI: the script's line written into the middle of one of llama.cpp's.
+        let glued = "0.00.444.850 listening http://127.0.0.1:36195I srv    load_model: initializing\n0.00.446.511 I \nsrv  init: listening on http://127.0.0.1:36195\n";
+        assert_eq!(super::listening_address(glued).as_deref(), Some("127.0.0.1:36195"));
     }
 }
