@@ -1,6 +1,6 @@
 # Serves a GGUF model (MODEL_PATH, or the bundled SmolLM2-135M when none is given)
 # through llama.cpp's OpenAI-compatible server (xllamacpp) on 127.0.0.1:PORT (0: a port
-# the server picks, named on the "listening http://" line), with the
+# the server picks, written to SIDECAR_ADDRESS_FILE and named on the "listening http://" line), with the
 # model's own chat template (jinja), which is what makes tool calling work. Exits when its standard input closes, so the server
 # never outlives the app that started it, even if that app is killed.
 import importlib.util
@@ -40,7 +40,16 @@ if len(sys.argv) <= 3:
     params.sampling.dry_multiplier = 0.8
     params.n_predict = 256
 server = x.Server(params)
-print(f"listening {server.listening_address}", flush=True)
+address = server.listening_address.removeprefix("http://")
+# The address goes to a file of its own, written whole (a temporary file renamed over
+# it): in the log, llama.cpp's threads write their lines in pieces into the same file,
+# and the script's line could be cut by one of them.
+address_file = os.environ.get("SIDECAR_ADDRESS_FILE")
+if address_file:
+    with open(address_file + ".tmp", "w") as f:
+        f.write(address)
+    os.replace(address_file + ".tmp", address_file)
+print(f"listening http://{address}", flush=True)
 sys.stdin.read()
 # The server's own threads would keep the process alive after the main thread ends.
 os._exit(0)

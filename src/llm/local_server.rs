@@ -32,8 +32,10 @@ pub enum LocalServerError {
     NotReady(Duration),
 }
 
-/// How the script names the address it listens on, on a line of its own.
-const LISTENING: &str = "listening http://";
+/// Where the script writes the `host:port` it listens on, beside the log.
+pub fn address_file(log_file: &Path) -> PathBuf {
+    log_file.with_extension("address")
+}
 
 /// A running local model server. Dropping it stops the server.
 #[derive(Debug)]
@@ -59,6 +61,8 @@ impl LocalServer {
         // A new file, not the old one emptied: a server being replaced may still write to
         // the old one at its own offset, and its lines would land in the new server's log.
         let _ = std::fs::remove_file(log_file);
+        let address_file = address_file(log_file);
+        let _ = std::fs::remove_file(&address_file);
         let log = std::fs::File::create(log_file).map_err(|source| LocalServerError::Spawn {
             python: python.to_path_buf(),
             source,
@@ -68,7 +72,7 @@ impl LocalServer {
             source,
         })?;
         let mut command = Command::new(python);
-        command.arg("-c").arg(SCRIPT).arg("0").arg(context_tokens.to_string());
+        command.arg("-c").arg(SCRIPT).arg("0").arg(context_tokens.to_string()).env("SIDECAR_ADDRESS_FILE", &address_file);
         if let Some(model) = model {
             command.arg(model);
         }
@@ -84,7 +88,7 @@ impl LocalServer {
             })?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut server = Self { base_url: String::new(), child, _stdin: stdin };
-        let address = server.wait_ready(log_file, ready_within).await?;
+        let address = server.wait_ready(log_file, &address_file, ready_within).await?;
         tracing::info!(%address, "offline model ready");
         server.base_url = format!("http://{address}/v1");
         Ok(server)
@@ -96,7 +100,7 @@ impl LocalServer {
     }
 
     /// Waits for the script to name its address, then for `/health` to answer 200 there.
-    async fn wait_ready(&mut self, log_file: &Path, within: Duration) -> Result<String, LocalServerError> {
+    async fn wait_ready(&mut self, log_file: &Path, address_file: &Path, within: Duration) -> Result<String, LocalServerError> {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().expect("a TLS backend is compiled in");
         let started = Instant::now();
         let mut address = None;
@@ -105,7 +109,7 @@ impl LocalServer {
                 return Err(LocalServerError::Exited { status: status.to_string(), log: log_file.to_path_buf() });
             }
             if address.is_none() {
-                address = std::fs::read(log_file).ok().and_then(|log| listening_address(&String::from_utf8_lossy(&log)));
+                address = std::fs::read_to_string(address_file).ok().and_then(|text| listening_address(&text));
             }
             if let Some(address) = &address {
                 if let Ok(response) = http.get(format!("http://{address}/health")).send().await {
@@ -122,31 +126,22 @@ impl LocalServer {
     }
 }
 
-/// The `host:port` the script said it listens on, from its log. Only whole lines count:
-/// the log may be read while the line is being written ("127.0.0.1:376" of ":37609").
-/// llama.cpp writes its own lines to the same file in pieces, so the script's line can
-/// land inside one of them ("0.00.444 listening http://127.0.0.1:36195I srv …"): it is
-/// looked for anywhere in a line, and the port ends where its digits do.
-fn listening_address(log: &str) -> Option<String> {
-    let whole = &log[..log.rfind('\n')? + 1];
-    whole.lines().find_map(|line| {
-        let (_, rest) = line.split_once(LISTENING)?;
-        let (host, port) = rest.split_once(':')?;
-        let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
-        (!host.is_empty() && !digits.is_empty()).then(|| format!("{}:{digits}", host.trim()))
-    })
+/// The `host:port` in the address file. The script renames the file into place whole,
+/// so what is there is the address; anything else is not one.
+fn listening_address(text: &str) -> Option<String> {
+    let address = text.trim();
+    let (host, port) = address.rsplit_once(':')?;
+    (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| address.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_address_comes_from_the_scripts_own_line_not_llama_cpps() {
-        let log = "0.00.975 I srv init: listening on http://127.0.0.1:45491\nlistening http://127.0.0.1:45491\n";
-        assert_eq!(super::listening_address(log).as_deref(), Some("127.0.0.1:45491"));
-        assert_eq!(super::listening_address("0.00.975 I srv init: loading model\n"), None);
-        assert_eq!(super::listening_address("loading\nlistening http://127.0.0.1:376"), None, "a line still being written");
-        // Seen in CI: the script's line written into the middle of one of llama.cpp's.
-        let glued = "0.00.444.850 listening http://127.0.0.1:36195I srv    load_model: initializing\n0.00.446.511 I \nsrv  init: listening on http://127.0.0.1:36195\n";
-        assert_eq!(super::listening_address(glued).as_deref(), Some("127.0.0.1:36195"));
+    fn the_address_file_holds_host_and_port() {
+        assert_eq!(super::listening_address("127.0.0.1:45491").as_deref(), Some("127.0.0.1:45491"));
+        assert_eq!(super::listening_address("127.0.0.1:45491\n").as_deref(), Some("127.0.0.1:45491"));
+        assert_eq!(super::listening_address(""), None);
+        assert_eq!(super::listening_address("127.0.0.1:"), None);
+        assert_eq!(super::listening_address("127.0.0.1:36195I srv"), None);
     }
 }

@@ -113,22 +113,14 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     assert!(after.is_err(), "the offline server outlived the companion");
 }
 
-/// What the server script prints once it listens (llama.cpp's own line says
-/// "listening on http", so the two cannot be confused).
-const LISTENING: &str = "listening http";
-
-/// The local server's address, read back from its log. Searched anywhere in the text:
-/// llama.cpp and the script write to the same file and their lines can interleave.
+/// The local server's address, as the script wrote it (whole) beside its log.
 fn core_base_url(dir: &tempfile::TempDir) -> String {
-    address_in(&std::fs::read_to_string(dir.path().join("logs/local-model.log")).unwrap()).expect("the server said where it listens")
+    address_in(dir).expect("the server said where it listens")
 }
 
-/// The address on the script's line, once that line is whole (read while it is being
-/// written, ":376" of ":37609" sent the test to a port nobody listens on).
-fn address_in(log: &str) -> Option<String> {
-    let at = log.find(LISTENING)? + "listening ".len();
-    let line = &log[at..];
-    line.find('\n').map(|end| line[..end].trim().to_string())
+fn address_in(dir: &tempfile::TempDir) -> Option<String> {
+    let text = std::fs::read_to_string(dir.path().join("logs/local-model.address")).ok()?;
+    Some(format!("http://{}", text.trim()))
 }
 
 #[tokio::test]
@@ -143,9 +135,8 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let log = dir.path().join("logs/local-model.log");
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while address_in(&std::fs::read_to_string(&log).unwrap_or_default()).is_none() {
+    while address_in(&dir).is_none() {
         assert!(std::time::Instant::now() < deadline, "the offline model never started");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
