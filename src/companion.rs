@@ -116,6 +116,8 @@ pub struct Companion {
     permissions: Arc<crate::permissions::PermissionGate>,
     /// Settings → Notes: the folder the note tools work in.
     notes: Arc<crate::notes::setup::NotesSetup>,
+    /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
+    hosting: Arc<crate::connections::hosting::Hosting>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
 }
@@ -244,10 +246,20 @@ impl Companion {
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
         let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
+        let client_notes = crate::connections::note::ClientNotes::new(router.clone(), store.clone(), clock.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());
         tokio::spawn(serve(Arc::new(local), conversation.clone(), channels.questions()));
+        let (api_source, api_caller) = CallSource::new(Channel::Api, clock.clone());
+        tokio::spawn(serve(Arc::new(api_source), conversation.clone(), channels.questions()));
+        let hosting = Arc::new(crate::connections::hosting::Hosting {
+            connections: Arc::new(crate::connections::Connections::new(store.clone(), clock.clone())),
+            tokens: crate::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone()),
+            notes: client_notes,
+            chat: api_caller,
+            chat_turn: tokio::sync::Mutex::new(()),
+        });
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
@@ -276,6 +288,7 @@ impl Companion {
             mcp,
             permissions,
             notes,
+            hosting,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
@@ -353,6 +366,11 @@ impl Companion {
     }
 
     /// The settings file in use, if any (tests may run without one).
+    /// Sidecar as a server for other programs (MCP, the local API).
+    pub fn hosting(&self) -> &Arc<crate::connections::hosting::Hosting> {
+        &self.hosting
+    }
+
     pub fn config_path(&self) -> Option<&Path> {
         self.config_path.as_deref()
     }

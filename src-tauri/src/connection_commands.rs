@@ -1,5 +1,6 @@
 //! IPC commands for Settings → Connections: the programs that use Sidecar as a server
-//! (`sidecar mcp serve`), allowed or revoked here. Each a few lines calling the core.
+//! (`sidecar mcp serve`, the local API), allowed, given a token or revoked here. Each a
+//! few lines calling the core.
 
 use std::sync::Arc;
 
@@ -17,14 +18,16 @@ pub struct ConnectionView {
     #[serde(flatten)]
     client: Client,
     activity: Vec<Logged>,
+    /// It has a token for the local API.
+    has_token: bool,
 }
 
 fn failed(error: impl std::fmt::Display) -> CommandError {
     CommandError { message: error.to_string(), retryable: false, cancelled: false }
 }
 
-fn connections(core: &Core<'_>) -> Connections {
-    Connections::new(core.store().clone(), core.clock().clone())
+fn connections<'a>(core: &'a Core<'_>) -> &'a Connections {
+    &core.hosting().connections
 }
 
 #[tauri::command]
@@ -33,9 +36,23 @@ pub async fn list_connections(core: Core<'_>) -> Result<Vec<ConnectionView>, Com
     let mut views = Vec::new();
     for client in connections.clients().await.map_err(failed)? {
         let activity = connections.activity(&client.name, 5).await.map_err(failed)?;
-        views.push(ConnectionView { client, activity });
+        let has_token = core.hosting().tokens.has_token(&client.name).await.map_err(failed)?;
+        views.push(ConnectionView { client, activity, has_token });
     }
     Ok(views)
+}
+
+/// Allows `name` with `scopes` and makes its local API token (replacing an older one).
+#[tauri::command]
+pub async fn make_api_token(core: Core<'_>, name: String, scopes: Vec<Scope>) -> Result<sidecar::connections::tokens::Issued, CommandError> {
+    let hosting = core.hosting();
+    hosting.tokens.issue(&hosting.connections, name.trim(), &scopes).await.map_err(failed)
+}
+
+/// The token as the keychain keeps it, to copy again.
+#[tauri::command]
+pub fn show_api_token(core: Core<'_>, name: String) -> Option<String> {
+    core.hosting().tokens.shown(&name)
 }
 
 #[tauri::command]
@@ -47,6 +64,7 @@ pub async fn allow_connection(core: Core<'_>, name: String, scopes: Vec<Scope>) 
 #[tauri::command]
 pub async fn revoke_connection(core: Core<'_>, name: String) -> Result<Vec<ConnectionView>, CommandError> {
     connections(&core).revoke(&name).await.map_err(failed)?;
+    core.hosting().tokens.forget(&name).await.map_err(failed)?;
     list_connections(core).await
 }
 

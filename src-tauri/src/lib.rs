@@ -215,6 +215,8 @@ pub fn run() {
             connection_commands::list_connections,
             connection_commands::allow_connection,
             connection_commands::revoke_connection,
+            connection_commands::make_api_token,
+            connection_commands::show_api_token,
             connection_commands::connection_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,

@@ -12,6 +12,8 @@ pub enum Channel {
     Cli,
     Telegram,
     Whatsapp,
+    /// A program using Sidecar's local HTTP API (its chat completions).
+    Api,
 }
 
 impl Channel {
@@ -19,6 +21,7 @@ impl Channel {
         match self {
             Channel::Desktop => "desktop",
             Channel::Cli => "cli",
+            Channel::Api => "api",
             Channel::Telegram => "telegram",
             Channel::Whatsapp => "whatsapp",
         }

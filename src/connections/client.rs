@@ -4,7 +4,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// What a client may do. Health facts stay out unless `Health` is given too.
+/// What a client may do. Health facts stay out unless `Health` is given too. `Chat`
+/// talks to Sidecar as its user does (the local API's chat completions): its answers
+/// draw on everything Sidecar knows, so the user gives it knowing that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -13,10 +15,11 @@ pub enum Scope {
     Reminders,
     Messages,
     Health,
+    Chat,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 5] = [Scope::ReadMemory, Scope::WriteMemory, Scope::Reminders, Scope::Messages, Scope::Health];
+    pub const ALL: [Scope; 6] = [Scope::ReadMemory, Scope::WriteMemory, Scope::Reminders, Scope::Messages, Scope::Health, Scope::Chat];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -25,6 +28,7 @@ impl Scope {
             Scope::Reminders => "reminders",
             Scope::Messages => "messages",
             Scope::Health => "health",
+            Scope::Chat => "chat",
         }
     }
 

@@ -1,9 +1,13 @@
-//! Sidecar as a server for other programs (an MCP client such as Claude Desktop): who
-//! may connect, with which scopes, and what each did. `mcp::server` serves them.
+//! Sidecar as a server for other programs (an MCP client such as Claude Desktop, or a
+//! script over the local HTTP API): who may connect, with which scopes, with which
+//! token, and what each did. `mcp::server` and `api` serve them.
 
 pub mod client;
+pub mod hosting;
+pub mod note;
 pub mod service;
 pub mod snippet;
+pub mod tokens;
 pub mod watch;
 
 pub use client::{Client, ClientState, Scope};

@@ -1,13 +1,12 @@
 //! The MCP endpoint at `http://127.0.0.1:PORT/mcp` in the running app or daemon: the
 //! same server as `sidecar mcp serve`, over streamable HTTP, on loopback only and off
 //! unless the user turns it on (Settings → Connections). rmcp's service answers; hyper
-//! carries it.
+//! carries it. The local HTTP API (`api`) answers under `/v1` on the same port.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Serialize;
@@ -34,7 +33,7 @@ pub struct McpEndpoint {
 impl McpEndpoint {
     /// Listens on 127.0.0.1:`port` (0: any free port) and serves `server` until
     /// stopped; a running endpoint is replaced.
-    pub async fn start(&self, server: SidecarServer, port: u16, lang: crate::words::Lang) -> std::io::Result<SocketAddr> {
+    pub async fn start(&self, server: SidecarServer, api: crate::api::LocalApi, port: u16, lang: crate::words::Lang) -> std::io::Result<SocketAddr> {
         self.stop();
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
             Ok(listener) => listener,
@@ -47,7 +46,8 @@ impl McpEndpoint {
         let stop = CancellationToken::new();
         let mut config = StreamableHttpServerConfig::default();
         config.cancellation_token = stop.child_token();
-        let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+        let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+        let api = Arc::new(api);
         let stopping = stop.clone();
         tokio::spawn(async move {
             loop {
@@ -61,7 +61,14 @@ impl McpEndpoint {
                     },
                     _ = stopping.cancelled() => return,
                 };
-                let service = TowerToHyperService::new(service.clone());
+                let (mcp, api) = (mcp.clone(), api.clone());
+                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                    let (mcp, api) = (mcp.clone(), api.clone());
+                    async move {
+                        let path = request.uri().path();
+                        Ok::<_, std::convert::Infallible>(if path == "/v1" || path.starts_with("/v1/") { api.handle(request).await } else { mcp.handle(request).await })
+                    }
+                });
                 let stopping = stopping.clone();
                 tokio::spawn(async move {
                     let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
@@ -97,7 +104,7 @@ impl McpEndpoint {
 pub async fn start_if_on(endpoint: &McpEndpoint, companion: &crate::Companion) {
     let settings = companion.settings().connections.clone();
     if settings.serve_http {
-        if let Err(error) = endpoint.start(SidecarServer::of(companion), settings.http_port, companion.lang()).await {
+        if let Err(error) = endpoint.start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), settings.http_port, companion.lang()).await {
             tracing::warn!(%error, port = settings.http_port, "the MCP endpoint could not start");
         }
     }
@@ -110,7 +117,7 @@ pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bo
     }
     if on {
         // A port that cannot be used is said in the view, not as a failure of the switch.
-        let _ = endpoint.start(SidecarServer::of(companion), companion.settings().connections.http_port, companion.lang()).await;
+        let _ = endpoint.start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), companion.settings().connections.http_port, companion.lang()).await;
     } else {
         endpoint.stop();
     }

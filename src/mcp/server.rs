@@ -1,6 +1,6 @@
 //! Sidecar as an MCP server (`sidecar mcp serve`): other programs recall what the user
-//! said and saved, and read or set reminders, through Sidecar's own tools, and read the
-//! profile and the facts as resources. The client is known by the name it gives at the
+//! said and saved, read or set reminders, and leave the user a note (`send_message`),
+//! through Sidecar's own tools, and read the profile and the facts as resources. The client is known by the name it gives at the
 //! handshake, and gets nothing until the user allows it with scopes (`connections`);
 //! health facts stay out unless that scope is given.
 
@@ -30,9 +30,11 @@ const SERVED: &[(&str, Scope)] = &[
     ("list_reminders", Scope::Reminders),
     ("set_reminder", Scope::Reminders),
     ("cancel_reminder", Scope::Reminders),
+    ("send_message", Scope::Messages),
 ];
 
 const LIST_FACTS: &str = "list_facts";
+const SEND_MESSAGE: &str = "send_message";
 
 /// The facts as they are now, from the knowledge service.
 pub type Facts = Arc<dyn Fn() -> Vec<ListedFact> + Send + Sync>;
@@ -48,6 +50,7 @@ pub struct Sources {
     pub recall: Arc<Recall>,
     pub facts: Facts,
     pub profile: Profile,
+    pub hosting: Arc<crate::connections::hosting::Hosting>,
 }
 
 /// What recall fills of a client's answer.
@@ -60,12 +63,13 @@ pub struct SidecarServer {
     facts: Facts,
     profile: Profile,
     connections: Arc<Connections>,
+    hosting: Arc<crate::connections::hosting::Hosting>,
 }
 
 impl SidecarServer {
-    pub fn new(sources: Sources, connections: Arc<Connections>) -> Self {
-        let Sources { tools, recall, facts, profile } = sources;
-        Self { tools, recall, facts, profile, connections }
+    pub fn new(sources: Sources) -> Self {
+        let Sources { tools, recall, facts, profile, hosting } = sources;
+        Self { tools, recall, facts, profile, connections: hosting.connections.clone(), hosting }
     }
 
     /// The server over `companion`'s tools, recall, facts and profile.
@@ -76,8 +80,9 @@ impl SidecarServer {
             recall: companion.recall_service().clone(),
             facts: Arc::new(move || knowledge.facts()),
             profile: Arc::new(move || profile.profile(crate::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
+            hosting: companion.hosting().clone(),
         };
-        Self::new(sources, Arc::new(Connections::new(companion.store().clone(), companion.clock().clone())))
+        Self::new(sources)
     }
 
     /// A resource for `client`, or why not: both need the read_memory scope.
@@ -100,6 +105,16 @@ impl SidecarServer {
             .collect();
         let empty = serde_json::json!({"type": "object", "properties": {}});
         offered.push(Tool::new(LIST_FACTS, "The facts Sidecar keeps about its user, by category, current ones only.", Arc::new(empty.as_object().cloned().unwrap_or_default())));
+        let message = serde_json::json!({
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "What to tell the user (at most 2,000 characters)."}},
+            "required": ["text"]
+        });
+        offered.push(Tool::new(
+            SEND_MESSAGE,
+            "Leaves the user a short note in Sidecar's chat, shown as coming from this program (with a notification). Sidecar's model does not read it.",
+            Arc::new(message.as_object().cloned().unwrap_or_default()),
+        ));
         offered
     }
 
@@ -129,6 +144,11 @@ impl SidecarServer {
         match name {
             LIST_FACTS => return Ok(self.facts_text(health)),
             "recall" => return self.recall_text(health, &arguments).await,
+            SEND_MESSAGE => {
+                let text = arguments.get("text").and_then(Value::as_str).unwrap_or_default();
+                self.hosting.notes.post(client, text).await.map_err(|e| e.to_string())?;
+                return Ok("The note is in the user's chat.".to_string());
+            }
             _ => {}
         }
         let tool = self.tools.tools().find(|t| t.name() == name).cloned().ok_or_else(|| format!("{name} is not available in this Sidecar"))?;

@@ -60,6 +60,31 @@ impl ConnectionRows<'_> {
             sqlx::query_as("SELECT action, allowed, at FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT ?").bind(name).bind(limit).fetch_all(&self.store.pool).await?;
         Ok(rows.into_iter().map(|(action, allowed, at)| Logged { action, allowed, at: at.parse().unwrap_or_default() }).collect())
     }
+
+    /// Keeps `hash` as `name`'s one token (a new token replaces the old).
+    pub async fn set_token(&self, name: &str, hash: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO api_tokens (name, token_sha256, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at")
+            .bind(name)
+            .bind(hash)
+            .bind(stamp(now))
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The client whose token hashes to `hash`.
+    pub async fn token_owner(&self, hash: &str) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT name FROM api_tokens WHERE token_sha256 = ?").bind(hash).fetch_optional(&self.store.pool).await?)
+    }
+
+    pub async fn has_token(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM api_tokens WHERE name = ?").bind(name).fetch_one(&self.store.pool).await? > 0)
+    }
+
+    pub async fn forget_token(&self, name: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM api_tokens WHERE name = ?").bind(name).execute(&self.store.pool).await?;
+        Ok(())
+    }
 }
 
 fn client((name, state, scopes, first_seen, changed_at): Row) -> Client {

@@ -139,6 +139,7 @@ pub fn channel_name(channel: Channel) -> &'static str {
         Channel::Whatsapp => "WhatsApp",
         Channel::Desktop => "Desktop",
         Channel::Cli => "Terminal",
+        Channel::Api => "API",
     }
 }
 

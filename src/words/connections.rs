@@ -17,3 +17,12 @@ pub fn waiting(name: &str, lang: Lang) -> (String, String) {
         Lang::Es => ("Un programa quiere usar Sidecar".into(), format!("«{name}» se conectó y no recibe nada hasta que lo permitas en Ajustes → Conexiones.")),
     }
 }
+
+/// A note a connected program posted for the user (`send_message`): the notification's
+/// title, and the line in the chat.
+pub fn note_from(name: &str, text: &str, lang: Lang) -> (String, String) {
+    match lang {
+        Lang::En => (format!("From {name}"), format!("📨 From {name}: {text}")),
+        Lang::Es => (format!("De {name}"), format!("📨 De {name}: {text}")),
+    }
+}

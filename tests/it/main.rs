@@ -22,6 +22,7 @@ mod faults;
 mod ics;
 mod imports;
 mod intents;
+mod local_api;
 mod local_model;
 mod model_hub;
 mod logs;

@@ -52,7 +52,7 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
 
     // A stranger: the tools are listed, every call is refused and says how to allow it.
     let (tools, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["list_reminders", {}]]));
-    assert_eq!(tools, ["cancel_reminder", "list_facts", "list_reminders", "recall", "remember_fact", "set_reminder"]);
+    assert_eq!(tools, ["cancel_reminder", "list_facts", "list_reminders", "recall", "remember_fact", "send_message", "set_reminder"]);
     assert!(results.iter().all(|(error, text)| *error && text.contains("sidecar connections allow claude-desktop")), "{results:?}");
     let (_, read) = connect(data, "claude-desktop", json!([["resource:sidecar://profile", {}]]));
     assert!(read[0].0 && read[0].1.contains("sidecar connections allow"), "resources wait for consent too: {read:?}");
@@ -63,8 +63,9 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     let (_, results) = connect(
         data,
         "claude-desktop",
-        json!([["recall", {"query": "peanuts"}], ["list_facts", {}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["resource:sidecar://facts", {}], ["resource:sidecar://profile", {}]]),
+        json!([["recall", {"query": "peanuts"}], ["list_facts", {}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["resource:sidecar://facts", {}], ["resource:sidecar://profile", {}], ["send_message", {"text": "hello"}]]),
     );
+    assert!(results[5].0 && results[5].1.contains("messages scope"), "a note needs the messages scope: {results:?}");
     assert!(!results[0].0 && results[0].1.contains("Thai food") && !results[0].1.contains("allergic"), "{results:?}");
     assert!(!results[1].0 && results[1].1.contains("Thai food") && !results[1].1.contains("allergic"), "{results:?}");
     assert!(results[2].0 && results[2].1.contains("reminders scope"), "{results:?}");
@@ -75,8 +76,15 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     assert!(other[0].0, "{other:?}");
 
     // With health and reminders: the allergy shows, and a reminder is set in the user's zone.
-    run(data, &["connections", "allow", "claude-desktop", "--scopes", "read_memory,health,reminders"]);
-    let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["list_reminders", {}]]));
+    run(data, &["connections", "allow", "claude-desktop", "--scopes", "read_memory,health,reminders,messages"]);
+    let (_, results) = connect(
+        data,
+        "claude-desktop",
+        json!([["recall", {"query": "peanuts"}], ["set_reminder", {"message": "call mum", "when": "tomorrow at 9"}], ["list_reminders", {}], ["send_message", {"text": "Your flight leaves at 7."}], ["send_message", {"text": " "}]]),
+    );
+    assert!(!results[3].0, "{results:?}");
+    assert!(results[4].0 && results[4].1.contains("empty"), "{results:?}");
+    assert!(run(data, &["history"]).contains("From claude-desktop: Your flight leaves at 7."), "the note is in the user's chat, said as from the program");
     assert!(results[0].1.contains("allergic"), "{results:?}");
     assert!(!results[1].0, "{results:?}");
     assert!(results[2].1.contains("call mum") && results[2].1.contains("09:00"), "{results:?}");
@@ -87,8 +95,8 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     let (_, results) = connect(data, "claude-desktop", json!([["recall", {"query": "peanuts"}]]));
     assert!(results[0].0 && results[0].1.contains("revoked"), "{results:?}");
     let activity = run(data, &["connections", "activity", "claude-desktop"]);
-    assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 5, "{activity}");
-    assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 7, "{activity}");
+    assert_eq!(activity.lines().filter(|l| l.contains("refused")).count(), 6, "{activity}");
+    assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 9, "{activity}");
 }
 
 /// The same server over streamable HTTP from the running app: on loopback only, the
@@ -102,7 +110,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());
     let url = endpoint.view().url.unwrap();
     assert_eq!(url, format!("http://{address}/mcp"));
@@ -130,7 +138,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     // A port already taken is said, in the user's language, and nothing else breaks.
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port();
-    assert!(endpoint.start(SidecarServer::of(&core), port, sidecar::words::Lang::Es).await.is_err());
+    assert!(endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), port, sidecar::words::Lang::Es).await.is_err());
     let view = endpoint.view();
     assert!(view.url.is_none() && view.problem.as_deref().is_some_and(|p| p.contains(&format!("No se pudo usar el puerto {port}"))), "{view:?}");
 }
@@ -146,7 +154,7 @@ async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let endpoint = McpEndpoint::default();
-    endpoint.start(SidecarServer::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     let url = endpoint.view().url.unwrap();
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");
     // The runner writes its results where it runs.

@@ -202,7 +202,7 @@ export interface McpServerForm {
 
 export type McpServer = { name: string; summary: string; enabled: boolean; tools: ToolDefinition[]; form: McpServerForm } & McpServerState;
 
-export type ConnectionScope = "read_memory" | "write_memory" | "reminders" | "messages" | "health";
+export type ConnectionScope = "read_memory" | "write_memory" | "reminders" | "messages" | "health" | "chat";
 
 /** A program that uses Sidecar as a server, with its latest calls. */
 export interface Connection {
@@ -212,6 +212,13 @@ export interface Connection {
   first_seen: string;
   changed_at: string;
   activity: { action: string; allowed: boolean; at: string }[];
+  has_token: boolean;
+}
+
+/** A local API token just made, and where it is kept. */
+export interface IssuedToken {
+  token: string;
+  storage: { kind: "keychain" | "session" | "environment" | "none"; reason?: string };
 }
 
 /** The MCP endpoint over HTTP: where it listens, or why it does not. */
@@ -671,7 +678,7 @@ export interface ProactiveStatus {
   quiet_until: string | null;
 }
 
-export type Channel = "desktop" | "cli" | "telegram" | "whatsapp";
+export type Channel = "desktop" | "cli" | "telegram" | "whatsapp" | "api";
 
 /** A phone channel's link, as the core tracks it. */
 export type Link =
@@ -990,6 +997,8 @@ export const api = {
   listConnections: () => invoke<Connection[]>("list_connections"),
   allowConnection: (name: string, scopes: ConnectionScope[]) => invoke<Connection[]>("allow_connection", { name, scopes }),
   revokeConnection: (name: string) => invoke<Connection[]>("revoke_connection", { name }),
+  makeApiToken: (name: string, scopes: ConnectionScope[]) => invoke<IssuedToken>("make_api_token", { name, scopes }),
+  showApiToken: (name: string) => invoke<string | null>("show_api_token", { name }),
   connectionConfig: () => invoke<string>("connection_config"),
   connectionEndpoint: () => invoke<EndpointView>("connection_endpoint"),
   setConnectionEndpoint: (on: boolean) => invoke<EndpointView>("set_connection_endpoint", { on }),

@@ -12,6 +12,7 @@ const waiting: Connection = {
   first_seen: "2026-11-26T10:00:00Z",
   changed_at: "2026-11-26T10:00:00Z",
   activity: [{ action: "recall", allowed: false, at: "2026-11-26T10:00:01Z" }],
+  has_token: false,
 };
 
 describe("settings → connections", () => {
@@ -66,5 +67,37 @@ describe("settings → connections", () => {
     expect(await screen.findByTestId("connections-none")).toHaveTextContent("Todavía no se ha conectado ningún programa.");
     expect(screen.getByTestId("endpoint-switch")).toBeChecked();
     expect(screen.getByTestId("endpoint-problem")).toHaveTextContent("47100");
+  });
+
+  it("makes a token for a program that uses the local API, shows it to copy, and shows it again later", async () => {
+    const core = new FakeCore();
+    let clients: Connection[] = [];
+    core.handlers.list_connections = () => clients;
+    core.handlers.connection_config = () => "{}";
+    core.handlers.connection_endpoint = () => ({ url: "http://127.0.0.1:47100/mcp", problem: null });
+    core.handlers.make_api_token = (args) => {
+      const { name, scopes } = args as { name: string; scopes: Connection["scopes"] };
+      clients = [{ ...waiting, name, state: "allowed", scopes, has_token: true, activity: [] }];
+      return { token: "sk-sidecar-abc123", storage: { kind: "keychain" } };
+    };
+    core.handlers.show_api_token = () => "sk-sidecar-abc123";
+    renderApp();
+    const user = userEvent.setup();
+    await openSettingsSection(user, "connections");
+    const form = await screen.findByTestId("api-client-form");
+    expect(form).toHaveTextContent("http://127.0.0.1:47100/v1/openapi.json");
+    // No name: said, and nothing is made.
+    await user.click(within(form).getByTestId("api-make-token"));
+    expect(within(form).getByRole("alert")).toHaveTextContent("Give the program a name first.");
+    expect(core.invoked("make_api_token")).toHaveLength(0);
+    await user.type(within(form).getByTestId("api-client-name"), "home-assistant");
+    await user.click(within(form).getByTestId("api-scope-messages"));
+    await user.click(within(form).getByTestId("api-make-token"));
+    expect(core.invoked("make_api_token")[0].args).toEqual({ name: "home-assistant", scopes: ["read_memory", "messages"] });
+    expect(await within(form).findByTestId("api-token")).toHaveTextContent("sk-sidecar-abc123");
+    const card = await screen.findByTestId("connection");
+    expect(within(card).getByTestId("connection-has-token")).toHaveTextContent("Has an API token");
+    await user.click(within(card).getByTestId("api-show-token"));
+    expect(await within(card).findByTestId("api-token")).toHaveTextContent("sk-sidecar-abc123");
   });
 });

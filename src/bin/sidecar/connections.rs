@@ -1,5 +1,5 @@
 //! `sidecar connections`: the programs that use Sidecar as a server (`sidecar mcp
-//! serve`), what each may do, and what each did.
+//! serve`, the local HTTP API), what each may do, its API token, and what each did.
 
 use clap::Subcommand;
 use sidecar::connections::{Connections, Scope};
@@ -13,13 +13,20 @@ pub(crate) enum ConnectionsCommand {
         json: bool,
     },
     /// Lets NAME in with these scopes (comma-separated): read_memory, write_memory,
-    /// reminders, messages, health (health facts stay out without it).
+    /// reminders, messages, health (health facts stay out without it), chat.
     Allow {
         name: String,
         #[arg(long, value_delimiter = ',', required = true)]
         scopes: Vec<String>,
     },
-    /// Takes back everything NAME was allowed, at once.
+    /// Allows NAME with these scopes and prints a new token for the local HTTP API
+    /// (replacing its old one); the token is kept in the system keychain.
+    Token {
+        name: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        scopes: Vec<String>,
+    },
+    /// Takes back everything NAME was allowed, at once, and forgets its API token.
     Revoke { name: String },
     /// What NAME did (and was refused), newest first.
     Activity {
@@ -29,8 +36,22 @@ pub(crate) enum ConnectionsCommand {
     },
 }
 
+/// The scopes as typed, or which words are not scopes.
+fn scopes_of(typed: &[String]) -> anyhow::Result<Vec<Scope>> {
+    let (known, unknown): (Vec<&String>, Vec<&String>) = typed.iter().partition(|s| Scope::parse(s).is_some());
+    if !unknown.is_empty() {
+        let all: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
+        anyhow::bail!("unknown scope {}; the scopes are {}", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), all.join(", "));
+    }
+    let mut scopes: Vec<Scope> = known.iter().filter_map(|s| Scope::parse(s)).collect();
+    scopes.sort();
+    scopes.dedup();
+    Ok(scopes)
+}
+
 pub(crate) async fn connections(companion: &Companion, command: ConnectionsCommand) -> anyhow::Result<i32> {
-    let connections = Connections::new(companion.store().clone(), companion.clock().clone());
+    let hosting = companion.hosting();
+    let connections: &Connections = &hosting.connections;
     match command {
         ConnectionsCommand::List { json } => {
             let clients = connections.clients().await?;
@@ -46,19 +67,22 @@ pub(crate) async fn connections(companion: &Companion, command: ConnectionsComma
             }
         }
         ConnectionsCommand::Allow { name, scopes } => {
-            let (known, unknown): (Vec<&String>, Vec<&String>) = scopes.iter().partition(|s| Scope::parse(s).is_some());
-            if !unknown.is_empty() {
-                let all: Vec<&str> = Scope::ALL.iter().map(|s| s.as_str()).collect();
-                anyhow::bail!("unknown scope {}; the scopes are {}", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), all.join(", "));
-            }
-            let mut scopes: Vec<Scope> = known.iter().filter_map(|s| Scope::parse(s)).collect();
-            scopes.sort();
-            scopes.dedup();
+            let scopes = scopes_of(&scopes)?;
             connections.allow(&name, &scopes).await?;
             println!("Allowed {name}: {}", Scope::join(&scopes));
         }
+        ConnectionsCommand::Token { name, scopes } => {
+            let scopes = scopes_of(&scopes)?;
+            let issued = hosting.tokens.issue(connections, &name, &scopes).await?;
+            println!("{}", issued.token);
+            eprintln!("Allowed {name}: {}. Send it as 'Authorization: Bearer …' to http://127.0.0.1:{}/v1/ (the app or `sidecar daemon` serves it when [connections] serve_http is on).", Scope::join(&scopes), companion.settings().connections.http_port);
+            if let sidecar::secrets::KeyStorage::Session { reason } = issued.storage {
+                eprintln!("No keychain ({reason}): Settings cannot show this token again; keep it now.");
+            }
+        }
         ConnectionsCommand::Revoke { name } => {
             connections.revoke(&name).await?;
+            hosting.tokens.forget(&name).await?;
             println!("Revoked {name}: it gets nothing from now on.");
         }
         ConnectionsCommand::Activity { name, json } => {

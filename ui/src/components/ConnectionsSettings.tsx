@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type Connection, type ConnectionScope, type EndpointView } from "../api";
+import { api, toCommandError, type Connection, type ConnectionScope, type EndpointView, type IssuedToken } from "../api";
 import { useStrings, type Strings } from "../i18n";
 import { CopyButton } from "./CopyButton";
 
-// `messages` waits for send_message, which is not served yet.
-const SCOPES: ConnectionScope[] = ["read_memory", "write_memory", "reminders", "health"];
+const SCOPES: ConnectionScope[] = ["read_memory", "write_memory", "reminders", "messages", "health", "chat"];
 
 function scopeLabel(t: Strings, scope: ConnectionScope): string {
   return {
@@ -13,7 +12,79 @@ function scopeLabel(t: Strings, scope: ConnectionScope): string {
     reminders: t.scopeReminders,
     messages: t.scopeMessages,
     health: t.scopeHealth,
+    chat: t.scopeChat,
   }[scope];
+}
+
+function ScopeBoxes({ scopes, toggle, prefix }: { scopes: ConnectionScope[]; toggle: (scope: ConnectionScope, on: boolean) => void; prefix: string }) {
+  const t = useStrings();
+  return (
+    <div className="scope-list">
+      {SCOPES.map((scope) => (
+        <label key={scope} className="small">
+          <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.target.checked)} data-testid={`${prefix}${scope}`} />
+          {scopeLabel(t, scope)}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** A token to copy; said when no keychain keeps it. */
+function TokenBox({ issued }: { issued: IssuedToken }) {
+  const t = useStrings();
+  return (
+    <div className="connection-config" data-testid="api-token-box">
+      <p className="small">{issued.storage.kind === "session" ? t.apiTokenSession : t.apiTokenOnce}</p>
+      <pre data-testid="api-token">{issued.token}</pre>
+      <CopyButton text={() => issued.token} label={t.apiCopy} testId="api-token-copy" />
+    </div>
+  );
+}
+
+function useScopes(initial: ConnectionScope[]) {
+  const [scopes, setScopes] = useState<ConnectionScope[]>(initial);
+  const toggle = (scope: ConnectionScope, on: boolean) => setScopes((all) => (on ? [...all, scope] : all.filter((s) => s !== scope)));
+  return { scopes, toggle };
+}
+
+/** A program that will call the local API: named here, given scopes and a token. */
+function ApiClientForm({ apiBase, made }: { apiBase: string | null; made: () => void }) {
+  const t = useStrings();
+  const [name, setName] = useState("");
+  const { scopes, toggle } = useScopes(["read_memory"]);
+  const [issued, setIssued] = useState<IssuedToken | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const make = () => {
+    setError(null);
+    if (!name.trim()) return setError(t.apiNeedsName);
+    api
+      .makeApiToken(name.trim(), scopes)
+      .then((i) => {
+        setIssued(i);
+        made();
+      })
+      .catch((e) => setError(toCommandError(e).message));
+  };
+  return (
+    <div className="channel-card" data-testid="api-client-form">
+      <h3>{t.apiTitle}</h3>
+      <p className="muted small">{t.apiIntro(apiBase)}</p>
+      <div className="row">
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder={t.apiName} aria-label={t.apiName} data-testid="api-client-name" />
+        <button className="small" onClick={make} data-testid="api-make-token">
+          {t.apiMake}
+        </button>
+      </div>
+      <ScopeBoxes scopes={scopes} toggle={toggle} prefix="api-scope-" />
+      {issued && <TokenBox issued={issued} />}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
 }
 
 function stateLabel(t: Strings, state: Connection["state"]): string {
@@ -23,8 +94,10 @@ function stateLabel(t: Strings, state: Connection["state"]): string {
 function ClientCard({ client, act }: { client: Connection; act: (work: () => Promise<Connection[]>) => void }) {
   const t = useStrings();
   // A program waiting for the first time is offered reading memory; the user picks.
-  const [scopes, setScopes] = useState<ConnectionScope[]>(client.state === "allowed" ? client.scopes : ["read_memory"]);
-  const toggle = (scope: ConnectionScope, on: boolean) => setScopes((all) => (on ? [...all, scope] : all.filter((s) => s !== scope)));
+  const { scopes, toggle } = useScopes(client.state === "allowed" ? client.scopes : ["read_memory"]);
+  const [issued, setIssued] = useState<IssuedToken | null>(null);
+  const show = () => api.showApiToken(client.name).then((token) => token && setIssued({ token, storage: { kind: "keychain" } }));
+  const renew = () => api.makeApiToken(client.name, scopes).then(setIssued);
   return (
     <div className="channel-card" data-testid="connection" data-name={client.name}>
       <div className="channel-head">
@@ -33,24 +106,33 @@ function ClientCard({ client, act }: { client: Connection; act: (work: () => Pro
           {stateLabel(t, client.state)}
         </span>
       </div>
-      <div className="scope-list">
-        {SCOPES.map((scope) => (
-          <label key={scope} className="small">
-            <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.target.checked)} data-testid={`scope-${scope}`} />
-            {scopeLabel(t, scope)}
-          </label>
-        ))}
-      </div>
+      {client.has_token && (
+        <p className="muted small" data-testid="connection-has-token">
+          {t.apiHasToken}
+        </p>
+      )}
+      <ScopeBoxes scopes={scopes} toggle={toggle} prefix="scope-" />
       <div className="row">
         <button className="small" onClick={() => act(() => api.allowConnection(client.name, scopes))} data-testid="connection-allow">
           {client.state === "allowed" ? t.connectionsSave : t.connectionsAllow}
         </button>
+        {client.has_token && client.state === "allowed" && (
+          <>
+            <button className="ghost small" onClick={show} data-testid="api-show-token">
+              {t.apiShowToken}
+            </button>
+            <button className="ghost small" onClick={renew} data-testid="api-new-token">
+              {t.apiNewToken}
+            </button>
+          </>
+        )}
         {client.state !== "revoked" && (
           <button className="ghost small danger" onClick={() => act(() => api.revokeConnection(client.name))} data-testid="connection-revoke">
             {t.connectionsRevoke}
           </button>
         )}
       </div>
+      {issued && <TokenBox issued={issued} />}
       {client.activity.length > 0 && (
         <>
           <div className="label small">{t.connectionsRecent}</div>
@@ -141,6 +223,10 @@ export function ConnectionsSettings() {
           </span>
         </label>
       )}
+      <ApiClientForm
+        apiBase={endpoint?.url ? endpoint.url.replace(/\/mcp$/, "") : null}
+        made={() => api.listConnections().then((c) => c && setClients(c)).catch(() => undefined)}
+      />
       {clients && clients.length === 0 && (
         <p className="empty-inline" data-testid="connections-none">
           {t.connectionsNone}

@@ -22,8 +22,23 @@ export const connectionsEn = {
   scopeReadMemory: "Read memory (recall, facts)",
   scopeWriteMemory: "Save facts",
   scopeReminders: "Reminders",
-  scopeMessages: "Messages",
+  scopeMessages: "Leave me notes",
   scopeHealth: "Health facts",
+  scopeChat: "Chat with Sidecar (its answers may use all it knows)",
+  apiTitle: "A program that uses the local API",
+  apiIntro: (url: string | null) =>
+    url
+      ? `Scripts and OpenAI clients reach Sidecar at ${url}/v1 with a token; the description is at ${url}/v1/openapi.json.`
+      : "Scripts and OpenAI clients reach Sidecar over HTTP with a token, once the HTTP switch above is on.",
+  apiName: "Program name",
+  apiMake: "Make a token",
+  apiNewToken: "New token",
+  apiShowToken: "Show token",
+  apiHasToken: "Has an API token",
+  apiTokenOnce: "The program's token (kept in the system keychain):",
+  apiTokenSession: "No keychain: copy this token now, it cannot be shown again.",
+  apiCopy: "Copy token",
+  apiNeedsName: "Give the program a name first.",
 };
 
 export const connectionsEs: typeof connectionsEn = {
@@ -48,6 +63,21 @@ export const connectionsEs: typeof connectionsEn = {
   scopeReadMemory: "Leer la memoria (recuerdos, datos)",
   scopeWriteMemory: "Guardar datos",
   scopeReminders: "Recordatorios",
-  scopeMessages: "Mensajes",
+  scopeMessages: "Dejarme notas",
   scopeHealth: "Datos de salud",
+  scopeChat: "Conversar con Sidecar (sus respuestas pueden usar todo lo que sabe)",
+  apiTitle: "Un programa que usa la API local",
+  apiIntro: (url: string | null) =>
+    url
+      ? `Los scripts y los clientes de OpenAI llegan a Sidecar en ${url}/v1 con un token; la descripción está en ${url}/v1/openapi.json.`
+      : "Los scripts y los clientes de OpenAI llegan a Sidecar por HTTP con un token, cuando el interruptor HTTP de arriba está activado.",
+  apiName: "Nombre del programa",
+  apiMake: "Crear un token",
+  apiNewToken: "Token nuevo",
+  apiShowToken: "Mostrar token",
+  apiHasToken: "Tiene un token de la API",
+  apiTokenOnce: "El token del programa (guardado en el llavero del sistema):",
+  apiTokenSession: "No hay llavero: copia este token ahora, no se podrá volver a mostrar.",
+  apiCopy: "Copiar token",
+  apiNeedsName: "Primero dale un nombre al programa.",
 };

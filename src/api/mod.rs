@@ -1,0 +1,250 @@
+//! Sidecar's local HTTP API, beside the MCP endpoint on the same loopback port: REST
+//! for recall, facts, reminders and notes to the user (`/v1/recall`, `/v1/facts`,
+//! `/v1/reminders`, `/v1/messages`), and OpenAI's chat completions answered by Sidecar
+//! itself. Every request but the OpenAPI description needs a client's bearer token
+//! (`connections::tokens`), and each operation the scope the user gave that client,
+//! checked and logged at the moment of the request. Bodies are capped, each client has
+//! a request budget, and every error is JSON.
+
+pub mod chat;
+pub mod error;
+pub mod limit;
+pub mod route;
+
+use std::convert::Infallible;
+use std::fmt::Display;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use bytes::Bytes;
+use http::{header, HeaderMap, Request, Response, StatusCode};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::connections::hosting::Hosting;
+use crate::connections::Scope;
+use crate::knowledge::learnings::Category;
+use error::ApiError;
+use route::Route;
+
+/// The largest request body taken, in bytes (a long chat history fits).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+const OPENAPI: &str = include_str!("openapi.json");
+
+pub type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
+
+pub struct LocalApi {
+    hosting: Arc<Hosting>,
+    recall: Arc<crate::recall::Recall>,
+    knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
+    reminders: Arc<crate::reminders::service::ReminderService>,
+    events: crate::events::EventBus,
+    clock: crate::clock::Clock,
+    limit: Mutex<limit::RateLimit>,
+}
+
+fn json_response(status: StatusCode, body: &Value) -> ApiResponse {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_string())).boxed())
+        .expect("a valid response")
+}
+
+/// Only requests addressed to this computer by name are answered: a web page that
+/// rebinds its own domain to 127.0.0.1 sends its own Host.
+fn check_host(headers: &HeaderMap) -> Result<(), ApiError> {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    let name = if host.starts_with('[') { host.split(']').next().map(|h| &h[1..]).unwrap_or_default() } else { host.split(':').next().unwrap_or_default() };
+    match name {
+        "127.0.0.1" | "localhost" | "::1" => Ok(()),
+        _ => Err(ApiError::ForeignHost(host.to_string())),
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+    let value = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).ok_or(ApiError::NoToken)?;
+    value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).map(str::trim).filter(|t| !t.is_empty()).ok_or(ApiError::NoToken)
+}
+
+async fn read_body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, ApiError> {
+    let announced = headers.get(header::CONTENT_LENGTH).and_then(|h| h.to_str().ok()).and_then(|h| h.parse::<usize>().ok());
+    if announced.is_some_and(|length| length > MAX_BODY_BYTES) {
+        return Err(ApiError::TooLarge(MAX_BODY_BYTES));
+    }
+    match Limited::new(body, MAX_BODY_BYTES).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.is::<http_body_util::LengthLimitError>() => Err(ApiError::TooLarge(MAX_BODY_BYTES)),
+        Err(error) => Err(ApiError::Invalid(format!("the body could not be read ({error})"))),
+    }
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::Invalid(e.to_string()))
+}
+
+#[derive(Deserialize)]
+struct RecallAsk {
+    query: String,
+    #[serde(default)]
+    budget_tokens: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct FactAsk {
+    text: String,
+    #[serde(default)]
+    category: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ReminderAsk {
+    text: String,
+    when: String,
+}
+
+#[derive(Deserialize)]
+struct MessageAsk {
+    text: String,
+}
+
+fn failed(error: impl Display) -> ApiError {
+    ApiError::Failed(error.to_string())
+}
+
+impl LocalApi {
+    pub fn of(companion: &crate::Companion) -> Self {
+        Self {
+            hosting: companion.hosting().clone(),
+            recall: companion.recall_service().clone(),
+            knowledge: companion.knowledge().clone(),
+            reminders: companion.reminders().clone(),
+            events: companion.events().clone(),
+            clock: companion.clock().clone(),
+            limit: Mutex::default(),
+        }
+    }
+
+    /// Answers one request; every failure is a JSON error with its status.
+    pub async fn handle(&self, request: Request<Incoming>) -> ApiResponse {
+        match self.answer(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                let mut response = json_response(error.status(), &error.body());
+                if let ApiError::RateLimited(seconds) = error {
+                    response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+                }
+                response
+            }
+        }
+    }
+
+    async fn answer(&self, request: Request<Incoming>) -> Result<ApiResponse, ApiError> {
+        let (parts, body) = request.into_parts();
+        check_host(&parts.headers)?;
+        let route = Route::of(&parts.method, parts.uri.path()).ok_or_else(|| ApiError::NotFound { method: parts.method.to_string(), path: parts.uri.path().to_string() })?;
+        if route == Route::OpenApi {
+            return Ok(json_response(StatusCode::OK, &serde_json::from_str(OPENAPI).expect("openapi.json is JSON")));
+        }
+        let client = self.hosting.tokens.owner(bearer(&parts.headers)?).await.map_err(failed)?.ok_or(ApiError::BadToken)?;
+        self.limit.lock().expect("limit lock").take(&client, Instant::now()).map_err(ApiError::RateLimited)?;
+        let body = read_body(&parts.headers, body).await?;
+        let scopes = match route.scope() {
+            Some(scope) => self.hosting.connections.check(&client, scope, &route.action()).await?,
+            None => Vec::new(),
+        };
+        let health = scopes.contains(&Scope::Health);
+        let ok = |value: Value| Ok(json_response(StatusCode::OK, &value));
+        match route {
+            Route::OpenApi => unreachable!("answered above"),
+            Route::Models => ok(json!({"object": "list", "data": [{"id": chat::MODEL, "object": "model", "created": 0, "owned_by": "sidecar"}]})),
+            Route::Recall => {
+                let ask: RecallAsk = parse(&body)?;
+                let budget = ask.budget_tokens.unwrap_or(1500).clamp(100, 8000);
+                let found = self.recall.search(&ask.query, budget).await.map_err(failed)?;
+                let hits: Vec<_> = found.hits.into_iter().filter(|hit| health || !(hit.source == "fact" && hit.label == Category::Health.name())).collect();
+                ok(json!({"results": hits, "omitted": found.omitted, "words_only": found.words_only}))
+            }
+            Route::ListFacts => {
+                let facts: Vec<_> = self.knowledge.facts().into_iter().filter(|f| f.fact.superseded.is_none() && (health || f.category != Category::Health)).collect();
+                ok(json!({"facts": facts}))
+            }
+            Route::AddFact => {
+                let ask: FactAsk = parse(&body)?;
+                if ask.text.trim().is_empty() {
+                    return Err(ApiError::Invalid("\"text\" is empty".into()));
+                }
+                let category = ask.category.as_deref().and_then(Category::parse).unwrap_or(Category::General);
+                if category == Category::Health && !health {
+                    return Err(ApiError::Refused(format!("\"{client}\" was not given the health scope, so it cannot save health facts")));
+                }
+                self.knowledge.begin_turn();
+                let saved = self.knowledge.remember(ask.text.trim(), category, self.clock.local_today()).map_err(failed)?;
+                ok(json!({"saved": saved}))
+            }
+            Route::ListReminders => {
+                let pending = self.reminders.pending().await.map_err(failed)?;
+                let views: Vec<_> = pending.into_iter().map(|r| self.reminders.view(r)).collect();
+                ok(json!({"reminders": views}))
+            }
+            Route::SetReminder => {
+                let ask: ReminderAsk = parse(&body)?;
+                let set = self.reminders.set(&ask.text, &ask.when).await.map_err(|e| ApiError::Invalid(e.to_string()))?;
+                let said = self.reminders.describe(&set.reminder);
+                Ok(json_response(StatusCode::CREATED, &json!({"reminder": self.reminders.view(set.reminder), "said": said, "note": set.note})))
+            }
+            Route::CancelReminder(id) => {
+                let cancelled = self.reminders.cancel(id).await.map_err(|e| ApiError::NotFound { method: "DELETE".into(), path: format!("/v1/reminders/{id} ({e})") })?;
+                ok(json!({"cancelled": self.reminders.view(cancelled)}))
+            }
+            Route::PostMessage => {
+                let ask: MessageAsk = parse(&body)?;
+                let message_id = self.hosting.notes.post(&client, &ask.text).await.map_err(|e| match e {
+                    crate::connections::note::NoteError::NotShown(why) => ApiError::Failed(why),
+                    other => ApiError::Invalid(other.to_string()),
+                })?;
+                Ok(json_response(StatusCode::CREATED, &json!({"posted": true, "message_id": message_id})))
+            }
+            Route::ChatCompletions => {
+                let (text, streaming) = chat::read_request(&body)?;
+                let created = self.clock.now().timestamp();
+                if streaming {
+                    let body = chat::stream(self.hosting.clone(), &self.events, text, created);
+                    return Ok(Response::builder()
+                        .header(header::CONTENT_TYPE, "text/event-stream")
+                        .header(header::CACHE_CONTROL, "no-cache")
+                        .body(body)
+                        .expect("a valid response"));
+                }
+                let outcome = {
+                    let _one_at_a_time = self.hosting.chat_turn.lock().await;
+                    self.hosting.chat.call(&text).await.map_err(failed)?
+                };
+                ok(chat::completion(&outcome, created))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_requests_named_for_this_computer_are_answered() {
+        let with = |host: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::HOST, host.parse().unwrap());
+            check_host(&headers)
+        };
+        assert!(with("127.0.0.1:47100").is_ok());
+        assert!(with("localhost:47100").is_ok());
+        assert!(with("[::1]:47100").is_ok());
+        assert!(with("evil.example:47100").is_err());
+        assert!(with("127.0.0.1.evil.example").is_err());
+        assert!(check_host(&HeaderMap::new()).is_err());
+    }
+}
