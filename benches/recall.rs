@@ -10,20 +10,15 @@
 //!
 //! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench recall`
 
+#[path = "support/random_history.rs"]
+mod random_history;
+
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
 
 const MESSAGES: usize = 100_000;
 const QUERIES: usize = 300;
-
-const WORDS: &[&str] = &[
-    "coffee", "garden", "meeting", "doctor", "sister", "project", "deadline", "recipe", "train", "holiday", "piano",
-    "running", "budget", "invoice", "birthday", "cat", "allergy", "peanut", "gluten", "rosario", "madrid", "tokyo",
-    "book", "movie", "series", "weather", "rain", "morning", "evening", "weekend", "lunch", "dinner", "tea", "music",
-    "concert", "dentist", "appointment", "flight", "hotel", "museum", "bicycle", "market", "bread", "cheese", "wine",
-    "exam", "course", "spanish", "portuguese", "guitar", "yoga", "swim", "marathon", "promotion", "salary", "rent",
-];
 
 #[tokio::main]
 async fn main() {
@@ -32,38 +27,10 @@ async fn main() {
     settings.local_model.python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").map(Into::into);
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
-    let conversation = core.store().conversations().current_conversation().await.unwrap();
 
     let loading = Instant::now();
-    let pool = core.store().pool();
-    let mut tx = pool.begin().await.unwrap();
-    for i in 0..MESSAGES {
-        let words: Vec<&str> = (0..rng.usize(8..30)).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
-        sqlx::query("INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?)")
-            .bind(conversation)
-            .bind(if i % 2 == 0 { "user" } else { "assistant" })
-            .bind(words.join(" "))
-            .bind(format!("2026-01-01T00:00:{:02}.000Z", i % 60))
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-    }
-    tx.commit().await.unwrap();
+    random_history::fill(&core, MESSAGES, &mut rng).await;
     let loaded = loading.elapsed();
-    let mut tx = pool.begin().await.unwrap();
-    let (ids,): (i64,) = sqlx::query_as("SELECT max(id) FROM messages").fetch_one(&mut *tx).await.unwrap();
-    for id in 1..=ids {
-        let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
-        sidecar::meaning::normalize(&mut v);
-        sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")
-            .bind(id)
-            .bind(sidecar::meaning::weights::LOCAL_MODEL)
-            .bind(sidecar::meaning::vectors::Quantized::from_f32(&v).to_blob())
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-    }
-    tx.commit().await.unwrap();
 
     // Loads the model and the vectors, then measures every vector's density (what the
     // background indexer does once after an upgrade, and again each time the index has
@@ -81,7 +48,7 @@ async fn main() {
         let mut hits = 0;
         let mut words_only = None;
         for _ in 0..QUERIES {
-            let query = format!("{} {}", WORDS[rng.usize(..WORDS.len())], WORDS[rng.usize(..WORDS.len())]);
+            let query = random_history::query(&mut rng);
             let started = Instant::now();
             let results = core.recall_service().search_in(&query, 1500, mode).await.unwrap();
             times.push(started.elapsed());
@@ -102,7 +69,7 @@ async fn main() {
         }
     }
     println!(
-        "  (loading the messages took {:.1} s; the vectors of {MESSAGES} messages hold {:.1} MB in memory)",
+        "  (loading the messages and their vectors took {:.1} s; the vectors of {MESSAGES} messages hold {:.1} MB in memory)",
         loaded.as_secs_f64(),
         core.meaning().memory_bytes() as f64 / 1e6
     );

@@ -20,6 +20,8 @@ echo "== a dead provider, then the demo model =="
 cargo bench --bench fallback 2>/dev/null
 echo "== tools that act: schema tokens per request with three MCP servers, and the MCP call overhead =="
 cargo bench --bench mcp_tools 2>/dev/null
+echo "== Sidecar as a server: recall at 100k messages in-process, over MCP and REST; what the local API adds to a chat turn =="
+cargo bench --bench served 2>/dev/null
 echo "== the per-turn tool choice on MetaTool's questions and tools (not ours) =="
 cargo bench --bench tool_choice_eval 2>/dev/null
 echo "== agent-core overhead per turn =="

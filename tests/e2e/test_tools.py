@@ -165,3 +165,48 @@ def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_pa
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_a_token_made_in_settings_lets_an_openai_client_chat_with_sidecar(desktop, tmp_path):
+    """The local API: Settings → Connections names a program, gives it the chat scope and
+    a token; the official OpenAI client with that token talks to Sidecar itself, and the
+    turn shows in the window's chat as said over the local API."""
+    import time
+
+    import openai
+
+    llm = ScriptedLlm([text_reply("You asked me over the API.")])
+    config = write_settings(tmp_path / "config" / "settings.toml", llm.base_url)
+    config.write_text(config.read_text() + "[connections]\nhttp_port = 0\n")
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        session.settings("connections")
+        session.tap("[data-testid=endpoint-switch]")
+        url = session.text(session.wait_for("[data-testid=endpoint-url]", 10)).split("Listening at ")[-1].strip()
+        base = url.removesuffix("/mcp")
+        form = session.wait_for("[data-testid=api-client-form]", 10)
+        assert f"{base}/v1/openapi.json" in session.text(form)
+        session.send_keys(session.find("[data-testid=api-client-name]"), "my-script")
+        session.tap("[data-testid=api-scope-read_memory]")  # off: chat is what it needs
+        session.tap("[data-testid=api-scope-chat]")
+        session.tap("[data-testid=api-make-token]")
+        token = session.text(session.wait_for("[data-testid=api-token]", 10)).strip()
+        assert token.startswith("sk-sidecar-"), token
+        wait_until(lambda: "my-script" in " ".join(session.texts("[data-testid=connection] h3")), 10, "the program is not listed")
+        session.script("document.querySelector('[data-testid=api-token-box]').scrollIntoView({block: 'center'})")
+        time.sleep(0.5)  # the window repaints before X is read
+        desktop.screenshot("connections-api-token")
+
+        client = openai.OpenAI(base_url=f"{base}/v1", api_key=token, max_retries=0, timeout=60)
+        reply = client.chat.completions.create(model="sidecar", messages=[{"role": "user", "content": "Hello from my script"}])
+        assert reply.choices[0].message.content == "You asked me over the API."
+
+        session.tap("[data-testid=nav-chat]")
+        wait_until(lambda: any("Hello from my script" in t for t in session.texts("[data-testid=message-user]")), 15, "the API turn is not in the chat")
+        assert "over the local API" in " ".join(session.texts("[data-testid=channel-tag]"))
+        assert "A program" in session.text(session.find("[data-testid=message-user]")), "the program spoke, not the user"
+        desktop.screenshot("chat-api-turn")
+    finally:
+        desktop.close(session)
+        llm.close()

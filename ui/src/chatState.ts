@@ -35,8 +35,8 @@ export interface ShownMessage {
   notice: Notice | null;
   /** A reply ended (the next queued turn began) before its outcome arrived. */
   awaitingOutcome?: boolean;
-  /** Said on a phone channel, so the chat can say where. */
-  phone?: "telegram" | "whatsapp";
+  /** Said on a phone channel or by a program over the local API, so the chat can say where. */
+  phone?: "telegram" | "whatsapp" | "api";
 }
 
 export interface ChatState {
@@ -76,7 +76,7 @@ function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role
 }
 
 function phoneOf(m: Message): ShownMessage["phone"] {
-  return m.channel === "telegram" || m.channel === "whatsapp" ? m.channel : undefined;
+  return m.channel === "telegram" || m.channel === "whatsapp" || m.channel === "api" ? m.channel : undefined;
 }
 
 /**

@@ -95,7 +95,7 @@ export const enBase = {
   channelsNotOwner: "Another Sidecar (the daemon, or another window) runs the channels for this data folder; their state is shown there.",
   telegramTitle: "Telegram",
   paletteLabel: "Commands",
-  viaChannel: (channel: string) => `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
+  viaChannel: (channel: string) => (channel === "api" ? "over the local API" : `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`),
   channelOff: "Off",
   channelTurnOn: "Turn on",
   channelTurnOff: "Turn off",
@@ -147,6 +147,7 @@ export const enBase = {
   emptyBody:
     "Ask anything, or tell Sidecar what to remember and when to remind you. Your conversation is saved on this computer.",
   you: "You",
+  aProgram: "A program",
   sidecar: "Sidecar",
   thinking: "Thinking…",
   stopped: "Stopped",
@@ -397,7 +398,7 @@ const esBase: typeof enBase = {
   channelsNotOwner: "Otro Sidecar (el daemon u otra ventana) atiende los canales de esta carpeta de datos; su estado se ve allí.",
   telegramTitle: "Telegram",
   paletteLabel: "Comandos",
-  viaChannel: (channel: string) => `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
+  viaChannel: (channel: string) => (channel === "api" ? "por la API local" : `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`),
   channelOff: "Apagado",
   channelTurnOn: "Activar",
   channelTurnOff: "Desactivar",
@@ -449,6 +450,7 @@ const esBase: typeof enBase = {
   emptyBody:
     "Pregunta lo que quieras, o dile a Sidecar qué recordar y cuándo avisarte. Tu conversación se guarda en este ordenador.",
   you: "Tú",
+  aProgram: "Un programa",
   sidecar: "Sidecar",
   thinking: "Pensando…",
   stopped: "Detenido",

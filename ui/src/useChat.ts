@@ -50,9 +50,10 @@ export function useChat() {
       if (event.type === "turn_finished" && event.meta?.intent) intentAnswered.current = true;
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
-      // A message from the phone (and its answer) joins this chat too.
-      const fromPhone = (event.type === "turn_started" || event.type === "turn_finished") && (event.channel === "telegram" || event.channel === "whatsapp");
-      if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromPhone)
+      // A message from the phone or a program over the local API (and its answer) joins this chat too.
+      const fromElsewhere =
+        (event.type === "turn_started" || event.type === "turn_finished") && (event.channel === "telegram" || event.channel === "whatsapp" || event.channel === "api");
+      if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromElsewhere)
         api
           .loadHistory()
           .then((messages) => !disposed && dispatch({ type: "synced", messages }))

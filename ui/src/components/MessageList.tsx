@@ -117,7 +117,7 @@ function Bubble({
       data-status={message.status}
     >
       <div className="author">
-        {message.role === "user" ? t.you : t.sidecar}
+        {message.role === "user" ? (message.phone === "api" ? t.aProgram : t.you) : t.sidecar}
         {message.phone && (
           <span className="channel-tag" data-testid="channel-tag">
             {t.viaChannel(message.phone)}

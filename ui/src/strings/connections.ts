@@ -3,7 +3,7 @@
 export const connectionsEn = {
   connectionsTitle: "Connections",
   connectionsIntro:
-    "Programs that use Sidecar as a server (Claude Desktop, Cursor, a script) through `sidecar mcp serve`. A program gets nothing until you allow it here, and only what its scopes cover.",
+    "Programs that use Sidecar as a server (Claude Desktop, Cursor, a script) through `sidecar mcp serve` or the local API. A program gets nothing until you allow it here, and only what its scopes cover.",
   connectionsConfig: "Paste this into the other program's MCP configuration (Claude Desktop: claude_desktop_config.json):",
   connectionsCopy: "Copy configuration",
   connectionsNone: "No program has connected yet. Once one does, it waits here for you to allow it.",
@@ -44,7 +44,7 @@ export const connectionsEn = {
 export const connectionsEs: typeof connectionsEn = {
   connectionsTitle: "Conexiones",
   connectionsIntro:
-    "Programas que usan Sidecar como servidor (Claude Desktop, Cursor, un script) con `sidecar mcp serve`. Un programa no recibe nada hasta que lo permitas aquí, y solo lo que cubren sus permisos.",
+    "Programas que usan Sidecar como servidor (Claude Desktop, Cursor, un script) con `sidecar mcp serve` o la API local. Un programa no recibe nada hasta que lo permitas aquí, y solo lo que cubren sus permisos.",
   connectionsConfig: "Pega esto en la configuración MCP del otro programa (Claude Desktop: claude_desktop_config.json):",
   connectionsCopy: "Copiar configuración",
   connectionsNone: "Todavía no se ha conectado ningún programa. Cuando uno lo haga, esperará aquí a que lo permitas.",
