@@ -45,7 +45,8 @@ fn summary(mut times: Vec<Duration>) -> String {
 async fn main() {
     let llm = ScriptedServer::start(vec![stream(reply_events(&["Noted."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let text = format!("[llm]\nmax_retries = 0\n[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url);
+    // Every query from one program: its request budget is lifted for the measure.
+    let text = format!("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 1000000\n[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url);
     let mut settings: sidecar::settings::Settings = toml::from_str(&text).unwrap();
     settings.local_model.python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").map(Into::into);
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();

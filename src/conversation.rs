@@ -214,11 +214,13 @@ impl ConversationService {
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
         let proactive = self.with.proactive.clone();
-        tokio::spawn(async move {
-            if let Err(error) = proactive.record_user_activity(channel).await {
-                tracing::warn!(%error, "could not record the user's activity");
-            }
-        });
+        if channel.is_the_user() {
+            tokio::spawn(async move {
+                if let Err(error) = proactive.record_user_activity(channel).await {
+                    tracing::warn!(%error, "could not record the user's activity");
+                }
+            });
+        }
         let dequeued = turn.waited.map(|_| text.to_string());
         self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
         // Code decides what code can decide (P10): a reminder, a fact, a list. A request

@@ -124,7 +124,7 @@ impl LocalApi {
             reminders: companion.reminders().clone(),
             events: companion.events().clone(),
             clock: companion.clock().clone(),
-            limit: Mutex::default(),
+            limit: Mutex::new(limit::RateLimit::new(companion.settings().connections.api_requests_per_minute)),
         }
     }
 

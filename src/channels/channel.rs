@@ -27,6 +27,12 @@ impl Channel {
         }
     }
 
+    /// A channel the user writes in themselves; a program over the local API is not the
+    /// user being here.
+    pub fn is_the_user(self) -> bool {
+        self != Channel::Api
+    }
+
     /// A channel that reaches the user away from the desk.
     pub fn is_phone(self) -> bool {
         matches!(self, Channel::Telegram | Channel::Whatsapp)

@@ -12,6 +12,9 @@ pub struct ConnectionRows<'a> {
 
 type Row = (String, String, String, String, String);
 
+/// How many of a client's latest calls its activity keeps.
+pub const KEPT_PER_CLIENT: i64 = 1000;
+
 impl ConnectionRows<'_> {
     pub async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
         let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?").bind(name).fetch_optional(&self.store.pool).await?;
@@ -49,8 +52,24 @@ impl ConnectionRows<'_> {
         Ok(())
     }
 
+    /// Records one call; a client's log keeps its latest `KEPT_PER_CLIENT` (a script
+    /// calling all day must not grow the database without end).
     pub async fn log(&self, name: &str, action: &str, allowed: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO connection_log (name, action, allowed, at) VALUES (?, ?, ?, ?)").bind(name).bind(action).bind(allowed).bind(stamp(now)).execute(&self.store.pool).await?;
+        let (id,): (i64,) = sqlx::query_as("INSERT INTO connection_log (name, action, allowed, at) VALUES (?, ?, ?, ?) RETURNING id")
+            .bind(name)
+            .bind(action)
+            .bind(allowed)
+            .bind(stamp(now))
+            .fetch_one(&self.store.pool)
+            .await?;
+        if id % 100 == 0 {
+            sqlx::query("DELETE FROM connection_log WHERE name = ? AND id <= (SELECT id FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?)")
+                .bind(name)
+                .bind(name)
+                .bind(KEPT_PER_CLIENT)
+                .execute(&self.store.pool)
+                .await?;
+        }
         Ok(())
     }
 

@@ -102,3 +102,20 @@ async fn a_waiting_program_is_said_once() {
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(heard.try_recv().is_err(), "said once");
 }
+
+#[tokio::test]
+async fn a_client_that_calls_all_day_keeps_only_its_latest_calls_and_others_keep_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let rows = store.connections();
+    let now = chrono::Utc::now();
+    rows.log("quiet", "recall", true, now).await.unwrap();
+    let kept = sidecar::store::connections::KEPT_PER_CLIENT as usize;
+    for n in 0..kept + 300 {
+        rows.log("busy", &format!("call {n}"), true, now).await.unwrap();
+    }
+    let busy = rows.activity("busy", 10_000).await.unwrap();
+    assert!(busy.len() >= kept && busy.len() <= kept + 100, "{}", busy.len());
+    assert_eq!(busy[0].action, format!("call {}", kept + 299), "the newest is kept");
+    assert_eq!(rows.activity("quiet", 10).await.unwrap().len(), 1, "another client's log is not touched");
+}

@@ -176,7 +176,8 @@ async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
 
     let mut limited = None;
-    for _ in 0..(sidecar::api::limit::BURST as usize + 5) {
+    let burst = sidecar::api::limit::RateLimit::new(sidecar::settings::connections::DEFAULT_API_PER_MINUTE).burst();
+    for _ in 0..burst + 5 {
         let response = http.get(format!("{base}/v1/facts")).bearer_auth(&tokens[0]).send().await.unwrap();
         if response.status().as_u16() == 429 {
             limited = Some(response.headers().get("retry-after").and_then(|h| h.to_str().ok()).map(str::to_string));
@@ -213,6 +214,9 @@ async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
     let asked: Vec<&str> = history.iter().filter(|m| m.role == sidecar::llm::Role::User).map(|m| m.content.as_str()).collect();
     assert_eq!(asked, ["What do I play on Thursdays?", "And on Fridays?"]);
     assert!(history.iter().all(|m| m.channel == Some(sidecar::proactive::state::Channel::Api)), "{history:?}");
+    // A program talking is not the user at the desk: Sidecar's sense of where they are is untouched.
+    let state = core.store().proactive().proactive_state().await.unwrap();
+    assert_eq!((state.last_active_channel, state.last_desk_activity_at), (None, None));
 }
 
 /// What a request asks for, in the property test.
