@@ -25,7 +25,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::connections::hosting::Hosting;
-use crate::connections::Scope;
+use crate::connections::{disclosure, Scope};
 use crate::knowledge::learnings::Category;
 use error::ApiError;
 use route::Route;
@@ -165,11 +165,11 @@ impl LocalApi {
                 let ask: RecallAsk = parse(&body)?;
                 let budget = ask.budget_tokens.unwrap_or(1500).clamp(100, 8000);
                 let found = self.recall.search(&ask.query, budget).await.map_err(failed)?;
-                let hits: Vec<_> = found.hits.into_iter().filter(|hit| health || !(hit.source == "fact" && hit.label == Category::Health.name())).collect();
+                let hits: Vec<_> = found.hits.into_iter().filter(|hit| disclosure::hit_shown(hit, health)).collect();
                 ok(json!({"results": hits, "omitted": found.omitted, "words_only": found.words_only}))
             }
             Route::ListFacts => {
-                let facts: Vec<_> = self.knowledge.facts().into_iter().filter(|f| f.fact.superseded.is_none() && (health || f.category != Category::Health)).collect();
+                let facts: Vec<_> = self.knowledge.facts().into_iter().filter(|f| disclosure::fact_shown(f, health)).collect();
                 ok(json!({"facts": facts}))
             }
             Route::AddFact => {

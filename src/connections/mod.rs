@@ -3,6 +3,7 @@
 //! token, and what each did. `mcp::server` and `api` serve them.
 
 pub mod client;
+pub mod disclosure;
 pub mod hosting;
 pub mod note;
 pub mod service;

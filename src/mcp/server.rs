@@ -17,7 +17,6 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::connections::{Connections, Scope};
-use crate::knowledge::learnings::Category;
 use crate::knowledge::store::ListedFact;
 use crate::recall::Recall;
 use crate::tools::ToolRegistry;
@@ -122,7 +121,7 @@ impl SidecarServer {
     fn facts_text(&self, health: bool) -> String {
         let lines: Vec<String> = (self.facts)()
             .into_iter()
-            .filter(|f| f.fact.superseded.is_none() && (health || f.category != Category::Health))
+            .filter(|f| crate::connections::disclosure::fact_shown(f, health))
             .map(|f| format!("{:?}: {}", f.category, f.fact.text))
             .collect();
         if lines.is_empty() { "No facts are kept yet.".to_string() } else { lines.join("\n") }
@@ -133,7 +132,7 @@ impl SidecarServer {
     async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, String> {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
-        let shown: Vec<String> = results.hits.iter().filter(|hit| health || !(hit.source == "fact" && hit.label == Category::Health.name())).map(crate::recall::line::line).collect();
+        let shown: Vec<String> = results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(crate::recall::line::line).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
     }
 

@@ -1,0 +1,16 @@
+//! What a connected program is shown of Sidecar's memory: current facts only, and
+//! health facts only with the `health` scope. One rule for MCP and the local API.
+
+use crate::knowledge::learnings::Category;
+use crate::knowledge::store::ListedFact;
+use crate::recall::RecallHit;
+
+/// A fact the program may see.
+pub fn fact_shown(fact: &ListedFact, health: bool) -> bool {
+    fact.fact.superseded.is_none() && (health || fact.category != Category::Health)
+}
+
+/// A recall hit the program may see.
+pub fn hit_shown(hit: &RecallHit, health: bool) -> bool {
+    health || !(hit.source == "fact" && hit.label == Category::Health.name())
+}
