@@ -19,7 +19,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use http::{header, HeaderMap, Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -70,16 +70,31 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).map(str::trim).filter(|t| !t.is_empty()).ok_or(ApiError::NoToken)
 }
 
-async fn read_body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, ApiError> {
+/// How much of an oversized body is still read (and dropped) so the client, which is
+/// still sending, can read the 413; past it the connection is cut.
+const DRAINED_BYTES: usize = 16 * MAX_BODY_BYTES;
+
+async fn read_body(headers: &HeaderMap, mut body: Incoming) -> Result<Bytes, ApiError> {
     let announced = headers.get(header::CONTENT_LENGTH).and_then(|h| h.to_str().ok()).and_then(|h| h.parse::<usize>().ok());
-    if announced.is_some_and(|length| length > MAX_BODY_BYTES) {
+    if announced.is_some_and(|length| length > DRAINED_BYTES) {
         return Err(ApiError::TooLarge(MAX_BODY_BYTES));
     }
-    match Limited::new(body, MAX_BODY_BYTES).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => Err(ApiError::TooLarge(MAX_BODY_BYTES)),
-        Err(error) => Err(ApiError::Invalid(format!("the body could not be read ({error})"))),
+    let (mut kept, mut seen) = (Vec::new(), 0usize);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| ApiError::Invalid(format!("the body could not be read ({error})")))?;
+        if let Ok(data) = frame.into_data() {
+            seen += data.len();
+            if seen <= MAX_BODY_BYTES {
+                kept.extend_from_slice(&data);
+            } else if seen > DRAINED_BYTES {
+                break;
+            }
+        }
     }
+    if seen > MAX_BODY_BYTES {
+        return Err(ApiError::TooLarge(MAX_BODY_BYTES));
+    }
+    Ok(Bytes::from(kept))
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
