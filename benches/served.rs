@@ -61,7 +61,7 @@ async fn main() {
     let hosting = core.hosting();
     // rmcp's client says it is "sidecar" at the handshake: that is the client allowed.
     hosting.connections.allow("sidecar", &[Scope::ReadMemory]).await.unwrap();
-    let token = hosting.tokens.issue(&hosting.connections, "bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;
+    let token = hosting.tokens.issue("bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;
     let session = Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers: BTreeMap::new() }, Duration::from_secs(30)).await.unwrap();
     let http = reqwest::Client::new();
     let queries: Vec<String> = (0..QUERIES).map(|_| random_history::query(&mut rng)).collect();

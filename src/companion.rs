@@ -253,9 +253,10 @@ impl Companion {
         tokio::spawn(serve(Arc::new(local), conversation.clone(), channels.questions()));
         let (api_source, api_caller) = CallSource::new(Channel::Api, clock.clone());
         tokio::spawn(serve(Arc::new(api_source), conversation.clone(), channels.questions()));
+        let connections = Arc::new(crate::connections::Connections::new(store.clone(), clock.clone()));
         let hosting = Arc::new(crate::connections::hosting::Hosting {
-            connections: Arc::new(crate::connections::Connections::new(store.clone(), clock.clone())),
-            tokens: crate::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone()),
+            tokens: crate::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
+            connections,
             notes: client_notes,
             chat: api_caller,
             chat_turn: tokio::sync::Mutex::new(()),
@@ -519,10 +520,10 @@ impl Companion {
         Ok(zone)
     }
 
-    /// Saves a fact directly (CLI, Memory view); not limited per turn.
+    /// Saves a fact directly (CLI, Memory view); not limited per turn, and a turn
+    /// running meanwhile keeps its own count.
     pub fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
-        self.knowledge.begin_turn();
-        Ok(self.knowledge.remember(text, category, self.clock.local_today())?)
+        Ok(self.knowledge.save(text, category, self.clock.local_today())?)
     }
 
     pub fn facts(&self) -> Vec<ListedFact> {

@@ -45,8 +45,7 @@ pub async fn list_connections(core: Core<'_>) -> Result<Vec<ConnectionView>, Com
 /// Allows `name` with `scopes` and makes its local API token (replacing an older one).
 #[tauri::command]
 pub async fn make_api_token(core: Core<'_>, name: String, scopes: Vec<Scope>) -> Result<sidecar::connections::tokens::Issued, CommandError> {
-    let hosting = core.hosting();
-    hosting.tokens.issue(&hosting.connections, name.trim(), &scopes).await.map_err(failed)
+    core.hosting().tokens.issue(&name, &scopes).await.map_err(failed)
 }
 
 /// The token as the keychain keeps it, to copy again.

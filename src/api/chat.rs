@@ -68,8 +68,9 @@ pub fn read_request(body: &[u8]) -> Result<(String, bool), ApiError> {
     Ok((text, request.stream))
 }
 
-fn id_of(outcome_or_now: i64) -> String {
-    format!("chatcmpl-sidecar-{outcome_or_now}")
+/// The completion's id: the reply's message id when known, else the time it started.
+fn id_of(number: i64) -> String {
+    format!("chatcmpl-sidecar-{number}")
 }
 
 /// The whole answer, as `chat.completion`.
@@ -102,16 +103,19 @@ pub fn stream(hosting: Arc<Hosting>, events: &EventBus, text: String, created: i
         tokio::pin!(call);
         let mut ours = None;
         let mut sent = String::new();
+        let mut listening = true;
         let outcome = loop {
             tokio::select! {
                 outcome = &mut call => break outcome,
-                event = heard.recv() => match event {
+                event = heard.recv(), if listening => match event {
                     // API turns run one at a time, so the one that starts on channel api is ours.
                     Ok(CoreEvent::TurnStarted { conversation_id, channel: Channel::Api, .. }) => ours = Some(conversation_id),
                     Ok(CoreEvent::Delta { conversation_id, text }) if ours == Some(conversation_id) => {
                         sent.push_str(&text);
                         let _ = tx.send(chunk(&id, created, json!({"content": text}), None));
                     }
+                    // The rest comes from the stored reply.
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => listening = false,
                     _ => {}
                 },
             }

@@ -162,7 +162,10 @@ impl LocalApi {
         check_host(&parts.headers)?;
         let route = Route::of(&parts.method, parts.uri.path()).ok_or_else(|| ApiError::NotFound { method: parts.method.to_string(), path: parts.uri.path().to_string() })?;
         if route == Route::OpenApi {
-            return Ok(json_response(StatusCode::OK, &serde_json::from_str(OPENAPI).expect("openapi.json is JSON")));
+            return Ok(Response::builder()
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Full::new(Bytes::from_static(OPENAPI.as_bytes())).boxed())
+                .expect("a valid response"));
         }
         let client = self.hosting.tokens.owner(bearer(&parts.headers)?).await.map_err(failed)?.ok_or(ApiError::BadToken)?;
         self.limit.lock().expect("limit lock").take(&client, Instant::now()).map_err(ApiError::RateLimited)?;
@@ -196,8 +199,7 @@ impl LocalApi {
                 if category == Category::Health && !health {
                     return Err(ApiError::Refused(format!("\"{client}\" was not given the health scope, so it cannot save health facts")));
                 }
-                self.knowledge.begin_turn();
-                let saved = self.knowledge.remember(ask.text.trim(), category, self.clock.local_today()).map_err(failed)?;
+                let saved = self.knowledge.save(ask.text.trim(), category, self.clock.local_today()).map_err(failed)?;
                 ok(json!({"saved": saved}))
             }
             Route::ListReminders => {

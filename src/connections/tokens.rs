@@ -21,6 +21,7 @@ pub struct ApiTokens {
     store: Store,
     clock: Clock,
     secrets: Arc<Secrets>,
+    connections: Arc<Connections>,
 }
 
 /// A token just made, and where it is kept.
@@ -39,16 +40,18 @@ fn digest(token: &str) -> String {
 }
 
 impl ApiTokens {
-    pub fn new(store: Store, clock: Clock, secrets: Arc<Secrets>) -> Self {
-        Self { store, clock, secrets }
+    pub fn new(store: Store, clock: Clock, secrets: Arc<Secrets>, connections: Arc<Connections>) -> Self {
+        Self { store, clock, secrets, connections }
     }
 
-    /// Allows `name` with `scopes` and gives it a new token, replacing any older one.
-    pub async fn issue(&self, connections: &Connections, name: &str, scopes: &[Scope]) -> Result<Issued, StoreError> {
+    /// Allows `name` (as typed, trimmed) with `scopes` and gives it a new token,
+    /// replacing any older one.
+    pub async fn issue(&self, name: &str, scopes: &[Scope]) -> Result<Issued, StoreError> {
+        let name = name.trim();
         let mut bytes = [0u8; 24];
         getrandom::fill(&mut bytes).expect("the system's random source");
         let token = format!("{TOKEN_PREFIX}{}", hex::encode(bytes));
-        connections.allow(name, scopes).await?;
+        self.connections.allow(name, scopes).await?;
         self.store.connections().set_token(name, &digest(&token), self.clock.now()).await?;
         let storage = self.secrets.store(&keychain_id(name), &token);
         Ok(Issued { token, storage })

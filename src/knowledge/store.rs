@@ -166,8 +166,8 @@ impl KnowledgeStore {
         self.save(text, category, today)
     }
 
-    /// Saves a fact without the per-turn limit (the memory flush before eviction,
-    /// which is bounded on its own).
+    /// Saves a fact without the per-turn limit (the memory flush before eviction, which
+    /// is bounded on its own; a save by the user or a connected program, not the model).
     pub fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let mut changed = doc.clone();

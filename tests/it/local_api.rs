@@ -29,8 +29,7 @@ async fn serve(core: &Companion) -> (McpEndpoint, String) {
 }
 
 async fn token(core: &Companion, name: &str, scopes: &[Scope]) -> String {
-    let hosting = core.hosting();
-    hosting.tokens.issue(&hosting.connections, name, scopes).await.unwrap().token
+    core.hosting().tokens.issue(name, scopes).await.unwrap().token
 }
 
 /// (status, JSON body) of one request.

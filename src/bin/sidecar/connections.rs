@@ -73,7 +73,7 @@ pub(crate) async fn connections(companion: &Companion, command: ConnectionsComma
         }
         ConnectionsCommand::Token { name, scopes } => {
             let scopes = scopes_of(&scopes)?;
-            let issued = hosting.tokens.issue(connections, &name, &scopes).await?;
+            let issued = hosting.tokens.issue(&name, &scopes).await?;
             println!("{}", issued.token);
             eprintln!("Allowed {name}: {}. Send it as 'Authorization: Bearer …' to http://127.0.0.1:{}/v1/ (the app or `sidecar daemon` serves it when [connections] serve_http is on).", Scope::join(&scopes), companion.settings().connections.http_port);
             if let sidecar::secrets::KeyStorage::Session { reason } = issued.storage {
