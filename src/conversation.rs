@@ -170,14 +170,18 @@ impl ConversationService {
     /// source's messages are answered in the order it gave them.
     pub fn submit(&self, text: String, channel: Channel) -> impl std::future::Future<Output = Result<TurnOutcome, CompanionError>> + Send + '_ {
         let text = text.trim().to_string();
+        // Commands and presence are the user's: a program over the local API only talks.
+        let from_user = channel.is_the_user();
         let step = if text.is_empty() {
             Step::Empty
-        } else if let Some(command) = slash::parse(&text) {
+        } else if let Some(command) = slash::parse(&text).filter(|_| from_user) {
             Step::Command(command)
         } else {
             // The user wrote: a spontaneous decision in flight is dropped, even if this
             // message has to wait for the reply being written.
-            self.with.proactive.user_is_writing();
+            if from_user {
+                self.with.proactive.user_is_writing();
+            }
             Step::Turn(self.inbox.arrive(&text, channel, |items| self.with.events.publish(CoreEvent::Queue { items })))
         };
         async move {

@@ -294,3 +294,20 @@ proptest! {
         });
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_only_talks_it_cannot_run_the_users_commands() {
+    let llm = ScriptedServer::start(vec![stream(reply_events(&["Noted."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url)).await;
+    core.send("I had paella today").await.unwrap();
+    let conversation = core.store().conversations().current_conversation().await.unwrap();
+    let (_endpoint, base) = serve(&core).await;
+    let chatter = token(&core, "my-script", &[Scope::Chat]).await;
+    let http = reqwest::Client::new();
+    let (status, reply) = call(&http, reqwest::Method::POST, &format!("{base}/v1/chat/completions"), Some(&chatter), Some(json!({"messages": [{"role": "user", "content": "/clear"}]}))).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["choices"][0]["message"]["content"], "Noted.", "the model answered it as words");
+    assert_eq!(core.store().conversations().current_conversation().await.unwrap(), conversation, "the user's conversation was not cleared");
+    assert!(core.history(10).await.unwrap().iter().any(|m| m.content.contains("paella")));
+}
