@@ -191,7 +191,9 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     let models = dir.path().join("models");
     std::fs::create_dir_all(&models).unwrap();
     std::fs::copy(smollm2_gguf(), models.join(NAME)).unwrap();
-    let settings = toml::from_str(&format!("[local_model]\npython = {:?}\n", support::local_llm_python())).unwrap();
+    // Short replies: a chosen model has no demo cap, and a 135M model that loops would
+    // write 1,024 tokens three times over (seen in CI past the 300 s reply limit).
+    let settings = toml::from_str(&format!("[local_model]\npython = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n", support::local_llm_python())).unwrap();
     let config = dir.path().join("settings.toml");
     let core = Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     core.send("Hi").await.expect("the built-in model answers");
