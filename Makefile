@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 VENV   := .venv
 PYTHON := $(abspath $(VENV))/bin/python
-UI_SRC := $(shell find ui/src -type f 2>/dev/null) ui/index.html ui/vite.config.ts ui/package.json
+UI_SRC := $(shell find ui/src -type f 2>/dev/null) ui/index.html ui/character.html ui/vite.config.ts ui/package.json
 CARGO_PROFILE ?= debug
 APP    := target/$(CARGO_PROFILE)/sidecar-desktop
 CARGO_FLAGS := $(if $(filter release,$(CARGO_PROFILE)),--release,)

@@ -12,6 +12,8 @@ packages=(
   # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
   # WebDriver for WebKitGTK, key presses and screenshots
   xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick
+  # A compositor, so the character on the desktop is tested see-through and without
+  xcompmgr
   # A real Secret Service (the keychain) for tests of API-key storage
   gnome-keyring
   # Python venv for the offline model

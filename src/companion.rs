@@ -189,7 +189,7 @@ impl Companion {
         let context = Arc::new(ContextService::new(store.clone(), knowledge.clone(), plans.clone(), events.clone(), models.clone(), clock.clone(), options.data_dir.clone()));
         let all_day = models.settings().user.all_day_time();
         let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
-        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), clock.clone(), lang));
+        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), events.clone(), clock.clone(), lang));
         let data = Arc::new(crate::data_service::DataService::new(
             store.clone(),
             knowledge.clone(),
@@ -455,6 +455,17 @@ impl Companion {
     /// Theme, language and the global shortcut.
     pub fn preferences(&self) -> &Arc<crate::preferences::Preferences> {
         &self.preferences
+    }
+
+    /// The user is typing in the window: what shows Sidecar's state (the character)
+    /// listens.
+    pub fn user_typing(&self) {
+        self.events.publish(crate::events::CoreEvent::UserTyping);
+    }
+
+    /// Where the character on the desktop stands, per screen.
+    pub fn character_places(&self) -> crate::character::CharacterPlaces {
+        crate::character::CharacterPlaces::new(self.store.clone())
     }
 
     /// The window should open on the welcome (first launch, no model chosen yet).

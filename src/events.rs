@@ -113,8 +113,9 @@ pub enum CoreEvent {
     },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
-    /// A reminder was shown and posted in the chat.
-    ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool },
+    /// A reminder was shown and posted in the chat; `first_line` is the start of what it
+    /// said (the character's speech bubble).
+    ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool, first_line: String },
     /// Reminders were added, cancelled, snoozed or delivered: lists showing them are stale.
     RemindersChanged,
     /// A phone channel connected, went down, paired or got a message.
@@ -125,7 +126,12 @@ pub enum CoreEvent {
     /// pairing code), shown as a notification; the channel itself is fine.
     ChannelWarning { channel: crate::channels::channel::Channel, title: String, body: String },
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
-    SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String },
+    SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String, first_line: String },
+    /// The user is typing in the chat window (said at most every second or so).
+    UserTyping,
+    /// Sidecar went quiet (`/quiet`, "be quiet", the tray, quiet hours set to include
+    /// now) or spoke again; what stands now at the desk.
+    QuietChanged { quiet: crate::proactive::quiet::QuietNow },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
@@ -188,5 +194,32 @@ impl EventBus {
 
     pub fn subscribe(&self) -> broadcast::Receiver<CoreEvent> {
         self.sender.subscribe()
+    }
+}
+
+/// How long a speech bubble's line may be, in characters.
+const FIRST_LINE_CHARS: usize = 140;
+
+/// The first line that says something, cut to a bubble's length: what the character
+/// on the desktop shows of a message.
+pub fn first_line(text: &str) -> String {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
+    if line.chars().count() <= FIRST_LINE_CHARS {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(FIRST_LINE_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_first_line_skips_blank_lines_and_is_cut_to_a_bubble() {
+        assert_eq!(super::first_line("\n  \n ⏰ Call Ana \nat five"), "⏰ Call Ana");
+        let long = "ñ".repeat(300);
+        let cut = super::first_line(&long);
+        assert_eq!(cut.chars().count(), super::FIRST_LINE_CHARS);
+        assert!(cut.ends_with('…'));
+        assert_eq!(super::first_line(""), "");
     }
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod attachments;
 pub mod backup;
 pub mod channels;
+pub mod character;
 pub mod chat_exports;
 pub mod chats;
 pub mod clock;

@@ -128,10 +128,10 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     })
 }
 
-/// Sets `[desktop] KEY = VALUE` (theme, language, hotkey).
-pub fn save_desktop(path: &Path, key: &str, setting: &str) -> Result<(), SettingsFileError> {
+/// Sets `[desktop] KEY = VALUE` (theme, language, the shortcuts, the character).
+pub fn save_desktop(path: &Path, key: &str, setting: Item) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        table_at(doc, &["desktop"])[key] = value(setting);
+        table_at(doc, &["desktop"])[key] = setting;
     })
 }
 

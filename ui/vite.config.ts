@@ -7,7 +7,13 @@ export default defineConfig({
   // Tauri serves the built files itself; relative paths work under tauri://localhost.
   base: "./",
   clearScreen: false,
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    // The chat window, and the character's own small page.
+    rollupOptions: { input: { main: "index.html", character: "character.html" } },
+  },
   test: {
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],

@@ -1,43 +1,58 @@
-//! The global shortcut that summons Sidecar from anywhere. The user picks it in
-//! Settings; the core says what a valid one is, this registers it with the desktop.
+//! The global shortcuts: one summons Sidecar's window from anywhere, the other shows or
+//! hides the character on the desktop. The user picks them in Settings; the core says
+//! what a valid one is, this registers them with the desktop.
 
 use std::sync::Mutex;
 
-use sidecar::preferences::{Hotkey, HotkeyError};
+use sidecar::preferences::{Hotkey, HotkeyError, HotkeyRole};
 use tauri::{AppHandle, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
 
 use crate::window;
 
-/// The shortcut registered now, if any.
-struct Registered(Mutex<Option<Shortcut>>);
+/// The shortcuts registered now: the window's, the character's.
+struct Registered([Mutex<Option<Shortcut>>; 2]);
 
-pub fn register(app: &AppHandle, hotkey: &Hotkey) -> tauri::Result<()> {
-    app.manage(Registered(Mutex::new(None)));
+fn slot(role: HotkeyRole) -> usize {
+    match role {
+        HotkeyRole::Window => 0,
+        HotkeyRole::Character => 1,
+    }
+}
+
+pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Result<()> {
+    app.manage(Registered([Mutex::new(None), Mutex::new(None)]));
     app.plugin(
         tauri_plugin_global_shortcut::Builder::new()
             .with_handler(|app, shortcut, event| {
-                let current = *app.state::<Registered>().0.lock().expect("hotkey lock");
-                if current.as_ref() == Some(shortcut) && event.state() == ShortcutState::Pressed {
+                if event.state() != ShortcutState::Pressed {
+                    return;
+                }
+                let registered = app.state::<Registered>();
+                if registered.0[slot(HotkeyRole::Window)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
                     window::toggle_main(app);
+                } else if registered.0[slot(HotkeyRole::Character)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
+                    crate::character::toggle(app);
                 }
             })
             .build(),
     )?;
     // Another program may own the combination; Sidecar still works from the tray, and
     // Settings says so when the user picks one.
-    if let Err(error) = switch(app, hotkey) {
-        tracing::warn!(%error, "global shortcut unavailable");
+    for (hotkey, role) in hotkeys {
+        if let Err(error) = switch(app, hotkey, *role) {
+            tracing::warn!(%error, ?role, "global shortcut unavailable");
+        }
     }
     Ok(())
 }
 
-/// Registers `hotkey` in place of the current one; when it is taken, the current one
-/// stays.
-pub fn switch(app: &AppHandle, hotkey: &Hotkey) -> Result<(), HotkeyError> {
+/// Registers `hotkey` for `role` in place of the current one; when it is taken, the
+/// current one stays.
+pub fn switch(app: &AppHandle, hotkey: &Hotkey, role: HotkeyRole) -> Result<(), HotkeyError> {
     let shortcut: Shortcut = hotkey.to_string().parse().map_err(|_| HotkeyError::Unknown { text: hotkey.to_string() })?;
     let state = app.state::<Registered>();
-    let mut current = state.0.lock().expect("hotkey lock");
+    let mut current = state.0[slot(role)].lock().expect("hotkey lock");
     if *current == Some(shortcut) {
         return Ok(());
     }

@@ -2,6 +2,8 @@
 //! own: IPC commands call the core, core events are forwarded to the webview, and the
 //! tray, global hotkey and OS notifications live here.
 
+mod character;
+mod character_commands;
 mod chat_commands;
 mod commands;
 mod connection_commands;
@@ -18,6 +20,7 @@ mod window;
 
 use std::sync::Arc;
 
+use sidecar::preferences::HotkeyRole;
 use sidecar::{Companion, CompanionOptions};
 use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 
@@ -34,7 +37,8 @@ pub fn run() {
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             window::show_main(app);
         }))
-        .plugin(tauri_plugin_window_state::Builder::default().build())
+        // The character's place is the core's (per screen), not the plugin's.
+        .plugin(tauri_plugin_window_state::Builder::default().with_denylist(&[character::CHARACTER]).build())
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_autostart::Builder::new().app_name("Sidecar").build())
@@ -61,7 +65,9 @@ pub fn run() {
             tauri::async_runtime::spawn(async move { sidecar::mcp::endpoint::start_if_on(&endpoint, &serving).await });
             let connections = sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone());
             tauri::async_runtime::spawn(sidecar::connections::watch::watch(connections, companion.events().clone(), companion.lang(), sidecar::connections::watch::LOOK_EVERY));
-            let hotkey = companion.preferences().hotkey();
+            let hotkeys = [(companion.preferences().hotkey(), HotkeyRole::Window), (companion.preferences().character_hotkey(), HotkeyRole::Character)];
+            let show_character = companion.preferences().character();
+            app.manage(character::CharacterWindow::default());
             forward_events(app.handle().clone(), companion.clone());
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
             tauri::async_runtime::spawn(companion.meaning().clone().run());
@@ -75,10 +81,21 @@ pub fn run() {
             });
             window::render_in_software(app.handle());
             tray::build(app.handle())?;
-            hotkey::register(app.handle(), &hotkey)?;
+            hotkey::register(app.handle(), &hotkeys)?;
+            if show_character {
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    if let Err(error) = character::apply(&handle, true).await {
+                        tracing::warn!(%error, "could not show the character");
+                    }
+                });
+            }
             Ok(())
         })
         .on_window_event(|window, event| {
+            if window.label() != window::MAIN {
+                return;
+            }
             // Closing the window keeps Sidecar running in the tray; Quit is in the tray menu.
             match event {
                 WindowEvent::CloseRequested { api, .. } => {
@@ -233,6 +250,18 @@ pub fn run() {
             tool_commands::choose_notes_folder,
             tool_commands::auto_allow_read_only,
             tool_commands::set_auto_allow_read_only,
+            character_commands::character_start,
+            character_commands::set_character,
+            character_commands::character_transparent,
+            character_commands::set_character_hotkey,
+            character_commands::character_fit,
+            character_commands::character_drag,
+            character_commands::character_drop,
+            character_commands::character_open,
+            character_commands::character_settings,
+            character_commands::quiet_for_an_hour,
+            character_commands::quiet_now,
+            character_commands::user_typing,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");

@@ -3,7 +3,7 @@
 //! core or a plugin.
 
 use serde::Serialize;
-use sidecar::preferences::{Hotkey, HotkeyError, PreferencesView};
+use sidecar::preferences::{HotkeyError, HotkeyRole, PreferencesView};
 use sidecar::settings::desktop::{LanguageChoice, Theme};
 use sidecar::tools::search_setup::{SearchInput, SearchView};
 use sidecar::tools::web_search::SearchResult;
@@ -39,8 +39,8 @@ pub enum HotkeyRefusal {
 
 #[tauri::command]
 pub async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
-    let hotkey = Hotkey::parse(&hotkey).map_err(HotkeyRefusal::Hotkey)?;
-    crate::hotkey::switch(&app, &hotkey).map_err(HotkeyRefusal::Hotkey)?;
+    let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
+    crate::hotkey::switch(&app, &hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
     blocking(&core, move |c| c.preferences().save_hotkey(&hotkey)).await.map_err(|e| HotkeyRefusal::Other(e.into()))
 }
 

@@ -47,15 +47,20 @@ pub fn show_message(app: &AppHandle, message_id: Option<i64>) {
 /// makes WebKit's web process hold GL buffers (software GL under Xvfb and on many
 /// machines): about 70 MB at idle, measured by `make figures`.
 pub fn render_in_software(app: &AppHandle) {
-    #[cfg(target_os = "linux")]
     if let Some(window) = app.get_webview_window(MAIN) {
-        let _ = window.with_webview(|webview| {
-            use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
-            if let Some(settings) = WebViewExt::settings(&webview.inner()) {
-                settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
-            }
-        });
+        render_webview_in_software(&window);
     }
+}
+
+/// The same for one window's webview (the character's too).
+pub fn render_webview_in_software(window: &tauri::WebviewWindow) {
+    #[cfg(target_os = "linux")]
+    let _ = window.with_webview(|webview| {
+        use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
+        if let Some(settings) = WebViewExt::settings(&webview.inner()) {
+            settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+        }
+    });
     #[cfg(not(target_os = "linux"))]
-    let _ = app;
+    let _ = window;
 }

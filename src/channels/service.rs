@@ -97,6 +97,8 @@ pub struct ChannelService {
     whatsapp: Mutex<Option<Arc<WhatsApp>>>,
     owner: AtomicBool,
     questions: Arc<PhoneQuestions>,
+    /// The channels announced as down and not yet back.
+    alerted: Mutex<Vec<Channel>>,
 }
 
 impl ChannelService {
@@ -115,6 +117,7 @@ impl ChannelService {
             whatsapp: Mutex::default(),
             owner: AtomicBool::new(false),
             questions: Arc::new(PhoneQuestions::new(with.lang)),
+            alerted: Mutex::default(),
         }
     }
 
@@ -329,6 +332,11 @@ impl ChannelService {
         Ok(code)
     }
 
+    /// The phone channels announced as down (W1) and not back yet.
+    pub fn down_now(&self) -> Vec<Channel> {
+        self.alerted.lock().expect("channels lock").clone()
+    }
+
     /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), CompanionError> {
         self.paired.remove(chat).map_err(CompanionError::InvalidInput)
@@ -337,7 +345,6 @@ impl ChannelService {
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is
     /// announced once (a desktop notification, the tray), and so is its return.
     pub async fn watch(&self, cancel: CancellationToken) {
-        let mut alerted: Vec<Channel> = Vec::new();
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(WATCH_EVERY) => {}
@@ -348,19 +355,19 @@ impl ChannelService {
             views.extend(self.whatsapp.lock().expect("channels lock").iter().map(|w| w.health.view()));
             for view in views {
                 let name = crate::words::channels::channel_name(view.channel);
-                let was_alerted = alerted.contains(&view.channel);
+                let was_alerted = self.alerted.lock().expect("channels lock").contains(&view.channel);
                 match alert(&view.link, now, was_alerted) {
                     Some(Alert::Down { since, reason }) => {
                         let hm = since.with_timezone(&self.with.clock.zone()).format("%H:%M").to_string();
                         let (title, body) = crate::words::channels::channel_down(name, &hm, &reason, self.with.lang);
                         tracing::warn!(channel = name, %reason, "a phone channel stays down");
                         self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title, body, down: true });
-                        alerted.push(view.channel);
+                        self.alerted.lock().expect("channels lock").push(view.channel);
                     }
                     Some(Alert::Back) => {
                         let body = crate::words::channels::channel_back(name, self.with.lang);
                         self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
-                        alerted.retain(|c| *c != view.channel);
+                        self.alerted.lock().expect("channels lock").retain(|c| *c != view.channel);
                     }
                     None => {}
                 }

@@ -7,6 +7,8 @@ use serde::Serialize;
 
 /// What summons Sidecar when nothing else is set.
 pub const DEFAULT_HOTKEY: &str = "Ctrl+Shift+Space";
+/// What shows or hides the character on the desktop when nothing else is set.
+pub const DEFAULT_CHARACTER_HOTKEY: &str = "Ctrl+Shift+Period";
 
 const MODIFIERS: [(&str, &[&str]); 4] = [
     ("Ctrl", &["ctrl", "control"]),
@@ -40,6 +42,9 @@ pub enum HotkeyError {
     /// Another program (or the desktop) already uses it.
     #[error("{hotkey} is already used by another program; choose another combination")]
     Taken { hotkey: String },
+    /// Sidecar's other shortcut is this one (the window's and the character's differ).
+    #[error("{hotkey} is already Sidecar's other shortcut; choose another combination")]
+    SameAsOther { hotkey: String },
 }
 
 impl Hotkey {
@@ -71,6 +76,10 @@ impl Hotkey {
 
     pub fn default_hotkey() -> Self {
         Self::parse(DEFAULT_HOTKEY).expect("the default shortcut parses")
+    }
+
+    pub fn default_character_hotkey() -> Self {
+        Self::parse(DEFAULT_CHARACTER_HOTKEY).expect("the default shortcut parses")
     }
 }
 
@@ -121,6 +130,7 @@ mod tests {
         assert_eq!(Hotkey::parse("Ctrl+Alt+KeyJ").unwrap().to_string(), "Ctrl+Alt+J", "a browser's key code");
         assert_eq!(Hotkey::parse("Super+Digit1").unwrap().to_string(), "Super+1");
         assert_eq!(Hotkey::default_hotkey().to_string(), DEFAULT_HOTKEY);
+        assert_eq!(Hotkey::default_character_hotkey().to_string(), DEFAULT_CHARACTER_HOTKEY);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The desktop app's preferences: theme, language and the global shortcut, kept in
-//! `[desktop]` of settings.toml. The shell applies them (registers the shortcut, sets
+//! The desktop app's preferences: theme, language, the global shortcut, and the character
+//! on the desktop with its own shortcut, kept in `[desktop]` of settings.toml. The shell applies them (registers the shortcut, sets
 //! the window's theme); the rules — what a valid shortcut is, which language a choice
 //! means — live here.
 
@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::settings::desktop::{DesktopSettings, LanguageChoice, Theme};
-pub use hotkey::{Hotkey, HotkeyError, DEFAULT_HOTKEY};
+pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 
 /// The preferences as Settings shows them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,6 +26,19 @@ pub struct PreferencesView {
     pub restart_for_language: bool,
     pub hotkey: String,
     pub default_hotkey: &'static str,
+    /// The character on the desktop is shown.
+    pub character: bool,
+    pub character_hotkey: String,
+    pub default_character_hotkey: &'static str,
+}
+
+/// Which of Sidecar's two global shortcuts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HotkeyRole {
+    /// Shows or hides the chat window.
+    Window,
+    /// Shows or hides the character on the desktop.
+    Character,
 }
 
 /// Reads and saves the preferences. One per process.
@@ -35,6 +48,8 @@ pub struct Preferences {
     /// The shortcut, read from `saved.hotkey` once (a bad one is reported once) and
     /// kept here from then on.
     hotkey: Mutex<Hotkey>,
+    /// The character's shortcut, read the same way.
+    character_hotkey: Mutex<Hotkey>,
     /// What the core speaks since it started.
     speaking: Lang,
 }
@@ -50,15 +65,13 @@ pub fn language_of(choice: LanguageChoice) -> Lang {
 
 impl Preferences {
     pub fn new(saved: DesktopSettings, config_path: Option<PathBuf>, speaking: Lang) -> Self {
-        let hotkey = match saved.hotkey.as_deref().map(Hotkey::parse) {
-            Some(Ok(hotkey)) => hotkey,
-            Some(Err(error)) => {
-                tracing::warn!(%error, "desktop.hotkey in settings.toml is not usable; the default is registered");
-                Hotkey::default_hotkey()
-            }
-            None => Hotkey::default_hotkey(),
-        };
-        Self { config_path, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), speaking }
+        let hotkey = saved_hotkey(saved.hotkey.as_deref(), "desktop.hotkey", Hotkey::default_hotkey);
+        let mut character_hotkey = saved_hotkey(saved.character_hotkey.as_deref(), "desktop.character_hotkey", Hotkey::default_character_hotkey);
+        if character_hotkey == hotkey {
+            tracing::warn!(%hotkey, "desktop.character_hotkey is the window's shortcut; the character gets another default");
+            character_hotkey = if hotkey == Hotkey::default_character_hotkey() { Hotkey::default_hotkey() } else { Hotkey::default_character_hotkey() };
+        }
+        Self { config_path, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
     }
 
     pub fn view(&self) -> PreferencesView {
@@ -71,7 +84,47 @@ impl Preferences {
             restart_for_language: chosen_lang != self.speaking,
             hotkey: self.hotkey().to_string(),
             default_hotkey: DEFAULT_HOTKEY,
+            character: saved.character,
+            character_hotkey: self.character_hotkey().to_string(),
+            default_character_hotkey: DEFAULT_CHARACTER_HOTKEY,
         }
+    }
+
+    /// The character's shortcut to register.
+    pub fn character_hotkey(&self) -> Hotkey {
+        self.character_hotkey.lock().expect("preferences lock").clone()
+    }
+
+    /// Whether the character on the desktop is shown.
+    pub fn character(&self) -> bool {
+        self.saved.lock().expect("preferences lock").character
+    }
+
+    pub fn set_character(&self, shown: bool) -> Result<PreferencesView, CompanionError> {
+        self.save_value("character", toml_edit::value(shown))?;
+        self.saved.lock().expect("preferences lock").character = shown;
+        Ok(self.view())
+    }
+
+    /// Reads a shortcut the user typed for one role; the window's and the character's
+    /// must differ, or one press would do two things.
+    pub fn read_hotkey(&self, text: &str, role: HotkeyRole) -> Result<Hotkey, HotkeyError> {
+        let hotkey = Hotkey::parse(text)?;
+        let other = match role {
+            HotkeyRole::Window => self.character_hotkey(),
+            HotkeyRole::Character => self.hotkey(),
+        };
+        if hotkey == other {
+            return Err(HotkeyError::SameAsOther { hotkey: hotkey.to_string() });
+        }
+        Ok(hotkey)
+    }
+
+    /// Keeps the character's shortcut the shell has registered.
+    pub fn save_character_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, CompanionError> {
+        self.save("character_hotkey", &hotkey.to_string())?;
+        *self.character_hotkey.lock().expect("preferences lock") = hotkey.clone();
+        Ok(self.view())
     }
 
     /// The shortcut to register: the one set, or the default when none is (or the one
@@ -106,9 +159,26 @@ impl Preferences {
     }
 
     fn save(&self, key: &str, setting: &str) -> Result<(), CompanionError> {
+        self.save_value(key, toml_edit::value(setting))
+    }
+
+    fn save_value(&self, key: &str, setting: toml_edit::Item) -> Result<(), CompanionError> {
         match &self.config_path {
             Some(path) => crate::settings_file::save_desktop(path, key, setting).map_err(CompanionError::from),
             None => Ok(()),
         }
+    }
+}
+
+/// A shortcut from settings.toml, or the default when none is set or it cannot be read
+/// (the start says so in the log).
+fn saved_hotkey(text: Option<&str>, key: &str, default: fn() -> Hotkey) -> Hotkey {
+    match text.map(Hotkey::parse) {
+        Some(Ok(hotkey)) => hotkey,
+        Some(Err(error)) => {
+            tracing::warn!(%error, key, "a shortcut in settings.toml is not usable; the default is registered");
+            default()
+        }
+        None => default(),
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! - `config`: what the user chose (level, quiet hours, sinks) and the fixed limits;
 //! - `state`: what the loop remembers between ticks, persisted;
+//! - `quiet`: whether Sidecar is quiet now, and until when;
 //! - `rules`: the checks before and after the model is asked (P1–P16), pure;
 //! - `decision`: the compact context, the prompt and the answer's parsing;
 //! - `router`: where proactive messages go (sources, sinks, the routing policy);
@@ -15,6 +16,7 @@
 pub mod config;
 pub mod decision;
 pub mod greeting;
+pub mod quiet;
 pub mod router;
 pub mod rules;
 pub mod service;

@@ -41,13 +41,16 @@ pub struct ProactiveService {
     tick_cancel: StdMutex<Option<CancellationToken>>,
     /// Notified when the settings change, so the loop re-reads them.
     changed: tokio::sync::Notify,
+    /// Where "quiet now" is told when it changes.
+    events: crate::events::EventBus,
     clock: Clock,
     lang: Lang,
 }
 
 impl ProactiveService {
-    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, clock: Clock, lang: Lang) -> Self {
-        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), clock, lang }
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, events: crate::events::EventBus, clock: Clock, lang: Lang) -> Self {
+        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), events, clock, lang }
     }
 
     pub fn router(&self) -> &MessageRouter {
@@ -63,7 +66,21 @@ impl ProactiveService {
         config.validate().map_err(CompanionError::InvalidInput)?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
+        self.tell_quiet().await?;
         Ok(config)
+    }
+
+    /// Whether Sidecar is quiet at the desk (the window, the character) now, and when
+    /// that changes by itself.
+    pub async fn quiet_now(&self) -> Result<super::quiet::QuietNow, CompanionError> {
+        let (now, config, state) = self.now_config_state().await?;
+        Ok(super::quiet::quiet_now(&state, &config.quiet_hours, now, self.clock.zone(), Channel::Desktop))
+    }
+
+    async fn tell_quiet(&self) -> Result<(), CompanionError> {
+        let quiet = self.quiet_now().await?;
+        self.events.publish(crate::events::CoreEvent::QuietChanged { quiet });
+        Ok(())
     }
 
     /// Now, and the config and state as they stand now (counters rolled to this hour),
@@ -140,6 +157,7 @@ impl ProactiveService {
                 }
             })
             .await?;
+        self.tell_quiet().await?;
         Ok(state)
     }
 
@@ -152,6 +170,7 @@ impl ProactiveService {
     /// `/proactive reset`: counters, cooldown, breaker and quiet cleared.
     pub async fn reset(&self) -> Result<(), CompanionError> {
         self.store.proactive().update_proactive_state(ProactiveState::reset).await?;
+        self.tell_quiet().await?;
         Ok(())
     }
 

@@ -70,13 +70,18 @@ impl Sink for ChatSink {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
             self.events.publish(match message.reminder_id {
-                Some(reminder_id) if reminder => {
-                    CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late }
-                }
+                Some(reminder_id) if reminder => CoreEvent::ReminderDelivered {
+                    conversation_id,
+                    message_id,
+                    reminder_id,
+                    late: message.late,
+                    first_line: crate::events::first_line(&message.chat),
+                },
                 _ => CoreEvent::SpontaneousMessage {
                     conversation_id,
                     message_id,
                     message_type: message.message_type.clone().unwrap_or_default(),
+                    first_line: crate::events::first_line(&message.chat),
                 },
             });
             Ok(Some(message_id))

@@ -69,7 +69,7 @@ impl Deliver for RoutedReminders {
             };
             match self.router.keep(&note).await {
                 Ok((conversation_id, message_id)) => {
-                    self.events.publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late: true })
+                    self.events.publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late: true, first_line: crate::events::first_line(&note.chat) })
                 }
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }

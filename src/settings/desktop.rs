@@ -1,5 +1,5 @@
-//! `[desktop]`: how the desktop app looks and is reached — theme, language, and the
-//! global shortcut that summons it.
+//! `[desktop]`: how the desktop app looks and is reached — theme, language, the global
+//! shortcut that summons it, and the character on the desktop with its own shortcut.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -55,4 +55,8 @@ pub struct DesktopSettings {
     pub language: LanguageChoice,
     /// The global shortcut that shows or hides the window ("Ctrl+Shift+Space" unless set).
     pub hotkey: Option<String>,
+    /// Sidecar as a small character on the desktop; off until the user turns it on.
+    pub character: bool,
+    /// The shortcut that shows or hides the character ("Ctrl+Shift+Period" unless set).
+    pub character_hotkey: Option<String>,
 }

@@ -12,6 +12,7 @@ macro_rules! columns_sql {
 }
 
 mod channels;
+mod character;
 pub mod archives;
 pub mod chat_list;
 pub mod connections;
@@ -148,6 +149,10 @@ impl Store {
 
     pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
         channels::ChannelMarks { store: self }
+    }
+
+    pub fn character_places(&self) -> character::CharacterPlaces<'_> {
+        character::CharacterPlaces { store: self }
     }
 
     pub fn chat_list(&self) -> chat_list::ChatList<'_> {

@@ -68,6 +68,19 @@ export function App() {
     };
   }, []);
 
+  // The character's menu opens Settings on its own section.
+  const [settingsOpened, setSettingsOpened] = useState(0);
+  useEffect(() => {
+    const off = api.onOpenSettings((section) => {
+      sessionStorage.setItem("sidecar.settings.section", section);
+      setView("settings");
+      setSettingsOpened((n) => n + 1);
+    });
+    return () => {
+      off.then((f) => f());
+    };
+  }, []);
+
   // A clicked notification opens the chat on its message, marked for a few seconds.
   const [highlight, setHighlight] = useState<number | null>(null);
   useEffect(() => {
@@ -276,7 +289,7 @@ export function App() {
       {!welcome && view === "settings" && (
         <main>
           <Suspense fallback={<Loading />}>
-            <SettingsView />
+            <SettingsView key={settingsOpened} />
           </Suspense>
         </main>
       )}

@@ -3,6 +3,7 @@ import { api, type PreferencesView, type Theme } from "./api";
 import { App } from "./App";
 import { AppearanceContext, applyTheme, rememberedTheme } from "./appearance";
 import { I18nContext, pickLang, strings, type Lang } from "./i18n";
+import { tellPreferencesChanged } from "./character/preferencesEvent";
 
 /** The app in the user's language and theme, as the core keeps them; Settings changes both at once. */
 export function Root() {
@@ -13,6 +14,14 @@ export function Root() {
     setLang(pickLang(view.chosen_lang));
     setTheme(view.theme);
   }, []);
+  // Settings changed them: the character on the desktop follows.
+  const applied = useCallback(
+    (view: PreferencesView) => {
+      apply(view);
+      tellPreferencesChanged(view);
+    },
+    [apply],
+  );
   useEffect(() => {
     api
       .preferences()
@@ -24,7 +33,7 @@ export function Root() {
   }, [lang]);
   useLayoutEffect(() => applyTheme(theme), [theme]);
   return (
-    <AppearanceContext.Provider value={apply}>
+    <AppearanceContext.Provider value={applied}>
       <I18nContext.Provider value={strings[lang]}>
         <App />
       </I18nContext.Provider>

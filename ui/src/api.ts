@@ -146,11 +146,13 @@ export type CoreEvent =
   | { type: "plan_updated"; conversation_id: number; items: PlanItem[] }
   | ({ type: "context_usage"; conversation_id: number } & ContextMeter)
   | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
-  | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean }
+  | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean; first_line: string }
   | { type: "reminders_changed" }
   | { type: "channels_changed" }
   | { type: "channel_alert"; channel: Channel; title: string; body: string; down: boolean }
-  | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string }
+  | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string; first_line: string }
+  | { type: "quiet_changed"; quiet: QuietNow }
+  | { type: "user_typing" }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
   | { type: "memory_indexing"; embedded: number; total: number }
   | { type: "calendar_import"; saved: number; total: number; done: boolean }
@@ -842,10 +844,42 @@ export interface PreferencesView {
   restart_for_language: boolean;
   hotkey: string;
   default_hotkey: string;
+  /** The character on the desktop is shown. */
+  character: boolean;
+  character_hotkey: string;
+  default_character_hotkey: string;
 }
 
 /** Why a shortcut was refused. */
-export type HotkeyRefusal = { kind: "taken"; hotkey: string } | { kind: "no_modifier" } | { kind: "unknown"; text: string } | CommandError;
+export type HotkeyRefusal =
+  | { kind: "taken"; hotkey: string }
+  | { kind: "same_as_other"; hotkey: string }
+  | { kind: "no_modifier" }
+  | { kind: "unknown"; text: string }
+  | CommandError;
+
+/** Whether Sidecar is quiet everywhere now, and when that changes by itself. */
+export interface QuietNow {
+  quiet: boolean;
+  reason: "asked" | "quiet_hours" | null;
+  changes_at: string | null;
+}
+
+/** What the character's page needs when it opens. */
+export interface CharacterStart {
+  /** false: no compositor, so the character sits on a small card. */
+  window: { transparent: boolean; rest: [number, number] };
+  quiet: QuietNow;
+  down: Channel[];
+  asking: boolean;
+}
+
+/** The character's window grown for a bubble or its menu: where the character stays in it. */
+export interface Grown {
+  window: { x: number; y: number };
+  right: boolean;
+  bottom: boolean;
+}
 
 export type SearchBackend = "duckduckgo" | "searxng" | "brave";
 /** Which service web search asks. */
@@ -864,6 +898,7 @@ export interface SearchResult {
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
+export const OPEN_SETTINGS = "sidecar://open-settings";
 
 export function toCommandError(error: unknown): CommandError {
   if (error && typeof error === "object" && "message" in error) {
@@ -891,6 +926,21 @@ export const api = {
   setTheme: (theme: Theme) => invoke<PreferencesView>("set_theme", { theme }),
   setLanguage: (language: LanguageChoice) => invoke<PreferencesView>("set_language", { language }),
   setHotkey: (hotkey: string) => invoke<PreferencesView>("set_hotkey", { hotkey }),
+  setCharacter: (on: boolean) => invoke<PreferencesView>("set_character", { on }),
+  setCharacterHotkey: (hotkey: string) => invoke<PreferencesView>("set_character_hotkey", { hotkey }),
+  characterStart: () => invoke<CharacterStart>("character_start"),
+  /** Whether the character is see-through; null until it was first shown. */
+  characterTransparent: () => invoke<boolean | null>("character_transparent"),
+  characterFit: (width: number, height: number) => invoke<Grown>("character_fit", { width, height }),
+  characterDrag: (dx: number, dy: number) => invoke<void>("character_drag", { dx, dy }),
+  characterDrop: (dx: number, dy: number) => invoke<{ x: number; y: number }>("character_drop", { dx, dy }),
+  characterOpen: (messageId: number | null) => invoke<void>("character_open", { messageId }),
+  characterSettings: () => invoke<void>("character_settings"),
+  quietForAnHour: () => invoke<QuietNow>("quiet_for_an_hour"),
+  quietNow: () => invoke<QuietNow>("quiet_now"),
+  /** The user is typing in the chat (the character listens). */
+  userTyping: () => invoke<void>("user_typing"),
+  onOpenSettings: (handler: (section: string) => void): Promise<UnlistenFn> => listen<string>(OPEN_SETTINGS, (e) => handler(e.payload)),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
   webSearchSetup: () => invoke<SearchView>("web_search_setup"),
   saveWebSearch: (input: { backend: SearchBackend; url: string | null; api_key: string | null }) => invoke<SearchView>("save_web_search", { input }),

@@ -197,7 +197,7 @@ describe("reminders in the chat", () => {
     renderApp();
     await waitFor(() => expect(core.invoked("load_history")).toHaveLength(1));
     core.history = [{ id: 9, conversation_id: 1, role: "assistant", content: "Reminder: stretch", status: "complete", finish_reason: null, created_at: "", meta: { command: true } }];
-    await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false });
+    await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false, first_line: "⏰" });
     expect(await screen.findByText("Reminder: stretch")).toBeInTheDocument();
   });
 
@@ -211,7 +211,7 @@ describe("reminders in the chat", () => {
       { id: 1, conversation_id: 1, role: "user", content: "tell me a long story", status: "complete", finish_reason: null, created_at: "", meta: null },
       { id: 2, conversation_id: 1, role: "assistant", content: "Reminder: take the pizza out", status: "complete", finish_reason: null, created_at: "", meta: { proactive: "reminder" } },
     ];
-    await act(() => core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 2, reminder_id: 1, late: false }));
+    await act(() => core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 2, reminder_id: 1, late: false, first_line: "⏰" }));
     await waitFor(() => expect(screen.getByText("Reminder: take the pizza out")).toBeInTheDocument());
     const texts = screen.getAllByTestId(/^(message-(user|assistant)|streaming-message)$/).map((m) => m.textContent ?? "");
     const reminder = texts.findIndex((t) => t.includes("take the pizza out"));

@@ -6,6 +6,7 @@ import { chatsEn, chatsEs } from "./strings/chats";
 import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
 import { preferencesEn, preferencesEs } from "./strings/preferences";
+import { characterEn, characterEs } from "./strings/character";
 import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 import { toolsEn, toolsEs } from "./strings/tools";
@@ -313,7 +314,7 @@ export const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -618,7 +619,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useState, type KeyboardEvent } from "react";
+import { forwardRef, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { api, toCommandError, type Attachment, type CommandHelp } from "../api";
 import { useStrings } from "../i18n";
 import { AttachmentChip } from "./AttachmentChip";
@@ -21,12 +21,24 @@ function matching(text: string, table: CommandHelp[]): CommandHelp[] {
  * Typing "/" opens the palette of commands (the core's table): arrows move, Enter or
  * Tab picks, Escape closes.
  */
+/** How often typing is told to the core (the character listens for a few seconds). */
+const TYPING_EVERY_MS = 1500;
+
 export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer(
   { busy, onSend, onStop },
   ref,
 ) {
   const t = useStrings();
   const [text, setText] = useState("");
+  // The character on the desktop listens while the user types: said at most every
+  // TYPING_EVERY_MS.
+  const typingSaid = useRef(0);
+  const sayTyping = () => {
+    const now = Date.now();
+    if (now - typingSaid.current < TYPING_EVERY_MS) return;
+    typingSaid.current = now;
+    api.userTyping().catch(() => undefined);
+  };
   const [table, setTable] = useState<CommandHelp[]>([]);
   const [chosen, setChosen] = useState(0);
   const [dismissed, setDismissed] = useState(false);
@@ -177,6 +189,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           setText(e.target.value);
           setChosen(0);
           setDismissed(false);
+          sayTyping();
         }}
         onKeyDown={onKeyDown}
         autoFocus

@@ -1,35 +1,19 @@
-import { useEffect, useState, type KeyboardEvent } from "react";
-import { api, toCommandError, type HotkeyRefusal, type LanguageChoice, type PreferencesView, type Theme } from "../api";
+import { useEffect, useState } from "react";
+import { api, toCommandError, type LanguageChoice, type PreferencesView, type Theme } from "../api";
 import { useApplyPreferences } from "../appearance";
-import { useStrings, type Strings } from "../i18n";
+import { useStrings } from "../i18n";
+import { CharacterSetting } from "./CharacterSetting";
+import { HotkeyField } from "./HotkeyField";
 
 const THEMES: Theme[] = ["system", "light", "dark"];
-const MODIFIER_CODES = /^(Control|Shift|Alt|Meta|OS)(Left|Right)?$/;
 
-/** What a refused shortcut means, in the user's words. */
-function refusalText(t: Strings, refusal: HotkeyRefusal): string {
-  if ("kind" in refusal) {
-    if (refusal.kind === "taken") return t.hotkeyTaken(refusal.hotkey);
-    if (refusal.kind === "no_modifier") return t.hotkeyNoModifier;
-    return t.hotkeyUnknown;
-  }
-  return refusal.message;
-}
-
-/** The combination pressed, as the core reads it ("Ctrl+Shift+KeyK"); null while only modifiers are down. */
-function pressed(e: KeyboardEvent): string | null {
-  if (MODIFIER_CODES.test(e.code)) return null;
-  const mods = [e.ctrlKey && "Ctrl", e.altKey && "Alt", e.shiftKey && "Shift", e.metaKey && "Super"].filter(Boolean);
-  return [...mods, e.code].join("+");
-}
-
-/** Settings → Appearance and desktop: theme, language, the global shortcut, launch at login. */
+/** Settings → Appearance and desktop: theme, language, the global shortcut, launch at
+ * login, and the character on the desktop. */
 export function DesktopSettings() {
   const t = useStrings();
   const applyPreferences = useApplyPreferences();
   const [view, setView] = useState<PreferencesView | null>(null);
-  const [recording, setRecording] = useState(false);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const [atLogin, setAtLogin] = useState<boolean | null>(null);
 
   useEffect(() => {
@@ -41,28 +25,7 @@ export function DesktopSettings() {
     setView(next);
     applyPreferences(next);
   };
-  const fail = (e: unknown) => setNote({ ok: false, text: toCommandError(e).message });
-
-  const saveHotkey = (hotkey: string) => {
-    setRecording(false);
-    api
-      .setHotkey(hotkey)
-      .then((next) => {
-        saved(next);
-        setNote({ ok: true, text: t.hotkeySaved(next.hotkey) });
-      })
-      .catch((refusal: HotkeyRefusal) => setNote({ ok: false, text: refusalText(t, refusal) }));
-  };
-
-  const record = (e: KeyboardEvent) => {
-    e.preventDefault();
-    if (e.code === "Escape" && !e.ctrlKey && !e.altKey && !e.shiftKey && !e.metaKey) {
-      setRecording(false);
-      return;
-    }
-    const combination = pressed(e);
-    if (combination) saveHotkey(combination);
-  };
+  const fail = (e: unknown) => setNote(toCommandError(e).message);
 
   if (!view) return null;
   return (
@@ -103,27 +66,18 @@ export function DesktopSettings() {
           {t.languageRestart(view.chosen_lang)}
         </p>
       )}
-      <div className="setting-row">
-        <span>{t.hotkeyLabel}</span>
-        {recording ? (
-          <input className="hotkey-recorder" data-testid="hotkey-recorder" autoFocus readOnly value={t.hotkeyRecording} onKeyDown={record} onBlur={() => setRecording(false)} />
-        ) : (
-          <span className="hotkey-current">
-            <kbd data-testid="hotkey">{view.hotkey}</kbd>
-            <button type="button" className="ghost small" data-testid="hotkey-change" onClick={() => (setNote(null), setRecording(true))}>
-              {t.hotkeyChange}
-            </button>
-            {view.hotkey !== view.default_hotkey && (
-              <button type="button" className="link" onClick={() => saveHotkey(view.default_hotkey)}>
-                {t.hotkeyReset(view.default_hotkey)}
-              </button>
-            )}
-          </span>
-        )}
-      </div>
+      <HotkeyField
+        label={t.hotkeyLabel}
+        current={view.hotkey}
+        fallback={view.default_hotkey}
+        save={api.setHotkey}
+        savedText={(next) => t.hotkeySaved(next.hotkey)}
+        onSaved={saved}
+        testid="hotkey"
+      />
       {note && (
-        <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="hotkey-note">
-          {note.text}
+        <p className="bad small" role="alert">
+          {note}
         </p>
       )}
       {atLogin !== null && (
@@ -136,12 +90,13 @@ export function DesktopSettings() {
               api
                 .setLaunchAtLogin(e.target.checked)
                 .then(setAtLogin)
-                .catch((why) => setNote({ ok: false, text: t.launchAtLoginFailed(String(why)) }))
+                .catch((why) => setNote(t.launchAtLoginFailed(String(why))))
             }
           />
           <span>{t.launchAtLogin}</span>
         </label>
       )}
+      <CharacterSetting view={view} onSaved={saved} />
     </section>
   );
 }

@@ -154,6 +154,33 @@ function Download({ onChosen, onMore, setError }: { onChosen: () => void; onMore
   );
 }
 
+/** The welcome offers the character on the desktop, once; Settings keeps the switch. */
+function WelcomeCharacter() {
+  const t = useStrings();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="welcome-card" data-testid="welcome-character">
+      <h3>{t.welcomeCharacterTitle}</h3>
+      <p className="muted small">{t.welcomeCharacterLead}</p>
+      <label className="setting-row checkbox">
+        <input
+          type="checkbox"
+          data-testid="welcome-character-shown"
+          checked={shown}
+          onChange={(e) => {
+            const on = e.target.checked;
+            api
+              .setCharacter(on)
+              .then((view) => setShown(view.character))
+              .catch(() => setShown(!on));
+          }}
+        />
+        <span>{t.characterSetting}</span>
+      </label>
+    </div>
+  );
+}
+
 export function Welcome({ onDone, onMoreModels }: { onDone: () => void; onMoreModels: () => void }) {
   const t = useStrings();
   const [error, setError] = useState<string | null>(null);
@@ -189,6 +216,7 @@ export function Welcome({ onDone, onMoreModels }: { onDone: () => void; onMoreMo
           setError={setError}
         />
       </div>
+      <WelcomeCharacter />
       <button className="ghost" onClick={finish} data-testid="welcome-keep-demo">
         {t.welcomeKeepDemo}
       </button>

@@ -61,7 +61,7 @@ export class FakeCore {
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   welcome = false;
-  preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space" };
+  preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space", character: false, character_hotkey: "Ctrl+Shift+Period", default_character_hotkey: "Ctrl+Shift+Period" };
   atLogin = false;
   search: SearchView = { backend: "duckduckgo", url: null, has_key: false };
   meaning: MeaningView = {

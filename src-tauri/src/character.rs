@@ -1,0 +1,233 @@
+//! The character on the desktop: a small frameless window, transparent where the desktop
+//! composites, that shows Sidecar's state. Its page (`character.html`) renders the core's
+//! events; this module makes the window, puts it where the core says, grows it for a
+//! speech bubble or its menu, and follows the user's drags.
+
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use sidecar::character::place::{self, Grown, Screen, Size, Spot};
+use sidecar::Companion;
+use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+
+pub const CHARACTER: &str = "character";
+/// The window's title: never shown (no decorations, no taskbar), but window lists and
+/// tests tell it from the chat window by it.
+const TITLE: &str = "Sidecar character";
+/// The window with the character alone, logical pixels.
+pub const REST: (f64, f64) = (112.0, 112.0);
+
+/// What the shell knows of the character's window.
+#[derive(Default)]
+pub struct CharacterWindow {
+    /// Where the character stands (the window's corner when it is not grown).
+    rest: Mutex<Option<Spot>>,
+    /// The window was made transparent (the desktop composites).
+    transparent: Mutex<Option<bool>>,
+}
+
+/// What the character's page needs to know about its window.
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowFacts {
+    /// `false`: no compositor, so the character sits on a small card.
+    pub transparent: bool,
+    /// The window with the character alone, logical pixels.
+    pub rest: (f64, f64),
+}
+
+impl CharacterWindow {
+    /// Whether the character's window is see-through; `None` until it was first made.
+    pub fn transparent(&self) -> Option<bool> {
+        *self.transparent.lock().expect("character lock")
+    }
+
+    pub fn facts(&self) -> WindowFacts {
+        WindowFacts { transparent: self.transparent.lock().expect("character lock").unwrap_or(false), rest: REST }
+    }
+}
+
+fn companion(app: &AppHandle) -> Arc<Companion> {
+    app.state::<Arc<Companion>>().inner().clone()
+}
+
+/// Shows the character where the core says (creating its window), or hides it (closing
+/// the window, so a hidden character costs nothing).
+pub async fn apply(app: &AppHandle, shown: bool) -> Result<(), String> {
+    let existing = app.get_webview_window(CHARACTER);
+    match (shown, existing) {
+        (true, Some(window)) => window.show().map_err(|e| e.to_string()),
+        (true, None) => create(app).await,
+        (false, Some(window)) => window.destroy().map_err(|e| e.to_string()),
+        (false, None) => Ok(()),
+    }
+}
+
+/// The character's shortcut: shows a hidden character, hides a shown one, and keeps
+/// that as the preference (Settings shows the same switch).
+pub fn toggle(app: &AppHandle) {
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let core = companion(&app);
+        let shown = !core.preferences().character();
+        if let Err(error) = core.preferences().set_character(shown) {
+            tracing::warn!(%error, "could not keep the character's switch");
+        }
+        if let Err(error) = apply(&app, shown).await {
+            tracing::warn!(%error, "could not show or hide the character");
+        }
+    });
+}
+
+async fn create(app: &AppHandle) -> Result<(), String> {
+    let screens = screens(app);
+    let scale = app.primary_monitor().ok().flatten().map(|m| m.scale_factor()).unwrap_or(1.0);
+    let size = rest_size(scale);
+    let spot = companion(app).character_places().spot(&screens, size).await.map_err(|e| e.to_string())?.unwrap_or(Spot { x: 0, y: 0 });
+    *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(spot);
+    let main = app.get_webview_window(crate::window::MAIN).ok_or("the main window is gone")?;
+    let handle = app.clone();
+    // Built on the main thread beside the chat's webview, sharing its web process: a
+    // second process would cost about 60 MB for 112 pixels.
+    main.with_webview(move |platform| {
+        if let Err(error) = build(&handle, platform, spot) {
+            tracing::warn!(%error, "could not open the character's window");
+        }
+    })
+    .map_err(|e| e.to_string())
+}
+
+fn build(app: &AppHandle, platform: tauri::webview::PlatformWebview, spot: Spot) -> tauri::Result<()> {
+    let transparent = composited();
+    *app.state::<CharacterWindow>().transparent.lock().expect("character lock") = Some(transparent);
+    let builder = WebviewWindowBuilder::new(app, CHARACTER, WebviewUrl::App("character.html".into()))
+        .title(TITLE)
+        .decorations(false)
+        .transparent(transparent)
+        .always_on_top(true)
+        .skip_taskbar(true)
+        .shadow(false)
+        .focused(false)
+        .visible_on_all_workspaces(true)
+        .inner_size(REST.0, REST.1)
+        .visible(false);
+    #[cfg(target_os = "linux")]
+    let builder = builder.with_related_view(platform.inner());
+    #[cfg(not(target_os = "linux"))]
+    let _ = platform;
+    let window = builder.build()?;
+    window.set_position(PhysicalPosition::new(spot.x, spot.y))?;
+    crate::window::render_webview_in_software(&window);
+    if transparent {
+        clear_before_drawing(&window);
+    }
+    window.show()?;
+    Ok(())
+}
+
+/// A see-through webview drawn without GPU compositing paints only what changed, over
+/// what was there: a moving edge would leave a trail on the desktop. Clearing the area
+/// to transparent before each paint leaves only the new frame.
+fn clear_before_drawing(window: &WebviewWindow) {
+    #[cfg(target_os = "linux")]
+    let _ = window.with_webview(|webview| {
+        use gtk::prelude::WidgetExt;
+        webview.inner().connect_draw(|_, cr| {
+            cr.save().ok();
+            cr.set_source_rgba(0.0, 0.0, 0.0, 0.0);
+            cr.set_operator(gtk::cairo::Operator::Source);
+            let _ = cr.paint();
+            cr.restore().ok();
+            gtk::glib::Propagation::Proceed
+        });
+    });
+    #[cfg(not(target_os = "linux"))]
+    let _ = window;
+}
+
+/// Whether the desktop composites windows (transparency works).
+fn composited() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        gtk::gdk::Screen::default().is_some_and(|screen| screen.is_composited())
+    }
+    #[cfg(not(target_os = "linux"))]
+    true
+}
+
+fn rest_size(scale: f64) -> Size {
+    Size { width: (REST.0 * scale).round() as u32, height: (REST.1 * scale).round() as u32 }
+}
+
+fn screen_of(monitor: &tauri::Monitor, index: usize) -> Screen {
+    let area = monitor.work_area();
+    Screen {
+        name: monitor.name().cloned().unwrap_or_else(|| format!("screen-{index}")),
+        x: area.position.x,
+        y: area.position.y,
+        width: area.size.width,
+        height: area.size.height,
+    }
+}
+
+/// The connected screens, the primary first.
+fn screens(app: &AppHandle) -> Vec<Screen> {
+    let primary = app.primary_monitor().ok().flatten();
+    let mut monitors = app.available_monitors().unwrap_or_default();
+    if let Some(primary) = &primary {
+        monitors.sort_by_key(|m| m.name() != primary.name());
+    }
+    monitors.iter().enumerate().map(|(i, m)| screen_of(m, i)).collect()
+}
+
+/// The screen under a point, with its scale.
+fn screen_at(window: &WebviewWindow, point: Spot) -> Option<(Screen, f64)> {
+    let monitor = window.monitor_from_point(point.x as f64, point.y as f64).ok().flatten().or_else(|| window.primary_monitor().ok().flatten())?;
+    let index = window.available_monitors().unwrap_or_default().iter().position(|m| m.name() == monitor.name()).unwrap_or(0);
+    Some((screen_of(&monitor, index), monitor.scale_factor()))
+}
+
+fn window(app: &AppHandle) -> Result<WebviewWindow, String> {
+    app.get_webview_window(CHARACTER).ok_or_else(|| "the character is not shown".to_string())
+}
+
+fn rest(app: &AppHandle) -> Result<Spot, String> {
+    app.state::<CharacterWindow>().rest.lock().expect("character lock").ok_or_else(|| "the character is not placed".to_string())
+}
+
+/// Grows the window to `width`×`height` (logical) for a bubble or the menu, or back to
+/// the character alone; the character itself does not move.
+pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
+    let window = window(app)?;
+    let rest = rest(app)?;
+    let (screen, scale) = screen_at(&window, rest).ok_or("no screen")?;
+    let rest_size = rest_size(scale);
+    let wanted = Size { width: (width.max(REST.0) * scale).round() as u32, height: (height.max(REST.1) * scale).round() as u32 };
+    let grown = if wanted == rest_size { Grown { window: rest, right: true, bottom: true } } else { place::grow(&screen, rest, rest_size, wanted) };
+    window.set_size(PhysicalSize::new(wanted.width, wanted.height)).map_err(|e| e.to_string())?;
+    window.set_position(PhysicalPosition::new(grown.window.x, grown.window.y)).map_err(|e| e.to_string())?;
+    Ok(grown)
+}
+
+/// The character follows a drag: `dx`, `dy` logical pixels from where it stood.
+pub fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
+    let window = window(app)?;
+    let spot = moved(&window, rest(app)?, dx, dy);
+    window.set_position(PhysicalPosition::new(spot.x, spot.y)).map_err(|e| e.to_string())
+}
+
+/// The drag ended: the core keeps the place (whole on the screen under it) for that
+/// screen.
+pub async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
+    let window = window(app)?;
+    let spot = moved(&window, rest(app)?, dx, dy);
+    let (screen, scale) = screen_at(&window, spot).ok_or("no screen")?;
+    let kept = companion(app).character_places().dropped(&screen, rest_size(scale), spot).await.map_err(|e| e.to_string())?;
+    *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(kept);
+    window.set_position(PhysicalPosition::new(kept.x, kept.y)).map_err(|e| e.to_string())?;
+    Ok(kept)
+}
+
+fn moved(window: &WebviewWindow, from: Spot, dx: f64, dy: f64) -> Spot {
+    let scale = window.scale_factor().unwrap_or(1.0);
+    Spot { x: from.x + (dx * scale).round() as i32, y: from.y + (dy * scale).round() as i32 }
+}

@@ -1,0 +1,98 @@
+//! IPC commands of the character on the desktop and of its switch in Settings; each a
+//! few lines calling the core or the character's window.
+
+use serde::Serialize;
+use sidecar::character::place::{Grown, Spot};
+use sidecar::channels::channel::Channel;
+use sidecar::preferences::{HotkeyRole, PreferencesView};
+use sidecar::proactive::quiet::QuietNow;
+use tauri::{AppHandle, Emitter, State};
+
+use crate::character::{CharacterWindow, WindowFacts};
+use crate::commands::{blocking, CommandError, Core};
+use crate::preference_commands::HotkeyRefusal;
+use crate::tool_commands::Questions;
+
+/// Everything the character's page shows when it opens; events keep it current.
+#[derive(Serialize)]
+pub struct CharacterStart {
+    pub window: WindowFacts,
+    pub quiet: QuietNow,
+    /// Phone channels down long enough to have been announced.
+    pub down: Vec<Channel>,
+    /// A tool waits for the user's Allow.
+    pub asking: bool,
+}
+
+/// Tells the main window to open Settings on a section.
+pub const OPEN_SETTINGS: &str = "sidecar://open-settings";
+
+#[tauri::command]
+pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>, questions: Questions<'_>) -> Result<CharacterStart, CommandError> {
+    Ok(CharacterStart { window: window.facts(), quiet: core.proactive().quiet_now().await?, down: core.channels().down_now(), asking: !questions.waiting().is_empty() })
+}
+
+/// Whether the character is see-through (Settings says when it cannot be); `None`
+/// until it was first shown.
+#[tauri::command]
+pub fn character_transparent(window: State<'_, CharacterWindow>) -> Option<bool> {
+    window.transparent()
+}
+
+#[tauri::command]
+pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
+    let view = blocking(&core, move |c| c.preferences().set_character(on)).await?;
+    crate::character::apply(&app, on).await.map_err(|message| CommandError { message, retryable: false, cancelled: false })?;
+    Ok(view)
+}
+
+#[tauri::command]
+pub async fn set_character_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
+    let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
+    crate::hotkey::switch(&app, &hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
+    blocking(&core, move |c| c.preferences().save_character_hotkey(&hotkey)).await.map_err(|e| HotkeyRefusal::Other(e.into()))
+}
+
+#[tauri::command]
+pub fn character_fit(app: AppHandle, width: f64, height: f64) -> Result<Grown, String> {
+    crate::character::fit(&app, width, height)
+}
+
+#[tauri::command]
+pub fn character_drag(app: AppHandle, dx: f64, dy: f64) -> Result<(), String> {
+    crate::character::drag(&app, dx, dy)
+}
+
+#[tauri::command]
+pub async fn character_drop(app: AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
+    crate::character::drop(&app, dx, dy).await
+}
+
+/// A click on the character: the chat, on the message its bubble shows, if any.
+#[tauri::command]
+pub fn character_open(app: AppHandle, message_id: Option<i64>) {
+    crate::window::show_message(&app, message_id);
+}
+
+#[tauri::command]
+pub async fn character_settings(app: AppHandle) {
+    crate::window::show_main(&app);
+    let _ = app.emit(OPEN_SETTINGS, "desktop");
+}
+
+#[tauri::command]
+pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
+    core.proactive().set_quiet(Some(sidecar::words::tray::TRAY_QUIET_MINUTES), None).await?;
+    Ok(core.proactive().quiet_now().await?)
+}
+
+#[tauri::command]
+pub async fn quiet_now(core: Core<'_>) -> Result<QuietNow, CommandError> {
+    Ok(core.proactive().quiet_now().await?)
+}
+
+/// The user types in the chat (the character listens).
+#[tauri::command]
+pub fn user_typing(core: Core<'_>) {
+    core.user_typing();
+}

@@ -1,0 +1,28 @@
+//! Where the character stands on each screen. A handle on the store:
+//! `store.character_places()`.
+
+use super::{Store, StoreError};
+use crate::character::place::Spot;
+
+pub struct CharacterPlaces<'a> {
+    pub(super) store: &'a Store,
+}
+
+impl CharacterPlaces<'_> {
+    /// Every screen's place, the latest dropped first.
+    pub async fn latest_first(&self) -> Result<Vec<(String, Spot)>, StoreError> {
+        let rows: Vec<(String, i64, i64)> = sqlx::query_as("SELECT screen, x, y FROM character_places ORDER BY saved_at DESC, rowid DESC").fetch_all(&self.store.pool).await?;
+        Ok(rows.into_iter().map(|(screen, x, y)| (screen, Spot { x: x as i32, y: y as i32 })).collect())
+    }
+
+    pub async fn put(&self, screen: &str, spot: Spot) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO character_places (screen, x, y, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT (screen) DO UPDATE SET x = excluded.x, y = excluded.y, saved_at = excluded.saved_at")
+            .bind(screen)
+            .bind(spot.x)
+            .bind(spot.y)
+            .bind(self.store.now())
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,295 @@
+"""The character on the desktop, in the real app: turned on in Settings it appears at the
+screen's corner; it listens, speaks a reminder (a click opens the chat on it, a double-click
+snoozes it), sleeps on /quiet, takes its menu, follows a drag and keeps its place across a
+restart; with a compositor it is see-through, without one it sits on a card. Screenshots of
+each state at 1x and 2x go to .e2e/."""
+import os
+import sqlite3
+import subprocess
+import time
+
+import pytest
+from conftest import add_reminder_on_page, free_port, port_open, wait_until
+from webdriver import Session
+
+TITLE = "^Sidecar character$"
+REST = 112
+MARGIN = 24
+SCREEN = (1280, 800)
+
+
+def character_windows(desktop):
+    return desktop.visible_windows(TITLE)
+
+
+def geometry(window_id):
+    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window_id], capture_output=True, text=True).stdout
+    values = dict(line.split("=", 1) for line in out.split() if "=" in line)
+    return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+
+
+def handles(session):
+    return session.cmd("GET", "/window/handles")
+
+
+def switch(session, handle):
+    session.cmd("POST", "/window", {"handle": handle})
+
+
+def to_character(session, timeout=20):
+    """Switches the WebDriver session to the character's page, once it is there."""
+    def found():
+        for handle in handles(session):
+            switch(session, handle)
+            if session.find_all("[data-testid=character]"):
+                return handle
+        return None
+    return wait_until(found, timeout, "the character's page is not there")
+
+
+def to_main(session):
+    for handle in handles(session):
+        switch(session, handle)
+        if session.find_all("[data-testid=nav-settings]"):
+            return handle
+    raise AssertionError("the chat window's page is gone")
+
+
+def mood(session):
+    return session.script("const c = document.querySelector('[data-testid=character]'); return c && c.dataset.mood")
+
+
+def shot(desktop, name):
+    """A crop of the screen around the character (and its bubble or menu)."""
+    path = desktop.screenshot(f"character-{name}-full")
+    ids = character_windows(desktop)
+    if ids:
+        x, y, w, h = geometry(ids[0])
+        pad = 16
+        subprocess.run(["convert", str(path), "-crop", f"{w + 2 * pad}x{h + 2 * pad}+{max(0, x - pad)}+{max(0, y - pad)}",
+                        str(path).replace("-full", "")], check=False)
+        path.unlink(missing_ok=True)
+
+
+def turn_on_in_settings(session):
+    session.settings("desktop")
+    box = session.wait_for("[data-testid=character-shown]", 10)
+    assert not session.script("return document.querySelector('[data-testid=character-shown]').checked")
+    session.click(box)
+
+
+@pytest.fixture
+def compositor(desktop):
+    proc = subprocess.Popen(["xcompmgr"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    yield proc
+    proc.terminate()
+    proc.wait(5)
+
+
+def test_turned_on_it_appears_at_the_corner_listens_speaks_and_opens_the_chat(desktop, compositor, tmp_path):
+    session = desktop.launch(tmp_path / "data")
+    try:
+        assert not character_windows(desktop), "the character is off until the user turns it on"
+        turn_on_in_settings(session)
+        window = wait_until(lambda: character_windows(desktop), 15, "no character window")[0]
+        x, y, w, h = geometry(window)
+        assert (w, h) == (REST, REST)
+        assert (x, y) == (SCREEN[0] - REST - MARGIN, SCREEN[1] - REST - MARGIN), (x, y)
+        # See-through: no card behind it, and Settings says nothing about a compositor.
+        to_character(session)
+        assert not session.find_all(".stage.card")
+        wait_until(lambda: mood(session) == "idle", 10, "not idle")
+        shot(desktop, "idle-1x")
+
+        # Typing in the chat: it listens, and goes back to idle after a pause.
+        to_main(session)
+        session.tap("[data-testid=nav-chat]")
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "hello the")
+        to_character(session)
+        wait_until(lambda: mood(session) == "listening", 5, "not listening while the user types")
+        shot(desktop, "listening-1x")
+        wait_until(lambda: mood(session) == "idle", 10, "still listening after the pause")
+
+        # A reminder: it speaks its first line; the window grows and the character stays put.
+        to_main(session)
+        assert not session.find_all("[data-testid=character-no-compositor]")
+        add_reminder_on_page(session, "Call the plumber", 6)
+        to_character(session)
+        bubble = session.wait_for("[data-testid=character-bubble]", 30)
+        said = session.script("return document.querySelector('[data-testid=character-bubble]').textContent")
+        assert "Call the plumber" in said, said
+        assert mood(session) == "speaking"
+        bx, by, bw, bh = geometry(window)
+        assert (bx + bw, by + bh) == (x + REST, y + REST), "the character moved when its bubble opened"
+        time.sleep(0.5)
+        shot(desktop, "speaking-1x")
+
+        # Hide the chat; a click on the bubble brings it up on that message.
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "chat window not hidden")
+        session.click(bubble)
+        wait_until(lambda: desktop.visible_windows(), 5, "the click did not open the chat")
+        wait_until(lambda: geometry(window)[2] == REST, 5, "the bubble did not close")
+        to_main(session)
+        wait_until(lambda: session.find_all("[data-testid=message-assistant].highlighted"), 10, "the reminder is not highlighted")
+        assert "Call the plumber" in session.text(session.find("[data-testid=message-assistant].highlighted"))
+    finally:
+        desktop.close(session)
+
+
+def test_a_double_click_on_a_reminders_bubble_snoozes_it(desktop, compositor, tmp_path):
+    data = tmp_path / "data"
+    session = desktop.launch(data, extra_args=["--config", str(character_config(tmp_path))])
+    try:
+        to_character(session)
+        to_main(session)
+        add_reminder_on_page(session, "Water the plants", 5)
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "chat window not hidden")
+        to_character(session)
+        bubble = session.wait_for("[data-testid=character-bubble]", 30)
+        session.cmd("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "origin": {"element-6066-11e4-a52e-4f735466cecf": bubble}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
+        session.wait_for("[data-testid=character-note]", 10)
+        said = session.script("return document.querySelector('[data-testid=character-note]').textContent")
+        assert "again in" in said, said
+
+        def snoozed():
+            rows = sqlite3.connect(data / "sidecar.db").execute("SELECT COUNT(*) FROM reminders WHERE message LIKE '%Water the plants%' AND state = 'pending'").fetchone()
+            return rows[0] > 0
+        wait_until(snoozed, 10, "the reminder was not snoozed")
+        assert not desktop.visible_windows(), "a double-click snoozes; it does not open the chat"
+    finally:
+        desktop.close(session)
+
+
+def character_config(tmp_path, extra=""):
+    config = tmp_path / "character.toml"
+    config.write_text("[desktop]\ncharacter = true\n" + extra)
+    return config
+
+
+def test_quiet_makes_it_sleep_and_its_menu_quiets_and_hides_it(desktop, compositor, tmp_path):
+    session = desktop.launch(tmp_path / "data", extra_args=["--config", str(character_config(tmp_path))])
+    try:
+        to_character(session)
+        wait_until(lambda: mood(session) == "idle", 10, "not idle")
+        to_main(session)
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "/quiet\ue007")
+        to_character(session)
+        wait_until(lambda: mood(session) == "sleeping", 10, "/quiet did not make it sleep")
+        time.sleep(1.6)
+        shot(desktop, "sleeping-1x")
+        to_main(session)
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "/quiet off\ue007")
+        to_character(session)
+        wait_until(lambda: mood(session) == "idle", 10, "/quiet off did not wake it")
+
+        # The right-click menu: Quiet for 1 hour.
+        session.script("document.querySelector('[data-testid=character-figure]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))")
+        session.wait_for("[data-testid=character-menu]", 5)
+        time.sleep(0.5)
+        shot(desktop, "menu-1x")
+        session.click(session.find("[data-testid=character-menu-quiet]"))
+        wait_until(lambda: mood(session) == "sleeping", 10, "Quiet for 1 hour did not make it sleep")
+
+        # Hide the character: its window goes, and Settings shows the switch off.
+        session.script("document.querySelector('[data-testid=character-figure]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))")
+        session.click(session.wait_for("[data-testid=character-menu-hide]", 5))
+        wait_until(lambda: not character_windows(desktop), 10, "the character did not hide")
+        to_main(session)
+        session.settings("desktop")
+        assert not session.script("return document.querySelector('[data-testid=character-shown]').checked")
+
+        # Its own shortcut brings it back, and hides it again.
+        desktop.key("ctrl+shift+period")
+        wait_until(lambda: character_windows(desktop), 10, "the shortcut did not show the character")
+        desktop.key("ctrl+shift+period")
+        wait_until(lambda: not character_windows(desktop), 10, "the shortcut did not hide the character")
+    finally:
+        desktop.close(session)
+
+
+def drag(start, end, steps=8):
+    (x0, y0), (x1, y1) = start, end
+    subprocess.run(["xdotool", "mousemove", str(x0), str(y0), "mousedown", "1"], check=True)
+    for i in range(1, steps + 1):
+        subprocess.run(["xdotool", "mousemove", str(x0 + (x1 - x0) * i // steps), str(y0 + (y1 - y0) * i // steps)], check=True)
+        time.sleep(0.05)
+    time.sleep(0.2)
+    subprocess.run(["xdotool", "mouseup", "1"], check=True)
+
+
+def test_a_drag_moves_it_and_a_restart_keeps_the_place(desktop, compositor, tmp_path):
+    data = tmp_path / "data"
+    config = character_config(tmp_path)
+    session = desktop.launch(data, extra_args=["--config", str(config)])
+    try:
+        window = wait_until(lambda: character_windows(desktop), 15, "no character window")[0]
+        to_character(session)
+        x, y, _, _ = geometry(window)
+        drag((x + 56, y + 60), (400, 300))
+        wait_until(lambda: geometry(character_windows(desktop)[0])[:2] != (x, y), 5, "the drag did not move it")
+        moved = geometry(character_windows(desktop)[0])[:2]
+        assert abs(moved[0] - (400 - 56)) <= 2 and abs(moved[1] - (300 - 60)) <= 2, moved
+        wait_until(lambda: sqlite3.connect(data / "sidecar.db").execute("SELECT COUNT(*) FROM character_places").fetchone()[0] == 1, 5, "the place was not kept")
+        # A drag is not a click: the chat did not come up on it.
+    finally:
+        desktop.close(session)
+    session = desktop.launch(data, extra_args=["--config", str(config)])
+    try:
+        window = wait_until(lambda: character_windows(desktop), 15, "no character window after the restart")[0]
+        assert abs(geometry(window)[0] - moved[0]) <= 2 and abs(geometry(window)[1] - moved[1]) <= 2, (geometry(window), moved)
+    finally:
+        desktop.close(session)
+
+
+def test_without_a_compositor_it_sits_on_a_card_and_settings_says_why(desktop, tmp_path):
+    session = desktop.launch(tmp_path / "data", extra_args=["--config", str(character_config(tmp_path))])
+    try:
+        to_character(session)
+        assert session.find_all(".stage.card"), "no card behind the character without a compositor"
+        shot(desktop, "card-1x")
+        to_main(session)
+        session.settings("desktop")
+        note = session.wait_for("[data-testid=character-no-compositor]", 10)
+        assert "compositor" in session.text(note)
+    finally:
+        desktop.close(session)
+
+
+def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
+    """A second WebDriver whose app runs at GDK_SCALE=2: the window doubles, the drawing
+    stays sharp (SVG), and the dark variant shows."""
+    port = free_port()
+    env = dict(desktop.env, GDK_SCALE="2")
+    driver = desktop.start("webdriver-2x", ["WebKitWebDriver", f"--port={port}"], env=env)
+    wait_until(lambda: port_open(port), 10, "second WebKitWebDriver not listening")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "welcome.done").touch()
+    config = character_config(tmp_path, 'theme = "dark"\n')
+    session = Session(f"http://127.0.0.1:{port}", desktop.binary, ["--data-dir", str(data), "--config", str(config)])
+    try:
+        window = wait_until(lambda: character_windows(desktop), 30, "no character window at 2x")[0]
+        _, _, w, h = geometry(window)
+        assert (w, h) == (2 * REST, 2 * REST), (w, h)
+        to_character(session)
+        wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 10, "not dark")
+        time.sleep(0.5)
+        shot(desktop, "idle-2x-dark")
+        to_main(session)
+        session.send_keys(session.wait_for("[data-testid=composer]", 30), "/quiet\ue007")
+        to_character(session)
+        wait_until(lambda: mood(session) == "sleeping", 10, "not asleep")
+        time.sleep(1.6)
+        shot(desktop, "sleeping-2x-dark")
+    finally:
+        session.quit()
+        driver.terminate()
+        for pid in desktop.app_pids():
+            os.kill(pid, 15)
+        wait_until(lambda: not desktop.app_pids(), 10, "app still running")
