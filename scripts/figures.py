@@ -5,7 +5,9 @@
   beside an empty Tauri window built and measured in the same run, and the offline
   model server's own PSS;
 - launch to interactive: from starting the app to the composer being in the page with
-  the conversation loaded, median of several launches (WebDriver).
+  the conversation loaded, median of several launches (WebDriver);
+- the character on the desktop: the app's PSS and idle CPU with the character hidden
+  and shown (see-through, with a compositor running).
 
 No assertions: these are figures to read.
 """
@@ -69,6 +71,60 @@ def footprint(binary, env, args, settle=12):
     return parts
 
 
+def cpu_ticks(pid):
+    """utime + stime of one process, in clock ticks."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def idle_with_cpu(binary, env, args, settle=12, window=30):
+    """PSS per process name after `settle` s, and the CPU the app and WebKit used over
+    the next `window` s, in % of one core (the offline model's server left out)."""
+    proc = subprocess.Popen([binary, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(settle)
+    ours = [(pid, name) for pid, name in tree(proc.pid) if not name.startswith("python")]
+    before = sum(cpu_ticks(pid) for pid, _ in ours)
+    time.sleep(window)
+    used = sum(cpu_ticks(pid) for pid, _ in ours) - before
+    parts = {}
+    for pid, name in tree(proc.pid):
+        key = "python (offline model)" if name.startswith("python") else name
+        parts[key] = parts.get(key, 0) + pss_kb(pid)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    return parts, 100.0 * used / (os.sysconf("SC_CLK_TCK") * window)
+
+
+def character_figures(desktop, env):
+    """The app idle on the chat with the character hidden, then shown, with a compositor
+    running (the character is see-through and animates)."""
+    compositor = subprocess.Popen(["xcompmgr"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        results = {}
+        for shown in (False, True):
+            data = Path(tempfile.mkdtemp())
+            (data / "welcome.done").touch()
+            config = data / "settings.toml"
+            config.write_text(f"[desktop]\ncharacter = {'true' if shown else 'false'}\n")
+            results[shown] = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)])
+        print("The character on the desktop (release build; Xvfb with xcompmgr; idle on the chat, 12 s settle, CPU over 30 s):")
+        for shown, (parts, cpu) in results.items():
+            total = sum(kb for name, kb in parts.items() if not name.startswith("python"))
+            print(f"  character {'shown ' if shown else 'hidden'}: app + WebKit {total / 1024:7.1f} MB PSS, CPU {cpu:4.2f}% of one core")
+        hidden, shown = results[False], results[True]
+        added = sum(kb for n, kb in shown[0].items() if not n.startswith("python")) - sum(kb for n, kb in hidden[0].items() if not n.startswith("python"))
+        print(f"  the character adds {added / 1024:+.1f} MB and {shown[1] - hidden[1]:+.2f} points of CPU (goals: at most 25 MB, 1%)")
+    finally:
+        compositor.terminate()
+        compositor.wait(5)
+
+
 def show(title, parts):
     print(title)
     ui_total = 0
@@ -112,6 +168,7 @@ def main():
         app = show("Sidecar on the chat (offline model running):", footprint(desktop.binary, env, ["--data-dir", str(data)]))
         print(f"Sidecar against the empty window: {app / base:.2f}x ({(app - base) / 1024:+.1f} MB); "
               f"against the same window without compositing: {app / flat:.2f}x ({(app - flat) / 1024:+.1f} MB)")
+        character_figures(desktop, env)
         times = launch_times(desktop)
         print(
             f"Launch to interactive (composer shown, conversation loaded), {len(times)} launches: "

@@ -119,9 +119,40 @@ fn build(app: &AppHandle, platform: tauri::webview::PlatformWebview, spot: Spot)
     crate::window::render_webview_in_software(&window);
     if transparent {
         clear_before_drawing(&window);
+    } else {
+        round_corners(&window, REST.0, REST.1);
     }
     window.show()?;
     Ok(())
+}
+
+/// Corner radius of the card the character sits on without a compositor, logical pixels.
+const CARD_RADIUS: f64 = 16.0;
+
+/// Without a compositor the window cannot be see-through, but X11 can still cut its
+/// corners: the card the character sits on is a small rounded window.
+fn round_corners(window: &WebviewWindow, width: f64, height: f64) {
+    #[cfg(target_os = "linux")]
+    {
+        let target = window.clone();
+        let _ = window.run_on_main_thread(move || {
+            use gtk::prelude::WidgetExt;
+            let Ok(gtk_window) = target.gtk_window() else { return };
+            let (w, h, r) = (width.round() as i32, height.round() as i32, CARD_RADIUS);
+            // One row per pixel of the rounded part, the straight middle in one piece.
+            let mut rows = Vec::new();
+            for y in 0..r as i32 {
+                let dy = r - y as f64 - 0.5;
+                let inset = (r - (r * r - dy * dy).max(0.0).sqrt()).round() as i32;
+                rows.push(gtk::cairo::RectangleInt::new(inset, y, w - 2 * inset, 1));
+                rows.push(gtk::cairo::RectangleInt::new(inset, h - 1 - y, w - 2 * inset, 1));
+            }
+            rows.push(gtk::cairo::RectangleInt::new(0, r as i32, w, h - 2 * r as i32));
+            gtk_window.shape_combine_region(Some(&gtk::cairo::Region::create_rectangles(&rows)));
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (window, width, height);
 }
 
 /// A see-through webview drawn without GPU compositing paints only what changed, over
@@ -205,6 +236,9 @@ pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
     let grown = if wanted == rest_size { Grown { window: rest, right: true, bottom: true } } else { place::grow(&screen, rest, rest_size, wanted) };
     window.set_size(PhysicalSize::new(wanted.width, wanted.height)).map_err(|e| e.to_string())?;
     window.set_position(PhysicalPosition::new(grown.window.x, grown.window.y)).map_err(|e| e.to_string())?;
+    if app.state::<CharacterWindow>().transparent() == Some(false) {
+        round_corners(&window, wanted.width as f64 / scale, wanted.height as f64 / scale);
+    }
     Ok(grown)
 }
 

@@ -9,6 +9,7 @@ mod backup;
 mod hostile_backups;
 mod hostile_files;
 mod images;
+mod character;
 mod chats;
 mod checkpoints;
 mod cli;

@@ -332,13 +332,18 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let outcome = core.send("remind me to stretch").await.unwrap();
     assert_eq!(outcome.reply, "Done.");
     // Waits for the delivery itself, not a fixed time.
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while !matches!(events.recv().await, Ok(sidecar::CoreEvent::ReminderDelivered { .. })) {}
+    let first_line = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok(sidecar::CoreEvent::ReminderDelivered { first_line, .. }) = events.recv().await {
+                return first_line;
+            }
+        }
     })
     .await
     .expect("delivered");
     let history = core.history(10).await.unwrap();
     assert_eq!(history.last().unwrap().content, "Reminder: stretch", "{history:#?}");
+    assert_eq!(first_line, "Reminder: stretch", "what the character's bubble says");
     running.abort();
 }
 
