@@ -166,6 +166,44 @@ def test_a_double_click_on_a_reminders_bubble_snoozes_it(desktop, compositor, tm
         desktop.close(session)
 
 
+def test_it_thinks_while_a_reply_is_written_and_asks_while_a_tool_waits(desktop, compositor, tmp_path):
+    from scripted_llm import ScriptedLlm, text_reply, tool_reply
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    note = ("mcp_note", "create_note", '{"path": "bread.md", "content": "Buy bread"}')
+    llm = ScriptedLlm([text_reply("The sea ", "is ", "salty ", "because ", "rivers ", "carry ", "minerals."),
+                       tool_reply(note), text_reply("Saved.")], delay=0.5)
+    config = tmp_path / "settings.toml"
+    config.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{llm.base_url}"\nmodel = "gpt-4o-mini"\n'
+                      f'[llm]\nmax_retries = 0\n[tools]\nnotes_folder = "{vault}"\n[desktop]\ncharacter = true\n')
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        to_character(session)
+        to_main(session)
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "Why is the sea salty?\ue007")
+        to_character(session)
+        wait_until(lambda: mood(session) == "thinking", 10, "not thinking while the reply is written")
+        time.sleep(0.8)
+        shot(desktop, "thinking-1x")
+        wait_until(lambda: mood(session) == "idle", 20, "not back to idle after the reply")
+
+        to_main(session)
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "Note that I must buy bread\ue007")
+        session.wait_for("[data-testid=permission-card]", 30)
+        to_character(session)
+        wait_until(lambda: mood(session) == "asking", 10, "not asking while a tool waits for Allow")
+        time.sleep(0.5)
+        shot(desktop, "asking-1x")
+        to_main(session)
+        session.tap("[data-testid=permission-allow_once]")
+        to_character(session)
+        wait_until(lambda: mood(session) in ("thinking", "idle"), 10, "still asking after the answer")
+        wait_until(lambda: (vault / "bread.md").exists(), 20, "the allowed tool did not run")
+    finally:
+        desktop.close(session)
+        llm.close()
+
+
 def character_config(tmp_path, extra=""):
     config = tmp_path / "character.toml"
     config.write_text("[desktop]\ncharacter = true\n" + extra)
@@ -282,6 +320,15 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
         time.sleep(0.5)
         shot(desktop, "idle-2x-dark")
         to_main(session)
+        add_reminder_on_page(session, "Stretch your back", 5)
+        to_character(session)
+        session.wait_for("[data-testid=character-bubble]", 30)
+        wait_until(lambda: geometry(window)[2] == 2 * 280, 5, "the window did not grow for the bubble at 2x")
+        time.sleep(0.5)
+        shot(desktop, "speaking-2x-dark")
+        session.click(session.find("[data-testid=character-bubble]"))
+        to_main(session)
+        session.tap("[data-testid=nav-chat]")
         session.send_keys(session.wait_for("[data-testid=composer]", 30), "/quiet\ue007")
         to_character(session)
         wait_until(lambda: mood(session) == "sleeping", 10, "not asleep")

@@ -55,6 +55,11 @@ export function Art({ mood, blink, badge, label }: { mood: Mood; blink: boolean;
           z
         </text>
       )}
+      {mood === "asking" && (
+        <text className="ask" x="63" y="39">
+          ?
+        </text>
+      )}
       {badge && (
         <g className="badge" data-testid="character-badge">
           <circle cx="30.5" cy="74" r="5.5" />
