@@ -11,6 +11,9 @@ use sidecar::Companion;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
 pub const CHARACTER: &str = "character";
+/// Tells every window the preferences changed (the character's switch from its menu or
+/// shortcut: Settings shows it at once).
+pub const PREFERENCES_CHANGED: &str = "sidecar://preferences-changed";
 /// The window's title: never shown (no decorations, no taskbar), but window lists and
 /// tests tell it from the chat window by it.
 const TITLE: &str = "Sidecar character";
@@ -69,13 +72,19 @@ pub fn toggle(app: &AppHandle) {
     tauri::async_runtime::spawn(async move {
         let core = companion(&app);
         let shown = !core.preferences().character();
-        if let Err(error) = core.preferences().set_character(shown) {
-            tracing::warn!(%error, "could not keep the character's switch");
+        match core.preferences().set_character(shown) {
+            Ok(view) => tell_preferences(&app, &view),
+            Err(error) => tracing::warn!(%error, "could not keep the character's switch"),
         }
         if let Err(error) = apply(&app, shown).await {
             tracing::warn!(%error, "could not show or hide the character");
         }
     });
+}
+
+pub fn tell_preferences(app: &AppHandle, view: &sidecar::preferences::PreferencesView) {
+    use tauri::Emitter;
+    let _ = app.emit(PREFERENCES_CHANGED, view);
 }
 
 async fn create(app: &AppHandle) -> Result<(), String> {

@@ -42,6 +42,7 @@ pub fn character_transparent(window: State<'_, CharacterWindow>) -> Option<bool>
 #[tauri::command]
 pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
     let view = blocking(&core, move |c| c.preferences().set_character(on)).await?;
+    crate::character::tell_preferences(&app, &view);
     crate::character::apply(&app, on).await.map_err(|message| CommandError { message, retryable: false, cancelled: false })?;
     Ok(view)
 }

@@ -166,39 +166,61 @@ def test_a_double_click_on_a_reminders_bubble_snoozes_it(desktop, compositor, tm
         desktop.close(session)
 
 
-def test_it_thinks_while_a_reply_is_written_and_asks_while_a_tool_waits(desktop, compositor, tmp_path):
+def scripted_model(vault):
+    """A model that writes a slow reply, then asks for a notes tool that needs Allow."""
     from scripted_llm import ScriptedLlm, text_reply, tool_reply
-    vault = tmp_path / "vault"
-    vault.mkdir()
     note = ("mcp_note", "create_note", '{"path": "bread.md", "content": "Buy bread"}')
-    llm = ScriptedLlm([text_reply("The sea ", "is ", "salty ", "because ", "rivers ", "carry ", "minerals."),
-                       tool_reply(note), text_reply("Saved.")], delay=0.5)
+    return ScriptedLlm([text_reply("The sea ", "is ", "salty ", "because ", "rivers ", "carry ", "minerals."),
+                        tool_reply(note), text_reply("Saved.")], delay=0.5)
+
+
+def model_config(tmp_path, llm, vault, extra=""):
     config = tmp_path / "settings.toml"
     config.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{llm.base_url}"\nmodel = "gpt-4o-mini"\n'
-                      f'[llm]\nmax_retries = 0\n[tools]\nnotes_folder = "{vault}"\n[desktop]\ncharacter = true\n')
-    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+                      f'[llm]\nmax_retries = 0\n[tools]\nnotes_folder = "{vault}"\n[desktop]\ncharacter = true\n{extra}')
+    return config
+
+
+def listen_think_and_ask(desktop, session, vault, scale):
+    """Typing, a reply being written, a tool waiting for Allow: each state, shot."""
+    to_main(session)
+    session.tap("[data-testid=nav-chat]")
+    composer = session.wait_for("[data-testid=composer]", 10)
+    session.send_keys(composer, "Why is the sea")
+    to_character(session)
+    wait_until(lambda: mood(session) == "listening", 5, "not listening while the user types")
+    time.sleep(0.3)
+    shot(desktop, f"listening-{scale}")
+    to_main(session)
+    session.send_keys(session.find("[data-testid=composer]"), " salty?\ue007")
+    to_character(session)
+    wait_until(lambda: mood(session) == "thinking", 10, "not thinking while the reply is written")
+    time.sleep(0.8)
+    shot(desktop, f"thinking-{scale}")
+    wait_until(lambda: mood(session) == "idle", 20, "not back to idle after the reply")
+
+    to_main(session)
+    session.send_keys(session.wait_for("[data-testid=composer]", 10), "Note that I must buy bread\ue007")
+    session.wait_for("[data-testid=permission-card]", 30)
+    to_character(session)
+    wait_until(lambda: mood(session) == "asking", 10, "not asking while a tool waits for Allow")
+    time.sleep(0.5)
+    shot(desktop, f"asking-{scale}")
+    to_main(session)
+    session.tap("[data-testid=permission-allow_once]")
+    to_character(session)
+    wait_until(lambda: mood(session) in ("thinking", "idle"), 10, "still asking after the answer")
+    wait_until(lambda: (vault / "bread.md").exists(), 20, "the allowed tool did not run")
+
+
+def test_it_thinks_while_a_reply_is_written_and_asks_while_a_tool_waits(desktop, compositor, tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    llm = scripted_model(vault)
+    session = desktop.launch(tmp_path / "data", ["--config", str(model_config(tmp_path, llm, vault))])
     try:
         to_character(session)
-        to_main(session)
-        session.send_keys(session.wait_for("[data-testid=composer]", 10), "Why is the sea salty?\ue007")
-        to_character(session)
-        wait_until(lambda: mood(session) == "thinking", 10, "not thinking while the reply is written")
-        time.sleep(0.8)
-        shot(desktop, "thinking-1x")
-        wait_until(lambda: mood(session) == "idle", 20, "not back to idle after the reply")
-
-        to_main(session)
-        session.send_keys(session.wait_for("[data-testid=composer]", 10), "Note that I must buy bread\ue007")
-        session.wait_for("[data-testid=permission-card]", 30)
-        to_character(session)
-        wait_until(lambda: mood(session) == "asking", 10, "not asking while a tool waits for Allow")
-        time.sleep(0.5)
-        shot(desktop, "asking-1x")
-        to_main(session)
-        session.tap("[data-testid=permission-allow_once]")
-        to_character(session)
-        wait_until(lambda: mood(session) in ("thinking", "idle"), 10, "still asking after the answer")
-        wait_until(lambda: (vault / "bread.md").exists(), 20, "the allowed tool did not run")
+        listen_think_and_ask(desktop, session, vault, "1x")
     finally:
         desktop.close(session)
         llm.close()
@@ -210,7 +232,7 @@ def character_config(tmp_path, extra=""):
     return config
 
 
-def test_quiet_makes_it_sleep_and_its_menu_quiets_and_hides_it(desktop, compositor, tmp_path):
+def test_quiet_makes_it_sleep_and_its_menu_quiets_opens_settings_and_hides_it(desktop, compositor, tmp_path):
     session = desktop.launch(tmp_path / "data", extra_args=["--config", str(character_config(tmp_path))])
     try:
         to_character(session)
@@ -234,17 +256,32 @@ def test_quiet_makes_it_sleep_and_its_menu_quiets_and_hides_it(desktop, composit
         session.click(session.find("[data-testid=character-menu-quiet]"))
         wait_until(lambda: mood(session) == "sleeping", 10, "Quiet for 1 hour did not make it sleep")
 
+        # Settings: the chat window opens on Appearance and desktop.
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "chat window not hidden")
+        session.script("document.querySelector('[data-testid=character-figure]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))")
+        session.click(session.wait_for("[data-testid=character-menu-settings]", 5))
+        wait_until(lambda: desktop.visible_windows(), 5, "Settings did not bring the chat window up")
+        to_main(session)
+        session.wait_for("[data-testid=settings-section-desktop]:not([hidden]) [data-testid=character-setting]", 10)
+        to_character(session)
+
         # Hide the character: its window goes, and Settings shows the switch off.
         session.script("document.querySelector('[data-testid=character-figure]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))")
-        session.click(session.wait_for("[data-testid=character-menu-hide]", 5))
+        session.wait_for("[data-testid=character-menu-hide]", 5)
+        # Clicked after the script returns: the window goes with the click.
+        session.script("setTimeout(() => document.querySelector('[data-testid=character-menu-hide]').click(), 50)")
         wait_until(lambda: not character_windows(desktop), 10, "the character did not hide")
         to_main(session)
         session.settings("desktop")
-        assert not session.script("return document.querySelector('[data-testid=character-shown]').checked")
+        wait_until(lambda: not session.script("return document.querySelector('[data-testid=character-shown]').checked"), 5,
+                   "Settings still shows the character on")
 
         # Its own shortcut brings it back, and hides it again.
         desktop.key("ctrl+shift+period")
         wait_until(lambda: character_windows(desktop), 10, "the shortcut did not show the character")
+        wait_until(lambda: session.script("return document.querySelector('[data-testid=character-shown]').checked"), 5,
+                   "Settings does not show the character on after its shortcut")
         desktop.key("ctrl+shift+period")
         wait_until(lambda: not character_windows(desktop), 10, "the shortcut did not hide the character")
     finally:
@@ -309,7 +346,10 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (data / "welcome.done").touch()
-    config = character_config(tmp_path, 'theme = "dark"\n')
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    llm = scripted_model(vault)
+    config = model_config(tmp_path, llm, vault, 'theme = "dark"\n')
     session = Session(f"http://127.0.0.1:{port}", desktop.binary, ["--data-dir", str(data), "--config", str(config)])
     try:
         window = wait_until(lambda: character_windows(desktop), 30, "no character window at 2x")[0]
@@ -319,6 +359,7 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
         wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 10, "not dark")
         time.sleep(0.5)
         shot(desktop, "idle-2x-dark")
+        listen_think_and_ask(desktop, session, vault, "2x-dark")
         to_main(session)
         add_reminder_on_page(session, "Stretch your back", 5)
         to_character(session)
@@ -336,6 +377,7 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
         shot(desktop, "sleeping-2x-dark")
     finally:
         session.quit()
+        llm.close()
         driver.terminate()
         for pid in desktop.app_pids():
             os.kill(pid, 15)

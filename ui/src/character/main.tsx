@@ -1,12 +1,11 @@
 // The character window's entry: its own small page, in the user's theme and language.
 import { StrictMode, useEffect, useLayoutEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { listen } from "@tauri-apps/api/event";
 import { api, type PreferencesView, type Theme } from "../api";
 import { applyTheme, rememberedTheme } from "../appearance";
 import { I18nContext, pickLang, strings, type Lang } from "../i18n";
 import { Character } from "./Character";
-import { PREFERENCES_CHANGED } from "./preferencesEvent";
+import { onPreferencesChanged } from "./preferencesEvent";
 import "./character.css";
 
 function CharacterRoot() {
@@ -19,7 +18,7 @@ function CharacterRoot() {
     };
     api.preferences().then(apply).catch(() => undefined);
     // Settings changed the theme or language in the chat window.
-    const unlisten = listen<PreferencesView>(PREFERENCES_CHANGED, (e) => apply(e.payload));
+    const unlisten = onPreferencesChanged(apply);
     return () => {
       unlisten.then((stop) => stop());
     };

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { api, toCommandError, type LanguageChoice, type PreferencesView, type Theme } from "../api";
 import { useApplyPreferences } from "../appearance";
 import { useStrings } from "../i18n";
+import { onPreferencesChanged } from "../character/preferencesEvent";
 import { CharacterSetting } from "./CharacterSetting";
 import { HotkeyField } from "./HotkeyField";
 
@@ -19,6 +20,11 @@ export function DesktopSettings() {
   useEffect(() => {
     api.preferences().then(setView).catch(() => undefined);
     api.launchAtLogin().then(setAtLogin).catch(() => setAtLogin(null));
+    // The character's menu or shortcut changed its switch.
+    const off = onPreferencesChanged(setView);
+    return () => {
+      off.then((stop) => stop());
+    };
   }, []);
 
   const saved = (next: PreferencesView) => {
