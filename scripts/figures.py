@@ -56,21 +56,6 @@ def tree(pid):
     return found
 
 
-def footprint(binary, env, args, settle=12):
-    proc = subprocess.Popen([binary, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(settle)
-    parts = {}
-    for pid, name in tree(proc.pid):
-        key = "python (offline model)" if name.startswith("python") else name
-        parts[key] = parts.get(key, 0) + pss_kb(pid)
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    return parts
-
-
 def cpu_ticks(pid):
     """utime + stime of one process, in clock ticks."""
     try:
@@ -80,7 +65,7 @@ def cpu_ticks(pid):
         return 0
 
 
-def idle_with_cpu(binary, env, args, settle=12, window=30):
+def idle_with_cpu(binary, env, args, settle=12, window=0):
     """PSS per process name after `settle` s, and the CPU the app and WebKit used over
     the next `window` s, in % of one core (the offline model's server left out)."""
     proc = subprocess.Popen([binary, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -98,7 +83,11 @@ def idle_with_cpu(binary, env, args, settle=12, window=30):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    return parts, 100.0 * used / (os.sysconf("SC_CLK_TCK") * window)
+    return parts, 100.0 * used / (os.sysconf("SC_CLK_TCK") * window) if window else 0.0
+
+
+def footprint(binary, env, args, settle=12):
+    return idle_with_cpu(binary, env, args, settle)[0]
 
 
 def character_figures(desktop, env):
@@ -112,7 +101,7 @@ def character_figures(desktop, env):
             (data / "welcome.done").touch()
             config = data / "settings.toml"
             config.write_text(f"[desktop]\ncharacter = {'true' if shown else 'false'}\n")
-            results[shown] = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)])
+            results[shown] = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)], window=30)
         print("The character on the desktop (release build; Xvfb with xcompmgr; idle on the chat, 12 s settle, CPU over 30 s):")
         for shown, (parts, cpu) in results.items():
             total = sum(kb for name, kb in parts.items() if not name.startswith("python"))

@@ -95,8 +95,8 @@ async fn create(app: &AppHandle) -> Result<(), String> {
     *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(spot);
     let main = app.get_webview_window(crate::window::MAIN).ok_or("the main window is gone")?;
     let handle = app.clone();
-    // Built on the main thread beside the chat's webview, sharing its web process: a
-    // second process would cost about 60 MB for 112 pixels.
+    // Built on the main thread beside the chat's webview, sharing its web process rather
+    // than starting a second one for 112 pixels.
     main.with_webview(move |platform| {
         if let Err(error) = build(&handle, platform, spot) {
             tracing::warn!(%error, "could not open the character's window");
@@ -126,9 +126,8 @@ fn build(app: &AppHandle, platform: tauri::webview::PlatformWebview, spot: Spot)
     let window = builder.build()?;
     window.set_position(PhysicalPosition::new(spot.x, spot.y))?;
     crate::window::render_webview_in_software(&window);
-    if transparent {
-        clear_before_drawing(&window);
-    } else {
+    // See-through, what changes stays inside the drawing (see ui/src/character/Art.tsx).
+    if !transparent {
         round_corners(&window, REST.0, REST.1);
     }
     window.show()?;
@@ -162,26 +161,6 @@ fn round_corners(window: &WebviewWindow, width: f64, height: f64) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (window, width, height);
-}
-
-/// A see-through webview drawn without GPU compositing paints only what changed, over
-/// what was there: a moving edge would leave a trail on the desktop. Clearing the area
-/// to transparent before each paint leaves only the new frame.
-fn clear_before_drawing(window: &WebviewWindow) {
-    #[cfg(target_os = "linux")]
-    let _ = window.with_webview(|webview| {
-        use gtk::prelude::WidgetExt;
-        webview.inner().connect_draw(|_, cr| {
-            cr.save().ok();
-            cr.set_source_rgba(0.0, 0.0, 0.0, 0.0);
-            cr.set_operator(gtk::cairo::Operator::Source);
-            let _ = cr.paint();
-            cr.restore().ok();
-            gtk::glib::Propagation::Proceed
-        });
-    });
-    #[cfg(not(target_os = "linux"))]
-    let _ = window;
 }
 
 /// Whether the desktop composites windows (transparency works).
@@ -263,7 +242,9 @@ pub fn drag(app: &AppHandle, dx: f64, dy: f64) -> Result<(), String> {
 pub async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
     let window = window(app)?;
     let spot = moved(&window, rest(app)?, dx, dy);
-    let (screen, scale) = screen_at(&window, spot).ok_or("no screen")?;
+    // The screen under the character's middle is the one it was dropped on.
+    let half = (REST.0 * window.scale_factor().unwrap_or(1.0) / 2.0) as i32;
+    let (screen, scale) = screen_at(&window, Spot { x: spot.x + half, y: spot.y + half }).ok_or("no screen")?;
     let kept = companion(app).character_places().dropped(&screen, rest_size(scale), spot).await.map_err(|e| e.to_string())?;
     *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(kept);
     window.set_position(PhysicalPosition::new(kept.x, kept.y)).map_err(|e| e.to_string())?;
