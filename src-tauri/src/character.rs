@@ -185,6 +185,7 @@ fn screen_of(monitor: &tauri::Monitor, index: usize) -> Screen {
         y: area.position.y,
         width: area.size.width,
         height: area.size.height,
+        scale: monitor.scale_factor(),
     }
 }
 
@@ -199,10 +200,10 @@ fn screens(app: &AppHandle) -> Vec<Screen> {
 }
 
 /// The screen under a point, with its scale.
-fn screen_at(window: &WebviewWindow, point: Spot) -> Option<(Screen, f64)> {
+fn screen_at(window: &WebviewWindow, point: Spot) -> Option<Screen> {
     let monitor = window.monitor_from_point(point.x as f64, point.y as f64).ok().flatten().or_else(|| window.primary_monitor().ok().flatten())?;
     let index = window.available_monitors().unwrap_or_default().iter().position(|m| m.name() == monitor.name()).unwrap_or(0);
-    Some((screen_of(&monitor, index), monitor.scale_factor()))
+    Some(screen_of(&monitor, index))
 }
 
 fn window(app: &AppHandle) -> Result<WebviewWindow, String> {
@@ -218,7 +219,8 @@ fn rest(app: &AppHandle) -> Result<Spot, String> {
 pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
     let window = window(app)?;
     let rest = rest(app)?;
-    let (screen, scale) = screen_at(&window, rest).ok_or("no screen")?;
+    let screen = screen_at(&window, rest).ok_or("no screen")?;
+    let scale = screen.scale;
     let rest_size = rest_size(scale);
     let wanted = Size { width: (width.max(REST.0) * scale).round() as u32, height: (height.max(REST.1) * scale).round() as u32 };
     let grown = if wanted == rest_size { Grown { window: rest, right: true, bottom: true } } else { place::grow(&screen, rest, rest_size, wanted) };
@@ -244,8 +246,8 @@ pub async fn drop(app: &AppHandle, dx: f64, dy: f64) -> Result<Spot, String> {
     let spot = moved(&window, rest(app)?, dx, dy);
     // The screen under the character's middle is the one it was dropped on.
     let half = (REST.0 * window.scale_factor().unwrap_or(1.0) / 2.0) as i32;
-    let (screen, scale) = screen_at(&window, Spot { x: spot.x + half, y: spot.y + half }).ok_or("no screen")?;
-    let kept = companion(app).character_places().dropped(&screen, rest_size(scale), spot).await.map_err(|e| e.to_string())?;
+    let screen = screen_at(&window, Spot { x: spot.x + half, y: spot.y + half }).ok_or("no screen")?;
+    let kept = companion(app).character_places().dropped(&screen, rest_size(screen.scale), spot).await.map_err(|e| e.to_string())?;
     *app.state::<CharacterWindow>().rest.lock().expect("character lock") = Some(kept);
     window.set_position(PhysicalPosition::new(kept.x, kept.y)).map_err(|e| e.to_string())?;
     Ok(kept)

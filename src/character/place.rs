@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Space kept between the character and the screen's edges at its first place.
-pub const MARGIN: i32 = 24;
+/// Space kept between the character and the screen's edges at its first place, logical
+/// pixels.
+pub const MARGIN: f64 = 24.0;
 
 /// A top-left corner, in the screen's physical pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,7 +15,7 @@ pub struct Spot {
 }
 
 /// The part of a screen windows may use (without panels and docks), physical pixels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Screen {
     /// The name the system gives the screen; places are kept per name.
     pub name: String,
@@ -22,6 +23,8 @@ pub struct Screen {
     pub y: i32,
     pub width: u32,
     pub height: u32,
+    /// Physical pixels per logical one (2 on a HiDPI screen).
+    pub scale: f64,
 }
 
 /// The window's size, physical pixels.
@@ -37,11 +40,11 @@ pub struct Size {
 pub fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
     match saved {
         Some(spot) => keep_on(screen, size, spot),
-        None => keep_on(
-            screen,
-            size,
-            Spot { x: screen.x + screen.width as i32 - size.width as i32 - MARGIN, y: screen.y + screen.height as i32 - size.height as i32 - MARGIN },
-        ),
+        None => {
+            let margin = (MARGIN * screen.scale).round() as i32;
+            let corner = Spot { x: screen.x + screen.width as i32 - size.width as i32 - margin, y: screen.y + screen.height as i32 - size.height as i32 - margin };
+            keep_on(screen, size, corner)
+        }
     }
 }
 
@@ -80,15 +83,23 @@ mod tests {
     use super::*;
 
     fn screen(x: i32, width: u32, height: u32) -> Screen {
-        Screen { name: "HDMI-1".into(), x, y: 0, width, height }
+        Screen { name: "HDMI-1".into(), x, y: 0, width, height, scale: 1.0 }
     }
+    const M: i32 = MARGIN as i32;
     const SIZE: Size = Size { width: 120, height: 120 };
 
     #[test]
     fn the_first_place_is_the_bottom_right_corner() {
-        assert_eq!(place(&screen(0, 1280, 800), SIZE, None), Spot { x: 1280 - 120 - MARGIN, y: 800 - 120 - MARGIN });
+        assert_eq!(place(&screen(0, 1280, 800), SIZE, None), Spot { x: 1280 - 120 - M, y: 800 - 120 - M });
         // A second screen to the right of the first.
-        assert_eq!(place(&screen(1920, 1280, 800), SIZE, None), Spot { x: 1920 + 1280 - 120 - MARGIN, y: 800 - 120 - MARGIN });
+        assert_eq!(place(&screen(1920, 1280, 800), SIZE, None), Spot { x: 1920 + 1280 - 120 - M, y: 800 - 120 - M });
+    }
+
+    #[test]
+    fn the_margin_is_the_same_to_the_eye_on_a_hidpi_screen() {
+        let hidpi = Screen { scale: 2.0, ..screen(0, 2560, 1600) };
+        let size = Size { width: 224, height: 224 };
+        assert_eq!(place(&hidpi, size, None), Spot { x: 2560 - 224 - 2 * M, y: 1600 - 224 - 2 * M });
     }
 
     #[test]

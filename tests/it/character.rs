@@ -19,7 +19,7 @@ async fn open(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc
 }
 
 fn screen(name: &str, x: i32, width: u32, height: u32) -> Screen {
-    Screen { name: name.into(), x, y: 0, width, height }
+    Screen { name: name.into(), x, y: 0, width, height, scale: 1.0 }
 }
 const SIZE: Size = Size { width: 112, height: 112 };
 
@@ -69,7 +69,7 @@ async fn the_place_is_kept_per_screen_across_a_restart() {
     let core = open(&data, &config).await;
     let places = core.character_places();
     // The first time: the primary screen's bottom-right corner.
-    assert_eq!(places.spot(&[laptop.clone(), monitor.clone()], SIZE).await.unwrap(), Some(Spot { x: 1280 - 112 - MARGIN, y: 800 - 112 - MARGIN }));
+    assert_eq!(places.spot(&[laptop.clone(), monitor.clone()], SIZE).await.unwrap(), Some(Spot { x: 1280 - 112 - MARGIN as i32, y: 800 - 112 - MARGIN as i32 }));
     // Dropped half off the laptop's screen: kept whole on it.
     assert_eq!(places.dropped(&laptop, SIZE, Spot { x: -50, y: 300 }).await.unwrap(), Spot { x: 0, y: 300 });
     tokio::time::sleep(Duration::from_millis(5)).await;
