@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from conftest import add_reminder_on_page, free_port, port_open, wait_until
@@ -332,6 +333,30 @@ def test_without_a_compositor_it_sits_on_a_card_and_settings_says_why(desktop, t
         session.settings("desktop")
         note = session.wait_for("[data-testid=character-no-compositor]", 10)
         assert "compositor" in session.text(note)
+    finally:
+        desktop.close(session)
+
+
+def test_it_stands_still_when_the_system_asks_for_reduced_motion(desktop, tmp_path):
+    settings = Path(desktop.env["XDG_CONFIG_HOME"]) / "gtk-3.0" / "settings.ini"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text("[Settings]\ngtk-enable-animations=false\n")
+    session = desktop.launch(tmp_path / "data", extra_args=["--config", str(character_config(tmp_path))])
+    try:
+        to_character(session)
+        wait_until(lambda: mood(session) == "idle", 10, "not idle")
+        assert session.script("return matchMedia('(prefers-reduced-motion: reduce)').matches"), "WebKit did not hear GTK's setting"
+        still = session.script("return getComputedStyle(document.querySelector('.art .face')).animationName")
+        assert still == "none", still
+    finally:
+        desktop.close(session)
+        settings.unlink()
+    session = desktop.launch(tmp_path / "data2", extra_args=["--config", str(character_config(tmp_path))])
+    try:
+        to_character(session)
+        wait_until(lambda: mood(session) == "idle", 10, "not idle")
+        moving = session.script("return getComputedStyle(document.querySelector('.art .face')).animationName")
+        assert moving == "breathe", moving
     finally:
         desktop.close(session)
 
