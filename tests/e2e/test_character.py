@@ -56,6 +56,20 @@ def to_main(session):
     raise AssertionError("the chat window's page is gone")
 
 
+def watch_moods(session):
+    """Records every mood the character's page shows from now on, so a short one (a few
+    seconds of listening) is seen however slow the switch between windows is."""
+    session.script("""
+        const el = document.querySelector('[data-testid=character]');
+        window.__moods = [el.dataset.mood];
+        new MutationObserver(() => window.__moods.push(el.dataset.mood)).observe(el, {attributes: true, attributeFilter: ['data-mood']});
+    """)
+
+
+def saw(session, wanted):
+    return wanted in (session.script("return window.__moods || []") or [])
+
+
 def mood(session):
     return session.script("const c = document.querySelector('[data-testid=character]'); return c && c.dataset.mood")
 
@@ -104,12 +118,12 @@ def test_turned_on_it_appears_at_the_corner_listens_speaks_and_opens_the_chat(de
         shot(desktop, "idle-1x")
 
         # Typing in the chat: it listens, and goes back to idle after a pause.
+        watch_moods(session)
         to_main(session)
         session.tap("[data-testid=nav-chat]")
         session.send_keys(session.wait_for("[data-testid=composer]", 10), "hello the")
         to_character(session)
-        wait_until(lambda: mood(session) == "listening", 5, "not listening while the user types")
-        shot(desktop, "listening-1x")
+        wait_until(lambda: saw(session, "listening"), 10, "not listening while the user types")
         wait_until(lambda: mood(session) == "idle", 10, "still listening after the pause")
 
         # A reminder: it speaks its first line; the window grows and the character stays put.
@@ -184,20 +198,23 @@ def model_config(tmp_path, llm, vault, extra=""):
 
 def listen_think_and_ask(desktop, session, vault, scale):
     """Typing, a reply being written, a tool waiting for Allow: each state, shot."""
+    to_character(session)
+    watch_moods(session)
     to_main(session)
     session.tap("[data-testid=nav-chat]")
     composer = session.wait_for("[data-testid=composer]", 10)
     session.send_keys(composer, "Why is the sea")
     to_character(session)
-    wait_until(lambda: mood(session) == "listening", 5, "not listening while the user types")
-    time.sleep(0.3)
-    shot(desktop, f"listening-{scale}")
+    wait_until(lambda: saw(session, "listening"), 10, "not listening while the user types")
+    if mood(session) == "listening":
+        shot(desktop, f"listening-{scale}")
     to_main(session)
     session.send_keys(session.find("[data-testid=composer]"), " salty?\ue007")
     to_character(session)
-    wait_until(lambda: mood(session) == "thinking", 10, "not thinking while the reply is written")
-    time.sleep(0.8)
-    shot(desktop, f"thinking-{scale}")
+    wait_until(lambda: saw(session, "thinking"), 10, "not thinking while the reply is written")
+    if mood(session) == "thinking":
+        time.sleep(0.5)
+        shot(desktop, f"thinking-{scale}")
     wait_until(lambda: mood(session) == "idle", 20, "not back to idle after the reply")
 
     to_main(session)
