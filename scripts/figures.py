@@ -90,25 +90,35 @@ def footprint(binary, env, args, settle=12):
     return idle_with_cpu(binary, env, args, settle)[0]
 
 
-def character_figures(desktop, env):
+def character_figures(desktop, env, rounds=3):
     """The app idle on the chat with the character hidden, then shown, with a compositor
-    running (the character is see-through and animates)."""
+    running (the character is see-through and animates). Launches alternate, after one
+    to warm the caches; medians of `rounds` each."""
     compositor = subprocess.Popen(["xcompmgr"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def launch(shown, window=30):
+        data = Path(tempfile.mkdtemp())
+        (data / "welcome.done").touch()
+        config = data / "settings.toml"
+        config.write_text(f"[desktop]\ncharacter = {'true' if shown else 'false'}\n")
+        parts, cpu = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)], window=window)
+        return sum(kb for name, kb in parts.items() if not name.startswith("python")) / 1024, cpu
+
     try:
-        results = {}
-        for shown in (False, True):
-            data = Path(tempfile.mkdtemp())
-            (data / "welcome.done").touch()
-            config = data / "settings.toml"
-            config.write_text(f"[desktop]\ncharacter = {'true' if shown else 'false'}\n")
-            results[shown] = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)], window=30)
-        print("The character on the desktop (release build; Xvfb with xcompmgr; idle on the chat, 12 s settle, CPU over 30 s):")
-        for shown, (parts, cpu) in results.items():
-            total = sum(kb for name, kb in parts.items() if not name.startswith("python"))
-            print(f"  character {'shown ' if shown else 'hidden'}: app + WebKit {total / 1024:7.1f} MB PSS, CPU {cpu:4.2f}% of one core")
-        hidden, shown = results[False], results[True]
-        added = sum(kb for n, kb in shown[0].items() if not n.startswith("python")) - sum(kb for n, kb in hidden[0].items() if not n.startswith("python"))
-        print(f"  the character adds {added / 1024:+.1f} MB and {shown[1] - hidden[1]:+.2f} points of CPU (goals: at most 25 MB, 1%)")
+        launch(False, window=1)
+        results = {False: [], True: []}
+        for _ in range(rounds):
+            for shown in (False, True):
+                results[shown].append(launch(shown))
+        print(f"The character on the desktop (release build; Xvfb with xcompmgr; idle on the chat, 12 s settle, CPU over 30 s; median of {rounds}):")
+        medians = {}
+        for shown, runs in results.items():
+            mb, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+            medians[shown] = (mb, cpu)
+            each = ", ".join(f"{r[0]:.0f} MB/{r[1]:.2f}%" for r in runs)
+            print(f"  character {'shown ' if shown else 'hidden'}: app + WebKit {mb:6.1f} MB PSS, CPU {cpu:4.2f}% of one core  ({each})")
+        print(f"  the character adds {medians[True][0] - medians[False][0]:+.1f} MB and {medians[True][1] - medians[False][1]:+.2f} points of CPU "
+              "(goals: at most 25 MB, 1%)")
     finally:
         compositor.terminate()
         compositor.wait(5)

@@ -379,10 +379,13 @@ def test_it_stands_still_when_the_system_asks_for_reduced_motion(desktop, tmp_pa
 
 
 def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
-    """A second WebDriver whose app runs at GDK_SCALE=2: the window doubles, the drawing
-    stays sharp (SVG), and the dark variant shows."""
+    """A second WebDriver whose app runs at GDK_SCALE=2 and, as users run it, with WebKit's
+    compositing mode available (the other tests turn it off): the window doubles, the
+    drawing stays sharp (SVG), the dark variant shows, and the chat window keeps working
+    beside it (one web process for both)."""
     port = free_port()
     env = dict(desktop.env, GDK_SCALE="2")
+    env.pop("WEBKIT_DISABLE_COMPOSITING_MODE", None)
     driver = desktop.start("webdriver-2x", ["WebKitWebDriver", f"--port={port}"], env=env)
     wait_until(lambda: port_open(port), 10, "second WebKitWebDriver not listening")
     data = tmp_path / "data"
@@ -399,6 +402,8 @@ def test_at_2x_scale_in_the_dark_theme(desktop, compositor, tmp_path):
         assert (w, h) == (2 * REST, 2 * REST), (w, h)
         to_character(session)
         wait_until(lambda: session.script("return document.documentElement.dataset.theme") == "dark", 10, "not dark")
+        web = subprocess.run(["pgrep", "-c", "WebKitWebProces"], capture_output=True, text=True).stdout.strip()
+        assert web == "1", f"{web} web processes: the character shares the chat's"
         time.sleep(0.5)
         shot(desktop, "idle-2x-dark")
         listen_think_and_ask(desktop, session, vault, "2x-dark")
