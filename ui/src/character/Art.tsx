@@ -8,10 +8,10 @@
 // would leave a trail. Bubbles and the menu grow the window, which repaints it whole.
 import type { Mood } from "./machine";
 
-export function Art({ mood, blink, badge, label }: { mood: Mood; blink: boolean; badge: boolean; label: string }) {
+export function Art({ mood, blink, inhale, badge, label }: { mood: Mood; blink: boolean; inhale: boolean; badge: boolean; label: string }) {
   const closedEyes = mood === "sleeping" || blink;
   return (
-    <svg className={`art mood-${mood}`} viewBox="0 0 100 100" role="img" aria-label={label} data-testid="character-art" data-mood={mood}>
+    <svg className={`art mood-${mood}${inhale ? " inhale" : ""}`} viewBox="0 0 100 100" role="img" aria-label={label} data-testid="character-art" data-mood={mood}>
       <ellipse className="shadow" cx="50" cy="93" rx="25" ry="3.5" />
       <path className="antenna" d="M50 20 C50 13 53 9 58 7" />
       <circle className="antenna-tip" cx="59" cy="6.5" r="5.5" />

@@ -9,6 +9,8 @@ import { initial, mood as moodOf, nextChange, speechNow, step, type CharacterSta
 /** The window grown for a speech bubble, and for the menu, logical pixels. */
 const BUBBLE_SIZE = [280, 212] as const;
 const MENU_SIZE = [220, 276] as const;
+/** Half a breath at rest. */
+const BREATH_MS = 2000;
 /** A press that moves less than this is a click, not a drag. */
 const DRAG_THRESHOLD = 4;
 /** How long a click on a reminder's bubble waits for a second click (a snooze). */
@@ -79,9 +81,22 @@ export function Character() {
     return () => window.clearTimeout(timer);
   }, [machine, now]);
 
-  // A blink now and then, while awake.
+  // Breathing at rest: a small move every BREATH_MS, unless the system asks for less motion.
+  const [inhale, setInhale] = useState(false);
+  useEffect(() => {
+    if (mood !== "idle" && mood !== "listening") return;
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    const timer = window.setInterval(() => setInhale((i) => !i), BREATH_MS);
+    return () => {
+      window.clearInterval(timer);
+      setInhale(false);
+    };
+  }, [mood]);
+
+  // A blink now and then, while awake (not when the system asks for less motion).
   useEffect(() => {
     if (mood === "sleeping" || mood === "thinking") return;
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
     let timer = window.setTimeout(function next() {
       setBlink(true);
       window.setTimeout(() => setBlink(false), 160);
@@ -241,7 +256,7 @@ export function Character() {
           setMenu((shown) => !shown);
         }}
       >
-        <Art mood={mood} blink={blink} badge={machine.down.length > 0} label={t.characterLabel(mood) + (machine.down.length ? `. ${t.characterBadge}` : "")} />
+        <Art mood={mood} blink={blink} inhale={inhale} badge={machine.down.length > 0} label={t.characterLabel(mood) + (machine.down.length ? `. ${t.characterBadge}` : "")} />
       </button>
     </div>
   );
