@@ -70,6 +70,12 @@ def saw(session, wanted):
     return wanted in (session.script("return window.__moods || []") or [])
 
 
+def see_through(session):
+    """Whether the page was told its window is see-through ("true"/"false"), once it was."""
+    return wait_until(lambda: session.script("return document.querySelector('[data-testid=character]').dataset.seeThrough"), 10,
+                      "the page was not told about its window")
+
+
 def mood(session):
     return session.script("const c = document.querySelector('[data-testid=character]'); return c && c.dataset.mood")
 
@@ -113,6 +119,7 @@ def test_turned_on_it_appears_at_the_corner_listens_speaks_and_opens_the_chat(de
         assert (x, y) == (SCREEN[0] - REST - MARGIN, SCREEN[1] - REST - MARGIN), (x, y)
         # See-through: no card behind it, and Settings says nothing about a compositor.
         to_character(session)
+        assert see_through(session) == "true", "not see-through with a compositor"
         assert not session.find_all(".stage.card")
         wait_until(lambda: mood(session) == "idle", 10, "not idle")
         shot(desktop, "idle-1x")
@@ -344,6 +351,7 @@ def test_without_a_compositor_it_sits_on_a_card_and_settings_says_why(desktop, t
     session = desktop.launch(tmp_path / "data", extra_args=["--config", str(character_config(tmp_path))])
     try:
         to_character(session)
+        assert see_through(session) == "false", "see-through without a compositor"
         assert session.find_all(".stage.card"), "no card behind the character without a compositor"
         shot(desktop, "card-1x")
         to_main(session)

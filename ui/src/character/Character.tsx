@@ -208,7 +208,13 @@ export function Character() {
 
   const corner = `${grown?.right === false ? "left" : "right"} ${grown?.bottom === false ? "top" : "bottom"}`;
   return (
-    <div className={`stage ${corner} ${start && !start.window.transparent ? "card" : ""}`} data-testid="character" data-mood={mood} data-layout={layout}>
+    <div
+      className={`stage ${corner} ${start && !start.window.transparent ? "card" : ""}`}
+      data-testid="character"
+      data-mood={mood}
+      data-layout={layout}
+      data-see-through={start ? String(start.window.transparent) : undefined}
+    >
       {layout === "bubble" && speech && (
         <div
           className="bubble"
