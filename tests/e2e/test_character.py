@@ -358,6 +358,9 @@ def test_without_a_compositor_it_sits_on_a_card_and_settings_says_why(desktop, t
         session.settings("desktop")
         note = session.wait_for("[data-testid=character-no-compositor]", 10)
         assert "compositor" in session.text(note)
+        session.script("document.querySelector('[data-testid=character-setting]').scrollIntoView()")
+        time.sleep(0.5)
+        desktop.screenshot("character-settings")
     finally:
         desktop.close(session)
 
