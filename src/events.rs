@@ -207,8 +207,7 @@ pub fn first_line(text: &str) -> String {
     if line.chars().count() <= FIRST_LINE_CHARS {
         return line.to_string();
     }
-    let cut: String = line.chars().take(FIRST_LINE_CHARS - 1).collect();
-    format!("{}…", cut.trim_end())
+    crate::context::compact::shorten(line, FIRST_LINE_CHARS - 1)
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ impl CharacterWindow {
     }
 
     pub fn facts(&self) -> WindowFacts {
-        WindowFacts { transparent: self.transparent.lock().expect("character lock").unwrap_or(false), rest: REST }
+        WindowFacts { transparent: self.transparent().unwrap_or(false), rest: REST }
     }
 }
 

@@ -66,21 +66,26 @@ impl ProactiveService {
         config.validate().map_err(CompanionError::InvalidInput)?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
-        self.tell_quiet().await?;
+        let state = self.store.proactive().proactive_state().await?;
+        self.tell_quiet(&state, &config);
         Ok(config)
     }
 
     /// Whether Sidecar is quiet at the desk (the window, the character) now, and when
-    /// that changes by itself.
+    /// that changes by itself. Reads only: quiet does not depend on the counters.
     pub async fn quiet_now(&self) -> Result<super::quiet::QuietNow, CompanionError> {
-        let (now, config, state) = self.now_config_state().await?;
-        Ok(super::quiet::quiet_now(&state, &config.quiet_hours, now, self.clock.zone(), Channel::Desktop))
+        let state = self.store.proactive().proactive_state().await?;
+        Ok(self.quiet_at_desk(&state, &self.config().await?))
     }
 
-    async fn tell_quiet(&self) -> Result<(), CompanionError> {
-        let quiet = self.quiet_now().await?;
+    fn quiet_at_desk(&self, state: &ProactiveState, config: &ProactiveConfig) -> super::quiet::QuietNow {
+        super::quiet::quiet_now(state, &config.quiet_hours, self.clock.now(), self.clock.zone(), Channel::Desktop)
+    }
+
+    /// Tells what shows the quiet (the character) what stands now.
+    fn tell_quiet(&self, state: &ProactiveState, config: &ProactiveConfig) {
+        let quiet = self.quiet_at_desk(state, config);
         self.events.publish(crate::events::CoreEvent::QuietChanged { quiet });
-        Ok(())
     }
 
     /// Now, and the config and state as they stand now (counters rolled to this hour),
@@ -157,7 +162,7 @@ impl ProactiveService {
                 }
             })
             .await?;
-        self.tell_quiet().await?;
+        self.tell_quiet(&state, &self.config().await?);
         Ok(state)
     }
 
@@ -169,8 +174,8 @@ impl ProactiveService {
 
     /// `/proactive reset`: counters, cooldown, breaker and quiet cleared.
     pub async fn reset(&self) -> Result<(), CompanionError> {
-        self.store.proactive().update_proactive_state(ProactiveState::reset).await?;
-        self.tell_quiet().await?;
+        let (state, _) = self.store.proactive().update_proactive_state(ProactiveState::reset).await?;
+        self.tell_quiet(&state, &self.config().await?);
         Ok(())
     }
 

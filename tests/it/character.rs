@@ -8,15 +8,9 @@ use std::time::Duration;
 
 use sidecar::character::place::{Screen, Size, Spot, MARGIN};
 use sidecar::preferences::{HotkeyError, HotkeyRole, DEFAULT_CHARACTER_HOTKEY};
-use sidecar::settings::Settings;
-use sidecar::{Companion, CompanionOptions, CoreEvent};
+use sidecar::CoreEvent;
 
-async fn open(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<Companion> {
-    let settings = Settings::load(config).unwrap();
-    Companion::open(CompanionOptions { config_path: Some(config.to_path_buf()), ..CompanionOptions::new(dir.to_path_buf(), settings) })
-        .await
-        .unwrap()
-}
+use crate::support::open_with_config as open;
 
 fn screen(name: &str, x: i32, width: u32, height: u32) -> Screen {
     Screen { name: name.into(), x, y: 0, width, height, scale: 1.0 }

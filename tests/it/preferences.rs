@@ -6,14 +6,8 @@ use sidecar::locale::Lang;
 use sidecar::preferences::{Hotkey, DEFAULT_HOTKEY};
 use sidecar::settings::desktop::{LanguageChoice, Theme};
 use sidecar::settings::Settings;
-use sidecar::{Companion, CompanionOptions};
 
-async fn open(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<Companion> {
-    let settings = Settings::load(config).unwrap();
-    Companion::open(CompanionOptions { config_path: Some(config.to_path_buf()), ..CompanionOptions::new(dir.to_path_buf(), settings) })
-        .await
-        .unwrap()
-}
+use crate::support::open_with_config as open;
 
 #[tokio::test]
 async fn preferences_are_saved_and_a_chosen_language_is_spoken_from_the_next_start() {

@@ -346,3 +346,12 @@ pub fn late_block(request: &serde_json::Value) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// A companion on `dir` with the settings in `config`, which it also writes to (as the
+/// app does when Settings changes something).
+pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
+    let settings = sidecar::settings::Settings::load(config).unwrap();
+    sidecar::Companion::open(sidecar::CompanionOptions { config_path: Some(config.to_path_buf()), ..sidecar::CompanionOptions::new(dir.to_path_buf(), settings) })
+        .await
+        .unwrap()
+}
