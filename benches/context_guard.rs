@@ -54,7 +54,7 @@ async fn main() {
         }
     }
     for i in 0..FACTS {
-        core.knowledge().save(&format!("Fact {i}: likes item{i} from place{i}"), Category::ALL[i % 7], chrono::Utc::now().date_naive()).unwrap();
+        core.knowledge().save(&format!("Fact {i}: likes item{i} from place{i}"), Category::ALL[i % 7], chrono::Utc::now().date_naive()).await.unwrap();
     }
     let full_tokens = guard::total_tokens(&all, &sidecar::tokens::count);
 

@@ -24,6 +24,13 @@ echo "== Sidecar as a server: recall at 100k messages in-process, over MCP and R
 cargo bench --bench served 2>/dev/null
 echo "== the per-turn tool choice on MetaTool's questions and tools (not ours) =="
 cargo bench --bench tool_choice_eval 2>/dev/null
+echo "== duplicate facts by meaning on STS-B in English and Spanish (development and test parts) =="
+# STS-B (PhilipMay/stsb-multi-mt) is not in this repository: STSB_SOURCE names a
+# checkout of it, or the git directory the tool library's fetch brings.
+: "${STSB:=$PWD/target/stsb.json}"
+export STSB
+if [ ! -f "$STSB" ] && [ -n "${STSB_SOURCE:-}" ]; then python3 scripts/stsb.py "$STSB_SOURCE" "$STSB"; fi
+cargo bench --bench fact_duplicates 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="

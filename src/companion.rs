@@ -171,6 +171,7 @@ impl Companion {
             tool_http(),
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         ));
+        knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
         let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(
             options.settings.clone(),
             options.secrets.clone(),
@@ -533,8 +534,8 @@ impl Companion {
 
     /// Saves a fact directly (CLI, Memory view); not limited per turn, and a turn
     /// running meanwhile keeps its own count.
-    pub fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
-        Ok(self.knowledge.save(text, category, self.clock.local_today())?)
+    pub async fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
+        Ok(self.knowledge.save(text, category, self.clock.local_today()).await?)
     }
 
     pub fn facts(&self) -> Vec<ListedFact> {

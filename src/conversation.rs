@@ -515,7 +515,7 @@ impl ConversationService {
     /// Offers (or saves, as chosen) the facts the user just said that nothing covers.
     async fn notice_facts(&self, conversation_id: i64, said_id: i64, reply_id: i64) {
         let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
-        let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today());
+        let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today()).await;
         if !suggestions.is_empty() {
             self.with.events.publish(CoreEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
         }

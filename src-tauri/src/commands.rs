@@ -173,7 +173,7 @@ pub async fn remember_fact(
     text: String,
     category: sidecar::knowledge::learnings::Category,
 ) -> Result<sidecar::knowledge::facts::SaveOutcome, CommandError> {
-    Ok(blocking(&core, move |c| c.remember(&text, category)).await?)
+    Ok(core.remember(&text, category).await?)
 }
 
 /// The user confirmed that a newer fact replaces the one on `line`.

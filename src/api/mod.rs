@@ -199,7 +199,7 @@ impl LocalApi {
                 if category == Category::Health && !health {
                     return Err(ApiError::Refused(format!("\"{client}\" was not given the health scope, so it cannot save health facts")));
                 }
-                let saved = self.knowledge.save(ask.text.trim(), category, self.clock.local_today()).map_err(failed)?;
+                let saved = self.knowledge.save(ask.text.trim(), category, self.clock.local_today()).await.map_err(failed)?;
                 ok(json!({"saved": saved}))
             }
             Route::ListReminders => {

@@ -200,7 +200,7 @@ impl ContextService {
                 digest::fallback(previous_text, &turns, summary_budget(limits), &count)
             }
         };
-        self.flush_facts(&digest);
+        self.flush_facts(&digest).await;
         self.log_unsaved_facts(conversation_id, evicted);
         let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
         let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
@@ -235,11 +235,11 @@ impl ContextService {
     }
 
     /// The memory flush: facts the digest found are saved before their turns leave.
-    fn flush_facts(&self, digest: &Digest) {
+    async fn flush_facts(&self, digest: &Digest) {
         let today = self.clock.local_today();
         for fact in digest.facts.iter().take(MAX_FLUSHED_FACTS) {
             let category = Category::parse(&fact.category).unwrap_or(Category::General);
-            match self.knowledge.save(&fact.fact, category, today) {
+            match self.knowledge.save(&fact.fact, category, today).await {
                 Ok(outcome) => tracing::info!(?outcome, "memory flush saved a fact"),
                 Err(error) => tracing::warn!(%error, "memory flush could not save a fact"),
             }

@@ -124,7 +124,7 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
         Intent::Remember { fact } => {
             let today = hands.clock.local_today();
             // The category from the fact's words, as the noticing and the CLI read it.
-            match hands.knowledge.save(&fact, crate::knowledge::suggest::category_of(&fact), today)? {
+            match hands.knowledge.save(&fact, crate::knowledge::suggest::category_of(&fact), today).await? {
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }

@@ -5,8 +5,10 @@
 //! - dedup across all categories; a match elsewhere moves to the new category, except
 //!   a Health fact, which stays in Health (Bug 8, Bug 10);
 //! - weight 1–10, `confirmed` refreshed on repeat, `learned` never changed;
-//! - prompt order by weight × recency, Health never truncated, and a note says how many
-//!   facts were left out (Bug 1, Bug 7);
+//! - prompt order by weight × recency (a 60-day half-life), Health never truncated, and
+//!   a note says how many facts were left out (Bug 1, Bug 7);
+//! - a repeat or a change in other words found by meaning, confirmed by the words
+//!   ([`super::meaning`], Bug 1 and Bug 8);
 //! - the knowledge block is wrapped and declared to be data (Bug 6) and tells the
 //!   model to save personal facts (Bug 5);
 //! - at most three saves per turn (Bug 9), counted by the caller's [`TurnSaves`];
@@ -19,6 +21,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::learnings::{Category, Fact, Learnings};
+use super::meaning::{self, Nearness};
 use super::slots;
 use super::words::{differing, overlap, significant};
 
@@ -87,8 +90,16 @@ fn clean(text: &str) -> String {
         .join(" ")
 }
 
-/// Adds `text` to the document under `category`, or reinforces the fact it repeats.
+/// Adds `text` to the document under `category`, or reinforces the fact it repeats,
+/// by words alone.
 pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: NaiveDate) -> SaveOutcome {
+    remember_near(doc, text, category, today, &Nearness::none())
+}
+
+/// Adds `text` to the document under `category`, or reinforces the fact it repeats, or
+/// supersedes the fact it replaces; `nearness` says how close in meaning it is to each
+/// current fact (Bug 1 and Bug 8 by meaning).
+pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> SaveOutcome {
     let text = clean(text);
     if text.is_empty() {
         return SaveOutcome::Rejected { reason: "the fact is empty".into() };
@@ -96,9 +107,8 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
     if text.chars().count() > MAX_FACT_CHARS {
         return SaveOutcome::Rejected { reason: format!("the fact is longer than {MAX_FACT_CHARS} characters; save one short fact") };
     }
-    let candidate = doc
-        .facts()
-        .filter(|(_, _, fact)| fact.superseded.is_none())
+    let current = || doc.facts().filter(|(_, _, fact)| fact.superseded.is_none());
+    let by_words = current()
         .filter(|(_, existing_category, fact)| same_fact(&fact.text, *existing_category, &text, category))
         // Prefer a match in the requested category, then the closest overlap.
         .max_by(|(_, ca, a), (_, cb, b)| {
@@ -106,27 +116,62 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
             key(ca, a).partial_cmp(&key(cb, b)).unwrap_or(std::cmp::Ordering::Equal)
         })
         .map(|(index, c, fact)| (index, c, fact.clone()));
-    let Some((index, existing_category, fact)) = candidate else {
-        let replaced = doc
-            .facts()
-            .find(|(_, _, old)| old.superseded.is_none() && slots::supersedes(&text, &old.text))
-            .map(|(index, old_category, old)| (index, old_category, old.clone()));
-        let outcome = match replaced {
-            // Health is never changed without the user (a wrong allergy could hurt).
-            Some((_, old_category, old)) if old_category == Category::Health || category == Category::Health => {
-                SaveOutcome::NeedsConfirmation { category, old: old.text }
-            }
-            Some((index, _, old)) => {
-                // Before the insert, which may move the lines after it.
-                doc.update(index, Fact { superseded: Some(today), ..old.clone() });
-                SaveOutcome::Superseded { category, old: old.text }
-            }
-            None => SaveOutcome::New { category },
-        };
-        doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today, superseded: None });
-        return outcome;
+    if let Some((index, existing_category, fact)) = by_words {
+        return reinforce(doc, index, existing_category, fact, category, None, today);
+    }
+    let replaced = current().find(|(_, _, old)| slots::supersedes(&text, &old.text)).map(|(index, c, old)| (index, c, old.clone()));
+    if let Some((index, old_category, old)) = replaced {
+        return supersede(doc, index, old_category, old, &text, category, today);
+    }
+    let by_meaning = current()
+        .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.of(&fact.text).filter(|_| nearness.candidate(&fact.text))?)))
+        .max_by(|a, b| a.3.total_cmp(&b.3))
+        .map(|(index, c, fact, cosine)| (index, c, fact.clone(), cosine));
+    if let Some((index, existing_category, fact, cosine)) = by_meaning {
+        if meaning::tells_a_change(&fact.text, &text) {
+            return supersede(doc, index, existing_category, fact, &text, category, today);
+        }
+        if meaning::confirmed(&fact.text, &text, cosine) {
+            tracing::info!(cosine, "a fact repeated in other words");
+            return reinforce(doc, index, existing_category, fact, category, Some(&text), today);
+        }
+    }
+    doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today, superseded: None });
+    SaveOutcome::New { category }
+}
+
+/// `old` no longer holds: `text` is saved and `old` kept as history, except that a
+/// Health fact is never changed without the user (a wrong allergy could hurt).
+fn supersede(doc: &mut Learnings, index: usize, old_category: Category, old: Fact, text: &str, category: Category, today: NaiveDate) -> SaveOutcome {
+    let outcome = if old_category == Category::Health || category == Category::Health {
+        SaveOutcome::NeedsConfirmation { category, old: old.text }
+    } else {
+        let outcome = SaveOutcome::Superseded { category, old: old.text.clone() };
+        // Before the insert, which may move the lines after it.
+        doc.update(index, Fact { superseded: Some(today), ..old });
+        outcome
     };
-    let reinforced = Fact { weight: (fact.weight + 1).min(MAX_WEIGHT), confirmed: today.max(fact.confirmed), ..fact };
+    doc.insert(category, Fact { weight: 1, text: text.to_string(), learned: today, confirmed: today, superseded: None });
+    outcome
+}
+
+/// The fact at `index` was said again (in `restated` words, when they differ): weight
+/// up, confirmed today, its first date kept; moved to the newer category unless it is
+/// a Health fact. Said in other words, the wording that says more is kept.
+fn reinforce(
+    doc: &mut Learnings,
+    index: usize,
+    existing_category: Category,
+    fact: Fact,
+    category: Category,
+    restated: Option<&str>,
+    today: NaiveDate,
+) -> SaveOutcome {
+    let text = match restated {
+        Some(new) if meaning::says_more(new, &fact.text) => new.to_string(),
+        _ => fact.text.clone(),
+    };
+    let reinforced = Fact { weight: (fact.weight + 1).min(MAX_WEIGHT), confirmed: today.max(fact.confirmed), text, ..fact };
     let weight = reinforced.weight;
     if existing_category == category {
         doc.update(index, reinforced);
@@ -142,14 +187,15 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
     }
 }
 
-/// How much a fact's weight still counts, by days since it was last confirmed.
+/// Days after which a fact's weight counts half (the plans' "half-life de 60 días").
+pub const HALF_LIFE_DAYS: f64 = 60.0;
+
+/// How much a fact's weight still counts, by days since it was last confirmed: it
+/// halves every [`HALF_LIFE_DAYS`], smoothly, so a day's difference never jumps an
+/// order (a confirmation in the future counts fully).
 pub fn recency_factor(confirmed: NaiveDate, today: NaiveDate) -> f64 {
-    match (today - confirmed).num_days() {
-        ..7 => 1.0,
-        7..30 => 0.8,
-        30..90 => 0.5,
-        _ => 0.3,
-    }
+    let days = (today - confirmed).num_days().max(0) as f64;
+    0.5f64.powf(days / HALF_LIFE_DAYS)
 }
 
 pub fn score(fact: &Fact, today: NaiveDate) -> f64 {

@@ -4,6 +4,7 @@
 
 pub mod facts;
 pub mod learnings;
+pub mod meaning;
 pub mod profile_form;
 pub mod store;
 pub mod watch;

@@ -5,13 +5,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
+use super::meaning::{FactNearness, Nearness};
 use super::profile_form::ProfileFields;
 use crate::locale::Lang;
 
@@ -59,6 +60,8 @@ pub struct KnowledgeStore {
     turn: Mutex<TurnSaves>,
     /// Bumped on every change, so indexes know when to refresh.
     version: AtomicU64,
+    /// Finds current facts close in meaning to a new one, once the assembly gives it.
+    nearness: OnceLock<Arc<dyn FactNearness>>,
 }
 
 /// SOUL.md as the plans wrote it (companion-plan.md, "SOUL.md (Personalidad)"): in
@@ -140,7 +143,13 @@ impl KnowledgeStore {
         for bad in &malformed {
             tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood; kept as it is");
         }
-        Ok(Self { dir, learnings: Mutex::new(learnings), turn: Mutex::new(TurnSaves::default()), version: AtomicU64::new(1) })
+        Ok(Self {
+            dir,
+            learnings: Mutex::new(learnings),
+            turn: Mutex::new(TurnSaves::default()),
+            version: AtomicU64::new(1),
+            nearness: OnceLock::new(),
+        })
     }
 
     /// Changes so far (starts at 1).
@@ -157,21 +166,40 @@ impl KnowledgeStore {
         *self.turn.lock().expect("turn lock") = TurnSaves::default();
     }
 
+    /// From now on, a new fact is also compared with the current ones by meaning.
+    pub fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
+        let _ = self.nearness.set(nearness);
+    }
+
+    /// How close `text` is to each current fact; empty without a way to tell.
+    async fn nearness(&self, text: &str) -> Nearness {
+        match self.nearness.get() {
+            Some(source) => source.nearness(text).await,
+            None => Nearness::none(),
+        }
+    }
+
     /// Saves a fact (at most three per turn), writing the file before reporting.
-    pub fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+    pub async fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
         if !self.turn.lock().expect("turn lock").try_take() {
             tracing::warn!("more than three facts saved in one turn; extra ignored");
             return Ok(SaveOutcome::RateLimited);
         }
-        self.save(text, category, today)
+        self.save(text, category, today).await
     }
 
     /// Saves a fact without the per-turn limit (the memory flush before eviction, which
     /// is bounded on its own; a save by the user or a connected program, not the model).
-    pub fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+    pub async fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+        let nearness = self.nearness(text).await;
+        self.save_near(text, category, today, &nearness)
+    }
+
+    /// [`KnowledgeStore::save`] with the closeness by meaning already measured.
+    pub fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let mut changed = doc.clone();
-        let outcome = facts::remember(&mut changed, text, category, today);
+        let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
             let path = self.dir.join(LEARNINGS_FILE);
             crate::fsutil::write_atomically(&path, &changed.render_bytes())

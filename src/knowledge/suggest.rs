@@ -81,13 +81,13 @@ impl Noticing {
 
     /// The facts `user_text` states that nothing covers: saved at once when the user
     /// chose so (then `true`), else returned to offer.
-    pub fn notice(&self, user_text: &str, knowledge: &super::store::KnowledgeStore, today: chrono::NaiveDate) -> (Vec<Suggestion>, bool) {
+    pub async fn notice(&self, user_text: &str, knowledge: &super::store::KnowledgeStore, today: chrono::NaiveDate) -> (Vec<Suggestion>, bool) {
         let found = suggestions(user_text, &knowledge.facts());
         if found.is_empty() || !self.saves_without_asking() {
             return (found, false);
         }
         for s in &found {
-            if let Err(e) = knowledge.save(&s.text, s.category, today) {
+            if let Err(e) = knowledge.save(&s.text, s.category, today).await {
                 tracing::warn!(error = %e, "a noticed fact could not be saved");
             }
         }

@@ -326,6 +326,18 @@ impl MeaningIndex {
         Ok(quantized.len())
     }
 
+    /// The facts the index follows.
+    pub(super) fn knowledge(&self) -> &KnowledgeStore {
+        &self.knowledge
+    }
+
+    /// Brings the facts' vectors up to date (those of new facts made, those of facts
+    /// gone dropped), loading the embedder if needed.
+    pub(super) async fn facts_with_vectors(&self) -> Result<(), EmbedError> {
+        let embedder = self.embedder().await?;
+        self.sync_facts(embedder.as_ref()).await.map(|_| ())
+    }
+
     /// Gives every fact in learnings.md a vector and drops those of facts gone.
     async fn sync_facts(&self, embedder: &dyn Embedder) -> Result<usize, EmbedError> {
         let version = self.knowledge.version();

@@ -12,6 +12,7 @@ pub mod density;
 pub mod e5;
 pub mod indexer;
 mod int8;
+pub mod nearness;
 pub mod remote;
 pub mod setup;
 pub mod vectors;

@@ -55,13 +55,9 @@ impl Tool for RememberFact {
             // An unknown category is not worth failing the save: it goes to General.
             let category = Category::parse(&args.category).unwrap_or(Category::General);
             let today = self.clock.local_today();
-            let store = self.store.clone();
             // Tokio's mutex is fair: calls polled in order take it in order.
             let _turn = self.in_order.lock().await;
-            let outcome = tokio::task::spawn_blocking(move || store.remember(&args.fact, category, today))
-                .await
-                .map_err(|e| ToolError::Failed(e.to_string()))?
-                .map_err(|e| ToolError::Failed(e.to_string()))?;
+            let outcome = self.store.remember(&args.fact, category, today).await.map_err(|e| ToolError::Failed(e.to_string()))?;
             let summary = match &outcome {
                 SaveOutcome::New { category } => format!("saved as a new fact under {}", category.name()),
                 SaveOutcome::Reinforced { weight, .. } => format!("already known; reinforced (weight {weight})"),

@@ -72,7 +72,7 @@ async fn fill(core: &Companion, messages: &[String], facts: &[String], profile: 
     core.import_jsonl(lines.as_bytes()).await.unwrap();
     for fact in facts {
         core.knowledge().begin_turn();
-        let _ = core.remember(fact, Category::General);
+        let _ = core.remember(fact, Category::General).await;
     }
     let (_, version) = core.profile(sidecar::knowledge::store::ProfileFile::User).unwrap();
     core.knowledge().save_profile(sidecar::knowledge::store::ProfileFile::User, profile, &version).unwrap();

@@ -298,7 +298,7 @@ async fn sidecars_own_writes_raise_no_change_event() {
     let core = open(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
     let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(20)));
-    core.remember("Toca el violín", sidecar::knowledge::learnings::Category::General).unwrap();
+    core.remember("Toca el violín", sidecar::knowledge::learnings::Category::General).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     watcher.abort();
     while let Ok(event) = events.try_recv() {

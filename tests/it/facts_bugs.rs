@@ -23,15 +23,18 @@ fn facts_in(doc: &Learnings) -> Vec<(Category, String, u8)> {
 #[test]
 fn bug_01_recency_lets_a_recent_correction_outrank_an_old_heavy_fact() {
     let today = day(TODAY);
-    assert_eq!(recency_factor(day("2026-11-20"), today), 1.0);
-    assert_eq!(recency_factor(day("2026-11-01"), today), 0.8);
-    assert_eq!(recency_factor(day("2026-09-01"), today), 0.5);
-    assert_eq!(recency_factor(day("2026-01-01"), today), 0.3);
+    // A 60-day half-life: half at 60 days, a quarter at 120, smooth in between.
+    assert_eq!(recency_factor(today, today), 1.0);
+    assert!((recency_factor(today - chrono::Days::new(60), today) - 0.5).abs() < 1e-9);
+    assert!((recency_factor(today - chrono::Days::new(120), today) - 0.25).abs() < 1e-9);
+    let (day_29, day_30) = (recency_factor(today - chrono::Days::new(29), today), recency_factor(today - chrono::Days::new(30), today));
+    assert!(day_29 > day_30 && day_29 - day_30 < 0.01, "no step at 30 days: {day_29} vs {day_30}");
+    assert_eq!(recency_factor(today + chrono::Days::new(3), today), 1.0);
     let doc = Learnings::parse(
         "# Learnings\n\n## Work\n- [weight:8] Trabaja en Google | learned:2025-01-10 | confirmed:2026-05-01\n- [weight:3] Renunció a Google, ahora trabaja en una startup | learned:2026-11-20 | confirmed:2026-11-20\n",
     );
     let facts: Vec<&Fact> = doc.facts().map(|(_, _, f)| f).collect();
-    assert!(score(facts[1], today) > score(facts[0], today), "3×1.0 beats 8×0.3");
+    assert!(score(facts[1], today) > score(facts[0], today), "3×0.99 beats 8×0.09 (204 days)");
     // With room for one Work fact, the correction is the one shown.
     let prompt = for_prompt(&doc, today, words("Renunció a Google, ahora trabaja en una startup") + 4, words);
     assert!(prompt.text.contains("startup") && !prompt.text.contains("- Trabaja en Google"), "{}", prompt.text);

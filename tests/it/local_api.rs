@@ -50,8 +50,8 @@ async fn call(http: &reqwest::Client, method: reqwest::Method, url: &str, token:
 async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I am allergic to peanuts", sidecar::knowledge::learnings::Category::Health).unwrap();
-    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
+    core.remember("I am allergic to peanuts", sidecar::knowledge::learnings::Category::Health).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let get = reqwest::Method::GET;
@@ -160,7 +160,7 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
 async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
+    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let mut tokens = Vec::new();

@@ -19,6 +19,7 @@ mod context_replay;
 mod crash_write;
 mod dates;
 mod facts_bugs;
+mod facts_meaning;
 mod faults;
 mod ics;
 mod imports;

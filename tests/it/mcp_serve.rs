@@ -108,7 +108,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).unwrap();
+    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());

@@ -161,7 +161,7 @@ async fn densities_are_measured_again_when_missing_after_an_upgrade() {
 async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.remember("Es alérgica a los cacahuetes", sidecar::knowledge::learnings::Category::Health).unwrap();
+    core.remember("Es alérgica a los cacahuetes", sidecar::knowledge::learnings::Category::Health).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
     let hits = core.recall("peanut allergy", 500).await.unwrap().hits;
     assert_eq!(hits[0].source, "fact", "{hits:?}");

@@ -117,7 +117,7 @@ async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources()
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     core.send("Me mudé a Rosário el año pasado").await.unwrap();
-    core.remember("Vive en Rosario con su gato", sidecar::knowledge::learnings::Category::General).unwrap();
+    core.remember("Vive en Rosario con su gato", sidecar::knowledge::learnings::Category::General).await.unwrap();
 
     let results = core.recall("rosario", 2000).await.unwrap();
     let sources: Vec<(&str, &str)> = results.hits.iter().map(|h| (h.source.as_str(), h.label.as_str())).collect();
@@ -187,7 +187,7 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
 async fn recall_matches_word_prefixes() {
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
-    core.remember("Allergic to peanuts", sidecar::knowledge::learnings::Category::Health).unwrap();
+    core.remember("Allergic to peanuts", sidecar::knowledge::learnings::Category::Health).await.unwrap();
     let hits = core.recall("peanut", 500).await.unwrap().hits;
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].snippet, "Allergic to [peanuts]");
@@ -212,8 +212,8 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     use sidecar::knowledge::store::KnowledgeError;
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
-    core.remember("Likes green tea", Category::Preferences).unwrap();
-    core.remember("Takes blood pressure pills", Category::Health).unwrap();
+    core.remember("Likes green tea", Category::Preferences).await.unwrap();
+    core.remember("Takes blood pressure pills", Category::Health).await.unwrap();
     let knowledge = core.knowledge();
     let tea = core.facts().into_iter().find(|f| f.fact.text == "Likes green tea").unwrap();
 

@@ -26,12 +26,12 @@ async fn a_move_changes_what_the_prompt_sends_while_the_old_home_stays_recallabl
     let server = ScriptedServer::start(vec![stream(reply_events(&["Vale."])), stream(reply_events(&["Vale."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
-    core.remember("Vive en Barcelona con su gato", Category::General).unwrap();
+    core.remember("Vive en Barcelona con su gato", Category::General).await.unwrap();
     core.send("hola").await.unwrap();
     assert!(system_prompt(&server).contains("Vive en Barcelona"));
 
     core.knowledge().begin_turn();
-    let outcome = core.remember("Se mudó a Madrid", Category::General).unwrap();
+    let outcome = core.remember("Se mudó a Madrid", Category::General).await.unwrap();
     assert_eq!(outcome, SaveOutcome::Superseded { category: Category::General, old: "Vive en Barcelona con su gato".into() });
     let learnings = std::fs::read_to_string(dir.path().join("knowledge/learnings.md")).unwrap();
     let today = core.clock().local_today();
@@ -53,8 +53,8 @@ async fn a_health_fact_is_superseded_only_when_the_user_confirms() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Ok."])), stream(reply_events(&["Ok."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
-    core.remember("Her blood type is O negative", Category::Health).unwrap();
-    let outcome = core.remember("Her blood type is A positive", Category::Health).unwrap();
+    core.remember("Her blood type is O negative", Category::Health).await.unwrap();
+    let outcome = core.remember("Her blood type is A positive", Category::Health).await.unwrap();
     assert_eq!(outcome, SaveOutcome::NeedsConfirmation { category: Category::Health, old: "Her blood type is O negative".into() });
     core.send("hi").await.unwrap();
     let prompt = system_prompt(&server);

@@ -260,7 +260,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Models { command } => models::models(&companion, command).await?,
         Command::Mcp { command } => mcp::mcp(&companion, command).await?,
         Command::Connections { command } => connections::connections(&companion, command).await?,
-        Command::Remember { json, words } => remember(&companion, &words, json)?,
+        Command::Remember { json, words } => remember(&companion, &words, json).await?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,

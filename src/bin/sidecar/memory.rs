@@ -6,7 +6,7 @@ use sidecar::Companion;
 
 /// `words`: a category first when the fact follows it, else only the fact, whose
 /// category is read from its words.
-pub(crate) fn remember(companion: &Companion, words: &[String], json: bool) -> anyhow::Result<i32> {
+pub(crate) async fn remember(companion: &Companion, words: &[String], json: bool) -> anyhow::Result<i32> {
     use sidecar::knowledge::facts::SaveOutcome;
     use sidecar::knowledge::learnings::Category;
     let (category, fact) = match words {
@@ -16,7 +16,7 @@ pub(crate) fn remember(companion: &Companion, words: &[String], json: bool) -> a
             (sidecar::knowledge::suggest::category_of(&fact), fact)
         }
     };
-    let outcome = companion.remember(&fact, category)?;
+    let outcome = companion.remember(&fact, category).await?;
     if json {
         println!("{}", serde_json::to_string(&outcome)?);
     } else {

@@ -1,0 +1,187 @@
+//! Duplicate facts found by meaning, on pairs that are not ours: STS-B in English and
+//! Spanish (PhilipMay/stsb-multi-mt; people scored each pair 0–5, and a pair scored 4
+//! or more counts as the same fact). Converted by `scripts/stsb.py` to `STSB` (default
+//! `target/stsb.json`); STS-B's dev split is the development part (it chose
+//! `DUPLICATE_COSINE`), its test split the test part.
+//!
+//! For each part and language: precision and recall of the word rules alone (what
+//! Sidecar did before), of the cosine alone, and of the rule Sidecar uses (the words'
+//! own match, or a cosine at the threshold that the words confirm). Prints figures;
+//! asserts nothing.
+//!
+//! Run: `cargo bench --bench fact_duplicates` (after `make test` set up the venv).
+
+#[path = "../tests/it/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use sidecar::knowledge::facts::same_fact;
+use sidecar::knowledge::learnings::Category;
+use sidecar::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, CLOSE_COSINE, DUPLICATE_COSINE};
+use sidecar::meaning::e5::LocalE5;
+use sidecar::meaning::{Embedder, TextKind};
+
+/// STS-B's "mostly equivalent": what a fact stated twice looks like.
+const SAME: f64 = 4.0;
+
+#[derive(Deserialize)]
+struct Pair {
+    a: String,
+    b: String,
+    score: f64,
+    lang: String,
+    part: String,
+}
+
+struct Judged<'a> {
+    pair: &'a Pair,
+    cosine: f32,
+}
+
+#[derive(Default)]
+struct Count {
+    true_pos: u32,
+    false_pos: u32,
+    false_neg: u32,
+}
+
+impl Count {
+    fn add(&mut self, said: bool, truth: bool) {
+        match (said, truth) {
+            (true, true) => self.true_pos += 1,
+            (true, false) => self.false_pos += 1,
+            (false, true) => self.false_neg += 1,
+            (false, false) => {}
+        }
+    }
+
+    fn line(&self) -> String {
+        let precision = self.true_pos as f64 / (self.true_pos + self.false_pos).max(1) as f64;
+        let recall = self.true_pos as f64 / (self.true_pos + self.false_neg).max(1) as f64;
+        let f1 = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+        format!("precision {:>5.1}%, recall {:>5.1}%, F1 {:>5.1}%", precision * 100.0, recall * 100.0, f1 * 100.0)
+    }
+}
+
+fn words_rule(p: &Pair) -> bool {
+    same_fact(&p.a, Category::General, &p.b, Category::General)
+}
+
+fn sidecar_rule(j: &Judged, low: f32, high: f32) -> bool {
+    words_rule(j.pair) || (j.cosine >= low && words_confirm(&j.pair.a, &j.pair.b) && (j.cosine >= high || adds_nothing(&j.pair.a, &j.pair.b)))
+}
+
+/// The seed's own scenarios (Bug 1, 3, 8, 11) and what each should end as, printed
+/// with their cosines.
+const SEED: &[(&str, &str, &str)] = &[
+    ("Tomo café todos los días", "Me encanta el café", "the same"),
+    ("I drink coffee every day", "I love coffee", "the same"),
+    ("Trabajo en Google", "Renuncié a Google, ahora trabajo en una startup", "a change"),
+    ("I work at Google", "I quit Google, now I work at a startup", "a change"),
+    ("Me gusta el café", "A mi esposa le gusta el café", "two facts"),
+    ("Alérgico al maní", "Alérgico a la nuez", "two facts"),
+    ("Trabaja en desarrollo frontend", "Trabaja en desarrollo backend", "two facts"),
+    ("Su hermano vive en Madrid", "Su hermana vive en Madrid", "two facts"),
+    ("Prefiere películas de acción", "Prefiere series de acción", "two facts"),
+    ("Me gusta el café", "Me encanta el café", "the same"),
+    ("Soy alérgico al maní", "Tengo alergia al maní", "the same"),
+    ("I'm allergic to peanuts", "I have a peanut allergy", "the same"),
+];
+
+/// Vectors of `texts`, from `cache` when it holds exactly these texts' (embedding
+/// ten thousand sentences takes minutes on two cores).
+async fn embed_all(e5: &LocalE5, texts: &[String], cache: &str) -> Vec<Vec<f32>> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    texts.hash(&mut hasher);
+    let key = hasher.finish().to_le_bytes();
+    if let Ok(bytes) = std::fs::read(cache) {
+        if bytes.len() > 8 && bytes[..8] == key {
+            let floats: Vec<f32> = bytes[8..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            let width = floats.len() / texts.len();
+            return floats.chunks_exact(width).map(<[f32]>::to_vec).collect();
+        }
+    }
+    let mut vectors = Vec::with_capacity(texts.len());
+    for chunk in texts.chunks(32) {
+        vectors.extend(e5.embed(chunk, TextKind::Passage).await.unwrap());
+    }
+    let mut bytes = key.to_vec();
+    vectors.iter().flatten().for_each(|f| bytes.extend(f.to_le_bytes()));
+    let _ = std::fs::write(cache, bytes);
+    vectors
+}
+
+#[tokio::main]
+async fn main() {
+    let path = std::env::var("STSB").unwrap_or_else(|_| format!("{}/target/stsb.json", env!("CARGO_MANIFEST_DIR")));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("(skipped: {path} is missing; make it with scripts/stsb.py from PhilipMay/stsb-multi-mt)");
+        return;
+    };
+    let pairs: Vec<Pair> = serde_json::from_str(&text).unwrap();
+    let weights = sidecar::meaning::weights::locate(None, Some(&support::local_llm_python())).expect("the embedder's weights (make test installs them)");
+    let e5 = LocalE5::load(&weights).unwrap();
+    let mut texts: Vec<String> = pairs.iter().flat_map(|p| [p.a.clone(), p.b.clone()]).collect();
+    texts.sort();
+    texts.dedup();
+    let started = std::time::Instant::now();
+    let embedded = embed_all(&e5, &texts, &format!("{path}.vectors")).await;
+    let vectors: HashMap<&str, &Vec<f32>> = texts.iter().map(String::as_str).zip(&embedded).collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let judged: Vec<Judged> = pairs
+        .iter()
+        .map(|pair| Judged { pair, cosine: vectors[pair.a.as_str()].iter().zip(vectors[pair.b.as_str()].iter()).map(|(x, y)| x * y).sum() })
+        .collect();
+    let same = |j: &Judged| j.pair.score >= SAME;
+    println!("STS-B pairs: {} ({} texts embedded in {seconds:.1} s); the same fact = scored {SAME} or more", pairs.len(), texts.len());
+    for part in ["dev", "test"] {
+        for lang in ["en", "es", "both"] {
+            let these: Vec<&Judged> = judged.iter().filter(|j| j.pair.part == part && (lang == "both" || j.pair.lang == lang)).collect();
+            let (mut words, mut cosine, mut sidecar) = (Count::default(), Count::default(), Count::default());
+            for j in &these {
+                words.add(words_rule(j.pair), same(j));
+                cosine.add(j.cosine >= DUPLICATE_COSINE, same(j));
+                sidecar.add(sidecar_rule(j, DUPLICATE_COSINE, CLOSE_COSINE), same(j));
+            }
+            let positives = these.iter().filter(|j| same(j)).count();
+            println!("  {part:<4} {lang:<4} {:>4} pairs ({positives} the same):", these.len());
+            println!("    words alone            {}", words.line());
+            println!("    cosine ≥ {DUPLICATE_COSINE:.2} alone    {}", cosine.line());
+            println!("    Sidecar's rule         {}", sidecar.line());
+        }
+    }
+    let seed_texts: Vec<String> = SEED.iter().flat_map(|(a, b, _)| [a.to_string(), b.to_string()]).collect();
+    let seed_vectors = e5.embed(&seed_texts, TextKind::Passage).await.unwrap();
+    println!("  the seed's scenarios:");
+    for ((a, b, expected), v) in SEED.iter().zip(seed_vectors.chunks(2)) {
+        let cosine: f32 = v[0].iter().zip(&v[1]).map(|(x, y)| x * y).sum();
+        let pair = Pair { a: a.to_string(), b: b.to_string(), score: 0.0, lang: String::new(), part: String::new() };
+        let what = if tells_a_change(a, b) && cosine >= DUPLICATE_COSINE {
+            "a change"
+        } else if sidecar_rule(&Judged { pair: &pair, cosine }, DUPLICATE_COSINE, CLOSE_COSINE) {
+            "the same"
+        } else {
+            "two facts"
+        };
+        println!("    {cosine:.3} {what:<9} {} {a:?} / {b:?}", if what == *expected { "" } else { "(WRONG)" });
+    }
+    if std::env::var("SHOW_FALSE").is_ok() {
+        for j in judged.iter().filter(|j| j.pair.part == "dev" && sidecar_rule(j, DUPLICATE_COSINE, CLOSE_COSINE) && !same(j)).take(40) {
+            println!("    false: {:.3} {:.1} {:?} / {:?}", j.cosine, j.pair.score, j.pair.a, j.pair.b);
+        }
+    }
+    println!("  the thresholds on the development part (both languages), Sidecar's rule (low / high):");
+    for high in [0.94, 0.95, 0.96, 0.97] {
+        for low in [0.86, 0.88, 0.90, 0.92, high] {
+            let mut count = Count::default();
+            for j in judged.iter().filter(|j| j.pair.part == "dev") {
+                count.add(sidecar_rule(j, low, high), same(j));
+            }
+            println!("    {low:.2} / {high:.2}: {}", count.line());
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Facts by meaning, with the real local embedder (multilingual-e5-small): the plans'
+//! Bug 1 and Bug 8 scenarios in their own sentences, in Spanish and in English, end
+//! with one current fact each; the related-but-different facts of Bug 3 and Bug 11
+//! stay apart; without an embedder the word rules decide alone.
+
+use std::sync::Arc;
+
+use sidecar::knowledge::facts::SaveOutcome;
+use sidecar::knowledge::learnings::Category;
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::local_llm_python;
+
+async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
+    let off = if meaning { "" } else { "[memory.embeddings]\nbackend = \"off\"\n" };
+    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
+    settings.local_model.python = Some(local_llm_python());
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+/// The current facts: (category, text, weight).
+fn current(core: &Companion) -> Vec<(Category, String, u8)> {
+    core.facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| (f.category, f.fact.text, f.fact.weight)).collect()
+}
+
+#[tokio::test]
+async fn bug_08_coffee_every_day_and_loving_coffee_are_one_fact_kept_in_health() {
+    for (habit, love) in [("Tomo café todos los días", "Me encanta el café"), ("I drink coffee every day", "I love coffee")] {
+        let dir = tempfile::tempdir().unwrap();
+        let core = open(dir.path(), true).await;
+        assert_eq!(core.remember(habit, Category::Health).await.unwrap(), SaveOutcome::New { category: Category::Health });
+        let outcome = core.remember(love, Category::Preferences).await.unwrap();
+        assert_eq!(outcome, SaveOutcome::KeptInHealth { requested: Category::Preferences, weight: 2 }, "{love:?}");
+        assert_eq!(current(&core), [(Category::Health, habit.to_string(), 2)], "one fact, the wording that says more");
+        let fact = core.facts().remove(0).fact;
+        assert!(fact.learned <= fact.confirmed, "both dates kept");
+    }
+}
+
+#[tokio::test]
+async fn bug_08_outside_health_the_repeat_moves_to_the_newer_category() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), true).await;
+    core.remember("Me gusta el café", Category::General).await.unwrap();
+    let outcome = core.remember("Me encanta el café", Category::Preferences).await.unwrap();
+    assert_eq!(outcome, SaveOutcome::Moved { from: Category::General, to: Category::Preferences, weight: 2 });
+    assert_eq!(current(&core).len(), 1);
+}
+
+#[tokio::test]
+async fn bug_01_a_job_left_is_history_and_the_new_one_is_the_only_current_fact() {
+    for (job, change) in [
+        ("Trabajo en Google", "Renuncié a Google, ahora trabajo en una startup"),
+        ("I work at Google", "I quit Google, now I work at a startup"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let core = open(dir.path(), true).await;
+        core.remember(job, Category::Work).await.unwrap();
+        assert_eq!(core.remember(job, Category::Work).await.unwrap(), SaveOutcome::Reinforced { category: Category::Work, weight: 2 });
+        let outcome = core.remember(change, Category::Work).await.unwrap();
+        assert_eq!(outcome, SaveOutcome::Superseded { category: Category::Work, old: job.to_string() }, "{change:?}");
+        assert_eq!(current(&core), [(Category::Work, change.to_string(), 1)]);
+        let old = core.facts().into_iter().find(|f| f.fact.text == job).expect("the old job is kept as history");
+        assert!(old.fact.superseded.is_some());
+        let (_, block, _) = core.knowledge().prompt_parts(chrono::Utc::now().date_naive(), 600, |t| t.split_whitespace().count());
+        assert!(block.contains("startup") && !block.contains(&format!("- {job}")), "{block}");
+    }
+}
+
+#[tokio::test]
+async fn bugs_03_and_11_close_in_meaning_but_different_facts_stay_apart() {
+    let pairs = [
+        ("Me gusta el café", "A mi esposa le gusta el café", Category::Preferences),
+        ("Alérgico al maní", "Alérgico a la nuez", Category::Health),
+        ("Trabaja en desarrollo frontend", "Trabaja en desarrollo backend", Category::Work),
+        ("Su hermano vive en Madrid", "Su hermana vive en Madrid", Category::Relationships),
+        ("Prefiere películas de acción", "Prefiere series de acción", Category::Preferences),
+        ("I'm allergic to peanuts", "I'm allergic to walnuts", Category::Health),
+        ("I like coffee", "I don't like coffee", Category::Preferences),
+    ];
+    for (first, second, category) in pairs {
+        let dir = tempfile::tempdir().unwrap();
+        let core = open(dir.path(), true).await;
+        core.remember(first, category).await.unwrap();
+        let outcome = core.remember(second, category).await.unwrap();
+        assert!(matches!(outcome, SaveOutcome::New { .. } | SaveOutcome::NeedsConfirmation { .. }), "{first:?} / {second:?}: {outcome:?}");
+        assert_eq!(core.facts().len(), 2, "{first:?} / {second:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_same_fact_in_other_words_is_one_fact_and_keeps_the_wording_that_says_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), true).await;
+    core.remember("Soy alérgico al maní", Category::Health).await.unwrap();
+    assert_eq!(core.remember("Tengo alergia al maní", Category::Health).await.unwrap(), SaveOutcome::Reinforced { category: Category::Health, weight: 2 });
+    core.remember("Plays the guitar", Category::General).await.unwrap();
+    core.remember("Plays the guitar in a jazz band", Category::General).await.unwrap();
+    let texts: Vec<String> = current(&core).into_iter().map(|(_, text, _)| text).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts.contains(&"Plays the guitar in a jazz band".to_string()), "{texts:?}");
+}
+
+#[tokio::test]
+async fn without_an_embedder_the_words_decide_and_nothing_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), false).await;
+    core.remember("Tomo café todos los días", Category::Health).await.unwrap();
+    assert_eq!(core.remember("Me encanta el café", Category::Preferences).await.unwrap(), SaveOutcome::New { category: Category::Preferences });
+    assert_eq!(core.remember("Tomo café todos los días", Category::Health).await.unwrap(), SaveOutcome::Reinforced { category: Category::Health, weight: 2 });
+}
