@@ -77,7 +77,8 @@ pub fn same_fact(existing: &str, category: Category, new: &str, new_category: Ca
         return false;
     }
     let threshold = if category == Category::Health || new_category == Category::Health { HEALTH_OVERLAP } else { OVERLAP };
-    overlap(&a, &b) >= threshold && differing(&a, &b) < 2
+    // "No" is a stopword, so a denial has the words of what it denies.
+    overlap(&a, &b) >= threshold && differing(&a, &b) < 2 && meaning::negated(existing) == meaning::negated(new)
 }
 
 /// One line, no separators that would break the format, no control characters.
@@ -119,7 +120,9 @@ pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today:
     if let Some((index, existing_category, fact)) = by_words {
         return reinforce(doc, index, existing_category, fact, category, None, today);
     }
-    let replaced = current().find(|(_, _, old)| slots::supersedes(&text, &old.text)).map(|(index, c, old)| (index, c, old.clone()));
+    let replaced = current()
+        .find(|(_, _, old)| slots::supersedes(&text, &old.text) || meaning::denies(&old.text, &text))
+        .map(|(index, c, old)| (index, c, old.clone()));
     if let Some((index, old_category, old)) = replaced {
         return supersede(doc, index, old_category, old, &text, category, today);
     }

@@ -105,11 +105,26 @@ pub fn words_confirm(existing: &str, new: &str) -> bool {
     if only_a.len() == 1 && only_b.len() == 1 && stem(only_a[0]) != stem(only_b[0]) && !(liking(only_a[0]) && liking(only_b[0])) {
         return false;
     }
-    let (raw_a, raw_b) = (raw_words(existing), raw_words(new));
-    let has = |words: &[String], list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    same_people_and_numbers(existing, new) && negated(existing) == negated(new)
+}
+
+/// Whether both name the same people and the same numbers.
+fn same_people_and_numbers(a: &str, b: &str) -> bool {
+    let (raw_a, raw_b) = (raw_words(a), raw_words(b));
     let people = |words: &[String]| words.iter().filter(|w| PEOPLE.contains(&w.as_str())).cloned().collect::<BTreeSet<_>>();
     let numbers = |words: &[String]| words.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned().collect::<BTreeSet<_>>();
-    people(&raw_a) == people(&raw_b) && numbers(&raw_a) == numbers(&raw_b) && has(&raw_a, NEGATIONS) == has(&raw_b, NEGATIONS)
+    people(&raw_a) == people(&raw_b) && numbers(&raw_a) == numbers(&raw_b)
+}
+
+/// Whether `text` denies something ("no", "never", "don't").
+pub fn negated(text: &str) -> bool {
+    raw_words(text).iter().any(|w| NEGATIONS.contains(&w.as_str()))
+}
+
+/// Whether `new` denies the very thing `old` states, about the same people: "Ya no
+/// trabajo en Google" after "Trabajo en Google". Told by the words alone.
+pub fn denies(old: &str, new: &str) -> bool {
+    negated(new) && !negated(old) && adds_nothing(old, new) && same_people_and_numbers(old, new)
 }
 
 /// Whether the pair, `cosine` apart, is one fact: a candidate the words confirm, and
@@ -137,11 +152,12 @@ fn meaning_stems(text: &str) -> BTreeSet<String> {
 }
 
 /// Whether `new`, close in meaning to `old` and sharing what it is about, says that
-/// `old` no longer holds ("Renuncié a Google, ahora trabajo en una startup").
+/// `old` no longer holds: in words of change ("Renuncié a Google, ahora trabajo en una
+/// startup"), or by denying the very same thing ("Ya no trabajo en Google").
 pub fn tells_a_change(old: &str, new: &str) -> bool {
-    let (raw_old, raw_new) = (raw_words(old), raw_words(new));
-    let marked = raw_new.iter().any(|w| CHANGES.contains(&w.as_str())) && !raw_old.iter().any(|w| CHANGES.contains(&w.as_str()));
-    marked && !significant(old).is_disjoint(&significant(new))
+    let changes = |text: &str| raw_words(text).iter().any(|w| CHANGES.contains(&w.as_str()));
+    let marked = changes(new) && !changes(old) && !significant(old).is_disjoint(&significant(new));
+    marked || denies(old, new)
 }
 
 #[cfg(test)]
@@ -170,5 +186,8 @@ mod tests {
         assert!(tells_a_change("I work at Google", "I quit Google, now I work at a startup"));
         assert!(!tells_a_change("Trabajo en Google", "Me encanta el café ahora"));
         assert!(!tells_a_change("Tomo café todos los días", "Me encanta el café"));
+        assert!(tells_a_change("Trabajo en Google", "Ya no trabajo en Google"));
+        assert!(tells_a_change("I like coffee", "I don't like coffee"));
+        assert!(!tells_a_change("Me gusta el té", "No me gusta el café"));
     }
 }

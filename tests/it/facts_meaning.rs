@@ -69,6 +69,18 @@ async fn bug_01_a_job_left_is_history_and_the_new_one_is_the_only_current_fact()
 }
 
 #[tokio::test]
+async fn a_fact_denied_is_history() {
+    for (said, denied) in [("Trabajo en Google", "Ya no trabajo en Google"), ("I like coffee", "I don't like coffee")] {
+        let dir = tempfile::tempdir().unwrap();
+        let core = open(dir.path(), true).await;
+        core.remember(said, Category::General).await.unwrap();
+        let outcome = core.remember(denied, Category::General).await.unwrap();
+        assert_eq!(outcome, SaveOutcome::Superseded { category: Category::General, old: said.to_string() });
+        assert_eq!(current(&core), [(Category::General, denied.to_string(), 1)]);
+    }
+}
+
+#[tokio::test]
 async fn bugs_03_and_11_close_in_meaning_but_different_facts_stay_apart() {
     let pairs = [
         ("Me gusta el café", "A mi esposa le gusta el café", Category::Preferences),
@@ -77,7 +89,7 @@ async fn bugs_03_and_11_close_in_meaning_but_different_facts_stay_apart() {
         ("Su hermano vive en Madrid", "Su hermana vive en Madrid", Category::Relationships),
         ("Prefiere películas de acción", "Prefiere series de acción", Category::Preferences),
         ("I'm allergic to peanuts", "I'm allergic to walnuts", Category::Health),
-        ("I like coffee", "I don't like coffee", Category::Preferences),
+        ("Me gusta el té", "No me gusta el café", Category::Preferences),
     ];
     for (first, second, category) in pairs {
         let dir = tempfile::tempdir().unwrap();
@@ -108,5 +120,8 @@ async fn without_an_embedder_the_words_decide_and_nothing_fails() {
     let core = open(dir.path(), false).await;
     core.remember("Tomo café todos los días", Category::Health).await.unwrap();
     assert_eq!(core.remember("Me encanta el café", Category::Preferences).await.unwrap(), SaveOutcome::New { category: Category::Preferences });
+    core.remember("Trabajo en Google", Category::Work).await.unwrap();
+    let denied = core.remember("Ya no trabajo en Google", Category::Work).await.unwrap();
+    assert_eq!(denied, SaveOutcome::Superseded { category: Category::Work, old: "Trabajo en Google".into() }, "a denial is told by its words");
     assert_eq!(core.remember("Tomo café todos los días", Category::Health).await.unwrap(), SaveOutcome::Reinforced { category: Category::Health, weight: 2 });
 }
