@@ -190,6 +190,51 @@ fn reinforce(
     }
 }
 
+/// Merges two current facts found to be one (said twice before facts were compared by
+/// meaning, or written twice by hand): the higher weight, the first learned and the last
+/// confirmed dates, the wording that says more (else the heavier one's), in Health if
+/// either was, else where the more recently confirmed one was. False when either is
+/// no longer current.
+pub fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
+    let find = |doc: &Learnings, text: &str| {
+        doc.facts().find(|(_, _, f)| f.superseded.is_none() && f.text == text).map(|(index, c, f)| (index, c, f.clone()))
+    };
+    let (Some((_, category_a, fact_a)), Some((index_b, category_b, fact_b))) = (find(doc, a), find(doc, b)) else { return false };
+    if a == b {
+        return false;
+    }
+    let newer_is_b = (fact_b.confirmed, fact_b.weight) >= (fact_a.confirmed, fact_a.weight);
+    let category = if category_a == Category::Health || category_b == Category::Health {
+        Category::Health
+    } else if newer_is_b {
+        category_b
+    } else {
+        category_a
+    };
+    let text = if meaning::says_more(b, a) {
+        b
+    } else if meaning::says_more(a, b) || fact_a.weight > fact_b.weight || (fact_a.weight == fact_b.weight && !newer_is_b) {
+        a
+    } else {
+        b
+    };
+    let merged = Fact {
+        weight: fact_a.weight.max(fact_b.weight),
+        text: text.to_string(),
+        learned: fact_a.learned.min(fact_b.learned),
+        confirmed: fact_a.confirmed.max(fact_b.confirmed),
+        superseded: None,
+    };
+    doc.remove(index_b);
+    let (index_a, _, _) = find(doc, a).expect("still there: only b was removed");
+    if category == category_a {
+        doc.update(index_a, merged);
+    } else {
+        doc.move_to(index_a, category, merged);
+    }
+    true
+}
+
 /// Days after which a fact's weight counts half (the plans' "half-life de 60 días").
 pub const HALF_LIFE_DAYS: f64 = 60.0;
 

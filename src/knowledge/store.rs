@@ -210,6 +210,22 @@ impl KnowledgeStore {
         Ok(outcome)
     }
 
+    /// Merges each pair of current facts (by their texts) into one, writing the file
+    /// once; returns how many pairs were merged (a pair whose fact went since is skipped).
+    pub fn merge_repeats(&self, pairs: &[(String, String)]) -> Result<usize, KnowledgeError> {
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        let mut changed = doc.clone();
+        let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();
+        if merged > 0 {
+            let path = self.dir.join(LEARNINGS_FILE);
+            crate::fsutil::write_atomically(&path, &changed.render_bytes())
+                .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+            *doc = changed;
+            self.version.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(merged)
+    }
+
     /// Edits the fact on `line` (1-based) if it still reads `expected`: new text,
     /// new category (a deliberate move by the user, so Health may be left too).
     pub fn edit(&self, line: usize, expected: &str, text: &str, category: Category) -> Result<(), KnowledgeError> {

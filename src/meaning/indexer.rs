@@ -241,6 +241,9 @@ impl MeaningIndex {
     pub async fn catch_up(&self, limit: Option<usize>) -> Result<usize, EmbedError> {
         let embedder = self.embedder().await?;
         let mut done = self.sync_facts(embedder.as_ref()).await?;
+        if done > 0 {
+            self.merge_repeated_facts();
+        }
         let mut total: Option<u64> = None;
         loop {
             let room = limit.map_or(BATCH as usize, |l| l.saturating_sub(done).min(BATCH as usize));
@@ -324,6 +327,15 @@ impl MeaningIndex {
         let measured: Vec<(Key, f32)> = quantized.iter().filter_map(|(key, _, density)| Some((*key, (*density)?))).collect();
         index.set_densities(&measured);
         Ok(quantized.len())
+    }
+
+    /// The cosine of two stored items' vectors.
+    pub(super) fn cosine_of(&self, a: Key, b: Key) -> Option<f32> {
+        self.vectors.read().expect("vectors lock").cosine(a, b)
+    }
+
+    pub(super) fn events(&self) -> &EventBus {
+        &self.events
     }
 
     /// The facts the index follows.

@@ -1,6 +1,8 @@
 //! The meaning index as the facts engine's judge of closeness: a new fact is embedded
 //! (as facts are, as a passage) and compared with every current fact's vector, after
-//! the facts' vectors are brought up to date.
+//! the facts' vectors are brought up to date. And when facts change, current facts
+//! that are one fact (said twice before facts were compared by meaning, or written
+//! twice by hand) are merged.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -9,7 +11,8 @@ use std::sync::{Arc, Weak};
 use super::indexer::MeaningIndex;
 use super::vectors::{Key, Quantized};
 use super::TextKind;
-use crate::knowledge::meaning::{FactNearness, Nearness};
+use crate::events::CoreEvent;
+use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness};
 
 /// The index as the knowledge store holds it: weakly, as the index holds the store.
 pub struct ByMeaning(Weak<MeaningIndex>);
@@ -49,5 +52,39 @@ impl MeaningIndex {
             let cosine = self.similarity(&vector, Key::fact(&f.fact.text))?;
             Some((f.fact.text, cosine))
         }))
+    }
+
+    /// Merges every pair of current facts that is one fact by the rule a new fact meets
+    /// (closest pairs first, each fact once a pass; a Health fact stays in Health), and
+    /// says the knowledge changed.
+    pub(super) fn merge_repeated_facts(&self) {
+        let facts: Vec<_> = self.knowledge().facts().into_iter().filter(|f| f.fact.superseded.is_none()).collect();
+        let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
+        for (i, a) in facts.iter().enumerate() {
+            for (j, b) in facts.iter().enumerate().skip(i + 1) {
+                let Some(cosine) = self.cosine_of(Key::fact(&a.fact.text), Key::fact(&b.fact.text)) else { continue };
+                let change = tells_a_change(&a.fact.text, &b.fact.text) || tells_a_change(&b.fact.text, &a.fact.text);
+                if !change && confirmed(&a.fact.text, &b.fact.text, cosine) {
+                    pairs.push((cosine, i, j));
+                }
+            }
+        }
+        pairs.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut used = std::collections::HashSet::new();
+        let chosen: Vec<(String, String)> = pairs
+            .into_iter()
+            .filter(|(_, i, j)| !used.contains(i) && !used.contains(j) && used.insert(*i) && used.insert(*j))
+            .map(|(_, i, j)| (facts[i].fact.text.clone(), facts[j].fact.text.clone()))
+            .collect();
+        if chosen.is_empty() {
+            return;
+        }
+        match self.knowledge().merge_repeats(&chosen) {
+            Ok(merged) => {
+                tracing::info!(merged, "facts that were one fact merged");
+                self.events().publish(CoreEvent::KnowledgeChanged { problems: self.knowledge().malformed(), error: None });
+            }
+            Err(error) => tracing::warn!(%error, "repeated facts could not be merged"),
+        }
     }
 }
