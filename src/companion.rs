@@ -179,7 +179,9 @@ impl Companion {
             meaning.clone(),
         ));
         let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
-        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), crate::logging::log_dir(&options.data_dir), events.clone(), store.clone(), lang));
+        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.clone(), &options.settings);
+        let log_dir = crate::logging::log_dir(&options.data_dir);
+        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.clone(), store.clone(), budget, lang));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
         router.register(chat.clone());
@@ -627,6 +629,35 @@ impl Companion {
     pub async fn usage_report(&self) -> Result<UsageReport, CompanionError> {
         let midnight = crate::store::utc(self.clock.local_midnight());
         Ok(UsageReport { today: self.usage_totals(Some(&midnight)).await?, all_time: self.usage_totals(None).await? })
+    }
+
+    /// The budget's limits, what was spent and held against each, and today's extra.
+    pub async fn budget(&self) -> Result<crate::budget::BudgetView, CompanionError> {
+        Ok(self.models.budget().view().await?)
+    }
+
+    /// The user's one click: `amount` more today, in their currency (`[budget]
+    /// currency` at `usd_rate`), over every limit.
+    pub async fn allow_more_today(&self, amount: f64) -> Result<crate::budget::BudgetView, CompanionError> {
+        let settings = self.models.settings();
+        if !(amount.is_finite() && amount > 0.0) {
+            return Err(CompanionError::from(crate::error::Refusal::NotAnAmount(settings.budget.currency.clone())));
+        }
+        self.models.budget().allow_more_today(amount / settings.budget.usd_rate).await?;
+        self.budget().await
+    }
+
+    /// The last 30 days a day at a time, per model and purpose, with the month's
+    /// projection (the Usage page's chart, `sidecar usage`).
+    pub async fn usage_history(&self) -> Result<crate::budget::usage::UsageHistory, CompanionError> {
+        let today = self.clock.local_today();
+        // The report's days and the whole month, read generously and bucketed by local day.
+        let since = crate::store::utc(self.clock.now() - chrono::Duration::days(crate::budget::usage::REPORT_DAYS as i64 + 32));
+        let calls = self.store.budget().calls_since(&since).await?;
+        let zone = self.clock.zone();
+        let local_day = |at: &str| chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.with_timezone(&zone).date_naive());
+        let settings = self.models.settings();
+        Ok(crate::budget::usage::report(&calls, today, local_day, &settings.budget.currency, settings.budget.usd_rate))
     }
 
     pub async fn shutdown(&self) {

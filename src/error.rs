@@ -67,6 +67,8 @@ pub enum Refusal {
     ModelList { url: String, problem: crate::llm::endpoint::ProbeProblem },
     #[error("\"{0}\" is not an IANA time zone (like \"Europe/Madrid\")")]
     NotAZone(String),
+    #[error("write an amount more than zero, in {0}")]
+    NotAnAmount(String),
     #[error("there is no pending reminder with id {0}; list_reminders shows them")]
     NoPendingReminder(i64),
     #[error("reminder {0} disappeared")]

@@ -134,6 +134,9 @@ pub enum CoreEvent {
     QuietChanged { quiet: crate::proactive::quiet::QuietNow },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
+    /// A budget limit reached 80% or 100% for the first time in its period (each is
+    /// said once); at 100% chat moves to the offline model and background work waits.
+    BudgetReached { reached: crate::budget::tally::Reached, currency: String, usd_rate: f64 },
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.

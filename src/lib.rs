@@ -6,6 +6,7 @@ pub mod agent;
 pub mod api;
 pub mod attachments;
 pub mod backup;
+pub mod budget;
 pub mod channels;
 pub mod character;
 pub mod chat_exports;

@@ -86,13 +86,32 @@ pub struct Models {
     secrets: Arc<Secrets>,
     /// Where every call's usage is recorded.
     store: Store,
+    /// What calls may still cost.
+    budget: Arc<crate::budget::Budget>,
+}
+
+/// A chain cut to what the budget allows, and the hold for the call.
+pub struct Admitted {
+    pub chain: Chain,
+    pub reservation: Option<crate::budget::Reservation>,
+    /// Why the first link was left out, when it was (said to the user).
+    pub held_back: Option<String>,
 }
 
 impl Models {
-    pub fn new(settings: Settings, secrets: Arc<Secrets>, log_dir: PathBuf, events: EventBus, store: Store, lang: crate::words::Lang) -> Self {
+    pub fn new(
+        settings: Settings,
+        secrets: Arc<Secrets>,
+        log_dir: PathBuf,
+        events: EventBus,
+        store: Store,
+        budget: Arc<crate::budget::Budget>,
+        lang: crate::words::Lang,
+    ) -> Self {
         let configured = build_configured(&settings, &secrets);
         let routed = build_routed(&settings, &secrets);
         Self {
+            budget,
             routed: RwLock::new(routed),
             builds: AtomicU64::new(1),
             store,
@@ -120,7 +139,48 @@ impl Models {
         *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
         self.builds.fetch_add(1, Ordering::Relaxed);
         *self.local_choice.write().expect("settings lock") = Arc::new(LocalChoice::from_settings(&settings.local_model));
+        self.budget.replace_settings(&settings);
         *self.settings.write().expect("settings lock") = Arc::new(settings);
+    }
+
+    pub fn budget(&self) -> &Arc<crate::budget::Budget> {
+        &self.budget
+    }
+
+    /// `chain` as the budget allows it for `request`: the worst case of the first
+    /// provider that fits is reserved; a later paid link stays only if it would fit
+    /// too; free (local) links always stay.
+    pub async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
+        let prompt = request.messages.iter().map(|m| crate::tokens::count_cached(&m.content)).sum::<usize>()
+            + if request.tools.is_empty() { 0 } else { crate::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
+        let (mut kept, mut reservation, mut held, mut held_back) = (Vec::new(), None, false, None);
+        for provider in &chain.providers {
+            if provider.is_local() || crate::llm::demo::is_demo(provider) {
+                kept.push(provider.clone());
+                continue;
+            }
+            match self.budget.reserve(&provider.id, provider.model(), background, prompt, request.max_tokens).await {
+                Ok(hold) if !held => {
+                    (reservation, held) = (hold, true);
+                    kept.push(provider.clone());
+                }
+                // Only a check: the call holds one reservation.
+                Ok(_) => kept.push(provider.clone()),
+                Err(over) => {
+                    let settings = self.settings();
+                    held_back.get_or_insert_with(|| crate::words::budget::held_back(&over, &settings.budget.currency, settings.budget.usd_rate, self.lang));
+                }
+            }
+        }
+        Admitted { chain: Chain { providers: kept, ..chain.clone() }, reservation, held_back }
+    }
+
+    /// Settles the call's hold with what it cost.
+    pub fn settle(&self, admitted: Admitted, routed: &Result<Routed, RouteError>) {
+        if let (Some(reservation), Ok(routed)) = (admitted.reservation, routed) {
+            let prices = crate::llm::pricing::PriceTable::new(self.settings().prices.clone());
+            reservation.settle(&routed.provider_id, admitted.chain.cost_of(routed, &prices));
+        }
     }
 
     /// The chat chain: the pinned provider alone, or the routing order, or the
@@ -161,6 +221,47 @@ impl Models {
     /// anything, in a way another model might not, the offline model answers as its
     /// last link. The status then shows what answered, or why nothing did.
     pub async fn route(
+        &self,
+        chain: &Chain,
+        policy: &RetryPolicy,
+        request: &ChatRequest,
+        on_delta: impl FnMut(&str),
+        on_notice: impl FnMut(RouteNotice),
+    ) -> Result<Routed, RouteError> {
+        let admitted = self.admit(chain, request, false).await;
+        let routed = match (&admitted.held_back, admitted.chain.providers.is_empty()) {
+            (Some(reason), true) => self.over_budget(chain, reason, policy, request, on_delta, on_notice).await,
+            _ => self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await,
+        };
+        self.settle(admitted, &routed);
+        routed
+    }
+
+    /// Nothing the chain holds may be called: the offline model answers, saying why,
+    /// or the call fails saying so.
+    async fn over_budget(
+        &self,
+        chain: &Chain,
+        reason: &str,
+        policy: &RetryPolicy,
+        request: &ChatRequest,
+        on_delta: impl FnMut(&str),
+        mut on_notice: impl FnMut(RouteNotice),
+    ) -> Result<Routed, RouteError> {
+        let Some(offline) = self.offline_fallback().await else {
+            return Err(RouteError::OverBudget { reason: reason.to_string() });
+        };
+        let from = chain.providers.first().map(|p| p.id.clone()).unwrap_or_default();
+        on_notice(RouteNotice::FallingBack { from: from.clone(), to: offline.id.clone(), reason: reason.to_string() });
+        let answered = if crate::llm::demo::is_demo(&offline) {
+            crate::llm::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
+        } else {
+            router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
+        };
+        answered.map(|routed| Routed { fallback_from: Some(from), ..routed })
+    }
+
+    async fn route_admitted(
         &self,
         chain: &Chain,
         policy: &RetryPolicy,
@@ -384,11 +485,14 @@ impl Models {
     ) -> Result<String, String> {
         let settings = self.settings();
         let policy = settings.llm.retry_policy();
-        let call = crate::llm::router::complete(&chain.providers, chain.pinned, &policy, &request, |_| {}, |_| {});
-        let routed = tokio::time::timeout(timeout, call)
-            .await
-            .map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?
-            .map_err(|e| e.to_string())?;
+        let admitted = self.admit(chain, &request, purpose != Purpose::Chat).await;
+        if let (Some(reason), true) = (&admitted.held_back, admitted.chain.providers.is_empty()) {
+            return Err(format!("not made, {reason}"));
+        }
+        let call = crate::llm::router::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
+        let routed = tokio::time::timeout(timeout, call).await.map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?;
+        self.settle(admitted, &routed);
+        let routed = routed.map_err(|e| e.to_string())?;
         let record = crate::store::UsageRecord {
             conversation_id,
             message_id: None,

@@ -324,12 +324,18 @@ async fn summarize_long_text(
             general_cap: false,
         };
         let summarizer = context.summarize_chain.as_ref().unwrap_or(&context.chain);
-        let call_model = router::complete(&summarizer.providers, summarizer.pinned, &context.policy, &request, |_| {}, |_| {});
+        let admitted = context.models.admit(summarizer, &request, true).await;
+        if admitted.chain.providers.is_empty() {
+            tracing::info!(tool = %call.name, reason = admitted.held_back.as_deref().unwrap_or(""), "a long tool output is cut, not summarised: the budget holds it back");
+            continue;
+        }
+        let call_model = router::complete(&admitted.chain.providers, admitted.chain.pinned, &context.policy, &request, |_| {}, |_| {});
         let routed = tokio::select! {
             routed = call_model => routed,
             _ = context.cancel.cancelled() => return Ok(()),
             _ = tokio::time::sleep_until(deadline) => return Ok(()),
         };
+        context.models.settle(admitted, &routed);
         match routed {
             Ok(routed) if !routed.completion.text.trim().is_empty() => {
                 crate::context::compact::remember_summary(&result.content, routed.completion.text.trim());

@@ -32,6 +32,10 @@ pub struct Routed {
 pub enum RouteError {
     #[error("no model is configured for this purpose; add a provider in Settings")]
     NoProviders,
+    /// The budget holds the call back and nothing free can answer; `reason` says which
+    /// limit and what to do.
+    #[error("{reason}")]
+    OverBudget { reason: String },
     /// Every provider failed; `error` is the last one's failure.
     #[error("{error}")]
     Failed {
@@ -45,7 +49,7 @@ pub enum RouteError {
 impl RouteError {
     pub fn is_retryable(&self) -> bool {
         match self {
-            RouteError::NoProviders => false,
+            RouteError::NoProviders | RouteError::OverBudget { .. } => false,
             RouteError::Failed { error, .. } => error.is_retryable(),
         }
     }

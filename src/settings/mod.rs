@@ -10,6 +10,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub mod budget;
 pub mod channels;
 pub mod connections;
 pub mod desktop;
@@ -408,6 +409,9 @@ pub struct Settings {
     /// Sidecar served to other programs (the MCP endpoint).
     #[serde(default)]
     pub connections: connections::ConnectionsSettings,
+    /// Limits on what model calls may cost.
+    #[serde(default)]
+    pub budget: budget::BudgetSettings,
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,

@@ -68,6 +68,28 @@ impl Settings {
             seconds("channels.whatsapp.min_send_interval_secs", whatsapp.min_send_interval_secs, 0.0..=3_600.0)?;
             whole("channels.whatsapp.max_sends_per_hour", whatsapp.max_sends_per_hour.into(), 1..=10_000)?;
         }
+        let budget = &self.budget;
+        let mut amounts: Vec<(String, Option<f64>)> = vec![
+            ("budget.daily_usd".into(), budget.daily_usd),
+            ("budget.monthly_usd".into(), budget.monthly_usd),
+            ("budget.background_daily_usd".into(), budget.background_daily_usd),
+        ];
+        for (id, limits) in &budget.providers {
+            amounts.push((format!("budget.providers.\"{id}\".daily_usd"), limits.daily_usd));
+            amounts.push((format!("budget.providers.\"{id}\".monthly_usd"), limits.monthly_usd));
+        }
+        for (key, value) in amounts {
+            if let Some(value) = value.filter(|v| !(v.is_finite() && *v >= 0.0)) {
+                return Err(format!("{key} must be an amount in US dollars of zero or more, not {value}"));
+            }
+        }
+        if !(budget.usd_rate.is_finite() && budget.usd_rate > 0.0) {
+            return Err(format!("budget.usd_rate must be how many {} one US dollar is (more than zero), not {}", budget.currency, budget.usd_rate));
+        }
+        let currency = budget.currency.trim();
+        if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(format!("budget.currency must be a three-letter currency code like EUR or USD, not \"{}\"", budget.currency));
+        }
         for (model, price) in &self.prices {
             for (field, value) in [
                 ("input_per_mtok", Some(price.input_per_mtok)),

@@ -11,6 +11,7 @@ macro_rules! columns_sql {
     };
 }
 
+pub mod budget;
 mod channels;
 mod character;
 pub mod archives;
@@ -149,6 +150,10 @@ impl Store {
 
     pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
         channels::ChannelMarks { store: self }
+    }
+
+    pub fn budget(&self) -> budget::BudgetRows<'_> {
+        budget::BudgetRows { store: self }
     }
 
     pub fn character_places(&self) -> character::CharacterPlaces<'_> {

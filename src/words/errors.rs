@@ -164,6 +164,8 @@ fn store(error: &StoreError) -> String {
 fn route(error: &RouteError) -> String {
     match error {
         RouteError::NoProviders => "no hay ningún modelo configurado para esto; añade un proveedor en Ajustes".into(),
+        // Said in the user's language where it was made.
+        RouteError::OverBudget { reason } => reason.clone(),
         RouteError::Failed { error, .. } => llm(error),
     }
 }
@@ -296,6 +298,7 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::NoModelName => "falta el nombre del modelo".into(),
         Refusal::ModelList { url, problem } => format!("no se pudieron listar los modelos de {url}: {}", probe(problem, Lang::Es)),
         Refusal::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
+        Refusal::NotAnAmount(currency) => format!("escribe una cantidad mayor que cero, en {currency}"),
         Refusal::NoPendingReminder(_) => "ese recordatorio ya no está pendiente".into(),
         Refusal::ReminderGone(_) => "ese recordatorio ya no existe".into(),
         Refusal::SnoozeMinutes(max) => format!("los minutos deben ir de 1 a {max}"),

@@ -3,6 +3,7 @@
 //! `Lang` the assembly injects. Numbers in these texts come from the constants that
 //! enforce them.
 
+pub mod budget;
 pub mod channels;
 pub mod command_table;
 pub mod commands;

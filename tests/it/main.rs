@@ -6,6 +6,7 @@ mod attachments;
 mod answer_language;
 mod anthropic;
 mod backup;
+mod budget;
 mod hostile_backups;
 mod hostile_files;
 mod images;

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 mod asking;
+mod budget;
 mod chat;
 mod connections;
 mod data;
@@ -189,6 +190,20 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
     },
+    /// The budget: each limit with what was spent and reserved today or this month
+    /// (amounts in `[budget] currency`); `allow AMOUNT` lets AMOUNT more through today.
+    Budget {
+        #[arg(long)]
+        json: bool,
+        #[command(subcommand)]
+        command: Option<budget::BudgetCommand>,
+    },
+    /// Spending over the last 7 and 30 days per model and purpose, and this month's
+    /// projection; --json prints every day of the last 30.
+    Usage {
+        #[arg(long)]
+        json: bool,
+    },
     /// Shows the configured models, the data directory, and token use and cost.
     Status {
         /// Print one JSON object.
@@ -257,6 +272,8 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::History { json, limit } => history(&companion, json, limit).await?,
         Command::Chat => chat(&companion).await?,
         Command::Status { json } => status(&companion, json).await?,
+        Command::Budget { json, command } => budget::budget(&companion, command, json).await?,
+        Command::Usage { json } => budget::usage(&companion, json).await?,
         Command::Models { command } => models::models(&companion, command).await?,
         Command::Mcp { command } => mcp::mcp(&companion, command).await?,
         Command::Connections { command } => connections::connections(&companion, command).await?,

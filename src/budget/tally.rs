@@ -1,0 +1,247 @@
+//! What has been spent and held against each limit, as plain data: the budget service
+//! keeps one behind a lock, so a reservation and the check it passes are one step and
+//! concurrent calls cannot together overshoot a limit.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use crate::settings::budget::BudgetSettings;
+
+/// What a limit covers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "scope", content = "provider", rename_all = "snake_case")]
+pub enum Scope {
+    All,
+    Background,
+    Provider(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Period {
+    Day,
+    Month,
+}
+
+/// One limit from `[budget]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Limit {
+    #[serde(flatten)]
+    pub scope: Scope,
+    pub period: Period,
+    pub usd: f64,
+}
+
+impl Limit {
+    fn covers(&self, provider: &str, background: bool) -> bool {
+        match &self.scope {
+            Scope::All => true,
+            Scope::Background => background,
+            Scope::Provider(id) => id == provider,
+        }
+    }
+}
+
+/// Every limit the settings set.
+pub fn limits(settings: &BudgetSettings) -> Vec<Limit> {
+    let mut limits = Vec::new();
+    let mut add = |scope: Scope, period: Period, usd: Option<f64>| {
+        if let Some(usd) = usd {
+            limits.push(Limit { scope, period, usd });
+        }
+    };
+    add(Scope::All, Period::Day, settings.daily_usd);
+    add(Scope::All, Period::Month, settings.monthly_usd);
+    add(Scope::Background, Period::Day, settings.background_daily_usd);
+    for (id, p) in &settings.providers {
+        add(Scope::Provider(id.clone()), Period::Day, p.daily_usd);
+        add(Scope::Provider(id.clone()), Period::Month, p.monthly_usd);
+    }
+    limits
+}
+
+/// A cost by provider and by whether it was background work.
+#[derive(Debug, Clone, Default)]
+pub struct Costs(HashMap<(String, bool), f64>);
+
+impl Costs {
+    pub fn add(&mut self, provider: &str, background: bool, usd: f64) {
+        *self.0.entry((provider.to_string(), background)).or_default() += usd;
+    }
+
+    fn under(&self, limit: &Limit) -> f64 {
+        self.0.iter().filter(|((p, b), _)| limit.covers(p, *b)).map(|(_, usd)| usd).sum()
+    }
+}
+
+/// A cost held for a call in flight: its worst case, until the real cost is known.
+#[derive(Debug, Clone)]
+struct Hold {
+    provider: String,
+    background: bool,
+    usd: f64,
+}
+
+/// A limit a call would cross.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crossed {
+    #[serde(flatten)]
+    pub limit: Limit,
+    pub spent_usd: f64,
+    pub reserved_usd: f64,
+    /// The limit with today's extra allowance.
+    pub allowed_usd: f64,
+}
+
+/// A limit's standing, for Settings and `sidecar budget`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standing {
+    #[serde(flatten)]
+    pub limit: Limit,
+    pub spent_usd: f64,
+    pub reserved_usd: f64,
+    pub allowed_usd: f64,
+}
+
+/// A limit that reached 80% or 100% for the first time in its period.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reached {
+    #[serde(flatten)]
+    pub standing: Standing,
+    /// 80 or 100.
+    pub percent: u8,
+}
+
+/// The period the tally counts: spending of another day or month is not in it.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub today: Costs,
+    pub this_month: Costs,
+    holds: HashMap<u64, Hold>,
+    next: u64,
+    /// Extra dollars the user allowed today, over every limit.
+    pub allowance_usd: f64,
+    /// Warnings already given: (limit, percent, allowance), so each is said once.
+    warned: BTreeSet<String>,
+}
+
+impl Tally {
+    pub fn new(today: Costs, this_month: Costs, allowance_usd: f64) -> Self {
+        Self { today, this_month, allowance_usd, ..Self::default() }
+    }
+
+    /// A new period's tally keeps the calls still in flight.
+    pub fn carry_holds(&mut self, from: &Tally) {
+        self.holds = from.holds.clone();
+        self.next = from.next;
+    }
+
+    fn spent(&self, limit: &Limit) -> f64 {
+        match limit.period {
+            Period::Day => self.today.under(limit),
+            Period::Month => self.this_month.under(limit),
+        }
+    }
+
+    fn held(&self, limit: &Limit) -> f64 {
+        self.holds.values().filter(|h| limit.covers(&h.provider, h.background)).map(|h| h.usd).sum()
+    }
+
+    fn standing(&self, limit: &Limit) -> Standing {
+        Standing { limit: limit.clone(), spent_usd: self.spent(limit), reserved_usd: self.held(limit), allowed_usd: limit.usd + self.allowance_usd }
+    }
+
+    /// Holds `usd` for a call to `provider` if no limit would be crossed; else the first
+    /// limit it would cross.
+    pub fn reserve(&mut self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<u64, Crossed> {
+        for limit in limits.iter().filter(|l| l.covers(provider, background)) {
+            let s = self.standing(limit);
+            if s.spent_usd + s.reserved_usd + usd > s.allowed_usd + 1e-12 {
+                return Err(Crossed { limit: limit.clone(), spent_usd: s.spent_usd, reserved_usd: s.reserved_usd, allowed_usd: s.allowed_usd });
+            }
+        }
+        self.next += 1;
+        self.holds.insert(self.next, Hold { provider: provider.to_string(), background, usd });
+        Ok(self.next)
+    }
+
+    /// The call ended: its hold goes, and what it really cost (if anything) is spent
+    /// on the provider that answered (a later link of the chain may have).
+    pub fn settle(&mut self, id: u64, answered_by: Option<&str>, usd: f64) {
+        if let Some(hold) = self.holds.remove(&id) {
+            let provider = answered_by.unwrap_or(&hold.provider);
+            self.today.add(provider, hold.background, usd);
+            self.this_month.add(provider, hold.background, usd);
+        }
+    }
+
+    #[cfg(test)]
+    fn spend(&mut self, provider: &str, background: bool, usd: f64) {
+        self.today.add(provider, background, usd);
+        self.this_month.add(provider, background, usd);
+    }
+
+    pub fn standings(&self, limits: &[Limit]) -> Vec<Standing> {
+        limits.iter().map(|l| self.standing(l)).collect()
+    }
+
+    /// Limits that reached 80% or 100% since last asked (each once per level, period
+    /// and allowance).
+    pub fn newly_reached(&mut self, limits: &[Limit], period_key: &dyn Fn(Period) -> String) -> Vec<Reached> {
+        let mut reached = Vec::new();
+        for limit in limits {
+            let s = self.standing(limit);
+            let share = if s.allowed_usd > 0.0 { s.spent_usd / s.allowed_usd } else { f64::INFINITY };
+            for percent in [100u8, 80] {
+                if share >= f64::from(percent) / 100.0 {
+                    let key = format!("{:?}/{:?}/{}/{percent}/{}", limit.scope, limit.period, period_key(limit.period), self.allowance_usd);
+                    if self.warned.insert(key) {
+                        reached.push(Reached { standing: s.clone(), percent });
+                    }
+                    break;
+                }
+            }
+        }
+        reached
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(toml: &str) -> Vec<Limit> {
+        limits(&toml::from_str::<BudgetSettings>(toml).unwrap())
+    }
+
+    #[test]
+    fn reservations_count_until_settled_and_the_allowance_raises_every_limit() {
+        let limits = settings("daily_usd = 1.0\n[providers.openai]\nmonthly_usd = 5.0\n");
+        let mut tally = Tally::default();
+        let a = tally.reserve(&limits, "openai", false, 0.6).unwrap();
+        let crossed = tally.reserve(&limits, "openai", false, 0.6).unwrap_err();
+        assert_eq!((crossed.limit.period, crossed.reserved_usd), (Period::Day, 0.6));
+        tally.settle(a, None, 0.1);
+        let b = tally.reserve(&limits, "anthropic", false, 0.6).unwrap();
+        tally.settle(b, None, 0.85);
+        assert!(tally.reserve(&limits, "openai", false, 0.1).is_err(), "0.95 spent");
+        tally.allowance_usd = 0.5;
+        assert!(tally.reserve(&limits, "openai", false, 0.1).is_ok());
+    }
+
+    #[test]
+    fn background_limits_leave_chat_alone_and_warnings_are_said_once() {
+        let limits = settings("background_daily_usd = 0.10\n");
+        let mut tally = Tally::default();
+        tally.spend("openai", true, 0.085);
+        assert!(tally.reserve(&limits, "openai", true, 0.02).is_err());
+        assert!(tally.reserve(&limits, "openai", false, 5.0).is_ok(), "chat is not background work");
+        let key = |_: Period| "2026-11-26".to_string();
+        let first = tally.newly_reached(&limits, &key);
+        assert_eq!(first.iter().map(|r| r.percent).collect::<Vec<_>>(), [80]);
+        assert!(tally.newly_reached(&limits, &key).is_empty());
+        tally.spend("openai", true, 0.02);
+        assert_eq!(tally.newly_reached(&limits, &key)[0].percent, 100);
+    }
+}

@@ -1,0 +1,63 @@
+//! What Sidecar says about the budget: why a call was held back, the warnings at 80%
+//! and 100%, and amounts in the user's currency.
+
+use super::Lang;
+use crate::budget::tally::{Period, Scope};
+use crate::budget::OverBudget;
+
+/// `usd` in the user's currency ("4.20 EUR").
+pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {
+    format!("{:.2} {currency}", usd * usd_rate)
+}
+
+fn limit_name(scope: &Scope, period: Period, lang: Lang) -> String {
+    let period = match (period, lang) {
+        (Period::Day, Lang::En) => "today's",
+        (Period::Month, Lang::En) => "this month's",
+        (Period::Day, Lang::Es) => "de hoy",
+        (Period::Month, Lang::Es) => "de este mes",
+    };
+    match (scope, lang) {
+        (Scope::All, Lang::En) => format!("{period} budget"),
+        (Scope::Background, Lang::En) => format!("{period} budget for background work"),
+        (Scope::Provider(id), Lang::En) => format!("{period} budget for {id}"),
+        (Scope::All, Lang::Es) => format!("el presupuesto {period}"),
+        (Scope::Background, Lang::Es) => format!("el presupuesto {period} para el trabajo en segundo plano"),
+        (Scope::Provider(id), Lang::Es) => format!("el presupuesto {period} para {id}"),
+    }
+}
+
+/// Why a call was not made, and what to do.
+pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -> String {
+    match over {
+        OverBudget::Limit(crossed) => {
+            let name = limit_name(&crossed.limit.scope, crossed.limit.period, lang);
+            let spent = amount(crossed.spent_usd + crossed.reserved_usd, currency, usd_rate);
+            let allowed = amount(crossed.allowed_usd, currency, usd_rate);
+            match lang {
+                Lang::En => format!("{name} is spent ({spent} of {allowed}); allow more today under Usage, or `sidecar budget allow AMOUNT`"),
+                Lang::Es => {
+                    let mut name = name;
+                    name.replace_range(..1, &name[..1].to_uppercase());
+                    format!("{name} está gastado ({spent} de {allowed}); permite más hoy en Uso, o con `sidecar budget allow CANTIDAD`")
+                }
+            }
+        }
+        OverBudget::Unpriced { model } => match lang {
+            Lang::En => format!("{model} has no known price, so a budget cannot count it; add its price under [prices] or allow unpriced models in Settings → Usage"),
+            Lang::Es => format!("{model} no tiene un precio conocido, así que el presupuesto no puede contarlo; añade su precio en [prices] o permite modelos sin precio en Ajustes → Uso"),
+        },
+    }
+}
+
+/// The warning when a limit reaches 80% or 100%.
+pub fn reached(scope: &Scope, period: Period, percent: u8, spent_usd: f64, allowed_usd: f64, currency: &str, usd_rate: f64, lang: Lang) -> String {
+    let name = limit_name(scope, period, lang);
+    let (spent, allowed) = (amount(spent_usd, currency, usd_rate), amount(allowed_usd, currency, usd_rate));
+    match (percent >= 100, lang) {
+        (false, Lang::En) => format!("{percent}% of {name} is spent ({spent} of {allowed})."),
+        (true, Lang::En) => format!("{name} is spent ({spent} of {allowed}): chat uses the offline model and background work waits until you allow more."),
+        (false, Lang::Es) => format!("Se gastó el {percent}% de {name} ({spent} de {allowed})."),
+        (true, Lang::Es) => format!("Se gastó {name} ({spent} de {allowed}): el chat usa el modelo sin conexión y el trabajo en segundo plano espera hasta que permitas más."),
+    }
+}

@@ -1,0 +1,168 @@
+//! The budget with the real store and a scripted provider on loopback: concurrent
+//! calls cannot together overshoot a limit (the reservation), a limit crossed while a
+//! reply is written lets that reply finish and then holds, past the limit chat moves
+//! to the offline model (the real llama.cpp server) saying so, background work waits,
+//! unpriced models, the currency rate, and the one click that allows more today.
+
+use std::sync::Arc;
+
+use sidecar::budget::OverBudget;
+use sidecar::events::CoreEvent;
+use sidecar::settings::Purpose;
+use sidecar::{Companion, CompanionOptions};
+
+use crate::support::{self, reply_events, stream, usage, delta, finish, ScriptedServer};
+
+/// A provider whose model costs $1 per million tokens in and $100 out, so a reply with
+/// 1,000 tokens in and 1,000 out costs $0.101.
+fn settings(base_url: &str, budget: &str, offline: bool) -> String {
+    let mut text = format!(
+        "[[providers]]\nid = \"paid\"\nbase_url = \"{base_url}\"\nmodel = \"paid-model\"\n[llm]\nmax_retries = 0\nmax_tokens = 200\n[prices.\"paid-model\"]\ninput_per_mtok = 1.0\noutput_per_mtok = 100.0\n[budget]\n{budget}\n"
+    );
+    if offline {
+        text.push_str(&format!("[local_model]\npython = {:?}\n", support::local_llm_python()));
+    }
+    text
+}
+
+async fn open(dir: &std::path::Path, text: &str) -> Arc<Companion> {
+    let settings = toml::from_str(text).unwrap();
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+/// A reply of a few words that the provider bills as 1,000 tokens in and out.
+fn billed_reply(text: &str) -> Vec<String> {
+    vec![delta(text), finish("stop"), usage(1_000, 1_000)]
+}
+
+fn reached(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> Vec<u8> {
+    let mut percents = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let CoreEvent::BudgetReached { reached, .. } = event {
+            percents.push(reached.percent);
+        }
+    }
+    percents
+}
+
+#[tokio::test]
+async fn concurrent_calls_cannot_together_overshoot_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &settings("http://127.0.0.1:9/v1", "daily_usd = 1.0", false)).await;
+    let budget = core.models().budget().clone();
+    // Each call's worst case: 0 tokens in, 1,000 out at $100/M = $0.10.
+    let calls: Vec<_> = (0..30)
+        .map(|_| {
+            let budget = budget.clone();
+            tokio::spawn(async move { budget.reserve("paid", "paid-model", false, 0, Some(1_000)).await })
+        })
+        .collect();
+    let mut held = Vec::new();
+    for call in calls {
+        if let Ok(reservation) = call.await.unwrap() {
+            held.push(reservation.expect("a limit is set, so the call is held"));
+        }
+    }
+    assert_eq!(held.len(), 10, "exactly ten worst cases of $0.10 fit in $1.00");
+    for reservation in held {
+        reservation.settle("paid", Some(0.1));
+    }
+    let view = core.budget().await.unwrap();
+    assert!((view.limits[0].spent_usd - 1.0).abs() < 1e-9 && view.limits[0].reserved_usd == 0.0, "{view:?}");
+    assert!(matches!(budget.reserve("paid", "paid-model", false, 0, Some(1)).await, Err(OverBudget::Limit(_))));
+}
+
+#[tokio::test]
+async fn a_limit_crossed_mid_reply_finishes_it_then_chat_moves_to_the_offline_model_until_more_is_allowed() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("First."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &settings(&server.base_url, "daily_usd = 0.25", true)).await;
+    let mut events = core.events().subscribe();
+    for _ in 0..2 {
+        assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"));
+    }
+    assert_eq!(reached(&mut events), [80], "$0.202 of $0.25 is one warning at 80%");
+    // Its worst case fits ($0.202 + the prompt at $1/M + 200 tokens out at $100/M), but
+    // the provider bills $0.101: the reply finishes, and the limit is then crossed.
+    let third = core.send("Hello").await.unwrap();
+    assert_eq!((third.meta.provider.as_deref(), third.reply.as_str()), (Some("paid"), "First."));
+    assert_eq!(reached(&mut events), [100]);
+    let requests = server.request_count();
+    let held = core.send("Say hello in one short sentence.").await.unwrap();
+    assert_eq!(server.request_count(), requests, "nothing is sent past the limit");
+    assert_eq!((held.meta.provider.as_deref(), held.meta.fallback_from.as_deref()), (Some("local"), Some("paid")));
+    let mut notices = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let CoreEvent::Notice { notice: sidecar::events::Notice::FallingBack { reason, .. }, .. } = event {
+            notices.push(reason);
+        }
+    }
+    assert!(notices.iter().any(|n| n.contains("today's budget is spent") && n.contains("allow more today")), "{notices:?}");
+    let view = core.allow_more_today(1.0).await.unwrap();
+    assert_eq!(view.allowance_usd, 1.0);
+    assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"), "allowed again");
+    core.shutdown().await;
+}
+
+#[tokio::test]
+async fn past_the_background_limit_background_work_waits_and_chat_goes_on() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("A summary."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &settings(&server.base_url, "background_daily_usd = 0.15", false)).await;
+    let chain = core.models().chat_chain(None).await.unwrap();
+    // A worst case of $0.05 fits the $0.15 first; billed $0.101, the next one does not.
+    let request = || sidecar::llm::ChatRequest { messages: vec![sidecar::llm::ChatMessage::user("Summarise")], tools: Vec::new(), max_tokens: Some(500), general_cap: false };
+    let timeout = std::time::Duration::from_secs(10);
+    assert!(core.models().call_once(&chain, request(), Purpose::Summarize, None, timeout).await.is_ok());
+    let before = server.request_count();
+    let error = core.models().call_once(&chain, request(), Purpose::Proactive, None, timeout).await.unwrap_err();
+    assert!(error.contains("not made") && error.contains("background work"), "{error}");
+    assert_eq!(server.request_count(), before);
+    assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"), "chat is not background work");
+}
+
+#[tokio::test]
+async fn a_model_with_no_known_price_is_held_back_unless_the_user_allows_it() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Hi."]))]).await;
+    for (allow, answered) in [(false, false), (true, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let text = settings(&server.base_url, &format!("daily_usd = 5.0\nallow_unpriced = {allow}"), false).replace("model = \"paid-model\"", "model = \"mystery-model\"");
+        let core = open(dir.path(), &text).await;
+        match core.send("Hello").await {
+            Ok(outcome) => assert!(answered, "{outcome:?}"),
+            Err(error) => {
+                assert!(!answered, "{error}");
+                assert!(error.to_string().contains("mystery-model has no known price"), "{error}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn amounts_are_shown_and_allowed_in_the_users_currency() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &settings("http://127.0.0.1:9/v1", "daily_usd = 2.0\ncurrency = \"EUR\"\nusd_rate = 0.5", false)).await;
+    let view = core.allow_more_today(1.0).await.unwrap();
+    assert_eq!((view.currency.as_str(), view.allowance_usd, view.limits[0].allowed_usd), ("EUR", 2.0, 4.0), "1 EUR at 0.5 EUR per dollar is $2");
+    assert!(core.allow_more_today(-3.0).await.is_err());
+    // Said once per day and kept across a restart.
+    drop(core);
+    let core = open(dir.path(), &settings("http://127.0.0.1:9/v1", "daily_usd = 2.0\ncurrency = \"EUR\"\nusd_rate = 0.5", false)).await;
+    assert_eq!(core.budget().await.unwrap().allowance_usd, 2.0);
+}
+
+#[tokio::test]
+async fn usage_is_reported_by_day_model_and_purpose_with_the_months_projection() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("Fine."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &settings(&server.base_url, "", false)).await;
+    core.send("Hello").await.unwrap();
+    let history = core.usage_history().await.unwrap();
+    assert_eq!(history.days.len(), 30);
+    let today = history.days.last().unwrap();
+    assert!((today.total.cost_usd - 0.101).abs() < 1e-9, "{today:?}");
+    assert_eq!(today.by_model["paid-model"].calls, 1);
+    assert_eq!(today.by_purpose["chat"].calls, 1);
+    assert!((history.last_7_days.total.cost_usd - 0.101).abs() < 1e-9);
+    assert!(history.month_projection_usd >= history.month_to_date_usd && history.month_to_date_usd > 0.1);
+}
