@@ -179,7 +179,7 @@ impl Companion {
             meaning.clone(),
         ));
         let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
-        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.clone(), &options.settings);
+        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.clone(), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.clone(), store.clone(), budget, lang));
         let router = MessageRouter::default();

@@ -136,7 +136,9 @@ pub enum CoreEvent {
     /// learnings.md that could not be read (empty when all is well).
     /// A budget limit reached 80% or 100% for the first time in its period (each is
     /// said once); at 100% chat moves to the offline model and background work waits.
-    BudgetReached { reached: crate::budget::tally::Reached, currency: String, usd_rate: f64 },
+    /// `said`: the warning in the user's language; `more_usd`: what the one click
+    /// "allow more today" offers.
+    BudgetReached { reached: crate::budget::tally::Reached, currency: String, usd_rate: f64, more_usd: f64, said: String },
     KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.

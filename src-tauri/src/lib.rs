@@ -168,6 +168,9 @@ pub fn run() {
             commands::order_providers,
             commands::test_provider,
             commands::usage_report,
+            commands::usage_history,
+            commands::budget_view,
+            commands::allow_more_today,
             commands::pinned_model,
             commands::pin_model,
             commands::memory_report,
@@ -319,6 +322,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             tray::channel_warning(&app, &title, &body);
                         }
                         sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } => tray::channel_warning(&app, title, body),
+                        sidecar::events::CoreEvent::BudgetReached { said, .. } => tray::channel_warning(&app, sidecar::words::budget::notification_title(companion.lang()), said),
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
                         sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}

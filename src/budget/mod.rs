@@ -23,6 +23,8 @@ use tally::{Costs, Crossed, Limit, Period, Standing, Tally};
 
 /// Reply length assumed for the worst case when a request sets none.
 pub const WORST_REPLY_TOKENS: u32 = 4_096;
+/// The one click past a limit offers this share of the limit more.
+pub const MORE_SHARE: f64 = 0.25;
 
 /// Why a call was not made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
@@ -86,10 +88,11 @@ pub struct Budget {
     settings: RwLock<(Arc<BudgetSettings>, PriceTable)>,
     counted: Mutex<Option<Counted>>,
     me: Weak<Budget>,
+    lang: crate::words::Lang,
 }
 
 impl Budget {
-    pub fn new(store: Store, clock: Clock, events: EventBus, settings: &Settings) -> Arc<Self> {
+    pub fn new(store: Store, clock: Clock, events: EventBus, settings: &Settings, lang: crate::words::Lang) -> Arc<Self> {
         Arc::new_cyclic(|me| Self {
             store,
             clock,
@@ -97,6 +100,7 @@ impl Budget {
             settings: RwLock::new((Arc::new(settings.budget.clone()), PriceTable::new(settings.prices.clone()))),
             counted: Mutex::new(None),
             me: me.clone(),
+            lang,
         })
     }
 
@@ -195,7 +199,10 @@ impl Budget {
         let settings = self.limits().0;
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
-            self.events.publish(CoreEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate });
+            let s = &r.standing;
+            let said = crate::words::budget::reached(&s.limit.scope, s.limit.period, r.percent, s.spent_usd, s.allowed_usd, &settings.currency, settings.usd_rate, self.lang);
+            let more_usd = ((s.limit.usd * MORE_SHARE * 100.0).ceil() / 100.0).max(0.01);
+            self.events.publish(CoreEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
         }
     }
 

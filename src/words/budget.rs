@@ -61,3 +61,11 @@ pub fn reached(scope: &Scope, period: Period, percent: u8, spent_usd: f64, allow
         (true, Lang::Es) => format!("Se gastó {name} ({spent} de {allowed}): el chat usa el modelo sin conexión y el trabajo en segundo plano espera hasta que permitas más."),
     }
 }
+
+/// The title of the desktop notification a budget warning comes with.
+pub fn notification_title(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Sidecar's budget",
+        Lang::Es => "Presupuesto de Sidecar",
+    }
+}

@@ -9,6 +9,7 @@ import { QueuedList } from "./components/QueuedList";
 import { FactSuggestions } from "./components/FactSuggestions";
 import { PermissionCards } from "./components/PermissionCards";
 import { ErrorBanner } from "./components/ErrorBanner";
+import { BudgetBanner } from "./components/BudgetBanner";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
 import { ModelPicker } from "./components/ModelPicker";
@@ -249,6 +250,7 @@ export function App() {
           <PlanPanel items={plan} busy={state.streaming !== null} />
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
+          <BudgetBanner />
           <QueuedList items={state.queued} onCancel={cancelQueued} />
           <PermissionCards />
           <FactSuggestions />

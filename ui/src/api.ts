@@ -154,6 +154,7 @@ export type CoreEvent =
   | { type: "quiet_changed"; quiet: QuietNow }
   | { type: "user_typing" }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
+  | { type: "budget_reached"; reached: BudgetStanding & { percent: number }; currency: string; usd_rate: number; more_usd: number; said: string }
   | { type: "memory_indexing"; embedded: number; total: number }
   | { type: "calendar_import"; saved: number; total: number; done: boolean }
   | { type: "facts_noticed"; conversation_id: number; message_id: number; suggestions: { text: string; category: Category }[]; saved: boolean }
@@ -388,6 +389,58 @@ export interface PurposeTotals {
 export interface UsageReport {
   today: UsageTotals;
   all_time: UsageTotals;
+}
+
+/** What a budget limit covers, over which period, and how it stands. */
+export interface BudgetStanding {
+  scope: "all" | "background" | "provider";
+  provider?: string;
+  period: "day" | "month";
+  usd: number;
+  spent_usd: number;
+  reserved_usd: number;
+  /** The limit with today's extra allowance. */
+  allowed_usd: number;
+}
+
+export interface BudgetView {
+  limits: BudgetStanding[];
+  allowance_usd: number;
+  currency: string;
+  usd_rate: number;
+  allow_unpriced: boolean;
+}
+
+export interface Spend {
+  cost_usd: number;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  unpriced_calls: number;
+}
+
+export interface UsageDay {
+  day: string;
+  total: Spend;
+  by_model: Record<string, Spend>;
+  by_purpose: Record<string, Spend>;
+}
+
+export interface UsageSpan {
+  total: Spend;
+  by_model: Record<string, Spend>;
+  by_purpose: Record<string, Spend>;
+}
+
+/** The last 30 days, a day at a time, and the month's projection. */
+export interface UsageHistory {
+  days: UsageDay[];
+  last_7_days: UsageSpan;
+  last_30_days: UsageSpan;
+  month_to_date_usd: number;
+  month_projection_usd: number;
+  currency: string;
+  usd_rate: number;
 }
 
 export type Category = "Health" | "Preferences" | "Work" | "Relationships" | "Schedule" | "Goals" | "General";
@@ -963,6 +1016,10 @@ export const api = {
   setLocalTuning: (sampling: Sampling, contextTokens: number | null) =>
     invoke<TuningView>("set_local_tuning", { input: { sampling, context_tokens: contextTokens } }),
   usageReport: () => invoke<UsageReport>("usage_report"),
+  usageHistory: () => invoke<UsageHistory>("usage_history"),
+  budget: () => invoke<BudgetView>("budget_view"),
+  /** `amount` more today, in the budget's currency. */
+  allowMoreToday: (amount: number) => invoke<BudgetView>("allow_more_today", { amount }),
   pinnedModel: () => invoke<string | null>("pinned_model"),
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
   memoryReport: () => invoke<MemoryReport>("memory_report"),

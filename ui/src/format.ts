@@ -24,3 +24,8 @@ export function formatBytes(bytes: number): string {
   const gb = bytes / 2 ** 30;
   return gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.max(0, Math.round(bytes / 2 ** 20))} MB`;
 }
+
+/** Dollars in the user's currency at its rate ("4.20 EUR"), as the core says amounts. */
+export function formatMoney(usd: number, currency: string, rate: number): string {
+  return `${(usd * rate).toFixed(2)} ${currency}`;
+}

@@ -1,5 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { api, toCommandError, type TurnMeasures, type UsageReport, type UsageTotals } from "../api";
+import { api, toCommandError, type BudgetView, type TurnMeasures, type UsageHistory, type UsageReport, type UsageTotals } from "../api";
+import { BudgetCard } from "./BudgetCard";
+import { UsageChart } from "./UsageChart";
 import { formatCost } from "../format";
 import { useStrings } from "../i18n";
 
@@ -82,15 +84,32 @@ function TotalsTable({ heading, testId, rows }: { heading: string; testId: strin
 export function UsageView() {
   const t = useStrings();
   const [report, setReport] = useState<UsageReport | null>(null);
+  const [history, setHistory] = useState<UsageHistory | null>(null);
+  const [budget, setBudget] = useState<BudgetView | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.usageReport().then(setReport).catch((e) => setError(toCommandError(e).message));
+    const failed = (e: unknown) => setError(toCommandError(e).message);
+    api.usageReport().then(setReport).catch(failed);
+    api.usageHistory().then(setHistory).catch(failed);
+    api.budget().then(setBudget).catch(failed);
   }, []);
   if (error) return <div className="error-banner">{error}</div>;
   if (!report) return null;
   return (
     <section className="page" data-testid="usage-view">
       <h2>{t.usageTitle}</h2>
+      {budget && (
+        <>
+          <h3>{t.budgetTitle}</h3>
+          <BudgetCard budget={budget} onChanged={setBudget} />
+        </>
+      )}
+      {history && report.all_time.calls > 0 && (
+        <>
+          <h3>{t.usageSpending}</h3>
+          <UsageChart history={history} />
+        </>
+      )}
       {report.all_time.calls === 0 ? (
         <p className="empty-inline">{t.usageEmpty}</p>
       ) : (
