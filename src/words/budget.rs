@@ -27,6 +27,11 @@ fn limit_name(scope: &Scope, period: Period, lang: Lang) -> String {
     }
 }
 
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// Why a call was not made, and what to do.
 pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -> String {
     match over {
@@ -37,8 +42,7 @@ pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -
             match lang {
                 Lang::En => format!("{name} is spent ({spent} of {allowed}); allow more today under Usage, or `sidecar budget allow AMOUNT`"),
                 Lang::Es => {
-                    let mut name = name;
-                    name.replace_range(..1, &name[..1].to_uppercase());
+                    let name = capitalized(&name);
                     format!("{name} está gastado ({spent} de {allowed}); permite más hoy en Uso, o con `sidecar budget allow CANTIDAD`")
                 }
             }
@@ -56,7 +60,7 @@ pub fn reached(scope: &Scope, period: Period, percent: u8, spent_usd: f64, allow
     let (spent, allowed) = (amount(spent_usd, currency, usd_rate), amount(allowed_usd, currency, usd_rate));
     match (percent >= 100, lang) {
         (false, Lang::En) => format!("{percent}% of {name} is spent ({spent} of {allowed})."),
-        (true, Lang::En) => format!("{name} is spent ({spent} of {allowed}): chat uses the offline model and background work waits until you allow more."),
+        (true, Lang::En) => format!("{} is spent ({spent} of {allowed}): chat uses the offline model and background work waits until you allow more.", capitalized(&name)),
         (false, Lang::Es) => format!("Se gastó el {percent}% de {name} ({spent} de {allowed})."),
         (true, Lang::Es) => format!("Se gastó {name} ({spent} de {allowed}): el chat usa el modelo sin conexión y el trabajo en segundo plano espera hasta que permitas más."),
     }

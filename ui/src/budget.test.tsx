@@ -1,21 +1,22 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { BudgetView, UsageHistory, UsageReport } from "./api";
+import type { BudgetView, Spend, UsageDay, UsageHistory, UsageReport } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 
 const spend = (cost_usd: number, calls = 1) => ({ cost_usd, calls, input_tokens: 1000 * calls, output_tokens: 100 * calls, unpriced_calls: 0 });
 
 function history(): UsageHistory {
-  const days = Array.from({ length: 30 }, (_, i) => {
+  const none: Record<string, Spend> = {};
+  const days = Array.from({ length: 30 }, (_, i): UsageDay => {
     const day = `2026-11-${String(i + 1).padStart(2, "0")}`;
     const busy = i >= 27;
     return {
       day,
       total: busy ? spend(0.5, 2) : spend(0, 0),
-      by_model: busy ? { "gpt-4o-mini": spend(0.3), "claude-haiku": spend(0.2) } : {},
-      by_purpose: busy ? { chat: spend(0.4), summarize: spend(0.1) } : {},
+      by_model: busy ? { "gpt-4o-mini": spend(0.3), "claude-haiku": spend(0.2) } : none,
+      by_purpose: busy ? { chat: spend(0.4), summarize: spend(0.1) } : none,
     };
   });
   const span = { total: spend(1.5, 6), by_model: { "gpt-4o-mini": spend(0.9, 3), "claude-haiku": spend(0.6, 3) }, by_purpose: { chat: spend(1.2, 4), summarize: spend(0.3, 2) } };
@@ -78,9 +79,9 @@ describe("budget and spending", () => {
     };
     renderApp();
     const reached = { scope: "all" as const, period: "day" as const, usd: 1, spent_usd: 1.02, reserved_usd: 0, allowed_usd: 1, percent: 100 };
-    await core.event({ type: "budget_reached", reached, currency: "EUR", usd_rate: 0.5, more_usd: 0.25, said: "today's budget is spent (0.51 EUR of 0.50 EUR)" });
+    await core.event({ type: "budget_reached", reached, currency: "EUR", usd_rate: 0.5, more_usd: 0.25, said: "Today's budget is spent (0.51 EUR of 0.50 EUR)" });
     const banner = await screen.findByTestId("budget-banner");
-    expect(banner).toHaveTextContent("today's budget is spent");
+    expect(banner).toHaveTextContent("Today's budget is spent");
     const user = userEvent.setup();
     await user.click(within(banner).getByTestId("budget-allow"));
     expect(allowed).toEqual({ amount: 0.125 });
