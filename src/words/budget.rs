@@ -7,7 +7,8 @@ use crate::budget::OverBudget;
 
 /// `usd` in the user's currency ("4.20 EUR").
 pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {
-    format!("{:.2} {currency}", usd * usd_rate)
+    // A sum of nothing is -0.0 in Rust; it reads "0.00".
+    format!("{:.2} {currency}", usd * usd_rate + 0.0)
 }
 
 fn limit_name(scope: &Scope, period: Period, lang: Lang) -> String {

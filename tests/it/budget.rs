@@ -166,3 +166,38 @@ async fn usage_is_reported_by_day_model_and_purpose_with_the_months_projection()
     assert!((history.last_7_days.total.cost_usd - 0.101).abs() < 1e-9);
     assert!(history.month_projection_usd >= history.month_to_date_usd && history.month_to_date_usd > 0.1);
 }
+
+#[tokio::test]
+async fn the_terminal_shows_the_budget_allows_more_and_prints_usage() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("Fine."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    std::fs::write(&config, settings(&server.base_url, "daily_usd = 1.0\ncurrency = \"EUR\"\nusd_rate = 0.5", false)).unwrap();
+    let data = dir.path().join("data");
+    let run = move |args: &'static [&'static str]| {
+        let (data, config) = (data.clone(), config.clone());
+        tokio::task::spawn_blocking(move || {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+                .env("SIDECAR_DATA_DIR", &data)
+                .env("SIDECAR_CONFIG", &config)
+                .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        })
+    };
+    run(&["ask", "Hello"]).await.unwrap();
+    let shown = run(&["budget"]).await.unwrap();
+    assert!(shown.contains("all calls") && shown.contains("spent     0.05 EUR") && shown.contains("reserved     0.00 EUR") && shown.contains("of     0.50 EUR"), "{shown}");
+    let allowed = run(&["budget", "allow", "2"]).await.unwrap();
+    assert!(allowed.contains("Allowed today on top of every limit: 2.00 EUR") && allowed.contains("of     2.50 EUR"), "{allowed}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["budget", "--json"]).await.unwrap()).unwrap();
+    assert_eq!(json["allowance_usd"], 4.0);
+    let usage = run(&["usage"]).await.unwrap();
+    assert!(usage.contains("Last 7 days: 0.05 EUR in 1 calls") && usage.contains("paid-model") && usage.contains("chat"), "{usage}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["usage", "--json"]).await.unwrap()).unwrap();
+    assert_eq!(json["days"].as_array().unwrap().len(), 30);
+    assert_eq!(json["last_30_days"]["by_model"]["paid-model"]["calls"], 1);
+}
