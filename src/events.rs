@@ -134,6 +134,9 @@ pub enum CoreEvent {
     QuietChanged { quiet: crate::proactive::quiet::QuietNow },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
+    /// Sidecar learned something worth saying about its spontaneous messages (a kind
+    /// pauses for a week, unanswered); said once.
+    ProactiveLearned { said: String },
     /// A budget limit reached 80% or 100% for the first time in its period (each is
     /// said once); at 100% chat moves to the offline model and background work waits.
     /// `said`: the warning in the user's language; `more_usd`: what the one click

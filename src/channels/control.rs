@@ -69,6 +69,10 @@ impl Control<'_> {
                 w.quiet_until(&self.local_hm(state.quiet_until.expect("just set")), here)
             }
             Command::Hush => w.hushed(&self.local_hm(self.proactive.hush().await?)),
+            Command::Fewer | Command::More => {
+                let (before, after) = self.proactive.step_level(command == Command::More).await?;
+                w.level_changed(before, after)
+            }
             Command::Reminders => {
                 let overview = self.reminders.overview().await?;
                 let pending: Vec<_> = overview.upcoming.iter().chain(overview.recurring.iter()).collect();

@@ -32,6 +32,10 @@ pub enum Command {
     Proactive(ProactiveCommand),
     /// "Be quiet", "cállate", "basta": quiet for a while, said in words.
     Hush,
+    /// "Stop messaging me so much", "no me escribas tanto": the level goes down one.
+    Fewer,
+    /// "Message me more often", "escribime más": the level goes up one.
+    More,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +59,14 @@ pub enum ProactiveCommand {
 /// Whole messages that ask Sidecar to stop speaking first (P9).
 const HUSH_PHRASES: [&str; 10] =
     ["callate", "cállate", "basta", "silencio", "be quiet", "shut up", "quiet please", "stop talking", "no molestes", "hush"];
+
+/// Whole messages that ask Sidecar to speak first less often, or more.
+const FEWER_PHRASES: [&str; 10] = [
+    "no me escribas tanto", "no me escribas tan seguido", "escribime menos", "escríbeme menos", "menos mensajes",
+    "stop messaging me so much", "stop messaging me", "message me less", "fewer messages", "less often",
+];
+const MORE_PHRASES: [&str; 8] =
+    ["escribime más", "escríbeme más", "escribime más seguido", "escríbeme más seguido", "more often", "message me more", "message me more often", "write to me more often"];
 
 /// "30m", "2h", "90" (minutes), "1h30m".
 fn duration_minutes(text: &str) -> Option<i64> {
@@ -80,6 +92,12 @@ pub fn parse(text: &str) -> Option<Command> {
     let plain = text.trim().trim_end_matches(['.', '!']).trim_start_matches('¡').to_lowercase();
     if HUSH_PHRASES.contains(&plain.as_str()) {
         return Some(Command::Hush);
+    }
+    if FEWER_PHRASES.contains(&plain.as_str()) {
+        return Some(Command::Fewer);
+    }
+    if MORE_PHRASES.contains(&plain.as_str()) {
+        return Some(Command::More);
     }
     let mut words = text.trim().split_whitespace();
     let name = words.next()?.to_ascii_lowercase();
@@ -155,6 +173,12 @@ mod tests {
     fn hush_only_when_it_is_the_whole_message() {
         for text in ["cállate", "Callate.", "¡Basta!", "be quiet", "Shut up"] {
             assert_eq!(parse(text), Some(Command::Hush), "{text}");
+        }
+        for text in ["No me escribas tanto.", "Stop messaging me so much!", "less often"] {
+            assert_eq!(parse(text), Some(Command::Fewer), "{text}");
+        }
+        for text in ["Escribime más seguido", "More often!"] {
+            assert_eq!(parse(text), Some(Command::More), "{text}");
         }
         assert_eq!(parse("be quiet during the meeting, please remind me later"), None);
         assert_eq!(parse("silencio en la biblioteca es importante"), None);

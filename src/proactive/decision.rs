@@ -33,6 +33,8 @@ pub struct SpontaneousContext {
     pub last_greeting_info: Option<String>,
     /// The five most recently confirmed facts about the user.
     pub facts: Vec<String>,
+    /// The kinds of message welcome on the channel now (what was learned).
+    pub welcome: Vec<String>,
 }
 
 /// What the context is built from, read fresh at each tick (P3).
@@ -45,6 +47,7 @@ pub struct Inputs<'a> {
     /// Pending reminders: (local due time, message), soonest first.
     pub reminders: Vec<(String, String)>,
     pub facts: Vec<String>,
+    pub welcome: Vec<String>,
     pub lang: Lang,
 }
 
@@ -76,6 +79,7 @@ pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
         greeting_already_sent: sent.is_some(),
         last_greeting_info: sent.map(|at| format!("{} at {}", window.map(|w| w.as_str()).unwrap_or(""), at.with_timezone(&inputs.zone).format("%H:%M"))),
         facts: inputs.facts.into_iter().take(5).collect(),
+        welcome: inputs.welcome,
     }
 }
 
@@ -97,6 +101,7 @@ pub fn request(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
             last_greeting: c.last_greeting_info.as_deref(),
             reminders: &c.pending_reminders_list,
             facts: &c.facts,
+            welcome: &c.welcome,
         },
     );
     vec![ChatMessage::system(decision_words::system_prompt(lang)), ChatMessage::user(&user)]
@@ -131,6 +136,7 @@ mod tests {
             last_user: None,
             reminders: Vec::new(),
             facts: vec!["Works as a nurse".into()],
+            welcome: vec!["greeting".into(), "checkin".into(), "contextual".into()],
             lang,
         }
     }

@@ -16,6 +16,7 @@
 pub mod config;
 pub mod decision;
 pub mod greeting;
+pub mod learning;
 pub mod quiet;
 pub mod router;
 pub mod rules;

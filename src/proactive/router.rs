@@ -113,6 +113,8 @@ pub struct Routed {
     pub delivered: Vec<SinkId>,
     pub failed: Vec<(SinkId, String)>,
     pub message_id: Option<i64>,
+    /// The channel it was shown on first.
+    pub channel: Option<Channel>,
 }
 
 impl Routed {
@@ -160,6 +162,13 @@ impl MessageRouter {
         self.sinks().into_iter().filter(|(_, _, up)| *up).map(|(id, channel, _)| (id, channel)).collect()
     }
 
+    /// The channel a spontaneous message would be shown on first now, if any.
+    pub fn spontaneous_channel(&self, prefs: &SinkPreferences, presence: Presence) -> Option<Channel> {
+        let available = self.available();
+        let first = *targets(Kind::Spontaneous, prefs, &available, presence).first()?;
+        available.iter().find(|(id, _)| *id == first).map(|(_, channel)| *channel)
+    }
+
     /// Whether a spontaneous message would reach anyone now.
     pub fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
         !targets(Kind::Spontaneous, prefs, &self.available(), presence).is_empty()
@@ -199,6 +208,7 @@ impl MessageRouter {
                 }
             }
         }
+        routed.channel = shown_on;
         let history = self.history.read().expect("history lock").clone();
         if let (Some(channel), None, Some(history)) = (shown_on, routed.message_id, history) {
             match history.record(&message, channel).await {

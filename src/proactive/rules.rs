@@ -28,6 +28,8 @@ pub enum Skip {
     BrainBusy,
     /// No sink takes spontaneous messages (the primary is set to reminders only or none).
     NoSink,
+    /// No kind of message is welcome on the channel now (what was learned).
+    NotWelcome,
 }
 
 impl Skip {
@@ -43,6 +45,7 @@ impl Skip {
             Skip::UserActive => "user_recently_active",
             Skip::BrainBusy => "brain_busy",
             Skip::NoSink => "no_sink",
+            Skip::NotWelcome => "not_welcome_now",
         }
     }
 }
@@ -93,6 +96,8 @@ pub enum MessageType {
 }
 
 impl MessageType {
+    pub const ALL: [MessageType; 3] = [MessageType::Greeting, MessageType::Checkin, MessageType::Contextual];
+
     pub fn as_str(self) -> &'static str {
         match self {
             MessageType::Greeting => "greeting",
@@ -130,6 +135,8 @@ pub enum Block {
     GreetingAlreadySent,
     /// The user wrote while the model was deciding (P15).
     UserBecameActive,
+    /// The model chose a kind that is not welcome on the channel now.
+    KindNotWelcome(String),
 }
 
 impl Block {
@@ -141,6 +148,7 @@ impl Block {
             Block::GreetingOutsideWindow => "greeting_outside_window",
             Block::GreetingAlreadySent => "greeting_already_sent",
             Block::UserBecameActive => "user_became_active_during_llm",
+            Block::KindNotWelcome(_) => "kind_not_welcome",
         }
     }
 }

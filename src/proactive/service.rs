@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::{ProactiveConfig, HUSH};
 use super::decision::{self, SpontaneousContext};
 use super::router::{Kind, MessageRouter, Outgoing};
-use super::rules::{self, Block, Skip};
+use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
 use crate::clock::Clock;
@@ -120,6 +120,7 @@ impl ProactiveService {
             .update_proactive_state(|s| {
                 s.last_user_message_at = Some(now);
                 s.last_active_channel = Some(channel);
+                s.learned.user_wrote(now);
                 if !channel.is_phone() {
                     s.last_desk_activity_at = Some(now);
                 }
@@ -166,6 +167,22 @@ impl ProactiveService {
         Ok(state)
     }
 
+    /// "Message me more often" (`up`) or "not so much": the level moves one step
+    /// (within low..high); returns it before and after.
+    pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), CompanionError> {
+        use super::config::Level;
+        let config = self.config().await?;
+        let before = config.level;
+        let after = match (before, up) {
+            (Level::Low, true) | (Level::High, false) => Level::Medium,
+            (Level::Medium | Level::High, true) => Level::High,
+            (Level::Medium | Level::Low, false) => Level::Low,
+        };
+        self.set_config(ProactiveConfig { level: after, ..config }).await?;
+        tracing::info!(before = before.as_str(), after = after.as_str(), "the user asked for a different level");
+        Ok((before, after))
+    }
+
     /// "Be quiet" / "cállate": quiet for `HUSH`.
     pub async fn hush(&self) -> Result<DateTime<Utc>, CompanionError> {
         let state = self.set_quiet(Some(HUSH.num_minutes()), None).await?;
@@ -200,10 +217,54 @@ impl ProactiveService {
     /// What the decision call is told now (`/proactive context`).
     pub async fn spontaneous_context(&self) -> Result<SpontaneousContext, CompanionError> {
         let (now, config, state) = self.now_config_state().await?;
-        self.build_context(now, &config, &state).await
+        let (_, welcome) = self.welcome(&config, &state, now);
+        self.build_context(now, &config, &state, &welcome).await
     }
 
-    async fn build_context(&self, now: DateTime<Utc>, config: &ProactiveConfig, state: &ProactiveState) -> Result<SpontaneousContext, CompanionError> {
+    /// The channel a spontaneous message would go to now, and the kinds welcome there.
+    fn welcome(&self, config: &ProactiveConfig, state: &ProactiveState, now: DateTime<Utc>) -> (Channel, Vec<MessageType>) {
+        let presence = state.presence(now, config.sinks.phone_when_idle_minutes);
+        let channel = self.router.spontaneous_channel(&config.sinks, presence).unwrap_or(Channel::Desktop);
+        // At a whole allowance a kind may come as often as the level allows.
+        let gap = chrono::Duration::hours(24) / config.level.max_per_day().max(1) as i32;
+        let welcome = MessageType::ALL.into_iter().filter(|k| state.learned.allows(k.as_str(), channel, gap, now)).collect();
+        (channel, welcome)
+    }
+
+    /// Says once, in the user's language, that a kind of message pauses.
+    fn tell_learnt(&self, learnt: Vec<super::learning::Learnt>) {
+        for super::learning::Learnt::Paused { kind, channel, until } in learnt {
+            let until = until.with_timezone(&self.clock.zone()).format("%Y-%m-%d").to_string();
+            let said = crate::words::proactive::paused(&kind, channel.as_str(), &until, self.lang);
+            tracing::info!(kind, channel = channel.as_str(), %until, "a kind of spontaneous message pauses");
+            self.events.publish(crate::events::CoreEvent::ProactiveLearned { said });
+        }
+    }
+
+    /// A sign about a spontaneous message the user gave: a click, a thumb, a closed
+    /// notification. The message's kind and channel come from the store.
+    pub async fn feedback(&self, message_id: i64, signal: super::learning::Signal) -> Result<(), CompanionError> {
+        let Some((kind, channel)) = self.store.proactive().spontaneous_kind(message_id).await? else {
+            return Err(CompanionError::from(crate::error::Refusal::NotSpontaneous(message_id)));
+        };
+        let now = self.clock.now();
+        let (_, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.signal_for(message_id, &kind, channel, signal, now)).await?;
+        self.tell_learnt(learnt.into_iter().collect());
+        Ok(())
+    }
+
+    /// What was learned, for Settings → Proactivity.
+    pub async fn learned(&self) -> Result<super::learning::Learned, CompanionError> {
+        Ok(self.store.proactive().proactive_state().await?.learned)
+    }
+
+    /// Settings' Reset: every kind welcome again, as on the first day.
+    pub async fn forget_learned(&self) -> Result<(), CompanionError> {
+        self.store.proactive().update_proactive_state(|s| s.learned = Default::default()).await?;
+        Ok(())
+    }
+
+    async fn build_context(&self, now: DateTime<Utc>, config: &ProactiveConfig, state: &ProactiveState, welcome: &[MessageType]) -> Result<SpontaneousContext, CompanionError> {
         let zone = self.clock.zone();
         let reminders = self
             .store
@@ -223,6 +284,7 @@ impl ProactiveService {
             last_user: self.last_user_message(state).await?,
             reminders,
             facts: facts.into_iter().take(5).map(|f| f.fact.text).collect(),
+            welcome: welcome.iter().map(|k| k.as_str().to_string()).collect(),
             lang: self.lang,
         }))
     }
@@ -252,6 +314,17 @@ impl ProactiveService {
                 return Ok(TickReport::Skipped { reason: Skip::NoSink });
             }
         }
+        let state = if mode == TickMode::Send {
+            let (state, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.expire(now)).await?;
+            self.tell_learnt(learnt);
+            state
+        } else {
+            state
+        };
+        let (channel, welcome) = self.welcome(&config, &state, now);
+        if welcome.is_empty() {
+            return Ok(TickReport::Skipped { reason: Skip::NotWelcome });
+        }
         // P7/P16: the brain lock is tried, never waited for, and released by its guard
         // on every path out of here, errors included.
         let Ok(_brain) = self.brain.try_lock() else {
@@ -261,7 +334,7 @@ impl ProactiveService {
         *self.tick_cancel.lock().expect("tick lock") = Some(cancel.clone());
         let _clear = ClearOnDrop(&self.tick_cancel);
 
-        let context = self.build_context(now, &config, &state).await?;
+        let context = self.build_context(now, &config, &state, &welcome).await?;
         let lang = self.lang;
         let messages = decision::request(&context, lang);
         let prompt_tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
@@ -288,6 +361,9 @@ impl ProactiveService {
             Ok(approved) => approved,
             Err(block) => return Ok(TickReport::Blocked { block, prompt_tokens }),
         };
+        if !welcome.contains(&approved.message_type) {
+            return Ok(TickReport::Blocked { block: Block::KindNotWelcome(approved.message_type.as_str().to_string()), prompt_tokens });
+        }
         if mode == TickMode::DecideOnly {
             return Ok(TickReport::WouldSend { approved, prompt_tokens });
         }
@@ -310,6 +386,11 @@ impl ProactiveService {
             occurrence: None,
         };
         let routed = self.router.send(outgoing, &config.sinks, marked.presence(now, config.sinks.phone_when_idle_minutes)).await;
+        if routed.reached_anyone() {
+            let kind = approved.message_type.as_str();
+            let shown_on = routed.channel.unwrap_or(channel);
+            self.store.proactive().update_proactive_state(|s| s.learned.sent(kind, shown_on, routed.message_id, now)).await?;
+        }
         Ok(TickReport::Sent { approved, routed, prompt_tokens })
     }
 

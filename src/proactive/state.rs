@@ -35,6 +35,8 @@ pub struct ProactiveState {
     /// Greetings sent on `greeted_day` (local), with their times: one of each kind a day.
     pub greeted_day: Option<NaiveDate>,
     pub greeted: Vec<(GreetingKind, DateTime<Utc>)>,
+    /// How welcome each kind of message has been, per channel.
+    pub learned: super::learning::Learned,
 }
 
 impl ProactiveState {
@@ -103,6 +105,8 @@ impl ProactiveState {
             last_user_message_at: self.last_user_message_at,
             last_active_channel: self.last_active_channel,
             last_desk_activity_at: self.last_desk_activity_at,
+            // What was learned has its own Reset (Settings → Proactivity).
+            learned: std::mem::take(&mut self.learned),
             ..ProactiveState::default()
         };
     }

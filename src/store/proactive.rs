@@ -53,6 +53,22 @@ impl ProactiveRows<'_> {
         Ok((state, out))
     }
 
+    /// A spontaneous message's kind (greeting, checkin, contextual) and the channel it
+    /// was kept on; `None` when `message_id` is not one.
+    pub async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(String, crate::channels::channel::Channel)>, StoreError> {
+        use crate::channels::channel::Channel;
+        let row: Option<(Option<String>, Option<Channel>)> = sqlx::query_as(
+            "SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'",
+        )
+        .bind(message_id)
+        .fetch_optional(&self.store.pool)
+        .await?;
+        Ok(row.and_then(|(kind, channel)| {
+            let kind = kind.filter(|k| k != "reminder")?;
+            Some((kind, channel.unwrap_or(Channel::Desktop)))
+        }))
+    }
+
     /// The newest user messages of any conversation, newest first (their time and
     /// text), for finding the last one that was not a command.
     pub async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {

@@ -99,6 +99,21 @@ impl CommandWords {
         }
     }
 
+    /// The level moved (or could not move further) after "not so much" / "more often".
+    pub fn level_changed(self, before: crate::proactive::config::Level, after: crate::proactive::config::Level) -> String {
+        let max = after.max_per_day();
+        match (self.es(), before == after, max) {
+            (true, true, 0) => "Ya estoy en el mínimo: no te escribo primero, solo llegan los recordatorios.".into(),
+            (true, true, _) => format!("Ya estoy en el máximo: hasta {max} mensajes al día."),
+            (true, false, 0) => "Entendido: ya no te escribo primero; los recordatorios siguen llegando. «Escribime más» lo deshace.".into(),
+            (true, false, _) => format!("Entendido: ahora te escribo como mucho {max} veces al día. Lo cambias en Ajustes → Proactividad."),
+            (false, true, 0) => "I'm already at the least: I don't write first, only reminders arrive.".into(),
+            (false, true, _) => format!("I'm already at the most: up to {max} messages a day."),
+            (false, false, 0) => "Understood: I won't write first any more; reminders still arrive. \"More often\" undoes it.".into(),
+            (false, false, _) => format!("Understood: I'll write at most {max} times a day now. Settings → Proactivity changes it."),
+        }
+    }
+
     pub fn hushed(self, until: &str) -> String {
         if self.es() {
             format!("Entendido, me callo hasta las {until}. Los recordatorios siguen llegando; /quiet off si quieres que vuelva antes.")

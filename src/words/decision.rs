@@ -36,6 +36,8 @@ pub struct PromptFacts<'a> {
     pub last_greeting: Option<&'a str>,
     pub reminders: &'a str,
     pub facts: &'a [String],
+    /// The kinds the model may choose now.
+    pub welcome: &'a [String],
 }
 
 pub fn system_prompt(lang: Lang) -> &'static str {
@@ -56,14 +58,15 @@ pub fn user_prompt(lang: Lang, f: &PromptFacts<'_>) -> String {
     };
     let (window, greeted) = (yes_with(f.greeting_window), yes_with(f.last_greeting));
     let (since_user, since_spontaneous) = (or_never(f.minutes_since_user), or_never(f.minutes_since_spontaneous));
+    let welcome = f.welcome.join(", ");
     if es {
         format!(
-            "CONTEXTO:\n- Hora: {} ({} {})\n- Último mensaje del usuario: hace {since_user} minutos: \"{}\"\n- Tu último mensaje espontáneo: hace {since_spontaneous} minutos\n- Mensajes espontáneos hoy: {}\n- Nivel de proactividad: {}\n\nSALUDOS:\n- Ventana de saludo activa: {window}\n- Ya saludaste en esta ventana hoy: {greeted}\n\nRECORDATORIOS PENDIENTES: {}\n(Si dice NINGUNO, NO menciones recordatorios.)\n\nLO QUE SABES DEL USUARIO:\n{facts}\n\nREGLAS: no saludes fuera de la ventana ni dos veces en la misma; un check-in solo si no hubo interacción en 4+ horas; un mensaje contextual solo si se basa en algo concreto de lo que sabes. ¿Hablas ahora?",
+            "CONTEXTO:\n- Hora: {} ({} {})\n- Último mensaje del usuario: hace {since_user} minutos: \"{}\"\n- Tu último mensaje espontáneo: hace {since_spontaneous} minutos\n- Mensajes espontáneos hoy: {}\n- Nivel de proactividad: {}\n\nSALUDOS:\n- Ventana de saludo activa: {window}\n- Ya saludaste en esta ventana hoy: {greeted}\n\nRECORDATORIOS PENDIENTES: {}\n(Si dice NINGUNO, NO menciones recordatorios.)\n\nLO QUE SABES DEL USUARIO:\n{facts}\n\nREGLAS: no saludes fuera de la ventana ni dos veces en la misma; un check-in solo si no hubo interacción en 4+ horas; un mensaje contextual solo si se basa en algo concreto de lo que sabes; messageType solo uno de: {welcome}. ¿Hablas ahora?",
             f.time, f.day, f.date, f.last_user_preview, f.count_today, f.level, f.reminders
         )
     } else {
         format!(
-            "CONTEXT:\n- Time: {} ({} {})\n- The user's last message: {since_user} minutes ago: \"{}\"\n- Your last spontaneous message: {since_spontaneous} minutes ago\n- Spontaneous messages today: {}\n- Proactivity level: {}\n\nGREETINGS:\n- Greeting window open: {window}\n- Already greeted in this window today: {greeted}\n\nPENDING REMINDERS: {}\n(If it says NONE, do NOT mention reminders.)\n\nWHAT YOU KNOW ABOUT THE USER:\n{facts}\n\nRULES: no greeting outside the window nor twice in the same one; a check-in only after 4+ hours without contact; a contextual message only when it rests on something concrete you know. Do you speak now?",
+            "CONTEXT:\n- Time: {} ({} {})\n- The user's last message: {since_user} minutes ago: \"{}\"\n- Your last spontaneous message: {since_spontaneous} minutes ago\n- Spontaneous messages today: {}\n- Proactivity level: {}\n\nGREETINGS:\n- Greeting window open: {window}\n- Already greeted in this window today: {greeted}\n\nPENDING REMINDERS: {}\n(If it says NONE, do NOT mention reminders.)\n\nWHAT YOU KNOW ABOUT THE USER:\n{facts}\n\nRULES: no greeting outside the window nor twice in the same one; a check-in only after 4+ hours without contact; a contextual message only when it rests on something concrete you know; messageType only one of: {welcome}. Do you speak now?",
             f.time, f.day, f.date, f.last_user_preview, f.count_today, f.level, f.reminders
         )
     }

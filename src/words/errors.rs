@@ -299,6 +299,7 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::ModelList { url, problem } => format!("no se pudieron listar los modelos de {url}: {}", probe(problem, Lang::Es)),
         Refusal::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
         Refusal::NotAnAmount(currency) => format!("escribe una cantidad mayor que cero, en {currency}"),
+        Refusal::NotSpontaneous(_) => "ese mensaje no es un mensaje espontáneo".into(),
         Refusal::NoPendingReminder(_) => "ese recordatorio ya no está pendiente".into(),
         Refusal::ReminderGone(_) => "ese recordatorio ya no existe".into(),
         Refusal::SnoozeMinutes(max) => format!("los minutos deben ir de 1 a {max}"),

@@ -45,6 +45,29 @@ pub fn skip_text(reason: Skip, lang: Lang) -> &'static str {
         (Skip::BrainBusy, true) => "se está escribiendo una respuesta",
         (Skip::NoSink, false) => "the primary output does not take spontaneous messages",
         (Skip::NoSink, true) => "la salida principal no acepta mensajes espontáneos",
+        (Skip::NotWelcome, false) => "what I sent lately went unanswered, so I wait longer",
+        (Skip::NotWelcome, true) => "lo que mandé últimamente quedó sin respuesta, así que espero más",
+    }
+}
+
+/// What a kind of message is called in what Sidecar says.
+pub fn kind_name(kind: &str, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        ("greeting", Lang::En) => "greetings",
+        ("checkin", Lang::En) => "check-ins",
+        (_, Lang::En) => "follow-ups",
+        ("greeting", Lang::Es) => "saludos",
+        ("checkin", Lang::Es) => "mensajes para saber cómo estás",
+        (_, Lang::Es) => "mensajes de seguimiento",
+    }
+}
+
+/// Said once when a kind of message pauses for a week, unanswered.
+pub fn paused(kind: &str, channel: &str, until: &str, lang: Lang) -> String {
+    let name = kind_name(kind, lang);
+    match lang {
+        Lang::En => format!("The last {name} on {channel} went unanswered, so I'll stop sending them there until {until}. Settings → Proactivity shows what I learned, with Reset."),
+        Lang::Es => format!("Los últimos {name} por {channel} quedaron sin respuesta, así que dejo de mandarlos por ahí hasta el {until}. En Ajustes → Proactividad ves lo que aprendí, con Restablecer."),
     }
 }
 

@@ -1,0 +1,207 @@
+//! What Sidecar learns of how welcome its spontaneous messages are (the plans' P1
+//! "future": implicit feedback). Each message sent waits for a sign: an answer within
+//! [`ANSWER_WINDOW`] on any channel, a click, a thumbs up or down, a notification the
+//! user closed, or silence. Each kind of message on each channel has an allowance: a
+//! silence, a dismissal or a thumbs down halves it, an answer, a click or a thumbs up
+//! brings it back whole. Below whole, a kind waits longer between messages; ignored
+//! [`PAUSE_AFTER`] times in a row it pauses for [`PAUSE`], and says so once.
+//! Pure: the service keeps it in the proactive state and applies what it says.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::state::Channel;
+
+/// A user message this soon after a spontaneous one answers it.
+pub const ANSWER_WINDOW: Duration = Duration::hours(2);
+/// Ignored this many times in a row, a kind pauses.
+pub const PAUSE_AFTER: u32 = 5;
+pub const PAUSE: Duration = Duration::days(7);
+/// The smallest allowance: one message of the kind every few days, never none (the
+/// pause is the only "none", and it ends).
+const FLOOR: f64 = 1.0 / 16.0;
+/// Spontaneous messages waiting for a sign, at most.
+const PENDING: usize = 32;
+
+/// A sign of how a spontaneous message was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Signal {
+    Answered,
+    Opened,
+    ThumbsUp,
+    Ignored,
+    Dismissed,
+    ThumbsDown,
+}
+
+impl Signal {
+    fn welcome(self) -> bool {
+        matches!(self, Signal::Answered | Signal::Opened | Signal::ThumbsUp)
+    }
+}
+
+/// One kind of message on one channel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindLearned {
+    /// greeting, checkin, contextual.
+    pub kind: String,
+    pub channel: Channel,
+    /// 1 is whole; each unwelcome sign halves it.
+    pub allowance: f64,
+    /// Unwelcome signs in a row.
+    pub unwelcome_in_a_row: u32,
+    pub paused_until: Option<DateTime<Utc>>,
+    pub last_sent: Option<DateTime<Utc>>,
+    pub welcome: u32,
+    pub unwelcome: u32,
+}
+
+/// A message sent and not yet taken one way or another.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub message_id: Option<i64>,
+    pub kind: String,
+    pub channel: Channel,
+    pub sent_at: DateTime<Utc>,
+}
+
+/// Something worth telling the user about what was learned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Learnt {
+    /// A kind on a channel pauses until then.
+    Paused { kind: String, channel: Channel, until: DateTime<Utc> },
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Learned {
+    pub kinds: Vec<KindLearned>,
+    pub pending: Vec<Pending>,
+}
+
+impl Learned {
+    fn entry(&mut self, kind: &str, channel: Channel) -> &mut KindLearned {
+        if let Some(i) = self.kinds.iter().position(|k| k.kind == kind && k.channel == channel) {
+            return &mut self.kinds[i];
+        }
+        self.kinds.push(KindLearned {
+            kind: kind.to_string(),
+            channel,
+            allowance: 1.0,
+            unwelcome_in_a_row: 0,
+            paused_until: None,
+            last_sent: None,
+            welcome: 0,
+            unwelcome: 0,
+        });
+        self.kinds.last_mut().expect("just pushed")
+    }
+
+    /// A spontaneous message went out: it waits for a sign.
+    pub fn sent(&mut self, kind: &str, channel: Channel, message_id: Option<i64>, now: DateTime<Utc>) {
+        self.entry(kind, channel).last_sent = Some(now);
+        self.pending.push(Pending { message_id, kind: kind.to_string(), channel, sent_at: now });
+        if self.pending.len() > PENDING {
+            self.pending.remove(0);
+        }
+    }
+
+    /// Applies `signal` to a kind on a channel; says when the kind pauses.
+    pub fn observe(&mut self, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+        let entry = self.entry(kind, channel);
+        if signal.welcome() {
+            entry.allowance = 1.0;
+            entry.unwelcome_in_a_row = 0;
+            entry.paused_until = None;
+            entry.welcome += 1;
+            return None;
+        }
+        entry.allowance = (entry.allowance / 2.0).max(FLOOR);
+        entry.unwelcome_in_a_row += 1;
+        entry.unwelcome += 1;
+        if entry.unwelcome_in_a_row == PAUSE_AFTER {
+            let until = now + PAUSE;
+            entry.paused_until = Some(until);
+            return Some(Learnt::Paused { kind: kind.to_string(), channel, until });
+        }
+        None
+    }
+
+    /// The user wrote at `now`: every message sent within the answer window is answered.
+    pub fn user_wrote(&mut self, now: DateTime<Utc>) {
+        let (answered, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| p.sent_at <= now && now - p.sent_at <= ANSWER_WINDOW);
+        self.pending = rest;
+        for p in answered {
+            self.observe(&p.kind, p.channel, Signal::Answered, now);
+        }
+    }
+
+    /// Messages whose answer window passed without a word were ignored.
+    pub fn expire(&mut self, now: DateTime<Utc>) -> Vec<Learnt> {
+        let (ignored, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now - p.sent_at > ANSWER_WINDOW);
+        self.pending = rest;
+        ignored.into_iter().filter_map(|p| self.observe(&p.kind, p.channel, Signal::Ignored, now)).collect()
+    }
+
+    /// A sign about one message (a click, a thumb, a closed notification): the kind and
+    /// channel it was sent as, whether or not it still waits.
+    pub fn signal_for(&mut self, message_id: i64, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+        self.pending.retain(|p| p.message_id != Some(message_id));
+        self.observe(kind, channel, signal, now)
+    }
+
+    /// Whether a message of `kind` may go to `channel` now: not paused, and (below a
+    /// whole allowance) long enough since the last one. `gap` is the level's spacing
+    /// at a whole allowance (a day over its daily cap).
+    pub fn allows(&self, kind: &str, channel: Channel, gap: Duration, now: DateTime<Utc>) -> bool {
+        let Some(entry) = self.kinds.iter().find(|k| k.kind == kind && k.channel == channel) else { return true };
+        if entry.paused_until.is_some_and(|until| now < until) {
+            return false;
+        }
+        let wait = gap.num_seconds() as f64 * (1.0 / entry.allowance - 1.0);
+        entry.last_sent.is_none_or(|last| (now - last).num_seconds() as f64 >= wait)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(hours: i64) -> DateTime<Utc> {
+        DateTime::<Utc>::from_timestamp(1_800_000_000, 0).unwrap() + Duration::hours(hours)
+    }
+
+    #[test]
+    fn silence_halves_the_allowance_and_five_in_a_row_pause_for_a_week() {
+        let mut learned = Learned::default();
+        let gap = Duration::hours(6);
+        for i in 0..4 {
+            learned.sent("checkin", Channel::Desktop, None, at(i * 24));
+            assert!(learned.expire(at(i * 24 + 3)).is_empty());
+        }
+        let entry = &learned.kinds[0];
+        assert_eq!((entry.allowance, entry.unwelcome_in_a_row), (1.0 / 16.0, 4));
+        assert!(!learned.allows("checkin", Channel::Desktop, gap, at(3 * 24 + 50)), "waits 90 hours at 1/16");
+        assert!(learned.allows("checkin", Channel::Telegram, gap, at(3 * 24 + 4)), "another channel learned nothing");
+        learned.sent("checkin", Channel::Desktop, None, at(200));
+        let said = learned.expire(at(203));
+        assert!(matches!(&said[..], [Learnt::Paused { until, .. }] if *until == at(203) + PAUSE));
+        assert!(!learned.allows("checkin", Channel::Desktop, gap, at(300)));
+        assert!(learned.allows("greeting", Channel::Desktop, gap, at(300)));
+    }
+
+    #[test]
+    fn an_answer_within_two_hours_on_any_channel_brings_the_kind_back() {
+        let mut learned = Learned::default();
+        learned.sent("greeting", Channel::Telegram, Some(7), at(0));
+        learned.expire(at(3));
+        learned.sent("greeting", Channel::Telegram, Some(8), at(24));
+        learned.user_wrote(at(25));
+        assert!(learned.pending.is_empty());
+        assert_eq!((learned.kinds[0].allowance, learned.kinds[0].welcome), (1.0, 1));
+        learned.sent("greeting", Channel::Telegram, Some(9), at(48));
+        learned.signal_for(9, "greeting", Channel::Telegram, Signal::ThumbsDown, at(48));
+        assert!(learned.pending.is_empty() && learned.kinds[0].allowance == 0.5);
+    }
+}
