@@ -381,6 +381,19 @@ pub async fn save_proactive_config(core: Core<'_>, config: ProactiveConfig) -> R
     Ok(core.proactive().set_config(config).await?)
 }
 
+/// A thumb under a spontaneous message, or its notification clicked or closed.
+#[tauri::command]
+pub async fn spontaneous_feedback(core: Core<'_>, message_id: i64, signal: sidecar::proactive::learning::Signal) -> Result<(), CommandError> {
+    Ok(core.proactive().feedback(message_id, signal).await?)
+}
+
+/// Settings → Proactivity's Reset of what was learned.
+#[tauri::command]
+pub async fn forget_learned(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
+    core.proactive().forget_learned().await?;
+    Ok(core.proactive().status().await?)
+}
+
 /// Writes settings.toml: off the main thread.
 #[tauri::command]
 pub async fn set_timezone(core: Core<'_>, zone: String) -> Result<String, CommandError> {

@@ -220,6 +220,8 @@ pub fn run() {
             commands::cancel_reminder,
             commands::snooze_reminder,
             commands::proactive_status,
+            commands::spontaneous_feedback,
+            commands::forget_learned,
             commands::save_proactive_config,
             commands::set_timezone,
             commands::set_quiet,

@@ -529,3 +529,33 @@ async fn control_commands_answer_without_the_model() {
     assert_eq!(server.request_count(), 1, "only /proactive decide asked the model");
     let _ = hands.now().weekday();
 }
+
+/// A thumb under a spontaneous message teaches the kind on its channel; words move the
+/// level and say so; Reset forgets.
+#[tokio::test]
+async fn a_thumb_and_plain_words_teach_sidecar_and_reset_forgets() {
+    use sidecar::proactive::learning::Signal;
+    let server = ScriptedServer::responding(|request| {
+        if is_decision(request) { decision("checkin", "¿Qué tal va el día?") } else { Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO } }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(local(2027, 3, 15, 16, 0));
+    let core = open(dir.path(), &server.base_url, &hands).await;
+    let TickReport::Sent { routed, .. } = core.proactive().tick(TickMode::Send).await.unwrap() else { panic!("nothing sent") };
+    let id = routed.message_id.expect("kept in the chat");
+    core.proactive().feedback(id, Signal::ThumbsDown).await.unwrap();
+    let learned = core.proactive().learned().await.unwrap();
+    assert_eq!((learned.kinds[0].kind.as_str(), learned.kinds[0].channel, learned.kinds[0].allowance), ("checkin", Channel::Desktop, 0.5));
+    assert!(learned.pending.is_empty(), "a thumb settles the message");
+    let said = core.send("hola").await.unwrap().message_id;
+    assert!(core.proactive().feedback(said, Signal::ThumbsUp).await.is_err(), "only spontaneous messages take a thumb");
+    let reply = core.send("No me escribas tanto.").await.unwrap().reply;
+    assert!(reply.contains("ya no te escribo primero") || reply.contains("won't write first"), "{reply}");
+    assert_eq!(core.proactive().config().await.unwrap().level, Level::Low);
+    let reply = core.send("More often!").await.unwrap().reply;
+    assert!(reply.contains("4"), "{reply}");
+    assert_eq!(core.proactive().config().await.unwrap().level, Level::Medium);
+    core.proactive().forget_learned().await.unwrap();
+    assert!(core.proactive().learned().await.unwrap().kinds.is_empty());
+}

@@ -10,6 +10,7 @@ import { FactSuggestions } from "./components/FactSuggestions";
 import { PermissionCards } from "./components/PermissionCards";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { BudgetBanner } from "./components/BudgetBanner";
+import { LearnedNote } from "./components/LearnedNote";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
 import { ModelPicker } from "./components/ModelPicker";
@@ -251,6 +252,7 @@ export function App() {
           <ContextMeterBar meter={meter} />
           {state.error && <ErrorBanner error={state.error} onRetry={retry} onDismiss={dismissError} />}
           <BudgetBanner />
+          <LearnedNote />
           <QueuedList items={state.queued} onCancel={cancelQueued} />
           <PermissionCards />
           <FactSuggestions />

@@ -154,6 +154,7 @@ export type CoreEvent =
   | { type: "quiet_changed"; quiet: QuietNow }
   | { type: "user_typing" }
   | { type: "knowledge_changed"; problems: MalformedLine[]; error: string | null }
+  | { type: "proactive_learned"; said: string }
   | { type: "budget_reached"; reached: BudgetStanding & { percent: number }; currency: string; usd_rate: number; more_usd: number; said: string }
   | { type: "memory_indexing"; embedded: number; total: number }
   | { type: "calendar_import"; saved: number; total: number; done: boolean }
@@ -715,6 +716,21 @@ export interface ProactiveLimits {
   quiet_minutes: number;
 }
 
+/** How welcome one kind of spontaneous message has been on one channel. */
+export interface LearnedKind {
+  kind: string;
+  channel: Channel;
+  /** 1 is whole; each unwelcome sign halves it. */
+  allowance: number;
+  unwelcome_in_a_row: number;
+  paused_until: string | null;
+  last_sent: string | null;
+  welcome: number;
+  unwelcome: number;
+}
+
+export type SpontaneousSignal = "answered" | "opened" | "thumbs_up" | "ignored" | "dismissed" | "thumbs_down";
+
 export interface ProactiveStatus {
   limits: ProactiveLimits;
   config: ProactiveConfig;
@@ -724,6 +740,7 @@ export interface ProactiveStatus {
     circuit_open_until: string | null;
     last_spontaneous_at: string | null;
     last_active_channel: Channel | null;
+    learned?: { kinds: LearnedKind[] };
   };
   zone: string;
   sinks: [SinkId, Channel, boolean][];
@@ -1087,6 +1104,8 @@ export const api = {
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
   snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),
+  spontaneousFeedback: (messageId: number, signal: SpontaneousSignal) => invoke<void>("spontaneous_feedback", { messageId, signal }),
+  forgetLearned: () => invoke<ProactiveStatus>("forget_learned"),
   saveProactiveConfig: (config: ProactiveConfig) => invoke<ProactiveConfig>("save_proactive_config", { config }),
   setTimezone: (zone: string) => invoke<string>("set_timezone", { zone }),
   setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),

@@ -10,6 +10,7 @@ import { AttachmentChip } from "./AttachmentChip";
 import { useStrings, type Strings } from "../i18n";
 import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
+import { SpontaneousFeedback } from "./SpontaneousFeedback";
 import { ReminderActions } from "./ReminderActions";
 import { ToolChips } from "./ToolChips";
 
@@ -174,6 +175,7 @@ function Bubble({
       {!live && proactive === "reminder" && message.meta?.reminder_id && storedId(message) !== null && (
         <ReminderActions message={message} messageId={storedId(message)!} />
       )}
+      {!live && proactive && proactive !== "reminder" && storedId(message) !== null && <SpontaneousFeedback messageId={storedId(message)!} />}
       {!live && <CostLine message={message} />}
       {!live && !editing && <MessageActions message={message} actions={actions} lastReply={lastReply} onStartEdit={() => setEditing(true)} />}
     </article>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveStatus, type SinkId, type SinkPreference } from "../api";
 import { hm } from "../format";
 import { useStrings } from "../i18n";
+import { LearnedSettings } from "./LearnedSettings";
 import { ZonePicker } from "./ZonePicker";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
@@ -143,6 +144,15 @@ export function ProactivitySettings() {
         />
         <span className="muted small">{t.phoneWhenIdleHint}</span>
       </label>
+      <LearnedSettings
+        kinds={status.state.learned?.kinds ?? []}
+        onReset={() =>
+          api
+            .forgetLearned()
+            .then(setStatus)
+            .catch((e) => setError(toCommandError(e).message))
+        }
+      />
       <div className="row">
         <button onClick={save} data-testid="save-proactive">
           {t.save}
