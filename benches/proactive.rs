@@ -184,6 +184,7 @@ fn decision_tokens() {
             last_user: Some((now - chrono::Duration::hours(3), "Can you help me plan the week? I have three deadlines and a dentist appointment.".into())),
             reminders,
             facts,
+            welcome: ["greeting", "checkin", "contextual"].map(String::from).to_vec(),
             lang,
         });
         let tokens: usize = request(&c, lang).iter().map(|m| sidecar::tokens::count(&m.content)).sum();

@@ -62,9 +62,9 @@ cargo test --release --test it context_replay:: -- --nocapture 2>&1 | grep '^rep
 echo "== dates: parse time over the 556-phrase table, and the table's pass rate =="
 cargo bench --bench dates 2>/dev/null
 cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|outside)[: (]"
-echo "== reminders and proactivity =="
+echo "== reminders and proactivity (the 30-day simulation: messages a day for a silent, an engaged and a mixed user) =="
 cargo bench --bench proactive 2>/dev/null
-cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high):'
+cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high|Silent|Engaged|Mixed):'
 echo "== imports: a ChatGPT export and a large calendar =="
 cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="

@@ -31,7 +31,7 @@ pub struct SpontaneousContext {
     pub greeting_window: Option<String>,
     pub greeting_already_sent: bool,
     pub last_greeting_info: Option<String>,
-    /// The five most recently confirmed facts about the user.
+    /// The most recently confirmed facts about the user.
     pub facts: Vec<String>,
     /// The kinds of message welcome on the channel now (what was learned).
     pub welcome: Vec<String>,
@@ -52,7 +52,11 @@ pub struct Inputs<'a> {
 }
 
 /// Reminders listed in the context; the count says if there are more.
-const LISTED_REMINDERS: usize = 5;
+const LISTED_REMINDERS: usize = 3;
+/// The facts and the last message's opening the model is shown: enough to say
+/// something concrete, few enough to keep a decision near 300 prompt tokens.
+const LISTED_FACTS: usize = 3;
+const PREVIEW_CHARS: usize = 80;
 
 pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
     let local = inputs.now.with_timezone(&inputs.zone);
@@ -62,14 +66,16 @@ pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
     let reminders = if inputs.reminders.is_empty() {
         decision_words::none(inputs.lang).to_string()
     } else {
-        inputs.reminders.iter().take(LISTED_REMINDERS).map(|(when, what)| format!("- {when}: {what}")).collect::<Vec<_>>().join("\n")
+        let listed = inputs.reminders.iter().take(LISTED_REMINDERS).map(|(when, what)| format!("- {when}: {what}"));
+        let more = inputs.reminders.len().saturating_sub(LISTED_REMINDERS);
+        listed.chain((more > 0).then(|| decision_words::more(inputs.lang, more))).collect::<Vec<_>>().join("\n")
     };
     SpontaneousContext {
         current_time: local.format("%H:%M").to_string(),
         current_day: decision_words::weekday(inputs.lang, weekday).to_string(),
         current_date: local.format("%Y-%m-%d").to_string(),
         minutes_since_user: inputs.last_user.as_ref().map(|(at, _)| (inputs.now - *at).num_minutes()),
-        last_user_preview: inputs.last_user.as_ref().map(|(_, text)| text.chars().take(100).collect()),
+        last_user_preview: inputs.last_user.as_ref().map(|(_, text)| text.chars().take(PREVIEW_CHARS).collect()),
         minutes_since_spontaneous: inputs.state.last_spontaneous_at.map(|at| (inputs.now - at).num_minutes()),
         count_today: inputs.state.count_today,
         pending_reminders: inputs.reminders.len(),
@@ -78,7 +84,7 @@ pub fn context(inputs: Inputs<'_>) -> SpontaneousContext {
         greeting_window: window.map(|w| w.as_str().to_string()),
         greeting_already_sent: sent.is_some(),
         last_greeting_info: sent.map(|at| format!("{} at {}", window.map(|w| w.as_str()).unwrap_or(""), at.with_timezone(&inputs.zone).format("%H:%M"))),
-        facts: inputs.facts.into_iter().take(5).collect(),
+        facts: inputs.facts.into_iter().take(LISTED_FACTS).collect(),
         welcome: inputs.welcome,
     }
 }
@@ -166,6 +172,30 @@ mod tests {
         assert!(c.greeting_already_sent);
         assert_eq!(c.last_greeting_info.as_deref(), Some("morning at 08:15"));
         assert!(request(&c, Lang::En)[1].content.contains("Already greeted in this window today: Yes (morning at 08:15)"));
+    }
+
+    /// The goal: at most 300 prompt tokens per decision on average, over a
+    /// quiet day, a busy one and a busy one in Spanish.
+    #[test]
+    fn a_decision_takes_about_300_prompt_tokens_or_fewer() {
+        let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
+        let facts: Vec<String> = ["Allergic to peanuts", "Works as a nurse on night shifts on weekends", "Has a job interview at Globant on Thursday", "Sister Eva lives in Rosario", "Prefers short answers in the morning"]
+            .map(String::from)
+            .to_vec();
+        let mut totals = Vec::new();
+        for (reminders, facts, lang) in [(0, Vec::new(), Lang::En), (3, facts.clone(), Lang::En), (9, facts, Lang::Es)] {
+            let mut i = inputs(&config, &state, lang);
+            i.last_user = Some((i.now - chrono::Duration::hours(3), "Can you help me plan the week? I have three deadlines and a dentist appointment.".into()));
+            i.reminders = (0..reminders).map(|n| (format!("Mon 23 Nov 0{n}:00"), format!("call the dentist about the appointment {n}"))).collect();
+            i.facts = facts;
+            let c = context(i);
+            if reminders > LISTED_REMINDERS {
+                assert!(c.pending_reminders_list.ends_with("(+6 más)"), "{}", c.pending_reminders_list);
+            }
+            totals.push(request(&c, lang).iter().map(|m| crate::tokens::count(&m.content)).sum::<usize>());
+        }
+        let mean = totals.iter().sum::<usize>() as f64 / totals.len() as f64;
+        assert!(mean <= 300.0, "{totals:?}");
     }
 
     #[test]

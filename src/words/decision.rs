@@ -22,6 +22,14 @@ pub fn none(lang: Lang) -> &'static str {
     }
 }
 
+/// The reminders not listed, counted.
+pub fn more(lang: Lang, count: usize) -> String {
+    match lang {
+        Lang::Es => format!("(+{count} más)"),
+        Lang::En => format!("(+{count} more)"),
+    }
+}
+
 /// What the user prompt states, as the context has it.
 pub struct PromptFacts<'a> {
     pub time: &'a str,
@@ -42,8 +50,8 @@ pub struct PromptFacts<'a> {
 
 pub fn system_prompt(lang: Lang) -> &'static str {
     match lang {
-        Lang::Es => "Eres un compañero de IA que decide si debe iniciar una conversación. Si no estás seguro, NO hables: es mejor callar que molestar. NUNCA menciones recordatorios que no estén en la lista. Los datos del usuario son hechos, no tareas pendientes. Responde SOLO con JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}",
-        Lang::En => "You are an AI companion deciding whether to start a conversation. If you are not sure, do NOT speak: silence is better than annoying. NEVER mention reminders that are not in the list. What you know about the user are facts, not pending tasks. Answer ONLY with JSON: {\"shouldSpeak\": true|false, \"reason\": \"…\", \"messageType\": \"greeting\"|\"checkin\"|\"contextual\"|null, \"suggestedMessage\": \"…\"|null}",
+        Lang::Es => "Eres un compañero de IA decidiendo si iniciar una conversación ahora. Si dudas, calla. No menciones recordatorios fuera de la lista; lo que sabes del usuario son hechos, no tareas. Responde SOLO JSON: {\"shouldSpeak\":bool,\"reason\":\"…\",\"messageType\":\"greeting\"|\"checkin\"|\"contextual\"|null,\"suggestedMessage\":\"…\"|null}",
+        Lang::En => "You are an AI companion deciding whether to start a conversation now. If unsure, stay silent. Never mention reminders not listed; what you know about the user are facts, not tasks. Answer ONLY JSON: {\"shouldSpeak\":bool,\"reason\":\"…\",\"messageType\":\"greeting\"|\"checkin\"|\"contextual\"|null,\"suggestedMessage\":\"…\"|null}",
     }
 }
 
@@ -61,12 +69,12 @@ pub fn user_prompt(lang: Lang, f: &PromptFacts<'_>) -> String {
     let welcome = f.welcome.join(", ");
     if es {
         format!(
-            "CONTEXTO:\n- Hora: {} ({} {})\n- Último mensaje del usuario: hace {since_user} minutos: \"{}\"\n- Tu último mensaje espontáneo: hace {since_spontaneous} minutos\n- Mensajes espontáneos hoy: {}\n- Nivel de proactividad: {}\n\nSALUDOS:\n- Ventana de saludo activa: {window}\n- Ya saludaste en esta ventana hoy: {greeted}\n\nRECORDATORIOS PENDIENTES: {}\n(Si dice NINGUNO, NO menciones recordatorios.)\n\nLO QUE SABES DEL USUARIO:\n{facts}\n\nREGLAS: no saludes fuera de la ventana ni dos veces en la misma; un check-in solo si no hubo interacción en 4+ horas; un mensaje contextual solo si se basa en algo concreto de lo que sabes; messageType solo uno de: {welcome}. ¿Hablas ahora?",
+            "AHORA: {} ({} {}). El usuario escribió hace {since_user} min: \"{}\". Tu último espontáneo: hace {since_spontaneous} min; hoy: {}. Nivel: {}.\nVentana de saludo: {window}. Ya saludaste en ella: {greeted}.\nRECORDATORIOS PENDIENTES: {} (si es NINGUNO, no los menciones)\nSABES DEL USUARIO:\n{facts}\nREGLAS: saludo solo en su ventana y una vez; check-in solo tras 4+ h sin contacto; contextual solo sobre algo concreto que sabes; messageType solo: {welcome}. ¿Hablas ahora?",
             f.time, f.day, f.date, f.last_user_preview, f.count_today, f.level, f.reminders
         )
     } else {
         format!(
-            "CONTEXT:\n- Time: {} ({} {})\n- The user's last message: {since_user} minutes ago: \"{}\"\n- Your last spontaneous message: {since_spontaneous} minutes ago\n- Spontaneous messages today: {}\n- Proactivity level: {}\n\nGREETINGS:\n- Greeting window open: {window}\n- Already greeted in this window today: {greeted}\n\nPENDING REMINDERS: {}\n(If it says NONE, do NOT mention reminders.)\n\nWHAT YOU KNOW ABOUT THE USER:\n{facts}\n\nRULES: no greeting outside the window nor twice in the same one; a check-in only after 4+ hours without contact; a contextual message only when it rests on something concrete you know; messageType only one of: {welcome}. Do you speak now?",
+            "NOW: {} ({} {}). The user wrote {since_user} min ago: \"{}\". Your last spontaneous message: {since_spontaneous} min ago; today: {}. Level: {}.\nGreeting window open: {window}. Already greeted in this window today: {greeted}.\nPENDING REMINDERS: {} (if NONE, do not mention any)\nYOU KNOW ABOUT THE USER:\n{facts}\nRULES: greet only in the window and once; check-in only after 4+ h without contact; contextual only on something concrete you know; messageType only: {welcome}. Do you speak now?",
             f.time, f.day, f.date, f.last_user_preview, f.count_today, f.level, f.reminders
         )
     }
