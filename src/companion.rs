@@ -406,11 +406,23 @@ impl Companion {
         on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
         cancel: CancellationToken,
     ) -> std::io::Result<Option<impl std::future::Future<Output = ()> + Send + 'static>> {
+        // Called off any runtime (the app's main thread): the sink runs what it returns.
+        let (proactive, channel) = (Arc::downgrade(&self.proactive), self.channel);
+        let on_signal = Arc::new(move |message_id: Option<i64>, signal| -> crate::reminders::scheduler::BoxFuture<'static, ()> {
+            let proactive = proactive.clone();
+            Box::pin(async move {
+                let Some(proactive) = proactive.upgrade() else { return };
+                if let Err(error) = proactive.feedback_on(message_id, channel, signal).await {
+                    tracing::debug!(%error, "a notification's answer taught nothing");
+                }
+            })
+        });
         self.proactive.router().register(Arc::new(NotificationSink {
             channel: self.channel,
             lang: self.lang,
             reminders: self.reminders.clone(),
             on_open,
+            on_signal,
         }));
         let Some(scheduler) = self.reminders.scheduler()? else {
             return Ok(None);

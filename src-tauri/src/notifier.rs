@@ -15,5 +15,5 @@ pub fn notify(app: &AppHandle, summary: &str, body: &str, lang: sidecar::words::
             window::show_main(&app)
         }
     });
-    show_notification(summary, body, None, None, lang, open)
+    show_notification(summary, body, None, None, false, lang, open)
 }

@@ -253,6 +253,26 @@ impl ProactiveService {
         Ok(())
     }
 
+    /// A sign from a notification: about `message_id` when it is known, else about the
+    /// latest spontaneous message still waiting on `channel`.
+    pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), CompanionError> {
+        if let Some(id) = message_id {
+            return self.feedback(id, signal).await;
+        }
+        let now = self.clock.now();
+        let (_, learnt) = self
+            .store
+            .proactive()
+            .update_proactive_state(|s| {
+                let latest = s.learned.pending.iter().rev().find(|p| p.channel == channel).cloned()?;
+                s.learned.pending.retain(|p| *p != latest);
+                s.learned.observe(&latest.kind, latest.channel, signal, now)
+            })
+            .await?;
+        self.tell_learnt(learnt.into_iter().collect());
+        Ok(())
+    }
+
     /// What was learned, for Settings → Proactivity.
     pub async fn learned(&self) -> Result<super::learning::Learned, CompanionError> {
         Ok(self.store.proactive().proactive_state().await?.learned)

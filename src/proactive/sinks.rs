@@ -111,10 +111,30 @@ impl Sink for ConsoleSink {
 /// What the user did with a notification.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotificationAction {
-    /// Clicked it: open Sidecar on this message.
-    Open { message_id: Option<i64> },
+    /// Clicked it: open Sidecar on this message (`spontaneous`: one Sidecar sent on its own).
+    Open { message_id: Option<i64>, spontaneous: bool },
     /// Pressed a snooze button of a reminder.
     Snooze { reminder_id: i64, minutes: u32 },
+    /// Closed a spontaneous message's notification without opening it (the
+    /// freedesktop `NotificationClosed` reason 2).
+    Dismissed { message_id: Option<i64> },
+}
+
+/// What a notification's answer means: a click, a snooze button, or (for a spontaneous
+/// message) its dismissal by the user; a notification that expired or was closed by
+/// the program says nothing.
+pub fn action_of(response: &notify_rust::NotificationResponse, reminder_id: Option<i64>, message_id: Option<i64>, spontaneous: bool) -> Option<NotificationAction> {
+    use notify_rust::{CloseReason, NotificationResponse};
+    match response {
+        NotificationResponse::Default => Some(NotificationAction::Open { message_id, spontaneous }),
+        NotificationResponse::Action(action) if action == "default" => Some(NotificationAction::Open { message_id, spontaneous }),
+        NotificationResponse::Action(action) => {
+            let minutes = action.strip_prefix("snooze-")?.parse().ok()?;
+            Some(NotificationAction::Snooze { reminder_id: reminder_id?, minutes })
+        }
+        NotificationResponse::Closed(CloseReason::Dismissed) if spontaneous => Some(NotificationAction::Dismissed { message_id }),
+        _ => None,
+    }
 }
 
 pub use crate::reminders::service::SNOOZE_CHOICES;
@@ -130,6 +150,8 @@ pub struct NotificationSink {
     pub lang: Lang,
     pub reminders: Arc<ReminderService>,
     pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
+    /// How a spontaneous message's notification was taken (opened, dismissed).
+    pub on_signal: Arc<dyn Fn(Option<i64>, crate::proactive::learning::Signal) -> crate::reminders::scheduler::BoxFuture<'static, ()> + Send + Sync>,
 }
 
 impl NotificationSink {
@@ -137,8 +159,17 @@ impl NotificationSink {
     /// runtime the notification was sent from.
     fn on_action(&self) -> Arc<dyn Fn(NotificationAction) + Send + Sync> {
         let (reminders, on_open, runtime) = (self.reminders.clone(), self.on_open.clone(), tokio::runtime::Handle::current());
+        let on_signal = self.on_signal.clone();
         Arc::new(move |action| match action {
-            NotificationAction::Open { message_id } => on_open(message_id),
+            NotificationAction::Open { message_id, spontaneous } => {
+                on_open(message_id);
+                if spontaneous {
+                    runtime.spawn(on_signal(message_id, crate::proactive::learning::Signal::Opened));
+                }
+            }
+            NotificationAction::Dismissed { message_id } => {
+                runtime.spawn(on_signal(message_id, crate::proactive::learning::Signal::Dismissed));
+            }
             NotificationAction::Snooze { reminder_id, minutes } => {
                 let reminders = reminders.clone();
                 runtime.spawn(async move {
@@ -162,11 +193,12 @@ impl Sink for NotificationSink {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         let (title, body) = (message.title.clone(), message.body.clone());
         let (reminder_id, message_id) = (message.reminder_id, message.message_id);
+        let spontaneous = message.kind == super::router::Kind::Spontaneous;
         Box::pin(async move {
             let on_action = self.on_action();
             // notify-rust blocks on D-Bus.
             let lang = self.lang;
-            let shown = tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, lang, on_action));
+            let shown = tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, spontaneous, lang, on_action));
             // A notification service that never answers must not hold every later
             // reminder back: the delivery fails and is tried again.
             tokio::time::timeout(NOTIFY_TIMEOUT, shown)
@@ -184,6 +216,7 @@ pub fn show_notification(
     body: &str,
     reminder_id: Option<i64>,
     message_id: Option<i64>,
+    spontaneous: bool,
     lang: Lang,
     on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
 ) -> Result<(), String> {
@@ -203,18 +236,34 @@ pub fn show_notification(
         .map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
     #[cfg(all(unix, not(target_os = "macos")))]
     std::thread::spawn(move || {
-        handle.wait_for_action(|action| {
-            let chosen = match action.strip_prefix("snooze-").and_then(|m| m.parse().ok()) {
-                Some(minutes) => reminder_id.map(|reminder_id| NotificationAction::Snooze { reminder_id, minutes }),
-                None if action == "default" => Some(NotificationAction::Open { message_id }),
-                None => None,
-            };
-            if let Some(chosen) = chosen {
+        let answered = handle.wait_for_response(|response: &notify_rust::NotificationResponse| {
+            if let Some(chosen) = action_of(response, reminder_id, message_id, spontaneous) {
                 on_action(chosen);
             }
-        })
+        });
+        if let Err(error) = answered {
+            tracing::debug!(%error, "stopped waiting for the notification's answer");
+        }
     });
     #[cfg(not(all(unix, not(target_os = "macos"))))]
-    let _ = (handle, reminder_id, message_id, on_action);
+    let _ = (handle, reminder_id, message_id, spontaneous, on_action);
     Ok(())
+}
+
+#[cfg(test)]
+mod notification_answers {
+    use notify_rust::{CloseReason, NotificationResponse};
+
+    use super::{action_of, NotificationAction};
+
+    #[test]
+    fn a_click_opens_a_button_snoozes_and_only_the_users_own_close_of_a_spontaneous_message_is_a_dismissal() {
+        let open = action_of(&NotificationResponse::Default, None, Some(4), true);
+        assert_eq!(open, Some(NotificationAction::Open { message_id: Some(4), spontaneous: true }));
+        let snooze = action_of(&NotificationResponse::Action("snooze-15".into()), Some(9), None, false);
+        assert_eq!(snooze, Some(NotificationAction::Snooze { reminder_id: 9, minutes: 15 }));
+        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Dismissed), None, Some(4), true), Some(NotificationAction::Dismissed { message_id: Some(4) }));
+        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Dismissed), Some(9), None, false), None, "a reminder's dismissal teaches nothing");
+        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Expired), None, Some(4), true), None, "it timed out: the user did nothing");
+    }
 }
