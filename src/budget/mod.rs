@@ -19,23 +19,13 @@ use crate::llm::pricing::PriceTable;
 use crate::settings::budget::BudgetSettings;
 use crate::settings::Settings;
 use crate::store::{Store, StoreError};
-use tally::{Costs, Crossed, Limit, Period, Standing, Tally};
+pub use tally::OverBudget;
+use tally::{Costs, Limit, Period, Standing, Tally};
 
 /// Reply length assumed for the worst case when a request sets none.
 pub const WORST_REPLY_TOKENS: u32 = 4_096;
 /// The one click past a limit offers this share of the limit more.
 pub const MORE_SHARE: f64 = 0.25;
-
-/// Why a call was not made.
-#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
-pub enum OverBudget {
-    #[error("the budget limit would be crossed")]
-    Limit(Crossed),
-    /// The model has no known price and the user did not allow unpriced models.
-    #[error("{model} has no known price, so its cost cannot be kept within the budget")]
-    Unpriced { model: String },
-}
 
 /// The budget as Settings and `sidecar budget` show it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -160,7 +150,7 @@ impl Budget {
         let worst = (prompt_tokens as f64 * price.input_per_mtok + f64::from(max_tokens.unwrap_or(WORST_REPLY_TOKENS)) * price.output_per_mtok) / 1e6;
         if let Err(error) = self.count().await {
             tracing::warn!(%error, "the budget could not read what was spent; the call is held back");
-            return Err(OverBudget::Limit(Crossed { limit: limits[0].clone(), spent_usd: 0.0, reserved_usd: 0.0, allowed_usd: 0.0 }));
+            return Err(OverBudget::Limit(Standing { limit: limits[0].clone(), spent_usd: 0.0, reserved_usd: 0.0, allowed_usd: 0.0 }));
         }
         let reserved = {
             let mut counted = self.counted.lock().expect("budget tally");

@@ -83,9 +83,10 @@ struct Hold {
     usd: f64,
 }
 
-/// A limit a call would cross.
+/// A limit's standing: for Settings and `sidecar budget`, and as the limit a call
+/// would cross.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Crossed {
+pub struct Standing {
     #[serde(flatten)]
     pub limit: Limit,
     pub spent_usd: f64,
@@ -94,14 +95,15 @@ pub struct Crossed {
     pub allowed_usd: f64,
 }
 
-/// A limit's standing, for Settings and `sidecar budget`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Standing {
-    #[serde(flatten)]
-    pub limit: Limit,
-    pub spent_usd: f64,
-    pub reserved_usd: f64,
-    pub allowed_usd: f64,
+/// Why a call was not made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum OverBudget {
+    #[error("the budget limit would be crossed")]
+    Limit(Standing),
+    /// The model has no known price and the user did not allow unpriced models.
+    #[error("{model} has no known price, so its cost cannot be kept within the budget")]
+    Unpriced { model: String },
 }
 
 /// A limit that reached 80% or 100% for the first time in its period.
@@ -154,11 +156,11 @@ impl Tally {
 
     /// Holds `usd` for a call to `provider` if no limit would be crossed; else the first
     /// limit it would cross.
-    pub fn reserve(&mut self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<u64, Crossed> {
+    pub fn reserve(&mut self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<u64, Standing> {
         for limit in limits.iter().filter(|l| l.covers(provider, background)) {
             let s = self.standing(limit);
             if s.spent_usd + s.reserved_usd + usd > s.allowed_usd + 1e-12 {
-                return Err(Crossed { limit: limit.clone(), spent_usd: s.spent_usd, reserved_usd: s.reserved_usd, allowed_usd: s.allowed_usd });
+                return Err(s);
             }
         }
         self.next += 1;

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::state::Channel;
+use crate::channels::channel::Channel;
 
 /// A user message this soon after a spontaneous one answers it.
 pub const ANSWER_WINDOW: Duration = Duration::hours(2);

@@ -2,8 +2,7 @@
 //! and 100%, and amounts in the user's currency.
 
 use super::Lang;
-use crate::budget::tally::{Period, Scope};
-use crate::budget::OverBudget;
+use crate::budget::tally::{OverBudget, Period, Scope};
 
 /// `usd` in the user's currency ("4.20 EUR").
 pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {
