@@ -226,11 +226,19 @@ impl Models {
         policy: &RetryPolicy,
         request: &ChatRequest,
         on_delta: impl FnMut(&str),
-        on_notice: impl FnMut(RouteNotice),
+        mut on_notice: impl FnMut(RouteNotice),
     ) -> Result<Routed, RouteError> {
         let admitted = self.admit(chain, request, false).await;
+        let first = |c: &Chain| c.providers.first().map(|p| p.id.clone());
         let routed = match (&admitted.held_back, admitted.chain.providers.is_empty()) {
             (Some(reason), true) => self.over_budget(chain, reason, policy, request, on_delta, on_notice).await,
+            // A provider past its own limit was left out: the reply says who answered, and why.
+            (Some(reason), false) if first(chain) != first(&admitted.chain) => {
+                let (from, to) = (first(chain).unwrap_or_default(), first(&admitted.chain).unwrap_or_default());
+                on_notice(RouteNotice::FallingBack { from: from.clone(), to, reason: reason.clone() });
+                let routed = self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await;
+                routed.map(|r| Routed { fallback_from: r.fallback_from.or(Some(from)), ..r })
+            }
             _ => self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await,
         };
         self.settle(admitted, &routed);

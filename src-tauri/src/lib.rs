@@ -324,7 +324,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             tray::channel_warning(&app, &title, &body);
                         }
                         sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } => tray::channel_warning(&app, title, body),
-                        sidecar::events::CoreEvent::BudgetReached { said, .. } => tray::channel_warning(&app, sidecar::words::budget::notification_title(companion.lang()), said),
+                        // At 100% the tray's tooltip says so too, as for a channel down.
+                        sidecar::events::CoreEvent::BudgetReached { said, reached, .. } => {
+                            tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
+                        }
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
                         sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}

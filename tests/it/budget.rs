@@ -201,3 +201,19 @@ async fn the_terminal_shows_the_budget_allows_more_and_prints_usage() {
     assert_eq!(json["days"].as_array().unwrap().len(), 30);
     assert_eq!(json["last_30_days"]["by_model"]["paid-model"]["calls"], 1);
 }
+
+#[tokio::test]
+async fn a_provider_past_its_own_limit_gives_way_to_the_next_and_the_reply_says_why() {
+    let (first, second) = (ScriptedServer::start(vec![stream(billed_reply("First."))]).await, ScriptedServer::start(vec![stream(billed_reply("Second."))]).await);
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}[[providers]]\nid = \"other\"\nbase_url = \"{}\"\nmodel = \"paid-model\"\n[budget.providers.paid]\ndaily_usd = 0.05\n",
+        settings(&first.base_url, "", false),
+        second.base_url
+    );
+    let core = open(dir.path(), &text).await;
+    assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"), "its worst case fit; it billed $0.101");
+    let outcome = core.send("Hello").await.unwrap();
+    assert_eq!((outcome.meta.provider.as_deref(), outcome.meta.fallback_from.as_deref()), (Some("other"), Some("paid")));
+    assert_eq!(first.request_count(), 1);
+}

@@ -124,6 +124,22 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
     assert_eq!(model.request_count(), 1);
 }
 
+/// `/quiet` from the phone silences Sidecar on every channel, from the very next tick.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
+    use sidecar::proactive::rules::Skip;
+    use sidecar::proactive::{TickMode, TickReport};
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &model, &bot, &[ME]).await;
+    bot.say(ME, "/quiet");
+    bot.wait_for_sent(ME, 1, Duration::from_secs(10)).await;
+    let state = core.store().proactive().proactive_state().await.unwrap();
+    assert!(state.quiet_until.is_some() && state.quiet_channel.is_none(), "{state:?}");
+    assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
+    assert_eq!(model.request_count(), 0);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicates_floods_and_outages_lose_nothing_and_repeat_nothing() {
     let (model, bot) = (echo_model().await, FakeBotApi::start().await);
