@@ -137,6 +137,16 @@ impl Learned {
         }
     }
 
+    /// The user told Sidecar off ("cállate", "not so much"): the kind sent last, if it
+    /// was sent within the answer window, takes it as a thumbs down, even when the
+    /// words themselves were counted as an answer.
+    pub fn told_off(&mut self, now: DateTime<Utc>) -> Option<Learnt> {
+        let last = self.kinds.iter().filter(|k| k.last_sent.is_some_and(|at| at <= now && now - at <= ANSWER_WINDOW)).max_by_key(|k| k.last_sent)?;
+        let (kind, channel) = (last.kind.clone(), last.channel);
+        self.pending.retain(|p| !(p.kind == kind && p.channel == channel));
+        self.observe(&kind, channel, Signal::ThumbsDown, now)
+    }
+
     /// Messages whose answer window passed without a word were ignored.
     pub fn expire(&mut self, now: DateTime<Utc>) -> Vec<Learnt> {
         let (ignored, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now - p.sent_at > ANSWER_WINDOW);
@@ -203,5 +213,12 @@ mod tests {
         learned.sent("greeting", Channel::Telegram, Some(9), at(48));
         learned.signal_for(9, "greeting", Channel::Telegram, Signal::ThumbsDown, at(48));
         assert!(learned.pending.is_empty() && learned.kinds[0].allowance == 0.5);
+        // "Cállate" right after one is no answer, even if the words were counted as one.
+        learned.sent("checkin", Channel::Desktop, Some(10), at(60));
+        learned.user_wrote(at(60) + Duration::minutes(3));
+        learned.told_off(at(60) + Duration::minutes(3));
+        let checkin = learned.kinds.iter().find(|k| k.kind == "checkin").unwrap();
+        assert_eq!((checkin.allowance, checkin.unwelcome), (0.5, 1));
+        assert!(learned.told_off(at(70)).is_none(), "nothing was sent in the last two hours");
     }
 }

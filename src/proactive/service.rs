@@ -172,6 +172,9 @@ impl ProactiveService {
     pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), CompanionError> {
         use super::config::Level;
         let config = self.config().await?;
+        if !up {
+            self.told_off().await?;
+        }
         let before = config.level;
         let after = match (before, up) {
             (Level::Low, true) | (Level::High, false) => Level::Medium,
@@ -183,8 +186,17 @@ impl ProactiveService {
         Ok((before, after))
     }
 
+    /// What was just sent was not welcome ("cállate", "not so much").
+    async fn told_off(&self) -> Result<(), CompanionError> {
+        let now = self.clock.now();
+        let (_, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.told_off(now)).await?;
+        self.tell_learnt(learnt.into_iter().collect());
+        Ok(())
+    }
+
     /// "Be quiet" / "cállate": quiet for `HUSH`.
     pub async fn hush(&self) -> Result<DateTime<Utc>, CompanionError> {
+        self.told_off().await?;
         let state = self.set_quiet(Some(HUSH.num_minutes()), None).await?;
         Ok(state.quiet_until.expect("just set"))
     }
