@@ -45,7 +45,7 @@ def add_reminder_on_page(session, what, seconds):
         session.click(session.wait_for("[data-testid=toggle-form]", 10))  # the two-field form
     session.send_keys(session.wait_for("[data-testid=reminder-what]", 10), what)
     session.send_keys(session.find("[data-testid=reminder-when]"), soon(seconds))
-    wait_until(lambda: "UTC" in session.text(session.find("[data-testid=when-preview]")), 10, "no parsed time shown")
+    wait_until(lambda: session.find_all("[data-testid=when-preview] .ok-text"), 10, "no parsed time shown")
     session.click(session.find("[data-testid=add-reminder]"))
 
 

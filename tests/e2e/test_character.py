@@ -109,7 +109,7 @@ def compositor(desktop):
 
 
 def test_turned_on_it_appears_at_the_corner_listens_speaks_and_opens_the_chat(desktop, compositor, tmp_path):
-    session = desktop.launch(tmp_path / "data")
+    session = desktop.launch(tmp_path / "data", extra_args=["--config", str(daytime(tmp_path))])
     try:
         assert not character_windows(desktop), "the character is off until the user turns it on"
         turn_on_in_settings(session)
@@ -199,7 +199,7 @@ def scripted_model(vault):
 def model_config(tmp_path, llm, vault, extra=""):
     config = tmp_path / "settings.toml"
     config.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{llm.base_url}"\nmodel = "gpt-4o-mini"\n'
-                      f'[llm]\nmax_retries = 0\n[tools]\nnotes_folder = "{vault}"\n[desktop]\ncharacter = true\n{extra}')
+                      f'[llm]\nmax_retries = 0\n[user]\ntimezone = "{daytime_zone()}"\n[tools]\nnotes_folder = "{vault}"\n[desktop]\ncharacter = true\n{extra}')
     return config
 
 
@@ -251,9 +251,24 @@ def test_it_thinks_while_a_reply_is_written_and_asks_while_a_tool_waits(desktop,
         llm.close()
 
 
+def daytime_zone():
+    """A zone where it is about 13:00 now: quiet hours (22:00–08:00 by default) would
+    put the character to sleep in the middle of a test, whenever CI runs it."""
+    import datetime
+    offset = (13 - datetime.datetime.now(datetime.timezone.utc).hour + 12) % 24 - 12
+    return "Etc/GMT" + ("-" if offset > 0 else "+") + str(abs(offset))
+
+
+def daytime(tmp_path):
+    """A settings file with only the daytime zone (the character is turned on in Settings)."""
+    config = tmp_path / "daytime.toml"
+    config.write_text(f'[user]\ntimezone = "{daytime_zone()}"\n')
+    return config
+
+
 def character_config(tmp_path, extra=""):
     config = tmp_path / "character.toml"
-    config.write_text("[desktop]\ncharacter = true\n" + extra)
+    config.write_text(f'[user]\ntimezone = "{daytime_zone()}"\n[desktop]\ncharacter = true\n' + extra)
     return config
 
 
