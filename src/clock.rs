@@ -61,13 +61,15 @@ impl Clock {
 
     /// The start of the user's today, as the instant it is (for "today" totals).
     pub fn local_midnight(&self) -> DateTime<Utc> {
-        let zone = self.zone();
-        let now = self.now();
-        self.local_today()
-            .and_hms_opt(0, 0, 0)
-            .and_then(|midnight| midnight.and_local_timezone(zone).earliest())
+        self.start_of(self.local_today())
+    }
+
+    /// The instant the user's `day` starts (now, if the zone skips its midnight).
+    pub fn start_of(&self, day: NaiveDate) -> DateTime<Utc> {
+        day.and_hms_opt(0, 0, 0)
+            .and_then(|midnight| midnight.and_local_timezone(self.zone()).earliest())
             .map(|midnight| midnight.with_timezone(&Utc))
-            .unwrap_or(now)
+            .unwrap_or_else(|| self.now())
     }
 
     /// "Saturday 2026-11-21 20:30 (America/Argentina/Buenos_Aires, UTC-03:00)".

@@ -151,6 +151,10 @@ impl Models {
     /// provider that fits is reserved; a later paid link stays only if it would fit
     /// too; free (local) links always stay.
     pub async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
+        // No limit, nothing to hold: the prompt is not even counted.
+        if !self.settings().budget.limits_anything() {
+            return Admitted { chain: chain.clone(), reservation: None, held_back: None };
+        }
         let prompt = request.messages.iter().map(|m| crate::tokens::count_cached(&m.content)).sum::<usize>()
             + if request.tools.is_empty() { 0 } else { crate::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
         let (mut kept, mut reservation, mut held, mut held_back) = (Vec::new(), None, false, None);

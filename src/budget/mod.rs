@@ -10,7 +10,7 @@ pub mod usage;
 
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use chrono::{Datelike, NaiveDate, TimeZone};
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
 use crate::clock::Clock;
@@ -31,6 +31,8 @@ pub const MORE_SHARE: f64 = 0.25;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BudgetView {
     pub limits: Vec<Standing>,
+    /// The share of a limit (in percent) at which the user is warned.
+    pub warn_percent: u8,
     pub allowance_usd: f64,
     pub currency: String,
     pub usd_rate: f64,
@@ -111,8 +113,8 @@ impl Budget {
         if self.counted.lock().expect("budget tally").as_ref().is_some_and(|c| c.day == today) {
             return Ok(());
         }
-        let month_start = start_of(self, today.with_day(1).expect("day 1 exists"));
-        let day_start = start_of(self, today);
+        let month_start = crate::store::utc(self.clock.start_of(today.with_day(1).expect("day 1 exists")));
+        let day_start = crate::store::utc(self.clock.start_of(today));
         let (mut day, mut month) = (Costs::default(), Costs::default());
         for call in self.store.budget().calls_since(&month_start).await? {
             let background = call.purpose != crate::settings::Purpose::Chat.as_str();
@@ -176,7 +178,7 @@ impl Budget {
 
     /// Says each limit that reached 80% or 100% for the first time.
     fn tell_reached(&self) {
-        let (_, limits) = self.limits();
+        let (settings, limits) = self.limits();
         let today = self.clock.local_today();
         let key = |period: Period| match period {
             Period::Day => today.to_string(),
@@ -186,7 +188,6 @@ impl Budget {
             Some(counted) => counted.tally.newly_reached(&limits, &key),
             None => return,
         };
-        let settings = self.limits().0;
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
             let s = &r.standing;
@@ -217,18 +218,11 @@ impl Budget {
         let tally = &counted.as_ref().expect("counted above").tally;
         Ok(BudgetView {
             limits: tally.standings(&limits),
+            warn_percent: tally::WARN_PERCENT,
             allowance_usd: tally.allowance_usd,
             currency: settings.currency.clone(),
             usd_rate: settings.usd_rate,
             allow_unpriced: settings.allow_unpriced,
         })
     }
-}
-
-/// The UTC moment (RFC 3339, as the store writes) the user's `day` starts.
-fn start_of(budget: &Budget, day: NaiveDate) -> String {
-    let zone = budget.clock.zone();
-    let midnight = day.and_hms_opt(0, 0, 0).expect("midnight exists");
-    let start = zone.from_local_datetime(&midnight).earliest().unwrap_or_else(|| zone.from_utc_datetime(&midnight));
-    crate::store::utc(start.with_timezone(&chrono::Utc))
 }

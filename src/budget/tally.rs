@@ -106,6 +106,9 @@ pub enum OverBudget {
     Unpriced { model: String },
 }
 
+/// The share of a limit (in percent) at which the user is first warned.
+pub const WARN_PERCENT: u8 = 80;
+
 /// A limit that reached 80% or 100% for the first time in its period.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reached {
@@ -195,7 +198,7 @@ impl Tally {
         for limit in limits {
             let s = self.standing(limit);
             let share = if s.allowed_usd > 0.0 { s.spent_usd / s.allowed_usd } else { f64::INFINITY };
-            for percent in [100u8, 80] {
+            for percent in [100u8, WARN_PERCENT] {
                 if share >= f64::from(percent) / 100.0 {
                     let key = format!("{:?}/{:?}/{}/{percent}/{}", limit.scope, limit.period, period_key(limit.period), self.allowance_usd);
                     if self.warned.insert(key) {

@@ -12,7 +12,7 @@ use super::indexer::MeaningIndex;
 use super::vectors::{Key, Quantized};
 use super::TextKind;
 use crate::events::CoreEvent;
-use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness};
+use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness, DUPLICATE_COSINE};
 
 /// The index as the knowledge store holds it: weakly, as the index holds the store.
 pub struct ByMeaning(Weak<MeaningIndex>);
@@ -62,7 +62,8 @@ impl MeaningIndex {
         let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
         for (i, a) in facts.iter().enumerate() {
             for (j, b) in facts.iter().enumerate().skip(i + 1) {
-                let Some(cosine) = self.cosine_of(Key::fact(&a.fact.text), Key::fact(&b.fact.text)) else { continue };
+                // The cosine first: most pairs are far apart, and the word rules are not free.
+                let Some(cosine) = self.cosine_of(Key::fact(&a.fact.text), Key::fact(&b.fact.text)).filter(|c| *c >= DUPLICATE_COSINE) else { continue };
                 let change = tells_a_change(&a.fact.text, &b.fact.text) || tells_a_change(&b.fact.text, &a.fact.text);
                 if !change && confirmed(&a.fact.text, &b.fact.text, cosine) {
                     pairs.push((cosine, i, j));

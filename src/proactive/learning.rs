@@ -161,6 +161,19 @@ impl Learned {
         self.observe(kind, channel, signal, now)
     }
 
+    /// A sign about the latest message still waiting on `channel` (a notification whose
+    /// message is not known by id).
+    pub fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+        let at = self.pending.iter().rposition(|p| p.channel == channel)?;
+        let latest = self.pending.remove(at);
+        self.observe(&latest.kind, latest.channel, signal, now)
+    }
+
+    /// Whether some message's answer window has passed (so [`Learned::expire`] has work).
+    pub fn due_to_expire(&self, now: DateTime<Utc>) -> bool {
+        self.pending.iter().any(|p| now - p.sent_at > ANSWER_WINDOW)
+    }
+
     /// Whether a message of `kind` may go to `channel` now: not paused, and (below a
     /// whole allowance) long enough since the last one. `gap` is the level's spacing
     /// at a whole allowance (a day over its daily cap).

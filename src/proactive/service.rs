@@ -189,9 +189,14 @@ impl ProactiveService {
     /// What was just sent was not welcome ("cállate", "not so much").
     async fn told_off(&self) -> Result<(), CompanionError> {
         let now = self.clock.now();
-        let (_, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.told_off(now)).await?;
-        self.tell_learnt(learnt.into_iter().collect());
-        Ok(())
+        self.learn(|learned| learned.told_off(now).into_iter().collect()).await.map(drop)
+    }
+
+    /// Changes what was learned, stores it, and says what is worth saying.
+    async fn learn(&self, change: impl FnOnce(&mut super::learning::Learned) -> Vec<super::learning::Learnt>) -> Result<ProactiveState, CompanionError> {
+        let (state, learnt) = self.store.proactive().update_proactive_state(|s| change(&mut s.learned)).await?;
+        self.tell_learnt(learnt);
+        Ok(state)
     }
 
     /// "Be quiet" / "cállate": quiet for `HUSH`.
@@ -260,9 +265,7 @@ impl ProactiveService {
             return Err(CompanionError::from(crate::error::Refusal::NotSpontaneous(message_id)));
         };
         let now = self.clock.now();
-        let (_, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.signal_for(message_id, &kind, channel, signal, now)).await?;
-        self.tell_learnt(learnt.into_iter().collect());
-        Ok(())
+        self.learn(|learned| learned.signal_for(message_id, &kind, channel, signal, now).into_iter().collect()).await.map(drop)
     }
 
     /// A sign from a notification: about `message_id` when it is known, else about the
@@ -272,17 +275,7 @@ impl ProactiveService {
             return self.feedback(id, signal).await;
         }
         let now = self.clock.now();
-        let (_, learnt) = self
-            .store
-            .proactive()
-            .update_proactive_state(|s| {
-                let latest = s.learned.pending.iter().rev().find(|p| p.channel == channel).cloned()?;
-                s.learned.pending.retain(|p| *p != latest);
-                s.learned.observe(&latest.kind, latest.channel, signal, now)
-            })
-            .await?;
-        self.tell_learnt(learnt.into_iter().collect());
-        Ok(())
+        self.learn(|learned| learned.signal_latest(channel, signal, now).into_iter().collect()).await.map(drop)
     }
 
     /// What was learned, for Settings → Proactivity.
@@ -346,13 +339,8 @@ impl ProactiveService {
                 return Ok(TickReport::Skipped { reason: Skip::NoSink });
             }
         }
-        let state = if mode == TickMode::Send {
-            let (state, learnt) = self.store.proactive().update_proactive_state(|s| s.learned.expire(now)).await?;
-            self.tell_learnt(learnt);
-            state
-        } else {
-            state
-        };
+        // Silences that outlived their answer window are counted (written only then).
+        let state = if mode == TickMode::Send && state.learned.due_to_expire(now) { self.learn(|learned| learned.expire(now)).await? } else { state };
         let (channel, welcome) = self.welcome(&config, &state, now);
         if welcome.is_empty() {
             return Ok(TickReport::Skipped { reason: Skip::NotWelcome });

@@ -406,6 +406,8 @@ export interface BudgetStanding {
 
 export interface BudgetView {
   limits: BudgetStanding[];
+  /** The share of a limit (in percent) at which the user is warned. */
+  warn_percent: number;
   allowance_usd: number;
   currency: string;
   usd_rate: number;

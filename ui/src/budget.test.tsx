@@ -30,6 +30,7 @@ function budget(allowance_usd = 0): BudgetView {
       { scope: "provider", provider: "openai", period: "month", usd: 20, spent_usd: 3, reserved_usd: 0, allowed_usd: 20 + allowance_usd },
     ],
     allowance_usd,
+    warn_percent: 80,
     currency: "EUR",
     usd_rate: 0.5,
     allow_unpriced: false,

@@ -33,7 +33,7 @@ export function BudgetCard({ budget, onChanged }: { budget: BudgetView; onChange
               <span>{name(s)}</span>
               <span className="muted">{t.budgetSpentOf(money(s.spent_usd), money(s.allowed_usd))}</span>
             </div>
-            <div className={used >= 1 ? "budget-bar full" : used >= 0.8 ? "budget-bar high" : "budget-bar"} role="progressbar" aria-valuenow={Math.round(used * 100)} aria-valuemin={0} aria-valuemax={100}>
+            <div className={used >= 1 ? "budget-bar full" : used >= budget.warn_percent / 100 ? "budget-bar high" : "budget-bar"} role="progressbar" aria-valuenow={Math.round(used * 100)} aria-valuemin={0} aria-valuemax={100}>
               <span style={{ width: `${used * 100}%` }} />
             </div>
             {s.reserved_usd > 0 && <span className="muted small">{t.budgetReserved(money(s.reserved_usd))}</span>}
