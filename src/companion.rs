@@ -219,6 +219,7 @@ impl Companion {
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
         let chooser = Arc::new(crate::tools::chooser::ToolChooser::new(Some(meaning)));
+        let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
         tools.register(crate::tools::chooser::FindTools(chooser.clone()));
         crate::tools::reminders::register(&mut tools, reminders.clone());
         let conversation = Arc::new(ConversationService::new(ConversationParts {
@@ -235,6 +236,7 @@ impl Companion {
             brain,
             noticing: noticing.clone(),
             chooser,
+            tools_starting: tools_starting_seen,
         }, tools.clone()));
         let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();
@@ -243,7 +245,10 @@ impl Companion {
         let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
         let mcp = {
             let board = board.clone();
-            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered| board.set("mcp", offered)), options.secrets.clone())
+            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered, starting| {
+                board.set("mcp", offered);
+                tools_starting.send_replace(starting);
+            }), options.secrets.clone())
         };
         let tool_settings = models.settings().tools.clone();
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);

@@ -30,6 +30,9 @@ use crate::reminders::service::ReminderService;
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, ReplyVersions, Store};
 use crate::tools::ToolRegistry;
 
+/// How long a turn waits for a tool server that is still starting.
+const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What a finished turn produced.
 #[derive(Debug, Clone, Serialize)]
 pub struct TurnOutcome {
@@ -122,6 +125,8 @@ pub struct ConversationParts {
     pub noticing: Arc<crate::knowledge::suggest::Noticing>,
     /// Which of the tools that come and go each turn carries.
     pub chooser: Arc<crate::tools::chooser::ToolChooser>,
+    /// True while a tool server is starting (just added, edited or restarted).
+    pub tools_starting: tokio::sync::watch::Receiver<bool>,
 }
 
 /// Clears the active-turn slot on every exit path of a turn.
@@ -529,6 +534,13 @@ impl ConversationService {
             _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
         };
         chain.demo_stands_in = note.is_none();
+        // A message sent right after a tool server was added or edited would otherwise
+        // go without that server's tools; a server slower than this is left behind.
+        let mut starting = self.with.tools_starting.clone();
+        tokio::select! {
+            _ = tokio::time::timeout(TOOLS_START_WAIT, starting.wait_for(|s| !*s)) => {}
+            _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
+        }
         let recent = self.with.store.conversations().recent_messages(conversation_id, 12).await?;
         let tools = Arc::new(self.with.chooser.choose(&self.tools(), &recent).await);
         // Folding old turns may call the model: Stop works here too.

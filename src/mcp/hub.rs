@@ -26,7 +26,9 @@ const STEADY: Duration = Duration::from_secs(60);
 /// How often a running server is looked at to notice it stopped.
 const WATCH_EVERY: Duration = Duration::from_millis(500);
 
-type ToolsChanged = Box<dyn Fn(Vec<Arc<dyn Tool>>) + Send + Sync>;
+/// Told the running servers' tools, and whether a server is still starting (a turn
+/// waits briefly for it, so the message after adding a server can use it).
+type ToolsChanged = Box<dyn Fn(Vec<Arc<dyn Tool>>, bool) + Send + Sync>;
 
 struct Running {
     status: ServerStatus,
@@ -172,8 +174,10 @@ impl McpHub {
     }
 
     fn changed(&self) {
-        (self.on_tools)(self.tools());
-        self.events.publish(CoreEvent::McpServers { servers: self.servers() });
+        let servers = self.servers();
+        let starting = servers.iter().any(|s| s.state == ServerState::Starting);
+        (self.on_tools)(self.tools(), starting);
+        self.events.publish(CoreEvent::McpServers { servers });
     }
 
     async fn supervise(self: Arc<Self>, name: String, entry: ServerEntry, slot: Arc<Slot>, stop: CancellationToken) {

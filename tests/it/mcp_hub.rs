@@ -40,7 +40,7 @@ async fn rig(description_file: &Path) -> Rig {
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
     let hub = McpHub::new(path, EventBus::default(), {
         let (offered, gate) = (offered.clone(), gate.clone());
-        Box::new(move |tools| {
+        Box::new(move |tools, _starting| {
             let mut registry = ToolRegistry::new().guarded_by(gate.clone());
             tools.into_iter().for_each(|t| registry.register_shared(t));
             *offered.lock().unwrap() = registry;

@@ -17,6 +17,13 @@ fn offered(request: &Value) -> Vec<String> {
 }
 
 async fn open(dir: &Path, base_url: &str) -> Arc<Companion> {
+    let core = open_starting(dir, base_url).await;
+    core.mcp().settle(Duration::from_secs(20)).await;
+    core
+}
+
+/// The companion with its MCP server asked to start, not waited for.
+async fn open_starting(dir: &Path, base_url: &str) -> Arc<Companion> {
     let vault = dir.join("vault");
     std::fs::create_dir_all(&vault).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
@@ -30,7 +37,6 @@ async fn open(dir: &Path, base_url: &str) -> Arc<Companion> {
     .unwrap();
     let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap();
     core.mcp().reload().unwrap();
-    core.mcp().settle(Duration::from_secs(20)).await;
     core
 }
 
@@ -66,5 +72,17 @@ async fn each_turn_carries_sidecars_tools_and_only_the_others_it_is_about() {
     core.send("Read my notes about the trip").await.unwrap();
     let notes = offered(&server.last_request());
     assert!(notes.contains(&"read_note".to_string()) && notes.contains(&"create_note".to_string()), "{notes:?}");
+    core.mcp().stop_all();
+}
+
+#[tokio::test]
+async fn a_message_sent_while_a_server_starts_waits_for_its_tools() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Echoing."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_starting(dir.path(), &server.base_url).await;
+    assert!(!core.tools().names().contains(&"mcp__fixture__echo"), "the server is still starting");
+
+    core.send("Echo this message back to me").await.unwrap();
+    assert!(offered(&server.last_request()).contains(&"mcp__fixture__echo".to_string()), "{:?}", offered(&server.last_request()));
     core.mcp().stop_all();
 }
