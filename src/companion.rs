@@ -253,7 +253,7 @@ impl Companion {
         let tool_settings = models.settings().tools.clone();
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
-        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone() };
+        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone(), proactive: Arc::downgrade(&proactive) };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), store.clone(), clock.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());

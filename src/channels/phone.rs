@@ -1,12 +1,15 @@
 //! What a phone channel (Telegram, WhatsApp) needs from the core: the store for the
 //! ids it has seen, the clock, the user's language, the event bus, where the
-//! settings file is (pairing writes to it) and the data dir.
+//! settings file is (pairing writes to it), the data dir, and where the signs it
+//! sees about spontaneous messages go.
 
 use std::path::PathBuf;
+use std::sync::Weak;
 
 use crate::clock::Clock;
 use crate::events::EventBus;
 use crate::locale::Lang;
+use crate::proactive::service::ProactiveService;
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -19,4 +22,6 @@ pub struct PhoneParts {
     pub config_path: Option<PathBuf>,
     /// Where a channel keeps its own files (WhatsApp's session).
     pub data_dir: PathBuf,
+    /// Told the signs a channel sees about spontaneous messages (a reaction).
+    pub proactive: Weak<ProactiveService>,
 }

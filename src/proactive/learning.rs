@@ -20,6 +20,8 @@ pub const PAUSE: Duration = Duration::days(7);
 /// The smallest allowance: one message of the kind every few days, never none (the
 /// pause is the only "none", and it ends).
 const FLOOR: f64 = 1.0 / 16.0;
+/// A channel's record of a message and the tick's differ by the time sending took.
+const SAME_SENDING: Duration = Duration::minutes(5);
 /// Spontaneous messages waiting for a sign, at most.
 const PENDING: usize = 32;
 
@@ -161,6 +163,17 @@ impl Learned {
         self.observe(kind, channel, signal, now)
     }
 
+    /// A sign about a message a channel delivered, known there by its kind and when it
+    /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
+    pub fn signal_sent(&mut self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+        let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
+        let same = self.pending.iter().enumerate().filter(|(_, p)| p.kind == kind && p.channel == channel && distance(p) <= SAME_SENDING.num_seconds()).min_by_key(|(_, p)| distance(p)).map(|(i, _)| i);
+        if let Some(at) = same {
+            self.pending.remove(at);
+        }
+        self.observe(kind, channel, signal, now)
+    }
+
     /// A sign about the latest message still waiting on `channel` (a notification whose
     /// message is not known by id).
     pub fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
@@ -233,5 +246,20 @@ mod tests {
         let checkin = learned.kinds.iter().find(|k| k.kind == "checkin").unwrap();
         assert_eq!((checkin.allowance, checkin.unwelcome), (0.5, 1));
         assert!(learned.told_off(at(70)).is_none(), "nothing was sent in the last two hours");
+    }
+
+    #[test]
+    fn a_reaction_settles_the_message_of_its_kind_sent_then_and_no_other() {
+        let mut learned = Learned::default();
+        learned.sent("greeting", Channel::Telegram, Some(1), at(0));
+        learned.sent("checkin", Channel::Telegram, Some(2), at(5));
+        learned.sent("checkin", Channel::Whatsapp, Some(3), at(5));
+        learned.signal_sent("checkin", Channel::Telegram, at(5) + Duration::seconds(2), Signal::ThumbsUp, at(6));
+        assert_eq!(learned.pending.iter().map(|p| p.message_id).collect::<Vec<_>>(), [Some(1), Some(3)]);
+        // Days later, the message no longer waits: the sign still teaches its kind.
+        learned.signal_sent("greeting", Channel::Telegram, at(0), Signal::ThumbsDown, at(90));
+        let greeting = learned.kinds.iter().find(|k| k.kind == "greeting").unwrap();
+        assert_eq!((greeting.allowance, greeting.unwelcome), (0.5, 1));
+        assert_eq!(learned.pending.len(), 1);
     }
 }

@@ -268,6 +268,13 @@ impl ProactiveService {
         self.learn(|learned| learned.signal_for(message_id, &kind, channel, signal, now).into_iter().collect()).await.map(drop)
     }
 
+    /// A sign a phone channel saw about a spontaneous message of `kind` it delivered at
+    /// `sent_at` (a reaction on Telegram).
+    pub async fn feedback_sent(&self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: super::learning::Signal) -> Result<(), CompanionError> {
+        let now = self.clock.now();
+        self.learn(|learned| learned.signal_sent(kind, channel, sent_at, signal, now).into_iter().collect()).await.map(drop)
+    }
+
     /// A sign from a notification: about `message_id` when it is known, else about the
     /// latest spontaneous message still waiting on `channel`.
     pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), CompanionError> {

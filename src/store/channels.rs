@@ -1,6 +1,9 @@
 //! What the phone channels remember: the message ids already taken in (so a
 //! duplicate, a redelivery after a reconnect or a restart, is dropped: W4) and each
-//! channel's cursor (Telegram's next update id).
+//! channel's cursor (Telegram's next update id), and the spontaneous messages each
+//! delivered, so a reaction on one can be told to what it was about.
+
+use chrono::{DateTime, Utc};
 
 use super::{Store, StoreError};
 use crate::channels::channel::Channel;
@@ -25,11 +28,35 @@ impl ChannelMarks<'_> {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Forgets seen ids older than the keeping period; returns how many.
+    /// Forgets seen ids and sent messages older than the keeping period; returns how many.
     pub async fn forget_old(&self) -> Result<u64, StoreError> {
         let before = super::utc(self.store.clock.now() - chrono::Duration::days(KEEP_SEEN_DAYS));
-        let done = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(before).execute(&self.store.pool).await?;
-        Ok(done.rows_affected())
+        let seen = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(&before).execute(&self.store.pool).await?;
+        let sent = sqlx::query("DELETE FROM channel_sent WHERE sent_at < ?").bind(&before).execute(&self.store.pool).await?;
+        Ok(seen.rows_affected() + sent.rows_affected())
+    }
+
+    /// Records that the channel delivered a spontaneous message of `kind` as `remote_id`.
+    pub async fn sent_spontaneous(&self, channel: Channel, remote_id: &str, kind: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT OR REPLACE INTO channel_sent (channel, remote_id, kind, sent_at) VALUES (?, ?, ?, ?)")
+            .bind(channel)
+            .bind(remote_id)
+            .bind(kind)
+            .bind(self.store.now())
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The kind and the time of the spontaneous message the channel delivered as
+    /// `remote_id`; `None` for any other message.
+    pub async fn spontaneous_sent(&self, channel: Channel, remote_id: &str) -> Result<Option<(String, DateTime<Utc>)>, StoreError> {
+        let row: Option<(String, String)> = sqlx::query_as("SELECT kind, sent_at FROM channel_sent WHERE channel = ? AND remote_id = ?")
+            .bind(channel)
+            .bind(remote_id)
+            .fetch_optional(&self.store.pool)
+            .await?;
+        Ok(row.and_then(|(kind, at)| DateTime::parse_from_rfc3339(&at).ok().map(|at| (kind, at.with_timezone(&Utc)))))
     }
 
     pub async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {

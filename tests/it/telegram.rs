@@ -34,6 +34,11 @@ async fn open(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, c
 
 /// `open`, with `extra` settings after the channel's.
 async fn open_with(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64], extra: &str) -> Arc<Companion> {
+    open_at(dir, model, bot, chats, extra, None).await
+}
+
+/// `open_with`, on `clock` when one is given.
+async fn open_at(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64], extra: &str, clock: Option<sidecar::clock::Clock>) -> Arc<Companion> {
     let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
     // SAFETY: a variable no other test reads.
     unsafe { std::env::set_var(&token_env, "123456:TEST-token-that-is-long-enough") };
@@ -47,7 +52,10 @@ async fn open_with(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotA
     )
     .unwrap();
     let settings = sidecar::settings::Settings::load(&config).unwrap();
-    let options = CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    let mut options = CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    if let Some(clock) = clock {
+        options.clock = clock;
+    }
     let core = Companion::open(options).await.unwrap();
     core.channels().start();
     wait_until("Telegram connects", || matches!(core.channels().view().telegram.health.map(|h| h.link), Some(Link::Connected { .. }))).await;
@@ -138,6 +146,70 @@ async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
     assert!(state.quiet_until.is_some() && state.quiet_channel.is_none(), "{state:?}");
     assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::Quiet });
     assert_eq!(model.request_count(), 0);
+}
+
+/// A 👍 or 👎 on a spontaneous message on the phone teaches its kind there, as the
+/// thumbs under it in the chat do; a reaction on a reply, or from a stranger, does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
+    use chrono::TimeZone;
+    use sidecar::proactive::{TickMode, TickReport};
+    let model = ScriptedServer::responding(|request| {
+        let system = request["messages"][0]["content"].as_str().unwrap_or_default();
+        let text = if system.contains("deciding whether to start a conversation") {
+            r#"{"shouldSpeak": true, "reason": "scripted", "messageType": "checkin", "suggestedMessage": "¿Qué tal el día?"}"#
+        } else {
+            "ok"
+        };
+        Reply::Stream { events: reply_events(&[text]), delay: Duration::ZERO }
+    })
+    .await;
+    let bot = FakeBotApi::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    // A weekday afternoon in Madrid, whenever the test runs.
+    let afternoon = chrono_tz::Europe::Madrid.with_ymd_and_hms(2027, 3, 15, 16, 0, 0).unwrap().with_timezone(&chrono::Utc);
+    let clock = sidecar::clock::Clock::new(Arc::new(move || afternoon), chrono_tz::Europe::Madrid);
+    let core = open_at(dir.path(), &model, &bot, &[ME], "[user]\ntimezone = \"Europe/Madrid\"\n", Some(clock)).await;
+    let learned = || async { core.proactive().learned().await.unwrap() };
+
+    let TickReport::Sent { routed, .. } = core.proactive().tick(TickMode::Send).await.unwrap() else { panic!("nothing sent") };
+    assert_eq!(routed.channel, Some(Channel::Telegram), "{routed:?}");
+    let spontaneous = *bot.sent_ids(ME).last().expect("the phone has it");
+    assert_eq!(learned().await.pending.len(), 1);
+
+    // A stranger's reaction and a neutral face teach nothing.
+    bot.react(STRANGER, spontaneous, &[], &["👎"]);
+    bot.react(ME, spontaneous, &[], &["🤔"]);
+    bot.react(ME, spontaneous, &["🤔"], &["👍"]);
+    let until = Instant::now() + Duration::from_secs(10);
+    while learned().await.pending.len() == 1 {
+        assert!(Instant::now() < until, "the 👍 was not taken");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let checkin = learned().await.kinds.into_iter().find(|k| k.kind == "checkin").unwrap();
+    assert_eq!((checkin.channel, checkin.welcome, checkin.unwelcome, checkin.allowance), (Channel::Telegram, 1, 0, 1.0));
+
+    // A 👎 on it later halves the kind there; a 👎 on an ordinary reply does not.
+    bot.say(ME, "hola");
+    bot.wait_for_sent(ME, 2, Duration::from_secs(10)).await;
+    let reply = *bot.sent_ids(ME).last().unwrap();
+    bot.react(ME, reply, &[], &["👎"]);
+    // Updates are taken in order: once the next message is answered, the 👎 was seen.
+    bot.say(ME, "otra cosa");
+    bot.wait_for_sent(ME, 3, Duration::from_secs(10)).await;
+    assert_eq!(learned().await.kinds.iter().map(|k| k.unwelcome).sum::<u32>(), 0, "a reply's 👎 teaches nothing");
+    bot.react(ME, spontaneous, &["👍"], &["👎"]);
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let checkin = learned().await.kinds.into_iter().find(|k| k.kind == "checkin").unwrap();
+        if checkin.unwelcome > 0 {
+            assert_eq!((checkin.unwelcome, checkin.allowance), (1, 0.5));
+            break;
+        }
+        assert!(Instant::now() < until, "the 👎 was not taken");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    core.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -115,7 +115,7 @@ async fn rig_with(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings:
     let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n{extra}", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
     let link = Scripted::with(scripts);
-    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf() };
+    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf(), proactive: std::sync::Weak::new() };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
     tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone(), core.channels().questions()));
@@ -251,7 +251,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
     let model = ScriptedServer::responding(|_| Reply::Stream { events: reply_events(&["no"]), delay: Duration::ZERO }).await;
     let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings_toml)).await.unwrap();
-    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.path().to_path_buf() };
+    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.path().to_path_buf(), proactive: std::sync::Weak::new() };
     let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
     tokio::spawn(whatsapp.clone().run());

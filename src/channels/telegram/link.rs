@@ -8,13 +8,14 @@ use std::time::Duration;
 
 use teloxide_core::payloads::SendMessageSetters;
 use teloxide_core::requests::{Request, Requester};
-use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, UpdateKind};
+use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, MessageReactionUpdated, UpdateKind};
 use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
 use super::gate::{self, Verdict};
 use super::guard::{WrongCode, MAX_WRONG_CODES};
 use super::poll;
+use super::reactions;
 use super::text::{split, MAX_UNITS};
 use super::Telegram;
 use crate::channels::backoff::Backoff;
@@ -45,6 +46,9 @@ impl Telegram {
     /// Polls until shut down: updates in, each judged and handed on once.
     pub async fn run(self: Arc<Self>) {
         self.announce_commands().await;
+        if let Err(error) = self.with.store.channel_marks().forget_old().await {
+            tracing::warn!(%error, "could not forget old channel marks");
+        }
         let mut offset: i64 = match self.with.store.channel_marks().cursor(Channel::Telegram).await {
             Ok(cursor) => cursor.and_then(|c| c.parse().ok()).unwrap_or(0),
             Err(error) => {
@@ -95,6 +99,26 @@ impl Telegram {
         }
     }
 
+    /// A paired chat's reaction on a spontaneous message Sidecar sent there teaches
+    /// that message's kind, as a thumb under it in the chat would.
+    async fn take_reaction(&self, reaction: MessageReactionUpdated) {
+        let chat = reaction.chat.id.0;
+        if reaction.user().is_none() || !self.allowed().contains(&chat) {
+            return;
+        }
+        let Some(signal) = reactions::signal_of(&reaction.old_reaction, &reaction.new_reaction) else { return };
+        let remote_id = format!("{chat}:{}", reaction.message_id.0);
+        let sent = match self.with.store.channel_marks().spontaneous_sent(Channel::Telegram, &remote_id).await {
+            Ok(Some(sent)) => sent,
+            Ok(None) => return tracing::debug!(%remote_id, "a reaction on a message that was not spontaneous"),
+            Err(error) => return tracing::warn!(%error, "could not look up a reacted Telegram message"),
+        };
+        let Some(proactive) = self.with.proactive.upgrade() else { return };
+        if let Err(error) = proactive.feedback_sent(&sent.0, Channel::Telegram, sent.1, signal).await {
+            tracing::warn!(%error, "a Telegram reaction taught nothing");
+        }
+    }
+
     /// Tells Telegram the command menu (best effort: the bot works without it).
     async fn announce_commands(&self) {
         let commands = words::command_menu(self.with.lang).map(|(name, about)| BotCommand::new(name, about));
@@ -110,6 +134,7 @@ impl Telegram {
         let message = match kind {
             UpdateKind::Message(message) => message,
             UpdateKind::CallbackQuery(query) => return self.take_press(query).await,
+            UpdateKind::MessageReaction(reaction) => return self.take_reaction(reaction).await,
             _ => return,
         };
         let Some(text) = message.text() else { return };
@@ -181,14 +206,15 @@ impl Telegram {
     /// (`retry_after`) is waited out and network loss retried with backoff, for up to
     /// `patience`; each piece is sent once it has been accepted, never again.
     pub(super) async fn say(&self, chat: i64, text: &str, patience: Duration) -> Result<(), String> {
-        self.say_with(chat, text, patience, None).await
+        self.say_with(chat, text, patience, None).await.map(drop)
     }
 
-    /// `say`, with `buttons` under the last piece.
-    pub(super) async fn say_with(&self, chat: i64, text: &str, patience: Duration, buttons: Option<InlineKeyboardMarkup>) -> Result<(), String> {
+    /// `say`, with `buttons` under the last piece; returns the last piece's message id.
+    pub(super) async fn say_with(&self, chat: i64, text: &str, patience: Duration, buttons: Option<InlineKeyboardMarkup>) -> Result<Option<i32>, String> {
         let give_up = tokio::time::Instant::now() + patience;
         let pieces = split(text, MAX_UNITS);
         let last = pieces.len().saturating_sub(1);
+        let mut last_id = None;
         for (index, piece) in pieces.into_iter().enumerate() {
             let mut waits = backoff();
             loop {
@@ -197,8 +223,9 @@ impl Telegram {
                     sending = sending.reply_markup(buttons.clone());
                 }
                 let wait = match sending.send().await {
-                    Ok(_) => {
+                    Ok(sent) => {
                         self.health.up(self.with.clock.now());
+                        last_id = Some(sent.id.0);
                         break;
                     }
                     Err(RequestError::RetryAfter(seconds)) => {
@@ -221,10 +248,10 @@ impl Telegram {
                 }
             }
         }
-        Ok(())
+        Ok(last_id)
     }
 
-    /// Shows "typing…" in `chat` until `done`.
+    /// Shows "typing… in `chat` until `done`.
     pub(super) async fn keep_typing(&self, chat: i64, done: CancellationToken) {
         loop {
             if let Err(error) = self.bot.send_chat_action(ChatId(chat), ChatAction::Typing).send().await {

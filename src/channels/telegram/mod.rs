@@ -13,6 +13,7 @@ pub mod guard;
 mod link;
 pub mod paired;
 pub mod poll;
+mod reactions;
 pub mod text;
 
 use std::collections::HashMap;
@@ -116,6 +117,14 @@ impl Telegram {
         tokio::spawn(async move { this.keep_typing(chat, token).await });
     }
 
+    /// Keeps a spontaneous message's Telegram id, so a reaction on it teaches its kind.
+    async fn remember_spontaneous(&self, chat: i64, id: Option<i32>, message: &Outgoing) {
+        let (Some(id), Some(kind)) = (id, message.message_type.as_deref()) else { return };
+        if let Err(error) = self.with.store.channel_marks().sent_spontaneous(Channel::Telegram, &format!("{chat}:{id}"), kind).await {
+            tracing::warn!(%error, "could not keep a spontaneous message's Telegram id");
+        }
+    }
+
     fn stop_typing(&self, message_id: &str) {
         if let Some(token) = self.typing.lock().expect("typing lock").remove(message_id) {
             token.cancel();
@@ -162,7 +171,7 @@ impl MessageSource for TelegramSource {
     fn ask<'a>(&'a self, to: &'a IncomingMessage, text: &'a str, answers: &'a [(String, String)]) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
-            self.0.say_with(chat, text, REPLY_PATIENCE, Some(buttons::keyboard(answers))).await
+            self.0.say_with(chat, text, REPLY_PATIENCE, Some(buttons::keyboard(answers))).await.map(drop)
         })
     }
 }
@@ -185,8 +194,9 @@ impl Sink for Telegram {
             let mut problems = Vec::new();
             let chats = self.allowed();
             for chat in &chats {
-                if let Err(problem) = self.say(*chat, &message.chat, SINK_PATIENCE).await {
-                    problems.push(problem);
+                match self.say_with(*chat, &message.chat, SINK_PATIENCE, None).await {
+                    Ok(id) => self.remember_spontaneous(*chat, id, message).await,
+                    Err(problem) => problems.push(problem),
                 }
             }
             // Shown once any paired chat has it (P2).

@@ -1,6 +1,6 @@
 //! A Bot API–compatible server on loopback: what Telegram's servers do for a bot
 //! using long polling, scripted so a test can play the user's phone (`say`), a
-//! server that repeats an update, floods (`flood`, 429 with `retry_after`), or goes
+//! server that repeats an update, reactions (`react`), floods (`flood`, 429 with `retry_after`), or goes
 //! away and comes back (`go_away`, `come_back`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +31,8 @@ struct State {
     flood: (u32, u32),
     /// Update ids are numbered from here (Telegram picks a random start after a quiet week).
     first_update_id: i64,
+    /// (chat, message id) of each message the bot sent.
+    sent_ids: Vec<(i64, i64)>,
 }
 
 #[derive(Clone)]
@@ -100,6 +102,30 @@ impl FakeBotApi {
         state.updates.push(json!({"update_id": update_id, "callback_query": query}));
         drop(state);
         self.news.notify_waiters();
+    }
+
+    /// The user of `chat` changes their reactions on message `message_id` from `old`
+    /// to `new` (emoji).
+    pub fn react(&self, chat: i64, message_id: i64, old: &[&str], new: &[&str]) {
+        let mut state = self.state.lock().unwrap();
+        let update_id = state.updates.len() as i64 + state.first_update_id;
+        let emoji = |list: &[&str]| list.iter().map(|e| json!({"type": "emoji", "emoji": e})).collect::<Vec<_>>();
+        let reaction = json!({
+            "chat": {"id": chat, "type": "private", "first_name": "Ana"},
+            "message_id": message_id,
+            "user": {"id": chat, "is_bot": false, "first_name": "Ana"},
+            "date": 1_700_000_100,
+            "old_reaction": emoji(old),
+            "new_reaction": emoji(new),
+        });
+        state.updates.push(json!({"update_id": update_id, "message_reaction": reaction}));
+        drop(state);
+        self.news.notify_waiters();
+    }
+
+    /// The ids of the messages the bot sent to `chat`, in order.
+    pub fn sent_ids(&self, chat: i64) -> Vec<i64> {
+        self.state.lock().unwrap().sent_ids.iter().filter(|(to, _)| *to == chat).map(|(_, id)| *id).collect()
     }
 
     /// Delivers an update again with a new update id (a server repeating itself).
@@ -189,12 +215,14 @@ impl FakeBotApi {
                     return write_json(socket, 429, &refused).await;
                 }
                 self.record(&method, &body, true);
+                let chat = body["chat_id"].as_i64().unwrap_or_default();
                 let id = {
                     let mut state = self.state.lock().unwrap();
                     state.next_message_id += 1;
-                    state.next_message_id
+                    let id = state.next_message_id;
+                    state.sent_ids.push((chat, id));
+                    id
                 };
-                let chat = body["chat_id"].as_i64().unwrap_or_default();
                 json!({"ok": true, "result": message_json(chat, id, body["text"].as_str().unwrap_or_default())})
             }
             "getme" => json!({"ok": true, "result": {"id": 42, "is_bot": true, "first_name": "Sidecar", "username": "sidecar_test_bot"}}),
