@@ -328,6 +328,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                         sidecar::events::CoreEvent::BudgetReached { said, reached, .. } => {
                             tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
                         }
+                        // Said first in a chat nobody is looking at: the tray shows it unread.
+                        sidecar::events::CoreEvent::SpontaneousMessage { message_id, .. } if !window::is_focused(&app) => {
+                            let _ = tray::alert_for(&app, Some(*message_id));
+                        }
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
                         sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
                         _ => {}

@@ -10,13 +10,14 @@ use sidecar::proactive::router::{Outgoing, Sink};
 use sidecar::proactive::state::Channel;
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::Companion;
-use tauri::{AppHandle, Manager};
+use tauri::AppHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::{tray, window};
 
 /// The tray icon switches to its alert state while a proactive message is unread
-/// (the window is not focused); focusing the window clears it.
+/// (the window is not focused); focusing the window clears it, and so does the tray
+/// menu's Dismiss.
 struct TraySink {
     app: AppHandle,
 }
@@ -28,13 +29,9 @@ impl Sink for TraySink {
     fn channel(&self) -> Channel {
         Channel::Desktop
     }
-    fn send<'a>(&'a self, _message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
-        let focused = self
-            .app
-            .get_webview_window(window::MAIN)
-            .map(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
-            .unwrap_or(false);
-        let result = if focused { Ok(None) } else { tray::set_alert(&self.app, true).map(|_| None) };
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        let spontaneous = message.message_type.as_ref().and(message.message_id);
+        let result = if window::is_focused(&self.app) { Ok(None) } else { tray::alert_for(&self.app, spontaneous).map(|_| None) };
         Box::pin(async move { result })
     }
 }

@@ -17,13 +17,22 @@ const OPEN: &str = "open";
 const TEST_NOTIFICATION: &str = "test_notification";
 const QUIT: &str = "quit";
 const QUIET_HOUR: &str = "quiet_hour";
+const DISMISS: &str = "dismiss";
+
+/// The menu's Dismiss entry, enabled only while the alert shows.
+static DISMISS_ITEM: std::sync::OnceLock<MenuItem<tauri::Wry>> = std::sync::OnceLock::new();
+/// The spontaneous message the alert is about, if it is about one.
+static UNREAD: std::sync::Mutex<Option<i64>> = std::sync::Mutex::new(None);
 
 pub fn build(app: &AppHandle) -> tauri::Result<()> {
     let text = labels(app.state::<Arc<Companion>>().lang());
+    let dismiss = MenuItem::with_id(app, DISMISS, text.dismiss, false, None::<&str>)?;
+    let _ = DISMISS_ITEM.set(dismiss.clone());
     let menu = Menu::with_items(
         app,
         &[
             &MenuItem::with_id(app, OPEN, text.open, true, None::<&str>)?,
+            &dismiss,
             &MenuItem::with_id(app, QUIET_HOUR, &text.quiet, true, None::<&str>)?,
             &MenuItem::with_id(app, TEST_NOTIFICATION, text.test, true, None::<&str>)?,
             &PredefinedMenuItem::separator(app)?,
@@ -37,6 +46,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
         .show_menu_on_left_click(false)
         .on_menu_event(|app, event| match event.id().as_ref() {
             OPEN => window::show_main(app),
+            DISMISS => dismiss_unread(app),
             QUIET_HOUR => quiet_for_an_hour(app),
             TEST_NOTIFICATION => send_test_notification(app),
             QUIT => quit(app),
@@ -65,14 +75,41 @@ pub fn set_alert(app: &AppHandle, alert: bool) -> Result<(), String> {
     let Some(tray) = app.tray_by_id(TRAY_ID) else {
         return Err("the tray icon is not there".into());
     };
+    if !alert {
+        *UNREAD.lock().expect("unread lock") = None;
+    }
     if ALERT.swap(alert, std::sync::atomic::Ordering::SeqCst) == alert {
         return Ok(());
+    }
+    if let Some(item) = DISMISS_ITEM.get() {
+        let _ = item.set_enabled(alert);
     }
     let bytes: &[u8] = if alert { include_bytes!("../../icons/tray-alert.png") } else { include_bytes!("../../icons/tray.png") };
     let icon = Image::from_bytes(bytes).map_err(|e| e.to_string())?;
     tray.set_icon(Some(icon)).map_err(|e| e.to_string())?;
     let _ = tray.set_tooltip(Some(if alert { "Sidecar •" } else { "Sidecar" }));
     Ok(())
+}
+
+/// The alert for a proactive message; a spontaneous one's id is kept, so dismissing
+/// the alert from the menu tells Sidecar it was not welcome.
+pub fn alert_for(app: &AppHandle, spontaneous: Option<i64>) -> Result<(), String> {
+    set_alert(app, true)?;
+    *UNREAD.lock().expect("unread lock") = spontaneous;
+    Ok(())
+}
+
+/// Dismiss: the alert goes without the window opening, and a spontaneous message it
+/// was about counts as dismissed, as closing its notification does.
+fn dismiss_unread(app: &AppHandle) {
+    let unread = UNREAD.lock().expect("unread lock").take();
+    let _ = set_alert(app, false);
+    let (Some(message_id), Some(companion)) = (unread, app.try_state::<Arc<Companion>>().map(|c| c.inner().clone())) else { return };
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = companion.proactive().feedback(message_id, sidecar::proactive::learning::Signal::Dismissed).await {
+            tracing::debug!(%error, "a dismissed alert taught nothing");
+        }
+    });
 }
 
 /// A phone channel stayed down (W1) or came back: a notification says so, and the

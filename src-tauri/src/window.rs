@@ -23,6 +23,11 @@ pub fn is_visible(app: &AppHandle) -> bool {
     app.get_webview_window(MAIN).is_some_and(|w| w.is_visible().unwrap_or(false) && !w.is_minimized().unwrap_or(false))
 }
 
+/// Whether the user is looking at the chat: shown and focused.
+pub fn is_focused(app: &AppHandle) -> bool {
+    app.get_webview_window(MAIN).is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
+}
+
 /// The hotkey's action: hide a visible window, show a hidden one.
 pub fn toggle_main(app: &AppHandle) {
     let Some(window) = app.get_webview_window(MAIN) else {

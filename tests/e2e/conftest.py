@@ -225,3 +225,11 @@ def late_block(request):
     own message; Sidecar's "go on with your plan" after it carries none)."""
     blocks = [m.get("content") or "" for m in request["messages"] if m["role"] == "user" and LATE_OPEN in (m.get("content") or "")]
     return blocks[-1].split(LATE_OPEN, 1)[1] if blocks else ""
+
+
+def daytime_zone():
+    """A zone where it is about 13:00 now: quiet hours (22:00–08:00 by default) would
+    put the character to sleep, or hold a spontaneous message, whenever CI runs."""
+    import datetime
+    offset = (13 - datetime.datetime.now(datetime.timezone.utc).hour + 12) % 24 - 12
+    return "Etc/GMT" + ("-" if offset > 0 else "+") + str(abs(offset))

@@ -88,6 +88,10 @@ async def _paths_with(bus, name, path, interface, depth=0):
     return out
 
 
+# The greyed-out entries the last menu walk found.
+disabled = set()
+
+
 async def _menu_labels_and_click(label=None):
     bus = await MessageBus(bus_type=BusType.SESSION).connect()
     try:
@@ -100,13 +104,15 @@ async def _menu_labels_and_click(label=None):
         menu_path = (await item.call_get("org.kde.StatusNotifierItem", "Menu")).value
         menu_node = await bus.introspect(name, menu_path)
         menu = bus.get_proxy_object(name, menu_path, menu_node).get_interface("com.canonical.dbusmenu")
-        _revision, layout = await menu.call_get_layout(0, -1, ["label"])
+        _revision, layout = await menu.call_get_layout(0, -1, ["label", "enabled"])
         entries = []
 
         def walk(node):
             ident, props, children = node
             if ident != 0 and "label" in props:  # 0 is the menu's root, not an entry
                 entries.append((ident, props["label"].value))
+                if not props.get("enabled", Variant("b", True)).value:
+                    disabled.add(props["label"].value.replace("_", ""))
             for child in children:
                 walk(child.value)
 
@@ -144,6 +150,13 @@ def tray_icon():
 def tray_menu_labels():
     """The tray item's menu labels, or [] when no tray item is registered."""
     return asyncio.run(_menu_labels_and_click())[1]
+
+
+def tray_menu_disabled():
+    """The labels of the tray menu's entries that are greyed out."""
+    disabled.clear()
+    asyncio.run(_menu_labels_and_click())
+    return set(disabled)
 
 
 def click_tray_menu(label):

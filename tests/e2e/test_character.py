@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import add_reminder_on_page, free_port, port_open, wait_until
+from conftest import add_reminder_on_page, daytime_zone, free_port, port_open, wait_until
 from webdriver import Session
 
 TITLE = "^Sidecar character$"
@@ -249,14 +249,6 @@ def test_it_thinks_while_a_reply_is_written_and_asks_while_a_tool_waits(desktop,
     finally:
         desktop.close(session)
         llm.close()
-
-
-def daytime_zone():
-    """A zone where it is about 13:00 now: quiet hours (22:00–08:00 by default) would
-    put the character to sleep in the middle of a test, whenever CI runs it."""
-    import datetime
-    offset = (13 - datetime.datetime.now(datetime.timezone.utc).hour + 12) % 24 - 12
-    return "Etc/GMT" + ("-" if offset > 0 else "+") + str(abs(offset))
 
 
 def daytime(tmp_path):

@@ -4,8 +4,9 @@ import subprocess
 import time
 
 import pytest
-from conftest import add_reminder_on_page, wait_until
-from sni_watcher import click_tray_menu, tray_icon, tray_menu_labels
+from conftest import add_reminder_on_page, daytime_zone, wait_until
+from scripted_llm import ScriptedLlm, text_reply
+from sni_watcher import click_tray_menu, tray_icon, tray_menu_disabled, tray_menu_labels
 
 
 @pytest.fixture
@@ -32,7 +33,8 @@ def test_the_hotkey_hides_and_shows_the_window_and_focuses_the_composer(desktop,
 
 def test_the_tray_menu_sends_a_test_notification_over_dbus(desktop, app):
     labels = wait_until(tray_menu_labels, 10, "no tray item registered")
-    assert labels == ["Open Sidecar", "Quiet for 1 hour", "Send test notification", "Quit"]
+    assert labels == ["Open Sidecar", "Dismiss the new message", "Quiet for 1 hour", "Send test notification", "Quit"]
+    assert tray_menu_disabled() == {"Dismiss the new message"}, "nothing to dismiss yet"
     before = desktop.notifications().count('member=Notify')
     click_tray_menu("Send test notification")
     wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
@@ -159,3 +161,42 @@ def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
         wait_until(lambda: icon_bytes() == normal_bytes, 10, "the alert stayed after the window was shown")
     finally:
         desktop.close(session)
+
+
+def test_dismissing_the_trays_alert_for_a_spontaneous_message_teaches_that_it_was_unwelcome(desktop, tmp_path):
+    import json
+    import sqlite3
+    from pathlib import Path
+    decision = json.dumps({"shouldSpeak": True, "reason": "scripted", "messageType": "checkin",
+                           "suggestedMessage": "¿Qué tal va el día?"})
+    # The decision streams slowly, so the window is hidden by the time Sidecar speaks.
+    llm = ScriptedLlm([text_reply(*[decision[i:i + 12] for i in range(0, len(decision), 12)])], delay=0.25)
+    config = tmp_path / "settings.toml"
+    config.write_text(f'[[providers]]\nid = "p"\nbase_url = "{llm.base_url}"\nmodel = "m"\n'
+                      f'[user]\ntimezone = "{daytime_zone()}"\n')
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)])
+    try:
+        normal = Path(wait_until(tray_icon, 10, "no tray item registered")).read_bytes()
+        composer = session.wait_for("[data-testid=composer]")
+        session.send_keys(composer, "/proactive tick\ue007")
+        wait_until(lambda: llm.requests, 10, "the model was not asked")
+        desktop.key("ctrl+shift+space")
+        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        wait_until(lambda: tray_icon() and Path(tray_icon()).read_bytes() != normal, 20, "no alert for the message")
+        assert "Dismiss the new message" not in tray_menu_disabled()
+
+        click_tray_menu("Dismiss the new message")
+        wait_until(lambda: Path(tray_icon()).read_bytes() == normal, 10, "the alert stayed")
+        assert not desktop.visible_windows(), "dismissing does not open the window"
+        assert tray_menu_disabled() == {"Dismiss the new message"}
+
+        def checkin():
+            state = json.loads(sqlite3.connect(data / "sidecar.db").execute("SELECT state FROM proactive").fetchone()[0])
+            return next((k for k in state.get("learned", {}).get("kinds", []) if k["kind"] == "checkin"), None)
+
+        wait_until(lambda: (checkin() or {}).get("unwelcome") == 1, 10, f"not learned: {checkin()}")
+        assert checkin()["allowance"] == 0.5 and checkin()["channel"] == "desktop", checkin()
+    finally:
+        desktop.close(session)
+        llm.close()
