@@ -123,8 +123,16 @@ async fn simulate_with(level: Level, behaviour: User, phones: bool) -> (Vec<Sent
     let (mut sent, mut user, mut skips) = (Vec::new(), Vec::new(), Vec::new());
     let mut asked = 0;
     let mut answer_at: Option<DateTime<Utc>> = None;
+    // With the phones live, on day 11 the user says `/quiet 3h` on Telegram.
+    let quiet_from_phone = phones.then(|| local(2027, 3, 25, 12, 7));
+    let quiet_until = quiet_from_phone.map(|said| said + chrono::Duration::hours(3));
     for tick in 0..(30 * 96) {
         let at = start + chrono::Duration::minutes(15 * tick);
+        if let Some(said) = quiet_from_phone.filter(|said| *said <= at && at - *said < chrono::Duration::minutes(15)) {
+            hands.set(said);
+            let reply = core.conversation().submit("/quiet 3h".into(), Channel::Telegram).await.unwrap().reply;
+            assert!(reply.contains("15:07"), "{reply}");
+        }
         // Now and then the user writes a few minutes before a tick, or answers.
         let wrote = match (behaviour, answer_at) {
             (User::Random, _) if rng.u32(0..40) == 0 => Some(at - chrono::Duration::minutes(rng.i64(1..14))),
@@ -141,6 +149,12 @@ async fn simulate_with(level: Level, behaviour: User, phones: bool) -> (Vec<Sent
         let before = server.request_count();
         let report = core.proactive().tick(TickMode::Send).await.unwrap();
         let calls = server.request_count() - before;
+        // Quiet from the phone silences every channel from the very next tick.
+        if let (Some(said), Some(until)) = (quiet_from_phone, quiet_until) {
+            if said < at && at < until {
+                assert_eq!(report, TickReport::Skipped { reason: Skip::Quiet }, "at {at}");
+            }
+        }
         match report {
             TickReport::Skipped { reason } => {
                 assert_eq!(calls, 0, "a skipped tick asks no model");
