@@ -87,6 +87,7 @@ pub struct Companion {
     store: Store,
     models: Arc<Models>,
     providers: ProviderAdmin,
+    budget: crate::budget::admin::BudgetAdmin,
     hub: Arc<crate::local_models::ModelHub>,
     chats: crate::chats::Chats,
     preferences: Arc<crate::preferences::Preferences>,
@@ -271,6 +272,7 @@ impl Companion {
         });
         Ok(Arc::new(Self {
             providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
+            budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone(), options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
             search,
@@ -648,33 +650,9 @@ impl Companion {
         Ok(UsageReport { today: self.usage_totals(Some(&midnight)).await?, all_time: self.usage_totals(None).await? })
     }
 
-    /// The budget's limits, what was spent and held against each, and today's extra.
-    pub async fn budget(&self) -> Result<crate::budget::BudgetView, CompanionError> {
-        Ok(self.models.budget().view().await?)
-    }
-
-    /// The user's one click: `amount` more today, in their currency (`[budget]
-    /// currency` at `usd_rate`), over every limit.
-    pub async fn allow_more_today(&self, amount: f64) -> Result<crate::budget::BudgetView, CompanionError> {
-        let settings = self.models.settings();
-        if !(amount.is_finite() && amount > 0.0) {
-            return Err(CompanionError::from(crate::error::Refusal::NotAnAmount(settings.budget.currency.clone())));
-        }
-        self.models.budget().allow_more_today(amount / settings.budget.usd_rate).await?;
-        self.budget().await
-    }
-
-    /// The last 30 days a day at a time, per model and purpose, with the month's
-    /// projection (the Usage page's chart, `sidecar usage`).
-    pub async fn usage_history(&self) -> Result<crate::budget::usage::UsageHistory, CompanionError> {
-        let today = self.clock.local_today();
-        // The report's days and the whole month, read generously and bucketed by local day.
-        let since = crate::store::utc(self.clock.now() - chrono::Duration::days(crate::budget::usage::REPORT_DAYS as i64 + 32));
-        let calls = self.store.budget().calls_since(&since).await?;
-        let zone = self.clock.zone();
-        let local_day = |at: &str| chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.with_timezone(&zone).date_naive());
-        let settings = self.models.settings();
-        Ok(crate::budget::usage::report(&calls, today, local_day, &settings.budget.currency, settings.budget.usd_rate))
+    /// The budget: its view, the click that allows more, its limits, the last 30 days.
+    pub fn budget(&self) -> &crate::budget::admin::BudgetAdmin {
+        &self.budget
     }
 
     pub async fn shutdown(&self) {

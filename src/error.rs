@@ -69,6 +69,8 @@ pub enum Refusal {
     NotAZone(String),
     #[error("write an amount more than zero, in {0}")]
     NotAnAmount(String),
+    #[error("{0}")]
+    BudgetLimits(crate::budget::limits::LimitsProblem),
     #[error("message {0} is not a spontaneous message")]
     NotSpontaneous(i64),
     #[error("there is no pending reminder with id {0}; list_reminders shows them")]

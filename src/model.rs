@@ -143,6 +143,14 @@ impl Models {
         *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
+    /// New limits (from Settings) for the next call; the rest of the settings stay.
+    pub fn replace_budget(&self, budget: crate::settings::budget::BudgetSettings) {
+        let mut settings = (*self.settings()).clone();
+        settings.budget = budget;
+        self.budget.replace_settings(&settings);
+        *self.settings.write().expect("settings lock") = Arc::new(settings);
+    }
+
     pub fn budget(&self) -> &Arc<crate::budget::Budget> {
         &self.budget
     }

@@ -128,6 +128,34 @@ pub fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     })
 }
 
+/// Writes `[budget]`: each limit set or removed, the currency, the rate, and the
+/// providers' limits; other keys and comments in the table stay.
+pub fn save_budget(path: &Path, budget: &crate::settings::budget::BudgetSettings) -> Result<(), SettingsFileError> {
+    fn amount(table: &mut Table, key: &str, usd: Option<f64>) {
+        match usd {
+            Some(usd) => table[key] = value(usd),
+            None => {
+                table.remove(key);
+            }
+        }
+    }
+    edit(path, |doc| {
+        let table = table_at(doc, &["budget"]);
+        amount(table, "daily_usd", budget.daily_usd);
+        amount(table, "monthly_usd", budget.monthly_usd);
+        amount(table, "background_daily_usd", budget.background_daily_usd);
+        table["currency"] = value(&budget.currency);
+        table["usd_rate"] = value(budget.usd_rate);
+        table["allow_unpriced"] = value(budget.allow_unpriced);
+        table.remove("providers");
+        for (id, limits) in &budget.providers {
+            let provider = table_at(doc, &["budget", "providers", id]);
+            amount(provider, "daily_usd", limits.daily_usd);
+            amount(provider, "monthly_usd", limits.monthly_usd);
+        }
+    })
+}
+
 /// Sets `[desktop] KEY = VALUE` (theme, language, the shortcuts, the character).
 pub fn save_desktop(path: &Path, key: &str, setting: Item) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

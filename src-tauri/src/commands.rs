@@ -140,18 +140,18 @@ pub async fn usage_report(core: Core<'_>) -> Result<UsageReport, CommandError> {
 
 #[tauri::command]
 pub async fn usage_history(core: Core<'_>) -> Result<sidecar::budget::usage::UsageHistory, CommandError> {
-    Ok(core.usage_history().await?)
+    Ok(core.budget().usage_history().await?)
 }
 
 #[tauri::command]
 pub async fn budget_view(core: Core<'_>) -> Result<sidecar::budget::BudgetView, CommandError> {
-    Ok(core.budget().await?)
+    Ok(core.budget().view().await?)
 }
 
 /// The one click past a limit: `amount` more today, in the user's currency.
 #[tauri::command]
 pub async fn allow_more_today(core: Core<'_>, amount: f64) -> Result<sidecar::budget::BudgetView, CommandError> {
-    Ok(core.allow_more_today(amount).await?)
+    Ok(core.budget().allow_more_today(amount).await?)
 }
 
 #[tauri::command]

@@ -5,6 +5,8 @@
 //! offline model and background work waits, until the user allows more today.
 //! At 80% and 100% of a limit the user is told once ([`CoreEvent::BudgetReached`]).
 
+pub mod admin;
+pub mod limits;
 pub mod tally;
 pub mod usage;
 

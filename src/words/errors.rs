@@ -7,6 +7,7 @@
 
 use super::Lang;
 use crate::attachments::AttachError;
+use crate::budget::limits::LimitsProblem;
 use crate::backup::BackupError;
 use crate::data_service::DataError;
 use crate::error::{CompanionError, Refusal, said_once};
@@ -299,6 +300,11 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::ModelList { url, problem } => format!("no se pudieron listar los modelos de {url}: {}", probe(problem, Lang::Es)),
         Refusal::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
         Refusal::NotAnAmount(currency) => format!("escribe una cantidad mayor que cero, en {currency}"),
+        Refusal::BudgetLimits(problem) => match problem {
+            LimitsProblem::NotAnAmount(currency) => format!("un límite es una cantidad de cero o más, en {currency}"),
+            LimitsProblem::BadRate(currency) => format!("el cambio es cuántos {currency} vale un dólar estadounidense, más que cero"),
+            LimitsProblem::BadCurrency(code) => format!("la moneda es un código de tres letras como EUR o USD, no «{code}»"),
+        },
         Refusal::NotSpontaneous(_) => "ese mensaje no es un mensaje espontáneo".into(),
         Refusal::NoPendingReminder(_) => "ese recordatorio ya no está pendiente".into(),
         Refusal::ReminderGone(_) => "ese recordatorio ya no existe".into(),

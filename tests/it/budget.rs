@@ -67,7 +67,7 @@ async fn concurrent_calls_cannot_together_overshoot_a_limit() {
     for reservation in held {
         reservation.settle("paid", Some(0.1));
     }
-    let view = core.budget().await.unwrap();
+    let view = core.budget().view().await.unwrap();
     assert!((view.limits[0].spent_usd - 1.0).abs() < 1e-9 && view.limits[0].reserved_usd == 0.0, "{view:?}");
     assert!(matches!(budget.reserve("paid", "paid-model", false, 0, Some(1)).await, Err(OverBudget::Limit(_))));
 }
@@ -98,7 +98,7 @@ async fn a_limit_crossed_mid_reply_finishes_it_then_chat_moves_to_the_offline_mo
         }
     }
     assert!(notices.iter().any(|n| n.contains("today's budget is spent") && n.contains("allow more today")), "{notices:?}");
-    let view = core.allow_more_today(1.0).await.unwrap();
+    let view = core.budget().allow_more_today(1.0).await.unwrap();
     assert_eq!(view.allowance_usd, 1.0);
     assert_eq!(core.send("Hello").await.unwrap().meta.provider.as_deref(), Some("paid"), "allowed again");
     core.shutdown().await;
@@ -142,13 +142,49 @@ async fn a_model_with_no_known_price_is_held_back_unless_the_user_allows_it() {
 async fn amounts_are_shown_and_allowed_in_the_users_currency() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &settings("http://127.0.0.1:9/v1", "daily_usd = 2.0\ncurrency = \"EUR\"\nusd_rate = 0.5", false)).await;
-    let view = core.allow_more_today(1.0).await.unwrap();
+    let view = core.budget().allow_more_today(1.0).await.unwrap();
     assert_eq!((view.currency.as_str(), view.allowance_usd, view.limits[0].allowed_usd), ("EUR", 2.0, 4.0), "1 EUR at 0.5 EUR per dollar is $2");
-    assert!(core.allow_more_today(-3.0).await.is_err());
+    assert!(core.budget().allow_more_today(-3.0).await.is_err());
     // Said once per day and kept across a restart.
     drop(core);
     let core = open(dir.path(), &settings("http://127.0.0.1:9/v1", "daily_usd = 2.0\ncurrency = \"EUR\"\nusd_rate = 0.5", false)).await;
-    assert_eq!(core.budget().await.unwrap().allowance_usd, 2.0);
+    assert_eq!(core.budget().view().await.unwrap().allowance_usd, 2.0);
+}
+
+/// Settings' form: limits typed in the user's currency go to settings.toml in dollars
+/// (the rest of the file kept), hold the very next call, and come back after a restart.
+#[tokio::test]
+async fn limits_set_in_settings_are_saved_in_dollars_and_hold_the_next_call() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("Fine."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.toml");
+    let text = format!("# my own note\n{}", settings(&server.base_url, "currency = \"EUR\"\nusd_rate = 0.5", false));
+    std::fs::write(&config, &text).unwrap();
+    let open_file = || async {
+        let settings = sidecar::settings::Settings::load(&config).unwrap();
+        Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap()
+    };
+    let core = open_file().await;
+    let mut form = core.budget().limits();
+    assert_eq!((form.daily, form.currency.as_str(), form.providers.len()), (None, "EUR", 1), "{form:?}");
+    // 0.01 EUR a day for the paid provider: less than one reply's worst case.
+    form.monthly = Some(20.0);
+    form.providers[0].daily = Some(0.01);
+    let view = core.budget().save_limits(&form).await.unwrap();
+    assert_eq!(view.limits.len(), 2);
+    let saved = std::fs::read_to_string(&config).unwrap();
+    assert!(saved.starts_with("# my own note") && saved.contains("monthly_usd = 40.0") && saved.contains("[budget.providers.paid]"), "{saved}");
+    let error = core.send("Hello").await.unwrap_err().to_string();
+    assert!(error.contains("budget for paid"), "{error}");
+    assert_eq!(server.request_count(), 0, "held before the provider was called");
+
+    let mut bad = core.budget().limits();
+    bad.daily = Some(-1.0);
+    assert_eq!(core.budget().save_limits(&bad).await.unwrap_err().to_string(), "a limit must be an amount of zero or more, in EUR");
+    drop(core);
+    let core = open_file().await;
+    let form = core.budget().limits();
+    assert_eq!((form.monthly, form.providers[0].daily), (Some(20.0), Some(0.01)));
 }
 
 #[tokio::test]
@@ -157,7 +193,7 @@ async fn usage_is_reported_by_day_model_and_purpose_with_the_months_projection()
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &settings(&server.base_url, "", false)).await;
     core.send("Hello").await.unwrap();
-    let history = core.usage_history().await.unwrap();
+    let history = core.budget().usage_history().await.unwrap();
     assert_eq!(history.days.len(), 30);
     let today = history.days.last().unwrap();
     assert!((today.total.cost_usd - 0.101).abs() < 1e-9, "{today:?}");

@@ -16,8 +16,8 @@ pub(crate) enum BudgetCommand {
 
 pub(crate) async fn budget(companion: &Companion, command: Option<BudgetCommand>, json: bool) -> anyhow::Result<i32> {
     let view = match command {
-        Some(BudgetCommand::Allow { amount }) => companion.allow_more_today(amount).await?,
-        None => companion.budget().await?,
+        Some(BudgetCommand::Allow { amount }) => companion.budget().allow_more_today(amount).await?,
+        None => companion.budget().view().await?,
     };
     if json {
         println!("{}", serde_json::to_string_pretty(&view)?);
@@ -52,7 +52,7 @@ pub(crate) async fn budget(companion: &Companion, command: Option<BudgetCommand>
 }
 
 pub(crate) async fn usage(companion: &Companion, json: bool) -> anyhow::Result<i32> {
-    let history = companion.usage_history().await?;
+    let history = companion.budget().usage_history().await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&history)?);
         return Ok(0);

@@ -1,0 +1,72 @@
+//! The budget as the user meets it: the view with what was spent, the click that
+//! allows more today, the last 30 days, and the limits Settings edits (saved to
+//! `settings.toml` and applied to the next call).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::limits::LimitsForm;
+use super::BudgetView;
+use crate::clock::Clock;
+use crate::error::{CompanionError, Refusal};
+use crate::model::Models;
+use crate::store::Store;
+
+pub struct BudgetAdmin {
+    models: Arc<Models>,
+    store: Store,
+    clock: Clock,
+    config_path: Option<PathBuf>,
+}
+
+impl BudgetAdmin {
+    pub fn new(models: Arc<Models>, store: Store, clock: Clock, config_path: Option<PathBuf>) -> Self {
+        Self { models, store, clock, config_path }
+    }
+
+    /// The limits, what was spent and held against each, and today's extra.
+    pub async fn view(&self) -> Result<BudgetView, CompanionError> {
+        Ok(self.models.budget().view().await?)
+    }
+
+    /// The user's one click: `amount` more today, in their currency (`[budget]
+    /// currency` at `usd_rate`), over every limit.
+    pub async fn allow_more_today(&self, amount: f64) -> Result<BudgetView, CompanionError> {
+        let settings = self.models.settings();
+        if !(amount.is_finite() && amount > 0.0) {
+            return Err(CompanionError::from(Refusal::NotAnAmount(settings.budget.currency.clone())));
+        }
+        self.models.budget().allow_more_today(amount / settings.budget.usd_rate).await?;
+        self.view().await
+    }
+
+    /// The limits as Settings edits them, with a row for each configured provider.
+    pub fn limits(&self) -> LimitsForm {
+        let settings = self.models.settings();
+        let providers: Vec<String> = settings.providers.iter().map(|p| p.id.clone()).collect();
+        LimitsForm::of(&settings.budget, &providers)
+    }
+
+    /// Saves the limits to `settings.toml` and applies them to the next call.
+    pub async fn save_limits(&self, form: &LimitsForm) -> Result<BudgetView, CompanionError> {
+        let budget = form.settings().map_err(Refusal::BudgetLimits)?;
+        if let Some(path) = &self.config_path {
+            crate::settings_file::save_budget(path, &budget).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+        }
+        self.models.replace_budget(budget);
+        self.view().await
+    }
+
+    /// The last 30 days a day at a time, per model and purpose, with the month's
+    /// projection (the Usage page's chart, `sidecar usage`).
+    pub async fn usage_history(&self) -> Result<super::usage::UsageHistory, CompanionError> {
+        let today = self.clock.local_today();
+        // The report's days and the whole month, read generously and bucketed by local day.
+        let since = crate::store::utc(self.clock.now() - chrono::Duration::days(super::usage::REPORT_DAYS as i64 + 32));
+        let calls = self.store.budget().calls_since(&since).await?;
+        let zone = self.clock.zone();
+        let local_day = |at: &str| chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.with_timezone(&zone).date_naive());
+        let settings = self.models.settings();
+        Ok(super::usage::report(&calls, today, local_day, &settings.budget.currency, settings.budget.usd_rate))
+    }
+}
