@@ -249,7 +249,7 @@ impl Models {
                 let (from, to) = (first(chain).unwrap_or_default(), first(&admitted.chain).unwrap_or_default());
                 on_notice(RouteNotice::FallingBack { from: from.clone(), to, reason: reason.clone() });
                 let routed = self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await;
-                routed.map(|r| Routed { fallback_from: r.fallback_from.or(Some(from)), ..r })
+                routed.map(|r| Routed { fallback_from: r.fallback_from.or(Some(from)), fallback_reason: Some(reason.clone()), ..r })
             }
             _ => self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await,
         };
@@ -278,7 +278,7 @@ impl Models {
         } else {
             router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
         };
-        answered.map(|routed| Routed { fallback_from: Some(from), ..routed })
+        answered.map(|routed| Routed { fallback_from: Some(from), fallback_reason: Some(reason.to_string()), ..routed })
     }
 
     async fn route_admitted(

@@ -155,6 +155,16 @@ pub async fn allow_more_today(core: Core<'_>, amount: f64) -> Result<sidecar::bu
 }
 
 #[tauri::command]
+pub fn budget_limits(core: Core<'_>) -> sidecar::budget::limits::LimitsForm {
+    core.budget().limits()
+}
+
+#[tauri::command]
+pub async fn save_budget_limits(core: Core<'_>, form: sidecar::budget::limits::LimitsForm) -> Result<sidecar::budget::BudgetView, CommandError> {
+    Ok(core.budget().save_limits(&form).await?)
+}
+
+#[tauri::command]
 pub async fn pinned_model(core: Core<'_>) -> Result<Option<String>, CommandError> {
     Ok(core.conversation().pinned_provider().await?)
 }

@@ -171,6 +171,8 @@ pub fn run() {
             commands::usage_history,
             commands::budget_view,
             commands::allow_more_today,
+            commands::budget_limits,
+            commands::save_budget_limits,
             commands::pinned_model,
             commands::pin_model,
             commands::memory_report,

@@ -237,6 +237,7 @@ async fn call_model(
             ledger.meta.model = Some(routed.model.clone());
             if routed.fallback_from.is_some() {
                 ledger.meta.fallback_from = routed.fallback_from.clone();
+                ledger.meta.fallback_reason = routed.fallback_reason.clone();
             }
             Ok(TurnEvent::ModelReplied(routed.completion))
         }

@@ -105,7 +105,7 @@ pub async fn complete(
         on_delta(&mark);
         completion.text = format!("{}{mark}", completion.text.trim_end());
     }
-    Ok(Routed { completion, provider_id: demo.id.clone(), model: demo.model().to_string(), fallback_from: None })
+    Ok(Routed { completion, provider_id: demo.id.clone(), model: demo.model().to_string(), fallback_from: None, fallback_reason: None })
 }
 
 #[cfg(test)]

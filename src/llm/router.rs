@@ -26,6 +26,8 @@ pub struct Routed {
     pub model: String,
     /// The provider that should have answered, when a fallback did instead.
     pub fallback_from: Option<String>,
+    /// Why it did not, when that is not a failure (a budget spent).
+    pub fallback_reason: Option<String>,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -88,6 +90,7 @@ pub async fn complete(
                         provider_id: provider.id.clone(),
                         model: provider.model().to_string(),
                         fallback_from: (index > 0).then(|| chain[0].id.clone()),
+                        fallback_reason: None,
                     })
                 }
                 Err(error) => error.scrubbed(),

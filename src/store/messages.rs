@@ -46,6 +46,9 @@ pub struct MessageMeta {
     /// The provider that should have answered, when a fallback did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback_from: Option<String>,
+    /// Why it did not answer, when that was no failure (its budget is spent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_reason: Option<String>,
     /// Continuations after a length cut.
     #[serde(default)]
     pub continued: u32,

@@ -37,19 +37,27 @@ pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -
     match over {
         OverBudget::Limit(crossed) => {
             let name = limit_name(&crossed.limit.scope, crossed.limit.period, lang);
-            let spent = amount(crossed.spent_usd + crossed.reserved_usd, currency, usd_rate);
+            let used = crossed.spent_usd + crossed.reserved_usd;
+            let spent = amount(used, currency, usd_rate);
             let allowed = amount(crossed.allowed_usd, currency, usd_rate);
+            // Not yet reached, the limit still has too little left for this call's worst case.
+            let reached = used >= crossed.allowed_usd;
             match lang {
-                Lang::En => format!("{name} is spent ({spent} of {allowed}); allow more today under Usage, or `sidecar budget allow AMOUNT`"),
+                Lang::En if reached => format!("{name} is spent ({spent} of {allowed}); allow more today under Usage, or `sidecar budget allow AMOUNT`"),
+                Lang::En => format!("{name} has too little left for this reply ({spent} of {allowed} used); allow more today under Usage, or `sidecar budget allow AMOUNT`"),
                 Lang::Es => {
                     let name = capitalized(&name);
-                    format!("{name} está gastado ({spent} de {allowed}); permite más hoy en Uso, o con `sidecar budget allow CANTIDAD`")
+                    if reached {
+                        format!("{name} está gastado ({spent} de {allowed}); permite más hoy en Uso, o con `sidecar budget allow CANTIDAD`")
+                    } else {
+                        format!("{name} no alcanza para esta respuesta ({spent} de {allowed} usados); permite más hoy en Uso, o con `sidecar budget allow CANTIDAD`")
+                    }
                 }
             }
         }
         OverBudget::Unpriced { model } => match lang {
-            Lang::En => format!("{model} has no known price, so a budget cannot count it; add its price under [prices] or allow unpriced models in Settings → Usage"),
-            Lang::Es => format!("{model} no tiene un precio conocido, así que el presupuesto no puede contarlo; añade su precio en [prices] o permite modelos sin precio en Ajustes → Uso"),
+            Lang::En => format!("{model} has no known price, so a budget cannot count it; add its price under [prices] or allow unpriced models in Settings → Budget"),
+            Lang::Es => format!("{model} no tiene un precio conocido, así que el presupuesto no puede contarlo; añade su precio en [prices] o permite modelos sin precio en Ajustes → Presupuesto"),
         },
     }
 }

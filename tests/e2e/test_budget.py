@@ -43,3 +43,41 @@ def test_a_limit_crossed_is_said_in_the_chat_and_usage_shows_the_budget_and_the_
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_limits_set_in_settings_go_to_the_file_in_dollars_and_hold_the_next_reply(desktop, tmp_path):
+    llm = ScriptedLlm([text_reply("Fine.", usage=(2000, 60))])
+    config = tmp_path / "settings.toml"
+    config.write_text(
+        "# kept as it is\n[[providers]]\nid = \"paid\"\nbase_url = \"%s\"\nmodel = \"pricey-model\"\n"
+        "[llm]\nmax_retries = 0\nmax_tokens = 20\n"
+        "[prices.\"pricey-model\"]\ninput_per_mtok = 10.0\noutput_per_mtok = 1000.0\n" % llm.base_url
+    )
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        session.click(session.find("[data-testid=nav-usage]"))
+        session.click(session.wait_for("[data-testid=budget-set-limits]", 10))
+        session.wait_for("[data-testid=budget-form]", 10)
+        # Backspaces over what is there, then the new text.
+        session.send_keys(session.find("[data-testid=budget-currency]"), "\ue003" * 6 + "EUR")
+        session.send_keys(session.find("[data-testid=budget-rate]"), "\ue003" * 6 + "0.5")
+        session.send_keys(session.find("[data-testid=budget-monthly]"), "10")
+        # 0.01 EUR a day for the paid provider: less than one reply's worst case.
+        session.send_keys(session.find("[data-testid=budget-paid\\.daily]"), "0,01")
+        desktop.screenshot("settings-budget")
+        session.tap("[data-testid=budget-save]")
+        session.wait_for("[data-testid=budget-saved]", 10)
+        saved = config.read_text()
+        assert saved.startswith("# kept as it is") and "monthly_usd = 20.0" in saved and "daily_usd = 0.02" in saved, saved
+        assert 'currency = "EUR"' in saved, saved
+
+        session.click(session.find("[data-testid=nav-chat]"))
+        session.send_keys(session.wait_for("[data-testid=composer]"), "Hello?\ue007")
+        # The offline model answers, and the reply says why.
+        wait_until(lambda: "budget for paid has too little left for this reply" in " ".join(session.texts("[data-testid=message-assistant]")), 60,
+                   "the reply was not held back by the new limit")
+        desktop.screenshot("budget-held-reply")
+        assert not llm.requests, "nothing was sent to the paid model"
+    finally:
+        desktop.close(session)
+        llm.close()

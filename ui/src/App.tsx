@@ -72,12 +72,13 @@ export function App() {
 
   // The character's menu opens Settings on its own section.
   const [settingsOpened, setSettingsOpened] = useState(0);
+  const openSettings = (section: string) => {
+    sessionStorage.setItem("sidecar.settings.section", section);
+    setView("settings");
+    setSettingsOpened((n) => n + 1);
+  };
   useEffect(() => {
-    const off = api.onOpenSettings((section) => {
-      sessionStorage.setItem("sidecar.settings.section", section);
-      setView("settings");
-      setSettingsOpened((n) => n + 1);
-    });
+    const off = api.onOpenSettings(openSettings);
     return () => {
       off.then((f) => f());
     };
@@ -286,7 +287,7 @@ export function App() {
       {!welcome && view === "usage" && (
         <main>
           <Suspense fallback={<Loading />}>
-            <UsageView />
+            <UsageView onSetLimits={() => openSettings("budget")} />
           </Suspense>
         </main>
       )}

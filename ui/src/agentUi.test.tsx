@@ -74,6 +74,17 @@ describe("agent activity in the chat", () => {
     expect(markers).toHaveTextContent("Continued after the length limit");
   });
 
+  it("a reply moved off a provider whose budget is spent says why, not that it failed", async () => {
+    const core = new FakeCore();
+    renderApp();
+    await send("hello");
+    const why = "today's budget for paid is spent (0.02 EUR of 0.01 EUR); allow more today under Usage";
+    await act(async () => core.finish("Hi", "complete", "stop", { provider: "local", fallback_from: "paid", fallback_reason: why }));
+    const markers = await screen.findByTestId("markers");
+    expect(markers).toHaveTextContent(`Answered by local: ${why}`);
+    expect(markers).not.toHaveTextContent("failed");
+  });
+
   it("a corrected claim replaces the text shown so far", async () => {
     const core = new FakeCore();
     renderApp();

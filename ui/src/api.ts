@@ -23,6 +23,8 @@ export interface MessageMeta {
   provider?: string;
   model?: string;
   fallback_from?: string;
+  /** Why it did not answer, when that was no failure (its budget is spent). */
+  fallback_reason?: string;
   continued?: number;
   corrected?: boolean;
   iteration_cap?: boolean;
@@ -412,6 +414,17 @@ export interface BudgetView {
   currency: string;
   usd_rate: number;
   allow_unpriced: boolean;
+}
+
+/** The budget's limits as Settings edits them, in the user's currency; null is no limit. */
+export interface BudgetLimits {
+  daily: number | null;
+  monthly: number | null;
+  background_daily: number | null;
+  currency: string;
+  usd_rate: number;
+  allow_unpriced: boolean;
+  providers: { id: string; daily: number | null; monthly: number | null }[];
 }
 
 export interface Spend {
@@ -1039,6 +1052,8 @@ export const api = {
   budget: () => invoke<BudgetView>("budget_view"),
   /** `amount` more today, in the budget's currency. */
   allowMoreToday: (amount: number) => invoke<BudgetView>("allow_more_today", { amount }),
+  budgetLimits: () => invoke<BudgetLimits>("budget_limits"),
+  saveBudgetLimits: (form: BudgetLimits) => invoke<BudgetView>("save_budget_limits", { form }),
   pinnedModel: () => invoke<string | null>("pinned_model"),
   pinModel: (id: string | null) => invoke<void>("pin_model", { id }),
   memoryReport: () => invoke<MemoryReport>("memory_report"),

@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { BudgetView, Spend, UsageDay, UsageHistory, UsageReport } from "./api";
+import type { BudgetLimits, BudgetView, Spend, UsageDay, UsageHistory, UsageReport } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 
@@ -94,8 +94,64 @@ describe("budget and spending", () => {
     core.handlers.usage_report = (): UsageReport => ({ today: totals, all_time: totals });
     core.handlers.usage_history = () => history();
     core.handlers.budget_view = () => ({ ...budget(), limits: [] });
+    core.handlers.budget_limits = () => limits();
     renderApp();
-    await act(() => userEvent.setup().click(screen.getByTestId("nav-usage")));
+    const user = userEvent.setup();
+    await act(() => user.click(screen.getByTestId("nav-usage")));
     expect(await screen.findByText(/No budget is set/)).toBeInTheDocument();
+    // Its button opens Settings on the budget's form.
+    await user.click(screen.getByTestId("budget-set-limits"));
+    expect(await screen.findByTestId("budget-form")).toBeVisible();
+  });
+
+  it("sets the limits in Settings in the user's currency and says what is wrong", async () => {
+    const core = new FakeCore();
+    let saved: BudgetLimits | null = null;
+    core.handlers.budget_limits = () => saved ?? limits();
+    core.handlers.save_budget_limits = (args) => {
+      saved = (args as { form: BudgetLimits }).form;
+      return budget();
+    };
+    sessionStorage.setItem("sidecar.settings.section", "budget");
+    renderApp();
+    const user = userEvent.setup();
+    await act(() => user.click(screen.getByTestId("nav-settings")));
+    const form = await screen.findByTestId("budget-form");
+    expect(within(form).getByTestId("budget-daily")).toHaveValue("1.5");
+    expect(within(form).getByText("openai, a month")).toBeInTheDocument();
+    expect(within(form).getAllByText("EUR").length).toBeGreaterThan(3);
+    await user.clear(screen.getByTestId("budget-daily"));
+    await user.type(screen.getByTestId("budget-monthly"), "abc");
+    await user.click(screen.getByTestId("budget-save"));
+    expect(await screen.findByTestId("budget-error")).toHaveTextContent("All calls, a month: write a number");
+    expect(saved).toBeNull();
+    await user.clear(screen.getByTestId("budget-monthly"));
+    await user.type(screen.getByTestId("budget-monthly"), "20,5");
+    await user.type(screen.getByTestId("budget-openai.daily"), "1");
+    await user.click(screen.getByTestId("budget-save"));
+    expect(await screen.findByTestId("budget-saved")).toHaveTextContent("The next call keeps to these limits");
+    expect(saved).toEqual({ ...limits(), daily: null, monthly: 20.5, providers: [{ id: "openai", daily: 1, monthly: 10 }] });
+    // The core's refusal is shown as it says it.
+    core.handlers.save_budget_limits = () => {
+      throw { kind: "invalid_input", message: "a limit must be an amount of zero or more, in EUR", retryable: false };
+    };
+    await user.click(screen.getByTestId("budget-save"));
+    expect(await screen.findByTestId("budget-error")).toHaveTextContent("zero or more, in EUR");
+  });
+
+  it("shows the budget's form in Spanish", async () => {
+    const core = new FakeCore();
+    core.handlers.budget_limits = () => limits();
+    sessionStorage.setItem("sidecar.settings.section", "budget");
+    renderApp("es");
+    await act(() => userEvent.setup().click(screen.getByTestId("nav-settings")));
+    const form = await screen.findByTestId("budget-form");
+    expect(within(form).getByText("Todas las llamadas, al día")).toBeInTheDocument();
+    expect(within(form).getByText("EUR por un dólar estadounidense")).toBeInTheDocument();
+    expect(within(form).getByRole("button", { name: "Guardar límites" })).toBeInTheDocument();
   });
 });
+
+function limits(): BudgetLimits {
+  return { daily: 1.5, monthly: null, background_daily: null, currency: "EUR", usd_rate: 0.5, allow_unpriced: false, providers: [{ id: "openai", daily: null, monthly: 10 }] };
+}

@@ -7,6 +7,7 @@ import { messagesEn, messagesEs } from "./strings/messages";
 import { modelsEn, modelsEs } from "./strings/models";
 import { preferencesEn, preferencesEs } from "./strings/preferences";
 import { characterEn, characterEs } from "./strings/character";
+import { budgetEn, budgetEs } from "./strings/budget";
 import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 import { toolsEn, toolsEs } from "./strings/tools";
@@ -186,6 +187,7 @@ export const enBase = {
   toolArguments: "Arguments",
   toolResult: "Result",
   fallbackAnswered: (to: string, from: string) => `Answered by ${to} because ${from} failed`,
+  fallbackHeldBack: (to: string, why: string) => `Answered by ${to}: ${why}`,
   continuedMarker: "Continued after the length limit",
   correctedMarker: "Corrected: the first answer claimed an action it had not taken",
   capMarker: "Stopped at the step limit for one reply",
@@ -270,7 +272,6 @@ export const enBase = {
   usageProjection: (soFar: string, projected: string) => `This month so far: ${soFar}. At this pace the month ends at ${projected}.`,
   usageSpending: "Spending",
   budgetTitle: "Budget",
-  budgetNone: "No budget is set: nothing is held back. Set daily_usd, monthly_usd or background_daily_usd under [budget] in settings.toml.",
   budgetLimitName: (scope: string, period: string, provider?: string) =>
     `${period === "day" ? "Today" : "This month"}: ${scope === "all" ? "all calls" : scope === "background" ? "background work" : `provider ${provider}`}`,
   budgetSpentOf: (spent: string, of: string) => `${spent} of ${of}`,
@@ -348,7 +349,7 @@ export const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -523,6 +524,7 @@ const esBase: typeof enBase = {
   toolArguments: "Argumentos",
   toolResult: "Resultado",
   fallbackAnswered: (to: string, from: string) => `Respondió ${to} porque ${from} falló`,
+  fallbackHeldBack: (to: string, why: string) => `Respondió ${to}: ${why}`,
   continuedMarker: "Continuado tras el límite de longitud",
   correctedMarker: "Corregido: la primera respuesta afirmaba una acción que no hizo",
   capMarker: "Detenido en el límite de pasos de una respuesta",
@@ -607,7 +609,6 @@ const esBase: typeof enBase = {
   usageProjection: (soFar: string, projected: string) => `Este mes, hasta hoy: ${soFar}. A este ritmo el mes termina en ${projected}.`,
   usageSpending: "Gasto",
   budgetTitle: "Presupuesto",
-  budgetNone: "No hay presupuesto: no se frena nada. Define daily_usd, monthly_usd o background_daily_usd en [budget] de settings.toml.",
   budgetLimitName: (scope: string, period: string, provider?: string) =>
     `${period === "day" ? "Hoy" : "Este mes"}: ${scope === "all" ? "todas las llamadas" : scope === "background" ? "trabajo en segundo plano" : `proveedor ${provider}`}`,
   budgetSpentOf: (spent: string, of: string) => `${spent} de ${of}`,
@@ -687,7 +688,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -170,8 +170,10 @@ pub(crate) fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
         usage.input_tokens,
         usage.output_tokens
     );
-    if let Some(from) = &meta.fallback_from {
-        line.push_str(&format!(" · fallback for {from}"));
+    match (&meta.fallback_from, &meta.fallback_reason) {
+        (Some(from), Some(why)) => line.push_str(&format!(" · fallback for {from}: {why}")),
+        (Some(from), None) => line.push_str(&format!(" · fallback for {from}")),
+        _ => {}
     }
     line.push(']');
     Some(line)

@@ -5,12 +5,22 @@ import { useStrings } from "../i18n";
 
 /** Each budget limit with what was spent and held against it, and the field that
  *  allows more today. */
-export function BudgetCard({ budget, onChanged }: { budget: BudgetView; onChanged: (b: BudgetView) => void }) {
+export function BudgetCard({ budget, onChanged, onSetLimits }: { budget: BudgetView; onChanged: (b: BudgetView) => void; onSetLimits?: () => void }) {
   const t = useStrings();
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | null>(null);
   const money = (usd: number) => formatMoney(usd, budget.currency, budget.usd_rate);
-  if (budget.limits.length === 0) return <p className="empty-inline">{t.budgetNone}</p>;
+  if (budget.limits.length === 0)
+    return (
+      <p className="empty-inline" data-testid="budget-none">
+        {t.budgetNoLimits}{" "}
+        {onSetLimits && (
+          <button className="ghost small" onClick={onSetLimits} data-testid="budget-set-limits">
+            {t.budgetSetLimits}
+          </button>
+        )}
+      </p>
+    );
   const name = (s: BudgetStanding) => t.budgetLimitName(s.scope, s.period, s.provider);
   const allow = (e: React.FormEvent) => {
     e.preventDefault();
@@ -52,6 +62,11 @@ export function BudgetCard({ budget, onChanged }: { budget: BudgetView; onChange
       </form>
       {error && <p className="error-text">{error}</p>}
       {!budget.allow_unpriced && <p className="muted small">{t.budgetUnpricedHeld}</p>}
+      {onSetLimits && (
+        <button className="ghost small" onClick={onSetLimits} data-testid="budget-set-limits">
+          {t.budgetSetLimits}
+        </button>
+      )}
     </div>
   );
 }

@@ -68,7 +68,8 @@ function markers(t: Strings, message: ShownMessage): string[] {
   if (message.status === "stopped") out.push(t.stopped);
   if (message.status === "interrupted") out.push(t.interrupted);
   const meta = message.meta;
-  if (meta?.fallback_from && meta.provider) out.push(t.fallbackAnswered(meta.provider, meta.fallback_from));
+  if (meta?.fallback_from && meta.provider)
+    out.push(meta.fallback_reason ? t.fallbackHeldBack(meta.provider, meta.fallback_reason) : t.fallbackAnswered(meta.provider, meta.fallback_from));
   if (meta?.continued) out.push(t.continuedMarker);
   if (meta?.corrected) out.push(t.correctedMarker);
   if (meta?.iteration_cap) out.push(t.capMarker);

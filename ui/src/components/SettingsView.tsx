@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { api, toCommandError } from "../api";
 import { useStrings, type Strings } from "../i18n";
+import { BudgetSettings } from "./BudgetSettings";
 import { ChannelsSettings } from "./ChannelsSettings";
 import { ConnectionsSettings } from "./ConnectionsSettings";
 import { DataSettings } from "./DataSettings";
@@ -13,7 +14,7 @@ import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "channels", "logs"] as const;
+const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -32,6 +33,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     meaning: t.meaningTitle,
     data: t.dataTitle,
     proactivity: t.proactiveTitle,
+    budget: t.budgetTitle,
     channels: t.channelsTitle,
     logs: t.logsTitle,
   }[id];
@@ -95,6 +97,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
   proactivity: () => <ProactivitySettings />,
+  budget: () => <BudgetSettings />,
   channels: () => <ChannelsSettings />,
   logs: () => <LogsSettings />,
 };

@@ -81,7 +81,8 @@ function TotalsTable({ heading, testId, rows }: { heading: string; testId: strin
   );
 }
 
-export function UsageView() {
+/** `onSetLimits` opens Settings → Budget. */
+export function UsageView({ onSetLimits }: { onSetLimits?: () => void }) {
   const t = useStrings();
   const [report, setReport] = useState<UsageReport | null>(null);
   const [history, setHistory] = useState<UsageHistory | null>(null);
@@ -101,7 +102,7 @@ export function UsageView() {
       {budget && (
         <>
           <h3>{t.budgetTitle}</h3>
-          <BudgetCard budget={budget} onChanged={setBudget} />
+          <BudgetCard budget={budget} onChanged={setBudget} onSetLimits={onSetLimits} />
         </>
       )}
       {history && report.all_time.calls > 0 && (
