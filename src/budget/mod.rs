@@ -69,9 +69,10 @@ impl Drop for Reservation {
     }
 }
 
-/// The tally and the day and month it counts.
+/// The tally, the day and month it counts, and the store's spending mark it read.
 struct Counted {
     day: NaiveDate,
+    mark: (i64, f64),
     tally: Tally,
 }
 
@@ -108,11 +109,14 @@ impl Budget {
         (settings, limits)
     }
 
-    /// Reads today's and this month's spending from the store when the day changed
-    /// (or on first use); calls in flight keep their holds.
+    /// Reads today's and this month's spending from the store when the day changed,
+    /// on first use, or when a call or an allowance was recorded since (by this
+    /// process or another: the CLI, the daemon); calls in flight keep their holds.
     async fn count(&self) -> Result<(), StoreError> {
         let today = self.clock.local_today();
-        if self.counted.lock().expect("budget tally").as_ref().is_some_and(|c| c.day == today) {
+        let mark = self.store.budget().spending_mark(&today.to_string()).await?;
+        let unchanged = |c: &Counted| c.day == today && c.mark == mark;
+        if self.counted.lock().expect("budget tally").as_ref().is_some_and(unchanged) {
             return Ok(());
         }
         let month_start = crate::store::utc(self.clock.start_of(today.with_day(1).expect("day 1 exists")));
@@ -128,14 +132,14 @@ impl Budget {
         }
         let allowance = self.store.budget().allowance(&today.to_string()).await?;
         let mut counted = self.counted.lock().expect("budget tally");
-        if counted.as_ref().is_some_and(|c| c.day == today) {
+        if counted.as_ref().is_some_and(unchanged) {
             return Ok(()); // another call counted meanwhile
         }
         let mut tally = Tally::new(day, month, allowance);
         if let Some(old) = counted.as_ref() {
-            tally.carry_holds(&old.tally);
+            tally.carry_from(&old.tally);
         }
-        *counted = Some(Counted { day: today, tally });
+        *counted = Some(Counted { day: today, mark, tally });
         Ok(())
     }
 

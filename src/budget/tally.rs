@@ -136,10 +136,12 @@ impl Tally {
         Self { today, this_month, allowance_usd, ..Self::default() }
     }
 
-    /// A new period's tally keeps the calls still in flight.
-    pub fn carry_holds(&mut self, from: &Tally) {
+    /// A tally read again from the store keeps the calls still in flight and the
+    /// warnings already given.
+    pub fn carry_from(&mut self, from: &Tally) {
         self.holds = from.holds.clone();
         self.next = from.next;
+        self.warned = from.warned.clone();
     }
 
     fn spent(&self, limit: &Limit) -> f64 {

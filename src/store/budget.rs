@@ -35,6 +35,15 @@ impl BudgetRows<'_> {
         .await?)
     }
 
+    /// What changes when there is spending to read again: the newest call's id (0 for
+    /// none) and the extra allowed on `day`, whichever process recorded them.
+    pub async fn spending_mark(&self, day: &str) -> Result<(i64, f64), StoreError> {
+        Ok(sqlx::query_as("SELECT COALESCE((SELECT MAX(id) FROM usage), 0), COALESCE((SELECT extra_usd FROM budget_allowances WHERE day = ?), 0.0)")
+            .bind(day)
+            .fetch_one(&self.store.pool)
+            .await?)
+    }
+
     /// The extra dollars allowed on `day` (YYYY-MM-DD, the user's date).
     pub async fn allowance(&self, day: &str) -> Result<f64, StoreError> {
         let row: Option<(f64,)> = sqlx::query_as("SELECT extra_usd FROM budget_allowances WHERE day = ?").bind(day).fetch_optional(&self.store.pool).await?;

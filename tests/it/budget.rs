@@ -187,6 +187,27 @@ async fn limits_set_in_settings_are_saved_in_dollars_and_hold_the_next_call() {
     assert_eq!((form.monthly, form.providers[0].daily), (Some(20.0), Some(0.01)));
 }
 
+/// The app and the terminal (or the daemon) share one data folder: what one spends or
+/// allows, the other counts from its next call, not from tomorrow.
+#[tokio::test]
+async fn spending_and_allowances_of_another_process_count_at_once() {
+    let server = ScriptedServer::start(vec![stream(billed_reply("Fine."))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = settings(&server.base_url, "daily_usd = 0.15", false);
+    let app = open(dir.path(), &text).await;
+    assert_eq!(app.budget().view().await.unwrap().limits[0].spent_usd, 0.0);
+    let terminal = open(dir.path(), &text).await;
+    terminal.send("Hello").await.unwrap();
+    let spent = app.budget().view().await.unwrap().limits[0].spent_usd;
+    assert!((spent - 0.101).abs() < 1e-9, "{spent}");
+    // The next worst case ($0.02 out at most, with the prompt) no longer fits: held.
+    let held = app.models().budget().reserve("paid", "paid-model", false, 0, Some(500)).await;
+    assert!(matches!(held, Err(OverBudget::Limit(_))), "the terminal's spending counts");
+    terminal.budget().allow_more_today(1.0).await.unwrap();
+    assert_eq!(app.budget().view().await.unwrap().allowance_usd, 1.0);
+    assert!(app.models().budget().reserve("paid", "paid-model", false, 0, Some(500)).await.unwrap().is_some());
+}
+
 #[tokio::test]
 async fn usage_is_reported_by_day_model_and_purpose_with_the_months_projection() {
     let server = ScriptedServer::start(vec![stream(billed_reply("Fine."))]).await;
