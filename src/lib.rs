@@ -21,6 +21,7 @@ pub mod conversation;
 pub mod error;
 pub mod events;
 pub mod export;
+pub mod facts_judge;
 pub mod fsutil;
 pub mod history_import;
 pub mod intent;

@@ -21,7 +21,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::learnings::{Category, Fact, Learnings};
-use super::meaning::{self, Nearness};
+use super::meaning::{self, Nearness, SameFact};
 use super::slots;
 use super::words::{differing, overlap, significant};
 
@@ -99,7 +99,8 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
 
 /// Adds `text` to the document under `category`, or reinforces the fact it repeats, or
 /// supersedes the fact it replaces; `nearness` says how close in meaning it is to each
-/// current fact (Bug 1 and Bug 8 by meaning).
+/// current fact (Bug 1 and Bug 8 by meaning), and what a model said of a pair the
+/// words did not settle.
 pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> SaveOutcome {
     let text = clean(text);
     if text.is_empty() {
@@ -127,20 +128,41 @@ pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today:
         return supersede(doc, index, old_category, old, &text, category, today);
     }
     let by_meaning = current()
-        .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.of(&fact.text).filter(|_| nearness.candidate(&fact.text))?)))
+        .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.of(&fact.text).filter(|cosine| *cosine >= meaning::BORDERLINE_COSINE)?)))
         .max_by(|a, b| a.3.total_cmp(&b.3))
         .map(|(index, c, fact, cosine)| (index, c, fact.clone(), cosine));
     if let Some((index, existing_category, fact, cosine)) = by_meaning {
-        if meaning::tells_a_change(&fact.text, &text) {
+        if nearness.candidate(&fact.text) && meaning::tells_a_change(&fact.text, &text) {
             return supersede(doc, index, existing_category, fact, &text, category, today);
         }
         if meaning::confirmed(&fact.text, &text, cosine) {
             tracing::info!(cosine, "a fact repeated in other words");
             return reinforce(doc, index, existing_category, fact, category, Some(&text), today);
         }
+        // The words did not settle it; a model may have.
+        match nearness.verdict(&fact.text) {
+            Some(SameFact::Same) => return reinforce(doc, index, existing_category, fact, category, Some(&text), today),
+            Some(SameFact::Replaces) => return supersede(doc, index, existing_category, fact, &text, category, today),
+            Some(SameFact::Different) | None => {}
+        }
     }
     doc.insert(category, Fact { weight: 1, text, learned: today, confirmed: today, superseded: None });
     SaveOutcome::New { category }
+}
+
+/// The current fact a model may be asked about: the closest one at least
+/// [`meaning::BORDERLINE_COSINE`] near, when the words and the cosine leave `text` a
+/// new fact beside it.
+pub fn undecided(doc: &Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Option<String> {
+    let mut trial = doc.clone();
+    if !matches!(remember_near(&mut trial, text, category, today, nearness), SaveOutcome::New { .. }) {
+        return None;
+    }
+    doc.facts()
+        .filter(|(_, _, fact)| fact.superseded.is_none())
+        .filter_map(|(_, _, fact)| Some((fact.text.clone(), nearness.of(&fact.text).filter(|c| *c >= meaning::BORDERLINE_COSINE)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(text, _)| text)
 }
 
 /// `old` no longer holds: `text` is saved and `old` kept as history, except that a

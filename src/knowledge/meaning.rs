@@ -21,11 +21,33 @@ pub const DUPLICATE_COSINE: f32 = 0.88;
 /// of the two must also say nothing the other does not (apart from how much it is liked).
 pub const CLOSE_COSINE: f32 = 0.95;
 
+/// Cosine at or above which a pair the words do not settle may be put to a model
+/// (the `extract` route, when one is configured).
+pub const BORDERLINE_COSINE: f32 = 0.85;
+
+/// A model's reading of a pair the words did not settle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SameFact {
+    /// The same fact in other words.
+    Same,
+    /// The new one says the old no longer holds.
+    Replaces,
+    Different,
+}
+
+/// Asks a model whether two facts are one (injected at assembly; only with a model
+/// routed for `extract`). `None` when it could not tell: the words decide.
+pub trait FactJudge: Send + Sync {
+    fn judge<'a>(&'a self, existing: &'a str, new: &'a str) -> Pin<Box<dyn Future<Output = Option<SameFact>> + Send + 'a>>;
+}
+
 /// How close in meaning a new fact is to each current fact, by the current fact's text.
 /// Empty when no embedder can run: the word rules then decide alone.
 #[derive(Debug, Clone, Default)]
 pub struct Nearness {
     by_text: HashMap<String, f32>,
+    /// What a model said of a borderline pair, by the current fact's text.
+    judged: HashMap<String, SameFact>,
 }
 
 impl Nearness {
@@ -35,7 +57,18 @@ impl Nearness {
     }
 
     pub fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
-        Self { by_text: pairs.into_iter().collect() }
+        Self { by_text: pairs.into_iter().collect(), judged: HashMap::new() }
+    }
+
+    /// With a model's reading of the pair with the current fact `text`.
+    pub fn judged(mut self, text: &str, verdict: SameFact) -> Self {
+        self.judged.insert(text.to_string(), verdict);
+        self
+    }
+
+    /// What a model said of the pair with the current fact `text`, if one was asked.
+    pub fn verdict(&self, text: &str) -> Option<SameFact> {
+        self.judged.get(text).copied()
     }
 
     /// The cosine with the current fact `text`, when it was measured.

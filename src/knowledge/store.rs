@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
-use super::meaning::{FactNearness, Nearness};
+use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
 use crate::locale::Lang;
 
@@ -62,6 +62,8 @@ pub struct KnowledgeStore {
     version: AtomicU64,
     /// Finds current facts close in meaning to a new one, once the assembly gives it.
     nearness: OnceLock<Arc<dyn FactNearness>>,
+    /// A model for the pairs the words do not settle, when one is routed for `extract`.
+    judge: OnceLock<Arc<dyn FactJudge>>,
 }
 
 /// SOUL.md as the plans wrote it (companion-plan.md, "SOUL.md (Personalidad)"): in
@@ -149,6 +151,7 @@ impl KnowledgeStore {
             turn: Mutex::new(TurnSaves::default()),
             version: AtomicU64::new(1),
             nearness: OnceLock::new(),
+            judge: OnceLock::new(),
         })
     }
 
@@ -171,6 +174,12 @@ impl KnowledgeStore {
         let _ = self.nearness.set(nearness);
     }
 
+    /// From now on, a new fact close in meaning to a current one that the words leave
+    /// apart is put to `judge`.
+    pub fn judge_with(&self, judge: Arc<dyn FactJudge>) {
+        let _ = self.judge.set(judge);
+    }
+
     /// How close `text` is to each current fact; empty without a way to tell.
     async fn nearness(&self, text: &str) -> Nearness {
         match self.nearness.get() {
@@ -191,7 +200,16 @@ impl KnowledgeStore {
     /// Saves a fact without the per-turn limit (the memory flush before eviction, which
     /// is bounded on its own; a save by the user or a connected program, not the model).
     pub async fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
-        let nearness = self.nearness(text).await;
+        let mut nearness = self.nearness(text).await;
+        if let Some(judge) = self.judge.get() {
+            let undecided = facts::undecided(&self.learnings.lock().expect("learnings lock"), text, category, today, &nearness);
+            if let Some(existing) = undecided {
+                if let Some(verdict) = judge.judge(&existing, text).await {
+                    tracing::info!(?verdict, "a model read a pair of facts the words did not settle");
+                    nearness = nearness.judged(&existing, verdict);
+                }
+            }
+        }
         self.save_near(text, category, today, &nearness)
     }
 

@@ -146,3 +146,43 @@ async fn facts_written_twice_before_are_merged_once_and_related_ones_are_left() 
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "a second pass finds nothing new");
     assert_eq!(current(&core).len(), 5);
 }
+
+/// A pair close in meaning that the words leave apart (they share no word) goes to the
+/// model routed for `extract`, when there is one: its SAME makes one fact, its REPLACES
+/// keeps the old one as history, its DIFFERENT or no answer leaves two, and with no
+/// such route no model is asked at all.
+#[tokio::test]
+async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_routed() {
+    use crate::support::{reply_events, Reply, ScriptedServer};
+    for (answer, routed, facts) in [("SAME", true, 1), ("REPLACES", true, 1), ("DIFFERENT", true, 2), ("I cannot tell", true, 2), ("SAME", false, 2)] {
+        let server = ScriptedServer::responding(move |_| Reply::Stream { events: reply_events(&[answer]), delay: std::time::Duration::ZERO }).await;
+        let dir = tempfile::tempdir().unwrap();
+        let route = if routed { "[routing]\nextract = [\"judge\"]\n" } else { "" };
+        let mut settings: Settings = toml::from_str(&format!(
+            "[user]\ntimezone = \"Europe/Madrid\"\n[[providers]]\nid = \"judge\"\nbase_url = \"{}\"\nmodel = \"m\"\n{route}",
+            server.base_url
+        ))
+        .unwrap();
+        settings.local_model.python = Some(local_llm_python());
+        let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+        core.remember("I play the guitar", Category::Preferences).await.unwrap();
+        core.remember("I'm a guitarist", Category::Preferences).await.unwrap();
+        assert_eq!(current(&core).len(), facts, "{answer:?}, routed {routed}: {:?}", current(&core));
+        if routed {
+            let asked = server.last_request();
+            let said = asked["messages"][1]["content"].as_str().unwrap().to_string();
+            assert_eq!(said, "First: I play the guitar\nSecond: I'm a guitarist");
+        } else {
+            assert_eq!(server.request_count(), 0, "nothing is sent without an extract route");
+        }
+        match answer {
+            "SAME" if routed => assert_eq!(current(&core)[0].2, 2, "reinforced"),
+            "REPLACES" => {
+                assert_eq!(current(&core)[0].1, "I'm a guitarist");
+                assert!(core.facts().iter().any(|f| f.fact.text == "I play the guitar" && f.fact.superseded.is_some()), "kept as history");
+            }
+            _ => {}
+        }
+    }
+}
+
