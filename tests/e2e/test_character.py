@@ -138,7 +138,7 @@ def test_turned_on_it_appears_at_the_corner_listens_speaks_and_opens_the_chat(de
         assert not session.find_all("[data-testid=character-no-compositor]")
         add_reminder_on_page(session, "Call the plumber", 6)
         to_character(session)
-        bubble = session.wait_for("[data-testid=character-bubble]", 30)
+        bubble = shown_bubble(session)
         said = session.script("return document.querySelector('[data-testid=character-bubble]').textContent")
         assert "Call the plumber" in said, said
         assert mood(session) == "speaking"
@@ -170,7 +170,7 @@ def test_a_double_click_on_a_reminders_bubble_snoozes_it(desktop, compositor, tm
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "chat window not hidden")
         to_character(session)
-        bubble = session.wait_for("[data-testid=character-bubble]", 30)
+        bubble = shown_bubble(session)
         session.cmd("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
             {"type": "pointerMove", "origin": {"element-6066-11e4-a52e-4f735466cecf": bubble}, "x": 0, "y": 0},
             {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0},
@@ -186,6 +186,16 @@ def test_a_double_click_on_a_reminders_bubble_snoozes_it(desktop, compositor, tm
         assert not desktop.visible_windows(), "a double-click snoozes; it does not open the chat"
     finally:
         desktop.close(session)
+
+
+def shown_bubble(session, timeout=30):
+    """The bubble once it is there and wholly inside the window, which grows to hold
+    it just after it appears: a pointer sent before then lands out of bounds."""
+    bubble = session.wait_for("[data-testid=character-bubble]", timeout)
+    inside = """const r = document.querySelector('[data-testid=character-bubble]').getBoundingClientRect();
+        return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;"""
+    wait_until(lambda: session.script(inside), 10, "the bubble never fitted in the window")
+    return bubble
 
 
 def scripted_model(vault):
