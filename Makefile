@@ -16,7 +16,7 @@ ifdef CI
 export CARGO_INCREMENTAL := 0
 endif
 
-.PHONY: run test deps build ui test-core test-ui test-e2e figures clean
+.PHONY: run test deps build ui test-core test-ui test-e2e figures package clean
 
 ## run: build everything and open the desktop app (offline model unless a provider is configured)
 run: deps build
@@ -64,6 +64,18 @@ test-ui:
 test-e2e:
 	SIDECAR_APP=$(abspath $(APP)) SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) \
 	  dbus-run-session -- $(VENV)/bin/python -m pytest -v tests/e2e
+
+## package: installable packages (.deb, .rpm) in target/release/bundle/, checked by lintian
+package: deps .stamps/packaging
+	$(MAKE) build CARGO_PROFILE=release
+	strip target/release/sidecar target/release/sidecar-desktop
+	mkdir -p target/packaging && gzip -9nc packaging/changelog > target/packaging/changelog.gz
+	ui/node_modules/.bin/tauri bundle --bundles deb,rpm
+	lintian --fail-on error --tag-display-limit 0 target/release/bundle/deb/*.deb
+
+.stamps/packaging:
+	./scripts/install-system-deps.sh --packaging
+	@mkdir -p .stamps && touch $@
 
 ## figures: print the measured figures (footprint, launch time, time to first token)
 figures: deps

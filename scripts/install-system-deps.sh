@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Sidecar needs to build, run and test, if any are
-# missing. Idempotent and quick when everything is there.
+# missing (with --packaging, also what `make package` needs). Idempotent and quick
+# when everything is there.
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,11 @@ packages=(
   # Python venv for the offline model
   python3-venv
 )
+# `make package`: the Debian package checker (the .deb and .rpm are built by Tauri's
+# own bundler, which needs no rpmbuild).
+if [ "${1:-}" = "--packaging" ]; then
+  packages+=(lintian)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
