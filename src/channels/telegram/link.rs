@@ -251,7 +251,7 @@ impl Telegram {
         Ok(last_id)
     }
 
-    /// Shows "typing… in `chat` until `done`.
+    /// Shows "typing…" in `chat` until `done`.
     pub(super) async fn keep_typing(&self, chat: i64, done: CancellationToken) {
         loop {
             if let Err(error) = self.bot.send_chat_action(ChatId(chat), ChatAction::Typing).send().await {
