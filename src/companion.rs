@@ -161,7 +161,9 @@ impl Companion {
         clock.set_zone(zone);
         let lang = crate::preferences::language_of(options.settings.desktop.language);
         let preferences = Arc::new(crate::preferences::Preferences::new(options.settings.desktop.clone(), options.config_path.clone(), lang));
-        let store = Store::open(&options.data_dir).await?.with_clock(clock.clone());
+        // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
+        let (store, _) = crate::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
+        let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);

@@ -11,6 +11,8 @@ pub enum CompanionError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("Sidecar was updated and backs up your data before it upgrades it, but the backup failed ({0}); nothing was changed. Free some disk space and start Sidecar again")]
+    UpgradeBackup(crate::backup::BackupError),
     #[error("the model is not available: {0}")]
     ModelUnavailable(String),
     #[error(transparent)]

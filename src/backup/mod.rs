@@ -24,6 +24,7 @@ pub mod pending;
 pub mod restore;
 pub mod settings_diff;
 pub mod retention;
+pub mod upgrade;
 
 /// Where automatic backups go, inside the data directory.
 pub const BACKUP_DIR: &str = "backups";

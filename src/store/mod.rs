@@ -61,10 +61,36 @@ pub enum StoreError {
         "the database {path} is damaged ({detail}). Sidecar did not change it. Quit Sidecar, then restore the file from a copy, or move it aside to start with an empty one"
     )]
     Damaged { path: String, detail: String },
+    #[error(
+        "the database {path} was written by a newer Sidecar (its version {found}; this Sidecar knows up to {known}). Sidecar did not change it: update Sidecar, or open another data folder"
+    )]
+    Newer { path: String, found: i64, known: i64 },
     #[error("cannot update the database schema: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+}
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Where a database's schema stands against this Sidecar's migrations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaState {
+    /// Migrations already applied (0: a new database).
+    pub applied: usize,
+    /// Migrations this Sidecar has and the database lacks.
+    pub pending: usize,
+    /// The newest applied migration this Sidecar does not know (a newer Sidecar's).
+    pub unknown: Option<i64>,
+    /// This Sidecar's newest migration.
+    pub known: i64,
+}
+
+impl SchemaState {
+    /// An existing database that the next start upgrades.
+    pub fn upgrades(&self) -> bool {
+        self.applied > 0 && self.pending > 0
+    }
 }
 
 /// A handle to the database; cheap to clone.
@@ -96,8 +122,18 @@ fn first_line(text: &str) -> String {
 }
 
 impl Store {
-    /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it.
+    /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it; a
+    /// database from a newer Sidecar is refused unchanged.
     pub async fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        let (store, _) = Self::open_unmigrated(data_dir).await?;
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Opens `sidecar.db` without migrating it, and says where its schema stands, so a
+    /// caller can back it up before an upgrade. A database from a newer Sidecar is
+    /// refused here, before anything writes to it.
+    pub async fn open_unmigrated(data_dir: &Path) -> Result<(Self, SchemaState), StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
             path: data_dir.display().to_string(),
             source,
@@ -124,8 +160,35 @@ impl Store {
                 path: path.display().to_string(),
                 source,
             })?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Self { pool, clock: crate::clock::system_clock() })
+        let store = Self { pool, clock: crate::clock::system_clock() };
+        let state = store.schema_state().await?;
+        if let Some(found) = state.unknown {
+            store.pool.close().await;
+            return Err(StoreError::Newer { path: path.display().to_string(), found, known: state.known });
+        }
+        Ok((store, state))
+    }
+
+    /// Applies the migrations the database lacks.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn schema_state(&self) -> Result<SchemaState, StoreError> {
+        let has_table: Option<(String,)> = sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'").fetch_optional(&self.pool).await?;
+        let applied: Vec<(i64,)> = if has_table.is_some() {
+            sqlx::query_as("SELECT version FROM _sqlx_migrations WHERE success = 1").fetch_all(&self.pool).await?
+        } else {
+            Vec::new()
+        };
+        let known: Vec<i64> = MIGRATOR.iter().map(|m| m.version).collect();
+        Ok(SchemaState {
+            applied: applied.len(),
+            pending: known.iter().filter(|v| !applied.iter().any(|(a,)| a == *v)).count(),
+            unknown: applied.iter().map(|(v,)| *v).filter(|v| !known.contains(v)).max(),
+            known: known.iter().copied().max().unwrap_or(0),
+        })
     }
 
     /// The same database, stamping rows with `clock` (the companion's, so a test at a

@@ -13,6 +13,7 @@ use super::{Store, StoreError};
 pub async fn check_usable(dir: &Path) -> Result<(), String> {
     let staged = Store::open(dir).await.map_err(|e| match e {
         StoreError::Migrate(why) => format!("its database comes from a newer Sidecar or is not Sidecar's ({why}); update Sidecar, then restore it"),
+        StoreError::Newer { found, known, .. } => format!("its database comes from a newer Sidecar (version {found}; this one knows up to {known}); update Sidecar, then restore it"),
         other => other.to_string(),
     })?;
     let fresh_dir = tempfile::tempdir().map_err(|e| e.to_string())?;

@@ -97,6 +97,10 @@ fn companion(error: &CompanionError) -> String {
     match error {
         CompanionError::Settings(e) => settings(e),
         CompanionError::Store(e) => store(e),
+        CompanionError::UpgradeBackup(e) => format!(
+            "Sidecar se actualizó y hace una copia de tus datos antes de actualizarlos, pero la copia falló ({}); no se cambió nada. Libera espacio en el disco y vuelve a abrir Sidecar",
+            backup(e)
+        ),
         CompanionError::ModelUnavailable(why) => format!("el modelo no está disponible: {why}"),
         CompanionError::Route(e) => route(e),
         CompanionError::TurnFailed(why) | CompanionError::InvalidInput(why) => why.clone(),
@@ -156,6 +160,9 @@ fn store(error: &StoreError) -> String {
         StoreError::Open { path, source } => format!("no se puede abrir la base de datos {path}: {source}"),
         StoreError::Damaged { path, detail } => format!(
             "la base de datos {path} está dañada ({detail}). Sidecar no la ha cambiado. Cierra Sidecar y restaura el archivo desde una copia, o apártalo para empezar con una vacía"
+        ),
+        StoreError::Newer { path, found, known } => format!(
+            "la base de datos {path} la escribió un Sidecar más nuevo (su versión {found}; este Sidecar conoce hasta la {known}). Sidecar no la cambió: actualiza Sidecar o abre otra carpeta de datos"
         ),
         StoreError::Migrate(e) => format!("no se puede actualizar el esquema de la base de datos: {e}"),
         StoreError::Query(e) => format!("error de la base de datos: {e}"),

@@ -302,3 +302,57 @@ async fn one_conversation_is_exported_on_its_own_as_markdown() {
     let missing = core.data().export_conversation_to_file(9_999).await.unwrap_err().to_string();
     assert!(missing.contains("no conversation 9999"), "{missing}");
 }
+
+/// An update that brings new migrations backs the data up first (a backup that
+/// restores like any other), then migrates once; a database from a newer Sidecar is
+/// refused with what to do, and its file is left exactly as it was.
+#[tokio::test]
+async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let core = open(dir.path()).await;
+    core.send("/status").await.unwrap();
+    let newest: i64 = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations").fetch_one(core.store().pool()).await.unwrap();
+    core.shutdown().await;
+    drop(core);
+    let backups = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir.join("backups")).map(|e| e.flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect()).unwrap_or_default()
+    };
+    assert!(backups(&data).iter().all(|b| !b.starts_with("before-upgrade")), "no upgrade, no backup");
+
+    // As if the data came from the Sidecar before the newest migration.
+    let db = data.join("sidecar.db");
+    {
+        let store = sidecar::store::Store::open(&data).await.unwrap();
+        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
+        sqlx::query("DROP TABLE channel_sent").execute(store.pool()).await.unwrap();
+        store.close().await;
+    }
+    let core = open(dir.path()).await;
+    let made: Vec<String> = backups(&data).into_iter().filter(|b| b.starts_with("before-upgrade-")).collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE version = ?").bind(newest).fetch_one(core.store().pool()).await.unwrap();
+    assert_eq!(applied, 1, "migrated once");
+    assert!(core.history(10).await.unwrap().iter().any(|m| m.content == "/status"), "nothing lost");
+    core.shutdown().await;
+    drop(core);
+    let _again = open(dir.path()).await;
+    drop(_again);
+    assert_eq!(backups(&data).iter().filter(|b| b.starts_with("before-upgrade-")).count(), 1, "the next start has nothing to upgrade");
+
+    // A newer Sidecar's migration: refused, and the file not touched.
+    {
+        let store = sidecar::store::Store::open(&data).await.unwrap();
+        sqlx::query("INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) VALUES (99991231000000, 'from the future', CURRENT_TIMESTAMP, 1, x'00', 0)")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(store.pool()).await.unwrap();
+        store.close().await;
+    }
+    let before = std::fs::read(&db).unwrap();
+    let settings: sidecar::settings::Settings = toml::from_str("").unwrap();
+    let refused = Companion::open(CompanionOptions::new(data.clone(), settings)).await.err().expect("refused").to_string();
+    assert!(refused.contains("written by a newer Sidecar (its version 99991231000000") && refused.contains("update Sidecar"), "{refused}");
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the newer database is left as it was");
+}

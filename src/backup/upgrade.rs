@@ -1,0 +1,45 @@
+//! Opening the data folder when Sidecar was updated: an existing database that lacks
+//! some of this Sidecar's migrations is backed up first (the same backup as every
+//! other, in `backups/`), then migrated once. A database from a newer Sidecar is
+//! refused unchanged (`StoreError::Newer`), so a downgrade never damages data.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::{Backups, BackupError, BACKUP_DIR, EXTENSION};
+use crate::store::{Store, StoreError};
+
+/// Why the data folder could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The backup before an upgrade failed: nothing was migrated.
+    #[error(transparent)]
+    Backup(#[from] BackupError),
+}
+
+impl From<OpenError> for crate::error::CompanionError {
+    fn from(error: OpenError) -> Self {
+        match error {
+            OpenError::Store(e) => Self::Store(e),
+            OpenError::Backup(e) => Self::UpgradeBackup(e),
+        }
+    }
+}
+
+/// The store, migrated, and the backup written before an upgrade (if there was one).
+pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
+    let (store, state) = Store::open_unmigrated(data_dir).await?;
+    let backup = if state.upgrades() {
+        let path = data_dir.join(BACKUP_DIR).join(format!("before-upgrade-{}.{EXTENSION}", now.format("%Y-%m-%d-%H%M%S")));
+        let written = Backups::new(store.clone(), data_dir.to_path_buf(), config_path.map(Path::to_path_buf)).write(&path, now).await?;
+        tracing::info!(path = %written.path.display(), pending = state.pending, "data backed up before the upgrade");
+        Some(written.path)
+    } else {
+        None
+    };
+    store.migrate().await?;
+    Ok((store, backup))
+}
