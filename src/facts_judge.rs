@@ -36,6 +36,10 @@ pub fn read(answer: &str) -> Option<SameFact> {
 pub struct ModelJudge(pub Arc<Models>);
 
 impl FactJudge for ModelJudge {
+    fn available(&self) -> bool {
+        self.0.routed(Purpose::Extract).is_some()
+    }
+
     fn judge<'a>(&'a self, existing: &'a str, new: &'a str) -> Pin<Box<dyn Future<Output = Option<SameFact>> + Send + 'a>> {
         Box::pin(async move {
             let chain = self.0.routed(Purpose::Extract)?;

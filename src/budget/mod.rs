@@ -130,7 +130,8 @@ impl Budget {
                 day.add(&call.provider, background, usd);
             }
         }
-        let allowance = self.store.budget().allowance(&today.to_string()).await?;
+        // The mark read today's extra allowance already.
+        let allowance = mark.1;
         let mut counted = self.counted.lock().expect("budget tally");
         if counted.as_ref().is_some_and(unchanged) {
             return Ok(()); // another call counted meanwhile

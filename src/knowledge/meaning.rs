@@ -38,6 +38,8 @@ pub enum SameFact {
 /// Asks a model whether two facts are one (injected at assembly; only with a model
 /// routed for `extract`). `None` when it could not tell: the words decide.
 pub trait FactJudge: Send + Sync {
+    /// Whether a model can be asked now (none routed: no pair is even looked for).
+    fn available(&self) -> bool;
     fn judge<'a>(&'a self, existing: &'a str, new: &'a str) -> Pin<Box<dyn Future<Output = Option<SameFact>> + Send + 'a>>;
 }
 

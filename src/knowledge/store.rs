@@ -201,7 +201,8 @@ impl KnowledgeStore {
     /// is bounded on its own; a save by the user or a connected program, not the model).
     pub async fn save(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
         let mut nearness = self.nearness(text).await;
-        if let Some(judge) = self.judge.get() {
+        // Without a model to ask, no trial save looks for a pair to put to it.
+        if let Some(judge) = self.judge.get().filter(|judge| judge.available()) {
             let undecided = facts::undecided(&self.learnings.lock().expect("learnings lock"), text, category, today, &nearness);
             if let Some(existing) = undecided {
                 if let Some(verdict) = judge.judge(&existing, text).await {

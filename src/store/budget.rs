@@ -44,12 +44,6 @@ impl BudgetRows<'_> {
             .await?)
     }
 
-    /// The extra dollars allowed on `day` (YYYY-MM-DD, the user's date).
-    pub async fn allowance(&self, day: &str) -> Result<f64, StoreError> {
-        let row: Option<(f64,)> = sqlx::query_as("SELECT extra_usd FROM budget_allowances WHERE day = ?").bind(day).fetch_optional(&self.store.pool).await?;
-        Ok(row.map_or(0.0, |r| r.0))
-    }
-
     /// Allows `usd` more on `day`, on top of what was allowed; returns the new total.
     pub async fn allow_more(&self, day: &str, usd: f64) -> Result<f64, StoreError> {
         let row: (f64,) = sqlx::query_as(
