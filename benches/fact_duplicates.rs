@@ -123,7 +123,7 @@ async fn main() {
         return;
     };
     let pairs: Vec<Pair> = serde_json::from_str(&text).unwrap();
-    let weights = sidecar::meaning::weights::locate(None, Some(&support::local_llm_python())).expect("the embedder's weights (make test installs them)");
+    let weights = sidecar::meaning::weights::locate(None, Some(&support::runtime())).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
     let mut texts: Vec<String> = pairs.iter().flat_map(|p| [p.a.clone(), p.b.clone()]).collect();
     texts.sort();

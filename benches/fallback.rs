@@ -4,7 +4,10 @@
 //! word, to the whole reply, the reply's length and whether it was cut; the first round
 //! includes starting the offline server. Asserts nothing.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=.venv/bin/python cargo bench --bench fallback`
+//! Run: `cargo bench --bench fallback` (after `make`, which builds the runtime folder)
+
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 use std::time::{Duration, Instant};
 
@@ -15,10 +18,9 @@ const PROMPTS: [&str; 4] = ["Say hi in three words.", "Dime hola en tres palabra
 
 #[tokio::main]
 async fn main() {
-    let python = std::env::var("SIDECAR_LOCAL_LLM_PYTHON").expect("set SIDECAR_LOCAL_LLM_PYTHON to the offline model's venv python");
     let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
-    let text = format!("[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\npython = {python:?}\n");
+    let text = format!("[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\nruntime = {:?}\n", runtime::runtime());
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
     println!("dead provider → demo model, {ROUNDS} rounds (round 1 starts the offline server):");
     let mut warm = Vec::new();

@@ -8,7 +8,7 @@
 //!
 //! Run: `python3 scripts/locomo.py locomo10.zip target/locomo.json` (the zip is in the
 //! repository `fetch` brings), then
-//! `LOCOMO=target/locomo.json SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench locomo_recall`
+//! `LOCOMO=target/locomo.json cargo bench --bench locomo_recall`
 //! (`LOCOMO_DIR` keeps the embedded stores between runs).
 
 #[path = "support/locomo.rs"]
@@ -34,14 +34,14 @@ fn kind(category: u8) -> &'static str {
 
 #[tokio::main]
 async fn main() {
-    let (set, python) = locomo::load();
+    let set = locomo::load();
     // (part, mode, budget) and (part, kind) at 2k hybrid: evidence shares.
     let mut table: BTreeMap<(String, &str, usize), Vec<f64>> = BTreeMap::new();
     let mut kinds: BTreeMap<(String, &str, &str), Vec<f64>> = BTreeMap::new();
     let mut latencies = Vec::new();
     for conversation in &set.conversations {
         let temporary = tempfile::tempdir().unwrap();
-        let (core, stored) = locomo::open(conversation, &python, &temporary).await;
+        let (core, stored) = locomo::open(conversation, &temporary).await;
         for q in &conversation.questions {
             let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();
             for (mode_name, mode) in [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)] {

@@ -6,7 +6,10 @@
 //! the figure a user's real history sees. Prints figures; asserts nothing.
 //!
 //! Run `locomo_recall` once first, then
-//! `LOCOMO=target/locomo.json LOCOMO_DIR=target/locomo-stores SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench locomo_scale`
+//! `LOCOMO=target/locomo.json LOCOMO_DIR=target/locomo-stores cargo bench --bench locomo_scale`
+
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 #[path = "support/locomo.rs"]
 mod locomo;
@@ -24,7 +27,7 @@ type Said = (String, String, String, Vec<u8>);
 
 #[tokio::main]
 async fn main() {
-    let (set, python) = locomo::load();
+    let set = locomo::load();
     let Some(stores) = std::env::var_os("LOCOMO_DIR").map(std::path::PathBuf::from) else {
         eprintln!("set LOCOMO_DIR to where locomo_recall kept its stores");
         std::process::exit(2);
@@ -45,7 +48,7 @@ async fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = Some(python.into());
+    settings.local_model.runtime = Some(runtime::runtime());
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let conversation = core.store().conversations().current_conversation().await.unwrap();
     let loading = Instant::now();

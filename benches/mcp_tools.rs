@@ -53,14 +53,14 @@ async fn main() {
     // Overhead: the fixture's echo through the registry (gate with a standing grant,
     // dispatch, wrapping) against the same call on a bare session.
     let script = root.join("tests/mcp/fixture_server.py");
-    std::fs::write(dir.path().join("mcp.json"), json!({ "mcpServers": { "fixture": { "command": support::local_llm_python(), "args": [script] } } }).to_string()).unwrap();
+    std::fs::write(dir.path().join("mcp.json"), json!({ "mcpServers": { "fixture": { "command": support::python(), "args": [script] } } }).to_string()).unwrap();
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(20)).await;
     let identity = sidecar::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
     core.permissions().set_standing("fixture", &identity, None, true).await.unwrap();
     let registry = core.tools();
     let call = ToolCall { id: "c".into(), name: "mcp__fixture__echo".into(), arguments: r#"{"message": "hola"}"#.into() };
-    let bare = Session::start(&Transport::Stdio { command: support::local_llm_python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None }, Duration::from_secs(10)).await.unwrap();
+    let bare = Session::start(&Transport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None }, Duration::from_secs(10)).await.unwrap();
     let arguments = json!({"message": "hola"}).as_object().cloned().unwrap();
     let (mut through, mut direct) = (Vec::new(), Vec::new());
     for _ in 0..200 {
@@ -81,7 +81,7 @@ async fn main() {
 /// turn of `TURNS` carries: by meaning (the in-process embedder) or by words alone.
 async fn choice_figures(root: &Path, meaning: bool) -> (tempfile::TempDir, Arc<Companion>) {
     let bin = root.join("tests/mcp/node_modules/.bin");
-    let python = support::local_llm_python();
+    let python = support::python();
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("vault")).unwrap();
     let config = json!({ "mcpServers": {

@@ -8,7 +8,7 @@
 //!
 //! Run: `python3 scripts/locomo.py locomo10.zip target/locomo.json` (the zip is in the
 //! repository `fetch` brings), then
-//! `LOCOMO=target/locomo.json SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench memory_search`
+//! `LOCOMO=target/locomo.json cargo bench --bench memory_search`
 
 #[path = "support/locomo.rs"]
 mod locomo;
@@ -31,14 +31,14 @@ struct Tally {
 
 #[tokio::main]
 async fn main() {
-    let (set, python) = locomo::load();
+    let set = locomo::load();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     // LOCOMO_DIR keeps each conversation's embedded store between runs; LOCOMO_PART
     // runs one part.
     let part = std::env::var("LOCOMO_PART").ok();
     for conversation in set.conversations.iter().filter(|c| part.as_ref().is_none_or(|p| *p == c.part)) {
         let temporary = tempfile::tempdir().unwrap();
-        let (core, stored) = locomo::open(conversation, &python, &temporary).await;
+        let (core, stored) = locomo::open(conversation, &temporary).await;
         let tally = tallies.entry(conversation.part.clone()).or_default();
         for q in &conversation.questions {
             let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();

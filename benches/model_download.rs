@@ -6,7 +6,7 @@
 //!   with Range: bytes re-sent, file identical;
 //! - the local llama.cpp server's restart time on a model switch, median of 4.
 //!
-//! Run: `cargo bench --bench model_download` (needs SIDECAR_LOCAL_LLM_PYTHON).
+//! Run: `cargo bench --bench model_download` (after `make`, which builds the runtime folder).
 
 #[allow(dead_code)]
 #[path = "../tests/it/support/mod.rs"]
@@ -59,8 +59,7 @@ async fn main() {
     let data = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(data.path().join("models")).unwrap();
     std::fs::write(data.path().join("models").join(NAME), &body).unwrap();
-    let python = support::local_llm_python();
-    let settings = toml::from_str(&format!("[local_model]\npython = {python:?}\n")).unwrap();
+    let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n", support::runtime())).unwrap();
     let core = Companion::open(CompanionOptions::new(data.path().to_path_buf(), settings)).await.unwrap();
     core.models().warm_up().await.unwrap();
     let mut restarts = Vec::new();

@@ -3,8 +3,11 @@
 //! everything before the newest exchange is reused. Prints per-turn and overall
 //! shares, and how many times the prefix changed (folds, the day); asserts nothing.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=.venv/bin/python cargo bench --bench prompt_cache`
+//! Run: `cargo bench --bench prompt_cache` (after `make`, which builds the runtime folder)
 //! (`PROMPT_CACHE_TURNS`, default 30).
+
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -25,10 +28,9 @@ const QUESTIONS: &[&str] = &[
 
 #[tokio::main]
 async fn main() {
-    let python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").expect("set SIDECAR_LOCAL_LLM_PYTHON to the offline model's venv python");
     let turns: usize = std::env::var("PROMPT_CACHE_TURNS").ok().and_then(|t| t.parse().ok()).unwrap_or(30);
     let dir = tempfile::tempdir().unwrap();
-    let server = LocalServer::start(python.as_ref(), None, 8192, &dir.path().join("local-model.log"), Duration::from_secs(120))
+    let server = LocalServer::start(&runtime::runtime(), None, 8192, &dir.path().join("local-model.log"), Duration::from_secs(120))
         .await
         .expect("offline model starts");
 

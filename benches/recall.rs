@@ -8,8 +8,10 @@
 //! name; each query is embedded for real by the local model. Their densities are
 //! measured first, timed.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench recall`
+//! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder)
 
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 #[path = "support/random_history.rs"]
 mod random_history;
 
@@ -24,7 +26,7 @@ const QUERIES: usize = 300;
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").map(Into::into);
+    settings.local_model.runtime = Some(runtime::runtime());
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
 

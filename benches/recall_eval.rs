@@ -5,7 +5,10 @@
 //! plus the local embedder's throughput and the memory it adds. Prints figures; asserts
 //! nothing.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench recall_eval`
+//! Run: `cargo bench --bench recall_eval` (after `make`, which builds the runtime folder)
+
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
@@ -55,17 +58,13 @@ fn rss_mb() -> f64 {
 #[tokio::main]
 async fn main() {
     let set: EvalSet = serde_json::from_str(include_str!("data/recall_eval.json")).expect("the evaluation set parses");
-    let Some(python) = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON") else {
-        eprintln!("set SIDECAR_LOCAL_LLM_PYTHON to the venv's Python (`make test` creates .venv): the local embedder's weights are found there");
-        std::process::exit(2);
-    };
     // RECALL_EVAL_DIR keeps the imported, embedded store between runs (tuning runs
     // then skip the embedding); by default a fresh temporary one.
     let temporary = tempfile::tempdir().unwrap();
     let dir = std::env::var_os("RECALL_EVAL_DIR").map_or_else(|| temporary.path().to_path_buf(), std::path::PathBuf::from);
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = Some(python.into());
+    settings.local_model.runtime = Some(runtime::runtime());
     let mut options = CompanionOptions::new(dir.clone(), settings);
     options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
     let core = Companion::open(options).await.unwrap();

@@ -8,7 +8,7 @@
 //! the local model's name (embedding 100,000 takes half an hour); each query is
 //! embedded for real when the local model is there.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=$PWD/.venv/bin/python cargo bench --bench served`
+//! Run: `cargo bench --bench served` (after `make`, which builds the runtime folder)
 
 #[path = "../tests/it/support/mod.rs"]
 mod support;
@@ -48,7 +48,7 @@ async fn main() {
     // Every query from one program: its request budget is lifted for the measure.
     let text = format!("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 1000000\n[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url);
     let mut settings: sidecar::settings::Settings = toml::from_str(&text).unwrap();
-    settings.local_model.python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON").map(Into::into);
+    settings.local_model.runtime = Some(support::runtime());
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let loading = Instant::now();
     let mut rng = fastrand::Rng::with_seed(7);

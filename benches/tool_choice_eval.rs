@@ -83,7 +83,7 @@ async fn main() {
     let sample: Sample = serde_json::from_str(&std::fs::read_to_string(root.join("benches/data/metatool_sample.json")).unwrap()).unwrap();
     let names: Vec<&String> = sample.tools.keys().collect();
     let texts: Vec<String> = sample.tools.iter().map(|(name, description)| tool_text(name, "", description)).collect();
-    let weights = sidecar::meaning::weights::locate(None, Some(&support::local_llm_python())).expect("the embedder's weights (make test installs them)");
+    let weights = sidecar::meaning::weights::locate(None, Some(&support::runtime())).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
     let started = std::time::Instant::now();
     let tool_vectors = embed_all(&e5, &texts, TextKind::Passage).await;

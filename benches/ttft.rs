@@ -2,7 +2,10 @@
 //! publish the first delta event) versus a raw streaming request to the same local
 //! llama.cpp server. Prints medians; asserts nothing.
 //!
-//! Run: `SIDECAR_LOCAL_LLM_PYTHON=.venv/bin/python cargo bench --bench ttft`
+//! Run: `cargo bench --bench ttft` (after `make`, which builds the runtime folder)
+
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 use std::time::{Duration, Instant};
 
@@ -15,11 +18,9 @@ const PROMPT: &str = "Say hi.";
 
 #[tokio::main]
 async fn main() {
-    let python = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")
-        .expect("set SIDECAR_LOCAL_LLM_PYTHON to the offline model's venv python");
     let dir = tempfile::tempdir().unwrap();
     let server = LocalServer::start(
-        python.as_ref(),
+        &runtime::runtime(),
         None,
         4096,
         &dir.path().join("local-model.log"),

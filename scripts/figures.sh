@@ -4,14 +4,14 @@
 # COLD=1 also times a cold `make test` in a fresh clone (takes a while).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${SIDECAR_LOCAL_LLM_PYTHON:=$PWD/.venv/bin/python}"
-export SIDECAR_LOCAL_LLM_PYTHON
 
 cargo build --release -p sidecar-desktop --features footprint-baseline --bin empty-window
 echo "== desktop app =="
 SIDECAR_APP=$PWD/target/release/sidecar-desktop dbus-run-session -- .venv/bin/python scripts/figures.py 2>/dev/null
 echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
+echo "== the offline model's worker (llama.cpp's server from the runtime folder): start, first reply, idle memory =="
+cargo bench --bench worker_footprint 2>/dev/null
 echo "== prompt tokens read from llama.cpp's cache over a 30-turn chat =="
 cargo bench --bench prompt_cache 2>/dev/null
 echo "== plans carried out: ten multi-step tasks and two stuck ones, scripted model =="

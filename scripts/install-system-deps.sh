@@ -17,7 +17,9 @@ packages=(
   xcompmgr
   # A real Secret Service (the keychain) for tests of API-key storage
   gnome-keyring
-  # Python venv for the offline model
+  # llama.cpp's server, compiled from source for the offline model
+  cmake
+  # Python venv for the tests' driver and fixture servers (not needed to run Sidecar)
   python3-venv
 )
 # `make package`: the Debian package checker (the .deb and .rpm are built by Tauri's

@@ -45,6 +45,7 @@ pub mod recall;
 pub mod redact;
 pub mod proactive;
 pub mod reminders;
+pub mod runtime_files;
 pub mod secrets;
 pub mod settings;
 pub mod settings_file;

@@ -217,9 +217,9 @@ impl Models {
     }
 
     /// The offline model as the last link of an automatic chain whose providers all
-    /// failed: `None` when it is not set up (no venv configured) or cannot start.
+    /// failed: `None` when it is not set up (no runtime folder) or cannot start.
     async fn offline_fallback(&self) -> Option<Provider> {
-        self.settings().local_model.python.as_ref()?;
+        self.settings().local_model.runtime.as_ref()?;
         match self.local().await {
             Ok(provider) => Some(provider),
             Err(error) => {
@@ -299,7 +299,7 @@ impl Models {
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
                 stand_in_reason = Some(error.to_string());
-                if !chain.demo_stands_in && self.local_choice.read().expect("settings lock").is_demo() && self.settings().local_model.python.is_some() {
+                if !chain.demo_stands_in && self.local_choice.read().expect("settings lock").is_demo() && self.settings().local_model.runtime.is_some() {
                     // Not started to add nothing; the header still says who answers next.
                     self.set_status(self.offline_standing_in(&provider_id, &error.to_string()));
                     return Err(RouteError::Failed { provider_id, error, streamed: false });
@@ -346,7 +346,7 @@ impl Models {
             self.set_status(status.clone());
             return status;
         };
-        let offline = self.settings().local_model.python.is_some();
+        let offline = self.settings().local_model.runtime.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
             Err(problem) if offline => self.offline_standing_in(&first.id, &crate::words::errors::probe(&problem, self.lang)),
@@ -428,16 +428,16 @@ impl Models {
             return Ok(provider.clone());
         }
         let settings = self.settings();
-        let python = settings
+        let runtime = settings
             .local_model
-            .python
+            .runtime
             .clone()
             .ok_or_else(|| LocalServerError::NotConfigured.to_string())
             .inspect_err(|message| self.set_local_status(ModelStatus::Unavailable { message: message.clone() }))?;
         self.set_status(ModelStatus::Starting);
         let choice = self.local_choice();
         let server = LocalServer::start(
-            &python,
+            &runtime,
             choice.model.as_deref(),
             choice.context_tokens,
             &self.log_dir.join("local-model.log"),

@@ -11,6 +11,9 @@ use sidecar::llm::Role;
 use sidecar::store::archives::ImportedTurn;
 use sidecar::{Companion, CompanionOptions};
 
+#[path = "../../tests/it/support/runtime.rs"]
+mod runtime;
+
 #[derive(Deserialize)]
 pub struct Set {
     pub conversations: Vec<Conversation>,
@@ -40,23 +43,23 @@ pub struct Question {
     pub evidence: Vec<usize>,
 }
 
-/// The set at `$LOCOMO` and the offline model's Python, or exits saying what to set.
-pub fn load() -> (Set, std::ffi::OsString) {
-    let (Some(path), Some(python)) = (std::env::var_os("LOCOMO"), std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON")) else {
-        eprintln!("set LOCOMO to the set scripts/locomo.py wrote and SIDECAR_LOCAL_LLM_PYTHON to the venv's Python");
+/// The set at `$LOCOMO`, or exits saying what to set.
+pub fn load() -> Set {
+    let Some(path) = std::env::var_os("LOCOMO") else {
+        eprintln!("set LOCOMO to the set scripts/locomo.py wrote");
         std::process::exit(2);
     };
-    (serde_json::from_slice(&std::fs::read(path).expect("the LoCoMo set")).expect("it parses"), python)
+    serde_json::from_slice(&std::fs::read(path).expect("the LoCoMo set")).expect("it parses")
 }
 
 /// A companion holding `conversation` alone, embedded, a month after it ended, and the
 /// stored id of each of its messages (in order). `LOCOMO_DIR` keeps the stores between
 /// runs; `temporary` holds it otherwise.
-pub async fn open(conversation: &Conversation, python: &std::ffi::OsStr, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
+pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
     let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = Some(python.into());
+    settings.local_model.runtime = Some(runtime::runtime());
     let mut options = CompanionOptions::new(dir, settings);
     let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
     options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);

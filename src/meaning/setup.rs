@@ -47,7 +47,7 @@ pub struct MeaningSetup {
 }
 
 impl MeaningSetup {
-    /// `settings`: the whole settings, for the embeddings and the offline model's venv.
+    /// `settings`: the whole settings, for the embeddings and the runtime folder.
     pub fn new(settings: Settings, secrets: Arc<Secrets>, config_path: Option<PathBuf>, index: Arc<MeaningIndex>) -> Self {
         Self { settings: RwLock::new(settings), secrets, config_path, index }
     }

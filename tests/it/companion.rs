@@ -201,7 +201,7 @@ async fn no_provider_and_no_offline_model_says_what_to_do() {
     .await
     .unwrap();
     let error = core.send("hello").await.unwrap_err().to_string();
-    assert!(error.contains("SIDECAR_LOCAL_LLM_PYTHON"), "{error}");
+    assert!(error.contains("SIDECAR_RUNTIME"), "{error}");
     // The message is kept, so Retry can answer it once a model is configured.
     assert_eq!(core.history(5).await.unwrap()[0].content, "hello");
     assert!(matches!(core.model_status(), sidecar::ModelStatus::Unavailable { .. }));

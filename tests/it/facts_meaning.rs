@@ -10,12 +10,11 @@ use sidecar::knowledge::learnings::Category;
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
-use crate::support::local_llm_python;
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
     let off = if meaning { "" } else { "[memory.embeddings]\nbackend = \"off\"\n" };
     let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
-    settings.local_model.python = Some(local_llm_python());
+    settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 
@@ -163,7 +162,7 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
             server.base_url
         ))
         .unwrap();
-        settings.local_model.python = Some(local_llm_python());
+        settings.local_model.runtime = Some(crate::support::runtime());
         let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
         core.remember("I play the guitar", Category::Preferences).await.unwrap();
         core.remember("I'm a guitarist", Category::Preferences).await.unwrap();

@@ -200,7 +200,7 @@ async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
     let chatter = token(&core, "my-script", &[Scope::Chat]).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api/openai_client.py");
     let url = format!("{base}/v1");
-    let out = tokio::task::spawn_blocking(move || std::process::Command::new(support::local_llm_python()).arg(&script).arg(&url).arg(&chatter).output().unwrap()).await.unwrap();
+    let out = tokio::task::spawn_blocking(move || std::process::Command::new(support::python()).arg(&script).arg(&url).arg(&chatter).output().unwrap()).await.unwrap();
     assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["reply"], "You play the cello.");

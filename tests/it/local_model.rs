@@ -15,7 +15,7 @@ use sidecar::{Companion, CompanionOptions};
 async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("local-model.log");
-    let server = match LocalServer::start(&support::local_llm_python(), None, 2048, &log, Duration::from_secs(120)).await {
+    let server = match LocalServer::start(&support::runtime(), None, 2048, &log, Duration::from_secs(120)).await {
         Ok(server) => server,
         Err(e) => panic!("the offline model did not start ({e}); its log ends:\n{}", log_tail(&log)),
     };
@@ -78,7 +78,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
 async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = Some(support::local_llm_python());
+    settings.local_model.runtime = Some(support::runtime());
     settings.local_model.context_tokens = Some(2048);
     settings.llm.max_tokens = Some(24);
     settings.llm.max_continuations = 0;
@@ -113,14 +113,16 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     assert!(after.is_err(), "the offline server outlived the companion");
 }
 
-/// The local server's address, as the script wrote it (whole) beside its log.
+/// The local server's address, as its log names it.
 fn core_base_url(dir: &tempfile::TempDir) -> String {
     address_in(dir).expect("the server said where it listens")
 }
 
 fn address_in(dir: &tempfile::TempDir) -> Option<String> {
-    let text = std::fs::read_to_string(dir.path().join("logs/local-model.address")).ok()?;
-    Some(format!("http://{}", text.trim()))
+    let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).ok()?;
+    let line = log.lines().find(|line| line.contains("listening on http://"))?;
+    let address = line.split("listening on ").nth(1)?.split_whitespace().next()?;
+    Some(address.to_string())
 }
 
 #[tokio::test]
@@ -129,7 +131,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
     let mut app = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
         .env("SIDECAR_DATA_DIR", dir.path())
         .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
-        .env("SIDECAR_LOCAL_LLM_PYTHON", support::local_llm_python())
+        .env("SIDECAR_RUNTIME", support::runtime())
         .env_remove("SIDECAR_LLM_BASE_URL")
         .args(["ask", "Write a long story about the sea."])
         .stdout(std::process::Stdio::null())
@@ -164,7 +166,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
 async fn going_back_to_a_conversation_reads_its_prompt_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.python = Some(support::local_llm_python());
+    settings.local_model.runtime = Some(support::runtime());
     settings.local_model.context_tokens = Some(4096);
     settings.llm.max_tokens = Some(16);
     settings.llm.max_continuations = 0;

@@ -15,7 +15,7 @@ fn ask(data: &std::path::Path, base_url: &str, text: &str) -> std::process::Outp
         .env("SIDECAR_LLM_BASE_URL", base_url)
         .env("SIDECAR_LLM_MODEL", "scripted")
         .env("SIDECAR_LLM_API_KEY", KEY)
-        .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+        .env("SIDECAR_RUNTIME", "off")
         .env_remove("RUST_LOG")
         .args(["ask", "--json", text])
         .output()
@@ -66,7 +66,7 @@ async fn a_server_that_echoes_the_key_in_its_error_never_gets_it_shown_or_logged
             .env("SIDECAR_LLM_BASE_URL", &base)
             .env("SIDECAR_LLM_API_KEY", KEY)
             .env("RUST_LOG", "debug")
-            .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+            .env("SIDECAR_RUNTIME", "off")
             .args(["ask", "hello"]);
         cmd.output().unwrap()
     })

@@ -13,7 +13,7 @@ fn sidecar(data: &Path, base_url: &str) -> Command {
         .env_remove("SIDECAR_MCP_CONFIG")
         .env("SIDECAR_LLM_BASE_URL", base_url)
         .env("SIDECAR_LLM_MODEL", "gpt-4o-mini")
-        .env_remove("SIDECAR_LOCAL_LLM_PYTHON");
+        .env("SIDECAR_RUNTIME", "off");
     cmd
 }
 
@@ -33,7 +33,7 @@ async fn a_server_added_on_the_command_line_asks_until_allowed_and_sidecar_ask_n
     .await;
     let dir = tempfile::tempdir().unwrap();
     let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
-    let python = support::local_llm_python();
+    let python = support::python();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
     tokio::task::spawn_blocking(move || {
         let (ok, out, err) = run(&data, &base, &["mcp", "add", "fixture", "--", python.to_str().unwrap(), script.to_str().unwrap()]);

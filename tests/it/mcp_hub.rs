@@ -28,7 +28,7 @@ async fn rig(description_file: &Path) -> Rig {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
     let config = json!({ "mcpServers": { "fixture": {
-        "command": support::local_llm_python(),
+        "command": support::python(),
         "args": [script, "--description-file", description_file],
         "timeout_secs": 10,
     }}});
@@ -132,7 +132,7 @@ async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
     let scratch = tempfile::tempdir().unwrap();
     let rig = rig(&scratch.path().join("none.txt")).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
-    let line = format!("{:?} {:?} --env-tool FIXTURE_SECRET", support::local_llm_python(), script);
+    let line = format!("{:?} {:?} --env-tool FIXTURE_SECRET", support::python(), script);
     let secret = Field { name: "FIXTURE_SECRET".into(), value: Some("s3cret-value".into()), secret: true };
     rig.hub.save("keyed", &ServerForm { line: line.clone(), fields: vec![secret] }).unwrap();
     rig.wait_for("the keyed server", |s| s.name == "keyed" && s.state == ServerState::Running).await;
@@ -154,7 +154,7 @@ async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
     // Removed, its secret goes too: added back with a reference alone, it cannot start.
     rig.hub.remove("keyed").unwrap();
     let mut config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(rig.hub.config_path()).unwrap()).unwrap();
-    config["mcpServers"]["keyed"] = json!({"command": support::local_llm_python(), "args": [script], "env": {"FIXTURE_SECRET": "${keychain:mcp/keyed/FIXTURE_SECRET}"}});
+    config["mcpServers"]["keyed"] = json!({"command": support::python(), "args": [script], "env": {"FIXTURE_SECRET": "${keychain:mcp/keyed/FIXTURE_SECRET}"}});
     std::fs::write(rig.hub.config_path(), config.to_string()).unwrap();
     rig.hub.reload().unwrap();
     rig.wait_for("refused for the missing secret", |s| matches!(&s.state, ServerState::Failed { error, .. } if s.name == "keyed" && error.contains("FIXTURE_SECRET") && error.contains("keychain"))).await;

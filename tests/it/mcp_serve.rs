@@ -12,7 +12,7 @@ use crate::support;
 
 fn sidecar(data: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
-    cmd.env("SIDECAR_DATA_DIR", data).env("SIDECAR_CONFIG", data.join("settings.toml")).env_remove("SIDECAR_MCP_CONFIG").env_remove("SIDECAR_LOCAL_LLM_PYTHON");
+    cmd.env("SIDECAR_DATA_DIR", data).env("SIDECAR_CONFIG", data.join("settings.toml")).env_remove("SIDECAR_MCP_CONFIG").env("SIDECAR_RUNTIME", "off");
     cmd
 }
 
@@ -25,14 +25,14 @@ fn run(data: &Path, args: &[&str]) -> String {
 /// Connects as `client`, makes `calls`, and returns (tools listed, each call's (error, text)).
 fn connect(data: &Path, client: &str, calls: Value) -> (Vec<String>, Vec<(bool, String)>) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sidecar_client.py");
-    let out = Command::new(support::local_llm_python())
+    let out = Command::new(support::python())
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_sidecar"))
         .arg(client)
         .arg(calls.to_string())
         .env("SIDECAR_DATA_DIR", data)
         .env("SIDECAR_CONFIG", data.join("settings.toml"))
-        .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+        .env("SIDECAR_RUNTIME", "off")
         .output()
         .unwrap();
     assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -119,7 +119,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
         let (url, data) = (url.clone(), data.clone());
         tokio::task::spawn_blocking(move || {
             let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sidecar_client.py");
-            let out = Command::new(support::local_llm_python()).arg(&script).arg(&url).arg("cursor").arg(calls.to_string()).env("SIDECAR_DATA_DIR", &data).output().unwrap();
+            let out = Command::new(support::python()).arg(&script).arg(&url).arg("cursor").arg(calls.to_string()).env("SIDECAR_DATA_DIR", &data).output().unwrap();
             assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
             serde_json::from_slice::<Value>(&out.stdout).unwrap()
         })

@@ -31,7 +31,7 @@ fn stdio(program: PathBuf, args: &[&str]) -> Transport {
 }
 
 fn python_server(args: &[&str]) -> Transport {
-    stdio(support::local_llm_python(), args)
+    stdio(support::python(), args)
 }
 
 fn fixture(extra: &[&str]) -> Transport {

@@ -12,12 +12,11 @@ use sidecar::{Companion, CompanionOptions};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-use crate::support::local_llm_python;
 
 /// A companion whose embedder is the local one.
 async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
     let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
-    settings.local_model.python = Some(local_llm_python());
+    settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 

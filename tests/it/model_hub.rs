@@ -132,7 +132,7 @@ fn sidecar(data: &std::path::Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidecar"));
     cmd.env("SIDECAR_DATA_DIR", data)
         .env("SIDECAR_CONFIG", data.join("settings.toml"))
-        .env("SIDECAR_LOCAL_LLM_PYTHON", support::local_llm_python())
+        .env("SIDECAR_RUNTIME", support::runtime())
         .env_remove("SIDECAR_LLM_BASE_URL");
     cmd
 }
@@ -193,7 +193,7 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     std::fs::copy(smollm2_gguf(), models.join(NAME)).unwrap();
     // Short replies: a chosen model has no demo cap, and a 135M model that loops would
     // write 1,024 tokens three times over (seen in CI past the 300 s reply limit).
-    let settings = toml::from_str(&format!("[local_model]\npython = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n", support::local_llm_python())).unwrap();
+    let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n", support::runtime())).unwrap();
     let config = dir.path().join("settings.toml");
     let core = Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     core.send("Hi").await.expect("the built-in model answers");

@@ -146,7 +146,7 @@ fn the_cli_refuses_a_bad_timeout_and_warns_of_an_unknown_key() {
             .env("SIDECAR_DATA_DIR", dir.path())
             .env("SIDECAR_CONFIG", &config)
             .env_remove("SIDECAR_LLM_BASE_URL")
-            .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+            .env("SIDECAR_RUNTIME", "off")
             .args(args)
             .output()
             .unwrap()

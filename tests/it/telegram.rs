@@ -317,7 +317,7 @@ async fn the_headless_daemon_serves_telegram() {
         .env("SIDECAR_LLM_MODEL", "scripted")
         .env("SIDECAR_TEST_DAEMON_TOKEN", "123456:TEST-token-that-is-long-enough")
         .env("SIDECAR_NO_KEYCHAIN", "1")
-        .env_remove("SIDECAR_LOCAL_LLM_PYTHON")
+        .env("SIDECAR_RUNTIME", "off")
         .arg("daemon")
         .stderr(std::process::Stdio::piped())
         .spawn()

