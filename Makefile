@@ -94,8 +94,7 @@ package: deps .stamps/packaging target/packaging/changelog.gz
 	@mkdir -p .stamps && touch $@
 
 ## figures: print the measured figures (footprint, launch time, time to first token)
-figures: deps test-deps
-	$(MAKE) build CARGO_PROFILE=release
+figures: deps test-deps package
 	./scripts/figures.sh
 
 clean:

@@ -65,18 +65,23 @@ def cpu_ticks(pid):
         return 0
 
 
+def is_model(name):
+    """The offline model's worker (llama.cpp's server), counted apart from the app."""
+    return name.startswith("llama-server")
+
+
 def idle_with_cpu(binary, env, args, settle=12, window=0):
     """PSS per process name after `settle` s, and the CPU the app and WebKit used over
     the next `window` s, in % of one core (the offline model's server left out)."""
     proc = subprocess.Popen([binary, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(settle)
-    ours = [(pid, name) for pid, name in tree(proc.pid) if not name.startswith("python")]
+    ours = [(pid, name) for pid, name in tree(proc.pid) if not is_model(name)]
     before = sum(cpu_ticks(pid) for pid, _ in ours)
     time.sleep(window)
     used = sum(cpu_ticks(pid) for pid, _ in ours) - before
     parts = {}
     for pid, name in tree(proc.pid):
-        key = "python (offline model)" if name.startswith("python") else name
+        key = "llama-server (offline model)" if is_model(name) else name
         parts[key] = parts.get(key, 0) + pss_kb(pid)
     proc.terminate()
     try:
@@ -102,7 +107,7 @@ def character_figures(desktop, env, rounds=3):
         config = data / "settings.toml"
         config.write_text(f"[desktop]\ncharacter = {'true' if shown else 'false'}\n")
         parts, cpu = idle_with_cpu(desktop.binary, env, ["--data-dir", str(data), "--config", str(config)], window=window)
-        return sum(kb for name, kb in parts.items() if not name.startswith("python")) / 1024, cpu
+        return sum(kb for name, kb in parts.items() if not is_model(name)) / 1024, cpu
 
     try:
         launch(False, window=1)
@@ -129,7 +134,7 @@ def show(title, parts):
     ui_total = 0
     for name, kb in sorted(parts.items()):
         print(f"  {name:<28} {kb / 1024:7.1f} MB")
-        if not name.startswith("python"):
+        if not is_model(name):
             ui_total += kb
     print(f"  {'app + WebKit total':<28} {ui_total / 1024:7.1f} MB")
     return ui_total

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints Sidecar's figures: footprint and launch time of the release app, and time to
-# first token. Needs `make build CARGO_PROFILE=release` first (`make figures` does it).
+# Prints Sidecar's figures: footprint and launch time of the release app, time to first
+# token, the packages. Needs `make package` first (`make figures` does it).
 # COLD=1 also times a cold `make test` in a fresh clone (takes a while).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 cargo build --release -p sidecar-desktop --features footprint-baseline --bin empty-window
 echo "== desktop app =="
 SIDECAR_APP=$PWD/target/release/sidecar-desktop dbus-run-session -- .venv/bin/python scripts/figures.py 2>/dev/null
+echo "== the packages: sizes, and from unpacking the .deb to the first reply =="
+./scripts/package-figures.sh
 echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
 echo "== the offline model's worker (llama.cpp's server from the runtime folder): start, first reply, idle memory =="
