@@ -41,7 +41,7 @@ $(VENV)/.ready: scripts/requirements-dev.txt Makefile
 
 # The offline runtime the app and the CLI find beside themselves (../lib/sidecar).
 runtime: $(RUNTIME)/.ready
-$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt .stamps/system
+$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt | .stamps/system
 	./scripts/build-runtime.sh $(RUNTIME)
 	touch $@
 

