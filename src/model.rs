@@ -425,7 +425,15 @@ impl Models {
     async fn local(&self) -> Result<Provider, String> {
         let mut slot = self.local.lock().await;
         if let Some(provider) = slot.as_ref() {
-            return Ok(provider.clone());
+            // The model runs in a process of its own: when it crashed (or was killed), the
+            // next call starts it again instead of failing until the app restarts.
+            match provider.local.as_ref().and_then(|server| server.exited()) {
+                None => return Ok(provider.clone()),
+                Some(status) => {
+                    tracing::warn!(%status, "the offline model stopped; starting it again");
+                    *slot = None;
+                }
+            }
         }
         let settings = self.settings();
         let runtime = settings
@@ -451,6 +459,11 @@ impl Models {
         self.set_local_status(ready(LOCAL_PROVIDER_ID, &choice.name));
         *slot = Some(provider.clone());
         Ok(provider)
+    }
+
+    /// The offline model's process id while it runs.
+    pub async fn local_pid(&self) -> Option<u32> {
+        self.local.lock().await.as_ref()?.local.as_ref()?.pid()
     }
 
     /// Stops the local server and, if it was running, starts it again on the model

@@ -42,7 +42,8 @@ pub enum LocalServerError {
 #[derive(Debug)]
 pub struct LocalServer {
     base_url: String,
-    child: Child,
+    // Locked only to ask whether it still runs; shared by every clone of the provider.
+    child: std::sync::Mutex<Child>,
 }
 
 impl LocalServer {
@@ -72,7 +73,7 @@ impl LocalServer {
         command.args(server_args(runtime, model, context_tokens, threads()));
         command.stdin(Stdio::null()).stdout(log).stderr(log_err);
         let child = super::lasting_spawn::spawn(command).await.map_err(spawn_error)?;
-        let mut server = Self { base_url: String::new(), child };
+        let mut server = Self { base_url: String::new(), child: std::sync::Mutex::new(child) };
         let address = server.wait_ready(log_file, ready_within).await?;
         tracing::info!(%address, "offline model ready");
         server.base_url = format!("http://{address}/v1");
@@ -86,7 +87,12 @@ impl LocalServer {
 
     /// The server's process id, for measuring its footprint.
     pub fn pid(&self) -> Option<u32> {
-        self.child.id()
+        self.child.lock().expect("child lock").id()
+    }
+
+    /// How the server ended, if it did (a crash, or killed from outside).
+    pub fn exited(&self) -> Option<String> {
+        self.child.lock().expect("child lock").try_wait().ok().flatten().map(|status| status.to_string())
     }
 
     /// Waits for the server to name its address in the log, then for `/health` to
@@ -96,8 +102,8 @@ impl LocalServer {
         let started = Instant::now();
         let mut address = None;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(LocalServerError::Exited { status: status.to_string(), log: log_file.to_path_buf() });
+            if let Some(status) = self.exited() {
+                return Err(LocalServerError::Exited { status, log: log_file.to_path_buf() });
             }
             if address.is_none() {
                 address = std::fs::read_to_string(log_file).ok().and_then(|text| listening_address(&text));

@@ -113,6 +113,28 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
     assert!(after.is_err(), "the offline server outlived the companion");
 }
 
+#[tokio::test]
+async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.runtime = Some(support::runtime());
+    settings.local_model.context_tokens = Some(2048);
+    settings.llm.max_tokens = Some(16);
+    settings.llm.max_continuations = 0;
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    assert!(!core.send("Hi!").await.unwrap().reply.is_empty());
+    let first = core.models().local_pid().await.expect("the offline model runs");
+    // As a crash would: the worker is gone, the app goes on.
+    let killed = std::process::Command::new("kill").args(["-KILL", &first.to_string()]).status().unwrap();
+    assert!(killed.success());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let outcome = core.send("Hello again!").await.expect("the next message starts the model again");
+    assert!(!outcome.reply.is_empty());
+    let second = core.models().local_pid().await.expect("running again");
+    assert_ne!(first, second, "a new worker answered");
+    core.shutdown().await;
+}
+
 /// The local server's address, as its log names it.
 fn core_base_url(dir: &tempfile::TempDir) -> String {
     address_in(dir).expect("the server said where it listens")
