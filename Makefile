@@ -74,16 +74,17 @@ test-e2e:
 # The .deb the end-to-end tests install into a temporary root: this build, packed as
 # `make package` packs the release one (the same bundler and configuration).
 TEST_DEB := target/$(CARGO_PROFILE)/bundle/deb/Sidecar_$(shell sed -n 's/^  "version": "\(.*\)",/\1/p' src-tauri/tauri.conf.json)_amd64.deb
-test-deb: build target/packaging/changelog.gz
+PACKAGING_DOCS := target/packaging/changelog.gz target/packaging/sidecar.1.gz target/packaging/sidecar-desktop.1.gz
+test-deb: build $(PACKAGING_DOCS)
 	rm -f target/$(CARGO_PROFILE)/bundle/deb/*.deb
 	ui/node_modules/.bin/tauri bundle $(if $(filter release,$(CARGO_PROFILE)),,--debug) --bundles deb \
 	  --config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/sidecar":"../target/$(CARGO_PROFILE)/sidecar"}}}}}'
 
-target/packaging/changelog.gz: packaging/changelog
-	mkdir -p target/packaging && gzip -9nc packaging/changelog > $@
+target/packaging/%.gz: packaging/%
+	mkdir -p target/packaging && gzip -9nc $< > $@
 
 ## package: installable packages (.deb, .rpm) in target/release/bundle/, checked by lintian
-package: deps .stamps/packaging target/packaging/changelog.gz
+package: deps .stamps/packaging $(PACKAGING_DOCS)
 	$(MAKE) build CARGO_PROFILE=release
 	strip target/release/sidecar target/release/sidecar-desktop
 	ui/node_modules/.bin/tauri bundle --bundles deb,rpm

@@ -57,6 +57,7 @@ def test_the_package_holds_the_offline_runtime(installed):
     assert (runtime / "e5-small-q4.bin").stat().st_size == 71_622_400
     assert (installed / "usr/bin/sidecar").exists() and (installed / "usr/bin/sidecar-desktop").exists()
     assert (installed / "usr/share/applications/Sidecar.desktop").exists()
+    assert (installed / "usr/share/man/man1/sidecar.1.gz").exists() and (installed / "usr/share/man/man1/sidecar-desktop.1.gz").exists()
 
 
 def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(installed, tmp_path):
