@@ -14,9 +14,9 @@ now() { date +%s%N; }
 t0=$(now)
 dpkg-deb -x "$deb" "$root"
 t1=$(now)
-env -i HOME="$home" PATH="$root/usr/bin" LANG=C.UTF-8 "$root/usr/bin/sidecar" ask "Hello! Say one short sentence." >/dev/null
+env -i HOME="$home" PATH="$root/usr/bin" LANG=C.UTF-8 "$root/usr/bin/sidecar" ask "Hello! Say one short sentence." >/dev/null 2>&1
 t2=$(now)
-env -i HOME="$home" PATH="$root/usr/bin" LANG=C.UTF-8 "$root/usr/bin/sidecar" ask "And another one." >/dev/null
+env -i HOME="$home" PATH="$root/usr/bin" LANG=C.UTF-8 "$root/usr/bin/sidecar" ask "And another one." >/dev/null 2>&1
 t3=$(now)
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 echo "installed size: $(du -sm "$root" | cut -f1) MiB"
