@@ -7,7 +7,7 @@
 //! `kill_on_drop` stops the child on any orderly exit.
 
 use std::sync::mpsc;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use tokio::process::{Child, Command};
 
@@ -19,12 +19,12 @@ pub async fn spawn(mut command: Command) -> std::io::Result<Child> {
     die_with_parent(&mut command);
     let (reply, answer) = tokio::sync::oneshot::channel();
     let request = (command, tokio::runtime::Handle::current(), reply);
-    spawner().lock().expect("spawner lock").send(request).map_err(|_| std::io::Error::other("the spawning thread ended"))?;
+    spawner().send(request).map_err(|_| std::io::Error::other("the spawning thread ended"))?;
     answer.await.map_err(|_| std::io::Error::other("the spawning thread ended"))?
 }
 
-fn spawner() -> &'static Mutex<mpsc::Sender<Request>> {
-    static SPAWNER: OnceLock<Mutex<mpsc::Sender<Request>>> = OnceLock::new();
+fn spawner() -> &'static mpsc::Sender<Request> {
+    static SPAWNER: OnceLock<mpsc::Sender<Request>> = OnceLock::new();
     SPAWNER.get_or_init(|| {
         let (send, receive) = mpsc::channel::<Request>();
         std::thread::Builder::new()
@@ -37,7 +37,7 @@ fn spawner() -> &'static Mutex<mpsc::Sender<Request>> {
                 }
             })
             .expect("a thread can be started");
-        Mutex::new(send)
+        send
     })
 }
 

@@ -97,7 +97,7 @@ impl LocalServer {
 
     /// Waits for the server to name its address in the log, then for `/health` to
     /// answer 200 there (it answers 503 while the model loads).
-    async fn wait_ready(&mut self, log_file: &Path, within: Duration) -> Result<String, LocalServerError> {
+    async fn wait_ready(&self, log_file: &Path, within: Duration) -> Result<String, LocalServerError> {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().expect("a TLS backend is compiled in");
         let started = Instant::now();
         let mut address = None;

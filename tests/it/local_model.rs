@@ -77,14 +77,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
 #[tokio::test]
 async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.runtime = Some(support::runtime());
-    settings.local_model.context_tokens = Some(2048);
-    settings.llm.max_tokens = Some(24);
-    settings.llm.max_continuations = 0;
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings))
-        .await
-        .unwrap();
+    let core = offline_companion(&dir, 2048, 24).await;
     let outcome = core.send("Hi!").await.unwrap();
     assert!(!outcome.reply.is_empty());
     let sidecar::ModelStatus::Ready { provider, .. } = core.model_status() else {
@@ -116,12 +109,7 @@ async fn with_no_provider_the_companion_starts_the_offline_model_and_stops_it() 
 #[tokio::test]
 async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.runtime = Some(support::runtime());
-    settings.local_model.context_tokens = Some(2048);
-    settings.llm.max_tokens = Some(16);
-    settings.llm.max_continuations = 0;
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = offline_companion(&dir, 2048, 16).await;
     assert!(!core.send("Hi!").await.unwrap().reply.is_empty());
     let first = core.models().local_pid().await.expect("the offline model runs");
     // As a crash would: the worker is gone, the app goes on.
@@ -133,6 +121,17 @@ async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
     let second = core.models().local_pid().await.expect("running again");
     assert_ne!(first, second, "a new worker answered");
     core.shutdown().await;
+}
+
+/// A companion with no provider, answering with the offline model in a window of
+/// `context_tokens`, replies cut at `max_tokens` and never continued.
+async fn offline_companion(dir: &tempfile::TempDir, context_tokens: u32, max_tokens: u32) -> std::sync::Arc<Companion> {
+    let mut settings = sidecar::settings::Settings::default();
+    settings.local_model.runtime = Some(support::runtime());
+    settings.local_model.context_tokens = Some(context_tokens);
+    settings.llm.max_tokens = Some(max_tokens);
+    settings.llm.max_continuations = 0;
+    Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap()
 }
 
 /// The local server's address, as its log names it.
@@ -187,12 +186,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
 #[tokio::test]
 async fn going_back_to_a_conversation_reads_its_prompt_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.runtime = Some(support::runtime());
-    settings.local_model.context_tokens = Some(4096);
-    settings.llm.max_tokens = Some(16);
-    settings.llm.max_continuations = 0;
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let core = offline_companion(&dir, 4096, 16).await;
     // A long first message: llama.cpp keeps in memory only states worth restoring.
     let notes = (0..120).map(|n| format!("note {n} about the sea")).collect::<Vec<_>>().join(", ");
     core.send(&format!("Here are my notes: {notes}. Tell me about the sea, in one line.")).await.unwrap();
