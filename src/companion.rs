@@ -91,6 +91,7 @@ pub struct Companion {
     hub: Arc<crate::local_models::ModelHub>,
     chats: crate::chats::Chats,
     preferences: Arc<crate::preferences::Preferences>,
+    updates: Arc<crate::updates::Updates>,
     search: tools::web_search::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<crate::recall::Recall>,
@@ -166,6 +167,7 @@ impl Companion {
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
+        let updates = Arc::new(crate::updates::Updates::new(options.settings.updates.clone(), options.config_path.clone(), &options.data_dir, clock.clone(), events.clone(), lang));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
             store.clone(),
@@ -278,6 +280,7 @@ impl Companion {
             budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone(), options.config_path.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
+            updates,
             search,
             hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone(), lang)),
             store,
@@ -480,6 +483,11 @@ impl Companion {
     /// Theme, language and the global shortcut.
     pub fn preferences(&self) -> &Arc<crate::preferences::Preferences> {
         &self.preferences
+    }
+
+    /// Settings → About: the version, and updates.
+    pub fn updates(&self) -> &Arc<crate::updates::Updates> {
+        &self.updates
     }
 
     /// The user is typing in the window: what shows Sidecar's state (the character)

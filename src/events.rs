@@ -102,6 +102,10 @@ pub enum CoreEvent {
     ModelStatus(ModelStatus),
     /// A model download moved on, paused, failed or finished.
     ModelDownload(crate::local_models::DownloadState),
+    /// Looking for an update or installing one moved on (Settings → About).
+    Update(crate::updates::UpdatesView),
+    /// The daily look found a newer version: a notification's title and body.
+    UpdateFound { title: String, body: String },
     /// `update_plan` changed the conversation's checklist.
     PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan_item::PlanItem> },
     /// How full the context was on the last model call (tokens of the prompt and the

@@ -52,6 +52,7 @@ pub mod settings_file;
 pub mod store;
 pub mod tokens;
 pub mod tools;
+pub mod updates;
 pub mod user_language;
 pub mod welcome;
 pub mod words;

@@ -163,6 +163,19 @@ pub fn save_desktop(path: &Path, key: &str, setting: Item) -> Result<(), Setting
     })
 }
 
+/// Sets `[updates] KEY = VALUE`, or removes the key for `None` (back to the default).
+pub fn save_updates(path: &Path, key: &str, setting: Option<Item>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["updates"]);
+        match setting {
+            Some(setting) => table[key] = setting,
+            None => {
+                table.remove(key);
+            }
+        }
+    })
+}
+
 /// Sets `[tools.web_search] backend` and `url` (cleared when `None`).
 pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -16,6 +16,7 @@ pub mod connections;
 pub mod desktop;
 pub mod memory;
 mod unknown;
+pub mod updates;
 mod validate;
 
 /// Overrides the chat provider's base URL (adds a provider named `env`).
@@ -414,6 +415,9 @@ pub struct Settings {
     /// Prices per model, overriding or extending the built-in table.
     #[serde(default)]
     pub prices: std::collections::BTreeMap<String, crate::llm::pricing::Price>,
+    /// Where newer versions come from, and whether to look daily.
+    #[serde(default)]
+    pub updates: updates::UpdateSettings,
     /// What the loader noticed but did not refuse (unknown keys), said to the user.
     #[serde(skip)]
     #[schemars(skip)]

@@ -19,5 +19,6 @@ pub mod plans;
 pub mod proactive;
 pub mod reminders;
 pub mod tray;
+pub mod updates;
 
 pub use crate::locale::Lang;

@@ -60,5 +60,6 @@ mod supersession;
 mod tool_choice;
 mod tools;
 mod turn_machine;
+mod updates;
 mod whatsapp;
 mod window;

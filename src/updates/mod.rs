@@ -1,0 +1,240 @@
+//! Updates: Settings → About's version, a look for a newer one (on demand, and daily when
+//! the user allows it), what changed, and an install only after the user asks for it.
+//!
+//! The fetching, signature check and install are the shell's [`source::UpdateSource`]
+//! (Tauri's updater plugin); this service keeps the rules and the state the window shows,
+//! publishing each change as [`CoreEvent::Update`].
+
+pub mod record;
+pub mod rules;
+pub mod source;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::clock::Clock;
+use crate::error::CompanionError;
+use crate::events::{CoreEvent, EventBus};
+use crate::locale::Lang;
+use crate::settings::updates::UpdateSettings;
+use source::{Offer, PackageFormat, UpdateSource};
+
+/// The version this program is.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The release channel a build was made for (`SIDECAR_UPDATE_ADDRESS` when it was
+/// compiled; `make package` passes it on). A build from source has none.
+pub const BUILT_ADDRESS: Option<&str> = option_env!("SIDECAR_UPDATE_ADDRESS");
+
+/// How often the daily look wakes to see whether it is due.
+pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Where a look or an install stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum UpdateState {
+    Idle,
+    Looking,
+    UpToDate,
+    Available { offer: Offer },
+    /// Downloading (`received` of `total` bytes), then verifying and installing.
+    Installing { offer: Offer, received: u64, total: Option<u64> },
+    /// Installed; the new version runs after a restart.
+    Installed { version: String },
+    /// `offer`: what was being installed, to try again.
+    Failed { message: String, offer: Option<Offer> },
+}
+
+/// Settings → About.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UpdatesView {
+    pub version: &'static str,
+    pub format: Option<PackageFormat>,
+    /// Why this copy cannot look or update itself, when it cannot.
+    pub cannot: Option<String>,
+    /// The address in use (the user's, else the build's).
+    pub address: Option<String>,
+    /// The address is the user's own setting.
+    pub own_address: bool,
+    /// Updates must carry the user's own key, not the build's.
+    pub own_key: bool,
+    pub daily: bool,
+    pub last_looked: Option<DateTime<Utc>>,
+    pub state: UpdateState,
+}
+
+pub struct Updates {
+    settings: Mutex<UpdateSettings>,
+    config_path: Option<PathBuf>,
+    record_path: PathBuf,
+    clock: Clock,
+    events: EventBus,
+    lang: Lang,
+    /// The shell's updater and how this copy was installed; none in the CLI.
+    source: OnceLock<(Arc<dyn UpdateSource>, Option<PackageFormat>)>,
+    state: Mutex<UpdateState>,
+    /// One look or install at a time.
+    working: tokio::sync::Mutex<()>,
+}
+
+impl Updates {
+    pub fn new(settings: UpdateSettings, config_path: Option<PathBuf>, data_dir: &std::path::Path, clock: Clock, events: EventBus, lang: Lang) -> Self {
+        Self {
+            settings: Mutex::new(settings),
+            config_path,
+            record_path: record::path_in(data_dir),
+            clock,
+            events,
+            lang,
+            source: OnceLock::new(),
+            state: Mutex::new(UpdateState::Idle),
+            working: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The shell's updater, and the package format it found this copy in.
+    pub fn attach(&self, source: Arc<dyn UpdateSource>, format: Option<PackageFormat>) {
+        let _ = self.source.set((source, format));
+    }
+
+    pub fn view(&self) -> UpdatesView {
+        let settings = self.settings.lock().expect("updates lock").clone();
+        UpdatesView {
+            version: VERSION,
+            format: self.format(),
+            cannot: self.cannot(&settings),
+            address: address_in_use(&settings),
+            own_address: settings.address.is_some(),
+            own_key: settings.public_key.is_some(),
+            daily: settings.daily,
+            last_looked: record::read(&self.record_path).last_looked,
+            state: self.state.lock().expect("updates lock").clone(),
+        }
+    }
+
+    fn format(&self) -> Option<PackageFormat> {
+        self.source.get().and_then(|(_, format)| *format)
+    }
+
+    fn cannot(&self, settings: &UpdateSettings) -> Option<String> {
+        match self.format() {
+            None => Some(crate::words::updates::built_from_source(self.lang)),
+            Some(format) if !format.updates_in_place() => Some(crate::words::updates::format_not_updated(self.lang)),
+            Some(_) if address_in_use(settings).is_none() => Some(crate::words::updates::no_address(self.lang)),
+            Some(_) => None,
+        }
+    }
+
+    /// Looks for a newer version now. The outcome is in the view's state.
+    pub async fn look(&self) -> UpdatesView {
+        let _working = self.working.lock().await;
+        let settings = self.settings.lock().expect("updates lock").clone();
+        let (Some((source, _)), None, Some(address)) = (self.source.get(), self.cannot(&settings), address_in_use(&settings)) else {
+            return self.view();
+        };
+        self.set_state(UpdateState::Looking);
+        let found = source.check(&address, settings.public_key.as_deref()).await;
+        if let Err(error) = record::write(&self.record_path, &record::LookRecord { last_looked: Some(self.clock.now()) }) {
+            tracing::warn!(%error, "could not note when updates were looked for");
+        }
+        self.set_state(match found {
+            Ok(Some(offer)) => UpdateState::Available { offer },
+            Ok(None) => UpdateState::UpToDate,
+            Err(failure) => {
+                tracing::warn!(%failure, "looking for an update failed");
+                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: None }
+            }
+        });
+        self.view()
+    }
+
+    /// Downloads, verifies and installs the version the last look found; the user asked.
+    pub async fn install(&self) -> Result<UpdatesView, CompanionError> {
+        let _working = self.working.lock().await;
+        let offer = match &*self.state.lock().expect("updates lock") {
+            UpdateState::Available { offer } | UpdateState::Failed { offer: Some(offer), .. } => offer.clone(),
+            _ => return Err(CompanionError::InvalidInput(crate::words::updates::nothing_to_install(self.lang))),
+        };
+        let Some((source, _)) = self.source.get() else {
+            return Err(CompanionError::InvalidInput(crate::words::updates::built_from_source(self.lang)));
+        };
+        self.set_state(UpdateState::Installing { offer: offer.clone(), received: 0, total: None });
+        let mut received = 0u64;
+        let mut said_percent = None;
+        let progress = Box::new(|chunk: u64, total: Option<u64>| {
+            received += chunk;
+            // A state event per percent, not per network chunk.
+            let percent = total.map(|total| received * 100 / total.max(1));
+            if percent != said_percent {
+                said_percent = percent;
+                self.set_state(UpdateState::Installing { offer: offer.clone(), received, total });
+            }
+        });
+        let installed = source.install(progress).await;
+        self.set_state(match installed {
+            Ok(()) => {
+                tracing::info!(version = %offer.version, "update installed");
+                UpdateState::Installed { version: offer.version.clone() }
+            }
+            Err(failure) => {
+                tracing::warn!(%failure, version = %offer.version, "the update was not installed");
+                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: Some(offer.clone()) }
+            }
+        });
+        Ok(self.view())
+    }
+
+    /// Allows or stops the daily look.
+    pub fn set_daily(&self, daily: bool) -> Result<UpdatesView, CompanionError> {
+        self.save("daily", Some(toml_edit::value(daily)))?;
+        self.settings.lock().expect("updates lock").daily = daily;
+        Ok(self.view())
+    }
+
+    /// Sets the update address, or goes back to the build's with `None`.
+    pub fn set_address(&self, address: Option<&str>) -> Result<UpdatesView, CompanionError> {
+        let address = match address.map(str::trim).filter(|a| !a.is_empty()) {
+            Some(text) => Some(rules::check_address(text).map_err(|problem| CompanionError::InvalidInput(crate::words::updates::bad_address(&problem, self.lang)))?),
+            None => None,
+        };
+        self.save("address", address.as_deref().map(toml_edit::value))?;
+        self.settings.lock().expect("updates lock").address = address;
+        self.set_state(UpdateState::Idle);
+        Ok(self.view())
+    }
+
+    /// Looks once a day while the user allows it; a newer version is announced with a
+    /// notification. Runs until the process ends.
+    pub async fn run_daily(self: Arc<Self>) {
+        loop {
+            let daily = self.settings.lock().expect("updates lock").daily;
+            let installing = matches!(*self.state.lock().expect("updates lock"), UpdateState::Installing { .. } | UpdateState::Installed { .. });
+            if !installing && rules::due(daily, record::read(&self.record_path).last_looked, self.clock.now()) {
+                if let UpdateState::Available { offer } = self.look().await.state {
+                    let (title, body) = crate::words::updates::found(&offer.version, self.lang);
+                    self.events.publish(CoreEvent::UpdateFound { title, body });
+                }
+            }
+            tokio::time::sleep(WAKE_EVERY).await;
+        }
+    }
+
+    fn set_state(&self, state: UpdateState) {
+        *self.state.lock().expect("updates lock") = state;
+        self.events.publish(CoreEvent::Update(self.view()));
+    }
+
+    fn save(&self, key: &str, setting: Option<toml_edit::Item>) -> Result<(), CompanionError> {
+        match &self.config_path {
+            Some(path) => crate::settings_file::save_updates(path, key, setting).map_err(CompanionError::from),
+            None => Ok(()),
+        }
+    }
+}
+
+fn address_in_use(settings: &UpdateSettings) -> Option<String> {
+    settings.address.clone().or_else(|| BUILT_ADDRESS.map(str::to_string))
+}

@@ -1,0 +1,27 @@
+//! When Sidecar last looked for an update, kept across restarts in `updates.json` in the
+//! data folder, so the daily look stays daily however often the app starts.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LookRecord {
+    pub last_looked: Option<DateTime<Utc>>,
+}
+
+pub fn path_in(data_dir: &Path) -> PathBuf {
+    data_dir.join("updates.json")
+}
+
+/// The record, or none when the file is missing or unreadable (the worst case is one
+/// look too many).
+pub fn read(path: &Path) -> LookRecord {
+    std::fs::read(path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default()
+}
+
+pub fn write(path: &Path, record: &LookRecord) -> std::io::Result<()> {
+    let bytes = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
+    crate::fsutil::write_atomically(path, &bytes)
+}
