@@ -103,7 +103,7 @@ pub enum CoreEvent {
     /// A model download moved on, paused, failed or finished.
     ModelDownload(crate::local_models::DownloadState),
     /// Looking for an update or installing one moved on (Settings → About).
-    Update(crate::updates::UpdatesView),
+    Update(crate::updates::view::UpdatesView),
     /// The daily look found a newer version: a notification's title and body.
     UpdateFound { title: String, body: String },
     /// `update_plan` changed the conversation's checklist.

@@ -8,19 +8,19 @@
 pub mod record;
 pub mod rules;
 pub mod source;
+pub mod view;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
 
 use crate::clock::Clock;
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::locale::Lang;
 use crate::settings::updates::UpdateSettings;
-use source::{Offer, PackageFormat, UpdateSource};
+use source::{PackageFormat, UpdateSource};
+pub use view::{UpdateState, UpdatesView};
 
 /// The version this program is.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -31,40 +31,6 @@ pub const BUILT_ADDRESS: Option<&str> = option_env!("SIDECAR_UPDATE_ADDRESS");
 
 /// How often the daily look wakes to see whether it is due.
 pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
-
-/// Where a look or an install stands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum UpdateState {
-    Idle,
-    Looking,
-    UpToDate,
-    Available { offer: Offer },
-    /// Downloading (`received` of `total` bytes), then verifying and installing.
-    Installing { offer: Offer, received: u64, total: Option<u64> },
-    /// Installed; the new version runs after a restart.
-    Installed { version: String },
-    /// `offer`: what was being installed, to try again.
-    Failed { message: String, offer: Option<Offer> },
-}
-
-/// Settings → About.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UpdatesView {
-    pub version: &'static str,
-    pub format: Option<PackageFormat>,
-    /// Why this copy cannot look or update itself, when it cannot.
-    pub cannot: Option<String>,
-    /// The address in use (the user's, else the build's).
-    pub address: Option<String>,
-    /// The address is the user's own setting.
-    pub own_address: bool,
-    /// Updates must carry the user's own key, not the build's.
-    pub own_key: bool,
-    pub daily: bool,
-    pub last_looked: Option<DateTime<Utc>>,
-    pub state: UpdateState,
-}
 
 pub struct Updates {
     settings: Mutex<UpdateSettings>,
