@@ -16,6 +16,8 @@ mod preference_commands;
 mod proactive;
 mod tool_commands;
 mod tray;
+mod update_commands;
+mod updater;
 mod window;
 
 use std::sync::Arc;
@@ -42,6 +44,7 @@ pub fn run() {
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_autostart::Builder::new().app_name("Sidecar").build())
+        .plugin(tauri_plugin_updater::Builder::new().build())
         .setup(move |app| {
             let options =
                 CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
@@ -72,6 +75,8 @@ pub fn run() {
             tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
             tauri::async_runtime::spawn(companion.meaning().clone().run());
             tauri::async_runtime::spawn(companion.data().clone().run_daily_backups());
+            companion.updates().attach(Arc::new(updater::PluginUpdates::new(app.handle().clone())), updater::format());
+            tauri::async_runtime::spawn(companion.updates().clone().run_daily());
             proactive::start(app.handle(), companion.clone());
             // Start the model now so the first message does not wait for it.
             tauri::async_runtime::spawn(async move {
@@ -269,6 +274,12 @@ pub fn run() {
             character_commands::quiet_for_an_hour,
             character_commands::quiet_now,
             character_commands::user_typing,
+            update_commands::updates,
+            update_commands::look_for_update,
+            update_commands::install_update,
+            update_commands::set_update_address,
+            update_commands::set_daily_updates,
+            update_commands::restart_app,
         ])
         .build(tauri::generate_context!())
         .expect("Sidecar could not start its window");
@@ -325,7 +336,9 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
-                        sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } => tray::channel_warning(&app, title, body),
+                        sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } | sidecar::events::CoreEvent::UpdateFound { title, body } => {
+                            tray::channel_warning(&app, title, body)
+                        }
                         // At 100% the tray's tooltip says so too, as for a channel down.
                         sidecar::events::CoreEvent::BudgetReached { said, reached, .. } => {
                             tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
