@@ -162,7 +162,9 @@ export type CoreEvent =
   | { type: "calendar_import"; saved: number; total: number; done: boolean }
   | { type: "facts_noticed"; conversation_id: number; message_id: number; suggestions: { text: string; category: Category }[]; saved: boolean }
   | ({ type: "model_status" } & ModelStatus)
-  | ({ type: "model_download" } & DownloadState);
+  | ({ type: "model_download" } & DownloadState)
+  | ({ type: "update" } & UpdatesView)
+  | { type: "update_found"; title: string; body: string };
 
 /** A tool that acts waits for the user's answer (a card in the chat). */
 export interface PermissionQuestion {
@@ -935,6 +937,41 @@ export interface PreferencesView {
   default_character_hotkey: string;
 }
 
+/** How this copy was installed; null: built from source. */
+export type PackageFormat = "deb" | "rpm" | "appimage" | "other";
+
+/** A newer version an update manifest offers. */
+export interface UpdateOffer {
+  version: string;
+  published: string | null;
+  /** What changed. */
+  notes: string;
+}
+
+/** Where looking for an update or installing one stands. */
+export type UpdateState =
+  | { state: "idle" }
+  | { state: "looking" }
+  | { state: "up_to_date" }
+  | { state: "available"; offer: UpdateOffer }
+  | { state: "installing"; offer: UpdateOffer; received: number; total: number | null }
+  | { state: "installed"; version: string }
+  | { state: "failed"; message: string; offer: UpdateOffer | null };
+
+/** Settings → About, as the core keeps it. */
+export interface UpdatesView {
+  version: string;
+  format: PackageFormat | null;
+  /** Why this copy cannot look for updates or install them, when it cannot. */
+  cannot: string | null;
+  address: string | null;
+  own_address: boolean;
+  own_key: boolean;
+  daily: boolean;
+  last_looked: string | null;
+  state: UpdateState;
+}
+
 /** Why a shortcut was refused. */
 export type HotkeyRefusal =
   | { kind: "taken"; hotkey: string }
@@ -1027,6 +1064,13 @@ export const api = {
   userTyping: () => invoke<void>("user_typing"),
   onOpenSettings: (handler: (section: string) => void): Promise<UnlistenFn> => listen<string>(OPEN_SETTINGS, (e) => handler(e.payload)),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
+  updates: () => invoke<UpdatesView>("updates"),
+  lookForUpdate: () => invoke<UpdatesView>("look_for_update"),
+  /** Only after the user said yes to this version. */
+  installUpdate: () => invoke<UpdatesView>("install_update"),
+  setUpdateAddress: (address: string | null) => invoke<UpdatesView>("set_update_address", { address }),
+  setDailyUpdates: (daily: boolean) => invoke<UpdatesView>("set_daily_updates", { daily }),
+  restartApp: () => invoke<void>("restart_app"),
   webSearchSetup: () => invoke<SearchView>("web_search_setup"),
   saveWebSearch: (input: { backend: SearchBackend; url: string | null; api_key: string | null }) => invoke<SearchView>("save_web_search", { input }),
   tryWebSearch: (query: string) => invoke<SearchResult[]>("try_web_search", { query }),

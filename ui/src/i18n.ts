@@ -14,6 +14,7 @@ import { toolsEn, toolsEs } from "./strings/tools";
 import { connectionsEn, connectionsEs } from "./strings/connections";
 import { calendarEn, calendarEs } from "./strings/calendar";
 import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
+import { updatesEn, updatesEs } from "./strings/updates";
 
 export const enBase = {
   locale: "en-GB",
@@ -349,7 +350,7 @@ export const enBase = {
   knowledgeError: (e: string) => `Could not re-read the knowledge files: ${e}`,
 };
 
-const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn };
+const en = { ...enBase, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn };
 export type Strings = typeof en;
 
 const esBase: typeof enBase = {
@@ -688,7 +689,7 @@ const esBase: typeof enBase = {
   knowledgeError: (e: string) => `No se pudieron releer los archivos de conocimiento: ${e}`,
 };
 
-const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs };
+const es: Strings = { ...esBase, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

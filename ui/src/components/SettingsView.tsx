@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { api, toCommandError } from "../api";
+import { AboutSettings } from "./AboutSettings";
 import { useStrings, type Strings } from "../i18n";
 import { BudgetSettings } from "./BudgetSettings";
 import { ChannelsSettings } from "./ChannelsSettings";
@@ -14,7 +15,7 @@ import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs"] as const;
+const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -36,6 +37,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     budget: t.budgetTitle,
     channels: t.channelsTitle,
     logs: t.logsTitle,
+    about: t.aboutTitle,
   }[id];
 }
 
@@ -100,6 +102,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   budget: () => <BudgetSettings />,
   channels: () => <ChannelsSettings />,
   logs: () => <LogsSettings />,
+  about: () => <AboutSettings />,
 };
 
 /**
