@@ -8,7 +8,7 @@ import { FakeCore } from "./test/fakeCore";
 const OFFER: UpdateOffer = { version: "0.2.0", published: "2026-11-20T10:00:00Z", notes: "- Reminders ring on time after sleep.\n- Faster recall." };
 
 function installed(core: FakeCore): UpdatesView {
-  return { ...core.updates, format: "deb", cannot: null, address: "https://example.org/latest.json" };
+  return { ...core.updates };
 }
 
 async function openAbout() {
@@ -21,7 +21,8 @@ async function openAbout() {
 
 describe("Settings → About", () => {
   it("says a copy built from source does not update itself, with nothing to press", async () => {
-    new FakeCore();
+    const core = new FakeCore();
+    core.updates = { ...core.updates, format: null, address: null, cannot: "This copy of Sidecar was built from source, so it does not update itself: run `git pull` and `make run` in its folder." };
     const { section } = await openAbout();
     expect(within(section).getByTestId("about-version")).toHaveTextContent("Sidecar 0.1.0");
     expect(within(section).getByTestId("about-format")).toHaveTextContent("Built from source.");
