@@ -74,6 +74,7 @@ impl Updates {
             cannot: self.cannot(&settings),
             address: address_in_use(&settings),
             own_address: settings.address.is_some(),
+            built_address: BUILT_ADDRESS.is_some(),
             own_key: settings.public_key.is_some(),
             daily: settings.daily,
             last_looked: record::read(&self.record_path).last_looked,
@@ -147,7 +148,9 @@ impl Updates {
             }
             Err(failure) => {
                 tracing::warn!(%failure, version = %offer.version, "the update was not installed");
-                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: Some(offer.clone()) }
+                // A package refused for its signature would be refused again: nothing to retry.
+                let retry = (!matches!(failure, source::UpdateFailure::BadSignature(_))).then(|| offer.clone());
+                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: retry }
             }
         });
         Ok(self.view())

@@ -18,7 +18,7 @@ pub enum UpdateState {
     Installing { offer: Offer, received: u64, total: Option<u64> },
     /// Installed; the new version runs after a restart.
     Installed { version: String },
-    /// `offer`: what was being installed, to try again.
+    /// `offer`: what was being installed, to try again (none after a refused signature).
     Failed { message: String, offer: Option<Offer> },
 }
 
@@ -33,6 +33,8 @@ pub struct UpdatesView {
     pub address: Option<String>,
     /// The address is the user's own setting.
     pub own_address: bool,
+    /// The build has an address of its own to go back to.
+    pub built_address: bool,
     /// Updates must carry the user's own key, not the build's.
     pub own_key: bool,
     pub daily: bool,

@@ -2,17 +2,14 @@
 same packaging as `make package`), unpacked with dpkg-deb into a temporary root and run
 with a clean HOME, no Python on PATH and nothing pointing back at the source checkout.
 The offline model and recall by meaning must work from what the package holds alone."""
-import glob
 import json
 import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, ARTIFACTS, free_port, port_open, wait_until
-from webdriver import Session
+from conftest import wait_until
+from installed import clean_env, desktop_app, unpack
 
 # What a person said once (the same lines as the core's recall-by-meaning test).
 HISTORY = [
@@ -27,27 +24,9 @@ HISTORY = [
 ]
 
 
-def package():
-    named = os.environ.get("SIDECAR_TEST_DEB")
-    found = [named] if named else sorted(glob.glob(str(ROOT / "target/*/bundle/deb/*.deb")), key=os.path.getmtime)
-    if not found or not Path(found[-1]).exists():
-        pytest.fail("no .deb to install: `make test` packs one (make test-deb)")
-    return found[-1]
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("installed")
-    subprocess.run(["dpkg-deb", "-x", package(), str(root)], check=True)
-    return root
-
-
-def clean_env(root: Path, home: Path, **extra):
-    """A fresh user's environment: the package's own programs on PATH and nothing else."""
-    home.mkdir(parents=True, exist_ok=True)
-    env = {"HOME": str(home), "PATH": str(root / "usr/bin"), "LANG": "C.UTF-8", "SIDECAR_LANG": "en", **extra}
-    assert shutil.which("python3", path=env["PATH"]) is None and shutil.which("python", path=env["PATH"]) is None
-    return env
+    return unpack(tmp_path_factory.mktemp("installed"))
 
 
 def test_the_package_holds_the_offline_runtime(installed):
@@ -89,19 +68,7 @@ def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(
 def test_the_unpacked_app_chats_with_its_bundled_model(installed, desktop, tmp_path):
     """One chat in the installed desktop app, started by a WebDriver of its own with the
     clean environment (the shared one carries the test venv's PATH)."""
-    home = tmp_path / "home"
-    env = clean_env(installed, home, DISPLAY=os.environ["DISPLAY"], DBUS_SESSION_BUS_ADDRESS=os.environ["DBUS_SESSION_BUS_ADDRESS"],
-                    TAURI_WEBVIEW_AUTOMATION="true", WEBKIT_DISABLE_COMPOSITING_MODE="1")
-    port = free_port()
-    driver = subprocess.Popen(["/usr/bin/WebKitWebDriver", f"--port={port}"], env=env,
-                              stdout=open(ARTIFACTS / "package-webdriver.log", "w"), stderr=subprocess.STDOUT)
-    session = None
-    try:
-        wait_until(lambda: port_open(port), 10, "WebKitWebDriver not listening")
-        data = home / ".local/share/sidecar"
-        data.mkdir(parents=True)
-        (data / "welcome.done").touch()
-        session = Session(f"http://127.0.0.1:{port}", str(installed / "usr/bin/sidecar-desktop"))
+    with desktop_app(installed, tmp_path / "home", "package") as session:
         session.wait_for("[data-testid=composer]", 30)
         session.send_keys(session.find("[data-testid=composer]"), "Hello! Say one short sentence.\ue007")
         wait_until(lambda: session.find_all("[data-testid=message-assistant]") and not session.find_all("[data-testid=stop]"),
@@ -110,8 +77,3 @@ def test_the_unpacked_app_chats_with_its_bundled_model(installed, desktop, tmp_p
         badge = session.texts("[data-testid=model-badge]")[0]
         assert "Demo" in badge, badge
         desktop.screenshot("package-chat")
-    finally:
-        if session:
-            session.quit()
-        driver.terminate()
-        driver.wait(10)

@@ -137,7 +137,15 @@ async fn an_update_installs_only_after_a_look_found_it_and_a_refused_signature_i
     let view = updates.install().await.unwrap();
     let UpdateState::Failed { message, offer: kept } = view.state else { panic!("{view:?}") };
     assert!(message.contains("signature does not match") && message.contains("Nothing was installed"), "{message}");
-    assert_eq!(kept, Some(offer("0.2.0")), "the user may try again");
+    assert_eq!(kept, None, "the same package would be refused again");
+    assert!(updates.install().await.is_err(), "nothing to install until a look finds one again");
+
+    source.looks.lock().unwrap().push_back(Ok(Some(offer("0.2.0"))));
+    updates.look().await;
+    source.installs.lock().unwrap().push_back(Err(UpdateFailure::InstallFailed("Authentication failed or was cancelled".into())));
+    let UpdateState::Failed { message, offer: kept } = updates.install().await.unwrap().state else { panic!() };
+    assert!(message.contains("enter your password when asked"), "{message}");
+    assert_eq!(kept, Some(offer("0.2.0")), "a cancelled password prompt may be tried again");
 
     source.installs.lock().unwrap().push_back(Ok(()));
     let view = updates.install().await.unwrap();
@@ -150,7 +158,7 @@ async fn an_update_installs_only_after_a_look_found_it_and_a_refused_signature_i
         }
     }
     let progress: Vec<u64> = states.iter().filter_map(|s| match s { UpdateState::Installing { received, .. } => Some(*received), _ => None }).collect();
-    assert_eq!(progress, [0, 250, 500, 750, 1000, 0, 250, 500, 750, 1000], "progress as it arrives, per install");
+    assert_eq!(progress, [0, 250, 500, 750, 1000].repeat(3), "progress as it arrives, per install");
     assert!(matches!(states[0], UpdateState::Looking));
 }
 

@@ -64,13 +64,22 @@ describe("Settings → About", () => {
     expect(core.invoked("restart_app")).toHaveLength(1);
   });
 
-  it("says a refused signature plainly and lets the user try again", async () => {
+  it("says a refused signature plainly, with nothing to retry", async () => {
     const core = new FakeCore();
     const message = "The update was refused: its signature does not match Sidecar's signing key, so it may not come from Sidecar's makers. Nothing was installed.";
+    core.updates = { ...installed(core), state: { state: "failed", message, offer: null } };
+    const { section } = await openAbout();
+    expect(within(section).getByTestId("update-failed")).toHaveTextContent("Nothing was installed.");
+    expect(within(section).queryByTestId("update-retry")).toBeNull();
+  });
+
+  it("lets the user try again when the system's installer was cancelled", async () => {
+    const core = new FakeCore();
+    const message = "The system did not install the update (Authentication failed or was cancelled). Sidecar is unchanged; try again and enter your password when asked.";
     core.updates = { ...installed(core), state: { state: "failed", message, offer: OFFER } };
     core.handlers.install_update = () => ({ ...installed(core), state: { state: "installed", version: "0.2.0" } });
     const { user, section } = await openAbout();
-    expect(within(section).getByTestId("update-failed")).toHaveTextContent("Nothing was installed.");
+    expect(within(section).getByTestId("update-failed")).toHaveTextContent("enter your password when asked");
     await user.click(within(section).getByTestId("update-retry"));
     expect(await within(section).findByTestId("update-installed")).toBeInTheDocument();
   });
@@ -96,6 +105,7 @@ describe("Settings → About", () => {
     await user.type(within(section).getByTestId("update-address"), "http://127.0.0.1:8123/latest.json{Enter}");
     expect(core.invoked("set_update_address")[1].args).toEqual({ address: "http://127.0.0.1:8123/latest.json" });
     expect(await within(section).findByText("Saved. Sidecar looks here from now on.")).toBeInTheDocument();
+    expect(within(section).getByTestId("update-address-default")).toHaveTextContent("Use this build's address");
     await user.click(within(section).getByTestId("update-address-default"));
     expect(core.invoked("set_update_address")[2].args).toEqual({ address: null });
   });

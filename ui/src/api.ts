@@ -966,6 +966,8 @@ export interface UpdatesView {
   cannot: string | null;
   address: string | null;
   own_address: boolean;
+  /** The build has an address of its own to go back to. */
+  built_address: boolean;
   own_key: boolean;
   daily: boolean;
   last_looked: string | null;

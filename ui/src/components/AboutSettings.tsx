@@ -149,7 +149,7 @@ export function AboutSettings() {
         </button>
         {view.own_address && (
           <button type="button" className="ghost" data-testid="update-address-default" onClick={() => saveAddress(null)}>
-            {t.updateAddressDefault}
+            {view.built_address ? t.updateAddressDefault : t.updateAddressRemove}
           </button>
         )}
       </form>

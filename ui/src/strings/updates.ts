@@ -34,6 +34,7 @@ export const updatesEn = {
   updateAddressHint: "Where Sidecar looks for new versions (a release's latest.json). Packages must be signed with Sidecar's key.",
   updateAddressSave: "Save address",
   updateAddressDefault: "Use this build's address",
+  updateAddressRemove: "Remove this address",
   updateAddressSaved: "Saved. Sidecar looks here from now on.",
   updateOwnKey: "Updates must be signed with the key set in settings.toml ([updates] public_key).",
 };
@@ -67,6 +68,7 @@ export const updatesEs: typeof updatesEn = {
   updateAddressHint: "Dónde busca Sidecar versiones nuevas (el latest.json de una publicación). Los paquetes deben estar firmados con la clave de Sidecar.",
   updateAddressSave: "Guardar dirección",
   updateAddressDefault: "Usar la dirección de esta versión",
+  updateAddressRemove: "Quitar esta dirección",
   updateAddressSaved: "Guardada. Sidecar buscará aquí a partir de ahora.",
   updateOwnKey: "Las actualizaciones deben estar firmadas con la clave puesta en settings.toml ([updates] public_key).",
 };
