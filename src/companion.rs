@@ -28,53 +28,10 @@ use crate::proactive::router::MessageRouter;
 use crate::proactive::service::{BrainLock, ProactiveService};
 use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
-use crate::secrets::Secrets;
-use crate::settings::{Settings, SettingsError};
+use crate::settings::Settings;
+pub use crate::companion_options::CompanionOptions;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
-
-/// Where the companion keeps its things, and how it tells time.
-#[derive(Clone)]
-pub struct CompanionOptions {
-    pub data_dir: PathBuf,
-    pub settings: Settings,
-    pub clock: Clock,
-    /// Where provider changes are saved; `None` keeps them in memory.
-    pub config_path: Option<PathBuf>,
-    pub secrets: Arc<Secrets>,
-    /// Where this process's user talks from (the desktop window or the CLI).
-    pub channel: crate::proactive::state::Channel,
-}
-
-impl std::fmt::Debug for CompanionOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CompanionOptions").field("data_dir", &self.data_dir).finish_non_exhaustive()
-    }
-}
-
-impl CompanionOptions {
-    pub fn new(data_dir: PathBuf, settings: Settings) -> Self {
-        Self {
-            data_dir,
-            settings,
-            clock: crate::clock::system_clock(),
-            config_path: None,
-            secrets: Arc::new(Secrets::new(false)),
-            channel: crate::proactive::state::Channel::Desktop,
-        }
-    }
-
-    /// Resolves the data dir and loads settings from flags, environment and defaults.
-    /// Keys go to the OS keychain.
-    pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>) -> Result<Self, SettingsError> {
-        let config_path = crate::paths::config_file(config);
-        Ok(Self {
-            config_path: Some(config_path.clone()),
-            secrets: Arc::new(Secrets::from_env()),
-            ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
-        })
-    }
-}
 
 /// Token use and cost today (the user's local midnight) and overall.
 #[derive(Debug, Clone, Serialize)]

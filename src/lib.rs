@@ -13,6 +13,7 @@ pub mod chat_exports;
 pub mod chats;
 pub mod clock;
 pub mod companion;
+pub mod companion_options;
 pub mod connections;
 pub mod context;
 pub mod data_service;

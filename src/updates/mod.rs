@@ -13,7 +13,6 @@ pub mod view;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-
 use crate::clock::Clock;
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};

@@ -11,7 +11,6 @@ use chrono::{DateTime, Duration, Utc};
 use sidecar::clock::Clock;
 use sidecar::events::{CoreEvent, EventBus};
 use sidecar::locale::Lang;
-use sidecar::settings::updates::UpdateSettings;
 use sidecar::updates::source::{BoxFuture, Offer, PackageFormat, UpdateFailure, UpdateSource};
 use sidecar::updates::{UpdateState, Updates};
 

@@ -1,0 +1,52 @@
+//! What the companion is opened with: where it keeps its things, its settings, and how
+//! it tells time.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::secrets::Secrets;
+use crate::settings::{Settings, SettingsError};
+
+/// Where the companion keeps its things, and how it tells time.
+#[derive(Clone)]
+pub struct CompanionOptions {
+    pub data_dir: PathBuf,
+    pub settings: Settings,
+    pub clock: Clock,
+    /// Where provider changes are saved; `None` keeps them in memory.
+    pub config_path: Option<PathBuf>,
+    pub secrets: Arc<Secrets>,
+    /// Where this process's user talks from (the desktop window or the CLI).
+    pub channel: crate::proactive::state::Channel,
+}
+
+impl std::fmt::Debug for CompanionOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompanionOptions").field("data_dir", &self.data_dir).finish_non_exhaustive()
+    }
+}
+
+impl CompanionOptions {
+    pub fn new(data_dir: PathBuf, settings: Settings) -> Self {
+        Self {
+            data_dir,
+            settings,
+            clock: crate::clock::system_clock(),
+            config_path: None,
+            secrets: Arc::new(Secrets::new(false)),
+            channel: crate::proactive::state::Channel::Desktop,
+        }
+    }
+
+    /// Resolves the data dir and loads settings from flags, environment and defaults.
+    /// Keys go to the OS keychain.
+    pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>) -> Result<Self, SettingsError> {
+        let config_path = crate::paths::config_file(config);
+        Ok(Self {
+            config_path: Some(config_path.clone()),
+            secrets: Arc::new(Secrets::from_env()),
+            ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
+        })
+    }
+}
