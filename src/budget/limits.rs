@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::settings::budget::{BudgetSettings, ProviderBudget};
+use crate::settings::budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderBudget};
 
 /// One provider's limits, in the user's currency; `None` is no limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,15 +70,15 @@ impl LimitsForm {
 
     /// The settings this form says, in US dollars.
     pub fn settings(&self) -> Result<BudgetSettings, LimitsProblem> {
-        let currency = self.currency.trim().to_uppercase();
-        if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_alphabetic()) {
+        if !is_currency_code(&self.currency) {
             return Err(LimitsProblem::BadCurrency(self.currency.clone()));
         }
-        if !(self.usd_rate.is_finite() && self.usd_rate > 0.0) {
+        let currency = self.currency.trim().to_uppercase();
+        if !is_rate(self.usd_rate) {
             return Err(LimitsProblem::BadRate(currency));
         }
         let amounts = [self.daily, self.monthly, self.background_daily].into_iter().chain(self.providers.iter().flat_map(|p| [p.daily, p.monthly]));
-        if amounts.flatten().any(|a| !(a.is_finite() && a >= 0.0)) {
+        if amounts.flatten().any(|a| !is_amount(a)) {
             return Err(LimitsProblem::NotAnAmount(currency));
         }
         let usd = |amount: Option<f64>| amount.map(|a| a / self.usd_rate);

@@ -79,15 +79,14 @@ impl Settings {
             amounts.push((format!("budget.providers.\"{id}\".monthly_usd"), limits.monthly_usd));
         }
         for (key, value) in amounts {
-            if let Some(value) = value.filter(|v| !(v.is_finite() && *v >= 0.0)) {
+            if let Some(value) = value.filter(|v| !super::budget::is_amount(*v)) {
                 return Err(format!("{key} must be an amount in US dollars of zero or more, not {value}"));
             }
         }
-        if !(budget.usd_rate.is_finite() && budget.usd_rate > 0.0) {
+        if !super::budget::is_rate(budget.usd_rate) {
             return Err(format!("budget.usd_rate must be how many {} one US dollar is (more than zero), not {}", budget.currency, budget.usd_rate));
         }
-        let currency = budget.currency.trim();
-        if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_alphabetic()) {
+        if !super::budget::is_currency_code(&budget.currency) {
             return Err(format!("budget.currency must be a three-letter currency code like EUR or USD, not \"{}\"", budget.currency));
         }
         for (model, price) in &self.prices {
@@ -96,7 +95,7 @@ impl Settings {
                 ("output_per_mtok", Some(price.output_per_mtok)),
                 ("cached_per_mtok", price.cached_per_mtok),
             ] {
-                if let Some(value) = value.filter(|v| !(v.is_finite() && *v >= 0.0)) {
+                if let Some(value) = value.filter(|v| !super::budget::is_amount(*v)) {
                     return Err(format!("prices.\"{model}\".{field} must be a price of zero or more, not {value}"));
                 }
             }
