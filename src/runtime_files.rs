@@ -19,11 +19,6 @@ pub const DEMO_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// multilingual-e5-small at 4 bits.
 pub const EMBEDDER_FILE: &str = "e5-small-q4.bin";
 
-/// Whether `SIDECAR_RUNTIME=off` turned the offline model off.
-pub fn switched_off() -> bool {
-    std::env::var(RUNTIME_ENV).is_ok_and(|value| value == OFF)
-}
-
 /// The folder beside the running program, when it holds the server.
 pub fn beside_program() -> Option<PathBuf> {
     let program = std::env::current_exe().ok()?;

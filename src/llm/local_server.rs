@@ -155,9 +155,11 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
 }
 
-/// The `host:port` of the server's "listening on http://…" line.
-fn listening_address(log: &str) -> Option<String> {
-    log.lines().find_map(|line| {
+/// The `host:port` of the server's "listening on http://…" line, read only once the
+/// line is whole: a log read while the server writes it can end in "…:376" of ":37609".
+pub fn listening_address(log: &str) -> Option<String> {
+    let whole = &log[..log.rfind('\n').map_or(0, |end| end + 1)];
+    whole.lines().find_map(|line| {
         let rest = &line[line.find("listening on http://")? + "listening on http://".len()..];
         let address = rest.split_whitespace().next()?;
         let (host, port) = address.rsplit_once(':')?;
@@ -172,6 +174,7 @@ mod tests {
     #[test]
     fn the_address_comes_from_the_listening_line() {
         let log = "main: loading model\n0.00.295.296 I srv  llama_server: listening on http://127.0.0.1:39735\nsrv  load_model: ...";
+        assert_eq!(listening_address("llama_server: listening on http://127.0.0.1:376"), None, "half a line");
         assert_eq!(listening_address(log).as_deref(), Some("127.0.0.1:39735"));
         assert_eq!(listening_address("main: loading model\n"), None);
         assert_eq!(listening_address("llama_server: listening on http://127.0.0.1:"), None);

@@ -429,10 +429,12 @@ impl Settings {
     /// Keys no setting reads end up in [`Settings::warnings`].
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
         let mut settings = Self::from_file(path)?;
-        settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
-        if settings.local_model.runtime.is_none() && !crate::runtime_files::switched_off() {
+        // The folder beside the program, unless the file names one; SIDECAR_RUNTIME (in
+        // `apply_env`) overrides both, and `off` clears it.
+        if settings.local_model.runtime.is_none() {
             settings.local_model.runtime = crate::runtime_files::beside_program();
         }
+        settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
         settings.validate(path)?;
         Ok(settings)
     }

@@ -35,6 +35,8 @@ pub struct Updates {
     settings: Mutex<UpdateSettings>,
     config_path: Option<PathBuf>,
     record_path: PathBuf,
+    /// The last look, read from `record_path` once and kept in step with it.
+    last_looked: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
     clock: Clock,
     events: EventBus,
     lang: Lang,
@@ -47,10 +49,12 @@ pub struct Updates {
 
 impl Updates {
     pub fn new(settings: UpdateSettings, config_path: Option<PathBuf>, data_dir: &std::path::Path, clock: Clock, events: EventBus, lang: Lang) -> Self {
+        let record_path = record::path_in(data_dir);
         Self {
             settings: Mutex::new(settings),
             config_path,
-            record_path: record::path_in(data_dir),
+            last_looked: Mutex::new(record::read(&record_path).last_looked),
+            record_path,
             clock,
             events,
             lang,
@@ -76,7 +80,7 @@ impl Updates {
             built_address: BUILT_ADDRESS.is_some(),
             own_key: settings.public_key.is_some(),
             daily: settings.daily,
-            last_looked: record::read(&self.record_path).last_looked,
+            last_looked: *self.last_looked.lock().expect("updates lock"),
             state: self.state.lock().expect("updates lock").clone(),
         }
     }
@@ -103,7 +107,9 @@ impl Updates {
         };
         self.set_state(UpdateState::Looking);
         let found = source.check(&address, settings.public_key.as_deref()).await;
-        if let Err(error) = record::write(&self.record_path, &record::LookRecord { last_looked: Some(self.clock.now()) }) {
+        let now = self.clock.now();
+        *self.last_looked.lock().expect("updates lock") = Some(now);
+        if let Err(error) = record::write(&self.record_path, &record::LookRecord { last_looked: Some(now) }) {
             tracing::warn!(%error, "could not note when updates were looked for");
         }
         self.set_state(match found {
@@ -180,7 +186,8 @@ impl Updates {
         loop {
             let daily = self.settings.lock().expect("updates lock").daily;
             let installing = matches!(*self.state.lock().expect("updates lock"), UpdateState::Installing { .. } | UpdateState::Installed { .. });
-            if !installing && rules::due(daily, record::read(&self.record_path).last_looked, self.clock.now()) {
+            let last_looked = *self.last_looked.lock().expect("updates lock");
+            if !installing && rules::due(daily, last_looked, self.clock.now()) {
                 if let UpdateState::Available { offer } = self.look().await.state {
                     let (title, body) = crate::words::updates::found(&offer.version, self.lang);
                     self.events.publish(CoreEvent::UpdateFound { title, body });

@@ -141,9 +141,7 @@ fn core_base_url(dir: &tempfile::TempDir) -> String {
 
 fn address_in(dir: &tempfile::TempDir) -> Option<String> {
     let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).ok()?;
-    let line = log.lines().find(|line| line.contains("listening on http://"))?;
-    let address = line.split("listening on ").nth(1)?.split_whitespace().next()?;
-    Some(address.to_string())
+    sidecar::llm::local_server::listening_address(&log).map(|address| format!("http://{address}"))
 }
 
 #[tokio::test]
