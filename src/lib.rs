@@ -3,6 +3,7 @@
 //! over this crate, and everything here is testable headless.
 
 pub mod agent;
+pub mod address;
 pub mod api;
 pub mod attachments;
 pub mod backup;

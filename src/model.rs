@@ -188,10 +188,10 @@ impl Models {
     }
 
     /// Settles the call's hold with what it cost.
-    pub fn settle(&self, admitted: Admitted, routed: &Result<Routed, RouteError>) {
+    pub async fn settle(&self, admitted: Admitted, routed: &Result<Routed, RouteError>) {
         if let (Some(reservation), Ok(routed)) = (admitted.reservation, routed) {
             let prices = crate::llm::pricing::PriceTable::new(self.settings().prices.clone());
-            reservation.settle(&routed.provider_id, admitted.chain.cost_of(routed, &prices));
+            reservation.settle(&routed.provider_id, admitted.chain.cost_of(routed, &prices)).await;
         }
     }
 
@@ -253,7 +253,7 @@ impl Models {
             }
             _ => self.route_admitted(&admitted.chain, policy, request, on_delta, on_notice).await,
         };
-        self.settle(admitted, &routed);
+        self.settle(admitted, &routed).await;
         routed
     }
 
@@ -524,7 +524,7 @@ impl Models {
         }
         let call = crate::llm::router::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
         let routed = tokio::time::timeout(timeout, call).await.map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?;
-        self.settle(admitted, &routed);
+        self.settle(admitted, &routed).await;
         let routed = routed.map_err(|e| e.to_string())?;
         let record = crate::store::UsageRecord {
             conversation_id,

@@ -74,6 +74,13 @@ pub fn connection_config() -> Result<String, CommandError> {
     Ok(sidecar::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
 }
 
+/// The `mcpServers` entry for a program that reaches the running endpoint with `token`;
+/// `None` while the endpoint is off.
+#[tauri::command]
+pub fn connection_http_config(endpoint: State<'_, Arc<McpEndpoint>>, token: String) -> Option<String> {
+    endpoint.view().url.map(|url| sidecar::connections::snippet::mcp_http_config(&url, &token))
+}
+
 /// Whether the MCP endpoint runs, and where.
 #[tauri::command]
 pub fn connection_endpoint(endpoint: State<'_, Arc<McpEndpoint>>) -> EndpointView {

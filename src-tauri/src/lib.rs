@@ -247,6 +247,7 @@ pub fn run() {
             connection_commands::make_api_token,
             connection_commands::show_api_token,
             connection_commands::connection_config,
+            connection_commands::connection_http_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,
             tool_commands::mcp_servers,

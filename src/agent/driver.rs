@@ -336,7 +336,7 @@ async fn summarize_long_text(
             _ = context.cancel.cancelled() => return Ok(()),
             _ = tokio::time::sleep_until(deadline) => return Ok(()),
         };
-        context.models.settle(admitted, &routed);
+        context.models.settle(admitted, &routed).await;
         match routed {
             Ok(routed) if !routed.completion.text.trim().is_empty() => {
                 crate::context::compact::remember_summary(&result.content, routed.completion.text.trim());

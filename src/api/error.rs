@@ -14,6 +14,8 @@ pub enum ApiError {
     Refused(String),
     #[error("requests must come to 127.0.0.1 or localhost (Host was {0:?})")]
     ForeignHost(String),
+    #[error("requests from a web page are only answered for pages on this computer (Origin was {0:?})")]
+    ForeignOrigin(String),
     #[error("no such endpoint: {method} {path}; see /v1/openapi.json")]
     NotFound { method: String, path: String },
     #[error("the request body is over {0} bytes")]
@@ -30,7 +32,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::NoToken | ApiError::BadToken => StatusCode::UNAUTHORIZED,
-            ApiError::Refused(_) | ApiError::ForeignHost(_) => StatusCode::FORBIDDEN,
+            ApiError::Refused(_) | ApiError::ForeignHost(_) | ApiError::ForeignOrigin(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Invalid(_) => StatusCode::BAD_REQUEST,
@@ -43,7 +45,7 @@ impl ApiError {
     fn kind(&self) -> &'static str {
         match self {
             ApiError::NoToken | ApiError::BadToken => "authentication_error",
-            ApiError::Refused(_) | ApiError::ForeignHost(_) => "permission_error",
+            ApiError::Refused(_) | ApiError::ForeignHost(_) | ApiError::ForeignOrigin(_) => "permission_error",
             ApiError::NotFound { .. } => "not_found_error",
             ApiError::TooLarge(_) | ApiError::Invalid(_) => "invalid_request_error",
             ApiError::RateLimited(_) => "rate_limit_error",

@@ -8,6 +8,7 @@
 
 pub mod chat;
 pub mod error;
+pub mod guard;
 pub mod limit;
 pub mod route;
 
@@ -54,22 +55,6 @@ fn json_response(status: StatusCode, body: &Value) -> ApiResponse {
         .expect("a valid response")
 }
 
-/// Only requests addressed to this computer by name are answered: a web page that
-/// rebinds its own domain to 127.0.0.1 sends its own Host.
-fn check_host(headers: &HeaderMap) -> Result<(), ApiError> {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    let name = if host.starts_with('[') { host.split(']').next().map(|h| &h[1..]).unwrap_or_default() } else { host.split(':').next().unwrap_or_default() };
-    match name {
-        "127.0.0.1" | "localhost" | "::1" => Ok(()),
-        _ => Err(ApiError::ForeignHost(host.to_string())),
-    }
-}
-
-fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
-    let value = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).ok_or(ApiError::NoToken)?;
-    value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).map(str::trim).filter(|t| !t.is_empty()).ok_or(ApiError::NoToken)
-}
-
 /// How much of an oversized body is still read (and dropped) so the client, which is
 /// still sending, can read the 413; past it the connection is cut.
 const DRAINED_BYTES: usize = 16 * MAX_BODY_BYTES;
@@ -95,6 +80,22 @@ async fn read_body(headers: &HeaderMap, mut body: Incoming) -> Result<Bytes, Api
         return Err(ApiError::TooLarge(MAX_BODY_BYTES));
     }
     Ok(Bytes::from(kept))
+}
+
+/// A failure as JSON with its status; a missing or wrong token says how to present
+/// one (`WWW-Authenticate`), a rate limit when to come back.
+pub fn error_response(error: &ApiError) -> ApiResponse {
+    let mut response = json_response(error.status(), &error.body());
+    match error {
+        ApiError::RateLimited(seconds) => {
+            response.headers_mut().insert(header::RETRY_AFTER, (*seconds).into());
+        }
+        ApiError::NoToken | ApiError::BadToken => {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer realm=\"sidecar\""));
+        }
+        _ => {}
+    }
+    response
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
@@ -143,23 +144,23 @@ impl LocalApi {
         }
     }
 
+    /// The tokens that say who a client is.
+    pub fn tokens(&self) -> &crate::connections::tokens::ApiTokens {
+        &self.hosting.tokens
+    }
+
     /// Answers one request; every failure is a JSON error with its status.
     pub async fn handle(&self, request: Request<Incoming>) -> ApiResponse {
         match self.answer(request).await {
             Ok(response) => response,
-            Err(error) => {
-                let mut response = json_response(error.status(), &error.body());
-                if let ApiError::RateLimited(seconds) = error {
-                    response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
-                }
-                response
-            }
+            Err(error) => error_response(&error),
         }
     }
 
     async fn answer(&self, request: Request<Incoming>) -> Result<ApiResponse, ApiError> {
         let (parts, body) = request.into_parts();
-        check_host(&parts.headers)?;
+        guard::check_host(&parts.headers)?;
+        guard::check_origin(&parts.headers)?;
         let route = Route::of(&parts.method, parts.uri.path()).ok_or_else(|| ApiError::NotFound { method: parts.method.to_string(), path: parts.uri.path().to_string() })?;
         if route == Route::OpenApi {
             return Ok(Response::builder()
@@ -167,7 +168,7 @@ impl LocalApi {
                 .body(Full::new(Bytes::from_static(OPENAPI.as_bytes())).boxed())
                 .expect("a valid response"));
         }
-        let client = self.hosting.tokens.owner(bearer(&parts.headers)?).await.map_err(failed)?.ok_or(ApiError::BadToken)?;
+        let client = guard::admit(&parts.headers, &self.hosting.tokens).await?;
         self.limit.lock().expect("limit lock").take(&client, Instant::now()).map_err(ApiError::RateLimited)?;
         let body = read_body(&parts.headers, body).await?;
         let scopes = match route.scope() {
@@ -243,25 +244,5 @@ impl LocalApi {
                 ok(chat::completion(&outcome, created))
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_requests_named_for_this_computer_are_answered() {
-        let with = |host: &str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(header::HOST, host.parse().unwrap());
-            check_host(&headers)
-        };
-        assert!(with("127.0.0.1:47100").is_ok());
-        assert!(with("localhost:47100").is_ok());
-        assert!(with("[::1]:47100").is_ok());
-        assert!(with("evil.example:47100").is_err());
-        assert!(with("127.0.0.1.evil.example").is_err());
-        assert!(check_host(&HeaderMap::new()).is_err());
     }
 }

@@ -68,6 +68,8 @@ pub enum AttachError {
     NoText { name: String, what: &'static str },
     #[error("{name} could not be read: {why}")]
     Unreadable { name: String, why: String },
+    #[error("{name} is not a file but a folder, pipe or device; pick a file")]
+    NotAFile { name: String },
 }
 
 /// Reads `bytes` of the file called `name` into an attachment of at most
@@ -104,11 +106,19 @@ pub fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment
 pub fn open(path: &std::path::Path, sees_images: bool, data_dir: &std::path::Path, budget_tokens: usize) -> Result<Attachment, AttachError> {
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let unreadable = |e: std::io::Error| AttachError::Unreadable { name: name.clone(), why: e.to_string() };
-    let size = std::fs::metadata(path).map_err(unreadable)?.len();
-    if size > MAX_BYTES {
-        return Err(AttachError::TooLarge { name, mb: size / (1024 * 1024) });
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    // A pipe would block the read until something writes to it, maybe never.
+    if !meta.is_file() {
+        return Err(AttachError::NotAFile { name });
     }
-    let bytes = std::fs::read(path).map_err(unreadable)?;
+    if meta.len() > MAX_BYTES {
+        return Err(AttachError::TooLarge { name, mb: meta.len() / (1024 * 1024) });
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(std::fs::File::open(path).map_err(unreadable)?, MAX_BYTES + 1), &mut bytes).map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(AttachError::TooLarge { name, mb: bytes.len() as u64 / (1024 * 1024) });
+    }
     if sees_images && matches!(extract::sniff(&name, &bytes), extract::Sniffed::Image) {
         return images::keep(data_dir, &name, &bytes);
     }

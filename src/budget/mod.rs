@@ -10,6 +10,7 @@ pub mod limits;
 pub mod tally;
 pub mod usage;
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use chrono::{Datelike, NaiveDate};
@@ -20,6 +21,7 @@ use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::settings::budget::BudgetSettings;
 use crate::settings::Settings;
+use crate::store::budget::{NewHold, Spending};
 use crate::store::{Store, StoreError};
 pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};
@@ -41,39 +43,49 @@ pub struct BudgetView {
     pub allow_unpriced: bool,
 }
 
-/// A reservation for one call in flight: settle it with the real cost; dropped
-/// unsettled (the call failed or was stopped), it only lets its hold go.
+/// How long an unsettled hold lasts if its process neither settles nor releases it
+/// (longer than any call; a process that died loses its holds at once on Linux).
+const HOLD_LIFETIME: chrono::Duration = chrono::Duration::minutes(30);
+/// How long a settled hold waits for its call's usage row (written right after).
+const SETTLED_LIFETIME: chrono::Duration = chrono::Duration::minutes(5);
+
+/// Whether the process that wrote a hold still runs: on Linux from /proc; elsewhere
+/// holds only expire.
+fn alive(pid: i64) -> bool {
+    if pid == i64::from(std::process::id()) || !cfg!(target_os = "linux") {
+        return true;
+    }
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// A reservation for one call in flight, held in the store: settle it with the real
+/// cost; dropped unsettled (the call failed or was stopped), it only lets its hold go.
 pub struct Reservation {
     budget: Weak<Budget>,
-    id: u64,
+    id: i64,
 }
 
 impl Reservation {
     /// The call ended: `provider` answered, at a cost of `usd` (`None`: unknown).
-    pub fn settle(mut self, provider: &str, usd: Option<f64>) {
-        self.finish(Some(provider), usd.unwrap_or(0.0));
-    }
-
-    fn finish(&mut self, provider: Option<&str>, usd: f64) {
+    pub async fn settle(mut self, provider: &str, usd: Option<f64>) {
+        let id = std::mem::take(&mut self.id);
         if let Some(budget) = self.budget.upgrade() {
-            budget.settled(std::mem::take(&mut self.id), provider, usd);
+            budget.settled(id, provider, usd.unwrap_or(0.0)).await;
         }
     }
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        if self.id != 0 {
-            self.finish(None, 0.0);
+        let (id, budget) = (self.id, self.budget.upgrade());
+        if let (true, Some(budget), Ok(runtime)) = (id != 0, budget, tokio::runtime::Handle::try_current()) {
+            runtime.spawn(async move {
+                if let Err(error) = budget.store.budget().release_hold(id).await {
+                    tracing::warn!(%error, "a budget hold could not be let go; it expires on its own");
+                }
+            });
         }
     }
-}
-
-/// The tally, the day and month it counts, and the store's spending mark it read.
-struct Counted {
-    day: NaiveDate,
-    mark: (i64, f64),
-    tally: Tally,
 }
 
 pub struct Budget {
@@ -81,7 +93,8 @@ pub struct Budget {
     clock: Clock,
     events: EventBus,
     settings: RwLock<(Arc<BudgetSettings>, PriceTable)>,
-    counted: Mutex<Option<Counted>>,
+    /// Warnings this process gave, so each is said once.
+    warned: Mutex<BTreeSet<String>>,
     me: Weak<Budget>,
     lang: crate::words::Lang,
 }
@@ -93,7 +106,7 @@ impl Budget {
             clock,
             events,
             settings: RwLock::new((Arc::new(settings.budget.clone()), PriceTable::new(settings.prices.clone()))),
-            counted: Mutex::new(None),
+            warned: Mutex::default(),
             me: me.clone(),
             lang,
         })
@@ -109,44 +122,48 @@ impl Budget {
         (settings, limits)
     }
 
-    /// Reads today's and this month's spending from the store when the day changed,
-    /// on first use, or when a call or an allowance was recorded since (by this
-    /// process or another: the CLI, the daemon); calls in flight keep their holds.
-    async fn count(&self) -> Result<(), StoreError> {
+    /// Where the month and the day begin, as the store writes instants, and today.
+    fn period(&self) -> (String, String, NaiveDate) {
         let today = self.clock.local_today();
-        let mark = self.store.budget().spending_mark(&today.to_string()).await?;
-        let unchanged = |c: &Counted| c.day == today && c.mark == mark;
-        if self.counted.lock().expect("budget tally").as_ref().is_some_and(unchanged) {
-            return Ok(());
-        }
         let month_start = crate::store::utc(self.clock.start_of(today.with_day(1).expect("day 1 exists")));
-        let day_start = crate::store::utc(self.clock.start_of(today));
+        (month_start, crate::store::utc(self.clock.start_of(today)), today)
+    }
+
+    /// The tally of `spending`: calls by day and month, settled holds as spent (their
+    /// usage row is on its way), the rest as held.
+    fn tally(spending: &Spending, day_start: &str) -> Tally {
         let (mut day, mut month) = (Costs::default(), Costs::default());
-        for call in self.store.budget().calls_since(&month_start).await? {
+        for call in &spending.calls {
             let background = call.purpose != crate::settings::Purpose::Chat.as_str();
             let usd = call.cost_usd.unwrap_or(0.0);
             month.add(&call.provider, background, usd);
-            if call.created_at >= day_start {
+            if call.created_at.as_str() >= day_start {
                 day.add(&call.provider, background, usd);
             }
         }
-        // The mark read today's extra allowance already.
-        let allowance = mark.1;
-        let mut counted = self.counted.lock().expect("budget tally");
-        if counted.as_ref().is_some_and(unchanged) {
-            return Ok(()); // another call counted meanwhile
+        let mut tally = Tally::new(day, month, spending.allowance_usd);
+        for hold in &spending.holds {
+            if hold.settled {
+                tally.spend(&hold.provider, hold.background, hold.usd);
+            } else {
+                tally.hold(&hold.provider, hold.background, hold.usd);
+            }
         }
-        let mut tally = Tally::new(day, month, allowance);
-        if let Some(old) = counted.as_ref() {
-            tally.carry_from(&old.tally);
-        }
-        *counted = Some(Counted { day: today, mark, tally });
-        Ok(())
+        tally
+    }
+
+    /// What was spent and is held now, by every process on the store.
+    async fn current(&self) -> Result<Tally, StoreError> {
+        let (month_start, day_start, today) = self.period();
+        let spending = self.store.budget().spending(&month_start, &today.to_string(), &alive).await?;
+        Ok(Self::tally(&spending, &day_start))
     }
 
     /// Reserves the worst case of a call to `model` on `provider`: `prompt_tokens` in
     /// and `max_tokens` (or [`WORST_REPLY_TOKENS`]) out. `None` when nothing needs
-    /// holding (no limit set, or a model the user allowed without a price).
+    /// holding (no limit set, or a model the user allowed without a price). The check
+    /// and the hold are one transaction of the store, so the app, the daemon and every
+    /// `sidecar ask` share the limits.
     pub async fn reserve(&self, provider: &str, model: &str, background: bool, prompt_tokens: usize, max_tokens: Option<u32>) -> Result<Option<Reservation>, OverBudget> {
         let (settings, limits) = self.limits();
         if limits.is_empty() {
@@ -157,44 +174,45 @@ impl Budget {
             return if settings.allow_unpriced { Ok(None) } else { Err(OverBudget::Unpriced { model: model.to_string() }) };
         };
         let worst = (prompt_tokens as f64 * price.input_per_mtok + f64::from(max_tokens.unwrap_or(WORST_REPLY_TOKENS)) * price.output_per_mtok) / 1e6;
-        if let Err(error) = self.count().await {
-            tracing::warn!(%error, "the budget could not read what was spent; the call is held back");
-            return Err(OverBudget::Limit(Standing { limit: limits[0].clone(), spent_usd: 0.0, reserved_usd: 0.0, allowed_usd: 0.0 }));
-        }
-        let reserved = {
-            let mut counted = self.counted.lock().expect("budget tally");
-            let tally = &mut counted.as_mut().expect("counted above").tally;
-            tally.reserve(&limits, provider, background, worst)
-        };
-        match reserved {
-            Ok(id) => Ok(Some(Reservation { budget: self.me.clone(), id })),
-            Err(crossed) => {
+        let (month_start, day_start, today) = self.period();
+        let expires_at = crate::store::utc(self.clock.now() + HOLD_LIFETIME);
+        let hold = NewHold { provider, background, usd: worst, expires_at: &expires_at };
+        let admit = |spending: &Spending| Self::tally(spending, &day_start).check(&limits, provider, background, worst);
+        match self.store.budget().reserve(&month_start, &today.to_string(), hold, &alive, admit).await {
+            Ok(Ok(id)) => Ok(Some(Reservation { budget: self.me.clone(), id })),
+            Ok(Err(crossed)) => {
                 tracing::info!(provider, model, worst, limit = crossed.limit.usd, "a call would cross the budget; not made");
-                self.tell_reached();
+                self.tell_reached().await;
                 Err(OverBudget::Limit(crossed))
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the budget could not read what was spent; the call is held back");
+                Err(OverBudget::Limit(Standing { limit: limits[0].clone(), spent_usd: 0.0, reserved_usd: 0.0, allowed_usd: 0.0 }))
             }
         }
     }
 
-    fn settled(&self, id: u64, provider: Option<&str>, usd: f64) {
-        if let Some(counted) = self.counted.lock().expect("budget tally").as_mut() {
-            counted.tally.settle(id, provider, usd);
+    async fn settled(&self, id: i64, provider: &str, usd: f64) {
+        let expires_at = crate::store::utc(self.clock.now() + SETTLED_LIFETIME);
+        if let Err(error) = self.store.budget().settle_hold(id, provider, usd, &expires_at).await {
+            tracing::warn!(%error, "a budget hold could not be settled; it expires on its own");
         }
-        self.tell_reached();
+        self.tell_reached().await;
     }
 
     /// Says each limit that reached 80% or 100% for the first time.
-    fn tell_reached(&self) {
+    async fn tell_reached(&self) {
         let (settings, limits) = self.limits();
+        let tally = match self.current().await {
+            Ok(tally) => tally,
+            Err(error) => return tracing::warn!(%error, "the budget could not read what was spent"),
+        };
         let today = self.clock.local_today();
         let key = |period: Period| match period {
             Period::Day => today.to_string(),
             Period::Month => format!("{}-{:02}", today.year(), today.month()),
         };
-        let reached = match self.counted.lock().expect("budget tally").as_mut() {
-            Some(counted) => counted.tally.newly_reached(&limits, &key),
-            None => return,
-        };
+        let reached = tally.newly_reached(&limits, &key, &mut self.warned.lock().expect("budget warnings"));
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
             let s = &r.standing;
@@ -209,20 +227,14 @@ impl Budget {
     pub async fn allow_more_today(&self, usd: f64) -> Result<f64, StoreError> {
         let today = self.clock.local_today();
         let total = self.store.budget().allow_more(&today.to_string(), usd.max(0.0)).await?;
-        self.count().await?;
-        if let Some(counted) = self.counted.lock().expect("budget tally").as_mut() {
-            counted.tally.allowance_usd = total;
-        }
         tracing::info!(usd, total, "the user allowed more spending today");
         Ok(total)
     }
 
     /// Limits, what was spent and held against each, and today's extra.
     pub async fn view(&self) -> Result<BudgetView, StoreError> {
-        self.count().await?;
+        let tally = self.current().await?;
         let (settings, limits) = self.limits();
-        let counted = self.counted.lock().expect("budget tally");
-        let tally = &counted.as_ref().expect("counted above").tally;
         Ok(BudgetView {
             limits: tally.standings(&limits),
             warn_percent: tally::WARN_PERCENT,

@@ -1,6 +1,7 @@
-//! What has been spent and held against each limit, as plain data: the budget service
-//! keeps one behind a lock, so a reservation and the check it passes are one step and
-//! concurrent calls cannot together overshoot a limit.
+//! What has been spent and held against each limit, as plain data. The budget service
+//! builds one from the store inside the transaction that writes a reservation, so the
+//! check and the hold are one step for every process on the database, and concurrent
+//! calls cannot together overshoot a limit.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -123,25 +124,25 @@ pub struct Reached {
 pub struct Tally {
     pub today: Costs,
     pub this_month: Costs,
-    holds: HashMap<u64, Hold>,
-    next: u64,
+    holds: Vec<Hold>,
     /// Extra dollars the user allowed today, over every limit.
     pub allowance_usd: f64,
-    /// Warnings already given: (limit, percent, allowance), so each is said once.
-    warned: BTreeSet<String>,
 }
 
 impl Tally {
     pub fn new(today: Costs, this_month: Costs, allowance_usd: f64) -> Self {
-        Self { today, this_month, allowance_usd, ..Self::default() }
+        Self { today, this_month, allowance_usd, holds: Vec::new() }
     }
 
-    /// A tally read again from the store keeps the calls still in flight and the
-    /// warnings already given.
-    pub fn carry_from(&mut self, from: &Tally) {
-        self.holds = from.holds.clone();
-        self.next = from.next;
-        self.warned = from.warned.clone();
+    /// A call in flight holds `usd` until it ends.
+    pub fn hold(&mut self, provider: &str, background: bool, usd: f64) {
+        self.holds.push(Hold { provider: provider.to_string(), background, usd });
+    }
+
+    /// Spent today (and so this month).
+    pub fn spend(&mut self, provider: &str, background: bool, usd: f64) {
+        self.today.add(provider, background, usd);
+        self.this_month.add(provider, background, usd);
     }
 
     fn spent(&self, limit: &Limit) -> f64 {
@@ -152,50 +153,32 @@ impl Tally {
     }
 
     fn held(&self, limit: &Limit) -> f64 {
-        self.holds.values().filter(|h| limit.covers(&h.provider, h.background)).map(|h| h.usd).sum()
+        self.holds.iter().filter(|h| limit.covers(&h.provider, h.background)).map(|h| h.usd).sum()
     }
 
     fn standing(&self, limit: &Limit) -> Standing {
         Standing { limit: limit.clone(), spent_usd: self.spent(limit), reserved_usd: self.held(limit), allowed_usd: limit.usd + self.allowance_usd }
     }
 
-    /// Holds `usd` for a call to `provider` if no limit would be crossed; else the first
-    /// limit it would cross.
-    pub fn reserve(&mut self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<u64, Standing> {
+    /// Whether a call to `provider` may hold `usd` more: the first limit it would
+    /// cross, if any.
+    pub fn check(&self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<(), Standing> {
         for limit in limits.iter().filter(|l| l.covers(provider, background)) {
             let s = self.standing(limit);
             if s.spent_usd + s.reserved_usd + usd > s.allowed_usd + 1e-12 {
                 return Err(s);
             }
         }
-        self.next += 1;
-        self.holds.insert(self.next, Hold { provider: provider.to_string(), background, usd });
-        Ok(self.next)
-    }
-
-    /// The call ended: its hold goes, and what it really cost (if anything) is spent
-    /// on the provider that answered (a later link of the chain may have).
-    pub fn settle(&mut self, id: u64, answered_by: Option<&str>, usd: f64) {
-        if let Some(hold) = self.holds.remove(&id) {
-            let provider = answered_by.unwrap_or(&hold.provider);
-            self.today.add(provider, hold.background, usd);
-            self.this_month.add(provider, hold.background, usd);
-        }
-    }
-
-    #[cfg(test)]
-    fn spend(&mut self, provider: &str, background: bool, usd: f64) {
-        self.today.add(provider, background, usd);
-        self.this_month.add(provider, background, usd);
+        Ok(())
     }
 
     pub fn standings(&self, limits: &[Limit]) -> Vec<Standing> {
         limits.iter().map(|l| self.standing(l)).collect()
     }
 
-    /// Limits that reached 80% or 100% since last asked (each once per level, period
-    /// and allowance).
-    pub fn newly_reached(&mut self, limits: &[Limit], period_key: &dyn Fn(Period) -> String) -> Vec<Reached> {
+    /// Limits that reached 80% or 100% and are not yet in `warned` (each once per
+    /// level, period and allowance).
+    pub fn newly_reached(&self, limits: &[Limit], period_key: &dyn Fn(Period) -> String, warned: &mut BTreeSet<String>) -> Vec<Reached> {
         let mut reached = Vec::new();
         for limit in limits {
             let s = self.standing(limit);
@@ -203,7 +186,7 @@ impl Tally {
             for percent in [100u8, WARN_PERCENT] {
                 if share >= f64::from(percent) / 100.0 {
                     let key = format!("{:?}/{:?}/{}/{percent}/{}", limit.scope, limit.period, period_key(limit.period), self.allowance_usd);
-                    if self.warned.insert(key) {
+                    if warned.insert(key) {
                         reached.push(Reached { standing: s.clone(), percent });
                     }
                     break;
@@ -223,18 +206,18 @@ mod tests {
     }
 
     #[test]
-    fn reservations_count_until_settled_and_the_allowance_raises_every_limit() {
+    fn holds_count_against_every_limit_they_fall_under_and_the_allowance_raises_every_limit() {
         let limits = settings("daily_usd = 1.0\n[providers.openai]\nmonthly_usd = 5.0\n");
         let mut tally = Tally::default();
-        let a = tally.reserve(&limits, "openai", false, 0.6).unwrap();
-        let crossed = tally.reserve(&limits, "openai", false, 0.6).unwrap_err();
+        tally.check(&limits, "openai", false, 0.6).unwrap();
+        tally.hold("openai", false, 0.6);
+        let crossed = tally.check(&limits, "openai", false, 0.6).unwrap_err();
         assert_eq!((crossed.limit.period, crossed.reserved_usd), (Period::Day, 0.6));
-        tally.settle(a, None, 0.1);
-        let b = tally.reserve(&limits, "anthropic", false, 0.6).unwrap();
-        tally.settle(b, None, 0.85);
-        assert!(tally.reserve(&limits, "openai", false, 0.1).is_err(), "0.95 spent");
+        let mut tally = Tally::default();
+        tally.spend("anthropic", false, 0.95);
+        assert!(tally.check(&limits, "openai", false, 0.1).is_err(), "0.95 spent");
         tally.allowance_usd = 0.5;
-        assert!(tally.reserve(&limits, "openai", false, 0.1).is_ok());
+        assert!(tally.check(&limits, "openai", false, 0.1).is_ok());
     }
 
     #[test]
@@ -242,13 +225,14 @@ mod tests {
         let limits = settings("background_daily_usd = 0.10\n");
         let mut tally = Tally::default();
         tally.spend("openai", true, 0.085);
-        assert!(tally.reserve(&limits, "openai", true, 0.02).is_err());
-        assert!(tally.reserve(&limits, "openai", false, 5.0).is_ok(), "chat is not background work");
+        assert!(tally.check(&limits, "openai", true, 0.02).is_err());
+        assert!(tally.check(&limits, "openai", false, 5.0).is_ok(), "chat is not background work");
         let key = |_: Period| "2026-11-26".to_string();
-        let first = tally.newly_reached(&limits, &key);
+        let mut warned = BTreeSet::new();
+        let first = tally.newly_reached(&limits, &key, &mut warned);
         assert_eq!(first.iter().map(|r| r.percent).collect::<Vec<_>>(), [80]);
-        assert!(tally.newly_reached(&limits, &key).is_empty());
+        assert!(tally.newly_reached(&limits, &key, &mut warned).is_empty());
         tally.spend("openai", true, 0.02);
-        assert_eq!(tally.newly_reached(&limits, &key)[0].percent, 100);
+        assert_eq!(tally.newly_reached(&limits, &key, &mut warned)[0].percent, 100);
     }
 }

@@ -36,6 +36,8 @@ pub enum ConfigError {
     BadField(String),
     #[error("\"{0}\" is not a command line (an empty line, or a quote left open)")]
     BadCommandLine(String),
+    #[error("the server \"{server}\" is at a plain http:// address on another computer ({address}), where anyone on the way could read and change its tools and answers; use its https:// address")]
+    NotEncrypted { server: String, address: String },
     #[error("a server name must be 1–40 letters, digits, '-' or '_', and not \"notes\" (got \"{0}\")")]
     BadName(String),
 }
@@ -126,8 +128,17 @@ impl ServerEntry {
                 .chain(self.args.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(" "),
-            (None, Some(url)) => url.clone(),
+            (None, Some(url)) => without_password(url),
             (None, None) => String::new(),
+        }
+    }
+
+    /// A remote server's address as written, when it holds no `${VAR}` to expand yet:
+    /// https, or plain http on this computer.
+    pub fn check_address(&self, server: &str) -> Result<(), ConfigError> {
+        match self.url.as_deref().filter(|url| self.command.is_none() && !url.contains("${")) {
+            Some(url) => encrypted_or_local(server, url.to_string()).map(drop),
+            None => Ok(()),
         }
     }
 
@@ -147,11 +158,31 @@ impl ServerEntry {
                 cwd: self.cwd.clone(),
             }),
             (_, Some(url)) => Ok(Transport::Http {
-                url: expand(url)?,
+                url: encrypted_or_local(server, expand(url)?)?,
                 headers: self.headers.iter().map(|(k, v)| Ok((k.clone(), expand(v)?))).collect::<Result<_, ConfigError>>()?,
             }),
             _ => Err(ConfigError::NoTransport(server.into())),
         }
+    }
+}
+
+/// An address's password, when it carries one (`https://user:secret@host`), is not
+/// shown in lists.
+fn without_password(address: &str) -> String {
+    match url::Url::parse(address) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("REDACTED"));
+            url.to_string()
+        }
+        _ => address.to_string(),
+    }
+}
+
+/// A remote server is reached over https, or over plain http on this computer only.
+fn encrypted_or_local(server: &str, address: String) -> Result<String, ConfigError> {
+    match crate::address::check_address(&address) {
+        Err(crate::address::AddressProblem::NotEncrypted) => Err(ConfigError::NotEncrypted { server: server.into(), address: without_password(&address) }),
+        _ => Ok(address),
     }
 }
 
@@ -202,6 +233,7 @@ impl McpConfig {
 
     pub fn add(&mut self, name: &str, entry: ServerEntry) -> Result<(), ConfigError> {
         check_name(name)?;
+        entry.check_address(name)?;
         self.servers.insert(name.to_string(), entry);
         Ok(())
     }

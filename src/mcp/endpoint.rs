@@ -1,18 +1,20 @@
 //! The MCP endpoint at `http://127.0.0.1:PORT/mcp` in the running app or daemon: the
 //! same server as `sidecar mcp serve`, over streamable HTTP, on loopback only and off
 //! unless the user turns it on (Settings → Connections). rmcp's service answers; hyper
-//! carries it. The local HTTP API (`api`) answers under `/v1` on the same port.
+//! carries it. The local HTTP API (`api`) answers under `/v1` on the same port. Both
+//! ask for a client's bearer token (`api::guard`); `listener` keeps the port usable.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
+use super::listener;
 use super::server::SidecarServer;
+use crate::api::guard::TokenHolder;
 
 /// What Settings shows: whether it runs, and where.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,39 +50,25 @@ impl McpEndpoint {
         config.cancellation_token = stop.child_token();
         let mcp = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
         let api = Arc::new(api);
-        let stopping = stop.clone();
-        tokio::spawn(async move {
-            loop {
-                let (stream, _) = tokio::select! {
-                    accepted = listener.accept() => match accepted {
-                        Ok(accepted) => accepted,
-                        Err(error) => {
-                            tracing::warn!(%error, "the MCP endpoint could not accept a connection");
-                            continue;
-                        }
-                    },
-                    _ = stopping.cancelled() => return,
-                };
-                let (mcp, api) = (mcp.clone(), api.clone());
-                let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let (mcp, api) = (mcp.clone(), api.clone());
-                    async move {
-                        let path = request.uri().path();
-                        Ok::<_, std::convert::Infallible>(if path == "/v1" || path.starts_with("/v1/") { api.handle(request).await } else { mcp.handle(request).await })
+        let answer: listener::Answer = Arc::new(move |request: hyper::Request<hyper::body::Incoming>| {
+            let (mcp, api) = (mcp.clone(), api.clone());
+            Box::pin(async move {
+                let path = request.uri().path();
+                if path == "/v1" || path.starts_with("/v1/") {
+                    return api.handle(request).await;
+                }
+                // Over HTTP a client is whoever holds the token, whatever name it gives.
+                match crate::api::guard::admit(request.headers(), api.tokens()).await {
+                    Ok(client) => {
+                        let mut request = request;
+                        request.extensions_mut().insert(TokenHolder(client));
+                        mcp.handle(request).await
                     }
-                });
-                let stopping = stopping.clone();
-                tokio::spawn(async move {
-                    let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-                    tokio::select! {
-                        served = connection => if let Err(error) = served {
-                            tracing::debug!(%error, "an MCP endpoint connection ended");
-                        },
-                        _ = stopping.cancelled() => {}
-                    }
-                });
-            }
+                    Err(refused) => refusal(&refused),
+                }
+            })
         });
+        tokio::spawn(listener::serve(listener, stop.clone(), answer));
         tracing::info!(%address, "MCP endpoint listening");
         *self.running.lock().expect("endpoint lock") = Some((address, stop));
         *self.problem.lock().expect("endpoint lock") = None;
@@ -98,6 +86,15 @@ impl McpEndpoint {
         let url = self.running.lock().expect("endpoint lock").as_ref().map(|(address, _)| format!("http://{address}/mcp"));
         EndpointView { url, problem: self.problem.lock().expect("endpoint lock").clone() }
     }
+}
+
+/// A refused MCP request: the HTTP status and `WWW-Authenticate` as for the API, with a
+/// JSON-RPC error for a body, which MCP clients show their user as it is.
+fn refusal(error: &crate::api::error::ApiError) -> crate::api::ApiResponse {
+    let mut response = crate::api::error_response(error);
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32001, "message": error.to_string()}});
+    *response.body_mut() = http_body_util::BodyExt::boxed(http_body_util::Full::new(bytes::Bytes::from(body.to_string())));
+    response
 }
 
 /// Starts the endpoint when settings.toml has it on (the app and the daemon, at start).

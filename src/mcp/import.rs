@@ -16,7 +16,12 @@ pub struct ImportReport {
     pub refused: Vec<(String, String)>,
 }
 
-/// Adds the servers of `from` that `into` does not have; never replaces one.
+/// The most servers an import leaves in Sidecar's file: each one taken starts with the
+/// next turn, so a file listing hundreds must not start hundreds of programs.
+pub const MAX_SERVERS: usize = 20;
+
+/// Adds the servers of `from` that `into` does not have, up to [`MAX_SERVERS`]; never
+/// replaces one.
 pub fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
     let mut report = ImportReport::default();
     for (name, mut entry) in from.servers {
@@ -24,8 +29,12 @@ pub fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
             report.kept.push(name);
             continue;
         }
-        if let Err(error) = check_name(&name) {
+        if let Err(error) = check_name(&name).and_then(|()| entry.check_address(&name)) {
             report.refused.push((name, error.to_string()));
+            continue;
+        }
+        if into.servers.len() >= MAX_SERVERS {
+            report.refused.push((name, format!("Sidecar already has {MAX_SERVERS} MCP servers; remove some, or add this one by hand")));
             continue;
         }
         if entry.command.is_none() && entry.url.is_none() {
@@ -93,5 +102,17 @@ mod tests {
         assert_eq!(ours.servers["time"].args, ["mcp-server-time"]);
         assert!(!ours.servers["fetch"].enabled);
         assert!(!ours.servers["fetch"].other.contains_key("active"));
+    }
+
+    #[test]
+    fn an_import_takes_a_bounded_number_of_servers_and_no_plain_remote_one() {
+        let many: serde_json::Map<String, serde_json::Value> = (0..500).map(|n| (format!("s{n:03}"), serde_json::json!({"command": "true"}))).collect();
+        let mut theirs: McpConfig = serde_json::from_value(serde_json::json!({ "mcpServers": many })).unwrap();
+        theirs.servers.insert("aaa".into(), super::super::config::ServerEntry::http("http://tools.example.org/mcp"));
+        let mut ours = McpConfig::default();
+        let report = merge(&mut ours, theirs);
+        assert_eq!((ours.servers.len(), report.added.len()), (MAX_SERVERS, MAX_SERVERS));
+        assert_eq!(report.refused.len(), 481);
+        assert!(report.refused[0].0 == "aaa" && report.refused[0].1.contains("plain http://"), "{:?}", report.refused[0]);
     }
 }

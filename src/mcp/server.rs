@@ -32,6 +32,9 @@ const SERVED: &[(&str, Scope)] = &[
     ("send_message", Scope::Messages),
 ];
 
+/// A request over HTTP that reached the server without a token's owner: nothing is
+/// allowed for this name (`connections` refuses names it was not given).
+const UNAUTHENTICATED: &str = "\u{0}unauthenticated";
 const LIST_FACTS: &str = "list_facts";
 const SEND_MESSAGE: &str = "send_message";
 
@@ -155,8 +158,17 @@ impl SidecarServer {
     }
 }
 
-/// The name the client gave at the handshake ("unnamed" if it gave none).
+/// Who the client is. Over HTTP, the owner of the token it presented (the endpoint
+/// lets no request through without one): the name in its handshake is only a label.
+/// Over stdio, which the user's own configuration starts, the name it gave at the
+/// handshake ("unnamed" if none).
 fn client_name(context: &RequestContext<RoleServer>) -> String {
+    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+        return match parts.extensions.get::<crate::api::guard::TokenHolder>() {
+            Some(holder) => holder.0.clone(),
+            None => UNAUTHENTICATED.to_string(),
+        };
+    }
     context.peer.peer_info().map(|info| info.client_info.name.clone()).filter(|n| !n.trim().is_empty()).unwrap_or_else(|| "unnamed".to_string())
 }
 

@@ -2,8 +2,7 @@
 //! address (streamable HTTP). With `http`, the only module that knows `rmcp`: the rest of
 //! Sidecar sees [`ToolDefinition`]s, calls, and errors in its own words.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ContentBlock, ProtocolVersion};
@@ -14,16 +13,14 @@ use std::collections::HashMap;
 use http::{HeaderName, HeaderValue};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::watch;
 
 use super::config::Transport;
 use crate::permissions::definition::ToolDefinition;
 use super::http::McpHttp;
 use super::launch;
+use super::stderr_tail::StderrTail;
 
-/// How many of a server's last stderr lines are kept to explain a failure.
-const STDERR_LINES: usize = 20;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SessionError {
@@ -71,7 +68,7 @@ impl ClientHandler for Listener {
 
 pub struct Session {
     service: RunningService<RoleClient, Listener>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: StderrTail,
     tools_changed: watch::Receiver<u64>,
     timeout: Duration,
 }
@@ -80,7 +77,7 @@ impl Session {
     /// Starts the server and completes the handshake within `timeout`.
     #[tracing::instrument(skip_all, fields(timeout_secs = timeout.as_secs()))]
     pub async fn start(transport: &Transport, timeout: Duration) -> Result<Self, SessionError> {
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr = StderrTail::default();
         let (sender, tools_changed) = watch::channel(0);
         let listener = Listener { tools_changed: sender };
         let handshake = match transport {
@@ -96,7 +93,7 @@ impl Session {
                     .spawn()
                     .map_err(|e| SessionError::Spawn(e.to_string()))?;
                 if let Some(pipe) = stderr_pipe {
-                    tokio::spawn(keep_tail(pipe, stderr.clone()));
+                    tokio::spawn(stderr.clone().keep(pipe));
                 }
                 tokio::time::timeout(timeout, listener.serve(child)).await
             }
@@ -117,20 +114,24 @@ impl Session {
             Ok(Err(error)) => {
                 // Give the stderr reader a moment: a server that exits at once says why there.
                 tokio::time::sleep(Duration::from_millis(200)).await;
-                return Err(SessionError::Closed { reason: error.to_string(), stderr: tail(&stderr) });
+                return Err(SessionError::Closed { reason: error.to_string(), stderr: stderr.lines() });
             }
-            Err(_) => return Err(SessionError::Timeout { what: "the start-up handshake", seconds: timeout.as_secs(), stderr: tail(&stderr) }),
+            Err(_) => return Err(SessionError::Timeout { what: "the start-up handshake", seconds: timeout.as_secs(), stderr: stderr.lines() }),
         };
         Ok(Self { service, stderr, tools_changed, timeout })
     }
 
     pub async fn tools(&self) -> Result<Vec<ToolDefinition>, SessionError> {
         let tools = self.bounded("the tool list", self.service.peer().list_all_tools()).await?;
+        let (listed, tools): (usize, Vec<_>) = (tools.len(), tools.into_iter().filter(|tool| plain_tool_name(&tool.name)).collect());
+        if tools.len() < listed {
+            tracing::warn!(left_out = listed - tools.len(), "an MCP server listed tools whose names are not plain (too long, or with control or other characters); they are left out");
+        }
         Ok(tools
             .into_iter()
             .map(|tool| ToolDefinition {
                 name: tool.name.to_string(),
-                description: tool.description.map(|d| d.to_string()).unwrap_or_default(),
+                description: tool.description.map(|d| plain_description(&d)).unwrap_or_default(),
                 input_schema: Value::Object((*tool.input_schema).clone()),
                 read_only: tool.annotations.and_then(|a| a.read_only_hint).unwrap_or(false),
             })
@@ -173,7 +174,7 @@ impl Session {
 
     /// The server's last lines on stderr, oldest first.
     pub fn stderr_tail(&self) -> Vec<String> {
-        tail(&self.stderr)
+        self.stderr.lines()
     }
 
     pub async fn stop(self) {
@@ -198,21 +199,33 @@ impl Session {
     }
 }
 
-async fn keep_tail(pipe: tokio::process::ChildStderr, into: Arc<Mutex<VecDeque<String>>>) {
-    let mut lines = BufReader::new(pipe).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        let line = crate::redact::scrub(line.trim_end()).into_owned();
-        if line.is_empty() {
-            continue;
-        }
-        let mut kept = into.lock().expect("stderr lock");
-        if kept.len() == STDERR_LINES {
-            kept.pop_front();
-        }
-        kept.push_back(line);
-    }
+/// A tool name as MCP asks servers to write them: 1 to 128 letters, digits, `_`, `-`,
+/// `.` or `/`. Anything else (a NUL, a newline, ten thousand characters) is a server
+/// misbehaving, and would reach the terminal, Settings and the model as it is.
+fn plain_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
 }
 
-fn tail(lines: &Mutex<VecDeque<String>>) -> Vec<String> {
-    lines.lock().expect("stderr lock").iter().cloned().collect()
+/// The longest tool description kept, in characters.
+const DESCRIPTION_CHARS: usize = 4_000;
+
+/// A description without control characters (but line breaks and tabs), cut short.
+fn plain_description(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control() || matches!(c, '\n' | '\t')).take(DESCRIPTION_CHARS).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names_must_be_plain_and_descriptions_lose_control_characters() {
+        assert!(plain_tool_name("get_current_time") && plain_tool_name("files/read.v2"));
+        for bad in ["", "a\u{0}b", "two\nlines", "with space", "\u{1b}[31mred"] {
+            assert!(!plain_tool_name(bad), "{bad:?}");
+        }
+        assert!(!plain_tool_name(&"x".repeat(129)));
+        assert_eq!(plain_description("a\u{0}b\u{1b}[0m\nc"), "ab[0m\nc");
+        assert_eq!(plain_description(&"y".repeat(10_000)).len(), DESCRIPTION_CHARS);
+    }
 }

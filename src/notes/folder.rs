@@ -9,10 +9,9 @@ use std::sync::Mutex;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-/// The longest note read whole; longer ones are refused rather than cut silently.
-const MAX_NOTE_BYTES: u64 = 2 * 1024 * 1024;
-/// A plain scan stops after this many files (a vault larger than this wants the index).
-const SCAN_LIMIT: usize = 5_000;
+/// The longest note read or changed; longer ones are refused rather than cut silently
+/// (a file that size is a log or an export, not a note).
+pub const MAX_NOTE_BYTES: u64 = 2 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NotesError {
@@ -28,6 +27,10 @@ pub enum NotesError {
     ChangedOnDisk(String),
     #[error("\"{0}\" is larger than 2 MB; open it in an editor instead")]
     TooLarge(String),
+    #[error("\"{0}\" is not a file or folder but a pipe, socket or device; Sidecar only reads notes")]
+    NotAFile(String),
+    #[error("\"{0}\" is in a hidden folder (like .obsidian or .trash), which holds an app's files, not notes")]
+    Hidden(String),
     #[error("the notes folder could not be used: {0}")]
     Io(String),
 }
@@ -43,13 +46,6 @@ pub struct Entry {
     pub bytes: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Found {
-    pub path: String,
-    /// The matching lines, trimmed.
-    pub lines: Vec<String>,
-}
-
 pub struct NotesFolder {
     root: PathBuf,
     /// What each note held when it was last read or written here (SHA-256).
@@ -60,7 +56,7 @@ fn digest(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-fn is_note(path: &Path) -> bool {
+pub fn is_note(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref(), Some("md" | "markdown" | "txt"))
 }
 
@@ -110,7 +106,7 @@ impl NotesFolder {
         }
         if let Ok(meta) = std::fs::metadata(&existing) {
             if !meta.is_file() && !meta.is_dir() {
-                return Err(outside());
+                return Err(NotesError::NotAFile(relative.to_string()));
             }
         }
         Ok(rest.into_iter().fold(existing, |path, part| path.join(part)))
@@ -150,44 +146,14 @@ impl NotesFolder {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// Notes whose text holds every word of `query` (any case), best first.
-    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Found>, NotesError> {
-        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-        let mut found = Vec::new();
-        let mut stack = vec![self.root.clone()];
-        let mut scanned = 0;
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).map_err(io)?.flatten() {
-                let path = entry.path();
-                let Ok(kind) = entry.file_type() else { continue };
-                if entry.file_name().to_string_lossy().starts_with('.') || kind.is_symlink() {
-                    continue;
-                }
-                if kind.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                scanned += 1;
-                if scanned > SCAN_LIMIT || !kind.is_file() || !is_note(&path) {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&path) else { continue };
-                let lower = text.to_lowercase();
-                let name = self.shown(&path).to_lowercase();
-                if words.is_empty() || !words.iter().all(|w| lower.contains(w) || name.contains(w)) {
-                    continue;
-                }
-                let hits: usize = words.iter().map(|w| lower.matches(w.as_str()).count()).sum();
-                let lines = text.lines().filter(|l| words.iter().any(|w| l.to_lowercase().contains(w))).take(3).map(|l| l.trim().to_string()).collect();
-                found.push((hits, Found { path: self.shown(&path), lines }));
-            }
-        }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)));
-        Ok(found.into_iter().take(limit).map(|(_, f)| f).collect())
+    /// Notes whose text holds every word of `query` (any case), best first, read
+    /// within bounds (`search`).
+    pub fn search(&self, query: &str, limit: usize) -> Result<super::search::Searched, NotesError> {
+        super::search::search(&self.root, query, limit, &|path| self.shown(path))
     }
 
     pub fn create(&self, relative: &str, content: &str) -> Result<String, NotesError> {
-        let path = self.note(relative)?;
+        let path = self.writable_note(relative)?;
         if path.exists() {
             return Err(NotesError::Exists(relative.to_string()));
         }
@@ -195,34 +161,62 @@ impl NotesFolder {
         Ok(self.shown(&path))
     }
 
+    /// Adds `content` at the end of a note, on its own lines. The note is checked
+    /// against what was last read of it, then only the new bytes are written (opened for
+    /// appending, synced): nothing before them is rewritten, and a note over
+    /// [`MAX_NOTE_BYTES`] is refused before anything of it is read.
     pub fn append(&self, relative: &str, content: &str) -> Result<String, NotesError> {
-        let path = self.note(relative)?;
-        let before = std::fs::read(&path).map_err(|_| NotesError::Missing(relative.to_string()))?;
+        use std::io::{Read, Write};
+        let path = self.writable_note(relative)?;
+        let meta = std::fs::metadata(&path).map_err(|_| NotesError::Missing(relative.to_string()))?;
+        if !meta.is_file() {
+            return Err(NotesError::Missing(relative.to_string()));
+        }
+        if meta.len() + content.len() as u64 > MAX_NOTE_BYTES {
+            return Err(NotesError::TooLarge(relative.to_string()));
+        }
+        let mut file = std::fs::OpenOptions::new().read(true).append(true).open(&path).map_err(io)?;
+        let mut before = Vec::new();
+        (&mut file).take(MAX_NOTE_BYTES + 1).read_to_end(&mut before).map_err(io)?;
+        if before.len() as u64 > MAX_NOTE_BYTES {
+            return Err(NotesError::TooLarge(relative.to_string()));
+        }
         self.unchanged(&path, &before, relative)?;
-        let mut after = before;
-        if !after.is_empty() && !after.ends_with(b"\n") {
-            after.push(b'\n');
+        let mut added = Vec::with_capacity(content.len() + 2);
+        if !before.is_empty() && !before.ends_with(b"\n") {
+            added.push(b'\n');
         }
-        after.extend_from_slice(content.as_bytes());
-        if !after.ends_with(b"\n") {
-            after.push(b'\n');
+        added.extend_from_slice(content.as_bytes());
+        if !added.ends_with(b"\n") {
+            added.push(b'\n');
         }
-        self.write(&path, &after)?;
+        file.write_all(&added).and_then(|()| file.sync_data()).map_err(io)?;
+        before.extend_from_slice(&added);
+        self.seen.lock().expect("seen lock").insert(path.clone(), digest(&before));
         Ok(self.shown(&path))
     }
 
     pub fn create_folder(&self, relative: &str) -> Result<String, NotesError> {
-        let path = self.resolve(relative)?;
+        let path = self.visible(relative)?;
         std::fs::create_dir_all(&path).map_err(io)?;
         Ok(self.shown(&path))
     }
 
+    /// Moves a note, or a folder of notes, inside the folder. Hidden entries (an app's
+    /// settings) and files that are not notes stay where they are, and a note stays a
+    /// note (its new name ends in .md or .txt too).
     pub fn rename(&self, from: &str, to: &str) -> Result<String, NotesError> {
-        let source = self.resolve(from)?;
-        if !source.exists() || source == self.root {
+        let (source, target) = (self.visible(from)?, self.visible(to)?);
+        let meta = std::fs::symlink_metadata(&source).map_err(|_| NotesError::Missing(from.to_string()))?;
+        if source == self.root {
             return Err(NotesError::Missing(from.to_string()));
         }
-        let target = self.resolve(to)?;
+        if meta.is_file() && !(is_note(&source) && is_note(&target)) {
+            return Err(NotesError::NotANote(if is_note(&source) { to } else { from }.to_string()));
+        }
+        if !meta.is_file() && !meta.is_dir() {
+            return Err(NotesError::NotAFile(from.to_string()));
+        }
         if target.exists() {
             return Err(NotesError::Exists(to.to_string()));
         }
@@ -239,13 +233,28 @@ impl NotesFolder {
 
     /// Moves a note to the system trash, where the user can get it back.
     pub fn delete(&self, relative: &str) -> Result<String, NotesError> {
-        let path = self.note(relative)?;
+        let path = self.writable_note(relative)?;
         if !path.is_file() {
             return Err(NotesError::Missing(relative.to_string()));
         }
         trash::delete(&path).map_err(|e| NotesError::Io(format!("it could not be moved to the trash ({e}), so it was left where it is")))?;
         self.seen.lock().expect("seen lock").remove(&path);
         Ok(self.shown(&path))
+    }
+
+    /// A path inside the folder that no hidden entry leads to: what the tools change.
+    fn visible(&self, relative: &str) -> Result<PathBuf, NotesError> {
+        let path = self.resolve(relative)?;
+        let inside = path.strip_prefix(&self.root).unwrap_or(&path);
+        if inside.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.')) {
+            return Err(NotesError::Hidden(relative.to_string()));
+        }
+        Ok(path)
+    }
+
+    fn writable_note(&self, relative: &str) -> Result<PathBuf, NotesError> {
+        self.visible(relative)?;
+        self.note(relative)
     }
 
     fn note(&self, relative: &str) -> Result<PathBuf, NotesError> {

@@ -1,7 +1,8 @@
 //! A notes folder the user chose (an Obsidian vault works: Markdown, `[[wikilinks]]`
 //! kept as written): `folder` confines every path to it and reads and writes notes,
-//! `tools` offers them to the model, each behind the permission gate.
+//! `search` finds notes by words within bounds, `tools` offers them to the model, each behind the permission gate.
 
 pub mod folder;
+pub mod search;
 pub mod setup;
 pub mod tools;

@@ -75,7 +75,7 @@ impl Kind {
         match self {
             Kind::List => "List the notes and folders in a folder of the user's notes.",
             Kind::Read => "Read one of the user's notes.",
-            Kind::Search => "Find the user's notes that contain some words; returns paths and matching lines.",
+            Kind::Search => "Find the user's notes that contain some words; returns paths and matching lines, and names any note it did not read (too large, or past what one search reads).",
             Kind::Create => "Create a new note in the user's notes folder (fails if it exists).",
             Kind::Append => "Add text at the end of one of the user's notes.",
             Kind::Move => "Move or rename a note or folder inside the user's notes folder.",

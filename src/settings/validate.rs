@@ -104,6 +104,11 @@ impl Settings {
     }
 
     fn check_names(&self) -> Result<(), String> {
+        if let Some(address) = self.updates.address.as_deref().filter(|a| !a.trim().is_empty()) {
+            if crate::address::check_address(address).is_err() {
+                return Err(format!("updates.address must be an https:// address (plain http:// only to this computer, localhost), not \"{address}\""));
+            }
+        }
         for purpose in Purpose::ALL {
             for id in self.routing.ids(purpose) {
                 if !self.providers.iter().any(|p| &p.id == id) {

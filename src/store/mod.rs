@@ -117,6 +117,24 @@ pub(crate) async fn check_integrity(path: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// Held while a program opens and migrates the database: programs started together
+/// (the app, the daemon, several `sidecar ask`) would otherwise race on the first
+/// migration, and all but one fail. A lock file beside the database; the system lets
+/// it go when the holder exits, however it exits.
+pub struct OpeningLock(#[allow(dead_code)] std::fs::File);
+
+impl OpeningLock {
+    pub async fn take(data_dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir { path: data_dir.display().to_string(), source })?;
+        let path = data_dir.join(format!("{DB_FILE}.opening"));
+        let failed = |source: std::io::Error| StoreError::CreateDir { path: path.display().to_string(), source };
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(failed)?;
+        // Waiting for another program's migration blocks: off the runtime's threads.
+        let file = tokio::task::spawn_blocking(move || file.lock().map(|()| file)).await.expect("the lock task runs").map_err(failed)?;
+        Ok(Self(file))
+    }
+}
+
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or_default().chars().take(200).collect()
 }
@@ -125,6 +143,7 @@ impl Store {
     /// Opens (creating if needed) `sidecar.db` in `data_dir` and migrates it; a
     /// database from a newer Sidecar is refused unchanged.
     pub async fn open(data_dir: &Path) -> Result<Self, StoreError> {
+        let _opening = OpeningLock::take(data_dir).await?;
         let (store, _) = Self::open_unmigrated(data_dir).await?;
         store.migrate().await?;
         Ok(store)

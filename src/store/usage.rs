@@ -75,7 +75,10 @@ pub struct UsageLedger<'a> {
 }
 
 impl UsageLedger<'_> {
+    /// Writes a call's usage and, in the same transaction, lets go of the budget hold
+    /// this process settled for it (the row now counts instead).
     pub async fn record_usage(&self, record: UsageRecord<'_>) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
         sqlx::query(
             "INSERT INTO usage (conversation_id, message_id, provider, model, purpose,
                                 input_tokens, output_tokens, cached_tokens, cost_usd, created_at)
@@ -91,8 +94,14 @@ impl UsageLedger<'_> {
         .bind(record.usage.map(|u| u.cached_tokens))
         .bind(record.cost_usd)
         .bind(self.store.now())
-        .execute(&self.store.pool)
+        .execute(&mut *tx)
         .await?;
+        sqlx::query("DELETE FROM budget_holds WHERE id = (SELECT id FROM budget_holds WHERE pid = ? AND provider = ? AND settled = 1 ORDER BY id LIMIT 1)")
+            .bind(i64::from(std::process::id()))
+            .bind(record.provider)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -13,37 +13,7 @@ pub fn due(daily: bool, last_looked: Option<DateTime<Utc>>, now: DateTime<Utc>) 
     daily && last_looked.is_none_or(|last| now - last >= look_every() || last > now)
 }
 
-/// Why an update address is not used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AddressProblem {
-    /// Not an address at all.
-    Unreadable,
-    /// Plain `http://` to another computer: anyone on the way could see and block it
-    /// (the package itself is signed, but the manifest is not).
-    NotEncrypted,
-}
-
-/// The address as it will be used: `https://`, or `http://` to this computer only (a
-/// release served from a local folder, or a test).
-pub fn check_address(text: &str) -> Result<String, AddressProblem> {
-    let text = text.trim();
-    let url = url::Url::parse(text).map_err(|_| AddressProblem::Unreadable)?;
-    match url.scheme() {
-        "https" if url.host().is_some() => Ok(text.to_string()),
-        "http" if on_this_computer(&url) => Ok(text.to_string()),
-        "http" => Err(AddressProblem::NotEncrypted),
-        _ => Err(AddressProblem::Unreadable),
-    }
-}
-
-fn on_this_computer(url: &url::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}
+pub use crate::address::{check_address, AddressProblem};
 
 #[cfg(test)]
 mod tests {

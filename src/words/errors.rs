@@ -231,6 +231,7 @@ fn attach(error: &AttachError) -> String {
             format!("{name} no tiene texto que Sidecar pueda leer ({what}); adjunta archivos de texto, Markdown, código, PDF o DOCX")
         }
         AttachError::Unreadable { name, why } => format!("no se pudo leer {name}: {why}"),
+        AttachError::NotAFile { name } => format!("{name} no es un archivo sino una carpeta, una tubería o un dispositivo; elige un archivo"),
     }
 }
 

@@ -65,7 +65,7 @@ async fn concurrent_calls_cannot_together_overshoot_a_limit() {
     }
     assert_eq!(held.len(), 10, "exactly ten worst cases of $0.10 fit in $1.00");
     for reservation in held {
-        reservation.settle("paid", Some(0.1));
+        reservation.settle("paid", Some(0.1)).await;
     }
     let view = core.budget().view().await.unwrap();
     assert!((view.limits[0].spent_usd - 1.0).abs() < 1e-9 && view.limits[0].reserved_usd == 0.0, "{view:?}");

@@ -99,8 +99,9 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
     assert_eq!(activity.lines().filter(|l| l.contains("served")).count(), 9, "{activity}");
 }
 
-/// The same server over streamable HTTP from the running app: on loopback only, the
-/// client waits for consent as on stdio, and a stopped endpoint answers nothing.
+/// The same server over streamable HTTP from the running app: on loopback only, a
+/// client is whoever holds the token it presents (made when the user allows it), and a
+/// stopped endpoint answers nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     use sidecar::mcp::endpoint::McpEndpoint;
@@ -115,20 +116,24 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     let url = endpoint.view().url.unwrap();
     assert_eq!(url, format!("http://{address}/mcp"));
     let data = dir.path().to_path_buf();
-    let over_http = |calls: Value| {
+    let over_http = |calls: Value, token: Option<String>| {
         let (url, data) = (url.clone(), data.clone());
         tokio::task::spawn_blocking(move || {
             let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sidecar_client.py");
-            let out = Command::new(support::python()).arg(&script).arg(&url).arg("cursor").arg(calls.to_string()).env("SIDECAR_DATA_DIR", &data).output().unwrap();
+            let mut command = Command::new(support::python());
+            command.arg(&script).arg(&url).arg("cursor").arg(calls.to_string()).env("SIDECAR_DATA_DIR", &data).env_remove("SIDECAR_MCP_TOKEN");
+            if let Some(token) = token {
+                command.env("SIDECAR_MCP_TOKEN", token);
+            }
+            let out = command.output().unwrap();
             assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
             serde_json::from_slice::<Value>(&out.stdout).unwrap()
         })
     };
-    let refused = over_http(json!([["recall", {"query": "cello"}]])).await.unwrap();
-    assert_eq!(refused["results"][0]["error"], true, "{refused}");
-    assert!(refused["results"][0]["text"].as_str().unwrap().contains("sidecar connections allow cursor"), "{refused}");
-    sidecar::connections::Connections::new(core.store().clone(), core.clock().clone()).allow("cursor", &[sidecar::connections::Scope::ReadMemory]).await.unwrap();
-    let served = over_http(json!([["recall", {"query": "cello"}], ["resource:sidecar://facts", {}]])).await.unwrap();
+    let refused = over_http(json!([["recall", {"query": "cello"}]]), None).await.unwrap();
+    assert!(refused["refused"].as_str().unwrap().contains("sidecar connections token"), "{refused}");
+    let token = core.hosting().tokens.issue("cursor", &[sidecar::connections::Scope::ReadMemory]).await.unwrap().token;
+    let served = over_http(json!([["recall", {"query": "cello"}], ["resource:sidecar://facts", {}]]), Some(token)).await.unwrap();
     assert_eq!(served["results"][0]["error"], false, "{served}");
     assert!(served["results"][0]["text"].as_str().unwrap().contains("cello") && served["results"][1]["text"].as_str().unwrap().contains("cello"), "{served}");
     endpoint.stop();
@@ -145,7 +150,8 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
 
 /// The MCP server conformance scenarios (`@modelcontextprotocol/conformance`) that fit a
 /// server of tools and resources, against the HTTP endpoint: the handshake, ping, the
-/// lists, and DNS rebinding protection (a page in a browser cannot reach it).
+/// lists, and DNS rebinding protection (a page in a browser cannot reach it). The
+/// runner cannot send a token, so a proxy adds one a user made.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     use sidecar::mcp::endpoint::McpEndpoint;
@@ -154,8 +160,9 @@ async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let endpoint = McpEndpoint::default();
-    endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
-    let url = endpoint.view().url.unwrap();
+    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let token = core.hosting().tokens.issue("conformance", &[sidecar::connections::Scope::ReadMemory]).await.unwrap().token;
+    let url = format!("{}/mcp", support::token_proxy::start(format!("http://{address}"), token).await);
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");
     // The runner writes its results where it runs.
     let results = tempfile::tempdir().unwrap();

@@ -6,6 +6,10 @@ Plain JSON-RPC over stdio (no SDK), so each fault is exactly the one asked for:
                          tools/list (a definition that changes under a grant)
   --env-tool NAME        adds a tool `env` that says the variable NAME (a secret
                          given in Settings reaches the server)
+  --stderr-flood MB      writes MB megabytes on stderr with no newline before it
+                         answers (then a last line, "flood done")
+  --hostile-names        also lists tools named with 10,000 characters, a NUL,
+                         a newline and a terminal escape
 Tools: echo (read-only), slow (sleeps 120 s), crash (exits mid-call),
 announce (sends notifications/tools/list_changed, then answers).
 """
@@ -21,7 +25,10 @@ def send(message):
     sys.stdout.flush()
 
 
-def tools(description_file, env_tool=None):
+HOSTILE = ["x" * 10_000, "nul\u0000name", "two\nlines", "\u001b[31mred"]
+
+
+def tools(description_file, env_tool=None, hostile=False):
     description = "Echoes the message back."
     if description_file and os.path.exists(description_file):
         description = open(description_file, encoding="utf-8").read().strip()
@@ -32,7 +39,9 @@ def tools(description_file, env_tool=None):
         {"name": "slow", "description": "Takes two minutes.", "inputSchema": empty},
         {"name": "crash", "description": "Exits while answering.", "inputSchema": empty},
         {"name": "announce", "description": "Says its tools changed.", "inputSchema": empty},
-    ] + ([{"name": "env", "description": f"Says {env_tool}.", "inputSchema": empty}] if env_tool else [])
+    ] + ([{"name": "env", "description": f"Says {env_tool}.", "inputSchema": empty}] if env_tool else []) + (
+        [{"name": name, "description": "Bad\u0000 name\u001b[2J", "inputSchema": empty} for name in HOSTILE] if hostile else []
+    )
 
 
 def main():
@@ -40,7 +49,15 @@ def main():
     parser.add_argument("--exit-at-start")
     parser.add_argument("--description-file")
     parser.add_argument("--env-tool")
+    parser.add_argument("--stderr-flood", type=int)
+    parser.add_argument("--hostile-names", action="store_true")
     args = parser.parse_args()
+    if args.stderr_flood:
+        chunk = "x" * (1024 * 1024)
+        for _ in range(args.stderr_flood):
+            sys.stderr.write(chunk)
+        sys.stderr.write("\nflood done\n")
+        sys.stderr.flush()
     if args.exit_at_start:
         print(args.exit_at_start, file=sys.stderr, flush=True)
         sys.exit(1)
@@ -58,7 +75,7 @@ def main():
                 "serverInfo": {"name": "sidecar-fixture", "version": "1.0"},
             }
         elif method == "tools/list":
-            result = {"tools": tools(args.description_file, args.env_tool)}
+            result = {"tools": tools(args.description_file, args.env_tool, args.hostile_names)}
         elif method == "tools/call":
             name, arguments = params.get("name"), params.get("arguments") or {}
             if name == "echo":

@@ -1189,6 +1189,7 @@ export const api = {
   makeApiToken: (name: string, scopes: ConnectionScope[]) => invoke<IssuedToken>("make_api_token", { name, scopes }),
   showApiToken: (name: string) => invoke<string | null>("show_api_token", { name }),
   connectionConfig: () => invoke<string>("connection_config"),
+  connectionHttpConfig: (token: string) => invoke<string | null>("connection_http_config", { token }),
   connectionEndpoint: () => invoke<EndpointView>("connection_endpoint"),
   setConnectionEndpoint: (on: boolean) => invoke<EndpointView>("set_connection_endpoint", { on }),
   mcpRemove: (name: string) => invoke<McpView>("mcp_remove", { name }),

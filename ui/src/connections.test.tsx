@@ -81,6 +81,8 @@ describe("settings → connections", () => {
       return { token: "sk-sidecar-abc123", storage: { kind: "keychain" } };
     };
     core.handlers.show_api_token = () => "sk-sidecar-abc123";
+    core.handlers.connection_http_config = (args) =>
+      `{ "mcpServers": { "sidecar": { "type": "http", "url": "http://127.0.0.1:47100/mcp", "headers": { "Authorization": "Bearer ${(args as { token: string }).token}" } } } }`;
     renderApp();
     const user = userEvent.setup();
     await openSettingsSection(user, "connections");
@@ -95,6 +97,8 @@ describe("settings → connections", () => {
     await user.click(within(form).getByTestId("api-make-token"));
     expect(core.invoked("make_api_token")[0].args).toEqual({ name: "home-assistant", scopes: ["read_memory", "messages"] });
     expect(await within(form).findByTestId("api-token")).toHaveTextContent("sk-sidecar-abc123");
+    // A program that connects to the address over MCP presents the same token.
+    expect(await within(form).findByTestId("api-http-config")).toHaveTextContent('"Authorization": "Bearer sk-sidecar-abc123"');
     const card = await screen.findByTestId("connection");
     expect(within(card).getByTestId("connection-has-token")).toHaveTextContent("Has an API token");
     await user.click(within(card).getByTestId("api-show-token"));

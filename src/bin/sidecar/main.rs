@@ -10,6 +10,7 @@ mod data;
 mod mcp;
 mod memory;
 mod models;
+mod pipe;
 mod reminders;
 
 use chat::{ask, chat, history, status};
@@ -214,6 +215,7 @@ enum Command {
 
 #[tokio::main]
 async fn main() {
+    pipe::end_quietly_when_closed();
     let cli = Cli::parse();
     let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(cli.data_dir.as_deref()));
     let log_guard = sidecar::logging::init("warn", Some(&log_dir));

@@ -11,6 +11,7 @@ pub mod file_server;
 pub mod plan_tasks;
 pub mod tools;
 pub mod runtime;
+pub mod token_proxy;
 #[allow(unused_imports)]
 pub use runtime::runtime;
 

@@ -30,14 +30,26 @@ function ScopeBoxes({ scopes, toggle, prefix }: { scopes: ConnectionScope[]; tog
   );
 }
 
-/** A token to copy; said when no keychain keeps it. */
+/** A token to copy; said when no keychain keeps it. While the HTTP endpoint runs, the
+ * `mcpServers` entry that reaches it with this token too (the core writes it). */
 function TokenBox({ issued }: { issued: IssuedToken }) {
   const t = useStrings();
+  const [httpConfig, setHttpConfig] = useState<string | null>(null);
+  useEffect(() => {
+    api.connectionHttpConfig(issued.token).then((c) => setHttpConfig(c ?? null)).catch(() => setHttpConfig(null));
+  }, [issued.token]);
   return (
     <div className="connection-config" data-testid="api-token-box">
       <p className="small">{issued.storage.kind === "session" ? t.apiTokenSession : t.apiTokenOnce}</p>
       <pre data-testid="api-token">{issued.token}</pre>
       <CopyButton text={() => issued.token} label={t.apiCopy} testId="api-token-copy" />
+      {httpConfig && (
+        <>
+          <p className="small">{t.apiHttpConfig}</p>
+          <pre data-testid="api-http-config">{httpConfig}</pre>
+          <CopyButton text={() => httpConfig} label={t.connectionsCopy} testId="api-http-config-copy" />
+        </>
+      )}
     </div>
   );
 }

@@ -17,7 +17,8 @@ export const connectionsEn = {
   connectionsServed: "served",
   connectionsRefused: "refused",
   endpointSwitch: "Also serve over HTTP on this computer",
-  endpointNote: "For programs that connect to an address rather than start a command. Only this computer can reach it.",
+  endpointNote:
+    "For programs that connect to an address rather than start a command. Only this computer can reach it, and a program must present the token you make for it below.",
   endpointAt: (url: string) => `Listening at ${url}`,
   scopeReadMemory: "Read memory (recall, facts)",
   scopeWriteMemory: "Save facts",
@@ -38,6 +39,7 @@ export const connectionsEn = {
   apiTokenOnce: "The program's token (kept in the system keychain):",
   apiTokenSession: "No keychain: copy this token now, it cannot be shown again.",
   apiCopy: "Copy token",
+  apiHttpConfig: "For a program that connects to the address over MCP (Claude Desktop, Cursor, LM Studio):",
   apiNeedsName: "Give the program a name first.",
 };
 
@@ -58,7 +60,8 @@ export const connectionsEs: typeof connectionsEn = {
   connectionsServed: "atendida",
   connectionsRefused: "rechazada",
   endpointSwitch: "Servir también por HTTP en este equipo",
-  endpointNote: "Para programas que se conectan a una dirección en lugar de lanzar un comando. Solo este equipo puede alcanzarla.",
+  endpointNote:
+    "Para programas que se conectan a una dirección en lugar de lanzar un comando. Solo este equipo puede alcanzarla, y un programa debe presentar el token que crees para él abajo.",
   endpointAt: (url: string) => `Escuchando en ${url}`,
   scopeReadMemory: "Leer la memoria (recuerdos, datos)",
   scopeWriteMemory: "Guardar datos",
@@ -79,5 +82,6 @@ export const connectionsEs: typeof connectionsEn = {
   apiTokenOnce: "El token del programa (guardado en el llavero del sistema):",
   apiTokenSession: "No hay llavero: copia este token ahora, no se podrá volver a mostrar.",
   apiCopy: "Copiar token",
+  apiHttpConfig: "Para un programa que se conecta a la dirección por MCP (Claude Desktop, Cursor, LM Studio):",
   apiNeedsName: "Primero dale un nombre al programa.",
 };
