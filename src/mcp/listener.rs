@@ -1,9 +1,10 @@
 //! Accepts the loopback endpoint's connections under limits, so no local program can
 //! take it down by opening connections and saying nothing: a request's head must arrive
 //! within [`HEADER_TIMEOUT`], a connection with nothing in flight and nothing moving is
-//! closed after [`IDLE_TIMEOUT`], at most [`MAX_CONNECTIONS`] are open at once (a new
-//! one pushes out the oldest that has no request in flight, so a real client still
-//! gets in however many silent ones there are), and a failed accept (out of file descriptors) pauses the loop instead of
+//! closed after [`IDLE_TIMEOUT`], at most [`MAX_CONNECTIONS`] are open at once (the next
+//! one pushes out the oldest that has had no request in flight for [`SILENT_GRACE`], so
+//! a real client still gets in however many silent ones there are; when every one is
+//! busy, the next waits in the system's queue), and a failed accept (out of file descriptors) pauses the loop instead of
 //! spinning. Failures are logged once per burst, with a count, never once each.
 
 use std::collections::BTreeMap;
@@ -28,7 +29,12 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a connection may sit with no request in flight and no bytes moving.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Connections open at once.
-pub const MAX_CONNECTIONS: usize = 64;
+pub const MAX_CONNECTIONS: usize = 128;
+/// How long a connection must have been silent before a newer one may push it out (a
+/// client that just connected is about to send its request).
+pub const SILENT_GRACE: Duration = Duration::from_millis(250);
+/// How often a full endpoint looks again for a connection to push out.
+const FULL_RECHECK: Duration = Duration::from_millis(20);
 /// The longest pause after a failed accept (it doubles from 10 ms up to this).
 const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
 /// The most a connection buffers of a request's head (hyper's floor is 8 KiB).
@@ -45,6 +51,13 @@ struct Open {
     /// Requests whose head arrived and whose answer is not wholly sent: a connection
     /// with one is a client being served, never pushed out.
     in_flight: Arc<AtomicUsize>,
+    activity: Arc<Activity>,
+}
+
+impl Open {
+    fn silent(&self) -> bool {
+        self.in_flight.load(Ordering::Relaxed) == 0 && self.activity.idle_for() >= SILENT_GRACE
+    }
 }
 
 /// Counts a request in flight until dropped (with its answer's body, once sent).
@@ -94,13 +107,13 @@ struct Registry {
 }
 
 impl Registry {
-    /// Room for one more: at the cap, the oldest connection with no request in flight
-    /// is closed; `false` when every one is serving a request.
+    /// Room for one more: at the cap, the oldest silent connection is closed; `false`
+    /// when none is silent.
     fn make_room(&mut self) -> bool {
         if self.open.len() < MAX_CONNECTIONS {
             return true;
         }
-        let Some(oldest) = self.open.iter().find(|(_, o)| o.in_flight.load(Ordering::Relaxed) == 0).map(|(id, _)| *id) else { return false };
+        let Some(oldest) = self.open.iter().find(|(_, o)| o.silent()).map(|(id, _)| *id) else { return false };
         if let Some(open) = self.open.remove(&oldest) {
             open.stop.cancel();
         }
@@ -111,9 +124,18 @@ impl Registry {
 /// Serves `answer` on `listener` until `stop` is cancelled.
 pub async fn serve(listener: TcpListener, stop: CancellationToken, answer: Answer) {
     let registry = Arc::new(Mutex::new(Registry::default()));
-    let (failed_accepts, turned_away) = (Arc::new(Burst::new("accepting a connection failed")), Arc::new(Burst::new("connections turned away at the cap")));
+    let (failed_accepts, full) = (Burst::new("accepting a connection failed"), Burst::new("every connection is busy; new ones wait"));
     let mut pause = Duration::from_millis(10);
     loop {
+        // Room first: a connection left in the system's queue is better than one taken
+        // and dropped.
+        while !registry.lock().expect("registry lock").make_room() {
+            full.happened(&MAX_CONNECTIONS);
+            tokio::select! {
+                _ = tokio::time::sleep(FULL_RECHECK) => {}
+                _ = stop.cancelled() => return,
+            }
+        }
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
@@ -133,30 +155,25 @@ pub async fn serve(listener: TcpListener, stop: CancellationToken, answer: Answe
             },
             _ = stop.cancelled() => return,
         };
-        let (id, open_stop, in_flight) = {
+        let open = Open { stop: stop.child_token(), in_flight: Arc::default(), activity: Arc::default() };
+        let (open_stop, in_flight, activity) = (open.stop.clone(), open.in_flight.clone(), open.activity.clone());
+        let id = {
             let mut registry = registry.lock().expect("registry lock");
-            if !registry.make_room() {
-                turned_away.happened(&"every open connection is serving a request");
-                continue; // dropped: the client sees the connection close
-            }
             registry.next += 1;
             let id = registry.next;
-            let open = Open { stop: stop.child_token(), in_flight: Arc::default() };
-            let handles = (id, open.stop.clone(), open.in_flight.clone());
             registry.open.insert(id, open);
-            handles
+            id
         };
         let (registry, answer) = (registry.clone(), answer.clone());
         tokio::spawn(async move {
-            connection(stream, open_stop, in_flight, answer).await;
+            connection(stream, open_stop, in_flight, activity, answer).await;
             registry.lock().expect("registry lock").open.remove(&id);
         });
     }
 }
 
 /// One connection, until it ends, idles out, or is stopped.
-async fn connection(stream: TcpStream, stop: CancellationToken, in_flight: Arc<AtomicUsize>, answer: Answer) {
-    let activity = Arc::new(Activity::default());
+async fn connection(stream: TcpStream, stop: CancellationToken, in_flight: Arc<AtomicUsize>, activity: Arc<Activity>, answer: Answer) {
     let service = {
         let in_flight = in_flight.clone();
         hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
@@ -258,21 +275,31 @@ impl AsyncWrite for Watched {
 mod tests {
     use super::*;
 
+    fn open(in_flight: usize, silent_for: Duration) -> Open {
+        let activity = Activity { opened: Instant::now() - silent_for, last_ms: AtomicU64::new(0) };
+        Open { stop: CancellationToken::new(), in_flight: Arc::new(AtomicUsize::new(in_flight)), activity: Arc::new(activity) }
+    }
+
     #[test]
-    fn at_the_cap_the_oldest_silent_connection_makes_room_and_requests_in_flight_are_kept() {
+    fn at_the_cap_the_oldest_silent_connection_makes_room_and_busy_or_new_ones_are_kept() {
         let mut registry = Registry::default();
         let mut tokens = Vec::new();
         for id in 0..MAX_CONNECTIONS as u64 {
-            let open = Open { stop: CancellationToken::new(), in_flight: Arc::new(AtomicUsize::new(usize::from(id != 3 && id != 7))) };
-            tokens.push(open.stop.clone());
-            registry.open.insert(id, open);
+            let entry = match id {
+                3 | 7 => open(0, Duration::from_secs(5)), // silent
+                1 => open(0, Duration::ZERO),             // just connected
+                _ => open(1, Duration::from_secs(5)),     // a request in flight
+            };
+            tokens.push(entry.stop.clone());
+            registry.open.insert(id, entry);
         }
         assert!(registry.make_room());
         assert!(tokens[3].is_cancelled() && !registry.open.contains_key(&3), "the oldest silent connection went");
         assert_eq!(tokens.iter().filter(|t| t.is_cancelled()).count(), 1);
-        registry.open.insert(99, Open { stop: CancellationToken::new(), in_flight: Arc::new(AtomicUsize::new(1)) });
+        registry.open.insert(1000, open(1, Duration::ZERO));
         assert!(registry.make_room() && tokens[7].is_cancelled(), "the next silent one");
-        registry.open.insert(100, Open { stop: CancellationToken::new(), in_flight: Arc::new(AtomicUsize::new(1)) });
-        assert!(!registry.make_room(), "every open connection is serving a request");
+        registry.open.insert(1001, open(1, Duration::ZERO));
+        assert!(!registry.make_room(), "none is silent: the next one waits");
+        assert!(!tokens[1].is_cancelled(), "a connection that just came is given its moment");
     }
 }
