@@ -59,10 +59,10 @@ async fn main() {
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
     let hosting = core.hosting();
-    // rmcp's client says it is "sidecar" at the handshake: that is the client allowed.
-    hosting.connections.allow("sidecar", &[Scope::ReadMemory]).await.unwrap();
+    // Over HTTP a client is the token it presents, on MCP as on REST.
     let token = hosting.tokens.issue("bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;
-    let session = Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers: BTreeMap::new() }, Duration::from_secs(30)).await.unwrap();
+    let headers = BTreeMap::from([("Authorization".to_string(), format!("Bearer {token}"))]);
+    let session = Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers }, Duration::from_secs(30)).await.unwrap();
     let http = reqwest::Client::new();
     let queries: Vec<String> = (0..QUERIES).map(|_| random_history::query(&mut rng)).collect();
 

@@ -24,6 +24,10 @@ echo "== tools that act: schema tokens per request with three MCP servers, and t
 cargo bench --bench mcp_tools 2>/dev/null
 echo "== Sidecar as a server: recall at 100k messages in-process, over MCP and REST; what the local API adds to a chat turn =="
 cargo bench --bench served 2>/dev/null
+echo "== the local endpoint under 1,000 slow or half-open connections, and out of file descriptors: a normal request's wait, memory, log =="
+cargo bench --bench endpoint_soak 2>/dev/null
+echo "== hostile sizes: a 1 GB note searched and appended to, an MCP server flooding its stderr =="
+SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench hostile_files 2>/dev/null
 echo "== the per-turn tool choice on MetaTool's questions and tools (not ours) =="
 cargo bench --bench tool_choice_eval 2>/dev/null
 echo "== duplicate facts by meaning on STS-B in English and Spanish (development and test parts) =="

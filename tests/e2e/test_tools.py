@@ -1,5 +1,6 @@
 """The real app with an MCP server added in Settings: the chat asks before each call,
 Allow once runs it, Deny does not, and Settings → Permissions revokes what was allowed."""
+import json
 import sys
 from pathlib import Path
 
@@ -194,6 +195,9 @@ def test_a_token_made_in_settings_lets_an_openai_client_chat_with_sidecar(deskto
         token = session.text(session.wait_for("[data-testid=api-token]", 10)).strip()
         assert token.startswith("sk-sidecar-"), token
         wait_until(lambda: "my-script" in " ".join(session.texts("[data-testid=connection] h3")), 10, "the program is not listed")
+        # The same token reaches the MCP endpoint: the entry to paste says so.
+        pasted = json.loads(session.text(session.wait_for("[data-testid=api-http-config]", 10)))
+        assert pasted["mcpServers"]["sidecar"] == {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}, pasted
         session.script("document.querySelector('[data-testid=api-token-box]').scrollIntoView({block: 'center'})")
         time.sleep(0.5)  # the window repaints before X is read
         desktop.screenshot("connections-api-token")
