@@ -29,10 +29,10 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a connection may sit with no request in flight and no bytes moving.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Connections open at once.
-pub const MAX_CONNECTIONS: usize = 128;
+pub const MAX_CONNECTIONS: usize = 256;
 /// How long a connection must have been silent before a newer one may push it out (a
 /// client that just connected is about to send its request).
-pub const SILENT_GRACE: Duration = Duration::from_millis(250);
+pub const SILENT_GRACE: Duration = Duration::from_millis(100);
 /// How often a full endpoint looks again for a connection to push out.
 const FULL_RECHECK: Duration = Duration::from_millis(20);
 /// The longest pause after a failed accept (it doubles from 10 ms up to this).
@@ -124,13 +124,16 @@ impl Registry {
 /// Serves `answer` on `listener` until `stop` is cancelled.
 pub async fn serve(listener: TcpListener, stop: CancellationToken, answer: Answer) {
     let registry = Arc::new(Mutex::new(Registry::default()));
-    let (failed_accepts, full) = (Burst::new("accepting a connection failed"), Burst::new("every connection is busy; new ones wait"));
+    let (failed_accepts, full) = (Burst::new("accepting a connection failed"), Burst::new("every connection was busy, so new ones waited"));
     let mut pause = Duration::from_millis(10);
     loop {
         // Room first: a connection left in the system's queue is better than one taken
         // and dropped.
+        let mut waited = false;
         while !registry.lock().expect("registry lock").make_room() {
-            full.happened(&MAX_CONNECTIONS);
+            if !std::mem::replace(&mut waited, true) {
+                full.happened(&MAX_CONNECTIONS);
+            }
             tokio::select! {
                 _ = tokio::time::sleep(FULL_RECHECK) => {}
                 _ = stop.cancelled() => return,
