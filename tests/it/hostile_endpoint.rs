@@ -235,14 +235,15 @@ enum Presented {
 const LABELS: [&str; 4] = ["c0", "c1", "c2", "Claude Desktop"];
 const ORIGINS: [Option<&str>; 4] = [None, Some("http://localhost:5173"), Some("https://evil.example"), Some("null")];
 /// (MCP tool, REST method and path, the scope it needs, whether it writes).
-const ACTIONS: [(&str, &str, &str, Scope, bool); 3] = [
+const ACTIONS: [(&str, &str, &str, Scope, bool); 4] = [
     ("list_facts", "GET", "/v1/facts", Scope::ReadMemory, false),
+    ("list_reminders", "GET", "/v1/reminders", Scope::Reminders, false),
     ("remember_fact", "POST", "/v1/facts", Scope::WriteMemory, true),
     ("send_message", "POST", "/v1/messages", Scope::Messages, true),
 ];
 
 fn step() -> impl Strategy<Value = Step> {
-    let scopes = proptest::sample::subsequence(vec![Scope::ReadMemory, Scope::WriteMemory, Scope::Messages, Scope::Health], 0..=4);
+    let scopes = proptest::sample::subsequence(vec![Scope::ReadMemory, Scope::WriteMemory, Scope::Reminders, Scope::Messages, Scope::Health], 0..=5);
     let presented = prop_oneof![Just(Presented::Current), Just(Presented::Stale), Just(Presented::MadeUp), Just(Presented::None)];
     prop_oneof![
         (0..3usize, scopes).prop_map(|(c, s)| Step::Issue(c, s)),
