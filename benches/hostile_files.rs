@@ -30,7 +30,7 @@ async fn main() {
     let folder = NotesFolder::open(&vault).unwrap();
     let before = peak_mib();
     let started = Instant::now();
-    let searched = folder.search("cello apples", 10).unwrap();
+    let searched = sidecar::notes::search::search(&folder, "cello apples", 10).unwrap();
     println!(
         "search_notes over 2,000 notes and a 1 GB one: {:.0} ms, peak memory {before:.1} → {:.1} MiB; {} found, skipped: {:?}",
         started.elapsed().as_secs_f64() * 1000.0,

@@ -2,7 +2,6 @@
 //! address (streamable HTTP). With `http`, the only module that knows `rmcp`: the rest of
 //! Sidecar sees [`ToolDefinition`]s, calls, and errors in its own words.
 
-
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ContentBlock, ProtocolVersion};

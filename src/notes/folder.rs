@@ -1,6 +1,9 @@
 //! Reads and writes inside one folder, and nowhere else: `..`, absolute paths, links
-//! that lead out and device files are refused before anything is touched. Writes are
-//! atomic, and a note changed on disk since it was last read is not overwritten.
+//! that lead out and device files are refused before anything is touched, and the tools
+//! that change notes leave hidden folders (an app's settings) alone. A new note is
+//! written atomically; an append adds only its lines at the end, so a crash can cut
+//! the new lines but never what was there; a note changed on disk since it was last
+//! read is not overwritten.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -112,7 +115,8 @@ impl NotesFolder {
         Ok(rest.into_iter().fold(existing, |path, part| path.join(part)))
     }
 
-    fn shown(&self, path: &Path) -> String {
+    /// A path as the user sees it: relative to the folder.
+    pub fn shown(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap_or(path).to_string_lossy().into_owned()
     }
 
@@ -144,12 +148,6 @@ impl NotesFolder {
         let bytes = std::fs::read(&path).map_err(io)?;
         self.seen.lock().expect("seen lock").insert(path, digest(&bytes));
         Ok(String::from_utf8_lossy(&bytes).into_owned())
-    }
-
-    /// Notes whose text holds every word of `query` (any case), best first, read
-    /// within bounds (`search`).
-    pub fn search(&self, query: &str, limit: usize) -> Result<super::search::Searched, NotesError> {
-        super::search::search(&self.root, query, limit, &|path| self.shown(path))
     }
 
     pub fn create(&self, relative: &str, content: &str) -> Result<String, NotesError> {

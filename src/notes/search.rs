@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::folder::{is_note, NotesError, MAX_NOTE_BYTES};
+use super::folder::{is_note, NotesError, NotesFolder, MAX_NOTE_BYTES};
 
 /// The most one search reads, over all notes.
 pub const SEARCH_TOTAL_BYTES: u64 = 32 * 1024 * 1024;
@@ -52,9 +52,9 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// Notes under `root` whose text holds every word of `query` (any case), best first;
-/// `shown` turns a path into what the user sees.
-pub fn search(root: &Path, query: &str, limit: usize, shown: &dyn Fn(&Path) -> String) -> Result<Searched, NotesError> {
+/// Notes in `folder` whose text holds every word of `query` (any case), best first.
+pub fn search(folder: &NotesFolder, query: &str, limit: usize) -> Result<Searched, NotesError> {
+    let shown = |path: &Path| folder.shown(path);
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let mut searched = Searched::default();
     if words.is_empty() {
@@ -62,7 +62,7 @@ pub fn search(root: &Path, query: &str, limit: usize, shown: &dyn Fn(&Path) -> S
     }
     let mut ranked = Vec::new();
     let (mut spent, mut scanned) = (0u64, 0usize);
-    for (path, bytes) in notes_under(root)? {
+    for (path, bytes) in notes_under(folder.root())? {
         scanned += 1;
         if scanned > SCAN_LIMIT || spent + bytes.min(MAX_NOTE_BYTES) > SEARCH_TOTAL_BYTES {
             searched.not_searched += 1;
@@ -151,9 +151,6 @@ fn matches(file: std::fs::File, words: &[String], name: &str) -> Option<(usize, 
 mod tests {
     use super::*;
 
-    fn shown(root: &Path) -> impl Fn(&Path) -> String + '_ {
-        move |p: &Path| p.strip_prefix(root).unwrap().display().to_string()
-    }
 
     #[test]
     fn every_word_must_be_in_the_text_or_the_name_and_more_hits_rank_first() {
@@ -161,7 +158,7 @@ mod tests {
         std::fs::write(dir.path().join("cello.md"), "Lessons on Thursday\n").unwrap();
         std::fs::write(dir.path().join("b.md"), "cello lessons, cello strings\nThursday\n").unwrap();
         std::fs::write(dir.path().join("c.md"), "only thursday\n").unwrap();
-        let found = search(dir.path(), "Cello thursday", 10, &shown(dir.path())).unwrap();
+        let found = search(&NotesFolder::open(dir.path()).unwrap(), "Cello thursday", 10).unwrap();
         let paths: Vec<_> = found.found.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["b.md", "cello.md"]);
         assert_eq!(found.found[0].lines, ["cello lessons, cello strings", "Thursday"]);
@@ -174,7 +171,7 @@ mod tests {
         let big = std::fs::File::create(dir.path().join("huge.md")).unwrap();
         big.set_len(MAX_NOTE_BYTES + 1).unwrap(); // sparse: nothing is written
         std::fs::write(dir.path().join("small.md"), "the word\n").unwrap();
-        let found = search(dir.path(), "word", 10, &shown(dir.path())).unwrap();
+        let found = search(&NotesFolder::open(dir.path()).unwrap(), "word", 10).unwrap();
         assert_eq!(found.found.len(), 1);
         assert_eq!(found.skipped, [Skipped { path: "huge.md".into(), why: "larger than 2 MB; open it in an editor".into() }]);
     }

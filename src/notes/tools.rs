@@ -160,7 +160,7 @@ fn perform(kind: Kind, folder: &NotesFolder, arguments: Value) -> Result<String,
         }
         Kind::Search => {
             let query: Query = parse_arguments(arguments)?;
-            let found = folder.search(&query.query, SEARCH_RESULTS).map_err(failed)?;
+            let found = super::search::search(folder, &query.query, SEARCH_RESULTS).map_err(failed)?;
             Ok(untrusted("notes search", &serde_json::to_string(&found).expect("results serialize")))
         }
         Kind::Create => {

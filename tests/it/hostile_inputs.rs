@@ -41,7 +41,7 @@ fn a_gigabyte_note_is_neither_read_by_a_search_nor_by_an_append() {
     let blocks = std::fs::metadata(&huge).unwrap().blocks();
     let folder = NotesFolder::open(&vault).unwrap();
 
-    let searched = folder.search("cello", 10).unwrap();
+    let searched = sidecar::notes::search::search(&folder, "cello", 10).unwrap();
     assert_eq!(searched.found.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["plan.md"]);
     assert_eq!(searched.skipped.len(), 1);
     assert_eq!(searched.skipped[0].path, "huge.md");
@@ -82,7 +82,7 @@ fn notes_are_moved_only_as_notes_and_pipes_are_called_what_they_are() {
     assert!(matches!(fifo_error, NotesError::NotAFile(_)), "{fifo_error:?}");
     assert!(fifo_error.to_string().contains("pipe"), "{fifo_error}");
     // The search does not open it either (it would wait for a writer forever).
-    assert!(folder.search("plan", 10).unwrap().found.iter().all(|f| f.path != "pipe.md"));
+    assert!(sidecar::notes::search::search(&folder, "plan", 10).unwrap().found.iter().all(|f| f.path != "pipe.md"));
 }
 
 #[tokio::test]

@@ -56,7 +56,7 @@ fn notes_are_written_whole_links_kept_and_a_note_changed_on_disk_is_not_overwrit
     folder.rename("Inbox/idea.md", "Projects/idea.md").unwrap();
     let listed: Vec<_> = folder.list("Projects").unwrap().into_iter().map(|e| e.path).collect();
     assert_eq!(listed, ["Projects/idea.md", "Projects/plan.md"]);
-    let found = folder.search("shopping", 10).unwrap();
+    let found = sidecar::notes::search::search(&folder, "shopping", 10).unwrap();
     assert_eq!(found.found[0].path, "Projects/plan.md");
     assert_eq!(found.found[0].lines, ["- [[Shopping]]"]);
     // No temporary file is left beside the notes.
