@@ -105,7 +105,9 @@ pub struct Store {
 /// damaged database is refused before anything (migrations, the WAL switch) writes to it.
 pub(crate) async fn check_integrity(path: &Path) -> Result<(), StoreError> {
     let shown = path.display().to_string();
-    let options = SqliteConnectOptions::from_str("sqlite://").expect("static URL").filename(path).read_only(true);
+    // Another program (or a connection of this one still closing) may hold the WAL for a
+    // moment; without a wait that reads as "database is locked", a false "damaged".
+    let options = SqliteConnectOptions::from_str("sqlite://").expect("static URL").filename(path).read_only(true).busy_timeout(Duration::from_secs(5));
     let damaged = |detail: String| StoreError::Damaged { path: shown.clone(), detail };
     let mut connection = sqlx::ConnectOptions::connect(&options).await.map_err(|e| damaged(first_line(&e.to_string())))?;
     let verdict: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as("PRAGMA quick_check(3)").fetch_all(&mut connection).await;
@@ -304,6 +306,12 @@ impl Store {
 
     /// Closes the pool, checkpointing the WAL.
     pub async fn close(&self) {
+        // sqlx's close can return while one connection is still closing (sqlx#3217),
+        // and only the last connection folds the WAL into the file. Fold it first, so
+        // whatever copies or swaps `sidecar.db` next finds everything written in it.
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await {
+            tracing::debug!(error = %e, "checkpoint before close");
+        }
         self.pool.close().await;
     }
 }
