@@ -44,7 +44,10 @@ async fn main() {
             .collect();
         let messages = [
             ChatMessage::user(&format!("Turn {turn}: find me things about topic {turn}, and remember I prefer short answers.")),
-            ChatMessage::assistant_with_tools("", vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"topic {turn}\"}}") }]),
+            ChatMessage::assistant_with_tools(
+                "",
+                vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"topic {turn}\"}}") }],
+            ),
             ChatMessage::tool_result(&id, &serde_json::json!({ "results": rows }).to_string(), false),
             ChatMessage::assistant(&format!("Here is what I found about topic {turn}: three good sources, summarised briefly.")),
         ];
@@ -87,10 +90,5 @@ async fn main() {
         report.after
     );
     println!("  steady state (summary in place): median {:.1} ms, p95 {:.1} ms", ms(steady[RUNS / 2]), ms(steady[RUNS * 95 / 100]));
-    println!(
-        "  guard alone over all {} messages (token counts cached): median {:.1} ms, p95 {:.1} ms",
-        all.len(),
-        ms(raw[RUNS / 2]),
-        ms(raw[RUNS * 95 / 100])
-    );
+    println!("  guard alone over all {} messages (token counts cached): median {:.1} ms, p95 {:.1} ms", all.len(), ms(raw[RUNS / 2]), ms(raw[RUNS * 95 / 100]));
 }

@@ -56,7 +56,12 @@ fn log_bytes(dir: &Path) -> u64 {
 }
 
 fn attack(port: u16) -> Child {
-    Command::new("python3").args(["-c", ATTACKER, &port.to_string(), &ATTACKERS.to_string()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("python3")
+    Command::new("python3")
+        .args(["-c", ATTACKER, &port.to_string(), &ATTACKERS.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3")
 }
 
 fn set_open_files(limit: u64) {
@@ -113,7 +118,12 @@ async fn main() {
     let url = format!("http://{address}/v1/facts");
 
     let (rss_before, log_before) = (rss_mib(), log_bytes(&logs));
-    println!("endpoint limits: {} connections, head within {} s, idle {} s", sidecar::mcp::listener::MAX_CONNECTIONS, sidecar::mcp::listener::HEADER_TIMEOUT.as_secs(), sidecar::mcp::listener::IDLE_TIMEOUT.as_secs());
+    println!(
+        "endpoint limits: {} connections, head within {} s, idle {} s",
+        sidecar::mcp::listener::MAX_CONNECTIONS,
+        sidecar::mcp::listener::HEADER_TIMEOUT.as_secs(),
+        sidecar::mcp::listener::IDLE_TIMEOUT.as_secs()
+    );
     let (quiet, failed, _) = probe(&url, &token).await;
     said("no attack", quiet, failed);
 

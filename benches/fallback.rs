@@ -20,7 +20,10 @@ const PROMPTS: [&str; 4] = ["Say hi in three words.", "Dime hola en tres palabra
 async fn main() {
     let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
-    let text = format!("[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\nruntime = {:?}\n", runtime::runtime());
+    let text = format!(
+        "[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\nruntime = {:?}\n",
+        runtime::runtime()
+    );
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
     println!("dead provider → demo model, {ROUNDS} rounds (round 1 starts the offline server):");
     let mut warm = Vec::new();

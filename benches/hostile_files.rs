@@ -24,7 +24,8 @@ async fn main() {
     let vault = dir.path().join("vault");
     std::fs::create_dir_all(vault.join("Journal")).unwrap();
     for n in 0..2_000 {
-        std::fs::write(vault.join(format!("Journal/{n:04}.md")), format!("# Day {n}\nWent to the market, bought bread and {n} apples.\nCello practice.\n")).unwrap();
+        std::fs::write(vault.join(format!("Journal/{n:04}.md")), format!("# Day {n}\nWent to the market, bought bread and {n} apples.\nCello practice.\n"))
+            .unwrap();
     }
     std::fs::File::create(vault.join("huge.md")).unwrap().set_len(1024 * 1024 * 1024).unwrap();
     let folder = NotesFolder::open(&vault).unwrap();
@@ -40,11 +41,21 @@ async fn main() {
     );
     let started = Instant::now();
     let appended = folder.append("huge.md", "one more line");
-    println!("append_content to the 1 GB note: {:.2} ms, peak memory {:.1} MiB: {}", started.elapsed().as_secs_f64() * 1000.0, peak_mib(), appended.map_or_else(|e| e.to_string(), |p| p));
+    println!(
+        "append_content to the 1 GB note: {:.2} ms, peak memory {:.1} MiB: {}",
+        started.elapsed().as_secs_f64() * 1000.0,
+        peak_mib(),
+        appended.map_or_else(|e| e.to_string(), |p| p)
+    );
 
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/fixture_server.py");
     let python = std::env::var("SIDECAR_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-    let transport = Transport::Stdio { command: python, args: vec![script.into(), "--stderr-flood".into(), "100".into(), "--exit-at-start".into(), "gave up".into()], env: Default::default(), cwd: None };
+    let transport = Transport::Stdio {
+        command: python,
+        args: vec![script.into(), "--stderr-flood".into(), "100".into(), "--exit-at-start".into(), "gave up".into()],
+        env: Default::default(),
+        cwd: None,
+    };
     let before = peak_mib();
     let started = Instant::now();
     let failed = Session::start(&transport, Duration::from_secs(120)).await.err().map(|e| e.to_string()).unwrap_or_default();

@@ -28,7 +28,10 @@ fn chatgpt_export() -> String {
         if c > 0 {
             out.push(',');
         }
-        out += &format!(r#"{{"title": "conversation {c}", "current_node": "m{}", "mapping": {{"root": {{"id": "root", "message": null, "parent": null, "children": ["m0"]}}"#, MESSAGES - 1);
+        out += &format!(
+            r#"{{"title": "conversation {c}", "current_node": "m{}", "mapping": {{"root": {{"id": "root", "message": null, "parent": null, "children": ["m0"]}}"#,
+            MESSAGES - 1
+        );
         for m in 0..MESSAGES {
             let role = if m % 2 == 0 { "user" } else { "assistant" };
             let parent = if m == 0 { "root".to_string() } else { format!("m{}", m - 1) };
@@ -47,7 +50,13 @@ fn chatgpt_export() -> String {
 fn calendar() -> String {
     let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n");
     for i in 0..EVENTS {
-        text += &format!("BEGIN:VEVENT\r\nUID:{i}\r\nSUMMARY:event {i}\r\nDTSTART:2027{:02}{:02}T{:02}{:02}00Z\r\nEND:VEVENT\r\n", 1 + i % 12, 1 + i % 28, i % 24, i % 60);
+        text += &format!(
+            "BEGIN:VEVENT\r\nUID:{i}\r\nSUMMARY:event {i}\r\nDTSTART:2027{:02}{:02}T{:02}{:02}00Z\r\nEND:VEVENT\r\n",
+            1 + i % 12,
+            1 + i % 28,
+            i % 24,
+            i % 60
+        );
     }
     text + "END:VCALENDAR\r\n"
 }
@@ -85,7 +94,8 @@ async fn main() {
 
     let text = calendar();
     let start = Instant::now();
-    let (found, _) = sidecar::reminders::ics::import(&text, chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(), chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, _) =
+        sidecar::reminders::ics::import(&text, chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(), chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
     let reading = start.elapsed().as_secs_f64();
     drop(found);
     let dir = tempfile::tempdir().unwrap();

@@ -57,14 +57,15 @@ async fn main() {
         let (role, content, created_at, vector) = &said[i % said.len()];
         let copy = (i / said.len()) as i64;
         let at = created_at.parse::<chrono::DateTime<chrono::Utc>>().unwrap() + chrono::Duration::days(365 * copy);
-        let (id,): (i64,) = sqlx::query_as("INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?) RETURNING id")
-            .bind(conversation)
-            .bind(role)
-            .bind(content)
-            .bind(sidecar::store::utc(at))
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap();
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?) RETURNING id")
+                .bind(conversation)
+                .bind(role)
+                .bind(content)
+                .bind(sidecar::store::utc(at))
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap();
         sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")
             .bind(id)
             .bind(sidecar::meaning::weights::LOCAL_MODEL)

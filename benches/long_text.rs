@@ -23,11 +23,8 @@ async fn main() {
         for size in SIZES {
             let server = ScriptedServer::start(vec![stream(reply_events(&["ok"])), stream(reply_events(&["ok"]))]).await;
             let dir = tempfile::tempdir().unwrap();
-            let settings = toml::from_str(&format!(
-                "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 8192\n",
-                server.base_url
-            ))
-            .unwrap();
+            let settings =
+                toml::from_str(&format!("[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 8192\n", server.base_url)).unwrap();
             let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
             let text = unit.repeat(size / unit.len());
             let start = Instant::now();

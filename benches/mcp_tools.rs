@@ -53,14 +53,20 @@ async fn main() {
     // Overhead: the fixture's echo through the registry (gate with a standing grant,
     // dispatch, wrapping) against the same call on a bare session.
     let script = root.join("tests/mcp/fixture_server.py");
-    std::fs::write(dir.path().join("mcp.json"), json!({ "mcpServers": { "fixture": { "command": support::python(), "args": [script] } } }).to_string()).unwrap();
+    std::fs::write(dir.path().join("mcp.json"), json!({ "mcpServers": { "fixture": { "command": support::python(), "args": [script] } } }).to_string())
+        .unwrap();
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(20)).await;
     let identity = sidecar::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
     core.permissions().set_standing("fixture", &identity, None, true).await.unwrap();
     let registry = core.tools();
     let call = ToolCall { id: "c".into(), name: "mcp__fixture__echo".into(), arguments: r#"{"message": "hola"}"#.into() };
-    let bare = Session::start(&Transport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None }, Duration::from_secs(10)).await.unwrap();
+    let bare = Session::start(
+        &Transport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None },
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
     let arguments = json!({"message": "hola"}).as_object().cloned().unwrap();
     let (mut through, mut direct) = (Vec::new(), Vec::new());
     for _ in 0..200 {
@@ -73,7 +79,10 @@ async fn main() {
         direct.push(started.elapsed().as_secs_f64() * 1000.0);
     }
     let (through, direct) = (median(through), median(direct));
-    println!("MCP call, model's tool call to result: {through:.2} ms through Sidecar, {direct:.2} ms on a bare session: {:.2} ms added (goal ≤ 20 ms)", through - direct);
+    println!(
+        "MCP call, model's tool call to result: {through:.2} ms through Sidecar, {direct:.2} ms on a bare session: {:.2} ms added (goal ≤ 20 ms)",
+        through - direct
+    );
     core.mcp().stop_all();
 }
 
@@ -103,7 +112,15 @@ async fn choice_figures(root: &Path, meaning: bool) -> (tempfile::TempDir, Arc<C
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(60)).await;
     let all = core.tools();
-    let every: usize = all.specs().iter().map(|s| sidecar::tokens::count(&json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string())).sum();
+    let every: usize = all
+        .specs()
+        .iter()
+        .map(|s| {
+            sidecar::tokens::count(
+                &json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string(),
+            )
+        })
+        .sum();
     let attached: usize = core.mcp().servers().iter().map(|s| s.tools.len()).sum();
     let how = if meaning { "by meaning" } else { "by words (no embedder)" };
     println!("tools attached: {} ({attached} from 3 MCP servers, 8 note tools, the rest Sidecar's own)", all.names().len());
@@ -114,11 +131,22 @@ async fn choice_figures(root: &Path, meaning: bool) -> (tempfile::TempDir, Arc<C
         core.send(turn).await.unwrap();
         let request = server.last_request();
         chosen.push(schema_tokens(&request) as f64);
-        let extras: Vec<String> = request["tools"].as_array().unwrap().iter().filter_map(|t| t["function"]["name"].as_str()).filter(|n| n.starts_with("mcp__") || n.ends_with("_note") || n.ends_with("_folder") || *n == "append_content").map(str::to_string).collect();
+        let extras: Vec<String> = request["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["function"]["name"].as_str())
+            .filter(|n| n.starts_with("mcp__") || n.ends_with("_note") || n.ends_with("_folder") || *n == "append_content")
+            .map(str::to_string)
+            .collect();
         let hit = needs.map(|n| extras.iter().any(|e| e == n));
         wanted += usize::from(needs.is_some());
         hits += usize::from(hit == Some(true));
-        let mark = match hit { Some(true) => "✓", Some(false) => "✗", None => " " };
+        let mark = match hit {
+            Some(true) => "✓",
+            Some(false) => "✗",
+            None => " ",
+        };
         println!("  {mark} {turn:<55} {:>5} tokens  {}", schema_tokens(&request), extras.join(", "));
     }
     println!("tool-schema tokens per request with the choice {how}: median {:.0}, max {:.0} (goal ≤ 2,000); the tool a turn needs carried in {hits} of {wanted} turns", median(chosen.clone()), chosen.iter().cloned().fold(0.0, f64::max));

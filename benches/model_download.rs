@@ -43,7 +43,13 @@ async fn main() {
         downloader.pull(&library, &request, |_| {}, &CancellationToken::new()).await.unwrap();
         rates.push(size as f64 / 1e6 / started.elapsed().as_secs_f64());
     }
-    println!("download from loopback ({:.0} MB, SHA-256 as it arrives): median {:.0} MB/s (min {:.0}, max {:.0})", size as f64 / 1e6, median(rates.clone()), rates.iter().cloned().fold(f64::MAX, f64::min), rates.iter().cloned().fold(0.0, f64::max));
+    println!(
+        "download from loopback ({:.0} MB, SHA-256 as it arrives): median {:.0} MB/s (min {:.0}, max {:.0})",
+        size as f64 / 1e6,
+        median(rates.clone()),
+        rates.iter().cloned().fold(f64::MAX, f64::min),
+        rates.iter().cloned().fold(0.0, f64::max)
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let library = ModelLibrary::new(dir.path());
@@ -68,6 +74,10 @@ async fn main() {
         let switched = core.model_hub().use_model(name).await.unwrap();
         restarts.push(switched.restart_ms.unwrap() as f64);
     }
-    println!("local server restart on a model switch (SmolLM2 135M, both ways): median {:.0} ms, max {:.0} ms", median(restarts.clone()), restarts.iter().cloned().fold(0.0, f64::max));
+    println!(
+        "local server restart on a model switch (SmolLM2 135M, both ways): median {:.0} ms, max {:.0} ms",
+        median(restarts.clone()),
+        restarts.iter().cloned().fold(0.0, f64::max)
+    );
     core.shutdown().await;
 }

@@ -51,7 +51,8 @@ async fn main() {
     )
     .unwrap();
     let settings = sidecar::settings::Settings::load(&config).unwrap();
-    let options = CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.path().to_path_buf(), settings) };
+    let options =
+        CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.path().to_path_buf(), settings) };
     let core = Companion::open(options).await.unwrap();
     let before = settle().await;
     core.channels().start();
@@ -90,6 +91,10 @@ async fn main() {
 
     core.channels().set_whatsapp_enabled(true).unwrap();
     let with_whatsapp = settle().await;
-    println!("resident memory: core alone {before:.1} MB; + Telegram {:.1} MB; + WhatsApp client (no network here) {:.1} MB", with_telegram - before, with_whatsapp - with_telegram);
+    println!(
+        "resident memory: core alone {before:.1} MB; + Telegram {:.1} MB; + WhatsApp client (no network here) {:.1} MB",
+        with_telegram - before,
+        with_whatsapp - with_telegram
+    );
     core.shutdown().await;
 }

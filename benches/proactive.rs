@@ -97,10 +97,24 @@ async fn firing_delay() {
     let start = Utc::now() + chrono::Duration::seconds(2);
     for i in 0..FIRED {
         let due = start + chrono::Duration::milliseconds(150 * i as i64);
-        store.reminder_table().add_reminder(NewReminder { message: "bench", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None }).await.unwrap();
+        store
+            .reminder_table()
+            .add_reminder(NewReminder {
+                message: "bench",
+                due_at: due,
+                zone: "UTC",
+                rrule: None,
+                all_day: false,
+                series_start: None,
+                asked_in: None,
+                description: None,
+            })
+            .await
+            .unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler =
+        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     let delays = sorted_delays(&watch, FIRED, cancel, task).await;
@@ -130,7 +144,12 @@ async fn idle_cost() {
     tx.commit().await.unwrap();
     let looks = Arc::new(AtomicUsize::new(0));
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(Arc::new(Counting(StoreReminders::new(store.clone()), looks.clone())), watch, sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler = Scheduler::new(
+        Arc::new(Counting(StoreReminders::new(store.clone()), looks.clone())),
+        watch,
+        sidecar::clock::system_clock(),
+        Arc::new(tokio::sync::Notify::new()),
+    );
     let query = Instant::now();
     for _ in 0..100 {
         store.reminder_table().next_due().await.unwrap();
@@ -236,7 +255,8 @@ async fn cross_process_delay() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler =
+        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     for i in 0..CROSS_PROCESS {

@@ -30,9 +30,8 @@ const QUESTIONS: &[&str] = &[
 async fn main() {
     let turns: usize = std::env::var("PROMPT_CACHE_TURNS").ok().and_then(|t| t.parse().ok()).unwrap_or(30);
     let dir = tempfile::tempdir().unwrap();
-    let server = LocalServer::start(&runtime::runtime(), None, 8192, &dir.path().join("local-model.log"), Duration::from_secs(120))
-        .await
-        .expect("offline model starts");
+    let server =
+        LocalServer::start(&runtime::runtime(), None, 8192, &dir.path().join("local-model.log"), Duration::from_secs(120)).await.expect("offline model starts");
 
     // Sidecar talks to the server as to any OpenAI-compatible provider, so the full
     // system prompt and the late block go as they would to a real model.

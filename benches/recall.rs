@@ -10,10 +10,10 @@
 //!
 //! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder)
 
-#[path = "../tests/it/support/runtime.rs"]
-mod runtime;
 #[path = "support/random_history.rs"]
 mod random_history;
+#[path = "../tests/it/support/runtime.rs"]
+mod runtime;
 
 use std::time::{Duration, Instant};
 
@@ -39,10 +39,7 @@ async fn main() {
     // grown by a quarter).
     let measuring = Instant::now();
     let embedded = core.meaning().catch_up(None).await.unwrap();
-    println!(
-        "loading {MESSAGES} vectors and measuring their densities: {:.1} s ({embedded} embedded)",
-        measuring.elapsed().as_secs_f64()
-    );
+    println!("loading {MESSAGES} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     for (name, mode) in [("words only", sidecar::recall::RecallMode::Words), ("hybrid", sidecar::recall::RecallMode::Hybrid)] {

@@ -48,11 +48,7 @@ const BUDGETS: [usize; 3] = [1000, 2000, 4000];
 
 fn rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).map_or(0.0, |kb| kb / 1024.0)
 }
 
 #[tokio::main]
@@ -71,7 +67,8 @@ async fn main() {
 
     if !reuse {
         for messages in &set.conversations {
-            let turns: Vec<ImportedTurn> = messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
+            let turns: Vec<ImportedTurn> =
+                messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
             let done = core.store().archives().archive(None, &turns).await.unwrap();
             assert_eq!(done.stored, turns.len(), "the evaluation's ids follow the stored order");
         }

@@ -10,10 +10,10 @@
 //!
 //! Run: `cargo bench --bench served` (after `make`, which builds the runtime folder)
 
-#[path = "../tests/it/support/mod.rs"]
-mod support;
 #[path = "support/random_history.rs"]
 mod random_history;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -109,7 +109,11 @@ async fn main() {
     for floor in [0.78, 0.80, 0.81, 0.82, 0.83, 0.84, 0.86] {
         let dev: Vec<(bool, usize)> = meaning.iter().filter(|s| s.dev).map(|s| s.carried(floor)).collect();
         let n = dev.len() as f64;
-        println!("    {floor:.2}: carried {:>5.1}% with {:.1} tools a turn", dev.iter().filter(|c| c.0).count() as f64 / n * 100.0, dev.iter().map(|c| c.1).sum::<usize>() as f64 / n);
+        println!(
+            "    {floor:.2}: carried {:>5.1}% with {:.1} tools a turn",
+            dev.iter().filter(|c| c.0).count() as f64 / n * 100.0,
+            dev.iter().map(|c| c.1).sum::<usize>() as f64 / n
+        );
     }
 }
 

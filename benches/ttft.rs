@@ -19,15 +19,8 @@ const PROMPT: &str = "Say hi.";
 #[tokio::main]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let server = LocalServer::start(
-        &runtime::runtime(),
-        None,
-        4096,
-        &dir.path().join("local-model.log"),
-        Duration::from_secs(120),
-    )
-    .await
-    .expect("offline model starts");
+    let server =
+        LocalServer::start(&runtime::runtime(), None, 4096, &dir.path().join("local-model.log"), Duration::from_secs(120)).await.expect("offline model starts");
 
     let mut settings = sidecar::settings::Settings::default();
     settings.apply_env(|name| match name {
@@ -36,9 +29,7 @@ async fn main() {
         _ => None,
     });
     settings.llm.max_tokens = Some(8);
-    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings))
-        .await
-        .unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
     let http = reqwest::Client::new();
 
     // The raw request sends exactly the system prompt Sidecar sends, so the model's
@@ -68,10 +59,7 @@ async fn main() {
     println!("time to first token, median of {ROUNDS} (local SmolLM2-135M, 2 cores):");
     println!("  raw request      {:>7.1} ms", ms(raw_median));
     println!("  through Sidecar  {:>7.1} ms", ms(sidecar_median));
-    println!(
-        "  Sidecar overhead {:>7.1} ms (store the message, build the prompt, publish the event)",
-        ms(sidecar_median) - ms(raw_median)
-    );
+    println!("  Sidecar overhead {:>7.1} ms (store the message, build the prompt, publish the event)", ms(sidecar_median) - ms(raw_median));
     println!("  paired difference{:>7.1} ms (median of per-round differences)", paired[paired.len() / 2]);
     println!("  core work before the request {:>5.2} ms (median; the part of the above that is Sidecar's alone)", ms(median(&mut own)));
     core.shutdown().await;
@@ -86,12 +74,7 @@ async fn raw_ttft(http: &reqwest::Client, base_url: &str, system: &str) -> Durat
         "max_tokens": 8,
     });
     let started = Instant::now();
-    let response = http
-        .post(format!("{base_url}/chat/completions"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let response = http.post(format!("{base_url}/chat/completions")).json(&body).send().await.unwrap();
     let mut stream = response.bytes_stream();
     let mut first = None;
     while let Some(chunk) = stream.next().await {

@@ -26,11 +26,7 @@ async fn main() {
     }
     let server = ScriptedServer::start(replies).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n",
-        server.base_url
-    ))
-    .unwrap();
+    let settings = toml::from_str(&format!("[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", server.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
 
     let mut plain = Vec::new();
@@ -47,8 +43,7 @@ async fn main() {
 }
 
 fn report(label: &str, samples: &[sidecar::agent::driver::TurnTimings]) {
-    let mut overhead: Vec<Duration> =
-        samples.iter().map(|t| t.total.saturating_sub(t.model + t.tools)).collect();
+    let mut overhead: Vec<Duration> = samples.iter().map(|t| t.total.saturating_sub(t.model + t.tools)).collect();
     let mut model: Vec<Duration> = samples.iter().map(|t| t.model).collect();
     overhead.sort();
     model.sort();

@@ -46,7 +46,8 @@ async fn main() {
     // SAFETY: registers sqlite-vec's entry point for every connection opened from now on;
     // the function has the signature SQLite expects of an extension's init.
     unsafe {
-        type Init = unsafe extern "C" fn(*mut libsqlite3_sys::sqlite3, *mut *mut std::ffi::c_char, *const libsqlite3_sys::sqlite3_api_routines) -> std::ffi::c_int;
+        type Init =
+            unsafe extern "C" fn(*mut libsqlite3_sys::sqlite3, *mut *mut std::ffi::c_char, *const libsqlite3_sys::sqlite3_api_routines) -> std::ffi::c_int;
         libsqlite3_sys::sqlite3_auto_extension(Some(std::mem::transmute::<*const (), Init>(sqlite_vec::sqlite3_vec_init as *const ())));
     }
     let mut rng = fastrand::Rng::with_seed(11);

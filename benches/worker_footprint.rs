@@ -17,9 +17,8 @@ async fn main() {
     let runtime = runtime::runtime();
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();
-    let server = LocalServer::start(&runtime, None, 4096, &dir.path().join("local-model.log"), Duration::from_secs(120))
-        .await
-        .expect("the offline model starts");
+    let server =
+        LocalServer::start(&runtime, None, 4096, &dir.path().join("local-model.log"), Duration::from_secs(120)).await.expect("the offline model starts");
     let ready = started.elapsed();
     let body = serde_json::json!({
         "model": "demo",

@@ -33,4 +33,3 @@ pub fn on_this_computer(url: &url::Url) -> bool {
         None => false,
     }
 }
-

@@ -41,7 +41,8 @@ impl ExportKind {
 }
 
 const NOT_AN_EXPORT: &str = "this is not a conversations.json from ChatGPT or Claude (a JSON list of conversations was expected";
-const NEITHER: &str = "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
+const NEITHER: &str =
+    "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
 
 /// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
 /// conversations that could not be read, and messages kept without their time or left
@@ -105,7 +106,10 @@ impl Export {
                 }
                 let unbelievable = chat.messages.iter().filter(|m| m.timestamp.is_some_and(|t| !believable(t, now))).count();
                 if unbelievable > 0 {
-                    self.problems.push((number, format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title)));
+                    self.problems.push((
+                        number,
+                        format!("\"{}\": {unbelievable} message time(s) not between 1970 and now; those messages are kept, dated at the import", chat.title),
+                    ));
                     for m in &mut chat.messages {
                         m.timestamp = m.timestamp.filter(|t| believable(*t, now));
                     }

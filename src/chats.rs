@@ -110,12 +110,7 @@ impl Chats {
 
     /// The conversation message `message_id` is in, opened (for a memory search hit).
     pub async fn open_at(&self, message_id: i64) -> Result<i64, CompanionError> {
-        let id = self
-            .store
-            .chat_list()
-            .conversation_of(message_id)
-            .await?
-            .ok_or_else(|| CompanionError::from(Refusal::NotInAConversation(message_id)))?;
+        let id = self.store.chat_list().conversation_of(message_id).await?.ok_or_else(|| CompanionError::from(Refusal::NotInAConversation(message_id)))?;
         self.open(id).await?;
         Ok(id)
     }

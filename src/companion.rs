@@ -6,16 +6,15 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::clock::Clock;
-use crate::context::service::ContextService;
-pub use crate::conversation::TurnOutcome;
 use crate::channels::call::{CallSource, Caller};
 use crate::channels::channel::Channel;
 use crate::channels::phone::PhoneParts;
 use crate::channels::service::ChannelService;
 use crate::channels::serving::serve;
-use crate::proactive::sinks::NotificationSink;
-use tokio_util::sync::CancellationToken;
+use crate::clock::Clock;
+pub use crate::companion_options::CompanionOptions;
+use crate::context::service::ContextService;
+pub use crate::conversation::TurnOutcome;
 use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
 use crate::events::EventBus;
@@ -26,12 +25,13 @@ use crate::locale::Lang;
 use crate::model::Models;
 use crate::proactive::router::MessageRouter;
 use crate::proactive::service::{BrainLock, ProactiveService};
+use crate::proactive::sinks::NotificationSink;
 use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
 use crate::settings::Settings;
-pub use crate::companion_options::CompanionOptions;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
+use tokio_util::sync::CancellationToken;
 
 /// Token use and cost today (the user's local midnight) and overall.
 #[derive(Debug, Clone, Serialize)]
@@ -88,11 +88,7 @@ pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
 
 /// How the tools reach the web.
 fn tool_http() -> reqwest::Client {
-    reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(20))
-        .user_agent("Sidecar/0.1")
-        .build()
-        .expect("a TLS backend is compiled in")
+    reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).user_agent("Sidecar/0.1").build().expect("a TLS backend is compiled in")
 }
 
 /// The standard tools, web search being `search`.
@@ -124,7 +120,14 @@ impl Companion {
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
-        let updates = Arc::new(crate::updates::Updates::new(options.settings.updates.clone(), options.config_path.clone(), &options.data_dir, clock.clone(), events.clone(), lang));
+        let updates = Arc::new(crate::updates::Updates::new(
+            options.settings.updates.clone(),
+            options.config_path.clone(),
+            &options.data_dir,
+            clock.clone(),
+            events.clone(),
+            lang,
+        ));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
             store.clone(),
@@ -134,12 +137,8 @@ impl Companion {
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         ));
         knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
-        let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(
-            options.settings.clone(),
-            options.secrets.clone(),
-            options.config_path.clone(),
-            meaning.clone(),
-        ));
+        let meaning_setup =
+            Arc::new(crate::meaning::setup::MeaningSetup::new(options.settings.clone(), options.secrets.clone(), options.config_path.clone(), meaning.clone()));
         let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
         let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.clone(), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
@@ -152,10 +151,27 @@ impl Companion {
         let brain: BrainLock = Arc::default();
 
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
-        let context = Arc::new(ContextService::new(store.clone(), knowledge.clone(), plans.clone(), events.clone(), models.clone(), clock.clone(), options.data_dir.clone()));
+        let context = Arc::new(ContextService::new(
+            store.clone(),
+            knowledge.clone(),
+            plans.clone(),
+            events.clone(),
+            models.clone(),
+            clock.clone(),
+            options.data_dir.clone(),
+        ));
         let all_day = models.settings().user.all_day_time();
         let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
-        let proactive = Arc::new(ProactiveService::new(store.clone(), models.clone(), knowledge.clone(), router.clone(), brain.clone(), events.clone(), clock.clone(), lang));
+        let proactive = Arc::new(ProactiveService::new(
+            store.clone(),
+            models.clone(),
+            knowledge.clone(),
+            router.clone(),
+            brain.clone(),
+            events.clone(),
+            clock.clone(),
+            lang,
+        ));
         let data = Arc::new(crate::data_service::DataService::new(
             store.clone(),
             knowledge.clone(),
@@ -185,22 +201,25 @@ impl Companion {
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
         tools.register(crate::tools::chooser::FindTools(chooser.clone()));
         crate::tools::reminders::register(&mut tools, reminders.clone());
-        let conversation = Arc::new(ConversationService::new(ConversationParts {
-            store: store.clone(),
-            models: models.clone(),
-            context: context.clone(),
-            reminders: reminders.clone(),
-            proactive: proactive.clone(),
-            knowledge: knowledge.clone(),
-            events: events.clone(),
-            clock: clock.clone(),
-            lang,
-            channel: options.channel,
-            brain,
-            noticing: noticing.clone(),
-            chooser,
-            tools_starting: tools_starting_seen,
-        }, tools.clone()));
+        let conversation = Arc::new(ConversationService::new(
+            ConversationParts {
+                store: store.clone(),
+                models: models.clone(),
+                context: context.clone(),
+                reminders: reminders.clone(),
+                proactive: proactive.clone(),
+                knowledge: knowledge.clone(),
+                events: events.clone(),
+                clock: clock.clone(),
+                lang,
+                channel: options.channel,
+                brain,
+                noticing: noticing.clone(),
+                chooser,
+                tools_starting: tools_starting_seen,
+            },
+            tools.clone(),
+        ));
         let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();
             Box::new(move |offered| conversation.set_tools(offered))
@@ -208,15 +227,28 @@ impl Companion {
         let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
         let mcp = {
             let board = board.clone();
-            crate::mcp::hub::McpHub::new(crate::mcp::config::config_path(&settings_file), events.clone(), Box::new(move |offered, starting| {
-                board.set("mcp", offered);
-                tools_starting.send_replace(starting);
-            }), options.secrets.clone())
+            crate::mcp::hub::McpHub::new(
+                crate::mcp::config::config_path(&settings_file),
+                events.clone(),
+                Box::new(move |offered, starting| {
+                    board.set("mcp", offered);
+                    tools_starting.send_replace(starting);
+                }),
+                options.secrets.clone(),
+            )
         };
         let tool_settings = models.settings().tools.clone();
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
-        let phone = PhoneParts { store: store.clone(), clock: clock.clone(), lang, events: events.clone(), config_path: options.config_path.clone(), data_dir: options.data_dir.clone(), proactive: Arc::downgrade(&proactive) };
+        let phone = PhoneParts {
+            store: store.clone(),
+            clock: clock.clone(),
+            lang,
+            events: events.clone(),
+            config_path: options.config_path.clone(),
+            data_dir: options.data_dir.clone(),
+            proactive: Arc::downgrade(&proactive),
+        };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), store.clone(), clock.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
@@ -510,10 +542,7 @@ impl Companion {
     /// at once by everything that reads the clock. Providers are not touched. Existing
     /// reminders keep the zone they were set in.
     pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
-        let zone: chrono_tz::Tz = name
-            .trim()
-            .parse()
-            .map_err(|_| CompanionError::from(crate::error::Refusal::NotAZone(name.to_string())))?;
+        let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::from(crate::error::Refusal::NotAZone(name.to_string())))?;
         if let Some(path) = &self.config_path {
             crate::settings_file::save_timezone(path, zone.name())?;
         }

@@ -20,8 +20,8 @@ use crate::clock::Clock;
 use crate::context::service::ContextService;
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
-use crate::llm::pricing::PriceTable;
 use crate::last_turn::last_turn;
+use crate::llm::pricing::PriceTable;
 use crate::llm::{ChatMessage, Role, Usage};
 use crate::locale::Lang;
 use crate::model::Models;
@@ -95,7 +95,6 @@ enum Redo {
     /// In place of the reply shown.
     Regenerate,
 }
-
 
 pub struct ConversationService {
     with: ConversationParts,
@@ -218,7 +217,15 @@ impl ConversationService {
         let meta = attached.as_ref().map(|(typed, files)| MessageMeta { typed: Some(typed.clone()), attachments: files.clone(), ..MessageMeta::default() });
         let said = ChatMessage::user(text);
         let new = NewMessage::plain(conversation_id, &said).on(channel);
-        let user_message_id = self.with.store.conversations().add_message(match &meta { Some(meta) => new.with_meta(meta), None => new }).await?;
+        let user_message_id = self
+            .with
+            .store
+            .conversations()
+            .add_message(match &meta {
+                Some(meta) => new.with_meta(meta),
+                None => new,
+            })
+            .await?;
         let text = attached.as_ref().map_or(text, |(typed, _)| typed.as_str());
         // The activity mark is off the way to the first token: the message just stored
         // already tells the spontaneous loop the user is here.
@@ -254,7 +261,14 @@ impl ConversationService {
     /// Carries out a request found before the model and posts the answer. The offline
     /// demo model adds nothing useful (it cannot use tools and may contradict what was
     /// done), so it is not asked; a configured model is told what was done.
-    async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, CompanionError> {
+    async fn carry_out(
+        &self,
+        conversation_id: i64,
+        said_id: i64,
+        intent: crate::intent::Intent,
+        text: &str,
+        channel: Channel,
+    ) -> Result<Carried, CompanionError> {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
         let offline = self.with.models.configured_is_empty();
@@ -273,7 +287,13 @@ impl ConversationService {
     }
 
     /// Continues a checkpoint here and says so; a configured model then picks the work up.
-    async fn resume_from(&self, conversation_id: i64, said_id: i64, request: crate::context::resume::ResumeRequest, channel: Channel) -> Result<Carried, CompanionError> {
+    async fn resume_from(
+        &self,
+        conversation_id: i64,
+        said_id: i64,
+        request: crate::context::resume::ResumeRequest,
+        channel: Channel,
+    ) -> Result<Carried, CompanionError> {
         let words = crate::words::commands::CommandWords(self.with.lang);
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
         let Some(checkpoint) = self.with.context.resume(request).await? else {
@@ -302,7 +322,14 @@ impl ConversationService {
     }
 
     /// Answers a chat command in place of the model, stored as a reply marked as such.
-    async fn answer_command(&self, asked_in: i64, said_id: i64, command: Command, lang: crate::words::Lang, channel: Channel) -> Result<TurnOutcome, CompanionError> {
+    async fn answer_command(
+        &self,
+        asked_in: i64,
+        said_id: i64,
+        command: Command,
+        lang: crate::words::Lang,
+        channel: Channel,
+    ) -> Result<TurnOutcome, CompanionError> {
         let stop_turn = || self.stop();
         let control = Control {
             context: &self.with.context,
@@ -328,12 +355,28 @@ impl ConversationService {
 
     /// Stores an answer Sidecar gave itself (a command's, a request carried out), tells
     /// the windows it is finished, and returns it as the turn's outcome.
-    async fn post_answer(&self, conversation_id: i64, said_id: i64, reply: String, status: MessageStatus, meta: MessageMeta, channel: Channel) -> Result<TurnOutcome, CompanionError> {
+    async fn post_answer(
+        &self,
+        conversation_id: i64,
+        said_id: i64,
+        reply: String,
+        status: MessageStatus,
+        meta: MessageMeta,
+        channel: Channel,
+    ) -> Result<TurnOutcome, CompanionError> {
         let message_id = self
             .with
             .store
             .conversations()
-            .add_message(NewMessage { conversation_id, message: &ChatMessage::assistant(&reply), status, finish_reason: None, meta: Some(&meta), channel: Some(channel), once_per: None })
+            .add_message(NewMessage {
+                conversation_id,
+                message: &ChatMessage::assistant(&reply),
+                status,
+                finish_reason: None,
+                meta: Some(&meta),
+                channel: Some(channel),
+                once_per: None,
+            })
             .await?;
         self.with.events.publish(CoreEvent::TurnFinished {
             conversation_id,
@@ -435,10 +478,8 @@ impl ConversationService {
         let user_message_id = match redo {
             Redo::Retry => self.unanswered(conversation_id).await?,
             Redo::Regenerate => {
-                let last = last_turn(&self.with.store, conversation_id)
-                    .await?
-                    .filter(|l| !l.command && l.replied)
-                    .ok_or(CompanionError::NothingToRegenerate)?;
+                let last =
+                    last_turn(&self.with.store, conversation_id).await?.filter(|l| !l.command && l.replied).ok_or(CompanionError::NothingToRegenerate)?;
                 self.with.store.variants().set_aside_reply(conversation_id, last.user_message_id, last.reply_after).await?;
                 last.user_message_id
             }
@@ -452,11 +493,7 @@ impl ConversationService {
     /// The user message a failed turn left unanswered.
     async fn unanswered(&self, conversation_id: i64) -> Result<i64, CompanionError> {
         let recent = self.with.store.conversations().recent_messages(conversation_id, 16).await?;
-        let last = recent
-            .iter()
-            .rev()
-            .find(|m| prompt::counts_as_context(m))
-            .ok_or(CompanionError::NothingToRetry)?;
+        let last = recent.iter().rev().find(|m| prompt::counts_as_context(m)).ok_or(CompanionError::NothingToRetry)?;
         // A turn that failed after its tools ran ends on a tool result: the model
         // picks up from there.
         if !matches!(last.role, Role::User | Role::Tool) {
@@ -567,10 +604,7 @@ impl ConversationService {
                 arrived: said.arrived,
                 policy: settings.llm.retry_policy(),
                 prices: PriceTable::new(settings.prices.clone()),
-                limits: TurnLimits {
-                    max_iterations: settings.llm.max_iterations.max(1),
-                    max_continuations: settings.llm.max_continuations,
-                },
+                limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
                 max_tokens: settings.llm.max_tokens,
                 time_limit: settings.llm.turn_timeout(),
                 cancel,
@@ -600,9 +634,7 @@ impl ConversationService {
                 self.with.store.variants().withdraw_empty(driven.message_id).await?;
                 Ok(note.expect("checked").answer)
             }
-            TurnEnd::Failed { message, .. } => {
-                Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message)))
-            }
+            TurnEnd::Failed { message, .. } => Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message))),
             TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(crate::words::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => {
                 self.with.events.publish(CoreEvent::TurnFinished {

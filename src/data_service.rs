@@ -72,7 +72,15 @@ pub struct DataService {
 }
 
 impl DataService {
-    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, meaning: Arc<MeaningIndex>, clock: Clock, lang: Lang, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
+    pub fn new(
+        store: Store,
+        knowledge: Arc<KnowledgeStore>,
+        meaning: Arc<MeaningIndex>,
+        clock: Clock,
+        lang: Lang,
+        data_dir: PathBuf,
+        config_path: Option<PathBuf>,
+    ) -> Self {
         let backups = Backups::new(store.clone(), data_dir.clone(), config_path);
         Self { store, knowledge, meaning, backups, clock, lang, data_dir }
     }
@@ -109,10 +117,7 @@ impl DataService {
     /// Writes the export into `exports/` and returns the file.
     pub async fn export_to_file(&self, format: ExportFormat) -> Result<PathBuf, DataError> {
         let text = self.export(format).await?;
-        let path = self
-            .data_dir
-            .join(EXPORT_DIR)
-            .join(format!("sidecar-export-{}.{}", self.clock.now().format("%Y-%m-%d-%H%M%S"), format.extension()));
+        let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-export-{}.{}", self.clock.now().format("%Y-%m-%d-%H%M%S"), format.extension()));
         crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
         Ok(path)
     }
@@ -154,7 +159,11 @@ impl DataService {
 
     /// Stores the turns not already in Sidecar as one archived conversation (none when
     /// every one was there), in one transaction; (stored, already there).
-    async fn archive(&self, title: Option<&str>, turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)]) -> Result<(usize, usize), DataError> {
+    async fn archive(
+        &self,
+        title: Option<&str>,
+        turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)],
+    ) -> Result<(usize, usize), DataError> {
         let times: Vec<Option<String>> = turns.iter().map(|(_, _, at, _)| at.map(crate::store::utc)).collect();
         let turns: Vec<ImportedTurn> = turns
             .iter()

@@ -25,12 +25,7 @@ pub enum ModelStatus {
     },
     /// The provider that should answer (`down`) is not answering (`reason`); the
     /// offline `model` answers meanwhile (`demo`: the tiny built-in one).
-    StandingIn {
-        down: String,
-        reason: String,
-        model: String,
-        demo: bool,
-    },
+    StandingIn { down: String, reason: String, model: String, demo: bool },
     /// No model can be used; `message` says what to do about it.
     Unavailable { message: String },
 }
@@ -51,9 +46,14 @@ pub enum CoreEvent {
     },
     /// Messages waiting for the reply being written changed (one queued, started or
     /// cancelled); `items` is the whole waiting list, oldest first.
-    Queue { items: Vec<crate::channels::inbox::QueuedMessage> },
+    Queue {
+        items: Vec<crate::channels::inbox::QueuedMessage>,
+    },
     /// A piece of the reply text, in order.
-    Delta { conversation_id: i64, text: String },
+    Delta {
+        conversation_id: i64,
+        text: String,
+    },
     /// The model asked for a tool; it is running.
     ToolStarted {
         conversation_id: i64,
@@ -73,16 +73,29 @@ pub enum CoreEvent {
         result: String,
     },
     /// A tool that acts waits for the user's permission (a card in the chat).
-    PermissionAsked { question: crate::permissions::Question },
+    PermissionAsked {
+        question: crate::permissions::Question,
+    },
     /// The MCP servers' states or tools changed (Settings → Tools lists them).
-    McpServers { servers: Vec<crate::mcp::status::ServerStatus> },
+    McpServers {
+        servers: Vec<crate::mcp::status::ServerStatus>,
+    },
     /// A permission question was answered, timed out, or its turn stopped.
-    PermissionSettled { id: u64 },
+    PermissionSettled {
+        id: u64,
+    },
     /// A program connected to Sidecar as a server and waits for the user to allow it
     /// (Settings → Connections); said once per program while Sidecar runs.
-    ConnectionWaiting { name: String, title: String, body: String },
+    ConnectionWaiting {
+        name: String,
+        title: String,
+        body: String,
+    },
     /// Something the user may want to know while the turn runs.
-    Notice { conversation_id: i64, notice: Notice },
+    Notice {
+        conversation_id: i64,
+        notice: Notice,
+    },
     /// The reply is complete (or was stopped) and stored.
     TurnFinished {
         conversation_id: i64,
@@ -105,9 +118,15 @@ pub enum CoreEvent {
     /// Looking for an update or installing one moved on (Settings → About).
     Update(crate::updates::view::UpdatesView),
     /// The daily look found a newer version: a notification's title and body.
-    UpdateFound { title: String, body: String },
+    UpdateFound {
+        title: String,
+        body: String,
+    },
     /// `update_plan` changed the conversation's checklist.
-    PlanUpdated { conversation_id: i64, items: Vec<crate::context::plan_item::PlanItem> },
+    PlanUpdated {
+        conversation_id: i64,
+        items: Vec<crate::context::plan_item::PlanItem>,
+    },
     /// How full the context was on the last model call (tokens of the prompt and the
     /// budget it must fit: window minus the reply reserve).
     ContextUsage {
@@ -116,45 +135,94 @@ pub enum CoreEvent {
         meter: crate::context::meter::ContextMeter,
     },
     /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
-    CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
+    CheckpointSaved {
+        conversation_id: i64,
+        checkpoint_id: i64,
+        trigger: String,
+    },
     /// A reminder was shown and posted in the chat; `first_line` is the start of what it
     /// said (the character's speech bubble).
-    ReminderDelivered { conversation_id: i64, message_id: i64, reminder_id: i64, late: bool, first_line: String },
+    ReminderDelivered {
+        conversation_id: i64,
+        message_id: i64,
+        reminder_id: i64,
+        late: bool,
+        first_line: String,
+    },
     /// Reminders were added, cancelled, snoozed or delivered: lists showing them are stale.
     RemindersChanged,
     /// A phone channel connected, went down, paired or got a message.
     ChannelsChanged,
     /// A phone channel has been down long enough to tell the user (W1), or is back.
-    ChannelAlert { channel: crate::channels::channel::Channel, title: String, body: String, down: bool },
+    ChannelAlert {
+        channel: crate::channels::channel::Channel,
+        title: String,
+        body: String,
+        down: bool,
+    },
     /// Something about a phone channel the user must hear of now (someone guessing the
     /// pairing code), shown as a notification; the channel itself is fine.
-    ChannelWarning { channel: crate::channels::channel::Channel, title: String, body: String },
+    ChannelWarning {
+        channel: crate::channels::channel::Channel,
+        title: String,
+        body: String,
+    },
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
-    SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String, first_line: String },
+    SpontaneousMessage {
+        conversation_id: i64,
+        message_id: i64,
+        message_type: String,
+        first_line: String,
+    },
     /// The user is typing in the chat window (said at most every second or so).
     UserTyping,
     /// Sidecar went quiet (`/quiet`, "be quiet", the tray, quiet hours set to include
     /// now) or spoke again; what stands now at the desk.
-    QuietChanged { quiet: crate::proactive::quiet::QuietNow },
+    QuietChanged {
+        quiet: crate::proactive::quiet::QuietNow,
+    },
     /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
     /// learnings.md that could not be read (empty when all is well).
     /// Sidecar learned something worth saying about its spontaneous messages (a kind
     /// pauses for a week, unanswered); said once.
-    ProactiveLearned { said: String },
+    ProactiveLearned {
+        said: String,
+    },
     /// A budget limit reached 80% or 100% for the first time in its period (each is
     /// said once); at 100% chat moves to the offline model and background work waits.
     /// `said`: the warning in the user's language; `more_usd`: what the one click
     /// "allow more today" offers.
-    BudgetReached { reached: crate::budget::tally::Reached, currency: String, usd_rate: f64, more_usd: f64, said: String },
-    KnowledgeChanged { problems: Vec<crate::knowledge::learnings::Malformed>, error: Option<String> },
+    BudgetReached {
+        reached: crate::budget::tally::Reached,
+        currency: String,
+        usd_rate: f64,
+        more_usd: f64,
+        said: String,
+    },
+    KnowledgeChanged {
+        problems: Vec<crate::knowledge::learnings::Malformed>,
+        error: Option<String>,
+    },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.
-    FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<crate::knowledge::suggest::Suggestion>, saved: bool },
+    FactsNoticed {
+        conversation_id: i64,
+        message_id: i64,
+        suggestions: Vec<crate::knowledge::suggest::Suggestion>,
+        saved: bool,
+    },
     /// Recall by meaning embedded another batch: `embedded` of `total` items have vectors.
-    MemoryIndexing { embedded: u64, total: u64 },
+    MemoryIndexing {
+        embedded: u64,
+        total: u64,
+    },
     /// A calendar import at work: `saved` of `total` events stored (`total` is 0 while
     /// the file is still being read); `done` once it ended, whichever way.
-    CalendarImport { saved: u64, total: u64, done: bool },
+    CalendarImport {
+        saved: u64,
+        total: u64,
+        done: bool,
+    },
 }
 
 /// Notices shown while a turn runs.

@@ -30,10 +30,5 @@ fn find(recent: &[Message]) -> Option<LastTurn> {
     let own_answer = after_user.iter().take_while(|m| m.role == Role::Assistant && marked(m, |meta| meta.intent)).count();
     let reply_after = if own_answer > 0 { after_user[own_answer - 1].id } else { recent[user].id };
     let reply: Vec<&Message> = after_user[own_answer..].iter().filter(|m| !marked(m, |meta| meta.proactive.is_some())).collect();
-    Some(LastTurn {
-        user_message_id: recent[user].id,
-        reply_after,
-        command: reply.iter().any(|m| marked(m, |meta| meta.command)),
-        replied: !reply.is_empty(),
-    })
+    Some(LastTurn { user_message_id: recent[user].id, reply_after, command: reply.iter().any(|m| marked(m, |meta| meta.command)), replied: !reply.is_empty() })
 }

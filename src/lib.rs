@@ -2,8 +2,8 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
-pub mod agent;
 pub mod address;
+pub mod agent;
 pub mod api;
 pub mod attachments;
 pub mod backup;
@@ -17,9 +17,9 @@ pub mod companion;
 pub mod companion_options;
 pub mod connections;
 pub mod context;
+pub mod conversation;
 pub mod data_service;
 pub mod dates;
-pub mod conversation;
 pub mod error;
 pub mod events;
 pub mod export;
@@ -32,20 +32,20 @@ pub mod last_turn;
 pub mod llm;
 pub mod local_models;
 pub mod locale;
-pub mod meaning;
-pub mod memo;
 pub mod logging;
 pub mod mcp;
-pub mod notes;
-pub mod permissions;
+pub mod meaning;
+pub mod memo;
 pub mod model;
+pub mod notes;
 pub mod offline;
 pub mod paths;
+pub mod permissions;
 pub mod preferences;
+pub mod proactive;
 pub mod provider_admin;
 pub mod recall;
 pub mod redact;
-pub mod proactive;
 pub mod reminders;
 pub mod runtime_files;
 pub mod secrets;

@@ -24,13 +24,7 @@ impl Lang {
             .iter()
             .filter_map(|name| var(name).filter(|v| !v.is_empty() && v != "C" && v != "POSIX"))
             .next()
-            .map(|value| {
-                if value.to_ascii_lowercase().starts_with("es") {
-                    Lang::Es
-                } else {
-                    Lang::En
-                }
-            })
+            .map(|value| if value.to_ascii_lowercase().starts_with("es") { Lang::Es } else { Lang::En })
             .unwrap_or(Lang::En)
     }
 }
@@ -41,9 +35,7 @@ mod tests {
 
     #[test]
     fn precedence_and_fallback() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |n: &str| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string())
-        };
+        let vars = |pairs: &'static [(&'static str, &'static str)]| move |n: &str| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string());
         assert_eq!(Lang::from_vars(vars(&[("LANG", "es_AR.UTF-8")])), Lang::Es);
         assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "es_ES")])), Lang::En);
         assert_eq!(Lang::from_vars(vars(&[("LC_ALL", "C"), ("LANG", "es_MX")])), Lang::Es);

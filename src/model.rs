@@ -17,10 +17,10 @@ use tokio::sync::Mutex;
 
 use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
-use crate::local_models::LocalChoice;
 use crate::llm::provider::Provider;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use crate::llm::ChatRequest;
+use crate::local_models::LocalChoice;
 use crate::secrets::Secrets;
 use crate::settings::{ProviderSettings, Purpose, Settings};
 use crate::store::Store;
@@ -203,9 +203,11 @@ impl Models {
             if id == LOCAL_PROVIDER_ID {
                 return Ok(Chain::new(vec![self.local().await?], true));
             }
-            let provider = configured.iter().find(|p| p.id == id).cloned().ok_or_else(|| {
-                format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model")
-            })?;
+            let provider = configured
+                .iter()
+                .find(|p| p.id == id)
+                .cloned()
+                .ok_or_else(|| format!("this conversation uses provider \"{id}\", which is no longer configured; pick another model"))?;
             return Ok(Chain::new(vec![provider], true));
         }
         if configured.is_empty() {
@@ -350,7 +352,9 @@ impl Models {
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
             Err(problem) if offline => self.offline_standing_in(&first.id, &crate::words::errors::probe(&problem, self.lang)),
-            Err(problem) => ModelStatus::Unavailable { message: crate::words::outcomes::provider_down(&first.id, &crate::words::errors::probe(&problem, self.lang), self.lang) },
+            Err(problem) => ModelStatus::Unavailable {
+                message: crate::words::outcomes::provider_down(&first.id, &crate::words::errors::probe(&problem, self.lang), self.lang),
+            },
         };
         self.set_status(status.clone());
         status
@@ -558,10 +562,7 @@ fn build_configured(settings: &Settings, secrets: &Secrets) -> Vec<Provider> {
 }
 
 fn build_routed(settings: &Settings, secrets: &Secrets) -> HashMap<Purpose, Vec<Provider>> {
-    Purpose::ALL
-        .into_iter()
-        .filter_map(|purpose| Some((purpose, build(settings.routed_chain(purpose)?, settings, secrets))))
-        .collect()
+    Purpose::ALL.into_iter().filter_map(|purpose| Some((purpose, build(settings.routed_chain(purpose)?, settings, secrets)))).collect()
 }
 
 fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) -> Vec<Provider> {

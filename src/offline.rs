@@ -89,7 +89,10 @@ mod tests {
         let url = "https://models.example.invalid/v1/models";
         let error = client.get(url).send().await.unwrap_err();
         let said = ConnectFailure::read(url, &error);
-        assert!(matches!(&said, ConnectFailure::Offline(w) if w.starts_with("this computer seems to be offline (models.example.invalid could not be reached")), "{said:?}");
+        assert!(
+            matches!(&said, ConnectFailure::Offline(w) if w.starts_with("this computer seems to be offline (models.example.invalid could not be reached")),
+            "{said:?}"
+        );
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let url = format!("http://127.0.0.1:{port}/v1");
         let error = client.get(&url).send().await.unwrap_err();

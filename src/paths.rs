@@ -23,9 +23,7 @@ pub fn data_dir(explicit: Option<&Path>) -> PathBuf {
     if let Some(dir) = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()) {
         return PathBuf::from(dir);
     }
-    project_dirs()
-        .map(|d| d.data_dir().to_path_buf())
-        .unwrap_or_else(|| PathBuf::from(".sidecar"))
+    project_dirs().map(|d| d.data_dir().to_path_buf()).unwrap_or_else(|| PathBuf::from(".sidecar"))
 }
 
 /// The settings file: `explicit`, else `$SIDECAR_CONFIG`, else `settings.toml` in the
@@ -37,9 +35,7 @@ pub fn config_file(explicit: Option<&Path>) -> PathBuf {
     if let Some(file) = std::env::var_os(CONFIG_ENV).filter(|v| !v.is_empty()) {
         return PathBuf::from(file);
     }
-    project_dirs()
-        .map(|d| d.config_dir().join("settings.toml"))
-        .unwrap_or_else(|| PathBuf::from("settings.toml"))
+    project_dirs().map(|d| d.config_dir().join("settings.toml")).unwrap_or_else(|| PathBuf::from("settings.toml"))
 }
 
 fn project_dirs() -> Option<directories::ProjectDirs> {

@@ -12,12 +12,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::error::CompanionError;
-use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
-use crate::secrets::Secrets;
 use crate::llm::provider::Provider;
 use crate::llm::sse::Timeouts;
 use crate::llm::{ChatMessage, ChatRequest};
+use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
 use crate::secrets::KeyStorage;
+use crate::secrets::Secrets;
 use crate::settings::{ProviderKind, ProviderSettings};
 
 /// A provider as the UI sees it: everything but the key.
@@ -159,12 +159,7 @@ impl ProviderAdmin {
     /// Adds or replaces a provider; a new one goes last in the chat chain.
     pub fn save_provider(&self, input: ProviderInput) -> Result<SavedProvider, CompanionError> {
         let provider = input.validate()?;
-        let stored = input
-            .api_key
-            .as_deref()
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-            .map(|key| self.secrets.store(&provider.id, key));
+        let stored = input.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|key| self.secrets.store(&provider.id, key));
         let mut settings = (*self.models.settings()).clone();
         match settings.providers.iter_mut().find(|p| p.id == provider.id) {
             Some(existing) => *existing = provider.clone(),
@@ -210,13 +205,10 @@ impl ProviderAdmin {
         // A provider that came from SIDECAR_LLM_BASE_URL belongs to the environment,
         // not to the file.
         let from_env = std::env::var_os(crate::settings::LLM_BASE_URL_ENV).is_some();
-        let providers: Vec<ProviderSettings> =
-            settings.providers.iter().filter(|p| !(from_env && p.id == "env")).cloned().collect();
+        let providers: Vec<ProviderSettings> = settings.providers.iter().filter(|p| !(from_env && p.id == "env")).cloned().collect();
         let chat: Vec<String> = settings.routing.chat.iter().filter(|id| !(from_env && *id == "env")).cloned().collect();
         let warning = self.config_path.as_ref().and_then(|path| {
-            crate::settings_file::save_providers(path, &providers, &chat)
-                .err()
-                .map(|e| format!("{e}; the change applies until Sidecar restarts"))
+            crate::settings_file::save_providers(path, &providers, &chat).err().map(|e| format!("{e}; the change applies until Sidecar restarts"))
         });
         self.models.replace_settings(settings);
         // The header shows what a check finds, not the provider just named.
@@ -249,14 +241,11 @@ impl ProviderAdmin {
             Ok(p) => p,
             Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: crate::words::errors::said(&e, self.models.lang()) },
         };
-        let key = input
-            .api_key
-            .clone()
-            .filter(|k| !k.trim().is_empty())
-            .or_else(|| provider_key(&provider, &self.secrets));
+        let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(30), idle: Duration::from_secs(30) };
         let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
-        let request = ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5), general_cap: false };
+        let request =
+            ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5), general_cap: false };
         let started = Instant::now();
         let result = client.stream_chat(&request, |_| {}).await;
         let latency_ms = started.elapsed().as_millis() as u64;

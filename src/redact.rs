@@ -19,9 +19,8 @@ const MIN_KEY_LEN: usize = 8;
 
 static KEYS: RwLock<Vec<String>> = RwLock::new(Vec::new());
 
-static SHAPES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\bbearer\s+|\bx-api-key\W+|\bapi[_-]?key\W+|\bsk-)[A-Za-z0-9._~+/=-]{8,}").expect("valid regex")
-});
+static SHAPES: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(\bbearer\s+|\bx-api-key\W+|\bapi[_-]?key\W+|\bsk-)[A-Za-z0-9._~+/=-]{8,}").expect("valid regex"));
 
 /// Remembers `key` so it is removed from every text from now on.
 pub fn register(key: &str) {

@@ -27,8 +27,7 @@ fn edit(path: &Path, change: impl FnOnce(&mut DocumentMut)) -> Result<(), Settin
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => return Err(SettingsFileError::Read { path: shown, source }),
     };
-    let mut doc: DocumentMut =
-        text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
+    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
     change(&mut doc);
     crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
 }
@@ -39,7 +38,6 @@ pub fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[Strin
 }
 
 fn replace_providers(doc: &mut DocumentMut, providers: &[ProviderSettings], chat: &[String]) {
-
     let mut list = ArrayOfTables::new();
     for p in providers {
         let mut table = Table::new();
@@ -199,7 +197,12 @@ pub fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError
 
 /// Sets `[memory.embeddings]`: the backend, and for an endpoint its address and model
 /// (cleared when `None`).
-pub fn save_embeddings(path: &Path, backend: crate::settings::memory::EmbeddingsBackend, url: Option<&str>, model: Option<&str>) -> Result<(), SettingsFileError> {
+pub fn save_embeddings(
+    path: &Path,
+    backend: crate::settings::memory::EmbeddingsBackend,
+    url: Option<&str>,
+    model: Option<&str>,
+) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let embeddings = table_at(doc, &["memory", "embeddings"]);
         embeddings["backend"] = value(backend.as_str());
@@ -315,8 +318,7 @@ mod tests {
             "# my settings\n[llm]\nmax_tokens = 2048 # long answers\n\n[[providers]]\nid = \"old\"\nbase_url = \"http://x/v1\"\nmodel = \"a\"\n",
         )
         .unwrap();
-        save_providers(&path, &[provider("a", ProviderKind::Openai), provider("b", ProviderKind::Anthropic)], &["b".into(), "a".into()])
-            .unwrap();
+        save_providers(&path, &[provider("a", ProviderKind::Openai), provider("b", ProviderKind::Anthropic)], &["b".into(), "a".into()]).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("# my settings") && text.contains("max_tokens = 2048 # long answers"), "{text}");
         assert!(!text.contains("sk-must-not-be-written"));

@@ -65,8 +65,11 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
     options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);
     let core = Companion::open(options).await.unwrap();
     if !reuse {
-        let turns: Vec<ImportedTurn> =
-            conversation.messages.iter().map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None }).collect();
+        let turns: Vec<ImportedTurn> = conversation
+            .messages
+            .iter()
+            .map(|m| ImportedTurn { role: m.role, content: &m.content, timestamp: Some(&m.timestamp), external_id: None })
+            .collect();
         core.store().archives().archive(None, &turns).await.unwrap();
     }
     let stored: Vec<(i64,)> = sqlx::query_as("SELECT id FROM messages ORDER BY id").fetch_all(core.store().pool()).await.unwrap();

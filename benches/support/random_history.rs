@@ -6,11 +6,62 @@
 use sidecar::Companion;
 
 pub const WORDS: &[&str] = &[
-    "coffee", "garden", "meeting", "doctor", "sister", "project", "deadline", "recipe", "train", "holiday", "piano",
-    "running", "budget", "invoice", "birthday", "cat", "allergy", "peanut", "gluten", "rosario", "madrid", "tokyo",
-    "book", "movie", "series", "weather", "rain", "morning", "evening", "weekend", "lunch", "dinner", "tea", "music",
-    "concert", "dentist", "appointment", "flight", "hotel", "museum", "bicycle", "market", "bread", "cheese", "wine",
-    "exam", "course", "spanish", "portuguese", "guitar", "yoga", "swim", "marathon", "promotion", "salary", "rent",
+    "coffee",
+    "garden",
+    "meeting",
+    "doctor",
+    "sister",
+    "project",
+    "deadline",
+    "recipe",
+    "train",
+    "holiday",
+    "piano",
+    "running",
+    "budget",
+    "invoice",
+    "birthday",
+    "cat",
+    "allergy",
+    "peanut",
+    "gluten",
+    "rosario",
+    "madrid",
+    "tokyo",
+    "book",
+    "movie",
+    "series",
+    "weather",
+    "rain",
+    "morning",
+    "evening",
+    "weekend",
+    "lunch",
+    "dinner",
+    "tea",
+    "music",
+    "concert",
+    "dentist",
+    "appointment",
+    "flight",
+    "hotel",
+    "museum",
+    "bicycle",
+    "market",
+    "bread",
+    "cheese",
+    "wine",
+    "exam",
+    "course",
+    "spanish",
+    "portuguese",
+    "guitar",
+    "yoga",
+    "swim",
+    "marathon",
+    "promotion",
+    "salary",
+    "rent",
 ];
 
 /// Stores `count` messages with their vectors in the current conversation.
@@ -19,14 +70,15 @@ pub async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng) {
     let mut tx = core.store().pool().begin().await.unwrap();
     for i in 0..count {
         let words: Vec<&str> = (0..rng.usize(8..30)).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
-        let (id,): (i64,) = sqlx::query_as("INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?) RETURNING id")
-            .bind(conversation)
-            .bind(if i % 2 == 0 { "user" } else { "assistant" })
-            .bind(words.join(" "))
-            .bind(format!("2026-01-01T00:00:{:02}.000Z", i % 60))
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap();
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO messages (conversation_id, role, content, status, created_at) VALUES (?, ?, ?, 'complete', ?) RETURNING id")
+                .bind(conversation)
+                .bind(if i % 2 == 0 { "user" } else { "assistant" })
+                .bind(words.join(" "))
+                .bind(format!("2026-01-01T00:00:{:02}.000Z", i % 60))
+                .fetch_one(&mut *tx)
+                .await
+                .unwrap();
         let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
         sidecar::meaning::normalize(&mut v);
         sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")

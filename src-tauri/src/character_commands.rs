@@ -2,8 +2,8 @@
 //! few lines calling the core or the character's window.
 
 use serde::Serialize;
-use sidecar::character::place::{Grown, Spot};
 use sidecar::channels::channel::Channel;
+use sidecar::character::place::{Grown, Spot};
 use sidecar::preferences::{HotkeyRole, PreferencesView};
 use sidecar::proactive::quiet::QuietNow;
 use tauri::{AppHandle, Emitter, State};
@@ -29,7 +29,12 @@ pub const OPEN_SETTINGS: &str = "sidecar://open-settings";
 
 #[tauri::command]
 pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>, questions: Questions<'_>) -> Result<CharacterStart, CommandError> {
-    Ok(CharacterStart { window: window.facts(), quiet: core.proactive().quiet_now().await?, down: core.channels().down_now(), asking: !questions.waiting().is_empty() })
+    Ok(CharacterStart {
+        window: window.facts(),
+        quiet: core.proactive().quiet_now().await?,
+        down: core.channels().down_now(),
+        asking: !questions.waiting().is_empty(),
+    })
 }
 
 /// Whether the character is see-through (Settings says when it cannot be); `None`

@@ -3,19 +3,19 @@
 use std::sync::Arc;
 
 use serde::Serialize;
+use sidecar::companion::UsageReport;
 use sidecar::context::checkpoint::{Checkpoint, Status};
 use sidecar::context::engine::ContextMeter;
 use sidecar::context::plan::PlanItem;
 use sidecar::knowledge::store::ProfileFile;
-use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
 use sidecar::proactive::config::ProactiveConfig;
 use sidecar::proactive::ProactiveStatus;
+use sidecar::provider_admin::{ConnectionTest, ProviderInput, ProviderView, SavedProvider};
 use sidecar::reminders::Setting;
 use sidecar::store::reminders::Reminder;
-use sidecar::companion::UsageReport;
 use sidecar::store::Message;
-use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
 use sidecar::words::Lang;
+use sidecar::{Companion, CompanionError, ModelStatus, TurnOutcome};
 use tauri::{AppHandle, State};
 
 /// An error as the UI receives it: what to show, and whether Retry makes sense.
@@ -37,7 +37,11 @@ pub(crate) fn say_errors_in(lang: Lang) {
 }
 
 pub(crate) fn error_lang() -> Lang {
-    if ERROR_LANG.load(std::sync::atomic::Ordering::Relaxed) { Lang::Es } else { Lang::En }
+    if ERROR_LANG.load(std::sync::atomic::Ordering::Relaxed) {
+        Lang::Es
+    } else {
+        Lang::En
+    }
 }
 
 impl From<CompanionError> for CommandError {
@@ -100,10 +104,7 @@ pub async fn send_test_notification(app: AppHandle) {
 
 /// Runs blocking core work (keychain, settings file) off the async workers and the
 /// UI thread.
-pub(crate) async fn blocking<T: Send + 'static>(
-    core: &Arc<Companion>,
-    work: impl FnOnce(&Companion) -> T + Send + 'static,
-) -> T {
+pub(crate) async fn blocking<T: Send + 'static>(core: &Arc<Companion>, work: impl FnOnce(&Companion) -> T + Send + 'static) -> T {
     let core = core.clone();
     tauri::async_runtime::spawn_blocking(move || work(&core)).await.expect("core work does not panic")
 }
@@ -221,8 +222,7 @@ pub async fn edit_fact(
     text: String,
     category: sidecar::knowledge::learnings::Category,
 ) -> Result<(), CommandError> {
-    Ok(blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from))
-        .await?)
+    Ok(blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await?)
 }
 
 #[tauri::command]
@@ -428,9 +428,11 @@ pub fn core_warnings(core: Core<'_>) -> Vec<String> {
 pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandError> {
     use tauri_plugin_opener::OpenerExt;
     let dir = sidecar::logging::log_dir(core.data_dir());
-    app.opener()
-        .open_path(dir.to_string_lossy(), None::<&str>)
-        .map_err(|e| CommandError { message: format!("cannot open {}: {e}", dir.display()), retryable: false, cancelled: false })
+    app.opener().open_path(dir.to_string_lossy(), None::<&str>).map_err(|e| CommandError {
+        message: format!("cannot open {}: {e}", dir.display()),
+        retryable: false,
+        cancelled: false,
+    })
 }
 
 /// Settings → Channels: each phone channel's state, pairing and token source.

@@ -46,8 +46,7 @@ pub fn run() {
         .plugin(tauri_plugin_autostart::Builder::new().app_name("Sidecar").build())
         .plugin(tauri_plugin_updater::Builder::new().build())
         .setup(move |app| {
-            let options =
-                CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
+            let options = CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
             // A restore asked for in Settings runs now, before the data is opened.
             tauri::async_runtime::block_on(sidecar::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
@@ -67,7 +66,12 @@ pub fn run() {
             let serving = companion.clone();
             tauri::async_runtime::spawn(async move { sidecar::mcp::endpoint::start_if_on(&endpoint, &serving).await });
             let connections = sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone());
-            tauri::async_runtime::spawn(sidecar::connections::watch::watch(connections, companion.events().clone(), companion.lang(), sidecar::connections::watch::LOOK_EVERY));
+            tauri::async_runtime::spawn(sidecar::connections::watch::watch(
+                connections,
+                companion.events().clone(),
+                companion.lang(),
+                sidecar::connections::watch::LOOK_EVERY,
+            ));
             let hotkeys = [(companion.preferences().hotkey(), HotkeyRole::Window), (companion.preferences().character_hotkey(), HotkeyRole::Character)];
             let show_character = companion.preferences().character();
             app.manage(character::CharacterWindow::default());
@@ -349,7 +353,9 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             let _ = tray::alert_for(&app, Some(*message_id));
                         }
                         sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
-                        sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => tray::plan_progress(&app, &[], companion.lang()),
+                        sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => {
+                            tray::plan_progress(&app, &[], companion.lang())
+                        }
                         _ => {}
                     }
                     if let Err(error) = app.emit(CORE_EVENT, &event) {

@@ -63,9 +63,11 @@ pub async fn import_chat_export(core: Core<'_>, text: String) -> Result<ChatImpo
 pub fn reveal_path(app: AppHandle, path: String) -> Result<(), CommandError> {
     use tauri_plugin_opener::OpenerExt;
     let folder = std::path::Path::new(&path).parent().map(|p| p.to_string_lossy().to_string()).unwrap_or(path);
-    app.opener()
-        .open_path(folder.clone(), None::<&str>)
-        .map_err(|e| CommandError { message: format!("cannot open {folder}: {e}"), retryable: false, cancelled: false })
+    app.opener().open_path(folder.clone(), None::<&str>).map_err(|e| CommandError {
+        message: format!("cannot open {folder}: {e}"),
+        retryable: false,
+        cancelled: false,
+    })
 }
 
 #[tauri::command]
@@ -87,8 +89,6 @@ pub async fn profile_fields(core: Core<'_>) -> Result<ProfileView, CommandError>
 /// New lines and headings are written in the language the user chose.
 #[tauri::command]
 pub async fn save_profile_fields(core: Core<'_>, fields: ProfileFields, user_version: String, soul_version: String) -> Result<ProfileView, CommandError> {
-    Ok(blocking(&core, move |c| {
-        c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from)
-    })
-    .await?)
+    Ok(blocking(&core, move |c| c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from))
+        .await?)
 }

@@ -1,8 +1,8 @@
 //! IPC commands for the welcome and the model manager: each a few lines calling the core.
 
-use sidecar::local_models::tuning::{TuningInput, TuningView};
 use sidecar::llm::discover::FoundServer;
 use sidecar::llm::presets::{Preset, PRESETS};
+use sidecar::local_models::tuning::{TuningInput, TuningView};
 use sidecar::local_models::{HubView, Switched};
 use sidecar::provider_admin::ProviderInput;
 use sidecar::CompanionError;

@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use sidecar::words::tray::{labels, TRAY_QUIET_MINUTES};
 use sidecar::Companion;
-use tauri::Manager;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
 use tauri::AppHandle;
+use tauri::Manager;
 
 use crate::{notifier, window};
 
@@ -53,12 +53,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
             _ => {}
         })
         .on_tray_icon_event(|tray, event| {
-            if let TrayIconEvent::Click {
-                button: MouseButton::Left,
-                button_state: MouseButtonState::Up,
-                ..
-            } = event
-            {
+            if let TrayIconEvent::Click { button: MouseButton::Left, button_state: MouseButtonState::Up, .. } = event {
                 window::show_main(tray.app_handle());
             }
         })

@@ -65,8 +65,7 @@ static FACT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(can't|cannot|can not|unable|won't|don't|didn't|not able|no puedo|no pude|no es posible|no he|no voy)\b")
-        .expect("valid regex")
+    Regex::new(r"(?i)\b(can't|cannot|can not|unable|won't|don't|didn't|not able|no puedo|no pude|no es posible|no he|no voy)\b").expect("valid regex")
 });
 
 /// The first action the reply claims without having called a tool that does it.

@@ -9,11 +9,11 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote};
+use crate::channels::channel::Channel;
 use crate::events::{CoreEvent, EventBus, Notice};
 use crate::llm::pricing::PriceTable;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice};
 use crate::llm::{ChatMessage, ChatRequest, FinishReason, Usage};
-use crate::channels::channel::Channel;
 use crate::model::Chain;
 use crate::settings::Purpose;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, PlanOutcome, Store, StoreError, UsageRecord};
@@ -206,12 +206,8 @@ async fn call_model(
     with_tools: bool,
     deadline: Instant,
 ) -> Result<TurnEvent, StoreError> {
-    let request = ChatRequest {
-        messages,
-        tools: if with_tools { context.tools.specs() } else { Vec::new() },
-        max_tokens: context.max_tokens,
-        general_cap: true,
-    };
+    let request =
+        ChatRequest { messages, tools: if with_tools { context.tools.specs() } else { Vec::new() }, max_tokens: context.max_tokens, general_cap: true };
     let conversation_id = context.conversation_id;
     let visible = &mut ledger.visible;
     let mut on_delta = |text: &str| {
@@ -260,7 +256,10 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
         });
     }
     let running = join_all(calls.iter().map(|call| async move {
-        let outcome = context.tools.run(call, crate::tools::CallScope { asked_in: Some(context.asked_in), conversation_id: Some(conversation_id), channel: Some(context.channel) }).await;
+        let outcome = context
+            .tools
+            .run(call, crate::tools::CallScope { asked_in: Some(context.asked_in), conversation_id: Some(conversation_id), channel: Some(context.channel) })
+            .await;
         tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
         context.events.publish(CoreEvent::ToolFinished {
             conversation_id,
@@ -350,12 +349,7 @@ async fn summarize_long_text(
 }
 
 /// Records a model call's usage and cost, in the store and in the turn's totals.
-async fn record_call(
-    context: &TurnContext<'_>,
-    ledger: &mut Ledger,
-    routed: &router::Routed,
-    purpose: Purpose,
-) -> Result<(), StoreError> {
+async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &router::Routed, purpose: Purpose) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
     let cost = context.chain.cost_of(routed, &context.prices);
     context
@@ -424,12 +418,8 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
 
 fn correction_note(check: &str) -> String {
     match check {
-        "claimed_reminder_without_tool" => {
-            "You told the user a reminder was set without calling set_reminder. Call the tool first, then confirm.".into()
-        }
-        "claimed_fact_saved_without_tool" => {
-            "You told the user you saved a fact without calling remember_fact. Call the tool first, then confirm.".into()
-        }
+        "claimed_reminder_without_tool" => "You told the user a reminder was set without calling set_reminder. Call the tool first, then confirm.".into(),
+        "claimed_fact_saved_without_tool" => "You told the user you saved a fact without calling remember_fact. Call the tool first, then confirm.".into(),
         other => format!("A check failed on one of your replies: {other}."),
     }
 }
@@ -450,7 +440,11 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
     let text = match &ledger.plan_summary {
         Some((items, finished)) => {
             let said = crate::words::plans::summary(items, *finished, context.lang);
-            if text.trim().is_empty() { said } else { format!("{}\n\n{said}", text.trim_end()) }
+            if text.trim().is_empty() {
+                said
+            } else {
+                format!("{}\n\n{said}", text.trim_end())
+            }
         }
         None => text,
     };
@@ -479,23 +473,12 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
             once_per: None,
         })
         .await?;
-    Ok(DrivenTurn {
-        end,
-        message_id,
-        status,
-        text,
-        finish_reason,
-        meta: ledger.meta,
-        failure: ledger.failure,
-        timings: ledger.timings,
-    })
+    Ok(DrivenTurn { end, message_id, status, text, finish_reason, meta: ledger.meta, failure: ledger.failure, timings: ledger.timings })
 }
 
 fn route_notice(notice: RouteNotice) -> Notice {
     match notice {
-        RouteNotice::Retrying { provider, attempt, delay, reason } => {
-            Notice::Retrying { provider, attempt, delay_ms: delay.as_millis() as u64, reason }
-        }
+        RouteNotice::Retrying { provider, attempt, delay, reason } => Notice::Retrying { provider, attempt, delay_ms: delay.as_millis() as u64, reason },
         RouteNotice::FallingBack { from, to, reason } => Notice::FallingBack { from, to, reason },
     }
 }

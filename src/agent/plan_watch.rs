@@ -99,9 +99,7 @@ impl PlanWatch {
 
 /// A call by name and arguments, compared by value, not by spacing or key order.
 fn key(call: &ToolCall) -> (String, String) {
-    let arguments = serde_json::from_str::<serde_json::Value>(&call.arguments)
-        .map(|v| v.to_string())
-        .unwrap_or_else(|_| call.arguments.trim().to_string());
+    let arguments = serde_json::from_str::<serde_json::Value>(&call.arguments).map(|v| v.to_string()).unwrap_or_else(|_| call.arguments.trim().to_string());
     (call.name.clone(), arguments)
 }
 

@@ -81,18 +81,12 @@ pub fn repair_tool_pairs(history: impl IntoIterator<Item = ChatMessage>) -> Vec<
                 }
                 let ids: HashSet<&str> = message.tool_calls.iter().map(|c| c.id.as_str()).collect();
                 let mut answered = HashSet::new();
-                results.retain(|r| {
-                    r.tool_call_id.as_deref().is_some_and(|id| ids.contains(id) && answered.insert(id.to_string()))
-                });
+                results.retain(|r| r.tool_call_id.as_deref().is_some_and(|id| ids.contains(id) && answered.insert(id.to_string())));
                 out.push(message.clone());
                 for call in &message.tool_calls {
                     match results.iter().find(|r| r.tool_call_id.as_deref() == Some(call.id.as_str())) {
                         Some(result) => out.push(result.clone()),
-                        None => out.push(ChatMessage::tool_result(
-                            &call.id,
-                            r#"{"error":"no result was recorded for this call"}"#,
-                            true,
-                        )),
+                        None => out.push(ChatMessage::tool_result(&call.id, r#"{"error":"no result was recorded for this call"}"#, true)),
                     }
                 }
             }
@@ -121,18 +115,8 @@ mod tests {
             ChatMessage::assistant("It is 9."),
         ];
         let repaired = repair_tool_pairs(history);
-        let shape: Vec<(Role, Option<&str>)> =
-            repaired.iter().map(|m| (m.role, m.tool_call_id.as_deref())).collect();
-        assert_eq!(
-            shape,
-            [
-                (Role::User, None),
-                (Role::Assistant, None),
-                (Role::Tool, Some("a")),
-                (Role::Tool, Some("b")),
-                (Role::Assistant, None),
-            ]
-        );
+        let shape: Vec<(Role, Option<&str>)> = repaired.iter().map(|m| (m.role, m.tool_call_id.as_deref())).collect();
+        assert_eq!(shape, [(Role::User, None), (Role::Assistant, None), (Role::Tool, Some("a")), (Role::Tool, Some("b")), (Role::Assistant, None),]);
         assert!(repaired[2].is_error);
         assert_eq!(repaired[3].content, "{\"t\":2}");
     }

@@ -22,8 +22,7 @@ use crate::context::plan_item::{progress, PlanItem};
 use crate::llm::{ChatMessage, Completion, FinishReason, ToolCall};
 
 /// Asks the model to go on after a reply was cut by the length limit.
-pub const CONTINUE_PROMPT: &str =
-    "Your previous reply was cut off by the length limit. Continue exactly where it stopped, without repeating anything.";
+pub const CONTINUE_PROMPT: &str = "Your previous reply was cut off by the length limit. Continue exactly where it stopped, without repeating anything.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TurnLimits {
@@ -43,7 +42,10 @@ impl Default for TurnLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnEvent {
     ModelReplied(Completion),
-    ModelFailed { message: String, retryable: bool },
+    ModelFailed {
+        message: String,
+        retryable: bool,
+    },
     /// Results for the calls of the last `RunTools`, in the same order.
     ToolsFinished(Vec<ToolResult>),
     StopRequested,
@@ -246,18 +248,12 @@ impl Turn {
         }
 
         let can_call_again = self.iterations < self.limits.max_iterations;
-        if finish_reason == Some(FinishReason::Length)
-            && self.continuations < self.limits.max_continuations
-            && can_call_again
-        {
+        if finish_reason == Some(FinishReason::Length) && self.continuations < self.limits.max_continuations && can_call_again {
             self.continuations += 1;
             self.reply.push_str(&text);
             self.transcript.push(ChatMessage::assistant(text));
             self.transcript.push(ChatMessage::user(CONTINUE_PROMPT));
-            return vec![
-                Effect::Note(TurnNote::Continued { attempt: self.continuations }),
-                self.call_model(),
-            ];
+            return vec![Effect::Note(TurnNote::Continued { attempt: self.continuations }), self.call_model()];
         }
 
         let full = format!("{}{}", self.reply, text);
@@ -276,15 +272,10 @@ impl Turn {
                 let (done, total) = progress(self.plan.items());
                 vec![Effect::Note(TurnNote::PlanGoesOn { done, total }), self.call_model()]
             }
-            AfterWords::Finished(items) => {
-                self.finish_complete(full, finish_reason, Some(TurnNote::PlanSummary { items, finished: true }))
-            }
+            AfterWords::Finished(items) => self.finish_complete(full, finish_reason, Some(TurnNote::PlanSummary { items, finished: true })),
             AfterWords::Stuck(items) => {
                 self.phase = Phase::Done;
-                vec![
-                    Effect::Note(TurnNote::PlanSummary { items, finished: false }),
-                    Effect::Finish(TurnEnd::Unfinished { text: full }),
-                ]
+                vec![Effect::Note(TurnNote::PlanSummary { items, finished: false }), Effect::Finish(TurnEnd::Unfinished { text: full })]
             }
         }
     }

@@ -96,7 +96,17 @@ mod tests {
         for good in ["127.0.0.1:47100", "localhost:47100", "LOCALHOST", "[::1]:47100", "[::1]", "127.0.0.1"] {
             assert!(host(good).is_ok(), "{good}");
         }
-        for bad in ["evil.example:47100", "127.0.0.1.evil.example", "[::1]evil.example", "localhost:@evil.example", "localhost:", "localhost:80x", "[::1]:", ":80", "[::1]:80:81"] {
+        for bad in [
+            "evil.example:47100",
+            "127.0.0.1.evil.example",
+            "[::1]evil.example",
+            "localhost:@evil.example",
+            "localhost:",
+            "localhost:80x",
+            "[::1]:",
+            ":80",
+            "[::1]:80:81",
+        ] {
             assert!(host(bad).is_err(), "{bad}");
         }
         assert!(check_host(&HeaderMap::new()).is_err());

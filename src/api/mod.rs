@@ -161,7 +161,8 @@ impl LocalApi {
         let (parts, body) = request.into_parts();
         guard::check_host(&parts.headers)?;
         guard::check_origin(&parts.headers)?;
-        let route = Route::of(&parts.method, parts.uri.path()).ok_or_else(|| ApiError::NotFound { method: parts.method.to_string(), path: parts.uri.path().to_string() })?;
+        let route = Route::of(&parts.method, parts.uri.path())
+            .ok_or_else(|| ApiError::NotFound { method: parts.method.to_string(), path: parts.uri.path().to_string() })?;
         if route == Route::OpenApi {
             return Ok(Response::builder()
                 .header(header::CONTENT_TYPE, "application/json")
@@ -215,7 +216,8 @@ impl LocalApi {
                 Ok(json_response(StatusCode::CREATED, &json!({"reminder": self.reminders.view(set.reminder), "said": said, "note": set.note})))
             }
             Route::CancelReminder(id) => {
-                let cancelled = self.reminders.cancel(id).await.map_err(|e| ApiError::NotFound { method: "DELETE".into(), path: format!("/v1/reminders/{id} ({e})") })?;
+                let cancelled =
+                    self.reminders.cancel(id).await.map_err(|e| ApiError::NotFound { method: "DELETE".into(), path: format!("/v1/reminders/{id} ({e})") })?;
                 ok(json!({"cancelled": self.reminders.view(cancelled)}))
             }
             Route::PostMessage => {

@@ -97,7 +97,9 @@ mod tests {
 
     #[test]
     fn a_word_document_gives_its_paragraphs() {
-        let bytes = docx_with(r#"<w:p><w:r><w:t>Informe</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">Ventas &amp; </w:t><w:tab/><w:t>gastos</w:t></w:r></w:p>"#);
+        let bytes = docx_with(
+            r#"<w:p><w:r><w:t>Informe</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">Ventas &amp; </w:t><w:tab/><w:t>gastos</w:t></w:r></w:p>"#,
+        );
         assert_eq!(docx(&bytes).unwrap(), "Informe\nVentas & \tgastos\n");
         assert!(docx(b"PK\x03\x04 not really").is_err());
     }

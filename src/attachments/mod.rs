@@ -131,10 +131,9 @@ pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
     for a in attachments {
         let cut = if a.cut { " cut=\"middle\"" } else { "" };
         match &a.image {
-            Some(image) => out.push_str(&format!(
-                "\n\n{OPEN}{}\" kind=\"image\" media=\"{}\" file=\"{}\">\n[image]\n{CLOSE}",
-                a.name, image.media_type, image.file
-            )),
+            Some(image) => {
+                out.push_str(&format!("\n\n{OPEN}{}\" kind=\"image\" media=\"{}\" file=\"{}\">\n[image]\n{CLOSE}", a.name, image.media_type, image.file))
+            }
             None => out.push_str(&format!("\n\n{OPEN}{}\" kind=\"{}\"{cut}>\n{}\n{CLOSE}", a.name, a.kind.as_str(), a.text)),
         }
     }

@@ -22,8 +22,8 @@ mod archive;
 pub mod manifest;
 pub mod pending;
 pub mod restore;
-pub mod settings_diff;
 pub mod retention;
+pub mod settings_diff;
 pub mod upgrade;
 
 /// Where automatic backups go, inside the data directory.
@@ -79,10 +79,8 @@ impl Backups {
         let path = if path.is_dir() { path.join(file_name(now)) } else { path.to_path_buf() };
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         std::fs::create_dir_all(&parent).map_err(|source| BackupError::Write { path: path.clone(), source })?;
-        let staging = tempfile::Builder::new()
-            .prefix(".sidecar-backup-")
-            .tempdir_in(&parent)
-            .map_err(|source| BackupError::Write { path: path.clone(), source })?;
+        let staging =
+            tempfile::Builder::new().prefix(".sidecar-backup-").tempdir_in(&parent).map_err(|source| BackupError::Write { path: path.clone(), source })?;
         let snapshot = staging.path().join("sidecar.db");
         sqlx::query("VACUUM INTO ?")
             .bind(snapshot.to_string_lossy().to_string())
@@ -114,11 +112,7 @@ impl Backups {
     pub async fn daily(&self, now: DateTime<Utc>, today: NaiveDate) -> Result<Option<BackupInfo>, BackupError> {
         let dir = self.dir();
         let existing = self.automatic();
-        let written = if existing.iter().any(|(date, _)| *date == today) {
-            None
-        } else {
-            Some(self.write(&dir.join(daily_name(today)), now).await?)
-        };
+        let written = if existing.iter().any(|(date, _)| *date == today) { None } else { Some(self.write(&dir.join(daily_name(today)), now).await?) };
         let all = self.automatic();
         let keep = retention::keep(&all.iter().map(|(d, _)| *d).collect::<Vec<_>>());
         for (date, path) in all {

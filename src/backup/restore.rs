@@ -45,7 +45,13 @@ pub enum SettingsOutcome {
 
 /// Restores `file` into `data_dir` (and `config_path` for the settings). Refused while
 /// Sidecar runs on this data, and for any backup that does not check out whole.
-pub async fn restore(file: &Path, data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>, with_settings: WithSettings) -> Result<Restored, BackupError> {
+pub async fn restore(
+    file: &Path,
+    data_dir: &Path,
+    config_path: Option<&Path>,
+    now: DateTime<Utc>,
+    with_settings: WithSettings,
+) -> Result<Restored, BackupError> {
     let io = |source| BackupError::Read { path: file.to_path_buf(), source };
     let invalid = |why: String| BackupError::Invalid { path: file.to_path_buf(), why };
     let Some(_lock) = SchedulerLock::try_acquire(data_dir).map_err(io)? else {

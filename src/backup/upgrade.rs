@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::{Backups, BackupError, BACKUP_DIR, EXTENSION};
+use super::{BackupError, Backups, BACKUP_DIR, EXTENSION};
 use crate::store::{Store, StoreError};
 
 /// Why the data folder could not be opened.

@@ -164,7 +164,14 @@ impl Budget {
     /// holding (no limit set, or a model the user allowed without a price). The check
     /// and the hold are one transaction of the store, so the app, the daemon and every
     /// `sidecar ask` share the limits.
-    pub async fn reserve(&self, provider: &str, model: &str, background: bool, prompt_tokens: usize, max_tokens: Option<u32>) -> Result<Option<Reservation>, OverBudget> {
+    pub async fn reserve(
+        &self,
+        provider: &str,
+        model: &str,
+        background: bool,
+        prompt_tokens: usize,
+        max_tokens: Option<u32>,
+    ) -> Result<Option<Reservation>, OverBudget> {
         let (settings, limits) = self.limits();
         if limits.is_empty() {
             return Ok(None);
@@ -216,7 +223,16 @@ impl Budget {
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
             let s = &r.standing;
-            let said = crate::words::budget::reached(&s.limit.scope, s.limit.period, r.percent, s.spent_usd, s.allowed_usd, &settings.currency, settings.usd_rate, self.lang);
+            let said = crate::words::budget::reached(
+                &s.limit.scope,
+                s.limit.period,
+                r.percent,
+                s.spent_usd,
+                s.allowed_usd,
+                &settings.currency,
+                settings.usd_rate,
+                self.lang,
+            );
             let more_usd = ((s.limit.usd * MORE_SHARE * 100.0).ceil() / 100.0).max(0.01);
             self.events.publish(CoreEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
         }

@@ -11,9 +11,12 @@ use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::proactive::service::ProactiveService;
 use crate::proactive::TickMode;
-use crate::store::reminders::ReminderState;
-use crate::words::{self, commands::{CommandWords, StatusFacts}};
 use crate::reminders::service::ReminderService;
+use crate::store::reminders::ReminderState;
+use crate::words::{
+    self,
+    commands::{CommandWords, StatusFacts},
+};
 
 /// The services a command may act on.
 pub struct Control<'a> {
@@ -92,7 +95,11 @@ impl Control<'_> {
                     .map(|r| format!("- {} ({})", self.reminders.for_people(&r.reminder), w.delivered_late()))
                     .chain(stuck.map(|r| format!("- {} ({})", self.reminders.for_people(&r.reminder), w.delivery_in_progress())))
                     .collect();
-                if lines.is_empty() { w.nothing_lost() } else { lines.join("\n") }
+                if lines.is_empty() {
+                    w.nothing_lost()
+                } else {
+                    lines.join("\n")
+                }
             }
             Command::Status | Command::Proactive(ProactiveCommand::Status) => self.status_text(w).await?,
             Command::Help => words::command_table::help_text(self.lang),
@@ -123,7 +130,8 @@ impl Control<'_> {
         let (s, c) = (&status.state, &status.config);
         let now = self.clock.now();
         // Only where the user lets Sidecar's messages go.
-        let outlets = status.sinks.iter().filter(|(id, _, _)| c.sinks.of(*id) != crate::proactive::config::SinkPreference::None).map(|(id, _, up)| (*id, *up)).collect();
+        let outlets =
+            status.sinks.iter().filter(|(id, _, _)| c.sinks.of(*id) != crate::proactive::config::SinkPreference::None).map(|(id, _, up)| (*id, *up)).collect();
         let overview = self.reminders.overview().await?;
         let model = self.models.status();
         Ok(w.status(&StatusFacts {

@@ -15,11 +15,18 @@ use crate::events::{CoreEvent, EventBus};
 pub enum Link {
     /// Starting, or not yet heard back from the server.
     Connecting,
-    Connected { since: DateTime<Utc> },
+    Connected {
+        since: DateTime<Utc>,
+    },
     /// Down; retried on its own with backoff.
-    Down { since: DateTime<Utc>, reason: String },
+    Down {
+        since: DateTime<Utc>,
+        reason: String,
+    },
     /// Cannot run until the user does something (a token, a QR scan).
-    NeedsSetup { what: String },
+    NeedsSetup {
+        what: String,
+    },
 }
 
 /// One channel's state, shared by its tasks.

@@ -257,9 +257,7 @@ impl ChannelService {
     }
 
     fn running_telegram(&self) -> Result<Arc<Telegram>, CompanionError> {
-        self.telegram.lock().expect("channels lock").clone().ok_or_else(|| {
-            crate::error::Refusal::TelegramOff.into()
-        })
+        self.telegram.lock().expect("channels lock").clone().ok_or_else(|| crate::error::Refusal::TelegramOff.into())
     }
 
     pub fn view(&self) -> ChannelsView {
@@ -396,7 +394,10 @@ fn alert(link: &Link, now: DateTime<Utc>, was_alerted: bool) -> Option<Alert> {
 /// "123456789:AA…": digits, a colon, then the secret part.
 fn looks_like_bot_token(token: &str) -> bool {
     token.split_once(':').is_some_and(|(id, secret)| {
-        !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()) && secret.len() >= 20 && secret.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        !id.is_empty()
+            && id.chars().all(|c| c.is_ascii_digit())
+            && secret.len() >= 20
+            && secret.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     })
 }
 

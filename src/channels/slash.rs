@@ -57,16 +57,31 @@ pub enum ProactiveCommand {
 }
 
 /// Whole messages that ask Sidecar to stop speaking first (P9).
-const HUSH_PHRASES: [&str; 10] =
-    ["callate", "cállate", "basta", "silencio", "be quiet", "shut up", "quiet please", "stop talking", "no molestes", "hush"];
+const HUSH_PHRASES: [&str; 10] = ["callate", "cállate", "basta", "silencio", "be quiet", "shut up", "quiet please", "stop talking", "no molestes", "hush"];
 
 /// Whole messages that ask Sidecar to speak first less often, or more.
 const FEWER_PHRASES: [&str; 10] = [
-    "no me escribas tanto", "no me escribas tan seguido", "escribime menos", "escríbeme menos", "menos mensajes",
-    "stop messaging me so much", "stop messaging me", "message me less", "fewer messages", "less often",
+    "no me escribas tanto",
+    "no me escribas tan seguido",
+    "escribime menos",
+    "escríbeme menos",
+    "menos mensajes",
+    "stop messaging me so much",
+    "stop messaging me",
+    "message me less",
+    "fewer messages",
+    "less often",
 ];
-const MORE_PHRASES: [&str; 8] =
-    ["escribime más", "escríbeme más", "escribime más seguido", "escríbeme más seguido", "more often", "message me more", "message me more often", "write to me more often"];
+const MORE_PHRASES: [&str; 8] = [
+    "escribime más",
+    "escríbeme más",
+    "escribime más seguido",
+    "escríbeme más seguido",
+    "more often",
+    "message me more",
+    "message me more often",
+    "write to me more often",
+];
 
 /// "30m", "2h", "90" (minutes), "1h30m".
 fn duration_minutes(text: &str) -> Option<i64> {
@@ -107,9 +122,7 @@ pub fn parse(text: &str) -> Option<Command> {
     }
     match (name.as_str(), argument.as_deref()) {
         ("/checkpoint", None) => Some(Command::Checkpoint),
-        ("/checkpoint", Some("done" | "complete" | "completed" | "hecho" | "terminado")) => {
-            Some(Command::CloseCheckpoint(Status::Completed))
-        }
+        ("/checkpoint", Some("done" | "complete" | "completed" | "hecho" | "terminado")) => Some(Command::CloseCheckpoint(Status::Completed)),
         ("/checkpoint", Some("abandon" | "abandoned" | "abandonar")) => Some(Command::CloseCheckpoint(Status::Abandoned)),
         ("/checkpoint", Some(_)) => Some(Command::ListCheckpoints),
         ("/quiet", None) => Some(Command::Quiet(Quiet::For(60))),

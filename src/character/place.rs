@@ -42,7 +42,8 @@ pub fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
         Some(spot) => keep_on(screen, size, spot),
         None => {
             let margin = (MARGIN * screen.scale).round() as i32;
-            let corner = Spot { x: screen.x + screen.width as i32 - size.width as i32 - margin, y: screen.y + screen.height as i32 - size.height as i32 - margin };
+            let corner =
+                Spot { x: screen.x + screen.width as i32 - size.width as i32 - margin, y: screen.y + screen.height as i32 - size.height as i32 - margin };
             keep_on(screen, size, corner)
         }
     }
@@ -52,7 +53,11 @@ pub fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
 pub fn keep_on(screen: &Screen, size: Size, spot: Spot) -> Spot {
     let clamp = |value: i32, start: i32, length: u32, own: u32| {
         let end = start + length as i32 - own as i32;
-        if end < start { start } else { value.clamp(start, end) }
+        if end < start {
+            start
+        } else {
+            value.clamp(start, end)
+        }
     };
     Spot { x: clamp(spot.x, screen.x, screen.width, size.width), y: clamp(spot.y, screen.y, screen.height, size.height) }
 }

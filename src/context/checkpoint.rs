@@ -152,10 +152,7 @@ impl Checkpoint {
 
     /// What goes into the prompt of the conversation that continues this work.
     pub fn to_prompt(&self) -> String {
-        format!(
-            "<resumed_checkpoint>\nThe user chose to continue earlier work. Its saved state:\n{}</resumed_checkpoint>",
-            self.to_markdown()
-        )
+        format!("<resumed_checkpoint>\nThe user chose to continue earlier work. Its saved state:\n{}</resumed_checkpoint>", self.to_markdown())
     }
 }
 

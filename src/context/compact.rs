@@ -12,9 +12,41 @@ use crate::memo::{content_key, Memo};
 
 /// Keys whose string values are kept whole (up to `KEY_TEXT_CHARS`).
 const KEY_FIELDS: &[&str] = &[
-    "id", "uid", "uuid", "key", "slug", "name", "full_name", "title", "login", "user", "author", "url", "html_url",
-    "href", "link", "uri", "email", "number", "state", "status", "type", "kind", "date", "time", "created_at",
-    "updated_at", "published", "published_at", "start", "end", "city", "country", "language", "price", "currency",
+    "id",
+    "uid",
+    "uuid",
+    "key",
+    "slug",
+    "name",
+    "full_name",
+    "title",
+    "login",
+    "user",
+    "author",
+    "url",
+    "html_url",
+    "href",
+    "link",
+    "uri",
+    "email",
+    "number",
+    "state",
+    "status",
+    "type",
+    "kind",
+    "date",
+    "time",
+    "created_at",
+    "updated_at",
+    "published",
+    "published_at",
+    "start",
+    "end",
+    "city",
+    "country",
+    "language",
+    "price",
+    "currency",
 ];
 const KEY_TEXT_CHARS: usize = 300;
 /// Other text is cut to this many characters.
@@ -127,9 +159,7 @@ fn reduce(value: Value, key: &str, depth: usize) -> Value {
                 Value::String(shorten(&s, FREE_TEXT_CHARS))
             }
         }
-        Value::Array(items) if depth < MAX_DEPTH => {
-            Value::Array(items.into_iter().map(|v| reduce(v, key, depth + 1)).collect())
-        }
+        Value::Array(items) if depth < MAX_DEPTH => Value::Array(items.into_iter().map(|v| reduce(v, key, depth + 1)).collect()),
         Value::Object(map) if depth < MAX_DEPTH => Value::Object(
             map.into_iter()
                 .filter(|(_, v)| !v.is_null())
@@ -162,11 +192,7 @@ fn shorten_longest_list(value: &mut Value, keep: usize, total: usize) {
             *value = serde_json::json!({ "items": items, "_note": note });
         }
         Value::Object(map) => {
-            let longest = map
-                .iter()
-                .filter_map(|(k, v)| v.as_array().map(|a| (k.clone(), a.len())))
-                .max_by_key(|(_, len)| *len)
-                .map(|(k, _)| k);
+            let longest = map.iter().filter_map(|(k, v)| v.as_array().map(|a| (k.clone(), a.len()))).max_by_key(|(_, len)| *len).map(|(k, _)| k);
             if let Some(key) = longest {
                 if let Some(Value::Array(items)) = map.get_mut(&key) {
                     items.truncate(keep);

@@ -98,10 +98,7 @@ fn keep_ends(lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> 
 /// The digest request: instructions, the previous summary, the leaving turns.
 pub fn request_messages(previous_summary: &str, transcript: &str) -> Vec<ChatMessage> {
     let previous = if previous_summary.trim().is_empty() { "(none yet)" } else { previous_summary.trim() };
-    vec![
-        ChatMessage::system(INSTRUCTIONS),
-        ChatMessage::user(&format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}")),
-    ]
+    vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(&format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}"))]
 }
 
 /// Reads the model's answer: the first JSON object in it (fences and chatter around
@@ -198,9 +195,7 @@ pub fn unsaved_facts<'a>(user_messages: impl IntoIterator<Item = &'a str>, saved
         for phrase in potential_facts(message) {
             let words = significant(&phrase);
             let names = distinctive(&phrase);
-            let covered = saved.iter().any(|fact| {
-                !words.is_empty() && words.intersection(fact).count() * 10 >= words.len() * 6 && names.is_subset(fact)
-            });
+            let covered = saved.iter().any(|fact| !words.is_empty() && words.intersection(fact).count() * 10 >= words.len() * 6 && names.is_subset(fact));
             if !covered {
                 out.push(UnsavedFact { phrase, message: message.to_string() });
             }
@@ -229,10 +224,7 @@ mod tests {
 
     #[test]
     fn the_fallback_keeps_what_the_user_said_and_fact_like_phrases() {
-        let turns = vec![
-            ChatMessage::user("Plan my week. Soy diabético tipo 2, by the way."),
-            ChatMessage::assistant("Noted. Here is a plan…"),
-        ];
+        let turns = vec![ChatMessage::user("Plan my week. Soy diabético tipo 2, by the way."), ChatMessage::assistant("Noted. Here is a plan…")];
         let digest = fallback("- Earlier: talked about Lisbon", &turns, SUMMARY_TOKENS, &count);
         assert!(digest.summary.starts_with("- Earlier: talked about Lisbon\n- The user said: Plan my week."));
         assert!(digest.summary.contains("Sidecar answered: Noted."));

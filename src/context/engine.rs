@@ -3,8 +3,6 @@
 //! checkpoint, a memory flush and Bug 12's check first), the shaper that guards every
 //! model call, and the context meter.
 
-
-
 use super::digest::SUMMARY_TOKENS;
 use super::guard::{self, Limits};
 use super::plan::PlanBoard;
@@ -15,7 +13,6 @@ use crate::model::Chain;
 use crate::settings::{ContextSettings, Settings};
 use crate::store::{Message, Summary};
 use crate::tokens::count_cached as count;
-
 
 /// The part of a conversation still sent verbatim, after the running summary.
 pub struct LiveHistory {
@@ -44,8 +41,7 @@ pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, settin
         return None;
     }
     let target = limits.budget * usize::from(settings.target_percent) / 100;
-    let starts: Vec<usize> =
-        history.iter().enumerate().filter(|(_, m)| m.role == crate::llm::Role::User).map(|(i, _)| i).collect();
+    let starts: Vec<usize> = history.iter().enumerate().filter(|(_, m)| m.role == crate::llm::Role::User).map(|(i, _)| i).collect();
     // The furthest cut that still keeps `min_turns_to_keep` turns.
     let last_cut = *starts.get(starts.len().checked_sub(limits.min_turns_to_keep)?)?;
     // Folding for a sliver would mean a digest call on every turn; the guard's own
@@ -200,7 +196,6 @@ pub struct TurnPrompt {
     /// A checkpoint written on its own as this turn began (a fold, or 40 messages).
     pub checkpoint: Option<i64>,
 }
-
 
 #[cfg(test)]
 mod tests {

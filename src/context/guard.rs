@@ -108,33 +108,21 @@ pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, count: Counter<'_>
     // The latest round's results are never cleared: the model has not read them yet.
     let latest_round = messages.iter().rposition(|m| !m.tool_calls.is_empty()).unwrap_or(0);
     let results: Vec<usize> = messages.iter().enumerate().filter(|(_, m)| m.role == Role::Tool).map(|(i, _)| i).collect();
-    let old: Vec<usize> = results[..results.len().saturating_sub(limits.keep_tool_results)]
-        .iter()
-        .copied()
-        .filter(|&i| i < latest_round)
-        .collect();
+    let old: Vec<usize> = results[..results.len().saturating_sub(limits.keep_tool_results)].iter().copied().filter(|&i| i < latest_round).collect();
     let cleared = clear_results(messages, &old, count);
     (compacted, cleared)
 }
 
 fn clear_results(messages: &mut [ChatMessage], indices: &[usize], count: Counter<'_>) -> usize {
-    let calls: HashMap<String, (String, String)> = messages
-        .iter()
-        .flat_map(|m| m.tool_calls.iter())
-        .map(|c| (c.id.clone(), (c.name.clone(), c.arguments.clone())))
-        .collect();
+    let calls: HashMap<String, (String, String)> =
+        messages.iter().flat_map(|m| m.tool_calls.iter()).map(|c| (c.id.clone(), (c.name.clone(), c.arguments.clone()))).collect();
     let mut cleared = 0;
     for &index in indices {
         let message = &mut messages[index];
         if message.content.starts_with(CLEARED_PREFIX) {
             continue;
         }
-        let (name, arguments) = message
-            .tool_call_id
-            .as_ref()
-            .and_then(|id| calls.get(id))
-            .cloned()
-            .unwrap_or_else(|| ("a tool".into(), String::new()));
+        let (name, arguments) = message.tool_call_id.as_ref().and_then(|id| calls.get(id)).cloned().unwrap_or_else(|| ("a tool".into(), String::new()));
         let arguments: String = arguments.chars().take(80).collect();
         message.content = format!(
             "{CLEARED_PREFIX} the result of {name}({arguments}), {} tokens. It is stored; call the tool again or use recall if you need it.]",
@@ -192,13 +180,8 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) 
         }
         // The system prompt is never cut: it holds who Sidecar is, the rules and the
         // Health facts. When it alone does not fit, the report says so.
-        let Some((index, tokens)) = messages
-            .iter()
-            .enumerate()
-            .skip(head)
-            .map(|(i, m)| (i, count(&m.content)))
-            .filter(|(_, tokens)| *tokens > 32)
-            .max_by_key(|(_, tokens)| *tokens)
+        let Some((index, tokens)) =
+            messages.iter().enumerate().skip(head).map(|(i, m)| (i, count(&m.content))).filter(|(_, tokens)| *tokens > 32).max_by_key(|(_, tokens)| *tokens)
         else {
             break;
         };
@@ -224,10 +207,7 @@ mod tests {
         let id = format!("call-{i}");
         vec![
             ChatMessage::user(&format!("question {i}")),
-            ChatMessage::assistant_with_tools(
-                "",
-                vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"q{i}\"}}") }],
-            ),
+            ChatMessage::assistant_with_tools("", vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"q{i}\"}}") }]),
             ChatMessage::tool_result(&id, result, false),
             ChatMessage::assistant(&format!("answer {i}")),
         ]
@@ -235,12 +215,14 @@ mod tests {
 
     fn pairs_intact(messages: &[ChatMessage]) -> bool {
         messages.iter().enumerate().all(|(i, m)| match m.role {
-            Role::Tool => (0..i).rev().map(|j| &messages[j]).find(|p| p.role != Role::Tool).is_some_and(|p| {
-                p.tool_calls.iter().any(|c| Some(&c.id) == m.tool_call_id.as_ref())
-            }),
-            Role::Assistant if !m.tool_calls.is_empty() => m.tool_calls.iter().all(|c| {
-                messages[i + 1..].iter().take_while(|r| r.role == Role::Tool).any(|r| r.tool_call_id.as_ref() == Some(&c.id))
-            }),
+            Role::Tool => (0..i)
+                .rev()
+                .map(|j| &messages[j])
+                .find(|p| p.role != Role::Tool)
+                .is_some_and(|p| p.tool_calls.iter().any(|c| Some(&c.id) == m.tool_call_id.as_ref())),
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                m.tool_calls.iter().all(|c| messages[i + 1..].iter().take_while(|r| r.role == Role::Tool).any(|r| r.tool_call_id.as_ref() == Some(&c.id)))
+            }
             _ => true,
         })
     }
@@ -287,9 +269,7 @@ mod tests {
 
     #[test]
     fn results_of_the_latest_round_are_never_cleared() {
-        let calls: Vec<ToolCall> = (0..5)
-            .map(|i| ToolCall { id: format!("c{i}"), name: "get_weather".into(), arguments: "{}".into() })
-            .collect();
+        let calls: Vec<ToolCall> = (0..5).map(|i| ToolCall { id: format!("c{i}"), name: "get_weather".into(), arguments: "{}".into() }).collect();
         let mut messages = vec![ChatMessage::system("persona"), ChatMessage::user("weather in five cities")];
         messages.push(ChatMessage::assistant_with_tools("", calls));
         messages.extend((0..5).map(|i| ChatMessage::tool_result(&format!("c{i}"), "{\"t\":1}", false)));

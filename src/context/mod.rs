@@ -12,7 +12,7 @@ pub mod engine;
 pub mod guard;
 pub mod meter;
 pub mod plan;
-pub mod resume;
 pub mod plan_item;
+pub mod resume;
 pub mod service;
 pub mod window;

@@ -4,7 +4,6 @@
 
 use std::sync::Mutex;
 
-
 use crate::events::{CoreEvent, EventBus};
 use crate::store::{Store, StoreError};
 
@@ -89,13 +88,7 @@ impl PlanBoard {
     /// Replaces the focused conversation's plan.
     pub async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, String> {
         validate(&items)?;
-        let conversation_id = self
-            .current
-            .lock()
-            .expect("plan lock")
-            .as_ref()
-            .map(|(id, _)| *id)
-            .ok_or("there is no conversation to plan for")?;
+        let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or("there is no conversation to plan for")?;
         self.store.context().set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         self.events.publish(CoreEvent::PlanUpdated { conversation_id, items });

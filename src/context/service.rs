@@ -56,7 +56,15 @@ pub struct ContextService {
 }
 
 impl ContextService {
-    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, plans: Arc<PlanBoard>, events: EventBus, models: Arc<Models>, clock: Clock, data_dir: PathBuf) -> Self {
+    pub fn new(
+        store: Store,
+        knowledge: Arc<KnowledgeStore>,
+        plans: Arc<PlanBoard>,
+        events: EventBus,
+        models: Arc<Models>,
+        clock: Clock,
+        data_dir: PathBuf,
+    ) -> Self {
         Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None) }
     }
 
@@ -89,12 +97,7 @@ impl ContextService {
 
     /// Builds the prompt of the next model call in `conversation_id`, folding old turns
     /// into the summary first when the history nears the threshold.
-    pub(crate) async fn turn_prompt(
-        &self,
-        conversation_id: i64,
-        chain: &Chain,
-        tools: &ToolRegistry,
-    ) -> Result<TurnPrompt, CompanionError> {
+    pub(crate) async fn turn_prompt(&self, conversation_id: i64, chain: &Chain, tools: &ToolRegistry) -> Result<TurnPrompt, CompanionError> {
         let settings = self.models.settings();
         let (now, zone) = (self.clock.now(), self.clock.zone());
         // Independent reads, side by side: they are all on the way to the first token.
@@ -211,14 +214,7 @@ impl ContextService {
 
     /// One model call for summary, checkpoint and facts; an error says why the
     /// fallback is used.
-    async fn digest_call(
-        &self,
-        conversation_id: i64,
-        chain: &Chain,
-        previous: &str,
-        turns: &[ChatMessage],
-        limits: &Limits,
-    ) -> Result<Digest, String> {
+    async fn digest_call(&self, conversation_id: i64, chain: &Chain, previous: &str, turns: &[ChatMessage], limits: &Limits) -> Result<Digest, String> {
         let room = limits.budget.saturating_sub(count(previous) + 600).max(256);
         let transcript = digest::transcript(turns, room, &count);
         let request = ChatRequest {
@@ -319,8 +315,7 @@ impl ContextService {
         let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
-        let history: Vec<Message> =
-            self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let history: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
         guard::prepare(&mut chats, &limits, &count);
         let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
@@ -335,15 +330,8 @@ impl ContextService {
         let limits = limits_for(&chain, &settings);
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
-        let turns: Vec<ChatMessage> = self
-            .store
-            .context()
-            .messages_after(conversation_id, after)
-            .await?
-            .iter()
-            .filter(|m| prompt::counts_as_context(m))
-            .map(Message::to_chat)
-            .collect();
+        let turns: Vec<ChatMessage> =
+            self.store.context().messages_after(conversation_id, after).await?.iter().filter(|m| prompt::counts_as_context(m)).map(Message::to_chat).collect();
         let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
         let body = match self.digest_call(conversation_id, &chain, previous, &turns, &limits).await {
             Ok(digest) => digest.checkpoint,
@@ -360,7 +348,14 @@ impl ContextService {
     /// the window still has a recent state to pick up. Written without a model call: it
     /// comes before the user's reply, and a call would delay it and, on the offline
     /// model, take the conversation's cached prompt (folds and `/checkpoint` ask the model).
-    async fn checkpoint_if_due(&self, conversation_id: i64, chain: &Chain, summary: Option<&Summary>, live: &[Message], limits: &Limits) -> Result<Option<i64>, CompanionError> {
+    async fn checkpoint_if_due(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        summary: Option<&Summary>,
+        live: &[Message],
+        limits: &Limits,
+    ) -> Result<Option<i64>, CompanionError> {
         if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
             return Ok(None);
         }
@@ -389,7 +384,14 @@ impl ContextService {
     /// Stores a checkpoint with what Sidecar knows itself: the plan's steps (done and
     /// left), the model, the context's size, the files and reminders the covered turns
     /// touched; and says it was saved.
-    async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, CompanionError> {
+    async fn save_checkpoint(
+        &self,
+        conversation_id: i64,
+        trigger: &str,
+        mut body: Body,
+        chain: &Chain,
+        covered: &[Message],
+    ) -> Result<Checkpoint, CompanionError> {
         // The plan's steps are the most exact record of what is done and what is left.
         for item in self.store.context().plan(conversation_id).await? {
             let line = match item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
@@ -519,9 +521,12 @@ fn touched(messages: &[Message]) -> Vec<String> {
     for message in messages {
         let meta = message.meta.as_ref().map(|m| &m.0);
         let files = meta.map(|m| m.attachments.iter().map(|a| a.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
-        let reminders = message.tool_calls.iter().flat_map(|c| c.0.iter()).filter(|c| c.name == "set_reminder").filter_map(|c| {
-            serde_json::from_str::<serde_json::Value>(&c.arguments).ok()?.get("message")?.as_str().map(|m| format!("reminder: {m}"))
-        });
+        let reminders = message
+            .tool_calls
+            .iter()
+            .flat_map(|c| c.0.iter())
+            .filter(|c| c.name == "set_reminder")
+            .filter_map(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok()?.get("message")?.as_str().map(|m| format!("reminder: {m}")));
         for name in files.into_iter().chain(reminders) {
             if !out.contains(&name) {
                 out.push(name);

@@ -49,7 +49,26 @@ impl<'a> Grammar<'a> {
         // A timer is a reminder in that long: "set a timer for 5 minutes".
         let timer = self.any(i, lex::TIMERS);
         let lead = timer.or_else(|| {
-            self.any(i, &["in", "within", "after", "en", "dentro de", "despues de", "luego de", "de aqui a", "pasados", "pasadas", "now +", "now plus", "ahora +", "ahora mas", "+"])
+            self.any(
+                i,
+                &[
+                    "in",
+                    "within",
+                    "after",
+                    "en",
+                    "dentro de",
+                    "despues de",
+                    "luego de",
+                    "de aqui a",
+                    "pasados",
+                    "pasadas",
+                    "now +",
+                    "now plus",
+                    "ahora +",
+                    "ahora mas",
+                    "+",
+                ],
+            )
         });
         if lead.is_none() && self.phrase(i, "medio dia").is_some() {
             return None; // noon ("mediodía" in two words), not half a day
@@ -132,7 +151,10 @@ impl<'a> Grammar<'a> {
     }
 
     fn quantity(&self, i: usize) -> Found<f64> {
-        let i = self.any(i, &["about", "around", "roughly", "approximately", "unos", "unas", "como", "aproximadamente"]).filter(|&n| self.quantity_core(n).is_some()).unwrap_or(i);
+        let i = self
+            .any(i, &["about", "around", "roughly", "approximately", "unos", "unas", "como", "aproximadamente"])
+            .filter(|&n| self.quantity_core(n).is_some())
+            .unwrap_or(i);
         self.quantity_core(i)
     }
 
@@ -176,7 +198,18 @@ impl<'a> Grammar<'a> {
         }
         if let Some(end) = self.any(
             i,
-            &["el finde", "este finde", "finde", "el fin de semana", "este fin de semana", "this weekend", "the weekend", "on the weekend", "over the weekend", "this coming weekend"],
+            &[
+                "el finde",
+                "este finde",
+                "finde",
+                "el fin de semana",
+                "este fin de semana",
+                "this weekend",
+                "the weekend",
+                "on the weekend",
+                "over the weekend",
+                "this coming weekend",
+            ],
         ) {
             return Some((Day::Weekend, end));
         }
@@ -199,7 +232,26 @@ impl<'a> Grammar<'a> {
     }
 
     fn weekday(&self, i: usize) -> Found<Day> {
-        let lead = self.any(i, &["el proximo", "el siguiente", "proximo", "el", "este", "this", "next", "on", "this coming", "coming", "on next", "para el", "for", "by", "by next"]);
+        let lead = self.any(
+            i,
+            &[
+                "el proximo",
+                "el siguiente",
+                "proximo",
+                "el",
+                "este",
+                "this",
+                "next",
+                "on",
+                "this coming",
+                "coming",
+                "on next",
+                "para el",
+                "for",
+                "by",
+                "by next",
+            ],
+        );
         let at = lead.unwrap_or(i);
         let (weekday, _) = lex::weekday(self.word(at)?)?;
         if lex::plural_weekday(self.word(at)?) && lead.is_none_or(|l| l == i + 1 && self.word(i) == Some("on")) {
@@ -207,7 +259,18 @@ impl<'a> Grammar<'a> {
             return None;
         }
         let mut end = at + 1;
-        let next_week = match self.any(end, &["de la semana que viene", "de la proxima semana", "de la semana proxima", "of next week", "next week", "la semana que viene", "la proxima semana"]) {
+        let next_week = match self.any(
+            end,
+            &[
+                "de la semana que viene",
+                "de la proxima semana",
+                "de la semana proxima",
+                "of next week",
+                "next week",
+                "la semana que viene",
+                "la proxima semana",
+            ],
+        ) {
             Some(e) => {
                 end = e;
                 true
@@ -222,7 +285,10 @@ impl<'a> Grammar<'a> {
 
     /// "24 de octubre", "el 1º de mayo de 2027", "October 24th, 2026", "24th of October".
     fn calendar(&self, i: usize) -> Found<Day> {
-        let i = self.any(i, &["el dia", "el", "the", "on the", "on", "del", "dia", "by", "by the", "para el"]).filter(|&n| self.calendar_core(n).is_some()).unwrap_or(i);
+        let i = self
+            .any(i, &["el dia", "el", "the", "on the", "on", "del", "dia", "by", "by the", "para el"])
+            .filter(|&n| self.calendar_core(n).is_some())
+            .unwrap_or(i);
         self.calendar_core(i)
     }
 
@@ -257,7 +323,13 @@ impl<'a> Grammar<'a> {
     fn numeric(&self, i: usize) -> Found<Day> {
         let at = self.any(i, &["el", "on", "the"]).filter(|&n| self.word(n).is_some_and(|w| w.contains(['/', '-', '.']))).unwrap_or(i);
         let w = self.word(at)?;
-        let sep = if w.contains('/') { '/' } else if w.contains('-') { '-' } else { '.' };
+        let sep = if w.contains('/') {
+            '/'
+        } else if w.contains('-') {
+            '-'
+        } else {
+            '.'
+        };
         let parts: Vec<&str> = w.split(sep).collect();
         if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit())) {
             return None;
@@ -345,7 +417,8 @@ impl<'a> Grammar<'a> {
     }
 
     fn plain_hour(&self, i: usize) -> Found<Hour> {
-        let lead = self.any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"]);
+        let lead = self
+            .any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"]);
         let at = lead.unwrap_or(i);
         if let Some(found) = self.named_hour(at) {
             return Some(found);
@@ -389,7 +462,27 @@ impl<'a> Grammar<'a> {
             hour.pm = Some(pm);
             end = e;
         }
-        if let Some(e) = self.any(end, &["de la manana", "de la tarde", "de la noche", "de la madrugada", "de madrugada", "in the morning", "in the afternoon", "in the evening", "at night", "por la manana", "por la tarde", "por la noche", "en la manana", "en la tarde", "en la noche", "tonight"]) {
+        if let Some(e) = self.any(
+            end,
+            &[
+                "de la manana",
+                "de la tarde",
+                "de la noche",
+                "de la madrugada",
+                "de madrugada",
+                "in the morning",
+                "in the afternoon",
+                "in the evening",
+                "at night",
+                "por la manana",
+                "por la tarde",
+                "por la noche",
+                "en la manana",
+                "en la tarde",
+                "en la noche",
+                "tonight",
+            ],
+        ) {
             let part = match self.word(e - 1) {
                 Some("manana" | "morning") => DayPart::Morning,
                 Some("tarde" | "afternoon") => DayPart::Afternoon,
@@ -523,7 +616,23 @@ impl<'a> Grammar<'a> {
     fn marked_hour(&self, i: usize) -> bool {
         self.meridiem(i).is_some()
             || self
-                .any(i, &["o'clock", "oclock", "o clock", "en punto", "de la manana", "de la tarde", "de la noche", "de la madrugada", "in the morning", "in the afternoon", "in the evening", "at night"])
+                .any(
+                    i,
+                    &[
+                        "o'clock",
+                        "oclock",
+                        "o clock",
+                        "en punto",
+                        "de la manana",
+                        "de la tarde",
+                        "de la noche",
+                        "de la madrugada",
+                        "in the morning",
+                        "in the afternoon",
+                        "in the evening",
+                        "at night",
+                    ],
+                )
                 .is_some()
             || (i == 1 && self.any(i, &["tonight", "esta noche"]).is_some())
     }

@@ -305,9 +305,21 @@ pub fn french_hour(word: &str) -> bool {
 
 /// Words that make a timer: a reminder in the length that follows.
 pub const TIMERS: &[&str] = &[
-    "set a timer for", "set a timer of", "set timer for", "start a timer for", "a timer for", "timer for", "timer of",
-    "establecer un temporizador de", "establece un temporizador de", "pon un temporizador de", "ponme un temporizador de", "un temporizador de",
-    "temporizador de", "temporizador para", "pon un temporizador para",
+    "set a timer for",
+    "set a timer of",
+    "set timer for",
+    "start a timer for",
+    "a timer for",
+    "timer for",
+    "timer of",
+    "establecer un temporizador de",
+    "establece un temporizador de",
+    "pon un temporizador de",
+    "ponme un temporizador de",
+    "un temporizador de",
+    "temporizador de",
+    "temporizador para",
+    "pon un temporizador para",
 ];
 
 /// "after 4pm", "después de las 4": the hour is a lower bound.

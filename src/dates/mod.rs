@@ -22,13 +22,13 @@ use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use grammar::Grammar;
-use said::{Component, Span};
-use lexicon::{Tok, Tongue};
-use resolve::{Context, Parts};
 pub use crate::words::dates::DateErrorKind;
 use crate::words::dates::{self as words};
 use crate::words::Lang;
+use grammar::Grammar;
+use lexicon::{Tok, Tongue};
+use resolve::{Context, Parts};
+use said::{Component, Span};
 
 /// A time read from words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -120,10 +120,31 @@ pub struct Split {
 const MAX_SCAN_TOKENS: usize = 300;
 
 const VAGUE: &[&str] = &[
-    "en un rato", "un rato", "dentro de un rato", "luego", "mas tarde", "despues", "pronto", "en un momento", "algun dia", "un dia de estos", "cuando puedas",
-    "later", "soon", "in a while", "in a bit", "sometime", "some time", "at some point", "one day", "someday", "later on", "whenever",
+    "en un rato",
+    "un rato",
+    "dentro de un rato",
+    "luego",
+    "mas tarde",
+    "despues",
+    "pronto",
+    "en un momento",
+    "algun dia",
+    "un dia de estos",
+    "cuando puedas",
+    "later",
+    "soon",
+    "in a while",
+    "in a bit",
+    "sometime",
+    "some time",
+    "at some point",
+    "one day",
+    "someday",
+    "later on",
+    "whenever",
 ];
-const NO_DAY: &[&str] = &["la semana que viene", "la proxima semana", "next week", "el mes que viene", "el proximo mes", "next month", "el ano que viene", "next year"];
+const NO_DAY: &[&str] =
+    &["la semana que viene", "la proxima semana", "next week", "el mes que viene", "el proximo mes", "next month", "el ano que viene", "next year"];
 
 /// Cuts hostile input at a char boundary.
 fn bounded_text(text: &str) -> &str {
@@ -139,24 +160,55 @@ fn bounded_text(text: &str) -> &str {
 
 /// The language the words are in, when they show it.
 pub fn tongue(toks: &[Tok]) -> Option<Lang> {
-    const ES: &[&str] = &["en", "las", "la", "el", "los", "de", "del", "hoy", "manana", "cada", "todos", "dentro", "por", "que", "viene", "esta", "este", "hasta", "veces", "proximo", "mediodia", "medianoche", "recuerdame", "avisame", "y", "a", "al", "con", "para", "mi", "semana"];
-    const EN: &[&str] = &["in", "at", "on", "the", "today", "tomorrow", "tonight", "every", "each", "next", "this", "of", "and", "until", "times", "later", "from", "now", "noon", "midnight", "remind", "me", "to", "my", "week", "weekday", "weekdays"];
+    const ES: &[&str] = &[
+        "en",
+        "las",
+        "la",
+        "el",
+        "los",
+        "de",
+        "del",
+        "hoy",
+        "manana",
+        "cada",
+        "todos",
+        "dentro",
+        "por",
+        "que",
+        "viene",
+        "esta",
+        "este",
+        "hasta",
+        "veces",
+        "proximo",
+        "mediodia",
+        "medianoche",
+        "recuerdame",
+        "avisame",
+        "y",
+        "a",
+        "al",
+        "con",
+        "para",
+        "mi",
+        "semana",
+    ];
+    const EN: &[&str] = &[
+        "in", "at", "on", "the", "today", "tomorrow", "tonight", "every", "each", "next", "this", "of", "and", "until", "times", "later", "from", "now",
+        "noon", "midnight", "remind", "me", "to", "my", "week", "weekday", "weekdays",
+    ];
     let (mut es, mut en) = (0, 0);
     for t in toks.iter().take(200) {
         let w = t.text.as_str();
         // Function words first: "a" is Spanish "a las", not English "a week".
-        let vote = ES
-            .contains(&w)
-            .then_some(Tongue::Es)
-            .or_else(|| EN.contains(&w).then_some(Tongue::En))
-            .or_else(|| {
-                lexicon::weekday(w)
-                    .map(|x| x.1)
-                    .or_else(|| lexicon::month(w).map(|x| x.1))
-                    .or_else(|| lexicon::unit(w).map(|x| x.1))
-                    .or_else(|| lexicon::number_word(w).map(|x| x.1))
-                    .flatten()
-            });
+        let vote = ES.contains(&w).then_some(Tongue::Es).or_else(|| EN.contains(&w).then_some(Tongue::En)).or_else(|| {
+            lexicon::weekday(w)
+                .map(|x| x.1)
+                .or_else(|| lexicon::month(w).map(|x| x.1))
+                .or_else(|| lexicon::unit(w).map(|x| x.1))
+                .or_else(|| lexicon::number_word(w).map(|x| x.1))
+                .flatten()
+        });
         match vote {
             Some(Tongue::Es) => es += 1,
             Some(Tongue::En) => en += 1,
@@ -171,7 +223,11 @@ pub fn tongue(toks: &[Tok]) -> Option<Lang> {
 }
 
 fn as_tongue(lang: Lang) -> Tongue {
-    if lang == Lang::Es { Tongue::Es } else { Tongue::En }
+    if lang == Lang::Es {
+        Tongue::Es
+    } else {
+        Tongue::En
+    }
 }
 
 /// Reads `text` as a time said at `now` by someone in `zone`.
@@ -227,11 +283,8 @@ fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> Date
     if let (DateErrorKind::AmbiguousHour, Some(hour)) = (kind, parts.hour) {
         let now = cx.now.with_timezone(&cx.zone).time();
         let h = hour.hour % 12;
-        let mut choices: Vec<(bool, NaiveTime)> = [h, h + 12]
-            .into_iter()
-            .filter_map(|h| NaiveTime::from_hms_opt(h, hour.minute, 0))
-            .map(|t| (t > now, t))
-            .collect();
+        let mut choices: Vec<(bool, NaiveTime)> =
+            [h, h + 12].into_iter().filter_map(|h| NaiveTime::from_hms_opt(h, hour.minute, 0)).map(|t| (t > now, t)).collect();
         // Soonest first: today's before tomorrow's, then by the clock.
         choices.sort_by_key(|(today, t)| (!today, *t));
         error.suggestion = words::which_hour(&choices, cx.lang);

@@ -7,8 +7,8 @@ use chrono::{DateTime, Duration, NaiveTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
-use super::said::Repeat;
 use super::resolve::{bounded, day_date, Context, Parts};
+use super::said::Repeat;
 use super::Reading;
 use crate::words::dates::DateErrorKind;
 
@@ -76,7 +76,9 @@ fn rebased(rrule: &str, start: DateTime<Utc>, after: DateTime<Utc>) -> DateTime<
 
 /// The value of `name` in an RRULE from anywhere (any case, spaces around), uppercased.
 pub fn rule_field(rrule: &str, name: &str) -> Option<String> {
-    rrule.split(';').find_map(|part| part.split_once('=').filter(|(key, _)| key.trim().eq_ignore_ascii_case(name)).map(|(_, value)| value.trim().to_ascii_uppercase()))
+    rrule
+        .split(';')
+        .find_map(|part| part.split_once('=').filter(|(key, _)| key.trim().eq_ignore_ascii_case(name)).map(|(_, value)| value.trim().to_ascii_uppercase()))
 }
 
 /// An RRULE's INTERVAL (1 when unsaid or unreadable).
@@ -140,5 +142,14 @@ pub fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
         rule += &format!(";UNTIL={}", end.with_timezone(&Utc).format("%Y%m%dT%H%M%SZ"));
     }
     let note = cx.instant(first.with_timezone(&cx.zone).date_naive(), first.with_timezone(&cx.zone).time()).1;
-    bounded(Reading { at: first, zone: cx.zone, rrule: Some(rule), all_day: parts.hour.is_none() && parts.part.is_none() && !matches!(repeat, Repeat::Minutes(_) | Repeat::Hours(_)), note }, cx)
+    bounded(
+        Reading {
+            at: first,
+            zone: cx.zone,
+            rrule: Some(rule),
+            all_day: parts.hour.is_none() && parts.part.is_none() && !matches!(repeat, Repeat::Minutes(_) | Repeat::Hours(_)),
+            note,
+        },
+        cx,
+    )
 }

@@ -5,13 +5,14 @@
 use chrono::Weekday;
 
 use super::grammar::Grammar;
-use super::said::{Day, Repeat};
 use super::lexicon::{self as lex, Unit};
+use super::said::{Day, Repeat};
 
 type Found<T> = Option<(T, usize)>;
 
 const EVERY: &[&str] = &["every", "each", "cada", "todos los", "todas las", "once a", "once every"];
-const MONTHLY: &[&str] = &["de cada mes", "of every month", "of each month", "of the month", "del mes", "de todos los meses", "every month", "each month", "cada mes", "de mes"];
+const MONTHLY: &[&str] =
+    &["de cada mes", "of every month", "of each month", "of the month", "del mes", "de todos los meses", "every month", "each month", "cada mes", "de mes"];
 const YEARLY: &[&str] = &["de cada ano", "cada ano", "every year", "each year", "todos los anos", "de todos los anos", "annually", "yearly"];
 const WORKDAYS: &[Weekday] = &[Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu, Weekday::Fri];
 
@@ -87,27 +88,61 @@ fn by_unit(n: u32, unit: Unit, end: usize) -> Found<Repeat> {
 
 /// Single words and set phrases: "daily", "a diario", "entre semana", "hourly".
 fn fixed(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
-    let table: &[(&[&str], fn() -> Repeat)] = &[
-        (&["daily", "diariamente", "a diario", "everyday", "todos los dias", "every single day", "cada dia", "every day", "each day", "diario"], || Repeat::Days(1)),
-        (&["hourly", "every hour", "cada hora", "each hour", "todas las horas"], || Repeat::Hours(1)),
-        (&["weekly", "semanalmente", "every week", "cada semana", "todas las semanas", "each week"], || Repeat::Weeks { interval: 1, days: Vec::new() }),
-        (&["monthly", "mensualmente", "every month", "cada mes", "todos los meses", "each month"], || Repeat::MonthDay { interval: 1, day: 0 }),
-        (&["fortnightly", "every fortnight", "cada quincena", "quincenalmente"], || Repeat::Weeks { interval: 2, days: Vec::new() }),
-        (
-            &[
-                "every weekday", "weekdays", "on weekdays", "entre semana", "de lunes a viernes", "los dias laborables", "dias laborables", "cada dia laborable",
-                "every workday", "every working day", "todos los dias de semana", "los dias de semana", "dias de semana", "monday to friday", "monday through friday",
-                "from monday to friday", "mondays to fridays", "monday-friday", "lunes a viernes", "todos los dias laborables", "every business day", "los dias habiles",
-                "dias habiles", "on workdays",
-            ],
-            || Repeat::Weeks { interval: 1, days: WORKDAYS.to_vec() },
-        ),
-        (
-            &["on weekends", "every weekend", "los fines de semana", "cada fin de semana", "todos los fines de semana", "los findes", "weekends", "each weekend"],
-            || Repeat::Weeks { interval: 1, days: vec![Weekday::Sat, Weekday::Sun] },
-        ),
-        (&["yearly", "annually", "anualmente", "every year", "cada ano", "todos los anos", "each year", "once a year", "una vez al ano"], || Repeat::Yearly { interval: 1, month: 0, day: 0 }),
-    ];
+    let table: &[(&[&str], fn() -> Repeat)] =
+        &[
+            (&["daily", "diariamente", "a diario", "everyday", "todos los dias", "every single day", "cada dia", "every day", "each day", "diario"], || {
+                Repeat::Days(1)
+            }),
+            (&["hourly", "every hour", "cada hora", "each hour", "todas las horas"], || Repeat::Hours(1)),
+            (&["weekly", "semanalmente", "every week", "cada semana", "todas las semanas", "each week"], || Repeat::Weeks { interval: 1, days: Vec::new() }),
+            (&["monthly", "mensualmente", "every month", "cada mes", "todos los meses", "each month"], || Repeat::MonthDay { interval: 1, day: 0 }),
+            (&["fortnightly", "every fortnight", "cada quincena", "quincenalmente"], || Repeat::Weeks { interval: 2, days: Vec::new() }),
+            (
+                &[
+                    "every weekday",
+                    "weekdays",
+                    "on weekdays",
+                    "entre semana",
+                    "de lunes a viernes",
+                    "los dias laborables",
+                    "dias laborables",
+                    "cada dia laborable",
+                    "every workday",
+                    "every working day",
+                    "todos los dias de semana",
+                    "los dias de semana",
+                    "dias de semana",
+                    "monday to friday",
+                    "monday through friday",
+                    "from monday to friday",
+                    "mondays to fridays",
+                    "monday-friday",
+                    "lunes a viernes",
+                    "todos los dias laborables",
+                    "every business day",
+                    "los dias habiles",
+                    "dias habiles",
+                    "on workdays",
+                ],
+                || Repeat::Weeks { interval: 1, days: WORKDAYS.to_vec() },
+            ),
+            (
+                &[
+                    "on weekends",
+                    "every weekend",
+                    "los fines de semana",
+                    "cada fin de semana",
+                    "todos los fines de semana",
+                    "los findes",
+                    "weekends",
+                    "each weekend",
+                ],
+                || Repeat::Weeks { interval: 1, days: vec![Weekday::Sat, Weekday::Sun] },
+            ),
+            (&["yearly", "annually", "anualmente", "every year", "cada ano", "todos los anos", "each year", "once a year", "una vez al ano"], || {
+                Repeat::Yearly { interval: 1, month: 0, day: 0 }
+            }),
+        ];
     let (end, make) = table.iter().filter_map(|(phrases, make)| g.any_of(i, phrases).map(|end| (end, make))).max_by_key(|(end, _)| *end)?;
     let repeat = make();
     // "cada día 15": a day of the month, not every day.

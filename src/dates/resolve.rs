@@ -104,8 +104,20 @@ fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), Da
     let part = hour.part.or(part);
     let h24 = match (hour.pm, part) {
         _ if h == 24 => 24,
-        (Some(true), _) => if h == 12 { 12 } else { h + 12 },
-        (Some(false), _) => if h == 12 { 0 } else { h },
+        (Some(true), _) => {
+            if h == 12 {
+                12
+            } else {
+                h + 12
+            }
+        }
+        (Some(false), _) => {
+            if h == 12 {
+                0
+            } else {
+                h
+            }
+        }
         (None, _) if hour.settled || h == 0 || h > 12 => {
             if matches!(part, Some(DayPart::Morning | DayPart::EarlyMorning)) && h > 12 {
                 return Err(DateErrorKind::NotUnderstood);
@@ -113,7 +125,13 @@ fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), Da
             h
         }
         (None, Some(DayPart::Morning | DayPart::EarlyMorning)) => h,
-        (None, Some(DayPart::Afternoon | DayPart::Evening)) => if h == 12 { 12 } else { h + 12 },
+        (None, Some(DayPart::Afternoon | DayPart::Evening)) => {
+            if h == 12 {
+                12
+            } else {
+                h + 12
+            }
+        }
         (None, Some(DayPart::Night)) => match h {
             12 => 24,
             1..=5 => h,
@@ -158,10 +176,7 @@ pub fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErrorKind> 
             if NaiveDate::from_ymd_opt(2000, month, day).is_none() {
                 return Err(DateErrorKind::InvalidDate);
             }
-            (today.year()..today.year() + 8)
-                .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
-                .find(|d| *d >= today)
-                .ok_or(DateErrorKind::InvalidDate)?
+            (today.year()..today.year() + 8).filter_map(|y| NaiveDate::from_ymd_opt(y, month, day)).find(|d| *d >= today).ok_or(DateErrorKind::InvalidDate)?
         }
         Day::MonthDay(d) => (0..24)
             .filter_map(|m| add_months(today.with_day(1)?, m).and_then(|first| first.with_day(d)))

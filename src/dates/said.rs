@@ -24,10 +24,17 @@ pub enum Day {
     Tomorrow,
     AfterTomorrow,
     /// The next such weekday (never today); `next_week` picks the one in next week.
-    Weekday { weekday: Weekday, next_week: bool },
+    Weekday {
+        weekday: Weekday,
+        next_week: bool,
+    },
     Weekend,
     /// A day of a month, with or without a year.
-    Calendar { day: u32, month: u32, year: Option<i32> },
+    Calendar {
+        day: u32,
+        month: u32,
+        year: Option<i32>,
+    },
     /// "el 15", "the 15th": this month's, or next month's if it has passed.
     MonthDay(u32),
 }
@@ -60,11 +67,24 @@ pub enum Repeat {
     Minutes(u32),
     Hours(u32),
     Days(u32),
-    Weeks { interval: u32, days: Vec<Weekday> },
-    MonthDay { interval: u32, day: i32 },
-    MonthPosition { position: i32, weekday: Weekday },
+    Weeks {
+        interval: u32,
+        days: Vec<Weekday>,
+    },
+    MonthDay {
+        interval: u32,
+        day: i32,
+    },
+    MonthPosition {
+        position: i32,
+        weekday: Weekday,
+    },
     /// Every `interval` years on a day (month 0: the first occurrence's day).
-    Yearly { interval: u32, month: u32, day: u32 },
+    Yearly {
+        interval: u32,
+        month: u32,
+        day: u32,
+    },
 }
 
 /// One component of a date expression.

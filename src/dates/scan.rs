@@ -44,5 +44,4 @@ impl Grammar<'_> {
         }
         self.part(i).map(|(p, end)| (Component::Part(p), end))
     }
-
 }

@@ -112,7 +112,8 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
             let mut current: Vec<_> = facts.iter().filter(|f| f.fact.superseded.is_none()).collect();
             // The ones said most often first, then the newest.
             current.sort_by(|a, b| b.fact.weight.cmp(&a.fact.weight).then(b.fact.confirmed.cmp(&a.fact.confirmed)));
-            let quoted = |found: Vec<&&crate::knowledge::store::ListedFact>| found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n");
+            let quoted =
+                |found: Vec<&&crate::knowledge::store::ListedFact>| found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n");
             match slot {
                 Some(slot) => {
                     let about: Vec<_> = current.iter().filter(|f| crate::knowledge::slots::slot_of(&f.fact.text).is_some_and(|s| s.name == slot)).collect();

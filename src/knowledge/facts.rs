@@ -84,7 +84,15 @@ pub fn same_fact(existing: &str, category: Category, new: &str, new_category: Ca
 /// One line, no separators that would break the format, no control characters.
 fn clean(text: &str) -> String {
     text.chars()
-        .map(|c| if c == '|' { '/' } else if c.is_control() { ' ' } else { c })
+        .map(|c| {
+            if c == '|' {
+                '/'
+            } else if c.is_control() {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -121,9 +129,8 @@ pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today:
     if let Some((index, existing_category, fact)) = by_words {
         return reinforce(doc, index, existing_category, fact, category, None, today);
     }
-    let replaced = current()
-        .find(|(_, _, old)| slots::supersedes(&text, &old.text) || meaning::denies(&old.text, &text))
-        .map(|(index, c, old)| (index, c, old.clone()));
+    let replaced =
+        current().find(|(_, _, old)| slots::supersedes(&text, &old.text) || meaning::denies(&old.text, &text)).map(|(index, c, old)| (index, c, old.clone()));
     if let Some((index, old_category, old)) = replaced {
         return supersede(doc, index, old_category, old, &text, category, today);
     }
@@ -218,9 +225,7 @@ fn reinforce(
 /// either was, else where the more recently confirmed one was. False when either is
 /// no longer current.
 pub fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
-    let find = |doc: &Learnings, text: &str| {
-        doc.facts().find(|(_, _, f)| f.superseded.is_none() && f.text == text).map(|(index, c, f)| (index, c, f.clone()))
-    };
+    let find = |doc: &Learnings, text: &str| doc.facts().find(|(_, _, f)| f.superseded.is_none() && f.text == text).map(|(index, c, f)| (index, c, f.clone()));
     let (Some((_, category_a, fact_a)), Some((index_b, category_b, fact_b))) = (find(doc, a), find(doc, b)) else { return false };
     if a == b {
         return false;

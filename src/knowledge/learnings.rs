@@ -29,15 +29,8 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 7] = [
-        Category::Health,
-        Category::Preferences,
-        Category::Work,
-        Category::Relationships,
-        Category::Schedule,
-        Category::Goals,
-        Category::General,
-    ];
+    pub const ALL: [Category; 7] =
+        [Category::Health, Category::Preferences, Category::Work, Category::Relationships, Category::Schedule, Category::Goals, Category::General];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -88,14 +81,7 @@ pub struct Fact {
 
 impl fmt::Display for Fact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "- [weight:{}] {} | learned:{} | confirmed:{}",
-            self.weight,
-            self.text,
-            self.learned.format("%Y-%m-%d"),
-            self.confirmed.format("%Y-%m-%d")
-        )?;
+        write!(f, "- [weight:{}] {} | learned:{} | confirmed:{}", self.weight, self.text, self.learned.format("%Y-%m-%d"), self.confirmed.format("%Y-%m-%d"))?;
         match self.superseded {
             Some(date) => write!(f, " | superseded:{}", date.format("%Y-%m-%d")),
             None => Ok(()),
@@ -162,8 +148,7 @@ static FACT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*[-*]\s*\[weight:\s*(\d{1,3})\]\s*(.+?)\s*\|\s*learned:\s*(\d{4}-\d{2}-\d{2})\s*\|\s*confirmed:\s*(\d{4}-\d{2}-\d{2})(?:\s*\|\s*superseded:\s*(\d{4}-\d{2}-\d{2}))?\s*$")
         .expect("valid regex")
 });
-static HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*##\s+(.+?)\s*$").expect("valid regex"));
+static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*##\s+(.+?)\s*$").expect("valid regex"));
 
 impl Learnings {
     /// Parses any text; never fails.
@@ -184,10 +169,7 @@ impl Learnings {
                 }
                 Err(e) => {
                     let column = String::from_utf8_lossy(&piece[..e.valid_up_to()]).chars().count() + 1;
-                    let reason = format!(
-                        "not UTF-8 text: byte 0x{:02X} at column {column}; the line is kept exactly as it is",
-                        piece[e.valid_up_to()]
-                    );
+                    let reason = format!("not UTF-8 text: byte 0x{:02X} at column {column}; the line is kept exactly as it is", piece[e.valid_up_to()]);
                     let raw = String::from_utf8_lossy(piece).into_owned();
                     Line { raw, bytes: Some(piece.to_vec()), kind: Kind::Malformed { reason }, dirty: false }
                 }

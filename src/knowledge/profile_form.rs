@@ -83,9 +83,10 @@ fn set_line(text: &str, field: &LineField, value: &str, lang: Lang) -> String {
             Lang::Es => field.es[0],
         };
         // After the last list line of the first block of them, else after the title.
-        let last_item = lines.iter().position(|l| l.trim_start().starts_with("- ")).map(|first| {
-            first + lines[first..].iter().take_while(|l| l.trim_start().starts_with("- ")).count()
-        });
+        let last_item = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("- "))
+            .map(|first| first + lines[first..].iter().take_while(|l| l.trim_start().starts_with("- ")).count());
         let at = last_item.unwrap_or_else(|| lines.iter().position(|l| l.starts_with("# ")).map_or(0, |title| title + 1));
         lines.insert(at, format!("- {label}: {value}"));
     }
@@ -95,9 +96,8 @@ fn set_line(text: &str, field: &LineField, value: &str, lang: Lang) -> String {
 /// Where the section's heading is and where its body ends (the next heading of the
 /// same or a higher level, or the end).
 fn section_span(lines: &[String], field: &SectionField) -> Option<(usize, usize)> {
-    let heading = lines.iter().position(|l| {
-        l.strip_prefix("## ").is_some_and(|title| labels(field.en, field.es).any(|h| h.eq_ignore_ascii_case(title.trim())))
-    })?;
+    let heading =
+        lines.iter().position(|l| l.strip_prefix("## ").is_some_and(|title| labels(field.en, field.es).any(|h| h.eq_ignore_ascii_case(title.trim()))))?;
     let end = lines[heading + 1..].iter().position(|l| l.starts_with("# ") || l.starts_with("## ")).map_or(lines.len(), |n| heading + 1 + n);
     Some((heading, end))
 }

@@ -31,10 +31,16 @@ fn pattern(name: &'static str, regex: &str) -> Pattern {
 
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     vec![
-        pattern("home", r"\b(?:i live|i'm living|i am living|lives|is living|now lives|moved|has moved|vivo|vive|vivimos|viven|me mude|se mudo|nos mudamos|reside|resides)\s+(?:in|to|en|a)\s+(.+)"),
+        pattern(
+            "home",
+            r"\b(?:i live|i'm living|i am living|lives|is living|now lives|moved|has moved|vivo|vive|vivimos|viven|me mude|se mudo|nos mudamos|reside|resides)\s+(?:in|to|en|a)\s+(.+)",
+        ),
         pattern("job", r"\b(?:i work|works|is working|trabajo|trabaja|curro|curra)\s+(?:as an?|as|at|for|como|para)\s+(.+)"),
         pattern("job", r"\b(?:my job is|his job is|her job is|mi trabajo es|su trabajo es)\s+(.+)"),
-        pattern("partner", r"\b(?:my|his|her|mi|su)\s+(?:partner|boyfriend|girlfriend|wife|husband|pareja|novio|novia|esposa|esposo|marido|mujer)\s+(?:is|es|se llama|is called)\s+(.+)"),
+        pattern(
+            "partner",
+            r"\b(?:my|his|her|mi|su)\s+(?:partner|boyfriend|girlfriend|wife|husband|pareja|novio|novia|esposa|esposo|marido|mujer)\s+(?:is|es|se llama|is called)\s+(.+)",
+        ),
         pattern("partner", r"\b(?:dating|is dating|am dating|sale con|salgo con|esta saliendo con|estoy saliendo con)\s+(.+)"),
         pattern("favourite:{1}", r"\b(?:my|his|her)\s+fav(?:ou)?rite\s+(\w+)\s+is\s+(.+)"),
         pattern("favourite:{1}", r"\b(?:mi|su)\s+(\w+)\s+favorit[oa]\s+es\s+(.+)"),

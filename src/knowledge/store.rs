@@ -267,27 +267,18 @@ impl KnowledgeStore {
         self.change(line, expected, |doc, index, _, _| doc.remove(index))
     }
 
-    fn change(
-        &self,
-        line: usize,
-        expected: &str,
-        apply: impl FnOnce(&mut Learnings, usize, Category, Fact),
-    ) -> Result<(), KnowledgeError> {
+    fn change(&self, line: usize, expected: &str, apply: impl FnOnce(&mut Learnings, usize, Category, Fact)) -> Result<(), KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let stale = || KnowledgeError::Stale { line, expected: expected.to_string() };
-        let (index, category, fact) = doc
-            .facts()
-            .find(|(index, _, _)| index + 1 == line)
-            .map(|(index, category, fact)| (index, category, fact.clone()))
-            .ok_or_else(stale)?;
+        let (index, category, fact) =
+            doc.facts().find(|(index, _, _)| index + 1 == line).map(|(index, category, fact)| (index, category, fact.clone())).ok_or_else(stale)?;
         if fact.text != expected {
             return Err(stale());
         }
         let mut changed = doc.clone();
         apply(&mut changed, index, category, fact);
         let path = self.dir.join(LEARNINGS_FILE);
-        crate::fsutil::write_atomically(&path, &changed.render_bytes())
-            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        crate::fsutil::write_atomically(&path, &changed.render_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         *doc = changed;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(())
@@ -368,8 +359,7 @@ impl KnowledgeStore {
         if content_version(&current) != expected_version {
             return Err(stale(file));
         }
-        crate::fsutil::write_atomically(&path, text.as_bytes())
-            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(content_version(text))
     }

@@ -50,11 +50,32 @@ pub fn category_of(phrase: &str) -> Category {
         None => tokens.iter().any(|t| t.starts_with(needle)),
     };
     let has = |list: &[&str]| list.iter().any(|w| matches(w));
-    if has(&["allerg", "alerg", "diabet", "celiac", "coeliac", "intoleran", "asthma", "asma", "pregnant", "embarazada", "epilep", "hipertens", "hypertens", "medic", "no puedo comer", "can't eat", "cannot eat"]) {
+    if has(&[
+        "allerg",
+        "alerg",
+        "diabet",
+        "celiac",
+        "coeliac",
+        "intoleran",
+        "asthma",
+        "asma",
+        "pregnant",
+        "embarazada",
+        "epilep",
+        "hipertens",
+        "hypertens",
+        "medic",
+        "no puedo comer",
+        "can't eat",
+        "cannot eat",
+    ]) {
         Category::Health
     } else if has(&["work", "trabaj", "job", "empleo", "office", "oficina"]) {
         Category::Work
-    } else if has(&["sister", "brother", "wife", "husband", "partner", "son ", "daughter", "mother", "father", "mom", "dad", "herman", "espos", "marido", "mujer", "novi", "hijo", "hija", "madre", "padre", "mama", "papa"]) {
+    } else if has(&[
+        "sister", "brother", "wife", "husband", "partner", "son ", "daughter", "mother", "father", "mom", "dad", "herman", "espos", "marido", "mujer", "novi",
+        "hijo", "hija", "madre", "padre", "mama", "papa",
+    ]) {
         Category::Relationships
     } else if has(&["like", "love", "prefer", "hate", "gusta", "encanta", "prefiero", "odio"]) {
         Category::Preferences

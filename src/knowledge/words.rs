@@ -5,14 +5,13 @@ use std::collections::BTreeSet;
 
 const STOPWORDS: &[&str] = &[
     // Spanish
-    "a", "al", "algo", "con", "de", "del", "el", "ella", "ellas", "ellos", "en", "es", "esa", "ese", "eso", "esta",
-    "este", "esto", "la", "las", "le", "les", "lo", "los", "me", "mi", "mis", "muy", "no", "nos", "o", "para", "pero",
-    "por", "que", "se", "si", "sin", "sobre", "son", "su", "sus", "te", "tu", "tus", "un", "una", "unas", "unos", "y",
-    "ya", "yo", "cuando", "como", "mas", "tambien", "hay", "ha", "he", "fue", "ser", "esta", "estoy", "soy",
+    "a", "al", "algo", "con", "de", "del", "el", "ella", "ellas", "ellos", "en", "es", "esa", "ese", "eso", "esta", "este", "esto", "la", "las", "le", "les",
+    "lo", "los", "me", "mi", "mis", "muy", "no", "nos", "o", "para", "pero", "por", "que", "se", "si", "sin", "sobre", "son", "su", "sus", "te", "tu", "tus",
+    "un", "una", "unas", "unos", "y", "ya", "yo", "cuando", "como", "mas", "tambien", "hay", "ha", "he", "fue", "ser", "esta", "estoy", "soy",
     // English
-    "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "i", "in", "is", "it",
-    "its", "my", "of", "on", "or", "our", "she", "that", "the", "their", "they", "this", "to", "was", "we", "with",
-    "you", "your", "am", "do", "does", "very", "so", "also", "really", "user", "usuario",
+    "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her", "his", "i", "in", "is", "it", "its", "my", "of", "on", "or", "our",
+    "she", "that", "the", "their", "they", "this", "to", "was", "we", "with", "you", "your", "am", "do", "does", "very", "so", "also", "really", "user",
+    "usuario",
 ];
 
 /// Strips accents from Latin letters (á→a, ñ→n, ü→u).
@@ -33,11 +32,7 @@ pub fn fold(text: &str) -> String {
 
 /// The words that carry meaning.
 pub fn significant(text: &str) -> BTreeSet<String> {
-    fold(&text.to_lowercase())
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
-        .map(str::to_string)
-        .collect()
+    fold(&text.to_lowercase()).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty() && !STOPWORDS.contains(w)).map(str::to_string).collect()
 }
 
 /// |A ∩ B| / |A ∪ B|; 0 when both are empty.

@@ -70,33 +70,18 @@ impl AnthropicClient {
         }
     }
 
-    pub async fn stream_chat(
-        &self,
-        request: &ChatRequest,
-        mut on_delta: impl FnMut(&str),
-    ) -> Result<Completion, LlmError> {
+    pub async fn stream_chat(&self, request: &ChatRequest, mut on_delta: impl FnMut(&str)) -> Result<Completion, LlmError> {
         let url = self.messages_url();
         let body = wire_request(&self.endpoint.model, request, &self.endpoint.sampling);
-        let mut http = self
-            .endpoint
-            .http
-            .post(&url)
-            .header("anthropic-version", API_VERSION)
-            .json(&body);
+        let mut http = self.endpoint.http.post(&url).header("anthropic-version", API_VERSION).json(&body);
         if let Some(key) = &self.endpoint.api_key {
             http = http.header("x-api-key", key);
         }
         let mut state = StreamState::default();
-        stream_events(
-            http,
-            HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message },
-            |payload| state.apply(payload, &mut on_delta),
-        )
-        .await?;
+        stream_events(http, HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message }, |payload| state.apply(payload, &mut on_delta)).await?;
         state.finish()
     }
 }
-
 
 /// Marks the end of what the next turn will send again unchanged: the last block
 /// before the newest user message (which carries the late block). With the system
@@ -117,13 +102,7 @@ pub fn request_body(model: &str, request: &ChatRequest, sampling: &Sampling) -> 
 
 /// The Messages API body. It has no repetition penalty, so that setting is not sent.
 fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) -> WireRequest<'a> {
-    let system = request
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect::<Vec<_>>()
-        .join("\n\n");
+    let system = request.messages.iter().filter(|m| m.role == Role::System).map(|m| m.content.as_str()).collect::<Vec<_>>().join("\n\n");
     let mut messages: Vec<Value> = Vec::new();
     for message in request.messages.iter().filter(|m| m.role != Role::System) {
         let (role, block_list) = match message.role {
@@ -179,11 +158,7 @@ fn wire_request<'a>(model: &'a str, request: &ChatRequest, sampling: &Sampling) 
         top_p: sampling.top_p,
         system,
         messages,
-        tools: request
-            .tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
-            .collect(),
+        tools: request.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect(),
         stream: true,
     }
 }
@@ -199,16 +174,14 @@ struct StreamState {
 
 impl StreamState {
     fn apply(&mut self, payload: &str, on_delta: &mut impl FnMut(&str)) -> Result<(), LlmError> {
-        let event: Value = serde_json::from_str(payload).map_err(|e| LlmError::Malformed {
-            detail: format!("{e} in stream event {}", preview(payload, 300)),
-        })?;
+        let event: Value =
+            serde_json::from_str(payload).map_err(|e| LlmError::Malformed { detail: format!("{e} in stream event {}", preview(payload, 300)) })?;
         let index = event["index"].as_u64().unwrap_or(0);
         match event["type"].as_str().unwrap_or("") {
             "message_start" => {
                 let usage = &event["message"]["usage"];
-                self.usage.input_tokens = count(&usage["input_tokens"])
-                    + count(&usage["cache_read_input_tokens"])
-                    + count(&usage["cache_creation_input_tokens"]);
+                self.usage.input_tokens =
+                    count(&usage["input_tokens"]) + count(&usage["cache_read_input_tokens"]) + count(&usage["cache_creation_input_tokens"]);
                 self.usage.cached_tokens = count(&usage["cache_read_input_tokens"]);
                 self.usage.output_tokens = count(&usage["output_tokens"]);
                 self.saw_usage = !usage.is_null();
@@ -281,9 +254,7 @@ impl StreamState {
             return Err(LlmError::Empty);
         }
         if !self.stopped && self.completion.finish_reason.is_none() {
-            return Err(LlmError::Interrupted {
-                detail: "the server closed the connection before message_stop".into(),
-            });
+            return Err(LlmError::Interrupted { detail: "the server closed the connection before message_stop".into() });
         }
         self.completion.tool_calls = std::mem::take(&mut self.blocks)
             .into_values()

@@ -98,7 +98,10 @@ pub async fn complete(
             (completion, length.then_some(DemoCut::Length))
         }
         // Stopped as it looped, or it ended on the loop: what came before it.
-        _ => (Completion { text: guard.kept().to_string(), tool_calls: Vec::new(), finish_reason: Some(FinishReason::Stop), usage: None }, Some(DemoCut::Repeating)),
+        _ => (
+            Completion { text: guard.kept().to_string(), tool_calls: Vec::new(), finish_reason: Some(FinishReason::Stop), usage: None },
+            Some(DemoCut::Repeating),
+        ),
     };
     if let Some(cut) = cut {
         let mark = format!("\n\n{}", demo_cut(cut, lang));
@@ -116,8 +119,16 @@ mod tests {
     #[test]
     fn the_demo_gets_a_short_prompt_with_the_day_and_no_tool_rules() {
         let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid). The exact time comes with the newest message.\n\n<facts>I live in Madrid</facts>";
-        let mut messages = vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
-        let head = crate::llm::late::head(chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(), chrono_tz::Europe::Madrid, &[], None, None, None);
+        let mut messages =
+            vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
+        let head = crate::llm::late::head(
+            chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(),
+            chrono_tz::Europe::Madrid,
+            &[],
+            None,
+            None,
+            None,
+        );
         let newest = crate::llm::late::newest_user(&messages).unwrap();
         crate::llm::late::attach_at(&mut messages, newest, &crate::llm::late::block(&head, "Plan:\n- [ ] call the tool"));
         let shown = demo_messages(&messages);
@@ -135,7 +146,8 @@ mod tests {
     fn the_demos_prompt_starts_the_same_from_one_minute_to_the_next() {
         let at = |minute| {
             let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, minute, 0).unwrap();
-            let system = crate::agent::prompt::system_prompt(&crate::agent::prompt::PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
+            let system =
+                crate::agent::prompt::system_prompt(&crate::agent::prompt::PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
             let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
             let head = crate::llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
             crate::llm::late::attach_at(&mut messages, 3, &crate::llm::late::block(&head, ""));

@@ -33,7 +33,8 @@ pub async fn servers_among(http: &reqwest::Client, candidates: impl Iterator<Ite
 }
 
 async fn probe(http: &reqwest::Client, preset: &Preset) -> Option<FoundServer> {
-    let endpoint = super::endpoint::Endpoint::new(http.clone(), preset.base_url, preset.model, None, super::sse::Timeouts { connect: PROBE, respond: PROBE, idle: PROBE });
+    let endpoint =
+        super::endpoint::Endpoint::new(http.clone(), preset.base_url, preset.model, None, super::sse::Timeouts { connect: PROBE, respond: PROBE, idle: PROBE });
     let models = tokio::time::timeout(PROBE, endpoint.list_models()).await.ok()?.ok()?;
     Some(FoundServer {
         id: preset.id.to_string(),

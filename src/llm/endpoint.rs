@@ -38,13 +38,7 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    pub fn new(
-        http: reqwest::Client,
-        base_url: impl Into<String>,
-        model: impl Into<String>,
-        api_key: Option<String>,
-        timeouts: Timeouts,
-    ) -> Self {
+    pub fn new(http: reqwest::Client, base_url: impl Into<String>, model: impl Into<String>, api_key: Option<String>, timeouts: Timeouts) -> Self {
         Self {
             http,
             base_url: base_url.into().trim_end_matches('/').to_string(),

@@ -28,10 +28,7 @@ pub enum LocalServerError {
     #[error("the offline model's server is missing from {0}: reinstall Sidecar, or run `make run` in a source checkout to build it")]
     Missing(PathBuf),
     #[error("cannot start the offline model ({server}): {source}")]
-    Spawn {
-        server: PathBuf,
-        source: std::io::Error,
-    },
+    Spawn { server: PathBuf, source: std::io::Error },
     #[error("the offline model exited before it was ready ({status}); see {log}")]
     Exited { status: String, log: PathBuf },
     #[error("the offline model was not ready after {0:?}; see the log in the data directory")]
@@ -49,13 +46,7 @@ pub struct LocalServer {
 impl LocalServer {
     /// Starts llama.cpp's server from `runtime` on `model` (the demo model when `None`)
     /// and waits until it answers `/health` with 200.
-    pub async fn start(
-        runtime: &Path,
-        model: Option<&Path>,
-        context_tokens: u32,
-        log_file: &Path,
-        ready_within: Duration,
-    ) -> Result<Self, LocalServerError> {
+    pub async fn start(runtime: &Path, model: Option<&Path>, context_tokens: u32, log_file: &Path, ready_within: Duration) -> Result<Self, LocalServerError> {
         let server = runtime_files::server(runtime);
         if !server.is_file() {
             return Err(LocalServerError::Missing(runtime.to_path_buf()));

@@ -5,8 +5,8 @@ pub mod anthropic;
 pub mod demo;
 pub mod discover;
 pub mod endpoint;
-pub mod late;
 pub mod lasting_spawn;
+pub mod late;
 pub mod local_server;
 pub mod openai_compat;
 pub mod presets;
@@ -116,14 +116,7 @@ impl std::fmt::Debug for ImagePart {
 
 impl ChatMessage {
     pub fn new(role: Role, content: impl Into<String>) -> Self {
-        Self {
-            role,
-            content: content.into(),
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-            is_error: false,
-            images: Vec::new(),
-        }
+        Self { role, content: content.into(), tool_calls: Vec::new(), tool_call_id: None, is_error: false, images: Vec::new() }
     }
     pub fn system(content: impl Into<String>) -> Self {
         Self::new(Role::System, content)
@@ -135,17 +128,10 @@ impl ChatMessage {
         Self::new(Role::Assistant, content)
     }
     pub fn assistant_with_tools(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
-        Self {
-            tool_calls,
-            ..Self::new(Role::Assistant, content)
-        }
+        Self { tool_calls, ..Self::new(Role::Assistant, content) }
     }
     pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>, is_error: bool) -> Self {
-        Self {
-            tool_call_id: Some(call_id.into()),
-            is_error,
-            ..Self::new(Role::Tool, content)
-        }
+        Self { tool_call_id: Some(call_id.into()), is_error, ..Self::new(Role::Tool, content) }
     }
 }
 

@@ -11,10 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::endpoint::Endpoint;
 use super::sse::{stream_events, HttpOptions};
-use super::{
-    preview, ChatMessage, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, ToolSpec,
-    Usage,
-};
+use super::{preview, ChatMessage, ChatRequest, Completion, FinishReason, LlmError, Role, ToolCall, ToolSpec, Usage};
 
 pub use super::sse::{http_client, Timeouts};
 
@@ -187,11 +184,7 @@ struct PartialCalls {
 impl PartialCalls {
     fn apply(&mut self, position: usize, delta: ToolCallDelta) {
         let index = delta.index.unwrap_or(position);
-        let call = self.calls.entry(index).or_insert_with(|| ToolCall {
-            id: String::new(),
-            name: String::new(),
-            arguments: String::new(),
-        });
+        let call = self.calls.entry(index).or_insert_with(|| ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
         if let Some(id) = delta.id.filter(|id| !id.is_empty()) {
             call.id = id;
         }
@@ -234,11 +227,7 @@ impl OpenAiClient {
 
     /// Streams a reply, calling `on_delta` with each piece of text as it arrives.
     /// Dropping the future cancels the request (the connection is closed).
-    pub async fn stream_chat(
-        &self,
-        request: &ChatRequest,
-        mut on_delta: impl FnMut(&str),
-    ) -> Result<Completion, LlmError> {
+    pub async fn stream_chat(&self, request: &ChatRequest, mut on_delta: impl FnMut(&str)) -> Result<Completion, LlmError> {
         let url = format!("{}/chat/completions", self.endpoint.base_url);
         let body = WireRequest {
             model: &self.endpoint.model,
@@ -260,20 +249,16 @@ impl OpenAiClient {
         let mut completion = Completion::default();
         let mut calls = PartialCalls::default();
         let mut done = false;
-        stream_events(
-            http,
-            HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message },
-            |payload| {
-                if done {
-                    return Ok(());
-                }
-                if payload.trim() == "[DONE]" {
-                    done = true;
-                    return Ok(());
-                }
-                apply_chunk(payload, &mut completion, &mut calls, &mut on_delta)
-            },
-        )
+        stream_events(http, HttpOptions { url: &url, timeouts: self.endpoint.timeouts, error_message }, |payload| {
+            if done {
+                return Ok(());
+            }
+            if payload.trim() == "[DONE]" {
+                done = true;
+                return Ok(());
+            }
+            apply_chunk(payload, &mut completion, &mut calls, &mut on_delta)
+        })
         .await?;
         completion.tool_calls = calls.finish();
         if !completion.tool_calls.is_empty() && completion.finish_reason != Some(FinishReason::Length) {
@@ -287,9 +272,7 @@ impl OpenAiClient {
         }
         if !done && completion.finish_reason.is_none() && completion.usage.is_none() {
             // No [DONE], no finish reason, no usage: the connection dropped mid-reply.
-            return Err(LlmError::Interrupted {
-                detail: "the server closed the connection without finishing the reply".into(),
-            });
+            return Err(LlmError::Interrupted { detail: "the server closed the connection without finishing the reply".into() });
         }
         Ok(completion)
     }
@@ -302,9 +285,12 @@ fn wire_message(message: &ChatMessage) -> WireMessage<'_> {
         Some(WireContent::Text(message.content.as_str()))
     } else {
         let mut parts = vec![serde_json::json!({"type": "text", "text": message.content})];
-        parts.extend(message.images.iter().map(|image| {
-            serde_json::json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", image.media_type, image.data)}})
-        }));
+        parts.extend(
+            message
+                .images
+                .iter()
+                .map(|image| serde_json::json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", image.media_type, image.data)}})),
+        );
         Some(WireContent::Parts(parts))
     };
     WireMessage {
@@ -313,36 +299,18 @@ fn wire_message(message: &ChatMessage) -> WireMessage<'_> {
         tool_calls: message
             .tool_calls
             .iter()
-            .map(|call| WireToolCall {
-                id: &call.id,
-                r#type: "function",
-                function: WireFunctionCall { name: &call.name, arguments: &call.arguments },
-            })
+            .map(|call| WireToolCall { id: &call.id, r#type: "function", function: WireFunctionCall { name: &call.name, arguments: &call.arguments } })
             .collect(),
         tool_call_id: message.tool_call_id.as_deref(),
     }
 }
 
 fn wire_tool(tool: &ToolSpec) -> WireTool<'_> {
-    WireTool {
-        r#type: "function",
-        function: WireFunction {
-            name: &tool.name,
-            description: &tool.description,
-            parameters: &tool.parameters,
-        },
-    }
+    WireTool { r#type: "function", function: WireFunction { name: &tool.name, description: &tool.description, parameters: &tool.parameters } }
 }
 
-fn apply_chunk(
-    payload: &str,
-    completion: &mut Completion,
-    calls: &mut PartialCalls,
-    on_delta: &mut impl FnMut(&str),
-) -> Result<(), LlmError> {
-    let chunk: Chunk = serde_json::from_str(payload).map_err(|e| LlmError::Malformed {
-        detail: format!("{e} in stream chunk {}", preview(payload, 300)),
-    })?;
+fn apply_chunk(payload: &str, completion: &mut Completion, calls: &mut PartialCalls, on_delta: &mut impl FnMut(&str)) -> Result<(), LlmError> {
+    let chunk: Chunk = serde_json::from_str(payload).map_err(|e| LlmError::Malformed { detail: format!("{e} in stream chunk {}", preview(payload, 300)) })?;
     if let Some(error) = chunk.error {
         // Some servers report failures inside the stream, after a 200.
         return Err(LlmError::Provider { message: provider_message(&error), retryable: true });
@@ -378,11 +346,7 @@ fn apply_chunk(
 }
 
 fn provider_message(error: &serde_json::Value) -> String {
-    error
-        .get("message")
-        .and_then(|m| m.as_str())
-        .map(str::to_string)
-        .unwrap_or_else(|| error.to_string())
+    error.get("message").and_then(|m| m.as_str()).map(str::to_string).unwrap_or_else(|| error.to_string())
 }
 
 /// The provider's own error message when the body has one, else the body itself.

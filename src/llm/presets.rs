@@ -21,7 +21,15 @@ pub struct Preset {
     pub local: bool,
 }
 
-const fn cloud(id: &'static str, label: &'static str, kind: ProviderKind, base_url: &'static str, model: &'static str, context_window: u32, key_env: &'static str) -> Preset {
+const fn cloud(
+    id: &'static str,
+    label: &'static str,
+    kind: ProviderKind,
+    base_url: &'static str,
+    model: &'static str,
+    context_window: u32,
+    key_env: &'static str,
+) -> Preset {
     Preset { id, label, kind, base_url, model, context_window, key_env: Some(key_env), local: false }
 }
 
@@ -34,7 +42,15 @@ pub const PRESETS: &[Preset] = &[
     cloud("moonshot", "Moonshot (Kimi)", ProviderKind::Openai, "https://api.moonshot.ai/v1", "kimi-k2.5", 262_144, "MOONSHOT_API_KEY"),
     cloud("openai", "OpenAI", ProviderKind::Openai, "https://api.openai.com/v1", "gpt-4o-mini", 128_000, "OPENAI_API_KEY"),
     cloud("anthropic", "Anthropic", ProviderKind::Anthropic, "https://api.anthropic.com", "claude-sonnet-4-5", 200_000, "ANTHROPIC_API_KEY"),
-    cloud("gemini", "Google Gemini", ProviderKind::Openai, "https://generativelanguage.googleapis.com/v1beta/openai", "gemini-2.5-flash", 1_048_576, "GEMINI_API_KEY"),
+    cloud(
+        "gemini",
+        "Google Gemini",
+        ProviderKind::Openai,
+        "https://generativelanguage.googleapis.com/v1beta/openai",
+        "gemini-2.5-flash",
+        1_048_576,
+        "GEMINI_API_KEY",
+    ),
     cloud("groq", "Groq", ProviderKind::Openai, "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile", 131_072, "GROQ_API_KEY"),
     cloud("mistral", "Mistral", ProviderKind::Openai, "https://api.mistral.ai/v1", "mistral-large-latest", 131_072, "MISTRAL_API_KEY"),
     cloud("openrouter", "OpenRouter", ProviderKind::Openai, "https://openrouter.ai/api/v1", "openai/gpt-4o-mini", 128_000, "OPENROUTER_API_KEY"),

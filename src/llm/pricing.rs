@@ -26,9 +26,7 @@ impl Price {
     pub fn cost(&self, usage: &Usage) -> f64 {
         let cached = usage.cached_tokens.min(usage.input_tokens) as f64;
         let fresh = usage.input_tokens as f64 - cached;
-        (fresh * self.input_per_mtok
-            + cached * self.cached_per_mtok.unwrap_or(self.input_per_mtok)
-            + usage.output_tokens as f64 * self.output_per_mtok)
+        (fresh * self.input_per_mtok + cached * self.cached_per_mtok.unwrap_or(self.input_per_mtok) + usage.output_tokens as f64 * self.output_per_mtok)
             / 1_000_000.0
     }
 }
@@ -77,11 +75,7 @@ impl PriceTable {
         let bare = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
         let custom = self.custom.iter().map(|(name, price)| (name.as_str(), *price));
         let defaults = DEFAULTS.iter().map(|(name, price)| (*name, *price));
-        custom
-            .chain(defaults)
-            .filter(|(name, _)| bare.starts_with(&name.to_ascii_lowercase()))
-            .max_by_key(|(name, _)| name.len())
-            .map(|(_, price)| price)
+        custom.chain(defaults).filter(|(name, _)| bare.starts_with(&name.to_ascii_lowercase())).max_by_key(|(name, _)| name.len()).map(|(_, price)| price)
     }
 
     /// The cost of a call, or `None` when the model's price is unknown.

@@ -34,7 +34,8 @@ pub struct Provider {
 
 /// Told to a model that cannot see the image the user attached, so it says so rather
 /// than pretends.
-const IMAGE_NOT_SHOWN: &str = "\n\n[An image was attached here, but this model cannot see images. If the question needs it, say so and suggest a model that sees images.]";
+const IMAGE_NOT_SHOWN: &str =
+    "\n\n[An image was attached here, but this model cannot see images. If the question needs it, say so and suggest a model that sees images.]";
 
 impl Provider {
     /// Builds the client for a configured provider.
@@ -98,11 +99,7 @@ impl Provider {
 
     /// Streams a reply. Tools and images in the request are dropped for a provider
     /// that does not take them; the message then says an image was not shown.
-    pub async fn stream_chat(
-        &self,
-        request: &ChatRequest,
-        on_delta: impl FnMut(&str),
-    ) -> Result<Completion, LlmError> {
+    pub async fn stream_chat(&self, request: &ChatRequest, on_delta: impl FnMut(&str)) -> Result<Completion, LlmError> {
         let drop_tools = !self.supports_tools && !request.tools.is_empty();
         let drop_images = !self.supports_images && request.messages.iter().any(|m| !m.images.is_empty());
         let stripped;

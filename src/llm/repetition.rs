@@ -76,11 +76,10 @@ fn repeated_line(text: &str) -> Option<usize> {
 }
 
 fn repeated_words(text: &str) -> Option<usize> {
-    let words: Vec<(usize, &str)> = text
-        .split_whitespace()
-        .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
-        .collect();
-    let same = |a: usize, b: usize| words[a].1.trim_matches(|c: char| c.is_ascii_punctuation()).eq_ignore_ascii_case(words[b].1.trim_matches(|c: char| c.is_ascii_punctuation()));
+    let words: Vec<(usize, &str)> = text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+    let same = |a: usize, b: usize| {
+        words[a].1.trim_matches(|c: char| c.is_ascii_punctuation()).eq_ignore_ascii_case(words[b].1.trim_matches(|c: char| c.is_ascii_punctuation()))
+    };
     for run in 1..=LONGEST_RUN {
         let needed = run * SAME_WORDS;
         if words.len() < needed {

@@ -108,21 +108,14 @@ pub async fn complete(
                 break error;
             }
             attempt += 1;
-            on_notice(RouteNotice::Retrying {
-                provider: provider.id.clone(),
-                attempt,
-                delay,
-                reason: error.to_string(),
-            });
+            on_notice(RouteNotice::Retrying { provider: provider.id.clone(), attempt, delay, reason: error.to_string() });
             tokio::time::sleep(delay).await;
         };
         let next = chain.get(index + 1);
         match next {
-            Some(next) if worth_falling_back(&error) => on_notice(RouteNotice::FallingBack {
-                from: provider.id.clone(),
-                to: next.id.clone(),
-                reason: error.to_string(),
-            }),
+            Some(next) if worth_falling_back(&error) => {
+                on_notice(RouteNotice::FallingBack { from: provider.id.clone(), to: next.id.clone(), reason: error.to_string() })
+            }
             _ => return Err(RouteError::Failed { provider_id: provider.id.clone(), error, streamed: false }),
         }
     }

@@ -25,10 +25,7 @@ pub struct Timeouts {
 /// An HTTP client suited to streaming model calls: connect timeout only, because a
 /// whole-request timeout would cut long replies; the stream has its own idle timeout.
 pub fn http_client(timeouts: &Timeouts) -> reqwest::Client {
-    reqwest::Client::builder()
-        .connect_timeout(timeouts.connect)
-        .build()
-        .expect("a TLS backend is compiled in")
+    reqwest::Client::builder().connect_timeout(timeouts.connect).build().expect("a TLS backend is compiled in")
 }
 
 /// How to send one streaming request and read its errors.
@@ -55,11 +52,7 @@ pub async fn stream_events(
 
     let status = response.status();
     if !status.is_success() {
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
+        let retry_after = response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
         let body = response.text().await.unwrap_or_default();
         let message = (options.error_message)(&body).unwrap_or_else(|| {
             let body = body.trim();
@@ -75,9 +68,8 @@ pub async fn stream_events(
     let mut body = response.bytes_stream();
     let mut decoder = SseDecoder::new();
     loop {
-        let next = tokio::time::timeout(timeouts.idle, body.next())
-            .await
-            .map_err(|_| LlmError::Timeout { phase: TimeoutPhase::Stream, after: timeouts.idle })?;
+        let next =
+            tokio::time::timeout(timeouts.idle, body.next()).await.map_err(|_| LlmError::Timeout { phase: TimeoutPhase::Stream, after: timeouts.idle })?;
         let payloads = match next {
             Some(Ok(bytes)) => decoder.push(&bytes),
             Some(Err(e)) => return Err(LlmError::Interrupted { detail: e.to_string() }),
@@ -101,7 +93,9 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
     // reqwest nests the interesting part (connection refused, DNS) in the source chain.
     let (detail, offline) = match crate::offline::ConnectFailure::read(url, &e) {
         crate::offline::ConnectFailure::Offline(said) => (format!("{said}. Check the network connection"), true),
-        crate::offline::ConnectFailure::Other(_) => (format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)), false),
+        crate::offline::ConnectFailure::Other(_) => {
+            (format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)), false)
+        }
     };
     LlmError::Unreachable { url: url.to_string(), detail, offline }
 }
@@ -150,8 +144,7 @@ impl SseDecoder {
         if line.is_empty() {
             self.dispatch(events);
         } else if let Some(value) = line.strip_prefix("data:") {
-            self.data
-                .push(value.strip_prefix(' ').unwrap_or(value).to_string());
+            self.data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
         }
         // Comments (":"), `event:`, `id:` and `retry:` lines carry nothing we use.
     }

@@ -5,8 +5,30 @@
 
 /// Name fragments of models that take images, lower case.
 const SEEING: &[&str] = &[
-    "gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "o1", "o3", "o4", "chatgpt-4o", "claude-3", "claude-sonnet-4", "claude-opus-4", "claude-haiku-4",
-    "gemini", "llava", "bakllava", "vision", "-vl", "pixtral", "moondream", "minicpm-v", "gemma3", "gemma-3", "qwen2.5vl", "mistral-small3.1",
+    "gpt-4o",
+    "gpt-4.1",
+    "gpt-4-turbo",
+    "gpt-5",
+    "o1",
+    "o3",
+    "o4",
+    "chatgpt-4o",
+    "claude-3",
+    "claude-sonnet-4",
+    "claude-opus-4",
+    "claude-haiku-4",
+    "gemini",
+    "llava",
+    "bakllava",
+    "vision",
+    "-vl",
+    "pixtral",
+    "moondream",
+    "minicpm-v",
+    "gemma3",
+    "gemma-3",
+    "qwen2.5vl",
+    "mistral-small3.1",
 ];
 /// Fragments that look like a seeing family but are not (text-only minis, audio).
 const BLIND: &[&str] = &["gpt-4o-audio", "gpt-4o-realtime", "o1-mini", "o3-mini", "gemma3:1b", "gemma-3-1b"];

@@ -27,7 +27,12 @@ pub struct LocalChoice {
 impl LocalChoice {
     pub fn from_settings(settings: &LocalModelSettings) -> Self {
         let Some(path) = settings.model.clone() else {
-            return Self { model: None, name: LOCAL_MODEL_NAME.to_string(), context_tokens: settings.context_tokens.unwrap_or(BUILT_IN_CONTEXT), sampling: settings.sampling };
+            return Self {
+                model: None,
+                name: LOCAL_MODEL_NAME.to_string(),
+                context_tokens: settings.context_tokens.unwrap_or(BUILT_IN_CONTEXT),
+                sampling: settings.sampling,
+            };
         };
         let trained = super::gguf::read_info(&path).ok().and_then(|info| info.context_length);
         let context_tokens = settings.context_tokens.unwrap_or_else(|| trained.unwrap_or(BUILT_IN_CONTEXT).min(DEFAULT_LOCAL_CONTEXT));

@@ -74,7 +74,9 @@ pub enum PullError {
     NoSpace { need_mb: u64, free_mb: u64, dir: String },
     #[error("the model is {size_mb} MB and this machine has {ram_mb} MB of memory: it would not run well; choose a smaller model (or pass --allow-large)")]
     TooLarge { size_mb: u64, ram_mb: u64 },
-    #[error("the server sent {received} bytes, more than it announced or than this machine could use ({limit} bytes), so the download was stopped and deleted")]
+    #[error(
+        "the server sent {received} bytes, more than it announced or than this machine could use ({limit} bytes), so the download was stopped and deleted"
+    )]
     NoEnd { received: u64, limit: u64 },
     #[error("the download does not match its SHA-256 (expected {expected}, got {actual}); it was deleted")]
     Checksum { expected: String, actual: String },
@@ -178,14 +180,7 @@ impl Downloader {
         // could run or the disk could hold.
         let limit = total.unwrap_or_else(|| self.unannounced_limit(library));
 
-        let mut out = tokio::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .append(received > 0)
-            .truncate(received == 0)
-            .open(&part)
-            .await
-            .map_err(io)?;
+        let mut out = tokio::fs::OpenOptions::new().create(true).write(true).append(received > 0).truncate(received == 0).open(&part).await.map_err(io)?;
         let mut stream = response.bytes_stream();
         let mut reported = received;
         let mut report = Progress { file: file.clone(), received_bytes: received, total_bytes: total };
@@ -273,9 +268,7 @@ impl Downloader {
         let Ok(response) = self.head.head(url).send().await else { return Announced::default() };
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim_matches('"').to_string());
         let sha256 = header("x-linked-etag").filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())).map(|h| h.to_ascii_lowercase());
-        let size = header("x-linked-size")
-            .and_then(|s| s.parse().ok())
-            .or_else(|| response.status().is_success().then(|| response.content_length()).flatten());
+        let size = header("x-linked-size").and_then(|s| s.parse().ok()).or_else(|| response.status().is_success().then(|| response.content_length()).flatten());
         Announced { sha256, size }
     }
 }

@@ -91,11 +91,8 @@ pub fn read_info(path: &Path) -> Result<GgufInfo, GgufError> {
     if have < need {
         return Err(GgufError::Incomplete { path: shown, have, need });
     }
-    info.context_length = contexts
-        .iter()
-        .find(|(arch, _)| Some(arch) == info.architecture.as_ref())
-        .or(contexts.first())
-        .map(|(_, n)| (*n).min(u64::from(u32::MAX)) as u32);
+    info.context_length =
+        contexts.iter().find(|(arch, _)| Some(arch) == info.architecture.as_ref()).or(contexts.first()).map(|(_, n)| (*n).min(u64::from(u32::MAX)) as u32);
     Ok(info)
 }
 
@@ -162,8 +159,8 @@ impl<R: Read> Header<'_, R> {
     }
 
     fn skip(&mut self, n: u64) -> Result<(), GgufError> {
-        let copied = std::io::copy(&mut (&mut self.inner).take(n), &mut std::io::sink())
-            .map_err(|source| GgufError::Io { path: self.path.to_string(), source })?;
+        let copied =
+            std::io::copy(&mut (&mut self.inner).take(n), &mut std::io::sink()).map_err(|source| GgufError::Io { path: self.path.to_string(), source })?;
         if copied < n {
             return Err(GgufError::Truncated { path: self.path.to_string() });
         }
@@ -230,23 +227,23 @@ const MAX_DIMS: u32 = 8;
 /// layout is certain here (plain floats and integers, the classic and K quants).
 fn block_bytes(kind: u32) -> Option<(u64, u64)> {
     Some(match kind {
-        0 => (1, 4),     // F32
-        1 => (1, 2),     // F16
-        2 => (32, 18),   // Q4_0
-        3 => (32, 20),   // Q4_1
-        6 => (32, 22),   // Q5_0
-        7 => (32, 24),   // Q5_1
-        8 => (32, 34),   // Q8_0
-        10 => (256, 84), // Q2_K
-        11 => (256, 110), // Q3_K
-        12 => (256, 144), // Q4_K
-        13 => (256, 176), // Q5_K
-        14 => (256, 210), // Q6_K
-        24 => (1, 1),    // I8
-        25 => (1, 2),    // I16
-        26 => (1, 4),    // I32
+        0 => (1, 4),       // F32
+        1 => (1, 2),       // F16
+        2 => (32, 18),     // Q4_0
+        3 => (32, 20),     // Q4_1
+        6 => (32, 22),     // Q5_0
+        7 => (32, 24),     // Q5_1
+        8 => (32, 34),     // Q8_0
+        10 => (256, 84),   // Q2_K
+        11 => (256, 110),  // Q3_K
+        12 => (256, 144),  // Q4_K
+        13 => (256, 176),  // Q5_K
+        14 => (256, 210),  // Q6_K
+        24 => (1, 1),      // I8
+        25 => (1, 2),      // I16
+        26 => (1, 4),      // I32
         27 | 28 => (1, 8), // I64, F64
-        30 => (1, 2),    // BF16
+        30 => (1, 2),      // BF16
         _ => return None,
     })
 }

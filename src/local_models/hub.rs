@@ -193,22 +193,40 @@ impl ModelHub {
             let mut last = std::time::Instant::now() - Duration::from_secs(1);
             let events = hub.events.clone();
             let result = hub
-                .pull(&request, |p| {
-                    // At most a few events a second: the window redraws on each.
-                    if last.elapsed() >= Duration::from_millis(200) {
-                        last = std::time::Instant::now();
-                        events.publish(CoreEvent::ModelDownload(state(p, DownloadPhase::Running, None)));
-                    }
-                }, &cancel)
+                .pull(
+                    &request,
+                    |p| {
+                        // At most a few events a second: the window redraws on each.
+                        if last.elapsed() >= Duration::from_millis(200) {
+                            last = std::time::Instant::now();
+                            events.publish(CoreEvent::ModelDownload(state(p, DownloadPhase::Running, None)));
+                        }
+                    },
+                    &cancel,
+                )
                 .await;
             hub.running.lock().expect("downloads lock").remove(&name);
             let end = match result {
-                Ok(pulled) => DownloadState { file: name, received_bytes: pulled.total_bytes, total_bytes: Some(pulled.total_bytes), phase: DownloadPhase::Done, message: None },
-                Err(PullError::Paused { received }) => DownloadState { file: name, received_bytes: received, total_bytes: None, phase: DownloadPhase::Paused, message: None },
+                Ok(pulled) => DownloadState {
+                    file: name,
+                    received_bytes: pulled.total_bytes,
+                    total_bytes: Some(pulled.total_bytes),
+                    phase: DownloadPhase::Done,
+                    message: None,
+                },
+                Err(PullError::Paused { received }) => {
+                    DownloadState { file: name, received_bytes: received, total_bytes: None, phase: DownloadPhase::Paused, message: None }
+                }
                 Err(error) => {
                     tracing::warn!(%error, "model download failed");
                     let received = hub.library.partials().into_iter().find(|p| p.file == name).map(|p| p.received_bytes).unwrap_or(0);
-                    DownloadState { file: name, received_bytes: received, total_bytes: None, phase: DownloadPhase::Failed, message: Some(crate::words::errors::download(&error, hub.lang)) }
+                    DownloadState {
+                        file: name,
+                        received_bytes: received,
+                        total_bytes: None,
+                        phase: DownloadPhase::Failed,
+                        message: Some(crate::words::errors::download(&error, hub.lang)),
+                    }
                 }
             };
             hub.events.publish(CoreEvent::ModelDownload(end));
@@ -255,11 +273,8 @@ impl ModelHub {
         };
         let mut settings = (*self.models.settings()).clone();
         settings.local_model.model = path.clone();
-        let warning = self
-            .config_path
-            .as_deref()
-            .and_then(|config| crate::settings_file::save_local_model(config, path.as_deref()).err())
-            .map(|e| e.to_string());
+        let warning =
+            self.config_path.as_deref().and_then(|config| crate::settings_file::save_local_model(config, path.as_deref()).err()).map(|e| e.to_string());
         self.models.replace_settings(settings);
         let choice = self.models.local_choice();
         let restart = self.models.restart_local().await.map_err(CompanionError::ModelUnavailable)?;

@@ -86,20 +86,14 @@ impl ModelLibrary {
         self.files(PART)
             .into_iter()
             .filter_map(|path| {
-                Some(PartialModel {
-                    file: path.file_stem()?.to_string_lossy().into_owned(),
-                    received_bytes: path.metadata().map(|m| m.len()).unwrap_or(0),
-                })
+                Some(PartialModel { file: path.file_stem()?.to_string_lossy().into_owned(), received_bytes: path.metadata().map(|m| m.len()).unwrap_or(0) })
             })
             .collect()
     }
 
     fn files(&self, extension: &str) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
-        entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == extension))
-            .collect()
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && p.extension().is_some_and(|x| x == extension)).collect()
     }
 
     /// The model called `name` (with or without `.gguf`).

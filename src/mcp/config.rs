@@ -124,10 +124,7 @@ impl ServerEntry {
     /// One line for lists: the command with its arguments, or the address.
     pub fn summary(&self) -> String {
         match (&self.command, &self.url) {
-            (Some(command), _) => std::iter::once(command.as_str())
-                .chain(self.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
+            (Some(command), _) => std::iter::once(command.as_str()).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "),
             (None, Some(url)) => without_password(url),
             (None, None) => String::new(),
         }

@@ -114,7 +114,9 @@ pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bo
     }
     if on {
         // A port that cannot be used is said in the view, not as a failure of the switch.
-        let _ = endpoint.start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), companion.settings().connections.http_port, companion.lang()).await;
+        let _ = endpoint
+            .start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), companion.settings().connections.http_port, companion.lang())
+            .await;
     } else {
         endpoint.stop();
     }

@@ -64,7 +64,13 @@ impl ServerForm {
     pub fn entry(&self, server: &str, previous: Option<&ServerEntry>, secrets: &Secrets) -> Result<ServerEntry, ConfigError> {
         let mut entry = ServerEntry::from_line(&self.line)?;
         if let Some(previous) = previous {
-            entry = ServerEntry { enabled: previous.enabled, timeout_secs: previous.timeout_secs, cwd: previous.cwd.clone(), other: previous.other.clone(), ..entry };
+            entry = ServerEntry {
+                enabled: previous.enabled,
+                timeout_secs: previous.timeout_secs,
+                cwd: previous.cwd.clone(),
+                other: previous.other.clone(),
+                ..entry
+            };
         }
         let mut values = std::collections::BTreeMap::new();
         for field in &self.fields {
@@ -129,7 +135,10 @@ mod tests {
         let secrets = Secrets::new(false);
         let form = ServerForm {
             line: "npx -y \"@acme/mcp server\"".into(),
-            fields: vec![Field { name: "API_KEY".into(), value: Some("sk-live-1".into()), secret: true }, Field { name: "REGION".into(), value: Some("eu".into()), secret: false }],
+            fields: vec![
+                Field { name: "API_KEY".into(), value: Some("sk-live-1".into()), secret: true },
+                Field { name: "REGION".into(), value: Some("eu".into()), secret: false },
+            ],
         };
         let entry = form.entry("acme", None, &secrets).unwrap();
         assert_eq!(entry.env["API_KEY"], "${keychain:mcp/acme/API_KEY}");
@@ -147,8 +156,14 @@ mod tests {
         assert!(without.env.is_empty());
         assert_eq!(secrets.get("mcp/acme/API_KEY"), None);
         // A secret with no value and none kept, or a name that is not one, is refused.
-        assert!(matches!(ServerForm { fields: vec![Field { name: "K".into(), value: None, secret: true }], ..shown.clone() }.entry("acme", None, &secrets), Err(ConfigError::BadField(_))));
-        assert!(matches!(ServerForm { fields: vec![Field { name: "A=B".into(), value: Some("x".into()), secret: false }], ..shown }.entry("acme", None, &secrets), Err(ConfigError::BadField(_))));
+        assert!(matches!(
+            ServerForm { fields: vec![Field { name: "K".into(), value: None, secret: true }], ..shown.clone() }.entry("acme", None, &secrets),
+            Err(ConfigError::BadField(_))
+        ));
+        assert!(matches!(
+            ServerForm { fields: vec![Field { name: "A=B".into(), value: Some("x".into()), secret: false }], ..shown }.entry("acme", None, &secrets),
+            Err(ConfigError::BadField(_))
+        ));
     }
 
     #[test]
@@ -157,7 +172,10 @@ mod tests {
         let mut previous = ServerEntry::http("https://old.example/mcp");
         previous.enabled = false;
         previous.timeout_secs = Some(9);
-        let form = ServerForm { line: "https://mcp.example/mcp".into(), fields: vec![Field { name: "Authorization".into(), value: Some("Bearer t".into()), secret: true }] };
+        let form = ServerForm {
+            line: "https://mcp.example/mcp".into(),
+            fields: vec![Field { name: "Authorization".into(), value: Some("Bearer t".into()), secret: true }],
+        };
         let entry = form.entry("remote", Some(&previous), &secrets).unwrap();
         assert_eq!((entry.url.as_deref(), entry.enabled, entry.timeout_secs), (Some("https://mcp.example/mcp"), false, Some(9)));
         assert_eq!(entry.headers["Authorization"], "${keychain:mcp/remote/Authorization}");

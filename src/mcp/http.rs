@@ -75,7 +75,13 @@ impl StreamableHttpClient for McpHttp {
         Ok(events(response))
     }
 
-    async fn delete_session(&self, uri: Arc<str>, session_id: Arc<str>, auth: Option<String>, headers: HashMap<HeaderName, HeaderValue>) -> Result<(), Failure> {
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth: Option<String>,
+        headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), Failure> {
         let request = with_headers(self.0.delete(uri.as_ref()), auth, headers).header(SESSION_ID, session_id.as_ref());
         let response = request.send().await.map_err(StreamableHttpError::Client)?;
         // A server that does not end sessions says so; nothing is wrong.

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{ConfigError, McpConfig, ServerEntry};
 use super::form::ServerForm;
-pub use super::status::{ServerState, ServerStatus};
 use super::session::Session;
+pub use super::status::{ServerState, ServerStatus};
 use super::tool::{McpTool, Slot};
 use crate::events::{CoreEvent, EventBus};
 use crate::permissions::definition::ToolDefinition;
@@ -66,7 +66,10 @@ impl McpHub {
         let mut servers = self.servers.lock().expect("servers lock");
         servers.retain(|name, running| {
             // An edited environment or header restarts the server too.
-            let keep = config.servers.get(name).is_some_and(|e| e.enabled && e.identity() == running.identity && running.status.enabled && ServerForm::of(e) == running.status.form);
+            let keep = config
+                .servers
+                .get(name)
+                .is_some_and(|e| e.enabled && e.identity() == running.identity && running.status.enabled && ServerForm::of(e) == running.status.form);
             if !keep {
                 running.stop.cancel();
             }
@@ -79,7 +82,8 @@ impl McpHub {
             let slot = Arc::new(Slot::default());
             let stop = CancellationToken::new();
             let state = if entry.enabled { ServerState::Starting } else { ServerState::Off };
-            let status = ServerStatus { name: name.clone(), summary: entry.summary(), enabled: entry.enabled, state, tools: Vec::new(), form: ServerForm::of(entry) };
+            let status =
+                ServerStatus { name: name.clone(), summary: entry.summary(), enabled: entry.enabled, state, tools: Vec::new(), form: ServerForm::of(entry) };
             servers.insert(name.clone(), Running { status, slot: slot.clone(), identity: entry.identity(), stop: stop.clone() });
             if entry.enabled {
                 self.runtime.spawn(self.clone().supervise(name.clone(), entry.clone(), slot, stop));

@@ -185,10 +185,13 @@ async fn connection(stream: TcpStream, stop: CancellationToken, in_flight: Arc<A
             async move {
                 let response = answer(request).await;
                 // The request stays in flight until its body is sent or dropped.
-                let response = response.map(|body| body.map_frame(move |frame| {
-                    let _kept_until_sent = &counted;
-                    frame
-                }).boxed());
+                let response = response.map(|body| {
+                    body.map_frame(move |frame| {
+                        let _kept_until_sent = &counted;
+                        frame
+                    })
+                    .boxed()
+                });
                 Ok::<_, std::convert::Infallible>(response)
             }
         })

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::ErrorData;
@@ -106,7 +106,11 @@ impl SidecarServer {
             })
             .collect();
         let empty = serde_json::json!({"type": "object", "properties": {}});
-        offered.push(Tool::new(LIST_FACTS, "The facts Sidecar keeps about its user, by category, current ones only.", Arc::new(empty.as_object().cloned().unwrap_or_default())));
+        offered.push(Tool::new(
+            LIST_FACTS,
+            "The facts Sidecar keeps about its user, by category, current ones only.",
+            Arc::new(empty.as_object().cloned().unwrap_or_default()),
+        ));
         let message = serde_json::json!({
             "type": "object",
             "properties": {"text": {"type": "string", "description": "What to tell the user (at most 2,000 characters)."}},
@@ -127,7 +131,11 @@ impl SidecarServer {
             .filter(|f| crate::connections::disclosure::fact_shown(f, health))
             .map(|f| format!("{:?}: {}", f.category, f.fact.text))
             .collect();
-        if lines.is_empty() { "No facts are kept yet.".to_string() } else { lines.join("\n") }
+        if lines.is_empty() {
+            "No facts are kept yet.".to_string()
+        } else {
+            lines.join("\n")
+        }
     }
 
     /// The hybrid recall, as Sidecar's own tool answers it, less health facts unless
@@ -135,13 +143,15 @@ impl SidecarServer {
     async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, String> {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
-        let shown: Vec<String> = results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(crate::recall::line::line).collect();
+        let shown: Vec<String> =
+            results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(crate::recall::line::line).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
     }
 
     /// Runs one call for `client`, or says why not.
     pub async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
-        let scope = SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
+        let scope =
+            SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
         let health = self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?.contains(&Scope::Health);
         match name {
             LIST_FACTS => return Ok(self.facts_text(health)),

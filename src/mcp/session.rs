@@ -4,22 +4,21 @@
 
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ContentBlock, ProtocolVersion};
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, Implementation, ProtocolVersion};
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use std::collections::HashMap;
-use http::{HeaderName, HeaderValue};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use tokio::sync::watch;
 
 use super::config::Transport;
-use crate::permissions::definition::ToolDefinition;
 use super::http::McpHttp;
 use super::launch;
 use super::stderr_tail::StderrTail;
-
+use crate::permissions::definition::ToolDefinition;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SessionError {
@@ -87,10 +86,8 @@ impl Session {
                 if let Some(cwd) = cwd {
                     process.current_dir(cwd);
                 }
-                let (child, stderr_pipe) = TokioChildProcess::builder(process)
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .map_err(|e| SessionError::Spawn(e.to_string()))?;
+                let (child, stderr_pipe) =
+                    TokioChildProcess::builder(process).stderr(std::process::Stdio::piped()).spawn().map_err(|e| SessionError::Spawn(e.to_string()))?;
                 if let Some(pipe) = stderr_pipe {
                     tokio::spawn(stderr.clone().keep(pipe));
                 }
@@ -103,7 +100,8 @@ impl Session {
                     .collect::<Result<HashMap<_, _>, Box<dyn std::error::Error>>>()
                     .map_err(|e| SessionError::Spawn(format!("a header is not valid: {e}")))?;
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(headers);
-                let client = reqwest::Client::builder().connect_timeout(timeout).user_agent("Sidecar").build().map_err(|e| SessionError::Spawn(e.to_string()))?;
+                let client =
+                    reqwest::Client::builder().connect_timeout(timeout).user_agent("Sidecar").build().map_err(|e| SessionError::Spawn(e.to_string()))?;
                 let http = StreamableHttpClientTransport::with_client(McpHttp(client), config);
                 tokio::time::timeout(timeout, listener.serve(http)).await
             }
@@ -124,7 +122,10 @@ impl Session {
         let tools = self.bounded("the tool list", self.service.peer().list_all_tools()).await?;
         let (listed, tools): (usize, Vec<_>) = (tools.len(), tools.into_iter().filter(|tool| plain_tool_name(&tool.name)).collect());
         if tools.len() < listed {
-            tracing::warn!(left_out = listed - tools.len(), "an MCP server listed tools whose names are not plain (too long, or with control or other characters); they are left out");
+            tracing::warn!(
+                left_out = listed - tools.len(),
+                "an MCP server listed tools whose names are not plain (too long, or with control or other characters); they are left out"
+            );
         }
         Ok(tools
             .into_iter()
@@ -180,11 +181,7 @@ impl Session {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.service.cancel()).await;
     }
 
-    async fn bounded<T>(
-        &self,
-        what: &'static str,
-        request: impl std::future::Future<Output = Result<T, ServiceError>>,
-    ) -> Result<T, SessionError> {
+    async fn bounded<T>(&self, what: &'static str, request: impl std::future::Future<Output = Result<T, ServiceError>>) -> Result<T, SessionError> {
         match tokio::time::timeout(self.timeout, request).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => {

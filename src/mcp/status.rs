@@ -11,7 +11,11 @@ pub enum ServerState {
     Starting,
     Running,
     /// It failed; `retry_in_secs` until the next try.
-    Failed { error: String, stderr: Vec<String>, retry_in_secs: u64 },
+    Failed {
+        error: String,
+        stderr: Vec<String>,
+        retry_in_secs: u64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -47,7 +47,15 @@ impl McpTool {
         } else {
             parameters = serde_json::json!({ "type": "object", "properties": {} });
         }
-        Self { called_as: super::naming::tool_name(server, &definition.name), server: server.into(), identity: identity.into(), definition, description, parameters, slot }
+        Self {
+            called_as: super::naming::tool_name(server, &definition.name),
+            server: server.into(),
+            identity: identity.into(),
+            definition,
+            description,
+            parameters,
+            slot,
+        }
     }
 }
 
@@ -79,7 +87,8 @@ impl Tool for McpTool {
                 Value::Object(map) => map,
                 _ => Default::default(),
             };
-            let result = session.call(&self.definition.name, arguments).await.map_err(|e| ToolError::Failed(format!("the MCP server \"{}\": {e}", self.server)))?;
+            let result =
+                session.call(&self.definition.name, arguments).await.map_err(|e| ToolError::Failed(format!("the MCP server \"{}\": {e}", self.server)))?;
             let text = cap(&result.text);
             if result.is_error {
                 return Err(ToolError::Failed(format!("{} answered with an error: {text}", self.called_as)));

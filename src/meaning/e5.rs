@@ -49,8 +49,8 @@ impl LocalE5 {
     /// Loads the weights after checking them (a damaged file is refused, not read).
     pub fn load(path: &Path) -> Result<Self, EmbedError> {
         weights::verify(path).map_err(|e| EmbedError::Unavailable(e.to_string()))?;
-        let c_path = CString::new(path.as_os_str().as_encoded_bytes())
-            .map_err(|_| EmbedError::Unavailable(format!("{} is not a usable path", path.display())))?;
+        let c_path =
+            CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| EmbedError::Unavailable(format!("{} is not a usable path", path.display())))?;
         // SAFETY: the file was verified to be the expected model image.
         let raw = unsafe { e5_load(c_path.as_ptr()) };
         if raw.is_null() {

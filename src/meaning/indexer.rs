@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::choice::EmbedderChoice;
+use super::density;
 use super::e5::LocalE5;
 use super::remote::RemoteEmbedder;
-use super::density;
 use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
-use super::choice::EmbedderChoice;
 use super::{EmbedError, Embedder, TextKind};
 use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::store::KnowledgeStore;
@@ -38,9 +38,13 @@ const IDLE_LOOK: Duration = Duration::from_secs(30);
 pub enum MeaningState {
     /// Not loaded yet (it loads on first need or when the background loop starts).
     Idle,
-    Ready { model: String },
+    Ready {
+        model: String,
+    },
     /// Recall uses keywords only; `reason` says why and what to do.
-    Unavailable { reason: String },
+    Unavailable {
+        reason: String,
+    },
     Off,
 }
 
@@ -250,12 +254,7 @@ impl MeaningIndex {
             if room == 0 {
                 break;
             }
-            let pending = self
-                .store
-                .embeddings()
-                .pending(embedder.model(), room as u32)
-                .await
-                .map_err(|e| EmbedError::Failed(e.to_string()))?;
+            let pending = self.store.embeddings().pending(embedder.model(), room as u32).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
             if pending.is_empty() {
                 break;
             }
@@ -413,9 +412,8 @@ async fn new_messages(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) 
     use tokio::sync::broadcast::error::RecvError;
     loop {
         match events.recv().await {
-            Ok(CoreEvent::TurnFinished { .. } | CoreEvent::TurnFailed { .. } | CoreEvent::SpontaneousMessage { .. } | CoreEvent::KnowledgeChanged { .. }) | Err(RecvError::Lagged(_)) => {
-                return false
-            }
+            Ok(CoreEvent::TurnFinished { .. } | CoreEvent::TurnFailed { .. } | CoreEvent::SpontaneousMessage { .. } | CoreEvent::KnowledgeChanged { .. })
+            | Err(RecvError::Lagged(_)) => return false,
             Ok(_) => {}
             Err(RecvError::Closed) => return true,
         }

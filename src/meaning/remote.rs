@@ -56,7 +56,13 @@ impl RemoteEmbedder {
             request = request.bearer_auth(key);
         }
         let response = request.send().await.map_err(|e| {
-            let what = if e.is_connect() { "nothing answers there" } else if e.is_timeout() { "it did not answer in time" } else { "the request failed" };
+            let what = if e.is_connect() {
+                "nothing answers there"
+            } else if e.is_timeout() {
+                "it did not answer in time"
+            } else {
+                "the request failed"
+            };
             EmbedError::Unavailable(format!("cannot reach the embeddings server at {url}: {what}"))
         })?;
         let status = response.status();

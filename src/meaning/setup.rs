@@ -72,7 +72,8 @@ impl MeaningSetup {
         let (mut url, mut model) = (trimmed(input.url), trimmed(input.model));
         if input.backend == EmbeddingsBackend::Openai {
             let address = url.as_deref().ok_or_else(|| CompanionError::from(Refusal::EmbeddingsNeedAddress))?;
-            let parsed = url::Url::parse(address).map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: address.to_string(), example: "http://localhost:11434/v1" }))?;
+            let parsed = url::Url::parse(address)
+                .map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: address.to_string(), example: "http://localhost:11434/v1" }))?;
             if !matches!(parsed.scheme(), "http" | "https") {
                 return Err(Refusal::NotHttp(address.to_string()).into());
             }
@@ -98,4 +99,3 @@ impl MeaningSetup {
         Ok(self.view().await)
     }
 }
-

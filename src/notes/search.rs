@@ -151,7 +151,6 @@ fn matches(file: std::fs::File, words: &[String], name: &str) -> Option<(usize, 
 mod tests {
     use super::*;
 
-
     #[test]
     fn every_word_must_be_in_the_text_or_the_name_and_more_hits_rank_first() {
         let dir = tempfile::tempdir().unwrap();

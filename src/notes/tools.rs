@@ -109,7 +109,8 @@ pub fn tools(folder: Arc<NotesFolder>) -> Vec<Arc<dyn Tool>> {
     Kind::ALL
         .into_iter()
         .map(|kind| {
-            let definition = ToolDefinition { name: kind.name().into(), description: kind.description().into(), input_schema: kind.schema(), read_only: kind.reads_only() };
+            let definition =
+                ToolDefinition { name: kind.name().into(), description: kind.description().into(), input_schema: kind.schema(), read_only: kind.reads_only() };
             Arc::new(NoteTool { kind, folder: folder.clone(), definition }) as Arc<dyn Tool>
         })
         .collect()

@@ -45,7 +45,15 @@ pub struct PermissionGate {
 impl PermissionGate {
     /// A gate with no one to ask until a front-end sets its asker.
     pub fn new(store: Store, clock: Clock) -> Self {
-        Self { store, clock, asker: RwLock::new(Arc::new(Nobody)), phone: RwLock::default(), asking: AskingTime::default(), in_chat: Mutex::default(), auto_read_only: AtomicBool::new(false) }
+        Self {
+            store,
+            clock,
+            asker: RwLock::new(Arc::new(Nobody)),
+            phone: RwLock::default(),
+            asking: AskingTime::default(),
+            in_chat: Mutex::default(),
+            auto_read_only: AtomicBool::new(false),
+        }
     }
 
     pub fn set_asker(&self, asker: Arc<dyn Asker>) {
@@ -110,7 +118,11 @@ impl PermissionGate {
         };
         tracing::info!(?choice, "the user answered");
         self.keep(action, choice, scope.conversation_id).await.map_err(unchecked)?;
-        if choice.allows() { Ok(()) } else { Err(Refusal::Denied { tool }) }
+        if choice.allows() {
+            Ok(())
+        } else {
+            Err(Refusal::Denied { tool })
+        }
     }
 
     /// What the policy says now, without asking.
@@ -151,7 +163,12 @@ impl PermissionGate {
                 return Ok(());
             }
         }
-        let pinned = Pinned { identity: action.identity.clone(), tool: action.definition.name.clone(), pin: action.definition.pin(), definition: action.definition.clone() };
+        let pinned = Pinned {
+            identity: action.identity.clone(),
+            tool: action.definition.name.clone(),
+            pin: action.definition.pin(),
+            definition: action.definition.clone(),
+        };
         self.store.grants().approve(&action.server, &pinned, self.clock.now()).await
     }
 

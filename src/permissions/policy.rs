@@ -10,7 +10,9 @@ pub enum Verdict {
     /// A standing denial.
     Denied,
     /// Ask the user; `changed` names what changed since they last approved the tool.
-    Ask { changed: Vec<&'static str> },
+    Ask {
+        changed: Vec<&'static str>,
+    },
 }
 
 /// What the policy is given besides the call.

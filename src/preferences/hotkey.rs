@@ -10,17 +10,36 @@ pub const DEFAULT_HOTKEY: &str = "Ctrl+Shift+Space";
 /// What shows or hides the character on the desktop when nothing else is set.
 pub const DEFAULT_CHARACTER_HOTKEY: &str = "Ctrl+Shift+Period";
 
-const MODIFIERS: [(&str, &[&str]); 4] = [
-    ("Ctrl", &["ctrl", "control"]),
-    ("Alt", &["alt", "option"]),
-    ("Shift", &["shift"]),
-    ("Super", &["super", "cmd", "command", "meta", "win"]),
-];
+const MODIFIERS: [(&str, &[&str]); 4] =
+    [("Ctrl", &["ctrl", "control"]), ("Alt", &["alt", "option"]), ("Shift", &["shift"]), ("Super", &["super", "cmd", "command", "meta", "win"])];
 
 const NAMED_KEYS: &[&str] = &[
-    "Space", "Enter", "Tab", "Escape", "Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown", "Up", "Down",
-    "Left", "Right", "Comma", "Period", "Slash", "Semicolon", "Quote", "Minus", "Equal", "Backquote", "BracketLeft",
-    "BracketRight", "Backslash",
+    "Space",
+    "Enter",
+    "Tab",
+    "Escape",
+    "Backspace",
+    "Delete",
+    "Insert",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Up",
+    "Down",
+    "Left",
+    "Right",
+    "Comma",
+    "Period",
+    "Slash",
+    "Semicolon",
+    "Quote",
+    "Minus",
+    "Equal",
+    "Backquote",
+    "BracketLeft",
+    "BracketRight",
+    "Backslash",
 ];
 
 /// A shortcut that can be registered.

@@ -217,8 +217,7 @@ mod hh_mm {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
         let text = String::deserialize(d)?;
-        NaiveTime::parse_from_str(text.trim(), "%H:%M")
-            .map_err(|_| serde::de::Error::custom(format!("\"{text}\" is not a time like 22:00")))
+        NaiveTime::parse_from_str(text.trim(), "%H:%M").map_err(|_| serde::de::Error::custom(format!("\"{text}\" is not a time like 22:00")))
     }
 }
 

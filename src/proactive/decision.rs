@@ -179,9 +179,15 @@ mod tests {
     #[test]
     fn a_decision_takes_about_300_prompt_tokens_or_fewer() {
         let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
-        let facts: Vec<String> = ["Allergic to peanuts", "Works as a nurse on night shifts on weekends", "Has a job interview at Globant on Thursday", "Sister Eva lives in Rosario", "Prefers short answers in the morning"]
-            .map(String::from)
-            .to_vec();
+        let facts: Vec<String> = [
+            "Allergic to peanuts",
+            "Works as a nurse on night shifts on weekends",
+            "Has a job interview at Globant on Thursday",
+            "Sister Eva lives in Rosario",
+            "Prefers short answers in the morning",
+        ]
+        .map(String::from)
+        .to_vec();
         let mut totals = Vec::new();
         for (reminders, facts, lang) in [(0, Vec::new(), Lang::En), (3, facts.clone(), Lang::En), (9, facts, Lang::Es)] {
             let mut i = inputs(&config, &state, lang);
@@ -200,7 +206,10 @@ mod tests {
 
     #[test]
     fn parses_json_inside_prose_and_rejects_the_rest() {
-        let d = parse("Sure!\n```json\n{\"shouldSpeak\": true, \"reason\": \"morning\", \"messageType\": \"greeting\", \"suggestedMessage\": \"¡Buenos días!\"}\n```").unwrap();
+        let d = parse(
+            "Sure!\n```json\n{\"shouldSpeak\": true, \"reason\": \"morning\", \"messageType\": \"greeting\", \"suggestedMessage\": \"¡Buenos días!\"}\n```",
+        )
+        .unwrap();
         assert!(d.should_speak);
         assert_eq!(d.message.as_deref(), Some("¡Buenos días!"));
         assert!(matches!(parse("I think I should say hi"), Err(Block::Malformed(_))));

@@ -167,7 +167,13 @@ impl Learned {
     /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
     pub fn signal_sent(&mut self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
-        let same = self.pending.iter().enumerate().filter(|(_, p)| p.kind == kind && p.channel == channel && distance(p) <= SAME_SENDING.num_seconds()).min_by_key(|(_, p)| distance(p)).map(|(i, _)| i);
+        let same = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == kind && p.channel == channel && distance(p) <= SAME_SENDING.num_seconds())
+            .min_by_key(|(_, p)| distance(p))
+            .map(|(i, _)| i);
         if let Some(at) = same {
             self.pending.remove(at);
         }

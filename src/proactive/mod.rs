@@ -66,8 +66,12 @@ impl TickReport {
             TickReport::Skipped { reason } => tracing::debug!(reason = reason.as_str(), "spontaneous_skipped"),
             TickReport::Silent { reason, prompt_tokens } => tracing::info!(%reason, prompt_tokens, should_speak = false, "spontaneous_decision"),
             TickReport::Blocked { block, prompt_tokens } => tracing::warn!(reason = block.as_str(), ?block, prompt_tokens, "spontaneous_blocked"),
-            TickReport::WouldSend { approved, prompt_tokens } => tracing::info!(message_type = approved.message_type.as_str(), prompt_tokens, "spontaneous_decision (not sent)"),
-            TickReport::Sent { approved, routed, prompt_tokens } => tracing::info!(message_type = approved.message_type.as_str(), sinks = ?routed.delivered, prompt_tokens, "spontaneous_sent"),
+            TickReport::WouldSend { approved, prompt_tokens } => {
+                tracing::info!(message_type = approved.message_type.as_str(), prompt_tokens, "spontaneous_decision (not sent)")
+            }
+            TickReport::Sent { approved, routed, prompt_tokens } => {
+                tracing::info!(message_type = approved.message_type.as_str(), sinks = ?routed.delivered, prompt_tokens, "spontaneous_sent")
+            }
             TickReport::Failed { error } => tracing::warn!(%error, "spontaneous decision failed"),
         }
     }

@@ -85,7 +85,10 @@ mod tests {
         let now = at("2027-01-10T11:00:00Z");
         let until = now + Duration::hours(1);
         let asked = ProactiveState { quiet_until: Some(until), ..Default::default() };
-        assert_eq!(quiet_now(&asked, &hours(22, 8), now, Madrid, Channel::Desktop), QuietNow { quiet: true, reason: Some(QuietReason::Asked), changes_at: Some(until) });
+        assert_eq!(
+            quiet_now(&asked, &hours(22, 8), now, Madrid, Channel::Desktop),
+            QuietNow { quiet: true, reason: Some(QuietReason::Asked), changes_at: Some(until) }
+        );
         let phone_only = ProactiveState { quiet_until: Some(until), quiet_channel: Some(Channel::Telegram), ..Default::default() };
         assert!(!quiet_now(&phone_only, &hours(22, 8), now, Madrid, Channel::Desktop).quiet);
         assert!(quiet_now(&phone_only, &hours(22, 8), now, Madrid, Channel::Telegram).quiet);

@@ -78,17 +78,12 @@ pub fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId, Channe
     let desk_running = available.iter().any(|(_, channel)| !channel.is_phone());
     let phones_take_over = presence.desktop_idle || !desk_running;
     // A phone hears Sidecar speak first only while the user is away from the desk.
-    let reachable: Vec<(SinkId, Channel)> = available
-        .iter()
-        .copied()
-        .filter(|(sink, channel)| !channel.is_phone() || phones_take_over || *sink == prefs.primary)
-        .collect();
+    let reachable: Vec<(SinkId, Channel)> =
+        available.iter().copied().filter(|(sink, channel)| !channel.is_phone() || phones_take_over || *sink == prefs.primary).collect();
     let mut out: Vec<SinkId> = match kind {
-        Kind::Reminder => reachable
-            .iter()
-            .filter(|(sink, _)| matches!(prefs.of(*sink), SinkPreference::All | SinkPreference::RemindersOnly))
-            .map(|(sink, _)| *sink)
-            .collect(),
+        Kind::Reminder => {
+            reachable.iter().filter(|(sink, _)| matches!(prefs.of(*sink), SinkPreference::All | SinkPreference::RemindersOnly)).map(|(sink, _)| *sink).collect()
+        }
         Kind::Spontaneous => {
             let speaks = |(sink, channel): &&(SinkId, Channel)| prefs.of(*sink) == SinkPreference::All && Some(*channel) != presence.quiet_channel;
             let primary = reachable.iter().filter(speaks).find(|(sink, _)| *sink == prefs.primary);
@@ -224,10 +219,13 @@ impl MessageRouter {
 mod tests {
     use super::*;
 
-    const DESKTOP: [(SinkId, Channel); 3] =
-        [(SinkId::Tray, Channel::Desktop), (SinkId::Notification, Channel::Desktop), (SinkId::Chat, Channel::Desktop)];
-    const WITH_PHONES: [(SinkId, Channel); 4] =
-        [(SinkId::Notification, Channel::Desktop), (SinkId::Chat, Channel::Desktop), (SinkId::Telegram, Channel::Telegram), (SinkId::Whatsapp, Channel::Whatsapp)];
+    const DESKTOP: [(SinkId, Channel); 3] = [(SinkId::Tray, Channel::Desktop), (SinkId::Notification, Channel::Desktop), (SinkId::Chat, Channel::Desktop)];
+    const WITH_PHONES: [(SinkId, Channel); 4] = [
+        (SinkId::Notification, Channel::Desktop),
+        (SinkId::Chat, Channel::Desktop),
+        (SinkId::Telegram, Channel::Telegram),
+        (SinkId::Whatsapp, Channel::Whatsapp),
+    ];
 
     fn quiet(channel: Channel) -> Presence {
         Presence { quiet_channel: Some(channel), ..Presence::default() }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use super::config::{ProactiveConfig, Level, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
+use super::config::{Level, ProactiveConfig, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
 use super::state::ProactiveState;
 
 pub use super::greeting::{greeting_window, GreetingKind};
@@ -52,13 +52,7 @@ impl Skip {
 
 /// The checks before the model is asked, cheapest and firmest first. `state` must have
 /// had its counters rolled to `now`.
-pub fn precheck(
-    config: &ProactiveConfig,
-    state: &ProactiveState,
-    now: DateTime<Utc>,
-    zone: Tz,
-    last_user_at: Option<DateTime<Utc>>,
-) -> Result<(), Skip> {
+pub fn precheck(config: &ProactiveConfig, state: &ProactiveState, now: DateTime<Utc>, zone: Tz, last_user_at: Option<DateTime<Utc>>) -> Result<(), Skip> {
     if config.level == Level::Low {
         return Err(Skip::LevelLow);
     }

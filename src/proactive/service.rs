@@ -49,7 +49,16 @@ pub struct ProactiveService {
 
 impl ProactiveService {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(store: Store, models: Arc<Models>, knowledge: Arc<KnowledgeStore>, router: MessageRouter, brain: BrainLock, events: crate::events::EventBus, clock: Clock, lang: Lang) -> Self {
+    pub fn new(
+        store: Store,
+        models: Arc<Models>,
+        knowledge: Arc<KnowledgeStore>,
+        router: MessageRouter,
+        brain: BrainLock,
+        events: crate::events::EventBus,
+        clock: Clock,
+        lang: Lang,
+    ) -> Self {
         Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), events, clock, lang }
     }
 
@@ -296,7 +305,13 @@ impl ProactiveService {
         Ok(())
     }
 
-    async fn build_context(&self, now: DateTime<Utc>, config: &ProactiveConfig, state: &ProactiveState, welcome: &[MessageType]) -> Result<SpontaneousContext, CompanionError> {
+    async fn build_context(
+        &self,
+        now: DateTime<Utc>,
+        config: &ProactiveConfig,
+        state: &ProactiveState,
+        welcome: &[MessageType],
+    ) -> Result<SpontaneousContext, CompanionError> {
         let zone = self.clock.zone();
         let reminders = self
             .store

@@ -10,10 +10,10 @@ use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
-use crate::words::{self, Lang};
 use crate::reminders::scheduler::BoxFuture;
 use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
+use crate::words::{self, Lang};
 
 /// Posts proactive messages in the current conversation. Reminders are marked as
 /// commands (never sent back to the model); spontaneous messages are part of the
@@ -123,7 +123,12 @@ pub enum NotificationAction {
 /// What a notification's answer means: a click, a snooze button, or (for a spontaneous
 /// message) its dismissal by the user; a notification that expired or was closed by
 /// the program says nothing.
-pub fn action_of(response: &notify_rust::NotificationResponse, reminder_id: Option<i64>, message_id: Option<i64>, spontaneous: bool) -> Option<NotificationAction> {
+pub fn action_of(
+    response: &notify_rust::NotificationResponse,
+    reminder_id: Option<i64>,
+    message_id: Option<i64>,
+    spontaneous: bool,
+) -> Option<NotificationAction> {
     use notify_rust::{CloseReason, NotificationResponse};
     match response {
         NotificationResponse::Default => Some(NotificationAction::Open { message_id, spontaneous }),
@@ -231,9 +236,7 @@ pub fn show_notification(
             }
         }
     }
-    let handle = notification
-        .show()
-        .map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
+    let handle = notification.show().map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
     #[cfg(all(unix, not(target_os = "macos")))]
     std::thread::spawn(move || {
         let answered = handle.wait_for_response(|response: &notify_rust::NotificationResponse| {
@@ -262,7 +265,10 @@ mod notification_answers {
         assert_eq!(open, Some(NotificationAction::Open { message_id: Some(4), spontaneous: true }));
         let snooze = action_of(&NotificationResponse::Action("snooze-15".into()), Some(9), None, false);
         assert_eq!(snooze, Some(NotificationAction::Snooze { reminder_id: 9, minutes: 15 }));
-        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Dismissed), None, Some(4), true), Some(NotificationAction::Dismissed { message_id: Some(4) }));
+        assert_eq!(
+            action_of(&NotificationResponse::Closed(CloseReason::Dismissed), None, Some(4), true),
+            Some(NotificationAction::Dismissed { message_id: Some(4) })
+        );
         assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Dismissed), Some(9), None, false), None, "a reminder's dismissal teaches nothing");
         assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Expired), None, Some(4), true), None, "it timed out: the user did nothing");
     }

@@ -367,15 +367,18 @@ impl Recall {
             for listed in self.knowledge.facts() {
                 let key = Key::fact(&listed.fact.text);
                 if unique.contains(&key) {
-                    found.insert(key, FoundText {
-                        key: Key { kind: ItemKind::Fact, id: listed.line as i64 },
-                        conversation_id: None,
-                        label: listed.category.name().to_string(),
-                        text: listed.fact.text.clone(),
-                        timestamp: listed.fact.confirmed.to_string(),
-                        external_id: None,
-                        superseded: listed.fact.superseded.map(|d| d.to_string()),
-                    });
+                    found.insert(
+                        key,
+                        FoundText {
+                            key: Key { kind: ItemKind::Fact, id: listed.line as i64 },
+                            conversation_id: None,
+                            label: listed.category.name().to_string(),
+                            text: listed.fact.text.clone(),
+                            timestamp: listed.fact.confirmed.to_string(),
+                            external_id: None,
+                            superseded: listed.fact.superseded.map(|d| d.to_string()),
+                        },
+                    );
                 }
             }
         }

@@ -8,13 +8,77 @@ use crate::knowledge::words::{fold, significant};
 /// stopwords the facts engine already drops.
 const SCAFFOLDING: &[&str] = &[
     // English
-    "what", "whats", "when", "where", "which", "who", "whom", "whose", "why", "how", "did", "does", "do", "done", "tell",
-    "told", "say", "said", "mention", "mentioned", "about", "any", "anything", "me", "remember", "recall", "know", "there",
-    "can", "could", "would", "should", "will", "been", "were", "had", "get", "got", "last", "ago",
+    "what",
+    "whats",
+    "when",
+    "where",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "how",
+    "did",
+    "does",
+    "do",
+    "done",
+    "tell",
+    "told",
+    "say",
+    "said",
+    "mention",
+    "mentioned",
+    "about",
+    "any",
+    "anything",
+    "me",
+    "remember",
+    "recall",
+    "know",
+    "there",
+    "can",
+    "could",
+    "would",
+    "should",
+    "will",
+    "been",
+    "were",
+    "had",
+    "get",
+    "got",
+    "last",
+    "ago",
     // Spanish
-    "que", "te", "cual", "cuales", "cuando", "donde", "quien", "quienes", "como", "por", "dije", "dijiste", "conte", "contaste",
-    "hable", "hablamos", "comente", "sabes", "recuerdas", "acuerdas", "algun", "alguna", "alguno", "tengo", "tiene", "era",
-    "fue", "hace", "pasado", "pasada",
+    "que",
+    "te",
+    "cual",
+    "cuales",
+    "cuando",
+    "donde",
+    "quien",
+    "quienes",
+    "como",
+    "por",
+    "dije",
+    "dijiste",
+    "conte",
+    "contaste",
+    "hable",
+    "hablamos",
+    "comente",
+    "sabes",
+    "recuerdas",
+    "acuerdas",
+    "algun",
+    "alguna",
+    "alguno",
+    "tengo",
+    "tiene",
+    "era",
+    "fue",
+    "hace",
+    "pasado",
+    "pasada",
 ];
 
 /// The words `query` is about, for the search by words; the whole query when it is all
@@ -55,12 +119,13 @@ pub fn without(query: &str, names: &[String]) -> String {
     if names.is_empty() {
         return query.to_string();
     }
-    let kept: Vec<&str> = query
-        .split_whitespace()
-        .filter(|raw| !names.iter().any(|name| name == bare(raw)))
-        .collect();
+    let kept: Vec<&str> = query.split_whitespace().filter(|raw| !names.iter().any(|name| name == bare(raw))).collect();
     let rest = kept.join(" ");
-    if subject_words(&rest).is_empty() { query.to_string() } else { rest }
+    if subject_words(&rest).is_empty() {
+        query.to_string()
+    } else {
+        rest
+    }
 }
 
 /// A word without the punctuation around it or a possessive.

@@ -122,7 +122,11 @@ fn dated(words: &[&str], today: NaiveDate, zone: Tz) -> Option<Span> {
 const PREPOSITIONS: &[&str] = &["in", "en", "de", "during", "durante"];
 
 fn next_month(first: NaiveDate) -> Option<NaiveDate> {
-    if first.month() == 12 { NaiveDate::from_ymd_opt(first.year() + 1, 1, 1) } else { NaiveDate::from_ymd_opt(first.year(), first.month() + 1, 1) }
+    if first.month() == 12 {
+        NaiveDate::from_ymd_opt(first.year() + 1, 1, 1)
+    } else {
+        NaiveDate::from_ymd_opt(first.year(), first.month() + 1, 1)
+    }
 }
 
 /// "three days ago", "hace 2 semanas": that day, widened by the vagueness of the unit.

@@ -1,12 +1,12 @@
 //! The scheduler's delivery: a due reminder goes out through the message router.
 
 use super::scheduler::{BoxFuture, Deliver};
-use crate::words::reminders::ReminderText;
-use crate::words::Lang;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
 use crate::store::reminders::Reminder;
 use crate::store::Store;
+use crate::words::reminders::ReminderText;
+use crate::words::Lang;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
@@ -68,9 +68,13 @@ impl Deliver for RoutedReminders {
                 occurrence: Some(format!("failed:{}", reminder.idempotency_key())),
             };
             match self.router.keep(&note).await {
-                Ok((conversation_id, message_id)) => {
-                    self.events.publish(CoreEvent::ReminderDelivered { conversation_id, message_id, reminder_id: reminder.id, late: true, first_line: crate::events::first_line(&note.chat) })
-                }
+                Ok((conversation_id, message_id)) => self.events.publish(CoreEvent::ReminderDelivered {
+                    conversation_id,
+                    message_id,
+                    reminder_id: reminder.id,
+                    late: true,
+                    first_line: crate::events::first_line(&note.chat),
+                }),
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }
             self.events.publish(CoreEvent::RemindersChanged);

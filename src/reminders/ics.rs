@@ -7,8 +7,8 @@ use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
 use crate::dates::recurrence;
-use crate::words::dates::MIN_REPEAT_MINUTES;
 use crate::store::reminders::Reminder;
+use crate::words::dates::MIN_REPEAT_MINUTES;
 
 /// A reminder read from a calendar, ready to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,7 +182,15 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             skipped.unreadable.push(format!("\"{summary}\": more than 100 years ahead"));
             continue;
         }
-        found.push(Imported { message: summary, due_at: due, zone: event_zone, series_start: rrule.as_ref().map(|_| first), rrule, all_day: is_all_day, description });
+        found.push(Imported {
+            message: summary,
+            due_at: due,
+            zone: event_zone,
+            series_start: rrule.as_ref().map(|_| first),
+            rrule,
+            all_day: is_all_day,
+            description,
+        });
     }
     Ok((found, skipped))
 }
@@ -237,4 +245,3 @@ fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(Dat
         }
     }
 }
-

@@ -2,14 +2,14 @@
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
 pub mod delivery;
+pub mod ics;
 pub mod scheduler;
 pub mod service;
-pub mod ics;
 
 use crate::dates::{DateError, DateErrorKind, Reading};
 use crate::store::reminders::Reminder;
-use crate::words::Lang;
 pub use crate::words::reminders::ReminderText;
+use crate::words::Lang;
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -81,7 +81,11 @@ pub enum WhenPreview {
         all_day: bool,
         note: Option<String>,
     },
-    Error { kind: DateErrorKind, error: String, suggestion: Option<String> },
+    Error {
+        kind: DateErrorKind,
+        error: String,
+        suggestion: Option<String>,
+    },
 }
 
 impl WhenPreview {

@@ -28,8 +28,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use tokio::sync::Notify;
-use tracing::Instrument;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::clock::Clock;
 use crate::store::reminders::Reminder;
@@ -66,13 +66,7 @@ pub trait Reminders: Send + Sync {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>>;
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>>;
     fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
-    fn finish<'a>(
-        &'a self,
-        reminder: &'a Reminder,
-        at: DateTime<Utc>,
-        late: bool,
-        next: Option<DateTime<Utc>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn finish<'a>(&'a self, reminder: &'a Reminder, at: DateTime<Utc>, late: bool, next: Option<DateTime<Utc>>) -> BoxFuture<'a, Result<(), StoreError>>;
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
     fn begin_showing(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>>;
@@ -106,13 +100,7 @@ impl Reminders for StoreReminders {
     fn was_delivered<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move { self.store.reminder_table().was_delivered(key).await })
     }
-    fn finish<'a>(
-        &'a self,
-        reminder: &'a Reminder,
-        at: DateTime<Utc>,
-        late: bool,
-        next: Option<DateTime<Utc>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn finish<'a>(&'a self, reminder: &'a Reminder, at: DateTime<Utc>, late: bool, next: Option<DateTime<Utc>>) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move { self.store.reminder_table().finish_delivery(reminder, at, late, next).await })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {

@@ -13,8 +13,8 @@ use tokio::sync::Notify;
 use super::delivery::RoutedReminders;
 use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
 use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
-use crate::dates::{self, Options, Reading};
 use crate::clock::Clock;
+use crate::dates::{self, Options, Reading};
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::MessageRouter;
@@ -172,11 +172,8 @@ impl ReminderService {
             }
         }
         let folded = |t: &str| fold(&t.to_lowercase());
-        let twin = table
-            .same_time(reading.at, chrono::Duration::zero(), reading.rrule.as_deref())
-            .await?
-            .into_iter()
-            .find(|r| folded(&r.message) == folded(message));
+        let twin =
+            table.same_time(reading.at, chrono::Duration::zero(), reading.rrule.as_deref()).await?.into_iter().find(|r| folded(&r.message) == folded(message));
         let stored = table
             .add_reminder(NewReminder {
                 message,
@@ -219,7 +216,16 @@ impl ReminderService {
         let snoozed = if original_kept {
             self.store
                 .reminder_table()
-                .add_reminder(NewReminder { message: &reminder.message, due_at: until, zone: reminder.zone.0.name(), rrule: None, all_day: false, series_start: None, asked_in: None, description: reminder.description.as_deref() })
+                .add_reminder(NewReminder {
+                    message: &reminder.message,
+                    due_at: until,
+                    zone: reminder.zone.0.name(),
+                    rrule: None,
+                    all_day: false,
+                    series_start: None,
+                    asked_in: None,
+                    description: reminder.description.as_deref(),
+                })
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
@@ -319,12 +325,17 @@ impl ReminderService {
         self.events.publish(CoreEvent::RemindersChanged);
     }
 
-
     /// The scheduler task for this data dir, delivering through the message router;
     /// `None` when another process (the app or the daemon) already owns it. Spawn
     /// the future on the caller's runtime; it holds the lock while it runs.
     pub fn scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
-        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), store: self.store.clone(), events: self.events.clone(), lang: self.lang, clock: self.clock.clone() });
+        let deliver = Arc::new(RoutedReminders {
+            router: self.router.clone(),
+            store: self.store.clone(),
+            events: self.events.clone(),
+            lang: self.lang,
+            clock: self.clock.clone(),
+        });
         let Some(lock) = SchedulerLock::try_acquire(&self.data_dir)? else {
             return Ok(None);
         };
@@ -358,11 +369,7 @@ impl ReminderService {
     }
 
     pub async fn overview(&self) -> Result<Overview, CompanionError> {
-        let mut overview = Overview {
-            zone: self.clock.zone().name().to_string(),
-            snooze_choices: SNOOZE_CHOICES.to_vec(),
-            ..Overview::default()
-        };
+        let mut overview = Overview { zone: self.clock.zone().name().to_string(), snooze_choices: SNOOZE_CHOICES.to_vec(), ..Overview::default() };
         let all = self.store.reminder_table().reminders().await?;
         // A repeating reminder that came late keeps its series pending; its late
         // occurrences are shown too, from the deliveries.

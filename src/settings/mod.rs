@@ -29,10 +29,7 @@ pub const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
     #[error("cannot read settings file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Read { path: PathBuf, source: std::io::Error },
     #[error("settings file {path} is not valid TOML: {message}")]
     Parse { path: PathBuf, message: String },
     #[error("settings file {path}: {message}")]
@@ -98,12 +95,7 @@ impl std::fmt::Debug for ProviderSettings {
 impl ProviderSettings {
     /// The key to send: the run-time override, else the named environment variable.
     pub fn resolved_api_key(&self) -> Option<String> {
-        self.api_key.clone().or_else(|| {
-            self.api_key_env
-                .as_deref()
-                .and_then(|name| std::env::var(name).ok())
-                .filter(|k| !k.is_empty())
-        })
+        self.api_key.clone().or_else(|| self.api_key_env.as_deref().and_then(|name| std::env::var(name).ok()).filter(|k| !k.is_empty()))
     }
 }
 
@@ -214,11 +206,7 @@ impl LlmSettings {
         Duration::from_secs_f64(self.idle_timeout_secs)
     }
     pub fn timeouts(&self) -> crate::llm::sse::Timeouts {
-        crate::llm::sse::Timeouts {
-            connect: self.connect_timeout(),
-            respond: self.response_timeout(),
-            idle: self.idle_timeout(),
-        }
+        crate::llm::sse::Timeouts { connect: self.connect_timeout(), respond: self.response_timeout(), idle: self.idle_timeout() }
     }
     pub fn retry_policy(&self) -> crate::llm::retry::RetryPolicy {
         crate::llm::retry::RetryPolicy {
@@ -268,10 +256,7 @@ pub struct UserSettings {
 impl UserSettings {
     /// The hour of an all-day reminder; 09:00 unless set.
     pub fn all_day_time(&self) -> chrono::NaiveTime {
-        self.all_day_time
-            .as_deref()
-            .and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok())
-            .unwrap_or(crate::dates::DEFAULT_ALL_DAY)
+        self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok()).unwrap_or(crate::dates::DEFAULT_ALL_DAY)
     }
 }
 
@@ -343,10 +328,7 @@ pub struct WeatherSettings {
 
 impl Default for WeatherSettings {
     fn default() -> Self {
-        Self {
-            geocoding_url: "https://geocoding-api.open-meteo.com/v1/search".into(),
-            forecast_url: "https://api.open-meteo.com/v1/forecast".into(),
-        }
+        Self { geocoding_url: "https://geocoding-api.open-meteo.com/v1/search".into(), forecast_url: "https://api.open-meteo.com/v1/forecast".into() }
     }
 }
 
@@ -451,17 +433,10 @@ impl Settings {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
-            Err(source) => {
-                return Err(SettingsError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+            Err(source) => return Err(SettingsError::Read { path: path.to_path_buf(), source }),
         };
-        let (mut settings, unknown) = unknown::parse_noting_unknown(&text).map_err(|e| SettingsError::Parse {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let (mut settings, unknown) =
+            unknown::parse_noting_unknown(&text).map_err(|e| SettingsError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
         settings.warnings = unknown.into_iter().map(|w| format!("{}: {w}", path.display())).collect();
         Ok(settings)
     }
@@ -509,19 +484,14 @@ impl Settings {
     /// the chat chain, whatever that resolves to, the offline model included).
     pub fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
         let ids = self.routing.ids(purpose);
-        (purpose != Purpose::Chat && !ids.is_empty())
-            .then(|| ids.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect())
+        (purpose != Purpose::Chat && !ids.is_empty()).then(|| ids.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect())
     }
 
     pub fn chat_chain(&self) -> Vec<&ProviderSettings> {
         if self.routing.chat.is_empty() {
             return self.providers.iter().collect();
         }
-        self.routing
-            .chat
-            .iter()
-            .filter_map(|id| self.providers.iter().find(|p| &p.id == id))
-            .collect()
+        self.routing.chat.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect()
     }
 }
 

@@ -4,12 +4,7 @@
 use super::*;
 
 fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-    move |name| {
-        pairs
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.to_string())
-    }
+    move |name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
 }
 
 #[test]
@@ -52,11 +47,7 @@ fn env_base_url_adds_first_provider() {
         "#,
     )
     .unwrap();
-    s.apply_env(env(&[
-        (LLM_BASE_URL_ENV, "http://127.0.0.1:1234/v1"),
-        (LLM_MODEL_ENV, "tiny"),
-        (LLM_API_KEY_ENV, "sk-secret"),
-    ]));
+    s.apply_env(env(&[(LLM_BASE_URL_ENV, "http://127.0.0.1:1234/v1"), (LLM_MODEL_ENV, "tiny"), (LLM_API_KEY_ENV, "sk-secret")]));
     let chain = s.chat_chain();
     assert_eq!(chain[0].id, "env");
     assert_eq!(chain[0].model, "tiny");

@@ -56,9 +56,7 @@ fn known_keys(schema: &Value, parent: &str) -> Vec<String> {
 
 /// Follows a `$ref` (also one wrapped in `allOf`/`anyOf` for defaults and options).
 fn resolve<'a>(schema: &'a Value, node: &'a Value) -> &'a Value {
-    let reference = node
-        .get("$ref")
-        .or_else(|| ["allOf", "anyOf"].iter().find_map(|k| node.get(*k)?.as_array()?.iter().find_map(|n| n.get("$ref"))));
+    let reference = node.get("$ref").or_else(|| ["allOf", "anyOf"].iter().find_map(|k| node.get(*k)?.as_array()?.iter().find_map(|n| n.get("$ref"))));
     match reference.and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
         Some(name) => schema.get("$defs").and_then(|d| d.get(name)).unwrap_or(node),
         None => node,

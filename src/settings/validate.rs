@@ -90,11 +90,9 @@ impl Settings {
             return Err(format!("budget.currency must be a three-letter currency code like EUR or USD, not \"{}\"", budget.currency));
         }
         for (model, price) in &self.prices {
-            for (field, value) in [
-                ("input_per_mtok", Some(price.input_per_mtok)),
-                ("output_per_mtok", Some(price.output_per_mtok)),
-                ("cached_per_mtok", price.cached_per_mtok),
-            ] {
+            for (field, value) in
+                [("input_per_mtok", Some(price.input_per_mtok)), ("output_per_mtok", Some(price.output_per_mtok)), ("cached_per_mtok", price.cached_per_mtok)]
+            {
                 if let Some(value) = value.filter(|v| !super::budget::is_amount(*v)) {
                     return Err(format!("prices.\"{model}\".{field} must be a price of zero or more, not {value}"));
                 }
@@ -112,10 +110,7 @@ impl Settings {
         for purpose in Purpose::ALL {
             for id in self.routing.ids(purpose) {
                 if !self.providers.iter().any(|p| &p.id == id) {
-                    return Err(format!(
-                        "routing.{} names provider \"{id}\", which no [[providers]] entry defines",
-                        purpose.as_str()
-                    ));
+                    return Err(format!("routing.{} names provider \"{id}\", which no [[providers]] entry defines", purpose.as_str()));
                 }
             }
         }

@@ -76,7 +76,9 @@ impl Archives<'_> {
 
 async fn already_there(tx: &mut sqlx::SqliteConnection, turn: &ImportedTurn<'_>) -> Result<bool, StoreError> {
     let found: Option<(i64,)> = match (turn.external_id, turn.timestamp) {
-        (Some(id), _) => sqlx::query_as("SELECT 1 FROM messages WHERE external_id = ? AND content = ? LIMIT 1").bind(id).bind(turn.content).fetch_optional(&mut *tx).await?,
+        (Some(id), _) => {
+            sqlx::query_as("SELECT 1 FROM messages WHERE external_id = ? AND content = ? LIMIT 1").bind(id).bind(turn.content).fetch_optional(&mut *tx).await?
+        }
         (None, Some(at)) => {
             sqlx::query_as("SELECT 1 FROM messages WHERE created_at = ? AND role = ? AND content = ? LIMIT 1")
                 .bind(at)

@@ -86,8 +86,10 @@ async fn read_spending(conn: &mut sqlx::SqliteConnection, since: &str, day: &str
     .bind(since)
     .fetch_all(&mut *conn)
     .await?;
-    let holds = sqlx::query_as("SELECT pid, provider, background != 0 AS background, usd, settled != 0 AS settled FROM budget_holds").fetch_all(&mut *conn).await?;
-    let (allowance_usd,): (f64,) = sqlx::query_as("SELECT COALESCE((SELECT extra_usd FROM budget_allowances WHERE day = ?), 0.0)").bind(day).fetch_one(&mut *conn).await?;
+    let holds =
+        sqlx::query_as("SELECT pid, provider, background != 0 AS background, usd, settled != 0 AS settled FROM budget_holds").fetch_all(&mut *conn).await?;
+    let (allowance_usd,): (f64,) =
+        sqlx::query_as("SELECT COALESCE((SELECT extra_usd FROM budget_allowances WHERE day = ?), 0.0)").bind(day).fetch_one(&mut *conn).await?;
     Ok(Spending { calls, holds, allowance_usd })
 }
 
@@ -114,7 +116,14 @@ impl BudgetRows<'_> {
     /// Reads the spending and, when `admit` lets `hold` in, writes it, all in one write
     /// transaction: another process's check waits for this one's hold. The hold's id, or
     /// why `admit` refused.
-    pub async fn reserve<E>(&self, since: &str, day: &str, hold: NewHold<'_>, alive: &(dyn Fn(i64) -> bool + Sync), admit: impl FnOnce(&Spending) -> Result<(), E>) -> Result<Result<i64, E>, StoreError> {
+    pub async fn reserve<E>(
+        &self,
+        since: &str,
+        day: &str,
+        hold: NewHold<'_>,
+        alive: &(dyn Fn(i64) -> bool + Sync),
+        admit: impl FnOnce(&Spending) -> Result<(), E>,
+    ) -> Result<Result<i64, E>, StoreError> {
         let mut tx = self.store.write_transaction().await?;
         let now = self.store.now();
         purge(&mut tx, &now, alive).await?;
@@ -123,15 +132,16 @@ impl BudgetRows<'_> {
             tx.commit().await?; // the purge stands
             return Ok(Err(refused));
         }
-        let (id,): (i64,) = sqlx::query_as("INSERT INTO budget_holds (pid, provider, background, usd, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
-            .bind(i64::from(std::process::id()))
-            .bind(hold.provider)
-            .bind(hold.background)
-            .bind(hold.usd)
-            .bind(&now)
-            .bind(hold.expires_at)
-            .fetch_one(&mut *tx)
-            .await?;
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO budget_holds (pid, provider, background, usd, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
+                .bind(i64::from(std::process::id()))
+                .bind(hold.provider)
+                .bind(hold.background)
+                .bind(hold.usd)
+                .bind(&now)
+                .bind(hold.expires_at)
+                .fetch_one(&mut *tx)
+                .await?;
         tx.commit().await?;
         Ok(Ok(id))
     }

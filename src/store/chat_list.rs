@@ -103,12 +103,11 @@ impl ChatList<'_> {
 
     /// The conversation a message belongs to.
     pub async fn conversation_of(&self, message_id: i64) -> Result<Option<i64>, StoreError> {
-        let row: Option<(i64,)> = sqlx::query_as(
-            "SELECT m.conversation_id FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ? AND c.deleted_at IS NULL",
-        )
-        .bind(message_id)
-        .fetch_optional(&self.store.pool)
-        .await?;
+        let row: Option<(i64,)> =
+            sqlx::query_as("SELECT m.conversation_id FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ? AND c.deleted_at IS NULL")
+                .bind(message_id)
+                .fetch_optional(&self.store.pool)
+                .await?;
         Ok(row.map(|r| r.0))
     }
 

@@ -17,12 +17,16 @@ pub const KEPT_PER_CLIENT: i64 = 1000;
 
 impl ConnectionRows<'_> {
     pub async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
-        let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?").bind(name).fetch_optional(&self.store.pool).await?;
+        let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&self.store.pool)
+            .await?;
         Ok(row.map(client))
     }
 
     pub async fn list(&self) -> Result<Vec<Client>, StoreError> {
-        let rows: Vec<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(&self.store.pool).await?;
+        let rows: Vec<Row> =
+            sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(&self.store.pool).await?;
         Ok(rows.into_iter().map(client).collect())
     }
 
@@ -75,8 +79,11 @@ impl ConnectionRows<'_> {
 
     /// The latest `limit` things `name` did, newest first.
     pub async fn activity(&self, name: &str, limit: u32) -> Result<Vec<Logged>, StoreError> {
-        let rows: Vec<(String, bool, String)> =
-            sqlx::query_as("SELECT action, allowed, at FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT ?").bind(name).bind(limit).fetch_all(&self.store.pool).await?;
+        let rows: Vec<(String, bool, String)> = sqlx::query_as("SELECT action, allowed, at FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT ?")
+            .bind(name)
+            .bind(limit)
+            .fetch_all(&self.store.pool)
+            .await?;
         Ok(rows.into_iter().map(|(action, allowed, at)| Logged { action, allowed, at: at.parse().unwrap_or_default() }).collect())
     }
 
@@ -107,5 +114,11 @@ impl ConnectionRows<'_> {
 }
 
 fn client((name, state, scopes, first_seen, changed_at): Row) -> Client {
-    Client { name, state: ClientState::parse(&state), scopes: Scope::parse_list(&scopes), first_seen: first_seen.parse().unwrap_or_default(), changed_at: changed_at.parse().unwrap_or_default() }
+    Client {
+        name,
+        state: ClientState::parse(&state),
+        scopes: Scope::parse_list(&scopes),
+        first_seen: first_seen.parse().unwrap_or_default(),
+        changed_at: changed_at.parse().unwrap_or_default(),
+    }
 }

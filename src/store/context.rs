@@ -50,38 +50,32 @@ pub struct ContextRows<'a> {
 
 impl ContextRows<'_> {
     pub async fn latest_summary(&self, conversation_id: i64) -> Result<Option<Summary>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT id, upto_message_id, text FROM context_summaries WHERE conversation_id = ? ORDER BY id DESC LIMIT 1",
-        )
-        .bind(conversation_id)
-        .fetch_optional(&self.store.pool)
-        .await?)
+        Ok(sqlx::query_as("SELECT id, upto_message_id, text FROM context_summaries WHERE conversation_id = ? ORDER BY id DESC LIMIT 1")
+            .bind(conversation_id)
+            .fetch_optional(&self.store.pool)
+            .await?)
     }
 
     pub async fn add_summary(&self, conversation_id: i64, upto_message_id: i64, text: &str) -> Result<i64, StoreError> {
-        let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO context_summaries (conversation_id, upto_message_id, text, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-        )
-        .bind(conversation_id)
-        .bind(upto_message_id)
-        .bind(text)
-        .bind(self.store.now())
-        .fetch_one(&self.store.pool)
-        .await?;
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO context_summaries (conversation_id, upto_message_id, text, created_at) VALUES (?, ?, ?, ?) RETURNING id")
+                .bind(conversation_id)
+                .bind(upto_message_id)
+                .bind(text)
+                .bind(self.store.now())
+                .fetch_one(&self.store.pool)
+                .await?;
         Ok(id)
     }
 
     /// Every message of a conversation after `after_id` still in it (not set aside),
     /// oldest first.
     pub async fn messages_after(&self, conversation_id: i64, after_id: i64) -> Result<Vec<Message>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!(
-            "SELECT {} FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 ORDER BY id",
-            super::messages::COLUMNS
-        ))
-        .bind(conversation_id)
-        .bind(after_id)
-        .fetch_all(&self.store.pool)
-        .await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {} FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 ORDER BY id", super::messages::COLUMNS))
+            .bind(conversation_id)
+            .bind(after_id)
+            .fetch_all(&self.store.pool)
+            .await?)
     }
 
     pub async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
@@ -110,20 +104,16 @@ impl ContextRows<'_> {
 
     pub async fn checkpoint(&self, id: i64) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> =
-            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?"))
-                .bind(id)
-                .fetch_optional(&self.store.pool)
-                .await?;
+            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?;
         Ok(row.map(Into::into))
     }
 
     /// The newest checkpoints first.
     pub async fn checkpoints(&self, limit: u32) -> Result<Vec<Checkpoint>, StoreError> {
-        let rows: Vec<CheckpointRow> =
-            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
-                .bind(limit)
-                .fetch_all(&self.store.pool)
-                .await?;
+        let rows: Vec<CheckpointRow> = sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
+            .bind(limit)
+            .fetch_all(&self.store.pool)
+            .await?;
         Ok(rows.into_iter().map(Into::into).collect())
     }
 
@@ -219,11 +209,10 @@ impl ContextRows<'_> {
 
     /// (the checkpoint this conversation continues, whether the offer was declined)
     pub async fn continuation(&self, conversation_id: i64) -> Result<(Option<i64>, bool), StoreError> {
-        let row: Option<(Option<i64>, bool)> =
-            sqlx::query_as("SELECT resumed_checkpoint_id, offer_dismissed FROM conversations WHERE id = ?")
-                .bind(conversation_id)
-                .fetch_optional(&self.store.pool)
-                .await?;
+        let row: Option<(Option<i64>, bool)> = sqlx::query_as("SELECT resumed_checkpoint_id, offer_dismissed FROM conversations WHERE id = ?")
+            .bind(conversation_id)
+            .fetch_optional(&self.store.pool)
+            .await?;
         Ok(row.unwrap_or((None, false)))
     }
 
@@ -238,10 +227,8 @@ impl ContextRows<'_> {
     }
 
     pub async fn plan(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
-        let row: Option<(Json<Vec<PlanItem>>,)> = sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?")
-            .bind(conversation_id)
-            .fetch_optional(&self.store.pool)
-            .await?;
+        let row: Option<(Json<Vec<PlanItem>>,)> =
+            sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?").bind(conversation_id).fetch_optional(&self.store.pool).await?;
         Ok(row.map(|r| r.0 .0).unwrap_or_default())
     }
 

@@ -34,8 +34,7 @@ impl EmbeddingRows<'_> {
         .bind(limit)
         .fetch_all(&self.store.pool)
         .await?;
-        let mut pending: Vec<PendingText> =
-            messages.into_iter().map(|(id, text)| PendingText { key: Key { kind: ItemKind::Message, id }, text }).collect();
+        let mut pending: Vec<PendingText> = messages.into_iter().map(|(id, text)| PendingText { key: Key { kind: ItemKind::Message, id }, text }).collect();
         let room = i64::from(limit) - pending.len() as i64;
         if room > 0 {
             let notes: Vec<(String, i64, String)> = sqlx::query_as(
@@ -47,9 +46,7 @@ impl EmbeddingRows<'_> {
             .bind(room)
             .fetch_all(&self.store.pool)
             .await?;
-            pending.extend(notes.into_iter().filter_map(|(kind, id, text)| {
-                Some(PendingText { key: Key { kind: ItemKind::parse(&kind)?, id }, text })
-            }));
+            pending.extend(notes.into_iter().filter_map(|(kind, id, text)| Some(PendingText { key: Key { kind: ItemKind::parse(&kind)?, id }, text })));
         }
         Ok(pending)
     }
@@ -104,10 +101,8 @@ impl EmbeddingRows<'_> {
 
     /// Every vector of `model` (a damaged blob is skipped: it is simply embedded again).
     pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized, Option<f32>)>, StoreError> {
-        let rows: Vec<(String, i64, Vec<u8>, Option<f64>)> = sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?")
-            .bind(model)
-            .fetch_all(&self.store.pool)
-            .await?;
+        let rows: Vec<(String, i64, Vec<u8>, Option<f64>)> =
+            sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?").bind(model).fetch_all(&self.store.pool).await?;
         Ok(rows
             .into_iter()
             .filter_map(|(kind, id, blob, density)| {
@@ -119,9 +114,8 @@ impl EmbeddingRows<'_> {
     /// Messages, summaries and checkpoints that should have a vector (facts are counted
     /// by their owner).
     pub async fn searchable_count(&self) -> Result<u64, StoreError> {
-        let (messages,): (i64,) = sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}"))
-            .fetch_one(&self.store.pool)
-            .await?;
+        let (messages,): (i64,) =
+            sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}")).fetch_one(&self.store.pool).await?;
         let (notes,): (i64,) = sqlx::query_as("SELECT count(*) FROM notes_fts").fetch_one(&self.store.pool).await?;
         Ok((messages + notes) as u64)
     }

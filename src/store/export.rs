@@ -41,8 +41,10 @@ impl ExportRows<'_> {
 
     /// One conversation with its messages; `None` when it is deleted or unknown.
     pub async fn conversation(&self, id: i64) -> Result<Option<ExportedConversation>, StoreError> {
-        let found: Option<ExportedConversation> =
-            sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE id = ? AND deleted_at IS NULL").bind(id).fetch_optional(&self.store.pool).await?;
+        let found: Option<ExportedConversation> = sqlx::query_as("SELECT id, title, created_at FROM conversations WHERE id = ? AND deleted_at IS NULL")
+            .bind(id)
+            .fetch_optional(&self.store.pool)
+            .await?;
         let Some(mut conversation) = found else { return Ok(None) };
         conversation.messages = self.messages(id).await?;
         Ok(Some(conversation))

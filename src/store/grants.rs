@@ -14,9 +14,7 @@ impl GrantRows<'_> {
     /// Every standing grant, by server then tool.
     pub async fn list(&self) -> Result<Vec<Grant>, StoreError> {
         let rows: Vec<(i64, String, String, String, bool, String)> =
-            sqlx::query_as("SELECT id, server, identity, tool, allow, created_at FROM tool_grants ORDER BY server, tool")
-                .fetch_all(&self.store.pool)
-                .await?;
+            sqlx::query_as("SELECT id, server, identity, tool, allow, created_at FROM tool_grants ORDER BY server, tool").fetch_all(&self.store.pool).await?;
         Ok(rows
             .into_iter()
             .map(|(id, server, identity, tool, allow, created_at)| Grant {

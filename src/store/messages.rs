@@ -201,8 +201,7 @@ impl<'a> NewMessage<'a> {
     }
 }
 
-pub(super) const COLUMNS: &str =
-    "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
+pub(super) const COLUMNS: &str = "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
 
 /// Conversations and their messages, in the order they were said. A handle on the store: `store.conversations()`.
 pub struct Conversations<'a> {
@@ -224,34 +223,23 @@ impl Conversations<'_> {
 
     pub async fn new_conversation(&self) -> Result<i64, StoreError> {
         let ts = self.store.now();
-        let (id,): (i64,) =
-            sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
-                .bind(&ts)
-                .bind(&ts)
-                .fetch_one(&self.store.pool)
-                .await?;
+        let (id,): (i64,) = sqlx::query_as("INSERT INTO conversations (created_at, updated_at) VALUES (?, ?) RETURNING id")
+            .bind(&ts)
+            .bind(&ts)
+            .fetch_one(&self.store.pool)
+            .await?;
         Ok(id)
     }
 
     /// The provider pinned to a conversation, if the user picked one.
     pub async fn conversation_provider(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
-        let row: Option<(Option<String>,)> = sqlx::query_as("SELECT provider_id FROM conversations WHERE id = ?")
-            .bind(conversation_id)
-            .fetch_optional(&self.store.pool)
-            .await?;
+        let row: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT provider_id FROM conversations WHERE id = ?").bind(conversation_id).fetch_optional(&self.store.pool).await?;
         Ok(row.and_then(|r| r.0))
     }
 
-    pub async fn set_conversation_provider(
-        &self,
-        conversation_id: i64,
-        provider_id: Option<&str>,
-    ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE conversations SET provider_id = ? WHERE id = ?")
-            .bind(provider_id)
-            .bind(conversation_id)
-            .execute(&self.store.pool)
-            .await?;
+    pub async fn set_conversation_provider(&self, conversation_id: i64, provider_id: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE conversations SET provider_id = ? WHERE id = ?").bind(provider_id).bind(conversation_id).execute(&self.store.pool).await?;
         Ok(())
     }
 
@@ -261,8 +249,7 @@ impl Conversations<'_> {
         let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
         let mut tx = self.store.write_transaction().await?;
         if let Some(key) = new.once_per {
-            let posted: Option<(i64,)> =
-                sqlx::query_as("SELECT id FROM messages WHERE occurrence_key = ?").bind(key).fetch_optional(&mut *tx).await?;
+            let posted: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE occurrence_key = ?").bind(key).fetch_optional(&mut *tx).await?;
             if let Some((id,)) = posted {
                 return Ok(id);
             }
@@ -286,11 +273,7 @@ impl Conversations<'_> {
         .bind(new.once_per)
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?")
-            .bind(&ts)
-            .bind(new.conversation_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?").bind(&ts).bind(new.conversation_id).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -309,10 +292,7 @@ impl Conversations<'_> {
 
     /// One message still in its conversation (not set aside).
     pub async fn message(&self, id: i64) -> Result<Option<Message>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM messages WHERE id = ? AND set_aside = 0"))
-            .bind(id)
-            .fetch_optional(&self.store.pool)
-            .await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM messages WHERE id = ? AND set_aside = 0")).bind(id).fetch_optional(&self.store.pool).await?)
     }
 
     /// Keeps the late block a user's message was sent with, to send it the same way again.
@@ -328,10 +308,12 @@ impl Conversations<'_> {
     /// Marks a reminder message as answered by the user; false when `id` is no
     /// reminder message.
     pub async fn mark_handled(&self, id: i64) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE messages SET meta = json_set(meta, '$.handled', json('true')) WHERE id = ? AND json_extract(meta, '$.reminder_id') IS NOT NULL")
-            .bind(id)
-            .execute(&self.store.pool)
-            .await?;
+        let done = sqlx::query(
+            "UPDATE messages SET meta = json_set(meta, '$.handled', json('true')) WHERE id = ? AND json_extract(meta, '$.reminder_id') IS NOT NULL",
+        )
+        .bind(id)
+        .execute(&self.store.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -344,13 +326,12 @@ impl Conversations<'_> {
     /// The last `limit` messages of a conversation, oldest first (not those set aside by
     /// a regeneration or an edit).
     pub async fn recent_messages(&self, conversation_id: i64, limit: u32) -> Result<Vec<Message>, StoreError> {
-        let mut rows: Vec<Message> = sqlx::query_as(columns_sql!(
-            "SELECT {COLUMNS} FROM messages WHERE conversation_id = ? AND set_aside = 0 ORDER BY id DESC LIMIT ?"
-        ))
-        .bind(conversation_id)
-        .bind(limit)
-        .fetch_all(&self.store.pool)
-        .await?;
+        let mut rows: Vec<Message> =
+            sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM messages WHERE conversation_id = ? AND set_aside = 0 ORDER BY id DESC LIMIT ?"))
+                .bind(conversation_id)
+                .bind(limit)
+                .fetch_all(&self.store.pool)
+                .await?;
         rows.reverse();
         Ok(rows)
     }

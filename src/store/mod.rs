@@ -11,23 +11,23 @@ macro_rules! columns_sql {
     };
 }
 
+pub mod archives;
 pub mod budget;
 mod channels;
 mod character;
-pub mod archives;
 pub mod chat_list;
 pub mod connections;
 mod context;
 mod corrections;
 pub mod data_version;
 mod embeddings;
-pub mod grants;
 pub mod export;
+pub mod grants;
 mod messages;
 mod proactive;
 mod recall;
-pub mod schema_check;
 pub mod reminders;
+pub mod schema_check;
 mod usage;
 mod variants;
 
@@ -51,10 +51,7 @@ pub const DB_FILE: &str = "sidecar.db";
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the data directory {path}: {source}")]
-    CreateDir {
-        path: String,
-        source: std::io::Error,
-    },
+    CreateDir { path: String, source: std::io::Error },
     #[error("cannot open the database {path}: {source}")]
     Open { path: String, source: sqlx::Error },
     #[error(
@@ -155,10 +152,7 @@ impl Store {
     /// caller can back it up before an upgrade. A database from a newer Sidecar is
     /// refused here, before anything writes to it.
     pub async fn open_unmigrated(data_dir: &Path) -> Result<(Self, SchemaState), StoreError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
-            path: data_dir.display().to_string(),
-            source,
-        })?;
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir { path: data_dir.display().to_string(), source })?;
         let path = data_dir.join(DB_FILE);
         if path.exists() {
             check_integrity(&path).await?;
@@ -177,10 +171,7 @@ impl Store {
             .max_connections(4)
             .connect_with(options)
             .await
-            .map_err(|source| StoreError::Open {
-                path: path.display().to_string(),
-                source,
-            })?;
+            .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
         let store = Self { pool, clock: crate::clock::system_clock() };
         let state = store.schema_state().await?;
         if let Some(found) = state.unknown {
@@ -197,7 +188,8 @@ impl Store {
     }
 
     async fn schema_state(&self) -> Result<SchemaState, StoreError> {
-        let has_table: Option<(String,)> = sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'").fetch_optional(&self.pool).await?;
+        let has_table: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'").fetch_optional(&self.pool).await?;
         let applied: Vec<(i64,)> = if has_table.is_some() {
             sqlx::query_as("SELECT version FROM _sqlx_migrations WHERE success = 1").fetch_all(&self.pool).await?
         } else {

@@ -45,10 +45,7 @@ impl ProactiveRows<'_> {
         let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&mut *tx).await?;
         let mut state: ProactiveState = serde_json::from_str(&json).unwrap_or_default();
         let out = change(&mut state);
-        sqlx::query("UPDATE proactive SET state = ? WHERE id = 1")
-            .bind(serde_json::to_string(&state).expect("state serialises"))
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE proactive SET state = ? WHERE id = 1").bind(serde_json::to_string(&state).expect("state serialises")).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok((state, out))
     }
@@ -57,12 +54,11 @@ impl ProactiveRows<'_> {
     /// was kept on; `None` when `message_id` is not one.
     pub async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(String, crate::channels::channel::Channel)>, StoreError> {
         use crate::channels::channel::Channel;
-        let row: Option<(Option<String>, Option<Channel>)> = sqlx::query_as(
-            "SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'",
-        )
-        .bind(message_id)
-        .fetch_optional(&self.store.pool)
-        .await?;
+        let row: Option<(Option<String>, Option<Channel>)> =
+            sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
+                .bind(message_id)
+                .fetch_optional(&self.store.pool)
+                .await?;
         Ok(row.and_then(|(kind, channel)| {
             let kind = kind.filter(|k| k != "reminder")?;
             Some((kind, channel.unwrap_or(Channel::Desktop)))
@@ -72,14 +68,10 @@ impl ProactiveRows<'_> {
     /// The newest user messages of any conversation, newest first (their time and
     /// text), for finding the last one that was not a command.
     pub async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
-        let rows: Vec<(String, String)> =
-            sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
-                .bind(limit)
-                .fetch_all(&self.store.pool)
-                .await?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|(at, text)| DateTime::parse_from_rfc3339(&at).ok().map(|t| (t.with_timezone(&Utc), text)))
-            .collect())
+        let rows: Vec<(String, String)> = sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
+            .bind(limit)
+            .fetch_all(&self.store.pool)
+            .await?;
+        Ok(rows.into_iter().filter_map(|(at, text)| DateTime::parse_from_rfc3339(&at).ok().map(|t| (t.with_timezone(&Utc), text))).collect())
     }
 }

@@ -56,11 +56,8 @@ impl From<MessageRow> for FoundText {
 /// FTS syntax) and matched as a prefix ("peanut" finds "peanuts"); any of them may
 /// match, and bm25 ranks those matching more higher.
 pub fn fts_query(query: &str) -> Option<String> {
-    let words: Vec<String> = query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() > 1)
-        .map(|w| format!("\"{}\"*", w.to_lowercase()))
-        .collect();
+    let words: Vec<String> =
+        query.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() > 1).map(|w| format!("\"{}\"*", w.to_lowercase())).collect();
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
@@ -99,12 +96,11 @@ impl RecallIndex<'_> {
         .fetch_all(&self.store.pool)
         .await?;
         let mut matches: Vec<(Key, f64)> = messages.into_iter().map(|(id, rank)| (Key::message(id), rank)).collect();
-        let facts: Vec<(String, f64)> =
-            sqlx::query_as("SELECT text, bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ? ORDER BY bm25(facts_fts) LIMIT ?")
-                .bind(&expression)
-                .bind(limit)
-                .fetch_all(&self.store.pool)
-                .await?;
+        let facts: Vec<(String, f64)> = sqlx::query_as("SELECT text, bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ? ORDER BY bm25(facts_fts) LIMIT ?")
+            .bind(&expression)
+            .bind(limit)
+            .fetch_all(&self.store.pool)
+            .await?;
         matches.extend(facts.into_iter().map(|(text, rank)| (Key::fact(&text), rank)));
         let notes: Vec<(String, i64, f64)> =
             sqlx::query_as("SELECT kind, ref_id, bm25(notes_fts) FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?")
@@ -151,7 +147,8 @@ impl RecallIndex<'_> {
     /// How many messages contain `word` (as a prefix, like the search by words).
     pub async fn messages_saying(&self, word: &str) -> Result<u64, StoreError> {
         let Some(expression) = fts_query(word) else { return Ok(0) };
-        let (count,): (i64,) = sqlx::query_as("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?").bind(&expression).fetch_one(&self.store.pool).await?;
+        let (count,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?").bind(&expression).fetch_one(&self.store.pool).await?;
         Ok(count as u64)
     }
 

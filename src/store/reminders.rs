@@ -92,8 +92,14 @@ const COLUMNS: &str =
 /// Stores `new`, made at `now`, through `executor` (the pool, or a transaction). With
 /// `unless_pending`, nothing is stored when a pending reminder has the same words, time
 /// and rule (an event imported before); the check and the insert are one statement.
-async fn insert<'e>(executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>, new: &NewReminder<'_>, now: &str, unless_pending: bool) -> Result<Option<Reminder>, StoreError> {
-    let unless = if unless_pending { "WHERE NOT EXISTS (SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ?2 AND rrule IS ?4 AND message = ?1)" } else { "" };
+async fn insert<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Sqlite>,
+    new: &NewReminder<'_>,
+    now: &str,
+    unless_pending: bool,
+) -> Result<Option<Reminder>, StoreError> {
+    let unless =
+        if unless_pending { "WHERE NOT EXISTS (SELECT 1 FROM reminders WHERE state = 'pending' AND due_at = ?2 AND rrule IS ?4 AND message = ?1)" } else { "" };
     let sql = columns_sql!(
         "INSERT INTO reminders (message, due_at, zone, rrule, series_start, all_day, created_at, description, asked_in)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 {unless} RETURNING {COLUMNS}"
@@ -156,11 +162,9 @@ impl ReminderTable<'_> {
 
     /// Every reminder, soonest first, then the rest by most recent.
     pub async fn reminders(&self) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!(
-            "SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"
-        ))
-        .fetch_all(&self.store.pool)
-        .await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"))
+            .fetch_all(&self.store.pool)
+            .await?)
     }
 
     /// Pending reminders, soonest first.
@@ -187,20 +191,15 @@ impl ReminderTable<'_> {
 
     /// Pending reminders whose message contains `query` (case-insensitive).
     pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!(
-            "SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"
-        ))
-        .bind(query.trim())
-        .fetch_all(&self.store.pool)
-        .await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"))
+            .bind(query.trim())
+            .fetch_all(&self.store.pool)
+            .await?)
     }
 
     /// Cancels a pending reminder; false if there is none by that id.
     pub async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'")
-            .bind(id)
-            .execute(&self.store.pool)
-            .await?;
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'").bind(id).execute(&self.store.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -219,9 +218,7 @@ impl ReminderTable<'_> {
     /// When the next pending reminder is due.
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let row: Option<(DateTime<Utc>,)> =
-            sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1")
-                .fetch_optional(&self.store.pool)
-                .await?;
+            sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1").fetch_optional(&self.store.pool).await?;
         Ok(row.map(|(t,)| t))
     }
 
@@ -235,50 +232,37 @@ impl ReminderTable<'_> {
             .bind(utc(at))
             .execute(&mut *tx)
             .await?;
-        let claimed: Vec<Reminder> =
-            sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY shown_attempts, due_at"))
-                .fetch_all(&mut *tx)
-                .await?;
+        let claimed: Vec<Reminder> = sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'attempting' ORDER BY shown_attempts, due_at"))
+            .fetch_all(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(claimed)
     }
 
     /// Whether this occurrence was already delivered.
     pub async fn was_delivered(&self, key: &str) -> Result<bool, StoreError> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?")
-            .bind(key)
-            .fetch_optional(&self.store.pool)
-            .await?;
+        let row: Option<(i64,)> =
+            sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?").bind(key).fetch_optional(&self.store.pool).await?;
         Ok(row.is_some())
     }
 
     /// Records a delivered occurrence and moves the reminder on: to its next occurrence
     /// (`next`, for a repeating one) or to delivered. One transaction.
-    pub async fn finish_delivery(
-        &self,
-        reminder: &Reminder,
-        delivered_at: DateTime<Utc>,
-        late: bool,
-        next: Option<DateTime<Utc>>,
-    ) -> Result<(), StoreError> {
+    pub async fn finish_delivery(&self, reminder: &Reminder, delivered_at: DateTime<Utc>, late: bool, next: Option<DateTime<Utc>>) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
-        sqlx::query(
-            "INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(reminder.idempotency_key())
-        .bind(reminder.id)
-        .bind(utc(reminder.due_at))
-        .bind(utc(delivered_at))
-        .bind(late)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)")
+            .bind(reminder.idempotency_key())
+            .bind(reminder.id)
+            .bind(utc(reminder.due_at))
+            .bind(utc(delivered_at))
+            .bind(late)
+            .execute(&mut *tx)
+            .await?;
         let (state, due) = match next {
             Some(next) => ("pending", utc(next)),
             None => ("delivered", utc(reminder.due_at)),
         };
-        sqlx::query(
-            "UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL, shown_attempts = 0 WHERE id = ?",
-        )
+        sqlx::query("UPDATE reminders SET state = ?, due_at = ?, delivered_at = ?, late = ?, attempt_started_at = NULL, shown_attempts = 0 WHERE id = ?")
             .bind(state)
             .bind(due)
             .bind(utc(delivered_at))
@@ -313,9 +297,9 @@ impl ReminderTable<'_> {
             "UPDATE reminders SET state = 'pending', attempt_started_at = NULL, shown_attempts = MAX(shown_attempts - 1, 0)
              WHERE id = ? AND state = 'attempting'",
         )
-            .bind(id)
-            .execute(&self.store.pool)
-            .await?;
+        .bind(id)
+        .execute(&self.store.pool)
+        .await?;
         Ok(())
     }
 

@@ -13,7 +13,9 @@ use super::{Store, StoreError};
 pub async fn check_usable(dir: &Path) -> Result<(), String> {
     let staged = Store::open(dir).await.map_err(|e| match e {
         StoreError::Migrate(why) => format!("its database comes from a newer Sidecar or is not Sidecar's ({why}); update Sidecar, then restore it"),
-        StoreError::Newer { found, known, .. } => format!("its database comes from a newer Sidecar (version {found}; this one knows up to {known}); update Sidecar, then restore it"),
+        StoreError::Newer { found, known, .. } => {
+            format!("its database comes from a newer Sidecar (version {found}; this one knows up to {known}); update Sidecar, then restore it")
+        }
         other => other.to_string(),
     })?;
     let fresh_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -44,7 +46,8 @@ async fn tables(store: &Store) -> Result<Vec<String>, String> {
         .fetch_all(store.pool())
         .await
         .map_err(|e| e.to_string())?;
-    let virtual_tables: Vec<(String,)> = sqlx::query_as("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'").fetch_all(store.pool()).await.map_err(|e| e.to_string())?;
+    let virtual_tables: Vec<(String,)> =
+        sqlx::query_as("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'").fetch_all(store.pool()).await.map_err(|e| e.to_string())?;
     // An FTS5 table `x` keeps its rows in `x_data`, `x_idx`…: those follow from `x`.
     Ok(rows.into_iter().map(|(n,)| n).filter(|n| !virtual_tables.iter().any(|(v,)| n.starts_with(&format!("{v}_")))).collect())
 }

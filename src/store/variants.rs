@@ -44,13 +44,12 @@ impl Variants<'_> {
     /// shown now (which is kept as a version). False when there is no such version.
     pub async fn show(&self, conversation_id: i64, user_message_id: i64, after: i64, number: u32) -> Result<bool, StoreError> {
         let mut tx = self.store.write_transaction().await?;
-        let (exists,): (bool,) =
-            sqlx::query_as("SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND variant_of = ? AND variant = ?)")
-                .bind(conversation_id)
-                .bind(user_message_id)
-                .bind(number)
-                .fetch_one(&mut *tx)
-                .await?;
+        let (exists,): (bool,) = sqlx::query_as("SELECT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ? AND variant_of = ? AND variant = ?)")
+            .bind(conversation_id)
+            .bind(user_message_id)
+            .bind(number)
+            .fetch_one(&mut *tx)
+            .await?;
         if !exists {
             return Ok(false);
         }
@@ -68,12 +67,11 @@ impl Variants<'_> {
 
     /// The versions of the reply to `user_message_id` shown after message `after`.
     pub async fn versions(&self, conversation_id: i64, user_message_id: i64, after: i64) -> Result<ReplyVersions, StoreError> {
-        let (kept,): (Option<u32>,) =
-            sqlx::query_as("SELECT MAX(variant) FROM messages WHERE conversation_id = ? AND variant_of = ?")
-                .bind(conversation_id)
-                .bind(user_message_id)
-                .fetch_one(&self.store.pool)
-                .await?;
+        let (kept,): (Option<u32>,) = sqlx::query_as("SELECT MAX(variant) FROM messages WHERE conversation_id = ? AND variant_of = ?")
+            .bind(conversation_id)
+            .bind(user_message_id)
+            .fetch_one(&self.store.pool)
+            .await?;
         let kept = kept.unwrap_or(0);
         let shown: Option<(Option<u32>,)> = sqlx::query_as(columns_sql!(
             "SELECT variant FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 AND {NOT_PROACTIVE} ORDER BY id LIMIT 1"
@@ -103,13 +101,11 @@ impl Variants<'_> {
     /// the replies to it. Returns how many messages were set aside.
     pub async fn set_aside_from(&self, conversation_id: i64, from: i64) -> Result<u64, StoreError> {
         let mut tx = self.store.write_transaction().await?;
-        let done = sqlx::query(columns_sql!(
-            "UPDATE messages SET set_aside = 1 WHERE conversation_id = ? AND id >= ? AND set_aside = 0 AND {NOT_PROACTIVE}"
-        ))
-        .bind(conversation_id)
-        .bind(from)
-        .execute(&mut *tx)
-        .await?;
+        let done = sqlx::query(columns_sql!("UPDATE messages SET set_aside = 1 WHERE conversation_id = ? AND id >= ? AND set_aside = 0 AND {NOT_PROACTIVE}"))
+            .bind(conversation_id)
+            .bind(from)
+            .execute(&mut *tx)
+            .await?;
         forget_summaries_from(&mut tx, conversation_id, from - 1).await?;
         tx.commit().await?;
         Ok(done.rows_affected())
@@ -118,12 +114,11 @@ impl Variants<'_> {
 
 /// Numbers the reply shown after `after` (if it is not yet) and sets it aside.
 async fn set_aside_shown(tx: &mut sqlx::SqliteConnection, conversation_id: i64, user_message_id: i64, after: i64) -> Result<u64, StoreError> {
-    let (next,): (u32,) =
-        sqlx::query_as("SELECT COALESCE(MAX(variant), 0) + 1 FROM messages WHERE conversation_id = ? AND variant_of = ?")
-            .bind(conversation_id)
-            .bind(user_message_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let (next,): (u32,) = sqlx::query_as("SELECT COALESCE(MAX(variant), 0) + 1 FROM messages WHERE conversation_id = ? AND variant_of = ?")
+        .bind(conversation_id)
+        .bind(user_message_id)
+        .fetch_one(&mut *tx)
+        .await?;
     let done = sqlx::query(columns_sql!(
         "UPDATE messages SET set_aside = 1, variant_of = ?, variant = COALESCE(variant, ?)
          WHERE conversation_id = ? AND id > ? AND set_aside = 0 AND {NOT_PROACTIVE}"
@@ -140,10 +135,6 @@ async fn set_aside_shown(tx: &mut sqlx::SqliteConnection, conversation_id: i64, 
 /// A summary of older turns that took in what is now set aside would tell the model
 /// about it: it goes, and the next prompt folds again from the one before.
 async fn forget_summaries_from(tx: &mut sqlx::SqliteConnection, conversation_id: i64, after: i64) -> Result<(), StoreError> {
-    sqlx::query("DELETE FROM context_summaries WHERE conversation_id = ? AND upto_message_id > ?")
-        .bind(conversation_id)
-        .bind(after)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("DELETE FROM context_summaries WHERE conversation_id = ? AND upto_message_id > ?").bind(conversation_id).bind(after).execute(&mut *tx).await?;
     Ok(())
 }

@@ -12,37 +12,37 @@ use ipnet::{Ipv4Net, Ipv6Net};
 
 /// IPv4 blocks that are not globally reachable (RFC 6890 and its updates).
 const V4_BLOCKS: &[&str] = &[
-    "0.0.0.0/8",          // "this network"
-    "10.0.0.0/8",         // private use
-    "100.64.0.0/10",      // shared address space (carrier-grade NAT)
-    "127.0.0.0/8",        // loopback
-    "169.254.0.0/16",     // link local (cloud metadata lives here)
-    "172.16.0.0/12",      // private use
-    "192.0.0.0/24",       // IETF protocol assignments (DS-Lite, NAT64 discovery…)
-    "192.0.2.0/24",       // documentation (TEST-NET-1)
-    "192.88.99.0/24",     // deprecated 6to4 relay anycast
-    "192.168.0.0/16",     // private use
-    "198.18.0.0/15",      // benchmarking
-    "198.51.100.0/24",    // documentation (TEST-NET-2)
-    "203.0.113.0/24",     // documentation (TEST-NET-3)
-    "224.0.0.0/4",        // multicast
-    "240.0.0.0/4",        // reserved, and the limited broadcast address
+    "0.0.0.0/8",       // "this network"
+    "10.0.0.0/8",      // private use
+    "100.64.0.0/10",   // shared address space (carrier-grade NAT)
+    "127.0.0.0/8",     // loopback
+    "169.254.0.0/16",  // link local (cloud metadata lives here)
+    "172.16.0.0/12",   // private use
+    "192.0.0.0/24",    // IETF protocol assignments (DS-Lite, NAT64 discovery…)
+    "192.0.2.0/24",    // documentation (TEST-NET-1)
+    "192.88.99.0/24",  // deprecated 6to4 relay anycast
+    "192.168.0.0/16",  // private use
+    "198.18.0.0/15",   // benchmarking
+    "198.51.100.0/24", // documentation (TEST-NET-2)
+    "203.0.113.0/24",  // documentation (TEST-NET-3)
+    "224.0.0.0/4",     // multicast
+    "240.0.0.0/4",     // reserved, and the limited broadcast address
 ];
 
 /// IPv6 blocks that are not globally reachable, or that wrap an address Sidecar
 /// cannot judge.
 const V6_BLOCKS: &[&str] = &[
-    "::/96",              // unspecified, loopback, and deprecated IPv4-compatible ::a.b.c.d
-    "64:ff9b:1::/48",     // local-use IPv4/IPv6 translation
-    "100::/64",           // discard-only
-    "2001::/23",          // IETF protocol assignments, Teredo 2001::/32 among them
-    "2001:db8::/32",      // documentation
-    "3fff::/20",          // documentation
-    "5f00::/16",          // segment routing (SRv6) SIDs
-    "fc00::/7",           // unique local
-    "fe80::/10",          // link local
-    "fec0::/10",          // deprecated site local
-    "ff00::/8",           // multicast
+    "::/96",          // unspecified, loopback, and deprecated IPv4-compatible ::a.b.c.d
+    "64:ff9b:1::/48", // local-use IPv4/IPv6 translation
+    "100::/64",       // discard-only
+    "2001::/23",      // IETF protocol assignments, Teredo 2001::/32 among them
+    "2001:db8::/32",  // documentation
+    "3fff::/20",      // documentation
+    "5f00::/16",      // segment routing (SRv6) SIDs
+    "fc00::/7",       // unique local
+    "fe80::/10",      // link local
+    "fec0::/10",      // deprecated site local
+    "ff00::/8",       // multicast
 ];
 
 static V4: LazyLock<Vec<Ipv4Net>> = LazyLock::new(|| V4_BLOCKS.iter().map(|b| b.parse().expect("valid IPv4 block")).collect());
@@ -87,16 +87,49 @@ mod tests {
     #[test]
     fn special_purpose_addresses_are_refused() {
         for ip in [
-            "127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1",
-            "192.0.0.1", "192.0.0.170", "192.0.2.10", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.251",
-            "240.0.0.1", "255.255.255.255", "192.88.99.1",
-            "::", "::1", "fe80::1", "fd00::1", "fec0::1", "ff02::1", "2001:db8::1", "100::1", "3fff::1", "5f00::1",
+            "127.0.0.1",
+            "10.0.0.1",
+            "172.16.5.4",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "100.64.0.1",
+            "192.0.0.1",
+            "192.0.0.170",
+            "192.0.2.10",
+            "198.18.0.1",
+            "198.51.100.7",
+            "203.0.113.9",
+            "224.0.0.251",
+            "240.0.0.1",
+            "255.255.255.255",
+            "192.88.99.1",
+            "::",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "fec0::1",
+            "ff02::1",
+            "2001:db8::1",
+            "100::1",
+            "3fff::1",
+            "5f00::1",
             // IPv4 wrapped in IPv6.
-            "::ffff:127.0.0.1", "::ffff:10.1.2.3", "::127.0.0.1", "::10.0.0.1", "::8.8.8.8",
-            "64:ff9b::127.0.0.1", "64:ff9b::a9fe:a9fe", "64:ff9b::10.0.0.1", "64:ff9b:1::1",
-            "2002:7f00:1::1", "2002:a9fe:a9fe::", "2002:c0a8:101::5",
+            "::ffff:127.0.0.1",
+            "::ffff:10.1.2.3",
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "::8.8.8.8",
+            "64:ff9b::127.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b::10.0.0.1",
+            "64:ff9b:1::1",
+            "2002:7f00:1::1",
+            "2002:a9fe:a9fe::",
+            "2002:c0a8:101::5",
             // Teredo (2001::/32) with a loopback server and any client.
-            "2001:0:7f00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "2001:0:7f00:1::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
         ] {
             assert!(is_internal(ip.parse().unwrap()), "{ip} must be refused");
         }
@@ -104,7 +137,17 @@ mod tests {
 
     #[test]
     fn public_addresses_are_allowed() {
-        for ip in ["93.184.216.34", "8.8.8.8", "1.1.1.1", "192.0.1.1", "2606:4700::1111", "2a00:1450:4007::200e", "64:ff9b::8.8.8.8", "2002:808:808::1", "::ffff:1.1.1.1"] {
+        for ip in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "1.1.1.1",
+            "192.0.1.1",
+            "2606:4700::1111",
+            "2a00:1450:4007::200e",
+            "64:ff9b::8.8.8.8",
+            "2002:808:808::1",
+            "::ffff:1.1.1.1",
+        ] {
             assert!(!is_internal(ip.parse().unwrap()), "{ip} must be allowed");
         }
     }

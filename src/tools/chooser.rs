@@ -36,7 +36,8 @@ fn text_of(tool: &dyn Tool) -> String {
 
 /// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.
 fn tokens_of(tool: &dyn Tool) -> usize {
-    let spec = serde_json::json!({ "type": "function", "function": { "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() } });
+    let spec =
+        serde_json::json!({ "type": "function", "function": { "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() } });
     crate::tokens::count_cached(&spec.to_string())
 }
 
@@ -63,7 +64,15 @@ impl ToolChooser {
         if let Some(last) = recent.iter().rev().find(|m| m.role == crate::llm::Role::Assistant && m.tool_calls.is_some()) {
             sticky.extend(last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())));
         }
-        let candidates: Vec<Candidate> = extras.iter().map(|t| Candidate { name: t.name().to_string(), server: server_of(t.as_ref()), tokens: tokens_of(t.as_ref()), read_only: t.action().is_some_and(|a| a.definition.read_only) }).collect();
+        let candidates: Vec<Candidate> = extras
+            .iter()
+            .map(|t| Candidate {
+                name: t.name().to_string(),
+                server: server_of(t.as_ref()),
+                tokens: tokens_of(t.as_ref()),
+                read_only: t.action().is_some_and(|a| a.definition.read_only),
+            })
+            .collect();
         let (scores, floor) = match self.meaning_scores(&extras, &turns).await {
             Some(scores) => (scores, selection::MEANING_FLOOR),
             None => {
@@ -103,7 +112,13 @@ impl ToolChooser {
         let mut ranked: Vec<(f32, String, String)> = everything
             .tools()
             .filter(|t| t.action().is_some())
-            .map(|t| (selection::word_overlap(query, &text_of(t.as_ref())) + selection::word_overlap(&text_of(t.as_ref()), query), t.name().to_string(), t.description().to_string()))
+            .map(|t| {
+                (
+                    selection::word_overlap(query, &text_of(t.as_ref())) + selection::word_overlap(&text_of(t.as_ref()), query),
+                    t.name().to_string(),
+                    t.description().to_string(),
+                )
+            })
             .filter(|(score, ..)| *score > 0.0)
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));

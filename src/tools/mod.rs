@@ -5,14 +5,14 @@
 //! JSON or do not fit the schema, a tool that fails or hangs, all become a tool
 //! result marked as an error, which the model reads and can act on.
 
-pub mod plan;
 pub mod address_table;
 pub mod board;
 pub mod chooser;
 pub mod duckduckgo;
+pub mod plan;
 pub mod read_url;
-pub mod reminders;
 pub mod remember;
+pub mod reminders;
 pub mod search_failure;
 pub mod search_result;
 pub mod search_setup;
@@ -177,22 +177,14 @@ impl ToolRegistry {
         self.tools
             .values()
             .filter(|tool| self.is_offered(tool.name()))
-            .map(|tool| ToolSpec {
-                name: tool.name().to_string(),
-                description: tool.description().to_string(),
-                parameters: tool.parameters(),
-            })
+            .map(|tool| ToolSpec { name: tool.name().to_string(), description: tool.description().to_string(), parameters: tool.parameters() })
             .collect()
     }
 
     /// Runs one call; every failure becomes an error result, never a panic or `Err`.
     pub async fn run(&self, call: &ToolCall, scope: CallScope) -> ToolOutcome {
         let Some(tool) = self.tools.get(call.name.as_str()) else {
-            return ToolOutcome::error(format!(
-                "there is no tool called \"{}\"; the tools are: {}",
-                call.name,
-                self.names().join(", ")
-            ));
+            return ToolOutcome::error(format!("there is no tool called \"{}\"; the tools are: {}", call.name, self.names().join(", ")));
         };
         let raw = call.arguments.trim();
         let arguments: Value = if raw.is_empty() {
@@ -200,11 +192,7 @@ impl ToolRegistry {
         } else {
             match serde_json::from_str(raw) {
                 Ok(value) => value,
-                Err(e) => {
-                    return ToolOutcome::error(format!(
-                        "the arguments are not valid JSON ({e}); send a JSON object matching the schema"
-                    ))
-                }
+                Err(e) => return ToolOutcome::error(format!("the arguments are not valid JSON ({e}); send a JSON object matching the schema")),
             }
         };
         if !arguments.is_object() {

@@ -69,8 +69,7 @@ impl ReadUrl {
     /// Fetches `url` following redirects, checking every hop; returns the final URL
     /// and the page as text, capped at `max_chars`.
     pub async fn fetch(&self, url: &str) -> Result<(String, String), ToolError> {
-        let mut url = reqwest::Url::parse(url.trim())
-            .map_err(|e| ToolError::InvalidArguments(format!("\"{url}\" is not a URL: {e}")))?;
+        let mut url = reqwest::Url::parse(url.trim()).map_err(|e| ToolError::InvalidArguments(format!("\"{url}\" is not a URL: {e}")))?;
         for _ in 0..=MAX_REDIRECTS {
             if !matches!(url.scheme(), "http" | "https") {
                 return Err(ToolError::Failed(format!("only http and https pages can be read, not {}:", url.scheme())));
@@ -84,11 +83,7 @@ impl ReadUrl {
                 .resolve(&host, address)
                 .build()
                 .map_err(|e| ToolError::Failed(e.to_string()))?;
-            let response = client
-                .get(url.clone())
-                .send()
-                .await
-                .map_err(|e| ToolError::Failed(format!("could not fetch {url}: {e}")))?;
+            let response = client.get(url.clone()).send().await.map_err(|e| ToolError::Failed(format!("could not fetch {url}: {e}")))?;
             let status = response.status();
             if status.is_redirection() {
                 let location = response
@@ -102,12 +97,7 @@ impl ReadUrl {
             if !status.is_success() {
                 return Err(ToolError::Failed(format!("{url} answered HTTP {}", status.as_u16())));
             }
-            let content_type = response
-                .headers()
-                .get(reqwest::header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("text/html")
-                .to_ascii_lowercase();
+            let content_type = response.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("text/html").to_ascii_lowercase();
             let bytes = self.read_capped(response).await?;
             let text = to_text(&bytes, &content_type)?;
             return Ok((url.to_string(), cap_chars(&text, self.settings.max_chars)));
@@ -121,10 +111,9 @@ impl ReadUrl {
         let addresses: Vec<SocketAddr> = match url.host() {
             Some(url::Host::Ipv4(ip)) => vec![SocketAddr::new(IpAddr::V4(ip), port)],
             Some(url::Host::Ipv6(ip)) => vec![SocketAddr::new(IpAddr::V6(ip), port)],
-            Some(url::Host::Domain(domain)) => tokio::net::lookup_host((domain, port))
-                .await
-                .map_err(|e| ToolError::Failed(format!("cannot resolve {domain}: {e}")))?
-                .collect(),
+            Some(url::Host::Domain(domain)) => {
+                tokio::net::lookup_host((domain, port)).await.map_err(|e| ToolError::Failed(format!("cannot resolve {domain}: {e}")))?.collect()
+            }
             None => return Err(ToolError::InvalidArguments("the URL has no host".into())),
         };
         if !self.settings.allow_private {
@@ -136,10 +125,7 @@ impl ReadUrl {
                 )));
             }
         }
-        addresses
-            .into_iter()
-            .next()
-            .ok_or_else(|| ToolError::Failed("the host has no address".into()))
+        addresses.into_iter().next().ok_or_else(|| ToolError::Failed("the host has no address".into()))
     }
 
     async fn read_capped(&self, response: reqwest::Response) -> Result<Vec<u8>, ToolError> {
@@ -159,8 +145,7 @@ impl ReadUrl {
 
 /// Code and styling are not text a reader sees; html2text would keep them.
 static INVISIBLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?is)<(script|style|noscript|template)\b[^>]*>.*?</(script|style|noscript|template)\s*>")
-        .expect("valid regex")
+    regex::Regex::new(r"(?is)<(script|style|noscript|template)\b[^>]*>.*?</(script|style|noscript|template)\s*>").expect("valid regex")
 });
 
 fn to_text(bytes: &[u8], content_type: &str) -> Result<String, ToolError> {
@@ -170,8 +155,7 @@ fn to_text(bytes: &[u8], content_type: &str) -> Result<String, ToolError> {
     if content_type.contains("html") || content_type.contains("xml") || looks_like_html {
         let html = String::from_utf8_lossy(bytes);
         let visible = INVISIBLE.replace_all(&html, "");
-        html2text::from_read(visible.as_bytes(), 100)
-            .map_err(|e| ToolError::Failed(format!("could not read the page: {e}")))
+        html2text::from_read(visible.as_bytes(), 100).map_err(|e| ToolError::Failed(format!("could not read the page: {e}")))
     } else if content_type.starts_with("text/") || content_type.contains("json") {
         Ok(String::from_utf8_lossy(bytes).into_owned())
     } else {

@@ -67,7 +67,8 @@ impl SearchSetup {
     pub fn save(&self, input: SearchInput) -> Result<SearchView, CompanionError> {
         let url = input.url.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
         if let Some(url) = &url {
-            let parsed = url::Url::parse(url).map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: url.to_string(), example: "https://search.example.org" }))?;
+            let parsed = url::Url::parse(url)
+                .map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: url.to_string(), example: "https://search.example.org" }))?;
             if !matches!(parsed.scheme(), "http" | "https") {
                 return Err(Refusal::NotHttp(url.to_string()).into());
             }
@@ -96,4 +97,3 @@ impl SearchSetup {
         Ok(self.view())
     }
 }
-

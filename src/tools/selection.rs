@@ -23,7 +23,8 @@ pub fn faded(per_turn: impl IntoIterator<Item = f32>) -> f32 {
 }
 
 /// Words that say the conversation is about the user's notes (English and Spanish).
-const NOTE_WORDS: &[&str] = &["note", "notes", "nota", "notas", "obsidian", "vault", "bóveda", "apunt", "markdown", ".md", "journal", "diario", "write down", "anota"];
+const NOTE_WORDS: &[&str] =
+    &["note", "notes", "nota", "notas", "obsidian", "vault", "bóveda", "apunt", "markdown", ".md", "journal", "diario", "write down", "anota"];
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
@@ -85,17 +86,34 @@ pub fn word_overlap(recent: &str, tool_text: &str) -> f32 {
     let name = name.split_once('(').map_or(name, |(own, _)| own);
     let name_words: Vec<String> = words_of(name, 3).into_iter().filter(|w| !PLAIN_NAME_WORDS.contains(&w.as_str())).collect();
     let described = words_of(description, 4);
-    let share = |words: &mut dyn Iterator<Item = &String>, count: usize| if count == 0 { 0.0 } else { words.filter(|w| said_any(&said, w)).count() as f32 / count as f32 };
+    let share = |words: &mut dyn Iterator<Item = &String>, count: usize| {
+        if count == 0 {
+            0.0
+        } else {
+            words.filter(|w| said_any(&said, w)).count() as f32 / count as f32
+        }
+    };
     let named = share(&mut name_words.iter(), name_words.len());
     let told = share(&mut described.iter(), described.len());
-    if name_words.is_empty() { told } else { 0.6 * named + 0.4 * told }
+    if name_words.is_empty() {
+        told
+    } else {
+        0.6 * named + 0.4 * told
+    }
 }
 
 /// The extra tools this turn carries, within `budget` tokens of schemas: what the last
 /// turn used first, then by relevance to `turns` (latest first): the note tools rank
 /// first when the latest turn is about notes and just above the floor when only an
 /// earlier one was (reading ones first either way); MCP tools by `scores`.
-pub fn choose(candidates: &[Candidate], turns: &[&str], sticky: &BTreeSet<String>, scores: &HashMap<String, f32>, floor: f32, budget: usize) -> BTreeSet<String> {
+pub fn choose(
+    candidates: &[Candidate],
+    turns: &[&str],
+    sticky: &BTreeSet<String>,
+    scores: &HashMap<String, f32>,
+    floor: f32,
+    budget: usize,
+) -> BTreeSet<String> {
     let mut chosen = BTreeSet::new();
     let mut spent = 0;
     for candidate in candidates.iter().filter(|c| sticky.contains(&c.name)) {
@@ -139,10 +157,11 @@ mod tests {
             candidate("mcp__fs__read_file", "fs", 800),
             candidate("mcp__everything__echo", "everything", 50),
         ];
-        let scores: HashMap<String, f32> = [("mcp__time__convert_time", 0.9), ("mcp__fs__read_file", 0.85), ("mcp__fs__write_file", 0.82), ("mcp__everything__echo", 0.5)]
-            .into_iter()
-            .map(|(n, s)| (n.to_string(), s))
-            .collect();
+        let scores: HashMap<String, f32> =
+            [("mcp__time__convert_time", 0.9), ("mcp__fs__read_file", 0.85), ("mcp__fs__write_file", 0.82), ("mcp__everything__echo", 0.5)]
+                .into_iter()
+                .map(|(n, s)| (n.to_string(), s))
+                .collect();
         let sticky = BTreeSet::from(["mcp__everything__echo".to_string()]);
         let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, MEANING_FLOOR, 900);
         // read_file does not fit in what is left of the budget; write_file does.
@@ -180,7 +199,12 @@ mod tests {
         assert_eq!(word_overlap("hola", "echo (everything): Echoes the message"), 0.0);
         let write = "write file (files): Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning.";
         assert!(word_overlap("Write a file called todo.txt with my shopping list", write) >= WORDS_FLOOR);
-        assert!(word_overlap("Can you list the files in my project folder?", "list directory (files): Get a detailed listing of all files and directories in a specified path.") >= WORDS_FLOOR);
+        assert!(
+            word_overlap(
+                "Can you list the files in my project folder?",
+                "list directory (files): Get a detailed listing of all files and directories in a specified path."
+            ) >= WORDS_FLOOR
+        );
         // "get" names no tool.
         assert!(word_overlap("get me a coffee", "get env (everything): Returns all environment variables") < WORDS_FLOOR);
     }

@@ -38,9 +38,7 @@ impl Tool for GetCurrentTime {
             let args: Args = parse_arguments(arguments)?;
             let zone = match args.timezone.as_deref() {
                 None | Some("") => self.clock.zone(),
-                Some(name) => name.parse::<Tz>().map_err(|_| {
-                    ToolError::Failed(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")"))
-                })?,
+                Some(name) => name.parse::<Tz>().map_err(|_| ToolError::Failed(format!("\"{name}\" is not an IANA time zone (like \"Europe/Madrid\")")))?,
             };
             let now = self.clock.now();
             let local = now.with_timezone(&zone);

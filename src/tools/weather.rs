@@ -46,15 +46,8 @@ impl Tool for GetWeather {
             if name.is_empty() {
                 return Err(ToolError::InvalidArguments("location is empty".into()));
             }
-            let places = get_json(
-                self.http
-                    .get(&self.settings.geocoding_url)
-                    .query(&[("name", name), ("count", "1"), ("format", "json")]),
-            )
-            .await?;
-            let place = places["results"]
-                .get(0)
-                .ok_or_else(|| ToolError::Failed(format!("no place called \"{}\" was found", args.location)))?;
+            let places = get_json(self.http.get(&self.settings.geocoding_url).query(&[("name", name), ("count", "1"), ("format", "json")])).await?;
+            let place = places["results"].get(0).ok_or_else(|| ToolError::Failed(format!("no place called \"{}\" was found", args.location)))?;
             let (lat, lon) = (place["latitude"].as_f64(), place["longitude"].as_f64());
             let (Some(lat), Some(lon)) = (lat, lon) else {
                 return Err(ToolError::Failed("the geocoder gave no coordinates".into()));

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::duckduckgo::{self, Page};
 use super::search_failure::SearchFailure;
-use super::search_setup::SearchSetup;
 pub use super::search_result::SearchResult;
+use super::search_setup::SearchSetup;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 use crate::secrets::Secrets;
 use crate::settings::{SearchBackend, WebSearchSettings};
@@ -107,11 +107,8 @@ impl WebSearch {
 
     async fn searxng(&self, settings: &WebSearchSettings, query: &str) -> Result<Vec<SearchResult>, SearchFailure> {
         let base = settings.url.as_deref().ok_or(SearchFailure::NoAddress)?;
-        let body: Value = fetch_json(
-            self.http.get(format!("{}/search", base.trim_end_matches('/'))).query(&[("q", query), ("format", "json")]),
-            "SearXNG",
-        )
-        .await?;
+        let body: Value =
+            fetch_json(self.http.get(format!("{}/search", base.trim_end_matches('/'))).query(&[("q", query), ("format", "json")]), "SearXNG").await?;
         Ok(results(&body["results"], "content"))
     }
 
@@ -160,11 +157,8 @@ pub(crate) async fn get_json(request: reqwest::RequestBuilder) -> Result<Value, 
 
 /// GET returning JSON from `service`.
 async fn fetch_json(request: reqwest::RequestBuilder, service: &'static str) -> Result<Value, SearchFailure> {
-    let response = request
-        .timeout(std::time::Duration::from_secs(20))
-        .send()
-        .await
-        .map_err(|e| SearchFailure::Unreachable { service, detail: e.to_string() })?;
+    let response =
+        request.timeout(std::time::Duration::from_secs(20)).send().await.map_err(|e| SearchFailure::Unreachable { service, detail: e.to_string() })?;
     let status = response.status();
     if !status.is_success() {
         return Err(SearchFailure::Status { service, code: status.as_u16() });

@@ -171,7 +171,9 @@ impl Updates {
     /// Sets the update address, or goes back to the build's with `None`.
     pub fn set_address(&self, address: Option<&str>) -> Result<UpdatesView, CompanionError> {
         let address = match address.map(str::trim).filter(|a| !a.is_empty()) {
-            Some(text) => Some(rules::check_address(text).map_err(|problem| CompanionError::InvalidInput(crate::words::updates::bad_address(&problem, self.lang)))?),
+            Some(text) => {
+                Some(rules::check_address(text).map_err(|problem| CompanionError::InvalidInput(crate::words::updates::bad_address(&problem, self.lang)))?)
+            }
             None => None,
         };
         self.save("address", address.as_deref().map(toml_edit::value))?;

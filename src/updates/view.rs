@@ -13,13 +13,24 @@ pub enum UpdateState {
     Idle,
     Looking,
     UpToDate,
-    Available { offer: Offer },
+    Available {
+        offer: Offer,
+    },
     /// Downloading (`received` of `total` bytes), then verifying and installing.
-    Installing { offer: Offer, received: u64, total: Option<u64> },
+    Installing {
+        offer: Offer,
+        received: u64,
+        total: Option<u64>,
+    },
     /// Installed; the new version runs after a restart.
-    Installed { version: String },
+    Installed {
+        version: String,
+    },
     /// `offer`: what was being installed, to try again (none after a refused signature).
-    Failed { message: String, offer: Option<Offer> },
+    Failed {
+        message: String,
+        offer: Option<Offer>,
+    },
 }
 
 /// Settings → About.

@@ -68,9 +68,13 @@ pub fn reached(scope: &Scope, period: Period, percent: u8, spent_usd: f64, allow
     let (spent, allowed) = (amount(spent_usd, currency, usd_rate), amount(allowed_usd, currency, usd_rate));
     match (percent >= 100, lang) {
         (false, Lang::En) => format!("{percent}% of {name} is spent ({spent} of {allowed})."),
-        (true, Lang::En) => format!("{} is spent ({spent} of {allowed}): chat uses the offline model and background work waits until you allow more.", capitalized(&name)),
+        (true, Lang::En) => {
+            format!("{} is spent ({spent} of {allowed}): chat uses the offline model and background work waits until you allow more.", capitalized(&name))
+        }
         (false, Lang::Es) => format!("Se gastó el {percent}% de {name} ({spent} de {allowed})."),
-        (true, Lang::Es) => format!("Se gastó {name} ({spent} de {allowed}): el chat usa el modelo sin conexión y el trabajo en segundo plano espera hasta que permitas más."),
+        (true, Lang::Es) => {
+            format!("Se gastó {name} ({spent} de {allowed}): el chat usa el modelo sin conexión y el trabajo en segundo plano espera hasta que permitas más.")
+        }
     }
 }
 

@@ -39,7 +39,9 @@ pub fn wrong_code(lang: Lang) -> &'static str {
 /// Said to a chat once pairing is locked after too many wrong codes.
 pub fn pairing_locked(lang: Lang) -> &'static str {
     match lang {
-        Lang::Es => "Demasiados códigos equivocados: la vinculación está bloqueada un rato. Si eres el dueño, pide un código nuevo en Sidecar → Ajustes → Canales.",
+        Lang::Es => {
+            "Demasiados códigos equivocados: la vinculación está bloqueada un rato. Si eres el dueño, pide un código nuevo en Sidecar → Ajustes → Canales."
+        }
         Lang::En => "Too many wrong codes: pairing is locked for a while. If you own this Sidecar, get a new code in Sidecar → Settings → Channels.",
     }
 }

@@ -24,8 +24,18 @@ const fn help(command: &'static str, arguments: &'static str, description: &'sta
 const TABLE: &[(&str, &str, &str, &str)] = &[
     ("/help", "", "This list of commands", "Esta lista de comandos"),
     ("/status", "", "Sidecar's state: proactivity, quiet, reminders and channels", "Estado de Sidecar: proactividad, silencio, recordatorios y canales"),
-    ("/reminders", "clear | lost", "Pending reminders; clear cancels them, lost shows the ones that came late", "Recordatorios pendientes; clear los cancela, lost muestra los que llegaron tarde"),
-    ("/quiet", "30m | 2h | off | here", "No spontaneous messages for a while (1 h unless you say); here: this channel only", "Sin mensajes espontáneos un rato (1 h si no dices cuánto); here, solo en este canal"),
+    (
+        "/reminders",
+        "clear | lost",
+        "Pending reminders; clear cancels them, lost shows the ones that came late",
+        "Recordatorios pendientes; clear los cancela, lost muestra los que llegaron tarde",
+    ),
+    (
+        "/quiet",
+        "30m | 2h | off | here",
+        "No spontaneous messages for a while (1 h unless you say); here: this channel only",
+        "Sin mensajes espontáneos un rato (1 h si no dices cuánto); here, solo en este canal",
+    ),
     ("/checkpoint", "done | abandon | list", "Save the state of the current work, or close it", "Guarda el estado del trabajo actual, o lo cierra"),
     ("/clear", "", "Start a fresh conversation (nothing is deleted)", "Empieza una conversación nueva (nada se borra)"),
     ("/stop", "", "Stop the reply being written", "Detiene la respuesta que se está escribiendo"),
@@ -36,10 +46,16 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
 pub fn command_table(lang: Lang) -> Vec<CommandHelp> {
     TABLE
         .iter()
-        .map(|&(command, arguments, en, es)| help(command, arguments, match lang {
-            Lang::En => en,
-            Lang::Es => es,
-        }))
+        .map(|&(command, arguments, en, es)| {
+            help(
+                command,
+                arguments,
+                match lang {
+                    Lang::En => en,
+                    Lang::Es => es,
+                },
+            )
+        })
         .collect()
 }
 

@@ -83,7 +83,8 @@ impl CommandWords {
     }
 
     pub fn no_checkpoints(self) -> String {
-        if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }.into()
+        if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }
+            .into()
     }
 
     pub fn quiet_lifted(self) -> String {
@@ -127,15 +128,27 @@ impl CommandWords {
     }
 
     pub fn reminders_cancelled(self, n: usize) -> String {
-        if self.es() { format!("Cancelados {n} recordatorios pendientes.") } else { format!("Cancelled {n} pending reminders.") }
+        if self.es() {
+            format!("Cancelados {n} recordatorios pendientes.")
+        } else {
+            format!("Cancelled {n} pending reminders.")
+        }
     }
 
     pub fn delivered_late(self) -> &'static str {
-        if self.es() { "entregado con retraso" } else { "delivered late" }
+        if self.es() {
+            "entregado con retraso"
+        } else {
+            "delivered late"
+        }
     }
 
     pub fn delivery_in_progress(self) -> &'static str {
-        if self.es() { "entrega en curso" } else { "delivery in progress" }
+        if self.es() {
+            "entrega en curso"
+        } else {
+            "delivery in progress"
+        }
     }
 
     pub fn nothing_lost(self) -> String {
@@ -181,7 +194,9 @@ impl CommandWords {
         let es = self.es();
         let model = match (f.model, es) {
             (ModelStatus::Ready { demo: true, model, .. }, false) => format!("the built-in demo model ({model}), answering; it cannot use tools"),
-            (ModelStatus::Ready { demo: true, model, .. }, true) => format!("el modelo de demostración incluido ({model}), respondiendo; no puede usar herramientas"),
+            (ModelStatus::Ready { demo: true, model, .. }, true) => {
+                format!("el modelo de demostración incluido ({model}), respondiendo; no puede usar herramientas")
+            }
             (ModelStatus::Ready { provider, model, .. }, false) => format!("{model} ({provider}), answering"),
             (ModelStatus::Ready { provider, model, .. }, true) => format!("{model} ({provider}), respondiendo"),
             (ModelStatus::StandingIn { down, .. }, false) => format!("{down} is not answering; the offline model answers meanwhile"),
@@ -216,7 +231,13 @@ impl CommandWords {
         let off = if es { " (sin conexión)" } else { " (not reachable now)" };
         let outlets = f.outlets.iter().map(|(id, up)| format!("{}{}", outlet(*id), if *up { "" } else { off })).collect::<Vec<_>>().join(", ");
         let quiet = f.quiet_until.as_deref().map(|t| if es { format!("en silencio hasta las {t}") } else { format!("quiet until {t}") });
-        let paused = f.paused_until.as_deref().map(|t| if es { format!("; en pausa hasta las {t} tras varios mensajes seguidos") } else { format!("; holding back until {t} after several in a row") });
+        let paused = f.paused_until.as_deref().map(|t| {
+            if es {
+                format!("; en pausa hasta las {t} tras varios mensajes seguidos")
+            } else {
+                format!("; holding back until {t} after several in a row")
+            }
+        });
         let (start, end) = (&f.quiet_hours.0, &f.quiet_hours.1);
         if es {
             format!(

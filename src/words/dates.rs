@@ -50,10 +50,20 @@ pub fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, Stri
         (Empty, true) => ("Falta decir cuándo.".to_string(), "Por ejemplo: \"en 30 minutos\" o \"mañana a las 9\"."),
         (NoDate, false) => (format!("I found no time in \"{words}\"."), "Add when, e.g. \"tomorrow at 9\" or \"in 2 hours\"."),
         (NoDate, true) => (format!("No encontré cuándo en \"{words}\"."), "Añade cuándo, por ejemplo \"mañana a las 9\" o \"en 2 horas\"."),
-        (NotUnderstood, false) => (format!("I don't understand \"{words}\" as part of a time."), "Say it like \"tomorrow at 9\", \"Friday at 3pm\" or \"in 2 hours\"."),
-        (NotUnderstood, true) => (format!("No entiendo \"{words}\" como parte de una fecha."), "Dilo como \"mañana a las 9\", \"el viernes a las 15\" o \"en 2 horas\"."),
-        (AmbiguousHour, false) => (format!("\"{words}\" has no day, and the hour could be morning or afternoon."), "Say the day and which one: \"today at 3pm\" or \"tomorrow at 3am\"."),
-        (AmbiguousHour, true) => (format!("\"{words}\" no dice el día, y la hora puede ser de la mañana o de la tarde."), "Di el día y cuál: \"hoy a las 15\" o \"mañana a las 3 de la mañana\"."),
+        (NotUnderstood, false) => {
+            (format!("I don't understand \"{words}\" as part of a time."), "Say it like \"tomorrow at 9\", \"Friday at 3pm\" or \"in 2 hours\".")
+        }
+        (NotUnderstood, true) => {
+            (format!("No entiendo \"{words}\" como parte de una fecha."), "Dilo como \"mañana a las 9\", \"el viernes a las 15\" o \"en 2 horas\".")
+        }
+        (AmbiguousHour, false) => (
+            format!("\"{words}\" has no day, and the hour could be morning or afternoon."),
+            "Say the day and which one: \"today at 3pm\" or \"tomorrow at 3am\".",
+        ),
+        (AmbiguousHour, true) => (
+            format!("\"{words}\" no dice el día, y la hora puede ser de la mañana o de la tarde."),
+            "Di el día y cuál: \"hoy a las 15\" o \"mañana a las 3 de la mañana\".",
+        ),
         (Vague, false) => (format!("\"{words}\" is too vague for a reminder."), "Say how long: \"in 30 minutes\" or \"in 1 hour\"."),
         (Vague, true) => (format!("\"{words}\" es demasiado vago para un recordatorio."), "Di cuánto: \"en 30 minutos\" o \"en 1 hora\"."),
         (MissingDay, false) => (format!("\"{words}\" has no day."), "Say the day: \"Monday at 10\" or \"next Friday at 9\"."),
@@ -118,12 +128,20 @@ const ES_MONTHS: [&str; 12] = ["enero", "febrero", "marzo", "abril", "mayo", "ju
 
 pub fn weekday_name(day: Weekday, lang: Lang) -> &'static str {
     let i = day.num_days_from_monday() as usize;
-    if lang == Lang::Es { ES_DAYS[i] } else { EN_DAYS[i] }
+    if lang == Lang::Es {
+        ES_DAYS[i]
+    } else {
+        EN_DAYS[i]
+    }
 }
 
 fn month_name(month: u32, lang: Lang) -> &'static str {
     let i = (month.clamp(1, 12) - 1) as usize;
-    if lang == Lang::Es { ES_MONTHS[i] } else { EN_MONTHS[i] }
+    if lang == Lang::Es {
+        ES_MONTHS[i]
+    } else {
+        EN_MONTHS[i]
+    }
 }
 
 /// "March 3" / "3 de marzo", with the year when given.

@@ -7,13 +7,13 @@
 
 use super::Lang;
 use crate::attachments::AttachError;
-use crate::budget::limits::LimitsProblem;
 use crate::backup::BackupError;
+use crate::budget::limits::LimitsProblem;
 use crate::data_service::DataError;
-use crate::error::{CompanionError, Refusal, said_once};
+use crate::error::{said_once, CompanionError, Refusal};
 use crate::knowledge::store::KnowledgeError;
-use crate::llm::router::RouteError;
 use crate::llm::endpoint::ProbeProblem;
+use crate::llm::router::RouteError;
 use crate::llm::{LlmError, TimeoutPhase};
 use crate::local_models::download::PullError;
 use crate::local_models::gguf::GgufError;
@@ -128,9 +128,15 @@ fn companion(error: &CompanionError) -> String {
 
 fn web_search(failure: &SearchFailure) -> String {
     match failure {
-        SearchFailure::Unreachable { service, detail } => format!("no se pudo contactar con {service} ({detail}): comprueba la conexión, o elige otro servicio en Ajustes → Búsqueda web"),
-        SearchFailure::Refused => "DuckDuckGo rechazó la búsqueda (tomó a Sidecar por un robot). Prueba más tarde, o elige SearXNG o Brave en Ajustes → Búsqueda web".into(),
-        SearchFailure::Status { service, code } => format!("{service} respondió HTTP {code}: prueba más tarde, o elige otro servicio en Ajustes → Búsqueda web"),
+        SearchFailure::Unreachable { service, detail } => {
+            format!("no se pudo contactar con {service} ({detail}): comprueba la conexión, o elige otro servicio en Ajustes → Búsqueda web")
+        }
+        SearchFailure::Refused => {
+            "DuckDuckGo rechazó la búsqueda (tomó a Sidecar por un robot). Prueba más tarde, o elige SearXNG o Brave en Ajustes → Búsqueda web".into()
+        }
+        SearchFailure::Status { service, code } => {
+            format!("{service} respondió HTTP {code}: prueba más tarde, o elige otro servicio en Ajustes → Búsqueda web")
+        }
         SearchFailure::Cut { service, detail } => format!("la respuesta de {service} llegó cortada: {detail}"),
         SearchFailure::NotJson { service, detail } => format!("{service} envió algo que no es JSON: {detail}"),
         SearchFailure::NoAddress => "SearXNG necesita la dirección de una instancia: ponla en Ajustes → Búsqueda web".into(),
@@ -201,9 +207,7 @@ fn llm(error: &LlmError) -> String {
         LlmError::Interrupted { detail } => {
             format!("la respuesta se cortó antes de terminar: {detail}. Lo que llegó se conserva; pulsa Reintentar (o vuelve a preguntar) para seguir")
         }
-        LlmError::Empty => {
-            "el proveedor envió una respuesta vacía. Inténtalo de nuevo; si sigue pasando, revisa el nombre del modelo en Ajustes".into()
-        }
+        LlmError::Empty => "el proveedor envió una respuesta vacía. Inténtalo de nuevo; si sigue pasando, revisa el nombre del modelo en Ajustes".into(),
         LlmError::Malformed { detail } => format!("el servidor del modelo envió algo que no es una respuesta válida: {detail}"),
         LlmError::Provider { message, .. } => format!("el proveedor informó de un error: {message}"),
     }
@@ -224,7 +228,9 @@ fn knowledge(error: &KnowledgeError) -> String {
 fn attach(error: &AttachError) -> String {
     match error {
         AttachError::Image { name } => {
-            format!("{name} es una imagen y el modelo que responde solo recibe texto: descríbela con palabras, pega su texto o elige un modelo que vea imágenes")
+            format!(
+                "{name} es una imagen y el modelo que responde solo recibe texto: descríbela con palabras, pega su texto o elige un modelo que vea imágenes"
+            )
         }
         AttachError::TooLarge { name, mb } => format!("{name} es demasiado grande para adjuntarlo ({mb} MB; el límite es 25 MB)"),
         AttachError::NoText { name, what } => {
@@ -339,15 +345,17 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::CannotWrite { path, why } => format!("no se puede escribir {path}: {why}"),
         Refusal::WhatsAppSession(why) => format!("no se puede borrar la sesión de WhatsApp: {why}"),
         Refusal::CheckpointStatus { id, from, to } => {
-            let state = |s: &str| match s {
-                "in_progress" => "en curso",
-                "paused" => "en pausa",
-                "resumed" => "retomado",
-                "completed" => "completado",
-                "abandoned" => "abandonado",
-                other => other,
-            }
-            .to_string();
+            let state = |s: &str| {
+                match s {
+                    "in_progress" => "en curso",
+                    "paused" => "en pausa",
+                    "resumed" => "retomado",
+                    "completed" => "completado",
+                    "abandoned" => "abandonado",
+                    other => other,
+                }
+                .to_string()
+            };
             format!("el punto de control #{id} está {} y no puede pasar a {}", state(from), state(to))
         }
         Refusal::NotABackupFile(what) => format!("{what} no es un archivo de copia de seguridad"),

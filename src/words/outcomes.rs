@@ -15,7 +15,9 @@ pub fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
 pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
     match lang {
         Lang::En => format!("The reply took longer than {secs} s, so it was cut; what arrived is kept. Press Retry, or pick a faster model in the model menu."),
-        Lang::Es => format!("La respuesta tardó más de {secs} s y se cortó; lo que llegó se conserva. Pulsa Reintentar, o elige un modelo más rápido en el menú de modelos."),
+        Lang::Es => format!(
+            "La respuesta tardó más de {secs} s y se cortó; lo que llegó se conserva. Pulsa Reintentar, o elige un modelo más rápido en el menú de modelos."
+        ),
     }
 }
 
@@ -38,9 +40,9 @@ pub fn step_limit(steps: u32, lang: Lang) -> String {
         Lang::Es => format!(
             "(Respuesta incompleta: llegué al límite de {steps} pasos para una respuesta. Pídeme que siga, o sube llm.max_iterations en settings.toml.)"
         ),
-        Lang::En => format!(
-            "(Incomplete reply: I reached the limit of {steps} steps for one reply. Ask me to go on, or raise llm.max_iterations in settings.toml.)"
-        ),
+        Lang::En => {
+            format!("(Incomplete reply: I reached the limit of {steps} steps for one reply. Ask me to go on, or raise llm.max_iterations in settings.toml.)")
+        }
     }
 }
 
@@ -59,7 +61,9 @@ pub fn demo_cut(cut: DemoCut, lang: Lang) -> String {
         (DemoCut::Repeating, Lang::En) => "[Cut: the demo model began repeating itself. Add a real model in Settings for proper answers.]",
         (DemoCut::Repeating, Lang::Es) => "[Cortado: el modelo de demostración empezó a repetirse. Añade un modelo real en Ajustes para respuestas de verdad.]",
         (DemoCut::Length, Lang::En) => "[The demo model writes short replies only. Add a real model in Settings for longer ones.]",
-        (DemoCut::Length, Lang::Es) => "[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]",
+        (DemoCut::Length, Lang::Es) => {
+            "[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]"
+        }
     }
     .to_string()
 }

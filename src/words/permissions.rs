@@ -36,7 +36,13 @@ pub fn notification(question: &Question, lang: Lang) -> (String, String) {
 /// The answers as buttons: `(label, word)`, the word being what a press sends back.
 pub fn buttons(lang: Lang) -> Vec<(String, String)> {
     let table: [(&str, &str); 5] = match lang {
-        Lang::En => [("Allow once", "once"), ("Allow in this chat", "chat"), ("Always allow this tool", "tool"), ("Always allow this server", "server"), ("Deny", "deny")],
+        Lang::En => [
+            ("Allow once", "once"),
+            ("Allow in this chat", "chat"),
+            ("Always allow this tool", "tool"),
+            ("Always allow this server", "server"),
+            ("Deny", "deny"),
+        ],
         Lang::Es => [
             ("Permitir una vez", "una vez"),
             ("Permitir en este chat", "chat"),

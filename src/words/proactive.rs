@@ -79,8 +79,12 @@ pub fn describe_tick(report: &TickReport, lang: Lang) -> String {
         (TickReport::Silent { reason, prompt_tokens }, true) => format!("El modelo eligió callar ({prompt_tokens} tokens): {reason}"),
         (TickReport::Blocked { block, .. }, false) => format!("Blocked before sending: {}.", block.as_str().replace('_', " ")),
         (TickReport::Blocked { block, .. }, true) => format!("Bloqueado antes de enviar: {}.", block.as_str().replace('_', " ")),
-        (TickReport::WouldSend { approved, prompt_tokens }, false) => format!("Would send a {} ({prompt_tokens} prompt tokens): {}", approved.message_type.as_str(), approved.text),
-        (TickReport::WouldSend { approved, prompt_tokens }, true) => format!("Enviaría un {} ({prompt_tokens} tokens): {}", approved.message_type.as_str(), approved.text),
+        (TickReport::WouldSend { approved, prompt_tokens }, false) => {
+            format!("Would send a {} ({prompt_tokens} prompt tokens): {}", approved.message_type.as_str(), approved.text)
+        }
+        (TickReport::WouldSend { approved, prompt_tokens }, true) => {
+            format!("Enviaría un {} ({prompt_tokens} tokens): {}", approved.message_type.as_str(), approved.text)
+        }
         (TickReport::Sent { approved, .. }, false) => format!("Sent a {}.", approved.message_type.as_str()),
         (TickReport::Sent { approved, .. }, true) => format!("Enviado un {}.", approved.message_type.as_str()),
         (TickReport::Failed { error }, false) => format!("The model could not be asked: {error}"),

@@ -32,10 +32,7 @@ impl ReminderText {
         let (title, chat) = match (late, es) {
             (false, false) => ("Sidecar reminder".to_string(), format!("Reminder: {message}")),
             (false, true) => ("Recordatorio de Sidecar".to_string(), format!("Recordatorio: {message}")),
-            (true, false) => (
-                "Sidecar reminder (late)".to_string(),
-                format!("Reminder: {message} (late: it was due at {due}, while Sidecar was not running)"),
-            ),
+            (true, false) => ("Sidecar reminder (late)".to_string(), format!("Reminder: {message} (late: it was due at {due}, while Sidecar was not running)")),
             (true, true) => (
                 "Recordatorio de Sidecar (con retraso)".to_string(),
                 format!("Recordatorio: {message} (con retraso: era a las {due} y Sidecar no estaba abierto)"),

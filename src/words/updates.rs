@@ -49,15 +49,32 @@ pub fn nothing_to_install(lang: Lang) -> String {
 pub fn failure(failure: &UpdateFailure, lang: Lang) -> String {
     match (failure, lang) {
         (UpdateFailure::Unreachable(why), Lang::En) => format!("Could not reach the update address ({why}). Check the connection and try again."),
-        (UpdateFailure::Unreachable(why), Lang::Es) => format!("No se pudo llegar a la dirección de actualizaciones ({why}). Revisa la conexión y vuelve a intentarlo."),
+        (UpdateFailure::Unreachable(why), Lang::Es) => {
+            format!("No se pudo llegar a la dirección de actualizaciones ({why}). Revisa la conexión y vuelve a intentarlo.")
+        }
         (UpdateFailure::NotAManifest(why), Lang::En) => format!("The update address did not answer with an update manifest ({why}). Check the address below."),
-        (UpdateFailure::NotAManifest(why), Lang::Es) => format!("La dirección de actualizaciones no respondió con un manifiesto de actualización ({why}). Revisa la dirección de abajo."),
-        (UpdateFailure::NothingForThisSystem(target), Lang::En) => format!("The newest release has no package for this system ({target}). Install it from where you got Sidecar."),
-        (UpdateFailure::NothingForThisSystem(target), Lang::Es) => format!("La última publicación no trae paquete para este sistema ({target}). Instálala desde donde obtuviste Sidecar."),
-        (UpdateFailure::BadSignature(_), Lang::En) => "The update was refused: its signature does not match Sidecar's signing key, so it may not come from Sidecar's makers. Nothing was installed.".into(),
-        (UpdateFailure::BadSignature(_), Lang::Es) => "Se rechazó la actualización: su firma no coincide con la clave de Sidecar, así que puede no venir de sus autores. No se instaló nada.".into(),
-        (UpdateFailure::InstallFailed(why), Lang::En) => format!("The system did not install the update ({why}). Sidecar is unchanged; try again and enter your password when asked."),
-        (UpdateFailure::InstallFailed(why), Lang::Es) => format!("El sistema no instaló la actualización ({why}). Sidecar sigue igual; vuelve a intentarlo e introduce tu contraseña cuando se pida."),
+        (UpdateFailure::NotAManifest(why), Lang::Es) => {
+            format!("La dirección de actualizaciones no respondió con un manifiesto de actualización ({why}). Revisa la dirección de abajo.")
+        }
+        (UpdateFailure::NothingForThisSystem(target), Lang::En) => {
+            format!("The newest release has no package for this system ({target}). Install it from where you got Sidecar.")
+        }
+        (UpdateFailure::NothingForThisSystem(target), Lang::Es) => {
+            format!("La última publicación no trae paquete para este sistema ({target}). Instálala desde donde obtuviste Sidecar.")
+        }
+        (UpdateFailure::BadSignature(_), Lang::En) => {
+            "The update was refused: its signature does not match Sidecar's signing key, so it may not come from Sidecar's makers. Nothing was installed."
+                .into()
+        }
+        (UpdateFailure::BadSignature(_), Lang::Es) => {
+            "Se rechazó la actualización: su firma no coincide con la clave de Sidecar, así que puede no venir de sus autores. No se instaló nada.".into()
+        }
+        (UpdateFailure::InstallFailed(why), Lang::En) => {
+            format!("The system did not install the update ({why}). Sidecar is unchanged; try again and enter your password when asked.")
+        }
+        (UpdateFailure::InstallFailed(why), Lang::Es) => {
+            format!("El sistema no instaló la actualización ({why}). Sidecar sigue igual; vuelve a intentarlo e introduce tu contraseña cuando se pida.")
+        }
     }
 }
 

@@ -2,10 +2,11 @@
 //! parallel calls, bad calls, provider faults, retries, fallback, continuation, the
 //! iteration cap, Stop, and claim-versus-action correction.
 
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::tools::{FailingTool, HangingTool, RendezvousTool};
+use crate::support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 use chrono::TimeZone;
 use serde_json::Value;
 use sidecar::events::Notice;
@@ -13,8 +14,6 @@ use sidecar::llm::Role;
 use sidecar::settings::Settings;
 use sidecar::store::MessageStatus;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use crate::support::tools::{FailingTool, HangingTool, RendezvousTool};
-use crate::support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 use tokio::sync::broadcast::Receiver;
 
 /// Providers as (id, base_url, model); the chat chain follows this order.
@@ -23,9 +22,7 @@ fn settings(providers: &[(&str, &str, &str)], extra: &str) -> Settings {
     for (id, url, model) in providers {
         text.push_str(&format!("[[providers]]\nid = \"{id}\"\nbase_url = \"{url}\"\nmodel = \"{model}\"\n"));
     }
-    text.push_str(&format!(
-        "[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nretry_base_ms = 10\nresponse_timeout_secs = 5\nidle_timeout_secs = 5\n{extra}\n"
-    ));
+    text.push_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nretry_base_ms = 10\nresponse_timeout_secs = 5\nidle_timeout_secs = 5\n{extra}\n"));
     toml::from_str(&text).unwrap()
 }
 
@@ -60,11 +57,8 @@ fn request_messages(server: &ScriptedServer, n: usize) -> Vec<Value> {
 
 #[tokio::test]
 async fn a_two_step_tool_loop_runs_the_tool_and_answers_with_its_result() {
-    let server = ScriptedServer::start(vec![
-        stream(tool_call_events(&[("call_1", "get_current_time", "{}")])),
-        stream(reply_events(&["It is 13:00 in Madrid."])),
-    ])
-    .await;
+    let server =
+        ScriptedServer::start(vec![stream(tool_call_events(&[("call_1", "get_current_time", "{}")])), stream(reply_events(&["It is 13:00 in Madrid."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
     let mut bus = core.events().subscribe();
@@ -162,11 +156,7 @@ async fn bad_calls_go_back_to_the_model_as_tool_errors() {
 
 #[tokio::test]
 async fn a_429_with_retry_after_is_waited_out_then_succeeds() {
-    let server = ScriptedServer::start(vec![
-        Reply::RateLimited { retry_after_secs: 1 },
-        stream(reply_events(&["Here I am."])),
-    ])
-    .await;
+    let server = ScriptedServer::start(vec![Reply::RateLimited { retry_after_secs: 1 }, stream(reply_events(&["Here I am."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
     let mut bus = core.events().subscribe();
@@ -174,10 +164,7 @@ async fn a_429_with_retry_after_is_waited_out_then_succeeds() {
     assert_eq!(outcome.reply, "Here I am.");
     assert_eq!(server.request_count(), 2);
     let notices = notices(&drain(&mut bus));
-    assert!(
-        matches!(&notices[..], [Notice::Retrying { attempt: 1, delay_ms, .. }] if *delay_ms >= 1000),
-        "{notices:?}"
-    );
+    assert!(matches!(&notices[..], [Notice::Retrying { attempt: 1, delay_ms, .. }] if *delay_ms >= 1000), "{notices:?}");
 }
 
 #[tokio::test]
@@ -185,11 +172,7 @@ async fn when_the_primary_is_down_the_fallback_answers_and_says_so() {
     let backup = ScriptedServer::start(vec![stream(reply_events(&["Backup here."]))]).await;
     let dead = format!("http://127.0.0.1:{}/v1", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
     let dir = tempfile::tempdir().unwrap();
-    let core = open(
-        dir.path(),
-        settings(&[("primary", &dead, "gpt-4o"), ("backup", &backup.base_url, "deepseek-chat")], "max_retries = 1"),
-    )
-    .await;
+    let core = open(dir.path(), settings(&[("primary", &dead, "gpt-4o"), ("backup", &backup.base_url, "deepseek-chat")], "max_retries = 1")).await;
     let mut bus = core.events().subscribe();
     let outcome = core.send("anyone?").await.unwrap();
     assert_eq!(outcome.reply, "Backup here.");
@@ -207,11 +190,7 @@ async fn a_model_pinned_to_the_conversation_never_falls_back() {
     let primary = ScriptedServer::start(vec![Reply::Status { code: 503, body: "{\"error\":\"down\"}".into() }]).await;
     let backup = ScriptedServer::start(vec![stream(reply_events(&["Backup here."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let core = open(
-        dir.path(),
-        settings(&[("primary", &primary.base_url, "gpt-4o"), ("backup", &backup.base_url, "m")], "max_retries = 1"),
-    )
-    .await;
+    let core = open(dir.path(), settings(&[("primary", &primary.base_url, "gpt-4o"), ("backup", &backup.base_url, "m")], "max_retries = 1")).await;
     core.conversation().pin_provider(Some("primary")).await.unwrap();
     let error = core.send("hi").await.unwrap_err();
     assert!(error.to_string().contains("HTTP 503"), "{error}");
@@ -224,8 +203,7 @@ async fn a_reply_that_already_streamed_is_not_silently_resent() {
     let primary = ScriptedServer::start(vec![Reply::CutAfter { events: vec![delta("Half an ans")] }]).await;
     let backup = ScriptedServer::start(vec![stream(reply_events(&["Whole answer."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let core =
-        open(dir.path(), settings(&[("primary", &primary.base_url, "m"), ("backup", &backup.base_url, "m")], "")).await;
+    let core = open(dir.path(), settings(&[("primary", &primary.base_url, "m"), ("backup", &backup.base_url, "m")], "")).await;
     let error = core.send("question").await.unwrap_err();
     assert!(error.is_retryable());
     assert_eq!((primary.request_count(), backup.request_count()), (1, 0));

@@ -1,9 +1,9 @@
 //! The Anthropic Messages wire format against a scripted server: text and tool_use
 //! assembled from deltas, the request shape (system, tool_result blocks), errors.
 
-
 use std::time::Duration;
 
+use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 use serde_json::json;
 use sidecar::llm::anthropic::AnthropicClient;
 use sidecar::llm::endpoint::Endpoint;
@@ -11,7 +11,6 @@ use sidecar::llm::sse::{http_client, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
-use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 
 fn client(base_url: &str) -> AnthropicClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond: Duration::from_secs(5), idle: Duration::from_secs(5) };
@@ -128,10 +127,7 @@ async fn an_overloaded_error_event_mid_stream_is_retryable() {
         frame(json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})),
     ];
     let server = ScriptedServer::start(vec![Reply::Sse { frames }]).await;
-    let error = client(&server.base_url)
-        .stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {})
-        .await
-        .unwrap_err();
+    let error = client(&server.base_url).stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {}).await.unwrap_err();
     assert!(matches!(&error, LlmError::Provider { retryable: true, message } if message.contains("overloaded_error")), "{error:?}");
 }
 
@@ -142,10 +138,7 @@ async fn http_errors_carry_anthropics_type_and_message() {
         body: r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#.into(),
     }])
     .await;
-    let error = client(&server.base_url)
-        .stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {})
-        .await
-        .unwrap_err();
+    let error = client(&server.base_url).stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {}).await.unwrap_err();
     assert!(error.to_string().contains("HTTP 401: authentication_error: invalid x-api-key"), "{error}");
 }
 
@@ -154,26 +147,17 @@ async fn a_stream_that_ends_before_message_stop_is_interrupted() {
     let mut frames = text_frames("partial");
     frames.truncate(3);
     let server = ScriptedServer::start(vec![Reply::Sse { frames }]).await;
-    let error = client(&server.base_url)
-        .stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {})
-        .await
-        .unwrap_err();
+    let error = client(&server.base_url).stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {}).await.unwrap_err();
     assert!(matches!(error, LlmError::Interrupted { .. }), "{error:?}");
 }
 
 #[tokio::test]
 async fn a_whole_tool_loop_through_an_anthropic_provider() {
-    let server = ScriptedServer::start(vec![
-        Reply::Sse { frames: tool_use_frames() },
-        Reply::Sse { frames: text_frames("In Madrid it is sunny.") },
-    ])
-    .await;
+    let server = ScriptedServer::start(vec![Reply::Sse { frames: tool_use_frames() }, Reply::Sse { frames: text_frames("In Madrid it is sunny.") }]).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings: Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"claude\"\nkind = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-sonnet-4-5\"\n",
-        server.base_url
-    ))
-    .unwrap();
+    let settings: Settings =
+        toml::from_str(&format!("[[providers]]\nid = \"claude\"\nkind = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-sonnet-4-5\"\n", server.base_url))
+            .unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let outcome = core.send("Weather in Madrid?").await.unwrap();
     // The visible reply joins the text before the tools and the final answer.

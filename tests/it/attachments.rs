@@ -40,13 +40,20 @@ fn docx_saying(paragraphs: &[&str]) -> Vec<u8> {
     let mut buffer = std::io::Cursor::new(Vec::new());
     let mut zip = zip::ZipWriter::new(&mut buffer);
     zip.start_file("word/document.xml", zip::write::SimpleFileOptions::default()).unwrap();
-    zip.write_all(format!(r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#).as_bytes()).unwrap();
+    zip.write_all(
+        format!(
+            r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
+        )
+        .as_bytes(),
+    )
+    .unwrap();
     zip.finish().unwrap();
     buffer.into_inner()
 }
 
 async fn open(dir: &std::path::Path, base_url: &str, window: u32) -> std::sync::Arc<Companion> {
-    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\ncontext_window = {window}\n")).unwrap();
+    let settings: Settings =
+        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\ncontext_window = {window}\n")).unwrap();
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 
@@ -78,7 +85,10 @@ async fn text_pdf_and_docx_reach_the_model_and_the_chat_lists_them() {
     let mine = history.iter().find(|m| m.role == sidecar::llm::Role::User).unwrap();
     let meta = &mine.meta.as_ref().unwrap().0;
     assert_eq!(meta.typed.as_deref(), Some("What do these say?"));
-    assert_eq!(meta.attachments.iter().map(|a| (a.name.as_str(), a.kind.as_str())).collect::<Vec<_>>(), [("plan.md", "text"), ("sales.pdf", "pdf"), ("informe.docx", "docx")]);
+    assert_eq!(
+        meta.attachments.iter().map(|a| (a.name.as_str(), a.kind.as_str())).collect::<Vec<_>>(),
+        [("plan.md", "text"), ("sales.pdf", "pdf"), ("informe.docx", "docx")]
+    );
     assert!(core.reminders().pending().await.unwrap().is_empty(), "a request inside a document is not one");
 }
 

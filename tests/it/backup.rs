@@ -25,15 +25,15 @@ async fn open(dir: &Path) -> Arc<Companion> {
 /// each value quoted so text, numbers, NULLs and blobs compare exactly.
 async fn rows(core: &Companion) -> BTreeMap<String, Vec<String>> {
     let pool = core.store().pool();
-    let tables: Vec<(String,)> = sqlx::query_as(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name",
-    )
-    .fetch_all(pool)
-    .await
-    .unwrap();
+    let tables: Vec<(String,)> =
+        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name")
+            .fetch_all(pool)
+            .await
+            .unwrap();
     let mut all = BTreeMap::new();
     for (table,) in tables {
-        let columns: Vec<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT name FROM pragma_table_info('{table}')"))).fetch_all(pool).await.unwrap();
+        let columns: Vec<(String,)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT name FROM pragma_table_info('{table}')"))).fetch_all(pool).await.unwrap();
         let quoted: Vec<String> = columns.iter().map(|(c,)| format!("quote(\"{c}\")")).collect();
         let sql = format!("SELECT {} FROM \"{table}\" ORDER BY 1", quoted.join(" || '|' || "));
         let values: Vec<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await.unwrap();

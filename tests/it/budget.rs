@@ -11,7 +11,7 @@ use sidecar::events::CoreEvent;
 use sidecar::settings::Purpose;
 use sidecar::{Companion, CompanionOptions};
 
-use crate::support::{self, reply_events, stream, usage, delta, finish, ScriptedServer};
+use crate::support::{self, delta, finish, reply_events, stream, usage, ScriptedServer};
 
 /// A provider whose model costs $1 per million tokens in and $100 out, so a reply with
 /// 1,000 tokens in and 1,000 out costs $0.101.
@@ -111,7 +111,12 @@ async fn past_the_background_limit_background_work_waits_and_chat_goes_on() {
     let core = open(dir.path(), &settings(&server.base_url, "background_daily_usd = 0.15", false)).await;
     let chain = core.models().chat_chain(None).await.unwrap();
     // A worst case of $0.05 fits the $0.15 first; billed $0.101, the next one does not.
-    let request = || sidecar::llm::ChatRequest { messages: vec![sidecar::llm::ChatMessage::user("Summarise")], tools: Vec::new(), max_tokens: Some(500), general_cap: false };
+    let request = || sidecar::llm::ChatRequest {
+        messages: vec![sidecar::llm::ChatMessage::user("Summarise")],
+        tools: Vec::new(),
+        max_tokens: Some(500),
+        general_cap: false,
+    };
     let timeout = std::time::Duration::from_secs(10);
     assert!(core.models().call_once(&chain, request(), Purpose::Summarize, None, timeout).await.is_ok());
     let before = server.request_count();
@@ -126,7 +131,8 @@ async fn a_model_with_no_known_price_is_held_back_unless_the_user_allows_it() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Hi."]))]).await;
     for (allow, answered) in [(false, false), (true, true)] {
         let dir = tempfile::tempdir().unwrap();
-        let text = settings(&server.base_url, &format!("daily_usd = 5.0\nallow_unpriced = {allow}"), false).replace("model = \"paid-model\"", "model = \"mystery-model\"");
+        let text = settings(&server.base_url, &format!("daily_usd = 5.0\nallow_unpriced = {allow}"), false)
+            .replace("model = \"paid-model\"", "model = \"mystery-model\"");
         let core = open(dir.path(), &text).await;
         match core.send("Hello").await {
             Ok(outcome) => assert!(answered, "{outcome:?}"),
@@ -251,7 +257,10 @@ async fn the_terminal_shows_the_budget_allows_more_and_prints_usage() {
     };
     run(&["ask", "Hello"]).await.unwrap();
     let shown = run(&["budget"]).await.unwrap();
-    assert!(shown.contains("all calls") && shown.contains("spent     0.05 EUR") && shown.contains("reserved     0.00 EUR") && shown.contains("of     0.50 EUR"), "{shown}");
+    assert!(
+        shown.contains("all calls") && shown.contains("spent     0.05 EUR") && shown.contains("reserved     0.00 EUR") && shown.contains("of     0.50 EUR"),
+        "{shown}"
+    );
     let allowed = run(&["budget", "allow", "2"]).await.unwrap();
     assert!(allowed.contains("Allowed today on top of every limit: 2.00 EUR") && allowed.contains("of     2.50 EUR"), "{allowed}");
     let json: serde_json::Value = serde_json::from_str(&run(&["budget", "--json"]).await.unwrap()).unwrap();
@@ -265,7 +274,8 @@ async fn the_terminal_shows_the_budget_allows_more_and_prints_usage() {
 
 #[tokio::test]
 async fn a_provider_past_its_own_limit_gives_way_to_the_next_and_the_reply_says_why() {
-    let (first, second) = (ScriptedServer::start(vec![stream(billed_reply("First."))]).await, ScriptedServer::start(vec![stream(billed_reply("Second."))]).await);
+    let (first, second) =
+        (ScriptedServer::start(vec![stream(billed_reply("First."))]).await, ScriptedServer::start(vec![stream(billed_reply("Second."))]).await);
     let dir = tempfile::tempdir().unwrap();
     let text = format!(
         "{}[[providers]]\nid = \"other\"\nbase_url = \"{}\"\nmodel = \"paid-model\"\n[budget.providers.paid]\ndaily_usd = 0.05\n",

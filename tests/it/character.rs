@@ -63,7 +63,10 @@ async fn the_place_is_kept_per_screen_across_a_restart() {
     let core = open(&data, &config).await;
     let places = core.character_places();
     // The first time: the primary screen's bottom-right corner.
-    assert_eq!(places.spot(&[laptop.clone(), monitor.clone()], SIZE).await.unwrap(), Some(Spot { x: 1280 - 112 - MARGIN as i32, y: 800 - 112 - MARGIN as i32 }));
+    assert_eq!(
+        places.spot(&[laptop.clone(), monitor.clone()], SIZE).await.unwrap(),
+        Some(Spot { x: 1280 - 112 - MARGIN as i32, y: 800 - 112 - MARGIN as i32 })
+    );
     // Dropped half off the laptop's screen: kept whole on it.
     assert_eq!(places.dropped(&laptop, SIZE, Spot { x: -50, y: 300 }).await.unwrap(), Spot { x: 0, y: 300 });
     tokio::time::sleep(Duration::from_millis(5)).await;

@@ -74,11 +74,7 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
     tick(sidecar::chats::UNDO_SECONDS + 1);
     core.chats().list(None).await.unwrap();
     assert!(!core.chats().undelete(second).await.unwrap(), "too late to undo");
-    let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?")
-        .bind(second)
-        .fetch_one(core.store().pool())
-        .await
-        .unwrap();
+    let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?").bind(second).fetch_one(core.store().pool()).await.unwrap();
     assert_eq!(left.0, 0);
 
     // A memory search hit opens its conversation.

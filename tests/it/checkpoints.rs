@@ -1,24 +1,19 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::context::checkpoint::Status;
 use sidecar::knowledge::store::ProfileFile;
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n"
-    ))
-    .unwrap();
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings))
-        .await
-        .unwrap()
+    let settings: Settings =
+        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 
 const DIGEST: &str = r#"{"summary": "Planning a trip to Lisbon", "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama", "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"], "decisions": ["Stay 5 nights"], "failed_approaches": [], "user_preferences": ["Quiet rooms"], "critical_info": ["Allergic to peanuts"]}, "facts": []}"#;
@@ -28,9 +23,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     let server = ScriptedServer::start(vec![
         stream(reply_events(&["Flights booked. Now hotels?"])),
         stream(reply_events(&[DIGEST])),
-        stream(reply_events(&[
-            "Welcome back: the hotel near Alfama is next.",
-        ])),
+        stream(reply_events(&["Welcome back: the hotel near Alfama is next."])),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
@@ -38,13 +31,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     core.send("Book flights to Lisbon for 3 May").await.unwrap();
     let outcome = core.send("/checkpoint").await.unwrap();
     assert!(outcome.meta.command);
-    assert!(
-        outcome
-            .reply
-            .starts_with("Checkpoint #1 saved: Trip to Lisbon"),
-        "{}",
-        outcome.reply
-    );
+    assert!(outcome.reply.starts_with("Checkpoint #1 saved: Trip to Lisbon"), "{}", outcome.reply);
     // The command and its answer are not sent to the model later.
     let before_restart = core.history(10).await.unwrap();
     assert_eq!(before_restart.len(), 4);
@@ -61,18 +48,11 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
 
     core.context().new_conversation().await.unwrap();
     assert_eq!(core.context().checkpoints().await.unwrap()[0].status, Status::Paused);
-    let offer = core
-        .context().continuation_offer()
-        .await
-        .unwrap()
-        .expect("an offer in the new conversation");
+    let offer = core.context().continuation_offer().await.unwrap().expect("an offer in the new conversation");
     assert_eq!(offer.id, 1);
     let resumed = core.context().continue_from(offer.id).await.unwrap();
     assert_eq!(resumed.status, Status::Resumed);
-    assert!(
-        core.context().continuation_offer().await.unwrap().is_none(),
-        "accepted: no second offer"
-    );
+    assert!(core.context().continuation_offer().await.unwrap().is_none(), "accepted: no second offer");
 
     core.send("Where were we?").await.unwrap();
     let request = server.last_request();
@@ -83,9 +63,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     assert!(late.contains("Choosing a hotel near Alfama"));
     assert!(!request["messages"][0]["content"].as_str().unwrap().contains("<resumed_checkpoint>"));
     let messages = request["messages"].as_array().unwrap();
-    assert!(!messages
-        .iter()
-        .any(|m| m["content"].as_str().unwrap_or("").contains("/checkpoint")));
+    assert!(!messages.iter().any(|m| m["content"].as_str().unwrap_or("").contains("/checkpoint")));
 
     let path = core.context().export_checkpoint(1).await.unwrap();
     let markdown = std::fs::read_to_string(path).unwrap();
@@ -93,19 +71,9 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     assert!(markdown.contains("## Critical information\n- Allergic to peanuts"));
 
     let closed = core.send("/checkpoint done").await.unwrap();
-    assert!(
-        closed.reply.contains("#1 marked completed"),
-        "{}",
-        closed.reply
-    );
-    let error = core
-        .context().set_checkpoint_status(1, Status::Resumed)
-        .await
-        .unwrap_err();
-    assert!(
-        error.to_string().contains("cannot become resumed"),
-        "{error}"
-    );
+    assert!(closed.reply.contains("#1 marked completed"), "{}", closed.reply);
+    let error = core.context().set_checkpoint_status(1, Status::Resumed).await.unwrap_err();
+    assert!(error.to_string().contains("cannot become resumed"), "{error}");
     // Recall finds what the checkpoint says.
     let hits = core.recall("Alfama", 500).await.unwrap().hits;
     assert!(hits.iter().any(|h| h.source == "checkpoint"), "{hits:?}");
@@ -113,28 +81,15 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
 
 #[tokio::test]
 async fn a_checkpoint_is_written_even_when_the_model_answers_nonsense() {
-    let server = ScriptedServer::start(vec![
-        stream(reply_events(&["Sure."])),
-        stream(reply_events(&["I am a teapot"])),
-    ])
-    .await;
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Sure."])), stream(reply_events(&["I am a teapot"]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
-    core.send("Help me plan the garden. Soy alérgico al polen.")
-        .await
-        .unwrap();
+    core.send("Help me plan the garden. Soy alérgico al polen.").await.unwrap();
     let outcome = core.send("/checkpoint").await.unwrap();
     assert!(outcome.reply.contains("saved"), "{}", outcome.reply);
     let checkpoint = &core.context().checkpoints().await.unwrap()[0];
-    assert_eq!(
-        checkpoint.body.current_work,
-        "Help me plan the garden. Soy alérgico al polen."
-    );
-    assert!(checkpoint
-        .body
-        .critical_info
-        .iter()
-        .any(|c| c.contains("alérgico al polen")));
+    assert_eq!(checkpoint.body.current_work, "Help me plan the garden. Soy alérgico al polen.");
+    assert!(checkpoint.body.critical_info.iter().any(|c| c.contains("alérgico al polen")));
 }
 
 #[tokio::test]
@@ -181,16 +136,8 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
     // A bad plan goes back to the model as a tool error and changes nothing.
     core.send("change it").await.unwrap();
     let last = server.last_request();
-    let result = last["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["tool_call_id"] == "p2")
-        .unwrap();
-    assert!(result["content"]
-        .as_str()
-        .unwrap()
-        .contains("only one step can be in progress"));
+    let result = last["messages"].as_array().unwrap().iter().find(|m| m["tool_call_id"] == "p2").unwrap();
+    assert!(result["content"].as_str().unwrap().contains("only one step can be in progress"));
     assert_eq!(core.context().plan().await.unwrap().len(), 3);
 }
 
@@ -229,19 +176,12 @@ async fn profile_files_are_edited_with_a_stale_check() {
     let core = open(dir.path(), &server.base_url).await;
     let (text, version) = core.profile(ProfileFile::User).unwrap();
     assert!(text.contains("Profile") || text.contains("Perfil"));
-    let new_version = core
-        .save_profile(ProfileFile::User, "# Profile\n\n- Name: Ana\n", &version)
-        .unwrap();
+    let new_version = core.save_profile(ProfileFile::User, "# Profile\n\n- Name: Ana\n", &version).unwrap();
     assert_ne!(new_version, version);
-    let error = core
-        .save_profile(ProfileFile::User, "# lost\n", &version)
-        .unwrap_err();
+    let error = core.save_profile(ProfileFile::User, "# lost\n", &version).unwrap_err();
     assert!(error.to_string().contains("changed on disk"), "{error}");
     core.send("hi").await.unwrap();
-    let system = server.last_request()["messages"][0]["content"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let system = server.last_request()["messages"][0]["content"].as_str().unwrap().to_string();
     assert!(system.contains("- Name: Ana"), "{system}");
 }
 

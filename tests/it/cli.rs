@@ -1,6 +1,5 @@
 //! The `sidecar` binary end to end against a scripted model server.
 
-
 use std::process::Command;
 use std::time::Duration;
 
@@ -48,11 +47,7 @@ async fn ask_streams_then_history_shows_the_exchange() {
     assert_eq!(json["usage"]["output_tokens"], 1);
     assert_eq!(json["finish_reason"], "stop");
 
-    let out = tokio::task::spawn_blocking(move || {
-        sidecar(&data, &base).args(["history", "--json", "--limit", "3"]).output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).args(["history", "--json", "--limit", "3"]).output().unwrap()).await.unwrap();
     let history: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let contents: Vec<&str> = history.iter().map(|m| m["content"].as_str().unwrap()).collect();
     assert_eq!(contents, ["Hola Ana", "json please", "{\"ok\": true}"]);
@@ -63,9 +58,7 @@ async fn ask_reports_a_server_error_and_exits_non_zero() {
     let server = ScriptedServer::start(vec![Reply::Status { code: 503, body: "{\"error\":\"overloaded\"}".into() }]).await;
     let dir = tempfile::tempdir().unwrap();
     let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
-    let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).args(["ask", "--json", "hi"]).output().unwrap())
-        .await
-        .unwrap();
+    let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).args(["ask", "--json", "hi"]).output().unwrap()).await.unwrap();
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(json["error"].as_str().unwrap().contains("HTTP 503: overloaded"), "{json}");
@@ -98,22 +91,12 @@ fn help_documents_every_command() {
 
 #[tokio::test]
 async fn ask_uses_get_current_time_with_a_tool_calling_model_and_status_sums_the_cost() {
-    let server = ScriptedServer::start(vec![
-        stream(tool_call_events(&[("call_1", "get_current_time", "{}")])),
-        stream(reply_events(&["It is noon."])),
-    ])
-    .await;
+    let server = ScriptedServer::start(vec![stream(tool_call_events(&[("call_1", "get_current_time", "{}")])), stream(reply_events(&["It is noon."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
     let out = tokio::task::spawn_blocking({
         let (data, base) = (data.clone(), base.clone());
-        move || {
-            sidecar(&data, &base)
-                .env("SIDECAR_LLM_MODEL", "gpt-4o-mini")
-                .args(["ask", "--json", "what time is it?"])
-                .output()
-                .unwrap()
-        }
+        move || sidecar(&data, &base).env("SIDECAR_LLM_MODEL", "gpt-4o-mini").args(["ask", "--json", "what time is it?"]).output().unwrap()
     })
     .await
     .unwrap();
@@ -126,11 +109,9 @@ async fn ask_uses_get_current_time_with_a_tool_calling_model_and_status_sums_the
     let second = server.last_request();
     assert_eq!(second["messages"].as_array().unwrap().last().unwrap()["role"], "tool");
 
-    let out = tokio::task::spawn_blocking(move || {
-        sidecar(&data, &base).env("SIDECAR_LLM_MODEL", "gpt-4o-mini").args(["status", "--json"]).output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).env("SIDECAR_LLM_MODEL", "gpt-4o-mini").args(["status", "--json"]).output().unwrap())
+        .await
+        .unwrap();
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(status["usage"]["all_time"]["calls"], 2);
     assert_eq!(status["usage"]["today"]["calls"], 2);
@@ -245,16 +226,20 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     {
         let store = sidecar::store::Store::open(dir.path()).await.unwrap();
         let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-        let new = sidecar::store::reminders::NewReminder { message: "stretch your legs", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+        let new = sidecar::store::reminders::NewReminder {
+            message: "stretch your legs",
+            due_at: due,
+            zone: "UTC",
+            rrule: None,
+            all_day: false,
+            series_start: None,
+            asked_in: None,
+            description: None,
+        };
         store.reminder_table().add_reminder(new).await.unwrap();
         store.close().await;
     }
-    let mut child = sidecar(dir.path(), &server.base_url)
-        .arg("chat")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = sidecar(dir.path(), &server.base_url).arg("chat").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (found_tx, found) = tokio::sync::oneshot::channel();
     // Reads to the end, so the chat never writes into a closed pipe.

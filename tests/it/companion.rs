@@ -1,13 +1,12 @@
 //! Whole turns through the companion: storage, events, Stop, failures and Retry,
 //! against a scripted model server.
 
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use sidecar::store::{MessageStatus, Role};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
-use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use tokio::sync::broadcast::Receiver;
 
 fn settings_for(base_url: &str) -> sidecar::settings::Settings {
@@ -26,9 +25,7 @@ fn settings_for(base_url: &str) -> sidecar::settings::Settings {
 }
 
 async fn companion(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_for(base_url)))
-    .await
-    .unwrap()
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_for(base_url))).await.unwrap()
 }
 
 fn drain(events: &mut Receiver<CoreEvent>) -> Vec<CoreEvent> {
@@ -41,11 +38,7 @@ fn drain(events: &mut Receiver<CoreEvent>) -> Vec<CoreEvent> {
 
 #[tokio::test]
 async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
-    let server = ScriptedServer::start(vec![Reply::Stream {
-        events: reply_events(&["Hola", ", ", "Ana"]),
-        delay: Duration::from_millis(2),
-    }])
-    .await;
+    let server = ScriptedServer::start(vec![Reply::Stream { events: reply_events(&["Hola", ", ", "Ana"]), delay: Duration::from_millis(2) }]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = companion(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
@@ -81,11 +74,10 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
     assert_eq!(history.len(), 2);
     assert_eq!((history[0].role, history[0].content.as_str()), (Role::User, "hola, soy Ana"));
     assert_eq!((history[1].role, history[1].content.as_str()), (Role::Assistant, "Hola, Ana"));
-    let (calls, output): (i64, i64) =
-        sqlx::query_as("SELECT COUNT(*), SUM(output_tokens) FROM usage WHERE provider = 'scripted' AND purpose = 'chat'")
-            .fetch_one(core.store().pool())
-            .await
-            .unwrap();
+    let (calls, output): (i64, i64) = sqlx::query_as("SELECT COUNT(*), SUM(output_tokens) FROM usage WHERE provider = 'scripted' AND purpose = 'chat'")
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap();
     assert_eq!((calls, output), (1, 3));
 }
 
@@ -151,9 +143,7 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
     let error = core.send("question").await.unwrap_err();
     assert!(matches!(error, CompanionError::Route(_)), "{error:?}");
     assert!(error.is_retryable());
-    let failed = drain(&mut bus)
-        .into_iter()
-        .any(|e| matches!(e, CoreEvent::TurnFailed { retryable: true, .. }));
+    let failed = drain(&mut bus).into_iter().any(|e| matches!(e, CoreEvent::TurnFailed { retryable: true, .. }));
     assert!(failed, "a TurnFailed event is published");
     let history = core.history(10).await.unwrap();
     assert_eq!(history.len(), 2);
@@ -197,9 +187,7 @@ async fn one_turn_at_a_time_and_the_next_waits_for_it() {
 #[tokio::test]
 async fn no_provider_and_no_offline_model_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Default::default()))
-    .await
-    .unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let error = core.send("hello").await.unwrap_err().to_string();
     assert!(error.contains("SIDECAR_RUNTIME"), "{error}");
     // The message is kept, so Retry can answer it once a model is configured.

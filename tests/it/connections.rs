@@ -58,7 +58,11 @@ async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
                     prop_assert!(matches!(refused, Refused::Revoked(_)) == revoked, "{:?}", refused);
                 }
                 let entry = logged.entry(client).or_default();
-                if expected { entry.0 += 1 } else { entry.1 += 1 }
+                if expected {
+                    entry.0 += 1
+                } else {
+                    entry.1 += 1
+                }
             }
         }
     }

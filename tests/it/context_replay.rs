@@ -5,15 +5,14 @@
 //! every fact the user stated must still be reachable afterwards. The scripted digest
 //! fails now and then, so the fallback and Bug 12's log are exercised too.
 
-
 use std::sync::{Arc, Mutex};
 
+use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use regex::Regex;
 use serde_json::Value;
 use sidecar::settings::Settings;
 use sidecar::tools::{Tool, ToolFuture};
 use sidecar::{Companion, CompanionOptions};
-use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 
 const TURNS: usize = 500;
 const WINDOW: usize = 6_000;
@@ -65,10 +64,7 @@ fn request_tokens(request: &Value) -> usize {
         .map(|m| {
             4 + count(m["content"].as_str().unwrap_or(""))
                 + m["tool_calls"].as_array().map_or(0, |calls| {
-                    calls
-                        .iter()
-                        .map(|c| 4 + count(c["function"]["name"].as_str().unwrap()) + count(c["function"]["arguments"].as_str().unwrap()))
-                        .sum()
+                    calls.iter().map(|c| 4 + count(c["function"]["name"].as_str().unwrap()) + count(c["function"]["arguments"].as_str().unwrap())).sum()
                 })
         })
         .sum();
@@ -100,10 +96,7 @@ fn pairs_intact(request: &Value) -> Result<(), String> {
 }
 
 fn last_user_text(request: &Value) -> String {
-    request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap()["content"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_string()
 }
 
 /// What the scripted digest call saw, and whether it answered properly.
@@ -195,10 +188,7 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     }
 
     let requests = server.requests.lock().unwrap().clone();
-    let chat: Vec<&Value> = requests
-        .iter()
-        .filter(|r| !r["messages"][0]["content"].as_str().unwrap_or("").starts_with("You maintain the memory"))
-        .collect();
+    let chat: Vec<&Value> = requests.iter().filter(|r| !r["messages"][0]["content"].as_str().unwrap_or("").starts_with("You maintain the memory")).collect();
     assert_eq!(chat.len(), TURNS * 2, "one tool round and one answer per turn");
     let mut sizes = Vec::new();
     for (n, request) in chat.iter().enumerate() {

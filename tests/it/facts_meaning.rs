@@ -10,7 +10,6 @@ use sidecar::knowledge::learnings::Category;
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
-
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
     let off = if meaning { "" } else { "[memory.embeddings]\nbackend = \"off\"\n" };
     let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
@@ -49,10 +48,9 @@ async fn bug_08_outside_health_the_repeat_moves_to_the_newer_category() {
 
 #[tokio::test]
 async fn bug_01_a_job_left_is_history_and_the_new_one_is_the_only_current_fact() {
-    for (job, change) in [
-        ("Trabajo en Google", "Renuncié a Google, ahora trabajo en una startup"),
-        ("I work at Google", "I quit Google, now I work at a startup"),
-    ] {
+    for (job, change) in
+        [("Trabajo en Google", "Renuncié a Google, ahora trabajo en una startup"), ("I work at Google", "I quit Google, now I work at a startup")]
+    {
         let dir = tempfile::tempdir().unwrap();
         let core = open(dir.path(), true).await;
         core.remember(job, Category::Work).await.unwrap();
@@ -184,4 +182,3 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
         }
     }
 }
-

@@ -91,7 +91,10 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     for (what, listed, entries, manifest_last, says) in cases {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         hostile(&file, &listed, entries, manifest_last);
-        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep).await.unwrap_err().to_string();
+        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep)
+            .await
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains(says), "{what}: {refused}");
         assert_eq!(listing(&data), before, "{what}: the data folder is as it was (no staging left)");
     }
@@ -142,10 +145,15 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     )
     .await;
     let reshaped = database_changed_by("DROP INDEX messages_external_id; ALTER TABLE messages DROP COLUMN external_id").await;
-    for (what, db, says) in [("future", future, "comes from a newer Sidecar"), ("reshaped", reshaped, "messages table is not the one Sidecar uses (it lacks external_id)")] {
+    for (what, db, says) in
+        [("future", future, "comes from a newer Sidecar"), ("reshaped", reshaped, "messages table is not the one Sidecar uses (it lacks external_id)")]
+    {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         backup_with_database(&file, &db);
-        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep).await.unwrap_err().to_string();
+        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep)
+            .await
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains(says), "{what}: {refused}");
         assert_eq!(listing(&data), before, "{what}: nothing swapped in");
     }

@@ -83,7 +83,9 @@ async fn mcp_over_http_needs_a_token_and_the_name_a_client_gives_is_only_a_label
     assert!(hosting.connections.activity("Claude Desktop", 10).await.unwrap().is_empty(), "nothing was done as Claude Desktop");
 
     // A web page's Origin is refused even with the token.
-    let page = python_client(url.clone(), "cursor", vec![("SIDECAR_MCP_TOKEN", cursor.clone()), ("SIDECAR_MCP_ORIGIN", "https://evil.example".into())], facts.clone()).await;
+    let page =
+        python_client(url.clone(), "cursor", vec![("SIDECAR_MCP_TOKEN", cursor.clone()), ("SIDECAR_MCP_ORIGIN", "https://evil.example".into())], facts.clone())
+            .await;
     assert!(page["refused"].as_str().is_some_and(|r| r.contains("web page")), "{page}");
 
     // A forgotten token stops working at once.
@@ -188,9 +190,9 @@ async fn rpc(http: &reqwest::Client, url: &str, headers: &[(String, String)], se
     let status = response.status().as_u16();
     let session = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(String::from);
     let text = response.text().await.unwrap_or_default();
-    let answer = serde_json::from_str::<Value>(&text)
-        .ok()
-        .or_else(|| text.lines().filter_map(|l| l.strip_prefix("data:")).filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok()).find(|m| m.get("id").is_some()));
+    let answer = serde_json::from_str::<Value>(&text).ok().or_else(|| {
+        text.lines().filter_map(|l| l.strip_prefix("data:")).filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok()).find(|m| m.get("id").is_some())
+    });
     (status, session, answer)
 }
 

@@ -133,7 +133,9 @@ fn good_calendar() -> String {
 type IcsResult = Result<(Vec<sidecar::reminders::ics::Imported>, sidecar::reminders::ics::Skipped), String>;
 
 fn read_ics(text: String) -> IcsResult {
-    on_small_stack(move || sidecar::reminders::ics::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap()).map_err(|e| e.to_string()))
+    on_small_stack(move || {
+        sidecar::reminders::ics::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap()).map_err(|e| e.to_string())
+    })
 }
 
 /// What any calendar import may give: texts within the cap, nothing in the past,

@@ -197,7 +197,8 @@ async fn four_programs_asking_together_spend_nothing_past_the_limit() {
     // The store exists first: this test is about the budget, not the first migration.
     assert!(sidecar(&data).arg("history").output().unwrap().status.success());
     let outputs = tokio::task::spawn_blocking(move || {
-        let children: Vec<_> = (0..4).map(|n| sidecar(&data).args(["ask", &format!("hello {n}")]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()).collect();
+        let children: Vec<_> =
+            (0..4).map(|n| sidecar(&data).args(["ask", &format!("hello {n}")]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()).collect();
         children.into_iter().map(|c| c.wait_with_output().unwrap()).collect::<Vec<_>>()
     })
     .await
@@ -208,6 +209,12 @@ async fn four_programs_asking_together_spend_nothing_past_the_limit() {
     assert!(spent <= 2.5 + 1e-9, "spent {spent}: {said:?}");
     assert!((spent - 2.0).abs() < 1e-9, "two replies fit: {spent}: {said:?}");
     assert!(said.iter().filter(|s| s.contains("Fine, thanks.")).count() == 2, "{said:?}");
-    let chat_calls = server.requests.lock().unwrap().iter().filter(|r| r["messages"].as_array().is_some_and(|m| m.iter().any(|m| m["content"].as_str().is_some_and(|c| c.contains("hello"))))).count();
+    let chat_calls = server
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r["messages"].as_array().is_some_and(|m| m.iter().any(|m| m["content"].as_str().is_some_and(|c| c.contains("hello")))))
+        .count();
     assert_eq!(chat_calls, 2, "{said:?}");
 }

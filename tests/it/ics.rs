@@ -103,9 +103,8 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
 #[test]
 fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
-    let event = |summary: &str, rule: &str| {
-        format!("BEGIN:VEVENT\r\nUID:{summary}\r\nSUMMARY:{summary}\r\nDTSTART:20260101T000000Z\r\nRRULE:{rule}\r\nEND:VEVENT\r\n")
-    };
+    let event =
+        |summary: &str, rule: &str| format!("BEGIN:VEVENT\r\nUID:{summary}\r\nSUMMARY:{summary}\r\nDTSTART:20260101T000000Z\r\nRRULE:{rule}\r\nEND:VEVENT\r\n");
     let text = format!(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n{}{}{}{}{}END:VCALENDAR\r\n",
         event("seconds", "FREQ=SECONDLY"),

@@ -81,10 +81,18 @@ async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     assert_eq!((status, error["error"]["type"].as_str()), (403, Some("permission_error")), "{error}");
     assert!(error["error"]["message"].as_str().unwrap().contains("write_memory"), "{error}");
     assert_eq!(core.facts().len(), 2);
-    let (status, _) = call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&reader), Some(json!({"text": "x", "when": "tomorrow at 9"}))).await;
+    let (status, _) =
+        call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&reader), Some(json!({"text": "x", "when": "tomorrow at 9"}))).await;
     assert_eq!(status, 403);
     assert!(core.reminders().pending().await.unwrap().is_empty());
-    let (status, _) = call(&http, reqwest::Method::POST, &format!("{base}/v1/chat/completions"), Some(&reader), Some(json!({"messages": [{"role": "user", "content": "hi"}]}))).await;
+    let (status, _) = call(
+        &http,
+        reqwest::Method::POST,
+        &format!("{base}/v1/chat/completions"),
+        Some(&reader),
+        Some(json!({"messages": [{"role": "user", "content": "hi"}]})),
+    )
+    .await;
     assert_eq!(status, 403, "chatting needs its own scope");
 
     // Bad requests: an oversized body, a malformed one, an unknown path, a foreign Host.
@@ -127,26 +135,37 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
     let http = reqwest::Client::new();
     let helper = token(&core, "home-assistant", &[Scope::Reminders, Scope::WriteMemory, Scope::Messages]).await;
 
-    let (status, set) = call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&helper), Some(json!({"text": "take the bins out", "when": "tomorrow at 21:00"}))).await;
+    let (status, set) = call(
+        &http,
+        reqwest::Method::POST,
+        &format!("{base}/v1/reminders"),
+        Some(&helper),
+        Some(json!({"text": "take the bins out", "when": "tomorrow at 21:00"})),
+    )
+    .await;
     assert_eq!(status, 201, "{set}");
     assert!(set["said"].as_str().unwrap().contains("take the bins out"), "{set}");
     let id = set["reminder"]["id"].as_i64().unwrap();
     let (status, listed) = call(&http, reqwest::Method::GET, &format!("{base}/v1/reminders"), Some(&helper), None).await;
     assert_eq!((status, listed["reminders"][0]["id"].as_i64()), (200, Some(id)), "{listed}");
-    let (status, _) = call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&helper), Some(json!({"text": "x", "when": "the day after never"}))).await;
+    let (status, _) =
+        call(&http, reqwest::Method::POST, &format!("{base}/v1/reminders"), Some(&helper), Some(json!({"text": "x", "when": "the day after never"}))).await;
     assert_eq!(status, 400, "a time it cannot read is the client's to fix");
     let (status, _) = call(&http, reqwest::Method::DELETE, &format!("{base}/v1/reminders/{id}"), Some(&helper), None).await;
     assert_eq!(status, 200);
     assert!(core.reminders().pending().await.unwrap().is_empty());
     assert_eq!(call(&http, reqwest::Method::DELETE, &format!("{base}/v1/reminders/{id}"), Some(&helper), None).await.0, 404);
 
-    let (status, saved) = call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&helper), Some(json!({"text": "Has a heat pump", "category": "General"}))).await;
+    let (status, saved) =
+        call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&helper), Some(json!({"text": "Has a heat pump", "category": "General"}))).await;
     assert_eq!((status, saved["saved"]["action"].as_str()), (200, Some("new")), "{saved}");
-    let (status, _) = call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&helper), Some(json!({"text": "Takes insulin", "category": "Health"}))).await;
+    let (status, _) =
+        call(&http, reqwest::Method::POST, &format!("{base}/v1/facts"), Some(&helper), Some(json!({"text": "Takes insulin", "category": "Health"}))).await;
     assert_eq!(status, 403, "health facts are saved only with the health scope");
     assert_eq!(core.facts().iter().map(|f| f.fact.text.as_str()).collect::<Vec<_>>(), ["Has a heat pump"]);
 
-    let (status, posted) = call(&http, reqwest::Method::POST, &format!("{base}/v1/messages"), Some(&helper), Some(json!({"text": "The washing machine is done."}))).await;
+    let (status, posted) =
+        call(&http, reqwest::Method::POST, &format!("{base}/v1/messages"), Some(&helper), Some(json!({"text": "The washing machine is done."}))).await;
     assert_eq!(status, 201, "{posted}");
     let history = core.history(10).await.unwrap();
     let note = history.iter().find(|m| m.content.contains("washing machine")).expect("the note is in the chat");
@@ -188,18 +207,16 @@ async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
-    let llm = ScriptedServer::start(vec![
-        stream(reply_events(&["You play ", "the cello."])),
-        stream(reply_events(&["On Fridays ", "you ", "rest."])),
-    ])
-    .await;
+    let llm = ScriptedServer::start(vec![stream(reply_events(&["You play ", "the cello."])), stream(reply_events(&["On Fridays ", "you ", "rest."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &format!("[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url)).await;
     let (_endpoint, base) = serve(&core).await;
     let chatter = token(&core, "my-script", &[Scope::Chat]).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api/openai_client.py");
     let url = format!("{base}/v1");
-    let out = tokio::task::spawn_blocking(move || std::process::Command::new(support::python()).arg(&script).arg(&url).arg(&chatter).output().unwrap()).await.unwrap();
+    let out = tokio::task::spawn_blocking(move || std::process::Command::new(support::python()).arg(&script).arg(&url).arg(&chatter).output().unwrap())
+        .await
+        .unwrap();
     assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
     let said: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(said["reply"], "You play the cello.");
@@ -228,7 +245,14 @@ async fn a_program_only_talks_it_cannot_run_the_users_commands() {
     let (_endpoint, base) = serve(&core).await;
     let chatter = token(&core, "my-script", &[Scope::Chat]).await;
     let http = reqwest::Client::new();
-    let (status, reply) = call(&http, reqwest::Method::POST, &format!("{base}/v1/chat/completions"), Some(&chatter), Some(json!({"messages": [{"role": "user", "content": "/clear"}]}))).await;
+    let (status, reply) = call(
+        &http,
+        reqwest::Method::POST,
+        &format!("{base}/v1/chat/completions"),
+        Some(&chatter),
+        Some(json!({"messages": [{"role": "user", "content": "/clear"}]})),
+    )
+    .await;
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["choices"][0]["message"]["content"], "Noted.", "the model answered it as words");
     assert_eq!(core.store().conversations().current_conversation().await.unwrap(), conversation, "the user's conversation was not cleared");

@@ -5,8 +5,8 @@ use crate::support;
 
 use std::time::Duration;
 
-use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::llm::endpoint::Endpoint;
+use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::llm::openai_compat::{OpenAiClient, Timeouts};
 use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
 use sidecar::{Companion, CompanionOptions};
@@ -19,11 +19,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
         Ok(server) => server,
         Err(e) => panic!("the offline model did not start ({e}); its log ends:\n{}", log_tail(&log)),
     };
-    let timeouts = Timeouts {
-        connect: Duration::from_secs(5),
-        respond: Duration::from_secs(60),
-        idle: Duration::from_secs(30),
-    };
+    let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(60), idle: Duration::from_secs(30) };
     let client = OpenAiClient::new(Endpoint::new(
         // No pooled connections: llama.cpp may close a kept-alive one between the two
         // requests, which the app's router retries but this direct wire test would not.
@@ -51,21 +47,12 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
     assert!(pieces > 1, "the reply arrived in {pieces} piece(s), not streamed");
     let usage = completion.usage.expect("llama.cpp reports usage");
     assert!(usage.input_tokens > 5 && usage.output_tokens > 0, "{usage:?}");
-    assert!(
-        matches!(completion.finish_reason, Some(FinishReason::Stop | FinishReason::Length)),
-        "{:?}",
-        completion.finish_reason
-    );
+    assert!(matches!(completion.finish_reason, Some(FinishReason::Stop | FinishReason::Length)), "{:?}", completion.finish_reason);
 
     // A tiny limit ends with "length".
     let short = client
         .stream_chat(
-            &ChatRequest {
-                messages: vec![ChatMessage::user("Count from one to fifty in words.")],
-                tools: vec![],
-                max_tokens: Some(4),
-                general_cap: false,
-            },
+            &ChatRequest { messages: vec![ChatMessage::user("Count from one to fifty in words.")], tools: vec![], max_tokens: Some(4), general_cap: false },
             |_| {},
         )
         .await

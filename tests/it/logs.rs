@@ -27,9 +27,7 @@ async fn each_turn_logs_to_the_daily_file_under_its_own_span_without_secrets() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Hi ", "there"])), stream(reply_events(&["Again"]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
-    let outputs = tokio::task::spawn_blocking(move || [ask(&data, &base, "my bank pin is 4321"), ask(&data, &base, "and again")])
-        .await
-        .unwrap();
+    let outputs = tokio::task::spawn_blocking(move || [ask(&data, &base, "my bank pin is 4321"), ask(&data, &base, "and again")]).await.unwrap();
     for out in &outputs {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }

@@ -71,10 +71,14 @@ async fn a_two_megabyte_line_in_learnings_is_reported_not_fatal() {
     let dir = tempfile::tempdir().unwrap();
     let core = companion(dir.path(), &server.base_url).await;
     let learnings = core.knowledge().dir().join("learnings.md");
-    std::fs::write(&learnings, format!(
+    std::fs::write(
+        &learnings,
+        format!(
             "## Preferences\n- [weight:2] likes tea | learned:2026-01-01 | confirmed:2026-01-01\n- [weight:2] {} | learned:2026-01-01 | confirmed:2026-01-01\n",
             "y".repeat(2_000_000)
-        )).unwrap();
+        ),
+    )
+    .unwrap();
     let problems = core.knowledge().reload().unwrap();
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].line, 3);

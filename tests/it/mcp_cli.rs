@@ -81,7 +81,11 @@ async fn a_server_added_on_the_command_line_asks_until_allowed_and_sidecar_ask_n
 fn import_takes_claude_desktops_servers_and_keeps_ours() {
     let dir = tempfile::tempdir().unwrap();
     let claude = dir.path().join("claude_desktop_config.json");
-    std::fs::write(&claude, r#"{"mcpServers":{"filesystem":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp"]}},"globalShortcut":"Ctrl+Space"}"#).unwrap();
+    std::fs::write(
+        &claude,
+        r#"{"mcpServers":{"filesystem":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp"]}},"globalShortcut":"Ctrl+Space"}"#,
+    )
+    .unwrap();
     let (ok, out, err) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "import", claude.to_str().unwrap()]);
     assert!(ok && out.contains("added filesystem"), "{out}{err}");
     let (ok, out, _) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "import", claude.to_str().unwrap()]);

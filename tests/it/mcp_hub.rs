@@ -38,14 +38,19 @@ async fn rig(description_file: &Path) -> Rig {
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
-    let hub = McpHub::new(path, EventBus::default(), {
-        let (offered, gate) = (offered.clone(), gate.clone());
-        Box::new(move |tools, _starting| {
-            let mut registry = ToolRegistry::new().guarded_by(gate.clone());
-            tools.into_iter().for_each(|t| registry.register_shared(t));
-            *offered.lock().unwrap() = registry;
-        })
-    }, Arc::new(sidecar::secrets::Secrets::new(false)));
+    let hub = McpHub::new(
+        path,
+        EventBus::default(),
+        {
+            let (offered, gate) = (offered.clone(), gate.clone());
+            Box::new(move |tools, _starting| {
+                let mut registry = ToolRegistry::new().guarded_by(gate.clone());
+                tools.into_iter().for_each(|t| registry.register_shared(t));
+                *offered.lock().unwrap() = registry;
+            })
+        },
+        Arc::new(sidecar::secrets::Secrets::new(false)),
+    );
     hub.reload().unwrap();
     hub.settle(Duration::from_secs(20)).await;
     Rig { hub, offered, asker, _dir: dir }
@@ -116,7 +121,11 @@ async fn a_server_that_crashes_is_started_again_and_its_tools_come_back() {
     let rig = rig(&scratch.path().join("none.txt")).await;
     let crashed = rig.call("mcp__fixture__crash", json!({}), Some(Choice::AllowOnce)).await;
     assert!(crashed.is_error && crashed.content.contains("crashing as asked"), "the chat's error names the server's words: {}", crashed.content);
-    rig.wait_for("failed with its stderr", |s| matches!(&s.state, ServerState::Failed { stderr, retry_in_secs: 1, .. } if stderr.iter().any(|l| l.contains("crashing")))).await;
+    rig.wait_for(
+        "failed with its stderr",
+        |s| matches!(&s.state, ServerState::Failed { stderr, retry_in_secs: 1, .. } if stderr.iter().any(|l| l.contains("crashing"))),
+    )
+    .await;
     rig.wait_for("running again", |s| s.state == ServerState::Running && !s.tools.is_empty()).await;
     let echo = rig.call("mcp__fixture__echo", json!({"message": "de vuelta"}), Some(Choice::AllowOnce)).await;
     assert!(echo.content.contains("de vuelta"), "{}", echo.content);
@@ -157,6 +166,10 @@ async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
     config["mcpServers"]["keyed"] = json!({"command": support::python(), "args": [script], "env": {"FIXTURE_SECRET": "${keychain:mcp/keyed/FIXTURE_SECRET}"}});
     std::fs::write(rig.hub.config_path(), config.to_string()).unwrap();
     rig.hub.reload().unwrap();
-    rig.wait_for("refused for the missing secret", |s| matches!(&s.state, ServerState::Failed { error, .. } if s.name == "keyed" && error.contains("FIXTURE_SECRET") && error.contains("keychain"))).await;
+    rig.wait_for(
+        "refused for the missing secret",
+        |s| matches!(&s.state, ServerState::Failed { error, .. } if s.name == "keyed" && error.contains("FIXTURE_SECRET") && error.contains("keychain")),
+    )
+    .await;
     rig.hub.stop_all();
 }

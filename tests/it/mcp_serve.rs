@@ -168,7 +168,11 @@ async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     let results = tempfile::tempdir().unwrap();
     for scenario in ["server-initialize", "ping", "tools-list", "resources-list", "dns-rebinding-protection"] {
         let (runner, url, cwd) = (runner.clone(), url.clone(), results.path().to_path_buf());
-        let out = tokio::task::spawn_blocking(move || Command::new(&runner).args(["server", "--url", &url, "--scenario", scenario]).current_dir(cwd).output().unwrap()).await.unwrap();
+        let out = tokio::task::spawn_blocking(move || {
+            Command::new(&runner).args(["server", "--url", &url, "--scenario", scenario]).current_dir(cwd).output().unwrap()
+        })
+        .await
+        .unwrap();
         let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success() && said.contains(", 0 failed") && !said.contains("FAILURE"), "{scenario}: {said}");
     }

@@ -22,12 +22,7 @@ fn npm_server(bin: &str, args: &[&str]) -> Transport {
 }
 
 fn stdio(program: PathBuf, args: &[&str]) -> Transport {
-    Transport::Stdio {
-        command: program.to_string_lossy().into_owned(),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        env: Default::default(),
-        cwd: None,
-    }
+    Transport::Stdio { command: program.to_string_lossy().into_owned(), args: args.iter().map(|a| a.to_string()).collect(), env: Default::default(), cwd: None }
 }
 
 fn python_server(args: &[&str]) -> Transport {
@@ -54,7 +49,13 @@ fn free_port() -> u16 {
 async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() {
     let port = free_port();
     let program = root().join("tests/mcp/node_modules/.bin/mcp-server-everything");
-    let mut server = tokio::process::Command::new(program).arg("streamableHttp").env("PORT", port.to_string()).kill_on_drop(true).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut server = tokio::process::Command::new(program)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .kill_on_drop(true)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let transport = Transport::Http { url, headers: [("X-Sidecar-Test".to_string(), "yes".to_string())].into() };
     let started = Instant::now();
@@ -95,9 +96,7 @@ async fn the_reference_server_lists_its_tools_and_echoes() {
 
 #[tokio::test]
 async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
-    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30))
-        .await
-        .unwrap();
+    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30)).await.unwrap();
     let tools = session.tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "get_current_time"), "{tools:?}");
     let now = session.call("get_current_time", object(json!({"timezone": "America/Bogota"}))).await.unwrap();
@@ -117,9 +116,7 @@ async fn a_missing_command_is_named() {
 
 #[tokio::test]
 async fn a_server_that_exits_at_start_says_why_in_the_error() {
-    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10)).await else {
-        panic!("started")
-    };
+    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10)).await else { panic!("started") };
     let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
     assert_eq!(stderr, &["ANTHROPIC_KEY is not set"]);
     assert!(error.to_string().contains("it said: ANTHROPIC_KEY is not set"), "{error}");

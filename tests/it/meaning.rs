@@ -12,7 +12,6 @@ use sidecar::{Companion, CompanionOptions};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-
 /// A companion whose embedder is the local one.
 async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
     let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
@@ -98,7 +97,8 @@ async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
 
 /// Everyday chat that says the same few things again and again, in a few words each.
 fn chatter() -> Vec<(String, String)> {
-    let templates = ["Saw a cute {} in the park today.", "My friend's {} was barking all night.", "The {} at the shop was so sweet.", "Watched a video about a {} again."];
+    let templates =
+        ["Saw a cute {} in the park today.", "My friend's {} was barking all night.", "The {} at the shop was so sweet.", "Watched a video about a {} again."];
     let animals = ["dog", "puppy", "cat", "kitten", "rabbit", "hamster"];
     let mut said = Vec::new();
     for round in 0..3 {
@@ -238,11 +238,8 @@ async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
         }
     }
     assert_eq!(last, Some((HISTORY.len() as u64, HISTORY.len() as u64)), "progress was published");
-    let (rows,): (i64,) = sqlx::query_as("SELECT count(*) FROM embeddings WHERE model <> ?")
-        .bind(format!("{url}|tiny-embed"))
-        .fetch_one(core.store().pool())
-        .await
-        .unwrap();
+    let (rows,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM embeddings WHERE model <> ?").bind(format!("{url}|tiny-embed")).fetch_one(core.store().pool()).await.unwrap();
     assert_eq!(rows, 0, "no vector of the old model is left");
 }
 
@@ -252,9 +249,7 @@ async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
     let core = open_local(dir.path()).await;
     core.import_jsonl(&lines(HISTORY)).await.unwrap();
     let server = embeddings_server("right").await;
-    core.meaning()
-        .configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("wrong".into()) })
-        .await;
+    core.meaning().configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("wrong".into()) }).await;
     let results = core.recall("hiking", 500).await.unwrap();
     assert!(results.hits[0].snippet.contains("[hiking]"));
     assert!(results.words_only.as_deref().is_some_and(|w| w.contains("404")), "{:?}", results.words_only);
@@ -268,22 +263,42 @@ async fn an_endpoint_that_refuses_the_key_or_is_down_leaves_recall_on_words() {
 
 /// Everyday lines on many subjects, none about pets.
 const EVERYDAY: &[&str] = &[
-    "Work was long today, the meeting ran over.", "I made lentil soup for dinner.", "The train was late again this morning.",
-    "My sister started a new job at the hospital.", "I need to renew my passport before March.", "Went running by the river, 5 km.",
-    "The heating in the flat is broken again.", "Finished the novel about the lighthouse keeper.", "Hoy he comido paella con mis padres.",
-    "Mañana tengo dentista a las diez.", "El jefe quiere el informe el viernes.", "Llovió todo el día y no salí de casa.",
-    "Bought new headphones, the old ones broke.", "My back hurts after gardening.", "Planning a trip to Lisbon in May.",
+    "Work was long today, the meeting ran over.",
+    "I made lentil soup for dinner.",
+    "The train was late again this morning.",
+    "My sister started a new job at the hospital.",
+    "I need to renew my passport before March.",
+    "Went running by the river, 5 km.",
+    "The heating in the flat is broken again.",
+    "Finished the novel about the lighthouse keeper.",
+    "Hoy he comido paella con mis padres.",
+    "Mañana tengo dentista a las diez.",
+    "El jefe quiere el informe el viernes.",
+    "Llovió todo el día y no salí de casa.",
+    "Bought new headphones, the old ones broke.",
+    "My back hurts after gardening.",
+    "Planning a trip to Lisbon in May.",
 ];
 
 /// The desktop test's history (tests/e2e/test_memory.py), line for line: the kitten said
 /// once in English, and once more in Spanish at the end.
 const DESKTOP_HISTORY: &[&str] = &[
-    "Work was long today, the meeting ran over.", "I made lentil soup for dinner.", "The train was late again this morning.",
-    "My sister started a new job at the hospital.", "I need to renew my passport before March.", "Went running by the river, 5 km.",
-    "The heating in the flat is broken again.", "I adopted a grey kitten from the shelter, she's called Pebble.",
-    "Finished the novel about the lighthouse keeper.", "Bought new headphones, the old ones broke.",
-    "My back hurts after gardening.", "Planning a trip to Lisbon in May.", "Hoy he comido paella con mis padres.",
-    "Mañana tengo dentista a las diez.", "Llovió todo el día y no salí de casa.", "Adopté una gatita gris del refugio, se llama Pebble.",
+    "Work was long today, the meeting ran over.",
+    "I made lentil soup for dinner.",
+    "The train was late again this morning.",
+    "My sister started a new job at the hospital.",
+    "I need to renew my passport before March.",
+    "Went running by the river, 5 km.",
+    "The heating in the flat is broken again.",
+    "I adopted a grey kitten from the shelter, she's called Pebble.",
+    "Finished the novel about the lighthouse keeper.",
+    "Bought new headphones, the old ones broke.",
+    "My back hurts after gardening.",
+    "Planning a trip to Lisbon in May.",
+    "Hoy he comido paella con mis padres.",
+    "Mañana tengo dentista a las diez.",
+    "Llovió todo el día y no salí de casa.",
+    "Adopté una gatita gris del refugio, se llama Pebble.",
 ];
 
 #[tokio::test]
@@ -351,8 +366,14 @@ async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unr
 /// A long chat with Melanie: the user greets her by name again and again, and she never
 /// says her own name.
 fn chat_with_melanie() -> Vec<(String, String)> {
-    let greetings = ["Hey Melanie, how was your week?", "Thanks Melanie, that means a lot!", "Wow Melanie, love that photo!", "Good to hear from you, Melanie!"];
-    let replies = ["Busy but good, the kids kept me running around.", "Anytime, you know I'm here.", "Thanks! The light was perfect that evening.", "Always nice to catch up with you."];
+    let greetings =
+        ["Hey Melanie, how was your week?", "Thanks Melanie, that means a lot!", "Wow Melanie, love that photo!", "Good to hear from you, Melanie!"];
+    let replies = [
+        "Busy but good, the kids kept me running around.",
+        "Anytime, you know I'm here.",
+        "Thanks! The light was perfect that evening.",
+        "Always nice to catch up with you.",
+    ];
     let mut said = Vec::new();
     for round in 0..8 {
         for (greeting, reply) in greetings.iter().zip(replies) {

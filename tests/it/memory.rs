@@ -1,19 +1,16 @@
 //! Memory through the companion: knowledge files created on first run, the
 //! remember_fact tool (three per turn), facts and profile in the next prompt, the CLI.
 
-
 use std::process::Command;
 use std::sync::Arc;
 
+use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
-use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let settings: Settings = toml::from_str(&format!(
-        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n"
-    ))
-    .unwrap();
+    let settings: Settings =
+        toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n")).unwrap();
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 
@@ -39,8 +36,8 @@ async fn remember_fact_saves_to_learnings_and_the_next_prompt_knows_it() {
 
     // Three saves per turn: the fourth was refused and said so to the model.
     let second = server.requests.lock().unwrap()[1].clone();
-    let results: Vec<String> = second["messages"].as_array().unwrap().iter()
-        .filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
+    let results: Vec<String> =
+        second["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
     assert!(results[0].contains("new fact under Health"), "{}", results[0]);
     assert!(results[1].contains("Preferences"), "{results:?}");
     assert!(results[3].contains("at most 3"), "{}", results[3]);
@@ -132,8 +129,8 @@ async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources()
 
     // The model can recall too.
     core.send("¿dónde vivo?").await.unwrap();
-    let tool_result = server.last_request()["messages"].as_array().unwrap().iter().rev()
-        .find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap().to_string();
+    let tool_result =
+        server.last_request()["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap().to_string();
     assert!(tool_result.contains("[fact") && tool_result.contains("[message"), "{tool_result}");
 }
 

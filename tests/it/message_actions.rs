@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use sidecar::error::CompanionError;
-use sidecar::settings::Settings;
 use sidecar::llm::ChatMessage;
+use sidecar::settings::Settings;
 use sidecar::store::{MessageMeta, MessageStatus, NewMessage, Role};
 use sidecar::{Companion, CompanionOptions};
 
@@ -90,11 +90,7 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
     let reminder = ChatMessage::assistant("⏰ Water the plants");
     let meta = MessageMeta { proactive: Some("reminder".into()), ..MessageMeta::default() };
     let conversation = history[0].conversation_id;
-    core.store()
-        .conversations()
-        .add_message(NewMessage { meta: Some(&meta), ..NewMessage::plain(conversation, &reminder) })
-        .await
-        .unwrap();
+    core.store().conversations().add_message(NewMessage { meta: Some(&meta), ..NewMessage::plain(conversation, &reminder) }).await.unwrap();
 
     assert!(matches!(core.conversation().edit(reply_id, "x".into()).await, Err(CompanionError::NotEditable)), "only the user's own messages");
     assert!(matches!(core.conversation().edit(typo, "  ".into()).await, Err(CompanionError::EmptyMessage)));

@@ -78,11 +78,16 @@ async fn a_paused_download_keeps_its_part_and_resumes() {
     let cancel = CancellationToken::new();
     let pause = cancel.clone();
     let paused = downloader
-        .pull(&library, &request(&server.url, Some(&digest)), move |p| {
-            if p.received_bytes >= 4 << 20 {
-                pause.cancel();
-            }
-        }, &cancel)
+        .pull(
+            &library,
+            &request(&server.url, Some(&digest)),
+            move |p| {
+                if p.received_bytes >= 4 << 20 {
+                    pause.cancel();
+                }
+            },
+            &cancel,
+        )
         .await;
     let Err(PullError::Paused { received }) = paused else { panic!("{paused:?}") };
     assert!(received >= 4 << 20 && received < body.len() as u64);
@@ -195,7 +200,8 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     // write 1,024 tokens three times over (seen in CI past the 300 s reply limit).
     let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n", support::runtime())).unwrap();
     let config = dir.path().join("settings.toml");
-    let core = Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let core =
+        Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     core.send("Hi").await.expect("the built-in model answers");
     assert!(matches!(core.model_status(), ModelStatus::Ready { demo: true, .. }));
 
@@ -233,7 +239,9 @@ fn a_model_file_cut_after_its_header_is_refused_as_incomplete() {
         let cut = dir.path().join(format!("cut-{keep}.gguf"));
         std::fs::write(&cut, &whole[..keep]).unwrap();
         match read_info(&cut) {
-            Err(GgufError::Incomplete { have, need, .. }) => assert_eq!((have, need), (keep as u64, whole.len() as u64), "the real size is known from the header"),
+            Err(GgufError::Incomplete { have, need, .. }) => {
+                assert_eq!((have, need), (keep as u64, whole.len() as u64), "the real size is known from the header")
+            }
             other => panic!("{keep} bytes: {other:?}"),
         }
     }

@@ -29,10 +29,7 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     // Checked at start: not "Ready · llama3.2", and not "unavailable" either: the
     // offline model answers meanwhile, and the header says both.
     let checked = core.models().check().await;
-    assert!(
-        matches!(&checked, ModelStatus::StandingIn { down, reason, demo: true, .. } if down == "ollama" && !reason.is_empty()),
-        "{checked:?}"
-    );
+    assert!(matches!(&checked, ModelStatus::StandingIn { down, reason, demo: true, .. } if down == "ollama" && !reason.is_empty()), "{checked:?}");
     let mut events = core.events().subscribe();
     let outcome = match core.send("Say hello in one short sentence.").await {
         Ok(outcome) => outcome,
@@ -116,7 +113,14 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     let request = ChatRequest { messages: vec![ChatMessage::user("Dime hola en tres palabras.")], ..request };
     let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |_| {}, |_| {}, sidecar::locale::Lang::En).await.unwrap();
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
-    assert!(routed.completion.text.ends_with("[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]"), "{}", routed.completion.text);
+    assert!(
+        routed
+            .completion
+            .text
+            .ends_with("[El modelo de demostración solo escribe respuestas cortas. Añade un modelo real en Ajustes para respuestas más largas.]"),
+        "{}",
+        routed.completion.text
+    );
 }
 
 /// The whole path with the real demo model behind a dead provider, with the default

@@ -4,11 +4,11 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
-
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use sidecar::proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
@@ -18,7 +18,6 @@ use sidecar::proactive::state::Channel;
 use sidecar::proactive::{TickMode, TickReport};
 use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
-use crate::support::{reply_events, Reply, ScriptedServer};
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;
 
@@ -175,7 +174,14 @@ async fn simulate_with(level: Level, behaviour: User, phones: bool) -> (Vec<Sent
             }
             TickReport::Blocked { block, .. } => {
                 assert!(
-                    matches!(block, Block::InvalidMessageType(_) | Block::Malformed(_) | Block::GreetingOutsideWindow | Block::GreetingAlreadySent | Block::KindNotWelcome(_)),
+                    matches!(
+                        block,
+                        Block::InvalidMessageType(_)
+                            | Block::Malformed(_)
+                            | Block::GreetingOutsideWindow
+                            | Block::GreetingAlreadySent
+                            | Block::KindNotWelcome(_)
+                    ),
                     "{block:?}"
                 );
                 asked += 1;
@@ -311,7 +317,9 @@ async fn invalid_answers_are_blocked_and_send_nothing() {
 /// small: no history, no tools.
 #[tokio::test]
 async fn the_decision_context_is_compact_and_never_invents_reminders() {
-    let server = ScriptedServer::start(vec![Reply::Stream { events: reply_events(&[r#"{"shouldSpeak": false, "reason": "nothing to say"}"#]), delay: Duration::ZERO }]).await;
+    let server =
+        ScriptedServer::start(vec![Reply::Stream { events: reply_events(&[r#"{"shouldSpeak": false, "reason": "nothing to say"}"#]), delay: Duration::ZERO }])
+            .await;
     let dir = tempfile::tempdir().unwrap();
     let hands = Hands::at(local(2027, 3, 15, 12, 0));
     let core = open(dir.path(), &server.base_url, &hands).await;
@@ -479,23 +487,25 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
 
     // The notification as primary: spontaneous messages go there and not to the chat.
     core.send("/quiet off").await.unwrap();
-    core.proactive().set_config(ProactiveConfig {
-        level: Level::High,
-        sinks: SinkPreferences { primary: SinkId::Notification, ..SinkPreferences::default() },
-        ..ProactiveConfig::default()
-    })
-    .await
-    .unwrap();
+    core.proactive()
+        .set_config(ProactiveConfig {
+            level: Level::High,
+            sinks: SinkPreferences { primary: SinkId::Notification, ..SinkPreferences::default() },
+            ..ProactiveConfig::default()
+        })
+        .await
+        .unwrap();
     hands.set(local(2027, 3, 15, 16, 0));
     let TickReport::Sent { routed, .. } = core.proactive().tick(TickMode::Send).await.unwrap() else { panic!() };
     assert_eq!(routed.delivered, [SinkId::Notification]);
     // A primary that takes reminders only gets no spontaneous message at all.
-    core.proactive().set_config(ProactiveConfig {
-        sinks: SinkPreferences { notification: SinkPreference::RemindersOnly, primary: SinkId::Notification, ..SinkPreferences::default() },
-        ..ProactiveConfig::default()
-    })
-    .await
-    .unwrap();
+    core.proactive()
+        .set_config(ProactiveConfig {
+            sinks: SinkPreferences { notification: SinkPreference::RemindersOnly, primary: SinkId::Notification, ..SinkPreferences::default() },
+            ..ProactiveConfig::default()
+        })
+        .await
+        .unwrap();
     hands.set(local(2027, 3, 15, 17, 0));
     assert_eq!(core.proactive().tick(TickMode::Send).await.unwrap(), TickReport::Skipped { reason: Skip::NoSink });
 }
@@ -520,7 +530,10 @@ async fn control_commands_answer_without_the_model() {
     assert!(away.contains("09:00 (Europe/Madrid)"), "set in another zone, it says which: {away}");
     core.set_timezone("Europe/Madrid").unwrap();
     let status = core.send("/status").await.unwrap().reply;
-    assert!(status.starts_with("Model: ") && status.contains("I speak first sometimes") && status.contains("Pending reminders: 2") && status.contains("the chat"), "{status}");
+    assert!(
+        status.starts_with("Model: ") && status.contains("I speak first sometimes") && status.contains("Pending reminders: 2") && status.contains("the chat"),
+        "{status}"
+    );
     // No jargon: no circuit breaker, no sinks, no setting names.
     for jargon in ["circuit", "breaker", "sink", "medium", "(desktop, all)"] {
         assert!(!status.contains(jargon), "{jargon} in {status}");
@@ -550,7 +563,11 @@ async fn control_commands_answer_without_the_model() {
 async fn a_thumb_and_plain_words_teach_sidecar_and_reset_forgets() {
     use sidecar::proactive::learning::Signal;
     let server = ScriptedServer::responding(|request| {
-        if is_decision(request) { decision("checkin", "¿Qué tal va el día?") } else { Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO } }
+        if is_decision(request) {
+            decision("checkin", "¿Qué tal va el día?")
+        } else {
+            Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO }
+        }
     })
     .await;
     let dir = tempfile::tempdir().unwrap();

@@ -1,14 +1,13 @@
 //! Managing providers as the Settings view does: save (key to the keychain or the
 //! session, never the file), test the connection, reorder, remove.
 
-
 use std::sync::Arc;
 
+use crate::support::{reply_events, stream, Reply, ScriptedServer};
 use sidecar::provider_admin::ProviderInput;
 use sidecar::secrets::{KeyStorage, Secrets};
 use sidecar::settings::{ProviderKind, Settings};
 use sidecar::{Companion, CompanionError, CompanionOptions};
-use crate::support::{reply_events, stream, Reply, ScriptedServer};
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Settings::default());
@@ -41,11 +40,7 @@ async fn a_saved_provider_answers_the_next_message_with_its_key_which_is_never_w
 
     let saved = core.provider_admin().save_provider(input("work", &server.base_url, Some("sk-secret-123"))).unwrap();
     assert_eq!(saved.warning, None);
-    assert!(
-        matches!(&saved.provider.key, KeyStorage::Session { reason } if reason.contains("SIDECAR_NO_KEYCHAIN")),
-        "{:?}",
-        saved.provider.key
-    );
+    assert!(matches!(&saved.provider.key, KeyStorage::Session { reason } if reason.contains("SIDECAR_NO_KEYCHAIN")), "{:?}", saved.provider.key);
     let shown = serde_json::to_string(&core.provider_admin().providers()).unwrap();
     assert!(shown.contains("\"work\"") && !shown.contains("sk-secret-123"), "{shown}");
     let file = std::fs::read_to_string(dir.path().join("config/settings.toml")).unwrap();
@@ -136,17 +131,11 @@ impl std::io::Write for LogBuffer {
 async fn the_key_never_reaches_the_logs() {
     let logs = LogBuffer::default();
     let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .finish();
+    let subscriber = tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_writer(move || writer.clone()).finish();
     let _guard = tracing::subscriber::set_default(subscriber);
 
-    let server = ScriptedServer::start(vec![
-        stream(reply_events(&["fine"])),
-        Reply::Status { code: 401, body: r#"{"error":{"message":"bad key"}}"#.into() },
-    ])
-    .await;
+    let server =
+        ScriptedServer::start(vec![stream(reply_events(&["fine"])), Reply::Status { code: 401, body: r#"{"error":{"message":"bad key"}}"#.into() }]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path()).await;
     core.provider_admin().save_provider(input("p", &server.base_url, Some("sk-log-canary-987"))).unwrap();

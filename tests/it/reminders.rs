@@ -3,13 +3,12 @@
 //! cancels; against the real store, a crash between attempting and delivered and a
 //! reminder that fell due while closed are delivered once, marked late.
 
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
 use sidecar::dates;
+use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
 use sidecar::store::reminders::{utc, NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
@@ -154,7 +153,16 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "llamar a mamá", due_at: due, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None, description: None })
+        .add_reminder(NewReminder {
+            message: "llamar a mamá",
+            due_at: due,
+            zone: "Europe/Madrid",
+            rrule: None,
+            all_day: false,
+            series_start: None,
+            asked_in: None,
+            description: None,
+        })
         .await
         .unwrap();
     // The previous process marked it attempting and died before showing it.
@@ -176,7 +184,16 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
 async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_not_late() {
     let (_dir, store) = store().await;
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder { message, due_at, zone: "Europe/Madrid", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+    let new = |message, due_at| NewReminder {
+        message,
+        due_at,
+        zone: "Europe/Madrid",
+        rrule: None,
+        all_day: false,
+        series_start: None,
+        asked_in: None,
+        description: None,
+    };
     let missed = store.reminder_table().add_reminder(new("while closed", now - chrono::Duration::hours(3))).await.unwrap();
     let on_time = store.reminder_table().add_reminder(new("just now", now - chrono::Duration::seconds(2))).await.unwrap();
     let future = store.reminder_table().add_reminder(new("later", now + chrono::Duration::hours(1))).await.unwrap();
@@ -195,7 +212,16 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None })
+        .add_reminder(NewReminder {
+            message: "x",
+            due_at: due,
+            zone: "UTC",
+            rrule: None,
+            all_day: false,
+            series_start: None,
+            asked_in: None,
+            description: None,
+        })
         .await
         .unwrap();
     let claimed = store.reminder_table().claim_due(due).await.unwrap();
@@ -222,7 +248,16 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let rrule = parsed.rrule.clone().unwrap();
     let added = store
         .reminder_table()
-        .add_reminder(NewReminder { message: "pastilla", due_at: parsed.at, zone: "Europe/Madrid", rrule: Some(&rrule), all_day: false, series_start: None, asked_in: None, description: None })
+        .add_reminder(NewReminder {
+            message: "pastilla",
+            due_at: parsed.at,
+            zone: "Europe/Madrid",
+            rrule: Some(&rrule),
+            all_day: false,
+            series_start: None,
+            asked_in: None,
+            description: None,
+        })
         .await
         .unwrap();
     let shown = Arc::new(Shown::default());
@@ -243,7 +278,20 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
     }
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let added = store.reminder_table().add_reminder(NewReminder { message: "x", due_at: due, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None }).await.unwrap();
+    let added = store
+        .reminder_table()
+        .add_reminder(NewReminder {
+            message: "x",
+            due_at: due,
+            zone: "UTC",
+            rrule: None,
+            all_day: false,
+            series_start: None,
+            asked_in: None,
+            description: None,
+        })
+        .await
+        .unwrap();
     let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
     assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Pending, "not lost");
@@ -298,10 +346,7 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     assert!(result("d").starts_with("Exactly one match: [id:1]"));
     // Snoozing one still to come never moves it earlier: an extra one-off comes at the
     // snooze time, and tomorrow's stays.
-    assert_eq!(
-        result("e"),
-        "Snoozed: [id:3] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid) (the original stays at its own time)."
-    );
+    assert_eq!(result("e"), "Snoozed: [id:3] \"llamar a mamá\" — Saturday 21 November 2026, 13:15 (Europe/Madrid) (the original stays at its own time).");
     assert!(result("f").starts_with("Cancelled: [id:2]"));
     assert_eq!(
         result("g"),
@@ -317,11 +362,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
     let when = utc(Utc::now() + chrono::Duration::milliseconds(1500));
     let args = format!(r#"{{"message": "stretch", "when": "{when}"}}"#);
-    let server = ScriptedServer::start(vec![
-        stream(tool_call_events(&[("r", "set_reminder", args.as_str())])),
-        stream(reply_events(&["Done."])),
-    ])
-    .await;
+    let server = ScriptedServer::start(vec![stream(tool_call_events(&[("r", "set_reminder", args.as_str())])), stream(reply_events(&["Done."]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let settings: sidecar::settings::Settings =
         toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
@@ -392,7 +433,8 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
 async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_others() {
     let (_dir, store) = store().await;
     let due = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
-    let new = |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+    let new =
+        |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
     // Three starts, each killed right after showing it.
     for _ in 0..sidecar::reminders::scheduler::MAX_SHOWS {

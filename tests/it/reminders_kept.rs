@@ -186,7 +186,16 @@ async fn the_store_sees_a_commit_from_another_connection() {
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");
     let other = sidecar::store::Store::open(dir.path()).await.unwrap();
-    let new = sidecar::store::reminders::NewReminder { message: "x", due_at: Utc::now() + chrono::Duration::hours(1), zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
+    let new = sidecar::store::reminders::NewReminder {
+        message: "x",
+        due_at: Utc::now() + chrono::Duration::hours(1),
+        zone: "UTC",
+        rrule: None,
+        all_day: false,
+        series_start: None,
+        asked_in: None,
+        description: None,
+    };
     other.reminder_table().add_reminder(new).await.unwrap();
     assert!(watch.changed().await.unwrap());
     assert!(!watch.changed().await.unwrap(), "told once");
@@ -200,7 +209,11 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     let dir = tempfile::tempdir().unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
-    let sink = sidecar::proactive::sinks::ChatSink { store: core.store().clone(), events: core.events().clone(), channel: sidecar::proactive::state::Channel::Desktop };
+    let sink = sidecar::proactive::sinks::ChatSink {
+        store: core.store().clone(),
+        events: core.events().clone(),
+        channel: sidecar::proactive::state::Channel::Desktop,
+    };
     let post = |id: i64| Outgoing {
         kind: Kind::Reminder,
         title: "Sidecar".into(),

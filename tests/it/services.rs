@@ -162,7 +162,14 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    core.store().conversations().add_message(sidecar::store::NewMessage::plain(core.store().conversations().current_conversation().await.unwrap(), &sidecar::llm::ChatMessage::user("planning a trip"))).await.unwrap();
+    core.store()
+        .conversations()
+        .add_message(sidecar::store::NewMessage::plain(
+            core.store().conversations().current_conversation().await.unwrap(),
+            &sidecar::llm::ChatMessage::user("planning a trip"),
+        ))
+        .await
+        .unwrap();
 
     core.send("/checkpoint").await.unwrap();
     core.proactive().tick(sidecar::proactive::TickMode::DecideOnly).await.unwrap();

@@ -42,8 +42,7 @@ fn value() -> impl Strategy<Value = String> {
         any::<i64>().prop_map(|n| n.to_string()),
         prop_oneof![Just(-5i64), Just(-1), Just(0), Just(1), Just(300), Just(u32::MAX as i64 + 1)].prop_map(|n| n.to_string()),
         any::<f64>().prop_map(|f| format!("{f:?}")),
-        prop_oneof![Just("nan"), Just("inf"), Just("-inf"), Just("-5.0"), Just("1e300"), Just("0.0"), Just("-0.0")]
-            .prop_map(String::from),
+        prop_oneof![Just("nan"), Just("inf"), Just("-inf"), Just("-5.0"), Just("1e300"), Just("0.0"), Just("-0.0")].prop_map(String::from),
         any::<bool>().prop_map(|b| b.to_string()),
         "[a-zA-Z0-9:/ _.-]{0,12}".prop_map(|s| format!("{s:?}")),
         prop_oneof![Just("\"09:00\""), Just("\"25:61\""), Just("\"Europe/Madrid\""), Just("\"Mars/Base\"")].prop_map(String::from),

@@ -34,16 +34,14 @@ impl MessageSource for Scripted {
         Box::pin(async move {
             // Taken only when polled: a dropped `next` loses nothing.
             let next = self.inbox.lock().unwrap().pop_front();
-            next.map(|content| IncomingMessage {
-                id: content.clone(),
-                channel: self.channel,
-                user_id: "me".into(),
-                content,
-                received_at: chrono::Utc::now(),
-            })
+            next.map(|content| IncomingMessage { id: content.clone(), channel: self.channel, user_id: "me".into(), content, received_at: chrono::Utc::now() })
         })
     }
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(
+        &'a self,
+        to: &'a IncomingMessage,
+        answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>,
+    ) -> BoxFuture<'a, Result<(), String>> {
         let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
         self.answers.lock().unwrap().push((to.content.clone(), content));
         Box::pin(async { Ok(()) })
@@ -67,7 +65,10 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     let terminal = Scripted::new(Channel::Cli, &["one", "two", "/status"]);
     let window = Scripted::new(Channel::Desktop, &["three", "four"]);
 
-    let (a, b) = tokio::join!(serve(terminal.clone(), core.conversation().clone(), core.channels().questions()), serve(window.clone(), core.conversation().clone(), core.channels().questions()));
+    let (a, b) = tokio::join!(
+        serve(terminal.clone(), core.conversation().clone(), core.channels().questions()),
+        serve(window.clone(), core.conversation().clone(), core.channels().questions())
+    );
     assert_eq!((a, b), (3, 2));
 
     let answers = terminal.answers.lock().unwrap().clone();

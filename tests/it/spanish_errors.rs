@@ -136,7 +136,8 @@ fn every_kind_of_core_error_has_spanish_words() {
     for pull in &pulls {
         assert_spanish(&errors::download(pull, Lang::Es));
     }
-    for problem in [ProbeProblem::RefusedKey(401), ProbeProblem::NoAnswer(5), ProbeProblem::Offline("x".into()), ProbeProblem::NotListening("http://x".into())] {
+    for problem in [ProbeProblem::RefusedKey(401), ProbeProblem::NoAnswer(5), ProbeProblem::Offline("x".into()), ProbeProblem::NotListening("http://x".into())]
+    {
         assert_spanish(&errors::probe(&problem, Lang::Es));
     }
     // English stays each error's own words.
@@ -158,7 +159,8 @@ fn closed_port() -> u16 {
 }
 
 async fn open_in_spanish(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
-    let text = format!("[desktop]\nlanguage = \"es\"\n[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n");
+    let text =
+        format!("[desktop]\nlanguage = \"es\"\n[[providers]]\nid = \"ollama\"\nbase_url = \"{base_url}\"\nmodel = \"llama3.2\"\n[llm]\nmax_retries = 0\n");
     Companion::open(CompanionOptions::new(dir.to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap()
 }
 

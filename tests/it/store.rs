@@ -8,11 +8,7 @@ async fn migrations_create_the_schema_on_a_fresh_file() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("nested/data")).await.unwrap();
     assert!(dir.path().join("nested/data").join(DB_FILE).exists());
-    let tables: Vec<(String,)> =
-        sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .fetch_all(store.pool())
-            .await
-            .unwrap();
+    let tables: Vec<(String,)> = sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetch_all(store.pool()).await.unwrap();
     let names: Vec<&str> = tables.iter().map(|t| t.0.as_str()).collect();
     for expected in ["_sqlx_migrations", "conversations", "messages", "usage", "self_corrections"] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
@@ -22,10 +18,7 @@ async fn migrations_create_the_schema_on_a_fresh_file() {
     store.close().await;
     // Opening again does not re-run or fail on applied migrations.
     let again = Store::open(&dir.path().join("nested/data")).await.unwrap();
-    let (applied,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM _sqlx_migrations")
-        .fetch_one(again.pool())
-        .await
-        .unwrap();
+    let (applied,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM _sqlx_migrations").fetch_one(again.pool()).await.unwrap();
     assert!(applied >= 1);
 }
 
@@ -41,14 +34,7 @@ async fn messages_survive_reopen_in_order() {
             (Role::User, "cuéntame algo", MessageStatus::Complete),
             (Role::Assistant, "Había una", MessageStatus::Stopped),
         ] {
-            store
-                .conversations()
-                .add_message(NewMessage {
-                    status,
-                    ..NewMessage::plain(conversation, &ChatMessage::new(role, text))
-                })
-                .await
-                .unwrap();
+            store.conversations().add_message(NewMessage { status, ..NewMessage::plain(conversation, &ChatMessage::new(role, text)) }).await.unwrap();
         }
         store.close().await;
         conversation

@@ -38,7 +38,14 @@ async fn open_with(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotA
 }
 
 /// `open_with`, on `clock` when one is given.
-async fn open_at(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi, chats: &[i64], extra: &str, clock: Option<sidecar::clock::Clock>) -> Arc<Companion> {
+async fn open_at(
+    dir: &std::path::Path,
+    model: &ScriptedServer,
+    bot: &FakeBotApi,
+    chats: &[i64],
+    extra: &str,
+    clock: Option<sidecar::clock::Clock>,
+) -> Arc<Companion> {
     let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
     // SAFETY: a variable no other test reads.
     unsafe { std::env::set_var(&token_env, "123456:TEST-token-that-is-long-enough") };
@@ -52,7 +59,8 @@ async fn open_at(dir: &std::path::Path, model: &ScriptedServer, bot: &FakeBotApi
     )
     .unwrap();
     let settings = sidecar::settings::Settings::load(&config).unwrap();
-    let mut options = CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    let mut options =
+        CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
     if let Some(clock) = clock {
         options.clock = clock;
     }
@@ -307,7 +315,10 @@ async fn the_headless_daemon_serves_telegram() {
     let config = dir.path().join("settings.toml");
     std::fs::write(
         &config,
-        format!("[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"SIDECAR_TEST_DAEMON_TOKEN\"\nallowed_chats = [{ME}]\npoll_timeout_secs = 1\n", bot.api_url),
+        format!(
+            "[channels.telegram]\napi_url = \"{}\"\ntoken_env = \"SIDECAR_TEST_DAEMON_TOKEN\"\nallowed_chats = [{ME}]\npoll_timeout_secs = 1\n",
+            bot.api_url
+        ),
     )
     .unwrap();
     let mut daemon = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
@@ -348,7 +359,11 @@ async fn a_chat_can_be_unpaired_while_telegram_is_off() {
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, format!("# mine\n[channels.telegram]\nenabled = false\nallowed_chats = [{ME}, {STRANGER}]\n")).unwrap();
     let settings = sidecar::settings::Settings::load(&config).unwrap();
-    let options = CompanionOptions { config_path: Some(config.clone()), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.path().to_path_buf(), settings) };
+    let options = CompanionOptions {
+        config_path: Some(config.clone()),
+        secrets: Arc::new(Secrets::new(false)),
+        ..CompanionOptions::new(dir.path().to_path_buf(), settings)
+    };
     let core = Companion::open(options).await.unwrap();
     core.channels().start();
     let view = core.channels().view().telegram;
@@ -484,7 +499,8 @@ async fn a_tool_asked_for_on_the_phone_asks_permission_there() {
     let dir = tempfile::tempdir().unwrap();
     let vault = dir.path().join("vault");
     std::fs::create_dir(&vault).unwrap();
-    let core = open_with(dir.path(), &model, &bot, &[ME], &format!("\n[tools]\nnotes_folder = {:?}\n[llm]\nturn_timeout_secs = 1\n", vault.to_string_lossy())).await;
+    let core =
+        open_with(dir.path(), &model, &bot, &[ME], &format!("\n[tools]\nnotes_folder = {:?}\n[llm]\nturn_timeout_secs = 1\n", vault.to_string_lossy())).await;
 
     bot.say(ME, "write the note first");
     let said = bot.wait_for_sent(ME, 1, Duration::from_secs(20)).await;
@@ -492,7 +508,8 @@ async fn a_tool_asked_for_on_the_phone_asks_permission_there() {
     assert!(!vault.join("first.md").exists(), "nothing runs before the answer");
     // The answers come as buttons too.
     let asked = bot.calls("sendMessage").into_iter().rfind(|c| c.body["chat_id"].as_i64() == Some(ME)).unwrap();
-    let buttons: Vec<&str> = asked.body["reply_markup"]["inline_keyboard"].as_array().unwrap().iter().map(|row| row[0]["callback_data"].as_str().unwrap()).collect();
+    let buttons: Vec<&str> =
+        asked.body["reply_markup"]["inline_keyboard"].as_array().unwrap().iter().map(|row| row[0]["callback_data"].as_str().unwrap()).collect();
     assert_eq!(buttons, ["once", "chat", "tool", "server", "deny"]);
     // A stranger's "yes" is not the user's; the user's press on "once", seconds later, is.
     bot.say(STRANGER, "yes");

@@ -106,7 +106,11 @@ async fn an_address_is_https_or_on_this_computer_and_is_kept_in_the_settings_fil
     assert_eq!((view.address.as_deref(), view.own_address, view.cannot), (Some("http://127.0.0.1:8123/latest.json"), true, None));
     updates.set_daily(true).unwrap();
     let text = std::fs::read_to_string(&setup.config).unwrap();
-    assert!(text.starts_with("# mine\n[user]\ntimezone = \"Europe/Madrid\"") && text.contains("[updates]\naddress = \"http://127.0.0.1:8123/latest.json\"\ndaily = true"), "{text}");
+    assert!(
+        text.starts_with("# mine\n[user]\ntimezone = \"Europe/Madrid\"")
+            && text.contains("[updates]\naddress = \"http://127.0.0.1:8123/latest.json\"\ndaily = true"),
+        "{text}"
+    );
     // Read back as the next start reads it.
     let again = setup.updates(now(), None);
     assert!(again.view().daily && again.view().own_address);
@@ -156,7 +160,13 @@ async fn an_update_installs_only_after_a_look_found_it_and_a_refused_signature_i
             states.push(view.state);
         }
     }
-    let progress: Vec<u64> = states.iter().filter_map(|s| match s { UpdateState::Installing { received, .. } => Some(*received), _ => None }).collect();
+    let progress: Vec<u64> = states
+        .iter()
+        .filter_map(|s| match s {
+            UpdateState::Installing { received, .. } => Some(*received),
+            _ => None,
+        })
+        .collect();
     assert_eq!(progress, [0, 250, 500, 750, 1000].repeat(3), "progress as it arrives, per install");
     assert!(matches!(states[0], UpdateState::Looking));
 }

@@ -58,7 +58,14 @@ impl WhatsappLink for Scripted {
     fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>> {
         *self.opened.lock().unwrap() += 1;
         *self.alive.lock().unwrap() = true;
-        let script = { let mut s = self.scripts.lock().unwrap(); if s.is_empty() { Vec::new() } else { s.remove(0) } };
+        let script = {
+            let mut s = self.scripts.lock().unwrap();
+            if s.is_empty() {
+                Vec::new()
+            } else {
+                s.remove(0)
+            }
+        };
         for event in script {
             events.send(event).unwrap();
         }
@@ -111,11 +118,26 @@ async fn rig(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: What
 }
 
 /// `rig` with its own model and `extra` settings.
-async fn rig_with(dir: &std::path::Path, scripts: Vec<Vec<LinkEvent>>, settings: WhatsappSettings, heartbeat: Duration, model: ScriptedServer, extra: &str) -> Rig {
+async fn rig_with(
+    dir: &std::path::Path,
+    scripts: Vec<Vec<LinkEvent>>,
+    settings: WhatsappSettings,
+    heartbeat: Duration,
+    model: ScriptedServer,
+    extra: &str,
+) -> Rig {
     let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n{extra}", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings_toml)).await.unwrap();
     let link = Scripted::with(scripts);
-    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.to_path_buf(), proactive: std::sync::Weak::new() };
+    let parts = PhoneParts {
+        store: core.store().clone(),
+        clock: core.clock().clone(),
+        lang: core.lang(),
+        events: core.events().clone(),
+        config_path: None,
+        data_dir: dir.to_path_buf(),
+        proactive: std::sync::Weak::new(),
+    };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
     tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), core.conversation().clone(), core.channels().questions()));
@@ -235,7 +257,13 @@ async fn w4_a_message_delivered_twice_is_answered_once_even_after_a_restart() {
         r.core.shutdown().await;
     }
     // After a restart the client replays what it had (offline drain): still once.
-    let r = rig(dir.path(), vec![vec![connected(), message("DUP1", ME, true, false, "uno"), message("N2", ME, true, false, "dos")]], allowing(&[]), Duration::from_secs(30)).await;
+    let r = rig(
+        dir.path(),
+        vec![vec![connected(), message("DUP1", ME, true, false, "uno"), message("N2", ME, true, false, "dos")]],
+        allowing(&[]),
+        Duration::from_secs(30),
+    )
+    .await;
     wait_until("the new reply", || r.link.sent_to(ME).len() == 1).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(r.link.sent_to(ME), ["re: dos"]);
@@ -251,7 +279,15 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
     let model = ScriptedServer::responding(|_| Reply::Stream { events: reply_events(&["no"]), delay: Duration::ZERO }).await;
     let settings_toml = toml::from_str(&format!("[[providers]]\nid = \"s\"\nbase_url = \"{}\"\nmodel = \"m\"\n", model.base_url)).unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings_toml)).await.unwrap();
-    let parts = PhoneParts { store: core.store().clone(), clock: core.clock().clone(), lang: core.lang(), events: core.events().clone(), config_path: None, data_dir: dir.path().to_path_buf(), proactive: std::sync::Weak::new() };
+    let parts = PhoneParts {
+        store: core.store().clone(),
+        clock: core.clock().clone(),
+        lang: core.lang(),
+        events: core.events().clone(),
+        config_path: None,
+        data_dir: dir.path().to_path_buf(),
+        proactive: std::sync::Weak::new(),
+    };
     let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
     tokio::spawn(whatsapp.clone().run());

@@ -35,12 +35,7 @@ pub(crate) async fn budget(companion: &Companion, command: Option<BudgetCommand>
             Scope::Provider(id) => format!("provider {id}"),
         };
         let period = if s.limit.period == Period::Day { "today" } else { "this month" };
-        println!(
-            "{scope:<22} {period:<11} spent {:>12}  reserved {:>12}  of {:>12}",
-            money(s.spent_usd),
-            money(s.reserved_usd),
-            money(s.allowed_usd)
-        );
+        println!("{scope:<22} {period:<11} spent {:>12}  reserved {:>12}  of {:>12}", money(s.spent_usd), money(s.reserved_usd), money(s.allowed_usd));
     }
     if view.allowance_usd > 0.0 {
         println!("Allowed today on top of every limit: {}", money(view.allowance_usd));

@@ -56,10 +56,7 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
         }
         Err(error) => {
             if json {
-                println!(
-                    "{}",
-                    json!({"error": error.to_string(), "retryable": error.is_retryable()})
-                );
+                println!("{}", json!({"error": error.to_string(), "retryable": error.is_retryable()}));
             } else {
                 println!();
                 eprintln!("sidecar: {error}");
@@ -164,12 +161,7 @@ pub(crate) fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
         Some(cost) => format!("${cost:.4}"),
         None => "price unknown".into(),
     };
-    let mut line = format!(
-        "[{} · {} in / {} out · {cost}",
-        meta.model.as_deref().unwrap_or("model"),
-        usage.input_tokens,
-        usage.output_tokens
-    );
+    let mut line = format!("[{} · {} in / {} out · {cost}", meta.model.as_deref().unwrap_or("model"), usage.input_tokens, usage.output_tokens);
     match (&meta.fallback_from, &meta.fallback_reason) {
         (Some(from), Some(why)) => line.push_str(&format!(" · fallback for {from}: {why}")),
         (Some(from), None) => line.push_str(&format!(" · fallback for {from}")),
@@ -181,11 +173,7 @@ pub(crate) fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
 
 pub(crate) async fn status(companion: &Companion, json: bool) -> anyhow::Result<i32> {
     let settings = companion.settings();
-    let chain: Vec<_> = settings
-        .chat_chain()
-        .iter()
-        .map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url}))
-        .collect();
+    let chain: Vec<_> = settings.chat_chain().iter().map(|p| json!({"id": p.id, "kind": p.kind, "model": p.model, "base_url": p.base_url})).collect();
     let report = companion.usage_report().await?;
     let (total, day) = (report.all_time, report.today);
     if json {
@@ -274,7 +262,6 @@ fn print_proactive(companion: &Arc<Companion>) -> anyhow::Result<tokio::task::Jo
     }))
 }
 
-
 pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     println!("Sidecar chat. Type a message and press Enter; /exit or Ctrl+D quits, Ctrl+C stops a reply.");
     // Reminders are delivered from here when no app or daemon does it.
@@ -324,7 +311,11 @@ impl Terminal {
                 let line = match String::from_utf8(bytes) {
                     Ok(line) => line.trim_end_matches(['\n', '\r']).to_string(),
                     Err(e) => {
-                        eprintln!("sidecar: line {number} skipped: it is not UTF-8 text (byte 0x{:02X} at column {})", e.as_bytes()[e.utf8_error().valid_up_to()], e.utf8_error().valid_up_to() + 1);
+                        eprintln!(
+                            "sidecar: line {number} skipped: it is not UTF-8 text (byte 0x{:02X} at column {})",
+                            e.as_bytes()[e.utf8_error().valid_up_to()],
+                            e.utf8_error().valid_up_to() + 1
+                        );
                         continue;
                     }
                 };

@@ -35,7 +35,9 @@ pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool,
         SettingsOutcome::None => {}
         SettingsOutcome::Restored { changes } if changes.is_empty() => println!("Its settings were put back (nothing that needs saying changed)."),
         SettingsOutcome::Restored { changes } => println!("Its settings were put back; they:{}", list(changes)),
-        SettingsOutcome::Kept { changes } if changes.is_empty() => println!("Your settings were kept (the backup's change nothing that needs saying; --with-settings puts them back)."),
+        SettingsOutcome::Kept { changes } if changes.is_empty() => {
+            println!("Your settings were kept (the backup's change nothing that needs saying; --with-settings puts them back).")
+        }
         SettingsOutcome::Kept { changes } => {
             println!("Your settings were kept. The backup's settings would:{}\nIf you trust them, restore again with --with-settings.", list(changes))
         }

@@ -232,10 +232,8 @@ async fn main() {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<i32> {
-    let options = CompanionOptions {
-        channel: sidecar::proactive::state::Channel::Cli,
-        ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())?
-    };
+    let options =
+        CompanionOptions { channel: sidecar::proactive::state::Channel::Cli, ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())? };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
@@ -247,9 +245,7 @@ async fn run(cli: Cli) -> anyhow::Result<i32> {
         // Files only: the database must not be open while it is replaced.
         return data::restore(&options, file, *json, *with_settings).await;
     }
-    let companion = Companion::open(options)
-        .await
-        .context("cannot open Sidecar's data")?;
+    let companion = Companion::open(options).await.context("cannot open Sidecar's data")?;
     for warning in companion.warnings() {
         eprintln!("sidecar: {warning}");
     }

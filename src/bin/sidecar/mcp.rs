@@ -114,7 +114,12 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
             session.stop().await;
             let mut rows = Vec::new();
             for definition in tools {
-                let action = Action { server: name.clone(), identity: entry.identity(), called_as: sidecar::mcp::naming::tool_name(&name, &definition.name), definition };
+                let action = Action {
+                    server: name.clone(),
+                    identity: entry.identity(),
+                    called_as: sidecar::mcp::naming::tool_name(&name, &definition.name),
+                    definition,
+                };
                 let state = match gate.verdict(&action, None).await? {
                     Verdict::Allowed => "allowed".to_string(),
                     Verdict::Denied => "denied".to_string(),
@@ -190,5 +195,9 @@ fn first_line(text: &str) -> &str {
 }
 
 fn list(names: &[String]) -> String {
-    if names.is_empty() { "none".into() } else { names.join(", ") }
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
 }

@@ -136,7 +136,9 @@ pub(crate) async fn models(companion: &Companion, command: ModelsCommand) -> any
 
 fn show_progress(p: &Progress) {
     let line = match p.total_bytes {
-        Some(total) if total > 0 => format!("\r{}: {} of {} ({:.0}%)", p.file, megabytes(p.received_bytes), megabytes(total), p.received_bytes as f64 * 100.0 / total as f64),
+        Some(total) if total > 0 => {
+            format!("\r{}: {} of {} ({:.0}%)", p.file, megabytes(p.received_bytes), megabytes(total), p.received_bytes as f64 * 100.0 / total as f64)
+        }
         _ => format!("\r{}: {}", p.file, megabytes(p.received_bytes)),
     };
     let mut err = std::io::stderr();

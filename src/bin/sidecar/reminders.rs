@@ -16,9 +16,7 @@ pub(crate) fn parse_date(
 ) -> anyhow::Result<i32> {
     use sidecar::dates;
     let zone: chrono_tz::Tz = match zone {
-        Some(name) if explicit_zone => {
-            name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?
-        }
+        Some(name) if explicit_zone => name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?,
         configured => sidecar::clock::resolve_zone(configured).0,
     };
     let now = match now {
@@ -149,7 +147,13 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
         println!("{}", serde_json::to_string(&overview)?);
         return Ok(0);
     }
-    let groups = [("Upcoming", &overview.upcoming), ("Recurring", &overview.recurring), ("Late", &overview.late), ("Delivered", &overview.delivered), ("Could not be shown", &overview.failed)];
+    let groups = [
+        ("Upcoming", &overview.upcoming),
+        ("Recurring", &overview.recurring),
+        ("Late", &overview.late),
+        ("Delivered", &overview.delivered),
+        ("Could not be shown", &overview.failed),
+    ];
     if groups.iter().all(|(_, list)| list.is_empty()) {
         println!("No reminders. Set one with: sidecar remind \"stretch in 30 minutes\"");
         return Ok(0);

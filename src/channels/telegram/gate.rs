@@ -53,7 +53,11 @@ pub fn judge(text: &str, chat: i64, allowed: &[i64], code: Option<&PairingCode>,
             (false, _) => Verdict::WrongCode,
         };
     }
-    if paired { Verdict::Pass(text) } else { Verdict::Private }
+    if paired {
+        Verdict::Pass(text)
+    } else {
+        Verdict::Private
+    }
 }
 
 fn without_bot_name(text: &str) -> String {

@@ -200,7 +200,11 @@ impl Sink for Telegram {
                 }
             }
             // Shown once any paired chat has it (P2).
-            if problems.len() < chats.len() { Ok(None) } else { Err(problems.join("; ")) }
+            if problems.len() < chats.len() {
+                Ok(None)
+            } else {
+                Err(problems.join("; "))
+            }
         })
     }
 }

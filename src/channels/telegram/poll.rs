@@ -34,7 +34,10 @@ impl Payload for GetUpdatesWide {
 
 /// A long poll for messages (and pressed buttons, and reactions) from `offset` on.
 pub fn get_updates(bot: &Bot, offset: i64, timeout: u32) -> JsonRequest<GetUpdatesWide> {
-    JsonRequest::new(bot.clone(), GetUpdatesWide { offset, timeout, allowed_updates: vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery, AllowedUpdate::MessageReaction] })
+    JsonRequest::new(
+        bot.clone(),
+        GetUpdatesWide { offset, timeout, allowed_updates: vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery, AllowedUpdate::MessageReaction] },
+    )
 }
 
 /// One update as polled: its id, and what it carries when teloxide can read it.

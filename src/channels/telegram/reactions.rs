@@ -8,7 +8,8 @@ use teloxide_core::types::ReactionType;
 use crate::proactive::learning::Signal;
 
 /// Reactions from Telegram's fixed set that say "more of this".
-const WELCOME: &[&str] = &["👍", "❤", "❤️", "🔥", "🥰", "👏", "😁", "🎉", "🤩", "🙏", "👌", "😍", "❤‍🔥", "💯", "🤣", "🏆", "🤗", "😇", "🤝", "😘", "💘", "🫡", "😎", "🆒"];
+const WELCOME: &[&str] =
+    &["👍", "❤", "❤️", "🔥", "🥰", "👏", "😁", "🎉", "🤩", "🙏", "👌", "😍", "❤‍🔥", "💯", "🤣", "🏆", "🤗", "😇", "🤝", "😘", "💘", "🫡", "😎", "🆒"];
 /// Reactions that say "not this".
 const UNWELCOME: &[&str] = &["👎", "🤬", "🤮", "💩", "🥱", "😴", "🖕", "😡", "💔", "🙉", "🙊", "🤡", "😐"];
 

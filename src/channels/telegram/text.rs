@@ -19,10 +19,7 @@ pub fn split(text: &str, max: usize) -> Vec<String> {
         // Prefer a paragraph, then a line, then a word, in the second half of the piece.
         let window = &rest[..fits];
         let floor = fits / 2;
-        let cut = ["\n\n", "\n", " "]
-            .iter()
-            .find_map(|sep| window.rfind(sep).filter(|at| *at > floor))
-            .unwrap_or(fits);
+        let cut = ["\n\n", "\n", " "].iter().find_map(|sep| window.rfind(sep).filter(|at| *at > floor)).unwrap_or(fits);
         pieces.push(rest[..cut].trim_end().to_string());
         rest = rest[cut..].trim_start();
     }

@@ -85,7 +85,11 @@ impl FileServer {
         let cut = {
             let mut script = self.script.lock().unwrap();
             script.seen.push(Seen { method: method.clone(), range_from });
-            if method == "GET" { script.cut_after.take() } else { None }
+            if method == "GET" {
+                script.cut_after.take()
+            } else {
+                None
+            }
         };
         let total = self.body.len() as u64;
         let etag_line = etag.map(|e| format!("X-Linked-Etag: \"{e}\"\r\n")).unwrap_or_default();
@@ -100,11 +104,8 @@ impl FileServer {
             let _ = socket.write_all(reply.as_bytes()).await;
             return;
         }
-        let status = if range_from.is_some() {
-            format!("206 Partial Content\r\nContent-Range: bytes {from}-{}/{total}", total - 1)
-        } else {
-            "200 OK".to_string()
-        };
+        let status =
+            if range_from.is_some() { format!("206 Partial Content\r\nContent-Range: bytes {from}-{}/{total}", total - 1) } else { "200 OK".to_string() };
         let reply = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n", total - from);
         if socket.write_all(reply.as_bytes()).await.is_err() {
             return;

@@ -9,9 +9,9 @@ pub mod asker;
 pub mod bot_api;
 pub mod file_server;
 pub mod plan_tasks;
-pub mod tools;
 pub mod runtime;
 pub mod token_proxy;
+pub mod tools;
 #[allow(unused_imports)]
 pub use runtime::runtime;
 
@@ -73,11 +73,7 @@ impl ScriptedServer {
                 tokio::spawn(async move { serve(socket, &replies, &next, recorded, seen_heads).await });
             }
         });
-        Self {
-            base_url: format!("http://127.0.0.1:{port}/v1"),
-            requests,
-            heads,
-        }
+        Self { base_url: format!("http://127.0.0.1:{port}/v1"), requests, heads }
     }
 
     /// Answers each request with what `respond` makes of its JSON body (for long
@@ -188,13 +184,7 @@ pub fn reply_events(pieces: &[&str]) -> Vec<String> {
 
 /// Serves one request: a model list for a GET (a provider check, like a real server's
 /// `/models`), else the next scripted reply, in the order requests arrive.
-async fn serve(
-    mut socket: TcpStream,
-    replies: &[Reply],
-    next: &std::sync::atomic::AtomicUsize,
-    recorded: Recorded,
-    heads: Arc<Mutex<Vec<String>>>,
-) {
+async fn serve(mut socket: TcpStream, replies: &[Reply], next: &std::sync::atomic::AtomicUsize, recorded: Recorded, heads: Arc<Mutex<Vec<String>>>) {
     let Some((head, body)) = read_request(&mut socket).await else { return };
     if head.starts_with("get ") {
         let list = r#"{"object":"list","data":[{"id":"scripted","object":"model"}]}"#;
@@ -205,10 +195,7 @@ async fn serve(
     let index = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let reply = replies[index.min(replies.len() - 1)].clone();
     heads.lock().unwrap().push(head);
-    recorded
-        .lock()
-        .unwrap()
-        .push(serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null));
+    recorded.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null));
     write_reply(socket, reply).await;
 }
 
@@ -240,10 +227,7 @@ async fn write_reply(mut socket: TcpStream, reply: Reply) {
             let _ = socket.write_all(b"0\r\n\r\n").await;
         }
         Reply::Status { code, body } => {
-            let head = format!(
-                "HTTP/1.1 {code} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                body.len()
-            );
+            let head = format!("HTTP/1.1 {code} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len());
             let _ = socket.write_all(head.as_bytes()).await;
             let _ = socket.write_all(body.as_bytes()).await;
         }
@@ -302,11 +286,7 @@ pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Vec<u8>)> {
         }
     };
     let head = String::from_utf8_lossy(&buffer[..header_end]).to_ascii_lowercase();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
+    let length: usize = head.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
     while buffer.len() < header_end + length {
         let n = socket.read(&mut chunk).await.ok()?;
         if n == 0 {
@@ -327,7 +307,6 @@ pub fn python() -> std::path::PathBuf {
     assert!(default.exists(), "the test venv is missing: run `make test` first, or set SIDECAR_TEST_PYTHON");
     default
 }
-
 
 /// What a message said, without the late block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).
@@ -353,7 +332,10 @@ pub fn late_block(request: &serde_json::Value) -> String {
 /// app does when Settings changes something).
 pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
     let settings = sidecar::settings::Settings::load(config).unwrap();
-    sidecar::Companion::open(sidecar::CompanionOptions { config_path: Some(config.to_path_buf()), ..sidecar::CompanionOptions::new(dir.to_path_buf(), settings) })
-        .await
-        .unwrap()
+    sidecar::Companion::open(sidecar::CompanionOptions {
+        config_path: Some(config.to_path_buf()),
+        ..sidecar::CompanionOptions::new(dir.to_path_buf(), settings)
+    })
+    .await
+    .unwrap()
 }
