@@ -18,14 +18,22 @@ ifdef CI
 export CARGO_INCREMENTAL := 0
 endif
 
-.PHONY: run test deps test-deps build ui runtime test-deb test-core test-ui test-e2e figures package clean
+.PHONY: run test check deps test-deps build ui runtime test-deb test-core test-ui test-e2e figures package clean
 
 ## run: build everything and open the desktop app (offline model unless a provider is configured)
 run: deps build
 	./$(APP)
 
 ## test: install what is missing, build, and run every test (core, UI, end-to-end)
-test: deps test-deps build test-core test-ui test-deb test-e2e
+test: deps test-deps check build test-core test-ui test-deb test-e2e
+
+## check: the fast checks, first: format, layers, clippy, the UI's types and lint
+## (under a minute on a warm tree)
+check: deps
+	cargo fmt --all -- --check
+	python3 scripts/layers.py
+	cargo clippy --workspace --all-targets -- -D warnings
+	cd ui && npm run typecheck && npm run lint
 
 deps: .stamps/system ui/node_modules/.ready
 test-deps: $(VENV)/.ready tests/mcp/node_modules/.ready

@@ -43,13 +43,13 @@ async fn main() {
             .map(|i| serde_json::json!({"id": i, "name": format!("result {i} for turn {turn}"), "url": format!("https://example.com/{turn}/{i}"), "snippet": "some text about the result that goes on for a while"}))
             .collect();
         let messages = [
-            ChatMessage::user(&format!("Turn {turn}: find me things about topic {turn}, and remember I prefer short answers.")),
+            ChatMessage::user(format!("Turn {turn}: find me things about topic {turn}, and remember I prefer short answers.")),
             ChatMessage::assistant_with_tools(
                 "",
                 vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"topic {turn}\"}}") }],
             ),
-            ChatMessage::tool_result(&id, &serde_json::json!({ "results": rows }).to_string(), false),
-            ChatMessage::assistant(&format!("Here is what I found about topic {turn}: three good sources, summarised briefly.")),
+            ChatMessage::tool_result(&id, serde_json::json!({ "results": rows }).to_string(), false),
+            ChatMessage::assistant(format!("Here is what I found about topic {turn}: three good sources, summarised briefly.")),
         ];
         for message in messages {
             core.store().conversations().add_message(NewMessage::plain(conversation, &message)).await.unwrap();

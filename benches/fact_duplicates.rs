@@ -12,7 +12,6 @@
 //! Run: `cargo bench --bench fact_duplicates` (after `make test` set up the venv).
 
 #[path = "../tests/it/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::collections::HashMap;

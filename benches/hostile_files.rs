@@ -45,7 +45,7 @@ async fn main() {
         "append_content to the 1 GB note: {:.2} ms, peak memory {:.1} MiB: {}",
         started.elapsed().as_secs_f64() * 1000.0,
         peak_mib(),
-        appended.map_or_else(|e| e.to_string(), |p| p)
+        appended.unwrap_or_else(|e| e.to_string())
     );
 
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/fixture_server.py");

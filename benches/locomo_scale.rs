@@ -8,9 +8,6 @@
 //! Run `locomo_recall` once first, then
 //! `LOCOMO=target/locomo.json LOCOMO_DIR=target/locomo-stores cargo bench --bench locomo_scale`
 
-#[path = "../tests/it/support/runtime.rs"]
-mod runtime;
-
 #[path = "support/locomo.rs"]
 mod locomo;
 
@@ -48,7 +45,7 @@ async fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.runtime = Some(runtime::runtime());
+    settings.local_model.runtime = Some(locomo::runtime::runtime());
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let conversation = core.store().conversations().current_conversation().await.unwrap();
     let loading = Instant::now();

@@ -8,7 +8,6 @@
 //!
 //! Run: `cargo bench --bench model_download` (after `make`, which builds the runtime folder).
 
-#[allow(dead_code)]
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 

@@ -8,7 +8,6 @@
 //!
 //! Run: `cargo bench --bench phone_channels`
 
-#[allow(dead_code)]
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 

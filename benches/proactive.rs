@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, StoreReminders};
+use futures_util::future::BoxFuture;
+use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
 use sidecar::store::reminders::{NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;

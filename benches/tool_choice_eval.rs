@@ -12,7 +12,6 @@
 //! Run: `cargo bench --bench tool_choice_eval` (after `make test` set up the venv).
 
 #[path = "../tests/it/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::path::Path;

@@ -9,7 +9,7 @@ use sidecar::mcp::session::Session;
 
 #[tokio::main]
 async fn main() {
-    let url = std::env::args().last().expect("the server's address");
+    let url = std::env::args().next_back().expect("the server's address");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let session = Session::start(&Transport::Http { url, headers: Default::default() }, Duration::from_secs(10)).await.unwrap_or_else(|e| {
         eprintln!("could not start: {e}");

@@ -44,11 +44,14 @@ const NOT_AN_EXPORT: &str = "this is not a conversations.json from ChatGPT or Cl
 const NEITHER: &str =
     "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
 
+/// A problem with an export: the conversation's number (1-based) and why.
+pub type Problem = (usize, String);
+
 /// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
 /// conversations that could not be read, and messages kept without their time or left
 /// out, said once per conversation. A UTF-8 byte order mark is skipped. The list is
 /// read one conversation at a time, so a large export never sits in memory twice.
-pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<(usize, String)>), String> {
+pub fn read(bytes: &[u8], now: DateTime<Utc>) -> Result<(ExportKind, Vec<ExportedChat>, Vec<Problem>), String> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut export = Export { now, kind: None, chats: Vec::new(), problems: Vec::new() };
     let mut json = serde_json::Deserializer::from_slice(bytes);

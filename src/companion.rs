@@ -410,7 +410,7 @@ impl Companion {
     ) -> std::io::Result<Option<impl std::future::Future<Output = ()> + Send + 'static>> {
         // Called off any runtime (the app's main thread): the sink runs what it returns.
         let (proactive, channel) = (Arc::downgrade(&self.proactive), self.channel);
-        let on_signal = Arc::new(move |message_id: Option<i64>, signal| -> crate::reminders::scheduler::BoxFuture<'static, ()> {
+        let on_signal = Arc::new(move |message_id: Option<i64>, signal| -> futures_util::future::BoxFuture<'static, ()> {
             let proactive = proactive.clone();
             Box::pin(async move {
                 let Some(proactive) = proactive.upgrade() else { return };

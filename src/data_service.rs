@@ -24,6 +24,10 @@ const DAILY_LOOK: Duration = Duration::from_secs(3600);
 /// Where Settings → Data → Export writes, inside the data directory.
 pub const EXPORT_DIR: &str = "exports";
 
+/// One turn of a chat brought in from elsewhere: who said it, what, when (if known),
+/// and its id in the export (if it had one).
+type BroughtTurn = (Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>);
+
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     #[error(transparent)]
@@ -159,11 +163,7 @@ impl DataService {
 
     /// Stores the turns not already in Sidecar as one archived conversation (none when
     /// every one was there), in one transaction; (stored, already there).
-    async fn archive(
-        &self,
-        title: Option<&str>,
-        turns: &[(Role, String, Option<chrono::DateTime<chrono::Utc>>, Option<String>)],
-    ) -> Result<(usize, usize), DataError> {
+    async fn archive(&self, title: Option<&str>, turns: &[BroughtTurn]) -> Result<(usize, usize), DataError> {
         let times: Vec<Option<String>> = turns.iter().map(|(_, _, at, _)| at.map(crate::store::utc)).collect();
         let turns: Vec<ImportedTurn> = turns
             .iter()

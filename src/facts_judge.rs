@@ -44,7 +44,7 @@ impl FactJudge for ModelJudge {
         Box::pin(async move {
             let chain = self.0.routed(Purpose::Extract)?;
             let request = ChatRequest {
-                messages: vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(&format!("First: {existing}\nSecond: {new}"))],
+                messages: vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(format!("First: {existing}\nSecond: {new}"))],
                 tools: Vec::new(),
                 max_tokens: Some(8),
                 general_cap: false,

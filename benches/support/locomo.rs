@@ -12,7 +12,7 @@ use sidecar::store::archives::ImportedTurn;
 use sidecar::{Companion, CompanionOptions};
 
 #[path = "../../tests/it/support/runtime.rs"]
-mod runtime;
+pub mod runtime;
 
 #[derive(Deserialize)]
 pub struct Set {

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use sidecar::proactive::config::SinkId;
 use sidecar::proactive::router::{Outgoing, Sink};
 use sidecar::proactive::state::Channel;
-use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::Companion;
 use tauri::AppHandle;
 use tokio_util::sync::CancellationToken;

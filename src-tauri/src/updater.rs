@@ -5,7 +5,8 @@
 
 use std::sync::Mutex;
 
-use sidecar::updates::source::{BoxFuture, Offer, PackageFormat, UpdateFailure, UpdateSource};
+use futures_util::future::BoxFuture;
+use sidecar::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
 use tauri::utils::config::BundleType;
 use tauri::AppHandle;
 use tauri_plugin_updater::{Error, Update, UpdaterExt};

@@ -274,7 +274,7 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
     tokio::select! {
         results = running => TurnEvent::ToolsFinished(results),
         _ = context.cancel.cancelled() => TurnEvent::StopRequested,
-        _ = limit_reached(&context.tools, deadline) => TurnEvent::DeadlineReached,
+        _ = limit_reached(context.tools, deadline) => TurnEvent::DeadlineReached,
     }
 }
 
@@ -312,7 +312,7 @@ async fn summarize_long_text(
         let source = crate::context::compact::truncate_middle(&result.content, limit * 6, &crate::tokens::count_cached);
         let request = ChatRequest {
             messages: vec![
-                ChatMessage::system(&format!(
+                ChatMessage::system(format!(
                     "Summarise this output of the tool {} in at most {} words for an assistant that will answer the user from it. Keep names, identifiers, numbers, dates and URLs exactly as written. Answer with the summary only.",
                     call.name,
                     limit * 2 / 3

@@ -147,7 +147,7 @@ mod tests {
         assert!(!watch.repeats(std::slice::from_ref(&call)));
         watch.succeeded(&call);
         let again = ToolCall { id: "2".into(), arguments: r#"{"n":1,"q":"x"}"#.into(), ..call };
-        assert!(watch.repeats(&[again.clone()]), "the same call, spaced and ordered differently");
+        assert!(watch.repeats(std::slice::from_ref(&again)), "the same call, spaced and ordered differently");
         // Without a plan being worked on, calls may repeat as they always could.
         let mut idle = PlanWatch::new(plan(&[Pending]));
         idle.succeeded(&again);

@@ -223,16 +223,7 @@ impl Budget {
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
             let s = &r.standing;
-            let said = crate::words::budget::reached(
-                &s.limit.scope,
-                s.limit.period,
-                r.percent,
-                s.spent_usd,
-                s.allowed_usd,
-                &settings.currency,
-                settings.usd_rate,
-                self.lang,
-            );
+            let said = crate::words::budget::reached(s, r.percent, &settings.currency, settings.usd_rate, self.lang);
             let more_usd = ((s.limit.usd * MORE_SHARE * 100.0).ceil() / 100.0).max(0.01);
             self.events.publish(CoreEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
         }

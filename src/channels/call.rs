@@ -13,7 +13,7 @@ use super::source::{IncomingMessage, MessageSource};
 use crate::clock::Clock;
 use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
-use crate::reminders::scheduler::BoxFuture;
+use futures_util::future::BoxFuture;
 
 type Answer = Result<TurnOutcome, CompanionError>;
 

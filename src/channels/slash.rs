@@ -114,7 +114,7 @@ pub fn parse(text: &str) -> Option<Command> {
     if MORE_PHRASES.contains(&plain.as_str()) {
         return Some(Command::More);
     }
-    let mut words = text.trim().split_whitespace();
+    let mut words = text.split_whitespace();
     let name = words.next()?.to_ascii_lowercase();
     let argument = words.next().map(str::to_ascii_lowercase);
     if words.next().is_some() {

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::channel::Channel;
 use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
-use crate::reminders::scheduler::BoxFuture;
+use futures_util::future::BoxFuture;
 
 /// One message as a channel delivered it.
 #[derive(Debug, Clone, PartialEq)]

@@ -98,7 +98,7 @@ fn keep_ends(lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> 
 /// The digest request: instructions, the previous summary, the leaving turns.
 pub fn request_messages(previous_summary: &str, transcript: &str) -> Vec<ChatMessage> {
     let previous = if previous_summary.trim().is_empty() { "(none yet)" } else { previous_summary.trim() };
-    vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(&format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}"))]
+    vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}"))]
 }
 
 /// Reads the model's answer: the first JSON object in it (fences and chatter around
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_long_transcript_keeps_its_beginning_and_end() {
-        let turns: Vec<ChatMessage> = (0..3000).map(|i| ChatMessage::user(&format!("line {i} of the leaving turns"))).collect();
+        let turns: Vec<ChatMessage> = (0..3000).map(|i| ChatMessage::user(format!("line {i} of the leaving turns"))).collect();
         let text = transcript(&turns, 500, &count);
         assert!(count(&text) <= 520, "{}", count(&text));
         assert!(text.starts_with("USER: line 0 "));
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn the_running_summary_stays_within_its_budget() {
-        let turns: Vec<ChatMessage> = (0..400).map(|i| ChatMessage::user(&format!("message number {i} about many different things"))).collect();
+        let turns: Vec<ChatMessage> = (0..400).map(|i| ChatMessage::user(format!("message number {i} about many different things"))).collect();
         let digest = fallback("", &turns, SUMMARY_TOKENS, &count);
         assert!(count(&digest.summary) <= SUMMARY_TOKENS);
         assert!(digest.summary.contains("message number 399"));

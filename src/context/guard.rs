@@ -206,10 +206,10 @@ mod tests {
     fn tool_turn(i: usize, result: &str) -> Vec<ChatMessage> {
         let id = format!("call-{i}");
         vec![
-            ChatMessage::user(&format!("question {i}")),
+            ChatMessage::user(format!("question {i}")),
             ChatMessage::assistant_with_tools("", vec![ToolCall { id: id.clone(), name: "web_search".into(), arguments: format!("{{\"query\":\"q{i}\"}}") }]),
             ChatMessage::tool_result(&id, result, false),
-            ChatMessage::assistant(&format!("answer {i}")),
+            ChatMessage::assistant(format!("answer {i}")),
         ]
     }
 
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn a_huge_current_message_is_cut_rather_than_sent_too_long() {
-        let messages = vec![ChatMessage::system("persona"), ChatMessage::user(&"palabra ".repeat(3000))];
+        let messages = vec![ChatMessage::system("persona"), ChatMessage::user("palabra ".repeat(3000))];
         let (out, report) = fit(messages, &limits(600), &count);
         assert!(report.after <= 600, "{report:?}");
         assert!(report.truncated >= 1);
@@ -272,7 +272,7 @@ mod tests {
         let calls: Vec<ToolCall> = (0..5).map(|i| ToolCall { id: format!("c{i}"), name: "get_weather".into(), arguments: "{}".into() }).collect();
         let mut messages = vec![ChatMessage::system("persona"), ChatMessage::user("weather in five cities")];
         messages.push(ChatMessage::assistant_with_tools("", calls));
-        messages.extend((0..5).map(|i| ChatMessage::tool_result(&format!("c{i}"), "{\"t\":1}", false)));
+        messages.extend((0..5).map(|i| ChatMessage::tool_result(format!("c{i}"), "{\"t\":1}", false)));
         let (out, report) = fit(messages, &limits(100_000), &count);
         assert_eq!(report.cleared, 0);
         assert!(out.iter().filter(|m| m.role == Role::Tool).all(|m| m.content == "{\"t\":1}"));

@@ -88,7 +88,8 @@ fn by_unit(n: u32, unit: Unit, end: usize) -> Found<Repeat> {
 
 /// Single words and set phrases: "daily", "a diario", "entre semana", "hourly".
 fn fixed(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
-    let table: &[(&[&str], fn() -> Repeat)] =
+    type Table<'a> = &'a [(&'a [&'a str], fn() -> Repeat)];
+    let table: Table =
         &[
             (&["daily", "diariamente", "a diario", "everyday", "todos los dias", "every single day", "cada dia", "every day", "each day", "diario"], || {
                 Repeat::Days(1)
@@ -146,7 +147,7 @@ fn fixed(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
     let (end, make) = table.iter().filter_map(|(phrases, make)| g.any_of(i, phrases).map(|end| (end, make))).max_by_key(|(end, _)| *end)?;
     let repeat = make();
     // "cada día 15": a day of the month, not every day.
-    if matches!(repeat, Repeat::Days(1)) && g.w(end).and_then(|w| lex::ordinal_day(w)).is_some() && g.w(end + 1).and_then(lex::unit).is_none() {
+    if matches!(repeat, Repeat::Days(1)) && g.w(end).and_then(lex::ordinal_day).is_some() && g.w(end + 1).and_then(lex::unit).is_none() {
         return None;
     }
     // "every year on March 3", "cada mes el día 15", "weekly on mondays".

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::catalogue::{self, CatalogueEntry};
 use super::download::{Downloader, Progress, PullError, PullRequest, Pulled};
+use super::download_state::{DownloadPhase, DownloadState};
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
@@ -43,26 +44,6 @@ pub struct HubView {
     /// The catalogue entry this machine runs best.
     pub recommended: Option<String>,
     pub folder: PathBuf,
-}
-
-/// A download's progress, as events carry it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DownloadState {
-    pub file: String,
-    pub received_bytes: u64,
-    pub total_bytes: Option<u64>,
-    pub phase: DownloadPhase,
-    /// What stopped it, said so the user knows what to do.
-    pub message: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DownloadPhase {
-    Running,
-    Paused,
-    Failed,
-    Done,
 }
 
 /// What choosing a model did.

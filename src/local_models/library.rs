@@ -77,7 +77,7 @@ impl ModelLibrary {
                 })
             })
             .collect();
-        models.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        models.sort_by_key(|a| a.name.to_lowercase());
         models
     }
 

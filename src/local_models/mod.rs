@@ -5,6 +5,7 @@
 pub mod catalogue;
 pub mod choice;
 pub mod download;
+pub mod download_state;
 pub mod gguf;
 pub mod hub;
 pub mod library;
@@ -12,4 +13,5 @@ pub mod machine;
 pub mod tuning;
 
 pub use choice::{LocalChoice, DEFAULT_LOCAL_CONTEXT};
-pub use hub::{DownloadState, HubView, ModelHub, Switched};
+pub use download_state::{DownloadPhase, DownloadState};
+pub use hub::{HubView, ModelHub, Switched};

@@ -97,6 +97,8 @@ impl RemoteEmbedder {
 }
 
 impl Embedder for RemoteEmbedder {
+    // The embedder's identity is the server and the model, not the model's name alone.
+    #[allow(clippy::misnamed_getters)]
     fn model(&self) -> &str {
         &self.identity
     }

@@ -9,34 +9,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::grant::Choice;
-use crate::channels::channel::Channel;
+use super::question::Question;
 use crate::events::{CoreEvent, EventBus};
 
 /// How long a question waits before it counts as Deny.
 pub const PATIENCE: Duration = Duration::from_secs(5 * 60);
-
-/// One question to the user: may this tool run with these arguments?
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Question {
-    pub id: u64,
-    pub server: String,
-    pub tool: String,
-    /// The model-facing name (`mcp__server__tool`), which the chat's chip shows.
-    pub called_as: String,
-    pub description: String,
-    /// The full arguments, as the tool would receive them.
-    pub arguments: Value,
-    /// What changed since the user last approved this tool; empty for a first ask.
-    pub changed: Vec<String>,
-    pub conversation_id: Option<i64>,
-    /// Where the turn that wants the tool came from: a phone channel is asked there too.
-    pub channel: Option<Channel>,
-}
 
 /// What came back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

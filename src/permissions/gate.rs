@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex, RwLock};
 use serde_json::Value;
 
 use super::action::Action;
-use super::asking::{either, Answer, Asker, AskingTime, Nobody, Question};
+use super::asking::{either, Answer, Asker, AskingTime, Nobody};
 use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
+use super::question::Question;
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 use crate::tools::CallScope;

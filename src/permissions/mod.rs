@@ -11,7 +11,9 @@ pub mod definition;
 pub mod gate;
 pub mod grant;
 pub mod policy;
+pub mod question;
 
 pub use action::Action;
-pub use asking::{Answer, Asker, Question};
+pub use asking::{Answer, Asker};
 pub use gate::{PermissionGate, Refusal};
+pub use question::Question;

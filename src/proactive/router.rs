@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::config::{SinkId, SinkPreference, SinkPreferences};
 use crate::channels::channel::Channel;
-use crate::reminders::scheduler::BoxFuture;
+use futures_util::future::BoxFuture;
 
 /// What kind of proactive message this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -10,10 +10,10 @@ use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
-use crate::reminders::scheduler::BoxFuture;
 use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
 use crate::words::{self, Lang};
+use futures_util::future::BoxFuture;
 
 /// Posts proactive messages in the current conversation. Reminders are marked as
 /// commands (never sent back to the model); spontaneous messages are part of the
@@ -156,7 +156,7 @@ pub struct NotificationSink {
     pub reminders: Arc<ReminderService>,
     pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
     /// How a spontaneous message's notification was taken (opened, dismissed).
-    pub on_signal: Arc<dyn Fn(Option<i64>, crate::proactive::learning::Signal) -> crate::reminders::scheduler::BoxFuture<'static, ()> + Send + Sync>,
+    pub on_signal: Arc<dyn Fn(Option<i64>, crate::proactive::learning::Signal) -> futures_util::future::BoxFuture<'static, ()> + Send + Sync>,
 }
 
 impl NotificationSink {

@@ -1,6 +1,8 @@
 //! The scheduler's delivery: a due reminder goes out through the message router.
 
-use super::scheduler::{BoxFuture, Deliver};
+use futures_util::future::BoxFuture;
+
+use super::scheduler::Deliver;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
 use crate::store::reminders::Reminder;

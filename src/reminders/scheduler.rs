@@ -20,13 +20,12 @@
 //! - One process owns the scheduler: `SchedulerLock` is an exclusive lock on a file in
 //!   the data dir (the desktop app and `sidecar daemon` cannot both deliver).
 
-use std::future::Future;
 use std::path::Path;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use futures_util::future::BoxFuture;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -46,8 +45,6 @@ pub const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
 const RETRY_AFTER: Duration = Duration::from_secs(10);
 /// Starts of one occurrence's showing before it is given up as failed.
 pub const MAX_SHOWS: i64 = 3;
-
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Shows a reminder (OS notification, chat message…). `Ok` only once the user can see it.
 pub trait Deliver: Send + Sync {

@@ -389,8 +389,8 @@ impl ReminderService {
                 ReminderState::Cancelled | ReminderState::Missed => {}
             }
         }
-        overview.delivered.sort_by(|a, b| b.reminder.delivered_at.cmp(&a.reminder.delivered_at));
-        overview.late.sort_by(|a, b| b.reminder.due_at.cmp(&a.reminder.due_at));
+        overview.delivered.sort_by_key(|a| std::cmp::Reverse(a.reminder.delivered_at));
+        overview.late.sort_by_key(|a| std::cmp::Reverse(a.reminder.due_at));
         Ok(overview)
     }
 

@@ -37,7 +37,7 @@ impl ChatList<'_> {
     /// activity first; with `query`, those whose title or messages contain every word.
     pub async fn list(&self, query: Option<&str>, current: i64, limit: u32) -> Result<Vec<ChatSummary>, StoreError> {
         let words = query.and_then(super::recall::fts_query).map(|any| any.replace(" OR ", " AND "));
-        let like = query.map(|q| format!("%{}%", q.trim().replace('%', "").replace('_', "")));
+        let like = query.map(|q| format!("%{}%", q.trim().replace(['%', '_'], "")));
         let mut rows: Vec<ChatSummary> = sqlx::query_as(
             "SELECT c.id,
                     COALESCE(c.title, (SELECT m.content FROM messages m

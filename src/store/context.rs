@@ -5,7 +5,7 @@ use sqlx::types::Json;
 
 use super::{Message, Store, StoreError};
 use crate::context::checkpoint::{Body, Checkpoint, Status};
-use crate::context::plan::PlanItem;
+use crate::context::plan_item::PlanItem;
 
 /// The latest running summary of a conversation.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

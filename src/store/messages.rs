@@ -246,7 +246,7 @@ impl Conversations<'_> {
     pub async fn add_message(&self, new: NewMessage<'_>) -> Result<i64, StoreError> {
         let ts = self.store.now();
         let message = new.message;
-        let tool_calls = (!message.tool_calls.is_empty()).then(|| Json(&message.tool_calls));
+        let tool_calls = (!message.tool_calls.is_empty()).then_some(Json(&message.tool_calls));
         let mut tx = self.store.write_transaction().await?;
         if let Some(key) = new.once_per {
             let posted: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE occurrence_key = ?").bind(key).fetch_optional(&mut *tx).await?;

@@ -7,6 +7,7 @@
 
 pub mod address_table;
 pub mod board;
+pub mod call_scope;
 pub mod chooser;
 pub mod duckduckgo;
 pub mod plan;
@@ -20,6 +21,8 @@ pub mod selection;
 pub mod time;
 pub mod weather;
 pub mod web_search;
+
+pub use call_scope::CallScope;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -64,17 +67,6 @@ pub trait Tool: Send + Sync {
     fn action(&self) -> Option<crate::permissions::Action> {
         None
     }
-}
-
-/// What a tool call was made for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CallScope {
-    /// The stored user message the turn answers; `None` out of a chat turn.
-    pub asked_in: Option<i64>,
-    /// The chat the call was made in ("Allow in this chat" holds there).
-    pub conversation_id: Option<i64>,
-    /// Where the user who can grant permission is.
-    pub channel: Option<crate::channels::channel::Channel>,
 }
 
 /// The JSON schema of a typed argument struct, in the form both wire formats accept.

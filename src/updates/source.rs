@@ -2,13 +2,9 @@
 //! with Tauri's updater plugin (signed manifests, the system's package installer); the
 //! core keeps the rules: when to look, what to say, and that nothing installs unasked.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use chrono::{DateTime, Utc};
+use futures_util::future::BoxFuture;
 use serde::Serialize;
-
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// How this copy of Sidecar was installed, which decides whether it can update itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

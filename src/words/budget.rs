@@ -2,7 +2,7 @@
 //! and 100%, and amounts in the user's currency.
 
 use super::Lang;
-use crate::budget::tally::{OverBudget, Period, Scope};
+use crate::budget::tally::{OverBudget, Period, Scope, Standing};
 
 /// `usd` in the user's currency ("4.20 EUR").
 pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {
@@ -63,9 +63,9 @@ pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -
 }
 
 /// The warning when a limit reaches 80% or 100%.
-pub fn reached(scope: &Scope, period: Period, percent: u8, spent_usd: f64, allowed_usd: f64, currency: &str, usd_rate: f64, lang: Lang) -> String {
-    let name = limit_name(scope, period, lang);
-    let (spent, allowed) = (amount(spent_usd, currency, usd_rate), amount(allowed_usd, currency, usd_rate));
+pub fn reached(standing: &Standing, percent: u8, currency: &str, usd_rate: f64, lang: Lang) -> String {
+    let name = limit_name(&standing.limit.scope, standing.limit.period, lang);
+    let (spent, allowed) = (amount(standing.spent_usd, currency, usd_rate), amount(standing.allowed_usd, currency, usd_rate));
     match (percent >= 100, lang) {
         (false, Lang::En) => format!("{percent}% of {name} is spent ({spent} of {allowed})."),
         (true, Lang::En) => {

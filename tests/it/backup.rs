@@ -109,7 +109,7 @@ proptest! {
             let backup = core.data().back_up(Some(&dir.path().join("b"))).await.unwrap();
 
             // Life goes on after the backup: more messages, another profile, new settings.
-            fill(&core, &[later.clone()], &[], "changed").await;
+            fill(&core, std::slice::from_ref(&later), &[], "changed").await;
             std::fs::write(dir.path().join("settings.toml"), "[user]\ntimezone = \"Asia/Tokyo\"\n").unwrap();
             core.shutdown().await;
             drop(core);

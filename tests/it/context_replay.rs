@@ -118,7 +118,7 @@ fn scripted_model(log: Arc<Mutex<DigestLog>>) -> impl Fn(&Value) -> Reply + Send
             let mut log = log.lock().unwrap();
             log.calls += 1;
             // Every third digest answer is not JSON: the fallback has to cope.
-            let valid = log.calls % 3 != 0;
+            let valid = !log.calls.is_multiple_of(3);
             log.outcomes.push((valid, words.clone()));
             if !valid {
                 return stream(reply_events(&["I would rather not summarise this."]));
@@ -208,10 +208,11 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
     assert!(summary.upto_message_id > 0);
     let last_prompt = chat.last().unwrap()["messages"][0]["content"].as_str().unwrap().to_string();
     assert!(last_prompt.contains("<conversation_summary>"));
-    let log = log.lock().unwrap();
     // One checkpoint per fold (each from a digest call), and at most one more per fold
     // cycle, written before the tool result that took the prompt past the threshold.
     let (auto,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM checkpoints WHERE trigger = 'auto'").fetch_one(core.store().pool()).await.unwrap();
+    // What the scripted model saw, taken out of its lock before anything else awaits.
+    let log = std::mem::take(&mut *log.lock().unwrap());
     let auto = auto as usize;
     let (folds,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM context_summaries").fetch_one(core.store().pool()).await.unwrap();
     eprintln!("{folds} folds, {} digest calls, {auto} automatic checkpoints in {TURNS} turns", log.calls);

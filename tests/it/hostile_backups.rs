@@ -78,7 +78,9 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     let data = used_data(dir.path()).await;
     let before = listing(&data);
     let zeros = |n: u64| -> Box<dyn Read> { Box::new(std::io::repeat(0).take(n)) };
-    let cases: Vec<(&str, Vec<(&str, u64)>, Vec<(&str, tar::EntryType, u64, Box<dyn Read>)>, bool, &str)> = vec![
+    // What the manifest lists, what the archive holds, whether the manifest comes last, what is said.
+    type Case<'a> = (&'a str, Vec<(&'a str, u64)>, Vec<(&'a str, tar::EntryType, u64, Box<dyn Read>)>, bool, &'a str);
+    let cases: Vec<Case> = vec![
         ("sparse", vec![("sidecar.db", 10)], vec![("sidecar.db", tar::EntryType::GNUSparse, 10, zeros(10))], false, "plain files only"),
         ("link", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Symlink, 0, zeros(0))], false, "plain files only"),
         ("device", vec![("sidecar.db", 0)], vec![("sidecar.db", tar::EntryType::Char, 0, zeros(0))], false, "plain files only"),

@@ -11,12 +11,12 @@ use std::time::Duration;
 use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
+use futures_util::future::BoxFuture;
 use sidecar::proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
 use sidecar::proactive::router::{Kind, Outgoing, Sink};
 use sidecar::proactive::rules::{greeting_window, Block, MessageType, Skip};
 use sidecar::proactive::state::Channel;
 use sidecar::proactive::{TickMode, TickReport};
-use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;

@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
+use futures_util::future::BoxFuture;
 use sidecar::dates;
-use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
+use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
 use sidecar::store::reminders::{utc, NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
@@ -228,7 +229,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     sqlx::query("INSERT INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, 0)")
         .bind(claimed[0].idempotency_key())
         .bind(added.id)
-        .bind(&claimed[0].due_at)
+        .bind(claimed[0].due_at)
         .bind(utc(due))
         .execute(store.pool())
         .await

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use sidecar::reminders::scheduler::{BoxFuture, Deliver, Reminders, Scheduler};
+use futures_util::future::BoxFuture;
+use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler};
 use sidecar::store::reminders::Reminder;
 use sidecar::store::StoreError;
 use tokio_util::sync::CancellationToken;

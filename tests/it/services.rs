@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::TimeZone;
+use futures_util::future::BoxFuture;
 use sidecar::proactive::config::{ProactiveConfig, SinkId, SinkPreference, SinkPreferences};
 use sidecar::proactive::router::{Kind, Outgoing, Sink};
 use sidecar::proactive::state::Channel;
-use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::settings::{Purpose, Settings};
 use sidecar::store::reminders::ReminderState;
 use sidecar::{Companion, CompanionOptions};

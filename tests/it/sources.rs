@@ -5,10 +5,10 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use sidecar::channels::serving::serve;
 use sidecar::channels::source::{IncomingMessage, MessageSource};
 use sidecar::proactive::state::Channel;
-use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
 
 use crate::support::{reply_events, Reply, ScriptedServer};

@@ -8,10 +8,11 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
+use futures_util::future::BoxFuture;
 use sidecar::clock::Clock;
 use sidecar::events::{CoreEvent, EventBus};
 use sidecar::locale::Lang;
-use sidecar::updates::source::{BoxFuture, Offer, PackageFormat, UpdateFailure, UpdateSource};
+use sidecar::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
 use sidecar::updates::{UpdateState, Updates};
 
 /// An updater that answers as told and notes what it was asked.

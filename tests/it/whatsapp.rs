@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
 use sidecar::channels::health::Link;
 use sidecar::channels::phone::PhoneParts;
 use sidecar::channels::serving::serve;
@@ -13,7 +14,6 @@ use sidecar::channels::whatsapp::link::{LinkEvent, WhatsappLink};
 use sidecar::channels::whatsapp::{WhatsApp, WhatsappSource};
 use sidecar::proactive::router::{Kind, Outgoing, Sink};
 use sidecar::proactive::state::Channel;
-use sidecar::reminders::scheduler::BoxFuture;
 use sidecar::settings::channels::WhatsappSettings;
 use sidecar::{Companion, CompanionOptions};
 use tokio::sync::mpsc;

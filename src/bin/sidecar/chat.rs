@@ -333,7 +333,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
         sidecar::proactive::state::Channel::Cli
     }
 
-    fn next(&self) -> sidecar::reminders::scheduler::BoxFuture<'_, Option<sidecar::channels::source::IncomingMessage>> {
+    fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar::channels::source::IncomingMessage>> {
         Box::pin(async move {
             let answered = self.answered.acquire().await.ok()?;
             let mut lines = self.lines.lock().await;
@@ -366,7 +366,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
         &'a self,
         _to: &'a sidecar::channels::source::IncomingMessage,
         answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>,
-    ) -> sidecar::reminders::scheduler::BoxFuture<'a, Result<(), String>> {
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {
             let streamed = match printer {

@@ -31,8 +31,8 @@ use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::{Outgoing, Sink};
-use crate::reminders::scheduler::BoxFuture;
 use crate::settings::channels::TelegramSettings;
+use futures_util::future::BoxFuture;
 use gate::PairingCode;
 use paired::PairedChats;
 

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use whatsapp_rust::prelude::*;
 
 use super::link::{LinkEvent, WhatsappLink};
-use crate::reminders::scheduler::BoxFuture;
+use futures_util::future::BoxFuture;
 
 pub struct WebClient {
     session: PathBuf,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::reminders::scheduler::BoxFuture;
+use futures_util::future::BoxFuture;
 
 /// What the connection reports.
 #[derive(Debug, Clone, PartialEq, Eq)]

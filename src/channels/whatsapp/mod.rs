@@ -32,8 +32,8 @@ use crate::conversation::TurnOutcome;
 use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::{Outgoing, Sink};
-use crate::reminders::scheduler::BoxFuture;
 use crate::settings::channels::WhatsappSettings;
+use futures_util::future::BoxFuture;
 use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
 

@@ -70,8 +70,6 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
     return () => {
       off.then((f) => f()).catch(() => undefined);
     };
-    // attach only uses setters and the api.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const pick = (command: CommandHelp) => {
     setText(command.arguments ? `${command.command} ` : command.command);

@@ -1,0 +1,25 @@
+//! One question to the user, as the window's card and the phone show it: in a file of
+//! its own, so the events can carry it without reaching the askers.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::channels::channel::Channel;
+
+/// One question to the user: may this tool run with these arguments?
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Question {
+    pub id: u64,
+    pub server: String,
+    pub tool: String,
+    /// The model-facing name (`mcp__server__tool`), which the chat's chip shows.
+    pub called_as: String,
+    pub description: String,
+    /// The full arguments, as the tool would receive them.
+    pub arguments: Value,
+    /// What changed since the user last approved this tool; empty for a first ask.
+    pub changed: Vec<String>,
+    pub conversation_id: Option<i64>,
+    /// Where the turn that wants the tool came from: a phone channel is asked there too.
+    pub channel: Option<Channel>,
+}
