@@ -11,6 +11,7 @@
 //!   the language the user wrote in.
 
 pub mod grammar;
+mod hours;
 pub mod lexicon;
 pub mod recurrence;
 mod repeat_words;

@@ -1,0 +1,261 @@
+//! The grammar's hours: "a las 5 y media", "half past four", "17:30", "9pm", "at noon",
+//! with "after" and "before" bounds. Part of `Grammar`, in a file of its own for its size.
+
+use super::grammar::{Found, Grammar};
+use super::lexicon::{self as lex, DayPart};
+use super::said::{Bound, Hour};
+
+impl Grammar<'_> {
+    pub(super) fn hour(&self, i: usize) -> Found<Hour> {
+        let (bound, i) = match self.any(i, lex::AFTER) {
+            Some(at) => (Some(Bound::After), at),
+            None => match self.any(i, lex::BEFORE) {
+                Some(at) => (Some(Bound::Before), at),
+                None => (None, i),
+            },
+        };
+        let (hour, end) = self.plain_hour(i)?;
+        Some((Hour { bound, ..hour }, end))
+    }
+
+    fn plain_hour(&self, i: usize) -> Found<Hour> {
+        let lead = self
+            .any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"]);
+        let at = lead.unwrap_or(i);
+        if let Some(found) = self.named_hour(at) {
+            return Some(found);
+        }
+        if let Some(found) = self.english_fraction(at, lead.is_some()) {
+            return Some(found);
+        }
+        let (mut hour, mut end) = self.clock(at, lead.is_some())?;
+        if let Some(e) = self.any(end, &["y media", "y cuarto", "menos cuarto", "y tres cuartos"]) {
+            match self.word(end + 1) {
+                Some("media") => hour.minute = 30,
+                Some("cuarto") if self.word(end) == Some("y") => hour.minute = 15,
+                Some("tres") => hour.minute = 45,
+                _ => {
+                    hour.hour = (hour.hour + 23) % 24;
+                    hour.minute = 45;
+                }
+            }
+            end = e;
+        } else if let Some(m) = self.any(end, &["y", "menos"]).and_then(|a| self.word(a).and_then(|w| lex::whole(w, 59).map(|m| (m, a)))) {
+            // "a las 9 y 10", "a las 10 menos 5" ("y" could also join two things: only a minutes word follows).
+            let (minutes, a) = m;
+            if self.word(a + 1).is_none_or(|w| lex::unit(w).is_none()) {
+                if self.word(end) == Some("y") {
+                    hour.minute = minutes;
+                } else {
+                    hour.hour = (hour.hour + 23) % 24;
+                    hour.minute = 60 - minutes.max(1);
+                }
+                end = a + 1;
+            }
+        }
+        if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
+            end = e;
+            hour.settled |= hour.hour > 12;
+        }
+        if let Some((pm, e)) = self.meridiem(end) {
+            if hour.pm.is_some() || !(1..=12).contains(&hour.hour) {
+                return None;
+            }
+            hour.pm = Some(pm);
+            end = e;
+        }
+        if let Some(e) = self.any(
+            end,
+            &[
+                "de la manana",
+                "de la tarde",
+                "de la noche",
+                "de la madrugada",
+                "de madrugada",
+                "in the morning",
+                "in the afternoon",
+                "in the evening",
+                "at night",
+                "por la manana",
+                "por la tarde",
+                "por la noche",
+                "en la manana",
+                "en la tarde",
+                "en la noche",
+                "tonight",
+            ],
+        ) {
+            let part = match self.word(e - 1) {
+                Some("manana" | "morning") => DayPart::Morning,
+                Some("tarde" | "afternoon") => DayPart::Afternoon,
+                Some("evening") => DayPart::Evening,
+                Some("madrugada") => DayPart::EarlyMorning,
+                _ => DayPart::Night,
+            };
+            hour.part = Some(part);
+            end = e;
+        }
+        let said_enough = lead.is_some()
+            || hour.pm.is_some()
+            || hour.part.is_some()
+            || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs") || lex::french_hour(w))
+            || end > at + 1;
+        said_enough.then_some((hour, end))
+    }
+
+    /// noon, midnight, mediodía, medianoche.
+    fn named_hour(&self, i: usize) -> Found<Hour> {
+        let i = self.any(i, &["al", "a", "la", "el", "the"]).filter(|&n| self.named_hour_word(n).is_some()).unwrap_or(i);
+        self.named_hour_word(i)
+    }
+
+    fn named_hour_word(&self, i: usize) -> Found<Hour> {
+        if let Some(end) = self.any(i, &["medio dia", "mid day"]) {
+            return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None }, end));
+        }
+        let hour = match self.word(i)? {
+            "noon" | "midday" | "mediodia" => 12,
+            "midnight" | "medianoche" => 24,
+            _ => return None,
+        };
+        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true, bound: None }, i + 1))
+    }
+
+    /// "half past 3", "quarter past 9", "quarter to 5", "ten past 8", "20 minutes to
+    /// 2pm", "15 past noon". Without "at" before it, a bare number needs "minutes"
+    /// ("do 5 to 10 push-ups" is no time).
+    fn english_fraction(&self, i: usize, led: bool) -> Found<Hour> {
+        let (minutes, at) = match self.word(i)? {
+            "half" => (30, i + 1),
+            "quarter" => (15, i + 1),
+            "a" if self.word(i + 1) == Some("quarter") => (15, i + 2),
+            w => {
+                let minutes = lex::whole(w, 59)?;
+                match self.any(i + 1, &["minutes", "minute", "mins", "min"]) {
+                    Some(end) => (minutes, end),
+                    None if led => (minutes, i + 1),
+                    None => return None,
+                }
+            }
+        };
+        let past = match self.word(at)? {
+            "past" | "after" => true,
+            "to" | "before" => false,
+            _ => return None,
+        };
+        let (mut hour, end) = self.named_hour_word(at + 1).or_else(|| self.clock(at + 1, true))?;
+        if past {
+            hour.minute = minutes;
+        } else {
+            hour.hour = (hour.hour + 23) % 24;
+            hour.minute = 60 - minutes;
+        }
+        let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
+        hour.pm = pm;
+        Some((hour, end))
+    }
+
+    /// "9", "9:30", "09.30", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
+    fn clock(&self, i: usize, led: bool) -> Found<Hour> {
+        let w = self.word(i)?;
+        if let Some(n) = lex::whole(w, 24).filter(|_| (led || self.marked_hour(i + 1)) && !w.bytes().all(|b| b.is_ascii_digit())) {
+            // A number word: "a las tres", "at nine".
+            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None }, i + 1));
+        }
+        let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+        if (3..=4).contains(&digits_end) && (led || self.meridiem(i + 1).is_some() || w[digits_end..].ends_with('m')) {
+            // "at 1030", "330 p.m.": hours and minutes run together.
+            return self.run_together(i, &w[..digits_end], &w[digits_end..]);
+        }
+        if digits_end == 0 || digits_end > 2 {
+            return None;
+        }
+        let hour: u32 = w[..digits_end].parse().ok()?;
+        let mut rest = &w[digits_end..];
+        let mut minute = 0;
+        let mut explicit_minutes = false;
+        if let Some(r) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('.').filter(|_| led)).or_else(|| rest.strip_prefix('h').filter(|r| r.len() == 2)) {
+            if r.len() < 2 || !r.as_bytes()[..2].iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            minute = r[..2].parse().ok()?;
+            rest = &r[2..];
+            // "9:01:10 AM": seconds are read and left out.
+            if let Some(seconds) = rest.strip_prefix(':').filter(|s| s.len() >= 2 && s.as_bytes()[..2].iter().all(u8::is_ascii_digit)) {
+                rest = &seconds[2..];
+            }
+            explicit_minutes = true;
+        }
+        let pm = match rest {
+            "h" | "hs" | "hrs" if !explicit_minutes => None,
+            other => meridiem_suffix(other)?,
+        };
+        if hour > 24 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
+            return None;
+        }
+        if !led && pm.is_none() && !explicit_minutes && !matches!(rest, "h" | "hs" | "hrs") && !self.marked_hour(i + 1) {
+            // A bare number is a time only after "at"/"a las" or with a mark after it.
+            return None;
+        }
+        let settled = hour == 0 || hour > 12 || (explicit_minutes && w.starts_with('0'));
+        Some((Hour { hour, minute, pm, part: None, settled, bound: None }, i + 1))
+    }
+
+    /// "1030", "330p": the last two digits are the minutes.
+    fn run_together(&self, i: usize, digits: &str, rest: &str) -> Found<Hour> {
+        let (h, m) = digits.split_at(digits.len() - 2);
+        let (hour, minute): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+        let pm = meridiem_suffix(rest)?;
+        if hour > 23 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
+            return None;
+        }
+        Some((Hour { hour, minute, pm, part: None, settled: hour == 0 || hour > 12, bound: None }, i + 1))
+    }
+
+    /// What after a bare number makes it an hour: "pm", "o'clock", "de la tarde"; and
+    /// "tonight" when the number opens the words ("11 tonight"; in "read chapter 12
+    /// tonight" the number is the chapter's).
+    fn marked_hour(&self, i: usize) -> bool {
+        self.meridiem(i).is_some()
+            || self
+                .any(
+                    i,
+                    &[
+                        "o'clock",
+                        "oclock",
+                        "o clock",
+                        "en punto",
+                        "de la manana",
+                        "de la tarde",
+                        "de la noche",
+                        "de la madrugada",
+                        "in the morning",
+                        "in the afternoon",
+                        "in the evening",
+                        "at night",
+                    ],
+                )
+                .is_some()
+            || (i == 1 && self.any(i, &["tonight", "esta noche"]).is_some())
+    }
+
+    fn meridiem(&self, i: usize) -> Found<bool> {
+        match self.word(i)? {
+            "am" | "a.m." => Some((false, i + 1)),
+            "pm" | "p.m." => Some((true, i + 1)),
+            "a" | "p" if self.word(i + 1) == Some("m") || self.word(i + 1) == Some("m.") => Some((self.word(i) == Some("p"), i + 2)),
+            _ => None,
+        }
+    }
+}
+
+/// What follows the digits of an hour: nothing (`Some(None)`), am or pm; `None` for
+/// anything else.
+fn meridiem_suffix(rest: &str) -> Option<Option<bool>> {
+    match rest {
+        "" => Some(None),
+        "am" | "a.m." | "a" => Some(Some(false)),
+        "pm" | "p.m." | "p" => Some(Some(true)),
+        _ => None,
+    }
+}
