@@ -145,11 +145,6 @@ impl Checkpoint {
         out
     }
 
-    /// The line a new conversation pastes to continue this one.
-    pub fn id_line(&self) -> String {
-        format!("Checkpoint ID: {}", self.id)
-    }
-
     /// What goes into the prompt of the conversation that continues this work.
     pub fn to_prompt(&self) -> String {
         format!("<resumed_checkpoint>\nThe user chose to continue earlier work. Its saved state:\n{}</resumed_checkpoint>", self.to_markdown())

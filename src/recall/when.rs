@@ -21,15 +21,6 @@ impl Span {
     }
 }
 
-/// Words that ask for a time ("when did I…", "¿cuándo…?"): the answer is a date, so
-/// every result shows its own.
-pub fn asks_when(query: &str) -> bool {
-    let folded = fold(&query.to_lowercase());
-    ["when ", "what day", "what date", "which day", "how long ago", "cuando", "que dia", "que fecha", "en que mes", "hace cuanto"]
-        .iter()
-        .any(|w| folded.contains(w))
-}
-
 /// The stretch of time `query` names, read in the user's zone at `now`.
 pub fn span_in(query: &str, now: DateTime<Utc>, zone: Tz) -> Option<Span> {
     let text = fold(&query.to_lowercase());

@@ -73,15 +73,6 @@ impl CommandWords {
         .into()
     }
 
-    /// The line under a reply before which a checkpoint was saved on its own.
-    pub fn checkpoint_announced(self, id: i64) -> String {
-        if self.es() {
-            format!("Punto de control #{id} guardado automáticamente. Para retomarlo en otra conversación, di \"continuá desde el checkpoint\" o pega \"Checkpoint ID: {id}\".")
-        } else {
-            format!("Checkpoint #{id} saved automatically. To pick it up in another conversation, say \"continue from checkpoint\" or paste \"Checkpoint ID: {id}\".")
-        }
-    }
-
     pub fn no_checkpoints(self) -> String {
         if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }
             .into()
