@@ -29,7 +29,7 @@ test: deps test-deps check build test-core test-ui test-deb test-e2e
 
 ## check: the fast checks, first: format, layers, clippy, the UI's types and lint
 ## (under a minute on a warm tree)
-check: deps
+check: deps ui
 	cargo fmt --all -- --check
 	python3 scripts/layers.py
 	cargo clippy --workspace --all-targets -- -D warnings
