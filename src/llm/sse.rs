@@ -10,17 +10,7 @@ use futures_util::StreamExt;
 
 use super::{parse_retry_after, preview, LlmError, TimeoutPhase};
 
-/// Timeouts for one streaming call.
-#[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
-    /// Until the TCP connection is open (enforced by the injected client, see
-    /// [`http_client`]; kept here to say so in the error).
-    pub connect: Duration,
-    /// Until the response headers arrive.
-    pub respond: Duration,
-    /// Between two body chunks.
-    pub idle: Duration,
-}
+pub use super::timeouts::Timeouts;
 
 /// An HTTP client suited to streaming model calls: connect timeout only, because a
 /// whole-request timeout would cut long replies; the stream has its own idle timeout.
