@@ -276,29 +276,3 @@ impl EventBus {
         self.sender.subscribe()
     }
 }
-
-/// How long a speech bubble's line may be, in characters.
-const FIRST_LINE_CHARS: usize = 140;
-
-/// The first line that says something, cut to a bubble's length: what the character
-/// on the desktop shows of a message.
-pub fn first_line(text: &str) -> String {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
-    if line.chars().count() <= FIRST_LINE_CHARS {
-        return line.to_string();
-    }
-    crate::context::compact::shorten(line, FIRST_LINE_CHARS - 1)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_first_line_skips_blank_lines_and_is_cut_to_a_bubble() {
-        assert_eq!(super::first_line("\n  \n ⏰ Call Ana \nat five"), "⏰ Call Ana");
-        let long = "ñ".repeat(300);
-        let cut = super::first_line(&long);
-        assert_eq!(cut.chars().count(), super::FIRST_LINE_CHARS);
-        assert!(cut.ends_with('…'));
-        assert_eq!(super::first_line(""), "");
-    }
-}

@@ -52,6 +52,7 @@ pub mod secrets;
 pub mod settings;
 pub mod settings_file;
 pub mod store;
+pub mod text;
 pub mod tokens;
 pub mod tools;
 pub mod updates;

@@ -309,7 +309,7 @@ async fn summarize_long_text(
         if !long || serde_json::from_str::<serde_json::Value>(&result.content).is_ok() {
             continue;
         }
-        let source = crate::context::compact::truncate_middle(&result.content, limit * 6, &crate::tokens::count_cached);
+        let source = crate::text::truncate_middle(&result.content, limit * 6, &crate::tokens::count_cached);
         let request = ChatRequest {
             messages: vec![
                 ChatMessage::system(format!(

@@ -13,8 +13,8 @@ pub mod images;
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::compact::truncate_middle;
 use crate::store::AttachedFile;
+use crate::text::truncate_middle;
 
 /// Largest file read, in bytes: beyond this an attachment is refused before reading.
 pub const MAX_BYTES: u64 = 25 * 1024 * 1024;

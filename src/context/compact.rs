@@ -9,6 +9,8 @@
 use serde_json::{Map, Value};
 
 use crate::memo::{content_key, Memo};
+use crate::text::shorten;
+use crate::text::truncate_middle;
 
 /// Keys whose string values are kept whole (up to `KEY_TEXT_CHARS`).
 const KEY_FIELDS: &[&str] = &[
@@ -140,14 +142,6 @@ fn looks_like_date(s: &str) -> bool {
     s.len() <= 40 && b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-'
 }
 
-/// `s` cut to `chars` characters, with "…" when something was cut.
-pub(crate) fn shorten(s: &str, chars: usize) -> String {
-    match s.char_indices().nth(chars) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_string(),
-    }
-}
-
 fn reduce(value: Value, key: &str, depth: usize) -> Value {
     match value {
         Value::String(s) => {
@@ -201,27 +195,6 @@ fn shorten_longest_list(value: &mut Value, keep: usize, total: usize) {
             }
         }
         _ => {}
-    }
-}
-
-/// Keeps about two thirds of the limit from the start and one third from the end.
-pub fn truncate_middle(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
-    let tokens = count(text);
-    if tokens <= max_tokens {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    // Start from the text's own characters-per-token ratio, then tighten until it fits.
-    let mut keep = (chars.len() * max_tokens / tokens.max(1)).saturating_sub(24);
-    loop {
-        let head = keep * 2 / 3;
-        let tail = keep - head;
-        let marker = format!("\n[… about {} tokens cut here to fit the context; the full text is stored …]\n", tokens.saturating_sub(max_tokens));
-        let candidate: String = chars[..head].iter().chain(marker.chars().collect::<Vec<_>>().iter()).chain(chars[chars.len() - tail..].iter()).collect();
-        if count(&candidate) <= max_tokens || keep == 0 {
-            return candidate;
-        }
-        keep = keep * 4 / 5;
     }
 }
 

@@ -9,10 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Body;
-use super::compact::{shorten, truncate_middle};
 use crate::knowledge::facts::potential_facts;
 use crate::knowledge::words::significant;
 use crate::llm::{ChatMessage, Role};
+use crate::text::{shorten, truncate_middle};
 
 /// The running summary is kept under this many tokens (less in small windows).
 pub const SUMMARY_TOKENS: usize = 1_200;

@@ -17,9 +17,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::compact::{compact_cached, truncate_middle};
+use super::compact::compact_cached;
 use crate::llm::{ChatMessage, Role};
 use crate::settings::ContextSettings;
+use crate::text::truncate_middle;
 
 /// Marks a tool result the guard replaced, so it is not replaced twice.
 const CLEARED_PREFIX: &str = "[cleared to save context:";

@@ -206,7 +206,7 @@ impl ContextService {
         self.flush_facts(&digest).await;
         self.log_unsaved_facts(conversation_id, evicted);
         let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
-        let text = crate::context::compact::truncate_middle(&digest.summary, summary_budget(limits), &count);
+        let text = crate::text::truncate_middle(&digest.summary, summary_budget(limits), &count);
         let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
         let id = self.store.context().add_summary(conversation_id, upto, &text).await?;
         Ok((Summary { id, upto_message_id: upto, text }, checkpoint.id))

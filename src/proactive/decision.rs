@@ -119,7 +119,7 @@ pub fn parse(text: &str) -> Result<Decision, Block> {
     let start = text.find('{');
     let end = text.rfind('}');
     let (Some(start), Some(end)) = (start, end) else {
-        return Err(Block::Malformed(format!("no JSON object in the answer: {}", crate::context::compact::shorten(text, 120))));
+        return Err(Block::Malformed(format!("no JSON object in the answer: {}", crate::text::shorten(text, 120))));
     };
     if end < start {
         return Err(Block::Malformed("no JSON object in the answer".into()));

@@ -75,13 +75,13 @@ impl Sink for ChatSink {
                     message_id,
                     reminder_id,
                     late: message.late,
-                    first_line: crate::events::first_line(&message.chat),
+                    first_line: crate::text::first_line(&message.chat),
                 },
                 _ => CoreEvent::SpontaneousMessage {
                     conversation_id,
                     message_id,
                     message_type: message.message_type.clone().unwrap_or_default(),
-                    first_line: crate::events::first_line(&message.chat),
+                    first_line: crate::text::first_line(&message.chat),
                 },
             });
             Ok(Some(message_id))

@@ -75,7 +75,7 @@ impl Deliver for RoutedReminders {
                     message_id,
                     reminder_id: reminder.id,
                     late: true,
-                    first_line: crate::events::first_line(&note.chat),
+                    first_line: crate::text::first_line(&note.chat),
                 }),
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }
