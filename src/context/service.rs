@@ -248,7 +248,7 @@ impl ContextService {
         let saved: Vec<String> = self.knowledge.facts().into_iter().map(|f| f.fact.text).collect();
         let mut lines = String::new();
         for message in evicted.iter().filter(|m| m.role == crate::llm::Role::User) {
-            for unsaved in digest::unsaved_facts([message.content.as_str()], &saved) {
+            for unsaved in crate::knowledge::unsaved::unsaved_facts([message.content.as_str()], &saved) {
                 tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
                 let line = serde_json::json!({
                     "logged_at": crate::store::utc(self.clock.now()),

@@ -9,5 +9,6 @@ pub mod profile_form;
 pub mod slots;
 pub mod store;
 pub mod suggest;
+pub mod unsaved;
 pub mod watch;
 pub mod words;

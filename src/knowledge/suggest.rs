@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::learnings::Category;
 use super::store::ListedFact;
+use super::unsaved::unsaved_facts;
 use super::words::fold;
-use crate::context::digest::unsaved_facts;
 
 /// A fact offered to the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,6 +5,8 @@
 use chrono::{Duration, NaiveTime};
 use serde::{Deserialize, Serialize};
 
+pub use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences, DEFAULT_PHONE_WHEN_IDLE_MINUTES};
+
 /// At most this many spontaneous messages in one clock hour.
 pub const MAX_PER_HOUR: u32 = 2;
 /// Minimum time between two spontaneous messages.
@@ -50,104 +52,6 @@ impl Level {
         }
     }
 }
-
-/// Where a proactive message can reach the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum SinkId {
-    /// The conversation in the app's window.
-    Chat,
-    /// A native OS notification.
-    Notification,
-    /// The tray icon's alert state, until the window is focused.
-    Tray,
-    /// The terminal of `sidecar daemon`.
-    Console,
-    /// The paired Telegram chats.
-    Telegram,
-    /// The user's WhatsApp ("message yourself", or the allowed numbers).
-    Whatsapp,
-}
-
-impl SinkId {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SinkId::Chat => "chat",
-            SinkId::Notification => "notification",
-            SinkId::Tray => "tray",
-            SinkId::Console => "console",
-            SinkId::Telegram => "telegram",
-            SinkId::Whatsapp => "whatsapp",
-        }
-    }
-}
-
-/// What a sink receives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum SinkPreference {
-    #[default]
-    All,
-    RemindersOnly,
-    None,
-}
-
-impl SinkPreference {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SinkPreference::All => "all",
-            SinkPreference::RemindersOnly => "reminders-only",
-            SinkPreference::None => "none",
-        }
-    }
-}
-
-/// Per-sink preferences and the primary sink (the only one spontaneous messages use).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SinkPreferences {
-    pub primary: SinkId,
-    pub chat: SinkPreference,
-    pub notification: SinkPreference,
-    pub tray: SinkPreference,
-    pub console: SinkPreference,
-    pub telegram: SinkPreference,
-    pub whatsapp: SinkPreference,
-    /// Phone channels get what Sidecar says on its own only once the desktop has seen
-    /// no activity for this long (0: always), unless a phone is the primary.
-    pub phone_when_idle_minutes: u32,
-}
-
-impl Default for SinkPreferences {
-    fn default() -> Self {
-        Self {
-            primary: SinkId::Chat,
-            chat: SinkPreference::All,
-            notification: SinkPreference::All,
-            tray: SinkPreference::All,
-            console: SinkPreference::All,
-            telegram: SinkPreference::All,
-            whatsapp: SinkPreference::All,
-            phone_when_idle_minutes: DEFAULT_PHONE_WHEN_IDLE_MINUTES,
-        }
-    }
-}
-
-impl SinkPreferences {
-    pub fn of(&self, sink: SinkId) -> SinkPreference {
-        match sink {
-            SinkId::Chat => self.chat,
-            SinkId::Notification => self.notification,
-            SinkId::Tray => self.tray,
-            SinkId::Console => self.console,
-            SinkId::Telegram => self.telegram,
-            SinkId::Whatsapp => self.whatsapp,
-        }
-    }
-}
-
-/// The desktop counts as idle (phones take over) after this many minutes without activity.
-pub const DEFAULT_PHONE_WHEN_IDLE_MINUTES: u32 = 10;
 
 /// Hours in which Sidecar never speaks first (reminders still arrive: the user asked
 /// for them). `start` later than `end` spans midnight.

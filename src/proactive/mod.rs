@@ -21,6 +21,7 @@ pub mod quiet;
 pub mod router;
 pub mod rules;
 pub mod service;
+pub mod sink_preferences;
 pub mod sinks;
 pub mod state;
 

@@ -16,7 +16,7 @@ use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
 
-use super::config::{SinkId, SinkPreference, SinkPreferences};
+use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
 use crate::channels::channel::Channel;
 use futures_util::future::BoxFuture;
 
