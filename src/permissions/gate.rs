@@ -25,7 +25,7 @@ pub enum Refusal {
     StandingDenial { tool: String },
     #[error("permission to run {tool} was not given: nobody answered the question in time; tell the user it was not done")]
     NoAnswer { tool: String },
-    #[error("permission to run {tool} was not given: there was no one to ask here; it waited for permission, which the user can give in the app, in `sidecar chat`, or with `sidecar mcp allow`")]
+    #[error("{}", crate::tools::guard::no_one_to_ask(tool))]
     NoOneToAsk { tool: String },
     #[error("permission for {tool} could not be checked ({reason}), so it did not run")]
     Unchecked { tool: String, reason: String },
@@ -186,5 +186,15 @@ impl PermissionGate {
         let prefix = format!("{server}\n");
         self.in_chat.lock().expect("chat grants lock").values_mut().for_each(|keys| keys.retain(|k| !k.starts_with(&prefix)));
         self.store.grants().revoke(server, tool).await
+    }
+}
+
+impl crate::tools::guard::Guard for PermissionGate {
+    fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| refusal.to_string()) })
+    }
+
+    fn asking_time(&self) -> std::time::Duration {
+        PermissionGate::asking_time(self)
     }
 }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod call_scope;
 pub mod chooser;
 pub mod duckduckgo;
+pub mod guard;
 pub mod plan;
 pub mod read_url;
 pub mod remember;
@@ -101,8 +102,8 @@ impl ToolOutcome {
         Self { content: serde_json::json!({ "error": crate::redact::scrub(&message) }).to_string(), is_error: true, denied: false }
     }
 
-    fn denied(refusal: crate::permissions::Refusal) -> Self {
-        Self { content: serde_json::json!({ "error": refusal.to_string(), "permission": "not given" }).to_string(), is_error: true, denied: true }
+    fn denied(why: String) -> Self {
+        Self { content: serde_json::json!({ "error": why, "permission": "not given" }).to_string(), is_error: true, denied: true }
     }
 }
 
@@ -110,7 +111,7 @@ impl ToolOutcome {
 pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<dyn Tool>>,
     /// Asks the user before a tool that acts; without one, such tools never run.
-    gate: Option<Arc<crate::permissions::PermissionGate>>,
+    gate: Option<Arc<dyn guard::Guard>>,
     /// The tools this turn offers the model (`None`: all). A call to one not offered
     /// still runs, through the gate like any: the model may know it from an earlier turn.
     offered: Option<Arc<std::collections::BTreeSet<String>>>,
@@ -130,7 +131,7 @@ impl ToolRegistry {
     }
 
     /// Tools that act ask through `gate` before they run.
-    pub fn guarded_by(mut self, gate: Arc<crate::permissions::PermissionGate>) -> Self {
+    pub fn guarded_by<G: guard::Guard + 'static>(mut self, gate: Arc<G>) -> Self {
         self.gate = Some(gate);
         self
     }
@@ -194,7 +195,7 @@ impl ToolRegistry {
         if let Some(action) = tool.action() {
             let verdict = match &self.gate {
                 Some(gate) => gate.check(&action, &arguments, scope).await,
-                None => Err(crate::permissions::Refusal::NoOneToAsk { tool: action.display_name() }),
+                None => Err(guard::no_one_to_ask(&action.display_name())),
             };
             if let Err(refusal) = verdict {
                 return ToolOutcome::denied(refusal);
