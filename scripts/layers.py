@@ -21,8 +21,12 @@ Two rules, both failures:
 import os
 import re
 import sys
-import tomllib
 from collections import defaultdict
+
+try:
+    import tomllib
+except ImportError:  # Python before 3.11 (Ubuntu 22.04): the table is simple enough to read here.
+    tomllib = None
 
 ROOT = "src"
 TABLE = "scripts/layers.toml"
@@ -202,8 +206,16 @@ def circles(files, edges):
     return [g for g in groups if not own_folder(g)]
 
 
+def read_table(path):
+    if tomllib:
+        return tomllib.load(open(path, "rb"))
+    text = re.sub(r"#[^\n]*", "", open(path, encoding="utf-8").read())
+    lists = {name: re.findall(r'"([^"]*)"', body) for name, body in re.findall(r"(\w+)\s*=\s*\[(.*?)\]", text, re.S)}
+    return {"order": lists.pop("order"), "layers": lists}
+
+
 def layer_table():
-    table = tomllib.load(open(TABLE, "rb"))
+    table = read_table(TABLE)
     order = {name: i for i, name in enumerate(table["order"])}
     modules = {}
     for name, prefixes in table["layers"].items():
