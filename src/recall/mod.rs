@@ -202,7 +202,12 @@ impl Recall {
     async fn ranking(&self, query: &str, mode: RecallMode) -> Result<Ranking, StoreError> {
         let version = self.knowledge.version();
         if self.indexed.load(Ordering::Relaxed) != version {
-            self.store.recall_index().index_facts(&self.knowledge.facts()).await?;
+            let facts = self.knowledge.facts();
+            let words: Vec<_> = facts
+                .iter()
+                .map(|f| crate::store::FactWords { category: f.category.name(), text: &f.fact.text, confirmed: f.fact.confirmed.to_string() })
+                .collect();
+            self.store.recall_index().index_facts(&words).await?;
             self.indexed.store(version, Ordering::Relaxed);
         }
         let span = when::span_in(query, self.clock.now(), self.clock.zone());

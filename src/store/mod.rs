@@ -23,6 +23,7 @@ pub mod data_version;
 mod embeddings;
 pub mod export;
 pub mod grants;
+pub mod item_key;
 mod messages;
 mod proactive;
 mod recall;
@@ -41,7 +42,7 @@ use sqlx::SqlitePool;
 pub use context::Summary;
 pub use embeddings::PendingText;
 pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role};
-pub use recall::{fts_query, FoundText};
+pub use recall::{fts_query, FactWords, FoundText};
 pub use usage::{ModelTotals, PurposeTotals, TurnMeasures, UsageRecord, UsageTotals};
 pub use variants::ReplyVersions;
 

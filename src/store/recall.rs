@@ -2,9 +2,8 @@
 //! accent-insensitive) over messages, the facts index, summaries and checkpoints, and
 //! the found items whole, with the turns beside them.
 
+use super::item_key::{ItemKind, Key};
 use super::{Store, StoreError};
-use crate::knowledge::store::ListedFact;
-use crate::meaning::vectors::{ItemKind, Key};
 
 /// Messages recall may show: what the user and the assistant said, not set aside by an
 /// edit, not in a deleted chat.
@@ -66,16 +65,24 @@ pub struct RecallIndex<'a> {
     pub(super) store: &'a Store,
 }
 
+/// A fact as the words index keeps it: its category's name, its text, and when it was
+/// last confirmed.
+pub struct FactWords<'a> {
+    pub category: &'a str,
+    pub text: &'a str,
+    pub confirmed: String,
+}
+
 impl RecallIndex<'_> {
     /// Replaces the facts index with `facts`.
-    pub async fn index_facts(&self, facts: &[ListedFact]) -> Result<(), StoreError> {
+    pub async fn index_facts(&self, facts: &[FactWords<'_>]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         sqlx::query("DELETE FROM facts_fts").execute(&mut *tx).await?;
         for f in facts {
             sqlx::query("INSERT INTO facts_fts (category, text, confirmed) VALUES (?, ?, ?)")
-                .bind(f.category.name())
-                .bind(&f.fact.text)
-                .bind(f.fact.confirmed.to_string())
+                .bind(f.category)
+                .bind(f.text)
+                .bind(&f.confirmed)
                 .execute(&mut *tx)
                 .await?;
         }
