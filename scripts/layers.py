@@ -3,8 +3,10 @@
 
 usage: scripts/layers.py [--write-known]   (run from the project root; `make check` runs it)
 
-Reads every `.rs` file under `src/` (the CLI in `src/bin` is a face, on top, and is
-left out; test modules are cut at `#[cfg(test)]`). A file uses another when it names it
+Reads every `.rs` file under `src/` and the workspace's crates, `crates/*/src` (the CLI in
+`src/bin` is a face, on top, and is left out; test modules are cut at `#[cfg(test)]`).
+A crate's modules are named with its library name first (`sidecar_domain::clock`), and a
+module the core re-exports from a crate (`pub use sidecar_domain::clock;`) is that crate's. A file uses another when it names it
 by a path: `crate::a::b`, `super::x`, `self::x`, or a child module it declares
 (`mod context; … context::ContextRows`). `use` trees are expanded (`crate::{a, b::{c}}`),
 and a path goes to the longest module that is a file.
@@ -29,12 +31,24 @@ except ImportError:  # Python before 3.11 (Ubuntu 22.04): the table is simple en
     tomllib = None
 
 ROOT = "src"
+CRATES = "crates"
 TABLE = "scripts/layers.toml"
 KNOWN = "scripts/layers-known.txt"
 
 
-def module_files(root):
-    """module path (tuple) -> file, for the library's files."""
+def crate_roots():
+    """library name -> its `src` folder, for each crate under crates/."""
+    roots = {}
+    for name in sorted(os.listdir(CRATES)) if os.path.isdir(CRATES) else []:
+        manifest = os.path.join(CRATES, name, "Cargo.toml")
+        if os.path.exists(manifest):
+            package = re.search(r'^name\s*=\s*"([^"]+)"', open(manifest, encoding="utf-8").read(), re.M).group(1)
+            roots[package.replace("-", "_")] = os.path.join(CRATES, name, "src")
+    return roots
+
+
+def module_files(root, prefix=()):
+    """module path (tuple) -> file, for a library's files."""
     files = {}
     for dp, _, fs in os.walk(root):
         if os.path.relpath(dp, root).split(os.sep)[0] == "bin":
@@ -47,7 +61,7 @@ def module_files(root):
                     rel = rel[:-1]
                 if rel == ["lib"]:
                     rel = []
-                files[tuple(rel)] = p
+                files[prefix + tuple(rel)] = p
     return files
 
 
@@ -85,8 +99,8 @@ def source(path):
 
 
 def expand(tree):
-    """`a::{b, c::{d}}` -> ["a::b", "a::c::d"]."""
-    tree = re.sub(r"\s+", "", re.sub(r"\s+as\s+\w+", "", tree))
+    """`a::{b, c::{d as e}}` -> ["a::b", "a::c::d@e"] (`@` keeps the name it is used by)."""
+    tree = re.sub(r"\s+", "", re.sub(r"\s+as\s+(\w+)", r"@\1", tree))
     if "{" not in tree:
         return [tree]
     head, rest = tree.split("{", 1)
@@ -111,16 +125,17 @@ USE = re.compile(r"\b(pub(?:\([\w:]+\))?\s+)?use\s+([^;]+);")
 PATH = re.compile(r"(?<![\w:])((?:crate|super|self|[a-z_][a-z0-9_]*)(?:::\w+)+)")
 
 
-def edges_of(files):
+def edges_of(files, crates):
     """file -> file -> the names it takes; a name a folder re-exports (`pub use
-    child::Name`) is taken from the child that defines it."""
-    found = []  # (file, target, name)
-    reexports = defaultdict(dict)  # file -> name -> target
-    for mod, path in files.items():
-        text = source(path)
+    child::Name`) is taken from the child that defines it, and a module re-exported
+    whole (`pub use sidecar_domain::clock;`) is the module it names."""
+    texts = {mod: source(path) for mod, path in files.items()}
+
+    def resolver(mod, text, aliases):
         here = list(mod)
         parent = list(mod[:-1]) if mod else []
         children = set(re.findall(r"^\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;", text, re.M))
+        own = [mod[0]] if mod and mod[0] in crates else []
 
         def resolve(p):
             parts = [x for x in p.split("::") if x]
@@ -128,26 +143,52 @@ def edges_of(files):
                 return None
             head = parts[0]
             if head == "crate":
-                start, parts = [], parts[1:]
+                start, parts = own, parts[1:]
             elif head == "super":
                 start, parts = parent, parts[1:]
                 while parts and parts[0] == "super":
                     start, parts = start[:-1], parts[1:]
             elif head == "self":
                 start, parts = here, parts[1:]
-            elif head in children:
+            elif head in children or tuple(here + [head]) in aliases:
                 start = here
+            elif head in crates:
+                start, parts = [head], parts[1:]
             else:
                 return None
             full = start + parts
             for n in range(len(full), 0, -1):
-                if tuple(full[:n]) in files:
-                    return tuple(full[:n]), full[-1]
+                if tuple(full[:n]) in aliases:
+                    full = list(aliases[tuple(full[:n])]) + full[n:]
+                    break
+            for n in range(len(full), 0, -1):
+                if tuple(full[:n]) in files:  # the name is what follows the module (`Lang` in `words::Lang::En`)
+                    return tuple(full[:n]), full[n] if n < len(full) else full[-1]
             return None
 
+        return resolve
+
+    # Modules re-exported whole, read first: their users name them by the new path.
+    aliases = {}
+    for _ in range(3):  # an alias of an alias
+        for mod, text in texts.items():
+            resolve = resolver(mod, text, aliases)
+            for m in USE.finditer(text):
+                if not m.group(1):
+                    continue
+                for p in expand(m.group(2)):
+                    path, _, alias = p.partition("@")
+                    hit = resolve(path)
+                    if hit and hit[0] != mod and hit[0][-1] == path.split("::")[-1]:
+                        aliases[mod + (alias or hit[0][-1],)] = hit[0]
+
+    found = []  # (file, target, name)
+    reexports = defaultdict(dict)  # file -> name -> target
+    for mod, text in texts.items():
+        resolve = resolver(mod, text, aliases)
         for m in USE.finditer(text):
             for p in expand(m.group(2)):
-                hit = resolve(p)
+                hit = resolve(p.partition("@")[0])
                 if hit and hit[0] != mod:
                     found.append((mod, *hit))
                     if m.group(1):
@@ -164,7 +205,7 @@ def edges_of(files):
                 target = reexports[target][name]
             else:
                 break
-        if target != mod and target != ():
+        if target != mod and target != () and target not in [(c,) for c in crates]:
             edges[mod][target].add(name)
     return edges
 
@@ -234,8 +275,11 @@ def layer_of(mod, modules):
 
 
 def main():
+    crates = crate_roots()
     files = module_files(ROOT)
-    edges = edges_of(files)
+    for lib, root in crates.items():
+        files.update(module_files(root, (lib,)))
+    edges = edges_of(files, crates)
     name = lambda m: os.path.relpath(files[m])
     failed = False
 

@@ -2,7 +2,6 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
-pub mod address;
 pub mod agent;
 pub mod api;
 pub mod attachments;
@@ -12,53 +11,45 @@ pub mod channels;
 pub mod character;
 pub mod chat_exports;
 pub mod chats;
-pub mod clock;
 pub mod companion;
 pub mod companion_options;
 pub mod connections;
 pub mod context;
 pub mod conversation;
 pub mod data_service;
-pub mod dates;
 pub mod error;
 pub mod events;
 pub mod export;
 pub mod facts_judge;
-pub mod fsutil;
 pub mod history_import;
 pub mod intent;
 pub mod knowledge;
 pub mod last_turn;
 pub mod llm;
 pub mod local_models;
-pub mod locale;
-pub mod logging;
 pub mod mcp;
 pub mod meaning;
-pub mod memo;
 pub mod model;
 pub mod notes;
-pub mod offline;
-pub mod paths;
 pub mod permissions;
 pub mod preferences;
 pub mod proactive;
 pub mod provider_admin;
 pub mod recall;
-pub mod redact;
 pub mod reminders;
-pub mod runtime_files;
-pub mod secrets;
 pub mod settings;
 pub mod settings_file;
 pub mod store;
-pub mod text;
-pub mod tokens;
 pub mod tools;
 pub mod updates;
-pub mod user_language;
 pub mod welcome;
 pub mod words;
+
+// The bottom layer is its own crate (crates/domain); its modules keep their paths here.
+pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, offline, paths, redact, runtime_files, secrets, text, tokens};
+// Dates as people say them (crates/dates).
+pub use sidecar_dates as dates;
+pub use sidecar_dates::user_language;
 
 pub use companion::{Companion, CompanionError, CompanionOptions};
 pub use conversation::TurnOutcome;

@@ -11,4 +11,4 @@ pub mod store;
 pub mod suggest;
 pub mod unsaved;
 pub mod watch;
-pub mod words;
+pub use sidecar_domain::word_overlap as words;

@@ -8,7 +8,7 @@ pub mod endpoint;
 pub mod lasting_spawn;
 pub mod late;
 pub mod local_server;
-pub mod message;
+pub use sidecar_domain::message;
 pub mod openai_compat;
 pub mod presets;
 pub mod pricing;

@@ -8,7 +8,7 @@ pub mod channels;
 pub mod command_table;
 pub mod commands;
 pub mod connections;
-pub mod dates;
+pub use sidecar_dates::words as dates;
 pub mod decision;
 pub mod errors;
 pub mod export;

@@ -3,7 +3,7 @@
 //! app's language is. Read from the words themselves, with the date reader's function
 //! words for the rest.
 
-use crate::locale::Lang;
+use sidecar_domain::locale::Lang;
 
 /// Short messages that show their language by themselves (commands said in words, a
 /// slash command spelled in Spanish); the date reader's function words cover the rest.
@@ -14,14 +14,14 @@ const ENGLISH_ALONE: &[&str] = &["be quiet", "shut up", "quiet please", "stop ta
 /// The language `text` is written in, else `fallback`: Sidecar answers the user in the
 /// language they wrote in, whatever the app's language is.
 pub fn written_in(text: &str, fallback: Lang) -> Lang {
-    let toks = crate::dates::lexicon::tokens(text);
+    let toks = crate::lexicon::tokens(text);
     let folded = toks.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ");
-    let plain = crate::knowledge::words::fold(&text.trim().trim_end_matches(['.', '!']).trim_start_matches('¡').to_lowercase());
+    let plain = sidecar_domain::word_overlap::fold(&text.trim().trim_end_matches(['.', '!']).trim_start_matches('¡').to_lowercase());
     if SPANISH_ALONE.contains(&folded.as_str()) || SPANISH_ALONE.contains(&plain.as_str()) {
         return Lang::Es;
     }
     if ENGLISH_ALONE.contains(&folded.as_str()) || ENGLISH_ALONE.contains(&plain.as_str()) {
         return Lang::En;
     }
-    crate::dates::tongue(&toks).unwrap_or(fallback)
+    crate::tongue(&toks).unwrap_or(fallback)
 }

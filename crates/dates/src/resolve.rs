@@ -12,8 +12,8 @@ use chrono_tz::Tz;
 use super::lexicon::DayPart;
 use super::said::{Component, Day, Hour, Offset, Repeat};
 use super::Reading;
-use crate::words::dates::{self as words, DateErrorKind};
-use crate::words::Lang;
+use crate::words::{self as words, DateErrorKind};
+use sidecar_domain::locale::Lang;
 
 /// What a date expression said, slot by slot.
 #[derive(Debug, Default, Clone)]

@@ -10,7 +10,7 @@ use rrule::{RRule, RRuleSet, Unvalidated};
 use super::resolve::{bounded, day_date, Context, Parts};
 use super::said::Repeat;
 use super::Reading;
-use crate::words::dates::DateErrorKind;
+use crate::words::DateErrorKind;
 
 /// The RRULE of a repeat, without DTSTART (the series start is stored beside it).
 fn rule_text(repeat: &Repeat) -> String {
@@ -92,7 +92,7 @@ pub fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
     if parts.offset.is_some() {
         return Err(DateErrorKind::TwoDates);
     }
-    if matches!(repeat, Repeat::Minutes(n) if *n < crate::words::dates::MIN_REPEAT_MINUTES) {
+    if matches!(repeat, Repeat::Minutes(n) if *n < crate::words::MIN_REPEAT_MINUTES) {
         return Err(DateErrorKind::TooFrequent);
     }
     let mut rule = rule_text(repeat);

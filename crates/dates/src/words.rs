@@ -6,7 +6,7 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Weekday};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use crate::words::Lang;
+use sidecar_domain::locale::Lang;
 
 /// Why a date could not be read. The kind is stable (tests, the tools); the text is
 /// for people.
@@ -306,8 +306,8 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
 }
 
 /// An hour said as a bound ("after 4pm"): the reminder comes at the hour itself.
-pub fn bound(bound: crate::dates::said::Bound, time: NaiveTime, lang: Lang) -> String {
-    use crate::dates::said::Bound::{After, Before};
+pub fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> String {
+    use crate::said::Bound::{After, Before};
     let t = time.format("%H:%M");
     match (bound, lang) {
         (After, Lang::En) => format!("said as after {t}: reminded at {t}"),

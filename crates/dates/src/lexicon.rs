@@ -5,7 +5,7 @@
 
 use chrono::Weekday;
 
-use crate::knowledge::words::fold;
+use sidecar_domain::word_overlap::fold;
 
 /// The longest input read. Longer text is cut here (dates are short; this bounds the
 /// work on hostile input).

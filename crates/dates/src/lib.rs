@@ -9,6 +9,8 @@
 //! - When a time is truly unclear ("a las 3" with no day, "en un rato", two dates) the
 //!   error says what is missing, echoes the user's words, and suggests a phrasing in
 //!   the language the user wrote in.
+//! - `words`: what the dates say back (errors, suggestions, a rule in words), in both
+//!   languages; `user_language`: which of the two a message is written in.
 
 pub mod grammar;
 mod hours;
@@ -18,18 +20,19 @@ mod repeat_words;
 pub mod resolve;
 pub mod said;
 mod scan;
+pub mod user_language;
+pub mod words;
 
 use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-pub use crate::words::dates::DateErrorKind;
-use crate::words::dates::{self as words};
-use crate::words::Lang;
+pub use crate::words::DateErrorKind;
 use grammar::Grammar;
 use lexicon::{Tok, Tongue};
 use resolve::{Context, Parts};
 use said::{Component, Span};
+use sidecar_domain::locale::Lang;
 
 /// A time read from words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -436,7 +439,7 @@ fn remainder(raw: &str, toks: &[Tok], spans: &[Span], lang: Lang) -> String {
     let connectors = if lang == Lang::Es { EDGE_WORDS_ES } else { EDGE_WORDS_EN };
     let edge = |w: &str| {
         let t = tidy(w);
-        t.is_empty() || (t == t.to_lowercase() && connectors.contains(&crate::knowledge::words::fold(&t).as_str()))
+        t.is_empty() || (t == t.to_lowercase() && connectors.contains(&sidecar_domain::word_overlap::fold(&t).as_str()))
     };
     while words.first().is_some_and(|w| edge(w)) {
         words.remove(0);
