@@ -11,14 +11,15 @@
 //!
 //! Run: `cargo bench --bench proactive`
 
+use sidecar::reminders::rows::RemindersStore;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
+use sidecar::reminders::rows::{NewReminder, Reminder};
 use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
-use sidecar::store::reminders::{NewReminder, Reminder};
 use sidecar::store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
 

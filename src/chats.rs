@@ -2,6 +2,7 @@
 //! replies continue there), rename, delete with a window for undo, and find the
 //! conversation of a message a memory search turned up.
 
+use crate::context::rows::ContextStore;
 use crate::error::Refusal;
 use std::sync::Arc;
 

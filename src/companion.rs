@@ -148,6 +148,7 @@ impl Companion {
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
         router.register(chat.clone());
         router.set_history(chat);
+        router.set_whereabouts(Arc::new(crate::proactive::whereabouts::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
         let brain: BrainLock = Arc::default();
 
         let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));

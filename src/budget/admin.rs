@@ -2,6 +2,7 @@
 //! allows more today, the last 30 days, and the limits Settings edits (saved to
 //! `settings.toml` and applied to the next call).
 
+use crate::budget::rows::BudgetStore;
 use std::path::PathBuf;
 use std::sync::Arc;
 

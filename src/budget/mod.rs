@@ -5,8 +5,10 @@
 //! offline model and background work waits, until the user allows more today.
 //! At 80% and 100% of a limit the user is told once ([`CoreEvent::BudgetReached`]).
 
+use crate::budget::rows::BudgetStore;
 pub mod admin;
 pub mod limits;
+pub mod rows;
 pub mod tally;
 pub mod usage;
 
@@ -16,12 +18,12 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
+use crate::budget::rows::{NewHold, Spending};
 use crate::clock::Clock;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::settings::budget::BudgetSettings;
 use crate::settings::Settings;
-use crate::store::budget::{NewHold, Spending};
 use crate::store::{Store, StoreError};
 pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::{Datelike, Days, NaiveDate};
 use serde::Serialize;
 
-use crate::store::budget::CallCost;
+use crate::budget::rows::CallCost;
 
 /// Days the report covers.
 pub const REPORT_DAYS: u64 = 30;

@@ -11,8 +11,8 @@ use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::proactive::service::ProactiveService;
 use crate::proactive::TickMode;
+use crate::reminders::rows::ReminderState;
 use crate::reminders::service::ReminderService;
-use crate::store::reminders::ReminderState;
 use crate::words::{
     self,
     commands::{CommandWords, StatusFacts},

@@ -13,6 +13,7 @@ pub mod control;
 pub mod health;
 pub mod inbox;
 pub mod phone;
+pub mod rows;
 pub mod service;
 pub mod serving;
 pub mod slash;

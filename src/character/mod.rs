@@ -2,7 +2,9 @@
 //! keeps where it stands on each screen and the rules of that place. Whether it is shown
 //! and its shortcut are preferences (`[desktop]`).
 
+use crate::character::rows::CharacterStore;
 pub mod place;
+pub mod rows;
 
 use crate::error::CompanionError;
 use crate::store::Store;

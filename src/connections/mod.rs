@@ -6,6 +6,7 @@ pub mod client;
 pub mod disclosure;
 pub mod hosting;
 pub mod note;
+pub mod rows;
 pub mod service;
 pub mod snippet;
 pub mod tokens;

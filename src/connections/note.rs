@@ -5,6 +5,7 @@
 
 use crate::clock::Clock;
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
+use crate::proactive::rows::ProactiveStore;
 use crate::store::Store;
 use crate::words::Lang;
 

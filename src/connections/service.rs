@@ -4,6 +4,7 @@
 
 use super::client::{Client, ClientState, Logged, Scope};
 use crate::clock::Clock;
+use crate::connections::rows::ConnectionsStore;
 use crate::store::{Store, StoreError};
 
 /// Why a client's call was not served. The client reads this.

@@ -4,6 +4,7 @@
 //! show it again. A token names its client; what the client may do is still its consent
 //! and scopes in `Connections`, checked at each request.
 
+use crate::connections::rows::ConnectionsStore;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};

@@ -7,11 +7,12 @@ use super::digest::SUMMARY_TOKENS;
 use super::guard::{self, Limits};
 use super::plan::PlanBoard;
 use crate::agent::driver::{ShapeMeasures, Shaper};
+use crate::context::rows::Summary;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
 use crate::model::Chain;
 use crate::settings::{ContextSettings, Settings};
-use crate::store::{Message, Summary};
+use crate::store::Message;
 use crate::tokens::count_cached as count;
 
 /// The part of a conversation still sent verbatim, after the running summary.

@@ -14,5 +14,6 @@ pub mod meter;
 pub mod plan;
 pub mod plan_item;
 pub mod resume;
+pub mod rows;
 pub mod service;
 pub mod window;

@@ -2,6 +2,7 @@
 //! stored per conversation, shown in the chat, and put back into the prompt before
 //! every model call so a long tool loop does not lose its thread.
 
+use crate::context::rows::ContextStore;
 use std::sync::Mutex;
 
 use crate::events::{CoreEvent, EventBus};

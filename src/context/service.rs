@@ -5,6 +5,7 @@
 //! and drives checkpoints: `/checkpoint`, their lifecycle, new conversations, the offer
 //! to continue, and export.
 
+use crate::context::rows::ContextStore;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -18,6 +19,7 @@ use super::meter::ContextMeter;
 use super::plan::PlanBoard;
 use crate::agent::prompt;
 use crate::clock::Clock;
+use crate::context::rows::Summary;
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::learnings::Category;
@@ -25,7 +27,7 @@ use crate::knowledge::store::KnowledgeStore;
 use crate::llm::{ChatMessage, ChatRequest};
 use crate::model::{Chain, Models};
 use crate::settings::Purpose;
-use crate::store::{Message, Store, Summary};
+use crate::store::{Message, Store};
 use crate::tokens::count_cached as count;
 use crate::tools::ToolRegistry;
 

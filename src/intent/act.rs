@@ -6,8 +6,8 @@ use crate::clock::Clock;
 use crate::error::CompanionError;
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::store::KnowledgeStore;
+use crate::reminders::rows::Reminder;
 use crate::reminders::service::ReminderService;
-use crate::store::reminders::Reminder;
 use crate::words::dates::moment_words;
 use crate::words::intent as say;
 use crate::words::reminders as reminder_words;
@@ -88,7 +88,7 @@ pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, f
                 found.into_iter().next()
             };
             let Some(target) = target else { return said(say::none_match(&query, lang), false) };
-            if target.state == crate::store::reminders::ReminderState::Pending && target.due_at > hands.clock.now() {
+            if target.state == crate::reminders::rows::ReminderState::Pending && target.due_at > hands.clock.now() {
                 // Snoozing what has not come yet would move it earlier.
                 return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
             }

@@ -10,6 +10,7 @@
 //! - When the embedder cannot run, [`MeaningIndex::nearest`] says why and recall falls
 //!   back to keywords; nothing fails because of it.
 
+use crate::meaning::rows::EmbeddingsStore;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -24,7 +25,8 @@ use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
 use super::{EmbedError, Embedder, TextKind};
 use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::store::KnowledgeStore;
-use crate::store::{PendingText, Store};
+use crate::meaning::rows::PendingText;
+use crate::store::Store;
 
 /// Texts embedded per call: large enough to use every core, small enough that a quit
 /// loses little and progress moves visibly.

@@ -14,6 +14,7 @@ pub mod indexer;
 mod int8;
 pub mod nearness;
 pub mod remote;
+pub mod rows;
 pub mod setup;
 pub mod vectors;
 pub mod weights;

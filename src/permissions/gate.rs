@@ -1,6 +1,7 @@
 //! The one door every tool that acts goes through: the policy decides from standing
 //! grants, the user is asked when it cannot, and their answer is kept as they chose.
 
+use crate::permissions::rows::GrantsStore;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};

@@ -12,6 +12,7 @@ pub mod gate;
 pub mod grant;
 pub mod policy;
 pub mod question;
+pub mod rows;
 
 pub use action::Action;
 pub use asking::{Answer, Asker};

@@ -19,11 +19,13 @@ pub mod greeting;
 pub mod learning;
 pub mod quiet;
 pub mod router;
+pub mod rows;
 pub mod rules;
 pub mod service;
 pub mod sink_preferences;
 pub mod sinks;
 pub mod state;
+pub mod whereabouts;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

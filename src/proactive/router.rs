@@ -125,10 +125,18 @@ pub trait History: Send + Sync {
     fn record<'a>(&'a self, message: &'a Outgoing, channel: Channel) -> BoxFuture<'a, Result<(i64, i64), String>>;
 }
 
+/// Which sinks the user wants and where they are, read as a message goes out. Proactivity
+/// keeps both (its settings and its state); a feature below it that sends, as reminders
+/// do, reads them through the router instead of reaching into proactivity's tables.
+pub trait Whereabouts: Send + Sync {
+    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>>;
+}
+
 #[derive(Default, Clone)]
 pub struct MessageRouter {
     sinks: Arc<RwLock<Vec<Arc<dyn Sink>>>>,
     history: Arc<RwLock<Option<Arc<dyn History>>>>,
+    whereabouts: Arc<RwLock<Option<Arc<dyn Whereabouts>>>>,
 }
 
 impl MessageRouter {
@@ -147,6 +155,17 @@ impl MessageRouter {
     /// Where messages no sink put in the chat are recorded.
     pub fn set_history(&self, history: Arc<dyn History>) {
         *self.history.write().expect("history lock") = Some(history);
+    }
+
+    /// What tells which sinks the user wants and where they are.
+    pub fn set_whereabouts(&self, whereabouts: Arc<dyn Whereabouts>) {
+        *self.whereabouts.write().expect("whereabouts lock") = Some(whereabouts);
+    }
+
+    /// The user's sink preferences and presence now.
+    pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
+        let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or("nothing tells where the user is")?;
+        whereabouts.read().await
     }
 
     pub fn sinks(&self) -> Vec<(SinkId, Channel, bool)> {

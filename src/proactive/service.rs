@@ -3,6 +3,8 @@
 //! a reply is being written) → ask the model → validate → read the user's last message
 //! again → mark the state → send through the router.
 
+use crate::proactive::rows::ProactiveStore;
+use crate::reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use chrono::{DateTime, Utc};

@@ -5,8 +5,7 @@ use futures_util::future::BoxFuture;
 use super::scheduler::Deliver;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
-use crate::store::reminders::Reminder;
-use crate::store::Store;
+use crate::reminders::rows::Reminder;
 use crate::words::reminders::ReminderText;
 use crate::words::Lang;
 
@@ -14,10 +13,8 @@ use crate::words::Lang;
 /// showed it; otherwise it stays due and is tried again.
 pub struct RoutedReminders {
     pub router: MessageRouter,
-    pub store: Store,
     pub events: EventBus,
     pub lang: Lang,
-    pub clock: crate::clock::Clock,
 }
 
 impl Deliver for RoutedReminders {
@@ -25,9 +22,7 @@ impl Deliver for RoutedReminders {
         Box::pin(async move {
             let text = ReminderText::new(reminder, late, self.lang);
             let text = if repeated { text.repeated(self.lang) } else { text };
-            let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
-            let state = self.store.proactive().proactive_state().await.map_err(|e| e.to_string())?;
-            let presence = state.presence(self.clock.now(), prefs.phone_when_idle_minutes);
+            let (prefs, presence) = self.router.whereabouts().await?;
             let outgoing = Outgoing {
                 kind: Kind::Reminder,
                 title: text.title,

@@ -7,7 +7,7 @@ use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
 use crate::dates::recurrence;
-use crate::store::reminders::Reminder;
+use crate::reminders::rows::Reminder;
 use crate::words::dates::MIN_REPEAT_MINUTES;
 
 /// A reminder read from a calendar, ready to store.

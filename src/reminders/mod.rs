@@ -3,11 +3,12 @@
 
 pub mod delivery;
 pub mod ics;
+pub mod rows;
 pub mod scheduler;
 pub mod service;
 
 use crate::dates::{DateError, DateErrorKind, Reading};
-use crate::store::reminders::Reminder;
+use crate::reminders::rows::Reminder;
 pub use crate::words::reminders::ReminderText;
 use crate::words::Lang;
 

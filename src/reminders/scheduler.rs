@@ -20,6 +20,7 @@
 //! - One process owns the scheduler: `SchedulerLock` is an exclusive lock on a file in
 //!   the data dir (the desktop app and `sidecar daemon` cannot both deliver).
 
+use crate::reminders::rows::RemindersStore;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::clock::Clock;
-use crate::store::reminders::Reminder;
+use crate::reminders::rows::Reminder;
 use crate::store::{Store, StoreError};
 
 /// Longest sleep between two looks at the wall clock.

@@ -4,6 +4,7 @@
 //! tells the lists to refresh.
 
 use crate::error::Refusal;
+use crate::reminders::rows::RemindersStore;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use crate::dates::{self, Options, Reading};
 use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::MessageRouter;
-use crate::store::reminders::{NewReminder, Reminder, ReminderState};
+use crate::reminders::rows::{NewReminder, Reminder, ReminderState};
 use crate::store::Store;
 use crate::words::reminders as reminder_words;
 use crate::words::Lang;
@@ -329,13 +330,7 @@ impl ReminderService {
     /// `None` when another process (the app or the daemon) already owns it. Spawn
     /// the future on the caller's runtime; it holds the lock while it runs.
     pub fn scheduler(&self) -> std::io::Result<Option<impl Future<Output = ()> + Send + 'static>> {
-        let deliver = Arc::new(RoutedReminders {
-            router: self.router.clone(),
-            store: self.store.clone(),
-            events: self.events.clone(),
-            lang: self.lang,
-            clock: self.clock.clone(),
-        });
+        let deliver = Arc::new(RoutedReminders { router: self.router.clone(), events: self.events.clone(), lang: self.lang });
         let Some(lock) = SchedulerLock::try_acquire(&self.data_dir)? else {
             return Ok(None);
         };

@@ -201,7 +201,8 @@ impl<'a> NewMessage<'a> {
     }
 }
 
-pub(super) const COLUMNS: &str = "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
+/// A message row's columns, in the order `Message` reads them.
+pub const COLUMNS: &str = "id, conversation_id, role, content, status, finish_reason, created_at, tool_calls, tool_call_id, is_error, meta, channel";
 
 /// Conversations and their messages, in the order they were said. A handle on the store: `store.conversations()`.
 pub struct Conversations<'a> {

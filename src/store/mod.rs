@@ -5,6 +5,7 @@
 
 /// A query built from the module's own constant pieces (its column lists), never from
 /// input: values always go through `bind`.
+#[macro_export]
 macro_rules! columns_sql {
     ($($piece:tt)*) => {
         sqlx::AssertSqlSafe(format!($($piece)*))
@@ -12,22 +13,13 @@ macro_rules! columns_sql {
 }
 
 pub mod archives;
-pub mod budget;
-mod channels;
-mod character;
 pub mod chat_list;
-pub mod connections;
-mod context;
 mod corrections;
 pub mod data_version;
-mod embeddings;
 pub mod export;
-pub mod grants;
 pub mod item_key;
 mod messages;
-mod proactive;
 mod recall;
-pub mod reminders;
 pub mod schema_check;
 mod usage;
 mod variants;
@@ -39,9 +31,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-pub use context::Summary;
-pub use embeddings::PendingText;
-pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role};
+pub use messages::{AttachedFile, Message, MessageMeta, MessageStatus, NewMessage, PlanOutcome, Role, COLUMNS as MESSAGE_COLUMNS};
 pub use recall::{fts_query, FactWords, FoundText};
 pub use usage::{ModelTotals, PurposeTotals, TurnMeasures, UsageRecord, UsageTotals};
 pub use variants::ReplyVersions;
@@ -211,9 +201,17 @@ impl Store {
         Self { clock, ..self }
     }
 
+    // The seam a feature's own tables use (`reminders/rows.rs`, `budget/rows.rs`…): the
+    // pool, the clock the rows are stamped with, a write transaction, and `utc`.
+
     /// Now, as the store writes it.
-    pub(crate) fn now(&self) -> String {
+    pub fn now(&self) -> String {
         utc(self.clock.now())
+    }
+
+    /// The clock rows are stamped with.
+    pub fn clock(&self) -> &crate::clock::Clock {
+        &self.clock
     }
 
     // One handle per table group, each in its own module.
@@ -225,56 +223,20 @@ impl Store {
         archives::Archives { store: self }
     }
 
-    pub fn channel_marks(&self) -> channels::ChannelMarks<'_> {
-        channels::ChannelMarks { store: self }
-    }
-
-    pub fn budget(&self) -> budget::BudgetRows<'_> {
-        budget::BudgetRows { store: self }
-    }
-
-    pub fn character_places(&self) -> character::CharacterPlaces<'_> {
-        character::CharacterPlaces { store: self }
-    }
-
     pub fn chat_list(&self) -> chat_list::ChatList<'_> {
         chat_list::ChatList { store: self }
-    }
-
-    pub fn context(&self) -> context::ContextRows<'_> {
-        context::ContextRows { store: self }
     }
 
     pub fn corrections(&self) -> corrections::Corrections<'_> {
         corrections::Corrections { store: self }
     }
 
-    pub fn embeddings(&self) -> embeddings::EmbeddingRows<'_> {
-        embeddings::EmbeddingRows { store: self }
-    }
-
     pub fn export_rows(&self) -> export::ExportRows<'_> {
         export::ExportRows { store: self }
     }
 
-    pub fn connections(&self) -> connections::ConnectionRows<'_> {
-        connections::ConnectionRows { store: self }
-    }
-
-    pub fn grants(&self) -> grants::GrantRows<'_> {
-        grants::GrantRows { store: self }
-    }
-
-    pub fn proactive(&self) -> proactive::ProactiveRows<'_> {
-        proactive::ProactiveRows { store: self }
-    }
-
     pub fn recall_index(&self) -> recall::RecallIndex<'_> {
         recall::RecallIndex { store: self }
-    }
-
-    pub fn reminder_table(&self) -> reminders::ReminderTable<'_> {
-        reminders::ReminderTable { store: self }
     }
 
     pub fn usage(&self) -> usage::UsageLedger<'_> {
@@ -293,7 +255,7 @@ impl Store {
     /// deferred one that reads first and writes later can fail at once with "database
     /// is locked" when another connection wrote in between (the busy timeout does not
     /// apply to that upgrade); this one waits its turn instead.
-    pub(crate) async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+    pub async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
         self.pool.begin_with("BEGIN IMMEDIATE").await
     }
 

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{parse_arguments, schema_of, CallScope, Tool, ToolError, ToolFuture, ToolRegistry};
+use crate::reminders::rows::Reminder;
 use crate::reminders::service::ReminderService;
-use crate::store::reminders::Reminder;
 
 fn listing(service: &ReminderService, heading: &str, found: &[Reminder]) -> String {
     let mut out = format!("{heading} ({}):", found.len());

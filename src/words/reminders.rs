@@ -1,6 +1,6 @@
 //! How a delivered reminder reads, in the user's language.
 
-use crate::store::reminders::Reminder;
+use crate::reminders::rows::Reminder;
 use crate::words::Lang;
 
 /// How a delivered reminder reads, in the user's language: the notification's title

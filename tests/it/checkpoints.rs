@@ -1,6 +1,7 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
+use sidecar::context::rows::ContextStore;
 use std::sync::Arc;
 use std::time::Duration;
 

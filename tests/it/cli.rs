@@ -1,5 +1,6 @@
 //! The `sidecar` binary end to end against a scripted model server.
 
+use sidecar::reminders::rows::RemindersStore;
 use std::process::Command;
 use std::time::Duration;
 
@@ -226,7 +227,7 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     {
         let store = sidecar::store::Store::open(dir.path()).await.unwrap();
         let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-        let new = sidecar::store::reminders::NewReminder {
+        let new = sidecar::reminders::rows::NewReminder {
             message: "stretch your legs",
             due_at: due,
             zone: "UTC",

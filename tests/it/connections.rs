@@ -3,6 +3,7 @@
 //! served only when its client is allowed now with the scope it needs, and every call
 //! is logged with what was decided.
 
+use sidecar::connections::rows::ConnectionsStore;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
@@ -114,7 +115,7 @@ async fn a_client_that_calls_all_day_keeps_only_its_latest_calls_and_others_keep
     let rows = store.connections();
     let now = chrono::Utc::now();
     rows.log("quiet", "recall", true, now).await.unwrap();
-    let kept = sidecar::store::connections::KEPT_PER_CLIENT as usize;
+    let kept = sidecar::connections::rows::KEPT_PER_CLIENT as usize;
     for n in 0..kept + 300 {
         rows.log("busy", &format!("call {n}"), true, now).await.unwrap();
     }

@@ -5,6 +5,7 @@
 //! are expected, four `sidecar ask` racing on one budget, four programs racing on the
 //! first migration, and a closed output pipe.
 
+use sidecar::budget::rows::BudgetStore;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Stdio};

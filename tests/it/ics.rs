@@ -37,7 +37,7 @@ async fn the_export_parses_and_round_trips_through_the_import() {
     let copy = open(other.path(), now).await;
     let report = copy.reminders().import_ics(&ics).await.unwrap();
     assert_eq!((report.added, report.skipped.past, report.skipped.unreadable.len()), (4, 0, 0));
-    let key = |r: &sidecar::store::reminders::Reminder| (r.message.clone(), r.due_at, r.rrule.clone(), r.all_day);
+    let key = |r: &sidecar::reminders::rows::Reminder| (r.message.clone(), r.due_at, r.rrule.clone(), r.all_day);
     let mut before: Vec<_> = reminders.pending().await.unwrap().iter().map(key).collect();
     let mut after: Vec<_> = copy.reminders().pending().await.unwrap().iter().map(key).collect();
     before.sort();
@@ -155,7 +155,7 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
     let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
     assert_eq!(skipped.shortened, 1);
     assert_eq!(found[0].message.chars().count(), 501, "500 characters and the mark");
-    let reminder = sidecar::store::reminders::Reminder { message: found[0].message.clone(), ..crate::reminders::reminder(1, found[0].due_at) };
+    let reminder = sidecar::reminders::rows::Reminder { message: found[0].message.clone(), ..crate::reminders::reminder(1, found[0].due_at) };
     let shown = sidecar::reminders::ReminderText::new(&reminder, false, sidecar::locale::Lang::En);
     assert_eq!(shown.body.chars().count(), 301);
     assert!(shown.chat.len() > 500, "the chat line keeps the whole text");

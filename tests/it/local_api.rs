@@ -4,6 +4,7 @@
 //! completions (whole and streamed). The property test over tokens, scopes, Origins and
 //! names, on `/v1` and `/mcp` alike, is in `hostile_endpoint`.
 
+use sidecar::proactive::rows::ProactiveStore;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -4,6 +4,7 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
+use sidecar::reminders::rows::RemindersStore;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -463,13 +464,13 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered {
+        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::reminders::rows::ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     scheduler.abort();
-    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::store::reminders::ReminderState::Delivered);
+    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::reminders::rows::ReminderState::Delivered);
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
 
     assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));

@@ -4,13 +4,14 @@
 //! alike words, are all stored; an identical one is kept and said. A reminder stored by
 //! another process (another connection to the file) re-arms the running scheduler.
 
+use sidecar::reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
+use sidecar::reminders::rows::Reminder;
 use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler};
-use sidecar::store::reminders::Reminder;
 use sidecar::store::StoreError;
 use tokio_util::sync::CancellationToken;
 
@@ -187,7 +188,7 @@ async fn the_store_sees_a_commit_from_another_connection() {
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");
     let other = sidecar::store::Store::open(dir.path()).await.unwrap();
-    let new = sidecar::store::reminders::NewReminder {
+    let new = sidecar::reminders::rows::NewReminder {
         message: "x",
         due_at: Utc::now() + chrono::Duration::hours(1),
         zone: "UTC",

@@ -1,6 +1,7 @@
 //! The services seen from outside: channels on messages, deliveries kept in the history,
 //! the one clock and its zone, and models per purpose.
 
+use sidecar::reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -9,8 +10,8 @@ use futures_util::future::BoxFuture;
 use sidecar::proactive::config::{ProactiveConfig, SinkId, SinkPreference, SinkPreferences};
 use sidecar::proactive::router::{Kind, Outgoing, Sink};
 use sidecar::proactive::state::Channel;
+use sidecar::reminders::rows::ReminderState;
 use sidecar::settings::{Purpose, Settings};
-use sidecar::store::reminders::ReminderState;
 use sidecar::{Companion, CompanionOptions};
 
 use crate::support::{reply_events, stream, Reply, ScriptedServer};

@@ -1,6 +1,7 @@
 //! The SQLite store on real files: migrations, persistence across reopen.
 
 use sidecar::llm::ChatMessage;
+use sidecar::reminders::rows::RemindersStore;
 use sidecar::store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
 
 #[tokio::test]

@@ -3,6 +3,8 @@
 //! server that goes away. The model is a scripted OpenAI-compatible server, so the
 //! tests can tell whether a message reached it.
 
+use sidecar::proactive::rows::ProactiveStore;
+use sidecar::reminders::rows::RemindersStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -274,7 +276,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     let delivered = |id: i64| {
         let core = core.clone();
-        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar::store::reminders::ReminderState::Delivered }
+        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar::reminders::rows::ReminderState::Delivered }
     };
 
     // At the desk a moment ago: the reminder is shown there, not on the phone.

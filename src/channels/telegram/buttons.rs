@@ -2,6 +2,7 @@
 //! and a press comes back as the answer's word, from the chat it was pressed in, so it
 //! is read exactly as if the user had typed it.
 
+use crate::channels::rows::ChannelMarksStore;
 use std::sync::Arc;
 
 use teloxide_core::requests::{Request, Requester};

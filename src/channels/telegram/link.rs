@@ -3,6 +3,7 @@
 //! store and every message id is recorded once, so a restart, a reconnect or a
 //! server that repeats itself never answers a message twice and never skips one.
 
+use crate::channels::rows::ChannelMarksStore;
 use std::sync::Arc;
 use std::time::Duration;
 

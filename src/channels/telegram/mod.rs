@@ -7,6 +7,7 @@
 //! with Telegram's flood control (`retry_after`) and backoff on network loss, `poll`
 //! asks for updates with the API's 64-bit ids.
 
+use crate::channels::rows::ChannelMarksStore;
 mod buttons;
 pub mod gate;
 pub mod guard;

@@ -9,6 +9,7 @@
 //! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
 //! across restarts.
 
+use crate::channels::rows::ChannelMarksStore;
 pub mod client;
 pub mod gate;
 pub mod link;

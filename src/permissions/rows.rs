@@ -3,18 +3,18 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{utc as stamp, Store, StoreError};
 use crate::permissions::grant::{Grant, Pinned};
+use crate::store::{utc as stamp, Store, StoreError};
 
 pub struct GrantRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl GrantRows<'_> {
     /// Every standing grant, by server then tool.
     pub async fn list(&self) -> Result<Vec<Grant>, StoreError> {
         let rows: Vec<(i64, String, String, String, bool, String)> =
-            sqlx::query_as("SELECT id, server, identity, tool, allow, created_at FROM tool_grants ORDER BY server, tool").fetch_all(&self.store.pool).await?;
+            sqlx::query_as("SELECT id, server, identity, tool, allow, created_at FROM tool_grants ORDER BY server, tool").fetch_all(self.store.pool()).await?;
         Ok(rows
             .into_iter()
             .map(|(id, server, identity, tool, allow, created_at)| Grant {
@@ -40,7 +40,7 @@ impl GrantRows<'_> {
         .bind(tool.unwrap_or(""))
         .bind(allow)
         .bind(stamp(now))
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
     }
@@ -49,10 +49,10 @@ impl GrantRows<'_> {
     /// server. Returns how many grants went.
     pub async fn revoke(&self, server: &str, tool: Option<&str>) -> Result<u64, StoreError> {
         let done = match tool {
-            Some(tool) => sqlx::query("DELETE FROM tool_grants WHERE server = ? AND tool = ?").bind(server).bind(tool).execute(&self.store.pool).await?,
+            Some(tool) => sqlx::query("DELETE FROM tool_grants WHERE server = ? AND tool = ?").bind(server).bind(tool).execute(self.store.pool()).await?,
             None => {
-                sqlx::query("DELETE FROM tool_pins WHERE server = ?").bind(server).execute(&self.store.pool).await?;
-                sqlx::query("DELETE FROM tool_grants WHERE server = ?").bind(server).execute(&self.store.pool).await?
+                sqlx::query("DELETE FROM tool_pins WHERE server = ?").bind(server).execute(self.store.pool()).await?;
+                sqlx::query("DELETE FROM tool_grants WHERE server = ?").bind(server).execute(self.store.pool()).await?
             }
         };
         Ok(done.rows_affected())
@@ -63,7 +63,7 @@ impl GrantRows<'_> {
         let rows: Vec<(String, String, String, String)> =
             sqlx::query_as("SELECT identity, tool, pin, definition FROM tool_pins WHERE server = ? ORDER BY tool")
                 .bind(server)
-                .fetch_all(&self.store.pool)
+                .fetch_all(self.store.pool())
                 .await?;
         Ok(rows
             .into_iter()
@@ -83,8 +83,19 @@ impl GrantRows<'_> {
         .bind(&pinned.pin)
         .bind(serde_json::to_string(&pinned.definition).expect("definitions serialize"))
         .bind(stamp(now))
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
+    }
+}
+
+/// The store's seam to these rows: `store.grants()`, with this trait in scope.
+pub trait GrantsStore {
+    fn grants(&self) -> GrantRows<'_>;
+}
+
+impl GrantsStore for Store {
+    fn grants(&self) -> GrantRows<'_> {
+        GrantRows { store: self }
     }
 }

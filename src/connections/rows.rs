@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{utc as stamp, Store, StoreError};
 use crate::connections::client::{Client, ClientState, Logged, Scope};
+use crate::store::{utc as stamp, Store, StoreError};
 
 pub struct ConnectionRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 type Row = (String, String, String, String, String);
@@ -19,14 +19,14 @@ impl ConnectionRows<'_> {
     pub async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
         let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?")
             .bind(name)
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.pool())
             .await?;
         Ok(row.map(client))
     }
 
     pub async fn list(&self) -> Result<Vec<Client>, StoreError> {
         let rows: Vec<Row> =
-            sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(&self.store.pool).await?;
+            sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(self.store.pool()).await?;
         Ok(rows.into_iter().map(client).collect())
     }
 
@@ -36,7 +36,7 @@ impl ConnectionRows<'_> {
             .bind(name)
             .bind(stamp(now))
             .bind(stamp(now))
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
@@ -51,7 +51,7 @@ impl ConnectionRows<'_> {
         .bind(Scope::join(scopes))
         .bind(stamp(now))
         .bind(stamp(now))
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
     }
@@ -64,14 +64,14 @@ impl ConnectionRows<'_> {
             .bind(action)
             .bind(allowed)
             .bind(stamp(now))
-            .fetch_one(&self.store.pool)
+            .fetch_one(self.store.pool())
             .await?;
         if id % 100 == 0 {
             sqlx::query("DELETE FROM connection_log WHERE name = ? AND id <= (SELECT id FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?)")
                 .bind(name)
                 .bind(name)
                 .bind(KEPT_PER_CLIENT)
-                .execute(&self.store.pool)
+                .execute(self.store.pool())
                 .await?;
         }
         Ok(())
@@ -82,7 +82,7 @@ impl ConnectionRows<'_> {
         let rows: Vec<(String, bool, String)> = sqlx::query_as("SELECT action, allowed, at FROM connection_log WHERE name = ? ORDER BY id DESC LIMIT ?")
             .bind(name)
             .bind(limit)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?;
         Ok(rows.into_iter().map(|(action, allowed, at)| Logged { action, allowed, at: at.parse().unwrap_or_default() }).collect())
     }
@@ -93,22 +93,22 @@ impl ConnectionRows<'_> {
             .bind(name)
             .bind(hash)
             .bind(stamp(now))
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
 
     /// The client whose token hashes to `hash`.
     pub async fn token_owner(&self, hash: &str) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar("SELECT name FROM api_tokens WHERE token_sha256 = ?").bind(hash).fetch_optional(&self.store.pool).await?)
+        Ok(sqlx::query_scalar("SELECT name FROM api_tokens WHERE token_sha256 = ?").bind(hash).fetch_optional(self.store.pool()).await?)
     }
 
     pub async fn has_token(&self, name: &str) -> Result<bool, StoreError> {
-        Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM api_tokens WHERE name = ?").bind(name).fetch_one(&self.store.pool).await? > 0)
+        Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM api_tokens WHERE name = ?").bind(name).fetch_one(self.store.pool()).await? > 0)
     }
 
     pub async fn forget_token(&self, name: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM api_tokens WHERE name = ?").bind(name).execute(&self.store.pool).await?;
+        sqlx::query("DELETE FROM api_tokens WHERE name = ?").bind(name).execute(self.store.pool()).await?;
         Ok(())
     }
 }
@@ -120,5 +120,16 @@ fn client((name, state, scopes, first_seen, changed_at): Row) -> Client {
         scopes: Scope::parse_list(&scopes),
         first_seen: first_seen.parse().unwrap_or_default(),
         changed_at: changed_at.parse().unwrap_or_default(),
+    }
+}
+
+/// The store's seam to these rows: `store.connections()`, with this trait in scope.
+pub trait ConnectionsStore {
+    fn connections(&self) -> ConnectionRows<'_>;
+}
+
+impl ConnectionsStore for Store {
+    fn connections(&self) -> ConnectionRows<'_> {
+        ConnectionRows { store: self }
     }
 }

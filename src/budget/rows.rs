@@ -2,7 +2,7 @@
 //! purpose, each call's cost for the usage charts, and the extra allowed per day.
 //! `store.budget()`.
 
-use super::{Store, StoreError};
+use crate::store::{Store, StoreError};
 
 /// One model call, as the usage charts bucket it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -19,7 +19,7 @@ pub struct CallCost {
 }
 
 pub struct BudgetRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl BudgetRows<'_> {
@@ -31,7 +31,7 @@ impl BudgetRows<'_> {
              FROM usage WHERE created_at >= ? ORDER BY created_at, id",
         )
         .bind(since)
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.pool())
         .await?)
     }
 
@@ -43,7 +43,7 @@ impl BudgetRows<'_> {
         )
         .bind(day)
         .bind(usd)
-        .fetch_one(&self.store.pool)
+        .fetch_one(self.store.pool())
         .await?;
         Ok(row.0)
     }
@@ -154,14 +154,25 @@ impl BudgetRows<'_> {
             .bind(usd)
             .bind(expires_at)
             .bind(id)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
 
     /// The call failed or was stopped: nothing was spent.
     pub async fn release_hold(&self, id: i64) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM budget_holds WHERE id = ?").bind(id).execute(&self.store.pool).await?;
+        sqlx::query("DELETE FROM budget_holds WHERE id = ?").bind(id).execute(self.store.pool()).await?;
         Ok(())
+    }
+}
+
+/// The store's seam to these rows: `store.budget()`, with this trait in scope.
+pub trait BudgetStore {
+    fn budget(&self) -> BudgetRows<'_>;
+}
+
+impl BudgetStore for Store {
+    fn budget(&self) -> BudgetRows<'_> {
+        BudgetRows { store: self }
     }
 }

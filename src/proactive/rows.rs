@@ -3,20 +3,20 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Store, StoreError};
 use crate::proactive::config::ProactiveConfig;
 use crate::proactive::state::ProactiveState;
+use crate::store::{Store, StoreError};
 
 /// The spontaneous loop's config and state. A handle on the store: `store.proactive()`.
 pub struct ProactiveRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl ProactiveRows<'_> {
     /// The saved config; a row that no longer parses (a hand edit, a downgrade) reads
     /// as the defaults, with a warning, rather than stopping reminders.
     pub async fn proactive_config(&self) -> Result<ProactiveConfig, StoreError> {
-        let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(&self.store.pool).await?;
+        let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(self.store.pool()).await?;
         Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
             tracing::warn!(%error, "the saved proactivity settings could not be read; using the defaults");
             ProactiveConfig::default()
@@ -25,12 +25,12 @@ impl ProactiveRows<'_> {
 
     pub async fn save_proactive_config(&self, config: &ProactiveConfig) -> Result<(), StoreError> {
         let json = serde_json::to_string(config).expect("config serialises");
-        sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(&self.store.pool).await?;
+        sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(self.store.pool()).await?;
         Ok(())
     }
 
     pub async fn proactive_state(&self) -> Result<ProactiveState, StoreError> {
-        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&self.store.pool).await?;
+        let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(self.store.pool()).await?;
         Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
             tracing::warn!(%error, "the proactive state could not be read; starting from a clean one");
             ProactiveState::default()
@@ -57,7 +57,7 @@ impl ProactiveRows<'_> {
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
                 .bind(message_id)
-                .fetch_optional(&self.store.pool)
+                .fetch_optional(self.store.pool())
                 .await?;
         Ok(row.and_then(|(kind, channel)| {
             let kind = kind.filter(|k| k != "reminder")?;
@@ -70,8 +70,19 @@ impl ProactiveRows<'_> {
     pub async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
         let rows: Vec<(String, String)> = sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
             .bind(limit)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?;
         Ok(rows.into_iter().filter_map(|(at, text)| DateTime::parse_from_rfc3339(&at).ok().map(|t| (t.with_timezone(&Utc), text))).collect())
+    }
+}
+
+/// The store's seam to these rows: `store.proactive()`, with this trait in scope.
+pub trait ProactiveStore {
+    fn proactive(&self) -> ProactiveRows<'_>;
+}
+
+impl ProactiveStore for Store {
+    fn proactive(&self) -> ProactiveRows<'_> {
+        ProactiveRows { store: self }
     }
 }

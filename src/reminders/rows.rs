@@ -4,8 +4,9 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-pub use super::utc;
-use super::{Store, StoreError};
+use crate::columns_sql;
+pub use crate::store::utc;
+use crate::store::{Store, StoreError};
 
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
 /// or cancelled. A repeating one goes back to pending after each delivery. One whose
@@ -120,12 +121,12 @@ async fn insert<'e>(
 
 /// Reminders and their deliveries. A handle on the store: `store.reminder_table()`.
 pub struct ReminderTable<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl ReminderTable<'_> {
     pub async fn add_reminder(&self, new: NewReminder<'_>) -> Result<Reminder, StoreError> {
-        insert(&self.store.pool, &new, &self.store.now(), false).await?.ok_or(StoreError::Query(sqlx::Error::RowNotFound))
+        insert(self.store.pool(), &new, &self.store.now(), false).await?.ok_or(StoreError::Query(sqlx::Error::RowNotFound))
     }
 
     /// Adds a calendar's events in one transaction: all of them or, on an error or when
@@ -152,18 +153,18 @@ impl ReminderTable<'_> {
     pub async fn asked_in(&self, asked_in: i64) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND asked_in = ? ORDER BY id"))
             .bind(asked_in)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?)
     }
 
     pub async fn reminder(&self, id: i64) -> Result<Option<Reminder>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?)
+        Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE id = ?")).bind(id).fetch_optional(self.store.pool()).await?)
     }
 
     /// Every reminder, soonest first, then the rest by most recent.
     pub async fn reminders(&self) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' THEN due_at END, id DESC"))
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?)
     }
 
@@ -174,7 +175,7 @@ impl ReminderTable<'_> {
 
     /// Cancels every pending reminder; how many.
     pub async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
-        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(&self.store.pool).await?;
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(self.store.pool()).await?;
         Ok(done.rows_affected())
     }
 
@@ -185,7 +186,7 @@ impl ReminderTable<'_> {
             .bind(utc(due_at - within))
             .bind(utc(due_at + within))
             .bind(rrule)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?)
     }
 
@@ -193,13 +194,13 @@ impl ReminderTable<'_> {
     pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"))
             .bind(query.trim())
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?)
     }
 
     /// Cancels a pending reminder; false if there is none by that id.
     pub async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
-        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'").bind(id).execute(&self.store.pool).await?;
+        let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'").bind(id).execute(self.store.pool()).await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -210,7 +211,7 @@ impl ReminderTable<'_> {
         )
         .bind(utc(until))
         .bind(id)
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -218,7 +219,7 @@ impl ReminderTable<'_> {
     /// When the next pending reminder is due.
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let row: Option<(DateTime<Utc>,)> =
-            sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1").fetch_optional(&self.store.pool).await?;
+            sqlx::query_as("SELECT due_at FROM reminders WHERE state = 'pending' ORDER BY due_at LIMIT 1").fetch_optional(self.store.pool()).await?;
         Ok(row.map(|(t,)| t))
     }
 
@@ -242,7 +243,7 @@ impl ReminderTable<'_> {
     /// Whether this occurrence was already delivered.
     pub async fn was_delivered(&self, key: &str) -> Result<bool, StoreError> {
         let row: Option<(i64,)> =
-            sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?").bind(key).fetch_optional(&self.store.pool).await?;
+            sqlx::query_as("SELECT 1 FROM reminder_deliveries WHERE idempotency_key = ?").bind(key).fetch_optional(self.store.pool()).await?;
         Ok(row.is_some())
     }
 
@@ -277,7 +278,7 @@ impl ReminderTable<'_> {
     /// Notes that a delivery is about to show the due occurrence: written before it is
     /// shown, so a crash while showing is known at the next start.
     pub async fn begin_showing(&self, id: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE reminders SET shown_attempts = shown_attempts + 1 WHERE id = ?").bind(id).execute(&self.store.pool).await?;
+        sqlx::query("UPDATE reminders SET shown_attempts = shown_attempts + 1 WHERE id = ?").bind(id).execute(self.store.pool()).await?;
         Ok(())
     }
 
@@ -285,7 +286,7 @@ impl ReminderTable<'_> {
     pub async fn fail_reminder(&self, id: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE reminders SET state = 'failed', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
             .bind(id)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
@@ -298,7 +299,7 @@ impl ReminderTable<'_> {
              WHERE id = ? AND state = 'attempting'",
         )
         .bind(id)
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
     }
@@ -306,7 +307,18 @@ impl ReminderTable<'_> {
     /// Occurrences delivered late (reminder id, the occurrence's due time), newest first.
     pub async fn late_deliveries(&self) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {
         Ok(sqlx::query_as("SELECT reminder_id, due_at FROM reminder_deliveries WHERE late = 1 ORDER BY due_at DESC LIMIT 50")
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?)
+    }
+}
+
+/// The store's seam to these rows: `store.reminder_table()`, with this trait in scope.
+pub trait RemindersStore {
+    fn reminder_table(&self) -> ReminderTable<'_>;
+}
+
+impl RemindersStore for Store {
+    fn reminder_table(&self) -> ReminderTable<'_> {
+        ReminderTable { store: self }
     }
 }

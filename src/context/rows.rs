@@ -3,9 +3,10 @@
 
 use sqlx::types::Json;
 
-use super::{Message, Store, StoreError};
+use crate::columns_sql;
 use crate::context::checkpoint::{Body, Checkpoint, Status};
 use crate::context::plan_item::PlanItem;
+use crate::store::{Message, Store, StoreError};
 
 /// The latest running summary of a conversation.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -45,14 +46,14 @@ const CHECKPOINT_COLUMNS: &str = "id, conversation_id, status, trigger, body, cr
 
 /// What context management keeps: summaries, checkpoints, continuations and plans. A handle on the store: `store.context()`.
 pub struct ContextRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl ContextRows<'_> {
     pub async fn latest_summary(&self, conversation_id: i64) -> Result<Option<Summary>, StoreError> {
         Ok(sqlx::query_as("SELECT id, upto_message_id, text FROM context_summaries WHERE conversation_id = ? ORDER BY id DESC LIMIT 1")
             .bind(conversation_id)
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.pool())
             .await?)
     }
 
@@ -63,7 +64,7 @@ impl ContextRows<'_> {
                 .bind(upto_message_id)
                 .bind(text)
                 .bind(self.store.now())
-                .fetch_one(&self.store.pool)
+                .fetch_one(self.store.pool())
                 .await?;
         Ok(id)
     }
@@ -71,17 +72,20 @@ impl ContextRows<'_> {
     /// Every message of a conversation after `after_id` still in it (not set aside),
     /// oldest first.
     pub async fn messages_after(&self, conversation_id: i64, after_id: i64) -> Result<Vec<Message>, StoreError> {
-        Ok(sqlx::query_as(columns_sql!("SELECT {} FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 ORDER BY id", super::messages::COLUMNS))
-            .bind(conversation_id)
-            .bind(after_id)
-            .fetch_all(&self.store.pool)
-            .await?)
+        Ok(sqlx::query_as(columns_sql!(
+            "SELECT {} FROM messages WHERE conversation_id = ? AND id > ? AND set_aside = 0 ORDER BY id",
+            crate::store::MESSAGE_COLUMNS
+        ))
+        .bind(conversation_id)
+        .bind(after_id)
+        .fetch_all(self.store.pool())
+        .await?)
     }
 
     pub async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
         let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND set_aside = 0")
             .bind(conversation_id)
-            .fetch_one(&self.store.pool)
+            .fetch_one(self.store.pool())
             .await?;
         Ok(n)
     }
@@ -97,14 +101,14 @@ impl ContextRows<'_> {
         .bind(Json(body))
         .bind(&ts)
         .bind(&ts)
-        .fetch_one(&self.store.pool)
+        .fetch_one(self.store.pool())
         .await?;
         Ok(row.into())
     }
 
     pub async fn checkpoint(&self, id: i64) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> =
-            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?")).bind(id).fetch_optional(&self.store.pool).await?;
+            sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE id = ?")).bind(id).fetch_optional(self.store.pool()).await?;
         Ok(row.map(Into::into))
     }
 
@@ -112,7 +116,7 @@ impl ContextRows<'_> {
     pub async fn checkpoints(&self, limit: u32) -> Result<Vec<Checkpoint>, StoreError> {
         let rows: Vec<CheckpointRow> = sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
             .bind(limit)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?;
         Ok(rows.into_iter().map(Into::into).collect())
     }
@@ -123,7 +127,7 @@ impl ContextRows<'_> {
             .bind(Json(body))
             .bind(self.store.now())
             .bind(id)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
@@ -136,7 +140,7 @@ impl ContextRows<'_> {
              WHERE status IN ('in_progress', 'paused', 'resumed')
              ORDER BY CASE status WHEN 'in_progress' THEN 0 WHEN 'paused' THEN 1 ELSE 2 END, updated_at DESC, id DESC LIMIT 1"
         ))
-        .fetch_optional(&self.store.pool)
+        .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(Into::into))
     }
@@ -150,7 +154,7 @@ impl ContextRows<'_> {
                AND created_at > COALESCE((SELECT MAX(created_at) FROM checkpoints WHERE conversation_id = ?1), '')",
         )
         .bind(conversation_id)
-        .fetch_one(&self.store.pool)
+        .fetch_one(self.store.pool())
         .await?;
         Ok(n)
     }
@@ -160,7 +164,7 @@ impl ContextRows<'_> {
             .bind(status.as_str())
             .bind(self.store.now())
             .bind(id)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
@@ -173,7 +177,7 @@ impl ContextRows<'_> {
         )
         .bind(self.store.now())
         .bind(except)
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
     }
@@ -187,7 +191,7 @@ impl ContextRows<'_> {
         ))
         .bind(since)
         .bind(except)
-        .fetch_optional(&self.store.pool)
+        .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(Into::into))
     }
@@ -202,7 +206,7 @@ impl ContextRows<'_> {
              ORDER BY conversation_id = ?1 DESC, id DESC LIMIT 1"
         ))
         .bind(conversation_id)
-        .fetch_optional(&self.store.pool)
+        .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(Into::into))
     }
@@ -211,7 +215,7 @@ impl ContextRows<'_> {
     pub async fn continuation(&self, conversation_id: i64) -> Result<(Option<i64>, bool), StoreError> {
         let row: Option<(Option<i64>, bool)> = sqlx::query_as("SELECT resumed_checkpoint_id, offer_dismissed FROM conversations WHERE id = ?")
             .bind(conversation_id)
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.pool())
             .await?;
         Ok(row.unwrap_or((None, false)))
     }
@@ -221,14 +225,14 @@ impl ContextRows<'_> {
             .bind(checkpoint_id)
             .bind(dismissed)
             .bind(conversation_id)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
 
     pub async fn plan(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
         let row: Option<(Json<Vec<PlanItem>>,)> =
-            sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?").bind(conversation_id).fetch_optional(&self.store.pool).await?;
+            sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?").bind(conversation_id).fetch_optional(self.store.pool()).await?;
         Ok(row.map(|r| r.0 .0).unwrap_or_default())
     }
 
@@ -240,8 +244,19 @@ impl ContextRows<'_> {
         .bind(conversation_id)
         .bind(Json(items))
         .bind(self.store.now())
-        .execute(&self.store.pool)
+        .execute(self.store.pool())
         .await?;
         Ok(())
+    }
+}
+
+/// The store's seam to these rows: `store.context()`, with this trait in scope.
+pub trait ContextStore {
+    fn context(&self) -> ContextRows<'_>;
+}
+
+impl ContextStore for Store {
+    fn context(&self) -> ContextRows<'_> {
+        ContextRows { store: self }
     }
 }

@@ -1,18 +1,18 @@
 //! Where the character stands on each screen. A handle on the store:
 //! `store.character_places()`.
 
-use super::{Store, StoreError};
 use crate::character::place::Spot;
+use crate::store::{Store, StoreError};
 
 pub struct CharacterPlaces<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl CharacterPlaces<'_> {
     /// Every screen's place, the latest dropped first.
     pub async fn latest_first(&self) -> Result<Vec<(String, Spot)>, StoreError> {
         let rows: Vec<(String, i64, i64)> =
-            sqlx::query_as("SELECT screen, x, y FROM character_places ORDER BY saved_at DESC, rowid DESC").fetch_all(&self.store.pool).await?;
+            sqlx::query_as("SELECT screen, x, y FROM character_places ORDER BY saved_at DESC, rowid DESC").fetch_all(self.store.pool()).await?;
         Ok(rows.into_iter().map(|(screen, x, y)| (screen, Spot { x: x as i32, y: y as i32 })).collect())
     }
 
@@ -22,8 +22,19 @@ impl CharacterPlaces<'_> {
             .bind(spot.x)
             .bind(spot.y)
             .bind(self.store.now())
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
+    }
+}
+
+/// The store's seam to these rows: `store.character_places()`, with this trait in scope.
+pub trait CharacterStore {
+    fn character_places(&self) -> CharacterPlaces<'_>;
+}
+
+impl CharacterStore for Store {
+    fn character_places(&self) -> CharacterPlaces<'_> {
+        CharacterPlaces { store: self }
     }
 }

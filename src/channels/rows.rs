@@ -5,15 +5,15 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Store, StoreError};
 use crate::channels::channel::Channel;
+use crate::store::{Store, StoreError};
 
 /// Seen ids older than this are forgotten; no channel redelivers that late.
 const KEEP_SEEN_DAYS: i64 = 30;
 
 /// A handle on the store: `store.channel_marks()`.
 pub struct ChannelMarks<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 impl ChannelMarks<'_> {
@@ -23,16 +23,16 @@ impl ChannelMarks<'_> {
             .bind(channel)
             .bind(message_id)
             .bind(self.store.now())
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Forgets seen ids and sent messages older than the keeping period; returns how many.
     pub async fn forget_old(&self) -> Result<u64, StoreError> {
-        let before = super::utc(self.store.clock.now() - chrono::Duration::days(KEEP_SEEN_DAYS));
-        let seen = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(&before).execute(&self.store.pool).await?;
-        let sent = sqlx::query("DELETE FROM channel_sent WHERE sent_at < ?").bind(&before).execute(&self.store.pool).await?;
+        let before = crate::store::utc(self.store.clock().now() - chrono::Duration::days(KEEP_SEEN_DAYS));
+        let seen = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(&before).execute(self.store.pool()).await?;
+        let sent = sqlx::query("DELETE FROM channel_sent WHERE sent_at < ?").bind(&before).execute(self.store.pool()).await?;
         Ok(seen.rows_affected() + sent.rows_affected())
     }
 
@@ -43,7 +43,7 @@ impl ChannelMarks<'_> {
             .bind(remote_id)
             .bind(kind)
             .bind(self.store.now())
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
     }
@@ -54,21 +54,32 @@ impl ChannelMarks<'_> {
         let row: Option<(String, String)> = sqlx::query_as("SELECT kind, sent_at FROM channel_sent WHERE channel = ? AND remote_id = ?")
             .bind(channel)
             .bind(remote_id)
-            .fetch_optional(&self.store.pool)
+            .fetch_optional(self.store.pool())
             .await?;
         Ok(row.and_then(|(kind, at)| DateTime::parse_from_rfc3339(&at).ok().map(|at| (kind, at.with_timezone(&Utc)))))
     }
 
     pub async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar("SELECT value FROM channel_cursor WHERE channel = ?").bind(channel).fetch_optional(&self.store.pool).await?)
+        Ok(sqlx::query_scalar("SELECT value FROM channel_cursor WHERE channel = ?").bind(channel).fetch_optional(self.store.pool()).await?)
     }
 
     pub async fn set_cursor(&self, channel: Channel, value: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO channel_cursor (channel, value) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET value = excluded.value")
             .bind(channel)
             .bind(value)
-            .execute(&self.store.pool)
+            .execute(self.store.pool())
             .await?;
         Ok(())
+    }
+}
+
+/// The store's seam to these rows: `store.channel_marks()`, with this trait in scope.
+pub trait ChannelMarksStore {
+    fn channel_marks(&self) -> ChannelMarks<'_>;
+}
+
+impl ChannelMarksStore for Store {
+    fn channel_marks(&self) -> ChannelMarks<'_> {
+        ChannelMarks { store: self }
     }
 }

@@ -2,8 +2,9 @@
 //! asking what has no vector under the current model, so an interrupted run resumes
 //! where it stopped.
 
-use super::{Store, StoreError};
+use crate::columns_sql;
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
+use crate::store::{Store, StoreError};
 
 /// Something to embed.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,7 +15,7 @@ pub struct PendingText {
 
 /// A handle on the store: `store.embeddings()`.
 pub struct EmbeddingRows<'a> {
-    pub(super) store: &'a Store,
+    store: &'a Store,
 }
 
 /// Messages worth searching: what the user and the assistant said, with some text.
@@ -32,7 +33,7 @@ impl EmbeddingRows<'_> {
         ))
         .bind(model)
         .bind(limit)
-        .fetch_all(&self.store.pool)
+        .fetch_all(self.store.pool())
         .await?;
         let mut pending: Vec<PendingText> = messages.into_iter().map(|(id, text)| PendingText { key: Key { kind: ItemKind::Message, id }, text }).collect();
         let room = i64::from(limit) - pending.len() as i64;
@@ -44,7 +45,7 @@ impl EmbeddingRows<'_> {
             )
             .bind(model)
             .bind(room)
-            .fetch_all(&self.store.pool)
+            .fetch_all(self.store.pool())
             .await?;
             pending.extend(notes.into_iter().filter_map(|(kind, id, text)| Some(PendingText { key: Key { kind: ItemKind::parse(&kind)?, id }, text })));
         }
@@ -86,7 +87,7 @@ impl EmbeddingRows<'_> {
 
     /// Drops vectors made by any other model: they cannot be compared with new ones.
     pub async fn forget_other_models(&self, model: &str) -> Result<u64, StoreError> {
-        Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(&self.store.pool).await?.rows_affected())
+        Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(self.store.pool()).await?.rows_affected())
     }
 
     /// Drops the vectors of these items (facts no longer in learnings.md).
@@ -102,7 +103,7 @@ impl EmbeddingRows<'_> {
     /// Every vector of `model` (a damaged blob is skipped: it is simply embedded again).
     pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized, Option<f32>)>, StoreError> {
         let rows: Vec<(String, i64, Vec<u8>, Option<f64>)> =
-            sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?").bind(model).fetch_all(&self.store.pool).await?;
+            sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?").bind(model).fetch_all(self.store.pool()).await?;
         Ok(rows
             .into_iter()
             .filter_map(|(kind, id, blob, density)| {
@@ -115,8 +116,19 @@ impl EmbeddingRows<'_> {
     /// by their owner).
     pub async fn searchable_count(&self) -> Result<u64, StoreError> {
         let (messages,): (i64,) =
-            sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}")).fetch_one(&self.store.pool).await?;
-        let (notes,): (i64,) = sqlx::query_as("SELECT count(*) FROM notes_fts").fetch_one(&self.store.pool).await?;
+            sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}")).fetch_one(self.store.pool()).await?;
+        let (notes,): (i64,) = sqlx::query_as("SELECT count(*) FROM notes_fts").fetch_one(self.store.pool()).await?;
         Ok((messages + notes) as u64)
+    }
+}
+
+/// The store's seam to these rows: `store.embeddings()`, with this trait in scope.
+pub trait EmbeddingsStore {
+    fn embeddings(&self) -> EmbeddingRows<'_>;
+}
+
+impl EmbeddingsStore for Store {
+    fn embeddings(&self) -> EmbeddingRows<'_> {
+        EmbeddingRows { store: self }
     }
 }

@@ -1,0 +1,27 @@
+//! Where the user is, as proactivity knows it: the sinks they chose (its settings) and
+//! whether they are at the desk (its state). The assembly gives it to the message router,
+//! so a feature below proactivity (reminders) routes by it without reading these tables.
+
+use futures_util::future::BoxFuture;
+
+use super::router::{Presence, Whereabouts};
+use super::rows::ProactiveStore;
+use super::sink_preferences::SinkPreferences;
+use crate::clock::Clock;
+use crate::store::Store;
+
+pub struct StoredWhereabouts {
+    pub store: Store,
+    pub clock: Clock,
+}
+
+impl Whereabouts for StoredWhereabouts {
+    fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>> {
+        Box::pin(async move {
+            let prefs = self.store.proactive().proactive_config().await.map_err(|e| e.to_string())?.sinks;
+            let state = self.store.proactive().proactive_state().await.map_err(|e| e.to_string())?;
+            let presence = state.presence(self.clock.now(), prefs.phone_when_idle_minutes);
+            Ok((prefs, presence))
+        })
+    }
+}
