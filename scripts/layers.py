@@ -205,7 +205,7 @@ def edges_of(files, crates):
                 target = reexports[target][name]
             else:
                 break
-        if target != mod and target != () and target not in [(c,) for c in crates]:
+        if target != mod and target != ():
             edges[mod][target].add(name)
     return edges
 

@@ -39,7 +39,6 @@ pub mod recall;
 pub mod reminders;
 pub mod settings;
 pub mod settings_file;
-pub mod store;
 pub mod tools;
 pub mod updates;
 pub mod welcome;
@@ -50,6 +49,8 @@ pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, offline,
 // Dates as people say them (crates/dates).
 pub use sidecar_dates as dates;
 pub use sidecar_dates::user_language;
+// The pool, the migrations and the message tables (crates/store).
+pub use sidecar_store as store;
 
 pub use companion::{Companion, CompanionError, CompanionOptions};
 pub use conversation::TurnOutcome;

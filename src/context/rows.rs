@@ -3,10 +3,10 @@
 
 use sqlx::types::Json;
 
-use crate::columns_sql;
 use crate::context::checkpoint::{Body, Checkpoint, Status};
 use crate::context::plan_item::PlanItem;
 use crate::store::{Message, Store, StoreError};
+use sidecar_store::columns_sql;
 
 /// The latest running summary of a conversation.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

@@ -2,9 +2,9 @@
 //! asking what has no vector under the current model, so an interrupted run resumes
 //! where it stopped.
 
-use crate::columns_sql;
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::store::{Store, StoreError};
+use sidecar_store::columns_sql;
 
 /// Something to embed.
 #[derive(Debug, Clone, PartialEq)]

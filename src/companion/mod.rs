@@ -18,9 +18,7 @@ pub use crate::conversation::TurnOutcome;
 use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
 use crate::events::EventBus;
-use crate::knowledge::facts::SaveOutcome;
-use crate::knowledge::learnings::{Category, Malformed};
-use crate::knowledge::store::{KnowledgeStore, ListedFact};
+use crate::knowledge::store::KnowledgeStore;
 use crate::locale::Lang;
 use crate::model::Models;
 use crate::proactive::router::MessageRouter;
@@ -32,6 +30,8 @@ use crate::settings::Settings;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 use tokio_util::sync::CancellationToken;
+
+mod memory;
 
 /// Token use and cost today (the user's local midnight) and overall.
 #[derive(Debug, Clone, Serialize)]
@@ -549,82 +549,6 @@ impl Companion {
         }
         self.clock.set_zone(zone);
         Ok(zone)
-    }
-
-    /// Saves a fact directly (CLI, Memory view); not limited per turn, and a turn
-    /// running meanwhile keeps its own count.
-    pub async fn remember(&self, text: &str, category: Category) -> Result<SaveOutcome, CompanionError> {
-        Ok(self.knowledge.save(text, category, self.clock.local_today()).await?)
-    }
-
-    pub fn facts(&self) -> Vec<ListedFact> {
-        self.knowledge.facts()
-    }
-
-    /// Lines of learnings.md that could not be read (kept in the file as they are).
-    pub fn knowledge_problems(&self) -> Vec<Malformed> {
-        self.knowledge.malformed()
-    }
-
-    /// Searches all messages and facts, packed into `budget_tokens`.
-    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<crate::recall::RecallResults, CompanionError> {
-        Ok(self.recall.search(query, budget_tokens).await?)
-    }
-
-    /// The Memory view's search: the best `pages` pages of matches that clear the
-    /// relevance cut (or, with `weaker`, of all of them), and how many more there are.
-    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<crate::recall::MemoryPage, CompanionError> {
-        Ok(self.recall.browse(query, pages, weaker).await?)
-    }
-
-    /// Recall itself, for a search in a chosen mode.
-    pub fn recall_service(&self) -> &Arc<crate::recall::Recall> {
-        &self.recall
-    }
-
-    /// Recall by meaning: its embedder, vectors and background work.
-    pub fn meaning(&self) -> &Arc<crate::meaning::indexer::MeaningIndex> {
-        self.recall.meaning()
-    }
-
-    /// Imports messages from JSON lines (see [`crate::data_service::DataService::import_jsonl`]).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<crate::data_service::JsonlImport, crate::data_service::DataError> {
-        self.data.import_jsonl(bytes).await
-    }
-
-    /// Settings → Memory: which embedder recall by meaning uses.
-    pub fn meaning_setup(&self) -> &Arc<crate::meaning::setup::MeaningSetup> {
-        &self.meaning_setup
-    }
-
-    /// "Remember this?": whether noticed facts are saved without asking.
-    pub fn noticing(&self) -> &Arc<crate::knowledge::suggest::Noticing> {
-        &self.noticing
-    }
-
-    /// Backups, export and imports.
-    pub fn data(&self) -> &Arc<crate::data_service::DataService> {
-        &self.data
-    }
-
-    pub fn knowledge(&self) -> &Arc<KnowledgeStore> {
-        &self.knowledge
-    }
-
-    /// A task (for the caller's runtime) that picks up edits to the knowledge files
-    /// made outside Sidecar, checking every `interval`.
-    pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
-        crate::knowledge::watch::watch(self.knowledge.clone(), self.events.clone(), interval)
-    }
-
-    /// SOUL.md or user.md with its version, for the editors in the Memory view.
-    pub fn profile(&self, file: crate::knowledge::store::ProfileFile) -> Result<(String, String), CompanionError> {
-        Ok(self.knowledge.profile(file)?)
-    }
-
-    /// Saves an edited SOUL.md or user.md; refused if the file changed since it was read.
-    pub fn save_profile(&self, file: crate::knowledge::store::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
-        Ok(self.knowledge.save_profile(file, text, version)?)
     }
 
     /// Starts the chat model now rather than at the first message, so the first reply

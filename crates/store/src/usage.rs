@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Store, StoreError};
-use crate::llm::Usage;
+use sidecar_domain::message::Usage;
 
 /// One model call to record.
 #[derive(Debug, Clone)]

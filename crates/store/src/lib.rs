@@ -59,7 +59,7 @@ pub enum StoreError {
     Query(#[from] sqlx::Error),
 }
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");
 
 /// Where a database's schema stands against this Sidecar's migrations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,12 +86,12 @@ impl SchemaState {
 pub struct Store {
     pool: SqlitePool,
     /// Stamps every row it writes.
-    clock: crate::clock::Clock,
+    clock: sidecar_domain::clock::Clock,
 }
 
 /// Runs SQLite's `quick_check` on an existing file through a read-only connection, so a
 /// damaged database is refused before anything (migrations, the WAL switch) writes to it.
-pub(crate) async fn check_integrity(path: &Path) -> Result<(), StoreError> {
+pub async fn check_integrity(path: &Path) -> Result<(), StoreError> {
     let shown = path.display().to_string();
     // Another program (or a connection of this one still closing) may hold the WAL for a
     // moment; without a wait that reads as "database is locked", a false "damaged".
@@ -163,7 +163,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
-        let store = Self { pool, clock: crate::clock::system_clock() };
+        let store = Self { pool, clock: sidecar_domain::clock::system_clock() };
         let state = store.schema_state().await?;
         if let Some(found) = state.unknown {
             store.pool.close().await;
@@ -197,7 +197,7 @@ impl Store {
 
     /// The same database, stamping rows with `clock` (the companion's, so a test at a
     /// fixed time writes that time).
-    pub fn with_clock(self, clock: crate::clock::Clock) -> Self {
+    pub fn with_clock(self, clock: sidecar_domain::clock::Clock) -> Self {
         Self { clock, ..self }
     }
 
@@ -210,7 +210,7 @@ impl Store {
     }
 
     /// The clock rows are stamped with.
-    pub fn clock(&self) -> &crate::clock::Clock {
+    pub fn clock(&self) -> &sidecar_domain::clock::Clock {
         &self.clock
     }
 

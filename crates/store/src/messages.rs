@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 
 use super::{Store, StoreError};
-use crate::channels::channel::Channel;
-use crate::llm::{ChatMessage, ToolCall, Usage};
+use sidecar_domain::channel::Channel;
+use sidecar_domain::message::{ChatMessage, ToolCall, Usage};
 
-pub use crate::llm::Role;
+pub use sidecar_domain::message::Role;
 
 /// How a stored message came to an end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
