@@ -6,6 +6,7 @@ use tokio::sync::broadcast;
 
 use crate::llm::Usage;
 use crate::store::MessageMeta;
+use sidecar_domain::emitter::Emitter;
 
 /// How ready the chat model is to answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -140,17 +141,6 @@ pub enum CoreEvent {
         checkpoint_id: i64,
         trigger: String,
     },
-    /// A reminder was shown and posted in the chat; `first_line` is the start of what it
-    /// said (the character's speech bubble).
-    ReminderDelivered {
-        conversation_id: i64,
-        message_id: i64,
-        reminder_id: i64,
-        late: bool,
-        first_line: String,
-    },
-    /// Reminders were added, cancelled, snoozed or delivered: lists showing them are stale.
-    RemindersChanged,
     /// A phone channel connected, went down, paired or got a message.
     ChannelsChanged,
     /// A phone channel has been down long enough to tell the user (W1), or is back.
@@ -216,13 +206,10 @@ pub enum CoreEvent {
         embedded: u64,
         total: u64,
     },
-    /// A calendar import at work: `saved` of `total` events stored (`total` is 0 while
-    /// the file is still being read); `done` once it ended, whichever way.
-    CalendarImport {
-        saved: u64,
-        total: u64,
-        done: bool,
-    },
+    // A feature's own events, said as they are (no tag of their own: each carries its
+    // `type`), so the JSON the UI reads is the same as when they were variants here.
+    #[serde(untagged)]
+    Reminders(crate::reminders::events::ReminderEvent),
 }
 
 /// Notices shown while a turn runs.
@@ -274,5 +261,34 @@ impl EventBus {
 
     pub fn subscribe(&self) -> broadcast::Receiver<CoreEvent> {
         self.sender.subscribe()
+    }
+
+    /// A feature's publisher over this bus: its events go out wrapped by `wrap`.
+    pub fn emitter<E: 'static>(&self, wrap: fn(E) -> CoreEvent) -> Emitter<E> {
+        let bus = self.clone();
+        Emitter::new(move |event| bus.publish(wrap(event)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::reminders::events::ReminderEvent;
+
+    /// The UI (`ui/src/types/world.ts`) reads these shapes: a feature's event is said as
+    /// it was when it was a variant of `CoreEvent`.
+    #[test]
+    fn a_features_event_is_said_as_it_was_when_it_was_a_variant_here() {
+        let delivered = ReminderEvent::ReminderDelivered { conversation_id: 1, message_id: 2, reminder_id: 3, late: true, first_line: "Call mum".into() };
+        assert_eq!(
+            serde_json::to_value(CoreEvent::Reminders(delivered)).unwrap(),
+            json!({"type": "reminder_delivered", "conversation_id": 1, "message_id": 2, "reminder_id": 3, "late": true, "first_line": "Call mum"})
+        );
+        assert_eq!(serde_json::to_value(CoreEvent::Reminders(ReminderEvent::RemindersChanged)).unwrap(), json!({"type": "reminders_changed"}));
+        let import = ReminderEvent::CalendarImport { saved: 5, total: 9, done: false };
+        assert_eq!(serde_json::to_value(CoreEvent::Reminders(import)).unwrap(), json!({"type": "calendar_import", "saved": 5, "total": 9, "done": false}));
+        assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
     }
 }

@@ -17,7 +17,7 @@ use crate::context::service::ContextService;
 pub use crate::conversation::TurnOutcome;
 use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
-use crate::events::EventBus;
+use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::store::KnowledgeStore;
 use crate::locale::Lang;
 use crate::model::Models;
@@ -162,7 +162,15 @@ impl Companion {
             options.data_dir.clone(),
         ));
         let all_day = models.settings().user.all_day_time();
-        let reminders = Arc::new(ReminderService::new(store.clone(), clock.clone(), events.clone(), router.clone(), options.data_dir.clone(), lang, all_day));
+        let reminders = Arc::new(ReminderService::new(
+            store.clone(),
+            clock.clone(),
+            events.emitter(CoreEvent::Reminders),
+            router.clone(),
+            options.data_dir.clone(),
+            lang,
+            all_day,
+        ));
         let proactive = Arc::new(ProactiveService::new(
             store.clone(),
             models.clone(),

@@ -10,6 +10,7 @@ use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
+use crate::reminders::events::ReminderEvent;
 use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
 use crate::words::{self, Lang};
@@ -70,13 +71,13 @@ impl Sink for ChatSink {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
             self.events.publish(match message.reminder_id {
-                Some(reminder_id) if reminder => CoreEvent::ReminderDelivered {
+                Some(reminder_id) if reminder => CoreEvent::Reminders(ReminderEvent::ReminderDelivered {
                     conversation_id,
                     message_id,
                     reminder_id,
                     late: message.late,
                     first_line: crate::text::first_line(&message.chat),
-                },
+                }),
                 _ => CoreEvent::SpontaneousMessage {
                     conversation_id,
                     message_id,

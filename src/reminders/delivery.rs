@@ -2,18 +2,19 @@
 
 use futures_util::future::BoxFuture;
 
+use super::events::ReminderEvent;
 use super::scheduler::Deliver;
-use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
 use crate::reminders::rows::Reminder;
 use crate::words::reminders::ReminderText;
 use crate::words::Lang;
+use sidecar_domain::emitter::Emitter;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
 pub struct RoutedReminders {
     pub router: MessageRouter,
-    pub events: EventBus,
+    pub events: Emitter<ReminderEvent>,
     pub lang: Lang,
 }
 
@@ -46,7 +47,7 @@ impl Deliver for RoutedReminders {
     }
 
     fn recorded(&self, _reminder: &Reminder) {
-        self.events.publish(CoreEvent::RemindersChanged);
+        self.events.publish(ReminderEvent::RemindersChanged);
     }
 
     fn gave_up<'a>(&'a self, reminder: &'a Reminder) -> BoxFuture<'a, ()> {
@@ -65,7 +66,7 @@ impl Deliver for RoutedReminders {
                 occurrence: Some(format!("failed:{}", reminder.idempotency_key())),
             };
             match self.router.keep(&note).await {
-                Ok((conversation_id, message_id)) => self.events.publish(CoreEvent::ReminderDelivered {
+                Ok((conversation_id, message_id)) => self.events.publish(ReminderEvent::ReminderDelivered {
                     conversation_id,
                     message_id,
                     reminder_id: reminder.id,
@@ -74,7 +75,7 @@ impl Deliver for RoutedReminders {
                 }),
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }
-            self.events.publish(CoreEvent::RemindersChanged);
+            self.events.publish(ReminderEvent::RemindersChanged);
         })
     }
 }

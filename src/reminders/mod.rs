@@ -2,6 +2,7 @@
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
 pub mod delivery;
+pub mod events;
 pub mod ics;
 pub mod rows;
 pub mod scheduler;

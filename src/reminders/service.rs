@@ -12,17 +12,18 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
+use super::events::ReminderEvent;
 use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
 use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
 use crate::clock::Clock;
 use crate::dates::{self, Options, Reading};
 use crate::error::CompanionError;
-use crate::events::{CoreEvent, EventBus};
 use crate::proactive::router::MessageRouter;
 use crate::reminders::rows::{NewReminder, Reminder, ReminderState};
 use crate::store::Store;
 use crate::words::reminders as reminder_words;
 use crate::words::Lang;
+use sidecar_domain::emitter::Emitter;
 
 /// A calendar import reports its progress every this many events.
 const IMPORT_PROGRESS_EVERY: usize = 250;
@@ -42,7 +43,7 @@ pub struct ReminderService {
     /// Notified on every change, so the scheduler re-arms.
     changed: Arc<Notify>,
     /// Told of every change, so lists of reminders refresh.
-    events: EventBus,
+    events: Emitter<ReminderEvent>,
     router: MessageRouter,
     data_dir: PathBuf,
     lang: Lang,
@@ -57,7 +58,15 @@ pub struct ReminderService {
 const SAME_REQUEST_SLACK: chrono::Duration = chrono::Duration::minutes(2);
 
 impl ReminderService {
-    pub fn new(store: Store, clock: Clock, events: EventBus, router: MessageRouter, data_dir: PathBuf, lang: Lang, all_day: chrono::NaiveTime) -> Self {
+    pub fn new(
+        store: Store,
+        clock: Clock,
+        events: Emitter<ReminderEvent>,
+        router: MessageRouter,
+        data_dir: PathBuf,
+        lang: Lang,
+        all_day: chrono::NaiveTime,
+    ) -> Self {
         Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day, import_stop: Default::default() }
     }
 
@@ -277,7 +286,7 @@ impl ReminderService {
         let report = self.import_ics_until(text, &stop).await;
         self.import_stop.lock().expect("import lock").take();
         let saved = report.as_ref().map_or(0, |r| r.added as u64);
-        self.events.publish(CoreEvent::CalendarImport { saved, total: saved, done: true });
+        self.events.publish(ReminderEvent::CalendarImport { saved, total: saved, done: true });
         report
     }
 
@@ -287,7 +296,7 @@ impl ReminderService {
     }
 
     async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, CompanionError> {
-        self.events.publish(CoreEvent::CalendarImport { saved: 0, total: 0, done: false });
+        self.events.publish(ReminderEvent::CalendarImport { saved: 0, total: 0, done: false });
         let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.all_day, text.to_string());
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
         let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
@@ -308,7 +317,7 @@ impl ReminderService {
         let total = events.len() as u64;
         let progress = |done: usize| {
             if done.is_multiple_of(IMPORT_PROGRESS_EVERY) {
-                self.events.publish(CoreEvent::CalendarImport { saved: done as u64, total, done: false });
+                self.events.publish(ReminderEvent::CalendarImport { saved: done as u64, total, done: false });
             }
             !stop.is_cancelled()
         };
@@ -323,7 +332,7 @@ impl ReminderService {
 
     fn changed(&self) {
         self.changed.notify_one();
-        self.events.publish(CoreEvent::RemindersChanged);
+        self.events.publish(ReminderEvent::RemindersChanged);
     }
 
     /// The scheduler task for this data dir, delivering through the message router;

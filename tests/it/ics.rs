@@ -226,7 +226,7 @@ async fn an_import_reports_progress_and_stop_leaves_nothing_behind() {
     assert_eq!((report.added, report.stopped), (1_000, false));
     let mut seen = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::CalendarImport { saved, total, done } = event {
+        if let CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::CalendarImport { saved, total, done }) = event {
             seen.push((saved, total, done));
         }
     }
@@ -244,7 +244,7 @@ async fn an_import_reports_progress_and_stop_leaves_nothing_behind() {
         let core = core.clone();
         tokio::spawn(async move {
             while let Ok(event) = events.recv().await {
-                if let CoreEvent::CalendarImport { total, .. } = event {
+                if let CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::CalendarImport { total, .. }) = event {
                     if total > 0 {
                         return core.reminders().stop_import();
                     }

@@ -377,7 +377,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     // Waits for the delivery itself, not a fixed time.
     let first_line = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Ok(sidecar::CoreEvent::ReminderDelivered { first_line, .. }) = events.recv().await {
+            if let Ok(sidecar::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::ReminderDelivered { first_line, .. })) = events.recv().await {
                 return first_line;
             }
         }

@@ -91,7 +91,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     assert_eq!(kept.meta.as_ref().unwrap().0.proactive.as_deref(), Some("reminder"));
     // The chat view was not told: the user chose not to see reminders there.
     while let Ok(event) = events.try_recv() {
-        assert!(!matches!(event, sidecar::CoreEvent::ReminderDelivered { .. }), "{event:?}");
+        assert!(!matches!(event, sidecar::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::ReminderDelivered { .. })), "{event:?}");
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod address;
 pub mod channel;
 pub mod clock;
+pub mod emitter;
 pub mod fsutil;
 pub mod locale;
 pub mod logging;

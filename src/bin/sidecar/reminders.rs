@@ -176,7 +176,7 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
     use std::io::{IsTerminal, Write};
     let terminal = std::io::stderr().is_terminal();
     while let Ok(event) = events.recv().await {
-        let sidecar::events::CoreEvent::CalendarImport { saved, total, done } = event else { continue };
+        let sidecar::events::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::CalendarImport { saved, total, done }) = event else { continue };
         if done {
             if terminal {
                 eprint!("\r\x1b[2K");
