@@ -73,25 +73,6 @@ pub enum CoreEvent {
         denied: bool,
         result: String,
     },
-    /// A tool that acts waits for the user's permission (a card in the chat).
-    PermissionAsked {
-        question: crate::permissions::Question,
-    },
-    /// The MCP servers' states or tools changed (Settings → Tools lists them).
-    McpServers {
-        servers: Vec<crate::mcp::status::ServerStatus>,
-    },
-    /// A permission question was answered, timed out, or its turn stopped.
-    PermissionSettled {
-        id: u64,
-    },
-    /// A program connected to Sidecar as a server and waits for the user to allow it
-    /// (Settings → Connections); said once per program while Sidecar runs.
-    ConnectionWaiting {
-        name: String,
-        title: String,
-        body: String,
-    },
     /// Something the user may want to know while the turn runs.
     Notice {
         conversation_id: i64,
@@ -114,15 +95,6 @@ pub enum CoreEvent {
         retryable: bool,
     },
     ModelStatus(ModelStatus),
-    /// A model download moved on, paused, failed or finished.
-    ModelDownload(crate::local_models::DownloadState),
-    /// Looking for an update or installing one moved on (Settings → About).
-    Update(crate::updates::view::UpdatesView),
-    /// The daily look found a newer version: a notification's title and body.
-    UpdateFound {
-        title: String,
-        body: String,
-    },
     /// `update_plan` changed the conversation's checklist.
     PlanUpdated {
         conversation_id: i64,
@@ -178,17 +150,6 @@ pub enum CoreEvent {
     ProactiveLearned {
         said: String,
     },
-    /// A budget limit reached 80% or 100% for the first time in its period (each is
-    /// said once); at 100% chat moves to the offline model and background work waits.
-    /// `said`: the warning in the user's language; `more_usd`: what the one click
-    /// "allow more today" offers.
-    BudgetReached {
-        reached: crate::budget::tally::Reached,
-        currency: String,
-        usd_rate: f64,
-        more_usd: f64,
-        said: String,
-    },
     KnowledgeChanged {
         problems: Vec<crate::knowledge::learnings::Malformed>,
         error: Option<String>,
@@ -210,6 +171,18 @@ pub enum CoreEvent {
     // `type`), so the JSON the UI reads is the same as when they were variants here.
     #[serde(untagged)]
     Reminders(crate::reminders::events::ReminderEvent),
+    #[serde(untagged)]
+    Updates(crate::updates::events::UpdateEvent),
+    #[serde(untagged)]
+    Budget(crate::budget::events::BudgetEvent),
+    #[serde(untagged)]
+    Connections(crate::connections::events::ConnectionEvent),
+    #[serde(untagged)]
+    Mcp(crate::mcp::events::McpEvent),
+    #[serde(untagged)]
+    Permissions(crate::permissions::events::PermissionEvent),
+    #[serde(untagged)]
+    LocalModels(crate::local_models::events::LocalModelEvent),
 }
 
 /// Notices shown while a turn runs.
@@ -290,5 +263,11 @@ mod tests {
         let import = ReminderEvent::CalendarImport { saved: 5, total: 9, done: false };
         assert_eq!(serde_json::to_value(CoreEvent::Reminders(import)).unwrap(), json!({"type": "calendar_import", "saved": 5, "total": 9, "done": false}));
         assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
+        let found = crate::updates::events::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
+        assert_eq!(serde_json::to_value(CoreEvent::Updates(found)).unwrap(), json!({"type": "update_found", "title": "Sidecar 0.2", "body": "Ready"}));
+        let settled = crate::permissions::events::PermissionEvent::PermissionSettled { id: 7 };
+        assert_eq!(serde_json::to_value(CoreEvent::Permissions(settled)).unwrap(), json!({"type": "permission_settled", "id": 7}));
+        let servers = crate::mcp::events::McpEvent::McpServers { servers: Vec::new() };
+        assert_eq!(serde_json::to_value(CoreEvent::Mcp(servers)).unwrap(), json!({"type": "mcp_servers", "servers": []}));
     }
 }

@@ -54,7 +54,7 @@ pub fn run() {
             crate::commands::say_errors_in(companion.preferences().lang());
             app.manage(companion.clone());
             // Tools that act ask with a card in the chat; the MCP servers start now.
-            let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().clone()));
+            let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions)));
             companion.permissions().set_asker(questions.clone());
             app.manage(questions);
             if let Err(error) = companion.mcp().reload() {
@@ -68,7 +68,7 @@ pub fn run() {
             let connections = sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone());
             tauri::async_runtime::spawn(sidecar::connections::watch::watch(
                 connections,
-                companion.events().clone(),
+                companion.events().emitter(sidecar::CoreEvent::Connections),
                 companion.lang(),
                 sidecar::connections::watch::LOOK_EVERY,
             ));
@@ -337,15 +337,18 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                     match &event {
                         sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } => tray::channel_alert(&app, title, body, *down),
                         sidecar::events::CoreEvent::ChannelWarning { title, body, .. } => tray::channel_warning(&app, title, body),
-                        sidecar::events::CoreEvent::PermissionAsked { question } if !window::is_visible(&app) => {
+                        sidecar::events::CoreEvent::Permissions(sidecar::permissions::events::PermissionEvent::PermissionAsked { question })
+                            if !window::is_visible(&app) =>
+                        {
                             let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
-                        sidecar::events::CoreEvent::ConnectionWaiting { title, body, .. } | sidecar::events::CoreEvent::UpdateFound { title, body } => {
+                        sidecar::events::CoreEvent::Connections(sidecar::connections::events::ConnectionEvent::ConnectionWaiting { title, body, .. })
+                        | sidecar::events::CoreEvent::Updates(sidecar::updates::events::UpdateEvent::UpdateFound { title, body }) => {
                             tray::channel_warning(&app, title, body)
                         }
                         // At 100% the tray's tooltip says so too, as for a channel down.
-                        sidecar::events::CoreEvent::BudgetReached { said, reached, .. } => {
+                        sidecar::events::CoreEvent::Budget(sidecar::budget::events::BudgetEvent::BudgetReached { said, reached, .. }) => {
                             tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
                         }
                         // Said first in a chat nobody is looking at: the tray shows it unread.

@@ -3,10 +3,11 @@
 //! tokens and `max_tokens` at the model's price) is reserved; the real cost settles
 //! the reservation. A call that would cross a limit is not made: chat moves to the
 //! offline model and background work waits, until the user allows more today.
-//! At 80% and 100% of a limit the user is told once ([`CoreEvent::BudgetReached`]).
+//! At 80% and 100% of a limit the user is told once ([`BudgetEvent::BudgetReached`]).
 
 use crate::budget::rows::BudgetStore;
 pub mod admin;
+pub mod events;
 pub mod limits;
 pub mod rows;
 pub mod tally;
@@ -18,13 +19,14 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
+use crate::budget::events::BudgetEvent;
 use crate::budget::rows::{NewHold, Spending};
 use crate::clock::Clock;
-use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::settings::budget::BudgetSettings;
 use crate::settings::Settings;
 use crate::store::{Store, StoreError};
+use sidecar_domain::emitter::Emitter;
 pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};
 
@@ -93,7 +95,7 @@ impl Drop for Reservation {
 pub struct Budget {
     store: Store,
     clock: Clock,
-    events: EventBus,
+    events: Emitter<BudgetEvent>,
     settings: RwLock<(Arc<BudgetSettings>, PriceTable)>,
     /// Warnings this process gave, so each is said once.
     warned: Mutex<BTreeSet<String>>,
@@ -102,7 +104,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(store: Store, clock: Clock, events: EventBus, settings: &Settings, lang: crate::words::Lang) -> Arc<Self> {
+    pub fn new(store: Store, clock: Clock, events: Emitter<BudgetEvent>, settings: &Settings, lang: crate::words::Lang) -> Arc<Self> {
         Arc::new_cyclic(|me| Self {
             store,
             clock,
@@ -227,7 +229,7 @@ impl Budget {
             let s = &r.standing;
             let said = crate::words::budget::reached(s, r.percent, &settings.currency, settings.usd_rate, self.lang);
             let more_usd = ((s.limit.usd * MORE_SHARE * 100.0).ceil() / 100.0).max(0.01);
-            self.events.publish(CoreEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
+            self.events.publish(BudgetEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
         }
     }
 

@@ -125,7 +125,7 @@ impl Companion {
             options.config_path.clone(),
             &options.data_dir,
             clock.clone(),
-            events.clone(),
+            events.emitter(CoreEvent::Updates),
             lang,
         ));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
@@ -140,7 +140,7 @@ impl Companion {
         let meaning_setup =
             Arc::new(crate::meaning::setup::MeaningSetup::new(options.settings.clone(), options.secrets.clone(), options.config_path.clone(), meaning.clone()));
         let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
-        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.clone(), &options.settings, lang);
+        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.clone(), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(crate::facts_judge::ModelJudge(models.clone())));
@@ -238,7 +238,7 @@ impl Companion {
             let board = board.clone();
             crate::mcp::hub::McpHub::new(
                 crate::mcp::config::config_path(&settings_file),
-                events.clone(),
+                events.emitter(CoreEvent::Mcp),
                 Box::new(move |offered, starting| {
                     board.set("mcp", offered);
                     tools_starting.send_replace(starting);
@@ -280,7 +280,13 @@ impl Companion {
             preferences,
             updates,
             search,
-            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.clone(), options.config_path.clone(), lang)),
+            hub: Arc::new(crate::local_models::ModelHub::new(
+                &options.data_dir,
+                models.clone(),
+                events.emitter(CoreEvent::LocalModels),
+                options.config_path.clone(),
+                lang,
+            )),
             store,
             models,
             knowledge,

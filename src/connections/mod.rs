@@ -4,6 +4,7 @@
 
 pub mod client;
 pub mod disclosure;
+pub mod events;
 pub mod hosting;
 pub mod note;
 pub mod rows;

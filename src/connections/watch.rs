@@ -7,14 +7,15 @@ use std::time::Duration;
 
 use super::client::ClientState;
 use super::service::Connections;
-use crate::events::{CoreEvent, EventBus};
+use crate::connections::events::ConnectionEvent;
 use crate::words::Lang;
+use sidecar_domain::emitter::Emitter;
 
 /// How often the app looks for programs that connected.
 pub const LOOK_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs until the app quits.
-pub async fn watch(connections: Connections, events: EventBus, lang: Lang, every: Duration) {
+pub async fn watch(connections: Connections, events: Emitter<ConnectionEvent>, lang: Lang, every: Duration) {
     let mut said = BTreeSet::new();
     loop {
         match connections.clients().await {
@@ -22,7 +23,7 @@ pub async fn watch(connections: Connections, events: EventBus, lang: Lang, every
                 for client in clients.into_iter().filter(|c| c.state == ClientState::Pending) {
                     if said.insert(client.name.clone()) {
                         let (title, body) = crate::words::connections::waiting(&client.name, lang);
-                        events.publish(CoreEvent::ConnectionWaiting { name: client.name, title, body });
+                        events.publish(ConnectionEvent::ConnectionWaiting { name: client.name, title, body });
                     }
                 }
             }

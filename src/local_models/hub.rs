@@ -15,8 +15,9 @@ use super::download::{Downloader, Progress, PullError, PullRequest, Pulled};
 use super::download_state::{DownloadPhase, DownloadState};
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::error::CompanionError;
-use crate::events::{CoreEvent, EventBus};
+use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
+use sidecar_domain::emitter::Emitter;
 
 /// A catalogue entry as the model manager shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,7 +64,7 @@ pub struct ModelHub {
     library: ModelLibrary,
     downloader: Downloader,
     models: Arc<Models>,
-    events: EventBus,
+    events: Emitter<LocalModelEvent>,
     config_path: Option<PathBuf>,
     memory_bytes: u64,
     running: Mutex<HashMap<String, CancellationToken>>,
@@ -72,7 +73,7 @@ pub struct ModelHub {
 }
 
 impl ModelHub {
-    pub fn new(data_dir: &Path, models: Arc<Models>, events: EventBus, config_path: Option<PathBuf>, lang: crate::words::Lang) -> Self {
+    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, config_path: Option<PathBuf>, lang: crate::words::Lang) -> Self {
         let memory_bytes = super::machine::total_memory();
         Self {
             library: ModelLibrary::new(data_dir),
@@ -180,7 +181,7 @@ impl ModelHub {
                         // At most a few events a second: the window redraws on each.
                         if last.elapsed() >= Duration::from_millis(200) {
                             last = std::time::Instant::now();
-                            events.publish(CoreEvent::ModelDownload(state(p, DownloadPhase::Running, None)));
+                            events.publish(LocalModelEvent::ModelDownload(state(p, DownloadPhase::Running, None)));
                         }
                     },
                     &cancel,
@@ -210,7 +211,7 @@ impl ModelHub {
                     }
                 }
             };
-            hub.events.publish(CoreEvent::ModelDownload(end));
+            hub.events.publish(LocalModelEvent::ModelDownload(end));
         });
         Ok(file)
     }

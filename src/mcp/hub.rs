@@ -15,9 +15,10 @@ use super::form::ServerForm;
 use super::session::Session;
 pub use super::status::{ServerState, ServerStatus};
 use super::tool::{McpTool, Slot};
-use crate::events::{CoreEvent, EventBus};
+use crate::mcp::events::McpEvent;
 use crate::permissions::definition::ToolDefinition;
 use crate::tools::Tool;
+use sidecar_domain::emitter::Emitter;
 
 const FIRST_WAIT: Duration = Duration::from_secs(1);
 const LONGEST_WAIT: Duration = Duration::from_secs(30);
@@ -42,7 +43,7 @@ pub struct McpHub {
     /// commands come from its main thread, outside the runtime).
     runtime: tokio::runtime::Handle,
     path: PathBuf,
-    events: EventBus,
+    events: Emitter<McpEvent>,
     servers: Mutex<BTreeMap<String, Running>>,
     on_tools: ToolsChanged,
     /// Where the secrets typed in Settings are kept.
@@ -51,7 +52,7 @@ pub struct McpHub {
 
 impl McpHub {
     /// Must be called inside the runtime the servers will run on.
-    pub fn new(path: PathBuf, events: EventBus, on_tools: ToolsChanged, secrets: Arc<crate::secrets::Secrets>) -> Arc<Self> {
+    pub fn new(path: PathBuf, events: Emitter<McpEvent>, on_tools: ToolsChanged, secrets: Arc<crate::secrets::Secrets>) -> Arc<Self> {
         Arc::new(Self { runtime: tokio::runtime::Handle::current(), path, events, servers: Mutex::default(), on_tools, secrets })
     }
 
@@ -181,7 +182,7 @@ impl McpHub {
         let servers = self.servers();
         let starting = servers.iter().any(|s| s.state == ServerState::Starting);
         (self.on_tools)(self.tools(), starting);
-        self.events.publish(CoreEvent::McpServers { servers });
+        self.events.publish(McpEvent::McpServers { servers });
     }
 
     async fn supervise(self: Arc<Self>, name: String, entry: ServerEntry, slot: Arc<Slot>, stop: CancellationToken) {

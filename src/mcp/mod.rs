@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod endpoint;
+pub mod events;
 pub mod form;
 pub mod http;
 pub mod hub;

@@ -13,7 +13,8 @@ use tokio::sync::oneshot;
 
 use super::grant::Choice;
 use super::question::Question;
-use crate::events::{CoreEvent, EventBus};
+use crate::permissions::events::PermissionEvent;
+use sidecar_domain::emitter::Emitter;
 
 /// How long a question waits before it counts as Deny.
 pub const PATIENCE: Duration = Duration::from_secs(5 * 60);
@@ -100,18 +101,18 @@ impl Asker for Nobody {
 
 /// Questions shown in the window as cards, waiting for the user's click.
 pub struct WindowQuestions {
-    events: EventBus,
+    events: Emitter<PermissionEvent>,
     next_id: AtomicU64,
     waiting: Mutex<BTreeMap<u64, (Question, oneshot::Sender<Choice>)>>,
     patience: Duration,
 }
 
 impl WindowQuestions {
-    pub fn new(events: EventBus) -> Self {
+    pub fn new(events: Emitter<PermissionEvent>) -> Self {
         Self::with_patience(events, PATIENCE)
     }
 
-    pub fn with_patience(events: EventBus, patience: Duration) -> Self {
+    pub fn with_patience(events: Emitter<PermissionEvent>, patience: Duration) -> Self {
         Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience }
     }
 
@@ -125,7 +126,7 @@ impl WindowQuestions {
         let sender = self.waiting.lock().expect("questions lock").remove(&id);
         let answered = sender.is_some_and(|(_, sender)| sender.send(choice).is_ok());
         if answered {
-            self.events.publish(CoreEvent::PermissionSettled { id });
+            self.events.publish(PermissionEvent::PermissionSettled { id });
         }
         answered
     }
@@ -137,7 +138,7 @@ impl Asker for WindowQuestions {
         let id = question.id;
         let (sender, receiver) = oneshot::channel();
         self.waiting.lock().expect("questions lock").insert(id, (question.clone(), sender));
-        self.events.publish(CoreEvent::PermissionAsked { question });
+        self.events.publish(PermissionEvent::PermissionAsked { question });
         Box::pin(async move {
             // A turn stopped while asking drops this future: the card goes with it.
             let _card = Card { questions: self, id };
@@ -158,7 +159,7 @@ struct Card<'a> {
 impl Drop for Card<'_> {
     fn drop(&mut self) {
         if self.questions.waiting.lock().expect("questions lock").remove(&self.id).is_some() {
-            self.questions.events.publish(CoreEvent::PermissionSettled { id: self.id });
+            self.questions.events.publish(PermissionEvent::PermissionSettled { id: self.id });
         }
     }
 }

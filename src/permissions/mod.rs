@@ -8,6 +8,7 @@
 pub mod action;
 pub mod asking;
 pub mod definition;
+pub mod events;
 pub mod gate;
 pub mod grant;
 pub mod policy;

@@ -3,8 +3,9 @@
 //!
 //! The fetching, signature check and install are the shell's [`source::UpdateSource`]
 //! (Tauri's updater plugin); this service keeps the rules and the state the window shows,
-//! publishing each change as [`CoreEvent::Update`].
+//! publishing each change as [`UpdateEvent::Update`].
 
+pub mod events;
 pub mod record;
 pub mod rules;
 pub mod source;
@@ -15,9 +16,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::clock::Clock;
 use crate::error::CompanionError;
-use crate::events::{CoreEvent, EventBus};
 use crate::locale::Lang;
 use crate::settings::updates::UpdateSettings;
+use crate::updates::events::UpdateEvent;
+use sidecar_domain::emitter::Emitter;
 use source::{PackageFormat, UpdateSource};
 pub use view::{UpdateState, UpdatesView};
 
@@ -38,7 +40,7 @@ pub struct Updates {
     /// The last look, read from `record_path` once and kept in step with it.
     last_looked: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
     clock: Clock,
-    events: EventBus,
+    events: Emitter<UpdateEvent>,
     lang: Lang,
     /// The shell's updater and how this copy was installed; none in the CLI.
     source: OnceLock<(Arc<dyn UpdateSource>, Option<PackageFormat>)>,
@@ -48,7 +50,14 @@ pub struct Updates {
 }
 
 impl Updates {
-    pub fn new(settings: UpdateSettings, config_path: Option<PathBuf>, data_dir: &std::path::Path, clock: Clock, events: EventBus, lang: Lang) -> Self {
+    pub fn new(
+        settings: UpdateSettings,
+        config_path: Option<PathBuf>,
+        data_dir: &std::path::Path,
+        clock: Clock,
+        events: Emitter<UpdateEvent>,
+        lang: Lang,
+    ) -> Self {
         let record_path = record::path_in(data_dir);
         Self {
             settings: Mutex::new(settings),
@@ -192,7 +201,7 @@ impl Updates {
             if !installing && rules::due(daily, last_looked, self.clock.now()) {
                 if let UpdateState::Available { offer } = self.look().await.state {
                     let (title, body) = crate::words::updates::found(&offer.version, self.lang);
-                    self.events.publish(CoreEvent::UpdateFound { title, body });
+                    self.events.publish(UpdateEvent::UpdateFound { title, body });
                 }
             }
             tokio::time::sleep(WAKE_EVERY).await;
@@ -201,7 +210,7 @@ impl Updates {
 
     fn set_state(&self, state: UpdateState) {
         *self.state.lock().expect("updates lock") = state;
-        self.events.publish(CoreEvent::Update(self.view()));
+        self.events.publish(UpdateEvent::Update(self.view()));
     }
 
     fn save(&self, key: &str, setting: Option<toml_edit::Item>) -> Result<(), CompanionError> {

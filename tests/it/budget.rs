@@ -38,7 +38,7 @@ fn billed_reply(text: &str) -> Vec<String> {
 fn reached(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> Vec<u8> {
     let mut percents = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::BudgetReached { reached, .. } = event {
+        if let CoreEvent::Budget(sidecar::budget::events::BudgetEvent::BudgetReached { reached, .. }) = event {
             percents.push(reached.percent);
         }
     }

@@ -95,10 +95,15 @@ async fn a_waiting_program_is_said_once() {
     let events = EventBus::default();
     let mut heard = events.subscribe();
     let watching = Connections::new(store, sidecar::clock::system_clock());
-    tokio::spawn(sidecar::connections::watch::watch(watching, events.clone(), sidecar::words::Lang::Es, std::time::Duration::from_millis(20)));
+    tokio::spawn(sidecar::connections::watch::watch(
+        watching,
+        events.emitter(sidecar::events::CoreEvent::Connections),
+        sidecar::words::Lang::Es,
+        std::time::Duration::from_millis(20),
+    ));
     connections.arrived("cursor").await.unwrap();
     let said = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv()).await.unwrap().unwrap();
-    let CoreEvent::ConnectionWaiting { name, body, .. } = said else { panic!("{said:?}") };
+    let CoreEvent::Connections(sidecar::connections::events::ConnectionEvent::ConnectionWaiting { name, body, .. }) = said else { panic!("{said:?}") };
     assert_eq!(name, "cursor");
     assert!(body.contains("Ajustes → Conexiones"), "{body}");
     // Seen again, it is not said again; once allowed, nothing more is said.

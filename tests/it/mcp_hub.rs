@@ -40,7 +40,7 @@ async fn rig(description_file: &Path) -> Rig {
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
     let hub = McpHub::new(
         path,
-        EventBus::default(),
+        EventBus::default().emitter(sidecar::events::CoreEvent::Mcp),
         {
             let (offered, gate) = (offered.clone(), gate.clone());
             Box::new(move |tools, _starting| {

@@ -70,7 +70,14 @@ impl Setup {
 
     fn updates(&self, at: DateTime<Utc>, source: Option<(Arc<Scripted>, Option<PackageFormat>)>) -> Arc<Updates> {
         let settings = sidecar::settings::Settings::load(&self.config).unwrap().updates;
-        let updates = Arc::new(Updates::new(settings, Some(self.config.clone()), &self.data, Clock::fixed(at, chrono_tz::UTC), self.events.clone(), Lang::En));
+        let updates = Arc::new(Updates::new(
+            settings,
+            Some(self.config.clone()),
+            &self.data,
+            Clock::fixed(at, chrono_tz::UTC),
+            self.events.emitter(sidecar::events::CoreEvent::Updates),
+            Lang::En,
+        ));
         if let Some((source, format)) = source {
             updates.attach(source, format);
         }
@@ -157,7 +164,7 @@ async fn an_update_installs_only_after_a_look_found_it_and_a_refused_signature_i
 
     let mut states = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::Update(view) = event {
+        if let CoreEvent::Updates(sidecar::updates::events::UpdateEvent::Update(view)) = event {
             states.push(view.state);
         }
     }
@@ -201,7 +208,7 @@ async fn the_daily_look_runs_once_a_day_when_allowed_and_announces_what_it_found
     let daily = tokio::spawn(setup.updates(now(), Some((source.clone(), Some(PackageFormat::Deb)))).run_daily());
     let found = tokio::time::timeout(std::time::Duration::from_secs(10), async {
         loop {
-            if let Ok(CoreEvent::UpdateFound { title, body }) = events.recv().await {
+            if let Ok(CoreEvent::Updates(sidecar::updates::events::UpdateEvent::UpdateFound { title, body })) = events.recv().await {
                 return (title, body);
             }
         }
