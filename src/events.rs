@@ -113,22 +113,6 @@ pub enum CoreEvent {
         checkpoint_id: i64,
         trigger: String,
     },
-    /// A phone channel connected, went down, paired or got a message.
-    ChannelsChanged,
-    /// A phone channel has been down long enough to tell the user (W1), or is back.
-    ChannelAlert {
-        channel: crate::channels::channel::Channel,
-        title: String,
-        body: String,
-        down: bool,
-    },
-    /// Something about a phone channel the user must hear of now (someone guessing the
-    /// pairing code), shown as a notification; the channel itself is fine.
-    ChannelWarning {
-        channel: crate::channels::channel::Channel,
-        title: String,
-        body: String,
-    },
     /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
     SpontaneousMessage {
         conversation_id: i64,
@@ -183,6 +167,8 @@ pub enum CoreEvent {
     Permissions(crate::permissions::events::PermissionEvent),
     #[serde(untagged)]
     LocalModels(crate::local_models::events::LocalModelEvent),
+    #[serde(untagged)]
+    Channels(crate::channels::events::ChannelEvent),
 }
 
 /// Notices shown while a turn runs.

@@ -335,8 +335,12 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
             match events.recv().await {
                 Ok(event) => {
                     match &event {
-                        sidecar::events::CoreEvent::ChannelAlert { title, body, down, .. } => tray::channel_alert(&app, title, body, *down),
-                        sidecar::events::CoreEvent::ChannelWarning { title, body, .. } => tray::channel_warning(&app, title, body),
+                        sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelAlert { title, body, down, .. }) => {
+                            tray::channel_alert(&app, title, body, *down)
+                        }
+                        sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelWarning { title, body, .. }) => {
+                            tray::channel_warning(&app, title, body)
+                        }
                         sidecar::events::CoreEvent::Permissions(sidecar::permissions::events::PermissionEvent::PermissionAsked { question })
                             if !window::is_visible(&app) =>
                         {

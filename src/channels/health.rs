@@ -8,7 +8,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::channel::Channel;
-use crate::events::{CoreEvent, EventBus};
+use crate::channels::events::ChannelEvent;
+use sidecar_domain::emitter::Emitter;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -32,7 +33,7 @@ pub enum Link {
 /// One channel's state, shared by its tasks.
 pub struct Health {
     channel: Channel,
-    events: EventBus,
+    events: Emitter<ChannelEvent>,
     link: Mutex<Link>,
     last_message_at: Mutex<Option<DateTime<Utc>>>,
 }
@@ -46,7 +47,7 @@ pub struct HealthView {
 }
 
 impl Health {
-    pub fn new(channel: Channel, events: EventBus) -> Self {
+    pub fn new(channel: Channel, events: Emitter<ChannelEvent>) -> Self {
         Self { channel, events, link: Mutex::new(Link::Connecting), last_message_at: Mutex::new(None) }
     }
 
@@ -56,7 +57,7 @@ impl Health {
             if *link != next {
                 *link = next;
                 drop(link);
-                self.events.publish(CoreEvent::ChannelsChanged);
+                self.events.publish(ChannelEvent::ChannelsChanged);
             }
         }
     }
@@ -83,7 +84,7 @@ impl Health {
 
     pub fn message_arrived(&self, now: DateTime<Utc>) {
         *self.last_message_at.lock().expect("health lock") = Some(now);
-        self.events.publish(CoreEvent::ChannelsChanged);
+        self.events.publish(ChannelEvent::ChannelsChanged);
     }
 
     pub fn is_connected(&self) -> bool {

@@ -6,18 +6,19 @@
 use std::path::PathBuf;
 use std::sync::Weak;
 
+use crate::channels::events::ChannelEvent;
 use crate::clock::Clock;
-use crate::events::EventBus;
 use crate::locale::Lang;
 use crate::proactive::service::ProactiveService;
 use crate::store::Store;
+use sidecar_domain::emitter::Emitter;
 
 #[derive(Clone)]
 pub struct PhoneParts {
     pub store: Store,
     pub clock: Clock,
     pub lang: Lang,
-    pub events: EventBus,
+    pub events: Emitter<ChannelEvent>,
     /// `None` keeps pairings in memory only (tests).
     pub config_path: Option<PathBuf>,
     /// Where a channel keeps its own files (WhatsApp's session).

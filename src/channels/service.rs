@@ -18,9 +18,9 @@ use super::serving::serve;
 use super::telegram::paired::PairedChats;
 use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
+use crate::channels::events::ChannelEvent;
 use crate::conversation::ConversationService;
 use crate::error::CompanionError;
-use crate::events::CoreEvent;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::MessageRouter;
 use crate::secrets::Secrets;
@@ -193,7 +193,7 @@ impl ChannelService {
         tokio::spawn(serve(Arc::new(WhatsappSource(whatsapp.clone())), self.conversation.clone(), self.questions.clone()));
         self.router.register(whatsapp.clone());
         *self.whatsapp.lock().expect("channels lock") = Some(whatsapp);
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
     }
 
     /// Turns WhatsApp on or off (saved in settings.toml).
@@ -201,7 +201,7 @@ impl ChannelService {
         self.save_enabled("whatsapp", enabled)?;
         self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
         self.restart_whatsapp();
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }
 
@@ -221,7 +221,7 @@ impl ChannelService {
             Err(e) => return Err(crate::error::Refusal::WhatsAppSession(e.to_string()).into()),
         }
         self.restart_whatsapp();
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }
 
@@ -253,7 +253,7 @@ impl ChannelService {
         tokio::spawn(serve(Arc::new(TelegramSource(telegram.clone())), self.conversation.clone(), self.questions.clone()));
         self.router.register(telegram.clone());
         *self.telegram.lock().expect("channels lock") = Some(telegram);
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
     }
 
     fn running_telegram(&self) -> Result<Arc<Telegram>, CompanionError> {
@@ -314,7 +314,7 @@ impl ChannelService {
         self.save_enabled("telegram", enabled)?;
         self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
         self.restart_telegram();
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }
 
@@ -326,7 +326,7 @@ impl ChannelService {
             return Err(CompanionError::InvalidInput(crate::words::channels::pairing_while_down(&reason, self.with.lang)));
         }
         let code = telegram.new_pairing_code();
-        self.with.events.publish(CoreEvent::ChannelsChanged);
+        self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(code)
     }
 
@@ -359,12 +359,12 @@ impl ChannelService {
                         let hm = since.with_timezone(&self.with.clock.zone()).format("%H:%M").to_string();
                         let (title, body) = crate::words::channels::channel_down(name, &hm, &reason, self.with.lang);
                         tracing::warn!(channel = name, %reason, "a phone channel stays down");
-                        self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title, body, down: true });
+                        self.with.events.publish(ChannelEvent::ChannelAlert { channel: view.channel, title, body, down: true });
                         self.alerted.lock().expect("channels lock").push(view.channel);
                     }
                     Some(Alert::Back) => {
                         let body = crate::words::channels::channel_back(name, self.with.lang);
-                        self.with.events.publish(CoreEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
+                        self.with.events.publish(ChannelEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
                         self.alerted.lock().expect("channels lock").retain(|c| *c != view.channel);
                     }
                     None => {}

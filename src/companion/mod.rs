@@ -253,7 +253,7 @@ impl Companion {
             store: store.clone(),
             clock: clock.clone(),
             lang,
-            events: events.clone(),
+            events: events.emitter(CoreEvent::Channels),
             config_path: options.config_path.clone(),
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),

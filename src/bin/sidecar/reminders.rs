@@ -226,7 +226,9 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     // A phone channel that stays down is said on the terminal (W1).
     tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
-            if let sidecar::events::CoreEvent::ChannelAlert { title, body, .. } | sidecar::events::CoreEvent::ChannelWarning { title, body, .. } = event {
+            if let sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelAlert { title, body, .. })
+            | sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelWarning { title, body, .. }) = event
+            {
                 eprintln!("{title}: {body}");
             }
         }

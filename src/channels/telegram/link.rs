@@ -3,6 +3,7 @@
 //! store and every message id is recorded once, so a restart, a reconnect or a
 //! server that repeats itself never answers a message twice and never skips one.
 
+use crate::channels::events::ChannelEvent;
 use crate::channels::rows::ChannelMarksStore;
 use std::sync::Arc;
 use std::time::Duration;
@@ -179,7 +180,7 @@ impl Telegram {
                         *self.pairing.lock().expect("pairing lock") = None;
                         tracing::warn!(chat, "pairing locked after {MAX_WRONG_CODES} wrong codes; the code is void");
                         let (title, body) = words::pairing_locked_alert(lang);
-                        self.with.events.publish(crate::events::CoreEvent::ChannelWarning { channel: Channel::Telegram, title, body });
+                        self.with.events.publish(ChannelEvent::ChannelWarning { channel: Channel::Telegram, title, body });
                         words::pairing_locked(lang)
                     }
                     WrongCode::WhileLocked if guard.may_answer(chat, now) => words::pairing_locked(lang),

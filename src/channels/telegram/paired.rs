@@ -5,17 +5,18 @@
 use std::path::PathBuf;
 use std::sync::RwLock;
 
-use crate::events::{CoreEvent, EventBus};
+use crate::channels::events::ChannelEvent;
+use sidecar_domain::emitter::Emitter;
 
 pub struct PairedChats {
     chats: RwLock<Vec<i64>>,
     /// `None` keeps the list in memory only (tests).
     config_path: Option<PathBuf>,
-    events: EventBus,
+    events: Emitter<ChannelEvent>,
 }
 
 impl PairedChats {
-    pub fn new(chats: Vec<i64>, config_path: Option<PathBuf>, events: EventBus) -> Self {
+    pub fn new(chats: Vec<i64>, config_path: Option<PathBuf>, events: Emitter<ChannelEvent>) -> Self {
         Self { chats: RwLock::new(chats), config_path, events }
     }
 
@@ -44,7 +45,7 @@ impl PairedChats {
         if let Some(path) = &self.config_path {
             crate::settings_file::save_telegram_chats(path, &chats).map_err(|e| e.to_string())?;
         }
-        self.events.publish(CoreEvent::ChannelsChanged);
+        self.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 //! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
 //! across restarts.
 
+use crate::channels::events::ChannelEvent;
 use crate::channels::rows::ChannelMarksStore;
 pub mod client;
 pub mod gate;
@@ -166,7 +167,7 @@ impl WhatsApp {
                     let svg = qr_svg(&code);
                     *self.pairing.lock().expect("whatsapp lock") = Some(Pairing { code, svg, expires_at, expired_before });
                     self.health.needs_setup(&crate::words::channels::scan_qr(self.with.lang));
-                    self.with.events.publish(crate::events::CoreEvent::ChannelsChanged);
+                    self.with.events.publish(ChannelEvent::ChannelsChanged);
                 }
                 LinkEvent::QrExpired => {
                     *self.expired.lock().expect("whatsapp lock") += 1;
