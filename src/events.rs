@@ -4,32 +4,10 @@
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+pub use crate::llm::status::ModelStatus;
 use crate::llm::Usage;
 use crate::store::MessageMeta;
 use sidecar_domain::emitter::Emitter;
-
-/// How ready the chat model is to answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum ModelStatus {
-    /// Nothing has been tried yet; the model is resolved on first need.
-    Idle,
-    /// The offline model is being started.
-    Starting,
-    /// A model is reachable at this endpoint. `demo`: it is the tiny built-in model,
-    /// which cannot use tools and may make things up (the window says so plainly).
-    Ready {
-        provider: String,
-        model: String,
-        #[serde(default)]
-        demo: bool,
-    },
-    /// The provider that should answer (`down`) is not answering (`reason`); the
-    /// offline `model` answers meanwhile (`demo`: the tiny built-in one).
-    StandingIn { down: String, reason: String, model: String, demo: bool },
-    /// No model can be used; `message` says what to do about it.
-    Unavailable { message: String },
-}
 
 /// Something the core did that a subscriber may want to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,7 +72,6 @@ pub enum CoreEvent {
         message: String,
         retryable: bool,
     },
-    ModelStatus(ModelStatus),
     /// `update_plan` changed the conversation's checklist.
     PlanUpdated {
         conversation_id: i64,
@@ -153,6 +130,8 @@ pub enum CoreEvent {
     },
     // A feature's own events, said as they are (no tag of their own: each carries its
     // `type`), so the JSON the UI reads is the same as when they were variants here.
+    #[serde(untagged)]
+    Model(crate::llm::status::ModelEvent),
     #[serde(untagged)]
     Reminders(crate::reminders::events::ReminderEvent),
     #[serde(untagged)]
@@ -251,6 +230,11 @@ mod tests {
         assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
         let found = crate::updates::events::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Updates(found)).unwrap(), json!({"type": "update_found", "title": "Sidecar 0.2", "body": "Ready"}));
+        let ready = crate::llm::status::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
+        assert_eq!(
+            serde_json::to_value(CoreEvent::Model(ready)).unwrap(),
+            json!({"type": "model_status", "state": "ready", "provider": "local", "model": "qwen", "demo": false})
+        );
         let settled = crate::permissions::events::PermissionEvent::PermissionSettled { id: 7 };
         assert_eq!(serde_json::to_value(CoreEvent::Permissions(settled)).unwrap(), json!({"type": "permission_settled", "id": 7}));
         let servers = crate::mcp::events::McpEvent::McpServers { servers: Vec::new() };

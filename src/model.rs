@@ -15,15 +15,16 @@ use std::time::Duration;
 
 use tokio::sync::Mutex;
 
-use crate::events::{CoreEvent, EventBus, ModelStatus};
 use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
 use crate::llm::provider::Provider;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
+use crate::llm::status::{ModelEvent, ModelStatus};
 use crate::llm::ChatRequest;
 use crate::local_models::LocalChoice;
 use crate::secrets::Secrets;
 use crate::settings::{ProviderSettings, Purpose, Settings};
 use crate::store::Store;
+use sidecar_domain::emitter::Emitter;
 
 /// Provider id under which the offline model's usage is recorded.
 pub const LOCAL_PROVIDER_ID: &str = "local";
@@ -79,7 +80,7 @@ pub struct Models {
     /// change (not on every window lookup).
     local_choice: RwLock<Arc<LocalChoice>>,
     log_dir: PathBuf,
-    events: EventBus,
+    events: Emitter<ModelEvent>,
     status: StdMutex<ModelStatus>,
     /// The language status messages are said in.
     lang: crate::words::Lang,
@@ -103,7 +104,7 @@ impl Models {
         settings: Settings,
         secrets: Arc<Secrets>,
         log_dir: PathBuf,
-        events: EventBus,
+        events: Emitter<ModelEvent>,
         store: Store,
         budget: Arc<crate::budget::Budget>,
         lang: crate::words::Lang,
@@ -506,7 +507,7 @@ impl Models {
         let mut current = self.status.lock().expect("status lock");
         if *current != status {
             *current = status.clone();
-            self.events.publish(CoreEvent::ModelStatus(status));
+            self.events.publish(ModelEvent::ModelStatus(status));
         }
     }
 

@@ -142,7 +142,7 @@ impl Companion {
         let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
         let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
-        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.clone(), store.clone(), budget, lang));
+        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(crate::facts_judge::ModelJudge(models.clone())));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });

@@ -18,6 +18,7 @@ pub mod retry;
 pub mod router;
 pub mod sampling;
 pub mod sse;
+pub mod status;
 pub mod timeouts;
 pub mod vision;
 

@@ -7,7 +7,7 @@ use crate::words::Lang;
 /// The facts `/status` reports, already formatted where they are times.
 pub struct StatusFacts<'a> {
     /// Which model answers and whether it is well.
-    pub model: &'a crate::events::ModelStatus,
+    pub model: &'a crate::llm::status::ModelStatus,
     pub level: crate::proactive::config::Level,
     /// "13:00" while quiet.
     pub quiet_until: Option<String>,
@@ -180,7 +180,7 @@ impl CommandWords {
     }
 
     pub fn status(self, f: &StatusFacts<'_>) -> String {
-        use crate::events::ModelStatus;
+        use crate::llm::status::ModelStatus;
         use crate::proactive::config::{Level, SinkId};
         let es = self.es();
         let model = match (f.model, es) {
