@@ -6,7 +6,7 @@
 use super::lexicon::{self as lex, DayPart, Tok, Tongue, Unit};
 use super::said::{Component, Day, Offset};
 
-pub struct Grammar<'a> {
+pub(crate) struct Grammar<'a> {
     toks: &'a [Tok],
     /// Decides D/M against M/D in numeric dates.
     tongue: Tongue,

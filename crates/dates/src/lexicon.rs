@@ -9,7 +9,7 @@ use sidecar_domain::word_overlap::fold;
 
 /// The longest input read. Longer text is cut here (dates are short; this bounds the
 /// work on hostile input).
-pub const MAX_INPUT_BYTES: usize = 10_240;
+pub(crate) const MAX_INPUT_BYTES: usize = 10_240;
 
 /// A word of the user's text: folded for matching, with its byte range in the original.
 #[derive(Debug, Clone)]
@@ -203,7 +203,7 @@ pub fn weekday(word: &str) -> Option<(Weekday, Option<Tongue>)> {
 }
 
 /// A weekday said in the plural ("mondays", "los sábados"): a habit, not one day.
-pub fn plural_weekday(word: &str) -> bool {
+pub(crate) fn plural_weekday(word: &str) -> bool {
     word.ends_with("days") || matches!(word, "sabados" | "domingos")
 }
 
@@ -251,7 +251,7 @@ pub fn ordinal_day(word: &str) -> Option<u32> {
 }
 
 /// A day of the month in words: "first", "primero", "fifteenth".
-pub fn ordinal_word(word: &str) -> Option<u32> {
+pub(crate) fn ordinal_word(word: &str) -> Option<u32> {
     Some(match word {
         "first" | "primero" | "primer" => 1,
         "second" | "segundo" => 2,
@@ -274,7 +274,7 @@ pub enum DayPart {
 
 impl DayPart {
     /// The hour a reminder takes when only the part of the day is said.
-    pub fn default_hour(self) -> u32 {
+    pub(crate) fn default_hour(self) -> u32 {
         match self {
             DayPart::EarlyMorning => 6,
             DayPart::Morning => 9,
@@ -286,7 +286,7 @@ impl DayPart {
 }
 
 /// "morning", "tarde", "noches": a part of the day (singular or plural).
-pub fn day_part(word: &str) -> Option<DayPart> {
+pub(crate) fn day_part(word: &str) -> Option<DayPart> {
     Some(match word {
         "morning" | "mornings" | "manana" | "mananas" => DayPart::Morning,
         "afternoon" | "afternoons" | "tarde" | "tardes" => DayPart::Afternoon,
@@ -298,7 +298,7 @@ pub fn day_part(word: &str) -> Option<DayPart> {
 }
 
 /// "12h15", "9h30": the French and Spanish way of writing an hour and its minutes.
-pub fn french_hour(word: &str) -> bool {
+pub(crate) fn french_hour(word: &str) -> bool {
     let Some((h, m)) = word.split_once('h') else { return false };
     (1..=2).contains(&h.len()) && m.len() == 2 && h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())
 }
@@ -323,6 +323,7 @@ pub const TIMERS: &[&str] = &[
 ];
 
 /// "after 4pm", "después de las 4": the hour is a lower bound.
-pub const AFTER: &[&str] = &["after", "not before", "any time after", "anytime after", "later than", "despues de", "a partir de", "no antes de", "pasadas"];
+pub(crate) const AFTER: &[&str] =
+    &["after", "not before", "any time after", "anytime after", "later than", "despues de", "a partir de", "no antes de", "pasadas"];
 /// "before 9", "antes de las 9": the hour is an upper bound.
-pub const BEFORE: &[&str] = &["before", "no later than", "not later than", "antes de", "no mas tarde de"];
+pub(crate) const BEFORE: &[&str] = &["before", "no later than", "not later than", "antes de", "no mas tarde de"];

@@ -12,7 +12,7 @@
 //! - `words`: what the dates say back (errors, suggestions, a rule in words), in both
 //!   languages; `user_language`: which of the two a message is written in.
 
-pub mod grammar;
+mod grammar;
 mod hours;
 pub mod lexicon;
 pub mod recurrence;
@@ -163,7 +163,7 @@ fn bounded_text(text: &str) -> &str {
 }
 
 /// The language the words are in, when they show it.
-pub fn tongue(toks: &[Tok]) -> Option<Lang> {
+pub(crate) fn tongue(toks: &[Tok]) -> Option<Lang> {
     const ES: &[&str] = &[
         "en",
         "las",

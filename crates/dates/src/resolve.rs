@@ -29,7 +29,7 @@ pub struct Parts {
 
 impl Parts {
     /// Gathers components; two of the same kind that disagree are two dates.
-    pub fn gather(components: &[Component]) -> Result<Self, DateErrorKind> {
+    pub(crate) fn gather(components: &[Component]) -> Result<Self, DateErrorKind> {
         let mut parts = Parts::default();
         for c in components {
             let clash = match c {
@@ -159,7 +159,7 @@ fn weekday_date(today: NaiveDate, weekday: Weekday, next_week: bool) -> NaiveDat
 }
 
 /// A day as a date; calendar dates with no year are this year's or next.
-pub fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErrorKind> {
+pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErrorKind> {
     Ok(match day {
         Day::Yesterday => return Err(DateErrorKind::Past),
         Day::Today => today,

@@ -42,7 +42,7 @@ pub enum DateErrorKind {
 pub const MIN_REPEAT_MINUTES: u32 = 15;
 
 /// The error text and the suggestion, in `lang`. `words` are the user's own.
-pub fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, String) {
+pub(crate) fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (String, String) {
     let es = lang == Lang::Es;
     use DateErrorKind::*;
     let (error, suggestion) = match (kind, es) {
@@ -126,7 +126,7 @@ const ES_DAYS: [&str; 7] = ["lunes", "martes", "miércoles", "jueves", "viernes"
 const EN_MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const ES_MONTHS: [&str; 12] = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
 
-pub fn weekday_name(day: Weekday, lang: Lang) -> &'static str {
+pub(crate) fn weekday_name(day: Weekday, lang: Lang) -> &'static str {
     let i = day.num_days_from_monday() as usize;
     if lang == Lang::Es {
         ES_DAYS[i]
@@ -145,7 +145,7 @@ fn month_name(month: u32, lang: Lang) -> &'static str {
 }
 
 /// "March 3" / "3 de marzo", with the year when given.
-pub fn date_words(date: NaiveDate, with_year: bool, lang: Lang) -> String {
+pub(crate) fn date_words(date: NaiveDate, with_year: bool, lang: Lang) -> String {
     let month = month_name(date.month(), lang);
     match (lang, with_year) {
         (Lang::En, false) => format!("{month} {}", date.day()),
@@ -319,7 +319,7 @@ pub fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> String {
 
 /// The suggestion for an hour that could be morning or afternoon: its two readings
 /// still to come, soonest first (`today` says whether each is today or tomorrow).
-pub fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
+pub(crate) fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
     use chrono::Timelike;
     let say = |(today, t): &(bool, NaiveTime)| {
         let (h12, pm) = (if t.hour() % 12 == 0 { 12 } else { t.hour() % 12 }, t.hour() >= 12);

@@ -25,7 +25,7 @@ pub fn check_address(text: &str) -> Result<String, AddressProblem> {
     }
 }
 
-pub fn on_this_computer(url: &url::Url) -> bool {
+pub(crate) fn on_this_computer(url: &url::Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),

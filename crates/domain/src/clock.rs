@@ -8,7 +8,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 
 /// The current instant. Injected so tests run at a fixed or hand-moved time.
-pub type NowFn = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+pub(crate) type NowFn = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
 
 /// Now and the user's zone. Clones share the zone: setting it on one sets it on all.
 #[derive(Clone)]

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// Forces the language regardless of the system locale (`en` or `es`).
-pub const LANG_ENV: &str = "SIDECAR_LANG";
+pub(crate) const LANG_ENV: &str = "SIDECAR_LANG";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -19,8 +19,8 @@ impl Lang {
         Self::from_vars(|name| std::env::var(name).ok())
     }
 
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
-        ["SIDECAR_LANG", "LC_ALL", "LC_MESSAGES", "LANG"]
+    pub(crate) fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
+        [LANG_ENV, "LC_ALL", "LC_MESSAGES", "LANG"]
             .iter()
             .filter_map(|name| var(name).filter(|v| !v.is_empty() && v != "C" && v != "POSIX"))
             .next()

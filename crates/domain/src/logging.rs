@@ -14,7 +14,7 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer, Registry};
 
 /// Daily files kept; older ones are deleted as new days begin.
-pub const KEPT_DAYS: usize = 7;
+pub(crate) const KEPT_DAYS: usize = 7;
 /// What goes to the file unless `RUST_LOG` says otherwise.
 const FILE_FILTER: &str = "info,tao=warn,wry=warn,sqlx=warn";
 /// Log files are `sidecar.YYYY-MM-DD.log`.
@@ -30,7 +30,7 @@ pub fn log_dir(data_dir: &Path) -> PathBuf {
 pub struct LogGuard(#[allow(dead_code)] Option<WorkerGuard>);
 
 /// A layer writing the daily file in `dir`, and the guard that flushes it.
-pub fn file_layer<S>(dir: &Path) -> std::io::Result<(impl Layer<S> + Send + Sync, WorkerGuard)>
+pub(crate) fn file_layer<S>(dir: &Path) -> std::io::Result<(impl Layer<S> + Send + Sync, WorkerGuard)>
 where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
 {

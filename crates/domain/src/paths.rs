@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 /// Environment variable overriding the data directory.
-pub const DATA_DIR_ENV: &str = "SIDECAR_DATA_DIR";
+pub(crate) const DATA_DIR_ENV: &str = "SIDECAR_DATA_DIR";
 /// Environment variable overriding the settings file.
-pub const CONFIG_ENV: &str = "SIDECAR_CONFIG";
+pub(crate) const CONFIG_ENV: &str = "SIDECAR_CONFIG";
 
 const QUALIFIER: &str = "dev";
 const ORGANIZATION: &str = "Sidecar";

@@ -49,7 +49,7 @@ pub fn scrub(text: &str) -> Cow<'_, str> {
 }
 
 /// A log writer that scrubs each line before passing it on.
-pub struct Scrubbing<W>(pub W);
+pub(crate) struct Scrubbing<W>(pub W);
 
 impl<W: std::io::Write> std::io::Write for Scrubbing<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

@@ -13,11 +13,11 @@ pub const RUNTIME_ENV: &str = "SIDECAR_RUNTIME";
 /// `SIDECAR_RUNTIME=off`: no offline model, not even the one beside the program.
 pub const OFF: &str = "off";
 /// llama.cpp's server, built from its own source.
-pub const SERVER_FILE: &str = if cfg!(windows) { "llama-server.exe" } else { "llama-server" };
+pub(crate) const SERVER_FILE: &str = if cfg!(windows) { "llama-server.exe" } else { "llama-server" };
 /// The demo model run when no other is chosen.
 pub const DEMO_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// multilingual-e5-small at 4 bits.
-pub const EMBEDDER_FILE: &str = "e5-small-q4.bin";
+pub(crate) const EMBEDDER_FILE: &str = "e5-small-q4.bin";
 
 /// The folder beside the running program, when it holds the server.
 pub fn beside_program() -> Option<PathBuf> {
