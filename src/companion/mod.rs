@@ -32,6 +32,10 @@ use crate::tools::{self, ToolRegistry};
 use tokio_util::sync::CancellationToken;
 
 mod memory;
+mod standard_tools;
+
+pub use standard_tools::default_tools;
+use standard_tools::{tool_http, tools_searching_with};
 
 /// Token use and cost today (the user's local midnight) and overall.
 #[derive(Debug, Clone, Serialize)]
@@ -79,27 +83,6 @@ pub struct Companion {
     hosting: Arc<crate::connections::hosting::Hosting>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
-}
-
-/// The standard tools, configured from settings.
-pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
-    tools_searching_with(settings, clock, tools::web_search::WebSearch::new(tool_http(), settings.tools.web_search.clone()))
-}
-
-/// How the tools reach the web.
-fn tool_http() -> reqwest::Client {
-    reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).user_agent("Sidecar/0.1").build().expect("a TLS backend is compiled in")
-}
-
-/// The standard tools, web search being `search`.
-fn tools_searching_with(settings: &Settings, clock: Clock, search: tools::web_search::WebSearch) -> ToolRegistry {
-    let http = search.http.clone();
-    let mut registry = ToolRegistry::new();
-    registry.register(tools::time::GetCurrentTime { clock });
-    registry.register(search);
-    registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
-    registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
-    registry
 }
 
 impl Companion {

@@ -1,0 +1,26 @@
+//! The tools every companion has: the time, web search, reading a page, the weather.
+
+use crate::clock::Clock;
+use crate::settings::Settings;
+use crate::tools::{self, ToolRegistry};
+
+/// The standard tools, configured from settings.
+pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
+    tools_searching_with(settings, clock, tools::web_search::WebSearch::new(tool_http(), settings.tools.web_search.clone()))
+}
+
+/// How the tools reach the web.
+pub(super) fn tool_http() -> reqwest::Client {
+    reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).user_agent("Sidecar/0.1").build().expect("a TLS backend is compiled in")
+}
+
+/// The standard tools, web search being `search`.
+pub(super) fn tools_searching_with(settings: &Settings, clock: Clock, search: tools::web_search::WebSearch) -> ToolRegistry {
+    let http = search.http.clone();
+    let mut registry = ToolRegistry::new();
+    registry.register(tools::time::GetCurrentTime { clock });
+    registry.register(search);
+    registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
+    registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
+    registry
+}
