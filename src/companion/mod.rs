@@ -241,7 +241,7 @@ impl Companion {
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),
         };
-        let client_notes = crate::connections::note::ClientNotes::new(router.clone(), store.clone(), clock.clone(), lang);
+        let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());

@@ -3,10 +3,7 @@
 //! when away), and kept out of what the model reads, so another program's words never
 //! become instructions to Sidecar.
 
-use crate::clock::Clock;
 use crate::proactive::router::{Kind, MessageRouter, Outgoing};
-use crate::proactive::rows::ProactiveStore;
-use crate::store::Store;
 use crate::words::Lang;
 
 /// The longest note a program may leave, in characters.
@@ -24,14 +21,12 @@ pub enum NoteError {
 
 pub struct ClientNotes {
     router: MessageRouter,
-    store: Store,
-    clock: Clock,
     lang: Lang,
 }
 
 impl ClientNotes {
-    pub fn new(router: MessageRouter, store: Store, clock: Clock, lang: Lang) -> Self {
-        Self { router, store, clock, lang }
+    pub fn new(router: MessageRouter, lang: Lang) -> Self {
+        Self { router, lang }
     }
 
     /// Shows `text` from `client`; the chat message's id when the chat showed it.
@@ -44,9 +39,7 @@ impl ClientNotes {
         if length > MAX_NOTE_CHARS {
             return Err(NoteError::TooLong(length));
         }
-        let shown = |e: crate::store::StoreError| NoteError::NotShown(e.to_string());
-        let prefs = self.store.proactive().proactive_config().await.map_err(shown)?.sinks;
-        let presence = self.store.proactive().proactive_state().await.map_err(shown)?.presence(self.clock.now(), prefs.phone_when_idle_minutes);
+        let (prefs, presence) = self.router.whereabouts().await.map_err(NoteError::NotShown)?;
         let (title, chat) = crate::words::connections::note_from(client, text, self.lang);
         let note = Outgoing {
             // Routed as reminders are: the user asked for these when they gave the scope.
