@@ -3,12 +3,11 @@
 //! conversation of a message a memory search turned up.
 
 use crate::context::rows::ContextStore;
-use crate::error::Refusal;
 use std::sync::Arc;
 
+use crate::agent::error::TurnError;
 use crate::clock::Clock;
 use crate::conversation::ConversationService;
-use crate::error::CompanionError;
 use crate::store::chat_list::ChatSummary;
 use crate::store::Store;
 
@@ -43,7 +42,7 @@ impl Chats {
     /// The conversations, newest activity first, matching `query` if given; the
     /// current one is listed even while empty. Deletions past their undo window are
     /// carried out first.
-    pub async fn list(&self, query: Option<&str>) -> Result<(i64, Vec<ChatSummary>), CompanionError> {
+    pub async fn list(&self, query: Option<&str>) -> Result<(i64, Vec<ChatSummary>), TurnError> {
         let before = crate::store::utc(self.clock.now() - chrono::Duration::seconds(UNDO_SECONDS));
         let purged = self.store.chat_list().purge_deleted(&before).await?;
         if purged > 0 {
@@ -62,56 +61,56 @@ impl Chats {
     }
 
     /// [`Chats::list`] with the current conversation and the undo window named.
-    pub async fn view(&self, query: Option<&str>) -> Result<ChatListView, CompanionError> {
+    pub async fn view(&self, query: Option<&str>) -> Result<ChatListView, TurnError> {
         let (current, chats) = self.list(query).await?;
         Ok(ChatListView { current, chats, undo_seconds: UNDO_SECONDS })
     }
 
     /// Opens conversation `id`: it becomes the current one, where replies go.
-    pub async fn open(&self, id: i64) -> Result<(), CompanionError> {
+    pub async fn open(&self, id: i64) -> Result<(), TurnError> {
         if self.conversation.is_busy() {
-            return Err(CompanionError::Busy);
+            return Err(TurnError::Busy);
         }
         if !self.store.chat_list().touch(id).await? {
-            return Err(Refusal::NoChatToOpen(id).into());
+            return Err(TurnError::NoChatToOpen(id));
         }
         self.store.context().pause_checkpoints_outside(id).await?;
         Ok(())
     }
 
-    pub async fn rename(&self, id: i64, title: &str) -> Result<(), CompanionError> {
+    pub async fn rename(&self, id: i64, title: &str) -> Result<(), TurnError> {
         let title: String = title.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(TITLE_MAX).collect();
         let title = (!title.is_empty()).then_some(title);
         if !self.store.chat_list().rename(id, title.as_deref()).await? {
-            return Err(Refusal::NoChat(id).into());
+            return Err(TurnError::NoChat(id));
         }
         Ok(())
     }
 
     /// Keeps conversation `id` at the top of the list (or lets it go back in order).
-    pub async fn pin(&self, id: i64, pinned: bool) -> Result<(), CompanionError> {
+    pub async fn pin(&self, id: i64, pinned: bool) -> Result<(), TurnError> {
         if !self.store.chat_list().pin(id, pinned).await? {
-            return Err(Refusal::NoChat(id).into());
+            return Err(TurnError::NoChat(id));
         }
         Ok(())
     }
 
     /// Deletes conversation `id`; `undelete` brings it back within [`UNDO_SECONDS`].
-    pub async fn delete(&self, id: i64) -> Result<(), CompanionError> {
+    pub async fn delete(&self, id: i64) -> Result<(), TurnError> {
         if self.conversation.is_busy() && self.store.conversations().current_conversation().await? == id {
-            return Err(CompanionError::Busy);
+            return Err(TurnError::Busy);
         }
         self.store.chat_list().delete(id).await?;
         Ok(())
     }
 
-    pub async fn undelete(&self, id: i64) -> Result<bool, CompanionError> {
+    pub async fn undelete(&self, id: i64) -> Result<bool, TurnError> {
         Ok(self.store.chat_list().undelete(id).await?)
     }
 
     /// The conversation message `message_id` is in, opened (for a memory search hit).
-    pub async fn open_at(&self, message_id: i64) -> Result<i64, CompanionError> {
-        let id = self.store.chat_list().conversation_of(message_id).await?.ok_or_else(|| CompanionError::from(Refusal::NotInAConversation(message_id)))?;
+    pub async fn open_at(&self, message_id: i64) -> Result<i64, TurnError> {
+        let id = self.store.chat_list().conversation_of(message_id).await?.ok_or_else(|| TurnError::NotInAConversation(message_id))?;
         self.open(id).await?;
         Ok(id)
     }

@@ -176,3 +176,14 @@ impl DataService {
         Ok((done.stored, done.already))
     }
 }
+
+impl crate::said::Worded for DataError {
+    fn spanish(&self) -> String {
+        match self {
+            DataError::Store(e) => e.spanish(),
+            DataError::Backup(e) => e.spanish(),
+            DataError::Write { path, source } => format!("no se puede escribir {}: {source}", path.display()),
+            DataError::Unreadable(why) => why.clone(),
+        }
+    }
+}

@@ -1,9 +1,35 @@
-//! The core's error: what went wrong, worded for the user, and whether Retry helps.
+//! The core's error as the faces see it: which feature refused or failed, composed from
+//! the features' own errors. Each feature words its errors in both languages beside
+//! them ([`Worded`]); this only says which to ask, and whether Retry helps.
 
+use crate::agent::error::TurnError;
+use crate::attachments::AttachError;
+use crate::backup::upgrade::OpenError;
+use crate::backup::BackupError;
+use crate::budget::admin::BudgetError;
+use crate::channels::error::ChannelError;
+use crate::data_service::DataError;
+use crate::dates::DateError;
 use crate::knowledge::store::KnowledgeError;
 use crate::llm::router::RouteError;
+use crate::llm::sampling::OutOfRange;
+use crate::llm::ModelUnavailable;
+use crate::local_models::error::HubError;
+use crate::local_models::library::LibraryError;
+use crate::meaning::setup::MeaningSetupError;
+use crate::proactive::error::ProactiveError;
+use crate::provider_admin::ProviderRefusal;
+use crate::reminders::error::ReminderError;
+use crate::reminders::ics::IcsError;
+use crate::said::{CannotWrite, Refused, Worded};
 use crate::settings::SettingsError;
+use crate::settings_file::SettingsFileError;
 use crate::store::StoreError;
+use crate::tools::search_failure::SearchFailure;
+use crate::tools::search_setup::SearchSetupError;
+use crate::updates::UpdatesError;
+
+pub use crate::said::said_once;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {
@@ -12,146 +38,85 @@ pub enum CompanionError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("Sidecar was updated and backs up your data before it upgrades it, but the backup failed ({0}); nothing was changed. Free some disk space and start Sidecar again")]
-    UpgradeBackup(crate::backup::BackupError),
-    #[error("the model is not available: {0}")]
-    ModelUnavailable(String),
+    UpgradeBackup(BackupError),
+    #[error(transparent)]
+    Unavailable(#[from] ModelUnavailable),
     #[error(transparent)]
     Route(#[from] RouteError),
-    #[error("{0}")]
-    TurnFailed(String),
-    #[error("a reply is still being written; press Stop first")]
-    Busy,
-    #[error("the queued message was cancelled before its turn")]
-    QueuedCancelled,
-    #[error("there is no unanswered message to retry")]
-    NothingToRetry,
-    #[error("there is no reply to write again")]
-    NothingToRegenerate,
-    #[error("only your own messages in this conversation can be edited")]
-    NotEditable,
-    #[error("the message is empty")]
-    EmptyMessage,
-    #[error("{0}")]
-    InvalidInput(String),
+    /// The turn's own refusals; what it met below it is said as that feature's error.
+    #[error(transparent)]
+    Turn(TurnError),
     /// Words that could not be read as a time; the text says what to say instead.
     #[error(transparent)]
-    Date(#[from] crate::dates::DateError),
+    Date(#[from] DateError),
     #[error(transparent)]
     Knowledge(#[from] KnowledgeError),
     #[error(transparent)]
-    Attach(#[from] crate::attachments::AttachError),
+    Attach(#[from] AttachError),
     #[error(transparent)]
-    Library(#[from] crate::local_models::library::LibraryError),
+    Library(#[from] LibraryError),
     #[error(transparent)]
-    Refused(#[from] Refusal),
+    Models(#[from] HubError),
     #[error(transparent)]
-    SettingsFile(#[from] crate::settings_file::SettingsFileError),
+    Provider(#[from] ProviderRefusal),
     #[error(transparent)]
-    Calendar(#[from] crate::reminders::ics::IcsError),
+    Range(#[from] OutOfRange),
     #[error(transparent)]
-    Download(#[from] crate::local_models::download::PullError),
+    Budget(#[from] BudgetError),
     #[error(transparent)]
-    WebSearch(#[from] crate::tools::search_failure::SearchFailure),
-}
-
-/// Requests the core turns down, each worded in both languages (`words::errors`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    #[error("the name may use letters, digits, - and _ only")]
-    ProviderName,
-    #[error("\"local\" is the offline model's name; pick another")]
-    ProviderNameTaken,
-    #[error("the base URL must be an http:// or https:// address")]
-    ProviderUrl,
-    #[error("the model name is empty")]
-    NoModelName,
-    #[error("could not list the models at {url}: {problem}")]
-    ModelList { url: String, problem: crate::llm::endpoint::ProbeProblem },
+    SettingsFile(#[from] SettingsFileError),
+    #[error(transparent)]
+    Calendar(#[from] IcsError),
+    #[error(transparent)]
+    Reminders(#[from] ReminderError),
+    #[error(transparent)]
+    Proactive(#[from] ProactiveError),
+    #[error(transparent)]
+    WebSearch(#[from] SearchFailure),
+    #[error(transparent)]
+    SearchSetup(#[from] SearchSetupError),
+    #[error(transparent)]
+    MeaningSetup(#[from] MeaningSetupError),
+    #[error(transparent)]
+    Channels(#[from] ChannelError),
+    #[error(transparent)]
+    Updates(#[from] UpdatesError),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    CannotWrite(#[from] CannotWrite),
+    #[error(transparent)]
+    Refused(#[from] Refused),
     #[error("\"{0}\" is not an IANA time zone (like \"Europe/Madrid\")")]
     NotAZone(String),
-    #[error("write an amount more than zero, in {0}")]
-    NotAnAmount(String),
-    #[error("{0}")]
-    BudgetLimits(crate::budget::limits::LimitsProblem),
-    #[error("message {0} is not a spontaneous message")]
-    NotSpontaneous(i64),
-    #[error("there is no pending reminder with id {0}; list_reminders shows them")]
-    NoPendingReminder(i64),
-    #[error("reminder {0} disappeared")]
-    ReminderGone(i64),
-    #[error("minutes must be from 1 to {0}")]
-    SnoozeMinutes(u32),
-    #[error("there is no reminder with id {0} to snooze")]
-    NoReminderToSnooze(i64),
-    #[error("reminder {0} was cancelled; it cannot be snoozed")]
-    SnoozeCancelled(i64),
-    #[error("message {0} is not a reminder")]
-    NotAReminder(i64),
-    #[error("the reply has no version {0}")]
-    NoVersion(u32),
-    #[error("conversation {0} does not exist (or is imported history, which cannot be continued)")]
-    NoChatToOpen(i64),
-    #[error("conversation {0} does not exist")]
-    NoChat(i64),
-    #[error("Telegram is not running here: turn it on and save a bot token first")]
-    TelegramOff,
-    #[error("that does not look like a bot token (@BotFather gives one like 123456789:AA…)")]
-    NotABotToken,
-    #[error("stopped before the model was ready")]
-    StoppedBeforeModel,
-    #[error("stopped while older messages were being summarised")]
-    StoppedWhileFolding,
-    #[error("Sidecar is shutting down")]
-    ShuttingDown,
-    #[error("{name} must be from {low} to {high}")]
-    OutOfRange { name: &'static str, low: String, high: String },
-    #[error("\"{text}\" is not an address; write it whole, like {example}")]
-    NotAnAddress { text: String, example: &'static str },
-    #[error("\"{0}\" must start with http:// or https://")]
-    NotHttp(String),
-    #[error("SearXNG needs the address of an instance, like https://search.example.org")]
-    SearxngNeedsAddress,
-    #[error("Brave Search needs an API key (free at api-dashboard.search.brave.com)")]
-    BraveNeedsKey,
-    #[error("Write the endpoint's address, like http://localhost:11434/v1")]
-    EmbeddingsNeedAddress,
-    #[error("Name the embedding model, like nomic-embed-text")]
-    NoEmbeddingModel,
-    #[error("there is no checkpoint #{0}")]
-    NoCheckpoint(i64),
-    #[error("message {0} is not in any conversation")]
-    NotInAConversation(i64),
-    #[error("cannot write {path}: {why}")]
-    CannotWrite { path: String, why: String },
-    #[error("cannot remove the WhatsApp session: {0}")]
-    WhatsAppSession(String),
-    #[error("checkpoint #{id} is {} and cannot become {}", from.replace('_', " "), to.replace('_', " "))]
-    CheckpointStatus { id: i64, from: &'static str, to: &'static str },
     #[error("{0} is not a backup file")]
     NotABackupFile(String),
 }
 
-impl From<crate::llm::sampling::OutOfRange> for Refusal {
-    fn from(o: crate::llm::sampling::OutOfRange) -> Self {
-        Refusal::OutOfRange { name: o.name, low: o.low, high: o.high }
+impl From<TurnError> for CompanionError {
+    /// An error the turn met in a layer below it is that layer's error to the faces.
+    fn from(error: TurnError) -> Self {
+        match error {
+            TurnError::Unavailable(e) => e.into(),
+            TurnError::Route(e) => e.into(),
+            TurnError::Date(e) => e.into(),
+            TurnError::Knowledge(e) => e.into(),
+            TurnError::Attach(e) => e.into(),
+            TurnError::Reminders(e) => e.into(),
+            TurnError::Proactive(e) => e.into(),
+            TurnError::CannotWrite(e) => e.into(),
+            TurnError::Store(e) => e.into(),
+            own => Self::Turn(own),
+        }
     }
 }
 
-impl From<crate::llm::sampling::OutOfRange> for CompanionError {
-    fn from(o: crate::llm::sampling::OutOfRange) -> Self {
-        CompanionError::Refused(o.into())
-    }
-}
-
-impl Refusal {
-    /// A file that could not be written, with the system's reason.
-    pub fn cannot_write(path: &std::path::Path, why: impl std::fmt::Display) -> Self {
-        Refusal::CannotWrite { path: path.display().to_string(), why: why.to_string() }
-    }
-
-    /// A turn stopped on its way, which asking again may finish.
-    fn interrupted(&self) -> bool {
-        matches!(self, Refusal::StoppedBeforeModel | Refusal::StoppedWhileFolding | Refusal::ShuttingDown)
+impl From<OpenError> for CompanionError {
+    fn from(error: OpenError) -> Self {
+        match error {
+            OpenError::Store(e) => Self::Store(e),
+            OpenError::Backup(e) => Self::UpgradeBackup(e),
+        }
     }
 }
 
@@ -159,26 +124,55 @@ impl CompanionError {
     pub fn is_retryable(&self) -> bool {
         match self {
             CompanionError::Route(e) => e.is_retryable(),
-            CompanionError::ModelUnavailable(_) | CompanionError::TurnFailed(_) => true,
-            CompanionError::Refused(refusal) => refusal.interrupted(),
+            CompanionError::Unavailable(_) => true,
+            CompanionError::Turn(e) => e.is_retryable(),
             _ => false,
         }
     }
+
+    /// A queued message the user cancelled before its turn: not a failure to show.
+    pub fn is_cancelled_queue(&self) -> bool {
+        matches!(self, CompanionError::Turn(TurnError::QueuedCancelled))
+    }
 }
 
-/// An error and its causes in one line, each said once: a layer that already quotes
-/// its cause (`database error: {0}`) is not followed by that cause again.
-pub fn said_once(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(next) = cause {
-        let said = next.to_string();
-        if !text.contains(&said) {
-            text = format!("{text}: {said}");
+impl Worded for CompanionError {
+    fn spanish(&self) -> String {
+        match self {
+            CompanionError::Settings(e) => e.spanish(),
+            CompanionError::Store(e) => e.spanish(),
+            CompanionError::UpgradeBackup(e) => format!(
+                "Sidecar se actualizó y hace una copia de tus datos antes de actualizarlos, pero la copia falló ({}); no se cambió nada. Libera espacio en el disco y vuelve a abrir Sidecar",
+                e.spanish()
+            ),
+            CompanionError::Unavailable(e) => e.spanish(),
+            CompanionError::Route(e) => e.spanish(),
+            CompanionError::Turn(e) => e.spanish(),
+            // Worded in the language of the words it could not read.
+            CompanionError::Date(e) => e.to_string(),
+            CompanionError::Knowledge(e) => e.spanish(),
+            CompanionError::Attach(e) => e.spanish(),
+            CompanionError::Library(e) => e.spanish(),
+            CompanionError::Models(e) => e.spanish(),
+            CompanionError::Provider(e) => e.spanish(),
+            CompanionError::Range(e) => e.spanish(),
+            CompanionError::Budget(e) => e.spanish(),
+            CompanionError::SettingsFile(e) => e.spanish(),
+            CompanionError::Calendar(e) => e.spanish(),
+            CompanionError::Reminders(e) => e.spanish(),
+            CompanionError::Proactive(e) => e.spanish(),
+            CompanionError::WebSearch(e) => e.spanish(),
+            CompanionError::SearchSetup(e) => e.spanish(),
+            CompanionError::MeaningSetup(e) => e.spanish(),
+            CompanionError::Channels(e) => e.spanish(),
+            CompanionError::Updates(e) => e.spanish(),
+            CompanionError::Data(e) => e.spanish(),
+            CompanionError::CannotWrite(e) => e.spanish(),
+            CompanionError::Refused(e) => e.spanish(),
+            CompanionError::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
+            CompanionError::NotABackupFile(what) => format!("{what} no es un archivo de copia de seguridad"),
         }
-        cause = next.source();
     }
-    text
 }
 
 #[cfg(test)]

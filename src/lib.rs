@@ -45,7 +45,7 @@ pub mod welcome;
 pub mod words;
 
 // The bottom layer is its own crate (crates/domain); its modules keep their paths here.
-pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, offline, paths, redact, runtime_files, secrets, text, tokens};
+pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, offline, paths, redact, runtime_files, said, secrets, text, tokens};
 // Dates as people say them (crates/dates).
 pub use sidecar_dates as dates;
 pub use sidecar_dates::user_language;

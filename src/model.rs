@@ -352,9 +352,9 @@ impl Models {
         let offline = self.settings().local_model.runtime.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) if offline => self.offline_standing_in(&first.id, &crate::words::errors::probe(&problem, self.lang)),
+            Err(problem) if offline => self.offline_standing_in(&first.id, &crate::said::Worded::said_in(&problem, self.lang)),
             Err(problem) => ModelStatus::Unavailable {
-                message: crate::words::outcomes::provider_down(&first.id, &crate::words::errors::probe(&problem, self.lang), self.lang),
+                message: crate::words::outcomes::provider_down(&first.id, &crate::said::Worded::said_in(&problem, self.lang), self.lang),
             },
         };
         self.set_status(status.clone());

@@ -2,8 +2,9 @@
 //! edit one (its key to the keychain), remove one, reorder the chat chain, and test a
 //! connection before saving.
 
-use crate::error::Refusal;
-use crate::llm::sampling::Sampling;
+use crate::llm::endpoint::ProbeProblem;
+use crate::llm::sampling::{OutOfRange, Sampling};
+use crate::said::Worded;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::error::CompanionError;
 use crate::llm::provider::Provider;
 use crate::llm::sse::Timeouts;
 use crate::llm::{ChatMessage, ChatRequest};
@@ -19,6 +19,36 @@ use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
 use crate::secrets::KeyStorage;
 use crate::secrets::Secrets;
 use crate::settings::{ProviderKind, ProviderSettings};
+
+/// A provider form Settings turns down, worded in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderRefusal {
+    #[error("the name may use letters, digits, - and _ only")]
+    Name,
+    #[error("\"local\" is the offline model's name; pick another")]
+    NameTaken,
+    #[error("the base URL must be an http:// or https:// address")]
+    Url,
+    #[error("the model name is empty")]
+    NoModelName,
+    #[error("could not list the models at {url}: {problem}")]
+    ModelList { url: String, problem: ProbeProblem },
+    #[error(transparent)]
+    Range(#[from] OutOfRange),
+}
+
+impl Worded for ProviderRefusal {
+    fn spanish(&self) -> String {
+        match self {
+            ProviderRefusal::Name => "el nombre solo puede llevar letras, cifras, - y _".into(),
+            ProviderRefusal::NameTaken => "«local» es el nombre del modelo sin conexión; elige otro".into(),
+            ProviderRefusal::Url => "la URL base debe ser una dirección http:// o https://".into(),
+            ProviderRefusal::NoModelName => "falta el nombre del modelo".into(),
+            ProviderRefusal::ModelList { url, problem } => format!("no se pudieron listar los modelos de {url}: {}", problem.spanish()),
+            ProviderRefusal::Range(e) => e.spanish(),
+        }
+    }
+}
 
 /// A provider as the UI sees it: everything but the key.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -83,21 +113,20 @@ pub struct SavedProvider {
 }
 
 impl ProviderInput {
-    fn validate(&self) -> Result<ProviderSettings, CompanionError> {
+    fn validate(&self) -> Result<ProviderSettings, ProviderRefusal> {
         let id = self.id.trim();
-        let invalid = CompanionError::Refused;
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(invalid(Refusal::ProviderName));
+            return Err(ProviderRefusal::Name);
         }
         if id == LOCAL_PROVIDER_ID {
-            return Err(invalid(Refusal::ProviderNameTaken));
+            return Err(ProviderRefusal::NameTaken);
         }
         let url = self.base_url.trim();
         if reqwest::Url::parse(url).map(|u| !matches!(u.scheme(), "http" | "https")).unwrap_or(true) {
-            return Err(invalid(Refusal::ProviderUrl));
+            return Err(ProviderRefusal::Url);
         }
         if self.model.trim().is_empty() {
-            return Err(invalid(Refusal::NoModelName));
+            return Err(ProviderRefusal::NoModelName);
         }
         self.sampling.check()?;
         crate::llm::sampling::check_context(self.context_window)?;
@@ -157,7 +186,7 @@ impl ProviderAdmin {
     }
 
     /// Adds or replaces a provider; a new one goes last in the chat chain.
-    pub fn save_provider(&self, input: ProviderInput) -> Result<SavedProvider, CompanionError> {
+    pub fn save_provider(&self, input: ProviderInput) -> Result<SavedProvider, ProviderRefusal> {
         let provider = input.validate()?;
         let stored = input.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()).map(|key| self.secrets.store(&provider.id, key));
         let mut settings = (*self.models.settings()).clone();
@@ -179,7 +208,7 @@ impl ProviderAdmin {
         Ok(SavedProvider { provider: view, warning })
     }
 
-    pub fn remove_provider(&self, id: &str) -> Result<Option<String>, CompanionError> {
+    pub fn remove_provider(&self, id: &str) -> Result<Option<String>, ProviderRefusal> {
         let mut settings = (*self.models.settings()).clone();
         settings.providers.retain(|p| p.id != id);
         settings.routing.chat.retain(|p| p != id);
@@ -188,7 +217,7 @@ impl ProviderAdmin {
     }
 
     /// Sets the chat chain's order (ids not listed keep their relative order, last).
-    pub fn order_providers(&self, ids: &[String]) -> Result<Option<String>, CompanionError> {
+    pub fn order_providers(&self, ids: &[String]) -> Result<Option<String>, ProviderRefusal> {
         let mut settings = (*self.models.settings()).clone();
         let mut chain: Vec<String> = ids.iter().filter(|id| settings.providers.iter().any(|p| &p.id == *id)).cloned().collect();
         for p in &settings.providers {
@@ -221,12 +250,12 @@ impl ProviderAdmin {
 
     /// The models the server in the form offers (with the form's key, else the
     /// stored one), for the model field's list.
-    pub async fn list_models(&self, input: ProviderInput) -> Result<Vec<String>, CompanionError> {
+    pub async fn list_models(&self, input: ProviderInput) -> Result<Vec<String>, ProviderRefusal> {
         let provider = input.validate()?;
         let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(10), idle: Duration::from_secs(10) };
         let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
-        client.list_models().await.map_err(|problem| CompanionError::from(Refusal::ModelList { url: input.base_url.clone(), problem }))
+        client.list_models().await.map_err(|problem| ProviderRefusal::ModelList { url: input.base_url.clone(), problem })
     }
 
     /// Model servers already running on this machine, with their models.
@@ -239,7 +268,7 @@ impl ProviderAdmin {
     pub async fn test_provider(&self, input: ProviderInput) -> ConnectionTest {
         let provider = match input.validate() {
             Ok(p) => p,
-            Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: crate::words::errors::said(&e, self.models.lang()) },
+            Err(e) => return ConnectionTest { ok: false, latency_ms: 0, message: e.said_in(self.models.lang()) },
         };
         let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(30), idle: Duration::from_secs(30) };
@@ -250,8 +279,8 @@ impl ProviderAdmin {
         let result = client.stream_chat(&request, |_| {}).await;
         let latency_ms = started.elapsed().as_millis() as u64;
         match result {
-            Ok(_) => ConnectionTest { ok: true, latency_ms, message: crate::words::errors::answered_in(client.model(), latency_ms, self.models.lang()) },
-            Err(e) => ConnectionTest { ok: false, latency_ms, message: crate::words::errors::llm_error(&e, self.models.lang()) },
+            Ok(_) => ConnectionTest { ok: true, latency_ms, message: crate::words::outcomes::answered_in(client.model(), latency_ms, self.models.lang()) },
+            Err(e) => ConnectionTest { ok: false, latency_ms, message: e.said_in(self.models.lang()) },
         }
     }
 }

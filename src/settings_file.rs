@@ -289,6 +289,16 @@ fn table_at<'d>(doc: &'d mut DocumentMut, path: &[&str]) -> &'d mut Table {
     table
 }
 
+impl crate::said::Worded for SettingsFileError {
+    fn spanish(&self) -> String {
+        match self {
+            SettingsFileError::Read { path, source } => format!("no se puede leer {path}: {source}"),
+            SettingsFileError::Parse { path, message } => format!("{path} no es TOML válido, así que no se ha cambiado: {message}"),
+            SettingsFileError::Write { path, source } => format!("no se puede escribir {path}: {source}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,13 +46,35 @@ pub(crate) fn error_lang() -> Lang {
 
 impl From<CompanionError> for CommandError {
     fn from(error: CompanionError) -> Self {
-        Self {
-            cancelled: matches!(error, CompanionError::QueuedCancelled),
-            retryable: error.is_retryable(),
-            message: sidecar::words::errors::said(&error, error_lang()),
-        }
+        Self { cancelled: error.is_cancelled_queue(), retryable: error.is_retryable(), message: sidecar::said::said_whole(&error, error_lang()) }
     }
 }
+
+/// A feature's own error reaches the UI as the core's: the assembly composes them.
+macro_rules! through_the_core {
+    ($($feature:ty),* $(,)?) => {$(
+        impl From<$feature> for CommandError {
+            fn from(error: $feature) -> Self {
+                CompanionError::from(error).into()
+            }
+        }
+    )*};
+}
+
+through_the_core!(
+    sidecar::agent::error::TurnError,
+    sidecar::budget::admin::BudgetError,
+    sidecar::channels::error::ChannelError,
+    sidecar::local_models::error::HubError,
+    sidecar::meaning::setup::MeaningSetupError,
+    sidecar::proactive::error::ProactiveError,
+    sidecar::provider_admin::ProviderRefusal,
+    sidecar::reminders::error::ReminderError,
+    sidecar::tools::search_setup::SearchSetupError,
+    sidecar::settings_file::SettingsFileError,
+    sidecar::updates::UpdatesError,
+    sidecar::store::StoreError,
+);
 
 pub(crate) type Core<'a> = State<'a, Arc<Companion>>;
 
@@ -358,8 +380,7 @@ pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<si
 /// the data (the running app holds it).
 #[tauri::command]
 pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
-        .map_err(|e| CompanionError::from(sidecar::error::Refusal::NotABackupFile(format!("{path} ({e})"))))?;
+    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path)).map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))?;
     app.restart()
 }
 

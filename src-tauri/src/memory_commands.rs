@@ -15,7 +15,7 @@ use crate::commands::{blocking, CommandError, Core};
 
 impl From<DataError> for CommandError {
     fn from(error: DataError) -> Self {
-        Self { message: sidecar::words::errors::data(&error, crate::commands::error_lang()), retryable: false, cancelled: false }
+        Self { message: sidecar::said::said_whole(&error, crate::commands::error_lang()), retryable: false, cancelled: false }
     }
 }
 

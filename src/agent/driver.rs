@@ -238,7 +238,7 @@ async fn call_model(
             Ok(TurnEvent::ModelReplied(routed.completion))
         }
         Err(error) => {
-            let event = TurnEvent::ModelFailed { message: crate::words::errors::model_failed(&error, context.lang), retryable: error.is_retryable() };
+            let event = TurnEvent::ModelFailed { message: crate::said::Worded::said_in(&error, context.lang), retryable: error.is_retryable() };
             ledger.failure = Some(error);
             Ok(event)
         }

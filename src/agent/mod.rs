@@ -4,6 +4,7 @@
 pub mod claims;
 pub mod complexity;
 pub mod driver;
+pub mod error;
 pub mod plan_watch;
 pub mod prompt;
 pub mod turn;

@@ -183,6 +183,24 @@ pub fn split(content: &str) -> Option<(String, Vec<AttachedFile>)> {
     Some((typed, attached))
 }
 
+impl crate::said::Worded for AttachError {
+    fn spanish(&self) -> String {
+        match self {
+            AttachError::Image { name } => {
+                format!(
+                    "{name} es una imagen y el modelo que responde solo recibe texto: descríbela con palabras, pega su texto o elige un modelo que vea imágenes"
+                )
+            }
+            AttachError::TooLarge { name, mb } => format!("{name} es demasiado grande para adjuntarlo ({mb} MB; el límite es 25 MB)"),
+            AttachError::NoText { name, what } => {
+                format!("{name} no tiene texto que Sidecar pueda leer ({what}); adjunta archivos de texto, Markdown, código, PDF o DOCX")
+            }
+            AttachError::Unreadable { name, why } => format!("no se pudo leer {name}: {why}"),
+            AttachError::NotAFile { name } => format!("{name} no es un archivo sino una carpeta, una tubería o un dispositivo; elige un archivo"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,3 +153,20 @@ fn file_name(now: DateTime<Utc>) -> String {
 fn daily_name(today: NaiveDate) -> String {
     format!("daily-{}.{EXTENSION}", today.format("%Y-%m-%d"))
 }
+
+impl crate::said::Worded for BackupError {
+    fn spanish(&self) -> String {
+        match self {
+            BackupError::Write { path, source } => format!("no se puede escribir la copia {}: {source}", path.display()),
+            BackupError::Read { path, source } => format!("no se puede leer la copia {}: {source}", path.display()),
+            BackupError::Snapshot(why) => format!("no se puede copiar la base de datos: {why}"),
+            BackupError::Invalid { path, why } => format!("{} no es una copia de Sidecar utilizable: {why}. No se ha cambiado nada", path.display()),
+            BackupError::InUse { dir } => {
+                format!("Sidecar está abierto (la app o el servicio usan {}). Ciérralo y vuelve a restaurar", dir.display())
+            }
+            BackupError::Swap { why, aside } => {
+                format!("la restauración se detuvo al colocar los archivos ({why}); tus datos de antes están en {}", aside.display())
+            }
+        }
+    }
+}

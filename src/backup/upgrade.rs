@@ -20,15 +20,6 @@ pub enum OpenError {
     Backup(#[from] BackupError),
 }
 
-impl From<OpenError> for crate::error::CompanionError {
-    fn from(error: OpenError) -> Self {
-        match error {
-            OpenError::Store(e) => Self::Store(e),
-            OpenError::Backup(e) => Self::UpgradeBackup(e),
-        }
-    }
-}
-
 /// The store, migrated, and the backup written before an upgrade (if there was one).
 pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
     let _opening = crate::store::OpeningLock::take(data_dir).await?;

@@ -9,9 +9,35 @@ use std::sync::Arc;
 use super::limits::LimitsForm;
 use super::BudgetView;
 use crate::clock::Clock;
-use crate::error::{CompanionError, Refusal};
 use crate::model::Models;
+use crate::said::Worded;
+use crate::settings_file::SettingsFileError;
 use crate::store::Store;
+use crate::store::StoreError;
+
+/// Why the budget could not be shown or changed, worded in both languages.
+#[derive(Debug, thiserror::Error)]
+pub enum BudgetError {
+    #[error("write an amount more than zero, in {0}")]
+    NotAnAmount(String),
+    #[error(transparent)]
+    Limits(#[from] super::limits::LimitsProblem),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    SettingsFile(#[from] SettingsFileError),
+}
+
+impl Worded for BudgetError {
+    fn spanish(&self) -> String {
+        match self {
+            BudgetError::NotAnAmount(currency) => format!("escribe una cantidad mayor que cero, en {currency}"),
+            BudgetError::Limits(e) => e.spanish(),
+            BudgetError::Store(e) => e.spanish(),
+            BudgetError::SettingsFile(e) => e.spanish(),
+        }
+    }
+}
 
 pub struct BudgetAdmin {
     models: Arc<Models>,
@@ -26,16 +52,16 @@ impl BudgetAdmin {
     }
 
     /// The limits, what was spent and held against each, and today's extra.
-    pub async fn view(&self) -> Result<BudgetView, CompanionError> {
+    pub async fn view(&self) -> Result<BudgetView, BudgetError> {
         Ok(self.models.budget().view().await?)
     }
 
     /// The user's one click: `amount` more today, in their currency (`[budget]
     /// currency` at `usd_rate`), over every limit.
-    pub async fn allow_more_today(&self, amount: f64) -> Result<BudgetView, CompanionError> {
+    pub async fn allow_more_today(&self, amount: f64) -> Result<BudgetView, BudgetError> {
         let settings = self.models.settings();
         if !(amount.is_finite() && amount > 0.0) {
-            return Err(CompanionError::from(Refusal::NotAnAmount(settings.budget.currency.clone())));
+            return Err(BudgetError::NotAnAmount(settings.budget.currency.clone()));
         }
         self.models.budget().allow_more_today(amount / settings.budget.usd_rate).await?;
         self.view().await
@@ -49,10 +75,10 @@ impl BudgetAdmin {
     }
 
     /// Saves the limits to `settings.toml` and applies them to the next call.
-    pub async fn save_limits(&self, form: &LimitsForm) -> Result<BudgetView, CompanionError> {
-        let budget = form.settings().map_err(Refusal::BudgetLimits)?;
+    pub async fn save_limits(&self, form: &LimitsForm) -> Result<BudgetView, BudgetError> {
+        let budget = form.settings()?;
         if let Some(path) = &self.config_path {
-            crate::settings_file::save_budget(path, &budget).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+            crate::settings_file::save_budget(path, &budget)?;
         }
         self.models.replace_budget(budget);
         self.view().await
@@ -60,7 +86,7 @@ impl BudgetAdmin {
 
     /// The last 30 days a day at a time, per model and purpose, with the month's
     /// projection (the Usage page's chart, `sidecar usage`).
-    pub async fn usage_history(&self) -> Result<super::usage::UsageHistory, CompanionError> {
+    pub async fn usage_history(&self) -> Result<super::usage::UsageHistory, BudgetError> {
         let today = self.clock.local_today();
         // The report's days and the whole month, read generously and bucketed by local day.
         let since = crate::store::utc(self.clock.now() - chrono::Duration::days(super::usage::REPORT_DAYS as i64 + 32));

@@ -28,7 +28,7 @@ pub struct LimitsForm {
     pub providers: Vec<ProviderLimits>,
 }
 
-/// What is wrong with a form, said in the user's words (`words::errors`).
+/// What is wrong with a form, said in the user's words (its `Worded` words).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LimitsProblem {
     #[error("a limit must be an amount of zero or more, in {0}")]
@@ -96,6 +96,16 @@ impl LimitsForm {
                 .map(|p| (p.id.clone(), ProviderBudget { daily_usd: usd(p.daily), monthly_usd: usd(p.monthly) }))
                 .collect(),
         })
+    }
+}
+
+impl crate::said::Worded for LimitsProblem {
+    fn spanish(&self) -> String {
+        match self {
+            LimitsProblem::NotAnAmount(currency) => format!("un límite es una cantidad de cero o más, en {currency}"),
+            LimitsProblem::BadRate(currency) => format!("el cambio es cuántos {currency} vale un dólar estadounidense, más que cero"),
+            LimitsProblem::BadCurrency(code) => format!("la moneda es un código de tres letras como EUR o USD, no «{code}»"),
+        }
     }
 }
 

@@ -10,12 +10,12 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
+use crate::agent::error::TurnError;
 use crate::clock::Clock;
 use crate::conversation::TurnOutcome;
-use crate::error::CompanionError;
 use futures_util::future::BoxFuture;
 
-type Answer = Result<TurnOutcome, CompanionError>;
+type Answer = Result<TurnOutcome, TurnError>;
 
 /// The source side, served by `serving::serve`.
 pub struct CallSource {
@@ -44,8 +44,8 @@ impl Caller {
     /// Sends `text` and waits for its answer.
     pub async fn call(&self, text: &str) -> Answer {
         let (answer, answered) = oneshot::channel();
-        self.calls.send((text.to_string(), answer)).map_err(|_| CompanionError::from(crate::error::Refusal::ShuttingDown))?;
-        answered.await.map_err(|_| CompanionError::from(crate::error::Refusal::ShuttingDown))?
+        self.calls.send((text.to_string(), answer)).map_err(|_| TurnError::ShuttingDown)?;
+        answered.await.map_err(|_| TurnError::ShuttingDown)?
     }
 }
 

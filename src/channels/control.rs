@@ -5,9 +5,9 @@
 use chrono::{DateTime, Utc};
 
 use super::slash::{Command, ProactiveCommand, Quiet};
+use crate::agent::error::TurnError;
 use crate::clock::Clock;
 use crate::context::service::ContextService;
-use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::proactive::service::ProactiveService;
 use crate::proactive::TickMode;
@@ -39,7 +39,7 @@ impl Control<'_> {
     }
 
     /// What the command did, in the user's language.
-    pub async fn answer(&self, command: Command) -> Result<String, CompanionError> {
+    pub async fn answer(&self, command: Command) -> Result<String, TurnError> {
         let w = CommandWords(self.lang);
         Ok(match command {
             Command::Checkpoint => {
@@ -125,7 +125,7 @@ impl Control<'_> {
         })
     }
 
-    async fn status_text(&self, w: CommandWords) -> Result<String, CompanionError> {
+    async fn status_text(&self, w: CommandWords) -> Result<String, TurnError> {
         let status = self.proactive.status().await?;
         let (s, c) = (&status.state, &status.config);
         let now = self.clock.now();

@@ -8,6 +8,7 @@ pub mod arrivals;
 pub mod asking;
 pub mod backoff;
 pub mod call;
+pub mod error;
 pub mod events;
 pub use sidecar_domain::channel;
 pub mod control;

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::asking::PhoneQuestions;
 use super::channel::Channel;
+use super::error::ChannelError;
 use super::health::{HealthView, Link};
 use super::phone::PhoneParts;
 use super::serving::serve;
@@ -20,7 +21,6 @@ use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
 use crate::channels::events::ChannelEvent;
 use crate::conversation::ConversationService;
-use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::MessageRouter;
 use crate::secrets::Secrets;
@@ -197,7 +197,7 @@ impl ChannelService {
     }
 
     /// Turns WhatsApp on or off (saved in settings.toml).
-    pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
+    pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
         self.save_enabled("whatsapp", enabled)?;
         self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
         self.restart_whatsapp();
@@ -205,20 +205,20 @@ impl ChannelService {
         Ok(())
     }
 
-    fn save_enabled(&self, channel: &str, enabled: bool) -> Result<(), CompanionError> {
+    fn save_enabled(&self, channel: &str, enabled: bool) -> Result<(), ChannelError> {
         match &self.with.config_path {
-            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(CompanionError::from),
+            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(ChannelError::from),
             None => Ok(()),
         }
     }
 
     /// Forgets the WhatsApp session (the phone must scan a new code to link again).
-    pub fn unlink_whatsapp(&self) -> Result<(), CompanionError> {
+    pub fn unlink_whatsapp(&self) -> Result<(), ChannelError> {
         self.stop_whatsapp();
         match std::fs::remove_dir_all(self.whatsapp_dir()) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(crate::error::Refusal::WhatsAppSession(e.to_string()).into()),
+            Err(e) => return Err(ChannelError::WhatsAppSession(e.to_string())),
         }
         self.restart_whatsapp();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
@@ -256,8 +256,8 @@ impl ChannelService {
         self.with.events.publish(ChannelEvent::ChannelsChanged);
     }
 
-    fn running_telegram(&self) -> Result<Arc<Telegram>, CompanionError> {
-        self.telegram.lock().expect("channels lock").clone().ok_or_else(|| crate::error::Refusal::TelegramOff.into())
+    fn running_telegram(&self) -> Result<Arc<Telegram>, ChannelError> {
+        self.telegram.lock().expect("channels lock").clone().ok_or(ChannelError::TelegramOff)
     }
 
     pub fn view(&self) -> ChannelsView {
@@ -300,17 +300,17 @@ impl ChannelService {
     }
 
     /// Saves the bot token (keychain, else this session) and turns Telegram on.
-    pub fn set_telegram_token(&self, token: &str) -> Result<(), CompanionError> {
+    pub fn set_telegram_token(&self, token: &str) -> Result<(), ChannelError> {
         let token = token.trim();
         if !looks_like_bot_token(token) {
-            return Err(crate::error::Refusal::NotABotToken.into());
+            return Err(ChannelError::NotABotToken);
         }
         self.secrets.store(TOKEN_ACCOUNT, token);
         self.set_telegram_enabled(true)
     }
 
     /// Turns Telegram on or off (saved in settings.toml).
-    pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), CompanionError> {
+    pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
         self.save_enabled("telegram", enabled)?;
         self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
         self.restart_telegram();
@@ -319,11 +319,11 @@ impl ChannelService {
     }
 
     /// A new one-time code to pair a chat with `/start CODE`.
-    pub fn telegram_pairing_code(&self) -> Result<super::telegram::gate::PairingCode, CompanionError> {
+    pub fn telegram_pairing_code(&self) -> Result<super::telegram::gate::PairingCode, ChannelError> {
         let telegram = self.running_telegram()?;
         // A code handed out while the bot cannot hear would be typed into silence.
         if let super::health::Link::Down { reason, .. } = telegram.health.view().link {
-            return Err(CompanionError::InvalidInput(crate::words::channels::pairing_while_down(&reason, self.with.lang)));
+            return Err(crate::said::Refused(crate::words::channels::pairing_while_down(&reason, self.with.lang)).into());
         }
         let code = telegram.new_pairing_code();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
@@ -336,8 +336,8 @@ impl ChannelService {
     }
 
     /// Unpairs `chat`, whether Telegram runs now or not.
-    pub fn unpair_telegram(&self, chat: i64) -> Result<(), CompanionError> {
-        self.paired.remove(chat).map_err(CompanionError::InvalidInput)
+    pub fn unpair_telegram(&self, chat: i64) -> Result<(), ChannelError> {
+        self.paired.remove(chat).map_err(|why| crate::said::Refused(why).into())
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is

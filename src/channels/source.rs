@@ -7,8 +7,8 @@
 use chrono::{DateTime, Utc};
 
 use super::channel::Channel;
+use crate::agent::error::TurnError;
 use crate::conversation::TurnOutcome;
-use crate::error::CompanionError;
 use futures_util::future::BoxFuture;
 
 /// One message as a channel delivered it.
@@ -24,7 +24,7 @@ pub struct IncomingMessage {
 }
 
 /// What a channel shows for a turn's outcome: the reply, or what went wrong.
-pub fn answer_text(answer: Result<TurnOutcome, CompanionError>) -> String {
+pub fn answer_text(answer: Result<TurnOutcome, TurnError>) -> String {
     match answer {
         Ok(outcome) => outcome.reply,
         Err(error) => error.to_string(),
@@ -37,7 +37,7 @@ pub trait MessageSource: Send + Sync {
     /// it is ready must lose nothing (`serve` waits for answers at the same time).
     fn next(&self) -> BoxFuture<'_, Option<IncomingMessage>>;
     /// Gives the user the answer to `to` (or what went wrong), on this channel.
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>>;
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>>;
     fn is_connected(&self) -> bool;
     /// Says `text` in the chat `to` came from, in the middle of its turn (a permission
     /// question). Sources with no chat of their own cannot.

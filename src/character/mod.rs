@@ -6,8 +6,8 @@ use crate::character::rows::CharacterStore;
 pub mod place;
 pub mod rows;
 
-use crate::error::CompanionError;
 use crate::store::Store;
+use crate::store::StoreError;
 use place::{Screen, Size, Spot};
 
 /// Where the character stands, per screen.
@@ -23,7 +23,7 @@ impl CharacterPlaces {
 
     /// Where the character appears among the connected `screens` (the primary first):
     /// where the user last left it, on a screen still there; else the primary's corner.
-    pub async fn spot(&self, screens: &[Screen], size: Size) -> Result<Option<Spot>, CompanionError> {
+    pub async fn spot(&self, screens: &[Screen], size: Size) -> Result<Option<Spot>, StoreError> {
         let saved = self.store.character_places().latest_first().await?;
         let left = saved.into_iter().find_map(|(name, spot)| screens.iter().find(|s| s.name == name).map(|screen| (screen, spot)));
         Ok(match left {
@@ -34,7 +34,7 @@ impl CharacterPlaces {
 
     /// The user dropped the character at `spot` on `screen`; it is kept whole on the
     /// screen and remembered there. Returns where it stands now.
-    pub async fn dropped(&self, screen: &Screen, size: Size, spot: Spot) -> Result<Spot, CompanionError> {
+    pub async fn dropped(&self, screen: &Screen, size: Size, spot: Spot) -> Result<Spot, StoreError> {
         let kept = place::keep_on(screen, size, spot);
         self.store.character_places().put(&screen.name, kept).await?;
         Ok(kept)

@@ -304,13 +304,13 @@ impl Companion {
 
     /// Stores the user's message and produces a reply (see `ConversationService::send`).
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
-        self.caller.call(text).await
+        Ok(self.caller.call(text).await?)
     }
 
     /// Stores the user's message with files attached (their text goes to the model
     /// inside it) and produces a reply.
     pub async fn send_with(&self, text: &str, attachments: &[crate::attachments::Attachment]) -> Result<TurnOutcome, CompanionError> {
-        self.caller.call(&crate::attachments::compose(text, attachments)).await
+        Ok(self.caller.call(&crate::attachments::compose(text, attachments)).await?)
     }
 
     /// Reads a file to attach to the next message, cut to what the answering model's
@@ -323,12 +323,12 @@ impl Companion {
         // Reading a PDF is work for a blocking thread, not for the runtime's.
         let opened = tokio::task::spawn_blocking(move || crate::attachments::open(&path, sees_images, &data_dir, budget))
             .await
-            .map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+            .map_err(|e| crate::said::Refused(e.to_string()))?;
         Ok(opened?)
     }
 
     pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
-        self.conversation.retry().await
+        Ok(self.conversation.retry().await?)
     }
 
     pub fn stop(&self) -> bool {
@@ -336,7 +336,7 @@ impl Companion {
     }
 
     pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
-        self.conversation.history(limit).await
+        Ok(self.conversation.history(limit).await?)
     }
 
     pub fn tools(&self) -> Arc<ToolRegistry> {
@@ -363,7 +363,7 @@ impl Companion {
     /// Settings' switch: tools that only read run without asking; saved in settings.toml.
     pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
         if let Some(path) = &self.config_path {
-            crate::settings_file::save_auto_allow_read_only(path, on).map_err(|e| CompanionError::InvalidInput(e.to_string()))?;
+            crate::settings_file::save_auto_allow_read_only(path, on)?;
         }
         self.permissions.set_auto_read_only(on);
         Ok(())
@@ -494,7 +494,7 @@ impl Companion {
     }
 
     pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        crate::welcome::finish(&self.data_dir).map_err(|e| crate::error::Refusal::cannot_write(&self.data_dir, e).into())
+        crate::welcome::finish(&self.data_dir).map_err(|e| crate::said::CannotWrite::new(&self.data_dir, e).into())
     }
 
     pub fn clock(&self) -> &Clock {
@@ -540,7 +540,7 @@ impl Companion {
     /// at once by everything that reads the clock. Providers are not touched. Existing
     /// reminders keep the zone they were set in.
     pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
-        let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::from(crate::error::Refusal::NotAZone(name.to_string())))?;
+        let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::NotAZone(name.to_string()))?;
         if let Some(path) = &self.config_path {
             crate::settings_file::save_timezone(path, zone.name())?;
         }
@@ -551,7 +551,7 @@ impl Companion {
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
     pub async fn warm_up(&self) -> Result<(), CompanionError> {
-        self.models.warm_up().await.map_err(CompanionError::ModelUnavailable)
+        self.models.warm_up().await.map_err(|why| crate::llm::ModelUnavailable(why).into())
     }
 
     pub fn model_status(&self) -> crate::events::ModelStatus {

@@ -105,7 +105,7 @@ pub struct TurnShaper<'a> {
 /// Writes a checkpoint of a conversation's live history without a model call.
 pub trait CheckpointWriter: Send + Sync {
     /// `None` when one was written moments ago (a quarter of the periodic interval).
-    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, crate::CompanionError>>;
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, crate::agent::error::TurnError>>;
 }
 
 impl Shaper for TurnShaper<'_> {

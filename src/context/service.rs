@@ -17,10 +17,10 @@ use super::engine::{eviction_point, limits_for, summary_block, summary_budget, L
 use super::guard::{self, Limits};
 use super::meter::ContextMeter;
 use super::plan::PlanBoard;
+use crate::agent::error::TurnError;
 use crate::agent::prompt;
 use crate::clock::Clock;
 use crate::context::rows::Summary;
-use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
@@ -99,12 +99,12 @@ impl ContextService {
 
     /// Builds the prompt of the next model call in `conversation_id`, folding old turns
     /// into the summary first when the history nears the threshold.
-    pub(crate) async fn turn_prompt(&self, conversation_id: i64, chain: &Chain, tools: &ToolRegistry) -> Result<TurnPrompt, CompanionError> {
+    pub(crate) async fn turn_prompt(&self, conversation_id: i64, chain: &Chain, tools: &ToolRegistry) -> Result<TurnPrompt, TurnError> {
         let settings = self.models.settings();
         let (now, zone) = (self.clock.now(), self.clock.zone());
         // Independent reads, side by side: they are all on the way to the first token.
         let (corrections, plan, loaded, resumed) = tokio::try_join!(
-            async { Ok::<_, CompanionError>(self.store.corrections().active_corrections(now).await?) },
+            async { Ok::<_, TurnError>(self.store.corrections().active_corrections(now).await?) },
             async { Ok(self.plans.focus(conversation_id).await?) },
             self.load_live(conversation_id),
             self.resumed_checkpoint(conversation_id),
@@ -150,9 +150,9 @@ impl ContextService {
     /// The prompt the next message would be answered with, as the guard sends it
     /// (without the new message). Folds old turns like a turn would. For benchmarks
     /// and diagnostics.
-    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), CompanionError> {
+    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
-        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await.map_err(crate::llm::ModelUnavailable)?;
         let turn = self.turn_prompt(conversation_id, &chain, tools).await?;
         Ok(self.shaper(&turn, conversation_id, &chain).shape_with_report(turn.prompt))
     }
@@ -166,7 +166,7 @@ impl ContextService {
         system_tokens: usize,
         limits: &Limits,
         (summary, mut messages): (Option<Summary>, Vec<Message>),
-    ) -> Result<LiveHistory, CompanionError> {
+    ) -> Result<LiveHistory, TurnError> {
         let settings = self.models.settings();
         let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
         let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
@@ -195,7 +195,7 @@ impl ContextService {
         previous: Option<&Summary>,
         evicted: &[Message],
         limits: &Limits,
-    ) -> Result<(Summary, i64), CompanionError> {
+    ) -> Result<(Summary, i64), TurnError> {
         let turns: Vec<ChatMessage> = evicted.iter().map(Message::to_chat).collect();
         let previous_text = previous.map(|s| s.text.as_str()).unwrap_or("");
         let digest = match self.digest_call(conversation_id, chain, previous_text, &turns, limits).await {
@@ -275,7 +275,7 @@ impl ContextService {
     }
 
     /// The running summary and the messages after it that still count as context.
-    async fn load_live(&self, conversation_id: i64) -> Result<(Option<Summary>, Vec<Message>), CompanionError> {
+    async fn load_live(&self, conversation_id: i64) -> Result<(Option<Summary>, Vec<Message>), TurnError> {
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let messages = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
@@ -283,7 +283,7 @@ impl ContextService {
     }
 
     /// The checkpoint this conversation continues, if any.
-    async fn resumed_checkpoint(&self, conversation_id: i64) -> Result<Option<Checkpoint>, CompanionError> {
+    async fn resumed_checkpoint(&self, conversation_id: i64) -> Result<Option<Checkpoint>, TurnError> {
         Ok(match self.store.context().continuation(conversation_id).await? {
             (Some(id), _) => self.store.context().checkpoint(id).await?,
             _ => None,
@@ -291,7 +291,7 @@ impl ContextService {
     }
 
     /// The current conversation's plan.
-    pub async fn plan(&self) -> Result<Vec<crate::context::plan::PlanItem>, CompanionError> {
+    pub async fn plan(&self) -> Result<Vec<crate::context::plan::PlanItem>, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         Ok(self.store.context().plan(conversation_id).await?)
     }
@@ -305,7 +305,7 @@ impl ContextService {
         Limits::new(self.models.known_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
     }
 
-    pub async fn context_meter(&self) -> Result<ContextMeter, CompanionError> {
+    pub async fn context_meter(&self) -> Result<ContextMeter, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {
             if id == conversation_id {
@@ -325,10 +325,10 @@ impl ContextService {
     }
 
     /// `/checkpoint`: digests the live history into a checkpoint now.
-    pub async fn checkpoint_now(&self) -> Result<Checkpoint, CompanionError> {
+    pub async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let settings = self.models.settings();
-        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await.map_err(crate::llm::ModelUnavailable)?;
         let limits = limits_for(&chain, &settings);
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
@@ -357,7 +357,7 @@ impl ContextService {
         summary: Option<&Summary>,
         live: &[Message],
         limits: &Limits,
-    ) -> Result<Option<i64>, CompanionError> {
+    ) -> Result<Option<i64>, TurnError> {
         if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
             return Ok(None);
         }
@@ -369,12 +369,12 @@ impl ContextService {
 
     /// A checkpoint of the live history written without a model call (mid-turn, before
     /// a tool result that will force a fold).
-    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<Option<i64>, CompanionError> {
+    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<Option<i64>, TurnError> {
         // A fold or another checkpoint just saved the state: nothing new to keep.
         if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4 {
             return Ok(None);
         }
-        let chain = self.models.chat_chain(None).await.map_err(CompanionError::ModelUnavailable)?;
+        let chain = self.models.chat_chain(None).await.map_err(crate::llm::ModelUnavailable)?;
         let limits = limits_for(&chain, &self.models.settings());
         let (summary, live) = self.load_live(conversation_id).await?;
         let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
@@ -386,14 +386,7 @@ impl ContextService {
     /// Stores a checkpoint with what Sidecar knows itself: the plan's steps (done and
     /// left), the model, the context's size, the files and reminders the covered turns
     /// touched; and says it was saved.
-    async fn save_checkpoint(
-        &self,
-        conversation_id: i64,
-        trigger: &str,
-        mut body: Body,
-        chain: &Chain,
-        covered: &[Message],
-    ) -> Result<Checkpoint, CompanionError> {
+    async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, TurnError> {
         // The plan's steps are the most exact record of what is done and what is left.
         for item in self.store.context().plan(conversation_id).await? {
             let line = match item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
@@ -416,15 +409,15 @@ impl ContextService {
         Ok(checkpoint)
     }
 
-    pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, CompanionError> {
+    pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, TurnError> {
         Ok(self.store.context().checkpoints(200).await?)
     }
 
     /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
-    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, CompanionError> {
-        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
         if !checkpoint.status.can_become(status) {
-            return Err(crate::error::Refusal::CheckpointStatus { id, from: checkpoint.status.as_str(), to: status.as_str() }.into());
+            return Err(TurnError::CheckpointStatus { id, from: checkpoint.status.as_str(), to: status.as_str() });
         }
         self.store.context().set_checkpoint_status(id, status).await?;
         Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
@@ -432,7 +425,7 @@ impl ContextService {
 
     /// Closes the current conversation's newest open checkpoint (or the open one it
     /// continues).
-    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, CompanionError> {
+    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         match self.store.context().open_checkpoint_of(conversation_id).await? {
             Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
@@ -441,7 +434,7 @@ impl ContextService {
     }
 
     /// Starts a new, empty conversation; the open checkpoints of the others pause.
-    pub async fn new_conversation(&self) -> Result<i64, CompanionError> {
+    pub async fn new_conversation(&self) -> Result<i64, TurnError> {
         let id = self.store.conversations().new_conversation().await?;
         self.store.context().pause_checkpoints_outside(id).await?;
         Ok(id)
@@ -449,7 +442,7 @@ impl ContextService {
 
     /// The checkpoint a new, empty conversation offers to continue: the newest open one
     /// of another conversation from the last seven days.
-    pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, CompanionError> {
+    pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let (resumed, dismissed) = self.store.context().continuation(conversation_id).await?;
         if resumed.is_some() || dismissed || self.store.context().message_count(conversation_id).await? > 0 {
@@ -461,7 +454,7 @@ impl ContextService {
 
     /// Continues checkpoint `id` in the current conversation: it is resumed and its
     /// state goes into every prompt of this conversation.
-    pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, CompanionError> {
+    pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
         self.store.context().set_continuation(conversation_id, Some(id), false).await?;
@@ -470,12 +463,12 @@ impl ContextService {
 
     /// "Continue from checkpoint": the checkpoint named, or the open one picked by status
     /// then date, continued in the current conversation. `None` when none is open.
-    pub async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, CompanionError> {
+    pub async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, TurnError> {
         use crate::context::resume::ResumeRequest;
         let found = match request {
             ResumeRequest::Latest => self.store.context().resumable_checkpoint().await?,
             ResumeRequest::Id(id) => {
-                let found = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+                let found = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
                 Some(found)
             }
         };
@@ -489,27 +482,27 @@ impl ContextService {
 
     /// Replaces what checkpoint `id` records (its observations), as the user edited them;
     /// the metadata Sidecar wrote stays.
-    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, CompanionError> {
-        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
         let body = crate::context::checkpoint::Body { metadata: checkpoint.body.metadata.clone(), ..body };
         self.store.context().set_checkpoint_body(id, &body).await?;
         Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
     }
 
     /// Declines the offer for the current conversation.
-    pub async fn dismiss_offer(&self) -> Result<(), CompanionError> {
+    pub async fn dismiss_offer(&self) -> Result<(), TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         Ok(self.store.context().set_continuation(conversation_id, None, true).await?)
     }
 
     /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
-    pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, CompanionError> {
-        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| CompanionError::from(crate::error::Refusal::NoCheckpoint(id)))?;
+    pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
         let dir = self.data_dir.as_path().join("exports");
         let path = dir.join(format!("checkpoint-{id}.md"));
         std::fs::create_dir_all(&dir)
             .and_then(|_| crate::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
-            .map_err(|e| CompanionError::from(crate::error::Refusal::cannot_write(&path, e)))?;
+            .map_err(|e| crate::said::CannotWrite::new(&path, e))?;
         Ok(path)
     }
 }
@@ -539,7 +532,7 @@ fn touched(messages: &[Message]) -> Vec<String> {
 }
 
 impl super::engine::CheckpointWriter for ContextService {
-    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, CompanionError>> {
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, TurnError>> {
         Box::pin(self.plain_checkpoint(conversation_id))
     }
 }

@@ -3,13 +3,13 @@
 //! builds its prompt through the context service, runs the agent loop on the chat
 //! chain, and stores what it produced. Stop, Retry and the pinned model live here.
 
-use crate::error::Refusal;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::driver::{drive, TurnContext};
+use crate::agent::error::TurnError;
 use crate::agent::turn::{TurnEnd, TurnLimits};
 use crate::channels::channel::Channel;
 use crate::channels::control::Control;
@@ -17,7 +17,6 @@ use crate::channels::inbox::{Entry, Inbox, QueuedMessage};
 use crate::channels::slash::{self, Command};
 use crate::clock::Clock;
 use crate::context::service::ContextService;
-use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::llm::{ChatMessage, Usage};
@@ -143,19 +142,19 @@ impl ConversationService {
     }
 
     /// The current conversation's last `limit` messages, oldest first.
-    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
+    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, TurnError> {
         let conversation = self.with.store.conversations().current_conversation().await?;
         Ok(self.with.store.conversations().recent_messages(conversation, limit).await?)
     }
 
     /// Pins a provider to the current conversation (no fallback), or unpins it.
-    pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), CompanionError> {
+    pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), TurnError> {
         let conversation = self.with.store.conversations().current_conversation().await?;
         Ok(self.with.store.conversations().set_conversation_provider(conversation, provider_id).await?)
     }
 
     /// The provider pinned to the current conversation, if any.
-    pub async fn pinned_provider(&self) -> Result<Option<String>, CompanionError> {
+    pub async fn pinned_provider(&self) -> Result<Option<String>, TurnError> {
         let conversation = self.with.store.conversations().current_conversation().await?;
         Ok(self.with.store.conversations().conversation_provider(conversation).await?)
     }
@@ -163,7 +162,7 @@ impl ConversationService {
     /// Takes `text` from `channel`: a command is answered at once; anything else takes
     /// its place in the inbox now, before the returned future is first awaited, so a
     /// source's messages are answered in the order it gave them.
-    pub fn submit(&self, text: String, channel: Channel) -> impl std::future::Future<Output = Result<TurnOutcome, CompanionError>> + Send + '_ {
+    pub fn submit(&self, text: String, channel: Channel) -> impl std::future::Future<Output = Result<TurnOutcome, TurnError>> + Send + '_ {
         let text = text.trim().to_string();
         // Commands and presence are the user's: a program over the local API only talks.
         let from_user = channel.is_the_user();
@@ -181,7 +180,7 @@ impl ConversationService {
         };
         async move {
             match step {
-                Step::Empty => Err(CompanionError::EmptyMessage),
+                Step::Empty => Err(TurnError::Empty(crate::said::EmptyMessage)),
                 // Commands are answered at once, even while a reply is being written.
                 Step::Command(command) => {
                     let conversation_id = self.with.store.conversations().current_conversation().await?;
@@ -194,8 +193,8 @@ impl ConversationService {
         }
     }
 
-    async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, CompanionError> {
-        let turn = entry.ready().await.map_err(|_| CompanionError::QueuedCancelled)?;
+    async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, TurnError> {
+        let turn = entry.ready().await.map_err(|_| TurnError::QueuedCancelled)?;
         if turn.waited.is_some() {
             self.with.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
         }
@@ -252,14 +251,7 @@ impl ConversationService {
     /// Carries out a request found before the model and posts the answer. The offline
     /// demo model adds nothing useful (it cannot use tools and may contradict what was
     /// done), so it is not asked; a configured model is told what was done.
-    async fn carry_out(
-        &self,
-        conversation_id: i64,
-        said_id: i64,
-        intent: crate::intent::Intent,
-        text: &str,
-        channel: Channel,
-    ) -> Result<Carried, CompanionError> {
+    async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, TurnError> {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
         let offline = self.with.models.configured_is_empty();
@@ -284,7 +276,7 @@ impl ConversationService {
         said_id: i64,
         request: crate::context::resume::ResumeRequest,
         channel: Channel,
-    ) -> Result<Carried, CompanionError> {
+    ) -> Result<Carried, TurnError> {
         let words = crate::words::commands::CommandWords(self.with.lang);
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
         let Some(checkpoint) = self.with.context.resume(request).await? else {
@@ -320,7 +312,7 @@ impl ConversationService {
         command: Command,
         lang: crate::words::Lang,
         channel: Channel,
-    ) -> Result<TurnOutcome, CompanionError> {
+    ) -> Result<TurnOutcome, TurnError> {
         let stop_turn = || self.stop();
         let control = Control {
             context: &self.with.context,
@@ -337,7 +329,7 @@ impl ConversationService {
         let conversation_id = self.with.store.conversations().current_conversation().await.unwrap_or(asked_in);
         let (reply, status) = match result {
             Ok(text) => (text, MessageStatus::Complete),
-            Err(error) => (crate::words::errors::said(&error, lang), MessageStatus::Error),
+            Err(error) => (crate::said::said_whole(&error, lang), MessageStatus::Error),
         };
         let meta = MessageMeta { command: true, ..MessageMeta::default() };
         let outcome = self.post_answer(conversation_id, said_id, reply, status, meta, channel).await?;
@@ -354,7 +346,7 @@ impl ConversationService {
         status: MessageStatus,
         meta: MessageMeta,
         channel: Channel,
-    ) -> Result<TurnOutcome, CompanionError> {
+    ) -> Result<TurnOutcome, TurnError> {
         let message_id = self
             .with
             .store
@@ -408,17 +400,17 @@ impl ConversationService {
         }
     }
 
-    fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), CompanionError> {
+    fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), TurnError> {
         let mut slot = self.active_turn.lock().expect("turn lock");
         if slot.is_some() {
-            return Err(CompanionError::Busy);
+            return Err(TurnError::Busy);
         }
         let token = CancellationToken::new();
         *slot = Some(token.clone());
         Ok((token, TurnGuard(&self.active_turn)))
     }
 
-    async fn reply(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
+    async fn reply(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
         use tracing::Instrument;
         let span = tracing::info_span!("turn", turn_id = said.message_id, conversation_id);
         async {
@@ -433,7 +425,7 @@ impl ConversationService {
                     tracing::warn!(%error, "turn failed");
                     self.with.events.publish(CoreEvent::TurnFailed {
                         conversation_id,
-                        message: crate::words::errors::said(error, self.with.lang),
+                        message: crate::said::said_whole(error, self.with.lang),
                         retryable: error.is_retryable(),
                     });
                 }
@@ -453,12 +445,12 @@ impl ConversationService {
         }
     }
 
-    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, CompanionError> {
+    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
         let settings = self.with.models.settings();
         let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
         let mut chain = tokio::select! {
-            chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(CompanionError::ModelUnavailable)?,
-            _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
+            chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(crate::llm::ModelUnavailable)?,
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         };
         chain.demo_stands_in = note.is_none();
         // A message sent right after a tool server was added or edited would otherwise
@@ -466,14 +458,14 @@ impl ConversationService {
         let mut starting = self.with.tools_starting.clone();
         tokio::select! {
             _ = tokio::time::timeout(TOOLS_START_WAIT, starting.wait_for(|s| !*s)) => {}
-            _ = cancel.cancelled() => return Err(Refusal::StoppedBeforeModel.into()),
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         }
         let recent = self.with.store.conversations().recent_messages(conversation_id, 12).await?;
         let tools = Arc::new(self.with.chooser.choose(&self.tools(), &recent).await);
         // Folding old turns may call the model: Stop works here too.
         let mut turn = tokio::select! {
             turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
-            _ = cancel.cancelled() => return Err(Refusal::StoppedWhileFolding.into()),
+            _ = cancel.cancelled() => return Err(TurnError::StoppedWhileFolding),
         };
         if let Some(told) = &note {
             turn.prompt.push(ChatMessage::system(&told.note));
@@ -524,8 +516,8 @@ impl ConversationService {
                 self.with.store.variants().withdraw_empty(driven.message_id).await?;
                 Ok(note.expect("checked").answer)
             }
-            TurnEnd::Failed { message, .. } => Err(driven.failure.map(CompanionError::Route).unwrap_or(CompanionError::TurnFailed(message))),
-            TurnEnd::TimedOut { .. } => Err(CompanionError::TurnFailed(crate::words::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
+            TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
+            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(crate::words::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => {
                 self.with.events.publish(CoreEvent::TurnFinished {
                     conversation_id,

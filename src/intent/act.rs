@@ -2,8 +2,8 @@
 //! the knowledge store, and words the answer in the language the user wrote in.
 
 use super::Intent;
+use crate::agent::error::TurnError;
 use crate::clock::Clock;
-use crate::error::CompanionError;
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::store::KnowledgeStore;
 use crate::reminders::rows::Reminder;
@@ -37,7 +37,7 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
 }
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
-pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, CompanionError> {
+pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = crate::user_language::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
     match intent {

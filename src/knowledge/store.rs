@@ -465,3 +465,17 @@ fn read(path: &Path) -> Result<String, KnowledgeError> {
 fn read_bytes(path: &Path) -> Result<Vec<u8>, KnowledgeError> {
     std::fs::read(path).map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
 }
+
+impl crate::said::Worded for KnowledgeError {
+    fn spanish(&self) -> String {
+        match self {
+            KnowledgeError::Read { path, source } => format!("no se puede leer {path}: {source}"),
+            KnowledgeError::Write { path, source } => format!("no se puede guardar {path}: {source}; el cambio no se aplicó"),
+            KnowledgeError::Stale { line, expected } => {
+                format!("learnings.md cambió desde que se mostró (la línea {line} ya no es «{expected}»); recarga y vuelve a intentarlo")
+            }
+            KnowledgeError::ProfileStale { file } => format!("{file} cambió en el disco desde que se abrió; vuelve a cargarlo y repite el cambio"),
+            KnowledgeError::Invalid(why) => why.clone(),
+        }
+    }
+}

@@ -121,3 +121,17 @@ struct ModelEntry {
 
 /// Longest wait for a provider's check.
 const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl crate::said::Worded for ProbeProblem {
+    fn spanish(&self) -> String {
+        match self {
+            ProbeProblem::RefusedKey(status) => format!("rechazó la clave: HTTP {status}"),
+            ProbeProblem::NoAnswer(secs) => format!("sin respuesta en {secs} s"),
+            ProbeProblem::Offline(_) => "este ordenador parece no tener conexión".into(),
+            ProbeProblem::NotListening(url) => format!("no hay nada escuchando en {url}"),
+            ProbeProblem::Http(status) => format!("respondió HTTP {status} a la lista de modelos"),
+            ProbeProblem::Unreadable(why) => format!("no se pudo leer su lista de modelos: {why}"),
+            ProbeProblem::Other(why) => why.clone(),
+        }
+    }
+}

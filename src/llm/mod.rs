@@ -141,6 +141,48 @@ pub(crate) fn preview(text: &str, max: usize) -> String {
     format!("{}…", &text[..end])
 }
 
+impl crate::said::Worded for LlmError {
+    fn spanish(&self) -> String {
+        match self {
+            LlmError::Unreachable { url, offline: true, .. } => {
+                format!("no se pudo contactar con el servidor del modelo en {url}: este ordenador parece no tener conexión. Revisa la conexión de red")
+            }
+            LlmError::Unreachable { url, .. } => {
+                format!("no se pudo contactar con el servidor del modelo en {url}: no responde. ¿Está en marcha, y es correcta la dirección en Ajustes?")
+            }
+            LlmError::Timeout { phase, after } => {
+                let what = match phase {
+                    TimeoutPhase::Connect => "aceptar la conexión",
+                    TimeoutPhase::Respond => "empezar a responder",
+                    TimeoutPhase::Stream => "enviar más de la respuesta",
+                };
+                format!(
+                    "el proveedor dejó de responder: no llegó a {what} en {} s. Inténtalo de nuevo, o elige un modelo más rápido en el menú de modelos",
+                    after.as_secs_f64()
+                )
+            }
+            LlmError::Http { status, message, .. } => format!("el servidor del modelo respondió HTTP {status}: {message}"),
+            LlmError::Interrupted { detail } => {
+                format!("la respuesta se cortó antes de terminar: {detail}. Lo que llegó se conserva; pulsa Reintentar (o vuelve a preguntar) para seguir")
+            }
+            LlmError::Empty => "el proveedor envió una respuesta vacía. Inténtalo de nuevo; si sigue pasando, revisa el nombre del modelo en Ajustes".into(),
+            LlmError::Malformed { detail } => format!("el servidor del modelo envió algo que no es una respuesta válida: {detail}"),
+            LlmError::Provider { message, .. } => format!("el proveedor informó de un error: {message}"),
+        }
+    }
+}
+
+/// The model could not be started or reached; the reason is the model layer's own.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the model is not available: {0}")]
+pub struct ModelUnavailable(pub String);
+
+impl crate::said::Worded for ModelUnavailable {
+    fn spanish(&self) -> String {
+        format!("el modelo no está disponible: {}", self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,6 +124,17 @@ pub async fn complete(
     Err(RouteError::NoProviders)
 }
 
+impl crate::said::Worded for RouteError {
+    fn spanish(&self) -> String {
+        match self {
+            RouteError::NoProviders => "no hay ningún modelo configurado para esto; añade un proveedor en Ajustes".into(),
+            // Said in the user's language where it was made.
+            RouteError::OverBudget { reason } => reason.clone(),
+            RouteError::Failed { error, .. } => error.spanish(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

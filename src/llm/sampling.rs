@@ -93,6 +93,20 @@ impl Sampling {
     }
 }
 
+impl crate::said::Worded for OutOfRange {
+    fn spanish(&self) -> String {
+        let name = match self.name {
+            "temperature" => "la temperatura",
+            "top_p" => "top-p",
+            "repeat_penalty" => "la penalización por repetición",
+            "max_tokens" => "la longitud máxima de respuesta",
+            "context" => "el contexto",
+            other => other,
+        };
+        format!("{name} debe ir de {} a {}", self.low, self.high)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -310,6 +310,35 @@ async fn hash_existing(part: &std::path::Path) -> std::io::Result<(Sha256, u64)>
     }
 }
 
+impl crate::said::Worded for PullError {
+    fn spanish(&self) -> String {
+        match self {
+            PullError::NotGgufUrl(url) => {
+                format!("{url} no apunta a un archivo .gguf; da el enlace de descarga del archivo (en Hugging Face: el enlace «download» del archivo, con /resolve/)")
+            }
+            PullError::AlreadyInstalled(name) => format!("{name} ya está descargado"),
+            PullError::Http { status, url } => format!("el servidor respondió {status} para {url}"),
+            PullError::Interrupted { received, reason } => {
+                format!("la descarga se detuvo tras {received} bytes ({reason}); descarga otra vez para seguir donde se quedó")
+            }
+            PullError::Offline(_) => "no se pudo empezar la descarga: este ordenador parece no tener conexión. Conéctate a la red y vuelve a descargar".into(),
+            PullError::Paused { received } => format!("en pausa tras {received} bytes; descarga otra vez para seguir"),
+            PullError::NoSpace { need_mb, free_mb, dir } => {
+                format!("no hay espacio suficiente: el modelo necesita {need_mb} MB más y quedan {free_mb} MB libres en {dir}")
+            }
+            PullError::TooLarge { size_mb, ram_mb } => format!(
+                "el modelo ocupa {size_mb} MB y este equipo tiene {ram_mb} MB de memoria: no funcionaría bien; elige un modelo más pequeño (o usa --allow-large)"
+            ),
+            PullError::NoEnd { received, limit } => format!(
+                "el servidor envió {received} bytes, más de lo anunciado o de lo que este equipo podría usar ({limit} bytes), así que la descarga se detuvo y se borró"
+            ),
+            PullError::Checksum { expected, actual } => format!("la descarga no coincide con su SHA-256 (se esperaba {expected}, llegó {actual}); se ha borrado"),
+            PullError::NotAModel(e) => format!("el archivo descargado no es un modelo que llama.cpp pueda cargar, así que se ha borrado: {}", e.spanish()),
+            PullError::Io { path, source } => format!("no se puede escribir la descarga en {path}: {source}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,6 +259,21 @@ fn fixed_size(kind: u32) -> Option<u64> {
     }
 }
 
+impl crate::said::Worded for GgufError {
+    fn spanish(&self) -> String {
+        match self {
+            GgufError::NotGguf(path) => format!("{path} no es un archivo de modelo GGUF (no empieza por «GGUF»)"),
+            GgufError::Version { path, version } => format!("{path} es un archivo GGUF de la versión {version}, que no se admite (se admiten de la 1 a la 3)"),
+            GgufError::Truncated { path } => format!("{path} termina dentro de su cabecera: el archivo está cortado o dañado"),
+            GgufError::TooDeep { path } => format!("{path} anida sus metadatos a demasiada profundidad: está dañado o no es un modelo real"),
+            GgufError::Incomplete { path, have, need } => {
+                format!("{path} está cortado: sus tensores necesitan {need} bytes y el archivo tiene {have}. Descárgalo de nuevo")
+            }
+            GgufError::Io { path, source } => format!("no se puede leer {path}: {source}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,8 +13,8 @@ use tokio_util::sync::CancellationToken;
 use super::catalogue::{self, CatalogueEntry};
 use super::download::{Downloader, Progress, PullError, PullRequest, Pulled};
 use super::download_state::{DownloadPhase, DownloadState};
+use super::error::HubError;
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
-use crate::error::CompanionError;
 use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
 use sidecar_domain::emitter::Emitter;
@@ -159,7 +159,7 @@ impl ModelHub {
 
     /// Starts a download in the background (the window); its progress arrives as
     /// `ModelDownload` events. Pulling what is already under way does nothing.
-    pub fn start_pull(self: &Arc<Self>, request: PullRequest) -> Result<String, CompanionError> {
+    pub fn start_pull(self: &Arc<Self>, request: PullRequest) -> Result<String, HubError> {
         let file = super::download::file_name(&request.url)?;
         let cancel = CancellationToken::new();
         {
@@ -207,7 +207,7 @@ impl ModelHub {
                         received_bytes: received,
                         total_bytes: None,
                         phase: DownloadPhase::Failed,
-                        message: Some(crate::words::errors::download(&error, hub.lang)),
+                        message: Some(crate::said::Worded::said_in(&error, hub.lang)),
                     }
                 }
             };
@@ -238,7 +238,7 @@ impl ModelHub {
     }
 
     /// Deletes a model; deleting the one in use goes back to the built-in model.
-    pub async fn remove(&self, name: &str) -> Result<InstalledModel, CompanionError> {
+    pub async fn remove(&self, name: &str) -> Result<InstalledModel, HubError> {
         let model = self.library.find(name)?;
         if self.models.settings().local_model.model.as_deref() == Some(model.path.as_path()) {
             self.use_model(None).await?;
@@ -248,7 +248,7 @@ impl ModelHub {
 
     /// Makes `name` the model the local server runs (`None`: the built-in one),
     /// saves the choice, and restarts the server if it was running.
-    pub async fn use_model(&self, name: Option<&str>) -> Result<Switched, CompanionError> {
+    pub async fn use_model(&self, name: Option<&str>) -> Result<Switched, HubError> {
         let path = match name {
             Some(name) => Some(self.library.find(name)?.path),
             None => None,
@@ -259,7 +259,7 @@ impl ModelHub {
             self.config_path.as_deref().and_then(|config| crate::settings_file::save_local_model(config, path.as_deref()).err()).map(|e| e.to_string());
         self.models.replace_settings(settings);
         let choice = self.models.local_choice();
-        let restart = self.models.restart_local().await.map_err(CompanionError::ModelUnavailable)?;
+        let restart = self.models.restart_local().await.map_err(crate::llm::ModelUnavailable)?;
         Ok(Switched {
             active: path.is_some().then(|| choice.name.clone()),
             context_tokens: choice.context_tokens,

@@ -139,3 +139,14 @@ impl ModelLibrary {
         }
     }
 }
+
+impl crate::said::Worded for LibraryError {
+    fn spanish(&self) -> String {
+        match self {
+            LibraryError::Unknown(name) => format!("no hay ningún modelo llamado «{name}» en la carpeta de modelos; `sidecar models list` los muestra"),
+            LibraryError::Exists(name) => format!("ya hay un modelo llamado «{name}» en la carpeta de modelos"),
+            LibraryError::NotAModel(e) => e.spanish(),
+            LibraryError::Io { path, source } => format!("no se puede usar la carpeta de modelos {path}: {source}"),
+        }
+    }
+}

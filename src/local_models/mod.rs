@@ -6,6 +6,7 @@ pub mod catalogue;
 pub mod choice;
 pub mod download;
 pub mod download_state;
+pub mod error;
 pub mod events;
 pub mod gguf;
 pub mod hub;

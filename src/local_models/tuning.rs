@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::CompanionError;
+use super::error::HubError;
 use crate::llm::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
 
 use super::choice::LocalChoice;
@@ -48,7 +48,7 @@ impl ModelHub {
 
     /// Saves the local model's tuning; a new window restarts the server, since it is
     /// fixed when the server starts. Sampling applies to the next reply.
-    pub async fn set_tuning(&self, input: TuningInput) -> Result<TuningView, CompanionError> {
+    pub async fn set_tuning(&self, input: TuningInput) -> Result<TuningView, HubError> {
         input.sampling.check()?;
         check_context(input.context_tokens)?;
         let mut settings = (*self.models().settings()).clone();
@@ -60,7 +60,7 @@ impl ModelHub {
         self.models().replace_settings(settings);
         // A running server keeps its window, and its client its sampling, until
         // restarted; one not running starts with the new ones.
-        self.models().restart_local().await.map_err(CompanionError::ModelUnavailable)?;
+        self.models().restart_local().await.map_err(crate::llm::ModelUnavailable)?;
         Ok(self.tuning())
     }
 }

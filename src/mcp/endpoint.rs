@@ -108,9 +108,9 @@ pub async fn start_if_on(endpoint: &McpEndpoint, companion: &crate::Companion) {
 }
 
 /// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
-pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bool) -> Result<EndpointView, crate::error::CompanionError> {
+pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bool) -> Result<EndpointView, crate::settings_file::SettingsFileError> {
     if let Some(path) = companion.config_path() {
-        crate::settings_file::save_serve_http(path, on).map_err(|e| crate::error::CompanionError::InvalidInput(e.to_string()))?;
+        crate::settings_file::save_serve_http(path, on)?;
     }
     if on {
         // A port that cannot be used is said in the view, not as a failure of the switch.

@@ -3,7 +3,6 @@
 //! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
 //! re-embeds everything in the background.
 
-use crate::error::Refusal;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
@@ -11,10 +10,35 @@ use serde::{Deserialize, Serialize};
 
 use super::choice::EmbedderChoice;
 use super::indexer::{MeaningIndex, MeaningStatus};
-use crate::error::CompanionError;
+use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
 use crate::settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 use crate::settings::Settings;
+use crate::settings_file::SettingsFileError;
+
+/// An embedder setup Settings turns down, worded in both languages.
+#[derive(Debug, thiserror::Error)]
+pub enum MeaningSetupError {
+    #[error("Write the endpoint's address, like http://localhost:11434/v1")]
+    NeedsAddress,
+    #[error("Name the embedding model, like nomic-embed-text")]
+    NoModel,
+    #[error(transparent)]
+    Address(#[from] AddressRefusal),
+    #[error(transparent)]
+    SettingsFile(#[from] SettingsFileError),
+}
+
+impl Worded for MeaningSetupError {
+    fn spanish(&self) -> String {
+        match self {
+            MeaningSetupError::NeedsAddress => "Escribe la dirección del servicio, como http://localhost:11434/v1".into(),
+            MeaningSetupError::NoModel => "Indica el modelo de embeddings, como nomic-embed-text".into(),
+            MeaningSetupError::Address(e) => e.spanish(),
+            MeaningSetupError::SettingsFile(e) => e.spanish(),
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeaningView {
@@ -67,18 +91,14 @@ impl MeaningSetup {
         }
     }
 
-    pub async fn save(&self, input: MeaningInput) -> Result<MeaningView, CompanionError> {
+    pub async fn save(&self, input: MeaningInput) -> Result<MeaningView, MeaningSetupError> {
         let trimmed = |v: Option<String>| v.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
         let (mut url, mut model) = (trimmed(input.url), trimmed(input.model));
         if input.backend == EmbeddingsBackend::Openai {
-            let address = url.as_deref().ok_or_else(|| CompanionError::from(Refusal::EmbeddingsNeedAddress))?;
-            let parsed = url::Url::parse(address)
-                .map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: address.to_string(), example: "http://localhost:11434/v1" }))?;
-            if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(Refusal::NotHttp(address.to_string()).into());
-            }
+            let address = url.as_deref().ok_or(MeaningSetupError::NeedsAddress)?;
+            AddressRefusal::check_web(address, "http://localhost:11434/v1")?;
             if model.is_none() {
-                return Err(Refusal::NoEmbeddingModel.into());
+                return Err(MeaningSetupError::NoModel);
             }
         } else {
             (url, model) = (None, None);

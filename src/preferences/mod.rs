@@ -10,9 +10,9 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::error::CompanionError;
 use crate::locale::Lang;
 use crate::settings::desktop::{DesktopSettings, LanguageChoice, Theme};
+use crate::settings_file::SettingsFileError;
 pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 
 /// The preferences as Settings shows them.
@@ -100,7 +100,7 @@ impl Preferences {
         self.saved.lock().expect("preferences lock").character
     }
 
-    pub fn set_character(&self, shown: bool) -> Result<PreferencesView, CompanionError> {
+    pub fn set_character(&self, shown: bool) -> Result<PreferencesView, SettingsFileError> {
         self.save_value("character", toml_edit::value(shown))?;
         self.saved.lock().expect("preferences lock").character = shown;
         Ok(self.view())
@@ -121,7 +121,7 @@ impl Preferences {
     }
 
     /// Keeps the character's shortcut the shell has registered.
-    pub fn save_character_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, CompanionError> {
+    pub fn save_character_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, SettingsFileError> {
         self.save("character_hotkey", &hotkey.to_string())?;
         *self.character_hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
@@ -133,13 +133,13 @@ impl Preferences {
         self.hotkey.lock().expect("preferences lock").clone()
     }
 
-    pub fn set_theme(&self, theme: Theme) -> Result<PreferencesView, CompanionError> {
+    pub fn set_theme(&self, theme: Theme) -> Result<PreferencesView, SettingsFileError> {
         self.save("theme", theme.as_str())?;
         self.saved.lock().expect("preferences lock").theme = theme;
         Ok(self.view())
     }
 
-    pub fn set_language(&self, language: LanguageChoice) -> Result<PreferencesView, CompanionError> {
+    pub fn set_language(&self, language: LanguageChoice) -> Result<PreferencesView, SettingsFileError> {
         self.save("language", language.as_str())?;
         self.saved.lock().expect("preferences lock").language = language;
         Ok(self.view())
@@ -152,19 +152,19 @@ impl Preferences {
     }
 
     /// Keeps a shortcut the shell has registered.
-    pub fn save_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, CompanionError> {
+    pub fn save_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, SettingsFileError> {
         self.save("hotkey", &hotkey.to_string())?;
         *self.hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
     }
 
-    fn save(&self, key: &str, setting: &str) -> Result<(), CompanionError> {
+    fn save(&self, key: &str, setting: &str) -> Result<(), SettingsFileError> {
         self.save_value(key, toml_edit::value(setting))
     }
 
-    fn save_value(&self, key: &str, setting: toml_edit::Item) -> Result<(), CompanionError> {
+    fn save_value(&self, key: &str, setting: toml_edit::Item) -> Result<(), SettingsFileError> {
         match &self.config_path {
-            Some(path) => crate::settings_file::save_desktop(path, key, setting).map_err(CompanionError::from),
+            Some(path) => crate::settings_file::save_desktop(path, key, setting),
             None => Ok(()),
         }
     }

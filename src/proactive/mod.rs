@@ -15,6 +15,7 @@
 
 pub mod config;
 pub mod decision;
+pub mod error;
 pub mod greeting;
 pub mod learning;
 pub mod quiet;

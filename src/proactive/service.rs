@@ -12,12 +12,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{ProactiveConfig, HUSH};
 use super::decision::{self, SpontaneousContext};
+use super::error::ProactiveError;
 use super::router::{Kind, MessageRouter, Outgoing};
 use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
 use crate::clock::Clock;
-use crate::error::CompanionError;
 use crate::knowledge::store::KnowledgeStore;
 use crate::llm::ChatRequest;
 use crate::locale::Lang;
@@ -68,13 +68,13 @@ impl ProactiveService {
         &self.router
     }
 
-    pub async fn config(&self) -> Result<ProactiveConfig, CompanionError> {
+    pub async fn config(&self) -> Result<ProactiveConfig, ProactiveError> {
         Ok(self.store.proactive().proactive_config().await?)
     }
 
     /// Saves the user's choices; the loop picks them up at once.
-    pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, CompanionError> {
-        config.validate().map_err(CompanionError::InvalidInput)?;
+    pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, ProactiveError> {
+        config.validate().map_err(crate::said::Refused)?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
         let state = self.store.proactive().proactive_state().await?;
@@ -84,7 +84,7 @@ impl ProactiveService {
 
     /// Whether Sidecar is quiet at the desk (the window, the character) now, and when
     /// that changes by itself. Reads only: quiet does not depend on the counters.
-    pub async fn quiet_now(&self) -> Result<super::quiet::QuietNow, CompanionError> {
+    pub async fn quiet_now(&self) -> Result<super::quiet::QuietNow, ProactiveError> {
         let state = self.store.proactive().proactive_state().await?;
         Ok(self.quiet_at_desk(&state, &self.config().await?))
     }
@@ -101,14 +101,14 @@ impl ProactiveService {
 
     /// Now, and the config and state as they stand now (counters rolled to this hour),
     /// read fresh from the database.
-    async fn now_config_state(&self) -> Result<(DateTime<Utc>, ProactiveConfig, ProactiveState), CompanionError> {
+    async fn now_config_state(&self) -> Result<(DateTime<Utc>, ProactiveConfig, ProactiveState), ProactiveError> {
         let (now, zone) = (self.clock.now(), self.clock.zone());
         let config = self.config().await?;
         let (state, _) = self.store.proactive().update_proactive_state(|s| s.roll_counters(now, zone)).await?;
         Ok((now, config, state))
     }
 
-    pub async fn status(&self) -> Result<ProactiveStatus, CompanionError> {
+    pub async fn status(&self) -> Result<ProactiveStatus, ProactiveError> {
         let (now, config, state) = self.now_config_state().await?;
         Ok(ProactiveStatus {
             max_today: config.level.max_per_day(),
@@ -123,7 +123,7 @@ impl ProactiveService {
 
     /// The user said something (from this process's channel): they are active now.
     /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
-    pub async fn record_user_activity(&self, channel: Channel) -> Result<(), CompanionError> {
+    pub async fn record_user_activity(&self, channel: Channel) -> Result<(), ProactiveError> {
         self.user_is_writing();
         let now = self.clock.now();
         self.store
@@ -141,7 +141,7 @@ impl ProactiveService {
     }
 
     /// The user is at the desk (the window was focused): phones wait again.
-    pub async fn desk_active(&self) -> Result<(), CompanionError> {
+    pub async fn desk_active(&self) -> Result<(), ProactiveError> {
         let now = self.clock.now();
         self.store.proactive().update_proactive_state(|s| s.last_desk_activity_at = Some(now)).await?;
         Ok(())
@@ -157,7 +157,7 @@ impl ProactiveService {
 
     /// `/quiet`: no spontaneous messages for `minutes` (everywhere, or only on
     /// `here`, the channel it was asked from); `None` lifts it. Reminders still arrive.
-    pub async fn set_quiet(&self, minutes: Option<i64>, here: Option<Channel>) -> Result<ProactiveState, CompanionError> {
+    pub async fn set_quiet(&self, minutes: Option<i64>, here: Option<Channel>) -> Result<ProactiveState, ProactiveError> {
         let now = self.clock.now();
         let (state, _) = self
             .store
@@ -180,7 +180,7 @@ impl ProactiveService {
 
     /// "Message me more often" (`up`) or "not so much": the level moves one step
     /// (within low..high); returns it before and after.
-    pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), CompanionError> {
+    pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), ProactiveError> {
         use super::config::Level;
         let config = self.config().await?;
         if !up {
@@ -198,27 +198,27 @@ impl ProactiveService {
     }
 
     /// What was just sent was not welcome ("cállate", "not so much").
-    async fn told_off(&self) -> Result<(), CompanionError> {
+    async fn told_off(&self) -> Result<(), ProactiveError> {
         let now = self.clock.now();
         self.learn(|learned| learned.told_off(now).into_iter().collect()).await.map(drop)
     }
 
     /// Changes what was learned, stores it, and says what is worth saying.
-    async fn learn(&self, change: impl FnOnce(&mut super::learning::Learned) -> Vec<super::learning::Learnt>) -> Result<ProactiveState, CompanionError> {
+    async fn learn(&self, change: impl FnOnce(&mut super::learning::Learned) -> Vec<super::learning::Learnt>) -> Result<ProactiveState, ProactiveError> {
         let (state, learnt) = self.store.proactive().update_proactive_state(|s| change(&mut s.learned)).await?;
         self.tell_learnt(learnt);
         Ok(state)
     }
 
     /// "Be quiet" / "cállate": quiet for `HUSH`.
-    pub async fn hush(&self) -> Result<DateTime<Utc>, CompanionError> {
+    pub async fn hush(&self) -> Result<DateTime<Utc>, ProactiveError> {
         self.told_off().await?;
         let state = self.set_quiet(Some(HUSH.num_minutes()), None).await?;
         Ok(state.quiet_until.expect("just set"))
     }
 
     /// `/proactive reset`: counters, cooldown, breaker and quiet cleared.
-    pub async fn reset(&self) -> Result<(), CompanionError> {
+    pub async fn reset(&self) -> Result<(), ProactiveError> {
         let (state, _) = self.store.proactive().update_proactive_state(ProactiveState::reset).await?;
         self.tell_quiet(&state, &self.config().await?);
         Ok(())
@@ -226,7 +226,7 @@ impl ProactiveService {
 
     /// The user's last message that was not a command, read from the database and the
     /// activity this process recorded (whichever is later) — never a cached value.
-    async fn last_user_message(&self, state: &ProactiveState) -> Result<Option<(DateTime<Utc>, String)>, CompanionError> {
+    async fn last_user_message(&self, state: &ProactiveState) -> Result<Option<(DateTime<Utc>, String)>, ProactiveError> {
         let stored = self
             .store
             .proactive()
@@ -243,7 +243,7 @@ impl ProactiveService {
     }
 
     /// What the decision call is told now (`/proactive context`).
-    pub async fn spontaneous_context(&self) -> Result<SpontaneousContext, CompanionError> {
+    pub async fn spontaneous_context(&self) -> Result<SpontaneousContext, ProactiveError> {
         let (now, config, state) = self.now_config_state().await?;
         let (_, welcome) = self.welcome(&config, &state, now);
         self.build_context(now, &config, &state, &welcome).await
@@ -271,9 +271,9 @@ impl ProactiveService {
 
     /// A sign about a spontaneous message the user gave: a click, a thumb, a closed
     /// notification. The message's kind and channel come from the store.
-    pub async fn feedback(&self, message_id: i64, signal: super::learning::Signal) -> Result<(), CompanionError> {
+    pub async fn feedback(&self, message_id: i64, signal: super::learning::Signal) -> Result<(), ProactiveError> {
         let Some((kind, channel)) = self.store.proactive().spontaneous_kind(message_id).await? else {
-            return Err(CompanionError::from(crate::error::Refusal::NotSpontaneous(message_id)));
+            return Err(ProactiveError::NotSpontaneous(message_id));
         };
         let now = self.clock.now();
         self.learn(|learned| learned.signal_for(message_id, &kind, channel, signal, now).into_iter().collect()).await.map(drop)
@@ -281,14 +281,14 @@ impl ProactiveService {
 
     /// A sign a phone channel saw about a spontaneous message of `kind` it delivered at
     /// `sent_at` (a reaction on Telegram).
-    pub async fn feedback_sent(&self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: super::learning::Signal) -> Result<(), CompanionError> {
+    pub async fn feedback_sent(&self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: super::learning::Signal) -> Result<(), ProactiveError> {
         let now = self.clock.now();
         self.learn(|learned| learned.signal_sent(kind, channel, sent_at, signal, now).into_iter().collect()).await.map(drop)
     }
 
     /// A sign from a notification: about `message_id` when it is known, else about the
     /// latest spontaneous message still waiting on `channel`.
-    pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), CompanionError> {
+    pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), ProactiveError> {
         if let Some(id) = message_id {
             return self.feedback(id, signal).await;
         }
@@ -297,12 +297,12 @@ impl ProactiveService {
     }
 
     /// What was learned, for Settings → Proactivity.
-    pub async fn learned(&self) -> Result<super::learning::Learned, CompanionError> {
+    pub async fn learned(&self) -> Result<super::learning::Learned, ProactiveError> {
         Ok(self.store.proactive().proactive_state().await?.learned)
     }
 
     /// Settings' Reset: every kind welcome again, as on the first day.
-    pub async fn forget_learned(&self) -> Result<(), CompanionError> {
+    pub async fn forget_learned(&self) -> Result<(), ProactiveError> {
         self.store.proactive().update_proactive_state(|s| s.learned = Default::default()).await?;
         Ok(())
     }
@@ -313,7 +313,7 @@ impl ProactiveService {
         config: &ProactiveConfig,
         state: &ProactiveState,
         welcome: &[MessageType],
-    ) -> Result<SpontaneousContext, CompanionError> {
+    ) -> Result<SpontaneousContext, ProactiveError> {
         let zone = self.clock.zone();
         let reminders = self
             .store
@@ -339,7 +339,7 @@ impl ProactiveService {
     }
 
     /// One tick of the spontaneous loop.
-    pub async fn tick(&self, mode: TickMode) -> Result<TickReport, CompanionError> {
+    pub async fn tick(&self, mode: TickMode) -> Result<TickReport, ProactiveError> {
         use tracing::Instrument;
         let span = tracing::info_span!("tick", tick_id = next_tick_id(), ?mode);
         async {
@@ -351,7 +351,7 @@ impl ProactiveService {
         .await
     }
 
-    async fn decide(&self, mode: TickMode) -> Result<TickReport, CompanionError> {
+    async fn decide(&self, mode: TickMode) -> Result<TickReport, ProactiveError> {
         let zone = self.clock.zone();
         let (now, config, state) = self.now_config_state().await?;
         if mode == TickMode::Send {

@@ -245,3 +245,12 @@ fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(Dat
         }
     }
 }
+
+impl crate::said::Worded for IcsError {
+    fn spanish(&self) -> String {
+        match self {
+            IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),
+            IcsError::TooDeep => "este calendario anida sus partes a demasiada profundidad (los calendarios usan 3 como mucho); está dañado o hecho para dañar, y no se importó nada".into(),
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
 pub mod delivery;
+pub mod error;
 pub mod events;
 pub mod ics;
 pub mod rows;

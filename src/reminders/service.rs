@@ -3,7 +3,6 @@
 //! Reminders page and the CLI all come here; every change wakes the scheduler and
 //! tells the lists to refresh.
 
-use crate::error::Refusal;
 use crate::reminders::rows::RemindersStore;
 use std::future::Future;
 use std::path::PathBuf;
@@ -12,14 +11,15 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use super::delivery::RoutedReminders;
+use super::error::ReminderError;
 use super::events::ReminderEvent;
 use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
 use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
 use crate::clock::Clock;
 use crate::dates::{self, Options, Reading};
-use crate::error::CompanionError;
 use crate::proactive::router::MessageRouter;
 use crate::reminders::rows::{NewReminder, Reminder, ReminderState};
+use crate::said::{CannotWrite, EmptyMessage};
 use crate::store::Store;
 use crate::words::reminders as reminder_words;
 use crate::words::Lang;
@@ -136,26 +136,26 @@ impl ReminderService {
 
     /// Sets a reminder from the user's words for when: always a new one (the CLI, the
     /// Reminders page); the answer says when an identical one was already there.
-    pub async fn set(&self, message: &str, when_text: &str) -> Result<Setting, CompanionError> {
+    pub async fn set(&self, message: &str, when_text: &str) -> Result<Setting, ReminderError> {
         self.set_asked(message, when_text, None).await
     }
 
     /// Sets a reminder for the model's tool call answering the chat message `asked_in`
     /// (`None` out of a chat turn): what Sidecar already set for that same message is
     /// returned instead of stored twice.
-    pub async fn set_asked(&self, message: &str, when_text: &str, asked_in: Option<i64>) -> Result<Setting, CompanionError> {
+    pub async fn set_asked(&self, message: &str, when_text: &str, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         if message.trim().is_empty() {
-            return Err(CompanionError::EmptyMessage);
+            return Err(EmptyMessage.into());
         }
         let reading = self.read(when_text)?;
         self.store_reading(message.trim(), &reading, asked_in).await
     }
 
     /// Sets a reminder from one sentence: the time found in it, the rest as the message.
-    pub async fn set_from_sentence(&self, sentence: &str) -> Result<Setting, CompanionError> {
+    pub async fn set_from_sentence(&self, sentence: &str) -> Result<Setting, ReminderError> {
         let split = self.split(sentence)?;
         if split.what.is_empty() {
-            return Err(CompanionError::EmptyMessage);
+            return Err(EmptyMessage.into());
         }
         self.store_reading(&split.what, &split.when, None).await
     }
@@ -165,7 +165,7 @@ impl ReminderService {
     /// about the same time and in about the same words is that request, returned as
     /// it is. Every other request stores a reminder, and says so when an identical one
     /// (same words, same time) was already pending: both are kept.
-    pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, CompanionError> {
+    pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         use crate::knowledge::words::{fold, overlap, significant};
         let table = self.store.reminder_table();
         if let Some(asked_in) = asked_in {
@@ -201,25 +201,25 @@ impl ReminderService {
     }
 
     /// Cancels a pending reminder; the error says why not.
-    pub async fn cancel(&self, id: i64) -> Result<Reminder, CompanionError> {
+    pub async fn cancel(&self, id: i64) -> Result<Reminder, ReminderError> {
         let reminder = self.store.reminder_table().reminder(id).await?;
         if !self.store.reminder_table().cancel_reminder(id).await? {
-            return Err(Refusal::NoPendingReminder(id).into());
+            return Err(ReminderError::NoPending(id));
         }
         self.changed();
-        reminder.ok_or_else(|| CompanionError::from(Refusal::ReminderGone(id)))
+        reminder.ok_or_else(|| ReminderError::Gone(id))
     }
 
     /// Shows a reminder again `minutes` from now. A repeating one keeps its series, and
     /// one not due until after the snooze keeps its time: the snooze is then a one-off
     /// copy, so a reminder is never moved earlier and nothing that was to come is lost.
-    pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Snoozed, CompanionError> {
+    pub async fn snooze(&self, id: i64, minutes: u32) -> Result<Snoozed, ReminderError> {
         if minutes == 0 || minutes > MAX_SNOOZE_MINUTES {
-            return Err(Refusal::SnoozeMinutes(MAX_SNOOZE_MINUTES).into());
+            return Err(ReminderError::SnoozeMinutes(MAX_SNOOZE_MINUTES));
         }
         let until = self.clock.now() + chrono::Duration::minutes(i64::from(minutes));
         let Some(reminder) = self.store.reminder_table().reminder(id).await? else {
-            return Err(Refusal::NoReminderToSnooze(id).into());
+            return Err(ReminderError::NoneToSnooze(id));
         };
         let still_to_come = reminder.state == ReminderState::Pending && reminder.due_at > until;
         let original_kept = reminder.rrule.is_some() || still_to_come;
@@ -239,27 +239,27 @@ impl ReminderService {
                 .await?
         } else {
             if !self.store.reminder_table().snooze_reminder(id, until).await? {
-                return Err(Refusal::SnoozeCancelled(id).into());
+                return Err(ReminderError::SnoozeCancelled(id));
             }
-            self.store.reminder_table().reminder(id).await?.ok_or_else(|| CompanionError::from(Refusal::ReminderGone(id)))?
+            self.store.reminder_table().reminder(id).await?.ok_or_else(|| ReminderError::Gone(id))?
         };
         self.changed();
         Ok(Snoozed { reminder: snoozed, original_kept })
     }
 
     /// Every pending reminder as an iCalendar file.
-    pub async fn export_ics(&self) -> Result<String, CompanionError> {
+    pub async fn export_ics(&self) -> Result<String, ReminderError> {
         Ok(super::ics::export(&self.pending().await?))
     }
 
     /// The user answered a reminder posted in the chat: Snooze (`snooze` minutes) or
     /// Done (`None`). Either way the message is marked answered, so its buttons stay
     /// closed after a reload.
-    pub async fn answer_message(&self, message_id: i64, snooze: Option<u32>) -> Result<Option<Snoozed>, CompanionError> {
+    pub async fn answer_message(&self, message_id: i64, snooze: Option<u32>) -> Result<Option<Snoozed>, ReminderError> {
         let message = self.store.conversations().message(message_id).await?;
         let reminder_id = message.and_then(|m| m.meta).and_then(|meta| meta.0.reminder_id);
         let Some(reminder_id) = reminder_id else {
-            return Err(Refusal::NotAReminder(message_id).into());
+            return Err(ReminderError::NotAReminder(message_id));
         };
         let snoozed = match snooze {
             Some(minutes) => Some(self.snooze(reminder_id, minutes).await?),
@@ -270,17 +270,17 @@ impl ReminderService {
     }
 
     /// Writes the pending reminders to `sidecar-reminders.ics` in `dir`; the path.
-    pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, CompanionError> {
+    pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, ReminderError> {
         let path = dir.join("sidecar-reminders.ics");
         let text = self.export_ics().await?;
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CompanionError::from(Refusal::cannot_write(&path, e)))?;
+        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CannotWrite::new(&path, e))?;
         Ok(path)
     }
 
     /// Adds the events of an `.ics` file as reminders, all or none; how many, and what
     /// was skipped. Progress goes out as `CalendarImport` events; `stop_import` ends
     /// it with nothing stored.
-    pub async fn import_ics(&self, text: &str) -> Result<super::ImportReport, CompanionError> {
+    pub async fn import_ics(&self, text: &str) -> Result<super::ImportReport, ReminderError> {
         let stop = tokio_util::sync::CancellationToken::new();
         *self.import_stop.lock().expect("import lock") = Some(stop.clone());
         let report = self.import_ics_until(text, &stop).await;
@@ -295,12 +295,12 @@ impl ReminderService {
         self.import_stop.lock().expect("import lock").as_ref().inspect(|stop| stop.cancel()).is_some()
     }
 
-    async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, CompanionError> {
+    async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, ReminderError> {
         self.events.publish(ReminderEvent::CalendarImport { saved: 0, total: 0, done: false });
         let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.all_day, text.to_string());
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
         let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
-        let (found, skipped) = read.map_err(|e| CompanionError::InvalidInput(format!("the calendar could not be read: {e}")))??;
+        let (found, skipped) = read.map_err(|e| ReminderError::Unread(e.to_string()))??;
         let events: Vec<NewReminder> = found
             .iter()
             .map(|event| NewReminder {
@@ -351,19 +351,19 @@ impl ReminderService {
     }
 
     /// Cancels every pending reminder (`/reminders clear`); how many.
-    pub async fn clear(&self) -> Result<usize, CompanionError> {
+    pub async fn clear(&self) -> Result<usize, ReminderError> {
         let cancelled = self.store.reminder_table().cancel_pending_reminders().await? as usize;
         self.changed();
         Ok(cancelled)
     }
 
     /// Pending reminders, soonest first.
-    pub async fn pending(&self) -> Result<Vec<Reminder>, CompanionError> {
+    pub async fn pending(&self) -> Result<Vec<Reminder>, ReminderError> {
         Ok(self.store.reminder_table().pending_reminders().await?)
     }
 
     /// Reminders whose text matches `query`.
-    pub async fn find(&self, query: &str) -> Result<Vec<Reminder>, CompanionError> {
+    pub async fn find(&self, query: &str) -> Result<Vec<Reminder>, ReminderError> {
         Ok(self.store.reminder_table().find_reminders(query).await?)
     }
 
@@ -372,7 +372,7 @@ impl ReminderService {
         self.changed.clone()
     }
 
-    pub async fn overview(&self) -> Result<Overview, CompanionError> {
+    pub async fn overview(&self) -> Result<Overview, ReminderError> {
         let mut overview = Overview { zone: self.clock.zone().name().to_string(), snooze_choices: SNOOZE_CHOICES.to_vec(), ..Overview::default() };
         let all = self.store.reminder_table().reminders().await?;
         // A repeating reminder that came late keeps its series pending; its late

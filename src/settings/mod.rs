@@ -495,5 +495,15 @@ impl Settings {
     }
 }
 
+impl crate::said::Worded for SettingsError {
+    fn spanish(&self) -> String {
+        match self {
+            SettingsError::Read { path, source } => format!("no se puede leer el archivo de ajustes {}: {source}", path.display()),
+            SettingsError::Parse { path, message } => format!("el archivo de ajustes {} no es TOML válido: {message}", path.display()),
+            SettingsError::Invalid { path, message } => format!("archivo de ajustes {}: {message}", path.display()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! Why a web search failed: typed, so Settings' "Try it" can say it in the user's
-//! language (`words::errors`), while the model reads the English words as a tool result.
+//! language (`Worded`, below), while the model reads the English words as a tool result.
 
 /// One failed search on the service chosen in Settings.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,5 +23,25 @@ pub enum SearchFailure {
 impl From<SearchFailure> for super::ToolError {
     fn from(failure: SearchFailure) -> Self {
         super::ToolError::Failed(failure.to_string())
+    }
+}
+
+impl crate::said::Worded for SearchFailure {
+    fn spanish(&self) -> String {
+        match self {
+            SearchFailure::Unreachable { service, detail } => {
+                format!("no se pudo contactar con {service} ({detail}): comprueba la conexión, o elige otro servicio en Ajustes → Búsqueda web")
+            }
+            SearchFailure::Refused => {
+                "DuckDuckGo rechazó la búsqueda (tomó a Sidecar por un robot). Prueba más tarde, o elige SearXNG o Brave en Ajustes → Búsqueda web".into()
+            }
+            SearchFailure::Status { service, code } => {
+                format!("{service} respondió HTTP {code}: prueba más tarde, o elige otro servicio en Ajustes → Búsqueda web")
+            }
+            SearchFailure::Cut { service, detail } => format!("la respuesta de {service} llegó cortada: {detail}"),
+            SearchFailure::NotJson { service, detail } => format!("{service} envió algo que no es JSON: {detail}"),
+            SearchFailure::NoAddress => "SearXNG necesita la dirección de una instancia: ponla en Ajustes → Búsqueda web".into(),
+            SearchFailure::NoKey => "Brave Search necesita una clave de API: añádela en Ajustes → Búsqueda web".into(),
+        }
     }
 }

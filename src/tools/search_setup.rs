@@ -2,18 +2,42 @@
 //! no setup, a SearXNG instance by its address, or Brave with a key kept in the
 //! system keychain. Saved under `[tools.web_search]`; the tool reads it at each search.
 
-use crate::error::Refusal;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::CompanionError;
+use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
 use crate::settings::{SearchBackend, WebSearchSettings};
+use crate::settings_file::SettingsFileError;
 
 /// Where the Brave key is kept in the keychain.
 const BRAVE_KEY_ID: &str = "web_search:brave";
+
+/// A search setup Settings turns down, worded in both languages.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchSetupError {
+    #[error("SearXNG needs the address of an instance, like https://search.example.org")]
+    SearxngNeedsAddress,
+    #[error("Brave Search needs an API key (free at api-dashboard.search.brave.com)")]
+    BraveNeedsKey,
+    #[error(transparent)]
+    Address(#[from] AddressRefusal),
+    #[error(transparent)]
+    SettingsFile(#[from] SettingsFileError),
+}
+
+impl Worded for SearchSetupError {
+    fn spanish(&self) -> String {
+        match self {
+            SearchSetupError::SearxngNeedsAddress => "SearXNG necesita la dirección de una instancia, como https://search.example.org".into(),
+            SearchSetupError::BraveNeedsKey => "Brave Search necesita una clave de API (gratis en api-dashboard.search.brave.com)".into(),
+            SearchSetupError::Address(e) => e.spanish(),
+            SearchSetupError::SettingsFile(e) => e.spanish(),
+        }
+    }
+}
 
 /// The search service as Settings shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,21 +88,17 @@ impl SearchSetup {
         SearchView { backend, url: settings.url, has_key }
     }
 
-    pub fn save(&self, input: SearchInput) -> Result<SearchView, CompanionError> {
+    pub fn save(&self, input: SearchInput) -> Result<SearchView, SearchSetupError> {
         let url = input.url.map(|u| u.trim().trim_end_matches('/').to_string()).filter(|u| !u.is_empty());
         if let Some(url) = &url {
-            let parsed = url::Url::parse(url)
-                .map_err(|_| CompanionError::from(Refusal::NotAnAddress { text: url.to_string(), example: "https://search.example.org" }))?;
-            if !matches!(parsed.scheme(), "http" | "https") {
-                return Err(Refusal::NotHttp(url.to_string()).into());
-            }
+            AddressRefusal::check_web(url, "https://search.example.org")?;
         }
         if input.backend == SearchBackend::Searxng && url.is_none() {
-            return Err(Refusal::SearxngNeedsAddress.into());
+            return Err(SearchSetupError::SearxngNeedsAddress);
         }
         let key = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
         if input.backend == SearchBackend::Brave && key.is_none() && self.brave_key().is_none() {
-            return Err(Refusal::BraveNeedsKey.into());
+            return Err(SearchSetupError::BraveNeedsKey);
         }
         if let Some(key) = &key {
             crate::redact::register(key);

@@ -15,9 +15,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::clock::Clock;
-use crate::error::CompanionError;
 use crate::locale::Lang;
+use crate::said::{Refused, Worded};
 use crate::settings::updates::UpdateSettings;
+use crate::settings_file::SettingsFileError;
 use crate::updates::events::UpdateEvent;
 use sidecar_domain::emitter::Emitter;
 use source::{PackageFormat, UpdateSource};
@@ -133,14 +134,14 @@ impl Updates {
     }
 
     /// Downloads, verifies and installs the version the last look found; the user asked.
-    pub async fn install(&self) -> Result<UpdatesView, CompanionError> {
+    pub async fn install(&self) -> Result<UpdatesView, UpdatesError> {
         let _working = self.working.lock().await;
         let offer = match &*self.state.lock().expect("updates lock") {
             UpdateState::Available { offer } | UpdateState::Failed { offer: Some(offer), .. } => offer.clone(),
-            _ => return Err(CompanionError::InvalidInput(crate::words::updates::nothing_to_install(self.lang))),
+            _ => return Err(UpdatesError::from(Refused(crate::words::updates::nothing_to_install(self.lang)))),
         };
         let Some((source, _)) = self.source.get() else {
-            return Err(CompanionError::InvalidInput(crate::words::updates::built_from_source(self.lang)));
+            return Err(UpdatesError::from(Refused(crate::words::updates::built_from_source(self.lang))));
         };
         self.set_state(UpdateState::Installing { offer: offer.clone(), received: 0, total: None });
         let mut received = 0u64;
@@ -171,17 +172,17 @@ impl Updates {
     }
 
     /// Allows or stops the daily look.
-    pub fn set_daily(&self, daily: bool) -> Result<UpdatesView, CompanionError> {
+    pub fn set_daily(&self, daily: bool) -> Result<UpdatesView, UpdatesError> {
         self.save("daily", Some(toml_edit::value(daily)))?;
         self.settings.lock().expect("updates lock").daily = daily;
         Ok(self.view())
     }
 
     /// Sets the update address, or goes back to the build's with `None`.
-    pub fn set_address(&self, address: Option<&str>) -> Result<UpdatesView, CompanionError> {
+    pub fn set_address(&self, address: Option<&str>) -> Result<UpdatesView, UpdatesError> {
         let address = match address.map(str::trim).filter(|a| !a.is_empty()) {
             Some(text) => {
-                Some(rules::check_address(text).map_err(|problem| CompanionError::InvalidInput(crate::words::updates::bad_address(&problem, self.lang)))?)
+                Some(rules::check_address(text).map_err(|problem| UpdatesError::from(Refused(crate::words::updates::bad_address(&problem, self.lang))))?)
             }
             None => None,
         };
@@ -213,10 +214,28 @@ impl Updates {
         self.events.publish(UpdateEvent::Update(self.view()));
     }
 
-    fn save(&self, key: &str, setting: Option<toml_edit::Item>) -> Result<(), CompanionError> {
+    fn save(&self, key: &str, setting: Option<toml_edit::Item>) -> Result<(), UpdatesError> {
         match &self.config_path {
-            Some(path) => crate::settings_file::save_updates(path, key, setting).map_err(CompanionError::from),
+            Some(path) => crate::settings_file::save_updates(path, key, setting).map_err(UpdatesError::from),
             None => Ok(()),
+        }
+    }
+}
+
+/// Why an update could not be installed or its settings changed.
+#[derive(Debug, thiserror::Error)]
+pub enum UpdatesError {
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    #[error(transparent)]
+    SettingsFile(#[from] SettingsFileError),
+}
+
+impl Worded for UpdatesError {
+    fn spanish(&self) -> String {
+        match self {
+            UpdatesError::Refused(e) => e.spanish(),
+            UpdatesError::SettingsFile(e) => e.spanish(),
         }
     }
 }

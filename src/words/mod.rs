@@ -10,7 +10,6 @@ pub mod commands;
 pub mod connections;
 pub use sidecar_dates::words as dates;
 pub mod decision;
-pub mod errors;
 pub mod export;
 pub mod intent;
 pub mod outcomes;

@@ -67,3 +67,11 @@ pub fn demo_cut(cut: DemoCut, lang: Lang) -> String {
     }
     .to_string()
 }
+
+/// A provider's test in Settings that worked.
+pub fn answered_in(model: &str, latency_ms: u64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{model} answered in {latency_ms} ms"),
+        Lang::Es => format!("{model} respondió en {latency_ms} ms"),
+    }
+}

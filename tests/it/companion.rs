@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
+use sidecar::agent::error::TurnError;
 use sidecar::store::{MessageStatus, Role};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
 use tokio::sync::broadcast::Receiver;
@@ -159,7 +160,7 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
     let users = core.history(10).await.unwrap().iter().filter(|m| m.role == Role::User).count();
     assert_eq!(users, 1);
     // Once answered, there is nothing left to retry.
-    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::NothingToRetry));
+    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Turn(TurnError::NothingToRetry)));
 }
 
 #[tokio::test]
@@ -177,11 +178,11 @@ async fn one_turn_at_a_time_and_the_next_waits_for_it() {
         async move { core.send("first").await }
     });
     while !matches!(events.recv().await.unwrap(), CoreEvent::Delta { .. }) {}
-    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Busy), "Retry never queues");
+    assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Turn(TurnError::Busy)), "Retry never queues");
     let second = core.send("second").await.unwrap();
     assert_eq!(first.await.unwrap().unwrap().reply, "slow reply");
     assert_eq!(second.reply, "second answer");
-    assert!(matches!(core.send("   ").await.unwrap_err(), CompanionError::EmptyMessage));
+    assert!(matches!(core.send("   ").await.unwrap_err(), CompanionError::Turn(TurnError::Empty(_))));
 }
 
 #[tokio::test]

@@ -303,7 +303,8 @@ proptest! {
                         let (tool, method, path, scope, writes) = ACTIONS[action];
                         let (facts_before, history_before) = (core.facts().len(), core.history(100).await.unwrap().len());
                         let text = format!("Likes tea {client}{label}");
-                        let arguments = if tool == "remember_fact" { json!({"fact": text, "text": text}) } else { json!({"text": text}) };
+                        // The MCP tool takes `fact` and `category` and refuses any other field; /v1/facts takes `text`.
+                        let arguments = if tool == "remember_fact" && over_mcp { json!({"fact": text, "category": "General"}) } else { json!({"text": text}) };
                         let answered = if over_mcp {
                             mcp_call(&http, &format!("http://{address}/mcp"), &headers, LABELS[label], tool, arguments.clone()).await
                         } else {

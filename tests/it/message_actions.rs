@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use sidecar::error::CompanionError;
+use sidecar::agent::error::TurnError;
 use sidecar::llm::ChatMessage;
 use sidecar::settings::Settings;
 use sidecar::store::{MessageMeta, MessageStatus, NewMessage, Role};
@@ -45,7 +45,7 @@ async fn regenerate_keeps_versions_to_flip_between_and_the_model_sees_only_the_o
     let chat = core.conversation();
 
     assert_eq!(chat.reply_versions().await.unwrap(), None, "nothing said yet");
-    assert!(matches!(chat.regenerate().await, Err(CompanionError::NothingToRegenerate)));
+    assert!(matches!(chat.regenerate().await, Err(TurnError::NothingToRegenerate)));
 
     core.send("Name a colour").await.unwrap();
     let versions = chat.reply_versions().await.unwrap().unwrap();
@@ -65,7 +65,7 @@ async fn regenerate_keeps_versions_to_flip_between_and_the_model_sees_only_the_o
     let shown = chat.show_version(1).await.unwrap();
     assert_eq!((shown.count, shown.current), (3, 1));
     assert_eq!(said(&core.history(50).await.unwrap()), ["Name a colour", "Reply 1"]);
-    assert!(matches!(chat.show_version(7).await, Err(CompanionError::Refused(sidecar::error::Refusal::NoVersion(7)))));
+    assert!(matches!(chat.show_version(7).await, Err(TurnError::NoVersion(7))));
     core.send("Another").await.unwrap();
     assert_eq!(prompt_texts(&server.last_request()), ["Name a colour", "Reply 1", "Another"]);
     // The new turn has its own versions; the old ones stay in the database.
@@ -92,8 +92,8 @@ async fn edit_sets_aside_the_message_and_what_followed_then_answers_the_new_text
     let conversation = history[0].conversation_id;
     core.store().conversations().add_message(NewMessage { meta: Some(&meta), ..NewMessage::plain(conversation, &reminder) }).await.unwrap();
 
-    assert!(matches!(core.conversation().edit(reply_id, "x".into()).await, Err(CompanionError::NotEditable)), "only the user's own messages");
-    assert!(matches!(core.conversation().edit(typo, "  ".into()).await, Err(CompanionError::EmptyMessage)));
+    assert!(matches!(core.conversation().edit(reply_id, "x".into()).await, Err(TurnError::NotEditable)), "only the user's own messages");
+    assert!(matches!(core.conversation().edit(typo, "  ".into()).await, Err(TurnError::Empty(_))));
 
     let outcome = core.conversation().edit(typo, "I live in Lisbon".into()).await.unwrap();
     assert_eq!(outcome.status, MessageStatus::Complete);
@@ -113,7 +113,7 @@ async fn a_command_answer_is_not_regenerated() {
     core.send("Hello").await.unwrap();
     core.send("/status").await.unwrap();
     assert_eq!(core.conversation().reply_versions().await.unwrap(), None);
-    assert!(matches!(core.conversation().regenerate().await, Err(CompanionError::NothingToRegenerate)));
+    assert!(matches!(core.conversation().regenerate().await, Err(TurnError::NothingToRegenerate)));
     assert_eq!(server.request_count(), 1);
 }
 
@@ -128,6 +128,6 @@ async fn sidecars_own_answer_alone_is_not_offered_for_regenerate() {
     let outcome = core.send("remind me to water the plants in 20 minutes").await.unwrap();
     assert!(outcome.meta.intent);
     assert_eq!(core.conversation().reply_versions().await.unwrap(), None);
-    assert!(matches!(core.conversation().regenerate().await, Err(CompanionError::NothingToRegenerate)));
+    assert!(matches!(core.conversation().regenerate().await, Err(TurnError::NothingToRegenerate)));
     assert_eq!(core.history(10).await.unwrap().len(), 2, "the answer is still there");
 }

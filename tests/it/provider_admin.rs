@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
-use sidecar::provider_admin::ProviderInput;
+use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
 use sidecar::secrets::{KeyStorage, Secrets};
 use sidecar::settings::{ProviderKind, Settings};
-use sidecar::{Companion, CompanionError, CompanionOptions};
+use sidecar::{Companion, CompanionOptions};
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Settings::default());
@@ -80,7 +80,11 @@ async fn bad_input_is_refused_with_a_reason() {
         (ProviderInput { model: " ".into(), ..input("a", "https://x/v1", None) }, "model"),
     ] {
         let error = core.provider_admin().save_provider(bad).unwrap_err();
-        assert!(matches!(&error, CompanionError::Refused(_)) && error.to_string().contains(why), "{error}");
+        assert!(
+            matches!(&error, ProviderRefusal::Name | ProviderRefusal::NameTaken | ProviderRefusal::Url | ProviderRefusal::NoModelName)
+                && error.to_string().contains(why),
+            "{error}"
+        );
     }
 }
 

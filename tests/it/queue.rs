@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use sidecar::agent::error::TurnError;
 use sidecar::store::Role;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
 use tokio::sync::broadcast::Receiver;
@@ -82,7 +83,7 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
     assert!(story.reply.starts_with("Once"));
     let [one, two, three] = <[_; 3]>::try_from(queued).ok().unwrap();
     assert_eq!(one.await.unwrap().unwrap().reply, "answer to one");
-    assert!(matches!(two.await.unwrap(), Err(CompanionError::QueuedCancelled)));
+    assert!(matches!(two.await.unwrap(), Err(CompanionError::Turn(TurnError::QueuedCancelled))));
     assert_eq!(three.await.unwrap().unwrap().reply, "answer to three");
 
     let history: Vec<(Role, String)> = core.history(20).await.unwrap().into_iter().map(|m| (m.role, m.content)).collect();

@@ -3,9 +3,9 @@
 //! unset is not sent, and the settings survive the file.
 
 use sidecar::llm::sampling::Sampling;
-use sidecar::provider_admin::ProviderInput;
+use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
 use sidecar::settings::{ProviderKind, Settings};
-use sidecar::{Companion, CompanionError, CompanionOptions};
+use sidecar::{Companion, CompanionOptions};
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -72,8 +72,8 @@ async fn values_out_of_range_are_refused_and_nothing_is_saved() {
     let core = open(dir.path(), &server.base_url).await;
     let before = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
     let hot = core.provider_admin().save_provider(input(&server.base_url, Sampling { temperature: Some(5.0), ..Sampling::default() })).unwrap_err();
-    assert!(matches!(hot, CompanionError::Refused(_)) && hot.to_string() == "temperature must be from 0 to 2", "{hot}");
-    assert_eq!(sidecar::words::errors::said(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
+    assert!(matches!(hot, ProviderRefusal::Range(_)) && hot.to_string() == "temperature must be from 0 to 2", "{hot}");
+    assert_eq!(sidecar::said::said_whole(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
     let tiny = core.provider_admin().save_provider(ProviderInput { context_window: Some(10), ..input(&server.base_url, Sampling::default()) }).unwrap_err();
     assert!(tiny.to_string().starts_with("context must be from 512"), "{tiny}");
     assert_eq!(std::fs::read_to_string(dir.path().join("settings.toml")).unwrap(), before);

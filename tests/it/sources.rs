@@ -40,7 +40,7 @@ impl MessageSource for Scripted {
     fn send_response<'a>(
         &'a self,
         to: &'a IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>,
+        answer: Result<sidecar::TurnOutcome, sidecar::agent::error::TurnError>,
     ) -> BoxFuture<'a, Result<(), String>> {
         let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
         self.answers.lock().unwrap().push((to.content.clone(), content));

@@ -6,16 +6,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar::attachments::AttachError;
-use sidecar::error::Refusal;
 use sidecar::events::{CoreEvent, ModelStatus};
 use sidecar::llm::endpoint::ProbeProblem;
 use sidecar::llm::router::RouteError;
+use sidecar::llm::sampling::OutOfRange;
 use sidecar::llm::{LlmError, TimeoutPhase};
 use sidecar::local_models::download::PullError;
 use sidecar::local_models::gguf::GgufError;
 use sidecar::local_models::library::LibraryError;
-use sidecar::provider_admin::ProviderInput;
-use sidecar::words::errors;
+use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
+use sidecar::said::{said_whole, Worded};
 use sidecar::words::Lang;
 use sidecar::{Companion, CompanionError, CompanionOptions};
 
@@ -47,53 +47,61 @@ fn llm_errors() -> Vec<LlmError> {
     ]
 }
 
-fn refusals() -> Vec<Refusal> {
+/// Every refusal of every feature, as the faces receive it (the assembly's error).
+fn refusals() -> Vec<CompanionError> {
+    use sidecar::agent::error::TurnError;
+    use sidecar::channels::error::ChannelError;
+    use sidecar::meaning::setup::MeaningSetupError;
+    use sidecar::reminders::error::ReminderError;
+    use sidecar::said::{AddressRefusal, CannotWrite};
+    use sidecar::tools::search_setup::SearchSetupError;
     vec![
-        Refusal::ProviderName,
-        Refusal::ProviderNameTaken,
-        Refusal::ProviderUrl,
-        Refusal::NoModelName,
-        Refusal::ModelList { url: "http://x/v1".into(), problem: ProbeProblem::Http(404) },
-        Refusal::NotAZone("Mars/Base".into()),
-        Refusal::NoPendingReminder(3),
-        Refusal::ReminderGone(3),
-        Refusal::SnoozeMinutes(1440),
-        Refusal::NoReminderToSnooze(3),
-        Refusal::SnoozeCancelled(3),
-        Refusal::NotAReminder(3),
-        Refusal::NoVersion(7),
-        Refusal::NoChatToOpen(4),
-        Refusal::NoChat(4),
-        Refusal::TelegramOff,
-        Refusal::NotABotToken,
-        Refusal::StoppedBeforeModel,
-        Refusal::StoppedWhileFolding,
-        Refusal::ShuttingDown,
-        Refusal::OutOfRange { name: "temperature", low: "0".into(), high: "2".into() },
-        Refusal::NotAnAddress { text: "buscador".into(), example: "https://search.example.org" },
-        Refusal::NotHttp("ftp://x".into()),
-        Refusal::SearxngNeedsAddress,
-        Refusal::BraveNeedsKey,
-        Refusal::EmbeddingsNeedAddress,
-        Refusal::NoEmbeddingModel,
-        Refusal::NoCheckpoint(2),
-        Refusal::NotInAConversation(9),
-        Refusal::CannotWrite { path: "/datos/exports/x.md".into(), why: "disco lleno".into() },
-        Refusal::WhatsAppSession("permiso denegado".into()),
-        Refusal::CheckpointStatus { id: 3, from: "completed", to: "in_progress" },
-        Refusal::NotABackupFile("/tmp/x".into()),
+        ProviderRefusal::Name.into(),
+        ProviderRefusal::NameTaken.into(),
+        ProviderRefusal::Url.into(),
+        ProviderRefusal::NoModelName.into(),
+        ProviderRefusal::ModelList { url: "http://x/v1".into(), problem: ProbeProblem::Http(404) }.into(),
+        CompanionError::NotAZone("Mars/Base".into()),
+        ReminderError::NoPending(3).into(),
+        ReminderError::Gone(3).into(),
+        ReminderError::SnoozeMinutes(1440).into(),
+        ReminderError::NoneToSnooze(3).into(),
+        ReminderError::SnoozeCancelled(3).into(),
+        ReminderError::NotAReminder(3).into(),
+        TurnError::NoVersion(7).into(),
+        TurnError::NoChatToOpen(4).into(),
+        TurnError::NoChat(4).into(),
+        ChannelError::TelegramOff.into(),
+        ChannelError::NotABotToken.into(),
+        TurnError::StoppedBeforeModel.into(),
+        TurnError::StoppedWhileFolding.into(),
+        TurnError::ShuttingDown.into(),
+        OutOfRange { name: "temperature", low: "0".into(), high: "2".into() }.into(),
+        SearchSetupError::from(AddressRefusal::NotAnAddress { text: "buscador".into(), example: "https://search.example.org" }).into(),
+        SearchSetupError::from(AddressRefusal::NotHttp("ftp://x".into())).into(),
+        SearchSetupError::SearxngNeedsAddress.into(),
+        SearchSetupError::BraveNeedsKey.into(),
+        MeaningSetupError::NeedsAddress.into(),
+        MeaningSetupError::NoModel.into(),
+        TurnError::NoCheckpoint(2).into(),
+        TurnError::NotInAConversation(9).into(),
+        CannotWrite { path: "/datos/exports/x.md".into(), why: "disco lleno".into() }.into(),
+        ChannelError::WhatsAppSession("permiso denegado".into()).into(),
+        TurnError::CheckpointStatus { id: 3, from: "completed", to: "in_progress" }.into(),
+        CompanionError::NotABackupFile("/tmp/x".into()),
     ]
 }
 
 #[test]
 fn every_kind_of_core_error_has_spanish_words() {
+    use sidecar::agent::error::TurnError;
     let mut all: Vec<CompanionError> = vec![
-        CompanionError::Busy,
-        CompanionError::QueuedCancelled,
-        CompanionError::NothingToRetry,
-        CompanionError::NothingToRegenerate,
-        CompanionError::NotEditable,
-        CompanionError::EmptyMessage,
+        TurnError::Busy.into(),
+        TurnError::QueuedCancelled.into(),
+        TurnError::NothingToRetry.into(),
+        TurnError::NothingToRegenerate.into(),
+        TurnError::NotEditable.into(),
+        TurnError::Empty(sidecar::said::EmptyMessage).into(),
         CompanionError::Route(RouteError::NoProviders),
         CompanionError::Store(sidecar::store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
         CompanionError::Store(sidecar::store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),
@@ -120,11 +128,11 @@ fn every_kind_of_core_error_has_spanish_words() {
         .map(CompanionError::WebSearch),
     );
     all.extend(llm_errors().into_iter().map(|error| CompanionError::Route(RouteError::Failed { provider_id: "ollama".into(), error, streamed: false })));
-    all.extend(refusals().into_iter().map(CompanionError::Refused));
+    all.extend(refusals());
     for error in &all {
-        let es = errors::said(error, Lang::Es);
+        let es = said_whole(error, Lang::Es);
         assert_spanish(&es);
-        assert_ne!(es, errors::said(error, Lang::En), "the same words in both languages: {es}");
+        assert_ne!(es, said_whole(error, Lang::En), "the same words in both languages: {es}");
     }
     let pulls = [
         PullError::Offline("dns".into()),
@@ -134,24 +142,25 @@ fn every_kind_of_core_error_has_spanish_words() {
         PullError::Checksum { expected: "aa".into(), actual: "bb".into() },
     ];
     for pull in &pulls {
-        assert_spanish(&errors::download(pull, Lang::Es));
+        assert_spanish(&pull.said_in(Lang::Es));
     }
     for problem in [ProbeProblem::RefusedKey(401), ProbeProblem::NoAnswer(5), ProbeProblem::Offline("x".into()), ProbeProblem::NotListening("http://x".into())]
     {
-        assert_spanish(&errors::probe(&problem, Lang::Es));
+        assert_spanish(&problem.said_in(Lang::Es));
     }
     // English stays each error's own words.
-    assert_eq!(errors::said(&CompanionError::Busy, Lang::En), CompanionError::Busy.to_string());
+    let busy = CompanionError::from(sidecar::agent::error::TurnError::Busy);
+    assert_eq!(said_whole(&busy, Lang::En), busy.to_string());
 }
 
 #[test]
 fn a_timeout_says_what_to_do_not_a_settings_key() {
     let error = LlmError::Timeout { phase: TimeoutPhase::Stream, after: Duration::from_secs(60) };
     for lang in [Lang::En, Lang::Es] {
-        let said = errors::llm_error(&error, lang);
+        let said = error.said_in(lang);
         assert!(!said.contains("settings.toml") && !said.contains("_secs"), "{said}");
     }
-    assert!(errors::llm_error(&error, Lang::Es).contains("elige un modelo más rápido"));
+    assert!(error.said_in(Lang::Es).contains("elige un modelo más rápido"));
 }
 
 fn closed_port() -> u16 {
@@ -181,7 +190,7 @@ async fn a_down_provider_is_said_in_spanish_in_the_chat_and_the_header() {
     let banner = banner.expect("the chat hears the failure");
     assert!(banner.contains("no se pudo contactar con el servidor del modelo"), "{banner}");
     assert_spanish(&banner);
-    assert_eq!(banner, errors::said(&error, Lang::Es));
+    assert_eq!(banner, said_whole(&error, Lang::Es));
     let checked = core.models().check().await;
     let ModelStatus::Unavailable { message } = checked else { panic!("{checked:?}") };
     assert!(message.contains("no hay nada escuchando"), "{message}");
@@ -194,7 +203,7 @@ async fn with_no_network_spanish_says_there_is_no_connection() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_in_spanish(dir.path(), "https://api.example.invalid/v1").await;
     let error = core.send("hola").await.unwrap_err();
-    let said = errors::said(&error, Lang::Es);
+    let said = said_whole(&error, Lang::Es);
     assert!(said.contains("parece no tener conexión") && !said.contains("¿Está en marcha"), "{said}");
     let checked = core.models().check().await;
     assert!(matches!(&checked, ModelStatus::Unavailable { message } if message.contains("parece no tener conexión")), "{checked:?}");
@@ -218,7 +227,7 @@ async fn the_provider_form_refuses_and_tests_in_spanish() {
         vision: None,
     };
     let refused = core.provider_admin().save_provider(input("mi proveedor", "https://x/v1")).unwrap_err();
-    assert_eq!(errors::said(&refused, Lang::Es), "el nombre solo puede llevar letras, cifras, - y _");
+    assert_eq!(said_whole(&refused, Lang::Es), "el nombre solo puede llevar letras, cifras, - y _");
     let test = core.provider_admin().test_provider(input("b", &format!("http://127.0.0.1:{}/v1", closed_port()))).await;
     assert!(!test.ok);
     assert!(test.message.starts_with("no se pudo contactar"), "{}", test.message);

@@ -17,6 +17,7 @@ pub mod offline;
 pub mod paths;
 pub mod redact;
 pub mod runtime_files;
+pub mod said;
 pub mod secrets;
 pub mod text;
 pub mod tokens;

@@ -276,3 +276,20 @@ impl Store {
 pub fn utc(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
+
+impl sidecar_domain::said::Worded for StoreError {
+    fn spanish(&self) -> String {
+        match self {
+            StoreError::CreateDir { path, source } => format!("no se puede crear la carpeta de datos {path}: {source}"),
+            StoreError::Open { path, source } => format!("no se puede abrir la base de datos {path}: {source}"),
+            StoreError::Damaged { path, detail } => format!(
+                "la base de datos {path} está dañada ({detail}). Sidecar no la ha cambiado. Cierra Sidecar y restaura el archivo desde una copia, o apártalo para empezar con una vacía"
+            ),
+            StoreError::Newer { path, found, known } => format!(
+                "la base de datos {path} la escribió un Sidecar más nuevo (su versión {found}; este Sidecar conoce hasta la {known}). Sidecar no la cambió: actualiza Sidecar o abre otra carpeta de datos"
+            ),
+            StoreError::Migrate(e) => format!("no se puede actualizar el esquema de la base de datos: {e}"),
+            StoreError::Query(e) => format!("error de la base de datos: {e}"),
+        }
+    }
+}

@@ -365,7 +365,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
     fn send_response<'a>(
         &'a self,
         _to: &'a sidecar::channels::source::IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar::CompanionError>,
+        answer: Result<sidecar::TurnOutcome, sidecar::agent::error::TurnError>,
     ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {

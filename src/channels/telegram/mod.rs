@@ -28,8 +28,8 @@ use super::channel::Channel;
 use super::health::Health;
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
+use crate::agent::error::TurnError;
 use crate::conversation::TurnOutcome;
-use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::{Outgoing, Sink};
 use crate::settings::channels::TelegramSettings;
@@ -149,7 +149,7 @@ impl MessageSource for TelegramSource {
         })
     }
 
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             self.0.stop_typing(&to.id);
             let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;

@@ -30,8 +30,8 @@ use super::channel::Channel;
 use super::health::{Health, Link};
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
+use crate::agent::error::TurnError;
 use crate::conversation::TurnOutcome;
-use crate::error::CompanionError;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::{Outgoing, Sink};
 use crate::settings::channels::WhatsappSettings;
@@ -291,7 +291,7 @@ impl MessageSource for WhatsappSource {
         Box::pin(self.0.arrivals.next(&self.0.stop))
     }
 
-    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, CompanionError>) -> BoxFuture<'a, Result<(), String>> {
+    fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             let text = answer_text(answer);
             self.0.say(&to.user_id, &text, REPLY_PATIENCE).await

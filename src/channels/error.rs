@@ -1,0 +1,31 @@
+//! Why a phone channel could not be set up or changed, worded in both languages.
+
+use crate::said::{Refused, Worded};
+use crate::settings_file::SettingsFileError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChannelError {
+    #[error("Telegram is not running here: turn it on and save a bot token first")]
+    TelegramOff,
+    #[error("that does not look like a bot token (@BotFather gives one like 123456789:AA…)")]
+    NotABotToken,
+    #[error("cannot remove the WhatsApp session: {0}")]
+    WhatsAppSession(String),
+    /// Said by the check that found it (a pairing while the bot cannot hear).
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    #[error(transparent)]
+    SettingsFile(#[from] SettingsFileError),
+}
+
+impl Worded for ChannelError {
+    fn spanish(&self) -> String {
+        match self {
+            ChannelError::TelegramOff => "Telegram no está en marcha aquí: actívalo y guarda primero un token de bot".into(),
+            ChannelError::NotABotToken => "eso no parece un token de bot (@BotFather da uno como 123456789:AA…)".into(),
+            ChannelError::WhatsAppSession(why) => format!("no se puede borrar la sesión de WhatsApp: {why}"),
+            ChannelError::Refused(e) => e.spanish(),
+            ChannelError::SettingsFile(e) => e.spanish(),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Why a reminder could not be set, changed or moved, worded in both languages.
+
+use super::ics::IcsError;
+use crate::dates::DateError;
+use crate::said::{CannotWrite, EmptyMessage, Worded};
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReminderError {
+    #[error("there is no pending reminder with id {0}; list_reminders shows them")]
+    NoPending(i64),
+    #[error("reminder {0} disappeared")]
+    Gone(i64),
+    #[error("minutes must be from 1 to {0}")]
+    SnoozeMinutes(u32),
+    #[error("there is no reminder with id {0} to snooze")]
+    NoneToSnooze(i64),
+    #[error("reminder {0} was cancelled; it cannot be snoozed")]
+    SnoozeCancelled(i64),
+    #[error("message {0} is not a reminder")]
+    NotAReminder(i64),
+    /// The calendar's reading stopped on its way (its task was lost).
+    #[error("the calendar could not be read: {0}")]
+    Unread(String),
+    #[error(transparent)]
+    Empty(#[from] EmptyMessage),
+    /// Words that could not be read as a time; the text says what to say instead.
+    #[error(transparent)]
+    Date(#[from] DateError),
+    #[error(transparent)]
+    Calendar(#[from] IcsError),
+    #[error(transparent)]
+    CannotWrite(#[from] CannotWrite),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Worded for ReminderError {
+    fn spanish(&self) -> String {
+        match self {
+            ReminderError::NoPending(_) => "ese recordatorio ya no está pendiente".into(),
+            ReminderError::Gone(_) => "ese recordatorio ya no existe".into(),
+            ReminderError::SnoozeMinutes(max) => format!("los minutos deben ir de 1 a {max}"),
+            ReminderError::NoneToSnooze(_) => "no hay ningún recordatorio así que posponer".into(),
+            ReminderError::SnoozeCancelled(_) => "ese recordatorio se canceló; no se puede posponer".into(),
+            ReminderError::NotAReminder(_) => "ese mensaje no es un recordatorio".into(),
+            ReminderError::Unread(why) => format!("no se pudo leer el calendario: {why}"),
+            ReminderError::Empty(e) => e.spanish(),
+            // Worded in the language of the words it could not read.
+            ReminderError::Date(e) => e.to_string(),
+            ReminderError::Calendar(e) => e.spanish(),
+            ReminderError::CannotWrite(e) => e.spanish(),
+            ReminderError::Store(e) => e.spanish(),
+        }
+    }
+}
