@@ -74,10 +74,11 @@ async fn main() {
     steady.sort();
 
     let limits = guard::Limits::new(32_000, 1024, &Default::default());
+    let compactions = sidecar::context::compact::Compactions::default();
     let mut raw = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         let started = Instant::now();
-        let _ = guard::fit(all.clone(), &limits, &sidecar::tokens::count_cached);
+        let _ = guard::fit(all.clone(), &limits, &compactions, &sidecar::tokens::count_cached);
         raw.push(started.elapsed());
     }
     raw.sort();

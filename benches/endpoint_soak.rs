@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use sidecar::connections::Scope;
 use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::mcp::server::SidecarServer;
 use sidecar::{Companion, CompanionOptions};
 
 const ATTACKERS: usize = 1_000;
@@ -114,7 +113,7 @@ async fn main() {
     core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
     let token = core.hosting().tokens.issue("soak", &[Scope::ReadMemory]).await.unwrap().token;
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     let url = format!("http://{address}/v1/facts");
 
     let (rss_before, log_before) = (rss_mib(), log_bytes(&logs));

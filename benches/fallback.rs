@@ -11,6 +11,7 @@ mod runtime;
 
 use std::time::{Duration, Instant};
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::{Companion, CompanionOptions, CoreEvent};
 
 const ROUNDS: usize = 8;
@@ -55,7 +56,7 @@ async fn timed(core: &Companion, prompt: &str) -> (Duration, Duration, sidecar::
     let first = tokio::spawn(async move {
         loop {
             match events.recv().await {
-                Ok(CoreEvent::Delta { .. }) => return Some(start.elapsed()),
+                Ok(CoreEvent::Chat(ChatEvent::Delta { .. })) => return Some(start.elapsed()),
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(_) => return None,
             }

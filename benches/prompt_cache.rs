@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
+use sidecar::agent::events::ChatEvent;
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::{Companion, CompanionOptions};
 
@@ -118,7 +119,7 @@ async fn timed_send(core: &Companion, text: &str) -> (sidecar::TurnOutcome, Dura
     let first = async {
         loop {
             match events.recv().await {
-                Ok(sidecar::CoreEvent::Delta { .. }) => return started.elapsed(),
+                Ok(sidecar::CoreEvent::Chat(ChatEvent::Delta { .. })) => return started.elapsed(),
                 Ok(_) => {}
                 Err(_) => return started.elapsed(),
             }

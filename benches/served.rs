@@ -22,7 +22,6 @@ use serde_json::json;
 use sidecar::connections::Scope;
 use sidecar::mcp::config::Transport;
 use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::mcp::server::SidecarServer;
 use sidecar::mcp::session::Session;
 use sidecar::{Companion, CompanionOptions};
 use support::{reply_events, stream, ScriptedServer};
@@ -57,7 +56,7 @@ async fn main() {
     println!("{MESSAGES} messages stored with their vectors in {:.1} s", loading.elapsed().as_secs_f64());
 
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     let hosting = core.hosting();
     // Over HTTP a client is the token it presents, on MCP as on REST.
     let token = hosting.tokens.issue("bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;

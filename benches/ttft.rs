@@ -10,6 +10,7 @@ mod runtime;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
+use sidecar::agent::events::ChatEvent;
 use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
 
@@ -95,7 +96,7 @@ async fn sidecar_ttft(core: &Companion) -> (Duration, Duration) {
     let started = Instant::now();
     let waiter = async {
         loop {
-            if let Ok(CoreEvent::Delta { .. }) = events.recv().await {
+            if let Ok(CoreEvent::Chat(ChatEvent::Delta { .. })) = events.recv().await {
                 return started.elapsed();
             }
         }

@@ -164,6 +164,10 @@ def edges_of(files, crates):
             for n in range(len(full), 0, -1):
                 if tuple(full[:n]) in files:  # the name is what follows the module (`Lang` in `words::Lang::En`)
                     return tuple(full[:n]), full[n] if n < len(full) else full[-1]
+            # An item of the crate's root (`crate::Companion`): lib.rs, whose re-export
+            # names the module that defines it.
+            if full and not start and () in files:
+                return (), full[0]
             return None
 
         return resolve

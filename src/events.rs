@@ -4,130 +4,16 @@
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+pub use crate::agent::events::Notice;
 pub use crate::llm::status::ModelStatus;
-use crate::llm::Usage;
-use crate::store::MessageMeta;
-use sidecar_domain::emitter::Emitter;
+use sidecar_domain::emitter::{Emitter, Subscriber};
 
 /// Something the core did that a subscriber may want to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CoreEvent {
-    /// A user message was stored and a reply is being produced.
-    TurnStarted {
-        conversation_id: i64,
-        user_message_id: i64,
-        /// Where the message was said (a phone's turns show in the window too).
-        channel: crate::channels::channel::Channel,
-        /// The message's text when it waited in the queue and starts only now.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        dequeued: Option<String>,
-    },
-    /// Messages waiting for the reply being written changed (one queued, started or
-    /// cancelled); `items` is the whole waiting list, oldest first.
-    Queue {
-        items: Vec<crate::channels::inbox::QueuedMessage>,
-    },
-    /// A piece of the reply text, in order.
-    Delta {
-        conversation_id: i64,
-        text: String,
-    },
-    /// The model asked for a tool; it is running.
-    ToolStarted {
-        conversation_id: i64,
-        call_id: String,
-        name: String,
-        arguments: String,
-    },
-    /// A tool finished; `result` is what the model will read (possibly shortened).
-    ToolFinished {
-        conversation_id: i64,
-        call_id: String,
-        name: String,
-        is_error: bool,
-        /// The user did not allow it: it never ran.
-        #[serde(default)]
-        denied: bool,
-        result: String,
-    },
-    /// Something the user may want to know while the turn runs.
-    Notice {
-        conversation_id: i64,
-        notice: Notice,
-    },
-    /// The reply is complete (or was stopped) and stored.
-    TurnFinished {
-        conversation_id: i64,
-        message_id: i64,
-        channel: crate::channels::channel::Channel,
-        status: String,
-        finish_reason: Option<String>,
-        usage: Option<Usage>,
-        meta: MessageMeta,
-    },
-    /// The turn failed; what was streamed so far is stored.
-    TurnFailed {
-        conversation_id: i64,
-        message: String,
-        retryable: bool,
-    },
-    /// `update_plan` changed the conversation's checklist.
-    PlanUpdated {
-        conversation_id: i64,
-        items: Vec<crate::context::plan_item::PlanItem>,
-    },
-    /// How full the context was on the last model call (tokens of the prompt and the
-    /// budget it must fit: window minus the reply reserve).
-    ContextUsage {
-        conversation_id: i64,
-        #[serde(flatten)]
-        meter: crate::context::meter::ContextMeter,
-    },
-    /// A checkpoint was written (by `/checkpoint` or because the context neared its limit).
-    CheckpointSaved {
-        conversation_id: i64,
-        checkpoint_id: i64,
-        trigger: String,
-    },
-    /// Sidecar spoke first (a greeting, a check-in…) and posted it in the chat.
-    SpontaneousMessage {
-        conversation_id: i64,
-        message_id: i64,
-        message_type: String,
-        first_line: String,
-    },
     /// The user is typing in the chat window (said at most every second or so).
     UserTyping,
-    /// Sidecar went quiet (`/quiet`, "be quiet", the tray, quiet hours set to include
-    /// now) or spoke again; what stands now at the desk.
-    QuietChanged {
-        quiet: crate::proactive::quiet::QuietNow,
-    },
-    /// learnings.md, user.md or SOUL.md changed on disk; `problems` are the lines of
-    /// learnings.md that could not be read (empty when all is well).
-    /// Sidecar learned something worth saying about its spontaneous messages (a kind
-    /// pauses for a week, unanswered); said once.
-    ProactiveLearned {
-        said: String,
-    },
-    KnowledgeChanged {
-        problems: Vec<crate::knowledge::learnings::Malformed>,
-        error: Option<String>,
-    },
-    /// After a reply: personal facts the user said that no saved fact covers. `saved`:
-    /// they were saved already (the user chose so); otherwise they are offered.
-    FactsNoticed {
-        conversation_id: i64,
-        message_id: i64,
-        suggestions: Vec<crate::knowledge::suggest::Suggestion>,
-        saved: bool,
-    },
-    /// Recall by meaning embedded another batch: `embedded` of `total` items have vectors.
-    MemoryIndexing {
-        embedded: u64,
-        total: u64,
-    },
     // A feature's own events, said as they are (no tag of their own: each carries its
     // `type`), so the JSON the UI reads is the same as when they were variants here.
     #[serde(untagged)]
@@ -148,30 +34,16 @@ pub enum CoreEvent {
     LocalModels(crate::local_models::events::LocalModelEvent),
     #[serde(untagged)]
     Channels(crate::channels::events::ChannelEvent),
+    #[serde(untagged)]
+    Memory(crate::knowledge::events::MemoryEvent),
+    #[serde(untagged)]
+    Proactive(crate::proactive::events::ProactiveEvent),
+    #[serde(untagged)]
+    Chat(crate::agent::events::ChatEvent),
 }
 
-/// Notices shown while a turn runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Notice {
-    /// A provider failed transiently; it is tried again after `delay_ms`.
-    Retrying { provider: String, attempt: u32, delay_ms: u64, reason: String },
-    /// A provider failed; the next one in the chain answers this turn.
-    FallingBack { from: String, to: String, reason: String },
-    /// The reply hit the length limit and is being continued.
-    Continued { attempt: u32 },
-    /// The reply claimed an action it did not take; the model is asked again and the
-    /// text shown so far is replaced by the new answer.
-    Corrected { check: String },
-    /// The model kept calling tools past the per-turn limit.
-    IterationCap,
-    /// The turn ran past its time limit.
-    TimedOut,
-    /// Older turns are being folded into the running summary before the model answers.
-    Summarizing,
-    /// The model answered in words with plan steps open and is asked to go on.
-    PlanGoesOn { done: u32, total: u32 },
-}
+/// How many picked events a feature's subscription holds before the oldest go.
+const FORWARDED: usize = 256;
 
 /// A cheap-to-clone publisher. Slow subscribers lose the oldest events rather than
 /// blocking the core (they can reload history from the store).
@@ -199,6 +71,34 @@ impl EventBus {
 
     pub fn subscribe(&self) -> broadcast::Receiver<CoreEvent> {
         self.sender.subscribe()
+    }
+
+    /// Events of one kind picked out of this bus, for a feature that listens without
+    /// naming `CoreEvent`: each subscription forwards what `pick` keeps from that moment
+    /// on, until its receiver is dropped or the bus closes.
+    pub fn subscriber<E: Clone + Send + 'static>(&self, pick: fn(&CoreEvent) -> Option<E>) -> Subscriber<E> {
+        let bus = self.sender.clone();
+        Subscriber::new(move || {
+            let mut all = bus.subscribe();
+            let (forward, heard) = broadcast::channel(FORWARDED);
+            tokio::spawn(async move {
+                loop {
+                    match all.recv().await {
+                        Ok(event) => {
+                            if let Some(picked) = pick(&event) {
+                                if forward.send(picked).is_err() {
+                                    return;
+                                }
+                            }
+                        }
+                        // A subscriber that fell behind lost events, as on the bus itself.
+                        Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    }
+                }
+            });
+            heard
+        })
     }
 
     /// A feature's publisher over this bus: its events go out wrapped by `wrap`.
@@ -239,5 +139,43 @@ mod tests {
         assert_eq!(serde_json::to_value(CoreEvent::Permissions(settled)).unwrap(), json!({"type": "permission_settled", "id": 7}));
         let servers = crate::mcp::events::McpEvent::McpServers { servers: Vec::new() };
         assert_eq!(serde_json::to_value(CoreEvent::Mcp(servers)).unwrap(), json!({"type": "mcp_servers", "servers": []}));
+        use crate::agent::events::ChatEvent;
+        let delta = ChatEvent::Delta { conversation_id: 4, text: "Hola".into() };
+        assert_eq!(serde_json::to_value(CoreEvent::Chat(delta)).unwrap(), json!({"type": "delta", "conversation_id": 4, "text": "Hola"}));
+        let notice = ChatEvent::Notice { conversation_id: 4, notice: Notice::Continued { attempt: 2 } };
+        assert_eq!(
+            serde_json::to_value(CoreEvent::Chat(notice)).unwrap(),
+            json!({"type": "notice", "conversation_id": 4, "notice": {"kind": "continued", "attempt": 2}})
+        );
+        let finished = ChatEvent::TurnFinished {
+            conversation_id: 4,
+            message_id: 9,
+            channel: crate::channels::channel::Channel::Desktop,
+            status: "complete".into(),
+            finish_reason: None,
+            usage: None,
+            meta: Box::default(),
+        };
+        let said = serde_json::to_value(CoreEvent::Chat(finished)).unwrap();
+        assert_eq!((said["type"].clone(), said["message_id"].clone(), said["channel"].clone()), (json!("turn_finished"), json!(9), json!("desktop")));
+        assert!(said["meta"].is_object(), "the meta is said whole, not boxed: {said}");
+        let indexing = crate::knowledge::events::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
+        assert_eq!(serde_json::to_value(CoreEvent::Memory(indexing)).unwrap(), json!({"type": "memory_indexing", "embedded": 3, "total": 5}));
+        let learned = crate::proactive::events::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
+        assert_eq!(serde_json::to_value(CoreEvent::Proactive(learned)).unwrap(), json!({"type": "proactive_learned", "said": "pausa"}));
+    }
+
+    /// A feature below the assembly hears the events it picks, from the moment it
+    /// subscribes, and nothing else.
+    #[tokio::test]
+    async fn a_subscriber_hears_only_what_it_picks() {
+        let bus = EventBus::new(16);
+        let typing = bus.subscriber(|event| matches!(event, CoreEvent::UserTyping).then_some("typing"));
+        bus.publish(CoreEvent::UserTyping);
+        let mut heard = typing.subscribe();
+        bus.publish(CoreEvent::Reminders(ReminderEvent::RemindersChanged));
+        bus.publish(CoreEvent::UserTyping);
+        assert_eq!(heard.recv().await.unwrap(), "typing");
+        assert!(matches!(heard.try_recv(), Err(broadcast::error::TryRecvError::Empty)), "one typing after the subscription, nothing else");
     }
 }

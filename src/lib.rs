@@ -52,6 +52,6 @@ pub use sidecar_dates::user_language;
 // The pool, the migrations and the message tables (crates/store).
 pub use sidecar_store as store;
 
-pub use companion::{Companion, CompanionError, CompanionOptions};
+pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;
 pub use events::{CoreEvent, EventBus, ModelStatus};

@@ -88,7 +88,7 @@ pub async fn character_settings(app: AppHandle) {
 
 #[tauri::command]
 pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
-    core.proactive().set_quiet(Some(sidecar::words::tray::TRAY_QUIET_MINUTES), None).await?;
+    core.proactive().set_quiet(Some(sidecar::proactive::quiet::QUIET_FOR_MINUTES), None).await?;
     Ok(core.proactive().quiet_now().await?)
 }
 

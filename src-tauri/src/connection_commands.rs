@@ -89,5 +89,5 @@ pub fn connection_endpoint(endpoint: State<'_, Arc<McpEndpoint>>) -> EndpointVie
 
 #[tauri::command]
 pub async fn set_connection_endpoint(core: Core<'_>, endpoint: State<'_, Arc<McpEndpoint>>, on: bool) -> Result<EndpointView, CommandError> {
-    sidecar::mcp::endpoint::switch(&endpoint, &core, on).await.map_err(failed)
+    core.switch_endpoint(&endpoint, on).await.map_err(failed)
 }

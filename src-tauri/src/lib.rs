@@ -22,7 +22,9 @@ mod window;
 
 use std::sync::Arc;
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::preferences::HotkeyRole;
+use sidecar::proactive::events::ProactiveEvent;
 use sidecar::{Companion, CompanionOptions};
 use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 
@@ -57,37 +59,16 @@ pub fn run() {
             let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions)));
             companion.permissions().set_asker(questions.clone());
             app.manage(questions);
-            if let Err(error) = companion.mcp().reload() {
-                tracing::warn!(%error, "the MCP servers were not started");
-            }
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
             let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
             app.manage(endpoint.clone());
-            let serving = companion.clone();
-            tauri::async_runtime::spawn(async move { sidecar::mcp::endpoint::start_if_on(&endpoint, &serving).await });
-            let connections = sidecar::connections::Connections::new(companion.store().clone(), companion.clock().clone());
-            tauri::async_runtime::spawn(sidecar::connections::watch::watch(
-                connections,
-                companion.events().emitter(sidecar::CoreEvent::Connections),
-                companion.lang(),
-                sidecar::connections::watch::LOOK_EVERY,
-            ));
             let hotkeys = [(companion.preferences().hotkey(), HotkeyRole::Window), (companion.preferences().character_hotkey(), HotkeyRole::Character)];
             let show_character = companion.preferences().character();
             app.manage(character::CharacterWindow::default());
             forward_events(app.handle().clone(), companion.clone());
-            tauri::async_runtime::spawn(companion.watch_knowledge(sidecar::knowledge::watch::POLL_INTERVAL));
-            tauri::async_runtime::spawn(companion.meaning().clone().run());
-            tauri::async_runtime::spawn(companion.data().clone().run_daily_backups());
-            companion.updates().attach(Arc::new(updater::PluginUpdates::new(app.handle().clone())), updater::format());
-            tauri::async_runtime::spawn(companion.updates().clone().run_daily());
-            proactive::start(app.handle(), companion.clone());
-            // Start the model now so the first message does not wait for it.
-            tauri::async_runtime::spawn(async move {
-                if let Err(error) = companion.warm_up().await {
-                    tracing::warn!(%error, "chat model not available yet");
-                }
-            });
+            // Every background loop is the core's; the desktop hands over its tray, its
+            // window and its updater.
+            tauri::async_runtime::block_on(companion.run(proactive::face(app.handle(), endpoint)));
             window::render_in_software(app.handle());
             tray::build(app.handle())?;
             hotkey::register(app.handle(), &hotkeys)?;
@@ -356,11 +337,11 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
                         }
                         // Said first in a chat nobody is looking at: the tray shows it unread.
-                        sidecar::events::CoreEvent::SpontaneousMessage { message_id, .. } if !window::is_focused(&app) => {
+                        sidecar::events::CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. }) if !window::is_focused(&app) => {
                             let _ = tray::alert_for(&app, Some(*message_id));
                         }
-                        sidecar::events::CoreEvent::PlanUpdated { items, .. } => tray::plan_progress(&app, items, companion.lang()),
-                        sidecar::events::CoreEvent::TurnFinished { .. } | sidecar::events::CoreEvent::TurnFailed { .. } => {
+                        sidecar::events::CoreEvent::Chat(ChatEvent::PlanUpdated { items, .. }) => tray::plan_progress(&app, items, companion.lang()),
+                        sidecar::events::CoreEvent::Chat(ChatEvent::TurnFinished { .. }) | sidecar::events::CoreEvent::Chat(ChatEvent::TurnFailed { .. }) => {
                             tray::plan_progress(&app, &[], companion.lang())
                         }
                         _ => {}

@@ -1,19 +1,18 @@
-//! Proactive messages on the desktop: registers the desktop's sinks with the core's
-//! router (OS notifications whose click opens the window on the message and whose
-//! buttons snooze a reminder; the tray's alert state), and runs the reminder
-//! scheduler and the spontaneous loop when this process owns them.
+//! Proactive messages on the desktop: what the shell hands `Companion::run` (the tray's
+//! alert state as a sink, a notification's click opening the window on its message, the
+//! updater). The core runs every loop.
 
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
+use sidecar::mcp::endpoint::McpEndpoint;
 use sidecar::proactive::config::SinkId;
 use sidecar::proactive::router::{Outgoing, Sink};
 use sidecar::proactive::state::Channel;
-use sidecar::Companion;
+use sidecar::Face;
 use tauri::AppHandle;
-use tokio_util::sync::CancellationToken;
 
-use crate::{tray, window};
+use crate::{tray, updater, window};
 
 /// The tray icon switches to its alert state while a proactive message is unread
 /// (the window is not focused); focusing the window clears it, and so does the tray
@@ -36,17 +35,16 @@ impl Sink for TraySink {
     }
 }
 
-/// Registers the sinks and starts the schedulers, unless another Sidecar process
-/// (another data dir user, or `sidecar daemon`) owns them.
-pub fn start(app: &AppHandle, companion: Arc<Companion>) {
-    companion.proactive().router().register(Arc::new(TraySink { app: app.clone() }));
+/// What the desktop hands the core when it starts it: the tray as a sink, a click on a
+/// notification opening the window on its message, the endpoint Settings switches, the
+/// plugin's updater, and the model started at once (someone is about to type).
+pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
     let opener = app.clone();
-    let on_open = Arc::new(move |message_id| window::show_message(&opener, message_id));
-    match companion.deliveries(on_open, CancellationToken::new()) {
-        Ok(Some(task)) => {
-            tauri::async_runtime::spawn(task);
-        }
-        Ok(None) => tracing::warn!("another Sidecar process delivers reminders for this data folder"),
-        Err(error) => tracing::warn!(%error, "could not start the reminder scheduler"),
+    Face {
+        sinks: vec![Arc::new(TraySink { app: app.clone() })],
+        on_open: Arc::new(move |message_id| window::show_message(&opener, message_id)),
+        endpoint,
+        updates: Some((Arc::new(updater::PluginUpdates::new(app.clone())), updater::format())),
+        warm_model: true,
     }
 }

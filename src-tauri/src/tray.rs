@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use sidecar::words::tray::{labels, TRAY_QUIET_MINUTES};
+use sidecar::proactive::quiet::QUIET_FOR_MINUTES;
+use sidecar::words::tray::labels;
 use sidecar::Companion;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
@@ -152,7 +153,7 @@ fn quiet_for_an_hour(app: &AppHandle) {
         return;
     };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = companion.proactive().set_quiet(Some(TRAY_QUIET_MINUTES), None).await {
+        if let Err(error) = companion.proactive().set_quiet(Some(QUIET_FOR_MINUTES), None).await {
             tracing::warn!(%error, "could not set quiet from the tray");
         }
     });

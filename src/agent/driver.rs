@@ -8,9 +8,9 @@ use futures_util::future::join_all;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::events::{ChatEvent, Notice};
 use crate::agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote};
 use crate::channels::channel::Channel;
-use crate::events::{CoreEvent, EventBus, Notice};
 use crate::llm::pricing::PriceTable;
 use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice};
 use crate::llm::{ChatMessage, ChatRequest, FinishReason, Usage};
@@ -18,6 +18,7 @@ use crate::model::Chain;
 use crate::settings::Purpose;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, PlanOutcome, Store, StoreError, UsageRecord};
 use crate::tools::ToolRegistry;
+use sidecar_domain::emitter::Emitter;
 
 /// How long a self-correction note blocks another one for the same check.
 const CORRECTION_COOLDOWN_HOURS: i64 = 2;
@@ -34,6 +35,8 @@ pub trait Shaper: Send + Sync {
     fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String>;
     /// Tool results longer than this (in tokens) are compacted before the model reads them.
     fn tool_result_limit(&self) -> usize;
+    /// A model's summary of a long tool output, sent in its place from then on.
+    fn remember_summary(&self, _original: &str, _summary: &str) {}
     /// What the shaping did to the turn's calls so far, for the turn's measures.
     fn measures(&self) -> ShapeMeasures {
         ShapeMeasures::default()
@@ -67,7 +70,7 @@ pub struct TurnContext<'a> {
     /// The stored user message this turn answers.
     pub asked_in: i64,
     pub store: &'a Store,
-    pub events: &'a EventBus,
+    pub events: &'a Emitter<ChatEvent>,
     pub tools: &'a ToolRegistry,
     pub chain: Chain,
     /// Who summarises long tool outputs when a model is routed for it; else `chain`.
@@ -212,9 +215,9 @@ async fn call_model(
     let visible = &mut ledger.visible;
     let mut on_delta = |text: &str| {
         visible.push_str(text);
-        context.events.publish(CoreEvent::Delta { conversation_id, text: text.to_string() });
+        context.events.publish(ChatEvent::Delta { conversation_id, text: text.to_string() });
     };
-    let on_notice = |notice| context.events.publish(CoreEvent::Notice { conversation_id, notice: route_notice(notice) });
+    let on_notice = |notice| context.events.publish(ChatEvent::Notice { conversation_id, notice: route_notice(notice) });
     let call = context.models.route(&context.chain, &context.policy, &request, &mut on_delta, on_notice);
     let calling = std::time::Instant::now();
     if ledger.timings.to_first_request.is_zero() {
@@ -248,7 +251,7 @@ async fn call_model(
 async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, deadline: Instant) -> TurnEvent {
     let conversation_id = context.conversation_id;
     for call in &calls {
-        context.events.publish(CoreEvent::ToolStarted {
+        context.events.publish(ChatEvent::ToolStarted {
             conversation_id,
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -261,7 +264,7 @@ async fn run_tools(context: &TurnContext<'_>, calls: Vec<crate::llm::ToolCall>, 
             .run(call, crate::tools::CallScope { asked_in: Some(context.asked_in), conversation_id: Some(conversation_id), channel: Some(context.channel) })
             .await;
         tracing::info!(tool = %call.name, is_error = outcome.is_error, "tool finished");
-        context.events.publish(CoreEvent::ToolFinished {
+        context.events.publish(ChatEvent::ToolFinished {
             conversation_id,
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -338,7 +341,7 @@ async fn summarize_long_text(
         context.models.settle(admitted, &routed).await;
         match routed {
             Ok(routed) if !routed.completion.text.trim().is_empty() => {
-                crate::context::compact::remember_summary(&result.content, routed.completion.text.trim());
+                context.shaper.remember_summary(&result.content, routed.completion.text.trim());
                 record_call(context, ledger, &routed, Purpose::Summarize).await?;
             }
             Ok(_) => tracing::warn!(tool = %call.name, "the tool-output summary came back empty; the output is cut instead"),
@@ -412,7 +415,7 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
             return Ok(());
         }
     };
-    context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice });
+    context.events.publish(ChatEvent::Notice { conversation_id: context.conversation_id, notice });
     Ok(())
 }
 
@@ -449,7 +452,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
         None => text,
     };
     if matches!(end, TurnEnd::TimedOut { .. }) {
-        context.events.publish(CoreEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });
+        context.events.publish(ChatEvent::Notice { conversation_id: context.conversation_id, notice: Notice::TimedOut });
     }
     if let Some(block) = context.shaper.late_sent() {
         context.store.conversations().keep_late(context.asked_in, &block).await?;

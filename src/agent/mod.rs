@@ -5,6 +5,7 @@ pub mod claims;
 pub mod complexity;
 pub mod driver;
 pub mod error;
+pub mod events;
 pub mod plan_watch;
 pub mod prompt;
 pub mod turn;

@@ -16,10 +16,11 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
+use crate::agent::events::ChatEvent;
 use crate::channels::channel::Channel;
 use crate::connections::hosting::Hosting;
 use crate::conversation::TurnOutcome;
-use crate::events::{CoreEvent, EventBus};
+use sidecar_domain::emitter::Subscriber;
 
 /// The model name clients give and get back.
 pub const MODEL: &str = "sidecar";
@@ -92,7 +93,7 @@ fn chunk(id: &str, created: i64, delta: Value, finish: Option<&str>) -> Bytes {
 }
 
 /// Runs the turn and streams its reply as it is written, then `[DONE]`.
-pub fn stream(hosting: Arc<Hosting>, events: &EventBus, text: String, created: i64) -> BoxBody<Bytes, Infallible> {
+pub fn stream(hosting: Arc<Hosting>, events: &Subscriber<ChatEvent>, text: String, created: i64) -> BoxBody<Bytes, Infallible> {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
     let mut heard = events.subscribe();
     tokio::spawn(async move {
@@ -109,8 +110,8 @@ pub fn stream(hosting: Arc<Hosting>, events: &EventBus, text: String, created: i
                 outcome = &mut call => break outcome,
                 event = heard.recv(), if listening => match event {
                     // API turns run one at a time, so the one that starts on channel api is ours.
-                    Ok(CoreEvent::TurnStarted { conversation_id, channel: Channel::Api, .. }) => ours = Some(conversation_id),
-                    Ok(CoreEvent::Delta { conversation_id, text }) if ours == Some(conversation_id) => {
+                    Ok(ChatEvent::TurnStarted { conversation_id, channel: Channel::Api, .. }) => ours = Some(conversation_id),
+                    Ok(ChatEvent::Delta { conversation_id, text }) if ours == Some(conversation_id) => {
                         sent.push_str(&text);
                         let _ = tx.send(chunk(&id, created, json!({"content": text}), None));
                     }

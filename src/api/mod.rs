@@ -37,12 +37,24 @@ const OPENAPI: &str = include_str!("openapi.json");
 
 pub type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
 
+/// What the local API answers from; the assembly gathers them.
+pub struct ApiParts {
+    pub hosting: Arc<Hosting>,
+    pub recall: Arc<crate::recall::Recall>,
+    pub knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
+    pub reminders: Arc<crate::reminders::service::ReminderService>,
+    pub chat_events: sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent>,
+    pub clock: crate::clock::Clock,
+    pub requests_per_minute: u32,
+}
+
 pub struct LocalApi {
     hosting: Arc<Hosting>,
     recall: Arc<crate::recall::Recall>,
     knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
     reminders: Arc<crate::reminders::service::ReminderService>,
-    events: crate::events::EventBus,
+    /// The turns' events, for a streamed completion.
+    chat_events: sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent>,
     clock: crate::clock::Clock,
     limit: Mutex<limit::RateLimit>,
 }
@@ -132,16 +144,9 @@ fn failed(error: impl Display) -> ApiError {
 }
 
 impl LocalApi {
-    pub fn of(companion: &crate::Companion) -> Self {
-        Self {
-            hosting: companion.hosting().clone(),
-            recall: companion.recall_service().clone(),
-            knowledge: companion.knowledge().clone(),
-            reminders: companion.reminders().clone(),
-            events: companion.events().clone(),
-            clock: companion.clock().clone(),
-            limit: Mutex::new(limit::RateLimit::new(companion.settings().connections.api_requests_per_minute)),
-        }
+    pub fn new(parts: ApiParts) -> Self {
+        let ApiParts { hosting, recall, knowledge, reminders, chat_events, clock, requests_per_minute } = parts;
+        Self { hosting, recall, knowledge, reminders, chat_events, clock, limit: Mutex::new(limit::RateLimit::new(requests_per_minute)) }
     }
 
     /// The tokens that say who a client is.
@@ -232,7 +237,7 @@ impl LocalApi {
                 let (text, streaming) = chat::read_request(&body)?;
                 let created = self.clock.now().timestamp();
                 if streaming {
-                    let body = chat::stream(self.hosting.clone(), &self.events, text, created);
+                    let body = chat::stream(self.hosting.clone(), &self.chat_events, text, created);
                     return Ok(Response::builder()
                         .header(header::CONTENT_TYPE, "text/event-stream")
                         .header(header::CACHE_CONTROL, "no-cache")

@@ -73,7 +73,7 @@ impl Companion {
     /// A task (for the caller's runtime) that picks up edits to the knowledge files
     /// made outside Sidecar, checking every `interval`.
     pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
-        crate::knowledge::watch::watch(self.knowledge.clone(), self.events.clone(), interval)
+        crate::knowledge::watch::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
     }
 
     /// SOUL.md or user.md with its version, for the editors in the Memory view.

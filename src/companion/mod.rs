@@ -23,17 +23,18 @@ use crate::locale::Lang;
 use crate::model::Models;
 use crate::proactive::router::MessageRouter;
 use crate::proactive::service::{BrainLock, ProactiveService};
-use crate::proactive::sinks::NotificationSink;
 use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
 use crate::settings::Settings;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
-use tokio_util::sync::CancellationToken;
 
 mod memory;
+mod running;
+mod serving;
 mod standard_tools;
 
+pub use running::{Delivery, Face, Running};
 pub use standard_tools::default_tools;
 use standard_tools::{tool_http, tools_searching_with};
 
@@ -115,7 +116,8 @@ impl Companion {
         let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
             store.clone(),
             knowledge.clone(),
-            events.clone(),
+            events.emitter(CoreEvent::Memory),
+            events.subscriber(stored_or_learned),
             tool_http(),
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         ));
@@ -128,18 +130,23 @@ impl Companion {
         let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(crate::facts_judge::ModelJudge(models.clone())));
         let router = MessageRouter::default();
-        let chat = Arc::new(crate::proactive::sinks::ChatSink { store: store.clone(), events: events.clone(), channel: options.channel });
+        let chat = Arc::new(crate::proactive::sinks::ChatSink {
+            store: store.clone(),
+            events: events.emitter(CoreEvent::Proactive),
+            reminders: events.emitter(CoreEvent::Reminders),
+            channel: options.channel,
+        });
         router.register(chat.clone());
         router.set_history(chat);
         router.set_whereabouts(Arc::new(crate::proactive::whereabouts::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
         let brain: BrainLock = Arc::default();
 
-        let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.clone()));
+        let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.emitter(crate::events::CoreEvent::Chat)));
         let context = Arc::new(ContextService::new(
             store.clone(),
             knowledge.clone(),
             plans.clone(),
-            events.clone(),
+            events.emitter(crate::events::CoreEvent::Chat),
             models.clone(),
             clock.clone(),
             options.data_dir.clone(),
@@ -160,7 +167,8 @@ impl Companion {
             knowledge.clone(),
             router.clone(),
             brain.clone(),
-            events.clone(),
+            events.emitter(crate::events::CoreEvent::Proactive),
+            |text| crate::channels::slash::parse(text).is_some(),
             clock.clone(),
             lang,
         ));
@@ -201,7 +209,7 @@ impl Companion {
                 reminders: reminders.clone(),
                 proactive: proactive.clone(),
                 knowledge: knowledge.clone(),
-                events: events.clone(),
+                events: events.emitter(crate::events::CoreEvent::Chat),
                 clock: clock.clone(),
                 lang,
                 channel: options.channel,
@@ -396,52 +404,6 @@ impl Companion {
         &self.channels
     }
 
-    /// Shows proactive messages as OS notifications (a click calls `on_open`; a snooze
-    /// button goes to the reminder service) and, unless another Sidecar process already
-    /// does it for this data dir, returns the task that delivers reminders, runs the
-    /// spontaneous loop and the phone channels until `cancel`. Spawn it on the
-    /// caller's runtime; it holds the data dir's scheduler lock while it runs.
-    pub fn deliveries(
-        &self,
-        on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
-        cancel: CancellationToken,
-    ) -> std::io::Result<Option<impl std::future::Future<Output = ()> + Send + 'static>> {
-        // Called off any runtime (the app's main thread): the sink runs what it returns.
-        let (proactive, channel) = (Arc::downgrade(&self.proactive), self.channel);
-        let on_signal = Arc::new(move |message_id: Option<i64>, signal| -> futures_util::future::BoxFuture<'static, ()> {
-            let proactive = proactive.clone();
-            Box::pin(async move {
-                let Some(proactive) = proactive.upgrade() else { return };
-                if let Err(error) = proactive.feedback_on(message_id, channel, signal).await {
-                    tracing::debug!(%error, "a notification's answer taught nothing");
-                }
-            })
-        });
-        self.proactive.router().register(Arc::new(NotificationSink {
-            channel: self.channel,
-            lang: self.lang,
-            reminders: self.reminders.clone(),
-            on_open,
-            on_signal,
-        }));
-        let Some(scheduler) = self.reminders.scheduler()? else {
-            return Ok(None);
-        };
-        let spontaneous = self.proactive.spontaneous_loop(cancel.clone());
-        let channels = self.channels.clone();
-        // The loop ends on `cancel`; the scheduler (and its lock) and the channels go
-        // with it.
-        Ok(Some(async move {
-            channels.start();
-            tokio::select! {
-                _ = scheduler => {}
-                _ = spontaneous => {}
-                _ = channels.watch(cancel) => {}
-            }
-            channels.stop();
-        }))
-    }
-
     /// Adding, editing, ordering and testing model providers.
     pub fn provider_admin(&self) -> &ProviderAdmin {
         &self.providers
@@ -514,6 +476,14 @@ impl Companion {
         &self.events
     }
 
+    /// The turns' events alone, for a face below the assembly that streams a reply.
+    pub fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent> {
+        self.events.subscriber(|event| match event {
+            CoreEvent::Chat(chat) => Some(chat.clone()),
+            _ => None,
+        })
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -581,4 +551,19 @@ impl Companion {
         self.models.shutdown().await;
         self.store.close().await;
     }
+}
+
+/// What may leave something new to embed: a turn or a spontaneous message stored, the
+/// knowledge files changed.
+fn stored_or_learned(event: &CoreEvent) -> Option<()> {
+    use crate::agent::events::ChatEvent;
+    use crate::knowledge::events::MemoryEvent;
+    use crate::proactive::events::ProactiveEvent;
+    let new = matches!(
+        event,
+        CoreEvent::Chat(ChatEvent::TurnFinished { .. } | ChatEvent::TurnFailed { .. })
+            | CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { .. })
+            | CoreEvent::Memory(MemoryEvent::KnowledgeChanged { .. })
+    );
+    new.then_some(())
 }

@@ -15,7 +15,7 @@ use sidecar_domain::emitter::Emitter;
 pub const LOOK_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs until the app quits.
-pub async fn watch(connections: Connections, events: Emitter<ConnectionEvent>, lang: Lang, every: Duration) {
+pub async fn watch(connections: std::sync::Arc<Connections>, events: Emitter<ConnectionEvent>, lang: Lang, every: Duration) {
     let mut said = BTreeSet::new();
     loop {
         match connections.clients().await {

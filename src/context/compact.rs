@@ -69,31 +69,44 @@ pub struct Compacted {
     pub method: Method,
 }
 
-/// Model summaries of long non-JSON tool outputs, by the output's content.
-static SUMMARIES: Memo<(u64, usize), String> = Memo::new(2_000);
-/// Compactions, by content and limit.
-static COMPACTIONS: Memo<(u64, usize, usize), String> = Memo::new(2_000);
-
-/// Records a model's summary of a long non-JSON tool output; the guard sends it in
-/// place of the cut text while this process runs (the full output stays stored).
-pub fn remember_summary(original: &str, summary: &str) {
-    SUMMARIES.insert(content_key(original), summary.to_string());
+/// What the context service remembers of long tool outputs while it runs: the model's
+/// summaries of them, and the compactions already made. The guard runs before every
+/// call and would otherwise compact the same large results again and again. Owned by
+/// the context service (one per companion), not by the process.
+pub struct Compactions {
+    /// Model summaries of long non-JSON tool outputs, by the output's content.
+    summaries: Memo<(u64, usize), String>,
+    /// Compactions, by content and limit.
+    compacted: Memo<(u64, usize, usize), String>,
 }
 
-/// [`compact`], remembered: the guard runs before every call and would otherwise
-/// compact the same large results again and again. A model summary recorded with
-/// [`remember_summary`] is preferred for text when it fits.
-pub fn compact_cached(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
-    let (hash, len) = content_key(text);
-    if let Some(summary) = SUMMARIES.get(&(hash, len)).filter(|s| count(s) <= max_tokens) {
-        return summary;
+impl Default for Compactions {
+    fn default() -> Self {
+        Self { summaries: Memo::new(2_000), compacted: Memo::new(2_000) }
     }
-    let key = (hash, len, max_tokens);
-    COMPACTIONS.get(&key).unwrap_or_else(|| {
-        let done = compact(text, max_tokens, count).text;
-        COMPACTIONS.insert(key, done.clone());
-        done
-    })
+}
+
+impl Compactions {
+    /// Records a model's summary of a long non-JSON tool output; the guard sends it in
+    /// place of the cut text from then on (the full output stays stored).
+    pub fn remember_summary(&self, original: &str, summary: &str) {
+        self.summaries.insert(content_key(original), summary.to_string());
+    }
+
+    /// [`compact`], remembered. A model summary recorded with
+    /// [`Compactions::remember_summary`] is preferred for text when it fits.
+    pub fn compact(&self, text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
+        let (hash, len) = content_key(text);
+        if let Some(summary) = self.summaries.get(&(hash, len)).filter(|s| count(s) <= max_tokens) {
+            return summary;
+        }
+        let key = (hash, len, max_tokens);
+        self.compacted.get(&key).unwrap_or_else(|| {
+            let done = compact(text, max_tokens, count).text;
+            self.compacted.insert(key, done.clone());
+            done
+        })
+    }
 }
 
 /// `text` brought under `max_tokens` (as counted by `count`).
@@ -258,10 +271,12 @@ mod tests {
     #[test]
     fn a_recorded_model_summary_replaces_the_cut_text() {
         let text = format!("UNIQUE-SUMMARY-TEST {}", "prose ".repeat(4000));
-        assert!(compact_cached(&text, 200, &count).contains("cut here to fit"));
-        remember_summary(&text, "The page says three things: A, B and C.");
-        assert_eq!(compact_cached(&text, 200, &count), "The page says three things: A, B and C.");
-        assert!(compact_cached(&text, 5, &count).contains("cut here"), "a summary too long for the limit is not used");
+        let compactions = Compactions::default();
+        assert!(compactions.compact(&text, 200, &count).contains("cut here to fit"));
+        compactions.remember_summary(&text, "The page says three things: A, B and C.");
+        assert_eq!(compactions.compact(&text, 200, &count), "The page says three things: A, B and C.");
+        assert!(compactions.compact(&text, 5, &count).contains("cut here"), "a summary too long for the limit is not used");
+        assert!(Compactions::default().compact(&text, 200, &count).contains("cut here to fit"), "another companion's summaries are its own");
     }
 
     #[test]

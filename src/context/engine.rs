@@ -3,17 +3,19 @@
 //! checkpoint, a memory flush and Bug 12's check first), the shaper that guards every
 //! model call, and the context meter.
 
+use super::compact::Compactions;
 use super::digest::SUMMARY_TOKENS;
 use super::guard::{self, Limits};
 use super::plan::PlanBoard;
 use crate::agent::driver::{ShapeMeasures, Shaper};
+use crate::agent::events::ChatEvent;
 use crate::context::rows::Summary;
-use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
 use crate::model::Chain;
 use crate::settings::{ContextSettings, Settings};
 use crate::store::Message;
 use crate::tokens::count_cached as count;
+use sidecar_domain::emitter::Emitter;
 
 /// The part of a conversation still sent verbatim, after the running summary.
 pub struct LiveHistory {
@@ -33,9 +35,9 @@ pub fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
 /// Where the live history should be cut: the index of the first message kept, when
 /// the prompt (`fixed` tokens plus the history, as the guard would send it) is past
 /// the threshold. Cuts fall on turn starts and keep `min_turns_to_keep` turns.
-pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, settings: &ContextSettings) -> Option<usize> {
+pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, compactions: &Compactions, settings: &ContextSettings) -> Option<usize> {
     let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
-    guard::prepare(&mut chats, limits, &count);
+    guard::prepare(&mut chats, limits, compactions, &count);
     let tokens: Vec<usize> = chats.iter().map(|m| guard::message_tokens(m, &count)).collect();
     let total: usize = fixed + tokens.iter().sum::<usize>();
     if total * 100 <= limits.budget * usize::from(settings.threshold_percent) {
@@ -82,11 +84,13 @@ pub struct TurnShaper<'a> {
     /// The language a prompt that cannot fit is said in.
     pub lang: crate::words::Lang,
     pub plans: &'a PlanBoard,
+    /// The context service's long tool outputs, compacted or summarised.
+    pub compactions: &'a Compactions,
     pub limits: Limits,
     pub window: usize,
     pub summarized_turns: bool,
     pub conversation_id: i64,
-    pub events: &'a EventBus,
+    pub events: &'a Emitter<ChatEvent>,
     pub meter: &'a std::sync::Mutex<Option<(i64, ContextMeter)>>,
     pub context: ContextSettings,
     /// The late block says the tool rules again.
@@ -121,6 +125,10 @@ impl Shaper for TurnShaper<'_> {
 
     fn tool_result_limit(&self) -> usize {
         self.limits.max_tool_result_tokens
+    }
+
+    fn remember_summary(&self, original: &str, summary: &str) {
+        self.compactions.remember_summary(original, summary);
     }
 
     fn measures(&self) -> ShapeMeasures {
@@ -162,7 +170,7 @@ impl TurnShaper<'_> {
             (at, crate::llm::late::block(&self.late, &self.plans.rendered()))
         });
         crate::llm::late::attach_at(&mut messages, sent.0, &sent.1);
-        let (messages, report) = guard::fit(messages, &self.limits, &count);
+        let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
         if report.dropped_turns + report.truncated > 0 {
             self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);
             tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the prompt to fit");
@@ -178,7 +186,7 @@ impl TurnShaper<'_> {
         }
         let meter = ContextMeter::new(report.after, report.budget, self.window, self.summarized_turns, &self.context);
         *self.meter.lock().expect("meter lock") = Some((self.conversation_id, meter));
-        self.events.publish(CoreEvent::ContextUsage { conversation_id: self.conversation_id, meter });
+        self.events.publish(ChatEvent::ContextUsage { conversation_id: self.conversation_id, meter });
         (messages, report)
     }
 }

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::compact::compact_cached;
+use super::compact::Compactions;
 use crate::llm::{ChatMessage, Role};
 use crate::settings::ContextSettings;
 use crate::text::truncate_middle;
@@ -98,11 +98,11 @@ pub fn total_tokens(messages: &[ChatMessage], count: Counter<'_>) -> usize {
 }
 
 /// Steps 1 and 2; the messages keep their number and order.
-pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, count: Counter<'_>) -> (usize, usize) {
+pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, compactions: &Compactions, count: Counter<'_>) -> (usize, usize) {
     let mut compacted = 0;
     for message in messages.iter_mut().filter(|m| m.role == Role::Tool && !m.content.starts_with(CLEARED_PREFIX)) {
         if count(&message.content) > limits.max_tool_result_tokens {
-            message.content = compact_cached(&message.content, limits.max_tool_result_tokens, count);
+            message.content = compactions.compact(&message.content, limits.max_tool_result_tokens, count);
             compacted += 1;
         }
     }
@@ -141,9 +141,9 @@ fn turn_starts(messages: &[ChatMessage], head: usize) -> Vec<usize> {
 }
 
 /// Runs the guard on a prompt whose first message is the system prompt.
-pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, count: Counter<'_>) -> (Vec<ChatMessage>, Report) {
+pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, compactions: &Compactions, count: Counter<'_>) -> (Vec<ChatMessage>, Report) {
     let mut report = Report { budget: limits.budget, before: total_tokens(&messages, count), ..Report::default() };
-    (report.compacted, report.cleared) = prepare(&mut messages, limits, count);
+    (report.compacted, report.cleared) = prepare(&mut messages, limits, compactions, count);
     let has_system = messages.first().is_some_and(|m| m.role == Role::System);
     let head = usize::from(has_system);
 
@@ -234,7 +234,7 @@ mod tests {
         for i in 0..5 {
             messages.extend(tool_turn(i, "{\"temperature\": 21}"));
         }
-        let (out, report) = fit(messages, &limits(100_000), &count);
+        let (out, report) = fit(messages, &limits(100_000), &Compactions::default(), &count);
         assert_eq!(report.cleared, 3);
         assert_eq!(report.dropped_turns, 0);
         let results: Vec<&ChatMessage> = out.iter().filter(|m| m.role == Role::Tool).collect();
@@ -250,7 +250,7 @@ mod tests {
         for i in 0..30 {
             messages.extend(tool_turn(i, &"x ".repeat(150)));
         }
-        let (out, report) = fit(messages, &limits(400), &count);
+        let (out, report) = fit(messages, &limits(400), &Compactions::default(), &count);
         assert!(report.after <= 400, "{report:?}");
         assert!(report.dropped_turns > 0);
         assert_eq!(out[0].role, Role::System);
@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn a_huge_current_message_is_cut_rather_than_sent_too_long() {
         let messages = vec![ChatMessage::system("persona"), ChatMessage::user("palabra ".repeat(3000))];
-        let (out, report) = fit(messages, &limits(600), &count);
+        let (out, report) = fit(messages, &limits(600), &Compactions::default(), &count);
         assert!(report.after <= 600, "{report:?}");
         assert!(report.truncated >= 1);
         assert_eq!(out.len(), 2);
@@ -274,7 +274,7 @@ mod tests {
         let mut messages = vec![ChatMessage::system("persona"), ChatMessage::user("weather in five cities")];
         messages.push(ChatMessage::assistant_with_tools("", calls));
         messages.extend((0..5).map(|i| ChatMessage::tool_result(format!("c{i}"), "{\"t\":1}", false)));
-        let (out, report) = fit(messages, &limits(100_000), &count);
+        let (out, report) = fit(messages, &limits(100_000), &Compactions::default(), &count);
         assert_eq!(report.cleared, 0);
         assert!(out.iter().filter(|m| m.role == Role::Tool).all(|m| m.content == "{\"t\":1}"));
     }
@@ -284,7 +284,7 @@ mod tests {
         let big = serde_json::json!({ "items": (0..300).map(|i| serde_json::json!({"id": i, "name": format!("n{i}")})).collect::<Vec<_>>() }).to_string();
         let mut messages = vec![ChatMessage::system("persona")];
         messages.extend(tool_turn(0, &big));
-        let (out, report) = fit(messages, &limits(100_000), &count);
+        let (out, report) = fit(messages, &limits(100_000), &Compactions::default(), &count);
         assert_eq!(report.compacted, 1);
         assert!(count(&out[3].content) <= 200);
         assert!(out[3].content.contains("\"id\":0"));
@@ -316,7 +316,7 @@ mod tests {
                 let system = ChatMessage::system(format!("Health: allergic to penicillin. {}", "rule ".repeat(system_words)));
                 let mut messages = vec![system.clone()];
                 messages.extend(history(&turns));
-                let (out, report) = fit(messages, &limits, &count);
+                let (out, report) = fit(messages, &limits, &Compactions::default(), &count);
                 prop_assert_eq!(&out[0], &system);
                 let system_tokens = message_tokens(&system, &count);
                 if system_tokens + 64 * 8 <= limits.budget {

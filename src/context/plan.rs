@@ -5,8 +5,9 @@
 use crate::context::rows::ContextStore;
 use std::sync::Mutex;
 
-use crate::events::{CoreEvent, EventBus};
+use crate::agent::events::ChatEvent;
 use crate::store::{Store, StoreError};
+use sidecar_domain::emitter::Emitter;
 
 /// More steps than this is a sign the model is planning instead of doing.
 pub const MAX_ITEMS: usize = 20;
@@ -60,12 +61,12 @@ pub fn render(items: &[PlanItem]) -> String {
 /// the board follows the conversation the companion last pointed it at.
 pub struct PlanBoard {
     store: Store,
-    events: EventBus,
+    events: Emitter<ChatEvent>,
     current: Mutex<Option<(i64, Vec<PlanItem>)>>,
 }
 
 impl PlanBoard {
-    pub fn new(store: Store, events: EventBus) -> Self {
+    pub fn new(store: Store, events: Emitter<ChatEvent>) -> Self {
         Self { store, events, current: Mutex::new(None) }
     }
 
@@ -92,7 +93,7 @@ impl PlanBoard {
         let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or("there is no conversation to plan for")?;
         self.store.context().set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
-        self.events.publish(CoreEvent::PlanUpdated { conversation_id, items });
+        self.events.publish(ChatEvent::PlanUpdated { conversation_id, items });
         Ok(conversation_id)
     }
 }

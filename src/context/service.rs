@@ -5,6 +5,7 @@
 //! and drives checkpoints: `/checkpoint`, their lifecycle, new conversations, the offer
 //! to continue, and export.
 
+use super::compact::Compactions;
 use crate::context::rows::ContextStore;
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,10 +19,10 @@ use super::guard::{self, Limits};
 use super::meter::ContextMeter;
 use super::plan::PlanBoard;
 use crate::agent::error::TurnError;
+use crate::agent::events::ChatEvent;
 use crate::agent::prompt;
 use crate::clock::Clock;
 use crate::context::rows::Summary;
-use crate::events::{CoreEvent, EventBus};
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 use crate::llm::{ChatMessage, ChatRequest};
@@ -30,6 +31,7 @@ use crate::settings::Purpose;
 use crate::store::{Message, Store};
 use crate::tokens::count_cached as count;
 use crate::tools::ToolRegistry;
+use sidecar_domain::emitter::Emitter;
 
 /// The system prompt's additions: the running summary and a resumed checkpoint.
 fn summary_blocks(summary: Option<&Summary>) -> String {
@@ -49,12 +51,14 @@ pub struct ContextService {
     store: Store,
     knowledge: Arc<KnowledgeStore>,
     plans: Arc<PlanBoard>,
-    events: EventBus,
+    events: Emitter<ChatEvent>,
     models: Arc<Models>,
     clock: Clock,
     data_dir: PathBuf,
     /// The last measured context use, by conversation.
     meter: Mutex<Option<(i64, ContextMeter)>>,
+    /// Long tool outputs already compacted or summarised.
+    compactions: Compactions,
 }
 
 impl ContextService {
@@ -62,12 +66,12 @@ impl ContextService {
         store: Store,
         knowledge: Arc<KnowledgeStore>,
         plans: Arc<PlanBoard>,
-        events: EventBus,
+        events: Emitter<ChatEvent>,
         models: Arc<Models>,
         clock: Clock,
         data_dir: PathBuf,
     ) -> Self {
-        Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None) }
+        Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None), compactions: Compactions::default() }
     }
 
     /// The plan board `update_plan` writes to.
@@ -82,6 +86,7 @@ impl ContextService {
             late: turn.late.clone(),
             lang: self.models.lang(),
             plans: &self.plans,
+            compactions: &self.compactions,
             limits: turn.limits,
             window: chain.context_window() as usize,
             summarized_turns: turn.summarized_turns,
@@ -169,11 +174,11 @@ impl ContextService {
     ) -> Result<LiveHistory, TurnError> {
         let settings = self.models.settings();
         let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
-        let Some(cut) = eviction_point(&messages, fixed, limits, &settings.context) else {
+        let Some(cut) = eviction_point(&messages, fixed, limits, &self.compactions, &settings.context) else {
             return Ok(LiveHistory { summary, messages, checkpoint: None });
         };
         let kept = messages.split_off(cut);
-        self.events.publish(CoreEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
+        self.events.publish(ChatEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
         let (folded, checkpoint) = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
         tracing::info!(
             conversation_id,
@@ -319,7 +324,7 @@ impl ContextService {
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let history: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
-        guard::prepare(&mut chats, &limits, &count);
+        guard::prepare(&mut chats, &limits, &self.compactions, &count);
         let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
         Ok(ContextMeter::new(used, limits.budget, window as usize, summary.is_some(), &settings.context))
     }
@@ -405,7 +410,7 @@ impl ContextService {
             touched: touched(covered),
         };
         let checkpoint = self.store.context().add_checkpoint(conversation_id, trigger, &body).await?;
-        self.events.publish(CoreEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: trigger.into() });
+        self.events.publish(ChatEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: trigger.into() });
         Ok(checkpoint)
     }
 

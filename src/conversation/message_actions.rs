@@ -4,8 +4,8 @@
 
 use super::{ConversationService, Said, TurnOutcome};
 use crate::agent::error::TurnError;
+use crate::agent::events::ChatEvent;
 use crate::agent::prompt;
-use crate::events::CoreEvent;
 use crate::last_turn::last_turn;
 use crate::llm::Role;
 use crate::store::ReplyVersions;
@@ -102,7 +102,7 @@ impl ConversationService {
                 last.user_message_id
             }
         };
-        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel: self.with.channel, dequeued: None });
+        self.with.events.publish(ChatEvent::TurnStarted { conversation_id, user_message_id, channel: self.with.channel, dequeued: None });
         self.with.proactive.record_user_activity(self.with.channel).await?;
         let _brain = self.with.brain.lock().await;
         self.reply(conversation_id, Said { message_id: user_message_id, channel: self.with.channel, arrived }, cancel, None).await

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::driver::{drive, TurnContext};
 use crate::agent::error::TurnError;
+use crate::agent::events::ChatEvent;
 use crate::agent::turn::{TurnEnd, TurnLimits};
 use crate::channels::channel::Channel;
 use crate::channels::control::Control;
@@ -17,7 +18,6 @@ use crate::channels::inbox::{Entry, Inbox, QueuedMessage};
 use crate::channels::slash::{self, Command};
 use crate::clock::Clock;
 use crate::context::service::ContextService;
-use crate::events::{CoreEvent, EventBus};
 use crate::llm::pricing::PriceTable;
 use crate::llm::{ChatMessage, Usage};
 use crate::locale::Lang;
@@ -26,6 +26,7 @@ use crate::proactive::service::{BrainLock, ProactiveService};
 use crate::reminders::service::ReminderService;
 use crate::store::{Message, MessageMeta, MessageStatus, NewMessage, Store};
 use crate::tools::ToolRegistry;
+use sidecar_domain::emitter::Emitter;
 
 mod message_actions;
 
@@ -103,7 +104,7 @@ pub struct ConversationParts {
     pub proactive: Arc<ProactiveService>,
     /// Facts kept by "remember that…" before the model.
     pub knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
-    pub events: EventBus,
+    pub events: Emitter<ChatEvent>,
     pub clock: Clock,
     pub lang: Lang,
     /// Where this process's user talks from.
@@ -176,7 +177,7 @@ impl ConversationService {
             if from_user {
                 self.with.proactive.user_is_writing();
             }
-            Step::Turn(self.inbox.arrive(&text, channel, |items| self.with.events.publish(CoreEvent::Queue { items })))
+            Step::Turn(self.inbox.arrive(&text, channel, |items| self.with.events.publish(ChatEvent::Queue { items })))
         };
         async move {
             match step {
@@ -196,7 +197,7 @@ impl ConversationService {
     async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, TurnError> {
         let turn = entry.ready().await.map_err(|_| TurnError::QueuedCancelled)?;
         if turn.waited.is_some() {
-            self.with.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+            self.with.events.publish(ChatEvent::Queue { items: self.inbox.waiting() });
         }
         let (cancel, _guard) = self.begin_turn()?;
         let arrived = std::time::Instant::now();
@@ -228,7 +229,7 @@ impl ConversationService {
             });
         }
         let dequeued = turn.waited.map(|_| text.to_string());
-        self.with.events.publish(CoreEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
+        self.with.events.publish(ChatEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
         // Code decides what code can decide (P10): a reminder, a fact, a list. A request
         // of several steps is not one of those: a model with tools plans it whole.
         let planned = !self.with.models.configured_is_empty() && crate::agent::complexity::is_complex(text);
@@ -294,7 +295,7 @@ impl ConversationService {
     pub fn cancel_queued(&self, id: u64) -> bool {
         let cancelled = self.inbox.cancel(id);
         if cancelled {
-            self.with.events.publish(CoreEvent::Queue { items: self.inbox.waiting() });
+            self.with.events.publish(ChatEvent::Queue { items: self.inbox.waiting() });
         }
         cancelled
     }
@@ -361,14 +362,14 @@ impl ConversationService {
                 once_per: None,
             })
             .await?;
-        self.with.events.publish(CoreEvent::TurnFinished {
+        self.with.events.publish(ChatEvent::TurnFinished {
             conversation_id,
             message_id,
             channel,
             status: status.as_str().to_string(),
             finish_reason: None,
             usage: None,
-            meta: meta.clone(),
+            meta: Box::new(meta.clone()),
         });
         Ok(TurnOutcome {
             conversation_id,
@@ -423,7 +424,7 @@ impl ConversationService {
                 }
                 Err(error) => {
                     tracing::warn!(%error, "turn failed");
-                    self.with.events.publish(CoreEvent::TurnFailed {
+                    self.with.events.publish(ChatEvent::TurnFailed {
                         conversation_id,
                         message: crate::said::said_whole(error, self.with.lang),
                         retryable: error.is_retryable(),
@@ -441,7 +442,7 @@ impl ConversationService {
         let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
         let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today()).await;
         if !suggestions.is_empty() {
-            self.with.events.publish(CoreEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
+            self.with.events.publish(ChatEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
         }
     }
 
@@ -519,14 +520,14 @@ impl ConversationService {
             TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
             TurnEnd::TimedOut { .. } => Err(TurnError::Failed(crate::words::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
             _ => {
-                self.with.events.publish(CoreEvent::TurnFinished {
+                self.with.events.publish(ChatEvent::TurnFinished {
                     conversation_id,
                     message_id: outcome.message_id,
                     channel: said.channel,
                     status: outcome.status.as_str().to_string(),
                     finish_reason: outcome.finish_reason.clone(),
                     usage: outcome.usage,
-                    meta: outcome.meta.clone(),
+                    meta: Box::new(outcome.meta.clone()),
                 });
                 Ok(outcome)
             }

@@ -2,6 +2,7 @@
 //! `learnings.md` (facts with weights and dates, by category), and the facts engine
 //! that saves to it without losing or corrupting anything (the seed's Bug 1–12).
 
+pub mod events;
 pub mod facts;
 pub mod learnings;
 pub mod meaning;

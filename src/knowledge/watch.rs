@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use super::store::{KnowledgeStore, LEARNINGS_FILE, SOUL_FILE, USER_FILE};
-use crate::events::{CoreEvent, EventBus};
+use crate::knowledge::events::MemoryEvent;
+use sidecar_domain::emitter::Emitter;
 
 pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -27,7 +28,7 @@ fn fingerprint(dir: &Path) -> Fingerprint {
 /// re-read and a `KnowledgeChanged` event reports the lines that could not be read (or
 /// the error). Sidecar's own writes raise no event.
 /// The files are looked at now, so an edit made before the task first runs counts.
-pub fn watch(store: Arc<KnowledgeStore>, events: EventBus, interval: Duration) -> impl Future<Output = ()> {
+pub fn watch(store: Arc<KnowledgeStore>, events: Emitter<MemoryEvent>, interval: Duration) -> impl Future<Output = ()> {
     let mut last = fingerprint(store.dir());
     async move {
         loop {
@@ -46,18 +47,18 @@ pub fn watch(store: Arc<KnowledgeStore>, events: EventBus, interval: Duration) -
 
 /// `None` when the change was Sidecar's own write (or only SOUL.md / user.md, which
 /// are read afresh for every prompt).
-fn reload_event(store: &KnowledgeStore) -> Option<CoreEvent> {
+fn reload_event(store: &KnowledgeStore) -> Option<MemoryEvent> {
     Some(match store.reload_if_changed() {
         Ok(None) => return None,
         Ok(Some(problems)) => {
             for bad in &problems {
                 tracing::warn!(line = bad.line, reason = %bad.reason, "learnings.md line not understood after an edit; kept as it is");
             }
-            CoreEvent::KnowledgeChanged { problems, error: None }
+            MemoryEvent::KnowledgeChanged { problems, error: None }
         }
         Err(error) => {
             tracing::warn!(%error, "could not re-read the knowledge files");
-            CoreEvent::KnowledgeChanged { problems: Vec::new(), error: Some(error.to_string()) }
+            MemoryEvent::KnowledgeChanged { problems: Vec::new(), error: Some(error.to_string()) }
         }
     })
 }

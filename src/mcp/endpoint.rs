@@ -96,29 +96,3 @@ fn refusal(error: &crate::api::error::ApiError) -> crate::api::ApiResponse {
     *response.body_mut() = http_body_util::BodyExt::boxed(http_body_util::Full::new(bytes::Bytes::from(body.to_string())));
     response
 }
-
-/// Starts the endpoint when settings.toml has it on (the app and the daemon, at start).
-pub async fn start_if_on(endpoint: &McpEndpoint, companion: &crate::Companion) {
-    let settings = companion.settings().connections.clone();
-    if settings.serve_http {
-        if let Err(error) = endpoint.start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), settings.http_port, companion.lang()).await {
-            tracing::warn!(%error, port = settings.http_port, "the MCP endpoint could not start");
-        }
-    }
-}
-
-/// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
-pub async fn switch(endpoint: &McpEndpoint, companion: &crate::Companion, on: bool) -> Result<EndpointView, crate::settings_file::SettingsFileError> {
-    if let Some(path) = companion.config_path() {
-        crate::settings_file::save_serve_http(path, on)?;
-    }
-    if on {
-        // A port that cannot be used is said in the view, not as a failure of the switch.
-        let _ = endpoint
-            .start(SidecarServer::of(companion), crate::api::LocalApi::of(companion), companion.settings().connections.http_port, companion.lang())
-            .await;
-    } else {
-        endpoint.stop();
-    }
-    Ok(endpoint.view())
-}

@@ -74,19 +74,6 @@ impl SidecarServer {
         Self { tools, recall, facts, profile, connections: hosting.connections.clone(), hosting }
     }
 
-    /// The server over `companion`'s tools, recall, facts and profile.
-    pub fn of(companion: &crate::Companion) -> Self {
-        let (knowledge, profile) = (companion.knowledge().clone(), companion.knowledge().clone());
-        let sources = Sources {
-            tools: companion.tools(),
-            recall: companion.recall_service().clone(),
-            facts: Arc::new(move || knowledge.facts()),
-            profile: Arc::new(move || profile.profile(crate::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
-            hosting: companion.hosting().clone(),
-        };
-        Self::new(sources)
-    }
-
     /// A resource for `client`, or why not: both need the read_memory scope.
     pub async fn read(&self, client: &str, uri: &str) -> Result<String, String> {
         if uri != PROFILE_URI && uri != FACTS_URI {

@@ -23,10 +23,11 @@ use super::e5::LocalE5;
 use super::remote::RemoteEmbedder;
 use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
 use super::{EmbedError, Embedder, TextKind};
-use crate::events::{CoreEvent, EventBus};
+use crate::knowledge::events::MemoryEvent;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::rows::PendingText;
 use crate::store::Store;
+use sidecar_domain::emitter::{Emitter, Subscriber};
 
 /// Texts embedded per call: large enough to use every core, small enough that a quit
 /// loses little and progress moves visibly.
@@ -62,7 +63,9 @@ pub struct MeaningStatus {
 pub struct MeaningIndex {
     store: Store,
     knowledge: Arc<KnowledgeStore>,
-    events: EventBus,
+    events: Emitter<MemoryEvent>,
+    /// Told when messages or facts were stored: there may be more to embed.
+    stored: Subscriber<()>,
     http: reqwest::Client,
     choice: Mutex<EmbedderChoice>,
     /// The loaded embedder, or why there is none.
@@ -79,11 +82,19 @@ pub struct MeaningIndex {
 }
 
 impl MeaningIndex {
-    pub fn new(store: Store, knowledge: Arc<KnowledgeStore>, events: EventBus, http: reqwest::Client, choice: EmbedderChoice) -> Self {
+    pub fn new(
+        store: Store,
+        knowledge: Arc<KnowledgeStore>,
+        events: Emitter<MemoryEvent>,
+        stored: Subscriber<()>,
+        http: reqwest::Client,
+        choice: EmbedderChoice,
+    ) -> Self {
         Self {
             store,
             knowledge,
             events,
+            stored,
             http,
             choice: Mutex::new(choice),
             loaded: tokio::sync::Mutex::new(None),
@@ -267,7 +278,7 @@ impl MeaningIndex {
             };
             done += self.embed_and_keep(embedder.as_ref(), pending).await?;
             let embedded = self.vectors.read().expect("vectors lock").len() as u64;
-            self.events.publish(CoreEvent::MemoryIndexing { embedded, total: total.max(embedded) });
+            self.events.publish(MemoryEvent::MemoryIndexing { embedded, total: total.max(embedded) });
         }
         self.measure_densities().await?;
         Ok(done)
@@ -335,7 +346,7 @@ impl MeaningIndex {
         self.vectors.read().expect("vectors lock").cosine(a, b)
     }
 
-    pub(super) fn events(&self) -> &EventBus {
+    pub(super) fn events(&self) -> &Emitter<MemoryEvent> {
         &self.events
     }
 
@@ -385,7 +396,7 @@ impl MeaningIndex {
     /// The background loop: catches up at start, after every finished turn or new
     /// message, and every half minute; stops when the event bus closes.
     pub async fn run(self: Arc<Self>) {
-        let mut events = self.events.subscribe();
+        let mut stored = self.stored.subscribe();
         loop {
             match self.catch_up(None).await {
                 Ok(0) | Err(EmbedError::Unavailable(_) | EmbedError::Off) => {}
@@ -395,7 +406,7 @@ impl MeaningIndex {
             tokio::select! {
                 _ = self.wake.notified() => {}
                 _ = tokio::time::sleep(IDLE_LOOK) => {}
-                closed = new_messages(&mut events) => if closed { return },
+                closed = new_messages(&mut stored) => if closed { return },
             }
         }
     }
@@ -409,15 +420,11 @@ enum DensityWork {
     All(super::vectors::DensityJob),
 }
 
-/// Waits for a turn or a spontaneous message to be stored; true when the bus closed.
-async fn new_messages(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> bool {
+/// Waits for a turn, a spontaneous message or a fact to be stored; true when the bus closed.
+async fn new_messages(stored: &mut tokio::sync::broadcast::Receiver<()>) -> bool {
     use tokio::sync::broadcast::error::RecvError;
-    loop {
-        match events.recv().await {
-            Ok(CoreEvent::TurnFinished { .. } | CoreEvent::TurnFailed { .. } | CoreEvent::SpontaneousMessage { .. } | CoreEvent::KnowledgeChanged { .. })
-            | Err(RecvError::Lagged(_)) => return false,
-            Ok(_) => {}
-            Err(RecvError::Closed) => return true,
-        }
+    match stored.recv().await {
+        Ok(()) | Err(RecvError::Lagged(_)) => false,
+        Err(RecvError::Closed) => true,
     }
 }

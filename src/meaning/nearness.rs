@@ -11,7 +11,7 @@ use std::sync::{Arc, Weak};
 use super::indexer::MeaningIndex;
 use super::vectors::{Key, Quantized};
 use super::TextKind;
-use crate::events::CoreEvent;
+use crate::knowledge::events::MemoryEvent;
 use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness, DUPLICATE_COSINE};
 
 /// The index as the knowledge store holds it: weakly, as the index holds the store.
@@ -83,7 +83,7 @@ impl MeaningIndex {
         match self.knowledge().merge_repeats(&chosen) {
             Ok(merged) => {
                 tracing::info!(merged, "facts that were one fact merged");
-                self.events().publish(CoreEvent::KnowledgeChanged { problems: self.knowledge().malformed(), error: None });
+                self.events().publish(MemoryEvent::KnowledgeChanged { problems: self.knowledge().malformed(), error: None });
             }
             Err(error) => tracing::warn!(%error, "repeated facts could not be merged"),
         }

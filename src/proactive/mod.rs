@@ -16,6 +16,7 @@
 pub mod config;
 pub mod decision;
 pub mod error;
+pub mod events;
 pub mod greeting;
 pub mod learning;
 pub mod quiet;
@@ -116,7 +117,7 @@ impl Limits {
             cooldown_minutes: config::COOLDOWN.num_minutes(),
             user_active_minutes: config::USER_ACTIVE.num_minutes(),
             max_per_day: [Level::Low, Level::Medium, Level::High].into_iter().map(|l| (l.as_str(), l.max_per_day())).collect(),
-            quiet_minutes: crate::words::tray::TRAY_QUIET_MINUTES,
+            quiet_minutes: quiet::QUIET_FOR_MINUTES,
         }
     }
 }

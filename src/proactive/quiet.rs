@@ -8,6 +8,9 @@ use serde::Serialize;
 use super::config::QuietHours;
 use super::state::{Channel, ProactiveState};
 
+/// "Quiet for 1 hour" (the tray, the character, Settings) quiets Sidecar for this long.
+pub const QUIET_FOR_MINUTES: i64 = 60;
+
 /// Why Sidecar is quiet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::{ProactiveConfig, HUSH};
 use super::decision::{self, SpontaneousContext};
 use super::error::ProactiveError;
+use super::events::ProactiveEvent;
 use super::router::{Kind, MessageRouter, Outgoing};
 use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
@@ -44,7 +45,10 @@ pub struct ProactiveService {
     /// Notified when the settings change, so the loop re-reads them.
     changed: tokio::sync::Notify,
     /// Where "quiet now" is told when it changes.
-    events: crate::events::EventBus,
+    events: sidecar_domain::emitter::Emitter<ProactiveEvent>,
+    /// Whether a message is a command to Sidecar (`/quiet`, "be quiet"), which is not
+    /// the user talking: the conversation's commands, handed in by the assembly.
+    is_command: fn(&str) -> bool,
     clock: Clock,
     lang: Lang,
 }
@@ -57,11 +61,13 @@ impl ProactiveService {
         knowledge: Arc<KnowledgeStore>,
         router: MessageRouter,
         brain: BrainLock,
-        events: crate::events::EventBus,
+        events: sidecar_domain::emitter::Emitter<ProactiveEvent>,
+        is_command: fn(&str) -> bool,
         clock: Clock,
         lang: Lang,
     ) -> Self {
-        Self { store, models, knowledge, router, brain, tick_cancel: StdMutex::new(None), changed: tokio::sync::Notify::new(), events, clock, lang }
+        let (tick_cancel, changed) = (StdMutex::new(None), tokio::sync::Notify::new());
+        Self { store, models, knowledge, router, brain, tick_cancel, changed, events, is_command, clock, lang }
     }
 
     pub fn router(&self) -> &MessageRouter {
@@ -96,7 +102,7 @@ impl ProactiveService {
     /// Tells what shows the quiet (the character) what stands now.
     fn tell_quiet(&self, state: &ProactiveState, config: &ProactiveConfig) {
         let quiet = self.quiet_at_desk(state, config);
-        self.events.publish(crate::events::CoreEvent::QuietChanged { quiet });
+        self.events.publish(ProactiveEvent::QuietChanged { quiet });
     }
 
     /// Now, and the config and state as they stand now (counters rolled to this hour),
@@ -227,14 +233,7 @@ impl ProactiveService {
     /// The user's last message that was not a command, read from the database and the
     /// activity this process recorded (whichever is later) — never a cached value.
     async fn last_user_message(&self, state: &ProactiveState) -> Result<Option<(DateTime<Utc>, String)>, ProactiveError> {
-        let stored = self
-            .store
-            .proactive()
-            .latest_user_messages(20)
-            .await?
-            .into_iter()
-            .filter(|(_, text)| crate::channels::slash::parse(text).is_none())
-            .max_by_key(|(at, _)| *at);
+        let stored = self.store.proactive().latest_user_messages(20).await?.into_iter().filter(|(_, text)| !(self.is_command)(text)).max_by_key(|(at, _)| *at);
         Ok(match (stored, state.last_user_message_at) {
             (Some((at, text)), Some(active)) if active > at => Some((active, text)),
             (None, Some(active)) => Some((active, String::new())),
@@ -265,7 +264,7 @@ impl ProactiveService {
             let until = until.with_timezone(&self.clock.zone()).format("%Y-%m-%d").to_string();
             let said = crate::words::proactive::paused(&kind, channel.as_str(), &until, self.lang);
             tracing::info!(kind, channel = channel.as_str(), %until, "a kind of spontaneous message pauses");
-            self.events.publish(crate::events::CoreEvent::ProactiveLearned { said });
+            self.events.publish(ProactiveEvent::ProactiveLearned { said });
         }
     }
 

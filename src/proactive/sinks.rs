@@ -8,20 +8,23 @@ use std::sync::Arc;
 use super::config::SinkId;
 use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
-use crate::events::{CoreEvent, EventBus};
 use crate::llm::ChatMessage;
+use crate::proactive::events::ProactiveEvent;
 use crate::reminders::events::ReminderEvent;
 use crate::reminders::service::ReminderService;
 use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
 use crate::words::{self, Lang};
 use futures_util::future::BoxFuture;
+use sidecar_domain::emitter::Emitter;
 
 /// Posts proactive messages in the current conversation. Reminders are marked as
 /// commands (never sent back to the model); spontaneous messages are part of the
 /// conversation, so the model knows what it said.
 pub struct ChatSink {
     pub store: Store,
-    pub events: EventBus,
+    pub events: Emitter<ProactiveEvent>,
+    /// Where a delivered reminder is told.
+    pub reminders: Emitter<ReminderEvent>,
     pub channel: Channel,
 }
 
@@ -70,21 +73,18 @@ impl Sink for ChatSink {
         Box::pin(async move {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
-            self.events.publish(match message.reminder_id {
-                Some(reminder_id) if reminder => CoreEvent::Reminders(ReminderEvent::ReminderDelivered {
-                    conversation_id,
-                    message_id,
-                    reminder_id,
-                    late: message.late,
-                    first_line: crate::text::first_line(&message.chat),
-                }),
-                _ => CoreEvent::SpontaneousMessage {
+            let first_line = crate::text::first_line(&message.chat);
+            match message.reminder_id {
+                Some(reminder_id) if reminder => {
+                    self.reminders.publish(ReminderEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late, first_line })
+                }
+                _ => self.events.publish(ProactiveEvent::SpontaneousMessage {
                     conversation_id,
                     message_id,
                     message_type: message.message_type.clone().unwrap_or_default(),
-                    first_line: crate::text::first_line(&message.chat),
-                },
-            });
+                    first_line,
+                }),
+            }
             Ok(Some(message_id))
         })
     }

@@ -2,8 +2,7 @@
 
 use crate::words::Lang;
 
-/// "Quiet for 1 hour" in the tray quiets Sidecar for this long.
-pub const TRAY_QUIET_MINUTES: i64 = 60;
+use crate::proactive::quiet::QUIET_FOR_MINUTES;
 
 pub struct TrayLabels {
     pub open: &'static str,
@@ -17,7 +16,7 @@ pub struct TrayLabels {
 }
 
 pub fn labels(lang: Lang) -> TrayLabels {
-    let hours = TRAY_QUIET_MINUTES / 60;
+    let hours = QUIET_FOR_MINUTES / 60;
     match lang {
         Lang::En => TrayLabels {
             open: "Open Sidecar",

@@ -9,6 +9,7 @@ use crate::support::tools::{FailingTool, HangingTool, RendezvousTool};
 use crate::support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 use chrono::TimeZone;
 use serde_json::Value;
+use sidecar::agent::events::ChatEvent;
 use sidecar::events::Notice;
 use sidecar::llm::Role;
 use sidecar::settings::Settings;
@@ -44,7 +45,7 @@ fn notices(events: &[CoreEvent]) -> Vec<Notice> {
     events
         .iter()
         .filter_map(|e| match e {
-            CoreEvent::Notice { notice, .. } => Some(notice.clone()),
+            CoreEvent::Chat(ChatEvent::Notice { notice, .. }) => Some(notice.clone()),
             _ => None,
         })
         .collect()
@@ -83,8 +84,8 @@ async fn a_two_step_tool_loop_runs_the_tool_and_answers_with_its_result() {
     assert_eq!(result["local"], "2026-11-21T13:00:00+01:00");
 
     let events = drain(&mut bus);
-    assert!(events.iter().any(|e| matches!(e, CoreEvent::ToolStarted { name, .. } if name == "get_current_time")));
-    assert!(events.iter().any(|e| matches!(e, CoreEvent::ToolFinished { is_error: false, .. })));
+    assert!(events.iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::ToolStarted { name, .. }) if name == "get_current_time")));
+    assert!(events.iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::ToolFinished { is_error: false, .. }))));
     // Stored in order: question, call, result, answer.
     let roles: Vec<Role> = core.history(10).await.unwrap().iter().map(|m| m.role).collect();
     assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool, Role::Assistant]);
@@ -283,7 +284,7 @@ async fn stop_during_a_tool_run_ends_the_turn_and_pairs_the_call() {
         async move { core.send("run the slow job").await }
     });
     loop {
-        if let CoreEvent::ToolStarted { .. } = bus.recv().await.unwrap() {
+        if let CoreEvent::Chat(ChatEvent::ToolStarted { .. }) = bus.recv().await.unwrap() {
             break;
         }
     }

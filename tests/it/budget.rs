@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::budget::OverBudget;
 use sidecar::events::CoreEvent;
 use sidecar::settings::Purpose;
@@ -93,7 +94,7 @@ async fn a_limit_crossed_mid_reply_finishes_it_then_chat_moves_to_the_offline_mo
     assert_eq!((held.meta.provider.as_deref(), held.meta.fallback_from.as_deref()), (Some("local"), Some("paid")));
     let mut notices = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::Notice { notice: sidecar::events::Notice::FallingBack { reason, .. }, .. } = event {
+        if let CoreEvent::Chat(ChatEvent::Notice { notice: sidecar::events::Notice::FallingBack { reason, .. }, .. }) = event {
             notices.push(reason);
         }
     }

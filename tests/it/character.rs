@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use sidecar::character::place::{Screen, Size, Spot, MARGIN};
 use sidecar::preferences::{HotkeyError, HotkeyRole, DEFAULT_CHARACTER_HOTKEY};
+use sidecar::proactive::events::ProactiveEvent;
 use sidecar::CoreEvent;
 
 use crate::support::open_with_config as open;
@@ -102,7 +103,7 @@ async fn quiet_typed_at_the_desk_is_told_and_a_phones_own_quiet_is_not_the_desks
     core.send("/quiet").await.unwrap();
     let told = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
-            if let Ok(CoreEvent::QuietChanged { quiet }) = events.recv().await {
+            if let Ok(CoreEvent::Proactive(ProactiveEvent::QuietChanged { quiet })) = events.recv().await {
                 return quiet;
             }
         }

@@ -1,7 +1,9 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::context::rows::ContextStore;
+use sidecar::knowledge::events::MemoryEvent;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -129,7 +131,7 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
     assert_eq!(items.len(), 3);
     let mut saw_event = false;
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::PlanUpdated { items, .. } = event {
+        if let CoreEvent::Chat(ChatEvent::PlanUpdated { items, .. }) = event {
             saw_event = items.len() == 3;
         }
     }
@@ -157,7 +159,7 @@ async fn edits_in_another_editor_are_picked_up_and_bad_lines_reported() {
     std::fs::rename(dir.path().join("knowledge/.edit"), &path).unwrap();
     let problems = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
-            if let Ok(CoreEvent::KnowledgeChanged { problems, .. }) = events.recv().await {
+            if let Ok(CoreEvent::Memory(MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
                 return problems;
             }
         }
@@ -243,7 +245,7 @@ async fn sidecars_own_writes_raise_no_change_event() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     watcher.abort();
     while let Ok(event) = events.try_recv() {
-        assert!(!matches!(event, CoreEvent::KnowledgeChanged { .. }), "own write reported as an outside edit");
+        assert!(!matches!(event, CoreEvent::Memory(MemoryEvent::KnowledgeChanged { .. })), "own write reported as an outside edit");
     }
 }
 

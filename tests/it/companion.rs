@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use sidecar::agent::error::TurnError;
+use sidecar::agent::events::ChatEvent;
 use sidecar::store::{MessageStatus, Role};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
 use tokio::sync::broadcast::Receiver;
@@ -53,10 +54,10 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
     let kinds: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
-            CoreEvent::TurnStarted { .. } => Some("started"),
-            CoreEvent::Delta { .. } => Some("delta"),
-            CoreEvent::TurnFinished { .. } => Some("finished"),
-            CoreEvent::TurnFailed { .. } => Some("failed"),
+            CoreEvent::Chat(ChatEvent::TurnStarted { .. }) => Some("started"),
+            CoreEvent::Chat(ChatEvent::Delta { .. }) => Some("delta"),
+            CoreEvent::Chat(ChatEvent::TurnFinished { .. }) => Some("finished"),
+            CoreEvent::Chat(ChatEvent::TurnFailed { .. }) => Some("failed"),
             _ => None,
         })
         .collect();
@@ -114,7 +115,7 @@ async fn stop_keeps_what_was_streamed_as_a_stopped_reply() {
     // Stop once the second piece has arrived.
     let mut seen = 0;
     while seen < 2 {
-        if let CoreEvent::Delta { .. } = bus.recv().await.unwrap() {
+        if let CoreEvent::Chat(ChatEvent::Delta { .. }) = bus.recv().await.unwrap() {
             seen += 1;
         }
     }
@@ -144,7 +145,7 @@ async fn a_broken_stream_keeps_the_partial_reply_and_retry_answers_once() {
     let error = core.send("question").await.unwrap_err();
     assert!(matches!(error, CompanionError::Route(_)), "{error:?}");
     assert!(error.is_retryable());
-    let failed = drain(&mut bus).into_iter().any(|e| matches!(e, CoreEvent::TurnFailed { retryable: true, .. }));
+    let failed = drain(&mut bus).into_iter().any(|e| matches!(e, CoreEvent::Chat(ChatEvent::TurnFailed { retryable: true, .. })));
     assert!(failed, "a TurnFailed event is published");
     let history = core.history(10).await.unwrap();
     assert_eq!(history.len(), 2);
@@ -177,7 +178,7 @@ async fn one_turn_at_a_time_and_the_next_waits_for_it() {
         let core = core.clone();
         async move { core.send("first").await }
     });
-    while !matches!(events.recv().await.unwrap(), CoreEvent::Delta { .. }) {}
+    while !matches!(events.recv().await.unwrap(), CoreEvent::Chat(ChatEvent::Delta { .. })) {}
     assert!(matches!(core.retry().await.unwrap_err(), CompanionError::Turn(TurnError::Busy)), "Retry never queues");
     let second = core.send("second").await.unwrap();
     assert_eq!(first.await.unwrap().unwrap().reply, "slow reply");

@@ -94,7 +94,7 @@ async fn a_waiting_program_is_said_once() {
     let connections = Connections::new(store.clone(), sidecar::clock::system_clock());
     let events = EventBus::default();
     let mut heard = events.subscribe();
-    let watching = Connections::new(store, sidecar::clock::system_clock());
+    let watching = std::sync::Arc::new(Connections::new(store, sidecar::clock::system_clock()));
     tokio::spawn(sidecar::connections::watch::watch(
         watching,
         events.emitter(sidecar::events::CoreEvent::Connections),

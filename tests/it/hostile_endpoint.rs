@@ -16,7 +16,6 @@ use serde_json::{json, Value};
 use sidecar::connections::Scope;
 use sidecar::knowledge::learnings::Category;
 use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::mcp::server::SidecarServer;
 use sidecar::{Companion, CompanionOptions};
 
 use crate::support;
@@ -34,7 +33,7 @@ async fn open(dir: &Path) -> Arc<Companion> {
 
 async fn serve(core: &Companion) -> (McpEndpoint, std::net::SocketAddr) {
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(core), sidecar::api::LocalApi::of(core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     (endpoint, address)
 }
 

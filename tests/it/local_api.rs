@@ -11,7 +11,6 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use sidecar::connections::Scope;
 use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::mcp::server::SidecarServer;
 use sidecar::{Companion, CompanionOptions};
 
 use crate::support::{self, reply_events, stream, ScriptedServer};
@@ -24,7 +23,7 @@ async fn open(dir: &Path, extra: &str) -> Arc<Companion> {
 /// The endpoint on a free port; its base, `http://127.0.0.1:PORT`.
 async fn serve(core: &Companion) -> (McpEndpoint, String) {
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(core), sidecar::api::LocalApi::of(core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     (endpoint, format!("http://{address}"))
 }
 

@@ -105,13 +105,12 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     use sidecar::mcp::endpoint::McpEndpoint;
-    use sidecar::mcp::server::SidecarServer;
     let dir = tempfile::tempdir().unwrap();
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());
     let url = endpoint.view().url.unwrap();
     assert_eq!(url, format!("http://{address}/mcp"));
@@ -143,7 +142,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     // A port already taken is said, in the user's language, and nothing else breaks.
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port();
-    assert!(endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), port, sidecar::words::Lang::Es).await.is_err());
+    assert!(endpoint.start(core.mcp_server(), core.local_api(), port, sidecar::words::Lang::Es).await.is_err());
     let view = endpoint.view();
     assert!(view.url.is_none() && view.problem.as_deref().is_some_and(|p| p.contains(&format!("No se pudo usar el puerto {port}"))), "{view:?}");
 }
@@ -155,12 +154,11 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
     use sidecar::mcp::endpoint::McpEndpoint;
-    use sidecar::mcp::server::SidecarServer;
     let dir = tempfile::tempdir().unwrap();
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let endpoint = McpEndpoint::default();
-    let address = endpoint.start(SidecarServer::of(&core), sidecar::api::LocalApi::of(&core), 0, sidecar::words::Lang::En).await.unwrap();
+    let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     let token = core.hosting().tokens.issue("conformance", &[sidecar::connections::Scope::ReadMemory]).await.unwrap().token;
     let url = format!("{}/mcp", support::token_proxy::start(format!("http://{address}"), token).await);
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use sidecar::knowledge::events::MemoryEvent;
 use sidecar::meaning::choice::EmbedderChoice;
 use sidecar::meaning::indexer::MeaningState;
 use sidecar::recall::RecallMode;
@@ -233,7 +234,7 @@ async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
     assert_eq!(status.state, MeaningState::Ready { model: format!("{url}|tiny-embed") });
     let mut last = None;
     while let Ok(event) = progress.try_recv() {
-        if let sidecar::CoreEvent::MemoryIndexing { embedded, total } = event {
+        if let sidecar::CoreEvent::Memory(MemoryEvent::MemoryIndexing { embedded, total }) = event {
             last = Some((embedded, total));
         }
     }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::events::ModelStatus;
 use sidecar::{Companion, CompanionOptions};
 
@@ -41,7 +42,7 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     // The context meter shows the window of the model that answers, not the down one's.
     let mut windows = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let sidecar::events::CoreEvent::ContextUsage { meter, .. } = event {
+        if let sidecar::events::CoreEvent::Chat(ChatEvent::ContextUsage { meter, .. }) = event {
             windows.push(meter.window);
         }
     }
@@ -156,8 +157,8 @@ async fn after_sidecar_acted_a_down_provider_leaves_its_answer_alone() {
     let said: Vec<_> = history.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
     assert_eq!(said.len(), 2, "the question and Sidecar's answer, no model reply: {said:?}");
     while let Ok(event) = events.try_recv() {
-        assert!(!matches!(event, sidecar::events::CoreEvent::TurnFailed { .. }), "no error under Sidecar's answer: {event:?}");
-        assert!(!matches!(event, sidecar::events::CoreEvent::Delta { .. }), "no demo words: {event:?}");
+        assert!(!matches!(event, sidecar::events::CoreEvent::Chat(ChatEvent::TurnFailed { .. })), "no error under Sidecar's answer: {event:?}");
+        assert!(!matches!(event, sidecar::events::CoreEvent::Chat(ChatEvent::Delta { .. })), "no demo words: {event:?}");
     }
     assert!(matches!(core.model_status(), ModelStatus::StandingIn { ref down, demo: true, .. } if down == "ollama"), "{:?}", core.model_status());
     // A plain message still gets the demo standing in.

@@ -4,6 +4,7 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::reminders::rows::RemindersStore;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -358,7 +359,7 @@ async fn the_brain_lock_is_tried_and_always_released() {
         async move { core.send("cuéntame algo").await }
     });
     // The reply is streaming: the turn holds the brain.
-    while !matches!(events.recv().await.unwrap(), sidecar::CoreEvent::Delta { .. }) {}
+    while !matches!(events.recv().await.unwrap(), sidecar::CoreEvent::Chat(ChatEvent::Delta { .. })) {}
     // The user is mid-conversation: the activity rule says so first; with it aside
     // (an hour later on the clock) the lock is what stops the tick.
     hands.set(local(2027, 3, 15, 13, 0));

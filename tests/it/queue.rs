@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar::agent::error::TurnError;
+use sidecar::agent::events::ChatEvent;
 use sidecar::store::Role;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
 use tokio::sync::broadcast::Receiver;
@@ -47,7 +48,7 @@ async fn wait_for(events: &mut Receiver<CoreEvent>, what: impl Fn(&CoreEvent) ->
 
 fn queued_texts(event: &CoreEvent) -> Option<Vec<String>> {
     match event {
-        CoreEvent::Queue { items } => Some(items.iter().map(|m| m.text.clone()).collect()),
+        CoreEvent::Chat(ChatEvent::Queue { items }) => Some(items.iter().map(|m| m.text.clone()).collect()),
         _ => None,
     }
 }
@@ -63,7 +64,7 @@ async fn three_messages_sent_while_a_reply_streams_are_answered_in_order_and_one
         let core = core.clone();
         async move { core.send("tell me a long story").await }
     });
-    wait_for(&mut events, |e| matches!(e, CoreEvent::Delta { .. })).await;
+    wait_for(&mut events, |e| matches!(e, CoreEvent::Chat(ChatEvent::Delta { .. }))).await;
     let mut queued = Vec::new();
     for text in ["one", "two", "three"] {
         let core = core.clone();
@@ -103,7 +104,7 @@ async fn a_command_is_answered_mid_turn_and_stop_ends_the_reply() {
         let core = core.clone();
         async move { core.send("tell me a long story").await }
     });
-    wait_for(&mut events, |e| matches!(e, CoreEvent::Delta { .. })).await;
+    wait_for(&mut events, |e| matches!(e, CoreEvent::Chat(ChatEvent::Delta { .. }))).await;
 
     let quiet = core.send("/quiet 30m").await.unwrap();
     assert!(quiet.reply.starts_with("Quiet until"), "{}", quiet.reply);

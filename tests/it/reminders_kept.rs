@@ -213,7 +213,8 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
     let sink = sidecar::proactive::sinks::ChatSink {
         store: core.store().clone(),
-        events: core.events().clone(),
+        events: core.events().emitter(sidecar::CoreEvent::Proactive),
+        reminders: core.events().emitter(sidecar::CoreEvent::Reminders),
         channel: sidecar::proactive::state::Channel::Desktop,
     };
     let post = |id: i64| Outgoing {

@@ -183,3 +183,51 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
     assert_eq!(purposes, [(Purpose::Proactive.as_str(), 1), (Purpose::Summarize.as_str(), 1)]);
     assert!(usage.by_model.iter().all(|m| m.model == "small-model"));
 }
+
+/// `Companion::run` starts every loop a face needs: the face's own sink hears a due
+/// reminder, the knowledge files are watched; a second process on the same data folder
+/// is told another one delivers; after `stop` the scheduler's lock is free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_starts_the_loops_and_stop_ends_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let notifications = Arc::new(Notifications::default());
+    let only_notifications = SinkPreferences { chat: SinkPreference::None, ..SinkPreferences::default() };
+    core.proactive().set_config(ProactiveConfig { sinks: only_notifications, ..ProactiveConfig::default() }).await.unwrap();
+    let mut events = core.events().subscribe();
+    let running = core.run(sidecar::Face::headless(vec![notifications.clone()])).await;
+    assert_eq!(running.delivery, sidecar::Delivery::Here);
+
+    let reminder = core.reminders().set("water the plants", "in 1 minute").await.unwrap().reminder;
+    core.store().reminder_table().snooze_reminder(reminder.id, chrono::Utc::now() - chrono::Duration::seconds(1)).await.unwrap();
+    for _ in 0..200 {
+        if !notifications.0.lock().unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: water the plants".to_string())], "the face's sink");
+
+    let path = dir.path().join("knowledge/learnings.md");
+    let text = std::fs::read_to_string(&path).unwrap() + "- [weight:x] roto\n";
+    std::fs::write(&path, text).unwrap();
+    let watched = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok(sidecar::CoreEvent::Memory(sidecar::knowledge::events::MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
+                return problems.len();
+            }
+        }
+    })
+    .await
+    .expect("the knowledge watch runs");
+    assert_eq!(watched, 1, "the unreadable line is said");
+
+    let second = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
+    let elsewhere = second.run(sidecar::Face::headless(Vec::new())).await;
+    assert_eq!(elsewhere.delivery, sidecar::Delivery::Elsewhere, "one process delivers for a data folder");
+    elsewhere.stop().await;
+    running.stop().await;
+    let after = second.run(sidecar::Face::headless(Vec::new())).await;
+    assert_eq!(after.delivery, sidecar::Delivery::Here, "stop lets the scheduler's lock go");
+    after.stop().await;
+}

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::attachments::AttachError;
 use sidecar::events::{CoreEvent, ModelStatus};
 use sidecar::llm::endpoint::ProbeProblem;
@@ -183,7 +184,7 @@ async fn a_down_provider_is_said_in_spanish_in_the_chat_and_the_header() {
     let error = core.send("hola").await.unwrap_err();
     let mut banner = None;
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::TurnFailed { message, .. } = event {
+        if let CoreEvent::Chat(ChatEvent::TurnFailed { message, .. }) = event {
             banner = Some(message);
         }
     }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use sidecar::agent::events::ChatEvent;
 use sidecar::knowledge::facts::SaveOutcome;
 use sidecar::knowledge::learnings::{Category, Learnings};
 use sidecar::settings::Settings;
@@ -84,7 +85,7 @@ fn a_superseded_fact_survives_a_read_and_write_unchanged() {
 async fn noticed(events: &mut tokio::sync::broadcast::Receiver<sidecar::CoreEvent>) -> (Vec<sidecar::knowledge::suggest::Suggestion>, bool) {
     loop {
         let event = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv()).await.expect("facts noticed in time").unwrap();
-        if let sidecar::CoreEvent::FactsNoticed { suggestions, saved, .. } = event {
+        if let sidecar::CoreEvent::Chat(ChatEvent::FactsNoticed { suggestions, saved, .. }) = event {
             return (suggestions, saved);
         }
     }

@@ -32,6 +32,35 @@ impl<E> Emitter<E> {
     }
 }
 
+/// Events of one kind, heard without naming the stream they come on: each `subscribe` is a
+/// new subscription from that moment. The assembly builds it over its bus, as it builds
+/// an [`Emitter`].
+pub struct Subscriber<E> {
+    subscribe: Arc<dyn Fn() -> tokio::sync::broadcast::Receiver<E> + Send + Sync>,
+}
+
+impl<E> Clone for Subscriber<E> {
+    fn clone(&self) -> Self {
+        Self { subscribe: self.subscribe.clone() }
+    }
+}
+
+impl<E> std::fmt::Debug for Subscriber<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Subscriber")
+    }
+}
+
+impl<E> Subscriber<E> {
+    pub fn new(subscribe: impl Fn() -> tokio::sync::broadcast::Receiver<E> + Send + Sync + 'static) -> Self {
+        Self { subscribe: Arc::new(subscribe) }
+    }
+
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<E> {
+        (self.subscribe)()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;

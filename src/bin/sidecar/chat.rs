@@ -4,6 +4,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use serde_json::json;
+use sidecar::agent::events::ChatEvent;
 use sidecar::{Companion, CoreEvent};
 
 pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
@@ -19,7 +20,7 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
             if json {
                 let mut tool_calls = Vec::new();
                 while let Ok(event) = events.try_recv() {
-                    if let CoreEvent::ToolFinished { name, is_error, denied, result, .. } = event {
+                    if let CoreEvent::Chat(ChatEvent::ToolFinished { name, is_error, denied, result, .. }) = event {
                         tool_calls.push(json!({"name": name, "is_error": is_error, "denied": denied, "result": result}));
                     }
                 }
@@ -89,7 +90,7 @@ impl Printer {
             // After a self-answer, what the model adds streams as its own paragraph.
             let mut after_answer = false;
             let mut print = async |event: CoreEvent| match event {
-                CoreEvent::Delta { text, .. } => {
+                CoreEvent::Chat(ChatEvent::Delta { text, .. }) => {
                     if std::mem::take(&mut after_answer) {
                         print!("\n\n");
                     }
@@ -97,7 +98,7 @@ impl Printer {
                     print!("{text}");
                     let _ = std::io::stdout().flush();
                 }
-                CoreEvent::TurnFinished { message_id, meta, .. } if meta.intent || meta.command => {
+                CoreEvent::Chat(ChatEvent::TurnFinished { message_id, meta, .. }) if meta.intent || meta.command => {
                     if let Ok(Some(answer)) = store.conversations().message(message_id).await {
                         saw_text.store(true, std::sync::atomic::Ordering::Relaxed);
                         print!("{}", answer.content);
@@ -105,10 +106,10 @@ impl Printer {
                         after_answer = true;
                     }
                 }
-                CoreEvent::ToolStarted { name, arguments, .. } => eprintln!("\n[tool] {name} {arguments}"),
-                CoreEvent::ToolFinished { name, denied: true, result, .. } => eprintln!("[tool] {name} did not run: {}", refusal(&result)),
-                CoreEvent::ToolFinished { name, is_error: true, result, .. } => eprintln!("[tool] {name} failed: {result}"),
-                CoreEvent::Notice { notice, .. } => eprintln!("\n[{}]", describe_notice(&notice)),
+                CoreEvent::Chat(ChatEvent::ToolStarted { name, arguments, .. }) => eprintln!("\n[tool] {name} {arguments}"),
+                CoreEvent::Chat(ChatEvent::ToolFinished { name, denied: true, result, .. }) => eprintln!("[tool] {name} did not run: {}", refusal(&result)),
+                CoreEvent::Chat(ChatEvent::ToolFinished { name, is_error: true, result, .. }) => eprintln!("[tool] {name} failed: {result}"),
+                CoreEvent::Chat(ChatEvent::Notice { notice, .. }) => eprintln!("\n[{}]", describe_notice(&notice)),
                 _ => {}
             };
             loop {

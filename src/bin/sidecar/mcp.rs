@@ -56,7 +56,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
     match command {
         McpCommand::Serve => {
             use rmcp::ServiceExt;
-            let server = sidecar::mcp::server::SidecarServer::of(companion);
+            let server = companion.mcp_server();
             let running = server.serve(rmcp::transport::stdio()).await?;
             running.waiting().await?;
         }

@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use serde_json::json;
+use sidecar::knowledge::events::MemoryEvent;
 use sidecar::Companion;
 
 /// `words`: a category first when the fact follows it, else only the fact, whose
@@ -113,7 +114,7 @@ async fn embed_all(companion: &Companion) {
     let mut events = companion.events().subscribe();
     let progress = tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
-            if let sidecar::CoreEvent::MemoryIndexing { embedded, total } = event {
+            if let sidecar::CoreEvent::Memory(MemoryEvent::MemoryIndexing { embedded, total }) = event {
                 eprint!("\rEmbedding for recall by meaning: {embedded} of {total}");
             }
         }

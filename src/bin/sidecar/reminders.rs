@@ -193,20 +193,24 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
 /// The schedulers with the terminal and OS notifications as sinks.
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     use sidecar::proactive::sinks::ConsoleSink;
-    companion.proactive().router().register(Arc::new(ConsoleSink { clock: companion.clock().clone() }));
-    let cancel = tokio_util::sync::CancellationToken::new();
-    // A click on a notification has no window to open here.
-    let Some(deliveries) = companion.deliveries(Arc::new(|_| {}), cancel.clone())? else {
-        eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
-        return Ok(1);
-    };
     let mut events = companion.events().subscribe();
-    let deliveries = tokio::spawn(deliveries);
-    tokio::spawn(companion.meaning().clone().run());
-    tokio::spawn(companion.data().clone().run_daily_backups());
+    let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
+    // A click on a notification has no window to open here.
+    let face = sidecar::Face { endpoint: endpoint.clone(), ..sidecar::Face::headless(vec![Arc::new(ConsoleSink { clock: companion.clock().clone() })]) };
+    let running = companion.run(face).await;
+    match running.delivery.clone() {
+        sidecar::Delivery::Here => {}
+        sidecar::Delivery::Elsewhere => {
+            running.stop().await;
+            eprintln!("sidecar: the desktop app or another daemon already delivers reminders for this data directory");
+            return Ok(1);
+        }
+        sidecar::Delivery::Failed(why) => {
+            running.stop().await;
+            anyhow::bail!("could not start the reminder scheduler: {why}");
+        }
+    }
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
-    let endpoint = sidecar::mcp::endpoint::McpEndpoint::default();
-    sidecar::mcp::endpoint::start_if_on(&endpoint, companion).await;
     match endpoint.view() {
         sidecar::mcp::endpoint::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
         sidecar::mcp::endpoint::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
@@ -234,8 +238,7 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
         }
     });
     stop_signal().await;
-    cancel.cancel();
-    let _ = deliveries.await;
+    running.stop().await;
     companion.shutdown().await;
     Ok(0)
 }

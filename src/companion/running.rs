@@ -1,0 +1,175 @@
+//! `Companion::run`: every background loop of the core, started in one place. A face
+//! (the desktop shell, `sidecar daemon`) hands over what only it has (its sinks, what a
+//! click on a notification opens, where updates come from) and starts nothing else;
+//! [`Running::stop`] ends them.
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::Companion;
+use crate::mcp::endpoint::McpEndpoint;
+use crate::proactive::router::Sink;
+use crate::proactive::sinks::NotificationSink;
+use crate::updates::source::{PackageFormat, UpdateSource};
+
+/// What a face gives the companion when it starts it.
+pub struct Face {
+    /// The face's own places for Sidecar's messages (the tray, the terminal), beside
+    /// the chat and the notifications the core has; one of the same kind replaces the
+    /// core's.
+    pub sinks: Vec<Arc<dyn Sink>>,
+    /// What a click on a notification opens (the window, on that message).
+    pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
+    /// Where other programs reach Sidecar; the face keeps it to switch it from Settings.
+    pub endpoint: Arc<McpEndpoint>,
+    /// Where updates come from, when this face can install them (the desktop package).
+    pub updates: Option<(Arc<dyn UpdateSource>, Option<PackageFormat>)>,
+    /// Start the chat model now, so the first message does not wait for it (a window
+    /// someone is about to type in).
+    pub warm_model: bool,
+}
+
+impl Face {
+    /// A face with no window: nothing to open, no updates, the model started on demand.
+    pub fn headless(sinks: Vec<Arc<dyn Sink>>) -> Self {
+        Face { sinks, on_open: Arc::new(|_| {}), endpoint: Arc::default(), updates: None, warm_model: false }
+    }
+}
+
+/// Whether this process delivers reminders and speaks first for its data folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    Here,
+    /// Another Sidecar process (the app, a daemon) delivers for this data folder.
+    Elsewhere,
+    /// The scheduler could not start; the reason is the system's.
+    Failed(String),
+}
+
+/// The loops a [`Companion::run`] started.
+pub struct Running {
+    pub delivery: Delivery,
+    endpoint: Arc<McpEndpoint>,
+    cancel: CancellationToken,
+    deliveries: Option<JoinHandle<()>>,
+    loops: Vec<JoinHandle<()>>,
+}
+
+impl Running {
+    /// Ends every loop: the deliveries finish what they hold (the scheduler's lock, the
+    /// phone channels); the others, which keep nothing half done, stop where they are.
+    pub async fn stop(self) {
+        self.cancel.cancel();
+        if let Some(deliveries) = self.deliveries {
+            let _ = deliveries.await;
+        }
+        for task in self.loops {
+            task.abort();
+        }
+        self.endpoint.stop();
+    }
+}
+
+impl Companion {
+    /// Starts every background loop: reminders and spontaneous messages with the phone
+    /// channels (when no other process delivers for this data folder), the MCP servers
+    /// Sidecar uses, the endpoint it serves on when Settings has it on, the knowledge
+    /// watch, recall's indexer, daily backups, the silent-connections watch, the daily
+    /// update look (when the face can install) and, if asked, the model's warm-up.
+    pub async fn run(self: &Arc<Self>, face: Face) -> Running {
+        if let Err(error) = self.mcp.reload() {
+            tracing::warn!(%error, "the MCP servers were not started");
+        }
+        let cancel = CancellationToken::new();
+        let (delivery, deliveries) = match self.deliveries(face.on_open, cancel.clone()) {
+            Ok(Some(task)) => (Delivery::Here, Some(tokio::spawn(task))),
+            Ok(None) => {
+                tracing::warn!("another Sidecar process delivers reminders for this data folder");
+                (Delivery::Elsewhere, None)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not start the reminder scheduler");
+                (Delivery::Failed(error.to_string()), None)
+            }
+        };
+        // After the core's own (the notifications): a face's sink of the same kind is
+        // the one that shows.
+        for sink in face.sinks {
+            self.proactive.router().register(sink);
+        }
+        self.start_endpoint_if_on(&face.endpoint).await;
+        let connections = crate::connections::watch::watch(
+            self.hosting().connections.clone(),
+            self.events.emitter(crate::events::CoreEvent::Connections),
+            self.lang,
+            crate::connections::watch::LOOK_EVERY,
+        );
+        let mut loops = vec![
+            tokio::spawn(self.watch_knowledge(crate::knowledge::watch::POLL_INTERVAL)),
+            tokio::spawn(self.meaning().clone().run()),
+            tokio::spawn(self.data().clone().run_daily_backups()),
+            tokio::spawn(connections),
+        ];
+        if let Some((source, format)) = face.updates {
+            self.updates().attach(source, format);
+            loops.push(tokio::spawn(self.updates().clone().run_daily()));
+        }
+        if face.warm_model {
+            let companion = self.clone();
+            loops.push(tokio::spawn(async move {
+                if let Err(error) = companion.warm_up().await {
+                    tracing::warn!(%error, "chat model not available yet");
+                }
+            }));
+        }
+        Running { delivery, endpoint: face.endpoint, cancel, deliveries, loops }
+    }
+
+    /// Shows proactive messages as OS notifications (a click calls `on_open`; a snooze
+    /// button goes to the reminder service) and, unless another Sidecar process already
+    /// does it for this data dir, returns the task that delivers reminders, runs the
+    /// spontaneous loop and the phone channels until `cancel`. Spawn it on the
+    /// caller's runtime; it holds the data dir's scheduler lock while it runs.
+    pub fn deliveries(
+        &self,
+        on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
+        cancel: CancellationToken,
+    ) -> std::io::Result<Option<impl std::future::Future<Output = ()> + Send + 'static>> {
+        // Called off any runtime (the app's main thread): the sink runs what it returns.
+        let (proactive, channel) = (Arc::downgrade(&self.proactive), self.channel);
+        let on_signal = Arc::new(move |message_id: Option<i64>, signal| -> futures_util::future::BoxFuture<'static, ()> {
+            let proactive = proactive.clone();
+            Box::pin(async move {
+                let Some(proactive) = proactive.upgrade() else { return };
+                if let Err(error) = proactive.feedback_on(message_id, channel, signal).await {
+                    tracing::debug!(%error, "a notification's answer taught nothing");
+                }
+            })
+        });
+        self.proactive.router().register(Arc::new(NotificationSink {
+            channel: self.channel,
+            lang: self.lang,
+            reminders: self.reminders.clone(),
+            on_open,
+            on_signal,
+        }));
+        let Some(scheduler) = self.reminders.scheduler()? else {
+            return Ok(None);
+        };
+        let spontaneous = self.proactive.spontaneous_loop(cancel.clone());
+        let channels = self.channels.clone();
+        // The loop ends on `cancel`; the scheduler (and its lock) and the channels go
+        // with it.
+        Ok(Some(async move {
+            channels.start();
+            tokio::select! {
+                _ = scheduler => {}
+                _ = spontaneous => {}
+                _ = channels.watch(cancel) => {}
+            }
+            channels.stop();
+        }))
+    }
+}
