@@ -22,7 +22,7 @@ use crate::words::Lang;
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);
 /// Where Settings → Data → Export writes, inside the data directory.
-pub const EXPORT_DIR: &str = "exports";
+pub(crate) const EXPORT_DIR: &str = "exports";
 
 /// One turn of a chat brought in from elsewhere: who said it, what, when (if known),
 /// and its id in the export (if it had one).
@@ -101,7 +101,7 @@ impl DataService {
     }
 
     /// The daily backup loop for the process that owns the data (the app or the daemon).
-    pub async fn run_daily_backups(self: Arc<Self>) {
+    pub(crate) async fn run_daily_backups(self: Arc<Self>) {
         loop {
             match self.backups.daily(self.clock.now(), self.clock.local_today()).await {
                 Ok(Some(info)) => tracing::info!(path = %info.path.display(), bytes = info.bytes, "daily backup written"),

@@ -60,7 +60,7 @@ fn markdown(conversations: &[ExportedConversation], facts: &[ListedFact], export
 }
 
 /// One conversation as Markdown, on its own (a chat's Export in the list).
-pub fn conversation_markdown(c: &ExportedConversation, lang: Lang) -> String {
+pub(crate) fn conversation_markdown(c: &ExportedConversation, lang: Lang) -> String {
     section(c, "#", lang).trim_start().to_string()
 }
 

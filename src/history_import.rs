@@ -85,7 +85,7 @@ fn line(text: &str, now: DateTime<Utc>, zone: Tz) -> Result<(ImportedLine, bool)
 
 /// A time from an export is believed from 1970 to now (a message cannot be said in the
 /// future; a day of slack covers clocks that disagree).
-pub fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+pub(crate) fn believable(at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     at.timestamp() >= 0 && at <= now + chrono::Duration::days(1)
 }
 

@@ -18,7 +18,7 @@ pub struct LastTurn {
     pub replied: bool,
 }
 
-pub async fn last_turn(store: &Store, conversation_id: i64) -> Result<Option<LastTurn>, StoreError> {
+pub(crate) async fn last_turn(store: &Store, conversation_id: i64) -> Result<Option<LastTurn>, StoreError> {
     let recent = store.conversations().recent_messages(conversation_id, LOOK_BACK).await?;
     Ok(find(&recent))
 }

@@ -27,7 +27,7 @@ use crate::store::Store;
 use sidecar_domain::emitter::Emitter;
 
 /// Provider id under which the offline model's usage is recorded.
-pub const LOCAL_PROVIDER_ID: &str = "local";
+pub(crate) const LOCAL_PROVIDER_ID: &str = "local";
 
 /// Providers to try for one call, in order.
 #[derive(Clone)]
@@ -58,7 +58,7 @@ impl Chain {
 
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
-    pub fn cost_of(&self, routed: &crate::llm::router::Routed, prices: &crate::llm::pricing::PriceTable) -> Option<f64> {
+    pub(crate) fn cost_of(&self, routed: &crate::llm::router::Routed, prices: &crate::llm::pricing::PriceTable) -> Option<f64> {
         // The offline model may have stood in for the chain (it is not one of its links).
         let local = routed.provider_id == LOCAL_PROVIDER_ID || self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
         if local {
@@ -134,7 +134,7 @@ impl Models {
 
     /// Applies new settings (from the Settings view) to the next call. The status goes
     /// back to unknown until `check` has looked.
-    pub fn replace_settings(&self, settings: Settings) {
+    pub(crate) fn replace_settings(&self, settings: Settings) {
         self.set_status(ModelStatus::Idle);
         *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
         *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
@@ -145,7 +145,7 @@ impl Models {
     }
 
     /// New limits (from Settings) for the next call; the rest of the settings stay.
-    pub fn replace_budget(&self, budget: crate::settings::budget::BudgetSettings) {
+    pub(crate) fn replace_budget(&self, budget: crate::settings::budget::BudgetSettings) {
         let mut settings = (*self.settings()).clone();
         settings.budget = budget;
         self.budget.replace_settings(&settings);
@@ -159,7 +159,7 @@ impl Models {
     /// `chain` as the budget allows it for `request`: the worst case of the first
     /// provider that fits is reserved; a later paid link stays only if it would fit
     /// too; free (local) links always stay.
-    pub async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
+    pub(crate) async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
         // No limit, nothing to hold: the prompt is not even counted.
         if !self.settings().budget.limits_anything() {
             return Admitted { chain: chain.clone(), reservation: None, held_back: None };
@@ -373,14 +373,14 @@ impl Models {
     }
 
     /// No provider is configured: replies come from the offline demo model.
-    pub fn configured_is_empty(&self) -> bool {
+    pub(crate) fn configured_is_empty(&self) -> bool {
         self.configured.read().expect("providers lock").is_empty()
     }
 
     /// The chain for `purpose`: its own routing when configured, else the chat chain
     /// (never pinned: background calls follow the user's routing, not a conversation's
     /// pick).
-    pub async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
+    pub(crate) async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
         match self.routed(purpose) {
             Some(chain) => Ok(chain),
             None => self.chat_chain(None).await,
@@ -400,7 +400,7 @@ impl Models {
 
     /// Whether the model that answers a conversation pinned to `pinned` (else the first
     /// of the chain) takes images. The offline model does not.
-    pub fn sees_images(&self, pinned: Option<&str>) -> bool {
+    pub(crate) fn sees_images(&self, pinned: Option<&str>) -> bool {
         let configured = self.configured.read().expect("providers lock");
         match pinned {
             Some(id) => configured.iter().find(|p| p.id == id).is_some_and(|p| p.supports_images),
@@ -409,7 +409,7 @@ impl Models {
     }
 
     /// The context window the next chat would have, without starting anything.
-    pub fn known_window(&self) -> u32 {
+    pub(crate) fn known_window(&self) -> u32 {
         let configured = self.configured.read().expect("providers lock");
         match configured.iter().map(|p| p.context_window).min() {
             Some(window) => window,
@@ -473,7 +473,7 @@ impl Models {
 
     /// Stops the local server and, if it was running, starts it again on the model
     /// the settings now name; says how long the restart took.
-    pub async fn restart_local(&self) -> Result<Option<Duration>, String> {
+    pub(crate) async fn restart_local(&self) -> Result<Option<Duration>, String> {
         let was_running = self.local.lock().await.take().is_some();
         if !was_running {
             self.set_status(ModelStatus::Idle);
@@ -485,7 +485,7 @@ impl Models {
     }
 
     /// The model the local server runs (or would run) and its window.
-    pub fn local_choice(&self) -> Arc<LocalChoice> {
+    pub(crate) fn local_choice(&self) -> Arc<LocalChoice> {
         self.local_choice.read().expect("settings lock").clone()
     }
 
@@ -554,7 +554,7 @@ impl Models {
 
 /// The key a provider sends: a run-time override, the named environment variable,
 /// or what the keychain (or this session) holds for it.
-pub fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<String> {
+pub(crate) fn provider_key(provider: &ProviderSettings, secrets: &Secrets) -> Option<String> {
     provider.resolved_api_key().or_else(|| secrets.get(&provider.id))
 }
 
@@ -584,6 +584,6 @@ fn ready(provider: &str, model: &str) -> ModelStatus {
 }
 
 /// Whether a reply came from the built-in demo model, which cannot use tools.
-pub fn is_demo_reply(provider: &str, model: &str) -> bool {
+pub(crate) fn is_demo_reply(provider: &str, model: &str) -> bool {
     provider == LOCAL_PROVIDER_ID && model == LOCAL_MODEL_NAME
 }

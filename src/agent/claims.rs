@@ -23,7 +23,7 @@ impl Claim {
     }
 
     /// Tools whose call backs the claim.
-    pub fn backing_tools(self) -> &'static [&'static str] {
+    pub(crate) fn backing_tools(self) -> &'static [&'static str] {
         match self {
             Claim::Reminder => &["set_reminder", "snooze_reminder"],
             Claim::Fact => &["remember_fact"],
@@ -70,7 +70,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first action the reply claims without having called a tool that does it.
 /// `called` are the tools run during this turn.
-pub fn unbacked_claim(reply: &str, called: &[String]) -> Option<Claim> {
+pub(crate) fn unbacked_claim(reply: &str, called: &[String]) -> Option<Claim> {
     let sentences = reply.split(['.', '!', '?', '\n']).filter(|s| !NEGATION.is_match(s));
     for sentence in sentences {
         for (claim, pattern) in [(Claim::Reminder, &*REMINDER), (Claim::Fact, &*FACT)] {

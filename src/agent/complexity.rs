@@ -191,7 +191,7 @@ const SEQUENCING: &[&str] = &[
 const ENCLITICS: &[&str] = &["me", "te", "lo", "la", "le", "los", "las", "les", "nos", "se"];
 
 /// A request that takes several steps.
-pub fn is_complex(text: &str) -> bool {
+pub(crate) fn is_complex(text: &str) -> bool {
     let folded = fold(&text.to_lowercase());
     let actions = action_count(&folded);
     let sequenced = SEQUENCING.iter().any(|w| contains_phrase(&folded, w));

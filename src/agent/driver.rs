@@ -135,7 +135,7 @@ struct Ledger {
     plan_summary: Option<(Vec<crate::context::plan::PlanItem>, bool)>,
 }
 
-pub async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
+pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
     let mut deadline = Instant::now() + context.time_limit;
     let (mut turn, mut effects) = Turn::start(prompt, context.limits);
     turn.plan_at_start(context.plans.items());

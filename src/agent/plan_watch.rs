@@ -45,7 +45,7 @@ impl PlanWatch {
     }
 
     /// The plan as it stands after a round of tools.
-    pub fn observe(&mut self, items: Vec<PlanItem>) {
+    pub(crate) fn observe(&mut self, items: Vec<PlanItem>) {
         if items != self.items {
             self.items = items;
             self.touched = true;
@@ -62,7 +62,7 @@ impl PlanWatch {
     }
 
     /// Notes a call that succeeded.
-    pub fn succeeded(&mut self, call: &ToolCall) {
+    pub(crate) fn succeeded(&mut self, call: &ToolCall) {
         self.succeeded.insert(key(call));
     }
 
@@ -73,7 +73,7 @@ impl PlanWatch {
     }
 
     /// After a reply in words; `can_go_on` is whether another call with tools is allowed.
-    pub fn after_words(&mut self, can_go_on: bool) -> AfterWords {
+    pub(crate) fn after_words(&mut self, can_go_on: bool) -> AfterWords {
         if !self.touched {
             return AfterWords::Stand;
         }
@@ -104,7 +104,7 @@ fn key(call: &ToolCall) -> (String, String) {
 }
 
 /// What the model is told when it answered in words with steps still open.
-pub fn go_on_prompt(items: &[PlanItem]) -> String {
+pub(crate) fn go_on_prompt(items: &[PlanItem]) -> String {
     let open: Vec<String> = items.iter().filter(|i| !i.status.is_closed()).map(|i| format!("- {}", i.text.trim())).collect();
     format!(
         "Your plan still has open steps:\n{}\nGo on with the next one now, with your tools. Do not redo steps that are done. Mark each step done (or failed) with update_plan, with a short result.",

@@ -41,7 +41,7 @@ pub fn system_prompt(context: &PromptContext<'_>) -> String {
 
 /// Stored messages that go back to the model. A reply that broke off mid-stream is
 /// kept for the user to read but not fed back, so Retry answers the question afresh.
-pub fn counts_as_context(message: &Message) -> bool {
+pub(crate) fn counts_as_context(message: &Message) -> bool {
     match message.role {
         Role::User => !message.content.is_empty() && crate::channels::slash::parse(&message.content).is_none(),
         Role::Assistant => {
@@ -57,13 +57,13 @@ pub fn counts_as_context(message: &Message) -> bool {
 /// The system prompt followed by the history, repaired so every tool call has exactly
 /// one result right after it (a window may start mid-exchange; a crash may have left
 /// calls without results), which both wire formats require.
-pub fn assemble(system: String, history: &[Message]) -> Vec<ChatMessage> {
+pub(crate) fn assemble(system: String, history: &[Message]) -> Vec<ChatMessage> {
     let mut messages = vec![ChatMessage::system(system)];
     messages.extend(repair_tool_pairs(history.iter().filter(|m| counts_as_context(m)).map(Message::to_chat)));
     messages
 }
 
-pub fn repair_tool_pairs(history: impl IntoIterator<Item = ChatMessage>) -> Vec<ChatMessage> {
+pub(crate) fn repair_tool_pairs(history: impl IntoIterator<Item = ChatMessage>) -> Vec<ChatMessage> {
     let history: Vec<ChatMessage> = history.into_iter().collect();
     let mut out = Vec::with_capacity(history.len());
     let mut index = 0;

@@ -162,12 +162,12 @@ impl Turn {
     }
 
     /// The conversation's plan as the turn starts.
-    pub fn plan_at_start(&mut self, items: Vec<PlanItem>) {
+    pub(crate) fn plan_at_start(&mut self, items: Vec<PlanItem>) {
         self.plan = PlanWatch::new(items);
     }
 
     /// The plan after a round of tools (before `ToolsFinished` is handled).
-    pub fn observe_plan(&mut self, items: Vec<PlanItem>) {
+    pub(crate) fn observe_plan(&mut self, items: Vec<PlanItem>) {
         self.plan.observe(items);
     }
 

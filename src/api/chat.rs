@@ -23,7 +23,7 @@ use crate::conversation::TurnOutcome;
 use sidecar_domain::emitter::Subscriber;
 
 /// The model name clients give and get back.
-pub const MODEL: &str = "sidecar";
+pub(crate) const MODEL: &str = "sidecar";
 
 #[derive(Deserialize)]
 struct ChatRequest {

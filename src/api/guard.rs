@@ -21,7 +21,7 @@ fn is_loopback_name(name: &str) -> bool {
 /// The host of an authority (`name`, `name:port`, `[v6]`, `[v6]:port`), or `None` when
 /// it is not one: a port must be digits, and nothing may follow a bracketed address
 /// but its port. `[::1]evil.example` and `localhost:@evil.example` are not authorities.
-pub fn authority_host(authority: &str) -> Option<&str> {
+pub(crate) fn authority_host(authority: &str) -> Option<&str> {
     let port_ok = |port: &str| !port.is_empty() && port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
     if let Some(rest) = authority.strip_prefix('[') {
         let (name, after) = rest.split_once(']')?;
@@ -41,7 +41,7 @@ pub fn authority_host(authority: &str) -> Option<&str> {
 }
 
 /// Only requests addressed to this computer by name are answered.
-pub fn check_host(headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_host(headers: &HeaderMap) -> Result<(), ApiError> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     match authority_host(host) {
         Some(name) if is_loopback_name(name) => Ok(()),
@@ -51,7 +51,7 @@ pub fn check_host(headers: &HeaderMap) -> Result<(), ApiError> {
 
 /// A request from a browser names its page's origin: only pages of this computer may
 /// call (programs send no Origin at all).
-pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
     let text = origin.to_str().unwrap_or_default();
     let authority = text.strip_prefix("http://").or_else(|| text.strip_prefix("https://"));
@@ -73,7 +73,7 @@ pub fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
 }
 
 /// Host and Origin, then the token: the client it belongs to, or why not.
-pub async fn admit(headers: &HeaderMap, tokens: &crate::connections::tokens::ApiTokens) -> Result<String, ApiError> {
+pub(crate) async fn admit(headers: &HeaderMap, tokens: &crate::connections::tokens::ApiTokens) -> Result<String, ApiError> {
     check_host(headers)?;
     check_origin(headers)?;
     let token = bearer(headers)?;

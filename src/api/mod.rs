@@ -96,7 +96,7 @@ async fn read_body(headers: &HeaderMap, mut body: Incoming) -> Result<Bytes, Api
 
 /// A failure as JSON with its status; a missing or wrong token says how to present
 /// one (`WWW-Authenticate`), a rate limit when to come back.
-pub fn error_response(error: &ApiError) -> ApiResponse {
+pub(crate) fn error_response(error: &ApiError) -> ApiResponse {
     let mut response = json_response(error.status(), &error.body());
     match error {
         ApiError::RateLimited(seconds) => {

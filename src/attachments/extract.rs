@@ -19,7 +19,7 @@ const IMAGE_NAMES: &[&str] = &[".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp",
 /// Largest DOCX body read: a zip bomb stops here.
 const MAX_DOCX_XML: u64 = 64 * 1024 * 1024;
 
-pub fn sniff(name: &str, bytes: &[u8]) -> Sniffed {
+pub(crate) fn sniff(name: &str, bytes: &[u8]) -> Sniffed {
     let lower = name.to_lowercase();
     if bytes.starts_with(b"%PDF") {
         return Sniffed::Pdf;

@@ -13,13 +13,13 @@ use super::{AttachError, Attachment, AttachmentKind};
 use crate::llm::{ChatMessage, ImagePart, Role};
 
 /// Largest image sent: Anthropic's limit per image (OpenAI's is larger).
-pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
+pub(crate) const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
 /// What one image is counted as in the context budget. OpenAI counts a 1024×1024
 /// image at high detail as 765 tokens; Anthropic about (width × height) / 750, so
 /// 1,398 at that size. Between the two, rounded up.
-pub const IMAGE_TOKENS: usize = 1_000;
+pub(crate) const IMAGE_TOKENS: usize = 1_000;
 /// The folder of the data directory the images are kept in.
-pub const FOLDER: &str = "attachments";
+pub(crate) const FOLDER: &str = "attachments";
 
 /// Where an image attachment's bytes are, and what they are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

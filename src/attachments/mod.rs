@@ -17,7 +17,7 @@ use crate::store::AttachedFile;
 use crate::text::truncate_middle;
 
 /// Largest file read, in bytes: beyond this an attachment is refused before reading.
-pub const MAX_BYTES: u64 = 25 * 1024 * 1024;
+pub(crate) const MAX_BYTES: u64 = 25 * 1024 * 1024;
 const OPEN: &str = "<attachment name=\"";
 const CLOSE: &str = "</attachment>";
 
@@ -126,7 +126,7 @@ pub fn open(path: &std::path::Path, sees_images: bool, data_dir: &std::path::Pat
 }
 
 /// The message the model gets: what the user typed, then each attachment's block.
-pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
+pub(crate) fn compose(typed: &str, attachments: &[Attachment]) -> String {
     let mut out = typed.trim().to_string();
     for a in attachments {
         let cut = if a.cut { " cut=\"middle\"" } else { "" };
@@ -154,7 +154,7 @@ pub fn blocks(content: &str) -> Option<&str> {
 }
 
 /// The images the attachment blocks of `content` name.
-pub fn images_in(content: &str) -> Vec<images::ImageFile> {
+pub(crate) fn images_in(content: &str) -> Vec<images::ImageFile> {
     let Some(first) = first_block(content) else { return Vec::new() };
     let attribute = |head: &str, name: &str| head.split(&format!("{name}=\"")).nth(1).and_then(|v| v.split('"').next()).map(str::to_string);
     content[first..]

@@ -70,7 +70,7 @@ fn append<W: Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std:
 /// nothing outside the allowed names, no sparse, link or special entries. So a hostile
 /// backup is refused before it can fill the disk. Returns the manifest, or why the
 /// backup is refused.
-pub fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
+pub(crate) fn unpack(path: &Path, staging: &Path) -> Result<Manifest, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut archive = tar::Archive::new(GzDecoder::new(file));
     let damaged = |e: std::io::Error| format!("it is damaged or cut short ({e})");

@@ -7,10 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub const FORMAT: &str = "sidecar-backup";
-pub const VERSION: u32 = 1;
+pub(crate) const FORMAT: &str = "sidecar-backup";
+pub(crate) const VERSION: u32 = 1;
 /// The manifest's own name inside the archive.
-pub const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {

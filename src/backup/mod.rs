@@ -27,9 +27,9 @@ pub mod settings_diff;
 pub mod upgrade;
 
 /// Where automatic backups go, inside the data directory.
-pub const BACKUP_DIR: &str = "backups";
+pub(crate) const BACKUP_DIR: &str = "backups";
 /// The file extension of a backup (a gzip-compressed tar).
-pub const EXTENSION: &str = "sidecar-backup";
+pub(crate) const EXTENSION: &str = "sidecar-backup";
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {

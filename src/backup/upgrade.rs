@@ -21,7 +21,7 @@ pub enum OpenError {
 }
 
 /// The store, migrated, and the backup written before an upgrade (if there was one).
-pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
+pub(crate) async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
     let _opening = crate::store::OpeningLock::take(data_dir).await?;
     let (store, state) = Store::open_unmigrated(data_dir).await?;
     let backup = if state.upgrades() {

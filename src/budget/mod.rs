@@ -31,9 +31,9 @@ pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};
 
 /// Reply length assumed for the worst case when a request sets none.
-pub const WORST_REPLY_TOKENS: u32 = 4_096;
+pub(crate) const WORST_REPLY_TOKENS: u32 = 4_096;
 /// The one click past a limit offers this share of the limit more.
-pub const MORE_SHARE: f64 = 0.25;
+pub(crate) const MORE_SHARE: f64 = 0.25;
 
 /// The budget as Settings and `sidecar budget` show it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -116,7 +116,7 @@ impl Budget {
         })
     }
 
-    pub fn replace_settings(&self, settings: &Settings) {
+    pub(crate) fn replace_settings(&self, settings: &Settings) {
         *self.settings.write().expect("budget settings") = (Arc::new(settings.budget.clone()), PriceTable::new(settings.prices.clone()));
     }
 

@@ -36,7 +36,7 @@ impl BudgetRows<'_> {
     }
 
     /// Allows `usd` more on `day`, on top of what was allowed; returns the new total.
-    pub async fn allow_more(&self, day: &str, usd: f64) -> Result<f64, StoreError> {
+    pub(crate) async fn allow_more(&self, day: &str, usd: f64) -> Result<f64, StoreError> {
         let row: (f64,) = sqlx::query_as(
             "INSERT INTO budget_allowances (day, extra_usd) VALUES (?, ?)
              ON CONFLICT (day) DO UPDATE SET extra_usd = extra_usd + excluded.extra_usd RETURNING extra_usd",
@@ -148,7 +148,7 @@ impl BudgetRows<'_> {
 
     /// The call ended: its hold now holds what it really cost, on the provider that
     /// answered, until its usage row is written (`usage().record_usage`).
-    pub async fn settle_hold(&self, id: i64, provider: &str, usd: f64, expires_at: &str) -> Result<(), StoreError> {
+    pub(crate) async fn settle_hold(&self, id: i64, provider: &str, usd: f64, expires_at: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE budget_holds SET provider = ?, usd = ?, settled = 1, expires_at = ? WHERE id = ?")
             .bind(provider)
             .bind(usd)
@@ -160,7 +160,7 @@ impl BudgetRows<'_> {
     }
 
     /// The call failed or was stopped: nothing was spent.
-    pub async fn release_hold(&self, id: i64) -> Result<(), StoreError> {
+    pub(crate) async fn release_hold(&self, id: i64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM budget_holds WHERE id = ?").bind(id).execute(self.store.pool()).await?;
         Ok(())
     }

@@ -108,7 +108,7 @@ pub enum OverBudget {
 }
 
 /// The share of a limit (in percent) at which the user is first warned.
-pub const WARN_PERCENT: u8 = 80;
+pub(crate) const WARN_PERCENT: u8 = 80;
 
 /// A limit that reached 80% or 100% for the first time in its period.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -172,13 +172,13 @@ impl Tally {
         Ok(())
     }
 
-    pub fn standings(&self, limits: &[Limit]) -> Vec<Standing> {
+    pub(crate) fn standings(&self, limits: &[Limit]) -> Vec<Standing> {
         limits.iter().map(|l| self.standing(l)).collect()
     }
 
     /// Limits that reached 80% or 100% and are not yet in `warned` (each once per
     /// level, period and allowance).
-    pub fn newly_reached(&self, limits: &[Limit], period_key: &dyn Fn(Period) -> String, warned: &mut BTreeSet<String>) -> Vec<Reached> {
+    pub(crate) fn newly_reached(&self, limits: &[Limit], period_key: &dyn Fn(Period) -> String, warned: &mut BTreeSet<String>) -> Vec<Reached> {
         let mut reached = Vec::new();
         for limit in limits {
             let s = self.standing(limit);

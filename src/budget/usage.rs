@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::budget::rows::CallCost;
 
 /// Days the report covers.
-pub const REPORT_DAYS: u64 = 30;
+pub(crate) const REPORT_DAYS: u64 = 30;
 
 /// Spending and tokens of a group (a model, a purpose) over a span.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

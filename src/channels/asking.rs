@@ -36,7 +36,7 @@ impl PhoneQuestions {
         Self::with_patience(lang, PATIENCE)
     }
 
-    pub fn with_patience(lang: Lang, patience: Duration) -> Self {
+    pub(crate) fn with_patience(lang: Lang, patience: Duration) -> Self {
         Self { lang, patience, state: Mutex::default() }
     }
 

@@ -16,7 +16,7 @@ impl Backoff {
     }
 
     /// The wait before the next attempt; each one doubles, up to the ceiling.
-    pub fn next_wait(&mut self) -> Duration {
+    pub(crate) fn next_wait(&mut self) -> Duration {
         let wait = self.next;
         self.next = (self.next * 2).min(self.ceiling);
         // Up to a fifth more, never less: the server asked for at least this much rest.

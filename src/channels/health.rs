@@ -78,11 +78,11 @@ impl Health {
         });
     }
 
-    pub fn needs_setup(&self, what: &str) {
+    pub(crate) fn needs_setup(&self, what: &str) {
         self.set(|_| Some(Link::NeedsSetup { what: what.to_string() }));
     }
 
-    pub fn message_arrived(&self, now: DateTime<Utc>) {
+    pub(crate) fn message_arrived(&self, now: DateTime<Utc>) {
         *self.last_message_at.lock().expect("health lock") = Some(now);
         self.events.publish(ChannelEvent::ChannelsChanged);
     }

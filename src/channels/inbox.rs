@@ -69,7 +69,7 @@ impl Queue {
         self.waiting.iter().cloned().collect()
     }
 
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         self.running
     }
 }
@@ -163,7 +163,7 @@ impl Inbox {
         self.shared.lock().expect("inbox lock").queue.waiting()
     }
 
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         self.shared.lock().expect("inbox lock").queue.is_running()
     }
 

@@ -18,7 +18,7 @@ pub struct ChannelMarks<'a> {
 
 impl ChannelMarks<'_> {
     /// Records `message_id` as taken in; false if it already was (a duplicate).
-    pub async fn first_sight(&self, channel: Channel, message_id: &str) -> Result<bool, StoreError> {
+    pub(crate) async fn first_sight(&self, channel: Channel, message_id: &str) -> Result<bool, StoreError> {
         let done = sqlx::query("INSERT OR IGNORE INTO channel_seen (channel, message_id, seen_at) VALUES (?, ?, ?)")
             .bind(channel)
             .bind(message_id)
@@ -29,7 +29,7 @@ impl ChannelMarks<'_> {
     }
 
     /// Forgets seen ids and sent messages older than the keeping period; returns how many.
-    pub async fn forget_old(&self) -> Result<u64, StoreError> {
+    pub(crate) async fn forget_old(&self) -> Result<u64, StoreError> {
         let before = crate::store::utc(self.store.clock().now() - chrono::Duration::days(KEEP_SEEN_DAYS));
         let seen = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(&before).execute(self.store.pool()).await?;
         let sent = sqlx::query("DELETE FROM channel_sent WHERE sent_at < ?").bind(&before).execute(self.store.pool()).await?;
@@ -37,7 +37,7 @@ impl ChannelMarks<'_> {
     }
 
     /// Records that the channel delivered a spontaneous message of `kind` as `remote_id`.
-    pub async fn sent_spontaneous(&self, channel: Channel, remote_id: &str, kind: &str) -> Result<(), StoreError> {
+    pub(crate) async fn sent_spontaneous(&self, channel: Channel, remote_id: &str, kind: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT OR REPLACE INTO channel_sent (channel, remote_id, kind, sent_at) VALUES (?, ?, ?, ?)")
             .bind(channel)
             .bind(remote_id)
@@ -50,7 +50,7 @@ impl ChannelMarks<'_> {
 
     /// The kind and the time of the spontaneous message the channel delivered as
     /// `remote_id`; `None` for any other message.
-    pub async fn spontaneous_sent(&self, channel: Channel, remote_id: &str) -> Result<Option<(String, DateTime<Utc>)>, StoreError> {
+    pub(crate) async fn spontaneous_sent(&self, channel: Channel, remote_id: &str) -> Result<Option<(String, DateTime<Utc>)>, StoreError> {
         let row: Option<(String, String)> = sqlx::query_as("SELECT kind, sent_at FROM channel_sent WHERE channel = ? AND remote_id = ?")
             .bind(channel)
             .bind(remote_id)
@@ -63,7 +63,7 @@ impl ChannelMarks<'_> {
         Ok(sqlx::query_scalar("SELECT value FROM channel_cursor WHERE channel = ?").bind(channel).fetch_optional(self.store.pool()).await?)
     }
 
-    pub async fn set_cursor(&self, channel: Channel, value: &str) -> Result<(), StoreError> {
+    pub(crate) async fn set_cursor(&self, channel: Channel, value: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO channel_cursor (channel, value) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET value = excluded.value")
             .bind(channel)
             .bind(value)

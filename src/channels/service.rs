@@ -27,7 +27,7 @@ use crate::secrets::Secrets;
 use crate::settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
 
 /// A channel down this long is worth a desktop notification (W1).
-pub const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);
+pub(crate) const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);
 /// How often the health of the channels is looked at.
 const WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
 

@@ -24,7 +24,7 @@ pub struct IncomingMessage {
 }
 
 /// What a channel shows for a turn's outcome: the reply, or what went wrong.
-pub fn answer_text(answer: Result<TurnOutcome, TurnError>) -> String {
+pub(crate) fn answer_text(answer: Result<TurnOutcome, TurnError>) -> String {
     match answer {
         Ok(outcome) => outcome.reply,
         Err(error) => error.to_string(),

@@ -50,7 +50,7 @@ pub fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
 }
 
 /// `spot` moved the least so that the whole window is on the screen.
-pub fn keep_on(screen: &Screen, size: Size, spot: Spot) -> Spot {
+pub(crate) fn keep_on(screen: &Screen, size: Size, spot: Spot) -> Spot {
     let clamp = |value: i32, start: i32, length: u32, own: u32| {
         let end = start + length as i32 - own as i32;
         if end < start {

@@ -10,7 +10,7 @@ pub struct CharacterPlaces<'a> {
 
 impl CharacterPlaces<'_> {
     /// Every screen's place, the latest dropped first.
-    pub async fn latest_first(&self) -> Result<Vec<(String, Spot)>, StoreError> {
+    pub(crate) async fn latest_first(&self) -> Result<Vec<(String, Spot)>, StoreError> {
         let rows: Vec<(String, i64, i64)> =
             sqlx::query_as("SELECT screen, x, y FROM character_places ORDER BY saved_at DESC, rowid DESC").fetch_all(self.store.pool()).await?;
         Ok(rows.into_iter().map(|(screen, x, y)| (screen, Spot { x: x as i32, y: y as i32 })).collect())

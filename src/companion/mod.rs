@@ -477,7 +477,7 @@ impl Companion {
     }
 
     /// The turns' events alone, for a face below the assembly that streams a reply.
-    pub fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent> {
+    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent> {
         self.events.subscriber(|event| match event {
             CoreEvent::Chat(chat) => Some(chat.clone()),
             _ => None,

@@ -37,7 +37,7 @@ impl Companion {
     }
 
     /// Starts the endpoint when settings.toml has it on (the app and the daemon, at start).
-    pub async fn start_endpoint_if_on(&self, endpoint: &McpEndpoint) {
+    pub(crate) async fn start_endpoint_if_on(&self, endpoint: &McpEndpoint) {
         let settings = self.settings().connections.clone();
         if settings.serve_http {
             if let Err(error) = endpoint.start(self.mcp_server(), self.local_api(), settings.http_port, self.lang()).await {

@@ -37,7 +37,7 @@ impl Scope {
     }
 
     /// A stored or typed list; words it does not know are dropped (they give nothing).
-    pub fn parse_list(text: &str) -> Vec<Scope> {
+    pub(crate) fn parse_list(text: &str) -> Vec<Scope> {
         let mut scopes: Vec<Scope> = text.split(',').filter_map(Scope::parse).collect();
         scopes.sort();
         scopes.dedup();

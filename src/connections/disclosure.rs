@@ -6,11 +6,11 @@ use crate::knowledge::store::ListedFact;
 use crate::recall::RecallHit;
 
 /// A fact the program may see.
-pub fn fact_shown(fact: &ListedFact, health: bool) -> bool {
+pub(crate) fn fact_shown(fact: &ListedFact, health: bool) -> bool {
     fact.fact.superseded.is_none() && (health || fact.category != Category::Health)
 }
 
 /// A recall hit the program may see.
-pub fn hit_shown(hit: &RecallHit, health: bool) -> bool {
+pub(crate) fn hit_shown(hit: &RecallHit, health: bool) -> bool {
     health || !(hit.source == "fact" && hit.label == Category::Health.name())
 }

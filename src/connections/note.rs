@@ -7,7 +7,7 @@ use crate::proactive::router::{Kind, MessageRouter, Outgoing};
 use crate::words::Lang;
 
 /// The longest note a program may leave, in characters.
-pub const MAX_NOTE_CHARS: usize = 2000;
+pub(crate) const MAX_NOTE_CHARS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NoteError {

@@ -88,7 +88,7 @@ impl ConnectionRows<'_> {
     }
 
     /// Keeps `hash` as `name`'s one token (a new token replaces the old).
-    pub async fn set_token(&self, name: &str, hash: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) async fn set_token(&self, name: &str, hash: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO api_tokens (name, token_sha256, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at")
             .bind(name)
             .bind(hash)
@@ -99,7 +99,7 @@ impl ConnectionRows<'_> {
     }
 
     /// The client whose token hashes to `hash`.
-    pub async fn token_owner(&self, hash: &str) -> Result<Option<String>, StoreError> {
+    pub(crate) async fn token_owner(&self, hash: &str) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar("SELECT name FROM api_tokens WHERE token_sha256 = ?").bind(hash).fetch_optional(self.store.pool()).await?)
     }
 
@@ -107,7 +107,7 @@ impl ConnectionRows<'_> {
         Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM api_tokens WHERE name = ?").bind(name).fetch_one(self.store.pool()).await? > 0)
     }
 
-    pub async fn forget_token(&self, name: &str) -> Result<(), StoreError> {
+    pub(crate) async fn forget_token(&self, name: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM api_tokens WHERE name = ?").bind(name).execute(self.store.pool()).await?;
         Ok(())
     }

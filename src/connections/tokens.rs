@@ -16,7 +16,7 @@ use crate::secrets::{KeyStorage, Secrets};
 use crate::store::{Store, StoreError};
 
 /// What every token starts with, so a leaked one is recognisable (secret scanners).
-pub const TOKEN_PREFIX: &str = "sk-sidecar-";
+pub(crate) const TOKEN_PREFIX: &str = "sk-sidecar-";
 
 pub struct ApiTokens {
     store: Store,
@@ -59,7 +59,7 @@ impl ApiTokens {
     }
 
     /// The client a presented token belongs to; `None` for any other text.
-    pub async fn owner(&self, token: &str) -> Result<Option<String>, StoreError> {
+    pub(crate) async fn owner(&self, token: &str) -> Result<Option<String>, StoreError> {
         if !token.trim().starts_with(TOKEN_PREFIX) {
             return Ok(None);
         }

@@ -12,7 +12,7 @@ use crate::words::Lang;
 use sidecar_domain::emitter::Emitter;
 
 /// How often the app looks for programs that connected.
-pub const LOOK_EVERY: Duration = Duration::from_secs(5);
+pub(crate) const LOOK_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs until the app quits.
 pub async fn watch(connections: std::sync::Arc<Connections>, events: Emitter<ConnectionEvent>, lang: Lang, every: Duration) {

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Days during which an open checkpoint is offered in a new conversation.
-pub const OFFER_DAYS: i64 = 7;
+pub(crate) const OFFER_DAYS: i64 = 7;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
@@ -39,7 +39,7 @@ impl Status {
     }
 
     /// Whether the lifecycle allows going from `self` to `next`.
-    pub fn can_become(self, next: Status) -> bool {
+    pub(crate) fn can_become(self, next: Status) -> bool {
         use Status::*;
         match (self, next) {
             (a, b) if a == b => true,
@@ -108,7 +108,7 @@ fn section(out: &mut String, heading: &str, items: &[String]) {
 
 impl Checkpoint {
     /// The export format: readable on its own, in any Markdown viewer.
-    pub fn to_markdown(&self) -> String {
+    pub(crate) fn to_markdown(&self) -> String {
         let body = &self.body;
         let title = if body.title.trim().is_empty() { "Checkpoint" } else { body.title.trim() };
         let mut out = format!(
@@ -146,7 +146,7 @@ impl Checkpoint {
     }
 
     /// What goes into the prompt of the conversation that continues this work.
-    pub fn to_prompt(&self) -> String {
+    pub(crate) fn to_prompt(&self) -> String {
         format!("<resumed_checkpoint>\nThe user chose to continue earlier work. Its saved state:\n{}</resumed_checkpoint>", self.to_markdown())
     }
 }

@@ -89,7 +89,7 @@ impl Default for Compactions {
 impl Compactions {
     /// Records a model's summary of a long non-JSON tool output; the guard sends it in
     /// place of the cut text from then on (the full output stays stored).
-    pub fn remember_summary(&self, original: &str, summary: &str) {
+    pub(crate) fn remember_summary(&self, original: &str, summary: &str) {
         self.summaries.insert(content_key(original), summary.to_string());
     }
 

@@ -14,9 +14,9 @@ use crate::llm::{ChatMessage, Role};
 use crate::text::{shorten, truncate_middle};
 
 /// The running summary is kept under this many tokens (less in small windows).
-pub const SUMMARY_TOKENS: usize = 1_200;
+pub(crate) const SUMMARY_TOKENS: usize = 1_200;
 /// Facts one digest may save.
-pub const MAX_FLUSHED_FACTS: usize = 8;
+pub(crate) const MAX_FLUSHED_FACTS: usize = 8;
 /// A tool result is shown to the digest call at most this long.
 const TOOL_RESULT_TOKENS: usize = 150;
 
@@ -47,7 +47,7 @@ fn said(message: &ChatMessage) -> &str {
 }
 
 /// Renders turns as plain text for the digest call, within `budget` tokens.
-pub fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
+pub(crate) fn transcript(turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> String {
     let mut names = std::collections::HashMap::new();
     let mut lines = Vec::new();
     for message in turns {

@@ -28,14 +28,14 @@ pub struct LiveHistory {
 pub use super::meter::{ContextMeter, MeterLevel};
 
 /// The budget for a chain under the current settings.
-pub fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
+pub(crate) fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
     Limits::new(chain.context_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context)
 }
 
 /// Where the live history should be cut: the index of the first message kept, when
 /// the prompt (`fixed` tokens plus the history, as the guard would send it) is past
 /// the threshold. Cuts fall on turn starts and keep `min_turns_to_keep` turns.
-pub fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, compactions: &Compactions, settings: &ContextSettings) -> Option<usize> {
+pub(crate) fn eviction_point(history: &[Message], fixed: usize, limits: &Limits, compactions: &Compactions, settings: &ContextSettings) -> Option<usize> {
     let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
     guard::prepare(&mut chats, limits, compactions, &count);
     let tokens: Vec<usize> = chats.iter().map(|m| guard::message_tokens(m, &count)).collect();

@@ -86,7 +86,7 @@ impl Report {
 
 pub type Counter<'a> = &'a dyn Fn(&str) -> usize;
 
-pub fn message_tokens(message: &ChatMessage, count: Counter<'_>) -> usize {
+pub(crate) fn message_tokens(message: &ChatMessage, count: Counter<'_>) -> usize {
     MESSAGE_OVERHEAD
         + count(&message.content)
         + message.tool_calls.iter().map(|c| MESSAGE_OVERHEAD + count(&c.name) + count(&c.arguments)).sum::<usize>()
@@ -98,7 +98,7 @@ pub fn total_tokens(messages: &[ChatMessage], count: Counter<'_>) -> usize {
 }
 
 /// Steps 1 and 2; the messages keep their number and order.
-pub fn prepare(messages: &mut [ChatMessage], limits: &Limits, compactions: &Compactions, count: Counter<'_>) -> (usize, usize) {
+pub(crate) fn prepare(messages: &mut [ChatMessage], limits: &Limits, compactions: &Compactions, count: Counter<'_>) -> (usize, usize) {
     let mut compacted = 0;
     for message in messages.iter_mut().filter(|m| m.role == Role::Tool && !m.content.starts_with(CLEARED_PREFIX)) {
         if count(&message.content) > limits.max_tool_result_tokens {

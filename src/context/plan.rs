@@ -10,13 +10,13 @@ use crate::store::{Store, StoreError};
 use sidecar_domain::emitter::Emitter;
 
 /// More steps than this is a sign the model is planning instead of doing.
-pub const MAX_ITEMS: usize = 20;
+pub(crate) const MAX_ITEMS: usize = 20;
 const MAX_ITEM_CHARS: usize = 200;
 
 pub use super::plan_item::{is_open, progress, ItemStatus, PlanItem};
 
 /// Checks a new plan; the message tells the model how to fix its call.
-pub fn validate(items: &[PlanItem]) -> Result<(), String> {
+pub(crate) fn validate(items: &[PlanItem]) -> Result<(), String> {
     if items.len() > MAX_ITEMS {
         return Err(format!("a plan has at most {MAX_ITEMS} steps; merge some"));
     }

@@ -40,7 +40,7 @@ pub fn detect(text: &str) -> Option<ResumeRequest> {
 }
 
 /// What the model is told when the user continues a checkpoint.
-pub fn model_note(id: i64) -> String {
+pub(crate) fn model_note(id: i64) -> String {
     format!(
         "The user asked to continue from checkpoint #{id}; its saved state is in <resumed_checkpoint>. Pick the work up where it stopped: say in a line or two where things stand, then go on with the next pending step."
     )

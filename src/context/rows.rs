@@ -57,7 +57,7 @@ impl ContextRows<'_> {
             .await?)
     }
 
-    pub async fn add_summary(&self, conversation_id: i64, upto_message_id: i64, text: &str) -> Result<i64, StoreError> {
+    pub(crate) async fn add_summary(&self, conversation_id: i64, upto_message_id: i64, text: &str) -> Result<i64, StoreError> {
         let (id,): (i64,) =
             sqlx::query_as("INSERT INTO context_summaries (conversation_id, upto_message_id, text, created_at) VALUES (?, ?, ?, ?) RETURNING id")
                 .bind(conversation_id)
@@ -122,7 +122,7 @@ impl ContextRows<'_> {
     }
 
     /// Replaces a checkpoint's body (the user edited its observations).
-    pub async fn set_checkpoint_body(&self, id: i64, body: &Body) -> Result<(), StoreError> {
+    pub(crate) async fn set_checkpoint_body(&self, id: i64, body: &Body) -> Result<(), StoreError> {
         sqlx::query("UPDATE checkpoints SET body = ?, updated_at = ? WHERE id = ?")
             .bind(Json(body))
             .bind(self.store.now())
@@ -134,7 +134,7 @@ impl ContextRows<'_> {
 
     /// The open checkpoint "continue from checkpoint" picks: by status first (work in
     /// progress, then paused, then already resumed elsewhere), then the newest.
-    pub async fn resumable_checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
+    pub(crate) async fn resumable_checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
              WHERE status IN ('in_progress', 'paused', 'resumed')
@@ -147,7 +147,7 @@ impl ContextRows<'_> {
 
     /// Messages said (by the user or a reply) in `conversation_id` since its newest
     /// checkpoint, or since it began.
-    pub async fn messages_since_checkpoint(&self, conversation_id: i64) -> Result<i64, StoreError> {
+    pub(crate) async fn messages_since_checkpoint(&self, conversation_id: i64) -> Result<i64, StoreError> {
         let (n,): (i64,) = sqlx::query_as(
             "SELECT COUNT(*) FROM messages
              WHERE conversation_id = ?1 AND role IN ('user', 'assistant') AND content != ''
@@ -170,7 +170,7 @@ impl ContextRows<'_> {
     }
 
     /// Pauses the open checkpoints of every conversation but `except`.
-    pub async fn pause_checkpoints_outside(&self, except: i64) -> Result<(), StoreError> {
+    pub(crate) async fn pause_checkpoints_outside(&self, except: i64) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE checkpoints SET status = 'paused', updated_at = ?
              WHERE conversation_id != ? AND status IN ('in_progress', 'resumed')",
@@ -183,7 +183,7 @@ impl ContextRows<'_> {
     }
 
     /// The newest open checkpoint of another conversation updated since `since`.
-    pub async fn latest_open_checkpoint(&self, since: &str, except: i64) -> Result<Option<Checkpoint>, StoreError> {
+    pub(crate) async fn latest_open_checkpoint(&self, since: &str, except: i64) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
              WHERE status IN ('in_progress', 'paused', 'resumed') AND updated_at >= ? AND conversation_id != ?
@@ -198,7 +198,7 @@ impl ContextRows<'_> {
 
     /// The newest open checkpoint written in `conversation_id`, else the open one it
     /// continues.
-    pub async fn open_checkpoint_of(&self, conversation_id: i64) -> Result<Option<Checkpoint>, StoreError> {
+    pub(crate) async fn open_checkpoint_of(&self, conversation_id: i64) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
              WHERE status IN ('in_progress', 'paused', 'resumed')
@@ -220,7 +220,7 @@ impl ContextRows<'_> {
         Ok(row.unwrap_or((None, false)))
     }
 
-    pub async fn set_continuation(&self, conversation_id: i64, checkpoint_id: Option<i64>, dismissed: bool) -> Result<(), StoreError> {
+    pub(crate) async fn set_continuation(&self, conversation_id: i64, checkpoint_id: Option<i64>, dismissed: bool) -> Result<(), StoreError> {
         sqlx::query("UPDATE conversations SET resumed_checkpoint_id = ?, offer_dismissed = ? WHERE id = ?")
             .bind(checkpoint_id)
             .bind(dismissed)

@@ -39,7 +39,7 @@ fn summary_blocks(summary: Option<&Summary>) -> String {
 }
 
 /// Bug 12's backup of fact-like text that left the context unsaved (append-only).
-pub const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
+pub(crate) const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
 /// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
 const FACT_BUDGET_TOKENS: usize = 600;
 /// Longest reply of the digest call.
@@ -305,7 +305,7 @@ impl ContextService {
     /// from the stored history.
     /// Tokens one message's attachments may take: half the prompt budget of the model
     /// that answers now, so the history and the reply still fit beside them.
-    pub fn attachment_budget(&self) -> usize {
+    pub(crate) fn attachment_budget(&self) -> usize {
         let settings = self.models.settings();
         Limits::new(self.models.known_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
     }
@@ -330,7 +330,7 @@ impl ContextService {
     }
 
     /// `/checkpoint`: digests the live history into a checkpoint now.
-    pub async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
+    pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         let settings = self.models.settings();
         let chain = self.models.chat_chain(None).await.map_err(crate::llm::ModelUnavailable)?;
@@ -513,7 +513,7 @@ impl ContextService {
 }
 
 /// Messages (the user's and replies) after which a checkpoint is written on its own.
-pub const CHECKPOINT_EVERY: i64 = 40;
+pub(crate) const CHECKPOINT_EVERY: i64 = 40;
 
 /// Files attached and reminders set in `messages`, each named once, in order.
 fn touched(messages: &[Message]) -> Vec<String> {

@@ -2,7 +2,7 @@
 //! user having to look them up. A provider's `context_window` setting overrides.
 
 /// For a model nobody told us about: small enough to be safe on most servers.
-pub const DEFAULT_WINDOW: u32 = 8_192;
+pub(crate) const DEFAULT_WINDOW: u32 = 8_192;
 
 /// Name fragments, most specific first (the first match wins).
 const KNOWN: &[(&str, u32)] = &[

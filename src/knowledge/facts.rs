@@ -26,7 +26,7 @@ use super::slots;
 use super::words::{differing, overlap, significant};
 
 pub const MAX_WEIGHT: u8 = 10;
-pub const MAX_SAVES_PER_TURN: u8 = 3;
+pub(crate) const MAX_SAVES_PER_TURN: u8 = 3;
 const MAX_FACT_CHARS: usize = 300;
 const OVERLAP: f64 = 0.70;
 const HEALTH_OVERLAP: f64 = 0.80;
@@ -109,7 +109,7 @@ pub fn remember(doc: &mut Learnings, text: &str, category: Category, today: Naiv
 /// supersedes the fact it replaces; `nearness` says how close in meaning it is to each
 /// current fact (Bug 1 and Bug 8 by meaning), and what a model said of a pair the
 /// words did not settle.
-pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> SaveOutcome {
+pub(crate) fn remember_near(doc: &mut Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> SaveOutcome {
     let text = clean(text);
     if text.is_empty() {
         return SaveOutcome::Rejected { reason: "the fact is empty".into() };
@@ -160,7 +160,7 @@ pub fn remember_near(doc: &mut Learnings, text: &str, category: Category, today:
 /// The current fact a model may be asked about: the closest one at least
 /// [`meaning::BORDERLINE_COSINE`] near, when the words and the cosine leave `text` a
 /// new fact beside it.
-pub fn undecided(doc: &Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Option<String> {
+pub(crate) fn undecided(doc: &Learnings, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Option<String> {
     let mut trial = doc.clone();
     if !matches!(remember_near(&mut trial, text, category, today, nearness), SaveOutcome::New { .. }) {
         return None;
@@ -263,7 +263,7 @@ pub fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
 }
 
 /// Days after which a fact's weight counts half (the plans' "half-life de 60 días").
-pub const HALF_LIFE_DAYS: f64 = 60.0;
+pub(crate) const HALF_LIFE_DAYS: f64 = 60.0;
 
 /// How much a fact's weight still counts, by days since it was last confirmed: it
 /// halves every [`HALF_LIFE_DAYS`], smoothly, so a day's difference never jumps an

@@ -44,7 +44,7 @@ impl Category {
         }
     }
 
-    pub fn spanish_name(self) -> &'static str {
+    pub(crate) fn spanish_name(self) -> &'static str {
         match self {
             Category::Health => "Salud",
             Category::Preferences => "Preferencias",
@@ -104,7 +104,7 @@ pub enum Kind {
 
 /// A fact line longer than this (in characters) is not read as a fact: it is
 /// reported, and kept as it is, instead of filling every prompt.
-pub const MAX_LINE_FACT_CHARS: usize = 2_000;
+pub(crate) const MAX_LINE_FACT_CHARS: usize = 2_000;
 /// How much of a malformed line a report shows.
 const REPORTED_CHARS: usize = 200;
 
@@ -253,7 +253,7 @@ impl Learnings {
     }
 
     /// Moves the fact at `index` to the end of `category`'s section.
-    pub fn move_to(&mut self, index: usize, category: Category, fact: Fact) {
+    pub(crate) fn move_to(&mut self, index: usize, category: Category, fact: Fact) {
         if index < self.lines.len() && matches!(self.lines[index].kind, Kind::Fact { .. }) {
             self.lines.remove(index);
             self.insert(category, fact);

@@ -23,7 +23,7 @@ pub const CLOSE_COSINE: f32 = 0.95;
 
 /// Cosine at or above which a pair the words do not settle may be put to a model
 /// (the `extract` route, when one is configured).
-pub const BORDERLINE_COSINE: f32 = 0.85;
+pub(crate) const BORDERLINE_COSINE: f32 = 0.85;
 
 /// A model's reading of a pair the words did not settle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Nearness {
         Self::default()
     }
 
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
         Self { by_text: pairs.into_iter().collect(), judged: HashMap::new() }
     }
 
@@ -228,7 +228,7 @@ fn same_people_and_numbers(a: &str, b: &str) -> bool {
 }
 
 /// Whether `text` denies something ("no", "never", "don't").
-pub fn negated(text: &str) -> bool {
+pub(crate) fn negated(text: &str) -> bool {
     raw_words(text).iter().any(|w| NEGATIONS.contains(&w.as_str()))
 }
 
@@ -253,7 +253,7 @@ pub fn adds_nothing(existing: &str, new: &str) -> bool {
 
 /// Whether `new` says everything `old` does and more (by stems, apart from the words of
 /// liking), so keeping its wording loses nothing.
-pub fn says_more(new: &str, old: &str) -> bool {
+pub(crate) fn says_more(new: &str, old: &str) -> bool {
     let (a, b) = (meaning_stems(old), meaning_stems(new));
     a.is_subset(&b) && b.len() > a.len()
 }

@@ -50,7 +50,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
 });
 
 /// The slot `text` states, if any.
-pub fn slot_of(text: &str) -> Option<Slot> {
+pub(crate) fn slot_of(text: &str) -> Option<Slot> {
     let folded = fold(&text.to_lowercase());
     PATTERNS.iter().find_map(|p| {
         let caps = p.regex.captures(&folded)?;

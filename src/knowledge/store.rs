@@ -16,9 +16,9 @@ use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
 use crate::locale::Lang;
 
-pub const SOUL_FILE: &str = "SOUL.md";
-pub const USER_FILE: &str = "user.md";
-pub const LEARNINGS_FILE: &str = "learnings.md";
+pub(crate) const SOUL_FILE: &str = "SOUL.md";
+pub(crate) const USER_FILE: &str = "user.md";
+pub(crate) const LEARNINGS_FILE: &str = "learnings.md";
 
 #[derive(Debug, thiserror::Error)]
 pub enum KnowledgeError {
@@ -170,13 +170,13 @@ impl KnowledgeStore {
     }
 
     /// From now on, a new fact is also compared with the current ones by meaning.
-    pub fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
+    pub(crate) fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
         let _ = self.nearness.set(nearness);
     }
 
     /// From now on, a new fact close in meaning to a current one that the words leave
     /// apart is put to `judge`.
-    pub fn judge_with(&self, judge: Arc<dyn FactJudge>) {
+    pub(crate) fn judge_with(&self, judge: Arc<dyn FactJudge>) {
         let _ = self.judge.set(judge);
     }
 
@@ -215,7 +215,7 @@ impl KnowledgeStore {
     }
 
     /// [`KnowledgeStore::save`] with the closeness by meaning already measured.
-    pub fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
+    pub(crate) fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let mut changed = doc.clone();
         let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
@@ -231,7 +231,7 @@ impl KnowledgeStore {
 
     /// Merges each pair of current facts (by their texts) into one, writing the file
     /// once; returns how many pairs were merged (a pair whose fact went since is skipped).
-    pub fn merge_repeats(&self, pairs: &[(String, String)]) -> Result<usize, KnowledgeError> {
+    pub(crate) fn merge_repeats(&self, pairs: &[(String, String)]) -> Result<usize, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
         let mut changed = doc.clone();
         let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();

@@ -16,7 +16,7 @@ use crate::words::Lang;
 pub const DEMO_MAX_TOKENS: u32 = 200;
 
 /// Whether `provider` is the built-in demo model.
-pub fn is_demo(provider: &Provider) -> bool {
+pub(crate) fn is_demo(provider: &Provider) -> bool {
     provider.is_local() && provider.model() == super::local_server::LOCAL_MODEL_NAME
 }
 

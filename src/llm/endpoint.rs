@@ -57,11 +57,11 @@ impl Endpoint {
     }
 
     /// Marks the server as Sidecar's own llama.cpp.
-    pub fn on_llama_cpp(self) -> Self {
+    pub(crate) fn on_llama_cpp(self) -> Self {
         Self { llama_cpp: true, ..self }
     }
 
-    pub fn with_sampling(self, sampling: super::sampling::Sampling) -> Self {
+    pub(crate) fn with_sampling(self, sampling: super::sampling::Sampling) -> Self {
         Self { sampling, ..self }
     }
 

@@ -82,7 +82,7 @@ impl LocalServer {
     }
 
     /// How the server ended, if it did (a crash, or killed from outside).
-    pub fn exited(&self) -> Option<String> {
+    pub(crate) fn exited(&self) -> Option<String> {
         self.child.lock().expect("child lock").try_wait().ok().flatten().map(|status| status.to_string())
     }
 

@@ -94,7 +94,7 @@ impl LlmError {
     /// Whether to try the same provider again at once. A server that let a long
     /// timeout run out is not asked again: the user would sit through it twice; the
     /// next provider in the chain is tried instead.
-    pub fn worth_retrying_here(&self) -> bool {
+    pub(crate) fn worth_retrying_here(&self) -> bool {
         self.is_retryable() && !matches!(self, LlmError::Timeout { phase: TimeoutPhase::Respond | TimeoutPhase::Stream, .. })
     }
 

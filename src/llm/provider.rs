@@ -77,7 +77,7 @@ impl Provider {
         }
     }
 
-    pub fn is_local(&self) -> bool {
+    pub(crate) fn is_local(&self) -> bool {
         self.local.is_some()
     }
 

@@ -22,7 +22,7 @@ pub struct RepetitionGuard {
 
 impl RepetitionGuard {
     /// Adds a piece of the reply; true once the reply repeats itself.
-    pub fn feed(&mut self, delta: &str) -> bool {
+    pub(crate) fn feed(&mut self, delta: &str) -> bool {
         if self.cut.is_none() {
             self.text.push_str(delta);
             self.cut = repeats_from(&self.text);

@@ -59,7 +59,7 @@ impl RouteError {
 
 /// Whether another provider might do better than this failure: transient trouble,
 /// or a provider that is misconfigured (bad key, unknown model).
-pub fn worth_falling_back(error: &LlmError) -> bool {
+pub(crate) fn worth_falling_back(error: &LlmError) -> bool {
     error.is_retryable() || matches!(error, LlmError::Http { status: 401 | 403 | 404, .. })
 }
 

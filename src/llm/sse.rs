@@ -29,7 +29,7 @@ pub struct HttpOptions<'a> {
 /// Sends `request` and feeds the `data` of each SSE event to `on_event` until the
 /// body ends. A clean end is `Ok`: whether the reply was complete is the caller's
 /// call, since only it knows its wire format's end markers.
-pub async fn stream_events(
+pub(crate) async fn stream_events(
     request: reqwest::RequestBuilder,
     options: HttpOptions<'_>,
     mut on_event: impl FnMut(&str) -> Result<(), LlmError>,

@@ -34,7 +34,7 @@ const SEEING: &[&str] = &[
 const BLIND: &[&str] = &["gpt-4o-audio", "gpt-4o-realtime", "o1-mini", "o3-mini", "gemma3:1b", "gemma-3-1b"];
 
 /// Whether `model` takes images, unless `configured` says.
-pub fn sees_images(model: &str, configured: Option<bool>) -> bool {
+pub(crate) fn sees_images(model: &str, configured: Option<bool>) -> bool {
     configured.unwrap_or_else(|| {
         let model = model.to_lowercase();
         SEEING.iter().any(|s| model.contains(s)) && !BLIND.iter().any(|b| model.contains(b))

@@ -38,7 +38,7 @@ const fn card(temperature: f32, top_p: f32) -> Sampling {
 }
 
 /// The catalogue's recommended sampling for a model file, if it is one of its own.
-pub fn sampling_for(file: &str) -> Sampling {
+pub(crate) fn sampling_for(file: &str) -> Sampling {
     CATALOGUE.iter().find(|e| e.file == file).map(|e| e.sampling).unwrap_or_default()
 }
 

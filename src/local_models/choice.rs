@@ -9,7 +9,7 @@ use crate::settings::LocalModelSettings;
 
 /// The most context the local server gets unless the user set a window: a longer
 /// one costs memory (its cache) on every machine for text few chats reach.
-pub const DEFAULT_LOCAL_CONTEXT: u32 = 8192;
+pub(crate) const DEFAULT_LOCAL_CONTEXT: u32 = 8192;
 /// The built-in model's window when none is set.
 const BUILT_IN_CONTEXT: u32 = 4096;
 
@@ -43,7 +43,7 @@ impl LocalChoice {
     }
 
     /// The tiny built-in model, which cannot use tools and may make things up.
-    pub fn is_demo(&self) -> bool {
+    pub(crate) fn is_demo(&self) -> bool {
         self.model.is_none()
     }
 }

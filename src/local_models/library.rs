@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::gguf::{read_info, GgufError};
 
 /// Suffix of a download in progress.
-pub const PART: &str = "part";
+pub(crate) const PART: &str = "part";
 
 /// A model file ready to run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -103,7 +103,7 @@ impl ModelLibrary {
     }
 
     /// Where a download of `file` goes once complete, and while in progress.
-    pub fn destination(&self, file: &str) -> (PathBuf, PathBuf) {
+    pub(crate) fn destination(&self, file: &str) -> (PathBuf, PathBuf) {
         (self.dir.join(file), self.dir.join(format!("{file}.{PART}")))
     }
 
@@ -131,7 +131,7 @@ impl ModelLibrary {
     }
 
     /// Deletes an unfinished download.
-    pub fn discard_partial(&self, file: &str) -> Result<(), LibraryError> {
+    pub(crate) fn discard_partial(&self, file: &str) -> Result<(), LibraryError> {
         let (_, part) = self.destination(file);
         match std::fs::remove_file(part) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.io(e)),

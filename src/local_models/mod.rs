@@ -14,6 +14,6 @@ pub mod library;
 pub mod machine;
 pub mod tuning;
 
-pub use choice::{LocalChoice, DEFAULT_LOCAL_CONTEXT};
+pub use choice::LocalChoice;
 pub use download_state::{DownloadPhase, DownloadState};
 pub use hub::{HubView, ModelHub, Switched};

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// What a `${…}` reference to a secret kept in the keychain starts with.
-pub const KEYCHAIN: &str = "keychain:";
+pub(crate) const KEYCHAIN: &str = "keychain:";
 
 /// Call and start-up timeout when a server does not set `timeout_secs`.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -92,7 +92,7 @@ impl ServerEntry {
 
     /// A server from one typed line: an address, or a command with its arguments
     /// (quoted as in a shell).
-    pub fn from_line(line: &str) -> Result<Self, ConfigError> {
+    pub(crate) fn from_line(line: &str) -> Result<Self, ConfigError> {
         let line = line.trim();
         if line.starts_with("http://") || line.starts_with("https://") {
             return Ok(Self::http(line));
@@ -184,7 +184,7 @@ fn encrypted_or_local(server: &str, address: String) -> Result<String, ConfigErr
 }
 
 /// Replaces each `${NAME}` with the variable's value; `Err(NAME)` for one that is unset.
-pub fn expand(text: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+pub(crate) fn expand(text: &str, environment: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("${") {

@@ -28,7 +28,7 @@ pub struct ServerForm {
 }
 
 /// The keychain entry of one server's secret.
-pub fn secret_id(server: &str, field: &str) -> String {
+pub(crate) fn secret_id(server: &str, field: &str) -> String {
     format!("mcp/{server}/{field}")
 }
 
@@ -110,7 +110,7 @@ fn secrets_of(entry: &ServerEntry) -> impl Iterator<Item = &str> {
 
 /// Deletes the kept secrets of `server` that `before` had and `after` no longer refers
 /// to (all of them for a removed server: `after` empty).
-pub fn forget_dropped(server: &str, before: &ServerEntry, after: &ServerEntry, secrets: &Secrets) {
+pub(crate) fn forget_dropped(server: &str, before: &ServerEntry, after: &ServerEntry, secrets: &Secrets) {
     let kept: Vec<&str> = secrets_of(after).collect();
     for id in secrets_of(before).filter(|id| !kept.contains(id) && id.starts_with(&secret_id(server, ""))) {
         secrets.delete(id);

@@ -18,7 +18,7 @@ pub struct ImportReport {
 
 /// The most servers an import leaves in Sidecar's file: each one taken starts with the
 /// next turn, so a file listing hundreds must not start hundreds of programs.
-pub const MAX_SERVERS: usize = 20;
+pub(crate) const MAX_SERVERS: usize = 20;
 
 /// Adds the servers of `from` that `into` does not have, up to [`MAX_SERVERS`]; never
 /// replaces one.

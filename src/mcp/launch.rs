@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// This process's PATH followed by the login shell's, without repeats.
-pub fn search_path() -> OsString {
+pub(crate) fn search_path() -> OsString {
     static JOINED: OnceLock<OsString> = OnceLock::new();
     JOINED
         .get_or_init(|| {

@@ -32,7 +32,7 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub const MAX_CONNECTIONS: usize = 256;
 /// How long a connection must have been silent before a newer one may push it out (a
 /// client that just connected is about to send its request).
-pub const SILENT_GRACE: Duration = Duration::from_millis(100);
+pub(crate) const SILENT_GRACE: Duration = Duration::from_millis(100);
 /// How often a full endpoint looks again for a connection to push out.
 const FULL_RECHECK: Duration = Duration::from_millis(20);
 /// The longest pause after a failed accept (it doubles from 10 ms up to this).

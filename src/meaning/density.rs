@@ -18,14 +18,14 @@ use super::int8::dot;
 /// distinctive one-off statements as distractors) 0.5 moved paraphrased evidence from a
 /// median rank in the hundreds into the first ten; the cosine still decides between
 /// items of similar density.
-pub const WEIGHT: f32 = 0.5;
+pub(crate) const WEIGHT: f32 = 0.5;
 /// Neighbours averaged when the reference is the whole index; fewer when it is a
 /// sample, so the same neighbourhood is measured.
 const NEIGHBOURS: usize = 10;
 /// Most vectors a density is measured against.
-pub const REFERENCE: usize = 2048;
+pub(crate) const REFERENCE: usize = 2048;
 /// Below this many vectors densities say nothing yet.
-pub const MIN_ITEMS: usize = 2 * NEIGHBOURS;
+pub(crate) const MIN_ITEMS: usize = 2 * NEIGHBOURS;
 
 /// The slots of an index of `len` vectors that densities are measured against: all of
 /// them, or [`REFERENCE`] spread evenly.
@@ -37,7 +37,7 @@ pub fn reference(len: usize) -> Vec<usize> {
 }
 
 /// How many of the closest reference vectors to average, for an index of `len`.
-pub fn neighbours(len: usize, reference: usize) -> usize {
+pub(crate) fn neighbours(len: usize, reference: usize) -> usize {
     if len == 0 {
         return 1;
     }
@@ -45,7 +45,7 @@ pub fn neighbours(len: usize, reference: usize) -> usize {
 }
 
 /// The mean of the `k` largest of `cosines`.
-pub fn mean_of_top(cosines: impl Iterator<Item = f32>, k: usize) -> f32 {
+pub(crate) fn mean_of_top(cosines: impl Iterator<Item = f32>, k: usize) -> f32 {
     let mut top: Vec<f32> = Vec::with_capacity(k + 1);
     for c in cosines {
         if top.len() == k && top.last().is_some_and(|last| c <= *last) {

@@ -220,7 +220,7 @@ impl MeaningIndex {
 
     /// `ranked` with every item whose cosine with one of the first `window` kept items
     /// exceeds `threshold` moved behind the rest (in order), under one lock.
-    pub fn repeats_last<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+    pub(crate) fn repeats_last<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
         let groups = self.repeat_groups(&ranked, window, threshold);
         let (kept, repeats): (Vec<_>, Vec<_>) = ranked.into_iter().zip(groups).partition(|(_, (_, repeat))| !repeat);
         kept.into_iter().chain(repeats).map(|(item, _)| item).collect()
@@ -228,7 +228,7 @@ impl MeaningIndex {
 
     /// `ranked` with every such repeat moved to just after the first item it repeats (in
     /// order): the same thing said twice is read together.
-    pub fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+    pub(crate) fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
         let groups = self.repeat_groups(&ranked, window, threshold);
         let mut placed: Vec<_> = ranked.into_iter().zip(groups).collect();
         placed.sort_by_key(|(_, (group, _))| *group); // stable: each group keeps its order

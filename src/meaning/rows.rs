@@ -71,7 +71,7 @@ impl EmbeddingRows<'_> {
     }
 
     /// Records densities measured again.
-    pub async fn save_densities(&self, densities: &[(Key, f32)]) -> Result<(), StoreError> {
+    pub(crate) async fn save_densities(&self, densities: &[(Key, f32)]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for (key, density) in densities {
             sqlx::query("UPDATE embeddings SET density = ? WHERE kind = ? AND ref_id = ?")
@@ -86,7 +86,7 @@ impl EmbeddingRows<'_> {
     }
 
     /// Drops vectors made by any other model: they cannot be compared with new ones.
-    pub async fn forget_other_models(&self, model: &str) -> Result<u64, StoreError> {
+    pub(crate) async fn forget_other_models(&self, model: &str) -> Result<u64, StoreError> {
         Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(self.store.pool()).await?.rows_affected())
     }
 
@@ -114,7 +114,7 @@ impl EmbeddingRows<'_> {
 
     /// Messages, summaries and checkpoints that should have a vector (facts are counted
     /// by their owner).
-    pub async fn searchable_count(&self) -> Result<u64, StoreError> {
+    pub(crate) async fn searchable_count(&self) -> Result<u64, StoreError> {
         let (messages,): (i64,) =
             sqlx::query_as(columns_sql!("SELECT count(*) FROM messages m WHERE {SEARCHABLE_MESSAGES}")).fetch_one(self.store.pool()).await?;
         let (notes,): (i64,) = sqlx::query_as("SELECT count(*) FROM notes_fts").fetch_one(self.store.pool()).await?;

@@ -35,7 +35,7 @@ impl Quantized {
         blob
     }
 
-    pub fn from_blob(blob: &[u8]) -> Option<Self> {
+    pub(crate) fn from_blob(blob: &[u8]) -> Option<Self> {
         let (scale, values) = (blob.get(..4)?, blob.get(4..)?);
         let scale = f32::from_le_bytes(scale.try_into().ok()?);
         (scale.is_finite() && !values.is_empty()).then(|| Self { scale, values: values.iter().map(|v| *v as i8).collect() })
@@ -98,7 +98,7 @@ impl VectorIndex {
     }
 
     /// Sets measured densities (unknown keys are ignored) and the typical one.
-    pub fn set_densities(&mut self, densities: &[(Key, f32)]) {
+    pub(crate) fn set_densities(&mut self, densities: &[(Key, f32)]) {
         for (key, value) in densities {
             if let Some(&slot) = self.slots.get(key) {
                 self.densities[slot] = *value;
@@ -110,7 +110,7 @@ impl VectorIndex {
 
     /// The density `vector` has among the stored vectors (itself left out when stored
     /// under `own`), or `None` while the index is too small to say.
-    pub fn density_of(&self, vector: &Quantized, own: Option<Key>) -> Option<f32> {
+    pub(crate) fn density_of(&self, vector: &Quantized, own: Option<Key>) -> Option<f32> {
         self.rows().density(&vector.values, vector.scale, own.and_then(|k| self.slots.get(&k).copied()))
     }
 
@@ -125,7 +125,7 @@ impl VectorIndex {
 
     /// Measures the densities missing (a vector stored again), each against the index
     /// as it is; returns them.
-    pub fn measure_missing(&mut self) -> Vec<(Key, f32)> {
+    pub(crate) fn measure_missing(&mut self) -> Vec<(Key, f32)> {
         let missing: Vec<(Key, f32)> = (0..self.keys.len())
             .filter(|slot| self.densities[*slot].is_nan())
             .filter_map(|slot| Some((self.keys[slot], self.rows().density(self.row(slot), self.scales[slot], Some(slot))?)))
@@ -135,7 +135,7 @@ impl VectorIndex {
     }
 
     /// A copy of the vectors for measuring every density outside the lock.
-    pub fn density_job(&self) -> DensityJob {
+    pub(crate) fn density_job(&self) -> DensityJob {
         DensityJob { dim: self.dim, keys: self.keys.clone(), scales: self.scales.clone(), data: self.data.clone() }
     }
 

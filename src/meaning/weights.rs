@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 /// Names the weights file directly (overrides the runtime folder).
-pub const WEIGHTS_ENV: &str = "SIDECAR_EMBEDDER_WEIGHTS";
+pub(crate) const WEIGHTS_ENV: &str = "SIDECAR_EMBEDDER_WEIGHTS";
 /// The name the vectors are stored under.
 pub const LOCAL_MODEL: &str = "multilingual-e5-small-q4:symmetric";
 const SIZE: u64 = 71_622_400;
@@ -36,7 +36,7 @@ pub fn locate(explicit: Option<&Path>, runtime: Option<&Path>) -> Result<PathBuf
 }
 
 /// Checks size and digest; the engine reads the file unchecked.
-pub fn verify(path: &Path) -> Result<(), WeightsError> {
+pub(crate) fn verify(path: &Path) -> Result<(), WeightsError> {
     let damaged = |why: String| WeightsError::Damaged { path: path.to_path_buf(), why };
     let mut file = std::fs::File::open(path).map_err(|e| damaged(e.to_string()))?;
     let size = file.metadata().map_err(|e| damaged(e.to_string()))?.len();

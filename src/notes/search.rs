@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::folder::{is_note, NotesError, NotesFolder, MAX_NOTE_BYTES};
 
 /// The most one search reads, over all notes.
-pub const SEARCH_TOTAL_BYTES: u64 = 32 * 1024 * 1024;
+pub(crate) const SEARCH_TOTAL_BYTES: u64 = 32 * 1024 * 1024;
 /// A plain scan stops after this many files (a vault larger than this wants the index).
 const SCAN_LIMIT: usize = 5_000;
 /// How many skipped notes are named; the rest are counted.

@@ -112,7 +112,7 @@ impl WindowQuestions {
         Self::with_patience(events, PATIENCE)
     }
 
-    pub fn with_patience(events: Emitter<PermissionEvent>, patience: Duration) -> Self {
+    pub(crate) fn with_patience(events: Emitter<PermissionEvent>, patience: Duration) -> Self {
         Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience }
     }
 

@@ -63,12 +63,12 @@ impl PermissionGate {
     }
 
     /// Questions from turns that came from a phone are asked there too.
-    pub fn set_phone_asker(&self, asker: Arc<dyn Asker>) {
+    pub(crate) fn set_phone_asker(&self, asker: Arc<dyn Asker>) {
         *self.phone.write().expect("asker lock") = Some(asker);
     }
 
     /// How long the user has been asked, in all (a turn's limit pauses meanwhile).
-    pub fn asking_time(&self) -> std::time::Duration {
+    pub(crate) fn asking_time(&self) -> std::time::Duration {
         self.asking.total()
     }
 

@@ -59,7 +59,7 @@ impl GrantRows<'_> {
     }
 
     /// The approved definitions of a server's tools.
-    pub async fn pins(&self, server: &str) -> Result<Vec<Pinned>, StoreError> {
+    pub(crate) async fn pins(&self, server: &str) -> Result<Vec<Pinned>, StoreError> {
         let rows: Vec<(String, String, String, String)> =
             sqlx::query_as("SELECT identity, tool, pin, definition FROM tool_pins WHERE server = ? ORDER BY tool")
                 .bind(server)
@@ -72,7 +72,7 @@ impl GrantRows<'_> {
     }
 
     /// Records the definition the user just approved.
-    pub async fn approve(&self, server: &str, pinned: &Pinned, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) async fn approve(&self, server: &str, pinned: &Pinned, now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO tool_pins (server, identity, tool, pin, definition, approved_at) VALUES (?, ?, ?, ?, ?, ?) \
              ON CONFLICT (server, tool) DO UPDATE SET identity = excluded.identity, pin = excluded.pin, definition = excluded.definition, approved_at = excluded.approved_at",

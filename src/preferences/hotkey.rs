@@ -97,7 +97,7 @@ impl Hotkey {
         Self::parse(DEFAULT_HOTKEY).expect("the default shortcut parses")
     }
 
-    pub fn default_character_hotkey() -> Self {
+    pub(crate) fn default_character_hotkey() -> Self {
         Self::parse(DEFAULT_CHARACTER_HOTKEY).expect("the default shortcut parses")
     }
 }

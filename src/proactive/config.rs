@@ -5,22 +5,22 @@
 use chrono::{Duration, NaiveTime};
 use serde::{Deserialize, Serialize};
 
-pub use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences, DEFAULT_PHONE_WHEN_IDLE_MINUTES};
+pub use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
 
 /// At most this many spontaneous messages in one clock hour.
-pub const MAX_PER_HOUR: u32 = 2;
+pub(crate) const MAX_PER_HOUR: u32 = 2;
 /// Minimum time between two spontaneous messages.
-pub const COOLDOWN: Duration = Duration::minutes(30);
+pub(crate) const COOLDOWN: Duration = Duration::minutes(30);
 /// The user wrote this recently: they are already talking, Sidecar does not interrupt.
-pub const USER_ACTIVE: Duration = Duration::minutes(10);
+pub(crate) const USER_ACTIVE: Duration = Duration::minutes(10);
 /// After the model answers, a user message this recent cancels the send (P15).
-pub const FRESHNESS: Duration = Duration::minutes(1);
+pub(crate) const FRESHNESS: Duration = Duration::minutes(1);
 /// This many ticks in a row that each sent a message trip the circuit breaker…
-pub const CIRCUIT_THRESHOLD: u32 = 5;
+pub(crate) const CIRCUIT_THRESHOLD: u32 = 5;
 /// …which keeps Sidecar silent this long.
 pub const CIRCUIT_PAUSE: Duration = Duration::hours(2);
 /// "Be quiet" / "cállate" silences spontaneous messages this long.
-pub const HUSH: Duration = Duration::hours(2);
+pub(crate) const HUSH: Duration = Duration::hours(2);
 
 /// How talkative Sidecar is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -100,7 +100,7 @@ impl Default for ProactiveConfig {
 
 impl ProactiveConfig {
     /// A config from the UI or a file, refused with a reason rather than half-applied.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         if !(5..=240).contains(&self.tick_minutes) {
             return Err(format!("the check interval must be between 5 and 240 minutes, not {}", self.tick_minutes));
         }
@@ -115,11 +115,11 @@ mod hh_mm {
     use chrono::NaiveTime;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(time: &NaiveTime, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(time: &NaiveTime, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&time.format("%H:%M").to_string())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
         let text = String::deserialize(d)?;
         NaiveTime::parse_from_str(text.trim(), "%H:%M").map_err(|_| serde::de::Error::custom(format!("\"{text}\" is not a time like 22:00")))
     }

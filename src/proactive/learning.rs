@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use crate::channels::channel::Channel;
 
 /// A user message this soon after a spontaneous one answers it.
-pub const ANSWER_WINDOW: Duration = Duration::hours(2);
+pub(crate) const ANSWER_WINDOW: Duration = Duration::hours(2);
 /// Ignored this many times in a row, a kind pauses.
-pub const PAUSE_AFTER: u32 = 5;
-pub const PAUSE: Duration = Duration::days(7);
+pub(crate) const PAUSE_AFTER: u32 = 5;
+pub(crate) const PAUSE: Duration = Duration::days(7);
 /// The smallest allowance: one message of the kind every few days, never none (the
 /// pause is the only "none", and it ends).
 const FLOOR: f64 = 1.0 / 16.0;
@@ -110,7 +110,7 @@ impl Learned {
     }
 
     /// Applies `signal` to a kind on a channel; says when the kind pauses.
-    pub fn observe(&mut self, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn observe(&mut self, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let entry = self.entry(kind, channel);
         if signal.welcome() {
             entry.allowance = 1.0;
@@ -131,7 +131,7 @@ impl Learned {
     }
 
     /// The user wrote at `now`: every message sent within the answer window is answered.
-    pub fn user_wrote(&mut self, now: DateTime<Utc>) {
+    pub(crate) fn user_wrote(&mut self, now: DateTime<Utc>) {
         let (answered, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| p.sent_at <= now && now - p.sent_at <= ANSWER_WINDOW);
         self.pending = rest;
         for p in answered {
@@ -142,7 +142,7 @@ impl Learned {
     /// The user told Sidecar off ("cállate", "not so much"): the kind sent last, if it
     /// was sent within the answer window, takes it as a thumbs down, even when the
     /// words themselves were counted as an answer.
-    pub fn told_off(&mut self, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn told_off(&mut self, now: DateTime<Utc>) -> Option<Learnt> {
         let last = self.kinds.iter().filter(|k| k.last_sent.is_some_and(|at| at <= now && now - at <= ANSWER_WINDOW)).max_by_key(|k| k.last_sent)?;
         let (kind, channel) = (last.kind.clone(), last.channel);
         self.pending.retain(|p| !(p.kind == kind && p.channel == channel));
@@ -150,7 +150,7 @@ impl Learned {
     }
 
     /// Messages whose answer window passed without a word were ignored.
-    pub fn expire(&mut self, now: DateTime<Utc>) -> Vec<Learnt> {
+    pub(crate) fn expire(&mut self, now: DateTime<Utc>) -> Vec<Learnt> {
         let (ignored, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now - p.sent_at > ANSWER_WINDOW);
         self.pending = rest;
         ignored.into_iter().filter_map(|p| self.observe(&p.kind, p.channel, Signal::Ignored, now)).collect()
@@ -158,14 +158,14 @@ impl Learned {
 
     /// A sign about one message (a click, a thumb, a closed notification): the kind and
     /// channel it was sent as, whether or not it still waits.
-    pub fn signal_for(&mut self, message_id: i64, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_for(&mut self, message_id: i64, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         self.pending.retain(|p| p.message_id != Some(message_id));
         self.observe(kind, channel, signal, now)
     }
 
     /// A sign about a message a channel delivered, known there by its kind and when it
     /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
-    pub fn signal_sent(&mut self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_sent(&mut self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
         let same = self
             .pending
@@ -182,14 +182,14 @@ impl Learned {
 
     /// A sign about the latest message still waiting on `channel` (a notification whose
     /// message is not known by id).
-    pub fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let at = self.pending.iter().rposition(|p| p.channel == channel)?;
         let latest = self.pending.remove(at);
         self.observe(&latest.kind, latest.channel, signal, now)
     }
 
     /// Whether some message's answer window has passed (so [`Learned::expire`] has work).
-    pub fn due_to_expire(&self, now: DateTime<Utc>) -> bool {
+    pub(crate) fn due_to_expire(&self, now: DateTime<Utc>) -> bool {
         self.pending.iter().any(|p| now - p.sent_at > ANSWER_WINDOW)
     }
 

@@ -113,7 +113,7 @@ pub struct Routed {
 }
 
 impl Routed {
-    pub fn reached_anyone(&self) -> bool {
+    pub(crate) fn reached_anyone(&self) -> bool {
         !self.delivered.is_empty()
     }
 }
@@ -153,17 +153,17 @@ impl MessageRouter {
     }
 
     /// Where messages no sink put in the chat are recorded.
-    pub fn set_history(&self, history: Arc<dyn History>) {
+    pub(crate) fn set_history(&self, history: Arc<dyn History>) {
         *self.history.write().expect("history lock") = Some(history);
     }
 
     /// What tells which sinks the user wants and where they are.
-    pub fn set_whereabouts(&self, whereabouts: Arc<dyn Whereabouts>) {
+    pub(crate) fn set_whereabouts(&self, whereabouts: Arc<dyn Whereabouts>) {
         *self.whereabouts.write().expect("whereabouts lock") = Some(whereabouts);
     }
 
     /// The user's sink preferences and presence now.
-    pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
+    pub(crate) async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
         let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or("nothing tells where the user is")?;
         whereabouts.read().await
     }
@@ -177,14 +177,14 @@ impl MessageRouter {
     }
 
     /// The channel a spontaneous message would be shown on first now, if any.
-    pub fn spontaneous_channel(&self, prefs: &SinkPreferences, presence: Presence) -> Option<Channel> {
+    pub(crate) fn spontaneous_channel(&self, prefs: &SinkPreferences, presence: Presence) -> Option<Channel> {
         let available = self.available();
         let first = *targets(Kind::Spontaneous, prefs, &available, presence).first()?;
         available.iter().find(|(id, _)| *id == first).map(|(_, channel)| *channel)
     }
 
     /// Whether a spontaneous message would reach anyone now.
-    pub fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
+    pub(crate) fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
         !targets(Kind::Spontaneous, prefs, &self.available(), presence).is_empty()
     }
 

@@ -15,7 +15,7 @@ pub struct ProactiveRows<'a> {
 impl ProactiveRows<'_> {
     /// The saved config; a row that no longer parses (a hand edit, a downgrade) reads
     /// as the defaults, with a warning, rather than stopping reminders.
-    pub async fn proactive_config(&self) -> Result<ProactiveConfig, StoreError> {
+    pub(crate) async fn proactive_config(&self) -> Result<ProactiveConfig, StoreError> {
         let (json,): (String,) = sqlx::query_as("SELECT config FROM proactive WHERE id = 1").fetch_one(self.store.pool()).await?;
         Ok(serde_json::from_str(&json).unwrap_or_else(|error| {
             tracing::warn!(%error, "the saved proactivity settings could not be read; using the defaults");
@@ -40,7 +40,7 @@ impl ProactiveRows<'_> {
     /// Reads the state, lets `change` edit it, and writes it back, in one write
     /// transaction: two writers (a tick and a chat command) cannot lose each other's
     /// change.
-    pub async fn update_proactive_state<T>(&self, change: impl FnOnce(&mut ProactiveState) -> T) -> Result<(ProactiveState, T), StoreError> {
+    pub(crate) async fn update_proactive_state<T>(&self, change: impl FnOnce(&mut ProactiveState) -> T) -> Result<(ProactiveState, T), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         let (json,): (String,) = sqlx::query_as("SELECT state FROM proactive WHERE id = 1").fetch_one(&mut *tx).await?;
         let mut state: ProactiveState = serde_json::from_str(&json).unwrap_or_default();
@@ -52,7 +52,7 @@ impl ProactiveRows<'_> {
 
     /// A spontaneous message's kind (greeting, checkin, contextual) and the channel it
     /// was kept on; `None` when `message_id` is not one.
-    pub async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(String, crate::channels::channel::Channel)>, StoreError> {
+    pub(crate) async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(String, crate::channels::channel::Channel)>, StoreError> {
         use crate::channels::channel::Channel;
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
@@ -67,7 +67,7 @@ impl ProactiveRows<'_> {
 
     /// The newest user messages of any conversation, newest first (their time and
     /// text), for finding the last one that was not a command.
-    pub async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
+    pub(crate) async fn latest_user_messages(&self, limit: u32) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
         let rows: Vec<(String, String)> = sqlx::query_as("SELECT created_at, content FROM messages WHERE role = 'user' ORDER BY id DESC LIMIT ?")
             .bind(limit)
             .fetch_all(self.store.pool())

@@ -52,7 +52,13 @@ impl Skip {
 
 /// The checks before the model is asked, cheapest and firmest first. `state` must have
 /// had its counters rolled to `now`.
-pub fn precheck(config: &ProactiveConfig, state: &ProactiveState, now: DateTime<Utc>, zone: Tz, last_user_at: Option<DateTime<Utc>>) -> Result<(), Skip> {
+pub(crate) fn precheck(
+    config: &ProactiveConfig,
+    state: &ProactiveState,
+    now: DateTime<Utc>,
+    zone: Tz,
+    last_user_at: Option<DateTime<Utc>>,
+) -> Result<(), Skip> {
     if config.level == Level::Low {
         return Err(Skip::LevelLow);
     }
@@ -156,7 +162,7 @@ pub struct Approved {
 }
 
 /// Checks a decision to speak against the rules the model was told (defence in depth).
-pub fn validate(decision: &Decision, state: &ProactiveState, now: DateTime<Utc>, zone: Tz) -> Result<Approved, Block> {
+pub(crate) fn validate(decision: &Decision, state: &ProactiveState, now: DateTime<Utc>, zone: Tz) -> Result<Approved, Block> {
     let kind = decision.message_type.as_deref().map(|t| t.trim().to_lowercase());
     let message_type = match kind.as_deref() {
         Some("greeting") => MessageType::Greeting,
@@ -183,7 +189,7 @@ pub fn validate(decision: &Decision, state: &ProactiveState, now: DateTime<Utc>,
 
 /// P15: the user's latest message, read again after the model answered, is not so
 /// recent that speaking now would talk over them.
-pub fn still_quiet(last_user_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
+pub(crate) fn still_quiet(last_user_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
     last_user_at.is_none_or(|last| now - last >= FRESHNESS)
 }
 

@@ -129,7 +129,7 @@ impl ProactiveService {
 
     /// The user said something (from this process's channel): they are active now.
     /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
-    pub async fn record_user_activity(&self, channel: Channel) -> Result<(), ProactiveError> {
+    pub(crate) async fn record_user_activity(&self, channel: Channel) -> Result<(), ProactiveError> {
         self.user_is_writing();
         let now = self.clock.now();
         self.store
@@ -155,7 +155,7 @@ impl ProactiveService {
 
     /// The user is writing: a spontaneous decision in flight is dropped now, before
     /// anything is stored, so Sidecar never talks over them.
-    pub fn user_is_writing(&self) {
+    pub(crate) fn user_is_writing(&self) {
         if let Some(tick) = self.tick_cancel.lock().expect("tick lock").as_ref() {
             tick.cancel();
         }
@@ -186,7 +186,7 @@ impl ProactiveService {
 
     /// "Message me more often" (`up`) or "not so much": the level moves one step
     /// (within low..high); returns it before and after.
-    pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), ProactiveError> {
+    pub(crate) async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), ProactiveError> {
         use super::config::Level;
         let config = self.config().await?;
         if !up {
@@ -280,14 +280,20 @@ impl ProactiveService {
 
     /// A sign a phone channel saw about a spontaneous message of `kind` it delivered at
     /// `sent_at` (a reaction on Telegram).
-    pub async fn feedback_sent(&self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: super::learning::Signal) -> Result<(), ProactiveError> {
+    pub(crate) async fn feedback_sent(
+        &self,
+        kind: &str,
+        channel: Channel,
+        sent_at: DateTime<Utc>,
+        signal: super::learning::Signal,
+    ) -> Result<(), ProactiveError> {
         let now = self.clock.now();
         self.learn(|learned| learned.signal_sent(kind, channel, sent_at, signal, now).into_iter().collect()).await.map(drop)
     }
 
     /// A sign from a notification: about `message_id` when it is known, else about the
     /// latest spontaneous message still waiting on `channel`.
-    pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), ProactiveError> {
+    pub(crate) async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), ProactiveError> {
         if let Some(id) = message_id {
             return self.feedback(id, signal).await;
         }
@@ -446,7 +452,7 @@ impl ProactiveService {
 
     /// The spontaneous loop: a tick every `tick_minutes` (re-read each time, and at
     /// once when the settings change), until `cancel`.
-    pub fn spontaneous_loop(self: &Arc<Self>, cancel: CancellationToken) -> impl std::future::Future<Output = ()> + Send + 'static {
+    pub(crate) fn spontaneous_loop(self: &Arc<Self>, cancel: CancellationToken) -> impl std::future::Future<Output = ()> + Send + 'static {
         let companion = self.clone();
         async move {
             loop {

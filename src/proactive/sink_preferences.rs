@@ -100,4 +100,4 @@ impl SinkPreferences {
 }
 
 /// The desktop counts as idle (phones take over) after this many minutes without activity.
-pub const DEFAULT_PHONE_WHEN_IDLE_MINUTES: u32 = 10;
+pub(crate) const DEFAULT_PHONE_WHEN_IDLE_MINUTES: u32 = 10;

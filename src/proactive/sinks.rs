@@ -124,7 +124,7 @@ pub enum NotificationAction {
 /// What a notification's answer means: a click, a snooze button, or (for a spontaneous
 /// message) its dismissal by the user; a notification that expired or was closed by
 /// the program says nothing.
-pub fn action_of(
+pub(crate) fn action_of(
     response: &notify_rust::NotificationResponse,
     reminder_id: Option<i64>,
     message_id: Option<i64>,

@@ -41,7 +41,7 @@ pub struct ProactiveState {
 
 impl ProactiveState {
     /// Starts a new day's and a new hour's count when the local clock has moved on.
-    pub fn roll_counters(&mut self, now: DateTime<Utc>, zone: Tz) {
+    pub(crate) fn roll_counters(&mut self, now: DateTime<Utc>, zone: Tz) {
         let local = now.with_timezone(&zone);
         let today = local.date_naive();
         if self.day_of_count != Some(today) {
@@ -58,7 +58,7 @@ impl ProactiveState {
     /// Where the user is, for the router: `/quiet here` while it lasts, whether the
     /// desk has been idle for `idle_minutes` (never seen counts as idle), where they
     /// last wrote from.
-    pub fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::proactive::router::Presence {
+    pub(crate) fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::proactive::router::Presence {
         let idle_after = chrono::Duration::minutes(i64::from(idle_minutes));
         crate::proactive::router::Presence {
             quiet_channel: self.quiet_until.filter(|until| now < *until).and(self.quiet_channel),
@@ -68,7 +68,7 @@ impl ProactiveState {
     }
 
     /// When a greeting of this kind was sent today (local), if it was.
-    pub fn greeted_today(&self, kind: GreetingKind, now: DateTime<Utc>, zone: Tz) -> Option<DateTime<Utc>> {
+    pub(crate) fn greeted_today(&self, kind: GreetingKind, now: DateTime<Utc>, zone: Tz) -> Option<DateTime<Utc>> {
         let today = now.with_timezone(&zone).date_naive();
         if self.greeted_day != Some(today) {
             return None;
@@ -78,7 +78,7 @@ impl ProactiveState {
 
     /// Records a spontaneous message as sent, before it is sent (a crash then loses
     /// one message rather than repeating it).
-    pub fn mark_sent(&mut self, now: DateTime<Utc>, zone: Tz, greeting: Option<GreetingKind>) {
+    pub(crate) fn mark_sent(&mut self, now: DateTime<Utc>, zone: Tz, greeting: Option<GreetingKind>) {
         self.roll_counters(now, zone);
         self.last_spontaneous_at = Some(now);
         self.count_today += 1;

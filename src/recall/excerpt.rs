@@ -5,7 +5,7 @@
 use crate::knowledge::words::fold;
 
 /// Longest excerpt, in characters.
-pub const MAX_CHARS: usize = 360;
+pub(crate) const MAX_CHARS: usize = 360;
 
 /// The query's words worth marking: folded, lower-case, two letters or more.
 pub fn marks(query: &str) -> Vec<String> {
@@ -19,7 +19,7 @@ fn marked(word: &str, marks: &[String]) -> bool {
 
 /// The share of the query's marks that `text` contains (as word prefixes, like the
 /// search by words): how much of the question a match by words answers.
-pub fn coverage(text: &str, marks: &[String]) -> f64 {
+pub(crate) fn coverage(text: &str, marks: &[String]) -> f64 {
     let words: Vec<String> = fold(&text.to_lowercase()).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
     let asked: Vec<&String> = marks.iter().filter(|m| !crate::knowledge::words::significant(m).is_empty()).collect();
     if asked.is_empty() {
@@ -30,12 +30,12 @@ pub fn coverage(text: &str, marks: &[String]) -> f64 {
 }
 
 /// `text` cut to [`MAX_CHARS`] around the first marked word, marks in brackets.
-pub fn excerpt(text: &str, marks: &[String]) -> String {
+pub(crate) fn excerpt(text: &str, marks: &[String]) -> String {
     excerpt_within(text, marks, MAX_CHARS)
 }
 
 /// [`excerpt`] cut to `max_chars` (a list's one line).
-pub fn excerpt_within(text: &str, marks: &[String], max_chars: usize) -> String {
+pub(crate) fn excerpt_within(text: &str, marks: &[String], max_chars: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.iter().position(|w| marked(w.trim_matches(|c: char| !c.is_alphanumeric()), marks)).unwrap_or(0);
     // Start a few words before the first match so it reads in context.

@@ -16,7 +16,7 @@ use crate::meaning::vectors::Key;
 const K: f64 = 10.0;
 
 /// Fused scores, best first. Each list is best first, each entry with its weight.
-pub fn fuse(lists: &[Vec<(Key, f64)>]) -> Vec<(Key, f64)> {
+pub(crate) fn fuse(lists: &[Vec<(Key, f64)>]) -> Vec<(Key, f64)> {
     let mut scores: HashMap<Key, f64> = HashMap::new();
     for list in lists {
         for (rank, (key, weight)) in list.iter().enumerate() {

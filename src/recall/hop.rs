@@ -13,11 +13,11 @@ const CONFIDENT_MEANING: f64 = 0.88;
 /// Fewer matches by words than this is weak too.
 const FEW_WORD_MATCHES: usize = 3;
 /// Names taken into the second query.
-pub const MAX_NAMES: usize = 4;
+pub(crate) const MAX_NAMES: usize = 4;
 
 /// Whether the first pass needs a second hop: few matches by words, or a best match by
 /// meaning (its cosine) that is not confident.
-pub fn is_weak(word_matches: usize, best_meaning: Option<f64>) -> bool {
+pub(crate) fn is_weak(word_matches: usize, best_meaning: Option<f64>) -> bool {
     word_matches < FEW_WORD_MATCHES || best_meaning.is_none_or(|cosine| cosine < CONFIDENT_MEANING)
 }
 
@@ -32,7 +32,7 @@ const COMMON_SHARE: f64 = 0.02;
 const COMMON_AT_LEAST: u64 = 20;
 
 /// Whether a name said in `saying` of `all` messages is too common to search for.
-pub fn is_common(saying: u64, all: u64) -> bool {
+pub(crate) fn is_common(saying: u64, all: u64) -> bool {
     saying > COMMON_AT_LEAST && saying as f64 > COMMON_SHARE * all as f64
 }
 

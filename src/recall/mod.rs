@@ -172,7 +172,7 @@ impl Recall {
     /// relevance cut ([`cut`]) unless `weaker` asks for the rest too, `pages` pages of
     /// [`PAGE`] of them, and how many more there are. No turns beside them and no token
     /// budget: a person reads these, not the model.
-    pub async fn browse(&self, query: &str, pages: usize, weaker: bool) -> Result<MemoryPage, StoreError> {
+    pub(crate) async fn browse(&self, query: &str, pages: usize, weaker: bool) -> Result<MemoryPage, StoreError> {
         let limit = pages.max(1).saturating_mul(PAGE);
         let Ranking { ranked, found, words_only, vector } = self.ranking(query, RecallMode::Hybrid).await?;
         let asked = excerpt::marks(&question::subject(query));

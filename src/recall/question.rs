@@ -83,7 +83,7 @@ const SCAFFOLDING: &[&str] = &[
 
 /// The words `query` is about, for the search by words; the whole query when it is all
 /// scaffolding.
-pub fn subject(query: &str) -> String {
+pub(crate) fn subject(query: &str) -> String {
     let words = subject_words(query);
     if words.is_empty() {
         query.to_string()

@@ -22,7 +22,7 @@ impl Span {
 }
 
 /// The stretch of time `query` names, read in the user's zone at `now`.
-pub fn span_in(query: &str, now: DateTime<Utc>, zone: Tz) -> Option<Span> {
+pub(crate) fn span_in(query: &str, now: DateTime<Utc>, zone: Tz) -> Option<Span> {
     let text = fold(&query.to_lowercase());
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let today = now.with_timezone(&zone).date_naive();

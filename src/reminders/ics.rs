@@ -39,7 +39,7 @@ pub struct Skipped {
 /// The longest reminder text a calendar event brings in, in characters.
 pub const MAX_TITLE_CHARS: usize = 500;
 /// The most of an event's cut title and notes kept as a reminder's description.
-pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
+pub(crate) const MAX_DESCRIPTION_CHARS: usize = 20_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IcsError {

@@ -133,7 +133,7 @@ impl ReminderTable<'_> {
     /// `progress` (told how many were gone through) answers false, none. An event
     /// already pending (same words, time and rule: imported before) is not added again.
     /// How many were added; `None` when stopped.
-    pub async fn add_imported(&self, events: &[NewReminder<'_>], mut progress: impl FnMut(usize) -> bool) -> Result<Option<usize>, StoreError> {
+    pub(crate) async fn add_imported(&self, events: &[NewReminder<'_>], mut progress: impl FnMut(usize) -> bool) -> Result<Option<usize>, StoreError> {
         let mut tx = self.store.write_transaction().await?;
         let now = self.store.now();
         let mut added = 0;
@@ -174,14 +174,14 @@ impl ReminderTable<'_> {
     }
 
     /// Cancels every pending reminder; how many.
-    pub async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
+    pub(crate) async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
         let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(self.store.pool()).await?;
         Ok(done.rows_affected())
     }
 
     /// Pending reminders due within `within` of `due_at` with the same rule: what a
     /// second request for the same reminder would duplicate.
-    pub async fn same_time(&self, due_at: DateTime<Utc>, within: chrono::Duration, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
+    pub(crate) async fn same_time(&self, due_at: DateTime<Utc>, within: chrono::Duration, rrule: Option<&str>) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND due_at BETWEEN ? AND ? AND rrule IS ? ORDER BY id"))
             .bind(utc(due_at - within))
             .bind(utc(due_at + within))
@@ -191,7 +191,7 @@ impl ReminderTable<'_> {
     }
 
     /// Pending reminders whose message contains `query` (case-insensitive).
-    pub async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
+    pub(crate) async fn find_reminders(&self, query: &str) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND message LIKE '%' || ? || '%' ORDER BY due_at"))
             .bind(query.trim())
             .fetch_all(self.store.pool())
@@ -249,7 +249,13 @@ impl ReminderTable<'_> {
 
     /// Records a delivered occurrence and moves the reminder on: to its next occurrence
     /// (`next`, for a repeating one) or to delivered. One transaction.
-    pub async fn finish_delivery(&self, reminder: &Reminder, delivered_at: DateTime<Utc>, late: bool, next: Option<DateTime<Utc>>) -> Result<(), StoreError> {
+    pub(crate) async fn finish_delivery(
+        &self,
+        reminder: &Reminder,
+        delivered_at: DateTime<Utc>,
+        late: bool,
+        next: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         sqlx::query("INSERT OR IGNORE INTO reminder_deliveries (idempotency_key, reminder_id, due_at, delivered_at, late) VALUES (?, ?, ?, ?, ?)")
             .bind(reminder.idempotency_key())
@@ -283,7 +289,7 @@ impl ReminderTable<'_> {
     }
 
     /// Gives up on a reminder whose showing crashed too often.
-    pub async fn fail_reminder(&self, id: i64) -> Result<(), StoreError> {
+    pub(crate) async fn fail_reminder(&self, id: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE reminders SET state = 'failed', attempt_started_at = NULL WHERE id = ? AND state = 'attempting'")
             .bind(id)
             .execute(self.store.pool())
@@ -293,7 +299,7 @@ impl ReminderTable<'_> {
 
     /// Puts a reminder whose delivery failed back to pending, to be tried again. No sink
     /// showed it, so this attempt does not count towards the crash cap.
-    pub async fn release_reminder(&self, id: i64) -> Result<(), StoreError> {
+    pub(crate) async fn release_reminder(&self, id: i64) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE reminders SET state = 'pending', attempt_started_at = NULL, shown_attempts = MAX(shown_attempts - 1, 0)
              WHERE id = ? AND state = 'attempting'",
@@ -305,7 +311,7 @@ impl ReminderTable<'_> {
     }
 
     /// Occurrences delivered late (reminder id, the occurrence's due time), newest first.
-    pub async fn late_deliveries(&self) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {
+    pub(crate) async fn late_deliveries(&self) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {
         Ok(sqlx::query_as("SELECT reminder_id, due_at FROM reminder_deliveries WHERE late = 1 ORDER BY due_at DESC LIMIT 50")
             .fetch_all(self.store.pool())
             .await?)

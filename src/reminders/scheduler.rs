@@ -39,9 +39,9 @@ use crate::store::{Store, StoreError};
 pub const MAX_SLEEP: Duration = Duration::from_secs(30);
 /// How often the store is asked whether another process changed it: the longest a
 /// reminder set elsewhere can wait beyond its time.
-pub const LOOK_ELSEWHERE: Duration = Duration::from_secs(1);
+pub(crate) const LOOK_ELSEWHERE: Duration = Duration::from_secs(1);
 /// Delivered this long after its time, a reminder is marked late.
-pub const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
+pub(crate) const LATE_AFTER: chrono::Duration = chrono::Duration::seconds(60);
 /// A failed delivery is tried again after this long.
 const RETRY_AFTER: Duration = Duration::from_secs(10);
 /// Starts of one occurrence's showing before it is given up as failed.

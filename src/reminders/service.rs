@@ -104,7 +104,7 @@ impl ReminderService {
     }
 
     /// `for_people` in `lang` (the language a message was written in).
-    pub fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
+    pub(crate) fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
         self.people_words(r, lang, r.zone.0 != self.clock.zone())
     }
 
@@ -143,7 +143,7 @@ impl ReminderService {
     /// Sets a reminder for the model's tool call answering the chat message `asked_in`
     /// (`None` out of a chat turn): what Sidecar already set for that same message is
     /// returned instead of stored twice.
-    pub async fn set_asked(&self, message: &str, when_text: &str, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
+    pub(crate) async fn set_asked(&self, message: &str, when_text: &str, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         if message.trim().is_empty() {
             return Err(EmptyMessage.into());
         }
@@ -165,7 +165,7 @@ impl ReminderService {
     /// about the same time and in about the same words is that request, returned as
     /// it is. Every other request stores a reminder, and says so when an identical one
     /// (same words, same time) was already pending: both are kept.
-    pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
+    pub(crate) async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         use crate::knowledge::words::{fold, overlap, significant};
         let table = self.store.reminder_table();
         if let Some(asked_in) = asked_in {

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The variable read for the bot token when `token_env` is not set.
-pub const TELEGRAM_TOKEN_ENV: &str = "SIDECAR_TELEGRAM_TOKEN";
+pub(crate) const TELEGRAM_TOKEN_ENV: &str = "SIDECAR_TELEGRAM_TOKEN";
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Where the MCP endpoint listens when it is on (loopback only).
-pub const DEFAULT_HTTP_PORT: u16 = 47_100;
+pub(crate) const DEFAULT_HTTP_PORT: u16 = 47_100;
 /// Requests a minute one program may make to the local API.
 pub const DEFAULT_API_PER_MINUTE: u32 = 120;
 

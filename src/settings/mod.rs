@@ -24,7 +24,7 @@ pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
 /// Overrides the chat provider's model.
 pub const LLM_MODEL_ENV: &str = "SIDECAR_LLM_MODEL";
 /// Overrides the chat provider's API key.
-pub const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
+pub(crate) const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -94,7 +94,7 @@ impl std::fmt::Debug for ProviderSettings {
 
 impl ProviderSettings {
     /// The key to send: the run-time override, else the named environment variable.
-    pub fn resolved_api_key(&self) -> Option<String> {
+    pub(crate) fn resolved_api_key(&self) -> Option<String> {
         self.api_key.clone().or_else(|| self.api_key_env.as_deref().and_then(|name| std::env::var(name).ok()).filter(|k| !k.is_empty()))
     }
 }
@@ -196,13 +196,13 @@ impl Default for LlmSettings {
 }
 
 impl LlmSettings {
-    pub fn connect_timeout(&self) -> Duration {
+    pub(crate) fn connect_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.connect_timeout_secs)
     }
-    pub fn response_timeout(&self) -> Duration {
+    pub(crate) fn response_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.response_timeout_secs)
     }
-    pub fn idle_timeout(&self) -> Duration {
+    pub(crate) fn idle_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.idle_timeout_secs)
     }
     pub fn timeouts(&self) -> crate::llm::sse::Timeouts {
@@ -423,7 +423,7 @@ impl Settings {
 
     /// Reads and checks `path` as start would, without the environment's overrides: a
     /// settings file from elsewhere (a backup) before it is put in place.
-    pub fn check_file(path: &Path) -> Result<Self, SettingsError> {
+    pub(crate) fn check_file(path: &Path) -> Result<Self, SettingsError> {
         let settings = Self::from_file(path)?;
         settings.validate(path)?;
         Ok(settings)
@@ -482,7 +482,7 @@ impl Settings {
     /// file order when no routing is given.
     /// Providers for a background purpose: its own routing list, else `None` (it uses
     /// the chat chain, whatever that resolves to, the offline model included).
-    pub fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
+    pub(crate) fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
         let ids = self.routing.ids(purpose);
         (purpose != Purpose::Chat && !ids.is_empty()).then(|| ids.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect())
     }

@@ -49,7 +49,7 @@ static V4: LazyLock<Vec<Ipv4Net>> = LazyLock::new(|| V4_BLOCKS.iter().map(|b| b.
 static V6: LazyLock<Vec<Ipv6Net>> = LazyLock::new(|| V6_BLOCKS.iter().map(|b| b.parse().expect("valid IPv6 block")).collect());
 
 /// Whether a web page must not make Sidecar connect to `ip`.
-pub fn is_internal(ip: IpAddr) -> bool {
+pub(crate) fn is_internal(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_internal_v4(v4),
         IpAddr::V6(v6) => match embedded_v4(v6) {

@@ -132,7 +132,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-pub const FIND_TOOLS: &str = "find_tools";
+pub(crate) const FIND_TOOLS: &str = "find_tools";
 
 #[derive(Deserialize, JsonSchema)]
 struct Wanted {

@@ -7,7 +7,7 @@ use scraper::{ElementRef, Html, Selector};
 use super::search_result::SearchResult;
 
 /// Where the keyless results page is.
-pub const DUCKDUCKGO_URL: &str = "https://html.duckduckgo.com/html/";
+pub(crate) const DUCKDUCKGO_URL: &str = "https://html.duckduckgo.com/html/";
 
 /// What the page turned out to be.
 #[derive(Debug, PartialEq)]

@@ -71,7 +71,7 @@ pub trait Tool: Send + Sync {
 }
 
 /// The JSON schema of a typed argument struct, in the form both wire formats accept.
-pub fn schema_of<T: schemars::JsonSchema>() -> Value {
+pub(crate) fn schema_of<T: schemars::JsonSchema>() -> Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
     if let Some(object) = schema.as_object_mut() {
         object.remove("$schema");
@@ -83,7 +83,7 @@ pub fn schema_of<T: schemars::JsonSchema>() -> Value {
 
 /// Deserializes arguments into the tool's typed struct; serde's message says which
 /// field is wrong, which is what the model needs to fix its call.
-pub fn parse_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
+pub(crate) fn parse_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
     serde_json::from_value(arguments).map_err(|e| ToolError::InvalidArguments(e.to_string()))
 }
 
@@ -143,7 +143,7 @@ impl ToolRegistry {
     }
 
     /// How long the user has been asked for permission, in all.
-    pub fn asking_time(&self) -> std::time::Duration {
+    pub(crate) fn asking_time(&self) -> std::time::Duration {
         self.gate.as_ref().map(|gate| gate.asking_time()).unwrap_or_default()
     }
 

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-pub use super::address_table::is_internal;
+use super::address_table::is_internal;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 use crate::settings::ReadUrlSettings;
 

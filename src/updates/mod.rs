@@ -25,14 +25,14 @@ use source::{PackageFormat, UpdateSource};
 pub use view::{UpdateState, UpdatesView};
 
 /// The version this program is.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The release channel a build was made for (`SIDECAR_UPDATE_ADDRESS` when it was
 /// compiled; `make package` passes it on). A build from source has none.
 pub const BUILT_ADDRESS: Option<&str> = option_env!("SIDECAR_UPDATE_ADDRESS");
 
 /// How often the daily look wakes to see whether it is due.
-pub const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+pub(crate) const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 pub struct Updates {
     settings: Mutex<UpdateSettings>,

@@ -11,7 +11,7 @@ pub struct LookRecord {
     pub last_looked: Option<DateTime<Utc>>,
 }
 
-pub fn path_in(data_dir: &Path) -> PathBuf {
+pub(crate) fn path_in(data_dir: &Path) -> PathBuf {
     data_dir.join("updates.json")
 }
 

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 /// How long after one look the daily look comes.
-pub fn look_every() -> Duration {
+pub(crate) fn look_every() -> Duration {
     Duration::hours(24)
 }
 

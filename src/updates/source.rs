@@ -21,7 +21,7 @@ pub enum PackageFormat {
 impl PackageFormat {
     /// The formats the updater replaces in place. A copy built from source has no
     /// format: `git pull` and `make run` update it.
-    pub fn updates_in_place(self) -> bool {
+    pub(crate) fn updates_in_place(self) -> bool {
         matches!(self, PackageFormat::Deb | PackageFormat::Rpm | PackageFormat::AppImage)
     }
 }

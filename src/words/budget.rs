@@ -33,7 +33,7 @@ fn capitalized(text: &str) -> String {
 }
 
 /// Why a call was not made, and what to do.
-pub fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -> String {
+pub(crate) fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: Lang) -> String {
     match over {
         OverBudget::Limit(crossed) => {
             let name = limit_name(&crossed.limit.scope, crossed.limit.period, lang);

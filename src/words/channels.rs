@@ -5,7 +5,7 @@ use super::Lang;
 use crate::channels::channel::Channel;
 
 /// Said to a chat that is not paired. Nothing it writes reaches the model.
-pub fn private_bot(lang: Lang) -> &'static str {
+pub(crate) fn private_bot(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Este es un Sidecar privado: solo responde a su dueño. Si eres tú, abre Sidecar → Ajustes → Canales y envía aquí /start con el código que aparece.",
         Lang::En => "This is a private Sidecar: it only answers its owner. If that is you, open Sidecar → Settings → Channels and send /start here with the code shown there.",
@@ -21,7 +21,7 @@ pub fn paired(lang: Lang) -> &'static str {
 }
 
 /// `/start` from a chat that is already paired.
-pub fn already_paired(lang: Lang) -> &'static str {
+pub(crate) fn already_paired(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Este chat ya está vinculado. Escríbeme lo que quieras, o prueba /status.",
         Lang::En => "This chat is already paired. Write me anything, or try /status.",
@@ -29,7 +29,7 @@ pub fn already_paired(lang: Lang) -> &'static str {
 }
 
 /// `/start` with a wrong or expired code.
-pub fn wrong_code(lang: Lang) -> &'static str {
+pub(crate) fn wrong_code(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Ese código no es válido o caducó. Abre Sidecar → Ajustes → Canales para ver el código actual.",
         Lang::En => "That code is not valid or has expired. Open Sidecar → Settings → Channels to see the current code.",
@@ -37,7 +37,7 @@ pub fn wrong_code(lang: Lang) -> &'static str {
 }
 
 /// Said to a chat once pairing is locked after too many wrong codes.
-pub fn pairing_locked(lang: Lang) -> &'static str {
+pub(crate) fn pairing_locked(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => {
             "Demasiados códigos equivocados: la vinculación está bloqueada un rato. Si eres el dueño, pide un código nuevo en Sidecar → Ajustes → Canales."
@@ -47,7 +47,7 @@ pub fn pairing_locked(lang: Lang) -> &'static str {
 }
 
 /// What the desk is told when someone kept guessing the pairing code (title, body).
-pub fn pairing_locked_alert(lang: Lang) -> (String, String) {
+pub(crate) fn pairing_locked_alert(lang: Lang) -> (String, String) {
     use crate::channels::telegram::guard::{LOCKOUT, MAX_WRONG_CODES};
     let minutes = LOCKOUT.num_minutes();
     match lang {
@@ -63,7 +63,7 @@ pub fn pairing_locked_alert(lang: Lang) -> (String, String) {
 }
 
 /// The bot's command menu: (command, description).
-pub fn command_menu(lang: Lang) -> [(&'static str, &'static str); 4] {
+pub(crate) fn command_menu(lang: Lang) -> [(&'static str, &'static str); 4] {
     match lang {
         Lang::Es => [
             ("quiet", "Silencio: /quiet 2h, /quiet here, /quiet off"),
@@ -81,7 +81,7 @@ pub fn command_menu(lang: Lang) -> [(&'static str, &'static str); 4] {
 }
 
 /// The desktop's word when a phone channel stays down (W1).
-pub fn channel_down(channel: &str, since_hm: &str, reason: &str, lang: Lang) -> (String, String) {
+pub(crate) fn channel_down(channel: &str, since_hm: &str, reason: &str, lang: Lang) -> (String, String) {
     match lang {
         Lang::Es => (
             format!("{channel} está desconectado"),
@@ -95,7 +95,7 @@ pub fn channel_down(channel: &str, since_hm: &str, reason: &str, lang: Lang) -> 
 }
 
 /// A channel is back after being down.
-pub fn channel_back(channel: &str, lang: Lang) -> String {
+pub(crate) fn channel_back(channel: &str, lang: Lang) -> String {
     match lang {
         Lang::Es => format!("{channel} vuelve a estar conectado."),
         Lang::En => format!("{channel} is connected again."),
@@ -103,7 +103,7 @@ pub fn channel_back(channel: &str, lang: Lang) -> String {
 }
 
 /// Why no Telegram pairing code is given while the bot cannot reach Telegram.
-pub fn pairing_while_down(reason: &str, lang: Lang) -> String {
+pub(crate) fn pairing_while_down(reason: &str, lang: Lang) -> String {
     match lang {
         Lang::Es => format!("Telegram no está conectado ({reason}), así que el bot no leería el código. Vuelve a intentarlo cuando esté conectado."),
         Lang::En => format!("Telegram is not connected ({reason}), so the bot would not read the code. Try again once it is connected."),
@@ -111,7 +111,7 @@ pub fn pairing_while_down(reason: &str, lang: Lang) -> String {
 }
 
 /// While WhatsApp waits for its QR code to be scanned.
-pub fn scan_qr(lang: Lang) -> String {
+pub(crate) fn scan_qr(lang: Lang) -> String {
     match lang {
         Lang::Es => "Escanea el código QR con WhatsApp en tu móvil: Ajustes → Dispositivos vinculados → Vincular un dispositivo.".into(),
         Lang::En => "Scan the QR code with WhatsApp on your phone: Settings → Linked devices → Link a device.".into(),
@@ -119,7 +119,7 @@ pub fn scan_qr(lang: Lang) -> String {
 }
 
 /// The QR codes expired unscanned (W2); new ones are on their way.
-pub fn qr_expired(lang: Lang) -> String {
+pub(crate) fn qr_expired(lang: Lang) -> String {
     match lang {
         Lang::Es => "El código QR caducó sin escanearse; se está generando uno nuevo.".into(),
         Lang::En => "The QR code expired before it was scanned; a new one is being made.".into(),
@@ -127,7 +127,7 @@ pub fn qr_expired(lang: Lang) -> String {
 }
 
 /// The phone unlinked Sidecar.
-pub fn whatsapp_unlinked(lang: Lang) -> String {
+pub(crate) fn whatsapp_unlinked(lang: Lang) -> String {
     match lang {
         Lang::Es => "WhatsApp desvinculó a Sidecar desde el móvil; escanea un código QR nuevo para volver a vincularlo.".into(),
         Lang::En => "WhatsApp unlinked Sidecar from the phone; scan a new QR code to link it again.".into(),
@@ -135,7 +135,7 @@ pub fn whatsapp_unlinked(lang: Lang) -> String {
 }
 
 /// A channel's name, as the desktop says it.
-pub fn channel_name(channel: Channel) -> &'static str {
+pub(crate) fn channel_name(channel: Channel) -> &'static str {
     match channel {
         Channel::Telegram => "Telegram",
         Channel::Whatsapp => "WhatsApp",
@@ -146,7 +146,7 @@ pub fn channel_name(channel: Channel) -> &'static str {
 }
 
 /// Telegram is on but has no bot token to start with.
-pub fn needs_token(lang: Lang) -> &'static str {
+pub(crate) fn needs_token(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Activado, falta el token del bot",
         Lang::En => "On, waiting for a bot token",

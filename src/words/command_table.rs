@@ -60,7 +60,7 @@ pub fn command_table(lang: Lang) -> Vec<CommandHelp> {
 }
 
 /// `/help`'s answer: the table as a Markdown list.
-pub fn help_text(lang: Lang) -> String {
+pub(crate) fn help_text(lang: Lang) -> String {
     let heading = match lang {
         Lang::Es => "Comandos (los responde Sidecar, sin el modelo):",
         Lang::En => "Commands (Sidecar answers them itself, without the model):",

@@ -31,7 +31,7 @@ impl CommandWords {
         self.0 == Lang::Es
     }
 
-    pub fn checkpoint_saved(self, id: i64, title: &str) -> String {
+    pub(crate) fn checkpoint_saved(self, id: i64, title: &str) -> String {
         if self.es() {
             format!("Punto de control #{id} guardado: {title}. Lo verás en Memoria → Puntos de control.")
         } else {
@@ -39,7 +39,7 @@ impl CommandWords {
         }
     }
 
-    pub fn checkpoint_closed(self, id: i64, status: Status) -> String {
+    pub(crate) fn checkpoint_closed(self, id: i64, status: Status) -> String {
         if self.es() {
             let done = if status == Status::Completed { "completado" } else { "abandonado" };
             format!("Punto de control #{id} marcado como {done}.")
@@ -48,12 +48,12 @@ impl CommandWords {
         }
     }
 
-    pub fn no_open_checkpoint(self) -> String {
+    pub(crate) fn no_open_checkpoint(self) -> String {
         if self.es() { "Esta conversación no tiene un punto de control abierto." } else { "This conversation has no open checkpoint." }.into()
     }
 
     /// Said when the user continues a checkpoint: which, and what is pending.
-    pub fn resuming(self, id: i64, title: &str, pending: &[String]) -> String {
+    pub(crate) fn resuming(self, id: i64, title: &str, pending: &[String]) -> String {
         let title = if title.trim().is_empty() { format!("#{id}") } else { format!("#{id}, {}", title.trim()) };
         let mut out = if self.es() { format!("Retomo el punto de control {title}.") } else { format!("Continuing from checkpoint {title}.") };
         if !pending.is_empty() {
@@ -64,7 +64,7 @@ impl CommandWords {
         out
     }
 
-    pub fn nothing_to_resume(self) -> String {
+    pub(crate) fn nothing_to_resume(self) -> String {
         if self.es() {
             "No hay ningún punto de control abierto para retomar. Escribe /checkpoint para guardar uno; Memoria → Puntos de control lista todos."
         } else {
@@ -73,12 +73,12 @@ impl CommandWords {
         .into()
     }
 
-    pub fn no_checkpoints(self) -> String {
+    pub(crate) fn no_checkpoints(self) -> String {
         if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }
             .into()
     }
 
-    pub fn quiet_lifted(self) -> String {
+    pub(crate) fn quiet_lifted(self) -> String {
         if self.es() { "Listo: vuelvo a hablar cuando tenga algo que valga la pena." } else { "Done: I may speak first again when it is worth it." }.into()
     }
 
@@ -92,7 +92,7 @@ impl CommandWords {
     }
 
     /// The level moved (or could not move further) after "not so much" / "more often".
-    pub fn level_changed(self, before: crate::proactive::config::Level, after: crate::proactive::config::Level) -> String {
+    pub(crate) fn level_changed(self, before: crate::proactive::config::Level, after: crate::proactive::config::Level) -> String {
         let max = after.max_per_day();
         match (self.es(), before == after, max) {
             (true, true, 0) => "Ya estoy en el mínimo: no te escribo primero, solo llegan los recordatorios.".into(),
@@ -114,11 +114,11 @@ impl CommandWords {
         }
     }
 
-    pub fn no_pending_reminders(self) -> String {
+    pub(crate) fn no_pending_reminders(self) -> String {
         if self.es() { "No hay recordatorios pendientes." } else { "No pending reminders." }.into()
     }
 
-    pub fn reminders_cancelled(self, n: usize) -> String {
+    pub(crate) fn reminders_cancelled(self, n: usize) -> String {
         if self.es() {
             format!("Cancelados {n} recordatorios pendientes.")
         } else {
@@ -126,7 +126,7 @@ impl CommandWords {
         }
     }
 
-    pub fn delivered_late(self) -> &'static str {
+    pub(crate) fn delivered_late(self) -> &'static str {
         if self.es() {
             "entregado con retraso"
         } else {
@@ -134,7 +134,7 @@ impl CommandWords {
         }
     }
 
-    pub fn delivery_in_progress(self) -> &'static str {
+    pub(crate) fn delivery_in_progress(self) -> &'static str {
         if self.es() {
             "entrega en curso"
         } else {
@@ -142,7 +142,7 @@ impl CommandWords {
         }
     }
 
-    pub fn nothing_lost(self) -> String {
+    pub(crate) fn nothing_lost(self) -> String {
         if self.es() { "Ningún recordatorio se perdió ni llegó tarde." } else { "No reminder was lost or late." }.into()
     }
 
@@ -156,7 +156,7 @@ impl CommandWords {
         .into()
     }
 
-    pub fn fresh_conversation(self) -> String {
+    pub(crate) fn fresh_conversation(self) -> String {
         if self.es() {
             "Conversación nueva. La anterior no se borró: recall la sigue encontrando."
         } else {
@@ -166,7 +166,7 @@ impl CommandWords {
     }
 
     /// `/proactive tick|context|decide|reset` from a phone: they are for the desk.
-    pub fn proactive_desk_only(self) -> String {
+    pub(crate) fn proactive_desk_only(self) -> String {
         if self.es() {
             "Los comandos de prueba de /proactive solo funcionan en el ordenador (la ventana de Sidecar o el terminal). Aquí: /status."
         } else {
@@ -175,7 +175,7 @@ impl CommandWords {
         .into()
     }
 
-    pub fn proactive_reset(self) -> String {
+    pub(crate) fn proactive_reset(self) -> String {
         if self.es() { "Contadores, pausa y silencio reiniciados." } else { "Counters, pause and quiet reset." }.into()
     }
 

@@ -3,7 +3,7 @@
 use super::Lang;
 
 /// The endpoint is on, but its port could not be used.
-pub fn port_unusable(port: u16, error: &str, lang: Lang) -> String {
+pub(crate) fn port_unusable(port: u16, error: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Port {port} on this computer could not be used ({error}); close the program using it, or pick another port in settings.toml ([connections] http_port)."),
         Lang::Es => format!("No se pudo usar el puerto {port} de este equipo ({error}); cierra el programa que lo usa o elige otro puerto en settings.toml ([connections] http_port)."),
@@ -20,7 +20,7 @@ pub fn waiting(name: &str, lang: Lang) -> (String, String) {
 
 /// A note a connected program posted for the user (`send_message`): the notification's
 /// title, and the line in the chat.
-pub fn note_from(name: &str, text: &str, lang: Lang) -> (String, String) {
+pub(crate) fn note_from(name: &str, text: &str, lang: Lang) -> (String, String) {
     match lang {
         Lang::En => (format!("From {name}"), format!("📨 From {name}: {text}")),
         Lang::Es => (format!("De {name}"), format!("📨 De {name}: {text}")),

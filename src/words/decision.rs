@@ -55,7 +55,7 @@ pub fn system_prompt(lang: Lang) -> &'static str {
     }
 }
 
-pub fn user_prompt(lang: Lang, f: &PromptFacts<'_>) -> String {
+pub(crate) fn user_prompt(lang: Lang, f: &PromptFacts<'_>) -> String {
     let es = lang == Lang::Es;
     let or_never = |value: Option<i64>| value.map(|m| m.to_string()).unwrap_or_else(|| if es { "nunca" } else { "never" }.into());
     let yes_with = |detail: Option<&str>| detail.map(|d| if es { format!("Sí ({d})") } else { format!("Yes ({d})") }).unwrap_or_else(|| "NO".into());

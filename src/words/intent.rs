@@ -4,7 +4,7 @@
 
 use crate::words::Lang;
 
-pub fn reminder_set(message: &str, when: &str, zone: &str, rule: Option<&str>, note: Option<&str>, lang: Lang) -> String {
+pub(crate) fn reminder_set(message: &str, when: &str, zone: &str, rule: Option<&str>, note: Option<&str>, lang: Lang) -> String {
     let mut text = match lang {
         Lang::En => format!("Done: I'll remind you to \"{message}\" on {when} ({zone})."),
         Lang::Es => format!("Hecho: te recordaré \"{message}\" el {when} ({zone})."),
@@ -21,7 +21,7 @@ pub fn reminder_set(message: &str, when: &str, zone: &str, rule: Option<&str>, n
     text
 }
 
-pub fn what_to_remind(when: &str, lang: Lang) -> String {
+pub(crate) fn what_to_remind(when: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("What should I remind you of on {when}?"),
         Lang::Es => format!("¿Qué quieres que te recuerde el {when}?"),
@@ -29,14 +29,14 @@ pub fn what_to_remind(when: &str, lang: Lang) -> String {
 }
 
 /// What a timer's reminder says when the user named nothing else.
-pub fn timer_done(lang: Lang) -> &'static str {
+pub(crate) fn timer_done(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Time's up (timer)",
         Lang::Es => "Se acabó el tiempo (temporizador)",
     }
 }
 
-pub fn none_match(query: &str, lang: Lang) -> String {
+pub(crate) fn none_match(query: &str, lang: Lang) -> String {
     match (lang, query.is_empty()) {
         (Lang::En, true) => "There are no pending reminders.".into(),
         (Lang::Es, true) => "No hay recordatorios pendientes.".into(),
@@ -45,7 +45,7 @@ pub fn none_match(query: &str, lang: Lang) -> String {
     }
 }
 
-pub fn which_one(lines: &str, lang: Lang) -> String {
+pub(crate) fn which_one(lines: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Several reminders match; which one?\n{lines}"),
         Lang::Es => format!("Coinciden varios recordatorios; ¿cuál?\n{lines}"),
@@ -66,7 +66,7 @@ pub fn snoozed(message: &str, at: &str, lang: Lang) -> String {
     }
 }
 
-pub fn not_due_yet(message: &str, when: &str, lang: Lang) -> String {
+pub(crate) fn not_due_yet(message: &str, when: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("\"{message}\" isn't due yet: it comes on {when}. Snooze it once it has come."),
         Lang::Es => format!("\"{message}\" todavía no llegó: es el {when}. Pospónlo cuando llegue."),
@@ -91,7 +91,7 @@ pub fn noted(fact: &str, known: bool, lang: Lang) -> String {
     }
 }
 
-pub fn not_noted(reason: &str, lang: Lang) -> String {
+pub(crate) fn not_noted(reason: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("I couldn't save that: {reason}."),
         Lang::Es => format!("No pude guardarlo: {reason}."),
@@ -99,7 +99,7 @@ pub fn not_noted(reason: &str, lang: Lang) -> String {
 }
 
 /// What the model is told, so it does not do it again and can add its words.
-pub fn model_note(answer: &str) -> String {
+pub(crate) fn model_note(answer: &str) -> String {
     format!(
         "Sidecar already handled the user's last message itself and told the user: «{answer}». Do not call a tool to do it again. \
          If useful, add one short friendly sentence in the user's language; otherwise reply with nothing more than a brief acknowledgement."
@@ -107,7 +107,7 @@ pub fn model_note(answer: &str) -> String {
 }
 
 /// The time and date, asked for ("what time is it", "qué día es hoy").
-pub fn now_is(moment: &str, zone: &str, lang: Lang) -> String {
+pub(crate) fn now_is(moment: &str, zone: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("It is now {moment} ({zone})."),
         Lang::Es => format!("Ahora es {moment} ({zone})."),
@@ -116,7 +116,7 @@ pub fn now_is(moment: &str, zone: &str, lang: Lang) -> String {
 
 /// What the saved facts say about `slot` (`home`, `job`, `partner`), as lines, or
 /// that nothing was said yet and how to say it.
-pub fn about_slot(lines: &str, slot: &str, lang: Lang) -> String {
+pub(crate) fn about_slot(lines: &str, slot: &str, lang: Lang) -> String {
     if !lines.is_empty() {
         return match lang {
             Lang::En => format!("You told me:\n{lines}"),
@@ -138,7 +138,7 @@ pub fn about_slot(lines: &str, slot: &str, lang: Lang) -> String {
 }
 
 /// Everything the saved facts say, as lines, or that there is nothing yet.
-pub fn about_you(lines: &str, lang: Lang) -> String {
+pub(crate) fn about_you(lines: &str, lang: Lang) -> String {
     match (lang, lines.is_empty()) {
         (Lang::En, false) => format!("Here is what I know about you:\n{lines}"),
         (Lang::Es, false) => format!("Esto es lo que sé de ti:\n{lines}"),

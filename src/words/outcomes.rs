@@ -3,7 +3,7 @@
 use super::Lang;
 
 /// The header's word for a provider that did not answer its check.
-pub fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
+pub(crate) fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
     match lang {
         Lang::Es => format!("\"{provider}\" no responde ({problem}). Ponlo en marcha o elige otro proveedor en Ajustes."),
         Lang::En => format!("\"{provider}\" is not answering ({problem}). Start it, or pick another provider in Settings."),
@@ -12,7 +12,7 @@ pub fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
 
 /// A reply cut at the turn's time limit: what to do, in words (the limit itself is
 /// `llm.turn_timeout_secs`, for whoever edits settings.toml).
-pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
+pub(crate) fn turn_timed_out(secs: f64, lang: Lang) -> String {
     match lang {
         Lang::En => format!("The reply took longer than {secs} s, so it was cut; what arrived is kept. Press Retry, or pick a faster model in the model menu."),
         Lang::Es => format!(
@@ -23,7 +23,7 @@ pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
 
 /// Sidecar's instructions and what it knows about the user (never cut) do not fit the
 /// answering model's window, so nothing was sent.
-pub fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
+pub(crate) fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
     match lang {
         Lang::En => format!(
             "Sidecar's instructions and what it knows about you take {system_tokens} tokens, more than this model's {window}-token window leaves room for, so nothing was sent. Choose a model with a larger window, or raise its context length in Settings → Model providers (or Local models); a shorter profile also helps."
@@ -35,7 +35,7 @@ pub fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> Stri
 }
 
 /// Ends a reply stopped at the per-turn step limit (`llm.max_iterations`).
-pub fn step_limit(steps: u32, lang: Lang) -> String {
+pub(crate) fn step_limit(steps: u32, lang: Lang) -> String {
     match lang {
         Lang::Es => format!(
             "(Respuesta incompleta: llegué al límite de {steps} pasos para una respuesta. Pídeme que siga, o sube llm.max_iterations en settings.toml.)"
@@ -56,7 +56,7 @@ pub enum DemoCut {
 }
 
 /// The mark that ends a demo reply cut short, with what to do for better answers.
-pub fn demo_cut(cut: DemoCut, lang: Lang) -> String {
+pub(crate) fn demo_cut(cut: DemoCut, lang: Lang) -> String {
     match (cut, lang) {
         (DemoCut::Repeating, Lang::En) => "[Cut: the demo model began repeating itself. Add a real model in Settings for proper answers.]",
         (DemoCut::Repeating, Lang::Es) => "[Cortado: el modelo de demostración empezó a repetirse. Añade un modelo real en Ajustes para respuestas de verdad.]",
@@ -69,7 +69,7 @@ pub fn demo_cut(cut: DemoCut, lang: Lang) -> String {
 }
 
 /// A provider's test in Settings that worked.
-pub fn answered_in(model: &str, latency_ms: u64, lang: Lang) -> String {
+pub(crate) fn answered_in(model: &str, latency_ms: u64, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{model} answered in {latency_ms} ms"),
         Lang::Es => format!("{model} respondió en {latency_ms} ms"),

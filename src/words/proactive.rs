@@ -6,7 +6,7 @@ use crate::proactive::TickReport;
 use crate::words::Lang;
 
 /// "Open Sidecar", the action a click on a notification performs.
-pub fn open_label(lang: Lang) -> &'static str {
+pub(crate) fn open_label(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Open Sidecar",
         Lang::Es => "Abrir Sidecar",
@@ -14,7 +14,7 @@ pub fn open_label(lang: Lang) -> &'static str {
 }
 
 /// A reminder notification's snooze button.
-pub fn snooze_label(lang: Lang, minutes: u32) -> String {
+pub(crate) fn snooze_label(lang: Lang, minutes: u32) -> String {
     match (lang, minutes) {
         (Lang::Es, m) if m % 60 == 0 => format!("Posponer {} h", m / 60),
         (Lang::Es, m) => format!("Posponer {m} min"),
@@ -23,7 +23,7 @@ pub fn snooze_label(lang: Lang, minutes: u32) -> String {
     }
 }
 
-pub fn skip_text(reason: Skip, lang: Lang) -> &'static str {
+pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
     match (reason, lang == Lang::Es) {
         (Skip::LevelLow, false) => "the proactivity level is low",
         (Skip::LevelLow, true) => "el nivel de proactividad es bajo",
@@ -71,7 +71,7 @@ pub fn paused(kind: &str, channel: &str, until: &str, lang: Lang) -> String {
     }
 }
 
-pub fn describe_tick(report: &TickReport, lang: Lang) -> String {
+pub(crate) fn describe_tick(report: &TickReport, lang: Lang) -> String {
     match (report, lang == Lang::Es) {
         (TickReport::Skipped { reason }, false) => format!("Tick skipped: {}.", skip_text(*reason, Lang::En)),
         (TickReport::Skipped { reason }, true) => format!("Tick omitido: {}.", skip_text(*reason, Lang::Es)),

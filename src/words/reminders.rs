@@ -13,7 +13,7 @@ pub struct ReminderText {
 }
 
 /// What a notification shows of a reminder's text; the chat line keeps all of it.
-pub const NOTIFICATION_CHARS: usize = 300;
+pub(crate) const NOTIFICATION_CHARS: usize = 300;
 
 /// `text` cut to `chars` characters, marked with "…" when it was longer.
 pub fn within(text: &str, chars: usize) -> String {

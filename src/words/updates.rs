@@ -5,7 +5,7 @@ use crate::updates::rules::AddressProblem;
 use crate::updates::source::UpdateFailure;
 
 /// Why this copy cannot update itself: it was built from source.
-pub fn built_from_source(lang: Lang) -> String {
+pub(crate) fn built_from_source(lang: Lang) -> String {
     match lang {
         Lang::En => "This copy of Sidecar was built from source, so it does not update itself: run `git pull` and `make run` in its folder.".into(),
         Lang::Es => "Esta copia de Sidecar se compiló desde el código, así que no se actualiza sola: ejecuta `git pull` y `make run` en su carpeta.".into(),
@@ -13,7 +13,7 @@ pub fn built_from_source(lang: Lang) -> String {
 }
 
 /// Why this copy cannot update itself: a format the project does not publish yet.
-pub fn format_not_updated(lang: Lang) -> String {
+pub(crate) fn format_not_updated(lang: Lang) -> String {
     match lang {
         Lang::En => "Sidecar installed this way cannot update itself yet; install the new version from where you got this one.".into(),
         Lang::Es => "Sidecar instalado de esta forma aún no puede actualizarse solo; instala la versión nueva desde donde obtuviste esta.".into(),
@@ -21,14 +21,14 @@ pub fn format_not_updated(lang: Lang) -> String {
 }
 
 /// No address to look at.
-pub fn no_address(lang: Lang) -> String {
+pub(crate) fn no_address(lang: Lang) -> String {
     match lang {
         Lang::En => "This build has no update address. Enter the address of a release's latest.json below.".into(),
         Lang::Es => "Esta versión no tiene dirección de actualizaciones. Escribe abajo la dirección del latest.json de una publicación.".into(),
     }
 }
 
-pub fn bad_address(problem: &AddressProblem, lang: Lang) -> String {
+pub(crate) fn bad_address(problem: &AddressProblem, lang: Lang) -> String {
     match (problem, lang) {
         (AddressProblem::Unreadable, Lang::En) => "That is not an update address; it should start with https:// and end in latest.json.".into(),
         (AddressProblem::Unreadable, Lang::Es) => "Eso no es una dirección de actualizaciones; debe empezar por https:// y terminar en latest.json.".into(),
@@ -38,7 +38,7 @@ pub fn bad_address(problem: &AddressProblem, lang: Lang) -> String {
 }
 
 /// Installing was asked with no update found first.
-pub fn nothing_to_install(lang: Lang) -> String {
+pub(crate) fn nothing_to_install(lang: Lang) -> String {
     match lang {
         Lang::En => "There is no update to install; look for one first.".into(),
         Lang::Es => "No hay ninguna actualización que instalar; busca una primero.".into(),

@@ -13,7 +13,7 @@ use crate::channels::channel::Channel;
 use crate::channels::source::IncomingMessage;
 
 /// One button per `(label, word)`, one per row (the labels are long).
-pub fn keyboard(buttons: &[(String, String)]) -> InlineKeyboardMarkup {
+pub(crate) fn keyboard(buttons: &[(String, String)]) -> InlineKeyboardMarkup {
     InlineKeyboardMarkup::new(buttons.iter().map(|(label, word)| vec![InlineKeyboardButton::callback(label.clone(), word.clone())]))
 }
 

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 /// A pairing code lives this long after it is shown.
-pub const CODE_LIFETIME: Duration = Duration::minutes(10);
+pub(crate) const CODE_LIFETIME: Duration = Duration::minutes(10);
 
 /// The one-time code Settings → Channels shows.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,11 +9,11 @@ use std::collections::HashMap;
 use chrono::{DateTime, Duration, Utc};
 
 /// Wrong codes before the live code is voided and pairing locked.
-pub const MAX_WRONG_CODES: u32 = 5;
+pub(crate) const MAX_WRONG_CODES: u32 = 5;
 /// How long pairing stays locked after too many wrong codes.
-pub const LOCKOUT: Duration = Duration::minutes(15);
+pub(crate) const LOCKOUT: Duration = Duration::minutes(15);
 /// A stranger is answered at most once in this long.
-pub const STRANGER_QUIET: Duration = Duration::hours(24);
+pub(crate) const STRANGER_QUIET: Duration = Duration::hours(24);
 /// Strangers remembered at most (the oldest are forgotten first).
 const REMEMBERED: usize = 10_000;
 
@@ -42,7 +42,7 @@ impl PairingGuard {
     }
 
     /// A wrong (or any, while locked) code arrived.
-    pub fn wrong_code(&mut self, now: DateTime<Utc>) -> WrongCode {
+    pub(crate) fn wrong_code(&mut self, now: DateTime<Utc>) -> WrongCode {
         if self.locked(now) {
             return WrongCode::WhileLocked;
         }
@@ -56,7 +56,7 @@ impl PairingGuard {
     }
 
     /// Whether to answer a stranger in `chat` now; counts as answered when true.
-    pub fn may_answer(&mut self, chat: i64, now: DateTime<Utc>) -> bool {
+    pub(crate) fn may_answer(&mut self, chat: i64, now: DateTime<Utc>) -> bool {
         if self.answered.get(&chat).is_some_and(|at| now - *at < STRANGER_QUIET) {
             return false;
         }
@@ -76,7 +76,7 @@ impl PairingGuard {
     }
 
     /// The user asked for a fresh code at the desk: a new start, lock lifted.
-    pub fn fresh_code(&mut self) {
+    pub(crate) fn fresh_code(&mut self) {
         self.wrong = 0;
         self.locked_until = None;
     }

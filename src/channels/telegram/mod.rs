@@ -38,7 +38,7 @@ use gate::PairingCode;
 use paired::PairedChats;
 
 /// The keychain entry holding a bot token saved from Settings.
-pub const TOKEN_ACCOUNT: &str = "channel:telegram";
+pub(crate) const TOKEN_ACCOUNT: &str = "channel:telegram";
 
 /// How long a reminder waits for Telegram before the router counts it failed here.
 const SINK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
@@ -92,7 +92,7 @@ impl Telegram {
     }
 
     /// A fresh one-time pairing code (the old one stops working).
-    pub fn new_pairing_code(&self) -> PairingCode {
+    pub(crate) fn new_pairing_code(&self) -> PairingCode {
         let code = PairingCode::new(self.with.clock.now());
         *self.pairing.lock().expect("pairing lock") = Some(code.clone());
         self.guard.lock().expect("guard lock").fresh_code();

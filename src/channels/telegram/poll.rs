@@ -33,7 +33,7 @@ impl Payload for GetUpdatesWide {
 }
 
 /// A long poll for messages (and pressed buttons, and reactions) from `offset` on.
-pub fn get_updates(bot: &Bot, offset: i64, timeout: u32) -> JsonRequest<GetUpdatesWide> {
+pub(crate) fn get_updates(bot: &Bot, offset: i64, timeout: u32) -> JsonRequest<GetUpdatesWide> {
     JsonRequest::new(
         bot.clone(),
         GetUpdatesWide { offset, timeout, allowed_updates: vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery, AllowedUpdate::MessageReaction] },
@@ -69,7 +69,7 @@ pub fn read(update: &Value) -> Option<Polled> {
 }
 
 /// The offset that confirms `updates` and asks for the next ones.
-pub fn next_offset(offset: i64, updates: &[Polled]) -> i64 {
+pub(crate) fn next_offset(offset: i64, updates: &[Polled]) -> i64 {
     updates.iter().map(|u| u.id.saturating_add(1)).fold(offset, i64::max)
 }
 

@@ -26,7 +26,7 @@ fn mood(reaction: &ReactionType) -> Option<Signal> {
 
 /// The sign a change of reactions gives: the mood of a reaction added now that was
 /// not there before, when it has one.
-pub fn signal_of(old: &[ReactionType], new: &[ReactionType]) -> Option<Signal> {
+pub(crate) fn signal_of(old: &[ReactionType], new: &[ReactionType]) -> Option<Signal> {
     let before: Vec<Signal> = old.iter().filter_map(mood).collect();
     new.iter().filter(|r| !old.contains(r)).filter_map(mood).find(|signal| !before.contains(signal))
 }

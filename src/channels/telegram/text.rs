@@ -3,7 +3,7 @@
 //! Sent as plain text, so nothing in a reply can break Telegram's Markdown parsing.
 
 /// Telegram's limit for one message, counted in UTF-16 units (as Telegram counts).
-pub const MAX_UNITS: usize = 4096;
+pub(crate) const MAX_UNITS: usize = 4096;
 
 /// `text` in pieces of at most `max` UTF-16 units, in order; joined they give the
 /// text back up to the whitespace at the cuts. Empty text gives no piece.

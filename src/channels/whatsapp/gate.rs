@@ -13,7 +13,7 @@ pub struct Seen<'a> {
 }
 
 /// Whether the message goes to the conversation.
-pub fn admits(message: &Seen<'_>, own_number: Option<&str>, allowed: &[String]) -> bool {
+pub(crate) fn admits(message: &Seen<'_>, own_number: Option<&str>, allowed: &[String]) -> bool {
     if message.group {
         return false;
     }

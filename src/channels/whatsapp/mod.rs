@@ -40,7 +40,7 @@ use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
 
 /// How often the connection is asked whether it is alive (W1).
-pub const HEARTBEAT: Duration = Duration::from_secs(30);
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(30);
 /// How long a reply keeps being retried while WhatsApp is unreachable.
 const REPLY_PATIENCE: Duration = Duration::from_secs(15 * 60);
 /// How long a reminder waits for WhatsApp before the router counts it failed here.

@@ -23,7 +23,7 @@ impl Pace {
     }
 
     /// When a message may go, asked at `now`: `now` itself when it may go at once.
-    pub fn next_slot(&mut self, now: Instant) -> Instant {
+    pub(crate) fn next_slot(&mut self, now: Instant) -> Instant {
         while self.sent.front().is_some_and(|at| now.saturating_duration_since(*at) >= HOUR) {
             self.sent.pop_front();
         }
