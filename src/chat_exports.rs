@@ -45,7 +45,7 @@ const NEITHER: &str =
     "this JSON list is neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")";
 
 /// A problem with an export: the conversation's number (1-based) and why.
-pub type Problem = (usize, String);
+pub(crate) type Problem = (usize, String);
 
 /// The chats in `bytes`, and the problems (conversation number, 1-based, and why):
 /// conversations that could not be read, and messages kept without their time or left

@@ -33,7 +33,7 @@ pub fn read(answer: &str) -> Option<SameFact> {
     }
 }
 
-pub struct ModelJudge(pub Arc<Models>);
+pub(crate) struct ModelJudge(pub Arc<Models>);
 
 impl FactJudge for ModelJudge {
     fn available(&self) -> bool {

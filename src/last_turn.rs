@@ -8,7 +8,7 @@ use crate::store::{Message, MessageMeta, Role, Store, StoreError};
 const LOOK_BACK: u32 = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LastTurn {
+pub(crate) struct LastTurn {
     pub user_message_id: i64,
     /// The model's reply is what comes after this message.
     pub reply_after: i64,

@@ -30,7 +30,7 @@ const EVENT_RESULT_CHARS: usize = 2000;
 /// Fits each prompt to the model just before it is sent (the context guard, the
 /// current plan). Called before every model call of the turn, since tool results
 /// grow the transcript between calls.
-pub trait Shaper: Send + Sync {
+pub(crate) trait Shaper: Send + Sync {
     /// The messages fitted to the model's window, or why they cannot be (in words).
     fn shape(&self, messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String>;
     /// Tool results longer than this (in tokens) are compacted before the model reads them.
@@ -54,7 +54,7 @@ pub trait Shaper: Send + Sync {
 
 /// What fitting a turn's prompts did, recorded with the reply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ShapeMeasures {
+pub(crate) struct ShapeMeasures {
     /// Turns were dropped or messages cut to fit a call.
     pub truncated: bool,
     /// The tool rules were said again late (a long conversation).
@@ -64,7 +64,7 @@ pub struct ShapeMeasures {
 }
 
 /// Everything a turn needs from the companion.
-pub struct TurnContext<'a> {
+pub(crate) struct TurnContext<'a> {
     pub shaper: &'a dyn Shaper,
     pub conversation_id: i64,
     /// The stored user message this turn answers.
@@ -97,7 +97,7 @@ pub struct TurnContext<'a> {
 
 /// How a driven turn ended, with what was stored.
 #[derive(Debug)]
-pub struct DrivenTurn {
+pub(crate) struct DrivenTurn {
     pub end: TurnEnd,
     pub message_id: i64,
     pub status: MessageStatus,

@@ -15,7 +15,7 @@ const STILL_ROUNDS: u32 = 2;
 
 /// What to do after a reply in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AfterWords {
+pub(crate) enum AfterWords {
     /// No plan this turn worked on, or nothing to add: the reply stands.
     Stand,
     /// Steps are open and the plan moved lately: ask the model to go on.
@@ -27,7 +27,7 @@ pub enum AfterWords {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct PlanWatch {
+pub(crate) struct PlanWatch {
     items: Vec<PlanItem>,
     /// The plan changed during this turn.
     touched: bool,

@@ -11,7 +11,7 @@ use super::error::ApiError;
 /// The client a request's token belongs to, put in the request's extensions for the
 /// MCP server to read (rmcp hands the request's parts to each call).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenHolder(pub String);
+pub(crate) struct TokenHolder(pub String);
 
 /// The names of this computer a request may be addressed to.
 fn is_loopback_name(name: &str) -> bool {

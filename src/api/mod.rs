@@ -35,7 +35,7 @@ use route::Route;
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 const OPENAPI: &str = include_str!("openapi.json");
 
-pub type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
+pub(crate) type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
 
 /// What the local API answers from; the assembly gathers them.
 pub struct ApiParts {

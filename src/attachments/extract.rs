@@ -5,7 +5,7 @@
 use std::io::Read;
 
 /// What a file turned out to be.
-pub enum Sniffed {
+pub(crate) enum Sniffed {
     Image,
     Pdf,
     Docx,

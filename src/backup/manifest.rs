@@ -13,7 +13,7 @@ pub(crate) const VERSION: u32 = 1;
 pub(crate) const MANIFEST: &str = "manifest.json";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub format: String,
     pub version: u32,
     /// UTC, RFC 3339.
@@ -23,7 +23,7 @@ pub struct Manifest {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ManifestEntry {
+pub(crate) struct ManifestEntry {
     /// Relative, `/`-separated: `sidecar.db`, `settings.toml`, `knowledge/NAME.md`.
     pub path: String,
     pub bytes: u64,

@@ -12,7 +12,7 @@ use crate::store::{Store, StoreError};
 
 /// Why the data folder could not be opened.
 #[derive(Debug, thiserror::Error)]
-pub enum OpenError {
+pub(crate) enum OpenError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The backup before an upgrade failed: nothing was migrated.

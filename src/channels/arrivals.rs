@@ -7,7 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::source::IncomingMessage;
 
-pub struct Arrivals {
+pub(crate) struct Arrivals {
     tx: mpsc::UnboundedSender<IncomingMessage>,
     rx: Mutex<mpsc::UnboundedReceiver<IncomingMessage>>,
 }

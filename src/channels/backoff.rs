@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
-pub struct Backoff {
+pub(crate) struct Backoff {
     first: Duration,
     ceiling: Duration,
     next: Duration,

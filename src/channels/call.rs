@@ -18,7 +18,7 @@ use futures_util::future::BoxFuture;
 type Answer = Result<TurnOutcome, TurnError>;
 
 /// The source side, served by `serving::serve`.
-pub struct CallSource {
+pub(crate) struct CallSource {
     channel: Channel,
     clock: Clock,
     calls: tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, oneshot::Sender<Answer>)>>,

@@ -19,7 +19,7 @@ use crate::words::{
 };
 
 /// The services a command may act on.
-pub struct Control<'a> {
+pub(crate) struct Control<'a> {
     pub context: &'a ContextService,
     pub reminders: &'a ReminderService,
     pub proactive: &'a ProactiveService,

@@ -12,7 +12,7 @@ use crate::store::{Store, StoreError};
 const KEEP_SEEN_DAYS: i64 = 30;
 
 /// A handle on the store: `store.channel_marks()`.
-pub struct ChannelMarks<'a> {
+pub(crate) struct ChannelMarks<'a> {
     store: &'a Store,
 }
 
@@ -74,7 +74,7 @@ impl ChannelMarks<'_> {
 }
 
 /// The store's seam to these rows: `store.channel_marks()`, with this trait in scope.
-pub trait ChannelMarksStore {
+pub(crate) trait ChannelMarksStore {
     fn channel_marks(&self) -> ChannelMarks<'_>;
 }
 

@@ -29,7 +29,7 @@ impl CharacterPlaces<'_> {
 }
 
 /// The store's seam to these rows: `store.character_places()`, with this trait in scope.
-pub trait CharacterStore {
+pub(crate) trait CharacterStore {
     fn character_places(&self) -> CharacterPlaces<'_>;
 }
 

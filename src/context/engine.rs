@@ -18,7 +18,7 @@ use crate::tokens::count_cached as count;
 use sidecar_domain::emitter::Emitter;
 
 /// The part of a conversation still sent verbatim, after the running summary.
-pub struct LiveHistory {
+pub(crate) struct LiveHistory {
     pub summary: Option<Summary>,
     pub messages: Vec<Message>,
     /// The checkpoint a fold just wrote.
@@ -77,7 +77,7 @@ pub(super) fn summary_block(summary: &Summary) -> String {
 /// Fits every model call of a turn: the late block (the time, corrections, a resumed
 /// checkpoint and the current plan) goes on the newest user message, the guard brings
 /// the prompt inside the budget, and the meter is updated.
-pub struct TurnShaper<'a> {
+pub(crate) struct TurnShaper<'a> {
     pub system: String,
     /// The late block's parts fixed at the turn's start.
     pub late: String,
@@ -107,7 +107,7 @@ pub struct TurnShaper<'a> {
 }
 
 /// Writes a checkpoint of a conversation's live history without a model call.
-pub trait CheckpointWriter: Send + Sync {
+pub(crate) trait CheckpointWriter: Send + Sync {
     /// `None` when one was written moments ago (a quarter of the periodic interval).
     fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, crate::agent::error::TurnError>>;
 }
@@ -193,7 +193,7 @@ impl TurnShaper<'_> {
 
 /// What a turn starts from: the system prompt (with summary and resumed checkpoint),
 /// the live history after it, and the limits the guard keeps to.
-pub struct TurnPrompt {
+pub(crate) struct TurnPrompt {
     pub system: String,
     /// The late block's parts fixed at the turn's start ([`crate::llm::late`]).
     pub late: String,

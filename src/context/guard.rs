@@ -84,7 +84,7 @@ impl Report {
     }
 }
 
-pub type Counter<'a> = &'a dyn Fn(&str) -> usize;
+pub(crate) type Counter<'a> = &'a dyn Fn(&str) -> usize;
 
 pub(crate) fn message_tokens(message: &ChatMessage, count: Counter<'_>) -> usize {
     MESSAGE_OVERHEAD

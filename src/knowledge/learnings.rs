@@ -109,7 +109,7 @@ pub(crate) const MAX_LINE_FACT_CHARS: usize = 2_000;
 const REPORTED_CHARS: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub(crate) struct Line {
     /// The line as it is in the file, without its `\n` (a `\r` before it is kept);
     /// for a line that is not UTF-8, its lossy reading (for reports only).
     pub raw: String,

@@ -12,7 +12,7 @@ use super::words::fold;
 
 /// A changeable thing a fact states, and its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Slot {
+pub(crate) struct Slot {
     /// `home`, `job`, `partner`, `favourite:THING` or `detail:THING`.
     pub name: String,
     /// The value, folded and trimmed, for comparing.

@@ -8,7 +8,7 @@ use super::words::significant;
 
 /// A fact-like phrase from an evicted user message that no saved fact covers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UnsavedFact {
+pub(crate) struct UnsavedFact {
     pub phrase: String,
     pub message: String,
 }

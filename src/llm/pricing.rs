@@ -57,7 +57,7 @@ const DEFAULTS: &[(&str, Price)] = &[
 
 /// Prices by model name: the user's entries first, then the defaults.
 #[derive(Debug, Clone, Default)]
-pub struct PriceTable {
+pub(crate) struct PriceTable {
     custom: BTreeMap<String, Price>,
 }
 

@@ -15,7 +15,7 @@ const SHORT_LINE: usize = 80;
 
 /// Watches a reply as it streams.
 #[derive(Debug, Default)]
-pub struct RepetitionGuard {
+pub(crate) struct RepetitionGuard {
     text: String,
     cut: Option<usize>,
 }

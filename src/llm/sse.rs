@@ -19,7 +19,7 @@ pub fn http_client(timeouts: &Timeouts) -> reqwest::Client {
 }
 
 /// How to send one streaming request and read its errors.
-pub struct HttpOptions<'a> {
+pub(crate) struct HttpOptions<'a> {
     pub url: &'a str,
     pub timeouts: Timeouts,
     /// Extracts the provider's own message from an error body, if it has one.
@@ -92,7 +92,7 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
 
 /// Accumulates bytes and yields the `data` of each complete event.
 #[derive(Debug, Default)]
-pub struct SseDecoder {
+pub(crate) struct SseDecoder {
     buffer: Vec<u8>,
     data: Vec<String>,
 }

@@ -19,7 +19,7 @@ const EVENT_STREAM: &str = "text/event-stream";
 const JSON: &str = "application/json";
 
 #[derive(Clone)]
-pub struct McpHttp(pub reqwest::Client);
+pub(crate) struct McpHttp(pub reqwest::Client);
 
 type Failure = StreamableHttpError<reqwest::Error>;
 

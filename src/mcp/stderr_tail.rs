@@ -16,7 +16,7 @@ const LINE_CHARS: usize = 500;
 
 /// The tail, shared between the reader and the session.
 #[derive(Clone, Default)]
-pub struct StderrTail(Arc<Mutex<Tail>>);
+pub(crate) struct StderrTail(Arc<Mutex<Tail>>);
 
 #[derive(Default)]
 struct Tail {
@@ -67,6 +67,7 @@ impl StderrTail {
     }
 
     /// How many bytes are held.
+    #[cfg(test)]
     pub fn held(&self) -> usize {
         self.0.lock().expect("stderr lock").bytes.len()
     }

@@ -14,7 +14,7 @@ const RESULT_CHARS: usize = 60_000;
 
 /// Where a server's live session is, if it is running, and why not when it is not.
 #[derive(Default)]
-pub struct Slot {
+pub(crate) struct Slot {
     pub session: RwLock<Option<Arc<Session>>>,
     /// The last failure, with the server's own last words.
     pub failure: RwLock<Option<String>>,
@@ -26,7 +26,7 @@ impl Slot {
     }
 }
 
-pub struct McpTool {
+pub(crate) struct McpTool {
     pub server: String,
     pub identity: String,
     pub definition: ToolDefinition,

@@ -39,7 +39,7 @@ pub enum EmbedError {
     Failed(String),
 }
 
-pub type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Vec<f32>>, EmbedError>> + Send + 'a>>;
+pub(crate) type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Vec<f32>>, EmbedError>> + Send + 'a>>;
 
 /// Turns texts into unit vectors. Every vector of one model is comparable with every
 /// other of the same model, and with no other model's.

@@ -33,7 +33,7 @@ struct ErrorDetail {
     message: String,
 }
 
-pub struct RemoteEmbedder {
+pub(crate) struct RemoteEmbedder {
     client: reqwest::Client,
     /// Base URL ending in `/v1` (or the provider's equivalent).
     base_url: String,

@@ -8,13 +8,13 @@ use sidecar_store::columns_sql;
 
 /// Something to embed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PendingText {
+pub(crate) struct PendingText {
     pub key: Key,
     pub text: String,
 }
 
 /// A handle on the store: `store.embeddings()`.
-pub struct EmbeddingRows<'a> {
+pub(crate) struct EmbeddingRows<'a> {
     store: &'a Store,
 }
 
@@ -123,7 +123,7 @@ impl EmbeddingRows<'_> {
 }
 
 /// The store's seam to these rows: `store.embeddings()`, with this trait in scope.
-pub trait EmbeddingsStore {
+pub(crate) trait EmbeddingsStore {
     fn embeddings(&self) -> EmbeddingRows<'_>;
 }
 

@@ -220,7 +220,7 @@ impl VectorIndex {
 
 /// A copy of an index's vectors, to measure every density away from the index's lock
 /// (the work grows with the index: 100,000 items take seconds).
-pub struct DensityJob {
+pub(crate) struct DensityJob {
     dim: usize,
     keys: Vec<Key>,
     scales: Vec<f32>,
@@ -230,10 +230,6 @@ pub struct DensityJob {
 impl DensityJob {
     pub fn len(&self) -> usize {
         self.keys.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
     }
 
     /// Every item's density (none while the index is too small to say).

@@ -98,7 +98,7 @@ impl Kind {
     }
 }
 
-pub struct NoteTool {
+pub(crate) struct NoteTool {
     kind: Kind,
     folder: Arc<NotesFolder>,
     definition: ToolDefinition,

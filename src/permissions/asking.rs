@@ -54,7 +54,7 @@ pub async fn either(first: &dyn Asker, second: &dyn Asker, question: Question) -
 /// How long the user has been asked, in all: a turn's time limit does not run while
 /// it waits for them.
 #[derive(Debug, Default)]
-pub struct AskingTime {
+pub(crate) struct AskingTime {
     state: Mutex<(usize, Option<std::time::Instant>, Duration)>,
 }
 
@@ -76,7 +76,7 @@ impl AskingTime {
     }
 }
 
-pub struct OpenQuestion<'a>(&'a AskingTime);
+pub(crate) struct OpenQuestion<'a>(&'a AskingTime);
 
 impl Drop for OpenQuestion<'_> {
     fn drop(&mut self) {
@@ -91,7 +91,7 @@ impl Drop for OpenQuestion<'_> {
 }
 
 /// A process with no one to ask: nothing that needs permission runs.
-pub struct Nobody;
+pub(crate) struct Nobody;
 
 impl Asker for Nobody {
     fn ask(&self, _question: Question) -> AnswerFuture<'_> {

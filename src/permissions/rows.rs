@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::permissions::grant::{Grant, Pinned};
 use crate::store::{utc as stamp, Store, StoreError};
 
-pub struct GrantRows<'a> {
+pub(crate) struct GrantRows<'a> {
     store: &'a Store,
 }
 
@@ -90,7 +90,7 @@ impl GrantRows<'_> {
 }
 
 /// The store's seam to these rows: `store.grants()`, with this trait in scope.
-pub trait GrantsStore {
+pub(crate) trait GrantsStore {
     fn grants(&self) -> GrantRows<'_>;
 }
 

@@ -70,7 +70,7 @@ pub struct Pending {
 
 /// Something worth telling the user about what was learned.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum Learnt {
+pub(crate) enum Learnt {
     /// A kind on a channel pauses until then.
     Paused { kind: String, channel: Channel, until: DateTime<Utc> },
 }

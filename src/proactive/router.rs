@@ -128,7 +128,7 @@ pub trait History: Send + Sync {
 /// Which sinks the user wants and where they are, read as a message goes out. Proactivity
 /// keeps both (its settings and its state); a feature below it that sends, as reminders
 /// do, reads them through the router instead of reaching into proactivity's tables.
-pub trait Whereabouts: Send + Sync {
+pub(crate) trait Whereabouts: Send + Sync {
     fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>>;
 }
 

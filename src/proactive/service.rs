@@ -32,7 +32,7 @@ const DECISION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90)
 
 /// Held while the model is asked anything for the user (a turn, or the spontaneous
 /// decision): one at a time (P7). Shared by the conversation and proactivity.
-pub type BrainLock = Arc<tokio::sync::Mutex<()>>;
+pub(crate) type BrainLock = Arc<tokio::sync::Mutex<()>>;
 
 pub struct ProactiveService {
     store: Store,

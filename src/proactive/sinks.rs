@@ -151,7 +151,7 @@ const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Native OS notifications. A reminder's snooze buttons are handled here, by the
 /// reminder service; `on_open` runs (on a helper thread) when the user clicks the
 /// notification itself.
-pub struct NotificationSink {
+pub(crate) struct NotificationSink {
     pub channel: Channel,
     pub lang: Lang,
     pub reminders: Arc<ReminderService>,

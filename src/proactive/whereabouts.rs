@@ -10,7 +10,7 @@ use super::sink_preferences::SinkPreferences;
 use crate::clock::Clock;
 use crate::store::Store;
 
-pub struct StoredWhereabouts {
+pub(crate) struct StoredWhereabouts {
     pub store: Store,
     pub clock: Clock,
 }

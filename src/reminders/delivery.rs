@@ -12,7 +12,7 @@ use sidecar_domain::emitter::Emitter;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
-pub struct RoutedReminders {
+pub(crate) struct RoutedReminders {
     pub router: MessageRouter,
     pub events: Emitter<ReminderEvent>,
     pub lang: Lang,

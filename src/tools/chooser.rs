@@ -141,7 +141,7 @@ struct Wanted {
 }
 
 /// Lets the model ask for a tool it was not given this turn.
-pub struct FindTools(pub Arc<ToolChooser>);
+pub(crate) struct FindTools(pub Arc<ToolChooser>);
 
 impl Tool for FindTools {
     fn name(&self) -> &str {

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
 use crate::context::plan::{render, PlanBoard, PlanItem};
 
-pub struct UpdatePlan(pub Arc<PlanBoard>);
+pub(crate) struct UpdatePlan(pub Arc<PlanBoard>);
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

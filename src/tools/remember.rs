@@ -13,7 +13,7 @@ use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 
-pub struct RememberFact {
+pub(crate) struct RememberFact {
     store: Arc<KnowledgeStore>,
     clock: Clock,
     /// One save at a time, in the order the model asked: a reply's calls run side by

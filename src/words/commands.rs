@@ -5,7 +5,7 @@ use crate::context::checkpoint::Status;
 use crate::words::Lang;
 
 /// The facts `/status` reports, already formatted where they are times.
-pub struct StatusFacts<'a> {
+pub(crate) struct StatusFacts<'a> {
     /// Which model answers and whether it is well.
     pub model: &'a crate::llm::status::ModelStatus,
     pub level: crate::proactive::config::Level,
@@ -24,7 +24,7 @@ pub struct StatusFacts<'a> {
 
 /// The replies, in one language.
 #[derive(Debug, Clone, Copy)]
-pub struct CommandWords(pub Lang);
+pub(crate) struct CommandWords(pub Lang);
 
 impl CommandWords {
     fn es(self) -> bool {

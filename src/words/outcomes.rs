@@ -48,7 +48,7 @@ pub(crate) fn step_limit(steps: u32, lang: Lang) -> String {
 
 /// Why the demo model's reply ends where it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DemoCut {
+pub(crate) enum DemoCut {
     /// It began repeating itself.
     Repeating,
     /// It reached its short reply limit.

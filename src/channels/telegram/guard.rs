@@ -19,7 +19,7 @@ const REMEMBERED: usize = 10_000;
 
 /// What the guard says about a wrong code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WrongCode {
+pub(crate) enum WrongCode {
     /// Say it was wrong.
     Tell,
     /// This one locked pairing: the live code is void, and the desk must hear of it.
@@ -29,7 +29,7 @@ pub enum WrongCode {
 }
 
 #[derive(Debug, Default)]
-pub struct PairingGuard {
+pub(crate) struct PairingGuard {
     wrong: u32,
     locked_until: Option<DateTime<Utc>>,
     answered: HashMap<i64, DateTime<Utc>>,

@@ -134,7 +134,7 @@ impl Telegram {
 }
 
 /// Telegram as a source: each paired chat's message, in order.
-pub struct TelegramSource(pub Arc<Telegram>);
+pub(crate) struct TelegramSource(pub Arc<Telegram>);
 
 impl MessageSource for TelegramSource {
     fn channel(&self) -> Channel {

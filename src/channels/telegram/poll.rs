@@ -15,7 +15,7 @@ use teloxide_core::Bot;
 
 /// The `getUpdates` arguments Sidecar uses, with the offset as the API defines it.
 #[derive(Debug, Clone, Serialize)]
-pub struct GetUpdatesWide {
+pub(crate) struct GetUpdatesWide {
     pub offset: i64,
     pub timeout: u32,
     pub allowed_updates: Vec<AllowedUpdate>,

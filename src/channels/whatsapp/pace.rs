@@ -10,7 +10,7 @@ use tokio::time::Instant;
 const HOUR: Duration = Duration::from_secs(3600);
 
 #[derive(Debug)]
-pub struct Pace {
+pub(crate) struct Pace {
     min_gap: Duration,
     per_hour: usize,
     /// When the messages of the last hour went out, oldest first.
