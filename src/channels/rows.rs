@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::channels::channel::Channel;
+use crate::proactive::message_type::MessageType;
 use crate::store::{Store, StoreError};
 
 /// Seen ids older than this are forgotten; no channel redelivers that late.
@@ -37,11 +38,11 @@ impl ChannelMarks<'_> {
     }
 
     /// Records that the channel delivered a spontaneous message of `kind` as `remote_id`.
-    pub(crate) async fn sent_spontaneous(&self, channel: Channel, remote_id: &str, kind: &str) -> Result<(), StoreError> {
+    pub(crate) async fn sent_spontaneous(&self, channel: Channel, remote_id: &str, kind: MessageType) -> Result<(), StoreError> {
         sqlx::query("INSERT OR REPLACE INTO channel_sent (channel, remote_id, kind, sent_at) VALUES (?, ?, ?, ?)")
             .bind(channel)
             .bind(remote_id)
-            .bind(kind)
+            .bind(kind.as_str())
             .bind(self.store.now())
             .execute(self.store.pool())
             .await?;
@@ -50,13 +51,13 @@ impl ChannelMarks<'_> {
 
     /// The kind and the time of the spontaneous message the channel delivered as
     /// `remote_id`; `None` for any other message.
-    pub(crate) async fn spontaneous_sent(&self, channel: Channel, remote_id: &str) -> Result<Option<(String, DateTime<Utc>)>, StoreError> {
+    pub(crate) async fn spontaneous_sent(&self, channel: Channel, remote_id: &str) -> Result<Option<(MessageType, DateTime<Utc>)>, StoreError> {
         let row: Option<(String, String)> = sqlx::query_as("SELECT kind, sent_at FROM channel_sent WHERE channel = ? AND remote_id = ?")
             .bind(channel)
             .bind(remote_id)
             .fetch_optional(self.store.pool())
             .await?;
-        Ok(row.and_then(|(kind, at)| DateTime::parse_from_rfc3339(&at).ok().map(|at| (kind, at.with_timezone(&Utc)))))
+        Ok(row.and_then(|(kind, at)| Some((MessageType::named(&kind)?, DateTime::parse_from_rfc3339(&at).ok()?.with_timezone(&Utc)))))
     }
 
     pub async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {

@@ -47,7 +47,8 @@ impl ClientNotes {
             title,
             body: text.to_string(),
             chat,
-            message_type: Some("connection".into()),
+            // A program's note is no kind of Sidecar's own: nothing is learned of it.
+            message_type: None,
             reminder_id: None,
             late: false,
             message_id: None,

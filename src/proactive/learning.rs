@@ -10,6 +10,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::message_type::MessageType;
 use crate::channels::channel::Channel;
 
 /// A user message this soon after a spontaneous one answers it.
@@ -46,8 +47,7 @@ impl Signal {
 /// One kind of message on one channel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KindLearned {
-    /// greeting, checkin, contextual.
-    pub kind: String,
+    pub kind: MessageType,
     pub channel: Channel,
     /// 1 is whole; each unwelcome sign halves it.
     pub allowance: f64,
@@ -63,7 +63,7 @@ pub struct KindLearned {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
     pub message_id: Option<i64>,
-    pub kind: String,
+    pub kind: MessageType,
     pub channel: Channel,
     pub sent_at: DateTime<Utc>,
 }
@@ -72,45 +72,50 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) enum Learnt {
     /// A kind on a channel pauses until then.
-    Paused { kind: String, channel: Channel, until: DateTime<Utc> },
+    Paused { kind: MessageType, channel: Channel, until: DateTime<Utc> },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Learned {
+    #[serde(deserialize_with = "known_kinds")]
     pub kinds: Vec<KindLearned>,
+    #[serde(deserialize_with = "known_kinds")]
     pub pending: Vec<Pending>,
 }
 
+/// Reads a stored list, leaving out entries of a kind this build does not know (an
+/// older build kept a program's notes as "connection"): one such entry must not cost
+/// the rest of what was learned, which a failed read of the whole state would.
+fn known_kinds<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let stored = Vec::<serde_json::Value>::deserialize(deserializer)?;
+    Ok(stored.into_iter().filter_map(|entry| serde_json::from_value(entry).ok()).collect())
+}
+
 impl Learned {
-    fn entry(&mut self, kind: &str, channel: Channel) -> &mut KindLearned {
+    fn entry(&mut self, kind: MessageType, channel: Channel) -> &mut KindLearned {
         if let Some(i) = self.kinds.iter().position(|k| k.kind == kind && k.channel == channel) {
             return &mut self.kinds[i];
         }
-        self.kinds.push(KindLearned {
-            kind: kind.to_string(),
-            channel,
-            allowance: 1.0,
-            unwelcome_in_a_row: 0,
-            paused_until: None,
-            last_sent: None,
-            welcome: 0,
-            unwelcome: 0,
-        });
+        self.kinds.push(KindLearned { kind, channel, allowance: 1.0, unwelcome_in_a_row: 0, paused_until: None, last_sent: None, welcome: 0, unwelcome: 0 });
         self.kinds.last_mut().expect("just pushed")
     }
 
     /// A spontaneous message went out: it waits for a sign.
-    pub fn sent(&mut self, kind: &str, channel: Channel, message_id: Option<i64>, now: DateTime<Utc>) {
+    pub fn sent(&mut self, kind: MessageType, channel: Channel, message_id: Option<i64>, now: DateTime<Utc>) {
         self.entry(kind, channel).last_sent = Some(now);
-        self.pending.push(Pending { message_id, kind: kind.to_string(), channel, sent_at: now });
+        self.pending.push(Pending { message_id, kind, channel, sent_at: now });
         if self.pending.len() > PENDING {
             self.pending.remove(0);
         }
     }
 
     /// Applies `signal` to a kind on a channel; says when the kind pauses.
-    pub(crate) fn observe(&mut self, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn observe(&mut self, kind: MessageType, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let entry = self.entry(kind, channel);
         if signal.welcome() {
             entry.allowance = 1.0;
@@ -125,7 +130,7 @@ impl Learned {
         if entry.unwelcome_in_a_row == PAUSE_AFTER {
             let until = now + PAUSE;
             entry.paused_until = Some(until);
-            return Some(Learnt::Paused { kind: kind.to_string(), channel, until });
+            return Some(Learnt::Paused { kind, channel, until });
         }
         None
     }
@@ -135,7 +140,7 @@ impl Learned {
         let (answered, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| p.sent_at <= now && now - p.sent_at <= ANSWER_WINDOW);
         self.pending = rest;
         for p in answered {
-            self.observe(&p.kind, p.channel, Signal::Answered, now);
+            self.observe(p.kind, p.channel, Signal::Answered, now);
         }
     }
 
@@ -144,28 +149,28 @@ impl Learned {
     /// words themselves were counted as an answer.
     pub(crate) fn told_off(&mut self, now: DateTime<Utc>) -> Option<Learnt> {
         let last = self.kinds.iter().filter(|k| k.last_sent.is_some_and(|at| at <= now && now - at <= ANSWER_WINDOW)).max_by_key(|k| k.last_sent)?;
-        let (kind, channel) = (last.kind.clone(), last.channel);
+        let (kind, channel) = (last.kind, last.channel);
         self.pending.retain(|p| !(p.kind == kind && p.channel == channel));
-        self.observe(&kind, channel, Signal::ThumbsDown, now)
+        self.observe(kind, channel, Signal::ThumbsDown, now)
     }
 
     /// Messages whose answer window passed without a word were ignored.
     pub(crate) fn expire(&mut self, now: DateTime<Utc>) -> Vec<Learnt> {
         let (ignored, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now - p.sent_at > ANSWER_WINDOW);
         self.pending = rest;
-        ignored.into_iter().filter_map(|p| self.observe(&p.kind, p.channel, Signal::Ignored, now)).collect()
+        ignored.into_iter().filter_map(|p| self.observe(p.kind, p.channel, Signal::Ignored, now)).collect()
     }
 
     /// A sign about one message (a click, a thumb, a closed notification): the kind and
     /// channel it was sent as, whether or not it still waits.
-    pub(crate) fn signal_for(&mut self, message_id: i64, kind: &str, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_for(&mut self, message_id: i64, kind: MessageType, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         self.pending.retain(|p| p.message_id != Some(message_id));
         self.observe(kind, channel, signal, now)
     }
 
     /// A sign about a message a channel delivered, known there by its kind and when it
     /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
-    pub(crate) fn signal_sent(&mut self, kind: &str, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_sent(&mut self, kind: MessageType, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
         let same = self
             .pending
@@ -185,7 +190,7 @@ impl Learned {
     pub(crate) fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let at = self.pending.iter().rposition(|p| p.channel == channel)?;
         let latest = self.pending.remove(at);
-        self.observe(&latest.kind, latest.channel, signal, now)
+        self.observe(latest.kind, latest.channel, signal, now)
     }
 
     /// Whether some message's answer window has passed (so [`Learned::expire`] has work).
@@ -196,7 +201,7 @@ impl Learned {
     /// Whether a message of `kind` may go to `channel` now: not paused, and (below a
     /// whole allowance) long enough since the last one. `gap` is the level's spacing
     /// at a whole allowance (a day over its daily cap).
-    pub fn allows(&self, kind: &str, channel: Channel, gap: Duration, now: DateTime<Utc>) -> bool {
+    pub fn allows(&self, kind: MessageType, channel: Channel, gap: Duration, now: DateTime<Utc>) -> bool {
         let Some(entry) = self.kinds.iter().find(|k| k.kind == kind && k.channel == channel) else { return true };
         if entry.paused_until.is_some_and(|until| now < until) {
             return false;
@@ -215,41 +220,53 @@ mod tests {
     }
 
     #[test]
+    fn a_stored_entry_of_a_kind_not_known_is_left_out_and_the_rest_is_kept() {
+        let stored = r#"{"kinds":[
+            {"kind":"connection","channel":"telegram","allowance":0.5,"unwelcome_in_a_row":1,"paused_until":null,"last_sent":null,"welcome":0,"unwelcome":1},
+            {"kind":"checkin","channel":"desktop","allowance":0.25,"unwelcome_in_a_row":2,"paused_until":null,"last_sent":null,"welcome":0,"unwelcome":2}],
+            "pending":[{"message_id":7,"kind":"connection","channel":"telegram","sent_at":"2026-11-20T10:00:00Z"}]}"#;
+        let learned: Learned = serde_json::from_str(stored).unwrap();
+        assert_eq!(learned.kinds.len(), 1);
+        assert_eq!((learned.kinds[0].kind, learned.kinds[0].allowance), (MessageType::Checkin, 0.25));
+        assert!(learned.pending.is_empty());
+    }
+
+    #[test]
     fn silence_halves_the_allowance_and_five_in_a_row_pause_for_a_week() {
         let mut learned = Learned::default();
         let gap = Duration::hours(6);
         for i in 0..4 {
-            learned.sent("checkin", Channel::Desktop, None, at(i * 24));
+            learned.sent(MessageType::Checkin, Channel::Desktop, None, at(i * 24));
             assert!(learned.expire(at(i * 24 + 3)).is_empty());
         }
         let entry = &learned.kinds[0];
         assert_eq!((entry.allowance, entry.unwelcome_in_a_row), (1.0 / 16.0, 4));
-        assert!(!learned.allows("checkin", Channel::Desktop, gap, at(3 * 24 + 50)), "waits 90 hours at 1/16");
-        assert!(learned.allows("checkin", Channel::Telegram, gap, at(3 * 24 + 4)), "another channel learned nothing");
-        learned.sent("checkin", Channel::Desktop, None, at(200));
+        assert!(!learned.allows(MessageType::Checkin, Channel::Desktop, gap, at(3 * 24 + 50)), "waits 90 hours at 1/16");
+        assert!(learned.allows(MessageType::Checkin, Channel::Telegram, gap, at(3 * 24 + 4)), "another channel learned nothing");
+        learned.sent(MessageType::Checkin, Channel::Desktop, None, at(200));
         let said = learned.expire(at(203));
         assert!(matches!(&said[..], [Learnt::Paused { until, .. }] if *until == at(203) + PAUSE));
-        assert!(!learned.allows("checkin", Channel::Desktop, gap, at(300)));
-        assert!(learned.allows("greeting", Channel::Desktop, gap, at(300)));
+        assert!(!learned.allows(MessageType::Checkin, Channel::Desktop, gap, at(300)));
+        assert!(learned.allows(MessageType::Greeting, Channel::Desktop, gap, at(300)));
     }
 
     #[test]
     fn an_answer_within_two_hours_on_any_channel_brings_the_kind_back() {
         let mut learned = Learned::default();
-        learned.sent("greeting", Channel::Telegram, Some(7), at(0));
+        learned.sent(MessageType::Greeting, Channel::Telegram, Some(7), at(0));
         learned.expire(at(3));
-        learned.sent("greeting", Channel::Telegram, Some(8), at(24));
+        learned.sent(MessageType::Greeting, Channel::Telegram, Some(8), at(24));
         learned.user_wrote(at(25));
         assert!(learned.pending.is_empty());
         assert_eq!((learned.kinds[0].allowance, learned.kinds[0].welcome), (1.0, 1));
-        learned.sent("greeting", Channel::Telegram, Some(9), at(48));
-        learned.signal_for(9, "greeting", Channel::Telegram, Signal::ThumbsDown, at(48));
+        learned.sent(MessageType::Greeting, Channel::Telegram, Some(9), at(48));
+        learned.signal_for(9, MessageType::Greeting, Channel::Telegram, Signal::ThumbsDown, at(48));
         assert!(learned.pending.is_empty() && learned.kinds[0].allowance == 0.5);
         // "Cállate" right after one is no answer, even if the words were counted as one.
-        learned.sent("checkin", Channel::Desktop, Some(10), at(60));
+        learned.sent(MessageType::Checkin, Channel::Desktop, Some(10), at(60));
         learned.user_wrote(at(60) + Duration::minutes(3));
         learned.told_off(at(60) + Duration::minutes(3));
-        let checkin = learned.kinds.iter().find(|k| k.kind == "checkin").unwrap();
+        let checkin = learned.kinds.iter().find(|k| k.kind == MessageType::Checkin).unwrap();
         assert_eq!((checkin.allowance, checkin.unwelcome), (0.5, 1));
         assert!(learned.told_off(at(70)).is_none(), "nothing was sent in the last two hours");
     }
@@ -257,14 +274,14 @@ mod tests {
     #[test]
     fn a_reaction_settles_the_message_of_its_kind_sent_then_and_no_other() {
         let mut learned = Learned::default();
-        learned.sent("greeting", Channel::Telegram, Some(1), at(0));
-        learned.sent("checkin", Channel::Telegram, Some(2), at(5));
-        learned.sent("checkin", Channel::Whatsapp, Some(3), at(5));
-        learned.signal_sent("checkin", Channel::Telegram, at(5) + Duration::seconds(2), Signal::ThumbsUp, at(6));
+        learned.sent(MessageType::Greeting, Channel::Telegram, Some(1), at(0));
+        learned.sent(MessageType::Checkin, Channel::Telegram, Some(2), at(5));
+        learned.sent(MessageType::Checkin, Channel::Whatsapp, Some(3), at(5));
+        learned.signal_sent(MessageType::Checkin, Channel::Telegram, at(5) + Duration::seconds(2), Signal::ThumbsUp, at(6));
         assert_eq!(learned.pending.iter().map(|p| p.message_id).collect::<Vec<_>>(), [Some(1), Some(3)]);
         // Days later, the message no longer waits: the sign still teaches its kind.
-        learned.signal_sent("greeting", Channel::Telegram, at(0), Signal::ThumbsDown, at(90));
-        let greeting = learned.kinds.iter().find(|k| k.kind == "greeting").unwrap();
+        learned.signal_sent(MessageType::Greeting, Channel::Telegram, at(0), Signal::ThumbsDown, at(90));
+        let greeting = learned.kinds.iter().find(|k| k.kind == MessageType::Greeting).unwrap();
         assert_eq!((greeting.allowance, greeting.unwelcome), (0.5, 1));
         assert_eq!(learned.pending.len(), 1);
     }

@@ -19,6 +19,7 @@ pub mod error;
 pub mod events;
 pub mod greeting;
 pub mod learning;
+pub mod message_type;
 pub mod quiet;
 pub mod router;
 pub mod rows;

@@ -38,8 +38,8 @@ pub struct Outgoing {
     pub body: String,
     /// The line in the chat.
     pub chat: String,
-    /// greeting / checkin / contextual, for spontaneous messages.
-    pub message_type: Option<String>,
+    /// A spontaneous message's kind.
+    pub message_type: Option<super::message_type::MessageType>,
     pub reminder_id: Option<i64>,
     pub late: bool,
     /// The chat message this was posted as, once the chat sink has run (so a click on

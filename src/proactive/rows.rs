@@ -52,7 +52,10 @@ impl ProactiveRows<'_> {
 
     /// A spontaneous message's kind (greeting, checkin, contextual) and the channel it
     /// was kept on; `None` when `message_id` is not one.
-    pub(crate) async fn spontaneous_kind(&self, message_id: i64) -> Result<Option<(String, crate::channels::channel::Channel)>, StoreError> {
+    pub(crate) async fn spontaneous_kind(
+        &self,
+        message_id: i64,
+    ) -> Result<Option<(super::message_type::MessageType, crate::channels::channel::Channel)>, StoreError> {
         use crate::channels::channel::Channel;
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
@@ -60,7 +63,8 @@ impl ProactiveRows<'_> {
                 .fetch_optional(self.store.pool())
                 .await?;
         Ok(row.and_then(|(kind, channel)| {
-            let kind = kind.filter(|k| k != "reminder")?;
+            // A reminder's mark ("reminder") names no kind of spontaneous message.
+            let kind = super::message_type::MessageType::named(&kind?)?;
             Some((kind, channel.unwrap_or(Channel::Desktop)))
         }))
     }

@@ -7,6 +7,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 use super::config::{Level, ProactiveConfig, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
+pub use super::message_type::MessageType;
 use super::state::ProactiveState;
 
 pub use super::greeting::{greeting_window, GreetingKind};
@@ -86,27 +87,6 @@ pub(crate) fn precheck(
     Ok(())
 }
 
-/// What the model may answer in `messageType`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MessageType {
-    Greeting,
-    Checkin,
-    Contextual,
-}
-
-impl MessageType {
-    pub const ALL: [MessageType; 3] = [MessageType::Greeting, MessageType::Checkin, MessageType::Contextual];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MessageType::Greeting => "greeting",
-            MessageType::Checkin => "checkin",
-            MessageType::Contextual => "contextual",
-        }
-    }
-}
-
 /// The model's decision as it answered it.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct Decision {
@@ -163,12 +143,9 @@ pub struct Approved {
 
 /// Checks a decision to speak against the rules the model was told (defence in depth).
 pub(crate) fn validate(decision: &Decision, state: &ProactiveState, now: DateTime<Utc>, zone: Tz) -> Result<Approved, Block> {
-    let kind = decision.message_type.as_deref().map(|t| t.trim().to_lowercase());
-    let message_type = match kind.as_deref() {
-        Some("greeting") => MessageType::Greeting,
-        Some("checkin" | "check-in") => MessageType::Checkin,
-        Some("contextual") => MessageType::Contextual,
-        other => return Err(Block::InvalidMessageType(other.unwrap_or("null").to_string())),
+    let Some(message_type) = decision.message_type.as_deref().and_then(MessageType::named) else {
+        let named = decision.message_type.as_deref().map(|t| t.trim().to_lowercase());
+        return Err(Block::InvalidMessageType(named.unwrap_or_else(|| "null".into())));
     };
     let text = decision.message.as_deref().map(str::trim).unwrap_or_default();
     if text.is_empty() {

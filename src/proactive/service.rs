@@ -254,7 +254,7 @@ impl ProactiveService {
         let channel = self.router.spontaneous_channel(&config.sinks, presence).unwrap_or(Channel::Desktop);
         // At a whole allowance a kind may come as often as the level allows.
         let gap = chrono::Duration::hours(24) / config.level.max_per_day().max(1) as i32;
-        let welcome = MessageType::ALL.into_iter().filter(|k| state.learned.allows(k.as_str(), channel, gap, now)).collect();
+        let welcome = MessageType::ALL.into_iter().filter(|k| state.learned.allows(*k, channel, gap, now)).collect();
         (channel, welcome)
     }
 
@@ -262,8 +262,8 @@ impl ProactiveService {
     fn tell_learnt(&self, learnt: Vec<super::learning::Learnt>) {
         for super::learning::Learnt::Paused { kind, channel, until } in learnt {
             let until = until.with_timezone(&self.clock.zone()).format("%Y-%m-%d").to_string();
-            let said = crate::words::proactive::paused(&kind, channel.as_str(), &until, self.lang);
-            tracing::info!(kind, channel = channel.as_str(), %until, "a kind of spontaneous message pauses");
+            let said = crate::words::proactive::paused(kind, channel.as_str(), &until, self.lang);
+            tracing::info!(kind = kind.as_str(), channel = channel.as_str(), %until, "a kind of spontaneous message pauses");
             self.events.publish(ProactiveEvent::ProactiveLearned { said });
         }
     }
@@ -275,14 +275,14 @@ impl ProactiveService {
             return Err(ProactiveError::NotSpontaneous(message_id));
         };
         let now = self.clock.now();
-        self.learn(|learned| learned.signal_for(message_id, &kind, channel, signal, now).into_iter().collect()).await.map(drop)
+        self.learn(|learned| learned.signal_for(message_id, kind, channel, signal, now).into_iter().collect()).await.map(drop)
     }
 
     /// A sign a phone channel saw about a spontaneous message of `kind` it delivered at
     /// `sent_at` (a reaction on Telegram).
     pub(crate) async fn feedback_sent(
         &self,
-        kind: &str,
+        kind: MessageType,
         channel: Channel,
         sent_at: DateTime<Utc>,
         signal: super::learning::Signal,
@@ -428,7 +428,7 @@ impl ProactiveService {
             title: "Sidecar".into(),
             body: approved.text.clone(),
             chat: approved.text.clone(),
-            message_type: Some(approved.message_type.as_str().to_string()),
+            message_type: Some(approved.message_type),
             reminder_id: None,
             late: false,
             message_id: None,
@@ -436,7 +436,7 @@ impl ProactiveService {
         };
         let routed = self.router.send(outgoing, &config.sinks, marked.presence(now, config.sinks.phone_when_idle_minutes)).await;
         if routed.reached_anyone() {
-            let kind = approved.message_type.as_str();
+            let kind = approved.message_type;
             let shown_on = routed.channel.unwrap_or(channel);
             self.store.proactive().update_proactive_state(|s| s.learned.sent(kind, shown_on, routed.message_id, now)).await?;
         }

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::config::SinkId;
+use super::message_type::MessageType;
 use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::llm::ChatMessage;
@@ -16,6 +17,10 @@ use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
 use crate::words::{self, Lang};
 use futures_util::future::BoxFuture;
 use sidecar_domain::emitter::Emitter;
+
+/// The `message_type` the chat is told for a program's note, which is no kind of
+/// Sidecar's own (the UI's event shape has always carried one).
+const NOTE: &str = "connection";
 
 /// Posts proactive messages in the current conversation. Reminders are marked as
 /// commands (never sent back to the model); spontaneous messages are part of the
@@ -35,7 +40,7 @@ impl ChatSink {
         let reminder = message.kind == Kind::Reminder;
         let meta = MessageMeta {
             command: reminder,
-            proactive: Some(if reminder { "reminder".into() } else { message.message_type.clone().unwrap_or_default() }),
+            proactive: Some(if reminder { "reminder".into() } else { message.message_type.map(MessageType::as_str).unwrap_or_default().into() }),
             reminder_id: message.reminder_id.filter(|_| reminder),
             ..MessageMeta::default()
         };
@@ -81,7 +86,7 @@ impl Sink for ChatSink {
                 _ => self.events.publish(ProactiveEvent::SpontaneousMessage {
                     conversation_id,
                     message_id,
-                    message_type: message.message_type.clone().unwrap_or_default(),
+                    message_type: message.message_type.map_or(NOTE, MessageType::as_str).to_string(),
                     first_line,
                 }),
             }

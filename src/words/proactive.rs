@@ -1,6 +1,7 @@
 //! What the spontaneous loop's outcomes read as (`/proactive tick|decide`), and the
 //! labels of a notification's buttons.
 
+use crate::proactive::message_type::MessageType;
 use crate::proactive::rules::Skip;
 use crate::proactive::TickReport;
 use crate::words::Lang;
@@ -51,19 +52,19 @@ pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
 }
 
 /// What a kind of message is called in what Sidecar says.
-pub fn kind_name(kind: &str, lang: Lang) -> &'static str {
+pub fn kind_name(kind: MessageType, lang: Lang) -> &'static str {
     match (kind, lang) {
-        ("greeting", Lang::En) => "greetings",
-        ("checkin", Lang::En) => "check-ins",
-        (_, Lang::En) => "follow-ups",
-        ("greeting", Lang::Es) => "saludos",
-        ("checkin", Lang::Es) => "mensajes para saber cómo estás",
-        (_, Lang::Es) => "mensajes de seguimiento",
+        (MessageType::Greeting, Lang::En) => "greetings",
+        (MessageType::Checkin, Lang::En) => "check-ins",
+        (MessageType::Contextual, Lang::En) => "follow-ups",
+        (MessageType::Greeting, Lang::Es) => "saludos",
+        (MessageType::Checkin, Lang::Es) => "mensajes para saber cómo estás",
+        (MessageType::Contextual, Lang::Es) => "mensajes de seguimiento",
     }
 }
 
 /// Said once when a kind of message pauses for a week, unanswered.
-pub fn paused(kind: &str, channel: &str, until: &str, lang: Lang) -> String {
+pub fn paused(kind: MessageType, channel: &str, until: &str, lang: Lang) -> String {
     let name = kind_name(kind, lang);
     match lang {
         Lang::En => format!("The last {name} on {channel} went unanswered, so I'll stop sending them there until {until}. Settings → Proactivity shows what I learned, with Reset."),

@@ -196,7 +196,7 @@ async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
         assert!(Instant::now() < until, "the 👍 was not taken");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let checkin = learned().await.kinds.into_iter().find(|k| k.kind == "checkin").unwrap();
+    let checkin = learned().await.kinds.into_iter().find(|k| k.kind.as_str() == "checkin").unwrap();
     assert_eq!((checkin.channel, checkin.welcome, checkin.unwelcome, checkin.allowance), (Channel::Telegram, 1, 0, 1.0));
 
     // A 👎 on it later halves the kind there; a 👎 on an ordinary reply does not.
@@ -211,7 +211,7 @@ async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
     bot.react(ME, spontaneous, &["👍"], &["👎"]);
     let until = Instant::now() + Duration::from_secs(10);
     loop {
-        let checkin = learned().await.kinds.into_iter().find(|k| k.kind == "checkin").unwrap();
+        let checkin = learned().await.kinds.into_iter().find(|k| k.kind.as_str() == "checkin").unwrap();
         if checkin.unwelcome > 0 {
             assert_eq!((checkin.unwelcome, checkin.allowance), (1, 0.5));
             break;

@@ -116,7 +116,7 @@ impl Telegram {
             Err(error) => return tracing::warn!(%error, "could not look up a reacted Telegram message"),
         };
         let Some(proactive) = self.with.proactive.upgrade() else { return };
-        if let Err(error) = proactive.feedback_sent(&sent.0, Channel::Telegram, sent.1, signal).await {
+        if let Err(error) = proactive.feedback_sent(sent.0, Channel::Telegram, sent.1, signal).await {
             tracing::warn!(%error, "a Telegram reaction taught nothing");
         }
     }

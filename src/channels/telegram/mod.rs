@@ -120,7 +120,7 @@ impl Telegram {
 
     /// Keeps a spontaneous message's Telegram id, so a reaction on it teaches its kind.
     async fn remember_spontaneous(&self, chat: i64, id: Option<i32>, message: &Outgoing) {
-        let (Some(id), Some(kind)) = (id, message.message_type.as_deref()) else { return };
+        let (Some(id), Some(kind)) = (id, message.message_type) else { return };
         if let Err(error) = self.with.store.channel_marks().sent_spontaneous(Channel::Telegram, &format!("{chat}:{id}"), kind).await {
             tracing::warn!(%error, "could not keep a spontaneous message's Telegram id");
         }
