@@ -38,7 +38,6 @@ pub mod provider_admin;
 pub mod recall;
 pub mod reminders;
 pub mod settings;
-pub mod settings_file;
 pub mod tools;
 pub mod updates;
 pub mod welcome;

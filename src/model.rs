@@ -22,6 +22,7 @@ use crate::llm::status::{ModelEvent, ModelStatus};
 use crate::llm::ChatRequest;
 use crate::local_models::LocalChoice;
 use crate::secrets::Secrets;
+use crate::settings::owner::SettingsOwner;
 use crate::settings::{ProviderSettings, Purpose, Settings};
 use crate::store::Store;
 use sidecar_domain::emitter::Emitter;
@@ -69,7 +70,8 @@ impl Chain {
 }
 
 pub struct Models {
-    settings: RwLock<Arc<Settings>>,
+    /// The settings' one owner: what is held now, and every change.
+    settings: Arc<SettingsOwner>,
     configured: RwLock<Vec<Provider>>,
     /// Background purposes routed to providers of their own.
     routed: RwLock<HashMap<Purpose, Vec<Provider>>>,
@@ -101,7 +103,7 @@ pub struct Admitted {
 
 impl Models {
     pub fn new(
-        settings: Settings,
+        owner: Arc<SettingsOwner>,
         secrets: Arc<Secrets>,
         log_dir: PathBuf,
         events: Emitter<ModelEvent>,
@@ -109,6 +111,7 @@ impl Models {
         budget: Arc<crate::budget::Budget>,
         lang: crate::words::Lang,
     ) -> Self {
+        let settings = owner.current();
         let configured = build_configured(&settings, &secrets);
         let routed = build_routed(&settings, &secrets);
         Self {
@@ -118,7 +121,7 @@ impl Models {
             store,
             secrets,
             local_choice: RwLock::new(Arc::new(LocalChoice::from_settings(&settings.local_model))),
-            settings: RwLock::new(Arc::new(settings)),
+            settings: owner,
             configured: RwLock::new(configured),
             local: Mutex::new(None),
             log_dir,
@@ -129,27 +132,30 @@ impl Models {
     }
 
     pub fn settings(&self) -> Arc<Settings> {
-        self.settings.read().expect("settings lock").clone()
+        self.settings.current()
     }
 
-    /// Applies new settings (from the Settings view) to the next call. The status goes
-    /// back to unknown until `check` has looked.
-    pub(crate) fn replace_settings(&self, settings: Settings) {
+    /// The settings' owner, through which every change is made.
+    pub fn settings_owner(&self) -> &Arc<SettingsOwner> {
+        &self.settings
+    }
+
+    /// Applies a change of the providers or the local model (from the Settings view,
+    /// made through the owner) to the next call. The status goes back to unknown
+    /// until `check` has looked.
+    pub(crate) fn providers_changed(&self) {
+        let settings = self.settings();
         self.set_status(ModelStatus::Idle);
         *self.configured.write().expect("providers lock") = build_configured(&settings, &self.secrets);
         *self.routed.write().expect("providers lock") = build_routed(&settings, &self.secrets);
         self.builds.fetch_add(1, Ordering::Relaxed);
         *self.local_choice.write().expect("settings lock") = Arc::new(LocalChoice::from_settings(&settings.local_model));
         self.budget.replace_settings(&settings);
-        *self.settings.write().expect("settings lock") = Arc::new(settings);
     }
 
-    /// New limits (from Settings) for the next call; the rest of the settings stay.
-    pub(crate) fn replace_budget(&self, budget: crate::settings::budget::BudgetSettings) {
-        let mut settings = (*self.settings()).clone();
-        settings.budget = budget;
-        self.budget.replace_settings(&settings);
-        *self.settings.write().expect("settings lock") = Arc::new(settings);
+    /// Applies new limits (made through the owner) to the next call.
+    pub(crate) fn budget_changed(&self) {
+        self.budget.replace_settings(&self.settings());
     }
 
     pub fn budget(&self) -> &Arc<crate::budget::Budget> {

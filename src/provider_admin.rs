@@ -5,11 +5,11 @@
 use crate::llm::endpoint::ProbeProblem;
 use crate::llm::sampling::{OutOfRange, Sampling};
 use crate::said::Worded;
+use crate::settings::owner::Change;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::llm::provider::Provider;
@@ -150,12 +150,11 @@ impl ProviderInput {
 pub struct ProviderAdmin {
     models: Arc<Models>,
     secrets: Arc<Secrets>,
-    config_path: Option<PathBuf>,
 }
 
 impl ProviderAdmin {
-    pub fn new(models: Arc<Models>, secrets: Arc<Secrets>, config_path: Option<PathBuf>) -> Self {
-        Self { models, secrets, config_path }
+    pub fn new(models: Arc<Models>, secrets: Arc<Secrets>) -> Self {
+        Self { models, secrets }
     }
 
     /// The configured providers in chat order.
@@ -231,15 +230,10 @@ impl ProviderAdmin {
 
     /// Applies settings now and saves them; returns a warning if saving failed.
     fn apply_settings(&self, settings: crate::settings::Settings) -> Option<String> {
-        // A provider that came from SIDECAR_LLM_BASE_URL belongs to the environment,
-        // not to the file.
-        let from_env = std::env::var_os(crate::settings::LLM_BASE_URL_ENV).is_some();
-        let providers: Vec<ProviderSettings> = settings.providers.iter().filter(|p| !(from_env && p.id == "env")).cloned().collect();
-        let chat: Vec<String> = settings.routing.chat.iter().filter(|id| !(from_env && *id == "env")).cloned().collect();
-        let warning = self.config_path.as_ref().and_then(|path| {
-            crate::settings_file::save_providers(path, &providers, &chat).err().map(|e| format!("{e}; the change applies until Sidecar restarts"))
-        });
-        self.models.replace_settings(settings);
+        let change = Change::Providers { providers: settings.providers, chat: settings.routing.chat };
+        let (_, unsaved) = self.models.settings_owner().change_or_hold(change);
+        let warning = unsaved.map(|e| format!("{e}; the change applies until Sidecar restarts"));
+        self.models.providers_changed();
         // The header shows what a check finds, not the provider just named.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let models = self.models.clone();

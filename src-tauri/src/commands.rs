@@ -71,7 +71,7 @@ through_the_core!(
     sidecar::provider_admin::ProviderRefusal,
     sidecar::reminders::error::ReminderError,
     sidecar::tools::search_setup::SearchSetupError,
-    sidecar::settings_file::SettingsFileError,
+    sidecar::settings::file::SettingsFileError,
     sidecar::updates::UpdatesError,
     sidecar::store::StoreError,
 );

@@ -3,7 +3,7 @@
 //! `settings.toml` and applied to the next call).
 
 use crate::budget::rows::BudgetStore;
-use std::path::PathBuf;
+use crate::settings::owner::Change;
 use std::sync::Arc;
 
 use super::limits::LimitsForm;
@@ -11,7 +11,7 @@ use super::BudgetView;
 use crate::clock::Clock;
 use crate::model::Models;
 use crate::said::Worded;
-use crate::settings_file::SettingsFileError;
+use crate::settings::file::SettingsFileError;
 use crate::store::Store;
 use crate::store::StoreError;
 
@@ -43,12 +43,11 @@ pub struct BudgetAdmin {
     models: Arc<Models>,
     store: Store,
     clock: Clock,
-    config_path: Option<PathBuf>,
 }
 
 impl BudgetAdmin {
-    pub fn new(models: Arc<Models>, store: Store, clock: Clock, config_path: Option<PathBuf>) -> Self {
-        Self { models, store, clock, config_path }
+    pub fn new(models: Arc<Models>, store: Store, clock: Clock) -> Self {
+        Self { models, store, clock }
     }
 
     /// The limits, what was spent and held against each, and today's extra.
@@ -77,10 +76,8 @@ impl BudgetAdmin {
     /// Saves the limits to `settings.toml` and applies them to the next call.
     pub async fn save_limits(&self, form: &LimitsForm) -> Result<BudgetView, BudgetError> {
         let budget = form.settings()?;
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_budget(path, &budget)?;
-        }
-        self.models.replace_budget(budget);
+        self.models.settings_owner().change(Change::Budget(budget))?;
+        self.models.budget_changed();
         self.view().await
     }
 

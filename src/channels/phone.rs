@@ -3,7 +3,9 @@
 //! settings file is (pairing writes to it), the data dir, and where the signs it
 //! sees about spontaneous messages go.
 
+use crate::settings::owner::SettingsOwner;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::Weak;
 
 use crate::channels::events::ChannelEvent;
@@ -20,7 +22,7 @@ pub struct PhoneParts {
     pub lang: Lang,
     pub events: Emitter<ChannelEvent>,
     /// `None` keeps pairings in memory only (tests).
-    pub config_path: Option<PathBuf>,
+    pub settings: Arc<SettingsOwner>,
     /// Where a channel keeps its own files (WhatsApp's session).
     pub data_dir: PathBuf,
     /// Told the signs a channel sees about spontaneous messages (a reaction).

@@ -3,6 +3,7 @@
 //! phone. Owns each channel's life: the token, pairing, unpairing, turning it on or
 //! off, and telling the user when one stays down (W1).
 
+use crate::settings::owner::{Change, PhoneChannel};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -104,7 +105,7 @@ pub struct ChannelService {
 impl ChannelService {
     pub fn new(with: PhoneParts, settings: ChannelsSettings, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
         let chats = settings.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
-        let paired = Arc::new(PairedChats::new(chats, with.config_path.clone(), with.events.clone()));
+        let paired = Arc::new(PairedChats::new(chats, with.settings.clone(), with.events.clone()));
         Self {
             with: with.clone(),
             secrets,
@@ -198,18 +199,15 @@ impl ChannelService {
 
     /// Turns WhatsApp on or off (saved in settings.toml).
     pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
-        self.save_enabled("whatsapp", enabled)?;
+        self.save_enabled(PhoneChannel::Whatsapp, enabled)?;
         self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
         self.restart_whatsapp();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }
 
-    fn save_enabled(&self, channel: &str, enabled: bool) -> Result<(), ChannelError> {
-        match &self.with.config_path {
-            Some(path) => crate::settings_file::save_channel_enabled(path, channel, enabled).map_err(ChannelError::from),
-            None => Ok(()),
-        }
+    fn save_enabled(&self, channel: PhoneChannel, enabled: bool) -> Result<(), ChannelError> {
+        self.with.settings.change(Change::ChannelEnabled(channel, enabled)).map(drop).map_err(ChannelError::from)
     }
 
     /// Forgets the WhatsApp session (the phone must scan a new code to link again).
@@ -311,7 +309,7 @@ impl ChannelService {
 
     /// Turns Telegram on or off (saved in settings.toml).
     pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
-        self.save_enabled("telegram", enabled)?;
+        self.save_enabled(PhoneChannel::Telegram, enabled)?;
         self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
         self.restart_telegram();
         self.with.events.publish(ChannelEvent::ChannelsChanged);

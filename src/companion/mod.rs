@@ -1,6 +1,7 @@
 //! The companion: one object the desktop shell and the CLI drive. It owns the store,
 //! the models, the tools and the event bus, and runs one turn at a time.
 
+use crate::settings::owner::{Change, SettingsOwner};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -98,7 +99,9 @@ impl Companion {
         let clock = options.clock.clone();
         clock.set_zone(zone);
         let lang = crate::preferences::language_of(options.settings.desktop.language);
-        let preferences = Arc::new(crate::preferences::Preferences::new(options.settings.desktop.clone(), options.config_path.clone(), lang));
+        // The settings' one owner: every change below is written and held through it.
+        let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
+        let preferences = Arc::new(crate::preferences::Preferences::new(options.settings.desktop.clone(), owner.clone(), lang));
         // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
         let (store, _) = crate::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
         let store = store.with_clock(clock.clone());
@@ -106,7 +109,7 @@ impl Companion {
         let events = EventBus::default();
         let updates = Arc::new(crate::updates::Updates::new(
             options.settings.updates.clone(),
-            options.config_path.clone(),
+            owner.clone(),
             &options.data_dir,
             clock.clone(),
             events.emitter(CoreEvent::Updates),
@@ -123,11 +126,11 @@ impl Companion {
         ));
         knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
         let meaning_setup =
-            Arc::new(crate::meaning::setup::MeaningSetup::new(options.settings.clone(), options.secrets.clone(), options.config_path.clone(), meaning.clone()));
-        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, options.config_path.clone()));
+            Arc::new(crate::meaning::setup::MeaningSetup::new(options.settings.clone(), options.secrets.clone(), owner.clone(), meaning.clone()));
+        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, owner.clone()));
         let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
-        let models = Arc::new(Models::new(options.settings, options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
+        let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
         knowledge.judge_with(Arc::new(crate::facts_judge::ModelJudge(models.clone())));
         let router = MessageRouter::default();
         let chat = Arc::new(crate::proactive::sinks::ChatSink {
@@ -186,11 +189,7 @@ impl Companion {
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
             http: tool_http(),
-            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(
-                models.settings().tools.web_search.clone(),
-                options.secrets.clone(),
-                options.config_path.clone(),
-            )),
+            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(models.settings().tools.web_search.clone(), options.secrets.clone(), owner.clone())),
         };
         let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone()).guarded_by(permissions.clone());
@@ -239,13 +238,13 @@ impl Companion {
         };
         let tool_settings = models.settings().tools.clone();
         permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
-        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), options.config_path.clone(), board));
+        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board));
         let phone = PhoneParts {
             store: store.clone(),
             clock: clock.clone(),
             lang,
             events: events.emitter(CoreEvent::Channels),
-            config_path: options.config_path.clone(),
+            settings: owner.clone(),
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),
         };
@@ -265,19 +264,13 @@ impl Companion {
             chat_turn: tokio::sync::Mutex::new(()),
         });
         Ok(Arc::new(Self {
-            providers: ProviderAdmin::new(models.clone(), options.secrets, options.config_path.clone()),
-            budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone(), options.config_path.clone()),
+            providers: ProviderAdmin::new(models.clone(), options.secrets),
+            budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
             updates,
             search,
-            hub: Arc::new(crate::local_models::ModelHub::new(
-                &options.data_dir,
-                models.clone(),
-                events.emitter(CoreEvent::LocalModels),
-                options.config_path.clone(),
-                lang,
-            )),
+            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.emitter(CoreEvent::LocalModels), lang)),
             store,
             models,
             knowledge,
@@ -370,9 +363,7 @@ impl Companion {
 
     /// Settings' switch: tools that only read run without asking; saved in settings.toml.
     pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_auto_allow_read_only(path, on)?;
-        }
+        self.models.settings_owner().change(Change::AutoAllowReadOnly(on))?;
         self.permissions.set_auto_read_only(on);
         Ok(())
     }
@@ -511,9 +502,7 @@ impl Companion {
     /// reminders keep the zone they were set in.
     pub fn set_timezone(&self, name: &str) -> Result<chrono_tz::Tz, CompanionError> {
         let zone: chrono_tz::Tz = name.trim().parse().map_err(|_| CompanionError::NotAZone(name.to_string()))?;
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_timezone(path, zone.name())?;
-        }
+        self.models.settings_owner().change(Change::TimeZone(zone.name().to_string()))?;
         self.clock.set_zone(zone);
         Ok(zone)
     }

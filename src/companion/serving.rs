@@ -8,7 +8,7 @@ use super::Companion;
 use crate::api::{ApiParts, LocalApi};
 use crate::mcp::endpoint::{EndpointView, McpEndpoint};
 use crate::mcp::server::{SidecarServer, Sources};
-use crate::settings_file::SettingsFileError;
+use crate::settings::file::SettingsFileError;
 
 impl Companion {
     /// The MCP server over this companion's tools, recall, facts and profile.
@@ -48,9 +48,7 @@ impl Companion {
 
     /// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
     pub async fn switch_endpoint(&self, endpoint: &McpEndpoint, on: bool) -> Result<EndpointView, SettingsFileError> {
-        if let Some(path) = self.config_path() {
-            crate::settings_file::save_serve_http(path, on)?;
-        }
+        self.models().settings_owner().change(crate::settings::owner::Change::ServeHttp(on))?;
         if on {
             // A port that cannot be used is said in the view, not as a failure of the switch.
             let _ = endpoint.start(self.mcp_server(), self.local_api(), self.settings().connections.http_port, self.lang()).await;

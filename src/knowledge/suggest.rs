@@ -2,8 +2,9 @@
 //! that no saved fact covers, found by the deterministic patterns of the facts engine.
 //! They are offered to the user as chips, or saved at once when the user chose so.
 
-use std::path::PathBuf;
+use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -88,12 +89,12 @@ pub fn category_of(phrase: &str) -> Category {
 /// Settings changes it.
 pub struct Noticing {
     auto: AtomicBool,
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
 }
 
 impl Noticing {
-    pub fn new(auto: bool, config_path: Option<PathBuf>) -> Self {
-        Self { auto: AtomicBool::new(auto), config_path }
+    pub fn new(auto: bool, owner: Arc<SettingsOwner>) -> Self {
+        Self { auto: AtomicBool::new(auto), owner }
     }
 
     pub fn saves_without_asking(&self) -> bool {
@@ -115,10 +116,8 @@ impl Noticing {
         (found, true)
     }
 
-    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), crate::settings_file::SettingsFileError> {
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_auto_remember(path, on)?;
-        }
+    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), crate::settings::file::SettingsFileError> {
+        self.owner.change(Change::AutoRemember(on))?;
         self.auto.store(on, Ordering::Relaxed);
         Ok(())
     }

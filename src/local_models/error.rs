@@ -5,7 +5,7 @@ use super::library::LibraryError;
 use crate::llm::sampling::OutOfRange;
 use crate::llm::ModelUnavailable;
 use crate::said::Worded;
-use crate::settings_file::SettingsFileError;
+use crate::settings::file::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {

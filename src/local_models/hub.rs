@@ -2,6 +2,7 @@
 //! downloads under way; choosing a model saves it in the settings and restarts the
 //! local server on it.
 
+use crate::settings::owner::Change;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -65,7 +66,6 @@ pub struct ModelHub {
     downloader: Downloader,
     models: Arc<Models>,
     events: Emitter<LocalModelEvent>,
-    config_path: Option<PathBuf>,
     memory_bytes: u64,
     running: Mutex<HashMap<String, CancellationToken>>,
     /// The language a failed download is said in.
@@ -73,26 +73,13 @@ pub struct ModelHub {
 }
 
 impl ModelHub {
-    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, config_path: Option<PathBuf>, lang: crate::words::Lang) -> Self {
+    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, lang: crate::words::Lang) -> Self {
         let memory_bytes = super::machine::total_memory();
-        Self {
-            library: ModelLibrary::new(data_dir),
-            downloader: Downloader::new(memory_bytes),
-            models,
-            events,
-            config_path,
-            memory_bytes,
-            lang,
-            running: Mutex::default(),
-        }
+        Self { library: ModelLibrary::new(data_dir), downloader: Downloader::new(memory_bytes), models, events, memory_bytes, lang, running: Mutex::default() }
     }
 
     pub(super) fn models(&self) -> &Models {
         &self.models
-    }
-
-    pub(super) fn config_path(&self) -> Option<&Path> {
-        self.config_path.as_deref()
     }
 
     pub fn library(&self) -> &ModelLibrary {
@@ -253,11 +240,9 @@ impl ModelHub {
             Some(name) => Some(self.library.find(name)?.path),
             None => None,
         };
-        let mut settings = (*self.models.settings()).clone();
-        settings.local_model.model = path.clone();
-        let warning =
-            self.config_path.as_deref().and_then(|config| crate::settings_file::save_local_model(config, path.as_deref()).err()).map(|e| e.to_string());
-        self.models.replace_settings(settings);
+        let (_, unsaved) = self.models.settings_owner().change_or_hold(Change::LocalModel(path.clone()));
+        let warning = unsaved.map(|e| e.to_string());
+        self.models.providers_changed();
         let choice = self.models.local_choice();
         let restart = self.models.restart_local().await.map_err(crate::llm::ModelUnavailable)?;
         Ok(Switched {

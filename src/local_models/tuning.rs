@@ -2,6 +2,7 @@
 //! what the user set, what applies when they set nothing (the catalogue's values for
 //! the model, its own window), and the ranges the core accepts.
 
+use crate::settings::owner::Change;
 use serde::{Deserialize, Serialize};
 
 use super::error::HubError;
@@ -51,13 +52,8 @@ impl ModelHub {
     pub async fn set_tuning(&self, input: TuningInput) -> Result<TuningView, HubError> {
         input.sampling.check()?;
         check_context(input.context_tokens)?;
-        let mut settings = (*self.models().settings()).clone();
-        settings.local_model.sampling = input.sampling;
-        settings.local_model.context_tokens = input.context_tokens;
-        if let Some(config) = self.config_path() {
-            crate::settings_file::save_local_sampling(config, &input.sampling, input.context_tokens)?;
-        }
-        self.models().replace_settings(settings);
+        self.models().settings_owner().change(Change::LocalSampling { sampling: input.sampling, context_tokens: input.context_tokens })?;
+        self.models().providers_changed();
         // A running server keeps its window, and its client its sampling, until
         // restarted; one not running starts with the new ones.
         self.models().restart_local().await.map_err(crate::llm::ModelUnavailable)?;

@@ -3,7 +3,7 @@
 //! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
 //! re-embeds everything in the background.
 
-use std::path::PathBuf;
+use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
@@ -12,9 +12,9 @@ use super::choice::EmbedderChoice;
 use super::indexer::{MeaningIndex, MeaningStatus};
 use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
+use crate::settings::file::SettingsFileError;
 use crate::settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 use crate::settings::Settings;
-use crate::settings_file::SettingsFileError;
 
 /// An embedder setup Settings turns down, worded in both languages.
 #[derive(Debug, thiserror::Error)]
@@ -66,14 +66,14 @@ pub struct MeaningInput {
 pub struct MeaningSetup {
     settings: RwLock<Settings>,
     secrets: Arc<Secrets>,
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
     index: Arc<MeaningIndex>,
 }
 
 impl MeaningSetup {
     /// `settings`: the whole settings, for the embeddings and the runtime folder.
-    pub fn new(settings: Settings, secrets: Arc<Secrets>, config_path: Option<PathBuf>, index: Arc<MeaningIndex>) -> Self {
-        Self { settings: RwLock::new(settings), secrets, config_path, index }
+    pub fn new(settings: Settings, secrets: Arc<Secrets>, owner: Arc<SettingsOwner>, index: Arc<MeaningIndex>) -> Self {
+        Self { settings: RwLock::new(settings), secrets, owner, index }
     }
 
     fn embeddings(&self) -> EmbeddingsSettings {
@@ -107,9 +107,7 @@ impl MeaningSetup {
             crate::redact::register(&key);
             self.secrets.store(EMBEDDINGS_KEY_ID, &key);
         }
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_embeddings(path, input.backend, url.as_deref(), model.as_deref())?;
-        }
+        self.owner.change(Change::Embeddings { backend: input.backend, url: url.clone(), model: model.clone() })?;
         let choice = {
             let mut settings = self.settings.write().expect("meaning settings lock");
             settings.memory.embeddings = EmbeddingsSettings { backend: input.backend, url, model, api_key_env: settings.memory.embeddings.api_key_env.clone() };

@@ -1,6 +1,7 @@
 //! Settings → Notes: which folder the note tools work in, kept in settings.toml, and
 //! the tools offered again when it changes.
 
+use crate::settings::owner::{Change, SettingsOwner};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -19,13 +20,13 @@ pub struct NotesView {
 pub struct NotesSetup {
     folder: RwLock<Option<Arc<NotesFolder>>>,
     problem: RwLock<Option<String>>,
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
     board: Arc<ToolBoard>,
 }
 
 impl NotesSetup {
-    pub fn new(configured: Option<&Path>, config_path: Option<PathBuf>, board: Arc<ToolBoard>) -> Self {
-        let setup = Self { folder: RwLock::default(), problem: RwLock::default(), config_path, board };
+    pub fn new(configured: Option<&Path>, owner: Arc<SettingsOwner>, board: Arc<ToolBoard>) -> Self {
+        let setup = Self { folder: RwLock::default(), problem: RwLock::default(), owner, board };
         if let Some(path) = configured {
             if let Err(error) = setup.open(path) {
                 tracing::warn!(%error, "the notes folder is not usable");
@@ -52,10 +53,7 @@ impl NotesSetup {
             }
         }
         *self.problem.write().expect("problem lock") = None;
-        if let Some(config) = &self.config_path {
-            let chosen = self.view().folder;
-            crate::settings_file::save_notes_folder(config, chosen.as_deref()).map_err(|e| NotesError::Io(e.to_string()))?;
-        }
+        self.owner.change(Change::NotesFolder(self.view().folder)).map_err(|e| NotesError::Io(e.to_string()))?;
         Ok(self.view())
     }
 

@@ -5,14 +5,15 @@
 
 pub mod hotkey;
 
-use std::path::PathBuf;
+use crate::settings::owner::{Change, DesktopChange, SettingsOwner};
+use std::sync::Arc;
 use std::sync::Mutex;
 
 use serde::Serialize;
 
 use crate::locale::Lang;
 use crate::settings::desktop::{DesktopSettings, LanguageChoice, Theme};
-use crate::settings_file::SettingsFileError;
+use crate::settings::file::SettingsFileError;
 pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 
 /// The preferences as Settings shows them.
@@ -43,7 +44,7 @@ pub enum HotkeyRole {
 
 /// Reads and saves the preferences. One per process.
 pub struct Preferences {
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
     saved: Mutex<DesktopSettings>,
     /// The shortcut, read from `saved.hotkey` once (a bad one is reported once) and
     /// kept here from then on.
@@ -64,14 +65,14 @@ pub fn language_of(choice: LanguageChoice) -> Lang {
 }
 
 impl Preferences {
-    pub fn new(saved: DesktopSettings, config_path: Option<PathBuf>, speaking: Lang) -> Self {
+    pub fn new(saved: DesktopSettings, owner: Arc<SettingsOwner>, speaking: Lang) -> Self {
         let hotkey = saved_hotkey(saved.hotkey.as_deref(), "desktop.hotkey", Hotkey::default_hotkey);
         let mut character_hotkey = saved_hotkey(saved.character_hotkey.as_deref(), "desktop.character_hotkey", Hotkey::default_character_hotkey);
         if character_hotkey == hotkey {
             tracing::warn!(%hotkey, "desktop.character_hotkey is the window's shortcut; the character gets another default");
             character_hotkey = if hotkey == Hotkey::default_character_hotkey() { Hotkey::default_hotkey() } else { Hotkey::default_character_hotkey() };
         }
-        Self { config_path, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
+        Self { owner, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
     }
 
     pub fn view(&self) -> PreferencesView {
@@ -101,7 +102,7 @@ impl Preferences {
     }
 
     pub fn set_character(&self, shown: bool) -> Result<PreferencesView, SettingsFileError> {
-        self.save_value("character", toml_edit::value(shown))?;
+        self.save(DesktopChange::Character(shown))?;
         self.saved.lock().expect("preferences lock").character = shown;
         Ok(self.view())
     }
@@ -122,7 +123,7 @@ impl Preferences {
 
     /// Keeps the character's shortcut the shell has registered.
     pub fn save_character_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, SettingsFileError> {
-        self.save("character_hotkey", &hotkey.to_string())?;
+        self.save(DesktopChange::CharacterHotkey(hotkey.to_string()))?;
         *self.character_hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
     }
@@ -134,13 +135,13 @@ impl Preferences {
     }
 
     pub fn set_theme(&self, theme: Theme) -> Result<PreferencesView, SettingsFileError> {
-        self.save("theme", theme.as_str())?;
+        self.save(DesktopChange::Theme(theme))?;
         self.saved.lock().expect("preferences lock").theme = theme;
         Ok(self.view())
     }
 
     pub fn set_language(&self, language: LanguageChoice) -> Result<PreferencesView, SettingsFileError> {
-        self.save("language", language.as_str())?;
+        self.save(DesktopChange::Language(language))?;
         self.saved.lock().expect("preferences lock").language = language;
         Ok(self.view())
     }
@@ -153,20 +154,13 @@ impl Preferences {
 
     /// Keeps a shortcut the shell has registered.
     pub fn save_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, SettingsFileError> {
-        self.save("hotkey", &hotkey.to_string())?;
+        self.save(DesktopChange::Hotkey(hotkey.to_string()))?;
         *self.hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
     }
 
-    fn save(&self, key: &str, setting: &str) -> Result<(), SettingsFileError> {
-        self.save_value(key, toml_edit::value(setting))
-    }
-
-    fn save_value(&self, key: &str, setting: toml_edit::Item) -> Result<(), SettingsFileError> {
-        match &self.config_path {
-            Some(path) => crate::settings_file::save_desktop(path, key, setting),
-            None => Ok(()),
-        }
+    fn save(&self, change: DesktopChange) -> Result<(), SettingsFileError> {
+        self.owner.change(Change::Desktop(change)).map(drop)
     }
 }
 

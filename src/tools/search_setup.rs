@@ -2,15 +2,15 @@
 //! no setup, a SearXNG instance by its address, or Brave with a key kept in the
 //! system keychain. Saved under `[tools.web_search]`; the tool reads it at each search.
 
-use std::path::PathBuf;
+use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
 use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
+use crate::settings::file::SettingsFileError;
 use crate::settings::{SearchBackend, WebSearchSettings};
-use crate::settings_file::SettingsFileError;
 
 /// Where the Brave key is kept in the keychain.
 const BRAVE_KEY_ID: &str = "web_search:brave";
@@ -62,12 +62,12 @@ pub struct SearchInput {
 pub struct SearchSetup {
     settings: RwLock<WebSearchSettings>,
     secrets: Arc<Secrets>,
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
 }
 
 impl SearchSetup {
-    pub fn new(settings: WebSearchSettings, secrets: Arc<Secrets>, config_path: Option<PathBuf>) -> Self {
-        Self { settings: RwLock::new(settings), secrets, config_path }
+    pub fn new(settings: WebSearchSettings, secrets: Arc<Secrets>, owner: Arc<SettingsOwner>) -> Self {
+        Self { settings: RwLock::new(settings), secrets, owner }
     }
 
     pub fn settings(&self) -> WebSearchSettings {
@@ -106,9 +106,7 @@ impl SearchSetup {
         }
         // The address only means something for SearXNG; the others use their own.
         let url = if input.backend == SearchBackend::Searxng { url } else { None };
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_web_search(path, input.backend, url.as_deref())?;
-        }
+        self.owner.change(Change::WebSearch { backend: input.backend, url: url.clone() })?;
         {
             let mut settings = self.settings.write().expect("search settings lock");
             settings.backend = Some(input.backend);

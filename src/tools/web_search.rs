@@ -2,6 +2,7 @@
 //! DuckDuckGo's results page (no key, the default), a SearXNG instance's JSON API, or
 //! the Brave Search API.
 
+use crate::settings::owner::SettingsOwner;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
@@ -66,7 +67,8 @@ impl Tool for WebSearch {
 impl WebSearch {
     /// A search on `settings` alone, keys from the environment (tests, tools built by hand).
     pub fn new(http: reqwest::Client, settings: WebSearchSettings) -> Self {
-        Self { http, setup: Arc::new(SearchSetup::new(settings, Arc::new(Secrets::new(false)), None)) }
+        let nowhere = Arc::new(SettingsOwner::new(crate::settings::Settings::default(), None));
+        Self { http, setup: Arc::new(SearchSetup::new(settings, Arc::new(Secrets::new(false)), nowhere)) }
     }
 
     /// Runs the search on the chosen service.

@@ -11,14 +11,15 @@ pub mod rules;
 pub mod source;
 pub mod view;
 
+use crate::settings::owner::{Change, SettingsOwner};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::clock::Clock;
 use crate::locale::Lang;
 use crate::said::{Refused, Worded};
+use crate::settings::file::SettingsFileError;
 use crate::settings::updates::UpdateSettings;
-use crate::settings_file::SettingsFileError;
 use crate::updates::events::UpdateEvent;
 use sidecar_domain::emitter::Emitter;
 use source::{PackageFormat, UpdateSource};
@@ -36,7 +37,7 @@ pub(crate) const WAKE_EVERY: std::time::Duration = std::time::Duration::from_sec
 
 pub struct Updates {
     settings: Mutex<UpdateSettings>,
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
     record_path: PathBuf,
     /// The last look, read from `record_path` once and kept in step with it.
     last_looked: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
@@ -53,7 +54,7 @@ pub struct Updates {
 impl Updates {
     pub fn new(
         settings: UpdateSettings,
-        config_path: Option<PathBuf>,
+        owner: Arc<SettingsOwner>,
         data_dir: &std::path::Path,
         clock: Clock,
         events: Emitter<UpdateEvent>,
@@ -62,7 +63,7 @@ impl Updates {
         let record_path = record::path_in(data_dir);
         Self {
             settings: Mutex::new(settings),
-            config_path,
+            owner,
             last_looked: Mutex::new(record::read(&record_path).last_looked),
             record_path,
             clock,
@@ -173,7 +174,7 @@ impl Updates {
 
     /// Allows or stops the daily look.
     pub fn set_daily(&self, daily: bool) -> Result<UpdatesView, UpdatesError> {
-        self.save("daily", Some(toml_edit::value(daily)))?;
+        self.owner.change(Change::UpdatesDaily(daily))?;
         self.settings.lock().expect("updates lock").daily = daily;
         Ok(self.view())
     }
@@ -186,7 +187,7 @@ impl Updates {
             }
             None => None,
         };
-        self.save("address", address.as_deref().map(toml_edit::value))?;
+        self.owner.change(Change::UpdatesAddress(address.clone()))?;
         self.settings.lock().expect("updates lock").address = address;
         self.set_state(UpdateState::Idle);
         Ok(self.view())
@@ -212,13 +213,6 @@ impl Updates {
     fn set_state(&self, state: UpdateState) {
         *self.state.lock().expect("updates lock") = state;
         self.events.publish(UpdateEvent::Update(self.view()));
-    }
-
-    fn save(&self, key: &str, setting: Option<toml_edit::Item>) -> Result<(), UpdatesError> {
-        match &self.config_path {
-            Some(path) => crate::settings_file::save_updates(path, key, setting).map_err(UpdatesError::from),
-            None => Ok(()),
-        }
     }
 }
 

@@ -153,6 +153,9 @@ async fn the_cli_pulls_through_a_cut_uses_the_model_and_it_answers() {
     server.cut_next_after(body.len() as u64 / 3);
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
+    // A short reply is enough to know which model answered; a tiny model left to
+    // ramble on a busy machine took minutes.
+    std::fs::write(data.join("settings.toml"), "[local_model]\n\n[local_model.sampling]\nmax_tokens = 48\n").unwrap();
 
     let out = run(sidecar(data).args(["models", "pull", &server.url, "--sha256", &digest])).await;
     let stdout = String::from_utf8_lossy(&out.stdout);

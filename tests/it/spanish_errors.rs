@@ -113,7 +113,7 @@ fn every_kind_of_core_error_has_spanish_words() {
         CompanionError::Library(LibraryError::Unknown("qwen".into())),
         CompanionError::Library(LibraryError::NotAModel(GgufError::Truncated { path: "m.gguf".into() })),
         CompanionError::Calendar(sidecar::reminders::ics::IcsError::TooDeep),
-        CompanionError::SettingsFile(sidecar::settings_file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
+        CompanionError::SettingsFile(sidecar::settings::file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
     ];
     use sidecar::tools::search_failure::SearchFailure;
     all.extend(

@@ -134,7 +134,7 @@ async fn rig_with(
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        config_path: None,
+        settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
         data_dir: dir.to_path_buf(),
         proactive: std::sync::Weak::new(),
     };
@@ -284,7 +284,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        config_path: None,
+        settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
         data_dir: dir.path().to_path_buf(),
         proactive: std::sync::Weak::new(),
     };

@@ -2,7 +2,8 @@
 //! shared with the running bot, saved to `settings.toml` on every change. Pairing
 //! while the bot runs and unpairing while it is off change the same list.
 
-use std::path::PathBuf;
+use crate::settings::owner::{Change, SettingsOwner};
+use std::sync::Arc;
 use std::sync::RwLock;
 
 use crate::channels::events::ChannelEvent;
@@ -11,13 +12,13 @@ use sidecar_domain::emitter::Emitter;
 pub struct PairedChats {
     chats: RwLock<Vec<i64>>,
     /// `None` keeps the list in memory only (tests).
-    config_path: Option<PathBuf>,
+    owner: Arc<SettingsOwner>,
     events: Emitter<ChannelEvent>,
 }
 
 impl PairedChats {
-    pub fn new(chats: Vec<i64>, config_path: Option<PathBuf>, events: Emitter<ChannelEvent>) -> Self {
-        Self { chats: RwLock::new(chats), config_path, events }
+    pub fn new(chats: Vec<i64>, owner: Arc<SettingsOwner>, events: Emitter<ChannelEvent>) -> Self {
+        Self { chats: RwLock::new(chats), owner, events }
     }
 
     pub fn list(&self) -> Vec<i64> {
@@ -42,9 +43,7 @@ impl PairedChats {
             change(&mut chats);
             chats.clone()
         };
-        if let Some(path) = &self.config_path {
-            crate::settings_file::save_telegram_chats(path, &chats).map_err(|e| e.to_string())?;
-        }
+        self.owner.change(Change::TelegramChats(chats)).map_err(|e| e.to_string())?;
         self.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
     }

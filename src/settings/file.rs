@@ -1,4 +1,4 @@
-//! Writes provider changes back to `settings.toml`, keeping everything else in the
+//! Writes changes back to `settings.toml` for the owner (`owner.rs`), keeping everything else in the
 //! file (comments, other sections, formatting) as the user left it. The write is
 //! atomic: a crash leaves the old file or the new one, never half of one.
 
@@ -33,7 +33,7 @@ fn edit(path: &Path, change: impl FnOnce(&mut DocumentMut)) -> Result<(), Settin
 }
 
 /// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
-pub(crate) fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[String]) -> Result<(), SettingsFileError> {
+pub(super) fn save_providers(path: &Path, providers: &[ProviderSettings], chat: &[String]) -> Result<(), SettingsFileError> {
     edit(path, |doc| replace_providers(doc, providers, chat))
 }
 
@@ -100,7 +100,7 @@ fn sampling_table(sampling: &crate::llm::sampling::Sampling) -> Table {
 
 /// The local model's sampling and context window (`[local_model]`); unset values are
 /// removed, so the catalogue's defaults apply again.
-pub(crate) fn save_local_sampling(path: &Path, sampling: &crate::llm::sampling::Sampling, context_tokens: Option<u32>) -> Result<(), SettingsFileError> {
+pub(super) fn save_local_sampling(path: &Path, sampling: &crate::llm::sampling::Sampling, context_tokens: Option<u32>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let local = table_at(doc, &["local_model"]);
         if sampling.is_unset() {
@@ -117,7 +117,7 @@ pub(crate) fn save_local_sampling(path: &Path, sampling: &crate::llm::sampling::
     })
 }
 
-pub(crate) fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
+pub(super) fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         if !doc.contains_key("user") {
             doc["user"] = Item::Table(Table::new());
@@ -128,7 +128,7 @@ pub(crate) fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileE
 
 /// Writes `[budget]`: each limit set or removed, the currency, the rate, and the
 /// providers' limits; other keys and comments in the table stay.
-pub(crate) fn save_budget(path: &Path, budget: &crate::settings::budget::BudgetSettings) -> Result<(), SettingsFileError> {
+pub(super) fn save_budget(path: &Path, budget: &crate::settings::budget::BudgetSettings) -> Result<(), SettingsFileError> {
     fn amount(table: &mut Table, key: &str, usd: Option<f64>) {
         match usd {
             Some(usd) => table[key] = value(usd),
@@ -155,14 +155,14 @@ pub(crate) fn save_budget(path: &Path, budget: &crate::settings::budget::BudgetS
 }
 
 /// Sets `[desktop] KEY = VALUE` (theme, language, the shortcuts, the character).
-pub(crate) fn save_desktop(path: &Path, key: &str, setting: Item) -> Result<(), SettingsFileError> {
+pub(super) fn save_desktop(path: &Path, key: &str, setting: Item) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["desktop"])[key] = setting;
     })
 }
 
 /// Sets `[updates] KEY = VALUE`, or removes the key for `None` (back to the default).
-pub(crate) fn save_updates(path: &Path, key: &str, setting: Option<Item>) -> Result<(), SettingsFileError> {
+pub(super) fn save_updates(path: &Path, key: &str, setting: Option<Item>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["updates"]);
         match setting {
@@ -175,7 +175,7 @@ pub(crate) fn save_updates(path: &Path, key: &str, setting: Option<Item>) -> Res
 }
 
 /// Sets `[tools.web_search] backend` and `url` (cleared when `None`).
-pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
+pub(super) fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let search = table_at(doc, &["tools", "web_search"]);
         search["backend"] = value(backend.as_str());
@@ -189,7 +189,7 @@ pub fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url
 }
 
 /// Sets `[memory] auto_remember`: save noticed facts without asking.
-pub(crate) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+pub(super) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["memory"])["auto_remember"] = value(on);
     })
@@ -197,7 +197,7 @@ pub(crate) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFi
 
 /// Sets `[memory.embeddings]`: the backend, and for an endpoint its address and model
 /// (cleared when `None`).
-pub(crate) fn save_embeddings(
+pub(super) fn save_embeddings(
     path: &Path,
     backend: crate::settings::memory::EmbeddingsBackend,
     url: Option<&str>,
@@ -218,7 +218,7 @@ pub(crate) fn save_embeddings(
 }
 
 /// Sets or clears `[tools] notes_folder`, the folder the note tools work in.
-pub(crate) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<(), SettingsFileError> {
+pub(super) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["tools"]);
         match folder {
@@ -231,21 +231,21 @@ pub(crate) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<()
 }
 
 /// Sets `[tools] auto_allow_read_only`: tools that only read run without asking.
-pub(crate) fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+pub(super) fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["tools"])["auto_allow_read_only"] = value(on);
     })
 }
 
 /// Sets `[connections] serve_http`: the MCP endpoint on or off.
-pub(crate) fn save_serve_http(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+pub(super) fn save_serve_http(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["connections"])["serve_http"] = value(on);
     })
 }
 
 /// Sets or clears `[local_model] model`, the GGUF the local server runs.
-pub(crate) fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
+pub(super) fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["local_model"]);
         match model {
@@ -259,7 +259,7 @@ pub(crate) fn save_local_model(path: &Path, model: Option<&Path>) -> Result<(), 
 
 /// Sets `[channels.telegram] allowed_chats` (the section is created, enabled, when
 /// missing), keeping the rest as it is.
-pub(crate) fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFileError> {
+pub(super) fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["channels", "telegram"]);
         table["allowed_chats"] = value(chats.iter().copied().collect::<Array>());
@@ -267,7 +267,7 @@ pub(crate) fn save_telegram_chats(path: &Path, chats: &[i64]) -> Result<(), Sett
 }
 
 /// Turns a phone channel on or off (`[channels.NAME] enabled`).
-pub(crate) fn save_channel_enabled(path: &Path, channel: &str, enabled: bool) -> Result<(), SettingsFileError> {
+pub(super) fn save_channel_enabled(path: &Path, channel: &str, enabled: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["channels", channel])["enabled"] = value(enabled);
     })
