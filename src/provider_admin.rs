@@ -5,7 +5,6 @@
 use crate::llm::endpoint::ProbeProblem;
 use crate::llm::sampling::{OutOfRange, Sampling};
 use crate::said::Worded;
-use crate::settings::owner::Change;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +17,7 @@ use crate::llm::{ChatMessage, ChatRequest};
 use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
 use crate::secrets::KeyStorage;
 use crate::secrets::Secrets;
+use crate::settings::owner::Change;
 use crate::settings::{ProviderKind, ProviderSettings};
 
 /// A provider form Settings turns down, worded in both languages.

@@ -1,5 +1,4 @@
 /// <reference types="vitest/config" />
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
@@ -20,6 +19,6 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     // Vitest leaves one core free by default, which on a two-core machine is half of it.
-    maxWorkers: availableParallelism(),
+    maxWorkers: "100%",
   },
 });

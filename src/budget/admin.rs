@@ -3,7 +3,6 @@
 //! `settings.toml` and applied to the next call).
 
 use crate::budget::rows::BudgetStore;
-use crate::settings::owner::Change;
 use std::sync::Arc;
 
 use super::limits::LimitsForm;
@@ -12,6 +11,7 @@ use crate::clock::Clock;
 use crate::model::Models;
 use crate::said::Worded;
 use crate::settings::file::SettingsFileError;
+use crate::settings::owner::Change;
 use crate::store::Store;
 use crate::store::StoreError;
 

@@ -3,7 +3,6 @@
 //! settings file is (pairing writes to it), the data dir, and where the signs it
 //! sees about spontaneous messages go.
 
-use crate::settings::owner::SettingsOwner;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::Weak;
@@ -12,6 +11,7 @@ use crate::channels::events::ChannelEvent;
 use crate::clock::Clock;
 use crate::locale::Lang;
 use crate::proactive::service::ProactiveService;
+use crate::settings::owner::SettingsOwner;
 use crate::store::Store;
 use sidecar_domain::emitter::Emitter;
 

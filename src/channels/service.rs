@@ -3,7 +3,6 @@
 //! phone. Owns each channel's life: the token, pairing, unpairing, turning it on or
 //! off, and telling the user when one stays down (W1).
 
-use crate::settings::owner::{Change, PhoneChannel};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -26,6 +25,7 @@ use crate::proactive::config::SinkId;
 use crate::proactive::router::MessageRouter;
 use crate::secrets::Secrets;
 use crate::settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
+use crate::settings::owner::{Change, PhoneChannel};
 
 /// A channel down this long is worth a desktop notification (W1).
 pub(crate) const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);

@@ -1,7 +1,6 @@
 //! The companion: one object the desktop shell and the CLI drive. It owns the store,
 //! the models, the tools and the event bus, and runs one turn at a time.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,6 +25,7 @@ use crate::proactive::router::MessageRouter;
 use crate::proactive::service::{BrainLock, ProactiveService};
 use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
+use crate::settings::owner::{Change, SettingsOwner};
 use crate::settings::Settings;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};

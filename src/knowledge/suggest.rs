@@ -2,7 +2,6 @@
 //! that no saved fact covers, found by the deterministic patterns of the facts engine.
 //! They are offered to the user as chips, or saved at once when the user chose so.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -12,6 +11,7 @@ use super::learnings::Category;
 use super::store::ListedFact;
 use super::unsaved::unsaved_facts;
 use super::words::fold;
+use crate::settings::owner::{Change, SettingsOwner};
 
 /// A fact offered to the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

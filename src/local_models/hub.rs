@@ -2,7 +2,6 @@
 //! downloads under way; choosing a model saves it in the settings and restarts the
 //! local server on it.
 
-use crate::settings::owner::Change;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -18,6 +17,7 @@ use super::error::HubError;
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
+use crate::settings::owner::Change;
 use sidecar_domain::emitter::Emitter;
 
 /// A catalogue entry as the model manager shows it.

@@ -2,7 +2,6 @@
 //! what the user set, what applies when they set nothing (the catalogue's values for
 //! the model, its own window), and the ranges the core accepts.
 
-use crate::settings::owner::Change;
 use serde::{Deserialize, Serialize};
 
 use super::error::HubError;
@@ -10,6 +9,7 @@ use crate::llm::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
 
 use super::choice::LocalChoice;
 use super::hub::ModelHub;
+use crate::settings::owner::Change;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TuningView {

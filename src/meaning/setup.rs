@@ -3,7 +3,6 @@
 //! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
 //! re-embeds everything in the background.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +13,7 @@ use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
 use crate::settings::file::SettingsFileError;
 use crate::settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
+use crate::settings::owner::{Change, SettingsOwner};
 use crate::settings::Settings;
 
 /// An embedder setup Settings turns down, worded in both languages.

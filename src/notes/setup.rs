@@ -1,13 +1,13 @@
 //! Settings → Notes: which folder the note tools work in, kept in settings.toml, and
 //! the tools offered again when it changes.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
 
 use super::folder::{NotesError, NotesFolder};
+use crate::settings::owner::{Change, SettingsOwner};
 use crate::tools::board::ToolBoard;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -5,7 +5,6 @@
 
 pub mod hotkey;
 
-use crate::settings::owner::{Change, DesktopChange, SettingsOwner};
 use std::sync::Arc;
 use std::sync::Mutex;
 
@@ -14,6 +13,7 @@ use serde::Serialize;
 use crate::locale::Lang;
 use crate::settings::desktop::{DesktopSettings, LanguageChoice, Theme};
 use crate::settings::file::SettingsFileError;
+use crate::settings::owner::{Change, DesktopChange, SettingsOwner};
 pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
 
 /// The preferences as Settings shows them.

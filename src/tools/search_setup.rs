@@ -2,7 +2,6 @@
 //! no setup, a SearXNG instance by its address, or Brave with a key kept in the
 //! system keychain. Saved under `[tools.web_search]`; the tool reads it at each search.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
@@ -10,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::said::{AddressRefusal, Worded};
 use crate::secrets::Secrets;
 use crate::settings::file::SettingsFileError;
+use crate::settings::owner::{Change, SettingsOwner};
 use crate::settings::{SearchBackend, WebSearchSettings};
 
 /// Where the Brave key is kept in the keychain.

@@ -2,7 +2,6 @@
 //! DuckDuckGo's results page (no key, the default), a SearXNG instance's JSON API, or
 //! the Brave Search API.
 
-use crate::settings::owner::SettingsOwner;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
@@ -15,6 +14,7 @@ pub use super::search_result::SearchResult;
 use super::search_setup::SearchSetup;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 use crate::secrets::Secrets;
+use crate::settings::owner::SettingsOwner;
 use crate::settings::{SearchBackend, WebSearchSettings};
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";

@@ -11,7 +11,6 @@ pub mod rules;
 pub mod source;
 pub mod view;
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -19,6 +18,7 @@ use crate::clock::Clock;
 use crate::locale::Lang;
 use crate::said::{Refused, Worded};
 use crate::settings::file::SettingsFileError;
+use crate::settings::owner::{Change, SettingsOwner};
 use crate::settings::updates::UpdateSettings;
 use crate::updates::events::UpdateEvent;
 use sidecar_domain::emitter::Emitter;

@@ -2,11 +2,11 @@
 //! shared with the running bot, saved to `settings.toml` on every change. Pairing
 //! while the bot runs and unpairing while it is off change the same list.
 
-use crate::settings::owner::{Change, SettingsOwner};
 use std::sync::Arc;
 use std::sync::RwLock;
 
 use crate::channels::events::ChannelEvent;
+use crate::settings::owner::{Change, SettingsOwner};
 use sidecar_domain::emitter::Emitter;
 
 pub struct PairedChats {
