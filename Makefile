@@ -70,6 +70,7 @@ tests/mcp/node_modules/.ready: tests/mcp/package.json tests/mcp/package-lock.jso
 	cd tests/mcp && npm ci --no-audit --no-fund
 	touch $@
 
+# The types are checked once, by `make check` (part of `make test`), not again here.
 ui: ui/dist/index.html
 ui/dist/index.html: $(UI_SRC) ui/node_modules/.ready
 	cd ui && npm run build
