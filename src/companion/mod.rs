@@ -74,7 +74,6 @@ pub struct Companion {
     reminders: Arc<ReminderService>,
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
-    config_path: Option<PathBuf>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
     mcp: Arc<crate::mcp::hub::McpHub>,
     /// Permission before every tool that acts.
@@ -289,7 +288,6 @@ impl Companion {
             reminders,
             proactive,
             channels,
-            config_path: options.config_path,
             mcp,
             permissions,
             notes,
@@ -375,7 +373,7 @@ impl Companion {
     }
 
     pub fn config_path(&self) -> Option<&Path> {
-        self.config_path.as_deref()
+        self.models.settings_owner().path()
     }
 
     pub fn context(&self) -> &Arc<ContextService> {

@@ -7,10 +7,10 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
 use super::config::{Level, ProactiveConfig, COOLDOWN, FRESHNESS, MAX_PER_HOUR, USER_ACTIVE};
-pub use super::message_type::MessageType;
 use super::state::ProactiveState;
 
 pub use super::greeting::{greeting_window, GreetingKind};
+pub use super::message_type::MessageType;
 
 /// Why a tick ended without asking the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
