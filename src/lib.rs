@@ -32,15 +32,12 @@ pub mod meaning;
 pub mod model;
 pub mod notes;
 pub mod permissions;
-pub mod preferences;
 pub mod proactive;
 pub mod provider_admin;
 pub mod recall;
 pub mod reminders;
-pub mod settings;
 pub mod tools;
 pub mod updates;
-pub mod welcome;
 pub mod words;
 
 // The bottom layer is its own crate (crates/domain); its modules keep their paths here.
@@ -50,6 +47,9 @@ pub use sidecar_dates as dates;
 pub use sidecar_dates::user_language;
 // The pool, the migrations and the message tables (crates/store).
 pub use sidecar_store as store;
+// settings.toml, its owner, the desktop's preferences, the first launch (crates/settings).
+pub use sidecar_settings as settings;
+pub use sidecar_settings::{preferences, welcome};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

@@ -9,17 +9,15 @@ pub mod lasting_spawn;
 pub mod late;
 pub mod local_server;
 pub use sidecar_domain::message;
+// The settings the clients read (crates/settings).
+pub use sidecar_settings::llm::{pricing, retry, sampling, timeouts};
 pub mod openai_compat;
 pub mod presets;
-pub mod pricing;
 pub mod provider;
 pub mod repetition;
-pub mod retry;
 pub mod router;
-pub mod sampling;
 pub mod sse;
 pub mod status;
-pub mod timeouts;
 pub mod vision;
 
 pub use message::{ChatMessage, ChatRequest, Completion, FinishReason, ImagePart, Role, ToolCall, ToolSpec, Usage};

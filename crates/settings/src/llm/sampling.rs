@@ -40,10 +40,10 @@ pub struct SamplingLimits {
 }
 
 /// The context windows a model may be given, in tokens.
-pub(crate) const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
+pub const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
 
 /// Refuses a context window out of [`CONTEXT_RANGE`].
-pub(crate) fn check_context(window: Option<u32>) -> Result<(), OutOfRange> {
+pub fn check_context(window: Option<u32>) -> Result<(), OutOfRange> {
     match window {
         Some(w) if !(CONTEXT_RANGE.0..=CONTEXT_RANGE.1).contains(&w) => {
             Err(OutOfRange { name: "context", low: CONTEXT_RANGE.0.to_string(), high: CONTEXT_RANGE.1.to_string() })
@@ -52,7 +52,7 @@ pub(crate) fn check_context(window: Option<u32>) -> Result<(), OutOfRange> {
     }
 }
 
-pub(crate) const LIMITS: SamplingLimits = SamplingLimits { temperature: (0.0, 2.0), top_p: (0.01, 1.0), repeat_penalty: (1.0, 2.0), max_tokens: (16, 32_768) };
+pub const LIMITS: SamplingLimits = SamplingLimits { temperature: (0.0, 2.0), top_p: (0.01, 1.0), repeat_penalty: (1.0, 2.0), max_tokens: (16, 32_768) };
 
 impl Sampling {
     pub fn is_unset(&self) -> bool {
@@ -72,7 +72,7 @@ impl Sampling {
     /// The reply cap for a request that asked for `asked`: a caller's own cap (a short
     /// summary, a decision) is kept when smaller; the user's general reply length
     /// (`general`) gives way to this model's own.
-    pub(crate) fn reply_cap(&self, asked: Option<u32>, general: bool) -> Option<u32> {
+    pub fn reply_cap(&self, asked: Option<u32>, general: bool) -> Option<u32> {
         match (asked, self.max_tokens) {
             (Some(_), Some(own)) if general => Some(own),
             (Some(asked), Some(own)) => Some(asked.min(own)),
@@ -93,7 +93,7 @@ impl Sampling {
     }
 }
 
-impl crate::said::Worded for OutOfRange {
+impl sidecar_domain::said::Worded for OutOfRange {
     fn spanish(&self) -> String {
         let name = match self.name {
             "temperature" => "la temperatura",

@@ -10,11 +10,11 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::locale::Lang;
-use crate::settings::desktop::{DesktopSettings, LanguageChoice, Theme};
-use crate::settings::file::SettingsFileError;
-use crate::settings::owner::{Change, DesktopChange, SettingsOwner};
+use crate::desktop::{DesktopSettings, LanguageChoice, Theme};
+use crate::file::SettingsFileError;
+use crate::owner::{Change, DesktopChange, SettingsOwner};
 pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
+use sidecar_domain::locale::Lang;
 
 /// The preferences as Settings shows them.
 #[derive(Debug, Clone, PartialEq, Serialize)]

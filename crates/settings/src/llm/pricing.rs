@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::Usage;
+use sidecar_domain::message::Usage;
 
 /// Prices in US dollars per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -57,7 +57,7 @@ const DEFAULTS: &[(&str, Price)] = &[
 
 /// Prices by model name: the user's entries first, then the defaults.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct PriceTable {
+pub struct PriceTable {
     custom: BTreeMap<String, Price>,
 }
 

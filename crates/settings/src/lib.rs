@@ -15,11 +15,14 @@ pub mod channels;
 pub mod connections;
 pub mod desktop;
 pub mod file;
+pub mod llm;
 pub mod memory;
 pub mod owner;
+pub mod preferences;
 mod unknown;
 pub mod updates;
 mod validate;
+pub mod welcome;
 
 /// Overrides the chat provider's base URL (adds a provider named `env`).
 pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
@@ -96,7 +99,7 @@ impl std::fmt::Debug for ProviderSettings {
 
 impl ProviderSettings {
     /// The key to send: the run-time override, else the named environment variable.
-    pub(crate) fn resolved_api_key(&self) -> Option<String> {
+    pub fn resolved_api_key(&self) -> Option<String> {
         self.api_key.clone().or_else(|| self.api_key_env.as_deref().and_then(|name| std::env::var(name).ok()).filter(|k| !k.is_empty()))
     }
 }
@@ -207,8 +210,8 @@ impl LlmSettings {
     pub(crate) fn idle_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.idle_timeout_secs)
     }
-    pub fn timeouts(&self) -> crate::llm::sse::Timeouts {
-        crate::llm::sse::Timeouts { connect: self.connect_timeout(), respond: self.response_timeout(), idle: self.idle_timeout() }
+    pub fn timeouts(&self) -> crate::llm::timeouts::Timeouts {
+        crate::llm::timeouts::Timeouts { connect: self.connect_timeout(), respond: self.response_timeout(), idle: self.idle_timeout() }
     }
     pub fn retry_policy(&self) -> crate::llm::retry::RetryPolicy {
         crate::llm::retry::RetryPolicy {
@@ -258,7 +261,7 @@ pub struct UserSettings {
 impl UserSettings {
     /// The hour of an all-day reminder; 09:00 unless set.
     pub fn all_day_time(&self) -> chrono::NaiveTime {
-        self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok()).unwrap_or(crate::dates::DEFAULT_ALL_DAY)
+        self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok()).unwrap_or(sidecar_dates::DEFAULT_ALL_DAY)
     }
 }
 
@@ -351,10 +354,10 @@ pub struct ToolSettings {
 #[serde(default)]
 pub struct LocalModelSettings {
     /// The runtime folder (llama.cpp's server, the demo model, the embedder's weights);
-    /// unset, the one beside the program ([`crate::runtime_files`]) or `SIDECAR_RUNTIME`.
+    /// unset, the one beside the program ([`sidecar_domain::runtime_files`]) or `SIDECAR_RUNTIME`.
     pub runtime: Option<PathBuf>,
     /// Context window given to the local server (default: the model's own, at most
-    /// [`crate::local_models::DEFAULT_LOCAL_CONTEXT`]).
+    /// 8192 tokens, `local_models::DEFAULT_LOCAL_CONTEXT` in the core).
     pub context_tokens: Option<u32>,
     /// The GGUF file the local server runs (`sidecar models use NAME` sets it); unset,
     /// the built-in demo model.
@@ -416,7 +419,7 @@ impl Settings {
         // The folder beside the program, unless the file names one; SIDECAR_RUNTIME (in
         // `apply_env`) overrides both, and `off` clears it.
         if settings.local_model.runtime.is_none() {
-            settings.local_model.runtime = crate::runtime_files::beside_program();
+            settings.local_model.runtime = sidecar_domain::runtime_files::beside_program();
         }
         settings.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
         settings.validate(path)?;
@@ -425,7 +428,7 @@ impl Settings {
 
     /// Reads and checks `path` as start would, without the environment's overrides: a
     /// settings file from elsewhere (a backup) before it is put in place.
-    pub(crate) fn check_file(path: &Path) -> Result<Self, SettingsError> {
+    pub fn check_file(path: &Path) -> Result<Self, SettingsError> {
         let settings = Self::from_file(path)?;
         settings.validate(path)?;
         Ok(settings)
@@ -475,8 +478,8 @@ impl Settings {
                 }
             }
         }
-        if let Some(runtime) = var(crate::runtime_files::RUNTIME_ENV) {
-            self.local_model.runtime = (runtime != crate::runtime_files::OFF).then(|| PathBuf::from(runtime));
+        if let Some(runtime) = var(sidecar_domain::runtime_files::RUNTIME_ENV) {
+            self.local_model.runtime = (runtime != sidecar_domain::runtime_files::OFF).then(|| PathBuf::from(runtime));
         }
     }
 
@@ -484,7 +487,7 @@ impl Settings {
     /// file order when no routing is given.
     /// Providers for a background purpose: its own routing list, else `None` (it uses
     /// the chat chain, whatever that resolves to, the offline model included).
-    pub(crate) fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
+    pub fn routed_chain(&self, purpose: Purpose) -> Option<Vec<&ProviderSettings>> {
         let ids = self.routing.ids(purpose);
         (purpose != Purpose::Chat && !ids.is_empty()).then(|| ids.iter().filter_map(|id| self.providers.iter().find(|p| &p.id == id)).collect())
     }
@@ -497,7 +500,7 @@ impl Settings {
     }
 }
 
-impl crate::said::Worded for SettingsError {
+impl sidecar_domain::said::Worded for SettingsError {
     fn spanish(&self) -> String {
         match self {
             SettingsError::Read { path, source } => format!("no se puede leer el archivo de ajustes {}: {source}", path.display()),

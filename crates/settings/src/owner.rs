@@ -14,8 +14,8 @@ use super::channels::{TelegramSettings, WhatsappSettings};
 use super::desktop::{LanguageChoice, Theme};
 use super::memory::EmbeddingsBackend;
 use super::{ProviderSettings, SearchBackend, Settings};
+use crate::file::{self as file, SettingsFileError};
 use crate::llm::sampling::Sampling;
-use crate::settings::file::{self as file, SettingsFileError};
 
 /// One section's change, as the user made it.
 #[derive(Debug, Clone, PartialEq)]

@@ -46,7 +46,7 @@ pub struct EmbeddingsSettings {
 }
 
 /// The keychain entry of an embeddings endpoint's key.
-pub(crate) const EMBEDDINGS_KEY_ID: &str = "embeddings";
+pub const EMBEDDINGS_KEY_ID: &str = "embeddings";
 
 /// `[memory]`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::settings::Settings;
+use crate::Settings;
 
 /// Left in the data directory once the welcome has been dealt with.
 const DONE: &str = "welcome.done";

@@ -46,24 +46,24 @@ impl Default for BudgetSettings {
 }
 
 /// A limit or a price: a finite amount of zero or more.
-pub(crate) fn is_amount(value: f64) -> bool {
+pub fn is_amount(value: f64) -> bool {
     value.is_finite() && value >= 0.0
 }
 
 /// How many units of the currency one US dollar is: finite and more than zero.
-pub(crate) fn is_rate(rate: f64) -> bool {
+pub fn is_rate(rate: f64) -> bool {
     rate.is_finite() && rate > 0.0
 }
 
 /// A three-letter ISO 4217 code ("EUR"), spaces around it aside.
-pub(crate) fn is_currency_code(code: &str) -> bool {
+pub fn is_currency_code(code: &str) -> bool {
     let code = code.trim();
     code.len() == 3 && code.chars().all(|c| c.is_ascii_alphabetic())
 }
 
 impl BudgetSettings {
     /// Whether any limit is set.
-    pub(crate) fn limits_anything(&self) -> bool {
+    pub fn limits_anything(&self) -> bool {
         self.daily_usd.is_some()
             || self.monthly_usd.is_some()
             || self.background_daily_usd.is_some()

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table};
 
-use crate::settings::{ProviderKind, ProviderSettings};
+use crate::{ProviderKind, ProviderSettings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsFileError {
@@ -29,7 +29,7 @@ fn edit(path: &Path, change: impl FnOnce(&mut DocumentMut)) -> Result<(), Settin
     };
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| SettingsFileError::Parse { path: shown.clone(), message: e.to_string() })?;
     change(&mut doc);
-    crate::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
+    sidecar_domain::fsutil::write_atomically(path, doc.to_string().as_bytes()).map_err(|source| SettingsFileError::Write { path: shown, source })
 }
 
 /// Replaces the `[[providers]]` list and `routing.chat` in the file at `path`.
@@ -128,7 +128,7 @@ pub(super) fn save_timezone(path: &Path, zone: &str) -> Result<(), SettingsFileE
 
 /// Writes `[budget]`: each limit set or removed, the currency, the rate, and the
 /// providers' limits; other keys and comments in the table stay.
-pub(super) fn save_budget(path: &Path, budget: &crate::settings::budget::BudgetSettings) -> Result<(), SettingsFileError> {
+pub(super) fn save_budget(path: &Path, budget: &crate::budget::BudgetSettings) -> Result<(), SettingsFileError> {
     fn amount(table: &mut Table, key: &str, usd: Option<f64>) {
         match usd {
             Some(usd) => table[key] = value(usd),
@@ -175,7 +175,7 @@ pub(super) fn save_updates(path: &Path, key: &str, setting: Option<Item>) -> Res
 }
 
 /// Sets `[tools.web_search] backend` and `url` (cleared when `None`).
-pub(super) fn save_web_search(path: &Path, backend: crate::settings::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
+pub(super) fn save_web_search(path: &Path, backend: crate::SearchBackend, url: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let search = table_at(doc, &["tools", "web_search"]);
         search["backend"] = value(backend.as_str());
@@ -197,12 +197,7 @@ pub(super) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFi
 
 /// Sets `[memory.embeddings]`: the backend, and for an endpoint its address and model
 /// (cleared when `None`).
-pub(super) fn save_embeddings(
-    path: &Path,
-    backend: crate::settings::memory::EmbeddingsBackend,
-    url: Option<&str>,
-    model: Option<&str>,
-) -> Result<(), SettingsFileError> {
+pub(super) fn save_embeddings(path: &Path, backend: crate::memory::EmbeddingsBackend, url: Option<&str>, model: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let embeddings = table_at(doc, &["memory", "embeddings"]);
         embeddings["backend"] = value(backend.as_str());
@@ -289,7 +284,7 @@ fn table_at<'d>(doc: &'d mut DocumentMut, path: &[&str]) -> &'d mut Table {
     table
 }
 
-impl crate::said::Worded for SettingsFileError {
+impl sidecar_domain::said::Worded for SettingsFileError {
     fn spanish(&self) -> String {
         match self {
             SettingsFileError::Read { path, source } => format!("no se puede leer {path}: {source}"),
@@ -302,7 +297,7 @@ impl crate::said::Worded for SettingsFileError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Settings;
+    use crate::Settings;
 
     fn provider(id: &str, kind: ProviderKind) -> ProviderSettings {
         ProviderSettings {
