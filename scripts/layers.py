@@ -183,7 +183,7 @@ def edges_of(files, crates):
                 for p in expand(m.group(2)):
                     path, _, alias = p.partition("@")
                     hit = resolve(path)
-                    if hit and hit[0] != mod and hit[0][-1] == path.split("::")[-1]:
+                    if hit and hit[0] and hit[0] != mod and hit[0][-1] == path.split("::")[-1]:
                         aliases[mod + (alias or hit[0][-1],)] = hit[0]
 
     found = []  # (file, target, name)

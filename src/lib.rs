@@ -6,7 +6,6 @@ pub mod agent;
 pub mod api;
 pub mod attachments;
 pub mod backup;
-pub mod budget;
 pub mod channels;
 pub mod character;
 pub mod chat_exports;
@@ -25,15 +24,11 @@ pub mod history_import;
 pub mod intent;
 pub mod knowledge;
 pub mod last_turn;
-pub mod llm;
-pub mod local_models;
 pub mod mcp;
 pub mod meaning;
-pub mod model;
 pub mod notes;
 pub mod permissions;
 pub mod proactive;
-pub mod provider_admin;
 pub mod recall;
 pub mod reminders;
 pub mod tools;
@@ -50,6 +45,9 @@ pub use sidecar_store as store;
 // settings.toml, its owner, the desktop's preferences, the first launch (crates/settings).
 pub use sidecar_settings as settings;
 pub use sidecar_settings::{preferences, welcome};
+// Models: the wire clients, routing, the offline server, local models, the budget (crates/llm).
+pub use sidecar_llm as llm;
+pub use sidecar_llm::{budget, local_models, model, provider_admin};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

@@ -136,4 +136,22 @@ mod tests {
         assert_eq!(prompt(at(22, 59)), noon);
         assert_ne!(prompt(at(23, 0)), noon, "midnight in Madrid");
     }
+
+    /// The minute changed between two turns of one conversation: the demo's prompt must
+    /// begin the same, or llama.cpp re-reads the whole conversation (seen as a flaky
+    /// cache test in CI whenever a minute turned between turns).
+    #[test]
+    fn the_demos_prompt_starts_the_same_from_one_minute_to_the_next() {
+        let at = |minute| {
+            let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, minute, 0).unwrap();
+            let system = system_prompt(&PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
+            let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
+            let head = crate::llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
+            crate::llm::late::attach_at(&mut messages, 3, &crate::llm::late::block(&head, ""));
+            crate::llm::demo::demo_messages(&messages)
+        };
+        let (before, after) = (at(59), at(0));
+        assert_eq!(before.iter().map(|m| &m.content).collect::<Vec<_>>(), after.iter().map(|m| &m.content).collect::<Vec<_>>());
+        assert!(before[0].content.ends_with("Today is Tuesday 2026-11-24 (Europe/Madrid)."), "{}", before[0].content);
+    }
 }

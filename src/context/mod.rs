@@ -16,4 +16,4 @@ pub mod plan_item;
 pub mod resume;
 pub mod rows;
 pub mod service;
-pub mod window;
+pub use sidecar_llm::window;

@@ -3,7 +3,7 @@
 //! `Lang` the assembly injects. Numbers in these texts come from the constants that
 //! enforce them.
 
-pub mod budget;
+pub use sidecar_llm::budget::words as budget;
 pub mod channels;
 pub mod command_table;
 pub mod commands;
@@ -12,7 +12,7 @@ pub use sidecar_dates::words as dates;
 pub mod decision;
 pub mod export;
 pub mod intent;
-pub mod outcomes;
+pub use sidecar_llm::outcomes;
 pub mod permissions;
 pub mod plans;
 pub mod proactive;

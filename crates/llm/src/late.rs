@@ -25,7 +25,7 @@ const DAY_START: &str = "Today is ";
 
 /// The system prompt's sentence naming the day (never the minute: the prompt would then
 /// change every minute and no server could reuse its cache).
-pub(crate) fn day_sentence(now: DateTime<Utc>, zone: Tz) -> String {
+pub fn day_sentence(now: DateTime<Utc>, zone: Tz) -> String {
     format!("{DAY_START}{} ({}).", now.with_timezone(&zone).format("%A %Y-%m-%d"), zone.name())
 }
 
@@ -39,7 +39,7 @@ pub(crate) fn find_day_sentence(system: &str) -> Option<&str> {
 /// Messages of live history from which the tool rules are said again, and again each
 /// time this many messages have passed without them: past this, the seeds saw models
 /// forget they can act (the plans name 6 to 8; 8 is the user side).
-pub(crate) const REINFORCE_AFTER: usize = 8;
+pub const REINFORCE_AFTER: usize = 8;
 
 /// How the restated rules start (to find them in a kept block).
 const REINFORCEMENT_START: &str = "Reminder, as the conversation is long";
@@ -47,12 +47,12 @@ const REINFORCEMENT_START: &str = "Reminder, as the conversation is long";
 /// Whether the rules are due again: the live history holds `history_len` messages, and
 /// none of the late blocks kept with its last [`REINFORCE_AFTER`] (`recent_blocks`)
 /// carried them.
-pub(crate) fn reinforcement_due<'a>(history_len: usize, recent_blocks: impl IntoIterator<Item = &'a str>) -> bool {
+pub fn reinforcement_due<'a>(history_len: usize, recent_blocks: impl IntoIterator<Item = &'a str>) -> bool {
     history_len >= REINFORCE_AFTER && !recent_blocks.into_iter().any(|b| b.contains(REINFORCEMENT_START))
 }
 
 /// The tool rules said again late in a long conversation, with the tools by name.
-pub(crate) fn reinforcement(tools: &[&str]) -> String {
+pub fn reinforcement(tools: &[&str]) -> String {
     format!(
         "{REINFORCEMENT_START}: you can act with your tools ({}). Use them when they help, and never say you did something (set a reminder, saved a fact) unless you called the tool for it in this reply.",
         tools.join(", ")
@@ -62,7 +62,7 @@ pub(crate) fn reinforcement(tools: &[&str]) -> String {
 /// The parts of the block fixed when a turn starts (the plan is added at each call,
 /// since the model may change it between rounds).
 pub fn head(now: DateTime<Utc>, zone: Tz, corrections: &[String], resumed: Option<&str>, reinforce: Option<&str>, plan_first: Option<&str>) -> String {
-    let mut out = format!("{TIME_LINE} {}.", crate::clock::describe(now, zone));
+    let mut out = format!("{TIME_LINE} {}.", sidecar_domain::clock::describe(now, zone));
     for line in [reinforce, plan_first].into_iter().flatten() {
         out.push('\n');
         out.push_str(line);
@@ -91,12 +91,12 @@ pub fn block(head: &str, plan: &str) -> String {
 }
 
 /// The index of the newest user message.
-pub(crate) fn newest_user(messages: &[ChatMessage]) -> Option<usize> {
+pub fn newest_user(messages: &[ChatMessage]) -> Option<usize> {
     messages.iter().rposition(|m| m.role == Role::User)
 }
 
 /// Puts `block` on message `at`, in place of the one it carries, if any.
-pub(crate) fn attach_at(messages: &mut [ChatMessage], at: usize, block: &str) {
+pub fn attach_at(messages: &mut [ChatMessage], at: usize, block: &str) {
     if let Some(message) = messages.get_mut(at) {
         let said = split(&message.content).0.to_string();
         message.content = said + block;

@@ -1,8 +1,8 @@
 //! What Sidecar says about the budget: why a call was held back, the warnings at 80%
 //! and 100%, and amounts in the user's currency.
 
-use super::Lang;
 use crate::budget::tally::{OverBudget, Period, Scope, Standing};
+use sidecar_domain::locale::Lang;
 
 /// `usd` in the user's currency ("4.20 EUR").
 pub fn amount(usd: f64, currency: &str, usd_rate: f64) -> String {

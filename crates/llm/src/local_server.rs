@@ -1,5 +1,5 @@
 //! The offline model: llama.cpp's own server (`llama-server`, shipped in the runtime
-//! folder, see [`crate::runtime_files`]) serving a GGUF from the models folder, or the
+//! folder, see [`sidecar_domain::runtime_files`]) serving a GGUF from the models folder, or the
 //! SmolLM2-135M demo model when none is chosen. It runs as its own process, so a crash
 //! of the model never takes the app down, on a loopback port the server picks itself
 //! (port 0) and names in its log: picking one here and handing it over left a moment in
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tokio::process::{Child, Command};
 
-use crate::runtime_files;
+use sidecar_domain::runtime_files;
 
 /// The model's name as the server reports it; any name works with llama.cpp.
 pub const LOCAL_MODEL_NAME: &str = "SmolLM2-135M-Instruct";

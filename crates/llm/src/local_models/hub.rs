@@ -17,8 +17,8 @@ use super::error::HubError;
 use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
-use crate::settings::owner::Change;
 use sidecar_domain::emitter::Emitter;
+use sidecar_settings::owner::Change;
 
 /// A catalogue entry as the model manager shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -69,11 +69,11 @@ pub struct ModelHub {
     memory_bytes: u64,
     running: Mutex<HashMap<String, CancellationToken>>,
     /// The language a failed download is said in.
-    lang: crate::words::Lang,
+    lang: sidecar_domain::locale::Lang,
 }
 
 impl ModelHub {
-    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, lang: crate::words::Lang) -> Self {
+    pub fn new(data_dir: &Path, models: Arc<Models>, events: Emitter<LocalModelEvent>, lang: sidecar_domain::locale::Lang) -> Self {
         let memory_bytes = super::machine::total_memory();
         Self { library: ModelLibrary::new(data_dir), downloader: Downloader::new(memory_bytes), models, events, memory_bytes, lang, running: Mutex::default() }
     }
@@ -194,7 +194,7 @@ impl ModelHub {
                         received_bytes: received,
                         total_bytes: None,
                         phase: DownloadPhase::Failed,
-                        message: Some(crate::said::Worded::said_in(&error, hub.lang)),
+                        message: Some(sidecar_domain::said::Worded::said_in(&error, hub.lang)),
                     }
                 }
             };
@@ -244,7 +244,7 @@ impl ModelHub {
         let warning = unsaved.map(|e| e.to_string());
         self.models.providers_changed();
         let choice = self.models.local_choice();
-        let restart = self.models.restart_local().await.map_err(crate::llm::ModelUnavailable)?;
+        let restart = self.models.restart_local().await.map_err(crate::ModelUnavailable)?;
         Ok(Switched {
             active: path.is_some().then(|| choice.name.clone()),
             context_tokens: choice.context_tokens,

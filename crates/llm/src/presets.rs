@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::settings::ProviderKind;
+use sidecar_settings::ProviderKind;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preset {

@@ -12,6 +12,7 @@ pub mod limits;
 pub mod rows;
 pub mod tally;
 pub mod usage;
+pub mod words;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, RwLock, Weak};
@@ -21,12 +22,12 @@ use serde::Serialize;
 
 use crate::budget::events::BudgetEvent;
 use crate::budget::rows::{NewHold, Spending};
-use crate::clock::Clock;
-use crate::llm::pricing::PriceTable;
-use crate::settings::budget::BudgetSettings;
-use crate::settings::Settings;
-use crate::store::{Store, StoreError};
+use crate::pricing::PriceTable;
+use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
+use sidecar_settings::budget::BudgetSettings;
+use sidecar_settings::Settings;
+use sidecar_store::{Store, StoreError};
 pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};
 
@@ -100,11 +101,11 @@ pub struct Budget {
     /// Warnings this process gave, so each is said once.
     warned: Mutex<BTreeSet<String>>,
     me: Weak<Budget>,
-    lang: crate::words::Lang,
+    lang: sidecar_domain::locale::Lang,
 }
 
 impl Budget {
-    pub fn new(store: Store, clock: Clock, events: Emitter<BudgetEvent>, settings: &Settings, lang: crate::words::Lang) -> Arc<Self> {
+    pub fn new(store: Store, clock: Clock, events: Emitter<BudgetEvent>, settings: &Settings, lang: sidecar_domain::locale::Lang) -> Arc<Self> {
         Arc::new_cyclic(|me| Self {
             store,
             clock,
@@ -129,8 +130,8 @@ impl Budget {
     /// Where the month and the day begin, as the store writes instants, and today.
     fn period(&self) -> (String, String, NaiveDate) {
         let today = self.clock.local_today();
-        let month_start = crate::store::utc(self.clock.start_of(today.with_day(1).expect("day 1 exists")));
-        (month_start, crate::store::utc(self.clock.start_of(today)), today)
+        let month_start = sidecar_store::utc(self.clock.start_of(today.with_day(1).expect("day 1 exists")));
+        (month_start, sidecar_store::utc(self.clock.start_of(today)), today)
     }
 
     /// The tally of `spending`: calls by day and month, settled holds as spent (their
@@ -138,7 +139,7 @@ impl Budget {
     fn tally(spending: &Spending, day_start: &str) -> Tally {
         let (mut day, mut month) = (Costs::default(), Costs::default());
         for call in &spending.calls {
-            let background = call.purpose != crate::settings::Purpose::Chat.as_str();
+            let background = call.purpose != sidecar_settings::Purpose::Chat.as_str();
             let usd = call.cost_usd.unwrap_or(0.0);
             month.add(&call.provider, background, usd);
             if call.created_at.as_str() >= day_start {
@@ -186,7 +187,7 @@ impl Budget {
         };
         let worst = (prompt_tokens as f64 * price.input_per_mtok + f64::from(max_tokens.unwrap_or(WORST_REPLY_TOKENS)) * price.output_per_mtok) / 1e6;
         let (month_start, day_start, today) = self.period();
-        let expires_at = crate::store::utc(self.clock.now() + HOLD_LIFETIME);
+        let expires_at = sidecar_store::utc(self.clock.now() + HOLD_LIFETIME);
         let hold = NewHold { provider, background, usd: worst, expires_at: &expires_at };
         let admit = |spending: &Spending| Self::tally(spending, &day_start).check(&limits, provider, background, worst);
         match self.store.budget().reserve(&month_start, &today.to_string(), hold, &alive, admit).await {
@@ -204,7 +205,7 @@ impl Budget {
     }
 
     async fn settled(&self, id: i64, provider: &str, usd: f64) {
-        let expires_at = crate::store::utc(self.clock.now() + SETTLED_LIFETIME);
+        let expires_at = sidecar_store::utc(self.clock.now() + SETTLED_LIFETIME);
         if let Err(error) = self.store.budget().settle_hold(id, provider, usd, &expires_at).await {
             tracing::warn!(%error, "a budget hold could not be settled; it expires on its own");
         }
@@ -227,7 +228,7 @@ impl Budget {
         for r in reached {
             tracing::info!(percent = r.percent, spent = r.standing.spent_usd, limit = r.standing.allowed_usd, "a budget limit was reached");
             let s = &r.standing;
-            let said = crate::words::budget::reached(s, r.percent, &settings.currency, settings.usd_rate, self.lang);
+            let said = crate::budget::words::reached(s, r.percent, &settings.currency, settings.usd_rate, self.lang);
             let more_usd = ((s.limit.usd * MORE_SHARE * 100.0).ceil() / 100.0).max(0.01);
             self.events.publish(BudgetEvent::BudgetReached { reached: r, currency: settings.currency.clone(), usd_rate: settings.usd_rate, more_usd, said });
         }

@@ -366,7 +366,7 @@ mod cache_key_tests {
     fn openai_gets_a_key_named_by_the_system_prompt_and_others_none() {
         let endpoint = |url: &str| {
             let second = std::time::Duration::from_secs(1);
-            Endpoint::new(reqwest::Client::new(), url, "m", None, crate::llm::sse::Timeouts { connect: second, respond: second, idle: second })
+            Endpoint::new(reqwest::Client::new(), url, "m", None, crate::sse::Timeouts { connect: second, respond: second, idle: second })
         };
         assert!(endpoint("https://api.openai.com/v1").takes_prompt_cache_key());
         assert!(!endpoint("https://api.deepseek.com/v1").takes_prompt_cache_key());

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::settings::budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderBudget};
+use sidecar_settings::budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderBudget};
 
 /// One provider's limits, in the user's currency; `None` is no limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ impl LimitsForm {
     }
 }
 
-impl crate::said::Worded for LimitsProblem {
+impl sidecar_domain::said::Worded for LimitsProblem {
     fn spanish(&self) -> String {
         match self {
             LimitsProblem::NotAnAmount(currency) => format!("un límite es una cantidad de cero o más, en {currency}"),

@@ -1,6 +1,6 @@
 //! How a turn that did not end cleanly is said, at the end of the stored reply.
 
-use super::Lang;
+use sidecar_domain::locale::Lang;
 
 /// The header's word for a provider that did not answer its check.
 pub(crate) fn provider_down(provider: &str, problem: &str, lang: Lang) -> String {
@@ -12,7 +12,7 @@ pub(crate) fn provider_down(provider: &str, problem: &str, lang: Lang) -> String
 
 /// A reply cut at the turn's time limit: what to do, in words (the limit itself is
 /// `llm.turn_timeout_secs`, for whoever edits settings.toml).
-pub(crate) fn turn_timed_out(secs: f64, lang: Lang) -> String {
+pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
     match lang {
         Lang::En => format!("The reply took longer than {secs} s, so it was cut; what arrived is kept. Press Retry, or pick a faster model in the model menu."),
         Lang::Es => format!(
@@ -23,7 +23,7 @@ pub(crate) fn turn_timed_out(secs: f64, lang: Lang) -> String {
 
 /// Sidecar's instructions and what it knows about the user (never cut) do not fit the
 /// answering model's window, so nothing was sent.
-pub(crate) fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
+pub fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
     match lang {
         Lang::En => format!(
             "Sidecar's instructions and what it knows about you take {system_tokens} tokens, more than this model's {window}-token window leaves room for, so nothing was sent. Choose a model with a larger window, or raise its context length in Settings → Model providers (or Local models); a shorter profile also helps."
@@ -35,7 +35,7 @@ pub(crate) fn window_too_small(system_tokens: usize, window: usize, lang: Lang) 
 }
 
 /// Ends a reply stopped at the per-turn step limit (`llm.max_iterations`).
-pub(crate) fn step_limit(steps: u32, lang: Lang) -> String {
+pub fn step_limit(steps: u32, lang: Lang) -> String {
     match lang {
         Lang::Es => format!(
             "(Respuesta incompleta: llegué al límite de {steps} pasos para una respuesta. Pídeme que siga, o sube llm.max_iterations en settings.toml.)"

@@ -15,17 +15,17 @@ use std::time::Duration;
 
 use tokio::sync::Mutex;
 
-use crate::llm::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
-use crate::llm::provider::Provider;
-use crate::llm::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
-use crate::llm::status::{ModelEvent, ModelStatus};
-use crate::llm::ChatRequest;
 use crate::local_models::LocalChoice;
-use crate::secrets::Secrets;
-use crate::settings::owner::SettingsOwner;
-use crate::settings::{ProviderSettings, Purpose, Settings};
-use crate::store::Store;
+use crate::local_server::{LocalServer, LocalServerError, LOCAL_MODEL_NAME};
+use crate::provider::Provider;
+use crate::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
+use crate::status::{ModelEvent, ModelStatus};
+use crate::ChatRequest;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::owner::SettingsOwner;
+use sidecar_settings::{ProviderSettings, Purpose, Settings};
+use sidecar_store::Store;
 
 /// Provider id under which the offline model's usage is recorded.
 pub(crate) const LOCAL_PROVIDER_ID: &str = "local";
@@ -53,13 +53,13 @@ impl Chain {
 
     /// The smallest window in the chain: a prompt that fits it fits any fallback.
     pub fn context_window(&self) -> u32 {
-        let chain = self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::context::window::DEFAULT_WINDOW);
+        let chain = self.providers.iter().map(|p| p.context_window).min().unwrap_or(crate::window::DEFAULT_WINDOW);
         self.stand_in_window.map_or(chain, |offline| chain.min(offline))
     }
 
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
-    pub(crate) fn cost_of(&self, routed: &crate::llm::router::Routed, prices: &crate::llm::pricing::PriceTable) -> Option<f64> {
+    pub fn cost_of(&self, routed: &crate::router::Routed, prices: &crate::pricing::PriceTable) -> Option<f64> {
         // The offline model may have stood in for the chain (it is not one of its links).
         let local = routed.provider_id == LOCAL_PROVIDER_ID || self.providers.iter().any(|p| p.id == routed.provider_id && p.is_local());
         if local {
@@ -85,7 +85,7 @@ pub struct Models {
     events: Emitter<ModelEvent>,
     status: StdMutex<ModelStatus>,
     /// The language status messages are said in.
-    lang: crate::words::Lang,
+    lang: sidecar_domain::locale::Lang,
     secrets: Arc<Secrets>,
     /// Where every call's usage is recorded.
     store: Store,
@@ -109,7 +109,7 @@ impl Models {
         events: Emitter<ModelEvent>,
         store: Store,
         budget: Arc<crate::budget::Budget>,
-        lang: crate::words::Lang,
+        lang: sidecar_domain::locale::Lang,
     ) -> Self {
         let settings = owner.current();
         let configured = build_configured(&settings, &secrets);
@@ -165,16 +165,16 @@ impl Models {
     /// `chain` as the budget allows it for `request`: the worst case of the first
     /// provider that fits is reserved; a later paid link stays only if it would fit
     /// too; free (local) links always stay.
-    pub(crate) async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
+    pub async fn admit(&self, chain: &Chain, request: &ChatRequest, background: bool) -> Admitted {
         // No limit, nothing to hold: the prompt is not even counted.
         if !self.settings().budget.limits_anything() {
             return Admitted { chain: chain.clone(), reservation: None, held_back: None };
         }
-        let prompt = request.messages.iter().map(|m| crate::tokens::count_cached(&m.content)).sum::<usize>()
-            + if request.tools.is_empty() { 0 } else { crate::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
+        let prompt = request.messages.iter().map(|m| sidecar_domain::tokens::count_cached(&m.content)).sum::<usize>()
+            + if request.tools.is_empty() { 0 } else { sidecar_domain::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
         let (mut kept, mut reservation, mut held, mut held_back) = (Vec::new(), None, false, None);
         for provider in &chain.providers {
-            if provider.is_local() || crate::llm::demo::is_demo(provider) {
+            if provider.is_local() || crate::demo::is_demo(provider) {
                 kept.push(provider.clone());
                 continue;
             }
@@ -187,7 +187,7 @@ impl Models {
                 Ok(_) => kept.push(provider.clone()),
                 Err(over) => {
                     let settings = self.settings();
-                    held_back.get_or_insert_with(|| crate::words::budget::held_back(&over, &settings.budget.currency, settings.budget.usd_rate, self.lang));
+                    held_back.get_or_insert_with(|| crate::budget::words::held_back(&over, &settings.budget.currency, settings.budget.usd_rate, self.lang));
                 }
             }
         }
@@ -197,7 +197,7 @@ impl Models {
     /// Settles the call's hold with what it cost.
     pub async fn settle(&self, admitted: Admitted, routed: &Result<Routed, RouteError>) {
         if let (Some(reservation), Ok(routed)) = (admitted.reservation, routed) {
-            let prices = crate::llm::pricing::PriceTable::new(self.settings().prices.clone());
+            let prices = crate::pricing::PriceTable::new(self.settings().prices.clone());
             reservation.settle(&routed.provider_id, admitted.chain.cost_of(routed, &prices)).await;
         }
     }
@@ -282,8 +282,8 @@ impl Models {
         };
         let from = chain.providers.first().map(|p| p.id.clone()).unwrap_or_default();
         on_notice(RouteNotice::FallingBack { from: from.clone(), to: offline.id.clone(), reason: reason.to_string() });
-        let answered = if crate::llm::demo::is_demo(&offline) {
-            crate::llm::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
+        let answered = if crate::demo::is_demo(&offline) {
+            crate::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
         } else {
             router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
         };
@@ -299,7 +299,7 @@ impl Models {
         mut on_notice: impl FnMut(RouteNotice),
     ) -> Result<Routed, RouteError> {
         let first = match chain.providers.as_slice() {
-            [only] if crate::llm::demo::is_demo(only) => crate::llm::demo::complete(only, policy, request, &mut on_delta, &mut on_notice, self.lang).await,
+            [only] if crate::demo::is_demo(only) => crate::demo::complete(only, policy, request, &mut on_delta, &mut on_notice, self.lang).await,
             providers => router::complete(providers, chain.pinned, policy, request, &mut on_delta, &mut on_notice).await,
         };
         let mut stand_in_reason = None;
@@ -316,8 +316,8 @@ impl Models {
                 match self.offline_fallback().await {
                     Some(offline) => {
                         on_notice(RouteNotice::FallingBack { from: provider_id, to: offline.id.clone(), reason: error.to_string() });
-                        let second = if crate::llm::demo::is_demo(&offline) {
-                            crate::llm::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
+                        let second = if crate::demo::is_demo(&offline) {
+                            crate::demo::complete(&offline, policy, request, on_delta, on_notice, self.lang).await
                         } else {
                             router::complete(std::slice::from_ref(&offline), true, policy, request, on_delta, on_notice).await
                         };
@@ -358,9 +358,9 @@ impl Models {
         let offline = self.settings().local_model.runtime.is_some();
         let status = match first.probe().await {
             Ok(()) => ready(&first.id, first.model()),
-            Err(problem) if offline => self.offline_standing_in(&first.id, &crate::said::Worded::said_in(&problem, self.lang)),
+            Err(problem) if offline => self.offline_standing_in(&first.id, &sidecar_domain::said::Worded::said_in(&problem, self.lang)),
             Err(problem) => ModelStatus::Unavailable {
-                message: crate::words::outcomes::provider_down(&first.id, &crate::said::Worded::said_in(&problem, self.lang), self.lang),
+                message: crate::outcomes::provider_down(&first.id, &sidecar_domain::said::Worded::said_in(&problem, self.lang), self.lang),
             },
         };
         self.set_status(status.clone());
@@ -374,19 +374,19 @@ impl Models {
     }
 
     /// The language the core's own words were fixed in at start.
-    pub fn lang(&self) -> crate::words::Lang {
+    pub fn lang(&self) -> sidecar_domain::locale::Lang {
         self.lang
     }
 
     /// No provider is configured: replies come from the offline demo model.
-    pub(crate) fn configured_is_empty(&self) -> bool {
+    pub fn configured_is_empty(&self) -> bool {
         self.configured.read().expect("providers lock").is_empty()
     }
 
     /// The chain for `purpose`: its own routing when configured, else the chat chain
     /// (never pinned: background calls follow the user's routing, not a conversation's
     /// pick).
-    pub(crate) async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
+    pub async fn chain_for(&self, purpose: Purpose) -> Result<Chain, String> {
         match self.routed(purpose) {
             Some(chain) => Ok(chain),
             None => self.chat_chain(None).await,
@@ -406,7 +406,7 @@ impl Models {
 
     /// Whether the model that answers a conversation pinned to `pinned` (else the first
     /// of the chain) takes images. The offline model does not.
-    pub(crate) fn sees_images(&self, pinned: Option<&str>) -> bool {
+    pub fn sees_images(&self, pinned: Option<&str>) -> bool {
         let configured = self.configured.read().expect("providers lock");
         match pinned {
             Some(id) => configured.iter().find(|p| p.id == id).is_some_and(|p| p.supports_images),
@@ -415,7 +415,7 @@ impl Models {
     }
 
     /// The context window the next chat would have, without starting anything.
-    pub(crate) fn known_window(&self) -> u32 {
+    pub fn known_window(&self) -> u32 {
         let configured = self.configured.read().expect("providers lock");
         match configured.iter().map(|p| p.context_window).min() {
             Some(window) => window,
@@ -522,7 +522,7 @@ impl Models {
     pub async fn call_once(
         &self,
         chain: &Chain,
-        request: crate::llm::ChatRequest,
+        request: crate::ChatRequest,
         purpose: Purpose,
         conversation_id: Option<i64>,
         timeout: Duration,
@@ -533,18 +533,18 @@ impl Models {
         if let (Some(reason), true) = (&admitted.held_back, admitted.chain.providers.is_empty()) {
             return Err(format!("not made, {reason}"));
         }
-        let call = crate::llm::router::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
+        let call = crate::router::complete(&admitted.chain.providers, admitted.chain.pinned, &policy, &request, |_| {}, |_| {});
         let routed = tokio::time::timeout(timeout, call).await.map_err(|_| format!("the model took longer than {} s", timeout.as_secs()))?;
         self.settle(admitted, &routed).await;
         let routed = routed.map_err(|e| e.to_string())?;
-        let record = crate::store::UsageRecord {
+        let record = sidecar_store::UsageRecord {
             conversation_id,
             message_id: None,
             provider: &routed.provider_id,
             model: &routed.model,
             purpose: purpose.as_str(),
             usage: routed.completion.usage,
-            cost_usd: chain.cost_of(&routed, &crate::llm::pricing::PriceTable::new(settings.prices.clone())),
+            cost_usd: chain.cost_of(&routed, &crate::pricing::PriceTable::new(settings.prices.clone())),
         };
         if let Err(error) = self.store.usage().record_usage(record).await {
             tracing::warn!(%error, purpose = purpose.as_str(), "could not record a model call's usage");
@@ -590,6 +590,6 @@ fn ready(provider: &str, model: &str) -> ModelStatus {
 }
 
 /// Whether a reply came from the built-in demo model, which cannot use tools.
-pub(crate) fn is_demo_reply(provider: &str, model: &str) -> bool {
+pub fn is_demo_reply(provider: &str, model: &str) -> bool {
     provider == LOCAL_PROVIDER_ID && model == LOCAL_MODEL_NAME
 }

@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use super::limits::LimitsForm;
 use super::BudgetView;
-use crate::clock::Clock;
 use crate::model::Models;
-use crate::said::Worded;
-use crate::settings::file::SettingsFileError;
-use crate::settings::owner::Change;
-use crate::store::Store;
-use crate::store::StoreError;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::said::Worded;
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::owner::Change;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Why the budget could not be shown or changed, worded in both languages.
 #[derive(Debug, thiserror::Error)]
@@ -86,7 +86,7 @@ impl BudgetAdmin {
     pub async fn usage_history(&self) -> Result<super::usage::UsageHistory, BudgetError> {
         let today = self.clock.local_today();
         // The report's days and the whole month, read generously and bucketed by local day.
-        let since = crate::store::utc(self.clock.now() - chrono::Duration::days(super::usage::REPORT_DAYS as i64 + 32));
+        let since = sidecar_store::utc(self.clock.now() - chrono::Duration::days(super::usage::REPORT_DAYS as i64 + 32));
         let calls = self.store.budget().calls_since(&since).await?;
         let zone = self.clock.zone();
         let local_day = |at: &str| chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.with_timezone(&zone).date_naive());

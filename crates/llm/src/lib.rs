@@ -1,24 +1,33 @@
-//! Model clients: the two wire formats (OpenAI-compatible and Anthropic Messages),
-//! SSE, the router with retries and fallback, prices, and the offline local server.
+//! Models: the two wire formats (OpenAI-compatible and Anthropic Messages), SSE, the
+//! router with retries and fallback, prices and the budget, the offline local server and
+//! the local models it runs, and [`model::Models`], which picks a chain for each purpose.
+//! The core re-exports this crate as `llm`, and its `model`, `local_models`,
+//! `provider_admin` and `budget` under their own names.
 
 pub mod anthropic;
+pub mod budget;
 pub mod demo;
 pub mod discover;
 pub mod endpoint;
 pub mod lasting_spawn;
 pub mod late;
+pub mod local_models;
 pub mod local_server;
 pub use sidecar_domain::message;
 // The settings the clients read (crates/settings).
 pub use sidecar_settings::llm::{pricing, retry, sampling, timeouts};
+pub mod model;
 pub mod openai_compat;
+pub mod outcomes;
 pub mod presets;
 pub mod provider;
+pub mod provider_admin;
 pub mod repetition;
 pub mod router;
 pub mod sse;
 pub mod status;
 pub mod vision;
+pub mod window;
 
 pub use message::{ChatMessage, ChatRequest, Completion, FinishReason, ImagePart, Role, ToolCall, ToolSpec, Usage};
 
@@ -78,7 +87,7 @@ impl std::fmt::Display for TimeoutPhase {
 impl LlmError {
     /// The same error with every secret removed from the server-supplied text in it.
     pub fn scrubbed(self) -> Self {
-        let clean = |text: String| crate::redact::scrub(&text).into_owned();
+        let clean = |text: String| sidecar_domain::redact::scrub(&text).into_owned();
         match self {
             LlmError::Unreachable { url, detail, offline } => LlmError::Unreachable { url: clean(url), detail: clean(detail), offline },
             LlmError::Http { status, message, retry_after } => LlmError::Http { status, message: clean(message), retry_after },
@@ -128,7 +137,7 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
 }
 
 /// The first `max` bytes of `text` (on a character boundary), with an ellipsis.
-pub(crate) fn preview(text: &str, max: usize) -> String {
+pub fn preview(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
@@ -139,7 +148,7 @@ pub(crate) fn preview(text: &str, max: usize) -> String {
     format!("{}…", &text[..end])
 }
 
-impl crate::said::Worded for LlmError {
+impl sidecar_domain::said::Worded for LlmError {
     fn spanish(&self) -> String {
         match self {
             LlmError::Unreachable { url, offline: true, .. } => {
@@ -175,7 +184,7 @@ impl crate::said::Worded for LlmError {
 #[error("the model is not available: {0}")]
 pub struct ModelUnavailable(pub String);
 
-impl crate::said::Worded for ModelUnavailable {
+impl sidecar_domain::said::Worded for ModelUnavailable {
     fn spanish(&self) -> String {
         format!("el modelo no está disponible: {}", self.0)
     }

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::llm::local_server::LOCAL_MODEL_NAME;
-use crate::settings::LocalModelSettings;
+use crate::local_server::LOCAL_MODEL_NAME;
+use sidecar_settings::LocalModelSettings;
 
 /// The most context the local server gets unless the user set a window: a longer
 /// one costs memory (its cache) on every machine for text few chats reach.
@@ -21,7 +21,7 @@ pub struct LocalChoice {
     pub name: String,
     pub context_tokens: u32,
     /// The user's sampling for the local model over the catalogue's for this file.
-    pub sampling: crate::llm::sampling::Sampling,
+    pub sampling: crate::sampling::Sampling,
 }
 
 impl LocalChoice {

@@ -2,10 +2,10 @@
 
 use super::download::PullError;
 use super::library::LibraryError;
-use crate::llm::sampling::OutOfRange;
-use crate::llm::ModelUnavailable;
-use crate::said::Worded;
-use crate::settings::file::SettingsFileError;
+use crate::sampling::OutOfRange;
+use crate::ModelUnavailable;
+use sidecar_domain::said::Worded;
+use sidecar_settings::file::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {

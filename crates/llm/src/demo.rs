@@ -9,8 +9,8 @@ use super::provider::Provider;
 use super::repetition::RepetitionGuard;
 use super::router::{self, RetryPolicy, RouteError, RouteNotice, Routed};
 use super::{ChatRequest, Completion, FinishReason};
-use crate::words::outcomes::{demo_cut, DemoCut};
-use crate::words::Lang;
+use crate::outcomes::{demo_cut, DemoCut};
+use sidecar_domain::locale::Lang;
 
 /// The longest demo reply, in tokens: a few sentences.
 pub const DEMO_MAX_TOKENS: u32 = 200;
@@ -29,8 +29,8 @@ const DEMO_PROMPT: &str = "You are Sidecar, a friendly companion. Answer briefly
 /// The conversation with the demo's own short system prompt in place of the full one:
 /// the day from the full prompt, never the minute, so the prompt's start stays the same
 /// all day and llama.cpp reuses its cache. The late blocks stay out too: a tiny model
-/// echoes them.
-fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
+/// echoes them. Public for the agent's test that its prompt keeps this start.
+pub fn demo_messages(messages: &[super::ChatMessage]) -> Vec<super::ChatMessage> {
     let day = messages.iter().find(|m| m.role == super::Role::System).and_then(|m| super::late::find_day_sentence(&m.content));
     let prompt = match day {
         Some(day) => format!("{DEMO_PROMPT}\n{day}"),
@@ -57,7 +57,7 @@ pub async fn complete(
 ) -> Result<Routed, RouteError> {
     // Sidecar's own words follow the language the user wrote in.
     let said = request.messages.iter().rev().find(|m| m.role == super::Role::User).map(|m| m.content.as_str()).unwrap_or_default();
-    let lang = crate::user_language::written_in(said, lang);
+    let lang = sidecar_dates::user_language::written_in(said, lang);
     let request = ChatRequest {
         messages: demo_messages(&request.messages),
         max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))),
@@ -114,14 +114,14 @@ pub async fn complete(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::{ChatMessage, Role};
+    use crate::{ChatMessage, Role};
 
     #[test]
     fn the_demo_gets_a_short_prompt_with_the_day_and_no_tool_rules() {
         let full = "You are Sidecar.\n\nUse your tools when they help… remember_fact …\n\nToday is Tuesday 2026-11-24 (Europe/Madrid). The exact time comes with the newest message.\n\n<facts>I live in Madrid</facts>";
         let mut messages =
             vec![ChatMessage::system(full), ChatMessage::user("hola"), ChatMessage::system("Sidecar set a reminder"), ChatMessage::assistant("¡Hola!")];
-        let head = crate::llm::late::head(
+        let head = crate::late::head(
             chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, 30, 0).unwrap(),
             chrono_tz::Europe::Madrid,
             &[],
@@ -129,32 +129,13 @@ mod tests {
             None,
             None,
         );
-        let newest = crate::llm::late::newest_user(&messages).unwrap();
-        crate::llm::late::attach_at(&mut messages, newest, &crate::llm::late::block(&head, "Plan:\n- [ ] call the tool"));
+        let newest = crate::late::newest_user(&messages).unwrap();
+        crate::late::attach_at(&mut messages, newest, &crate::late::block(&head, "Plan:\n- [ ] call the tool"));
         let shown = demo_messages(&messages);
         assert_eq!(shown.len(), 3);
         assert_eq!(shown[0].role, Role::System);
         assert_eq!(shown[0].content, format!("{DEMO_PROMPT}\nToday is Tuesday 2026-11-24 (Europe/Madrid)."));
         assert!(!shown.iter().any(|m| m.content.contains("tool") || m.content.contains("Madrid</facts>") || m.content.contains("19:30")));
         assert_eq!((shown[1].content.as_str(), shown[2].content.as_str()), ("hola", "¡Hola!"));
-    }
-
-    /// The minute changed between two turns of one conversation: the demo's prompt must
-    /// begin the same, or llama.cpp re-reads the whole conversation (seen as a flaky
-    /// cache test in CI whenever a minute turned between turns).
-    #[test]
-    fn the_demos_prompt_starts_the_same_from_one_minute_to_the_next() {
-        let at = |minute| {
-            let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 24, 18, minute, 0).unwrap();
-            let system =
-                crate::agent::prompt::system_prompt(&crate::agent::prompt::PromptContext { now, zone: chrono_tz::Europe::Madrid, persona: "", knowledge: "" });
-            let mut messages = vec![ChatMessage::system(system), ChatMessage::user("hola"), ChatMessage::assistant("¡Hola!"), ChatMessage::user("¿y?")];
-            let head = crate::llm::late::head(now, chrono_tz::Europe::Madrid, &[], None, None, None);
-            crate::llm::late::attach_at(&mut messages, 3, &crate::llm::late::block(&head, ""));
-            demo_messages(&messages)
-        };
-        let (before, after) = (at(59), at(0));
-        assert_eq!(before.iter().map(|m| &m.content).collect::<Vec<_>>(), after.iter().map(|m| &m.content).collect::<Vec<_>>());
-        assert!(before[0].content.ends_with("Today is Tuesday 2026-11-24 (Europe/Madrid)."), "{}", before[0].content);
     }
 }

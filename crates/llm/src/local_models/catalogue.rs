@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::llm::sampling::Sampling;
+use crate::sampling::Sampling;
 
 /// One model the catalogue recommends.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -8,7 +8,7 @@ use super::local_server::LocalServer;
 use super::openai_compat::OpenAiClient;
 use super::sse::{http_client, Timeouts};
 use super::{ChatRequest, Completion, LlmError};
-use crate::settings::{ProviderKind, ProviderSettings};
+use sidecar_settings::{ProviderKind, ProviderSettings};
 
 /// The wire client a provider speaks through.
 #[derive(Clone)]
@@ -43,14 +43,14 @@ impl Provider {
         let http = http_client(&timeouts);
         let key = settings.resolved_api_key();
         if let Some(key) = &key {
-            crate::redact::register(key);
+            sidecar_domain::redact::register(key);
         }
         let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts).with_sampling(settings.sampling);
         let client = match settings.kind {
             ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),
             ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
         };
-        let context_window = crate::context::window::context_window(&settings.model, settings.context_window);
+        let context_window = crate::window::context_window(&settings.model, settings.context_window);
         let supports_images = super::vision::sees_images(&settings.model, settings.vision);
         Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images }
     }

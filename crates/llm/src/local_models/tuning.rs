@@ -5,11 +5,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::HubError;
-use crate::llm::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
+use crate::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
 
 use super::choice::LocalChoice;
 use super::hub::ModelHub;
-use crate::settings::owner::Change;
+use sidecar_settings::owner::Change;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TuningView {
@@ -35,7 +35,7 @@ pub struct TuningInput {
 impl ModelHub {
     pub fn tuning(&self) -> TuningView {
         let settings = self.models().settings();
-        let unset = crate::settings::LocalModelSettings { sampling: Sampling::default(), context_tokens: None, ..settings.local_model.clone() };
+        let unset = sidecar_settings::LocalModelSettings { sampling: Sampling::default(), context_tokens: None, ..settings.local_model.clone() };
         let defaults = LocalChoice::from_settings(&unset);
         TuningView {
             model: defaults.name.clone(),
@@ -56,7 +56,7 @@ impl ModelHub {
         self.models().providers_changed();
         // A running server keeps its window, and its client its sampling, until
         // restarted; one not running starts with the new ones.
-        self.models().restart_local().await.map_err(crate::llm::ModelUnavailable)?;
+        self.models().restart_local().await.map_err(crate::ModelUnavailable)?;
         Ok(self.tuning())
     }
 }

@@ -2,23 +2,23 @@
 //! edit one (its key to the keychain), remove one, reorder the chat chain, and test a
 //! connection before saving.
 
-use crate::llm::endpoint::ProbeProblem;
-use crate::llm::sampling::{OutOfRange, Sampling};
-use crate::said::Worded;
+use crate::endpoint::ProbeProblem;
+use crate::sampling::{OutOfRange, Sampling};
+use sidecar_domain::said::Worded;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use std::sync::Arc;
 
-use crate::llm::provider::Provider;
-use crate::llm::sse::Timeouts;
-use crate::llm::{ChatMessage, ChatRequest};
 use crate::model::{provider_key, Models, LOCAL_PROVIDER_ID};
-use crate::secrets::KeyStorage;
-use crate::secrets::Secrets;
-use crate::settings::owner::Change;
-use crate::settings::{ProviderKind, ProviderSettings};
+use crate::provider::Provider;
+use crate::sse::Timeouts;
+use crate::{ChatMessage, ChatRequest};
+use sidecar_domain::secrets::KeyStorage;
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::owner::Change;
+use sidecar_settings::{ProviderKind, ProviderSettings};
 
 /// A provider form Settings turns down, worded in both languages.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -129,7 +129,7 @@ impl ProviderInput {
             return Err(ProviderRefusal::NoModelName);
         }
         self.sampling.check()?;
-        crate::llm::sampling::check_context(self.context_window)?;
+        crate::sampling::check_context(self.context_window)?;
         Ok(ProviderSettings {
             id: id.to_string(),
             kind: self.kind,
@@ -179,7 +179,7 @@ impl ProviderAdmin {
             context_window: p.context_window,
             sampling: p.sampling,
             vision: p.vision,
-            sees_images: crate::llm::vision::sees_images(&p.model, p.vision),
+            sees_images: crate::vision::sees_images(&p.model, p.vision),
             key,
         }
     }
@@ -229,7 +229,7 @@ impl ProviderAdmin {
     }
 
     /// Applies settings now and saves them; returns a warning if saving failed.
-    fn apply_settings(&self, settings: crate::settings::Settings) -> Option<String> {
+    fn apply_settings(&self, settings: sidecar_settings::Settings) -> Option<String> {
         let change = Change::Providers { providers: settings.providers, chat: settings.routing.chat };
         let (_, unsaved) = self.models.settings_owner().change_or_hold(change);
         let warning = unsaved.map(|e| format!("{e}; the change applies until Sidecar restarts"));
@@ -253,8 +253,8 @@ impl ProviderAdmin {
     }
 
     /// Model servers already running on this machine, with their models.
-    pub async fn local_servers(&self) -> Vec<crate::llm::discover::FoundServer> {
-        crate::llm::discover::local_servers(&reqwest::Client::new()).await
+    pub async fn local_servers(&self) -> Vec<crate::discover::FoundServer> {
+        crate::discover::local_servers(&reqwest::Client::new()).await
     }
 
     /// Sends a tiny request with these details (and the stored key when the form
@@ -273,7 +273,7 @@ impl ProviderAdmin {
         let result = client.stream_chat(&request, |_| {}).await;
         let latency_ms = started.elapsed().as_millis() as u64;
         match result {
-            Ok(_) => ConnectionTest { ok: true, latency_ms, message: crate::words::outcomes::answered_in(client.model(), latency_ms, self.models.lang()) },
+            Ok(_) => ConnectionTest { ok: true, latency_ms, message: crate::outcomes::answered_in(client.model(), latency_ms, self.models.lang()) },
             Err(e) => ConnectionTest { ok: false, latency_ms, message: e.said_in(self.models.lang()) },
         }
     }
