@@ -5,9 +5,9 @@
 //! asks the user when the policy cannot decide, through the `asking` front-end of the
 //! process (a card in the window, the terminal, or no one), and records the answer.
 
-pub mod action;
+// What a tool that acts is about to do, and its definition (crates/tools).
+pub use sidecar_tools::{action, definition};
 pub mod asking;
-pub mod definition;
 pub mod events;
 pub mod gate;
 pub mod grant;

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::address_table::is_internal;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
-use crate::settings::ReadUrlSettings;
+use sidecar_settings::ReadUrlSettings;
 
 const MAX_REDIRECTS: usize = 5;
 

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
-use crate::clock::Clock;
+use sidecar_domain::clock::Clock;
 
 pub struct GetCurrentTime {
     pub clock: Clock,

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::web_search::get_json;
 use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
-use crate::settings::WeatherSettings;
+use sidecar_settings::WeatherSettings;
 
 pub struct GetWeather {
     pub http: reqwest::Client,

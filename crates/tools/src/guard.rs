@@ -7,7 +7,7 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use super::CallScope;
-use crate::permissions::Action;
+use crate::action::Action;
 
 pub trait Guard: Send + Sync {
     /// Whether `action` may run with `arguments`; `Err` says why not, in words for the
@@ -18,7 +18,7 @@ pub trait Guard: Send + Sync {
 }
 
 /// Why a tool that acts did not run where there is no guard, hence no one to ask.
-pub(crate) fn no_one_to_ask(tool: &str) -> String {
+pub fn no_one_to_ask(tool: &str) -> String {
     format!(
         "permission to run {tool} was not given: there was no one to ask here; it waited for permission, which the user can give in the app, in `sidecar chat`, or with `sidecar mcp allow`"
     )

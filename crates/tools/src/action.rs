@@ -18,12 +18,12 @@ pub struct Action {
 
 impl Action {
     /// `server/tool`, as Settings and the CLI name a tool.
-    pub(crate) fn display_name(&self) -> String {
+    pub fn display_name(&self) -> String {
         format!("{}/{}", self.server, self.definition.name)
     }
 
     /// What "Allow in this chat" remembers: this server, as it is, and this definition.
-    pub(crate) fn chat_key(&self) -> String {
+    pub fn chat_key(&self) -> String {
         format!("{}\n{}\n{}", self.server, self.identity, self.definition.pin())
     }
 }

@@ -13,9 +13,9 @@ use super::search_failure::SearchFailure;
 pub use super::search_result::SearchResult;
 use super::search_setup::SearchSetup;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
-use crate::secrets::Secrets;
-use crate::settings::owner::SettingsOwner;
-use crate::settings::{SearchBackend, WebSearchSettings};
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::owner::SettingsOwner;
+use sidecar_settings::{SearchBackend, WebSearchSettings};
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";
 const DUCKDUCKGO: &str = "DuckDuckGo";
@@ -67,7 +67,7 @@ impl Tool for WebSearch {
 impl WebSearch {
     /// A search on `settings` alone, keys from the environment (tests, tools built by hand).
     pub fn new(http: reqwest::Client, settings: WebSearchSettings) -> Self {
-        let nowhere = Arc::new(SettingsOwner::new(crate::settings::Settings::default(), None));
+        let nowhere = Arc::new(SettingsOwner::new(sidecar_settings::Settings::default(), None));
         Self { http, setup: Arc::new(SearchSetup::new(settings, Arc::new(Secrets::new(false)), nowhere)) }
     }
 
@@ -116,7 +116,7 @@ impl WebSearch {
 
     async fn brave(&self, settings: &WebSearchSettings, query: &str, count: usize) -> Result<Vec<SearchResult>, SearchFailure> {
         let key = self.setup.brave_key().ok_or(SearchFailure::NoKey)?;
-        crate::redact::register(&key);
+        sidecar_domain::redact::register(&key);
         let base = settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
         let body: Value = fetch_json(
             self.http

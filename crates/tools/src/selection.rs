@@ -8,17 +8,17 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Tokens of tool schemas a request may carry in all; the extra tools get what
 /// Sidecar's own leave.
-pub(crate) const TOTAL_BUDGET_TOKENS: usize = 2_000;
+pub const TOTAL_BUDGET_TOKENS: usize = 2_000;
 /// Below this relevance an MCP tool waits for `find_tools` (cosine by meaning; the
 /// share of its words said, without an embedder).
 pub const MEANING_FLOOR: f32 = 0.82;
 pub const WORDS_FLOOR: f32 = 0.25;
 /// What a turn's relevance loses for each turn said since: a topic the user left
 /// yields the budget to the one they are on.
-pub(crate) const FADE_PER_TURN: f32 = 0.03;
+pub const FADE_PER_TURN: f32 = 0.03;
 
 /// A tool's relevance to the recent turns (latest first), from its relevance to each.
-pub(crate) fn faded(per_turn: impl IntoIterator<Item = f32>) -> f32 {
+pub fn faded(per_turn: impl IntoIterator<Item = f32>) -> f32 {
     per_turn.into_iter().enumerate().map(|(age, score)| score - FADE_PER_TURN * age as f32).fold(0.0, f32::max)
 }
 

@@ -6,11 +6,11 @@ use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::said::{AddressRefusal, Worded};
-use crate::secrets::Secrets;
-use crate::settings::file::SettingsFileError;
-use crate::settings::owner::{Change, SettingsOwner};
-use crate::settings::{SearchBackend, WebSearchSettings};
+use sidecar_domain::said::{AddressRefusal, Worded};
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::{SearchBackend, WebSearchSettings};
 
 /// Where the Brave key is kept in the keychain.
 const BRAVE_KEY_ID: &str = "web_search:brave";
@@ -101,7 +101,7 @@ impl SearchSetup {
             return Err(SearchSetupError::BraveNeedsKey);
         }
         if let Some(key) = &key {
-            crate::redact::register(key);
+            sidecar_domain::redact::register(key);
             self.secrets.store(BRAVE_KEY_ID, key);
         }
         // The address only means something for SearXNG; the others use their own.
