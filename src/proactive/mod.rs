@@ -19,16 +19,16 @@ pub mod error;
 pub mod events;
 pub mod greeting;
 pub mod learning;
-pub mod message_type;
 pub mod quiet;
-pub mod router;
 pub mod rows;
 pub mod rules;
 pub mod service;
-pub mod sink_preferences;
 pub mod sinks;
 pub mod state;
 pub mod whereabouts;
+
+// Where Sidecar's own messages go, and their kinds (crates/outbox).
+pub use sidecar_outbox::{message_type, router, sink_preferences};
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -16,9 +16,9 @@ use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
 
-use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
-use crate::channels::channel::Channel;
+use crate::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
 use futures_util::future::BoxFuture;
+use sidecar_domain::channel::Channel;
 
 /// What kind of proactive message this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -39,7 +39,7 @@ pub struct Outgoing {
     /// The line in the chat.
     pub chat: String,
     /// A spontaneous message's kind.
-    pub message_type: Option<super::message_type::MessageType>,
+    pub message_type: Option<crate::message_type::MessageType>,
     pub reminder_id: Option<i64>,
     pub late: bool,
     /// The chat message this was posted as, once the chat sink has run (so a click on
@@ -113,7 +113,7 @@ pub struct Routed {
 }
 
 impl Routed {
-    pub(crate) fn reached_anyone(&self) -> bool {
+    pub fn reached_anyone(&self) -> bool {
         !self.delivered.is_empty()
     }
 }
@@ -128,7 +128,7 @@ pub trait History: Send + Sync {
 /// Which sinks the user wants and where they are, read as a message goes out. Proactivity
 /// keeps both (its settings and its state); a feature below it that sends, as reminders
 /// do, reads them through the router instead of reaching into proactivity's tables.
-pub(crate) trait Whereabouts: Send + Sync {
+pub trait Whereabouts: Send + Sync {
     fn read(&self) -> BoxFuture<'_, Result<(SinkPreferences, Presence), String>>;
 }
 
@@ -153,17 +153,17 @@ impl MessageRouter {
     }
 
     /// Where messages no sink put in the chat are recorded.
-    pub(crate) fn set_history(&self, history: Arc<dyn History>) {
+    pub fn set_history(&self, history: Arc<dyn History>) {
         *self.history.write().expect("history lock") = Some(history);
     }
 
     /// What tells which sinks the user wants and where they are.
-    pub(crate) fn set_whereabouts(&self, whereabouts: Arc<dyn Whereabouts>) {
+    pub fn set_whereabouts(&self, whereabouts: Arc<dyn Whereabouts>) {
         *self.whereabouts.write().expect("whereabouts lock") = Some(whereabouts);
     }
 
     /// The user's sink preferences and presence now.
-    pub(crate) async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
+    pub async fn whereabouts(&self) -> Result<(SinkPreferences, Presence), String> {
         let whereabouts = self.whereabouts.read().expect("whereabouts lock").clone().ok_or("nothing tells where the user is")?;
         whereabouts.read().await
     }
@@ -177,14 +177,14 @@ impl MessageRouter {
     }
 
     /// The channel a spontaneous message would be shown on first now, if any.
-    pub(crate) fn spontaneous_channel(&self, prefs: &SinkPreferences, presence: Presence) -> Option<Channel> {
+    pub fn spontaneous_channel(&self, prefs: &SinkPreferences, presence: Presence) -> Option<Channel> {
         let available = self.available();
         let first = *targets(Kind::Spontaneous, prefs, &available, presence).first()?;
         available.iter().find(|(id, _)| *id == first).map(|(_, channel)| *channel)
     }
 
     /// Whether a spontaneous message would reach anyone now.
-    pub(crate) fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
+    pub fn takes_spontaneous(&self, prefs: &SinkPreferences, presence: Presence) -> bool {
         !targets(Kind::Spontaneous, prefs, &self.available(), presence).is_empty()
     }
 
