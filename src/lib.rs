@@ -4,7 +4,6 @@
 
 pub mod agent;
 pub mod api;
-pub mod attachments;
 pub mod backup;
 pub mod channels;
 pub mod character;
@@ -19,17 +18,13 @@ pub mod data_service;
 pub mod error;
 pub mod events;
 pub mod export;
-pub mod facts_judge;
 pub mod history_import;
 pub mod intent;
-pub mod knowledge;
 pub mod last_turn;
 pub mod mcp;
-pub mod meaning;
 pub mod notes;
 pub mod permissions;
 pub mod proactive;
-pub mod recall;
 pub mod reminders;
 pub mod tools;
 pub mod updates;
@@ -48,6 +43,8 @@ pub use sidecar_settings::{preferences, welcome};
 // Models: the wire clients, routing, the offline server, local models, the budget (crates/llm).
 pub use sidecar_llm as llm;
 pub use sidecar_llm::{budget, local_models, model, provider_admin};
+// What Sidecar remembers: knowledge, facts, meaning, recall, attachments (crates/memory).
+pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

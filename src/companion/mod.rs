@@ -192,7 +192,7 @@ impl Companion {
         };
         let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone()).guarded_by(permissions.clone());
-        tools.register(crate::tools::remember::RememberFact::new(knowledge.clone(), clock.clone()));
+        tools.register(sidecar_memory::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::tools::plan::UpdatePlan(plans));
         let chooser = Arc::new(crate::tools::chooser::ToolChooser::new(Some(meaning)));

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::knowledge::meaning::{FactJudge, SameFact};
-use crate::llm::{ChatMessage, ChatRequest};
-use crate::model::Models;
-use crate::settings::Purpose;
+use sidecar_llm::model::Models;
+use sidecar_llm::{ChatMessage, ChatRequest};
+use sidecar_settings::Purpose;
 
 /// A judgement is a few tokens; a model slower than this is not waited for.
 const JUDGE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -33,7 +33,7 @@ pub fn read(answer: &str) -> Option<SameFact> {
     }
 }
 
-pub(crate) struct ModelJudge(pub Arc<Models>);
+pub struct ModelJudge(pub Arc<Models>);
 
 impl FactJudge for ModelJudge {
     fn available(&self) -> bool {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::locale::Lang;
+use sidecar_domain::locale::Lang;
 
 /// The profile's fields, as the form shows them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

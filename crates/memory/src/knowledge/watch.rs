@@ -13,7 +13,7 @@ use super::store::{KnowledgeStore, LEARNINGS_FILE, SOUL_FILE, USER_FILE};
 use crate::knowledge::events::MemoryEvent;
 use sidecar_domain::emitter::Emitter;
 
-pub(crate) const POLL_INTERVAL: Duration = Duration::from_secs(1);
+pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 type Fingerprint = Vec<Option<(SystemTime, u64)>>;
 

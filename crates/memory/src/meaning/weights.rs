@@ -1,7 +1,7 @@
 //! Where the local embedder's weights are, and whether they are the right ones.
 //!
 //! They ship in the runtime folder beside the offline model's server
-//! ([`crate::runtime_files`]); `SIDECAR_EMBEDDER_WEIGHTS` names the file directly.
+//! ([`sidecar_domain::runtime_files`]); `SIDECAR_EMBEDDER_WEIGHTS` names the file directly.
 //! The engine trusts its input, so the file's size and SHA-256 are checked before it
 //! is loaded: a truncated or damaged file is refused with a message, never crashes.
 
@@ -31,7 +31,7 @@ pub fn locate(explicit: Option<&Path>, runtime: Option<&Path>) -> Result<PathBuf
     if let Some(path) = explicit {
         return Ok(path.to_path_buf());
     }
-    let path = crate::runtime_files::embedder(runtime.ok_or(WeightsError::NotFound)?);
+    let path = sidecar_domain::runtime_files::embedder(runtime.ok_or(WeightsError::NotFound)?);
     path.is_file().then_some(path).ok_or(WeightsError::NotFound)
 }
 

@@ -13,8 +13,8 @@ pub mod images;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::AttachedFile;
-use crate::text::truncate_middle;
+use sidecar_domain::text::truncate_middle;
+use sidecar_store::AttachedFile;
 
 /// Largest file read, in bytes: beyond this an attachment is refused before reading.
 pub(crate) const MAX_BYTES: u64 = 25 * 1024 * 1024;
@@ -89,7 +89,7 @@ pub fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment
     if text.is_empty() {
         return Err(AttachError::NoText { name: name.into(), what: if kind == AttachmentKind::Pdf { "scanned PDF" } else { "empty file" } });
     }
-    let count = crate::tokens::count;
+    let count = sidecar_domain::tokens::count;
     let whole = count(&text);
     let (text, cut) = if whole > budget_tokens {
         // The cut's note says the full text is stored; an attachment's is not.
@@ -126,7 +126,7 @@ pub fn open(path: &std::path::Path, sees_images: bool, data_dir: &std::path::Pat
 }
 
 /// The message the model gets: what the user typed, then each attachment's block.
-pub(crate) fn compose(typed: &str, attachments: &[Attachment]) -> String {
+pub fn compose(typed: &str, attachments: &[Attachment]) -> String {
     let mut out = typed.trim().to_string();
     for a in attachments {
         let cut = if a.cut { " cut=\"middle\"" } else { "" };
@@ -183,7 +183,7 @@ pub fn split(content: &str) -> Option<(String, Vec<AttachedFile>)> {
     Some((typed, attached))
 }
 
-impl crate::said::Worded for AttachError {
+impl sidecar_domain::said::Worded for AttachError {
     fn spanish(&self) -> String {
         match self {
             AttachError::Image { name } => {

@@ -37,7 +37,7 @@ pub enum SameFact {
 
 /// Asks a model whether two facts are one (injected at assembly; only with a model
 /// routed for `extract`). `None` when it could not tell: the words decide.
-pub(crate) trait FactJudge: Send + Sync {
+pub trait FactJudge: Send + Sync {
     /// Whether a model can be asked now (none routed: no pair is even looked for).
     fn available(&self) -> bool;
     fn judge<'a>(&'a self, existing: &'a str, new: &'a str) -> Pin<Box<dyn Future<Output = Option<SameFact>> + Send + 'a>>;
@@ -46,7 +46,7 @@ pub(crate) trait FactJudge: Send + Sync {
 /// How close in meaning a new fact is to each current fact, by the current fact's text.
 /// Empty when no embedder can run: the word rules then decide alone.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Nearness {
+pub struct Nearness {
     by_text: HashMap<String, f32>,
     /// What a model said of a borderline pair, by the current fact's text.
     judged: HashMap<String, SameFact>,
@@ -58,7 +58,7 @@ impl Nearness {
         Self::default()
     }
 
-    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
         Self { by_text: pairs.into_iter().collect(), judged: HashMap::new() }
     }
 
@@ -86,7 +86,7 @@ impl Nearness {
 
 /// Measures how close a new fact is to each current one (the meaning index does, with
 /// the embedder in use); injected at assembly, so knowledge does not depend on it.
-pub(crate) trait FactNearness: Send + Sync {
+pub trait FactNearness: Send + Sync {
     /// Empty when meaning cannot be used now (no embedder, turned off, a failure).
     fn nearness<'a>(&'a self, text: &'a str) -> Pin<Box<dyn Future<Output = Nearness> + Send + 'a>>;
 }

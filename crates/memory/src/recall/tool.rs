@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Recall;
-use crate::tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
 
 /// What one tool call may fill of the model's context.
 const TOOL_BUDGET_TOKENS: usize = 1500;

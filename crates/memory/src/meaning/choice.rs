@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use super::weights::{self, WeightsError, WEIGHTS_ENV};
-use crate::secrets::Secrets;
-use crate::settings::memory::{EmbeddingsBackend, EMBEDDINGS_KEY_ID};
-use crate::settings::Settings;
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::memory::{EmbeddingsBackend, EMBEDDINGS_KEY_ID};
+use sidecar_settings::Settings;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbedderChoice {

@@ -14,7 +14,7 @@ use super::facts::{self, PromptFacts, SaveOutcome, TurnSaves};
 use super::learnings::{Category, Fact, Learnings, Malformed};
 use super::meaning::{FactJudge, FactNearness, Nearness};
 use super::profile_form::ProfileFields;
-use crate::locale::Lang;
+use sidecar_domain::locale::Lang;
 
 pub(crate) const SOUL_FILE: &str = "SOUL.md";
 pub(crate) const USER_FILE: &str = "user.md";
@@ -134,7 +134,7 @@ impl KnowledgeStore {
         for (name, template) in [(SOUL_FILE, soul), (USER_FILE, user), (LEARNINGS_FILE, learnings_template.as_str())] {
             let path = dir.join(name);
             if !path.exists() {
-                crate::fsutil::write_atomically(&path, template.as_bytes())
+                sidecar_domain::fsutil::write_atomically(&path, template.as_bytes())
                     .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             }
         }
@@ -170,13 +170,13 @@ impl KnowledgeStore {
     }
 
     /// From now on, a new fact is also compared with the current ones by meaning.
-    pub(crate) fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
+    pub fn compare_by_meaning(&self, nearness: Arc<dyn FactNearness>) {
         let _ = self.nearness.set(nearness);
     }
 
     /// From now on, a new fact close in meaning to a current one that the words leave
     /// apart is put to `judge`.
-    pub(crate) fn judge_with(&self, judge: Arc<dyn FactJudge>) {
+    pub fn judge_with(&self, judge: Arc<dyn FactJudge>) {
         let _ = self.judge.set(judge);
     }
 
@@ -221,7 +221,7 @@ impl KnowledgeStore {
         let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
             let path = self.dir.join(LEARNINGS_FILE);
-            crate::fsutil::write_atomically(&path, &changed.render_bytes())
+            sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
@@ -237,7 +237,7 @@ impl KnowledgeStore {
         let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();
         if merged > 0 {
             let path = self.dir.join(LEARNINGS_FILE);
-            crate::fsutil::write_atomically(&path, &changed.render_bytes())
+            sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
                 .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             *doc = changed;
             self.version.fetch_add(1, Ordering::Relaxed);
@@ -278,7 +278,8 @@ impl KnowledgeStore {
         let mut changed = doc.clone();
         apply(&mut changed, index, category, fact);
         let path = self.dir.join(LEARNINGS_FILE);
-        crate::fsutil::write_atomically(&path, &changed.render_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        sidecar_domain::fsutil::write_atomically(&path, &changed.render_bytes())
+            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         *doc = changed;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(())
@@ -359,7 +360,8 @@ impl KnowledgeStore {
         if content_version(&current) != expected_version {
             return Err(stale(file));
         }
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes())
+            .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(content_version(text))
     }
@@ -384,7 +386,8 @@ impl KnowledgeStore {
         for (file, text, (before, _)) in [(ProfileFile::Soul, &soul_text, &soul_now), (ProfileFile::User, &user_text, &user)] {
             if text != before {
                 let path = self.dir.join(file.name());
-                crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
+                sidecar_domain::fsutil::write_atomically(&path, text.as_bytes())
+                    .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             }
         }
         self.version.fetch_add(1, Ordering::Relaxed);
@@ -442,7 +445,7 @@ impl ProfileFile {
 
 /// A short fingerprint of a file's text (not for security: to notice edits).
 fn content_version(text: &str) -> String {
-    let (hash, len) = crate::memo::content_key(text);
+    let (hash, len) = sidecar_domain::memo::content_key(text);
     format!("{hash:016x}-{len}")
 }
 
@@ -466,7 +469,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, KnowledgeError> {
     std::fs::read(path).map_err(|source| KnowledgeError::Read { path: path.display().to_string(), source })
 }
 
-impl crate::said::Worded for KnowledgeError {
+impl sidecar_domain::said::Worded for KnowledgeError {
     fn spanish(&self) -> String {
         match self {
             KnowledgeError::Read { path, source } => format!("no se puede leer {path}: {source}"),

@@ -3,8 +3,8 @@
 //! where it stopped.
 
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
-use crate::store::{Store, StoreError};
 use sidecar_store::columns_sql;
+use sidecar_store::{Store, StoreError};
 
 /// Something to embed.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,7 +15,7 @@ use crate::knowledge::events::MemoryEvent;
 use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness, DUPLICATE_COSINE};
 
 /// The index as the knowledge store holds it: weakly, as the index holds the store.
-pub(crate) struct ByMeaning(Weak<MeaningIndex>);
+pub struct ByMeaning(Weak<MeaningIndex>);
 
 impl ByMeaning {
     pub fn new(index: &Arc<MeaningIndex>) -> Self {

@@ -12,7 +12,7 @@ use super::words::fold;
 
 /// A changeable thing a fact states, and its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Slot {
+pub struct Slot {
     /// `home`, `job`, `partner`, `favourite:THING` or `detail:THING`.
     pub name: String,
     /// The value, folded and trimmed, for comparing.
@@ -50,7 +50,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
 });
 
 /// The slot `text` states, if any.
-pub(crate) fn slot_of(text: &str) -> Option<Slot> {
+pub fn slot_of(text: &str) -> Option<Slot> {
     let folded = fold(&text.to_lowercase());
     PATTERNS.iter().find_map(|p| {
         let caps = p.regex.captures(&folded)?;

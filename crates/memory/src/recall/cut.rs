@@ -29,7 +29,7 @@ pub struct Evidence {
 }
 
 /// `ranked` (best first) without what fails the cut, in the same order.
-pub(crate) fn relevant(ranked: &[(Key, f64, Evidence)]) -> Vec<(Key, f64)> {
+pub fn relevant(ranked: &[(Key, f64, Evidence)]) -> Vec<(Key, f64)> {
     let best = ranked.iter().filter_map(|(_, _, e)| e.relevance).fold(f64::NEG_INFINITY, f64::max);
     ranked.iter().filter(|(_, _, e)| e.coverage >= WORDS || e.relevance.is_some_and(|r| r >= best - MARGIN)).map(|(key, score, _)| (*key, *score)).collect()
 }

@@ -35,7 +35,7 @@ pub(crate) fn excerpt(text: &str, marks: &[String]) -> String {
 }
 
 /// [`excerpt`] cut to `max_chars` (a list's one line).
-pub(crate) fn excerpt_within(text: &str, marks: &[String], max_chars: usize) -> String {
+pub fn excerpt_within(text: &str, marks: &[String], max_chars: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.iter().position(|w| marked(w.trim_matches(|c: char| !c.is_alphanumeric()), marks)).unwrap_or(0);
     // Start a few words before the first match so it reads in context.

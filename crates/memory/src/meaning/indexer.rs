@@ -26,8 +26,8 @@ use super::{EmbedError, Embedder, TextKind};
 use crate::knowledge::events::MemoryEvent;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::rows::PendingText;
-use crate::store::Store;
 use sidecar_domain::emitter::{Emitter, Subscriber};
+use sidecar_store::Store;
 
 /// Texts embedded per call: large enough to use every core, small enough that a quit
 /// loses little and progress moves visibly.
@@ -169,7 +169,7 @@ impl MeaningIndex {
             }
             EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
         };
-        let store_error = |e: crate::store::StoreError| EmbedError::Unavailable(e.to_string());
+        let store_error = |e: sidecar_store::StoreError| EmbedError::Unavailable(e.to_string());
         let dropped = self.store.embeddings().forget_other_models(embedder.model()).await.map_err(store_error)?;
         if dropped > 0 {
             tracing::info!(dropped, model = embedder.model(), "the embedding model changed: everything is embedded again");
@@ -228,7 +228,7 @@ impl MeaningIndex {
 
     /// `ranked` with every such repeat moved to just after the first item it repeats (in
     /// order): the same thing said twice is read together.
-    pub(crate) fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+    pub fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
         let groups = self.repeat_groups(&ranked, window, threshold);
         let mut placed: Vec<_> = ranked.into_iter().zip(groups).collect();
         placed.sort_by_key(|(_, (group, _))| *group); // stable: each group keeps its order
@@ -357,7 +357,7 @@ impl MeaningIndex {
 
     /// Brings the facts' vectors up to date (those of new facts made, those of facts
     /// gone dropped), loading the embedder if needed.
-    pub(super) async fn facts_with_vectors(&self) -> Result<(), EmbedError> {
+    pub async fn facts_with_vectors(&self) -> Result<(), EmbedError> {
         let embedder = self.embedder().await?;
         self.sync_facts(embedder.as_ref()).await.map(|_| ())
     }

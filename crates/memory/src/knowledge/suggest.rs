@@ -11,7 +11,7 @@ use super::learnings::Category;
 use super::store::ListedFact;
 use super::unsaved::unsaved_facts;
 use super::words::fold;
-use crate::settings::owner::{Change, SettingsOwner};
+use sidecar_settings::owner::{Change, SettingsOwner};
 
 /// A fact offered to the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -116,7 +116,7 @@ impl Noticing {
         (found, true)
     }
 
-    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), crate::settings::file::SettingsFileError> {
+    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), sidecar_settings::file::SettingsFileError> {
         self.owner.change(Change::AutoRemember(on))?;
         self.auto.store(on, Ordering::Relaxed);
         Ok(())

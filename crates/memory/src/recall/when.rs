@@ -5,8 +5,8 @@
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 
-use crate::dates::lexicon::{month, number_word, ordinal_day};
 use crate::knowledge::words::fold;
+use sidecar_dates::lexicon::{month, number_word, ordinal_day};
 
 /// A stretch of time, start inclusive, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,12 +21,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::clock::Clock;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::indexer::MeaningIndex;
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::meaning::EmbedError;
-use crate::store::{FoundText, Store, StoreError};
+use sidecar_domain::clock::Clock;
+use sidecar_store::{FoundText, Store, StoreError};
 
 mod cut;
 pub mod excerpt;
@@ -172,7 +172,7 @@ impl Recall {
     /// relevance cut ([`cut`]) unless `weaker` asks for the rest too, `pages` pages of
     /// [`PAGE`] of them, and how many more there are. No turns beside them and no token
     /// budget: a person reads these, not the model.
-    pub(crate) async fn browse(&self, query: &str, pages: usize, weaker: bool) -> Result<MemoryPage, StoreError> {
+    pub async fn browse(&self, query: &str, pages: usize, weaker: bool) -> Result<MemoryPage, StoreError> {
         let limit = pages.max(1).saturating_mul(PAGE);
         let Ranking { ranked, found, words_only, vector } = self.ranking(query, RecallMode::Hybrid).await?;
         let asked = excerpt::marks(&question::subject(query));
@@ -205,7 +205,7 @@ impl Recall {
             let facts = self.knowledge.facts();
             let words: Vec<_> = facts
                 .iter()
-                .map(|f| crate::store::FactWords { category: f.category.name(), text: &f.fact.text, confirmed: f.fact.confirmed.to_string() })
+                .map(|f| sidecar_store::FactWords { category: f.category.name(), text: &f.fact.text, confirmed: f.fact.confirmed.to_string() })
                 .collect();
             self.store.recall_index().index_facts(&words).await?;
             self.indexed.store(version, Ordering::Relaxed);
@@ -350,7 +350,7 @@ impl Recall {
         let as_list = |ranked: Vec<(Key, f32)>| ranked.into_iter().map(|(k, s)| (k, f64::from(s))).collect::<Vec<_>>();
         let mut lists = vec![words, as_list(self.meaning.nearest(&vector, MEANING_CANDIDATES, |_| true))];
         if let Some(span) = span {
-            let (start, end) = (crate::store::utc(span.start), crate::store::utc(span.end));
+            let (start, end) = (sidecar_store::utc(span.start), sidecar_store::utc(span.end));
             let ids = self.store.recall_index().message_ids_between(&start, &end, SPAN_CANDIDATES).await?;
             let keys: Vec<Key> = ids.into_iter().map(Key::message).collect();
             lists.push(as_list(self.meaning.rank(&vector, &keys)));

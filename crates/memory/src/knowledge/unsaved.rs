@@ -8,7 +8,7 @@ use super::words::significant;
 
 /// A fact-like phrase from an evicted user message that no saved fact covers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct UnsavedFact {
+pub struct UnsavedFact {
     pub phrase: String,
     pub message: String,
 }
@@ -28,7 +28,7 @@ fn distinctive(phrase: &str) -> std::collections::BTreeSet<String> {
 /// Bug 12: phrases in `user_messages` that look like personal facts but match none of
 /// `saved` (a saved fact covers a phrase when it has most of its words and all of its
 /// names and numbers).
-pub(crate) fn unsaved_facts<'a>(user_messages: impl IntoIterator<Item = &'a str>, saved: &[String]) -> Vec<UnsavedFact> {
+pub fn unsaved_facts<'a>(user_messages: impl IntoIterator<Item = &'a str>, saved: &[String]) -> Vec<UnsavedFact> {
     let saved: Vec<_> = saved.iter().map(|f| significant(f)).collect();
     let mut out = Vec::new();
     for message in user_messages {

@@ -10,16 +10,16 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::{AttachError, Attachment, AttachmentKind};
-use crate::llm::{ChatMessage, ImagePart, Role};
+use sidecar_llm::{ChatMessage, ImagePart, Role};
 
 /// Largest image sent: Anthropic's limit per image (OpenAI's is larger).
 pub(crate) const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
 /// What one image is counted as in the context budget. OpenAI counts a 1024×1024
 /// image at high detail as 765 tokens; Anthropic about (width × height) / 750, so
 /// 1,398 at that size. Between the two, rounded up.
-pub(crate) const IMAGE_TOKENS: usize = 1_000;
+pub const IMAGE_TOKENS: usize = 1_000;
 /// The folder of the data directory the images are kept in.
-pub(crate) const FOLDER: &str = "attachments";
+pub const FOLDER: &str = "attachments";
 
 /// Where an image attachment's bytes are, and what they are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +58,7 @@ pub fn keep(data_dir: &Path, name: &str, bytes: &[u8]) -> Result<Attachment, Att
     let path = folder(data_dir).join(&file);
     if !path.exists() {
         std::fs::create_dir_all(folder(data_dir))
-            .and_then(|()| crate::fsutil::write_atomically(&path, bytes))
+            .and_then(|()| sidecar_domain::fsutil::write_atomically(&path, bytes))
             .map_err(|e| AttachError::Unreadable { name: name.into(), why: format!("it could not be kept in {}: {e}", path.display()) })?;
     }
     Ok(Attachment {

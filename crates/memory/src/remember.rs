@@ -7,13 +7,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
-use crate::clock::Clock;
 use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
+use sidecar_domain::clock::Clock;
+use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
 
-pub(crate) struct RememberFact {
+pub struct RememberFact {
     store: Arc<KnowledgeStore>,
     clock: Clock,
     /// One save at a time, in the order the model asked: a reply's calls run side by

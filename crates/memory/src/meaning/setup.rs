@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::choice::EmbedderChoice;
 use super::indexer::{MeaningIndex, MeaningStatus};
-use crate::said::{AddressRefusal, Worded};
-use crate::secrets::Secrets;
-use crate::settings::file::SettingsFileError;
-use crate::settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
-use crate::settings::owner::{Change, SettingsOwner};
-use crate::settings::Settings;
+use sidecar_domain::said::{AddressRefusal, Worded};
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
+use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Settings;
 
 /// An embedder setup Settings turns down, worded in both languages.
 #[derive(Debug, thiserror::Error)]
@@ -104,7 +104,7 @@ impl MeaningSetup {
             (url, model) = (None, None);
         }
         if let Some(key) = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty()) {
-            crate::redact::register(&key);
+            sidecar_domain::redact::register(&key);
             self.secrets.store(EMBEDDINGS_KEY_ID, &key);
         }
         self.owner.change(Change::Embeddings { backend: input.backend, url: url.clone(), model: model.clone() })?;

@@ -21,7 +21,7 @@ pub fn line(hit: &RecallHit) -> String {
 
 /// What [`line`] costs of the budget, in tokens.
 pub fn cost(hit: &RecallHit) -> usize {
-    crate::tokens::count(&line(hit))
+    sidecar_domain::tokens::count(&line(hit))
 }
 
 #[cfg(test)]
