@@ -25,7 +25,6 @@ pub mod mcp;
 pub mod notes;
 pub mod permissions;
 pub mod proactive;
-pub mod reminders;
 pub mod tools;
 pub mod updates;
 pub mod words;
@@ -45,6 +44,8 @@ pub use sidecar_llm as llm;
 pub use sidecar_llm::{budget, local_models, model, provider_admin};
 // What Sidecar remembers: knowledge, facts, meaning, recall, attachments (crates/memory).
 pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
+// Reminders: reading, storing, firing, iCalendar, their tool and words (crates/reminders).
+pub use sidecar_reminders as reminders;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

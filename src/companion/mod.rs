@@ -198,7 +198,7 @@ impl Companion {
         let chooser = Arc::new(crate::tools::chooser::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
         tools.register(crate::tools::chooser::FindTools(chooser.clone()));
-        crate::tools::reminders::register(&mut tools, reminders.clone());
+        crate::reminders::tool::register(&mut tools, reminders.clone());
         let conversation = Arc::new(ConversationService::new(
             ConversationParts {
                 store: store.clone(),

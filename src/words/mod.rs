@@ -16,7 +16,7 @@ pub use sidecar_llm::outcomes;
 pub mod permissions;
 pub mod plans;
 pub mod proactive;
-pub mod reminders;
+pub use sidecar_reminders::words as reminders;
 pub mod tray;
 pub mod updates;
 

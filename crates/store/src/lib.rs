@@ -201,7 +201,7 @@ impl Store {
         Self { clock, ..self }
     }
 
-    // The seam a feature's own tables use (`reminders/rows.rs`, `budget/rows.rs`…): the
+    // The seam a feature's own tables use (`crates/reminders/src/rows.rs`, `crates/llm/src/budget/rows.rs`…): the
     // pool, the clock the rows are stamped with, a write transaction, and `utc`.
 
     /// Now, as the store writes it.

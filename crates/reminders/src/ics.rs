@@ -6,9 +6,9 @@ use chrono::{DateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
-use crate::dates::recurrence;
-use crate::reminders::rows::Reminder;
-use crate::words::dates::MIN_REPEAT_MINUTES;
+use crate::rows::Reminder;
+use sidecar_dates::recurrence;
+use sidecar_dates::words::MIN_REPEAT_MINUTES;
 
 /// A reminder read from a calendar, ready to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -209,7 +209,7 @@ fn split_title(title: &str, notes: Option<&str>) -> (String, Option<String>) {
         (Some(rest), None) => Some(rest),
         (None, notes) => notes.map(str::to_string),
     };
-    (text, description.map(|d| crate::words::reminders::within(&d, MAX_DESCRIPTION_CHARS)))
+    (text, description.map(|d| crate::words::within(&d, MAX_DESCRIPTION_CHARS)))
 }
 
 /// Whether a rule repeats more often than a reminder may: by its frequency alone
@@ -234,7 +234,7 @@ fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, now: DateTime<Utc>) 
 /// zone Sidecar does not know. A local time the clocks skip (a DST gap) moves forward
 /// by the gap, as RFC 5545 says; one that happens twice is the first.
 fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(DateTime<Utc>, Tz, bool)> {
-    let local = |naive: &chrono::NaiveDateTime, zone: Tz| crate::dates::resolve::instant(naive.date(), naive.time(), zone, crate::words::Lang::En).0;
+    let local = |naive: &chrono::NaiveDateTime, zone: Tz| sidecar_dates::resolve::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
     match start {
         DatePerhapsTime::Date(date) => Some((local(&date.and_time(all_day), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
@@ -246,7 +246,7 @@ fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(Dat
     }
 }
 
-impl crate::said::Worded for IcsError {
+impl sidecar_domain::said::Worded for IcsError {
     fn spanish(&self) -> String {
         match self {
             IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),

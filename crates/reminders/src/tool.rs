@@ -1,5 +1,5 @@
 //! The reminder tools, thin adapters over the reminder service: `set_reminder`, `list_reminders`, `find_reminder`,
-//! `cancel_reminder`, `snooze_reminder`. Times are read by `crate::dates` (no
+//! `cancel_reminder`, `snooze_reminder`. Times are read by `sidecar_dates` (no
 //! model), and every answer states the local time and the zone, so the model can
 //! confirm exactly what was set. A change wakes the scheduler.
 
@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{parse_arguments, schema_of, CallScope, Tool, ToolError, ToolFuture, ToolRegistry};
-use crate::reminders::rows::Reminder;
-use crate::reminders::service::ReminderService;
+use crate::rows::Reminder;
+use crate::service::ReminderService;
+use sidecar_tools::{parse_arguments, schema_of, CallScope, Tool, ToolError, ToolFuture, ToolRegistry};
 
 fn listing(service: &ReminderService, heading: &str, found: &[Reminder]) -> String {
     let mut out = format!("{heading} ({}):", found.len());

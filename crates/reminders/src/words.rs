@@ -1,7 +1,7 @@
 //! How a delivered reminder reads, in the user's language.
 
-use crate::reminders::rows::Reminder;
-use crate::words::Lang;
+use crate::rows::Reminder;
+use sidecar_domain::locale::Lang;
 
 /// How a delivered reminder reads, in the user's language: the notification's title
 /// and body, and the line in the chat. Words rather than an emoji: not every desktop
@@ -67,13 +67,13 @@ pub fn gave_up(reminder: &Reminder, starts: i64, lang: Lang) -> String {
 
 /// When a reminder is due, in words: "Thursday 19 November 2026, 09:00".
 pub fn due(reminder: &Reminder, lang: Lang) -> String {
-    crate::words::dates::moment_words(reminder.due_at.with_timezone(&reminder.zone.0), lang)
+    sidecar_dates::words::moment_words(reminder.due_at.with_timezone(&reminder.zone.0), lang)
 }
 
 /// A repeating reminder's rule in words: "every weekday at 09:00".
 pub fn rule(reminder: &Reminder, lang: Lang) -> Option<String> {
     let rrule = reminder.rrule.as_deref()?;
-    Some(crate::words::dates::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
+    Some(sidecar_dates::words::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
 }
 
 /// Said after setting a reminder when a pending one had the same words and time: both

@@ -1,4 +1,4 @@
-//! Reminders: set from the user's words (read by `crate::dates`) and delivered on
+//! Reminders: set from the user's words (read by `sidecar_dates`) and delivered on
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
 pub mod delivery;
@@ -8,11 +8,13 @@ pub mod ics;
 pub mod rows;
 pub mod scheduler;
 pub mod service;
+pub mod tool;
+pub mod words;
 
-use crate::dates::{DateError, DateErrorKind, Reading};
-use crate::reminders::rows::Reminder;
-pub use crate::words::reminders::ReminderText;
-use crate::words::Lang;
+use crate::rows::Reminder;
+pub use crate::words::ReminderText;
+use sidecar_dates::{DateError, DateErrorKind, Reading};
+use sidecar_domain::locale::Lang;
 
 /// The reminders a Reminders page shows, in its groups.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -95,8 +97,8 @@ impl WhenPreview {
     pub fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
         match reading {
             Ok(r) => WhenPreview::Ok {
-                local: format!("{} ({})", crate::words::dates::moment_words(r.local(), lang), r.zone.name()),
-                utc: crate::store::utc(r.at),
+                local: format!("{} ({})", sidecar_dates::words::moment_words(r.local(), lang), r.zone.name()),
+                utc: sidecar_store::utc(r.at),
                 zone: r.zone.name().to_string(),
                 rule_words: r.rule_words(lang),
                 next: r.occurrences(3).into_iter().map(|t| t.to_rfc3339()).collect(),

@@ -4,9 +4,9 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-pub use crate::store::utc;
-use crate::store::{Store, StoreError};
 use sidecar_store::columns_sql;
+pub use sidecar_store::utc;
+use sidecar_store::{Store, StoreError};
 
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
 /// or cancelled. A repeating one goes back to pending after each delivery. One whose

@@ -4,11 +4,11 @@ use futures_util::future::BoxFuture;
 
 use super::events::ReminderEvent;
 use super::scheduler::Deliver;
-use crate::proactive::router::{Kind, MessageRouter, Outgoing};
-use crate::reminders::rows::Reminder;
-use crate::words::reminders::ReminderText;
-use crate::words::Lang;
+use crate::rows::Reminder;
+use crate::words::ReminderText;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_outbox::router::{Kind, MessageRouter, Outgoing};
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.
@@ -53,7 +53,7 @@ impl Deliver for RoutedReminders {
     fn gave_up<'a>(&'a self, reminder: &'a Reminder) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             // Kept in the chat only: showing a notification is what kept failing.
-            let said = crate::words::reminders::gave_up(reminder, crate::reminders::scheduler::MAX_SHOWS, self.lang);
+            let said = crate::words::gave_up(reminder, crate::scheduler::MAX_SHOWS, self.lang);
             let note = Outgoing {
                 kind: Kind::Reminder,
                 title: said.clone(),
@@ -71,7 +71,7 @@ impl Deliver for RoutedReminders {
                     message_id,
                     reminder_id: reminder.id,
                     late: true,
-                    first_line: crate::text::first_line(&note.chat),
+                    first_line: sidecar_domain::text::first_line(&note.chat),
                 }),
                 Err(error) => tracing::warn!(%error, "could not tell the user a reminder failed"),
             }

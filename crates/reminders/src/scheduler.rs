@@ -20,7 +20,7 @@
 //! - One process owns the scheduler: `SchedulerLock` is an exclusive lock on a file in
 //!   the data dir (the desktop app and `sidecar daemon` cannot both deliver).
 
-use crate::reminders::rows::RemindersStore;
+use crate::rows::RemindersStore;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,9 +31,9 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::clock::Clock;
-use crate::reminders::rows::Reminder;
-use crate::store::{Store, StoreError};
+use crate::rows::Reminder;
+use sidecar_domain::clock::Clock;
+use sidecar_store::{Store, StoreError};
 
 /// Longest sleep between two looks at the wall clock.
 pub const MAX_SLEEP: Duration = Duration::from_secs(30);
@@ -79,7 +79,7 @@ pub trait Reminders: Send + Sync {
 /// commits.
 pub struct StoreReminders {
     store: Store,
-    watch: tokio::sync::Mutex<Option<crate::store::data_version::DataVersion>>,
+    watch: tokio::sync::Mutex<Option<sidecar_store::data_version::DataVersion>>,
 }
 
 impl StoreReminders {
@@ -115,7 +115,7 @@ impl Reminders for StoreReminders {
             let mut watch = self.watch.lock().await;
             if watch.is_none() {
                 // The first look opens the connection: what came before is already read.
-                *watch = Some(crate::store::data_version::DataVersion::open(&self.store).await?);
+                *watch = Some(sidecar_store::data_version::DataVersion::open(&self.store).await?);
                 return Ok(false);
             }
             watch.as_mut().expect("opened above").changed().await
@@ -135,7 +135,7 @@ pub struct Scheduler {
 fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let rule = reminder.rrule.as_deref()?;
     let start = reminder.series_start.unwrap_or(reminder.due_at);
-    crate::dates::recurrence::next_after(rule, start, reminder.zone.0, now.max(reminder.due_at))
+    sidecar_dates::recurrence::next_after(rule, start, reminder.zone.0, now.max(reminder.due_at))
 }
 
 impl Scheduler {

@@ -1,9 +1,9 @@
 //! Why a reminder could not be set, changed or moved, worded in both languages.
 
 use super::ics::IcsError;
-use crate::dates::DateError;
-use crate::said::{CannotWrite, EmptyMessage, Worded};
-use crate::store::StoreError;
+use sidecar_dates::DateError;
+use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
+use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReminderError {

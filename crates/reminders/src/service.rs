@@ -3,7 +3,7 @@
 //! Reminders page and the CLI all come here; every change wakes the scheduler and
 //! tells the lists to refresh.
 
-use crate::reminders::rows::RemindersStore;
+use crate::rows::RemindersStore;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,15 +15,15 @@ use super::error::ReminderError;
 use super::events::ReminderEvent;
 use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
 use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
-use crate::clock::Clock;
-use crate::dates::{self, Options, Reading};
-use crate::proactive::router::MessageRouter;
-use crate::reminders::rows::{NewReminder, Reminder, ReminderState};
-use crate::said::{CannotWrite, EmptyMessage};
-use crate::store::Store;
-use crate::words::reminders as reminder_words;
-use crate::words::Lang;
+use crate::rows::{NewReminder, Reminder, ReminderState};
+use crate::words as reminder_words;
+use sidecar_dates::{self as dates, Options, Reading};
+use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_domain::said::{CannotWrite, EmptyMessage};
+use sidecar_outbox::router::MessageRouter;
+use sidecar_store::Store;
 
 /// A calendar import reports its progress every this many events.
 const IMPORT_PROGRESS_EVERY: usize = 250;
@@ -104,7 +104,7 @@ impl ReminderService {
     }
 
     /// `for_people` in `lang` (the language a message was written in).
-    pub(crate) fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
+    pub fn for_people_in(&self, r: &Reminder, lang: Lang) -> String {
         self.people_words(r, lang, r.zone.0 != self.clock.zone())
     }
 
@@ -165,8 +165,8 @@ impl ReminderService {
     /// about the same time and in about the same words is that request, returned as
     /// it is. Every other request stores a reminder, and says so when an identical one
     /// (same words, same time) was already pending: both are kept.
-    pub(crate) async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
-        use crate::knowledge::words::{fold, overlap, significant};
+    pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
+        use sidecar_domain::word_overlap::{fold, overlap, significant};
         let table = self.store.reminder_table();
         if let Some(asked_in) = asked_in {
             // Two readings of one message may differ by seconds ("in a few seconds" read
@@ -273,7 +273,7 @@ impl ReminderService {
     pub async fn export_ics_to(&self, dir: &std::path::Path) -> Result<PathBuf, ReminderError> {
         let path = dir.join("sidecar-reminders.ics");
         let text = self.export_ics().await?;
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CannotWrite::new(&path, e))?;
+        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|e| CannotWrite::new(&path, e))?;
         Ok(path)
     }
 
