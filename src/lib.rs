@@ -24,7 +24,6 @@ pub mod last_turn;
 pub mod mcp;
 pub mod notes;
 pub mod permissions;
-pub mod proactive;
 pub mod tools;
 pub mod updates;
 pub mod words;
@@ -46,6 +45,8 @@ pub use sidecar_llm::{budget, local_models, model, provider_admin};
 pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
 // Reminders: reading, storing, firing, iCalendar, their tool and words (crates/reminders).
 pub use sidecar_reminders as reminders;
+// Speaking first: the spontaneous loop, its rules, learning and sinks (crates/proactive).
+pub use sidecar_proactive as proactive;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

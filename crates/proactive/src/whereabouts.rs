@@ -7,10 +7,10 @@ use futures_util::future::BoxFuture;
 use super::router::{Presence, Whereabouts};
 use super::rows::ProactiveStore;
 use super::sink_preferences::SinkPreferences;
-use crate::clock::Clock;
-use crate::store::Store;
+use sidecar_domain::clock::Clock;
+use sidecar_store::Store;
 
-pub(crate) struct StoredWhereabouts {
+pub struct StoredWhereabouts {
     pub store: Store,
     pub clock: Clock,
 }

@@ -10,9 +10,9 @@ use serde::Serialize;
 use super::config::ProactiveConfig;
 use super::rules::{greeting_window, Block, Decision};
 use super::state::ProactiveState;
-use crate::llm::ChatMessage;
-use crate::locale::Lang;
 use crate::words::decision as decision_words;
+use sidecar_domain::locale::Lang;
+use sidecar_llm::ChatMessage;
 
 /// What the model is told; also what `/proactive context` shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -119,7 +119,7 @@ pub fn parse(text: &str) -> Result<Decision, Block> {
     let start = text.find('{');
     let end = text.rfind('}');
     let (Some(start), Some(end)) = (start, end) else {
-        return Err(Block::Malformed(format!("no JSON object in the answer: {}", crate::text::shorten(text, 120))));
+        return Err(Block::Malformed(format!("no JSON object in the answer: {}", sidecar_domain::text::shorten(text, 120))));
     };
     if end < start {
         return Err(Block::Malformed("no JSON object in the answer".into()));
@@ -167,7 +167,7 @@ mod tests {
         let mut state = ProactiveState::default();
         let base = inputs(&config, &state, Lang::En);
         let (now, zone) = (base.now, base.zone);
-        state.mark_sent(now - chrono::Duration::minutes(15), zone, Some(crate::proactive::rules::GreetingKind::Morning));
+        state.mark_sent(now - chrono::Duration::minutes(15), zone, Some(crate::rules::GreetingKind::Morning));
         let c = context(inputs(&config, &state, Lang::En));
         assert!(c.greeting_already_sent);
         assert_eq!(c.last_greeting_info.as_deref(), Some("morning at 08:15"));
@@ -198,7 +198,7 @@ mod tests {
             if reminders > LISTED_REMINDERS {
                 assert!(c.pending_reminders_list.ends_with("(+6 más)"), "{}", c.pending_reminders_list);
             }
-            totals.push(request(&c, lang).iter().map(|m| crate::tokens::count(&m.content)).sum::<usize>());
+            totals.push(request(&c, lang).iter().map(|m| sidecar_domain::tokens::count(&m.content)).sum::<usize>());
         }
         let mean = totals.iter().sum::<usize>() as f64 / totals.len() as f64;
         assert!(mean <= 300.0, "{totals:?}");

@@ -26,6 +26,7 @@ pub mod service;
 pub mod sinks;
 pub mod state;
 pub mod whereabouts;
+pub mod words;
 
 // Where Sidecar's own messages go, and their kinds (crates/outbox).
 pub use sidecar_outbox::{message_type, router, sink_preferences};

@@ -10,7 +10,7 @@ pub enum ProactiveEvent {
     SpontaneousMessage { conversation_id: i64, message_id: i64, message_type: String, first_line: String },
     /// Sidecar went quiet (`/quiet`, "be quiet", the tray, quiet hours set to include
     /// now) or spoke again; what stands now at the desk.
-    QuietChanged { quiet: crate::proactive::quiet::QuietNow },
+    QuietChanged { quiet: crate::quiet::QuietNow },
     /// Sidecar learned something worth saying about its spontaneous messages (a kind
     /// pauses for a week, unanswered); said once.
     ProactiveLearned { said: String },

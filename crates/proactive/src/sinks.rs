@@ -9,14 +9,14 @@ use super::config::SinkId;
 use super::message_type::MessageType;
 use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
-use crate::llm::ChatMessage;
-use crate::proactive::events::ProactiveEvent;
-use crate::reminders::events::ReminderEvent;
-use crate::reminders::service::ReminderService;
-use crate::store::{MessageMeta, MessageStatus, NewMessage, Store};
+use crate::events::ProactiveEvent;
 use crate::words::{self, Lang};
 use futures_util::future::BoxFuture;
 use sidecar_domain::emitter::Emitter;
+use sidecar_llm::ChatMessage;
+use sidecar_reminders::events::ReminderEvent;
+use sidecar_reminders::service::ReminderService;
+use sidecar_store::{MessageMeta, MessageStatus, NewMessage, Store};
 
 /// The `message_type` the chat is told for a program's note, which is no kind of
 /// Sidecar's own (the UI's event shape has always carried one).
@@ -78,7 +78,7 @@ impl Sink for ChatSink {
         Box::pin(async move {
             let reminder = message.kind == Kind::Reminder;
             let (conversation_id, message_id) = self.post(message, self.channel).await?;
-            let first_line = crate::text::first_line(&message.chat);
+            let first_line = sidecar_domain::text::first_line(&message.chat);
             match message.reminder_id {
                 Some(reminder_id) if reminder => {
                     self.reminders.publish(ReminderEvent::ReminderDelivered { conversation_id, message_id, reminder_id, late: message.late, first_line })
@@ -97,7 +97,7 @@ impl Sink for ChatSink {
 
 /// Prints proactive messages on the daemon's terminal, stamped with the user's time.
 pub struct ConsoleSink {
-    pub clock: crate::clock::Clock,
+    pub clock: sidecar_domain::clock::Clock,
 }
 
 impl Sink for ConsoleSink {
@@ -148,7 +148,7 @@ pub(crate) fn action_of(
     }
 }
 
-pub use crate::reminders::service::SNOOZE_CHOICES;
+pub use sidecar_reminders::service::SNOOZE_CHOICES;
 
 /// Longest wait for the notification service to accept a notification.
 const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -156,13 +156,13 @@ const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Native OS notifications. A reminder's snooze buttons are handled here, by the
 /// reminder service; `on_open` runs (on a helper thread) when the user clicks the
 /// notification itself.
-pub(crate) struct NotificationSink {
+pub struct NotificationSink {
     pub channel: Channel,
     pub lang: Lang,
     pub reminders: Arc<ReminderService>,
     pub on_open: Arc<dyn Fn(Option<i64>) + Send + Sync>,
     /// How a spontaneous message's notification was taken (opened, dismissed).
-    pub on_signal: Arc<dyn Fn(Option<i64>, crate::proactive::learning::Signal) -> futures_util::future::BoxFuture<'static, ()> + Send + Sync>,
+    pub on_signal: Arc<dyn Fn(Option<i64>, crate::learning::Signal) -> futures_util::future::BoxFuture<'static, ()> + Send + Sync>,
 }
 
 impl NotificationSink {
@@ -175,11 +175,11 @@ impl NotificationSink {
             NotificationAction::Open { message_id, spontaneous } => {
                 on_open(message_id);
                 if spontaneous {
-                    runtime.spawn(on_signal(message_id, crate::proactive::learning::Signal::Opened));
+                    runtime.spawn(on_signal(message_id, crate::learning::Signal::Opened));
                 }
             }
             NotificationAction::Dismissed { message_id } => {
-                runtime.spawn(on_signal(message_id, crate::proactive::learning::Signal::Dismissed));
+                runtime.spawn(on_signal(message_id, crate::learning::Signal::Dismissed));
             }
             NotificationAction::Snooze { reminder_id, minutes } => {
                 let reminders = reminders.clone();

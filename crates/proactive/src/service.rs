@@ -3,8 +3,8 @@
 //! a reply is being written) → ask the model → validate → read the user's last message
 //! again → mark the state → send through the router.
 
-use crate::proactive::rows::ProactiveStore;
-use crate::reminders::rows::RemindersStore;
+use crate::rows::ProactiveStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use chrono::{DateTime, Utc};
@@ -18,13 +18,13 @@ use super::router::{Kind, MessageRouter, Outgoing};
 use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
-use crate::clock::Clock;
-use crate::knowledge::store::KnowledgeStore;
-use crate::llm::ChatRequest;
-use crate::locale::Lang;
-use crate::model::Models;
-use crate::settings::Purpose;
-use crate::store::Store;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_llm::model::Models;
+use sidecar_llm::ChatRequest;
+use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_settings::Purpose;
+use sidecar_store::Store;
 
 /// The decision's answer is short JSON.
 const DECISION_MAX_TOKENS: u32 = 200;
@@ -32,7 +32,7 @@ const DECISION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90)
 
 /// Held while the model is asked anything for the user (a turn, or the spontaneous
 /// decision): one at a time (P7). Shared by the conversation and proactivity.
-pub(crate) type BrainLock = Arc<tokio::sync::Mutex<()>>;
+pub type BrainLock = Arc<tokio::sync::Mutex<()>>;
 
 pub struct ProactiveService {
     store: Store,
@@ -80,7 +80,7 @@ impl ProactiveService {
 
     /// Saves the user's choices; the loop picks them up at once.
     pub async fn set_config(&self, config: ProactiveConfig) -> Result<ProactiveConfig, ProactiveError> {
-        config.validate().map_err(crate::said::Refused)?;
+        config.validate().map_err(sidecar_domain::said::Refused)?;
         self.store.proactive().save_proactive_config(&config).await?;
         self.changed.notify_one();
         let state = self.store.proactive().proactive_state().await?;
@@ -129,7 +129,7 @@ impl ProactiveService {
 
     /// The user said something (from this process's channel): they are active now.
     /// Also stops a spontaneous decision in flight, so Sidecar never talks over them.
-    pub(crate) async fn record_user_activity(&self, channel: Channel) -> Result<(), ProactiveError> {
+    pub async fn record_user_activity(&self, channel: Channel) -> Result<(), ProactiveError> {
         self.user_is_writing();
         let now = self.clock.now();
         self.store
@@ -155,7 +155,7 @@ impl ProactiveService {
 
     /// The user is writing: a spontaneous decision in flight is dropped now, before
     /// anything is stored, so Sidecar never talks over them.
-    pub(crate) fn user_is_writing(&self) {
+    pub fn user_is_writing(&self) {
         if let Some(tick) = self.tick_cancel.lock().expect("tick lock").as_ref() {
             tick.cancel();
         }
@@ -186,7 +186,7 @@ impl ProactiveService {
 
     /// "Message me more often" (`up`) or "not so much": the level moves one step
     /// (within low..high); returns it before and after.
-    pub(crate) async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), ProactiveError> {
+    pub async fn step_level(&self, up: bool) -> Result<(super::config::Level, super::config::Level), ProactiveError> {
         use super::config::Level;
         let config = self.config().await?;
         if !up {
@@ -280,7 +280,7 @@ impl ProactiveService {
 
     /// A sign a phone channel saw about a spontaneous message of `kind` it delivered at
     /// `sent_at` (a reaction on Telegram).
-    pub(crate) async fn feedback_sent(
+    pub async fn feedback_sent(
         &self,
         kind: MessageType,
         channel: Channel,
@@ -293,7 +293,7 @@ impl ProactiveService {
 
     /// A sign from a notification: about `message_id` when it is known, else about the
     /// latest spontaneous message still waiting on `channel`.
-    pub(crate) async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), ProactiveError> {
+    pub async fn feedback_on(&self, message_id: Option<i64>, channel: Channel, signal: super::learning::Signal) -> Result<(), ProactiveError> {
         if let Some(id) = message_id {
             return self.feedback(id, signal).await;
         }
@@ -386,7 +386,7 @@ impl ProactiveService {
         let context = self.build_context(now, &config, &state, &welcome).await?;
         let lang = self.lang;
         let messages = decision::request(&context, lang);
-        let prompt_tokens: usize = messages.iter().map(|m| crate::tokens::count(&m.content)).sum();
+        let prompt_tokens: usize = messages.iter().map(|m| sidecar_domain::tokens::count(&m.content)).sum();
         let answer = tokio::select! {
             answer = self.decision_call(messages) => answer,
             _ = cancel.cancelled() => return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens }),
@@ -444,7 +444,7 @@ impl ProactiveService {
     }
 
     /// One short model call, no tools, no history; its usage is recorded.
-    async fn decision_call(&self, messages: Vec<crate::llm::ChatMessage>) -> Result<String, String> {
+    async fn decision_call(&self, messages: Vec<sidecar_llm::ChatMessage>) -> Result<String, String> {
         let chain = self.models.chain_for(Purpose::Proactive).await?;
         let request = ChatRequest { messages, tools: Vec::new(), max_tokens: Some(DECISION_MAX_TOKENS), general_cap: false };
         self.models.call_once(&chain, request, Purpose::Proactive, None, DECISION_TIMEOUT).await
@@ -452,7 +452,7 @@ impl ProactiveService {
 
     /// The spontaneous loop: a tick every `tick_minutes` (re-read each time, and at
     /// once when the settings change), until `cancel`.
-    pub(crate) fn spontaneous_loop(self: &Arc<Self>, cancel: CancellationToken) -> impl std::future::Future<Output = ()> + Send + 'static {
+    pub fn spontaneous_loop(self: &Arc<Self>, cancel: CancellationToken) -> impl std::future::Future<Output = ()> + Send + 'static {
         let companion = self.clone();
         async move {
             loop {

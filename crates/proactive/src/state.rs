@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::greeting::GreetingKind;
 
-pub use crate::channels::channel::Channel;
+pub use sidecar_domain::channel::Channel;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -58,9 +58,9 @@ impl ProactiveState {
     /// Where the user is, for the router: `/quiet here` while it lasts, whether the
     /// desk has been idle for `idle_minutes` (never seen counts as idle), where they
     /// last wrote from.
-    pub(crate) fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::proactive::router::Presence {
+    pub(crate) fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::router::Presence {
         let idle_after = chrono::Duration::minutes(i64::from(idle_minutes));
-        crate::proactive::router::Presence {
+        crate::router::Presence {
             quiet_channel: self.quiet_until.filter(|until| now < *until).and(self.quiet_channel),
             desktop_idle: self.last_desk_activity_at.is_none_or(|at| now - at >= idle_after),
             last_active: self.last_active_channel,

@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::message_type::MessageType;
-use crate::channels::channel::Channel;
+use sidecar_domain::channel::Channel;
 
 /// A user message this soon after a spontaneous one answers it.
 pub(crate) const ANSWER_WINDOW: Duration = Duration::hours(2);
@@ -70,7 +70,7 @@ pub struct Pending {
 
 /// Something worth telling the user about what was learned.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) enum Learnt {
+pub enum Learnt {
     /// A kind on a channel pauses until then.
     Paused { kind: MessageType, channel: Channel, until: DateTime<Utc> },
 }
@@ -136,7 +136,7 @@ impl Learned {
     }
 
     /// The user wrote at `now`: every message sent within the answer window is answered.
-    pub(crate) fn user_wrote(&mut self, now: DateTime<Utc>) {
+    pub fn user_wrote(&mut self, now: DateTime<Utc>) {
         let (answered, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| p.sent_at <= now && now - p.sent_at <= ANSWER_WINDOW);
         self.pending = rest;
         for p in answered {
@@ -170,7 +170,7 @@ impl Learned {
 
     /// A sign about a message a channel delivered, known there by its kind and when it
     /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
-    pub(crate) fn signal_sent(&mut self, kind: MessageType, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub fn signal_sent(&mut self, kind: MessageType, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
         let same = self
             .pending
@@ -187,7 +187,7 @@ impl Learned {
 
     /// A sign about the latest message still waiting on `channel` (a notification whose
     /// message is not known by id).
-    pub(crate) fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let at = self.pending.iter().rposition(|p| p.channel == channel)?;
         let latest = self.pending.remove(at);
         self.observe(latest.kind, latest.channel, signal, now)

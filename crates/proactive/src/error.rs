@@ -1,7 +1,7 @@
 //! Why proactivity could not be read or changed, worded in both languages.
 
-use crate::said::{Refused, Worded};
-use crate::store::StoreError;
+use sidecar_domain::said::{Refused, Worded};
+use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProactiveError {

@@ -1,10 +1,10 @@
 //! What the spontaneous loop's outcomes read as (`/proactive tick|decide`), and the
 //! labels of a notification's buttons.
 
-use crate::proactive::message_type::MessageType;
-use crate::proactive::rules::Skip;
-use crate::proactive::TickReport;
+use crate::message_type::MessageType;
+use crate::rules::Skip;
 use crate::words::Lang;
+use crate::TickReport;
 
 /// "Open Sidecar", the action a click on a notification performs.
 pub(crate) fn open_label(lang: Lang) -> &'static str {
@@ -24,7 +24,7 @@ pub(crate) fn snooze_label(lang: Lang, minutes: u32) -> String {
     }
 }
 
-pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
+pub fn skip_text(reason: Skip, lang: Lang) -> &'static str {
     match (reason, lang == Lang::Es) {
         (Skip::LevelLow, false) => "the proactivity level is low",
         (Skip::LevelLow, true) => "el nivel de proactividad es bajo",
@@ -72,7 +72,7 @@ pub fn paused(kind: MessageType, channel: &str, until: &str, lang: Lang) -> Stri
     }
 }
 
-pub(crate) fn describe_tick(report: &TickReport, lang: Lang) -> String {
+pub fn describe_tick(report: &TickReport, lang: Lang) -> String {
     match (report, lang == Lang::Es) {
         (TickReport::Skipped { reason }, false) => format!("Tick skipped: {}.", skip_text(*reason, Lang::En)),
         (TickReport::Skipped { reason }, true) => format!("Tick omitido: {}.", skip_text(*reason, Lang::Es)),

@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::proactive::config::ProactiveConfig;
-use crate::proactive::state::ProactiveState;
-use crate::store::{Store, StoreError};
+use crate::config::ProactiveConfig;
+use crate::state::ProactiveState;
+use sidecar_store::{Store, StoreError};
 
 /// The spontaneous loop's config and state. A handle on the store: `store.proactive()`.
 pub struct ProactiveRows<'a> {
@@ -55,8 +55,8 @@ impl ProactiveRows<'_> {
     pub(crate) async fn spontaneous_kind(
         &self,
         message_id: i64,
-    ) -> Result<Option<(super::message_type::MessageType, crate::channels::channel::Channel)>, StoreError> {
-        use crate::channels::channel::Channel;
+    ) -> Result<Option<(super::message_type::MessageType, sidecar_domain::channel::Channel)>, StoreError> {
+        use sidecar_domain::channel::Channel;
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
                 .bind(message_id)
