@@ -22,8 +22,6 @@ pub mod history_import;
 pub mod intent;
 pub mod last_turn;
 pub mod mcp;
-pub mod notes;
-pub mod permissions;
 pub mod tools;
 pub mod updates;
 pub mod words;
@@ -47,6 +45,8 @@ pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
 pub use sidecar_reminders as reminders;
 // Speaking first: the spontaneous loop, its rules, learning and sinks (crates/proactive).
 pub use sidecar_proactive as proactive;
+// What Sidecar may do in the world: MCP servers it uses, permissions, notes (crates/actions).
+pub use sidecar_actions::{notes, permissions};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

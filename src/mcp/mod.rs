@@ -1,24 +1,10 @@
-//! MCP: tools from servers the user plugs in (the `mcpServers` of `mcp.json`).
-//!
-//! `config` reads and writes the file, `form` is a server as Settings edits it (its
-//! secrets in the keychain), `session` is the one place that speaks the
-//! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
-//! commands, `tool` offers a server's tool to the model behind the permission gate and
-//! `hub` keeps the servers running; `server` is the other way round: Sidecar served to
-//! other programs (on stdio, or over HTTP through `endpoint`).
+//! MCP both ways. Tools from servers the user plugs in are crates/actions
+//! (`sidecar_actions::mcp`, re-exported here whole); Sidecar served to other programs
+//! stays in the core, above the features it serves: `server` (facts, recall and tools
+//! over MCP), `endpoint` (over HTTP on loopback, behind a token) and `listener`.
 
-pub mod config;
+pub use sidecar_actions::mcp::*;
+
 pub mod endpoint;
-pub mod events;
-pub mod form;
-pub mod http;
-pub mod hub;
-pub mod import;
-pub mod launch;
 pub mod listener;
-pub mod naming;
 pub mod server;
-pub mod session;
-pub mod status;
-pub mod stderr_tail;
-pub mod tool;

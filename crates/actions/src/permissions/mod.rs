@@ -14,6 +14,7 @@ pub mod grant;
 pub mod policy;
 pub mod question;
 pub mod rows;
+pub mod words;
 
 pub use action::Action;
 pub use asking::{Answer, Asker};

@@ -13,9 +13,9 @@ use super::asking::{either, Answer, Asker, AskingTime, Nobody};
 use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
 use super::question::Question;
-use crate::clock::Clock;
-use crate::store::{Store, StoreError};
-use crate::tools::CallScope;
+use sidecar_domain::clock::Clock;
+use sidecar_store::{Store, StoreError};
+use sidecar_tools::CallScope;
 
 /// Why a tool did not run. The model reads this; the outcome names the tool.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -26,7 +26,7 @@ pub enum Refusal {
     StandingDenial { tool: String },
     #[error("permission to run {tool} was not given: nobody answered the question in time; tell the user it was not done")]
     NoAnswer { tool: String },
-    #[error("{}", crate::tools::guard::no_one_to_ask(tool))]
+    #[error("{}", sidecar_tools::guard::no_one_to_ask(tool))]
     NoOneToAsk { tool: String },
     #[error("permission for {tool} could not be checked ({reason}), so it did not run")]
     Unchecked { tool: String, reason: String },
@@ -63,7 +63,7 @@ impl PermissionGate {
     }
 
     /// Questions from turns that came from a phone are asked there too.
-    pub(crate) fn set_phone_asker(&self, asker: Arc<dyn Asker>) {
+    pub fn set_phone_asker(&self, asker: Arc<dyn Asker>) {
         *self.phone.write().expect("asker lock") = Some(asker);
     }
 
@@ -190,7 +190,7 @@ impl PermissionGate {
     }
 }
 
-impl crate::tools::guard::Guard for PermissionGate {
+impl sidecar_tools::guard::Guard for PermissionGate {
     fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| refusal.to_string()) })
     }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::folder::NotesFolder;
 use crate::permissions::{definition::ToolDefinition, Action};
-use crate::tools::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
+use sidecar_tools::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 
 /// How many notes a search returns.
 const SEARCH_RESULTS: usize = 10;

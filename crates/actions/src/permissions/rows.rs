@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::permissions::grant::{Grant, Pinned};
-use crate::store::{utc as stamp, Store, StoreError};
+use sidecar_store::{utc as stamp, Store, StoreError};
 
 pub(crate) struct GrantRows<'a> {
     store: &'a Store,

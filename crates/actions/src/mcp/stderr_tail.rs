@@ -61,7 +61,7 @@ impl StderrTail {
             .into_iter()
             .map(str::trim)
             .filter(|l| !l.is_empty())
-            .map(|l| crate::redact::scrub(&l.chars().take(LINE_CHARS).collect::<String>()).into_owned())
+            .map(|l| sidecar_domain::redact::scrub(&l.chars().take(LINE_CHARS).collect::<String>()).into_owned())
             .collect();
         kept[kept.len().saturating_sub(LINES)..].to_vec()
     }

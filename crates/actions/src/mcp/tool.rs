@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::session::Session;
 use crate::permissions::{definition::ToolDefinition, Action};
-use crate::tools::{untrusted, Tool, ToolError, ToolFuture};
+use sidecar_tools::{untrusted, Tool, ToolError, ToolFuture};
 
 /// The longest result passed on; the context guard compacts what is still large.
 const RESULT_CHARS: usize = 60_000;

@@ -7,8 +7,8 @@ use std::sync::{Arc, RwLock};
 use serde::Serialize;
 
 use super::folder::{NotesError, NotesFolder};
-use crate::settings::owner::{Change, SettingsOwner};
-use crate::tools::board::ToolBoard;
+use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_tools::board::ToolBoard;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NotesView {

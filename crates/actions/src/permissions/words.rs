@@ -1,9 +1,9 @@
 //! How Sidecar asks for permission where it cannot show buttons (the terminal, and
 //! later the phone), and the words it takes back as an answer.
 
-use super::Lang;
 use crate::permissions::grant::Choice;
 use crate::permissions::Question;
+use sidecar_domain::locale::Lang;
 
 /// The question, with the full arguments and the answers it understands.
 pub fn question(question: &Question, lang: Lang) -> String {

@@ -1,0 +1,21 @@
+//! MCP: tools from servers the user plugs in (the `mcpServers` of `mcp.json`).
+//!
+//! `config` reads and writes the file, `form` is a server as Settings edits it (its
+//! secrets in the keychain), `session` is the one place that speaks the
+//! protocol (through `rmcp`), `naming` gives the model-facing names, `launch` finds the
+//! commands, `tool` offers a server's tool to the model behind the permission gate and
+//! `hub` keeps the servers running. Sidecar served to other programs (the core's
+//! `mcp::server`, `endpoint` and `listener`) is the other way round, and sits above.
+
+pub mod config;
+pub mod events;
+pub mod form;
+pub mod http;
+pub mod hub;
+pub mod import;
+pub mod launch;
+pub mod naming;
+pub mod session;
+pub mod status;
+pub mod stderr_tail;
+pub mod tool;
