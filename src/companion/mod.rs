@@ -106,14 +106,7 @@ impl Companion {
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
-        let updates = Arc::new(crate::updates::Updates::new(
-            options.settings.updates.clone(),
-            owner.clone(),
-            &options.data_dir,
-            clock.clone(),
-            events.emitter(CoreEvent::Updates),
-            lang,
-        ));
+        let updates = Arc::new(crate::updates::Updates::new(owner.clone(), &options.data_dir, clock.clone(), events.emitter(CoreEvent::Updates), lang));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
             store.clone(),

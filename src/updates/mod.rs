@@ -36,7 +36,7 @@ pub const BUILT_ADDRESS: Option<&str> = option_env!("SIDECAR_UPDATE_ADDRESS");
 pub(crate) const WAKE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 pub struct Updates {
-    settings: Mutex<UpdateSettings>,
+    /// Holds `[updates]` as the file reads, and writes its changes.
     owner: Arc<SettingsOwner>,
     record_path: PathBuf,
     /// The last look, read from `record_path` once and kept in step with it.
@@ -52,17 +52,9 @@ pub struct Updates {
 }
 
 impl Updates {
-    pub fn new(
-        settings: UpdateSettings,
-        owner: Arc<SettingsOwner>,
-        data_dir: &std::path::Path,
-        clock: Clock,
-        events: Emitter<UpdateEvent>,
-        lang: Lang,
-    ) -> Self {
+    pub fn new(owner: Arc<SettingsOwner>, data_dir: &std::path::Path, clock: Clock, events: Emitter<UpdateEvent>, lang: Lang) -> Self {
         let record_path = record::path_in(data_dir);
         Self {
-            settings: Mutex::new(settings),
             owner,
             last_looked: Mutex::new(record::read(&record_path).last_looked),
             record_path,
@@ -81,7 +73,7 @@ impl Updates {
     }
 
     pub fn view(&self) -> UpdatesView {
-        let settings = self.settings.lock().expect("updates lock").clone();
+        let settings = self.settings();
         UpdatesView {
             version: VERSION,
             format: self.format(),
@@ -94,6 +86,11 @@ impl Updates {
             last_looked: *self.last_looked.lock().expect("updates lock"),
             state: self.state.lock().expect("updates lock").clone(),
         }
+    }
+
+    /// `[updates]` as the owner holds it.
+    fn settings(&self) -> UpdateSettings {
+        self.owner.current().updates.clone()
     }
 
     fn format(&self) -> Option<PackageFormat> {
@@ -112,7 +109,7 @@ impl Updates {
     /// Looks for a newer version now. The outcome is in the view's state.
     pub async fn look(&self) -> UpdatesView {
         let _working = self.working.lock().await;
-        let settings = self.settings.lock().expect("updates lock").clone();
+        let settings = self.settings();
         let (Some((source, _)), None, Some(address)) = (self.source.get(), self.cannot(&settings), address_in_use(&settings)) else {
             return self.view();
         };
@@ -175,7 +172,6 @@ impl Updates {
     /// Allows or stops the daily look.
     pub fn set_daily(&self, daily: bool) -> Result<UpdatesView, UpdatesError> {
         self.owner.change(Change::UpdatesDaily(daily))?;
-        self.settings.lock().expect("updates lock").daily = daily;
         Ok(self.view())
     }
 
@@ -187,8 +183,7 @@ impl Updates {
             }
             None => None,
         };
-        self.owner.change(Change::UpdatesAddress(address.clone()))?;
-        self.settings.lock().expect("updates lock").address = address;
+        self.owner.change(Change::UpdatesAddress(address))?;
         self.set_state(UpdateState::Idle);
         Ok(self.view())
     }
@@ -197,7 +192,7 @@ impl Updates {
     /// notification. Runs until the process ends.
     pub async fn run_daily(self: Arc<Self>) {
         loop {
-            let daily = self.settings.lock().expect("updates lock").daily;
+            let daily = self.settings().daily;
             let installing = matches!(*self.state.lock().expect("updates lock"), UpdateState::Installing { .. } | UpdateState::Installed { .. });
             let last_looked = *self.last_looked.lock().expect("updates lock");
             if !installing && rules::due(daily, last_looked, self.clock.now()) {

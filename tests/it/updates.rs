@@ -71,7 +71,6 @@ impl Setup {
     fn updates(&self, at: DateTime<Utc>, source: Option<(Arc<Scripted>, Option<PackageFormat>)>) -> Arc<Updates> {
         let settings = sidecar::settings::Settings::load(&self.config).unwrap();
         let updates = Arc::new(Updates::new(
-            settings.updates.clone(),
             Arc::new(sidecar::settings::owner::SettingsOwner::new(settings, Some(self.config.clone()))),
             &self.data,
             Clock::fixed(at, chrono_tz::UTC),

@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use super::budget::BudgetSettings;
-use super::channels::{TelegramSettings, WhatsappSettings};
-use super::desktop::{LanguageChoice, Theme};
-use super::memory::EmbeddingsBackend;
-use super::{ProviderSettings, SearchBackend, Settings};
-use crate::file::{self as file, SettingsFileError};
+use crate::budget::BudgetSettings;
+use crate::channels::{TelegramSettings, WhatsappSettings};
+use crate::desktop::{LanguageChoice, Theme};
+use crate::file::{self, SettingsFileError};
 use crate::llm::sampling::Sampling;
+use crate::memory::EmbeddingsBackend;
+use crate::{ProviderSettings, SearchBackend, Settings};
 
 /// One section's change, as the user made it.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +88,7 @@ impl Change {
             Change::Providers { providers, chat } => {
                 // A provider that came from SIDECAR_LLM_BASE_URL belongs to the
                 // environment, not to the file.
-                let from_env = std::env::var_os(super::LLM_BASE_URL_ENV).is_some();
+                let from_env = std::env::var_os(crate::LLM_BASE_URL_ENV).is_some();
                 let providers: Vec<ProviderSettings> = providers.iter().filter(|p| !(from_env && p.id == "env")).cloned().collect();
                 let chat: Vec<String> = chat.iter().filter(|id| !(from_env && *id == "env")).cloned().collect();
                 file::save_providers(path, &providers, &chat)
