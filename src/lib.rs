@@ -2,27 +2,20 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
-pub mod agent;
 pub mod api;
 pub mod backup;
 pub mod channels;
 pub mod character;
 pub mod chat_exports;
-pub mod chats;
 pub mod companion;
 pub mod companion_options;
 pub mod connections;
-pub mod context;
-pub mod conversation;
 pub mod data_service;
 pub mod error;
 pub mod events;
 pub mod export;
 pub mod history_import;
-pub mod intent;
-pub mod last_turn;
 pub mod mcp;
-pub mod tools;
 pub mod updates;
 pub mod words;
 
@@ -39,6 +32,8 @@ pub use sidecar_settings::{preferences, welcome};
 // Models: the wire clients, routing, the offline server, local models, the budget (crates/llm).
 pub use sidecar_llm as llm;
 pub use sidecar_llm::{budget, local_models, model, provider_admin};
+// The Tool trait, its registry and guard, the tools that need nothing above them (crates/tools).
+pub use sidecar_tools as tools;
 // What Sidecar remembers: knowledge, facts, meaning, recall, attachments (crates/memory).
 pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
 // Reminders: reading, storing, firing, iCalendar, their tool and words (crates/reminders).
@@ -47,6 +42,9 @@ pub use sidecar_reminders as reminders;
 pub use sidecar_proactive as proactive;
 // What Sidecar may do in the world: MCP servers it uses, permissions, notes (crates/actions).
 pub use sidecar_actions::{notes, permissions};
+// The turn, its context, intents and the conversation with its inbox (crates/agent).
+pub use sidecar_agent as agent;
+pub use sidecar_agent::{chats, context, conversation, intent, last_turn};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

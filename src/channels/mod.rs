@@ -4,6 +4,8 @@
 //! `telegram` (and WhatsApp) are phone channels: both a source and a sink, with a
 //! `health` the user can see.
 
+// The inbox and the control commands are the agent's (crates/agent).
+pub use sidecar_agent::{control, inbox, slash};
 pub mod arrivals;
 pub mod asking;
 pub mod backoff;
@@ -11,14 +13,11 @@ pub mod call;
 pub mod error;
 pub mod events;
 pub use sidecar_domain::channel;
-pub mod control;
 pub mod health;
-pub mod inbox;
 pub mod phone;
 pub mod rows;
 pub mod service;
 pub mod serving;
-pub mod slash;
 pub mod source;
 pub mod telegram;
 pub mod whatsapp;

@@ -187,10 +187,10 @@ impl Companion {
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone()).guarded_by(permissions.clone());
         tools.register(sidecar_memory::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
-        tools.register(crate::tools::plan::UpdatePlan(plans));
-        let chooser = Arc::new(crate::tools::chooser::ToolChooser::new(Some(meaning)));
+        tools.register(crate::agent::plan_tool::UpdatePlan(plans));
+        let chooser = Arc::new(crate::agent::chooser::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
-        tools.register(crate::tools::chooser::FindTools(chooser.clone()));
+        tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let conversation = Arc::new(ConversationService::new(
             ConversationParts {

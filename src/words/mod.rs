@@ -5,16 +5,13 @@
 
 pub use sidecar_llm::budget::words as budget;
 pub mod channels;
-pub mod command_table;
-pub mod commands;
+pub use sidecar_agent::words::{command_table, commands, intent, plans};
 pub mod connections;
 pub use sidecar_dates::words as dates;
 pub use sidecar_proactive::words::decision;
 pub mod export;
-pub mod intent;
 pub use sidecar_actions::permissions::words as permissions;
 pub use sidecar_llm::outcomes;
-pub mod plans;
 pub use sidecar_proactive::words::proactive;
 pub use sidecar_reminders::words as reminders;
 pub mod tray;

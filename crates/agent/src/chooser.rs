@@ -1,0 +1,170 @@
+//! Chooses, at the start of each turn, the tools it carries (see `selection`), ranking
+//! MCP tools by meaning with the embedder recall already uses, and offers `find_tools`
+//! for the ones left out. The set stays fixed for the turn: what `find_tools` finds
+//! comes with the next message.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use sidecar_memory::meaning::indexer::MeaningIndex;
+use sidecar_memory::meaning::TextKind;
+use sidecar_store::Message;
+use sidecar_tools::selection::{self, Candidate};
+use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture, ToolRegistry};
+
+/// How many tools `find_tools` returns.
+const FOUND: usize = 5;
+
+pub struct ToolChooser {
+    meaning: Option<Arc<MeaningIndex>>,
+    /// Each extra tool's vector, by its name and description.
+    vectors: Mutex<HashMap<String, Vec<f32>>>,
+    /// What `find_tools` found: carried by the next turn.
+    requested: Mutex<BTreeSet<String>>,
+    /// Every tool there was at the last choice, for `find_tools`.
+    everything: Mutex<ToolRegistry>,
+}
+
+fn text_of(tool: &dyn Tool) -> String {
+    let (server, own) = tool.action().map(|a| (a.server, a.definition.name)).unwrap_or_else(|| (String::new(), tool.name().to_string()));
+    selection::tool_text(&own, &server, tool.description())
+}
+
+/// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.
+fn tokens_of(tool: &dyn Tool) -> usize {
+    let spec =
+        serde_json::json!({ "type": "function", "function": { "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() } });
+    sidecar_domain::tokens::count_cached(&spec.to_string())
+}
+
+fn server_of(tool: &dyn Tool) -> String {
+    tool.action().map(|a| a.server).unwrap_or_default()
+}
+
+impl ToolChooser {
+    pub fn new(meaning: Option<Arc<MeaningIndex>>) -> Self {
+        Self { meaning, vectors: Mutex::default(), requested: Mutex::default(), everything: Mutex::default() }
+    }
+
+    /// The tools a turn carries, given every tool and the conversation's recent messages.
+    pub async fn choose(&self, all: &ToolRegistry, recent: &[Message]) -> ToolRegistry {
+        *self.everything.lock().expect("everything lock") = all.clone();
+        let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| t.action().is_some()).collect();
+        if extras.is_empty() {
+            return all.offering(|name| name != FIND_TOOLS);
+        }
+        // Latest first.
+        let turns: Vec<&str> = recent.iter().rev().filter(|m| m.role == sidecar_llm::Role::User).take(3).map(|m| m.content.as_str()).collect();
+        // The tools the last reply used stay one more turn, with what find_tools found.
+        let mut sticky: BTreeSet<String> = std::mem::take(&mut *self.requested.lock().expect("requested lock"));
+        if let Some(last) = recent.iter().rev().find(|m| m.role == sidecar_llm::Role::Assistant && m.tool_calls.is_some()) {
+            sticky.extend(last.tool_calls.iter().flat_map(|c| c.0.iter().map(|call| call.name.clone())));
+        }
+        let candidates: Vec<Candidate> = extras
+            .iter()
+            .map(|t| Candidate {
+                name: t.name().to_string(),
+                server: server_of(t.as_ref()),
+                tokens: tokens_of(t.as_ref()),
+                read_only: t.action().is_some_and(|a| a.definition.read_only),
+            })
+            .collect();
+        let (scores, floor) = match self.meaning_scores(&extras, &turns).await {
+            Some(scores) => (scores, selection::MEANING_FLOOR),
+            None => {
+                let words = |t: &Arc<dyn Tool>| selection::faded(turns.iter().map(|turn| selection::word_overlap(turn, &text_of(t.as_ref()))));
+                (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), selection::WORDS_FLOOR)
+            }
+        };
+        let own: usize = all.tools().filter(|t| t.action().is_none()).map(|t| tokens_of(t.as_ref())).sum();
+        let chosen = selection::choose(&candidates, &turns, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
+        tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
+        all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
+    }
+
+    /// Cosine of each extra tool with each recent turn, faded by the turn's age; `None`
+    /// when meaning is off or not ready (words stand in).
+    async fn meaning_scores(&self, extras: &[&Arc<dyn Tool>], turns: &[&str]) -> Option<HashMap<String, f32>> {
+        let meaning = self.meaning.as_ref()?;
+        if turns.iter().all(|turn| turn.trim().is_empty()) {
+            return None;
+        }
+        let missing: Vec<String> = {
+            let known = self.vectors.lock().expect("vectors lock");
+            extras.iter().map(|t| text_of(t.as_ref())).filter(|text| !known.contains_key(text)).collect()
+        };
+        if !missing.is_empty() {
+            let vectors = meaning.embed(&missing, TextKind::Passage).await.ok()?;
+            self.vectors.lock().expect("vectors lock").extend(missing.into_iter().zip(vectors));
+        }
+        let queries = meaning.embed(&turns.iter().map(|t| t.to_string()).collect::<Vec<_>>(), TextKind::Query).await.ok()?;
+        let known = self.vectors.lock().expect("vectors lock");
+        let score = |vector: &Vec<f32>| selection::faded(queries.iter().map(|query| dot(query, vector)));
+        Some(extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect())
+    }
+
+    fn find(&self, query: &str) -> Vec<(String, String)> {
+        let everything = self.everything.lock().expect("everything lock");
+        let mut ranked: Vec<(f32, String, String)> = everything
+            .tools()
+            .filter(|t| t.action().is_some())
+            .map(|t| {
+                (
+                    selection::word_overlap(query, &text_of(t.as_ref())) + selection::word_overlap(&text_of(t.as_ref()), query),
+                    t.name().to_string(),
+                    t.description().to_string(),
+                )
+            })
+            .filter(|(score, ..)| *score > 0.0)
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let found: Vec<(String, String)> = ranked.into_iter().take(FOUND).map(|(_, name, description)| (name, description)).collect();
+        self.requested.lock().expect("requested lock").extend(found.iter().map(|(name, _)| name.clone()));
+        found
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+pub(crate) const FIND_TOOLS: &str = "find_tools";
+
+#[derive(Deserialize, JsonSchema)]
+struct Wanted {
+    /// What the tool should do, in a few words ("convert time zones", "write a file").
+    query: String,
+}
+
+/// Lets the model ask for a tool it was not given this turn.
+pub struct FindTools(pub Arc<ToolChooser>);
+
+impl Tool for FindTools {
+    fn name(&self) -> &str {
+        FIND_TOOLS
+    }
+
+    fn description(&self) -> &str {
+        "Find more tools (from the user's MCP servers and notes folder) than the ones you were given. The tools found become available from the user's next message."
+    }
+
+    fn parameters(&self) -> Value {
+        schema_of::<Wanted>()
+    }
+
+    fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        Box::pin(async move {
+            let wanted: Wanted = parse_arguments(arguments)?;
+            let found = self.0.find(&wanted.query);
+            if found.is_empty() {
+                return Err(ToolError::Failed(format!("no tool matches \"{}\"", wanted.query)));
+            }
+            let tools: Vec<Value> = found.into_iter().map(|(name, description)| serde_json::json!({ "name": name, "description": description })).collect();
+            Ok(serde_json::json!({ "found": tools, "available": "from the user's next message; tell the user you can do it then" }).to_string())
+        })
+    }
+}

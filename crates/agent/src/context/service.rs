@@ -1,0 +1,543 @@
+//! The context service: what of a conversation the model sees on each call. It builds
+//! the turn's prompt (persona, facts, summary, resumed checkpoint, live history), folds
+//! the oldest turns into the running summary when the history nears the threshold
+//! (digest, memory flush, Bug 12's check, checkpoint, in that order), keeps the meter,
+//! and drives checkpoints: `/checkpoint`, their lifecycle, new conversations, the offer
+//! to continue, and export.
+
+use super::compact::Compactions;
+use crate::context::rows::ContextStore;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::checkpoint::{Body, Checkpoint, Metadata, Status, OFFER_DAYS};
+use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
+use super::engine::{eviction_point, limits_for, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
+use super::guard::{self, Limits};
+use super::meter::ContextMeter;
+use super::plan::PlanBoard;
+use crate::context::rows::Summary;
+use crate::error::TurnError;
+use crate::events::ChatEvent;
+use crate::prompt;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::emitter::Emitter;
+use sidecar_domain::tokens::count_cached as count;
+use sidecar_llm::model::{Chain, Models};
+use sidecar_llm::{ChatMessage, ChatRequest};
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_settings::Purpose;
+use sidecar_store::{Message, Store};
+use sidecar_tools::ToolRegistry;
+
+/// The system prompt's additions: the running summary and a resumed checkpoint.
+fn summary_blocks(summary: Option<&Summary>) -> String {
+    summary.map(|s| format!("\n\n{}", summary_block(s))).unwrap_or_default()
+}
+
+/// Bug 12's backup of fact-like text that left the context unsaved (append-only).
+pub(crate) const TRUNCATED_LOG: &str = "truncated_messages.jsonl";
+/// Tokens of facts in every prompt (Health facts always go in, beyond it if needed).
+const FACT_BUDGET_TOKENS: usize = 600;
+/// Longest reply of the digest call.
+const DIGEST_MAX_TOKENS: u32 = 900;
+/// The digest call gives up after this long and the fallback is used.
+const DIGEST_TIMEOUT: Duration = Duration::from_secs(90);
+
+pub struct ContextService {
+    store: Store,
+    knowledge: Arc<KnowledgeStore>,
+    plans: Arc<PlanBoard>,
+    events: Emitter<ChatEvent>,
+    models: Arc<Models>,
+    clock: Clock,
+    data_dir: PathBuf,
+    /// The last measured context use, by conversation.
+    meter: Mutex<Option<(i64, ContextMeter)>>,
+    /// Long tool outputs already compacted or summarised.
+    compactions: Compactions,
+}
+
+impl ContextService {
+    pub fn new(
+        store: Store,
+        knowledge: Arc<KnowledgeStore>,
+        plans: Arc<PlanBoard>,
+        events: Emitter<ChatEvent>,
+        models: Arc<Models>,
+        clock: Clock,
+        data_dir: PathBuf,
+    ) -> Self {
+        Self { store, knowledge, plans, events, models, clock, data_dir, meter: Mutex::new(None), compactions: Compactions::default() }
+    }
+
+    /// The plan board `update_plan` writes to.
+    pub(crate) fn plans(&self) -> &PlanBoard {
+        &self.plans
+    }
+
+    /// The shaper that fits every model call of a turn begun from `turn`.
+    pub(crate) fn shaper<'a>(&'a self, turn: &TurnPrompt, conversation_id: i64, chain: &Chain) -> TurnShaper<'a> {
+        TurnShaper {
+            system: turn.system.clone(),
+            late: turn.late.clone(),
+            lang: self.models.lang(),
+            plans: &self.plans,
+            compactions: &self.compactions,
+            limits: turn.limits,
+            window: chain.context_window() as usize,
+            summarized_turns: turn.summarized_turns,
+            conversation_id,
+            events: &self.events,
+            meter: &self.meter,
+            context: self.models.settings().context.clone(),
+            reinforced: turn.reinforced,
+            truncated: Default::default(),
+            checkpoint: turn.checkpoint,
+            checkpoints: self,
+            sent: Default::default(),
+        }
+    }
+
+    /// Builds the prompt of the next model call in `conversation_id`, folding old turns
+    /// into the summary first when the history nears the threshold.
+    pub(crate) async fn turn_prompt(&self, conversation_id: i64, chain: &Chain, tools: &ToolRegistry) -> Result<TurnPrompt, TurnError> {
+        let settings = self.models.settings();
+        let (now, zone) = (self.clock.now(), self.clock.zone());
+        // Independent reads, side by side: they are all on the way to the first token.
+        let (corrections, plan, loaded, resumed) = tokio::try_join!(
+            async { Ok::<_, TurnError>(self.store.corrections().active_corrections(now).await?) },
+            async { Ok(self.plans.focus(conversation_id).await?) },
+            self.load_live(conversation_id),
+            self.resumed_checkpoint(conversation_id),
+        )?;
+        self.knowledge.begin_turn();
+        let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
+        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge });
+        // Each wire format wraps a tool definition in a few more tokens of its own.
+        // Models that take no tools (the offline one) are sent none.
+        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
+        // In a long conversation the tool rules are said again, late, never in the prefix.
+        let recent_blocks = loaded.1.iter().rev().take(sidecar_llm::late::REINFORCE_AFTER).filter_map(|m| m.meta.as_ref()?.0.late.as_deref());
+        let due = sidecar_llm::late::reinforcement_due(loaded.1.len(), recent_blocks);
+        let reinforce = (!specs.is_empty() && due).then(|| sidecar_llm::late::reinforcement(&tools.names()));
+        // A request that takes several steps is asked to plan first, unless a plan is open.
+        let newest = loaded.1.iter().rev().find(|m| m.role == sidecar_llm::Role::User);
+        let plan_first = specs.iter().any(|s| s.name == "update_plan")
+            && !crate::context::plan::is_open(&plan)
+            && newest.is_some_and(|m| crate::complexity::is_complex(&m.content));
+        let late = sidecar_llm::late::head(
+            now,
+            zone,
+            &corrections,
+            resumed.as_ref().map(|c| c.to_prompt()).as_deref(),
+            reinforce.as_deref(),
+            plan_first.then_some(crate::complexity::PLAN_HINT),
+        );
+        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let limits = limits_for(chain, &settings).less(tool_tokens);
+        let fixed = count(&base) + count(&sidecar_llm::late::block(&late, &crate::context::plan::render(&plan)));
+        let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
+        // The running summary changes the prefix only when a fold happens.
+        let system = base + &summary_blocks(live.summary.as_ref());
+        let mut prompt = prompt::assemble(system.clone(), &live.messages);
+        sidecar_memory::attachments::images::fill(&mut prompt, &self.data_dir);
+        let checkpoint = match live.checkpoint {
+            Some(id) => Some(id),
+            None => self.checkpoint_if_due(conversation_id, chain, live.summary.as_ref(), &live.messages, &limits).await?,
+        };
+        Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some(), reinforced: reinforce.is_some(), checkpoint })
+    }
+
+    /// The prompt the next message would be answered with, as the guard sends it
+    /// (without the new message). Folds old turns like a turn would. For benchmarks
+    /// and diagnostics.
+    pub async fn preview_prompt(&self, tools: &ToolRegistry) -> Result<(Vec<ChatMessage>, guard::Report), TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let turn = self.turn_prompt(conversation_id, &chain, tools).await?;
+        Ok(self.shaper(&turn, conversation_id, &chain).shape_with_report(turn.prompt))
+    }
+
+    /// The history still sent verbatim. When it nears the threshold, the oldest turns
+    /// are folded into the running summary first (nothing is deleted).
+    pub(crate) async fn live_history(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        system_tokens: usize,
+        limits: &Limits,
+        (summary, mut messages): (Option<Summary>, Vec<Message>),
+    ) -> Result<LiveHistory, TurnError> {
+        let settings = self.models.settings();
+        let fixed = system_tokens + summary.as_ref().map(|s| count(&summary_block(s))).unwrap_or(0);
+        let Some(cut) = eviction_point(&messages, fixed, limits, &self.compactions, &settings.context) else {
+            return Ok(LiveHistory { summary, messages, checkpoint: None });
+        };
+        let kept = messages.split_off(cut);
+        self.events.publish(ChatEvent::Notice { conversation_id, notice: crate::events::Notice::Summarizing });
+        let (folded, checkpoint) = self.fold(conversation_id, chain, summary.as_ref(), &messages, limits).await?;
+        tracing::info!(
+            conversation_id,
+            evicted_messages = messages.len(),
+            kept_messages = kept.len(),
+            before_tokens = fixed + messages.iter().chain(&kept).map(|m| count(&m.content)).sum::<usize>(),
+            after_tokens = system_tokens + count(&folded.text) + kept.iter().map(|m| count(&m.content)).sum::<usize>(),
+            "older turns folded into the running summary"
+        );
+        Ok(LiveHistory { summary: Some(folded), messages: kept, checkpoint: Some(checkpoint) })
+    }
+
+    /// Digest, memory flush, Bug 12 check, checkpoint, new summary: in that order, so
+    /// a crash part-way leaves the turns unsummarised (and retried) rather than lost.
+    async fn fold(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        previous: Option<&Summary>,
+        evicted: &[Message],
+        limits: &Limits,
+    ) -> Result<(Summary, i64), TurnError> {
+        let turns: Vec<ChatMessage> = evicted.iter().map(Message::to_chat).collect();
+        let previous_text = previous.map(|s| s.text.as_str()).unwrap_or("");
+        let digest = match self.digest_call(conversation_id, chain, previous_text, &turns, limits).await {
+            Ok(digest) => digest,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "the summary model call failed; using the plain summary");
+                digest::fallback(previous_text, &turns, summary_budget(limits), &count)
+            }
+        };
+        self.flush_facts(&digest).await;
+        self.log_unsaved_facts(conversation_id, evicted);
+        let checkpoint = self.save_checkpoint(conversation_id, "auto", digest.checkpoint.clone(), chain, evicted).await?;
+        let text = sidecar_domain::text::truncate_middle(&digest.summary, summary_budget(limits), &count);
+        let upto = evicted.last().map(|m| m.id).unwrap_or_else(|| previous.map(|s| s.upto_message_id).unwrap_or(0));
+        let id = self.store.context().add_summary(conversation_id, upto, &text).await?;
+        Ok((Summary { id, upto_message_id: upto, text }, checkpoint.id))
+    }
+
+    /// One model call for summary, checkpoint and facts; an error says why the
+    /// fallback is used.
+    async fn digest_call(&self, conversation_id: i64, chain: &Chain, previous: &str, turns: &[ChatMessage], limits: &Limits) -> Result<Digest, String> {
+        let room = limits.budget.saturating_sub(count(previous) + 600).max(256);
+        let transcript = digest::transcript(turns, room, &count);
+        let request = ChatRequest {
+            messages: digest::request_messages(previous, &transcript),
+            tools: Vec::new(),
+            max_tokens: Some(DIGEST_MAX_TOKENS),
+            general_cap: false,
+        };
+        // A cheaper summary model, when one is routed; else the turn's own chain.
+        let routed = self.models.routed(Purpose::Summarize);
+        let chain = routed.as_ref().unwrap_or(chain);
+        let text = self.models.call_once(chain, request, Purpose::Summarize, Some(conversation_id), DIGEST_TIMEOUT).await?;
+        digest::parse(&text)
+    }
+
+    /// The memory flush: facts the digest found are saved before their turns leave.
+    async fn flush_facts(&self, digest: &Digest) {
+        let today = self.clock.local_today();
+        for fact in digest.facts.iter().take(MAX_FLUSHED_FACTS) {
+            let category = Category::parse(&fact.category).unwrap_or(Category::General);
+            match self.knowledge.save(&fact.fact, category, today).await {
+                Ok(outcome) => tracing::info!(?outcome, "memory flush saved a fact"),
+                Err(error) => tracing::warn!(%error, "memory flush could not save a fact"),
+            }
+        }
+    }
+
+    /// Bug 12: fact-like phrases leaving the context that no saved fact covers are
+    /// logged and appended to `truncated_messages.jsonl`.
+    fn log_unsaved_facts(&self, conversation_id: i64, evicted: &[Message]) {
+        let saved: Vec<String> = self.knowledge.facts().into_iter().map(|f| f.fact.text).collect();
+        let mut lines = String::new();
+        for message in evicted.iter().filter(|m| m.role == sidecar_llm::Role::User) {
+            for unsaved in sidecar_memory::knowledge::unsaved::unsaved_facts([message.content.as_str()], &saved) {
+                tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
+                let line = serde_json::json!({
+                    "logged_at": sidecar_store::utc(self.clock.now()),
+                    "conversation_id": conversation_id,
+                    "message_id": message.id,
+                    "said_at": message.created_at,
+                    "phrase": unsaved.phrase,
+                    "content": message.content,
+                });
+                lines.push_str(&line.to_string());
+                lines.push('\n');
+            }
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let path = self.data_dir.as_path().join(TRUNCATED_LOG);
+        let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(lines.as_bytes()));
+        if let Err(error) = written {
+            tracing::warn!(path = %path.display(), %error, "could not append to the truncated-messages log");
+        }
+    }
+
+    /// The running summary and the messages after it that still count as context.
+    async fn load_live(&self, conversation_id: i64) -> Result<(Option<Summary>, Vec<Message>), TurnError> {
+        let summary = self.store.context().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let messages = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        Ok((summary, messages))
+    }
+
+    /// The checkpoint this conversation continues, if any.
+    async fn resumed_checkpoint(&self, conversation_id: i64) -> Result<Option<Checkpoint>, TurnError> {
+        Ok(match self.store.context().continuation(conversation_id).await? {
+            (Some(id), _) => self.store.context().checkpoint(id).await?,
+            _ => None,
+        })
+    }
+
+    /// The current conversation's plan.
+    pub async fn plan(&self) -> Result<Vec<crate::context::plan::PlanItem>, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        Ok(self.store.context().plan(conversation_id).await?)
+    }
+
+    /// How full the context was on the last model call; before any call, an estimate
+    /// from the stored history.
+    /// Tokens one message's attachments may take: half the prompt budget of the model
+    /// that answers now, so the history and the reply still fit beside them.
+    pub fn attachment_budget(&self) -> usize {
+        let settings = self.models.settings();
+        Limits::new(self.models.known_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
+    }
+
+    pub async fn context_meter(&self) -> Result<ContextMeter, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {
+            if id == conversation_id {
+                return Ok(meter);
+            }
+        }
+        let settings = self.models.settings();
+        let window = self.models.known_window();
+        let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
+        let summary = self.store.context().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let history: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
+        let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
+        guard::prepare(&mut chats, &limits, &self.compactions, &count);
+        let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
+        Ok(ContextMeter::new(used, limits.budget, window as usize, summary.is_some(), &settings.context))
+    }
+
+    /// `/checkpoint`: digests the live history into a checkpoint now.
+    pub(crate) async fn checkpoint_now(&self) -> Result<Checkpoint, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let settings = self.models.settings();
+        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let limits = limits_for(&chain, &settings);
+        let summary = self.store.context().latest_summary(conversation_id).await?;
+        let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
+        let turns: Vec<ChatMessage> =
+            self.store.context().messages_after(conversation_id, after).await?.iter().filter(|m| prompt::counts_as_context(m)).map(Message::to_chat).collect();
+        let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
+        let body = match self.digest_call(conversation_id, &chain, previous, &turns, &limits).await {
+            Ok(digest) => digest.checkpoint,
+            Err(reason) => {
+                tracing::warn!(conversation_id, %reason, "checkpoint written without the model");
+                digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint
+            }
+        };
+        let covered: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?;
+        self.save_checkpoint(conversation_id, "manual", body, &chain, &covered).await
+    }
+
+    /// A checkpoint every [`CHECKPOINT_EVERY`] messages, so long work that never fills
+    /// the window still has a recent state to pick up. Written without a model call: it
+    /// comes before the user's reply, and a call would delay it and, on the offline
+    /// model, take the conversation's cached prompt (folds and `/checkpoint` ask the model).
+    async fn checkpoint_if_due(
+        &self,
+        conversation_id: i64,
+        chain: &Chain,
+        summary: Option<&Summary>,
+        live: &[Message],
+        limits: &Limits,
+    ) -> Result<Option<i64>, TurnError> {
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY {
+            return Ok(None);
+        }
+        let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
+        let previous = summary.map(|s| s.text.as_str()).unwrap_or("");
+        let body = digest::fallback(previous, &turns, summary_budget(limits), &count).checkpoint;
+        Ok(Some(self.save_checkpoint(conversation_id, "auto", body, chain, live).await?.id))
+    }
+
+    /// A checkpoint of the live history written without a model call (mid-turn, before
+    /// a tool result that will force a fold).
+    async fn plain_checkpoint(&self, conversation_id: i64) -> Result<Option<i64>, TurnError> {
+        // A fold or another checkpoint just saved the state: nothing new to keep.
+        if self.store.context().messages_since_checkpoint(conversation_id).await? < CHECKPOINT_EVERY / 4 {
+            return Ok(None);
+        }
+        let chain = self.models.chat_chain(None).await.map_err(sidecar_llm::ModelUnavailable)?;
+        let limits = limits_for(&chain, &self.models.settings());
+        let (summary, live) = self.load_live(conversation_id).await?;
+        let turns: Vec<ChatMessage> = live.iter().map(Message::to_chat).collect();
+        let previous = summary.as_ref().map(|s| s.text.as_str()).unwrap_or("");
+        let body = digest::fallback(previous, &turns, summary_budget(&limits), &count).checkpoint;
+        Ok(Some(self.save_checkpoint(conversation_id, "auto", body, &chain, &live).await?.id))
+    }
+
+    /// Stores a checkpoint with what Sidecar knows itself: the plan's steps (done and
+    /// left), the model, the context's size, the files and reminders the covered turns
+    /// touched; and says it was saved.
+    async fn save_checkpoint(&self, conversation_id: i64, trigger: &str, mut body: Body, chain: &Chain, covered: &[Message]) -> Result<Checkpoint, TurnError> {
+        // The plan's steps are the most exact record of what is done and what is left.
+        for item in self.store.context().plan(conversation_id).await? {
+            let line = match item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                Some(result) => format!("{}: {result}", item.text.trim()),
+                None => item.text.trim().to_string(),
+            };
+            let list = if item.status.is_closed() { &mut body.completed } else { &mut body.pending };
+            if !list.iter().any(|l| l.contains(item.text.trim())) {
+                list.push(line);
+            }
+        }
+        let meter = *self.meter.lock().expect("meter lock");
+        body.metadata = Metadata {
+            model: chain.providers.first().map(|p| p.model().to_string()),
+            tokens: meter.filter(|(id, _)| *id == conversation_id).map(|(_, m)| m.used),
+            touched: touched(covered),
+        };
+        let checkpoint = self.store.context().add_checkpoint(conversation_id, trigger, &body).await?;
+        self.events.publish(ChatEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: trigger.into() });
+        Ok(checkpoint)
+    }
+
+    pub async fn checkpoints(&self) -> Result<Vec<Checkpoint>, TurnError> {
+        Ok(self.store.context().checkpoints(200).await?)
+    }
+
+    /// Moves a checkpoint along its lifecycle (completed, abandoned, paused…).
+    pub async fn set_checkpoint_status(&self, id: i64, status: Status) -> Result<Checkpoint, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
+        if !checkpoint.status.can_become(status) {
+            return Err(TurnError::CheckpointStatus { id, from: checkpoint.status.as_str(), to: status.as_str() });
+        }
+        self.store.context().set_checkpoint_status(id, status).await?;
+        Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
+    }
+
+    /// Closes the current conversation's newest open checkpoint (or the open one it
+    /// continues).
+    pub(crate) async fn close_current_checkpoint(&self, status: Status) -> Result<Option<Checkpoint>, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        match self.store.context().open_checkpoint_of(conversation_id).await? {
+            Some(checkpoint) => Ok(Some(self.set_checkpoint_status(checkpoint.id, status).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Starts a new, empty conversation; the open checkpoints of the others pause.
+    pub async fn new_conversation(&self) -> Result<i64, TurnError> {
+        let id = self.store.conversations().new_conversation().await?;
+        self.store.context().pause_checkpoints_outside(id).await?;
+        Ok(id)
+    }
+
+    /// The checkpoint a new, empty conversation offers to continue: the newest open one
+    /// of another conversation from the last seven days.
+    pub async fn continuation_offer(&self) -> Result<Option<Checkpoint>, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let (resumed, dismissed) = self.store.context().continuation(conversation_id).await?;
+        if resumed.is_some() || dismissed || self.store.context().message_count(conversation_id).await? > 0 {
+            return Ok(None);
+        }
+        let since = sidecar_store::utc(self.clock.now() - chrono::Duration::days(OFFER_DAYS));
+        Ok(self.store.context().latest_open_checkpoint(&since, conversation_id).await?)
+    }
+
+    /// Continues checkpoint `id` in the current conversation: it is resumed and its
+    /// state goes into every prompt of this conversation.
+    pub async fn continue_from(&self, id: i64) -> Result<Checkpoint, TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        let checkpoint = self.set_checkpoint_status(id, Status::Resumed).await?;
+        self.store.context().set_continuation(conversation_id, Some(id), false).await?;
+        Ok(checkpoint)
+    }
+
+    /// "Continue from checkpoint": the checkpoint named, or the open one picked by status
+    /// then date, continued in the current conversation. `None` when none is open.
+    pub async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, TurnError> {
+        use crate::context::resume::ResumeRequest;
+        let found = match request {
+            ResumeRequest::Latest => self.store.context().resumable_checkpoint().await?,
+            ResumeRequest::Id(id) => {
+                let found = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
+                Some(found)
+            }
+        };
+        let Some(checkpoint) = found else { return Ok(None) };
+        // Work still in progress elsewhere is paused as it moves here.
+        if checkpoint.status == Status::InProgress {
+            self.set_checkpoint_status(checkpoint.id, Status::Paused).await?;
+        }
+        Ok(Some(self.continue_from(checkpoint.id).await?))
+    }
+
+    /// Replaces what checkpoint `id` records (its observations), as the user edited them;
+    /// the metadata Sidecar wrote stays.
+    pub async fn edit_checkpoint(&self, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
+        let body = crate::context::checkpoint::Body { metadata: checkpoint.body.metadata.clone(), ..body };
+        self.store.context().set_checkpoint_body(id, &body).await?;
+        Ok(self.store.context().checkpoint(id).await?.unwrap_or(checkpoint))
+    }
+
+    /// Declines the offer for the current conversation.
+    pub async fn dismiss_offer(&self) -> Result<(), TurnError> {
+        let conversation_id = self.store.conversations().current_conversation().await?;
+        Ok(self.store.context().set_continuation(conversation_id, None, true).await?)
+    }
+
+    /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
+    pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, TurnError> {
+        let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
+        let dir = self.data_dir.as_path().join("exports");
+        let path = dir.join(format!("checkpoint-{id}.md"));
+        std::fs::create_dir_all(&dir)
+            .and_then(|_| sidecar_domain::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
+            .map_err(|e| sidecar_domain::said::CannotWrite::new(&path, e))?;
+        Ok(path)
+    }
+}
+
+/// Messages (the user's and replies) after which a checkpoint is written on its own.
+pub(crate) const CHECKPOINT_EVERY: i64 = 40;
+
+/// Files attached and reminders set in `messages`, each named once, in order.
+fn touched(messages: &[Message]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for message in messages {
+        let meta = message.meta.as_ref().map(|m| &m.0);
+        let files = meta.map(|m| m.attachments.iter().map(|a| a.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
+        let reminders = message
+            .tool_calls
+            .iter()
+            .flat_map(|c| c.0.iter())
+            .filter(|c| c.name == "set_reminder")
+            .filter_map(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok()?.get("message")?.as_str().map(|m| format!("reminder: {m}")));
+        for name in files.into_iter().chain(reminders) {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+impl super::engine::CheckpointWriter for ContextService {
+    fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, TurnError>> {
+        Box::pin(self.plain_checkpoint(conversation_id))
+    }
+}

@@ -1,0 +1,536 @@
+//! The conversation service: turns. Every message goes through the inbox (one turn at a
+//! time, the rest queued in order); control commands are answered at once; a turn
+//! builds its prompt through the context service, runs the agent loop on the chat
+//! chain, and stores what it produced. Stop, Retry and the pinned model live here.
+
+use std::sync::{Arc, Mutex as StdMutex};
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::context::service::ContextService;
+use crate::control::Control;
+use crate::driver::{drive, TurnContext};
+use crate::error::TurnError;
+use crate::events::ChatEvent;
+use crate::inbox::{Entry, Inbox, QueuedMessage};
+use crate::slash::{self, Command};
+use crate::turn::{TurnEnd, TurnLimits};
+use sidecar_domain::channel::Channel;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_llm::model::Models;
+use sidecar_llm::pricing::PriceTable;
+use sidecar_llm::{ChatMessage, Usage};
+use sidecar_proactive::service::{BrainLock, ProactiveService};
+use sidecar_reminders::service::ReminderService;
+use sidecar_store::{Message, MessageMeta, MessageStatus, NewMessage, Store};
+use sidecar_tools::ToolRegistry;
+
+mod message_actions;
+
+/// How long a turn waits for a tool server that is still starting.
+const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What a finished turn produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct TurnOutcome {
+    pub conversation_id: i64,
+    /// The user message answered (0 for none).
+    pub user_message_id: i64,
+    pub message_id: i64,
+    pub reply: String,
+    pub status: MessageStatus,
+    pub finish_reason: Option<String>,
+    pub usage: Option<Usage>,
+    pub meta: MessageMeta,
+    pub timings: crate::driver::TurnTimings,
+    /// The turn moved on to another conversation (`/clear`): what the window shows is
+    /// stale.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conversation_changed: bool,
+}
+
+/// How a request carried out before the model ends its turn.
+enum Carried {
+    /// Sidecar's answer is the reply.
+    Answered(TurnOutcome),
+    /// The model adds its words, told this; Sidecar's answer stands if it cannot.
+    TellModel(Told),
+    /// Nothing was done: the model answers as if there had been no request.
+    ModelAlone,
+}
+
+/// What a submitted message turned out to be.
+enum Step<'a> {
+    Empty,
+    Command(Command),
+    Turn(Entry<'a>),
+}
+
+/// Where and when the message a turn answers was said.
+#[derive(Clone, Copy)]
+struct Said {
+    message_id: i64,
+    channel: Channel,
+    arrived: std::time::Instant,
+}
+
+/// What the model is told besides the history: a request Sidecar already carried out.
+/// What Sidecar did before the model, for the model to hear.
+type Note = Option<Told>;
+
+/// Sidecar answered the message itself; the model is told so and adds its words.
+struct Told {
+    note: String,
+    answer: TurnOutcome,
+}
+
+pub struct ConversationService {
+    with: ConversationParts,
+    tools: StdMutex<Arc<ToolRegistry>>,
+    /// Every message waits here for its turn.
+    inbox: Inbox,
+    active_turn: StdMutex<Option<CancellationToken>>,
+}
+
+/// What the conversation service is built from.
+pub struct ConversationParts {
+    pub store: Store,
+    pub models: Arc<Models>,
+    pub context: Arc<ContextService>,
+    pub reminders: Arc<ReminderService>,
+    pub proactive: Arc<ProactiveService>,
+    /// Facts kept by "remember that…" before the model.
+    pub knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    pub events: Emitter<ChatEvent>,
+    pub clock: Clock,
+    pub lang: Lang,
+    /// Where this process's user talks from.
+    pub channel: Channel,
+    /// Held while the model is asked anything for the user (P7), shared with proactivity.
+    pub brain: BrainLock,
+    /// "Remember this?": facts the user said that the model did not save.
+    pub noticing: Arc<sidecar_memory::knowledge::suggest::Noticing>,
+    /// Which of the tools that come and go each turn carries.
+    pub chooser: Arc<crate::chooser::ToolChooser>,
+    /// True while a tool server is starting (just added, edited or restarted).
+    pub tools_starting: tokio::sync::watch::Receiver<bool>,
+}
+
+/// Clears the active-turn slot on every exit path of a turn.
+struct TurnGuard<'a>(&'a StdMutex<Option<CancellationToken>>);
+
+impl Drop for TurnGuard<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().expect("turn lock") = None;
+    }
+}
+
+impl ConversationService {
+    pub fn new(parts: ConversationParts, tools: ToolRegistry) -> Self {
+        Self { with: parts, tools: StdMutex::new(Arc::new(tools)), inbox: Inbox::default(), active_turn: StdMutex::new(None) }
+    }
+
+    /// Replaces the tools offered to the model (tests, and features that add tools).
+    pub fn set_tools(&self, registry: ToolRegistry) {
+        *self.tools.lock().expect("tools lock") = Arc::new(registry);
+    }
+
+    pub fn tools(&self) -> Arc<ToolRegistry> {
+        self.tools.lock().expect("tools lock").clone()
+    }
+
+    /// The current conversation's last `limit` messages, oldest first.
+    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, TurnError> {
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().recent_messages(conversation, limit).await?)
+    }
+
+    /// Pins a provider to the current conversation (no fallback), or unpins it.
+    pub async fn pin_provider(&self, provider_id: Option<&str>) -> Result<(), TurnError> {
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().set_conversation_provider(conversation, provider_id).await?)
+    }
+
+    /// The provider pinned to the current conversation, if any.
+    pub async fn pinned_provider(&self) -> Result<Option<String>, TurnError> {
+        let conversation = self.with.store.conversations().current_conversation().await?;
+        Ok(self.with.store.conversations().conversation_provider(conversation).await?)
+    }
+
+    /// Takes `text` from `channel`: a command is answered at once; anything else takes
+    /// its place in the inbox now, before the returned future is first awaited, so a
+    /// source's messages are answered in the order it gave them.
+    pub fn submit(&self, text: String, channel: Channel) -> impl std::future::Future<Output = Result<TurnOutcome, TurnError>> + Send + '_ {
+        let text = text.trim().to_string();
+        // Commands and presence are the user's: a program over the local API only talks.
+        let from_user = channel.is_the_user();
+        let step = if text.is_empty() {
+            Step::Empty
+        } else if let Some(command) = slash::parse(&text).filter(|_| from_user) {
+            Step::Command(command)
+        } else {
+            // The user wrote: a spontaneous decision in flight is dropped, even if this
+            // message has to wait for the reply being written.
+            if from_user {
+                self.with.proactive.user_is_writing();
+            }
+            Step::Turn(self.inbox.arrive(&text, channel, |items| self.with.events.publish(ChatEvent::Queue { items })))
+        };
+        async move {
+            match step {
+                Step::Empty => Err(TurnError::Empty(sidecar_domain::said::EmptyMessage)),
+                // Commands are answered at once, even while a reply is being written.
+                Step::Command(command) => {
+                    let conversation_id = self.with.store.conversations().current_conversation().await?;
+                    let said = ChatMessage::user(&text);
+                    let said_id = self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
+                    self.answer_command(conversation_id, said_id, command, sidecar_dates::user_language::written_in(&text, self.with.lang), channel).await
+                }
+                Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
+            }
+        }
+    }
+
+    async fn take_turn(&self, text: &str, channel: Channel, entry: Entry<'_>) -> Result<TurnOutcome, TurnError> {
+        let turn = entry.ready().await.map_err(|_| TurnError::QueuedCancelled)?;
+        if turn.waited.is_some() {
+            self.with.events.publish(ChatEvent::Queue { items: self.inbox.waiting() });
+        }
+        let (cancel, _guard) = self.begin_turn()?;
+        let arrived = std::time::Instant::now();
+        let conversation_id = self.with.store.conversations().current_conversation().await?;
+        // Attached files go to the model in the message; the chat lists them as chips, and
+        // only what the user typed is read for requests (a document's "remind me" is not one).
+        let attached = sidecar_memory::attachments::split(text);
+        let meta = attached.as_ref().map(|(typed, files)| MessageMeta { typed: Some(typed.clone()), attachments: files.clone(), ..MessageMeta::default() });
+        let said = ChatMessage::user(text);
+        let new = NewMessage::plain(conversation_id, &said).on(channel);
+        let user_message_id = self
+            .with
+            .store
+            .conversations()
+            .add_message(match &meta {
+                Some(meta) => new.with_meta(meta),
+                None => new,
+            })
+            .await?;
+        let text = attached.as_ref().map_or(text, |(typed, _)| typed.as_str());
+        // The activity mark is off the way to the first token: the message just stored
+        // already tells the spontaneous loop the user is here.
+        let proactive = self.with.proactive.clone();
+        if channel.is_the_user() {
+            tokio::spawn(async move {
+                if let Err(error) = proactive.record_user_activity(channel).await {
+                    tracing::warn!(%error, "could not record the user's activity");
+                }
+            });
+        }
+        let dequeued = turn.waited.map(|_| text.to_string());
+        self.with.events.publish(ChatEvent::TurnStarted { conversation_id, user_message_id, channel, dequeued });
+        // Code decides what code can decide (P10): a reminder, a fact, a list. A request
+        // of several steps is not one of those: a model with tools plans it whole.
+        let planned = !self.with.models.configured_is_empty() && crate::complexity::is_complex(text);
+        let carried = match (crate::context::resume::detect(text), crate::intent::detect(text).filter(|_| !planned)) {
+            // "Continue from checkpoint" brings the checkpoint into this conversation.
+            (Some(request), _) => Some(self.resume_from(conversation_id, user_message_id, request, channel).await?),
+            (None, Some(intent)) => Some(self.carry_out(conversation_id, user_message_id, intent, text, channel).await?),
+            (None, None) => None,
+        };
+        let note = match carried {
+            Some(Carried::Answered(outcome)) => return Ok(outcome),
+            Some(Carried::TellModel(note)) => Some(note),
+            Some(Carried::ModelAlone) | None => None,
+        };
+        // A spontaneous decision in flight was cancelled above; this waits for it to let go.
+        let _brain = self.with.brain.lock().await;
+        self.reply(conversation_id, Said { message_id: user_message_id, channel, arrived }, cancel, note).await
+    }
+
+    /// Carries out a request found before the model and posts the answer. The offline
+    /// demo model adds nothing useful (it cannot use tools and may contradict what was
+    /// done), so it is not asked; a configured model is told what was done.
+    async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, TurnError> {
+        let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
+        let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
+        let offline = self.with.models.configured_is_empty();
+        if !acted.changed && !offline {
+            // Nothing was done (a question back, a list): a configured model answers
+            // on its own, with its tools, which say the same.
+            return Ok(Carried::ModelAlone);
+        }
+        let meta = MessageMeta { intent: true, ..MessageMeta::default() };
+        let note = crate::words::intent::model_note(&acted.answer);
+        let outcome = self.post_answer(conversation_id, said_id, acted.answer, MessageStatus::Complete, meta, channel).await?;
+        if offline {
+            return Ok(Carried::Answered(outcome));
+        }
+        Ok(Carried::TellModel(Told { note, answer: outcome }))
+    }
+
+    /// Continues a checkpoint here and says so; a configured model then picks the work up.
+    async fn resume_from(
+        &self,
+        conversation_id: i64,
+        said_id: i64,
+        request: crate::context::resume::ResumeRequest,
+        channel: Channel,
+    ) -> Result<Carried, TurnError> {
+        let words = crate::words::commands::CommandWords(self.with.lang);
+        let meta = MessageMeta { intent: true, ..MessageMeta::default() };
+        let Some(checkpoint) = self.with.context.resume(request).await? else {
+            return Ok(Carried::Answered(self.post_answer(conversation_id, said_id, words.nothing_to_resume(), MessageStatus::Complete, meta, channel).await?));
+        };
+        let said = words.resuming(checkpoint.id, &checkpoint.body.title, &checkpoint.body.pending);
+        let outcome = self.post_answer(conversation_id, said_id, said, MessageStatus::Complete, meta, channel).await?;
+        if self.with.models.configured_is_empty() {
+            return Ok(Carried::Answered(outcome));
+        }
+        Ok(Carried::TellModel(Told { note: crate::context::resume::model_note(checkpoint.id), answer: outcome }))
+    }
+
+    /// Takes a message out of the queue before its turn; false if it already started.
+    pub fn cancel_queued(&self, id: u64) -> bool {
+        let cancelled = self.inbox.cancel(id);
+        if cancelled {
+            self.with.events.publish(ChatEvent::Queue { items: self.inbox.waiting() });
+        }
+        cancelled
+    }
+
+    /// Messages waiting for the reply being written, oldest first.
+    pub fn queued(&self) -> Vec<QueuedMessage> {
+        self.inbox.waiting()
+    }
+
+    /// Answers a chat command in place of the model, stored as a reply marked as such.
+    async fn answer_command(
+        &self,
+        asked_in: i64,
+        said_id: i64,
+        command: Command,
+        lang: sidecar_domain::locale::Lang,
+        channel: Channel,
+    ) -> Result<TurnOutcome, TurnError> {
+        let stop_turn = || self.stop();
+        let control = Control {
+            context: &self.with.context,
+            reminders: &self.with.reminders,
+            proactive: &self.with.proactive,
+            models: &self.with.models,
+            clock: &self.with.clock,
+            lang,
+            channel,
+            stop_turn: &stop_turn,
+        };
+        let result = control.answer(command).await;
+        // `/clear` moved on to a new conversation: the answer goes there.
+        let conversation_id = self.with.store.conversations().current_conversation().await.unwrap_or(asked_in);
+        let (reply, status) = match result {
+            Ok(text) => (text, MessageStatus::Complete),
+            Err(error) => (sidecar_domain::said::said_whole(&error, lang), MessageStatus::Error),
+        };
+        let meta = MessageMeta { command: true, ..MessageMeta::default() };
+        let outcome = self.post_answer(conversation_id, said_id, reply, status, meta, channel).await?;
+        Ok(TurnOutcome { conversation_changed: conversation_id != asked_in, ..outcome })
+    }
+
+    /// Stores an answer Sidecar gave itself (a command's, a request carried out), tells
+    /// the windows it is finished, and returns it as the turn's outcome.
+    async fn post_answer(
+        &self,
+        conversation_id: i64,
+        said_id: i64,
+        reply: String,
+        status: MessageStatus,
+        meta: MessageMeta,
+        channel: Channel,
+    ) -> Result<TurnOutcome, TurnError> {
+        let message_id = self
+            .with
+            .store
+            .conversations()
+            .add_message(NewMessage {
+                conversation_id,
+                message: &ChatMessage::assistant(&reply),
+                status,
+                finish_reason: None,
+                meta: Some(&meta),
+                channel: Some(channel),
+                once_per: None,
+            })
+            .await?;
+        self.with.events.publish(ChatEvent::TurnFinished {
+            conversation_id,
+            message_id,
+            channel,
+            status: status.as_str().to_string(),
+            finish_reason: None,
+            usage: None,
+            meta: Box::new(meta.clone()),
+        });
+        Ok(TurnOutcome {
+            conversation_id,
+            user_message_id: said_id,
+            message_id,
+            reply,
+            status,
+            finish_reason: None,
+            usage: None,
+            meta,
+            timings: Default::default(),
+            conversation_changed: false,
+        })
+    }
+
+    /// A reply is being written or messages wait for one.
+    pub(crate) fn is_busy(&self) -> bool {
+        self.inbox.is_running() || self.active_turn.lock().expect("turn lock").is_some()
+    }
+
+    /// Stops the turn in progress, if any. What was streamed so far is kept.
+    pub fn stop(&self) -> bool {
+        match self.active_turn.lock().expect("turn lock").as_ref() {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn begin_turn(&self) -> Result<(CancellationToken, TurnGuard<'_>), TurnError> {
+        let mut slot = self.active_turn.lock().expect("turn lock");
+        if slot.is_some() {
+            return Err(TurnError::Busy);
+        }
+        let token = CancellationToken::new();
+        *slot = Some(token.clone());
+        Ok((token, TurnGuard(&self.active_turn)))
+    }
+
+    async fn reply(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
+        use tracing::Instrument;
+        let span = tracing::info_span!("turn", turn_id = said.message_id, conversation_id);
+        async {
+            tracing::info!("turn started");
+            let result = self.run_turn(conversation_id, said, cancel, note).await;
+            match &result {
+                Ok(outcome) => {
+                    tracing::info!(status = outcome.status.as_str(), "turn finished");
+                    self.notice_facts(conversation_id, said.message_id, outcome.message_id).await;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "turn failed");
+                    self.with.events.publish(ChatEvent::TurnFailed {
+                        conversation_id,
+                        message: sidecar_domain::said::said_whole(error, self.with.lang),
+                        retryable: error.is_retryable(),
+                    });
+                }
+            }
+            result
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Offers (or saves, as chosen) the facts the user just said that nothing covers.
+    async fn notice_facts(&self, conversation_id: i64, said_id: i64, reply_id: i64) {
+        let Ok(Some(said)) = self.with.store.conversations().message(said_id).await else { return };
+        let (suggestions, saved) = self.with.noticing.notice(&said.content, &self.with.knowledge, self.with.clock.local_today()).await;
+        if !suggestions.is_empty() {
+            self.with.events.publish(ChatEvent::FactsNoticed { conversation_id, message_id: reply_id, suggestions, saved });
+        }
+    }
+
+    async fn run_turn(&self, conversation_id: i64, said: Said, cancel: CancellationToken, note: Note) -> Result<TurnOutcome, TurnError> {
+        let settings = self.with.models.settings();
+        let pinned = self.with.store.conversations().conversation_provider(conversation_id).await?;
+        let mut chain = tokio::select! {
+            chain = self.with.models.chat_chain(pinned.as_deref()) => chain.map_err(sidecar_llm::ModelUnavailable)?,
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
+        };
+        chain.demo_stands_in = note.is_none();
+        // A message sent right after a tool server was added or edited would otherwise
+        // go without that server's tools; a server slower than this is left behind.
+        let mut starting = self.with.tools_starting.clone();
+        tokio::select! {
+            _ = tokio::time::timeout(TOOLS_START_WAIT, starting.wait_for(|s| !*s)) => {}
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
+        }
+        let recent = self.with.store.conversations().recent_messages(conversation_id, 12).await?;
+        let tools = Arc::new(self.with.chooser.choose(&self.tools(), &recent).await);
+        // Folding old turns may call the model: Stop works here too.
+        let mut turn = tokio::select! {
+            turn = self.with.context.turn_prompt(conversation_id, &chain, &tools) => turn?,
+            _ = cancel.cancelled() => return Err(TurnError::StoppedWhileFolding),
+        };
+        if let Some(told) = &note {
+            turn.prompt.push(ChatMessage::system(&told.note));
+        }
+        let shaper = self.with.context.shaper(&turn, conversation_id, &chain);
+        let driven = drive(
+            TurnContext {
+                shaper: &shaper,
+                conversation_id,
+                asked_in: said.message_id,
+                store: &self.with.store,
+                events: &self.with.events,
+                tools: &tools,
+                chain,
+                summarize_chain: self.with.models.routed(sidecar_settings::Purpose::Summarize),
+                channel: said.channel,
+                clock: &self.with.clock,
+                arrived: said.arrived,
+                policy: settings.llm.retry_policy(),
+                prices: PriceTable::new(settings.prices.clone()),
+                limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
+                max_tokens: settings.llm.max_tokens,
+                time_limit: settings.llm.turn_timeout(),
+                cancel,
+                lang: self.with.lang,
+                models: &self.with.models,
+                plans: self.with.context.plans(),
+            },
+            turn.prompt,
+        )
+        .await?;
+        let outcome = TurnOutcome {
+            conversation_id,
+            user_message_id: said.message_id,
+            message_id: driven.message_id,
+            reply: driven.text.clone(),
+            status: driven.status,
+            finish_reason: driven.finish_reason.as_ref().map(|r| r.as_str().to_string()),
+            usage: driven.meta.usage,
+            meta: driven.meta.clone(),
+            timings: driven.timings,
+            conversation_changed: false,
+        };
+        match driven.end {
+            // No model could add to what Sidecar did and said: its answer stands alone,
+            // as with no provider (the header says the provider is down).
+            TurnEnd::Failed { .. } if driven.text.is_empty() && note.is_some() => {
+                self.with.store.variants().withdraw_empty(driven.message_id).await?;
+                Ok(note.expect("checked").answer)
+            }
+            TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
+            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
+            _ => {
+                self.with.events.publish(ChatEvent::TurnFinished {
+                    conversation_id,
+                    message_id: outcome.message_id,
+                    channel: said.channel,
+                    status: outcome.status.as_str().to_string(),
+                    finish_reason: outcome.finish_reason.clone(),
+                    usage: outcome.usage,
+                    meta: Box::new(outcome.meta.clone()),
+                });
+                Ok(outcome)
+            }
+        }
+    }
+}

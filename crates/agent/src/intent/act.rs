@@ -1,0 +1,140 @@
+//! Carries out a request found before the model, through the reminder service and
+//! the knowledge store, and words the answer in the language the user wrote in.
+
+use super::Intent;
+use crate::error::TurnError;
+use crate::words::intent as say;
+use sidecar_dates::words::moment_words;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_memory::knowledge::facts::SaveOutcome;
+use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_reminders::rows::Reminder;
+use sidecar_reminders::service::ReminderService;
+use sidecar_reminders::words as reminder_words;
+
+/// What was done and what to tell the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Acted {
+    pub answer: String,
+    /// Something changed (a reminder set, a fact kept): the model must not repeat it.
+    pub changed: bool,
+}
+
+/// How many facts "what do you know about me" lists.
+const ABOUT_YOU_FACTS: usize = 10;
+
+/// What carrying out a request needs.
+pub struct Hands<'a> {
+    pub reminders: &'a ReminderService,
+    pub knowledge: &'a KnowledgeStore,
+    pub clock: &'a Clock,
+}
+
+/// The reminders as a list, each time with its zone when it is not the user's now.
+fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
+    found.iter().map(|r| format!("- {}", hands.reminders.for_people_in(r, lang))).collect::<Vec<_>>().join("\n")
+}
+
+/// Carries out `intent`, said in `text`, the chat message `asked_in`.
+pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
+    let lang = sidecar_dates::user_language::written_in(text, fallback);
+    let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
+    match intent {
+        Intent::Set { sentence } => match hands.reminders.split(&sentence) {
+            Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
+            Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
+            Ok(split) => {
+                let set = hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await?;
+                let r = &set.reminder;
+                let rule = reminder_words::rule(r, lang);
+                let mut answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);
+                if set.twin.is_some() {
+                    answer = format!("{answer} {}", reminder_words::twin_kept(lang));
+                }
+                said(answer, true)
+            }
+        },
+        Intent::Timer { sentence } => match hands.reminders.split(&sentence) {
+            Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
+            Ok(split) => {
+                let what = if split.what.is_empty() { say::timer_done(lang).to_string() } else { split.what };
+                let set = hands.reminders.store_reading(&what, &split.when, Some(asked_in)).await?;
+                let r = &set.reminder;
+                said(say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), None, set.note.as_deref(), lang), true)
+            }
+        },
+        Intent::Cancel { query } => {
+            let found = hands.reminders.find(&query).await?;
+            match found.as_slice() {
+                [] => said(say::none_match(&query, lang), false),
+                [one] => {
+                    let cancelled = hands.reminders.cancel(one.id).await?;
+                    said(say::cancelled(&cancelled.message, lang), true)
+                }
+                many => said(say::which_one(&lines(many, hands, lang), lang), false),
+            }
+        }
+        Intent::Snooze { query, minutes } => {
+            let target = if query.is_empty() {
+                // The one just shown. A reminder still to come is never moved earlier.
+                let overview = hands.reminders.overview().await?;
+                overview.delivered.first().or(overview.late.first()).map(|v| v.reminder.clone())
+            } else {
+                let found = hands.reminders.find(&query).await?;
+                if found.len() > 1 {
+                    return said(say::which_one(&lines(&found, hands, lang), lang), false);
+                }
+                found.into_iter().next()
+            };
+            let Some(target) = target else { return said(say::none_match(&query, lang), false) };
+            if target.state == sidecar_reminders::rows::ReminderState::Pending && target.due_at > hands.clock.now() {
+                // Snoozing what has not come yet would move it earlier.
+                return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
+            }
+            let snoozed = hands.reminders.snooze(target.id, minutes).await?.reminder;
+            let at = snoozed.due_at.with_timezone(&snoozed.zone.0).format("%H:%M").to_string();
+            said(say::snoozed(&snoozed.message, &at, lang), true)
+        }
+        Intent::List => {
+            let pending = hands.reminders.pending().await?;
+            if pending.is_empty() {
+                return said(say::none_match("", lang), false);
+            }
+            said(say::pending(&lines(&pending, hands, lang), pending.len(), lang), false)
+        }
+        Intent::Now => {
+            let (now, zone) = (hands.clock.now(), hands.clock.zone());
+            said(say::now_is(&moment_words(now.with_timezone(&zone), lang), zone.name(), lang), false)
+        }
+        Intent::AboutMe { slot } => {
+            let facts = hands.knowledge.facts();
+            let mut current: Vec<_> = facts.iter().filter(|f| f.fact.superseded.is_none()).collect();
+            // The ones said most often first, then the newest.
+            current.sort_by(|a, b| b.fact.weight.cmp(&a.fact.weight).then(b.fact.confirmed.cmp(&a.fact.confirmed)));
+            let quoted = |found: Vec<&&sidecar_memory::knowledge::store::ListedFact>| {
+                found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n")
+            };
+            match slot {
+                Some(slot) => {
+                    let about: Vec<_> =
+                        current.iter().filter(|f| sidecar_memory::knowledge::slots::slot_of(&f.fact.text).is_some_and(|s| s.name == slot)).collect();
+                    said(say::about_slot(&quoted(about), slot, lang), false)
+                }
+                None => said(say::about_you(&quoted(current.iter().take(ABOUT_YOU_FACTS).collect()), lang), false),
+            }
+        }
+        Intent::Remember { fact } => {
+            let today = hands.clock.local_today();
+            // The category from the fact's words, as the noticing and the CLI read it.
+            match hands.knowledge.save(&fact, sidecar_memory::knowledge::suggest::category_of(&fact), today).await? {
+                SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
+                    said(say::noted(&fact, false, lang), true)
+                }
+                SaveOutcome::Reinforced { .. } | SaveOutcome::KeptInHealth { .. } => said(say::noted(&fact, true, lang), true),
+                SaveOutcome::Rejected { reason } => said(say::not_noted(&reason, lang), false),
+                SaveOutcome::RateLimited => said(say::not_noted("too many facts at once", lang), false),
+            }
+        }
+    }
+}
