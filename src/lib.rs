@@ -4,7 +4,6 @@
 
 pub mod api;
 pub mod backup;
-pub mod channels;
 pub mod character;
 pub mod chat_exports;
 pub mod companion;
@@ -45,6 +44,8 @@ pub use sidecar_actions::{notes, permissions};
 // The turn, its context, intents and the conversation with its inbox (crates/agent).
 pub use sidecar_agent as agent;
 pub use sidecar_agent::{chats, context, conversation, intent, last_turn};
+// Where messages come from and answers go: calls, Telegram, WhatsApp (crates/channels).
+pub use sidecar_channels as channels;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

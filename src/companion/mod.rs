@@ -163,7 +163,7 @@ impl Companion {
             router.clone(),
             brain.clone(),
             events.emitter(crate::events::CoreEvent::Proactive),
-            |text| crate::channels::slash::parse(text).is_some(),
+            |text| crate::agent::slash::parse(text).is_some(),
             clock.clone(),
             lang,
         ));

@@ -3,9 +3,9 @@
 //! `Lang` the assembly injects. Numbers in these texts come from the constants that
 //! enforce them.
 
-pub use sidecar_llm::budget::words as budget;
-pub mod channels;
 pub use sidecar_agent::words::{command_table, commands, intent, plans};
+pub use sidecar_channels::words as channels;
+pub use sidecar_llm::budget::words as budget;
 pub mod connections;
 pub use sidecar_dates::words as dates;
 pub use sidecar_proactive::words::decision;

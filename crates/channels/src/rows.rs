@@ -5,9 +5,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::channels::channel::Channel;
-use crate::proactive::message_type::MessageType;
-use crate::store::{Store, StoreError};
+use sidecar_domain::channel::Channel;
+use sidecar_proactive::message_type::MessageType;
+use sidecar_store::{Store, StoreError};
 
 /// Seen ids older than this are forgotten; no channel redelivers that late.
 const KEEP_SEEN_DAYS: i64 = 30;
@@ -31,7 +31,7 @@ impl ChannelMarks<'_> {
 
     /// Forgets seen ids and sent messages older than the keeping period; returns how many.
     pub(crate) async fn forget_old(&self) -> Result<u64, StoreError> {
-        let before = crate::store::utc(self.store.clock().now() - chrono::Duration::days(KEEP_SEEN_DAYS));
+        let before = sidecar_store::utc(self.store.clock().now() - chrono::Duration::days(KEEP_SEEN_DAYS));
         let seen = sqlx::query("DELETE FROM channel_seen WHERE seen_at < ?").bind(&before).execute(self.store.pool()).await?;
         let sent = sqlx::query("DELETE FROM channel_sent WHERE sent_at < ?").bind(&before).execute(self.store.pool()).await?;
         Ok(seen.rows_affected() + sent.rows_affected())

@@ -1,8 +1,8 @@
 //! What Sidecar says on the phone channels itself: the pairing replies, the notice to
 //! strangers, the bot's command menu, and how a channel that is down is described.
 
-use super::Lang;
-use crate::channels::channel::Channel;
+use sidecar_domain::channel::Channel;
+use sidecar_domain::locale::Lang;
 
 /// Said to a chat that is not paired. Nothing it writes reaches the model.
 pub(crate) fn private_bot(lang: Lang) -> &'static str {
@@ -48,7 +48,7 @@ pub(crate) fn pairing_locked(lang: Lang) -> &'static str {
 
 /// What the desk is told when someone kept guessing the pairing code (title, body).
 pub(crate) fn pairing_locked_alert(lang: Lang) -> (String, String) {
-    use crate::channels::telegram::guard::{LOCKOUT, MAX_WRONG_CODES};
+    use crate::telegram::guard::{LOCKOUT, MAX_WRONG_CODES};
     let minutes = LOCKOUT.num_minutes();
     match lang {
         Lang::Es => (

@@ -9,8 +9,8 @@
 //! so; W3 outbound messages keep a pace (`pace`); W4 a message id is answered once,
 //! across restarts.
 
-use crate::channels::events::ChannelEvent;
-use crate::channels::rows::ChannelMarksStore;
+use crate::events::ChannelEvent;
+use crate::rows::ChannelMarksStore;
 pub mod client;
 pub mod gate;
 pub mod link;
@@ -30,14 +30,14 @@ use super::channel::Channel;
 use super::health::{Health, Link};
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
-use crate::agent::error::TurnError;
-use crate::conversation::TurnOutcome;
-use crate::proactive::config::SinkId;
-use crate::proactive::router::{Outgoing, Sink};
-use crate::settings::channels::WhatsappSettings;
 use futures_util::future::BoxFuture;
 use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::error::TurnError;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::{Outgoing, Sink};
+use sidecar_settings::channels::WhatsappSettings;
 
 /// How often the connection is asked whether it is alive (W1).
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(30);
@@ -166,14 +166,14 @@ impl WhatsApp {
                     let expired_before = *self.expired.lock().expect("whatsapp lock");
                     let svg = qr_svg(&code);
                     *self.pairing.lock().expect("whatsapp lock") = Some(Pairing { code, svg, expires_at, expired_before });
-                    self.health.needs_setup(&crate::words::channels::scan_qr(self.with.lang));
+                    self.health.needs_setup(&crate::words::scan_qr(self.with.lang));
                     self.with.events.publish(ChannelEvent::ChannelsChanged);
                 }
                 LinkEvent::QrExpired => {
                     *self.expired.lock().expect("whatsapp lock") += 1;
                     *self.pairing.lock().expect("whatsapp lock") = None;
                     tracing::info!("WhatsApp QR codes expired unscanned; making new ones");
-                    self.health.needs_setup(&crate::words::channels::qr_expired(self.with.lang));
+                    self.health.needs_setup(&crate::words::qr_expired(self.with.lang));
                     return Ended::Repair;
                 }
                 LinkEvent::Connected { own_number } => {
@@ -186,7 +186,7 @@ impl WhatsApp {
                 LinkEvent::Disconnected { reason } => return Ended::Down(reason),
                 LinkEvent::LoggedOut => {
                     *self.own_number.lock().expect("whatsapp lock") = None;
-                    self.health.needs_setup(&crate::words::channels::whatsapp_unlinked(self.with.lang));
+                    self.health.needs_setup(&crate::words::whatsapp_unlinked(self.with.lang));
                     return Ended::Repair;
                 }
                 LinkEvent::Message { id, chat, from_me, group, text } => self.take(id, chat, from_me, group, text).await,

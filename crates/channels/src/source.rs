@@ -7,9 +7,9 @@
 use chrono::{DateTime, Utc};
 
 use super::channel::Channel;
-use crate::agent::error::TurnError;
-use crate::conversation::TurnOutcome;
 use futures_util::future::BoxFuture;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::error::TurnError;
 
 /// One message as a channel delivered it.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,7 +7,7 @@
 //! with Telegram's flood control (`retry_after`) and backoff on network loss, `poll`
 //! asks for updates with the API's 64-bit ids.
 
-use crate::channels::rows::ChannelMarksStore;
+use crate::rows::ChannelMarksStore;
 mod buttons;
 pub mod gate;
 pub mod guard;
@@ -28,14 +28,14 @@ use super::channel::Channel;
 use super::health::Health;
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
-use crate::agent::error::TurnError;
-use crate::conversation::TurnOutcome;
-use crate::proactive::config::SinkId;
-use crate::proactive::router::{Outgoing, Sink};
-use crate::settings::channels::TelegramSettings;
 use futures_util::future::BoxFuture;
 use gate::PairingCode;
 use paired::PairedChats;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::error::TurnError;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::{Outgoing, Sink};
+use sidecar_settings::channels::TelegramSettings;
 
 /// The keychain entry holding a bot token saved from Settings.
 pub(crate) const TOKEN_ACCOUNT: &str = "channel:telegram";
@@ -71,7 +71,7 @@ impl Telegram {
             .timeout(std::time::Duration::from_secs(30))
             .build()
             .map_err(|e| e.to_string())?;
-        crate::redact::register(token);
+        sidecar_domain::redact::register(token);
         Ok(Arc::new(Self {
             bot: Bot::with_client(token, http).set_api_url(api),
             paired,

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::channel::Channel;
-use crate::channels::events::ChannelEvent;
+use crate::events::ChannelEvent;
 use sidecar_domain::emitter::Emitter;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,8 +3,8 @@
 //! store and every message id is recorded once, so a restart, a reconnect or a
 //! server that repeats itself never answers a message twice and never skips one.
 
-use crate::channels::events::ChannelEvent;
-use crate::channels::rows::ChannelMarksStore;
+use crate::events::ChannelEvent;
+use crate::rows::ChannelMarksStore;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,10 +20,10 @@ use super::poll;
 use super::reactions;
 use super::text::{split, MAX_UNITS};
 use super::Telegram;
-use crate::channels::backoff::Backoff;
-use crate::channels::channel::Channel;
-use crate::channels::source::IncomingMessage;
-use crate::words::channels as words;
+use crate::backoff::Backoff;
+use crate::source::IncomingMessage;
+use crate::words;
+use sidecar_domain::channel::Channel;
 
 /// Telegram clears "typing…" after about 5 s; it is renewed a little sooner.
 const TYPING_EVERY: Duration = Duration::from_millis(4_500);
@@ -35,12 +35,12 @@ fn backoff() -> Backoff {
 /// What a failed request means for the caller.
 fn describe(error: &RequestError) -> String {
     match error {
-        RequestError::Network(e) if e.is_connect() => match crate::offline::ConnectFailure::read("https://api.telegram.org", e) {
-            crate::offline::ConnectFailure::Offline(said) => said,
-            crate::offline::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
+        RequestError::Network(e) if e.is_connect() => match sidecar_domain::offline::ConnectFailure::read("https://api.telegram.org", e) {
+            sidecar_domain::offline::ConnectFailure::Offline(said) => said,
+            sidecar_domain::offline::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
         },
         RequestError::Network(e) if e.is_timeout() => "the Telegram server did not answer in time".into(),
-        other => crate::redact::scrub(&other.to_string()).into_owned(),
+        other => sidecar_domain::redact::scrub(&other.to_string()).into_owned(),
     }
 }
 

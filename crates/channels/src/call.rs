@@ -10,15 +10,15 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
-use crate::agent::error::TurnError;
-use crate::clock::Clock;
-use crate::conversation::TurnOutcome;
 use futures_util::future::BoxFuture;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::error::TurnError;
+use sidecar_domain::clock::Clock;
 
 type Answer = Result<TurnOutcome, TurnError>;
 
 /// The source side, served by `serving::serve`.
-pub(crate) struct CallSource {
+pub struct CallSource {
     channel: Channel,
     clock: Clock,
     calls: tokio::sync::Mutex<mpsc::UnboundedReceiver<(String, oneshot::Sender<Answer>)>>,

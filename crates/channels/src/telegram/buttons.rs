@@ -2,15 +2,15 @@
 //! and a press comes back as the answer's word, from the chat it was pressed in, so it
 //! is read exactly as if the user had typed it.
 
-use crate::channels::rows::ChannelMarksStore;
+use crate::rows::ChannelMarksStore;
 use std::sync::Arc;
 
 use teloxide_core::requests::{Request, Requester};
 use teloxide_core::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
 use super::Telegram;
-use crate::channels::channel::Channel;
-use crate::channels::source::IncomingMessage;
+use crate::source::IncomingMessage;
+use sidecar_domain::channel::Channel;
 
 /// One button per `(label, word)`, one per row (the labels are long).
 pub(crate) fn keyboard(buttons: &[(String, String)]) -> InlineKeyboardMarkup {

@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::Weak;
 
-use crate::channels::events::ChannelEvent;
-use crate::clock::Clock;
-use crate::locale::Lang;
-use crate::proactive::service::ProactiveService;
-use crate::settings::owner::SettingsOwner;
-use crate::store::Store;
+use crate::events::ChannelEvent;
+use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_proactive::service::ProactiveService;
+use sidecar_settings::owner::SettingsOwner;
+use sidecar_store::Store;
 
 #[derive(Clone)]
 pub struct PhoneParts {

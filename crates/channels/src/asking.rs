@@ -11,10 +11,10 @@ use tokio::sync::oneshot;
 
 use super::channel::Channel;
 use super::source::{IncomingMessage, MessageSource};
-use crate::permissions::asking::{AnswerFuture, PATIENCE};
-use crate::permissions::grant::Choice;
-use crate::permissions::{Answer, Asker, Question};
-use crate::words::Lang;
+use sidecar_actions::permissions::asking::{AnswerFuture, PATIENCE};
+use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::permissions::{Answer, Asker, Question};
+use sidecar_domain::locale::Lang;
 
 #[derive(Default)]
 struct State {
@@ -56,7 +56,7 @@ impl PhoneQuestions {
         if *asked_by != message.user_id {
             return false;
         }
-        let Some(choice) = crate::words::permissions::choice(&message.content, self.lang) else { return false };
+        let Some(choice) = sidecar_actions::permissions::words::choice(&message.content, self.lang) else { return false };
         let (_, _, answer) = state.waiting.remove(&message.channel).expect("looked up above");
         answer.send(choice).is_ok()
     }
@@ -80,8 +80,8 @@ impl Asker for PhoneQuestions {
             // However the wait ends (answered, timed out, answered in the window, the
             // turn stopped), the phone stops taking answers for it.
             let _waiting = Waiting { questions: self, channel, id };
-            let text = crate::words::permissions::question(&question, self.lang);
-            if let Err(error) = source.ask(&message, &text, &crate::words::permissions::buttons(self.lang)).await {
+            let text = sidecar_actions::permissions::words::question(&question, self.lang);
+            if let Err(error) = source.ask(&message, &text, &sidecar_actions::permissions::words::buttons(self.lang)).await {
                 tracing::warn!(%error, channel = channel.as_str(), "could not ask on the phone");
                 return Answer::NoOneToAsk;
             }

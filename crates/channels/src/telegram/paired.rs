@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::sync::RwLock;
 
-use crate::channels::events::ChannelEvent;
-use crate::settings::owner::{Change, SettingsOwner};
+use crate::events::ChannelEvent;
 use sidecar_domain::emitter::Emitter;
+use sidecar_settings::owner::{Change, SettingsOwner};
 
 pub struct PairedChats {
     chats: RwLock<Vec<i64>>,

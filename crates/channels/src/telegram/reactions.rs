@@ -5,7 +5,7 @@
 
 use teloxide_core::types::ReactionType;
 
-use crate::proactive::learning::Signal;
+use sidecar_proactive::learning::Signal;
 
 /// Reactions from Telegram's fixed set that say "more of this".
 const WELCOME: &[&str] =

@@ -19,13 +19,13 @@ use super::serving::serve;
 use super::telegram::paired::PairedChats;
 use super::telegram::{Telegram, TelegramSource, TOKEN_ACCOUNT};
 use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
-use crate::channels::events::ChannelEvent;
-use crate::conversation::ConversationService;
-use crate::proactive::config::SinkId;
-use crate::proactive::router::MessageRouter;
-use crate::secrets::Secrets;
-use crate::settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
-use crate::settings::owner::{Change, PhoneChannel};
+use crate::events::ChannelEvent;
+use sidecar_agent::conversation::ConversationService;
+use sidecar_domain::secrets::Secrets;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::MessageRouter;
+use sidecar_settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
+use sidecar_settings::owner::{Change, PhoneChannel};
 
 /// A channel down this long is worth a desktop notification (W1).
 pub(crate) const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);
@@ -266,7 +266,7 @@ impl ChannelService {
         // On but not running for want of a token: the card says what it waits for.
         let waiting = (enabled && token == TokenSource::Missing).then(|| HealthView {
             channel: Channel::Telegram,
-            link: Link::NeedsSetup { what: crate::words::channels::needs_token(self.with.lang).into() },
+            link: Link::NeedsSetup { what: crate::words::needs_token(self.with.lang).into() },
             last_message_at: None,
         });
         let telegram = TelegramView {
@@ -321,7 +321,7 @@ impl ChannelService {
         let telegram = self.running_telegram()?;
         // A code handed out while the bot cannot hear would be typed into silence.
         if let super::health::Link::Down { reason, .. } = telegram.health.view().link {
-            return Err(crate::said::Refused(crate::words::channels::pairing_while_down(&reason, self.with.lang)).into());
+            return Err(sidecar_domain::said::Refused(crate::words::pairing_while_down(&reason, self.with.lang)).into());
         }
         let code = telegram.new_pairing_code();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
@@ -335,7 +335,7 @@ impl ChannelService {
 
     /// Unpairs `chat`, whether Telegram runs now or not.
     pub fn unpair_telegram(&self, chat: i64) -> Result<(), ChannelError> {
-        self.paired.remove(chat).map_err(|why| crate::said::Refused(why).into())
+        self.paired.remove(chat).map_err(|why| sidecar_domain::said::Refused(why).into())
     }
 
     /// Every `WATCH_EVERY` until `cancel`: a channel down for `DOWN_ALERT_AFTER` is
@@ -350,18 +350,18 @@ impl ChannelService {
             let mut views: Vec<HealthView> = self.telegram.lock().expect("channels lock").iter().map(|t| t.health.view()).collect();
             views.extend(self.whatsapp.lock().expect("channels lock").iter().map(|w| w.health.view()));
             for view in views {
-                let name = crate::words::channels::channel_name(view.channel);
+                let name = crate::words::channel_name(view.channel);
                 let was_alerted = self.alerted.lock().expect("channels lock").contains(&view.channel);
                 match alert(&view.link, now, was_alerted) {
                     Some(Alert::Down { since, reason }) => {
                         let hm = since.with_timezone(&self.with.clock.zone()).format("%H:%M").to_string();
-                        let (title, body) = crate::words::channels::channel_down(name, &hm, &reason, self.with.lang);
+                        let (title, body) = crate::words::channel_down(name, &hm, &reason, self.with.lang);
                         tracing::warn!(channel = name, %reason, "a phone channel stays down");
                         self.with.events.publish(ChannelEvent::ChannelAlert { channel: view.channel, title, body, down: true });
                         self.alerted.lock().expect("channels lock").push(view.channel);
                     }
                     Some(Alert::Back) => {
-                        let body = crate::words::channels::channel_back(name, self.with.lang);
+                        let body = crate::words::channel_back(name, self.with.lang);
                         self.with.events.publish(ChannelEvent::ChannelAlert { channel: view.channel, title: body.clone(), body, down: false });
                         self.alerted.lock().expect("channels lock").retain(|c| *c != view.channel);
                     }
