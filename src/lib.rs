@@ -3,17 +3,12 @@
 //! over this crate, and everything here is testable headless.
 
 pub mod api;
-pub mod backup;
 pub mod character;
-pub mod chat_exports;
 pub mod companion;
 pub mod companion_options;
 pub mod connections;
-pub mod data_service;
 pub mod error;
 pub mod events;
-pub mod export;
-pub mod history_import;
 pub mod mcp;
 pub mod updates;
 pub mod words;
@@ -46,6 +41,8 @@ pub use sidecar_agent as agent;
 pub use sidecar_agent::{chats, context, conversation, intent, last_turn};
 // Where messages come from and answers go: calls, Telegram, WhatsApp (crates/channels).
 pub use sidecar_channels as channels;
+// Backups, exports and imports (crates/data).
+pub use sidecar_data::{backup, chat_exports, data_service, export, history_import};
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

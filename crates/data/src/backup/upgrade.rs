@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::{BackupError, Backups, BACKUP_DIR, EXTENSION};
-use crate::store::{Store, StoreError};
+use sidecar_store::{Store, StoreError};
 
 /// Why the data folder could not be opened.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum OpenError {
+pub enum OpenError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The backup before an upgrade failed: nothing was migrated.
@@ -21,8 +21,8 @@ pub(crate) enum OpenError {
 }
 
 /// The store, migrated, and the backup written before an upgrade (if there was one).
-pub(crate) async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
-    let _opening = crate::store::OpeningLock::take(data_dir).await?;
+pub async fn open_store(data_dir: &Path, config_path: Option<&Path>, now: DateTime<Utc>) -> Result<(Store, Option<PathBuf>), OpenError> {
+    let _opening = sidecar_store::OpeningLock::take(data_dir).await?;
     let (store, state) = Store::open_unmigrated(data_dir).await?;
     let backup = if state.upgrades() {
         let path = data_dir.join(BACKUP_DIR).join(format!("before-upgrade-{}.{EXTENSION}", now.format("%Y-%m-%d-%H%M%S")));

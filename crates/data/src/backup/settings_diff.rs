@@ -2,7 +2,7 @@
 //! parts a crafted backup could abuse (where messages go, which secrets are read, who
 //! may talk to Sidecar). A restore puts settings back only when the user agrees.
 
-use crate::settings::Settings;
+use sidecar_settings::Settings;
 
 /// The changes `backup` would make to `current` that a user must see, one line each.
 pub fn changes(current: &Settings, backup: &Settings) -> Vec<String> {

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::knowledge::store::ListedFact;
-use crate::store::export::ExportedConversation;
-use crate::words::export::words;
-use crate::words::Lang;
+use crate::words::words;
+use sidecar_domain::locale::Lang;
+use sidecar_memory::knowledge::store::ListedFact;
+use sidecar_store::export::ExportedConversation;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,6 +1,6 @@
 //! The headings and speaker names of a Markdown export.
 
-use crate::words::Lang;
+use sidecar_domain::locale::Lang;
 
 pub struct ExportWords {
     pub title: &'static str,

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::store::Store;
+use sidecar_store::Store;
 
 mod archive;
 pub mod manifest;
@@ -88,7 +88,7 @@ impl Backups {
             .await
             .map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
-        for folder in ["knowledge", crate::attachments::images::FOLDER] {
+        for folder in ["knowledge", sidecar_memory::attachments::images::FOLDER] {
             let Ok(entries) = std::fs::read_dir(self.data_dir.join(folder)) else { continue };
             let mut names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
             names.sort();
@@ -102,7 +102,7 @@ impl Backups {
         if let Some(config) = self.config_path.as_ref().filter(|p| p.is_file()) {
             files.push(("settings.toml".into(), config.clone()));
         }
-        let created_at = crate::store::utc(now);
+        let created_at = sidecar_store::utc(now);
         let (bytes, count) = archive::write(&path, &files, &created_at).map_err(|source| BackupError::Write { path: path.clone(), source })?;
         Ok(BackupInfo { path, bytes, files: count, created_at })
     }
@@ -154,7 +154,7 @@ fn daily_name(today: NaiveDate) -> String {
     format!("daily-{}.{EXTENSION}", today.format("%Y-%m-%d"))
 }
 
-impl crate::said::Worded for BackupError {
+impl sidecar_domain::said::Worded for BackupError {
     fn spanish(&self) -> String {
         match self {
             BackupError::Write { path, source } => format!("no se puede escribir la copia {}: {source}", path.display()),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::history_import::believable;
-use crate::llm::Role;
+use sidecar_llm::Role;
 
 /// One conversation ready to store, oldest message first.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,19 +10,19 @@ use serde::Serialize;
 
 use crate::backup::{BackupError, BackupInfo, Backups};
 use crate::chat_exports::{self, ExportKind};
-use crate::clock::Clock;
 use crate::export::{self, ExportFormat};
-use crate::knowledge::store::KnowledgeStore;
-use crate::llm::Role;
-use crate::meaning::indexer::MeaningIndex;
-use crate::store::archives::ImportedTurn;
-use crate::store::{Store, StoreError};
-use crate::words::Lang;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_llm::Role;
+use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_memory::meaning::indexer::MeaningIndex;
+use sidecar_store::archives::ImportedTurn;
+use sidecar_store::{Store, StoreError};
 
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);
 /// Where Settings → Data → Export writes, inside the data directory.
-pub(crate) const EXPORT_DIR: &str = "exports";
+pub const EXPORT_DIR: &str = "exports";
 
 /// One turn of a chat brought in from elsewhere: who said it, what, when (if known),
 /// and its id in the export (if it had one).
@@ -101,7 +101,7 @@ impl DataService {
     }
 
     /// The daily backup loop for the process that owns the data (the app or the daemon).
-    pub(crate) async fn run_daily_backups(self: Arc<Self>) {
+    pub async fn run_daily_backups(self: Arc<Self>) {
         loop {
             match self.backups.daily(self.clock.now(), self.clock.local_today()).await {
                 Ok(Some(info)) => tracing::info!(path = %info.path.display(), bytes = info.bytes, "daily backup written"),
@@ -115,14 +115,14 @@ impl DataService {
     /// Every conversation and fact in `format`.
     pub async fn export(&self, format: ExportFormat) -> Result<String, DataError> {
         let conversations = self.store.export_rows().conversations().await?;
-        Ok(export::render(format, &conversations, &self.knowledge.facts(), &crate::store::utc(self.clock.now()), self.lang))
+        Ok(export::render(format, &conversations, &self.knowledge.facts(), &sidecar_store::utc(self.clock.now()), self.lang))
     }
 
     /// Writes the export into `exports/` and returns the file.
     pub async fn export_to_file(&self, format: ExportFormat) -> Result<PathBuf, DataError> {
         let text = self.export(format).await?;
         let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-export-{}.{}", self.clock.now().format("%Y-%m-%d-%H%M%S"), format.extension()));
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
         Ok(path)
     }
 
@@ -133,7 +133,7 @@ impl DataService {
         };
         let text = export::conversation_markdown(&conversation, self.lang);
         let path = self.data_dir.join(EXPORT_DIR).join(format!("sidecar-chat-{conversation_id}-{}.md", self.clock.now().format("%Y-%m-%d-%H%M%S")));
-        crate::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
+        sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()).map_err(|source| DataError::Write { path: path.clone(), source })?;
         Ok(path)
     }
 
@@ -164,7 +164,7 @@ impl DataService {
     /// Stores the turns not already in Sidecar as one archived conversation (none when
     /// every one was there), in one transaction; (stored, already there).
     async fn archive(&self, title: Option<&str>, turns: &[BroughtTurn]) -> Result<(usize, usize), DataError> {
-        let times: Vec<Option<String>> = turns.iter().map(|(_, _, at, _)| at.map(crate::store::utc)).collect();
+        let times: Vec<Option<String>> = turns.iter().map(|(_, _, at, _)| at.map(sidecar_store::utc)).collect();
         let turns: Vec<ImportedTurn> = turns
             .iter()
             .zip(&times)
@@ -177,7 +177,7 @@ impl DataService {
     }
 }
 
-impl crate::said::Worded for DataError {
+impl sidecar_domain::said::Worded for DataError {
     fn spanish(&self) -> String {
         match self {
             DataError::Store(e) => e.spanish(),

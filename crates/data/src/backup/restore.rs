@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{archive, BackupError};
-use crate::reminders::scheduler::SchedulerLock;
+use sidecar_reminders::scheduler::SchedulerLock;
 
 /// What a restore did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,17 +59,17 @@ pub async fn restore(
     };
     let staging = tempfile::Builder::new().prefix(".restore-").tempdir_in(data_dir).map_err(io)?;
     let manifest = archive::unpack(file, staging.path()).map_err(invalid)?;
-    crate::store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
-    crate::store::schema_check::check_usable(staging.path()).await.map_err(invalid)?;
+    sidecar_store::check_integrity(&staging.path().join("sidecar.db")).await.map_err(|e| invalid(e.to_string()))?;
+    sidecar_store::schema_check::check_usable(staging.path()).await.map_err(invalid)?;
     let config = config_path.filter(|_| manifest.files.iter().any(|f| f.path == "settings.toml"));
     let settings = match config {
         None => SettingsOutcome::None,
-        Some(config) => match crate::settings::Settings::check_file(&staging.path().join("settings.toml")) {
+        Some(config) => match sidecar_settings::Settings::check_file(&staging.path().join("settings.toml")) {
             // Settings that would break every command are never put back.
             Err(why) if with_settings == WithSettings::Restore => return Err(invalid(format!("its settings.toml does not pass Sidecar's checks ({why})"))),
             Err(why) => SettingsOutcome::Invalid { why: why.to_string() },
             Ok(backup) => {
-                let current = crate::settings::Settings::check_file(config).unwrap_or_default();
+                let current = sidecar_settings::Settings::check_file(config).unwrap_or_default();
                 let changes = super::settings_diff::changes(&current, &backup);
                 match with_settings {
                     WithSettings::Restore => SettingsOutcome::Restored { changes },
@@ -82,7 +82,7 @@ pub async fn restore(
     let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
     std::fs::create_dir_all(&aside).map_err(io)?;
     let swap = |why: std::io::Error| BackupError::Swap { why: why.to_string(), aside: aside.clone() };
-    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge", crate::attachments::images::FOLDER] {
+    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge", sidecar_memory::attachments::images::FOLDER] {
         let current = data_dir.join(name);
         if current.exists() {
             std::fs::rename(&current, aside.join(name)).map_err(swap)?;
@@ -94,14 +94,14 @@ pub async fn restore(
         std::fs::copy(config, aside.join("settings.toml")).map_err(swap)?;
     }
     std::fs::rename(staging.path().join("sidecar.db"), data_dir.join("sidecar.db")).map_err(swap)?;
-    for folder in ["knowledge", crate::attachments::images::FOLDER] {
+    for folder in ["knowledge", sidecar_memory::attachments::images::FOLDER] {
         if staging.path().join(folder).is_dir() {
             std::fs::rename(staging.path().join(folder), data_dir.join(folder)).map_err(swap)?;
         }
     }
     if let Some(config) = settings_to {
         let bytes = std::fs::read(staging.path().join("settings.toml")).map_err(swap)?;
-        crate::fsutil::write_atomically(config, &bytes).map_err(swap)?;
+        sidecar_domain::fsutil::write_atomically(config, &bytes).map_err(swap)?;
     }
     Ok(Restored { files: manifest.files.len(), created_at: manifest.created_at, aside, settings })
 }
