@@ -59,6 +59,24 @@ def wait_until(check, timeout, what):
     raise TimeoutError(f"{what} after {timeout}s")
 
 
+def app_pids(binary) -> list[int]:
+    """The processes running the app binary at this path."""
+    out = subprocess.run(["pgrep", "-f", f"^{binary}"], capture_output=True, text=True)
+    return [int(p) for p in out.stdout.split()]
+
+
+def end_app(binary):
+    """Makes sure the app is gone once its WebDriver session ended: the driver does not
+    always take it along, and one left running keeps the single-instance lock, so every
+    later test's app would only focus it."""
+    try:
+        wait_until(lambda: not app_pids(binary), 5, "app still running")
+    except TimeoutError:
+        for pid in app_pids(binary):
+            os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: not app_pids(binary), 10, "app ignored SIGTERM")
+
+
 class Desktop:
     """The running headless session and how to launch the app into it."""
 
@@ -126,18 +144,12 @@ class Desktop:
         return session
 
     def app_pids(self):
-        out = subprocess.run(["pgrep", "-f", f"^{self.binary}"], capture_output=True, text=True)
-        return [int(p) for p in out.stdout.split()]
+        return app_pids(self.binary)
 
     def close(self, session: Session):
         """Ends the session and makes sure the app process is gone."""
         session.quit()
-        try:
-            wait_until(lambda: not self.app_pids(), 5, "app still running")
-        except TimeoutError:
-            for pid in self.app_pids():
-                os.kill(pid, signal.SIGTERM)
-            wait_until(lambda: not self.app_pids(), 10, "app ignored SIGTERM")
+        end_app(self.binary)
 
     def visible_windows(self, name="^Sidecar$"):
         out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name],

@@ -2,7 +2,6 @@
 temporary root, and the clean environment of a fresh user who runs it."""
 import glob
 import os
-import signal
 import shutil
 import subprocess
 from contextlib import contextmanager
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, ARTIFACTS, free_port, port_open, wait_until
+from conftest import ROOT, ARTIFACTS, end_app, free_port, port_open, wait_until
 from webdriver import Session
 
 
@@ -55,14 +54,8 @@ def desktop_app(root: Path, home: Path, name: str, path_first=()):
         session = Session(f"http://127.0.0.1:{port}", str(root / "usr/bin/sidecar-desktop"))
         yield session
     finally:
-        app = str(root / "usr/bin/sidecar-desktop")
         if session:
             session.quit()
         driver.terminate()
         driver.wait(10)
-        # The driver does not always take the app with it; one left running keeps the
-        # single-instance lock, and every later test's app would only focus it.
-        running = lambda: subprocess.run(["pgrep", "-f", f"^{app}"], capture_output=True, text=True).stdout.split()
-        for pid in running():
-            os.kill(int(pid), signal.SIGTERM)
-        wait_until(lambda: not running(), 10, "the unpacked app ignored SIGTERM")
+        end_app(root / "usr/bin/sidecar-desktop")
