@@ -2,15 +2,10 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
-pub mod api;
-pub mod character;
 pub mod companion;
 pub mod companion_options;
-pub mod connections;
 pub mod error;
 pub mod events;
-pub mod mcp;
-pub mod updates;
 pub mod words;
 
 // The bottom layer is its own crate (crates/domain); its modules keep their paths here.
@@ -43,6 +38,18 @@ pub use sidecar_agent::{chats, context, conversation, intent, last_turn};
 pub use sidecar_channels as channels;
 // Backups, exports and imports (crates/data).
 pub use sidecar_data::{backup, chat_exports, data_service, export, history_import};
+// Sidecar as a server: the local API, connections and their tokens (crates/serve).
+pub use sidecar_serve::{api, connections};
+// The desktop's own features: the character's places, the update look (crates/desktop).
+pub use sidecar_desktop_features::{character, updates};
+
+/// MCP both ways, under the one path the faces use: tools from servers the user plugs in
+/// (crates/actions) and Sidecar served to other programs (crates/serve: `server`,
+/// `endpoint`, `listener`).
+pub mod mcp {
+    pub use sidecar_actions::mcp::*;
+    pub use sidecar_serve::mcp::{endpoint, listener, server};
+}
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running};
 pub use conversation::TurnOutcome;

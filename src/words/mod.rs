@@ -3,18 +3,18 @@
 //! `Lang` the assembly injects. Numbers in these texts come from the constants that
 //! enforce them.
 
+pub use sidecar_actions::permissions::words as permissions;
 pub use sidecar_agent::words::{command_table, commands, intent, plans};
 pub use sidecar_channels::words as channels;
-pub use sidecar_llm::budget::words as budget;
-pub mod connections;
-pub use sidecar_actions::permissions::words as permissions;
 pub use sidecar_data::words as export;
 pub use sidecar_dates::words as dates;
+pub use sidecar_llm::budget::words as budget;
 pub use sidecar_llm::outcomes;
 pub use sidecar_proactive::words::decision;
 pub use sidecar_proactive::words::proactive;
 pub use sidecar_reminders::words as reminders;
+pub use sidecar_serve::words as connections;
 pub mod tray;
-pub mod updates;
+pub use sidecar_desktop_features::words as updates;
 
 pub use crate::locale::Lang;

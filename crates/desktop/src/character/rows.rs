@@ -2,7 +2,7 @@
 //! `store.character_places()`.
 
 use crate::character::place::Spot;
-use crate::store::{Store, StoreError};
+use sidecar_store::{Store, StoreError};
 
 pub struct CharacterPlaces<'a> {
     store: &'a Store,

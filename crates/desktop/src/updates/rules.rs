@@ -13,7 +13,7 @@ pub fn due(daily: bool, last_looked: Option<DateTime<Utc>>, now: DateTime<Utc>) 
     daily && last_looked.is_none_or(|last| now - last >= look_every() || last > now)
 }
 
-pub use crate::address::{check_address, AddressProblem};
+pub use sidecar_domain::address::{check_address, AddressProblem};
 
 #[cfg(test)]
 mod tests {

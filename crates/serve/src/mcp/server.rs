@@ -17,9 +17,9 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::connections::{Connections, Scope};
-use crate::knowledge::store::ListedFact;
-use crate::recall::Recall;
-use crate::tools::ToolRegistry;
+use sidecar_memory::knowledge::store::ListedFact;
+use sidecar_memory::recall::Recall;
+use sidecar_tools::ToolRegistry;
 
 /// What the server offers: its name, what Sidecar tool answers it, and the scope it needs.
 const SERVED: &[(&str, Scope)] = &[
@@ -131,7 +131,7 @@ impl SidecarServer {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
         let shown: Vec<String> =
-            results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(crate::recall::line::line).collect();
+            results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(sidecar_memory::recall::line::line).collect();
         Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
     }
 

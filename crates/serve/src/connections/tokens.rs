@@ -11,9 +11,9 @@ use sha2::{Digest, Sha256};
 
 use super::client::Scope;
 use super::service::Connections;
-use crate::clock::Clock;
-use crate::secrets::{KeyStorage, Secrets};
-use crate::store::{Store, StoreError};
+use sidecar_domain::clock::Clock;
+use sidecar_domain::secrets::{KeyStorage, Secrets};
+use sidecar_store::{Store, StoreError};
 
 /// What every token starts with, so a leaked one is recognisable (secret scanners).
 pub(crate) const TOKEN_PREFIX: &str = "sk-sidecar-";

@@ -16,10 +16,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use crate::agent::events::ChatEvent;
-use crate::channels::channel::Channel;
 use crate::connections::hosting::Hosting;
-use crate::conversation::TurnOutcome;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::events::ChatEvent;
+use sidecar_domain::channel::Channel;
 use sidecar_domain::emitter::Subscriber;
 
 /// The model name clients give and get back.

@@ -1,8 +1,8 @@
 //! What Settings → About says when Sidecar looks for an update or installs one.
 
-use super::Lang;
 use crate::updates::rules::AddressProblem;
 use crate::updates::source::UpdateFailure;
+use sidecar_domain::locale::Lang;
 
 /// Why this copy cannot update itself: it was built from source.
 pub(crate) fn built_from_source(lang: Lang) -> String {

@@ -36,7 +36,7 @@ pub struct Offer {
     pub notes: String,
 }
 
-/// Why looking for or installing an update failed; [`crate::words::updates`] says each
+/// Why looking for or installing an update failed; [`crate::words`] says each
 /// in the user's language with what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UpdateFailure {

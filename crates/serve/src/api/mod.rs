@@ -27,9 +27,9 @@ use serde_json::{json, Value};
 
 use crate::connections::hosting::Hosting;
 use crate::connections::{disclosure, Scope};
-use crate::knowledge::learnings::Category;
 use error::ApiError;
 use route::Route;
+use sidecar_memory::knowledge::learnings::Category;
 
 /// The largest request body taken, in bytes (a long chat history fits).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -40,22 +40,22 @@ pub(crate) type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
 /// What the local API answers from; the assembly gathers them.
 pub struct ApiParts {
     pub hosting: Arc<Hosting>,
-    pub recall: Arc<crate::recall::Recall>,
-    pub knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
-    pub reminders: Arc<crate::reminders::service::ReminderService>,
-    pub chat_events: sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent>,
-    pub clock: crate::clock::Clock,
+    pub recall: Arc<sidecar_memory::recall::Recall>,
+    pub knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    pub reminders: Arc<sidecar_reminders::service::ReminderService>,
+    pub chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,
+    pub clock: sidecar_domain::clock::Clock,
     pub requests_per_minute: u32,
 }
 
 pub struct LocalApi {
     hosting: Arc<Hosting>,
-    recall: Arc<crate::recall::Recall>,
-    knowledge: Arc<crate::knowledge::store::KnowledgeStore>,
-    reminders: Arc<crate::reminders::service::ReminderService>,
+    recall: Arc<sidecar_memory::recall::Recall>,
+    knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    reminders: Arc<sidecar_reminders::service::ReminderService>,
     /// The turns' events, for a streamed completion.
-    chat_events: sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent>,
-    clock: crate::clock::Clock,
+    chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,
+    clock: sidecar_domain::clock::Clock,
     limit: Mutex<limit::RateLimit>,
 }
 

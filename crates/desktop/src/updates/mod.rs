@@ -14,14 +14,14 @@ pub mod view;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::clock::Clock;
-use crate::locale::Lang;
-use crate::said::{Refused, Worded};
-use crate::settings::file::SettingsFileError;
-use crate::settings::owner::{Change, SettingsOwner};
-use crate::settings::updates::UpdateSettings;
 use crate::updates::events::UpdateEvent;
+use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_domain::said::{Refused, Worded};
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::updates::UpdateSettings;
 use source::{PackageFormat, UpdateSource};
 pub use view::{UpdateState, UpdatesView};
 
@@ -99,9 +99,9 @@ impl Updates {
 
     fn cannot(&self, settings: &UpdateSettings) -> Option<String> {
         match self.format() {
-            None => Some(crate::words::updates::built_from_source(self.lang)),
-            Some(format) if !format.updates_in_place() => Some(crate::words::updates::format_not_updated(self.lang)),
-            Some(_) if address_in_use(settings).is_none() => Some(crate::words::updates::no_address(self.lang)),
+            None => Some(crate::words::built_from_source(self.lang)),
+            Some(format) if !format.updates_in_place() => Some(crate::words::format_not_updated(self.lang)),
+            Some(_) if address_in_use(settings).is_none() => Some(crate::words::no_address(self.lang)),
             Some(_) => None,
         }
     }
@@ -125,7 +125,7 @@ impl Updates {
             Ok(None) => UpdateState::UpToDate,
             Err(failure) => {
                 tracing::warn!(%failure, "looking for an update failed");
-                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: None }
+                UpdateState::Failed { message: crate::words::failure(&failure, self.lang), offer: None }
             }
         });
         self.view()
@@ -136,10 +136,10 @@ impl Updates {
         let _working = self.working.lock().await;
         let offer = match &*self.state.lock().expect("updates lock") {
             UpdateState::Available { offer } | UpdateState::Failed { offer: Some(offer), .. } => offer.clone(),
-            _ => return Err(UpdatesError::from(Refused(crate::words::updates::nothing_to_install(self.lang)))),
+            _ => return Err(UpdatesError::from(Refused(crate::words::nothing_to_install(self.lang)))),
         };
         let Some((source, _)) = self.source.get() else {
-            return Err(UpdatesError::from(Refused(crate::words::updates::built_from_source(self.lang))));
+            return Err(UpdatesError::from(Refused(crate::words::built_from_source(self.lang))));
         };
         self.set_state(UpdateState::Installing { offer: offer.clone(), received: 0, total: None });
         let mut received = 0u64;
@@ -163,7 +163,7 @@ impl Updates {
                 tracing::warn!(%failure, version = %offer.version, "the update was not installed");
                 // A package refused for its signature would be refused again: nothing to retry.
                 let retry = (!matches!(failure, source::UpdateFailure::BadSignature(_))).then(|| offer.clone());
-                UpdateState::Failed { message: crate::words::updates::failure(&failure, self.lang), offer: retry }
+                UpdateState::Failed { message: crate::words::failure(&failure, self.lang), offer: retry }
             }
         });
         Ok(self.view())
@@ -178,9 +178,7 @@ impl Updates {
     /// Sets the update address, or goes back to the build's with `None`.
     pub fn set_address(&self, address: Option<&str>) -> Result<UpdatesView, UpdatesError> {
         let address = match address.map(str::trim).filter(|a| !a.is_empty()) {
-            Some(text) => {
-                Some(rules::check_address(text).map_err(|problem| UpdatesError::from(Refused(crate::words::updates::bad_address(&problem, self.lang))))?)
-            }
+            Some(text) => Some(rules::check_address(text).map_err(|problem| UpdatesError::from(Refused(crate::words::bad_address(&problem, self.lang))))?),
             None => None,
         };
         self.owner.change(Change::UpdatesAddress(address))?;
@@ -197,7 +195,7 @@ impl Updates {
             let last_looked = *self.last_looked.lock().expect("updates lock");
             if !installing && rules::due(daily, last_looked, self.clock.now()) {
                 if let UpdateState::Available { offer } = self.look().await.state {
-                    let (title, body) = crate::words::updates::found(&offer.version, self.lang);
+                    let (title, body) = crate::words::found(&offer.version, self.lang);
                     self.events.publish(UpdateEvent::UpdateFound { title, body });
                 }
             }

@@ -3,9 +3,9 @@
 //! store at the moment it is made (so a revocation holds at once) and logged.
 
 use super::client::{Client, ClientState, Logged, Scope};
-use crate::clock::Clock;
 use crate::connections::rows::ConnectionsStore;
-use crate::store::{Store, StoreError};
+use sidecar_domain::clock::Clock;
+use sidecar_store::{Store, StoreError};
 
 /// Why a client's call was not served. The client reads this.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

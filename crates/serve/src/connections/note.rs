@@ -3,8 +3,8 @@
 //! when away), and kept out of what the model reads, so another program's words never
 //! become instructions to Sidecar.
 
-use crate::proactive::router::{Kind, MessageRouter, Outgoing};
-use crate::words::Lang;
+use sidecar_domain::locale::Lang;
+use sidecar_proactive::router::{Kind, MessageRouter, Outgoing};
 
 /// The longest note a program may leave, in characters.
 pub(crate) const MAX_NOTE_CHARS: usize = 2000;
@@ -40,7 +40,7 @@ impl ClientNotes {
             return Err(NoteError::TooLong(length));
         }
         let (prefs, presence) = self.router.whereabouts().await.map_err(NoteError::NotShown)?;
-        let (title, chat) = crate::words::connections::note_from(client, text, self.lang);
+        let (title, chat) = crate::words::note_from(client, text, self.lang);
         let note = Outgoing {
             // Routed as reminders are: the user asked for these when they gave the scope.
             kind: Kind::Reminder,

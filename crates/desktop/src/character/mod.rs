@@ -6,9 +6,9 @@ use crate::character::rows::CharacterStore;
 pub mod place;
 pub mod rows;
 
-use crate::store::Store;
-use crate::store::StoreError;
 use place::{Screen, Size, Spot};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Where the character stands, per screen.
 #[derive(Clone)]

@@ -8,11 +8,11 @@ use std::time::Duration;
 use super::client::ClientState;
 use super::service::Connections;
 use crate::connections::events::ConnectionEvent;
-use crate::words::Lang;
 use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
 
 /// How often the app looks for programs that connected.
-pub(crate) const LOOK_EVERY: Duration = Duration::from_secs(5);
+pub const LOOK_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs until the app quits.
 pub async fn watch(connections: std::sync::Arc<Connections>, events: Emitter<ConnectionEvent>, lang: Lang, every: Duration) {
@@ -22,7 +22,7 @@ pub async fn watch(connections: std::sync::Arc<Connections>, events: Emitter<Con
             Ok(clients) => {
                 for client in clients.into_iter().filter(|c| c.state == ClientState::Pending) {
                     if said.insert(client.name.clone()) {
-                        let (title, body) = crate::words::connections::waiting(&client.name, lang);
+                        let (title, body) = crate::words::waiting(&client.name, lang);
                         events.publish(ConnectionEvent::ConnectionWaiting { name: client.name, title, body });
                     }
                 }

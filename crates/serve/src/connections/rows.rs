@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::connections::client::{Client, ClientState, Logged, Scope};
-use crate::store::{utc as stamp, Store, StoreError};
+use sidecar_store::{utc as stamp, Store, StoreError};
 
 pub struct ConnectionRows<'a> {
     store: &'a Store,

@@ -23,5 +23,5 @@ pub fn read(path: &Path) -> LookRecord {
 
 pub fn write(path: &Path, record: &LookRecord) -> std::io::Result<()> {
     let bytes = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
-    crate::fsutil::write_atomically(path, &bytes)
+    sidecar_domain::fsutil::write_atomically(path, &bytes)
 }
