@@ -58,7 +58,7 @@ async fn main() {
     };
     let before = peak_mib();
     let started = Instant::now();
-    let failed = Session::start(&transport, Duration::from_secs(120)).await.err().map(|e| e.to_string()).unwrap_or_default();
+    let failed = Session::start(&transport, Duration::from_secs(120), &Default::default()).await.err().map(|e| e.to_string()).unwrap_or_default();
     println!(
         "an MCP server writing 100 MB on stderr with no newline: {:.1} s, peak memory {before:.1} → {:.1} MiB; said {} bytes",
         started.elapsed().as_secs_f64(),

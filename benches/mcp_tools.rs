@@ -64,6 +64,7 @@ async fn main() {
     let bare = Session::start(
         &Transport::Stdio { command: support::python().display().to_string(), args: vec![script.display().to_string()], env: Default::default(), cwd: None },
         Duration::from_secs(10),
+        &Default::default(),
     )
     .await
     .unwrap();

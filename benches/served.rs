@@ -61,7 +61,8 @@ async fn main() {
     // Over HTTP a client is the token it presents, on MCP as on REST.
     let token = hosting.tokens.issue("bench", &[Scope::ReadMemory, Scope::Chat]).await.unwrap().token;
     let headers = BTreeMap::from([("Authorization".to_string(), format!("Bearer {token}"))]);
-    let session = Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers }, Duration::from_secs(30)).await.unwrap();
+    let session =
+        Session::start(&Transport::Http { url: format!("http://{address}/mcp"), headers }, Duration::from_secs(30), &Default::default()).await.unwrap();
     let http = reqwest::Client::new();
     let queries: Vec<String> = (0..QUERIES).map(|_| random_history::query(&mut rng)).collect();
 

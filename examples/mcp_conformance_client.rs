@@ -11,10 +11,11 @@ use sidecar::mcp::session::Session;
 async fn main() {
     let url = std::env::args().next_back().expect("the server's address");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
-    let session = Session::start(&Transport::Http { url, headers: Default::default() }, Duration::from_secs(10)).await.unwrap_or_else(|e| {
-        eprintln!("could not start: {e}");
-        std::process::exit(1);
-    });
+    let session =
+        Session::start(&Transport::Http { url, headers: Default::default() }, Duration::from_secs(10), &Default::default()).await.unwrap_or_else(|e| {
+            eprintln!("could not start: {e}");
+            std::process::exit(1);
+        });
     let tools = session.tools().await.unwrap_or_else(|e| {
         eprintln!("could not list tools: {e}");
         std::process::exit(1);

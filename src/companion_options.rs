@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::clock::Clock;
+use crate::redact::Redactor;
 use crate::secrets::Secrets;
 use crate::settings::{Settings, SettingsError};
 
@@ -40,12 +41,13 @@ impl CompanionOptions {
     }
 
     /// Resolves the data dir and loads settings from flags, environment and defaults.
-    /// Keys go to the OS keychain.
-    pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>) -> Result<Self, SettingsError> {
+    /// Keys go to the OS keychain, and each key used is given to `redactor` (the one
+    /// the face's log writer scrubs with).
+    pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>, redactor: Redactor) -> Result<Self, SettingsError> {
         let config_path = crate::paths::config_file(config);
         Ok(Self {
             config_path: Some(config_path.clone()),
-            secrets: Arc::new(Secrets::from_env()),
+            secrets: Arc::new(Secrets::from_env(redactor)),
             ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
         })
     }

@@ -34,7 +34,10 @@ pub const CORE_EVENT: &str = "sidecar://event";
 pub fn run() {
     let args = LaunchArgs::from_env();
     let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(args.data_dir.as_deref()));
-    let _log = sidecar::logging::init("info,tao=warn,wry=warn", Some(&log_dir));
+    // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
+    // it every key it reads.
+    let redactor = sidecar::redact::Redactor::default();
+    let _log = sidecar::logging::init("info,tao=warn,wry=warn", Some(&log_dir), &redactor);
 
     let app = tauri::Builder::default()
         // Must come first: a second launch hands over to the running instance.
@@ -48,7 +51,7 @@ pub fn run() {
         .plugin(tauri_plugin_autostart::Builder::new().app_name("Sidecar").build())
         .plugin(tauri_plugin_updater::Builder::new().build())
         .setup(move |app| {
-            let options = CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref())?;
+            let options = CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref(), redactor.clone())?;
             // A restore asked for in Settings runs now, before the data is opened.
             tauri::async_runtime::block_on(sidecar::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;

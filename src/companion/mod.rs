@@ -184,7 +184,9 @@ impl Companion {
             setup: Arc::new(crate::tools::search_setup::SearchSetup::new(models.settings().tools.web_search.clone(), options.secrets.clone(), owner.clone())),
         };
         let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
-        let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone()).guarded_by(permissions.clone());
+        let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
+            .guarded_by(permissions.clone())
+            .redacting_with(options.secrets.redactor().clone());
         tools.register(sidecar_memory::remember::RememberFact::new(knowledge.clone(), clock.clone()));
         tools.register(crate::recall::RecallTool(recall.clone()));
         tools.register(crate::agent::plan_tool::UpdatePlan(plans));
@@ -239,6 +241,7 @@ impl Companion {
             settings: owner.clone(),
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),
+            redactor: options.secrets.redactor().clone(),
         };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));

@@ -107,7 +107,7 @@ async fn a_server_flooding_its_stderr_costs_a_bounded_tail() {
         env: Default::default(),
         cwd: None,
     };
-    let error = sidecar::mcp::session::Session::start(&transport, Duration::from_secs(60)).await.err().expect("the server exits");
+    let error = sidecar::mcp::session::Session::start(&transport, Duration::from_secs(60), &Default::default()).await.err().expect("the server exits");
     let said = error.to_string();
     assert!(said.len() < sidecar::mcp::stderr_tail::TAIL_BYTES, "{} bytes", said.len());
     match error {

@@ -60,7 +60,7 @@ async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() 
     let transport = Transport::Http { url, headers: [("X-Sidecar-Test".to_string(), "yes".to_string())].into() };
     let started = Instant::now();
     let session = loop {
-        match Session::start(&transport, Duration::from_secs(10)).await {
+        match Session::start(&transport, Duration::from_secs(10), &Default::default()).await {
             Ok(session) => break session,
             Err(_) if started.elapsed() < Duration::from_secs(20) => tokio::time::sleep(Duration::from_millis(200)).await,
             Err(error) => panic!("{error}"),
@@ -77,13 +77,13 @@ async fn the_reference_server_over_streamable_http_lists_its_tools_and_echoes() 
 #[tokio::test]
 async fn an_address_nobody_answers_is_a_clear_error() {
     let transport = Transport::Http { url: format!("http://127.0.0.1:{}/mcp", free_port()), headers: Default::default() };
-    let error = Session::start(&transport, Duration::from_secs(5)).await.err().expect("nobody listens");
+    let error = Session::start(&transport, Duration::from_secs(5), &Default::default()).await.err().expect("nobody listens");
     assert!(matches!(error, SessionError::Closed { .. } | SessionError::Timeout { .. }), "{error:?}");
 }
 
 #[tokio::test]
 async fn the_reference_server_lists_its_tools_and_echoes() {
-    let session = Session::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30)).await.unwrap();
+    let session = Session::start(&npm_server("mcp-server-everything", &[]), Duration::from_secs(30), &Default::default()).await.unwrap();
     let tools = session.tools().await.unwrap();
     let echo = tools.iter().find(|t| t.name == "echo").unwrap_or_else(|| panic!("no echo in {tools:?}"));
     assert!(echo.input_schema["properties"]["message"].is_object(), "{:?}", echo.input_schema);
@@ -96,7 +96,9 @@ async fn the_reference_server_lists_its_tools_and_echoes() {
 
 #[tokio::test]
 async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
-    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30)).await.unwrap();
+    let session = Session::start(&python_server(&["-m", "mcp_server_time", "--local-timezone", "Europe/Madrid"]), Duration::from_secs(30), &Default::default())
+        .await
+        .unwrap();
     let tools = session.tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "get_current_time"), "{tools:?}");
     let now = session.call("get_current_time", object(json!({"timezone": "America/Bogota"}))).await.unwrap();
@@ -109,14 +111,16 @@ async fn the_time_server_from_pypi_answers_in_the_zone_asked() {
 #[tokio::test]
 async fn a_missing_command_is_named() {
     let transport = Transport::Stdio { command: "npx-not-installed-here".into(), args: vec![], env: Default::default(), cwd: None };
-    let Err(error) = Session::start(&transport, Duration::from_secs(5)).await else { panic!("started") };
+    let Err(error) = Session::start(&transport, Duration::from_secs(5), &Default::default()).await else { panic!("started") };
     assert_eq!(error, SessionError::MissingCommand("npx-not-installed-here".into()));
     assert!(error.to_string().contains("\"npx-not-installed-here\" was not found"), "{error}");
 }
 
 #[tokio::test]
 async fn a_server_that_exits_at_start_says_why_in_the_error() {
-    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10)).await else { panic!("started") };
+    let Err(error) = Session::start(&fixture(&["--exit-at-start", "ANTHROPIC_KEY is not set"]), Duration::from_secs(10), &Default::default()).await else {
+        panic!("started")
+    };
     let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
     assert_eq!(stderr, &["ANTHROPIC_KEY is not set"]);
     assert!(error.to_string().contains("it said: ANTHROPIC_KEY is not set"), "{error}");
@@ -124,14 +128,14 @@ async fn a_server_that_exits_at_start_says_why_in_the_error() {
 
 #[tokio::test]
 async fn a_call_that_hangs_times_out_and_a_crash_mid_call_is_told_with_the_servers_words() {
-    let session = Session::start(&fixture(&[]), Duration::from_secs(2)).await.unwrap();
+    let session = Session::start(&fixture(&[]), Duration::from_secs(2), &Default::default()).await.unwrap();
     let started = Instant::now();
     let error = session.call("slow", Default::default()).await.unwrap_err();
     assert!(matches!(error, SessionError::Timeout { seconds: 2, .. }), "{error:?}");
     assert!(started.elapsed() < Duration::from_secs(10));
 
     // The fixture is still asleep in `slow`: a second one crashes.
-    let session = Session::start(&fixture(&[]), Duration::from_secs(10)).await.unwrap();
+    let session = Session::start(&fixture(&[]), Duration::from_secs(10), &Default::default()).await.unwrap();
     let error = session.call("crash", Default::default()).await.unwrap_err();
     let SessionError::Closed { stderr, .. } = &error else { panic!("{error:?}") };
     assert_eq!(stderr.last().map(String::as_str), Some("fixture server: crashing as asked"), "{stderr:?}");
@@ -143,7 +147,7 @@ async fn a_server_that_says_its_tools_changed_is_heard_and_the_new_definition_re
     let dir = tempfile::tempdir().unwrap();
     let description = dir.path().join("description.txt");
     std::fs::write(&description, "Echoes the message back.").unwrap();
-    let session = Session::start(&fixture(&["--description-file", description.to_str().unwrap()]), Duration::from_secs(10)).await.unwrap();
+    let session = Session::start(&fixture(&["--description-file", description.to_str().unwrap()]), Duration::from_secs(10), &Default::default()).await.unwrap();
     let before = session.tools().await.unwrap().into_iter().find(|t| t.name == "echo").unwrap();
     assert!(before.read_only);
     let mut changed = session.tools_changed();

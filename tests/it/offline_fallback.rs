@@ -81,7 +81,7 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
 
 fn scripted(base_url: &str) -> sidecar::llm::provider::Provider {
     let settings: sidecar::settings::ProviderSettings = toml::from_str(&format!("id = \"demo\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
-    sidecar::llm::provider::Provider::from_settings(&settings, sidecar::settings::Settings::default().llm.timeouts())
+    sidecar::llm::provider::Provider::from_settings(&settings, sidecar::settings::Settings::default().llm.timeouts(), &Default::default())
 }
 
 /// The demo model's guard, fed a reply that loops on two lines (what SmolLM2 wrote for

@@ -137,6 +137,7 @@ async fn rig_with(
         settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
         data_dir: dir.to_path_buf(),
         proactive: std::sync::Weak::new(),
+        redactor: Default::default(),
     };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
@@ -287,6 +288,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
         data_dir: dir.path().to_path_buf(),
         proactive: std::sync::Weak::new(),
+        redactor: Default::default(),
     };
     let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));

@@ -27,4 +27,6 @@ pub struct PhoneParts {
     pub data_dir: PathBuf,
     /// Told the signs a channel sees about spontaneous messages (a reaction).
     pub proactive: Weak<ProactiveService>,
+    /// Knows the bot's token and scrubs what the channel's servers say.
+    pub redactor: sidecar_domain::redact::Redactor,
 }

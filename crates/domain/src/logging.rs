@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::redact::Scrubbing;
+use crate::redact::{Redactor, Scrubbing};
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_appender::rolling::{RollingFileAppender, Rotation};
 use tracing_subscriber::layer::SubscriberExt;
@@ -30,7 +30,7 @@ pub fn log_dir(data_dir: &Path) -> PathBuf {
 pub struct LogGuard(#[allow(dead_code)] Option<WorkerGuard>);
 
 /// A layer writing the daily file in `dir`, and the guard that flushes it.
-pub(crate) fn file_layer<S>(dir: &Path) -> std::io::Result<(impl Layer<S> + Send + Sync, WorkerGuard)>
+pub(crate) fn file_layer<S>(dir: &Path, redactor: Redactor) -> std::io::Result<(impl Layer<S> + Send + Sync, WorkerGuard)>
 where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
 {
@@ -44,18 +44,20 @@ where
         .map_err(std::io::Error::other)?;
     let (writer, guard) = tracing_appender::non_blocking(appender);
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(FILE_FILTER));
-    let scrubbed = move || Scrubbing(writer.clone());
+    let scrubbed = move || Scrubbing { writer: writer.clone(), redactor: redactor.clone() };
     let layer = tracing_subscriber::fmt::layer().with_writer(scrubbed).with_ansi(false).with_filter(filter);
     Ok((layer, guard))
 }
 
-/// Installs the subscriber: standard error with `default_filter` when `RUST_LOG` is
+/// Installs the subscriber, every line scrubbed by `redactor` (the one `Secrets` is
+/// given, so a key it reads later is removed from lines written after): standard error with `default_filter` when `RUST_LOG` is
 /// unset, and the daily file in `log_dir` when given. A file that cannot be opened is
 /// reported on standard error; logging to the terminal goes on.
-pub fn init(default_filter: &str, log_dir: Option<&Path>) -> LogGuard {
+pub fn init(default_filter: &str, log_dir: Option<&Path>, redactor: &Redactor) -> LogGuard {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
-    let stderr = tracing_subscriber::fmt::layer().with_writer(|| Scrubbing(std::io::stderr())).with_filter(filter);
-    let (file, guard) = match log_dir.map(file_layer::<Registry>) {
+    let on_stderr = redactor.clone();
+    let stderr = tracing_subscriber::fmt::layer().with_writer(move || Scrubbing { writer: std::io::stderr(), redactor: on_stderr.clone() }).with_filter(filter);
+    let (file, guard) = match log_dir.map(|dir| file_layer::<Registry>(dir, redactor.clone())) {
         Some(Ok((layer, guard))) => (Some(layer), Some(guard)),
         Some(Err(error)) => {
             eprintln!("sidecar: cannot write the log file ({error}); logging to the terminal only");

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::redact::Redactor;
+
 const SERVICE: &str = "dev.sidecar.app";
 /// A keychain that has not answered by then is treated as absent for the session,
 /// so a missing Secret Service costs the user one short wait, not one per key.
@@ -29,9 +31,11 @@ pub enum KeyStorage {
     None,
 }
 
-/// The keychain, with an in-memory fallback.
+/// The keychain, with an in-memory fallback. Every key it stores or reads is given to
+/// its redactor, so no error text or log line shows it afterwards.
 pub struct Secrets {
     use_keychain: bool,
+    redactor: Redactor,
     /// Set once the keychain failed to answer in time.
     unresponsive: AtomicBool,
     session: Mutex<HashMap<String, String>>,
@@ -46,11 +50,20 @@ impl Default for Secrets {
 impl Secrets {
     /// `use_keychain` false keeps keys in memory only (tests; `SIDECAR_NO_KEYCHAIN`).
     pub fn new(use_keychain: bool) -> Self {
-        Self { use_keychain, unresponsive: AtomicBool::new(false), session: Mutex::new(HashMap::new()) }
+        Self { use_keychain, redactor: Redactor::default(), unresponsive: AtomicBool::new(false), session: Mutex::new(HashMap::new()) }
     }
 
-    pub fn from_env() -> Self {
-        Self::new(std::env::var_os("SIDECAR_NO_KEYCHAIN").is_none())
+    /// The keychain unless `SIDECAR_NO_KEYCHAIN` is set, its keys given to `redactor`
+    /// (the one the log writer scrubs with).
+    pub fn from_env(redactor: Redactor) -> Self {
+        Self { redactor, ..Self::new(std::env::var_os("SIDECAR_NO_KEYCHAIN").is_none()) }
+    }
+
+    /// The redactor this process's keys are given to: a feature that resolves a key
+    /// elsewhere (an environment variable) registers it here, and text from outside is
+    /// scrubbed with it.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
     }
 
     fn account(provider_id: &str) -> String {
@@ -87,6 +100,7 @@ impl Secrets {
 
     /// Stores a key: in the keychain if possible, else for this session.
     pub fn store(&self, provider_id: &str, key: &str) -> KeyStorage {
+        self.redactor.register(key);
         let secret = key.to_string();
         match self.keychain(provider_id, move |e| e.set_password(&secret)) {
             Ok(()) => {
@@ -105,10 +119,10 @@ impl Secrets {
     /// The stored key, from the session first (it shadows an older keychain entry)
     /// then the keychain.
     pub fn get(&self, provider_id: &str) -> Option<String> {
-        if let Some(key) = self.session.lock().expect("secrets lock").get(provider_id) {
-            return Some(key.clone());
-        }
-        self.keychain(provider_id, |e| e.get_password()).ok()
+        let session = self.session.lock().expect("secrets lock").get(provider_id).cloned();
+        let key = session.or_else(|| self.keychain(provider_id, |e| e.get_password()).ok())?;
+        self.redactor.register(&key);
+        Some(key)
     }
 
     /// Where the key of `provider_id` is, without revealing it.
@@ -131,5 +145,20 @@ fn describe(error: keyring::Error) -> String {
             format!("no keychain is available ({error})")
         }
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_stored_or_read_is_scrubbed_by_the_redactor_given_to_secrets() {
+        let redactor = Redactor::default();
+        let secrets = Secrets { redactor: redactor.clone(), ..Secrets::new(false) };
+        assert_eq!(secrets.store("groq", "gsk_session_0123456789"), KeyStorage::Session { reason: "the keychain is turned off (SIDECAR_NO_KEYCHAIN)".into() });
+        assert_eq!(redactor.scrub("echo gsk_session_0123456789"), "echo [redacted]");
+        assert_eq!(secrets.get("groq").as_deref(), Some("gsk_session_0123456789"));
+        assert_eq!(secrets.redactor().scrub("echo gsk_session_0123456789"), "echo [redacted]");
     }
 }

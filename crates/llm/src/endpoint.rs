@@ -33,6 +33,8 @@ pub struct Endpoint {
     pub(crate) timeouts: Timeouts,
     /// How this model samples; unset values are the server's own.
     pub(crate) sampling: super::sampling::Sampling,
+    /// Scrubs the server's words before they reach the user or a log.
+    pub(crate) redactor: sidecar_domain::redact::Redactor,
     /// The server is Sidecar's own llama.cpp, which takes llama.cpp's own options.
     pub(crate) llama_cpp: bool,
 }
@@ -46,6 +48,7 @@ impl Endpoint {
             api_key,
             timeouts,
             sampling: super::sampling::Sampling::default(),
+            redactor: sidecar_domain::redact::Redactor::default(),
             llama_cpp: false,
         }
     }
@@ -63,6 +66,12 @@ impl Endpoint {
 
     pub(crate) fn with_sampling(self, sampling: super::sampling::Sampling) -> Self {
         Self { sampling, ..self }
+    }
+
+    /// Scrubs what this server says with `redactor` (the process's keys) rather than
+    /// for key shapes only.
+    pub(crate) fn redacting_with(self, redactor: sidecar_domain::redact::Redactor) -> Self {
+        Self { redactor, ..self }
     }
 
     pub fn model(&self) -> &str {
@@ -104,7 +113,7 @@ impl Endpoint {
                 sidecar_domain::offline::ConnectFailure::Offline(said) => ProbeProblem::Offline(said),
                 sidecar_domain::offline::ConnectFailure::Other(_) => ProbeProblem::NotListening(self.base_url.clone()),
             }),
-            Err(e) => Err(ProbeProblem::Other(sidecar_domain::redact::scrub(&e.to_string()).into_owned())),
+            Err(e) => Err(ProbeProblem::Other(self.redactor.scrub(&e.to_string()).into_owned())),
         }
     }
 }

@@ -85,9 +85,10 @@ impl std::fmt::Display for TimeoutPhase {
 }
 
 impl LlmError {
-    /// The same error with every secret removed from the server-supplied text in it.
-    pub fn scrubbed(self) -> Self {
-        let clean = |text: String| sidecar_domain::redact::scrub(&text).into_owned();
+    /// The same error with every secret `redactor` knows removed from the
+    /// server-supplied text in it.
+    pub fn scrubbed(self, redactor: &sidecar_domain::redact::Redactor) -> Self {
+        let clean = |text: String| redactor.scrub(&text).into_owned();
         match self {
             LlmError::Unreachable { url, detail, offline } => LlmError::Unreachable { url: clean(url), detail: clean(detail), offline },
             LlmError::Http { status, message, retry_after } => LlmError::Http { status, message: clean(message), retry_after },

@@ -578,7 +578,7 @@ fn build(chain: Vec<&ProviderSettings>, settings: &Settings, secrets: &Secrets) 
         .into_iter()
         .map(|p| {
             let with_key = ProviderSettings { api_key: provider_key(p, secrets), ..p.clone() };
-            Provider::from_settings(&with_key, timeouts)
+            Provider::from_settings(&with_key, timeouts, secrets.redactor())
         })
         .collect()
 }

@@ -8,6 +8,7 @@ use super::local_server::LocalServer;
 use super::openai_compat::OpenAiClient;
 use super::sse::{http_client, Timeouts};
 use super::{ChatRequest, Completion, LlmError};
+use sidecar_domain::redact::Redactor;
 use sidecar_settings::{ProviderKind, ProviderSettings};
 
 /// The wire client a provider speaks through.
@@ -30,6 +31,8 @@ pub struct Provider {
     pub context_window: u32,
     /// Whether the model is sent the images attached to messages.
     pub supports_images: bool,
+    /// Scrubs this provider's error texts (its key is registered in it).
+    pub redactor: Redactor,
 }
 
 /// Told to a model that cannot see the image the user attached, so it says so rather
@@ -38,21 +41,22 @@ const IMAGE_NOT_SHOWN: &str =
     "\n\n[An image was attached here, but this model cannot see images. If the question needs it, say so and suggest a model that sees images.]";
 
 impl Provider {
-    /// Builds the client for a configured provider.
-    pub fn from_settings(settings: &ProviderSettings, timeouts: Timeouts) -> Self {
+    /// Builds the client for a configured provider; its key is registered in `redactor`.
+    pub fn from_settings(settings: &ProviderSettings, timeouts: Timeouts, redactor: &Redactor) -> Self {
         let http = http_client(&timeouts);
         let key = settings.resolved_api_key();
         if let Some(key) = &key {
-            sidecar_domain::redact::register(key);
+            redactor.register(key);
         }
-        let endpoint = Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts).with_sampling(settings.sampling);
+        let endpoint =
+            Endpoint::new(http, &settings.base_url, &settings.model, key, timeouts).with_sampling(settings.sampling).redacting_with(redactor.clone());
         let client = match settings.kind {
             ProviderKind::Openai => WireClient::OpenAi(OpenAiClient::new(endpoint)),
             ProviderKind::Anthropic => WireClient::Anthropic(AnthropicClient::new(endpoint)),
         };
         let context_window = crate::window::context_window(&settings.model, settings.context_window);
         let supports_images = super::vision::sees_images(&settings.model, settings.vision);
-        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images }
+        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images, redactor: redactor.clone() }
     }
 
     /// The offline model behind a running local server. It is far too small to call
@@ -67,6 +71,8 @@ impl Provider {
             context_window,
             // The local server is started without a vision projector.
             supports_images: false,
+            // It has no key; its words are still scrubbed for key shapes.
+            redactor: Redactor::default(),
         }
     }
 

@@ -248,7 +248,7 @@ impl ProviderAdmin {
         let provider = input.validate()?;
         let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(10), idle: Duration::from_secs(10) };
-        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
+        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts, self.secrets.redactor());
         client.list_models().await.map_err(|problem| ProviderRefusal::ModelList { url: input.base_url.clone(), problem })
     }
 
@@ -266,7 +266,7 @@ impl ProviderAdmin {
         };
         let key = input.api_key.clone().filter(|k| !k.trim().is_empty()).or_else(|| provider_key(&provider, &self.secrets));
         let timeouts = Timeouts { connect: Duration::from_secs(5), respond: Duration::from_secs(30), idle: Duration::from_secs(30) };
-        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts);
+        let client = Provider::from_settings(&ProviderSettings { api_key: key, ..provider }, timeouts, self.secrets.redactor());
         let request =
             ChatRequest { messages: vec![ChatMessage::user("Reply with the single word: ok")], tools: vec![], max_tokens: Some(5), general_cap: false };
         let started = Instant::now();

@@ -74,10 +74,14 @@ impl SearchSetup {
         self.settings.read().expect("search settings lock").clone()
     }
 
-    /// The Brave key: its variable's, else the one saved in Settings.
+    /// The Brave key: its variable's, else the one saved in Settings. Either is known
+    /// to the redactor from here on (`Secrets` registers the saved one itself).
     pub fn brave_key(&self) -> Option<String> {
         let settings = self.settings();
         let from_env = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok()).filter(|k| !k.is_empty());
+        if let Some(key) = &from_env {
+            self.secrets.redactor().register(key);
+        }
         from_env.or_else(|| self.secrets.get(BRAVE_KEY_ID))
     }
 
@@ -101,7 +105,6 @@ impl SearchSetup {
             return Err(SearchSetupError::BraveNeedsKey);
         }
         if let Some(key) = &key {
-            sidecar_domain::redact::register(key);
             self.secrets.store(BRAVE_KEY_ID, key);
         }
         // The address only means something for SearXNG; the others use their own.

@@ -116,7 +116,6 @@ impl WebSearch {
 
     async fn brave(&self, settings: &WebSearchSettings, query: &str, count: usize) -> Result<Vec<SearchResult>, SearchFailure> {
         let key = self.setup.brave_key().ok_or(SearchFailure::NoKey)?;
-        sidecar_domain::redact::register(&key);
         let base = settings.url.as_deref().unwrap_or(BRAVE_DEFAULT_URL).trim_end_matches('/');
         let body: Value = fetch_json(
             self.http

@@ -218,8 +218,11 @@ async fn main() {
     pipe::end_quietly_when_closed();
     let cli = Cli::parse();
     let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(cli.data_dir.as_deref()));
-    let log_guard = sidecar::logging::init("warn", Some(&log_dir));
-    let code = match run(cli).await {
+    // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
+    // it every key it reads.
+    let redactor = sidecar::redact::Redactor::default();
+    let log_guard = sidecar::logging::init("warn", Some(&log_dir), &redactor);
+    let code = match run(cli, redactor).await {
         Ok(code) => code,
         Err(e) => {
             eprintln!("sidecar: {}", sidecar::error::said_once(e.as_ref()));
@@ -231,9 +234,11 @@ async fn main() {
     std::process::exit(code);
 }
 
-async fn run(cli: Cli) -> anyhow::Result<i32> {
-    let options =
-        CompanionOptions { channel: sidecar::proactive::state::Channel::Cli, ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref())? };
+async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i32> {
+    let options = CompanionOptions {
+        channel: sidecar::proactive::state::Channel::Cli,
+        ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref(), redactor)?
+    };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());

@@ -109,7 +109,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
         }
         McpCommand::Tools { name, json } => {
             let entry = server(&path, &name)?;
-            let session = Session::start(&entry.transport(&name, &|v| std::env::var(v).ok())?, entry.timeout()).await?;
+            let session = Session::start(&entry.transport(&name, &|v| std::env::var(v).ok())?, entry.timeout(), &Default::default()).await?;
             let tools = session.tools().await?;
             session.stop().await;
             let mut rows = Vec::new();

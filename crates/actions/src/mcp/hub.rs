@@ -219,7 +219,7 @@ impl McpHub {
             .map_err(|e| (e.to_string(), Vec::new()))?
             .map_err(|e| (e.to_string(), Vec::new()))?;
         let session = tokio::select! {
-            started = Session::start(&transport, entry.timeout()) => started.map_err(|e| (e.to_string(), stderr_of(&e)))?,
+            started = Session::start(&transport, entry.timeout(), self.secrets.redactor()) => started.map_err(|e| (e.to_string(), stderr_of(&e)))?,
             _ = stop.cancelled() => return Ok(()),
         };
         let session = Arc::new(session);

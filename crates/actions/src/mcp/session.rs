@@ -11,6 +11,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
+use sidecar_domain::redact::Redactor;
 use std::collections::HashMap;
 use tokio::sync::watch;
 
@@ -72,10 +73,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts the server and completes the handshake within `timeout`.
+    /// Starts the server and completes the handshake within `timeout`; what it writes
+    /// on stderr is scrubbed with `redactor` before anyone sees it.
     #[tracing::instrument(skip_all, fields(timeout_secs = timeout.as_secs()))]
-    pub async fn start(transport: &Transport, timeout: Duration) -> Result<Self, SessionError> {
-        let stderr = StderrTail::default();
+    pub async fn start(transport: &Transport, timeout: Duration, redactor: &Redactor) -> Result<Self, SessionError> {
+        let stderr = StderrTail::new(redactor.clone());
         let (sender, tools_changed) = watch::channel(0);
         let listener = Listener { tools_changed: sender };
         let handshake = match transport {

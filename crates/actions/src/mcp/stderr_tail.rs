@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use sidecar_domain::redact::Redactor;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// The bytes of stderr kept.
@@ -14,9 +15,9 @@ pub const TAIL_BYTES: usize = 16 * 1024;
 const LINES: usize = 20;
 const LINE_CHARS: usize = 500;
 
-/// The tail, shared between the reader and the session.
+/// The tail, shared between the reader and the session, and what scrubs its lines.
 #[derive(Clone, Default)]
-pub(crate) struct StderrTail(Arc<Mutex<Tail>>);
+pub(crate) struct StderrTail(Arc<Mutex<Tail>>, Redactor);
 
 #[derive(Default)]
 struct Tail {
@@ -26,6 +27,11 @@ struct Tail {
 }
 
 impl StderrTail {
+    /// An empty tail whose lines are scrubbed with `redactor`.
+    pub fn new(redactor: Redactor) -> Self {
+        Self(Arc::default(), redactor)
+    }
+
     /// Reads `pipe` to its end, keeping only its last [`TAIL_BYTES`].
     pub async fn keep(self, mut pipe: impl AsyncRead + Unpin) {
         let mut chunk = vec![0u8; 8 * 1024];
@@ -61,7 +67,7 @@ impl StderrTail {
             .into_iter()
             .map(str::trim)
             .filter(|l| !l.is_empty())
-            .map(|l| sidecar_domain::redact::scrub(&l.chars().take(LINE_CHARS).collect::<String>()).into_owned())
+            .map(|l| self.1.scrub(&l.chars().take(LINE_CHARS).collect::<String>()).into_owned())
             .collect();
         kept[kept.len().saturating_sub(LINES)..].to_vec()
     }

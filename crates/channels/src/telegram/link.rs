@@ -24,6 +24,7 @@ use crate::backoff::Backoff;
 use crate::source::IncomingMessage;
 use crate::words;
 use sidecar_domain::channel::Channel;
+use sidecar_domain::redact::Redactor;
 
 /// Telegram clears "typing…" after about 5 s; it is renewed a little sooner.
 const TYPING_EVERY: Duration = Duration::from_millis(4_500);
@@ -33,14 +34,14 @@ fn backoff() -> Backoff {
 }
 
 /// What a failed request means for the caller.
-fn describe(error: &RequestError) -> String {
+fn describe(error: &RequestError, redactor: &Redactor) -> String {
     match error {
         RequestError::Network(e) if e.is_connect() => match sidecar_domain::offline::ConnectFailure::read("https://api.telegram.org", e) {
             sidecar_domain::offline::ConnectFailure::Offline(said) => said,
             sidecar_domain::offline::ConnectFailure::Other(_) => "cannot reach the Telegram server".into(),
         },
         RequestError::Network(e) if e.is_timeout() => "the Telegram server did not answer in time".into(),
-        other => sidecar_domain::redact::scrub(&other.to_string()).into_owned(),
+        other => redactor.scrub(&other.to_string()).into_owned(),
     }
 }
 
@@ -88,7 +89,7 @@ impl Telegram {
                     Duration::from_secs(60)
                 }
                 Err(error) => {
-                    let reason = describe(&error);
+                    let reason = describe(&error, &self.with.redactor);
                     tracing::warn!(%reason, "Telegram poll failed");
                     self.health.down(self.with.clock.now(), &reason);
                     waits.next_wait()
@@ -125,7 +126,7 @@ impl Telegram {
     async fn announce_commands(&self) {
         let commands = words::command_menu(self.with.lang).map(|(name, about)| BotCommand::new(name, about));
         if let Err(error) = self.bot.set_my_commands(commands).send().await {
-            tracing::info!(reason = %describe(&error), "Telegram command menu not set");
+            tracing::info!(reason = %describe(&error, &self.with.redactor), "Telegram command menu not set");
         }
     }
 
@@ -235,11 +236,11 @@ impl Telegram {
                         seconds.duration()
                     }
                     Err(error @ (RequestError::Network(_) | RequestError::Io(_))) => {
-                        let reason = describe(&error);
+                        let reason = describe(&error, &self.with.redactor);
                         self.health.down(self.with.clock.now(), &reason);
                         waits.next_wait()
                     }
-                    Err(error) => return Err(describe(&error)),
+                    Err(error) => return Err(describe(&error, &self.with.redactor)),
                 };
                 if tokio::time::Instant::now() + wait > give_up {
                     return Err(format!("Telegram did not take the message within {} s", patience.as_secs()));
@@ -257,7 +258,7 @@ impl Telegram {
     pub(super) async fn keep_typing(&self, chat: i64, done: CancellationToken) {
         loop {
             if let Err(error) = self.bot.send_chat_action(ChatId(chat), ChatAction::Typing).send().await {
-                tracing::debug!(reason = %describe(&error), "typing indicator not shown");
+                tracing::debug!(reason = %describe(&error, &self.with.redactor), "typing indicator not shown");
             }
             tokio::select! {
                 _ = tokio::time::sleep(TYPING_EVERY) => {}

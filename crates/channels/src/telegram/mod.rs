@@ -71,7 +71,7 @@ impl Telegram {
             .timeout(std::time::Duration::from_secs(30))
             .build()
             .map_err(|e| e.to_string())?;
-        sidecar_domain::redact::register(token);
+        with.redactor.register(token);
         Ok(Arc::new(Self {
             bot: Bot::with_client(token, http).set_api_url(api),
             paired,

@@ -36,6 +36,7 @@ impl EmbedderChoice {
                     .as_deref()
                     .and_then(|name| std::env::var(name).ok())
                     .filter(|k| !k.is_empty())
+                    .inspect(|key| secrets.redactor().register(key))
                     .or_else(|| secrets.get(EMBEDDINGS_KEY_ID)),
             },
         }

@@ -104,7 +104,6 @@ impl MeaningSetup {
             (url, model) = (None, None);
         }
         if let Some(key) = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty()) {
-            sidecar_domain::redact::register(&key);
             self.secrets.store(EMBEDDINGS_KEY_ID, &key);
         }
         self.owner.change(Change::Embeddings { backend: input.backend, url: url.clone(), model: model.clone() })?;
