@@ -90,7 +90,6 @@ impl Companion {
     /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
         let settings_warnings = options.settings.warnings.clone();
-        let channel_settings = options.settings.channels.clone();
         let (zone, zone_warning) = crate::clock::resolve_zone(options.settings.user.timezone.as_deref());
         if let Some(warning) = &zone_warning {
             tracing::warn!("{warning}");
@@ -100,7 +99,7 @@ impl Companion {
         let lang = crate::preferences::language_of(options.settings.desktop.language);
         // The settings' one owner: every change below is written and held through it.
         let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
-        let preferences = Arc::new(crate::preferences::Preferences::new(options.settings.desktop.clone(), owner.clone(), lang));
+        let preferences = Arc::new(crate::preferences::Preferences::new(owner.clone(), lang));
         // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
         let (store, _) = crate::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
         let store = store.with_clock(clock.clone());
@@ -117,9 +116,8 @@ impl Companion {
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
         ));
         knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
-        let meaning_setup =
-            Arc::new(crate::meaning::setup::MeaningSetup::new(options.settings.clone(), options.secrets.clone(), owner.clone(), meaning.clone()));
-        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(options.settings.memory.auto_remember, owner.clone()));
+        let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
+        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(owner.clone()));
         let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = crate::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
@@ -181,7 +179,7 @@ impl Companion {
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
             http: tool_http(),
-            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(models.settings().tools.web_search.clone(), options.secrets.clone(), owner.clone())),
+            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
         };
         let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
@@ -244,7 +242,7 @@ impl Companion {
             redactor: options.secrets.redactor().clone(),
         };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
-        let channels = Arc::new(ChannelService::new(phone, channel_settings, options.secrets.clone(), router, conversation.clone()));
+        let channels = Arc::new(ChannelService::new(phone, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());
         tokio::spawn(serve(Arc::new(local), conversation.clone(), channels.questions()));

@@ -171,7 +171,6 @@ async fn the_search_service_is_chosen_in_settings_and_saved() {
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "# mine\n[tools.read_url]\nmax_chars = 9000\n").unwrap();
     let setup = SearchSetup::new(
-        WebSearchSettings::default(),
         std::sync::Arc::new(sidecar::secrets::Secrets::new(false)),
         std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), Some(config.clone()))),
     );

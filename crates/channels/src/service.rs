@@ -24,7 +24,7 @@ use sidecar_agent::conversation::ConversationService;
 use sidecar_domain::secrets::Secrets;
 use sidecar_proactive::config::SinkId;
 use sidecar_proactive::router::MessageRouter;
-use sidecar_settings::channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
+use sidecar_settings::channels::{ChannelsSettings, TelegramSettings};
 use sidecar_settings::owner::{Change, PhoneChannel};
 
 /// A channel down this long is worth a desktop notification (W1).
@@ -88,7 +88,6 @@ pub struct ChannelService {
     secrets: Arc<Secrets>,
     router: MessageRouter,
     conversation: Arc<ConversationService>,
-    settings: Mutex<ChannelsSettings>,
     telegram: Mutex<Option<Arc<Telegram>>>,
     /// The paired chats, shared with the bot while it runs.
     paired: Arc<PairedChats>,
@@ -103,15 +102,16 @@ pub struct ChannelService {
 }
 
 impl ChannelService {
-    pub fn new(with: PhoneParts, settings: ChannelsSettings, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
-        let chats = settings.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
+    /// The channels' sections are read from the settings' owner (`with.settings`) each
+    /// time, never copied: what Settings saved is what a restart of a channel uses.
+    pub fn new(with: PhoneParts, secrets: Arc<Secrets>, router: MessageRouter, conversation: Arc<ConversationService>) -> Self {
+        let chats = with.settings.current().channels.telegram.as_ref().map(|t| t.allowed_chats.clone()).unwrap_or_default();
         let paired = Arc::new(PairedChats::new(chats, with.settings.clone(), with.events.clone()));
         Self {
             with: with.clone(),
             secrets,
             router,
             conversation,
-            settings: Mutex::new(settings),
             telegram: Mutex::default(),
             paired,
             token_source: Mutex::default(),
@@ -127,8 +127,12 @@ impl ChannelService {
         self.questions.clone()
     }
 
+    fn channels(&self) -> ChannelsSettings {
+        self.with.settings.current().channels.clone()
+    }
+
     fn telegram_settings(&self) -> Option<TelegramSettings> {
-        self.settings.lock().expect("channels lock").telegram.clone()
+        self.channels().telegram
     }
 
     /// The bot token and where it came from: the environment, else the keychain. The
@@ -184,7 +188,7 @@ impl ChannelService {
     /// session it starts pairing: QR codes appear in the view.
     fn restart_whatsapp(&self) {
         self.stop_whatsapp();
-        let Some(settings) = self.settings.lock().expect("channels lock").whatsapp.clone().filter(|s| s.enabled) else { return };
+        let Some(settings) = self.channels().whatsapp.filter(|s| s.enabled) else { return };
         if !self.owner.load(Ordering::Relaxed) {
             return;
         }
@@ -200,7 +204,6 @@ impl ChannelService {
     /// Turns WhatsApp on or off (saved in settings.toml).
     pub fn set_whatsapp_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
         self.save_enabled(PhoneChannel::Whatsapp, enabled)?;
-        self.settings.lock().expect("channels lock").whatsapp.get_or_insert_with(WhatsappSettings::default).enabled = enabled;
         self.restart_whatsapp();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())
@@ -281,7 +284,7 @@ impl ChannelService {
     }
 
     fn whatsapp_view(&self) -> WhatsappView {
-        let settings = self.settings.lock().expect("channels lock").whatsapp.clone();
+        let settings = self.channels().whatsapp;
         let running = self.whatsapp.lock().expect("channels lock").clone();
         let qr = running.as_ref().and_then(|w| w.pairing()).map(|pairing| QrView {
             svg: pairing.svg,
@@ -310,7 +313,6 @@ impl ChannelService {
     /// Turns Telegram on or off (saved in settings.toml).
     pub fn set_telegram_enabled(&self, enabled: bool) -> Result<(), ChannelError> {
         self.save_enabled(PhoneChannel::Telegram, enabled)?;
-        self.settings.lock().expect("channels lock").telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled;
         self.restart_telegram();
         self.with.events.publish(ChannelEvent::ChannelsChanged);
         Ok(())

@@ -2,7 +2,7 @@
 //! no setup, a SearXNG instance by its address, or Brave with a key kept in the
 //! system keychain. Saved under `[tools.web_search]`; the tool reads it at each search.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,19 +59,20 @@ pub struct SearchInput {
     pub api_key: Option<String>,
 }
 
+/// The search service's section is read from the settings' owner each time, never
+/// copied: a change saved anywhere (this form, another face) is the one searched with.
 pub struct SearchSetup {
-    settings: RwLock<WebSearchSettings>,
     secrets: Arc<Secrets>,
     owner: Arc<SettingsOwner>,
 }
 
 impl SearchSetup {
-    pub fn new(settings: WebSearchSettings, secrets: Arc<Secrets>, owner: Arc<SettingsOwner>) -> Self {
-        Self { settings: RwLock::new(settings), secrets, owner }
+    pub fn new(secrets: Arc<Secrets>, owner: Arc<SettingsOwner>) -> Self {
+        Self { secrets, owner }
     }
 
     pub fn settings(&self) -> WebSearchSettings {
-        self.settings.read().expect("search settings lock").clone()
+        self.owner.current().tools.web_search.clone()
     }
 
     /// The Brave key: its variable's, else the one saved in Settings. Either is known
@@ -109,12 +110,23 @@ impl SearchSetup {
         }
         // The address only means something for SearXNG; the others use their own.
         let url = if input.backend == SearchBackend::Searxng { url } else { None };
-        self.owner.change(Change::WebSearch { backend: input.backend, url: url.clone() })?;
-        {
-            let mut settings = self.settings.write().expect("search settings lock");
-            settings.backend = Some(input.backend);
-            settings.url = url;
-        }
+        self.owner.change(Change::WebSearch { backend: input.backend, url })?;
         Ok(self.view())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_saved_through_the_owner_elsewhere_is_the_one_searched_with() {
+        let owner = Arc::new(SettingsOwner::new(sidecar_settings::Settings::default(), None));
+        let setup = SearchSetup::new(Arc::new(Secrets::new(false)), owner.clone());
+        assert_eq!(setup.view().backend, SearchBackend::Duckduckgo);
+        // Another face (or a reload) changes the section; this setup holds no copy.
+        owner.change(Change::WebSearch { backend: SearchBackend::Searxng, url: Some("https://search.example.org".into()) }).unwrap();
+        let view = setup.view();
+        assert_eq!((view.backend, view.url.as_deref()), (SearchBackend::Searxng, Some("https://search.example.org")));
     }
 }

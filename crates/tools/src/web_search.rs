@@ -67,8 +67,10 @@ impl Tool for WebSearch {
 impl WebSearch {
     /// A search on `settings` alone, keys from the environment (tests, tools built by hand).
     pub fn new(http: reqwest::Client, settings: WebSearchSettings) -> Self {
-        let nowhere = Arc::new(SettingsOwner::new(sidecar_settings::Settings::default(), None));
-        Self { http, setup: Arc::new(SearchSetup::new(settings, Arc::new(Secrets::new(false)), nowhere)) }
+        let mut held = sidecar_settings::Settings::default();
+        held.tools.web_search = settings;
+        let nowhere = Arc::new(SettingsOwner::new(held, None));
+        Self { http, setup: Arc::new(SearchSetup::new(Arc::new(Secrets::new(false)), nowhere)) }
     }
 
     /// Runs the search on the chosen service.

@@ -2,7 +2,6 @@
 //! that no saved fact covers, found by the deterministic patterns of the facts engine.
 //! They are offered to the user as chips, or saved at once when the user chose so.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -85,20 +84,19 @@ pub fn category_of(phrase: &str) -> Category {
     }
 }
 
-/// Whether noticed facts are saved without asking (`[memory] auto_remember`), as
-/// Settings changes it.
+/// Whether noticed facts are saved without asking (`[memory] auto_remember`), read
+/// from the settings' owner each time, as Settings changes it.
 pub struct Noticing {
-    auto: AtomicBool,
     owner: Arc<SettingsOwner>,
 }
 
 impl Noticing {
-    pub fn new(auto: bool, owner: Arc<SettingsOwner>) -> Self {
-        Self { auto: AtomicBool::new(auto), owner }
+    pub fn new(owner: Arc<SettingsOwner>) -> Self {
+        Self { owner }
     }
 
     pub fn saves_without_asking(&self) -> bool {
-        self.auto.load(Ordering::Relaxed)
+        self.owner.current().memory.auto_remember
     }
 
     /// The facts `user_text` states that nothing covers: saved at once when the user
@@ -118,7 +116,6 @@ impl Noticing {
 
     pub fn set_saves_without_asking(&self, on: bool) -> Result<(), sidecar_settings::file::SettingsFileError> {
         self.owner.change(Change::AutoRemember(on))?;
-        self.auto.store(on, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -144,5 +141,16 @@ mod tests {
         assert_eq!(category_of("Loves the sonrisa of the sea"), Category::Preferences);
         assert_eq!(category_of("Can't eat gluten"), Category::Health);
         assert_eq!(category_of("Mi padre se llama Luis"), Category::Relationships);
+    }
+
+    #[test]
+    fn saving_without_asking_follows_the_owner_whoever_changed_it() {
+        let owner = Arc::new(SettingsOwner::new(sidecar_settings::Settings::default(), None));
+        let noticing = Noticing::new(owner.clone());
+        assert!(!noticing.saves_without_asking());
+        owner.change(Change::AutoRemember(true)).unwrap();
+        assert!(noticing.saves_without_asking(), "no copy of the section is kept");
+        noticing.set_saves_without_asking(false).unwrap();
+        assert!(!owner.current().memory.auto_remember);
     }
 }

@@ -3,7 +3,7 @@
 //! `[memory.embeddings]`; an endpoint's key goes to the system keychain. A change
 //! re-embeds everything in the background.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +14,6 @@ use sidecar_domain::secrets::Secrets;
 use sidecar_settings::file::SettingsFileError;
 use sidecar_settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 use sidecar_settings::owner::{Change, SettingsOwner};
-use sidecar_settings::Settings;
 
 /// An embedder setup Settings turns down, worded in both languages.
 #[derive(Debug, thiserror::Error)]
@@ -63,21 +62,21 @@ pub struct MeaningInput {
     pub api_key: Option<String>,
 }
 
+/// The embeddings' section (and the runtime folder) is read from the settings' owner
+/// each time, never copied.
 pub struct MeaningSetup {
-    settings: RwLock<Settings>,
     secrets: Arc<Secrets>,
     owner: Arc<SettingsOwner>,
     index: Arc<MeaningIndex>,
 }
 
 impl MeaningSetup {
-    /// `settings`: the whole settings, for the embeddings and the runtime folder.
-    pub fn new(settings: Settings, secrets: Arc<Secrets>, owner: Arc<SettingsOwner>, index: Arc<MeaningIndex>) -> Self {
-        Self { settings: RwLock::new(settings), secrets, owner, index }
+    pub fn new(secrets: Arc<Secrets>, owner: Arc<SettingsOwner>, index: Arc<MeaningIndex>) -> Self {
+        Self { secrets, owner, index }
     }
 
     fn embeddings(&self) -> EmbeddingsSettings {
-        self.settings.read().expect("meaning settings lock").memory.embeddings.clone()
+        self.owner.current().memory.embeddings.clone()
     }
 
     pub async fn view(&self) -> MeaningView {
@@ -106,13 +105,8 @@ impl MeaningSetup {
         if let Some(key) = input.api_key.map(|k| k.trim().to_string()).filter(|k| !k.is_empty()) {
             self.secrets.store(EMBEDDINGS_KEY_ID, &key);
         }
-        self.owner.change(Change::Embeddings { backend: input.backend, url: url.clone(), model: model.clone() })?;
-        let choice = {
-            let mut settings = self.settings.write().expect("meaning settings lock");
-            settings.memory.embeddings = EmbeddingsSettings { backend: input.backend, url, model, api_key_env: settings.memory.embeddings.api_key_env.clone() };
-            EmbedderChoice::from_settings(&settings, &self.secrets)
-        };
-        self.index.configure(choice).await;
+        let settings = self.owner.change(Change::Embeddings { backend: input.backend, url, model })?;
+        self.index.configure(EmbedderChoice::from_settings(&settings, &self.secrets)).await;
         Ok(self.view().await)
     }
 }

@@ -42,11 +42,12 @@ pub enum HotkeyRole {
     Character,
 }
 
-/// Reads and saves the preferences. One per process.
+/// Reads and saves the preferences. One per process. The `[desktop]` section is read
+/// from the settings' owner each time, never copied; only the shortcuts the shell has
+/// registered are kept here.
 pub struct Preferences {
     owner: Arc<SettingsOwner>,
-    saved: Mutex<DesktopSettings>,
-    /// The shortcut, read from `saved.hotkey` once (a bad one is reported once) and
+    /// The shortcut, read from `desktop.hotkey` once (a bad one is reported once) and
     /// kept here from then on.
     hotkey: Mutex<Hotkey>,
     /// The character's shortcut, read the same way.
@@ -65,18 +66,19 @@ pub fn language_of(choice: LanguageChoice) -> Lang {
 }
 
 impl Preferences {
-    pub fn new(saved: DesktopSettings, owner: Arc<SettingsOwner>, speaking: Lang) -> Self {
+    pub fn new(owner: Arc<SettingsOwner>, speaking: Lang) -> Self {
+        let saved = owner.current().desktop.clone();
         let hotkey = saved_hotkey(saved.hotkey.as_deref(), "desktop.hotkey", Hotkey::default_hotkey);
         let mut character_hotkey = saved_hotkey(saved.character_hotkey.as_deref(), "desktop.character_hotkey", Hotkey::default_character_hotkey);
         if character_hotkey == hotkey {
             tracing::warn!(%hotkey, "desktop.character_hotkey is the window's shortcut; the character gets another default");
             character_hotkey = if hotkey == Hotkey::default_character_hotkey() { Hotkey::default_hotkey() } else { Hotkey::default_character_hotkey() };
         }
-        Self { owner, saved: Mutex::new(saved), hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
+        Self { owner, hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
     }
 
     pub fn view(&self) -> PreferencesView {
-        let saved = self.saved.lock().expect("preferences lock").clone();
+        let saved = self.saved();
         let chosen_lang = language_of(saved.language);
         PreferencesView {
             theme: saved.theme,
@@ -98,12 +100,11 @@ impl Preferences {
 
     /// Whether the character on the desktop is shown.
     pub fn character(&self) -> bool {
-        self.saved.lock().expect("preferences lock").character
+        self.saved().character
     }
 
     pub fn set_character(&self, shown: bool) -> Result<PreferencesView, SettingsFileError> {
         self.save(DesktopChange::Character(shown))?;
-        self.saved.lock().expect("preferences lock").character = shown;
         Ok(self.view())
     }
 
@@ -136,20 +137,18 @@ impl Preferences {
 
     pub fn set_theme(&self, theme: Theme) -> Result<PreferencesView, SettingsFileError> {
         self.save(DesktopChange::Theme(theme))?;
-        self.saved.lock().expect("preferences lock").theme = theme;
         Ok(self.view())
     }
 
     pub fn set_language(&self, language: LanguageChoice) -> Result<PreferencesView, SettingsFileError> {
         self.save(DesktopChange::Language(language))?;
-        self.saved.lock().expect("preferences lock").language = language;
         Ok(self.view())
     }
 
     /// The language the user chose, as it stands now (the core's own words were fixed
     /// at start; windows and command errors follow this one at once).
     pub fn lang(&self) -> Lang {
-        language_of(self.saved.lock().expect("preferences lock").language)
+        language_of(self.saved().language)
     }
 
     /// Keeps a shortcut the shell has registered.
@@ -157,6 +156,11 @@ impl Preferences {
         self.save(DesktopChange::Hotkey(hotkey.to_string()))?;
         *self.hotkey.lock().expect("preferences lock") = hotkey.clone();
         Ok(self.view())
+    }
+
+    /// `[desktop]` as the owner holds it now.
+    fn saved(&self) -> DesktopSettings {
+        self.owner.current().desktop.clone()
     }
 
     fn save(&self, change: DesktopChange) -> Result<(), SettingsFileError> {
@@ -174,5 +178,24 @@ fn saved_hotkey(text: Option<&str>, key: &str, default: fn() -> Hotkey) -> Hotke
             default()
         }
         None => default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    #[test]
+    fn a_change_saved_through_the_owner_elsewhere_is_what_the_preferences_show() {
+        let owner = Arc::new(SettingsOwner::new(Settings::default(), None));
+        let preferences = Preferences::new(owner.clone(), Lang::En);
+        assert!(!preferences.character());
+        // Another face (the CLI, a reload) changes `[desktop]`; the preferences hold no copy.
+        owner.change(Change::Desktop(DesktopChange::Character(true))).unwrap();
+        owner.change(Change::Desktop(DesktopChange::Language(LanguageChoice::Es))).unwrap();
+        assert!(preferences.character());
+        assert_eq!(preferences.lang(), Lang::Es);
+        assert!(preferences.view().restart_for_language, "the core still speaks English until it restarts");
     }
 }
