@@ -181,7 +181,7 @@ impl Companion {
             http: tool_http(),
             setup: Arc::new(crate::tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
         };
-        let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone()));
+        let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
             .guarded_by(permissions.clone())
             .redacting_with(options.secrets.redactor().clone());
@@ -229,7 +229,6 @@ impl Companion {
             )
         };
         let tool_settings = models.settings().tools.clone();
-        permissions.set_auto_read_only(tool_settings.auto_allow_read_only);
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board));
         let phone = PhoneParts {
             store: store.clone(),
@@ -355,9 +354,7 @@ impl Companion {
 
     /// Settings' switch: tools that only read run without asking; saved in settings.toml.
     pub fn set_auto_allow_read_only(&self, on: bool) -> Result<(), CompanionError> {
-        self.models.settings_owner().change(Change::AutoAllowReadOnly(on))?;
-        self.permissions.set_auto_read_only(on);
-        Ok(())
+        Ok(self.permissions.set_auto_read_only(on)?)
     }
 
     /// The settings file in use, if any (tests may run without one).

@@ -34,7 +34,7 @@ async fn rig(description_file: &Path) -> Rig {
     }}});
     let path = dir.path().join("mcp.json");
     std::fs::write(&path, config.to_string()).unwrap();
-    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock()));
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));

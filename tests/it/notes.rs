@@ -78,7 +78,7 @@ fn a_deleted_note_goes_to_the_trash_where_it_can_be_found() {
 #[tokio::test]
 async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_not_writing() {
     let (dir, folder) = vault();
-    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar::clock::system_clock()));
+    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar::clock::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let mut registry = ToolRegistry::new().guarded_by(gate.clone());
@@ -87,7 +87,7 @@ async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_
 
     let read = registry.run(&call("read_note", json!({"path": "Projects/plan.md"})), CallScope::default()).await;
     assert!(read.denied, "{}", read.content);
-    gate.set_auto_read_only(true);
+    gate.set_auto_read_only(true).unwrap();
     let read = registry.run(&call("read_note", json!({"path": "Projects/plan.md"})), CallScope::default()).await;
     assert!(!read.is_error && read.content.contains("[[Ideas]]") && read.content.contains("untrusted_content"), "{}", read.content);
     assert_eq!(asker.questions(), 1, "reading ran without asking");

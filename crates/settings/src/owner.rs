@@ -175,6 +175,13 @@ pub struct SettingsOwner {
     held: watch::Sender<Arc<Settings>>,
 }
 
+/// The defaults, held in memory and written nowhere (tests, a feature used alone).
+impl Default for SettingsOwner {
+    fn default() -> Self {
+        Self::new(Settings::default(), None)
+    }
+}
+
 impl SettingsOwner {
     /// Owns `settings` as read from `path` (`None`: nothing is written).
     pub fn new(settings: Settings, path: Option<PathBuf>) -> Self {

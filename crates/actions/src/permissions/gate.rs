@@ -3,7 +3,6 @@
 
 use crate::permissions::rows::GrantsStore;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::Value;
@@ -14,6 +13,8 @@ use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
 use super::question::Question;
 use sidecar_domain::clock::Clock;
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::owner::{Change, SettingsOwner};
 use sidecar_store::{Store, StoreError};
 use sidecar_tools::CallScope;
 
@@ -41,12 +42,13 @@ pub struct PermissionGate {
     asking: AskingTime,
     /// What was allowed "in this chat", by chat; kept until Sidecar quits.
     in_chat: Mutex<HashMap<i64, Vec<String>>>,
-    auto_read_only: AtomicBool,
+    /// Holds `[tools] auto_allow_read_only`, read at each call (no copy kept here).
+    settings: Arc<SettingsOwner>,
 }
 
 impl PermissionGate {
     /// A gate with no one to ask until a front-end sets its asker.
-    pub fn new(store: Store, clock: Clock) -> Self {
+    pub fn new(store: Store, clock: Clock, settings: Arc<SettingsOwner>) -> Self {
         Self {
             store,
             clock,
@@ -54,7 +56,7 @@ impl PermissionGate {
             phone: RwLock::default(),
             asking: AskingTime::default(),
             in_chat: Mutex::default(),
-            auto_read_only: AtomicBool::new(false),
+            settings,
         }
     }
 
@@ -72,13 +74,14 @@ impl PermissionGate {
         self.asking.total()
     }
 
-    /// Settings' switch: tools the server marks read-only run without asking.
-    pub fn set_auto_read_only(&self, on: bool) {
-        self.auto_read_only.store(on, Ordering::Relaxed);
+    /// Settings' switch: tools the server marks read-only run without asking. Saved in
+    /// settings.toml; a write that fails changes nothing.
+    pub fn set_auto_read_only(&self, on: bool) -> Result<(), SettingsFileError> {
+        self.settings.change(Change::AutoAllowReadOnly(on)).map(drop)
     }
 
     pub fn auto_read_only(&self) -> bool {
-        self.auto_read_only.load(Ordering::Relaxed)
+        self.settings.current().tools.auto_allow_read_only
     }
 
     /// Runs the policy; asks when it must. `Ok` means the call may run now.
@@ -132,7 +135,7 @@ impl PermissionGate {
         let grants = self.store.grants().list().await?;
         let pins = self.store.grants().pins(&action.server).await?;
         let chat_keys = conversation_id.and_then(|c| self.in_chat.lock().expect("chat grants lock").get(&c).cloned()).unwrap_or_default();
-        let standing = Standing { grants: &grants, pins: &pins, chat_keys: &chat_keys, auto_read_only: self.auto_read_only.load(Ordering::Relaxed) };
+        let standing = Standing { grants: &grants, pins: &pins, chat_keys: &chat_keys, auto_read_only: self.auto_read_only() };
         Ok(decide(action, &standing))
     }
 
