@@ -9,7 +9,7 @@ use sidecar::proactive::quiet::QuietNow;
 use tauri::{AppHandle, Emitter, State};
 
 use crate::character::{CharacterWindow, WindowFacts};
-use crate::commands::{blocking, CommandError, Core};
+use crate::commands::{blocking, CommandError, Core, SaidBy};
 use crate::preference_commands::HotkeyRefusal;
 use crate::tool_commands::Questions;
 
@@ -31,7 +31,7 @@ pub const OPEN_SETTINGS: &str = "sidecar://open-settings";
 pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>, questions: Questions<'_>) -> Result<CharacterStart, CommandError> {
     Ok(CharacterStart {
         window: window.facts(),
-        quiet: core.proactive().quiet_now().await?,
+        quiet: core.proactive().quiet_now().await.said(&core)?,
         down: core.channels().down_now(),
         asking: !questions.waiting().is_empty(),
     })
@@ -46,7 +46,7 @@ pub fn character_transparent(window: State<'_, CharacterWindow>) -> Option<bool>
 
 #[tauri::command]
 pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<PreferencesView, CommandError> {
-    let view = blocking(&core, move |c| c.preferences().set_character(on)).await?;
+    let view = blocking(&core, move |c| c.preferences().set_character(on)).await.said(&core)?;
     crate::character::tell_preferences(&app, &view);
     crate::character::apply(&app, on).await.map_err(|message| CommandError { message, retryable: false, cancelled: false })?;
     Ok(view)
@@ -56,7 +56,7 @@ pub async fn set_character(app: AppHandle, core: Core<'_>, on: bool) -> Result<P
 pub async fn set_character_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
     let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
     crate::hotkey::switch(&app, &hotkey, HotkeyRole::Character).map_err(HotkeyRefusal::Hotkey)?;
-    blocking(&core, move |c| c.preferences().save_character_hotkey(&hotkey)).await.map_err(|e| HotkeyRefusal::Other(e.into()))
+    blocking(&core, move |c| c.preferences().save_character_hotkey(&hotkey)).await.said(&core).map_err(HotkeyRefusal::Other)
 }
 
 #[tauri::command]
@@ -88,13 +88,13 @@ pub async fn character_settings(app: AppHandle) {
 
 #[tauri::command]
 pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
-    core.proactive().set_quiet(Some(sidecar::proactive::quiet::QUIET_FOR_MINUTES), None).await?;
-    Ok(core.proactive().quiet_now().await?)
+    core.proactive().set_quiet(Some(sidecar::proactive::quiet::QUIET_FOR_MINUTES), None).await.said(&core)?;
+    core.proactive().quiet_now().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn quiet_now(core: Core<'_>) -> Result<QuietNow, CommandError> {
-    Ok(core.proactive().quiet_now().await?)
+    core.proactive().quiet_now().await.said(&core)
 }
 
 /// The user types in the chat (the character listens).

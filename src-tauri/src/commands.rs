@@ -28,74 +28,48 @@ pub struct CommandError {
     pub(crate) cancelled: bool,
 }
 
-/// The language command errors are said in: the user's choice, followed at once when
-/// it changes. `From` has no access to the core, so the shell keeps it here.
-static ERROR_LANG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-pub(crate) fn say_errors_in(lang: Lang) {
-    ERROR_LANG.store(lang == Lang::Es, std::sync::atomic::Ordering::Relaxed);
-}
-
-pub(crate) fn error_lang() -> Lang {
-    if ERROR_LANG.load(std::sync::atomic::Ordering::Relaxed) {
-        Lang::Es
-    } else {
-        Lang::En
+impl CommandError {
+    /// A core error said in `lang`, with whether Retry makes sense.
+    pub(crate) fn said(error: impl Into<CompanionError>, lang: Lang) -> Self {
+        let error = error.into();
+        Self { cancelled: error.is_cancelled_queue(), retryable: error.is_retryable(), message: sidecar::said::said_whole(&error, lang) }
     }
 }
 
-impl From<CompanionError> for CommandError {
-    fn from(error: CompanionError) -> Self {
-        Self { cancelled: error.is_cancelled_queue(), retryable: error.is_retryable(), message: sidecar::said::said_whole(&error, error_lang()) }
+/// The core's errors for the UI (a feature's own error is composed into the core's):
+/// `.said(&core)` says one in the language the user has chosen now, read from the
+/// core's preferences at that moment, so a change in Settings is followed at once
+/// and no language is kept in the shell.
+pub(crate) trait SaidBy<T> {
+    fn said(self, core: &Companion) -> Result<T, CommandError>;
+}
+
+impl<T, E: Into<CompanionError>> SaidBy<T> for Result<T, E> {
+    fn said(self, core: &Companion) -> Result<T, CommandError> {
+        self.map_err(|error| CommandError::said(error, core.preferences().lang()))
     }
 }
-
-/// A feature's own error reaches the UI as the core's: the assembly composes them.
-macro_rules! through_the_core {
-    ($($feature:ty),* $(,)?) => {$(
-        impl From<$feature> for CommandError {
-            fn from(error: $feature) -> Self {
-                CompanionError::from(error).into()
-            }
-        }
-    )*};
-}
-
-through_the_core!(
-    sidecar::agent::error::TurnError,
-    sidecar::budget::admin::BudgetError,
-    sidecar::channels::error::ChannelError,
-    sidecar::local_models::error::HubError,
-    sidecar::meaning::setup::MeaningSetupError,
-    sidecar::proactive::error::ProactiveError,
-    sidecar::provider_admin::ProviderRefusal,
-    sidecar::reminders::error::ReminderError,
-    sidecar::tools::search_setup::SearchSetupError,
-    sidecar::settings::file::SettingsFileError,
-    sidecar::updates::UpdatesError,
-    sidecar::store::StoreError,
-);
 
 pub(crate) type Core<'a> = State<'a, Arc<Companion>>;
 
 #[tauri::command]
 pub async fn send_message(core: Core<'_>, text: String) -> Result<TurnOutcome, CommandError> {
-    Ok(core.send(&text).await?)
+    core.send(&text).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn send_with_files(core: Core<'_>, text: String, attachments: Vec<sidecar::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
-    Ok(core.send_with(&text, &attachments).await?)
+    core.send_with(&text, &attachments).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar::attachments::Attachment, CommandError> {
-    Ok(core.attach(&path).await?)
+    core.attach(&path).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn retry_reply(core: Core<'_>) -> Result<TurnOutcome, CommandError> {
-    Ok(core.retry().await?)
+    core.retry().await.said(&core)
 }
 
 #[tauri::command]
@@ -110,7 +84,7 @@ pub fn cancel_queued(core: Core<'_>, id: u64) -> bool {
 
 #[tauri::command]
 pub async fn load_history(core: Core<'_>, limit: Option<u32>) -> Result<Vec<Message>, CommandError> {
-    Ok(core.history(limit.unwrap_or(200)).await?)
+    core.history(limit.unwrap_or(200)).await.said(&core)
 }
 
 #[tauri::command]
@@ -138,17 +112,17 @@ pub async fn list_providers(core: Core<'_>) -> Result<Vec<ProviderView>, Command
 
 #[tauri::command]
 pub async fn save_provider(core: Core<'_>, input: ProviderInput) -> Result<SavedProvider, CommandError> {
-    Ok(blocking(&core, move |c| c.provider_admin().save_provider(input)).await?)
+    blocking(&core, move |c| c.provider_admin().save_provider(input)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn remove_provider(core: Core<'_>, id: String) -> Result<Option<String>, CommandError> {
-    Ok(blocking(&core, move |c| c.provider_admin().remove_provider(&id)).await?)
+    blocking(&core, move |c| c.provider_admin().remove_provider(&id)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn order_providers(core: Core<'_>, ids: Vec<String>) -> Result<Option<String>, CommandError> {
-    Ok(blocking(&core, move |c| c.provider_admin().order_providers(&ids)).await?)
+    blocking(&core, move |c| c.provider_admin().order_providers(&ids)).await.said(&core)
 }
 
 #[tauri::command]
@@ -158,23 +132,23 @@ pub async fn test_provider(core: Core<'_>, input: ProviderInput) -> Result<Conne
 
 #[tauri::command]
 pub async fn usage_report(core: Core<'_>) -> Result<UsageReport, CommandError> {
-    Ok(core.usage_report().await?)
+    core.usage_report().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn usage_history(core: Core<'_>) -> Result<sidecar::budget::usage::UsageHistory, CommandError> {
-    Ok(core.budget().usage_history().await?)
+    core.budget().usage_history().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn budget_view(core: Core<'_>) -> Result<sidecar::budget::BudgetView, CommandError> {
-    Ok(core.budget().view().await?)
+    core.budget().view().await.said(&core)
 }
 
 /// The one click past a limit: `amount` more today, in the user's currency.
 #[tauri::command]
 pub async fn allow_more_today(core: Core<'_>, amount: f64) -> Result<sidecar::budget::BudgetView, CommandError> {
-    Ok(core.budget().allow_more_today(amount).await?)
+    core.budget().allow_more_today(amount).await.said(&core)
 }
 
 #[tauri::command]
@@ -184,17 +158,17 @@ pub fn budget_limits(core: Core<'_>) -> sidecar::budget::limits::LimitsForm {
 
 #[tauri::command]
 pub async fn save_budget_limits(core: Core<'_>, form: sidecar::budget::limits::LimitsForm) -> Result<sidecar::budget::BudgetView, CommandError> {
-    Ok(core.budget().save_limits(&form).await?)
+    core.budget().save_limits(&form).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn pinned_model(core: Core<'_>) -> Result<Option<String>, CommandError> {
-    Ok(core.conversation().pinned_provider().await?)
+    core.conversation().pinned_provider().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn pin_model(core: Core<'_>, id: Option<String>) -> Result<(), CommandError> {
-    Ok(core.conversation().pin_provider(id.as_deref()).await?)
+    core.conversation().pin_provider(id.as_deref()).await.said(&core)
 }
 
 /// Facts by category and the lines of learnings.md that could not be read.
@@ -222,18 +196,18 @@ pub async fn remember_fact(
     text: String,
     category: sidecar::knowledge::learnings::Category,
 ) -> Result<sidecar::knowledge::facts::SaveOutcome, CommandError> {
-    Ok(core.remember(&text, category).await?)
+    core.remember(&text, category).await.said(&core)
 }
 
 /// The user confirmed that a newer fact replaces the one on `line`.
 #[tauri::command]
 pub async fn supersede_fact(core: Core<'_>, line: usize, expected: String) -> Result<(), CommandError> {
-    Ok(blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await?)
+    blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn search_memory(core: Core<'_>, query: String, pages: usize, weaker: bool) -> Result<sidecar::recall::MemoryPage, CommandError> {
-    Ok(core.search_memory(&query, pages, weaker).await?)
+    core.search_memory(&query, pages, weaker).await.said(&core)
 }
 
 #[tauri::command]
@@ -244,12 +218,12 @@ pub async fn edit_fact(
     text: String,
     category: sidecar::knowledge::learnings::Category,
 ) -> Result<(), CommandError> {
-    Ok(blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await?)
+    blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn delete_fact(core: Core<'_>, line: usize, expected: String) -> Result<(), CommandError> {
-    Ok(blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await?)
+    blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await.said(&core)
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
@@ -261,70 +235,70 @@ pub struct ProfileText {
 
 #[tauri::command]
 pub async fn read_profile(core: Core<'_>, file: ProfileFile) -> Result<ProfileText, CommandError> {
-    let (text, version) = blocking(&core, move |c| c.profile(file)).await?;
+    let (text, version) = blocking(&core, move |c| c.profile(file)).await.said(&core)?;
     Ok(ProfileText { text, version })
 }
 
 #[tauri::command]
 pub async fn save_profile(core: Core<'_>, file: ProfileFile, text: String, version: String) -> Result<String, CommandError> {
-    Ok(blocking(&core, move |c| c.save_profile(file, &text, &version)).await?)
+    blocking(&core, move |c| c.save_profile(file, &text, &version)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn list_checkpoints(core: Core<'_>) -> Result<Vec<Checkpoint>, CommandError> {
-    Ok(core.context().checkpoints().await?)
+    core.context().checkpoints().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn set_checkpoint_status(core: Core<'_>, id: i64, status: Status) -> Result<Checkpoint, CommandError> {
-    Ok(core.context().set_checkpoint_status(id, status).await?)
+    core.context().set_checkpoint_status(id, status).await.said(&core)
 }
 
 /// Replaces what a checkpoint records, as the user edited it.
 #[tauri::command]
 pub async fn edit_checkpoint(core: Core<'_>, id: i64, body: sidecar::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
-    Ok(core.context().edit_checkpoint(id, body).await?)
+    core.context().edit_checkpoint(id, body).await.said(&core)
 }
 
 /// Writes the checkpoint as Markdown and returns where.
 #[tauri::command]
 pub async fn export_checkpoint(core: Core<'_>, id: i64) -> Result<String, CommandError> {
-    Ok(core.context().export_checkpoint(id).await?.display().to_string())
+    Ok(core.context().export_checkpoint(id).await.said(&core)?.display().to_string())
 }
 
 #[tauri::command]
 pub async fn new_conversation(core: Core<'_>) -> Result<i64, CommandError> {
-    Ok(core.context().new_conversation().await?)
+    core.context().new_conversation().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn continuation_offer(core: Core<'_>) -> Result<Option<Checkpoint>, CommandError> {
-    Ok(core.context().continuation_offer().await?)
+    core.context().continuation_offer().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn continue_checkpoint(core: Core<'_>, id: i64) -> Result<Checkpoint, CommandError> {
-    Ok(core.context().continue_from(id).await?)
+    core.context().continue_from(id).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn dismiss_offer(core: Core<'_>) -> Result<(), CommandError> {
-    Ok(core.context().dismiss_offer().await?)
+    core.context().dismiss_offer().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn current_plan(core: Core<'_>) -> Result<Vec<PlanItem>, CommandError> {
-    Ok(core.context().plan().await?)
+    core.context().plan().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn context_meter(core: Core<'_>) -> Result<ContextMeter, CommandError> {
-    Ok(core.context().context_meter().await?)
+    core.context().context_meter().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn reminders_overview(core: Core<'_>) -> Result<sidecar::reminders::Overview, CommandError> {
-    Ok(core.reminders().overview().await?)
+    core.reminders().overview().await.said(&core)
 }
 
 #[tauri::command]
@@ -334,7 +308,7 @@ pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPre
 
 #[tauri::command]
 pub async fn add_reminder(core: Core<'_>, message: String, when: String) -> Result<Setting, CommandError> {
-    Ok(core.reminders().set(&message, &when).await?)
+    core.reminders().set(&message, &when).await.said(&core)
 }
 
 #[tauri::command]
@@ -344,7 +318,7 @@ pub fn preview_sentence(core: Core<'_>, text: String) -> sidecar::reminders::Sen
 
 #[tauri::command]
 pub async fn add_reminder_sentence(core: Core<'_>, sentence: String) -> Result<Setting, CommandError> {
-    Ok(core.reminders().set_from_sentence(&sentence).await?)
+    core.reminders().set_from_sentence(&sentence).await.said(&core)
 }
 
 /// Writes the pending reminders to `sidecar-reminders.ics` in the Downloads folder (the
@@ -352,12 +326,12 @@ pub async fn add_reminder_sentence(core: Core<'_>, sentence: String) -> Result<S
 #[tauri::command]
 pub async fn export_reminders_ics(core: Core<'_>) -> Result<String, CommandError> {
     let dir = sidecar::paths::export_dir(core.data_dir());
-    Ok(core.reminders().export_ics_to(&dir).await?.display().to_string())
+    Ok(core.reminders().export_ics_to(&dir).await.said(&core)?.display().to_string())
 }
 
 #[tauri::command]
 pub async fn import_reminders_ics(core: Core<'_>, text: String) -> Result<sidecar::reminders::ImportReport, CommandError> {
-    Ok(core.reminders().import_ics(&text).await?)
+    core.reminders().import_ics(&text).await.said(&core)
 }
 
 /// Stops the calendar import under way; whether there was one.
@@ -368,19 +342,21 @@ pub fn stop_reminders_import(core: Core<'_>) -> bool {
 
 #[tauri::command]
 pub async fn cancel_reminder(core: Core<'_>, id: i64) -> Result<Reminder, CommandError> {
-    Ok(core.reminders().cancel(id).await?)
+    core.reminders().cancel(id).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn snooze_reminder(core: Core<'_>, id: i64, minutes: u32) -> Result<sidecar::reminders::Snoozed, CommandError> {
-    Ok(core.reminders().snooze(id, minutes).await?)
+    core.reminders().snooze(id, minutes).await.said(&core)
 }
 
 /// Notes `path` to be restored and restarts the app, which restores it before opening
 /// the data (the running app holds it).
 #[tauri::command]
 pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path)).map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))?;
+    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
+        .map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))
+        .said(&core)?;
     app.restart()
 }
 
@@ -399,43 +375,43 @@ pub fn snooze_choices() -> Vec<u32> {
 /// Snooze (`minutes`) or Done (none) on a reminder posted in the chat.
 #[tauri::command]
 pub async fn answer_reminder_message(core: Core<'_>, message_id: i64, minutes: Option<u32>) -> Result<Option<sidecar::reminders::Snoozed>, CommandError> {
-    Ok(core.reminders().answer_message(message_id, minutes).await?)
+    core.reminders().answer_message(message_id, minutes).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn proactive_status(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
-    Ok(core.proactive().status().await?)
+    core.proactive().status().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn save_proactive_config(core: Core<'_>, config: ProactiveConfig) -> Result<ProactiveConfig, CommandError> {
-    Ok(core.proactive().set_config(config).await?)
+    core.proactive().set_config(config).await.said(&core)
 }
 
 /// A thumb under a spontaneous message, or its notification clicked or closed.
 #[tauri::command]
 pub async fn spontaneous_feedback(core: Core<'_>, message_id: i64, signal: sidecar::proactive::learning::Signal) -> Result<(), CommandError> {
-    Ok(core.proactive().feedback(message_id, signal).await?)
+    core.proactive().feedback(message_id, signal).await.said(&core)
 }
 
 /// Settings → Proactivity's Reset of what was learned.
 #[tauri::command]
 pub async fn forget_learned(core: Core<'_>) -> Result<ProactiveStatus, CommandError> {
-    core.proactive().forget_learned().await?;
-    Ok(core.proactive().status().await?)
+    core.proactive().forget_learned().await.said(&core)?;
+    core.proactive().status().await.said(&core)
 }
 
 /// Writes settings.toml: off the main thread.
 #[tauri::command]
 pub async fn set_timezone(core: Core<'_>, zone: String) -> Result<String, CommandError> {
-    Ok(blocking(&core, move |c| c.set_timezone(&zone)).await?.name().to_string())
+    Ok(blocking(&core, move |c| c.set_timezone(&zone)).await.said(&core)?.name().to_string())
 }
 
 /// Quiet for `minutes`, or lifted with `None`.
 #[tauri::command]
 pub async fn set_quiet(core: Core<'_>, minutes: Option<i64>) -> Result<ProactiveStatus, CommandError> {
-    core.proactive().set_quiet(minutes, None).await?;
-    Ok(core.proactive().status().await?)
+    core.proactive().set_quiet(minutes, None).await.said(&core)?;
+    core.proactive().status().await.said(&core)
 }
 
 /// Problems found at start that the user should see (a bad time zone in settings).
@@ -465,37 +441,37 @@ pub fn channels_view(core: Core<'_>) -> sidecar::channels::service::ChannelsView
 /// Saves the bot token (keychain) and turns Telegram on: off the main thread.
 #[tauri::command]
 pub async fn set_telegram_token(core: Core<'_>, token: String) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    blocking(&core, move |c| c.channels().set_telegram_token(&token)).await?;
+    blocking(&core, move |c| c.channels().set_telegram_token(&token)).await.said(&core)?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub async fn set_telegram_enabled(core: Core<'_>, enabled: bool) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    blocking(&core, move |c| c.channels().set_telegram_enabled(enabled)).await?;
+    blocking(&core, move |c| c.channels().set_telegram_enabled(enabled)).await.said(&core)?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub fn new_telegram_code(core: Core<'_>) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    core.channels().telegram_pairing_code()?;
+    core.channels().telegram_pairing_code().said(&core)?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub async fn unpair_telegram(core: Core<'_>, chat: i64) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    blocking(&core, move |c| c.channels().unpair_telegram(chat)).await?;
+    blocking(&core, move |c| c.channels().unpair_telegram(chat)).await.said(&core)?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub async fn set_whatsapp_enabled(core: Core<'_>, enabled: bool) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    blocking(&core, move |c| c.channels().set_whatsapp_enabled(enabled)).await?;
+    blocking(&core, move |c| c.channels().set_whatsapp_enabled(enabled)).await.said(&core)?;
     Ok(core.channels().view())
 }
 
 #[tauri::command]
 pub async fn unlink_whatsapp(core: Core<'_>) -> Result<sidecar::channels::service::ChannelsView, CommandError> {
-    blocking(&core, |c| c.channels().unlink_whatsapp()).await?;
+    blocking(&core, |c| c.channels().unlink_whatsapp()).await.said(&core)?;
     Ok(core.channels().view())
 }
 

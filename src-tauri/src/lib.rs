@@ -56,7 +56,6 @@ pub fn run() {
             tauri::async_runtime::block_on(sidecar::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
-            crate::commands::say_errors_in(companion.preferences().lang());
             app.manage(companion.clone());
             // Tools that act ask with a card in the chat; the MCP servers start now.
             let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions)));

@@ -2,7 +2,7 @@
 //! and imports from other assistants. Each a few lines calling the core.
 
 use sidecar::backup::BackupInfo;
-use sidecar::data_service::{ChatImport, DataError};
+use sidecar::data_service::ChatImport;
 use sidecar::export::ExportFormat;
 use sidecar::meaning::setup::{MeaningInput, MeaningView};
 use tauri::AppHandle;
@@ -11,13 +11,7 @@ use sidecar::knowledge::profile_form::ProfileFields;
 use sidecar::knowledge::store::ProfileView;
 use sidecar::CompanionError;
 
-use crate::commands::{blocking, CommandError, Core};
-
-impl From<DataError> for CommandError {
-    fn from(error: DataError) -> Self {
-        Self { message: sidecar::said::said_whole(&error, crate::commands::error_lang()), retryable: false, cancelled: false }
-    }
-}
+use crate::commands::{blocking, CommandError, Core, SaidBy};
 
 #[tauri::command]
 pub async fn meaning_setup(core: Core<'_>) -> Result<MeaningView, CommandError> {
@@ -26,12 +20,12 @@ pub async fn meaning_setup(core: Core<'_>) -> Result<MeaningView, CommandError> 
 
 #[tauri::command]
 pub async fn save_meaning(core: Core<'_>, input: MeaningInput) -> Result<MeaningView, CommandError> {
-    Ok(core.meaning_setup().save(input).await?)
+    core.meaning_setup().save(input).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn back_up_now(core: Core<'_>) -> Result<BackupInfo, CommandError> {
-    Ok(core.data().back_up(None).await?)
+    core.data().back_up(None).await.said(&core)
 }
 
 /// The automatic backups kept, newest first (date, file).
@@ -44,18 +38,18 @@ pub fn automatic_backups(core: Core<'_>) -> Vec<(String, String)> {
 
 #[tauri::command]
 pub async fn export_data(core: Core<'_>, format: ExportFormat) -> Result<String, CommandError> {
-    Ok(core.data().export_to_file(format).await?.display().to_string())
+    Ok(core.data().export_to_file(format).await.said(&core)?.display().to_string())
 }
 
 /// One conversation as Markdown in the exports folder; the file.
 #[tauri::command]
 pub async fn export_chat(core: Core<'_>, id: i64) -> Result<String, CommandError> {
-    Ok(core.data().export_conversation_to_file(id).await?.display().to_string())
+    Ok(core.data().export_conversation_to_file(id).await.said(&core)?.display().to_string())
 }
 
 #[tauri::command]
 pub async fn import_chat_export(core: Core<'_>, text: String) -> Result<ChatImport, CommandError> {
-    Ok(core.data().import_chat_export(text.as_bytes()).await?)
+    core.data().import_chat_export(text.as_bytes()).await.said(&core)
 }
 
 /// Shows the folder holding `path` (a backup or an export) in the file manager.
@@ -83,12 +77,13 @@ pub fn set_auto_remember(core: Core<'_>, on: bool) -> Result<bool, CommandError>
 
 #[tauri::command]
 pub async fn profile_fields(core: Core<'_>) -> Result<ProfileView, CommandError> {
-    Ok(blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await?)
+    blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await.said(&core)
 }
 
 /// New lines and headings are written in the language the user chose.
 #[tauri::command]
 pub async fn save_profile_fields(core: Core<'_>, fields: ProfileFields, user_version: String, soul_version: String) -> Result<ProfileView, CommandError> {
-    Ok(blocking(&core, move |c| c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from))
-        .await?)
+    blocking(&core, move |c| c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from))
+        .await
+        .said(&core)
 }

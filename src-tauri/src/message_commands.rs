@@ -4,24 +4,24 @@
 use sidecar::conversation::TurnOutcome;
 use sidecar::store::ReplyVersions;
 
-use crate::commands::{CommandError, Core};
+use crate::commands::{CommandError, Core, SaidBy};
 
 #[tauri::command]
 pub async fn regenerate_reply(core: Core<'_>) -> Result<TurnOutcome, CommandError> {
-    Ok(core.conversation().regenerate().await?)
+    core.conversation().regenerate().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn reply_versions(core: Core<'_>) -> Result<Option<ReplyVersions>, CommandError> {
-    Ok(core.conversation().reply_versions().await?)
+    core.conversation().reply_versions().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn show_reply_version(core: Core<'_>, number: u32) -> Result<ReplyVersions, CommandError> {
-    Ok(core.conversation().show_version(number).await?)
+    core.conversation().show_version(number).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn edit_message(core: Core<'_>, id: i64, text: String) -> Result<TurnOutcome, CommandError> {
-    Ok(core.conversation().edit(id, text).await?)
+    core.conversation().edit(id, text).await.said(&core)
 }

@@ -10,7 +10,7 @@ use sidecar::tools::web_search::SearchResult;
 use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 
-use crate::commands::{blocking, CommandError, Core};
+use crate::commands::{blocking, CommandError, Core, SaidBy};
 
 #[tauri::command]
 pub fn preferences(core: Core<'_>) -> PreferencesView {
@@ -19,14 +19,13 @@ pub fn preferences(core: Core<'_>) -> PreferencesView {
 
 #[tauri::command]
 pub async fn set_theme(core: Core<'_>, theme: Theme) -> Result<PreferencesView, CommandError> {
-    Ok(blocking(&core, move |c| c.preferences().set_theme(theme)).await?)
+    blocking(&core, move |c| c.preferences().set_theme(theme)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn set_language(core: Core<'_>, language: LanguageChoice) -> Result<PreferencesView, CommandError> {
-    let view = blocking(&core, move |c| c.preferences().set_language(language)).await?;
-    crate::commands::say_errors_in(core.preferences().lang());
-    Ok(view)
+    // A save that fails leaves the language as it was, and its error is said in that one.
+    blocking(&core, move |c| c.preferences().set_language(language)).await.said(&core)
 }
 
 /// Why a shortcut was refused, for the UI to say in the user's language.
@@ -41,7 +40,7 @@ pub enum HotkeyRefusal {
 pub async fn set_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
     let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
     crate::hotkey::switch(&app, &hotkey, HotkeyRole::Window).map_err(HotkeyRefusal::Hotkey)?;
-    blocking(&core, move |c| c.preferences().save_hotkey(&hotkey)).await.map_err(|e| HotkeyRefusal::Other(e.into()))
+    blocking(&core, move |c| c.preferences().save_hotkey(&hotkey)).await.said(&core).map_err(HotkeyRefusal::Other)
 }
 
 #[tauri::command]
@@ -63,10 +62,10 @@ pub fn web_search_setup(core: Core<'_>) -> SearchView {
 
 #[tauri::command]
 pub async fn save_web_search(core: Core<'_>, input: SearchInput) -> Result<SearchView, CommandError> {
-    Ok(blocking(&core, move |c| c.web_search().save(input)).await?)
+    blocking(&core, move |c| c.web_search().save(input)).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn try_web_search(core: Core<'_>, query: String) -> Result<Vec<SearchResult>, CommandError> {
-    Ok(core.try_web_search(&query).await?)
+    core.try_web_search(&query).await.said(&core)
 }

@@ -12,7 +12,7 @@ use sidecar::permissions::grant::{Choice, Grant};
 use sidecar::permissions::Question;
 use tauri::State;
 
-use crate::commands::{CommandError, Core};
+use crate::commands::{CommandError, Core, SaidBy};
 
 /// The permission cards the window shows, and the clicks that answer them.
 pub(crate) type Questions<'a> = State<'a, Arc<WindowQuestions>>;
@@ -102,6 +102,6 @@ pub fn auto_allow_read_only(core: Core<'_>) -> bool {
 
 #[tauri::command]
 pub fn set_auto_allow_read_only(core: Core<'_>, on: bool) -> Result<bool, CommandError> {
-    core.set_auto_allow_read_only(on)?;
+    core.set_auto_allow_read_only(on).said(&core)?;
     Ok(on)
 }

@@ -4,7 +4,7 @@
 use sidecar::updates::UpdatesView;
 use tauri::AppHandle;
 
-use crate::commands::{blocking, CommandError, Core};
+use crate::commands::{blocking, CommandError, Core, SaidBy};
 
 #[tauri::command]
 pub fn updates(core: Core<'_>) -> UpdatesView {
@@ -18,17 +18,17 @@ pub async fn look_for_update(core: Core<'_>) -> Result<UpdatesView, CommandError
 
 #[tauri::command]
 pub async fn install_update(core: Core<'_>) -> Result<UpdatesView, CommandError> {
-    Ok(core.updates().install().await?)
+    core.updates().install().await.said(&core)
 }
 
 #[tauri::command]
 pub async fn set_update_address(core: Core<'_>, address: Option<String>) -> Result<UpdatesView, CommandError> {
-    Ok(blocking(&core, move |c| c.updates().set_address(address.as_deref())).await?)
+    blocking(&core, move |c| c.updates().set_address(address.as_deref())).await.said(&core)
 }
 
 #[tauri::command]
 pub async fn set_daily_updates(core: Core<'_>, daily: bool) -> Result<UpdatesView, CommandError> {
-    Ok(blocking(&core, move |c| c.updates().set_daily(daily)).await?)
+    blocking(&core, move |c| c.updates().set_daily(daily)).await.said(&core)
 }
 
 /// Starts the installed version in place of this one.
