@@ -84,7 +84,7 @@ build: ui runtime
 
 # Four test threads on two cores: most of tests/it waits on servers it started (the
 # offline model, MCP servers, loopback fakes), so two threads left the cores half idle
-# (tests/it: 289 s with two, 227 s with four, here).
+# (tests/it in a fresh-clone CI here: 341 s with two, 265 s with four).
 test-core:
 	SIDECAR_TEST_PYTHON=$(PYTHON) cargo test --workspace $(CARGO_FLAGS) -- --test-threads=4
 

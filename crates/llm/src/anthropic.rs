@@ -57,6 +57,11 @@ impl AnthropicClient {
         self.endpoint.model()
     }
 
+    /// What this server's words are scrubbed with.
+    pub(crate) fn redactor(&self) -> &sidecar_domain::redact::Redactor {
+        &self.endpoint.redactor
+    }
+
     pub(crate) fn endpoint(&self) -> &Endpoint {
         &self.endpoint
     }

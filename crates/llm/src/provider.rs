@@ -31,8 +31,6 @@ pub struct Provider {
     pub context_window: u32,
     /// Whether the model is sent the images attached to messages.
     pub supports_images: bool,
-    /// Scrubs this provider's error texts (its key is registered in it).
-    pub redactor: Redactor,
 }
 
 /// Told to a model that cannot see the image the user attached, so it says so rather
@@ -56,7 +54,7 @@ impl Provider {
         };
         let context_window = crate::window::context_window(&settings.model, settings.context_window);
         let supports_images = super::vision::sees_images(&settings.model, settings.vision);
-        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images, redactor: redactor.clone() }
+        Self { id: settings.id.clone(), client, local: None, supports_tools: settings.tools, context_window, supports_images }
     }
 
     /// The offline model behind a running local server. It is far too small to call
@@ -71,8 +69,6 @@ impl Provider {
             context_window,
             // The local server is started without a vision projector.
             supports_images: false,
-            // It has no key; its words are still scrubbed for key shapes.
-            redactor: Redactor::default(),
         }
     }
 
@@ -80,6 +76,15 @@ impl Provider {
         match &self.client {
             WireClient::OpenAi(c) => c.model(),
             WireClient::Anthropic(c) => c.model(),
+        }
+    }
+
+    /// Scrubs this provider's error texts: its endpoint's redactor, which knows its key
+    /// (the offline model's has no key and removes key shapes only).
+    pub fn redactor(&self) -> &Redactor {
+        match &self.client {
+            WireClient::OpenAi(c) => c.redactor(),
+            WireClient::Anthropic(c) => c.redactor(),
         }
     }
 

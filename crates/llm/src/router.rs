@@ -93,7 +93,7 @@ pub async fn complete(
                         fallback_reason: None,
                     })
                 }
-                Err(error) => error.scrubbed(&provider.redactor),
+                Err(error) => error.scrubbed(provider.redactor()),
             };
             tracing::warn!(provider = %provider.id, attempt, %error, streamed, "model call failed");
             if streamed {
