@@ -302,8 +302,14 @@ proptest! {
                         let (tool, method, path, scope, writes) = ACTIONS[action];
                         let (facts_before, history_before) = (core.facts().len(), core.history(100).await.unwrap().len());
                         let text = format!("Likes tea {client}{label}");
-                        // The MCP tool takes `fact` and `category` and refuses any other field; /v1/facts takes `text`.
-                        let arguments = if tool == "remember_fact" && over_mcp { json!({"fact": text, "category": "General"}) } else { json!({"text": text}) };
+                        // Each MCP tool is sent what its schema takes and refuses any other field:
+                        // `remember_fact` takes `fact` and `category`, `list_reminders` takes nothing;
+                        // /v1/facts takes `text`.
+                        let arguments = match (tool, over_mcp) {
+                            ("remember_fact", true) => json!({"fact": text, "category": "General"}),
+                            ("list_reminders", true) => json!({}),
+                            _ => json!({"text": text}),
+                        };
                         let answered = if over_mcp {
                             mcp_call(&http, &format!("http://{address}/mcp"), &headers, LABELS[label], tool, arguments.clone()).await
                         } else {
