@@ -59,12 +59,12 @@ impl Default for EventBus {
 }
 
 impl EventBus {
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         let (sender, _) = broadcast::channel(capacity);
         Self { sender }
     }
 
-    pub fn publish(&self, event: CoreEvent) {
+    pub(crate) fn publish(&self, event: CoreEvent) {
         // No subscriber is not an error: the CLI in --json mode listens to nothing.
         let _ = self.sender.send(event);
     }
@@ -76,7 +76,7 @@ impl EventBus {
     /// Events of one kind picked out of this bus, for a feature that listens without
     /// naming `CoreEvent`: each subscription forwards what `pick` keeps from that moment
     /// on, until its receiver is dropped or the bus closes.
-    pub fn subscriber<E: Clone + Send + 'static>(&self, pick: fn(&CoreEvent) -> Option<E>) -> Subscriber<E> {
+    pub(crate) fn subscriber<E: Clone + Send + 'static>(&self, pick: fn(&CoreEvent) -> Option<E>) -> Subscriber<E> {
         let bus = self.sender.clone();
         Subscriber::new(move || {
             let mut all = bus.subscribe();

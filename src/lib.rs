@@ -3,7 +3,7 @@
 //! over this crate, and everything here is testable headless.
 
 pub mod companion;
-pub mod companion_options;
+pub(crate) mod companion_options;
 pub mod error;
 pub mod events;
 pub mod words;

@@ -363,10 +363,6 @@ impl Companion {
         &self.hosting
     }
 
-    pub fn config_path(&self) -> Option<&Path> {
-        self.models.settings_owner().path()
-    }
-
     pub fn context(&self) -> &Arc<ContextService> {
         &self.context
     }
@@ -498,7 +494,7 @@ impl Companion {
 
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
-    pub async fn warm_up(&self) -> Result<(), CompanionError> {
+    pub(crate) async fn warm_up(&self) -> Result<(), CompanionError> {
         self.models.warm_up().await.map_err(|why| crate::llm::ModelUnavailable(why).into())
     }
 

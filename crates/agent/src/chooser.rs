@@ -51,7 +51,7 @@ impl ToolChooser {
     }
 
     /// The tools a turn carries, given every tool and the conversation's recent messages.
-    pub async fn choose(&self, all: &ToolRegistry, recent: &[Message]) -> ToolRegistry {
+    pub(crate) async fn choose(&self, all: &ToolRegistry, recent: &[Message]) -> ToolRegistry {
         *self.everything.lock().expect("everything lock") = all.clone();
         let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| t.action().is_some()).collect();
         if extras.is_empty() {

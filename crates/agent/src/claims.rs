@@ -8,14 +8,14 @@ use regex::Regex;
 
 /// An action a reply can claim, and the tools that would have done it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
+pub(crate) enum Claim {
     Reminder,
     Fact,
 }
 
 impl Claim {
     /// The name of the check, as recorded in self-correction notes.
-    pub fn check_name(self) -> &'static str {
+    pub(crate) fn check_name(self) -> &'static str {
         match self {
             Claim::Reminder => "claimed_reminder_without_tool",
             Claim::Fact => "claimed_fact_saved_without_tool",
@@ -31,7 +31,7 @@ impl Claim {
     }
 
     /// What the corrective retry tells the model.
-    pub fn correction(self) -> &'static str {
+    pub(crate) fn correction(self) -> &'static str {
         match self {
             Claim::Reminder => "Your last reply says a reminder was set, but you did not call set_reminder, so no reminder exists. Call set_reminder now if the user asked for one; otherwise answer again without claiming it.",
             Claim::Fact => "Your last reply says you saved or will remember something, but you did not call remember_fact, so nothing was saved. Call remember_fact now if there is a fact worth keeping; otherwise answer again without claiming it.",

@@ -39,7 +39,7 @@ impl Control<'_> {
     }
 
     /// What the command did, in the user's language.
-    pub async fn answer(&self, command: Command) -> Result<String, TurnError> {
+    pub(crate) async fn answer(&self, command: Command) -> Result<String, TurnError> {
         let w = CommandWords(self.lang);
         Ok(match command {
             Command::Checkpoint => {

@@ -24,7 +24,7 @@ pub struct QueuedMessage {
 
 /// What happens to a message that arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arrival {
+pub(crate) enum Arrival {
     /// Nothing is running: it is answered now.
     RunNow,
     /// A turn is running: it waits with this id.
@@ -33,14 +33,14 @@ pub enum Arrival {
 
 /// The queue's state: whether a turn runs, and who waits, oldest first.
 #[derive(Debug, Default)]
-pub struct Queue {
+pub(crate) struct Queue {
     running: bool,
     waiting: VecDeque<QueuedMessage>,
     next_id: u64,
 }
 
 impl Queue {
-    pub fn arrive(&mut self, text: &str, channel: Channel) -> Arrival {
+    pub(crate) fn arrive(&mut self, text: &str, channel: Channel) -> Arrival {
         if !self.running {
             self.running = true;
             return Arrival::RunNow;
@@ -52,20 +52,20 @@ impl Queue {
 
     /// The running turn ended: the next waiting message runs now (the turn slot passes
     /// straight to it), or the inbox goes idle.
-    pub fn finish(&mut self) -> Option<QueuedMessage> {
+    pub(crate) fn finish(&mut self) -> Option<QueuedMessage> {
         let next = self.waiting.pop_front();
         self.running = next.is_some();
         next
     }
 
     /// Takes a waiting message out; false if it already started or never was.
-    pub fn cancel(&mut self, id: u64) -> bool {
+    pub(crate) fn cancel(&mut self, id: u64) -> bool {
         let before = self.waiting.len();
         self.waiting.retain(|m| m.id != id);
         self.waiting.len() != before
     }
 
-    pub fn waiting(&self) -> Vec<QueuedMessage> {
+    pub(crate) fn waiting(&self) -> Vec<QueuedMessage> {
         self.waiting.iter().cloned().collect()
     }
 
@@ -76,7 +76,7 @@ impl Queue {
 
 /// Why a message did not get its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum NotAnswered {
+pub(crate) enum NotAnswered {
     #[error("the queued message was cancelled")]
     Cancelled,
 }
@@ -90,12 +90,12 @@ struct Shared {
 /// The queue with its wake-ups. `enter` returns once the message may run; dropping the
 /// returned `Turn` passes the slot on.
 #[derive(Default)]
-pub struct Inbox {
+pub(crate) struct Inbox {
     shared: Mutex<Shared>,
 }
 
 /// A message's place in line.
-pub enum Entry<'a> {
+pub(crate) enum Entry<'a> {
     /// Its turn, now.
     Now(Turn<'a>),
     /// Waiting behind others.
@@ -104,7 +104,7 @@ pub enum Entry<'a> {
 
 impl<'a> Entry<'a> {
     /// Waits for its turn; errs if it was cancelled while waiting.
-    pub async fn ready(self) -> Result<Turn<'a>, NotAnswered> {
+    pub(crate) async fn ready(self) -> Result<Turn<'a>, NotAnswered> {
         match self {
             Entry::Now(turn) => Ok(turn),
             // A dropped sender means cancelled; a sent one, that the slot is ours.
@@ -117,7 +117,7 @@ impl<'a> Entry<'a> {
 }
 
 /// The right to run one turn; the next message goes on when it is dropped.
-pub struct Turn<'a> {
+pub(crate) struct Turn<'a> {
     inbox: &'a Inbox,
     /// The queue id when the message waited, `None` when it ran at once.
     pub waited: Option<u64>,
@@ -132,13 +132,13 @@ impl Drop for Turn<'_> {
 impl Inbox {
     /// Waits until `text` may be answered. `on_change` is told the waiting list each
     /// time it changes (to show it). Errs if the message was cancelled while waiting.
-    pub async fn enter(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Result<Turn<'_>, NotAnswered> {
+    pub(crate) async fn enter(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Result<Turn<'_>, NotAnswered> {
         self.arrive(text, channel, on_change).ready().await
     }
 
     /// Takes its place in line now (so order is arrival order, whoever awaits first);
     /// `Entry::ready` then waits for its turn.
-    pub fn arrive(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Entry<'_> {
+    pub(crate) fn arrive(&self, text: &str, channel: Channel, on_change: impl Fn(Vec<QueuedMessage>)) -> Entry<'_> {
         let mut shared = self.shared.lock().expect("inbox lock");
         match shared.queue.arrive(text, channel) {
             Arrival::RunNow => Entry::Now(Turn { inbox: self, waited: None }),
@@ -152,14 +152,14 @@ impl Inbox {
     }
 
     /// Cancels a waiting message; false if it is not waiting (it started, or is gone).
-    pub fn cancel(&self, id: u64) -> bool {
+    pub(crate) fn cancel(&self, id: u64) -> bool {
         let mut shared = self.shared.lock().expect("inbox lock");
         let cancelled = shared.queue.cancel(id);
         shared.wake.remove(&id);
         cancelled
     }
 
-    pub fn waiting(&self) -> Vec<QueuedMessage> {
+    pub(crate) fn waiting(&self) -> Vec<QueuedMessage> {
         self.shared.lock().expect("inbox lock").queue.waiting()
     }
 

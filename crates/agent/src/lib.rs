@@ -8,20 +8,20 @@
 
 pub mod chats;
 pub mod chooser;
-pub mod claims;
+pub(crate) mod claims;
 pub mod complexity;
 pub mod context;
-pub mod control;
+pub(crate) mod control;
 pub mod conversation;
 pub mod driver;
 pub mod error;
 pub mod events;
-pub mod inbox;
+pub(crate) mod inbox;
 pub mod intent;
 pub mod last_turn;
 pub mod plan_tool;
-pub mod plan_watch;
-pub mod prompt;
+pub(crate) mod plan_watch;
+pub(crate) mod prompt;
 pub mod slash;
 pub mod turn;
 pub mod words;

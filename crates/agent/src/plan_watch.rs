@@ -40,7 +40,7 @@ pub(crate) struct PlanWatch {
 }
 
 impl PlanWatch {
-    pub fn new(items: Vec<PlanItem>) -> Self {
+    pub(crate) fn new(items: Vec<PlanItem>) -> Self {
         Self { items, ..Self::default() }
     }
 
@@ -57,7 +57,7 @@ impl PlanWatch {
     }
 
     /// The plan this turn works on has open steps.
-    pub fn working(&self) -> bool {
+    pub(crate) fn working(&self) -> bool {
         self.touched && is_open(&self.items)
     }
 
@@ -68,7 +68,7 @@ impl PlanWatch {
 
     /// The model asks again for a call that already succeeded while the plan has open
     /// steps: it is going round in circles.
-    pub fn repeats(&self, calls: &[ToolCall]) -> bool {
+    pub(crate) fn repeats(&self, calls: &[ToolCall]) -> bool {
         self.working() && calls.iter().any(|c| self.succeeded.contains(&key(c)))
     }
 
@@ -92,7 +92,7 @@ impl PlanWatch {
         }
     }
 
-    pub fn items(&self) -> &[PlanItem] {
+    pub(crate) fn items(&self) -> &[PlanItem] {
         &self.items
     }
 }

@@ -20,14 +20,14 @@ impl Default for Arrivals {
 }
 
 impl Arrivals {
-    pub fn push(&self, message: IncomingMessage) {
+    pub(crate) fn push(&self, message: IncomingMessage) {
         // The receiver lives as long as `self`: a send cannot fail.
         let _ = self.tx.send(message);
     }
 
     /// The next message, or `None` once `stop` is cancelled. Cancel-safe: a message is
     /// taken only when this returns it.
-    pub async fn next(&self, stop: &CancellationToken) -> Option<IncomingMessage> {
+    pub(crate) async fn next(&self, stop: &CancellationToken) -> Option<IncomingMessage> {
         let mut rx = self.rx.lock().await;
         tokio::select! {
             message = rx.recv() => message,

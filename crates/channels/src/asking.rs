@@ -32,7 +32,7 @@ pub struct PhoneQuestions {
 }
 
 impl PhoneQuestions {
-    pub fn new(lang: Lang) -> Self {
+    pub(crate) fn new(lang: Lang) -> Self {
         Self::with_patience(lang, PATIENCE)
     }
 
@@ -42,7 +42,7 @@ impl PhoneQuestions {
 
     /// A phone message is about to be answered: a question its turn raises goes back
     /// to the chat it came from.
-    pub fn heard(&self, source: &Arc<dyn MessageSource>, message: &IncomingMessage) {
+    pub(crate) fn heard(&self, source: &Arc<dyn MessageSource>, message: &IncomingMessage) {
         if message.channel.is_phone() {
             self.state.lock().expect("phone questions lock").heard.insert(message.channel, (source.clone(), message.clone()));
         }
@@ -50,7 +50,7 @@ impl PhoneQuestions {
 
     /// Takes `message` as the answer to the question waiting on its channel, if it is
     /// one (from the same person, in the words offered). True when it was.
-    pub fn answered(&self, message: &IncomingMessage) -> bool {
+    pub(crate) fn answered(&self, message: &IncomingMessage) -> bool {
         let mut state = self.state.lock().expect("phone questions lock");
         let Some((_, asked_by, _)) = state.waiting.get(&message.channel) else { return false };
         if *asked_by != message.user_id {

@@ -11,7 +11,7 @@ pub(crate) struct Backoff {
 }
 
 impl Backoff {
-    pub fn new(first: Duration, ceiling: Duration) -> Self {
+    pub(crate) fn new(first: Duration, ceiling: Duration) -> Self {
         Self { first, ceiling, next: first }
     }
 
@@ -24,7 +24,7 @@ impl Backoff {
     }
 
     /// The server answered: the next failure starts short again.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.next = self.first;
     }
 }

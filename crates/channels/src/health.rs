@@ -47,7 +47,7 @@ pub struct HealthView {
 }
 
 impl Health {
-    pub fn new(channel: Channel, events: Emitter<ChannelEvent>) -> Self {
+    pub(crate) fn new(channel: Channel, events: Emitter<ChannelEvent>) -> Self {
         Self { channel, events, link: Mutex::new(Link::Connecting), last_message_at: Mutex::new(None) }
     }
 
@@ -63,7 +63,7 @@ impl Health {
     }
 
     /// The server answered: connected (since the first answer after a gap).
-    pub fn up(&self, now: DateTime<Utc>) {
+    pub(crate) fn up(&self, now: DateTime<Utc>) {
         self.set(|link| match link {
             Link::Connected { .. } => None,
             _ => Some(Link::Connected { since: now }),
@@ -71,7 +71,7 @@ impl Health {
     }
 
     /// The server could not be reached: down since the first failure.
-    pub fn down(&self, now: DateTime<Utc>, reason: &str) {
+    pub(crate) fn down(&self, now: DateTime<Utc>, reason: &str) {
         self.set(|link| match link {
             Link::Down { since, .. } => Some(Link::Down { since: *since, reason: reason.to_string() }),
             _ => Some(Link::Down { since: now, reason: reason.to_string() }),

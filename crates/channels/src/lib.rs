@@ -5,19 +5,19 @@
 //! both a source and a sink, with a `health` the user can see. `words` is what they say,
 //! in both languages.
 
-pub mod arrivals;
-pub mod asking;
-pub mod backoff;
+pub(crate) mod arrivals;
+pub(crate) mod asking;
+pub(crate) mod backoff;
 pub mod call;
 pub mod error;
 pub mod events;
 pub use sidecar_domain::channel;
 pub mod health;
 pub mod phone;
-pub mod rows;
+pub(crate) mod rows;
 pub mod service;
 pub mod serving;
 pub mod source;
-pub mod telegram;
+pub(crate) mod telegram;
 pub mod whatsapp;
 pub mod words;

@@ -60,7 +60,7 @@ impl ChannelMarks<'_> {
         Ok(row.and_then(|(kind, at)| Some((MessageType::named(&kind)?, DateTime::parse_from_rfc3339(&at).ok()?.with_timezone(&Utc)))))
     }
 
-    pub async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {
+    pub(crate) async fn cursor(&self, channel: Channel) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar("SELECT value FROM channel_cursor WHERE channel = ?").bind(channel).fetch_optional(self.store.pool()).await?)
     }
 

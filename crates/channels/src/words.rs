@@ -13,7 +13,7 @@ pub(crate) fn private_bot(lang: Lang) -> &'static str {
 }
 
 /// Said when a chat pairs with the right code.
-pub fn paired(lang: Lang) -> &'static str {
+pub(crate) fn paired(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Listo: este chat está vinculado con tu Sidecar. Escríbeme cuando quieras; los recordatorios también llegarán aquí cuando no estés en el escritorio.",
         Lang::En => "Done: this chat is paired with your Sidecar. Write whenever you like; reminders reach you here too when you are away from the desk.",

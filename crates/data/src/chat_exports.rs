@@ -32,7 +32,7 @@ pub enum ExportKind {
 }
 
 impl ExportKind {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ExportKind::ChatGpt => "ChatGPT",
             ExportKind::Claude => "Claude",

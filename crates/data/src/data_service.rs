@@ -22,7 +22,7 @@ use sidecar_store::{Store, StoreError};
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);
 /// Where Settings → Data → Export writes, inside the data directory.
-pub const EXPORT_DIR: &str = "exports";
+pub(crate) const EXPORT_DIR: &str = "exports";
 
 /// One turn of a chat brought in from elsewhere: who said it, what, when (if known),
 /// and its id in the export (if it had one).

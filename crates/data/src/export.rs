@@ -16,7 +16,7 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             ExportFormat::Markdown => "md",
             ExportFormat::Json => "json",
@@ -32,7 +32,7 @@ struct Document<'a> {
 }
 
 /// The export of `conversations` and `facts` in `format`.
-pub fn render(format: ExportFormat, conversations: &[ExportedConversation], facts: &[ListedFact], exported_at: &str, lang: Lang) -> String {
+pub(crate) fn render(format: ExportFormat, conversations: &[ExportedConversation], facts: &[ListedFact], exported_at: &str, lang: Lang) -> String {
     match format {
         ExportFormat::Json => serde_json::to_string_pretty(&Document { exported_at, facts, conversations }).expect("an export serialises") + "\n",
         ExportFormat::Markdown => markdown(conversations, facts, exported_at, lang),

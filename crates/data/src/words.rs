@@ -2,7 +2,7 @@
 
 use sidecar_domain::locale::Lang;
 
-pub struct ExportWords {
+pub(crate) struct ExportWords {
     pub title: &'static str,
     pub exported: &'static str,
     pub facts: &'static str,
@@ -12,7 +12,7 @@ pub struct ExportWords {
     pub assistant: &'static str,
 }
 
-pub fn words(lang: Lang) -> ExportWords {
+pub(crate) fn words(lang: Lang) -> ExportWords {
     match lang {
         Lang::En => ExportWords {
             title: "Sidecar: everything remembered",

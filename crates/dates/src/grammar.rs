@@ -15,7 +15,7 @@ pub(crate) struct Grammar<'a> {
 pub(super) type Found<T> = Option<(T, usize)>;
 
 impl<'a> Grammar<'a> {
-    pub fn new(toks: &'a [Tok], tongue: Tongue) -> Self {
+    pub(crate) fn new(toks: &'a [Tok], tongue: Tongue) -> Self {
         Self { toks, tongue }
     }
 
@@ -362,7 +362,7 @@ impl<'a> Grammar<'a> {
         if !spanish && w.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        Some((Day::MonthDay(day), at + 1))
+        Some((Day::OfMonth(day), at + 1))
     }
 
     // ---- parts of the day ----

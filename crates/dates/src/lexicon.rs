@@ -121,7 +121,7 @@ pub fn number_word(word: &str) -> Option<(f64, Option<Tongue>)> {
 }
 
 /// "15", "1.5", "1,5"; at most 9 digits before the point, so no overflow downstream.
-pub fn digits(word: &str) -> Option<f64> {
+pub(crate) fn digits(word: &str) -> Option<f64> {
     let word = word.replace(',', ".");
     let (whole, frac) = word.split_once('.').unwrap_or((&word, ""));
     if whole.is_empty() || whole.len() > 9 || !whole.bytes().all(|b| b.is_ascii_digit()) {
@@ -134,7 +134,7 @@ pub fn digits(word: &str) -> Option<f64> {
 }
 
 /// A whole number from 0 to `max`, in digits or words.
-pub fn whole(word: &str, max: u32) -> Option<u32> {
+pub(crate) fn whole(word: &str, max: u32) -> Option<u32> {
     let (n, _) = number_word(word)?;
     (n.fract() == 0.0 && n >= 0.0 && n <= f64::from(max)).then_some(n as u32)
 }
@@ -176,7 +176,7 @@ pub fn unit(word: &str) -> Option<(Unit, Option<Tongue>)> {
     })
 }
 
-pub fn weekday(word: &str) -> Option<(Weekday, Option<Tongue>)> {
+pub(crate) fn weekday(word: &str) -> Option<(Weekday, Option<Tongue>)> {
     use Tongue::*;
     use Weekday::*;
     Some(match word {
@@ -264,7 +264,7 @@ pub(crate) fn ordinal_word(word: &str) -> Option<u32> {
 
 /// A part of the day, which settles am/pm and gives an hour when none is said.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DayPart {
+pub(crate) enum DayPart {
     EarlyMorning,
     Morning,
     Afternoon,

@@ -18,7 +18,7 @@ pub mod lexicon;
 pub mod recurrence;
 mod repeat_words;
 pub mod resolve;
-pub mod said;
+pub(crate) mod said;
 mod scan;
 pub mod user_language;
 pub mod words;

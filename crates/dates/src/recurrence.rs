@@ -87,7 +87,7 @@ pub fn interval_of(rrule: &str) -> u32 {
 }
 
 /// The first occurrence of what `parts` say, as a reading with its rule.
-pub fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
+pub(crate) fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
     let repeat = parts.repeat.as_ref().ok_or(DateErrorKind::NoDate)?;
     if parts.offset.is_some() {
         return Err(DateErrorKind::TwoDates);

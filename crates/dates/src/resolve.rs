@@ -17,7 +17,7 @@ use sidecar_domain::locale::Lang;
 
 /// What a date expression said, slot by slot.
 #[derive(Debug, Default, Clone)]
-pub struct Parts {
+pub(crate) struct Parts {
     pub offset: Option<Offset>,
     pub day: Option<Day>,
     pub hour: Option<Hour>,
@@ -34,13 +34,13 @@ impl Parts {
         for c in components {
             let clash = match c {
                 Component::Offset(o) => parts.offset.replace(*o).is_some(),
-                Component::Day(date @ (Day::Calendar { .. } | Day::MonthDay(_))) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
+                Component::Day(date @ (Day::Calendar { .. } | Day::OfMonth(_))) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
                     // "Wednesday, September 16, 2020", "Tuesday the 19th": the weekday only decorates.
                     parts.day = Some(*date);
                     false
                 }
                 // "Jul 18, Fri": the same, after the date.
-                Component::Day(Day::Weekday { next_week: false, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::MonthDay(_))) => false,
+                Component::Day(Day::Weekday { next_week: false, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::OfMonth(_))) => false,
                 Component::Day(d) => parts.day.replace(*d).is_some_and(|old| old != *d),
                 Component::Hour(h) => parts.hour.replace(*h).is_some_and(|old| old != *h),
                 Component::Part(p) => parts.part.replace(*p).is_some_and(|old| old != *p),
@@ -60,7 +60,7 @@ impl Parts {
 }
 
 /// Read at `now` in `zone`.
-pub struct Context {
+pub(crate) struct Context {
     pub now: DateTime<Utc>,
     pub zone: Tz,
     pub lang: Lang,
@@ -69,12 +69,12 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn today(&self) -> NaiveDate {
+    pub(crate) fn today(&self) -> NaiveDate {
         self.now.with_timezone(&self.zone).date_naive()
     }
 
     /// The instant of `date` at `time`, with DST gaps and overlaps said in the note.
-    pub fn instant(&self, date: NaiveDate, time: NaiveTime) -> (DateTime<Utc>, Option<String>) {
+    pub(crate) fn instant(&self, date: NaiveDate, time: NaiveTime) -> (DateTime<Utc>, Option<String>) {
         instant(date, time, self.zone, self.lang)
     }
 }
@@ -178,7 +178,7 @@ pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErro
             }
             (today.year()..today.year() + 8).filter_map(|y| NaiveDate::from_ymd_opt(y, month, day)).find(|d| *d >= today).ok_or(DateErrorKind::InvalidDate)?
         }
-        Day::MonthDay(d) => (0..24)
+        Day::OfMonth(d) => (0..24)
             .filter_map(|m| add_months(today.with_day(1)?, m).and_then(|first| first.with_day(d)))
             .find(|date| *date >= today)
             .ok_or(DateErrorKind::InvalidDate)?,
@@ -186,7 +186,7 @@ pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErro
 }
 
 /// The reading of `parts` with no repeat, or why there is none.
-pub fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
+pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind> {
     if parts.until.is_some() || parts.count.is_some() {
         return Err(DateErrorKind::NotUnderstood);
     }
@@ -275,7 +275,7 @@ fn future(reading: Reading, cx: &Context) -> Result<Reading, DateErrorKind> {
 }
 
 /// From 1970 to 100 years ahead.
-pub fn bounded(reading: Reading, cx: &Context) -> Result<Reading, DateErrorKind> {
+pub(crate) fn bounded(reading: Reading, cx: &Context) -> Result<Reading, DateErrorKind> {
     let limit = cx.now.checked_add_signed(Duration::days(36_525)).unwrap_or(cx.now);
     if reading.at.year() < 1970 || reading.at > limit {
         return Err(DateErrorKind::OutOfRange);

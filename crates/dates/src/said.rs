@@ -7,7 +7,7 @@ use super::lexicon::DayPart;
 
 /// A length of time: calendar months and days, and exact seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Offset {
+pub(crate) struct Offset {
     pub months: i64,
     pub days: i64,
     pub seconds: i64,
@@ -18,7 +18,7 @@ pub struct Offset {
 
 /// A day, as said.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Day {
+pub(crate) enum Day {
     Yesterday,
     Today,
     Tomorrow,
@@ -36,12 +36,12 @@ pub enum Day {
         year: Option<i32>,
     },
     /// "el 15", "the 15th": this month's, or next month's if it has passed.
-    MonthDay(u32),
+    OfMonth(u32),
 }
 
 /// An hour, as said.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hour {
+pub(crate) struct Hour {
     pub hour: u32,
     pub minute: u32,
     /// Some(true) for pm, Some(false) for am.
@@ -56,14 +56,14 @@ pub struct Hour {
 
 /// "after" or "before" an hour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Bound {
+pub(crate) enum Bound {
     After,
     Before,
 }
 
 /// A repeat rule, as said; `recurrence` turns it into an RRULE.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Repeat {
+pub(crate) enum Repeat {
     Minutes(u32),
     Hours(u32),
     Days(u32),
@@ -89,7 +89,7 @@ pub enum Repeat {
 
 /// One component of a date expression.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Component {
+pub(crate) enum Component {
     Offset(Offset),
     Day(Day),
     Hour(Hour),
@@ -103,7 +103,7 @@ pub enum Component {
 
 /// A date expression found in the tokens: its components and token range.
 #[derive(Debug, Clone)]
-pub struct Span {
+pub(crate) struct Span {
     pub components: Vec<Component>,
     pub from: usize,
     pub to: usize,

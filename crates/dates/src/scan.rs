@@ -7,7 +7,7 @@ use super::said::{Component, Span};
 
 impl Grammar<'_> {
     /// Components one after another from `i` ("and"/"y" between them allowed).
-    pub fn span(&self, i: usize) -> Option<Span> {
+    pub(crate) fn span(&self, i: usize) -> Option<Span> {
         let mut components = Vec::new();
         let mut at = i;
         loop {

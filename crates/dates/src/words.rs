@@ -90,7 +90,7 @@ pub(crate) fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (Strin
 }
 
 /// A time that had passed today, moved to tomorrow.
-pub fn rolled(time: NaiveTime, lang: Lang) -> String {
+pub(crate) fn rolled(time: NaiveTime, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{} has passed today: tomorrow at {}", time.format("%H:%M"), time.format("%H:%M")),
         Lang::Es => format!("Las {} de hoy ya pasaron: mañana a las {}", time.format("%H:%M"), time.format("%H:%M")),
@@ -98,7 +98,7 @@ pub fn rolled(time: NaiveTime, lang: Lang) -> String {
 }
 
 /// A local time that does not exist (clocks go forward), moved by the gap.
-pub fn skipped(naive: chrono::NaiveDateTime, zone: Tz, moved: &str, lang: Lang) -> String {
+pub(crate) fn skipped(naive: chrono::NaiveDateTime, zone: Tz, moved: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{naive} does not exist in {zone} (clocks go forward); moved to {moved}"),
         Lang::Es => format!("{naive} no existe en {zone} (se adelantan los relojes); pasa a las {moved}"),
@@ -106,7 +106,7 @@ pub fn skipped(naive: chrono::NaiveDateTime, zone: Tz, moved: &str, lang: Lang) 
 }
 
 /// A local time that happens twice (clocks go back): the first is used.
-pub fn doubled(naive: chrono::NaiveDateTime, zone: Tz, lang: Lang) -> String {
+pub(crate) fn doubled(naive: chrono::NaiveDateTime, zone: Tz, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{naive} happens twice in {zone} (clocks go back); the first one is used"),
         Lang::Es => format!("{naive} ocurre dos veces en {zone} (se atrasan los relojes); se usa la primera"),
@@ -114,7 +114,7 @@ pub fn doubled(naive: chrono::NaiveDateTime, zone: Tz, lang: Lang) -> String {
 }
 
 /// A date alone: an all-day reminder at the default hour.
-pub fn all_day(time: NaiveTime, lang: Lang) -> String {
+pub(crate) fn all_day(time: NaiveTime, lang: Lang) -> String {
     match lang {
         Lang::En => format!("No hour was said: all day, reminded at {}", time.format("%H:%M")),
         Lang::Es => format!("Sin hora: todo el día, con aviso a las {}", time.format("%H:%M")),
@@ -306,7 +306,7 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
 }
 
 /// An hour said as a bound ("after 4pm"): the reminder comes at the hour itself.
-pub fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> String {
+pub(crate) fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> String {
     use crate::said::Bound::{After, Before};
     let t = time.format("%H:%M");
     match (bound, lang) {

@@ -46,7 +46,7 @@ pub(crate) fn nothing_to_install(lang: Lang) -> String {
 }
 
 /// A look or an install that failed, with what to do.
-pub fn failure(failure: &UpdateFailure, lang: Lang) -> String {
+pub(crate) fn failure(failure: &UpdateFailure, lang: Lang) -> String {
     match (failure, lang) {
         (UpdateFailure::Unreachable(why), Lang::En) => format!("Could not reach the update address ({why}). Check the connection and try again."),
         (UpdateFailure::Unreachable(why), Lang::Es) => {
@@ -79,7 +79,7 @@ pub fn failure(failure: &UpdateFailure, lang: Lang) -> String {
 }
 
 /// The notification when the daily look finds a newer version.
-pub fn found(version: &str, lang: Lang) -> (String, String) {
+pub(crate) fn found(version: &str, lang: Lang) -> (String, String) {
     match lang {
         Lang::En => (format!("Sidecar {version} is available"), "Open Settings → About to see what changed and install it.".into()),
         Lang::Es => (format!("Sidecar {version} está disponible"), "Abre Ajustes → Acerca de para ver qué cambió e instalarla.".into()),

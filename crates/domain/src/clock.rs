@@ -29,7 +29,7 @@ impl Clock {
     }
 
     /// The system's time, in `zone`.
-    pub fn system(zone: Tz) -> Self {
+    pub(crate) fn system(zone: Tz) -> Self {
         Self::new(Arc::new(Utc::now), zone)
     }
 
@@ -70,11 +70,6 @@ impl Clock {
             .and_then(|midnight| midnight.and_local_timezone(self.zone()).earliest())
             .map(|midnight| midnight.with_timezone(&Utc))
             .unwrap_or_else(|| self.now())
-    }
-
-    /// "Saturday 2026-11-21 20:30 (America/Argentina/Buenos_Aires, UTC-03:00)".
-    pub fn describe(&self, at: DateTime<Utc>) -> String {
-        describe(at, self.zone())
     }
 }
 

@@ -21,13 +21,6 @@ impl ConnectFailure {
             Self::Other(last_cause(error))
         }
     }
-
-    /// The words, whichever it is.
-    pub fn said(self) -> String {
-        match self {
-            Self::Offline(said) | Self::Other(said) => said,
-        }
-    }
 }
 
 /// "This computer seems to be offline", with the host that could not be reached and why.

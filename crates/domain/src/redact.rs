@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 use regex::Regex;
 
 /// What a removed secret becomes.
-pub const REDACTED: &str = "[redacted]";
+pub(crate) const REDACTED: &str = "[redacted]";
 /// Keys shorter than this are not searched for: they would match ordinary words.
 const MIN_KEY_LEN: usize = 8;
 

@@ -53,7 +53,7 @@ impl AnthropicClient {
         Self { endpoint }
     }
 
-    pub fn model(&self) -> &str {
+    pub(crate) fn model(&self) -> &str {
         self.endpoint.model()
     }
 

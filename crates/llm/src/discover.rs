@@ -22,7 +22,7 @@ pub struct FoundServer {
 const PROBE: Duration = Duration::from_millis(1500);
 
 /// Asks every local preset's port at once; those that answer with a model list.
-pub async fn local_servers(http: &reqwest::Client) -> Vec<FoundServer> {
+pub(crate) async fn local_servers(http: &reqwest::Client) -> Vec<FoundServer> {
     servers_among(http, PRESETS.iter().filter(|p| p.local)).await
 }
 

@@ -74,19 +74,19 @@ impl Endpoint {
         Self { redactor, ..self }
     }
 
-    pub fn model(&self) -> &str {
+    pub(crate) fn model(&self) -> &str {
         &self.model
     }
 
     /// Whether the server answers at all: its model list, within `PROBE_TIMEOUT`. Any
     /// HTTP answer but a refused key counts; `Err` says what went wrong in a few words.
-    pub async fn probe(&self) -> Result<(), ProbeProblem> {
+    pub(crate) async fn probe(&self) -> Result<(), ProbeProblem> {
         self.ask_models().await.map(drop)
     }
 
     /// The model ids the server offers (`GET /models`, the OpenAI list shape that
     /// Anthropic, Ollama, LM Studio and llama.cpp share), sorted.
-    pub async fn list_models(&self) -> Result<Vec<String>, ProbeProblem> {
+    pub(crate) async fn list_models(&self) -> Result<Vec<String>, ProbeProblem> {
         let response = self.ask_models().await?;
         let code = response.status().as_u16();
         if code >= 400 {

@@ -14,7 +14,7 @@ use tokio::process::{Child, Command};
 type Request = (Command, tokio::runtime::Handle, tokio::sync::oneshot::Sender<std::io::Result<Child>>);
 
 /// Spawns `command` (with `kill_on_drop`) so that it dies with this process.
-pub async fn spawn(mut command: Command) -> std::io::Result<Child> {
+pub(crate) async fn spawn(mut command: Command) -> std::io::Result<Child> {
     command.kill_on_drop(true);
     die_with_parent(&mut command);
     let (reply, answer) = tokio::sync::oneshot::channel();

@@ -9,7 +9,7 @@ pub mod budget;
 pub mod demo;
 pub mod discover;
 pub mod endpoint;
-pub mod lasting_spawn;
+pub(crate) mod lasting_spawn;
 pub mod late;
 pub mod local_models;
 pub mod local_server;
@@ -26,7 +26,7 @@ pub mod repetition;
 pub mod router;
 pub mod sse;
 pub mod status;
-pub mod vision;
+pub(crate) mod vision;
 pub mod window;
 
 pub use message::{ChatMessage, ChatRequest, Completion, FinishReason, ImagePart, Role, ToolCall, ToolSpec, Usage};
@@ -118,7 +118,7 @@ impl LlmError {
     }
 
     /// How long the server asked us to wait, if it said.
-    pub fn retry_after(&self) -> Option<Duration> {
+    pub(crate) fn retry_after(&self) -> Option<Duration> {
         match self {
             LlmError::Http { retry_after, .. } => *retry_after,
             _ => None,

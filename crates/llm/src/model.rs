@@ -47,7 +47,7 @@ pub struct Chain {
 
 impl Chain {
     /// A chain that may fall back on the demo and has no stand-in window yet.
-    pub fn new(providers: Vec<Provider>, pinned: bool) -> Self {
+    pub(crate) fn new(providers: Vec<Provider>, pinned: bool) -> Self {
         Self { providers, pinned, demo_stands_in: true, stand_in_window: None }
     }
 

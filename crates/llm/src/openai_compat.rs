@@ -217,7 +217,7 @@ impl OpenAiClient {
         Self { endpoint }
     }
 
-    pub fn model(&self) -> &str {
+    pub(crate) fn model(&self) -> &str {
         self.endpoint.model()
     }
 

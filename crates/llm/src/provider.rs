@@ -59,7 +59,7 @@ impl Provider {
 
     /// The offline model behind a running local server. It is far too small to call
     /// tools, so it is not offered any (they would also fill its small window).
-    pub fn local(id: &str, server: LocalServer, model: &str, context_window: u32, sampling: super::sampling::Sampling, timeouts: Timeouts) -> Self {
+    pub(crate) fn local(id: &str, server: LocalServer, model: &str, context_window: u32, sampling: super::sampling::Sampling, timeouts: Timeouts) -> Self {
         let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts).with_sampling(sampling).on_llama_cpp());
         Self {
             id: id.to_string(),
@@ -81,7 +81,7 @@ impl Provider {
 
     /// Scrubs this provider's error texts: its endpoint's redactor, which knows its key
     /// (the offline model's has no key and removes key shapes only).
-    pub fn redactor(&self) -> &Redactor {
+    pub(crate) fn redactor(&self) -> &Redactor {
         match &self.client {
             WireClient::OpenAi(c) => c.redactor(),
             WireClient::Anthropic(c) => c.redactor(),
@@ -93,7 +93,7 @@ impl Provider {
     }
 
     /// Whether the provider's server answers at all (see `Endpoint::probe`).
-    pub async fn probe(&self) -> Result<(), super::endpoint::ProbeProblem> {
+    pub(crate) async fn probe(&self) -> Result<(), super::endpoint::ProbeProblem> {
         match &self.client {
             WireClient::OpenAi(c) => c.endpoint().probe().await,
             WireClient::Anthropic(c) => c.endpoint().probe().await,
@@ -101,7 +101,7 @@ impl Provider {
     }
 
     /// The model ids the server offers.
-    pub async fn list_models(&self) -> Result<Vec<String>, super::endpoint::ProbeProblem> {
+    pub(crate) async fn list_models(&self) -> Result<Vec<String>, super::endpoint::ProbeProblem> {
         match &self.client {
             WireClient::OpenAi(c) => c.endpoint().list_models().await,
             WireClient::Anthropic(c) => c.endpoint().list_models().await,
@@ -110,7 +110,7 @@ impl Provider {
 
     /// Streams a reply. Tools and images in the request are dropped for a provider
     /// that does not take them; the message then says an image was not shown.
-    pub async fn stream_chat(&self, request: &ChatRequest, on_delta: impl FnMut(&str)) -> Result<Completion, LlmError> {
+    pub(crate) async fn stream_chat(&self, request: &ChatRequest, on_delta: impl FnMut(&str)) -> Result<Completion, LlmError> {
         let drop_tools = !self.supports_tools && !request.tools.is_empty();
         let drop_images = !self.supports_images && request.messages.iter().any(|m| !m.images.is_empty());
         let stripped;

@@ -31,12 +31,12 @@ impl RepetitionGuard {
     }
 
     /// Whether the reply has begun repeating itself.
-    pub fn looped(&self) -> bool {
+    pub(crate) fn looped(&self) -> bool {
         self.cut.is_some()
     }
 
     /// The reply up to where it began repeating (all of it when it did not).
-    pub fn kept(&self) -> &str {
+    pub(crate) fn kept(&self) -> &str {
         &self.text[..self.cut.unwrap_or(self.text.len())]
     }
 }

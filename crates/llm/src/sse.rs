@@ -98,12 +98,12 @@ pub(crate) struct SseDecoder {
 }
 
 impl SseDecoder {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Feeds a chunk; returns the data payloads of the events it completed.
-    pub fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+    pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<String> {
         self.buffer.extend_from_slice(chunk);
         let mut events = Vec::new();
         while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
@@ -120,7 +120,7 @@ impl SseDecoder {
 
     /// Ends the input: an event left without its blank line is still delivered,
     /// because some servers close right after the last `data:` line.
-    pub fn finish(&mut self) -> Vec<String> {
+    pub(crate) fn finish(&mut self) -> Vec<String> {
         let mut events = Vec::new();
         if !self.buffer.is_empty() {
             let rest = String::from_utf8_lossy(&std::mem::take(&mut self.buffer)).into_owned();

@@ -27,7 +27,7 @@ const KNOWN: &[(&str, u32)] = &[
 ];
 
 /// The window of `model`: the configured value, else the known one, else the default.
-pub fn context_window(model: &str, configured: Option<u32>) -> u32 {
+pub(crate) fn context_window(model: &str, configured: Option<u32>) -> u32 {
     if let Some(window) = configured.filter(|w| *w > 0) {
         return window;
     }

@@ -22,7 +22,7 @@ Answer with one word: SAME if the second says the same thing as the first in oth
 REPLACES if the second says the first no longer holds, DIFFERENT otherwise.";
 
 /// The model's one word, read leniently (case, punctuation, a word before it).
-pub fn read(answer: &str) -> Option<SameFact> {
+pub(crate) fn read(answer: &str) -> Option<SameFact> {
     let upper = answer.to_uppercase();
     let words: Vec<&str> = upper.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).collect();
     match words.as_slice() {

@@ -74,7 +74,7 @@ pub struct Presence {
 
 /// The sinks a message goes to, in delivery order (chat first, so later sinks can
 /// point at the posted message). Pure: the policy in one place.
-pub fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId, Channel)], presence: Presence) -> Vec<SinkId> {
+pub(crate) fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId, Channel)], presence: Presence) -> Vec<SinkId> {
     let desk_running = available.iter().any(|(_, channel)| !channel.is_phone());
     let phones_take_over = presence.desktop_idle || !desk_running;
     // A phone hears Sidecar speak first only while the user is away from the desk.

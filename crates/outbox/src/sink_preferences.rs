@@ -45,16 +45,6 @@ pub enum SinkPreference {
     None,
 }
 
-impl SinkPreference {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SinkPreference::All => "all",
-            SinkPreference::RemindersOnly => "reminders-only",
-            SinkPreference::None => "none",
-        }
-    }
-}
-
 /// Per-sink preferences and the primary sink (the only one spontaneous messages use).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

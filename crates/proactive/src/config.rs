@@ -44,7 +44,7 @@ impl Level {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Level::Low => "low",
             Level::Medium => "medium",
@@ -70,7 +70,7 @@ impl Default for QuietHours {
 }
 
 impl QuietHours {
-    pub fn contains(&self, time: NaiveTime) -> bool {
+    pub(crate) fn contains(&self, time: NaiveTime) -> bool {
         if self.start == self.end {
             false
         } else if self.start < self.end {

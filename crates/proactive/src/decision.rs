@@ -115,7 +115,7 @@ pub fn request(context: &SpontaneousContext, lang: Lang) -> Vec<ChatMessage> {
 
 /// Reads the model's answer: the first JSON object in it (small models wrap JSON in
 /// prose or code fences). Anything else is `Block::Malformed`, never a send.
-pub fn parse(text: &str) -> Result<Decision, Block> {
+pub(crate) fn parse(text: &str) -> Result<Decision, Block> {
     let start = text.find('{');
     let end = text.rfind('}');
     let (Some(start), Some(end)) = (start, end) else {

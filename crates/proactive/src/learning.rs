@@ -70,7 +70,7 @@ pub struct Pending {
 
 /// Something worth telling the user about what was learned.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum Learnt {
+pub(crate) enum Learnt {
     /// A kind on a channel pauses until then.
     Paused { kind: MessageType, channel: Channel, until: DateTime<Utc> },
 }
@@ -106,7 +106,7 @@ impl Learned {
     }
 
     /// A spontaneous message went out: it waits for a sign.
-    pub fn sent(&mut self, kind: MessageType, channel: Channel, message_id: Option<i64>, now: DateTime<Utc>) {
+    pub(crate) fn sent(&mut self, kind: MessageType, channel: Channel, message_id: Option<i64>, now: DateTime<Utc>) {
         self.entry(kind, channel).last_sent = Some(now);
         self.pending.push(Pending { message_id, kind, channel, sent_at: now });
         if self.pending.len() > PENDING {
@@ -136,7 +136,7 @@ impl Learned {
     }
 
     /// The user wrote at `now`: every message sent within the answer window is answered.
-    pub fn user_wrote(&mut self, now: DateTime<Utc>) {
+    pub(crate) fn user_wrote(&mut self, now: DateTime<Utc>) {
         let (answered, rest): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| p.sent_at <= now && now - p.sent_at <= ANSWER_WINDOW);
         self.pending = rest;
         for p in answered {
@@ -170,7 +170,7 @@ impl Learned {
 
     /// A sign about a message a channel delivered, known there by its kind and when it
     /// went (a reaction on Telegram): the one of that kind sent then stops waiting.
-    pub fn signal_sent(&mut self, kind: MessageType, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_sent(&mut self, kind: MessageType, channel: Channel, sent_at: DateTime<Utc>, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let distance = |p: &Pending| (p.sent_at - sent_at).num_seconds().abs();
         let same = self
             .pending
@@ -187,7 +187,7 @@ impl Learned {
 
     /// A sign about the latest message still waiting on `channel` (a notification whose
     /// message is not known by id).
-    pub fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
+    pub(crate) fn signal_latest(&mut self, channel: Channel, signal: Signal, now: DateTime<Utc>) -> Option<Learnt> {
         let at = self.pending.iter().rposition(|p| p.channel == channel)?;
         let latest = self.pending.remove(at);
         self.observe(latest.kind, latest.channel, signal, now)
@@ -201,7 +201,7 @@ impl Learned {
     /// Whether a message of `kind` may go to `channel` now: not paused, and (below a
     /// whole allowance) long enough since the last one. `gap` is the level's spacing
     /// at a whole allowance (a day over its daily cap).
-    pub fn allows(&self, kind: MessageType, channel: Channel, gap: Duration, now: DateTime<Utc>) -> bool {
+    pub(crate) fn allows(&self, kind: MessageType, channel: Channel, gap: Duration, now: DateTime<Utc>) -> bool {
         let Some(entry) = self.kinds.iter().find(|k| k.kind == kind && k.channel == channel) else { return true };
         if entry.paused_until.is_some_and(|until| now < until) {
             return false;

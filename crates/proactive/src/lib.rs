@@ -17,7 +17,7 @@ pub mod config;
 pub mod decision;
 pub mod error;
 pub mod events;
-pub mod greeting;
+pub(crate) mod greeting;
 pub mod learning;
 pub mod quiet;
 pub mod rows;
@@ -112,7 +112,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn current() -> Self {
+    pub(crate) fn current() -> Self {
         use config::Level;
         Self {
             max_per_hour: config::MAX_PER_HOUR,

@@ -32,7 +32,7 @@ pub struct QuietNow {
 
 /// Quiet for the user on `here` now? A `/quiet here` from one phone leaves the other
 /// channels, and the desk, as they were.
-pub fn quiet_now(state: &ProactiveState, hours: &QuietHours, now: DateTime<Utc>, zone: Tz, here: Channel) -> QuietNow {
+pub(crate) fn quiet_now(state: &ProactiveState, hours: &QuietHours, now: DateTime<Utc>, zone: Tz, here: Channel) -> QuietNow {
     let local = now.with_timezone(&zone).time();
     let asked = state.quiet_until.filter(|until| *until > now && state.quiet_channel.is_none_or(|c| c == here));
     let hours_on = hours.start != hours.end;

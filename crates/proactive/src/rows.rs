@@ -23,7 +23,7 @@ impl ProactiveRows<'_> {
         }))
     }
 
-    pub async fn save_proactive_config(&self, config: &ProactiveConfig) -> Result<(), StoreError> {
+    pub(crate) async fn save_proactive_config(&self, config: &ProactiveConfig) -> Result<(), StoreError> {
         let json = serde_json::to_string(config).expect("config serialises");
         sqlx::query("UPDATE proactive SET config = ? WHERE id = 1").bind(json).execute(self.store.pool()).await?;
         Ok(())

@@ -34,7 +34,7 @@ pub enum Skip {
 }
 
 impl Skip {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Skip::LevelLow => "level_low",
             Skip::CircuitBreaker => "circuit_breaker",
@@ -89,7 +89,7 @@ pub(crate) fn precheck(
 
 /// The model's decision as it answered it.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-pub struct Decision {
+pub(crate) struct Decision {
     #[serde(rename = "shouldSpeak")]
     pub should_speak: bool,
     #[serde(default)]
@@ -120,7 +120,7 @@ pub enum Block {
 }
 
 impl Block {
-    pub fn as_str(&self) -> &'static str {
+    pub(crate) fn as_str(&self) -> &'static str {
         match self {
             Block::Malformed(_) => "malformed_decision",
             Block::InvalidMessageType(_) => "invalid_message_type",

@@ -100,7 +100,7 @@ impl ProactiveState {
     }
 
     /// Clears the counters and pauses (`/proactive reset`).
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         *self = ProactiveState {
             last_user_message_at: self.last_user_message_at,
             last_active_channel: self.last_active_channel,

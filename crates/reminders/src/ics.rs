@@ -106,7 +106,7 @@ fn check_structure(text: &str) -> Result<(), IcsError> {
 }
 
 /// The reminders as a calendar: one VEVENT each, with a display VALARM at its time.
-pub fn export(reminders: &[Reminder]) -> String {
+pub(crate) fn export(reminders: &[Reminder]) -> String {
     let mut calendar = Calendar::new();
     calendar.name("Sidecar reminders");
     for r in reminders {

@@ -1,7 +1,7 @@
 //! Reminders: set from the user's words (read by `sidecar_dates`) and delivered on
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
-pub mod delivery;
+pub(crate) mod delivery;
 pub mod error;
 pub mod events;
 pub mod ics;
@@ -94,7 +94,7 @@ pub enum WhenPreview {
 }
 
 impl WhenPreview {
-    pub fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
+    pub(crate) fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
         match reading {
             Ok(r) => WhenPreview::Ok {
                 local: format!("{} ({})", sidecar_dates::words::moment_words(r.local(), lang), r.zone.name()),

@@ -150,7 +150,7 @@ impl ReminderTable<'_> {
     }
 
     /// Pending reminders set in answer to the chat message `asked_in`, oldest first.
-    pub async fn asked_in(&self, asked_in: i64) -> Result<Vec<Reminder>, StoreError> {
+    pub(crate) async fn asked_in(&self, asked_in: i64) -> Result<Vec<Reminder>, StoreError> {
         Ok(sqlx::query_as(columns_sql!("SELECT {COLUMNS} FROM reminders WHERE state = 'pending' AND asked_in = ? ORDER BY id"))
             .bind(asked_in)
             .fetch_all(self.store.pool())
@@ -199,7 +199,7 @@ impl ReminderTable<'_> {
     }
 
     /// Cancels a pending reminder; false if there is none by that id.
-    pub async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
+    pub(crate) async fn cancel_reminder(&self, id: i64) -> Result<bool, StoreError> {
         let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE id = ? AND state = 'pending'").bind(id).execute(self.store.pool()).await?;
         Ok(done.rows_affected() == 1)
     }

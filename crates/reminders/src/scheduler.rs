@@ -36,7 +36,7 @@ use sidecar_domain::clock::Clock;
 use sidecar_store::{Store, StoreError};
 
 /// Longest sleep between two looks at the wall clock.
-pub const MAX_SLEEP: Duration = Duration::from_secs(30);
+pub(crate) const MAX_SLEEP: Duration = Duration::from_secs(30);
 /// How often the store is asked whether another process changed it: the longest a
 /// reminder set elsewhere can wait beyond its time.
 pub(crate) const LOOK_ELSEWHERE: Duration = Duration::from_secs(1);

@@ -42,7 +42,7 @@ impl ReminderText {
     }
 
     /// Shown again after a crash cut the first showing short: the user may have seen it.
-    pub fn repeated(self, lang: Lang) -> Self {
+    pub(crate) fn repeated(self, lang: Lang) -> Self {
         let (title, note) = match lang {
             Lang::Es => (" (otra vez)", "Sidecar se cerró mientras lo mostraba; quizá ya lo viste."),
             Lang::En => (" (again)", "Sidecar stopped while showing it; you may have seen it already."),
@@ -52,7 +52,7 @@ impl ReminderText {
 }
 
 /// Said in the chat when a reminder is given up: its showing was cut short `starts` times.
-pub fn gave_up(reminder: &Reminder, starts: i64, lang: Lang) -> String {
+pub(crate) fn gave_up(reminder: &Reminder, starts: i64, lang: Lang) -> String {
     let when = due(reminder, lang);
     let message = &reminder.message;
     match lang {

@@ -11,7 +11,7 @@ pub(crate) fn port_unusable(port: u16, error: &str, lang: Lang) -> String {
 }
 
 /// The notification when a program waits to be allowed.
-pub fn waiting(name: &str, lang: Lang) -> (String, String) {
+pub(crate) fn waiting(name: &str, lang: Lang) -> (String, String) {
     match lang {
         Lang::En => ("A program wants to use Sidecar".into(), format!("\"{name}\" connected and gets nothing until you allow it in Settings → Connections.")),
         Lang::Es => ("Un programa quiere usar Sidecar".into(), format!("«{name}» se conectó y no recibe nada hasta que lo permitas en Ajustes → Conexiones.")),

@@ -17,7 +17,7 @@ pub enum Theme {
 
 impl Theme {
     /// As settings.toml spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Theme::System => "system",
             Theme::Light => "light",
@@ -39,7 +39,7 @@ pub enum LanguageChoice {
 
 impl LanguageChoice {
     /// As settings.toml spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             LanguageChoice::System => "system",
             LanguageChoice::En => "en",

@@ -147,7 +147,7 @@ pub struct RoutingSettings {
 
 impl RoutingSettings {
     /// The provider ids routed to `purpose`, as written (empty: the default).
-    pub fn ids(&self, purpose: Purpose) -> &[String] {
+    pub(crate) fn ids(&self, purpose: Purpose) -> &[String] {
         match purpose {
             Purpose::Chat => &self.chat,
             Purpose::Summarize => &self.summarize,
@@ -290,7 +290,7 @@ pub struct WebSearchSettings {
 
 impl SearchBackend {
     /// As settings.toml spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             SearchBackend::Duckduckgo => "duckduckgo",
             SearchBackend::Searxng => "searxng",

@@ -19,7 +19,7 @@ pub enum EmbeddingsBackend {
 
 impl EmbeddingsBackend {
     /// As settings.toml spells it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             EmbeddingsBackend::Local => "local",
             EmbeddingsBackend::Openai => "openai",

@@ -30,7 +30,7 @@ pub enum ItemKind {
 }
 
 impl ItemKind {
-    pub const ALL: [ItemKind; 4] = [ItemKind::Message, ItemKind::Fact, ItemKind::Summary, ItemKind::Checkpoint];
+    pub(crate) const ALL: [ItemKind; 4] = [ItemKind::Message, ItemKind::Fact, ItemKind::Summary, ItemKind::Checkpoint];
 
     pub fn as_str(self) -> &'static str {
         match self {

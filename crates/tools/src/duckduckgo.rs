@@ -11,13 +11,13 @@ pub(crate) const DUCKDUCKGO_URL: &str = "https://html.duckduckgo.com/html/";
 
 /// What the page turned out to be.
 #[derive(Debug, PartialEq)]
-pub enum Page {
+pub(crate) enum Page {
     Results(Vec<SearchResult>),
     /// DuckDuckGo took the request for a robot and asks for a challenge instead.
     Refused,
 }
 
-pub fn read(html: &str) -> Page {
+pub(crate) fn read(html: &str) -> Page {
     let page = Html::parse_document(html);
     let select = |css: &str| Selector::parse(css).expect("a valid selector");
     if page.select(&select(".anomaly-modal__modal, #challenge-form")).next().is_some() {

@@ -6,15 +6,15 @@
 //! result marked as an error, which the model reads and can act on.
 
 pub mod action;
-pub mod address_table;
+pub(crate) mod address_table;
 pub mod board;
-pub mod call_scope;
+pub(crate) mod call_scope;
 pub mod definition;
-pub mod duckduckgo;
+pub(crate) mod duckduckgo;
 pub mod guard;
 pub mod read_url;
 pub mod search_failure;
-pub mod search_result;
+pub(crate) mod search_result;
 pub mod search_setup;
 pub mod selection;
 pub mod time;
@@ -169,10 +169,6 @@ impl ToolRegistry {
     /// The names of the tools offered.
     pub fn names(&self) -> Vec<&str> {
         self.tools.keys().map(String::as_str).filter(|name| self.is_offered(name)).collect()
-    }
-
-    pub fn contains(&self, name: &str) -> bool {
-        self.tools.contains_key(name)
     }
 
     /// What the model is offered.

@@ -71,7 +71,7 @@ impl SearchSetup {
         Self { secrets, owner }
     }
 
-    pub fn settings(&self) -> WebSearchSettings {
+    pub(crate) fn settings(&self) -> WebSearchSettings {
         self.owner.current().tools.web_search.clone()
     }
 

@@ -15,7 +15,7 @@ pub const MEANING_FLOOR: f32 = 0.82;
 pub const WORDS_FLOOR: f32 = 0.25;
 /// What a turn's relevance loses for each turn said since: a topic the user left
 /// yields the budget to the one they are on.
-pub const FADE_PER_TURN: f32 = 0.03;
+pub(crate) const FADE_PER_TURN: f32 = 0.03;
 
 /// A tool's relevance to the recent turns (latest first), from its relevance to each.
 pub fn faded(per_turn: impl IntoIterator<Item = f32>) -> f32 {

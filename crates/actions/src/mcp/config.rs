@@ -132,7 +132,7 @@ impl ServerEntry {
 
     /// A remote server's address as written, when it holds no `${VAR}` to expand yet:
     /// https, or plain http on this computer.
-    pub fn check_address(&self, server: &str) -> Result<(), ConfigError> {
+    pub(crate) fn check_address(&self, server: &str) -> Result<(), ConfigError> {
         match self.url.as_deref().filter(|url| self.command.is_none() && !url.contains("${")) {
             Some(url) => encrypted_or_local(server, url.to_string()).map(drop),
             None => Ok(()),
@@ -239,7 +239,7 @@ impl McpConfig {
 }
 
 /// Names become part of the tool names the model sees, so they stay plain.
-pub fn check_name(name: &str) -> Result<(), ConfigError> {
+pub(crate) fn check_name(name: &str) -> Result<(), ConfigError> {
     // `notes` is the notes folder's own name in permissions.
     let plain = (1..=40).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && name != "notes";
     if plain {

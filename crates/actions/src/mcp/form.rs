@@ -39,7 +39,7 @@ fn kept_secret(value: &str) -> Option<&str> {
 
 impl ServerForm {
     /// The form of a stored server; kept secrets show as kept, without their value.
-    pub fn of(entry: &ServerEntry) -> Self {
+    pub(crate) fn of(entry: &ServerEntry) -> Self {
         let (line, values) = match (&entry.command, &entry.url) {
             (Some(command), _) => {
                 let words = std::iter::once(command.as_str()).chain(entry.args.iter().map(String::as_str));
@@ -61,7 +61,7 @@ impl ServerForm {
     /// The entry to store for `server`: what `previous` held beside the form's parts
     /// is kept (enabled, timeout, other apps' keys); each secret typed is handed to the
     /// keychain; secrets the form no longer has are forgotten.
-    pub fn entry(&self, server: &str, previous: Option<&ServerEntry>, secrets: &Secrets) -> Result<ServerEntry, ConfigError> {
+    pub(crate) fn entry(&self, server: &str, previous: Option<&ServerEntry>, secrets: &Secrets) -> Result<ServerEntry, ConfigError> {
         let mut entry = ServerEntry::from_line(&self.line)?;
         if let Some(previous) = previous {
             entry = ServerEntry {
@@ -119,7 +119,7 @@ pub(crate) fn forget_dropped(server: &str, before: &ServerEntry, after: &ServerE
 
 /// Reads a `${…}` name: a kept secret from the keychain, anything else from the
 /// environment.
-pub fn resolve(name: &str, secrets: &Secrets) -> Option<String> {
+pub(crate) fn resolve(name: &str, secrets: &Secrets) -> Option<String> {
     match name.strip_prefix(KEYCHAIN) {
         Some(id) => secrets.get(id),
         None => std::env::var(name).ok(),

@@ -99,14 +99,6 @@ impl McpHub {
         self.servers.lock().expect("servers lock").values().map(|r| r.status.clone()).collect()
     }
 
-    /// Adds (or replaces) a server in `mcp.json` and starts it.
-    pub fn add(self: &Arc<Self>, name: &str, entry: ServerEntry) -> Result<(), ConfigError> {
-        let mut config = McpConfig::load(&self.path)?;
-        config.add(name, entry)?;
-        config.save(&self.path)?;
-        self.reload()
-    }
-
     /// Adds or edits a server as Settings' form has it (secrets to the keychain).
     pub fn save(self: &Arc<Self>, name: &str, form: &ServerForm) -> Result<(), ConfigError> {
         let mut config = McpConfig::load(&self.path)?;
@@ -157,7 +149,7 @@ impl McpHub {
     }
 
     /// Every running server's tools, as the model is offered them.
-    pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
+    pub(crate) fn tools(&self) -> Vec<Arc<dyn Tool>> {
         let servers = self.servers.lock().expect("servers lock");
         servers
             .values()

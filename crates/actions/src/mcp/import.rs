@@ -22,7 +22,7 @@ pub(crate) const MAX_SERVERS: usize = 20;
 
 /// Adds the servers of `from` that `into` does not have, up to [`MAX_SERVERS`]; never
 /// replaces one.
-pub fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
+pub(crate) fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
     let mut report = ImportReport::default();
     for (name, mut entry) in from.servers {
         if into.servers.contains_key(&name) {

@@ -24,7 +24,7 @@ pub(crate) fn search_path() -> OsString {
 
 /// The program to run for `command`: itself when it is a path, else the first match on
 /// [`search_path`]; `None` when it is nowhere.
-pub fn resolve(command: &str) -> Option<PathBuf> {
+pub(crate) fn resolve(command: &str) -> Option<PathBuf> {
     if command.contains(std::path::MAIN_SEPARATOR) {
         let path = PathBuf::from(command);
         return is_executable(&path).then_some(path);

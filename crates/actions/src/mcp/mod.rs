@@ -10,12 +10,12 @@
 pub mod config;
 pub mod events;
 pub mod form;
-pub mod http;
+pub(crate) mod http;
 pub mod hub;
 pub mod import;
-pub mod launch;
+pub(crate) mod launch;
 pub mod naming;
 pub mod session;
-pub mod status;
+pub(crate) mod status;
 pub mod stderr_tail;
-pub mod tool;
+pub(crate) mod tool;

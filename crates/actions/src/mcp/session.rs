@@ -175,7 +175,7 @@ impl Session {
     }
 
     /// The server's last lines on stderr, oldest first.
-    pub fn stderr_tail(&self) -> Vec<String> {
+    pub(crate) fn stderr_tail(&self) -> Vec<String> {
         self.stderr.lines()
     }
 

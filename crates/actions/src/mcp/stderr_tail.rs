@@ -28,12 +28,12 @@ struct Tail {
 
 impl StderrTail {
     /// An empty tail whose lines are scrubbed with `redactor`.
-    pub fn new(redactor: Redactor) -> Self {
+    pub(crate) fn new(redactor: Redactor) -> Self {
         Self(Arc::default(), redactor)
     }
 
     /// Reads `pipe` to its end, keeping only its last [`TAIL_BYTES`].
-    pub async fn keep(self, mut pipe: impl AsyncRead + Unpin) {
+    pub(crate) async fn keep(self, mut pipe: impl AsyncRead + Unpin) {
         let mut chunk = vec![0u8; 8 * 1024];
         while let Ok(read) = pipe.read(&mut chunk).await {
             if read == 0 {
@@ -55,7 +55,7 @@ impl StderrTail {
     }
 
     /// The last lines, oldest first: blank ones left out, each scrubbed and cut short.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let tail = self.0.lock().expect("stderr lock");
         let bytes: Vec<u8> = tail.bytes.iter().copied().collect();
         let text = String::from_utf8_lossy(&bytes);
@@ -74,7 +74,7 @@ impl StderrTail {
 
     /// How many bytes are held.
     #[cfg(test)]
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.0.lock().expect("stderr lock").bytes.len()
     }
 }

@@ -21,7 +21,7 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    pub fn live(&self) -> Option<Arc<Session>> {
+    pub(crate) fn live(&self) -> Option<Arc<Session>> {
         self.session.read().expect("slot lock").clone().filter(|s| !s.is_closed())
     }
 }
@@ -37,7 +37,7 @@ pub(crate) struct McpTool {
 }
 
 impl McpTool {
-    pub fn new(server: &str, identity: &str, definition: ToolDefinition, slot: Arc<Slot>) -> Self {
+    pub(crate) fn new(server: &str, identity: &str, definition: ToolDefinition, slot: Arc<Slot>) -> Self {
         let description = format!("[{server}] {}", definition.description.trim());
         let mut parameters = definition.input_schema.clone();
         // Both wire formats want an object schema with properties, which some servers omit.

@@ -78,14 +78,14 @@ impl NotesFolder {
         Ok(Self { root, seen: Mutex::default() })
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// The real path of `relative`, proven to be inside the folder. The deepest part
     /// that exists is resolved (links included) and must stay inside; what does not
     /// exist yet can only be plain names below it.
-    pub fn resolve(&self, relative: &str) -> Result<PathBuf, NotesError> {
+    pub(crate) fn resolve(&self, relative: &str) -> Result<PathBuf, NotesError> {
         let outside = || NotesError::Outside(relative.to_string());
         let given = Path::new(relative.trim());
         if given.as_os_str().is_empty() {
@@ -116,7 +116,7 @@ impl NotesFolder {
     }
 
     /// A path as the user sees it: relative to the folder.
-    pub fn shown(&self, path: &Path) -> String {
+    pub(crate) fn shown(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap_or(path).to_string_lossy().into_owned()
     }
 

@@ -37,7 +37,7 @@ pub trait Asker: Send + Sync {
 
 /// Asks `first` and `second` at once; the first answer wins and takes the other's
 /// question down. One with no one to ask leaves it to the other.
-pub async fn either(first: &dyn Asker, second: &dyn Asker, question: Question) -> Answer {
+pub(crate) async fn either(first: &dyn Asker, second: &dyn Asker, question: Question) -> Answer {
     let (mut one, mut other) = (first.ask(question.clone()), second.ask(question));
     tokio::select! {
         answer = &mut one => match answer {
@@ -60,13 +60,13 @@ pub(crate) struct AskingTime {
 
 impl AskingTime {
     /// Time with at least one question open, up to now.
-    pub fn total(&self) -> Duration {
+    pub(crate) fn total(&self) -> Duration {
         let (_, since, done) = *self.state.lock().expect("asking time lock");
         done + since.map(|s| s.elapsed()).unwrap_or_default()
     }
 
     /// Counts from now until the returned guard is dropped.
-    pub fn open(&self) -> OpenQuestion<'_> {
+    pub(crate) fn open(&self) -> OpenQuestion<'_> {
         let mut state = self.state.lock().expect("asking time lock");
         if state.0 == 0 {
             state.1 = Some(std::time::Instant::now());

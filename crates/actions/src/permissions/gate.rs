@@ -86,7 +86,7 @@ impl PermissionGate {
 
     /// Runs the policy; asks when it must. `Ok` means the call may run now.
     #[tracing::instrument(skip_all, fields(server = %action.server, tool = %action.definition.name))]
-    pub async fn check(&self, action: &Action, arguments: &Value, scope: CallScope) -> Result<(), Refusal> {
+    pub(crate) async fn check(&self, action: &Action, arguments: &Value, scope: CallScope) -> Result<(), Refusal> {
         let tool = action.display_name();
         let unchecked = |e: StoreError| Refusal::Unchecked { tool: tool.clone(), reason: e.to_string() };
         let changed = match self.verdict(action, scope.conversation_id).await.map_err(unchecked)? {

@@ -20,7 +20,7 @@ pub struct Grant {
 
 /// A tool definition the user approved, and its pin.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Pinned {
+pub(crate) struct Pinned {
     pub identity: String,
     pub tool: String,
     pub pin: String,

@@ -9,11 +9,11 @@
 pub use sidecar_tools::{action, definition};
 pub mod asking;
 pub mod events;
-pub mod gate;
+pub(crate) mod gate;
 pub mod grant;
 pub mod policy;
-pub mod question;
-pub mod rows;
+pub(crate) mod question;
+pub(crate) mod rows;
 pub mod words;
 
 pub use action::Action;

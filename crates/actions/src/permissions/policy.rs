@@ -16,7 +16,7 @@ pub enum Verdict {
 }
 
 /// What the policy is given besides the call.
-pub struct Standing<'a> {
+pub(crate) struct Standing<'a> {
     pub grants: &'a [Grant],
     pub pins: &'a [Pinned],
     /// What was allowed "in this chat" for the chat the call is made in ([`Action::chat_key`]s).
@@ -25,7 +25,7 @@ pub struct Standing<'a> {
     pub auto_read_only: bool,
 }
 
-pub fn decide(action: &Action, standing: &Standing) -> Verdict {
+pub(crate) fn decide(action: &Action, standing: &Standing) -> Verdict {
     let tool = &action.definition.name;
     let pin = action.definition.pin();
     // A grant given for another command or URL is void: the server is not the one allowed.

@@ -12,7 +12,7 @@ pub(crate) struct GrantRows<'a> {
 
 impl GrantRows<'_> {
     /// Every standing grant, by server then tool.
-    pub async fn list(&self) -> Result<Vec<Grant>, StoreError> {
+    pub(crate) async fn list(&self) -> Result<Vec<Grant>, StoreError> {
         let rows: Vec<(i64, String, String, String, bool, String)> =
             sqlx::query_as("SELECT id, server, identity, tool, allow, created_at FROM tool_grants ORDER BY server, tool").fetch_all(self.store.pool()).await?;
         Ok(rows
@@ -30,7 +30,7 @@ impl GrantRows<'_> {
 
     /// Sets the standing answer for one tool (`tool: None`: the whole server), replacing
     /// any earlier one.
-    pub async fn put(&self, server: &str, identity: &str, tool: Option<&str>, allow: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) async fn put(&self, server: &str, identity: &str, tool: Option<&str>, allow: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO tool_grants (server, identity, tool, allow, created_at) VALUES (?, ?, ?, ?, ?) \
              ON CONFLICT (server, tool) DO UPDATE SET identity = excluded.identity, allow = excluded.allow, created_at = excluded.created_at",
@@ -47,7 +47,7 @@ impl GrantRows<'_> {
 
     /// Revokes one tool's grant, or (`tool: None`) every grant and approval of the
     /// server. Returns how many grants went.
-    pub async fn revoke(&self, server: &str, tool: Option<&str>) -> Result<u64, StoreError> {
+    pub(crate) async fn revoke(&self, server: &str, tool: Option<&str>) -> Result<u64, StoreError> {
         let done = match tool {
             Some(tool) => sqlx::query("DELETE FROM tool_grants WHERE server = ? AND tool = ?").bind(server).bind(tool).execute(self.store.pool()).await?,
             None => {

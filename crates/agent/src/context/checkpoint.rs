@@ -23,7 +23,7 @@ pub enum Status {
 }
 
 impl Status {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::InProgress => "in_progress",
             Status::Paused => "paused",

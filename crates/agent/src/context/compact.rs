@@ -56,7 +56,7 @@ const FREE_TEXT_CHARS: usize = 80;
 const MAX_DEPTH: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
+pub(crate) enum Method {
     /// Fields were filtered and lists shortened; still valid JSON.
     Json,
     /// The middle was cut.
@@ -64,7 +64,7 @@ pub enum Method {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Compacted {
+pub(crate) struct Compacted {
     pub text: String,
     pub method: Method,
 }
@@ -95,7 +95,7 @@ impl Compactions {
 
     /// [`compact`], remembered. A model summary recorded with
     /// [`Compactions::remember_summary`] is preferred for text when it fits.
-    pub fn compact(&self, text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
+    pub(crate) fn compact(&self, text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> String {
         let (hash, len) = content_key(text);
         if let Some(summary) = self.summaries.get(&(hash, len)).filter(|s| count(s) <= max_tokens) {
             return summary;
@@ -110,7 +110,7 @@ impl Compactions {
 }
 
 /// `text` brought under `max_tokens` (as counted by `count`).
-pub fn compact(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> Compacted {
+pub(crate) fn compact(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> usize) -> Compacted {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         if value.is_object() || value.is_array() {
             if let Some(text) = compact_json(value, max_tokens, count) {

@@ -27,7 +27,7 @@ const INSTRUCTIONS: &str = r#"You maintain the memory of a long conversation bet
 Only facts the user said about themselves go in "facts". Keep identifiers, names, URLs and numbers exact."#;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DigestFact {
+pub(crate) struct DigestFact {
     pub fact: String,
     #[serde(default)]
     pub category: String,
@@ -35,7 +35,7 @@ pub struct DigestFact {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Digest {
+pub(crate) struct Digest {
     pub summary: String,
     pub checkpoint: Body,
     pub facts: Vec<DigestFact>,
@@ -95,14 +95,14 @@ fn keep_ends(lines: &[String], budget: usize, count: &dyn Fn(&str) -> usize) -> 
 }
 
 /// The digest request: instructions, the previous summary, the leaving turns.
-pub fn request_messages(previous_summary: &str, transcript: &str) -> Vec<ChatMessage> {
+pub(crate) fn request_messages(previous_summary: &str, transcript: &str) -> Vec<ChatMessage> {
     let previous = if previous_summary.trim().is_empty() { "(none yet)" } else { previous_summary.trim() };
     vec![ChatMessage::system(INSTRUCTIONS), ChatMessage::user(format!("PREVIOUS SUMMARY:\n{previous}\n\nLEAVING TURNS:\n{transcript}"))]
 }
 
 /// Reads the model's answer: the first JSON object in it (fences and chatter around
 /// it are tolerated). An answer without a summary is not a digest.
-pub fn parse(answer: &str) -> Result<Digest, String> {
+pub(crate) fn parse(answer: &str) -> Result<Digest, String> {
     let start = answer.find('{').ok_or("the answer has no JSON object")?;
     let end = answer.rfind('}').ok_or("the answer has no JSON object")?;
     if end < start {
@@ -122,7 +122,7 @@ fn cut(text: &str, chars: usize) -> String {
 
 /// A digest made without a model: the summary gains one line per leaving exchange,
 /// and the checkpoint records the last request and the fact-like phrases.
-pub fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> Digest {
+pub(crate) fn fallback(previous_summary: &str, turns: &[ChatMessage], budget: usize, count: &dyn Fn(&str) -> usize) -> Digest {
     let mut summary = previous_summary.trim().to_string();
     for message in turns.iter().filter(|m| !m.content.trim().is_empty()) {
         let line = match message.role {

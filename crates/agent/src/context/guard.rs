@@ -54,7 +54,7 @@ impl Limits {
 
 impl Limits {
     /// The same limits with `tokens` less to spend (the tool definitions sent alongside).
-    pub fn less(self, tokens: usize) -> Self {
+    pub(crate) fn less(self, tokens: usize) -> Self {
         Self { budget: self.budget.saturating_sub(tokens).max(MIN_BUDGET), ..self }
     }
 }
@@ -74,12 +74,12 @@ pub struct Report {
 impl Report {
     /// The prompt is still over the budget after everything else was cut: the system
     /// prompt (with the Health facts in it), which is never cut, does not fit.
-    pub fn overflows(&self) -> bool {
+    pub(crate) fn overflows(&self) -> bool {
         self.after > self.budget
     }
 
     /// Whether anything beyond routine clearing happened (worth a log line at info).
-    pub fn trimmed(&self) -> bool {
+    pub(crate) fn trimmed(&self) -> bool {
         self.compacted + self.cleared + self.dropped_turns + self.truncated > 0
     }
 }

@@ -28,7 +28,7 @@ pub enum MeterLevel {
 }
 
 impl ContextMeter {
-    pub fn new(used: usize, budget: usize, window: usize, summarized_turns: bool, settings: &ContextSettings) -> Self {
+    pub(crate) fn new(used: usize, budget: usize, window: usize, summarized_turns: bool, settings: &ContextSettings) -> Self {
         let level = if used * 100 >= budget * usize::from(settings.threshold_percent) {
             MeterLevel::High
         } else if used * 100 >= budget * usize::from(settings.target_percent) {

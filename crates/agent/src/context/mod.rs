@@ -7,13 +7,13 @@
 
 pub mod checkpoint;
 pub mod compact;
-pub mod digest;
+pub(crate) mod digest;
 pub mod engine;
 pub mod guard;
-pub mod meter;
+pub(crate) mod meter;
 pub mod plan;
-pub mod plan_item;
-pub mod resume;
+pub(crate) mod plan_item;
+pub(crate) mod resume;
 pub mod rows;
 pub mod service;
 pub use sidecar_llm::window;

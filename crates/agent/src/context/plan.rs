@@ -36,7 +36,7 @@ pub(crate) fn validate(items: &[PlanItem]) -> Result<(), String> {
 }
 
 /// The plan as the model reads it.
-pub fn render(items: &[PlanItem]) -> String {
+pub(crate) fn render(items: &[PlanItem]) -> String {
     if items.is_empty() {
         return String::new();
     }
@@ -71,24 +71,24 @@ impl PlanBoard {
     }
 
     /// Loads `conversation_id`'s plan and makes it the one `update_plan` changes.
-    pub async fn focus(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
+    pub(crate) async fn focus(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
         let items = self.store.context().plan(conversation_id).await?;
         *self.current.lock().expect("plan lock") = Some((conversation_id, items.clone()));
         Ok(items)
     }
 
     /// The focused plan's steps.
-    pub fn items(&self) -> Vec<PlanItem> {
+    pub(crate) fn items(&self) -> Vec<PlanItem> {
         self.current.lock().expect("plan lock").as_ref().map(|(_, items)| items.clone()).unwrap_or_default()
     }
 
     /// The focused plan, rendered for the prompt (empty when there is none).
-    pub fn rendered(&self) -> String {
+    pub(crate) fn rendered(&self) -> String {
         self.current.lock().expect("plan lock").as_ref().map(|(_, items)| render(items)).unwrap_or_default()
     }
 
     /// Replaces the focused conversation's plan.
-    pub async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, String> {
+    pub(crate) async fn replace(&self, items: Vec<PlanItem>) -> Result<i64, String> {
         validate(&items)?;
         let conversation_id = self.current.lock().expect("plan lock").as_ref().map(|(id, _)| *id).ok_or("there is no conversation to plan for")?;
         self.store.context().set_plan(conversation_id, &items).await.map_err(|e| e.to_string())?;

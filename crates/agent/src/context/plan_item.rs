@@ -14,7 +14,7 @@ pub enum ItemStatus {
 
 impl ItemStatus {
     /// Done or failed: nothing more will be tried for this step.
-    pub fn is_closed(self) -> bool {
+    pub(crate) fn is_closed(self) -> bool {
         matches!(self, Self::Done | Self::Failed)
     }
 }

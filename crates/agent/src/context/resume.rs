@@ -7,7 +7,7 @@ use regex::Regex;
 
 /// Which checkpoint the user asks to continue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResumeRequest {
+pub(crate) enum ResumeRequest {
     /// The open checkpoint picked by status, then date.
     Latest,
     /// This one.
@@ -27,7 +27,7 @@ static ASK: LazyLock<Regex> = LazyLock::new(|| {
     .expect("a valid pattern")
 });
 
-pub fn detect(text: &str) -> Option<ResumeRequest> {
+pub(crate) fn detect(text: &str) -> Option<ResumeRequest> {
     if let Some(id) = ID_LINE.captures(text).and_then(|c| c[1].parse().ok()) {
         return Some(ResumeRequest::Id(id));
     }

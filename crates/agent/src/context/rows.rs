@@ -82,7 +82,7 @@ impl ContextRows<'_> {
         .await?)
     }
 
-    pub async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
+    pub(crate) async fn message_count(&self, conversation_id: i64) -> Result<i64, StoreError> {
         let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND set_aside = 0")
             .bind(conversation_id)
             .fetch_one(self.store.pool())
@@ -113,7 +113,7 @@ impl ContextRows<'_> {
     }
 
     /// The newest checkpoints first.
-    pub async fn checkpoints(&self, limit: u32) -> Result<Vec<Checkpoint>, StoreError> {
+    pub(crate) async fn checkpoints(&self, limit: u32) -> Result<Vec<Checkpoint>, StoreError> {
         let rows: Vec<CheckpointRow> = sqlx::query_as(columns_sql!("SELECT {CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY id DESC LIMIT ?"))
             .bind(limit)
             .fetch_all(self.store.pool())
@@ -212,7 +212,7 @@ impl ContextRows<'_> {
     }
 
     /// (the checkpoint this conversation continues, whether the offer was declined)
-    pub async fn continuation(&self, conversation_id: i64) -> Result<(Option<i64>, bool), StoreError> {
+    pub(crate) async fn continuation(&self, conversation_id: i64) -> Result<(Option<i64>, bool), StoreError> {
         let row: Option<(Option<i64>, bool)> = sqlx::query_as("SELECT resumed_checkpoint_id, offer_dismissed FROM conversations WHERE id = ?")
             .bind(conversation_id)
             .fetch_optional(self.store.pool())
@@ -230,7 +230,7 @@ impl ContextRows<'_> {
         Ok(())
     }
 
-    pub async fn plan(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
+    pub(crate) async fn plan(&self, conversation_id: i64) -> Result<Vec<PlanItem>, StoreError> {
         let row: Option<(Json<Vec<PlanItem>>,)> =
             sqlx::query_as("SELECT items FROM plans WHERE conversation_id = ?").bind(conversation_id).fetch_optional(self.store.pool()).await?;
         Ok(row.map(|r| r.0 .0).unwrap_or_default())

@@ -468,7 +468,7 @@ impl ContextService {
 
     /// "Continue from checkpoint": the checkpoint named, or the open one picked by status
     /// then date, continued in the current conversation. `None` when none is open.
-    pub async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, TurnError> {
+    pub(crate) async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, TurnError> {
         use crate::context::resume::ResumeRequest;
         let found = match request {
             ResumeRequest::Latest => self.store.context().resumable_checkpoint().await?,

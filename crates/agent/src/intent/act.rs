@@ -15,7 +15,7 @@ use sidecar_reminders::words as reminder_words;
 
 /// What was done and what to tell the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Acted {
+pub(crate) struct Acted {
     pub answer: String,
     /// Something changed (a reminder set, a fact kept): the model must not repeat it.
     pub changed: bool,
@@ -25,7 +25,7 @@ pub struct Acted {
 const ABOUT_YOU_FACTS: usize = 10;
 
 /// What carrying out a request needs.
-pub struct Hands<'a> {
+pub(crate) struct Hands<'a> {
     pub reminders: &'a ReminderService,
     pub knowledge: &'a KnowledgeStore,
     pub clock: &'a Clock,
@@ -37,7 +37,7 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
 }
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
-pub async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
+pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = sidecar_dates::user_language::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
     match intent {

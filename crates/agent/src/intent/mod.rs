@@ -5,7 +5,7 @@
 //! I live?"), which only the demo model leaves to Sidecar. `detect` is pure; `act` carries it out through the services,
 //! so it works with any model, the offline one included, and on every channel.
 
-pub mod act;
+pub(crate) mod act;
 
 /// A request found in the user's words.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -82,7 +82,7 @@ impl CommandWords {
         if self.es() { "Listo: vuelvo a hablar cuando tenga algo que valga la pena." } else { "Done: I may speak first again when it is worth it." }.into()
     }
 
-    pub fn quiet_until(self, until: &str, here: bool) -> String {
+    pub(crate) fn quiet_until(self, until: &str, here: bool) -> String {
         match (here, self.es()) {
             (false, true) => format!("En silencio hasta las {until}: no te escribo por mi cuenta. Los recordatorios siguen llegando. /quiet off lo desactiva."),
             (false, false) => format!("Quiet until {until}: I won't speak first. Reminders still arrive. /quiet off lifts it."),
@@ -106,7 +106,7 @@ impl CommandWords {
         }
     }
 
-    pub fn hushed(self, until: &str) -> String {
+    pub(crate) fn hushed(self, until: &str) -> String {
         if self.es() {
             format!("Entendido, me callo hasta las {until}. Los recordatorios siguen llegando; /quiet off si quieres que vuelva antes.")
         } else {
@@ -146,7 +146,7 @@ impl CommandWords {
         if self.es() { "Ningún recordatorio se perdió ni llegó tarde." } else { "No reminder was lost or late." }.into()
     }
 
-    pub fn stopped(self, there_was_a_reply: bool) -> String {
+    pub(crate) fn stopped(self, there_was_a_reply: bool) -> String {
         match (there_was_a_reply, self.es()) {
             (true, true) => "Detuve la respuesta; lo que llegó se queda.",
             (true, false) => "Stopped the reply; what arrived is kept.",
@@ -179,7 +179,7 @@ impl CommandWords {
         if self.es() { "Contadores, pausa y silencio reiniciados." } else { "Counters, pause and quiet reset." }.into()
     }
 
-    pub fn status(self, f: &StatusFacts<'_>) -> String {
+    pub(crate) fn status(self, f: &StatusFacts<'_>) -> String {
         use sidecar_llm::status::ModelStatus;
         use sidecar_proactive::config::{Level, SinkId};
         let es = self.es();

@@ -52,14 +52,14 @@ pub(crate) fn which_one(lines: &str, lang: Lang) -> String {
     }
 }
 
-pub fn cancelled(message: &str, lang: Lang) -> String {
+pub(crate) fn cancelled(message: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Cancelled the reminder \"{message}\"."),
         Lang::Es => format!("Cancelé el recordatorio \"{message}\"."),
     }
 }
 
-pub fn snoozed(message: &str, at: &str, lang: Lang) -> String {
+pub(crate) fn snoozed(message: &str, at: &str, lang: Lang) -> String {
     match lang {
         Lang::En => format!("Snoozed \"{message}\": I'll remind you again at {at}."),
         Lang::Es => format!("Pospuesto \"{message}\": te lo recuerdo de nuevo a las {at}."),
@@ -73,7 +73,7 @@ pub(crate) fn not_due_yet(message: &str, when: &str, lang: Lang) -> String {
     }
 }
 
-pub fn pending(lines: &str, count: usize, lang: Lang) -> String {
+pub(crate) fn pending(lines: &str, count: usize, lang: Lang) -> String {
     match (lang, count) {
         (Lang::En, 1) => format!("You have 1 pending reminder:\n{lines}"),
         (Lang::En, n) => format!("You have {n} pending reminders:\n{lines}"),
@@ -82,7 +82,7 @@ pub fn pending(lines: &str, count: usize, lang: Lang) -> String {
     }
 }
 
-pub fn noted(fact: &str, known: bool, lang: Lang) -> String {
+pub(crate) fn noted(fact: &str, known: bool, lang: Lang) -> String {
     match (lang, known) {
         (Lang::En, false) => format!("Noted: \"{fact}\". I'll keep it in mind."),
         (Lang::En, true) => format!("I already knew that: \"{fact}\"."),

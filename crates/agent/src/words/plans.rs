@@ -6,7 +6,7 @@ use crate::context::plan_item::{ItemStatus, PlanItem};
 
 /// Follows the reply of a turn that worked on a plan: each step with what it produced
 /// when all are closed (`finished`), or what is done and what is left.
-pub fn summary(items: &[PlanItem], finished: bool, lang: Lang) -> String {
+pub(crate) fn summary(items: &[PlanItem], finished: bool, lang: Lang) -> String {
     let (summary, done_so_far, left, nothing_yet) = match lang {
         Lang::En => ("Summary", "Done so far", "Left to do", "No step of the plan is done yet."),
         Lang::Es => ("Resumen", "Hecho hasta ahora", "Falta", "Todavía no hay ningún paso del plan hecho."),

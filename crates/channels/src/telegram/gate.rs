@@ -16,7 +16,7 @@ pub struct PairingCode {
 
 impl PairingCode {
     /// A fresh six-digit code.
-    pub fn new(now: DateTime<Utc>) -> Self {
+    pub(crate) fn new(now: DateTime<Utc>) -> Self {
         Self { code: format!("{:06}", fastrand::u32(0..1_000_000)), expires_at: now + CODE_LIFETIME }
     }
 
@@ -27,7 +27,7 @@ impl PairingCode {
 
 /// What to do with one message from a chat.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// A paired chat's message (commands included): the conversation takes it.
     Pass(String),
     /// `/start` with the right code: pair this chat (the code is used up).
@@ -42,7 +42,7 @@ pub enum Verdict {
 
 /// Judges `text` from `chat`. A command addressed to the bot by name
 /// (`/status@my_bot`) loses the name.
-pub fn judge(text: &str, chat: i64, allowed: &[i64], code: Option<&PairingCode>, now: DateTime<Utc>) -> Verdict {
+pub(crate) fn judge(text: &str, chat: i64, allowed: &[i64], code: Option<&PairingCode>, now: DateTime<Utc>) -> Verdict {
     let text = without_bot_name(text.trim());
     let paired = allowed.contains(&chat);
     if let Some(rest) = text.strip_prefix("/start").filter(|rest| rest.is_empty() || rest.starts_with(' ')) {

@@ -37,7 +37,7 @@ pub(crate) struct PairingGuard {
 
 impl PairingGuard {
     /// Pairing is locked now: no code is accepted.
-    pub fn locked(&self, now: DateTime<Utc>) -> bool {
+    pub(crate) fn locked(&self, now: DateTime<Utc>) -> bool {
         self.locked_until.is_some_and(|until| now < until)
     }
 
@@ -70,7 +70,7 @@ impl PairingGuard {
     }
 
     /// `chat` paired: it is no stranger, and the wrong codes before it are forgiven.
-    pub fn paired(&mut self, chat: i64) {
+    pub(crate) fn paired(&mut self, chat: i64) {
         self.answered.remove(&chat);
         self.wrong = 0;
     }

@@ -47,7 +47,7 @@ fn describe(error: &RequestError, redactor: &Redactor) -> String {
 
 impl Telegram {
     /// Polls until shut down: updates in, each judged and handed on once.
-    pub async fn run(self: Arc<Self>) {
+    pub(crate) async fn run(self: Arc<Self>) {
         self.announce_commands().await;
         if let Err(error) = self.with.store.channel_marks().forget_old().await {
             tracing::warn!(%error, "could not forget old channel marks");

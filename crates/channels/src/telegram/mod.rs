@@ -9,13 +9,13 @@
 
 use crate::rows::ChannelMarksStore;
 mod buttons;
-pub mod gate;
-pub mod guard;
+pub(crate) mod gate;
+pub(crate) mod guard;
 mod link;
-pub mod paired;
-pub mod poll;
+pub(crate) mod paired;
+pub(crate) mod poll;
 mod reactions;
-pub mod text;
+pub(crate) mod text;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,7 +45,7 @@ const SINK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
 /// How long a reply keeps being retried while Telegram is unreachable.
 const REPLY_PATIENCE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 
-pub struct Telegram {
+pub(crate) struct Telegram {
     bot: Bot,
     with: PhoneParts,
     settings: TelegramSettings,
@@ -62,7 +62,7 @@ pub struct Telegram {
 
 impl Telegram {
     /// A bot answering the chats in `paired` (shared with whoever unpairs them).
-    pub fn new(token: &str, settings: TelegramSettings, paired: Arc<PairedChats>, with: PhoneParts) -> Result<Arc<Self>, String> {
+    pub(crate) fn new(token: &str, settings: TelegramSettings, paired: Arc<PairedChats>, with: PhoneParts) -> Result<Arc<Self>, String> {
         let api = url::Url::parse(&settings.api_url).map_err(|e| format!("channels.telegram.api_url: {e}"))?;
         let http = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(10))
@@ -87,7 +87,7 @@ impl Telegram {
     }
 
     /// The paired chats.
-    pub fn allowed(&self) -> Vec<i64> {
+    pub(crate) fn allowed(&self) -> Vec<i64> {
         self.paired.list()
     }
 
@@ -100,13 +100,13 @@ impl Telegram {
     }
 
     /// The code still valid, if one is.
-    pub fn pairing_code(&self) -> Option<PairingCode> {
+    pub(crate) fn pairing_code(&self) -> Option<PairingCode> {
         let now = self.with.clock.now();
         self.pairing.lock().expect("pairing lock").clone().filter(|code| code.expires_at > now)
     }
 
     /// Stops polling; `next` then ends, so the source's `serve` ends too.
-    pub fn shut_down(&self) {
+    pub(crate) fn shut_down(&self) {
         self.stop.cancel();
     }
 

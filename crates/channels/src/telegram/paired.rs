@@ -9,7 +9,7 @@ use crate::events::ChannelEvent;
 use sidecar_domain::emitter::Emitter;
 use sidecar_settings::owner::{Change, SettingsOwner};
 
-pub struct PairedChats {
+pub(crate) struct PairedChats {
     chats: RwLock<Vec<i64>>,
     /// `None` keeps the list in memory only (tests).
     owner: Arc<SettingsOwner>,
@@ -17,15 +17,15 @@ pub struct PairedChats {
 }
 
 impl PairedChats {
-    pub fn new(chats: Vec<i64>, owner: Arc<SettingsOwner>, events: Emitter<ChannelEvent>) -> Self {
+    pub(crate) fn new(chats: Vec<i64>, owner: Arc<SettingsOwner>, events: Emitter<ChannelEvent>) -> Self {
         Self { chats: RwLock::new(chats), owner, events }
     }
 
-    pub fn list(&self) -> Vec<i64> {
+    pub(crate) fn list(&self) -> Vec<i64> {
         self.chats.read().expect("paired lock").clone()
     }
 
-    pub fn add(&self, chat: i64) -> Result<(), String> {
+    pub(crate) fn add(&self, chat: i64) -> Result<(), String> {
         self.change(|chats| {
             if !chats.contains(&chat) {
                 chats.push(chat)
@@ -33,7 +33,7 @@ impl PairedChats {
         })
     }
 
-    pub fn remove(&self, chat: i64) -> Result<(), String> {
+    pub(crate) fn remove(&self, chat: i64) -> Result<(), String> {
         self.change(|chats| chats.retain(|c| *c != chat))
     }
 

@@ -42,7 +42,7 @@ pub(crate) fn get_updates(bot: &Bot, offset: i64, timeout: u32) -> JsonRequest<G
 
 /// One update as polled: its id, and what it carries when teloxide can read it.
 #[derive(Debug)]
-pub struct Polled {
+pub(crate) struct Polled {
     pub id: i64,
     pub kind: Option<UpdateKind>,
 }
@@ -59,7 +59,7 @@ struct WideUpdate {
 /// Read again from text: teloxide's `UpdateKind` needs borrowed keys, which a
 /// `serde_json::Value` cannot lend (and a raw value cannot pass the API's untagged
 /// response envelope).
-pub fn read(update: &Value) -> Option<Polled> {
+pub(crate) fn read(update: &Value) -> Option<Polled> {
     let WideUpdate { update_id, kind } = serde_json::from_str(&update.to_string()).ok()?;
     let kind = match kind {
         UpdateKind::Error(_) => None,

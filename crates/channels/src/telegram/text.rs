@@ -7,7 +7,7 @@ pub(crate) const MAX_UNITS: usize = 4096;
 
 /// `text` in pieces of at most `max` UTF-16 units, in order; joined they give the
 /// text back up to the whitespace at the cuts. Empty text gives no piece.
-pub fn split(text: &str, max: usize) -> Vec<String> {
+pub(crate) fn split(text: &str, max: usize) -> Vec<String> {
     let mut pieces = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {

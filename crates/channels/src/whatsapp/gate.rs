@@ -5,7 +5,7 @@
 
 /// One incoming WhatsApp message, as the gate needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seen<'a> {
+pub(crate) struct Seen<'a> {
     /// The chat's number (digits only); the user's own number for the self chat.
     pub chat: &'a str,
     pub from_me: bool,
@@ -29,7 +29,7 @@ pub(crate) fn admits(message: &Seen<'_>, own_number: Option<&str>, allowed: &[St
 }
 
 /// A number as WhatsApp addresses it: digits only ("+54 9 11 5555-1234" → "5491155551234").
-pub fn digits(number: &str) -> String {
+pub(crate) fn digits(number: &str) -> String {
     number.chars().filter(char::is_ascii_digit).collect()
 }
 

@@ -12,9 +12,9 @@
 use crate::events::ChannelEvent;
 use crate::rows::ChannelMarksStore;
 pub mod client;
-pub mod gate;
+pub(crate) mod gate;
 pub mod link;
-pub mod pace;
+pub(crate) mod pace;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

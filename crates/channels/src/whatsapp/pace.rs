@@ -18,7 +18,7 @@ pub(crate) struct Pace {
 }
 
 impl Pace {
-    pub fn new(min_gap: Duration, per_hour: u32) -> Self {
+    pub(crate) fn new(min_gap: Duration, per_hour: u32) -> Self {
         Self { min_gap, per_hour: per_hour.max(1) as usize, sent: VecDeque::new() }
     }
 
@@ -33,7 +33,7 @@ impl Pace {
     }
 
     /// A message went out at `at`.
-    pub fn record(&mut self, at: Instant) {
+    pub(crate) fn record(&mut self, at: Instant) {
         self.sent.push_back(at);
     }
 }

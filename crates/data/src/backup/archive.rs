@@ -17,7 +17,7 @@ const MAX_MANIFEST_BYTES: u64 = 1 << 20;
 
 /// Writes `files` (relative name, file) with their manifest; returns the backup's size
 /// and the number of files.
-pub fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str) -> std::io::Result<(u64, usize)> {
+pub(crate) fn write(path: &Path, files: &[(String, PathBuf)], created_at: &str) -> std::io::Result<(u64, usize)> {
     // Knowledge files and settings may change while the backup runs: each is read once,
     // and the bytes read are the ones checksummed and stored.
     let mut contents: Vec<(String, Vec<u8>)> = Vec::new();

@@ -1,11 +1,7 @@
 //! The manifest inside every backup: what each file is, its size and SHA-256, so a
 //! restore can refuse a damaged or incomplete backup before it touches anything.
 
-use std::io::Read;
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 pub(crate) const FORMAT: &str = "sidecar-backup";
 pub(crate) const VERSION: u32 = 1;
@@ -33,7 +29,7 @@ pub(crate) struct ManifestEntry {
 /// Whether `path` is one a backup may hold: nothing absolute, no `..`, only the
 /// database, the settings, the knowledge files and the images attached in the chat
 /// (named by their SHA-256).
-pub fn allowed(path: &str) -> bool {
+pub(crate) fn allowed(path: &str) -> bool {
     match path.split('/').collect::<Vec<_>>().as_slice() {
         ["sidecar.db"] | ["settings.toml"] => true,
         ["knowledge", name] => name.ends_with(".md") && !name.starts_with('.') && name.chars().all(|c| c.is_alphanumeric() || "._-".contains(c)),
@@ -42,21 +38,4 @@ pub fn allowed(path: &str) -> bool {
         }),
         _ => false,
     }
-}
-
-/// Size and SHA-256 of a file, read in pieces.
-pub fn digest(path: &Path) -> std::io::Result<(u64, String)> {
-    let mut file = std::fs::File::open(path)?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 16];
-    let mut total = 0u64;
-    loop {
-        let read = file.read(&mut buffer)?;
-        if read == 0 {
-            break;
-        }
-        total += read as u64;
-        hasher.update(&buffer[..read]);
-    }
-    Ok((total, hex::encode(hasher.finalize())))
 }

@@ -19,11 +19,11 @@ use serde::Serialize;
 use sidecar_store::Store;
 
 mod archive;
-pub mod manifest;
+pub(crate) mod manifest;
 pub mod pending;
 pub mod restore;
-pub mod retention;
-pub mod settings_diff;
+pub(crate) mod retention;
+pub(crate) mod settings_diff;
 pub mod upgrade;
 
 /// Where automatic backups go, inside the data directory.
@@ -66,16 +66,16 @@ pub struct Backups {
 }
 
 impl Backups {
-    pub fn new(store: Store, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
+    pub(crate) fn new(store: Store, data_dir: PathBuf, config_path: Option<PathBuf>) -> Self {
         Self { store, data_dir, config_path }
     }
 
-    pub fn dir(&self) -> PathBuf {
+    pub(crate) fn dir(&self) -> PathBuf {
         self.data_dir.join(BACKUP_DIR)
     }
 
     /// Writes a backup to `path` (a folder gets a dated file name inside it).
-    pub async fn write(&self, path: &Path, now: DateTime<Utc>) -> Result<BackupInfo, BackupError> {
+    pub(crate) async fn write(&self, path: &Path, now: DateTime<Utc>) -> Result<BackupInfo, BackupError> {
         let path = if path.is_dir() { path.join(file_name(now)) } else { path.to_path_buf() };
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         std::fs::create_dir_all(&parent).map_err(|source| BackupError::Write { path: path.clone(), source })?;

@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 
 use chrono::{Datelike, NaiveDate};
 
-pub const DAILY: usize = 7;
-pub const WEEKLY: usize = 4;
+pub(crate) const DAILY: usize = 7;
+pub(crate) const WEEKLY: usize = 4;
 
 /// The dates to keep among `dates` (one backup per date).
-pub fn keep(dates: &[NaiveDate]) -> BTreeSet<NaiveDate> {
+pub(crate) fn keep(dates: &[NaiveDate]) -> BTreeSet<NaiveDate> {
     let mut newest_first: Vec<NaiveDate> = dates.to_vec();
     newest_first.sort_unstable_by(|a, b| b.cmp(a));
     newest_first.dedup();

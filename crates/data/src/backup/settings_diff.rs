@@ -5,7 +5,7 @@
 use sidecar_settings::Settings;
 
 /// The changes `backup` would make to `current` that a user must see, one line each.
-pub fn changes(current: &Settings, backup: &Settings) -> Vec<String> {
+pub(crate) fn changes(current: &Settings, backup: &Settings) -> Vec<String> {
     let mut lines = Vec::new();
     for provider in &backup.providers {
         match current.providers.iter().find(|p| p.id == provider.id) {

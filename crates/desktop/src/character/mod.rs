@@ -4,7 +4,7 @@
 
 use crate::character::rows::CharacterStore;
 pub mod place;
-pub mod rows;
+pub(crate) mod rows;
 
 use place::{Screen, Size, Spot};
 use sidecar_store::Store;

@@ -37,7 +37,7 @@ pub struct Size {
 /// Where the character stands on `screen`: `saved` kept whole on the screen (a screen
 /// that shrank, or a place dragged half off it, still shows all of it), else the
 /// bottom-right corner.
-pub fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
+pub(crate) fn place(screen: &Screen, size: Size, saved: Option<Spot>) -> Spot {
     match saved {
         Some(spot) => keep_on(screen, size, spot),
         None => {

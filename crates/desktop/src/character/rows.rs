@@ -16,7 +16,7 @@ impl CharacterPlaces<'_> {
         Ok(rows.into_iter().map(|(screen, x, y)| (screen, Spot { x: x as i32, y: y as i32 })).collect())
     }
 
-    pub async fn put(&self, screen: &str, spot: Spot) -> Result<(), StoreError> {
+    pub(crate) async fn put(&self, screen: &str, spot: Spot) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO character_places (screen, x, y, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT (screen) DO UPDATE SET x = excluded.x, y = excluded.y, saved_at = excluded.saved_at")
             .bind(screen)
             .bind(spot.x)

@@ -6,10 +6,10 @@
 //! publishing each change as [`UpdateEvent::Update`].
 
 pub mod events;
-pub mod record;
-pub mod rules;
+pub(crate) mod record;
+pub(crate) mod rules;
 pub mod source;
-pub mod view;
+pub(crate) mod view;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};

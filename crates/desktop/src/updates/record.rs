@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct LookRecord {
+pub(crate) struct LookRecord {
     pub last_looked: Option<DateTime<Utc>>,
 }
 
@@ -17,11 +17,11 @@ pub(crate) fn path_in(data_dir: &Path) -> PathBuf {
 
 /// The record, or none when the file is missing or unreadable (the worst case is one
 /// look too many).
-pub fn read(path: &Path) -> LookRecord {
+pub(crate) fn read(path: &Path) -> LookRecord {
     std::fs::read(path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default()
 }
 
-pub fn write(path: &Path, record: &LookRecord) -> std::io::Result<()> {
+pub(crate) fn write(path: &Path, record: &LookRecord) -> std::io::Result<()> {
     let bytes = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
     sidecar_domain::fsutil::write_atomically(path, &bytes)
 }

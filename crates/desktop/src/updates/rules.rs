@@ -9,7 +9,7 @@ pub(crate) fn look_every() -> Duration {
 
 /// Whether the daily look is due: allowed, and a day has passed since the last one (a
 /// look that failed counts, so a broken address is not asked every hour).
-pub fn due(daily: bool, last_looked: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
+pub(crate) fn due(daily: bool, last_looked: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
     daily && last_looked.is_none_or(|last| now - last >= look_every() || last > now)
 }
 

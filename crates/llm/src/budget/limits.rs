@@ -47,7 +47,7 @@ fn shown(usd: Option<f64>, rate: f64) -> Option<f64> {
 impl LimitsForm {
     /// The form for `settings`, with a row for each of `providers` (configured ones
     /// first, then any the file limits that is no longer configured).
-    pub fn of(settings: &BudgetSettings, providers: &[String]) -> Self {
+    pub(crate) fn of(settings: &BudgetSettings, providers: &[String]) -> Self {
         let rate = settings.usd_rate;
         let mut ids: Vec<String> = providers.to_vec();
         ids.extend(settings.providers.keys().filter(|id| !providers.contains(id)).cloned());
@@ -69,7 +69,7 @@ impl LimitsForm {
     }
 
     /// The settings this form says, in US dollars.
-    pub fn settings(&self) -> Result<BudgetSettings, LimitsProblem> {
+    pub(crate) fn settings(&self) -> Result<BudgetSettings, LimitsProblem> {
         if !is_currency_code(&self.currency) {
             return Err(LimitsProblem::BadCurrency(self.currency.clone()));
         }

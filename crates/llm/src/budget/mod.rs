@@ -236,7 +236,7 @@ impl Budget {
 
     /// Allows `usd` more today over every limit (the user's one click); returns today's
     /// total extra.
-    pub async fn allow_more_today(&self, usd: f64) -> Result<f64, StoreError> {
+    pub(crate) async fn allow_more_today(&self, usd: f64) -> Result<f64, StoreError> {
         let today = self.clock.local_today();
         let total = self.store.budget().allow_more(&today.to_string(), usd.max(0.0)).await?;
         tracing::info!(usd, total, "the user allowed more spending today");
@@ -244,7 +244,7 @@ impl Budget {
     }
 
     /// Limits, what was spent and held against each, and today's extra.
-    pub async fn view(&self) -> Result<BudgetView, StoreError> {
+    pub(crate) async fn view(&self) -> Result<BudgetView, StoreError> {
         let tally = self.current().await?;
         let (settings, limits) = self.limits();
         Ok(BudgetView {

@@ -51,7 +51,7 @@ impl BudgetRows<'_> {
 
 /// A hold on the budget for a call in flight (or settled, its usage not yet written).
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
-pub struct HeldRow {
+pub(crate) struct HeldRow {
     pub pid: i64,
     pub provider: String,
     pub background: bool,
@@ -62,14 +62,14 @@ pub struct HeldRow {
 /// What the budget weighs a call against: calls since the month began, holds, and the
 /// day's extra allowance.
 #[derive(Debug, Clone, Default)]
-pub struct Spending {
+pub(crate) struct Spending {
     pub calls: Vec<CallCost>,
     pub holds: Vec<HeldRow>,
     pub allowance_usd: f64,
 }
 
 /// A hold to write when the check passes.
-pub struct NewHold<'a> {
+pub(crate) struct NewHold<'a> {
     pub provider: &'a str,
     pub background: bool,
     pub usd: f64,
@@ -105,7 +105,7 @@ async fn purge(conn: &mut sqlx::SqliteConnection, now: &str, alive: &(dyn Fn(i64
 
 impl BudgetRows<'_> {
     /// What was spent since `since` (RFC 3339) and is held now, and `day`'s allowance.
-    pub async fn spending(&self, since: &str, day: &str, alive: &(dyn Fn(i64) -> bool + Sync)) -> Result<Spending, StoreError> {
+    pub(crate) async fn spending(&self, since: &str, day: &str, alive: &(dyn Fn(i64) -> bool + Sync)) -> Result<Spending, StoreError> {
         let mut tx = self.store.write_transaction().await?;
         purge(&mut tx, &self.store.now(), alive).await?;
         let spending = read_spending(&mut tx, since, day).await?;
@@ -116,7 +116,7 @@ impl BudgetRows<'_> {
     /// Reads the spending and, when `admit` lets `hold` in, writes it, all in one write
     /// transaction: another process's check waits for this one's hold. The hold's id, or
     /// why `admit` refused.
-    pub async fn reserve<E>(
+    pub(crate) async fn reserve<E>(
         &self,
         since: &str,
         day: &str,

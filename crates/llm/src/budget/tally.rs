@@ -45,7 +45,7 @@ impl Limit {
 }
 
 /// Every limit the settings set.
-pub fn limits(settings: &BudgetSettings) -> Vec<Limit> {
+pub(crate) fn limits(settings: &BudgetSettings) -> Vec<Limit> {
     let mut limits = Vec::new();
     let mut add = |scope: Scope, period: Period, usd: Option<f64>| {
         if let Some(usd) = usd {
@@ -64,10 +64,10 @@ pub fn limits(settings: &BudgetSettings) -> Vec<Limit> {
 
 /// A cost by provider and by whether it was background work.
 #[derive(Debug, Clone, Default)]
-pub struct Costs(HashMap<(String, bool), f64>);
+pub(crate) struct Costs(HashMap<(String, bool), f64>);
 
 impl Costs {
-    pub fn add(&mut self, provider: &str, background: bool, usd: f64) {
+    pub(crate) fn add(&mut self, provider: &str, background: bool, usd: f64) {
         *self.0.entry((provider.to_string(), background)).or_default() += usd;
     }
 
@@ -121,7 +121,7 @@ pub struct Reached {
 
 /// The period the tally counts: spending of another day or month is not in it.
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub today: Costs,
     pub this_month: Costs,
     holds: Vec<Hold>,
@@ -130,17 +130,17 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn new(today: Costs, this_month: Costs, allowance_usd: f64) -> Self {
+    pub(crate) fn new(today: Costs, this_month: Costs, allowance_usd: f64) -> Self {
         Self { today, this_month, allowance_usd, holds: Vec::new() }
     }
 
     /// A call in flight holds `usd` until it ends.
-    pub fn hold(&mut self, provider: &str, background: bool, usd: f64) {
+    pub(crate) fn hold(&mut self, provider: &str, background: bool, usd: f64) {
         self.holds.push(Hold { provider: provider.to_string(), background, usd });
     }
 
     /// Spent today (and so this month).
-    pub fn spend(&mut self, provider: &str, background: bool, usd: f64) {
+    pub(crate) fn spend(&mut self, provider: &str, background: bool, usd: f64) {
         self.today.add(provider, background, usd);
         self.this_month.add(provider, background, usd);
     }
@@ -162,7 +162,7 @@ impl Tally {
 
     /// Whether a call to `provider` may hold `usd` more: the first limit it would
     /// cross, if any.
-    pub fn check(&self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<(), Standing> {
+    pub(crate) fn check(&self, limits: &[Limit], provider: &str, background: bool, usd: f64) -> Result<(), Standing> {
         for limit in limits.iter().filter(|l| l.covers(provider, background)) {
             let s = self.standing(limit);
             if s.spent_usd + s.reserved_usd + usd > s.allowed_usd + 1e-12 {

@@ -64,7 +64,7 @@ pub struct UsageHistory {
 }
 
 /// Buckets `calls` by the user's day (`local_day` of each call's UTC time).
-pub fn report(calls: &[CallCost], today: NaiveDate, local_day: impl Fn(&str) -> Option<NaiveDate>, currency: &str, usd_rate: f64) -> UsageHistory {
+pub(crate) fn report(calls: &[CallCost], today: NaiveDate, local_day: impl Fn(&str) -> Option<NaiveDate>, currency: &str, usd_rate: f64) -> UsageHistory {
     let first = today - Days::new(REPORT_DAYS - 1);
     let mut days: Vec<Day> = (0..REPORT_DAYS).map(|i| Day { day: (first + Days::new(i)).to_string(), ..Day::default() }).collect();
     let (mut week, mut month_span) = (Span::default(), Span::default());

@@ -63,7 +63,7 @@ pub(crate) fn held_back(over: &OverBudget, currency: &str, usd_rate: f64, lang: 
 }
 
 /// The warning when a limit reaches 80% or 100%.
-pub fn reached(standing: &Standing, percent: u8, currency: &str, usd_rate: f64, lang: Lang) -> String {
+pub(crate) fn reached(standing: &Standing, percent: u8, currency: &str, usd_rate: f64, lang: Lang) -> String {
     let name = limit_name(&standing.limit.scope, standing.limit.period, lang);
     let (spent, allowed) = (amount(standing.spent_usd, currency, usd_rate), amount(standing.allowed_usd, currency, usd_rate));
     match (percent >= 100, lang) {

@@ -95,12 +95,12 @@ pub const CATALOGUE: &[CatalogueEntry] = &[
 ];
 
 /// The entry called `id`, or whose URL or file name is `text`.
-pub fn find(text: &str) -> Option<&'static CatalogueEntry> {
+pub(crate) fn find(text: &str) -> Option<&'static CatalogueEntry> {
     CATALOGUE.iter().find(|e| e.id.eq_ignore_ascii_case(text) || e.url == text || e.file == text)
 }
 
 /// The largest catalogue model this much memory runs comfortably, if any.
-pub fn recommended(ram_bytes: u64) -> Option<&'static CatalogueEntry> {
+pub(crate) fn recommended(ram_bytes: u64) -> Option<&'static CatalogueEntry> {
     let gb = ram_bytes / (1 << 30);
     CATALOGUE.iter().filter(|e| u64::from(e.min_ram_gb) <= gb + 1).max_by_key(|e| (e.min_ram_gb, e.size_bytes))
 }

@@ -280,7 +280,7 @@ struct Announced {
 }
 
 /// The file name a URL downloads to: its last path segment, a `.gguf`.
-pub fn file_name(url: &str) -> Result<String, PullError> {
+pub(crate) fn file_name(url: &str) -> Result<String, PullError> {
     let parsed = url::Url::parse(url).map_err(|_| PullError::NotGgufUrl(url.to_string()))?;
     let last = parsed.path_segments().and_then(|mut s| s.next_back()).unwrap_or_default();
     let safe = !last.is_empty() && !last.starts_with('.') && !last.contains(['/', '\\']);

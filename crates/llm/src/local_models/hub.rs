@@ -82,10 +82,6 @@ impl ModelHub {
         &self.models
     }
 
-    pub fn library(&self) -> &ModelLibrary {
-        &self.library
-    }
-
     pub fn view(&self) -> HubView {
         let installed = self.library.installed();
         let partials = self.library.partials();

@@ -97,7 +97,7 @@ impl ModelLibrary {
     }
 
     /// The model called `name` (with or without `.gguf`).
-    pub fn find(&self, name: &str) -> Result<InstalledModel, LibraryError> {
+    pub(crate) fn find(&self, name: &str) -> Result<InstalledModel, LibraryError> {
         let wanted = name.trim().trim_end_matches(".gguf");
         self.installed().into_iter().find(|m| m.name == wanted).ok_or_else(|| LibraryError::Unknown(name.to_string()))
     }
@@ -108,7 +108,7 @@ impl ModelLibrary {
     }
 
     /// Copies a `.gguf` from disk into the folder, checking first that it is one.
-    pub fn import(&self, source: &Path) -> Result<InstalledModel, LibraryError> {
+    pub(crate) fn import(&self, source: &Path) -> Result<InstalledModel, LibraryError> {
         read_info(source)?;
         let file = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let file = if file.ends_with(".gguf") { file } else { format!("{file}.gguf") };
@@ -124,7 +124,7 @@ impl ModelLibrary {
     }
 
     /// Deletes the model called `name`, and any unfinished download of it.
-    pub fn remove(&self, name: &str) -> Result<InstalledModel, LibraryError> {
+    pub(crate) fn remove(&self, name: &str) -> Result<InstalledModel, LibraryError> {
         let model = self.find(name)?;
         std::fs::remove_file(&model.path).map_err(|e| self.io(e))?;
         Ok(model)

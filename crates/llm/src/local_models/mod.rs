@@ -5,13 +5,13 @@
 pub mod catalogue;
 pub mod choice;
 pub mod download;
-pub mod download_state;
+pub(crate) mod download_state;
 pub mod error;
 pub mod events;
 pub mod gguf;
-pub mod hub;
+pub(crate) mod hub;
 pub mod library;
-pub mod machine;
+pub(crate) mod machine;
 pub mod tuning;
 
 pub use choice::LocalChoice;

@@ -37,7 +37,7 @@ pub(crate) fn sniff(name: &str, bytes: &[u8]) -> Sniffed {
     }
 }
 
-pub fn pdf(bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn pdf(bytes: &[u8]) -> Result<String, String> {
     // lopdf panics on some malformed files; a bad attachment must not take the app down.
     let extracted = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(bytes)).map_err(|_| "the PDF is damaged".to_string())?;
     let text = extracted.map_err(|e| format!("the PDF is damaged or encrypted ({e})"))?;
@@ -54,7 +54,7 @@ pub fn pdf(bytes: &[u8]) -> Result<String, String> {
     Ok(out)
 }
 
-pub fn docx(bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn docx(bytes: &[u8]) -> Result<String, String> {
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| format!("not a Word document ({e})"))?;
     let mut xml = String::new();
     archive

@@ -30,7 +30,7 @@ pub struct ImageFile {
 }
 
 /// The media type of an image a model can be sent, from its first bytes.
-pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn media_type(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some("image/png")
     } else if bytes.starts_with(b"\xff\xd8\xff") {
@@ -45,7 +45,7 @@ pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
 }
 
 /// Keeps an image in `data_dir`'s attachments folder and returns it as an attachment.
-pub fn keep(data_dir: &Path, name: &str, bytes: &[u8]) -> Result<Attachment, AttachError> {
+pub(crate) fn keep(data_dir: &Path, name: &str, bytes: &[u8]) -> Result<Attachment, AttachError> {
     let Some(media) = media_type(bytes) else {
         // BMP, HEIC, TIFF: no model API here takes them.
         return Err(AttachError::NoText { name: name.into(), what: "image in a format models do not take; use PNG, JPEG, GIF or WebP" });

@@ -74,7 +74,7 @@ pub enum AttachError {
 
 /// Reads `bytes` of the file called `name` into an attachment of at most
 /// `budget_tokens` tokens.
-pub fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment, AttachError> {
+pub(crate) fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Attachment, AttachError> {
     if bytes.len() as u64 > MAX_BYTES {
         return Err(AttachError::TooLarge { name: name.into(), mb: bytes.len() as u64 / (1024 * 1024) });
     }

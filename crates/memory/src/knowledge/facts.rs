@@ -224,7 +224,7 @@ fn reinforce(
 /// confirmed dates, the wording that says more (else the heavier one's), in Health if
 /// either was, else where the more recently confirmed one was. False when either is
 /// no longer current.
-pub fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
+pub(crate) fn merge(doc: &mut Learnings, a: &str, b: &str) -> bool {
     let find = |doc: &Learnings, text: &str| doc.facts().find(|(_, _, f)| f.superseded.is_none() && f.text == text).map(|(index, c, f)| (index, c, f.clone()));
     let (Some((_, category_a, fact_a)), Some((index_b, category_b, fact_b))) = (find(doc, a), find(doc, b)) else { return false };
     if a == b {

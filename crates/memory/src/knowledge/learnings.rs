@@ -91,7 +91,7 @@ impl fmt::Display for Fact {
 
 /// What a line of the file is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `## Category`.
     Heading(Category),
     /// A fact, under the category of the heading above it.
@@ -243,7 +243,7 @@ impl Learnings {
     }
 
     /// Replaces the fact at line `index` (from [`facts`]).
-    pub fn update(&mut self, index: usize, fact: Fact) {
+    pub(crate) fn update(&mut self, index: usize, fact: Fact) {
         if let Some(line) = self.lines.get_mut(index) {
             if let Kind::Fact { fact: old, .. } = &mut line.kind {
                 *old = fact;
@@ -261,7 +261,7 @@ impl Learnings {
     }
 
     /// Deletes the fact at `index`.
-    pub fn remove(&mut self, index: usize) {
+    pub(crate) fn remove(&mut self, index: usize) {
         if index < self.lines.len() && matches!(self.lines[index].kind, Kind::Fact { .. }) {
             self.lines.remove(index);
         }
@@ -269,7 +269,7 @@ impl Learnings {
 
     /// Adds a fact at the end of its category's section, creating the heading if the
     /// file has none.
-    pub fn insert(&mut self, category: Category, fact: Fact) {
+    pub(crate) fn insert(&mut self, category: Category, fact: Fact) {
         let line = Line { raw: String::new(), bytes: None, kind: Kind::Fact { category, fact }, dirty: true };
         let heading = self.lines.iter().position(|l| l.kind == Kind::Heading(category));
         if self.lines.len() == 1 && self.lines[0].raw.is_empty() {

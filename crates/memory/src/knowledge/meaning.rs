@@ -54,32 +54,32 @@ pub struct Nearness {
 
 impl Nearness {
     /// Nothing is known by meaning.
-    pub fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Self::default()
     }
 
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
         Self { by_text: pairs.into_iter().collect(), judged: HashMap::new() }
     }
 
     /// With a model's reading of the pair with the current fact `text`.
-    pub fn judged(mut self, text: &str, verdict: SameFact) -> Self {
+    pub(crate) fn judged(mut self, text: &str, verdict: SameFact) -> Self {
         self.judged.insert(text.to_string(), verdict);
         self
     }
 
     /// What a model said of the pair with the current fact `text`, if one was asked.
-    pub fn verdict(&self, text: &str) -> Option<SameFact> {
+    pub(crate) fn verdict(&self, text: &str) -> Option<SameFact> {
         self.judged.get(text).copied()
     }
 
     /// The cosine with the current fact `text`, when it was measured.
-    pub fn of(&self, text: &str) -> Option<f32> {
+    pub(crate) fn of(&self, text: &str) -> Option<f32> {
         self.by_text.get(text).copied()
     }
 
     /// Whether a pair this close is a candidate duplicate.
-    pub fn candidate(&self, text: &str) -> bool {
+    pub(crate) fn candidate(&self, text: &str) -> bool {
         self.of(text).is_some_and(|cosine| cosine >= DUPLICATE_COSINE)
     }
 }
@@ -234,13 +234,13 @@ pub(crate) fn negated(text: &str) -> bool {
 
 /// Whether `new` denies the very thing `old` states, about the same people: "Ya no
 /// trabajo en Google" after "Trabajo en Google". Told by the words alone.
-pub fn denies(old: &str, new: &str) -> bool {
+pub(crate) fn denies(old: &str, new: &str) -> bool {
     negated(new) && !negated(old) && adds_nothing(old, new) && same_people_and_numbers(old, new)
 }
 
 /// Whether the pair, `cosine` apart, is one fact: a candidate the words confirm, and
 /// below [`CLOSE_COSINE`] one that adds nothing to the other.
-pub fn confirmed(existing: &str, new: &str, cosine: f32) -> bool {
+pub(crate) fn confirmed(existing: &str, new: &str, cosine: f32) -> bool {
     cosine >= DUPLICATE_COSINE && words_confirm(existing, new) && (cosine >= CLOSE_COSINE || adds_nothing(existing, new))
 }
 

@@ -39,7 +39,7 @@ const ABOUT: SectionField = SectionField { en: &["About me"], es: &["Sobre mí",
 const STYLE: SectionField = SectionField { en: &["How to answer"], es: &["Cómo responder", "Como responder"] };
 
 /// The fields found in `user` (user.md) and `soul` (SOUL.md).
-pub fn read(user: &str, soul: &str) -> ProfileFields {
+pub(crate) fn read(user: &str, soul: &str) -> ProfileFields {
     ProfileFields {
         name: line_value(user, &NAME).unwrap_or_default(),
         address_as: line_value(user, &ADDRESS).unwrap_or_default(),
@@ -49,7 +49,7 @@ pub fn read(user: &str, soul: &str) -> ProfileFields {
 }
 
 /// `user` and `soul` with the fields written in, and nothing else changed.
-pub fn write(user: &str, soul: &str, fields: &ProfileFields, lang: Lang) -> (String, String) {
+pub(crate) fn write(user: &str, soul: &str, fields: &ProfileFields, lang: Lang) -> (String, String) {
     let user = set_line(user, &NAME, fields.name.trim(), lang);
     let user = set_line(&user, &ADDRESS, fields.address_as.trim(), lang);
     let user = set_section(&user, &ABOUT, fields.about.trim(), lang);

@@ -65,7 +65,7 @@ pub fn slot_of(text: &str) -> Option<Slot> {
 }
 
 /// Whether `new` replaces `old`: the same slot with another value.
-pub fn supersedes(new: &str, old: &str) -> bool {
+pub(crate) fn supersedes(new: &str, old: &str) -> bool {
     match (slot_of(new), slot_of(old)) {
         (Some(a), Some(b)) => a.name == b.name && a.value != b.value,
         _ => false,

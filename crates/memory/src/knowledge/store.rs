@@ -156,7 +156,7 @@ impl KnowledgeStore {
     }
 
     /// Changes so far (starts at 1).
-    pub fn version(&self) -> u64 {
+    pub(crate) fn version(&self) -> u64 {
         self.version.load(Ordering::Relaxed)
     }
 
@@ -189,7 +189,7 @@ impl KnowledgeStore {
     }
 
     /// Saves a fact (at most three per turn), writing the file before reporting.
-    pub async fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
+    pub(crate) async fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
         if !self.turn.lock().expect("turn lock").try_take() {
             tracing::warn!("more than three facts saved in one turn; extra ignored");
             return Ok(SaveOutcome::RateLimited);
@@ -435,7 +435,7 @@ pub enum ProfileFile {
 }
 
 impl ProfileFile {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ProfileFile::Soul => SOUL_FILE,
             ProfileFile::User => USER_FILE,

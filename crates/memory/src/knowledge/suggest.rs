@@ -21,7 +21,7 @@ pub struct Suggestion {
 
 /// The facts in `user_text` that none of `saved` covers (superseded ones included:
 /// a fact said again that was replaced is worth asking about).
-pub fn suggestions(user_text: &str, saved: &[ListedFact]) -> Vec<Suggestion> {
+pub(crate) fn suggestions(user_text: &str, saved: &[ListedFact]) -> Vec<Suggestion> {
     let known: Vec<String> = saved.iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text.clone()).collect();
     let mut out: Vec<Suggestion> = Vec::new();
     for unsaved in unsaved_facts([user_text], &known) {

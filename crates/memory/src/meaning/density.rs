@@ -29,7 +29,7 @@ pub(crate) const MIN_ITEMS: usize = 2 * NEIGHBOURS;
 
 /// The slots of an index of `len` vectors that densities are measured against: all of
 /// them, or [`REFERENCE`] spread evenly.
-pub fn reference(len: usize) -> Vec<usize> {
+pub(crate) fn reference(len: usize) -> Vec<usize> {
     if len <= REFERENCE {
         return (0..len).collect();
     }
@@ -65,7 +65,7 @@ pub(crate) fn mean_of_top(cosines: impl Iterator<Item = f32>, k: usize) -> f32 {
 /// The vectors densities are measured among: `dim` 8-bit components a row, each row
 /// with its scale.
 #[derive(Clone, Copy)]
-pub struct Rows<'a> {
+pub(crate) struct Rows<'a> {
     pub data: &'a [i8],
     pub scales: &'a [f32],
     pub dim: usize,
@@ -79,7 +79,7 @@ impl Rows<'_> {
     /// The density of a vector (`values` with `scale`) among the rows, leaving out the
     /// row `own` (the vector itself, when stored); `None` while there are too few rows
     /// to say.
-    pub fn density(&self, values: &[i8], scale: f32, own: Option<usize>) -> Option<f32> {
+    pub(crate) fn density(&self, values: &[i8], scale: f32, own: Option<usize>) -> Option<f32> {
         let len = self.scales.len();
         if len < MIN_ITEMS || self.dim == 0 || values.len() != self.dim {
             return None;
@@ -91,7 +91,7 @@ impl Rows<'_> {
     }
 
     /// The density of every row, or nothing while there are too few to say.
-    pub fn densities(&self) -> Vec<f32> {
+    pub(crate) fn densities(&self) -> Vec<f32> {
         (0..self.scales.len()).map_while(|slot| self.density(self.row(slot), self.scales[slot], Some(slot))).collect()
     }
 }

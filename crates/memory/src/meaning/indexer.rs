@@ -200,7 +200,7 @@ impl MeaningIndex {
     }
 
     /// The `k` items closest in meaning to `query` (best first), among those `keep` accepts.
-    pub fn nearest(&self, query: &Quantized, k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
+    pub(crate) fn nearest(&self, query: &Quantized, k: usize, keep: impl Fn(Key) -> bool) -> Vec<(Key, f32)> {
         self.vectors.read().expect("vectors lock").nearest(query, k, keep)
     }
 
@@ -228,7 +228,7 @@ impl MeaningIndex {
 
     /// `ranked` with every such repeat moved to just after the first item it repeats (in
     /// order): the same thing said twice is read together.
-    pub fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
+    pub(crate) fn repeats_beside<T: Copy>(&self, ranked: Vec<(Key, T)>, window: usize, threshold: f32) -> Vec<(Key, T)> {
         let groups = self.repeat_groups(&ranked, window, threshold);
         let mut placed: Vec<_> = ranked.into_iter().zip(groups).collect();
         placed.sort_by_key(|(_, (group, _))| *group); // stable: each group keeps its order
@@ -357,7 +357,7 @@ impl MeaningIndex {
 
     /// Brings the facts' vectors up to date (those of new facts made, those of facts
     /// gone dropped), loading the embedder if needed.
-    pub async fn facts_with_vectors(&self) -> Result<(), EmbedError> {
+    pub(crate) async fn facts_with_vectors(&self) -> Result<(), EmbedError> {
         let embedder = self.embedder().await?;
         self.sync_facts(embedder.as_ref()).await.map(|_| ())
     }

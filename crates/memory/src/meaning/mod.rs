@@ -8,13 +8,13 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub mod choice;
-pub mod density;
+pub(crate) mod density;
 pub mod e5;
 pub mod indexer;
 mod int8;
 pub mod nearness;
-pub mod remote;
-pub mod rows;
+pub(crate) mod remote;
+pub(crate) mod rows;
 pub mod setup;
 pub mod vectors;
 pub mod weights;

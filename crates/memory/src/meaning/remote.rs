@@ -44,7 +44,7 @@ pub(crate) struct RemoteEmbedder {
 }
 
 impl RemoteEmbedder {
-    pub fn new(client: reqwest::Client, base_url: &str, model: &str, api_key: Option<String>) -> Self {
+    pub(crate) fn new(client: reqwest::Client, base_url: &str, model: &str, api_key: Option<String>) -> Self {
         let base_url = base_url.trim_end_matches('/').to_string();
         Self { identity: format!("{base_url}|{model}"), client, base_url, model: model.to_string(), api_key }
     }

@@ -24,7 +24,7 @@ const SEARCHABLE_MESSAGES: &str = "m.role IN ('user', 'assistant') AND length(m.
 impl EmbeddingRows<'_> {
     /// Up to `limit` messages, summaries and checkpoints with no vector under `model`,
     /// newest messages first (recent turns are the likeliest to be asked about).
-    pub async fn pending(&self, model: &str, limit: u32) -> Result<Vec<PendingText>, StoreError> {
+    pub(crate) async fn pending(&self, model: &str, limit: u32) -> Result<Vec<PendingText>, StoreError> {
         let messages: Vec<(i64, String)> = sqlx::query_as(columns_sql!(
             "SELECT m.id, m.content FROM messages m
              WHERE {SEARCHABLE_MESSAGES}
@@ -54,7 +54,7 @@ impl EmbeddingRows<'_> {
 
     /// Stores vectors (replacing any earlier one of the same item) in one transaction.
     /// Stores vectors, each with its density when already measured.
-    pub async fn save(&self, model: &str, vectors: &[(Key, Quantized, Option<f32>)]) -> Result<(), StoreError> {
+    pub(crate) async fn save(&self, model: &str, vectors: &[(Key, Quantized, Option<f32>)]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for (key, vector, density) in vectors {
             sqlx::query("INSERT OR REPLACE INTO embeddings (kind, ref_id, model, vector, density) VALUES (?, ?, ?, ?, ?)")
@@ -91,7 +91,7 @@ impl EmbeddingRows<'_> {
     }
 
     /// Drops the vectors of these items (facts no longer in learnings.md).
-    pub async fn remove(&self, keys: &[Key]) -> Result<(), StoreError> {
+    pub(crate) async fn remove(&self, keys: &[Key]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for key in keys {
             sqlx::query("DELETE FROM embeddings WHERE kind = ? AND ref_id = ?").bind(key.kind.as_str()).bind(key.id).execute(&mut *tx).await?;
@@ -101,7 +101,7 @@ impl EmbeddingRows<'_> {
     }
 
     /// Every vector of `model` (a damaged blob is skipped: it is simply embedded again).
-    pub async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized, Option<f32>)>, StoreError> {
+    pub(crate) async fn load(&self, model: &str) -> Result<Vec<(Key, Quantized, Option<f32>)>, StoreError> {
         let rows: Vec<(String, i64, Vec<u8>, Option<f64>)> =
             sqlx::query_as("SELECT kind, ref_id, vector, density FROM embeddings WHERE model = ?").bind(model).fetch_all(self.store.pool()).await?;
         Ok(rows

@@ -57,19 +57,15 @@ pub struct VectorIndex {
 }
 
 impl VectorIndex {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.keys.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = Key> + '_ {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = Key> + '_ {
         self.keys.iter().copied()
     }
 
-    pub fn contains(&self, key: Key) -> bool {
+    pub(crate) fn contains(&self, key: Key) -> bool {
         self.slots.contains_key(&key)
     }
 
@@ -119,7 +115,7 @@ impl VectorIndex {
     }
 
     /// Keys whose density is not measured yet.
-    pub fn unmeasured(&self) -> usize {
+    pub(crate) fn unmeasured(&self) -> usize {
         self.densities.iter().filter(|d| d.is_nan()).count()
     }
 
@@ -146,7 +142,7 @@ impl VectorIndex {
     }
 
     /// Drops `key` by moving the last vector into its place.
-    pub fn remove(&mut self, key: Key) {
+    pub(crate) fn remove(&mut self, key: Key) {
         let Some(slot) = self.slots.remove(&key) else { return };
         let last = self.keys.len() - 1;
         if slot != last {
@@ -191,19 +187,19 @@ impl VectorIndex {
     }
 
     /// The cosine of `query` (quantised) with `key`'s vector, if it has one.
-    pub fn similarity(&self, query: &Quantized, key: Key) -> Option<f32> {
+    pub(crate) fn similarity(&self, query: &Quantized, key: Key) -> Option<f32> {
         let slot = *self.slots.get(&key)?;
         (query.values.len() == self.dim).then(|| dot(self.row(slot), &query.values) as f32 * self.scales[slot] * query.scale)
     }
 
     /// `key`'s relevance to `query`, as [`VectorIndex::nearest`] scores it.
-    pub fn relevance(&self, query: &Quantized, key: Key) -> Option<f32> {
+    pub(crate) fn relevance(&self, query: &Quantized, key: Key) -> Option<f32> {
         let slot = *self.slots.get(&key)?;
         Some(self.similarity(query, key)? - self.crowding(slot))
     }
 
     /// The cosine between two stored items.
-    pub fn cosine(&self, a: Key, b: Key) -> Option<f32> {
+    pub(crate) fn cosine(&self, a: Key, b: Key) -> Option<f32> {
         let (a, b) = (*self.slots.get(&a)?, *self.slots.get(&b)?);
         Some(dot(self.row(a), self.row(b)) as f32 * self.scales[a] * self.scales[b])
     }
@@ -228,12 +224,12 @@ pub(crate) struct DensityJob {
 }
 
 impl DensityJob {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Every item's density (none while the index is too small to say).
-    pub fn run(&self) -> Vec<(Key, f32)> {
+    pub(crate) fn run(&self) -> Vec<(Key, f32)> {
         let rows = Rows { data: &self.data, scales: &self.scales, dim: self.dim };
         self.keys.iter().copied().zip(rows.densities()).collect()
     }

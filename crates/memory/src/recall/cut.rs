@@ -21,7 +21,7 @@ const MARGIN: f64 = 0.02;
 
 /// What speaks for one ranked item.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     /// The share of the question's subject words the text holds.
     pub coverage: f64,
     /// Its relevance by meaning (cosine less crowding), when meaning was searched.
@@ -29,7 +29,7 @@ pub struct Evidence {
 }
 
 /// `ranked` (best first) without what fails the cut, in the same order.
-pub fn relevant(ranked: &[(Key, f64, Evidence)]) -> Vec<(Key, f64)> {
+pub(crate) fn relevant(ranked: &[(Key, f64, Evidence)]) -> Vec<(Key, f64)> {
     let best = ranked.iter().filter_map(|(_, _, e)| e.relevance).fold(f64::NEG_INFINITY, f64::max);
     ranked.iter().filter(|(_, _, e)| e.coverage >= WORDS || e.relevance.is_some_and(|r| r >= best - MARGIN)).map(|(key, score, _)| (*key, *score)).collect()
 }

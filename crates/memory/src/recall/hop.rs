@@ -38,7 +38,7 @@ pub(crate) fn is_common(saying: u64, all: u64) -> bool {
 
 /// The names (capitalised words not at a sentence's start, and numbers) in `texts`
 /// that the query does not already say, in order.
-pub fn names(texts: &[&str], query: &str) -> Vec<String> {
+pub(crate) fn names(texts: &[&str], query: &str) -> Vec<String> {
     let asked = significant(query);
     let mut names: BTreeSet<String> = BTreeSet::new();
     for text in texts {
@@ -57,7 +57,7 @@ pub fn names(texts: &[&str], query: &str) -> Vec<String> {
 }
 
 /// The second hop's query: the first [`MAX_NAMES`] of `names`, when there are any.
-pub fn query(names: &[String]) -> Option<String> {
+pub(crate) fn query(names: &[String]) -> Option<String> {
     (!names.is_empty()).then(|| names.iter().take(MAX_NAMES).cloned().collect::<Vec<_>>().join(" "))
 }
 

@@ -20,7 +20,7 @@ pub fn line(hit: &RecallHit) -> String {
 }
 
 /// What [`line`] costs of the budget, in tokens.
-pub fn cost(hit: &RecallHit) -> usize {
+pub(crate) fn cost(hit: &RecallHit) -> usize {
     sidecar_domain::tokens::count(&line(hit))
 }
 

@@ -30,12 +30,12 @@ use sidecar_store::{FoundText, Store, StoreError};
 
 mod cut;
 pub mod excerpt;
-pub mod fuse;
+pub(crate) mod fuse;
 mod hop;
 pub mod line;
 mod question;
 mod tool;
-pub mod when;
+pub(crate) mod when;
 
 pub use tool::RecallTool;
 

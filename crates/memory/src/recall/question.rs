@@ -102,7 +102,7 @@ fn subject_words(query: &str) -> Vec<String> {
 
 /// The names `query` says: capitalised words past its first, without a possessive
 /// ("Caroline's" is "Caroline"), in order.
-pub fn names(query: &str) -> Vec<String> {
+pub(crate) fn names(query: &str) -> Vec<String> {
     query
         .split_whitespace()
         // The first word is capitalised for starting the question, not for being a name.
@@ -115,7 +115,7 @@ pub fn names(query: &str) -> Vec<String> {
 
 /// `query` with `names` left out, to search with; `query` itself when nothing it is
 /// about would be left ("Who is Laura?" stays as it is).
-pub fn without(query: &str, names: &[String]) -> String {
+pub(crate) fn without(query: &str, names: &[String]) -> String {
     if names.is_empty() {
         return query.to_string();
     }

@@ -10,13 +10,13 @@ use sidecar_dates::lexicon::{month, number_word, ordinal_day};
 
 /// A stretch of time, start inclusive, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     pub start: DateTime<Utc>,
     pub end: DateTime<Utc>,
 }
 
 impl Span {
-    pub fn contains(&self, at: DateTime<Utc>) -> bool {
+    pub(crate) fn contains(&self, at: DateTime<Utc>) -> bool {
         self.start <= at && at < self.end
     }
 }

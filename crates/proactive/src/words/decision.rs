@@ -7,7 +7,7 @@ const WEEKDAYS_ES: [&str; 7] = ["lunes", "martes", "miércoles", "jueves", "vier
 const WEEKDAYS_EN: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /// The day's name, Monday being 0.
-pub fn weekday(lang: Lang, from_monday: usize) -> &'static str {
+pub(crate) fn weekday(lang: Lang, from_monday: usize) -> &'static str {
     match lang {
         Lang::Es => WEEKDAYS_ES[from_monday % 7],
         Lang::En => WEEKDAYS_EN[from_monday % 7],
@@ -15,7 +15,7 @@ pub fn weekday(lang: Lang, from_monday: usize) -> &'static str {
 }
 
 /// What an empty list reads as; the prompt tells the model what it means.
-pub fn none(lang: Lang) -> &'static str {
+pub(crate) fn none(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "NINGUNO",
         Lang::En => "NONE",
@@ -23,7 +23,7 @@ pub fn none(lang: Lang) -> &'static str {
 }
 
 /// The reminders not listed, counted.
-pub fn more(lang: Lang, count: usize) -> String {
+pub(crate) fn more(lang: Lang, count: usize) -> String {
     match lang {
         Lang::Es => format!("(+{count} más)"),
         Lang::En => format!("(+{count} more)"),
@@ -31,7 +31,7 @@ pub fn more(lang: Lang, count: usize) -> String {
 }
 
 /// What the user prompt states, as the context has it.
-pub struct PromptFacts<'a> {
+pub(crate) struct PromptFacts<'a> {
     pub time: &'a str,
     pub day: &'a str,
     pub date: &'a str,
@@ -48,7 +48,7 @@ pub struct PromptFacts<'a> {
     pub welcome: &'a [String],
 }
 
-pub fn system_prompt(lang: Lang) -> &'static str {
+pub(crate) fn system_prompt(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "Eres un compañero de IA decidiendo si iniciar una conversación ahora. Si dudas, calla. No menciones recordatorios fuera de la lista; lo que sabes del usuario son hechos, no tareas. Responde SOLO JSON: {\"shouldSpeak\":bool,\"reason\":\"…\",\"messageType\":\"greeting\"|\"checkin\"|\"contextual\"|null,\"suggestedMessage\":\"…\"|null}",
         Lang::En => "You are an AI companion deciding whether to start a conversation now. If unsure, stay silent. Never mention reminders not listed; what you know about the user are facts, not tasks. Answer ONLY JSON: {\"shouldSpeak\":bool,\"reason\":\"…\",\"messageType\":\"greeting\"|\"checkin\"|\"contextual\"|null,\"suggestedMessage\":\"…\"|null}",

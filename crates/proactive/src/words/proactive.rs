@@ -24,7 +24,7 @@ pub(crate) fn snooze_label(lang: Lang, minutes: u32) -> String {
     }
 }
 
-pub fn skip_text(reason: Skip, lang: Lang) -> &'static str {
+pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
     match (reason, lang == Lang::Es) {
         (Skip::LevelLow, false) => "the proactivity level is low",
         (Skip::LevelLow, true) => "el nivel de proactividad es bajo",
@@ -52,7 +52,7 @@ pub fn skip_text(reason: Skip, lang: Lang) -> &'static str {
 }
 
 /// What a kind of message is called in what Sidecar says.
-pub fn kind_name(kind: MessageType, lang: Lang) -> &'static str {
+pub(crate) fn kind_name(kind: MessageType, lang: Lang) -> &'static str {
     match (kind, lang) {
         (MessageType::Greeting, Lang::En) => "greetings",
         (MessageType::Checkin, Lang::En) => "check-ins",
@@ -64,7 +64,7 @@ pub fn kind_name(kind: MessageType, lang: Lang) -> &'static str {
 }
 
 /// Said once when a kind of message pauses for a week, unanswered.
-pub fn paused(kind: MessageType, channel: &str, until: &str, lang: Lang) -> String {
+pub(crate) fn paused(kind: MessageType, channel: &str, until: &str, lang: Lang) -> String {
     let name = kind_name(kind, lang);
     match lang {
         Lang::En => format!("The last {name} on {channel} went unanswered, so I'll stop sending them there until {until}. Settings → Proactivity shows what I learned, with Reset."),

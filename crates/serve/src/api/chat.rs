@@ -55,7 +55,7 @@ struct Part {
 }
 
 /// What the request asks: the last user message's text, and whether to stream.
-pub fn read_request(body: &[u8]) -> Result<(String, bool), ApiError> {
+pub(crate) fn read_request(body: &[u8]) -> Result<(String, bool), ApiError> {
     let request: ChatRequest = serde_json::from_slice(body).map_err(|e| ApiError::Invalid(format!("not a chat completion request ({e})")))?;
     let last = request.messages.iter().rev().find(|m| m.role == "user").ok_or_else(|| ApiError::Invalid("no message with role \"user\"".into()))?;
     let text = match &last.content {
@@ -75,7 +75,7 @@ fn id_of(number: i64) -> String {
 }
 
 /// The whole answer, as `chat.completion`.
-pub fn completion(outcome: &TurnOutcome, created: i64) -> Value {
+pub(crate) fn completion(outcome: &TurnOutcome, created: i64) -> Value {
     let usage = outcome.usage.unwrap_or_default();
     json!({
         "id": id_of(outcome.message_id),
@@ -93,7 +93,7 @@ fn chunk(id: &str, created: i64, delta: Value, finish: Option<&str>) -> Bytes {
 }
 
 /// Runs the turn and streams its reply as it is written, then `[DONE]`.
-pub fn stream(hosting: Arc<Hosting>, events: &Subscriber<ChatEvent>, text: String, created: i64) -> BoxBody<Bytes, Infallible> {
+pub(crate) fn stream(hosting: Arc<Hosting>, events: &Subscriber<ChatEvent>, text: String, created: i64) -> BoxBody<Bytes, Infallible> {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
     let mut heard = events.subscribe();
     tokio::spawn(async move {

@@ -5,7 +5,7 @@ use http::StatusCode;
 use serde_json::json;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ApiError {
+pub(crate) enum ApiError {
     #[error("no token: send 'Authorization: Bearer sk-sidecar-…' (make one in Settings → Connections, or with `sidecar connections token NAME --scopes …`)")]
     NoToken,
     #[error("this token is not one Sidecar gave, or it was replaced or revoked")]
@@ -29,7 +29,7 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    pub fn status(&self) -> StatusCode {
+    pub(crate) fn status(&self) -> StatusCode {
         match self {
             ApiError::NoToken | ApiError::BadToken => StatusCode::UNAUTHORIZED,
             ApiError::Refused(_) | ApiError::ForeignHost(_) | ApiError::ForeignOrigin(_) => StatusCode::FORBIDDEN,
@@ -53,7 +53,7 @@ impl ApiError {
         }
     }
 
-    pub fn body(&self) -> serde_json::Value {
+    pub(crate) fn body(&self) -> serde_json::Value {
         json!({"error": {"message": self.to_string(), "type": self.kind(), "code": self.status().as_u16()}})
     }
 }

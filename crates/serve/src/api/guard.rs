@@ -62,7 +62,7 @@ pub(crate) fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
 }
 
 /// The bearer token a request presents.
-pub fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     let value = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).ok_or(ApiError::NoToken)?;
     let (scheme, token) = value.split_once(' ').ok_or(ApiError::NoToken)?;
     let token = token.trim();

@@ -22,7 +22,7 @@ impl RateLimit {
     }
 
     /// Takes one request for `client` at `now`; `Err(seconds)` to wait when none is left.
-    pub fn take(&mut self, client: &str, now: Instant) -> Result<(), u64> {
+    pub(crate) fn take(&mut self, client: &str, now: Instant) -> Result<(), u64> {
         let (per_minute, burst) = (self.per_minute, self.burst);
         let (left, at) = self.buckets.entry(client.to_string()).or_insert((burst, now));
         let refilled = (*left + now.saturating_duration_since(*at).as_secs_f64() * per_minute / 60.0).min(burst);

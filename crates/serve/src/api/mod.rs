@@ -6,11 +6,11 @@
 //! checked and logged at the moment of the request. Bodies are capped, each client has
 //! a request budget, and every error is JSON.
 
-pub mod chat;
-pub mod error;
-pub mod guard;
+pub(crate) mod chat;
+pub(crate) mod error;
+pub(crate) mod guard;
 pub mod limit;
-pub mod route;
+pub(crate) mod route;
 
 use std::convert::Infallible;
 use std::fmt::Display;
@@ -150,12 +150,12 @@ impl LocalApi {
     }
 
     /// The tokens that say who a client is.
-    pub fn tokens(&self) -> &crate::connections::tokens::ApiTokens {
+    pub(crate) fn tokens(&self) -> &crate::connections::tokens::ApiTokens {
         &self.hosting.tokens
     }
 
     /// Answers one request; every failure is a JSON error with its status.
-    pub async fn handle(&self, request: Request<Incoming>) -> ApiResponse {
+    pub(crate) async fn handle(&self, request: Request<Incoming>) -> ApiResponse {
         match self.answer(request).await {
             Ok(response) => response,
             Err(error) => error_response(&error),

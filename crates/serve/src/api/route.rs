@@ -4,7 +4,7 @@
 use crate::connections::Scope;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
+pub(crate) enum Route {
     OpenApi,
     Models,
     Recall,
@@ -18,7 +18,7 @@ pub enum Route {
 }
 
 impl Route {
-    pub fn of(method: &http::Method, path: &str) -> Option<Route> {
+    pub(crate) fn of(method: &http::Method, path: &str) -> Option<Route> {
         use http::Method;
         let path = path.trim_end_matches('/');
         let route = match (method, path) {
@@ -38,7 +38,7 @@ impl Route {
     }
 
     /// The scope a client needs; `None` for what any client with a token may read.
-    pub fn scope(&self) -> Option<Scope> {
+    pub(crate) fn scope(&self) -> Option<Scope> {
         match self {
             Route::OpenApi | Route::Models => None,
             Route::Recall | Route::ListFacts => Some(Scope::ReadMemory),
@@ -50,7 +50,7 @@ impl Route {
     }
 
     /// How the client's activity names it.
-    pub fn action(&self) -> String {
+    pub(crate) fn action(&self) -> String {
         match self {
             Route::OpenApi => "GET /v1/openapi.json".into(),
             Route::Models => "GET /v1/models".into(),

@@ -68,7 +68,7 @@ impl ClientState {
     }
 
     /// Anything but a known state reads as revoked: what is unknown never serves.
-    pub fn parse(text: &str) -> ClientState {
+    pub(crate) fn parse(text: &str) -> ClientState {
         match text {
             "pending" => ClientState::Pending,
             "allowed" => ClientState::Allowed,

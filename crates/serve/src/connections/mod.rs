@@ -3,12 +3,12 @@
 //! token, and what each did. `mcp::server` and `api` serve them.
 
 pub mod client;
-pub mod disclosure;
+pub(crate) mod disclosure;
 pub mod events;
 pub mod hosting;
 pub mod note;
 pub mod rows;
-pub mod service;
+pub(crate) mod service;
 pub mod snippet;
 pub mod tokens;
 pub mod watch;

@@ -10,7 +10,7 @@ use sidecar_proactive::router::{Kind, MessageRouter, Outgoing};
 pub(crate) const MAX_NOTE_CHARS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum NoteError {
+pub(crate) enum NoteError {
     #[error("the message is empty")]
     Empty,
     #[error("the message is {0} characters long; at most {MAX_NOTE_CHARS} are taken")]
@@ -30,7 +30,7 @@ impl ClientNotes {
     }
 
     /// Shows `text` from `client`; the chat message's id when the chat showed it.
-    pub async fn post(&self, client: &str, text: &str) -> Result<Option<i64>, NoteError> {
+    pub(crate) async fn post(&self, client: &str, text: &str) -> Result<Option<i64>, NoteError> {
         let text = text.trim();
         if text.is_empty() {
             return Err(NoteError::Empty);

@@ -16,7 +16,7 @@ type Row = (String, String, String, String, String);
 pub const KEPT_PER_CLIENT: i64 = 1000;
 
 impl ConnectionRows<'_> {
-    pub async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
+    pub(crate) async fn get(&self, name: &str) -> Result<Option<Client>, StoreError> {
         let row: Option<Row> = sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections WHERE name = ?")
             .bind(name)
             .fetch_optional(self.store.pool())
@@ -24,14 +24,14 @@ impl ConnectionRows<'_> {
         Ok(row.map(client))
     }
 
-    pub async fn list(&self) -> Result<Vec<Client>, StoreError> {
+    pub(crate) async fn list(&self) -> Result<Vec<Client>, StoreError> {
         let rows: Vec<Row> =
             sqlx::query_as("SELECT name, state, scopes, first_seen, changed_at FROM connections ORDER BY name").fetch_all(self.store.pool()).await?;
         Ok(rows.into_iter().map(client).collect())
     }
 
     /// Records a client's first visit as pending; an existing row is left as it is.
-    pub async fn seen(&self, name: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) async fn seen(&self, name: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO connections (name, state, scopes, first_seen, changed_at) VALUES (?, 'pending', '', ?, ?) ON CONFLICT (name) DO NOTHING")
             .bind(name)
             .bind(stamp(now))
@@ -41,7 +41,7 @@ impl ConnectionRows<'_> {
         Ok(())
     }
 
-    pub async fn set(&self, name: &str, state: ClientState, scopes: &[Scope], now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) async fn set(&self, name: &str, state: ClientState, scopes: &[Scope], now: DateTime<Utc>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO connections (name, state, scopes, first_seen, changed_at) VALUES (?, ?, ?, ?, ?) \
              ON CONFLICT (name) DO UPDATE SET state = excluded.state, scopes = excluded.scopes, changed_at = excluded.changed_at",
@@ -103,7 +103,7 @@ impl ConnectionRows<'_> {
         Ok(sqlx::query_scalar("SELECT name FROM api_tokens WHERE token_sha256 = ?").bind(hash).fetch_optional(self.store.pool()).await?)
     }
 
-    pub async fn has_token(&self, name: &str) -> Result<bool, StoreError> {
+    pub(crate) async fn has_token(&self, name: &str) -> Result<bool, StoreError> {
         Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM api_tokens WHERE name = ?").bind(name).fetch_one(self.store.pool()).await? > 0)
     }
 

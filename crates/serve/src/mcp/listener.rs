@@ -43,7 +43,7 @@ const MAX_BUFFER: usize = 64 * 1024;
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// What answers one request.
-pub type Answer = Arc<dyn Fn(hyper::Request<Incoming>) -> Pin<Box<dyn Future<Output = ApiResponse> + Send>> + Send + Sync>;
+pub(crate) type Answer = Arc<dyn Fn(hyper::Request<Incoming>) -> Pin<Box<dyn Future<Output = ApiResponse> + Send>> + Send + Sync>;
 
 /// One open connection, as the cap sees it.
 struct Open {
@@ -122,7 +122,7 @@ impl Registry {
 }
 
 /// Serves `answer` on `listener` until `stop` is cancelled.
-pub async fn serve(listener: TcpListener, stop: CancellationToken, answer: Answer) {
+pub(crate) async fn serve(listener: TcpListener, stop: CancellationToken, answer: Answer) {
     let registry = Arc::new(Mutex::new(Registry::default()));
     let (failed_accepts, full) = (Burst::new("accepting a connection failed"), Burst::new("every connection was busy, so new ones waited"));
     let mut pause = Duration::from_millis(10);

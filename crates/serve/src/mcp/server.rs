@@ -39,9 +39,9 @@ const LIST_FACTS: &str = "list_facts";
 const SEND_MESSAGE: &str = "send_message";
 
 /// The facts as they are now, from the knowledge service.
-pub type Facts = Arc<dyn Fn() -> Vec<ListedFact> + Send + Sync>;
+pub(crate) type Facts = Arc<dyn Fn() -> Vec<ListedFact> + Send + Sync>;
 /// The user's profile (user.md) as it is now.
-pub type Profile = Arc<dyn Fn() -> String + Send + Sync>;
+pub(crate) type Profile = Arc<dyn Fn() -> String + Send + Sync>;
 
 const PROFILE_URI: &str = "sidecar://profile";
 const FACTS_URI: &str = "sidecar://facts";
@@ -75,7 +75,7 @@ impl SidecarServer {
     }
 
     /// A resource for `client`, or why not: both need the read_memory scope.
-    pub async fn read(&self, client: &str, uri: &str) -> Result<String, String> {
+    pub(crate) async fn read(&self, client: &str, uri: &str) -> Result<String, String> {
         if uri != PROFILE_URI && uri != FACTS_URI {
             return Err(format!("Sidecar has no resource {uri}"));
         }
@@ -136,7 +136,7 @@ impl SidecarServer {
     }
 
     /// Runs one call for `client`, or says why not.
-    pub async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
+    pub(crate) async fn call(&self, client: &str, name: &str, arguments: Value) -> Result<String, String> {
         let scope =
             SERVED.iter().find(|(served, _)| *served == name).map(|(_, scope)| *scope).ok_or_else(|| format!("Sidecar serves no tool called {name}"))?;
         let health = self.connections.check(client, scope, name).await.map_err(|refused| refused.to_string())?.contains(&Scope::Health);

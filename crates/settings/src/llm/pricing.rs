@@ -23,7 +23,7 @@ impl Price {
     }
 
     /// The cost of one call's usage, in US dollars.
-    pub fn cost(&self, usage: &Usage) -> f64 {
+    pub(crate) fn cost(&self, usage: &Usage) -> f64 {
         let cached = usage.cached_tokens.min(usage.input_tokens) as f64;
         let fresh = usage.input_tokens as f64 - cached;
         (fresh * self.input_per_mtok + cached * self.cached_per_mtok.unwrap_or(self.input_per_mtok) + usage.output_tokens as f64 * self.output_per_mtok)

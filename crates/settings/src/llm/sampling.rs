@@ -40,7 +40,7 @@ pub struct SamplingLimits {
 }
 
 /// The context windows a model may be given, in tokens.
-pub const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
+pub(crate) const CONTEXT_RANGE: (u32, u32) = (512, 2_000_000);
 
 /// Refuses a context window out of [`CONTEXT_RANGE`].
 pub fn check_context(window: Option<u32>) -> Result<(), OutOfRange> {

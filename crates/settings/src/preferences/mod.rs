@@ -3,7 +3,7 @@
 //! the window's theme); the rules — what a valid shortcut is, which language a choice
 //! means — live here.
 
-pub mod hotkey;
+pub(crate) mod hotkey;
 
 use std::sync::Arc;
 use std::sync::Mutex;
