@@ -193,11 +193,6 @@ impl SettingsOwner {
         self.held.borrow().clone()
     }
 
-    /// The file changes are written to, if any.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-
     /// Hears every change from now on; the receiver sees the settings after it.
     pub fn subscribe(&self) -> watch::Receiver<Arc<Settings>> {
         self.held.subscribe()
