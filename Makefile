@@ -25,7 +25,16 @@ run: deps build
 	./$(APP)
 
 ## test: install what is missing, build, and run every test (core, UI, end-to-end)
-test: deps test-deps check build test-core test-ui test-deb test-e2e
+# The build waits only for the UI it embeds and the runtime: the test tools' installs,
+# the fast checks and the UI's tests run beside it (most of the build's last minutes
+# compile our crates one after another, on one core). The tests that start servers and
+# the app then run one suite at a time, so none of them runs on a crowded machine.
+# The build also compiles the test binaries: in one cargo run the lower crates' tests
+# compile on the core the crate chain leaves idle, and `cargo test` then only runs them.
+# The .deb is packed first, while its `build` is a no-op (see the waproto note there).
+test: deps
+	$(MAKE) --no-print-directory -j3 -Oline test-deps check build test-ui BUILD_TARGETS="--lib --bins --tests --examples"
+	$(MAKE) --no-print-directory test-deb test-core test-e2e
 
 # Under `make test`, clippy's lints (warnings denied) run inside the build and the test
 # build themselves, with clippy-driver as the workspace's compiler: `cargo clippy` would
@@ -50,7 +59,7 @@ test-deps: $(VENV)/.ready tests/mcp/node_modules/.ready
 	./scripts/install-system-deps.sh
 	@mkdir -p .stamps && touch $@
 
-$(VENV)/.ready: scripts/requirements-dev.txt Makefile
+$(VENV)/.ready: scripts/requirements-dev.txt Makefile | .stamps/system
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r scripts/requirements-dev.txt
 	touch $@
@@ -61,12 +70,12 @@ $(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt | .
 	./scripts/build-runtime.sh $(RUNTIME)
 	touch $@
 
-ui/node_modules/.ready: ui/package.json ui/package-lock.json
+ui/node_modules/.ready: ui/package.json ui/package-lock.json | .stamps/system
 	cd ui && npm ci --no-audit --no-fund
 	touch $@
 
 # Real MCP servers the core's tests start (installed here, never fetched at test time).
-tests/mcp/node_modules/.ready: tests/mcp/package.json tests/mcp/package-lock.json
+tests/mcp/node_modules/.ready: tests/mcp/package.json tests/mcp/package-lock.json | .stamps/system
 	cd tests/mcp && npm ci --no-audit --no-fund
 	touch $@
 
@@ -76,7 +85,7 @@ ui/dist/index.html: $(UI_SRC) ui/node_modules/.ready
 	cd ui && npm run build
 
 build: ui runtime
-	cargo build --workspace $(CARGO_FLAGS)
+	cargo build --workspace $(CARGO_FLAGS) $(BUILD_TARGETS)
 	@# waproto 0.7.0's build script lists a file it writes itself as rerun-if-changed, so the
 	@# next cargo command (the test build) would build it, the WhatsApp crates, the core and
 	@# the shell again (~4 min here). The file is set back in time; its content is unchanged.
