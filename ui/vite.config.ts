@@ -20,5 +20,7 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     // Vitest leaves one core free by default, which on a two-core machine is half of it.
     maxWorkers: "100%",
+    // Waits inside a test may take up to 5 s each on a busy machine (src/test/setup.ts).
+    testTimeout: 20000,
   },
 });
