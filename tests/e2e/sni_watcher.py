@@ -16,15 +16,20 @@ from dbus_next.service import PropertyAccess, ServiceInterface, dbus_property, m
 class Watcher(ServiceInterface):
     def __init__(self):
         super().__init__("org.kde.StatusNotifierWatcher")
+        # "<bus name><object path>", as KDE's watcher lists them, oldest first.
         self.items = []
+        # dbus-next does not pass a method its caller, so the bus name of each
+        # registration is read off the message itself (see `serve`).
+        self.senders = []
 
     @method()
     def RegisterStatusNotifierItem(self, service: "s"):  # noqa: F821
-        # The sender is not passed to methods by dbus-next; appindicator sends its
-        # object path, so the bus name is learned from the NameOwner lookup later.
-        self.items.append(service)
-        print(f"registered {service}", flush=True)
-        self.StatusNotifierItemRegistered(service)
+        sender = self.senders.pop(0) if self.senders else ""
+        # appindicator sends its object path; other items send their bus name.
+        item = f"{sender}{service}" if service.startswith("/") else f"{service}/StatusNotifierItem"
+        self.items.append(item)
+        print(f"registered {item}", flush=True)
+        self.StatusNotifierItemRegistered(item)
 
     @method()
     def RegisterStatusNotifierHost(self, service: "s"):  # noqa: F821
@@ -53,39 +58,35 @@ class Watcher(ServiceInterface):
 
 async def serve():
     bus = await MessageBus(bus_type=BusType.SESSION).connect()
-    bus.export("/StatusNotifierWatcher", Watcher())
+    watcher = Watcher()
+
+    def note_sender(message):
+        if message.member == "RegisterStatusNotifierItem":
+            watcher.senders.append(message.sender)
+
+    bus.add_message_handler(note_sender)
+    bus.export("/StatusNotifierWatcher", watcher)
     await bus.request_name("org.kde.StatusNotifierWatcher")
     print("watcher ready", flush=True)
     await asyncio.get_running_loop().create_future()
 
 
 async def _find_items(bus):
-    """(bus name, path) of every StatusNotifierItem on the bus: any connection that
-    exports org.kde.StatusNotifierItem at a path appindicator uses."""
+    """(bus name, path) of the StatusNotifierItems registered with the watcher whose
+    connection is still on the bus, newest first. Asking the watcher, not every
+    connection: a connection that cannot answer (dbus-monitor's) cost a 2 s timeout each."""
     introspection = await bus.introspect("org.freedesktop.DBus", "/org/freedesktop/DBus")
     dbus = bus.get_proxy_object("org.freedesktop.DBus", "/org/freedesktop/DBus", introspection)
-    names = await dbus.get_interface("org.freedesktop.DBus").call_list_names()
+    names = set(await dbus.get_interface("org.freedesktop.DBus").call_list_names())
+    node = await bus.introspect("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher")
+    watcher = bus.get_proxy_object("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher", node)
+    registered = await watcher.get_interface("org.kde.StatusNotifierWatcher").get_registered_status_notifier_items()
     found = []
-    for name in names:
-        if not name.startswith(":"):
-            continue
-        for path in await _paths_with(bus, name, "/", "org.kde.StatusNotifierItem"):
-            found.append((name, path))
+    for item in reversed(registered):
+        slash = item.index("/")
+        if item[:slash] in names:
+            found.append((item[:slash], item[slash:]))
     return found
-
-
-async def _paths_with(bus, name, path, interface, depth=0):
-    if depth > 6:
-        return []
-    try:
-        node = await asyncio.wait_for(bus.introspect(name, path), 2)
-    except Exception:
-        return []
-    out = [path] if any(i.name == interface for i in node.interfaces) else []
-    for child in node.nodes:
-        child_path = path.rstrip("/") + "/" + child.name
-        out += await _paths_with(bus, name, child_path, interface, depth + 1)
-    return out
 
 
 # The greyed-out entries the last menu walk found.
