@@ -13,9 +13,14 @@ CARGO_PROFILE ?= debug
 APP    := target/$(CARGO_PROFILE)/sidecar-desktop
 CARGO_FLAGS := $(if $(filter release,$(CARGO_PROFILE)),--release,)
 
-# CI builds once from clean: incremental state would only cost disk.
+# CI builds once from clean: incremental state would only cost disk. Nor does it keep
+# line tables: they serve a backtrace, and a failed assertion or a panic names its file
+# and line without them; without them our crates built 12% faster here (197 s -> 172 s)
+# and the app's binary is 183 MB, not 222 MB, which the .deb packs and the update test
+# downloads twice.
 ifdef CI
 export CARGO_INCREMENTAL := 0
+export CARGO_PROFILE_DEV_DEBUG := false
 endif
 
 .PHONY: run test check deps test-deps build ui runtime test-deb test-core test-ui test-e2e figures package clean
