@@ -148,6 +148,18 @@ def tray_icon():
     return asyncio.run(_icon())
 
 
+def tray_icon_bytes():
+    """The tray item's icon as a panel would read it now, or None while there is none. The
+    app writes a new file when the icon changes and removes the old one, so a path read a
+    moment ago may be gone."""
+    from pathlib import Path
+    path = tray_icon()
+    try:
+        return Path(path).read_bytes() if path else None
+    except FileNotFoundError:
+        return None
+
+
 def tray_menu_labels():
     """The tray item's menu labels, or [] when no tray item is registered."""
     return asyncio.run(_menu_labels_and_click())[1]

@@ -6,7 +6,7 @@ import time
 import pytest
 from conftest import add_reminder_on_page, daytime_zone, wait_until
 from scripted_llm import ScriptedLlm, text_reply
-from sni_watcher import click_tray_menu, tray_icon, tray_menu_disabled, tray_menu_labels
+from sni_watcher import click_tray_menu, tray_icon_bytes, tray_menu_disabled, tray_menu_labels
 
 
 @pytest.fixture
@@ -143,22 +143,17 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
 
 
 def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
-    from pathlib import Path
     session = desktop.launch(tmp_path / "data")
     try:
-        normal_bytes = Path(wait_until(tray_icon, 10, "no tray item registered")).read_bytes()
+        normal_bytes = wait_until(tray_icon_bytes, 10, "no tray item registered")
         add_reminder_on_page(session, "Feed the cat", 8)
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
-        def icon_bytes():
-            icon = tray_icon()
-            return Path(icon).read_bytes() if icon else None
-
-        wait_until(lambda: icon_bytes() not in (None, normal_bytes), 25, "the tray icon did not switch to its alert")
+        wait_until(lambda: tray_icon_bytes() not in (None, normal_bytes), 25, "the tray icon did not switch to its alert")
         # Looking at the window clears it.
         desktop.key("ctrl+shift+space")
         wait_until(lambda: desktop.visible_windows(), 5, "window not shown")
-        wait_until(lambda: icon_bytes() == normal_bytes, 10, "the alert stayed after the window was shown")
+        wait_until(lambda: tray_icon_bytes() == normal_bytes, 10, "the alert stayed after the window was shown")
     finally:
         desktop.close(session)
 
@@ -166,7 +161,6 @@ def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
 def test_dismissing_the_trays_alert_for_a_spontaneous_message_teaches_that_it_was_unwelcome(desktop, tmp_path):
     import json
     import sqlite3
-    from pathlib import Path
     decision = json.dumps({"shouldSpeak": True, "reason": "scripted", "messageType": "checkin",
                            "suggestedMessage": "¿Qué tal va el día?"})
     # The decision streams slowly, so the window is hidden by the time Sidecar speaks.
@@ -177,17 +171,17 @@ def test_dismissing_the_trays_alert_for_a_spontaneous_message_teaches_that_it_wa
     data = tmp_path / "data"
     session = desktop.launch(data, ["--config", str(config)])
     try:
-        normal = Path(wait_until(tray_icon, 10, "no tray item registered")).read_bytes()
+        normal = wait_until(tray_icon_bytes, 10, "no tray item registered")
         composer = session.wait_for("[data-testid=composer]")
         session.send_keys(composer, "/proactive tick\ue007")
         wait_until(lambda: llm.requests, 10, "the model was not asked")
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
-        wait_until(lambda: tray_icon() and Path(tray_icon()).read_bytes() != normal, 20, "no alert for the message")
+        wait_until(lambda: tray_icon_bytes() not in (None, normal), 20, "no alert for the message")
         assert "Dismiss the new message" not in tray_menu_disabled()
 
         click_tray_menu("Dismiss the new message")
-        wait_until(lambda: Path(tray_icon()).read_bytes() == normal, 10, "the alert stayed")
+        wait_until(lambda: tray_icon_bytes() == normal, 10, "the alert stayed")
         assert not desktop.visible_windows(), "dismissing does not open the window"
         assert tray_menu_disabled() == {"Dismiss the new message"}
 
