@@ -7,6 +7,7 @@ Run as a script it serves the watcher and prints each registration as a line
 """
 import asyncio
 import sys
+from pathlib import Path
 
 from dbus_next import BusType, Variant
 from dbus_next.aio import MessageBus
@@ -152,7 +153,6 @@ def tray_icon_bytes():
     """The tray item's icon as a panel would read it now, or None while there is none. The
     app writes a new file when the icon changes and removes the old one, so a path read a
     moment ago may be gone."""
-    from pathlib import Path
     path = tray_icon()
     try:
         return Path(path).read_bytes() if path else None
