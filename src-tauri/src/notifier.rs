@@ -3,17 +3,18 @@
 
 use std::sync::Arc;
 
-use sidecar::proactive::sinks::{show_notification, NotificationAction};
+use sidecar::proactive::notifier::NotificationAction;
+use sidecar::Companion;
 use tauri::AppHandle;
 
 use crate::window;
 
-pub fn notify(app: &AppHandle, summary: &str, body: &str, lang: sidecar::words::Lang) -> Result<(), String> {
+pub fn notify(app: &AppHandle, companion: &Companion, summary: &str, body: &str) -> Result<(), String> {
     let app = app.clone();
     let open = Arc::new(move |action| {
         if let NotificationAction::Open { .. } = action {
             window::show_main(&app)
         }
     });
-    show_notification(summary, body, None, None, false, lang, open)
+    companion.notifier().show(summary, body, None, None, false, companion.lang(), open)
 }

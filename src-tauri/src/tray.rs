@@ -141,7 +141,7 @@ pub fn channel_warning(app: &AppHandle, title: &str, body: &str) {
     // notify-rust blocks on D-Bus: off the task that forwards the core's events.
     let (app, title, body) = (app.clone(), title.to_string(), body.to_string());
     tauri::async_runtime::spawn_blocking(move || {
-        if let Err(error) = notifier::notify(&app, &title, &body, app.state::<Arc<Companion>>().lang()) {
+        if let Err(error) = notifier::notify(&app, &app.state::<Arc<Companion>>(), &title, &body) {
             tracing::warn!(%error, "could not tell the user about a channel");
         }
     });
@@ -160,8 +160,9 @@ fn quiet_for_an_hour(app: &AppHandle) {
 }
 
 pub fn send_test_notification(app: &AppHandle) {
-    let text = labels(app.state::<Arc<Companion>>().lang());
-    if let Err(error) = notifier::notify(app, text.test_summary, text.test_body, app.state::<Arc<Companion>>().lang()) {
+    let companion = app.state::<Arc<Companion>>();
+    let text = labels(companion.lang());
+    if let Err(error) = notifier::notify(app, &companion, text.test_summary, text.test_body) {
         tracing::warn!(%error, "test notification failed");
     }
 }

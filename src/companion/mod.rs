@@ -82,6 +82,8 @@ pub struct Companion {
     notes: Arc<crate::notes::setup::NotesSetup>,
     /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
     hosting: Arc<crate::connections::hosting::Hosting>,
+    /// Native notifications and the one listener for their answers.
+    notifier: Arc<crate::proactive::notifier::Notifier>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
 }
@@ -285,6 +287,7 @@ impl Companion {
             permissions,
             notes,
             hosting,
+            notifier: Arc::new(crate::proactive::notifier::Notifier::new()),
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
@@ -373,6 +376,11 @@ impl Companion {
 
     pub fn proactive(&self) -> &Arc<ProactiveService> {
         &self.proactive
+    }
+
+    /// Shows native notifications (the shell's own, beside the proactive sink's).
+    pub fn notifier(&self) -> &Arc<crate::proactive::notifier::Notifier> {
+        &self.notifier
     }
 
     /// The phone channels (Telegram, WhatsApp): their state, pairing, tokens.

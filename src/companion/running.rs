@@ -149,6 +149,7 @@ impl Companion {
             })
         });
         self.proactive.router().register(Arc::new(NotificationSink {
+            notifier: self.notifier.clone(),
             channel: self.channel,
             lang: self.lang,
             reminders: self.reminders.clone(),

@@ -19,6 +19,7 @@ pub mod error;
 pub mod events;
 pub(crate) mod greeting;
 pub mod learning;
+pub mod notifier;
 pub mod quiet;
 pub mod rows;
 pub mod rules;

@@ -1,16 +1,17 @@
 //! The sinks the core provides: the chat (the message is posted in the current
 //! conversation), the terminal of `sidecar daemon`, and native OS notifications
-//! (notify-rust) whose buttons are handed back to the caller. The desktop shell adds
+//! (`notifier`) whose buttons are handed back to the caller. The desktop shell adds
 //! the tray. Also the reminder scheduler's delivery, which goes through the router.
 
 use std::sync::Arc;
 
 use super::config::SinkId;
 use super::message_type::MessageType;
+use super::notifier::{NotificationAction, Notifier};
 use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::ProactiveEvent;
-use crate::words::{self, Lang};
+use crate::words::Lang;
 use futures_util::future::BoxFuture;
 use sidecar_domain::emitter::Emitter;
 use sidecar_llm::ChatMessage;
@@ -114,42 +115,6 @@ impl Sink for ConsoleSink {
     }
 }
 
-/// What the user did with a notification.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotificationAction {
-    /// Clicked it: open Sidecar on this message (`spontaneous`: one Sidecar sent on its own).
-    Open { message_id: Option<i64>, spontaneous: bool },
-    /// Pressed a snooze button of a reminder.
-    Snooze { reminder_id: i64, minutes: u32 },
-    /// Closed a spontaneous message's notification without opening it (the
-    /// freedesktop `NotificationClosed` reason 2).
-    Dismissed { message_id: Option<i64> },
-}
-
-/// What a notification's answer means: a click, a snooze button, or (for a spontaneous
-/// message) its dismissal by the user; a notification that expired or was closed by
-/// the program says nothing.
-pub(crate) fn action_of(
-    response: &notify_rust::NotificationResponse,
-    reminder_id: Option<i64>,
-    message_id: Option<i64>,
-    spontaneous: bool,
-) -> Option<NotificationAction> {
-    use notify_rust::{CloseReason, NotificationResponse};
-    match response {
-        NotificationResponse::Default => Some(NotificationAction::Open { message_id, spontaneous }),
-        NotificationResponse::Action(action) if action == "default" => Some(NotificationAction::Open { message_id, spontaneous }),
-        NotificationResponse::Action(action) => {
-            let minutes = action.strip_prefix("snooze-")?.parse().ok()?;
-            Some(NotificationAction::Snooze { reminder_id: reminder_id?, minutes })
-        }
-        NotificationResponse::Closed(CloseReason::Dismissed) if spontaneous => Some(NotificationAction::Dismissed { message_id }),
-        _ => None,
-    }
-}
-
-pub use sidecar_reminders::service::SNOOZE_CHOICES;
-
 /// Longest wait for the notification service to accept a notification.
 const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -157,6 +122,7 @@ const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// reminder service; `on_open` runs (on a helper thread) when the user clicks the
 /// notification itself.
 pub struct NotificationSink {
+    pub notifier: Arc<Notifier>,
     pub channel: Channel,
     pub lang: Lang,
     pub reminders: Arc<ReminderService>,
@@ -206,10 +172,9 @@ impl Sink for NotificationSink {
         let (reminder_id, message_id) = (message.reminder_id, message.message_id);
         let spontaneous = message.kind == super::router::Kind::Spontaneous;
         Box::pin(async move {
-            let on_action = self.on_action();
-            // notify-rust blocks on D-Bus.
-            let lang = self.lang;
-            let shown = tokio::task::spawn_blocking(move || show_notification(&title, &body, reminder_id, message_id, spontaneous, lang, on_action));
+            let (on_action, notifier, lang) = (self.on_action(), self.notifier.clone(), self.lang);
+            // The notifier blocks on D-Bus.
+            let shown = tokio::task::spawn_blocking(move || notifier.show(&title, &body, reminder_id, message_id, spontaneous, lang, on_action));
             // A notification service that never answers must not hold every later
             // reminder back: the delivery fails and is tried again.
             tokio::time::timeout(NOTIFY_TIMEOUT, shown)
@@ -218,64 +183,5 @@ impl Sink for NotificationSink {
                 .map_err(|e| e.to_string())??;
             Ok(None)
         })
-    }
-}
-
-/// Shows one notification; returns once the notification service accepted it.
-pub fn show_notification(
-    title: &str,
-    body: &str,
-    reminder_id: Option<i64>,
-    message_id: Option<i64>,
-    spontaneous: bool,
-    lang: Lang,
-    on_action: Arc<dyn Fn(NotificationAction) + Send + Sync>,
-) -> Result<(), String> {
-    let mut notification = notify_rust::Notification::new();
-    notification.appname("Sidecar").summary(title).body(body);
-    #[cfg(all(unix, not(target_os = "macos")))]
-    {
-        notification.action("default", words::proactive::open_label(lang));
-        if reminder_id.is_some() {
-            for minutes in SNOOZE_CHOICES {
-                notification.action(&format!("snooze-{minutes}"), &words::proactive::snooze_label(lang, minutes));
-            }
-        }
-    }
-    let handle = notification.show().map_err(|e| format!("could not show a notification ({e}); is a notification service running?"))?;
-    #[cfg(all(unix, not(target_os = "macos")))]
-    std::thread::spawn(move || {
-        let answered = handle.wait_for_response(|response: &notify_rust::NotificationResponse| {
-            if let Some(chosen) = action_of(response, reminder_id, message_id, spontaneous) {
-                on_action(chosen);
-            }
-        });
-        if let Err(error) = answered {
-            tracing::debug!(%error, "stopped waiting for the notification's answer");
-        }
-    });
-    #[cfg(not(all(unix, not(target_os = "macos"))))]
-    let _ = (handle, reminder_id, message_id, spontaneous, on_action);
-    Ok(())
-}
-
-#[cfg(test)]
-mod notification_answers {
-    use notify_rust::{CloseReason, NotificationResponse};
-
-    use super::{action_of, NotificationAction};
-
-    #[test]
-    fn a_click_opens_a_button_snoozes_and_only_the_users_own_close_of_a_spontaneous_message_is_a_dismissal() {
-        let open = action_of(&NotificationResponse::Default, None, Some(4), true);
-        assert_eq!(open, Some(NotificationAction::Open { message_id: Some(4), spontaneous: true }));
-        let snooze = action_of(&NotificationResponse::Action("snooze-15".into()), Some(9), None, false);
-        assert_eq!(snooze, Some(NotificationAction::Snooze { reminder_id: 9, minutes: 15 }));
-        assert_eq!(
-            action_of(&NotificationResponse::Closed(CloseReason::Dismissed), None, Some(4), true),
-            Some(NotificationAction::Dismissed { message_id: Some(4) })
-        );
-        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Dismissed), Some(9), None, false), None, "a reminder's dismissal teaches nothing");
-        assert_eq!(action_of(&NotificationResponse::Closed(CloseReason::Expired), None, Some(4), true), None, "it timed out: the user did nothing");
     }
 }
