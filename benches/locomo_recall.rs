@@ -9,7 +9,8 @@
 //! Run: `python3 scripts/locomo.py locomo10.zip target/locomo.json` (the zip is in the
 //! repository `fetch` brings), then
 //! `LOCOMO=target/locomo.json cargo bench --bench locomo_recall`
-//! (`LOCOMO_DIR` keeps the embedded stores between runs).
+//! (`LOCOMO_DIR` keeps the embedded stores between runs; `LOCOMO_QUICK=1` runs the
+//! hybrid at 2k alone, for tuning; `LOCOMO_PART=dev` one part alone).
 
 #[path = "support/locomo.rs"]
 mod locomo;
@@ -39,13 +40,17 @@ async fn main() {
     let mut table: BTreeMap<(String, &str, usize), Vec<f64>> = BTreeMap::new();
     let mut kinds: BTreeMap<(String, &str, &str), Vec<f64>> = BTreeMap::new();
     let mut latencies = Vec::new();
-    for conversation in &set.conversations {
+    let quick = std::env::var_os("LOCOMO_QUICK").is_some();
+    let all_modes = [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)];
+    let (modes, budgets) = if quick { (&all_modes[2..], &BUDGETS[1..2]) } else { (&all_modes[..], &BUDGETS[..]) };
+    let part = std::env::var("LOCOMO_PART").ok();
+    for conversation in set.conversations.iter().filter(|c| part.as_ref().is_none_or(|p| *p == c.part)) {
         let temporary = tempfile::tempdir().unwrap();
         let (core, stored) = locomo::open(conversation, &temporary).await;
         for q in &conversation.questions {
             let evidence: HashSet<i64> = q.evidence.iter().map(|i| stored[*i]).collect();
-            for (mode_name, mode) in [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)] {
-                for budget in BUDGETS {
+            for &(mode_name, mode) in modes {
+                for &budget in budgets {
                     let started = Instant::now();
                     let results = core.recall_service().search_in(&q.question, budget, mode).await.unwrap();
                     if mode == RecallMode::Hybrid && budget == 2000 {
@@ -66,21 +71,23 @@ async fn main() {
     println!("Evidence recall on LoCoMo (share of each question's evidence turns in the budgeted recall):");
     for part in ["dev", "test"] {
         let questions = table.get(&(part.to_string(), "hybrid", 2000)).map_or(0, Vec::len);
+        if questions == 0 {
+            continue;
+        }
         println!("  {part} part, {questions} questions:");
-        for mode in ["words", "meaning", "hybrid"] {
-            let row: Vec<String> = BUDGETS.iter().map(|b| format!("{:>5.1}% at {}k", mean(&table[&(part.to_string(), mode, *b)]), b / 1000)).collect();
+        for &(mode, _) in modes {
+            let row: Vec<String> = budgets.iter().map(|b| format!("{:>5.1}% at {}k", mean(&table[&(part.to_string(), mode, *b)]), b / 1000)).collect();
             println!("    {mode:<7} {}", row.join("  "));
         }
         for kind_name in ["single fact", "multi-hop", "time", "inference"] {
-            let of = |mode: &'static str| kinds.get(&(part.to_string(), kind_name, mode));
-            if let (Some(words), Some(meaning), Some(hybrid)) = (of("words"), of("meaning"), of("hybrid")) {
-                println!(
-                    "    {kind_name:<12} {:>4} questions: words {:>5.1}%, meaning {:>5.1}%, hybrid {:>5.1}% at 2k",
-                    hybrid.len(),
-                    mean(words),
-                    mean(meaning),
-                    mean(hybrid)
-                );
+            let shares: Vec<String> = modes
+                .iter()
+                .filter_map(|&(mode, _)| kinds.get(&(part.to_string(), kind_name, mode)).map(|v| (mode, v)))
+                .map(|(mode, v)| format!("{mode} {:>5.1}%", mean(v)))
+                .collect();
+            let questions = kinds.get(&(part.to_string(), kind_name, "hybrid")).map_or(0, Vec::len);
+            if questions > 0 {
+                println!("    {kind_name:<12} {questions:>4} questions: {} at 2k", shares.join(", "));
             }
         }
     }
