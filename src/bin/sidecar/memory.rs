@@ -55,10 +55,8 @@ pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, js
     if results.hits.is_empty() {
         println!("Nothing found for \"{query}\".");
     }
-    for hit in &results.hits {
-        let reference = hit.external_id.as_deref().map(|e| format!(", ref {e}")).unwrap_or_default();
-        println!("[{} {}, {}{reference}] {}: {}", hit.source, hit.id, hit.timestamp, hit.label, hit.snippet);
-    }
+    // What the model reads, as it reads it.
+    print!("{}", sidecar::recall::line::lines(&results.hits));
     if results.omitted > 0 {
         println!("({} more matches over the budget)", results.omitted);
     }

@@ -42,10 +42,7 @@ impl Tool for RecallTool {
             if results.hits.is_empty() {
                 return Ok(format!("Nothing found for \"{}\".", args.query));
             }
-            let mut out = String::new();
-            for hit in &results.hits {
-                out.push_str(&super::line::line(hit));
-            }
+            let mut out = super::line::lines(&results.hits);
             if results.omitted > 0 {
                 out.push_str(&format!("({} more matches not shown; search with more specific words.)\n", results.omitted));
             }

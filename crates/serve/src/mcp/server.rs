@@ -130,9 +130,8 @@ impl SidecarServer {
     async fn recall_text(&self, health: bool, arguments: &Value) -> Result<String, String> {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
-        let shown: Vec<String> =
-            results.hits.iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).map(sidecar_memory::recall::line::line).collect();
-        Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { shown.concat() })
+        let shown: Vec<_> = results.hits.into_iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).collect();
+        Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { sidecar_memory::recall::line::lines(&shown) })
     }
 
     /// Runs one call for `client`, or says why not.
