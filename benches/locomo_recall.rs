@@ -10,7 +10,10 @@
 //! repository `fetch` brings), then
 //! `LOCOMO=target/locomo.json cargo bench --bench locomo_recall`
 //! (`LOCOMO_DIR` keeps the embedded stores between runs; `LOCOMO_QUICK=1` runs the
-//! hybrid at 2k alone, for tuning; `LOCOMO_PART=dev` one part alone).
+//! hybrid at 2k alone, for tuning; `LOCOMO_PART=dev` one part alone;
+//! `LOCOMO_EMBEDDINGS='http://127.0.0.1:PORT/v1|embeddinggemma-300m'` embeds with that
+//! server, e.g. llama-server on the GGUF `scripts/embeddinggemma.sh` makes, started with
+//! `--embedding --pooling mean`).
 
 #[path = "support/locomo.rs"]
 mod locomo;

@@ -60,6 +60,13 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
+    // `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`: an OpenAI-compatible embedder
+    // in the bundled one's place (keep its stores apart with their own `LOCOMO_DIR`).
+    if let Some((url, model)) = std::env::var("LOCOMO_EMBEDDINGS").ok().as_deref().and_then(|v| v.split_once('|')) {
+        settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Openai;
+        settings.memory.embeddings.url = Some(url.to_string());
+        settings.memory.embeddings.model = Some(model.to_string());
+    }
     let mut options = CompanionOptions::new(dir, settings);
     let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
     options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);

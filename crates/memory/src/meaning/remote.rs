@@ -96,6 +96,19 @@ impl RemoteEmbedder {
     }
 }
 
+/// The task prompt a model was trained to read before a text, for the models known to
+/// need one: EmbeddingGemma's retrieval prompts (its model card; without them a query
+/// and its answer land further apart). Other models are sent the text as it is.
+fn prompt(model: &str, kind: TextKind) -> Option<&'static str> {
+    if !model.to_lowercase().contains("embeddinggemma") {
+        return None;
+    }
+    Some(match kind {
+        TextKind::Query => "task: search result | query: ",
+        TextKind::Passage => "title: none | text: ",
+    })
+}
+
 impl Embedder for RemoteEmbedder {
     // The embedder's identity is the server and the model, not the model's name alone.
     #[allow(clippy::misnamed_getters)]
@@ -103,12 +116,27 @@ impl Embedder for RemoteEmbedder {
         &self.identity
     }
 
-    fn embed<'a>(&'a self, texts: &'a [String], _kind: TextKind) -> EmbedFuture<'a> {
+    fn embed<'a>(&'a self, texts: &'a [String], kind: TextKind) -> EmbedFuture<'a> {
         Box::pin(async move {
             if texts.is_empty() {
                 return Ok(Vec::new());
             }
-            self.call(texts).await
+            match prompt(&self.model, kind) {
+                Some(prompt) => self.call(&texts.iter().map(|text| format!("{prompt}{text}")).collect::<Vec<_>>()).await,
+                None => self.call(texts).await,
+            }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prompt, TextKind};
+
+    #[test]
+    fn embeddinggemma_reads_its_retrieval_prompts_and_other_models_the_text_alone() {
+        assert_eq!(prompt("embeddinggemma-300m", TextKind::Query), Some("task: search result | query: "));
+        assert_eq!(prompt("EmbeddingGemma:latest", TextKind::Passage), Some("title: none | text: "));
+        assert_eq!(prompt("text-embedding-3-small", TextKind::Query), None);
     }
 }
