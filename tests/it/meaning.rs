@@ -218,7 +218,7 @@ async fn embeddings_server(key: &str) -> MockServer {
 }
 
 #[tokio::test]
-async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
+async fn a_new_model_embeds_everything_again_while_recall_uses_words_and_the_old_vectors_stay_until_it_is_done() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
     core.import_jsonl(&lines(HISTORY)).await.unwrap();
@@ -227,11 +227,26 @@ async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
     let server = embeddings_server("k-123").await;
     let mut progress = core.events().subscribe();
     let url = format!("{}/v1", server.uri());
+    let new_model = format!("{url}|tiny-embed");
     core.meaning().configure(EmbedderChoice::Remote { url: url.clone(), model: "tiny-embed".into(), api_key: Some("k-123".into()) }).await;
-    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
+    let old_vectors = || async {
+        let (rows,): (i64,) = sqlx::query_as("SELECT count(*) FROM embeddings WHERE model <> ?").bind(&new_model).fetch_one(core.store().pool()).await.unwrap();
+        rows
+    };
+
+    // Half way (a quit, or a slow server): the old vectors are all kept, and recall
+    // says it uses words alone rather than rank only what was embedded first.
+    assert_eq!(core.meaning().catch_up(Some(2)).await.unwrap(), 2);
+    assert_eq!(old_vectors().await, HISTORY.len() as i64);
+    let results = core.recall("hiking", 500).await.unwrap();
+    assert!(results.hits[0].snippet.contains("[hiking]"), "words still find it");
+    let why = results.words_only.expect("it says meaning is not used yet");
+    assert!(why.contains("indexed again") && why.contains(&format!("2 of {}", HISTORY.len())), "{why}");
+
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len() - 2);
     let status = core.meaning().status().await;
     assert_eq!(status.embedded, HISTORY.len() as u64);
-    assert_eq!(status.state, MeaningState::Ready { model: format!("{url}|tiny-embed") });
+    assert_eq!(status.state, MeaningState::Ready { model: new_model.clone() });
     let mut last = None;
     while let Ok(event) = progress.try_recv() {
         if let sidecar::CoreEvent::Memory(MemoryEvent::MemoryIndexing { embedded, total }) = event {
@@ -239,9 +254,8 @@ async fn a_new_model_drops_the_old_vectors_and_embeds_everything_again() {
         }
     }
     assert_eq!(last, Some((HISTORY.len() as u64, HISTORY.len() as u64)), "progress was published");
-    let (rows,): (i64,) =
-        sqlx::query_as("SELECT count(*) FROM embeddings WHERE model <> ?").bind(format!("{url}|tiny-embed")).fetch_one(core.store().pool()).await.unwrap();
-    assert_eq!(rows, 0, "no vector of the old model is left");
+    assert_eq!(old_vectors().await, 0, "done: no vector of the old model is left");
+    assert_eq!(core.recall("hiking", 500).await.unwrap().words_only, None, "meaning is used again");
 }
 
 #[tokio::test]

@@ -5,13 +5,16 @@
 //!   them afterwards, in batches, newest first.
 //! - Work is "whatever has no vector under the current model", so a crash or a quit
 //!   loses at most one batch, and the next start resumes.
-//! - A new model (Settings) drops the old vectors and re-embeds everything, publishing
-//!   its progress.
+//! - A new model (Settings) re-embeds everything in the background, publishing its
+//!   progress; the old model's vectors stay until it is done (an interrupted or undone
+//!   switch loses nothing), and recall uses words alone meanwhile: half an index would
+//!   rank only what happened to be embedded first.
 //! - When the embedder cannot run, [`MeaningIndex::nearest`] says why and recall falls
 //!   back to keywords; nothing fails because of it.
 
 use crate::meaning::rows::EmbeddingsStore;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -78,6 +81,8 @@ pub struct MeaningIndex {
     /// vector gets one against the index as it is, and when the index has grown by a
     /// quarter they are all measured again.
     measured_at: Mutex<usize>,
+    /// The embedder changed and has not embedded everything yet.
+    reindexing: AtomicBool,
     wake: tokio::sync::Notify,
 }
 
@@ -102,6 +107,7 @@ impl MeaningIndex {
             state: Mutex::new(MeaningState::Idle),
             facts_version: Mutex::new(None),
             measured_at: Mutex::new(0),
+            reindexing: AtomicBool::new(false),
             wake: tokio::sync::Notify::new(),
         }
     }
@@ -170,10 +176,11 @@ impl MeaningIndex {
             EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
         };
         let store_error = |e: sidecar_store::StoreError| EmbedError::Unavailable(e.to_string());
-        let dropped = self.store.embeddings().forget_other_models(embedder.model()).await.map_err(store_error)?;
-        if dropped > 0 {
-            tracing::info!(dropped, model = embedder.model(), "the embedding model changed: everything is embedded again");
+        let switching = self.store.embeddings().other_models_remain(embedder.model()).await.map_err(store_error)?;
+        if switching {
+            tracing::info!(model = embedder.model(), "the embedding model changed: everything is embedded again, words alone until then");
         }
+        self.reindexing.store(switching, Ordering::SeqCst);
         let rows = self.store.embeddings().load(embedder.model()).await.map_err(store_error)?;
         let mut vectors = VectorIndex::default();
         for (key, vector, _) in &rows {
@@ -195,6 +202,10 @@ impl MeaningIndex {
     /// `query` embedded for searching; an error says why meaning cannot be used now.
     pub async fn query(&self, query: &str) -> Result<Quantized, EmbedError> {
         let embedder = self.embedder().await?;
+        if self.reindexing.load(Ordering::SeqCst) {
+            let status = self.status().await;
+            return Err(EmbedError::Reindexing { embedded: status.embedded, total: status.total });
+        }
         let vector = embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default();
         Ok(Quantized::from_f32(&vector))
     }
@@ -269,6 +280,7 @@ impl MeaningIndex {
             }
             let pending = self.store.embeddings().pending(embedder.model(), room as u32).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
             if pending.is_empty() {
+                self.finish_switch(embedder.model()).await?;
                 break;
             }
             // Counted once per pass, not per batch: the count scans every message.
@@ -280,14 +292,26 @@ impl MeaningIndex {
             let embedded = self.vectors.read().expect("vectors lock").len() as u64;
             self.events.publish(MemoryEvent::MemoryIndexing { embedded, total: total.max(embedded) });
         }
-        self.measure_densities().await?;
+        self.measure_densities(embedder.model()).await?;
         Ok(done)
+    }
+
+    /// Once a new model has embedded everything: drops the old model's vectors and lets
+    /// recall use meaning again.
+    async fn finish_switch(&self, model: &str) -> Result<(), EmbedError> {
+        if !self.reindexing.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let dropped = self.store.embeddings().forget_other_models(model).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        self.reindexing.store(false, Ordering::SeqCst);
+        tracing::info!(dropped, model, "the new embedding model has embedded everything; the old vectors are dropped");
+        Ok(())
     }
 
     /// Measures every density again when the index has grown by a quarter since they
     /// were (away from the lock and off the async threads); otherwise only those
     /// missing.
-    async fn measure_densities(&self) -> Result<(), EmbedError> {
+    async fn measure_densities(&self, model: &str) -> Result<(), EmbedError> {
         let work = {
             let mut index = self.vectors.write().expect("vectors lock");
             let measured_at = *self.measured_at.lock().expect("measured lock");
@@ -303,13 +327,13 @@ impl MeaningIndex {
         let job = match work {
             DensityWork::Missing(missing) if missing.is_empty() => return Ok(()),
             DensityWork::Missing(missing) => {
-                return self.store.embeddings().save_densities(&missing).await.map_err(|e| EmbedError::Failed(e.to_string()));
+                return self.store.embeddings().save_densities(model, &missing).await.map_err(|e| EmbedError::Failed(e.to_string()));
             }
             DensityWork::All(job) => job,
         };
         let count = job.len();
         let densities = tokio::task::spawn_blocking(move || job.run()).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
-        self.store.embeddings().save_densities(&densities).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
+        self.store.embeddings().save_densities(model, &densities).await.map_err(|e| EmbedError::Failed(e.to_string()))?;
         self.vectors.write().expect("vectors lock").set_densities(&densities);
         *self.measured_at.lock().expect("measured lock") = count;
         tracing::debug!(count, "densities measured");

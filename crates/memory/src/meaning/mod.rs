@@ -34,6 +34,10 @@ pub enum EmbedError {
     /// Recall by meaning is turned off in settings.
     #[error("recall by meaning is turned off in Settings")]
     Off,
+    /// A new embedding model is embedding everything again; until it is done its
+    /// vectors cover only part of the memory, so recall uses words alone.
+    #[error("the memory is being indexed again for the new embedding model ({embedded} of {total}); until then recall uses words alone")]
+    Reindexing { embedded: u64, total: u64 },
     /// One call failed; the next may work.
     #[error("{0}")]
     Failed(String),

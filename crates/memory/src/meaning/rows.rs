@@ -52,8 +52,8 @@ impl EmbeddingRows<'_> {
         Ok(pending)
     }
 
-    /// Stores vectors (replacing any earlier one of the same item) in one transaction.
-    /// Stores vectors, each with its density when already measured.
+    /// Stores `model`'s vectors in one transaction, each with its density when already
+    /// measured (replacing that model's earlier vector of the same item).
     pub(crate) async fn save(&self, model: &str, vectors: &[(Key, Quantized, Option<f32>)]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for (key, vector, density) in vectors {
@@ -70,14 +70,15 @@ impl EmbeddingRows<'_> {
         Ok(())
     }
 
-    /// Records densities measured again.
-    pub(crate) async fn save_densities(&self, densities: &[(Key, f32)]) -> Result<(), StoreError> {
+    /// Records densities of `model`'s vectors measured again.
+    pub(crate) async fn save_densities(&self, model: &str, densities: &[(Key, f32)]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for (key, density) in densities {
-            sqlx::query("UPDATE embeddings SET density = ? WHERE kind = ? AND ref_id = ?")
+            sqlx::query("UPDATE embeddings SET density = ? WHERE kind = ? AND ref_id = ? AND model = ?")
                 .bind(density)
                 .bind(key.kind.as_str())
                 .bind(key.id)
+                .bind(model)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -85,12 +86,19 @@ impl EmbeddingRows<'_> {
         Ok(())
     }
 
-    /// Drops vectors made by any other model: they cannot be compared with new ones.
+    /// Whether any vector was made by another model (an embedder change not yet done).
+    pub(crate) async fn other_models_remain(&self, model: &str) -> Result<bool, StoreError> {
+        let (found,): (i64,) = sqlx::query_as("SELECT EXISTS (SELECT 1 FROM embeddings WHERE model <> ?)").bind(model).fetch_one(self.store.pool()).await?;
+        Ok(found == 1)
+    }
+
+    /// Drops vectors made by any other model, once `model` has embedded everything:
+    /// they cannot be compared with its vectors.
     pub(crate) async fn forget_other_models(&self, model: &str) -> Result<u64, StoreError> {
         Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(self.store.pool()).await?.rows_affected())
     }
 
-    /// Drops the vectors of these items (facts no longer in learnings.md).
+    /// Drops the vectors of these items, under every model (facts no longer in learnings.md).
     pub(crate) async fn remove(&self, keys: &[Key]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
         for key in keys {

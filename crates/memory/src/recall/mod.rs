@@ -342,6 +342,7 @@ impl Recall {
         let vector = match self.meaning.query(query).await {
             Ok(vector) => vector,
             Err(EmbedError::Off) => return Ok(by_words(None)),
+            Err(e @ EmbedError::Reindexing { .. }) => return Ok(by_words(Some(e.to_string()))),
             Err(e) => {
                 tracing::warn!(error = %e, "recall by meaning unavailable; searching by words");
                 return Ok(by_words(Some(e.to_string())));
