@@ -57,6 +57,11 @@ pub fn load() -> Set {
 /// runs; `temporary` holds it otherwise.
 pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) -> (Arc<Companion>, Vec<i64>) {
     let dir = std::env::var_os("LOCOMO_DIR").map_or_else(|| temporary.path().to_path_buf(), |d| std::path::PathBuf::from(d).join(&conversation.name));
+    open_in(conversation, dir).await
+}
+
+/// The conversation's store in `dir` (imported and embedded when it is not there yet).
+pub async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (Arc<Companion>, Vec<i64>) {
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
