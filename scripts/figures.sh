@@ -55,6 +55,7 @@ if [ ! -f "$LOCOMO" ] && [ -n "${LOCOMO_ZIP:-}" ]; then python3 scripts/locomo.p
 if [ -f "$LOCOMO" ]; then
   mkdir -p "$LOCOMO_DIR"
   cargo bench --bench locomo_recall 2>/dev/null
+  cargo bench --bench cross_language 2>/dev/null
   cargo bench --bench locomo_scale 2>/dev/null
 else
   echo "(skipped: set LOCOMO_ZIP to LoCoMo's locomo10.zip)"
