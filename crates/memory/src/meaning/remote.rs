@@ -46,7 +46,10 @@ pub(crate) struct RemoteEmbedder {
 impl RemoteEmbedder {
     pub(crate) fn new(client: reqwest::Client, base_url: &str, model: &str, api_key: Option<String>) -> Self {
         let base_url = base_url.trim_end_matches('/').to_string();
-        Self { identity: format!("{base_url}|{model}"), client, base_url, model: model.to_string(), api_key }
+        // Vectors made with the task prompts are not those made without (stored before
+        // Sidecar gave them): a different identity has everything embedded again.
+        let prompted = if prompt(model, TextKind::Query).is_some() { "|prompted" } else { "" };
+        Self { identity: format!("{base_url}|{model}{prompted}"), client, base_url, model: model.to_string(), api_key }
     }
 
     async fn call(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
@@ -135,6 +138,9 @@ mod tests {
 
     #[test]
     fn embeddinggemma_reads_its_retrieval_prompts_and_other_models_the_text_alone() {
+        let client = reqwest::Client::new();
+        assert_eq!(super::RemoteEmbedder::new(client.clone(), "http://h/v1/", "embeddinggemma", None).identity, "http://h/v1|embeddinggemma|prompted");
+        assert_eq!(super::RemoteEmbedder::new(client, "http://h/v1", "nomic-embed-text", None).identity, "http://h/v1|nomic-embed-text");
         assert_eq!(prompt("embeddinggemma-300m", TextKind::Query), Some("task: search result | query: "));
         assert_eq!(prompt("EmbeddingGemma:latest", TextKind::Passage), Some("title: none | text: "));
         assert_eq!(prompt("text-embedding-3-small", TextKind::Query), None);
