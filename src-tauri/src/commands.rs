@@ -94,7 +94,7 @@ pub fn model_status(core: Core<'_>) -> ModelStatus {
 
 #[tauri::command]
 pub async fn send_test_notification(app: AppHandle) {
-    // notify-rust blocks on D-Bus; keep it off the async workers.
+    // The notifier blocks on D-Bus; keep it off the async workers.
     let _ = tauri::async_runtime::spawn_blocking(move || crate::tray::send_test_notification(&app)).await;
 }
 

@@ -138,7 +138,7 @@ pub fn plan_progress(app: &AppHandle, items: &[sidecar::context::plan::PlanItem]
 
 /// A notification about a channel that leaves the tray as it is.
 pub fn channel_warning(app: &AppHandle, title: &str, body: &str) {
-    // notify-rust blocks on D-Bus: off the task that forwards the core's events.
+    // The notifier blocks on D-Bus: off the task that forwards the core's events.
     let (app, title, body) = (app.clone(), title.to_string(), body.to_string());
     tauri::async_runtime::spawn_blocking(move || {
         if let Err(error) = notifier::notify(&app, &app.state::<Arc<Companion>>(), &title, &body) {

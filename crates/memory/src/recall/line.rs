@@ -97,14 +97,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_day_is_said_once_and_each_line_keeps_its_id() {
-        let hits = [
+    /// Three messages over two days, out of order as recall ranks them.
+    fn two_days() -> Vec<RecallHit> {
+        vec![
             hit(42, "message", "2026-11-20T10:00:37Z", None),
             hit(7, "message", "2026-11-19T23:59:00Z", None),
             hit(43, "message", "2026-11-20T10:01:00Z", None),
-            hit(3, "fact", "2026-11-20", None),
-        ];
+        ]
+    }
+
+    #[test]
+    fn the_day_is_said_once_and_each_line_keeps_its_id() {
+        let mut hits = two_days();
+        hits.push(hit(3, "fact", "2026-11-20", None));
         assert_eq!(
             lines(&hits),
             "[2026-11-19]\n- 7 user: I moved to Lyon\n\
@@ -125,11 +130,7 @@ mod tests {
 
     #[test]
     fn the_cost_counted_hit_by_hit_is_what_the_lines_cost() {
-        let hits = [
-            hit(42, "message", "2026-11-20T10:00:37Z", None),
-            hit(7, "message", "2026-11-19T23:59:00Z", None),
-            hit(43, "message", "2026-11-20T10:01:00Z", None),
-        ];
+        let hits = two_days();
         let mut cost = Cost::default();
         let mut total = 0;
         for hit in &hits {
