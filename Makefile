@@ -71,8 +71,9 @@ $(VENV)/.ready: scripts/requirements-dev.txt Makefile | .stamps/system
 
 # The offline runtime the app and the CLI find beside themselves (../lib/sidecar).
 runtime: $(RUNTIME)/.ready
-$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt | .stamps/system
+$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt scripts/embeddinggemma.sh scripts/embeddinggemma-requirements.txt scripts/embeddinggemma-gguf.py | .stamps/system
 	./scripts/build-runtime.sh $(RUNTIME)
+	./scripts/embeddinggemma.sh $(RUNTIME)/embeddinggemma-300m-q8_0.gguf
 	touch $@
 
 ui/node_modules/.ready: ui/package.json ui/package-lock.json | .stamps/system

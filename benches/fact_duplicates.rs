@@ -1,13 +1,17 @@
 //! Duplicate facts found by meaning, on pairs that are not ours: STS-B in English and
 //! Spanish (PhilipMay/stsb-multi-mt; people scored each pair 0–5, and a pair scored 4
 //! or more counts as the same fact). Converted by `scripts/stsb.py` to `STSB` (default
-//! `target/stsb.json`); STS-B's dev split is the development part (it chose
-//! `DUPLICATE_COSINE`), its test split the test part.
+//! `target/stsb.json`); STS-B's dev split is the development part (it chose each
+//! embedder's `Thresholds`), its test split the test part.
 //!
 //! For each part and language: precision and recall of the word rules alone (what
 //! Sidecar did before), of the cosine alone, and of the rule Sidecar uses (the words'
 //! own match, or a cosine at the threshold that the words confirm). Prints figures;
 //! asserts nothing.
+//!
+//! `STSB_EMBEDDER=gemma` measures EmbeddingGemma (llama.cpp's server from the runtime)
+//! in place of multilingual-e5-small, and prints the thresholds that give it the same
+//! shares of the development pairs as e5-small's: how its `Thresholds` were chosen.
 //!
 //! Run: `cargo bench --bench fact_duplicates` (after `make test` set up the venv).
 
@@ -19,8 +23,9 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use sidecar::knowledge::facts::same_fact;
 use sidecar::knowledge::learnings::Category;
-use sidecar::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, CLOSE_COSINE, DUPLICATE_COSINE};
+use sidecar::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
 use sidecar::meaning::e5::LocalE5;
+use sidecar::meaning::gemma::{GemmaEmbedder, GemmaFiles};
 use sidecar::meaning::{Embedder, TextKind};
 
 /// STS-B's "mostly equivalent": what a fact stated twice looks like.
@@ -92,7 +97,7 @@ const SEED: &[(&str, &str, &str)] = &[
 
 /// Vectors of `texts`, from `cache` when it holds exactly these texts' (embedding
 /// ten thousand sentences takes minutes on two cores).
-async fn embed_all(e5: &LocalE5, texts: &[String], cache: &str) -> Vec<Vec<f32>> {
+async fn embed_all(embedder: &dyn Embedder, texts: &[String], cache: &str) -> Vec<Vec<f32>> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     texts.hash(&mut hasher);
@@ -106,12 +111,38 @@ async fn embed_all(e5: &LocalE5, texts: &[String], cache: &str) -> Vec<Vec<f32>>
     }
     let mut vectors = Vec::with_capacity(texts.len());
     for chunk in texts.chunks(32) {
-        vectors.extend(e5.embed(chunk, TextKind::Passage).await.unwrap());
+        vectors.extend(embedder.embed(chunk, TextKind::Passage).await.unwrap());
     }
     let mut bytes = key.to_vec();
     vectors.iter().flatten().for_each(|f| bytes.extend(f.to_le_bytes()));
     let _ = std::fs::write(cache, bytes);
     vectors
+}
+
+/// Each pair's cosine by `embedder`, its vectors cached beside the pairs.
+async fn cosines<'a>(pairs: &'a [Pair], embedder: &dyn Embedder, path: &str) -> (Vec<Judged<'a>>, f64) {
+    let mut texts: Vec<String> = pairs.iter().flat_map(|p| [p.a.clone(), p.b.clone()]).collect();
+    texts.sort();
+    texts.dedup();
+    let started = std::time::Instant::now();
+    let slug: String = embedder.model().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let embedded = embed_all(embedder, &texts, &format!("{path}.{slug}.vectors")).await;
+    let vectors: HashMap<&str, &Vec<f32>> = texts.iter().map(String::as_str).zip(&embedded).collect();
+    let judged = pairs
+        .iter()
+        .map(|pair| Judged { pair, cosine: vectors[pair.a.as_str()].iter().zip(vectors[pair.b.as_str()].iter()).map(|(x, y)| x * y).sum() })
+        .collect();
+    (judged, started.elapsed().as_secs_f64())
+}
+
+/// The cosine `theirs` must reach to hold the share of development pairs that `ours`
+/// holds at `threshold`.
+fn same_share(ours: &[Judged], theirs: &[Judged], threshold: f32) -> f32 {
+    let dev = |judged: &[Judged]| -> Vec<f32> { judged.iter().filter(|j| j.pair.part == "dev").map(|j| j.cosine).collect() };
+    let above = dev(ours).iter().filter(|c| **c >= threshold).count();
+    let mut their = dev(theirs);
+    their.sort_by(|a, b| b.total_cmp(a));
+    their[above.saturating_sub(1).min(their.len() - 1)]
 }
 
 #[tokio::main]
@@ -122,46 +153,61 @@ async fn main() {
         return;
     };
     let pairs: Vec<Pair> = serde_json::from_str(&text).unwrap();
-    let weights = sidecar::meaning::weights::locate(None, Some(&support::runtime())).expect("the embedder's weights (make test installs them)");
+    let runtime = support::runtime();
+    let weights = sidecar::meaning::weights::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
-    let mut texts: Vec<String> = pairs.iter().flat_map(|p| [p.a.clone(), p.b.clone()]).collect();
-    texts.sort();
-    texts.dedup();
-    let started = std::time::Instant::now();
-    let embedded = embed_all(&e5, &texts, &format!("{path}.vectors")).await;
-    let vectors: HashMap<&str, &Vec<f32>> = texts.iter().map(String::as_str).zip(&embedded).collect();
-    let seconds = started.elapsed().as_secs_f64();
-    let judged: Vec<Judged> = pairs
-        .iter()
-        .map(|pair| Judged { pair, cosine: vectors[pair.a.as_str()].iter().zip(vectors[pair.b.as_str()].iter()).map(|(x, y)| x * y).sum() })
-        .collect();
+    let log = tempfile::tempdir().unwrap();
+    let gemma = std::env::var("STSB_EMBEDDER").is_ok_and(|e| e == "gemma").then(|| {
+        let files = GemmaFiles::locate(Some(&runtime)).expect("EmbeddingGemma in the runtime (make runtime)");
+        GemmaEmbedder::new(files, log.path().join("embedder.log"), reqwest::Client::new())
+    });
+    let embedder: &dyn Embedder = match &gemma {
+        Some(gemma) => gemma,
+        None => &e5,
+    };
+    let thresholds = embedder.thresholds();
+    let Thresholds { duplicate, close, .. } = thresholds;
+    let (judged, seconds) = cosines(&pairs, embedder, &path).await;
     let same = |j: &Judged| j.pair.score >= SAME;
-    println!("STS-B pairs: {} ({} texts embedded in {seconds:.1} s); the same fact = scored {SAME} or more", pairs.len(), texts.len());
+    println!("{}: STS-B pairs: {} (embedded in {seconds:.1} s); the same fact = scored {SAME} or more", embedder.model(), pairs.len());
+    if gemma.is_some() {
+        let (by_e5, _) = cosines(&pairs, &e5, &path).await;
+        let e5_small = Thresholds::E5_SMALL;
+        println!("  e5-small's thresholds moved to the same shares of the development pairs:");
+        for (name, at, now) in [
+            ("duplicate", e5_small.duplicate, duplicate),
+            ("close", e5_small.close, close),
+            ("borderline", e5_small.borderline, thresholds.borderline),
+            ("confident", e5_small.confident, thresholds.confident),
+        ] {
+            println!("    {name:<10} e5-small {at:.2} -> {:.3} (in use: {now:.2})", same_share(&by_e5, &judged, at));
+        }
+    }
     for part in ["dev", "test"] {
         for lang in ["en", "es", "both"] {
             let these: Vec<&Judged> = judged.iter().filter(|j| j.pair.part == part && (lang == "both" || j.pair.lang == lang)).collect();
             let (mut words, mut cosine, mut sidecar) = (Count::default(), Count::default(), Count::default());
             for j in &these {
                 words.add(words_rule(j.pair), same(j));
-                cosine.add(j.cosine >= DUPLICATE_COSINE, same(j));
-                sidecar.add(sidecar_rule(j, DUPLICATE_COSINE, CLOSE_COSINE), same(j));
+                cosine.add(j.cosine >= duplicate, same(j));
+                sidecar.add(sidecar_rule(j, duplicate, close), same(j));
             }
             let positives = these.iter().filter(|j| same(j)).count();
             println!("  {part:<4} {lang:<4} {:>4} pairs ({positives} the same):", these.len());
             println!("    words alone            {}", words.line());
-            println!("    cosine ≥ {DUPLICATE_COSINE:.2} alone    {}", cosine.line());
+            println!("    cosine ≥ {duplicate:.2} alone    {}", cosine.line());
             println!("    Sidecar's rule         {}", sidecar.line());
         }
     }
     let seed_texts: Vec<String> = SEED.iter().flat_map(|(a, b, _)| [a.to_string(), b.to_string()]).collect();
-    let seed_vectors = e5.embed(&seed_texts, TextKind::Passage).await.unwrap();
+    let seed_vectors = embedder.embed(&seed_texts, TextKind::Passage).await.unwrap();
     println!("  the seed's scenarios:");
     for ((a, b, expected), v) in SEED.iter().zip(seed_vectors.chunks(2)) {
         let cosine: f32 = v[0].iter().zip(&v[1]).map(|(x, y)| x * y).sum();
         let pair = Pair { a: a.to_string(), b: b.to_string(), score: 0.0, lang: String::new(), part: String::new() };
-        let what = if tells_a_change(a, b) && cosine >= DUPLICATE_COSINE {
+        let what = if tells_a_change(a, b) && cosine >= duplicate {
             "a change"
-        } else if sidecar_rule(&Judged { pair: &pair, cosine }, DUPLICATE_COSINE, CLOSE_COSINE) {
+        } else if sidecar_rule(&Judged { pair: &pair, cosine }, duplicate, close) {
             "the same"
         } else {
             "two facts"
@@ -169,13 +215,13 @@ async fn main() {
         println!("    {cosine:.3} {what:<9} {} {a:?} / {b:?}", if what == *expected { "" } else { "(WRONG)" });
     }
     if std::env::var("SHOW_FALSE").is_ok() {
-        for j in judged.iter().filter(|j| j.pair.part == "dev" && sidecar_rule(j, DUPLICATE_COSINE, CLOSE_COSINE) && !same(j)).take(40) {
+        for j in judged.iter().filter(|j| j.pair.part == "dev" && sidecar_rule(j, duplicate, close) && !same(j)).take(40) {
             println!("    false: {:.3} {:.1} {:?} / {:?}", j.cosine, j.pair.score, j.pair.a, j.pair.b);
         }
     }
     println!("  the thresholds on the development part (both languages), Sidecar's rule (low / high):");
-    for high in [0.94, 0.95, 0.96, 0.97] {
-        for low in [0.86, 0.88, 0.90, 0.92, high] {
+    for high in [close - 0.01, close, close + 0.01, close + 0.02] {
+        for low in [duplicate - 0.02, duplicate, duplicate + 0.02, duplicate + 0.04, high] {
             let mut count = Count::default();
             for j in judged.iter().filter(|j| j.pair.part == "dev") {
                 count.add(sidecar_rule(j, low, high), same(j));

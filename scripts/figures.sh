@@ -14,6 +14,8 @@ echo "== time to first token =="
 cargo bench --bench ttft 2>/dev/null
 echo "== the offline model's worker (llama.cpp's server from the runtime folder): start, first reply, idle memory =="
 cargo bench --bench worker_footprint 2>/dev/null
+echo "== the two built-in embedders: first vector, indexing throughput, query latency, memory =="
+cargo bench --bench embedder_footprint 2>/dev/null
 echo "== prompt tokens read from llama.cpp's cache over a 30-turn chat =="
 cargo bench --bench prompt_cache 2>/dev/null
 echo "== plans carried out: ten multi-step tasks and two stuck ones, scripted model =="
@@ -37,6 +39,7 @@ echo "== duplicate facts by meaning on STS-B in English and Spanish (development
 export STSB
 if [ ! -f "$STSB" ] && [ -n "${STSB_SOURCE:-}" ]; then python3 scripts/stsb.py "$STSB_SOURCE" "$STSB"; fi
 cargo bench --bench fact_duplicates 2>/dev/null
+STSB_EMBEDDER=gemma cargo bench --bench fact_duplicates 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="

@@ -116,6 +116,7 @@ impl Companion {
             events.subscriber(stored_or_learned),
             tool_http(),
             crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
+            crate::logging::log_dir(&options.data_dir),
         ));
         knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
         let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));

@@ -34,6 +34,9 @@ def test_the_package_holds_the_offline_runtime(installed):
     assert os.access(runtime / "llama-server", os.X_OK)
     assert (runtime / "SmolLM2-135M-Instruct.Q4_1.gguf").stat().st_size > 90_000_000
     assert (runtime / "e5-small-q4.bin").stat().st_size == 71_622_400
+    assert (runtime / "embeddinggemma-300m-q8_0.gguf").stat().st_size == 333_590_464
+    notice = (installed / "usr/share/doc/sidecar/copyright").read_text()
+    assert "Gemma is provided under and subject to the Gemma Terms of Use" in notice
     assert (installed / "usr/bin/sidecar").exists() and (installed / "usr/bin/sidecar-desktop").exists()
     assert (installed / "usr/share/applications/Sidecar.desktop").exists()
     assert (installed / "usr/share/man/man1/sidecar.1.gz").exists() and (installed / "usr/share/man/man1/sidecar-desktop.1.gz").exists()
@@ -68,6 +71,24 @@ def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(
     result = json.loads(found.stdout)
     assert result.get("words_only") is None, result
     assert "enfermera" in result["hits"][0]["snippet"], result["hits"]
+
+    # The larger embedder, chosen in the settings, runs from the package as well.
+    gemma_home = tmp_path / "gemma"
+    env = clean_env(installed, gemma_home)
+    config = gemma_home / ".config/sidecar/settings.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[memory.embeddings]\nbackend = "gemma"\n')
+    imported = subprocess.run([sidecar, "import", "--json", str(history)], env=env, capture_output=True,
+                              text=True, timeout=300)
+    assert imported.returncode == 0, imported.stderr
+    found = subprocess.run([sidecar, "recall", "--json", "What did I say about my sibling's new job?"],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert found.returncode == 0, found.stderr
+    result = json.loads(found.stdout)
+    assert result.get("words_only") is None, result
+    assert "enfermera" in result["hits"][0]["snippet"], result["hits"]
+    log = (gemma_home / ".local/share/sidecar/logs/embedder.log").read_text()
+    assert "embeddinggemma-300m-q8_0.gguf" in log and "listening on http://127.0.0.1:" in log, log[-2000:]
 
 
 def test_the_unpacked_app_chats_with_its_bundled_model(installed, desktop, tmp_path):

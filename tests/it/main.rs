@@ -15,6 +15,7 @@ mod connections;
 mod context_replay;
 mod crash_write;
 mod dates;
+mod embedding_gemma;
 mod facts_bugs;
 mod facts_meaning;
 mod faults;

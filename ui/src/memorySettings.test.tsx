@@ -47,6 +47,33 @@ describe("Settings → Memory search", () => {
     expect(within(section).getByTestId("meaning-key")).toHaveValue("");
   });
 
+  it("offers EmbeddingGemma with its size, memory and licence, and switches to it", async () => {
+    const core = new FakeCore();
+    core.handlers.save_meaning = (args) => {
+      const { input } = args as { input: { backend: "gemma" } };
+      return { ...core.meaning, backend: input.backend, status: { state: "ready", model: "embeddinggemma-300m-q8_0|prompted", embedded: 0, total: 40 } };
+    };
+    const user = await openSettings();
+    const section = await screen.findByTestId("meaning-settings");
+    const gemma = within(section).getByTestId("meaning-gemma").closest("label")!;
+    expect(gemma).toHaveTextContent("On this computer: more accurate");
+    expect(gemma).toHaveTextContent("EmbeddingGemma-300M · 318 MB · about 570 MB of memory · licence: Gemma Terms of Use.");
+    expect(within(section).getByTestId("meaning-local").closest("label")!).toHaveTextContent("multilingual-e5-small · 68 MB · about 120 MB of memory · licence: MIT.");
+    await user.click(within(section).getByTestId("meaning-gemma"));
+    await user.click(within(section).getByTestId("meaning-save"));
+    expect(core.invoked("save_meaning").at(-1)!.args).toEqual({ input: { backend: "gemma", url: null, model: null, api_key: null } });
+    expect(await within(section).findByTestId("meaning-state")).toHaveTextContent("Ready: EmbeddingGemma, on this computer.");
+  });
+
+  it("says when EmbeddingGemma is not installed, in Spanish", async () => {
+    const core = new FakeCore();
+    core.meaning = { ...core.meaning, built_in: [core.meaning.built_in[0], { ...core.meaning.built_in[1], size_bytes: null }] };
+    await openSettings("es");
+    const section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-gemma").closest("label")!).toHaveTextContent("EmbeddingGemma-300M no está instalado en esta copia de Sidecar.");
+    expect(within(section).getByTestId("meaning-local").closest("label")!).toHaveTextContent("licencia: MIT");
+  });
+
   it("says in Spanish why it searches by words only", async () => {
     const core = new FakeCore();
     core.meaning = { ...core.meaning, status: { state: "unavailable", reason: "no hay modelo", embedded: 0, total: 3 } };

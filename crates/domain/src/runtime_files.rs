@@ -1,5 +1,5 @@
 //! The offline runtime: one folder holding llama.cpp's server, the demo model and the
-//! embedder's weights, which ship with Sidecar (`scripts/build-runtime.sh` fills it).
+//! embedders' weights, which ship with Sidecar (`scripts/build-runtime.sh` fills it).
 //!
 //! It is found beside the running program, as `../lib/sidecar`: `/usr/bin/sidecar` finds
 //! `/usr/lib/sidecar` once installed, and `target/debug/sidecar` finds `target/lib/sidecar`
@@ -18,6 +18,8 @@ pub(crate) const SERVER_FILE: &str = if cfg!(windows) { "llama-server.exe" } els
 pub const DEMO_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// multilingual-e5-small at 4 bits.
 pub(crate) const EMBEDDER_FILE: &str = "e5-small-q4.bin";
+/// EmbeddingGemma-300M at 8 bits, which llama.cpp's server embeds with.
+pub const GEMMA_EMBEDDER_FILE: &str = "embeddinggemma-300m-q8_0.gguf";
 
 /// The folder beside the running program, when it holds the server.
 pub fn beside_program() -> Option<PathBuf> {
@@ -40,9 +42,14 @@ pub fn demo_model(runtime: &Path) -> PathBuf {
     runtime.join(DEMO_MODEL_FILE)
 }
 
-/// The embedder's weights in `runtime`.
+/// The light embedder's weights (multilingual-e5-small) in `runtime`.
 pub fn embedder(runtime: &Path) -> PathBuf {
     runtime.join(EMBEDDER_FILE)
+}
+
+/// EmbeddingGemma's GGUF in `runtime`.
+pub fn gemma_embedder(runtime: &Path) -> PathBuf {
+    runtime.join(GEMMA_EMBEDDER_FILE)
 }
 
 #[cfg(test)]

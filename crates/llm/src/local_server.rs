@@ -47,6 +47,16 @@ impl LocalServer {
     /// Starts llama.cpp's server from `runtime` on `model` (the demo model when `None`)
     /// and waits until it answers `/health` with 200.
     pub async fn start(runtime: &Path, model: Option<&Path>, context_tokens: u32, log_file: &Path, ready_within: Duration) -> Result<Self, LocalServerError> {
+        Self::spawn(runtime, server_args(runtime, model, context_tokens, threads()), log_file, ready_within).await
+    }
+
+    /// Starts llama.cpp's server from `runtime` as an embedder of `model` (a GGUF with
+    /// its own pooling, such as EmbeddingGemma) and waits until it is ready.
+    pub async fn start_embedder(runtime: &Path, model: &Path, log_file: &Path, ready_within: Duration) -> Result<Self, LocalServerError> {
+        Self::spawn(runtime, embedder_args(model, threads()), log_file, ready_within).await
+    }
+
+    async fn spawn(runtime: &Path, args: Vec<std::ffi::OsString>, log_file: &Path, ready_within: Duration) -> Result<Self, LocalServerError> {
         let server = runtime_files::server(runtime);
         if !server.is_file() {
             return Err(LocalServerError::Missing(runtime.to_path_buf()));
@@ -61,12 +71,12 @@ impl LocalServer {
         let log = std::fs::File::create(log_file).map_err(spawn_error)?;
         let log_err = log.try_clone().map_err(spawn_error)?;
         let mut command = Command::new(&server);
-        command.args(server_args(runtime, model, context_tokens, threads()));
+        command.args(args);
         command.stdin(Stdio::null()).stdout(log).stderr(log_err);
         let child = super::lasting_spawn::spawn(command).await.map_err(spawn_error)?;
         let mut server = Self { base_url: String::new(), child: std::sync::Mutex::new(child) };
         let address = server.wait_ready(log_file, ready_within).await?;
-        tracing::info!(%address, "offline model ready");
+        tracing::info!(%address, log = %log_file.display(), "llama.cpp's server ready");
         server.base_url = format!("http://{address}/v1");
         Ok(server)
     }
@@ -82,7 +92,7 @@ impl LocalServer {
     }
 
     /// How the server ended, if it did (a crash, or killed from outside).
-    pub(crate) fn exited(&self) -> Option<String> {
+    pub fn exited(&self) -> Option<String> {
         self.child.lock().expect("child lock").try_wait().ok().flatten().map(|status| status.to_string())
     }
 
@@ -141,6 +151,27 @@ fn server_args(runtime: &Path, model: Option<&Path>, context_tokens: u32, thread
     args
 }
 
+/// llama-server's arguments as an embedder: loopback, a port of its own choosing, the
+/// model's own pooling (mean for EmbeddingGemma), and room for a batch of long texts:
+/// a batch as large as the context, so no text is cut, in four slots of 2,048 tokens
+/// (EmbeddingGemma reads at most 2,048).
+fn embedder_args(model: &Path, threads: usize) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = vec!["--model".into(), model.as_os_str().to_owned(), "--embedding".into()];
+    for (flag, value) in [
+        ("--host", "127.0.0.1".to_string()),
+        ("--port", "0".to_string()),
+        ("--pooling", "mean".to_string()),
+        ("--ctx-size", "8192".to_string()),
+        ("--parallel", "4".to_string()),
+        ("--batch-size", "2048".to_string()),
+        ("--ubatch-size", "2048".to_string()),
+        ("--threads", threads.to_string()),
+    ] {
+        args.extend([flag.into(), value.into()]);
+    }
+    args
+}
+
 /// Up to four threads: more starve the app on a small machine and gain little.
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
@@ -182,5 +213,14 @@ mod tests {
         let chosen = server_args(runtime, Some(Path::new("/models/qwen.gguf")), 8192, 2);
         let joined = chosen.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
         assert!(joined.starts_with("--model /models/qwen.gguf") && !joined.contains("--repeat-penalty"), "{joined}");
+    }
+
+    #[test]
+    fn an_embedder_is_served_with_its_pooling_and_a_batch_as_large_as_its_context() {
+        let args = embedder_args(Path::new("/usr/lib/sidecar/embeddinggemma-300m-q8_0.gguf"), 2);
+        let joined = args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
+        assert!(joined.starts_with("--model /usr/lib/sidecar/embeddinggemma-300m-q8_0.gguf --embedding --host 127.0.0.1 --port 0 --pooling mean"), "{joined}");
+        assert!(joined.contains("--ctx-size 8192 --parallel 4 --batch-size 2048 --ubatch-size 2048"), "{joined}");
+        assert!(!joined.contains("--jinja"), "{joined}");
     }
 }

@@ -8,9 +8,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EmbeddingsBackend {
-    /// multilingual-e5-small on this computer (no network).
+    /// multilingual-e5-small on this computer (no network): light and quick.
     #[default]
     Local,
+    /// EmbeddingGemma-300M on this computer (no network), through llama.cpp's server:
+    /// finds more, in 100+ languages, for more memory and time.
+    Gemma,
     /// An OpenAI-compatible `/v1/embeddings` endpoint (`url`, `model`).
     Openai,
     /// Keywords only.
@@ -22,6 +25,7 @@ impl EmbeddingsBackend {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             EmbeddingsBackend::Local => "local",
+            EmbeddingsBackend::Gemma => "gemma",
             EmbeddingsBackend::Openai => "openai",
             EmbeddingsBackend::Off => "off",
         }

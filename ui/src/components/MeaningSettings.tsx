@@ -1,12 +1,22 @@
 import { useEffect, useState } from "react";
-import { api, toCommandError, type EmbeddingsBackend, type MeaningStatus, type MeaningView } from "../api";
+import { api, toCommandError, type BuiltInEmbedder, type EmbeddingsBackend, type MeaningStatus, type MeaningView } from "../api";
 import { ChoiceGroup } from "./ChoiceGroup";
 import { useStrings, type Strings } from "../i18n";
+import { formatBytes } from "../format";
 
-const BACKENDS: EmbeddingsBackend[] = ["local", "openai", "off"];
+const BACKENDS: EmbeddingsBackend[] = ["local", "gemma", "openai", "off"];
 
-function label(t: Strings, backend: EmbeddingsBackend): [string, string] {
-  if (backend === "local") return [t.meaningLocal, t.meaningLocalNote];
+/** A built-in embedder's name, size, memory and licence, as the core reports them. */
+function facts(t: Strings, model: BuiltInEmbedder | undefined): string {
+  if (!model) return "";
+  if (model.size_bytes === null) return t.meaningNotInstalled(model.name);
+  return t.meaningModelFacts(model.name, formatBytes(model.size_bytes), model.memory_mib, model.licence);
+}
+
+function label(t: Strings, backend: EmbeddingsBackend, builtIn: BuiltInEmbedder[]): [string, string] {
+  const model = builtIn.find((m) => m.backend === backend);
+  if (backend === "local") return [t.meaningLocal, `${t.meaningLocalNote} ${facts(t, model)}`];
+  if (backend === "gemma") return [t.meaningGemma, `${t.meaningGemmaNote} ${facts(t, model)}`];
   if (backend === "openai") return [t.meaningOpenai, t.meaningOpenaiNote];
   return [t.meaningOff, t.meaningOffNote];
 }
@@ -14,7 +24,10 @@ function label(t: Strings, backend: EmbeddingsBackend): [string, string] {
 /** Where recall by meaning stands, in words. */
 export function meaningState(t: Strings, status: MeaningStatus): string {
   // The built-in embedder's id (which keys the stored vectors) is no name for a person.
-  if (status.state === "ready") return t.meaningReady(status.model.startsWith("multilingual-e5") ? t.meaningBuiltIn : status.model);
+  if (status.state === "ready") {
+    const model = status.model.startsWith("multilingual-e5") ? t.meaningBuiltIn : status.model.startsWith("embeddinggemma-300m-q8_0") ? t.meaningGemmaBuiltIn : status.model;
+    return t.meaningReady(model);
+  }
   if (status.state === "unavailable") return t.meaningUnavailable(status.reason);
   if (status.state === "off") return t.meaningOffNote;
   return t.meaningIdle;
@@ -74,7 +87,7 @@ export function MeaningSettings() {
     <section className="meaning-settings" data-testid="meaning-settings">
       <h2>{t.meaningTitle}</h2>
       <p className="muted">{t.meaningIntro}</p>
-      <ChoiceGroup name="meaning-backend" label={t.meaningTitle} choices={BACKENDS} value={backend} testIdPrefix="meaning" describe={(b) => label(t, b)} onChange={setBackend} />
+      <ChoiceGroup name="meaning-backend" label={t.meaningTitle} choices={BACKENDS} value={backend} testIdPrefix="meaning" describe={(b) => label(t, b, view.built_in)} onChange={setBackend} />
       {backend === "openai" && (
         <>
           <label className="setting-row">

@@ -315,7 +315,7 @@ export interface MemoryPage {
   words_only: string | null;
 }
 
-export type EmbeddingsBackend = "local" | "openai" | "off";
+export type EmbeddingsBackend = "local" | "gemma" | "openai" | "off";
 
 export type MeaningState =
   | { state: "idle" }
@@ -331,6 +331,17 @@ export interface MeaningView {
   model: string | null;
   has_key: boolean;
   status: MeaningStatus;
+  built_in: BuiltInEmbedder[];
+}
+
+/** An embedder that ships with Sidecar, as installed here. */
+export interface BuiltInEmbedder {
+  backend: EmbeddingsBackend;
+  name: string;
+  licence: string;
+  /** null: not installed. */
+  size_bytes: number | null;
+  memory_mib: number;
 }
 
 export interface BackupInfo {

@@ -135,14 +135,14 @@ pub(crate) fn remember_near(doc: &mut Learnings, text: &str, category: Category,
         return supersede(doc, index, old_category, old, &text, category, today);
     }
     let by_meaning = current()
-        .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.of(&fact.text).filter(|cosine| *cosine >= meaning::BORDERLINE_COSINE)?)))
+        .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.borderline(&fact.text)?)))
         .max_by(|a, b| a.3.total_cmp(&b.3))
         .map(|(index, c, fact, cosine)| (index, c, fact.clone(), cosine));
     if let Some((index, existing_category, fact, cosine)) = by_meaning {
         if nearness.candidate(&fact.text) && meaning::tells_a_change(&fact.text, &text) {
             return supersede(doc, index, existing_category, fact, &text, category, today);
         }
-        if meaning::confirmed(&fact.text, &text, cosine) {
+        if nearness.thresholds.confirmed(&fact.text, &text, cosine) {
             tracing::info!(cosine, "a fact repeated in other words");
             return reinforce(doc, index, existing_category, fact, category, Some(&text), today);
         }
@@ -167,7 +167,7 @@ pub(crate) fn undecided(doc: &Learnings, text: &str, category: Category, today: 
     }
     doc.facts()
         .filter(|(_, _, fact)| fact.superseded.is_none())
-        .filter_map(|(_, _, fact)| Some((fact.text.clone(), nearness.of(&fact.text).filter(|c| *c >= meaning::BORDERLINE_COSINE)?)))
+        .filter_map(|(_, _, fact)| Some((fact.text.clone(), nearness.borderline(&fact.text)?)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(text, _)| text)
 }

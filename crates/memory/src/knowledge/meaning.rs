@@ -13,17 +13,46 @@ use std::pin::Pin;
 
 use super::words::{fold, significant};
 
-/// Cosine at or above which two facts are candidate duplicates. On STS-B's development
-/// part any value from 0.86 to 0.92 scores within 0.3 points of F1 (the words decide
-/// below [`CLOSE_COSINE`]); the lower end leaves room for the index's int8 vectors.
-pub const DUPLICATE_COSINE: f32 = 0.88;
-/// Cosine at or above which a candidate needs only the words' consent; below it, one
-/// of the two must also say nothing the other does not (apart from how much it is liked).
-pub const CLOSE_COSINE: f32 = 0.95;
+/// Where one embedder's cosines mean "one fact said twice" and "surely about this".
+/// Each model spreads its cosines its own way (multilingual-e5-small puts unrelated
+/// sentences near 0.8, EmbeddingGemma near 0.3), so these are a property of the model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// At or above it two facts are candidate duplicates.
+    pub duplicate: f32,
+    /// At or above it a candidate needs only the words' consent; below it, one of the
+    /// two must also say nothing the other does not (apart from how much it is liked).
+    pub close: f32,
+    /// At or above it a pair the words do not settle may be put to a model (the
+    /// `extract` route, when one is configured).
+    pub borderline: f32,
+    /// A recall hit this close to the question needs no second round of names.
+    pub confident: f32,
+}
 
-/// Cosine at or above which a pair the words do not settle may be put to a model
-/// (the `extract` route, when one is configured).
-pub(crate) const BORDERLINE_COSINE: f32 = 0.85;
+impl Thresholds {
+    /// multilingual-e5-small's, measured on STS-B in English and Spanish (the
+    /// `fact_duplicates` bench: its development part chose them, its test part reports
+    /// them). Any duplicate threshold from 0.86 to 0.92 scores within 0.3 points of F1 (the
+    /// words decide below `close`); the lower end leaves room for the index's int8 vectors.
+    pub const E5_SMALL: Self = Self { duplicate: 0.88, close: 0.95, borderline: 0.85, confident: 0.88 };
+    /// EmbeddingGemma's: each of e5-small's thresholds moved to the cosine that the same
+    /// share of STS-B's development pairs reaches with EmbeddingGemma (`fact_duplicates`
+    /// with `STSB_EMBEDDER=gemma` measures it and prints the F1 of both).
+    pub const EMBEDDING_GEMMA: Self = Self { duplicate: 0.61, close: 0.85, borderline: 0.50, confident: 0.61 };
+
+    /// Whether the pair, `cosine` apart, is one fact: a candidate the words confirm,
+    /// and below `close` one that adds nothing to the other.
+    pub(crate) fn confirmed(&self, existing: &str, new: &str, cosine: f32) -> bool {
+        cosine >= self.duplicate && words_confirm(existing, new) && (cosine >= self.close || adds_nothing(existing, new))
+    }
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self::E5_SMALL
+    }
+}
 
 /// A model's reading of a pair the words did not settle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +79,8 @@ pub struct Nearness {
     by_text: HashMap<String, f32>,
     /// What a model said of a borderline pair, by the current fact's text.
     judged: HashMap<String, SameFact>,
+    /// The embedder's, which measured the cosines.
+    pub(crate) thresholds: Thresholds,
 }
 
 impl Nearness {
@@ -58,8 +89,8 @@ impl Nearness {
         Self::default()
     }
 
-    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>) -> Self {
-        Self { by_text: pairs.into_iter().collect(), judged: HashMap::new() }
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (String, f32)>, thresholds: Thresholds) -> Self {
+        Self { by_text: pairs.into_iter().collect(), judged: HashMap::new(), thresholds }
     }
 
     /// With a model's reading of the pair with the current fact `text`.
@@ -78,9 +109,15 @@ impl Nearness {
         self.by_text.get(text).copied()
     }
 
+    /// The cosine with the current fact `text`, when it is close enough that a model
+    /// may be asked about the pair.
+    pub(crate) fn borderline(&self, text: &str) -> Option<f32> {
+        self.of(text).filter(|cosine| *cosine >= self.thresholds.borderline)
+    }
+
     /// Whether a pair this close is a candidate duplicate.
     pub(crate) fn candidate(&self, text: &str) -> bool {
-        self.of(text).is_some_and(|cosine| cosine >= DUPLICATE_COSINE)
+        self.of(text).is_some_and(|cosine| cosine >= self.thresholds.duplicate)
     }
 }
 
@@ -236,12 +273,6 @@ pub(crate) fn negated(text: &str) -> bool {
 /// trabajo en Google" after "Trabajo en Google". Told by the words alone.
 pub(crate) fn denies(old: &str, new: &str) -> bool {
     negated(new) && !negated(old) && adds_nothing(old, new) && same_people_and_numbers(old, new)
-}
-
-/// Whether the pair, `cosine` apart, is one fact: a candidate the words confirm, and
-/// below [`CLOSE_COSINE`] one that adds nothing to the other.
-pub(crate) fn confirmed(existing: &str, new: &str, cosine: f32) -> bool {
-    cosine >= DUPLICATE_COSINE && words_confirm(existing, new) && (cosine >= CLOSE_COSINE || adds_nothing(existing, new))
 }
 
 /// Whether one of the two says nothing the other does not (by stems, apart from the

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use super::gemma::GemmaFiles;
 use super::weights::{self, WeightsError, WEIGHTS_ENV};
+use super::EmbedError;
 use sidecar_domain::secrets::Secrets;
 use sidecar_settings::memory::{EmbeddingsBackend, EMBEDDINGS_KEY_ID};
 use sidecar_settings::Settings;
@@ -11,6 +13,8 @@ use sidecar_settings::Settings;
 pub enum EmbedderChoice {
     /// The bundled multilingual-e5-small; `Err` when its weights were not found.
     Local(Result<PathBuf, WeightsError>),
+    /// The bundled EmbeddingGemma; `Err` says what is missing.
+    Gemma(Result<GemmaFiles, EmbedError>),
     /// An OpenAI-compatible endpoint.
     Remote { url: String, model: String, api_key: Option<String> },
     /// Recall by keywords only.
@@ -28,6 +32,7 @@ impl EmbedderChoice {
                 let explicit = std::env::var_os(WEIGHTS_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
                 Self::Local(weights::locate(explicit.as_deref(), settings.local_model.runtime.as_deref()))
             }
+            EmbeddingsBackend::Gemma => Self::Gemma(GemmaFiles::locate(settings.local_model.runtime.as_deref())),
             EmbeddingsBackend::Openai => Self::Remote {
                 url: embeddings.url.clone().unwrap_or_default(),
                 model: embeddings.model.clone().unwrap_or_default(),

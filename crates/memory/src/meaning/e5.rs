@@ -76,6 +76,10 @@ impl Embedder for LocalE5 {
         LOCAL_MODEL
     }
 
+    fn thresholds(&self) -> crate::knowledge::meaning::Thresholds {
+        crate::knowledge::meaning::Thresholds::E5_SMALL
+    }
+
     fn embed<'a>(&'a self, texts: &'a [String], kind: TextKind) -> EmbedFuture<'a> {
         let engine = self.engine.clone();
         let owned: Vec<CString> = texts.iter().map(|t| c_text(t, kind)).collect();

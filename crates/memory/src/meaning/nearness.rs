@@ -12,7 +12,7 @@ use super::indexer::MeaningIndex;
 use super::vectors::{Key, Quantized};
 use super::TextKind;
 use crate::knowledge::events::MemoryEvent;
-use crate::knowledge::meaning::{confirmed, tells_a_change, FactNearness, Nearness, DUPLICATE_COSINE};
+use crate::knowledge::meaning::{tells_a_change, FactNearness, Nearness};
 
 /// The index as the knowledge store holds it: weakly, as the index holds the store.
 pub struct ByMeaning(Weak<MeaningIndex>);
@@ -48,10 +48,11 @@ impl MeaningIndex {
             }
         };
         let facts = self.knowledge().facts();
-        Nearness::from_pairs(facts.into_iter().filter(|f| f.fact.superseded.is_none()).filter_map(|f| {
+        let pairs = facts.into_iter().filter(|f| f.fact.superseded.is_none()).filter_map(|f| {
             let cosine = self.similarity(&vector, Key::fact(&f.fact.text))?;
             Some((f.fact.text, cosine))
-        }))
+        });
+        Nearness::from_pairs(pairs, self.thresholds())
     }
 
     /// Merges every pair of current facts that is one fact by the rule a new fact meets
@@ -59,13 +60,14 @@ impl MeaningIndex {
     /// says the knowledge changed.
     pub(super) fn merge_repeated_facts(&self) {
         let facts: Vec<_> = self.knowledge().facts().into_iter().filter(|f| f.fact.superseded.is_none()).collect();
+        let thresholds = self.thresholds();
         let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
         for (i, a) in facts.iter().enumerate() {
             for (j, b) in facts.iter().enumerate().skip(i + 1) {
                 // The cosine first: most pairs are far apart, and the word rules are not free.
-                let Some(cosine) = self.cosine_of(Key::fact(&a.fact.text), Key::fact(&b.fact.text)).filter(|c| *c >= DUPLICATE_COSINE) else { continue };
+                let Some(cosine) = self.cosine_of(Key::fact(&a.fact.text), Key::fact(&b.fact.text)).filter(|c| *c >= thresholds.duplicate) else { continue };
                 let change = tells_a_change(&a.fact.text, &b.fact.text) || tells_a_change(&b.fact.text, &a.fact.text);
-                if !change && confirmed(&a.fact.text, &b.fact.text, cosine) {
+                if !change && thresholds.confirmed(&a.fact.text, &b.fact.text, cosine) {
                     pairs.push((cosine, i, j));
                 }
             }

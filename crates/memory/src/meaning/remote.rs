@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{normalize, EmbedError, EmbedFuture, Embedder, TextKind};
+use crate::knowledge::meaning::Thresholds;
 
 #[derive(Serialize)]
 struct Request<'a> {
@@ -117,6 +118,16 @@ impl Embedder for RemoteEmbedder {
     #[allow(clippy::misnamed_getters)]
     fn model(&self) -> &str {
         &self.identity
+    }
+
+    /// EmbeddingGemma's when it is that model (given its prompts); otherwise e5-small's,
+    /// the only others measured: another model's may be wrong.
+    fn thresholds(&self) -> Thresholds {
+        if prompt(&self.model, TextKind::Query).is_some() {
+            Thresholds::EMBEDDING_GEMMA
+        } else {
+            Thresholds::E5_SMALL
+        }
     }
 
     fn embed<'a>(&'a self, texts: &'a [String], kind: TextKind) -> EmbedFuture<'a> {

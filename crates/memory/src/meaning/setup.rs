@@ -15,6 +15,12 @@ use sidecar_settings::file::SettingsFileError;
 use sidecar_settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
 use sidecar_settings::owner::{Change, SettingsOwner};
 
+/// Memory each built-in embedder holds while it runs, in MiB, as the
+/// `embedder_footprint` bench measured it (e5-small: the app's growth; EmbeddingGemma:
+/// its server at its peak, four slots of 2,048 tokens).
+const E5_MEMORY_MIB: u32 = 120;
+const GEMMA_MEMORY_MIB: u32 = 570;
+
 /// An embedder setup Settings turns down, worded in both languages.
 #[derive(Debug, thiserror::Error)]
 pub enum MeaningSetupError {
@@ -47,6 +53,41 @@ pub struct MeaningView {
     /// A key is saved for the endpoint; never the key itself.
     pub has_key: bool,
     pub status: MeaningStatus,
+    /// The embedders that run on this computer, as installed here.
+    pub built_in: Vec<BuiltInEmbedder>,
+}
+
+/// An embedder that ships with Sidecar, for Settings to describe.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BuiltInEmbedder {
+    pub backend: EmbeddingsBackend,
+    pub name: &'static str,
+    pub licence: &'static str,
+    /// Its weights' size; `None` when they are not installed.
+    pub size_bytes: Option<u64>,
+    /// Memory it takes while it runs, as measured (`worker_footprint` bench).
+    pub memory_mib: u32,
+}
+
+/// Both built-in embedders, with the size of their files in `runtime`.
+fn built_in(runtime: Option<&std::path::Path>) -> Vec<BuiltInEmbedder> {
+    let size = |path: Option<std::path::PathBuf>| path.and_then(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len());
+    vec![
+        BuiltInEmbedder {
+            backend: EmbeddingsBackend::Local,
+            name: "multilingual-e5-small",
+            licence: "MIT",
+            size_bytes: size(runtime.map(sidecar_domain::runtime_files::embedder)),
+            memory_mib: E5_MEMORY_MIB,
+        },
+        BuiltInEmbedder {
+            backend: EmbeddingsBackend::Gemma,
+            name: "EmbeddingGemma-300M",
+            licence: "Gemma Terms of Use",
+            size_bytes: size(runtime.map(sidecar_domain::runtime_files::gemma_embedder)),
+            memory_mib: GEMMA_MEMORY_MIB,
+        },
+    ]
 }
 
 /// A change from Settings.
@@ -81,7 +122,9 @@ impl MeaningSetup {
 
     pub async fn view(&self) -> MeaningView {
         let embeddings = self.embeddings();
+        let runtime = self.owner.current().local_model.runtime.clone();
         MeaningView {
+            built_in: built_in(runtime.as_deref()),
             backend: embeddings.backend,
             url: embeddings.url,
             model: embeddings.model,

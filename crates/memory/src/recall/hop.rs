@@ -7,18 +7,16 @@ use std::collections::BTreeSet;
 
 use crate::knowledge::words::{fold, significant};
 
-/// Below this cosine the best match by meaning is not a confident answer (e5's scores
-/// sit between about 0.7 for unrelated and 0.9 for the same thing said twice).
-const CONFIDENT_MEANING: f64 = 0.88;
 /// Fewer matches by words than this is weak too.
 const FEW_WORD_MATCHES: usize = 3;
 /// Names taken into the second query.
 pub(crate) const MAX_NAMES: usize = 4;
 
 /// Whether the first pass needs a second hop: few matches by words, or a best match by
-/// meaning (its cosine) that is not confident.
-pub(crate) fn is_weak(word_matches: usize, best_meaning: Option<f64>) -> bool {
-    word_matches < FEW_WORD_MATCHES || best_meaning.is_none_or(|cosine| cosine < CONFIDENT_MEANING)
+/// meaning (its cosine) below the embedder's `confident` one
+/// ([`crate::knowledge::meaning::Thresholds`]).
+pub(crate) fn is_weak(word_matches: usize, best_meaning: Option<f64>, confident: f32) -> bool {
+    word_matches < FEW_WORD_MATCHES || best_meaning.is_none_or(|cosine| cosine < f64::from(confident))
 }
 
 /// A name said in more than this share of all messages, and in more than

@@ -228,7 +228,7 @@ impl Recall {
             _ => None,
         };
         let mut votes = self.votes(query, &lists, &found);
-        if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning) {
+        if words_only.is_none() && hop::is_weak(lists[0].len(), best_meaning, self.meaning.thresholds().confident) {
             let first = fuse::fuse(&votes);
             let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
             let (_, rare) = self.by_commonness(hop::names(&best, query), hop::MAX_NAMES, &mut total).await?;

@@ -1,0 +1,120 @@
+//! EmbeddingGemma as a user chooses it in Settings: llama.cpp's server from the runtime
+//! folder (`make` converts the model into it), started on first use, started again when
+//! it dies, and its vectors kept under one name however its port changes.
+
+use std::sync::Arc;
+
+use sidecar::knowledge::learnings::Category;
+use sidecar::meaning::gemma::GEMMA_MODEL;
+use sidecar::meaning::indexer::MeaningState;
+use sidecar::recall::RecallMode;
+use sidecar::settings::Settings;
+use sidecar::{Companion, CompanionOptions};
+
+async fn open_gemma(dir: &std::path::Path) -> Arc<Companion> {
+    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
+    settings.local_model.runtime = Some(crate::support::runtime());
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+const HISTORY: &[(&str, &str)] = &[
+    ("user", "Mi hermana Laura empezó a trabajar como enfermera en el hospital La Fe."),
+    ("assistant", "¡Qué buena noticia para Laura!"),
+    ("user", "Yesterday I fixed the kitchen tap with a new washer."),
+    ("assistant", "Nice, dripping taps are the worst."),
+    ("user", "Estoy leyendo una novela de ciencia ficción muy larga."),
+    ("assistant", "¿Cuál es?"),
+    ("user", "We might go hiking in the Pyrenees in spring."),
+    ("assistant", "That sounds lovely."),
+];
+
+fn lines() -> Vec<u8> {
+    HISTORY
+        .iter()
+        .enumerate()
+        .map(|(i, (role, content))| serde_json::json!({"role": role, "content": content, "id": format!("m{i}")}).to_string() + "\n")
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The llama-server writing its log to `log`: the one this companion started.
+fn server_logging_to(log: &std::path::Path) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| std::fs::read_link(format!("/proc/{pid}/fd/1")).is_ok_and(|out| out == log))
+        .collect()
+}
+
+#[tokio::test]
+async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_crash_and_keeps_its_vectors_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let core = open_gemma(dir.path()).await;
+        core.import_jsonl(&lines()).await.unwrap();
+        assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
+        assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
+        let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();
+        assert!(log.contains("listening on http://127.0.0.1:"), "{log}");
+
+        let question = "What did I say about my sibling's new job?";
+        let meaning = core.recall_service().search_in(question, 2000, RecallMode::Meaning).await.unwrap();
+        assert!(meaning.hits[0].snippet.contains("enfermera"), "{:?}", meaning.hits);
+        let hybrid = core.recall(question, 2000).await.unwrap();
+        assert_eq!(hybrid.words_only, None);
+        assert!(hybrid.hits[0].snippet.contains("enfermera"), "{:?}", hybrid.hits);
+
+        // Killed from outside: the next search starts it again instead of falling to words.
+        let servers = server_logging_to(&dir.path().join("logs/embedder.log"));
+        assert_eq!(servers.len(), 1, "one server for this companion: {servers:?}");
+        unsafe { libc::kill(servers[0], libc::SIGKILL) };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let again = core.recall("¿Qué estoy leyendo?", 2000).await.unwrap();
+        assert_eq!(again.words_only, None, "the server was started again");
+        assert!(again.hits[0].snippet.contains("novela"), "{:?}", again.hits);
+    }
+    // A new start serves on another port; the vectors are the same model's, kept.
+    let core = open_gemma(dir.path()).await;
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), 0, "nothing is embedded again");
+    assert_eq!(core.meaning().status().await.embedded, HISTORY.len() as u64);
+}
+
+/// The current facts' texts.
+fn current(core: &Companion) -> Vec<String> {
+    core.facts().into_iter().filter(|f| f.fact.superseded.is_none()).map(|f| f.fact.text).collect()
+}
+
+#[tokio::test]
+async fn with_embeddinggemma_facts_follow_its_own_thresholds_a_repeat_merges_a_change_replaces_and_a_sibling_stays_apart() {
+    // The seed's Bug 8, Bug 1 and Bug 11: e5-small's thresholds would leave the first
+    // two as separate facts (EmbeddingGemma puts them at cosines 0.80 and 0.81).
+    let cases = [
+        ("Tomo café todos los días", Category::Health, "Me encanta el café", Category::Preferences, vec!["Tomo café todos los días"]),
+        (
+            "Trabajo en Google",
+            Category::Work,
+            "Renuncié a Google, ahora trabajo en una startup",
+            Category::Work,
+            vec!["Renuncié a Google, ahora trabajo en una startup"],
+        ),
+        (
+            "Su hermano vive en Madrid",
+            Category::Relationships,
+            "Su hermana vive en Madrid",
+            Category::Relationships,
+            vec!["Su hermano vive en Madrid", "Su hermana vive en Madrid"],
+        ),
+    ];
+    for (first, first_category, second, second_category, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let core = open_gemma(dir.path()).await;
+        core.remember(first, first_category).await.unwrap();
+        let outcome = core.remember(second, second_category).await.unwrap();
+        let mut facts = current(&core);
+        facts.sort();
+        let mut expected: Vec<String> = expected.into_iter().map(str::to_string).collect();
+        expected.sort();
+        assert_eq!(facts, expected, "{first:?} then {second:?}: {outcome:?}");
+        assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
+    }
+}
