@@ -1,7 +1,8 @@
 """Memory by meaning in the real app: history imported with the real CLI (which embeds
 it with the local multilingual model) is found by the Memory search from a paraphrase in
 another language that shares no word with it (words alone miss it: tests/it/meaning.rs); Settings shows the embedder ready and
-everything embedded, and Back up now writes a backup."""
+everything embedded; switched to EmbeddingGemma, everything is embedded again and the
+paraphrase is still found; and Back up now writes a backup."""
 import json
 import subprocess
 from pathlib import Path
@@ -45,6 +46,24 @@ def test_the_memory_search_finds_a_paraphrase_that_words_miss(desktop, tmp_path)
         wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 30,
                    "progress not shown")
         desktop.screenshot("settings-memory")
+
+        # The larger embedder: chosen here, everything is embedded again with it, and the
+        # same paraphrase is still found first.
+        session.tap("[data-testid=meaning-gemma]")
+        session.tap("[data-testid=meaning-save]")
+        wait_until(lambda: "Ready: EmbeddingGemma" in " ".join(session.texts("[data-testid=meaning-state]")), 60,
+                   "EmbeddingGemma not ready")
+        wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 60,
+                   "not embedded again")
+        desktop.screenshot("settings-memory-gemma")
+        assert "embeddinggemma-300m-q8_0.gguf" in (data / "logs/embedder.log").read_text()
+        session.click(session.find("[data-testid=nav-memory]"))
+        session.wait_for("[data-testid=memory-search]", 10)
+        session.script("document.querySelector('[data-testid=memory-search]').select()")
+        session.send_keys(session.find("[data-testid=memory-search]"), "What did I say about my sibling's new position?")
+        wait_until(lambda: "enfermera" in first() and not session.find_all("[data-testid=memory-words-only]"), 30,
+                   "the paraphrase was not found first with EmbeddingGemma")
+
         session.settings("data")
         session.tap("[data-testid=back-up-now]")
         wait_until(lambda: "Backed up to" in " ".join(session.texts("[data-testid=data-note]")), 30, "no backup")

@@ -51,7 +51,8 @@ describe("Settings → Memory search", () => {
     const core = new FakeCore();
     core.handlers.save_meaning = (args) => {
       const { input } = args as { input: { backend: "gemma" } };
-      return { ...core.meaning, backend: input.backend, status: { state: "ready", model: "embeddinggemma-300m-q8_0|prompted", embedded: 0, total: 40 } };
+      core.meaning = { ...core.meaning, backend: input.backend, status: { state: "idle", embedded: 0, total: 40 } };
+      return core.meaning;
     };
     const user = await openSettings();
     const section = await screen.findByTestId("meaning-settings");
@@ -62,7 +63,12 @@ describe("Settings → Memory search", () => {
     await user.click(within(section).getByTestId("meaning-gemma"));
     await user.click(within(section).getByTestId("meaning-save"));
     expect(core.invoked("save_meaning").at(-1)!.args).toEqual({ input: { backend: "gemma", url: null, model: null, api_key: null } });
-    expect(await within(section).findByTestId("meaning-state")).toHaveTextContent("Ready: EmbeddingGemma, on this computer.");
+    expect(await within(section).findByText("Starts with the first search.")).toBeInTheDocument();
+    // The embedder loads as indexing starts; the state follows without reopening Settings.
+    core.meaning = { ...core.meaning, status: { state: "ready", model: "embeddinggemma-300m-q8_0|prompted", embedded: 16, total: 40 } };
+    await core.event({ type: "memory_indexing", embedded: 16, total: 40 });
+    await waitFor(() => expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: EmbeddingGemma, on this computer."));
+    expect(within(section).getByTestId("meaning-gemma")).toBeChecked();
   });
 
   it("says when EmbeddingGemma is not installed, in Spanish", async () => {

@@ -60,7 +60,14 @@ export function MeaningSettings() {
       .then((on) => setAutoRemember(on === true))
       .catch(() => undefined);
     const off = api.onCoreEvent((event) => {
-      if (event.type === "memory_indexing") setProgress({ embedded: event.embedded, total: event.total });
+      if (event.type !== "memory_indexing") return;
+      setProgress({ embedded: event.embedded, total: event.total });
+      // The embedder loads as indexing starts: its state (ready, or why not) is read
+      // again, leaving any choice being edited as it is.
+      api
+        .meaningSetup()
+        .then((next) => setView((shown) => (shown ? { ...shown, status: next.status } : next)))
+        .catch(() => undefined);
     });
     return () => {
       off.then((f) => f());
