@@ -10,7 +10,8 @@ const BACKENDS: EmbeddingsBackend[] = ["local", "gemma", "openai", "off"];
 function facts(t: Strings, model: BuiltInEmbedder | undefined): string {
   if (!model) return "";
   if (model.size_bytes === null) return t.meaningNotInstalled(model.name);
-  return t.meaningModelFacts(model.name, formatBytes(model.size_bytes), model.memory_mib, model.licence);
+  const facts = t.meaningModelFacts(model.name, formatBytes(model.size_bytes), model.memory_mib, model.licence);
+  return model.recommended ? `${facts} ${t.meaningRecommended}` : facts;
 }
 
 function label(t: Strings, backend: EmbeddingsBackend, builtIn: BuiltInEmbedder[]): [string, string] {

@@ -342,6 +342,8 @@ export interface BuiltInEmbedder {
   /** null: not installed. */
   size_bytes: number | null;
   memory_mib: number;
+  /** The one that suits this computer's memory. */
+  recommended: boolean;
 }
 
 export interface BackupInfo {

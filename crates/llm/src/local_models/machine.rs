@@ -3,7 +3,7 @@
 use std::path::Path;
 
 /// Total physical memory in bytes; 0 when the system will not say.
-pub(crate) fn total_memory() -> u64 {
+pub fn total_memory() -> u64 {
     match sysinfo::System::new() {
         Ok(mut system) => {
             system.refresh_memory();

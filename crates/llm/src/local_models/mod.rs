@@ -11,7 +11,7 @@ pub mod events;
 pub mod gguf;
 pub(crate) mod hub;
 pub mod library;
-pub(crate) mod machine;
+pub mod machine;
 pub mod tuning;
 
 pub use choice::LocalChoice;

@@ -65,12 +65,29 @@ pub struct BuiltInEmbedder {
     pub licence: &'static str,
     /// Its weights' size; `None` when they are not installed.
     pub size_bytes: Option<u64>,
-    /// Memory it takes while it runs, as measured (`worker_footprint` bench).
+    /// Memory it takes while it runs, as measured (`embedder_footprint` bench).
     pub memory_mib: u32,
+    /// The one to choose on this computer ([`recommended`]).
+    pub recommended: bool,
 }
 
-/// Both built-in embedders, with the size of their files in `runtime`.
-fn built_in(runtime: Option<&std::path::Path>) -> Vec<BuiltInEmbedder> {
+/// Below this much memory EmbeddingGemma's server (about 570 MB) would crowd a chat
+/// model and the desktop; e5-small is the one to use there.
+const GEMMA_FROM_GIB: u64 = 8;
+
+/// Which built-in embedder suits a computer with `memory_bytes` (0: unknown, the light one).
+fn recommended(memory_bytes: u64) -> EmbeddingsBackend {
+    if memory_bytes >= GEMMA_FROM_GIB << 30 {
+        EmbeddingsBackend::Gemma
+    } else {
+        EmbeddingsBackend::Local
+    }
+}
+
+/// Both built-in embedders, with the size of their files in `runtime`, for a computer
+/// with `memory_bytes`.
+fn built_in(runtime: Option<&std::path::Path>, memory_bytes: u64) -> Vec<BuiltInEmbedder> {
+    let suits = recommended(memory_bytes);
     let size = |path: Option<std::path::PathBuf>| path.and_then(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len());
     vec![
         BuiltInEmbedder {
@@ -79,6 +96,7 @@ fn built_in(runtime: Option<&std::path::Path>) -> Vec<BuiltInEmbedder> {
             licence: "MIT",
             size_bytes: size(runtime.map(sidecar_domain::runtime_files::embedder)),
             memory_mib: E5_MEMORY_MIB,
+            recommended: suits == EmbeddingsBackend::Local,
         },
         BuiltInEmbedder {
             backend: EmbeddingsBackend::Gemma,
@@ -86,6 +104,7 @@ fn built_in(runtime: Option<&std::path::Path>) -> Vec<BuiltInEmbedder> {
             licence: "Gemma Terms of Use",
             size_bytes: size(runtime.map(sidecar_domain::runtime_files::gemma_embedder)),
             memory_mib: GEMMA_MEMORY_MIB,
+            recommended: suits == EmbeddingsBackend::Gemma,
         },
     ]
 }
@@ -124,7 +143,7 @@ impl MeaningSetup {
         let embeddings = self.embeddings();
         let runtime = self.owner.current().local_model.runtime.clone();
         MeaningView {
-            built_in: built_in(runtime.as_deref()),
+            built_in: built_in(runtime.as_deref(), sidecar_llm::local_models::machine::total_memory()),
             backend: embeddings.backend,
             url: embeddings.url,
             model: embeddings.model,
@@ -151,5 +170,22 @@ impl MeaningSetup {
         let settings = self.owner.change(Change::Embeddings { backend: input.backend, url, model })?;
         self.index.configure(EmbedderChoice::from_settings(&settings, &self.secrets)).await;
         Ok(self.view().await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embeddinggemma_is_recommended_from_8_gib_and_its_size_is_the_installed_files() {
+        let runtime = tempfile::tempdir().unwrap();
+        std::fs::write(sidecar_domain::runtime_files::gemma_embedder(runtime.path()), vec![0u8; 1234]).unwrap();
+        let small = built_in(Some(runtime.path()), 4 << 30);
+        assert!(small[0].recommended && !small[1].recommended, "{small:?}");
+        assert_eq!((small[0].size_bytes, small[1].size_bytes), (None, Some(1234)));
+        let large = built_in(Some(runtime.path()), 16 << 30);
+        assert!(!large[0].recommended && large[1].recommended, "{large:?}");
+        assert!(built_in(None, 0)[0].recommended, "memory unknown: the light one");
     }
 }
