@@ -58,8 +58,21 @@ def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(
     # reply that happens to say "new" and "about" (CI, stop 53) is a match by words
     # this check is not about. That a stray match can outrank the paraphrase by
     # meaning is recall's margin, measured in tests/it/meaning.rs and the recall evals.
-    env = clean_env(installed, tmp_path / "recalling")
-    history = tmp_path / "old.jsonl"
+    recalls_the_paraphrase(installed, tmp_path / "recalling", tmp_path / "old.jsonl")
+    # The larger embedder, chosen in the settings, runs from the package as well.
+    gemma_home = tmp_path / "gemma"
+    (gemma_home / ".config/sidecar").mkdir(parents=True)
+    (gemma_home / ".config/sidecar/settings.toml").write_text('[memory.embeddings]\nbackend = "gemma"\n')
+    recalls_the_paraphrase(installed, gemma_home, tmp_path / "old.jsonl")
+    log = (gemma_home / ".local/share/sidecar/logs/embedder.log").read_text()
+    assert "embeddinggemma-300m-q8_0.gguf" in log and "listening on http://127.0.0.1:" in log, log[-2000:]
+
+
+def recalls_the_paraphrase(installed, home, history):
+    """The history imported with the unpacked CLI in `home`, and a paraphrase in another
+    language that shares no word with it found first, by meaning."""
+    env = clean_env(installed, home)
+    sidecar = str(installed / "usr/bin/sidecar")
     history.write_text("\n".join(json.dumps({"role": r, "content": c, "id": f"m{i}"})
                                  for i, (r, c) in enumerate(HISTORY)))
     imported = subprocess.run([sidecar, "import", "--json", str(history)], env=env, capture_output=True,
@@ -71,24 +84,6 @@ def test_the_unpacked_cli_answers_offline_and_recalls_by_meaning_with_no_python(
     result = json.loads(found.stdout)
     assert result.get("words_only") is None, result
     assert "enfermera" in result["hits"][0]["snippet"], result["hits"]
-
-    # The larger embedder, chosen in the settings, runs from the package as well.
-    gemma_home = tmp_path / "gemma"
-    env = clean_env(installed, gemma_home)
-    config = gemma_home / ".config/sidecar/settings.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text('[memory.embeddings]\nbackend = "gemma"\n')
-    imported = subprocess.run([sidecar, "import", "--json", str(history)], env=env, capture_output=True,
-                              text=True, timeout=300)
-    assert imported.returncode == 0, imported.stderr
-    found = subprocess.run([sidecar, "recall", "--json", "What did I say about my sibling's new job?"],
-                           env=env, capture_output=True, text=True, timeout=300)
-    assert found.returncode == 0, found.stderr
-    result = json.loads(found.stdout)
-    assert result.get("words_only") is None, result
-    assert "enfermera" in result["hits"][0]["snippet"], result["hits"]
-    log = (gemma_home / ".local/share/sidecar/logs/embedder.log").read_text()
-    assert "embeddinggemma-300m-q8_0.gguf" in log and "listening on http://127.0.0.1:" in log, log[-2000:]
 
 
 def test_the_unpacked_app_chats_with_its_bundled_model(installed, desktop, tmp_path):

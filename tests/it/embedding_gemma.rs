@@ -11,30 +11,12 @@ use sidecar::recall::RecallMode;
 use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
+use crate::meaning::{lines, HISTORY};
+
 async fn open_gemma(dir: &std::path::Path) -> Arc<Companion> {
     let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
     settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
-}
-
-const HISTORY: &[(&str, &str)] = &[
-    ("user", "Mi hermana Laura empezó a trabajar como enfermera en el hospital La Fe."),
-    ("assistant", "¡Qué buena noticia para Laura!"),
-    ("user", "Yesterday I fixed the kitchen tap with a new washer."),
-    ("assistant", "Nice, dripping taps are the worst."),
-    ("user", "Estoy leyendo una novela de ciencia ficción muy larga."),
-    ("assistant", "¿Cuál es?"),
-    ("user", "We might go hiking in the Pyrenees in spring."),
-    ("assistant", "That sounds lovely."),
-];
-
-fn lines() -> Vec<u8> {
-    HISTORY
-        .iter()
-        .enumerate()
-        .map(|(i, (role, content))| serde_json::json!({"role": role, "content": content, "id": format!("m{i}")}).to_string() + "\n")
-        .collect::<String>()
-        .into_bytes()
 }
 
 /// The llama-server writing its log to `log`: the one this companion started.
@@ -51,7 +33,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
     let dir = tempfile::tempdir().unwrap();
     {
         let core = open_gemma(dir.path()).await;
-        core.import_jsonl(&lines()).await.unwrap();
+        core.import_jsonl(&lines(HISTORY)).await.unwrap();
         assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
         assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
         let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();

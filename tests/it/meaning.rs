@@ -20,7 +20,7 @@ async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }
 
-fn lines(messages: &[(&str, &str)]) -> Vec<u8> {
+pub(crate) fn lines(messages: &[(&str, &str)]) -> Vec<u8> {
     messages
         .iter()
         .enumerate()
@@ -29,7 +29,7 @@ fn lines(messages: &[(&str, &str)]) -> Vec<u8> {
         .into_bytes()
 }
 
-const HISTORY: &[(&str, &str)] = &[
+pub(crate) const HISTORY: &[(&str, &str)] = &[
     ("user", "Mi hermana Laura empezó a trabajar como enfermera en el hospital La Fe."),
     ("assistant", "¡Qué buena noticia para Laura!"),
     ("user", "Yesterday I fixed the kitchen tap with a new washer."),
