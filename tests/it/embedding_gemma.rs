@@ -100,3 +100,22 @@ async fn with_embeddinggemma_facts_follow_its_own_thresholds_a_repeat_merges_a_c
         assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
     }
 }
+
+#[tokio::test]
+async fn a_damaged_embeddinggemma_file_says_what_to_do_and_recall_keeps_working_by_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = dir.path().join("runtime");
+    std::fs::create_dir(&runtime).unwrap();
+    std::os::unix::fs::symlink(crate::support::runtime().join("llama-server"), runtime.join("llama-server")).unwrap();
+    std::fs::write(runtime.join("embeddinggemma-300m-q8_0.gguf"), b"GGUF truncated").unwrap();
+    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"gemma\"\n").unwrap();
+    settings.local_model.runtime = Some(runtime);
+    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+
+    let results = core.recall("kitchen tap", 500).await.unwrap();
+    assert!(results.hits[0].snippet.contains("tap"), "{:?}", results.hits);
+    let why = results.words_only.expect("it says meaning was not used");
+    assert!(why.contains("may be damaged") && why.contains("reinstall Sidecar") && why.contains("embedder.log"), "{why}");
+    assert!(matches!(core.meaning().state(), MeaningState::Unavailable { .. }), "{:?}", core.meaning().state());
+}

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sidecar_domain::runtime_files;
-use sidecar_llm::local_server::LocalServer;
+use sidecar_llm::local_server::{LocalServer, LocalServerError};
 
 use super::remote::RemoteEmbedder;
 use super::{EmbedError, EmbedFuture, Embedder, TextKind};
@@ -39,7 +39,7 @@ impl GemmaFiles {
     /// The runtime folder's server and GGUF; an error says what to do when either is missing.
     pub fn locate(runtime: Option<&Path>) -> Result<Self, EmbedError> {
         let missing = || {
-            EmbedError::Unavailable("EmbeddingGemma is not installed: reinstall Sidecar, run `make run` in a source checkout, or choose the light embedder (multilingual-e5-small) in Settings → Memory".into())
+            EmbedError::Unavailable("EmbeddingGemma is not installed: reinstall Sidecar, run `make run` in a source checkout, or choose the light embedder (multilingual-e5-small) in Settings → Memory search".into())
         };
         let runtime = runtime.ok_or_else(missing)?;
         let model = runtime_files::gemma_embedder(runtime);
@@ -78,13 +78,25 @@ impl GemmaEmbedder {
                 Some(status) => tracing::warn!(%status, "EmbeddingGemma's server stopped; starting it again"),
             }
         }
-        let server = LocalServer::start_embedder(&self.files.runtime, &self.files.model, &self.log_file, READY_WITHIN)
-            .await
-            .map_err(|e| EmbedError::Unavailable(format!("EmbeddingGemma could not start: {e}")))?;
+        let server = LocalServer::start_embedder(&self.files.runtime, &self.files.model, &self.log_file, READY_WITHIN).await.map_err(|e| match e {
+            // llama.cpp checks the GGUF as it loads it: a damaged file ends the server.
+            LocalServerError::Exited { status, log } => EmbedError::Unavailable(format!(
+                "EmbeddingGemma's server stopped as it started ({status}), its file may be damaged: reinstall Sidecar, or choose the light embedder in Settings → Memory search; see {}",
+                log.display()
+            )),
+            other => EmbedError::Unavailable(format!("EmbeddingGemma could not start: {other}")),
+        })?;
         let server = Arc::new(server);
         let endpoint = Arc::new(RemoteEmbedder::new(self.http.clone(), server.base_url(), SERVED_NAME, None));
         *running = Some(Running { server: server.clone(), endpoint: endpoint.clone() });
         Ok((server, endpoint))
+    }
+
+    /// Starts its server now: a failure is known (and shown) when the embedder is
+    /// chosen, not at the first search.
+    pub async fn started(self) -> Result<Self, EmbedError> {
+        self.endpoint().await?;
+        Ok(self)
     }
 
     /// The server's process id while it runs, for measuring its footprint.

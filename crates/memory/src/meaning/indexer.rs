@@ -188,7 +188,7 @@ impl MeaningIndex {
                 let local = tokio::task::spawn_blocking(move || LocalE5::load(&path)).await.map_err(|e| EmbedError::Unavailable(e.to_string()))??;
                 Arc::new(local)
             }
-            EmbedderChoice::Gemma(files) => Arc::new(GemmaEmbedder::new(files?, self.log_dir.join("embedder.log"), self.http.clone())),
+            EmbedderChoice::Gemma(files) => Arc::new(GemmaEmbedder::new(files?, self.log_dir.join("embedder.log"), self.http.clone()).started().await?),
             EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
         };
         *self.thresholds.lock().expect("thresholds lock") = embedder.thresholds();
