@@ -6,7 +6,7 @@
 //! its peak).
 //!
 //! The texts are the paragraphs of `docs/guide` (real prose of every length; always
-//! present). Run: `cargo bench --bench embedder_footprint` (after `make`, which builds
+//! present), and their sentences (the length of a chat message). Run: `cargo bench --bench embedder_footprint` (after `make`, which builds
 //! the runtime folder).
 
 #[path = "../tests/it/support/runtime.rs"]
@@ -33,6 +33,16 @@ fn paragraphs() -> Vec<String> {
     texts
 }
 
+/// The paragraphs' sentences: what a chat message is like.
+fn sentences(paragraphs: &[String]) -> Vec<String> {
+    paragraphs.iter().flat_map(|p| p.split(". ")).map(str::trim).filter(|s| s.len() > 20).map(str::to_string).collect()
+}
+
+fn describe(what: &str, texts: &[String]) -> String {
+    let mean = texts.iter().map(|t| t.chars().count()).sum::<usize>() / texts.len().max(1);
+    format!("{} {what} of {mean} characters on average", texts.len())
+}
+
 fn field(pid: &str, name: &str) -> String {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status.lines().find_map(|l| l.strip_prefix(name)).map_or("?".into(), |v| v.trim().to_string())
@@ -46,11 +56,15 @@ fn kib(value: &str) -> f64 {
 async fn measure(name: &str, embedder: &dyn Embedder, texts: &[String], started: Instant) {
     embedder.embed(&texts[..1], TextKind::Passage).await.expect("a first vector");
     let first = started.elapsed();
-    let indexing = Instant::now();
-    for batch in texts.chunks(BATCH) {
-        embedder.embed(batch, TextKind::Passage).await.expect("vectors");
+    let chat = sentences(texts);
+    let mut rates = Vec::new();
+    for set in [&chat, texts] {
+        let indexing = Instant::now();
+        for batch in set.chunks(BATCH) {
+            embedder.embed(batch, TextKind::Passage).await.expect("vectors");
+        }
+        rates.push(set.len() as f64 / indexing.elapsed().as_secs_f64());
     }
-    let per_second = texts.len() as f64 / indexing.elapsed().as_secs_f64();
     let mut latencies = Vec::new();
     for text in texts.iter().take(QUERIES) {
         let query: String = text.split_whitespace().take(12).collect::<Vec<_>>().join(" ");
@@ -62,7 +76,7 @@ async fn measure(name: &str, embedder: &dyn Embedder, texts: &[String], started:
     let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize].as_millis();
     println!("{name}:");
     println!("  first vector after {} ms (loading included)", first.as_millis());
-    println!("  indexing: {per_second:.1} texts/s ({} texts in batches of {BATCH})", texts.len());
+    println!("  indexing, in batches of {BATCH}: {:.1} sentences/s, {:.1} paragraphs/s", rates[0], rates[1]);
     println!("  one query: median {} ms, p95 {} ms ({QUERIES} queries of 12 words)", at(0.5), at(0.95));
 }
 
@@ -70,8 +84,8 @@ async fn measure(name: &str, embedder: &dyn Embedder, texts: &[String], started:
 async fn main() {
     let runtime = runtime::runtime();
     let texts = paragraphs();
-    let mean = texts.iter().map(|t| t.chars().count()).sum::<usize>() / texts.len().max(1);
-    println!("texts: {} paragraphs of docs/guide, {mean} characters on average; 2 cores here: {:?}", texts.len(), std::thread::available_parallelism());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!("texts: {}, and their {}; {cores} cores here", describe("paragraphs of docs/guide", &texts), describe("sentences", &sentences(&texts)));
 
     let own = std::process::id().to_string();
     let before = kib(&field(&own, "VmRSS:"));

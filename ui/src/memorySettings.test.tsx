@@ -58,7 +58,7 @@ describe("Settings → Memory search", () => {
     const section = await screen.findByTestId("meaning-settings");
     const gemma = within(section).getByTestId("meaning-gemma").closest("label")!;
     expect(gemma).toHaveTextContent("On this computer: more accurate");
-    expect(gemma).toHaveTextContent("EmbeddingGemma-300M · 318 MB · about 570 MB of memory · licence: Gemma Terms of Use. Recommended for this computer's memory.");
+    expect(gemma).toHaveTextContent("EmbeddingGemma-300M · 318 MB · about 1.1 GB of memory · licence: Gemma Terms of Use. Recommended for this computer's memory.");
     expect(within(section).getByTestId("meaning-local").closest("label")!).toHaveTextContent("multilingual-e5-small · 68 MB · about 120 MB of memory · licence: MIT.");
     await user.click(within(section).getByTestId("meaning-gemma"));
     await user.click(within(section).getByTestId("meaning-save"));

@@ -75,7 +75,7 @@ export class FakeCore {
     status: { state: "ready", model: "multilingual-e5-small-q4:symmetric", embedded: 10, total: 40 },
     built_in: [
       { backend: "local", name: "multilingual-e5-small", licence: "MIT", size_bytes: 71_622_400, memory_mib: 120, recommended: false },
-      { backend: "gemma", name: "EmbeddingGemma-300M", licence: "Gemma Terms of Use", size_bytes: 333_590_464, memory_mib: 570, recommended: true },
+      { backend: "gemma", name: "EmbeddingGemma-300M", licence: "Gemma Terms of Use", size_bytes: 333_590_464, memory_mib: 1140, recommended: true },
     ],
   };
   backups: [string, string][] = [];
