@@ -23,10 +23,11 @@ function label(t: Strings, backend: EmbeddingsBackend, builtIn: BuiltInEmbedder[
 }
 
 /** Where recall by meaning stands, in words. */
-export function meaningState(t: Strings, status: MeaningStatus): string {
+export function meaningState(t: Strings, status: MeaningStatus, builtIn: BuiltInEmbedder[]): string {
   // The built-in embedder's id (which keys the stored vectors) is no name for a person.
   if (status.state === "ready") {
-    const model = status.model.startsWith("multilingual-e5") ? t.meaningBuiltIn : status.model.startsWith("embeddinggemma-300m-q8_0") ? t.meaningGemmaBuiltIn : status.model;
+    const backend = builtIn.find((m) => m.model === status.model)?.backend;
+    const model = backend === "local" ? t.meaningBuiltIn : backend === "gemma" ? t.meaningGemmaBuiltIn : status.model;
     return t.meaningReady(model);
   }
   if (status.state === "unavailable") return t.meaningUnavailable(status.reason);
@@ -119,7 +120,7 @@ export function MeaningSettings() {
         </button>
       </div>
       <p className="small" data-testid="meaning-state">
-        {meaningState(t, view.status)}
+        {meaningState(t, view.status, view.built_in)}
       </p>
       {working && (
         <div className="meaning-progress" data-testid="meaning-progress">

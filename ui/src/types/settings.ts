@@ -337,6 +337,8 @@ export interface MeaningView {
 /** An embedder that ships with Sidecar, as installed here. */
 export interface BuiltInEmbedder {
   backend: EmbeddingsBackend;
+  /** What its vectors are stored under, as a ready state names it. */
+  model: string;
   name: string;
   licence: string;
   /** null: not installed. */

@@ -61,6 +61,8 @@ pub struct MeaningView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BuiltInEmbedder {
     pub backend: EmbeddingsBackend,
+    /// What its vectors are stored under, as the index's state names it.
+    pub model: &'static str,
     pub name: &'static str,
     pub licence: &'static str,
     /// Its weights' size; `None` when they are not installed.
@@ -87,26 +89,26 @@ fn recommended(memory_bytes: u64) -> EmbeddingsBackend {
 /// Both built-in embedders, with the size of their files in `runtime`, for a computer
 /// with `memory_bytes`.
 fn built_in(runtime: Option<&std::path::Path>, memory_bytes: u64) -> Vec<BuiltInEmbedder> {
+    use sidecar_domain::runtime_files;
     let suits = recommended(memory_bytes);
     let size = |path: Option<std::path::PathBuf>| path.and_then(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len());
-    vec![
-        BuiltInEmbedder {
-            backend: EmbeddingsBackend::Local,
-            name: "multilingual-e5-small",
-            licence: "MIT",
-            size_bytes: size(runtime.map(sidecar_domain::runtime_files::embedder)),
-            memory_mib: E5_MEMORY_MIB,
-            recommended: suits == EmbeddingsBackend::Local,
-        },
-        BuiltInEmbedder {
-            backend: EmbeddingsBackend::Gemma,
-            name: "EmbeddingGemma-300M",
-            licence: "Gemma Terms of Use",
-            size_bytes: size(runtime.map(sidecar_domain::runtime_files::gemma_embedder)),
-            memory_mib: GEMMA_MEMORY_MIB,
-            recommended: suits == EmbeddingsBackend::Gemma,
-        },
-    ]
+    type File = fn(&std::path::Path) -> std::path::PathBuf;
+    let known: [(EmbeddingsBackend, &'static str, &'static str, &'static str, File, u32); 2] = [
+        (EmbeddingsBackend::Local, super::weights::LOCAL_MODEL, "multilingual-e5-small", "MIT", runtime_files::embedder, E5_MEMORY_MIB),
+        (EmbeddingsBackend::Gemma, super::gemma::GEMMA_MODEL, "EmbeddingGemma-300M", "Gemma Terms of Use", runtime_files::gemma_embedder, GEMMA_MEMORY_MIB),
+    ];
+    known
+        .into_iter()
+        .map(|(backend, model, name, licence, file, memory_mib)| BuiltInEmbedder {
+            backend,
+            model,
+            name,
+            licence,
+            size_bytes: size(runtime.map(file)),
+            memory_mib,
+            recommended: suits == backend,
+        })
+        .collect()
 }
 
 /// A change from Settings.
