@@ -22,7 +22,7 @@ async fn main() {
     let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
     let text = format!(
-        "[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\nruntime = {:?}\n",
+        "[[providers]]\nid = \"ollama\"\nbase_url = \"http://127.0.0.1:{dead}/v1\"\nmodel = \"llama3.2\"\n[local_model]\nruntime = {:?}\n[memory.embeddings]\nbackend = \"local\"\n",
         runtime::runtime()
     );
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();

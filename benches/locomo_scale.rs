@@ -46,6 +46,8 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(locomo::runtime::runtime());
+    // The stores' vectors are e5-small's ("automatic" depends on the machine).
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let conversation = core.store().conversations().current_conversation().await.unwrap();
     let loading = Instant::now();

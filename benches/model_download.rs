@@ -64,7 +64,7 @@ async fn main() {
     let data = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(data.path().join("models")).unwrap();
     std::fs::write(data.path().join("models").join(NAME), &body).unwrap();
-    let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n", support::runtime())).unwrap();
+    let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n[memory.embeddings]\nbackend = \"local\"\n", support::runtime())).unwrap();
     let core = Companion::open(CompanionOptions::new(data.path().to_path_buf(), settings)).await.unwrap();
     core.models().warm_up().await.unwrap();
     let mut restarts = Vec::new();

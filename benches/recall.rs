@@ -27,6 +27,8 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
+    // multilingual-e5-small, as before "automatic" (which depends on the machine).
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
 

@@ -61,6 +61,8 @@ async fn main() {
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
+    // multilingual-e5-small, as before "automatic" (which depends on the machine).
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     let mut options = CompanionOptions::new(dir.clone(), settings);
     options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
     let core = Companion::open(options).await.unwrap();

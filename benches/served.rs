@@ -48,6 +48,8 @@ async fn main() {
     let text = format!("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 1000000\n[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url);
     let mut settings: sidecar::settings::Settings = toml::from_str(&text).unwrap();
     settings.local_model.runtime = Some(support::runtime());
+    // The light embedder, so no EmbeddingGemma server shares the cores being measured.
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let loading = Instant::now();
     let mut rng = fastrand::Rng::with_seed(7);

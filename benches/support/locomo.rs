@@ -65,6 +65,8 @@ pub async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (A
     let reuse = dir.join("sidecar.db").exists();
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
+    // multilingual-e5-small unless told otherwise ("automatic" depends on the machine).
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     // `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`: an OpenAI-compatible embedder
     // in the bundled one's place (keep its stores apart with their own `LOCOMO_DIR`).
     if let Some((url, model)) = std::env::var("LOCOMO_EMBEDDINGS").ok().as_deref().and_then(|v| v.split_once('|')) {

@@ -120,6 +120,9 @@ class Desktop:
             "SIDECAR_CONFIG": str(tmp / "config/no-settings.toml"),
             "SIDECAR_LANG": "en",
             "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
+            # "Automatic" would be EmbeddingGemma on a computer with 8 GB: a 1 GB server
+            # beside every launch that chats. Tests about it launch with `env=`.
+            "SIDECAR_EMBEDDINGS": "local",
         })
         self.env = env
         self.webdriver_port = free_port()
@@ -132,13 +135,20 @@ class Desktop:
         self.procs.append(proc)
         return proc
 
-    def launch(self, data_dir: Path, extra_args=(), first_launch=False) -> Session:
+    def launch(self, data_dir: Path, extra_args=(), first_launch=False, env=None) -> Session:
         """Starts the app on `data_dir` and returns a WebDriver session on its window.
-        Unless `first_launch`, the user has been here before (the welcome is done)."""
+        Unless `first_launch`, the user has been here before (the welcome is done).
+        `env` changes the app's environment (through a WebDriver of its own, which the
+        app inherits it from)."""
         data_dir.mkdir(parents=True, exist_ok=True)
         if not first_launch:
             (data_dir / "welcome.done").touch()
-        session = Session(f"http://127.0.0.1:{self.webdriver_port}", self.binary,
+        port = self.webdriver_port
+        if env:
+            port = free_port()
+            self.start(f"webdriver-{port}", ["WebKitWebDriver", f"--port={port}"], env={**self.env, **env})
+            wait_until(lambda: port_open(port), 10, "WebKitWebDriver not listening")
+        session = Session(f"http://127.0.0.1:{port}", self.binary,
                           ["--data-dir", str(data_dir), *extra_args])
         session.wait_for("[data-testid=welcome]" if first_launch else "[data-testid=composer]", 30)
         return session

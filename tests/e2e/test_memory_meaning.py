@@ -1,8 +1,10 @@
 """Memory by meaning in the real app: history imported with the real CLI (which embeds
-it with the local multilingual model) is found by the Memory search from a paraphrase in
-another language that shares no word with it (words alone miss it: tests/it/meaning.rs); Settings shows the embedder ready and
-everything embedded; switched to EmbeddingGemma, everything is embedded again and the
-paraphrase is still found; and Back up now writes a backup."""
+it with the light multilingual model) is embedded again with EmbeddingGemma, the
+automatic choice on a computer with memory for it, and is found by the Memory search
+from a paraphrase in another language that shares no word with it (words alone miss it:
+tests/it/meaning.rs); Settings shows the embedder ready and everything embedded; switched
+to the light one, everything is embedded again and the paraphrase is still found; and
+Back up now writes a backup."""
 import json
 import subprocess
 from pathlib import Path
@@ -29,40 +31,50 @@ def test_the_memory_search_finds_a_paraphrase_that_words_miss(desktop, tmp_path)
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
-    session = desktop.launch(data)
+    # "Automatic", the default, on a computer with memory for EmbeddingGemma (the memory
+    # rule itself is a unit test): everything the CLI embedded with e5-small is embedded
+    # again with it at start.
+    session = desktop.launch(data, env={"SIDECAR_EMBEDDINGS": "gemma"})
     try:
-        session.click(session.find("[data-testid=nav-memory]"))
-        session.wait_for("[data-testid=memory-search]", 10)
-        session.send_keys(session.find("[data-testid=memory-search]"), "What did I say about my sibling's new position?")
-        # The search follows the typing: wait for the answer to the whole question.
-        first = lambda: (session.texts("[data-testid=recall-hit]") or [""])[0]
-        wait_until(lambda: "enfermera" in first(), 20, "the paraphrase was not found first")
-        assert not session.find_all("[data-testid=memory-words-only]"), "meaning was used"
-        desktop.screenshot("memory-meaning")
-
         session.settings("meaning")
         session.wait_for("[data-testid=meaning-settings]", 10)
-        wait_until(lambda: "Ready" in " ".join(session.texts("[data-testid=meaning-state]")), 20, "embedder not ready")
-        wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 30,
-                   "progress not shown")
-        desktop.screenshot("settings-memory")
-
-        # The larger embedder: chosen here, everything is embedded again with it, and the
-        # same paraphrase is still found first.
-        session.tap("[data-testid=meaning-gemma]")
-        session.tap("[data-testid=meaning-save]")
+        assert session.script("return document.querySelector('[data-testid=meaning-auto]').checked"), "automatic is the default"
         wait_until(lambda: "Ready: EmbeddingGemma" in " ".join(session.texts("[data-testid=meaning-state]")), 60,
                    "EmbeddingGemma not ready")
         wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 60,
                    "not embedded again")
+        assert "Here: EmbeddingGemma-300M" in " ".join(session.texts("[data-testid=meaning-settings] label"))
         desktop.screenshot("settings-memory-gemma")
         assert "embeddinggemma-300m-q8_0.gguf" in (data / "logs/embedder.log").read_text()
-        session.click(session.find("[data-testid=nav-memory]"))
-        session.wait_for("[data-testid=memory-search]", 10)
-        session.script("document.querySelector('[data-testid=memory-search]').select()")
-        session.send_keys(session.find("[data-testid=memory-search]"), "What did I say about my sibling's new position?")
+
+        first = lambda: (session.texts("[data-testid=recall-hit]") or [""])[0]
+
+        def search(question):
+            session.click(session.find("[data-testid=nav-memory]"))
+            session.wait_for("[data-testid=memory-search]", 10)
+            session.script("document.querySelector('[data-testid=memory-search]').select()")
+            session.send_keys(session.find("[data-testid=memory-search]"), question)
+
+        # The search follows the typing: wait for the answer to the whole question.
+        search("What did I say about my sibling's new position?")
         wait_until(lambda: "enfermera" in first() and not session.find_all("[data-testid=memory-words-only]"), 30,
                    "the paraphrase was not found first with EmbeddingGemma")
+        desktop.screenshot("memory-meaning")
+
+        # The light embedder, chosen here: everything is embedded again with it, and the
+        # same paraphrase is still found first.
+        session.settings("meaning")
+        session.wait_for("[data-testid=meaning-settings]", 10)
+        session.tap("[data-testid=meaning-local]")
+        session.tap("[data-testid=meaning-save]")
+        wait_until(lambda: "Ready: the built-in multilingual model" in " ".join(session.texts("[data-testid=meaning-state]")), 30,
+                   "e5-small not ready")
+        wait_until(lambda: "All 6 items embedded" in " ".join(session.texts("[data-testid=meaning-progress]")), 30,
+                   "progress not shown")
+        desktop.screenshot("settings-memory")
+        search("What did I say about my sibling's new position?")
+        wait_until(lambda: "enfermera" in first() and not session.find_all("[data-testid=memory-words-only]"), 30,
+                   "the paraphrase was not found first with e5-small")
 
         session.settings("data")
         session.tap("[data-testid=back-up-now]")

@@ -21,7 +21,7 @@ fn settings(base_url: &str, budget: &str, offline: bool) -> String {
         "[[providers]]\nid = \"paid\"\nbase_url = \"{base_url}\"\nmodel = \"paid-model\"\n[llm]\nmax_retries = 0\nmax_tokens = 200\n[prices.\"paid-model\"]\ninput_per_mtok = 1.0\noutput_per_mtok = 100.0\n[budget]\n{budget}\n"
     );
     if offline {
-        text.push_str(&format!("[local_model]\nruntime = {:?}\n", support::runtime()));
+        text.push_str(&format!("[local_model]\nruntime = {:?}\n{}", support::runtime(), support::LIGHT_EMBEDDER));
     }
     text
 }

@@ -119,3 +119,31 @@ async fn a_damaged_embeddinggemma_file_says_what_to_do_and_recall_keeps_working_
     assert!(why.contains("may be damaged") && why.contains("reinstall Sidecar") && why.contains("embedder.log"), "{why}");
     assert!(matches!(core.meaning().state(), MeaningState::Unavailable { .. }), "{:?}", core.meaning().state());
 }
+
+/// "Automatic" on a computer with memory for EmbeddingGemma, whose file turns out
+/// damaged: the light embedder takes its place, so recall still works by meaning.
+#[tokio::test]
+async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = dir.path().join("runtime");
+    std::fs::create_dir(&runtime).unwrap();
+    for file in ["llama-server", "e5-small-q4.bin"] {
+        std::os::unix::fs::symlink(crate::support::runtime().join(file), runtime.join(file)).unwrap();
+    }
+    std::fs::write(runtime.join("embeddinggemma-300m-q8_0.gguf"), b"GGUF truncated").unwrap();
+    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    settings.local_model.runtime = Some(runtime.clone());
+    let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    // What "automatic" resolves to on a computer with the memory (the rule by memory is
+    // the memory crate's unit test).
+    let gemma = sidecar::meaning::gemma::GemmaFiles::locate(Some(&runtime)).unwrap();
+    let light = Ok(runtime.join("e5-small-q4.bin"));
+    core.meaning().configure(sidecar::meaning::choice::EmbedderChoice::GemmaOrLight { gemma, light }).await;
+
+    assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
+    assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar::meaning::weights::LOCAL_MODEL.into() });
+    let results = core.recall("What did I say about my sibling's new job?", 500).await.unwrap();
+    assert!(results.words_only.is_none(), "{:?}", results.words_only);
+    assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
+}

@@ -11,7 +11,7 @@ use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
-    let off = if meaning { "" } else { "[memory.embeddings]\nbackend = \"off\"\n" };
+    let off = if meaning { crate::support::LIGHT_EMBEDDER } else { "[memory.embeddings]\nbackend = \"off\"\n" };
     let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
     settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
@@ -161,6 +161,7 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
         ))
         .unwrap();
         settings.local_model.runtime = Some(crate::support::runtime());
+        crate::support::light_embedder(&mut settings);
         let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
         core.remember("I play the guitar", Category::Preferences).await.unwrap();
         core.remember("I'm a guitarist", Category::Preferences).await.unwrap();

@@ -115,6 +115,7 @@ async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
 async fn offline_companion(dir: &tempfile::TempDir, context_tokens: u32, max_tokens: u32) -> std::sync::Arc<Companion> {
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(support::runtime());
+    support::light_embedder(&mut settings);
     settings.local_model.context_tokens = Some(context_tokens);
     settings.llm.max_tokens = Some(max_tokens);
     settings.llm.max_continuations = 0;
@@ -138,6 +139,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .env("SIDECAR_DATA_DIR", dir.path())
         .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
+        .env(sidecar::meaning::choice::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL")
         .args(["ask", "Write a long story about the sea."])
         .stdout(std::process::Stdio::null())

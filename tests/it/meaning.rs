@@ -15,7 +15,7 @@ use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 /// A companion whose embedder is the local one.
 async fn open_local(dir: &std::path::Path) -> Arc<Companion> {
-    let mut settings: Settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{}", crate::support::LIGHT_EMBEDDER)).unwrap();
     settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
 }

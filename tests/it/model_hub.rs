@@ -138,6 +138,7 @@ fn sidecar(data: &std::path::Path) -> Command {
     cmd.env("SIDECAR_DATA_DIR", data)
         .env("SIDECAR_CONFIG", data.join("settings.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
+        .env(sidecar::meaning::choice::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL");
     cmd
 }
@@ -201,7 +202,12 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
     std::fs::copy(smollm2_gguf(), models.join(NAME)).unwrap();
     // Short replies: a chosen model has no demo cap, and a 135M model that loops would
     // write 1,024 tokens three times over (seen in CI past the 300 s reply limit).
-    let settings = toml::from_str(&format!("[local_model]\nruntime = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n", support::runtime())).unwrap();
+    let settings = toml::from_str(&format!(
+        "[local_model]\nruntime = {:?}\n[llm]\nmax_tokens = 32\nmax_continuations = 0\n{}",
+        support::runtime(),
+        support::LIGHT_EMBEDDER
+    ))
+    .unwrap();
     let config = dir.path().join("settings.toml");
     let core =
         Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();

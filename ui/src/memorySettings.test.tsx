@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
@@ -69,6 +69,22 @@ describe("Settings → Memory search", () => {
     await core.event({ type: "memory_indexing", embedded: 16, total: 40 });
     await waitFor(() => expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: EmbeddingGemma, on this computer."));
     expect(within(section).getByTestId("meaning-gemma")).toBeChecked();
+  });
+
+  it("by default uses the embedder that suits this computer and names it, in both languages", async () => {
+    const core = new FakeCore();
+    core.meaning = { ...core.meaning, backend: "auto" };
+    await openSettings();
+    let section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-auto")).toBeChecked();
+    expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent(
+      "On this computer: the one that suits it Here: EmbeddingGemma-300M, chosen for this computer's memory.",
+    );
+    cleanup();
+    core.meaning = { ...core.meaning, automatic: "local" };
+    await openSettings("es");
+    section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent("Aquí: multilingual-e5-small, elegido por la memoria de este ordenador.");
   });
 
   it("says when EmbeddingGemma is not installed, in Spanish", async () => {

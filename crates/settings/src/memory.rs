@@ -8,8 +8,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EmbeddingsBackend {
-    /// multilingual-e5-small on this computer (no network): light and quick.
+    /// The built-in embedder that suits this computer: EmbeddingGemma where there is
+    /// memory for it, multilingual-e5-small otherwise (the memory crate decides).
     #[default]
+    Auto,
+    /// multilingual-e5-small on this computer (no network): light and quick.
     Local,
     /// EmbeddingGemma-300M on this computer (no network), through llama.cpp's server:
     /// finds more, in 100+ languages, for more memory and time.
@@ -24,6 +27,7 @@ impl EmbeddingsBackend {
     /// As settings.toml spells it.
     pub(crate) fn as_str(self) -> &'static str {
         match self {
+            EmbeddingsBackend::Auto => "auto",
             EmbeddingsBackend::Local => "local",
             EmbeddingsBackend::Gemma => "gemma",
             EmbeddingsBackend::Openai => "openai",

@@ -32,7 +32,8 @@ use sidecar::{Companion, CompanionOptions};
         program (../lib/sidecar, which `make run` builds and the packages install).\n\n\
         Environment: SIDECAR_DATA_DIR, SIDECAR_CONFIG, SIDECAR_LLM_BASE_URL, \
         SIDECAR_LLM_MODEL, SIDECAR_LLM_API_KEY, SIDECAR_RUNTIME (another runtime folder, or \
-        `off`), SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
+        `off`), SIDECAR_EMBEDDINGS (what the automatic embedder is: `local` or `gemma`), \
+        SIDECAR_EMBEDDER_WEIGHTS, RUST_LOG."
 )]
 struct Cli {
     /// Data directory (database, knowledge files, logs) [env: SIDECAR_DATA_DIR]

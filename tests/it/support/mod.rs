@@ -15,6 +15,16 @@ pub mod tools;
 #[allow(unused_imports)]
 pub use runtime::runtime;
 
+/// `[memory.embeddings]` on the light embedder (multilingual-e5-small). With the runtime
+/// in place, "automatic" would start EmbeddingGemma's 1 GB server on a computer with the
+/// memory for it; only what is about EmbeddingGemma wants that.
+pub const LIGHT_EMBEDDER: &str = "[memory.embeddings]\nbackend = \"local\"\n";
+
+/// `settings` on the light embedder (see [`LIGHT_EMBEDDER`]).
+pub fn light_embedder(settings: &mut sidecar::settings::Settings) {
+    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
+}
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -4,7 +4,7 @@ import { ChoiceGroup } from "./ChoiceGroup";
 import { useStrings, type Strings } from "../i18n";
 import { formatBytes } from "../format";
 
-const BACKENDS: EmbeddingsBackend[] = ["local", "gemma", "openai", "off"];
+const BACKENDS: EmbeddingsBackend[] = ["auto", "local", "gemma", "openai", "off"];
 
 /** A built-in embedder's name, size, memory and licence, as the core reports them. */
 function facts(t: Strings, model: BuiltInEmbedder | undefined): string {
@@ -14,7 +14,12 @@ function facts(t: Strings, model: BuiltInEmbedder | undefined): string {
   return model.recommended ? `${facts} ${t.meaningRecommended}` : facts;
 }
 
-function label(t: Strings, backend: EmbeddingsBackend, builtIn: BuiltInEmbedder[]): [string, string] {
+function label(t: Strings, backend: EmbeddingsBackend, view: MeaningView): [string, string] {
+  const builtIn = view.built_in;
+  if (backend === "auto") {
+    const chosen = builtIn.find((m) => m.backend === view.automatic);
+    return [t.meaningAuto, chosen ? t.meaningAutoNote(chosen.name) : ""];
+  }
   const model = builtIn.find((m) => m.backend === backend);
   if (backend === "local") return [t.meaningLocal, `${t.meaningLocalNote} ${facts(t, model)}`];
   if (backend === "gemma") return [t.meaningGemma, `${t.meaningGemmaNote} ${facts(t, model)}`];
@@ -39,7 +44,7 @@ export function meaningState(t: Strings, status: MeaningStatus, builtIn: BuiltIn
 export function MeaningSettings() {
   const t = useStrings();
   const [view, setView] = useState<MeaningView | null>(null);
-  const [backend, setBackend] = useState<EmbeddingsBackend>("local");
+  const [backend, setBackend] = useState<EmbeddingsBackend>("auto");
   const [url, setUrl] = useState("");
   const [model, setModel] = useState("");
   const [key, setKey] = useState("");
@@ -96,7 +101,7 @@ export function MeaningSettings() {
     <section className="meaning-settings" data-testid="meaning-settings">
       <h2>{t.meaningTitle}</h2>
       <p className="muted">{t.meaningIntro}</p>
-      <ChoiceGroup name="meaning-backend" label={t.meaningTitle} choices={BACKENDS} value={backend} testIdPrefix="meaning" describe={(b) => label(t, b, view.built_in)} onChange={setBackend} />
+      <ChoiceGroup name="meaning-backend" label={t.meaningTitle} choices={BACKENDS} value={backend} testIdPrefix="meaning" describe={(b) => label(t, b, view)} onChange={setBackend} />
       {backend === "openai" && (
         <>
           <label className="setting-row">

@@ -4,6 +4,8 @@
 export const memoryEn = {
   meaningTitle: "Memory search",
   meaningIntro: "Sidecar finds what you said by meaning, not only by the same words, in Spanish and English.",
+  meaningAuto: "On this computer: the one that suits it",
+  meaningAutoNote: (name: string) => `Here: ${name}, chosen for this computer's memory. Nothing leaves your computer.`,
   meaningLocal: "On this computer: light",
   meaningLocalNote: "Quick and small; nothing leaves your computer.",
   meaningGemma: "On this computer: more accurate",
@@ -84,6 +86,8 @@ export const memoryEn = {
 export const memoryEs: typeof memoryEn = {
   meaningTitle: "Búsqueda en la memoria",
   meaningIntro: "Sidecar encuentra lo que dijiste por el sentido, no solo por las mismas palabras, en español e inglés.",
+  meaningAuto: "En este ordenador: el que le conviene",
+  meaningAutoNote: (name: string) => `Aquí: ${name}, elegido por la memoria de este ordenador. Nada sale de tu ordenador.`,
   meaningLocal: "En este ordenador: ligero",
   meaningLocalNote: "Rápido y pequeño; nada sale de tu ordenador.",
   meaningGemma: "En este ordenador: más preciso",

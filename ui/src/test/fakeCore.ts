@@ -77,6 +77,7 @@ export class FakeCore {
       { backend: "local", model: "multilingual-e5-small-q4:symmetric", name: "multilingual-e5-small", licence: "MIT", size_bytes: 71_622_400, memory_mib: 120, recommended: false },
       { backend: "gemma", model: "embeddinggemma-300m-q8_0|prompted", name: "EmbeddingGemma-300M", licence: "Gemma Terms of Use", size_bytes: 333_590_464, memory_mib: 1140, recommended: true },
     ],
+    automatic: "gemma",
   };
   backups: [string, string][] = [];
   /** The last reply's versions, as `reply_versions` answers. */

@@ -315,7 +315,7 @@ export interface MemoryPage {
   words_only: string | null;
 }
 
-export type EmbeddingsBackend = "local" | "gemma" | "openai" | "off";
+export type EmbeddingsBackend = "auto" | "local" | "gemma" | "openai" | "off";
 
 export type MeaningState =
   | { state: "idle" }
@@ -332,6 +332,8 @@ export interface MeaningView {
   has_key: boolean;
   status: MeaningStatus;
   built_in: BuiltInEmbedder[];
+  /** The built-in embedder "auto" stands for on this computer. */
+  automatic: "local" | "gemma";
 }
 
 /** An embedder that ships with Sidecar, as installed here. */

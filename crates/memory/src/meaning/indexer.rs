@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::choice::EmbedderChoice;
 use super::density;
 use super::e5::LocalE5;
-use super::gemma::GemmaEmbedder;
+use super::gemma::{GemmaEmbedder, GemmaFiles};
 use super::remote::RemoteEmbedder;
 use super::vectors::{ItemKind, Key, Quantized, VectorIndex};
 use super::{EmbedError, Embedder, TextKind};
@@ -184,11 +184,15 @@ impl MeaningIndex {
         let embedder: Arc<dyn Embedder> = match choice {
             EmbedderChoice::Off => return Err(EmbedError::Off),
             EmbedderChoice::Local(Err(e)) => return Err(EmbedError::Unavailable(e.to_string())),
-            EmbedderChoice::Local(Ok(path)) => {
-                let local = tokio::task::spawn_blocking(move || LocalE5::load(&path)).await.map_err(|e| EmbedError::Unavailable(e.to_string()))??;
-                Arc::new(local)
-            }
-            EmbedderChoice::Gemma(files) => Arc::new(GemmaEmbedder::new(files?, self.log_dir.join("embedder.log"), self.http.clone()).started().await?),
+            EmbedderChoice::Local(Ok(path)) => Arc::new(load_e5(path).await?),
+            EmbedderChoice::Gemma(files) => Arc::new(self.start_gemma(files?).await?),
+            EmbedderChoice::GemmaOrLight { gemma, light } => match self.start_gemma(gemma).await {
+                Ok(gemma) => Arc::new(gemma),
+                Err(error) => {
+                    tracing::warn!(%error, "EmbeddingGemma did not start: the light embedder is used instead");
+                    Arc::new(load_e5(light.map_err(|e| EmbedError::Unavailable(e.to_string()))?).await?)
+                }
+            },
             EmbedderChoice::Remote { url, model, api_key } => Arc::new(RemoteEmbedder::new(self.http.clone(), &url, &model, api_key)),
         };
         *self.thresholds.lock().expect("thresholds lock") = embedder.thresholds();
@@ -208,6 +212,10 @@ impl MeaningIndex {
         *self.measured_at.lock().expect("measured lock") = if vectors.unmeasured() == 0 { vectors.len() } else { 0 };
         *self.vectors.write().expect("vectors lock") = vectors;
         Ok(embedder)
+    }
+
+    async fn start_gemma(&self, files: GemmaFiles) -> Result<GemmaEmbedder, EmbedError> {
+        GemmaEmbedder::new(files, self.log_dir.join("embedder.log"), self.http.clone()).started().await
     }
 
     /// Unit vectors of `texts`, as the embedder in use makes them (tool descriptions,
@@ -468,4 +476,9 @@ async fn new_messages(stored: &mut tokio::sync::broadcast::Receiver<()>) -> bool
         Ok(()) | Err(RecvError::Lagged(_)) => false,
         Err(RecvError::Closed) => true,
     }
+}
+
+/// e5-small's weights checked and loaded, off the async threads.
+async fn load_e5(path: PathBuf) -> Result<LocalE5, EmbedError> {
+    tokio::task::spawn_blocking(move || LocalE5::load(&path)).await.map_err(|e| EmbedError::Unavailable(e.to_string()))?
 }

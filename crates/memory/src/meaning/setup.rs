@@ -55,6 +55,8 @@ pub struct MeaningView {
     pub status: MeaningStatus,
     /// The embedders that run on this computer, as installed here.
     pub built_in: Vec<BuiltInEmbedder>,
+    /// The built-in embedder "automatic" stands for here (`local` or `gemma`).
+    pub automatic: EmbeddingsBackend,
 }
 
 /// An embedder that ships with Sidecar, for Settings to describe.
@@ -69,28 +71,15 @@ pub struct BuiltInEmbedder {
     pub size_bytes: Option<u64>,
     /// Memory it takes while it runs, as measured (`embedder_footprint` bench).
     pub memory_mib: u32,
-    /// The one to choose on this computer ([`recommended`]).
+    /// The one that suits this computer's memory ([`super::choice::suited`]).
     pub recommended: bool,
-}
-
-/// Below this much memory EmbeddingGemma's server (up to 1.1 GB) would crowd a chat
-/// model and the desktop; e5-small is the one to use there.
-const GEMMA_FROM_GIB: u64 = 8;
-
-/// Which built-in embedder suits a computer with `memory_bytes` (0: unknown, the light one).
-fn recommended(memory_bytes: u64) -> EmbeddingsBackend {
-    if memory_bytes >= GEMMA_FROM_GIB << 30 {
-        EmbeddingsBackend::Gemma
-    } else {
-        EmbeddingsBackend::Local
-    }
 }
 
 /// Both built-in embedders, with the size of their files in `runtime`, for a computer
 /// with `memory_bytes`.
 fn built_in(runtime: Option<&std::path::Path>, memory_bytes: u64) -> Vec<BuiltInEmbedder> {
     use sidecar_domain::runtime_files;
-    let suits = recommended(memory_bytes);
+    let suits = super::choice::suited(memory_bytes);
     let size = |path: Option<std::path::PathBuf>| path.and_then(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len());
     type File = fn(&std::path::Path) -> std::path::PathBuf;
     let known: [(EmbeddingsBackend, &'static str, &'static str, &'static str, File, u32); 2] = [
@@ -146,6 +135,7 @@ impl MeaningSetup {
         let runtime = self.owner.current().local_model.runtime.clone();
         MeaningView {
             built_in: built_in(runtime.as_deref(), sidecar_llm::local_models::machine::total_memory()),
+            automatic: super::choice::automatic(runtime.as_deref()),
             backend: embeddings.backend,
             url: embeddings.url,
             model: embeddings.model,
