@@ -179,6 +179,7 @@ async fn main() {
             ("close", e5_small.close, close),
             ("borderline", e5_small.borderline, thresholds.borderline),
             ("confident", e5_small.confident, thresholds.confident),
+            ("repeat", e5_small.repeat, thresholds.repeat),
         ] {
             println!("    {name:<10} e5-small {at:.2} -> {:.3} (in use: {now:.2})", same_share(&by_e5, &judged, at));
         }

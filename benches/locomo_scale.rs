@@ -7,6 +7,7 @@
 //!
 //! Run `locomo_recall` once first, then
 //! `LOCOMO=target/locomo.json LOCOMO_DIR=target/locomo-stores cargo bench --bench locomo_scale`
+//! (with the `LOCOMO_EMBEDDINGS` and `LOCOMO_DIR` it ran with, for another embedder).
 
 #[path = "support/locomo.rs"]
 mod locomo;
@@ -19,8 +20,8 @@ use sidecar::{Companion, CompanionOptions};
 const MESSAGES: usize = 100_000;
 const QUERIES: usize = 300;
 
-/// One stored message of a LoCoMo store, with its vector.
-type Said = (String, String, String, Vec<u8>);
+/// One stored message of a LoCoMo store, with its vector and the model that made it.
+type Said = (String, String, String, Vec<u8>, String);
 
 #[tokio::main]
 async fn main() {
@@ -34,7 +35,7 @@ async fn main() {
         let url = format!("sqlite:{}?mode=ro", stores.join(&conversation.name).join("sidecar.db").display());
         let pool = sqlx::SqlitePool::connect(&url).await.expect("run locomo_recall first: it keeps the embedded stores");
         let rows: Vec<Said> = sqlx::query_as(
-            "SELECT m.role, m.content, m.created_at, e.vector FROM messages m JOIN embeddings e ON e.kind = 'message' AND e.ref_id = m.id ORDER BY m.id",
+            "SELECT m.role, m.content, m.created_at, e.vector, e.model FROM messages m JOIN embeddings e ON e.kind = 'message' AND e.ref_id = m.id ORDER BY m.id",
         )
         .fetch_all(&pool)
         .await
@@ -44,16 +45,13 @@ async fn main() {
     assert!(!said.is_empty(), "the stores hold no embedded messages");
 
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = sidecar::settings::Settings::default();
-    settings.local_model.runtime = Some(locomo::runtime::runtime());
-    // The stores' vectors are e5-small's ("automatic" depends on the machine).
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
-    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    // The embedder the stores were embedded with (`LOCOMO_EMBEDDINGS` as for locomo_recall).
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), locomo::settings())).await.unwrap();
     let conversation = core.store().conversations().current_conversation().await.unwrap();
     let loading = Instant::now();
     let mut tx = core.store().pool().begin().await.unwrap();
     for i in 0..MESSAGES {
-        let (role, content, created_at, vector) = &said[i % said.len()];
+        let (role, content, created_at, vector, model) = &said[i % said.len()];
         let copy = (i / said.len()) as i64;
         let at = created_at.parse::<chrono::DateTime<chrono::Utc>>().unwrap() + chrono::Duration::days(365 * copy);
         let (id,): (i64,) =
@@ -67,7 +65,7 @@ async fn main() {
                 .unwrap();
         sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")
             .bind(id)
-            .bind(sidecar::meaning::weights::LOCAL_MODEL)
+            .bind(model)
             .bind(vector)
             .execute(&mut *tx)
             .await

@@ -60,21 +60,27 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
     open_in(conversation, dir).await
 }
 
-/// The conversation's store in `dir` (imported and embedded when it is not there yet).
-pub async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (Arc<Companion>, Vec<i64>) {
-    let reuse = dir.join("sidecar.db").exists();
+/// The settings the stores are embedded with: multilingual-e5-small, or with
+/// `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL` an OpenAI-compatible embedder in
+/// its place (keep its stores apart with their own `LOCOMO_DIR`).
+pub fn settings() -> sidecar::settings::Settings {
+    use sidecar::settings::memory::EmbeddingsBackend;
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
-    // multilingual-e5-small unless told otherwise ("automatic" depends on the machine).
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
-    // `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`: an OpenAI-compatible embedder
-    // in the bundled one's place (keep its stores apart with their own `LOCOMO_DIR`).
+    // Not "automatic", which depends on the machine.
+    settings.memory.embeddings.backend = EmbeddingsBackend::Local;
     if let Some((url, model)) = std::env::var("LOCOMO_EMBEDDINGS").ok().as_deref().and_then(|v| v.split_once('|')) {
-        settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Openai;
+        settings.memory.embeddings.backend = EmbeddingsBackend::Openai;
         settings.memory.embeddings.url = Some(url.to_string());
         settings.memory.embeddings.model = Some(model.to_string());
     }
-    let mut options = CompanionOptions::new(dir, settings);
+    settings
+}
+
+/// The conversation's store in `dir` (imported and embedded when it is not there yet).
+pub async fn open_in(conversation: &Conversation, dir: std::path::PathBuf) -> (Arc<Companion>, Vec<i64>) {
+    let reuse = dir.join("sidecar.db").exists();
+    let mut options = CompanionOptions::new(dir, settings());
     let last = conversation.messages.last().unwrap().timestamp.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
     options.clock = Clock::fixed(last + chrono::Duration::days(30), chrono_tz::UTC);
     let core = Companion::open(options).await.unwrap();

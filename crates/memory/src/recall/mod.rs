@@ -46,9 +46,6 @@ const CANDIDATES: u32 = 50;
 const MEANING_CANDIDATES: usize = 300;
 /// Messages of the stretch of time a query names, ranked by meaning among themselves.
 const SPAN_CANDIDATES: u32 = 500;
-/// Above this cosine two items say the same thing (e5: "I made curry for dinner" and
-/// "I made soup for dinner" are 0.90, the same sentence about another show 0.95).
-const NEAR_REPEAT: f32 = 0.93;
 /// How many of the kept items a candidate is compared with.
 const VARIETY_WINDOW: usize = 40;
 /// Message hits (best first) that bring the turns beside them. In a real conversation
@@ -162,7 +159,7 @@ impl Recall {
     pub async fn search_in(&self, query: &str, budget_tokens: usize, mode: RecallMode) -> Result<RecallResults, StoreError> {
         let Ranking { ranked, found, words_only, .. } = self.ranking(query, mode).await?;
         // The budget holds different things: the same thing said again goes last.
-        let ranked = if mode == RecallMode::Words { ranked } else { self.meaning.repeats_last(ranked, VARIETY_WINDOW, NEAR_REPEAT) };
+        let ranked = if mode == RecallMode::Words { ranked } else { self.meaning.repeats_last(ranked, VARIETY_WINDOW, self.meaning.thresholds().repeat) };
         let mut results = self.pack(query, &ranked, &found, budget_tokens).await?;
         results.words_only = words_only;
         Ok(results)
@@ -192,7 +189,7 @@ impl Recall {
         let kept = if weaker { ranked } else { relevant };
         // A person reads the same thing said twice together (the kitten, then the
         // gatita), not the second one pages later.
-        let kept = self.meaning.repeats_beside(kept, VARIETY_WINDOW, NEAR_REPEAT);
+        let kept = self.meaning.repeats_beside(kept, VARIETY_WINDOW, self.meaning.thresholds().repeat);
         let marks = excerpt::marks(query);
         let hits = kept.iter().take(limit).map(|(key, score)| to_hit(&found[key], *score, false, &marks)).collect();
         Ok(MemoryPage { hits, more: kept.len().saturating_sub(limit), weaker: if weaker { 0 } else { below }, words_only })
