@@ -41,7 +41,11 @@ def desktop_app(root: Path, home: Path, name: str, path_first=()):
     """The unpacked desktop app, started by a WebDriver of its own with the clean
     environment (the shared one carries the test venv's PATH), past the welcome."""
     env = clean_env(root, home, path_first, DISPLAY=os.environ["DISPLAY"], DBUS_SESSION_BUS_ADDRESS=os.environ["DBUS_SESSION_BUS_ADDRESS"],
-                    TAURI_WEBVIEW_AUTOMATION="true", WEBKIT_DISABLE_COMPOSITING_MODE="1")
+                    TAURI_WEBVIEW_AUTOMATION="true", WEBKIT_DISABLE_COMPOSITING_MODE="1",
+                    # The light embedder, as in the other end-to-end tests: "automatic" would
+                    # start EmbeddingGemma's server beside every launch here (the package's
+                    # CLI test runs it).
+                    SIDECAR_EMBEDDINGS="local")
     port = free_port()
     driver = subprocess.Popen(["/usr/bin/WebKitWebDriver", f"--port={port}"], env=env,
                               stdout=open(ARTIFACTS / f"{name}-webdriver.log", "w"), stderr=subprocess.STDOUT)

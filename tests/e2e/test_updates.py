@@ -92,6 +92,8 @@ def test_about_installs_a_signed_update_after_asking_and_refuses_a_strangers(rel
 
     with desktop_app(root, home, "updates", path_first=[tmp_path / "bin"]) as session:
         session.settings("about")
+        # The section shows before the core has said how Sidecar was installed.
+        session.wait_for("[data-testid=about-format]", 15)
         assert session.texts("[data-testid=about-format]") == ["Installed from a .deb package."]
         assert session.texts("[data-testid=about-version]") == ["Sidecar 0.1.0"]
 
