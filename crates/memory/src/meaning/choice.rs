@@ -46,15 +46,20 @@ pub fn suited(memory_bytes: u64) -> EmbeddingsBackend {
     }
 }
 
-/// What "automatic" stands for here: [`AUTOMATIC_ENV`] when set, else the one that suits
-/// this computer's memory, and e5-small when EmbeddingGemma is not installed in `runtime`.
-pub fn automatic(runtime: Option<&Path>) -> EmbeddingsBackend {
-    let wanted = match std::env::var(AUTOMATIC_ENV).as_deref() {
+/// The built-in embedder "automatic" asks for: [`AUTOMATIC_ENV`] when set, else the one
+/// that suits a computer with `memory_bytes`.
+fn wanted(memory_bytes: u64) -> EmbeddingsBackend {
+    match std::env::var(AUTOMATIC_ENV).as_deref() {
         Ok("local") => EmbeddingsBackend::Local,
         Ok("gemma") => EmbeddingsBackend::Gemma,
-        _ => suited(sidecar_llm::local_models::machine::total_memory()),
-    };
-    match wanted {
+        _ => suited(memory_bytes),
+    }
+}
+
+/// What "automatic" stands for here: [`wanted`], and e5-small when EmbeddingGemma is not
+/// installed in `runtime`.
+pub fn automatic(runtime: Option<&Path>, memory_bytes: u64) -> EmbeddingsBackend {
+    match wanted(memory_bytes) {
         EmbeddingsBackend::Gemma if GemmaFiles::locate(runtime).is_ok() => EmbeddingsBackend::Gemma,
         _ => EmbeddingsBackend::Local,
     }
@@ -74,7 +79,7 @@ impl EmbedderChoice {
             EmbeddingsBackend::Off => Self::Off,
             EmbeddingsBackend::Local => Self::Local(light()),
             EmbeddingsBackend::Gemma => Self::Gemma(GemmaFiles::locate(runtime)),
-            EmbeddingsBackend::Auto => match (automatic(runtime), GemmaFiles::locate(runtime)) {
+            EmbeddingsBackend::Auto => match (wanted(sidecar_llm::local_models::machine::total_memory()), GemmaFiles::locate(runtime)) {
                 (EmbeddingsBackend::Gemma, Ok(gemma)) => Self::GemmaOrLight { gemma, light: light() },
                 _ => Self::Local(light()),
             },
@@ -108,7 +113,7 @@ mod tests {
     #[test]
     fn automatic_is_the_light_one_where_embeddinggemma_is_not_installed() {
         let runtime = tempfile::tempdir().unwrap();
-        assert_eq!(automatic(Some(runtime.path())), EmbeddingsBackend::Local);
-        assert_eq!(automatic(None), EmbeddingsBackend::Local);
+        assert_eq!(automatic(Some(runtime.path()), 16 << 30), EmbeddingsBackend::Local);
+        assert_eq!(automatic(None, 16 << 30), EmbeddingsBackend::Local);
     }
 }

@@ -133,9 +133,10 @@ impl MeaningSetup {
     pub async fn view(&self) -> MeaningView {
         let embeddings = self.embeddings();
         let runtime = self.owner.current().local_model.runtime.clone();
+        let memory = sidecar_llm::local_models::machine::total_memory();
         MeaningView {
-            built_in: built_in(runtime.as_deref(), sidecar_llm::local_models::machine::total_memory()),
-            automatic: super::choice::automatic(runtime.as_deref()),
+            built_in: built_in(runtime.as_deref(), memory),
+            automatic: super::choice::automatic(runtime.as_deref(), memory),
             backend: embeddings.backend,
             url: embeddings.url,
             model: embeddings.model,
