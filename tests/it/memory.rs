@@ -198,10 +198,10 @@ async fn leftovers_of_a_killed_write_are_cleaned_up_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let knowledge = dir.path().join("knowledge");
     std::fs::create_dir_all(&knowledge).unwrap();
-    std::fs::write(knowledge.join(".learnings.md.4242.tmp"), "half a fi").unwrap();
+    std::fs::write(knowledge.join(".learnings.md.4194305.tmp"), "half a fi").unwrap();
     std::fs::write(knowledge.join("notes.tmp.md"), "mine").unwrap();
     let _core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
-    assert!(!knowledge.join(".learnings.md.4242.tmp").exists());
+    assert!(!knowledge.join(".learnings.md.4194305.tmp").exists());
     assert!(knowledge.join("notes.tmp.md").exists(), "other files are left alone");
     assert!(knowledge.join("learnings.md").exists());
 }

@@ -138,7 +138,7 @@ impl KnowledgeStore {
                     .map_err(|source| KnowledgeError::Write { path: path.display().to_string(), source })?;
             }
         }
-        remove_stale_temp_files(&dir);
+        sidecar_domain::fsutil::remove_leftover_temp_files(&dir);
         let learnings = Learnings::from_bytes(&read_bytes(&dir.join(LEARNINGS_FILE))?);
         let malformed = learnings.malformed();
         tracing::info!(facts = learnings.facts().count(), unparsed = malformed.len(), "loaded learnings");
@@ -447,18 +447,6 @@ impl ProfileFile {
 fn content_version(text: &str) -> String {
     let (hash, len) = sidecar_domain::memo::content_key(text);
     format!("{hash:016x}-{len}")
-}
-
-/// A write killed before its rename leaves `.name.PID.tmp` behind; the real file is
-/// intact (old or new), so the leftover is only clutter.
-fn remove_stale_temp_files(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.ends_with(".tmp") {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
 }
 
 fn read(path: &Path) -> Result<String, KnowledgeError> {
