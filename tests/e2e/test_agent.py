@@ -78,10 +78,10 @@ def test_a_provider_added_in_settings_is_tested_saved_and_used(desktop, tmp_path
         for field, text in [("id", "mine"), ("url", llm.base_url), ("model", "gpt-4o-mini"), ("key", "sk-e2e-secret")]:
             session.send_keys(session.wait_for(f"[data-testid=field-{field}]", 10), text)
         session.click(session.find("[data-testid=test-connection]"))
-        wait_until(lambda: "answered" in (session.texts("[data-testid=test-result]") or [""])[0], 10, "no test result")
+        wait_until(lambda: "answered" in (session.texts("[data-testid=test-result]") or [""])[0], 30, "no test result")
         desktop.screenshot("settings-form")
         session.click(session.find("[data-testid=save-provider]"))
-        wait_until(lambda: session.find_all("[data-testid=provider-row]"), 10, "provider not listed")
+        wait_until(lambda: session.find_all("[data-testid=provider-row]"), 30, "provider not listed")
         message = session.texts("[data-testid=settings-message]")[0]
         assert message == "Saved. The API key is in the system keychain.", message
         desktop.screenshot("settings")

@@ -69,7 +69,7 @@ def test_a_picture_goes_to_a_model_that_sees_it(desktop, tmp_path):
     try:
         composer = session.wait_for("[data-testid=composer]", 20)
         drop(session, [photo])
-        wait_until(lambda: session.texts("[data-testid=attachment-chip]"), 10, "no chip")
+        wait_until(lambda: session.texts("[data-testid=attachment-chip]"), 30, "no chip")
         chip = session.texts("[data-testid=attachment-chip]")[0]
         assert "IMG" in chip and "pixel.png" in chip, chip
         session.send_keys(composer, "What is this?\ue007")

@@ -27,7 +27,7 @@ def test_a_limit_crossed_is_said_in_the_chat_and_usage_shows_the_budget_and_the_
         assert "Today's budget is spent" in text and "EUR" in text, text
         desktop.screenshot("budget-banner")
         session.click(session.find("[data-testid=budget-allow]"))
-        wait_until(lambda: not session.find_all("[data-testid=budget-banner]"), 10, "the banner stayed")
+        wait_until(lambda: not session.find_all("[data-testid=budget-banner]"), 30, "the banner stayed")
 
         session.click(session.find("[data-testid=nav-usage]"))
         limits = session.wait_for("[data-testid=budget-limit]", 10)

@@ -49,7 +49,7 @@ def test_telegram_pairs_from_settings_and_the_phone_talks_to_the_same_chat(deskt
         whatsapp = session.find("[data-testid=whatsapp-card]")
         assert "+34 600 11 22 33" in session.text(whatsapp)
         session.script("document.querySelector('[data-testid=whatsapp-card]').scrollIntoView()")
-        wait_until(lambda: "Turn off" in session.text(session.find("[data-testid=whatsapp-toggle]")), 10, "WhatsApp not on")
+        wait_until(lambda: "Turn off" in session.text(session.find("[data-testid=whatsapp-toggle]")), 30, "WhatsApp not on")
         desktop.screenshot("channels-whatsapp")
 
         # The phone's message is answered on the phone and shows in the desktop chat.

@@ -23,16 +23,16 @@ def test_a_past_conversation_is_listed_opened_and_continued(desktop, tmp_path):
     try:
         ask(session, "My sister started a new job at the bakery")
         session.click(session.find("[data-testid=new-chat]"))
-        wait_until(lambda: not session.find_all("[data-testid=message-assistant]"), 10, "new chat not empty")
+        wait_until(lambda: not session.find_all("[data-testid=message-assistant]"), 30, "new chat not empty")
         ask(session, "Plan a weekend in Lisbon")
         wait_until(lambda: titles(session)[:2] == ["Plan a weekend in Lisbon", "My sister started a new job at the bakery"],
                    10, f"list: {titles(session)}")
         desktop.screenshot("chats")
         session.script("document.querySelectorAll('[data-testid=chat-row] .chat-open')[1].click()")
-        wait_until(lambda: any("bakery" in t for t in session.texts("[data-testid=message-user] .content")), 10, "not opened")
+        wait_until(lambda: any("bakery" in t for t in session.texts("[data-testid=message-user] .content")), 30, "not opened")
         ask(session, "She loves it")
         assert len(session.find_all("[data-testid=message-assistant]")) == 2
-        wait_until(lambda: titles(session)[0] == "My sister started a new job at the bakery", 10, "order")
+        wait_until(lambda: titles(session)[0] == "My sister started a new job at the bakery", 30, "order")
         session.send_keys(session.find("[data-testid=chat-search]"), "lisbon")
         wait_until(lambda: titles(session) == ["Plan a weekend in Lisbon"], 10, f"search: {titles(session)}")
     finally:

@@ -59,7 +59,7 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         session.wait_for("[data-testid=resumed]", 10)
 
         say(session, "Let's pick the hotel", 0)
-        wait_until(lambda: session.find_all("[data-testid=plan]"), 10, "plan not shown")
+        wait_until(lambda: session.find_all("[data-testid=plan]"), 30, "plan not shown")
         plan = session.texts("[data-testid=plan]")[0]
         assert "Compare prices" in plan and "1 of 3" in plan, plan
         # What changes turn to turn goes late, on the newest message, not in the system prompt.
@@ -79,7 +79,7 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         session.wait_for("[data-testid=checkpoint]", 10)
         assert session.texts("[data-testid=checkpoint-status]") == ["resumed"]
         session.click(session.find("[data-testid=checkpoint-export]"))
-        wait_until(lambda: session.find_all("[data-testid=checkpoint-message]"), 10, "no export message")
+        wait_until(lambda: session.find_all("[data-testid=checkpoint-message]"), 30, "no export message")
         exported = data / "exports" / "checkpoint-1.md"
         assert exported.read_text().startswith("# Trip to Lisbon")
         desktop.screenshot("checkpoints")
@@ -89,7 +89,7 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         session.send_keys(pending, "\ue007Ask for a quiet room")
         desktop.screenshot("checkpoint-editor")
         session.tap("[data-testid=checkpoint-save]")
-        wait_until(lambda: "Checkpoint #1 saved." in " ".join(session.texts("[data-testid=checkpoint-message]")), 10, "not saved")
+        wait_until(lambda: "Checkpoint #1 saved." in " ".join(session.texts("[data-testid=checkpoint-message]")), 30, "not saved")
         assert "Ask for a quiet room" in session.texts("[data-testid=checkpoint]")[0]
 
         session.tap("[data-testid=nav-usage]")
@@ -106,7 +106,7 @@ def test_a_hand_edit_of_learnings_is_picked_up_while_the_view_is_open(desktop, t
     session = desktop.launch(data)
     try:
         learnings = data / "knowledge" / "learnings.md"
-        wait_until(learnings.exists, 10, "learnings.md not created")
+        wait_until(learnings.exists, 30, "learnings.md not created")
         session.click(session.find("[data-testid=nav-memory]"))
         session.wait_for("[data-testid=facts-panel]", 10)
         text = learnings.read_text()
@@ -116,7 +116,7 @@ def test_a_hand_edit_of_learnings_is_picked_up_while_the_view_is_open(desktop, t
         tmp.rename(learnings)
         wait_until(lambda: session.texts("[data-testid=memory-message]") == ["learnings.md changed on disk and was reloaded."],
                    10, "the edit was not noticed")
-        wait_until(lambda: "Plays the cello" in " ".join(session.texts("[data-testid=fact]")), 10, "new fact not listed")
+        wait_until(lambda: "Plays the cello" in " ".join(session.texts("[data-testid=fact]")), 30, "new fact not listed")
         assert "broken line" in session.texts("[data-testid=memory-problems]")[0]
     finally:
         desktop.close(session)

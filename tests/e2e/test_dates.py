@@ -20,12 +20,12 @@ def test_quick_add_splits_a_sentence_and_a_monthly_repeat_shows_its_next_dates(d
         session.click(session.wait_for("[data-testid=nav-reminders]", 20))
         field = session.wait_for("[data-testid=quick-add]", 10)
         session.send_keys(field, "Call mum tomorrow at 9")
-        wait_until(lambda: "Call mum" in session.text(session.find("[data-testid=quick-preview]")), 10, "no split shown")
+        wait_until(lambda: "Call mum" in session.text(session.find("[data-testid=quick-preview]")), 30, "no split shown")
         when = session.text(session.find("[data-testid=split-when]"))
         assert "09:00" in when, when
         desktop.screenshot("quick-add-split")
         session.click(session.find("[data-testid=quick-add-button]"))
-        wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 10, "the reminder is not listed")
+        wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 30, "the reminder is not listed")
         message, due_at, rrule, state = reminders_rows(data)[0]
         assert (message, rrule, state) == ("Call mum", None, "pending")
         # The machine's zone is UTC here: tomorrow at 09:00.
@@ -33,11 +33,11 @@ def test_quick_add_splits_a_sentence_and_a_monthly_repeat_shows_its_next_dates(d
         assert due_at.startswith(f"{tomorrow.isoformat()}T09:00:00"), due_at
 
         session.send_keys(field, "Pay the rent on the 1st of every month")
-        wait_until(lambda: "every month" in session.text(session.find("[data-testid=quick-preview]")), 10, "no rule shown")
+        wait_until(lambda: "every month" in session.text(session.find("[data-testid=quick-preview]")), 30, "no rule shown")
         preview = session.text(session.find("[data-testid=split-when]"))
         assert "on the 1st of every month at 09:00" in preview and "next:" in preview, preview
         session.click(session.find("[data-testid=quick-add-button]"))
-        wait_until(lambda: session.find_all("[data-testid=reminder-recurring]"), 10, "the repeat is not listed")
+        wait_until(lambda: session.find_all("[data-testid=reminder-recurring]"), 30, "the repeat is not listed")
         row = session.text(session.find("[data-testid=reminder-recurring]"))
         assert "Pay the rent" in row and "on the 1st of every month at 09:00" in row, row
         next_dates = session.text(session.find("[data-testid=reminder-recurring] [data-testid=next-dates]"))
@@ -63,7 +63,7 @@ def test_the_offline_model_chat_sets_reminders_said_in_a_sentence(desktop, tmp_p
                        f"no answer to {sentence!r}")
         desktop.screenshot("chat-reminder-intent")
         session.click(session.find("[data-testid=nav-reminders]"))
-        wait_until(lambda: len(session.find_all("[data-testid=reminder-upcoming]")) == 2, 10, "the reminders are not listed")
+        wait_until(lambda: len(session.find_all("[data-testid=reminder-upcoming]")) == 2, 30, "the reminders are not listed")
         listed = session.text(session.find("[data-testid=group-upcoming]"))
         assert "call mum" in listed and "regar las plantas" in listed, listed
         assert [r[0] for r in reminders_rows(data)] == ["call mum", "regar las plantas"]

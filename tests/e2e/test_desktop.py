@@ -12,7 +12,7 @@ from sni_watcher import click_tray_menu, tray_icon_bytes, tray_menu_disabled, tr
 @pytest.fixture
 def app(desktop, tmp_path):
     session = desktop.launch(tmp_path / "data")
-    wait_until(lambda: desktop.visible_windows(), 10, "no visible Sidecar window")
+    wait_until(lambda: desktop.visible_windows(), 30, "no visible Sidecar window")
     yield session
     desktop.close(session)
 
@@ -25,19 +25,19 @@ def test_the_hotkey_hides_and_shows_the_window_and_focuses_the_composer(desktop,
     app.script("document.activeElement && document.activeElement.blur()")
     assert focused_testid(app) != "composer"
     desktop.key("ctrl+shift+space")
-    wait_until(lambda: not desktop.visible_windows(), 5, "the hotkey did not hide the window")
+    wait_until(lambda: not desktop.visible_windows(), 20, "the hotkey did not hide the window")
     desktop.key("ctrl+shift+space")
-    wait_until(lambda: desktop.visible_windows(), 5, "the hotkey did not bring the window back")
-    wait_until(lambda: focused_testid(app) == "composer", 5, "the composer is not focused")
+    wait_until(lambda: desktop.visible_windows(), 20, "the hotkey did not bring the window back")
+    wait_until(lambda: focused_testid(app) == "composer", 20, "the composer is not focused")
 
 
 def test_the_tray_menu_sends_a_test_notification_over_dbus(desktop, app):
-    labels = wait_until(tray_menu_labels, 10, "no tray item registered")
+    labels = wait_until(tray_menu_labels, 30, "no tray item registered")
     assert labels == ["Open Sidecar", "Dismiss the new message", "Quiet for 1 hour", "Send test notification", "Quit"]
     assert tray_menu_disabled() == {"Dismiss the new message"}, "nothing to dismiss yet"
     before = desktop.notifications().count('member=Notify')
     click_tray_menu("Send test notification")
-    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
+    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 30, "no Notify call")
     log = desktop.notifications()
     call = log[log.rfind('member=Notify'):]
     assert 'string "Sidecar"' in call
@@ -47,20 +47,20 @@ def test_the_tray_menu_sends_a_test_notification_over_dbus(desktop, app):
 def test_closing_the_window_keeps_sidecar_in_the_tray(desktop, app):
     # The close button asks the app to close; the app hides instead of quitting.
     app.script("window.__TAURI__.window.getCurrentWindow().close()")
-    wait_until(lambda: not desktop.visible_windows(), 5, "closing did not hide the window")
+    wait_until(lambda: not desktop.visible_windows(), 20, "closing did not hide the window")
     assert desktop.app_pids(), "the app quit instead of hiding to the tray"
     click_tray_menu("Open Sidecar")
-    wait_until(lambda: desktop.visible_windows(), 5, "Open Sidecar did not show the window")
+    wait_until(lambda: desktop.visible_windows(), 20, "Open Sidecar did not show the window")
 
 
 def test_a_second_launch_shows_the_first_window(desktop, app, tmp_path):
     desktop.key("ctrl+shift+space")
-    wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+    wait_until(lambda: not desktop.visible_windows(), 20, "window not hidden")
     pids = desktop.app_pids()
     second = subprocess.run([desktop.binary, "--data-dir", str(tmp_path / "data")],
                             env=desktop.env, timeout=30, capture_output=True)
     assert second.returncode == 0
-    wait_until(lambda: desktop.visible_windows(), 5, "the first window was not shown")
+    wait_until(lambda: desktop.visible_windows(), 20, "the first window was not shown")
     assert desktop.app_pids() == pids, "a second instance kept running"
 
 
@@ -69,9 +69,9 @@ def test_quit_from_the_tray_and_the_window_geometry_is_remembered(desktop, tmp_p
     session = desktop.launch(data)
     try:
         session.cmd("POST", "/window/rect", {"x": 140, "y": 90, "width": 700, "height": 560})
-        wait_until(lambda: session.cmd("GET", "/window/rect")["width"] == 700, 5, "resize did not apply")
+        wait_until(lambda: session.cmd("GET", "/window/rect")["width"] == 700, 20, "resize did not apply")
         click_tray_menu("Quit")
-        wait_until(lambda: not desktop.app_pids(), 10, "Quit did not end the app")
+        wait_until(lambda: not desktop.app_pids(), 30, "Quit did not end the app")
     finally:
         session.quit()
     session = desktop.launch(data)
@@ -85,15 +85,15 @@ def test_quit_from_the_tray_and_the_window_geometry_is_remembered(desktop, tmp_p
 
 def test_clicking_a_notification_opens_the_window(desktop, app):
     desktop.key("ctrl+shift+space")
-    wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+    wait_until(lambda: not desktop.visible_windows(), 20, "window not hidden")
     before = desktop.notifications().count('member=Notify')
     click_tray_menu("Send test notification")
-    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 10, "no Notify call")
+    wait_until(lambda: desktop.notifications().count('member=Notify') > before, 30, "no Notify call")
     # dunst performs the default action of the notification on screen, as a click does.
     wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
                                       text=True).stdout.strip() not in ("", "0"), 5, "not displayed")
     subprocess.run(["dunstctl", "action", "0"], check=True)
-    wait_until(lambda: desktop.visible_windows(), 5, "the notification click did not open Sidecar")
+    wait_until(lambda: desktop.visible_windows(), 20, "the notification click did not open Sidecar")
     assert 'member=ActionInvoked' in desktop.notifications()
 
 
@@ -104,19 +104,19 @@ def test_quiet_for_an_hour_from_the_tray(desktop, tmp_path):
     data = tmp_path / "data"
     session = desktop.launch(data)
     try:
-        wait_until(lambda: "Quiet for 1 hour" in tray_menu_labels(), 10, "no tray item registered")
+        wait_until(lambda: "Quiet for 1 hour" in tray_menu_labels(), 30, "no tray item registered")
         click_tray_menu("Quiet for 1 hour")
 
         def quiet_until():
             state = json.loads(sqlite3.connect(data / "sidecar.db").execute("SELECT state FROM proactive").fetchone()[0])
             return state.get("quiet_until")
 
-        until = wait_until(quiet_until, 10, "the tray did not set quiet")
+        until = wait_until(quiet_until, 30, "the tray did not set quiet")
         left = datetime.datetime.fromisoformat(until.replace("Z", "+00:00")) - datetime.datetime.now(datetime.timezone.utc)
         assert 3500 < left.total_seconds() <= 3600, left
         # The settings say so.
         session.settings("proactivity")
-        wait_until(lambda: "Quiet until" in session.text(session.wait_for("[data-testid=quiet-line]", 10)), 10, "not shown as quiet")
+        wait_until(lambda: "Quiet until" in session.text(session.wait_for("[data-testid=quiet-line]", 10)), 30, "not shown as quiet")
     finally:
         desktop.close(session)
 
@@ -127,15 +127,15 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
     try:
         before = desktop.notifications().count('member=Notify')
         add_reminder_on_page(session, "Call the plumber", 8)
-        wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 10, "not listed")
+        wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 30, "not listed")
         desktop.key("ctrl+shift+space")
-        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        wait_until(lambda: not desktop.visible_windows(), 20, "window not hidden")
         wait_until(lambda: desktop.notifications().count('member=Notify') > before, 20, "no Notify call")
         wait_until(lambda: subprocess.run(["dunstctl", "count", "displayed"], capture_output=True,
                                           text=True).stdout.strip() not in ("", "0"), 5, "not displayed")
         subprocess.run(["dunstctl", "action", "0"], check=True)
-        wait_until(lambda: desktop.visible_windows(), 5, "the click did not open Sidecar")
-        wait_until(lambda: session.find_all("[data-testid=message-assistant].highlighted"), 10, "the reminder is not highlighted")
+        wait_until(lambda: desktop.visible_windows(), 20, "the click did not open Sidecar")
+        wait_until(lambda: session.find_all("[data-testid=message-assistant].highlighted"), 30, "the reminder is not highlighted")
         assert "Reminder: Call the plumber" in session.text(session.find("[data-testid=message-assistant].highlighted"))
         desktop.screenshot("reminder-opened-from-notification")
     finally:
@@ -145,15 +145,15 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
 def test_the_tray_shows_an_alert_while_a_reminder_is_unread(desktop, tmp_path):
     session = desktop.launch(tmp_path / "data")
     try:
-        normal_bytes = wait_until(tray_icon_bytes, 10, "no tray item registered")
+        normal_bytes = wait_until(tray_icon_bytes, 30, "no tray item registered")
         add_reminder_on_page(session, "Feed the cat", 8)
         desktop.key("ctrl+shift+space")
-        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        wait_until(lambda: not desktop.visible_windows(), 20, "window not hidden")
         wait_until(lambda: tray_icon_bytes() not in (None, normal_bytes), 25, "the tray icon did not switch to its alert")
         # Looking at the window clears it.
         desktop.key("ctrl+shift+space")
-        wait_until(lambda: desktop.visible_windows(), 5, "window not shown")
-        wait_until(lambda: tray_icon_bytes() == normal_bytes, 10, "the alert stayed after the window was shown")
+        wait_until(lambda: desktop.visible_windows(), 20, "window not shown")
+        wait_until(lambda: tray_icon_bytes() == normal_bytes, 30, "the alert stayed after the window was shown")
     finally:
         desktop.close(session)
 
@@ -171,17 +171,17 @@ def test_dismissing_the_trays_alert_for_a_spontaneous_message_teaches_that_it_wa
     data = tmp_path / "data"
     session = desktop.launch(data, ["--config", str(config)])
     try:
-        normal = wait_until(tray_icon_bytes, 10, "no tray item registered")
+        normal = wait_until(tray_icon_bytes, 30, "no tray item registered")
         composer = session.wait_for("[data-testid=composer]")
         session.send_keys(composer, "/proactive tick\ue007")
-        wait_until(lambda: llm.requests, 10, "the model was not asked")
+        wait_until(lambda: llm.requests, 30, "the model was not asked")
         desktop.key("ctrl+shift+space")
-        wait_until(lambda: not desktop.visible_windows(), 5, "window not hidden")
+        wait_until(lambda: not desktop.visible_windows(), 20, "window not hidden")
         wait_until(lambda: tray_icon_bytes() not in (None, normal), 20, "no alert for the message")
         assert "Dismiss the new message" not in tray_menu_disabled()
 
         click_tray_menu("Dismiss the new message")
-        wait_until(lambda: tray_icon_bytes() == normal, 10, "the alert stayed")
+        wait_until(lambda: tray_icon_bytes() == normal, 30, "the alert stayed")
         assert not desktop.visible_windows(), "dismissing does not open the window"
         assert tray_menu_disabled() == {"Dismiss the new message"}
 

@@ -57,7 +57,7 @@ def test_every_page_fits_the_window(desktop, tmp_path, width, lang):
     session = desktop.launch(data, ["--config", str(config)])
     try:
         session.cmd("POST", "/window/rect", {"width": width, "height": 760, "x": 0, "y": 0})
-        wait_until(lambda: abs(session.script("return window.innerWidth") - width) <= 24, 10, "window not resized")
+        wait_until(lambda: abs(session.script("return window.innerWidth") - width) <= 24, 30, "window not resized")
         ask(session, "Show me a long line of code, please, with a table")
         problems = {}
         for page in PAGES:

@@ -10,7 +10,7 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
     session = desktop.launch(data)
     try:
         learnings = data / "knowledge" / "learnings.md"
-        wait_until(learnings.exists, 10, "learnings.md not created")
+        wait_until(learnings.exists, 30, "learnings.md not created")
         with learnings.open("a") as f:
             f.write("- likes jazz, written by hand without the format\n")
         session.click(session.find("[data-testid=nav-memory]"))
@@ -26,14 +26,14 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         """)
         session.send_keys(session.find("[data-testid=fact-text]"), "Allergic to peanuts")
         session.click(session.find("[data-testid=add-fact]"))
-        wait_until(lambda: session.find_all("[data-testid=fact]"), 10, "fact not listed")
+        wait_until(lambda: session.find_all("[data-testid=fact]"), 30, "fact not listed")
         assert session.texts("[data-testid=memory-message]") == ["Saved."]
         assert session.texts("[data-testid=fact] > span:first-child") == ["Allergic to peanuts"]
         assert "- [weight:1] Allergic to peanuts | learned:" in learnings.read_text()
         problems = session.texts("[data-testid=memory-problems]")[0]
         assert "likes jazz, written by hand" in problems, problems
         session.send_keys(session.find("[data-testid=memory-search]"), "peanut")
-        wait_until(lambda: session.find_all("[data-testid=recall-hit]"), 10, "recall found nothing")
+        wait_until(lambda: session.find_all("[data-testid=recall-hit]"), 30, "recall found nothing")
         assert "peanuts" in session.texts("[data-testid=recall-hit]")[0].lower()
         desktop.screenshot("memory")
         # Edit it in place, then delete it.
@@ -41,11 +41,11 @@ def test_facts_are_added_listed_searched_and_bad_lines_reported(desktop, tmp_pat
         field = session.find("[data-testid=fact-edit-text]")
         session.script("document.querySelector('[data-testid=fact-edit-text]').select()")
         session.send_keys(field, "Allergic to peanuts and cashews\ue007")
-        wait_until(lambda: "cashews" in learnings.read_text(), 10, "edit not saved")
+        wait_until(lambda: "cashews" in learnings.read_text(), 30, "edit not saved")
         wait_until(lambda: session.texts("[data-testid=fact] > span:first-child") == ["Allergic to peanuts and cashews"],
                    10, "edited fact not shown")
         session.click(session.find("[data-testid=fact-delete]"))
-        wait_until(lambda: "peanuts" not in learnings.read_text(), 10, "delete not saved")
+        wait_until(lambda: "peanuts" not in learnings.read_text(), 30, "delete not saved")
         assert "likes jazz, written by hand" in learnings.read_text(), "the bad line is never dropped"
     finally:
         desktop.close(session)
@@ -84,7 +84,7 @@ def test_a_backup_is_restored_from_settings_with_a_restart(desktop, tmp_path):
         wait_until(lambda: "night shifts" not in learnings.read_text(), 30, "the backup was not restored")
         assert "Allergic to peanuts" in learnings.read_text()
         assert any(p.name.startswith("before-restore-") for p in data.iterdir()), list(data.iterdir())
-        wait_until(lambda: set(desktop.app_pids()) - before, 10, "Sidecar did not start again")
+        wait_until(lambda: set(desktop.app_pids()) - before, 30, "Sidecar did not start again")
     finally:
         desktop.close(session)
 
@@ -130,7 +130,7 @@ def test_memory_search_shows_the_best_matches_and_more_on_demand(desktop, tmp_pa
         weaker = session.wait_for("[data-testid=memory-weaker]", 5)
         desktop.screenshot("memory-search")
         session.click(weaker)
-        wait_until(lambda: len(session.texts("[data-testid=recall-hit]")) > shown, 10, "no weaker matches shown")
+        wait_until(lambda: len(session.texts("[data-testid=recall-hit]")) > shown, 30, "no weaker matches shown")
 
         session.tap("[data-testid=nav-chat]")
         session.wait_for("[data-testid=composer]", 10)
@@ -138,7 +138,7 @@ def test_memory_search_shows_the_best_matches_and_more_on_demand(desktop, tmp_pa
         if not session.find_all("[data-testid=chat-search]"):
             session.tap("[data-testid=toggle-sidebar]")
         session.send_keys(session.wait_for("[data-testid=chat-search]", 10), "gatita")
-        wait_until(lambda: session.texts("[data-testid=chat-match]"), 10, "the sidebar shows no match")
+        wait_until(lambda: session.texts("[data-testid=chat-match]"), 30, "the sidebar shows no match")
         assert "gatita" in session.texts("[data-testid=chat-match]")[0]
         desktop.screenshot("chat-search-match")
     finally:

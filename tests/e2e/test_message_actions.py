@@ -28,7 +28,7 @@ def test_regenerate_flip_versions_edit_and_copy(desktop, tmp_path):
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
         ask(session, "Name a colour")
-        wait_until(lambda: session.find_all("[data-testid=message-assistant] .hljs-built_in"), 10, "code not highlighted")
+        wait_until(lambda: session.find_all("[data-testid=message-assistant] .hljs-built_in"), 30, "code not highlighted")
 
         # Copy the code block, then paste it into the composer.
         # A real click: the webview lets only a user's gesture write the clipboard.
@@ -48,7 +48,7 @@ def test_regenerate_flip_versions_edit_and_copy(desktop, tmp_path):
         assert said(llm.requests[-1]["messages"][-1]) == "Name a colour", "the replaced reply is not sent back"
 
         click(session, "[aria-label='Previous version']")
-        wait_until(lambda: position(session) == "1 / 2" and "Blue" in replies(session)[0], 10, "did not flip back")
+        wait_until(lambda: position(session) == "1 / 2" and "Blue" in replies(session)[0], 30, "did not flip back")
 
         click(session, "[data-testid=message-user] [data-testid=edit-message]")
         box = session.wait_for("[data-testid=edit-text]")

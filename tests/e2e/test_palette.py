@@ -15,10 +15,10 @@ def test_slash_opens_the_palette_and_help_lists_the_commands(desktop, tmp_path):
         session.send_keys(composer, "he")
         assert len(session.find_all("[data-testid=palette-item]")) == 1
         session.send_keys(composer, "\ue004")  # Tab picks /help
-        wait_until(lambda: session.script("return document.querySelector('[data-testid=composer]').value") == "/help", 5, "not picked")
+        wait_until(lambda: session.script("return document.querySelector('[data-testid=composer]').value") == "/help", 20, "not picked")
         session.send_keys(composer, "\ue007")  # Enter sends it
         reply = session.wait_for("[data-testid=message-assistant]", 20)
-        wait_until(lambda: "/reminders clear | lost" in session.text(reply), 10, "no command list")
+        wait_until(lambda: "/reminders clear | lost" in session.text(reply), 30, "no command list")
         assert palette is not None
     finally:
         desktop.close(session)

@@ -31,7 +31,7 @@ def test_a_reminder_due_in_seconds_notifies_over_dbus_and_appears_in_the_chat(de
                    "the reminder is not in the chat")
         # Snooze from the chat, as from the notification.
         session.click(session.wait_for("[data-testid=reminder-actions] [data-testid=chat-snooze-5]", 10))
-        wait_until(lambda: session.find_all("[data-testid=reminder-answered]"), 10, "no word that it was snoozed")
+        wait_until(lambda: session.find_all("[data-testid=reminder-answered]"), 30, "no word that it was snoozed")
         desktop.screenshot("reminder-delivered")
         row = sqlite3.connect(tmp_path / "data" / "sidecar.db").execute("SELECT state FROM reminders ORDER BY id DESC LIMIT 1").fetchone()
         assert row[0] == "pending", row
@@ -108,7 +108,7 @@ def test_snooze_from_the_notification_button(desktop, tmp_path):
         before = desktop.notifications().count("member=Notify")
         add_reminder_on_page(session, "Move the car", 5)
         wait_until(lambda: desktop.notifications().count("member=Notify") > before, 25, "no Notify call")
-        notification = wait_until(desktop.last_notification_id, 10, "no id for the notification")
+        notification = wait_until(desktop.last_notification_id, 30, "no id for the notification")
 
         def snoozed():
             row = sqlite3.connect(data / "sidecar.db").execute("SELECT state, due_at FROM reminders WHERE id = 1").fetchone()
@@ -124,7 +124,7 @@ def test_snooze_from_the_notification_button(desktop, tmp_path):
 
         wait_until(press_and_check, 15, "the button did not snooze the reminder by 15 minutes")
         # The page follows.
-        wait_until(lambda: "Move the car" in " ".join(session.texts("[data-testid=group-upcoming]")), 10, "not upcoming again")
+        wait_until(lambda: "Move the car" in " ".join(session.texts("[data-testid=group-upcoming]")), 30, "not upcoming again")
     finally:
         desktop.close(session)
 
@@ -148,9 +148,9 @@ def test_reminders_asked_twice_are_both_kept_and_one_set_from_the_cli_fires_on_t
             wait_until(lambda: session.find_all("[data-testid=split-what]") and "Take pill A" in session.text(session.find("[data-testid=split-what]")),
                        10, "no split shown")
             session.click(session.find("[data-testid=quick-add-button]"))
-            wait_until(lambda: "Reminder set" in message(), 10, "no confirmation")
-        wait_until(lambda: "both are kept" in message(), 10, "the twin is not said")
-        wait_until(lambda: " ".join(session.texts("[data-testid=group-upcoming]")).count("Take pill A") == 2, 10, "both are not listed")
+            wait_until(lambda: "Reminder set" in message(), 30, "no confirmation")
+        wait_until(lambda: "both are kept" in message(), 30, "the twin is not said")
+        wait_until(lambda: " ".join(session.texts("[data-testid=group-upcoming]")).count("Take pill A") == 2, 30, "both are not listed")
         desktop.screenshot("reminders-twin-kept")
         # Another process sets one due in 8 s; the app delivers it.
         before = desktop.notifications().count("member=Notify")
@@ -211,7 +211,7 @@ def test_a_calendar_import_shows_progress_stops_clean_and_keeps_a_cut_titles_res
         details = session.wait_for("[data-testid=import-details]", 30)
         text = session.text(details)
         assert "ping" in text and "15 minutes" in text and "1 title was too long" in text, text
-        wait_until(lambda: session.find_all("[data-testid=reminder-notes]"), 10, "no notes on the cut reminder")
+        wait_until(lambda: session.find_all("[data-testid=reminder-notes]"), 30, "no notes on the cut reminder")
         session.click(session.find("[data-testid=reminder-notes] summary"))
         notes = session.text(session.find("[data-testid=reminder-notes]"))
         assert "FIN" in notes and "Traer las cifras del trimestre" in notes, notes

@@ -36,7 +36,7 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         time.sleep(0.3)
         desktop.screenshot("sections-provider-sampling-es")
         session.tap("[data-testid=save-provider]")
-        wait_until(lambda: "[providers.sampling]" in config.read_text(), 10, "sampling not saved")
+        wait_until(lambda: "[providers.sampling]" in config.read_text(), 30, "sampling not saved")
         text = config.read_text()
         assert "temperature = 0.3" in text and "max_tokens = 2048" in text, text
 
@@ -57,7 +57,7 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         session.send_keys(session.find("[data-testid=profile-about]"), "Enfermera en el turno de noche.")
         session.send_keys(session.find("[data-testid=profile-style]"), "Respuestas cortas.")
         session.tap("[data-testid=profile-form-save]")
-        wait_until(lambda: "Guardado" in " ".join(session.texts("[data-testid=profile-form-message]")), 10, "profile not saved")
+        wait_until(lambda: "Guardado" in " ".join(session.texts("[data-testid=profile-form-message]")), 30, "profile not saved")
         user = (data / "knowledge" / "user.md").read_text()
         soul = (data / "knowledge" / "SOUL.md").read_text()
         assert "- Nombre: Ana Ruiz" in user and "- Llámame: Ana" in user and "## Sobre mí" in user, user

@@ -57,7 +57,7 @@ def test_a_server_added_in_settings_asks_before_each_call_and_its_grant_can_be_r
         session.send_keys(session.find("[data-testid=mcp-field-value]"), "tok-e2e-secret")
         desktop.screenshot("tools-edit")
         session.tap("[data-testid=mcp-save]")
-        wait_until(lambda: "FIXTURE_TOKEN" in (config.parent / "mcp.json").read_text(), 10, "the edit was not saved")
+        wait_until(lambda: "FIXTURE_TOKEN" in (config.parent / "mcp.json").read_text(), 30, "the edit was not saved")
         saved = (config.parent / "mcp.json").read_text()
         assert "${keychain:mcp/fixture/FIXTURE_TOKEN}" in saved and "tok-e2e-secret" not in saved, saved
         wait_until(lambda: "Running · 4 tools" in " ".join(session.texts("[data-testid=mcp-state]")), 30,
@@ -70,13 +70,13 @@ def test_a_server_added_in_settings_asks_before_each_call_and_its_grant_can_be_r
         session.tap("[data-testid=permission-allow_once]")
         wait_until(lambda: chip_states(session) == ["done"], 30, "allowed once, the tool ran")
         session.wait_for("[data-testid=message-assistant]", 30)
-        wait_until(lambda: len(llm.requests) == 2, 10, "the result went back to the model")
+        wait_until(lambda: len(llm.requests) == 2, 30, "the result went back to the model")
         assert "hola desde el chat" in llm.requests[1]["messages"][-1]["content"]
 
         ask(session, "Again")
         session.tap("[data-testid=permission-deny]")
         wait_until(lambda: chip_states(session)[-1:] == ["denied"], 30, "the denied call shows as denied")
-        wait_until(lambda: len(llm.requests) == 4, 10, "the model was told")
+        wait_until(lambda: len(llm.requests) == 4, 30, "the model was told")
         assert "denied fixture/echo" in llm.requests[3]["messages"][-1]["content"]
 
         ask(session, "Once more, and always")
@@ -154,7 +154,7 @@ def test_a_program_that_connects_waits_in_settings_until_allowed(desktop, tmp_pa
         assert '"mcp",' in session.text(session.find("[data-testid=connection-config]"))
         session.tap("[data-testid=scope-reminders]")
         session.tap("[data-testid=connection-allow]")
-        wait_until(lambda: "Allowed" in " ".join(session.texts("[data-testid=connection-state]")), 10, "not allowed")
+        wait_until(lambda: "Allowed" in " ".join(session.texts("[data-testid=connection-state]")), 30, "not allowed")
         served = connect()
         assert not served["error"], served
         # The HTTP endpoint, switched on here, is saved and says where it listens.
@@ -194,7 +194,7 @@ def test_a_token_made_in_settings_lets_an_openai_client_chat_with_sidecar(deskto
         session.tap("[data-testid=api-make-token]")
         token = session.text(session.wait_for("[data-testid=api-token]", 10)).strip()
         assert token.startswith("sk-sidecar-"), token
-        wait_until(lambda: "my-script" in " ".join(session.texts("[data-testid=connection] h3")), 10, "the program is not listed")
+        wait_until(lambda: "my-script" in " ".join(session.texts("[data-testid=connection] h3")), 30, "the program is not listed")
         # The same token reaches the MCP endpoint: the entry to paste says so.
         pasted = json.loads(session.text(session.wait_for("[data-testid=api-http-config]", 10)))
         assert pasted["mcpServers"]["sidecar"] == {"type": "http", "url": url, "headers": {"Authorization": f"Bearer {token}"}}, pasted

@@ -61,7 +61,7 @@ def release(tmp_path_factory):
                        env={**os.environ, "TAURI_SIGNING_PRIVATE_KEY_PATH": str(work / key), "TAURI_SIGNING_PRIVATE_KEY_PASSWORD": ""})
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(work)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_until(lambda: port_open(port), 10, "the release server is not listening")
+    wait_until(lambda: port_open(port), 30, "the release server is not listening")
     yield {"port": port, "trusted": trusted, "newer": newer}
     server.terminate()
     server.wait(10)

@@ -146,4 +146,8 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     let results = core.recall("What did I say about my sibling's new job?", 500).await.unwrap();
     assert!(results.words_only.is_none(), "{:?}", results.words_only);
     assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
+    // Settings names the light one and says it stands in, where EmbeddingGemma suits.
+    let view = core.meaning_setup().view().await;
+    assert_eq!(view.automatic, sidecar::settings::memory::EmbeddingsBackend::Local);
+    assert_eq!(view.automatic_stands_in, sidecar::meaning::choice::suited(sidecar::llm::local_models::machine::total_memory()) == view.built_in[1].backend);
 }

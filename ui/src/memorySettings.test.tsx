@@ -87,6 +87,22 @@ describe("Settings → Memory search", () => {
     expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent("Aquí: multilingual-e5-small, elegido por la memoria de este ordenador.");
   });
 
+  it("says when the light embedder stands in for EmbeddingGemma and what to do, in both languages", async () => {
+    const core = new FakeCore();
+    core.meaning = { ...core.meaning, backend: "auto", automatic: "local", automatic_stands_in: true };
+    await openSettings();
+    let section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent(
+      "Here: multilingual-e5-small, because EmbeddingGemma-300M did not start. Choose EmbeddingGemma-300M above to see why.",
+    );
+    cleanup();
+    await openSettings("es");
+    section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent(
+      "Aquí: multilingual-e5-small, porque EmbeddingGemma-300M no arrancó. Elige EmbeddingGemma-300M arriba para ver por qué.",
+    );
+  });
+
   it("says when EmbeddingGemma is not installed, in Spanish", async () => {
     const core = new FakeCore();
     core.meaning = { ...core.meaning, built_in: [core.meaning.built_in[0], { ...core.meaning.built_in[1], size_bytes: null }] };

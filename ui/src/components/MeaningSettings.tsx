@@ -18,6 +18,8 @@ function label(t: Strings, backend: EmbeddingsBackend, view: MeaningView): [stri
   const builtIn = view.built_in;
   if (backend === "auto") {
     const chosen = builtIn.find((m) => m.backend === view.automatic);
+    const suited = builtIn.find((m) => m.recommended);
+    if (chosen && suited && view.automatic_stands_in) return [t.meaningAuto, t.meaningAutoStandsIn(chosen.name, suited.name)];
     return [t.meaningAuto, chosen ? t.meaningAutoNote(chosen.name) : ""];
   }
   const model = builtIn.find((m) => m.backend === backend);

@@ -6,6 +6,8 @@ export const memoryEn = {
   meaningIntro: "Sidecar finds what you said by meaning, not only by the same words, in Spanish and English.",
   meaningAuto: "On this computer: the one that suits it",
   meaningAutoNote: (name: string) => `Here: ${name}, chosen for this computer's memory. Nothing leaves your computer.`,
+  meaningAutoStandsIn: (name: string, suited: string) =>
+    `Here: ${name}, because ${suited} did not start. Choose ${suited} above to see why. Nothing leaves your computer.`,
   meaningLocal: "On this computer: light",
   meaningLocalNote: "Quick and small; nothing leaves your computer.",
   meaningGemma: "On this computer: more accurate",
@@ -88,6 +90,8 @@ export const memoryEs: typeof memoryEn = {
   meaningIntro: "Sidecar encuentra lo que dijiste por el sentido, no solo por las mismas palabras, en español e inglés.",
   meaningAuto: "En este ordenador: el que le conviene",
   meaningAutoNote: (name: string) => `Aquí: ${name}, elegido por la memoria de este ordenador. Nada sale de tu ordenador.`,
+  meaningAutoStandsIn: (name: string, suited: string) =>
+    `Aquí: ${name}, porque ${suited} no arrancó. Elige ${suited} arriba para ver por qué. Nada sale de tu ordenador.`,
   meaningLocal: "En este ordenador: ligero",
   meaningLocalNote: "Rápido y pequeño; nada sale de tu ordenador.",
   meaningGemma: "En este ordenador: más preciso",

@@ -78,6 +78,7 @@ export class FakeCore {
       { backend: "gemma", model: "embeddinggemma-300m-q8_0|prompted", name: "EmbeddingGemma-300M", licence: "Gemma Terms of Use", size_bytes: 333_590_464, memory_mib: 1140, recommended: true },
     ],
     automatic: "gemma",
+    automatic_stands_in: false,
   };
   backups: [string, string][] = [];
   /** The last reply's versions, as `reply_versions` answers. */

@@ -334,6 +334,8 @@ export interface MeaningView {
   built_in: BuiltInEmbedder[];
   /** The built-in embedder "auto" stands for on this computer. */
   automatic: "local" | "gemma";
+  /** Automatic runs the light embedder because the one that suits this computer did not start. */
+  automatic_stands_in: boolean;
 }
 
 /** An embedder that ships with Sidecar, as installed here. */

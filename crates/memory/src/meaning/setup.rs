@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::choice::EmbedderChoice;
-use super::indexer::{MeaningIndex, MeaningStatus};
+use super::indexer::{MeaningIndex, MeaningState, MeaningStatus};
 use sidecar_domain::said::{AddressRefusal, Worded};
 use sidecar_domain::secrets::Secrets;
 use sidecar_settings::file::SettingsFileError;
@@ -55,8 +55,12 @@ pub struct MeaningView {
     pub status: MeaningStatus,
     /// The embedders that run on this computer, as installed here.
     pub built_in: Vec<BuiltInEmbedder>,
-    /// The built-in embedder "automatic" stands for here (`local` or `gemma`).
+    /// The built-in embedder "automatic" stands for here (`local` or `gemma`): the one
+    /// running when automatic is in use and loaded, else the one it would choose.
     pub automatic: EmbeddingsBackend,
+    /// Automatic runs the light embedder because EmbeddingGemma, which suits this
+    /// computer, did not start.
+    pub automatic_stands_in: bool,
 }
 
 /// An embedder that ships with Sidecar, for Settings to describe.
@@ -100,6 +104,17 @@ fn built_in(runtime: Option<&std::path::Path>, memory_bytes: u64) -> Vec<BuiltIn
         .collect()
 }
 
+/// What automatic stands for here, and whether it stands in for the one that suits the
+/// computer: once automatic is in use and loaded, the embedder running (the light one
+/// when EmbeddingGemma did not start), else `wanted`, the one it would choose.
+fn automatic_here(backend: EmbeddingsBackend, state: &MeaningState, built_in: &[BuiltInEmbedder], wanted: EmbeddingsBackend) -> (EmbeddingsBackend, bool) {
+    let running = match state {
+        MeaningState::Ready { model } if backend == EmbeddingsBackend::Auto => built_in.iter().find(|b| b.model == model).map(|b| b.backend),
+        _ => None,
+    };
+    (running.unwrap_or(wanted), running.is_some_and(|running| running != wanted))
+}
+
 /// A change from Settings.
 #[derive(Debug, Clone, Deserialize)]
 pub struct MeaningInput {
@@ -134,14 +149,19 @@ impl MeaningSetup {
         let embeddings = self.embeddings();
         let runtime = self.owner.current().local_model.runtime.clone();
         let memory = sidecar_llm::local_models::machine::total_memory();
+        let built_in = built_in(runtime.as_deref(), memory);
+        let status = self.index.status().await;
+        let (automatic, automatic_stands_in) =
+            automatic_here(embeddings.backend, &status.state, &built_in, super::choice::automatic(runtime.as_deref(), memory));
         MeaningView {
-            built_in: built_in(runtime.as_deref(), memory),
-            automatic: super::choice::automatic(runtime.as_deref(), memory),
+            automatic,
+            automatic_stands_in,
+            built_in,
             backend: embeddings.backend,
             url: embeddings.url,
             model: embeddings.model,
             has_key: self.secrets.get(EMBEDDINGS_KEY_ID).is_some(),
-            status: self.index.status().await,
+            status,
         }
     }
 
@@ -169,6 +189,19 @@ impl MeaningSetup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn automatic_names_the_embedder_running_and_says_when_it_stands_in() {
+        use EmbeddingsBackend::{Auto, Gemma, Local};
+        let known = built_in(None, 16 << 30);
+        let ready = |model: &str| MeaningState::Ready { model: model.into() };
+        let light = super::super::weights::LOCAL_MODEL;
+        assert_eq!(automatic_here(Auto, &MeaningState::Idle, &known, Gemma), (Gemma, false), "not loaded yet: what it would choose");
+        assert_eq!(automatic_here(Auto, &ready(super::super::gemma::GEMMA_MODEL), &known, Gemma), (Gemma, false));
+        assert_eq!(automatic_here(Auto, &ready(light), &known, Gemma), (Local, true), "EmbeddingGemma did not start");
+        assert_eq!(automatic_here(Auto, &ready(light), &known, Local), (Local, false));
+        assert_eq!(automatic_here(Local, &ready(light), &known, Gemma), (Gemma, false), "the light one chosen by name");
+    }
 
     #[test]
     fn embeddinggemma_is_recommended_from_8_gib_and_its_size_is_the_installed_files() {
