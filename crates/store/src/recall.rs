@@ -165,6 +165,24 @@ impl RecallIndex<'_> {
         Ok(all as u64)
     }
 
+    /// For each of `ids`, the ids of the searchable messages just before and just after
+    /// it in its conversation (one query for all, without their text).
+    pub async fn beside_ids(&self, ids: &[i64]) -> Result<Vec<(i64, Option<i64>, Option<i64>)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = serde_json::to_string(ids).expect("ids serialise");
+        Ok(sqlx::query_as(columns_sql!(
+            "SELECT c.id,
+                 (SELECT m.id FROM messages m WHERE m.conversation_id = c.conversation_id AND m.id < c.id AND {SEARCHABLE} ORDER BY m.id DESC LIMIT 1),
+                 (SELECT m.id FROM messages m WHERE m.conversation_id = c.conversation_id AND m.id > c.id AND {SEARCHABLE} ORDER BY m.id LIMIT 1)
+             FROM messages c WHERE c.id IN (SELECT value FROM json_each(?))"
+        ))
+        .bind(list)
+        .fetch_all(&self.store.pool)
+        .await?)
+    }
+
     /// The searchable messages just before and just after `id` in its conversation.
     pub async fn beside(&self, id: i64) -> Result<Vec<FoundText>, StoreError> {
         let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(

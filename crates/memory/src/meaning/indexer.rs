@@ -249,6 +249,13 @@ impl MeaningIndex {
         ranked
     }
 
+    /// The relevance to `query` of two items read together (an exchange: a turn and the
+    /// one beside it), as if their mean vector were searched: the sum of their
+    /// relevances over the length of the sum of their vectors.
+    pub(crate) fn pair_relevance(&self, query: &Quantized, a: Key, b: Key) -> Option<f32> {
+        self.vectors.read().expect("vectors lock").pair_relevance(query, a, b)
+    }
+
     /// The plain cosine of `query` with `key`'s vector.
     pub fn similarity(&self, query: &Quantized, key: Key) -> Option<f32> {
         self.vectors.read().expect("vectors lock").similarity(query, key)

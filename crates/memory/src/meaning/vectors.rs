@@ -198,6 +198,14 @@ impl VectorIndex {
         Some(self.similarity(query, key)? - self.crowding(slot))
     }
 
+    /// The relevance to `query` of `a` and `b` read together: that of their mean vector,
+    /// the sum of their relevances over the length of the sum of their (unit) vectors.
+    /// Two halves of an answer each half relevant can be wholly relevant together.
+    pub(crate) fn pair_relevance(&self, query: &Quantized, a: Key, b: Key) -> Option<f32> {
+        let (first, second, between) = (self.relevance(query, a)?, self.relevance(query, b)?, self.cosine(a, b)?);
+        Some((first + second) / (2.0 + 2.0 * between).max(1e-6).sqrt())
+    }
+
     /// The cosine between two stored items.
     pub(crate) fn cosine(&self, a: Key, b: Key) -> Option<f32> {
         let (a, b) = (*self.slots.get(&a)?, *self.slots.get(&b)?);
@@ -252,6 +260,20 @@ mod tests {
         }
         index.insert(Key::message(100), &unit(&[0.0, 1.0, 0.0, 0.0]));
         index
+    }
+
+    #[test]
+    fn two_turns_each_half_about_the_question_are_wholly_about_it_together() {
+        let mut index = VectorIndex::default();
+        index.insert(Key::message(1), &unit(&[1.0, 0.0, 0.0]));
+        index.insert(Key::message(2), &unit(&[0.0, 1.0, 0.0]));
+        index.insert(Key::message(3), &unit(&[1.0, 0.0, 0.0]));
+        let query = unit(&[1.0, 1.0, 0.0]);
+        let alone = index.relevance(&query, Key::message(1)).unwrap();
+        let together = index.pair_relevance(&query, Key::message(1), Key::message(2)).unwrap();
+        assert!((alone - 0.707).abs() < 0.02 && (together - 1.0).abs() < 0.02, "{alone} {together}");
+        let same = index.pair_relevance(&query, Key::message(1), Key::message(3)).unwrap();
+        assert!((same - alone).abs() < 0.02, "a turn said twice is no more relevant for it: {same}");
     }
 
     #[test]
