@@ -348,19 +348,24 @@ impl Recall {
     /// The ranked lists for `query`: by words; by meaning, and by meaning among what was
     /// said in the stretch of time it names, unless meaning is unavailable (then why).
     async fn lists(&self, query: &str, mode: RecallMode, span: Option<when::Span>, reader: Reader) -> Result<Searched, StoreError> {
-        let words = match mode {
-            RecallMode::Meaning => Vec::new(),
-            _ => self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await?,
+        let search_words = async {
+            match mode {
+                RecallMode::Meaning => Ok(Vec::new()),
+                _ => self.store.recall_index().word_matches(&question::subject(query), CANDIDATES).await,
+            }
         };
-        let by_words = |words_only: Option<String>| Searched { lists: vec![words.clone()], words_only, vector: None };
         if mode == RecallMode::Words {
-            return Ok(by_words(None));
+            return Ok(Searched { lists: vec![search_words.await?], words_only: None, vector: None });
         }
         // The whole question, not its subject: embedding the subject alone tied on LoCoMo's
         // development part (83.2%) and won on its test part (81.7% against 80.5%), but
         // short English keywords no longer met a Spanish sentence (three core tests of
         // the Memory view failed, the kitten and the sister's new post among them).
-        let vector = match self.meaning.query(query).await {
+        // It is embedded while the words are searched: the embedding is most of a recall.
+        let (words, embedded) = tokio::join!(search_words, self.meaning.query(query));
+        let words = words?;
+        let by_words = |words_only: Option<String>| Searched { lists: vec![words.clone()], words_only, vector: None };
+        let vector = match embedded {
             Ok(vector) => vector,
             Err(EmbedError::Off) => return Ok(by_words(None)),
             Err(e @ EmbedError::Reindexing { .. }) => return Ok(by_words(Some(e.to_string()))),
