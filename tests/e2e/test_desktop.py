@@ -125,6 +125,9 @@ def test_clicking_a_reminder_notification_opens_the_chat_on_it(desktop, tmp_path
     data = tmp_path / "data"
     session = desktop.launch(data)
     try:
+        # A notification an earlier test left on screen would be the one "action 0" clicks
+        # (its app is gone, so nothing would open).
+        subprocess.run(["dunstctl", "close-all"], check=False)
         before = desktop.notifications().count('member=Notify')
         add_reminder_on_page(session, "Call the plumber", 8)
         wait_until(lambda: session.find_all("[data-testid=reminder-upcoming]"), 30, "not listed")
