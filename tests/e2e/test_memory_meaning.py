@@ -83,3 +83,42 @@ def test_the_memory_search_finds_a_paraphrase_that_words_miss(desktop, tmp_path)
         desktop.screenshot("settings-data")
     finally:
         desktop.close(session)
+
+
+def test_when_embeddinggemma_cannot_start_the_light_one_stands_in_and_settings_says_why(desktop, tmp_path):
+    # The runtime folder as installed, but EmbeddingGemma's file damaged (a cut download,
+    # a bad disk): its server exits as it starts.
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    installed = Path(desktop.binary).parent.parent / "lib/sidecar"
+    for item in installed.iterdir():
+        (runtime / item.name).symlink_to(item)
+    (runtime / "embeddinggemma-300m-q8_0.gguf").unlink()
+    (runtime / "embeddinggemma-300m-q8_0.gguf").write_bytes(b"GGUF" + bytes(4096))
+    data = tmp_path / "data"
+    session = desktop.launch(data, env={"SIDECAR_EMBEDDINGS": "gemma", "SIDECAR_RUNTIME": str(runtime)})
+    try:
+        session.settings("meaning")
+        session.wait_for("[data-testid=meaning-settings]", 10)
+        # Recall by meaning keeps working, with the light embedder...
+        wait_until(lambda: "Ready: the built-in multilingual model" in " ".join(session.texts("[data-testid=meaning-state]")), 60,
+                   "the light embedder did not stand in")
+        # ...and "automatic" says so, and where to look, instead of naming EmbeddingGemma.
+        labels = " ".join(session.texts("[data-testid=meaning-settings] label"))
+        wait_until(lambda: "Here: multilingual-e5-small, because EmbeddingGemma-300M did not start" in
+                   " ".join(session.texts("[data-testid=meaning-settings] label")), 20, f"no stand-in note: {labels}")
+        desktop.screenshot("settings-memory-stands-in")
+
+        # Chosen outright, EmbeddingGemma says why it did not start and what to do.
+        session.tap("[data-testid=meaning-gemma]")
+        session.tap("[data-testid=meaning-save]")
+        shown = lambda: " ".join(session.texts("[data-testid=meaning-state]"))
+        try:
+            wait_until(lambda: "its file may be damaged" in shown(), 60, "the reason was not shown")
+        finally:
+            print("state:", shown())
+        state = shown()
+        assert "reinstall Sidecar" in state and "choose the light embedder" in state, state
+        desktop.screenshot("settings-memory-gemma-damaged")
+    finally:
+        desktop.close(session)

@@ -80,6 +80,25 @@ async fn words_alone_put_the_best_match_by_words_first() {
 }
 
 #[tokio::test]
+async fn a_full_budget_still_counts_every_match_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    let history: Vec<(String, String)> =
+        (0..80).map(|i| ("user".to_string(), format!("Note {i}: the dentist said the filling on tooth {i} needs another look in a few weeks."))).collect();
+    let history: Vec<(&str, &str)> = history.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+    core.import_jsonl(&lines(&history)).await.unwrap();
+    core.meaning().catch_up(None).await.unwrap();
+    for mode in [RecallMode::Words, RecallMode::Hybrid] {
+        let found = core.recall_service().search_in("what did the dentist say?", 300, mode).await.unwrap();
+        assert!(found.tokens <= 300 && !found.hits.is_empty(), "{found:?}");
+        // Every match the search ranked is either shown or counted as left out, though
+        // the packing stops reading once the budget is plainly full.
+        let matches = if mode == RecallMode::Words { 50 } else { 80 };
+        assert!(found.hits.len() + found.omitted >= matches, "{mode:?}: {} shown, {} left out", found.hits.len(), found.omitted);
+    }
+}
+
+#[tokio::test]
 async fn work_resumes_after_a_restart_and_nothing_is_embedded_twice() {
     let dir = tempfile::tempdir().unwrap();
     {

@@ -103,6 +103,18 @@ describe("Settings → Memory search", () => {
     );
   });
 
+  it("says the light embedder stands in once EmbeddingGemma fails to start after the page opened", async () => {
+    const core = new FakeCore();
+    core.meaning = { ...core.meaning, backend: "auto", automatic: "gemma", automatic_stands_in: false, status: { state: "idle", embedded: 0, total: 0 } };
+    await openSettings();
+    const section = await screen.findByTestId("meaning-settings");
+    expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent("Here: EmbeddingGemma-300M, chosen");
+    core.meaning = { ...core.meaning, automatic: "local", automatic_stands_in: true, status: { state: "ready", model: core.meaning.built_in[0].model, embedded: 0, total: 0 } };
+    await core.event({ type: "memory_indexing", embedded: 0, total: 0 });
+    await waitFor(() => expect(within(section).getByTestId("meaning-auto").closest("label")!).toHaveTextContent("because EmbeddingGemma-300M did not start"));
+    expect(within(section).getByTestId("meaning-state")).toHaveTextContent("Ready: the built-in multilingual model");
+  });
+
   it("says when EmbeddingGemma is not installed, in Spanish", async () => {
     const core = new FakeCore();
     core.meaning = { ...core.meaning, built_in: [core.meaning.built_in[0], { ...core.meaning.built_in[1], size_bytes: null }] };

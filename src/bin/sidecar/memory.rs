@@ -111,9 +111,15 @@ pub(crate) async fn import(companion: &Companion, file: &std::path::Path, json: 
 async fn embed_all(companion: &Companion) {
     let mut events = companion.events().subscribe();
     let progress = tokio::spawn(async move {
+        // The embedder reports its counts as it loads: with nothing left to embed, that is
+        // no progress to show.
+        let mut working = false;
         while let Ok(event) = events.recv().await {
             if let sidecar::CoreEvent::Memory(MemoryEvent::MemoryIndexing { embedded, total }) = event {
-                eprint!("\rEmbedding for recall by meaning: {embedded} of {total}");
+                working |= embedded < total;
+                if working {
+                    eprint!("\rEmbedding for recall by meaning: {embedded} of {total}");
+                }
             }
         }
     });

@@ -71,11 +71,13 @@ export function MeaningSettings() {
     const off = api.onCoreEvent((event) => {
       if (event.type !== "memory_indexing") return;
       setProgress({ embedded: event.embedded, total: event.total });
-      // The embedder loads as indexing starts: its state (ready, or why not) is read
-      // again, leaving any choice being edited as it is.
+      // The embedder loads as indexing starts: its state (ready, or why not) and what
+      // "automatic" stands for are read again, leaving any choice being edited as it is.
       api
         .meaningSetup()
-        .then((next) => setView((shown) => (shown ? { ...shown, status: next.status } : next)))
+        .then((next) =>
+          setView((shown) => (shown ? { ...shown, status: next.status, automatic: next.automatic, automatic_stands_in: next.automatic_stands_in } : next)),
+        )
         .catch(() => undefined);
     });
     return () => {

@@ -177,6 +177,10 @@ impl MeaningIndex {
             Err(e) => MeaningState::Unavailable { reason: e.to_string() },
         });
         *loaded = Some(result.clone());
+        // Settings reads the state again on this event: a choice just saved says at once
+        // that it is ready or why not, even with nothing to embed.
+        let MeaningStatus { embedded, total, .. } = self.status().await;
+        self.events.publish(MemoryEvent::MemoryIndexing { embedded, total });
         result
     }
 
