@@ -447,3 +447,34 @@ async fn a_name_said_everywhere_still_tells_whose_birthday_is_asked() {
     let found = core.recall("When is Laura's birthday?", 2000).await.unwrap();
     assert!(found.hits[0].snippet.contains("third of May"), "{:?}", found.hits.iter().map(|h| &h.snippet).collect::<Vec<_>>());
 }
+
+#[tokio::test]
+async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let server = embeddings_server("k").await;
+    let remote = |model: &str| EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: model.into(), api_key: Some("k".into()) };
+    core.meaning().configure(remote("first")).await;
+    core.meaning().catch_up(None).await.unwrap();
+    let calls = || async { server.received_requests().await.unwrap().len() };
+
+    // (A weak first pass embeds the names of a second hop as well.)
+    let before = calls().await;
+    let first = core.recall("hiking in spring", 500).await.unwrap();
+    assert_eq!(first.words_only, None);
+    let asked = calls().await;
+    assert!(asked > before, "the question is embedded");
+    let again = core.recall("hiking in spring", 500).await.unwrap();
+    assert_eq!(calls().await, asked, "asked again, its vectors are reused");
+    assert_eq!(again.hits, first.hits);
+    core.recall("the kitchen tap", 500).await.unwrap();
+    assert!(calls().await > asked, "another question is embedded");
+
+    // Another model: its own vectors, the question embedded again by it.
+    core.meaning().configure(remote("second")).await;
+    core.meaning().catch_up(None).await.unwrap();
+    let before = calls().await;
+    core.recall("hiking in spring", 500).await.unwrap();
+    assert!(calls().await > before);
+}

@@ -33,6 +33,7 @@ use crate::knowledge::meaning::Thresholds;
 use crate::knowledge::store::KnowledgeStore;
 use crate::meaning::rows::PendingText;
 use sidecar_domain::emitter::{Emitter, Subscriber};
+use sidecar_domain::memo::Memo;
 use sidecar_store::Store;
 
 /// Texts embedded per call: large enough to use every core, small enough that a quit
@@ -40,6 +41,10 @@ use sidecar_store::Store;
 const BATCH: u32 = 16;
 /// How often the loop looks for work nobody announced (imports by another process).
 const IDLE_LOOK: Duration = Duration::from_secs(30);
+/// Questions whose vectors are kept (768 bytes each with EmbeddingGemma): the same
+/// question comes back (a reply regenerated, the model's `recall` after the prompt's,
+/// a second hop's names), and its embedding is most of a recall.
+const QUERIES_KEPT: usize = 512;
 
 /// Where the index stands, for Settings and `sidecar memory status`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -91,6 +96,8 @@ pub struct MeaningIndex {
     /// The embedder changed and has not embedded everything yet.
     reindexing: AtomicBool,
     wake: tokio::sync::Notify,
+    /// Questions already embedded, by model and text ([`MeaningIndex::query`]).
+    asked: Memo<(String, String), Quantized>,
 }
 
 impl MeaningIndex {
@@ -119,6 +126,7 @@ impl MeaningIndex {
             measured_at: Mutex::new(0),
             reindexing: AtomicBool::new(false),
             wake: tokio::sync::Notify::new(),
+            asked: Memo::new(QUERIES_KEPT),
         }
     }
 
@@ -235,8 +243,13 @@ impl MeaningIndex {
             let status = self.status().await;
             return Err(EmbedError::Reindexing { embedded: status.embedded, total: status.total });
         }
-        let vector = embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default();
-        Ok(Quantized::from_f32(&vector))
+        let key = (embedder.model().to_string(), query.to_string());
+        if let Some(vector) = self.asked.get(&key) {
+            return Ok(vector);
+        }
+        let vector = Quantized::from_f32(&embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default());
+        self.asked.insert(key, vector.clone());
+        Ok(vector)
     }
 
     /// The `k` items closest in meaning to `query` (best first), among those `keep` accepts.
