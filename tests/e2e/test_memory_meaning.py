@@ -97,27 +97,29 @@ def test_when_embeddinggemma_cannot_start_the_light_one_stands_in_and_settings_s
     (runtime / "embeddinggemma-300m-q8_0.gguf").write_bytes(b"GGUF" + bytes(4096))
     data = tmp_path / "data"
     session = desktop.launch(data, env={"SIDECAR_EMBEDDINGS": "gemma", "SIDECAR_RUNTIME": str(runtime)})
+
+    def wait_for_text(selector, text, timeout):
+        shown = lambda: " ".join(session.texts(selector))
+        try:
+            wait_until(lambda: text in shown(), timeout, f"{text!r} not shown")
+        except TimeoutError as e:
+            raise TimeoutError(f"{e}; shown: {shown()}") from e
+        return shown()
+
     try:
         session.settings("meaning")
         session.wait_for("[data-testid=meaning-settings]", 10)
         # Recall by meaning keeps working, with the light embedder...
-        wait_until(lambda: "Ready: the built-in multilingual model" in " ".join(session.texts("[data-testid=meaning-state]")), 60,
-                   "the light embedder did not stand in")
+        wait_for_text("[data-testid=meaning-state]", "Ready: the built-in multilingual model", 60)
         # ...and "automatic" says so, and where to look, instead of naming EmbeddingGemma.
-        labels = " ".join(session.texts("[data-testid=meaning-settings] label"))
-        wait_until(lambda: "Here: multilingual-e5-small, because EmbeddingGemma-300M did not start" in
-                   " ".join(session.texts("[data-testid=meaning-settings] label")), 20, f"no stand-in note: {labels}")
+        wait_for_text("[data-testid=meaning-settings] label",
+                      "Here: multilingual-e5-small, because EmbeddingGemma-300M did not start", 20)
         desktop.screenshot("settings-memory-stands-in")
 
         # Chosen outright, EmbeddingGemma says why it did not start and what to do.
         session.tap("[data-testid=meaning-gemma]")
         session.tap("[data-testid=meaning-save]")
-        shown = lambda: " ".join(session.texts("[data-testid=meaning-state]"))
-        try:
-            wait_until(lambda: "its file may be damaged" in shown(), 60, "the reason was not shown")
-        finally:
-            print("state:", shown())
-        state = shown()
+        state = wait_for_text("[data-testid=meaning-state]", "its file may be damaged", 60)
         assert "reinstall Sidecar" in state and "choose the light embedder" in state, state
         desktop.screenshot("settings-memory-gemma-damaged")
     finally:
