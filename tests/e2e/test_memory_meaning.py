@@ -96,7 +96,9 @@ def test_when_embeddinggemma_cannot_start_the_light_one_stands_in_and_settings_s
     (runtime / "embeddinggemma-300m-q8_0.gguf").unlink()
     (runtime / "embeddinggemma-300m-q8_0.gguf").write_bytes(b"GGUF" + bytes(4096))
     data = tmp_path / "data"
-    session = desktop.launch(data, env={"SIDECAR_EMBEDDINGS": "gemma", "SIDECAR_RUNTIME": str(runtime)})
+    # Settings of its own: the test before saves another embedder in the session's.
+    session = desktop.launch(data, env={"SIDECAR_EMBEDDINGS": "gemma", "SIDECAR_RUNTIME": str(runtime),
+                                        "SIDECAR_CONFIG": str(tmp_path / "settings.toml")})
 
     def wait_for_text(selector, text, timeout):
         shown = lambda: " ".join(session.texts(selector))
