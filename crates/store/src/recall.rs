@@ -183,23 +183,6 @@ impl RecallIndex<'_> {
         .await?)
     }
 
-    /// The searchable messages just before and just after `id` in its conversation.
-    pub async fn beside(&self, id: i64) -> Result<Vec<FoundText>, StoreError> {
-        let rows: Vec<MessageRow> = sqlx::query_as(columns_sql!(
-            "SELECT * FROM (SELECT m.id, m.conversation_id, m.role, m.content, m.created_at, m.external_id FROM messages m
-                 WHERE m.conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1) AND m.id < ?1 AND {SEARCHABLE}
-                 ORDER BY m.id DESC LIMIT 1)
-             UNION ALL
-             SELECT * FROM (SELECT m.id, m.conversation_id, m.role, m.content, m.created_at, m.external_id FROM messages m
-                 WHERE m.conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1) AND m.id > ?1 AND {SEARCHABLE}
-                 ORDER BY m.id LIMIT 1)"
-        ))
-        .bind(id)
-        .fetch_all(&self.store.pool)
-        .await?;
-        Ok(rows.into_iter().map(FoundText::from).collect())
-    }
-
     /// Summaries and checkpoints by key, with their text and time.
     pub async fn notes(&self, keys: &[Key]) -> Result<Vec<FoundText>, StoreError> {
         let mut found = Vec::new();

@@ -459,6 +459,7 @@ impl Recall {
         let mut costs = line::Cost::default();
         let mut messages_seen = 0;
         let mut misses_in_a_row = 0;
+        let mut neighbours = self.neighbours(ranked).await?;
         for (at, (key, score)) in ranked.iter().enumerate() {
             if shown.contains(key) {
                 continue;
@@ -472,7 +473,7 @@ impl Recall {
             if key.kind == ItemKind::Message {
                 messages_seen += 1;
                 if messages_seen <= WITH_NEIGHBOURS {
-                    let beside = self.store.recall_index().beside(key.id).await?;
+                    let beside = neighbours.remove(&key.id).unwrap_or_default();
                     block.extend(beside.into_iter().filter(|b| !shown.contains(&b.key)).map(|b| (b, true)));
                 }
             }
@@ -501,6 +502,19 @@ impl Recall {
             }
         }
         Ok(results)
+    }
+
+    /// The turns just before and after the message hits [`Recall::pack`] may show them
+    /// with, in two queries rather than one per hit. Those hits are among the first
+    /// `3 × WITH_NEIGHBOURS` messages ranked: a message is passed over only when it was
+    /// already shown beside an earlier hit, and each of those brings two turns at most.
+    async fn neighbours(&self, ranked: &[(Key, f64)]) -> Result<HashMap<i64, Vec<FoundText>>, StoreError> {
+        let ids: Vec<i64> = ranked.iter().filter(|(k, _)| k.kind == ItemKind::Message).take(3 * WITH_NEIGHBOURS).map(|(k, _)| k.id).collect();
+        let index = self.store.recall_index();
+        let beside = index.beside_ids(&ids).await?;
+        let wanted: Vec<i64> = beside.iter().flat_map(|(_, before, after)| [*before, *after]).flatten().collect();
+        let texts: HashMap<i64, FoundText> = index.messages(&wanted).await?.into_iter().map(|t| (t.key.id, t)).collect();
+        Ok(beside.into_iter().map(|(id, before, after)| (id, [before, after].into_iter().flatten().filter_map(|b| texts.get(&b).cloned()).collect())).collect())
     }
 }
 
