@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::support::{reply_events, stream, Reply, ScriptedServer};
+use crate::support::{reply_events, stream, LogBuffer, Reply, ScriptedServer};
 use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
 use sidecar::secrets::{KeyStorage, Secrets};
 use sidecar::settings::{ProviderKind, Settings};
@@ -117,26 +117,10 @@ async fn an_unwritable_settings_file_still_applies_for_the_session_and_says_so()
     assert_eq!(core.provider_admin().providers().len(), 1);
 }
 
-/// Collects everything logged, at every level, into a shared buffer.
-#[derive(Clone, Default)]
-struct LogBuffer(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for LogBuffer {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(data);
-        Ok(data.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn the_key_never_reaches_the_logs() {
     let logs = LogBuffer::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_writer(move || writer.clone()).finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = tracing::subscriber::set_default(logs.subscriber());
 
     let server =
         ScriptedServer::start(vec![stream(reply_events(&["fine"])), Reply::Status { code: 401, body: r#"{"error":{"message":"bad key"}}"#.into() }]).await;
@@ -148,7 +132,7 @@ async fn the_key_never_reaches_the_logs() {
     let _ = core.provider_admin().test_provider(input("p", &server.base_url, None)).await;
     tracing::debug!(providers = ?core.settings().providers, "settings dump");
 
-    let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let text = logs.text();
     assert!(text.contains("model call failed"), "the failure was logged: {text}");
     assert!(!text.contains("sk-log-canary-987"), "{text}");
 }

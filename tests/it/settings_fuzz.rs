@@ -22,6 +22,7 @@ const KEYS: &[(&str, &str)] = &[
     ("context", "threshold_percent"),
     ("context", "target_percent"),
     ("context", "min_turns_to_keep"),
+    ("context", "max_history_turns"),
     ("context", "keep_tool_results"),
     ("context", "max_tool_result_tokens"),
     ("local_model", "context_tokens"),
@@ -123,6 +124,17 @@ fn bad_durations_are_refused_naming_the_key() {
         let err = Settings::load(&path).unwrap_err().to_string();
         assert!(err.contains(&format!("llm.{key}")) && err.contains("settings.toml"), "{key}={value}: {err}");
     }
+}
+
+#[test]
+fn a_sliding_window_shorter_than_the_turns_always_kept_is_refused_saying_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.toml");
+    std::fs::write(&path, "[context]\nmin_turns_to_keep = 5\nmax_history_turns = 2\n").unwrap();
+    let err = Settings::load(&path).unwrap_err().to_string();
+    assert!(err.contains("context.max_history_turns (2)") && err.contains("context.min_turns_to_keep (5)"), "{err}");
+    std::fs::write(&path, "[context]\nmax_history_turns = 15\n").unwrap();
+    assert_eq!(Settings::load(&path).unwrap().context.max_history_turns, Some(15));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use sidecar::{Companion, CompanionOptions};
 
-use crate::support::{reply_events, stream, ScriptedServer};
+use crate::support::{reply_events, stream, LogBuffer, ScriptedServer};
 
 #[tokio::test]
 async fn a_profile_larger_than_the_window_is_never_cut_the_turn_says_why() {
@@ -66,4 +66,33 @@ async fn a_cut_to_fit_is_recorded_with_the_reply_and_counted() {
     assert!(long.meta.truncated, "{:?}", long.meta);
     let measures = core.usage_report().await.unwrap().all_time.turns;
     assert_eq!((measures.turns, measures.truncated), (2, 1), "{measures:?}");
+}
+
+/// The plans' sliding window: with `max_history_turns` set, only the newest turns are
+/// sent however much room is left, and the log line says how many there were, how many
+/// were kept and how many left.
+#[tokio::test(flavor = "current_thread")]
+async fn max_history_turns_sends_the_newest_turns_and_the_log_says_what_left() {
+    let logs = LogBuffer::default();
+    let _guard = tracing::subscriber::set_default(logs.subscriber());
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[context]\nmax_history_turns = 4\n", server.base_url);
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    for n in 0..7 {
+        core.send(&format!("message number {n}")).await.unwrap();
+    }
+    let request = server.last_request();
+    let asked: Vec<&str> = request["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").map(|m| m["content"].as_str().unwrap()).collect();
+    assert_eq!(asked.len(), 4, "{asked:?}");
+    for (sent, n) in asked.iter().zip(3..) {
+        assert!(sent.starts_with(&format!("message number {n}")), "the newest four, oldest first: {asked:?}");
+    }
+    let log = logs.text();
+    let line = log.lines().rfind(|l| l.contains("sliding window applied")).unwrap_or_else(|| panic!("no sliding-window line: {log}"));
+    for field in ["total_turns=7", "kept_turns=4", "dropped_turns=3", "max_history_turns=Some(4)"] {
+        assert!(line.contains(field), "{field} in: {line}");
+    }
+    let (stored,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages").fetch_one(core.store().pool()).await.unwrap();
+    assert_eq!(stored, 14, "every turn is still stored");
 }

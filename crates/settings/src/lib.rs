@@ -236,6 +236,10 @@ pub struct ContextSettings {
     pub target_percent: u8,
     /// Whole turns (a user message and what answered it) that always stay verbatim.
     pub min_turns_to_keep: usize,
+    /// The most whole turns sent, however much room is left (the sliding window's
+    /// `max_history_turns`; the plans suggest 15). Unset: as many as fit the budget.
+    /// Older turns stay stored and reachable through recall.
+    pub max_history_turns: Option<usize>,
     /// Tool results kept in full; older ones are replaced by a placeholder.
     pub keep_tool_results: usize,
     /// A tool result longer than this is compacted before the model sees it.
@@ -244,7 +248,7 @@ pub struct ContextSettings {
 
 impl Default for ContextSettings {
     fn default() -> Self {
-        Self { threshold_percent: 80, target_percent: 50, min_turns_to_keep: 3, keep_tool_results: 3, max_tool_result_tokens: 1500 }
+        Self { threshold_percent: 80, target_percent: 50, min_turns_to_keep: 3, max_history_turns: None, keep_tool_results: 3, max_tool_result_tokens: 1500 }
     }
 }
 

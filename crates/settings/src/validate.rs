@@ -44,6 +44,15 @@ impl Settings {
         whole("context.threshold_percent", context.threshold_percent.into(), 10..=100)?;
         whole("context.target_percent", context.target_percent.into(), 5..=u64::from(context.threshold_percent))?;
         whole("context.min_turns_to_keep", context.min_turns_to_keep as u64, 0..=1_000)?;
+        if let Some(turns) = context.max_history_turns {
+            whole("context.max_history_turns", turns as u64, 1..=100_000)?;
+            if turns < context.min_turns_to_keep {
+                return Err(format!(
+                    "context.max_history_turns ({turns}) must not be below context.min_turns_to_keep ({}): lower that one or raise this",
+                    context.min_turns_to_keep
+                ));
+            }
+        }
         whole("context.keep_tool_results", context.keep_tool_results as u64, 0..=1_000)?;
         whole("context.max_tool_result_tokens", context.max_tool_result_tokens as u64, 50..=1_000_000)?;
         if let Some(tokens) = self.local_model.context_tokens {

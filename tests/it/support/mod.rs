@@ -349,3 +349,30 @@ pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -
     .await
     .unwrap()
 }
+
+/// Collects everything logged, at every level, into a shared buffer.
+#[derive(Clone, Default)]
+pub struct LogBuffer(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogBuffer {
+    /// Everything logged so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// A subscriber writing every level here, for `tracing::subscriber::set_default`.
+    pub fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync {
+        let writer = self.clone();
+        tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_ansi(false).with_writer(move || writer.clone()).finish()
+    }
+}

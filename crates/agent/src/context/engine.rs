@@ -173,8 +173,24 @@ impl TurnShaper<'_> {
         let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
         if report.dropped_turns + report.truncated > 0 {
             self.truncated.store(true, std::sync::atomic::Ordering::Relaxed);
-            tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the prompt to fit");
-        } else if report.trimmed() {
+        }
+        if report.dropped_turns > 0 {
+            // The plans' sliding-window line: what was kept and what left, and why.
+            tracing::info!(
+                conversation_id = self.conversation_id,
+                budget = report.budget,
+                max_history_turns = ?self.limits.max_history_turns,
+                total_turns = report.turns,
+                kept_turns = report.kept_turns(),
+                dropped_turns = report.dropped_turns,
+                before = report.before,
+                after = report.after,
+                "sliding window applied: the oldest turns were left out"
+            );
+        }
+        if report.truncated > 0 {
+            tracing::warn!(conversation_id = self.conversation_id, ?report, "context guard cut the longest messages to fit");
+        } else if report.dropped_turns == 0 && report.trimmed() {
             tracing::info!(
                 conversation_id = self.conversation_id,
                 before = report.before,

@@ -5,7 +5,8 @@
 //!    cut from text);
 //! 2. tool results older than the most recent few are replaced by a placeholder that
 //!    says what was there;
-//! 3. if still over budget, the oldest whole turns leave (a turn is a user message and
+//! 3. if still over budget, or more turns than `max_history_turns` are there (the
+//!    plans' sliding window), the oldest whole turns leave (a turn is a user message and
 //!    everything that answered it, so calls and results go together), keeping at least
 //!    `min_turns_to_keep`;
 //! 4. as a last resort, the longest messages are cut in the middle.
@@ -36,6 +37,8 @@ pub struct Limits {
     pub keep_tool_results: usize,
     pub max_tool_result_tokens: usize,
     pub min_turns_to_keep: usize,
+    /// The most whole turns sent; `None`: as many as fit.
+    pub max_history_turns: Option<usize>,
 }
 
 impl Limits {
@@ -48,6 +51,7 @@ impl Limits {
             // kept in full leave room for the conversation.
             max_tool_result_tokens: settings.max_tool_result_tokens.min(budget / 8).max(64),
             min_turns_to_keep: settings.min_turns_to_keep.max(1),
+            max_history_turns: settings.max_history_turns.map(|turns| turns.max(settings.min_turns_to_keep).max(1)),
         }
     }
 }
@@ -67,6 +71,8 @@ pub struct Report {
     pub after: usize,
     pub compacted: usize,
     pub cleared: usize,
+    /// Whole turns in the prompt before fitting.
+    pub turns: usize,
     pub dropped_turns: usize,
     pub truncated: usize,
 }
@@ -81,6 +87,11 @@ impl Report {
     /// Whether anything beyond routine clearing happened (worth a log line at info).
     pub(crate) fn trimmed(&self) -> bool {
         self.compacted + self.cleared + self.dropped_turns + self.truncated > 0
+    }
+
+    /// Whole turns sent after fitting.
+    pub(crate) fn kept_turns(&self) -> usize {
+        self.turns.saturating_sub(self.dropped_turns)
     }
 }
 
@@ -151,18 +162,22 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, compactions: &Compac
     // One pass over per-message counts: histories can be thousands of messages long.
     let tokens: Vec<usize> = messages.iter().map(|m| message_tokens(m, count)).collect();
     let mut total: usize = tokens.iter().sum();
-    if total > limits.budget {
-        let starts = turn_starts(&messages, head);
+    let starts = turn_starts(&messages, head);
+    report.turns = starts.len();
+    let over_cap = limits.max_history_turns.map_or(0, |max| starts.len().saturating_sub(max));
+    if total > limits.budget || over_cap > 0 {
         let keep_from = starts.len().saturating_sub(limits.min_turns_to_keep);
         let mut cut = head;
         for (turn, &start) in starts.iter().enumerate() {
-            if total <= limits.budget || turn > keep_from {
+            // Reaching `starts[turn]` drops the `turn` turns before it.
+            let capped = turn <= over_cap && over_cap > 0;
+            if (total <= limits.budget && !capped) || turn > keep_from {
                 break;
             }
             if start > cut {
                 total -= tokens[cut..start].iter().sum::<usize>();
+                report.dropped_turns += usize::from(messages[cut].role == Role::User);
                 cut = start;
-                report.dropped_turns += 1;
             }
         }
         messages.drain(head..cut);
@@ -201,7 +216,7 @@ mod tests {
     use sidecar_llm::ToolCall;
 
     fn limits(budget: usize) -> Limits {
-        Limits { budget, keep_tool_results: 2, max_tool_result_tokens: 200, min_turns_to_keep: 2 }
+        Limits { budget, keep_tool_results: 2, max_tool_result_tokens: 200, min_turns_to_keep: 2, max_history_turns: None }
     }
 
     fn tool_turn(i: usize, result: &str) -> Vec<ChatMessage> {
@@ -257,6 +272,37 @@ mod tests {
         assert_eq!(out[1].role, Role::User);
         assert!(out.last().unwrap().content == "answer 29");
         assert!(pairs_intact(&out));
+    }
+
+    #[test]
+    fn max_history_turns_keeps_the_newest_whole_turns_with_room_to_spare() {
+        let mut messages = vec![ChatMessage::system("persona"), ChatMessage::assistant("Hello! What can I do?")];
+        for i in 0..20 {
+            messages.extend(tool_turn(i, "{\"t\":1}"));
+        }
+        let capped = Limits { max_history_turns: Some(15), ..limits(100_000) };
+        let (out, report) = fit(messages.clone(), &capped, &Compactions::default(), &count);
+        assert_eq!((report.turns, report.dropped_turns, report.kept_turns()), (20, 5, 15), "{report:?}");
+        assert_eq!(out.iter().filter(|m| m.role == Role::User).count(), 15);
+        assert_eq!(out[1].content, "question 5", "the oldest turns leave first, the greeting before them too");
+        assert!(pairs_intact(&out));
+
+        let (out, report) = fit(messages, &limits(100_000), &Compactions::default(), &count);
+        assert_eq!((report.turns, report.dropped_turns), (20, 0), "no cap: every turn that fits stays");
+        assert_eq!(out.iter().filter(|m| m.role == Role::User).count(), 20);
+    }
+
+    #[test]
+    fn a_tight_budget_still_drops_more_than_the_cap_asks() {
+        let mut messages = vec![ChatMessage::system("persona")];
+        for i in 0..30 {
+            messages.extend(tool_turn(i, &"x ".repeat(150)));
+        }
+        let capped = Limits { max_history_turns: Some(25), ..limits(400) };
+        let (_, report) = fit(messages, &capped, &Compactions::default(), &count);
+        assert!(report.after <= 400, "{report:?}");
+        assert!(report.dropped_turns > 5, "{report:?}");
+        assert_eq!(report.kept_turns(), 30 - report.dropped_turns);
     }
 
     #[test]
