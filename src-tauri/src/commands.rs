@@ -266,6 +266,13 @@ pub async fn export_checkpoint(core: Core<'_>, id: i64) -> Result<String, Comman
     Ok(core.context().export_checkpoint(id).await.said(&core)?.display().to_string())
 }
 
+/// Writes every checkpoint into one Markdown file: how many, and where.
+#[tauri::command]
+pub async fn export_checkpoints(core: Core<'_>) -> Result<(usize, String), CommandError> {
+    let (count, path) = core.context().export_checkpoints().await.said(&core)?;
+    Ok((count, path.map(|p| p.display().to_string()).unwrap_or_default()))
+}
+
 #[tauri::command]
 pub async fn new_conversation(core: Core<'_>) -> Result<i64, CommandError> {
     core.context().new_conversation().await.said(&core)

@@ -192,6 +192,7 @@ pub fn run() {
             commands::list_checkpoints,
             commands::set_checkpoint_status,
             commands::export_checkpoint,
+            commands::export_checkpoints,
             commands::edit_checkpoint,
             commands::new_conversation,
             commands::continuation_offer,

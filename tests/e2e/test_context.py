@@ -12,7 +12,8 @@ DIGEST = json.dumps({
     "summary": "Planning a trip to Lisbon",
     "checkpoint": {"title": "Trip to Lisbon", "current_work": "Choosing a hotel near Alfama",
                    "completed": ["Flights booked for 3 May"], "pending": ["Book the hotel"],
-                   "decisions": [], "failed_approaches": [], "user_preferences": ["Quiet rooms"],
+                   "decisions": [], "successful_approaches": ["Filtering by quiet rooms"],
+                   "failed_approaches": ["The map view: it showed no prices"], "user_preferences": ["Quiet rooms"],
                    "critical_info": ["Allergic to peanuts"]},
     "facts": [],
 })
@@ -82,6 +83,15 @@ def test_checkpoint_continue_plan_meter_and_export(desktop, tmp_path):
         wait_until(lambda: session.find_all("[data-testid=checkpoint-message]"), 30, "no export message")
         exported = data / "exports" / "checkpoint-1.md"
         assert exported.read_text().startswith("# Trip to Lisbon")
+        worked = session.texts("[data-testid=checkpoint-successful_approaches]")[0]
+        assert worked == "Approaches that worked: Filtering by quiet rooms", worked
+        session.click(session.find("[data-testid=checkpoints-export-all]"))
+        wait_until(lambda: "The checkpoint was saved to" in " ".join(session.texts("[data-testid=checkpoint-message]")), 30,
+                   "no message for the export of all")
+        (everything,) = (data / "exports").glob("checkpoints-*.md")
+        text = everything.read_text()
+        assert text.startswith("# Checkpoints\n\n1 checkpoint, exported "), text[:80]
+        assert "### Approaches that worked\n- Filtering by quiet rooms\n\n### Approaches that failed\n- The map view" in text, text
         desktop.screenshot("checkpoints")
         # Its observations are edited in place.
         session.tap("[data-testid=checkpoint-edit]")

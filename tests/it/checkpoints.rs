@@ -339,3 +339,75 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
     assert_eq!(saved.body.blockers, ["Waiting for the nursery's prices"]);
     assert_eq!(saved.body.metadata.model.as_deref(), Some("m"), "Sidecar's metadata is kept");
 }
+
+/// The plans' recovery rules and export: "continue from checkpoint" passes over open
+/// work older than seven days (it names it, and continues it when asked by number);
+/// `/memory-export` and `sidecar export --checkpoints` write every checkpoint as one
+/// Markdown document, with the approaches that worked beside those that failed.
+#[tokio::test]
+async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdown() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Picking it up."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
+    let days = Arc::new(AtomicI64::new(0));
+    let start = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 2, 10, 0, 0).unwrap();
+    let clock = sidecar::clock::Clock::new(
+        Arc::new({
+            let days = days.clone();
+            move || start + chrono::Duration::days(days.load(Ordering::SeqCst))
+        }),
+        chrono_tz::Europe::Madrid,
+    );
+    let core = Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let store = core.store().context();
+    let worked = sidecar::context::checkpoint::Body {
+        title: "Garden plan".into(),
+        successful_approaches: vec!["Drip irrigation on a timer".into()],
+        failed_approaches: vec!["Watering by hand: too slow".into()],
+        ..Default::default()
+    };
+    let garden = store.add_checkpoint(core.store().conversations().new_conversation().await.unwrap(), "manual", &worked).await.unwrap();
+    let closed = store
+        .add_checkpoint(garden.conversation_id, "auto", &sidecar::context::checkpoint::Body { title: "Tax return".into(), ..Default::default() })
+        .await
+        .unwrap();
+    store.set_checkpoint_status(closed.id, Status::Completed).await.unwrap();
+
+    days.store(8, Ordering::SeqCst);
+    core.context().new_conversation().await.unwrap();
+    let before = server.request_count();
+    let outcome = core.send("continue from checkpoint").await.unwrap();
+    assert_eq!(
+        outcome.reply,
+        format!("There is no open checkpoint from the last week. The newest is #{0} (Garden plan), from 2026-11-02: say \"continue from checkpoint {0}\" to pick it up.", garden.id)
+    );
+    assert_eq!(server.request_count(), before, "nothing was continued, no model call");
+    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, Status::Paused, "paused by the new conversation, not resumed");
+    core.send(&format!("continue from checkpoint {}", garden.id)).await.unwrap();
+    assert_eq!(store.checkpoint(garden.id).await.unwrap().unwrap().status, Status::Resumed, "named, it is picked up");
+
+    let outcome = core.send("/memory-export").await.unwrap();
+    assert!(outcome.meta.command);
+    let path = outcome.reply.strip_prefix("Exported all 2 checkpoints to ").and_then(|p| p.strip_suffix('.')).unwrap_or_else(|| panic!("{}", outcome.reply));
+    let markdown = std::fs::read_to_string(path).unwrap();
+    assert!(markdown.starts_with("# Checkpoints\n\n2 checkpoints, exported 2026-11-10"), "{markdown}");
+    assert!(markdown.find("## Tax return").unwrap() < markdown.find("## Garden plan").unwrap(), "newest first: {markdown}");
+    assert!(
+        markdown.contains("### Approaches that worked\n- Drip irrigation on a timer\n\n### Approaches that failed\n- Watering by hand: too slow"),
+        "{markdown}"
+    );
+    core.shutdown().await;
+    drop(core);
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        .env("SIDECAR_DATA_DIR", dir.path())
+        .env("SIDECAR_CONFIG", dir.path().join("absent-settings.toml"))
+        .env("SIDECAR_RUNTIME", "off")
+        .args(["export", "--checkpoints"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(printed.starts_with("# Checkpoints\n\n2 checkpoints, exported ") && printed.contains("- Drip irrigation on a timer"), "{printed}");
+}

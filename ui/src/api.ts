@@ -124,6 +124,8 @@ export const api = {
   listCheckpoints: () => invoke<Checkpoint[]>("list_checkpoints"),
   setCheckpointStatus: (id: number, status: CheckpointStatus) => invoke<Checkpoint>("set_checkpoint_status", { id, status }),
   exportCheckpoint: (id: number) => invoke<string>("export_checkpoint", { id }),
+  /** Every checkpoint into one Markdown file: how many, and where. */
+  exportCheckpoints: () => invoke<[number, string]>("export_checkpoints"),
   editCheckpoint: (id: number, body: Checkpoint["body"]) => invoke<Checkpoint>("edit_checkpoint", { id, body }),
   newConversation: () => invoke<number>("new_conversation"),
   continuationOffer: () => invoke<Checkpoint | null>("continuation_offer"),

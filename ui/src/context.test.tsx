@@ -114,6 +114,23 @@ describe("memory tabs", () => {
     expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("Saved to /data/exports/checkpoint-7.md");
   });
 
+  it("shows what worked beside what failed and exports every checkpoint at once", async () => {
+    const core = new FakeCore();
+    const tried = { ...checkpoint, body: { ...checkpoint.body, successful_approaches: ["Filter by quiet rooms"], failed_approaches: ["The map view"] } };
+    core.handlers.list_checkpoints = () => [tried, { ...checkpoint, id: 6, body: { ...checkpoint.body, title: "Garden" } }];
+    core.handlers.export_checkpoints = () => [2, "/data/exports/checkpoints-2026-11-29-160000.md"];
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-memory"));
+    await user.click(await screen.findByTestId("memory-tab-checkpoints"));
+    const [item] = await screen.findAllByTestId("checkpoint");
+    expect(within(item).getByTestId("checkpoint-successful_approaches")).toHaveTextContent("Approaches that worked: Filter by quiet rooms");
+    expect(within(item).getByTestId("checkpoint-failed_approaches")).toHaveTextContent("Approaches that failed: The map view");
+    await user.click(screen.getByTestId("checkpoints-export-all"));
+    expect(core.invoked("export_checkpoints")).toHaveLength(1);
+    expect(await screen.findByTestId("checkpoint-message")).toHaveTextContent("All 2 checkpoints were saved to /data/exports/checkpoints-2026-11-29-160000.md");
+  });
+
   it("edits a checkpoint's observations, one per line, and shows its metadata", async () => {
     const core = new FakeCore();
     const withMeta = { ...checkpoint, body: { ...checkpoint.body, blockers: ["Waiting for the hotel"], metadata: { model: "gpt-4o-mini", tokens: 5200, touched: ["plan.pdf"] } } };

@@ -59,6 +59,10 @@ impl Control<'_> {
                     lines.collect::<Vec<_>>().join("\n")
                 }
             }
+            Command::ExportCheckpoints => match self.context.export_checkpoints().await? {
+                (count, Some(path)) => w.checkpoints_exported(count, &path),
+                (_, None) => w.no_checkpoints(),
+            },
             Command::Quiet(Quiet::Off) => {
                 self.proactive.set_quiet(None, None).await?;
                 w.quiet_lifted()

@@ -12,6 +12,8 @@ pub enum Command {
     CloseCheckpoint(crate::context::checkpoint::Status),
     /// `/checkpoint list` (or an unknown argument): what checkpoints there are.
     ListCheckpoints,
+    /// `/memory-export`: every checkpoint into one Markdown file.
+    ExportCheckpoints,
     /// `/quiet [30m|2h|off|here]`: no spontaneous messages for a while.
     Quiet(Quiet),
     /// `/reminders`: the pending reminders.
@@ -125,6 +127,7 @@ pub fn parse(text: &str) -> Option<Command> {
         ("/checkpoint", Some("done" | "complete" | "completed" | "hecho" | "terminado")) => Some(Command::CloseCheckpoint(Status::Completed)),
         ("/checkpoint", Some("abandon" | "abandoned" | "abandonar")) => Some(Command::CloseCheckpoint(Status::Abandoned)),
         ("/checkpoint", Some(_)) => Some(Command::ListCheckpoints),
+        ("/memory-export", None) => Some(Command::ExportCheckpoints),
         ("/quiet", None) => Some(Command::Quiet(Quiet::For(60))),
         ("/quiet", Some("off")) => Some(Command::Quiet(Quiet::Off)),
         ("/quiet", Some("here")) => Some(Command::Quiet(Quiet::Here)),
@@ -156,6 +159,7 @@ mod tests {
         assert_eq!(parse("/checkpoint done"), Some(Command::CloseCheckpoint(Status::Completed)));
         assert_eq!(parse("/checkpoint abandonar"), Some(Command::CloseCheckpoint(Status::Abandoned)));
         assert_eq!(parse("/checkpoint list"), Some(Command::ListCheckpoints));
+        assert_eq!(parse("/memory-export"), Some(Command::ExportCheckpoints));
         assert_eq!(parse("/usr/bin is a folder"), None);
         assert_eq!(parse("/checkpoint this is a sentence"), None);
         assert_eq!(parse("checkpoint"), None);

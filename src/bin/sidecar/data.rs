@@ -46,12 +46,12 @@ pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool,
     Ok(0)
 }
 
-pub(crate) async fn export(companion: &Companion, format: ExportChoice, output: Option<&Path>) -> anyhow::Result<i32> {
+pub(crate) async fn export(companion: &Companion, format: ExportChoice, checkpoints: bool, output: Option<&Path>) -> anyhow::Result<i32> {
     let format = match format {
         ExportChoice::Markdown => ExportFormat::Markdown,
         ExportChoice::Json => ExportFormat::Json,
     };
-    let text = companion.data().export(format).await?;
+    let text = if checkpoints { companion.context().checkpoints_markdown().await?.1 } else { companion.data().export(format).await? };
     match output {
         Some(path) => {
             sidecar::fsutil::write_atomically(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;

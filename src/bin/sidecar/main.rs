@@ -185,12 +185,15 @@ enum Command {
         file: PathBuf,
     },
     /// Exports every conversation and fact as Markdown or JSON (to standard output,
-    /// or to --output FILE).
+    /// or to --output FILE); with --checkpoints, every checkpoint as Markdown instead.
     Export {
         #[arg(long, value_enum, default_value = "markdown")]
         format: data::ExportChoice,
         #[arg(long)]
         output: Option<PathBuf>,
+        /// Every checkpoint (the saved state of earlier work), newest first.
+        #[arg(long, conflicts_with = "format")]
+        checkpoints: bool,
     },
     /// The budget: each limit with what was spent and reserved today or this month
     /// (amounts in `[budget] currency`); `allow AMOUNT` lets AMOUNT more through today.
@@ -286,7 +289,7 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,
         Command::Import { json, file } => import(&companion, &file, json).await?,
         Command::Backup { json, dest } => data::backup(&companion, dest.as_deref(), json).await?,
-        Command::Export { format, output } => data::export(&companion, format, output.as_deref()).await?,
+        Command::Export { format, output, checkpoints } => data::export(&companion, format, checkpoints, output.as_deref()).await?,
         Command::Restore { .. } => unreachable!("answered before the data is opened"),
         Command::Remind { json, words } => remind(&companion, &words, json).await?,
         Command::Reminders { json, ics, import } => reminders(&companion, json, ics, import.as_deref()).await?,

@@ -3,7 +3,16 @@ import { api, toCommandError, type Checkpoint } from "../api";
 import { useStrings } from "../i18n";
 import type { CheckpointList } from "../strings/checkpoints";
 
-const LISTS: CheckpointList[] = ["pending", "completed", "blockers", "decisions", "failed_approaches", "user_preferences", "critical_info"];
+const LISTS: CheckpointList[] = [
+  "pending",
+  "completed",
+  "blockers",
+  "decisions",
+  "successful_approaches",
+  "failed_approaches",
+  "user_preferences",
+  "critical_info",
+];
 
 /** Edits what a checkpoint records: its title, current work and lists, one item per line. */
 export function CheckpointEditor({ checkpoint, onDone }: { checkpoint: Checkpoint; onDone: (saved: Checkpoint | null) => void }) {

@@ -33,6 +33,17 @@ export function CheckpointList() {
         </div>
       )}
       {list && list.length === 0 && <p className="empty-inline">{t.checkpointsEmpty}</p>}
+      {list && list.length > 0 && (
+        <div className="row">
+          <button
+            className="ghost small"
+            onClick={() => act(api.exportCheckpoints(), (done) => t.checkpointsExported(...(done as [number, string])))}
+            data-testid="checkpoints-export-all"
+          >
+            {t.checkpointExportAll}
+          </button>
+        </div>
+      )}
       <ul className="checkpoints">
         {list?.map((c) => (
           <li key={c.id} className={`checkpoint ${c.status}`} data-testid="checkpoint">
@@ -75,6 +86,14 @@ export function CheckpointList() {
               <p className="small">
                 <strong>{t.checkpointCritical}:</strong> {c.body.critical_info.join(" · ")}
               </p>
+            )}
+            {(["successful_approaches", "failed_approaches"] as const).map(
+              (list) =>
+                (c.body[list]?.length ?? 0) > 0 && (
+                  <p className="small" key={list} data-testid={`checkpoint-${list}`}>
+                    <strong>{t.checkpointList(list)}:</strong> {c.body[list]?.join(" · ")}
+                  </p>
+                ),
             )}
             {(c.body.blockers?.length ?? 0) > 0 && (
               <p className="small" data-testid="checkpoint-blockers">

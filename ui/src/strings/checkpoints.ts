@@ -1,7 +1,15 @@
 // Strings of checkpoints: their editor under Memory → Checkpoints, their metadata, and
 // the line under a reply before which one was saved on its own. English and Spanish.
 
-export type CheckpointList = "completed" | "pending" | "decisions" | "failed_approaches" | "user_preferences" | "critical_info" | "blockers";
+export type CheckpointList =
+  | "completed"
+  | "pending"
+  | "decisions"
+  | "successful_approaches"
+  | "failed_approaches"
+  | "user_preferences"
+  | "critical_info"
+  | "blockers";
 
 /** What Sidecar wrote about a checkpoint. */
 export interface CheckpointMeta {
@@ -20,6 +28,7 @@ export const checkpointsEn = {
       completed: "Completed",
       pending: "Pending",
       decisions: "Decisions",
+      successful_approaches: "Approaches that worked",
       failed_approaches: "Approaches that failed",
       user_preferences: "Your preferences",
       critical_info: "Critical information",
@@ -33,6 +42,8 @@ export const checkpointsEn = {
     [model && `Model: ${model}`, tokens != null && `${tokens.toLocaleString("en")} tokens of context`, touched?.length && `Touched: ${touched.join(", ")}`]
       .filter(Boolean)
       .join(" · "),
+  checkpointExportAll: "Export all as Markdown",
+  checkpointsExported: (count: number, path: string) => (count === 1 ? `The checkpoint was saved to ${path}` : `All ${count} checkpoints were saved to ${path}`),
   checkpointAnnounced: (id: number) =>
     `Checkpoint #${id} saved automatically. To pick it up in another conversation, say “continue from checkpoint” or paste “Checkpoint ID: ${id}”.`,
 };
@@ -47,6 +58,7 @@ export const checkpointsEs: typeof checkpointsEn = {
       completed: "Hecho",
       pending: "Pendiente",
       decisions: "Decisiones",
+      successful_approaches: "Enfoques que funcionaron",
       failed_approaches: "Enfoques que fallaron",
       user_preferences: "Tus preferencias",
       critical_info: "Información crítica",
@@ -60,6 +72,9 @@ export const checkpointsEs: typeof checkpointsEn = {
     [model && `Modelo: ${model}`, tokens != null && `${tokens.toLocaleString("es")} tokens de contexto`, touched?.length && `Tocado: ${touched.join(", ")}`]
       .filter(Boolean)
       .join(" · "),
+  checkpointExportAll: "Exportar todos en Markdown",
+  checkpointsExported: (count: number, path: string) =>
+    count === 1 ? `El punto de control se guardó en ${path}` : `Los ${count} puntos de control se guardaron en ${path}`,
   checkpointAnnounced: (id: number) =>
     `Punto de control #${id} guardado automáticamente. Para retomarlo en otra conversación, di “continuá desde el checkpoint” o pega “Checkpoint ID: ${id}”.`,
 };

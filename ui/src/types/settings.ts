@@ -259,6 +259,8 @@ export interface Checkpoint {
     completed: string[];
     pending: string[];
     decisions: string[];
+    /** What was tried and worked (absent in checkpoints from before it was kept). */
+    successful_approaches?: string[];
     failed_approaches: string[];
     user_preferences: string[];
     critical_info: string[];

@@ -133,13 +133,15 @@ impl ContextRows<'_> {
     }
 
     /// The open checkpoint "continue from checkpoint" picks: by status first (work in
-    /// progress, then paused, then already resumed elsewhere), then the newest.
-    pub(crate) async fn resumable_checkpoint(&self) -> Result<Option<Checkpoint>, StoreError> {
+    /// progress, then paused, then already resumed elsewhere), then the newest; only
+    /// those updated since `since`, when given.
+    pub(crate) async fn resumable_checkpoint(&self, since: Option<&str>) -> Result<Option<Checkpoint>, StoreError> {
         let row: Option<CheckpointRow> = sqlx::query_as(columns_sql!(
             "SELECT {CHECKPOINT_COLUMNS} FROM checkpoints
-             WHERE status IN ('in_progress', 'paused', 'resumed')
+             WHERE status IN ('in_progress', 'paused', 'resumed') AND updated_at >= COALESCE(?, '')
              ORDER BY CASE status WHEN 'in_progress' THEN 0 WHEN 'paused' THEN 1 ELSE 2 END, updated_at DESC, id DESC LIMIT 1"
         ))
+        .bind(since)
         .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(Into::into))
@@ -171,14 +173,13 @@ impl ContextRows<'_> {
 
     /// Pauses the open checkpoints of every conversation but `except`.
     pub(crate) async fn pause_checkpoints_outside(&self, except: i64) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE checkpoints SET status = 'paused', updated_at = ?
-             WHERE conversation_id != ? AND status IN ('in_progress', 'resumed')",
-        )
-        .bind(self.store.now())
-        .bind(except)
-        .execute(self.store.pool())
-        .await?;
+        // `updated_at` stays: the work was not touched, and it is what the seven days of
+        // the offer and of "continue from checkpoint" count from. (Stamping it here kept
+        // every open checkpoint a day old for as long as new conversations were started.)
+        sqlx::query("UPDATE checkpoints SET status = 'paused' WHERE conversation_id != ? AND status IN ('in_progress', 'resumed')")
+            .bind(except)
+            .execute(self.store.pool())
+            .await?;
         Ok(())
     }
 

@@ -407,7 +407,7 @@ impl ContextService {
         body.metadata = Metadata {
             model: chain.providers.first().map(|p| p.model().to_string()),
             tokens: meter.filter(|(id, _)| *id == conversation_id).map(|(_, m)| m.used),
-            touched: touched(covered),
+            touched: super::checkpoint::touched(covered),
         };
         let checkpoint = self.store.context().add_checkpoint(conversation_id, trigger, &body).await?;
         self.events.publish(ChatEvent::CheckpointSaved { conversation_id, checkpoint_id: checkpoint.id, trigger: trigger.into() });
@@ -467,22 +467,26 @@ impl ContextService {
     }
 
     /// "Continue from checkpoint": the checkpoint named, or the open one picked by status
-    /// then date, continued in the current conversation. `None` when none is open.
-    pub(crate) async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Option<Checkpoint>, TurnError> {
+    /// then date among those of the last [`OFFER_DAYS`] days, continued in the current
+    /// conversation. An older open one is only named, for the user to ask for by number:
+    /// week-old work picked up unasked would surprise more than help.
+    pub(crate) async fn resume(&self, request: crate::context::resume::ResumeRequest) -> Result<Resumed, TurnError> {
         use crate::context::resume::ResumeRequest;
         let found = match request {
-            ResumeRequest::Latest => self.store.context().resumable_checkpoint().await?,
-            ResumeRequest::Id(id) => {
-                let found = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
-                Some(found)
+            ResumeRequest::Latest => {
+                let since = sidecar_store::utc(self.clock.now() - chrono::Duration::days(OFFER_DAYS));
+                match self.store.context().resumable_checkpoint(Some(&since)).await? {
+                    Some(recent) => recent,
+                    None => return Ok(self.store.context().resumable_checkpoint(None).await?.map_or(Resumed::Nothing, Resumed::OnlyOlder)),
+                }
             }
+            ResumeRequest::Id(id) => self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?,
         };
-        let Some(checkpoint) = found else { return Ok(None) };
         // Work still in progress elsewhere is paused as it moves here.
-        if checkpoint.status == Status::InProgress {
-            self.set_checkpoint_status(checkpoint.id, Status::Paused).await?;
+        if found.status == Status::InProgress {
+            self.set_checkpoint_status(found.id, Status::Paused).await?;
         }
-        Ok(Some(self.continue_from(checkpoint.id).await?))
+        Ok(Resumed::Here(self.continue_from(found.id).await?))
     }
 
     /// Replaces what checkpoint `id` records (its observations), as the user edited them;
@@ -503,38 +507,49 @@ impl ContextService {
     /// Writes checkpoint `id` as Markdown into `exports/` in the data dir.
     pub async fn export_checkpoint(&self, id: i64) -> Result<std::path::PathBuf, TurnError> {
         let checkpoint = self.store.context().checkpoint(id).await?.ok_or_else(|| TurnError::NoCheckpoint(id))?;
+        self.write_export(&format!("checkpoint-{id}.md"), &checkpoint.to_markdown())
+    }
+
+    /// Every checkpoint, newest first, as one Markdown document (`/memory-export`).
+    pub async fn checkpoints_markdown(&self) -> Result<(usize, String), TurnError> {
+        let all = self.store.context().checkpoints(u32::MAX).await?;
+        Ok((all.len(), super::checkpoint::all_to_markdown(&all, &sidecar_store::utc(self.clock.now()))))
+    }
+
+    /// Writes every checkpoint into one Markdown file in `exports/`: how many, and the
+    /// file (`None` when there are none).
+    pub async fn export_checkpoints(&self) -> Result<(usize, Option<std::path::PathBuf>), TurnError> {
+        let (count, text) = self.checkpoints_markdown().await?;
+        if count == 0 {
+            return Ok((0, None));
+        }
+        let name = format!("checkpoints-{}.md", self.clock.now().format("%Y-%m-%d-%H%M%S"));
+        Ok((count, Some(self.write_export(&name, &text)?)))
+    }
+
+    fn write_export(&self, name: &str, text: &str) -> Result<std::path::PathBuf, TurnError> {
         let dir = self.data_dir.as_path().join("exports");
-        let path = dir.join(format!("checkpoint-{id}.md"));
+        let path = dir.join(name);
         std::fs::create_dir_all(&dir)
-            .and_then(|_| sidecar_domain::fsutil::write_atomically(&path, checkpoint.to_markdown().as_bytes()))
+            .and_then(|_| sidecar_domain::fsutil::write_atomically(&path, text.as_bytes()))
             .map_err(|e| sidecar_domain::said::CannotWrite::new(&path, e))?;
         Ok(path)
     }
 }
 
+/// What "continue from checkpoint" found.
+#[derive(Debug)]
+pub(crate) enum Resumed {
+    /// Continued here.
+    Here(Checkpoint),
+    /// No open checkpoint at all.
+    Nothing,
+    /// Only open ones older than [`OFFER_DAYS`] days, this the newest: named, not continued.
+    OnlyOlder(Checkpoint),
+}
+
 /// Messages (the user's and replies) after which a checkpoint is written on its own.
 pub(crate) const CHECKPOINT_EVERY: i64 = 40;
-
-/// Files attached and reminders set in `messages`, each named once, in order.
-fn touched(messages: &[Message]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for message in messages {
-        let meta = message.meta.as_ref().map(|m| &m.0);
-        let files = meta.map(|m| m.attachments.iter().map(|a| a.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
-        let reminders = message
-            .tool_calls
-            .iter()
-            .flat_map(|c| c.0.iter())
-            .filter(|c| c.name == "set_reminder")
-            .filter_map(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok()?.get("message")?.as_str().map(|m| format!("reminder: {m}")));
-        for name in files.into_iter().chain(reminders) {
-            if !out.contains(&name) {
-                out.push(name);
-            }
-        }
-    }
-    out
-}
 
 impl super::engine::CheckpointWriter for ContextService {
     fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, TurnError>> {

@@ -280,8 +280,15 @@ impl ConversationService {
     ) -> Result<Carried, TurnError> {
         let words = crate::words::commands::CommandWords(self.with.lang);
         let meta = MessageMeta { intent: true, ..MessageMeta::default() };
-        let Some(checkpoint) = self.with.context.resume(request).await? else {
-            return Ok(Carried::Answered(self.post_answer(conversation_id, said_id, words.nothing_to_resume(), MessageStatus::Complete, meta, channel).await?));
+        let checkpoint = match self.with.context.resume(request).await? {
+            crate::context::service::Resumed::Here(checkpoint) => checkpoint,
+            not_here => {
+                let said = match not_here {
+                    crate::context::service::Resumed::OnlyOlder(older) => words.only_older_checkpoint(older.id, &older.body.title, &older.updated_at),
+                    _ => words.nothing_to_resume(),
+                };
+                return Ok(Carried::Answered(self.post_answer(conversation_id, said_id, said, MessageStatus::Complete, meta, channel).await?));
+            }
         };
         let said = words.resuming(checkpoint.id, &checkpoint.body.title, &checkpoint.body.pending);
         let outcome = self.post_answer(conversation_id, said_id, said, MessageStatus::Complete, meta, channel).await?;

@@ -37,6 +37,7 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
         "Sin mensajes espontáneos un rato (1 h si no dices cuánto); here, solo en este canal",
     ),
     ("/checkpoint", "done | abandon | list", "Save the state of the current work, or close it", "Guarda el estado del trabajo actual, o lo cierra"),
+    ("/memory-export", "", "Every checkpoint in one Markdown file", "Todos los puntos de control en un archivo Markdown"),
     ("/clear", "", "Start a fresh conversation (nothing is deleted)", "Empieza una conversación nueva (nada se borra)"),
     ("/stop", "", "Stop the reply being written", "Detiene la respuesta que se está escribiendo"),
     ("/proactive", "status | tick | context | decide | reset", "Look at and try proactivity", "Mira y prueba la proactividad"),

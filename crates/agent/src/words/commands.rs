@@ -73,6 +73,33 @@ impl CommandWords {
         .into()
     }
 
+    /// Said when "continue from checkpoint" finds open work only from before the last
+    /// week: which, and how to pick it up anyway.
+    pub(crate) fn only_older_checkpoint(self, id: i64, title: &str, updated: &str) -> String {
+        let day = updated.get(..10).unwrap_or(updated);
+        let title = if title.trim().is_empty() { String::new() } else { format!(" ({})", title.trim()) };
+        if self.es() {
+            format!(
+                "No hay puntos de control abiertos de la última semana. El más reciente es el #{id}{title}, del {day}: escribe \"continuar desde el punto de control {id}\" para retomarlo."
+            )
+        } else {
+            format!(
+                "There is no open checkpoint from the last week. The newest is #{id}{title}, from {day}: say \"continue from checkpoint {id}\" to pick it up."
+            )
+        }
+    }
+
+    /// Said after `/memory-export`.
+    pub(crate) fn checkpoints_exported(self, count: usize, path: &std::path::Path) -> String {
+        let path = path.display();
+        match (self.es(), count) {
+            (true, 1) => format!("Exporté el punto de control a {path}."),
+            (true, _) => format!("Exporté los {count} puntos de control a {path}."),
+            (false, 1) => format!("Exported the checkpoint to {path}."),
+            (false, _) => format!("Exported all {count} checkpoints to {path}."),
+        }
+    }
+
     pub(crate) fn no_checkpoints(self) -> String {
         if self.es() { "Aún no hay puntos de control. Escribe /checkpoint para guardar uno." } else { "No checkpoints yet. Type /checkpoint to save one." }
             .into()
