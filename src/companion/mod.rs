@@ -147,7 +147,7 @@ impl Companion {
             clock.clone(),
             options.data_dir.clone(),
         ));
-        let all_day = models.settings().user.all_day_time();
+        let all_day = models.settings().user.chosen_all_day_time();
         let reminders = Arc::new(ReminderService::new(
             store.clone(),
             clock.clone(),

@@ -152,3 +152,47 @@ async fn with_no_provider_sidecar_answers_the_time_and_what_it_was_told() {
     let job_fact = facts.iter().find(|f| f.fact.text.contains("enfermera")).unwrap();
     assert_eq!(job_fact.category, sidecar::knowledge::learnings::Category::Work, "the category is read from the words");
 }
+
+/// The plans: a date with no hour ("el próximo martes", "in two weeks", "pasado
+/// mañana", "en 5 días") is not set at a silent 09:00; Sidecar asks at what time, and
+/// a reply that is only an hour completes the request. With an hour chosen for such
+/// dates (`user.all_day_time`), it is set all-day at that hour, as before.
+#[tokio::test]
+async fn a_date_with_no_hour_is_asked_about_and_the_hour_given_completes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings("")).await;
+    let asked = core.send("Recuérdame llamar a Ana el próximo martes").await.unwrap();
+    assert!(asked.meta.intent);
+    assert_eq!(asked.reply, "¿A qué hora el martes 24 de noviembre? Falta la hora. Responde, por ejemplo, «a las 9» o «a las 18:30».");
+    assert!(core.reminders().pending().await.unwrap().is_empty(), "nothing is set before the hour is known");
+    let set = core.send("a las 10").await.unwrap();
+    assert_eq!(set.reply, "Hecho: te recordaré \"llamar a Ana\" el martes 24 de noviembre de 2026, 10:00 (Europe/Madrid).");
+
+    let asked = core.send("Remind me to renew the passport in two weeks").await.unwrap();
+    assert_eq!(asked.reply, "What time on Wednesday 2 December? No hour was said. Answer like \"at 9:00\" or \"at 18:30\".");
+    let set = core.send("at 6pm").await.unwrap();
+    assert_eq!(set.reply, "Done: I'll remind you to \"renew the passport\" on Wednesday 2 December 2026, 18:00 (Europe/Madrid).");
+
+    for (said, day) in
+        [("recuérdame regar las plantas pasado mañana", "viernes 20 de noviembre"), ("recuérdame pagar la luz en 5 días", "lunes 23 de noviembre")]
+    {
+        let asked = core.send(said).await.unwrap();
+        assert!(asked.reply.starts_with(&format!("¿A qué hora el {day}?")), "{said}: {}", asked.reply);
+    }
+    // Another request in between: the question is dropped, the request read on its own.
+    let other = core.send("Recuérdame comprar pan mañana a las 9").await.unwrap();
+    assert!(other.reply.contains("\"comprar pan\" el jueves 19 de noviembre de 2026, 09:00"), "{}", other.reply);
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 3);
+    // The tool and the Reminders page get the same question, as the error.
+    let error = core.reminders().set("dentist", "on Friday").await.unwrap_err().to_string();
+    assert!(error.starts_with("What time on Friday 20 November?"), "{error}");
+    // A repeating date stays all-day, as in a calendar (rent day, birthdays).
+    core.reminders().set("pay the rent", "on the 1st of every month").await.unwrap();
+    core.shutdown().await;
+    drop(core);
+
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings("all_day_time = \"08:30\"\n")).await;
+    let set = core.send("Recuérdame llamar a Ana el próximo martes").await.unwrap();
+    assert!(set.reply.contains("el martes 24 de noviembre de 2026, 08:30") && set.reply.contains("Sin hora: todo el día"), "{}", set.reply);
+}

@@ -155,6 +155,15 @@ pub(crate) fn date_words(date: NaiveDate, with_year: bool, lang: Lang) -> String
     }
 }
 
+/// "Tuesday 1 December" / "martes 1 de diciembre": a day, no hour.
+pub fn day_words(date: NaiveDate, lang: Lang) -> String {
+    let day = weekday_name(date.weekday(), lang);
+    match lang {
+        Lang::En => format!("{day} {} {}", date.day(), month_name(date.month(), lang)),
+        Lang::Es => format!("{day} {}", date_words(date, false, lang)),
+    }
+}
+
 /// "Tuesday 24 November 2026, 09:00" / "martes 24 de noviembre de 2026, 09:00".
 pub fn moment_words(local: DateTime<Tz>, lang: Lang) -> String {
     let date = local.date_naive();

@@ -5,6 +5,20 @@ use sidecar_dates::DateError;
 use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
 use sidecar_store::StoreError;
 
+/// A reminder said with a date and no hour ("el próximo martes", "in two weeks"):
+/// the day it falls on, to ask at what time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HourQuestion {
+    pub day: chrono::NaiveDate,
+}
+
+impl HourQuestion {
+    /// The question, with hours said the way the reader understands them.
+    pub fn words(&self, lang: sidecar_domain::locale::Lang) -> String {
+        crate::words::hour_question(self.day, lang)
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ReminderError {
     #[error("there is no pending reminder with id {0}; list_reminders shows them")]
@@ -27,6 +41,9 @@ pub enum ReminderError {
     /// Words that could not be read as a time; the text says what to say instead.
     #[error(transparent)]
     Date(#[from] DateError),
+    /// A date with no hour: the question to put to the user.
+    #[error("{}", .0.words(sidecar_domain::locale::Lang::En))]
+    NeedsHour(HourQuestion),
     #[error(transparent)]
     Calendar(#[from] IcsError),
     #[error(transparent)]
@@ -48,6 +65,7 @@ impl Worded for ReminderError {
             ReminderError::Empty(e) => e.spanish(),
             // Worded in the language of the words it could not read.
             ReminderError::Date(e) => e.to_string(),
+            ReminderError::NeedsHour(q) => q.words(sidecar_domain::locale::Lang::Es),
             ReminderError::Calendar(e) => e.spanish(),
             ReminderError::CannotWrite(e) => e.spanish(),
             ReminderError::Store(e) => e.spanish(),

@@ -47,8 +47,10 @@ pub struct ReminderService {
     router: MessageRouter,
     data_dir: PathBuf,
     lang: Lang,
-    /// The hour of an all-day reminder.
-    all_day: chrono::NaiveTime,
+    /// The hour the user chose for a date said with no hour; `None`: the user is asked
+    /// (the plans: "Falta la hora: 'el martes a las 10'"), as a silent 09:00 may be
+    /// hours off what they meant.
+    all_day: Option<chrono::NaiveTime>,
     /// Stops the calendar import under way.
     import_stop: std::sync::Mutex<Option<tokio_util::sync::CancellationToken>>,
 }
@@ -65,7 +67,7 @@ impl ReminderService {
         router: MessageRouter,
         data_dir: PathBuf,
         lang: Lang,
-        all_day: chrono::NaiveTime,
+        all_day: Option<chrono::NaiveTime>,
     ) -> Self {
         Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day, import_stop: Default::default() }
     }
@@ -76,7 +78,7 @@ impl ReminderService {
     }
 
     fn options(&self) -> Options {
-        Options { lang: self.lang, all_day: self.all_day }
+        Options { lang: self.lang, all_day: self.all_day.unwrap_or(dates::DEFAULT_ALL_DAY) }
     }
 
     /// Reads `text` as a time, now, in the user's zone.
@@ -165,8 +167,15 @@ impl ReminderService {
     /// about the same time and in about the same words is that request, returned as
     /// it is. Every other request stores a reminder, and says so when an identical one
     /// (same words, same time) was already pending: both are kept.
+    /// A single date said with no hour is refused with the question to ask, unless the
+    /// user chose an hour for those ([`ReminderError::NeedsHour`]). A repeating date
+    /// with no hour ("el 1 de cada mes", "every year on March 3") stays all-day, as in
+    /// a calendar: rent day and birthdays are days, not appointments.
     pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         use sidecar_domain::word_overlap::{fold, overlap, significant};
+        if reading.all_day && reading.rrule.is_none() && self.all_day.is_none() {
+            return Err(ReminderError::NeedsHour(crate::error::HourQuestion { day: reading.local().date_naive() }));
+        }
         let table = self.store.reminder_table();
         if let Some(asked_in) = asked_in {
             // Two readings of one message may differ by seconds ("in a few seconds" read
@@ -297,7 +306,8 @@ impl ReminderService {
 
     async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, ReminderError> {
         self.events.publish(ReminderEvent::CalendarImport { saved: 0, total: 0, done: false });
-        let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.all_day, text.to_string());
+        // A calendar's all-day events are all-day by design: no one to ask.
+        let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.options().all_day, text.to_string());
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
         let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
         let (found, skipped) = read.map_err(|e| ReminderError::Unread(e.to_string()))??;

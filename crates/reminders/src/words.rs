@@ -84,3 +84,13 @@ pub fn twin_kept(lang: Lang) -> &'static str {
         Lang::Es => "Ya tenías un recordatorio con las mismas palabras a la misma hora; se conservan los dos (cancela uno si fue un error).",
     }
 }
+
+/// Asked when a reminder's date came with no hour: "What time on Tuesday 1 December?
+/// No hour was said. Answer like "at 9:00" or "at 18:30"."
+pub fn hour_question(day: chrono::NaiveDate, lang: Lang) -> String {
+    let named = sidecar_dates::words::day_words(day, lang);
+    match lang {
+        Lang::En => format!("What time on {named}? No hour was said. Answer like \"at 9:00\" or \"at 18:30\"."),
+        Lang::Es => format!("¿A qué hora el {named}? Falta la hora. Responde, por ejemplo, «a las 9» o «a las 18:30»."),
+    }
+}

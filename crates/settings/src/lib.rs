@@ -264,6 +264,11 @@ pub struct UserSettings {
 
 impl UserSettings {
     /// The hour of an all-day reminder; 09:00 unless set.
+    /// The hour the user chose for a date said with no hour; `None`: Sidecar asks.
+    pub fn chosen_all_day_time(&self) -> Option<chrono::NaiveTime> {
+        self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok())
+    }
+
     pub fn all_day_time(&self) -> chrono::NaiveTime {
         self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok()).unwrap_or(sidecar_dates::DEFAULT_ALL_DAY)
     }

@@ -9,6 +9,7 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_memory::knowledge::facts::SaveOutcome;
 use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_reminders::error::ReminderError;
 use sidecar_reminders::rows::Reminder;
 use sidecar_reminders::service::ReminderService;
 use sidecar_reminders::words as reminder_words;
@@ -19,6 +20,8 @@ pub(crate) struct Acted {
     pub answer: String,
     /// Something changed (a reminder set, a fact kept): the model must not repeat it.
     pub changed: bool,
+    /// The answer asks at what time: the request to complete with the user's reply.
+    pub awaits_hour: Option<String>,
 }
 
 /// How many facts "what do you know about me" lists.
@@ -39,13 +42,16 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
 pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = sidecar_dates::user_language::written_in(text, fallback);
-    let said = |answer: String, changed: bool| Ok(Acted { answer, changed });
+    let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits_hour: None });
     match intent {
         Intent::Set { sentence } => match hands.reminders.split(&sentence) {
             Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
             Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
             Ok(split) => {
-                let set = hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await?;
+                let set = match hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await {
+                    Err(ReminderError::NeedsHour(question)) => return Ok(Acted { answer: question.words(lang), changed: false, awaits_hour: Some(sentence) }),
+                    other => other?,
+                };
                 let r = &set.reminder;
                 let rule = reminder_words::rule(r, lang);
                 let mut answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);

@@ -434,5 +434,7 @@ fn snooze(text: &str, words: &[(String, usize)], end: usize) -> Option<Intent> {
     Some(Intent::Snooze { query, minutes: minutes as u32 })
 }
 
+pub(crate) mod hour_reply;
+
 #[cfg(test)]
 mod tests;
