@@ -141,6 +141,25 @@ fn repeats_read_in_words_with_their_next_dates() {
     assert!(hours.iter().all(|h| h == "09:00"), "{hours:?}");
 }
 
+/// The plans: "at midnight on 12th August" is the night between the 12th and the
+/// 13th, and the reading says so, in the words' language.
+#[test]
+fn midnight_on_a_date_is_the_night_that_ends_it_said_as_such() {
+    use chrono::TimeZone;
+    let zone = chrono_tz::Europe::Madrid;
+    let now = zone.with_ymd_and_hms(2026, 7, 1, 10, 0, 0).unwrap().with_timezone(&Utc);
+    for (text, lang, note) in [
+        ("at midnight on 12th August", Lang::En, "midnight is the night between Wednesday 12 August and Thursday 13 August"),
+        ("a medianoche del 12 de agosto", Lang::Es, "la medianoche es la noche entre el miércoles 12 de agosto y el jueves 13 de agosto"),
+    ] {
+        let r = parse(text, now, zone, Options::new(lang)).unwrap();
+        assert_eq!(r.local().format("%Y-%m-%d %H:%M").to_string(), "2026-08-13 00:00", "{text}");
+        assert_eq!(r.note.as_deref(), Some(note), "{text}");
+    }
+    let at_nine = parse("on 12 August at 9pm", now, zone, Options::new(Lang::En)).unwrap();
+    assert_eq!(at_nine.note, None, "only midnight needs saying");
+}
+
 /// Errors name what is missing, echo the user's words exactly, and suggest in the
 /// language they were written in.
 #[test]

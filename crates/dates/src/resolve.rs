@@ -259,10 +259,13 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
     future(single(at, note, all_day), cx)
 }
 
-/// `date` at `h:m`, where 24:00 is the next day's midnight.
+/// `date` at `h:m`, where 24:00 is the next day's midnight, said as such: "at
+/// midnight on 12 August" is the night between the 12th and the 13th.
 fn at_hour(date: NaiveDate, h: u32, m: u32, cx: &Context) -> (DateTime<Utc>, Option<String>) {
     if h >= 24 {
-        return cx.instant(date + Duration::days(1), NaiveTime::MIN);
+        let (at, dst) = cx.instant(date + Duration::days(1), NaiveTime::MIN);
+        let between = words::midnight_between(date, cx.lang);
+        return (at, Some(dst.map_or(between.clone(), |dst| format!("{between}; {dst}"))));
     }
     cx.instant(date, NaiveTime::from_hms_opt(h, m, 0).unwrap_or(NaiveTime::MIN))
 }

@@ -89,6 +89,15 @@ pub(crate) fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (Strin
     (error, suggestion)
 }
 
+/// Midnight said on a date: the night that ends it ("at midnight on 12 August").
+pub(crate) fn midnight_between(date: NaiveDate, lang: Lang) -> String {
+    let next = date.succ_opt().unwrap_or(date);
+    match lang {
+        Lang::En => format!("midnight is the night between {} and {}", day_words(date, lang), day_words(next, lang)),
+        Lang::Es => format!("la medianoche es la noche entre el {} y el {}", day_words(date, lang), day_words(next, lang)),
+    }
+}
+
 /// A time that had passed today, moved to tomorrow.
 pub(crate) fn rolled(time: NaiveTime, lang: Lang) -> String {
     match lang {
