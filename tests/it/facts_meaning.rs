@@ -48,9 +48,8 @@ async fn bug_08_outside_health_the_repeat_moves_to_the_newer_category() {
 
 #[tokio::test]
 async fn bug_01_a_job_left_is_history_and_the_new_one_is_the_only_current_fact() {
-    for (job, change) in
-        [("Trabajo en Google", "Renuncié a Google, ahora trabajo en una startup"), ("I work at Google", "I quit Google, now I work at a startup")]
-    {
+    // The seed's sentences: the correction does not name the old job.
+    for (job, change) in [("Trabajo en Google", "Renuncié, ahora estoy en startup"), ("I work at Google", "I quit, now I'm at a startup")] {
         let dir = tempfile::tempdir().unwrap();
         let core = open(dir.path(), true).await;
         core.remember(job, Category::Work).await.unwrap();

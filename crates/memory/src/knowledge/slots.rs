@@ -17,6 +17,9 @@ pub struct Slot {
     pub name: String,
     /// The value, folded and trimmed, for comparing.
     pub value: String,
+    /// Whose it is: empty for the user's own; else who the fact names before the verb
+    /// ("mi hermana", "laura"), folded. The sister's new job replaces no job of the user's.
+    pub who: String,
 }
 
 struct Pattern {
@@ -49,25 +52,89 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
+/// A job left and the new one named in the same breath: the seed's "Renuncié, ahora
+/// estoy en startup", "I quit, now I'm at a startup". Folded text.
+static JOB_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:renuncie|renuncio|dimiti|dimitio|deje mi trabajo|deje el trabajo|dejo su trabajo|dejo el trabajo|cambie de trabajo|cambio de trabajo|me despidieron|lo despidieron|la despidieron|i quit|quit (?:my|his|her) job|quit|left (?:my|his|her) job|changed jobs|was laid off|got fired)\b[^.;]*?\b(?:ahora|now)\s+(?:estoy|esta|trabajo|trabaja|curro|curra|i'm|i am|he's|she's|he is|she is|works?|is)\s+(?:en|at|in|for|con|para)\s+(.+)",
+    )
+    .expect("valid job-change pattern")
+});
+
+/// "Trabaja en" names an employer when a proper noun or an article follows ("en
+/// Google", "en una startup"); bare, it names a field as often ("en desarrollo
+/// backend"), which people work in two of. Unfolded text: the capital tells.
+static JOB_AT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i:\b(?:trabajo|trabaja|trabajamos|trabajan|curro|curra)\s+en)\s+((?i:una?|el|la)\s+\S.*|\p{Lu}.*)").expect("valid employer pattern")
+});
+
+/// Articles a value may start with ("una startup" and "startup" are one employer).
+const ARTICLES: [&str; 7] = ["un ", "una ", "el ", "la ", "a ", "an ", "the "];
+
+/// A value as compared: up to the first clause break, trimmed, without a leading article.
+fn value_of(raw: &str) -> String {
+    let value = raw.split([',', ';', '.', '(']).next().unwrap_or(raw).trim();
+    let value = ARTICLES.iter().find_map(|a| value.strip_prefix(a)).unwrap_or(value);
+    fold(&value.trim().to_lowercase())
+}
+
+/// Words that may open a fact about the user without naming anyone.
+const NOT_SOMEONE: [&str; 14] =
+    ["ahora", "now", "actualmente", "currently", "tambien", "also", "today", "hoy", "ya", "still", "todavia", "aun", "recently", "recientemente"];
+
+/// Who a fact is about, from the words before its verb: a possessive and a noun ("mi
+/// hermana", "my sister"), or a capitalised name right before the verb ("Laura
+/// trabaja…"); else the user (empty). `words_before` is how many words precede the verb.
+fn whose(text: &str, words_before: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(words_before).collect();
+    let folded: Vec<String> = words.iter().map(|w| fold(&w.to_lowercase()).trim_matches(|c: char| !c.is_alphanumeric()).to_string()).collect();
+    let possessive = ["mi", "my", "su", "his", "her", "tu", "your", "our", "nuestro", "nuestra"];
+    if let Some(at) = folded.iter().rposition(|w| possessive.contains(&w.as_str())) {
+        if at + 1 < folded.len() {
+            return folded[at..].join(" ");
+        }
+    }
+    match (words.last(), folded.last()) {
+        (Some(word), Some(plain)) if word.chars().next().is_some_and(char::is_uppercase) && !NOT_SOMEONE.contains(&plain.as_str()) && plain.len() > 1 => {
+            plain.clone()
+        }
+        _ => String::new(),
+    }
+}
+
+/// How many words of `text` come before byte `at` of it.
+fn words_before(text: &str, at: usize) -> usize {
+    text.get(..at).map_or(0, |head| head.split_whitespace().count())
+}
+
 /// The slot `text` states, if any.
 pub fn slot_of(text: &str) -> Option<Slot> {
     let folded = fold(&text.to_lowercase());
-    PATTERNS.iter().find_map(|p| {
+    let slot = |name: String, value: &str, verb_at: usize, of: &str| {
+        let value = value_of(value);
+        (!value.is_empty()).then(|| Slot { name, value, who: whose(text, words_before(of, verb_at)) })
+    };
+    if let Some(changed) = JOB_CHANGE.captures(&folded) {
+        return slot("job".into(), changed.get(1)?.as_str(), changed.get(0)?.start(), &folded);
+    }
+    let listed = PATTERNS.iter().find_map(|p| {
         let caps = p.regex.captures(&folded)?;
-        let value = caps.get(caps.len() - 1)?.as_str();
-        let value = value.split([',', ';', '.', '(']).next().unwrap_or(value).trim().to_string();
         let name = match caps.get(1).filter(|_| caps.len() > 2) {
             Some(thing) => p.name.replace("{1}", thing.as_str()),
             None => p.name.to_string(),
         };
-        (!value.is_empty()).then_some(Slot { name, value })
+        slot(name, caps.get(caps.len() - 1)?.as_str(), caps.get(0)?.start(), &folded)
+    });
+    listed.or_else(|| {
+        let at = JOB_AT.captures(text)?;
+        slot("job".into(), at.get(1)?.as_str(), at.get(0)?.start(), text)
     })
 }
 
 /// Whether `new` replaces `old`: the same slot with another value.
 pub(crate) fn supersedes(new: &str, old: &str) -> bool {
     match (slot_of(new), slot_of(old)) {
-        (Some(a), Some(b)) => a.name == b.name && a.value != b.value,
+        (Some(a), Some(b)) => a.name == b.name && a.who == b.who && a.value != b.value,
         _ => false,
     }
 }
@@ -89,5 +156,23 @@ mod tests {
         assert!(!supersedes("Likes green tea", "I live in Barcelona"));
         // "Works in" names a field as often as an employer: people work in two.
         assert!(!supersedes("Trabaja en desarrollo backend", "Trabaja en desarrollo frontend"));
+        // An employer after "en", and the seed's job change that names no old one.
+        assert!(supersedes("Renuncié, ahora estoy en startup", "Trabajo en Google"));
+        assert!(supersedes("I quit, now I'm at a startup", "I work at Google"));
+        assert!(supersedes("Trabaja en una startup", "Trabajo en Google"));
+        assert!(!supersedes("Trabaja en una startup", "Renuncié, ahora estoy en startup"), "the same employer, with or without an article");
+        assert!(!supersedes("Estoy en Madrid esta semana", "Trabajo en Google"));
+        assert_eq!(slot_of("Trabajo en Google").map(|s| s.value).as_deref(), Some("google"));
+        // Someone else's move or job replaces none of the user's (Bug 3).
+        for (other, own) in [
+            ("Mi hermana vive en Madrid", "Vivo en Barcelona"),
+            ("Mi hermana trabaja en Google", "Trabajo en Microsoft"),
+            ("My sister works at Google", "I work at Microsoft"),
+            ("Laura trabaja en Google", "Trabajo en Indra"),
+        ] {
+            assert!(!supersedes(other, own) && !supersedes(own, other), "{other} / {own}");
+        }
+        assert!(supersedes("Mi hermana se mudó a Valencia", "Mi hermana vive en Madrid"), "hers, by hers");
+        assert!(supersedes("Ahora vive en Valencia", "Vive en Madrid"), "an adverb names no one");
     }
 }
