@@ -98,6 +98,54 @@ fn bug_04_what_was_just_saved_is_in_the_next_prompt() {
     assert!(prompt.text.contains("## Goals\n- Is learning Portuguese"), "{}", prompt.text);
 }
 
+/// The race itself: prompts built on other threads while facts are being written.
+/// Every prompt holds every fact whose save had returned before the prompt was begun
+/// (the agent "forgets" nothing just saved), and never a half-written one.
+#[test]
+fn bug_04_prompts_built_while_another_task_writes_see_every_finished_save() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    const FACTS: usize = 120;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(sidecar::knowledge::store::KnowledgeStore::open(dir.path(), sidecar::locale::Lang::En).unwrap());
+    let saved = Arc::new(AtomicUsize::new(0));
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let today = day(TODAY);
+    let writer = {
+        let (store, saved) = (store.clone(), saved.clone());
+        runtime.spawn(async move {
+            for n in 0..FACTS {
+                store.save(&format!("Visited city number{n} of the tour"), Category::General, today).await.unwrap();
+                saved.store(n + 1, Ordering::SeqCst);
+            }
+        })
+    };
+    let readers: Vec<_> = (0..3)
+        .map(|_| {
+            let (store, saved) = (store.clone(), saved.clone());
+            std::thread::spawn(move || {
+                let mut during = 0;
+                loop {
+                    let before = saved.load(Ordering::SeqCst);
+                    let (_, block, _) = store.prompt_parts(today, 100_000, words);
+                    for n in 0..before {
+                        assert!(block.contains(&format!("- Visited city number{n} of the tour\n")), "fact {n} was saved before this prompt and is missing");
+                    }
+                    let shown = block.matches("- Visited city number").count();
+                    assert!(shown >= before && shown <= FACTS, "{shown} facts shown, {before} saved");
+                    if before == FACTS {
+                        return during;
+                    }
+                    during += 1;
+                }
+            })
+        })
+        .collect();
+    runtime.block_on(writer).unwrap();
+    let during: usize = readers.into_iter().map(|r| r.join().unwrap()).sum();
+    assert!(during > 0, "prompts were built while the facts were being written");
+}
+
 #[test]
 fn bug_05_and_06_the_block_is_wrapped_as_data_and_asks_to_save_facts() {
     let doc = Learnings::parse(
