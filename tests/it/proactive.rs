@@ -207,6 +207,7 @@ fn check_invariants(level: Level, sent: &[Sent], user: &[DateTime<Utc>], skips: 
         *per_hour.entry(l.format("%F %H").to_string()).or_default() += 1;
         *per_day.entry(l.format("%F").to_string()).or_default() += 1;
         assert!(l.hour() >= 8 && l.hour() < 22, "sent in quiet hours: {l}");
+        assert!(level.allows(s.kind), "{:?} is not sent at {level:?}: {l}", s.kind);
         if s.kind == MessageType::Greeting {
             let window = greeting_window(l.hour()).unwrap_or_else(|| panic!("greeting outside its window: {l}"));
             *greetings.entry((l.format("%F").to_string(), window.as_str())).or_default() += 1;
@@ -445,7 +446,8 @@ impl Sink for Recording {
 async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     let server = ScriptedServer::responding(|request| {
         if is_decision(request) {
-            decision("contextual", "¿Cómo te fue en la entrevista?")
+            // A check-in: at the default level (medium) contextual suggestions never go out.
+            decision("checkin", "¿Qué tal va el día?")
         } else {
             Reply::Stream { events: reply_events(&["ok"]), delay: Duration::ZERO }
         }

@@ -44,6 +44,17 @@ impl Level {
         }
     }
 
+    /// Whether a spontaneous message of `kind` belongs to this level (the plans' table:
+    /// medium is greetings and occasional check-ins, contextual suggestions are high's).
+    pub fn allows(self, kind: sidecar_outbox::message_type::MessageType) -> bool {
+        use sidecar_outbox::message_type::MessageType;
+        match self {
+            Level::Low => false,
+            Level::Medium => matches!(kind, MessageType::Greeting | MessageType::Checkin),
+            Level::High => true,
+        }
+    }
+
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Level::Low => "low",
@@ -158,5 +169,10 @@ mod tests {
     #[test]
     fn daily_limits_by_level() {
         assert_eq!([Level::Low, Level::Medium, Level::High].map(Level::max_per_day), [0, 4, 8]);
+        use sidecar_outbox::message_type::MessageType::*;
+        let kinds = |level: Level| [Greeting, Checkin, Contextual].map(|k| level.allows(k));
+        assert_eq!(kinds(Level::Low), [false, false, false]);
+        assert_eq!(kinds(Level::Medium), [true, true, false], "contextual suggestions are for high");
+        assert_eq!(kinds(Level::High), [true, true, true]);
     }
 }

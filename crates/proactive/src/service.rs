@@ -254,7 +254,7 @@ impl ProactiveService {
         let channel = self.router.spontaneous_channel(&config.sinks, presence).unwrap_or(Channel::Desktop);
         // At a whole allowance a kind may come as often as the level allows.
         let gap = chrono::Duration::hours(24) / config.level.max_per_day().max(1) as i32;
-        let welcome = MessageType::ALL.into_iter().filter(|k| state.learned.allows(*k, channel, gap, now)).collect();
+        let welcome = MessageType::ALL.into_iter().filter(|k| config.level.allows(*k) && state.learned.allows(*k, channel, gap, now)).collect();
         (channel, welcome)
     }
 
