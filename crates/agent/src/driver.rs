@@ -420,11 +420,7 @@ async fn note_turn(context: &TurnContext<'_>, ledger: &mut Ledger, note: TurnNot
 }
 
 fn correction_note(check: &str) -> String {
-    match check {
-        "claimed_reminder_without_tool" => "You told the user a reminder was set without calling set_reminder. Call the tool first, then confirm.".into(),
-        "claimed_fact_saved_without_tool" => "You told the user you saved a fact without calling remember_fact. Call the tool first, then confirm.".into(),
-        other => format!("A check failed on one of your replies: {other}."),
-    }
+    crate::claims::lesson_of(check).map_or_else(|| format!("A check failed on one of your replies: {check}."), str::to_string)
 }
 
 async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> Result<DrivenTurn, StoreError> {
