@@ -197,3 +197,35 @@ def test_dismissing_the_trays_alert_for_a_spontaneous_message_teaches_that_it_wa
     finally:
         desktop.close(session)
         llm.close()
+
+
+def test_while_the_desktop_is_set_to_do_not_disturb_sidecar_does_not_speak_first(desktop, tmp_path):
+    """DT-7: dunst paused (its Do Not Disturb, read on the real session bus) skips the
+    spontaneous tick without asking the model; resumed, the next tick asks it."""
+    import json
+    decision = json.dumps({"shouldSpeak": False, "reason": "scripted", "messageType": "checkin", "suggestedMessage": ""})
+    llm = ScriptedLlm([text_reply(decision)])
+    config = tmp_path / "settings.toml"
+    config.write_text(f'[[providers]]\nid = "p"\nbase_url = "{llm.base_url}"\nmodel = "m"\n'
+                      f'[user]\ntimezone = "{daytime_zone()}"\n')
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+
+    def answers():
+        return session.texts("[data-testid=message-assistant]")
+
+    try:
+        subprocess.run(["dunstctl", "set-paused", "true"], check=True)
+        composer = session.wait_for("[data-testid=composer]")
+        session.send_keys(composer, "/proactive tick\ue007")
+        wait_until(lambda: any("Do Not Disturb" in a for a in answers()), 30, f"no skip for Do Not Disturb: {answers()}")
+        assert "Tick skipped: your desktop is set to Do Not Disturb." in answers()[-1], answers()
+        assert not llm.requests, "the model was not asked"
+        desktop.screenshot("do-not-disturb")
+
+        subprocess.run(["dunstctl", "set-paused", "false"], check=True)
+        session.send_keys(composer, "/proactive tick\ue007")
+        wait_until(lambda: llm.requests, 30, "the model was not asked once Do Not Disturb was off")
+    finally:
+        subprocess.run(["dunstctl", "set-paused", "false"], check=False)
+        desktop.close(session)
+        llm.close()

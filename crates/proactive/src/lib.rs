@@ -15,6 +15,7 @@
 
 pub mod config;
 pub mod decision;
+pub mod do_not_disturb;
 pub mod error;
 pub mod events;
 pub(crate) mod greeting;

@@ -31,6 +31,8 @@ pub enum Skip {
     NoSink,
     /// No kind of message is welcome on the channel now (what was learned).
     NotWelcome,
+    /// The desktop is set to Do Not Disturb and the message would go there.
+    DoNotDisturb,
 }
 
 impl Skip {
@@ -47,6 +49,7 @@ impl Skip {
             Skip::BrainBusy => "brain_busy",
             Skip::NoSink => "no_sink",
             Skip::NotWelcome => "not_welcome_now",
+            Skip::DoNotDisturb => "do_not_disturb",
         }
     }
 }

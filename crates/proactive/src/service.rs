@@ -374,6 +374,12 @@ impl ProactiveService {
         if welcome.is_empty() {
             return Ok(TickReport::Skipped { reason: Skip::NotWelcome });
         }
+        if mode == TickMode::Send && channel == Channel::Desktop {
+            if let Some(which) = crate::do_not_disturb::desktop_silenced().await {
+                tracing::info!(which, "the desktop is set to Do Not Disturb");
+                return Ok(TickReport::Skipped { reason: Skip::DoNotDisturb });
+            }
+        }
         // P7/P16: the brain lock is tried, never waited for, and released by its guard
         // on every path out of here, errors included.
         let Ok(_brain) = self.brain.try_lock() else {

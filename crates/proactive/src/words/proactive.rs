@@ -48,6 +48,8 @@ pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
         (Skip::NoSink, true) => "la salida principal no acepta mensajes espontáneos",
         (Skip::NotWelcome, false) => "what I sent lately went unanswered, so I wait longer",
         (Skip::NotWelcome, true) => "lo que mandé últimamente quedó sin respuesta, así que espero más",
+        (Skip::DoNotDisturb, false) => "your desktop is set to Do Not Disturb",
+        (Skip::DoNotDisturb, true) => "tu escritorio está en No molestar",
     }
 }
 
