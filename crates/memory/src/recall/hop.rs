@@ -3,6 +3,11 @@
 //! ("what does the person who gave me the guitar do?": the guitar names Tomás, and
 //! Tomás's job is said elsewhere).
 //!
+//! What the hop's matches by meaning and by exchange weigh is the embedder's
+//! ([`crate::knowledge::meaning::Thresholds::hop_meaning`]): with EmbeddingGemma little
+//! (0.15, no exchanges: LoCoMo's development part at 2k from 90.8% to 91.9%, inference
+//! 64.4% → 72.3%), with e5-small as much as its words.
+//!
 //! Tried and left out: the names searched by words alone, without embedding them as a
 //! query of their own (the second embedding is most of the hop's cost, about 50 ms of
 //! the p95 recall at 100,000 messages). On LoCoMo's development part at 2k with

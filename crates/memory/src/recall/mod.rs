@@ -78,7 +78,9 @@ const EXCHANGE_WEIGHT: f64 = 1.0;
 const FULL_AFTER_MISSES: usize = 50;
 /// Matches on one page of the Memory view's search.
 pub const PAGE: usize = 10;
-/// What a second hop's votes weigh against the first pass.
+/// What the second hop's votes by words weigh against the first pass (by meaning and
+/// by exchange, the embedder's [`crate::knowledge::meaning::Thresholds::hop_meaning`]
+/// and `hop_exchanges`).
 const HOP_WEIGHT: f64 = 0.6;
 /// The least a match by words weighs, however few of the question's words it holds:
 /// bm25 ranked it, and in a real conversation the answer rarely repeats the question.
@@ -261,10 +263,16 @@ impl Recall {
             let best: Vec<&str> = first.iter().take(3).filter_map(|(k, _)| found.get(k)).map(|f| f.text.as_str()).collect();
             let (_, rare) = self.by_commonness(hop::names(&best, query), hop::MAX_NAMES, &mut total).await?;
             if let Some(names) = hop::query(&rare) {
-                let second = self.lists(&names, mode, None, reader).await?.lists;
+                let thresholds = self.meaning.thresholds();
+                // A person's reading has no exchanges: not read when they would weigh nothing.
+                let hop_reader = if thresholds.hop_exchanges > 0.0 { reader } else { Reader::Person };
+                let second = self.lists(&names, mode, None, hop_reader).await?.lists;
                 found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
                 votes = self.votes(query, &lists, &found);
-                votes.extend(self.votes(&names, &second, &found).into_iter().map(|l| l.into_iter().map(|(k, w)| (k, w * HOP_WEIGHT)).collect()));
+                // Words, meaning, exchanges: what each of the hop's lists weighs.
+                let weights = [HOP_WEIGHT, thresholds.hop_meaning, thresholds.hop_exchanges];
+                let hop_votes = self.votes(&names, &second, &found).into_iter().zip(weights);
+                votes.extend(hop_votes.map(|(list, weight)| list.into_iter().map(|(k, w)| (k, w * weight)).collect()));
             }
         }
         lists = votes;
