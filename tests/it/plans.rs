@@ -86,3 +86,80 @@ async fn ten_multi_step_tasks_run_every_step_once_and_sum_up() {
     assert!(measures.reinforced >= 1, "a long conversation had the rules said again: {measures:?}");
     assert_eq!(measures.claimed_without_acting, 0);
 }
+
+/// The plans (agent-mode 2.4): a plan of twelve steps finishes in one reply without the
+/// user saying "go on" (eight calls in all used to end it around step six: the
+/// allowance now counts per step), and a step that names an earlier one waits for it
+/// (started too soon, `update_plan` refuses and says which step is missing).
+#[tokio::test]
+async fn a_twelve_step_plan_with_a_dependency_finishes_without_being_told_to_go_on() {
+    use crate::support::{reply_events, stream, tool_call_events};
+    use serde_json::json;
+    const ZONES: [&str; 12] = [
+        "Europe/Madrid",
+        "Europe/Lisbon",
+        "Europe/Paris",
+        "Europe/Rome",
+        "Europe/Berlin",
+        "Europe/Vienna",
+        "Europe/Prague",
+        "Europe/Warsaw",
+        "Europe/Athens",
+        "Europe/Helsinki",
+        "Europe/Dublin",
+        "Europe/Oslo",
+    ];
+    let plan = |done: usize, in_progress: Option<usize>| {
+        let items: Vec<serde_json::Value> = (1..=12)
+            .map(|n| {
+                let status = if n <= done {
+                    "done"
+                } else if Some(n) == in_progress {
+                    "in_progress"
+                } else {
+                    "pending"
+                };
+                let mut item = json!({"text": format!("Time in {}", ZONES[n - 1]), "status": status});
+                if n <= done {
+                    item["result"] = json!("noted");
+                }
+                if n == 7 {
+                    item["after"] = json!([6]);
+                }
+                item
+            })
+            .collect();
+        json!({ "items": items }).to_string()
+    };
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = calls.clone();
+    let server = ScriptedServer::responding(move |_| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        match n {
+            0 => stream(tool_call_events(&[("p0", "update_plan", &plan(0, Some(1)))])),
+            // Step 7 started before step 6 is done: refused.
+            1 => stream(tool_call_events(&[("early", "update_plan", &plan(0, Some(7)))])),
+            2..=13 => {
+                let step = n - 1;
+                let zone = json!({"timezone": ZONES[step - 1]}).to_string();
+                let (time, progress) = (format!("t{step}"), format!("p{step}"));
+                stream(tool_call_events(&[(&time, "get_current_time", &zone), (&progress, "update_plan", &plan(step, None))]))
+            }
+            _ => stream(reply_events(&["All twelve times noted."])),
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let outcome = core.send("Look up the time in these twelve cities one by one and note each").await.unwrap();
+    assert_eq!(outcome.meta.plan, Some(PlanOutcome::Finished), "{}", outcome.reply);
+    assert_eq!(outcome.meta.plan_nudges, 0, "never told to go on");
+    assert_eq!(outcome.status.as_str(), "complete", "{}", outcome.reply);
+    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 15, "twelve steps, the plan, the refused start and the words");
+    let requests = server.requests.lock().unwrap().clone();
+    let refused = requests[2]["messages"].as_array().unwrap().iter().find(|m| m["tool_call_id"] == "early").unwrap()["content"].as_str().unwrap().to_string();
+    assert!(refused.contains("waits for step 6") && refused.contains("not done yet"), "{refused}");
+    for zone in ZONES {
+        assert!(outcome.reply.contains(&format!("✓ Time in {zone}: noted")), "{zone}: {}", outcome.reply);
+    }
+}

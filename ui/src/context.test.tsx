@@ -36,10 +36,12 @@ describe("context around the chat", () => {
       items: [
         { text: "Find flights", status: "done" },
         { text: "Compare hotels", status: "in_progress" },
+        { text: "Book the cheapest", status: "pending", after: [2] },
       ],
     });
     const plan = await screen.findByTestId("plan");
-    expect(within(plan).getByTestId("plan-progress")).toHaveTextContent("1 of 2");
+    expect(within(plan).getByTestId("plan-progress")).toHaveTextContent("1 of 3");
+    expect(plan).toHaveTextContent("Book the cheapest (after step 2)");
     expect(within(plan).getByText(/Compare hotels/).closest("li")).toHaveAttribute("data-status", "in_progress");
     await core.event({
       type: "plan_updated",

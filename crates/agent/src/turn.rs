@@ -24,9 +24,16 @@ use sidecar_llm::{ChatMessage, Completion, FinishReason, ToolCall};
 /// Asks the model to go on after a reply was cut by the length limit.
 pub const CONTINUE_PROMPT: &str = "Your previous reply was cut off by the length limit. Continue exactly where it stopped, without repeating anything.";
 
+/// How many times the per-step allowance of calls one turn may use in all, however many
+/// steps its plan has: a guard against a loop the plan's progress does not catch. The
+/// real limits of a long plan are the turn's time and the spending budget.
+const STEP_ALLOWANCES_PER_TURN: u32 = 6;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TurnLimits {
-    /// Model calls allowed in the turn.
+    /// Model calls allowed for one step: the whole turn without a plan, each step of a
+    /// plan the turn works on (the count starts again when a step closes), up to
+    /// [`STEP_ALLOWANCES_PER_TURN`] times this in all.
     pub max_iterations: u32,
     /// Automatic continuations after a length cut.
     pub max_continuations: u32,
@@ -123,6 +130,8 @@ pub struct Turn {
     /// The visible reply so far (merged continuations).
     reply: String,
     iterations: u32,
+    /// Model calls since the turn began or a step of its plan last closed.
+    calls_in_step: u32,
     continuations: u32,
     corrected: bool,
     tools_called: Vec<String>,
@@ -141,6 +150,7 @@ impl Turn {
             transcript: prompt,
             reply: String::new(),
             iterations: 0,
+            calls_in_step: 0,
             continuations: 0,
             corrected: false,
             tools_called: Vec::new(),
@@ -166,9 +176,24 @@ impl Turn {
         self.plan = PlanWatch::new(items);
     }
 
-    /// The plan after a round of tools (before `ToolsFinished` is handled).
+    /// The plan after a round of tools (before `ToolsFinished` is handled). A step
+    /// closed: the next one has the whole allowance of calls.
     pub(crate) fn observe_plan(&mut self, items: Vec<PlanItem>) {
+        let closed_before = progress(self.plan.items()).0;
         self.plan.observe(items);
+        if progress(self.plan.items()).0 > closed_before {
+            self.calls_in_step = 0;
+        }
+    }
+
+    /// No model call is allowed after the one that just answered.
+    fn out_of_calls(&self) -> bool {
+        self.calls_in_step >= self.limits.max_iterations || self.iterations >= self.limits.max_iterations.saturating_mul(STEP_ALLOWANCES_PER_TURN)
+    }
+
+    /// The next model call is the last one allowed.
+    fn next_call_is_last(&self) -> bool {
+        self.calls_in_step + 1 >= self.limits.max_iterations || self.iterations + 1 >= self.limits.max_iterations.saturating_mul(STEP_ALLOWANCES_PER_TURN)
     }
 
     /// What was done and what is left, when the turn ends early on a plan it worked on.
@@ -209,12 +234,13 @@ impl Turn {
     fn call_model(&mut self) -> Effect {
         self.phase = Phase::AwaitingModel;
         // The last allowed call offers no tools: the model must answer in words.
-        let with_tools = self.iterations + 1 < self.limits.max_iterations;
+        let with_tools = !self.next_call_is_last();
         Effect::CallModel { messages: self.transcript.clone(), with_tools }
     }
 
     fn on_reply(&mut self, completion: Completion) -> Vec<Effect> {
         self.iterations += 1;
+        self.calls_in_step += 1;
         let Completion { text, tool_calls, finish_reason, .. } = completion;
         if std::mem::take(&mut self.after_tools) && !self.reply.is_empty() && !text.is_empty() {
             self.reply.push_str("\n\n");
@@ -225,7 +251,7 @@ impl Turn {
             let message = ChatMessage::assistant_with_tools(text, tool_calls.clone());
             self.transcript.push(message.clone());
             let mut effects = vec![Effect::Record(message)];
-            if self.iterations >= self.limits.max_iterations {
+            if self.out_of_calls() {
                 // Past the cap: pair each call with a result so the transcript stays
                 // valid, and end the turn with what was said.
                 effects.extend(self.unrun_results(&tool_calls, "not run: the step limit for one reply was reached"));
@@ -247,7 +273,7 @@ impl Turn {
             return effects;
         }
 
-        let can_call_again = self.iterations < self.limits.max_iterations;
+        let can_call_again = !self.out_of_calls();
         if finish_reason == Some(FinishReason::Length) && self.continuations < self.limits.max_continuations && can_call_again {
             self.continuations += 1;
             self.reply.push_str(&text);
@@ -262,7 +288,7 @@ impl Turn {
                 return self.correct(claim, text);
             }
         }
-        match self.plan.after_words(self.iterations + 1 < self.limits.max_iterations) {
+        match self.plan.after_words(!self.next_call_is_last()) {
             AfterWords::Stand => self.finish_complete(full, finish_reason, None),
             AfterWords::GoOn => {
                 self.reply.push_str(&text);

@@ -21,6 +21,9 @@ export function PlanPanel({ items, busy }: { items: PlanItem[]; busy: boolean })
         {items.map((item, i) => (
           <li key={i} className={`plan-item ${item.status}`} data-status={item.status} title={t.planStatus(item.status)}>
             <span aria-hidden="true">{MARKS[item.status]}</span> {item.text}
+            {item.after && item.after.length > 0 && item.status === "pending" && (
+              <span className="muted small plan-after"> ({t.planAfter(item.after)})</span>
+            )}
             {item.result && <span className="muted small plan-result"> — {item.result}</span>}
           </li>
         ))}

@@ -235,6 +235,8 @@ export interface PlanItem {
   status: PlanStatus;
   /** What the step produced (or why it failed). */
   result?: string;
+  /** The earlier steps (from 1) it waits for. */
+  after?: number[];
 }
 
 /** Tokens of the last prompt, of the budget it must fit (window minus the reply reserve). */

@@ -32,6 +32,38 @@ pub(crate) fn validate(items: &[PlanItem]) -> Result<(), String> {
     if items.iter().filter_map(|i| i.result.as_deref()).any(|r| r.chars().count() > MAX_ITEM_CHARS) {
         return Err(format!("keep each result under {MAX_ITEM_CHARS} characters"));
     }
+    waits_kept(items)
+}
+
+/// A step waits only for earlier steps, and is not started before they are done.
+fn waits_kept(items: &[PlanItem]) -> Result<(), String> {
+    for (index, item) in items.iter().enumerate() {
+        let number = index + 1;
+        for &before in &item.after {
+            if before == 0 || before >= number {
+                let earlier = if number == 1 {
+                    "the first step waits for none".to_string()
+                } else {
+                    format!("step {number} can only wait for steps 1 to {}", number - 1)
+                };
+                return Err(format!("{earlier}, not for step {before}"));
+            }
+            let waited = &items[before - 1];
+            // Waiting, or given up, a step needs nothing of the ones before it.
+            if matches!(item.status, ItemStatus::Pending | ItemStatus::Failed) || waited.status == ItemStatus::Done {
+                continue;
+            }
+            return Err(if waited.status == ItemStatus::Failed {
+                format!("step {number} (\"{}\") waits for step {before}, which failed: mark step {number} failed too, or change the plan", item.text.trim())
+            } else {
+                format!(
+                    "step {number} (\"{}\") waits for step {before} (\"{}\"), which is not done yet: finish step {before} first",
+                    item.text.trim(),
+                    waited.text.trim()
+                )
+            });
+        }
+    }
     Ok(())
 }
 
@@ -49,6 +81,10 @@ pub(crate) fn render(items: &[PlanItem]) -> String {
             ItemStatus::Failed => "[!]",
         };
         out.push_str(&format!("\n{mark} {}", item.text.trim()));
+        if !item.after.is_empty() {
+            let after: Vec<String> = item.after.iter().map(usize::to_string).collect();
+            out.push_str(&format!(" (after {})", after.join(", ")));
+        }
         if let Some(result) = item.result.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
             out.push_str(&format!(" → {result}"));
         }
@@ -116,5 +152,21 @@ mod tests {
         assert!(validate(&[item(" ", ItemStatus::Pending)]).is_err());
         assert!(validate(&[item("a", ItemStatus::InProgress), item("b", ItemStatus::InProgress)]).is_err());
         assert!(validate(&vec![item("a", ItemStatus::Pending); 21]).is_err());
+    }
+
+    #[test]
+    fn a_step_waits_for_the_earlier_steps_it_names() {
+        let waiting = |status| PlanItem { after: vec![1], ..item("Book the cheapest", status) };
+        let search = |status| item("Search flights", status);
+        assert!(validate(&[search(ItemStatus::InProgress), waiting(ItemStatus::Pending)]).is_ok());
+        let early = validate(&[search(ItemStatus::InProgress), waiting(ItemStatus::Done)]).unwrap_err();
+        assert!(early.contains("waits for step 1 (\"Search flights\"), which is not done yet"), "{early}");
+        assert!(validate(&[search(ItemStatus::Done), waiting(ItemStatus::InProgress)]).is_ok());
+        let failed = validate(&[search(ItemStatus::Failed), waiting(ItemStatus::InProgress)]).unwrap_err();
+        assert!(failed.contains("which failed"), "{failed}");
+        assert!(validate(&[search(ItemStatus::Failed), waiting(ItemStatus::Failed)]).is_ok());
+        let forward = PlanItem { after: vec![2], ..item("First", ItemStatus::Pending) };
+        assert!(validate(&[forward, search(ItemStatus::Pending)]).unwrap_err().contains("the first step waits for none"));
+        assert!(render(&[search(ItemStatus::Done), waiting(ItemStatus::Pending)]).contains("[ ] Book the cheapest (after 1)"));
     }
 }

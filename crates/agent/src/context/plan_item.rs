@@ -29,11 +29,15 @@ pub struct PlanItem {
     /// What the step produced (or why it failed), in a few words, once it is done or failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// The earlier steps (by number, from 1) this one waits for: it starts only once
+    /// they are done.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<usize>,
 }
 
 impl PlanItem {
     pub fn new(text: impl Into<String>, status: ItemStatus) -> Self {
-        Self { text: text.into(), status, result: None }
+        Self { text: text.into(), status, result: None, after: Vec::new() }
     }
 }
 
