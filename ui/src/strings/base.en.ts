@@ -303,7 +303,10 @@ export const baseEn = {
   contextSummarized: "Older turns are summarised; recall finds their exact words.",
   planTitle: "Plan",
   planProgress: (done: number, total: number) => `${done} of ${total}`,
-  planAfter: (steps: number[]) => `after ${steps.length === 1 ? "step" : "steps"} ${steps.join(", ")}`,
+  planAfter: (steps: number[]) => {
+    const list = [steps].flat();
+    return `after ${list.length === 1 ? "step" : "steps"} ${list.join(", ")}`;
+  },
   planStatus: (status: string) => ({ pending: "pending", in_progress: "in progress", done: "done", failed: "failed" })[status] ?? status,
   offerTitle: (title: string) => `Continue where you left off: ${title}?`,
   offerBody: "Sidecar saved a checkpoint of this work. Continuing brings its state into this conversation.",

@@ -305,7 +305,10 @@ export const baseEs: typeof baseEn = {
   contextSummarized: "Los turnos antiguos están resumidos; recall encuentra sus palabras exactas.",
   planTitle: "Plan",
   planProgress: (done: number, total: number) => `${done} de ${total}`,
-  planAfter: (steps: number[]) => `después ${steps.length === 1 ? "del paso" : "de los pasos"} ${steps.join(", ")}`,
+  planAfter: (steps: number[]) => {
+    const list = [steps].flat();
+    return `después ${list.length === 1 ? "del paso" : "de los pasos"} ${list.join(", ")}`;
+  },
   planStatus: (status: string) => ({ pending: "pendiente", in_progress: "en curso", done: "hecho", failed: "falló" })[status] ?? status,
   offerTitle: (title: string) => `¿Seguir donde lo dejaste: ${title}?`,
   offerBody: "Sidecar guardó un punto de control de este trabajo. Al continuar, su estado pasa a esta conversación.",
