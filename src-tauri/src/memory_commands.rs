@@ -36,6 +36,23 @@ pub fn automatic_backups(core: Core<'_>) -> Vec<(String, String)> {
     kept.into_iter().map(|(date, path)| (date.to_string(), path.display().to_string())).collect()
 }
 
+/// How many days conversations are kept (`None`: everything).
+#[tauri::command]
+pub fn keep_days(core: Core<'_>) -> Option<u32> {
+    core.settings().retention.keep_days
+}
+
+#[tauri::command]
+pub fn set_keep_days(core: Core<'_>, days: Option<u32>) -> Result<(), CommandError> {
+    core.set_keep_days(days).said(&core)
+}
+
+/// Tidies what is kept now; what it did.
+#[tauri::command]
+pub async fn tidy_now(core: Core<'_>) -> Result<sidecar::data_service::TidyReport, CommandError> {
+    core.tidy().await.said(&core)
+}
+
 #[tauri::command]
 pub async fn export_data(core: Core<'_>, format: ExportFormat) -> Result<String, CommandError> {
     Ok(core.data().export_to_file(format).await.said(&core)?.display().to_string())

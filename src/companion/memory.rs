@@ -66,6 +66,34 @@ impl Companion {
         &self.data
     }
 
+    /// Tidies what is kept under the user's retention (`[retention] keep_days`; by
+    /// default everything is kept): Settings → Your data → Tidy now, and once a day.
+    pub async fn tidy(&self) -> Result<crate::data_service::TidyReport, crate::data_service::DataError> {
+        self.data.tidy(self.models().settings().retention.keep_days).await
+    }
+
+    /// Sets how long conversations are kept (`None`: everything); refused below a week.
+    pub fn set_keep_days(&self, days: Option<u32>) -> Result<(), CompanionError> {
+        let allowed = crate::settings::MIN_KEEP_DAYS..=36_500;
+        if days.is_some_and(|days| !allowed.contains(&days)) {
+            let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
+            return Err(crate::llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());
+        }
+        self.models().settings_owner().change(crate::settings::owner::Change::KeepDays(days))?;
+        Ok(())
+    }
+
+    /// The daily tidy, first a few minutes after start (not to slow it).
+    pub(crate) async fn run_daily_tidy(self: Arc<Self>) {
+        tokio::time::sleep(std::time::Duration::from_secs(300)).await;
+        loop {
+            if let Err(error) = self.tidy().await {
+                tracing::warn!(%error, "the daily tidy failed; it is tried again tomorrow");
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(24 * 3600)).await;
+        }
+    }
+
     pub fn knowledge(&self) -> &Arc<KnowledgeStore> {
         &self.knowledge
     }

@@ -110,6 +110,7 @@ impl Companion {
             tokio::spawn(self.watch_knowledge(crate::knowledge::watch::POLL_INTERVAL)),
             tokio::spawn(self.meaning().clone().run()),
             tokio::spawn(self.data().clone().run_daily_backups()),
+            tokio::spawn(self.clone().run_daily_tidy()),
             tokio::spawn(connections),
         ];
         if let Some((source, format)) = face.updates {

@@ -48,6 +48,19 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         time.sleep(0.3)
         desktop.screenshot("sections-local-tuning-es")
 
+        # Keeping: everything by default; a retention chosen is saved, and a tidy reports.
+        session.settings("data")
+        session.wait_for("[data-testid=keep-days]:not([disabled])", 10)
+        keep = "document.querySelector('[data-testid=keep-days]')"
+        assert session.script(f"return {keep}.selectedOptions[0].textContent") == "Siempre"
+        session.script(f"const s = {keep}; s.value = '365'; s.dispatchEvent(new Event('change', {{bubbles: true}}))")
+        wait_until(lambda: "keep_days = 365" in config.read_text(), 10, "the retention was not saved")
+        session.tap("[data-testid=tidy-now]")
+        wait_until(lambda: "Nada que limpiar" in " ".join(session.texts("[data-testid=retention-note]")), 30, "no tidy report")
+        session.script("document.querySelector('[data-testid=retention-settings]').scrollIntoView({block: 'center'})")
+        time.sleep(0.3)
+        desktop.screenshot("sections-data-keeping-es")
+
         # The profile as a form; what it saves is in the files, the rest kept.
         session.tap("[data-testid=nav-memory]")
         session.tap("[data-testid=memory-tab-profile]")

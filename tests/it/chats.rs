@@ -106,3 +106,47 @@ async fn a_pinned_conversation_stays_at_the_top() {
     assert_eq!(order(core.chats().list(None).await.unwrap().1), [(second, false), (first, false)]);
     assert!(core.chats().pin(9_999, true).await.is_err());
 }
+
+/// Retention (context-engineering 3.2): by default nothing is removed; with `keep_days`
+/// set, conversations with nothing said for that long are deleted at the tidy (pinned
+/// ones and the current one kept), removed for good a day later, and the vectors of
+/// what is gone are cleared; a retention under a week is refused.
+#[tokio::test]
+async fn the_tidy_keeps_everything_by_default_and_applies_the_retention_the_user_sets() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let offset = Arc::new(AtomicI64::new(0));
+    let core = open(dir.path(), &server.base_url, offset.clone()).await;
+    let day = 24 * 3600;
+    core.send("An old chat about the garden").await.unwrap();
+    let (old, _) = core.chats().list(None).await.unwrap();
+    core.context().new_conversation().await.unwrap();
+    core.send("An old chat I pinned").await.unwrap();
+    let (pinned, _) = core.chats().list(None).await.unwrap();
+    core.chats().pin(pinned, true).await.unwrap();
+    offset.fetch_add(40 * day, Ordering::SeqCst);
+    core.context().new_conversation().await.unwrap();
+    core.send("A chat from today").await.unwrap();
+    // A vector left behind by a message that is gone.
+    sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', 999999, 'm', x'00')").execute(core.store().pool()).await.unwrap();
+
+    let report = core.tidy().await.unwrap();
+    assert_eq!((report.conversations_expired, report.conversations_removed), (0, 0), "by default everything is kept");
+    assert_eq!(report.vectors_removed, 1, "the orphaned vector is cleared");
+    assert_eq!(core.chats().list(None).await.unwrap().1.len(), 3);
+
+    let refused = core.set_keep_days(Some(3)).unwrap_err().to_string();
+    assert!(refused.contains("retention.keep_days must be from 7"), "{refused}");
+    core.set_keep_days(Some(30)).unwrap();
+    let settings = std::fs::read_to_string(dir.path().join("config/settings.toml")).unwrap_or_default();
+    assert!(core.settings().retention.keep_days == Some(30), "{settings}");
+    let report = core.tidy().await.unwrap();
+    assert_eq!(report.conversations_expired, 1, "{report:?}");
+    let listed: Vec<i64> = core.chats().list(None).await.unwrap().1.iter().map(|c| c.id).collect();
+    assert!(!listed.contains(&old) && listed.contains(&pinned) && listed.len() == 2, "{listed:?}");
+    offset.fetch_add(2 * day, Ordering::SeqCst);
+    let report = core.tidy().await.unwrap();
+    assert_eq!(report.conversations_removed, 1, "{report:?}");
+    let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?").bind(old).fetch_one(core.store().pool()).await.unwrap();
+    assert_eq!(left, 0, "its messages are gone");
+}

@@ -5,6 +5,7 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { TidyReport } from "./strings/retention";
 
 export * from "./types/chat";
 export * from "./types/settings";
@@ -106,6 +107,10 @@ export const api = {
   saveMeaning: (input: { backend: EmbeddingsBackend; url: string | null; model: string | null; api_key: string | null }) =>
     invoke<MeaningView>("save_meaning", { input }),
   backUpNow: () => invoke<BackupInfo>("back_up_now"),
+  /** How many days conversations are kept; `null`: forever. */
+  keepDays: () => invoke<number | null>("keep_days"),
+  setKeepDays: (days: number | null) => invoke<void>("set_keep_days", { days }),
+  tidyNow: () => invoke<TidyReport>("tidy_now"),
   automaticBackups: () => invoke<[string, string][]>("automatic_backups"),
   /** Restores `path` at a restart the core asks for at once. */
   restoreAtRestart: (path: string) => invoke<void>("restore_at_restart", { path }),

@@ -16,11 +16,12 @@ import { connectionsEn, connectionsEs } from "./strings/connections";
 import { calendarEn, calendarEs } from "./strings/calendar";
 import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 import { updatesEn, updatesEs } from "./strings/updates";
+import { retentionEn, retentionEs } from "./strings/retention";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

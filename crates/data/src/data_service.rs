@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::backup::{BackupError, BackupInfo, Backups};
 use crate::chat_exports::{self, ExportKind};
 use crate::export::{self, ExportFormat};
+pub use crate::retention::TidyReport;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::Role;
@@ -110,6 +111,11 @@ impl DataService {
             }
             tokio::time::sleep(DAILY_LOOK).await;
         }
+    }
+
+    /// Tidies what is kept ([`crate::retention`]); `keep_days` is the user's retention.
+    pub async fn tidy(&self, keep_days: Option<u32>) -> Result<crate::retention::TidyReport, DataError> {
+        Ok(crate::retention::tidy(&self.store, &self.meaning, &self.clock, keep_days).await?)
     }
 
     /// Every conversation and fact in `format`.

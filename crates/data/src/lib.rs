@@ -8,4 +8,5 @@ pub mod chat_exports;
 pub mod data_service;
 pub mod export;
 pub mod history_import;
+pub mod retention;
 pub mod words;

@@ -225,6 +225,19 @@ pub(super) fn save_notes_folder(path: &Path, folder: Option<&Path>) -> Result<()
     })
 }
 
+/// Sets or clears `[retention] keep_days`.
+pub(super) fn save_keep_days(path: &Path, days: Option<u32>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["retention"]);
+        match days {
+            Some(days) => table["keep_days"] = value(i64::from(days)),
+            None => {
+                table.remove("keep_days");
+            }
+        }
+    })
+}
+
 /// Sets `[tools] auto_allow_read_only`: tools that only read run without asking.
 pub(super) fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -252,6 +252,18 @@ impl Default for ContextSettings {
     }
 }
 
+/// How long what was said is kept. Nothing the user wrote is removed unless they set it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct RetentionSettings {
+    /// Conversations with nothing said for this many days are deleted (pinned ones and
+    /// the current one never); unset: everything is kept.
+    pub keep_days: Option<u32>,
+}
+
+/// The shortest `keep_days` accepted: a week.
+pub const MIN_KEEP_DAYS: u32 = 7;
+
 /// About the person Sidecar talks to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -396,6 +408,9 @@ pub struct Settings {
     pub tools: ToolSettings,
     #[serde(default)]
     pub context: ContextSettings,
+    /// How long conversations are kept (Settings → Your data).
+    #[serde(default)]
+    pub retention: RetentionSettings,
     /// Recall by meaning and remembering facts.
     #[serde(default)]
     pub memory: memory::MemorySettings,

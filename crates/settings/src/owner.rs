@@ -43,6 +43,8 @@ pub enum Change {
     NotesFolder(Option<PathBuf>),
     /// `[tools] auto_allow_read_only`.
     AutoAllowReadOnly(bool),
+    /// `[retention] keep_days`.
+    KeepDays(Option<u32>),
     /// `[memory] auto_remember`.
     AutoRemember(bool),
     /// `[memory.embeddings]`'s backend, address and model.
@@ -112,6 +114,7 @@ impl Change {
             Change::WebSearch { backend, url } => file::save_web_search(path, *backend, url.as_deref()),
             Change::NotesFolder(folder) => file::save_notes_folder(path, folder.as_deref()),
             Change::AutoAllowReadOnly(on) => file::save_auto_allow_read_only(path, *on),
+            Change::KeepDays(days) => file::save_keep_days(path, *days),
             Change::AutoRemember(on) => file::save_auto_remember(path, *on),
             Change::Embeddings { backend, url, model } => file::save_embeddings(path, *backend, url.as_deref(), model.as_deref()),
             Change::ServeHttp(on) => file::save_serve_http(path, *on),
@@ -152,6 +155,7 @@ impl Change {
             }
             Change::NotesFolder(folder) => settings.tools.notes_folder = folder,
             Change::AutoAllowReadOnly(on) => settings.tools.auto_allow_read_only = on,
+            Change::KeepDays(days) => settings.retention.keep_days = days,
             Change::AutoRemember(on) => settings.memory.auto_remember = on,
             Change::Embeddings { backend, url, model } => {
                 let embeddings = &mut settings.memory.embeddings;

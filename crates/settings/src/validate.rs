@@ -40,6 +40,9 @@ impl Settings {
         if let Some(max) = llm.max_tokens {
             whole("llm.max_tokens", max.into(), 1..=1_000_000)?;
         }
+        if let Some(days) = self.retention.keep_days {
+            whole("retention.keep_days", days.into(), u64::from(crate::MIN_KEEP_DAYS)..=36_500)?;
+        }
         let context = &self.context;
         whole("context.threshold_percent", context.threshold_percent.into(), 10..=100)?;
         whole("context.target_percent", context.target_percent.into(), 5..=u64::from(context.threshold_percent))?;

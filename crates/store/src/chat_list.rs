@@ -121,6 +121,22 @@ impl ChatList<'_> {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Deletes (with the usual undo window) the conversations with nothing said since
+    /// `before` (RFC 3339), but pinned ones and `current`: the user's retention.
+    pub async fn expire_untouched(&self, before: &str, current: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE conversations SET deleted_at = ?1
+             WHERE deleted_at IS NULL AND pinned = 0 AND id <> ?3
+               AND COALESCE((SELECT MAX(created_at) FROM messages WHERE conversation_id = conversations.id), created_at) < ?2",
+        )
+        .bind(self.store.now())
+        .bind(before)
+        .bind(current)
+        .execute(&self.store.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Brings back a deleted conversation not yet purged.
     pub async fn undelete(&self, conversation_id: i64) -> Result<bool, StoreError> {
         let done = sqlx::query("UPDATE conversations SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL")

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../api";
 import { readText } from "../files";
 import { useStrings } from "../i18n";
+import { RetentionSettings } from "./RetentionSettings";
 
 type Note = { ok: boolean; text: string; path?: string };
 
@@ -113,6 +114,7 @@ export function DataSettings() {
           ))}
         </ul>
       )}
+      <RetentionSettings />
       <h3>{t.importTitle}</h3>
       <p className="muted small">{t.importIntro}</p>
       <label className="button-like ghost">

@@ -274,7 +274,7 @@ impl ContextService {
         }
         let path = self.data_dir.as_path().join(TRUNCATED_LOG);
         let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(lines.as_bytes()));
-        if let Err(error) = written {
+        if let Err(error) = written.and_then(|()| cap_log(&path, TRUNCATED_LOG_CAP)) {
             tracing::warn!(path = %path.display(), %error, "could not append to the truncated-messages log");
         }
     }
@@ -548,11 +548,50 @@ pub(crate) enum Resumed {
     OnlyOlder(Checkpoint),
 }
 
+/// The truncated-messages log's size past which its oldest lines go: each line copies a
+/// message that is still stored, so only the copy is lost.
+pub(crate) const TRUNCATED_LOG_CAP: u64 = 5_000_000;
+
+/// Keeps the newest whole lines of the log at `path` within half of `cap` once it
+/// outgrows `cap` (half, so it is not rewritten at every line).
+pub(crate) fn cap_log(path: &std::path::Path, cap: u64) -> std::io::Result<()> {
+    if std::fs::metadata(path)?.len() <= cap {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(path)?;
+    let mut kept = 0usize;
+    let start = text.lines().rev().take_while(|line| {
+        kept += line.len() + 1;
+        kept as u64 <= cap / 2
+    });
+    let lines: Vec<&str> = start.collect();
+    let tail: String = lines.iter().rev().map(|line| format!("{line}\n")).collect();
+    tracing::info!(path = %path.display(), kept = lines.len(), "the truncated-messages log outgrew its cap; its oldest lines went");
+    sidecar_domain::fsutil::write_atomically(path, tail.as_bytes())
+}
+
 /// Messages (the user's and replies) after which a checkpoint is written on its own.
 pub(crate) const CHECKPOINT_EVERY: i64 = 40;
 
 impl super::engine::CheckpointWriter for ContextService {
     fn checkpoint_without_model(&self, conversation_id: i64) -> futures_util::future::BoxFuture<'_, Result<Option<i64>, TurnError>> {
         Box::pin(self.plain_checkpoint(conversation_id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_keeps_its_newest_whole_lines_once_past_its_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let lines: String = (0..100).map(|n| format!("{{\"n\":{n:03}}}\n")).collect();
+        std::fs::write(&path, &lines).unwrap();
+        super::cap_log(&path, 10_000).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), lines, "under the cap: untouched");
+        super::cap_log(&path, 500).unwrap();
+        let kept = std::fs::read_to_string(&path).unwrap();
+        assert!(kept.len() <= 250 && kept.ends_with("{\"n\":099}\n") && kept.starts_with("{\"n\":"), "{kept}");
+        assert!(kept.lines().all(|l| l.len() == 9), "whole lines only: {kept}");
     }
 }

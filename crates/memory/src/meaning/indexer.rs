@@ -466,6 +466,15 @@ impl MeaningIndex {
         Ok(done)
     }
 
+    /// Forgets the vectors of items no longer stored (Settings → Your data → Tidy now,
+    /// and the daily tidy); how many items lost theirs.
+    pub async fn forget_orphans(&self) -> Result<usize, sidecar_store::StoreError> {
+        let gone = self.store.embeddings().forget_orphans().await?;
+        let mut index = self.vectors.write().expect("vectors lock");
+        gone.iter().for_each(|k| index.remove(*k));
+        Ok(gone.len())
+    }
+
     /// The background loop: catches up at start, after every finished turn or new
     /// message, and every half minute; stops when the event bus closes.
     pub async fn run(self: Arc<Self>) {

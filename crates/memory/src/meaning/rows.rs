@@ -98,6 +98,19 @@ impl EmbeddingRows<'_> {
         Ok(sqlx::query("DELETE FROM embeddings WHERE model <> ?").bind(model).execute(self.store.pool()).await?.rows_affected())
     }
 
+    /// The vectors whose message, summary or checkpoint is gone (a conversation deleted
+    /// for good, an edited reply replaced): their keys, and removed.
+    pub(crate) async fn forget_orphans(&self) -> Result<Vec<Key>, StoreError> {
+        const ORPHANS: &str = "FROM embeddings WHERE (kind = 'message' AND ref_id NOT IN (SELECT id FROM messages))
+               OR (kind = 'summary' AND ref_id NOT IN (SELECT id FROM context_summaries))
+               OR (kind = 'checkpoint' AND ref_id NOT IN (SELECT id FROM checkpoints))";
+        let mut tx = self.store.write_transaction().await?;
+        let rows: Vec<(String, i64)> = sqlx::query_as(columns_sql!("SELECT DISTINCT kind, ref_id {ORPHANS}")).fetch_all(&mut *tx).await?;
+        sqlx::query(columns_sql!("DELETE {ORPHANS}")).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(rows.into_iter().filter_map(|(kind, id)| Some(Key { kind: ItemKind::parse(&kind)?, id })).collect())
+    }
+
     /// Drops the vectors of these items, under every model (facts no longer in learnings.md).
     pub(crate) async fn remove(&self, keys: &[Key]) -> Result<(), StoreError> {
         let mut tx = self.store.write_transaction().await?;
