@@ -236,3 +236,50 @@ async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
     assert!(!file.contains("black tea") && file.contains("## Schedule\n- [weight:1] Takes blood pressure pills"), "{file}");
     assert!(matches!(knowledge.edit(1, "x", "  ", Category::General).unwrap_err(), KnowledgeError::Invalid(_)));
 }
+
+/// Bug 9, the seed's own example: "Acordate que me gustan las películas de Nolan" and a
+/// model that calls `remember_fact` three times with near-identical wordings leaves one
+/// fact; two different things said of someone in one reply stay two.
+#[tokio::test]
+async fn bug_09_three_rewordings_of_one_taste_in_one_reply_leave_one_fact() {
+    let server = ScriptedServer::start(vec![
+        stream(tool_call_events(&[
+            ("a", "remember_fact", r#"{"fact": "le gustan películas de Nolan", "category": "Preferences"}"#),
+            ("b", "remember_fact", r#"{"fact": "fan de Christopher Nolan", "category": "Preferences"}"#),
+            ("c", "remember_fact", r#"{"fact": "prefiere cine de Nolan", "category": "Preferences"}"#),
+        ])),
+        stream(reply_events(&["¡Anotado!"])),
+        stream(tool_call_events(&[
+            ("f", "remember_fact", r#"{"fact": "Le encantan las películas de Tarantino", "category": "Preferences"}"#),
+            ("g", "remember_fact", r#"{"fact": "Es fan de Quentin Tarantino", "category": "Preferences"}"#),
+            ("h", "remember_fact", r#"{"fact": "Prefiere el cine de Tarantino", "category": "Preferences"}"#),
+        ])),
+        stream(reply_events(&["¡Qué bueno!"])),
+        stream(tool_call_events(&[
+            ("d", "remember_fact", r#"{"fact": "Mi hermana Laura vive en Madrid", "category": "Relationships"}"#),
+            ("e", "remember_fact", r#"{"fact": "Laura es enfermera", "category": "Relationships"}"#),
+        ])),
+        stream(reply_events(&["Anotado."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    core.send("Acordate que me gustan las películas de Nolan").await.unwrap();
+    // Sidecar keeps the user's words itself ("Acordate que…"); the model's three calls
+    // then reinforce it once and are not saved again.
+    let texts: Vec<String> = core.facts().iter().map(|f| f.fact.text.clone()).collect();
+    assert_eq!(texts, ["me gustan las películas de Nolan"]);
+    let second = server.requests.lock().unwrap()[1].clone();
+    let results: Vec<String> =
+        second["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").map(|m| m["content"].as_str().unwrap().to_string()).collect();
+    assert!(results[0].contains("reinforced"), "{results:?}");
+    assert!(results[1].contains("not saved again") && results[2].contains("not saved again"), "{results:?}");
+
+    // Said without "acordate", the model alone saves it: once.
+    core.send("Las películas de Tarantino me encantan, ¿sabías?").await.unwrap();
+    let texts: Vec<String> = core.facts().iter().map(|f| f.fact.text.clone()).collect();
+    assert_eq!(texts, ["me gustan las películas de Nolan", "Le encantan las películas de Tarantino"]);
+
+    core.send("Mi hermana Laura vive en Madrid y es enfermera").await.unwrap();
+    assert_eq!(core.facts().len(), 4, "two things said of Laura are two facts: {:?}", core.facts());
+}

@@ -71,6 +71,7 @@ impl Tool for RememberFact {
                     category.name()
                 ),
                 SaveOutcome::RateLimited => "not saved: at most 3 facts per reply".to_string(),
+                SaveOutcome::SaidThisTurn { fact } => format!("not saved again: it says what \"{fact}\", saved in this reply, already says"),
                 SaveOutcome::Rejected { reason } => return Err(ToolError::Failed(reason.clone())),
             };
             Ok(json!({ "result": summary, "outcome": outcome }).to_string())

@@ -31,6 +31,7 @@ pub(crate) async fn remember(companion: &Companion, words: &[String], json: bool
                 println!("Saved under {}; it may contradict \"{old}\". Both stay current until you confirm in the app's Memory view.", category.name())
             }
             SaveOutcome::RateLimited => println!("Not saved: too many facts at once."),
+            SaveOutcome::SaidThisTurn { fact } => println!("Already saved as \"{fact}\"."),
             SaveOutcome::Rejected { reason } => {
                 eprintln!("sidecar: not saved: {reason}");
                 return Ok(1);

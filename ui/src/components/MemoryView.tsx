@@ -35,6 +35,7 @@ function outcomeText(t: Strings, outcome: SaveOutcome): string {
     case "needs_confirmation":
       return t.outcomeNeedsConfirmation(outcome.old);
     case "rate_limited":
+    case "said_this_turn":
       return "";
     case "rejected":
       return outcome.reason;

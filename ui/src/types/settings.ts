@@ -227,6 +227,7 @@ export type SaveOutcome =
   | { action: "superseded"; category: Category; old: string }
   | { action: "needs_confirmation"; category: Category; old: string }
   | { action: "rate_limited" }
+  | { action: "said_this_turn"; fact: string }
   | { action: "rejected"; reason: string };
 
 export type PlanStatus = "pending" | "in_progress" | "done" | "failed";

@@ -51,22 +51,39 @@ pub enum SaveOutcome {
     NeedsConfirmation { category: Category, old: String },
     /// The per-turn limit was reached; nothing was written.
     RateLimited,
+    /// A fact saved earlier in the same reply said again in other words (Bug 9: "fan de
+    /// Christopher Nolan" after "le gustan las películas de Nolan"); nothing was written.
+    SaidThisTurn { fact: String },
     /// Nothing to save (empty or too long).
     Rejected { reason: String },
 }
 
-/// Saves made in one turn (Bug 9).
+/// Saves made in one turn (Bug 9): how many, and what they said.
 #[derive(Debug, Default)]
-pub struct TurnSaves(u8);
+pub struct TurnSaves {
+    count: u8,
+    said: Vec<(String, Category)>,
+}
 
 impl TurnSaves {
     /// Counts a save; false once the limit is reached.
     pub fn try_take(&mut self) -> bool {
-        if self.0 >= MAX_SAVES_PER_TURN {
+        if self.count >= MAX_SAVES_PER_TURN {
             return false;
         }
-        self.0 += 1;
+        self.count += 1;
         true
+    }
+
+    /// Keeps what a save of this turn said.
+    pub fn said(&mut self, text: &str, category: Category) {
+        self.said.push((text.to_string(), category));
+    }
+
+    /// The fact saved earlier in this turn that `text` says again in other words
+    /// ([`meaning::restates_taste`]), in the same category.
+    pub fn restated(&self, text: &str, category: Category) -> Option<&str> {
+        self.said.iter().find(|(said, c)| *c == category && meaning::restates_taste(said, text)).map(|(said, _)| said.as_str())
     }
 }
 

@@ -222,6 +222,58 @@ const PEOPLE: &[&str] = &[
 const LIKING: &[&str] =
     &["gusta", "encanta", "encantan", "gustan", "adoro", "disfruto", "like", "likes", "love", "loves", "enjoy", "enjoys", "adore", "adores"];
 
+/// Ways of saying a taste, for one reply's restatements only ([`restates_taste`]): the
+/// words of liking and those of preferring and being a fan.
+const TASTE: &[&str] = &[
+    "gusta",
+    "encanta",
+    "encantan",
+    "gustan",
+    "adoro",
+    "disfruto",
+    "like",
+    "likes",
+    "love",
+    "loves",
+    "enjoy",
+    "enjoys",
+    "adore",
+    "adores",
+    "fan",
+    "fans",
+    "prefiere",
+    "prefiero",
+    "prefer",
+    "prefers",
+    "favorito",
+    "favorita",
+    "favoritos",
+    "favoritas",
+    "favorite",
+    "favourite",
+    "aficionado",
+    "aficionada",
+];
+
+/// Whether `new`, asked to be saved in the same reply as `earlier`, states the same
+/// taste for the same named thing: the seed's three `remember` calls for "Acordate que
+/// me gustan las películas de Nolan" ("le gustan películas de Nolan", "fan de
+/// Christopher Nolan", "prefiere cine de Nolan"). Both must say a taste, the same way
+/// (neither denies it), and share a name; two things said of a person ("Mi hermana
+/// Laura vive en Madrid", "Laura es enfermera") say no taste and stay two facts.
+pub fn restates_taste(earlier: &str, new: &str) -> bool {
+    let taste = |text: &str| raw_words(text).iter().any(|w| TASTE.contains(&w.as_str()));
+    let names = |text: &str| {
+        text.split_whitespace()
+            .skip(1)
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| w.chars().count() > 2 && w.chars().next().is_some_and(char::is_uppercase))
+            .map(|w| fold(&w.to_lowercase()))
+            .collect::<BTreeSet<String>>()
+    };
+    taste(earlier) && taste(new) && negated(earlier) == negated(new) && !names(earlier).is_disjoint(&names(new))
+}
+
 /// Words that say something is no longer so.
 const NEGATIONS: &[&str] = &["no", "not", "never", "nunca", "jamas", "nor", "ni", "dont", "doesnt", "cant", "isnt", "arent"];
 
@@ -358,5 +410,24 @@ mod tests {
         assert!(tells_a_change("Trabajo en Google", "Ya no trabajo en Google"));
         assert!(tells_a_change("I like coffee", "I don't like coffee"));
         assert!(!tells_a_change("Me gusta el té", "No me gusta el café"));
+    }
+
+    #[test]
+    fn one_replys_restatements_of_a_taste_are_one_and_two_things_said_of_someone_are_two() {
+        for (earlier, new) in [
+            ("le gustan películas de Nolan", "fan de Christopher Nolan"),
+            ("le gustan películas de Nolan", "prefiere cine de Nolan"),
+            ("Loves the films of Christopher Nolan", "A big fan of Nolan"),
+        ] {
+            assert!(restates_taste(earlier, new), "{earlier} / {new}");
+        }
+        for (earlier, new) in [
+            ("Mi hermana Laura vive en Madrid", "Laura es enfermera"),
+            ("le gustan películas de Nolan", "no le gustan las películas de Nolan"),
+            ("le gustan películas de Nolan", "le gustan las series de Tarantino"),
+            ("Me gusta el café", "Me encanta el té"),
+        ] {
+            assert!(!restates_taste(earlier, new), "{earlier} / {new}");
+        }
     }
 }

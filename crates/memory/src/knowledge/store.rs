@@ -189,12 +189,24 @@ impl KnowledgeStore {
     }
 
     /// Saves a fact (at most three per turn), writing the file before reporting.
+    /// The same taste said again in this turn's other words is not written (Bug 9).
     pub(crate) async fn remember(&self, text: &str, category: Category, today: NaiveDate) -> Result<SaveOutcome, KnowledgeError> {
-        if !self.turn.lock().expect("turn lock").try_take() {
-            tracing::warn!("more than three facts saved in one turn; extra ignored");
-            return Ok(SaveOutcome::RateLimited);
+        {
+            let mut turn = self.turn.lock().expect("turn lock");
+            if let Some(earlier) = turn.restated(text, category) {
+                tracing::info!(%earlier, "a fact said again in other words in one reply; not saved twice");
+                return Ok(SaveOutcome::SaidThisTurn { fact: earlier.to_string() });
+            }
+            if !turn.try_take() {
+                tracing::warn!("more than three facts saved in one turn; extra ignored");
+                return Ok(SaveOutcome::RateLimited);
+            }
         }
-        self.save(text, category, today).await
+        let outcome = self.save(text, category, today).await?;
+        if !matches!(outcome, SaveOutcome::Rejected { .. }) {
+            self.turn.lock().expect("turn lock").said(text, category);
+        }
+        Ok(outcome)
     }
 
     /// Saves a fact without the per-turn limit (the memory flush before eviction, which
