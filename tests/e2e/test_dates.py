@@ -56,6 +56,9 @@ def test_the_offline_model_chat_sets_reminders_said_in_a_sentence(desktop, tmp_p
         for sentence, answer in [
             ("Remind me to call mum tomorrow at 9", 'Done: I\'ll remind you to "call mum"'),
             ("Recuérdame regar las plantas el viernes a las 18", 'Hecho: te recordaré "regar las plantas"'),
+            # A date with no hour is asked about; the hour alone completes it.
+            ("Recuérdame llamar a Ana el próximo martes", "¿A qué hora el martes"),
+            ("a las 10", 'Hecho: te recordaré "llamar a Ana"'),
         ]:
             session.send_keys(composer, sentence)
             session.send_keys(composer, "\ue007")  # Enter
@@ -63,9 +66,9 @@ def test_the_offline_model_chat_sets_reminders_said_in_a_sentence(desktop, tmp_p
                        f"no answer to {sentence!r}")
         desktop.screenshot("chat-reminder-intent")
         session.click(session.find("[data-testid=nav-reminders]"))
-        wait_until(lambda: len(session.find_all("[data-testid=reminder-upcoming]")) == 2, 30, "the reminders are not listed")
+        wait_until(lambda: len(session.find_all("[data-testid=reminder-upcoming]")) == 3, 30, "the reminders are not listed")
         listed = session.text(session.find("[data-testid=group-upcoming]"))
-        assert "call mum" in listed and "regar las plantas" in listed, listed
-        assert [r[0] for r in reminders_rows(data)] == ["call mum", "regar las plantas"]
+        assert "call mum" in listed and "regar las plantas" in listed and "llamar a Ana" in listed, listed
+        assert [r[0] for r in reminders_rows(data)] == ["call mum", "regar las plantas", "llamar a Ana"]
     finally:
         desktop.close(session)

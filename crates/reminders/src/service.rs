@@ -173,7 +173,7 @@ impl ReminderService {
     /// a calendar: rent day and birthdays are days, not appointments.
     pub async fn store_reading(&self, message: &str, reading: &Reading, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         use sidecar_domain::word_overlap::{fold, overlap, significant};
-        if reading.all_day && reading.rrule.is_none() && self.all_day.is_none() {
+        if self.asks_hour(reading) {
             return Err(ReminderError::NeedsHour(crate::error::HourQuestion { day: reading.local().date_naive() }));
         }
         let table = self.store.reminder_table();
@@ -410,14 +410,33 @@ impl ReminderService {
 
     /// Reads a "when" as the Reminders page's field is typed, in the user's zone.
     pub fn preview(&self, text: &str) -> WhenPreview {
-        WhenPreview::of(self.read(text), self.lang)
+        self.previewed(self.read(text))
+    }
+
+    /// A reading as the preview shows it: a date that would be asked about shows the
+    /// question, as saving it would.
+    fn previewed(&self, reading: Result<Reading, dates::DateError>) -> WhenPreview {
+        match reading {
+            Ok(reading) if self.asks_hour(&reading) => WhenPreview::Error {
+                kind: dates::DateErrorKind::MissingTime,
+                error: crate::words::hour_question(reading.local().date_naive(), self.lang),
+                suggestion: None,
+            },
+            other => WhenPreview::of(other, self.lang),
+        }
+    }
+
+    /// Whether a reading is a single date with no hour, which the user is asked about
+    /// unless they chose an hour for those.
+    fn asks_hour(&self, reading: &Reading) -> bool {
+        reading.all_day && reading.rrule.is_none() && self.all_day.is_none()
     }
 
     /// Reads a whole sentence as the quick-add field is typed: what, and when.
     pub fn preview_sentence(&self, sentence: &str) -> super::SentencePreview {
         match self.split(sentence) {
-            Ok(split) => super::SentencePreview { what: split.what, when_text: split.when_text, when: WhenPreview::of(Ok(split.when), self.lang) },
-            Err(error) => super::SentencePreview { what: String::new(), when_text: String::new(), when: WhenPreview::of(Err(error), self.lang) },
+            Ok(split) => super::SentencePreview { what: split.what, when_text: split.when_text, when: self.previewed(Ok(split.when)) },
+            Err(error) => super::SentencePreview { what: String::new(), when_text: String::new(), when: self.previewed(Err(error)) },
         }
     }
 }
