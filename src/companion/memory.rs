@@ -74,7 +74,7 @@ impl Companion {
 
     /// Sets how long conversations are kept (`None`: everything); refused below a week.
     pub fn set_keep_days(&self, days: Option<u32>) -> Result<(), CompanionError> {
-        let allowed = crate::settings::MIN_KEEP_DAYS..=36_500;
+        let allowed = crate::settings::KEEP_DAYS;
         if days.is_some_and(|days| !allowed.contains(&days)) {
             let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
             return Err(crate::llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());

@@ -186,14 +186,21 @@ impl Turn {
         }
     }
 
+    /// Model calls still allowed: in this step, and in the turn.
+    fn calls_left(&self) -> u32 {
+        let in_step = self.limits.max_iterations.saturating_sub(self.calls_in_step);
+        let in_turn = self.limits.max_iterations.saturating_mul(STEP_ALLOWANCES_PER_TURN).saturating_sub(self.iterations);
+        in_step.min(in_turn)
+    }
+
     /// No model call is allowed after the one that just answered.
     fn out_of_calls(&self) -> bool {
-        self.calls_in_step >= self.limits.max_iterations || self.iterations >= self.limits.max_iterations.saturating_mul(STEP_ALLOWANCES_PER_TURN)
+        self.calls_left() == 0
     }
 
     /// The next model call is the last one allowed.
     fn next_call_is_last(&self) -> bool {
-        self.calls_in_step + 1 >= self.limits.max_iterations || self.iterations + 1 >= self.limits.max_iterations.saturating_mul(STEP_ALLOWANCES_PER_TURN)
+        self.calls_left() <= 1
     }
 
     /// What was done and what is left, when the turn ends early on a plan it worked on.

@@ -261,8 +261,8 @@ pub struct RetentionSettings {
     pub keep_days: Option<u32>,
 }
 
-/// The shortest `keep_days` accepted: a week.
-pub const MIN_KEEP_DAYS: u32 = 7;
+/// The `keep_days` accepted: from a week to a hundred years.
+pub const KEEP_DAYS: std::ops::RangeInclusive<u32> = 7..=36_500;
 
 /// About the person Sidecar talks to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -282,7 +282,7 @@ impl UserSettings {
     }
 
     pub fn all_day_time(&self) -> chrono::NaiveTime {
-        self.all_day_time.as_deref().and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok()).unwrap_or(sidecar_dates::DEFAULT_ALL_DAY)
+        self.chosen_all_day_time().unwrap_or(sidecar_dates::DEFAULT_ALL_DAY)
     }
 }
 

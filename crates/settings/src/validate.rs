@@ -41,7 +41,7 @@ impl Settings {
             whole("llm.max_tokens", max.into(), 1..=1_000_000)?;
         }
         if let Some(days) = self.retention.keep_days {
-            whole("retention.keep_days", days.into(), u64::from(crate::MIN_KEEP_DAYS)..=36_500)?;
+            whole("retention.keep_days", days.into(), u64::from(*crate::KEEP_DAYS.start())..=u64::from(*crate::KEEP_DAYS.end()))?;
         }
         let context = &self.context;
         whole("context.threshold_percent", context.threshold_percent.into(), 10..=100)?;

@@ -222,23 +222,9 @@ const PEOPLE: &[&str] = &[
 const LIKING: &[&str] =
     &["gusta", "encanta", "encantan", "gustan", "adoro", "disfruto", "like", "likes", "love", "loves", "enjoy", "enjoys", "adore", "adores"];
 
-/// Ways of saying a taste, for one reply's restatements only ([`restates_taste`]): the
-/// words of liking and those of preferring and being a fan.
-const TASTE: &[&str] = &[
-    "gusta",
-    "encanta",
-    "encantan",
-    "gustan",
-    "adoro",
-    "disfruto",
-    "like",
-    "likes",
-    "love",
-    "loves",
-    "enjoy",
-    "enjoys",
-    "adore",
-    "adores",
+/// Beside the words of liking ([`LIKING`]), those of preferring and being a fan: a taste,
+/// for one reply's restatements only ([`restates_taste`]).
+const PREFERRING: &[&str] = &[
     "fan",
     "fans",
     "prefiere",
@@ -262,7 +248,8 @@ const TASTE: &[&str] = &[
 /// (neither denies it), and share a name; two things said of a person ("Mi hermana
 /// Laura vive en Madrid", "Laura es enfermera") say no taste and stay two facts.
 pub fn restates_taste(earlier: &str, new: &str) -> bool {
-    let taste = |text: &str| raw_words(text).iter().any(|w| TASTE.contains(&w.as_str()));
+    let taste = |text: &str| raw_words(text).iter().any(|w| LIKING.contains(&w.as_str()) || PREFERRING.contains(&w.as_str()));
+    // A capital on the first word only opens the sentence; after it, it names.
     let names = |text: &str| {
         text.split_whitespace()
             .skip(1)
