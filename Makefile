@@ -1,6 +1,7 @@
 # Sidecar — the two commands: `make run` and `make test`. Each installs what is
 # missing first (system packages, Node modules; for tests, a Python venv) and builds the
-# offline runtime once (llama.cpp's server from source, the demo model, the embedder).
+# offline runtime once (llama.cpp's server from source, the demo model, the embedders,
+# the speech model).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -71,9 +72,10 @@ $(VENV)/.ready: scripts/requirements-dev.txt Makefile | .stamps/system
 
 # The offline runtime the app and the CLI find beside themselves (../lib/sidecar).
 runtime: $(RUNTIME)/.ready
-$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt scripts/embeddinggemma.sh scripts/embeddinggemma-requirements.txt scripts/embeddinggemma-gguf.py | .stamps/system
+$(RUNTIME)/.ready: scripts/build-runtime.sh scripts/runtime-requirements.txt scripts/embeddinggemma.sh scripts/embeddinggemma-requirements.txt scripts/embeddinggemma-gguf.py scripts/whisper.sh scripts/whisper-requirements.txt scripts/whisper-ggml.py | .stamps/system
 	./scripts/build-runtime.sh $(RUNTIME)
 	./scripts/embeddinggemma.sh $(RUNTIME)/embeddinggemma-300m-q8_0.gguf
+	./scripts/whisper.sh $(RUNTIME)
 	touch $@
 
 ui/node_modules/.ready: ui/package.json ui/package-lock.json | .stamps/system

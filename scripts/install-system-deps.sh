@@ -22,6 +22,9 @@ packages=(
   cmake python3-pip
   # Python venv for the tests' driver and fixture servers (not needed to run Sidecar)
   python3-venv
+  # Speech to text's tests: people reading, with what they said (CMU Sphinx's test
+  # data), and opusenc to make voice notes of it as the phone sends them
+  pocketsphinx-testdata opus-tools
 )
 # `make package`: the Debian package checker (the .deb and .rpm are built by Tauri's
 # own bundler, which needs no rpmbuild).

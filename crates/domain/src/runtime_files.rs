@@ -1,5 +1,5 @@
 //! The offline runtime: one folder holding llama.cpp's server, the demo model and the
-//! embedders' weights, which ship with Sidecar (`scripts/build-runtime.sh` fills it).
+//! embedders' and the speech model's weights, which ship with Sidecar (`scripts/build-runtime.sh` fills it).
 //!
 //! It is found beside the running program, as `../lib/sidecar`: `/usr/bin/sidecar` finds
 //! `/usr/lib/sidecar` once installed, and `target/debug/sidecar` finds `target/lib/sidecar`
@@ -50,6 +50,21 @@ pub fn embedder(runtime: &Path) -> PathBuf {
 /// EmbeddingGemma's GGUF in `runtime`.
 pub fn gemma_embedder(runtime: &Path) -> PathBuf {
     runtime.join(GEMMA_EMBEDDER_FILE)
+}
+
+/// Whisper base in whisper.cpp's format (speech to text).
+pub const SPEECH_MODEL_FILE: &str = "ggml-whisper-base.bin";
+/// Silero VAD in whisper.cpp's format (where speech is, in a recording).
+pub const VOICE_ACTIVITY_FILE: &str = "ggml-silero-v6.2.0.bin";
+
+/// The speech-to-text model in `runtime`.
+pub fn speech_model(runtime: &Path) -> PathBuf {
+    runtime.join(SPEECH_MODEL_FILE)
+}
+
+/// The voice activity detector in `runtime`.
+pub fn voice_activity(runtime: &Path) -> PathBuf {
+    runtime.join(VOICE_ACTIVITY_FILE)
 }
 
 #[cfg(test)]

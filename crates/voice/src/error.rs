@@ -1,0 +1,22 @@
+//! What can go wrong between a recording and its words.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum VoiceError {
+    /// Neither WAV nor OGG/Opus (Telegram's and WhatsApp's voice notes).
+    #[error("the audio is neither WAV nor OGG/Opus")]
+    UnknownFormat,
+    /// A known container whose content cannot be read.
+    #[error("the audio could not be read: {0}")]
+    Malformed(String),
+    #[error("the recording is {seconds:.0} s long; at most {limit} s are transcribed")]
+    TooLong { seconds: f32, limit: u32 },
+    /// The recording holds no words (silence, noise, or too short to say one).
+    #[error("no speech was heard in the recording")]
+    NoSpeech,
+    #[error("the speech model is not installed (looked for {0})")]
+    ModelMissing(PathBuf),
+    #[error("the speech model failed: {0}")]
+    Engine(String),
+}

@@ -1,0 +1,18 @@
+//! Talking to Sidecar, offline: recordings in (WAV, OGG/Opus voice notes, the
+//! microphone's samples) become text with Whisper run by whisper.cpp in process.
+//!
+//! The narrow API the assembly wires in: [`Audio`] (any recording as 16 kHz mono),
+//! [`SpeechModel::transcribe`] (audio in, words out, blocking), [`VoiceError`] and its
+//! words for the person ([`words::problem`]). The weights ship in the offline runtime
+//! folder (`scripts/whisper.sh`).
+
+mod audio;
+mod error;
+mod resample;
+mod speech;
+pub mod wer;
+pub mod words;
+
+pub use audio::{Audio, SAMPLE_RATE};
+pub use error::VoiceError;
+pub use speech::{Recording, SpeechModel, Transcript, MAX_SECONDS};

@@ -1,0 +1,263 @@
+//! Speech to text with Whisper base (multilingual), run by whisper.cpp in process through
+//! `whisper-rs`. The model (148 MB, about 190 MB in memory) is loaded on first use and
+//! dropped by [`SpeechModel::unload`], so a Sidecar that is never spoken to never holds it.
+//!
+//! Settings that matter, measured in `../shared/research/voice.md`: greedy decoding, no
+//! context carried between recordings, the language given when it is known, one thread
+//! (two threads on a busy two-core machine cost 8–9 times the CPU: ggml's workers spin
+//! while llama.cpp holds the other core), and for a short utterance an encoder window
+//! fitted to it with a floor of about 15 s (a shorter one makes Whisper invent words).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Once};
+
+use sidecar_domain::locale::Lang;
+use sidecar_domain::runtime_files;
+use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperVadContext, WhisperVadContextParams, WhisperVadParams};
+
+use crate::audio::{Audio, SAMPLE_RATE};
+use crate::error::VoiceError;
+
+/// The longest recording transcribed (a voice note of ten minutes).
+pub const MAX_SECONDS: u32 = 600;
+/// Whisper's encoder window is 30 s of 50 positions a second.
+const FULL_WINDOW: i32 = 1_500;
+/// The smallest fitted window (about 15 s): below it Whisper hallucinates on short clips.
+const WINDOW_FLOOR: i32 = 768;
+/// whisper.cpp gives nothing for less than a second: shorter clips are padded.
+const MIN_SAMPLES: usize = SAMPLE_RATE as usize * 11 / 10;
+/// A segment Whisper itself thinks is probably not speech is dropped.
+const NO_SPEECH: f32 = 0.6;
+
+/// What the recording is, which sets how it is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recording {
+    /// Push-to-talk: a few seconds, wanted at once.
+    Utterance,
+    /// A voice note from the phone: up to [`MAX_SECONDS`], in 30 s windows.
+    Note,
+}
+
+/// The words heard in a recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transcript {
+    pub text: String,
+    /// The language Whisper decoded in, when it is one Sidecar speaks.
+    pub lang: Option<Lang>,
+    /// The recording's length.
+    pub seconds: f32,
+}
+
+/// Whisper's weights and, when present, the VAD that skips silence.
+pub struct SpeechModel {
+    model: PathBuf,
+    vad: Option<PathBuf>,
+    threads: i32,
+    loaded: Mutex<Option<Arc<WhisperContext>>>,
+}
+
+impl SpeechModel {
+    pub fn new(model: PathBuf, vad: Option<PathBuf>) -> Self {
+        Self { model, vad, threads: 1, loaded: Mutex::new(None) }
+    }
+
+    /// The model and VAD of the offline runtime folder.
+    pub fn in_runtime(runtime: &Path) -> Self {
+        let vad = runtime_files::voice_activity(runtime);
+        Self::new(runtime_files::speech_model(runtime), vad.is_file().then_some(vad))
+    }
+
+    /// Whether the weights are there to load.
+    pub fn installed(&self) -> bool {
+        self.model.is_file()
+    }
+
+    /// Whether the weights are in memory now.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded.lock().expect("speech model lock").is_some()
+    }
+
+    /// Frees the weights; the next recording loads them again (about 0.4 s).
+    pub fn unload(&self) {
+        self.loaded.lock().expect("speech model lock").take();
+    }
+
+    /// The words in `audio`, in `lang` when given (else Whisper tells the language).
+    /// Blocking and CPU-bound: call it off the async runtime.
+    pub fn transcribe(&self, audio: &Audio, lang: Option<Lang>, recording: Recording) -> Result<Transcript, VoiceError> {
+        let seconds = audio.seconds();
+        if seconds > MAX_SECONDS as f32 {
+            return Err(VoiceError::TooLong { seconds, limit: MAX_SECONDS });
+        }
+        let span = tracing::info_span!("transcribe", seconds, ?recording, lang = ?lang);
+        let _entered = span.enter();
+        let context = self.context()?;
+        let mut state = context.create_state().map_err(|e| VoiceError::Engine(e.to_string()))?;
+        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+        params.set_n_threads(self.threads);
+        params.set_language(Some(lang.map_or("auto", code)));
+        params.set_no_context(true);
+        params.set_no_timestamps(true);
+        params.set_suppress_blank(true);
+        params.set_suppress_nst(true);
+        params.set_print_special(false);
+        params.set_print_progress(false);
+        params.set_print_realtime(false);
+        params.set_print_timestamps(false);
+        let mut samples = match &self.vad {
+            Some(vad) => speech_only(vad, audio.samples())?,
+            None => audio.samples().to_vec(),
+        };
+        if samples.is_empty() {
+            return Err(VoiceError::NoSpeech);
+        }
+        if recording == Recording::Utterance {
+            params.set_audio_ctx(window(samples.len() as f32 / SAMPLE_RATE as f32));
+            params.set_single_segment(true);
+        }
+        if samples.len() < MIN_SAMPLES {
+            samples.resize(MIN_SAMPLES, 0.0);
+        }
+        state.full(params, &samples).map_err(|e| VoiceError::Engine(e.to_string()))?;
+        let mut text = String::new();
+        for segment in state.as_iter() {
+            if segment.no_speech_probability() > NO_SPEECH {
+                continue;
+            }
+            let words = segment.to_str_lossy().map_err(|e| VoiceError::Engine(e.to_string()))?;
+            text.push_str(&words);
+        }
+        let text = clean(&text);
+        if text.is_empty() {
+            return Err(VoiceError::NoSpeech);
+        }
+        let decoded = whisper_rs::get_lang_str(state.full_lang_id_from_state()).and_then(from_code);
+        tracing::info!(words = text.split_whitespace().count(), lang = ?decoded, "transcribed");
+        Ok(Transcript { text, lang: lang.or(decoded), seconds })
+    }
+
+    fn context(&self) -> Result<Arc<WhisperContext>, VoiceError> {
+        let mut loaded = self.loaded.lock().expect("speech model lock");
+        if let Some(context) = loaded.as_ref() {
+            return Ok(context.clone());
+        }
+        if !self.installed() {
+            return Err(VoiceError::ModelMissing(self.model.clone()));
+        }
+        quiet_whisper_logs();
+        let path = self.model.to_str().ok_or_else(|| VoiceError::ModelMissing(self.model.clone()))?;
+        let mut params = WhisperContextParameters::default();
+        params.use_gpu(false);
+        let context = Arc::new(WhisperContext::new_with_params(path, params).map_err(|e| VoiceError::Engine(format!("loading {path}: {e}")))?);
+        *loaded = Some(context.clone());
+        Ok(context)
+    }
+}
+
+/// The stretches of `samples` the VAD hears speech in, joined with a short pause: Whisper
+/// left alone with silence or noise writes words nobody said ("y", "Gracias.").
+fn speech_only(vad: &Path, samples: &[f32]) -> Result<Vec<f32>, VoiceError> {
+    let engine = |e: whisper_rs::WhisperError| VoiceError::Engine(format!("voice activity: {e}"));
+    quiet_whisper_logs();
+    let mut params = WhisperVadContextParams::default();
+    params.set_n_threads(1);
+    params.set_use_gpu(false);
+    let path = vad.to_str().ok_or_else(|| VoiceError::ModelMissing(vad.to_path_buf()))?;
+    let mut context = WhisperVadContext::new(path, params).map_err(engine)?;
+    let segments = context.segments_from_samples(WhisperVadParams::new(), samples).map_err(engine)?;
+    let pause = SAMPLE_RATE as usize / 10;
+    let mut speech = Vec::new();
+    for segment in segments {
+        // Timestamps in hundredths of a second.
+        let at = |t: f32| ((t / 100.0 * SAMPLE_RATE as f32) as usize).min(samples.len());
+        let (start, end) = (at(segment.start), at(segment.end));
+        if end > start {
+            if !speech.is_empty() {
+                speech.resize(speech.len() + pause, 0.0);
+            }
+            speech.extend_from_slice(&samples[start..end]);
+        }
+    }
+    tracing::debug!(heard = samples.len(), speech = speech.len(), "voice activity");
+    Ok(speech)
+}
+
+/// The encoder window for an utterance of `seconds`: its length and a second more, in
+/// steps of 64 positions, never under [`WINDOW_FLOOR`] nor over the full 30 s.
+fn window(seconds: f32) -> i32 {
+    let positions = (50.0 * (seconds + 1.0)).ceil() as i32;
+    ((positions + 63) / 64 * 64).clamp(WINDOW_FLOOR, FULL_WINDOW)
+}
+
+fn code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Es => "es",
+    }
+}
+
+fn from_code(code: &str) -> Option<Lang> {
+    match code {
+        "en" => Some(Lang::En),
+        "es" => Some(Lang::Es),
+        _ => None,
+    }
+}
+
+/// The words without what Whisper writes for sounds (`[Música]`, `(applause)`) and the
+/// spaces around them.
+fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0u32;
+    for c in text.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// whisper.cpp and ggml print every step to stderr; the hooks send them nowhere.
+fn quiet_whisper_logs() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(whisper_rs::install_logging_hooks);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_utterance_gets_the_floor_and_a_long_one_the_full_window() {
+        assert_eq!(window(0.5), WINDOW_FLOOR);
+        assert_eq!(window(5.0), WINDOW_FLOOR);
+        assert_eq!(window(20.0), 1_088);
+        assert_eq!(window(29.5), FULL_WINDOW);
+        assert_eq!(window(120.0), FULL_WINDOW);
+    }
+
+    #[test]
+    fn sounds_in_brackets_are_not_words() {
+        assert_eq!(clean(" [Música] Hola, ¿qué tal?  (risas) "), "Hola, ¿qué tal?");
+        assert_eq!(clean("[BLANK_AUDIO]"), "");
+        assert_eq!(clean(" Remind me at 9."), "Remind me at 9.");
+    }
+
+    #[test]
+    fn a_missing_model_says_where_it_was_looked_for() {
+        let model = SpeechModel::new(PathBuf::from("/nowhere/ggml.bin"), None);
+        let error = model.transcribe(&Audio::from_16k_mono(vec![0.0; 16_000]), Some(Lang::Es), Recording::Note).unwrap_err();
+        assert!(matches!(error, VoiceError::ModelMissing(ref p) if p == Path::new("/nowhere/ggml.bin")), "{error}");
+        assert!(!model.is_loaded());
+    }
+
+    #[test]
+    fn a_recording_past_the_limit_is_refused_before_any_work() {
+        let model = SpeechModel::new(PathBuf::from("/nowhere/ggml.bin"), None);
+        let long = Audio::from_16k_mono(vec![0.0; (MAX_SECONDS as usize + 1) * SAMPLE_RATE as usize]);
+        assert!(matches!(model.transcribe(&long, None, Recording::Note), Err(VoiceError::TooLong { limit: MAX_SECONDS, .. })));
+    }
+}

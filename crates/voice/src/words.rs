@@ -1,0 +1,28 @@
+//! What a person is told when their voice could not be turned into words, in their
+//! language, with what to do about it.
+
+use sidecar_domain::locale::Lang;
+
+use crate::error::VoiceError;
+
+/// One sentence or two for `problem`, to show or send where the words would have gone.
+pub fn problem(lang: Lang, problem: &VoiceError) -> String {
+    match (lang, problem) {
+        (Lang::En, VoiceError::UnknownFormat) => "I can't play that audio: send a voice note, or a WAV or OGG file.".into(),
+        (Lang::Es, VoiceError::UnknownFormat) => "No puedo reproducir ese audio: manda una nota de voz, o un archivo WAV u OGG.".into(),
+        (Lang::En, VoiceError::Malformed(_)) => "That recording is damaged and I couldn't read it. Please record it again.".into(),
+        (Lang::Es, VoiceError::Malformed(_)) => "Esa grabación está dañada y no pude leerla. Grábala de nuevo, por favor.".into(),
+        (Lang::En, VoiceError::TooLong { limit, .. }) => {
+            format!("That recording is too long for me: I transcribe up to {} minutes. Send it in shorter parts.", limit / 60)
+        }
+        (Lang::Es, VoiceError::TooLong { limit, .. }) => {
+            format!("Esa grabación es demasiado larga: transcribo hasta {} minutos. Mándala en partes más cortas.", limit / 60)
+        }
+        (Lang::En, VoiceError::NoSpeech) => "I didn't hear any words in that recording. Try again a little closer to the microphone.".into(),
+        (Lang::Es, VoiceError::NoSpeech) => "No oí ninguna palabra en esa grabación. Prueba de nuevo un poco más cerca del micrófono.".into(),
+        (Lang::En, VoiceError::ModelMissing(_)) => "Voice is not available: the speech model is not installed. Reinstall Sidecar, or write instead.".into(),
+        (Lang::Es, VoiceError::ModelMissing(_)) => "La voz no está disponible: falta el modelo de voz. Reinstala Sidecar, o escríbeme.".into(),
+        (Lang::En, VoiceError::Engine(_)) => "I couldn't transcribe that recording. Please try again, or write instead.".into(),
+        (Lang::Es, VoiceError::Engine(_)) => "No pude transcribir esa grabación. Prueba de nuevo, o escríbeme.".into(),
+    }
+}
