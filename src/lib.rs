@@ -18,6 +18,8 @@ pub use sidecar_store as store;
 // settings.toml, its owner, the desktop's preferences, the first launch (crates/settings).
 pub use sidecar_settings as settings;
 pub use sidecar_settings::{preferences, welcome};
+// Recordings to words, offline (crates/voice).
+pub use sidecar_voice as voice;
 // Models: the wire clients, routing, the offline server, local models, the budget (crates/llm).
 pub use sidecar_llm as llm;
 pub use sidecar_llm::{budget, local_models, model, provider_admin};

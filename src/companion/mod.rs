@@ -242,6 +242,10 @@ impl Companion {
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),
             redactor: options.secrets.redactor().clone(),
+            speech: Arc::new(match &models.settings().local_model.runtime {
+                Some(runtime) => sidecar_voice::SpeechModel::in_runtime(runtime),
+                None => sidecar_voice::SpeechModel::not_installed(),
+            }),
         };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, options.secrets.clone(), router, conversation.clone()));

@@ -536,3 +536,48 @@ async fn a_tool_asked_for_on_the_phone_asks_permission_there() {
     assert!(said[4].contains("yes.md"), "asked again for the new message's note: {said:?}");
     core.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_never_fetched() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = format!("[local_model]\nruntime = {:?}\n", crate::support::runtime());
+    let core = open_with(dir.path(), &model, &bot, &[ME], &runtime).await;
+
+    // The paired chat's note reaches the model as words, is answered, and joins the
+    // conversation as what the user said on Telegram.
+    bot.send_voice(ME, crate::support::voice_note("0930"), 3);
+    let said = bot.wait_for_sent(ME, 1, Duration::from_secs(60)).await;
+    assert_eq!(said.len(), 1, "no answer to the voice note");
+    let heard = said[0].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {said:?}"));
+    let (errors, words) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", heard);
+    assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
+    let history = core.history(10).await.unwrap();
+    let from_phone = history.iter().find(|m| m.content == heard).expect("the note's words are in the history");
+    assert_eq!(from_phone.channel, Some(Channel::Telegram));
+    assert_eq!(model.request_count(), 1);
+
+    // A stranger's note is answered with the private notice; it is never downloaded.
+    bot.send_voice(STRANGER, crate::support::voice_note("0880"), 3);
+    let said = bot.wait_for_sent(STRANGER, 1, Duration::from_secs(20)).await;
+    assert!(said[0].contains("private Sidecar") || said[0].contains("Sidecar privado"), "{said:?}");
+    assert_eq!(bot.calls("getFile").len(), 1, "only the paired chat's note was asked for");
+
+    // Past ten minutes, the note is refused before it is fetched, and the chat told why.
+    bot.send_voice(ME, crate::support::voice_note("0880"), 601);
+    let said = bot.wait_for_sent(ME, 2, Duration::from_secs(20)).await;
+    assert!(said[1].contains("10 minutes") || said[1].contains("10 minutos"), "{said:?}");
+    assert_eq!(bot.calls("getFile").len(), 1);
+
+    // A damaged recording: the chat is asked to record it again; the model hears nothing.
+    let mut damaged = crate::support::voice_note("0880");
+    damaged.truncate(200);
+    bot.send_voice(ME, damaged, 3);
+    let said = bot.wait_for_sent(ME, 3, Duration::from_secs(20)).await;
+    assert!(said[2].contains("damaged") || said[2].contains("dañada"), "{said:?}");
+    // Then a typed message still goes through, in order.
+    bot.say(ME, "¿sigues ahí?");
+    let said = bot.wait_for_sent(ME, 4, Duration::from_secs(20)).await;
+    assert_eq!(said[3], "re: ¿sigues ahí?");
+    assert_eq!(model.request_count(), 2);
+}

@@ -33,6 +33,9 @@ struct Scripted {
     events: Mutex<Option<mpsc::UnboundedSender<LinkEvent>>>,
     alive: Mutex<bool>,
     sent: Mutex<Vec<(String, String, Instant)>>,
+    /// Voice notes the server holds, by message id, and the ids fetched.
+    audio: Mutex<std::collections::HashMap<String, Vec<u8>>>,
+    fetched: Mutex<Vec<String>>,
 }
 
 impl Scripted {
@@ -83,6 +86,11 @@ impl WhatsappLink for Scripted {
             }
         }
         Box::pin(async move { Ok(id) })
+    }
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>> {
+        self.fetched.lock().unwrap().push(id.to_string());
+        let audio = self.audio.lock().unwrap().get(id).cloned().ok_or_else(|| "no such media".to_string());
+        Box::pin(async move { audio })
     }
     fn alive(&self) -> bool {
         *self.alive.lock().unwrap()
@@ -138,6 +146,7 @@ async fn rig_with(
         data_dir: dir.to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
+        speech: Arc::new(sidecar::voice::SpeechModel::in_runtime(&crate::support::runtime())),
     };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
@@ -289,6 +298,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         data_dir: dir.path().to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
+        speech: Arc::new(sidecar::voice::SpeechModel::in_runtime(&crate::support::runtime())),
     };
     let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
@@ -328,4 +338,33 @@ async fn a_tool_asked_for_on_whatsapp_asks_permission_in_the_self_chat() {
     wait_until("the reply", || r.link.sent_to(ME).len() == 2).await;
     assert!(r.link.sent_to(ME)[1].starts_with("tool said:"), "{:?}", r.link.sent_to(ME));
     assert_eq!(std::fs::read_to_string(vault.join("first.md")).unwrap(), "from the phone");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_voice_note_in_the_self_chat_is_heard_and_a_strangers_is_never_fetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rig(dir.path(), vec![vec![connected()]], allowing(&[]), Duration::from_secs(30)).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    let note = crate::support::voice_note("0930");
+    let bytes = note.len() as u64;
+    for id in ["V0", "V1", "V2"] {
+        r.link.audio.lock().unwrap().insert(id.into(), note.clone());
+    }
+    r.link.push(LinkEvent::Audio { id: "V0".into(), chat: STRANGER.into(), from_me: false, group: false, seconds: 3, bytes });
+    r.link.push(LinkEvent::Audio { id: "V1".into(), chat: ME.into(), from_me: true, group: false, seconds: 3, bytes });
+    r.link.push(LinkEvent::Audio { id: "V2".into(), chat: ME.into(), from_me: true, group: false, seconds: 900, bytes });
+    r.link.push(message("A1", ME, true, false, "¿y ahora?"));
+    let until = Instant::now() + Duration::from_secs(60);
+    while r.link.sent_to(ME).len() < 3 && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The long note's refusal is said at once; the heard note's answer comes from the model.
+    let sent = r.link.sent_to(ME);
+    assert!(sent[0].contains("10 minutes") || sent[0].contains("10 minutos"), "{sent:?}");
+    let heard = sent[1].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {sent:?}"));
+    let (errors, words) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", heard);
+    assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
+    assert_eq!(sent[2], "re: ¿y ahora?", "what was written after the note is answered after it");
+    assert_eq!(*r.link.fetched.lock().unwrap(), ["V1"], "neither the stranger's note nor the long one was downloaded");
+    assert_eq!(r.model.request_count(), 2);
 }

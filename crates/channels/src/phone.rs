@@ -1,7 +1,7 @@
 //! What a phone channel (Telegram, WhatsApp) needs from the core: the store for the
 //! ids it has seen, the clock, the user's language, the event bus, where the
 //! settings file is (pairing writes to it), the data dir, and where the signs it
-//! sees about spontaneous messages go.
+//! sees about spontaneous messages go, and the speech model that hears voice notes.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,4 +29,6 @@ pub struct PhoneParts {
     pub proactive: Weak<ProactiveService>,
     /// Knows the bot's token and scrubs what the channel's servers say.
     pub redactor: sidecar_domain::redact::Redactor,
+    /// Turns voice notes into words (missing weights: the chat is told voice is off).
+    pub speech: Arc<sidecar_voice::SpeechModel>,
 }

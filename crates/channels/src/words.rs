@@ -20,6 +20,14 @@ pub(crate) fn paired(lang: Lang) -> &'static str {
     }
 }
 
+/// A voice note the channel's server would not hand over.
+pub(crate) fn voice_note_unfetched(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "No pude descargar esa nota de voz. Vuelve a enviarla, o escríbeme.",
+        Lang::En => "I couldn't download that voice note. Send it again, or write instead.",
+    }
+}
+
 /// `/start` from a chat that is already paired.
 pub(crate) fn already_paired(lang: Lang) -> &'static str {
     match lang {

@@ -15,4 +15,4 @@ pub mod words;
 
 pub use audio::{Audio, SAMPLE_RATE};
 pub use error::VoiceError;
-pub use speech::{Recording, SpeechModel, Transcript, MAX_SECONDS};
+pub use speech::{Language, Recording, SpeechModel, Transcript, MAX_SECONDS};

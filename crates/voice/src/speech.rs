@@ -38,11 +38,21 @@ pub enum Recording {
     Note,
 }
 
+/// Which language to decode a recording in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// Known (the app's language while the user holds push-to-talk).
+    Given(Lang),
+    /// Told by Whisper from the audio; `otherwise` when it hears a language Sidecar does
+    /// not speak (Whisper base takes some Spanish for Portuguese or Galician).
+    Detect { otherwise: Lang },
+}
+
 /// The words heard in a recording.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transcript {
     pub text: String,
-    /// The language Whisper decoded in, when it is one Sidecar speaks.
+    /// The language Whisper decoded in, when it is one Sidecar speaks (`None`: another).
     pub lang: Option<Lang>,
     /// The recording's length.
     pub seconds: f32,
@@ -59,6 +69,12 @@ pub struct SpeechModel {
 impl SpeechModel {
     pub fn new(model: PathBuf, vad: Option<PathBuf>) -> Self {
         Self { model, vad, threads: 1, loaded: Mutex::new(None) }
+    }
+
+    /// No model: every recording is answered with [`VoiceError::ModelMissing`] (a build
+    /// without the offline runtime, `SIDECAR_RUNTIME=off`).
+    pub fn not_installed() -> Self {
+        Self::new(PathBuf::from(runtime_files::SPEECH_MODEL_FILE), None)
     }
 
     /// The model and VAD of the offline runtime folder.
@@ -82,9 +98,20 @@ impl SpeechModel {
         self.loaded.lock().expect("speech model lock").take();
     }
 
-    /// The words in `audio`, in `lang` when given (else Whisper tells the language).
-    /// Blocking and CPU-bound: call it off the async runtime.
-    pub fn transcribe(&self, audio: &Audio, lang: Option<Lang>, recording: Recording) -> Result<Transcript, VoiceError> {
+    /// The words in `audio`. Blocking and CPU-bound: call it off the async runtime.
+    pub fn transcribe(&self, audio: &Audio, language: Language, recording: Recording) -> Result<Transcript, VoiceError> {
+        let transcript = self.decode(audio, language, recording)?;
+        match (language, transcript.lang) {
+            (Language::Detect { otherwise }, None) => self.decode(audio, Language::Given(otherwise), recording),
+            _ => Ok(transcript),
+        }
+    }
+
+    fn decode(&self, audio: &Audio, language: Language, recording: Recording) -> Result<Transcript, VoiceError> {
+        let lang = match language {
+            Language::Given(lang) => Some(lang),
+            Language::Detect { .. } => None,
+        };
         let seconds = audio.seconds();
         if seconds > MAX_SECONDS as f32 {
             return Err(VoiceError::TooLong { seconds, limit: MAX_SECONDS });
@@ -133,7 +160,7 @@ impl SpeechModel {
         }
         let decoded = whisper_rs::get_lang_str(state.full_lang_id_from_state()).and_then(from_code);
         tracing::info!(words = text.split_whitespace().count(), lang = ?decoded, "transcribed");
-        Ok(Transcript { text, lang: lang.or(decoded), seconds })
+        Ok(Transcript { text, lang: decoded, seconds })
     }
 
     fn context(&self) -> Result<Arc<WhisperContext>, VoiceError> {
@@ -249,7 +276,7 @@ mod tests {
     #[test]
     fn a_missing_model_says_where_it_was_looked_for() {
         let model = SpeechModel::new(PathBuf::from("/nowhere/ggml.bin"), None);
-        let error = model.transcribe(&Audio::from_16k_mono(vec![0.0; 16_000]), Some(Lang::Es), Recording::Note).unwrap_err();
+        let error = model.transcribe(&Audio::from_16k_mono(vec![0.0; 16_000]), Language::Given(Lang::Es), Recording::Note).unwrap_err();
         assert!(matches!(error, VoiceError::ModelMissing(ref p) if p == Path::new("/nowhere/ggml.bin")), "{error}");
         assert!(!model.is_loaded());
     }
@@ -258,6 +285,9 @@ mod tests {
     fn a_recording_past_the_limit_is_refused_before_any_work() {
         let model = SpeechModel::new(PathBuf::from("/nowhere/ggml.bin"), None);
         let long = Audio::from_16k_mono(vec![0.0; (MAX_SECONDS as usize + 1) * SAMPLE_RATE as usize]);
-        assert!(matches!(model.transcribe(&long, None, Recording::Note), Err(VoiceError::TooLong { limit: MAX_SECONDS, .. })));
+        assert!(matches!(
+            model.transcribe(&long, Language::Detect { otherwise: Lang::En }, Recording::Note),
+            Err(VoiceError::TooLong { limit: MAX_SECONDS, .. })
+        ));
     }
 }

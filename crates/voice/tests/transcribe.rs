@@ -8,7 +8,7 @@ use std::process::Command;
 
 use sidecar_domain::locale::Lang;
 use sidecar_voice::wer::word_errors;
-use sidecar_voice::{Audio, Recording, SpeechModel, VoiceError};
+use sidecar_voice::{Audio, Language, Recording, SpeechModel, VoiceError};
 
 const READ_SPEECH: &str = "/usr/share/pocketsphinx/test/data/librivox";
 
@@ -42,7 +42,7 @@ fn people_reading_are_transcribed_from_wav_and_from_a_voice_note() {
     assert_eq!(clips.len(), 5);
     for (wav, said) in &clips {
         let audio = Audio::decode(&std::fs::read(wav).unwrap()).unwrap();
-        let heard = model.transcribe(&audio, Some(Lang::En), Recording::Utterance).unwrap();
+        let heard = model.transcribe(&audio, Language::Given(Lang::En), Recording::Utterance).unwrap();
         let (e, n) = word_errors(said, &heard.text);
         eprintln!("{e}/{n}  said {said:?}  heard {:?}", heard.text);
         (errors, words) = (errors + e, words + n);
@@ -57,7 +57,7 @@ fn people_reading_are_transcribed_from_wav_and_from_a_voice_note() {
     let encoded = Command::new("opusenc").args(["--quiet", "--bitrate", "24"]).arg(wav).arg(&note).status().expect("opusenc (opus-tools) is installed");
     assert!(encoded.success());
     let audio = Audio::decode(&std::fs::read(&note).unwrap()).unwrap();
-    let heard = model.transcribe(&audio, None, Recording::Note).unwrap();
+    let heard = model.transcribe(&audio, Language::Detect { otherwise: Lang::Es }, Recording::Note).unwrap();
     assert_eq!(word_errors(said, &heard.text).0, 0, "heard {:?}", heard.text);
     assert_eq!(heard.lang, Some(Lang::En), "the language is told when not given");
     assert!(model.is_loaded());
@@ -69,7 +69,7 @@ fn people_reading_are_transcribed_from_wav_and_from_a_voice_note() {
 fn silence_is_no_speech_and_what_is_not_audio_is_refused() {
     let model = SpeechModel::in_runtime(&runtime());
     let silence = Audio::from_16k_mono(vec![0.0; 16_000 * 3]);
-    let heard = model.transcribe(&silence, Some(Lang::Es), Recording::Utterance);
+    let heard = model.transcribe(&silence, Language::Given(Lang::Es), Recording::Utterance);
     assert!(matches!(heard, Err(VoiceError::NoSpeech)), "{heard:?}");
 
     assert!(matches!(Audio::decode(b"%PDF-1.7 not a recording"), Err(VoiceError::UnknownFormat)));

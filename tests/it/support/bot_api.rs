@@ -1,6 +1,7 @@
 //! A Bot API–compatible server on loopback: what Telegram's servers do for a bot
 //! using long polling, scripted so a test can play the user's phone (`say`), a
-//! server that repeats an update, reactions (`react`), floods (`flood`, 429 with `retry_after`), or goes
+//! server that repeats an update, voice notes (`send_voice`, with `getFile` and the file's
+//! download), reactions (`react`), floods (`flood`, 429 with `retry_after`), or goes
 //! away and comes back (`go_away`, `come_back`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +34,8 @@ struct State {
     first_update_id: i64,
     /// (chat, message id) of each message the bot sent.
     sent_ids: Vec<(i64, i64)>,
+    /// The voice notes' bytes, by file id.
+    files: std::collections::HashMap<String, Vec<u8>>,
 }
 
 #[derive(Clone)]
@@ -82,6 +85,25 @@ impl FakeBotApi {
         state.next_message_id += 1;
         let update_id = state.updates.len() as i64 + state.first_update_id;
         state.updates.push(json!({"update_id": update_id, "message": message_json(chat, id, text)}));
+        drop(state);
+        self.news.notify_waiters();
+        id
+    }
+
+    /// The user sends a voice note of `seconds` (OGG/Opus `bytes`, as phones record them)
+    /// in `chat`; returns the update's message id.
+    pub fn send_voice(&self, chat: i64, bytes: Vec<u8>, seconds: u32) -> i64 {
+        let mut state = self.state.lock().unwrap();
+        let id = state.next_message_id;
+        state.next_message_id += 1;
+        let file_id = format!("voice-{id}");
+        let mut message = message_json(chat, id, "");
+        message.as_object_mut().unwrap().remove("text");
+        message["voice"] =
+            json!({"file_id": file_id, "file_unique_id": format!("u{id}"), "duration": seconds, "mime_type": "audio/ogg", "file_size": bytes.len()});
+        state.files.insert(file_id, bytes);
+        let update_id = state.updates.len() as i64 + state.first_update_id;
+        state.updates.push(json!({"update_id": update_id, "message": message}));
         drop(state);
         self.news.notify_waiters();
         id
@@ -195,7 +217,26 @@ impl FakeBotApi {
         let path = head.split_whitespace().nth(1).unwrap_or_default().to_string();
         let method = path.rsplit('/').next().unwrap_or_default().to_string();
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        if path.starts_with("/file/bot") {
+            // A file's download: `file/bot<token>/voice/<file id>.oga`.
+            self.record("download", &json!({"path": path}), true);
+            let path = path.replace("%2f", "/");
+            let file_id = path.rsplit('/').next().unwrap_or_default().trim_end_matches(".oga");
+            let bytes = self.state.lock().unwrap().files.get(file_id).cloned();
+            return write_bytes(socket, bytes).await;
+        }
         let reply = match method.as_str() {
+            "getfile" => {
+                self.record(&method, &body, true);
+                let file_id = body["file_id"].as_str().unwrap_or_default().to_string();
+                let size = self.state.lock().unwrap().files.get(&file_id).map(Vec::len);
+                match size {
+                    Some(size) => {
+                        json!({"ok": true, "result": {"file_id": file_id, "file_unique_id": "u", "file_size": size, "file_path": format!("voice/{file_id}.oga")}})
+                    }
+                    None => json!({"ok": false, "error_code": 400, "description": "Bad Request: invalid file_id"}),
+                }
+            }
             "getupdates" => match self.updates_after(&body).await {
                 Some(updates) => json!({"ok": true, "result": updates}),
                 None => return, // went away mid-poll
@@ -254,6 +295,17 @@ impl FakeBotApi {
             let _ = tokio::time::timeout(left, news).await;
         }
     }
+}
+
+async fn write_bytes(mut socket: TcpStream, bytes: Option<Vec<u8>>) {
+    let (code, bytes) = match bytes {
+        Some(bytes) => (200, bytes),
+        None => (404, b"not found".to_vec()),
+    };
+    let head = format!("HTTP/1.1 {code} X\r\ncontent-type: application/octet-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", bytes.len());
+    let _ = socket.write_all(head.as_bytes()).await;
+    let _ = socket.write_all(&bytes).await;
+    let _ = socket.shutdown().await;
 }
 
 async fn write_json(mut socket: TcpStream, code: u16, body: &Value) {

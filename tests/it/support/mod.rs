@@ -376,3 +376,14 @@ impl LogBuffer {
         tracing_subscriber::fmt().with_max_level(tracing::Level::TRACE).with_ansi(false).with_writer(move || writer.clone()).finish()
     }
 }
+
+/// A person reading (CMU Sphinx's test data, Debian's `pocketsphinx-testdata`) as a phone
+/// sends it: Opus in an Ogg stream, made by `opusenc`. Both are installed by `make test`.
+pub fn voice_note(clip: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let note = dir.path().join("note.ogg");
+    let wav = format!("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-{clip}.wav");
+    let made = std::process::Command::new("opusenc").args(["--quiet", "--bitrate", "24", &wav]).arg(&note).status().expect("opusenc (opus-tools)");
+    assert!(made.success());
+    std::fs::read(note).unwrap()
+}

@@ -8,9 +8,10 @@ use crate::rows::ChannelMarksStore;
 use std::sync::Arc;
 use std::time::Duration;
 
+use teloxide_core::net::Download;
 use teloxide_core::payloads::SendMessageSetters;
 use teloxide_core::requests::{Request, Requester};
-use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, MessageReactionUpdated, UpdateKind};
+use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, MessageReactionUpdated, UpdateKind, Voice};
 use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
@@ -22,6 +23,7 @@ use super::text::{split, MAX_UNITS};
 use super::Telegram;
 use crate::backoff::Backoff;
 use crate::source::IncomingMessage;
+use crate::voice_note;
 use crate::words;
 use sidecar_domain::channel::Channel;
 use sidecar_domain::redact::Redactor;
@@ -140,7 +142,13 @@ impl Telegram {
             UpdateKind::MessageReaction(reaction) => return self.take_reaction(reaction).await,
             _ => return,
         };
-        let Some(text) = message.text() else { return };
+        // A voice note is judged as a message with no text: only a paired chat's is heard.
+        let voice = message.voice().cloned();
+        let text = match (message.text(), &voice) {
+            (Some(text), _) => text,
+            (None, Some(_)) => "",
+            (None, None) => return,
+        };
         let chat = message.chat.id.0;
         let id = format!("{chat}:{}", message.id.0);
         match self.with.store.channel_marks().first_sight(Channel::Telegram, &id).await {
@@ -154,8 +162,14 @@ impl Telegram {
         let verdict = gate::judge(text, chat, &self.allowed(), code.as_ref(), now);
         let lang = self.with.lang;
         let reply = match verdict {
-            Verdict::Pass(content) => {
+            Verdict::Pass(mut content) => {
                 self.health.message_arrived(now);
+                if let Some(voice) = voice {
+                    match self.hear(&voice).await {
+                        Ok(words) => content = words,
+                        Err(said) => return self.answer_in_background(chat, said),
+                    }
+                }
                 let incoming = IncomingMessage { id, channel: Channel::Telegram, user_id: chat.to_string(), content, received_at: now };
                 self.arrivals.push(incoming);
                 return;
@@ -196,13 +210,36 @@ impl Telegram {
                 words::private_bot(lang)
             }
         };
-        // Off the polling loop: a slow send must not hold the next updates.
+        self.answer_in_background(chat, reply.to_string());
+    }
+
+    /// Says `reply` off the polling loop: a slow send must not hold the next updates.
+    fn answer_in_background(self: &Arc<Self>, chat: i64, reply: String) {
         let this = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = this.say(chat, reply, Duration::from_secs(60)).await {
+            if let Err(error) = this.say(chat, &reply, Duration::from_secs(60)).await {
                 tracing::warn!(%error, "could not answer a Telegram chat");
             }
         });
+    }
+
+    /// The words of a paired chat's voice note, or what to tell the chat. Awaited on the
+    /// polling loop, so the note's words reach the conversation before anything the chat
+    /// wrote after it.
+    async fn hear(&self, voice: &Voice) -> Result<String, String> {
+        let lang = self.with.lang;
+        voice_note::check(voice.duration.seconds(), u64::from(voice.file.size), lang)?;
+        let file = self.bot.get_file(voice.file.id.clone()).send().await.map_err(|error| {
+            tracing::warn!(error = %describe(&error, &self.with.redactor), "could not ask Telegram for a voice note");
+            words::voice_note_unfetched(lang).to_string()
+        })?;
+        voice_note::check(voice.duration.seconds(), u64::from(file.meta.size), lang)?;
+        let mut bytes = Vec::new();
+        if let Err(error) = self.bot.download_file(&file.path, &mut bytes).await {
+            tracing::warn!(error = %self.with.redactor.scrub(&error.to_string()), "could not download a voice note");
+            return Err(words::voice_note_unfetched(lang).to_string());
+        }
+        voice_note::hear(&self.with.speech, bytes, lang).await
     }
 
     /// Sends `text` to `chat`, cut to Telegram's length, as plain text. Flood control

@@ -3,6 +3,7 @@
 //! own in the data dir (`whatsapp/session.db`, never in settings or logs). Its events
 //! become `LinkEvent`s; the channel above decides what they mean.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -15,16 +16,21 @@ use whatsapp_rust::prelude::*;
 use super::link::{LinkEvent, WhatsappLink};
 use futures_util::future::BoxFuture;
 
+/// Voice notes announced and not fetched yet, at most this many (the oldest go first).
+const PENDING_AUDIO: usize = 32;
+
 pub struct WebClient {
     session: PathBuf,
     running: Mutex<Option<BotHandle>>,
     client: Mutex<Option<Arc<Client>>>,
+    /// Announced recordings by message id: what `fetch_audio` downloads.
+    audio: Arc<Mutex<VecDeque<(String, wa::message::AudioMessage)>>>,
 }
 
 impl WebClient {
     /// A client keeping its session in `dir` (created when missing).
     pub fn new(dir: PathBuf) -> Self {
-        Self { session: dir.join("session.db"), running: Mutex::new(None), client: Mutex::new(None) }
+        Self { session: dir.join("session.db"), running: Mutex::new(None), client: Mutex::new(None), audio: Arc::default() }
     }
 
     fn client(&self) -> Option<Arc<Client>> {
@@ -45,12 +51,13 @@ impl WebClient {
             Err(_) => return Err(sidecar_domain::offline::offline_words(WHATSAPP_HOST, "no answer to the name lookup within 5 s")),
             Ok(Ok(_)) => {}
         }
+        let audio = self.audio.clone();
         let bot = Bot::builder()
             .with_backend(store)
             .skip_history_sync()
             .with_push_name("Sidecar")
             .on_event(move |event, client| {
-                let mapped = translate(&event, &client);
+                let mapped = translate(&event, &client, &audio);
                 let events = events.clone();
                 async move {
                     for event in mapped {
@@ -68,8 +75,9 @@ impl WebClient {
     }
 }
 
-/// What Sidecar needs to know of one client event.
-fn translate(event: &Event, client: &Arc<Client>) -> Vec<LinkEvent> {
+/// What Sidecar needs to know of one client event. A recording is kept in `audio` to be
+/// fetched if the channel lets it through.
+fn translate(event: &Event, client: &Arc<Client>, audio: &Mutex<VecDeque<(String, wa::message::AudioMessage)>>) -> Vec<LinkEvent> {
     match event {
         Event::PairingQrCode(qr) => vec![LinkEvent::Qr { code: qr.code.clone(), valid_for: qr.timeout }],
         Event::PairingQrCodesExhausted(_) => vec![LinkEvent::QrExpired],
@@ -82,15 +90,19 @@ fn translate(event: &Event, client: &Arc<Client>) -> Vec<LinkEvent> {
         Event::Messages(_) => event
             .messages()
             .filter_map(|inbound| {
-                let text = inbound.message.text_content()?.to_string();
                 let source = &inbound.info.source;
-                Some(LinkEvent::Message {
-                    id: inbound.info.id.to_string(),
-                    chat: source.chat.user.to_string(),
-                    from_me: source.is_from_me,
-                    group: source.is_group,
-                    text,
-                })
+                let (id, chat, from_me, group) = (inbound.info.id.to_string(), source.chat.user.to_string(), source.is_from_me, source.is_group);
+                if let Some(recording) = inbound.message.audio_message.as_option() {
+                    let (seconds, bytes) = (recording.seconds.unwrap_or(0), recording.file_length.unwrap_or(0));
+                    let mut pending = audio.lock().expect("whatsapp audio lock");
+                    if pending.len() == PENDING_AUDIO {
+                        pending.pop_front();
+                    }
+                    pending.push_back((id.clone(), recording.clone()));
+                    return Some(LinkEvent::Audio { id, chat, from_me, group, seconds, bytes });
+                }
+                let text = inbound.message.text_content()?.to_string();
+                Some(LinkEvent::Message { id, chat, from_me, group, text })
             })
             .collect(),
         _ => Vec::new(),
@@ -107,6 +119,18 @@ impl WhatsappLink for WebClient {
             let client = self.client().ok_or("WhatsApp is not connected")?;
             let sent = client.send_message(Jid::pn(number), wa::Message::text(text)).await.map_err(|e| e.to_string())?;
             Ok(sent.message_id)
+        })
+    }
+
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>> {
+        Box::pin(async move {
+            let client = self.client().ok_or("WhatsApp is not connected")?;
+            let recording = {
+                let mut pending = self.audio.lock().expect("whatsapp audio lock");
+                let at = pending.iter().position(|(known, _)| known == id).ok_or("the voice note is no longer at hand")?;
+                pending.remove(at).map(|(_, recording)| recording).ok_or("the voice note is no longer at hand")?
+            };
+            client.download(&recording).await.map_err(|e| e.to_string())
         })
     }
 

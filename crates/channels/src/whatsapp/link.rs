@@ -1,5 +1,6 @@
 //! The boundary between Sidecar's WhatsApp channel and the WhatsApp Web client: what
-//! the channel needs from a connection (events in, text out, a liveness check). The
+//! the channel needs from a connection (events in, voice notes fetched on demand, text
+//! out, a liveness check). The
 //! real one is `client::WebClient` (whatsapp-rust); tests drive the channel through
 //! a scripted one, with the protocol library linked all the same.
 
@@ -24,6 +25,9 @@ pub enum LinkEvent {
     LoggedOut,
     /// A text message in some chat.
     Message { id: String, chat: String, from_me: bool, group: bool, text: String },
+    /// A voice note (or any audio) in some chat, not fetched yet: `fetch_audio` with its
+    /// id brings it, once the channel has let it through.
+    Audio { id: String, chat: String, from_me: bool, group: bool, seconds: u32, bytes: u64 },
 }
 
 pub trait WhatsappLink: Send + Sync {
@@ -32,6 +36,8 @@ pub trait WhatsappLink: Send + Sync {
     fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>>;
     /// Sends `text` to the chat of `number`; returns the message's id.
     fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>>;
+    /// The recording of the `Audio` event `id` (OGG/Opus for a voice note), decrypted.
+    fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>>;
     /// Whether the socket is alive now (the heartbeat's question, W1).
     fn alive(&self) -> bool;
     fn close(&self) -> BoxFuture<'_, ()>;

@@ -30,6 +30,7 @@ use super::channel::Channel;
 use super::health::{Health, Link};
 use super::phone::PhoneParts;
 use super::source::{answer_text, IncomingMessage, MessageSource};
+use super::voice_note;
 use futures_util::future::BoxFuture;
 use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
@@ -189,33 +190,74 @@ impl WhatsApp {
                     self.health.needs_setup(&crate::words::whatsapp_unlinked(self.with.lang));
                     return Ended::Repair;
                 }
-                LinkEvent::Message { id, chat, from_me, group, text } => self.take(id, chat, from_me, group, text).await,
+                LinkEvent::Message { id, chat, from_me, group, text } => {
+                    if let Some(message) = self.take(id, chat, from_me, group, &text).await {
+                        self.arrive(message, text);
+                    }
+                }
+                LinkEvent::Audio { id, chat, from_me, group, seconds, bytes } => {
+                    // Judged as a message with no text: a stranger's note is never fetched.
+                    if let Some(message) = self.take(id, chat, from_me, group, "").await {
+                        match self.hear(&message.id, seconds, bytes).await {
+                            Ok(words) => self.arrive(message, words),
+                            Err(said) => {
+                                if let Err(error) = self.say(&message.user_id, &said, Duration::from_secs(60)).await {
+                                    tracing::warn!(%error, "could not tell a WhatsApp chat its voice note was not heard");
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
 
     /// One message: dropped if its id was seen (W4; Sidecar's own replies are
-    /// recorded when sent), then through the gate.
-    async fn take(&self, id: String, chat: String, from_me: bool, group: bool, text: String) {
+    /// recorded when sent), then through the gate; what passes, without its content.
+    async fn take(&self, id: String, chat: String, from_me: bool, group: bool, text: &str) -> Option<IncomingMessage> {
         // Checked before any await: `say` takes the text off `sending` only after it
         // has recorded the sent id, so an echo is caught by one check or the other.
         let own = self.own_number();
-        let echo = from_me && own.as_deref() == Some(chat.as_str()) && self.sending.lock().expect("whatsapp lock").contains(&text);
+        let echo = from_me && own.as_deref() == Some(chat.as_str()) && self.sending.lock().expect("whatsapp lock").iter().any(|sent| sent == text);
         if echo {
-            return tracing::debug!(%id, "echo of Sidecar's own message dropped");
+            tracing::debug!(%id, "echo of Sidecar's own message dropped");
+            return None;
         }
         match self.with.store.channel_marks().first_sight(Channel::Whatsapp, &id).await {
             Ok(true) => {}
-            Ok(false) => return tracing::debug!(%id, "WhatsApp message already seen"),
-            Err(error) => return tracing::warn!(%error, "could not check a WhatsApp message id"),
+            Ok(false) => {
+                tracing::debug!(%id, "WhatsApp message already seen");
+                return None;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not check a WhatsApp message id");
+                return None;
+            }
         }
         let seen = gate::Seen { chat: &chat, from_me, group };
         if !gate::admits(&seen, own.as_deref(), &self.settings.allowed_numbers) {
-            return;
+            return None;
         }
         let now = self.with.clock.now();
         self.health.message_arrived(now);
-        self.arrivals.push(IncomingMessage { id, channel: Channel::Whatsapp, user_id: chat, content: text, received_at: now });
+        Some(IncomingMessage { id, channel: Channel::Whatsapp, user_id: chat, content: String::new(), received_at: now })
+    }
+
+    /// Hands `message` with its `content` to the conversation.
+    fn arrive(&self, message: IncomingMessage, content: String) {
+        self.arrivals.push(IncomingMessage { content, ..message });
+    }
+
+    /// The words of a let-through voice note, or what to tell the chat. Awaited in the
+    /// event loop, so the note reaches the conversation before what was written after it.
+    async fn hear(&self, id: &str, seconds: u32, bytes: u64) -> Result<String, String> {
+        let lang = self.with.lang;
+        voice_note::check(seconds, bytes, lang)?;
+        let recording = self.link.fetch_audio(id).await.map_err(|error| {
+            tracing::warn!(%error, "could not download a WhatsApp voice note");
+            crate::words::voice_note_unfetched(lang).to_string()
+        })?;
+        voice_note::hear(&self.with.speech, recording, lang).await
     }
 
     /// Sends `text` to `number` at the allowed pace (W3), retrying with backoff while
