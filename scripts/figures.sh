@@ -40,6 +40,14 @@ export STSB
 if [ ! -f "$STSB" ] && [ -n "${STSB_SOURCE:-}" ]; then python3 scripts/stsb.py "$STSB_SOURCE" "$STSB"; fi
 cargo bench --bench fact_duplicates 2>/dev/null
 STSB_EMBEDDER=gemma cargo bench --bench fact_duplicates 2>/dev/null
+echo "== speech to text: word error rate on people's recordings (development and test parts), wait, memory =="
+# FLEURS' clips come from the test fixtures of sebastian-software/cuttledoc, not in this
+# repository: SPEECH_SOURCE names its checkout or the git directory the tool library's
+# fetch brings (scripts/speech_sets.py).
+: "${SPEECH_SETS:=$PWD/target/speech-sets}"
+export SPEECH_SETS
+if [ ! -d "$SPEECH_SETS" ] && [ -n "${SPEECH_SOURCE:-}" ]; then python3 scripts/speech_sets.py "$SPEECH_SOURCE" "$SPEECH_SETS"; fi
+cargo bench -p sidecar-voice --bench speech 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="

@@ -3,10 +3,11 @@
 //! dropped by [`SpeechModel::unload`], so a Sidecar that is never spoken to never holds it.
 //!
 //! Settings that matter, measured in `../shared/research/voice.md`: greedy decoding, no
-//! context carried between recordings, the language given when it is known, one thread
-//! (two threads on a busy two-core machine cost 8–9 times the CPU: ggml's workers spin
-//! while llama.cpp holds the other core), and for a short utterance an encoder window
-//! fitted to it with a floor of about 15 s (a shorter one makes Whisper invent words).
+//! context carried between recordings, the language given when it is known, only the
+//! idle cores as threads (two threads on a busy two-core machine cost 8–9 times the CPU:
+//! ggml's workers spin while llama.cpp holds the other core), silence cut by the VAD, and
+//! an encoder window fitted to the speech with a floor of about 15 s (a shorter one makes
+//! Whisper invent words on short clips, and lost words on FLEURS' development part).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Once};
@@ -62,13 +63,14 @@ pub struct Transcript {
 pub struct SpeechModel {
     model: PathBuf,
     vad: Option<PathBuf>,
-    threads: i32,
+    /// Threads per recording; `None`: the idle cores ([`threads`]).
+    threads: Option<i32>,
     loaded: Mutex<Option<Arc<WhisperContext>>>,
 }
 
 impl SpeechModel {
     pub fn new(model: PathBuf, vad: Option<PathBuf>) -> Self {
-        Self { model, vad, threads: 1, loaded: Mutex::new(None) }
+        Self { model, vad, threads: None, loaded: Mutex::new(None) }
     }
 
     /// No model: every recording is answered with [`VoiceError::ModelMissing`] (a build
@@ -81,6 +83,12 @@ impl SpeechModel {
     pub fn in_runtime(runtime: &Path) -> Self {
         let vad = runtime_files::voice_activity(runtime);
         Self::new(runtime_files::speech_model(runtime), vad.is_file().then_some(vad))
+    }
+
+    /// Always `threads` threads per recording (a setting, or a measurement).
+    pub fn with_threads(mut self, threads: i32) -> Self {
+        self.threads = Some(threads.max(1));
+        self
     }
 
     /// Whether the weights are there to load.
@@ -121,7 +129,7 @@ impl SpeechModel {
         let context = self.context()?;
         let mut state = context.create_state().map_err(|e| VoiceError::Engine(e.to_string()))?;
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-        params.set_n_threads(self.threads);
+        params.set_n_threads(self.threads.unwrap_or_else(threads));
         params.set_language(Some(lang.map_or("auto", code)));
         params.set_no_context(true);
         params.set_no_timestamps(true);
@@ -138,8 +146,10 @@ impl SpeechModel {
         if samples.is_empty() {
             return Err(VoiceError::NoSpeech);
         }
+        // The window fitted to the speech, whatever the recording: past 30 s it is the
+        // full one anyway (a voice note of 10 s took 6 s with the full window, 1.4 s fitted).
+        params.set_audio_ctx(window(samples.len() as f32 / SAMPLE_RATE as f32));
         if recording == Recording::Utterance {
-            params.set_audio_ctx(window(samples.len() as f32 / SAMPLE_RATE as f32));
             params.set_single_segment(true);
         }
         if samples.len() < MIN_SAMPLES {
@@ -209,7 +219,17 @@ fn speech_only(vad: &Path, samples: &[f32]) -> Result<Vec<f32>, VoiceError> {
     Ok(speech)
 }
 
-/// The encoder window for an utterance of `seconds`: its length and a second more, in
+/// Threads for one recording: the cores the machine leaves idle (its load over the last
+/// minute taken off), one at least and four at most. Two threads halve the wait on an
+/// idle two-core machine (5 s of speech: 1.32 s with one, 0.73 s with two) but cost
+/// 8–9 times the CPU when llama.cpp holds the other core, as ggml's workers spin.
+fn threads() -> i32 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let busy = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok()).unwrap_or(cores);
+    (cores - busy).floor().clamp(1.0, 4.0) as i32
+}
+
+/// The encoder window for speech of `seconds`: its length and a second more, in
 /// steps of 64 positions, never under [`WINDOW_FLOOR`] nor over the full 30 s.
 fn window(seconds: f32) -> i32 {
     let positions = (50.0 * (seconds + 1.0)).ceil() as i32;
