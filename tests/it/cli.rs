@@ -388,3 +388,38 @@ fn chat_skips_a_line_that_is_not_utf8_and_keeps_reading() {
     assert!(stderr.contains("line 1 skipped: it is not UTF-8 text (byte 0xE9 at column 4)"), "{stderr}");
     assert!(stdout.contains("No pending reminders."), "the line after it was read: {stdout}");
 }
+
+#[test]
+fn transcribe_prints_a_voice_notes_words_and_says_what_to_do_with_what_is_not_audio() {
+    let dir = tempfile::tempdir().unwrap();
+    let note = dir.path().join("note.ogg");
+    std::fs::write(&note, crate::support::voice_note("0930")).unwrap();
+    let run = |args: &[&str], runtime: &std::path::Path| {
+        let out = sidecar(dir.path(), "http://127.0.0.1:9/v1")
+            .env("SIDECAR_RUNTIME", runtime)
+            .env("SIDECAR_LANG", "es")
+            .arg("transcribe")
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let runtime = crate::support::runtime();
+    let (code, out, err) = run(&["--json", note.to_str().unwrap()], &runtime);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["lang"], "en", "told from the recording");
+    let (errors, _) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", v["text"].as_str().unwrap());
+    assert!(errors <= 1, "{out}");
+
+    let not_audio = dir.path().join("notes.txt");
+    std::fs::write(&not_audio, "hola").unwrap();
+    let (code, _, err) = run(&[not_audio.to_str().unwrap()], &runtime);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("No puedo reproducir ese audio"), "{err}");
+    // With no speech model (no runtime), the words say so.
+    let (code, _, err) = run(&[note.to_str().unwrap()], std::path::Path::new("off"));
+    assert_eq!(code, Some(1));
+    assert!(err.contains("falta el modelo de voz"), "{err}");
+    assert!(!dir.path().join("sidecar.db").exists(), "transcribe opens no data");
+}

@@ -12,6 +12,7 @@ mod memory;
 mod models;
 mod pipe;
 mod reminders;
+mod voice;
 
 use chat::{ask, chat, history, status};
 use memory::{facts, import, recall, remember};
@@ -121,6 +122,17 @@ enum Command {
         now: Option<String>,
         #[arg(required = true, num_args = 1..)]
         text: Vec<String>,
+    },
+    /// Prints the words of a recording (WAV, or OGG/Opus as phones send voice notes),
+    /// heard offline by the speech model; exits 1 saying what to do when it cannot be.
+    Transcribe {
+        /// Print one JSON object: `text`, `lang`, `seconds` (or `error` and `message`).
+        #[arg(long)]
+        json: bool,
+        /// The language spoken (default: told from the recording).
+        #[arg(long, value_enum)]
+        lang: Option<voice::SpokenIn>,
+        file: PathBuf,
     },
     /// Sets a reminder: WHEN as you would say it ("in 30 minutes", "mañana a las 9",
     /// "every Monday at 9", ISO 8601), then what to remind you of. Exits 1 if WHEN
@@ -250,6 +262,11 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         let lang = sidecar::preferences::language_of(options.settings.desktop.language);
         return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
+    if let Command::Transcribe { json, lang, file } = &cli.command {
+        // Files and the model only: no data directory needed.
+        let ui = sidecar::preferences::language_of(options.settings.desktop.language);
+        return voice::transcribe(options.settings.local_model.runtime.as_deref(), file, *lang, ui, *json);
+    }
     if let Command::Restore { json, file, with_settings } = &cli.command {
         // Files only: the database must not be open while it is replaced.
         return data::restore(&options, file, *json, *with_settings).await;
@@ -293,7 +310,7 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         Command::Restore { .. } => unreachable!("answered before the data is opened"),
         Command::Remind { json, words } => remind(&companion, &words, json).await?,
         Command::Reminders { json, ics, import } => reminders(&companion, json, ics, import.as_deref()).await?,
-        Command::ParseDate { .. } => unreachable!("answered before the data is opened"),
+        Command::ParseDate { .. } | Command::Transcribe { .. } => unreachable!("answered before the data is opened"),
         Command::Daemon => unreachable!("runs until stopped"),
     };
     companion.shutdown().await;
