@@ -10,6 +10,8 @@ packages=(
   libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libgtk-3-dev pkg-config
   # D-Bus client library (the keychain)
   libdbus-1-dev
+  # ALSA's headers: the microphone (cpal) falls back to ALSA where no sound server runs
+  libasound2-dev
   # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
   # WebDriver for WebKitGTK, key presses and screenshots
   xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick
@@ -25,6 +27,8 @@ packages=(
   # Speech to text's tests: people reading, with what they said (CMU Sphinx's test
   # data), and opusenc to make voice notes of it as the phone sends them
   pocketsphinx-testdata opus-tools
+  # A sound server of the tests' own, with a virtual microphone fed by a null sink
+  pulseaudio pulseaudio-utils
 )
 # `make package`: the Debian package checker (the .deb and .rpm are built by Tauri's
 # own bundler, which needs no rpmbuild).

@@ -17,6 +17,11 @@ pub enum VoiceError {
     NoSpeech,
     #[error("the speech model is not installed (looked for {0})")]
     ModelMissing(PathBuf),
+    /// No input by that name (`None`: the system has no microphone at all).
+    #[error("no microphone found{}", .0.as_ref().map(|n| format!(" named {n:?}")).unwrap_or_default())]
+    NoMicrophone(Option<String>),
+    #[error("the microphone could not be used: {0}")]
+    Microphone(String),
     #[error("the speech model failed: {0}")]
     Engine(String),
 }

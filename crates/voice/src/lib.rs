@@ -1,5 +1,5 @@
 //! Talking to Sidecar, offline: recordings in (WAV, OGG/Opus voice notes, the
-//! microphone's samples) become text with Whisper run by whisper.cpp in process.
+//! microphone through the desktop's sound server) become text with Whisper run by whisper.cpp in process.
 //!
 //! The narrow API the assembly wires in: [`Audio`] (any recording as 16 kHz mono),
 //! [`SpeechModel::transcribe`] (audio in, words out, blocking), [`VoiceError`] and its
@@ -8,6 +8,7 @@
 
 mod audio;
 mod error;
+pub mod microphone;
 mod resample;
 mod speech;
 pub mod wer;
@@ -15,4 +16,5 @@ pub mod words;
 
 pub use audio::{Audio, SAMPLE_RATE};
 pub use error::VoiceError;
+pub use microphone::Listening;
 pub use speech::{Language, Recording, SpeechModel, Transcript, MAX_SECONDS};

@@ -22,6 +22,14 @@ pub fn problem(lang: Lang, problem: &VoiceError) -> String {
         (Lang::Es, VoiceError::NoSpeech) => "No oí ninguna palabra en esa grabación. Prueba de nuevo un poco más cerca del micrófono.".into(),
         (Lang::En, VoiceError::ModelMissing(_)) => "Voice is not available: the speech model is not installed. Reinstall Sidecar, or write instead.".into(),
         (Lang::Es, VoiceError::ModelMissing(_)) => "La voz no está disponible: falta el modelo de voz. Reinstala Sidecar, o escríbeme.".into(),
+        (Lang::En, VoiceError::NoMicrophone(_)) => "No microphone found: plug one in, or pick another input in Settings → Voice.".into(),
+        (Lang::Es, VoiceError::NoMicrophone(_)) => "No encontré ningún micrófono: conecta uno, o elige otra entrada en Ajustes → Voz.".into(),
+        (Lang::En, VoiceError::Microphone(_)) => {
+            "The microphone could not be used: check that no other program holds it, or pick another input in Settings → Voice.".into()
+        }
+        (Lang::Es, VoiceError::Microphone(_)) => {
+            "No pude usar el micrófono: comprueba que ningún otro programa lo esté usando, o elige otra entrada en Ajustes → Voz.".into()
+        }
         (Lang::En, VoiceError::Engine(_)) => "I couldn't transcribe that recording. Please try again, or write instead.".into(),
         (Lang::Es, VoiceError::Engine(_)) => "No pude transcribir esa grabación. Prueba de nuevo, o escríbeme.".into(),
     }

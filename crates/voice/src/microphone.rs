@@ -1,0 +1,138 @@
+//! The microphone, through the desktop's sound server with cpal (PulseAudio's protocol,
+//! which PipeWire desktops answer too; ALSA otherwise). A recording runs on a thread of
+//! its own, which owns the stream (cpal's streams may not cross threads), keeps what it
+//! hears and reports how loud it is for the level meter; `finish` hands the recording
+//! over as [`Audio`], `cancel` drops it.
+
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+
+use crate::audio::Audio;
+use crate::error::VoiceError;
+
+/// The longest push-to-talk recording kept; what comes later is not (a forgotten toggle).
+pub const MAX_LISTEN_SECONDS: u32 = 120;
+/// The level meter is told at most this often.
+const LEVEL_EVERY: Duration = Duration::from_millis(50);
+
+/// The names of the inputs the sound server offers, the default first.
+pub fn input_devices() -> Vec<String> {
+    let host = cpal::default_host();
+    let default = host.default_input_device().map(|d| d.to_string());
+    let mut names: Vec<String> = host.input_devices().map(|devices| devices.map(|d| d.to_string()).collect()).unwrap_or_default();
+    names.sort_by_key(|name| Some(name) != default.as_ref());
+    names.dedup();
+    names
+}
+
+/// A recording under way.
+pub struct Listening {
+    stop: mpsc::Sender<bool>,
+    thread: Option<JoinHandle<Result<Audio, VoiceError>>>,
+}
+
+impl Listening {
+    /// Starts recording from `device` (by name; `None`: the default input), calling
+    /// `level` with the loudness (RMS, 0 to 1) while it goes.
+    pub fn start(device: Option<String>, level: impl Fn(f32) + Send + 'static) -> Result<Self, VoiceError> {
+        let (stop, stopped) = mpsc::channel::<bool>();
+        let (ready, started) = mpsc::channel::<Result<(), VoiceError>>();
+        let thread = std::thread::Builder::new()
+            .name("microphone".into())
+            .spawn(move || record(device, level, ready, stopped))
+            .map_err(|e| VoiceError::Microphone(e.to_string()))?;
+        match started.recv() {
+            Ok(Ok(())) => Ok(Self { stop, thread: Some(thread) }),
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(VoiceError::Microphone("the recording thread ended".into())),
+        }
+    }
+
+    /// Stops and hands over what was heard, as the speech model takes it.
+    pub fn finish(mut self) -> Result<Audio, VoiceError> {
+        let _ = self.stop.send(true);
+        self.thread.take().expect("joined once").join().map_err(|_| VoiceError::Microphone("the recording thread panicked".into()))?
+    }
+}
+
+impl Drop for Listening {
+    /// Dropped unfinished (cancelled): the stream closes, the recording is thrown away.
+    fn drop(&mut self) {
+        let _ = self.stop.send(false);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn record(
+    device: Option<String>,
+    level: impl Fn(f32) + Send + 'static,
+    ready: mpsc::Sender<Result<(), VoiceError>>,
+    stopped: mpsc::Receiver<bool>,
+) -> Result<Audio, VoiceError> {
+    let opened = open(device.as_deref(), level);
+    let (stream, samples, channels, rate) = match opened {
+        Ok(opened) => {
+            let _ = ready.send(Ok(()));
+            opened
+        }
+        Err(error) => {
+            // Told to `start`, which returns it; this thread's own result is not read.
+            let _ = ready.send(Err(error));
+            return Ok(Audio::default());
+        }
+    };
+    let keep = stopped.recv().unwrap_or(false);
+    drop(stream);
+    if !keep {
+        return Ok(Audio::default());
+    }
+    let samples = std::mem::take(&mut *samples.lock().expect("microphone lock"));
+    tracing::info!(seconds = samples.len() as f32 / f32::from(channels) / rate as f32, rate, channels, "recorded");
+    Audio::from_interleaved(&samples, channels, rate)
+}
+
+type Opened = (cpal::Stream, std::sync::Arc<std::sync::Mutex<Vec<f32>>>, u16, u32);
+
+fn open(device: Option<&str>, level: impl Fn(f32) + Send + 'static) -> Result<Opened, VoiceError> {
+    let host = cpal::default_host();
+    let device = match device {
+        Some(name) => {
+            host.input_devices().ok().and_then(|mut all| all.find(|d| d.to_string() == name)).ok_or_else(|| VoiceError::NoMicrophone(Some(name.to_string())))?
+        }
+        None => host.default_input_device().ok_or(VoiceError::NoMicrophone(None))?,
+    };
+    let supported = device.default_input_config().map_err(|e| VoiceError::Microphone(e.to_string()))?;
+    let config = supported.config();
+    let (channels, rate) = (config.channels, config.sample_rate);
+    let samples = std::sync::Arc::new(std::sync::Mutex::new(Vec::<f32>::new()));
+    let kept = samples.clone();
+    let limit = MAX_LISTEN_SECONDS as usize * rate as usize * usize::from(channels);
+    let mut told = Instant::now();
+    let format = supported.sample_format();
+    let on_data = move |data: &cpal::Data, _: &cpal::InputCallbackInfo| {
+        let chunk: Vec<f32> = match format {
+            cpal::SampleFormat::F32 => data.as_slice::<f32>().map(<[f32]>::to_vec).unwrap_or_default(),
+            cpal::SampleFormat::I16 => data.as_slice::<i16>().map(|s| s.iter().map(|v| f32::from(*v) / 32_768.0).collect()).unwrap_or_default(),
+            cpal::SampleFormat::I32 => data.as_slice::<i32>().map(|s| s.iter().map(|v| *v as f32 / 2_147_483_648.0).collect()).unwrap_or_default(),
+            cpal::SampleFormat::U8 => data.as_slice::<u8>().map(|s| s.iter().map(|v| (f32::from(*v) - 128.0) / 128.0).collect()).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if told.elapsed() >= LEVEL_EVERY && !chunk.is_empty() {
+            level((chunk.iter().map(|s| s * s).sum::<f32>() / chunk.len() as f32).sqrt().min(1.0));
+            told = Instant::now();
+        }
+        let mut kept = kept.lock().expect("microphone lock");
+        let room = limit.saturating_sub(kept.len()).min(chunk.len());
+        kept.extend_from_slice(&chunk[..room]);
+    };
+    let stream = device
+        .build_input_stream_raw(config, format, on_data, |error| tracing::warn!(%error, "microphone stream"), Some(Duration::from_secs(5)))
+        .map_err(|e| VoiceError::Microphone(e.to_string()))?;
+    stream.play().map_err(|e| VoiceError::Microphone(e.to_string()))?;
+    Ok((stream, samples, channels, rate))
+}

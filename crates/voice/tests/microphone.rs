@@ -1,0 +1,93 @@
+//! The microphone's real path, headless: a PulseAudio server of this test's own (Debian's
+//! `pulseaudio`, which `make test` installs) with a virtual microphone fed by a null sink;
+//! `paplay` plays a person reading into it while Sidecar listens, and the speech model
+//! hears what was said. One test in this binary: the sound server is named in the
+//! process's environment.
+
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use sidecar_domain::locale::Lang;
+use sidecar_voice::wer::word_errors;
+use sidecar_voice::{Language, Listening, Recording, SpeechModel, VoiceError};
+
+const CLIP: &str = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav";
+
+/// A private PulseAudio server: speakers (a null sink) and a microphone that hears
+/// whatever is played into the `micfeed` sink. Killed when dropped.
+struct SoundServer(Child);
+
+impl SoundServer {
+    fn start(dir: &Path) -> Self {
+        let run = dir.join("run");
+        std::fs::create_dir_all(&run).unwrap();
+        let script = dir.join("sound.pa");
+        std::fs::write(
+            &script,
+            "load-module module-native-protocol-unix auth-anonymous=1\n\
+             load-module module-null-sink sink_name=speakers\n\
+             load-module module-null-sink sink_name=micfeed\n\
+             load-module module-remap-source source_name=virtmic master=micfeed.monitor\n\
+             set-default-sink speakers\nset-default-source virtmic\n",
+        )
+        .unwrap();
+        // SAFETY: the only test in this binary, before any thread that reads them.
+        unsafe {
+            std::env::set_var("XDG_RUNTIME_DIR", &run);
+            std::env::set_var("PULSE_SERVER", format!("unix:{}", run.join("pulse/native").display()));
+        }
+        let child = Command::new("pulseaudio")
+            .args(["-n", "--daemonize=no", "--exit-idle-time=-1", "--disable-shm", "--use-pid-file=no", "-F"])
+            .arg(&script)
+            .env("HOME", dir)
+            .stderr(std::fs::File::create(dir.join("pulseaudio.log")).unwrap())
+            .spawn()
+            .expect("pulseaudio (Debian's pulseaudio) is installed");
+        let until = Instant::now() + Duration::from_secs(10);
+        while !run.join("pulse/native").exists() {
+            assert!(Instant::now() < until, "pulseaudio did not start: {}", std::fs::read_to_string(dir.join("pulseaudio.log")).unwrap_or_default());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self(child)
+    }
+}
+
+impl Drop for SoundServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let _server = SoundServer::start(dir.path());
+    let names = sidecar_voice::microphone::input_devices();
+    assert!(!names.is_empty(), "the virtual microphone is listed");
+
+    let levels = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let heard_levels = levels.clone();
+    let listening = Listening::start(None, move |level| heard_levels.lock().unwrap().push(level)).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let played = Command::new("paplay").args(["--device=micfeed", CLIP]).status().expect("paplay (pulseaudio-utils)");
+    assert!(played.success());
+    std::thread::sleep(Duration::from_millis(500));
+    let audio = listening.finish().unwrap();
+    assert!(audio.seconds() > 3.0, "recorded {} s", audio.seconds());
+    assert!(levels.lock().unwrap().iter().any(|l| *l > 0.01), "the level meter moved");
+
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/lib/sidecar");
+    let heard = SpeechModel::in_runtime(&runtime).transcribe(&audio, Language::Given(Lang::En), Recording::Utterance).unwrap();
+    let (errors, words) = word_errors("he might even have been made amiable himself", &heard.text);
+    assert!(errors <= 1, "{errors}/{words} wrong: heard {:?}", heard.text);
+
+    // A cancelled recording is thrown away without a word; an input that is not there is named.
+    drop(Listening::start(None, |_| {}).unwrap());
+    match Listening::start(Some("a microphone that is not plugged in".into()), |_| {}) {
+        Err(VoiceError::NoMicrophone(Some(name))) => assert_eq!(name, "a microphone that is not plugged in"),
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a missing input was opened"),
+    }
+}
