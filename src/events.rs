@@ -40,6 +40,8 @@ pub enum CoreEvent {
     Proactive(crate::proactive::events::ProactiveEvent),
     #[serde(untagged)]
     Chat(crate::agent::events::ChatEvent),
+    #[serde(untagged)]
+    Voice(crate::voice::VoiceEvent),
 }
 
 /// How many picked events a feature's subscription holds before the oldest go.

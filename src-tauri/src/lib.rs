@@ -18,6 +18,7 @@ mod tool_commands;
 mod tray;
 mod update_commands;
 mod updater;
+mod voice_commands;
 mod window;
 
 use std::sync::Arc;
@@ -115,6 +116,9 @@ pub fn run() {
             commands::send_with_files,
             commands::attach_file,
             chat_commands::list_chats,
+            voice_commands::voice_start,
+            voice_commands::voice_finish,
+            voice_commands::voice_cancel,
             chat_commands::open_chat,
             chat_commands::open_chat_at,
             chat_commands::rename_chat,

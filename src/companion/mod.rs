@@ -84,6 +84,10 @@ pub struct Companion {
     hosting: Arc<crate::connections::hosting::Hosting>,
     /// Native notifications and the one listener for their answers.
     notifier: Arc<crate::proactive::notifier::Notifier>,
+    /// Push-to-talk: the microphone to words.
+    talk: Arc<sidecar_voice::Talk>,
+    /// Speech to text, shared by push-to-talk and the phone's voice notes.
+    speech: Arc<sidecar_voice::SpeechModel>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
 }
@@ -233,6 +237,12 @@ impl Companion {
         };
         let tool_settings = models.settings().tools.clone();
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board));
+        // One speech model for push-to-talk and the phone's voice notes.
+        let speech = Arc::new(match &models.settings().local_model.runtime {
+            Some(runtime) => sidecar_voice::SpeechModel::in_runtime(runtime),
+            None => sidecar_voice::SpeechModel::not_installed(),
+        });
+        let talk = Arc::new(sidecar_voice::Talk::new(speech.clone(), events.emitter(CoreEvent::Voice)));
         let phone = PhoneParts {
             store: store.clone(),
             clock: clock.clone(),
@@ -242,10 +252,7 @@ impl Companion {
             data_dir: options.data_dir.clone(),
             proactive: Arc::downgrade(&proactive),
             redactor: options.secrets.redactor().clone(),
-            speech: Arc::new(match &models.settings().local_model.runtime {
-                Some(runtime) => sidecar_voice::SpeechModel::in_runtime(runtime),
-                None => sidecar_voice::SpeechModel::not_installed(),
-            }),
+            speech: speech.clone(),
         };
         let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, options.secrets.clone(), router, conversation.clone()));
@@ -293,6 +300,8 @@ impl Companion {
             notes,
             hosting,
             notifier: Arc::new(crate::proactive::notifier::Notifier::new()),
+            talk,
+            speech,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
     }
@@ -391,6 +400,11 @@ impl Companion {
     /// The phone channels (Telegram, WhatsApp): their state, pairing, tokens.
     pub fn channels(&self) -> &Arc<ChannelService> {
         &self.channels
+    }
+
+    /// Push-to-talk: start, finish (the words), cancel.
+    pub fn talk(&self) -> &Arc<sidecar_voice::Talk> {
+        &self.talk
     }
 
     /// Adding, editing, ordering and testing model providers.

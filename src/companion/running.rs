@@ -112,6 +112,7 @@ impl Companion {
             tokio::spawn(self.data().clone().run_daily_backups()),
             tokio::spawn(self.clone().run_daily_tidy()),
             tokio::spawn(connections),
+            tokio::spawn(self.clone().free_idle_speech()),
         ];
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);
@@ -126,6 +127,17 @@ impl Companion {
             }));
         }
         Running { delivery, endpoint: face.endpoint, cancel, deliveries, loops }
+    }
+
+    /// Frees the speech model's memory (~190 MB) once nobody has spoken for a while; the
+    /// next recording loads it again in a fraction of a second.
+    async fn free_idle_speech(self: Arc<Self>) {
+        loop {
+            tokio::time::sleep(sidecar_voice::IDLE_UNLOAD / 4).await;
+            if !self.talk.is_listening() && self.speech.unload_if_idle(sidecar_voice::IDLE_UNLOAD) {
+                tracing::info!("speech model unloaded after being idle");
+            }
+        }
     }
 
     /// Shows proactive messages as OS notifications (a click calls `on_open`; a snooze

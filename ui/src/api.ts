@@ -56,6 +56,11 @@ export const api = {
   quietNow: () => invoke<QuietNow>("quiet_now"),
   /** The user is typing in the chat (the character listens). */
   userTyping: () => invoke<void>("user_typing"),
+  /** Push-to-talk: opens the microphone (states and level arrive as core events). */
+  voiceStart: () => invoke<void>("voice_start"),
+  /** Stops listening; the words said. */
+  voiceFinish: () => invoke<string>("voice_finish"),
+  voiceCancel: () => invoke<void>("voice_cancel"),
   onOpenSettings: (handler: (section: string) => void): Promise<UnlistenFn> => listen<string>(OPEN_SETTINGS, (e) => handler(e.payload)),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
   updates: () => invoke<UpdatesView>("updates"),

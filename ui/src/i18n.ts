@@ -17,11 +17,12 @@ import { calendarEn, calendarEs } from "./strings/calendar";
 import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 import { updatesEn, updatesEs } from "./strings/updates";
 import { retentionEn, retentionEs } from "./strings/retention";
+import { voiceEn, voiceEs } from "./strings/voice";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -11,10 +11,12 @@ mod error;
 pub mod microphone;
 mod resample;
 mod speech;
+pub mod talk;
 pub mod wer;
 pub mod words;
 
 pub use audio::{Audio, SAMPLE_RATE};
 pub use error::VoiceError;
 pub use microphone::Listening;
-pub use speech::{Language, Recording, SpeechModel, Transcript, MAX_SECONDS};
+pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD, MAX_SECONDS};
+pub use talk::{Talk, VoiceEvent};

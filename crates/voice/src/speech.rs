@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Once};
+use std::time::{Duration, Instant};
 
 use sidecar_domain::locale::Lang;
 use sidecar_domain::runtime_files;
@@ -19,6 +20,8 @@ use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextPar
 use crate::audio::{Audio, SAMPLE_RATE};
 use crate::error::VoiceError;
 
+/// The speech model is freed after this long unused (the assembly's loop asks).
+pub const IDLE_UNLOAD: Duration = Duration::from_secs(5 * 60);
 /// The longest recording transcribed (a voice note of ten minutes).
 pub const MAX_SECONDS: u32 = 600;
 /// Whisper's encoder window is 30 s of 50 positions a second.
@@ -66,11 +69,13 @@ pub struct SpeechModel {
     /// Threads per recording; `None`: the idle cores ([`threads`]).
     threads: Option<i32>,
     loaded: Mutex<Option<Arc<WhisperContext>>>,
+    /// When a recording last finished (what idle means for [`SpeechModel::unload_if_idle`]).
+    last_used: Mutex<Option<Instant>>,
 }
 
 impl SpeechModel {
     pub fn new(model: PathBuf, vad: Option<PathBuf>) -> Self {
-        Self { model, vad, threads: None, loaded: Mutex::new(None) }
+        Self { model, vad, threads: None, loaded: Mutex::new(None), last_used: Mutex::new(None) }
     }
 
     /// No model: every recording is answered with [`VoiceError::ModelMissing`] (a build
@@ -101,14 +106,22 @@ impl SpeechModel {
         self.loaded.lock().expect("speech model lock").is_some()
     }
 
-    /// Frees the weights; the next recording loads them again (about 0.4 s).
+    /// Frees the weights when loaded and unused for `idle`; whether it did.
+    pub fn unload_if_idle(&self, idle: Duration) -> bool {
+        let unused = self.last_used.lock().expect("speech model lock").is_none_or(|at| at.elapsed() >= idle);
+        unused && self.loaded.lock().expect("speech model lock").take().is_some()
+    }
+
+    /// Frees the weights; the next recording loads them again (about 0.2 s).
     pub fn unload(&self) {
         self.loaded.lock().expect("speech model lock").take();
     }
 
     /// The words in `audio`. Blocking and CPU-bound: call it off the async runtime.
     pub fn transcribe(&self, audio: &Audio, language: Language, recording: Recording) -> Result<Transcript, VoiceError> {
-        let transcript = self.decode(audio, language, recording)?;
+        let transcript = self.decode(audio, language, recording);
+        *self.last_used.lock().expect("speech model lock") = Some(Instant::now());
+        let transcript = transcript?;
         match (language, transcript.lang) {
             (Language::Detect { otherwise }, None) => self.decode(audio, Language::Given(otherwise), recording),
             _ => Ok(transcript),

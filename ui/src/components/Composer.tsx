@@ -2,6 +2,7 @@ import { forwardRef, useEffect, useRef, useState, type KeyboardEvent } from "rea
 import { api, toCommandError, type Attachment, type CommandHelp } from "../api";
 import { useStrings } from "../i18n";
 import { AttachmentChip } from "./AttachmentChip";
+import { VoiceButton } from "./VoiceButton";
 
 interface Props {
   busy: boolean;
@@ -176,6 +177,15 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
           <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
         </svg>
       </button>
+      <VoiceButton
+        onHeard={(words) => {
+          // Words said into an empty composer go as they are; with something already
+          // typed or attached they join it, to be read over before sending.
+          if (text.trim() === "" && files.length === 0) onSend(words, []);
+          else setText((now) => (now.trim() === "" ? words : `${now.trimEnd()} ${words}`));
+        }}
+        onProblem={(why) => setRefused([why])}
+      />
       <textarea
         ref={ref}
         data-testid="composer"
