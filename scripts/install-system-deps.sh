@@ -12,6 +12,8 @@ packages=(
   libdbus-1-dev
   # ALSA's headers: the microphone (cpal) falls back to ALSA where no sound server runs
   libasound2-dev
+  # Spoken replies, in Spanish and English (a separate program; the packages depend on it)
+  espeak-ng
   # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
   # WebDriver for WebKitGTK, key presses and screenshots
   xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick

@@ -1,16 +1,20 @@
-//! IPC commands for push-to-talk: each a few lines calling the core, which says what went
-//! wrong in the user's language.
+//! IPC commands for push-to-talk, spoken replies and Settings → Voice: each a few lines
+//! calling the core, which says what went wrong in the user's language.
 
-use crate::commands::{CommandError, Core};
+use sidecar::settings::voice::SpeakReplies;
+use sidecar::VoiceView;
+
+use crate::commands::{CommandError, Core, SaidBy};
 
 fn refused(message: String) -> CommandError {
     CommandError { message, retryable: false, cancelled: false }
 }
 
-/// Opens the microphone; the level and the states arrive as core events.
+/// Opens the microphone (and silences a reply being said); the level and the states
+/// arrive as core events.
 #[tauri::command]
 pub fn voice_start(core: Core<'_>) -> Result<(), CommandError> {
-    core.talk().start(None, core.preferences().lang()).map_err(refused)
+    core.start_talking().map_err(refused)
 }
 
 /// Stops listening; the words said.
@@ -22,4 +26,25 @@ pub async fn voice_finish(core: Core<'_>) -> Result<String, CommandError> {
 #[tauri::command]
 pub fn voice_cancel(core: Core<'_>) {
     core.talk().cancel();
+}
+
+/// Stops saying the reply aloud.
+#[tauri::command]
+pub fn voice_hush(core: Core<'_>) {
+    core.talk().narrator().stop();
+}
+
+#[tauri::command]
+pub fn voice_view(core: Core<'_>) -> VoiceView {
+    core.voice_view()
+}
+
+#[tauri::command]
+pub fn set_speak_replies(core: Core<'_>, which: SpeakReplies) -> Result<VoiceView, CommandError> {
+    core.set_speak_replies(which).said(&core)
+}
+
+#[tauri::command]
+pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceView, CommandError> {
+    core.set_input_device(name).said(&core)
 }

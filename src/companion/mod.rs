@@ -34,6 +34,8 @@ mod memory;
 mod running;
 mod serving;
 mod standard_tools;
+mod voice;
+pub use voice::{VoiceModel, VoiceView};
 
 pub use running::{Delivery, Face, Running};
 pub use standard_tools::default_tools;

@@ -113,6 +113,7 @@ impl Companion {
             tokio::spawn(self.clone().run_daily_tidy()),
             tokio::spawn(connections),
             tokio::spawn(self.clone().free_idle_speech()),
+            tokio::spawn(self.clone().speak_replies()),
         ];
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);

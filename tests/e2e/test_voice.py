@@ -2,8 +2,14 @@
 own whose virtual microphone plays a person reading (CMU Sphinx's test data); the
 composer's microphone button listens with a level meter, a second press writes down what
 was said with the speech model of the runtime folder and sends it, and the model answers."""
+import array
+import json
+import math
+import os
 import subprocess
+import threading
 import time
+from pathlib import Path
 
 from conftest import ARTIFACTS, wait_until
 from scripted_llm import ScriptedLlm, text_reply
@@ -35,6 +41,44 @@ class SoundServer:
     def play_into_microphone(self, wav):
         return subprocess.Popen(["paplay", "--device=micfeed", wav], env=self.env)
 
+    def record_speakers(self):
+        """What the speakers play from now on, as 16 kHz mono samples, growing."""
+        return Recorder(self.env)
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+class Recorder:
+    RATE = 16000
+
+    def __init__(self, env):
+        self.samples = array.array("h")
+        self.proc = subprocess.Popen(["parec", "--device=speakers.monitor", "--format=s16le", f"--rate={self.RATE}", "--channels=1", "--latency-msec=20"],
+                                     env=env, stdout=subprocess.PIPE)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while chunk := self.proc.stdout.read(640):
+            self.samples.frombytes(chunk[: len(chunk) // 2 * 2])
+
+    def loud_windows(self, start=0, end=None):
+        """Indexes (in samples) of the 20 ms windows from `start` that are not silent."""
+        samples = self.samples[start:end]
+        step = self.RATE // 50
+        return [start + i for i in range(0, len(samples) - step, step)
+                if math.sqrt(sum(v * v for v in samples[i:i + step]) / step) > 300]
+
+    def wav(self, path, end):
+        import wave
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(self.RATE)
+            w.writeframes(self.samples[:end].tobytes())
+
     def close(self):
         self.proc.kill()
         self.proc.wait()
@@ -65,6 +109,54 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
         assert "amiable himself" in str(llm.requests[-1]["messages"][-1]).lower()
         desktop.screenshot("voice-sent")
     finally:
+        desktop.close(session)
+        llm.close()
+        sound.close()
+
+
+REPLY = ("Noted: amiable indeed. He might even have been made amiable himself, as the book says. "
+         "Is there anything else about the Dashwood family you would like to talk about today? "
+         "We could read the next chapter together tomorrow morning.")
+
+
+def test_a_spoken_message_is_answered_aloud_and_talking_again_stops_the_voice(desktop, tmp_path):
+    sound = SoundServer(tmp_path)
+    llm = ScriptedLlm([text_reply(*[w + " " for w in REPLY.split(" ")])], delay=0.01)
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "llama3.2")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
+    speakers = sound.record_speakers()
+    try:
+        session.wait_for("[data-testid=composer]", 20)
+        session.click(session.find("[data-testid=voice]"))
+        session.wait_for("[data-testid=voice-status]", 10)
+        time.sleep(0.3)
+        assert sound.play_into_microphone(CLIP).wait(timeout=30) == 0
+        session.click(session.find("[data-testid=voice]"))
+        # The reply is said aloud as it streams (the default: replies to spoken messages).
+        session.wait_for("[data-testid=voice-hush]", 60)
+        wait_until(lambda: speakers.loud_windows(), 20, "the speakers stayed silent")
+        time.sleep(2.5)
+        desktop.screenshot("voice-speaking")
+        # Barge-in: pressing the microphone while Sidecar speaks silences it at once.
+        heard_until = len(speakers.samples)
+        session.click(session.find("[data-testid=voice]"))
+        time.sleep(1.5)
+        loud_after = speakers.loud_windows(heard_until)
+        stopped_within = (loud_after[-1] - heard_until) / Recorder.RATE if loud_after else 0.0
+        print(f"voice stopped {stopped_within * 1000:.0f} ms after the press")
+        assert stopped_within <= 0.2, f"the voice went on {stopped_within:.2f} s after the press"
+        session.click(session.find("[data-testid=voice-cancel]"))
+        # What was said is English, and the reply's own words.
+        spoken = tmp_path / "spoken.wav"
+        speakers.wav(spoken, heard_until)
+        cli = Path(desktop.binary).with_name("sidecar")
+        out = subprocess.run([str(cli), "transcribe", "--json", str(spoken)], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "SIDECAR_RUNTIME": str(Path(desktop.binary).parent.parent / "lib/sidecar")})
+        heard = json.loads(out.stdout)
+        assert heard["lang"] == "en", heard
+        assert any(word in heard["text"].lower() for word in ("noted", "amiable", "book", "dashwood")), heard
+    finally:
+        speakers.close()
         desktop.close(session)
         llm.close()
         sound.close()

@@ -6,6 +6,7 @@ import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, 
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { TidyReport } from "./strings/retention";
+import type { SpeakReplies, VoiceView } from "./strings/voice";
 
 export * from "./types/chat";
 export * from "./types/settings";
@@ -61,6 +62,11 @@ export const api = {
   /** Stops listening; the words said. */
   voiceFinish: () => invoke<string>("voice_finish"),
   voiceCancel: () => invoke<void>("voice_cancel"),
+  /** Stops saying a reply aloud. */
+  voiceHush: () => invoke<void>("voice_hush"),
+  voiceView: () => invoke<VoiceView>("voice_view"),
+  setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
+  setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
   onOpenSettings: (handler: (section: string) => void): Promise<UnlistenFn> => listen<string>(OPEN_SETTINGS, (e) => handler(e.payload)),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
   updates: () => invoke<UpdatesView>("updates"),

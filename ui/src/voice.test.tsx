@@ -49,3 +49,40 @@ describe("push-to-talk", () => {
     expect(await screen.findByTestId("attach-refused")).toHaveTextContent("No microphone found");
   });
 });
+
+describe("spoken replies", () => {
+  it("a reply being said can be stopped, and Settings → Voice chooses which replies and the microphone", async () => {
+    const core = new FakeCore();
+    let view = {
+      speak_replies: "voice_only",
+      inputs: ["Built-in Audio", "USB Headset"],
+      input_device: null as string | null,
+      speech_model: true,
+      models: [
+        { role: "hear", name: "Whisper base (multilingual)", megabytes: 148, licence: "MIT" },
+        { role: "speak", name: "espeak-ng", megabytes: null, licence: "GPL-3.0-or-later (a separate program)" },
+      ],
+    };
+    core.handlers.voice_view = () => view;
+    core.handlers.set_speak_replies = (args) => (view = { ...view, speak_replies: (args as { which: string }).which });
+    core.handlers.set_input_device = (args) => (view = { ...view, input_device: (args as { name: string | null }).name });
+    renderApp();
+    const user = userEvent.setup();
+    await screen.findByTestId("composer");
+    await act(() => core.event({ type: "voice_speaking", on: true, problem: null }));
+    await user.click(screen.getByTestId("voice-hush"));
+    expect(core.invoked("voice_hush")).toHaveLength(1);
+    expect(screen.queryByTestId("voice-hush")).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Settings" }));
+    await user.click(await screen.findByTestId("settings-nav-voice"));
+    const settings = await screen.findByTestId("voice-settings");
+    await waitFor(() => expect(screen.getByTestId("speak-replies")).toHaveValue("voice_only"));
+    expect(settings).toHaveTextContent("Whisper base (multilingual) · 148 MB · MIT");
+    await user.selectOptions(screen.getByTestId("speak-replies"), "always");
+    expect(core.invoked("set_speak_replies")[0].args).toEqual({ which: "always" });
+    await user.selectOptions(screen.getByTestId("voice-input"), "USB Headset");
+    expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
+    expect(await screen.findByTestId("voice-note")).toHaveTextContent("Saved.");
+  });
+});

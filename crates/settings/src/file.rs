@@ -189,6 +189,31 @@ pub(super) fn save_web_search(path: &Path, backend: crate::SearchBackend, url: O
 }
 
 /// Sets `[memory] auto_remember`: save noticed facts without asking.
+/// Sets `[voice] speak_replies`.
+pub(super) fn save_speak_replies(path: &Path, which: crate::voice::SpeakReplies) -> Result<(), SettingsFileError> {
+    let word = match which {
+        crate::voice::SpeakReplies::Off => "off",
+        crate::voice::SpeakReplies::VoiceOnly => "voice_only",
+        crate::voice::SpeakReplies::Always => "always",
+    };
+    edit(path, |doc| {
+        table_at(doc, &["voice"])["speak_replies"] = value(word);
+    })
+}
+
+/// Sets `[voice] input_device` (removed for the default input).
+pub(super) fn save_input_device(path: &Path, name: Option<&str>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["voice"]);
+        match name {
+            Some(name) => table["input_device"] = value(name),
+            None => {
+                table.remove("input_device");
+            }
+        }
+    })
+}
+
 pub(super) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["memory"])["auto_remember"] = value(on);

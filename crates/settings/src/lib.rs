@@ -22,6 +22,7 @@ pub mod preferences;
 mod unknown;
 pub mod updates;
 mod validate;
+pub mod voice;
 pub mod welcome;
 
 /// Overrides the chat provider's base URL (adds a provider named `env`).
@@ -411,6 +412,9 @@ pub struct Settings {
     /// How long conversations are kept (Settings → Your data).
     #[serde(default)]
     pub retention: RetentionSettings,
+    /// Talking to Sidecar: spoken replies, the microphone.
+    #[serde(default)]
+    pub voice: voice::VoiceSettings,
     /// Recall by meaning and remembering facts.
     #[serde(default)]
     pub memory: memory::MemorySettings,

@@ -45,6 +45,10 @@ pub enum Change {
     AutoAllowReadOnly(bool),
     /// `[retention] keep_days`.
     KeepDays(Option<u32>),
+    /// `[voice] speak_replies`.
+    SpeakReplies(crate::voice::SpeakReplies),
+    /// `[voice] input_device`; `None`: the default input.
+    InputDevice(Option<String>),
     /// `[memory] auto_remember`.
     AutoRemember(bool),
     /// `[memory.embeddings]`'s backend, address and model.
@@ -115,6 +119,8 @@ impl Change {
             Change::NotesFolder(folder) => file::save_notes_folder(path, folder.as_deref()),
             Change::AutoAllowReadOnly(on) => file::save_auto_allow_read_only(path, *on),
             Change::KeepDays(days) => file::save_keep_days(path, *days),
+            Change::SpeakReplies(which) => file::save_speak_replies(path, *which),
+            Change::InputDevice(name) => file::save_input_device(path, name.as_deref()),
             Change::AutoRemember(on) => file::save_auto_remember(path, *on),
             Change::Embeddings { backend, url, model } => file::save_embeddings(path, *backend, url.as_deref(), model.as_deref()),
             Change::ServeHttp(on) => file::save_serve_http(path, *on),
@@ -156,6 +162,8 @@ impl Change {
             Change::NotesFolder(folder) => settings.tools.notes_folder = folder,
             Change::AutoAllowReadOnly(on) => settings.tools.auto_allow_read_only = on,
             Change::KeepDays(days) => settings.retention.keep_days = days,
+            Change::SpeakReplies(which) => settings.voice.speak_replies = which,
+            Change::InputDevice(name) => settings.voice.input_device = name,
             Change::AutoRemember(on) => settings.memory.auto_remember = on,
             Change::Embeddings { backend, url, model } => {
                 let embeddings = &mut settings.memory.embeddings;

@@ -22,6 +22,14 @@ pub enum VoiceError {
     NoMicrophone(Option<String>),
     #[error("the microphone could not be used: {0}")]
     Microphone(String),
+    /// The program that speaks (espeak-ng) is missing.
+    #[error("espeak-ng could not be run: {0}")]
+    NoVoice(String),
+    #[error("speaking failed: {0}")]
+    Speech(String),
+    /// No output to play through.
+    #[error("no speakers found: {0}")]
+    NoSpeakers(String),
     #[error("the speech model failed: {0}")]
     Engine(String),
 }

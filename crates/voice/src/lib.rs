@@ -1,5 +1,6 @@
 //! Talking to Sidecar, offline: recordings in (WAV, OGG/Opus voice notes, the
-//! microphone through the desktop's sound server) become text with Whisper run by whisper.cpp in process.
+//! microphone through the desktop's sound server) become text, and replies are said
+//! aloud (espeak-ng, sentence by sentence as they stream) with Whisper run by whisper.cpp in process.
 //!
 //! The narrow API the assembly wires in: [`Audio`] (any recording as 16 kHz mono),
 //! [`SpeechModel::transcribe`] (audio in, words out, blocking), [`VoiceError`] and its
@@ -8,15 +9,21 @@
 
 mod audio;
 mod error;
+pub mod events;
 pub mod microphone;
+pub mod narrator;
 mod resample;
+pub mod sentences;
+mod speaker;
 mod speech;
+pub mod synth;
 pub mod talk;
 pub mod wer;
 pub mod words;
 
 pub use audio::{Audio, SAMPLE_RATE};
 pub use error::VoiceError;
+pub use events::VoiceEvent;
 pub use microphone::Listening;
 pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD, MAX_SECONDS};
-pub use talk::{Talk, VoiceEvent};
+pub use talk::Talk;

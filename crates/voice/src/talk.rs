@@ -1,42 +1,34 @@
-//! Push-to-talk: one recording at a time from the microphone to words. `start` opens the
+//! Push-to-talk: one recording at a time from the microphone to words, and the replies
+//! said aloud ([`Narrator`]), which stop when the user starts talking. `start` opens the
 //! microphone, `finish` stops it and transcribes what was said, `cancel` throws it away.
 //! What happens is said as [`VoiceEvent`]s (the window's level meter and its states); the
 //! words go back to the caller, which sends them as the user's message.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 
 use crate::error::VoiceError;
+use crate::events::VoiceEvent;
 use crate::microphone::Listening;
+use crate::narrator::Narrator;
 use crate::speech::{Language, Recording, SpeechModel};
-
-/// What push-to-talk is doing, for the window.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum VoiceEvent {
-    /// The microphone is open.
-    VoiceListening,
-    /// How loud the microphone hears it now, 0 to 1.
-    VoiceLevel { level: f32 },
-    /// The recording is being turned into words.
-    VoiceTranscribing,
-    /// Done: the words, or nothing (cancelled, or what went wrong, said in `problem`).
-    VoiceDone { text: Option<String>, problem: Option<String> },
-}
 
 /// The push-to-talk session of the app.
 pub struct Talk {
     speech: Arc<SpeechModel>,
     listening: Mutex<Option<Listening>>,
     events: Emitter<VoiceEvent>,
+    narrator: Narrator,
+    /// The words of the last recording were handed over and their reply not begun yet.
+    spoken_turn: AtomicBool,
 }
 
 impl Talk {
     pub fn new(speech: Arc<SpeechModel>, events: Emitter<VoiceEvent>) -> Self {
-        Self { speech, listening: Mutex::new(None), events }
+        Self { speech, listening: Mutex::new(None), narrator: Narrator::new(events.clone()), events, spoken_turn: AtomicBool::new(false) }
     }
 
     pub fn is_listening(&self) -> bool {
@@ -46,6 +38,8 @@ impl Talk {
     /// Opens the microphone (`device` by name, or the default); listening already is no
     /// error. A missing model is said now, before anyone speaks for nothing.
     pub fn start(&self, device: Option<String>, lang: Lang) -> Result<(), String> {
+        // Barge-in: whatever Sidecar was saying stops at once.
+        self.narrator.stop();
         let mut listening = self.listening.lock().expect("talk lock");
         if listening.is_some() {
             return Ok(());
@@ -81,7 +75,19 @@ impl Talk {
             crate::words::problem(lang, &error)
         });
         self.events.publish(VoiceEvent::VoiceDone { text: outcome.as_ref().ok().cloned(), problem: outcome.as_ref().err().cloned() });
+        self.spoken_turn.store(outcome.is_ok(), Ordering::SeqCst);
         outcome
+    }
+
+    /// Whether the turn starting now answers words said through the microphone (asked
+    /// once per turn: the flag is taken).
+    pub fn take_spoken_turn(&self) -> bool {
+        self.spoken_turn.swap(false, Ordering::SeqCst)
+    }
+
+    /// Spoken replies.
+    pub fn narrator(&self) -> &Narrator {
+        &self.narrator
     }
 
     /// Stops listening and forgets what was heard.

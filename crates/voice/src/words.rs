@@ -30,6 +30,14 @@ pub fn problem(lang: Lang, problem: &VoiceError) -> String {
         (Lang::Es, VoiceError::Microphone(_)) => {
             "No pude usar el micrófono: comprueba que ningún otro programa lo esté usando, o elige otra entrada en Ajustes → Voz.".into()
         }
+        (Lang::En, VoiceError::NoVoice(_)) => "Spoken replies need espeak-ng: install it (sudo apt install espeak-ng), or turn them off in Settings.".into(),
+        (Lang::Es, VoiceError::NoVoice(_)) => {
+            "Las respuestas habladas necesitan espeak-ng: instálalo (sudo apt install espeak-ng), o desactívalas en Ajustes.".into()
+        }
+        (Lang::En, VoiceError::Speech(_)) => "I couldn't say that reply aloud; it is written above.".into(),
+        (Lang::Es, VoiceError::Speech(_)) => "No pude decir esa respuesta en voz alta; está escrita arriba.".into(),
+        (Lang::En, VoiceError::NoSpeakers(_)) => "No speakers or headphones found: plug some in to hear the replies.".into(),
+        (Lang::Es, VoiceError::NoSpeakers(_)) => "No encontré altavoces ni auriculares: conecta unos para oír las respuestas.".into(),
         (Lang::En, VoiceError::Engine(_)) => "I couldn't transcribe that recording. Please try again, or write instead.".into(),
         (Lang::Es, VoiceError::Engine(_)) => "No pude transcribir esa grabación. Prueba de nuevo, o escríbeme.".into(),
     }

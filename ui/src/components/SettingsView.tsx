@@ -14,8 +14,9 @@ import { ProvidersSettings } from "./ProvidersSettings";
 import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
+import { VoiceSettings } from "./VoiceSettings";
 
-const SECTIONS = ["desktop", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs", "about"] as const;
+const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -24,6 +25,7 @@ const LAST = "sidecar.settings.section";
 function sectionTitle(t: Strings, id: SettingsSection): string {
   return {
     desktop: t.desktopTitle,
+    voice: t.voiceTitle,
     providers: t.providersTitle,
     models: t.modelsTitle,
     search: t.searchTitle,
@@ -89,6 +91,7 @@ function SettingsFileWarnings() {
 
 const CONTENT: Record<SettingsSection, () => ReactNode> = {
   desktop: () => <DesktopSettings />,
+  voice: () => <VoiceSettings />,
   providers: () => <ProvidersSettings />,
   models: () => <ModelsSettings />,
   search: () => <SearchSettings />,

@@ -20,14 +20,22 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
   const t = useStrings();
   const [phase, setPhase] = useState<Phase>("idle");
   const [level, setLevel] = useState(0);
+  const [speaking, setSpeaking] = useState(false);
   const phaseNow = useRef<Phase>("idle");
   phaseNow.current = phase;
+  // The latest handler, read by the event subscription made once.
+  const problem = useRef(onProblem);
+  problem.current = onProblem;
 
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
       if (event.type === "voice_level") setLevel(event.level);
       else if (event.type === "voice_listening") setPhase("listening");
       else if (event.type === "voice_done") setLevel(0);
+      else if (event.type === "voice_speaking") {
+        setSpeaking(event.on);
+        if (event.problem) problem.current(event.problem);
+      }
     });
     return () => {
       off.then((f) => f()).catch(() => undefined);
@@ -75,6 +83,19 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
 
   return (
     <>
+      {speaking && phase === "idle" && (
+        <button
+          type="button"
+          className="ghost small"
+          data-testid="voice-hush"
+          onClick={() => {
+            api.voiceHush().catch(() => undefined);
+            setSpeaking(false);
+          }}
+        >
+          {t.voiceHush}
+        </button>
+      )}
       {phase !== "idle" && (
         <span className="voice-status muted small" role="status" data-testid="voice-status">
           {phase === "listening" && (

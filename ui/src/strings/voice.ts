@@ -8,7 +8,30 @@ export const voiceEn = {
   voiceStop: "Send what I said",
   voiceCancel: "Cancel",
   voiceLevel: "Microphone level",
+  voiceHush: "Stop speaking",
+  voiceTitle: "Voice",
+  voiceIntro: "Talk to Sidecar with the microphone button beside the message box: press it, speak, press it again. Everything is heard and said on this computer.",
+  speakRepliesLabel: "Say replies aloud",
+  speakReplies: { off: "Never", voice_only: "When I spoke", always: "Always" } as Record<SpeakReplies, string>,
+  inputLabel: "Microphone",
+  inputDefault: "The system's default",
+  inputNone: "No microphone found: plug one in, then open this page again.",
+  voiceModels: "What hears and speaks",
+  voiceRole: { hear: "Hears", silence: "Skips silence", speak: "Speaks" } as Record<string, string>,
+  voiceNoModel: "The speech model is not installed: reinstall Sidecar to talk to it.",
+  voiceSaved: "Saved.",
 };
+
+export type SpeakReplies = "off" | "voice_only" | "always";
+
+/** Settings → Voice, as the core shows it. */
+export interface VoiceView {
+  speak_replies: SpeakReplies;
+  inputs: string[];
+  input_device: string | null;
+  speech_model: boolean;
+  models: { role: string; name: string; megabytes: number | null; licence: string }[];
+}
 
 export const voiceEs: typeof voiceEn = {
   voiceTalk: "Hablar (pulsa otra vez para enviar)",
@@ -17,4 +40,16 @@ export const voiceEs: typeof voiceEn = {
   voiceStop: "Enviar lo que dije",
   voiceCancel: "Cancelar",
   voiceLevel: "Nivel del micrófono",
+  voiceHush: "Dejar de hablar",
+  voiceTitle: "Voz",
+  voiceIntro: "Habla con Sidecar con el botón del micrófono junto al cuadro de mensaje: púlsalo, habla y vuelve a pulsarlo. Todo se oye y se dice en este equipo.",
+  speakRepliesLabel: "Decir las respuestas en voz alta",
+  speakReplies: { off: "Nunca", voice_only: "Cuando hablé", always: "Siempre" } as Record<SpeakReplies, string>,
+  inputLabel: "Micrófono",
+  inputDefault: "El predeterminado del sistema",
+  inputNone: "No encontré ningún micrófono: conecta uno y vuelve a abrir esta página.",
+  voiceModels: "Qué oye y qué habla",
+  voiceRole: { hear: "Oye", silence: "Salta silencios", speak: "Habla" } as Record<string, string>,
+  voiceNoModel: "Falta el modelo de voz: reinstala Sidecar para hablarle.",
+  voiceSaved: "Guardado.",
 };

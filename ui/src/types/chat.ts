@@ -128,6 +128,7 @@ export type CoreEvent =
   | { type: "voice_level"; level: number }
   | { type: "voice_transcribing" }
   | { type: "voice_done"; text: string | null; problem: string | null }
+  | { type: "voice_speaking"; on: boolean; problem: string | null }
   | { type: "turn_started"; conversation_id: number; user_message_id: number; channel?: Channel; dequeued?: string }
   | { type: "queue"; items: QueuedMessage[] }
   | { type: "delta"; conversation_id: number; text: string }

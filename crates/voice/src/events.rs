@@ -1,0 +1,20 @@
+//! What talking to Sidecar says happened, for the window: push-to-talk's states and
+//! level, and when a reply is being said aloud.
+
+use serde::Serialize;
+
+/// What push-to-talk is doing, for the window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum VoiceEvent {
+    /// The microphone is open.
+    VoiceListening,
+    /// How loud the microphone hears it now, 0 to 1.
+    VoiceLevel { level: f32 },
+    /// The recording is being turned into words.
+    VoiceTranscribing,
+    /// Done: the words, or nothing (cancelled, or what went wrong, said in `problem`).
+    VoiceDone { text: Option<String>, problem: Option<String> },
+    /// Sidecar started or stopped saying a reply aloud (`problem`: why it could not).
+    VoiceSpeaking { on: bool, problem: Option<String> },
+}

@@ -1,0 +1,75 @@
+import { useEffect, useState } from "react";
+import { api, toCommandError } from "../api";
+import { useStrings } from "../i18n";
+import type { SpeakReplies, VoiceView } from "../strings/voice";
+
+const SPEAK: SpeakReplies[] = ["off", "voice_only", "always"];
+
+/** Settings → Voice: which replies are said aloud, the microphone, and the models in use. */
+export function VoiceSettings() {
+  const t = useStrings();
+  const [view, setView] = useState<VoiceView | null>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    api.voiceView().then(setView).catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
+  }, []);
+
+  const saved = (next: Promise<VoiceView>) =>
+    next.then((v) => {
+      setView(v);
+      setNote({ ok: true, text: t.voiceSaved });
+    }, (e) => setNote({ ok: false, text: toCommandError(e).message }));
+
+  return (
+    <section data-testid="voice-settings">
+      <h2>{t.voiceTitle}</h2>
+      <p className="muted small">{t.voiceIntro}</p>
+      {view && !view.speech_model && (
+        <p className="bad small" role="alert" data-testid="voice-no-model">
+          {t.voiceNoModel}
+        </p>
+      )}
+      <div className="setting-row">
+        <label>
+          {t.speakRepliesLabel}{" "}
+          <select data-testid="speak-replies" value={view?.speak_replies ?? "voice_only"} disabled={!view} onChange={(e) => void saved(api.setSpeakReplies(e.target.value as SpeakReplies))}>
+            {SPEAK.map((which) => (
+              <option key={which} value={which}>
+                {t.speakReplies[which]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="setting-row">
+        <label>
+          {t.inputLabel}{" "}
+          <select data-testid="voice-input" value={view?.input_device ?? ""} disabled={!view} onChange={(e) => void saved(api.setInputDevice(e.target.value || null))}>
+            <option value="">{t.inputDefault}</option>
+            {(view?.inputs ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {view && view.inputs.length === 0 && <p className="muted small">{t.inputNone}</p>}
+      <h3>{t.voiceModels}</h3>
+      <ul className="plain-list" data-testid="voice-models">
+        {(view?.models ?? []).map((m) => (
+          <li key={m.role}>
+            <strong>{t.voiceRole[m.role] ?? m.role}:</strong> {m.name}
+            {m.megabytes != null ? ` · ${m.megabytes} MB` : ""} · <span className="muted">{m.licence}</span>
+          </li>
+        ))}
+      </ul>
+      {note && (
+        <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="voice-note">
+          {note.text}
+        </p>
+      )}
+    </section>
+  );
+}
