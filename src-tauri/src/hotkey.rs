@@ -1,27 +1,31 @@
-//! The global shortcuts: one summons Sidecar's window from anywhere, the other shows or
-//! hides the character on the desktop. The user picks them in Settings; the core says
+//! The global shortcuts: one summons Sidecar's window from anywhere, one shows or
+//! hides the character on the desktop, one is push-to-talk. The user picks them in Settings; the core says
 //! what a valid one is, this registers them with the desktop.
 
 use std::sync::Mutex;
 
 use sidecar::preferences::{Hotkey, HotkeyError, HotkeyRole};
-use tauri::{AppHandle, Manager};
+use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
 
 use crate::window;
 
-/// The shortcuts registered now: the window's, the character's.
-struct Registered([Mutex<Option<Shortcut>>; 2]);
+/// Told to the window when push-to-talk's shortcut is pressed.
+const TALK: &str = "sidecar://talk";
+
+/// The shortcuts registered now: the window's, the character's, push-to-talk's.
+struct Registered([Mutex<Option<Shortcut>>; 3]);
 
 fn slot(role: HotkeyRole) -> usize {
     match role {
         HotkeyRole::Window => 0,
         HotkeyRole::Character => 1,
+        HotkeyRole::Talk => 2,
     }
 }
 
 pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Result<()> {
-    app.manage(Registered([Mutex::new(None), Mutex::new(None)]));
+    app.manage(Registered([Mutex::new(None), Mutex::new(None), Mutex::new(None)]));
     app.plugin(
         tauri_plugin_global_shortcut::Builder::new()
             .with_handler(|app, shortcut, event| {
@@ -33,6 +37,10 @@ pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Res
                     window::toggle_main(app);
                 } else if registered.0[slot(HotkeyRole::Character)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
                     crate::character::toggle(app);
+                } else if registered.0[slot(HotkeyRole::Talk)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
+                    // The window shows, and its microphone button takes the press.
+                    window::show_main(app);
+                    let _ = app.emit(TALK, ());
                 }
             })
             .build(),

@@ -65,7 +65,11 @@ pub fn run() {
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
             let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
             app.manage(endpoint.clone());
-            let hotkeys = [(companion.preferences().hotkey(), HotkeyRole::Window), (companion.preferences().character_hotkey(), HotkeyRole::Character)];
+            let hotkeys = [
+                (companion.preferences().hotkey(), HotkeyRole::Window),
+                (companion.preferences().character_hotkey(), HotkeyRole::Character),
+                (companion.preferences().talk_hotkey(), HotkeyRole::Talk),
+            ];
             let show_character = companion.preferences().character();
             app.manage(character::CharacterWindow::default());
             forward_events(app.handle().clone(), companion.clone());
@@ -123,6 +127,7 @@ pub fn run() {
             voice_commands::voice_view,
             voice_commands::set_speak_replies,
             voice_commands::set_input_device,
+            voice_commands::set_talk_hotkey,
             chat_commands::open_chat,
             chat_commands::open_chat_at,
             chat_commands::rename_chat,

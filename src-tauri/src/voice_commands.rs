@@ -1,10 +1,13 @@
 //! IPC commands for push-to-talk, spoken replies and Settings → Voice: each a few lines
 //! calling the core, which says what went wrong in the user's language.
 
+use sidecar::preferences::{HotkeyRole, PreferencesView};
 use sidecar::settings::voice::SpeakReplies;
 use sidecar::VoiceView;
+use tauri::AppHandle;
 
-use crate::commands::{CommandError, Core, SaidBy};
+use crate::commands::{blocking, CommandError, Core, SaidBy};
+use crate::preference_commands::HotkeyRefusal;
 
 fn refused(message: String) -> CommandError {
     CommandError { message, retryable: false, cancelled: false }
@@ -47,4 +50,12 @@ pub fn set_speak_replies(core: Core<'_>, which: SpeakReplies) -> Result<VoiceVie
 #[tauri::command]
 pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceView, CommandError> {
     core.set_input_device(name).said(&core)
+}
+
+/// Push-to-talk's shortcut: refused when taken or another of Sidecar's.
+#[tauri::command]
+pub async fn set_talk_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {
+    let hotkey = core.preferences().read_hotkey(&hotkey, HotkeyRole::Talk).map_err(HotkeyRefusal::Hotkey)?;
+    crate::hotkey::switch(&app, &hotkey, HotkeyRole::Talk).map_err(HotkeyRefusal::Hotkey)?;
+    blocking(&core, move |c| c.preferences().save_talk_hotkey(&hotkey)).await.said(&core).map_err(HotkeyRefusal::Other)
 }

@@ -1,4 +1,4 @@
-"""Push-to-talk in the real app, on a real audio path: a PulseAudio server of this test's
+"""Push-to-talk in the real app (the microphone button, then the global shortcut), on a real audio path: a PulseAudio server of this test's
 own whose virtual microphone plays a person reading (CMU Sphinx's test data); the
 composer's microphone button listens with a level meter, a second press writes down what
 was said with the speech model of the runtime folder and sends it, and the model answers."""
@@ -101,7 +101,8 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
         wait_until(lambda: float(session.script(level) or 0) > 0.01, 10, "the meter stayed still")
         desktop.screenshot("voice-listening")
         assert playing.wait(timeout=30) == 0
-        session.click(session.find("[data-testid=voice]"))
+        # The second press is push-to-talk's global shortcut, as from any app.
+        desktop.key("ctrl+alt+space")
         wait_until(lambda: session.texts("[data-testid=message-user]"), 60, "nothing was sent")
         said = session.texts("[data-testid=message-user]")[-1].lower()
         assert "might even have been made amiable himself" in said, said

@@ -15,6 +15,7 @@ export * from "./types/world";
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
 export const FOCUS_COMPOSER = "sidecar://focus-composer";
+export const TALK = "sidecar://talk";
 export const OPEN_SETTINGS = "sidecar://open-settings";
 
 export function toCommandError(error: unknown): CommandError {
@@ -67,6 +68,9 @@ export const api = {
   voiceView: () => invoke<VoiceView>("voice_view"),
   setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
   setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
+  setTalkHotkey: (hotkey: string) => invoke<PreferencesView>("set_talk_hotkey", { hotkey }),
+  /** Push-to-talk's global shortcut was pressed (the shell shows the window first). */
+  onTalk: (handler: () => void): Promise<UnlistenFn> => listen(TALK, () => handler()),
   onOpenSettings: (handler: (section: string) => void): Promise<UnlistenFn> => listen<string>(OPEN_SETTINGS, (e) => handler(e.payload)),
   launchAtLogin: () => invoke<boolean>("launch_at_login"),
   updates: () => invoke<UpdatesView>("updates"),

@@ -1,4 +1,5 @@
 import { act, screen, waitFor } from "@testing-library/react";
+import { emit } from "@tauri-apps/api/event";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { FakeCore } from "./test/fakeCore";
@@ -19,7 +20,8 @@ describe("push-to-talk", () => {
     await act(() => core.event({ type: "voice_level", level: 0.1 }));
     expect(screen.getByRole("meter")).toHaveAttribute("aria-valuenow", "0.1");
 
-    await user.click(screen.getByTestId("voice"));
+    // The global shortcut presses the same button (the shell tells the window).
+    await act(() => emit("sidecar://talk", null));
     await waitFor(() => expect(core.invoked("send_message")).toHaveLength(1));
     expect(core.invoked("send_message")[0].args).toEqual({ text: "recuérdame llamar a Ana mañana a las 9" });
     expect(screen.queryByTestId("voice-status")).not.toBeInTheDocument();
@@ -84,5 +86,6 @@ describe("spoken replies", () => {
     await user.selectOptions(screen.getByTestId("voice-input"), "USB Headset");
     expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
     expect(await screen.findByTestId("voice-note")).toHaveTextContent("Saved.");
+    expect(screen.getByTestId("voice-settings")).toHaveTextContent("Ctrl+Alt+Space");
   });
 });

@@ -59,4 +59,7 @@ pub struct DesktopSettings {
     pub character: bool,
     /// The shortcut that shows or hides the character ("Ctrl+Shift+Period" unless set).
     pub character_hotkey: Option<String>,
+    /// Push-to-talk's shortcut: press to speak, press again to send ("Ctrl+Alt+Space"
+    /// unless set).
+    pub talk_hotkey: Option<String>,
 }

@@ -69,6 +69,7 @@ pub enum DesktopChange {
     Hotkey(String),
     Character(bool),
     CharacterHotkey(String),
+    TalkHotkey(String),
 }
 
 /// A phone channel's section.
@@ -110,6 +111,7 @@ impl Change {
                     DesktopChange::Hotkey(hotkey) => ("hotkey", toml_edit::value(hotkey.as_str())),
                     DesktopChange::Character(shown) => ("character", toml_edit::value(*shown)),
                     DesktopChange::CharacterHotkey(hotkey) => ("character_hotkey", toml_edit::value(hotkey.as_str())),
+                    DesktopChange::TalkHotkey(hotkey) => ("talk_hotkey", toml_edit::value(hotkey.as_str())),
                 };
                 file::save_desktop(path, key, setting)
             }
@@ -151,6 +153,7 @@ impl Change {
                     DesktopChange::Hotkey(hotkey) => desktop.hotkey = Some(hotkey),
                     DesktopChange::Character(shown) => desktop.character = shown,
                     DesktopChange::CharacterHotkey(hotkey) => desktop.character_hotkey = Some(hotkey),
+                    DesktopChange::TalkHotkey(hotkey) => desktop.talk_hotkey = Some(hotkey),
                 }
             }
             Change::UpdatesDaily(daily) => settings.updates.daily = daily,

@@ -42,6 +42,15 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
     };
   }, []);
 
+  // Push-to-talk's global shortcut presses this button.
+  const toggleNow = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    const off = api.onTalk(() => toggleNow.current());
+    return () => {
+      off.then((f) => f()).catch(() => undefined);
+    };
+  }, []);
+
   const cancel = () => {
     api.voiceCancel().catch(() => undefined);
     setPhase("idle");
@@ -80,6 +89,8 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
       }
     }
   };
+
+  toggleNow.current = () => void toggle();
 
   return (
     <>

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError } from "../api";
+import type { PreferencesView } from "../api";
 import { useStrings } from "../i18n";
 import type { SpeakReplies, VoiceView } from "../strings/voice";
+import { HotkeyField } from "./HotkeyField";
 
 const SPEAK: SpeakReplies[] = ["off", "voice_only", "always"];
 
@@ -10,9 +12,11 @@ export function VoiceSettings() {
   const t = useStrings();
   const [view, setView] = useState<VoiceView | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [preferences, setPreferences] = useState<PreferencesView | null>(null);
 
   useEffect(() => {
     api.voiceView().then(setView).catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
+    api.preferences().then(setPreferences).catch(() => undefined);
   }, []);
 
   const saved = (next: Promise<VoiceView>) =>
@@ -56,6 +60,17 @@ export function VoiceSettings() {
         </label>
       </div>
       {view && view.inputs.length === 0 && <p className="muted small">{t.inputNone}</p>}
+      {preferences && (
+        <HotkeyField
+          label={t.talkHotkeyLabel}
+          current={preferences.talk_hotkey}
+          fallback={preferences.default_talk_hotkey}
+          save={api.setTalkHotkey}
+          savedText={(next) => t.talkHotkeySaved(next.talk_hotkey)}
+          onSaved={setPreferences}
+          testid="talk-hotkey"
+        />
+      )}
       <h3>{t.voiceModels}</h3>
       <ul className="plain-list" data-testid="voice-models">
         {(view?.models ?? []).map((m) => (

@@ -20,6 +20,8 @@ export const voiceEn = {
   voiceRole: { hear: "Hears", silence: "Skips silence", speak: "Speaks" } as Record<string, string>,
   voiceNoModel: "The speech model is not installed: reinstall Sidecar to talk to it.",
   voiceSaved: "Saved.",
+  talkHotkeyLabel: "Push-to-talk shortcut (works from any app)",
+  talkHotkeySaved: (hotkey: string) => `${hotkey} now starts listening, and sends what you said when pressed again.`,
 };
 
 export type SpeakReplies = "off" | "voice_only" | "always";
@@ -52,4 +54,6 @@ export const voiceEs: typeof voiceEn = {
   voiceRole: { hear: "Oye", silence: "Salta silencios", speak: "Habla" } as Record<string, string>,
   voiceNoModel: "Falta el modelo de voz: reinstala Sidecar para hablarle.",
   voiceSaved: "Guardado.",
+  talkHotkeyLabel: "Atajo para hablar (funciona desde cualquier aplicación)",
+  talkHotkeySaved: (hotkey: string) => `${hotkey} ahora empieza a escuchar, y envía lo que dijiste al pulsarlo otra vez.`,
 };

@@ -62,7 +62,7 @@ export class FakeCore {
     whatsapp: { enabled: false, health: null, own_number: null, qr: null, allowed_numbers: [] },
   };
   welcome = false;
-  preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space", character: false, character_hotkey: "Ctrl+Shift+Period", default_character_hotkey: "Ctrl+Shift+Period" };
+  preferences: PreferencesView = { theme: "system", language: "system", chosen_lang: "en", restart_for_language: false, hotkey: "Ctrl+Shift+Space", default_hotkey: "Ctrl+Shift+Space", character: false, character_hotkey: "Ctrl+Shift+Period", default_character_hotkey: "Ctrl+Shift+Period", talk_hotkey: "Ctrl+Alt+Space", default_talk_hotkey: "Ctrl+Alt+Space" };
   atLogin = false;
   /** Settings → About: an installed .deb unless a test says otherwise. */
   updates: UpdatesView = { version: "0.1.0", format: "deb", cannot: null, address: "https://example.org/latest.json", own_address: false, built_address: true, own_key: false, daily: false, last_looked: null, state: { state: "idle" } };

@@ -313,6 +313,8 @@ export interface PreferencesView {
   character: boolean;
   character_hotkey: string;
   default_character_hotkey: string;
+  talk_hotkey: string;
+  default_talk_hotkey: string;
 }
 
 /** How this copy was installed; null: built from source. */

@@ -9,6 +9,8 @@ use serde::Serialize;
 pub const DEFAULT_HOTKEY: &str = "Ctrl+Shift+Space";
 /// What shows or hides the character on the desktop when nothing else is set.
 pub const DEFAULT_CHARACTER_HOTKEY: &str = "Ctrl+Shift+Period";
+/// Push-to-talk's shortcut unless the user picks another.
+pub const DEFAULT_TALK_HOTKEY: &str = "Ctrl+Alt+Space";
 
 const MODIFIERS: [(&str, &[&str]); 4] =
     [("Ctrl", &["ctrl", "control"]), ("Alt", &["alt", "option"]), ("Shift", &["shift"]), ("Super", &["super", "cmd", "command", "meta", "win"])];
@@ -99,6 +101,10 @@ impl Hotkey {
 
     pub(crate) fn default_character_hotkey() -> Self {
         Self::parse(DEFAULT_CHARACTER_HOTKEY).expect("the default shortcut parses")
+    }
+
+    pub(crate) fn default_talk_hotkey() -> Self {
+        Self::parse(DEFAULT_TALK_HOTKEY).expect("the default shortcut parses")
     }
 }
 

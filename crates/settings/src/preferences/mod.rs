@@ -1,5 +1,5 @@
-//! The desktop app's preferences: theme, language, the global shortcut, and the character
-//! on the desktop with its own shortcut, kept in `[desktop]` of settings.toml. The shell applies them (registers the shortcut, sets
+//! The desktop app's preferences: theme, language, the global shortcut, the character
+//! on the desktop with its own shortcut, push-to-talk's shortcut, kept in `[desktop]` of settings.toml. The shell applies them (registers the shortcut, sets
 //! the window's theme); the rules — what a valid shortcut is, which language a choice
 //! means — live here.
 
@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::desktop::{DesktopSettings, LanguageChoice, Theme};
 use crate::file::SettingsFileError;
 use crate::owner::{Change, DesktopChange, SettingsOwner};
-pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
+pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, DEFAULT_TALK_HOTKEY};
 use sidecar_domain::locale::Lang;
 
 /// The preferences as Settings shows them.
@@ -31,15 +31,20 @@ pub struct PreferencesView {
     pub character: bool,
     pub character_hotkey: String,
     pub default_character_hotkey: &'static str,
+    /// Push-to-talk's shortcut.
+    pub talk_hotkey: String,
+    pub default_talk_hotkey: &'static str,
 }
 
-/// Which of Sidecar's two global shortcuts.
+/// Which of Sidecar's global shortcuts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HotkeyRole {
     /// Shows or hides the chat window.
     Window,
     /// Shows or hides the character on the desktop.
     Character,
+    /// Push-to-talk: starts listening, and sends what was said at the second press.
+    Talk,
 }
 
 /// Reads and saves the preferences. One per process. The `[desktop]` section is read
@@ -52,6 +57,8 @@ pub struct Preferences {
     hotkey: Mutex<Hotkey>,
     /// The character's shortcut, read the same way.
     character_hotkey: Mutex<Hotkey>,
+    /// Push-to-talk's, read the same way.
+    talk_hotkey: Mutex<Hotkey>,
     /// What the core speaks since it started.
     speaking: Lang,
 }
@@ -74,7 +81,12 @@ impl Preferences {
             tracing::warn!(%hotkey, "desktop.character_hotkey is the window's shortcut; the character gets another default");
             character_hotkey = if hotkey == Hotkey::default_character_hotkey() { Hotkey::default_hotkey() } else { Hotkey::default_character_hotkey() };
         }
-        Self { owner, hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), speaking }
+        let mut talk_hotkey = saved_hotkey(saved.talk_hotkey.as_deref(), "desktop.talk_hotkey", Hotkey::default_talk_hotkey);
+        if talk_hotkey == hotkey || talk_hotkey == character_hotkey {
+            tracing::warn!(%talk_hotkey, "desktop.talk_hotkey is another shortcut of Sidecar's; push-to-talk gets its default");
+            talk_hotkey = Hotkey::default_talk_hotkey();
+        }
+        Self { owner, hotkey: Mutex::new(hotkey), character_hotkey: Mutex::new(character_hotkey), talk_hotkey: Mutex::new(talk_hotkey), speaking }
     }
 
     pub fn view(&self) -> PreferencesView {
@@ -90,6 +102,8 @@ impl Preferences {
             character: saved.character,
             character_hotkey: self.character_hotkey().to_string(),
             default_character_hotkey: DEFAULT_CHARACTER_HOTKEY,
+            talk_hotkey: self.talk_hotkey().to_string(),
+            default_talk_hotkey: DEFAULT_TALK_HOTKEY,
         }
     }
 
@@ -108,18 +122,31 @@ impl Preferences {
         Ok(self.view())
     }
 
-    /// Reads a shortcut the user typed for one role; the window's and the character's
-    /// must differ, or one press would do two things.
+    /// Reads a shortcut the user typed for one role; Sidecar's shortcuts must all
+    /// differ, or one press would do two things.
     pub fn read_hotkey(&self, text: &str, role: HotkeyRole) -> Result<Hotkey, HotkeyError> {
         let hotkey = Hotkey::parse(text)?;
-        let other = match role {
-            HotkeyRole::Window => self.character_hotkey(),
-            HotkeyRole::Character => self.hotkey(),
+        let others = match role {
+            HotkeyRole::Window => [self.character_hotkey(), self.talk_hotkey()],
+            HotkeyRole::Character => [self.hotkey(), self.talk_hotkey()],
+            HotkeyRole::Talk => [self.hotkey(), self.character_hotkey()],
         };
-        if hotkey == other {
+        if others.contains(&hotkey) {
             return Err(HotkeyError::SameAsOther { hotkey: hotkey.to_string() });
         }
         Ok(hotkey)
+    }
+
+    /// Push-to-talk's shortcut to register.
+    pub fn talk_hotkey(&self) -> Hotkey {
+        self.talk_hotkey.lock().expect("preferences lock").clone()
+    }
+
+    /// Keeps push-to-talk's shortcut the shell has registered.
+    pub fn save_talk_hotkey(&self, hotkey: &Hotkey) -> Result<PreferencesView, SettingsFileError> {
+        self.save(DesktopChange::TalkHotkey(hotkey.to_string()))?;
+        *self.talk_hotkey.lock().expect("preferences lock") = hotkey.clone();
+        Ok(self.view())
     }
 
     /// Keeps the character's shortcut the shell has registered.
@@ -197,5 +224,24 @@ mod tests {
         assert!(preferences.character());
         assert_eq!(preferences.lang(), Lang::Es);
         assert!(preferences.view().restart_for_language, "the core still speaks English until it restarts");
+    }
+
+    #[test]
+    fn push_to_talk_has_its_own_shortcut_and_none_of_sidecars_three_may_share_one() {
+        let owner = Arc::new(SettingsOwner::new(Settings::default(), None));
+        let preferences = Preferences::new(owner.clone(), Lang::En);
+        assert_eq!(preferences.view().talk_hotkey, DEFAULT_TALK_HOTKEY);
+        let same = preferences.read_hotkey(DEFAULT_HOTKEY, HotkeyRole::Talk);
+        assert_eq!(same, Err(HotkeyError::SameAsOther { hotkey: DEFAULT_HOTKEY.into() }));
+        assert!(matches!(preferences.read_hotkey(DEFAULT_TALK_HOTKEY, HotkeyRole::Character), Err(HotkeyError::SameAsOther { .. })));
+        let chosen = preferences.read_hotkey("Ctrl+Alt+KeyT", HotkeyRole::Talk).unwrap();
+        assert_eq!(preferences.save_talk_hotkey(&chosen).unwrap().talk_hotkey, "Ctrl+Alt+T");
+        assert_eq!(owner.current().desktop.talk_hotkey.as_deref(), Some("Ctrl+Alt+T"));
+
+        // One written by hand over the window's is not taken: push-to-talk keeps its default.
+        let mut settings = Settings::default();
+        settings.desktop.talk_hotkey = Some(DEFAULT_HOTKEY.into());
+        let preferences = Preferences::new(Arc::new(SettingsOwner::new(settings, None)), Lang::En);
+        assert_eq!(preferences.talk_hotkey().to_string(), DEFAULT_TALK_HOTKEY);
     }
 }
