@@ -128,6 +128,8 @@ pub fn run() {
             voice_commands::set_speak_replies,
             voice_commands::set_input_device,
             voice_commands::set_talk_hotkey,
+            voice_commands::voice_test_microphone,
+            voice_commands::voice_test_speaking,
             chat_commands::open_chat,
             chat_commands::open_chat_at,
             chat_commands::rename_chat,

@@ -52,6 +52,18 @@ pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceVie
     core.set_input_device(name).said(&core)
 }
 
+/// Settings → Voice: listens for three seconds; what was heard.
+#[tauri::command]
+pub async fn voice_test_microphone(core: Core<'_>) -> Result<String, CommandError> {
+    core.test_microphone(3).await.map_err(refused)
+}
+
+/// Settings → Voice: a sentence said aloud.
+#[tauri::command]
+pub fn voice_test_speaking(core: Core<'_>) {
+    core.test_speaking();
+}
+
 /// Push-to-talk's shortcut: refused when taken or another of Sidecar's.
 #[tauri::command]
 pub async fn set_talk_hotkey(app: AppHandle, core: Core<'_>, hotkey: String) -> Result<PreferencesView, HotkeyRefusal> {

@@ -80,6 +80,22 @@ impl Companion {
         self.talk.start(self.models.settings().voice.input_device.clone(), self.preferences.lang())
     }
 
+    /// Settings → Voice's microphone test: listens for `seconds` and returns what it heard,
+    /// which goes nowhere else.
+    pub async fn test_microphone(&self, seconds: u64) -> Result<String, String> {
+        self.start_talking()?;
+        tokio::time::sleep(std::time::Duration::from_secs(seconds)).await;
+        let heard = self.talk.finish(self.preferences.lang()).await;
+        self.talk.take_spoken_turn();
+        heard
+    }
+
+    /// Settings → Voice's speaker test: a sentence said aloud in the app's language.
+    pub fn test_speaking(&self) {
+        let lang = self.preferences.lang();
+        self.talk.narrator().say(crate::voice::words::voice_sample(lang), lang);
+    }
+
     /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks:
     /// those answering words said through the microphone, or all of them.
     pub(crate) async fn speak_replies(self: Arc<Self>) {

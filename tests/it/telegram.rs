@@ -581,3 +581,24 @@ async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_neve
     assert_eq!(said[3], "re: ¿sigues ahí?");
     assert_eq!(model.request_count(), 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_asked_for_as_a_voice_note_comes_back_as_one() {
+    let (model, bot) = (echo_model().await, FakeBotApi::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let _core = open(dir.path(), &model, &bot, &[ME]).await;
+    bot.say(ME, "Reply with a voice note: how is the weather in Madrid today?");
+    let until = Instant::now() + Duration::from_secs(30);
+    while bot.voices_sent_to(ME).is_empty() && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let notes = bot.voices_sent_to(ME);
+    assert_eq!(notes.len(), 1, "no voice note; texts: {:?}", bot.sent_to(ME));
+    let heard = sidecar::voice::Audio::decode(&notes[0]).expect("an OGG/Opus voice note");
+    assert!(heard.seconds() > 2.0, "{} s", heard.seconds());
+    assert!(bot.sent_to(ME).is_empty(), "the answer went as a voice note, not also as text");
+    // A question that asks nothing of the kind is answered as text.
+    bot.say(ME, "¿y mañana?");
+    assert_eq!(bot.wait_for_sent(ME, 1, Duration::from_secs(20)).await, ["re: ¿y mañana?"]);
+    assert_eq!(bot.voices_sent_to(ME).len(), 1);
+}

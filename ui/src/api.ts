@@ -68,6 +68,9 @@ export const api = {
   voiceView: () => invoke<VoiceView>("voice_view"),
   setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
   setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
+  /** Listens for three seconds; what was heard (sent nowhere). */
+  voiceTestMicrophone: () => invoke<string>("voice_test_microphone"),
+  voiceTestSpeaking: () => invoke<void>("voice_test_speaking"),
   setTalkHotkey: (hotkey: string) => invoke<PreferencesView>("set_talk_hotkey", { hotkey }),
   /** Push-to-talk's global shortcut was pressed (the shell shows the window first). */
   onTalk: (handler: () => void): Promise<UnlistenFn> => listen(TALK, () => handler()),

@@ -87,5 +87,10 @@ describe("spoken replies", () => {
     expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
     expect(await screen.findByTestId("voice-note")).toHaveTextContent("Saved.");
     expect(screen.getByTestId("voice-settings")).toHaveTextContent("Ctrl+Alt+Space");
+    core.handlers.voice_test_microphone = () => "probando, uno, dos";
+    await user.click(screen.getByTestId("voice-test-microphone"));
+    expect(await screen.findByText("Heard: “probando, uno, dos”")).toBeInTheDocument();
+    await user.click(screen.getByTestId("voice-test-speaking"));
+    expect(core.invoked("voice_test_speaking")).toHaveLength(1);
   });
 });

@@ -137,6 +137,36 @@ fn main() {
             );
         }
     }
+    // Spoken replies: text -> first audio is the first sentence's synthesis (espeak-ng, a
+    // separate program), before the sound server's ~80 ms of output periods.
+    let sentences = [
+        (Lang::Es, "Claro, mañana a las nueve te recuerdo llamar a Ana, y si quieres también te aviso media hora antes."),
+        (Lang::En, "Sure, tomorrow at nine I will remind you to call Ana, and if you like I can also tell you half an hour before."),
+    ];
+    for (lang, sentence) in sentences {
+        let mut waits = Vec::new();
+        let mut audio = 0.0;
+        for _ in 0..10 {
+            let started = Instant::now();
+            match sidecar_voice::synth::synthesize(sentence, lang, sidecar_voice::synth::DEFAULT_SPEED) {
+                Ok((samples, rate)) => audio = samples.len() as f64 / f64::from(rate),
+                Err(error) => {
+                    println!("text -> speech ({lang:?}): {error}");
+                    break;
+                }
+            }
+            waits.push(started.elapsed().as_secs_f64());
+        }
+        if !waits.is_empty() {
+            let median = percentile(&mut waits, 0.5);
+            println!(
+                "text -> speech ({lang:?}, {} words, espeak-ng): {median:.3} s for {audio:.1} s of audio (real-time factor {:.3})",
+                sentence.split_whitespace().count(),
+                median / audio
+            );
+        }
+    }
+
     model.unload();
     let after = rss_mb();
     println!("memory (RSS): {idle:.0} MB before the model, {loaded:.0} MB loaded, {peak:.0} MB at most while transcribing, {after:.0} MB after unloading");

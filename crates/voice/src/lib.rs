@@ -18,6 +18,7 @@ mod speaker;
 mod speech;
 pub mod synth;
 pub mod talk;
+mod voice_note_out;
 pub mod wer;
 pub mod words;
 
@@ -27,3 +28,4 @@ pub use events::VoiceEvent;
 pub use microphone::Listening;
 pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD, MAX_SECONDS};
 pub use talk::Talk;
+pub use voice_note_out::encode_voice_note;

@@ -73,14 +73,14 @@ impl Narrator {
         let mut saying = self.saying.lock().expect("narrator lock");
         let Some(reply) = saying.as_mut() else { return };
         let complete = reply.sentences.push(text);
-        self.say(reply, complete);
+        self.queue(reply, complete);
     }
 
     /// The reply is complete: the rest is said, then the speakers tell when they are quiet.
     pub fn end(&self) {
         let Some(mut reply) = self.saying.lock().expect("narrator lock").take() else { return };
         let rest: Vec<String> = reply.sentences.finish().into_iter().collect();
-        self.say(&mut reply, rest);
+        self.queue(&mut reply, rest);
         let (speaker, generation, events) = (self.speaker.clone(), self.generation.clone(), self.events.clone());
         let now = generation.load(Ordering::SeqCst);
         std::thread::spawn(move || {
@@ -94,6 +94,14 @@ impl Narrator {
                 events.publish(VoiceEvent::VoiceSpeaking { on: false, problem: None });
             }
         });
+    }
+
+    /// Says `text` now, in `lang`, in place of anything being said.
+    pub fn say(&self, text: &str, lang: Lang) {
+        self.stop();
+        self.begin(lang);
+        self.delta(text);
+        self.end();
     }
 
     /// Silence at once; nothing of this reply is said any more.
@@ -111,7 +119,7 @@ impl Narrator {
         self.speaker.is_speaking()
     }
 
-    fn say(&self, reply: &mut Saying, sentences: Vec<String>) {
+    fn queue(&self, reply: &mut Saying, sentences: Vec<String>) {
         let generation = self.generation.load(Ordering::SeqCst);
         for text in sentences {
             let lang = *reply.lang.get_or_insert_with(|| sidecar_dates::user_language::written_in(&text, reply.fallback));

@@ -14,6 +14,21 @@ const ESPEAK: &str = "espeak-ng";
 /// Words a minute: espeak-ng's 175 is hurried for a whole reply.
 pub const DEFAULT_SPEED: u32 = 160;
 
+/// A whole reply as a voice note: what of it is said aloud (code and marks left out),
+/// in the language it is written in.
+pub fn voice_note_of(reply: &str, fallback: Lang) -> Result<Vec<u8>, VoiceError> {
+    let mut sentences = crate::sentences::Sentences::default();
+    let mut said = sentences.push(reply);
+    said.extend(sentences.finish());
+    let text = said.join(" ");
+    if text.is_empty() {
+        return Err(VoiceError::Speech("nothing in the reply can be said aloud".into()));
+    }
+    let lang = sidecar_dates::user_language::written_in(&text, fallback);
+    let (samples, rate) = synthesize(&text, lang, DEFAULT_SPEED)?;
+    crate::voice_note_out::encode_voice_note(&samples, rate)
+}
+
 /// `text` said in `lang`: mono samples and their rate.
 pub fn synthesize(text: &str, lang: Lang, speed: u32) -> Result<(Vec<f32>, u32), VoiceError> {
     let voice = match lang {

@@ -5,6 +5,55 @@ use sidecar_domain::locale::Lang;
 
 use crate::error::VoiceError;
 
+/// Ways of asking for a reply as a voice note, lower case without accents.
+const ASKS_FOR_VOICE: &[&str] = &[
+    "nota de voz",
+    "notas de voz",
+    "en audio",
+    "con audio",
+    "un audio",
+    "mensaje de voz",
+    "respondeme con voz",
+    "contestame con voz",
+    "respondeme hablando",
+    "voice note",
+    "voice message",
+    "reply by voice",
+    "answer by voice",
+    "reply with your voice",
+    "send me an audio",
+    "as audio",
+    "in audio",
+    "reply in audio",
+    "say it out loud",
+];
+
+/// Whether `text` asks for the answer as a voice note ("respóndeme con una nota de voz",
+/// "reply with a voice note").
+pub fn asks_for_voice(text: &str) -> bool {
+    let folded: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' => 'a',
+            'é' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' | 'ü' => 'u',
+            c => c,
+        })
+        .collect();
+    ASKS_FOR_VOICE.iter().any(|asked| folded.contains(asked))
+}
+
+/// What Settings → Voice's speaker test says.
+pub fn voice_sample(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Hello! This is how I sound when I read my replies aloud.",
+        Lang::Es => "¡Hola! Así sueno cuando leo mis respuestas en voz alta.",
+    }
+}
+
 /// One sentence or two for `problem`, to show or send where the words would have gone.
 pub fn problem(lang: Lang, problem: &VoiceError) -> String {
     match (lang, problem) {
@@ -40,5 +89,20 @@ pub fn problem(lang: Lang, problem: &VoiceError) -> String {
         (Lang::Es, VoiceError::NoSpeakers(_)) => "No encontré altavoces ni auriculares: conecta unos para oír las respuestas.".into(),
         (Lang::En, VoiceError::Engine(_)) => "I couldn't transcribe that recording. Please try again, or write instead.".into(),
         (Lang::Es, VoiceError::Engine(_)) => "No pude transcribir esa grabación. Prueba de nuevo, o escríbeme.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_voice_note_is_asked_for_in_either_language_and_not_otherwise() {
+        for asked in ["Respóndeme con una nota de voz", "mandame un audio con el resumen", "Reply with a voice note please", "can you answer by voice?"] {
+            assert!(asks_for_voice(asked), "{asked}");
+        }
+        for not in ["¿qué tiempo hace?", "I listened to an audiobook", "la voz de Ana", "remind me at 9"] {
+            assert!(!asks_for_voice(not), "{not}");
+        }
     }
 }

@@ -36,6 +36,8 @@ struct State {
     sent_ids: Vec<(i64, i64)>,
     /// The voice notes' bytes, by file id.
     files: std::collections::HashMap<String, Vec<u8>>,
+    /// The voice notes the bot sent: (chat, the OGG file's bytes).
+    voices_sent: Vec<(i64, Vec<u8>)>,
 }
 
 #[derive(Clone)]
@@ -216,6 +218,9 @@ impl FakeBotApi {
         let Some((head, body)) = super::read_request(&mut socket).await else { return };
         let path = head.split_whitespace().nth(1).unwrap_or_default().to_string();
         let method = path.rsplit('/').next().unwrap_or_default().to_string();
+        if method == "sendvoice" {
+            return self.take_voice(socket, &body).await;
+        }
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         if path.starts_with("/file/bot") {
             // A file's download: `file/bot<token>/voice/<file id>.oga`.
@@ -273,6 +278,34 @@ impl FakeBotApi {
             }
         };
         write_json(socket, 200, &reply).await;
+    }
+
+    /// The voice notes the bot sent to `chat`, in order.
+    pub fn voices_sent_to(&self, chat: i64) -> Vec<Vec<u8>> {
+        self.state.lock().unwrap().voices_sent.iter().filter(|(to, _)| *to == chat).map(|(_, bytes)| bytes.clone()).collect()
+    }
+
+    /// `sendVoice`, a multipart form: the chat and the file's bytes are read out of it.
+    async fn take_voice(&self, socket: TcpStream, form: &[u8]) {
+        let text = String::from_utf8_lossy(form);
+        let chat = text
+            .split("name=\"chat_id\"")
+            .nth(1)
+            .and_then(|rest| rest.split("\r\n\r\n").nth(1))
+            .and_then(|v| v.split("\r\n").next())
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .unwrap_or_default();
+        let start = form.windows(4).position(|w| w == b"OggS").unwrap_or(form.len());
+        // The file runs to the form's closing boundary (CRLF then "--").
+        let end = form.windows(4).rposition(|w| w == b"\r\n--").filter(|end| *end > start).unwrap_or(form.len());
+        self.record("sendVoice", &json!({"chat_id": chat, "bytes": end - start}), true);
+        let id = {
+            let mut state = self.state.lock().unwrap();
+            state.voices_sent.push((chat, form[start..end].to_vec()));
+            state.next_message_id += 1;
+            state.next_message_id
+        };
+        write_json(socket, 200, &json!({"ok": true, "result": message_json(chat, id, "")})).await;
     }
 
     /// Updates from the asked offset on, waiting up to the poll's timeout (at most

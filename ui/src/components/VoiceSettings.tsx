@@ -13,6 +13,15 @@ export function VoiceSettings() {
   const [view, setView] = useState<VoiceView | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [preferences, setPreferences] = useState<PreferencesView | null>(null);
+  const [testing, setTesting] = useState(false);
+  const testMicrophone = () => {
+    setTesting(true);
+    setNote({ ok: true, text: t.testingMicrophone });
+    api
+      .voiceTestMicrophone()
+      .then((heard) => setNote({ ok: true, text: t.heardTest(heard) }), (e) => setNote({ ok: false, text: toCommandError(e).message }))
+      .finally(() => setTesting(false));
+  };
 
   useEffect(() => {
     api.voiceView().then(setView).catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
@@ -60,6 +69,14 @@ export function VoiceSettings() {
         </label>
       </div>
       {view && view.inputs.length === 0 && <p className="muted small">{t.inputNone}</p>}
+      <div className="setting-row">
+        <button type="button" className="ghost" data-testid="voice-test-microphone" disabled={testing || !view?.speech_model} onClick={testMicrophone}>
+          {t.testMicrophone}
+        </button>
+        <button type="button" className="ghost" data-testid="voice-test-speaking" onClick={() => api.voiceTestSpeaking().catch(() => undefined)}>
+          {t.testSpeaking}
+        </button>
+      </div>
       {preferences && (
         <HotkeyField
           label={t.talkHotkeyLabel}

@@ -20,6 +20,10 @@ export const voiceEn = {
   voiceRole: { hear: "Hears", silence: "Skips silence", speak: "Speaks" } as Record<string, string>,
   voiceNoModel: "The speech model is not installed: reinstall Sidecar to talk to it.",
   voiceSaved: "Saved.",
+  testMicrophone: "Test the microphone",
+  testingMicrophone: "Say something… (3 seconds)",
+  heardTest: (text: string) => `Heard: “${text}”`,
+  testSpeaking: "Test the voice",
   talkHotkeyLabel: "Push-to-talk shortcut (works from any app)",
   talkHotkeySaved: (hotkey: string) => `${hotkey} now starts listening, and sends what you said when pressed again.`,
 };
@@ -54,6 +58,10 @@ export const voiceEs: typeof voiceEn = {
   voiceRole: { hear: "Oye", silence: "Salta silencios", speak: "Habla" } as Record<string, string>,
   voiceNoModel: "Falta el modelo de voz: reinstala Sidecar para hablarle.",
   voiceSaved: "Guardado.",
+  testMicrophone: "Probar el micrófono",
+  testingMicrophone: "Di algo… (3 segundos)",
+  heardTest: (text: string) => `Oí: «${text}»`,
+  testSpeaking: "Probar la voz",
   talkHotkeyLabel: "Atajo para hablar (funciona desde cualquier aplicación)",
   talkHotkeySaved: (hotkey: string) => `${hotkey} ahora empieza a escuchar, y envía lo que dijiste al pulsarlo otra vez.`,
 };

@@ -11,7 +11,7 @@ use std::time::Duration;
 use teloxide_core::net::Download;
 use teloxide_core::payloads::SendMessageSetters;
 use teloxide_core::requests::{Request, Requester};
-use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, MessageReactionUpdated, UpdateKind, Voice};
+use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, InputFile, MessageReactionUpdated, UpdateKind, Voice};
 use teloxide_core::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
@@ -170,6 +170,9 @@ impl Telegram {
                         Err(said) => return self.answer_in_background(chat, said),
                     }
                 }
+                if sidecar_voice::words::asks_for_voice(&content) {
+                    self.voice_replies.lock().expect("voice replies lock").insert(id.clone());
+                }
                 let incoming = IncomingMessage { id, channel: Channel::Telegram, user_id: chat.to_string(), content, received_at: now };
                 self.arrivals.push(incoming);
                 return;
@@ -221,6 +224,19 @@ impl Telegram {
                 tracing::warn!(%error, "could not answer a Telegram chat");
             }
         });
+    }
+
+    /// Sends `reply` as a voice note (said by espeak-ng, OGG/Opus as phones play them).
+    pub(super) async fn say_aloud(&self, chat: i64, reply: &str) -> Result<(), String> {
+        let (reply, lang) = (reply.to_string(), self.with.lang);
+        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let file = InputFile::memory(note).file_name("sidecar.ogg");
+        self.bot.send_voice(ChatId(chat), file).send().await.map_err(|error| describe(&error, &self.with.redactor))?;
+        self.health.up(self.with.clock.now());
+        Ok(())
     }
 
     /// The words of a paired chat's voice note, or what to tell the chat. Awaited on the

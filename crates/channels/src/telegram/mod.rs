@@ -57,6 +57,8 @@ pub(crate) struct Telegram {
     arrivals: Arrivals,
     /// "Typing…" shown while a message is being answered, by message id.
     typing: Mutex<HashMap<String, CancellationToken>>,
+    /// Messages whose answer was asked for as a voice note, by message id.
+    voice_replies: Mutex<std::collections::HashSet<String>>,
     stop: CancellationToken,
 }
 
@@ -82,6 +84,7 @@ impl Telegram {
             guard: Mutex::default(),
             arrivals: Arrivals::default(),
             typing: Mutex::default(),
+            voice_replies: Mutex::default(),
             stop: CancellationToken::new(),
         }))
     }
@@ -153,7 +156,14 @@ impl MessageSource for TelegramSource {
         Box::pin(async move {
             self.0.stop_typing(&to.id);
             let chat = to.user_id.parse::<i64>().map_err(|e| e.to_string())?;
+            let spoken = self.0.voice_replies.lock().expect("voice replies lock").remove(&to.id) && answer.is_ok();
             let text = answer_text(answer);
+            if spoken {
+                match self.0.say_aloud(chat, &text).await {
+                    Ok(()) => return Ok(()),
+                    Err(error) => tracing::warn!(%error, "the answer could not go as a voice note; it goes as text"),
+                }
+            }
             self.0.say(chat, &text, REPLY_PATIENCE).await
         })
     }
