@@ -30,7 +30,10 @@ pub struct VoiceModel {
     pub role: &'static str,
     pub name: &'static str,
     pub megabytes: Option<u64>,
+    /// SPDX.
     pub licence: &'static str,
+    /// Run as a program of its own, never linked into Sidecar (espeak-ng, GPL).
+    pub separate_program: bool,
 }
 
 impl Companion {
@@ -49,14 +52,16 @@ impl Companion {
                     name: "Whisper base (multilingual)",
                     megabytes: runtime.as_deref().and_then(|r| size(crate::runtime_files::speech_model(r))),
                     licence: "MIT",
+                    separate_program: false,
                 },
                 VoiceModel {
                     role: "silence",
                     name: "Silero VAD v6.2",
                     megabytes: runtime.as_deref().and_then(|r| size(crate::runtime_files::voice_activity(r))),
                     licence: "MIT",
+                    separate_program: false,
                 },
-                VoiceModel { role: "speak", name: "espeak-ng", megabytes: None, licence: "GPL-3.0-or-later (a separate program)" },
+                VoiceModel { role: "speak", name: "espeak-ng", megabytes: None, licence: "GPL-3.0-or-later", separate_program: true },
             ],
         }
     }

@@ -61,6 +61,19 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         time.sleep(0.3)
         desktop.screenshot("sections-data-keeping-es")
 
+        # Voice: which replies are said aloud (saved), the models that hear and speak.
+        session.settings("voice")
+        session.wait_for("[data-testid=speak-replies]:not([disabled])", 10)
+        speak = "document.querySelector('[data-testid=speak-replies]')"
+        assert session.script(f"return {speak}.selectedOptions[0].textContent") == "Cuando hablé"
+        session.script(f"const s = {speak}; s.value = 'always'; s.dispatchEvent(new Event('change', {{bubbles: true}}))")
+        wait_until(lambda: 'speak_replies = "always"' in config.read_text(), 10, "the choice was not saved")
+        wait_until(lambda: "Guardado" in " ".join(session.texts("[data-testid=voice-note]")), 10, "not said saved")
+        assert session.script(f"return {speak}.selectedOptions[0].textContent") == "Siempre"
+        models = " ".join(session.texts("[data-testid=voice-models]"))
+        assert "Whisper base (multilingual) · 148 MB · MIT" in models and "espeak-ng · GPL-3.0-or-later (un programa aparte)" in models, models
+        desktop.screenshot("sections-voice-es")
+
         # The profile as a form; what it saves is in the files, the rest kept.
         session.tap("[data-testid=nav-memory]")
         session.tap("[data-testid=memory-tab-profile]")

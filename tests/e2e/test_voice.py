@@ -155,7 +155,11 @@ def test_a_spoken_message_is_answered_aloud_and_talking_again_stops_the_voice(de
                              env={**os.environ, "SIDECAR_RUNTIME": str(Path(desktop.binary).parent.parent / "lib/sidecar")})
         heard = json.loads(out.stdout)
         assert heard["lang"] == "en", heard
-        assert any(word in heard["text"].lower() for word in ("noted", "amiable", "book", "dashwood")), heard
+        # espeak-ng's English is robotic (Whisper mishears about one word in six of it):
+        # the reply's own longer words are looked for, not every one.
+        said = {w.strip(".,?:").lower() for w in REPLY.split() if len(w.strip(".,?:")) > 3}
+        found = said & {w.strip(".,?:!'").lower() for w in heard["text"].split()}
+        assert len(found) >= 2, heard
     finally:
         speakers.close()
         desktop.close(session)

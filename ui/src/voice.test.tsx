@@ -61,8 +61,8 @@ describe("spoken replies", () => {
       input_device: null as string | null,
       speech_model: true,
       models: [
-        { role: "hear", name: "Whisper base (multilingual)", megabytes: 148, licence: "MIT" },
-        { role: "speak", name: "espeak-ng", megabytes: null, licence: "GPL-3.0-or-later (a separate program)" },
+        { role: "hear", name: "Whisper base (multilingual)", megabytes: 148, licence: "MIT", separate_program: false },
+        { role: "speak", name: "espeak-ng", megabytes: null, licence: "GPL-3.0-or-later", separate_program: true },
       ],
     };
     core.handlers.voice_view = () => view;
@@ -81,6 +81,7 @@ describe("spoken replies", () => {
     const settings = await screen.findByTestId("voice-settings");
     await waitFor(() => expect(screen.getByTestId("speak-replies")).toHaveValue("voice_only"));
     expect(settings).toHaveTextContent("Whisper base (multilingual) · 148 MB · MIT");
+    expect(settings).toHaveTextContent("espeak-ng · GPL-3.0-or-later (a separate program)");
     await user.selectOptions(screen.getByTestId("speak-replies"), "always");
     expect(core.invoked("set_speak_replies")[0].args).toEqual({ which: "always" });
     await user.selectOptions(screen.getByTestId("voice-input"), "USB Headset");

@@ -93,7 +93,7 @@ export function VoiceSettings() {
         {(view?.models ?? []).map((m) => (
           <li key={m.role}>
             <strong>{t.voiceRole[m.role] ?? m.role}:</strong> {m.name}
-            {m.megabytes != null ? ` · ${m.megabytes} MB` : ""} · <span className="muted">{m.licence}</span>
+            {m.megabytes != null ? ` · ${m.megabytes} MB` : ""} · <span className="muted">{m.separate_program ? `${m.licence} (${t.separateProgram})` : m.licence}</span>
           </li>
         ))}
       </ul>

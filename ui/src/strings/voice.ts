@@ -20,6 +20,7 @@ export const voiceEn = {
   voiceRole: { hear: "Hears", silence: "Skips silence", speak: "Speaks" } as Record<string, string>,
   voiceNoModel: "The speech model is not installed: reinstall Sidecar to talk to it.",
   voiceSaved: "Saved.",
+  separateProgram: "a separate program",
   testMicrophone: "Test the microphone",
   testingMicrophone: "Say something… (3 seconds)",
   heardTest: (text: string) => `Heard: “${text}”`,
@@ -36,7 +37,7 @@ export interface VoiceView {
   inputs: string[];
   input_device: string | null;
   speech_model: boolean;
-  models: { role: string; name: string; megabytes: number | null; licence: string }[];
+  models: { role: string; name: string; megabytes: number | null; licence: string; separate_program: boolean }[];
 }
 
 export const voiceEs: typeof voiceEn = {
@@ -58,6 +59,7 @@ export const voiceEs: typeof voiceEn = {
   voiceRole: { hear: "Oye", silence: "Salta silencios", speak: "Habla" } as Record<string, string>,
   voiceNoModel: "Falta el modelo de voz: reinstala Sidecar para hablarle.",
   voiceSaved: "Guardado.",
+  separateProgram: "un programa aparte",
   testMicrophone: "Probar el micrófono",
   testingMicrophone: "Di algo… (3 segundos)",
   heardTest: (text: string) => `Oí: «${text}»`,
