@@ -3,6 +3,7 @@
 //! what a valid one is, this registers them with the desktop.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use sidecar::preferences::{Hotkey, HotkeyError, HotkeyRole};
 use tauri::{AppHandle, Emitter, Manager};
@@ -29,18 +30,17 @@ pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Res
     app.plugin(
         tauri_plugin_global_shortcut::Builder::new()
             .with_handler(|app, shortcut, event| {
+                let registered = app.state::<Registered>();
+                if registered.0[slot(HotkeyRole::Talk)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
+                    return talk(app, event.state());
+                }
                 if event.state() != ShortcutState::Pressed {
                     return;
                 }
-                let registered = app.state::<Registered>();
                 if registered.0[slot(HotkeyRole::Window)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
                     window::toggle_main(app);
                 } else if registered.0[slot(HotkeyRole::Character)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
                     crate::character::toggle(app);
-                } else if registered.0[slot(HotkeyRole::Talk)].lock().expect("hotkey lock").as_ref() == Some(shortcut) {
-                    // The window shows, and its microphone button takes the press.
-                    window::show_main(app);
-                    let _ = app.emit(TALK, ());
                 }
             })
             .build(),
@@ -53,6 +53,37 @@ pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Res
         }
     }
     Ok(())
+}
+
+/// Push-to-talk's key while it is down: when it went down, and when it was last seen
+/// (a held key repeats its press every few tens of milliseconds).
+static TALK_DOWN: Mutex<Option<(Instant, Instant)>> = Mutex::new(None);
+/// A press this soon after the last one seen is the key repeating, not a new press (a
+/// desktop that never reports the release, as some Wayland portals, still toggles).
+const REPEAT: Duration = Duration::from_millis(300);
+
+/// Push-to-talk's shortcut: the window shows and its microphone button takes the press.
+/// Pressed once it starts listening and pressed again it sends; held, it sends when let
+/// go (a release after a short tap does nothing).
+fn talk(app: &AppHandle, state: ShortcutState) {
+    let mut down = TALK_DOWN.lock().expect("talk hotkey lock");
+    let now = Instant::now();
+    match state {
+        ShortcutState::Pressed => {
+            if let Some((_, seen)) = down.as_mut().filter(|(_, seen)| now.duration_since(*seen) < REPEAT) {
+                *seen = now;
+                return;
+            }
+            *down = Some((now, now));
+            window::show_main(app);
+            let _ = app.emit(TALK, ());
+        }
+        ShortcutState::Released => {
+            if down.take().is_some_and(|(at, _)| now.duration_since(at) >= sidecar::preferences::HOLD_TO_TALK) {
+                let _ = app.emit(TALK, ());
+            }
+        }
+    }
 }
 
 /// Registers `hotkey` for `role` in place of the current one; when it is taken, the

@@ -86,14 +86,27 @@ class Recorder:
 
 def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path):
     sound = SoundServer(tmp_path)
-    llm = ScriptedLlm([text_reply("Noted: amiable indeed.")])
+    llm = ScriptedLlm([text_reply("Noted: amiable indeed."), text_reply("Noted: amiable indeed.")])
     config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "llama3.2")])
+    # Replies are read, not said: the speakers are the other test's.
+    config.write_text(config.read_text() + '[voice]\nspeak_replies = "off"\n')
     session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
     try:
         session.wait_for("[data-testid=composer]", 20)
-        session.click(session.find("[data-testid=voice]"))
+        # Held: push-to-talk's shortcut listens while it is down and sends when let go.
+        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True)
         session.wait_for("[data-testid=voice-status]", 10)
         assert "Listening" in session.texts("[data-testid=voice-status]")[0]
+        time.sleep(0.3)
+        assert sound.play_into_microphone(CLIP).wait(timeout=30) == 0
+        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True)
+        wait_until(lambda: session.texts("[data-testid=message-user]"), 60, "nothing was sent when the key was let go")
+        assert "amiable himself" in session.texts("[data-testid=message-user]")[-1].lower()
+        wait_until(lambda: "amiable indeed" in " ".join(session.texts("[data-testid=message-assistant] .content")), 30, "no reply")
+
+        # Pressed once, then again: the microphone button, then the shortcut.
+        session.click(session.find("[data-testid=voice]"))
+        session.wait_for("[data-testid=voice-status]", 10)
         time.sleep(0.3)
         playing = sound.play_into_microphone(CLIP)
         # The meter moves while the person speaks.
@@ -103,10 +116,10 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
         assert playing.wait(timeout=30) == 0
         # The second press is push-to-talk's global shortcut, as from any app.
         desktop.key("ctrl+alt+space")
-        wait_until(lambda: session.texts("[data-testid=message-user]"), 60, "nothing was sent")
+        wait_until(lambda: len(session.texts("[data-testid=message-user]")) == 2, 60, "nothing was sent")
         said = session.texts("[data-testid=message-user]")[-1].lower()
         assert "might even have been made amiable himself" in said, said
-        wait_until(lambda: "amiable indeed" in " ".join(session.texts("[data-testid=message-assistant] .content")), 30, "no reply")
+        wait_until(lambda: len(session.texts("[data-testid=message-assistant] .content")) == 2, 30, "no second reply")
         assert "amiable himself" in str(llm.requests[-1]["messages"][-1]).lower()
         desktop.screenshot("voice-sent")
     finally:
