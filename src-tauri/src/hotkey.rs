@@ -3,7 +3,9 @@
 //! what a valid one is, this registers them with the desktop.
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use sidecar::voice::talk_key::TalkKey;
 
 use sidecar::preferences::{Hotkey, HotkeyError, HotkeyRole};
 use tauri::{AppHandle, Emitter, Manager};
@@ -55,34 +57,21 @@ pub fn register(app: &AppHandle, hotkeys: &[(Hotkey, HotkeyRole)]) -> tauri::Res
     Ok(())
 }
 
-/// Push-to-talk's key while it is down: when it went down, and when it was last seen
-/// (a held key repeats its press every few tens of milliseconds).
-static TALK_DOWN: Mutex<Option<(Instant, Instant)>> = Mutex::new(None);
-/// A press this soon after the last one seen is the key repeating, not a new press (a
-/// desktop that never reports the release, as some Wayland portals, still toggles).
-const REPEAT: Duration = Duration::from_millis(300);
+/// Push-to-talk's key: taps toggle, a hold sends when let go (the core's rule).
+static TALK_KEY: Mutex<TalkKey> = Mutex::new(TalkKey::new());
 
-/// Push-to-talk's shortcut: the window shows and its microphone button takes the press.
-/// Pressed once it starts listening and pressed again it sends; held, it sends when let
-/// go (a release after a short tap does nothing).
+/// Push-to-talk's shortcut: when the core's rule says the microphone button is pressed,
+/// the window shows and its button takes the press.
 fn talk(app: &AppHandle, state: ShortcutState) {
-    let mut down = TALK_DOWN.lock().expect("talk hotkey lock");
     let now = Instant::now();
-    match state {
-        ShortcutState::Pressed => {
-            if let Some((_, seen)) = down.as_mut().filter(|(_, seen)| now.duration_since(*seen) < REPEAT) {
-                *seen = now;
-                return;
-            }
-            *down = Some((now, now));
-            window::show_main(app);
-            let _ = app.emit(TALK, ());
-        }
-        ShortcutState::Released => {
-            if down.take().is_some_and(|(at, _)| now.duration_since(at) >= sidecar::preferences::HOLD_TO_TALK) {
-                let _ = app.emit(TALK, ());
-            }
-        }
+    let mut key = TALK_KEY.lock().expect("talk hotkey lock");
+    let press = match state {
+        ShortcutState::Pressed => key.pressed(now),
+        ShortcutState::Released => key.released(now),
+    };
+    if press {
+        window::show_main(app);
+        let _ = app.emit(TALK, ());
     }
 }
 

@@ -55,7 +55,7 @@ pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceVie
 /// Settings → Voice: listens for three seconds; what was heard.
 #[tauri::command]
 pub async fn voice_test_microphone(core: Core<'_>) -> Result<String, CommandError> {
-    core.test_microphone(3).await.map_err(refused)
+    core.test_microphone().await.map_err(refused)
 }
 
 /// Settings → Voice: a sentence said aloud.

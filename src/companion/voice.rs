@@ -12,6 +12,9 @@ use crate::events::CoreEvent;
 use crate::proactive::state::Channel;
 use crate::settings::voice::SpeakReplies;
 
+/// How long Settings → Voice's microphone test listens.
+const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Settings → Voice.
 #[derive(Debug, Clone, Serialize)]
 pub struct VoiceView {
@@ -85,11 +88,11 @@ impl Companion {
         self.talk.start(self.models.settings().voice.input_device.clone(), self.preferences.lang())
     }
 
-    /// Settings → Voice's microphone test: listens for `seconds` and returns what it heard,
-    /// which goes nowhere else.
-    pub async fn test_microphone(&self, seconds: u64) -> Result<String, String> {
+    /// Settings → Voice's microphone test: listens for three seconds and returns what it
+    /// heard, which goes nowhere else.
+    pub async fn test_microphone(&self) -> Result<String, String> {
         self.start_talking()?;
-        tokio::time::sleep(std::time::Duration::from_secs(seconds)).await;
+        tokio::time::sleep(MICROPHONE_TEST).await;
         let heard = self.talk.finish(self.preferences.lang()).await;
         self.talk.take_spoken_turn();
         heard
@@ -116,7 +119,8 @@ impl Companion {
             let narrator = self.talk.narrator();
             match event {
                 ChatEvent::TurnStarted { conversation_id, channel, .. } => {
-                    let spoken = self.talk.take_spoken_turn();
+                    // Only the window's own turn answers what its microphone heard.
+                    let spoken = channel == Channel::Desktop && self.talk.take_spoken_turn();
                     let aloud = match self.models.settings().voice.speak_replies {
                         SpeakReplies::Off => false,
                         SpeakReplies::VoiceOnly => spoken,

@@ -18,6 +18,7 @@ mod speaker;
 mod speech;
 pub mod synth;
 pub mod talk;
+pub mod talk_key;
 mod voice_note_out;
 pub mod wer;
 pub mod words;

@@ -31,18 +31,7 @@ const ASKS_FOR_VOICE: &[&str] = &[
 /// Whether `text` asks for the answer as a voice note ("respóndeme con una nota de voz",
 /// "reply with a voice note").
 pub fn asks_for_voice(text: &str) -> bool {
-    let folded: String = text
-        .to_lowercase()
-        .chars()
-        .map(|c| match c {
-            'á' => 'a',
-            'é' => 'e',
-            'í' => 'i',
-            'ó' => 'o',
-            'ú' | 'ü' => 'u',
-            c => c,
-        })
-        .collect();
+    let folded = sidecar_domain::word_overlap::fold(&text.to_lowercase());
     ASKS_FOR_VOICE.iter().any(|asked| folded.contains(asked))
 }
 

@@ -11,9 +11,6 @@ pub const DEFAULT_HOTKEY: &str = "Ctrl+Shift+Space";
 pub const DEFAULT_CHARACTER_HOTKEY: &str = "Ctrl+Shift+Period";
 /// Push-to-talk's shortcut unless the user picks another.
 pub const DEFAULT_TALK_HOTKEY: &str = "Ctrl+Alt+Space";
-/// Push-to-talk's shortcut held at least this long sends when let go (hold to talk);
-/// a shorter press starts listening, and the next one sends (toggle).
-pub const HOLD_TO_TALK: std::time::Duration = std::time::Duration::from_millis(600);
 
 const MODIFIERS: [(&str, &[&str]); 4] =
     [("Ctrl", &["ctrl", "control"]), ("Alt", &["alt", "option"]), ("Shift", &["shift"]), ("Super", &["super", "cmd", "command", "meta", "win"])];

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::desktop::{DesktopSettings, LanguageChoice, Theme};
 use crate::file::SettingsFileError;
 use crate::owner::{Change, DesktopChange, SettingsOwner};
-pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, DEFAULT_TALK_HOTKEY, HOLD_TO_TALK};
+pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, DEFAULT_TALK_HOTKEY};
 use sidecar_domain::locale::Lang;
 
 /// The preferences as Settings shows them.
