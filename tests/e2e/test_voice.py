@@ -1,11 +1,15 @@
 """Push-to-talk in the real app (the microphone button, then the global shortcut), on a real audio path: a PulseAudio server of this test's
 own whose virtual microphone plays a person reading (CMU Sphinx's test data); the
 composer's microphone button listens with a level meter, a second press writes down what
-was said with the speech model of the runtime folder and sends it, and the model answers."""
+was said with the speech model of the runtime folder and sends it, and the model answers.
+In Spanish, a reminder said while the shortcut is held is set (the clip is Kokoro's, see
+tests/fixtures/voice/make_spanish_clip.py: no person's recording of it exists here)."""
 import array
+import datetime
 import json
 import math
 import os
+import sqlite3
 import subprocess
 import threading
 import time
@@ -125,6 +129,41 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
     finally:
         desktop.close(session)
         llm.close()
+        sound.close()
+
+
+SPANISH = Path(__file__).parent.parent / "fixtures/voice/recuerdame-llamar-a-ana.wav"
+
+
+def test_a_reminder_said_in_spanish_while_the_key_is_held_is_set(desktop, tmp_path):
+    """The offline model's window in Spanish: "Recuérdame llamar a Ana, mañana a las nueve"
+    said while push-to-talk's shortcut is held is written down, sent, and sets the reminder."""
+    sound = SoundServer(tmp_path)
+    config = tmp_path / "settings.toml"
+    config.write_text('[desktop]\nlanguage = "es"\n[voice]\nspeak_replies = "off"\n')
+    data = tmp_path / "data"
+    session = desktop.launch(data, ["--config", str(config)], env=sound.env)
+    try:
+        session.wait_for("[data-testid=composer]", 20)
+        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True)
+        session.wait_for("[data-testid=voice-status]", 10)
+        assert "Escuchando" in session.texts("[data-testid=voice-status]")[0]
+        time.sleep(0.3)
+        assert sound.play_into_microphone(str(SPANISH)).wait(timeout=30) == 0
+        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True)
+        wait_until(lambda: session.texts("[data-testid=message-user]"), 60, "nothing was sent when the key was let go")
+        said = session.texts("[data-testid=message-user]")[-1].lower()
+        assert "llamar a ana" in said and "mañana" in said, said
+        wait_until(lambda: any('te recordaré "llamar a Ana"' in t for t in session.texts("[data-testid=message-assistant] .content")),
+                   30, "the reminder was not confirmed")
+        desktop.screenshot("voice-reminder-es")
+        rows = sqlite3.connect(data / "sidecar.db").execute("SELECT message, due_at, state FROM reminders").fetchall()
+        # The machine's zone is UTC here: tomorrow at 09:00.
+        tomorrow = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)).date()
+        assert len(rows) == 1 and rows[0][0] == "llamar a Ana" and rows[0][2] == "pending", rows
+        assert rows[0][1].startswith(f"{tomorrow.isoformat()}T09:00:00"), rows
+    finally:
+        desktop.close(session)
         sound.close()
 
 
