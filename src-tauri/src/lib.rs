@@ -127,6 +127,8 @@ pub fn run() {
             voice_commands::voice_view,
             voice_commands::set_speak_replies,
             voice_commands::set_input_device,
+            voice_commands::set_output_device,
+            voice_commands::set_voicing,
             voice_commands::set_talk_hotkey,
             voice_commands::voice_test_microphone,
             voice_commands::voice_test_speaking,

@@ -52,6 +52,16 @@ pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceVie
     core.set_input_device(name).said(&core)
 }
 
+#[tauri::command]
+pub fn set_output_device(core: Core<'_>, name: Option<String>) -> Result<VoiceView, CommandError> {
+    core.set_output_device(name).said(&core)
+}
+
+#[tauri::command]
+pub fn set_voicing(core: Core<'_>, spanish: String, english: String, speed: f32) -> Result<VoiceView, CommandError> {
+    core.set_voicing(spanish, english, speed).said(&core)
+}
+
 /// Settings → Voice: listens for three seconds; what was heard.
 #[tauri::command]
 pub async fn voice_test_microphone(core: Core<'_>) -> Result<String, CommandError> {

@@ -9,8 +9,10 @@ use super::Companion;
 use crate::agent::events::ChatEvent;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
+use crate::locale::Lang;
 use crate::proactive::state::Channel;
 use crate::settings::voice::SpeakReplies;
+use crate::voice::voicing::{Voicing, SPEEDS, VOICES};
 
 /// How long Settings → Voice's microphone test listens.
 const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
@@ -22,10 +24,28 @@ pub struct VoiceView {
     /// The microphones the sound server offers, the default first.
     pub inputs: Vec<String>,
     pub input_device: Option<String>,
+    /// The speakers and headphones, the default first.
+    pub outputs: Vec<String>,
+    pub output_device: Option<String>,
+    /// The voices on offer for each language, and the one in use for each.
+    pub voices: Vec<VoiceChoice>,
+    pub spanish_voice: &'static str,
+    pub english_voice: &'static str,
+    /// The pace, 1.0 the voices' usual one, and the slowest and fastest on offer.
+    pub speed: f32,
+    pub speeds: (f32, f32),
     /// Whether the speech model is in the runtime folder.
     pub speech_model: bool,
     /// What hears and what speaks, with sizes and licences.
     pub models: Vec<VoiceModel>,
+}
+
+/// A voice Settings → Voice offers, named in the window's language.
+#[derive(Debug, Clone, Serialize)]
+pub struct VoiceChoice {
+    pub id: &'static str,
+    pub lang: Lang,
+    pub name: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,10 +64,18 @@ impl Companion {
         let settings = self.models.settings();
         let runtime = settings.local_model.runtime.clone();
         let size = |file: std::path::PathBuf| std::fs::metadata(file).ok().map(|m| m.len().div_ceil(1_000_000));
+        let (lang, voicing) = (self.preferences.lang(), Voicing::of(&settings.voice));
         VoiceView {
             speak_replies: settings.voice.speak_replies,
             inputs: crate::voice::microphone::input_devices(),
             input_device: settings.voice.input_device.clone(),
+            outputs: crate::voice::output_devices(),
+            output_device: settings.voice.output_device.clone(),
+            voices: VOICES.iter().map(|v| VoiceChoice { id: v.id, lang: v.lang, name: crate::voice::words::voice_name(lang, v) }).collect(),
+            spanish_voice: voicing.voice(Lang::Es),
+            english_voice: voicing.voice(Lang::En),
+            speed: voicing.speed(),
+            speeds: SPEEDS,
             speech_model: self.speech.installed(),
             models: vec![
                 VoiceModel {
@@ -83,6 +111,33 @@ impl Companion {
         Ok(self.voice_view())
     }
 
+    /// The speakers replies are said through (`None`: the default output).
+    pub fn set_output_device(&self, name: Option<String>) -> Result<VoiceView, CompanionError> {
+        self.models.settings_owner().change(crate::settings::owner::Change::OutputDevice(name))?;
+        Ok(self.voice_view())
+    }
+
+    /// The voice for each language and the pace; a voice not on offer, or of the other
+    /// language, is refused.
+    pub fn set_voicing(&self, spanish: String, english: String, speed: f32) -> Result<VoiceView, CompanionError> {
+        for (id, lang) in [(&spanish, Lang::Es), (&english, Lang::En)] {
+            if crate::voice::voicing::offered(id).is_none_or(|v| v.lang != lang) {
+                return Err(CompanionError::NotAVoice(id.to_string()));
+            }
+        }
+        if !speed.is_finite() || !(SPEEDS.0..=SPEEDS.1).contains(&speed) {
+            return Err(crate::settings::llm::sampling::OutOfRange { name: "[voice] speed", low: SPEEDS.0.to_string(), high: SPEEDS.1.to_string() }.into());
+        }
+        let change = crate::settings::owner::Change::Voicing { spanish: Some(spanish), english: Some(english), speed };
+        self.models.settings_owner().change(change)?;
+        Ok(self.voice_view())
+    }
+
+    /// How replies sound now.
+    fn voicing(&self) -> Voicing {
+        Voicing::of(&self.models.settings().voice)
+    }
+
     /// Push-to-talk starts listening on the chosen microphone.
     pub fn start_talking(&self) -> Result<(), String> {
         self.talk.start(self.models.settings().voice.input_device.clone(), self.preferences.lang())
@@ -101,7 +156,7 @@ impl Companion {
     /// Settings → Voice's speaker test: a sentence said aloud in the app's language.
     pub fn test_speaking(&self) {
         let lang = self.preferences.lang();
-        self.talk.narrator().say(crate::voice::words::voice_sample(lang), lang);
+        self.talk.narrator().say(crate::voice::words::voice_sample(lang), lang, self.voicing());
     }
 
     /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks:
@@ -128,7 +183,7 @@ impl Companion {
                     };
                     saying = aloud.then_some(conversation_id);
                     if aloud {
-                        narrator.begin(self.preferences.lang());
+                        narrator.begin(self.preferences.lang(), self.voicing());
                     }
                 }
                 ChatEvent::Delta { conversation_id, text } if saying == Some(conversation_id) => narrator.delta(&text),

@@ -31,8 +31,8 @@ class SoundServer:
         script = tmp / "sound.pa"
         script.write_text(
             "load-module module-native-protocol-unix auth-anonymous=1\n"
-            "load-module module-null-sink sink_name=speakers\n"
-            "load-module module-null-sink sink_name=micfeed\n"
+            "load-module module-null-sink sink_name=speakers sink_properties=device.description=Speakers\n"
+            "load-module module-null-sink sink_name=micfeed sink_properties=device.description=Feed\n"
             "load-module module-remap-source source_name=virtmic master=micfeed.monitor\n"
             "set-default-sink speakers\nset-default-source virtmic\n")
         self.address = f"unix:{run}/pulse/native"
@@ -45,9 +45,9 @@ class SoundServer:
     def play_into_microphone(self, wav):
         return subprocess.Popen(["paplay", "--device=micfeed", wav], env=self.env)
 
-    def record_speakers(self):
-        """What the speakers play from now on, as 16 kHz mono samples, growing."""
-        return Recorder(self.env)
+    def record_speakers(self, sink="speakers"):
+        """What a sink plays from now on, as 16 kHz mono samples, growing."""
+        return Recorder(self.env, sink)
 
     def close(self):
         self.proc.kill()
@@ -57,9 +57,9 @@ class SoundServer:
 class Recorder:
     RATE = 16000
 
-    def __init__(self, env):
+    def __init__(self, env, sink):
         self.samples = array.array("h")
-        self.proc = subprocess.Popen(["parec", "--device=speakers.monitor", "--format=s16le", f"--rate={self.RATE}", "--channels=1", "--latency-msec=20"],
+        self.proc = subprocess.Popen(["parec", f"--device={sink}.monitor", "--format=s16le", f"--rate={self.RATE}", "--channels=1", "--latency-msec=20"],
                                      env=env, stdout=subprocess.PIPE)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -216,4 +216,39 @@ def test_a_spoken_message_is_answered_aloud_and_talking_again_stops_the_voice(de
         speakers.close()
         desktop.close(session)
         llm.close()
+        sound.close()
+
+
+def test_the_voice_test_plays_on_the_speakers_chosen_in_settings(desktop, tmp_path):
+    """Settings → Voice lists the outputs by name; with "Feed" chosen (and a Latin American
+    female voice, a little faster), the voice test is heard there and not on the default."""
+    sound = SoundServer(tmp_path)
+    config = tmp_path / "settings.toml"
+    config.write_text("")
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
+    speakers, feed = sound.record_speakers(), sound.record_speakers("micfeed")
+    try:
+        session.settings("voice")
+        session.wait_for("[data-testid=voice-output]:not([disabled])", 10)
+        names = session.script("return Array.from(document.querySelector('[data-testid=voice-output]').options).map(o => o.textContent)")
+        assert names[1:3] == ["Speakers", "Feed"], names
+        choose = "const s = document.querySelector(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}))"
+        session.script(choose, "[data-testid=voice-output]", "Feed")
+        wait_until(lambda: 'output_device = "Feed"' in config.read_text(), 10, "the speakers were not saved")
+        session.script(choose, "[data-testid=voice-spanish]", "es-419+f3")
+        wait_until(lambda: 'spanish_voice = "es-419+f3"' in config.read_text(), 10, "the voice was not saved")
+        # The pace: arrow keys on the slider, saved when the key is let go.
+        for _ in range(4):
+            session.send_keys(session.find("[data-testid=voice-speed]"), "\ue014")  # Right arrow
+        wait_until(lambda: "speed = 1.2" in config.read_text(), 10, f"the pace was not saved: {config.read_text()}")
+        assert session.text(session.find("[data-testid=voice-speed-value]")) == "1.20×"
+        desktop.screenshot("voice-settings-output")
+        session.click(session.find("[data-testid=voice-test-speaking]"))
+        wait_until(lambda: feed.loud_windows(), 20, "nothing was heard on the chosen speakers")
+        time.sleep(1.0)
+        assert not speakers.loud_windows(), "the voice test played on the default speakers"
+    finally:
+        speakers.close()
+        feed.close()
+        desktop.close(session)
         sound.close()

@@ -64,5 +64,6 @@ mod tool_choice;
 mod tools;
 mod turn_machine;
 mod updates;
+mod voice_settings;
 mod whatsapp;
 mod window;

@@ -68,6 +68,8 @@ export const api = {
   voiceView: () => invoke<VoiceView>("voice_view"),
   setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
   setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
+  setOutputDevice: (name: string | null) => invoke<VoiceView>("set_output_device", { name }),
+  setVoicing: (spanish: string, english: string, speed: number) => invoke<VoiceView>("set_voicing", { spanish, english, speed }),
   /** Listens for three seconds; what was heard (sent nowhere). */
   voiceTestMicrophone: () => invoke<string>("voice_test_microphone"),
   voiceTestSpeaking: () => invoke<void>("voice_test_speaking"),

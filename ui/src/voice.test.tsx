@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { emit } from "@tauri-apps/api/event";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -59,6 +59,18 @@ describe("spoken replies", () => {
       speak_replies: "voice_only",
       inputs: ["Built-in Audio", "USB Headset"],
       input_device: null as string | null,
+      outputs: ["Built-in Audio", "HDMI"],
+      output_device: null as string | null,
+      voices: [
+        { id: "es", lang: "es" as const, name: "Spain, male voice" },
+        { id: "es-419+f3", lang: "es" as const, name: "Latin America, female voice" },
+        { id: "en-us", lang: "en" as const, name: "United States, male voice" },
+        { id: "en-gb", lang: "en" as const, name: "United Kingdom, male voice" },
+      ],
+      spanish_voice: "es",
+      english_voice: "en-us",
+      speed: 1,
+      speeds: [0.5, 2] as [number, number],
       speech_model: true,
       models: [
         { role: "hear", name: "Whisper base (multilingual)", megabytes: 148, licence: "MIT", separate_program: false },
@@ -68,6 +80,11 @@ describe("spoken replies", () => {
     core.handlers.voice_view = () => view;
     core.handlers.set_speak_replies = (args) => (view = { ...view, speak_replies: (args as { which: string }).which });
     core.handlers.set_input_device = (args) => (view = { ...view, input_device: (args as { name: string | null }).name });
+    core.handlers.set_output_device = (args) => (view = { ...view, output_device: (args as { name: string | null }).name });
+    core.handlers.set_voicing = (args) => {
+      const { spanish, english, speed } = args as { spanish: string; english: string; speed: number };
+      return (view = { ...view, spanish_voice: spanish, english_voice: english, speed });
+    };
     renderApp();
     const user = userEvent.setup();
     await screen.findByTestId("composer");
@@ -86,6 +103,22 @@ describe("spoken replies", () => {
     expect(core.invoked("set_speak_replies")[0].args).toEqual({ which: "always" });
     await user.selectOptions(screen.getByTestId("voice-input"), "USB Headset");
     expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
+    await user.selectOptions(screen.getByTestId("voice-output"), "HDMI");
+    expect(core.invoked("set_output_device")[0].args).toEqual({ name: "HDMI" });
+    // Each language lists its own voices only.
+    expect(Array.from(screen.getByTestId("voice-spanish").querySelectorAll("option")).map((o) => o.textContent)).toEqual([
+      "Spain, male voice",
+      "Latin America, female voice",
+    ]);
+    await user.selectOptions(screen.getByTestId("voice-spanish"), "es-419+f3");
+    expect(core.invoked("set_voicing")[0].args).toEqual({ spanish: "es-419+f3", english: "en-us", speed: 1 });
+    // The pace is saved once, when the slider is let go.
+    const speed = screen.getByTestId("voice-speed");
+    fireEvent.change(speed, { target: { value: "1.25" } });
+    expect(screen.getByTestId("voice-speed-value")).toHaveTextContent("1.25×");
+    expect(core.invoked("set_voicing")).toHaveLength(1);
+    fireEvent.pointerUp(speed);
+    await waitFor(() => expect(core.invoked("set_voicing")[1].args).toEqual({ spanish: "es-419+f3", english: "en-us", speed: 1.25 }));
     expect(await screen.findByTestId("voice-note")).toHaveTextContent("Saved.");
     expect(screen.getByTestId("voice-settings")).toHaveTextContent("Ctrl+Alt+Space");
     core.handlers.voice_test_microphone = () => "probando, uno, dos";

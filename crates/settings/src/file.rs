@@ -188,7 +188,6 @@ pub(super) fn save_web_search(path: &Path, backend: crate::SearchBackend, url: O
     })
 }
 
-/// Sets `[memory] auto_remember`: save noticed facts without asking.
 /// Sets `[voice] speak_replies`.
 pub(super) fn save_speak_replies(path: &Path, which: crate::voice::SpeakReplies) -> Result<(), SettingsFileError> {
     let word = match which {
@@ -201,19 +200,37 @@ pub(super) fn save_speak_replies(path: &Path, which: crate::voice::SpeakReplies)
     })
 }
 
-/// Sets `[voice] input_device` (removed for the default input).
-pub(super) fn save_input_device(path: &Path, name: Option<&str>) -> Result<(), SettingsFileError> {
+/// Sets `[voice] input_device` or `output_device` (removed for the system's default).
+pub(super) fn save_voice_device(path: &Path, key: &str, name: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         let table = table_at(doc, &["voice"]);
         match name {
-            Some(name) => table["input_device"] = value(name),
+            Some(name) => table[key] = value(name),
             None => {
-                table.remove("input_device");
+                table.remove(key);
             }
         }
     })
 }
 
+/// Sets `[voice]`'s voices (removed for the first on offer) and speed.
+pub(super) fn save_voicing(path: &Path, spanish: Option<&str>, english: Option<&str>, speed: f32) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["voice"]);
+        for (key, voice) in [("spanish_voice", spanish), ("english_voice", english)] {
+            match voice {
+                Some(voice) => table[key] = value(voice),
+                None => {
+                    table.remove(key);
+                }
+            }
+        }
+        // Two decimals: 1.1 is written as 1.1, not 1.100000023841858.
+        table["speed"] = value((f64::from(speed) * 100.0).round() / 100.0);
+    })
+}
+
+/// Sets `[memory] auto_remember`: save noticed facts without asking.
 pub(super) fn save_auto_remember(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
         table_at(doc, &["memory"])["auto_remember"] = value(on);

@@ -49,6 +49,10 @@ pub enum Change {
     SpeakReplies(crate::voice::SpeakReplies),
     /// `[voice] input_device`; `None`: the default input.
     InputDevice(Option<String>),
+    /// `[voice] output_device`; `None`: the default output.
+    OutputDevice(Option<String>),
+    /// `[voice]`'s voices and speed.
+    Voicing { spanish: Option<String>, english: Option<String>, speed: f32 },
     /// `[memory] auto_remember`.
     AutoRemember(bool),
     /// `[memory.embeddings]`'s backend, address and model.
@@ -122,7 +126,9 @@ impl Change {
             Change::AutoAllowReadOnly(on) => file::save_auto_allow_read_only(path, *on),
             Change::KeepDays(days) => file::save_keep_days(path, *days),
             Change::SpeakReplies(which) => file::save_speak_replies(path, *which),
-            Change::InputDevice(name) => file::save_input_device(path, name.as_deref()),
+            Change::InputDevice(name) => file::save_voice_device(path, "input_device", name.as_deref()),
+            Change::OutputDevice(name) => file::save_voice_device(path, "output_device", name.as_deref()),
+            Change::Voicing { spanish, english, speed } => file::save_voicing(path, spanish.as_deref(), english.as_deref(), *speed),
             Change::AutoRemember(on) => file::save_auto_remember(path, *on),
             Change::Embeddings { backend, url, model } => file::save_embeddings(path, *backend, url.as_deref(), model.as_deref()),
             Change::ServeHttp(on) => file::save_serve_http(path, *on),
@@ -167,6 +173,11 @@ impl Change {
             Change::KeepDays(days) => settings.retention.keep_days = days,
             Change::SpeakReplies(which) => settings.voice.speak_replies = which,
             Change::InputDevice(name) => settings.voice.input_device = name,
+            Change::OutputDevice(name) => settings.voice.output_device = name,
+            Change::Voicing { spanish, english, speed } => {
+                let voice = &mut settings.voice;
+                (voice.spanish_voice, voice.english_voice, voice.speed) = (spanish, english, speed);
+            }
             Change::AutoRemember(on) => settings.memory.auto_remember = on,
             Change::Embeddings { backend, url, model } => {
                 let embeddings = &mut settings.memory.embeddings;
@@ -269,6 +280,11 @@ mod tests {
             Change::TelegramChats(vec![42, 7]),
             Change::ChannelEnabled(PhoneChannel::Whatsapp, false),
             Change::LocalModel(Some(dir.path().join("m.gguf"))),
+            Change::SpeakReplies(crate::voice::SpeakReplies::Always),
+            Change::InputDevice(Some("USB Headset".into())),
+            Change::OutputDevice(Some("HDMI".into())),
+            Change::Voicing { spanish: Some("es-419+f3".into()), english: None, speed: 1.3 },
+            Change::InputDevice(None),
         ];
         for change in changes {
             let held = owner.change(change.clone()).unwrap();

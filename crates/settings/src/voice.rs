@@ -1,4 +1,5 @@
-//! `[voice]`: talking to Sidecar. Which replies are said aloud, and which microphone.
+//! `[voice]`: talking to Sidecar. Which replies are said aloud, the microphone and the
+//! speakers, and how the voice sounds.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,10 +17,25 @@ pub enum SpeakReplies {
     Always,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct VoiceSettings {
     pub speak_replies: SpeakReplies,
     /// The microphone, by the name the sound server gives it; unset: the default input.
     pub input_device: Option<String>,
+    /// The speakers or headphones, by name; unset: the default output.
+    pub output_device: Option<String>,
+    /// The voice Spanish replies are said in (an espeak-ng voice the voice crate offers);
+    /// unset: its first.
+    pub spanish_voice: Option<String>,
+    /// The voice English replies are said in; unset: the voice crate's first.
+    pub english_voice: Option<String>,
+    /// How fast, 1.0 being the voice's usual pace (0.5 to 2.0).
+    pub speed: f32,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        Self { speak_replies: SpeakReplies::default(), input_device: None, output_device: None, spanish_voice: None, english_voice: None, speed: 1.0 }
+    }
 }

@@ -148,7 +148,7 @@ fn main() {
         let mut audio = 0.0;
         for _ in 0..10 {
             let started = Instant::now();
-            match sidecar_voice::synth::synthesize(sentence, lang, sidecar_voice::synth::DEFAULT_SPEED) {
+            match sidecar_voice::synth::synthesize(sentence, lang, &sidecar_voice::Voicing::default()) {
                 Ok((samples, rate)) => audio = samples.len() as f64 / f64::from(rate),
                 Err(error) => {
                     println!("text -> speech ({lang:?}): {error}");

@@ -13,13 +13,15 @@ use sidecar_domain::locale::Lang;
 use crate::events::VoiceEvent;
 use crate::sentences::Sentences;
 use crate::speaker::Speaker;
-use crate::synth::{synthesize, DEFAULT_SPEED};
+use crate::synth::synthesize;
+use crate::voicing::Voicing;
 
 /// A sentence to say, for the reply of `generation`.
 struct Line {
     text: String,
     lang: Lang,
     generation: u64,
+    voicing: Voicing,
 }
 
 /// The reply being said.
@@ -28,6 +30,7 @@ struct Saying {
     /// Told from the first sentence, then kept for the whole reply.
     lang: Option<Lang>,
     fallback: Lang,
+    voicing: Voicing,
 }
 
 pub struct Narrator {
@@ -51,7 +54,8 @@ impl Narrator {
                     if line.generation != worker_generation.load(Ordering::SeqCst) {
                         continue;
                     }
-                    let said = synthesize(&line.text, line.lang, DEFAULT_SPEED).and_then(|(samples, rate)| worker_speaker.play(&samples, rate));
+                    let said = synthesize(&line.text, line.lang, &line.voicing)
+                        .and_then(|(samples, rate)| worker_speaker.play(&samples, rate, line.voicing.output.as_deref()));
                     if let Err(error) = said {
                         tracing::warn!(%error, "a sentence could not be said");
                         worker_events.publish(VoiceEvent::VoiceSpeaking { on: false, problem: Some(crate::words::problem(line.lang, &error)) });
@@ -63,9 +67,10 @@ impl Narrator {
         Self { lines: Mutex::new(lines), speaker, generation, saying: Mutex::new(None), events }
     }
 
-    /// A reply starts: what follows is said, in its own language (else `fallback`).
-    pub fn begin(&self, fallback: Lang) {
-        *self.saying.lock().expect("narrator lock") = Some(Saying { sentences: Sentences::default(), lang: None, fallback });
+    /// A reply starts: what follows is said, in its own language (else `fallback`), as
+    /// `voicing` asks.
+    pub fn begin(&self, fallback: Lang, voicing: Voicing) {
+        *self.saying.lock().expect("narrator lock") = Some(Saying { sentences: Sentences::default(), lang: None, fallback, voicing });
     }
 
     /// More of the reply.
@@ -97,9 +102,9 @@ impl Narrator {
     }
 
     /// Says `text` now, in `lang`, in place of anything being said.
-    pub fn say(&self, text: &str, lang: Lang) {
+    pub fn say(&self, text: &str, lang: Lang, voicing: Voicing) {
         self.stop();
-        self.begin(lang);
+        self.begin(lang, voicing);
         self.delta(text);
         self.end();
     }
@@ -126,7 +131,7 @@ impl Narrator {
             if !self.speaker.is_speaking() {
                 self.events.publish(VoiceEvent::VoiceSpeaking { on: true, problem: None });
             }
-            let _ = self.lines.lock().expect("narrator lock").send(Line { text, lang, generation });
+            let _ = self.lines.lock().expect("narrator lock").send(Line { text, lang, generation, voicing: reply.voicing.clone() });
         }
     }
 }

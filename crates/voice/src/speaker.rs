@@ -2,7 +2,7 @@
 //! output stream drains them; `stop` empties the queue at once, so the voice stops within
 //! one buffer of the sound server (barge-in). The stream lives on a thread of its own
 //! while there is something to say and closes a little after, so Sidecar holds no audio
-//! device while quiet.
+//! device while quiet. Another device asked for closes the open stream and opens its own.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -24,8 +24,22 @@ struct Queue {
     /// The output's rate, once a stream is open.
     rate: Option<u32>,
     running: bool,
+    /// The device the open stream plays on (`None`: the default output).
+    device: Option<String>,
+    /// Counts the streams opened: a stream's thread ends when a newer one is opened.
+    opened: u64,
     /// When the queue last ran dry.
     empty_since: Option<Instant>,
+}
+
+/// The names of the outputs the sound server offers, the default first.
+pub fn output_devices() -> Vec<String> {
+    let host = cpal::default_host();
+    let default = host.default_output_device().map(|d| d.to_string());
+    let mut names: Vec<String> = host.output_devices().map(|devices| devices.map(|d| d.to_string()).collect()).unwrap_or_default();
+    names.sort_by_key(|name| Some(name) != default.as_ref());
+    names.dedup();
+    names
 }
 
 /// The speakers, shared.
@@ -35,9 +49,10 @@ pub struct Speaker {
 }
 
 impl Speaker {
-    /// Queues `samples` (mono at `rate`) after what is already queued.
-    pub fn play(&self, samples: &[f32], rate: u32) -> Result<(), VoiceError> {
-        let device_rate = self.ensure_stream()?;
+    /// Queues `samples` (mono at `rate`) after what is already queued, for `device` (by
+    /// name; `None`: the default output).
+    pub fn play(&self, samples: &[f32], rate: u32, device: Option<&str>) -> Result<(), VoiceError> {
+        let device_rate = self.ensure_stream(device)?;
         let samples = resample(samples, rate, device_rate)?;
         let mut queue = self.queue.lock().expect("speaker lock");
         queue.samples.extend(samples);
@@ -55,26 +70,35 @@ impl Speaker {
         !self.queue.lock().expect("speaker lock").samples.is_empty()
     }
 
-    /// The output's rate, opening the stream on its thread when none is open.
-    fn ensure_stream(&self) -> Result<u32, VoiceError> {
-        {
-            let queue = self.queue.lock().expect("speaker lock");
+    /// The output's rate, opening the stream on its thread when none is open on `device`.
+    fn ensure_stream(&self, device: Option<&str>) -> Result<u32, VoiceError> {
+        let this_stream = {
+            let mut queue = self.queue.lock().expect("speaker lock");
             if let (true, Some(rate)) = (queue.running, queue.rate) {
-                return Ok(rate);
+                if queue.device.as_deref() == device {
+                    return Ok(rate);
+                }
             }
-        }
+            // The stream on another device, if any, ends at its next look.
+            queue.running = false;
+            queue.opened += 1;
+            queue.opened
+        };
         let (ready, opened) = std::sync::mpsc::channel();
-        let queue = self.queue.clone();
-        std::thread::Builder::new().name("speaker".into()).spawn(move || run(queue, ready)).map_err(|e| VoiceError::NoSpeakers(e.to_string()))?;
+        let (queue, device) = (self.queue.clone(), device.map(str::to_string));
+        std::thread::Builder::new()
+            .name("speaker".into())
+            .spawn(move || run(queue, device, this_stream, ready))
+            .map_err(|e| VoiceError::NoSpeakers(e.to_string()))?;
         opened.recv().map_err(|_| VoiceError::NoSpeakers("the output thread ended".into()))?
     }
 }
 
-fn run(queue: Arc<Mutex<Queue>>, ready: std::sync::mpsc::Sender<Result<u32, VoiceError>>) {
-    let stream = match open(queue.clone()) {
+fn run(queue: Arc<Mutex<Queue>>, device: Option<String>, this_stream: u64, ready: std::sync::mpsc::Sender<Result<u32, VoiceError>>) {
+    let stream = match open(device.as_deref(), queue.clone()) {
         Ok((stream, rate)) => {
             let mut q = queue.lock().expect("speaker lock");
-            (q.running, q.rate, q.empty_since) = (true, Some(rate), None);
+            (q.running, q.rate, q.device, q.empty_since) = (true, Some(rate), device, None);
             let _ = ready.send(Ok(rate));
             stream
         }
@@ -86,6 +110,9 @@ fn run(queue: Arc<Mutex<Queue>>, ready: std::sync::mpsc::Sender<Result<u32, Voic
     loop {
         std::thread::sleep(Duration::from_millis(100));
         let mut q = queue.lock().expect("speaker lock");
+        if q.opened != this_stream {
+            break;
+        }
         if q.samples.is_empty() {
             let since = *q.empty_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= LINGER {
@@ -97,9 +124,15 @@ fn run(queue: Arc<Mutex<Queue>>, ready: std::sync::mpsc::Sender<Result<u32, Voic
     drop(stream);
 }
 
-fn open(queue: Arc<Mutex<Queue>>) -> Result<(cpal::Stream, u32), VoiceError> {
+fn open(name: Option<&str>, queue: Arc<Mutex<Queue>>) -> Result<(cpal::Stream, u32), VoiceError> {
     let no = |e: String| VoiceError::NoSpeakers(e);
-    let device = cpal::default_host().default_output_device().ok_or_else(|| no("no output device".into()))?;
+    let host = cpal::default_host();
+    let device = match name {
+        Some(name) => {
+            host.output_devices().ok().and_then(|mut all| all.find(|d| d.to_string() == name)).ok_or_else(|| no(format!("no output called {name}")))?
+        }
+        None => host.default_output_device().ok_or_else(|| no("no output device".into()))?,
+    };
     let supported = device.default_output_config().map_err(|e| no(e.to_string()))?;
     let (channels, rate) = (usize::from(supported.channels()), supported.sample_rate());
     let format = supported.sample_format();

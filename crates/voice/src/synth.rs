@@ -8,15 +8,14 @@ use std::process::{Command, Stdio};
 use sidecar_domain::locale::Lang;
 
 use crate::error::VoiceError;
+use crate::voicing::Voicing;
 
 /// The program.
 const ESPEAK: &str = "espeak-ng";
-/// Words a minute: espeak-ng's 175 is hurried for a whole reply.
-pub const DEFAULT_SPEED: u32 = 160;
 
 /// A whole reply as a voice note: what of it is said aloud (code and marks left out),
 /// in the language it is written in.
-pub fn voice_note_of(reply: &str, fallback: Lang) -> Result<Vec<u8>, VoiceError> {
+pub fn voice_note_of(reply: &str, fallback: Lang, voicing: &Voicing) -> Result<Vec<u8>, VoiceError> {
     let mut sentences = crate::sentences::Sentences::default();
     let mut said = sentences.push(reply);
     said.extend(sentences.finish());
@@ -25,18 +24,14 @@ pub fn voice_note_of(reply: &str, fallback: Lang) -> Result<Vec<u8>, VoiceError>
         return Err(VoiceError::Speech("nothing in the reply can be said aloud".into()));
     }
     let lang = sidecar_dates::user_language::written_in(&text, fallback);
-    let (samples, rate) = synthesize(&text, lang, DEFAULT_SPEED)?;
+    let (samples, rate) = synthesize(&text, lang, voicing)?;
     crate::voice_note_out::encode_voice_note(&samples, rate)
 }
 
-/// `text` said in `lang`: mono samples and their rate.
-pub fn synthesize(text: &str, lang: Lang, speed: u32) -> Result<(Vec<f32>, u32), VoiceError> {
-    let voice = match lang {
-        Lang::Es => "es",
-        Lang::En => "en-us",
-    };
+/// `text` said in `lang` with `voicing`'s voice and pace: mono samples and their rate.
+pub fn synthesize(text: &str, lang: Lang, voicing: &Voicing) -> Result<(Vec<f32>, u32), VoiceError> {
     let mut child = Command::new(ESPEAK)
-        .args(["-v", voice, "-s", &speed.clamp(80, 400).to_string(), "--stdout", "--stdin"])
+        .args(["-v", voicing.voice(lang), "-s", &voicing.words_per_minute().to_string(), "--stdout", "--stdin"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -68,12 +63,28 @@ mod tests {
     fn both_languages_are_said_as_sound_at_espeaks_rate() {
         for lang in [Lang::Es, Lang::En] {
             let (samples, rate) =
-                synthesize("Hola, te recuerdo llamar a Ana mañana.", lang, DEFAULT_SPEED).expect("espeak-ng (Debian's espeak-ng) is installed");
+                synthesize("Hola, te recuerdo llamar a Ana mañana.", lang, &Voicing::default()).expect("espeak-ng (Debian's espeak-ng) is installed");
             assert_eq!(rate, 22_050);
             let seconds = samples.len() as f32 / rate as f32;
             assert!((1.0..6.0).contains(&seconds), "{seconds} s");
             let loudest = samples.iter().fold(0f32, |m, s| m.max(s.abs()));
             assert!(loudest > 0.1, "silent: {loudest}");
         }
+    }
+
+    #[test]
+    fn every_voice_on_offer_speaks_and_a_faster_pace_is_shorter() {
+        use sidecar_settings::voice::VoiceSettings;
+        let said = |voice: &str, speed: f32| {
+            let lang = crate::voicing::offered(voice).unwrap().lang;
+            let settings = VoiceSettings { spanish_voice: Some(voice.into()), english_voice: Some(voice.into()), speed, ..Default::default() };
+            let (samples, rate) = synthesize("Uno, dos, tres, cuatro, cinco. One, two, three, four, five.", lang, &Voicing::of(&settings)).unwrap();
+            samples.len() as f32 / rate as f32
+        };
+        for voice in crate::voicing::VOICES {
+            assert!(said(voice.id, 1.0) > 1.0, "{} said nothing", voice.id);
+        }
+        let (slow, fast) = (said("es-419+f3", 0.75), said("es-419+f3", 1.5));
+        assert!(fast < slow * 0.7, "1.5x took {fast} s, 0.75x {slow} s");
     }
 }

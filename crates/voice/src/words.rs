@@ -43,6 +43,28 @@ pub fn voice_sample(lang: Lang) -> &'static str {
     }
 }
 
+/// A voice on offer as Settings → Voice names it, in the window's language `lang`.
+pub fn voice_name(lang: Lang, voice: &crate::voicing::OfferedVoice) -> String {
+    use crate::voicing::Accent;
+    let accent = match (lang, voice.accent) {
+        (Lang::En, Accent::Spain) => "Spain",
+        (Lang::En, Accent::LatinAmerica) => "Latin America",
+        (Lang::En, Accent::American) => "United States",
+        (Lang::En, Accent::British) => "United Kingdom",
+        (Lang::Es, Accent::Spain) => "España",
+        (Lang::Es, Accent::LatinAmerica) => "Latinoamérica",
+        (Lang::Es, Accent::American) => "Estados Unidos",
+        (Lang::Es, Accent::British) => "Reino Unido",
+    };
+    let kind = match (lang, voice.female) {
+        (Lang::En, false) => "male voice",
+        (Lang::En, true) => "female voice",
+        (Lang::Es, false) => "voz masculina",
+        (Lang::Es, true) => "voz femenina",
+    };
+    format!("{accent}, {kind}")
+}
+
 /// One sentence or two for `problem`, to show or send where the words would have gone.
 pub fn problem(lang: Lang, problem: &VoiceError) -> String {
     match (lang, problem) {

@@ -1,8 +1,8 @@
 //! The microphone's real path, headless: a PulseAudio server of this test's own (Debian's
 //! `pulseaudio`, which `make test` installs) with a virtual microphone fed by a null sink;
 //! `paplay` plays a person reading into it while Sidecar listens, and the speech model
-//! hears what was said. One test in this binary: the sound server is named in the
-//! process's environment.
+//! hears what was said; replies played on a chosen output reach that output only. One
+//! test in this binary: the sound server is named in the process's environment.
 
 use std::path::Path;
 use std::process::{Child, Command};
@@ -26,8 +26,8 @@ impl SoundServer {
         std::fs::write(
             &script,
             "load-module module-native-protocol-unix auth-anonymous=1\n\
-             load-module module-null-sink sink_name=speakers\n\
-             load-module module-null-sink sink_name=micfeed\n\
+             load-module module-null-sink sink_name=speakers sink_properties=device.description=Speakers\n\
+             load-module module-null-sink sink_name=micfeed sink_properties=device.description=Feed\n\
              load-module module-remap-source source_name=virtmic master=micfeed.monitor\n\
              set-default-sink speakers\nset-default-source virtmic\n",
         )
@@ -90,4 +90,27 @@ fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("a missing input was opened"),
     }
+
+    // Speakers chosen by name: a tone played on "Feed" reaches the microphone that hears
+    // it; played on the default output, it does not.
+    let outputs = sidecar_voice::output_devices();
+    assert_eq!(outputs.first().map(String::as_str), Some("Speakers"), "the default output first: {outputs:?}");
+    let feed = outputs.iter().find(|name| name.as_str() == "Feed").expect("each output is listed by its name");
+    let tone: Vec<f32> = (0..16_000).map(|i| (i as f32 * 440.0 * std::f32::consts::TAU / 16_000.0).sin() * 0.5).collect();
+    let loudest_heard = |device: Option<&str>| {
+        let levels = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let heard = levels.clone();
+        let listening = Listening::start(None, move |level| heard.lock().unwrap().push(level)).unwrap();
+        let speaker = sidecar_voice::speaker::Speaker::default();
+        speaker.play(&tone, 16_000, device).unwrap();
+        while speaker.is_speaking() {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        drop(listening);
+        let loudest = levels.lock().unwrap().iter().fold(0f32, |m, l| m.max(*l));
+        loudest
+    };
+    assert!(loudest_heard(Some(feed)) > 0.05, "the tone played on Feed was not heard");
+    assert!(loudest_heard(None) < 0.01, "the tone played on the default output reached Feed");
 }

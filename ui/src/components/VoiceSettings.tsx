@@ -7,7 +7,59 @@ import { HotkeyField } from "./HotkeyField";
 
 const SPEAK: SpeakReplies[] = ["off", "voice_only", "always"];
 
-/** Settings → Voice: which replies are said aloud, the microphone, and the models in use. */
+/** The voice for each language and the pace; the pace is saved when the slider is let go. */
+function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, english: string, speed: number) => void }) {
+  const t = useStrings();
+  const [speed, setSpeed] = useState(view.speed);
+  useEffect(() => setSpeed(view.speed), [view.speed]);
+  const languages = [
+    { lang: "es" as const, label: t.spanishVoiceLabel, current: view.spanish_voice, testid: "voice-spanish", pick: (id: string) => save(id, view.english_voice, speed) },
+    { lang: "en" as const, label: t.englishVoiceLabel, current: view.english_voice, testid: "voice-english", pick: (id: string) => save(view.spanish_voice, id, speed) },
+  ];
+  const letGo = () => {
+    if (speed !== view.speed) save(view.spanish_voice, view.english_voice, speed);
+  };
+  return (
+    <>
+      {languages.map(({ lang, label, current, testid, pick }) => (
+        <div className="setting-row" key={lang}>
+          <label>
+            {label}{" "}
+            <select data-testid={testid} value={current} onChange={(e) => pick(e.target.value)}>
+              {view.voices
+                .filter((v) => v.lang === lang)
+                .map((v) => (
+                  <option key={v.id} value={v.id}>
+                    {v.name}
+                  </option>
+                ))}
+            </select>
+          </label>
+        </div>
+      ))}
+      <div className="setting-row">
+        <label>
+          {t.speedLabel}{" "}
+          <input
+            type="range"
+            data-testid="voice-speed"
+            min={view.speeds[0]}
+            max={view.speeds[1]}
+            step={0.05}
+            value={speed}
+            onChange={(e) => setSpeed(Number(e.target.value))}
+            onPointerUp={letGo}
+            onKeyUp={letGo}
+            onBlur={letGo}
+          />{" "}
+          <span data-testid="voice-speed-value">{t.speedValue(speed)}</span>
+        </label>
+      </div>
+    </>
+  );
+}
+
+/** Settings → Voice: which replies are said aloud, the microphone and the speakers, the voices, and the models in use. */
 export function VoiceSettings() {
   const t = useStrings();
   const [view, setView] = useState<VoiceView | null>(null);
@@ -69,6 +121,20 @@ export function VoiceSettings() {
         </label>
       </div>
       {view && view.inputs.length === 0 && <p className="muted small">{t.inputNone}</p>}
+      <div className="setting-row">
+        <label>
+          {t.outputLabel}{" "}
+          <select data-testid="voice-output" value={view?.output_device ?? ""} disabled={!view} onChange={(e) => void saved(api.setOutputDevice(e.target.value || null))}>
+            <option value="">{t.outputDefault}</option>
+            {(view?.outputs ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {view && <Voicing view={view} save={(spanish, english, speed) => void saved(api.setVoicing(spanish, english, speed))} />}
       <div className="setting-row">
         <button type="button" className="ghost" data-testid="voice-test-microphone" disabled={testing || !view?.speech_model} onClick={testMicrophone}>
           {t.testMicrophone}

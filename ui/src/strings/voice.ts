@@ -16,6 +16,12 @@ export const voiceEn = {
   inputLabel: "Microphone",
   inputDefault: "The system's default",
   inputNone: "No microphone found: plug one in, then open this page again.",
+  outputLabel: "Speakers",
+  outputDefault: "The system's default",
+  spanishVoiceLabel: "Voice for Spanish",
+  englishVoiceLabel: "Voice for English",
+  speedLabel: "Speed",
+  speedValue: (speed: number) => `${speed.toFixed(2)}×`,
   voiceModels: "What hears and speaks",
   voiceRole: { hear: "Hears", silence: "Skips silence", speak: "Speaks" } as Record<string, string>,
   voiceNoModel: "The speech model is not installed: reinstall Sidecar to talk to it.",
@@ -36,6 +42,13 @@ export interface VoiceView {
   speak_replies: SpeakReplies;
   inputs: string[];
   input_device: string | null;
+  outputs: string[];
+  output_device: string | null;
+  voices: { id: string; lang: "es" | "en"; name: string }[];
+  spanish_voice: string;
+  english_voice: string;
+  speed: number;
+  speeds: [number, number];
   speech_model: boolean;
   models: { role: string; name: string; megabytes: number | null; licence: string; separate_program: boolean }[];
 }
@@ -55,6 +68,12 @@ export const voiceEs: typeof voiceEn = {
   inputLabel: "Micrófono",
   inputDefault: "El predeterminado del sistema",
   inputNone: "No encontré ningún micrófono: conecta uno y vuelve a abrir esta página.",
+  outputLabel: "Altavoces",
+  outputDefault: "Los predeterminados del sistema",
+  spanishVoiceLabel: "Voz para el español",
+  englishVoiceLabel: "Voz para el inglés",
+  speedLabel: "Velocidad",
+  speedValue: (speed: number) => `${speed.toFixed(2).replace(".", ",")}×`,
   voiceModels: "Qué oye y qué habla",
   voiceRole: { hear: "Oye", silence: "Salta silencios", speak: "Habla" } as Record<string, string>,
   voiceNoModel: "Falta el modelo de voz: reinstala Sidecar para hablarle.",

@@ -229,7 +229,8 @@ impl Telegram {
     /// Sends `reply` as a voice note (said by espeak-ng, OGG/Opus as phones play them).
     pub(super) async fn say_aloud(&self, chat: i64, reply: &str) -> Result<(), String> {
         let (reply, lang) = (reply.to_string(), self.with.lang);
-        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang))
+        let voicing = sidecar_voice::Voicing::of(&self.with.settings.current().voice);
+        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
