@@ -48,6 +48,11 @@ pub fn set_speak_replies(core: Core<'_>, which: SpeakReplies) -> Result<VoiceVie
 }
 
 #[tauri::command]
+pub fn set_speak_reminders(core: Core<'_>, on: bool) -> Result<VoiceView, CommandError> {
+    core.set_speak_reminders(on).said(&core)
+}
+
+#[tauri::command]
 pub fn set_input_device(core: Core<'_>, name: Option<String>) -> Result<VoiceView, CommandError> {
     core.set_input_device(name).said(&core)
 }

@@ -6,11 +6,13 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::Companion;
-use crate::agent::events::ChatEvent;
+use crate::agent::events::{ChatEvent, Notice};
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
 use crate::locale::Lang;
+use crate::proactive::events::ProactiveEvent;
 use crate::proactive::state::Channel;
+use crate::reminders::events::ReminderEvent;
 use crate::settings::voice::SpeakReplies;
 use crate::voice::voicing::{Voicing, SPEEDS, VOICES};
 
@@ -21,6 +23,7 @@ const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
 #[derive(Debug, Clone, Serialize)]
 pub struct VoiceView {
     pub speak_replies: SpeakReplies,
+    pub speak_reminders: bool,
     /// The microphones the sound server offers, the default first.
     pub inputs: Vec<String>,
     pub input_device: Option<String>,
@@ -67,6 +70,7 @@ impl Companion {
         let (lang, voicing) = (self.preferences.lang(), Voicing::of(&settings.voice));
         VoiceView {
             speak_replies: settings.voice.speak_replies,
+            speak_reminders: settings.voice.speak_reminders,
             inputs: crate::voice::microphone::input_devices(),
             input_device: settings.voice.input_device.clone(),
             outputs: crate::voice::output_devices(),
@@ -95,6 +99,12 @@ impl Companion {
                 VoiceModel { role: "speak", name: "espeak-ng", megabytes: None, licence: "GPL-3.0-or-later", separate_program: true },
             ],
         }
+    }
+
+    /// Whether reminders and the messages Sidecar starts are said aloud too.
+    pub fn set_speak_reminders(&self, on: bool) -> Result<VoiceView, CompanionError> {
+        self.models.settings_owner().change(crate::settings::owner::Change::SpeakReminders(on))?;
+        Ok(self.voice_view())
     }
 
     pub fn set_speak_replies(&self, which: SpeakReplies) -> Result<VoiceView, CompanionError> {
@@ -159,40 +169,77 @@ impl Companion {
         self.talk.narrator().say(crate::voice::words::voice_sample(lang), lang, self.voicing());
     }
 
-    /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks:
-    /// those answering words said through the microphone, or all of them.
+    /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks
+    /// (those answering words said through the microphone, or all of them), and with
+    /// `[voice] speak_reminders` the reminders and messages Sidecar starts.
     pub(crate) async fn speak_replies(self: Arc<Self>) {
         use tokio::sync::broadcast::error::RecvError;
         let mut events = self.events.subscribe();
         let mut saying: Option<i64> = None;
         loop {
-            let event = match events.recv().await {
-                Ok(CoreEvent::Chat(event)) => event,
-                Ok(_) | Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => return,
-            };
-            let narrator = self.talk.narrator();
-            match event {
-                ChatEvent::TurnStarted { conversation_id, channel, .. } => {
-                    // Only the window's own turn answers what its microphone heard.
-                    let spoken = channel == Channel::Desktop && self.talk.take_spoken_turn();
-                    let aloud = match self.models.settings().voice.speak_replies {
-                        SpeakReplies::Off => false,
-                        SpeakReplies::VoiceOnly => spoken,
-                        SpeakReplies::Always => channel == Channel::Desktop,
-                    };
-                    saying = aloud.then_some(conversation_id);
-                    if aloud {
-                        narrator.begin(self.preferences.lang(), self.voicing());
+            match events.recv().await {
+                Ok(CoreEvent::Chat(event)) => self.follow_reply(event, &mut saying),
+                Ok(CoreEvent::Reminders(ReminderEvent::ReminderDelivered { message_id, .. }))
+                | Ok(CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. })) => {
+                    if saying.is_none() {
+                        self.say_unprompted(message_id).await;
                     }
                 }
-                ChatEvent::Delta { conversation_id, text } if saying == Some(conversation_id) => narrator.delta(&text),
-                ChatEvent::TurnFinished { conversation_id, .. } | ChatEvent::TurnFailed { conversation_id, .. } if saying == Some(conversation_id) => {
-                    narrator.end();
-                    saying = None;
-                }
-                _ => {}
+                Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
             }
+        }
+    }
+
+    /// One event of a turn; `saying` is the conversation whose reply is being said.
+    fn follow_reply(&self, event: ChatEvent, saying: &mut Option<i64>) {
+        let narrator = self.talk.narrator();
+        match event {
+            ChatEvent::TurnStarted { conversation_id, channel, .. } => {
+                // Only the window's own turn answers what its microphone heard.
+                let spoken = channel == Channel::Desktop && self.talk.take_spoken_turn();
+                let aloud = match self.models.settings().voice.speak_replies {
+                    SpeakReplies::Off => false,
+                    SpeakReplies::VoiceOnly => spoken,
+                    SpeakReplies::Always => channel == Channel::Desktop,
+                };
+                *saying = aloud.then_some(conversation_id);
+                if aloud {
+                    narrator.begin(self.preferences.lang(), self.voicing());
+                }
+            }
+            ChatEvent::Delta { conversation_id, text } if *saying == Some(conversation_id) => narrator.delta(&text),
+            // The answer so far claimed what was not done and is replaced: what was said
+            // of it stops, and the new answer is said from its start.
+            ChatEvent::Notice { conversation_id, notice: Notice::Corrected { .. } } if *saying == Some(conversation_id) => {
+                narrator.stop();
+                narrator.begin(self.preferences.lang(), self.voicing());
+            }
+            ChatEvent::TurnFinished { conversation_id, .. } | ChatEvent::TurnFailed { conversation_id, .. } if *saying == Some(conversation_id) => {
+                narrator.end();
+                *saying = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// A reminder or a message Sidecar started, said aloud when `[voice] speak_reminders`
+    /// asks, unless Sidecar is quiet at the desk (quiet hours, /quiet) or the user is
+    /// talking or being answered aloud: it is in the chat and the notification anyway.
+    async fn say_unprompted(&self, message_id: i64) {
+        let narrator = self.talk.narrator();
+        if !self.models.settings().voice.speak_reminders || self.talk.is_listening() || narrator.is_speaking() {
+            return;
+        }
+        match self.proactive.quiet_now().await {
+            Ok(now) if !now.quiet => {}
+            Ok(_) => return tracing::debug!(message_id, "quiet: not said aloud"),
+            Err(error) => return tracing::warn!(%error, "whether Sidecar is quiet is unknown: not said aloud"),
+        }
+        match self.store.conversations().message(message_id).await {
+            Ok(Some(message)) => narrator.say(&message.content, self.preferences.lang(), self.voicing()),
+            Ok(None) => {}
+            Err(error) => tracing::warn!(%error, message_id, "the message to say aloud could not be read"),
         }
     }
 }

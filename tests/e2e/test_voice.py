@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import ARTIFACTS, wait_until
+from conftest import ARTIFACTS, add_reminder_on_page, wait_until
 from scripted_llm import ScriptedLlm, text_reply
 from test_agent import write_settings
 
@@ -250,5 +250,33 @@ def test_the_voice_test_plays_on_the_speakers_chosen_in_settings(desktop, tmp_pa
     finally:
         speakers.close()
         feed.close()
+        desktop.close(session)
+        sound.close()
+
+
+def test_reminders_are_said_aloud_when_asked_and_never_while_quiet(desktop, tmp_path):
+    """`[voice] speak_reminders` on: a reminder falling due is heard on the speakers as well
+    as shown; after /quiet the next one is shown and not said."""
+    sound = SoundServer(tmp_path)
+    config = tmp_path / "settings.toml"
+    config.write_text("[voice]\nspeak_reminders = true\n")
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
+    speakers = sound.record_speakers()
+    try:
+        add_reminder_on_page(session, "Stretch your legs", 6)
+        session.click(session.find("[data-testid=nav-chat]"))
+        wait_until(lambda: "Stretch your legs" in " ".join(session.texts("[data-testid=message-assistant]")), 30, "the reminder is not in the chat")
+        wait_until(lambda: speakers.loud_windows(), 20, "the reminder was not said aloud")
+
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "/quiet\ue007")
+        time.sleep(8)  # whatever was being said ends
+        heard_until = len(speakers.samples)
+        add_reminder_on_page(session, "Water the plants", 6)
+        session.click(session.find("[data-testid=nav-chat]"))
+        wait_until(lambda: "Water the plants" in " ".join(session.texts("[data-testid=message-assistant]")), 30, "the quiet reminder is not in the chat")
+        time.sleep(3)
+        assert not speakers.loud_windows(heard_until), "a reminder was said aloud while Sidecar was quiet"
+    finally:
+        speakers.close()
         desktop.close(session)
         sound.close()

@@ -67,6 +67,7 @@ export const api = {
   voiceHush: () => invoke<void>("voice_hush"),
   voiceView: () => invoke<VoiceView>("voice_view"),
   setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
+  setSpeakReminders: (on: boolean) => invoke<VoiceView>("set_speak_reminders", { on }),
   setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
   setOutputDevice: (name: string | null) => invoke<VoiceView>("set_output_device", { name }),
   setVoicing: (spanish: string, english: string, speed: number) => invoke<VoiceView>("set_voicing", { spanish, english, speed }),

@@ -57,6 +57,7 @@ describe("spoken replies", () => {
     const core = new FakeCore();
     let view = {
       speak_replies: "voice_only",
+      speak_reminders: false,
       inputs: ["Built-in Audio", "USB Headset"],
       input_device: null as string | null,
       outputs: ["Built-in Audio", "HDMI"],
@@ -80,6 +81,7 @@ describe("spoken replies", () => {
     core.handlers.voice_view = () => view;
     core.handlers.set_speak_replies = (args) => (view = { ...view, speak_replies: (args as { which: string }).which });
     core.handlers.set_input_device = (args) => (view = { ...view, input_device: (args as { name: string | null }).name });
+    core.handlers.set_speak_reminders = (args) => (view = { ...view, speak_reminders: (args as { on: boolean }).on });
     core.handlers.set_output_device = (args) => (view = { ...view, output_device: (args as { name: string | null }).name });
     core.handlers.set_voicing = (args) => {
       const { spanish, english, speed } = args as { spanish: string; english: string; speed: number };
@@ -103,6 +105,10 @@ describe("spoken replies", () => {
     expect(core.invoked("set_speak_replies")[0].args).toEqual({ which: "always" });
     await user.selectOptions(screen.getByTestId("voice-input"), "USB Headset");
     expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
+    expect(screen.getByTestId("speak-reminders")).not.toBeChecked();
+    await user.click(screen.getByTestId("speak-reminders"));
+    expect(core.invoked("set_speak_reminders")[0].args).toEqual({ on: true });
+    await waitFor(() => expect(screen.getByTestId("speak-reminders")).toBeChecked());
     await user.selectOptions(screen.getByTestId("voice-output"), "HDMI");
     expect(core.invoked("set_output_device")[0].args).toEqual({ name: "HDMI" });
     // Each language lists its own voices only.

@@ -200,6 +200,13 @@ pub(super) fn save_speak_replies(path: &Path, which: crate::voice::SpeakReplies)
     })
 }
 
+/// Sets `[voice] speak_reminders`.
+pub(super) fn save_speak_reminders(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        table_at(doc, &["voice"])["speak_reminders"] = value(on);
+    })
+}
+
 /// Sets `[voice] input_device` or `output_device` (removed for the system's default).
 pub(super) fn save_voice_device(path: &Path, key: &str, name: Option<&str>) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -21,6 +21,8 @@ pub enum SpeakReplies {
 #[serde(default)]
 pub struct VoiceSettings {
     pub speak_replies: SpeakReplies,
+    /// Reminders and the messages Sidecar starts are said aloud too (never while quiet).
+    pub speak_reminders: bool,
     /// The microphone, by the name the sound server gives it; unset: the default input.
     pub input_device: Option<String>,
     /// The speakers or headphones, by name; unset: the default output.
@@ -36,6 +38,14 @@ pub struct VoiceSettings {
 
 impl Default for VoiceSettings {
     fn default() -> Self {
-        Self { speak_replies: SpeakReplies::default(), input_device: None, output_device: None, spanish_voice: None, english_voice: None, speed: 1.0 }
+        Self {
+            speak_replies: SpeakReplies::default(),
+            speak_reminders: false,
+            input_device: None,
+            output_device: None,
+            spanish_voice: None,
+            english_voice: None,
+            speed: 1.0,
+        }
     }
 }

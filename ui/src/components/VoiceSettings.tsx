@@ -109,6 +109,18 @@ export function VoiceSettings() {
       </div>
       <div className="setting-row">
         <label>
+          <input
+            type="checkbox"
+            data-testid="speak-reminders"
+            checked={view?.speak_reminders ?? false}
+            disabled={!view}
+            onChange={(e) => void saved(api.setSpeakReminders(e.target.checked))}
+          />{" "}
+          {t.speakRemindersLabel}
+        </label>
+      </div>
+      <div className="setting-row">
+        <label>
           {t.inputLabel}{" "}
           <select data-testid="voice-input" value={view?.input_device ?? ""} disabled={!view} onChange={(e) => void saved(api.setInputDevice(e.target.value || null))}>
             <option value="">{t.inputDefault}</option>

@@ -13,6 +13,7 @@ export const voiceEn = {
   voiceIntro: "Talk to Sidecar with the microphone button beside the message box: press it, speak, press it again. Everything is heard and said on this computer.",
   speakRepliesLabel: "Say replies aloud",
   speakReplies: { off: "Never", voice_only: "When I spoke", always: "Always" } as Record<SpeakReplies, string>,
+  speakRemindersLabel: "Also say reminders and the messages Sidecar starts aloud (never while it is quiet)",
   inputLabel: "Microphone",
   inputDefault: "The system's default",
   inputNone: "No microphone found: plug one in, then open this page again.",
@@ -40,6 +41,7 @@ export type SpeakReplies = "off" | "voice_only" | "always";
 /** Settings → Voice, as the core shows it. */
 export interface VoiceView {
   speak_replies: SpeakReplies;
+  speak_reminders: boolean;
   inputs: string[];
   input_device: string | null;
   outputs: string[];
@@ -65,6 +67,7 @@ export const voiceEs: typeof voiceEn = {
   voiceIntro: "Habla con Sidecar con el botón del micrófono junto al cuadro de mensaje: púlsalo, habla y vuelve a pulsarlo. Todo se oye y se dice en este equipo.",
   speakRepliesLabel: "Decir las respuestas en voz alta",
   speakReplies: { off: "Nunca", voice_only: "Cuando hablé", always: "Siempre" } as Record<SpeakReplies, string>,
+  speakRemindersLabel: "Decir también en voz alta los recordatorios y los mensajes que Sidecar empieza (nunca mientras está en silencio)",
   inputLabel: "Micrófono",
   inputDefault: "El predeterminado del sistema",
   inputNone: "No encontré ningún micrófono: conecta uno y vuelve a abrir esta página.",
