@@ -36,6 +36,8 @@ struct Scripted {
     /// Voice notes the server holds, by message id, and the ids fetched.
     audio: Mutex<std::collections::HashMap<String, Vec<u8>>>,
     fetched: Mutex<Vec<String>>,
+    /// Voice notes sent: to whom, the recording and its announced length.
+    voices: Mutex<Vec<(String, Vec<u8>, u32)>>,
 }
 
 impl Scripted {
@@ -83,6 +85,19 @@ impl WhatsappLink for Scripted {
         if number == ME {
             if let Some(events) = self.events.lock().unwrap().as_ref() {
                 let _ = events.send(LinkEvent::Message { id: id.clone(), chat: ME.into(), from_me: true, group: false, text: text.into() });
+            }
+        }
+        Box::pin(async move { Ok(id) })
+    }
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>> {
+        let mut voices = self.voices.lock().unwrap();
+        let id = format!("VOICE{}", voices.len());
+        let bytes = ogg.len() as u64;
+        voices.push((number.to_string(), ogg, seconds));
+        // Its echo in the self chat, as the phone shows it, before the send returns.
+        if number == ME {
+            if let Some(events) = self.events.lock().unwrap().as_ref() {
+                let _ = events.send(LinkEvent::Audio { id: id.clone(), chat: ME.into(), from_me: true, group: false, seconds, bytes });
             }
         }
         Box::pin(async move { Ok(id) })
@@ -366,5 +381,31 @@ async fn a_voice_note_in_the_self_chat_is_heard_and_a_strangers_is_never_fetched
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
     assert_eq!(sent[2], "re: ¿y ahora?", "what was written after the note is answered after it");
     assert_eq!(*r.link.fetched.lock().unwrap(), ["V1"], "neither the stranger's note nor the long one was downloaded");
+    assert_eq!(r.model.request_count(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_asked_for_as_a_voice_note_comes_back_as_one_and_its_echo_is_not_heard() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rig(dir.path(), vec![vec![connected()]], allowing(&[]), Duration::from_secs(30)).await;
+    wait_until("connected", || r.whatsapp.health.is_connected()).await;
+    r.link.push(message("Q1", ME, true, false, "Respóndeme con una nota de voz: ¿qué tiempo hace hoy en Madrid?"));
+    let until = Instant::now() + Duration::from_secs(30);
+    while r.link.voices.lock().unwrap().is_empty() && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let voices = r.link.voices.lock().unwrap().clone();
+    assert_eq!(voices.len(), 1, "no voice note; texts: {:?}", r.link.sent_to(ME));
+    let (to, ogg, seconds) = &voices[0];
+    let heard = sidecar::voice::Audio::decode(ogg).expect("an OGG/Opus voice note");
+    assert_eq!(to, ME);
+    assert!(heard.seconds() > 2.0 && (heard.seconds() - *seconds as f32).abs() <= 1.0, "{} s, announced {seconds} s", heard.seconds());
+    assert!(r.link.sent_to(ME).is_empty(), "the answer went as a voice note, not also as text");
+    // A question that asks nothing of the kind is answered as text; the note's echo in
+    // the self chat was never fetched nor answered.
+    r.link.push(message("Q2", ME, true, false, "¿y mañana?"));
+    wait_until("the text answer", || !r.link.sent_to(ME).is_empty()).await;
+    assert_eq!(r.link.sent_to(ME), ["re: ¿y mañana?"]);
+    assert!(r.link.fetched.lock().unwrap().is_empty());
     assert_eq!(r.model.request_count(), 2);
 }

@@ -13,9 +13,16 @@ use crate::voicing::Voicing;
 /// The program.
 const ESPEAK: &str = "espeak-ng";
 
+/// A reply as phones play it: OGG/Opus, and how long it lasts.
+#[derive(Debug, Clone)]
+pub struct VoiceNote {
+    pub ogg: Vec<u8>,
+    pub seconds: u32,
+}
+
 /// A whole reply as a voice note: what of it is said aloud (code and marks left out),
 /// in the language it is written in.
-pub fn voice_note_of(reply: &str, fallback: Lang, voicing: &Voicing) -> Result<Vec<u8>, VoiceError> {
+pub fn voice_note_of(reply: &str, fallback: Lang, voicing: &Voicing) -> Result<VoiceNote, VoiceError> {
     let mut sentences = crate::sentences::Sentences::default();
     let mut said = sentences.push(reply);
     said.extend(sentences.finish());
@@ -25,7 +32,8 @@ pub fn voice_note_of(reply: &str, fallback: Lang, voicing: &Voicing) -> Result<V
     }
     let lang = sidecar_dates::user_language::written_in(&text, fallback);
     let (samples, rate) = synthesize(&text, lang, voicing)?;
-    crate::voice_note_out::encode_voice_note(&samples, rate)
+    let seconds = (samples.len() as f32 / rate as f32).ceil() as u32;
+    Ok(VoiceNote { ogg: crate::voice_note_out::encode_voice_note(&samples, rate)?, seconds })
 }
 
 /// `text` said in `lang` with `voicing`'s voice and pace: mono samples and their rate.

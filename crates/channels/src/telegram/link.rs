@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use teloxide_core::net::Download;
-use teloxide_core::payloads::SendMessageSetters;
+use teloxide_core::payloads::{SendMessageSetters, SendVoiceSetters};
 use teloxide_core::requests::{Request, Requester};
 use teloxide_core::types::{BotCommand, ChatAction, ChatId, InlineKeyboardMarkup, InputFile, MessageReactionUpdated, UpdateKind, Voice};
 use teloxide_core::{ApiError, RequestError};
@@ -234,8 +234,8 @@ impl Telegram {
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
-        let file = InputFile::memory(note).file_name("sidecar.ogg");
-        self.bot.send_voice(ChatId(chat), file).send().await.map_err(|error| describe(&error, &self.with.redactor))?;
+        let file = InputFile::memory(note.ogg).file_name("sidecar.ogg");
+        self.bot.send_voice(ChatId(chat), file).duration(note.seconds).send().await.map_err(|error| describe(&error, &self.with.redactor))?;
         self.health.up(self.with.clock.now());
         Ok(())
     }

@@ -11,7 +11,10 @@ use std::sync::{Arc, Mutex};
 const WHATSAPP_HOST: &str = "web.whatsapp.com:443";
 
 use tokio::sync::mpsc;
+use whatsapp_rust::download::MediaType;
+use whatsapp_rust::media::{audio_message, AudioOptions};
 use whatsapp_rust::prelude::*;
+use whatsapp_rust::upload::UploadOptions;
 
 use super::link::{LinkEvent, WhatsappLink};
 use futures_util::future::BoxFuture;
@@ -118,6 +121,16 @@ impl WhatsappLink for WebClient {
         Box::pin(async move {
             let client = self.client().ok_or("WhatsApp is not connected")?;
             let sent = client.send_message(Jid::pn(number), wa::Message::text(text)).await.map_err(|e| e.to_string())?;
+            Ok(sent.message_id)
+        })
+    }
+
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>> {
+        Box::pin(async move {
+            let client = self.client().ok_or("WhatsApp is not connected")?;
+            let uploaded = client.upload(ogg, MediaType::Audio, UploadOptions::new()).await.map_err(|e| e.to_string())?;
+            let options = AudioOptions { ptt: Some(true), duration_seconds: Some(seconds), ..AudioOptions::default() };
+            let sent = client.send_message(Jid::pn(number), audio_message(uploaded, options)).await.map_err(|e| e.to_string())?;
             Ok(sent.message_id)
         })
     }

@@ -1,6 +1,6 @@
 //! The boundary between Sidecar's WhatsApp channel and the WhatsApp Web client: what
 //! the channel needs from a connection (events in, voice notes fetched on demand, text
-//! out, a liveness check). The
+//! and voice notes out, a liveness check). The
 //! real one is `client::WebClient` (whatsapp-rust); tests drive the channel through
 //! a scripted one, with the protocol library linked all the same.
 
@@ -36,6 +36,9 @@ pub trait WhatsappLink: Send + Sync {
     fn open(&self, events: mpsc::UnboundedSender<LinkEvent>) -> BoxFuture<'_, Result<(), String>>;
     /// Sends `text` to the chat of `number`; returns the message's id.
     fn send_text<'a>(&'a self, number: &'a str, text: &'a str) -> BoxFuture<'a, Result<String, String>>;
+    /// Sends `ogg` (OGG/Opus, `seconds` long) to the chat of `number` as a voice note;
+    /// returns the message's id.
+    fn send_voice_note<'a>(&'a self, number: &'a str, ogg: Vec<u8>, seconds: u32) -> BoxFuture<'a, Result<String, String>>;
     /// The recording of the `Audio` event `id` (OGG/Opus for a voice note), decrypted.
     fn fetch_audio<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<u8>, String>>;
     /// Whether the socket is alive now (the heartbeat's question, W1).

@@ -44,6 +44,8 @@ use sidecar_settings::channels::WhatsappSettings;
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(30);
 /// How long a reply keeps being retried while WhatsApp is unreachable.
 const REPLY_PATIENCE: Duration = Duration::from_secs(15 * 60);
+/// How long a voice note keeps being retried before the answer goes as text instead.
+const VOICE_PATIENCE: Duration = Duration::from_secs(60);
 /// How long a reminder waits for WhatsApp before the router counts it failed here.
 const SINK_PATIENCE: Duration = Duration::from_secs(30);
 
@@ -71,6 +73,8 @@ pub struct WhatsApp {
     /// returns the id that marks it as Sidecar's own.
     sending: Mutex<Vec<String>>,
     arrivals: Arrivals,
+    /// Messages whose answer was asked for as a voice note, by id.
+    voice_replies: Mutex<std::collections::HashSet<String>>,
     heartbeat: Duration,
     stop: CancellationToken,
 }
@@ -88,6 +92,7 @@ impl WhatsApp {
             expired: Mutex::new(0),
             sending: Mutex::default(),
             arrivals: Arrivals::default(),
+            voice_replies: Mutex::default(),
             heartbeat,
             stop: CancellationToken::new(),
         })
@@ -245,6 +250,9 @@ impl WhatsApp {
 
     /// Hands `message` with its `content` to the conversation.
     fn arrive(&self, message: IncomingMessage, content: String) {
+        if sidecar_voice::words::asks_for_voice(&content) {
+            self.voice_replies.lock().expect("whatsapp lock").insert(message.id.clone());
+        }
         self.arrivals.push(IncomingMessage { content, ..message });
     }
 
@@ -263,8 +271,29 @@ impl WhatsApp {
     /// Sends `text` to `number` at the allowed pace (W3), retrying with backoff while
     /// the connection is down, for up to `patience`.
     async fn say(&self, number: &str, text: &str, patience: Duration) -> Result<(), String> {
+        self.send_paced(number, Outbound::Text(text), patience).await
+    }
+
+    /// Sends `reply` to `number` as a voice note (said by espeak-ng as Settings → Voice
+    /// chose, OGG/Opus), at the allowed pace.
+    async fn say_aloud(&self, number: &str, reply: &str) -> Result<(), String> {
+        let (reply, lang) = (reply.to_string(), self.with.lang);
+        let voicing = sidecar_voice::Voicing::of(&self.with.settings.current().voice);
+        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        self.send_paced(number, Outbound::Voice(&note), VOICE_PATIENCE).await
+    }
+
+    async fn send_paced(&self, number: &str, what: Outbound<'_>, patience: Duration) -> Result<(), String> {
         let give_up = tokio::time::Instant::now() + patience;
         let mut waits = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
+        // What its echo in the self chat carries: the text, or none for a voice note.
+        let echo = match what {
+            Outbound::Text(text) => text,
+            Outbound::Voice(_) => "",
+        };
         loop {
             {
                 let mut pace = self.pace.lock().await;
@@ -273,8 +302,11 @@ impl WhatsApp {
                     return Err("WhatsApp's sending limit for this hour is reached (channels.whatsapp.max_sends_per_hour)".into());
                 }
                 tokio::time::sleep_until(slot).await;
-                self.sending.lock().expect("whatsapp lock").push(text.to_string());
-                let sent = self.link.send_text(number, text).await;
+                self.sending.lock().expect("whatsapp lock").push(echo.to_string());
+                let sent = match what {
+                    Outbound::Text(text) => self.link.send_text(number, text).await,
+                    Outbound::Voice(note) => self.link.send_voice_note(number, note.ogg.clone(), note.seconds).await,
+                };
                 if let Ok(id) = &sent {
                     pace.record(tokio::time::Instant::now());
                     // Its echo in the self chat must not be taken for the user's.
@@ -283,7 +315,7 @@ impl WhatsApp {
                     }
                 }
                 let mut sending = self.sending.lock().expect("whatsapp lock");
-                if let Some(at) = sending.iter().position(|t| t == text) {
+                if let Some(at) = sending.iter().position(|t| t == echo) {
                     sending.remove(at);
                 }
                 drop(sending);
@@ -302,6 +334,13 @@ impl WhatsApp {
             }
         }
     }
+}
+
+/// What goes out to a chat.
+#[derive(Clone, Copy)]
+enum Outbound<'a> {
+    Text(&'a str),
+    Voice(&'a sidecar_voice::synth::VoiceNote),
 }
 
 /// The pairing payload as a QR code image (SVG).
@@ -335,7 +374,14 @@ impl MessageSource for WhatsappSource {
 
     fn send_response<'a>(&'a self, to: &'a IncomingMessage, answer: Result<TurnOutcome, TurnError>) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
+            let spoken = self.0.voice_replies.lock().expect("whatsapp lock").remove(&to.id) && answer.is_ok();
             let text = answer_text(answer);
+            if spoken {
+                match self.0.say_aloud(&to.user_id, &text).await {
+                    Ok(()) => return Ok(()),
+                    Err(error) => tracing::warn!(%error, "the answer could not go as a voice note; it goes as text"),
+                }
+            }
             self.0.say(&to.user_id, &text, REPLY_PATIENCE).await
         })
     }
