@@ -116,8 +116,11 @@ def test_what_is_said_into_the_microphone_is_sent_and_answered(desktop, tmp_path
         # The meter moves while the person speaks.
         level = "var m = document.querySelector('.voice-level'); return m ? m.getAttribute('aria-valuenow') : '0'"
         wait_until(lambda: float(session.script(level) or 0) > 0.01, 10, "the meter stayed still")
-        desktop.screenshot("voice-listening")
         assert playing.wait(timeout=30) == 0
+        # The words show while listening, before anything is sent.
+        wait_until(lambda: "amiable" in " ".join(session.texts("[data-testid=voice-draft]")).lower(), 15, "no words shown while listening")
+        assert len(session.texts("[data-testid=message-user]")) == 1
+        desktop.screenshot("voice-listening")
         # The second press is push-to-talk's global shortcut, as from any app.
         desktop.key("ctrl+alt+space")
         wait_until(lambda: len(session.texts("[data-testid=message-user]")) == 2, 60, "nothing was sent")

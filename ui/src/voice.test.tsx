@@ -19,6 +19,10 @@ describe("push-to-talk", () => {
     expect(screen.getByTestId("voice-status")).toHaveTextContent("Listening");
     await act(() => core.event({ type: "voice_level", level: 0.1 }));
     expect(screen.getByRole("meter")).toHaveAttribute("aria-valuenow", "0.1");
+    // The words show as they are heard, before anything is sent.
+    await act(() => core.event({ type: "voice_heard", text: "recuérdame llamar" }));
+    expect(screen.getByTestId("voice-draft")).toHaveTextContent("recuérdame llamar");
+    expect(core.invoked("send_message")).toHaveLength(0);
 
     // The global shortcut presses the same button (the shell tells the window).
     await act(() => emit("sidecar://talk", null));

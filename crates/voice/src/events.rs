@@ -11,6 +11,9 @@ pub enum VoiceEvent {
     VoiceListening,
     /// How loud the microphone hears it now, 0 to 1.
     VoiceLevel { level: f32 },
+    /// The words heard so far, while the user still speaks (a draft: the words sent are
+    /// those of `VoiceDone`).
+    VoiceHeard { text: String },
     /// The recording is being turned into words.
     VoiceTranscribing,
     /// Done: the words, or nothing (cancelled, or what went wrong, said in `problem`).

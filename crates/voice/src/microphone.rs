@@ -32,23 +32,40 @@ pub fn input_devices() -> Vec<String> {
 pub struct Listening {
     stop: mpsc::Sender<bool>,
     thread: Option<JoinHandle<Result<Audio, VoiceError>>>,
+    /// What was heard so far, as the device gives it (interleaved), and its shape.
+    heard: Heard,
 }
+
+/// The samples the stream keeps, interleaved, with their channels and rate.
+type Heard = (std::sync::Arc<std::sync::Mutex<Vec<f32>>>, u16, u32);
 
 impl Listening {
     /// Starts recording from `device` (by name; `None`: the default input), calling
     /// `level` with the loudness (RMS, 0 to 1) while it goes.
     pub fn start(device: Option<String>, level: impl Fn(f32) + Send + 'static) -> Result<Self, VoiceError> {
         let (stop, stopped) = mpsc::channel::<bool>();
-        let (ready, started) = mpsc::channel::<Result<(), VoiceError>>();
+        let (ready, started) = mpsc::channel::<Result<Heard, VoiceError>>();
         let thread = std::thread::Builder::new()
             .name("microphone".into())
             .spawn(move || record(device, level, ready, stopped))
             .map_err(|e| VoiceError::Microphone(e.to_string()))?;
         match started.recv() {
-            Ok(Ok(())) => Ok(Self { stop, thread: Some(thread) }),
+            Ok(Ok(heard)) => Ok(Self { stop, thread: Some(thread), heard }),
             Ok(Err(error)) => Err(error),
             Err(_) => Err(VoiceError::Microphone("the recording thread ended".into())),
         }
+    }
+
+    /// What was heard so far, up to its first `seconds`, as the speech model takes it
+    /// (for the words shown while the user still speaks).
+    pub fn heard_so_far(&self, seconds: f32) -> Result<Audio, VoiceError> {
+        let (samples, channels, rate) = &self.heard;
+        let wanted = (seconds * *rate as f32) as usize * usize::from(*channels);
+        let copy = {
+            let samples = samples.lock().expect("microphone lock");
+            samples[..wanted.min(samples.len())].to_vec()
+        };
+        Audio::from_interleaved(&copy, *channels, *rate)
     }
 
     /// Stops and hands over what was heard, as the speech model takes it.
@@ -71,13 +88,13 @@ impl Drop for Listening {
 fn record(
     device: Option<String>,
     level: impl Fn(f32) + Send + 'static,
-    ready: mpsc::Sender<Result<(), VoiceError>>,
+    ready: mpsc::Sender<Result<Heard, VoiceError>>,
     stopped: mpsc::Receiver<bool>,
 ) -> Result<Audio, VoiceError> {
     let opened = open(device.as_deref(), level);
     let (stream, samples, channels, rate) = match opened {
         Ok(opened) => {
-            let _ = ready.send(Ok(()));
+            let _ = ready.send(Ok((opened.1.clone(), opened.2, opened.3)));
             opened
         }
         Err(error) => {

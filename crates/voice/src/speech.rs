@@ -10,6 +10,7 @@
 //! Whisper invent words on short clips, and lost words on FLEURS' development part).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
@@ -119,16 +120,28 @@ impl SpeechModel {
 
     /// The words in `audio`. Blocking and CPU-bound: call it off the async runtime.
     pub fn transcribe(&self, audio: &Audio, language: Language, recording: Recording) -> Result<Transcript, VoiceError> {
-        let transcript = self.decode(audio, language, recording);
+        let transcript = self.decode(audio, language, recording, None);
         *self.last_used.lock().expect("speech model lock") = Some(Instant::now());
         let transcript = transcript?;
         match (language, transcript.lang) {
-            (Language::Detect { otherwise }, None) => self.decode(audio, Language::Given(otherwise), recording),
+            (Language::Detect { otherwise }, None) => self.decode(audio, Language::Given(otherwise), recording, None),
             _ => Ok(transcript),
         }
     }
 
-    fn decode(&self, audio: &Audio, language: Language, recording: Recording) -> Result<Transcript, VoiceError> {
+    /// The words of an utterance still being spoken, shown while the user talks: one
+    /// thread, given up as soon as `stop` is set (the recording ended and its own
+    /// transcription wants the cores). Blocking, like [`SpeechModel::transcribe`].
+    pub fn draft(&self, audio: &Audio, lang: Lang, stop: &Arc<AtomicBool>) -> Result<String, VoiceError> {
+        let transcript = self.decode(audio, Language::Given(lang), Recording::Utterance, Some(stop));
+        *self.last_used.lock().expect("speech model lock") = Some(Instant::now());
+        if stop.load(Ordering::SeqCst) {
+            return Err(VoiceError::NoSpeech);
+        }
+        transcript.map(|t| t.text)
+    }
+
+    fn decode(&self, audio: &Audio, language: Language, recording: Recording, stop: Option<&Arc<AtomicBool>>) -> Result<Transcript, VoiceError> {
         let lang = match language {
             Language::Given(lang) => Some(lang),
             Language::Detect { .. } => None,
@@ -142,7 +155,21 @@ impl SpeechModel {
         let context = self.context()?;
         let mut state = context.create_state().map_err(|e| VoiceError::Engine(e.to_string()))?;
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-        params.set_n_threads(self.threads.unwrap_or_else(threads));
+        match stop {
+            Some(stop) => {
+                params.set_n_threads(1);
+                // whisper-rs 0.16's `set_abort_callback_safe` hands whisper.cpp a pointer to
+                // a boxed `dyn FnMut` but reads it back as the closure's own type (every
+                // call aborted with -6): the flag is passed as it is instead. `stop` is
+                // borrowed for this whole call, so the pointer outlives the decoding.
+                // SAFETY: `aborted` only reads an `AtomicBool` that lives until we return.
+                unsafe {
+                    params.set_abort_callback(Some(aborted));
+                    params.set_abort_callback_user_data(Arc::as_ptr(stop) as *mut std::ffi::c_void);
+                }
+            }
+            None => params.set_n_threads(self.threads.unwrap_or_else(threads)),
+        }
         params.set_language(Some(lang.map_or("auto", code)));
         params.set_no_context(true);
         params.set_no_timestamps(true);
@@ -202,6 +229,12 @@ impl SpeechModel {
         *loaded = Some(context.clone());
         Ok(context)
     }
+}
+
+/// whisper.cpp's question while it decodes a draft: has the recording ended?
+unsafe extern "C" fn aborted(flag: *mut std::ffi::c_void) -> bool {
+    // SAFETY: the user data set with this callback is always a live `AtomicBool`.
+    unsafe { (*(flag as *const AtomicBool)).load(Ordering::SeqCst) }
 }
 
 /// The stretches of `samples` the VAD hears speech in, joined with a short pause: Whisper

@@ -1,11 +1,13 @@
 //! Push-to-talk: one recording at a time from the microphone to words, and the replies
 //! said aloud ([`Narrator`]), which stop when the user starts talking. `start` opens the
 //! microphone, `finish` stops it and transcribes what was said, `cancel` throws it away.
-//! What happens is said as [`VoiceEvent`]s (the window's level meter and its states); the
-//! words go back to the caller, which sends them as the user's message.
+//! What happens is said as [`VoiceEvent`]s (the window's level meter, the words heard so
+//! far while the user speaks, and its states); the words go back to the caller, which
+//! sends them as the user's message.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
@@ -16,10 +18,17 @@ use crate::microphone::Listening;
 use crate::narrator::Narrator;
 use crate::speech::{Language, Recording, SpeechModel};
 
+/// A draft of the words is made this long after the last one was shown.
+const DRAFT_EVERY: Duration = Duration::from_millis(800);
+/// Drafts stop past one encoder window; the recording's own transcription takes the rest.
+const DRAFT_SECONDS: f32 = 30.0;
+
 /// The push-to-talk session of the app.
 pub struct Talk {
     speech: Arc<SpeechModel>,
-    listening: Mutex<Option<Listening>>,
+    listening: Arc<Mutex<Option<Listening>>>,
+    /// Set when the recording under way ends: its drafts stop.
+    drafts_end: Mutex<Option<Arc<AtomicBool>>>,
     events: Emitter<VoiceEvent>,
     narrator: Narrator,
     /// The words of the last recording were handed over and their reply not begun yet.
@@ -28,7 +37,14 @@ pub struct Talk {
 
 impl Talk {
     pub fn new(speech: Arc<SpeechModel>, events: Emitter<VoiceEvent>) -> Self {
-        Self { speech, listening: Mutex::new(None), narrator: Narrator::new(events.clone()), events, spoken_turn: AtomicBool::new(false) }
+        Self {
+            speech,
+            listening: Arc::default(),
+            drafts_end: Mutex::new(None),
+            narrator: Narrator::new(events.clone()),
+            events,
+            spoken_turn: AtomicBool::new(false),
+        }
     }
 
     pub fn is_listening(&self) -> bool {
@@ -54,11 +70,28 @@ impl Talk {
         let events = self.events.clone();
         *listening = Some(Listening::start(device, move |level| events.publish(VoiceEvent::VoiceLevel { level })).map_err(refused)?);
         self.events.publish(VoiceEvent::VoiceListening);
+        let end = Arc::new(AtomicBool::new(false));
+        if let Some(earlier) = self.drafts_end.lock().expect("talk lock").replace(end.clone()) {
+            earlier.store(true, Ordering::SeqCst);
+        }
+        let (listening, speech, events) = (self.listening.clone(), self.speech.clone(), self.events.clone());
+        let drafting = std::thread::Builder::new().name("drafts".into()).spawn(move || draft_while_listening(&listening, &speech, &events, lang, &end));
+        if let Err(error) = drafting {
+            tracing::warn!(%error, "no words will show while listening");
+        }
         Ok(())
+    }
+
+    /// The drafts of the recording under way stop (and one being made is given up).
+    fn end_drafts(&self) {
+        if let Some(end) = self.drafts_end.lock().expect("talk lock").take() {
+            end.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Stops listening and returns the words said, in `lang` (the app's language).
     pub async fn finish(&self, lang: Lang) -> Result<String, String> {
+        self.end_drafts();
         let Some(listening) = self.listening.lock().expect("talk lock").take() else {
             return Err(crate::words::problem(lang, &VoiceError::NoSpeech));
         };
@@ -92,8 +125,39 @@ impl Talk {
 
     /// Stops listening and forgets what was heard.
     pub fn cancel(&self) {
+        self.end_drafts();
         if self.listening.lock().expect("talk lock").take().is_some() {
             self.events.publish(VoiceEvent::VoiceDone { text: None, problem: None });
+        }
+    }
+}
+
+/// Shows the words heard so far while the user speaks: a draft of the recording every
+/// [`DRAFT_EVERY`], on one core, until `end` (then the draft being made is given up, so
+/// the recording's own transcription has the cores).
+fn draft_while_listening(listening: &Mutex<Option<Listening>>, speech: &SpeechModel, events: &Emitter<VoiceEvent>, lang: Lang, end: &Arc<AtomicBool>) {
+    let mut shown = String::new();
+    loop {
+        std::thread::sleep(DRAFT_EVERY);
+        if end.load(Ordering::SeqCst) {
+            return;
+        }
+        let heard = match listening.lock().expect("talk lock").as_ref() {
+            Some(listening) => listening.heard_so_far(DRAFT_SECONDS),
+            None => return,
+        };
+        let Ok(audio) = heard else { continue };
+        if audio.seconds() >= DRAFT_SECONDS - 0.1 {
+            return;
+        }
+        if audio.seconds() < 1.0 {
+            continue;
+        }
+        if let Ok(text) = speech.draft(&audio, lang, end) {
+            if text != shown && !end.load(Ordering::SeqCst) {
+                events.publish(VoiceEvent::VoiceHeard { text: text.clone() });
+                shown = text;
+            }
         }
     }
 }

@@ -91,6 +91,29 @@ fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
         Ok(_) => panic!("a missing input was opened"),
     }
 
+    // Push-to-talk: the words show while the person still speaks (drafts on one core),
+    // and the recording's own words are what is handed over.
+    let drafts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = drafts.clone();
+    let events = sidecar_domain::emitter::Emitter::new(move |event| {
+        if let sidecar_voice::VoiceEvent::VoiceHeard { text } = event {
+            seen.lock().unwrap().push(text);
+        }
+    });
+    let talk = sidecar_voice::Talk::new(std::sync::Arc::new(SpeechModel::in_runtime(&runtime)), events);
+    talk.start(None, Lang::En).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("paplay").args(["--device=micfeed", CLIP]).status().unwrap().success());
+    // A pause before the key is let go, as people make.
+    std::thread::sleep(Duration::from_millis(1500));
+    let shown_while_speaking = drafts.lock().unwrap().clone();
+    let said = tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(talk.finish(Lang::En)).unwrap();
+    assert!(!shown_while_speaking.is_empty(), "no words were shown while the person spoke");
+    let (errors, words) = word_errors("he might even have been made amiable himself", &said);
+    assert!(errors <= 1, "{errors}/{words} wrong: {said:?}");
+    let first = &shown_while_speaking[0];
+    assert!(first.to_lowercase().contains("amiable") || first.to_lowercase().contains("might"), "a draft of other words: {shown_while_speaking:?}");
+
     // Speakers chosen by name: a tone played on "Feed" reaches the microphone that hears
     // it; played on the default output, it does not.
     let outputs = sidecar_voice::output_devices();

@@ -20,6 +20,8 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
   const t = useStrings();
   const [phase, setPhase] = useState<Phase>("idle");
   const [level, setLevel] = useState(0);
+  // The words heard so far, while the user still speaks.
+  const [draft, setDraft] = useState("");
   const [speaking, setSpeaking] = useState(false);
   const phaseNow = useRef<Phase>("idle");
   phaseNow.current = phase;
@@ -30,8 +32,14 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
       if (event.type === "voice_level") setLevel(event.level);
-      else if (event.type === "voice_listening") setPhase("listening");
-      else if (event.type === "voice_done") setLevel(0);
+      else if (event.type === "voice_heard") setDraft(event.text);
+      else if (event.type === "voice_listening") {
+        setPhase("listening");
+        setDraft("");
+      } else if (event.type === "voice_done") {
+        setLevel(0);
+        setDraft("");
+      }
       else if (event.type === "voice_speaking") {
         setSpeaking(event.on);
         if (event.problem) problem.current(event.problem);
@@ -55,6 +63,7 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
     api.voiceCancel().catch(() => undefined);
     setPhase("idle");
     setLevel(0);
+    setDraft("");
   };
 
   useEffect(() => {
@@ -114,7 +123,15 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
               <span style={{ transform: `scaleX(${Math.min(1, level * 5)})` }} />
             </span>
           )}
-          {phase === "listening" ? t.voiceListening : t.voiceTranscribing}
+          {phase === "listening" && draft ? (
+            <q className="voice-draft" data-testid="voice-draft">
+              {draft.length > 160 ? `…${draft.slice(-160)}` : draft}
+            </q>
+          ) : phase === "listening" ? (
+            t.voiceListening
+          ) : (
+            t.voiceTranscribing
+          )}
           {phase === "listening" && (
             <button type="button" className="link small" data-testid="voice-cancel" onClick={cancel}>
               {t.voiceCancel}

@@ -126,6 +126,7 @@ export type ModelStatus =
 export type CoreEvent =
   | { type: "voice_listening" }
   | { type: "voice_level"; level: number }
+  | { type: "voice_heard"; text: string }
   | { type: "voice_transcribing" }
   | { type: "voice_done"; text: string | null; problem: string | null }
   | { type: "voice_speaking"; on: boolean; problem: string | null }
