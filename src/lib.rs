@@ -53,6 +53,6 @@ pub mod mcp {
     pub use sidecar_serve::mcp::{endpoint, listener, server};
 }
 
-pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Running, VoiceModel, VoiceView};
+pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Heard, Running, VoiceModel, VoiceView};
 pub use conversation::TurnOutcome;
 pub use events::{CoreEvent, EventBus, ModelStatus};

@@ -126,7 +126,7 @@ pub fn run() {
             voice_commands::voice_hush,
             voice_commands::voice_view,
             voice_commands::set_speak_replies,
-            voice_commands::set_speak_reminders,
+            voice_commands::set_voice_switch,
             voice_commands::set_input_device,
             voice_commands::set_output_device,
             voice_commands::set_voicing,

@@ -2,8 +2,8 @@
 //! calling the core, which says what went wrong in the user's language.
 
 use sidecar::preferences::{HotkeyRole, PreferencesView};
-use sidecar::settings::voice::SpeakReplies;
-use sidecar::VoiceView;
+use sidecar::settings::voice::{SpeakReplies, VoiceSwitch};
+use sidecar::{Heard, VoiceView};
 use tauri::AppHandle;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};
@@ -20,10 +20,10 @@ pub fn voice_start(core: Core<'_>) -> Result<(), CommandError> {
     core.start_talking().map_err(refused)
 }
 
-/// Stops listening; the words said.
+/// Stops listening; the words said, and whether to read them over before sending.
 #[tauri::command]
-pub async fn voice_finish(core: Core<'_>) -> Result<String, CommandError> {
-    core.talk().finish(core.preferences().lang()).await.map_err(refused)
+pub async fn voice_finish(core: Core<'_>) -> Result<Heard, CommandError> {
+    core.finish_talking().await.map_err(refused)
 }
 
 #[tauri::command]
@@ -48,8 +48,8 @@ pub fn set_speak_replies(core: Core<'_>, which: SpeakReplies) -> Result<VoiceVie
 }
 
 #[tauri::command]
-pub fn set_speak_reminders(core: Core<'_>, on: bool) -> Result<VoiceView, CommandError> {
-    core.set_speak_reminders(on).said(&core)
+pub fn set_voice_switch(core: Core<'_>, which: VoiceSwitch, on: bool) -> Result<VoiceView, CommandError> {
+    core.set_voice_switch(which, on).said(&core)
 }
 
 #[tauri::command]

@@ -35,7 +35,7 @@ mod running;
 mod serving;
 mod standard_tools;
 mod voice;
-pub use voice::{VoiceModel, VoiceView};
+pub use voice::{Heard, VoiceModel, VoiceView};
 
 pub use running::{Delivery, Face, Running};
 pub use standard_tools::default_tools;

@@ -13,7 +13,7 @@ use crate::locale::Lang;
 use crate::proactive::events::ProactiveEvent;
 use crate::proactive::state::Channel;
 use crate::reminders::events::ReminderEvent;
-use crate::settings::voice::SpeakReplies;
+use crate::settings::voice::{SpeakReplies, VoiceSwitch};
 use crate::voice::voicing::{Voicing, SPEEDS, VOICES};
 
 /// How long Settings → Voice's microphone test listens.
@@ -24,6 +24,7 @@ const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
 pub struct VoiceView {
     pub speak_replies: SpeakReplies,
     pub speak_reminders: bool,
+    pub review_before_sending: bool,
     /// The microphones the sound server offers, the default first.
     pub inputs: Vec<String>,
     pub input_device: Option<String>,
@@ -41,6 +42,14 @@ pub struct VoiceView {
     pub speech_model: bool,
     /// What hears and what speaks, with sizes and licences.
     pub models: Vec<VoiceModel>,
+}
+
+/// What push-to-talk heard.
+#[derive(Debug, Clone, Serialize)]
+pub struct Heard {
+    pub text: String,
+    /// Put in the message box to read over, not sent.
+    pub review: bool,
 }
 
 /// A voice Settings → Voice offers, named in the window's language.
@@ -71,6 +80,7 @@ impl Companion {
         VoiceView {
             speak_replies: settings.voice.speak_replies,
             speak_reminders: settings.voice.speak_reminders,
+            review_before_sending: settings.voice.review_before_sending,
             inputs: crate::voice::microphone::input_devices(),
             input_device: settings.voice.input_device.clone(),
             outputs: crate::voice::output_devices(),
@@ -101,9 +111,10 @@ impl Companion {
         }
     }
 
-    /// Whether reminders and the messages Sidecar starts are said aloud too.
-    pub fn set_speak_reminders(&self, on: bool) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(crate::settings::owner::Change::SpeakReminders(on))?;
+    /// One of Settings → Voice's switches: reminders said aloud too, what was heard
+    /// read over before sending.
+    pub fn set_voice_switch(&self, which: VoiceSwitch, on: bool) -> Result<VoiceView, CompanionError> {
+        self.models.settings_owner().change(crate::settings::owner::Change::VoiceSwitch(which, on))?;
         Ok(self.voice_view())
     }
 
@@ -151,6 +162,13 @@ impl Companion {
     /// Push-to-talk starts listening on the chosen microphone.
     pub fn start_talking(&self) -> Result<(), String> {
         self.talk.start(self.models.settings().voice.input_device.clone(), self.preferences.lang())
+    }
+
+    /// Push-to-talk stops: the words heard, and whether they are to be read over in the
+    /// message box rather than sent (`[voice] review_before_sending`).
+    pub async fn finish_talking(&self) -> Result<Heard, String> {
+        let text = self.talk.finish(self.preferences.lang()).await?;
+        Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
     }
 
     /// Settings → Voice's microphone test: listens for three seconds and returns what it

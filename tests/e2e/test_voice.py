@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import ARTIFACTS, add_reminder_on_page, wait_until
+from conftest import ARTIFACTS, add_reminder_on_page, daytime_zone, wait_until
 from scripted_llm import ScriptedLlm, text_reply
 from test_agent import write_settings
 
@@ -262,7 +262,8 @@ def test_reminders_are_said_aloud_when_asked_and_never_while_quiet(desktop, tmp_
     as shown; after /quiet the next one is shown and not said."""
     sound = SoundServer(tmp_path)
     config = tmp_path / "settings.toml"
-    config.write_text("[voice]\nspeak_reminders = true\n")
+    # A zone where it is midday: quiet hours (22:00–08:00) must not hold the first one.
+    config.write_text(f'[user]\ntimezone = "{daytime_zone()}"\n[voice]\nspeak_reminders = true\n')
     session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
     speakers = sound.record_speakers()
     try:

@@ -5,6 +5,7 @@
 use sidecar::companion::{Companion, CompanionOptions};
 use sidecar::error::CompanionError;
 use sidecar::said::Worded;
+use sidecar::settings::voice::VoiceSwitch;
 use sidecar::settings::Settings;
 
 #[tokio::test]
@@ -23,6 +24,8 @@ async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_resta
 
     let view = core.set_voicing("es-419+f3".into(), "en-gb".into(), 1.25).unwrap();
     assert_eq!((view.spanish_voice, view.english_voice, view.speed), ("es-419+f3", "en-gb", 1.25));
+    let view = core.set_voice_switch(VoiceSwitch::ReviewBeforeSending, true).unwrap();
+    assert!(view.review_before_sending && !view.speak_reminders);
     let view = core.set_output_device(Some("HDMI".into())).unwrap();
     assert_eq!(view.output_device.as_deref(), Some("HDMI"));
 
@@ -33,7 +36,13 @@ async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_resta
         assert!(!refused.spanish().is_empty());
     }
     let written = std::fs::read_to_string(&config).unwrap();
-    assert!(written.contains("spanish_voice = \"es-419+f3\"") && written.contains("speed = 1.25") && written.contains("output_device = \"HDMI\""), "{written}");
+    assert!(
+        written.contains("review_before_sending = true")
+            && written.contains("spanish_voice = \"es-419+f3\"")
+            && written.contains("speed = 1.25")
+            && written.contains("output_device = \"HDMI\""),
+        "{written}"
+    );
     let again = Settings::load(&config).unwrap();
     assert_eq!((again.voice.english_voice.as_deref(), again.voice.speed), (Some("en-gb"), 1.25));
 }

@@ -6,7 +6,7 @@ import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, 
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { TidyReport } from "./strings/retention";
-import type { SpeakReplies, VoiceView } from "./strings/voice";
+import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
 export * from "./types/chat";
 export * from "./types/settings";
@@ -61,13 +61,13 @@ export const api = {
   /** Push-to-talk: opens the microphone (states and level arrive as core events). */
   voiceStart: () => invoke<void>("voice_start"),
   /** Stops listening; the words said. */
-  voiceFinish: () => invoke<string>("voice_finish"),
+  voiceFinish: () => invoke<Heard>("voice_finish"),
   voiceCancel: () => invoke<void>("voice_cancel"),
   /** Stops saying a reply aloud. */
   voiceHush: () => invoke<void>("voice_hush"),
   voiceView: () => invoke<VoiceView>("voice_view"),
   setSpeakReplies: (which: SpeakReplies) => invoke<VoiceView>("set_speak_replies", { which }),
-  setSpeakReminders: (on: boolean) => invoke<VoiceView>("set_speak_reminders", { on }),
+  setVoiceSwitch: (which: VoiceSwitch, on: boolean) => invoke<VoiceView>("set_voice_switch", { which, on }),
   setInputDevice: (name: string | null) => invoke<VoiceView>("set_input_device", { name }),
   setOutputDevice: (name: string | null) => invoke<VoiceView>("set_output_device", { name }),
   setVoicing: (spanish: string, english: string, speed: number) => invoke<VoiceView>("set_voicing", { spanish, english, speed }),

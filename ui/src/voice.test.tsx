@@ -9,7 +9,7 @@ describe("push-to-talk", () => {
   it("the microphone listens with a level meter, and a second press sends what was heard", async () => {
     const core = new FakeCore();
     core.handlers.voice_start = () => undefined;
-    core.handlers.voice_finish = () => "recuérdame llamar a Ana mañana a las 9";
+    core.handlers.voice_finish = () => ({ text: "recuérdame llamar a Ana mañana a las 9", review: false });
     renderApp();
     const user = userEvent.setup();
     await screen.findByTestId("composer");
@@ -35,7 +35,7 @@ describe("push-to-talk", () => {
   it("Escape cancels, words join what is typed, and a refusal says what to do", async () => {
     const core = new FakeCore();
     core.handlers.voice_start = () => undefined;
-    core.handlers.voice_finish = () => "a las 10";
+    core.handlers.voice_finish = () => ({ text: "a las 10", review: false });
     renderApp();
     const user = userEvent.setup();
     const composer = await screen.findByTestId("composer");
@@ -50,6 +50,14 @@ describe("push-to-talk", () => {
     await waitFor(() => expect(composer).toHaveValue("Llama a Ana a las 10"));
     expect(core.invoked("send_message")).toHaveLength(0);
 
+    // Read over before sending (Settings → Voice): into an empty box, not sent.
+    await user.clear(composer);
+    core.handlers.voice_finish = () => ({ text: "llama a Ana", review: true });
+    await user.click(screen.getByTestId("voice"));
+    await user.click(screen.getByTestId("voice"));
+    await waitFor(() => expect(composer).toHaveValue("llama a Ana"));
+    expect(core.invoked("send_message")).toHaveLength(0);
+
     core.handlers.voice_start = () => Promise.reject({ message: "No microphone found: plug one in, or pick another input in Settings → Voice.", retryable: false });
     await user.click(screen.getByTestId("voice"));
     expect(await screen.findByTestId("attach-refused")).toHaveTextContent("No microphone found");
@@ -62,6 +70,7 @@ describe("spoken replies", () => {
     let view = {
       speak_replies: "voice_only",
       speak_reminders: false,
+      review_before_sending: false,
       inputs: ["Built-in Audio", "USB Headset"],
       input_device: null as string | null,
       outputs: ["Built-in Audio", "HDMI"],
@@ -85,7 +94,10 @@ describe("spoken replies", () => {
     core.handlers.voice_view = () => view;
     core.handlers.set_speak_replies = (args) => (view = { ...view, speak_replies: (args as { which: string }).which });
     core.handlers.set_input_device = (args) => (view = { ...view, input_device: (args as { name: string | null }).name });
-    core.handlers.set_speak_reminders = (args) => (view = { ...view, speak_reminders: (args as { on: boolean }).on });
+    core.handlers.set_voice_switch = (args) => {
+      const { which, on } = args as { which: "speak_reminders" | "review_before_sending"; on: boolean };
+      return (view = { ...view, [which]: on });
+    };
     core.handlers.set_output_device = (args) => (view = { ...view, output_device: (args as { name: string | null }).name });
     core.handlers.set_voicing = (args) => {
       const { spanish, english, speed } = args as { spanish: string; english: string; speed: number };
@@ -111,7 +123,7 @@ describe("spoken replies", () => {
     expect(core.invoked("set_input_device")[0].args).toEqual({ name: "USB Headset" });
     expect(screen.getByTestId("speak-reminders")).not.toBeChecked();
     await user.click(screen.getByTestId("speak-reminders"));
-    expect(core.invoked("set_speak_reminders")[0].args).toEqual({ on: true });
+    expect(core.invoked("set_voice_switch")[0].args).toEqual({ which: "speak_reminders", on: true });
     await waitFor(() => expect(screen.getByTestId("speak-reminders")).toBeChecked());
     await user.selectOptions(screen.getByTestId("voice-output"), "HDMI");
     expect(core.invoked("set_output_device")[0].args).toEqual({ name: "HDMI" });

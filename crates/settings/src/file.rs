@@ -200,10 +200,10 @@ pub(super) fn save_speak_replies(path: &Path, which: crate::voice::SpeakReplies)
     })
 }
 
-/// Sets `[voice] speak_reminders`.
-pub(super) fn save_speak_reminders(path: &Path, on: bool) -> Result<(), SettingsFileError> {
+/// Sets one of `[voice]`'s switches.
+pub(super) fn save_voice_switch(path: &Path, which: crate::voice::VoiceSwitch, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {
-        table_at(doc, &["voice"])["speak_reminders"] = value(on);
+        table_at(doc, &["voice"])[which.key()] = value(on);
     })
 }
 

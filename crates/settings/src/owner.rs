@@ -47,8 +47,8 @@ pub enum Change {
     KeepDays(Option<u32>),
     /// `[voice] speak_replies`.
     SpeakReplies(crate::voice::SpeakReplies),
-    /// `[voice] speak_reminders`.
-    SpeakReminders(bool),
+    /// One of `[voice]`'s switches.
+    VoiceSwitch(crate::voice::VoiceSwitch, bool),
     /// `[voice] input_device`; `None`: the default input.
     InputDevice(Option<String>),
     /// `[voice] output_device`; `None`: the default output.
@@ -128,7 +128,7 @@ impl Change {
             Change::AutoAllowReadOnly(on) => file::save_auto_allow_read_only(path, *on),
             Change::KeepDays(days) => file::save_keep_days(path, *days),
             Change::SpeakReplies(which) => file::save_speak_replies(path, *which),
-            Change::SpeakReminders(on) => file::save_speak_reminders(path, *on),
+            Change::VoiceSwitch(which, on) => file::save_voice_switch(path, *which, *on),
             Change::InputDevice(name) => file::save_voice_device(path, "input_device", name.as_deref()),
             Change::OutputDevice(name) => file::save_voice_device(path, "output_device", name.as_deref()),
             Change::Voicing { spanish, english, speed } => file::save_voicing(path, spanish.as_deref(), english.as_deref(), *speed),
@@ -175,7 +175,7 @@ impl Change {
             Change::AutoAllowReadOnly(on) => settings.tools.auto_allow_read_only = on,
             Change::KeepDays(days) => settings.retention.keep_days = days,
             Change::SpeakReplies(which) => settings.voice.speak_replies = which,
-            Change::SpeakReminders(on) => settings.voice.speak_reminders = on,
+            Change::VoiceSwitch(which, on) => *settings.voice.switch(which) = on,
             Change::InputDevice(name) => settings.voice.input_device = name,
             Change::OutputDevice(name) => settings.voice.output_device = name,
             Change::Voicing { spanish, english, speed } => {
@@ -285,7 +285,8 @@ mod tests {
             Change::ChannelEnabled(PhoneChannel::Whatsapp, false),
             Change::LocalModel(Some(dir.path().join("m.gguf"))),
             Change::SpeakReplies(crate::voice::SpeakReplies::Always),
-            Change::SpeakReminders(true),
+            Change::VoiceSwitch(crate::voice::VoiceSwitch::SpeakReminders, true),
+            Change::VoiceSwitch(crate::voice::VoiceSwitch::ReviewBeforeSending, true),
             Change::InputDevice(Some("USB Headset".into())),
             Change::OutputDevice(Some("HDMI".into())),
             Change::Voicing { spanish: Some("es-419+f3".into()), english: None, speed: 1.3 },

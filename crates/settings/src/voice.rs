@@ -17,12 +17,32 @@ pub enum SpeakReplies {
     Always,
 }
 
+/// The `[voice]` switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoiceSwitch {
+    SpeakReminders,
+    ReviewBeforeSending,
+}
+
+impl VoiceSwitch {
+    /// Its key in `[voice]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            VoiceSwitch::SpeakReminders => "speak_reminders",
+            VoiceSwitch::ReviewBeforeSending => "review_before_sending",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct VoiceSettings {
     pub speak_replies: SpeakReplies,
     /// Reminders and the messages Sidecar starts are said aloud too (never while quiet).
     pub speak_reminders: bool,
+    /// What push-to-talk heard goes into the message box to be read over, not sent.
+    pub review_before_sending: bool,
     /// The microphone, by the name the sound server gives it; unset: the default input.
     pub input_device: Option<String>,
     /// The speakers or headphones, by name; unset: the default output.
@@ -36,11 +56,21 @@ pub struct VoiceSettings {
     pub speed: f32,
 }
 
+impl VoiceSettings {
+    pub fn switch(&mut self, which: VoiceSwitch) -> &mut bool {
+        match which {
+            VoiceSwitch::SpeakReminders => &mut self.speak_reminders,
+            VoiceSwitch::ReviewBeforeSending => &mut self.review_before_sending,
+        }
+    }
+}
+
 impl Default for VoiceSettings {
     fn default() -> Self {
         Self {
             speak_replies: SpeakReplies::default(),
             speak_reminders: false,
+            review_before_sending: false,
             input_device: None,
             output_device: None,
             spanish_voice: None,

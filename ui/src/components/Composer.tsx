@@ -178,10 +178,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         </svg>
       </button>
       <VoiceButton
-        onHeard={(words) => {
-          // Words said into an empty composer go as they are; with something already
-          // typed or attached they join it, to be read over before sending.
-          if (text.trim() === "" && files.length === 0) onSend(words, []);
+        onHeard={({ text: words, review }) => {
+          // Words said into an empty composer go as they are, unless the user reads them
+          // over first (Settings → Voice); with something already typed or attached they
+          // join it, to be read over before sending.
+          if (!review && text.trim() === "" && files.length === 0) onSend(words, []);
           else setText((now) => (now.trim() === "" ? words : `${now.trimEnd()} ${words}`));
         }}
         onProblem={(why) => setRefused([why])}

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../api";
 import { useStrings } from "../i18n";
+import type { Heard } from "../strings/voice";
 
 type Phase = "idle" | "listening" | "transcribing";
 
 interface Props {
-  /** The words heard, once the recording is written down. */
-  onHeard: (text: string) => void;
+  /** The words heard, once the recording is written down, and whether to read them over before sending. */
+  onHeard: (heard: Heard) => void;
   /** What went wrong, in the user's language, with what to do. */
   onProblem: (why: string) => void;
 }

@@ -2,10 +2,14 @@ import { useEffect, useState } from "react";
 import { api, toCommandError } from "../api";
 import type { PreferencesView } from "../api";
 import { useStrings } from "../i18n";
-import type { SpeakReplies, VoiceView } from "../strings/voice";
+import type { SpeakReplies, VoiceSwitch, VoiceView } from "../strings/voice";
 import { HotkeyField } from "./HotkeyField";
 
 const SPEAK: SpeakReplies[] = ["off", "voice_only", "always"];
+const SWITCHES: { which: VoiceSwitch; testid: string }[] = [
+  { which: "speak_reminders", testid: "speak-reminders" },
+  { which: "review_before_sending", testid: "voice-review" },
+];
 
 /** The voice for each language and the pace; the pace is saved when the slider is let go. */
 function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, english: string, speed: number) => void }) {
@@ -107,18 +111,20 @@ export function VoiceSettings() {
           </select>
         </label>
       </div>
-      <div className="setting-row">
-        <label>
-          <input
-            type="checkbox"
-            data-testid="speak-reminders"
-            checked={view?.speak_reminders ?? false}
-            disabled={!view}
-            onChange={(e) => void saved(api.setSpeakReminders(e.target.checked))}
-          />{" "}
-          {t.speakRemindersLabel}
-        </label>
-      </div>
+      {SWITCHES.map(({ which, testid }) => (
+        <div className="setting-row" key={which}>
+          <label>
+            <input
+              type="checkbox"
+              data-testid={testid}
+              checked={view?.[which] ?? false}
+              disabled={!view}
+              onChange={(e) => void saved(api.setVoiceSwitch(which, e.target.checked))}
+            />{" "}
+            {which === "speak_reminders" ? t.speakRemindersLabel : t.reviewLabel}
+          </label>
+        </div>
+      ))}
       <div className="setting-row">
         <label>
           {t.inputLabel}{" "}

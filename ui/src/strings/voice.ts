@@ -14,6 +14,7 @@ export const voiceEn = {
   speakRepliesLabel: "Say replies aloud",
   speakReplies: { off: "Never", voice_only: "When I spoke", always: "Always" } as Record<SpeakReplies, string>,
   speakRemindersLabel: "Also say reminders and the messages Sidecar starts aloud (never while it is quiet)",
+  reviewLabel: "Put what I said in the message box to read over, instead of sending it",
   inputLabel: "Microphone",
   inputDefault: "The system's default",
   inputNone: "No microphone found: plug one in, then open this page again.",
@@ -37,11 +38,19 @@ export const voiceEn = {
 };
 
 export type SpeakReplies = "off" | "voice_only" | "always";
+export type VoiceSwitch = "speak_reminders" | "review_before_sending";
+
+/** What push-to-talk heard, and whether it is read over in the message box before sending. */
+export interface Heard {
+  text: string;
+  review: boolean;
+}
 
 /** Settings → Voice, as the core shows it. */
 export interface VoiceView {
   speak_replies: SpeakReplies;
   speak_reminders: boolean;
+  review_before_sending: boolean;
   inputs: string[];
   input_device: string | null;
   outputs: string[];
@@ -68,6 +77,7 @@ export const voiceEs: typeof voiceEn = {
   speakRepliesLabel: "Decir las respuestas en voz alta",
   speakReplies: { off: "Nunca", voice_only: "Cuando hablé", always: "Siempre" } as Record<SpeakReplies, string>,
   speakRemindersLabel: "Decir también en voz alta los recordatorios y los mensajes que Sidecar empieza (nunca mientras está en silencio)",
+  reviewLabel: "Poner lo que dije en el cuadro de mensaje para revisarlo, en vez de enviarlo",
   inputLabel: "Micrófono",
   inputDefault: "El predeterminado del sistema",
   inputNone: "No encontré ningún micrófono: conecta uno y vuelve a abrir esta página.",
