@@ -127,6 +127,8 @@ pub fn run() {
             voice_commands::voice_view,
             voice_commands::set_speak_replies,
             voice_commands::set_voice_switch,
+            voice_commands::speaks_here,
+            voice_commands::set_speaks_here,
             voice_commands::set_input_device,
             voice_commands::set_output_device,
             voice_commands::set_voicing,

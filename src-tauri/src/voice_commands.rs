@@ -67,6 +67,17 @@ pub fn set_voicing(core: Core<'_>, spanish: String, english: String, speed: f32)
     core.set_voicing(spanish, english, speed).said(&core)
 }
 
+/// Whether every reply of the current conversation is said aloud.
+#[tauri::command]
+pub async fn speaks_here(core: Core<'_>) -> Result<bool, CommandError> {
+    core.speaks_here().await.said(&core)
+}
+
+#[tauri::command]
+pub async fn set_speaks_here(core: Core<'_>, on: bool) -> Result<bool, CommandError> {
+    core.set_speaks_here(on).await.said(&core)
+}
+
 /// Settings → Voice: listens for three seconds; what was heard.
 #[tauri::command]
 pub async fn voice_test_microphone(core: Core<'_>) -> Result<String, CommandError> {

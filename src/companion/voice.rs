@@ -44,6 +44,15 @@ pub struct VoiceView {
     pub models: Vec<VoiceModel>,
 }
 
+/// The conversation whose replies are said aloud, until the next turn starts.
+struct Aloud {
+    conversation: i64,
+    /// The narrator has begun a reply of it and not ended it.
+    open: bool,
+    /// Words of this reply were streamed (an answer Sidecar gave itself is not).
+    said_any: bool,
+}
+
 /// What push-to-talk heard.
 #[derive(Debug, Clone, Serialize)]
 pub struct Heard {
@@ -154,6 +163,31 @@ impl Companion {
         Ok(self.voice_view())
     }
 
+    /// Whether every reply of the current conversation is said aloud: its own switch,
+    /// else Settings → Voice's "always".
+    pub async fn speaks_here(&self) -> Result<bool, CompanionError> {
+        let conversation = self.store.conversations().current_conversation().await?;
+        let own = self.store.conversations().conversation_speaks(conversation).await?;
+        Ok(own.unwrap_or(self.models.settings().voice.speak_replies == SpeakReplies::Always))
+    }
+
+    /// The current conversation's switch. Off goes back to Settings → Voice's rule
+    /// (replies to spoken messages, by default), unless that rule says every reply.
+    pub async fn set_speaks_here(&self, on: bool) -> Result<bool, CompanionError> {
+        let conversation = self.store.conversations().current_conversation().await?;
+        let always = self.models.settings().voice.speak_replies == SpeakReplies::Always;
+        let own = match (on, always) {
+            (true, _) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+        };
+        self.store.conversations().set_conversation_speaks(conversation, own).await?;
+        if !on {
+            self.talk.narrator().stop();
+        }
+        Ok(on)
+    }
+
     /// How replies sound now.
     fn voicing(&self) -> Voicing {
         Voicing::of(&self.models.settings().voice)
@@ -193,13 +227,13 @@ impl Companion {
     pub(crate) async fn speak_replies(self: Arc<Self>) {
         use tokio::sync::broadcast::error::RecvError;
         let mut events = self.events.subscribe();
-        let mut saying: Option<i64> = None;
+        let mut saying: Option<Aloud> = None;
         loop {
             match events.recv().await {
-                Ok(CoreEvent::Chat(event)) => self.follow_reply(event, &mut saying),
+                Ok(CoreEvent::Chat(event)) => self.follow_reply(event, &mut saying).await,
                 Ok(CoreEvent::Reminders(ReminderEvent::ReminderDelivered { message_id, .. }))
                 | Ok(CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. })) => {
-                    if saying.is_none() {
+                    if saying.as_ref().is_none_or(|aloud| !aloud.open) {
                         self.say_unprompted(message_id).await;
                     }
                 }
@@ -209,31 +243,60 @@ impl Companion {
         }
     }
 
-    /// One event of a turn; `saying` is the conversation whose reply is being said.
-    fn follow_reply(&self, event: ChatEvent, saying: &mut Option<i64>) {
+    /// One event of a turn; `saying` is the conversation whose replies are being said.
+    async fn follow_reply(&self, event: ChatEvent, saying: &mut Option<Aloud>) {
         let narrator = self.talk.narrator();
+        let (lang, voicing) = (self.preferences.lang(), self.voicing());
         match event {
             ChatEvent::TurnStarted { conversation_id, channel, .. } => {
                 // Only the window's own turn answers what its microphone heard.
                 let spoken = channel == Channel::Desktop && self.talk.take_spoken_turn();
-                let aloud = match self.models.settings().voice.speak_replies {
-                    SpeakReplies::Off => false,
-                    SpeakReplies::VoiceOnly => spoken,
-                    SpeakReplies::Always => channel == Channel::Desktop,
+                let own = self.store.conversations().conversation_speaks(conversation_id).await.unwrap_or_else(|error| {
+                    tracing::warn!(%error, "whether this conversation speaks is unknown: Settings → Voice decides");
+                    None
+                });
+                let aloud = match (own, self.models.settings().voice.speak_replies) {
+                    (Some(false), _) | (None, SpeakReplies::Off) => false,
+                    (None, SpeakReplies::VoiceOnly) => spoken,
+                    (Some(true), _) | (None, SpeakReplies::Always) => channel == Channel::Desktop,
                 };
-                *saying = aloud.then_some(conversation_id);
+                *saying = aloud.then_some(Aloud { conversation: conversation_id, open: true, said_any: false });
                 if aloud {
-                    narrator.begin(self.preferences.lang(), self.voicing());
+                    narrator.begin(lang, voicing);
                 }
             }
-            ChatEvent::Delta { conversation_id, text } if *saying == Some(conversation_id) => narrator.delta(&text),
+            ChatEvent::Delta { conversation_id, text } => {
+                if let Some(aloud) = saying.as_mut().filter(|a| a.conversation == conversation_id) {
+                    // The model's reply after an answer Sidecar gave itself (a reminder
+                    // set, then the model told): the same turn, said on.
+                    if !aloud.open {
+                        narrator.begin(lang, voicing);
+                    }
+                    (aloud.open, aloud.said_any) = (true, true);
+                    narrator.delta(&text);
+                }
+            }
             // The answer so far claimed what was not done and is replaced: what was said
             // of it stops, and the new answer is said from its start.
-            ChatEvent::Notice { conversation_id, notice: Notice::Corrected { .. } } if *saying == Some(conversation_id) => {
+            ChatEvent::Notice { conversation_id, notice: Notice::Corrected { .. } } if saying.as_ref().is_some_and(|a| a.conversation == conversation_id) => {
                 narrator.stop();
-                narrator.begin(self.preferences.lang(), self.voicing());
+                narrator.begin(lang, voicing);
             }
-            ChatEvent::TurnFinished { conversation_id, .. } | ChatEvent::TurnFailed { conversation_id, .. } if *saying == Some(conversation_id) => {
+            ChatEvent::TurnFinished { conversation_id, message_id, .. } => {
+                let Some(aloud) = saying.as_mut().filter(|a| a.conversation == conversation_id) else { return };
+                if !aloud.said_any {
+                    // An answer Sidecar gave itself arrives whole, never streamed.
+                    if let Ok(Some(message)) = self.store.conversations().message(message_id).await {
+                        if !aloud.open {
+                            narrator.begin(lang, voicing);
+                        }
+                        narrator.delta(&message.content);
+                    }
+                }
+                narrator.end();
+                (aloud.open, aloud.said_any) = (false, false);
+            }
+            ChatEvent::TurnFailed { conversation_id, .. } if saying.as_ref().is_some_and(|a| a.conversation == conversation_id) => {
                 narrator.end();
                 *saying = None;
             }

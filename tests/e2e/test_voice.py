@@ -165,6 +165,17 @@ def test_a_reminder_said_in_spanish_while_the_key_is_held_is_set(desktop, tmp_pa
         tomorrow = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)).date()
         assert len(rows) == 1 and rows[0][0] == "llamar a Ana" and rows[0][2] == "pending", rows
         assert rows[0][1].startswith(f"{tomorrow.isoformat()}T09:00:00"), rows
+
+        # This chat's speaker: every reply here is said, a typed one too (replies are
+        # otherwise off in this test's settings).
+        speakers = sound.record_speakers()
+        session.click(session.find("[data-testid=speak-here]"))
+        pressed = "return document.querySelector('[data-testid=speak-here]').getAttribute('aria-pressed')"
+        wait_until(lambda: session.script(pressed) == "true", 10, "the switch did not stay on")
+        session.send_keys(session.find("[data-testid=composer]"), "Recuérdame regar las plantas el viernes a las 18\ue007")
+        wait_until(lambda: speakers.loud_windows(), 30, "the reply was not said aloud")
+        desktop.screenshot("voice-speak-here")
+        speakers.close()
     finally:
         desktop.close(session)
         sound.close()

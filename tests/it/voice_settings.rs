@@ -5,7 +5,7 @@
 use sidecar::companion::{Companion, CompanionOptions};
 use sidecar::error::CompanionError;
 use sidecar::said::Worded;
-use sidecar::settings::voice::VoiceSwitch;
+use sidecar::settings::voice::{SpeakReplies, VoiceSwitch};
 use sidecar::settings::Settings;
 
 #[tokio::test]
@@ -45,4 +45,52 @@ async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_resta
     );
     let again = Settings::load(&config).unwrap();
     assert_eq!((again.voice.english_voice.as_deref(), again.voice.speed), (Some("en-gb"), 1.25));
+}
+
+/// Whether the core began saying a reply aloud while `send` ran (the narrator says so
+/// before any sound: this test has no speakers).
+async fn said_aloud(core: &std::sync::Arc<Companion>, text: &str) -> bool {
+    use sidecar::voice::VoiceEvent;
+    let mut events = core.events().subscribe();
+    core.send(text).await.unwrap();
+    let began = tokio::time::timeout(std::time::Duration::from_secs(2), async {
+        loop {
+            match events.recv().await {
+                Ok(sidecar::CoreEvent::Voice(VoiceEvent::VoiceSpeaking { on: true, .. })) => return true,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return false,
+            }
+        }
+    });
+    let aloud = began.await.unwrap_or(false);
+    core.talk().narrator().stop();
+    aloud
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversations_own_switch_says_its_replies_aloud_and_no_others() {
+    use crate::support::{reply_events, stream, ScriptedServer};
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Noted, and said."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+    let running = core.run(sidecar::Face::headless(Vec::new())).await;
+
+    // By default a typed message's reply is read, not said.
+    assert!(!core.speaks_here().await.unwrap());
+    assert!(!said_aloud(&core, "first, typed").await, "a typed message's reply was said by default");
+    // This conversation's switch: every reply here is said.
+    assert!(core.set_speaks_here(true).await.unwrap());
+    assert!(core.speaks_here().await.unwrap());
+    assert!(said_aloud(&core, "second, typed").await, "the switch did not say the reply");
+    // Another conversation follows Settings → Voice.
+    core.context().new_conversation().await.unwrap();
+    assert!(!core.speaks_here().await.unwrap());
+    assert!(!said_aloud(&core, "elsewhere").await, "the switch reached another conversation");
+    // Let go, Settings' rule again; with "always" in Settings, off means this one is silent.
+    core.set_speak_replies(SpeakReplies::Always).unwrap();
+    assert!(core.speaks_here().await.unwrap());
+    assert!(!core.set_speaks_here(false).await.unwrap());
+    assert!(!said_aloud(&core, "quiet here").await, "switched off under 'always' and still said");
+    running.stop().await;
 }

@@ -14,6 +14,7 @@ import { LearnedNote } from "./components/LearnedNote";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
 import { ModelPicker } from "./components/ModelPicker";
+import { SpeakHere } from "./components/SpeakHere";
 import { useStrings } from "./i18n";
 import { useChat } from "./useChat";
 
@@ -174,6 +175,7 @@ export function App() {
             </button>
           )}
           {view === "chat" && !welcome && <ModelPicker refreshKey={`${settingsVersion}:${shown}`} />}
+          {view === "chat" && !welcome && <SpeakHere refreshKey={`${settingsVersion}:${shown}`} />}
           <ModelBadge status={model} />
         </div>
       </header>

@@ -150,3 +150,23 @@ describe("spoken replies", () => {
     expect(core.invoked("voice_test_speaking")).toHaveLength(1);
   });
 });
+
+describe("this chat's spoken replies", () => {
+  it("the header's speaker says every reply of this chat aloud, and lets go back to Settings' rule", async () => {
+    const core = new FakeCore();
+    let here = false;
+    core.handlers.speaks_here = () => here;
+    core.handlers.set_speaks_here = (args) => (here = (args as { on: boolean }).on);
+    renderApp();
+    const user = userEvent.setup();
+    const speaker = await screen.findByTestId("speak-here");
+    await waitFor(() => expect(speaker).toHaveAttribute("aria-pressed", "false"));
+    expect(speaker).toHaveAccessibleName("Say every reply in this chat aloud");
+    await user.click(speaker);
+    expect(core.invoked("set_speaks_here")[0].args).toEqual({ on: true });
+    await waitFor(() => expect(speaker).toHaveAttribute("aria-pressed", "true"));
+    await user.click(speaker);
+    expect(core.invoked("set_speaks_here")[1].args).toEqual({ on: false });
+    await waitFor(() => expect(speaker).toHaveAttribute("aria-pressed", "false"));
+  });
+});

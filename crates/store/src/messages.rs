@@ -244,6 +244,19 @@ impl Conversations<'_> {
         Ok(())
     }
 
+    /// Whether a conversation's replies are said aloud: its own choice, if the user made one.
+    pub async fn conversation_speaks(&self, conversation_id: i64) -> Result<Option<bool>, StoreError> {
+        let row: Option<(Option<bool>,)> =
+            sqlx::query_as("SELECT speaks FROM conversations WHERE id = ?").bind(conversation_id).fetch_optional(&self.store.pool).await?;
+        Ok(row.and_then(|r| r.0))
+    }
+
+    /// Sets a conversation's own choice; `None` follows Settings → Voice again.
+    pub async fn set_conversation_speaks(&self, conversation_id: i64, speaks: Option<bool>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE conversations SET speaks = ? WHERE id = ?").bind(speaks).bind(conversation_id).execute(&self.store.pool).await?;
+        Ok(())
+    }
+
     pub async fn add_message(&self, new: NewMessage<'_>) -> Result<i64, StoreError> {
         let ts = self.store.now();
         let message = new.message;
