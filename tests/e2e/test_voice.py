@@ -295,3 +295,35 @@ def test_reminders_are_said_aloud_when_asked_and_never_while_quiet(desktop, tmp_
         speakers.close()
         desktop.close(session)
         sound.close()
+
+
+def test_a_corrected_answer_is_said_from_the_correction_not_both(desktop, tmp_path):
+    """A reply that claims an action it did not take is asked again and replaced in the
+    window; aloud, the claim stops where it was and the corrected answer is said."""
+    sound = SoundServer(tmp_path)
+    claim = "Done! I have set a reminder for the dentist tomorrow morning at nine, with a second alarm an hour before."
+    honest = "Sorry, I cannot set reminders with this model, so nothing was created."
+    llm = ScriptedLlm([text_reply(*[w + " " for w in claim.split(" ")]), text_reply(honest)], delay=0.01)
+    config = write_settings(tmp_path / "settings.toml", [("primary", llm.base_url, "llama3.2")])
+    config.write_text(config.read_text() + '[voice]\nspeak_replies = "always"\n')
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)], env=sound.env)
+    speakers = sound.record_speakers()
+    try:
+        session.send_keys(session.wait_for("[data-testid=composer]", 20), "make sure I do not forget the dentist\ue007")
+        wait_until(lambda: "nothing was created" in " ".join(session.texts("[data-testid=message-assistant] .content")), 30, "no corrected answer")
+        wait_until(lambda: speakers.loud_windows(), 20, "nothing was said")
+        # Until the voice has been quiet for a second.
+        wait_until(lambda: (lambda loud: loud and len(speakers.samples) - loud[-1] > Recorder.RATE)(speakers.loud_windows()), 30, "the voice went on")
+        spoken = tmp_path / "spoken.wav"
+        speakers.wav(spoken, len(speakers.samples))
+        cli = Path(desktop.binary).with_name("sidecar")
+        out = subprocess.run([str(cli), "transcribe", "--json", "--lang", "en", str(spoken)], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "SIDECAR_RUNTIME": str(Path(desktop.binary).parent.parent / "lib/sidecar")})
+        heard = json.loads(out.stdout)["text"].lower()
+        assert "alarm" not in heard and "hour before" not in heard, f"the claim was said to its end: {heard!r}"
+        assert "created" in heard or "reminders" in heard or "sorry" in heard, f"the correction was not said: {heard!r}"
+    finally:
+        speakers.close()
+        desktop.close(session)
+        llm.close()
+        sound.close()

@@ -54,8 +54,12 @@ impl Narrator {
                     if line.generation != worker_generation.load(Ordering::SeqCst) {
                         continue;
                     }
+                    // A `stop` while the sentence is made (the claim check replacing the
+                    // answer, a barge-in) must find it unplayed: the speaker checks the
+                    // generation under its own lock, which `stop` also takes.
+                    let current = || line.generation == worker_generation.load(Ordering::SeqCst);
                     let said = synthesize(&line.text, line.lang, &line.voicing)
-                        .and_then(|(samples, rate)| worker_speaker.play(&samples, rate, line.voicing.output.as_deref()));
+                        .and_then(|(samples, rate)| worker_speaker.play(&samples, rate, line.voicing.output.as_deref(), current));
                     if let Err(error) = said {
                         tracing::warn!(%error, "a sentence could not be said");
                         worker_events.publish(VoiceEvent::VoiceSpeaking { on: false, problem: Some(crate::words::problem(line.lang, &error)) });

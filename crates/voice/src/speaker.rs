@@ -50,11 +50,15 @@ pub struct Speaker {
 
 impl Speaker {
     /// Queues `samples` (mono at `rate`) after what is already queued, for `device` (by
-    /// name; `None`: the default output).
-    pub fn play(&self, samples: &[f32], rate: u32, device: Option<&str>) -> Result<(), VoiceError> {
+    /// name; `None`: the default output), if `still` holds once the queue is taken: a
+    /// `stop` that came while the samples were being made leaves them unplayed.
+    pub fn play(&self, samples: &[f32], rate: u32, device: Option<&str>, still: impl Fn() -> bool) -> Result<(), VoiceError> {
         let device_rate = self.ensure_stream(device)?;
         let samples = resample(samples, rate, device_rate)?;
         let mut queue = self.queue.lock().expect("speaker lock");
+        if !still() {
+            return Ok(());
+        }
         queue.samples.extend(samples);
         queue.empty_since = None;
         Ok(())

@@ -125,7 +125,7 @@ fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
         let heard = levels.clone();
         let listening = Listening::start(None, move |level| heard.lock().unwrap().push(level)).unwrap();
         let speaker = sidecar_voice::speaker::Speaker::default();
-        speaker.play(&tone, 16_000, device).unwrap();
+        speaker.play(&tone, 16_000, device, || true).unwrap();
         while speaker.is_speaking() {
             std::thread::sleep(Duration::from_millis(50));
         }
