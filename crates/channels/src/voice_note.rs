@@ -1,7 +1,8 @@
 //! Voice notes from the phone: a paired chat's recording is fetched, turned into words
 //! by the speech model and handed to the conversation as if typed. A stranger's note is
 //! never fetched (the gate answers it first), a note past the limits is refused before
-//! it is downloaded, and anything that goes wrong is said to the chat in its words.
+//! it is downloaded, and anything that goes wrong is said to the chat in its words. An
+//! answer asked for as a voice note is said as Settings → Voice chose.
 
 use std::sync::Arc;
 
@@ -43,4 +44,15 @@ pub(crate) async fn hear(speech: &Arc<SpeechModel>, bytes: Vec<u8>, lang: Lang) 
             Err(sidecar_voice::words::problem(lang, &error))
         }
     }
+}
+
+/// `reply` as a voice note, said with the voice, accent and pace Settings → Voice chose
+/// (in the reply's own language, `lang` when it cannot be told).
+pub(crate) async fn answer(settings: &sidecar_settings::owner::SettingsOwner, reply: &str, lang: Lang) -> Result<sidecar_voice::synth::VoiceNote, String> {
+    let voicing = sidecar_voice::Voicing::of(&settings.current().voice);
+    let reply = reply.to_string();
+    tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
 }

@@ -11,6 +11,32 @@ const SWITCHES: { which: VoiceSwitch; testid: string }[] = [
   { which: "review_before_sending", testid: "voice-review" },
 ];
 
+/** A microphone or speakers by the name the sound server gives them; "" is the system's default. */
+function DeviceSelect(props: {
+  label: string;
+  fallback: string;
+  names: string[] | undefined;
+  chosen: string | null | undefined;
+  testid: string;
+  pick: (name: string | null) => void;
+}) {
+  return (
+    <div className="setting-row">
+      <label>
+        {props.label}{" "}
+        <select data-testid={props.testid} value={props.chosen ?? ""} disabled={!props.names} onChange={(e) => props.pick(e.target.value || null)}>
+          <option value="">{props.fallback}</option>
+          {(props.names ?? []).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 /** The voice for each language and the pace; the pace is saved when the slider is let go. */
 function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, english: string, speed: number) => void }) {
   const t = useStrings();
@@ -125,33 +151,23 @@ export function VoiceSettings() {
           </label>
         </div>
       ))}
-      <div className="setting-row">
-        <label>
-          {t.inputLabel}{" "}
-          <select data-testid="voice-input" value={view?.input_device ?? ""} disabled={!view} onChange={(e) => void saved(api.setInputDevice(e.target.value || null))}>
-            <option value="">{t.inputDefault}</option>
-            {(view?.inputs ?? []).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <DeviceSelect
+        label={t.inputLabel}
+        fallback={t.inputDefault}
+        names={view?.inputs}
+        chosen={view?.input_device}
+        testid="voice-input"
+        pick={(name) => void saved(api.setInputDevice(name))}
+      />
       {view && view.inputs.length === 0 && <p className="muted small">{t.inputNone}</p>}
-      <div className="setting-row">
-        <label>
-          {t.outputLabel}{" "}
-          <select data-testid="voice-output" value={view?.output_device ?? ""} disabled={!view} onChange={(e) => void saved(api.setOutputDevice(e.target.value || null))}>
-            <option value="">{t.outputDefault}</option>
-            {(view?.outputs ?? []).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <DeviceSelect
+        label={t.outputLabel}
+        fallback={t.outputDefault}
+        names={view?.outputs}
+        chosen={view?.output_device}
+        testid="voice-output"
+        pick={(name) => void saved(api.setOutputDevice(name))}
+      />
       {view && <Voicing view={view} save={(spanish, english, speed) => void saved(api.setVoicing(spanish, english, speed))} />}
       <div className="setting-row">
         <button type="button" className="ghost" data-testid="voice-test-microphone" disabled={testing || !view?.speech_model} onClick={testMicrophone}>

@@ -228,12 +228,7 @@ impl Telegram {
 
     /// Sends `reply` as a voice note (said by espeak-ng, OGG/Opus as phones play them).
     pub(super) async fn say_aloud(&self, chat: i64, reply: &str) -> Result<(), String> {
-        let (reply, lang) = (reply.to_string(), self.with.lang);
-        let voicing = sidecar_voice::Voicing::of(&self.with.settings.current().voice);
-        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
+        let note = crate::voice_note::answer(&self.with.settings, reply, self.with.lang).await?;
         let file = InputFile::memory(note.ogg).file_name("sidecar.ogg");
         self.bot.send_voice(ChatId(chat), file).duration(note.seconds).send().await.map_err(|error| describe(&error, &self.with.redactor))?;
         self.health.up(self.with.clock.now());

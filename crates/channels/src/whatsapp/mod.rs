@@ -277,12 +277,7 @@ impl WhatsApp {
     /// Sends `reply` to `number` as a voice note (said by espeak-ng as Settings → Voice
     /// chose, OGG/Opus), at the allowed pace.
     async fn say_aloud(&self, number: &str, reply: &str) -> Result<(), String> {
-        let (reply, lang) = (reply.to_string(), self.with.lang);
-        let voicing = sidecar_voice::Voicing::of(&self.with.settings.current().voice);
-        let note = tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
+        let note = voice_note::answer(&self.with.settings, reply, self.with.lang).await?;
         self.send_paced(number, Outbound::Voice(&note), VOICE_PATIENCE).await
     }
 
