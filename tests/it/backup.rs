@@ -325,8 +325,9 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar::store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change, undone (it added `conversations.speaks`).
-        sqlx::query("ALTER TABLE conversations DROP COLUMN speaks").execute(store.pool()).await.unwrap();
+        // The newest migration's own change, undone (it made the tasks' tables).
+        sqlx::query("DROP TABLE task_runs").execute(store.pool()).await.unwrap();
+        sqlx::query("DROP TABLE tasks").execute(store.pool()).await.unwrap();
         store.close().await;
     }
     let core = open(dir.path()).await;

@@ -8,11 +8,13 @@
 //!   with those before it folded in (a task due hourly through a night's sleep runs once,
 //!   not nine times), run, asked about or skipped as its [`catch_up::CatchUp`] says;
 //! - [`runs`]: a run's record per occurrence (attempting → done | failed | skipped), a
-//!   run a crash interrupted, and the pause after three failures in a row.
+//!   run a crash interrupted, and the pause after three failures in a row;
+//! - [`rows`]: the tasks and their runs in the database, a run unique per occurrence.
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
 pub mod catch_up;
+pub mod rows;
 pub mod runs;
 pub mod schedule;
 

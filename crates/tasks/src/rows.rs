@@ -1,0 +1,230 @@
+//! The tasks and their runs in Sidecar's database. A run is keyed by its task and its
+//! occurrence (UNIQUE): a second attempt at the same occurrence, from a second look or a
+//! second process, finds it taken and does nothing.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use sidecar_store::{utc, Store, StoreError};
+
+use crate::catch_up::CatchUp;
+use crate::runs::RunState;
+use crate::schedule::Schedule;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub id: i64,
+    pub prompt: String,
+    pub schedule: Schedule,
+    pub catch_up: CatchUp,
+    pub tools: Vec<String>,
+    /// Why it is paused; `None`: it runs.
+    pub paused: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A task about to be stored.
+pub struct NewTask<'a> {
+    pub prompt: &'a str,
+    pub schedule: &'a Schedule,
+    pub catch_up: CatchUp,
+    pub tools: &'a [String],
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub id: i64,
+    pub task_id: i64,
+    pub occurrence: DateTime<Utc>,
+    pub state: RunState,
+    pub outcome: Option<String>,
+}
+
+type TaskRow = (i64, String, Option<String>, String, String, String, String, Option<String>, String);
+
+fn time(text: &str) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&Utc)).map_err(|e| StoreError::Query(sqlx::Error::Decode(Box::new(e))))
+}
+
+fn decode(error: String) -> StoreError {
+    StoreError::Query(sqlx::Error::Decode(error.into()))
+}
+
+fn catch_up_text(policy: CatchUp) -> String {
+    match policy {
+        CatchUp::RunNow => "run_now".into(),
+        CatchUp::Ask => "ask".into(),
+        CatchUp::SkipOlderThan { minutes } => format!("skip_older_than:{minutes}"),
+    }
+}
+
+fn catch_up_of(text: &str) -> Result<CatchUp, StoreError> {
+    match text {
+        "run_now" => Ok(CatchUp::RunNow),
+        "ask" => Ok(CatchUp::Ask),
+        other => other
+            .strip_prefix("skip_older_than:")
+            .and_then(|m| m.parse().ok())
+            .map(|minutes| CatchUp::SkipOlderThan { minutes })
+            .ok_or_else(|| decode(format!("unknown catch-up policy {other:?}"))),
+    }
+}
+
+fn state_text(state: RunState) -> &'static str {
+    match state {
+        RunState::Attempting => "attempting",
+        RunState::Done => "done",
+        RunState::Failed => "failed",
+        RunState::Skipped => "skipped",
+        RunState::Asked => "asked",
+    }
+}
+
+fn state_of(text: &str) -> Result<RunState, StoreError> {
+    [RunState::Attempting, RunState::Done, RunState::Failed, RunState::Skipped, RunState::Asked]
+        .into_iter()
+        .find(|s| state_text(*s) == text)
+        .ok_or_else(|| decode(format!("unknown run state {text:?}")))
+}
+
+fn task_of(row: TaskRow) -> Result<Task, StoreError> {
+    let (id, prompt, rule, start, zone, catch_up, tools, paused, created_at) = row;
+    let (start, zone) = (time(&start)?, zone.parse::<Tz>().map_err(|_| decode(format!("{zone:?} is not an IANA zone")))?);
+    let schedule = match rule {
+        Some(rule) => Schedule::Repeat { rule, start, zone },
+        None => Schedule::Once { at: start },
+    };
+    let tools = serde_json::from_str(&tools).map_err(|e| decode(e.to_string()))?;
+    Ok(Task { id, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, paused, created_at: time(&created_at)? })
+}
+
+const TASK_COLUMNS: &str = "id, prompt, rule, start, zone, catch_up, tools, paused, created_at";
+
+/// Tasks and their runs. A handle on the store: `store.task_table()`.
+pub struct TaskTable<'a> {
+    store: &'a Store,
+}
+
+pub trait TasksStore {
+    fn task_table(&self) -> TaskTable<'_>;
+}
+
+impl TasksStore for Store {
+    fn task_table(&self) -> TaskTable<'_> {
+        TaskTable { store: self }
+    }
+}
+
+impl TaskTable<'_> {
+    pub async fn add(&self, new: NewTask<'_>) -> Result<Task, StoreError> {
+        let (rule, start, zone) = match new.schedule {
+            Schedule::Once { at } => (None, *at, "UTC".to_string()),
+            Schedule::Repeat { rule, start, zone } => (Some(rule.as_str()), *start, zone.name().to_string()),
+        };
+        let tools = serde_json::to_string(new.tools).map_err(|e| decode(e.to_string()))?;
+        let row: TaskRow = sqlx::query_as(sidecar_store::columns_sql!(
+            "INSERT INTO tasks (prompt, rule, start, zone, catch_up, tools, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {TASK_COLUMNS}"
+        ))
+        .bind(new.prompt)
+        .bind(rule)
+        .bind(utc(start))
+        .bind(zone)
+        .bind(catch_up_text(new.catch_up))
+        .bind(tools)
+        .bind(self.store.now())
+        .fetch_one(self.store.pool())
+        .await?;
+        task_of(row)
+    }
+
+    /// Every task, oldest first.
+    pub async fn all(&self) -> Result<Vec<Task>, StoreError> {
+        let rows: Vec<TaskRow> =
+            sqlx::query_as(sidecar_store::columns_sql!("SELECT {TASK_COLUMNS} FROM tasks ORDER BY id")).fetch_all(self.store.pool()).await?;
+        rows.into_iter().map(task_of).collect()
+    }
+
+    /// Pauses a task with the reason said to the user, or lets it run again (`None`);
+    /// whether there was such a task.
+    pub async fn set_paused(&self, id: i64, reason: Option<&str>) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE tasks SET paused = ? WHERE id = ?").bind(reason).bind(id).execute(self.store.pool()).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Deletes a task and its runs; whether there was such a task.
+    pub async fn remove(&self, id: i64) -> Result<bool, StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        sqlx::query("DELETE FROM task_runs WHERE task_id = ?").bind(id).execute(&mut *tx).await?;
+        let done = sqlx::query("DELETE FROM tasks WHERE id = ?").bind(id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Records what was decided for an occurrence (`attempting`, `skipped`, `asked`); the
+    /// run's id, or `None` when the occurrence already has its run.
+    pub async fn record(&self, task_id: i64, occurrence: DateTime<Utc>, state: RunState) -> Result<Option<i64>, StoreError> {
+        let now = self.store.now();
+        let ended = (state != RunState::Attempting).then_some(now.as_str());
+        let row: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO task_runs (task_id, occurrence, state, started_at, ended_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (task_id, occurrence) DO NOTHING RETURNING id",
+        )
+        .bind(task_id)
+        .bind(utc(occurrence))
+        .bind(state_text(state))
+        .bind(&now)
+        .bind(ended)
+        .fetch_optional(self.store.pool())
+        .await?;
+        Ok(row.map(|r| r.0))
+    }
+
+    /// Ends an attempt as done or failed, with what it produced or what went wrong;
+    /// whether it was still attempting (a run ends once).
+    pub async fn end(&self, run_id: i64, state: RunState, outcome: &str) -> Result<bool, StoreError> {
+        if RunState::Attempting.end(state).is_err() {
+            return Ok(false);
+        }
+        let done = sqlx::query("UPDATE task_runs SET state = ?, ended_at = ?, outcome = ? WHERE id = ? AND state = 'attempting'")
+            .bind(state_text(state))
+            .bind(self.store.now())
+            .bind(outcome)
+            .bind(run_id)
+            .execute(self.store.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// A task's last `limit` runs, newest first.
+    pub async fn runs(&self, task_id: i64, limit: u32) -> Result<Vec<Run>, StoreError> {
+        let rows: Vec<(i64, i64, String, String, Option<String>)> =
+            sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT ?")
+                .bind(task_id)
+                .bind(limit)
+                .fetch_all(self.store.pool())
+                .await?;
+        rows.into_iter()
+            .map(|(id, task_id, occurrence, state, outcome)| Ok(Run { id, task_id, occurrence: time(&occurrence)?, state: state_of(&state)?, outcome }))
+            .collect()
+    }
+
+    /// The latest occurrence a task handled (its creation time when none).
+    pub async fn handled(&self, task: &Task) -> Result<DateTime<Utc>, StoreError> {
+        let latest: Option<(String,)> = sqlx::query_as("SELECT occurrence FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT 1")
+            .bind(task.id)
+            .fetch_optional(self.store.pool())
+            .await?;
+        latest.map_or(Ok(task.created_at), |(at,)| time(&at))
+    }
+
+    /// Runs a crash left attempting, to run again under their own record.
+    pub async fn interrupted(&self) -> Result<Vec<Run>, StoreError> {
+        let rows: Vec<(i64, i64, String, Option<String>)> =
+            sqlx::query_as("SELECT id, task_id, occurrence, outcome FROM task_runs WHERE state = 'attempting' ORDER BY id")
+                .fetch_all(self.store.pool())
+                .await?;
+        rows.into_iter()
+            .map(|(id, task_id, occurrence, outcome)| Ok(Run { id, task_id, occurrence: time(&occurrence)?, state: RunState::Attempting, outcome }))
+            .collect()
+    }
+}

@@ -1,0 +1,60 @@
+//! Tasks and their runs on real SQLite (the app's migrations): stored and read back as
+//! created, one run per occurrence however often it is recorded, a run ended once, a
+//! crash's attempt found at start, three failures pausing, a task removed with its runs.
+
+use chrono::{TimeZone, Utc};
+use sidecar_store::Store;
+use sidecar_tasks::rows::{NewTask, TasksStore};
+use sidecar_tasks::runs::{pauses, RunState};
+use sidecar_tasks::{CatchUp, Schedule};
+
+#[tokio::test]
+async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let table = store.task_table();
+    let start = Utc.with_ymd_and_hms(2026, 12, 1, 7, 0, 0).unwrap();
+    let schedule = Schedule::Repeat { rule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR".into(), start, zone: chrono_tz::Europe::Madrid };
+    let tools = vec!["web_search".to_string(), "weather".to_string()];
+    let task = table
+        .add(NewTask {
+            prompt: "Check the weather in Madrid and tell me what to expect",
+            schedule: &schedule,
+            catch_up: CatchUp::SkipOlderThan { minutes: 90 },
+            tools: &tools,
+        })
+        .await
+        .unwrap();
+    assert_eq!(table.all().await.unwrap(), std::slice::from_ref(&task));
+    assert_eq!(
+        (task.schedule.clone(), task.catch_up, task.tools.clone(), task.paused.clone()),
+        (schedule, CatchUp::SkipOlderThan { minutes: 90 }, tools, None)
+    );
+    assert_eq!(table.handled(&task).await.unwrap(), task.created_at);
+
+    // The same occurrence recorded twice (a second look, a second process): one run.
+    let run = table.record(task.id, start, RunState::Attempting).await.unwrap().expect("the first takes it");
+    assert_eq!(table.record(task.id, start, RunState::Attempting).await.unwrap(), None);
+    assert_eq!(table.handled(&task).await.unwrap(), start);
+    // A crash: found attempting at start, ended once.
+    assert_eq!(table.interrupted().await.unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [run]);
+    assert!(table.end(run, RunState::Done, "Sunny, 14 °C; nothing on your calendar before 10.").await.unwrap());
+    assert!(!table.end(run, RunState::Failed, "again").await.unwrap(), "a run ends once");
+    assert!(table.interrupted().await.unwrap().is_empty());
+
+    // Three failures in a row: the task pauses, and says why.
+    for day in 2..5 {
+        let at = Utc.with_ymd_and_hms(2026, 12, day, 7, 0, 0).unwrap();
+        let id = table.record(task.id, at, RunState::Attempting).await.unwrap().unwrap();
+        table.end(id, RunState::Failed, "the weather service did not answer").await.unwrap();
+    }
+    let runs = table.runs(task.id, 10).await.unwrap();
+    assert_eq!(runs.len(), 4);
+    assert!(pauses(runs.iter().map(|r| r.state)));
+    assert!(table.set_paused(task.id, Some("Paused after three failures: the weather service did not answer")).await.unwrap());
+    assert!(table.all().await.unwrap()[0].paused.as_deref().unwrap().starts_with("Paused after three failures"));
+
+    assert!(table.remove(task.id).await.unwrap());
+    assert!(table.all().await.unwrap().is_empty() && table.runs(task.id, 10).await.unwrap().is_empty());
+    assert!(!table.remove(task.id).await.unwrap());
+}
