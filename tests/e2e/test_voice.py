@@ -202,7 +202,8 @@ def test_a_spoken_message_is_answered_aloud_and_talking_again_stops_the_voice(de
         # The reply is said aloud as it streams (the default: replies to spoken messages).
         session.wait_for("[data-testid=voice-hush]", 60)
         wait_until(lambda: speakers.loud_windows(), 20, "the speakers stayed silent")
-        time.sleep(2.5)
+        # A few sentences' worth, so the capture holds more than one word to recognise.
+        time.sleep(4.0)
         desktop.screenshot("voice-speaking")
         # Barge-in: pressing the microphone while Sidecar speaks silences it at once.
         heard_until = len(speakers.samples)

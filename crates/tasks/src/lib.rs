@@ -9,7 +9,9 @@
 //!   not nine times), run, asked about or skipped as its [`catch_up::CatchUp`] says;
 //! - [`runs`]: a run's record per occurrence (attempting → done | failed | skipped), a
 //!   run a crash interrupted, and the pause after three failures in a row;
-//! - [`rows`]: the tasks and their runs in the database, a run unique per occurrence.
+//! - [`rows`]: the tasks and their runs in the database, a run unique per occurrence;
+//! - [`service::Tasks`]: a look at the tasks (what is due, recorded before it is acted
+//!   on), the runs a crash cut, and the pause after the third failure, said in words.
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
@@ -17,7 +19,10 @@ pub mod catch_up;
 pub mod rows;
 pub mod runs;
 pub mod schedule;
+pub mod service;
+pub mod words;
 
 pub use catch_up::{plan, Action, CatchUp, Due, Plan};
 pub use runs::{RunState, TaskError};
 pub use schedule::Schedule;
+pub use service::{Look, Tasks, Work};

@@ -58,3 +58,43 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
     assert!(table.all().await.unwrap().is_empty() && table.runs(task.id, 10).await.unwrap().is_empty());
     assert!(!table.remove(task.id).await.unwrap());
 }
+
+#[tokio::test]
+async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
+    use sidecar_tasks::{Tasks, Work};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).await.unwrap();
+    let first = Utc::now() - chrono::Duration::hours(5) - chrono::Duration::minutes(10);
+    let hourly = Schedule::Repeat { rule: "FREQ=HOURLY".into(), start: first, zone: chrono_tz::UTC };
+    let task =
+        store.task_table().add(NewTask { prompt: "Is the train strike still on?", schedule: &hourly, catch_up: CatchUp::RunNow, tools: &[] }).await.unwrap();
+    let tasks = Tasks::new(store.clone());
+    let now = Utc::now();
+    // Created after its first occurrences: those before its creation are not due.
+    let look = tasks.look(now).await.unwrap();
+    assert!(look.work.is_empty(), "{:?}", look.work);
+    assert_eq!(look.next, hourly.next_after(now));
+
+    // An hour on: one run, recorded as attempting before it is handed out; a second look
+    // (or a second process) at the same time gets nothing.
+    let later = look.next.unwrap() + chrono::Duration::seconds(5);
+    let [Work::Run { run_id, occurrence, late: false, .. }] = tasks.look(later).await.unwrap().work[..] else { panic!("one run") };
+    assert_eq!(occurrence, look.next.unwrap());
+    assert!(tasks.look(later).await.unwrap().work.is_empty());
+    // The process dies mid-run: at start the attempt is handed out again, under its record.
+    let recovered = Tasks::new(store.clone()).recover().await.unwrap();
+    assert!(matches!(recovered[..], [Work::Run { run_id: again, .. }] if again == run_id));
+    assert_eq!(tasks.finish(task.id, run_id, Ok("Still on until Friday."), sidecar_domain::locale::Lang::En).await.unwrap(), None);
+    assert!(tasks.recover().await.unwrap().is_empty());
+
+    // Three failures in a row pause it, said in the user's language.
+    let mut at = later;
+    let mut said = None;
+    for _ in 0..3 {
+        at += chrono::Duration::hours(1);
+        let Work::Run { run_id, .. } = tasks.look(at).await.unwrap().work.remove(0) else { panic!("a run") };
+        said = tasks.finish(task.id, run_id, Err("sin red"), sidecar_domain::locale::Lang::Es).await.unwrap();
+    }
+    assert_eq!(said.as_deref(), Some("En pausa tras tres ejecuciones fallidas seguidas (la última: sin red). Arregla lo que necesita y reanúdala."));
+    assert!(tasks.look(at + chrono::Duration::hours(1)).await.unwrap().work.is_empty(), "a paused task does not run");
+}

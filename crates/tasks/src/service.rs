@@ -1,0 +1,96 @@
+//! The tasks at a look (the scheduler's tick, the start after a restart, the computer back
+//! from sleep): what is due now is recorded before anything is done about it, so a crash
+//! between the two leaves an attempt to finish, never a second run. The assembly's loop
+//! runs the work it is handed and tells [`Tasks::finish`] how it went.
+
+use chrono::{DateTime, Utc};
+use sidecar_domain::locale::Lang;
+use sidecar_store::{Store, StoreError};
+
+use crate::catch_up::{plan, Action};
+use crate::rows::{Task, TasksStore};
+use crate::runs::{pauses, RunState};
+
+/// What the loop is to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Work {
+    /// Run the task's prompt for this occurrence, under the run `run_id`.
+    Run { task: Task, run_id: i64, occurrence: DateTime<Utc>, late: bool, folded: usize },
+    /// Ask the user whether to run this late occurrence now.
+    Ask { task: Task, occurrence: DateTime<Utc> },
+}
+
+/// A look's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    pub work: Vec<Work>,
+    /// When the next occurrence of any running task falls due.
+    pub next: Option<DateTime<Utc>>,
+}
+
+pub struct Tasks {
+    store: Store,
+}
+
+impl Tasks {
+    pub fn new(store: Store) -> Self {
+        Self { store }
+    }
+
+    /// At start: the runs a crash cut, to run again under their own records (once each).
+    pub async fn recover(&self) -> Result<Vec<Work>, StoreError> {
+        let table = self.store.task_table();
+        let tasks = table.all().await?;
+        let mut work = Vec::new();
+        for run in table.interrupted().await? {
+            if let Some(task) = tasks.iter().find(|t| t.id == run.task_id && t.paused.is_none()) {
+                work.push(Work::Run { task: task.clone(), run_id: run.id, occurrence: run.occurrence, late: true, folded: 0 });
+            }
+        }
+        Ok(work)
+    }
+
+    /// What is due at `now`, recorded: a run begun (attempting), a question asked, or a
+    /// stale occurrence skipped. An occurrence that already has its run is left alone.
+    pub async fn look(&self, now: DateTime<Utc>) -> Result<Look, StoreError> {
+        let table = self.store.task_table();
+        let (mut work, mut next) = (Vec::new(), None::<DateTime<Utc>>);
+        for task in table.all().await?.into_iter().filter(|t| t.paused.is_none()) {
+            let planned = plan(&task.schedule, task.catch_up, table.handled(&task).await?, now);
+            next = match (next, planned.next) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let Some(due) = planned.due else { continue };
+            let state = match due.action {
+                Action::Run => RunState::Attempting,
+                Action::Ask => RunState::Asked,
+                Action::Skip => RunState::Skipped,
+            };
+            let Some(run_id) = table.record(task.id, due.occurrence, state).await? else { continue };
+            match due.action {
+                Action::Run => work.push(Work::Run { task, run_id, occurrence: due.occurrence, late: due.late, folded: due.folded }),
+                Action::Ask => work.push(Work::Ask { task, occurrence: due.occurrence }),
+                Action::Skip => {}
+            }
+        }
+        Ok(Look { work, next })
+    }
+
+    /// A run ended with what it produced or what went wrong. After the third failure in a
+    /// row the task is paused; the reason, in `lang`, is returned to be said.
+    pub async fn finish(&self, task_id: i64, run_id: i64, outcome: Result<&str, &str>, lang: Lang) -> Result<Option<String>, StoreError> {
+        let table = self.store.task_table();
+        let (state, said) = match outcome {
+            Ok(text) => (RunState::Done, text),
+            Err(error) => (RunState::Failed, error),
+        };
+        table.end(run_id, state, said).await?;
+        if state == RunState::Done || !pauses(table.runs(task_id, crate::runs::PAUSE_AFTER_FAILURES as u32 * 4).await?.iter().map(|r| r.state)) {
+            return Ok(None);
+        }
+        let reason = crate::words::paused_after_failures(lang, said);
+        table.set_paused(task_id, Some(&reason)).await?;
+        Ok(Some(reason))
+    }
+}
