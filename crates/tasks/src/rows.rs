@@ -31,7 +31,7 @@ pub struct NewTask<'a> {
     pub tools: &'a [String],
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Run {
     pub id: i64,
     pub task_id: i64,
@@ -40,11 +40,7 @@ pub struct Run {
     pub outcome: Option<String>,
 }
 
-type TaskRow = (i64, String, Option<String>, String, String, String, String, Option<String>, String);
-
-fn time(text: &str) -> Result<DateTime<Utc>, StoreError> {
-    DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&Utc)).map_err(|e| StoreError::Query(sqlx::Error::Decode(Box::new(e))))
-}
+type TaskRow = (i64, String, Option<String>, DateTime<Utc>, String, String, String, Option<String>, DateTime<Utc>);
 
 fn decode(error: String) -> StoreError {
     StoreError::Query(sqlx::Error::Decode(error.into()))
@@ -70,32 +66,15 @@ fn catch_up_of(text: &str) -> Result<CatchUp, StoreError> {
     }
 }
 
-fn state_text(state: RunState) -> &'static str {
-    match state {
-        RunState::Attempting => "attempting",
-        RunState::Done => "done",
-        RunState::Failed => "failed",
-        RunState::Skipped => "skipped",
-        RunState::Asked => "asked",
-    }
-}
-
-fn state_of(text: &str) -> Result<RunState, StoreError> {
-    [RunState::Attempting, RunState::Done, RunState::Failed, RunState::Skipped, RunState::Asked]
-        .into_iter()
-        .find(|s| state_text(*s) == text)
-        .ok_or_else(|| decode(format!("unknown run state {text:?}")))
-}
-
 fn task_of(row: TaskRow) -> Result<Task, StoreError> {
     let (id, prompt, rule, start, zone, catch_up, tools, paused, created_at) = row;
-    let (start, zone) = (time(&start)?, zone.parse::<Tz>().map_err(|_| decode(format!("{zone:?} is not an IANA zone")))?);
+    let zone = zone.parse::<Tz>().map_err(|_| decode(format!("{zone:?} is not an IANA zone")))?;
     let schedule = match rule {
         Some(rule) => Schedule::Repeat { rule, start, zone },
         None => Schedule::Once { at: start },
     };
     let tools = serde_json::from_str(&tools).map_err(|e| decode(e.to_string()))?;
-    Ok(Task { id, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, paused, created_at: time(&created_at)? })
+    Ok(Task { id, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, paused, created_at })
 }
 
 const TASK_COLUMNS: &str = "id, prompt, rule, start, zone, catch_up, tools, paused, created_at";
@@ -171,7 +150,7 @@ impl TaskTable<'_> {
         )
         .bind(task_id)
         .bind(utc(occurrence))
-        .bind(state_text(state))
+        .bind(state)
         .bind(&now)
         .bind(ended)
         .fetch_optional(self.store.pool())
@@ -186,7 +165,7 @@ impl TaskTable<'_> {
             return Ok(false);
         }
         let done = sqlx::query("UPDATE task_runs SET state = ?, ended_at = ?, outcome = ? WHERE id = ? AND state = 'attempting'")
-            .bind(state_text(state))
+            .bind(state)
             .bind(self.store.now())
             .bind(outcome)
             .bind(run_id)
@@ -197,34 +176,26 @@ impl TaskTable<'_> {
 
     /// A task's last `limit` runs, newest first.
     pub async fn runs(&self, task_id: i64, limit: u32) -> Result<Vec<Run>, StoreError> {
-        let rows: Vec<(i64, i64, String, String, Option<String>)> =
-            sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT ?")
-                .bind(task_id)
-                .bind(limit)
-                .fetch_all(self.store.pool())
-                .await?;
-        rows.into_iter()
-            .map(|(id, task_id, occurrence, state, outcome)| Ok(Run { id, task_id, occurrence: time(&occurrence)?, state: state_of(&state)?, outcome }))
-            .collect()
+        Ok(sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT ?")
+            .bind(task_id)
+            .bind(limit)
+            .fetch_all(self.store.pool())
+            .await?)
     }
 
     /// The latest occurrence a task handled (its creation time when none).
     pub async fn handled(&self, task: &Task) -> Result<DateTime<Utc>, StoreError> {
-        let latest: Option<(String,)> = sqlx::query_as("SELECT occurrence FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT 1")
+        let latest: Option<(DateTime<Utc>,)> = sqlx::query_as("SELECT occurrence FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT 1")
             .bind(task.id)
             .fetch_optional(self.store.pool())
             .await?;
-        latest.map_or(Ok(task.created_at), |(at,)| time(&at))
+        Ok(latest.map_or(task.created_at, |(at,)| at))
     }
 
     /// Runs a crash left attempting, to run again under their own record.
     pub async fn interrupted(&self) -> Result<Vec<Run>, StoreError> {
-        let rows: Vec<(i64, i64, String, Option<String>)> =
-            sqlx::query_as("SELECT id, task_id, occurrence, outcome FROM task_runs WHERE state = 'attempting' ORDER BY id")
-                .fetch_all(self.store.pool())
-                .await?;
-        rows.into_iter()
-            .map(|(id, task_id, occurrence, outcome)| Ok(Run { id, task_id, occurrence: time(&occurrence)?, state: RunState::Attempting, outcome }))
-            .collect()
+        Ok(sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE state = 'attempting' ORDER BY id")
+            .fetch_all(self.store.pool())
+            .await?)
     }
 }

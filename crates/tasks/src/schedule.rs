@@ -35,16 +35,16 @@ impl Schedule {
     /// The occurrences in `(after, until]`, oldest first, at most `limit` of them (a task
     /// every minute through a month away is not listed whole: the latest matter).
     pub fn between(&self, after: DateTime<Utc>, until: DateTime<Utc>, limit: usize) -> Vec<DateTime<Utc>> {
-        let mut found = Vec::new();
+        let mut found = std::collections::VecDeque::new();
         let mut from = after;
         while let Some(next) = self.next_after(from).filter(|n| *n <= until) {
-            found.push(next);
+            found.push_back(next);
             if found.len() > limit {
-                found.remove(0);
+                found.pop_front();
             }
             from = next;
         }
-        found
+        found.into()
     }
 }
 
