@@ -70,6 +70,8 @@ pub enum CompanionError {
     #[error(transparent)]
     Reminders(#[from] ReminderError),
     #[error(transparent)]
+    Tasks(#[from] crate::tasks::TasksError),
+    #[error(transparent)]
     Proactive(#[from] ProactiveError),
     #[error(transparent)]
     WebSearch(#[from] SearchFailure),
@@ -162,6 +164,7 @@ impl Worded for CompanionError {
             CompanionError::SettingsFile(e) => e.spanish(),
             CompanionError::Calendar(e) => e.spanish(),
             CompanionError::Reminders(e) => e.spanish(),
+            CompanionError::Tasks(e) => e.spanish(),
             CompanionError::Proactive(e) => e.spanish(),
             CompanionError::WebSearch(e) => e.spanish(),
             CompanionError::SearchSetup(e) => e.spanish(),

@@ -42,6 +42,8 @@ pub enum CoreEvent {
     Chat(crate::agent::events::ChatEvent),
     #[serde(untagged)]
     Voice(crate::voice::VoiceEvent),
+    #[serde(untagged)]
+    Tasks(crate::tasks::TaskEvent),
 }
 
 /// How many picked events a feature's subscription holds before the oldest go.

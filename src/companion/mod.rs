@@ -34,6 +34,7 @@ mod memory;
 mod running;
 mod serving;
 mod standard_tools;
+mod tasks;
 mod voice;
 pub use voice::{Heard, VoiceModel, VoiceView};
 
@@ -74,6 +75,8 @@ pub struct Companion {
     channel: Channel,
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
+    /// Scheduled tasks: their rows, their looks, the user's edits.
+    tasks: Arc<crate::tasks::Tasks>,
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
@@ -201,6 +204,21 @@ impl Companion {
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
         tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
+        let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
+        // The model proposes a task; its grants are checked against the tools there are then.
+        let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
+        tools.register(crate::tasks::tool::ScheduleTask {
+            tasks: tasks.clone(),
+            clock: clock.clone(),
+            lang,
+            known: {
+                let offered = offered.clone();
+                Arc::new(move || {
+                    let conversation = offered.get().and_then(std::sync::Weak::upgrade);
+                    conversation.map(|c| c.tools().tools().map(|t| t.name().to_string()).collect()).unwrap_or_default()
+                })
+            },
+        });
         let conversation = Arc::new(ConversationService::new(
             ConversationParts {
                 store: store.clone(),
@@ -220,6 +238,7 @@ impl Companion {
             },
             tools.clone(),
         ));
+        let _ = offered.set(Arc::downgrade(&conversation));
         let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();
             Box::new(move |offered| conversation.set_tools(offered))
@@ -295,6 +314,7 @@ impl Companion {
             channel: options.channel,
             context,
             reminders,
+            tasks,
             proactive,
             channels,
             mcp,

@@ -106,7 +106,13 @@ impl Companion {
             self.lang,
             crate::connections::watch::LOOK_EVERY,
         );
-        let mut loops = vec![
+        let mut loops = vec![];
+        if delivery == Delivery::Here {
+            // Only the process that delivers runs the tasks (the runs' records keep a
+            // second one from doubling a run all the same).
+            loops.push(tokio::spawn(self.clone().run_tasks(cancel.clone())));
+        }
+        loops.extend([
             tokio::spawn(self.watch_knowledge(crate::knowledge::watch::POLL_INTERVAL)),
             tokio::spawn(self.meaning().clone().run()),
             tokio::spawn(self.data().clone().run_daily_backups()),
@@ -114,7 +120,7 @@ impl Companion {
             tokio::spawn(connections),
             tokio::spawn(self.clone().free_idle_speech()),
             tokio::spawn(self.clone().speak_replies()),
-        ];
+        ]);
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);
             loops.push(tokio::spawn(self.updates().clone().run_daily()));

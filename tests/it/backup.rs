@@ -325,9 +325,17 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar::store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change, undone (it made the tasks' tables).
-        sqlx::query("DROP TABLE task_runs").execute(store.pool()).await.unwrap();
-        sqlx::query("DROP TABLE tasks").execute(store.pool()).await.unwrap();
+        // The newest migration's own change, undone (it added the tasks' delivery columns).
+        for undo in [
+            "ALTER TABLE conversations DROP COLUMN kind",
+            "ALTER TABLE tasks DROP COLUMN title",
+            "ALTER TABLE tasks DROP COLUMN always_deliver",
+            "ALTER TABLE task_runs DROP COLUMN message_id",
+            "ALTER TABLE task_runs DROP COLUMN prompt_tokens",
+            "ALTER TABLE task_runs DROP COLUMN completion_tokens",
+        ] {
+            sqlx::query(undo).execute(store.pool()).await.unwrap();
+        }
         store.close().await;
     }
     let core = open(dir.path()).await;

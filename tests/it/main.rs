@@ -59,6 +59,7 @@ mod spanish_errors;
 mod store;
 mod supersession;
 mod support;
+mod tasks;
 mod telegram;
 mod tool_choice;
 mod tools;

@@ -26,6 +26,9 @@ use sidecar_domain::channel::Channel;
 pub enum Kind {
     Reminder,
     Spontaneous,
+    /// A scheduled task's result, already kept in the Tasks conversation (so never
+    /// posted in the chat); whether quiet holds it back is decided before it is sent.
+    Task,
 }
 
 /// A message Sidecar sends on its own.
@@ -84,6 +87,11 @@ pub(crate) fn targets(kind: Kind, prefs: &SinkPreferences, available: &[(SinkId,
         Kind::Reminder => {
             reachable.iter().filter(|(sink, _)| matches!(prefs.of(*sink), SinkPreference::All | SinkPreference::RemindersOnly)).map(|(sink, _)| *sink).collect()
         }
+        Kind::Task => reachable
+            .iter()
+            .filter(|(sink, _)| *sink != SinkId::Chat && matches!(prefs.of(*sink), SinkPreference::All | SinkPreference::RemindersOnly))
+            .map(|(sink, _)| *sink)
+            .collect(),
         Kind::Spontaneous => {
             let speaks = |(sink, channel): &&(SinkId, Channel)| prefs.of(*sink) == SinkPreference::All && Some(*channel) != presence.quiet_channel;
             let primary = reachable.iter().filter(speaks).find(|(sink, _)| *sink == prefs.primary);
@@ -203,7 +211,8 @@ impl MessageRouter {
             let all = self.sinks.read().expect("sinks lock");
             chosen.iter().filter_map(|id| all.iter().find(|s| s.id() == *id).cloned()).collect()
         };
-        let mut routed = Routed::default();
+        // A message already kept in a conversation (a task's result) is not kept again.
+        let mut routed = Routed { message_id: message.message_id, ..Routed::default() };
         let mut shown_on = None;
         for sink in sinks {
             tracing::info!(sink = sink.id().as_str(), kind = ?message.kind, "routing a proactive message");
@@ -294,6 +303,15 @@ mod tests {
         let reminders_only = SinkPreferences { telegram: SinkPreference::RemindersOnly, whatsapp: SinkPreference::None, ..Default::default() };
         assert_eq!(targets(Kind::Spontaneous, &reminders_only, &WITH_PHONES, away(Some(Channel::Telegram))), [SinkId::Chat]);
         assert_eq!(targets(Kind::Reminder, &reminders_only, &WITH_PHONES, away(None)), [SinkId::Chat, SinkId::Notification, SinkId::Telegram]);
+    }
+
+    #[test]
+    fn a_task_s_result_goes_where_reminders_go_but_never_into_the_chat() {
+        let prefs = SinkPreferences { tray: SinkPreference::None, ..Default::default() };
+        assert_eq!(targets(Kind::Task, &prefs, &DESKTOP, Presence::default()), [SinkId::Notification]);
+        // Away from the desk, the phones hear it too.
+        assert_eq!(targets(Kind::Task, &prefs, &WITH_PHONES, away(None)), [SinkId::Notification, SinkId::Telegram, SinkId::Whatsapp]);
+        assert_eq!(targets(Kind::Task, &prefs, &WITH_PHONES, Presence::default()), [SinkId::Notification]);
     }
 
     #[test]

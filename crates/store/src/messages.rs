@@ -108,6 +108,10 @@ pub struct MessageMeta {
     /// the reply, with its id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<i64>,
+    /// The scheduled task this message ran for (its prompt, or its result), in the
+    /// Tasks conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<i64>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -213,7 +217,11 @@ impl Conversations<'_> {
     /// The most recently active conversation, created if there is none.
     pub async fn current_conversation(&self) -> Result<i64, StoreError> {
         let latest: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM conversations WHERE archived = 0 AND deleted_at IS NULL ORDER BY updated_at DESC, id DESC LIMIT 1")
+            // A conversation set aside (tasks) is current only once the user opened it.
+            sqlx::query_as(
+                "SELECT id FROM conversations WHERE archived = 0 AND deleted_at IS NULL AND (kind IS NULL OR updated_at > created_at)
+                 ORDER BY updated_at DESC, id DESC LIMIT 1",
+            )
                 .fetch_optional(&self.store.pool)
                 .await?;
         match latest {
@@ -229,6 +237,34 @@ impl Conversations<'_> {
             .bind(&ts)
             .fetch_one(&self.store.pool)
             .await?;
+        Ok(id)
+    }
+
+    /// The conversation of `kind` (the one scheduled tasks post in), made with `title` and
+    /// pinned to the top of the list when there is none (or the user deleted it).
+    /// Posting there does not make it the current chat.
+    pub async fn set_aside(&self, kind: &str, title: &str) -> Result<i64, StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE kind = ? AND deleted_at IS NULL ORDER BY id DESC LIMIT 1")
+            .bind(kind)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let id = match found {
+            Some((id,)) => id,
+            None => {
+                // Older than any chat, so it is never taken for the current one unopened.
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO conversations (created_at, updated_at, kind, title, pinned) VALUES (?, '1970-01-01T00:00:00Z', ?, ?, 1) RETURNING id",
+                )
+                .bind(self.store.now())
+                .bind(kind)
+                .bind(title)
+                .fetch_one(&mut *tx)
+                .await?;
+                id
+            }
+        };
+        tx.commit().await?;
         Ok(id)
     }
 
@@ -287,7 +323,9 @@ impl Conversations<'_> {
         .bind(new.once_per)
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ?").bind(&ts).bind(new.conversation_id).execute(&mut *tx).await?;
+        // A conversation set aside (the one tasks post in) does not become the current
+        // chat because something was posted there; opening it does.
+        sqlx::query("UPDATE conversations SET updated_at = ? WHERE id = ? AND kind IS NULL").bind(&ts).bind(new.conversation_id).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(id)
     }

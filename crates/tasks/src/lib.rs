@@ -10,19 +10,28 @@
 //! - [`runs`]: a run's record per occurrence (attempting → done | failed | skipped), a
 //!   run a crash interrupted, and the pause after three failures in a row;
 //! - [`rows`]: the tasks and their runs in the database, a run unique per occurrence;
+//! - [`manage`]: the user's side: a task made from words, listed, paused, resumed,
+//!   removed or run now;
 //! - [`service::Tasks`]: a look at the tasks (what is due, recorded before it is acted
 //!   on), the runs a crash cut, and the pause after the third failure, said in words.
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
 pub mod catch_up;
+pub mod error;
+pub mod events;
+pub mod manage;
 pub mod rows;
 pub mod runs;
 pub mod schedule;
 pub mod service;
+pub mod tool;
 pub mod words;
 
 pub use catch_up::{plan, Action, CatchUp, Due, Plan};
+pub use error::TasksError;
+pub use events::TaskEvent;
+pub use manage::{TaskRequest, TaskView};
 pub use runs::{RunState, TaskError};
 pub use schedule::Schedule;
 pub use service::{Look, Tasks, Work};

@@ -14,10 +14,16 @@ use crate::schedule::Schedule;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Task {
     pub id: i64,
+    /// Its name in lists and notifications.
+    pub title: String,
     pub prompt: String,
     pub schedule: Schedule,
     pub catch_up: CatchUp,
     pub tools: Vec<String>,
+    /// The user's zone when it was made (a repeat keeps its times there).
+    pub zone: Tz,
+    /// Its result is delivered even in quiet hours and after `/quiet`.
+    pub always_deliver: bool,
     /// Why it is paused; `None`: it runs.
     pub paused: Option<String>,
     pub created_at: DateTime<Utc>,
@@ -25,22 +31,30 @@ pub struct Task {
 
 /// A task about to be stored.
 pub struct NewTask<'a> {
+    pub title: &'a str,
     pub prompt: &'a str,
     pub schedule: &'a Schedule,
     pub catch_up: CatchUp,
     pub tools: &'a [String],
+    pub always_deliver: bool,
+    /// The user's zone now.
+    pub zone: Tz,
 }
 
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow)]
 pub struct Run {
     pub id: i64,
     pub task_id: i64,
     pub occurrence: DateTime<Utc>,
     pub state: RunState,
     pub outcome: Option<String>,
+    /// Its reply in the Tasks conversation.
+    pub message_id: Option<i64>,
+    pub prompt_tokens: Option<i64>,
+    pub completion_tokens: Option<i64>,
 }
 
-type TaskRow = (i64, String, Option<String>, DateTime<Utc>, String, String, String, Option<String>, DateTime<Utc>);
+type TaskRow = (i64, String, String, Option<String>, DateTime<Utc>, String, String, String, bool, Option<String>, DateTime<Utc>);
 
 fn decode(error: String) -> StoreError {
     StoreError::Query(sqlx::Error::Decode(error.into()))
@@ -67,17 +81,18 @@ fn catch_up_of(text: &str) -> Result<CatchUp, StoreError> {
 }
 
 fn task_of(row: TaskRow) -> Result<Task, StoreError> {
-    let (id, prompt, rule, start, zone, catch_up, tools, paused, created_at) = row;
+    let (id, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at) = row;
     let zone = zone.parse::<Tz>().map_err(|_| decode(format!("{zone:?} is not an IANA zone")))?;
     let schedule = match rule {
         Some(rule) => Schedule::Repeat { rule, start, zone },
         None => Schedule::Once { at: start },
     };
     let tools = serde_json::from_str(&tools).map_err(|e| decode(e.to_string()))?;
-    Ok(Task { id, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, paused, created_at })
+    Ok(Task { id, title, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, zone, always_deliver, paused, created_at })
 }
 
-const TASK_COLUMNS: &str = "id, prompt, rule, start, zone, catch_up, tools, paused, created_at";
+const TASK_COLUMNS: &str = "id, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at";
+const RUN_COLUMNS: &str = "id, task_id, occurrence, state, outcome, message_id, prompt_tokens, completion_tokens";
 
 /// Tasks and their runs. A handle on the store: `store.task_table()`.
 pub struct TaskTable<'a> {
@@ -97,23 +112,33 @@ impl TasksStore for Store {
 impl TaskTable<'_> {
     pub async fn add(&self, new: NewTask<'_>) -> Result<Task, StoreError> {
         let (rule, start, zone) = match new.schedule {
-            Schedule::Once { at } => (None, *at, "UTC".to_string()),
+            Schedule::Once { at } => (None, *at, new.zone.name().to_string()),
             Schedule::Repeat { rule, start, zone } => (Some(rule.as_str()), *start, zone.name().to_string()),
         };
         let tools = serde_json::to_string(new.tools).map_err(|e| decode(e.to_string()))?;
         let row: TaskRow = sqlx::query_as(sidecar_store::columns_sql!(
-            "INSERT INTO tasks (prompt, rule, start, zone, catch_up, tools, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {TASK_COLUMNS}"
+            "INSERT INTO tasks (title, prompt, rule, start, zone, catch_up, tools, always_deliver, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             RETURNING {TASK_COLUMNS}"
         ))
+        .bind(new.title)
         .bind(new.prompt)
         .bind(rule)
         .bind(utc(start))
         .bind(zone)
         .bind(catch_up_text(new.catch_up))
         .bind(tools)
+        .bind(new.always_deliver)
         .bind(self.store.now())
         .fetch_one(self.store.pool())
         .await?;
         task_of(row)
+    }
+
+    /// One task, if it is there.
+    pub async fn one(&self, id: i64) -> Result<Option<Task>, StoreError> {
+        let row: Option<TaskRow> =
+            sqlx::query_as(sidecar_store::columns_sql!("SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?")).bind(id).fetch_optional(self.store.pool()).await?;
+        row.map(task_of).transpose()
     }
 
     /// Every task, oldest first.
@@ -174,9 +199,52 @@ impl TaskTable<'_> {
         Ok(done.rows_affected() == 1)
     }
 
+    /// The late occurrence a task asked about, now to run: its record goes back to
+    /// attempting. Its id and occurrence, or `None` when none waits.
+    pub async fn take_asked(&self, task_id: i64) -> Result<Option<(i64, DateTime<Utc>)>, StoreError> {
+        Ok(sqlx::query_as(
+            "UPDATE task_runs SET state = 'attempting', ended_at = NULL
+             WHERE id = (SELECT id FROM task_runs WHERE task_id = ? AND state = 'asked' ORDER BY occurrence DESC LIMIT 1)
+             RETURNING id, occurrence",
+        )
+        .bind(task_id)
+        .fetch_optional(self.store.pool())
+        .await?)
+    }
+
+    /// The user said not to run the late occurrence asked about: it is skipped.
+    pub async fn decline_asked(&self, task_id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE task_runs SET state = 'skipped' WHERE task_id = ? AND state = 'asked'").bind(task_id).execute(self.store.pool()).await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Keeps where a run's reply is and the tokens it took.
+    pub async fn keep_reply(&self, run_id: i64, message_id: Option<i64>, prompt_tokens: u64, completion_tokens: u64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE task_runs SET message_id = ?, prompt_tokens = ?, completion_tokens = ? WHERE id = ?")
+            .bind(message_id)
+            .bind(prompt_tokens as i64)
+            .bind(completion_tokens as i64)
+            .bind(run_id)
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The tokens scheduled runs took since `since` (RFC 3339), or overall: prompt, completion, runs.
+    pub async fn tokens_since(&self, since: Option<&str>) -> Result<(u64, u64, u64), StoreError> {
+        let (prompt, completion, runs): (i64, i64, i64) = sqlx::query_as(
+            "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), COUNT(prompt_tokens) FROM task_runs
+             WHERE ?1 IS NULL OR started_at >= ?1",
+        )
+        .bind(since)
+        .fetch_one(self.store.pool())
+        .await?;
+        Ok((prompt as u64, completion as u64, runs as u64))
+    }
+
     /// A task's last `limit` runs, newest first.
     pub async fn runs(&self, task_id: i64, limit: u32) -> Result<Vec<Run>, StoreError> {
-        Ok(sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT ?")
+        Ok(sqlx::query_as(sidecar_store::columns_sql!("SELECT {RUN_COLUMNS} FROM task_runs WHERE task_id = ? ORDER BY occurrence DESC LIMIT ?"))
             .bind(task_id)
             .bind(limit)
             .fetch_all(self.store.pool())
@@ -194,7 +262,7 @@ impl TaskTable<'_> {
 
     /// Runs a crash left attempting, to run again under their own record.
     pub async fn interrupted(&self) -> Result<Vec<Run>, StoreError> {
-        Ok(sqlx::query_as("SELECT id, task_id, occurrence, state, outcome FROM task_runs WHERE state = 'attempting' ORDER BY id")
+        Ok(sqlx::query_as(sidecar_store::columns_sql!("SELECT {RUN_COLUMNS} FROM task_runs WHERE state = 'attempting' ORDER BY id"))
             .fetch_all(self.store.pool())
             .await?)
     }

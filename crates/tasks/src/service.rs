@@ -4,10 +4,12 @@
 //! runs the work it is handed and tells [`Tasks::finish`] how it went.
 
 use chrono::{DateTime, Utc};
+use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_store::{Store, StoreError};
 
 use crate::catch_up::{plan, Action};
+use crate::events::TaskEvent;
 use crate::rows::{Task, TasksStore};
 use crate::runs::{pauses, RunState};
 
@@ -30,11 +32,40 @@ pub struct Look {
 
 pub struct Tasks {
     store: Store,
+    /// Rung when a task is added or changed: the loop looks again at once.
+    changed: tokio::sync::Notify,
+    events: Emitter<TaskEvent>,
 }
 
 impl Tasks {
-    pub fn new(store: Store) -> Self {
-        Self { store }
+    pub fn new(store: Store, events: Emitter<TaskEvent>) -> Self {
+        Self { store, changed: tokio::sync::Notify::new(), events }
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Wakes the loop waiting in [`Tasks::until_changed`].
+    pub(crate) fn changed(&self) {
+        self.changed.notify_one();
+        self.events.publish(TaskEvent::TasksChanged);
+    }
+
+    /// Returns when a task was added, changed or removed since the last return.
+    pub async fn until_changed(&self) {
+        self.changed.notified().await
+    }
+
+    /// The tokens scheduled runs took since `since` (RFC 3339), or overall: prompt,
+    /// completion, runs.
+    pub async fn tokens_since(&self, since: Option<&str>) -> Result<(u64, u64, u64), StoreError> {
+        self.store.task_table().tokens_since(since).await
+    }
+
+    /// Keeps a run's reply and the tokens it took.
+    pub async fn keep_reply(&self, run_id: i64, message_id: Option<i64>, prompt_tokens: u64, completion_tokens: u64) -> Result<(), StoreError> {
+        self.store.task_table().keep_reply(run_id, message_id, prompt_tokens, completion_tokens).await
     }
 
     /// At start: the runs a crash cut, to run again under their own records (once each).

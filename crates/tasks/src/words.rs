@@ -9,3 +9,35 @@ pub fn paused_after_failures(lang: Lang, last_error: &str) -> String {
         Lang::Es => format!("En pausa tras tres ejecuciones fallidas seguidas (la última: {last_error}). Arregla lo que necesita y reanúdala."),
     }
 }
+
+/// Why a task the user paused is paused.
+pub fn paused_by_user(lang: Lang) -> String {
+    match lang {
+        Lang::En => "Paused by you.".into(),
+        Lang::Es => "En pausa por ti.".into(),
+    }
+}
+
+/// The conversation task results arrive in.
+pub fn tasks_conversation(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Tasks",
+        Lang::Es => "Tareas",
+    }
+}
+
+/// A late occurrence the task's policy asks about, with what to do.
+pub fn ask_late(lang: Lang, title: &str, due: &str) -> String {
+    match lang {
+        Lang::En => format!("“{title}” was due {due}, while Sidecar was closed or the computer asleep. Run it now? Press Run now, or leave it and it waits for its next time."),
+        Lang::Es => format!("«{title}» tocaba {due}, con Sidecar cerrado o el ordenador en reposo. ¿La ejecuto ahora? Pulsa Ejecutar ahora, o déjala y esperará a su próxima hora."),
+    }
+}
+
+/// A run that failed, with what to do.
+pub fn failed(lang: Lang, title: &str, why: &str) -> String {
+    match lang {
+        Lang::En => format!("“{title}” could not run: {why}. It runs again at its next time; Settings → Tasks has Run now."),
+        Lang::Es => format!("«{title}» no pudo ejecutarse: {why}. Volverá a intentarlo a su próxima hora; Ajustes → Tareas tiene Ejecutar ahora."),
+    }
+}

@@ -18,10 +18,13 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
     let tools = vec!["web_search".to_string(), "weather".to_string()];
     let task = table
         .add(NewTask {
+            title: "Weather in Madrid",
             prompt: "Check the weather in Madrid and tell me what to expect",
             schedule: &schedule,
             catch_up: CatchUp::SkipOlderThan { minutes: 90 },
             tools: &tools,
+            always_deliver: false,
+            zone: chrono_tz::Europe::Madrid,
         })
         .await
         .unwrap();
@@ -66,9 +69,20 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     let store = Store::open(dir.path()).await.unwrap();
     let first = Utc::now() - chrono::Duration::hours(5) - chrono::Duration::minutes(10);
     let hourly = Schedule::Repeat { rule: "FREQ=HOURLY".into(), start: first, zone: chrono_tz::UTC };
-    let task =
-        store.task_table().add(NewTask { prompt: "Is the train strike still on?", schedule: &hourly, catch_up: CatchUp::RunNow, tools: &[] }).await.unwrap();
-    let tasks = Tasks::new(store.clone());
+    let task = store
+        .task_table()
+        .add(NewTask {
+            title: "Train strike",
+            prompt: "Is the train strike still on?",
+            schedule: &hourly,
+            catch_up: CatchUp::RunNow,
+            tools: &[],
+            always_deliver: true,
+            zone: chrono_tz::UTC,
+        })
+        .await
+        .unwrap();
+    let tasks = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
     let now = Utc::now();
     // Created after its first occurrences: those before its creation are not due.
     let look = tasks.look(now).await.unwrap();
@@ -82,7 +96,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     assert_eq!(occurrence, look.next.unwrap());
     assert!(tasks.look(later).await.unwrap().work.is_empty());
     // The process dies mid-run: at start the attempt is handed out again, under its record.
-    let recovered = Tasks::new(store.clone()).recover().await.unwrap();
+    let recovered = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {})).recover().await.unwrap();
     assert!(matches!(recovered[..], [Work::Run { run_id: again, .. }] if again == run_id));
     assert_eq!(tasks.finish(task.id, run_id, Ok("Still on until Friday."), sidecar_domain::locale::Lang::En).await.unwrap(), None);
     assert!(tasks.recover().await.unwrap().is_empty());

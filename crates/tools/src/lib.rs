@@ -11,6 +11,7 @@ pub mod board;
 pub(crate) mod call_scope;
 pub mod definition;
 pub(crate) mod duckduckgo;
+mod granted;
 pub mod guard;
 pub mod read_url;
 pub mod search_failure;
@@ -150,6 +151,15 @@ impl ToolRegistry {
     pub fn offering(&self, keep: impl Fn(&str) -> bool) -> Self {
         let offered = self.tools.keys().filter(|name| keep(name)).cloned().collect();
         Self { offered: Some(Arc::new(offered)), ..self.clone() }
+    }
+
+    /// The tools a scheduled task was given: only those are offered, and those run
+    /// without asking; a call to any other still goes through the gate (asks).
+    pub fn granting(&self, names: &[String]) -> Self {
+        let granted: std::collections::BTreeSet<String> = names.iter().filter(|n| self.tools.contains_key(n.as_str())).cloned().collect();
+        let granted = Arc::new(granted);
+        let gate: Arc<dyn guard::Guard> = Arc::new(granted::Granted { granted: granted.clone(), gate: self.gate.clone() });
+        Self { offered: Some(granted), gate: Some(gate), ..self.clone() }
     }
 
     /// How long the user has been asked for permission, in all.

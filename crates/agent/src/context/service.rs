@@ -114,9 +114,7 @@ impl ContextService {
             self.load_live(conversation_id),
             self.resumed_checkpoint(conversation_id),
         )?;
-        self.knowledge.begin_turn();
-        let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
-        let base = prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge });
+        let base = self.base_system();
         // Each wire format wraps a tool definition in a few more tokens of its own.
         // Models that take no tools (the offline one) are sent none.
         let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
@@ -150,6 +148,20 @@ impl ContextService {
             None => self.checkpoint_if_due(conversation_id, chain, live.summary.as_ref(), &live.messages, &limits).await?,
         };
         Ok(TurnPrompt { system, late, prompt, limits, summarized_turns: live.summary.is_some(), reinforced: reinforce.is_some(), checkpoint })
+    }
+
+    /// The system prompt every turn starts with (persona, rules, the day, what Sidecar
+    /// knows): the stable prefix a scheduled task's prompt shares with the chat's.
+    pub(crate) fn base_system(&self) -> String {
+        let (now, zone) = (self.clock.now(), self.clock.zone());
+        self.knowledge.begin_turn();
+        let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
+        prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge })
+    }
+
+    /// The long tool outputs compacted so far, which a task's calls reuse.
+    pub(crate) fn compactions(&self) -> &Compactions {
+        &self.compactions
     }
 
     /// The prompt the next message would be answered with, as the guard sends it

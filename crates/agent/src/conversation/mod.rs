@@ -29,6 +29,8 @@ use sidecar_store::{Message, MessageMeta, MessageStatus, NewMessage, Store};
 use sidecar_tools::ToolRegistry;
 
 mod message_actions;
+mod task_turn;
+pub use task_turn::{TaskReply, TaskTurn};
 
 /// How long a turn waits for a tool server that is still starting.
 const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);

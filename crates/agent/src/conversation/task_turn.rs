@@ -1,0 +1,131 @@
+//! A scheduled task's turn (issue 46): its prompt answered with a small context of its
+//! own (the system prompt every turn starts with, the time, the task's words; not the
+//! chat's history), offered only the tools the task was given, which run without asking
+//! (any other call that acts asks, as always). Its prompt and reply are kept in the
+//! conversation set aside for tasks; nothing streams to the window, which reads them
+//! from there.
+
+use std::sync::OnceLock;
+
+use tokio_util::sync::CancellationToken;
+
+use super::ConversationService;
+use crate::context::compact::Compactions;
+use crate::context::engine::limits_for;
+use crate::context::guard::{self, Limits};
+use crate::driver::{drive, Shaper, TurnContext};
+use crate::error::TurnError;
+use crate::turn::{TurnEnd, TurnLimits};
+use sidecar_domain::emitter::Emitter;
+use sidecar_domain::locale::Lang;
+use sidecar_domain::tokens::count_cached as count;
+use sidecar_llm::pricing::PriceTable;
+use sidecar_llm::{ChatMessage, Usage};
+use sidecar_store::{MessageMeta, NewMessage};
+
+/// What a task's run asks for.
+pub struct TaskTurn<'a> {
+    /// The conversation set aside for tasks.
+    pub conversation_id: i64,
+    pub task_id: i64,
+    pub prompt: &'a str,
+    /// The tools the task was given when it was made.
+    pub tools: &'a [String],
+}
+
+/// What a task's run produced.
+#[derive(Debug, Clone)]
+pub struct TaskReply {
+    pub message_id: i64,
+    pub text: String,
+    pub usage: Option<Usage>,
+}
+
+/// Fits a task's calls: the time goes on its prompt, the guard keeps them in the budget.
+struct TaskShaper<'a> {
+    late: String,
+    limits: Limits,
+    compactions: &'a Compactions,
+    window: usize,
+    lang: Lang,
+    /// The message the time went on at the first call: later calls send the same.
+    late_on: OnceLock<usize>,
+}
+
+impl Shaper for TaskShaper<'_> {
+    fn shape(&self, mut messages: Vec<ChatMessage>) -> Result<Vec<ChatMessage>, String> {
+        let at = *self.late_on.get_or_init(|| sidecar_llm::late::newest_user(&messages).unwrap_or(0));
+        sidecar_llm::late::attach_at(&mut messages, at, &sidecar_llm::late::block(&self.late, ""));
+        let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
+        if report.overflows() {
+            let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
+            return Err(sidecar_llm::outcomes::window_too_small(system, self.window, self.lang));
+        }
+        Ok(messages)
+    }
+
+    fn tool_result_limit(&self) -> usize {
+        self.limits.max_tool_result_tokens
+    }
+}
+
+impl ConversationService {
+    /// Runs a scheduled task's prompt as a turn of its own. `Err` says why it could not
+    /// run (no model, the budget, the time limit), in words.
+    pub async fn run_task(&self, task: TaskTurn<'_>, cancel: CancellationToken) -> Result<TaskReply, TurnError> {
+        let settings = self.with.models.settings();
+        let said = ChatMessage::user(task.prompt);
+        let meta = MessageMeta { task: Some(task.task_id), ..MessageMeta::default() };
+        let asked_in = self.with.store.conversations().add_message(NewMessage::plain(task.conversation_id, &said).with_meta(&meta)).await?;
+        let chain = tokio::select! {
+            chain = self.with.models.chat_chain(None) => chain.map_err(sidecar_llm::ModelUnavailable)?,
+            _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
+        };
+        let tools = self.tools().granting(task.tools);
+        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
+        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let (now, zone) = (self.with.clock.now(), self.with.clock.zone());
+        let shaper = TaskShaper {
+            late: sidecar_llm::late::head(now, zone, &[], None, None, None),
+            limits: limits_for(&chain, &settings).less(tool_tokens),
+            compactions: self.with.context.compactions(),
+            window: chain.context_window() as usize,
+            lang: self.with.lang,
+            late_on: OnceLock::new(),
+        };
+        let prompt = vec![ChatMessage::system(self.with.context.base_system()), said];
+        // Nothing streams: the window is on the user's chat, not on this one.
+        let silent = Emitter::new(|_| {});
+        let driven = drive(
+            TurnContext {
+                shaper: &shaper,
+                conversation_id: task.conversation_id,
+                asked_in,
+                store: &self.with.store,
+                events: &silent,
+                tools: &tools,
+                chain,
+                summarize_chain: self.with.models.routed(sidecar_settings::Purpose::Summarize),
+                channel: self.with.channel,
+                clock: &self.with.clock,
+                arrived: std::time::Instant::now(),
+                policy: settings.llm.retry_policy(),
+                prices: PriceTable::new(settings.prices.clone()),
+                limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
+                max_tokens: settings.llm.max_tokens,
+                time_limit: settings.llm.turn_timeout(),
+                cancel,
+                lang: self.with.lang,
+                models: &self.with.models,
+                plans: self.with.context.plans(),
+            },
+            prompt,
+        )
+        .await?;
+        match driven.end {
+            TurnEnd::Failed { message, .. } => Err(driven.failure.map(TurnError::Route).unwrap_or(TurnError::Failed(message))),
+            TurnEnd::TimedOut { .. } => Err(TurnError::Failed(sidecar_llm::outcomes::turn_timed_out(settings.llm.turn_timeout_secs, self.with.lang))),
+            _ => Ok(TaskReply { message_id: driven.message_id, text: driven.text, usage: driven.meta.usage }),
+        }
+    }
+}

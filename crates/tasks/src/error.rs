@@ -1,0 +1,39 @@
+//! What can go wrong when the user makes or changes a task, in both languages.
+
+use sidecar_dates::DateError;
+use sidecar_domain::said::Worded;
+use sidecar_store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TasksError {
+    #[error("a task needs something to do: say what Sidecar should do at its time")]
+    NoPrompt,
+    /// Words that could not be read as a time; the text says what to say instead.
+    #[error(transparent)]
+    When(#[from] DateError),
+    #[error("there is no task {0}; `sidecar tasks list` shows them")]
+    NoSuchTask(i64),
+    #[error("there is no tool called {0:?} to give a task; the tools are: {1}")]
+    UnknownTool(String, String),
+    #[error("task {0} already ran for this time")]
+    AlreadyRan(i64),
+    #[error("skip older than must be from 1 to 10080 minutes (a week)")]
+    SkipMinutes,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Worded for TasksError {
+    fn spanish(&self) -> String {
+        match self {
+            TasksError::NoPrompt => "una tarea necesita algo que hacer: di qué debe hacer Sidecar a su hora".into(),
+            // Worded in the language of the words it could not read.
+            TasksError::When(e) => e.to_string(),
+            TasksError::NoSuchTask(id) => format!("no hay ninguna tarea {id}; `sidecar tasks list` las muestra"),
+            TasksError::UnknownTool(name, all) => format!("no hay ninguna herramienta llamada {name:?} para darle a una tarea; las herramientas son: {all}"),
+            TasksError::AlreadyRan(id) => format!("la tarea {id} ya se ejecutó para esta hora"),
+            TasksError::SkipMinutes => "«saltar si lleva más de» debe ir de 1 a 10080 minutos (una semana)".into(),
+            TasksError::Store(e) => e.spanish(),
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The user's side of the tasks: make one from words ("every weekday at 8"), list them
+//! with their next time and last runs, pause, resume, remove, and run one now (which also
+//! answers a late occurrence Sidecar asked about).
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+use sidecar_domain::locale::Lang;
+
+use crate::catch_up::CatchUp;
+use crate::error::TasksError;
+use crate::rows::{NewTask, Run, Task, TasksStore};
+use crate::runs::RunState;
+use crate::schedule::Schedule;
+use crate::service::{Tasks, Work};
+
+/// The longest "skip if older than" a task takes: a week.
+const MAX_SKIP_MINUTES: u32 = 7 * 24 * 60;
+/// A title made from the prompt is cut at this many characters.
+const TITLE_CHARS: usize = 48;
+/// Runs shown with each task.
+const RUNS_SHOWN: u32 = 5;
+
+/// A task as the user asks for it.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct TaskRequest {
+    /// Its name; the prompt's first words when empty.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// What Sidecar does at its time.
+    pub prompt: String,
+    /// When, as people say it: "every weekday at 8", "cada domingo a las 21", "in two hours".
+    pub when: String,
+    /// The tools it may use without asking, fixed now.
+    #[serde(default)]
+    pub tools: Vec<String>,
+    pub catch_up: CatchUp,
+    /// Delivered even in quiet hours and after `/quiet`.
+    #[serde(default)]
+    pub always_deliver: bool,
+}
+
+/// A task as lists show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TaskView {
+    pub id: i64,
+    pub title: String,
+    pub prompt: String,
+    /// Its schedule in words, in the user's language.
+    pub when: String,
+    pub next: Option<DateTime<Utc>>,
+    pub tools: Vec<String>,
+    pub catch_up: CatchUp,
+    pub always_deliver: bool,
+    pub paused: Option<String>,
+    /// A late occurrence waits for the user's answer (run it now or not).
+    pub asked: bool,
+    /// The last runs, newest first.
+    pub runs: Vec<Run>,
+}
+
+/// A task's time in words, in the zone it was made in ("every weekday at 08:00",
+/// "Tuesday 1 December at 09:00").
+pub fn when_words(task: &Task, lang: Lang) -> String {
+    match &task.schedule {
+        Schedule::Once { at } => sidecar_dates::words::moment_words(at.with_timezone(&task.zone), lang),
+        Schedule::Repeat { rule, start, zone } => sidecar_dates::words::rule_words(rule, start.with_timezone(zone), lang),
+    }
+}
+
+fn title_of(request: &TaskRequest) -> String {
+    let given = request.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let text = given.unwrap_or(request.prompt.trim());
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words.char_indices().nth(TITLE_CHARS) {
+        Some((cut, _)) => format!("{}…", words[..cut].trim_end()),
+        None => words,
+    }
+}
+
+impl Tasks {
+    /// Makes a task from the user's words. `known_tools` are the tools there are (a
+    /// task cannot be given one that does not exist); `zone` is the user's.
+    pub async fn add(&self, request: &TaskRequest, known_tools: &[&str], now: DateTime<Utc>, zone: Tz, lang: Lang) -> Result<Task, TasksError> {
+        let prompt = request.prompt.trim();
+        if prompt.is_empty() {
+            return Err(TasksError::NoPrompt);
+        }
+        if let CatchUp::SkipOlderThan { minutes } = request.catch_up {
+            if minutes == 0 || minutes > MAX_SKIP_MINUTES {
+                return Err(TasksError::SkipMinutes);
+            }
+        }
+        if let Some(unknown) = request.tools.iter().find(|t| !known_tools.contains(&t.as_str())) {
+            return Err(TasksError::UnknownTool(unknown.clone(), known_tools.join(", ")));
+        }
+        let reading = sidecar_dates::parse(&request.when, now, zone, sidecar_dates::Options::new(lang))?;
+        let schedule = match reading.rrule {
+            Some(rule) => Schedule::Repeat { rule, start: reading.at, zone: reading.zone },
+            None => Schedule::Once { at: reading.at },
+        };
+        let mut tools = request.tools.clone();
+        tools.sort();
+        tools.dedup();
+        let new = NewTask {
+            title: &title_of(request),
+            prompt,
+            schedule: &schedule,
+            catch_up: request.catch_up,
+            tools: &tools,
+            always_deliver: request.always_deliver,
+            zone,
+        };
+        let task = self.store().task_table().add(new).await?;
+        self.changed();
+        Ok(task)
+    }
+
+    /// Every task with its next time and last runs, oldest first.
+    pub async fn list(&self, now: DateTime<Utc>, lang: Lang) -> Result<Vec<TaskView>, TasksError> {
+        let table = self.store().task_table();
+        let mut views = Vec::new();
+        for task in table.all().await? {
+            let runs = table.runs(task.id, RUNS_SHOWN).await?;
+            let handled = table.handled(&task).await?;
+            let next = task.paused.is_none().then(|| task.schedule.next_after(handled.max(now))).flatten();
+            views.push(TaskView {
+                id: task.id,
+                when: when_words(&task, lang),
+                asked: runs.first().is_some_and(|r| r.state == RunState::Asked),
+                title: task.title,
+                prompt: task.prompt,
+                next,
+                tools: task.tools,
+                catch_up: task.catch_up,
+                always_deliver: task.always_deliver,
+                paused: task.paused,
+                runs,
+            });
+        }
+        Ok(views)
+    }
+
+    /// Stops a task running by itself until resumed.
+    pub async fn pause(&self, id: i64, lang: Lang) -> Result<(), TasksError> {
+        let reason = crate::words::paused_by_user(lang);
+        self.found(id, self.store().task_table().set_paused(id, Some(&reason)).await?)
+    }
+
+    /// Lets a paused task run again: from its next time, not the ones missed meanwhile.
+    pub async fn resume(&self, id: i64, now: DateTime<Utc>) -> Result<(), TasksError> {
+        let table = self.store().task_table();
+        let task = table.one(id).await?.ok_or(TasksError::NoSuchTask(id))?;
+        // What fell due while it was paused is recorded as skipped, so it is not caught up.
+        if let Some(missed) = task.schedule.between(table.handled(&task).await?, now, 1).pop() {
+            table.record(id, missed, RunState::Skipped).await?;
+        }
+        self.found(id, table.set_paused(id, None).await?)
+    }
+
+    pub async fn remove(&self, id: i64) -> Result<(), TasksError> {
+        self.found(id, self.store().task_table().remove(id).await?)
+    }
+
+    /// Runs a task now: the late occurrence it asked about if there is one, else a run
+    /// of its own at `now` (its schedule goes on as before).
+    pub async fn run_now(&self, id: i64, now: DateTime<Utc>) -> Result<Work, TasksError> {
+        let table = self.store().task_table();
+        let task = table.one(id).await?.ok_or(TasksError::NoSuchTask(id))?;
+        if let Some((run_id, occurrence)) = table.take_asked(id).await? {
+            return Ok(Work::Run { task, run_id, occurrence, late: true, folded: 0 });
+        }
+        let run_id = table.record(id, now, RunState::Attempting).await?.ok_or(TasksError::AlreadyRan(id))?;
+        Ok(Work::Run { task, run_id, occurrence: now, late: false, folded: 0 })
+    }
+
+    /// The user said no to a late occurrence Sidecar asked about; whether one waited.
+    pub async fn decline_asked(&self, id: i64) -> Result<bool, TasksError> {
+        Ok(self.store().task_table().decline_asked(id).await?)
+    }
+
+    fn found(&self, id: i64, there: bool) -> Result<(), TasksError> {
+        if !there {
+            return Err(TasksError::NoSuchTask(id));
+        }
+        self.changed();
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! `schedule_task`: the model proposes a task from what the user asked ("every weekday
+//! at 8, check the weather and tell me"), and the user confirms it: the tool acts, so
+//! the permission gate asks before it runs, showing the prompt, the time and the tools
+//! the task would be given.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_tools::action::Action;
+use sidecar_tools::definition::ToolDefinition;
+use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+
+use crate::catch_up::CatchUp;
+use crate::manage::{when_words, TaskRequest};
+use crate::service::Tasks;
+
+/// What a missed occurrence becomes when the model does not say: a brief at noon is noise.
+const DEFAULT_SKIP_MINUTES: u32 = 120;
+
+/// The tools there are, to check a task's grants against (the registry the tool is in).
+pub type KnownTools = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+
+pub struct ScheduleTask {
+    pub tasks: Arc<Tasks>,
+    pub clock: Clock,
+    pub lang: Lang,
+    pub known: KnownTools,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+enum IfMissed {
+    /// Run it once when Sidecar is back, however late.
+    Run,
+    /// Ask the user whether to run it.
+    Ask,
+    /// Skip it when more than two hours late.
+    Skip,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ScheduleArgs {
+    /// What Sidecar does at each time, as a complete instruction that needs no chat history
+    /// ("Check the weather in Madrid and my calendar for today and tell me what to expect").
+    prompt: String,
+    /// When, as the user said it: "every weekday at 8", "cada domingo a las 21", "in two
+    /// hours", "tomorrow at 9:30", or ISO 8601.
+    when: String,
+    /// A short name for lists and notifications.
+    #[serde(default)]
+    title: Option<String>,
+    /// The tools it may use without asking each time (names as offered to you, e.g.
+    /// "weather", "web_search"). Others would ask the user at run time.
+    #[serde(default)]
+    tools: Vec<String>,
+    /// What to do with a time missed while the computer slept or Sidecar was closed.
+    #[serde(default)]
+    if_missed: Option<IfMissed>,
+    /// Deliver even in quiet hours (only when the user asked for that).
+    #[serde(default)]
+    always_deliver: bool,
+}
+
+const NAME: &str = "schedule_task";
+const DESCRIPTION: &str = "Schedule a task: Sidecar runs the prompt on its own at the time given (once or repeating) \
+and delivers the result as a notification and in the Tasks conversation. Use it when the user wants work done later or \
+regularly (look something up, summarise, check), not for a plain reminder (use set_reminder). The user confirms it first.";
+
+impl Tool for ScheduleTask {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn description(&self) -> &'static str {
+        DESCRIPTION
+    }
+    fn parameters(&self) -> Value {
+        schema_of::<ScheduleArgs>()
+    }
+    fn run(&self, arguments: Value) -> ToolFuture<'_> {
+        Box::pin(async move {
+            let args: ScheduleArgs = parse_arguments(arguments)?;
+            let catch_up = match args.if_missed {
+                Some(IfMissed::Run) => CatchUp::RunNow,
+                Some(IfMissed::Ask) => CatchUp::Ask,
+                Some(IfMissed::Skip) | None => CatchUp::SkipOlderThan { minutes: DEFAULT_SKIP_MINUTES },
+            };
+            let request =
+                TaskRequest { title: args.title, prompt: args.prompt, when: args.when, tools: args.tools, catch_up, always_deliver: args.always_deliver };
+            let known = (self.known)();
+            let known: Vec<&str> = known.iter().map(String::as_str).filter(|n| *n != NAME).collect();
+            let task = self.tasks.add(&request, &known, self.clock.now(), self.clock.zone(), self.lang).await.map_err(|e| ToolError::Failed(e.to_string()))?;
+            let next = task.schedule.next_after(self.clock.now()).map(|at| sidecar_dates::words::moment_words(at.with_timezone(&self.clock.zone()), Lang::En));
+            Ok(format!(
+                "Task {} scheduled: \"{}\", {} (next: {}), tools: {}. Its results arrive in the Tasks conversation and as a notification; Settings → Tasks lists it.",
+                task.id,
+                task.title,
+                when_words(&task, Lang::En),
+                next.unwrap_or_else(|| "none".into()),
+                if task.tools.is_empty() { "none".to_string() } else { task.tools.join(", ") }
+            ))
+        })
+    }
+    fn action(&self) -> Option<Action> {
+        let definition = ToolDefinition { name: NAME.into(), description: DESCRIPTION.into(), input_schema: self.parameters(), read_only: false };
+        Some(Action { server: "sidecar".into(), identity: "sidecar tasks".into(), definition, called_as: NAME.into() })
+    }
+}

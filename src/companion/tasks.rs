@@ -1,0 +1,196 @@
+//! Scheduled tasks in the assembly: the loop that looks at them, runs what is due as a
+//! turn of its own (the conversation service's task turn), keeps the run's reply and
+//! tokens, and delivers the result: in the Tasks conversation always, as a notification
+//! and on the phone (when away) unless Sidecar is quiet and the task is not "always
+//! deliver". A late occurrence whose task asks is put to the user there.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio_util::sync::CancellationToken;
+
+use super::Companion;
+use crate::events::CoreEvent;
+use crate::proactive::router::{Kind, Outgoing};
+use sidecar_domain::said::said_whole;
+use sidecar_llm::ChatMessage;
+use sidecar_store::{MessageMeta, MessageStatus, NewMessage};
+use sidecar_tasks::{TaskEvent, Tasks, Work};
+
+/// Longest sleep between two looks at the wall clock: a suspended machine or a clock
+/// that jumped is noticed within this (a monotonic sleep does not count the suspend).
+const MAX_SLEEP: Duration = Duration::from_secs(30);
+/// A result's notification body is cut here; the whole is in the Tasks conversation.
+const BODY_CHARS: usize = 240;
+
+impl Companion {
+    /// Scheduled tasks: make, list, pause, resume, remove, run now.
+    pub fn tasks(&self) -> &Arc<Tasks> {
+        &self.tasks
+    }
+
+    /// The conversation task results arrive in (made the first time).
+    pub async fn tasks_conversation(&self) -> Result<i64, crate::CompanionError> {
+        Ok(self.store.conversations().set_aside("tasks", sidecar_tasks::words::tasks_conversation(self.lang)).await?)
+    }
+
+    /// The loop: the runs a crash cut first, then a look at every next time (at most
+    /// [`MAX_SLEEP`] apart, and at once when a task changes), until `cancel`.
+    pub(crate) async fn run_tasks(self: Arc<Self>, cancel: CancellationToken) {
+        match self.tasks.recover().await {
+            Ok(cut) => {
+                for work in cut {
+                    self.do_task_work(work, &cancel).await;
+                }
+            }
+            Err(error) => tracing::warn!(%error, "the tasks a crash cut could not be read"),
+        }
+        loop {
+            let next = self.run_due_tasks(&cancel).await;
+            let now = self.clock.now();
+            let wait = next.map_or(MAX_SLEEP, |at| (at - now).to_std().unwrap_or_default().min(MAX_SLEEP));
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = self.tasks.until_changed() => {}
+                _ = cancel.cancelled() => return,
+            }
+        }
+    }
+
+    /// One look: runs what is due now, asks about what its policy asks about. When the
+    /// next occurrence falls due.
+    pub async fn run_due_tasks(&self, cancel: &CancellationToken) -> Option<DateTime<Utc>> {
+        let look = match self.tasks.look(self.clock.now()).await {
+            Ok(look) => look,
+            Err(error) => {
+                tracing::warn!(%error, "could not look at the tasks");
+                return None;
+            }
+        };
+        for work in look.work {
+            self.do_task_work(work, cancel).await;
+        }
+        look.next
+    }
+
+    /// Runs task `id` now (Settings' and the CLI's Run now, and the answer to a late
+    /// occurrence Sidecar asked about); the run's reply, or what went wrong.
+    pub async fn run_task_now(&self, id: i64) -> Result<Option<i64>, crate::CompanionError> {
+        let work = self.tasks.run_now(id, self.clock.now()).await?;
+        Ok(self.do_task_work(work, &CancellationToken::new()).await)
+    }
+
+    async fn do_task_work(&self, work: Work, cancel: &CancellationToken) -> Option<i64> {
+        let conversation_id = match self.tasks_conversation().await {
+            Ok(id) => id,
+            Err(error) => {
+                tracing::warn!(%error, "the Tasks conversation could not be opened");
+                return None;
+            }
+        };
+        match work {
+            Work::Run { task, run_id, occurrence, late, folded } => {
+                let span = tracing::info_span!("task_run", task_id = task.id, run_id, %occurrence, late, folded);
+                let _entered = span.enter();
+                self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
+                let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &task.prompt, tools: &task.tools };
+                let ran = self.conversation.run_task(turn, cancel.child_token()).await;
+                let (outcome, message_id) = match &ran {
+                    Ok(reply) => {
+                        let usage = reply.usage.unwrap_or_default();
+                        if let Err(error) = self.tasks.keep_reply(run_id, Some(reply.message_id), usage.input_tokens.into(), usage.output_tokens.into()).await {
+                            tracing::warn!(%error, "a task's tokens were not kept");
+                        }
+                        (Ok(reply.text.as_str()), Some(reply.message_id))
+                    }
+                    Err(error) => (Err(said_whole(error, self.lang)), None),
+                };
+                let ok = outcome.is_ok();
+                let said = match &outcome {
+                    Ok(text) => Ok(*text),
+                    Err(why) => Err(why.as_str()),
+                };
+                let paused = self.tasks.finish(task.id, run_id, said, self.lang).await.unwrap_or_else(|error| {
+                    tracing::warn!(%error, "a task's run could not be ended");
+                    None
+                });
+                let message_id = match (&outcome, message_id) {
+                    (Ok(_), id) => id,
+                    (Err(why), _) => {
+                        let failed = sidecar_tasks::words::failed(self.lang, &task.title, why);
+                        let text = paused.map_or(failed.clone(), |paused| format!("{failed}\n\n{paused}"));
+                        self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Error).await
+                    }
+                };
+                self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunFinished { task_id: task.id, run_id, conversation_id, message_id, ok }));
+                let body = match &outcome {
+                    Ok(text) => text.to_string(),
+                    Err(_) => self.message_text(message_id).await.unwrap_or_default(),
+                };
+                self.deliver_task(&task, &body, message_id).await;
+                message_id
+            }
+            Work::Ask { task, occurrence } => {
+                let due = sidecar_dates::words::moment_words(occurrence.with_timezone(&self.clock.zone()), self.lang);
+                let text = sidecar_tasks::words::ask_late(self.lang, &task.title, &due);
+                let message_id = self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Complete).await?;
+                self.events.publish(CoreEvent::Tasks(TaskEvent::TaskAsks { task_id: task.id, conversation_id, message_id }));
+                self.deliver_task(&task, &text, Some(message_id)).await;
+                Some(message_id)
+            }
+        }
+    }
+
+    /// Sidecar's own line in the Tasks conversation (a question, a failure): never sent
+    /// back to a model.
+    async fn post_in_tasks(&self, conversation_id: i64, task_id: i64, text: &str, status: MessageStatus) -> Option<i64> {
+        let meta = MessageMeta { command: true, task: Some(task_id), ..MessageMeta::default() };
+        let said = ChatMessage::assistant(text);
+        let new = NewMessage { conversation_id, message: &said, status, finish_reason: None, meta: Some(&meta), channel: None, once_per: None };
+        match self.store.conversations().add_message(new).await {
+            Ok(id) => Some(id),
+            Err(error) => {
+                tracing::warn!(%error, "a task's line could not be kept");
+                None
+            }
+        }
+    }
+
+    async fn message_text(&self, message_id: Option<i64>) -> Option<String> {
+        Some(self.store.conversations().message(message_id?).await.ok()??.content)
+    }
+
+    /// A notification and the phone (when away), unless Sidecar is quiet and the task
+    /// is not one to deliver always; the Tasks conversation has it either way.
+    async fn deliver_task(&self, task: &sidecar_tasks::rows::Task, text: &str, message_id: Option<i64>) {
+        if !task.always_deliver {
+            match self.proactive.quiet_now().await {
+                Ok(now) if !now.quiet => {}
+                Ok(_) => return tracing::info!(task_id = task.id, "quiet: the result waits in the Tasks conversation"),
+                Err(error) => return tracing::warn!(%error, "whether Sidecar is quiet is unknown: the result waits in the Tasks conversation"),
+            }
+        }
+        let body: String = text.chars().take(BODY_CHARS).collect();
+        let body = if body.len() < text.len() { format!("{}…", body.trim_end()) } else { body };
+        let outgoing = Outgoing {
+            kind: Kind::Task,
+            title: task.title.clone(),
+            body,
+            chat: text.to_string(),
+            message_type: None,
+            reminder_id: None,
+            late: false,
+            message_id,
+            occurrence: None,
+        };
+        let router = self.proactive.router();
+        match router.whereabouts().await {
+            Ok((prefs, presence)) => {
+                let routed = router.send(outgoing, &prefs, presence).await;
+                tracing::info!(task_id = task.id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
+            }
+            Err(error) => tracing::warn!(%error, "where to deliver a task's result is unknown"),
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Scheduled tasks end to end on the companion (issue 46), against a scripted model and
+//! real SQLite: made from the chat (the model proposes, the user confirms), run at its
+//! time as a turn of its own (its own small prompt, only its tools), kept in the Tasks
+//! conversation without taking the user's chat, its tokens kept, delivered where
+//! reminders go; a failing task says what went wrong and pauses after three.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, TimeZone, Utc};
+use futures_util::future::BoxFuture;
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::support::asker::ScriptedAsker;
+use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
+use sidecar::permissions::grant::Choice;
+use sidecar::proactive::config::SinkId;
+use sidecar::proactive::router::{Kind, Outgoing, Sink};
+use sidecar::proactive::state::Channel;
+use sidecar::store::MessageStatus;
+use sidecar::tasks::{CatchUp, RunState, TaskRequest};
+use sidecar::{Companion, CompanionOptions};
+
+/// A clock the test moves by hand.
+#[derive(Clone)]
+struct Hands(Arc<AtomicI64>);
+
+impl Hands {
+    fn at(t: DateTime<Utc>) -> Self {
+        Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
+    }
+    fn set(&self, t: DateTime<Utc>) {
+        self.0.store(t.timestamp_millis(), Ordering::SeqCst);
+    }
+    fn clock(&self) -> sidecar::clock::Clock {
+        let hands = self.clone();
+        sidecar::clock::Clock::new(Arc::new(move || Utc.timestamp_millis_opt(hands.0.load(Ordering::SeqCst)).unwrap()), chrono_tz::UTC)
+    }
+}
+
+/// What the notifications were given.
+#[derive(Default)]
+struct Notifications(Mutex<Vec<Outgoing>>);
+
+impl Sink for Notifications {
+    fn id(&self) -> SinkId {
+        SinkId::Notification
+    }
+    fn channel(&self) -> Channel {
+        Channel::Desktop
+    }
+    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
+        self.0.lock().unwrap().push(message.clone());
+        Box::pin(async { Ok(None) })
+    }
+}
+
+async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n[llm]\nmax_retries = 0\nretry_base_ms = 10\n[user]\ntimezone = \"Europe/Madrid\"\n"
+    ))
+    .unwrap();
+    let options = CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.to_path_buf(), settings) };
+    let core = Companion::open(options).await.unwrap();
+    let asker = Arc::new(ScriptedAsker::default());
+    core.permissions().set_asker(asker.clone());
+    let notifications = Arc::new(Notifications::default());
+    core.proactive().router().register(notifications.clone());
+    (core, asker, notifications)
+}
+
+fn madrid(day: u32, hour: u32, minute: u32) -> DateTime<Utc> {
+    chrono_tz::Europe::Madrid.with_ymd_and_hms(2026, 12, day, hour, minute, 0).unwrap().with_timezone(&Utc)
+}
+
+fn offered(request: &Value) -> Vec<String> {
+    request["tools"].as_array().map(|t| t.iter().map(|t| t["function"]["name"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_its_tools() {
+    let proposal = json!({
+        "prompt": "Tell me the time in Madrid and what to wear",
+        "when": "every day at 8",
+        "title": "Morning check",
+        "tools": ["get_current_time"],
+    })
+    .to_string();
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["Green it is."])),
+        stream(tool_call_events(&[("c0", "schedule_task", &proposal)])),
+        stream(reply_events(&["Not scheduled."])),
+        stream(tool_call_events(&[("c1", "schedule_task", &proposal)])),
+        stream(reply_events(&["Done: every day at 8 I will check."])),
+        // The run at 8:00: it uses its tool, then answers.
+        stream(tool_call_events(&[("c2", "get_current_time", "{}")])),
+        stream(reply_events(&["It is 8:00; take a coat."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(1, 12, 0));
+    let (core, asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
+    core.send("My favourite colour is green.").await.unwrap();
+    let chat = core.store().conversations().current_conversation().await.unwrap();
+
+    // Refused first: nothing is made without the user's yes.
+    asker.will(Choice::Deny);
+    assert_eq!(core.send("Every day at 8, tell me the time and what to wear").await.unwrap().reply, "Not scheduled.");
+    assert!(core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().is_empty());
+    asker.will(Choice::AllowOnce);
+    let outcome = core.send("Every day at 8, tell me the time and what to wear").await.unwrap();
+    assert_eq!(outcome.reply, "Done: every day at 8 I will check.");
+    assert!(offered(&server.requests.lock().unwrap()[3]).contains(&"schedule_task".to_string()));
+    let question = asker.last();
+    assert_eq!((question.server.as_str(), question.tool.as_str()), ("sidecar", "schedule_task"));
+    assert_eq!(question.arguments["when"], "every day at 8");
+    let listed = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    let task = &listed[0];
+    assert_eq!(
+        (task.title.as_str(), task.tools.as_slice(), task.when.as_str()),
+        ("Morning check", &["get_current_time".to_string()][..], "every day at 08:00")
+    );
+    assert_eq!(task.next, Some(madrid(2, 8, 0)), "tomorrow at 8, Madrid time");
+
+    // Before its time nothing runs.
+    let cancel = CancellationToken::new();
+    assert_eq!(core.run_due_tasks(&cancel).await, Some(madrid(2, 8, 0)));
+    assert_eq!(server.request_count(), 5, "the chat's calls only");
+
+    // At 8:00 it runs: its own small prompt, its one tool, no question asked.
+    hands.set(madrid(2, 8, 0) + chrono::Duration::seconds(1));
+    assert_eq!(core.run_due_tasks(&cancel).await, Some(madrid(3, 8, 0)));
+    assert_eq!(server.request_count(), 7);
+    let run = server.requests.lock().unwrap()[5].clone();
+    assert_eq!(offered(&run), ["get_current_time"]);
+    let messages = run["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "the system prompt and the task, not the chat: {messages:#?}");
+    assert!(messages[1]["content"].as_str().unwrap().starts_with("Tell me the time in Madrid and what to wear"));
+    assert!(!run.to_string().contains("favourite colour is green"), "the chat's history is not sent");
+    assert_eq!(asker.questions(), 2, "its granted tool did not ask");
+
+    // The result is in the Tasks conversation, which did not take the user's chat.
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    assert_ne!(tasks_chat, chat);
+    assert_eq!(core.store().conversations().current_conversation().await.unwrap(), chat, "the user's chat stays current");
+    let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
+    let last = kept.last().unwrap();
+    assert_eq!((last.content.as_str(), last.status), ("It is 8:00; take a coat.", MessageStatus::Complete));
+    let runs = &core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap()[0].runs;
+    assert_eq!(runs.len(), 1);
+    assert_eq!((runs[0].state, runs[0].message_id, runs[0].prompt_tokens), (RunState::Done, Some(last.id), Some(50)));
+    let sent = notifications.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        (sent[0].kind, sent[0].title.as_str(), sent[0].body.as_str(), sent[0].message_id),
+        (Kind::Task, "Morning check", "It is 8:00; take a coat.", Some(last.id))
+    );
+    let (prompt, completion, counted) = core.tasks().tokens_since(None).await.unwrap();
+    assert_eq!((prompt, completion, counted), (50, 11, 1));
+
+    // A second look at the same time runs nothing again.
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(server.request_count(), 7);
+    core.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it() {
+    let server = ScriptedServer::start((0..6).map(|_| Reply::Status { code: 400, body: r#"{"error":{"message":"model not found"}}"#.into() }).collect()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(1, 12, 0));
+    let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
+    let request = TaskRequest {
+        title: None,
+        prompt: "Is the train strike still on?".into(),
+        when: "every hour".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: false,
+    };
+    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar::locale::Lang::En).await.unwrap();
+    let cancel = CancellationToken::new();
+    for hour in 1..=3 {
+        hands.set(madrid(1, 12 + hour, 0) + chrono::Duration::seconds(2));
+        core.run_due_tasks(&cancel).await;
+    }
+    let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().remove(0);
+    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed; 3]);
+    assert!(view.paused.as_deref().unwrap().starts_with("Paused after three failed runs in a row"), "{:?}", view.paused);
+    assert_eq!(view.next, None, "a paused task has no next time");
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let kept = core.store().conversations().recent_messages(tasks_chat, 20).await.unwrap();
+    let failures: Vec<&str> = kept
+        .iter()
+        .filter(|m| m.status == MessageStatus::Error && m.meta.as_ref().is_some_and(|m| m.0.task == Some(task.id)))
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(failures.len() >= 3, "{kept:#?}");
+    assert!(failures.iter().all(|f| f.contains("could not run") && f.contains("Run now")), "{failures:?}");
+    assert!(failures.last().unwrap().contains("Paused after three failed runs"));
+    assert_eq!(notifications.0.lock().unwrap().len(), 3, "each failure is shown");
+
+    // Paused, the next hour runs nothing; resumed, the hours missed meanwhile are not caught up.
+    hands.set(madrid(1, 16, 0) + chrono::Duration::seconds(2));
+    core.run_due_tasks(&cancel).await;
+    let calls = server.request_count();
+    core.tasks().resume(task.id, hands.clock().now()).await.unwrap();
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(server.request_count(), calls, "what fell due while paused is not run on resume");
+    core.shutdown().await;
+}
