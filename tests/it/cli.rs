@@ -423,3 +423,71 @@ fn transcribe_prints_a_voice_notes_words_and_says_what_to_do_with_what_is_not_au
     assert!(err.contains("falta el modelo de voz"), "{err}");
     assert!(!dir.path().join("sidecar.db").exists(), "transcribe opens no data");
 }
+
+/// `sidecar tasks`: made from words, listed, run now against the model (its result
+/// printed and kept), paused and removed; a time or a tool that cannot be is refused
+/// with what to do, exit 1.
+#[tokio::test]
+async fn tasks_are_made_listed_run_paused_and_removed_from_the_terminal() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["The strike is over since Tuesday."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    let run = move |args: &[&str]| {
+        let out = sidecar(&data, &base).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (code, out, err) = tokio::task::spawn_blocking({
+        let run = run.clone();
+        move || run(&["tasks", "add", "--when", "every weekday at 8", "--tool", "get_weather", "--title", "Weather", "check", "the", "weather"])
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("task 1 made: Weather · every weekday at 08:00 · next "), "{out}");
+    let refused = tokio::task::spawn_blocking({
+        let run = run.clone();
+        move || {
+            [
+                run(&["tasks", "add", "--when", "yesterday", "x"]),
+                run(&["tasks", "add", "--when", "every day at 9", "--tool", "schedule_task", "x"]),
+                run(&["tasks", "pause", "7"]),
+            ]
+        }
+    })
+    .await
+    .unwrap();
+    assert!(refused.iter().all(|(code, _, _)| *code == Some(1)));
+    assert!(refused[0].2.contains("has already passed"), "{}", refused[0].2);
+    assert!(refused[1].2.contains("no tool called \"schedule_task\""), "{}", refused[1].2);
+    assert!(refused[2].2.contains("no task 7"), "{}", refused[2].2);
+
+    let (code, out, err) = tokio::task::spawn_blocking({
+        let run = run.clone();
+        move || run(&["tasks", "add", "--when", "in 2 hours", "--json", "is", "the", "train", "strike", "still", "on?"])
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    let made: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((made["id"].as_i64(), made["catch_up"]["kind"].as_str()), (Some(2), Some("skip_older_than")));
+    let (code, out, err) = tokio::task::spawn_blocking({
+        let run = run.clone();
+        move || run(&["tasks", "run", "2"])
+    })
+    .await
+    .unwrap();
+    assert_eq!((code, out.trim()), (Some(0), "The strike is over since Tuesday."), "{err}");
+    assert!(crate::support::said(&server.last_request()["messages"][1]).starts_with("is the train strike still on?"));
+
+    let listed = tokio::task::spawn_blocking(move || {
+        let paused = run(&["tasks", "pause", "1"]);
+        let removed = run(&["tasks", "rm", "2"]);
+        (paused, removed, run(&["tasks", "list", "--json"]))
+    })
+    .await
+    .unwrap();
+    assert_eq!((listed.0 .0, listed.1 .0), (Some(0), Some(0)));
+    let views: Vec<serde_json::Value> = serde_json::from_str(&listed.2 .1).unwrap();
+    assert_eq!(views.len(), 1);
+    assert_eq!((views[0]["paused"].as_str(), views[0]["next"].as_str()), (Some("Paused by you."), None));
+}

@@ -91,8 +91,10 @@ impl Tasks {
                 return Err(TasksError::SkipMinutes);
             }
         }
-        if let Some(unknown) = request.tools.iter().find(|t| !known_tools.contains(&t.as_str())) {
-            return Err(TasksError::UnknownTool(unknown.clone(), known_tools.join(", ")));
+        // A task does not make tasks: it is given only what works for it.
+        let known: Vec<&str> = known_tools.iter().copied().filter(|t| *t != crate::tool::NAME).collect();
+        if let Some(unknown) = request.tools.iter().find(|t| !known.contains(&t.as_str())) {
+            return Err(TasksError::UnknownTool(unknown.clone(), known.join(", ")));
         }
         let reading = sidecar_dates::parse(&request.when, now, zone, sidecar_dates::Options::new(lang))?;
         let schedule = match reading.rrule {

@@ -66,7 +66,7 @@ struct ScheduleArgs {
     always_deliver: bool,
 }
 
-const NAME: &str = "schedule_task";
+pub(crate) const NAME: &str = "schedule_task";
 const DESCRIPTION: &str = "Schedule a task: Sidecar runs the prompt on its own at the time given (once or repeating) \
 and delivers the result as a notification and in the Tasks conversation. Use it when the user wants work done later or \
 regularly (look something up, summarise, check), not for a plain reminder (use set_reminder). The user confirms it first.";
@@ -92,7 +92,7 @@ impl Tool for ScheduleTask {
             let request =
                 TaskRequest { title: args.title, prompt: args.prompt, when: args.when, tools: args.tools, catch_up, always_deliver: args.always_deliver };
             let known = (self.known)();
-            let known: Vec<&str> = known.iter().map(String::as_str).filter(|n| *n != NAME).collect();
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
             let task = self.tasks.add(&request, &known, self.clock.now(), self.clock.zone(), self.lang).await.map_err(|e| ToolError::Failed(e.to_string()))?;
             let next = task.schedule.next_after(self.clock.now()).map(|at| sidecar_dates::words::moment_words(at.with_timezone(&self.clock.zone()), Lang::En));
             Ok(format!(

@@ -12,6 +12,7 @@ mod memory;
 mod models;
 mod pipe;
 mod reminders;
+mod tasks;
 mod voice;
 
 use chat::{ask, chat, history, status};
@@ -145,6 +146,12 @@ enum Command {
         /// ("in 30 minutes" stretch).
         #[arg(required = true, num_args = 1..)]
         words: Vec<String>,
+    },
+    /// Scheduled tasks: work Sidecar does on its own at a time you set (add, list, run,
+    /// pause, resume, rm).
+    Tasks {
+        #[command(subcommand)]
+        command: tasks::TasksCommand,
     },
     /// Lists reminders: upcoming, recurring, delivered and late.
     Reminders {
@@ -284,7 +291,7 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
             stopper.stop();
         }
     });
-    if matches!(cli.command, Command::Ask { .. } | Command::Chat) {
+    if matches!(cli.command, Command::Ask { .. } | Command::Chat | Command::Tasks { .. }) {
         // Their turns may use the servers' tools: start them first.
         if let Err(error) = companion.mcp().reload() {
             eprintln!("sidecar: the MCP servers were not started: {error}");
@@ -310,6 +317,7 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         Command::Restore { .. } => unreachable!("answered before the data is opened"),
         Command::Remind { json, words } => remind(&companion, &words, json).await?,
         Command::Reminders { json, ics, import } => reminders(&companion, json, ics, import.as_deref()).await?,
+        Command::Tasks { command } => tasks::tasks(&companion, command).await?,
         Command::ParseDate { .. } | Command::Transcribe { .. } => unreachable!("answered before the data is opened"),
         Command::Daemon => unreachable!("runs until stopped"),
     };
