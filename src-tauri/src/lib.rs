@@ -14,6 +14,7 @@ mod model_commands;
 mod notifier;
 mod preference_commands;
 mod proactive;
+mod task_commands;
 mod tool_commands;
 mod tray;
 mod update_commands;
@@ -261,6 +262,13 @@ pub fn run() {
             connection_commands::connection_http_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,
+            task_commands::tasks_page,
+            task_commands::add_task,
+            task_commands::pause_task,
+            task_commands::resume_task,
+            task_commands::remove_task,
+            task_commands::run_task_now,
+            task_commands::decline_task,
             tool_commands::mcp_servers,
             tool_commands::mcp_save,
             tool_commands::mcp_remove,

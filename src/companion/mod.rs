@@ -41,6 +41,7 @@ pub use voice::{Heard, VoiceModel, VoiceView};
 pub use running::{Delivery, Face, Running};
 pub use standard_tools::default_tools;
 use standard_tools::{tool_http, tools_searching_with};
+pub use tasks::TasksPage;
 
 /// Token use and cost today (the user's local midnight) and overall.
 #[derive(Debug, Clone, Serialize)]

@@ -24,10 +24,45 @@ const MAX_SLEEP: Duration = Duration::from_secs(30);
 /// A result's notification body is cut here; the whole is in the Tasks conversation.
 const BODY_CHARS: usize = 240;
 
+/// Settings → Tasks: the tasks, the tools one can be given, and what runs took today.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TasksPage {
+    pub tasks: Vec<sidecar_tasks::TaskView>,
+    /// The tools a task can be given, by name, with what each does.
+    pub tools: Vec<(String, String)>,
+    /// "Skip it when late" skips past this many minutes unless the user says otherwise.
+    pub default_skip_minutes: u32,
+    /// Prompt tokens, completion tokens and runs of scheduled tasks since midnight.
+    pub tokens_today: (u64, u64, u64),
+    /// The user's zone, which the next times are shown in.
+    pub zone: String,
+}
+
 impl Companion {
     /// Scheduled tasks: make, list, pause, resume, remove, run now.
     pub fn tasks(&self) -> &Arc<Tasks> {
         &self.tasks
+    }
+
+    /// Settings → Tasks in one read.
+    pub async fn tasks_page(&self) -> Result<TasksPage, crate::CompanionError> {
+        let tools = self.conversation.tools();
+        let tools = tools.tools().filter(|t| t.name() != sidecar_tasks::tool::NAME).map(|t| (t.name().to_string(), t.description().to_string())).collect();
+        let midnight = crate::store::utc(self.clock.local_midnight());
+        Ok(TasksPage {
+            tasks: self.tasks.list(self.clock.now(), self.lang).await?,
+            tools,
+            default_skip_minutes: sidecar_tasks::tool::DEFAULT_SKIP_MINUTES,
+            tokens_today: self.tasks.tokens_since(Some(&midnight)).await?,
+            zone: self.clock.zone().name().to_string(),
+        })
+    }
+
+    /// Makes a task from Settings or the CLI, with the tools there are now.
+    pub async fn add_task(&self, request: &sidecar_tasks::TaskRequest) -> Result<sidecar_tasks::rows::Task, crate::CompanionError> {
+        let tools = self.conversation.tools();
+        let known: Vec<&str> = tools.tools().map(|t| t.name()).collect();
+        Ok(self.tasks.add(request, &known, self.clock.now(), self.clock.zone(), self.lang).await?)
     }
 
     /// The conversation task results arrive in (made the first time).

@@ -211,3 +211,64 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
     assert_eq!(server.request_count(), calls, "what fell due while paused is not run on resume");
     core.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_the_notification() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Your week: three meetings, one deadline."])), stream(reply_events(&["Still on."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(5, 12, 0));
+    let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
+    let ask = TaskRequest {
+        title: Some("Weekly summary".into()),
+        prompt: "Summarise my week".into(),
+        when: "every Sunday at 21:00".into(),
+        tools: vec![],
+        catch_up: CatchUp::Ask,
+        always_deliver: false,
+    };
+    let task = core.add_task(&ask).await.unwrap();
+    // Sidecar was closed over Sunday night; it is Monday 9:00.
+    hands.set(madrid(7, 9, 0));
+    let cancel = CancellationToken::new();
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(server.request_count(), 0, "asked, not run");
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let question = core.store().conversations().recent_messages(tasks_chat, 5).await.unwrap().pop().unwrap();
+    assert!(question.content.starts_with("“Weekly summary” was due Sunday 6 December"), "{}", question.content);
+    assert!(question.content.contains("Run it now?"));
+    assert_eq!(notifications.0.lock().unwrap().last().map(|n| n.message_id), Some(Some(question.id)));
+    let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().remove(0);
+    assert!(view.asked);
+
+    // Yes: the occurrence asked about runs (under its own record), the question is answered.
+    core.run_task_now(task.id).await.unwrap();
+    let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().remove(0);
+    assert_eq!((view.runs.len(), view.runs[0].state, view.runs[0].occurrence), (1, RunState::Done, madrid(6, 21, 0)));
+    assert!(!view.asked);
+    let question = core.store().conversations().message(question.id).await.unwrap().unwrap();
+    assert!(question.meta.unwrap().0.handled, "its buttons go");
+
+    // Quiet: a result is kept in Tasks but not notified, unless the task always delivers.
+    core.proactive().set_quiet(Some(120), None).await.unwrap();
+    let shown = notifications.0.lock().unwrap().len();
+    let quiet = TaskRequest {
+        title: Some("Strike".into()),
+        prompt: "Is the strike on?".into(),
+        when: "in 5 minutes".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: false,
+    };
+    core.add_task(&quiet).await.unwrap();
+    let loud = TaskRequest { always_deliver: true, title: Some("Strike, always".into()), ..quiet };
+    core.add_task(&loud).await.unwrap();
+    hands.set(madrid(7, 9, 5) + chrono::Duration::seconds(1));
+    // One model reply is left: the first task takes it, the second fails (and still says so).
+    core.run_due_tasks(&cancel).await;
+    let sent = notifications.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), shown + 1, "only the one that always delivers: {sent:#?}");
+    assert_eq!(sent.last().unwrap().title, "Strike, always");
+    let kept = core.store().conversations().recent_messages(tasks_chat, 20).await.unwrap();
+    assert!(kept.iter().any(|m| m.content == "Still on."), "the quiet one's result is in Tasks");
+    core.shutdown().await;
+}

@@ -4,7 +4,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
-import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { TidyReport } from "./strings/retention";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
@@ -170,6 +170,14 @@ export const api = {
   coreWarnings: () => invoke<string[]>("core_warnings"),
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
+  tasksPage: () => invoke<TasksPage>("tasks_page"),
+  addTask: (request: TaskRequest) => invoke<number>("add_task", { request }),
+  pauseTask: (id: number) => invoke<void>("pause_task", { id }),
+  resumeTask: (id: number) => invoke<void>("resume_task", { id }),
+  removeTask: (id: number) => invoke<void>("remove_task", { id }),
+  /** Runs a task now (or the late time it asked about); its reply's message id. */
+  runTaskNow: (id: number) => invoke<number | null>("run_task_now", { id }),
+  declineTask: (id: number) => invoke<boolean>("decline_task", { id }),
   addReminder: (message: string, when: string) => invoke<ReminderSetting>("add_reminder", { message, when }),
   previewSentence: (text: string) => invoke<SentencePreview>("preview_sentence", { text }),
   addReminderSentence: (sentence: string) => invoke<ReminderSetting>("add_reminder_sentence", { sentence }),

@@ -17,12 +17,13 @@ import { calendarEn, calendarEs } from "./strings/calendar";
 import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 import { updatesEn, updatesEs } from "./strings/updates";
 import { retentionEn, retentionEs } from "./strings/retention";
+import { tasksEn, tasksEs } from "./strings/tasks";
 import { voiceEn, voiceEs } from "./strings/voice";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -359,6 +359,19 @@ impl Conversations<'_> {
 
     /// Marks a reminder message as answered by the user; false when `id` is no
     /// reminder message.
+    /// Marks the questions a task asked (run a missed time now?) as answered, so the
+    /// chat stops offering their buttons.
+    pub async fn mark_task_questions_handled(&self, task_id: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE messages SET meta = json_set(meta, '$.handled', json('true'))
+             WHERE role = 'assistant' AND status = 'complete' AND json_extract(meta, '$.task') = ? AND json_extract(meta, '$.command') = 1",
+        )
+        .bind(task_id)
+        .execute(&self.store.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     pub async fn mark_handled(&self, id: i64) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE messages SET meta = json_set(meta, '$.handled', json('true')) WHERE id = ? AND json_extract(meta, '$.reminder_id') IS NOT NULL",

@@ -170,6 +170,7 @@ impl Tasks {
         let table = self.store().task_table();
         let task = table.one(id).await?.ok_or(TasksError::NoSuchTask(id))?;
         if let Some((run_id, occurrence)) = table.take_asked(id).await? {
+            self.store().conversations().mark_task_questions_handled(id).await?;
             return Ok(Work::Run { task, run_id, occurrence, late: true, folded: 0 });
         }
         let run_id = table.record(id, now, RunState::Attempting).await?.ok_or(TasksError::AlreadyRan(id))?;
@@ -178,7 +179,9 @@ impl Tasks {
 
     /// The user said no to a late occurrence Sidecar asked about; whether one waited.
     pub async fn decline_asked(&self, id: i64) -> Result<bool, TasksError> {
-        Ok(self.store().task_table().decline_asked(id).await?)
+        let declined = self.store().task_table().decline_asked(id).await?;
+        self.store().conversations().mark_task_questions_handled(id).await?;
+        Ok(declined)
     }
 
     fn found(&self, id: i64, there: bool) -> Result<(), TasksError> {

@@ -19,7 +19,7 @@ use crate::manage::{when_words, TaskRequest};
 use crate::service::Tasks;
 
 /// What a missed occurrence becomes when the model does not say: a brief at noon is noise.
-const DEFAULT_SKIP_MINUTES: u32 = 120;
+pub const DEFAULT_SKIP_MINUTES: u32 = 120;
 
 /// The tools there are, to check a task's grants against (the registry the tool is in).
 pub type KnownTools = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
@@ -66,7 +66,7 @@ struct ScheduleArgs {
     always_deliver: bool,
 }
 
-pub(crate) const NAME: &str = "schedule_task";
+pub const NAME: &str = "schedule_task";
 const DESCRIPTION: &str = "Schedule a task: Sidecar runs the prompt on its own at the time given (once or repeating) \
 and delivers the result as a notification and in the Tasks conversation. Use it when the user wants work done later or \
 regularly (look something up, summarise, check), not for a plain reminder (use set_reminder). The user confirms it first.";

@@ -77,11 +77,9 @@ pub(crate) async fn tasks(companion: &Arc<Companion>, command: TasksCommand) -> 
                 IfMissed::Skip => CatchUp::SkipOlderThan { minutes: skip_after },
             };
             let request = TaskRequest { title, prompt: prompt.join(" "), when, tools, catch_up, always_deliver };
-            let known: Vec<String> = companion.tools().tools().map(|t| t.name().to_string()).collect();
-            let known: Vec<&str> = known.iter().map(String::as_str).collect();
-            let task = match tasks.add(&request, &known, now, companion.zone(), lang).await {
+            let task = match companion.add_task(&request).await {
                 Ok(task) => task,
-                Err(error) => return said(companion, &error.into(), json),
+                Err(error) => return said(companion, &error, json),
             };
             let view = tasks.list(now, lang).await?.into_iter().find(|v| v.id == task.id).expect("just made");
             if json {

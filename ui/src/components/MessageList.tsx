@@ -12,6 +12,7 @@ import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
 import { SpontaneousFeedback } from "./SpontaneousFeedback";
 import { ReminderActions } from "./ReminderActions";
+import { TaskActions } from "./TaskActions";
 import { ToolChips } from "./ToolChips";
 
 // Tables, strikethrough, task lists and bare links, as models write them.
@@ -130,6 +131,11 @@ function Bubble({
             {proactive === "reminder" ? t.tagReminder : t.tagSpokeFirst}
           </span>
         )}
+        {message.meta?.task != null && message.role === "user" && (
+          <span className="proactive-tag" data-testid="task-tag">
+            {t.taskScheduled}
+          </span>
+        )}
       </div>
       <ToolChips tools={message.tools} />
       {live && message.notice && (
@@ -177,6 +183,7 @@ function Bubble({
         <ReminderActions message={message} messageId={storedId(message)!} />
       )}
       {!live && proactive && proactive !== "reminder" && storedId(message) !== null && <SpontaneousFeedback messageId={storedId(message)!} />}
+      {!live && message.role === "assistant" && message.meta?.task != null && message.meta.command && !message.meta.handled && message.status === "complete" && <TaskActions taskId={message.meta.task} />}
       {!live && <CostLine message={message} />}
       {!live && !editing && <MessageActions message={message} actions={actions} lastReply={lastReply} onStartEdit={() => setEditing(true)} />}
     </article>

@@ -102,7 +102,7 @@ function Row({
 
 /** What the core reads in `text`, following the typing (debounced); shown only for
  * the text it read. */
-function useReading<T>(text: string, read: (text: string) => Promise<T>): T | null {
+export function useReading<T>(text: string, read: (text: string) => Promise<T>): T | null {
   const [reading, setReading] = useState<{ text: string; value: T } | null>(null);
   useEffect(() => {
     if (!text.trim()) return;

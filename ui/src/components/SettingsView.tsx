@@ -14,9 +14,10 @@ import { ProvidersSettings } from "./ProvidersSettings";
 import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
+import { TasksSettings } from "./TasksSettings";
 import { VoiceSettings } from "./VoiceSettings";
 
-const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "proactivity", "budget", "channels", "logs", "about"] as const;
+const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "tasks", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -35,6 +36,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     connections: t.connectionsTitle,
     meaning: t.meaningTitle,
     data: t.dataTitle,
+    tasks: t.tasksTitle,
     proactivity: t.proactiveTitle,
     budget: t.budgetTitle,
     channels: t.channelsTitle,
@@ -101,6 +103,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   connections: () => <ConnectionsSettings />,
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
+  tasks: () => <TasksSettings />,
   proactivity: () => <ProactivitySettings />,
   budget: () => <BudgetSettings />,
   channels: () => <ChannelsSettings />,

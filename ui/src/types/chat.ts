@@ -48,6 +48,8 @@ export interface MessageMeta {
   plan?: "finished" | "abandoned";
   /** A checkpoint Sidecar saved on its own during this turn. */
   checkpoint?: number;
+  /** The scheduled task this message ran for (in the Tasks conversation). */
+  task?: number;
   /** Times the model was told to go on with open steps. */
   plan_nudges?: number;
   /** The context guard cut turns or messages to fit. */
@@ -156,6 +158,10 @@ export type CoreEvent =
   | { type: "checkpoint_saved"; conversation_id: number; checkpoint_id: number; trigger: string }
   | { type: "reminder_delivered"; conversation_id: number; message_id: number; reminder_id: number; late: boolean; first_line: string }
   | { type: "reminders_changed" }
+  | { type: "tasks_changed" }
+  | { type: "task_run_started"; task_id: number; run_id: number }
+  | { type: "task_run_finished"; task_id: number; run_id: number; conversation_id: number; message_id: number | null; ok: boolean }
+  | { type: "task_asks"; task_id: number; conversation_id: number; message_id: number }
   | { type: "channels_changed" }
   | { type: "channel_alert"; channel: Channel; title: string; body: string; down: boolean }
   | { type: "spontaneous_message"; conversation_id: number; message_id: number; message_type: string; first_line: string }

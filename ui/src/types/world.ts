@@ -398,3 +398,51 @@ export interface SearchResult {
   url: string;
   snippet: string;
 }
+/** What a time a scheduled task missed becomes (the core's `CatchUp`). */
+export type CatchUp = { kind: "run_now" } | { kind: "ask" } | { kind: "skip_older_than"; minutes: number };
+/** One run of a task, newest first in its list. */
+export interface TaskRun {
+  id: number;
+  task_id: number;
+  occurrence: string;
+  state: "attempting" | "done" | "failed" | "skipped" | "asked";
+  outcome: string | null;
+  message_id: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+}
+/** A scheduled task as the core lists it. */
+export interface TaskView {
+  id: number;
+  title: string;
+  prompt: string;
+  /** Its time in words, in the window's language. */
+  when: string;
+  next: string | null;
+  tools: string[];
+  catch_up: CatchUp;
+  always_deliver: boolean;
+  paused: string | null;
+  asked: boolean;
+  runs: TaskRun[];
+}
+/** Settings → Tasks in one read. */
+export interface TasksPage {
+  tasks: TaskView[];
+  /** The tools a task can be given: name and what it does. */
+  tools: [string, string][];
+  default_skip_minutes: number;
+  /** Prompt tokens, completion tokens and runs since midnight. */
+  tokens_today: [number, number, number];
+  /** The user's zone, which the next times are shown in. */
+  zone: string;
+}
+/** A task as the user asks for it. */
+export interface TaskRequest {
+  title: string | null;
+  prompt: string;
+  when: string;
+  tools: string[];
+  catch_up: CatchUp;
+  always_deliver: boolean;
+}
