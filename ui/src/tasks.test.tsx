@@ -1,0 +1,123 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { TaskRequest, TaskView, TasksPage, WhenPreview } from "./api";
+import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
+
+function page(tasks: TaskView[]): TasksPage {
+  return {
+    tasks,
+    tools: [
+      ["get_weather", "The weather somewhere"],
+      ["web_search", "Search the web"],
+    ],
+    default_skip_minutes: 120,
+    tokens_today: [1234, 56, 2],
+    zone: "Europe/Madrid",
+  };
+}
+
+function task(over: Partial<TaskView> = {}): TaskView {
+  return {
+    id: 1,
+    title: "Weather",
+    prompt: "Check the weather in Madrid",
+    when: "every weekday at 08:00",
+    next: "2026-12-01T07:00:00Z",
+    tools: ["get_weather"],
+    catch_up: { kind: "skip_older_than", minutes: 120 },
+    always_deliver: false,
+    paused: null,
+    asked: false,
+    runs: [{ id: 3, task_id: 1, occurrence: "2026-11-30T07:00:00Z", state: "done", outcome: "Sunny", message_id: 40, prompt_tokens: 812, completion_tokens: 41 }],
+    ...over,
+  };
+}
+
+async function openTasks(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByTestId("nav-settings"));
+  await user.click(await screen.findByTestId("settings-nav-tasks"));
+}
+
+describe("Settings → Tasks", () => {
+  it("starts empty with what to do, and adds a task read as it is typed with the tools chosen", async () => {
+    const core = new FakeCore();
+    let tasks: TaskView[] = [];
+    core.handlers.tasks_page = () => page(tasks);
+    core.handlers.preview_when = (args) => {
+      const text = (args as { text: string }).text;
+      const preview: WhenPreview = text.includes("weekday at 8")
+        ? { status: "ok", local: "Tuesday 2026-12-01 08:00 (Europe/Madrid, UTC+01:00)", utc: "2026-12-01T07:00:00Z", zone: "Europe/Madrid", rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", rule_words: "every weekday at 08:00", note: null }
+        : { status: "error", error: '"at 8" has no day.', suggestion: 'Say "tomorrow at 8".' };
+      return preview;
+    };
+    core.handlers.add_task = (args) => {
+      const request = (args as { request: TaskRequest }).request;
+      tasks = [task({ title: request.title ?? request.prompt, tools: request.tools, runs: [] })];
+      return 1;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openTasks(user);
+    expect(await screen.findByTestId("tasks-empty")).toHaveTextContent("No tasks yet");
+    expect(screen.getByTestId("tasks-today")).toHaveTextContent("Today: 2 runs, 1,234 prompt and 56 reply tokens.");
+    await user.type(screen.getByTestId("task-prompt"), "Check the weather in Madrid");
+    await user.type(screen.getByTestId("task-when"), "at 8");
+    await waitFor(() => expect(screen.getByTestId("task-when-preview")).toHaveTextContent('Say "tomorrow at 8"'));
+    expect(screen.getByTestId("task-add")).toBeDisabled();
+    await user.clear(screen.getByTestId("task-when"));
+    await user.type(screen.getByTestId("task-when"), "every weekday at 8");
+    await waitFor(() => expect(screen.getByTestId("task-when-preview")).toHaveTextContent("every weekday at 08:00"));
+    await user.click(screen.getByTestId("task-tool-get_weather"));
+    await user.selectOptions(screen.getByTestId("task-missed"), "ask");
+    expect(screen.getByTestId("task-missed")).toHaveTextContent("Skip it when more than 2 h late");
+    await user.click(screen.getByTestId("task-add"));
+    expect(core.invoked("add_task")[0].args).toEqual({
+      request: { title: null, prompt: "Check the weather in Madrid", when: "every weekday at 8", tools: ["get_weather"], catch_up: { kind: "ask" }, always_deliver: false },
+    });
+    expect(await screen.findByTestId("tasks-note")).toHaveTextContent("Added “Check the weather in Madrid”.");
+    expect(await screen.findByTestId("task-row")).toHaveTextContent("every weekday at 08:00");
+  });
+
+  it("shows each task's next time, last runs with tokens, and runs, pauses and resumes it", async () => {
+    const core = new FakeCore();
+    let shown = task();
+    core.handlers.tasks_page = () => page([shown]);
+    core.handlers.run_task_now = () => 41;
+    core.handlers.pause_task = () => {
+      shown = task({ paused: "Paused by you.", next: null });
+    };
+    core.handlers.resume_task = () => {
+      shown = task();
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openTasks(user);
+    const row = await screen.findByTestId("task-row");
+    expect(within(row).getByTestId("task-status")).toHaveTextContent("Next: Tue 1 Dec, 08:00");
+    expect(within(row).getByTestId("task-runs")).toHaveTextContent("done · 812 + 41 tokens");
+    await user.click(within(row).getByTestId("task-run"));
+    expect(core.invoked("run_task_now")[0].args).toEqual({ id: 1 });
+    await user.click(within(row).getByTestId("task-pause"));
+    await waitFor(() => expect(screen.getByTestId("task-status")).toHaveTextContent("Paused. Paused by you."));
+    await user.click(screen.getByTestId("task-resume"));
+    await waitFor(() => expect(screen.getByTestId("task-status")).toHaveTextContent("Next:"));
+    // A run ending elsewhere (the scheduler) shows without a reload.
+    shown = task({ runs: [{ ...task().runs[0], id: 4, state: "failed", prompt_tokens: null }] });
+    await act(() => core.event({ type: "task_run_finished", task_id: 1, run_id: 4, conversation_id: 9, message_id: null, ok: false }));
+    await waitFor(() => expect(screen.getByTestId("task-runs")).toHaveTextContent("failed"));
+  });
+
+  it("speaks Spanish", async () => {
+    const core = new FakeCore();
+    core.handlers.tasks_page = () => page([task({ paused: "En pausa tras tres ejecuciones fallidas seguidas (la última: sin red).", next: null, when: "cada día laborable a las 08:00" })]);
+    renderApp("es");
+    const user = userEvent.setup();
+    await openTasks(user);
+    expect(await screen.findByTestId("task-status")).toHaveTextContent("En pausa. En pausa tras tres ejecuciones fallidas");
+    expect(screen.getByTestId("task-resume")).toHaveTextContent("Reanudar");
+    expect(screen.getByTestId("task-add")).toHaveTextContent("Añadir tarea");
+    expect(screen.getByTestId("tasks-today")).toHaveTextContent("Hoy: 2 ejecuciones");
+  });
+});
