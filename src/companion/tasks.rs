@@ -47,7 +47,9 @@ impl Companion {
     /// Settings → Tasks in one read.
     pub async fn tasks_page(&self) -> Result<TasksPage, crate::CompanionError> {
         let tools = self.conversation.tools();
-        let tools = tools.tools().filter(|t| t.name() != sidecar_tasks::tool::NAME).map(|t| (t.name().to_string(), t.description().to_string())).collect();
+        // The turn's own plumbing (finding tools, a plan) is no work to give a task.
+        let plumbing = [sidecar_tasks::tool::NAME, "find_tools", "update_plan"];
+        let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.description().to_string())).collect();
         let midnight = crate::store::utc(self.clock.local_midnight());
         Ok(TasksPage {
             tasks: self.tasks.list(self.clock.now(), self.lang).await?,

@@ -53,7 +53,9 @@ export function useChat() {
       // A message from the phone or a program over the local API (and its answer) joins this chat too.
       const fromElsewhere =
         (event.type === "turn_started" || event.type === "turn_finished") && (event.channel === "telegram" || event.channel === "whatsapp" || event.channel === "api");
-      if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromElsewhere)
+      // A task's run or question lands in the Tasks conversation, which may be the one shown.
+      const fromTasks = event.type === "task_run_finished" || event.type === "task_asks";
+      if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromElsewhere || fromTasks)
         api
           .loadHistory()
           .then((messages) => !disposed && dispatch({ type: "synced", messages }))

@@ -119,7 +119,7 @@ export function ChatSidebar({
   }, [reload, refreshKey, query]);
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
-      if (event.type === "turn_finished" || event.type === "turn_started") reload();
+      if (event.type === "turn_finished" || event.type === "turn_started" || event.type === "task_run_finished" || event.type === "task_asks") reload();
     });
     return () => {
       off.then((f) => f());
