@@ -159,6 +159,10 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     );
     let (prompt, completion, counted) = core.tasks().tokens_since(None).await.unwrap();
     assert_eq!((prompt, completion, counted), (50, 11, 1));
+    // Usage counts the run's calls apart from the chat's replies.
+    let usage = core.usage_totals(None).await.unwrap();
+    let task_calls = usage.by_purpose.iter().find(|p| p.purpose == "task").expect("a line for scheduled tasks");
+    assert_eq!((task_calls.calls, task_calls.input_tokens, task_calls.output_tokens), (2, 50, 11));
 
     // A second look at the same time runs nothing again.
     core.run_due_tasks(&cancel).await;

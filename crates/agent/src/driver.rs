@@ -93,6 +93,9 @@ pub(crate) struct TurnContext<'a> {
     pub models: &'a sidecar_llm::model::Models,
     /// The conversation's plan, which the turn carries on while it has open steps.
     pub plans: &'a crate::context::plan::PlanBoard,
+    /// What the reply's calls are counted as in Usage: "chat", or "task" for a
+    /// scheduled task's run.
+    pub counted_as: &'static str,
 }
 
 /// How a driven turn ended, with what was stored.
@@ -231,7 +234,7 @@ async fn call_model(
     ledger.timings.model += calling.elapsed();
     match result {
         Ok(routed) => {
-            record_call(context, ledger, &routed, Purpose::Chat).await?;
+            record_call(context, ledger, &routed, context.counted_as).await?;
             ledger.meta.provider = Some(routed.provider_id.clone());
             ledger.meta.model = Some(routed.model.clone());
             if routed.fallback_from.is_some() {
@@ -342,7 +345,7 @@ async fn summarize_long_text(
         match routed {
             Ok(routed) if !routed.completion.text.trim().is_empty() => {
                 context.shaper.remember_summary(&result.content, routed.completion.text.trim());
-                record_call(context, ledger, &routed, Purpose::Summarize).await?;
+                record_call(context, ledger, &routed, Purpose::Summarize.as_str()).await?;
             }
             Ok(_) => tracing::warn!(tool = %call.name, "the tool-output summary came back empty; the output is cut instead"),
             Err(error) => tracing::warn!(tool = %call.name, %error, "could not summarise a long tool output; it is cut instead"),
@@ -352,7 +355,7 @@ async fn summarize_long_text(
 }
 
 /// Records a model call's usage and cost, in the store and in the turn's totals.
-async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &router::Routed, purpose: Purpose) -> Result<(), StoreError> {
+async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &router::Routed, purpose: &str) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
     let cost = context.chain.cost_of(routed, &context.prices);
     context
@@ -363,7 +366,7 @@ async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &ro
             message_id: None,
             provider: &routed.provider_id,
             model: &routed.model,
-            purpose: purpose.as_str(),
+            purpose,
             usage,
             cost_usd: cost,
         })

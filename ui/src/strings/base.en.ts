@@ -273,7 +273,7 @@ export const baseEn = {
   usageByPurpose: "By purpose",
   usagePurpose: "Purpose",
   purposeName: (p: string) =>
-    ({ chat: "Replies", summarize: "Summaries", proactive: "Speaking first", extract: "Fact extraction" })[p] ?? p,
+    ({ chat: "Replies", summarize: "Summaries", proactive: "Speaking first", extract: "Fact extraction", task: "Scheduled tasks" })[p] ?? p,
   navMemory: "Memory",
   memoryTitle: "What Sidecar knows about you",
   memoryIntro: "Saved in learnings.md in your data folder; you can edit it in any text editor.",

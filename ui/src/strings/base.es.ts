@@ -274,7 +274,7 @@ export const baseEs: typeof baseEn = {
   usageByPurpose: "Por uso",
   usagePurpose: "Uso",
   purposeName: (p: string) =>
-    ({ chat: "Respuestas", summarize: "Resúmenes", proactive: "Hablar primero", extract: "Extracción de datos" })[p] ?? p,
+    ({ chat: "Respuestas", summarize: "Resúmenes", proactive: "Hablar primero", extract: "Extracción de datos", task: "Tareas programadas" })[p] ?? p,
   navMemory: "Memoria",
   memoryTitle: "Lo que Sidecar sabe de ti",
   memoryIntro: "Guardado en learnings.md en tu carpeta de datos; puedes editarlo con cualquier editor de texto.",

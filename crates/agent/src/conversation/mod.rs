@@ -525,6 +525,7 @@ impl ConversationService {
                 lang: self.with.lang,
                 models: &self.with.models,
                 plans: self.with.context.plans(),
+                counted_as: sidecar_settings::Purpose::Chat.as_str(),
             },
             turn.prompt,
         )

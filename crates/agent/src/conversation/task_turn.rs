@@ -118,6 +118,7 @@ impl ConversationService {
                 lang: self.with.lang,
                 models: &self.with.models,
                 plans: self.with.context.plans(),
+                counted_as: "task",
             },
             prompt,
         )
