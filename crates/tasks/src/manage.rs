@@ -20,6 +20,8 @@ const MAX_SKIP_MINUTES: u32 = 7 * 24 * 60;
 const TITLE_CHARS: usize = 48;
 /// Runs shown with each task.
 const RUNS_SHOWN: u32 = 5;
+/// The tool the model makes tasks with ([`crate::tool`]); a task is never given it.
+pub const SCHEDULE_TOOL: &str = "schedule_task";
 
 /// A task as the user asks for it.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
@@ -92,7 +94,7 @@ impl Tasks {
             }
         }
         // A task does not make tasks: it is given only what works for it.
-        let known: Vec<&str> = known_tools.iter().copied().filter(|t| *t != crate::tool::NAME).collect();
+        let known: Vec<&str> = known_tools.iter().copied().filter(|t| *t != SCHEDULE_TOOL).collect();
         if let Some(unknown) = request.tools.iter().find(|t| !known.contains(&t.as_str())) {
             return Err(TasksError::UnknownTool(unknown.clone(), known.join(", ")));
         }

@@ -66,7 +66,7 @@ struct ScheduleArgs {
     always_deliver: bool,
 }
 
-pub const NAME: &str = "schedule_task";
+pub use crate::manage::SCHEDULE_TOOL as NAME;
 const DESCRIPTION: &str = "Schedule a task: Sidecar runs the prompt on its own at the time given (once or repeating) \
 and delivers the result as a notification and in the Tasks conversation. Use it when the user wants work done later or \
 regularly (look something up, summarise, check), not for a plain reminder (use set_reminder). The user confirms it first.";
