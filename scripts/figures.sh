@@ -83,6 +83,8 @@ cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|ou
 echo "== reminders and proactivity (the 30-day simulation: messages a day for a silent, an engaged and a mixed user) =="
 cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high|Silent|Engaged|Mixed):'
+echo "== scheduled tasks: wake-up delay, prompt tokens of a run, the cost of a look =="
+cargo bench --bench tasks 2>/dev/null
 echo "== imports: a ChatGPT export and a large calendar =="
 cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="

@@ -74,7 +74,7 @@ impl Companion {
 
     /// The loop: the runs a crash cut first, then a look at every next time (at most
     /// [`MAX_SLEEP`] apart, and at once when a task changes), until `cancel`.
-    pub(crate) async fn run_tasks(self: Arc<Self>, cancel: CancellationToken) {
+    pub async fn run_tasks(self: Arc<Self>, cancel: CancellationToken) {
         match self.tasks.recover().await {
             Ok(cut) => {
                 for work in cut {

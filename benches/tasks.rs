@@ -1,0 +1,124 @@
+//! Scheduled-task figures (issue 46). Prints; asserts nothing.
+//!
+//! - wake-up delay: from each task's time to its run starting, over once-tasks due a
+//!   quarter of a second apart, run by the real loop on the real store against a
+//!   scripted model that answers at once;
+//! - prompt tokens of a task's run (the whole request: the system prompt, the task,
+//!   the time, its tools' definitions), counted with the o200k tokenizer;
+//! - the cost of a look: 1,000 tasks, and a task every minute handled a month ago.
+//!
+//! Run: `cargo bench --bench tasks`
+
+#[path = "../tests/it/support/mod.rs"]
+mod support;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use chrono::{Duration, Utc};
+use sidecar::tasks::rows::{NewTask, TasksStore};
+use sidecar::tasks::{CatchUp, Schedule, TaskEvent, Tasks};
+use sidecar::{Companion, CompanionOptions, CoreEvent};
+use support::{reply_events, stream, ScriptedServer};
+use tokio_util::sync::CancellationToken;
+
+const RUNS: usize = 120;
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+#[tokio::main]
+async fn main() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Sunny, 14 °C; nothing before 10."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"bench\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n[user]\ntimezone = \"Europe/Madrid\"\n",
+        server.base_url
+    ))
+    .unwrap();
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
+
+    // Wake-up delay.
+    let first = Utc::now() + Duration::seconds(2);
+    let mut due = HashMap::new();
+    let tools = vec!["get_weather".to_string(), "web_search".to_string()];
+    for i in 0..RUNS {
+        let at = first + Duration::milliseconds(250 * i as i64);
+        let schedule = Schedule::Once { at };
+        let new = NewTask {
+            title: "Weather",
+            prompt: "Check the weather in Madrid and my reminders for today, and tell me what to expect in three lines.",
+            schedule: &schedule,
+            catch_up: CatchUp::RunNow,
+            tools: &tools,
+            always_deliver: true,
+            zone: chrono_tz::Europe::Madrid,
+        };
+        let task = core.store().task_table().add(new).await.unwrap();
+        due.insert(task.id, at);
+    }
+    let mut events = core.events().subscribe();
+    let cancel = CancellationToken::new();
+    let looping = tokio::spawn(core.clone().run_tasks(cancel.clone()));
+    let mut delays = Vec::new();
+    while delays.len() < RUNS {
+        if let Ok(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id, .. })) = events.recv().await {
+            delays.push((Utc::now() - due[&task_id]).num_microseconds().unwrap() as f64 / 1000.0);
+        }
+    }
+    cancel.cancel();
+    let _ = looping.await;
+    delays.sort_by(f64::total_cmp);
+    println!("Scheduled tasks: wake-up delay over {RUNS} runs due 250 ms apart (real loop, real store, scripted model)");
+    println!("  p50 {:.1} ms · p99 {:.1} ms · max {:.1} ms", percentile(&delays, 0.5), percentile(&delays, 0.99), delays[RUNS - 1]);
+
+    // Prompt tokens of one run: what the model is sent.
+    let request = server.requests.lock().unwrap().last().cloned().unwrap();
+    let messages = sidecar::tokens::count(&request["messages"].to_string());
+    let tools_tokens = sidecar::tokens::count(&request["tools"].to_string());
+    println!(
+        "  prompt of a run with 2 tools: {} tokens ({} messages, {} tool definitions; counted over the JSON sent)",
+        messages + tools_tokens,
+        messages,
+        tools_tokens
+    );
+    core.shutdown().await;
+
+    // The cost of a look.
+    let dir = tempfile::tempdir().unwrap();
+    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    let now = Utc::now();
+    for i in 0..1_000 {
+        let schedule = Schedule::Repeat { rule: "FREQ=DAILY".into(), start: now + Duration::minutes(i), zone: chrono_tz::Europe::Madrid };
+        store
+            .task_table()
+            .add(NewTask {
+                title: "t",
+                prompt: "p",
+                schedule: &schedule,
+                catch_up: CatchUp::Ask,
+                tools: &[],
+                always_deliver: false,
+                zone: chrono_tz::Europe::Madrid,
+            })
+            .await
+            .unwrap();
+    }
+    let tasks = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
+    let started = Instant::now();
+    let look = tasks.look(now).await.unwrap();
+    println!(
+        "  a look at 1,000 daily tasks (none due): {:.1} ms, next in {} s",
+        started.elapsed().as_secs_f64() * 1000.0,
+        (look.next.unwrap() - now).num_seconds()
+    );
+    let minutely = Schedule::Repeat { rule: "FREQ=MINUTELY".into(), start: now - Duration::days(30), zone: chrono_tz::Europe::Madrid };
+    let started = Instant::now();
+    let planned = sidecar::tasks::plan(&minutely, CatchUp::RunNow, now - Duration::days(30), now);
+    println!(
+        "  a task every minute, back after 30 days away: planned in {:.1} ms ({} missed times folded into one run)",
+        started.elapsed().as_secs_f64() * 1000.0,
+        planned.due.map_or(0, |d| d.folded)
+    );
+}
