@@ -47,6 +47,7 @@ async fn main() {
         let at = first + Duration::milliseconds(250 * i as i64);
         let schedule = Schedule::Once { at };
         let new = NewTask {
+            kind: sidecar::tasks::rows::TaskKind::Prompt,
             title: "Weather",
             prompt: "Check the weather in Madrid and my reminders for today, and tell me what to expect in three lines.",
             schedule: &schedule,
@@ -94,6 +95,7 @@ async fn main() {
         store
             .task_table()
             .add(NewTask {
+                kind: sidecar::tasks::rows::TaskKind::Prompt,
                 title: "t",
                 prompt: "p",
                 schedule: &schedule,

@@ -269,6 +269,8 @@ pub fn run() {
             task_commands::remove_task,
             task_commands::run_task_now,
             task_commands::decline_task,
+            task_commands::set_brief,
+            task_commands::rate_brief,
             tool_commands::mcp_servers,
             tool_commands::mcp_save,
             tool_commands::mcp_remove,

@@ -42,3 +42,15 @@ pub async fn run_task_now(core: Core<'_>, id: i64) -> Result<Option<i64>, Comman
 pub async fn decline_task(core: Core<'_>, id: i64) -> Result<bool, CommandError> {
     core.tasks().decline_asked(id).await.said(&core)
 }
+
+/// Turns the morning brief on at `at` ("07:30"), moves it, or turns it off (`None`).
+#[tauri::command]
+pub async fn set_brief(core: Core<'_>, at: Option<String>) -> Result<(), CommandError> {
+    core.set_brief(at.as_deref()).await.map(drop).said(&core)
+}
+
+/// A thumb up or down on a brief.
+#[tauri::command]
+pub async fn rate_brief(core: Core<'_>, message_id: i64, liked: bool) -> Result<(), CommandError> {
+    core.rate_brief(message_id, liked).await.said(&core)
+}

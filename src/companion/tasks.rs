@@ -21,6 +21,8 @@ use sidecar_tasks::{TaskEvent, Tasks, Work};
 /// Longest sleep between two looks at the wall clock: a suspended machine or a clock
 /// that jumped is noticed within this (a monotonic sleep does not count the suspend).
 const MAX_SLEEP: Duration = Duration::from_secs(30);
+/// The time a morning brief is offered at when turned on.
+const BRIEF_DEFAULT: &str = "07:30";
 /// A result's notification body is cut here; the whole is in the Tasks conversation.
 const BODY_CHARS: usize = 240;
 
@@ -36,6 +38,10 @@ pub struct TasksPage {
     pub tokens_today: (u64, u64, u64),
     /// The user's zone, which the next times are shown in.
     pub zone: String,
+    /// The morning brief's time ("07:30"), when it is on.
+    pub brief_at: Option<String>,
+    /// The time the brief is offered at when it is turned on.
+    pub brief_default: String,
 }
 
 impl Companion {
@@ -57,6 +63,11 @@ impl Companion {
             default_skip_minutes: sidecar_tasks::tool::DEFAULT_SKIP_MINUTES,
             tokens_today: self.tasks.tokens_since(Some(&midnight)).await?,
             zone: self.clock.zone().name().to_string(),
+            brief_at: self.tasks.brief().await?.and_then(|task| match task.schedule {
+                sidecar_tasks::Schedule::Repeat { start, zone, .. } => Some(start.with_timezone(&zone).format("%H:%M").to_string()),
+                sidecar_tasks::Schedule::Once { .. } => None,
+            }),
+            brief_default: BRIEF_DEFAULT.to_string(),
         })
     }
 
@@ -131,10 +142,24 @@ impl Companion {
                 let span = tracing::info_span!("task_run", task_id = task.id, run_id, %occurrence, late, folded);
                 let _entered = span.enter();
                 self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
-                let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &task.prompt, tools: &task.tools };
+                let brief = match task.kind {
+                    sidecar_tasks::rows::TaskKind::Brief => Some(self.brief_prompt(&task, run_id).await),
+                    sidecar_tasks::rows::TaskKind::Prompt => None,
+                };
+                let turn = crate::conversation::TaskTurn {
+                    conversation_id,
+                    task_id: task.id,
+                    prompt: brief.as_deref().unwrap_or(&task.prompt),
+                    shown: brief.as_ref().map(|_| task.title.as_str()),
+                    tools: &task.tools,
+                };
                 let ran = self.conversation.run_task(turn, cancel.child_token()).await;
                 let (outcome, message_id) = match &ran {
                     Ok(reply) => {
+                        let brief = task.kind == sidecar_tasks::rows::TaskKind::Brief;
+                        if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, brief).await {
+                            tracing::warn!(%error, "a task's reply was not marked as its");
+                        }
                         let usage = reply.usage.unwrap_or_default();
                         if let Err(error) = self.tasks.keep_reply(run_id, Some(reply.message_id), usage.input_tokens.into(), usage.output_tokens.into()).await {
                             tracing::warn!(%error, "a task's tokens were not kept");

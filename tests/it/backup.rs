@@ -330,6 +330,8 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
             "ALTER TABLE conversations DROP COLUMN kind",
             "ALTER TABLE tasks DROP COLUMN title",
             "ALTER TABLE tasks DROP COLUMN always_deliver",
+            "ALTER TABLE tasks DROP COLUMN kind",
+            "DROP TABLE brief_feedback",
             "ALTER TABLE task_runs DROP COLUMN message_id",
             "ALTER TABLE task_runs DROP COLUMN prompt_tokens",
             "ALTER TABLE task_runs DROP COLUMN completion_tokens",

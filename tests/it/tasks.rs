@@ -276,3 +276,65 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     assert!(kept.iter().any(|m| m.content == "Still on."), "the quiet one's result is in Tasks");
     core.shutdown().await;
 }
+
+/// The morning brief: turned on at a time, made at each run from the day (a reminder due
+/// today, what a task found overnight), under 2,000 prompt tokens, shown by its name in
+/// Tasks, and a thumb down on it is told to the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
+    let server = ScriptedServer::start(vec![
+        stream(reply_events(&["The strike ends on Friday."])),
+        stream(reply_events(&["Good morning! Today: call Ana at 18:00. The train strike ends on Friday."])),
+        stream(reply_events(&["Call Ana at 18:00."])),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(3, 1, 0));
+    let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
+    assert!(matches!(core.set_brief(Some("25:00")).await, Err(e) if e.to_string().contains("is not a time of day")));
+    let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
+    assert_eq!(core.tasks_page().await.unwrap().brief_at.as_deref(), Some("07:30"));
+    core.reminders().set("Call Ana", "today at 18:00").await.unwrap();
+    core.reminders().set("Dentist", "tomorrow at 9").await.unwrap();
+    let strike = TaskRequest {
+        title: Some("Train strike".into()),
+        prompt: "Is the train strike still on?".into(),
+        when: "today at 3:00".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: false,
+    };
+    core.add_task(&strike).await.unwrap();
+    let cancel = CancellationToken::new();
+    hands.set(madrid(3, 3, 0) + chrono::Duration::seconds(1));
+    core.run_due_tasks(&cancel).await;
+
+    hands.set(madrid(3, 7, 30) + chrono::Duration::seconds(1));
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(server.request_count(), 2);
+    let request = server.requests.lock().unwrap()[1].clone();
+    let said = request["messages"][1]["content"].as_str().unwrap().to_string();
+    assert!(said.starts_with("Write the user's morning brief in English"), "{said}");
+    assert!(said.contains("- 18:00 Call Ana") && !said.contains("Dentist"), "today's reminders only: {said}");
+    assert!(said.contains("- Train strike: The strike ends on Friday."), "{said}");
+    let tokens = sidecar::tokens::count(&request["messages"].to_string()) + sidecar::tokens::count(&request["tools"].to_string());
+    assert!(tokens < 2_000, "the brief's prompt took {tokens} tokens");
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let kept = core.store().conversations().recent_messages(tasks_chat, 2).await.unwrap();
+    let (prompt, reply) = (&kept[0], &kept[1]);
+    assert_eq!(prompt.meta.as_ref().unwrap().0.typed.as_deref(), Some("Morning brief"), "shown by its name, not its data");
+    assert!(reply.meta.as_ref().unwrap().0.brief);
+    assert_eq!(notifications.0.lock().unwrap().last().unwrap().title, "Morning brief");
+
+    // A thumb down: the next brief is told, and does not repeat the overnight result.
+    core.rate_brief(reply.id, false).await.unwrap();
+    hands.set(madrid(4, 7, 30) + chrono::Duration::seconds(1));
+    core.run_due_tasks(&cancel).await;
+    let said = server.requests.lock().unwrap()[2]["messages"][1]["content"].as_str().unwrap().to_string();
+    assert!(said.contains("- did not like a brief that began \"Good morning! Today: call Ana at 18:00."), "{said}");
+    assert!(!said.contains("Train strike"), "only what came since the last brief: {said}");
+
+    core.set_brief(None).await.unwrap();
+    assert!(core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().iter().all(|t| t.id != brief.id));
+    core.shutdown().await;
+}

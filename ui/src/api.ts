@@ -178,6 +178,9 @@ export const api = {
   /** Runs a task now (or the late time it asked about); its reply's message id. */
   runTaskNow: (id: number) => invoke<number | null>("run_task_now", { id }),
   declineTask: (id: number) => invoke<boolean>("decline_task", { id }),
+  /** Turns the morning brief on at "HH:MM", moves it, or turns it off (null). */
+  setBrief: (at: string | null) => invoke<void>("set_brief", { at }),
+  rateBrief: (messageId: number, liked: boolean) => invoke<void>("rate_brief", { messageId, liked }),
   addReminder: (message: string, when: string) => invoke<ReminderSetting>("add_reminder", { message, when }),
   previewSentence: (text: string) => invoke<SentencePreview>("preview_sentence", { text }),
   addReminderSentence: (sentence: string) => invoke<ReminderSetting>("add_reminder_sentence", { sentence }),

@@ -15,12 +15,15 @@ function page(tasks: TaskView[]): TasksPage {
     default_skip_minutes: 120,
     tokens_today: [1234, 56, 2],
     zone: "Europe/Madrid",
+    brief_at: null,
+    brief_default: "07:30",
   };
 }
 
 function task(over: Partial<TaskView> = {}): TaskView {
   return {
     id: 1,
+    kind: "prompt",
     title: "Weather",
     prompt: "Check the weather in Madrid",
     when: "every weekday at 08:00",
@@ -109,6 +112,25 @@ describe("Settings → Tasks", () => {
     await waitFor(() => expect(screen.getByTestId("task-runs")).toHaveTextContent("failed"));
   });
 
+  it("turns the morning brief on at the time offered, and a brief's thumbs teach it", async () => {
+    const core = new FakeCore();
+    let briefAt: string | null = null;
+    core.handlers.tasks_page = () => ({ ...page([]), brief_at: briefAt });
+    core.handlers.set_brief = (args) => {
+      briefAt = (args as { at: string | null }).at;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openTasks(user);
+    expect(await screen.findByTestId("brief-time")).toHaveValue("07:30");
+    await user.click(screen.getByTestId("brief-on"));
+    expect(core.invoked("set_brief")[0].args).toEqual({ at: "07:30" });
+    expect(await screen.findByTestId("tasks-note")).toHaveTextContent("The brief comes every day at 07:30.");
+    await waitFor(() => expect(screen.getByTestId("brief-on")).toBeChecked());
+    await user.click(screen.getByTestId("brief-on"));
+    expect(core.invoked("set_brief")[1].args).toEqual({ at: null });
+  });
+
   it("speaks Spanish", async () => {
     const core = new FakeCore();
     core.handlers.tasks_page = () => page([task({ paused: "En pausa tras tres ejecuciones fallidas seguidas (la última: sin red).", next: null, when: "cada día laborable a las 08:00" })]);
@@ -119,5 +141,29 @@ describe("Settings → Tasks", () => {
     expect(screen.getByTestId("task-resume")).toHaveTextContent("Reanudar");
     expect(screen.getByTestId("task-add")).toHaveTextContent("Añadir tarea");
     expect(screen.getByTestId("tasks-today")).toHaveTextContent("Hoy: 2 ejecuciones");
+  });
+});
+
+describe("the Tasks conversation", () => {
+  it("marks a task's prompt, answers a missed time once, and takes a thumb on a brief", async () => {
+    const core = new FakeCore();
+    core.history = [
+      { id: 20, conversation_id: 3, role: "user", content: "Write the user's morning brief in English…", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, typed: "Morning brief" } },
+      { id: 21, conversation_id: 3, role: "assistant", content: "Today: call Ana at 18:00.", status: "complete", finish_reason: null, created_at: "", meta: { task: 2, brief: true } },
+      { id: 22, conversation_id: 3, role: "assistant", content: "“Weekly summary” was due Sunday at 21:00. Run it now?", status: "complete", finish_reason: null, created_at: "", meta: { task: 5, command: true } },
+    ];
+    core.handlers.rate_brief = () => undefined;
+    core.handlers.decline_task = () => true;
+    renderApp();
+    const user = userEvent.setup();
+    expect(await screen.findByTestId("task-tag")).toHaveTextContent("Scheduled task");
+    expect(screen.getByText("Morning brief")).toBeInTheDocument();
+    expect(screen.queryByText(/Write the user's morning brief/)).not.toBeInTheDocument();
+    await user.click(screen.getByTestId("brief-bad"));
+    expect(core.invoked("rate_brief")[0].args).toEqual({ messageId: 21, liked: false });
+    expect(await screen.findByTestId("brief-rated")).toHaveTextContent("Noted: the next briefs will change.");
+    await user.click(screen.getByTestId("chat-task-decline"));
+    expect(core.invoked("decline_task")[0].args).toEqual({ id: 5 });
+    expect(await screen.findByTestId("task-answered")).toHaveTextContent("Skipped.");
   });
 });

@@ -112,6 +112,9 @@ pub struct MessageMeta {
     /// Tasks conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<i64>,
+    /// A morning brief: the window offers thumbs up and down on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub brief: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -359,6 +362,17 @@ impl Conversations<'_> {
 
     /// Marks a reminder message as answered by the user; false when `id` is no
     /// reminder message.
+    /// Marks a task's reply as the task's (and as a brief), once the turn stored it.
+    pub async fn mark_task_reply(&self, message_id: i64, task_id: i64, brief: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE messages SET meta = json_set(COALESCE(meta, '{}'), '$.task', ?, '$.brief', json(?)) WHERE id = ?")
+            .bind(task_id)
+            .bind(if brief { "true" } else { "false" })
+            .bind(message_id)
+            .execute(&self.store.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Marks the questions a task asked (run a missed time now?) as answered, so the
     /// chat stops offering their buttons.
     pub async fn mark_task_questions_handled(&self, task_id: i64) -> Result<u64, StoreError> {

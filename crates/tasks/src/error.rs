@@ -19,6 +19,8 @@ pub enum TasksError {
     AlreadyRan(i64),
     #[error("skip older than must be from 1 to 10080 minutes (a week)")]
     SkipMinutes,
+    #[error("{0:?} is not a time of day; write it as 07:30")]
+    NotATime(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -32,6 +34,7 @@ impl Worded for TasksError {
             TasksError::NoSuchTask(id) => format!("no hay ninguna tarea {id}; `sidecar tasks list` las muestra"),
             TasksError::UnknownTool(name, all) => format!("no hay ninguna herramienta llamada {name:?} para darle a una tarea; las herramientas son: {all}"),
             TasksError::AlreadyRan(id) => format!("la tarea {id} ya se ejecutó para esta hora"),
+            TasksError::NotATime(said) => format!("{said:?} no es una hora del día; escríbela como 07:30"),
             TasksError::SkipMinutes => "«saltar si lleva más de» debe ir de 1 a 10080 minutos (una semana)".into(),
             TasksError::Store(e) => e.spanish(),
         }

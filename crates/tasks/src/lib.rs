@@ -17,6 +17,7 @@
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
+pub mod brief;
 pub mod catch_up;
 pub mod error;
 pub mod events;

@@ -9,7 +9,7 @@ use sidecar_domain::locale::Lang;
 
 use crate::catch_up::CatchUp;
 use crate::error::TasksError;
-use crate::rows::{NewTask, Run, Task, TasksStore};
+use crate::rows::{NewTask, Run, Task, TaskKind, TasksStore};
 use crate::runs::RunState;
 use crate::schedule::Schedule;
 use crate::service::{Tasks, Work};
@@ -20,6 +20,8 @@ const MAX_SKIP_MINUTES: u32 = 7 * 24 * 60;
 const TITLE_CHARS: usize = 48;
 /// Runs shown with each task.
 const RUNS_SHOWN: u32 = 5;
+/// A brief later than this is skipped.
+const BRIEF_LATE_MINUTES: u32 = 180;
 /// The tool the model makes tasks with ([`crate::tool`]); a task is never given it.
 pub const SCHEDULE_TOOL: &str = "schedule_task";
 
@@ -46,6 +48,7 @@ pub struct TaskRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskView {
     pub id: i64,
+    pub kind: TaskKind,
     pub title: String,
     pub prompt: String,
     /// Its schedule in words, in the user's language.
@@ -107,6 +110,7 @@ impl Tasks {
         tools.sort();
         tools.dedup();
         let new = NewTask {
+            kind: TaskKind::Prompt,
             title: &title_of(request),
             prompt,
             schedule: &schedule,
@@ -130,6 +134,7 @@ impl Tasks {
             let next = task.paused.is_none().then(|| task.schedule.next_after(handled.max(now))).flatten();
             views.push(TaskView {
                 id: task.id,
+                kind: task.kind,
                 when: when_words(&task, lang),
                 asked: runs.first().is_some_and(|r| r.state == RunState::Asked),
                 title: task.title,
@@ -184,6 +189,68 @@ impl Tasks {
         let declined = self.store().task_table().decline_asked(id).await?;
         self.store().conversations().mark_task_questions_handled(id).await?;
         Ok(declined)
+    }
+
+    /// The morning brief, when the user turned it on.
+    pub async fn brief(&self) -> Result<Option<Task>, TasksError> {
+        Ok(self.store().task_table().all().await?.into_iter().find(|t| t.kind == TaskKind::Brief))
+    }
+
+    /// Turns the morning brief on at `at` (the user's wall-clock time, every day), moves
+    /// it, or turns it off (`None`). It may use `tools` (the weather) without asking; a
+    /// brief missed by more than three hours is skipped (a brief at noon is noise); it is
+    /// delivered in quiet hours, since the user chose its time.
+    pub async fn set_brief(
+        &self,
+        at: Option<chrono::NaiveTime>,
+        tools: &[String],
+        now: DateTime<Utc>,
+        zone: Tz,
+        lang: Lang,
+    ) -> Result<Option<Task>, TasksError> {
+        let table = self.store().task_table();
+        let existing = self.brief().await?;
+        let same = |task: &Task| matches!((&task.schedule, at), (Schedule::Repeat { start, zone: z, .. }, Some(at)) if start.with_timezone(z).time() == at && *z == zone);
+        if let Some(task) = existing.as_ref().filter(|t| same(t)) {
+            return Ok(Some(task.clone()));
+        }
+        if let Some(task) = existing {
+            table.remove(task.id).await?;
+        }
+        let Some(at) = at else {
+            self.changed();
+            return Ok(None);
+        };
+        let local = now.with_timezone(&zone);
+        let today = local.date_naive().and_time(at);
+        let first = [today, today + chrono::Duration::days(1)]
+            .into_iter()
+            .filter_map(|t| t.and_local_timezone(zone).earliest())
+            .map(|t| t.with_timezone(&Utc))
+            .find(|t| *t > now)
+            .expect("tomorrow at that time is after now");
+        let schedule = Schedule::Repeat { rule: "FREQ=DAILY".into(), start: first, zone };
+        let title = crate::words::brief_title(lang);
+        let new = NewTask {
+            kind: TaskKind::Brief,
+            title,
+            prompt: title,
+            schedule: &schedule,
+            catch_up: CatchUp::SkipOlderThan { minutes: BRIEF_LATE_MINUTES },
+            tools,
+            // The user picked its time: quiet hours (until 8:00 by default) do not hold it.
+            always_deliver: true,
+            zone,
+        };
+        let task = table.add(new).await?;
+        self.changed();
+        Ok(Some(task))
+    }
+
+    /// The user's thumb on a brief, which the next briefs are told.
+    pub async fn rate_brief(&self, message_id: i64, liked: bool, text: &str) -> Result<(), TasksError> {
+        let opening: String = text.split_whitespace().take(12).collect::<Vec<_>>().join(" ");
+        Ok(self.store().task_table().rate_brief(message_id, liked, &opening).await?)
     }
 
     fn found(&self, id: i64, there: bool) -> Result<(), TasksError> {

@@ -11,9 +11,19 @@ use crate::catch_up::CatchUp;
 use crate::runs::RunState;
 use crate::schedule::Schedule;
 
+/// What a task runs: the user's words, or the morning brief made at each run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type)]
+#[serde(rename_all = "snake_case")]
+#[sqlx(rename_all = "lowercase")]
+pub enum TaskKind {
+    Prompt,
+    Brief,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Task {
     pub id: i64,
+    pub kind: TaskKind,
     /// Its name in lists and notifications.
     pub title: String,
     pub prompt: String,
@@ -31,6 +41,7 @@ pub struct Task {
 
 /// A task about to be stored.
 pub struct NewTask<'a> {
+    pub kind: TaskKind,
     pub title: &'a str,
     pub prompt: &'a str,
     pub schedule: &'a Schedule,
@@ -54,7 +65,7 @@ pub struct Run {
     pub completion_tokens: Option<i64>,
 }
 
-type TaskRow = (i64, String, String, Option<String>, DateTime<Utc>, String, String, String, bool, Option<String>, DateTime<Utc>);
+type TaskRow = (i64, TaskKind, String, String, Option<String>, DateTime<Utc>, String, String, String, bool, Option<String>, DateTime<Utc>);
 
 fn decode(error: String) -> StoreError {
     StoreError::Query(sqlx::Error::Decode(error.into()))
@@ -81,17 +92,17 @@ fn catch_up_of(text: &str) -> Result<CatchUp, StoreError> {
 }
 
 fn task_of(row: TaskRow) -> Result<Task, StoreError> {
-    let (id, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at) = row;
+    let (id, kind, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at) = row;
     let zone = zone.parse::<Tz>().map_err(|_| decode(format!("{zone:?} is not an IANA zone")))?;
     let schedule = match rule {
         Some(rule) => Schedule::Repeat { rule, start, zone },
         None => Schedule::Once { at: start },
     };
     let tools = serde_json::from_str(&tools).map_err(|e| decode(e.to_string()))?;
-    Ok(Task { id, title, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, zone, always_deliver, paused, created_at })
+    Ok(Task { id, kind, title, prompt, schedule, catch_up: catch_up_of(&catch_up)?, tools, zone, always_deliver, paused, created_at })
 }
 
-const TASK_COLUMNS: &str = "id, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at";
+const TASK_COLUMNS: &str = "id, kind, title, prompt, rule, start, zone, catch_up, tools, always_deliver, paused, created_at";
 const RUN_COLUMNS: &str = "id, task_id, occurrence, state, outcome, message_id, prompt_tokens, completion_tokens";
 
 /// Tasks and their runs. A handle on the store: `store.task_table()`.
@@ -117,9 +128,10 @@ impl TaskTable<'_> {
         };
         let tools = serde_json::to_string(new.tools).map_err(|e| decode(e.to_string()))?;
         let row: TaskRow = sqlx::query_as(sidecar_store::columns_sql!(
-            "INSERT INTO tasks (title, prompt, rule, start, zone, catch_up, tools, always_deliver, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            "INSERT INTO tasks (kind, title, prompt, rule, start, zone, catch_up, tools, always_deliver, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
              RETURNING {TASK_COLUMNS}"
         ))
+        .bind(new.kind)
         .bind(new.title)
         .bind(new.prompt)
         .bind(rule)
@@ -228,6 +240,38 @@ impl TaskTable<'_> {
             .execute(self.store.pool())
             .await?;
         Ok(())
+    }
+
+    /// The results of runs that ended done since `since`, oldest first: (task, result),
+    /// briefs left out.
+    pub async fn results_since(&self, since: DateTime<Utc>) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT t.title, r.outcome FROM task_runs r JOIN tasks t ON t.id = r.task_id
+             WHERE r.state = 'done' AND t.kind = 'prompt' AND r.outcome IS NOT NULL AND r.ended_at >= ? ORDER BY r.ended_at",
+        )
+        .bind(utc(since))
+        .fetch_all(self.store.pool())
+        .await?)
+    }
+
+    /// The user's thumb on a brief (a second press changes it).
+    pub async fn rate_brief(&self, message_id: i64, liked: bool, opening: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO brief_feedback (message_id, liked, opening, at) VALUES (?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET liked = excluded.liked, at = excluded.at")
+            .bind(message_id)
+            .bind(liked)
+            .bind(opening)
+            .bind(self.store.now())
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The briefs the user rated, newest first: (liked, their first words).
+    pub async fn brief_opinions(&self, limit: u32) -> Result<Vec<(bool, String)>, StoreError> {
+        Ok(sqlx::query_as("SELECT liked, opening FROM brief_feedback ORDER BY at DESC, message_id DESC LIMIT ?")
+            .bind(limit)
+            .fetch_all(self.store.pool())
+            .await?)
     }
 
     /// The tokens scheduled runs took since `since` (RFC 3339), or overall: prompt, completion, runs.

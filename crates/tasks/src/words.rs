@@ -41,3 +41,11 @@ pub fn failed(lang: Lang, title: &str, why: &str) -> String {
         Lang::Es => format!("«{title}» no pudo ejecutarse: {why}. Volverá a intentarlo a su próxima hora; Ajustes → Tareas tiene Ejecutar ahora."),
     }
 }
+
+/// The morning brief's name in lists, notifications and the Tasks conversation.
+pub fn brief_title(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Morning brief",
+        Lang::Es => "Resumen de la mañana",
+    }
+}

@@ -18,6 +18,7 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
     let tools = vec!["web_search".to_string(), "weather".to_string()];
     let task = table
         .add(NewTask {
+            kind: sidecar_tasks::rows::TaskKind::Prompt,
             title: "Weather in Madrid",
             prompt: "Check the weather in Madrid and tell me what to expect",
             schedule: &schedule,
@@ -72,6 +73,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     let task = store
         .task_table()
         .add(NewTask {
+            kind: sidecar_tasks::rows::TaskKind::Prompt,
             title: "Train strike",
             prompt: "Is the train strike still on?",
             schedule: &hourly,

@@ -12,7 +12,7 @@ import { CodeBlock } from "./CodeBlock";
 import { EditBox, MessageActions, storedId, type ChatActions } from "./MessageActions";
 import { SpontaneousFeedback } from "./SpontaneousFeedback";
 import { ReminderActions } from "./ReminderActions";
-import { TaskActions } from "./TaskActions";
+import { BriefFeedback, TaskActions } from "./TaskActions";
 import { ToolChips } from "./ToolChips";
 
 // Tables, strikethrough, task lists and bare links, as models write them.
@@ -184,6 +184,7 @@ function Bubble({
       )}
       {!live && proactive && proactive !== "reminder" && storedId(message) !== null && <SpontaneousFeedback messageId={storedId(message)!} />}
       {!live && message.role === "assistant" && message.meta?.task != null && message.meta.command && !message.meta.handled && message.status === "complete" && <TaskActions taskId={message.meta.task} />}
+      {!live && message.role === "assistant" && message.meta?.brief && storedId(message) !== null && <BriefFeedback messageId={storedId(message)!} />}
       {!live && <CostLine message={message} />}
       {!live && !editing && <MessageActions message={message} actions={actions} lastReply={lastReply} onStartEdit={() => setEditing(true)} />}
     </article>

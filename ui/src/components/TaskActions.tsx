@@ -2,6 +2,30 @@ import { useState } from "react";
 import { api, toCommandError } from "../api";
 import { useStrings } from "../i18n";
 
+/** Thumbs under a morning brief: the next briefs are told what the user thought. */
+export function BriefFeedback({ messageId }: { messageId: number }) {
+  const t = useStrings();
+  const [said, setSaid] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  if (said) return <div className="muted small" data-testid="brief-rated">{said}</div>;
+  const rate = (liked: boolean) =>
+    api
+      .rateBrief(messageId, liked)
+      .then(() => setSaid(liked ? t.briefLiked : t.briefDisliked))
+      .catch((e) => setFailed(toCommandError(e).message));
+  return (
+    <div className="reminder-message-actions" data-testid="brief-feedback">
+      <button type="button" className="ghost small" data-testid="brief-good" title={t.briefGood} aria-label={t.briefGood} onClick={() => rate(true)}>
+        👍
+      </button>
+      <button type="button" className="ghost small" data-testid="brief-bad" title={t.briefBad} aria-label={t.briefBad} onClick={() => rate(false)}>
+        👎
+      </button>
+      {failed && <span className="error-text small">{failed}</span>}
+    </div>
+  );
+}
+
 /** Under a late time a task asked about (in the Tasks conversation): Run now, or Not
  * this time; a line then says what was done. */
 export function TaskActions({ taskId }: { taskId: number }) {

@@ -174,6 +174,34 @@ function NewTask({ page, onAdded }: { page: TasksPage; onAdded: (title: string) 
   );
 }
 
+/** The morning brief: on at a time, or off. */
+function BriefSetting({ page, onChanged }: { page: TasksPage; onChanged: (note: { ok: boolean; text: string } | null) => void }) {
+  const t = useStrings();
+  const [time, setTime] = useState(page.brief_at ?? page.brief_default);
+  const save = (at: string | null) =>
+    api
+      .setBrief(at)
+      .then(() => onChanged({ ok: true, text: t.briefSaved(at) }))
+      .catch((e) => onChanged({ ok: false, text: toCommandError(e).message }));
+  return (
+    <div className="brief-setting" data-testid="brief-setting">
+      <h3>{t.briefTitle}</h3>
+      <p className="muted small">{t.briefIntro}</p>
+      <label className="check">
+        <input type="checkbox" checked={page.brief_at != null} data-testid="brief-on" onChange={(e) => save(e.target.checked ? time : null)} />
+        {t.briefOn}
+        <input
+          type="time"
+          value={time}
+          data-testid="brief-time"
+          onChange={(e) => setTime(e.target.value)}
+          onBlur={() => page.brief_at != null && time !== page.brief_at && save(time)}
+        />
+      </label>
+    </div>
+  );
+}
+
 /** Settings → Tasks: the tasks, and a form to make one. Follows the core's events. */
 export function TasksSettings() {
   const t = useStrings();
@@ -203,6 +231,7 @@ export function TasksSettings() {
       <h2>{t.tasksTitle}</h2>
       <p className="muted">{t.tasksIntro}</p>
       {page && <p className="small muted" data-testid="tasks-today">{t.tasksToday(...page.tokens_today)}</p>}
+      {page && <BriefSetting key={page.brief_at ?? "off"} page={page} onChanged={changed} />}
       {page && page.tasks.length === 0 && (
         <p className="empty-state" data-testid="tasks-empty">
           {t.tasksEmpty}

@@ -39,6 +39,14 @@ export const tasksEn = {
   tasksToday: (prompt: number, completion: number, runs: number) =>
     runs === 0 ? "No runs today." : `Today: ${runs} run${runs === 1 ? "" : "s"}, ${prompt.toLocaleString("en")} prompt and ${completion.toLocaleString("en")} reply tokens.`,
   taskScheduled: "Scheduled task",
+  briefTitle: "Morning brief",
+  briefIntro: "Today's events and reminders, the weather, what your tasks found overnight and what is still open, in a few lines. Delivered at its time even in quiet hours.",
+  briefOn: "Send me a morning brief at",
+  briefSaved: (at: string | null) => (at ? `The brief comes every day at ${at}.` : "No morning brief."),
+  briefLiked: "Thanks: the next briefs will keep to this.",
+  briefDisliked: "Noted: the next briefs will change.",
+  briefGood: "Good brief",
+  briefBad: "Not useful",
 };
 
 export const tasksEs: typeof tasksEn = {
@@ -80,4 +88,12 @@ export const tasksEs: typeof tasksEn = {
   tasksToday: (prompt: number, completion: number, runs: number) =>
     runs === 0 ? "Ninguna ejecución hoy." : `Hoy: ${runs} ejecuci${runs === 1 ? "ón" : "ones"}, ${prompt.toLocaleString("es")} tokens de entrada y ${completion.toLocaleString("es")} de respuesta.`,
   taskScheduled: "Tarea programada",
+  briefTitle: "Resumen de la mañana",
+  briefIntro: "Los eventos y recordatorios de hoy, el tiempo, lo que tus tareas encontraron por la noche y lo pendiente, en pocas líneas. Llega a su hora incluso en horas de silencio.",
+  briefOn: "Enviarme un resumen de la mañana a las",
+  briefSaved: (at: string | null) => (at ? `El resumen llegará cada día a las ${at}.` : "Sin resumen de la mañana."),
+  briefLiked: "Gracias: los próximos resúmenes seguirán así.",
+  briefDisliked: "Anotado: los próximos resúmenes cambiarán.",
+  briefGood: "Buen resumen",
+  briefBad: "No me sirvió",
 };

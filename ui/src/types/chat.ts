@@ -50,6 +50,8 @@ export interface MessageMeta {
   checkpoint?: number;
   /** The scheduled task this message ran for (in the Tasks conversation). */
   task?: number;
+  /** A morning brief: thumbs up and down teach the next ones. */
+  brief?: boolean;
   /** Times the model was told to go on with open steps. */
   plan_nudges?: number;
   /** The context guard cut turns or messages to fit. */

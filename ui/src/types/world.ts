@@ -414,6 +414,7 @@ export interface TaskRun {
 /** A scheduled task as the core lists it. */
 export interface TaskView {
   id: number;
+  kind: "prompt" | "brief";
   title: string;
   prompt: string;
   /** Its time in words, in the window's language. */
@@ -436,6 +437,10 @@ export interface TasksPage {
   tokens_today: [number, number, number];
   /** The user's zone, which the next times are shown in. */
   zone: string;
+  /** The morning brief's time ("07:30") when it is on. */
+  brief_at: string | null;
+  /** The time offered when it is turned on. */
+  brief_default: string;
 }
 /** A task as the user asks for it. */
 export interface TaskRequest {

@@ -29,6 +29,9 @@ pub struct TaskTurn<'a> {
     pub conversation_id: i64,
     pub task_id: i64,
     pub prompt: &'a str,
+    /// What the window shows for the prompt when it is not the prompt itself (the
+    /// brief's name in place of the data it was made from).
+    pub shown: Option<&'a str>,
     /// The tools the task was given when it was made.
     pub tools: &'a [String],
 }
@@ -75,7 +78,7 @@ impl ConversationService {
     pub async fn run_task(&self, task: TaskTurn<'_>, cancel: CancellationToken) -> Result<TaskReply, TurnError> {
         let settings = self.with.models.settings();
         let said = ChatMessage::user(task.prompt);
-        let meta = MessageMeta { task: Some(task.task_id), ..MessageMeta::default() };
+        let meta = MessageMeta { task: Some(task.task_id), typed: task.shown.map(str::to_string), ..MessageMeta::default() };
         let asked_in = self.with.store.conversations().add_message(NewMessage::plain(task.conversation_id, &said).with_meta(&meta)).await?;
         let chain = tokio::select! {
             chain = self.with.models.chat_chain(None) => chain.map_err(sidecar_llm::ModelUnavailable)?,
