@@ -325,17 +325,8 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar::store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change, undone (it added the tasks' delivery columns).
-        for undo in [
-            "ALTER TABLE conversations DROP COLUMN kind",
-            "ALTER TABLE tasks DROP COLUMN title",
-            "ALTER TABLE tasks DROP COLUMN always_deliver",
-            "ALTER TABLE tasks DROP COLUMN kind",
-            "DROP TABLE brief_feedback",
-            "ALTER TABLE task_runs DROP COLUMN message_id",
-            "ALTER TABLE task_runs DROP COLUMN prompt_tokens",
-            "ALTER TABLE task_runs DROP COLUMN completion_tokens",
-        ] {
+        // The newest migration's own change, undone (it made the calendar's tables).
+        for undo in ["DROP TABLE calendar_events", "DROP TABLE calendar_items", "DROP TABLE calendars"] {
             sqlx::query(undo).execute(store.pool()).await.unwrap();
         }
         store.close().await;

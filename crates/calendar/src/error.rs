@@ -1,0 +1,40 @@
+//! What can go wrong with a calendar, in both languages, with what to do.
+
+use sidecar_domain::said::Worded;
+use sidecar_store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CalendarError {
+    #[error("{0:?} is not a calendar address; it starts with https:// (for example https://cloud.example.com/remote.php/dav)")]
+    NotAnAddress(String),
+    #[error("the calendar server refused the user name or password (HTTP {0}); check them, or use an app password")]
+    Refused(u16),
+    #[error("the calendar server could not be reached ({0}); the last copy is used until it answers")]
+    Unreachable(String),
+    #[error("the calendar server answered something unexpected: {0}")]
+    Server(String),
+    #[error("the event was changed on the calendar since Sidecar last read it; the calendar's version was kept")]
+    Changed,
+    #[error("an item of the calendar could not be read: {0}")]
+    Unreadable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Worded for CalendarError {
+    fn spanish(&self) -> String {
+        match self {
+            CalendarError::NotAnAddress(url) => {
+                format!("{url:?} no es una dirección de calendario; empieza por https:// (por ejemplo https://cloud.example.com/remote.php/dav)")
+            }
+            CalendarError::Refused(code) => {
+                format!("el servidor del calendario rechazó el usuario o la contraseña (HTTP {code}); revísalos, o usa una contraseña de aplicación")
+            }
+            CalendarError::Unreachable(why) => format!("no se pudo llegar al servidor del calendario ({why}); se usa la última copia hasta que responda"),
+            CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),
+            CalendarError::Changed => "el evento cambió en el calendario desde que Sidecar lo leyó; se conservó la versión del calendario".into(),
+            CalendarError::Unreadable(what) => format!("no se pudo leer un elemento del calendario: {what}"),
+            CalendarError::Store(e) => e.spanish(),
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! An iCalendar item's events as Sidecar uses them: a title, a start and an end as
+//! instants (a named zone, UTC, floating in the user's zone, or a whole day), whether the
+//! time is busy, and a repeat rule. Read with the `icalendar` crate.
+
+use chrono::{DateTime, Duration, NaiveTime, Utc};
+use chrono_tz::Tz;
+use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
+
+use crate::error::CalendarError;
+
+/// An event of an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub uid: String,
+    pub summary: String,
+    pub start: DateTime<Utc>,
+    pub end: DateTime<Utc>,
+    pub all_day: bool,
+    /// Shown as busy (TRANSP is not TRANSPARENT).
+    pub busy: bool,
+    /// RFC 5545 RRULE, without DTSTART; its times are kept in `zone`.
+    pub rrule: Option<String>,
+    pub zone: Tz,
+    pub location: Option<String>,
+}
+
+fn instant(at: &DatePerhapsTime, zone: Tz) -> Option<(DateTime<Utc>, Tz, bool)> {
+    let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::resolve::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
+    match at {
+        DatePerhapsTime::Date(date) => Some((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Some((local(*naive, zone), zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::WithTimezone { date_time, tzid }) => {
+            let named: Tz = tzid.parse().ok()?;
+            Some((local(*date_time, named), named, false))
+        }
+    }
+}
+
+/// The events (VEVENTs) of an item; times with no zone are read in `zone`. An item with
+/// no event (a to-do, a journal) has none.
+pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
+    let calendar: Calendar = data.parse().map_err(|e: String| CalendarError::Unreadable(e.lines().next().unwrap_or_default().chars().take(120).collect()))?;
+    let mut events = Vec::new();
+    for component in &calendar.components {
+        let CalendarComponent::Event(event) = component else { continue };
+        let Some(start) = event.get_start() else { continue };
+        let Some((start, event_zone, all_day)) = instant(&start, zone) else {
+            return Err(CalendarError::Unreadable(format!("an event names a time zone Sidecar does not know ({})", event.get_summary().unwrap_or_default())));
+        };
+        let end = event
+            .get_end()
+            .and_then(|end| instant(&end, event_zone))
+            .map(|(end, _, _)| end)
+            .unwrap_or(start + if all_day { Duration::days(1) } else { Duration::zero() });
+        events.push(Event {
+            uid: event.get_uid().unwrap_or_default().to_string(),
+            summary: event.get_summary().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)").to_string(),
+            start,
+            end: end.max(start),
+            all_day,
+            busy: !event.property_value("TRANSP").is_some_and(|t| t.eq_ignore_ascii_case("TRANSPARENT")),
+            rrule: event.property_value("RRULE").map(str::trim).filter(|r| !r.is_empty()).map(str::to_string),
+            zone: event_zone,
+            location: event.get_location().map(str::to_string),
+        });
+    }
+    Ok(events)
+}
+
+impl Event {
+    /// The times it takes place that overlap `[from, to)`: (start, end), oldest first.
+    pub fn occurrences(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
+        let length = self.end - self.start;
+        let Some(rule) = &self.rrule else {
+            return if self.start < to && self.end > from { vec![(self.start, self.end)] } else { Vec::new() };
+        };
+        let mut found = Vec::new();
+        // An occurrence that began before `from` may still be on at `from`.
+        let mut after = from - length - Duration::seconds(1);
+        if self.start > after && self.start < to {
+            found.push((self.start, self.end));
+            after = self.start;
+        }
+        while let Some(next) = sidecar_dates::recurrence::next_after(rule, self.start, self.zone, after) {
+            if next >= to {
+                break;
+            }
+            if next + length > from {
+                found.push((next, next + length));
+            }
+            after = next;
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    const ITEM: &str = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:standup@example.com\r\nDTSTAMP:20261101T000000Z\r\n\
+DTSTART;TZID=Europe/Madrid:20261102T093000\r\nDTEND;TZID=Europe/Madrid:20261102T094500\r\nSUMMARY:Stand-up\r\nRRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n\
+END:VEVENT\r\nBEGIN:VEVENT\r\nUID:holiday@example.com\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:20261208\r\nSUMMARY:Holiday\r\nTRANSP:TRANSPARENT\r\n\
+END:VEVENT\r\nEND:VCALENDAR\r\n";
+
+    #[test]
+    fn zones_whole_days_transparency_and_repeats_are_read() {
+        let events = events_of(ITEM, chrono_tz::Europe::Madrid).unwrap();
+        let standup = &events[0];
+        assert_eq!((standup.summary.as_str(), standup.busy, standup.all_day), ("Stand-up", true, false));
+        assert_eq!(standup.start, Utc.with_ymd_and_hms(2026, 11, 2, 8, 30, 0).unwrap());
+        let holiday = &events[1];
+        assert!(holiday.all_day && !holiday.busy);
+        assert_eq!(holiday.end - holiday.start, Duration::days(1));
+        // The week of 30 November: Monday and Wednesday at 9:30 Madrid.
+        let week = standup.occurrences(Utc.with_ymd_and_hms(2026, 11, 30, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2026, 12, 7, 0, 0, 0).unwrap());
+        assert_eq!(
+            week.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+            [Utc.with_ymd_and_hms(2026, 11, 30, 8, 30, 0).unwrap(), Utc.with_ymd_and_hms(2026, 12, 2, 8, 30, 0).unwrap()]
+        );
+        // Under way at 9:40: it overlaps a window that starts then.
+        let on = standup.occurrences(Utc.with_ymd_and_hms(2026, 11, 30, 8, 40, 0).unwrap(), Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).unwrap());
+        assert_eq!(on.len(), 1);
+    }
+
+    #[test]
+    fn a_broken_item_is_an_error_not_a_panic() {
+        assert!(events_of("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Mars/Olympus:20261102T093000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", chrono_tz::UTC)
+            .is_err());
+        assert!(events_of("not a calendar", chrono_tz::UTC).is_err() || events_of("not a calendar", chrono_tz::UTC).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,18 @@
+//! Sidecar's calendar (issue 46): a CalDAV account's calendars kept in the database,
+//! synced incrementally, read by the tools, quiet hours and the morning brief.
+//!
+//! - [`dav`]: the CalDAV conversation (libdav): discovery, listing, multiget, writes
+//!   with preconditions;
+//! - [`event`]: an iCalendar item's events, read with the `icalendar` crate;
+//! - [`rows`]: the calendars and their items in the database;
+//! - [`sync`]: one calendar brought up to date: nothing fetched when its ctag did not
+//!   move, else only the items whose etag changed; the last copy kept when the server
+//!   is down.
+
+pub mod dav;
+pub mod error;
+pub mod event;
+pub mod rows;
+pub mod sync;
+
+pub use error::CalendarError;

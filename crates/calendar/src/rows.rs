@@ -1,0 +1,171 @@
+//! The calendars and their items in Sidecar's database: what the server last gave (the
+//! copy used while it is down) and the events read from it, for queries by time.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use sidecar_store::{utc, Store, StoreError};
+
+use crate::dav::RemoteItem;
+use crate::event::Event;
+
+/// A calendar as Sidecar keeps it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow)]
+pub struct StoredCalendar {
+    pub id: i64,
+    pub href: String,
+    pub name: Option<String>,
+    pub color: Option<String>,
+    pub read: bool,
+    pub writable: bool,
+    pub ctag: Option<String>,
+    pub synced_at: Option<DateTime<Utc>>,
+    pub problem: Option<String>,
+}
+
+/// An item's new version, with the events read from it.
+pub struct Refreshed {
+    pub item: RemoteItem,
+    pub events: Vec<Event>,
+}
+
+/// A handle on the store: `store.calendar_table()`.
+pub struct CalendarTable<'a> {
+    store: &'a Store,
+}
+
+pub trait CalendarStore {
+    fn calendar_table(&self) -> CalendarTable<'_>;
+}
+
+impl CalendarStore for Store {
+    fn calendar_table(&self) -> CalendarTable<'_> {
+        CalendarTable { store: self }
+    }
+}
+
+type EventRow = (String, String, DateTime<Utc>, DateTime<Utc>, bool, bool, Option<String>, String, Option<String>);
+
+impl CalendarTable<'_> {
+    /// Keeps a calendar found on the server (its name and colour refreshed; the user's
+    /// choices kept).
+    pub async fn found(&self, href: &str, name: Option<&str>, color: Option<&str>) -> Result<StoredCalendar, StoreError> {
+        Ok(sqlx::query_as(
+            "INSERT INTO calendars (href, name, color) VALUES (?, ?, ?)
+             ON CONFLICT (href) DO UPDATE SET name = excluded.name, color = excluded.color
+             RETURNING id, href, name, color, read, writable, ctag, synced_at, problem",
+        )
+        .bind(href)
+        .bind(name)
+        .bind(color)
+        .fetch_one(self.store.pool())
+        .await?)
+    }
+
+    pub async fn all(&self) -> Result<Vec<StoredCalendar>, StoreError> {
+        Ok(sqlx::query_as("SELECT id, href, name, color, read, writable, ctag, synced_at, problem FROM calendars ORDER BY id")
+            .fetch_all(self.store.pool())
+            .await?)
+    }
+
+    /// Which calendars are read, and the one Sidecar may write (at most one).
+    pub async fn choose(&self, read: &[i64], writable: Option<i64>) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        sqlx::query("UPDATE calendars SET read = 0, writable = 0").execute(&mut *tx).await?;
+        for id in read {
+            sqlx::query("UPDATE calendars SET read = 1 WHERE id = ?").bind(id).execute(&mut *tx).await?;
+        }
+        sqlx::query("UPDATE calendars SET writable = 1 WHERE id = ?").bind(writable).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Each item's etag, by href.
+    pub async fn etags(&self, calendar_id: i64) -> Result<HashMap<String, String>, StoreError> {
+        let rows: Vec<(String, String)> =
+            sqlx::query_as("SELECT href, etag FROM calendar_items WHERE calendar_id = ?").bind(calendar_id).fetch_all(self.store.pool()).await?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// A sync's outcome, kept whole or not at all: the changed items and their events,
+    /// the removed ones gone, the new ctag.
+    pub async fn apply(&self, calendar_id: i64, refreshed: &[Refreshed], removed: &[String], ctag: Option<&str>) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for href in removed {
+            sqlx::query("DELETE FROM calendar_items WHERE calendar_id = ? AND href = ?").bind(calendar_id).bind(href).execute(&mut *tx).await?;
+        }
+        for Refreshed { item, events } in refreshed {
+            let (item_id,): (i64,) = sqlx::query_as(
+                "INSERT INTO calendar_items (calendar_id, href, etag, data) VALUES (?, ?, ?, ?)
+                 ON CONFLICT (calendar_id, href) DO UPDATE SET etag = excluded.etag, data = excluded.data RETURNING id",
+            )
+            .bind(calendar_id)
+            .bind(&item.href)
+            .bind(&item.etag)
+            .bind(&item.data)
+            .fetch_one(&mut *tx)
+            .await?;
+            sqlx::query("DELETE FROM calendar_events WHERE item_id = ?").bind(item_id).execute(&mut *tx).await?;
+            for e in events {
+                sqlx::query(
+                    "INSERT INTO calendar_events (item_id, uid, summary, start, \"end\", all_day, busy, rrule, zone, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                )
+                .bind(item_id)
+                .bind(&e.uid)
+                .bind(&e.summary)
+                .bind(utc(e.start))
+                .bind(utc(e.end))
+                .bind(e.all_day)
+                .bind(e.busy)
+                .bind(&e.rrule)
+                .bind(e.zone.name())
+                .bind(&e.location)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        sqlx::query("UPDATE calendars SET ctag = ?, synced_at = ?, problem = NULL WHERE id = ?")
+            .bind(ctag)
+            .bind(self.store.now())
+            .bind(calendar_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// What went wrong at the last sync, kept for the user; the last copy stays.
+    pub async fn set_problem(&self, calendar_id: i64, problem: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE calendars SET problem = ? WHERE id = ?").bind(problem).bind(calendar_id).execute(self.store.pool()).await?;
+        Ok(())
+    }
+
+    /// The events of the calendars read that may take place in `[from, to)`: those that
+    /// repeat, and the others that overlap it.
+    pub async fn events_near(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Event>, StoreError> {
+        let rows: Vec<EventRow> = sqlx::query_as(
+            "SELECT e.uid, e.summary, e.start, e.\"end\", e.all_day, e.busy, e.rrule, e.zone, e.location
+             FROM calendar_events e JOIN calendar_items i ON i.id = e.item_id JOIN calendars c ON c.id = i.calendar_id
+             WHERE c.read = 1 AND (e.rrule IS NOT NULL OR (e.start < ? AND e.\"end\" > ?))",
+        )
+        .bind(utc(to))
+        .bind(utc(from))
+        .fetch_all(self.store.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(uid, summary, start, end, all_day, busy, rrule, zone, location)| Event {
+                uid,
+                summary,
+                start,
+                end,
+                all_day,
+                busy,
+                rrule,
+                zone: zone.parse::<Tz>().unwrap_or(Tz::UTC),
+                location,
+            })
+            .collect())
+    }
+}
