@@ -42,3 +42,10 @@ CREATE TABLE calendar_events (
 );
 CREATE INDEX calendar_events_time ON calendar_events (start, "end");
 CREATE INDEX calendar_events_item ON calendar_events (item_id);
+
+-- The CalDAV account (one): its address and user name; the password is in the keychain.
+CREATE TABLE calendar_account (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    url TEXT NOT NULL,
+    username TEXT NOT NULL
+);

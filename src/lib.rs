@@ -31,6 +31,8 @@ pub use sidecar_memory::{attachments, facts_judge, knowledge, meaning, recall};
 pub use sidecar_reminders as reminders;
 // Scheduled tasks: when they are due, what a missed one becomes, their runs (crates/tasks).
 pub use sidecar_tasks as tasks;
+// The calendar: CalDAV accounts, their calendars synced, events by time (crates/calendar).
+pub use sidecar_calendar as calendar;
 // Speaking first: the spontaneous loop, its rules, learning and sinks (crates/proactive).
 pub use sidecar_proactive as proactive;
 // What Sidecar may do in the world: MCP servers it uses, permissions, notes (crates/actions).

@@ -39,7 +39,7 @@ impl Companion {
         let end_of_day: DateTime<Utc> = self.clock.start_of(self.clock.local_today() + Duration::days(1));
         let reminders = self.reminders.pending().await.unwrap_or_default();
         let parts = BriefParts {
-            events: Vec::new(),
+            events: self.todays_events().await,
             reminders: reminders
                 .iter()
                 .filter(|r| r.due_at >= now && r.due_at < end_of_day)

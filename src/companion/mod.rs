@@ -31,6 +31,7 @@ use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
 mod brief;
+mod calendar;
 mod memory;
 mod running;
 mod serving;
@@ -79,6 +80,8 @@ pub struct Companion {
     reminders: Arc<ReminderService>,
     /// Scheduled tasks: their rows, their looks, the user's edits.
     tasks: Arc<crate::tasks::Tasks>,
+    /// The CalDAV account and its calendars.
+    calendar: Arc<crate::calendar::service::CalendarService>,
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
@@ -207,6 +210,8 @@ impl Companion {
         tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
+        let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone()));
+        crate::calendar::tools::register(&mut tools, crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
         tools.register(crate::tasks::tool::ScheduleTask {
@@ -317,6 +322,7 @@ impl Companion {
             context,
             reminders,
             tasks,
+            calendar,
             proactive,
             channels,
             mcp,

@@ -120,6 +120,7 @@ impl Companion {
             tokio::spawn(connections),
             tokio::spawn(self.clone().free_idle_speech()),
             tokio::spawn(self.clone().speak_replies()),
+            tokio::spawn(self.clone().sync_calendars()),
         ]);
         if let Some((source, format)) = face.updates {
             self.updates().attach(source, format);

@@ -6,6 +6,7 @@ mod anthropic;
 mod attachments;
 mod backup;
 mod budget;
+mod calendar;
 mod character;
 mod chats;
 mod checkpoints;

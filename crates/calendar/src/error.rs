@@ -17,6 +17,12 @@ pub enum CalendarError {
     Changed,
     #[error("an item of the calendar could not be read: {0}")]
     Unreadable(String),
+    #[error("no calendar is connected; connect one in Settings → Calendar")]
+    NoAccount,
+    #[error("no calendar is chosen for Sidecar to write in; choose one in Settings → Calendar")]
+    NoWritable,
+    #[error("there is no event {0:?} that Sidecar made; Sidecar moves or deletes only the events it made")]
+    NotSidecars(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -34,6 +40,9 @@ impl Worded for CalendarError {
             CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),
             CalendarError::Changed => "el evento cambió en el calendario desde que Sidecar lo leyó; se conservó la versión del calendario".into(),
             CalendarError::Unreadable(what) => format!("no se pudo leer un elemento del calendario: {what}"),
+            CalendarError::NoAccount => "no hay ningún calendario conectado; conecta uno en Ajustes → Calendario".into(),
+            CalendarError::NoWritable => "no hay ningún calendario elegido para que Sidecar escriba; elige uno en Ajustes → Calendario".into(),
+            CalendarError::NotSidecars(uid) => format!("no hay ningún evento {uid:?} creado por Sidecar; Sidecar solo mueve o borra los eventos que creó"),
             CalendarError::Store(e) => e.spanish(),
         }
     }

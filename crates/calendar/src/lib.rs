@@ -13,6 +13,9 @@ pub mod dav;
 pub mod error;
 pub mod event;
 pub mod rows;
+pub mod service;
 pub mod sync;
+pub mod tools;
+pub mod writes;
 
 pub use error::CalendarError;

@@ -135,6 +135,26 @@ impl CalendarTable<'_> {
         Ok(())
     }
 
+    /// Marks an item as made by Sidecar (it may move or delete it).
+    pub async fn mark_sidecars(&self, calendar_id: i64, href: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE calendar_items SET by_sidecar = 1 WHERE calendar_id = ? AND href = ?")
+            .bind(calendar_id)
+            .bind(href)
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The item Sidecar made that holds the event `uid`: its calendar, href and etag.
+    pub async fn sidecars(&self, uid: &str) -> Result<Option<(i64, String, String)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT i.calendar_id, i.href, i.etag FROM calendar_items i JOIN calendar_events e ON e.item_id = i.id WHERE e.uid = ? AND i.by_sidecar = 1 LIMIT 1",
+        )
+        .bind(uid)
+        .fetch_optional(self.store.pool())
+        .await?)
+    }
+
     /// What went wrong at the last sync, kept for the user; the last copy stays.
     pub async fn set_problem(&self, calendar_id: i64, problem: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE calendars SET problem = ? WHERE id = ?").bind(problem).bind(calendar_id).execute(self.store.pool()).await?;

@@ -6,8 +6,6 @@
 //! kept), and the server down (the last copy used, and said).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
 use sidecar_calendar::dav::Dav;
@@ -16,6 +14,11 @@ use sidecar_calendar::sync::sync;
 use sidecar_calendar::CalendarError;
 use sidecar_domain::locale::Lang;
 use sidecar_store::Store;
+
+#[path = "../../../tests/it/support/radicale.rs"]
+mod radicale;
+
+use radicale::{event, Radicale};
 
 fn python() -> PathBuf {
     if let Some(p) = std::env::var_os("SIDECAR_TEST_PYTHON") {
@@ -26,79 +29,10 @@ fn python() -> PathBuf {
     default
 }
 
-/// Radicale on a free loopback port, with one user (ana / secret); stopped when dropped.
-struct Radicale {
-    child: Child,
-    url: String,
-}
-
-impl Radicale {
-    async fn start(dir: &Path) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        std::fs::write(dir.join("users"), "ana:secret\n").unwrap();
-        let mut child = Command::new(python())
-            .args(["-m", "radicale", "--server-hosts", &format!("127.0.0.1:{port}"), "--storage-filesystem-folder"])
-            .arg(dir.join("collections"))
-            .args(["--auth-type", "htpasswd", "--auth-htpasswd-encryption", "plain", "--auth-htpasswd-filename"])
-            .arg(dir.join("users"))
-            .args(["--logging-level", "warning"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python -m radicale");
-        let url = format!("http://127.0.0.1:{port}/");
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                return Self { child, url };
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("Radicale did not start");
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Radicale {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-fn event(uid: &str, summary: &str, start: &str, end: &str, extra: &str) -> String {
-    format!(
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Europe/Madrid:{start}\r\n\
-DTEND;TZID=Europe/Madrid:{end}\r\nSUMMARY:{summary}\r\n{extra}END:VEVENT\r\nEND:VCALENDAR\r\n"
-    )
-}
-
-/// The other client: a phone's calendar app writing straight to the server.
-async fn phone_put(url: &str, href: &str, body: &str) {
-    let put = reqwest::Client::new()
-        .put(format!("{}{}", url.trim_end_matches('/'), href))
-        .basic_auth("ana", Some("secret"))
-        .header("Content-Type", "text/calendar")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert!(put.status().is_success(), "{}", put.status());
-}
-
-async fn phone_delete(url: &str, href: &str) {
-    let gone = reqwest::Client::new().delete(format!("{}{}", url.trim_end_matches('/'), href)).basic_auth("ana", Some("secret")).send().await.unwrap();
-    assert!(gone.status().is_success(), "{}", gone.status());
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn discovery_sync_changes_a_conflict_and_the_server_down() {
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Radicale::start(dir.path()).await;
+    let mut server = Radicale::start(dir.path(), &python()).await;
     let zone = chrono_tz::Europe::Madrid;
 
     let wrong = Dav::new(&server.url, "ana", "wrong").unwrap();
@@ -108,10 +42,9 @@ async fn discovery_sync_changes_a_conflict_and_the_server_down() {
 
     let dav = Dav::new(&server.url, "ana", "secret").unwrap();
     dav.make_calendar("/ana/work/", "Work").await.unwrap();
-    phone_put(&server.url, "/ana/work/standup.ics", &event("standup", "Stand-up", "20261130T093000", "20261130T094500", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n"))
-        .await;
-    phone_put(&server.url, "/ana/work/dentist.ics", &event("dentist", "Dentist", "20261201T100000", "20261201T110000", "")).await;
-    phone_put(&server.url, "/ana/work/holiday.ics", &event("holiday", "Bank holiday", "20261208T000000", "20261209T000000", "TRANSP:TRANSPARENT\r\n")).await;
+    server.put("/ana/work/standup.ics", &event("standup", "Stand-up", "20261130T093000", "20261130T094500", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n")).await;
+    server.put("/ana/work/dentist.ics", &event("dentist", "Dentist", "20261201T100000", "20261201T110000", "")).await;
+    server.put("/ana/work/holiday.ics", &event("holiday", "Bank holiday", "20261208T000000", "20261209T000000", "TRANSP:TRANSPARENT\r\n")).await;
 
     // Discovery: the principal, its home, its calendars, with their names.
     let found = dav.calendars().await.unwrap();
@@ -139,8 +72,8 @@ async fn discovery_sync_changes_a_conflict_and_the_server_down() {
     assert!(sync(&dav, &store, &calendar, zone, Lang::En).await.unwrap().unchanged);
 
     // The phone moves the dentist and deletes the holiday: the next sync sees both.
-    phone_put(&server.url, "/ana/work/dentist.ics", &event("dentist", "Dentist (moved)", "20261202T160000", "20261202T170000", "")).await;
-    phone_delete(&server.url, "/ana/work/holiday.ics").await;
+    server.put("/ana/work/dentist.ics", &event("dentist", "Dentist (moved)", "20261202T160000", "20261202T170000", "")).await;
+    server.delete("/ana/work/holiday.ics").await;
     let calendar = table.all().await.unwrap().remove(0);
     let next = sync(&dav, &store, &calendar, zone, Lang::En).await.unwrap();
     assert_eq!((next.added, next.changed, next.removed, next.unchanged), (0, 1, 1, false));
@@ -150,11 +83,10 @@ async fn discovery_sync_changes_a_conflict_and_the_server_down() {
 
     // A write on a version that changed meanwhile is refused; the server keeps the edit.
     let seen = table.etags(calendar.id).await.unwrap()["/ana/work/dentist.ics"].clone();
-    phone_put(&server.url, "/ana/work/dentist.ics", &event("dentist", "Dentist (phone's edit)", "20261203T160000", "20261203T170000", "")).await;
+    server.put("/ana/work/dentist.ics", &event("dentist", "Dentist (phone's edit)", "20261203T160000", "20261203T170000", "")).await;
     let mine = event("dentist", "Dentist (Sidecar's)", "20261204T160000", "20261204T170000", "");
     assert!(matches!(dav.update("/ana/work/dentist.ics", &mine, &seen).await, Err(CalendarError::Changed)));
-    let kept = dav.fetch("/ana/work/", &["/ana/work/dentist.ics".to_string()]).await.unwrap();
-    assert!(kept[0].data.contains("Dentist (phone's edit)"), "the server's version is kept");
+    assert!(server.get("/ana/work/dentist.ics").await.unwrap().contains("Dentist (phone's edit)"), "the server's version is kept");
     // Created only where nothing is.
     assert!(dav.create("/ana/work/new.ics", &event("new", "Lunch", "20261205T130000", "20261205T140000", "")).await.is_ok());
     assert!(dav.create("/ana/work/new.ics", &event("new", "Lunch again", "20261205T130000", "20261205T140000", "")).await.is_err());

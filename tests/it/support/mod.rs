@@ -9,6 +9,7 @@ pub mod asker;
 pub mod bot_api;
 pub mod file_server;
 pub mod plan_tasks;
+pub mod radicale;
 pub mod runtime;
 pub mod token_proxy;
 pub mod tools;

@@ -1,0 +1,187 @@
+//! The calendar as the rest of Sidecar uses it: an account connected (its password in
+//! the keychain), its calendars chosen (which are read, the one Sidecar may write), all
+//! brought up to date, and the events between two times, free time, and the events
+//! Sidecar writes (created, moved or deleted only if Sidecar made them, and only the
+//! version it last saw: an edit made elsewhere is kept and said).
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_domain::secrets::Secrets;
+use sidecar_store::Store;
+
+use crate::dav::Dav;
+use crate::error::CalendarError;
+use crate::rows::{CalendarStore, StoredCalendar};
+use crate::sync::{sync, SyncReport};
+
+/// The keychain entry of the account's password.
+const SECRET: &str = "calendar/account";
+
+/// An event's time, as the tools, the brief and quiet hours see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Occurrence {
+    pub uid: String,
+    pub summary: String,
+    pub start: DateTime<Utc>,
+    pub end: DateTime<Utc>,
+    pub all_day: bool,
+    pub busy: bool,
+    pub location: Option<String>,
+}
+
+/// Settings → Calendar.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CalendarView {
+    /// The account's address and user name, when one is connected.
+    pub account: Option<(String, String)>,
+    pub calendars: Vec<StoredCalendar>,
+}
+
+pub struct CalendarService {
+    store: Store,
+    secrets: Arc<Secrets>,
+    clock: Clock,
+}
+
+impl CalendarService {
+    pub fn new(store: Store, secrets: Arc<Secrets>, clock: Clock) -> Self {
+        Self { store, secrets, clock }
+    }
+
+    async fn account(&self) -> Result<Option<(String, String)>, CalendarError> {
+        Ok(sqlx::query_as("SELECT url, username FROM calendar_account WHERE id = 1")
+            .fetch_optional(self.store.pool())
+            .await
+            .map_err(sidecar_store::StoreError::from)?)
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub(crate) fn zone(&self) -> chrono_tz::Tz {
+        self.clock.zone()
+    }
+
+    /// The account's connection; [`CalendarError::NoAccount`] when none is connected.
+    pub(crate) async fn connected(&self) -> Result<Dav, CalendarError> {
+        self.dav().await?.ok_or(CalendarError::NoAccount)
+    }
+
+    async fn dav(&self) -> Result<Option<Dav>, CalendarError> {
+        let Some((url, username)) = self.account().await? else { return Ok(None) };
+        let password = self.secrets.get(SECRET).unwrap_or_default();
+        Ok(Some(Dav::new(&url, &username, &password)?))
+    }
+
+    /// Connects the account at `url`: its calendars are found (which checks the
+    /// password), kept, and read from now on; the password goes to the keychain.
+    pub async fn connect(&self, url: &str, username: &str, password: &str, lang: Lang) -> Result<CalendarView, CalendarError> {
+        let dav = Dav::new(url, username, password)?;
+        let found = dav.calendars().await?;
+        sqlx::query(
+            "INSERT INTO calendar_account (id, url, username) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET url = excluded.url, username = excluded.username",
+        )
+        .bind(url.trim())
+        .bind(username)
+        .execute(self.store.pool())
+        .await
+        .map_err(sidecar_store::StoreError::from)?;
+        self.secrets.store(SECRET, password);
+        let table = self.store.calendar_table();
+        for calendar in &found {
+            table.found(&calendar.href, calendar.name.as_deref(), calendar.color.as_deref()).await?;
+        }
+        self.sync_all(lang).await?;
+        self.view().await
+    }
+
+    /// Forgets the account: its calendars, their copies and the password.
+    pub async fn disconnect(&self) -> Result<(), CalendarError> {
+        let mut tx = self.store.write_transaction().await.map_err(sidecar_store::StoreError::from)?;
+        sqlx::query("DELETE FROM calendars").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
+        sqlx::query("DELETE FROM calendar_account").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
+        tx.commit().await.map_err(sidecar_store::StoreError::from)?;
+        self.secrets.delete(SECRET);
+        Ok(())
+    }
+
+    pub async fn view(&self) -> Result<CalendarView, CalendarError> {
+        Ok(CalendarView { account: self.account().await?, calendars: self.store.calendar_table().all().await? })
+    }
+
+    /// Which calendars are read and which one Sidecar may write.
+    pub async fn choose(&self, read: &[i64], writable: Option<i64>) -> Result<CalendarView, CalendarError> {
+        self.store.calendar_table().choose(read, writable).await?;
+        self.view().await
+    }
+
+    /// Brings every calendar read up to date; each keeps its own problem. The first
+    /// error, if any, after all were tried.
+    pub async fn sync_all(&self, lang: Lang) -> Result<Vec<SyncReport>, CalendarError> {
+        let Some(dav) = self.dav().await? else { return Ok(Vec::new()) };
+        let (mut reports, mut first_error) = (Vec::new(), None);
+        for calendar in self.store.calendar_table().all().await?.into_iter().filter(|c| c.read) {
+            match sync(&dav, &self.store, &calendar, self.clock.zone(), lang).await {
+                Ok(report) => reports.push(report),
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(reports),
+        }
+    }
+
+    /// The events of the calendars read that overlap `[from, to)`, soonest first.
+    pub async fn between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Occurrence>, CalendarError> {
+        let mut found: Vec<Occurrence> = self
+            .store
+            .calendar_table()
+            .events_near(from, to)
+            .await?
+            .into_iter()
+            .flat_map(|e| {
+                e.occurrences(from, to).into_iter().map(move |(start, end)| Occurrence {
+                    uid: e.uid.clone(),
+                    summary: e.summary.clone(),
+                    start,
+                    end,
+                    all_day: e.all_day,
+                    busy: e.busy,
+                    location: e.location.clone(),
+                })
+            })
+            .collect();
+        found.sort_by_key(|o| (o.start, o.end));
+        Ok(found)
+    }
+
+    /// A busy event under way at `at` (not a whole-day one: a holiday does not silence
+    /// Sidecar), for quiet hours.
+    pub async fn busy_at(&self, at: DateTime<Utc>) -> Result<Option<Occurrence>, CalendarError> {
+        Ok(self.between(at, at + Duration::seconds(1)).await?.into_iter().find(|o| o.busy && !o.all_day))
+    }
+
+    /// The free stretches of at least `minutes` in `[from, to)`, between busy events.
+    pub async fn free(&self, from: DateTime<Utc>, to: DateTime<Utc>, minutes: i64) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>, CalendarError> {
+        let mut free = Vec::new();
+        let mut cursor = from;
+        for busy in self.between(from, to).await?.into_iter().filter(|o| o.busy) {
+            if busy.start > cursor && busy.start - cursor >= Duration::minutes(minutes) {
+                free.push((cursor, busy.start));
+            }
+            cursor = cursor.max(busy.end);
+        }
+        if to > cursor && to - cursor >= Duration::minutes(minutes) {
+            free.push((cursor, to));
+        }
+        Ok(free)
+    }
+}

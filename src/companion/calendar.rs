@@ -1,0 +1,44 @@
+//! The calendar in the assembly: the account's calendars kept up to date by a loop of
+//! its own (every quarter of an hour, and at start), and read by the brief.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Companion;
+use crate::calendar::service::CalendarService;
+
+/// How often the calendars are brought up to date (a sync whose ctag did not move costs
+/// one request per calendar).
+pub const SYNC_EVERY: Duration = Duration::from_secs(15 * 60);
+
+impl Companion {
+    /// The CalDAV account: connect, choose calendars, sync, events, free time.
+    pub fn calendar(&self) -> &Arc<CalendarService> {
+        &self.calendar
+    }
+
+    /// Syncs the calendars now and every [`SYNC_EVERY`]; a failure is kept with each
+    /// calendar (Settings shows it) and the last copy is used meanwhile.
+    pub(crate) async fn sync_calendars(self: Arc<Self>) {
+        loop {
+            if let Err(error) = self.calendar.sync_all(self.preferences.lang()).await {
+                tracing::warn!(%error, "the calendars could not all be synced");
+            }
+            tokio::time::sleep(SYNC_EVERY).await;
+        }
+    }
+
+    /// Today's events from now on, as a brief says them ("09:00–10:00 Dentist").
+    pub(crate) async fn todays_events(&self) -> Vec<String> {
+        let (now, zone) = (self.clock.now(), self.clock.zone());
+        let end = self.clock.start_of(self.clock.local_today() + chrono::Duration::days(1));
+        let found = self.calendar.between(now, end).await.unwrap_or_default();
+        found
+            .iter()
+            .map(|o| match o.all_day {
+                true => format!("all day: {}", o.summary),
+                false => format!("{}–{} {}", o.start.with_timezone(&zone).format("%H:%M"), o.end.with_timezone(&zone).format("%H:%M"), o.summary),
+            })
+            .collect()
+    }
+}
