@@ -72,6 +72,8 @@ pub enum CompanionError {
     #[error(transparent)]
     Tasks(#[from] crate::tasks::TasksError),
     #[error(transparent)]
+    CalDav(#[from] crate::calendar::CalendarError),
+    #[error(transparent)]
     Proactive(#[from] ProactiveError),
     #[error(transparent)]
     WebSearch(#[from] SearchFailure),
@@ -165,6 +167,7 @@ impl Worded for CompanionError {
             CompanionError::Calendar(e) => e.spanish(),
             CompanionError::Reminders(e) => e.spanish(),
             CompanionError::Tasks(e) => e.spanish(),
+            CompanionError::CalDav(e) => e.spanish(),
             CompanionError::Proactive(e) => e.spanish(),
             CompanionError::WebSearch(e) => e.spanish(),
             CompanionError::SearchSetup(e) => e.spanish(),

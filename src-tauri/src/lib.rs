@@ -2,6 +2,7 @@
 //! own: IPC commands call the core, core events are forwarded to the webview, and the
 //! tray, global hotkey and OS notifications live here.
 
+mod calendar_commands;
 mod character;
 mod character_commands;
 mod chat_commands;
@@ -262,6 +263,11 @@ pub fn run() {
             connection_commands::connection_http_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,
+            calendar_commands::calendar_view,
+            calendar_commands::connect_calendar,
+            calendar_commands::choose_calendars,
+            calendar_commands::sync_calendars,
+            calendar_commands::disconnect_calendar,
             task_commands::tasks_page,
             task_commands::add_task,
             task_commands::pause_task,

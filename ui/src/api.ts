@@ -4,7 +4,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
-import type { ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { CalendarView, ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { TidyReport } from "./strings/retention";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
@@ -171,6 +171,11 @@ export const api = {
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
   tasksPage: () => invoke<TasksPage>("tasks_page"),
+  calendarView: () => invoke<CalendarView>("calendar_view"),
+  connectCalendar: (url: string, username: string, password: string) => invoke<CalendarView>("connect_calendar", { url, username, password }),
+  chooseCalendars: (read: number[], writable: number | null) => invoke<CalendarView>("choose_calendars", { read, writable }),
+  syncCalendars: () => invoke<SyncReport[]>("sync_calendars"),
+  disconnectCalendar: () => invoke<void>("disconnect_calendar"),
   addTask: (request: TaskRequest) => invoke<number>("add_task", { request }),
   pauseTask: (id: number) => invoke<void>("pause_task", { id }),
   resumeTask: (id: number) => invoke<void>("resume_task", { id }),

@@ -18,12 +18,13 @@ import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 import { updatesEn, updatesEs } from "./strings/updates";
 import { retentionEn, retentionEs } from "./strings/retention";
 import { tasksEn, tasksEs } from "./strings/tasks";
+import { caldavEn, caldavEs } from "./strings/caldav";
 import { voiceEn, voiceEs } from "./strings/voice";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

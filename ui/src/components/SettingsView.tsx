@@ -14,10 +14,11 @@ import { ProvidersSettings } from "./ProvidersSettings";
 import { SearchSettings } from "./SearchSettings";
 import { NotesSettings } from "./NotesSettings";
 import { PermissionsSettings, ToolsSettings } from "./ToolsSettings";
+import { CalendarSettings } from "./CalendarSettings";
 import { TasksSettings } from "./TasksSettings";
 import { VoiceSettings } from "./VoiceSettings";
 
-const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "tasks", "proactivity", "budget", "channels", "logs", "about"] as const;
+const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "tasks", "calendar", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -37,6 +38,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     meaning: t.meaningTitle,
     data: t.dataTitle,
     tasks: t.tasksTitle,
+    calendar: t.caldavTitle,
     proactivity: t.proactiveTitle,
     budget: t.budgetTitle,
     channels: t.channelsTitle,
@@ -104,6 +106,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
   tasks: () => <TasksSettings />,
+  calendar: () => <CalendarSettings />,
   proactivity: () => <ProactivitySettings />,
   budget: () => <BudgetSettings />,
   channels: () => <ChannelsSettings />,

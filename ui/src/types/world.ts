@@ -451,3 +451,28 @@ export interface TaskRequest {
   catch_up: CatchUp;
   always_deliver: boolean;
 }
+/** A calendar of the connected account, as the core keeps it. */
+export interface StoredCalendar {
+  id: number;
+  href: string;
+  name: string | null;
+  color: string | null;
+  read: boolean;
+  writable: boolean;
+  synced_at: string | null;
+  /** What went wrong at the last sync, in the user's language; null when it went well. */
+  problem: string | null;
+}
+/** Settings → Calendar. */
+export interface CalendarView {
+  /** [address, user name] when an account is connected. */
+  account: [string, string] | null;
+  calendars: StoredCalendar[];
+}
+export interface SyncReport {
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: boolean;
+  unreadable: string[];
+}

@@ -1,0 +1,31 @@
+//! IPC commands for Settings → Calendar. Each a few lines calling the core.
+
+use sidecar::calendar::service::CalendarView;
+use sidecar::calendar::sync::SyncReport;
+
+use crate::commands::{CommandError, Core, SaidBy};
+
+#[tauri::command]
+pub async fn calendar_view(core: Core<'_>) -> Result<CalendarView, CommandError> {
+    core.calendar().view().await.said(&core)
+}
+
+#[tauri::command]
+pub async fn connect_calendar(core: Core<'_>, url: String, username: String, password: String) -> Result<CalendarView, CommandError> {
+    core.calendar().connect(&url, &username, &password, core.preferences().lang()).await.said(&core)
+}
+
+#[tauri::command]
+pub async fn choose_calendars(core: Core<'_>, read: Vec<i64>, writable: Option<i64>) -> Result<CalendarView, CommandError> {
+    core.calendar().choose(&read, writable).await.said(&core)
+}
+
+#[tauri::command]
+pub async fn sync_calendars(core: Core<'_>) -> Result<Vec<SyncReport>, CommandError> {
+    core.calendar().sync_all(core.preferences().lang()).await.said(&core)
+}
+
+#[tauri::command]
+pub async fn disconnect_calendar(core: Core<'_>) -> Result<(), CommandError> {
+    core.calendar().disconnect().await.said(&core)
+}

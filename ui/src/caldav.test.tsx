@@ -1,0 +1,68 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { CalendarView } from "./api";
+import { FakeCore } from "./test/fakeCore";
+import { renderApp } from "./test/renderApp";
+
+const connected = (writable: number | null): CalendarView => ({
+  account: ["https://cloud.example.com/dav", "ana"],
+  calendars: [
+    { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null },
+    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached (connection refused); the last copy is used until it answers" },
+  ],
+});
+
+async function openCalendar(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByTestId("nav-settings"));
+  await user.click(await screen.findByTestId("settings-nav-calendar"));
+}
+
+describe("Settings → Calendar", () => {
+  it("connects an account, refusing a wrong password with what to do, then shows its calendars", async () => {
+    const core = new FakeCore();
+    core.handlers.calendar_view = () => ({ account: null, calendars: [] });
+    let tries = 0;
+    core.handlers.connect_calendar = () => {
+      tries += 1;
+      if (tries === 1) throw { message: "the calendar server refused the user name or password (HTTP 401); check them, or use an app password", retryable: false };
+      return connected(null);
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openCalendar(user);
+    expect(await screen.findByTestId("caldav-none")).toHaveTextContent("No calendar connected.");
+    await user.type(screen.getByTestId("caldav-url"), "https://cloud.example.com/dav");
+    await user.type(screen.getByTestId("caldav-user"), "ana");
+    await user.type(screen.getByTestId("caldav-password"), "wrong");
+    await user.click(screen.getByTestId("caldav-connect"));
+    expect(await screen.findByTestId("caldav-error")).toHaveTextContent("use an app password");
+    expect(screen.getByTestId("caldav-password")).toHaveValue("");
+    await user.type(screen.getByTestId("caldav-password"), "secret");
+    await user.click(screen.getByTestId("caldav-connect"));
+    expect(core.invoked("connect_calendar")[1].args).toEqual({ url: "https://cloud.example.com/dav", username: "ana", password: "secret" });
+    expect(await screen.findByTestId("caldav-account")).toHaveTextContent("Connected to https://cloud.example.com/dav as ana.");
+    const statuses = screen.getAllByTestId("caldav-status").map((s) => s.textContent);
+    expect(statuses[0]).toMatch(/^Synced /);
+    expect(statuses[1]).toContain("the last copy is used");
+  });
+
+  it("chooses the calendar Sidecar may write in, and syncs now", async () => {
+    const core = new FakeCore();
+    let view = connected(null);
+    core.handlers.calendar_view = () => view;
+    core.handlers.choose_calendars = (args) => {
+      view = connected((args as { writable: number | null }).writable);
+      return view;
+    };
+    core.handlers.sync_calendars = () => [{ added: 2, changed: 1, removed: 0, unchanged: false, unreadable: [] }];
+    renderApp("es");
+    const user = userEvent.setup();
+    await openCalendar(user);
+    await user.click(await screen.findByTestId("caldav-write-1"));
+    expect(core.invoked("choose_calendars")[0].args).toEqual({ read: [1, 2], writable: 1 });
+    await waitFor(() => expect(screen.getByTestId("caldav-write-1")).toBeChecked());
+    await user.click(screen.getByTestId("caldav-sync"));
+    expect(await screen.findByTestId("caldav-note")).toHaveTextContent("Al día: 2 nuevos, 1 cambiados, 0 quitados.");
+  });
+});

@@ -1,0 +1,173 @@
+import { useEffect, useState } from "react";
+import { api, toCommandError, type CalendarView } from "../api";
+import { useStrings } from "../i18n";
+import { localTime } from "./RemindersView";
+
+type Note = { ok: boolean; text: string } | null;
+
+/** The account form: address, user name, password; Connect finds the calendars. */
+function ConnectForm({ onConnected }: { onConnected: (view: CalendarView) => void }) {
+  const t = useStrings();
+  const [url, setUrl] = useState("");
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const connect = () => {
+    setBusy(true);
+    setError(null);
+    api
+      .connectCalendar(url.trim(), username.trim(), password)
+      .then((view) => {
+        setPassword("");
+        onConnected(view);
+      })
+      .catch((e) => {
+        // A refused password is typed again from nothing.
+        setPassword("");
+        setError(toCommandError(e).message);
+      })
+      .finally(() => setBusy(false));
+  };
+  return (
+    <form
+      className="task-form"
+      data-testid="caldav-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        connect();
+      }}
+    >
+      <label>
+        {t.caldavUrl}
+        <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t.caldavUrlPlaceholder} data-testid="caldav-url" />
+      </label>
+      <label>
+        {t.caldavUser}
+        <input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" data-testid="caldav-user" />
+      </label>
+      <label>
+        {t.caldavPassword}
+        <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" data-testid="caldav-password" />
+      </label>
+      <button type="submit" disabled={busy || !url.trim() || !username.trim()} data-testid="caldav-connect">
+        {busy ? t.caldavConnecting : t.caldavConnect}
+      </button>
+      {error && (
+        <p className="error-text small" role="alert" data-testid="caldav-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Settings → Calendar: connect a CalDAV account, choose which calendars are read and
+ * which one Sidecar may write, sync now, disconnect. */
+export function CalendarSettings() {
+  const t = useStrings();
+  const [view, setView] = useState<CalendarView | null>(null);
+  const [note, setNote] = useState<Note>(null);
+  const [syncing, setSyncing] = useState(false);
+  useEffect(() => {
+    api
+      .calendarView()
+      .then(setView)
+      .catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
+  }, []);
+  const failed = (e: unknown) => setNote({ ok: false, text: toCommandError(e).message });
+  const choose = (read: number[], writable: number | null) => api.chooseCalendars(read, writable).then(setView).catch(failed);
+  const sync = () => {
+    setSyncing(true);
+    api
+      .syncCalendars()
+      .then((reports) => {
+        const sum = (k: "added" | "changed" | "removed") => reports.reduce((n, r) => n + r[k], 0);
+        setNote({ ok: true, text: t.caldavSyncDone(sum("added"), sum("changed"), sum("removed")) });
+      })
+      .catch(failed)
+      .finally(() => {
+        setSyncing(false);
+        api.calendarView().then(setView).catch(failed);
+      });
+  };
+  const disconnect = () =>
+    window.confirm(t.caldavDisconnectConfirm) &&
+    api
+      .disconnectCalendar()
+      .then(() => api.calendarView().then(setView))
+      .catch(failed);
+  const read = view?.calendars.filter((c) => c.read).map((c) => c.id) ?? [];
+  const writable = view?.calendars.find((c) => c.writable)?.id ?? null;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (
+    <section data-testid="caldav-settings">
+      <h2>{t.caldavTitle}</h2>
+      <p className="muted">{t.caldavIntro}</p>
+      {view && !view.account && (
+        <>
+          <p className="empty-inline" data-testid="caldav-none">
+            {t.caldavNone}
+          </p>
+          <ConnectForm
+            onConnected={(connected) => {
+              setView(connected);
+              setNote(null);
+            }}
+          />
+        </>
+      )}
+      {view?.account && (
+        <>
+          <p data-testid="caldav-account">{t.caldavConnected(view.account[0], view.account[1])}</p>
+          <h3>{t.caldavCalendars}</h3>
+          <ul className="task-list" data-testid="caldav-calendars">
+            {view.calendars.map((c) => (
+              <li key={c.id} className="task-row" data-testid="caldav-calendar">
+                <div className="task-head">
+                  {c.color && <span className="calendar-dot" style={{ background: c.color.slice(0, 7) }} aria-hidden="true" />}
+                  <strong>{c.name ?? c.href}</strong>
+                </div>
+                <div className="row-actions">
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={c.read}
+                      data-testid={`caldav-read-${c.id}`}
+                      onChange={(e) => choose(e.target.checked ? [...read, c.id] : read.filter((id) => id !== c.id), writable)}
+                    />
+                    {t.caldavRead}
+                  </label>
+                  <label className="check">
+                    <input type="radio" name="caldav-write" checked={c.writable} data-testid={`caldav-write-${c.id}`} onChange={() => choose(read, c.id)} />
+                    {t.caldavWrite}
+                  </label>
+                </div>
+                <div className={c.problem ? "bad small" : "muted small"} data-testid="caldav-status">
+                  {c.problem ?? (c.synced_at ? t.caldavSynced(localTime(c.synced_at, zone, t.locale)) : t.caldavNeverSynced)}
+                </div>
+              </li>
+            ))}
+          </ul>
+          <label className="check">
+            <input type="radio" name="caldav-write" checked={writable == null} data-testid="caldav-write-none" onChange={() => choose(read, null)} />
+            {t.caldavNoWrite}
+          </label>
+          <div className="row-actions">
+            <button type="button" className="ghost" disabled={syncing} data-testid="caldav-sync" onClick={sync}>
+              {syncing ? t.caldavSyncing : t.caldavSyncNow}
+            </button>
+            <button type="button" className="ghost danger" data-testid="caldav-disconnect" onClick={disconnect}>
+              {t.caldavDisconnect}
+            </button>
+          </div>
+        </>
+      )}
+      {note && (
+        <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="caldav-note">
+          {note.text}
+        </p>
+      )}
+    </section>
+  );
+}

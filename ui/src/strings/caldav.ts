@@ -1,0 +1,51 @@
+// Strings of Settings → Calendar (a CalDAV account), English and Spanish.
+
+export const caldavEn = {
+  caldavTitle: "Calendar",
+  caldavIntro: "Connect your calendar (Nextcloud, Fastmail, iCloud with an app password, Radicale, Baïkal…) so Sidecar knows your day: the morning brief lists today's events, and Sidecar can add events when you allow it. The password stays in the system keychain.",
+  caldavUrl: "Address",
+  caldavUrlPlaceholder: "https://cloud.example.com/remote.php/dav",
+  caldavUser: "User name",
+  caldavPassword: "Password or app password",
+  caldavConnect: "Connect",
+  caldavConnecting: "Connecting…",
+  caldavConnected: (url: string, user: string) => `Connected to ${url} as ${user}.`,
+  caldavNone: "No calendar connected.",
+  caldavCalendars: "Calendars",
+  caldavRead: "Read",
+  caldavWrite: "Sidecar may add events here",
+  caldavNoWrite: "Nowhere (Sidecar only reads)",
+  caldavSynced: (when: string) => `Synced ${when}`,
+  caldavNeverSynced: "Not synced yet",
+  caldavSyncNow: "Sync now",
+  caldavSyncing: "Syncing…",
+  caldavSyncDone: (added: number, changed: number, removed: number) =>
+    added + changed + removed === 0 ? "Up to date." : `Up to date: ${added} new, ${changed} changed, ${removed} removed.`,
+  caldavDisconnect: "Disconnect",
+  caldavDisconnectConfirm: "Disconnect the calendar? Sidecar forgets its copy and the password; nothing on the server changes.",
+};
+
+export const caldavEs: typeof caldavEn = {
+  caldavTitle: "Calendario",
+  caldavIntro: "Conecta tu calendario (Nextcloud, Fastmail, iCloud con contraseña de aplicación, Radicale, Baïkal…) para que Sidecar conozca tu día: el resumen de la mañana dice los eventos de hoy, y Sidecar puede añadir eventos cuando se lo permitas. La contraseña queda en el llavero del sistema.",
+  caldavUrl: "Dirección",
+  caldavUrlPlaceholder: "https://cloud.example.com/remote.php/dav",
+  caldavUser: "Usuario",
+  caldavPassword: "Contraseña o contraseña de aplicación",
+  caldavConnect: "Conectar",
+  caldavConnecting: "Conectando…",
+  caldavConnected: (url: string, user: string) => `Conectado a ${url} como ${user}.`,
+  caldavNone: "Ningún calendario conectado.",
+  caldavCalendars: "Calendarios",
+  caldavRead: "Leer",
+  caldavWrite: "Sidecar puede añadir eventos aquí",
+  caldavNoWrite: "En ninguno (Sidecar solo lee)",
+  caldavSynced: (when: string) => `Sincronizado ${when}`,
+  caldavNeverSynced: "Aún sin sincronizar",
+  caldavSyncNow: "Sincronizar ahora",
+  caldavSyncing: "Sincronizando…",
+  caldavSyncDone: (added: number, changed: number, removed: number) =>
+    added + changed + removed === 0 ? "Al día." : `Al día: ${added} nuevos, ${changed} cambiados, ${removed} quitados.`,
+  caldavDisconnect: "Desconectar",
+  caldavDisconnectConfirm: "¿Desconectar el calendario? Sidecar olvida su copia y la contraseña; nada cambia en el servidor.",
+};
