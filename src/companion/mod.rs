@@ -211,6 +211,7 @@ impl Companion {
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone()));
+        proactive.watch_calendar(calendar.clone());
         crate::calendar::tools::register(&mut tools, crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();

@@ -87,3 +87,31 @@ async fn an_event_is_added_from_the_chat_once_allowed_and_listed_in_local_time()
     assert!(matches!(core.calendar().reschedule("standup", "Stand-up", now, now, Lang::En).await, Err(sidecar::calendar::CalendarError::NotSidecars(_))));
     core.shutdown().await;
 }
+
+/// Quiet hours that know the calendar: during a busy event Sidecar does not speak first;
+/// an event shown as free does not hold it back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_spontaneous_message_during_a_busy_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let decision = r#"{"shouldSpeak": true, "reason": "scripted", "messageType": "checkin", "suggestedMessage": "¿Qué tal?"}"#;
+    let llm = ScriptedServer::responding(move |_| stream(reply_events(&[decision]))).await;
+    // Monday 30 November 2026, 12:10 in Madrid: in the middle of a meeting.
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 10, 0).unwrap();
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "")).await;
+    core.calendar().connect(&server.url, USER, PASSWORD, Lang::En).await.unwrap();
+    let report = core.proactive().tick(sidecar::proactive::TickMode::Send).await.unwrap();
+    assert!(matches!(report, sidecar::proactive::TickReport::Skipped { reason: sidecar::proactive::rules::Skip::InAnEvent }), "{report:?}");
+
+    // The same hour marked free: Sidecar may speak (the decision is asked for).
+    server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "TRANSP:TRANSPARENT\r\n")).await;
+    core.calendar().sync_all(Lang::En).await.unwrap();
+    let before = llm.request_count();
+    let report = core.proactive().tick(sidecar::proactive::TickMode::Send).await.unwrap();
+    assert!(!matches!(report, sidecar::proactive::TickReport::Skipped { reason: sidecar::proactive::rules::Skip::InAnEvent }), "{report:?}");
+    assert!(llm.request_count() > before, "the decision was asked for: {report:?}");
+    core.shutdown().await;
+}

@@ -33,6 +33,8 @@ pub enum Skip {
     NotWelcome,
     /// The desktop is set to Do Not Disturb and the message would go there.
     DoNotDisturb,
+    /// The user's calendar has a busy event under way (a meeting).
+    InAnEvent,
 }
 
 impl Skip {
@@ -50,6 +52,7 @@ impl Skip {
             Skip::NoSink => "no_sink",
             Skip::NotWelcome => "not_welcome_now",
             Skip::DoNotDisturb => "do_not_disturb",
+            Skip::InAnEvent => "in_an_event",
         }
     }
 }

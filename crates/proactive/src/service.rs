@@ -49,6 +49,8 @@ pub struct ProactiveService {
     /// Whether a message is a command to Sidecar (`/quiet`, "be quiet"), which is not
     /// the user talking: the conversation's commands, handed in by the assembly.
     is_command: fn(&str) -> bool,
+    /// The user's calendar: no spontaneous message during a busy event.
+    calendar: std::sync::RwLock<Option<Arc<sidecar_calendar::service::CalendarService>>>,
     clock: Clock,
     lang: Lang,
 }
@@ -67,7 +69,24 @@ impl ProactiveService {
         lang: Lang,
     ) -> Self {
         let (tick_cancel, changed) = (StdMutex::new(None), tokio::sync::Notify::new());
-        Self { store, models, knowledge, router, brain, tick_cancel, changed, events, is_command, clock, lang }
+        Self { store, models, knowledge, router, brain, tick_cancel, changed, events, is_command, calendar: Default::default(), clock, lang }
+    }
+
+    /// The calendar whose busy events keep Sidecar from speaking first.
+    pub fn watch_calendar(&self, calendar: Arc<sidecar_calendar::service::CalendarService>) {
+        *self.calendar.write().expect("calendar lock") = Some(calendar);
+    }
+
+    /// The busy event under way now, if the calendar has one.
+    async fn in_an_event(&self, now: DateTime<Utc>) -> Option<String> {
+        let calendar = self.calendar.read().expect("calendar lock").clone()?;
+        match calendar.busy_at(now).await {
+            Ok(event) => event.map(|e| e.summary),
+            Err(error) => {
+                tracing::debug!(%error, "the calendar could not be read for quiet");
+                None
+            }
+        }
     }
 
     pub fn router(&self) -> &MessageRouter {
@@ -373,6 +392,12 @@ impl ProactiveService {
         let (channel, welcome) = self.welcome(&config, &state, now);
         if welcome.is_empty() {
             return Ok(TickReport::Skipped { reason: Skip::NotWelcome });
+        }
+        if mode == TickMode::Send {
+            if let Some(event) = self.in_an_event(now).await {
+                tracing::info!(%event, "a busy event is under way in the calendar");
+                return Ok(TickReport::Skipped { reason: Skip::InAnEvent });
+            }
         }
         if mode == TickMode::Send && channel == Channel::Desktop {
             if let Some(which) = crate::do_not_disturb::desktop_silenced().await {

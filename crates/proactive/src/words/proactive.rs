@@ -50,6 +50,8 @@ pub(crate) fn skip_text(reason: Skip, lang: Lang) -> &'static str {
         (Skip::NotWelcome, true) => "lo que mandé últimamente quedó sin respuesta, así que espero más",
         (Skip::DoNotDisturb, false) => "your desktop is set to Do Not Disturb",
         (Skip::DoNotDisturb, true) => "tu escritorio está en No molestar",
+        (Skip::InAnEvent, false) => "you are in a busy event of your calendar",
+        (Skip::InAnEvent, true) => "estás en un evento ocupado de tu calendario",
     }
 }
 
