@@ -85,6 +85,8 @@ cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high|Silent|Engaged|Mixed):'
 echo "== scheduled tasks: wake-up delay, prompt tokens of a run, the cost of a look =="
 cargo bench --bench tasks 2>/dev/null
+echo "== calendar: sync of 5,000 events against Radicale (first, nothing changed, 10 changed), a week read back =="
+SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench calendar_sync 2>/dev/null
 echo "== imports: a ChatGPT export and a large calendar =="
 cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="

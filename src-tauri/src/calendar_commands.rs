@@ -12,7 +12,7 @@ pub async fn calendar_view(core: Core<'_>) -> Result<CalendarView, CommandError>
 
 #[tauri::command]
 pub async fn connect_calendar(core: Core<'_>, url: String, username: String, password: String) -> Result<CalendarView, CommandError> {
-    core.calendar().connect(&url, &username, &password, core.preferences().lang()).await.said(&core)
+    core.connect_calendar(&url, &username, &password).await.said(&core)
 }
 
 #[tauri::command]
@@ -27,5 +27,5 @@ pub async fn sync_calendars(core: Core<'_>) -> Result<Vec<SyncReport>, CommandEr
 
 #[tauri::command]
 pub async fn disconnect_calendar(core: Core<'_>) -> Result<(), CommandError> {
-    core.calendar().disconnect().await.said(&core)
+    core.disconnect_calendar().await.said(&core)
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Companion;
-use crate::calendar::service::CalendarService;
+use crate::calendar::service::{CalendarService, CalendarView};
 
 /// How often the calendars are brought up to date (a sync whose ctag did not move costs
 /// one request per calendar).
@@ -15,6 +15,22 @@ impl Companion {
     /// The CalDAV account: connect, choose calendars, sync, events, free time.
     pub fn calendar(&self) -> &Arc<CalendarService> {
         &self.calendar
+    }
+
+    /// Connects the CalDAV account at `url` (see [`CalendarService::connect`]); its
+    /// tools are offered from now on.
+    pub async fn connect_calendar(&self, url: &str, username: &str, password: &str) -> Result<CalendarView, crate::CompanionError> {
+        let view = self.calendar.connect(url, username, password, self.preferences.lang()).await?;
+        let (tools, board) = &self.calendar_tools;
+        board.set("calendar", tools.clone());
+        Ok(view)
+    }
+
+    /// Forgets the account; its tools are no longer offered.
+    pub async fn disconnect_calendar(&self) -> Result<(), crate::CompanionError> {
+        self.calendar.disconnect().await?;
+        self.calendar_tools.1.set("calendar", Vec::new());
+        Ok(())
     }
 
     /// Syncs the calendars now and every [`SYNC_EVERY`]; a failure is kept with each

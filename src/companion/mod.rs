@@ -82,6 +82,8 @@ pub struct Companion {
     tasks: Arc<crate::tasks::Tasks>,
     /// The CalDAV account and its calendars.
     calendar: Arc<crate::calendar::service::CalendarService>,
+    /// The calendar's tools, and where they are offered while an account is connected.
+    calendar_tools: (Vec<Arc<dyn crate::tools::Tool>>, Arc<crate::tools::board::ToolBoard>),
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
@@ -212,7 +214,6 @@ impl Companion {
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone()));
         proactive.watch_calendar(calendar.clone());
-        crate::calendar::tools::register(&mut tools, crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
         tools.register(crate::tasks::tool::ScheduleTask {
@@ -265,7 +266,11 @@ impl Companion {
             )
         };
         let tool_settings = models.settings().tools.clone();
-        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board));
+        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
+        let calendar_tools = crate::calendar::tools::tools(crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
+        if calendar.view().await.is_ok_and(|view| view.account.is_some()) {
+            board.set("calendar", calendar_tools.clone());
+        }
         // One speech model for push-to-talk and the phone's voice notes.
         let speech = Arc::new(match &models.settings().local_model.runtime {
             Some(runtime) => sidecar_voice::SpeechModel::in_runtime(runtime),
@@ -324,6 +329,7 @@ impl Companion {
             reminders,
             tasks,
             calendar,
+            calendar_tools: (calendar_tools, board),
             proactive,
             channels,
             mcp,

@@ -52,9 +52,9 @@ async fn an_event_is_added_from_the_chat_once_allowed_and_listed_in_local_time()
     phone.make_calendar("/ana/work/", "Work").await.unwrap();
     server.put("/ana/work/standup.ics", &event("standup", "Stand-up", "20261130T093000", "20261130T094500", "RRULE:FREQ=DAILY\r\n")).await;
 
-    let refused = core.calendar().connect(&server.url, USER, "wrong", Lang::Es).await;
+    let refused = core.connect_calendar(&server.url, USER, "wrong").await;
     assert!(matches!(&refused, Err(e) if sidecar::said::Worded::said_in(e, Lang::Es).contains("rechazó el usuario o la contraseña")), "{refused:?}");
-    let view = core.calendar().connect(&server.url, USER, PASSWORD, Lang::En).await.unwrap();
+    let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
     assert_eq!(view.account, Some((server.url.clone(), USER.to_string())));
     let work = view.calendars.iter().find(|c| c.href == "/ana/work/").expect("discovered");
     assert!(work.read && !work.writable && work.synced_at.is_some(), "{work:?}");
@@ -102,7 +102,7 @@ async fn no_spontaneous_message_during_a_busy_event() {
     let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
     phone.make_calendar("/ana/work/", "Work").await.unwrap();
     server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "")).await;
-    core.calendar().connect(&server.url, USER, PASSWORD, Lang::En).await.unwrap();
+    core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
     let report = core.proactive().tick(sidecar::proactive::TickMode::Send).await.unwrap();
     assert!(matches!(report, sidecar::proactive::TickReport::Skipped { reason: sidecar::proactive::rules::Skip::InAnEvent }), "{report:?}");
 

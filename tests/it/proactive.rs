@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::hands::Hands;
 use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
@@ -22,26 +23,6 @@ use sidecar::proactive::{TickMode, TickReport};
 use sidecar::{Companion, CompanionOptions};
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;
-
-/// A clock the test moves by hand.
-#[derive(Clone)]
-struct Hands(Arc<AtomicI64>);
-
-impl Hands {
-    fn at(t: DateTime<Utc>) -> Self {
-        Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
-    }
-    fn set(&self, t: DateTime<Utc>) {
-        self.0.store(t.timestamp_millis(), Ordering::SeqCst);
-    }
-    fn now(&self) -> DateTime<Utc> {
-        Utc.timestamp_millis_opt(self.0.load(Ordering::SeqCst)).unwrap()
-    }
-    fn clock(&self) -> sidecar::clock::Clock {
-        let hands = self.clone();
-        sidecar::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
-    }
-}
 
 fn is_decision(request: &serde_json::Value) -> bool {
     request["messages"][0]["content"].as_str().is_some_and(|s| s.contains("deciding whether to start a conversation"))

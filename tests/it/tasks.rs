@@ -4,7 +4,6 @@
 //! conversation without taking the user's chat, its tokens kept, delivered where
 //! reminders go; a failing task says what went wrong and pauses after three.
 
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, TimeZone, Utc};
@@ -13,6 +12,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::asker::ScriptedAsker;
+use crate::support::hands::Hands;
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use sidecar::permissions::grant::Choice;
 use sidecar::proactive::config::SinkId;
@@ -21,23 +21,6 @@ use sidecar::proactive::state::Channel;
 use sidecar::store::MessageStatus;
 use sidecar::tasks::{CatchUp, RunState, TaskRequest};
 use sidecar::{Companion, CompanionOptions};
-
-/// A clock the test moves by hand.
-#[derive(Clone)]
-struct Hands(Arc<AtomicI64>);
-
-impl Hands {
-    fn at(t: DateTime<Utc>) -> Self {
-        Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
-    }
-    fn set(&self, t: DateTime<Utc>) {
-        self.0.store(t.timestamp_millis(), Ordering::SeqCst);
-    }
-    fn clock(&self) -> sidecar::clock::Clock {
-        let hands = self.clone();
-        sidecar::clock::Clock::new(Arc::new(move || Utc.timestamp_millis_opt(hands.0.load(Ordering::SeqCst)).unwrap()), chrono_tz::UTC)
-    }
-}
 
 /// What the notifications were given.
 #[derive(Default)]

@@ -41,6 +41,12 @@ fn tokens_of(tool: &dyn Tool) -> usize {
     sidecar_domain::tokens::count_cached(&spec.to_string())
 }
 
+/// A tool a turn carries only when it seems wanted: one that acts, from an MCP server or
+/// the notes folder (Sidecar's own go with every turn).
+fn comes_and_goes(tool: &dyn Tool) -> bool {
+    tool.action().is_some_and(|a| a.server != sidecar_tools::action::SIDECAR)
+}
+
 fn server_of(tool: &dyn Tool) -> String {
     tool.action().map(|a| a.server).unwrap_or_default()
 }
@@ -53,7 +59,7 @@ impl ToolChooser {
     /// The tools a turn carries, given every tool and the conversation's recent messages.
     pub(crate) async fn choose(&self, all: &ToolRegistry, recent: &[Message]) -> ToolRegistry {
         *self.everything.lock().expect("everything lock") = all.clone();
-        let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| t.action().is_some()).collect();
+        let extras: Vec<&Arc<dyn Tool>> = all.tools().filter(|t| comes_and_goes(t.as_ref())).collect();
         if extras.is_empty() {
             return all.offering(|name| name != FIND_TOOLS);
         }
@@ -80,7 +86,7 @@ impl ToolChooser {
                 (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), selection::WORDS_FLOOR)
             }
         };
-        let own: usize = all.tools().filter(|t| t.action().is_none()).map(|t| tokens_of(t.as_ref())).sum();
+        let own: usize = all.tools().filter(|t| !comes_and_goes(t.as_ref())).map(|t| tokens_of(t.as_ref())).sum();
         let chosen = selection::choose(&candidates, &turns, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
         tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
@@ -111,7 +117,7 @@ impl ToolChooser {
         let everything = self.everything.lock().expect("everything lock");
         let mut ranked: Vec<(f32, String, String)> = everything
             .tools()
-            .filter(|t| t.action().is_some())
+            .filter(|t| comes_and_goes(t.as_ref()))
             .map(|t| {
                 (
                     selection::word_overlap(query, &text_of(t.as_ref())) + selection::word_overlap(&text_of(t.as_ref()), query),

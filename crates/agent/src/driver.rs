@@ -80,11 +80,8 @@ pub(crate) struct TurnContext<'a> {
     pub clock: &'a sidecar_domain::clock::Clock,
     /// When the user's message arrived (for `to_first_request`).
     pub arrived: std::time::Instant,
-    pub policy: RetryPolicy,
-    pub prices: PriceTable,
-    pub limits: TurnLimits,
-    pub max_tokens: Option<u32>,
-    pub time_limit: Duration,
+    /// Retries, prices, steps and time, as the settings have them.
+    pub rules: TurnRules,
     pub cancel: CancellationToken,
     /// The language of what the turn itself says (a step-limit note).
     pub lang: sidecar_domain::locale::Lang,
@@ -96,6 +93,28 @@ pub(crate) struct TurnContext<'a> {
     /// What the reply's calls are counted as in Usage: "chat", or "task" for a
     /// scheduled task's run.
     pub counted_as: &'static str,
+}
+
+/// What the settings say of every turn: how calls are retried and priced, how many
+/// steps and continuations a turn takes, the longest reply, the wall-clock limit.
+pub(crate) struct TurnRules {
+    pub policy: RetryPolicy,
+    pub prices: PriceTable,
+    pub limits: TurnLimits,
+    pub max_tokens: Option<u32>,
+    pub time_limit: Duration,
+}
+
+impl TurnRules {
+    pub(crate) fn of(settings: &sidecar_settings::Settings) -> Self {
+        Self {
+            policy: settings.llm.retry_policy(),
+            prices: PriceTable::new(settings.prices.clone()),
+            limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
+            max_tokens: settings.llm.max_tokens,
+            time_limit: settings.llm.turn_timeout(),
+        }
+    }
 }
 
 /// How a driven turn ended, with what was stored.
@@ -139,8 +158,8 @@ struct Ledger {
 }
 
 pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) -> Result<DrivenTurn, StoreError> {
-    let mut deadline = Instant::now() + context.time_limit;
-    let (mut turn, mut effects) = Turn::start(prompt, context.limits);
+    let mut deadline = Instant::now() + context.rules.time_limit;
+    let (mut turn, mut effects) = Turn::start(prompt, context.rules.limits);
     turn.plan_at_start(context.plans.items());
     let mut ledger = Ledger {
         meta: MessageMeta::default(),
@@ -213,7 +232,7 @@ async fn call_model(
     deadline: Instant,
 ) -> Result<TurnEvent, StoreError> {
     let request =
-        ChatRequest { messages, tools: if with_tools { context.tools.specs() } else { Vec::new() }, max_tokens: context.max_tokens, general_cap: true };
+        ChatRequest { messages, tools: if with_tools { context.tools.specs() } else { Vec::new() }, max_tokens: context.rules.max_tokens, general_cap: true };
     let conversation_id = context.conversation_id;
     let visible = &mut ledger.visible;
     let mut on_delta = |text: &str| {
@@ -221,7 +240,7 @@ async fn call_model(
         context.events.publish(ChatEvent::Delta { conversation_id, text: text.to_string() });
     };
     let on_notice = |notice| context.events.publish(ChatEvent::Notice { conversation_id, notice: route_notice(notice) });
-    let call = context.models.route(&context.chain, &context.policy, &request, &mut on_delta, on_notice);
+    let call = context.models.route(&context.chain, &context.rules.policy, &request, &mut on_delta, on_notice);
     let calling = std::time::Instant::now();
     if ledger.timings.to_first_request.is_zero() {
         ledger.timings.to_first_request = context.arrived.elapsed();
@@ -335,7 +354,7 @@ async fn summarize_long_text(
             tracing::info!(tool = %call.name, reason = admitted.held_back.as_deref().unwrap_or(""), "a long tool output is cut, not summarised: the budget holds it back");
             continue;
         }
-        let call_model = router::complete(&admitted.chain.providers, admitted.chain.pinned, &context.policy, &request, |_| {}, |_| {});
+        let call_model = router::complete(&admitted.chain.providers, admitted.chain.pinned, &context.rules.policy, &request, |_| {}, |_| {});
         let routed = tokio::select! {
             routed = call_model => routed,
             _ = context.cancel.cancelled() => return Ok(()),
@@ -357,7 +376,7 @@ async fn summarize_long_text(
 /// Records a model call's usage and cost, in the store and in the turn's totals.
 async fn record_call(context: &TurnContext<'_>, ledger: &mut Ledger, routed: &router::Routed, purpose: &str) -> Result<(), StoreError> {
     let usage = routed.completion.usage;
-    let cost = context.chain.cost_of(routed, &context.prices);
+    let cost = context.chain.cost_of(routed, &context.rules.prices);
     context
         .store
         .usage()
@@ -433,7 +452,7 @@ async fn finish(context: &TurnContext<'_>, mut ledger: Ledger, end: TurnEnd) -> 
         TurnEnd::TimedOut { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
         TurnEnd::Failed { .. } => (MessageStatus::Interrupted, ledger.visible.clone(), None),
         TurnEnd::Incomplete { text } => {
-            let said = sidecar_llm::outcomes::step_limit(context.limits.max_iterations, context.lang);
+            let said = sidecar_llm::outcomes::step_limit(context.rules.limits.max_iterations, context.lang);
             let text = if text.trim().is_empty() { said } else { format!("{text}\n\n{said}") };
             (MessageStatus::Incomplete, text, None)
         }

@@ -14,7 +14,7 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_tools::action::Action;
 use sidecar_tools::definition::ToolDefinition;
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture, ToolRegistry};
+use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
 
 use crate::service::{CalendarService, Occurrence};
 
@@ -29,13 +29,16 @@ pub struct Hands {
     pub lang: Lang,
 }
 
-/// Registers the five tools on `registry`.
-pub fn register(registry: &mut ToolRegistry, hands: Hands) {
-    registry.register(ListEvents(hands.clone()));
-    registry.register(FindFreeTime(hands.clone()));
-    registry.register(Write { hands: hands.clone(), kind: WriteKind::Create });
-    registry.register(Write { hands: hands.clone(), kind: WriteKind::Move });
-    registry.register(Write { hands, kind: WriteKind::Delete });
+/// The five tools, offered while a calendar is connected (none cost the model tokens
+/// otherwise).
+pub fn tools(hands: Hands) -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(ListEvents(hands.clone())),
+        Arc::new(FindFreeTime(hands.clone())),
+        Arc::new(Write { hands: hands.clone(), kind: WriteKind::Create }),
+        Arc::new(Write { hands: hands.clone(), kind: WriteKind::Move }),
+        Arc::new(Write { hands, kind: WriteKind::Delete }),
+    ]
 }
 
 fn failed(e: impl std::fmt::Display) -> ToolError {
@@ -264,6 +267,6 @@ impl Tool for Write {
     }
     fn action(&self) -> Option<Action> {
         let definition = ToolDefinition { name: self.name().into(), description: self.description().into(), input_schema: self.parameters(), read_only: false };
-        Some(Action { server: "sidecar".into(), identity: "sidecar calendar".into(), definition, called_as: self.name().into() })
+        Some(Action { server: sidecar_tools::action::SIDECAR.into(), identity: "sidecar calendar".into(), definition, called_as: self.name().into() })
     }
 }

@@ -34,42 +34,34 @@ pub struct ScheduleTask {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 enum IfMissed {
-    /// Run it once when Sidecar is back, however late.
     Run,
-    /// Ask the user whether to run it.
     Ask,
-    /// Skip it when more than two hours late.
     Skip,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ScheduleArgs {
-    /// What Sidecar does at each time, as a complete instruction that needs no chat history
-    /// ("Check the weather in Madrid and my calendar for today and tell me what to expect").
+    /// The work, as a complete instruction that needs no chat history.
     prompt: String,
-    /// When, as the user said it: "every weekday at 8", "cada domingo a las 21", "in two
-    /// hours", "tomorrow at 9:30", or ISO 8601.
+    /// When, as the user said it ("every weekday at 8", "in two hours").
     when: String,
-    /// A short name for lists and notifications.
     #[serde(default)]
     title: Option<String>,
-    /// The tools it may use without asking each time (names as offered to you, e.g.
-    /// "weather", "web_search"). Others would ask the user at run time.
+    /// Tool names it may use without asking.
     #[serde(default)]
     tools: Vec<String>,
-    /// What to do with a time missed while the computer slept or Sidecar was closed.
+    /// A time missed while Sidecar was closed: run it late, ask, or skip it (default).
     #[serde(default)]
     if_missed: Option<IfMissed>,
-    /// Deliver even in quiet hours (only when the user asked for that).
+    /// Deliver in quiet hours too (only if the user asked).
     #[serde(default)]
     always_deliver: bool,
 }
 
 pub use crate::manage::SCHEDULE_TOOL as NAME;
-const DESCRIPTION: &str = "Schedule a task: Sidecar runs the prompt on its own at the time given (once or repeating) \
-and delivers the result as a notification and in the Tasks conversation. Use it when the user wants work done later or \
-regularly (look something up, summarise, check), not for a plain reminder (use set_reminder). The user confirms it first.";
+const DESCRIPTION: &str = "Schedule work Sidecar does on its own later or regularly (look up, summarise, check); \
+not for a plain reminder (set_reminder). The user confirms it.";
 
 impl Tool for ScheduleTask {
     fn name(&self) -> &'static str {
@@ -107,6 +99,6 @@ impl Tool for ScheduleTask {
     }
     fn action(&self) -> Option<Action> {
         let definition = ToolDefinition { name: NAME.into(), description: DESCRIPTION.into(), input_schema: self.parameters(), read_only: false };
-        Some(Action { server: "sidecar".into(), identity: "sidecar tasks".into(), definition, called_as: NAME.into() })
+        Some(Action { server: sidecar_tools::action::SIDECAR.into(), identity: "sidecar tasks".into(), definition, called_as: NAME.into() })
     }
 }

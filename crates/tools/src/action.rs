@@ -4,6 +4,11 @@ use serde::Serialize;
 
 use super::definition::ToolDefinition;
 
+/// The `server` of the tools that act which are Sidecar's own (making a task, writing
+/// the calendar): they go with every turn, as the tools that only read do; an MCP
+/// server's or the notes folder's come and go.
+pub const SIDECAR: &str = "sidecar";
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Action {
     /// The MCP server's name in `mcp.json`, or `notes` for the notes folder.

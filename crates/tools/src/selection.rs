@@ -7,8 +7,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 /// Tokens of tool schemas a request may carry in all; the extra tools get what
-/// Sidecar's own leave.
-pub const TOTAL_BUDGET_TOKENS: usize = 2_000;
+/// Sidecar's own leave. (2,000 until scheduled tasks joined Sidecar's own: the extras
+/// keep the share they had.)
+pub const TOTAL_BUDGET_TOKENS: usize = 2_200;
 /// Below this relevance an MCP tool waits for `find_tools` (cosine by meaning; the
 /// share of its words said, without an embedder).
 pub const MEANING_FLOOR: f32 = 0.82;

@@ -8,6 +8,7 @@
 pub mod asker;
 pub mod bot_api;
 pub mod file_server;
+pub mod hands;
 pub mod plan_tasks;
 pub mod radicale;
 pub mod runtime;

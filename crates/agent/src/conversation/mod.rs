@@ -10,18 +10,17 @@ use tokio_util::sync::CancellationToken;
 
 use crate::context::service::ContextService;
 use crate::control::Control;
-use crate::driver::{drive, TurnContext};
+use crate::driver::{drive, TurnContext, TurnRules};
 use crate::error::TurnError;
 use crate::events::ChatEvent;
 use crate::inbox::{Entry, Inbox, QueuedMessage};
 use crate::slash::{self, Command};
-use crate::turn::{TurnEnd, TurnLimits};
+use crate::turn::TurnEnd;
 use sidecar_domain::channel::Channel;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
-use sidecar_llm::pricing::PriceTable;
 use sidecar_llm::{ChatMessage, Usage};
 use sidecar_proactive::service::{BrainLock, ProactiveService};
 use sidecar_reminders::service::ReminderService;
@@ -516,11 +515,7 @@ impl ConversationService {
                 channel: said.channel,
                 clock: &self.with.clock,
                 arrived: said.arrived,
-                policy: settings.llm.retry_policy(),
-                prices: PriceTable::new(settings.prices.clone()),
-                limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
-                max_tokens: settings.llm.max_tokens,
-                time_limit: settings.llm.turn_timeout(),
+                rules: TurnRules::of(&settings),
                 cancel,
                 lang: self.with.lang,
                 models: &self.with.models,

@@ -13,13 +13,12 @@ use super::ConversationService;
 use crate::context::compact::Compactions;
 use crate::context::engine::limits_for;
 use crate::context::guard::{self, Limits};
-use crate::driver::{drive, Shaper, TurnContext};
+use crate::driver::{drive, Shaper, TurnContext, TurnRules};
 use crate::error::TurnError;
-use crate::turn::{TurnEnd, TurnLimits};
+use crate::turn::TurnEnd;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_domain::tokens::count_cached as count;
-use sidecar_llm::pricing::PriceTable;
 use sidecar_llm::{ChatMessage, Usage};
 use sidecar_store::{MessageMeta, NewMessage};
 
@@ -112,11 +111,7 @@ impl ConversationService {
                 channel: self.with.channel,
                 clock: &self.with.clock,
                 arrived: std::time::Instant::now(),
-                policy: settings.llm.retry_policy(),
-                prices: PriceTable::new(settings.prices.clone()),
-                limits: TurnLimits { max_iterations: settings.llm.max_iterations.max(1), max_continuations: settings.llm.max_continuations },
-                max_tokens: settings.llm.max_tokens,
-                time_limit: settings.llm.turn_timeout(),
+                rules: TurnRules::of(&settings),
                 cancel,
                 lang: self.with.lang,
                 models: &self.with.models,

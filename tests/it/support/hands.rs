@@ -1,0 +1,29 @@
+//! A clock the test moves by hand.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+
+#[derive(Clone)]
+pub struct Hands(Arc<AtomicI64>);
+
+impl Hands {
+    pub fn at(t: DateTime<Utc>) -> Self {
+        Self(Arc::new(AtomicI64::new(t.timestamp_millis())))
+    }
+
+    pub fn set(&self, t: DateTime<Utc>) {
+        self.0.store(t.timestamp_millis(), Ordering::SeqCst);
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc.timestamp_millis_opt(self.0.load(Ordering::SeqCst)).unwrap()
+    }
+
+    /// The companion's clock, showing these hands.
+    pub fn clock(&self) -> sidecar::clock::Clock {
+        let hands = self.clone();
+        sidecar::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
+    }
+}
