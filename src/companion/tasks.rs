@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::Companion;
 use crate::events::CoreEvent;
@@ -140,58 +141,7 @@ impl Companion {
         match work {
             Work::Run { task, run_id, occurrence, late, folded } => {
                 let span = tracing::info_span!("task_run", task_id = task.id, run_id, %occurrence, late, folded);
-                let _entered = span.enter();
-                self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
-                let brief = match task.kind {
-                    sidecar_tasks::rows::TaskKind::Brief => Some(self.brief_prompt(&task, run_id).await),
-                    sidecar_tasks::rows::TaskKind::Prompt => None,
-                };
-                let turn = crate::conversation::TaskTurn {
-                    conversation_id,
-                    task_id: task.id,
-                    prompt: brief.as_deref().unwrap_or(&task.prompt),
-                    shown: brief.as_ref().map(|_| task.title.as_str()),
-                    tools: &task.tools,
-                };
-                let ran = self.conversation.run_task(turn, cancel.child_token()).await;
-                let (outcome, message_id) = match &ran {
-                    Ok(reply) => {
-                        let brief = task.kind == sidecar_tasks::rows::TaskKind::Brief;
-                        if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, brief).await {
-                            tracing::warn!(%error, "a task's reply was not marked as its");
-                        }
-                        let usage = reply.usage.unwrap_or_default();
-                        if let Err(error) = self.tasks.keep_reply(run_id, Some(reply.message_id), usage.input_tokens.into(), usage.output_tokens.into()).await {
-                            tracing::warn!(%error, "a task's tokens were not kept");
-                        }
-                        (Ok(reply.text.as_str()), Some(reply.message_id))
-                    }
-                    Err(error) => (Err(said_whole(error, self.lang)), None),
-                };
-                let ok = outcome.is_ok();
-                let said = match &outcome {
-                    Ok(text) => Ok(*text),
-                    Err(why) => Err(why.as_str()),
-                };
-                let paused = self.tasks.finish(task.id, run_id, said, self.lang).await.unwrap_or_else(|error| {
-                    tracing::warn!(%error, "a task's run could not be ended");
-                    None
-                });
-                let message_id = match (&outcome, message_id) {
-                    (Ok(_), id) => id,
-                    (Err(why), _) => {
-                        let failed = sidecar_tasks::words::failed(self.lang, &task.title, why);
-                        let text = paused.map_or(failed.clone(), |paused| format!("{failed}\n\n{paused}"));
-                        self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Error).await
-                    }
-                };
-                self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunFinished { task_id: task.id, run_id, conversation_id, message_id, ok }));
-                let body = match &outcome {
-                    Ok(text) => text.to_string(),
-                    Err(_) => self.message_text(message_id).await.unwrap_or_default(),
-                };
-                self.deliver_task(&task, &body, message_id).await;
-                message_id
+                self.run_work(&task, run_id, conversation_id, cancel).instrument(span).await
             }
             Work::Ask { task, occurrence } => {
                 let due = sidecar_dates::words::moment_words(occurrence.with_timezone(&self.clock.zone()), self.lang);
@@ -202,6 +152,62 @@ impl Companion {
                 Some(message_id)
             }
         }
+    }
+
+    /// A run of `task`: its turn, its reply and tokens kept, its end recorded (a third
+    /// failure pauses it), a failure said in Tasks, the result delivered.
+    async fn run_work(&self, task: &sidecar_tasks::rows::Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
+        self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
+        let brief = match task.kind {
+            sidecar_tasks::rows::TaskKind::Brief => Some(self.brief_prompt(task, run_id).await),
+            sidecar_tasks::rows::TaskKind::Prompt => None,
+        };
+        let turn = crate::conversation::TaskTurn {
+            conversation_id,
+            task_id: task.id,
+            prompt: brief.as_deref().unwrap_or(&task.prompt),
+            shown: brief.as_ref().map(|_| task.title.as_str()),
+            tools: &task.tools,
+        };
+        let ran = self.conversation.run_task(turn, cancel.child_token()).await;
+        let (outcome, message_id) = match &ran {
+            Ok(reply) => {
+                let brief = task.kind == sidecar_tasks::rows::TaskKind::Brief;
+                if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, brief).await {
+                    tracing::warn!(%error, "a task's reply was not marked as its");
+                }
+                let usage = reply.usage.unwrap_or_default();
+                if let Err(error) = self.tasks.keep_reply(run_id, Some(reply.message_id), usage.input_tokens.into(), usage.output_tokens.into()).await {
+                    tracing::warn!(%error, "a task's tokens were not kept");
+                }
+                (Ok(reply.text.as_str()), Some(reply.message_id))
+            }
+            Err(error) => (Err(said_whole(error, self.lang)), None),
+        };
+        let ok = outcome.is_ok();
+        let said = match &outcome {
+            Ok(text) => Ok(*text),
+            Err(why) => Err(why.as_str()),
+        };
+        let paused = self.tasks.finish(task.id, run_id, said, self.lang).await.unwrap_or_else(|error| {
+            tracing::warn!(%error, "a task's run could not be ended");
+            None
+        });
+        let message_id = match (&outcome, message_id) {
+            (Ok(_), id) => id,
+            (Err(why), _) => {
+                let failed = sidecar_tasks::words::failed(self.lang, &task.title, why);
+                let text = paused.map_or(failed.clone(), |paused| format!("{failed}\n\n{paused}"));
+                self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Error).await
+            }
+        };
+        self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunFinished { task_id: task.id, run_id, conversation_id, message_id, ok }));
+        let body = match &outcome {
+            Ok(text) => text.to_string(),
+            Err(_) => self.message_text(message_id).await.unwrap_or_default(),
+        };
+        self.deliver_task(task, &body, message_id).await;
+        message_id
     }
 
     /// Sidecar's own line in the Tasks conversation (a question, a failure): never sent

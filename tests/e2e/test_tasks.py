@@ -71,7 +71,12 @@ def test_a_task_made_in_the_chat_runs_at_its_time_with_its_mcp_tool_and_lands_in
         wait_until(lambda: "done" in session.text(session.find("[data-testid=task-runs]")), 10, "no run shown")
         assert "640 + 12 tokens" in session.text(session.find("[data-testid=task-runs]")) or "1,540" in session.text(session.find("[data-testid=task-runs]"))
         desktop.screenshot("tasks-settings")
+        # The morning brief, turned on at the time offered.
+        session.tap("[data-testid=brief-on]")
+        wait_until(lambda: "The brief comes every day at 07:30." in " ".join(session.texts("[data-testid=tasks-note]")), 10, "brief not on")
+        desktop.screenshot("tasks-brief")
         db = sqlite3.connect(tmp_path / "data" / "sidecar.db")
+        assert db.execute("SELECT title, kind, always_deliver FROM tasks WHERE kind = 'brief'").fetchall() == [("Morning brief", "brief", 1)]
         assert db.execute("SELECT state, prompt_tokens FROM task_runs").fetchall() == [("done", 900 + 640)]
     finally:
         desktop.close(session)
