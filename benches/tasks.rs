@@ -3,8 +3,9 @@
 //! - wake-up delay: from each task's time to its run starting, over once-tasks due a
 //!   quarter of a second apart, run by the real loop on the real store against a
 //!   scripted model that answers at once;
-//! - prompt tokens of a task's run (the whole request: the system prompt, the task,
-//!   the time, its tools' definitions), counted with the o200k tokenizer;
+//! - prompt tokens of a task's run and of a morning brief (the whole request: the system
+//!   prompt, the task or the day's data, the time, the tools' definitions), counted with
+//!   the o200k tokenizer;
 //! - the cost of a look: 1,000 tasks, and a task every minute handled a month ago.
 //!
 //! Run: `cargo bench --bench tasks`
@@ -84,6 +85,17 @@ async fn main() {
         messages,
         tools_tokens
     );
+
+    // A morning brief's prompt, with a day's worth in it: five reminders today and the
+    // results of the runs above (the last day's, capped).
+    for hour in 0..5 {
+        core.reminders().set(&format!("Call the plumber about the boiler, take {hour}"), &format!("in {} hours", hour + 1)).await.ok();
+    }
+    let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
+    core.run_task_now(brief.id).await.unwrap();
+    let request = server.requests.lock().unwrap().last().cloned().unwrap();
+    let brief_tokens = sidecar::tokens::count(&request["messages"].to_string()) + sidecar::tokens::count(&request["tools"].to_string());
+    println!("  prompt of a morning brief (5 reminders, 8 task results, the weather tool): {brief_tokens} tokens (goal ≤ 2,000)");
     core.shutdown().await;
 
     // The cost of a look.
