@@ -16,8 +16,9 @@ use tower_http::auth::AddAuthorization;
 
 use crate::error::CalendarError;
 
-/// One request's longest wait: a server that hangs is a server that is down.
-const REQUEST_LIMIT: Duration = Duration::from_secs(30);
+/// One request's longest wait: a server that hangs is a server that is down. Listing a
+/// calendar of thousands of events takes a slow server tens of seconds.
+const REQUEST_LIMIT: Duration = Duration::from_secs(120);
 /// Items fetched per multiget.
 const BATCH: usize = 100;
 const GETCTAG: PropertyName<'static, 'static> = PropertyName::new(names::CALENDAR_SERVER, "getctag");
