@@ -56,6 +56,9 @@ def test_a_task_made_in_the_chat_runs_at_its_time_with_its_mcp_tool_and_lands_in
 
         # The user's chat did not move; Tasks has the run.
         assert "In Tokyo it is" not in " ".join(session.texts("[data-testid=message-assistant]"))
+        # A narrow window (as an earlier test may have left it) hides the list: show it.
+        if not session.find_all("[data-testid=chat-sidebar]"):
+            session.tap("[data-testid=toggle-sidebar]")
         wait_until(lambda: "Tasks" in " ".join(session.texts("[data-testid=chat-row] .chat-title")), 30, "no Tasks conversation in the list")
         session.script("[...document.querySelectorAll('[data-testid=chat-row]')].find(r => r.innerText.includes('Tasks'))"
                        ".querySelector('.chat-open').click()")
