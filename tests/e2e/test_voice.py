@@ -250,8 +250,15 @@ def test_the_voice_test_plays_on_the_speakers_chosen_in_settings(desktop, tmp_pa
         choose = "const s = document.querySelector(arguments[0]); s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}))"
         session.script(choose, "[data-testid=voice-output]", "Feed")
         wait_until(lambda: 'output_device = "Feed"' in config.read_text(), 10, "the speakers were not saved")
-        session.script(choose, "[data-testid=voice-spanish]", "es-419+f3")
-        wait_until(lambda: 'spanish_voice = "es-419+f3"' in config.read_text(), 10, "the voice was not saved")
+        # The view lists the devices again after the speakers are saved, and holds its
+        # fields meanwhile: the choice is made once they are free (again if it landed
+        # while they were not).
+        def voice_chosen():
+            session.wait_for("[data-testid=voice-spanish]:not([disabled])", 10)
+            session.script(choose, "[data-testid=voice-spanish]", "es-419+f3")
+            time.sleep(0.5)
+            return 'spanish_voice = "es-419+f3"' in config.read_text()
+        wait_until(voice_chosen, 15, "the voice was not saved")
         # The pace: arrow keys on the slider, saved when the key is let go.
         for _ in range(4):
             session.send_keys(session.find("[data-testid=voice-speed]"), "\ue014")  # Right arrow
