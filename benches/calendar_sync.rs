@@ -79,6 +79,7 @@ async fn main() {
         store.clone(),
         std::sync::Arc::new(sidecar::secrets::Secrets::new(false)),
         sidecar::clock::fixed_clock(Utc::now()),
+        reqwest::Client::new(),
     );
     let week = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
     let started = Instant::now();

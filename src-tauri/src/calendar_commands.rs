@@ -26,6 +26,16 @@ pub async fn sync_calendars(core: Core<'_>) -> Result<Vec<SyncReport>, CommandEr
 }
 
 #[tauri::command]
-pub async fn disconnect_calendar(core: Core<'_>) -> Result<(), CommandError> {
+pub async fn disconnect_calendar(core: Core<'_>) -> Result<CalendarView, CommandError> {
     core.disconnect_calendar().await.said(&core)
+}
+
+#[tauri::command]
+pub async fn subscribe_calendar(core: Core<'_>, url: String) -> Result<CalendarView, CommandError> {
+    core.subscribe_calendar(&url).await.said(&core)
+}
+
+#[tauri::command]
+pub async fn unsubscribe_calendar(core: Core<'_>, id: i64) -> Result<CalendarView, CommandError> {
+    core.unsubscribe_calendar(id).await.said(&core)
 }

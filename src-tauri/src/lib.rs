@@ -268,6 +268,8 @@ pub fn run() {
             calendar_commands::choose_calendars,
             calendar_commands::sync_calendars,
             calendar_commands::disconnect_calendar,
+            calendar_commands::subscribe_calendar,
+            calendar_commands::unsubscribe_calendar,
             task_commands::tasks_page,
             task_commands::add_task,
             task_commands::pause_task,

@@ -21,16 +21,33 @@ impl Companion {
     /// tools are offered from now on.
     pub async fn connect_calendar(&self, url: &str, username: &str, password: &str) -> Result<CalendarView, crate::CompanionError> {
         let view = self.calendar.connect(url, username, password, self.preferences.lang()).await?;
-        let (tools, board) = &self.calendar_tools;
-        board.set("calendar", tools.clone());
-        Ok(view)
+        Ok(self.offer_calendar_tools(view))
     }
 
-    /// Forgets the account; its tools are no longer offered.
-    pub async fn disconnect_calendar(&self) -> Result<(), crate::CompanionError> {
+    /// Forgets the account; its tools are no longer offered (reading stays while feeds
+    /// are subscribed).
+    pub async fn disconnect_calendar(&self) -> Result<CalendarView, crate::CompanionError> {
         self.calendar.disconnect().await?;
-        self.calendar_tools.1.set("calendar", Vec::new());
-        Ok(())
+        Ok(self.offer_calendar_tools(self.calendar.view().await?))
+    }
+
+    /// Subscribes to an `.ics` feed by its address (see [`CalendarService::subscribe`]).
+    pub async fn subscribe_calendar(&self, url: &str) -> Result<CalendarView, crate::CompanionError> {
+        let view = self.calendar.subscribe(url, self.preferences.lang()).await?;
+        Ok(self.offer_calendar_tools(view))
+    }
+
+    /// Forgets a subscribed feed.
+    pub async fn unsubscribe_calendar(&self, calendar_id: i64) -> Result<CalendarView, crate::CompanionError> {
+        let view = self.calendar.unsubscribe(calendar_id).await?;
+        Ok(self.offer_calendar_tools(view))
+    }
+
+    /// Offers the calendar tools `view` allows (see [`crate::calendar::tools::offered`]).
+    fn offer_calendar_tools(&self, view: CalendarView) -> CalendarView {
+        let (tools, board) = &self.calendar_tools;
+        board.set("calendar", crate::calendar::tools::offered(&view, tools));
+        view
     }
 
     /// Syncs the calendars now and every [`SYNC_EVERY`]; a failure is kept with each

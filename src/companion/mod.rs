@@ -212,7 +212,7 @@ impl Companion {
         tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
-        let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone()));
+        let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), tool_http()));
         proactive.watch_calendar(calendar.clone());
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
@@ -268,8 +268,8 @@ impl Companion {
         let tool_settings = models.settings().tools.clone();
         let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
         let calendar_tools = crate::calendar::tools::tools(crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
-        if calendar.view().await.is_ok_and(|view| view.account.is_some()) {
-            board.set("calendar", calendar_tools.clone());
+        if let Ok(view) = calendar.view().await {
+            board.set("calendar", crate::calendar::tools::offered(&view, &calendar_tools));
         }
         // One speech model for push-to-talk and the phone's voice notes.
         let speech = Arc::new(match &models.settings().local_model.runtime {

@@ -325,8 +325,14 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar::store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change, undone (it made the calendar's tables).
-        for undo in ["DROP TABLE calendar_events", "DROP TABLE calendar_items", "DROP TABLE calendars", "DROP TABLE calendar_account"] {
+        // The newest migration's own change, undone (feeds, the reminders' mirror, anchors).
+        for undo in [
+            "ALTER TABLE calendars DROP COLUMN source",
+            "ALTER TABLE calendar_account DROP COLUMN mirror_reminders",
+            "DROP TABLE calendar_mirrors",
+            "ALTER TABLE reminders DROP COLUMN before_event",
+            "ALTER TABLE reminders DROP COLUMN before_minutes",
+        ] {
             sqlx::query(undo).execute(store.pool()).await.unwrap();
         }
         store.close().await;

@@ -115,3 +115,93 @@ async fn no_spontaneous_message_during_a_busy_event() {
     assert!(llm.request_count() > before, "the decision was asked for: {report:?}");
     core.shutdown().await;
 }
+
+/// A calendar subscribed by its address (`.ics`, served by Python's own web server):
+/// read only, its events read beside the account's, fetched again only when it changed
+/// (the server answers 304 by date), the last copy kept and the problem said while the
+/// server is down, and gone when removed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscribed_feed_is_read_refreshed_only_when_changed_kept_while_down_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let feed = |summary: &str| {
+        format!(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nX-WR-CALNAME:Festivos\r\n\
+BEGIN:VEVENT\r\nUID:inmaculada@festivos\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:20261208\r\nSUMMARY:{summary}\r\nEND:VEVENT\r\n\
+BEGIN:VEVENT\r\nUID:club@festivos\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T190000\r\n\
+DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book club\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        )
+    };
+    std::fs::write(site.join("festivos.ics"), feed("Inmaculada")).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut web = std::process::Command::new(crate::support::python())
+        .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
+        .arg(&site)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let llm = ScriptedServer::start(vec![stream(reply_events(&["Book club tomorrow."]))]).await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+
+    let wrong = core.subscribe_calendar("festivos").await.unwrap_err();
+    assert!(sidecar::said::Worded::said_in(&wrong, Lang::Es).contains("no es la dirección de una suscripción"), "{wrong}");
+    let missing = core.subscribe_calendar(&format!("http://127.0.0.1:{port}/nada.ics")).await.unwrap_err().to_string();
+    assert!(missing.contains("404"), "{missing}");
+
+    let address = format!("http://127.0.0.1:{port}/festivos.ics");
+    let view = core.subscribe_calendar(&address).await.unwrap();
+    let subscribed = view.calendars.iter().find(|c| c.source == "ics").expect("kept");
+    assert_eq!((subscribed.name.as_deref(), subscribed.read, subscribed.writable), (Some("Festivos"), true, false));
+    assert_eq!(view.account, None);
+    // Read only: it cannot be the calendar Sidecar writes.
+    let chosen = core.calendar().choose(&[subscribed.id], Some(subscribed.id)).await.unwrap();
+    assert!(!chosen.calendars[0].writable);
+    let week = core.calendar().between(now, now + chrono::Duration::days(10)).await.unwrap();
+    let said: Vec<(String, chrono::DateTime<Utc>)> = week.iter().map(|o| (o.summary.clone(), o.start)).collect();
+    assert_eq!(
+        said,
+        [
+            ("Book club".to_string(), Utc.with_ymd_and_hms(2026, 12, 1, 18, 0, 0).unwrap()),
+            ("Inmaculada".to_string(), Utc.with_ymd_and_hms(2026, 12, 7, 23, 0, 0).unwrap())
+        ]
+    );
+
+    // With feeds alone the model may read the calendar, not write to it.
+    core.send("What's on this week?").await.unwrap();
+    let offered: Vec<String> =
+        llm.requests.lock().unwrap()[0]["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap().to_string()).collect();
+    assert!(offered.contains(&"list_events".to_string()) && !offered.contains(&"create_event".to_string()), "{offered:?}");
+
+    // Unchanged: the server says so (304), nothing is read again.
+    let reports = core.calendar().sync_all(Lang::En).await.unwrap();
+    assert!(reports[0].unchanged, "{reports:?}");
+    // Changed on the site: only the changed event is read again.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    std::fs::write(site.join("festivos.ics"), feed("Inmaculada Concepción")).unwrap();
+    let reports = core.calendar().sync_all(Lang::En).await.unwrap();
+    assert_eq!((reports[0].changed, reports[0].added, reports[0].removed, reports[0].unchanged), (1, 0, 0, false), "{reports:?}");
+
+    // The site down: the last copy is used and the feed says why.
+    let _ = web.kill();
+    let _ = web.wait();
+    assert!(core.calendar().sync_all(Lang::En).await.is_err());
+    let down = core.calendar().view().await.unwrap();
+    assert!(down.calendars[0].problem.as_deref().is_some_and(|p| p.contains("last copy is used")), "{down:?}");
+    assert!(!down.calendars[0].problem.as_deref().unwrap().contains(&address), "the address (a private feed's token) is not said");
+    let kept = core.calendar().between(now, now + chrono::Duration::days(10)).await.unwrap();
+    assert!(kept.iter().any(|o| o.summary == "Inmaculada Concepción"), "{kept:?}");
+
+    let gone = core.unsubscribe_calendar(subscribed.id).await.unwrap();
+    assert!(gone.calendars.is_empty());
+    assert!(core.calendar().between(now, now + chrono::Duration::days(10)).await.unwrap().is_empty());
+    core.shutdown().await;
+}

@@ -8,9 +8,10 @@ import { renderApp } from "./test/renderApp";
 const connected = (writable: number | null): CalendarView => ({
   account: ["https://cloud.example.com/dav", "ana"],
   calendars: [
-    { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null },
-    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached (connection refused); the last copy is used until it answers" },
+    { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "caldav" },
+    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached (connection refused); the last copy is used until it answers", source: "caldav" },
   ],
+  zone: "Europe/Madrid",
 });
 
 async function openCalendar(user: ReturnType<typeof userEvent.setup>) {
@@ -21,7 +22,7 @@ async function openCalendar(user: ReturnType<typeof userEvent.setup>) {
 describe("Settings → Calendar", () => {
   it("connects an account, refusing a wrong password with what to do, then shows its calendars", async () => {
     const core = new FakeCore();
-    core.handlers.calendar_view = () => ({ account: null, calendars: [] });
+    core.handlers.calendar_view = () => ({ account: null, calendars: [], zone: "Europe/Madrid" });
     let tries = 0;
     core.handlers.connect_calendar = () => {
       tries += 1;
@@ -64,5 +65,43 @@ describe("Settings → Calendar", () => {
     await waitFor(() => expect(screen.getByTestId("caldav-write-1")).toBeChecked());
     await user.click(screen.getByTestId("caldav-sync"));
     expect(await screen.findByTestId("caldav-note")).toHaveTextContent("Al día: 2 nuevos, 1 cambiados, 0 quitados.");
+  });
+
+  it("subscribes to a feed by its address, shows its sync in the user's zone, refuses a bad address with what to do, and removes it", async () => {
+    const core = new FakeCore();
+    const feed = { id: 7, href: "webcal://example.com/festivos.ics", name: "Festivos", color: null, read: true, writable: false, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "ics" as const };
+    let view: CalendarView = { account: null, calendars: [], zone: "America/Argentina/Buenos_Aires" };
+    core.handlers.calendar_view = () => view;
+    core.handlers.subscribe_calendar = (args) => {
+      const { url } = args as { url: string };
+      if (!url.includes(".ics")) throw { message: `"${url}" is not a calendar subscription's address; it starts with webcal://, https:// or http://`, retryable: false };
+      view = { ...view, calendars: [feed] };
+      return view;
+    };
+    core.handlers.unsubscribe_calendar = () => {
+      view = { ...view, calendars: [] };
+      return view;
+    };
+    const confirm = window.confirm;
+    window.confirm = () => true;
+    renderApp();
+    const user = userEvent.setup();
+    await openCalendar(user);
+    await user.type(await screen.findByTestId("caldav-feed-url"), "holidays");
+    await user.click(screen.getByTestId("caldav-subscribe"));
+    expect(await screen.findByTestId("caldav-feed-error")).toHaveTextContent("it starts with webcal://");
+    await user.clear(screen.getByTestId("caldav-feed-url"));
+    await user.type(screen.getByTestId("caldav-feed-url"), "webcal://example.com/festivos.ics");
+    await user.click(screen.getByTestId("caldav-subscribe"));
+    const row = await screen.findByTestId("caldav-feed");
+    expect(row).toHaveTextContent("Festivos");
+    // 11:00 UTC is 08:00 in the user's zone (Buenos Aires), whatever the browser's is.
+    expect(row).toHaveTextContent("08:00");
+    expect(screen.queryByTestId("caldav-write-7")).toBeNull();
+    expect(screen.getByTestId("caldav-feed-url")).toHaveValue("");
+    await user.click(screen.getByTestId("caldav-unsubscribe-7"));
+    await waitFor(() => expect(screen.queryByTestId("caldav-feed")).toBeNull());
+    expect(core.invoked("unsubscribe_calendar")[0].args).toEqual({ id: 7 });
+    window.confirm = confirm;
   });
 });

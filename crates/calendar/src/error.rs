@@ -7,6 +7,10 @@ use sidecar_store::StoreError;
 pub enum CalendarError {
     #[error("{0:?} is not a calendar address; it starts with https:// (for example https://cloud.example.com/remote.php/dav)")]
     NotAnAddress(String),
+    #[error("{0:?} is not a calendar subscription's address; it starts with webcal://, https:// or http:// and ends in the calendar's .ics (your calendar app's \"share\" or \"public address\")")]
+    NotAFeed(String),
+    #[error("the subscribed calendar is larger than {0} MB; Sidecar reads smaller ones (subscribe to a shorter range if the calendar offers one)")]
+    FeedTooLarge(usize),
     #[error("the calendar server refused the user name or password (HTTP {0}); check them, or use an app password")]
     Refused(u16),
     #[error("the calendar server could not be reached ({0}); the last copy is used until it answers")]
@@ -32,6 +36,12 @@ impl Worded for CalendarError {
         match self {
             CalendarError::NotAnAddress(url) => {
                 format!("{url:?} no es una dirección de calendario; empieza por https:// (por ejemplo https://cloud.example.com/remote.php/dav)")
+            }
+            CalendarError::NotAFeed(url) => format!(
+                "{url:?} no es la dirección de una suscripción de calendario; empieza por webcal://, https:// o http:// y termina en el .ics del calendario (la dirección \"pública\" o \"para compartir\" de tu app de calendario)"
+            ),
+            CalendarError::FeedTooLarge(mb) => {
+                format!("el calendario suscrito ocupa más de {mb} MB; Sidecar lee calendarios más pequeños (suscríbete a un intervalo más corto si el calendario lo ofrece)")
             }
             CalendarError::Refused(code) => {
                 format!("el servidor del calendario rechazó el usuario o la contraseña (HTTP {code}); revísalos, o usa una contraseña de aplicación")

@@ -24,17 +24,30 @@ pub struct Event {
     pub location: Option<String>,
 }
 
-fn instant(at: &DatePerhapsTime, zone: Tz) -> Option<(DateTime<Utc>, Tz, bool)> {
+/// An iCalendar time as an instant, with the zone it is kept in and whether it is a
+/// whole day; `Err(tzid)` when it names a zone Sidecar does not know.
+fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), String> {
     let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::resolve::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
     match at {
-        DatePerhapsTime::Date(date) => Some((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
-        DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),
-        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Some((local(*naive, zone), zone, false)),
+        DatePerhapsTime::Date(date) => Ok((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Ok((*at, zone, false)),
+        DatePerhapsTime::DateTime(CalendarDateTime::Floating(naive)) => Ok((local(*naive, zone), zone, false)),
         DatePerhapsTime::DateTime(CalendarDateTime::WithTimezone { date_time, tzid }) => {
-            let named: Tz = tzid.parse().ok()?;
-            Some((local(*date_time, named), named, false))
+            let named = zone_named(tzid).ok_or_else(|| tzid.clone())?;
+            Ok((local(*date_time, named), named, false))
         }
     }
+}
+
+/// The zone a TZID names: an IANA name, quoted or not, or one behind an app's own
+/// prefix ("/mozilla.org/20070129_1/America/New_York", "custom_Pacific/Fiji",
+/// "/freeassociation.sourceforge.net/Tzfile/Europe/Berlin", "posix/Europe/Vaduz"): the
+/// longest tail that is a zone's name. `None` for a name of no zone (an app's own zone
+/// definition is not read: a time in a guessed zone would be wrong, unread is said).
+pub fn zone_named(tzid: &str) -> Option<Tz> {
+    let tzid = tzid.trim().trim_matches('"').trim();
+    let tails = std::iter::once(0).chain(tzid.char_indices().filter(|(_, c)| matches!(c, '/' | '_')).map(|(i, _)| i + 1));
+    tails.filter_map(|at| tzid.get(at..)).find_map(|tail| tail.parse::<Tz>().ok())
 }
 
 /// The events (VEVENTs) of an item; times with no zone are read in `zone`. An item with
@@ -45,12 +58,15 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
     for component in &calendar.components {
         let CalendarComponent::Event(event) = component else { continue };
         let Some(start) = event.get_start() else { continue };
-        let Some((start, event_zone, all_day)) = instant(&start, zone) else {
-            return Err(CalendarError::Unreadable(format!("an event names a time zone Sidecar does not know ({})", event.get_summary().unwrap_or_default())));
-        };
+        let (start, event_zone, all_day) = instant(&start, zone).map_err(|tzid| {
+            CalendarError::Unreadable(format!(
+                "the event {:?} is in a time zone Sidecar does not know ({tzid:?})",
+                event.get_summary().unwrap_or_default().trim()
+            ))
+        })?;
         let end = event
             .get_end()
-            .and_then(|end| instant(&end, event_zone))
+            .and_then(|end| instant(&end, event_zone).ok())
             .map(|(end, _, _)| end)
             .unwrap_or(start + if all_day { Duration::days(1) } else { Duration::zero() });
         events.push(Event {
@@ -123,6 +139,16 @@ END:VEVENT\r\nEND:VCALENDAR\r\n";
         // Under way at 9:40: it overlaps a window that starts then.
         let on = standup.occurrences(Utc.with_ymd_and_hms(2026, 11, 30, 8, 40, 0).unwrap(), Utc.with_ymd_and_hms(2026, 11, 30, 9, 0, 0).unwrap());
         assert_eq!(on.len(), 1);
+    }
+
+    #[test]
+    fn zones_behind_an_apps_prefix_are_found_and_made_up_ones_are_not() {
+        assert_eq!(zone_named("/mozilla.org/20070129_1/America/New_York"), Some(chrono_tz::America::New_York));
+        assert_eq!(zone_named("custom_Pacific/Fiji"), Some(chrono_tz::Pacific::Fiji));
+        assert_eq!(zone_named("\"Europe/Madrid\""), Some(chrono_tz::Europe::Madrid));
+        assert_eq!(zone_named("America/Argentina/Buenos_Aires"), Some(chrono_tz::America::Argentina::Buenos_Aires));
+        assert_eq!(zone_named("/Europe/CUSTOM"), None);
+        assert_eq!(zone_named("MyTimezone"), None);
     }
 
     #[test]

@@ -7,13 +7,16 @@
 //! - [`rows`]: the calendars and their items in the database;
 //! - [`sync`]: one calendar brought up to date: nothing fetched when its ctag did not
 //!   move, else only the items whose etag changed; the last copy kept when the server
-//!   is down.
+//!   is down;
+//! - [`subscription`]: `.ics` feeds by address, read only, fetched again only when
+//!   their ETag moved, split by UID so only changed events are read again.
 
 pub mod dav;
 pub mod error;
 pub mod event;
 pub mod rows;
 pub mod service;
+pub mod subscription;
 pub mod sync;
 pub mod tools;
 pub mod writes;

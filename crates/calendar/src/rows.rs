@@ -22,6 +22,8 @@ pub struct StoredCalendar {
     pub ctag: Option<String>,
     pub synced_at: Option<DateTime<Utc>>,
     pub problem: Option<String>,
+    /// `caldav`: the account's; `ics`: a feed subscribed by its address (read only).
+    pub source: String,
 }
 
 /// An item's new version, with the events read from it.
@@ -54,7 +56,7 @@ impl CalendarTable<'_> {
         Ok(sqlx::query_as(
             "INSERT INTO calendars (href, name, color) VALUES (?, ?, ?)
              ON CONFLICT (href) DO UPDATE SET name = excluded.name, color = excluded.color
-             RETURNING id, href, name, color, read, writable, ctag, synced_at, problem",
+             RETURNING id, href, name, color, read, writable, ctag, synced_at, problem, source",
         )
         .bind(href)
         .bind(name)
@@ -63,8 +65,26 @@ impl CalendarTable<'_> {
         .await?)
     }
 
+    /// Keeps a feed subscribed at `url` (read only, read from now on).
+    pub async fn subscribed(&self, url: &str, name: Option<&str>) -> Result<StoredCalendar, StoreError> {
+        Ok(sqlx::query_as(
+            "INSERT INTO calendars (href, name, source) VALUES (?, ?, 'ics')
+             ON CONFLICT (href) DO UPDATE SET name = excluded.name
+             RETURNING id, href, name, color, read, writable, ctag, synced_at, problem, source",
+        )
+        .bind(url)
+        .bind(name)
+        .fetch_one(self.store.pool())
+        .await?)
+    }
+
+    /// Forgets a calendar and its copy.
+    pub async fn remove(&self, calendar_id: i64) -> Result<bool, StoreError> {
+        Ok(sqlx::query("DELETE FROM calendars WHERE id = ?").bind(calendar_id).execute(self.store.pool()).await?.rows_affected() > 0)
+    }
+
     pub async fn all(&self) -> Result<Vec<StoredCalendar>, StoreError> {
-        Ok(sqlx::query_as("SELECT id, href, name, color, read, writable, ctag, synced_at, problem FROM calendars ORDER BY id")
+        Ok(sqlx::query_as("SELECT id, href, name, color, read, writable, ctag, synced_at, problem, source FROM calendars ORDER BY id")
             .fetch_all(self.store.pool())
             .await?)
     }
@@ -76,7 +96,8 @@ impl CalendarTable<'_> {
         for id in read {
             sqlx::query("UPDATE calendars SET read = 1 WHERE id = ?").bind(id).execute(&mut *tx).await?;
         }
-        sqlx::query("UPDATE calendars SET writable = 1 WHERE id = ?").bind(writable).execute(&mut *tx).await?;
+        // A feed is read only: it cannot be the calendar Sidecar writes.
+        sqlx::query("UPDATE calendars SET writable = 1 WHERE id = ? AND source = 'caldav'").bind(writable).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
     }

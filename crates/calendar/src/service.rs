@@ -2,7 +2,8 @@
 //! the keychain), its calendars chosen (which are read, the one Sidecar may write), all
 //! brought up to date, and the events between two times, free time, and the events
 //! Sidecar writes (created, moved or deleted only if Sidecar made them, and only the
-//! version it last saw: an edit made elsewhere is kept and said).
+//! version it last saw: an edit made elsewhere is kept and said). `.ics` feeds subscribed
+//! by address are read beside them.
 
 use std::sync::Arc;
 
@@ -39,17 +40,21 @@ pub struct CalendarView {
     /// The account's address and user name, when one is connected.
     pub account: Option<(String, String)>,
     pub calendars: Vec<StoredCalendar>,
+    /// The user's zone, in which sync times are shown.
+    pub zone: String,
 }
 
 pub struct CalendarService {
     store: Store,
     secrets: Arc<Secrets>,
     clock: Clock,
+    /// Fetches the subscribed feeds.
+    http: reqwest::Client,
 }
 
 impl CalendarService {
-    pub fn new(store: Store, secrets: Arc<Secrets>, clock: Clock) -> Self {
-        Self { store, secrets, clock }
+    pub fn new(store: Store, secrets: Arc<Secrets>, clock: Clock, http: reqwest::Client) -> Self {
+        Self { store, secrets, clock, http }
     }
 
     async fn account(&self) -> Result<Option<(String, String)>, CalendarError> {
@@ -100,10 +105,37 @@ impl CalendarService {
         self.view().await
     }
 
-    /// Forgets the account: its calendars, their copies and the password.
+    /// Subscribes to the `.ics` feed at `url` (read only): fetched now (which checks it
+    /// is a calendar), kept, read from now on, and fetched again at each sync.
+    pub async fn subscribe(&self, url: &str, lang: Lang) -> Result<CalendarView, CalendarError> {
+        let address = url.trim();
+        let Some(feed) = crate::subscription::fetch(&self.http, address, None).await? else {
+            return Err(CalendarError::Server("the feed answered 304 Not Modified to a first request".into()));
+        };
+        let table = self.store.calendar_table();
+        let calendar = table.subscribed(address, feed.name.as_deref()).await?;
+        crate::sync::sync_feed(&self.http, &self.store, &calendar, self.clock.zone(), lang).await?;
+        self.view().await
+    }
+
+    /// Forgets a subscribed feed and its copy; [`CalendarError::NotAFeed`] for a CalDAV
+    /// calendar (those go with the account).
+    pub async fn unsubscribe(&self, calendar_id: i64) -> Result<CalendarView, CalendarError> {
+        let table = self.store.calendar_table();
+        match table.all().await?.into_iter().find(|c| c.id == calendar_id) {
+            Some(feed) if feed.source == "ics" => {
+                table.remove(calendar_id).await?;
+                self.view().await
+            }
+            other => Err(CalendarError::NotAFeed(other.map(|c| c.href).unwrap_or_else(|| calendar_id.to_string()))),
+        }
+    }
+
+    /// Forgets the account: its calendars, their copies and the password (subscribed
+    /// feeds stay).
     pub async fn disconnect(&self) -> Result<(), CalendarError> {
         let mut tx = self.store.write_transaction().await.map_err(sidecar_store::StoreError::from)?;
-        sqlx::query("DELETE FROM calendars").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
+        sqlx::query("DELETE FROM calendars WHERE source = 'caldav'").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
         sqlx::query("DELETE FROM calendar_account").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
         tx.commit().await.map_err(sidecar_store::StoreError::from)?;
         self.secrets.delete(SECRET);
@@ -111,7 +143,7 @@ impl CalendarService {
     }
 
     pub async fn view(&self) -> Result<CalendarView, CalendarError> {
-        Ok(CalendarView { account: self.account().await?, calendars: self.store.calendar_table().all().await? })
+        Ok(CalendarView { account: self.account().await?, calendars: self.store.calendar_table().all().await?, zone: self.clock.zone().name().to_string() })
     }
 
     /// Which calendars are read and which one Sidecar may write.
@@ -123,10 +155,15 @@ impl CalendarService {
     /// Brings every calendar read up to date; each keeps its own problem. The first
     /// error, if any, after all were tried.
     pub async fn sync_all(&self, lang: Lang) -> Result<Vec<SyncReport>, CalendarError> {
-        let Some(dav) = self.dav().await? else { return Ok(Vec::new()) };
+        let dav = self.dav().await?;
         let (mut reports, mut first_error) = (Vec::new(), None);
         for calendar in self.store.calendar_table().all().await?.into_iter().filter(|c| c.read) {
-            match sync(&dav, &self.store, &calendar, self.clock.zone(), lang).await {
+            let synced = match (&dav, calendar.source.as_str()) {
+                (_, "ics") => crate::sync::sync_feed(&self.http, &self.store, &calendar, self.clock.zone(), lang).await,
+                (Some(dav), _) => sync(dav, &self.store, &calendar, self.clock.zone(), lang).await,
+                (None, _) => continue,
+            };
+            match synced {
                 Ok(report) => reports.push(report),
                 Err(error) => {
                     first_error.get_or_insert(error);

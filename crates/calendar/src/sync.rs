@@ -2,14 +2,17 @@
 //! calendar's ctag did not move; otherwise only the items whose etag changed are fetched
 //! (in multigets), the ones gone are removed, and the whole outcome is kept in one
 //! transaction. When the server cannot be reached the last copy stays, and the calendar
-//! says why until the next sync that works.
+//! says why until the next sync that works. A subscribed `.ics` feed is brought up to
+//! date the same way, its ETag standing for the ctag.
+
+use std::collections::HashMap;
 
 use chrono_tz::Tz;
 use sidecar_domain::locale::Lang;
 use sidecar_domain::said::Worded;
 use sidecar_store::Store;
 
-use crate::dav::Dav;
+use crate::dav::{Dav, RemoteItem};
 use crate::error::CalendarError;
 use crate::event::events_of;
 use crate::rows::{CalendarStore, Refreshed, StoredCalendar};
@@ -29,27 +32,62 @@ pub struct SyncReport {
 /// Brings `calendar` up to date; times with no zone are read in `zone`. On failure the
 /// stored copy is untouched and the calendar keeps the reason in `lang`.
 pub async fn sync(dav: &Dav, store: &Store, calendar: &StoredCalendar, zone: Tz, lang: Lang) -> Result<SyncReport, CalendarError> {
-    let result = sync_once(dav, store, calendar, zone).await;
+    said_if_failed(store, calendar, lang, sync_once(dav, store, calendar, zone).await).await
+}
+
+/// Brings a subscribed feed up to date, as [`sync`] does a CalDAV calendar: asked with
+/// the ETag last seen (unchanged: nothing read), then only the items that changed.
+pub async fn sync_feed(http: &reqwest::Client, store: &Store, calendar: &StoredCalendar, zone: Tz, lang: Lang) -> Result<SyncReport, CalendarError> {
+    said_if_failed(store, calendar, lang, feed_once(http, store, calendar, zone).await).await
+}
+
+async fn said_if_failed(store: &Store, calendar: &StoredCalendar, lang: Lang, result: Result<SyncReport, CalendarError>) -> Result<SyncReport, CalendarError> {
     if let Err(error) = &result {
-        tracing::warn!(calendar = %calendar.href, %error, "calendar sync failed; the last copy is kept");
+        tracing::warn!(calendar = calendar.id, %error, "calendar sync failed; the last copy is kept");
         store.calendar_table().set_problem(calendar.id, &error.said_in(lang)).await?;
     }
     result
 }
 
 async fn sync_once(dav: &Dav, store: &Store, calendar: &StoredCalendar, zone: Tz) -> Result<SyncReport, CalendarError> {
-    let table = store.calendar_table();
     let ctag = dav.ctag(&calendar.href).await?;
     if ctag.is_some() && ctag == calendar.ctag && calendar.problem.is_none() {
         return Ok(SyncReport { unchanged: true, ..SyncReport::default() });
     }
     let listed = dav.list(&calendar.href).await?;
-    let known = table.etags(calendar.id).await?;
+    let known = store.calendar_table().etags(calendar.id).await?;
     let changed: Vec<String> = listed.iter().filter(|(href, etag)| known.get(href) != Some(etag)).map(|(href, _)| href.clone()).collect();
+    let fetched = dav.fetch(&calendar.href, &changed).await?;
+    keep(store, calendar, &known, &listed, fetched, zone, ctag.as_deref()).await
+}
+
+async fn feed_once(http: &reqwest::Client, store: &Store, calendar: &StoredCalendar, zone: Tz) -> Result<SyncReport, CalendarError> {
+    let version = calendar.ctag.as_deref().filter(|_| calendar.problem.is_none());
+    let Some(feed) = crate::subscription::fetch(http, &calendar.href, version).await? else {
+        store.calendar_table().apply(calendar.id, &[], &[], version).await?;
+        return Ok(SyncReport { unchanged: true, ..SyncReport::default() });
+    };
+    let known = store.calendar_table().etags(calendar.id).await?;
+    let listed: Vec<(String, String)> = feed.items.iter().map(|i| (i.href.clone(), i.etag.clone())).collect();
+    let fetched = feed.items.into_iter().filter(|i| known.get(&i.href) != Some(&i.etag)).collect();
+    keep(store, calendar, &known, &listed, fetched, zone, feed.version.as_deref()).await
+}
+
+/// Keeps what changed in one transaction: the items `fetched` (read into events), the
+/// ones `known` but no longer `listed` removed, the new `ctag`.
+async fn keep(
+    store: &Store,
+    calendar: &StoredCalendar,
+    known: &HashMap<String, String>,
+    listed: &[(String, String)],
+    fetched: Vec<RemoteItem>,
+    zone: Tz,
+    ctag: Option<&str>,
+) -> Result<SyncReport, CalendarError> {
     let removed: Vec<String> = known.keys().filter(|href| !listed.iter().any(|(l, _)| l == *href)).cloned().collect();
     let mut report = SyncReport { removed: removed.len(), ..SyncReport::default() };
     let mut refreshed = Vec::new();
-    for item in dav.fetch(&calendar.href, &changed).await? {
+    for item in fetched {
         if known.contains_key(&item.href) {
             report.changed += 1;
         } else {
@@ -61,7 +99,7 @@ async fn sync_once(dav: &Dav, store: &Store, calendar: &StoredCalendar, zone: Tz
         });
         refreshed.push(Refreshed { item, events });
     }
-    table.apply(calendar.id, &refreshed, &removed, ctag.as_deref()).await?;
-    tracing::info!(calendar = %calendar.href, added = report.added, changed = report.changed, removed = report.removed, "calendar synced");
+    store.calendar_table().apply(calendar.id, &refreshed, &removed, ctag).await?;
+    tracing::info!(calendar = calendar.id, added = report.added, changed = report.changed, removed = report.removed, "calendar synced");
     Ok(report)
 }

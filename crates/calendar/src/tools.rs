@@ -41,6 +41,16 @@ pub fn tools(hands: Hands) -> Vec<Arc<dyn Tool>> {
     ]
 }
 
+/// Which of `all` (as [`tools`] made them) the model is offered: all five with an
+/// account; only reading (the first two) with subscribed feeds alone; none otherwise.
+pub fn offered(view: &crate::service::CalendarView, all: &[Arc<dyn Tool>]) -> Vec<Arc<dyn Tool>> {
+    match (&view.account, view.calendars.is_empty()) {
+        (Some(_), _) => all.to_vec(),
+        (None, false) => all.iter().take(2).cloned().collect(),
+        (None, true) => Vec::new(),
+    }
+}
+
 fn failed(e: impl std::fmt::Display) -> ToolError {
     ToolError::Failed(e.to_string())
 }

@@ -58,7 +58,8 @@ const MAX_NESTING: usize = 8;
 /// cannot say in words: a part nested deeper than `MAX_NESTING` (the parser recurses
 /// per level, so thousands would exhaust its stack), a line that is not `NAME:value`,
 /// a BEGIN never ended or an END that closes another part, each with its line number.
-fn check_structure(text: &str) -> Result<(), IcsError> {
+/// Any `.ics` Sidecar reads from outside goes through it first.
+pub fn check_structure(text: &str) -> Result<(), IcsError> {
     let mut open: Vec<(String, usize)> = Vec::new();
     let mut saw_calendar = false;
     // Logical lines: a line starting with a space or a tab continues the one before.

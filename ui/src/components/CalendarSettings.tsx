@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api, toCommandError, type CalendarView } from "../api";
+import { api, toCommandError, type CalendarView, type StoredCalendar } from "../api";
 import { useStrings } from "../i18n";
 import { localTime } from "./RemindersView";
 
@@ -62,6 +62,90 @@ function ConnectForm({ onConnected }: { onConnected: (view: CalendarView) => voi
   );
 }
 
+/** One calendar: its name, whether it is read, its last sync or what went wrong, and
+ * what else its kind allows (where Sidecar writes; removing a feed). */
+function CalendarRow({ calendar: c, zone, onRead, children }: { calendar: StoredCalendar; zone: string; onRead: (read: boolean) => void; children?: React.ReactNode }) {
+  const t = useStrings();
+  return (
+    <li className="task-row" data-testid={c.source === "ics" ? "caldav-feed" : "caldav-calendar"}>
+      <div className="task-head">
+        {c.color && <span className="calendar-dot" style={{ background: c.color.slice(0, 7) }} aria-hidden="true" />}
+        <strong>{c.name ?? c.href}</strong>
+      </div>
+      <div className="row-actions">
+        <label className="check">
+          <input type="checkbox" checked={c.read} data-testid={`caldav-read-${c.id}`} onChange={(e) => onRead(e.target.checked)} />
+          {t.caldavRead}
+        </label>
+        {children}
+      </div>
+      <div className={c.problem ? "bad small" : "muted small"} data-testid="caldav-status">
+        {c.problem ?? (c.synced_at ? t.caldavSynced(localTime(c.synced_at, zone, t.locale)) : t.caldavNeverSynced)}
+      </div>
+    </li>
+  );
+}
+
+/** Calendars subscribed by address (.ics, read only): the list and the form to add one. */
+function Subscriptions({ view, setView, onRead, failed }: { view: CalendarView; setView: (v: CalendarView) => void; onRead: (id: number, read: boolean) => void; failed: (e: unknown) => void }) {
+  const t = useStrings();
+  const [url, setUrl] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const feeds = view.calendars.filter((c) => c.source === "ics");
+  const subscribe = () => {
+    setBusy(true);
+    setError(null);
+    api
+      .subscribeCalendar(url.trim())
+      .then((v) => {
+        setUrl("");
+        setView(v);
+      })
+      .catch((e) => setError(toCommandError(e).message))
+      .finally(() => setBusy(false));
+  };
+  const remove = (id: number) => window.confirm(t.caldavUnsubscribeConfirm) && api.unsubscribeCalendar(id).then(setView).catch(failed);
+  return (
+    <>
+      <h3>{t.caldavFeeds}</h3>
+      <p className="muted small">{t.caldavFeedsIntro}</p>
+      {feeds.length > 0 && (
+        <ul className="task-list" data-testid="caldav-feeds">
+          {feeds.map((c) => (
+            <CalendarRow key={c.id} calendar={c} zone={view.zone} onRead={(read) => onRead(c.id, read)}>
+              <button type="button" className="ghost danger" data-testid={`caldav-unsubscribe-${c.id}`} onClick={() => remove(c.id)}>
+                {t.caldavUnsubscribe}
+              </button>
+            </CalendarRow>
+          ))}
+        </ul>
+      )}
+      <form
+        className="task-form"
+        data-testid="caldav-feed-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          subscribe();
+        }}
+      >
+        <label>
+          {t.caldavFeedUrl}
+          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="webcal://example.com/holidays.ics" data-testid="caldav-feed-url" />
+        </label>
+        <button type="submit" disabled={busy || !url.trim()} data-testid="caldav-subscribe">
+          {busy ? t.caldavSubscribing : t.caldavSubscribe}
+        </button>
+        {error && (
+          <p className="error-text small" role="alert" data-testid="caldav-feed-error">
+            {error}
+          </p>
+        )}
+      </form>
+    </>
+  );
+}
+
 /** Settings → Calendar: connect a CalDAV account, choose which calendars are read and
  * which one Sidecar may write, sync now, disconnect. */
 export function CalendarSettings() {
@@ -95,11 +179,11 @@ export function CalendarSettings() {
     window.confirm(t.caldavDisconnectConfirm) &&
     api
       .disconnectCalendar()
-      .then(() => api.calendarView().then(setView))
+      .then(setView)
       .catch(failed);
   const read = view?.calendars.filter((c) => c.read).map((c) => c.id) ?? [];
   const writable = view?.calendars.find((c) => c.writable)?.id ?? null;
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const setRead = (id: number, on: boolean) => choose(on ? [...read, id] : read.filter((r) => r !== id), writable);
   return (
     <section data-testid="caldav-settings">
       <h2>{t.caldavTitle}</h2>
@@ -122,32 +206,16 @@ export function CalendarSettings() {
           <p data-testid="caldav-account">{t.caldavConnected(view.account[0], view.account[1])}</p>
           <h3>{t.caldavCalendars}</h3>
           <ul className="task-list" data-testid="caldav-calendars">
-            {view.calendars.map((c) => (
-              <li key={c.id} className="task-row" data-testid="caldav-calendar">
-                <div className="task-head">
-                  {c.color && <span className="calendar-dot" style={{ background: c.color.slice(0, 7) }} aria-hidden="true" />}
-                  <strong>{c.name ?? c.href}</strong>
-                </div>
-                <div className="row-actions">
-                  <label className="check">
-                    <input
-                      type="checkbox"
-                      checked={c.read}
-                      data-testid={`caldav-read-${c.id}`}
-                      onChange={(e) => choose(e.target.checked ? [...read, c.id] : read.filter((id) => id !== c.id), writable)}
-                    />
-                    {t.caldavRead}
-                  </label>
+            {view.calendars
+              .filter((c) => c.source === "caldav")
+              .map((c) => (
+                <CalendarRow key={c.id} calendar={c} zone={view.zone} onRead={(on) => setRead(c.id, on)}>
                   <label className="check">
                     <input type="radio" name="caldav-write" checked={c.writable} data-testid={`caldav-write-${c.id}`} onChange={() => choose(read, c.id)} />
                     {t.caldavWrite}
                   </label>
-                </div>
-                <div className={c.problem ? "bad small" : "muted small"} data-testid="caldav-status">
-                  {c.problem ?? (c.synced_at ? t.caldavSynced(localTime(c.synced_at, zone, t.locale)) : t.caldavNeverSynced)}
-                </div>
-              </li>
-            ))}
+                </CalendarRow>
+              ))}
           </ul>
           <label className="check">
             <input type="radio" name="caldav-write" checked={writable == null} data-testid="caldav-write-none" onChange={() => choose(read, null)} />
@@ -163,6 +231,7 @@ export function CalendarSettings() {
           </div>
         </>
       )}
+      {view && <Subscriptions view={view} setView={setView} onRead={setRead} failed={failed} />}
       {note && (
         <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="caldav-note">
           {note.text}

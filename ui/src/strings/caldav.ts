@@ -23,6 +23,13 @@ export const caldavEn = {
     added + changed + removed === 0 ? "Up to date." : `Up to date: ${added} new, ${changed} changed, ${removed} removed.`,
   caldavDisconnect: "Disconnect",
   caldavDisconnectConfirm: "Disconnect the calendar? Sidecar forgets its copy and the password; nothing on the server changes.",
+  caldavFeeds: "Subscribed calendars",
+  caldavFeedsIntro: "A calendar published at an address (.ics or webcal://), such as holidays or a team's schedule: read only, refreshed with the others.",
+  caldavFeedUrl: "Calendar address",
+  caldavSubscribe: "Subscribe",
+  caldavSubscribing: "Subscribing…",
+  caldavUnsubscribe: "Remove",
+  caldavUnsubscribeConfirm: "Remove this subscribed calendar? Sidecar forgets its copy.",
 };
 
 export const caldavEs: typeof caldavEn = {
@@ -48,4 +55,11 @@ export const caldavEs: typeof caldavEn = {
     added + changed + removed === 0 ? "Al día." : `Al día: ${added} nuevos, ${changed} cambiados, ${removed} quitados.`,
   caldavDisconnect: "Desconectar",
   caldavDisconnectConfirm: "¿Desconectar el calendario? Sidecar olvida su copia y la contraseña; nada cambia en el servidor.",
+  caldavFeeds: "Calendarios suscritos",
+  caldavFeedsIntro: "Un calendario publicado en una dirección (.ics o webcal://), como los festivos o el horario de un equipo: solo lectura, se actualiza con los demás.",
+  caldavFeedUrl: "Dirección del calendario",
+  caldavSubscribe: "Suscribirse",
+  caldavSubscribing: "Suscribiendo…",
+  caldavUnsubscribe: "Quitar",
+  caldavUnsubscribeConfirm: "¿Quitar este calendario suscrito? Sidecar olvida su copia.",
 };

@@ -462,12 +462,16 @@ export interface StoredCalendar {
   synced_at: string | null;
   /** What went wrong at the last sync, in the user's language; null when it went well. */
   problem: string | null;
+  /** "caldav": the account's; "ics": a feed subscribed by its address (read only). */
+  source: "caldav" | "ics";
 }
 /** Settings → Calendar. */
 export interface CalendarView {
   /** [address, user name] when an account is connected. */
   account: [string, string] | null;
   calendars: StoredCalendar[];
+  /** The user's zone, in which sync times are shown. */
+  zone: string;
 }
 export interface SyncReport {
   added: number;
