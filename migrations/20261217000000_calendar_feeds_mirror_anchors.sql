@@ -12,7 +12,9 @@ CREATE TABLE calendar_mirrors (
     reminder_id INTEGER PRIMARY KEY,
     calendar_id INTEGER NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
     href TEXT NOT NULL,
-    etag TEXT NOT NULL
+    etag TEXT NOT NULL,
+    -- A hash of the to-do as Sidecar last wanted it: unchanged, nothing is written.
+    content TEXT NOT NULL
 );
 
 -- A reminder set "15 minutes before my 10:00 with Ana": the event it follows (its UID)

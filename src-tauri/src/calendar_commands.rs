@@ -1,5 +1,6 @@
 //! IPC commands for Settings → Calendar. Each a few lines calling the core.
 
+use sidecar::calendar::mirror::MirrorReport;
 use sidecar::calendar::service::CalendarView;
 use sidecar::calendar::sync::SyncReport;
 
@@ -38,4 +39,9 @@ pub async fn subscribe_calendar(core: Core<'_>, url: String) -> Result<CalendarV
 #[tauri::command]
 pub async fn unsubscribe_calendar(core: Core<'_>, id: i64) -> Result<CalendarView, CommandError> {
     core.unsubscribe_calendar(id).await.said(&core)
+}
+
+#[tauri::command]
+pub async fn mirror_reminders(core: Core<'_>, on: bool) -> Result<(CalendarView, MirrorReport), CommandError> {
+    core.set_mirror_reminders(on).await.said(&core)
 }

@@ -270,6 +270,7 @@ pub fn run() {
             calendar_commands::disconnect_calendar,
             calendar_commands::subscribe_calendar,
             calendar_commands::unsubscribe_calendar,
+            calendar_commands::mirror_reminders,
             task_commands::tasks_page,
             task_commands::add_task,
             task_commands::pause_task,

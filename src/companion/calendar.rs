@@ -10,6 +10,8 @@ use crate::calendar::service::{CalendarService, CalendarView};
 /// How often the calendars are brought up to date (a sync whose ctag did not move costs
 /// one request per calendar).
 pub const SYNC_EVERY: Duration = Duration::from_secs(15 * 60);
+/// How long reminders must be still before their to-dos are written.
+const MIRROR_SETTLE: Duration = Duration::from_millis(500);
 
 impl Companion {
     /// The CalDAV account: connect, choose calendars, sync, events, free time.
@@ -51,14 +53,51 @@ impl Companion {
     }
 
     /// Syncs the calendars now and every [`SYNC_EVERY`]; a failure is kept with each
-    /// calendar (Settings shows it) and the last copy is used meanwhile.
+    /// calendar (Settings shows it) and the last copy is used meanwhile. Reminders are
+    /// mirrored after each sync, and as soon as they change.
     pub(crate) async fn sync_calendars(self: Arc<Self>) {
+        use tokio::sync::broadcast::error::RecvError;
+        let mut events = self.events.subscribe();
+        let mut next_sync = tokio::time::Instant::now();
         loop {
-            if let Err(error) = self.calendar.sync_all(self.preferences.lang()).await {
-                tracing::warn!(%error, "the calendars could not all be synced");
+            tokio::select! {
+                _ = tokio::time::sleep_until(next_sync) => {
+                    if let Err(error) = self.calendar.sync_all(self.preferences.lang()).await {
+                        tracing::warn!(%error, "the calendars could not all be synced");
+                    }
+                    next_sync = tokio::time::Instant::now() + SYNC_EVERY;
+                }
+                event = events.recv() => match event {
+                    Ok(crate::events::CoreEvent::Reminders(crate::reminders::events::ReminderEvent::RemindersChanged)) | Err(RecvError::Lagged(_)) => {
+                        // A burst of changes (an import) is mirrored once, after it.
+                        tokio::time::sleep(MIRROR_SETTLE).await;
+                        while !matches!(events.try_recv(), Err(tokio::sync::broadcast::error::TryRecvError::Empty | tokio::sync::broadcast::error::TryRecvError::Closed)) {}
+                    }
+                    Ok(_) => continue,
+                    Err(RecvError::Closed) => return,
+                },
             }
-            tokio::time::sleep(SYNC_EVERY).await;
+            if let Err(error) = self.mirror_reminders().await {
+                tracing::warn!(%error, "the reminders could not be mirrored to the calendar");
+            }
         }
+    }
+
+    /// Brings the to-dos in the user's calendar in line with the pending reminders
+    /// (nothing when the mirror is off; see [`crate::calendar::mirror`]).
+    pub async fn mirror_reminders(&self) -> Result<crate::calendar::mirror::MirrorReport, crate::CompanionError> {
+        let wanted: Vec<(i64, String)> = match self.calendar.mirrors_reminders().await? {
+            true => self.reminders.pending().await?.iter().map(|r| (r.id, crate::reminders::ics::as_todo(r))).collect(),
+            false => Vec::new(),
+        };
+        Ok(self.calendar.mirror(&wanted).await?)
+    }
+
+    /// Turns the reminders' mirror on or off, and mirrors (or takes away) at once.
+    pub async fn set_mirror_reminders(&self, on: bool) -> Result<(CalendarView, crate::calendar::mirror::MirrorReport), crate::CompanionError> {
+        self.calendar.set_mirror(on).await?;
+        let report = self.mirror_reminders().await?;
+        Ok((self.calendar.view().await?, report))
     }
 
     /// Today's events from now on, as a brief says them ("09:00–10:00 Dentist").

@@ -205,3 +205,64 @@ DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book
     assert!(core.calendar().between(now, now + chrono::Duration::days(10)).await.unwrap().is_empty());
     core.shutdown().await;
 }
+
+/// Reminders mirrored as to-dos in the calendar Sidecar writes (so the phone rings too):
+/// off until the user turns it on (and only with a calendar to write in); then each
+/// pending reminder is a VTODO with its time, zone, repeat and an alarm; a snooze moves
+/// it; an edit made on the phone is never overwritten; a cancelled reminder's to-do goes;
+/// turned off, Sidecar's to-dos are taken away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_the_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let llm = ScriptedServer::start(vec![]).await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+    assert!(!view.mirror_reminders, "off until the user turns it on");
+    let work = view.calendars[0].id;
+    let refused = core.set_mirror_reminders(true).await.unwrap_err();
+    assert!(sidecar::said::Worded::said_in(&refused, Lang::En).contains("choose one in Settings → Calendar"), "{refused}");
+    core.calendar().choose(&[work], Some(work)).await.unwrap();
+
+    let call = core.reminders().set("Call mum", "in 10 minutes").await.unwrap().reminder;
+    let weekly = core.reminders().set("Water the plants", "every monday at 9").await.unwrap().reminder;
+    let (view, report) = core.set_mirror_reminders(true).await.unwrap();
+    assert!(view.mirror_reminders);
+    assert_eq!(report.created, 2, "{report:?}");
+    let todo = |id: i64| {
+        let server = &server;
+        async move { server.get(&format!("/ana/work/sidecar-reminder-{id}.ics")).await }
+    };
+    let first = todo(call.id).await.expect("on the server, as the phone reads it");
+    assert!(first.contains("BEGIN:VTODO") && first.contains("SUMMARY:Call mum") && first.contains("DUE;TZID=Europe/Madrid:20261130T121000"), "{first}");
+    assert!(first.contains("BEGIN:VALARM") && first.contains("ACTION:DISPLAY") && first.contains("RELATED=END"), "{first}");
+    assert!(todo(weekly.id).await.unwrap().contains("RRULE:FREQ=WEEKLY"), "the repeat goes with it");
+
+    // Nothing changed: nothing written.
+    assert_eq!(core.mirror_reminders().await.unwrap(), sidecar::calendar::mirror::MirrorReport::default());
+    // Snoozed: the to-do moves with it.
+    core.reminders().snooze(call.id, 30).await.unwrap();
+    let report = core.mirror_reminders().await.unwrap();
+    assert_eq!(report.updated, 1, "{report:?}");
+    let moved = todo(call.id).await.unwrap();
+    assert!(moved.contains("DUE;TZID=Europe/Madrid:20261130T123000"), "{moved}");
+
+    // The phone renames the to-do; the next change of the reminder keeps the phone's.
+    server.put(&format!("/ana/work/sidecar-reminder-{}.ics", call.id), &moved.replace("SUMMARY:Call mum", "SUMMARY:Call mum (and dad)")).await;
+    core.reminders().snooze(call.id, 45).await.unwrap();
+    let report = core.mirror_reminders().await.unwrap();
+    assert_eq!(report.kept_theirs, [call.id], "{report:?}");
+    assert!(todo(call.id).await.unwrap().contains("SUMMARY:Call mum (and dad)"), "the phone's edit is kept");
+
+    // Cancelled: its to-do goes. Turned off: Sidecar's to-dos are taken away.
+    core.reminders().cancel(weekly.id).await.unwrap();
+    assert_eq!(core.mirror_reminders().await.unwrap().removed, 1);
+    assert_eq!(todo(weekly.id).await, None);
+    let (view, report) = core.set_mirror_reminders(false).await.unwrap();
+    assert!(!view.mirror_reminders);
+    assert_eq!(report.removed + report.kept_theirs.len(), 1, "{report:?}");
+    core.shutdown().await;
+}

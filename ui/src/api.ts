@@ -4,7 +4,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
-import type { CalendarView, ChannelsView, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
 import type { TidyReport } from "./strings/retention";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
@@ -178,6 +178,7 @@ export const api = {
   disconnectCalendar: () => invoke<CalendarView>("disconnect_calendar"),
   subscribeCalendar: (url: string) => invoke<CalendarView>("subscribe_calendar", { url }),
   unsubscribeCalendar: (id: number) => invoke<CalendarView>("unsubscribe_calendar", { id }),
+  mirrorReminders: (on: boolean) => invoke<[CalendarView, MirrorReport]>("mirror_reminders", { on }),
   addTask: (request: TaskRequest) => invoke<number>("add_task", { request }),
   pauseTask: (id: number) => invoke<void>("pause_task", { id }),
   resumeTask: (id: number) => invoke<void>("resume_task", { id }),

@@ -12,6 +12,7 @@ const connected = (writable: number | null): CalendarView => ({
     { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached (connection refused); the last copy is used until it answers", source: "caldav" },
   ],
   zone: "Europe/Madrid",
+  mirror_reminders: false,
 });
 
 async function openCalendar(user: ReturnType<typeof userEvent.setup>) {
@@ -22,7 +23,7 @@ async function openCalendar(user: ReturnType<typeof userEvent.setup>) {
 describe("Settings → Calendar", () => {
   it("connects an account, refusing a wrong password with what to do, then shows its calendars", async () => {
     const core = new FakeCore();
-    core.handlers.calendar_view = () => ({ account: null, calendars: [], zone: "Europe/Madrid" });
+    core.handlers.calendar_view = () => ({ account: null, calendars: [], zone: "Europe/Madrid", mirror_reminders: false });
     let tries = 0;
     core.handlers.connect_calendar = () => {
       tries += 1;
@@ -65,12 +66,18 @@ describe("Settings → Calendar", () => {
     await waitFor(() => expect(screen.getByTestId("caldav-write-1")).toBeChecked());
     await user.click(screen.getByTestId("caldav-sync"));
     expect(await screen.findByTestId("caldav-note")).toHaveTextContent("Al día: 2 nuevos, 1 cambiados, 0 quitados.");
+    // The reminders on the calendar too, once one is chosen to write in.
+    core.handlers.mirror_reminders = () => [{ ...view, mirror_reminders: true }, { created: 3, updated: 0, removed: 0, kept_theirs: [4] }];
+    await user.click(screen.getByTestId("caldav-mirror"));
+    expect(core.invoked("mirror_reminders")[0].args).toEqual({ on: true });
+    expect(await screen.findByTestId("caldav-note")).toHaveTextContent("3 tareas escritas, 0 quitadas. 1 cambiadas en tu calendario: se conservó tu versión.");
+    await waitFor(() => expect(screen.getByTestId("caldav-mirror")).toBeChecked());
   });
 
   it("subscribes to a feed by its address, shows its sync in the user's zone, refuses a bad address with what to do, and removes it", async () => {
     const core = new FakeCore();
     const feed = { id: 7, href: "webcal://example.com/festivos.ics", name: "Festivos", color: null, read: true, writable: false, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "ics" as const };
-    let view: CalendarView = { account: null, calendars: [], zone: "America/Argentina/Buenos_Aires" };
+    let view: CalendarView = { account: null, calendars: [], zone: "America/Argentina/Buenos_Aires", mirror_reminders: false };
     core.handlers.calendar_view = () => view;
     core.handlers.subscribe_calendar = (args) => {
       const { url } = args as { url: string };

@@ -54,6 +54,7 @@ fn failed(error: DavError) -> CalendarError {
         WebDavError::BadStatusCode(status) if status == http::StatusCode::UNAUTHORIZED || status == http::StatusCode::FORBIDDEN => {
             CalendarError::Refused(status.as_u16())
         }
+        WebDavError::BadStatusCode(http::StatusCode::NOT_FOUND) => CalendarError::Gone,
         WebDavError::PreconditionFailed(_) | WebDavError::BadStatusCode(http::StatusCode::PRECONDITION_FAILED) => CalendarError::Changed,
         WebDavError::Request(e) => CalendarError::Unreachable(e.to_string()),
         other => CalendarError::Server(other.to_string()),

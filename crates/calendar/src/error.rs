@@ -19,6 +19,8 @@ pub enum CalendarError {
     Server(String),
     #[error("the event was changed on the calendar since Sidecar last read it; the calendar's version was kept")]
     Changed,
+    #[error("the item is no longer on the calendar (deleted elsewhere); sync to see the calendar as it is")]
+    Gone,
     #[error("an item of the calendar could not be read: {0}")]
     Unreadable(String),
     #[error("no calendar is connected; connect one in Settings → Calendar")]
@@ -49,6 +51,7 @@ impl Worded for CalendarError {
             CalendarError::Unreachable(why) => format!("no se pudo llegar al servidor del calendario ({why}); se usa la última copia hasta que responda"),
             CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),
             CalendarError::Changed => "el evento cambió en el calendario desde que Sidecar lo leyó; se conservó la versión del calendario".into(),
+            CalendarError::Gone => "el elemento ya no está en el calendario (se borró en otro sitio); sincroniza para ver el calendario como está".into(),
             CalendarError::Unreadable(what) => format!("no se pudo leer un elemento del calendario: {what}"),
             CalendarError::NoAccount => "no hay ningún calendario conectado; conecta uno en Ajustes → Calendario".into(),
             CalendarError::NoWritable => "no hay ningún calendario elegido para que Sidecar escriba; elige uno en Ajustes → Calendario".into(),

@@ -4,6 +4,8 @@
 //! - [`dav`]: the CalDAV conversation (libdav): discovery, listing, multiget, writes
 //!   with preconditions;
 //! - [`event`]: an iCalendar item's events, read with the `icalendar` crate;
+//! - [`mirror`]: reminders as to-dos in the calendar Sidecar writes (on the phone too),
+//!   reconciled: only what differs is written, a phone's edit is never overwritten;
 //! - [`rows`]: the calendars and their items in the database;
 //! - [`sync`]: one calendar brought up to date: nothing fetched when its ctag did not
 //!   move, else only the items whose etag changed; the last copy kept when the server
@@ -14,6 +16,7 @@
 pub mod dav;
 pub mod error;
 pub mod event;
+pub mod mirror;
 pub mod rows;
 pub mod service;
 pub mod subscription;

@@ -42,6 +42,8 @@ pub struct CalendarView {
     pub calendars: Vec<StoredCalendar>,
     /// The user's zone, in which sync times are shown.
     pub zone: String,
+    /// Reminders are mirrored as to-dos in the calendar Sidecar writes.
+    pub mirror_reminders: bool,
 }
 
 pub struct CalendarService {
@@ -143,7 +145,12 @@ impl CalendarService {
     }
 
     pub async fn view(&self) -> Result<CalendarView, CalendarError> {
-        Ok(CalendarView { account: self.account().await?, calendars: self.store.calendar_table().all().await?, zone: self.clock.zone().name().to_string() })
+        Ok(CalendarView {
+            account: self.account().await?,
+            calendars: self.store.calendar_table().all().await?,
+            zone: self.clock.zone().name().to_string(),
+            mirror_reminders: self.mirrors_reminders().await?,
+        })
     }
 
     /// Which calendars are read and which one Sidecar may write.

@@ -132,6 +132,39 @@ pub(crate) fn export(reminders: &[Reminder]) -> String {
     calendar.done().to_string()
 }
 
+/// A reminder as a to-do (VTODO) for the user's own calendar, so it rings on their
+/// phone too: due at its time in its zone (a whole day as a date), repeating as it
+/// does, with a display alarm at the time. Its UID is the reminder's.
+pub fn as_todo(r: &Reminder) -> String {
+    let zone = r.zone.0;
+    let due = r.series_start.unwrap_or(r.due_at).with_timezone(&zone);
+    let at: DatePerhapsTime = match r.all_day {
+        true => DatePerhapsTime::Date(due.date_naive()),
+        false => CalendarDateTime::WithTimezone { date_time: due.naive_local(), tzid: zone.name().to_string() }.into(),
+    };
+    let mut todo = icalendar::Todo::new();
+    todo.uid(&format!("sidecar-reminder-{}@sidecar.local", r.id)).summary(&r.message).timestamp(r.created_at);
+    // A repeat needs a start to count from; the first time is both.
+    todo.starts(at.clone()).due(at);
+    if let Some(description) = &r.description {
+        todo.description(description);
+    }
+    if let Some(rule) = &r.rrule {
+        todo.add_property("RRULE", rule.as_str());
+    }
+    // The alarm's own DTSTAMP and UID too (the writer makes up "now" and a random one
+    // for a part with none): the same reminder is the same text, so an unchanged one is
+    // not written again.
+    let alarm = Alarm::display(&r.message, (chrono::Duration::zero(), icalendar::Related::End))
+        .timestamp(r.created_at)
+        .uid(&format!("sidecar-reminder-{}-alarm@sidecar.local", r.id))
+        .done();
+    todo.alarm(alarm);
+    let mut calendar = Calendar::new();
+    calendar.push(todo.done());
+    calendar.done().to_string()
+}
+
 /// The events of `text` as reminders, read at `now`; all-day ones at `all_day` in
 /// `zone`. Past one-off events are skipped (and counted).
 pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> Result<(Vec<Imported>, Skipped), IcsError> {

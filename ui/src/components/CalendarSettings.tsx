@@ -221,6 +221,24 @@ export function CalendarSettings() {
             <input type="radio" name="caldav-write" checked={writable == null} data-testid="caldav-write-none" onChange={() => choose(read, null)} />
             {t.caldavNoWrite}
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={view.mirror_reminders}
+              disabled={writable == null && !view.mirror_reminders}
+              data-testid="caldav-mirror"
+              onChange={(e) =>
+                api
+                  .mirrorReminders(e.target.checked)
+                  .then(([v, report]) => {
+                    setView(v);
+                    setNote({ ok: true, text: t.caldavMirrored(report.created + report.updated, report.removed, report.kept_theirs.length) });
+                  })
+                  .catch(failed)
+              }
+            />
+            {t.caldavMirror}
+          </label>
           <div className="row-actions">
             <button type="button" className="ghost" disabled={syncing} data-testid="caldav-sync" onClick={sync}>
               {syncing ? t.caldavSyncing : t.caldavSyncNow}

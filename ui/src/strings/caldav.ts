@@ -23,6 +23,9 @@ export const caldavEn = {
     added + changed + removed === 0 ? "Up to date." : `Up to date: ${added} new, ${changed} changed, ${removed} removed.`,
   caldavDisconnect: "Disconnect",
   caldavDisconnectConfirm: "Disconnect the calendar? Sidecar forgets its copy and the password; nothing on the server changes.",
+  caldavMirror: "Also put my reminders in that calendar, as to-dos with an alarm (your phone rings too)",
+  caldavMirrored: (written: number, removed: number, kept: number) =>
+    [`${written} to-dos written, ${removed} taken away.`, kept > 0 ? `${kept} changed on your calendar: your version was kept.` : ""].join(" ").trim(),
   caldavFeeds: "Subscribed calendars",
   caldavFeedsIntro: "A calendar published at an address (.ics or webcal://), such as holidays or a team's schedule: read only, refreshed with the others.",
   caldavFeedUrl: "Calendar address",
@@ -55,6 +58,9 @@ export const caldavEs: typeof caldavEn = {
     added + changed + removed === 0 ? "Al día." : `Al día: ${added} nuevos, ${changed} cambiados, ${removed} quitados.`,
   caldavDisconnect: "Desconectar",
   caldavDisconnectConfirm: "¿Desconectar el calendario? Sidecar olvida su copia y la contraseña; nada cambia en el servidor.",
+  caldavMirror: "Poner también mis recordatorios en ese calendario, como tareas con alarma (suena también en tu móvil)",
+  caldavMirrored: (written: number, removed: number, kept: number) =>
+    [`${written} tareas escritas, ${removed} quitadas.`, kept > 0 ? `${kept} cambiadas en tu calendario: se conservó tu versión.` : ""].join(" ").trim(),
   caldavFeeds: "Calendarios suscritos",
   caldavFeedsIntro: "Un calendario publicado en una dirección (.ics o webcal://), como los festivos o el horario de un equipo: solo lectura, se actualiza con los demás.",
   caldavFeedUrl: "Dirección del calendario",

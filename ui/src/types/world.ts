@@ -472,6 +472,16 @@ export interface CalendarView {
   calendars: StoredCalendar[];
   /** The user's zone, in which sync times are shown. */
   zone: string;
+  /** Reminders are mirrored as to-dos in the calendar Sidecar writes. */
+  mirror_reminders: boolean;
+}
+/** What mirroring the reminders wrote. */
+export interface MirrorReport {
+  created: number;
+  updated: number;
+  removed: number;
+  /** Reminders whose to-do was changed on the calendar: the calendar's version was kept. */
+  kept_theirs: number[];
 }
 export interface SyncReport {
   added: number;
