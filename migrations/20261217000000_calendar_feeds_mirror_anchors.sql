@@ -21,3 +21,11 @@ CREATE TABLE calendar_mirrors (
 -- and how long before; when the event moves, so does the reminder.
 ALTER TABLE reminders ADD COLUMN before_event TEXT;
 ALTER TABLE reminders ADD COLUMN before_minutes INTEGER;
+
+-- A task's result held back by quiet (hours or /quiet): notified once, together with the
+-- others, when the quiet ends.
+CREATE TABLE task_held (
+    message_id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    held_at TEXT NOT NULL
+);

@@ -23,7 +23,7 @@ pub async fn choose_calendars(core: Core<'_>, read: Vec<i64>, writable: Option<i
 
 #[tauri::command]
 pub async fn sync_calendars(core: Core<'_>) -> Result<Vec<SyncReport>, CommandError> {
-    core.calendar().sync_all(core.preferences().lang()).await.said(&core)
+    core.sync_calendars_now().await.said(&core)
 }
 
 #[tauri::command]

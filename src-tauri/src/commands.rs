@@ -309,8 +309,8 @@ pub async fn reminders_overview(core: Core<'_>) -> Result<sidecar::reminders::Ov
 }
 
 #[tauri::command]
-pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPreview {
-    core.reminders().preview(&text)
+pub async fn preview_when(core: Core<'_>, text: String) -> Result<sidecar::reminders::WhenPreview, CommandError> {
+    Ok(core.reminders().preview(&text).await)
 }
 
 #[tauri::command]

@@ -62,10 +62,11 @@ impl Companion {
         loop {
             tokio::select! {
                 _ = tokio::time::sleep_until(next_sync) => {
-                    if let Err(error) = self.calendar.sync_all(self.preferences.lang()).await {
+                    if let Err(error) = self.sync_calendars_now().await {
                         tracing::warn!(%error, "the calendars could not all be synced");
                     }
                     next_sync = tokio::time::Instant::now() + SYNC_EVERY;
+                    continue;
                 }
                 event = events.recv() => match event {
                     Ok(crate::events::CoreEvent::Reminders(crate::reminders::events::ReminderEvent::RemindersChanged)) | Err(RecvError::Lagged(_)) => {
@@ -81,6 +82,20 @@ impl Companion {
                 tracing::warn!(%error, "the reminders could not be mirrored to the calendar");
             }
         }
+    }
+
+    /// Syncs every calendar now; then the reminders set before an event go where their
+    /// event went, and the reminders' to-dos are brought in line. The first sync error,
+    /// after all were tried (the rest still runs on the last copy).
+    pub async fn sync_calendars_now(&self) -> Result<Vec<crate::calendar::sync::SyncReport>, crate::CompanionError> {
+        let synced = self.calendar.sync_all(self.preferences.lang()).await;
+        if let Err(error) = self.reminders.follow_events().await {
+            tracing::warn!(%error, "reminders could not follow their events");
+        }
+        if let Err(error) = self.mirror_reminders().await {
+            tracing::warn!(%error, "the reminders could not be mirrored to the calendar");
+        }
+        Ok(synced?)
     }
 
     /// Brings the to-dos in the user's calendar in line with the pending reminders

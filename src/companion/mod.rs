@@ -214,6 +214,7 @@ impl Companion {
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), tool_http()));
         proactive.watch_calendar(calendar.clone());
+        reminders.watch_events(calendar.clone());
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
         tools.register(crate::tasks::tool::ScheduleTask {

@@ -107,9 +107,10 @@ impl Companion {
         }
     }
 
-    /// One look: runs what is due now, asks about what its policy asks about. When the
-    /// next occurrence falls due.
+    /// One look: the results quiet held back, notified if it is over; then runs what is
+    /// due now, asks about what its policy asks about. When the next occurrence falls due.
     pub async fn run_due_tasks(&self, cancel: &CancellationToken) -> Option<DateTime<Utc>> {
+        self.deliver_held_results().await;
         let look = match self.tasks.look(self.clock.now()).await {
             Ok(look) => look,
             Err(error) => {
@@ -235,15 +236,44 @@ impl Companion {
         if !task.always_deliver {
             match self.proactive.quiet_now().await {
                 Ok(now) if !now.quiet => {}
-                Ok(_) => return tracing::info!(task_id = task.id, "quiet: the result waits in the Tasks conversation"),
+                Ok(_) => {
+                    tracing::info!(task_id = task.id, "quiet: the result waits in the Tasks conversation, notified when the quiet ends");
+                    if let Some(message_id) = message_id {
+                        if let Err(error) = self.tasks.hold(task.id, message_id).await {
+                            tracing::warn!(%error, "a result held back by quiet was not kept to notify later");
+                        }
+                    }
+                    return;
+                }
                 Err(error) => return tracing::warn!(%error, "whether Sidecar is quiet is unknown: the result waits in the Tasks conversation"),
             }
         }
+        self.notify_task(task.title.clone(), text, message_id, task.id).await;
+    }
+
+    /// Once the quiet is over: the results it held back, in one notification (each
+    /// task's title and the start of its result; the Tasks conversation has them whole).
+    async fn deliver_held_results(&self) {
+        if !self.tasks.any_held().await.unwrap_or(false) || self.proactive.quiet_now().await.map_or(true, |now| now.quiet) {
+            return;
+        }
+        let held = match self.tasks.take_held().await {
+            Ok(held) if !held.is_empty() => held,
+            Ok(_) => return,
+            Err(error) => return tracing::warn!(%error, "the results held back by quiet could not be read"),
+        };
+        let lines: Vec<String> = held.iter().map(|(_, title, text)| format!("{title}: {}", text.lines().next().unwrap_or_default())).collect();
+        let last = held.last().map(|(id, _, _)| *id);
+        self.notify_task(sidecar_tasks::words::held_title(self.lang, held.len()), &lines.join("\n"), last, 0).await;
+    }
+
+    /// A task's notification (and the phone when away): `title`, the start of `text`.
+    async fn notify_task(&self, title: String, text: &str, message_id: Option<i64>, task_id: i64) {
         let body: String = text.chars().take(BODY_CHARS).collect();
         let body = if body.len() < text.len() { format!("{}…", body.trim_end()) } else { body };
         let outgoing = Outgoing {
             kind: Kind::Task,
-            title: task.title.clone(),
+            title,
             body,
             chat: text.to_string(),
             message_type: None,
@@ -256,7 +286,7 @@ impl Companion {
         match router.whereabouts().await {
             Ok((prefs, presence)) => {
                 let routed = router.send(outgoing, &prefs, presence).await;
-                tracing::info!(task_id = task.id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
+                tracing::info!(task_id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
             }
             Err(error) => tracing::warn!(%error, "where to deliver a task's result is unknown"),
         }

@@ -1,7 +1,9 @@
 """Settings → Calendar in the real app against a real CalDAV server (Radicale, from the
 test venv, on loopback): a wrong password is refused with what to do, the right one
-finds the calendars, one is chosen for Sidecar to write, and the chat's list_events
-reads the phone's event in local time."""
+finds the calendars, one is chosen for Sidecar to write, the chat's list_events reads
+the phone's event in local time, a reminder set in the chat lands on the calendar as a
+to-do once the mirror is on, and a calendar published at an address (.ics, served by
+Python's web server) is subscribed to and listed read-only."""
 import base64
 import json
 import socket
@@ -28,6 +30,18 @@ def dav(url, method, body=None):
         return response.status
 
 
+FEED = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//club//EN\r\nX-WR-CALNAME:Book club\r\nBEGIN:VEVENT\r\nUID:club-1\r\n"
+        "DTSTAMP:20261101T000000Z\r\nDTSTART:20261203T180000Z\r\nDTEND:20261203T190000Z\r\nSUMMARY:Book club\r\nEND:VEVENT\r\n"
+        "END:VCALENDAR\r\n")
+
+
+def collection(url):
+    request = urllib.request.Request(url, method="GET")
+    request.add_header("Authorization", "Basic " + base64.b64encode(b"ana:secret").decode())
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read().decode()
+
+
 EVENT = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VEVENT\r\nUID:dentist\r\nDTSTAMP:20261101T000000Z\r\n"
          "DTSTART;VALUE=DATE:{day}\r\nSUMMARY:Dentist week\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
 
@@ -40,7 +54,14 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
                                "--auth-htpasswd-encryption", "plain", "--auth-htpasswd-filename", str(tmp_path / "users"),
                                "--logging-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/"
-    llm = ScriptedLlm([tool_reply(("l1", "list_events", json.dumps({"day": "today"}))), text_reply("Today: the dentist.")])
+    llm = ScriptedLlm([tool_reply(("l1", "list_events", json.dumps({"day": "today"}))), text_reply("Today: the dentist."),
+                       text_reply("Done."), text_reply("Done.")])
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "club.ics").write_text(FEED)
+    web_port = free_port()
+    web = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(web_port), "--directory", str(site)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     config = tmp_path / "config" / "settings.toml"
     config.parent.mkdir(parents=True)
     config.write_text(f'[[providers]]\nid = "primary"\nbase_url = "{llm.base_url}"\nmodel = "gpt-4o-mini"\n'
@@ -66,6 +87,22 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         session.wait_for("[data-testid=caldav-account]", 30)
         wait_until(lambda: any(t.startswith("Synced") for t in session.texts("[data-testid=caldav-status]")), 30, "not synced")
         session.tap("[data-testid^=caldav-write-]:not([data-testid=caldav-write-none])")
+        wait_until(lambda: session.script("return !document.querySelector('[data-testid=caldav-mirror]').disabled"), 10, "mirror not offered")
+        session.tap("[data-testid=caldav-mirror]")
+        wait_until(lambda: "to-dos written" in " ".join(session.texts("[data-testid=caldav-note]")), 30, "the mirror did not report")
+
+        # A calendar published at an address, subscribed to.
+        wait_until(lambda: socket.socket().connect_ex(("127.0.0.1", web_port)) == 0, 20, "the web server did not start")
+        session.send_keys(session.find("[data-testid=caldav-feed-url]"), "ftp://nowhere")
+        session.tap("[data-testid=caldav-subscribe]")
+        error = session.wait_for("[data-testid=caldav-feed-error]", 30)
+        assert "starts with webcal://" in session.text(error), session.text(error)
+        session.cmd("POST", f"/element/{session.find('[data-testid=caldav-feed-url]')}/clear", {})
+        session.send_keys(session.find("[data-testid=caldav-feed-url]"), f"http://127.0.0.1:{web_port}/club.ics")
+        session.tap("[data-testid=caldav-subscribe]")
+        feed = session.wait_for("[data-testid=caldav-feed]", 30)
+        wait_until(lambda: "Book club" in session.text(feed) and "Synced" in session.text(feed), 30, "the feed is not listed")
+        assert not session.find_all("[data-testid=caldav-feed] input[type=radio]"), "a feed is read only"
         desktop.screenshot("calendar-settings")
 
         session.tap("[data-testid=nav-chat]")
@@ -73,8 +110,15 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         wait_until(lambda: len(llm.requests) == 2, 30, "the tool's result did not go back")
         result = next(m for m in llm.requests[1]["messages"] if m.get("tool_call_id") == "l1")["content"]
         assert "(all day) Dentist week" in result, result
+
+        # A reminder set in the chat lands on the calendar as a to-do with an alarm.
+        session.send_keys(session.find("[data-testid=composer]"), "Remind me to call mum tomorrow at 9\ue007")
+        wait_until(lambda: "SUMMARY:call mum" in collection(url + "ana/work/"), 30, "the reminder's to-do is not on the calendar")
+        held = collection(url + "ana/work/")
+        assert "BEGIN:VTODO" in held and "BEGIN:VALARM" in held, held
     finally:
         if session:
             desktop.close(session)
         llm.close()
         server.kill()
+        web.kill()

@@ -332,6 +332,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
             "DROP TABLE calendar_mirrors",
             "ALTER TABLE reminders DROP COLUMN before_event",
             "ALTER TABLE reminders DROP COLUMN before_minutes",
+            "DROP TABLE task_held",
         ] {
             sqlx::query(undo).execute(store.pool()).await.unwrap();
         }

@@ -266,3 +266,51 @@ async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_th
     assert_eq!(report.removed + report.kept_theirs.len(), 1, "{report:?}");
     core.shutdown().await;
 }
+
+/// "15 minutes before my 10:00 with Ana": a reminder whose time is an event's, found in
+/// the calendar by its time and words; when the event moves on the phone, the reminder
+/// moves with it at the next sync. An event that is not there, or no calendar at all, is
+/// said with what to do; words the dates read keep their reading.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let llm = ScriptedServer::start(vec![]).await;
+    // Monday 30 November 2026, 12:00 in Madrid.
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    let none = core.reminders().set("Bring the book", "15 minutes before my 10:00 with Ana").await.unwrap_err();
+    assert!(sidecar::said::Worded::said_in(&none, Lang::En).contains("connect one in Settings → Calendar"), "{none}");
+
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T100000", "20261201T104500", "")).await;
+    server.put("/ana/work/other.ics", &event("other", "Design review", "20261201T100000", "20261201T110000", "")).await;
+    server.put("/ana/work/dentist.ics", &event("dentist", "Dentista", "20261202T163000", "20261202T170000", "")).await;
+    core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+
+    // The Reminders page reads it as it is typed.
+    let sidecar::reminders::WhenPreview::Ok { local, note, .. } = core.reminders().preview("15 minutes before my 10:00 with Ana").await else { panic!("read") };
+    assert!(local.contains("09:45") && note.is_some_and(|n| n.contains("Coffee with Ana")), "{local}");
+    let set = core.reminders().set("Bring the book", "15 minutes before my 10:00 with Ana").await.unwrap();
+    assert_eq!(set.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 45, 0).unwrap(), "09:45 in Madrid");
+    let note = set.note.unwrap();
+    assert!(note.contains("\"Coffee with Ana\"") && note.contains("moves if the event moves"), "{note}");
+    let dentist = core.reminders().set("Llevar la tarjeta", "media hora antes del dentista").await.unwrap();
+    assert_eq!(dentist.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 2, 15, 0, 0).unwrap(), "16:00 in Madrid");
+
+    // The phone moves the coffee to 11:30: the reminder follows at the next sync.
+    server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T113000", "20261201T121500", "")).await;
+    core.sync_calendars_now().await.unwrap();
+    let moved = core.reminders().pending().await.unwrap().into_iter().find(|r| r.id == set.reminder.id).unwrap();
+    assert_eq!(moved.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 10, 15, 0).unwrap(), "11:15 in Madrid");
+    let kept = core.reminders().pending().await.unwrap().into_iter().find(|r| r.id == dentist.reminder.id).unwrap();
+    assert_eq!(kept.due_at, dentist.reminder.due_at, "a reminder whose event did not move stays");
+
+    let missing = core.reminders().set("Bring the book", "before my lunch with Marta").await.unwrap_err();
+    assert!(sidecar::said::Worded::said_in(&missing, Lang::Es).contains("no hay ningún evento \"lunch with marta\""), "{missing}");
+    // A plain date is still a date.
+    let plain = core.reminders().set("Call mum", "tomorrow at 9").await.unwrap();
+    assert_eq!(plain.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 0, 0).unwrap());
+    core.shutdown().await;
+}

@@ -256,7 +256,19 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     assert_eq!(sent.len(), shown + 1, "only the one that always delivers: {sent:#?}");
     assert_eq!(sent.last().unwrap().title, "Strike, always");
     let kept = core.store().conversations().recent_messages(tasks_chat, 20).await.unwrap();
-    assert!(kept.iter().any(|m| m.content == "Still on."), "the quiet one's result is in Tasks");
+    let still_on = kept.iter().find(|m| m.content == "Still on.").expect("the quiet one's result is in Tasks");
+
+    // Once the quiet is over, what it held back is notified, once.
+    core.proactive().set_quiet(None, None).await.unwrap();
+    core.run_due_tasks(&cancel).await;
+    let sent = notifications.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), shown + 2, "{sent:#?}");
+    let held = sent.last().unwrap();
+    assert_eq!(held.title, "A task finished while you were quiet");
+    assert!(held.body.contains("Strike: Still on."), "{held:?}");
+    assert_eq!(held.message_id, Some(still_on.id), "a click opens it in Tasks");
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(notifications.0.lock().unwrap().len(), shown + 2, "not again");
     core.shutdown().await;
 }
 

@@ -4,6 +4,8 @@
 //! - [`dav`]: the CalDAV conversation (libdav): discovery, listing, multiget, writes
 //!   with preconditions;
 //! - [`event`]: an iCalendar item's events, read with the `icalendar` crate;
+//! - [`find`]: an event found by the words a person uses for it ("my 10:00 with Ana"),
+//!   for reminders set before an event;
 //! - [`mirror`]: reminders as to-dos in the calendar Sidecar writes (on the phone too),
 //!   reconciled: only what differs is written, a phone's edit is never overwritten;
 //! - [`rows`]: the calendars and their items in the database;
@@ -16,6 +18,7 @@
 pub mod dav;
 pub mod error;
 pub mod event;
+pub mod find;
 pub mod mirror;
 pub mod rows;
 pub mod service;

@@ -47,6 +47,17 @@ impl CalendarStore for Store {
     }
 }
 
+/// The events' columns, from the calendars they are in, then `$rest` (a WHERE).
+macro_rules! events_sql {
+    ($rest:literal) => {
+        concat!(
+            "SELECT e.uid, e.summary, e.start, e.\"end\", e.all_day, e.busy, e.rrule, e.zone, e.location
+             FROM calendar_events e JOIN calendar_items i ON i.id = e.item_id JOIN calendars c ON c.id = i.calendar_id",
+            $rest
+        )
+    };
+}
+
 type EventRow = (String, String, DateTime<Utc>, DateTime<Utc>, bool, bool, Option<String>, String, Option<String>);
 
 impl CalendarTable<'_> {
@@ -185,28 +196,21 @@ impl CalendarTable<'_> {
     /// The events of the calendars read that may take place in `[from, to)`: those that
     /// repeat, and the others that overlap it.
     pub async fn events_near(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Event>, StoreError> {
-        let rows: Vec<EventRow> = sqlx::query_as(
-            "SELECT e.uid, e.summary, e.start, e.\"end\", e.all_day, e.busy, e.rrule, e.zone, e.location
-             FROM calendar_events e JOIN calendar_items i ON i.id = e.item_id JOIN calendars c ON c.id = i.calendar_id
-             WHERE c.read = 1 AND (e.rrule IS NOT NULL OR (e.start < ? AND e.\"end\" > ?))",
-        )
-        .bind(utc(to))
-        .bind(utc(from))
-        .fetch_all(self.store.pool())
-        .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(uid, summary, start, end, all_day, busy, rrule, zone, location)| Event {
-                uid,
-                summary,
-                start,
-                end,
-                all_day,
-                busy,
-                rrule,
-                zone: zone.parse::<Tz>().unwrap_or(Tz::UTC),
-                location,
-            })
-            .collect())
+        let rows: Vec<EventRow> = sqlx::query_as(events_sql!(" WHERE c.read = 1 AND (e.rrule IS NOT NULL OR (e.start < ? AND e.\"end\" > ?))"))
+            .bind(utc(to))
+            .bind(utc(from))
+            .fetch_all(self.store.pool())
+            .await?;
+        Ok(rows.into_iter().map(event).collect())
     }
+
+    /// The events (a series and the occurrences it moves) of `uid` in the calendars read.
+    pub async fn events_with_uid(&self, uid: &str) -> Result<Vec<Event>, StoreError> {
+        let rows: Vec<EventRow> = sqlx::query_as(events_sql!(" WHERE c.read = 1 AND e.uid = ?")).bind(uid).fetch_all(self.store.pool()).await?;
+        Ok(rows.into_iter().map(event).collect())
+    }
+}
+
+fn event((uid, summary, start, end, all_day, busy, rrule, zone, location): EventRow) -> Event {
+    Event { uid, summary, start, end, all_day, busy, rrule, zone: zone.parse::<Tz>().unwrap_or(Tz::UTC), location }
 }

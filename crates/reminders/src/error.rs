@@ -36,6 +36,12 @@ pub enum ReminderError {
     /// The calendar's reading stopped on its way (its task was lost).
     #[error("the calendar could not be read: {0}")]
     Unread(String),
+    /// "before my 10:00 with Ana" with no calendar to find it in.
+    #[error("a reminder before an event needs your calendar; connect one in Settings → Calendar, or say the time instead")]
+    NoCalendar,
+    /// No event the words name in the calendar.
+    #[error("there is no event \"{0}\" in your calendar in the next two weeks; say its title or its time as the calendar has it, or say the time instead")]
+    NoSuchEvent(String),
     #[error(transparent)]
     Empty(#[from] EmptyMessage),
     /// Words that could not be read as a time; the text says what to say instead.
@@ -62,6 +68,10 @@ impl Worded for ReminderError {
             ReminderError::SnoozeCancelled(_) => "ese recordatorio se canceló; no se puede posponer".into(),
             ReminderError::NotAReminder(_) => "ese mensaje no es un recordatorio".into(),
             ReminderError::Unread(why) => format!("no se pudo leer el calendario: {why}"),
+            ReminderError::NoCalendar => "un recordatorio antes de un evento necesita tu calendario; conecta uno en Ajustes → Calendario, o di la hora".into(),
+            ReminderError::NoSuchEvent(words) => {
+                format!("no hay ningún evento \"{words}\" en tu calendario en las próximas dos semanas; di su título o su hora como los tiene el calendario, o di la hora")
+            }
             ReminderError::Empty(e) => e.spanish(),
             // Worded in the language of the words it could not read.
             ReminderError::Date(e) => e.to_string(),

@@ -1,6 +1,7 @@
 //! Reminders: set from the user's words (read by `sidecar_dates`) and delivered on
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
+pub mod anchor;
 pub(crate) mod delivery;
 pub mod error;
 pub mod events;

@@ -173,6 +173,33 @@ impl ReminderTable<'_> {
         self.find_reminders("").await
     }
 
+    /// Ties a reminder to the event `uid` it comes `minutes` before.
+    pub(crate) async fn tie_to_event(&self, id: i64, uid: &str, minutes: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE reminders SET before_event = ?, before_minutes = ? WHERE id = ?")
+            .bind(uid)
+            .bind(minutes)
+            .bind(id)
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The pending reminders tied to an event: (id, the event's uid, minutes before, due).
+    pub(crate) async fn tied_to_events(&self) -> Result<Vec<(i64, String, i64, DateTime<Utc>)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, before_event, before_minutes, due_at FROM reminders WHERE state = 'pending' AND before_event IS NOT NULL AND before_minutes IS NOT NULL",
+        )
+        .fetch_all(self.store.pool())
+        .await?)
+    }
+
+    /// Moves a reminder tied to an event, if it is still pending.
+    pub(crate) async fn move_tied(&self, id: i64, due_at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE reminders SET due_at = ? WHERE id = ? AND state = 'pending'").bind(utc(due_at)).bind(id).execute(self.store.pool()).await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     /// Cancels every pending reminder; how many.
     pub(crate) async fn cancel_pending_reminders(&self) -> Result<u64, StoreError> {
         let done = sqlx::query("UPDATE reminders SET state = 'cancelled' WHERE state = 'pending'").execute(self.store.pool()).await?;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
+use super::anchor::{AnchorWords, EventTimes};
 use super::delivery::RoutedReminders;
 use super::error::ReminderError;
 use super::events::ReminderEvent;
@@ -21,7 +22,7 @@ use sidecar_dates::{self as dates, Options, Reading};
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_domain::said::{CannotWrite, EmptyMessage};
+use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
 use sidecar_outbox::router::MessageRouter;
 use sidecar_store::Store;
 
@@ -53,6 +54,8 @@ pub struct ReminderService {
     all_day: Option<chrono::NaiveTime>,
     /// Stops the calendar import under way.
     import_stop: std::sync::Mutex<Option<tokio_util::sync::CancellationToken>>,
+    /// The calendar, for reminders set before an event (given once one is there).
+    event_times: std::sync::RwLock<Option<Arc<dyn EventTimes>>>,
 }
 
 /// How far apart two readings of one chat message may fall and still be the same
@@ -69,7 +72,18 @@ impl ReminderService {
         lang: Lang,
         all_day: Option<chrono::NaiveTime>,
     ) -> Self {
-        Self { store, clock, changed: Arc::new(Notify::new()), events, router, data_dir, lang, all_day, import_stop: Default::default() }
+        Self {
+            store,
+            clock,
+            changed: Arc::new(Notify::new()),
+            events,
+            router,
+            data_dir,
+            lang,
+            all_day,
+            import_stop: Default::default(),
+            event_times: Default::default(),
+        }
     }
 
     /// The language the service speaks in.
@@ -149,8 +163,68 @@ impl ReminderService {
         if message.trim().is_empty() {
             return Err(EmptyMessage.into());
         }
-        let reading = self.read(when_text)?;
+        let reading = match (crate::anchor::read(when_text), self.read(when_text)) {
+            // Words the dates read keep their reading ("the 3rd before 9" is a date).
+            (_, Ok(reading)) => reading,
+            (Some(words), Err(_)) => return self.set_before_event(message.trim(), &words, asked_in).await,
+            (None, Err(e)) => return Err(e.into()),
+        };
         self.store_reading(message.trim(), &reading, asked_in).await
+    }
+
+    /// Lets reminders be set before an event of `calendar` ("15 minutes before my
+    /// 10:00 with Ana").
+    pub fn watch_events(&self, calendar: Arc<dyn EventTimes>) {
+        *self.event_times.write().expect("event times lock") = Some(calendar);
+    }
+
+    fn event_times(&self) -> Option<Arc<dyn EventTimes>> {
+        self.event_times.read().expect("event times lock").clone()
+    }
+
+    /// A reminder `words.minutes_before` before the event the words name, kept tied
+    /// to it; one whose time is already past is set for now.
+    async fn set_before_event(&self, message: &str, words: &AnchorWords, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
+        let (reading, event) = self.before_event(words).await?;
+        let setting = self.store_reading(message, &reading, asked_in).await?;
+        self.store.reminder_table().tie_to_event(setting.reminder.id, &event.uid, words.minutes_before).await?;
+        Ok(setting)
+    }
+
+    /// The time `words` name ("15 minutes before my 10:00 with Ana") and the event.
+    async fn before_event(&self, words: &AnchorWords) -> Result<(Reading, crate::anchor::EventTime), ReminderError> {
+        let calendar = self.event_times().ok_or(ReminderError::NoCalendar)?;
+        if !calendar.any().await.map_err(ReminderError::Unread)? {
+            return Err(ReminderError::NoCalendar);
+        }
+        let now = self.clock.now();
+        let event = calendar.find(&words.event, now).await.map_err(ReminderError::Unread)?.ok_or_else(|| ReminderError::NoSuchEvent(words.event.clone()))?;
+        let zone = self.clock.zone();
+        let at = (event.start - chrono::Duration::minutes(words.minutes_before)).max(now);
+        let note = Some(reminder_words::before_event(words.minutes_before, &event.summary, event.start.with_timezone(&zone), self.lang));
+        Ok((Reading { at, zone, rrule: None, all_day: false, note }, event))
+    }
+
+    /// Moves the pending reminders tied to an event to where their event is now (after
+    /// the calendar synced); how many moved. One whose event is gone stays as it was.
+    pub async fn follow_events(&self) -> Result<usize, ReminderError> {
+        let Some(calendar) = self.event_times() else { return Ok(0) };
+        let now = self.clock.now();
+        let mut moved = 0;
+        for (id, uid, minutes, due_at) in self.store.reminder_table().tied_to_events().await? {
+            let before = chrono::Duration::minutes(minutes);
+            // The occurrence the reminder was for may have begun already.
+            let Some(start) = calendar.next_start(&uid, (due_at + before).min(now)).await.map_err(ReminderError::Unread)? else { continue };
+            let at = (start - before).max(now);
+            if at != due_at && self.store.reminder_table().move_tied(id, at).await? {
+                moved += 1;
+            }
+        }
+        if moved > 0 {
+            tracing::info!(moved, "reminders followed their events");
+            self.changed();
+        }
+        Ok(moved)
     }
 
     /// Sets a reminder from one sentence: the time found in it, the rest as the message.
@@ -409,8 +483,15 @@ impl ReminderService {
     }
 
     /// Reads a "when" as the Reminders page's field is typed, in the user's zone.
-    pub fn preview(&self, text: &str) -> WhenPreview {
-        self.previewed(self.read(text))
+    pub async fn preview(&self, text: &str) -> WhenPreview {
+        let reading = self.read(text);
+        if let (Err(_), Some(words)) = (&reading, crate::anchor::read(text)) {
+            return match self.before_event(&words).await {
+                Ok((reading, _)) => self.previewed(Ok(reading)),
+                Err(error) => WhenPreview::Error { kind: dates::DateErrorKind::NotUnderstood, error: error.said_in(self.lang), suggestion: None },
+            };
+        }
+        self.previewed(reading)
     }
 
     /// A reading as the preview shows it: a date that would be asked about shows the

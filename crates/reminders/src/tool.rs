@@ -43,7 +43,8 @@ struct SetArgs {
     message: String,
     /// When, as the user said it: "en 30 minutos", "mañana a las 9", "tomorrow at 9",
     /// "next Monday at 10:30", "every weekday at 8", "el primer lunes de cada mes",
-    /// "every year on March 3", or ISO 8601.
+    /// "every year on March 3", "15 minutes before my 10:00 with Ana" (a calendar
+    /// event), or ISO 8601.
     when: String,
 }
 

@@ -94,3 +94,13 @@ pub fn hour_question(day: chrono::NaiveDate, lang: Lang) -> String {
         Lang::Es => format!("¿A qué hora el {named}? Falta la hora. Responde, por ejemplo, «a las 9» o «a las 18:30»."),
     }
 }
+
+/// Said after setting a reminder before an event: "15 minutes before "Coffee with Ana"
+/// (Tuesday 1 December 2026, 10:00); it moves if the event moves."
+pub fn before_event(minutes: i64, summary: &str, start: chrono::DateTime<chrono_tz::Tz>, lang: Lang) -> String {
+    let when = sidecar_dates::words::moment_words(start, lang);
+    match lang {
+        Lang::En => format!("{minutes} minutes before \"{summary}\" ({when}); it moves if the event moves."),
+        Lang::Es => format!("{minutes} minutos antes de «{summary}» ({when}); se mueve si el evento se mueve."),
+    }
+}

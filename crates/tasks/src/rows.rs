@@ -254,6 +254,37 @@ impl TaskTable<'_> {
         .await?)
     }
 
+    /// Holds a result quiet kept from being notified (the Tasks conversation has it).
+    pub async fn hold(&self, task_id: i64, message_id: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT OR IGNORE INTO task_held (message_id, task_id, held_at) VALUES (?, ?, ?)")
+            .bind(message_id)
+            .bind(task_id)
+            .bind(self.store.now())
+            .execute(self.store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The results held, oldest first: (message, task title, the message's text); and
+    /// they are held no longer.
+    pub async fn take_held(&self) -> Result<Vec<(i64, String, String)>, StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        let held = sqlx::query_as(
+            "SELECT h.message_id, t.title, COALESCE(m.content, '') FROM task_held h JOIN tasks t ON t.id = h.task_id
+             LEFT JOIN messages m ON m.id = h.message_id ORDER BY h.held_at, h.message_id",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM task_held").execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(held)
+    }
+
+    /// Whether any result is held.
+    pub async fn any_held(&self) -> Result<bool, StoreError> {
+        Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM task_held").fetch_one(self.store.pool()).await? > 0)
+    }
+
     /// The user's thumb on a brief (a second press changes it).
     pub async fn rate_brief(&self, message_id: i64, liked: bool, opening: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO brief_feedback (message_id, liked, opening, at) VALUES (?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET liked = excluded.liked, at = excluded.at")

@@ -63,6 +63,21 @@ impl Tasks {
         self.store.task_table().tokens_since(since).await
     }
 
+    /// Holds a result quiet kept from being notified, to notify when the quiet ends.
+    pub async fn hold(&self, task_id: i64, message_id: i64) -> Result<(), StoreError> {
+        self.store.task_table().hold(task_id, message_id).await
+    }
+
+    /// The results held back by quiet, taken to be notified now (see [`crate::rows::TaskTable::take_held`]).
+    pub async fn take_held(&self) -> Result<Vec<(i64, String, String)>, StoreError> {
+        self.store.task_table().take_held().await
+    }
+
+    /// Whether any result is held back.
+    pub async fn any_held(&self) -> Result<bool, StoreError> {
+        self.store.task_table().any_held().await
+    }
+
     /// Keeps a run's reply and the tokens it took.
     pub async fn keep_reply(&self, run_id: i64, message_id: Option<i64>, prompt_tokens: u64, completion_tokens: u64) -> Result<(), StoreError> {
         self.store.task_table().keep_reply(run_id, message_id, prompt_tokens, completion_tokens).await

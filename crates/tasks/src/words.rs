@@ -26,6 +26,16 @@ pub fn tasks_conversation(lang: Lang) -> &'static str {
     }
 }
 
+/// The notification of results quiet held back: its title.
+pub fn held_title(lang: Lang, count: usize) -> String {
+    match (lang, count) {
+        (Lang::En, 1) => "A task finished while you were quiet".into(),
+        (Lang::En, n) => format!("{n} tasks finished while you were quiet"),
+        (Lang::Es, 1) => "Una tarea terminó mientras estabas en silencio".into(),
+        (Lang::Es, n) => format!("{n} tareas terminaron mientras estabas en silencio"),
+    }
+}
+
 /// A late occurrence the task's policy asks about, with what to do.
 pub fn ask_late(lang: Lang, title: &str, due: &str) -> String {
     match lang {
