@@ -309,8 +309,13 @@ pub async fn reminders_overview(core: Core<'_>) -> Result<sidecar::reminders::Ov
 }
 
 #[tauri::command]
-pub async fn preview_when(core: Core<'_>, text: String) -> Result<sidecar::reminders::WhenPreview, CommandError> {
-    Ok(core.reminders().preview(&text).await)
+pub fn preview_when(core: Core<'_>, text: String) -> sidecar::reminders::WhenPreview {
+    core.reminders().preview(&text)
+}
+
+#[tauri::command]
+pub async fn preview_reminder_when(core: Core<'_>, text: String) -> Result<sidecar::reminders::WhenPreview, CommandError> {
+    Ok(core.reminders().preview_reminder(&text).await)
 }
 
 #[tauri::command]

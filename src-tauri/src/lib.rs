@@ -227,6 +227,7 @@ pub fn run() {
             commands::context_meter,
             commands::reminders_overview,
             commands::preview_when,
+            commands::preview_reminder_when,
             commands::add_reminder,
             commands::preview_sentence,
             commands::add_reminder_sentence,

@@ -42,6 +42,10 @@ def collection(url):
         return response.read().decode()
 
 
+COFFEE = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VEVENT\r\nUID:coffee\r\nDTSTAMP:20261101T000000Z\r\n"
+          "DTSTART:{day}T100000Z\r\nDTEND:{day}T104500Z\r\nSUMMARY:Coffee with Ana\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+
 EVENT = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VEVENT\r\nUID:dentist\r\nDTSTAMP:20261101T000000Z\r\n"
          "DTSTART;VALUE=DATE:{day}\r\nSUMMARY:Dentist week\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
 
@@ -71,6 +75,7 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         wait_until(lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0, 20, "Radicale did not start")
         dav(url + "ana/work/", "MKCALENDAR")
         dav(url + "ana/work/dentist.ics", "PUT", EVENT.format(day=time.strftime("%Y%m%d", time.gmtime())))
+        dav(url + "ana/work/coffee.ics", "PUT", COFFEE.format(day=time.strftime("%Y%m%d", time.gmtime(time.time() + 86400))))
         session = desktop.launch(tmp_path / "data", ["--config", str(config)])
         session.settings("calendar")
         session.wait_for("[data-testid=caldav-none]")
@@ -116,6 +121,21 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         wait_until(lambda: "SUMMARY:call mum" in collection(url + "ana/work/"), 30, "the reminder's to-do is not on the calendar")
         held = collection(url + "ana/work/")
         assert "BEGIN:VTODO" in held and "BEGIN:VALARM" in held, held
+
+        # A reminder whose time is an event's, read as it is typed on the Reminders page.
+        session.tap("[data-testid=nav-reminders]")
+        session.tap("[data-testid=toggle-form]")
+        session.send_keys(session.wait_for("[data-testid=reminder-what]"), "Bring the book")
+        session.send_keys(session.find("[data-testid=reminder-when]"), "15 minutes before my 10:00 with Ana")
+        preview = lambda: session.text(session.find("[data-testid=when-preview]"))
+        try:
+            wait_until(lambda: "09:45" in preview(), 20, "the preview did not find the event")
+        except TimeoutError:
+            raise AssertionError(preview())
+        assert "Coffee with Ana" in session.text(session.find("[data-testid=when-preview]"))
+        desktop.screenshot("reminder-before-event")
+        session.tap("[data-testid=add-reminder]")
+        wait_until(lambda: "Bring the book" in " ".join(session.texts("[data-testid=group-upcoming]")), 20, "not listed")
     finally:
         if session:
             desktop.close(session)

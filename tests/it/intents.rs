@@ -187,9 +187,9 @@ async fn a_date_with_no_hour_is_asked_about_and_the_hour_given_completes_it() {
     let error = core.reminders().set("dentist", "on Friday").await.unwrap_err().to_string();
     assert!(error.starts_with("What time on Friday 20 November?"), "{error}");
     // The Reminders page's preview says so as it is typed, not "all day at 09:00".
-    let sidecar::reminders::WhenPreview::Error { error, .. } = core.reminders().preview("on Friday").await else { panic!("the preview asks too") };
+    let sidecar::reminders::WhenPreview::Error { error, .. } = core.reminders().preview("on Friday") else { panic!("the preview asks too") };
     assert!(error.starts_with("What time on Friday 20 November?"), "{error}");
-    assert!(matches!(core.reminders().preview("on Friday at 9").await, sidecar::reminders::WhenPreview::Ok { .. }));
+    assert!(matches!(core.reminders().preview("on Friday at 9"), sidecar::reminders::WhenPreview::Ok { .. }));
     // A repeating date stays all-day, as in a calendar (rent day, birthdays).
     core.reminders().set("pay the rent", "on the 1st of every month").await.unwrap();
     core.shutdown().await;

@@ -116,7 +116,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     core.set_timezone("America/Argentina/Buenos_Aires").unwrap();
     assert_eq!(core.models().builds(), builds, "providers (and the keychain) are not touched");
     assert_eq!(core.clock().local_today(), chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap());
-    let preview = core.reminders().preview("tomorrow at 9").await;
+    let preview = core.reminders().preview("tomorrow at 9");
     let sidecar::reminders::WhenPreview::Ok { local, .. } = preview else { panic!("{preview:?}") };
     assert_eq!(local, "Sunday 22 November 2026, 09:00 (America/Argentina/Buenos_Aires)");
     assert!(std::fs::read_to_string(&config).unwrap().contains("America/Argentina/Buenos_Aires"), "saved");

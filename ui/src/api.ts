@@ -170,6 +170,8 @@ export const api = {
   coreWarnings: () => invoke<string[]>("core_warnings"),
   remindersOverview: () => invoke<RemindersOverview>("reminders_overview"),
   previewWhen: (text: string) => invoke<WhenPreview>("preview_when", { text }),
+  /** A reminder's time, which may also be "15 minutes before my 10:00 with Ana". */
+  previewReminderWhen: (text: string) => invoke<WhenPreview>("preview_reminder_when", { text }),
   tasksPage: () => invoke<TasksPage>("tasks_page"),
   calendarView: () => invoke<CalendarView>("calendar_view"),
   connectCalendar: (url: string, username: string, password: string) => invoke<CalendarView>("connect_calendar", { url, username, password }),

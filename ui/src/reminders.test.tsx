@@ -69,7 +69,7 @@ describe("reminders page", () => {
 
   it("shows the parsed time as the user types and adds only a time it understood", async () => {
     const core = new FakeCore();
-    core.handlers.preview_when = (args) => {
+    core.handlers.preview_reminder_when = (args) => {
       const text = (args as { text: string }).text;
       const preview: WhenPreview = text.includes("mañana a las 9")
         ? { status: "ok", local: "Monday 2026-11-23 09:00 (Europe/Madrid, UTC+01:00)", utc: "2026-11-23T08:00:00.000Z", zone: "Europe/Madrid", rrule: null, note: null }

@@ -483,7 +483,13 @@ impl ReminderService {
     }
 
     /// Reads a "when" as the Reminders page's field is typed, in the user's zone.
-    pub async fn preview(&self, text: &str) -> WhenPreview {
+    pub fn preview(&self, text: &str) -> WhenPreview {
+        self.previewed(self.read(text))
+    }
+
+    /// [`Self::preview`] for a reminder's time, which may also be "before" a calendar
+    /// event ("15 minutes before my 10:00 with Ana": only reminders follow events).
+    pub async fn preview_reminder(&self, text: &str) -> WhenPreview {
         let reading = self.read(text);
         if let (Err(_), Some(words)) = (&reading, crate::anchor::read(text)) {
             return match self.before_event(&words).await {

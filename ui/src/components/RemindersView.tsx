@@ -153,7 +153,7 @@ function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
   const t = useStrings();
   const [what, setWhat] = useState("");
   const [when, setWhen] = useState("");
-  const preview = useReading(when, api.previewWhen);
+  const preview = useReading(when, api.previewReminderWhen);
   const { error, adding, busy } = useAdding(onAdded);
 
   const ready = what.trim() !== "" && preview?.status === "ok";
