@@ -291,7 +291,9 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
 
     // The Reminders page reads it as it is typed; a task's time is not an event's.
     assert!(matches!(core.reminders().preview("15 minutes before my 10:00 with Ana"), sidecar::reminders::WhenPreview::Error { .. }));
-    let sidecar::reminders::WhenPreview::Ok { local, note, .. } = core.reminders().preview_reminder("15 minutes before my 10:00 with Ana").await else { panic!("read") };
+    let sidecar::reminders::WhenPreview::Ok { local, note, .. } = core.reminders().preview_reminder("15 minutes before my 10:00 with Ana").await else {
+        panic!("read")
+    };
     assert!(local.contains("09:45") && note.is_some_and(|n| n.contains("Coffee with Ana")), "{local}");
     let set = core.reminders().set("Bring the book", "15 minutes before my 10:00 with Ana").await.unwrap();
     assert_eq!(set.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 45, 0).unwrap(), "09:45 in Madrid");
