@@ -87,6 +87,8 @@ echo "== scheduled tasks: wake-up delay, prompt tokens of a run, the cost of a l
 cargo bench --bench tasks 2>/dev/null
 echo "== calendar: sync of 5,000 events against Radicale (first, nothing changed, 10 changed), a week read back =="
 SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench calendar_sync 2>/dev/null
+echo "== calendar: a subscribed .ics feed of 5,000 events (first, nothing changed, 10 changed, in memory) =="
+SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench calendar_feed 2>/dev/null
 echo "== imports: a ChatGPT export and a large calendar =="
 cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="

@@ -124,7 +124,6 @@ async fn no_spontaneous_message_during_a_busy_event() {
 async fn a_subscribed_feed_is_read_refreshed_only_when_changed_kept_while_down_and_removed() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
-    std::fs::create_dir_all(&site).unwrap();
     let feed = |summary: &str| {
         format!(
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nX-WR-CALNAME:Festivos\r\n\
@@ -133,31 +132,18 @@ BEGIN:VEVENT\r\nUID:club@festivos\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=/m
 DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book club\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         )
     };
+    let mut web = crate::support::web_site::WebSite::start(&site, &crate::support::python()).await;
     std::fs::write(site.join("festivos.ics"), feed("Inmaculada")).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut web = std::process::Command::new(crate::support::python())
-        .args(["-m", "http.server", "--bind", "127.0.0.1", &port.to_string(), "--directory"])
-        .arg(&site)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
     let llm = ScriptedServer::start(vec![stream(reply_events(&["Book club tomorrow."]))]).await;
     let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
     let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
 
     let wrong = core.subscribe_calendar("festivos").await.unwrap_err();
     assert!(sidecar::said::Worded::said_in(&wrong, Lang::Es).contains("no es la dirección de una suscripción"), "{wrong}");
-    let missing = core.subscribe_calendar(&format!("http://127.0.0.1:{port}/nada.ics")).await.unwrap_err().to_string();
+    let missing = core.subscribe_calendar(&web.url("nada.ics")).await.unwrap_err().to_string();
     assert!(missing.contains("404"), "{missing}");
 
-    let address = format!("http://127.0.0.1:{port}/festivos.ics");
+    let address = web.url("festivos.ics");
     let view = core.subscribe_calendar(&address).await.unwrap();
     let subscribed = view.calendars.iter().find(|c| c.source == "ics").expect("kept");
     assert_eq!((subscribed.name.as_deref(), subscribed.read, subscribed.writable), (Some("Festivos"), true, false));
@@ -191,8 +177,7 @@ DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book
     assert_eq!((reports[0].changed, reports[0].added, reports[0].removed, reports[0].unchanged), (1, 0, 0, false), "{reports:?}");
 
     // The site down: the last copy is used and the feed says why.
-    let _ = web.kill();
-    let _ = web.wait();
+    web.stop();
     assert!(core.calendar().sync_all(Lang::En).await.is_err());
     let down = core.calendar().view().await.unwrap();
     assert!(down.calendars[0].problem.as_deref().is_some_and(|p| p.contains("last copy is used")), "{down:?}");

@@ -2,39 +2,22 @@
 //! the one clock and its zone, and models per purpose.
 
 use sidecar::reminders::rows::RemindersStore;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::TimeZone;
-use futures_util::future::BoxFuture;
-use sidecar::proactive::config::{ProactiveConfig, SinkId, SinkPreference, SinkPreferences};
-use sidecar::proactive::router::{Kind, Outgoing, Sink};
+use sidecar::proactive::config::{ProactiveConfig, SinkPreference, SinkPreferences};
+use sidecar::proactive::router::Kind;
 use sidecar::proactive::state::Channel;
 use sidecar::reminders::rows::ReminderState;
 use sidecar::settings::{Purpose, Settings};
 use sidecar::{Companion, CompanionOptions};
 
+use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
 
 fn one_provider(base_url: &str) -> Settings {
     toml::from_str(&format!("[[providers]]\nid = \"main\"\nbase_url = \"{base_url}\"\nmodel = \"big-model\"\n[llm]\nmax_retries = 0\n")).unwrap()
-}
-
-/// A notification sink that shows everything and remembers it.
-#[derive(Default)]
-struct Notifications(Mutex<Vec<(Kind, String)>>);
-
-impl Sink for Notifications {
-    fn id(&self) -> SinkId {
-        SinkId::Notification
-    }
-    fn channel(&self) -> Channel {
-        Channel::Desktop
-    }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
-        self.0.lock().unwrap().push((message.kind, message.chat.clone()));
-        Box::pin(async { Ok(None) })
-    }
 }
 
 #[tokio::test]
@@ -88,7 +71,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     }
     scheduler.abort();
 
-    assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: water the plants".to_string())]);
+    assert_eq!(notifications.said(), [(Kind::Reminder, "Reminder: water the plants".to_string())]);
     let history = core.history(10).await.unwrap();
     let kept = history.iter().find(|m| m.content == "Reminder: water the plants").expect("kept in the history");
     assert_eq!(kept.channel, Some(Channel::Desktop), "said where it was shown");
@@ -210,7 +193,7 @@ async fn run_starts_the_loops_and_stop_ends_them() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: water the plants".to_string())], "the face's sink");
+    assert_eq!(notifications.said(), [(Kind::Reminder, "Reminder: water the plants".to_string())], "the face's sink");
 
     let path = dir.path().join("knowledge/learnings.md");
     let text = std::fs::read_to_string(&path).unwrap() + "- [weight:x] roto\n";

@@ -4,40 +4,21 @@
 //! conversation without taking the user's chat, its tokens kept, delivered where
 //! reminders go; a failing task says what went wrong and pauses after three.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
-use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::asker::ScriptedAsker;
 use crate::support::hands::Hands;
+use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use sidecar::permissions::grant::Choice;
-use sidecar::proactive::config::SinkId;
-use sidecar::proactive::router::{Kind, Outgoing, Sink};
-use sidecar::proactive::state::Channel;
+use sidecar::proactive::router::Kind;
 use sidecar::store::MessageStatus;
 use sidecar::tasks::{CatchUp, RunState, TaskRequest};
 use sidecar::{Companion, CompanionOptions};
-
-/// What the notifications were given.
-#[derive(Default)]
-struct Notifications(Mutex<Vec<Outgoing>>);
-
-impl Sink for Notifications {
-    fn id(&self) -> SinkId {
-        SinkId::Notification
-    }
-    fn channel(&self) -> Channel {
-        Channel::Desktop
-    }
-    fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
-        self.0.lock().unwrap().push(message.clone());
-        Box::pin(async { Ok(None) })
-    }
-}
 
 async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
     let settings = toml::from_str(&format!(

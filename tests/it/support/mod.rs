@@ -9,11 +9,13 @@ pub mod asker;
 pub mod bot_api;
 pub mod file_server;
 pub mod hands;
+pub mod notifications;
 pub mod plan_tasks;
 pub mod radicale;
 pub mod runtime;
 pub mod token_proxy;
 pub mod tools;
+pub mod web_site;
 #[allow(unused_imports)]
 pub use runtime::runtime;
 

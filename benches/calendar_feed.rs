@@ -1,0 +1,80 @@
+//! Subscribed-feed figures (issue 46): a published `.ics` of 5,000 events (one in ten
+//! repeating) served by Python's web server on loopback. Prints; asserts nothing.
+//!
+//! - the first sync (downloaded, split by UID, every event read and kept);
+//! - a sync with nothing changed (the server answers 304 to the date last seen);
+//! - a sync after 10 events changed (downloaded again; only the 10 read and kept);
+//! - the same feed split and read in memory alone (no network, no database).
+//!
+//! Run: `cargo bench --bench calendar_feed` (needs the test venv: `make test-deps`).
+
+#[path = "../tests/it/support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use chrono::TimeZone;
+use sidecar::calendar::rows::CalendarStore;
+use sidecar::calendar::sync::sync_feed;
+use sidecar::locale::Lang;
+
+const EVENTS: usize = 5_000;
+const CHANGED: usize = 10;
+
+fn feed(changed: usize) -> String {
+    let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nX-WR-CALNAME:Big feed\r\n");
+    for i in 0..EVENTS {
+        let start = chrono::Utc.with_ymd_and_hms(2026, 1, 1, 8, 0, 0).unwrap() + chrono::Duration::minutes(105 * i as i64);
+        let local = start.with_timezone(&chrono_tz::Europe::Madrid);
+        let fmt = |t: chrono::DateTime<chrono_tz::Tz>| t.format("%Y%m%dT%H%M%S").to_string();
+        let repeat = if i.is_multiple_of(10) { "RRULE:FREQ=WEEKLY;COUNT=20\r\n" } else { "" };
+        let summary = if i % 500 == 0 && i / 500 < changed { "Moved" } else { "Meeting" };
+        text.push_str(&format!(
+            "BEGIN:VEVENT\r\nUID:e{i}@bench\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Madrid:{}\r\nDTEND;TZID=Europe/Madrid:{}\r\nSUMMARY:{summary} {i}\r\n{repeat}END:VEVENT\r\n",
+            fmt(local),
+            fmt(local + chrono::Duration::minutes(45))
+        ));
+    }
+    text.push_str("END:VCALENDAR\r\n");
+    text
+}
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let web = support::web_site::WebSite::start(&site, &support::python()).await;
+    let text = feed(0);
+    std::fs::write(site.join("big.ics"), &text).unwrap();
+    let store = sidecar::store::Store::open(&dir.path().join("data")).await.unwrap();
+    let table = store.calendar_table();
+    let url = web.url("big.ics");
+    table.subscribed(&url, None).await.unwrap();
+    let http = reqwest::Client::new();
+    let zone = chrono_tz::Europe::Madrid;
+    println!("Subscribed feed of {EVENTS} events ({:.1} MB), Python's web server on loopback", text.len() as f64 / 1e6);
+
+    let calendar = table.all().await.unwrap().remove(0);
+    let started = Instant::now();
+    let first = sync_feed(&http, &store, &calendar, zone, Lang::En).await.unwrap();
+    println!("  first: {:.2} s ({} items)", started.elapsed().as_secs_f64(), first.added);
+    let calendar = table.all().await.unwrap().remove(0);
+    let started = Instant::now();
+    let unchanged = sync_feed(&http, &store, &calendar, zone, Lang::En).await.unwrap();
+    println!("  nothing changed: {:.0} ms (304: {})", started.elapsed().as_secs_f64() * 1000.0, unchanged.unchanged);
+    // Python's server dates files to the second.
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(site.join("big.ics"), feed(CHANGED)).unwrap();
+    let calendar = table.all().await.unwrap().remove(0);
+    let started = Instant::now();
+    let changed = sync_feed(&http, &store, &calendar, zone, Lang::En).await.unwrap();
+    println!("  {CHANGED} changed: {:.0} ms ({} read again)", started.elapsed().as_secs_f64() * 1000.0, changed.changed);
+
+    let started = Instant::now();
+    let (_, items) = sidecar::calendar::subscription::split(&text).unwrap();
+    let split_time = started.elapsed();
+    let started = Instant::now();
+    let events: usize = items.iter().map(|i| sidecar::calendar::event::events_of(&i.data, zone).unwrap().len()).sum();
+    println!("  in memory: split {:.0} ms, {events} events read {:.0} ms", split_time.as_secs_f64() * 1000.0, started.elapsed().as_secs_f64() * 1000.0);
+    drop(web);
+}
