@@ -61,7 +61,8 @@ pub fn run() {
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
             // Tools that act ask with a card in the chat; the MCP servers start now.
-            let questions = Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions)));
+            let questions =
+                Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions), companion.lang()));
             companion.permissions().set_asker(questions.clone());
             app.manage(questions);
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.

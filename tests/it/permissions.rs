@@ -34,7 +34,7 @@ impl Tool for Acting {
     }
     fn action(&self) -> Option<Action> {
         let (identity, definition) = self.now.lock().unwrap().clone();
-        Some(Action { server: "srv".into(), identity, definition, called_as: "mcp__srv__act".into() })
+        Some(Action { server: "srv".into(), identity, definition, called_as: "mcp__srv__act".into(), asking: None })
     }
     fn run(&self, _arguments: Value) -> ToolFuture<'_> {
         self.runs.fetch_add(1, Ordering::SeqCst);

@@ -7,6 +7,7 @@ import { openSettingsSection, renderApp } from "./test/renderApp";
 
 const question = (extra: Partial<PermissionQuestion> = {}): PermissionQuestion => ({
   id: 7,
+  title: "Sidecar wants to run write_file from files",
   server: "files",
   tool: "write_file",
   called_as: "mcp__files__write_file",
@@ -37,7 +38,7 @@ describe("permission before every action", () => {
   it("says what changed in a tool allowed before, in Spanish too, and goes when settled elsewhere", async () => {
     const core = new FakeCore();
     renderApp("es");
-    await act(() => core.event({ type: "permission_asked", question: question({ changed: ["description"] }) }));
+    await act(() => core.event({ type: "permission_asked", question: question({ changed: ["description"], title: "Sidecar quiere ejecutar write_file de files" }) }));
     const card = await screen.findByTestId("permission-card");
     expect(card).toHaveTextContent("Sidecar quiere ejecutar write_file de files");
     expect(within(card).getByTestId("permission-changed")).toHaveTextContent("cambió desde que la permitiste (description)");

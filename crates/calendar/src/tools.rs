@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_tools::action::Action;
+use sidecar_tools::action::{Action, Asking};
 use sidecar_tools::definition::ToolDefinition;
 use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
 
@@ -277,6 +277,17 @@ impl Tool for Write {
     }
     fn action(&self) -> Option<Action> {
         let definition = ToolDefinition { name: self.name().into(), description: self.description().into(), input_schema: self.parameters(), read_only: false };
-        Some(Action { server: sidecar_tools::action::SIDECAR.into(), identity: "sidecar calendar".into(), definition, called_as: self.name().into() })
+        let asking = match self.kind {
+            WriteKind::Create => Asking { en: "Sidecar wants to add an event to your calendar", es: "Sidecar quiere añadir un evento a tu calendario" },
+            WriteKind::Move => Asking { en: "Sidecar wants to move an event in your calendar", es: "Sidecar quiere mover un evento de tu calendario" },
+            WriteKind::Delete => Asking { en: "Sidecar wants to delete an event from your calendar", es: "Sidecar quiere borrar un evento de tu calendario" },
+        };
+        Some(Action {
+            server: sidecar_tools::action::SIDECAR.into(),
+            identity: "sidecar calendar".into(),
+            definition,
+            called_as: self.name().into(),
+            asking: Some(asking),
+        })
     }
 }

@@ -99,6 +99,13 @@ impl Tool for ScheduleTask {
     }
     fn action(&self) -> Option<Action> {
         let definition = ToolDefinition { name: NAME.into(), description: DESCRIPTION.into(), input_schema: self.parameters(), read_only: false };
-        Some(Action { server: sidecar_tools::action::SIDECAR.into(), identity: "sidecar tasks".into(), definition, called_as: NAME.into() })
+        let asking = sidecar_tools::action::Asking { en: "Sidecar wants to schedule a task", es: "Sidecar quiere programar una tarea" };
+        Some(Action {
+            server: sidecar_tools::action::SIDECAR.into(),
+            identity: "sidecar tasks".into(),
+            definition,
+            called_as: NAME.into(),
+            asking: Some(asking),
+        })
     }
 }

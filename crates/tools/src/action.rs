@@ -9,6 +9,23 @@ use super::definition::ToolDefinition;
 /// server's or the notes folder's come and go.
 pub const SIDECAR: &str = "sidecar";
 
+/// How a question about one of Sidecar's own tools is titled ("Sidecar wants to schedule
+/// a task"), in both languages; the feature that owns the tool owns its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asking {
+    pub en: &'static str,
+    pub es: &'static str,
+}
+
+impl Asking {
+    pub fn said_in(&self, lang: sidecar_domain::locale::Lang) -> &'static str {
+        match lang {
+            sidecar_domain::locale::Lang::En => self.en,
+            sidecar_domain::locale::Lang::Es => self.es,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Action {
     /// The MCP server's name in `mcp.json`, or `notes` for the notes folder.
@@ -19,6 +36,10 @@ pub struct Action {
     pub definition: ToolDefinition,
     /// The name the model called it by (`mcp__server__tool`), which the chat's chip shows.
     pub called_as: String,
+    /// Sidecar's own tools say what they do in their question's title; `None`: "Sidecar
+    /// wants to run TOOL from SERVER".
+    #[serde(skip)]
+    pub asking: Option<Asking>,
 }
 
 impl Action {

@@ -63,7 +63,7 @@ mod tests {
         }
         fn action(&self) -> Option<Action> {
             let definition = ToolDefinition { name: self.0.into(), description: "writes".into(), input_schema: serde_json::json!({}), read_only: false };
-            Some(Action { server: "files".into(), identity: "files-server".into(), definition, called_as: self.0.into() })
+            Some(Action { server: "files".into(), identity: "files-server".into(), definition, called_as: self.0.into(), asking: None })
         }
     }
 

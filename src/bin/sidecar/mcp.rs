@@ -119,6 +119,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
                     identity: entry.identity(),
                     called_as: sidecar::mcp::naming::tool_name(&name, &definition.name),
                     definition,
+                    asking: None,
                 };
                 let state = match gate.verdict(&action, None).await? {
                     Verdict::Allowed => "allowed".to_string(),

@@ -40,7 +40,7 @@ export function PermissionCards() {
       {questions.map((question, index) => (
         <section key={question.id} className="permission-card" role="alertdialog" aria-labelledby={`permission-${question.id}`} data-testid="permission-card">
           <h3 id={`permission-${question.id}`}>
-            {t.permissionTitle(question.tool, question.server)}
+            {question.title}
           </h3>
           {question.description && <p className="muted small">{question.description}</p>}
           {question.changed.length > 0 && (

@@ -2,7 +2,6 @@
 
 export const toolsEn = {
   toolDenied: "not allowed",
-  permissionTitle: (tool: string, server: string) => (server === "sidecar" && tool === "schedule_task" ? "Sidecar wants to schedule a task" : `Sidecar wants to run ${tool} from ${server}`),
   permissionChanged: (what: string) => `This tool changed since you allowed it (${what}). Check it before you allow it again.`,
   permissionArguments: "With these arguments:",
   allowOnce: "Allow once",
@@ -68,7 +67,6 @@ export const toolsEn = {
 
 export const toolsEs: typeof toolsEn = {
   toolDenied: "no permitida",
-  permissionTitle: (tool: string, server: string) => (server === "sidecar" && tool === "schedule_task" ? "Sidecar quiere programar una tarea" : `Sidecar quiere ejecutar ${tool} de ${server}`),
   permissionChanged: (what: string) => `Esta herramienta cambió desde que la permitiste (${what}). Revísala antes de permitirla otra vez.`,
   permissionArguments: "Con estos argumentos:",
   allowOnce: "Permitir una vez",

@@ -183,6 +183,8 @@ export type CoreEvent =
 /** A tool that acts waits for the user's answer (a card in the chat). */
 export interface PermissionQuestion {
   id: number;
+  /** What the card says first, in the user's language ("Sidecar wants to schedule a task"). */
+  title: string;
   server: string;
   tool: string;
   called_as: string;

@@ -73,7 +73,13 @@ impl Tool for McpTool {
     }
 
     fn action(&self) -> Option<Action> {
-        Some(Action { server: self.server.clone(), identity: self.identity.clone(), definition: self.definition.clone(), called_as: self.called_as.clone() })
+        Some(Action {
+            server: self.server.clone(),
+            identity: self.identity.clone(),
+            definition: self.definition.clone(),
+            called_as: self.called_as.clone(),
+            asking: None,
+        })
     }
 
     fn run(&self, arguments: Value) -> ToolFuture<'_> {

@@ -135,6 +135,7 @@ impl Tool for NoteTool {
             identity: self.folder.root().display().to_string(),
             definition: self.definition.clone(),
             called_as: self.definition.name.clone(),
+            asking: None,
         })
     }
 

@@ -105,15 +105,13 @@ pub struct WindowQuestions {
     next_id: AtomicU64,
     waiting: Mutex<BTreeMap<u64, (Question, oneshot::Sender<Choice>)>>,
     patience: Duration,
+    /// The language the cards are titled in.
+    lang: sidecar_domain::locale::Lang,
 }
 
 impl WindowQuestions {
-    pub fn new(events: Emitter<PermissionEvent>) -> Self {
-        Self::with_patience(events, PATIENCE)
-    }
-
-    pub(crate) fn with_patience(events: Emitter<PermissionEvent>, patience: Duration) -> Self {
-        Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience }
+    pub fn new(events: Emitter<PermissionEvent>, lang: sidecar_domain::locale::Lang) -> Self {
+        Self { events, next_id: AtomicU64::new(1), waiting: Mutex::default(), patience: PATIENCE, lang }
     }
 
     /// Questions still waiting (a window opened late shows them).
@@ -135,10 +133,11 @@ impl WindowQuestions {
 impl Asker for WindowQuestions {
     fn ask(&self, mut question: Question) -> AnswerFuture<'_> {
         question.id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        question.title = super::words::title(&question, self.lang);
         let id = question.id;
         let (sender, receiver) = oneshot::channel();
         self.waiting.lock().expect("questions lock").insert(id, (question.clone(), sender));
-        self.events.publish(PermissionEvent::PermissionAsked { question });
+        self.events.publish(PermissionEvent::PermissionAsked { question: Box::new(question) });
         Box::pin(async move {
             // A turn stopped while asking drops this future: the card goes with it.
             let _card = Card { questions: self, id };

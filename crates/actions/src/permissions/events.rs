@@ -6,7 +6,7 @@ use serde::Serialize;
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum PermissionEvent {
     /// A tool that acts waits for the user's permission (a card in the chat).
-    PermissionAsked { question: crate::permissions::Question },
+    PermissionAsked { question: Box<crate::permissions::Question> },
     /// A permission question was answered, timed out, or its turn stopped.
     PermissionSettled { id: u64 },
 }

@@ -99,6 +99,8 @@ impl PermissionGate {
         };
         let question = Question {
             id: 0,
+            title: String::new(),
+            asking: action.asking,
             server: action.server.clone(),
             tool: action.definition.name.clone(),
             called_as: action.called_as.clone(),

@@ -10,6 +10,13 @@ use sidecar_domain::channel::Channel;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Question {
     pub id: u64,
+    /// What the card, the phone and the notification say first ("Sidecar wants to run
+    /// write_file from files", "Sidecar wants to schedule a task"), in the user's
+    /// language; set by the asker that shows it ([`crate::permissions::words::title`]).
+    pub title: String,
+    /// How Sidecar's own tool says what it does, for the title.
+    #[serde(skip)]
+    pub asking: Option<sidecar_tools::action::Asking>,
     pub server: String,
     pub tool: String,
     /// The model-facing name (`mcp__server__tool`), which the chat's chip shows.

@@ -9,14 +9,15 @@ use sidecar_domain::locale::Lang;
 pub fn question(question: &Question, lang: Lang) -> String {
     let arguments = serde_json::to_string_pretty(&question.arguments).unwrap_or_default();
     let changed = question.changed.join(", ");
+    let title = title(question, lang);
     let (intro, was_changed, options) = match lang {
         Lang::En => (
-            format!("Sidecar wants to run {} from the MCP server \"{}\" with:", question.tool, question.server),
+            format!("{title}, with:"),
             format!("Its definition changed since you allowed it ({changed})."),
             "[o]nce · [c]hat: allow in this chat · [t]ool: always this tool · [s]erver: always this server · [d]eny",
         ),
         Lang::Es => (
-            format!("Sidecar quiere ejecutar {} del servidor MCP «{}» con:", question.tool, question.server),
+            format!("{title}, con:"),
             format!("Su definición cambió desde que lo permitiste ({changed})."),
             "[u]na vez · [c]hat: permitir en este chat · [h]erramienta: siempre esta · [s]ervidor: siempre este servidor · [n]o",
         ),
@@ -25,11 +26,24 @@ pub fn question(question: &Question, lang: Lang) -> String {
     format!("{intro}\n{arguments}\n{changed}{options}")
 }
 
+/// What a question says first: what Sidecar's own tool does, or which tool of which
+/// server would run.
+pub fn title(question: &Question, lang: Lang) -> String {
+    if let Some(asking) = question.asking {
+        return asking.said_in(lang).to_string();
+    }
+    match lang {
+        Lang::En => format!("Sidecar wants to run {} from {}", question.tool, question.server),
+        Lang::Es => format!("Sidecar quiere ejecutar {} de {}", question.tool, question.server),
+    }
+}
+
 /// The notification shown when the window is hidden and a tool waits.
 pub fn notification(question: &Question, lang: Lang) -> (String, String) {
+    let title = title(question, lang);
     match lang {
-        Lang::En => ("Sidecar asks for permission".into(), format!("May it run {} ({})? Open Sidecar to answer.", question.tool, question.server)),
-        Lang::Es => ("Sidecar pide permiso".into(), format!("¿Puede ejecutar {} ({})? Abre Sidecar para responder.", question.tool, question.server)),
+        Lang::En => ("Sidecar asks for permission".into(), format!("{title}. Open Sidecar to answer.")),
+        Lang::Es => ("Sidecar pide permiso".into(), format!("{title}. Abre Sidecar para responder.")),
     }
 }
 
