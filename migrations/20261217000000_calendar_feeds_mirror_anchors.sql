@@ -29,3 +29,10 @@ CREATE TABLE task_held (
     task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
     held_at TEXT NOT NULL
 );
+
+-- When task results were notified: a day's notifications are capped (a task every hour
+-- does not buzz all day); the rest wait in Tasks and come together later.
+CREATE TABLE task_notifications (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL
+);

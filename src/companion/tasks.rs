@@ -230,37 +230,48 @@ impl Companion {
         Some(self.store.conversations().message(message_id?).await.ok()??.content)
     }
 
-    /// A notification and the phone (when away), unless Sidecar is quiet and the task
-    /// is not one to deliver always; the Tasks conversation has it either way.
+    /// A notification and the phone (when away), unless the task is not one to deliver
+    /// always and Sidecar is quiet or the day's task notifications are spent: then the
+    /// result waits in Tasks (it is there either way) and is notified later, together
+    /// with any others.
     async fn deliver_task(&self, task: &sidecar_tasks::rows::Task, text: &str, message_id: Option<i64>) {
         if !task.always_deliver {
-            match self.proactive.quiet_now().await {
-                Ok(now) if !now.quiet => {}
-                Ok(_) => {
-                    tracing::info!(task_id = task.id, "quiet: the result waits in the Tasks conversation, notified when the quiet ends");
+            match self.may_notify_tasks().await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::info!(task_id = task.id, "quiet or the day's notifications spent: the result waits in Tasks, notified later");
                     if let Some(message_id) = message_id {
                         if let Err(error) = self.tasks.hold(task.id, message_id).await {
-                            tracing::warn!(%error, "a result held back by quiet was not kept to notify later");
+                            tracing::warn!(%error, "a result held back was not kept to notify later");
                         }
                     }
                     return;
                 }
-                Err(error) => return tracing::warn!(%error, "whether Sidecar is quiet is unknown: the result waits in the Tasks conversation"),
+                Err(error) => return tracing::warn!(%error, "whether Sidecar may notify is unknown: the result waits in the Tasks conversation"),
             }
         }
         self.notify_task(task.title.clone(), text, message_id, task.id).await;
     }
 
-    /// Once the quiet is over: the results it held back, in one notification (each
+    /// Not quiet, and fewer than [`sidecar_tasks::NOTIFICATIONS_PER_DAY`] task
+    /// notifications went out today.
+    async fn may_notify_tasks(&self) -> Result<bool, crate::CompanionError> {
+        if self.proactive.quiet_now().await?.quiet {
+            return Ok(false);
+        }
+        Ok(self.tasks.may_notify(self.clock.local_midnight()).await?)
+    }
+
+    /// Once Sidecar may notify again: the results held back, in one notification (each
     /// task's title and the start of its result; the Tasks conversation has them whole).
     async fn deliver_held_results(&self) {
-        if !self.tasks.any_held().await.unwrap_or(false) || self.proactive.quiet_now().await.map_or(true, |now| now.quiet) {
+        if !self.tasks.any_held().await.unwrap_or(false) || !self.may_notify_tasks().await.unwrap_or(false) {
             return;
         }
         let held = match self.tasks.take_held().await {
             Ok(held) if !held.is_empty() => held,
             Ok(_) => return,
-            Err(error) => return tracing::warn!(%error, "the results held back by quiet could not be read"),
+            Err(error) => return tracing::warn!(%error, "the results held back could not be read"),
         };
         let lines: Vec<String> = held.iter().map(|(_, title, text)| format!("{title}: {}", text.lines().next().unwrap_or_default())).collect();
         let last = held.last().map(|(id, _, _)| *id);
@@ -287,6 +298,9 @@ impl Companion {
             Ok((prefs, presence)) => {
                 let routed = router.send(outgoing, &prefs, presence).await;
                 tracing::info!(task_id, delivered = ?routed.delivered, failed = routed.failed.len(), "a task's result was delivered");
+                if let Err(error) = self.tasks.notified(self.clock.now()).await {
+                    tracing::warn!(%error, "a task's notification was not counted");
+                }
             }
             Err(error) => tracing::warn!(%error, "where to deliver a task's result is unknown"),
         }

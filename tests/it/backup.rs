@@ -333,6 +333,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
             "ALTER TABLE reminders DROP COLUMN before_event",
             "ALTER TABLE reminders DROP COLUMN before_minutes",
             "DROP TABLE task_held",
+            "DROP TABLE task_notifications",
         ] {
             sqlx::query(undo).execute(store.pool()).await.unwrap();
         }

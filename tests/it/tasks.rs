@@ -245,7 +245,7 @@ async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_t
     let sent = notifications.0.lock().unwrap().clone();
     assert_eq!(sent.len(), shown + 2, "{sent:#?}");
     let held = sent.last().unwrap();
-    assert_eq!(held.title, "A task finished while you were quiet");
+    assert_eq!(held.title, "A task's result waited for you");
     assert!(held.body.contains("Strike: Still on."), "{held:?}");
     assert_eq!(held.message_id, Some(still_on.id), "a click opens it in Tasks");
     core.run_due_tasks(&cancel).await;
@@ -312,5 +312,60 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
 
     core.set_brief(None).await.unwrap();
     assert!(core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().iter().all(|t| t.id != brief.id));
+    core.shutdown().await;
+}
+
+/// A day's task notifications are capped: past the twelfth, results wait in Tasks (all of
+/// them kept there) and come together in one notification the next day; a task that
+/// always delivers is not held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_days_notifications_results_wait_and_come_together_the_next_day() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["Nothing new."]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(7, 10, 0));
+    let (core, _asker, notifications) = open(dir.path(), &server.base_url, &hands).await;
+    let per_day = sidecar::tasks::NOTIFICATIONS_PER_DAY as usize;
+    for i in 0..per_day + 2 {
+        let request = TaskRequest {
+            title: Some(format!("Check {i}")),
+            prompt: format!("Check thing {i}"),
+            when: "in 5 minutes".into(),
+            tools: vec![],
+            catch_up: CatchUp::RunNow,
+            always_deliver: false,
+        };
+        core.add_task(&request).await.unwrap();
+    }
+    let loud = TaskRequest {
+        title: Some("Always".into()),
+        prompt: "Check the loud thing".into(),
+        when: "in 6 minutes".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: true,
+    };
+    core.add_task(&loud).await.unwrap();
+    let cancel = CancellationToken::new();
+    hands.set(madrid(7, 10, 7));
+    core.run_due_tasks(&cancel).await;
+    let sent = notifications.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), per_day + 1, "twelve, and the one that always delivers: {:#?}", sent.iter().map(|n| &n.title).collect::<Vec<_>>());
+    assert!(sent.iter().any(|n| n.title == "Always"));
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let kept = core.store().conversations().recent_messages(tasks_chat, 50).await.unwrap();
+    assert_eq!(kept.iter().filter(|m| m.content == "Nothing new.").count(), per_day + 3, "every result is in Tasks");
+
+    // Later the same day: still held.
+    hands.set(madrid(7, 18, 0));
+    core.run_due_tasks(&cancel).await;
+    assert_eq!(notifications.0.lock().unwrap().len(), per_day + 1);
+    // The next day (after the quiet hours): the two held results, in one notification.
+    hands.set(madrid(8, 10, 0));
+    core.run_due_tasks(&cancel).await;
+    let sent = notifications.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), per_day + 2);
+    let together = sent.last().unwrap();
+    assert_eq!(together.title, "2 task results waited for you");
+    assert_eq!(together.body.lines().count(), 2, "{together:?}");
     core.shutdown().await;
 }

@@ -35,4 +35,4 @@ pub use events::TaskEvent;
 pub use manage::{TaskRequest, TaskView};
 pub use runs::{RunState, TaskError};
 pub use schedule::Schedule;
-pub use service::{Look, Tasks, Work};
+pub use service::{Look, Tasks, Work, NOTIFICATIONS_PER_DAY};

@@ -280,6 +280,19 @@ impl TaskTable<'_> {
         Ok(held)
     }
 
+    /// A task's notification went out at `at` (those older than two days are let go).
+    pub async fn notified(&self, at: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM task_notifications WHERE at < ?").bind(utc(at - chrono::Duration::days(2))).execute(self.store.pool()).await?;
+        sqlx::query("INSERT INTO task_notifications (at) VALUES (?)").bind(utc(at)).execute(self.store.pool()).await?;
+        Ok(())
+    }
+
+    /// Task notifications that went out since `since`.
+    pub async fn notified_since(&self, since: DateTime<Utc>) -> Result<u32, StoreError> {
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM task_notifications WHERE at >= ?").bind(utc(since)).fetch_one(self.store.pool()).await?;
+        Ok(count as u32)
+    }
+
     /// Whether any result is held.
     pub async fn any_held(&self) -> Result<bool, StoreError> {
         Ok(sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM task_held").fetch_one(self.store.pool()).await? > 0)

@@ -9,6 +9,11 @@ use sidecar_domain::locale::Lang;
 use sidecar_store::{Store, StoreError};
 
 use crate::catch_up::{plan, Action};
+
+/// The most task notifications a day (those not "always deliver"): a task every hour
+/// does not buzz all day. The results past it wait in Tasks and are notified together
+/// the next day.
+pub const NOTIFICATIONS_PER_DAY: u32 = 12;
 use crate::events::TaskEvent;
 use crate::rows::{Task, TasksStore};
 use crate::runs::{pauses, RunState};
@@ -71,6 +76,17 @@ impl Tasks {
     /// The results held back by quiet, taken to be notified now (see [`crate::rows::TaskTable::take_held`]).
     pub async fn take_held(&self) -> Result<Vec<(i64, String, String)>, StoreError> {
         self.store.task_table().take_held().await
+    }
+
+    /// Whether a task's notification may go out now: fewer than
+    /// [`NOTIFICATIONS_PER_DAY`] went out since `midnight`.
+    pub async fn may_notify(&self, midnight: DateTime<Utc>) -> Result<bool, StoreError> {
+        Ok(self.store.task_table().notified_since(midnight).await? < NOTIFICATIONS_PER_DAY)
+    }
+
+    /// A task's notification went out at `at`.
+    pub async fn notified(&self, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.store.task_table().notified(at).await
     }
 
     /// Whether any result is held back.

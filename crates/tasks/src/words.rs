@@ -26,13 +26,14 @@ pub fn tasks_conversation(lang: Lang) -> &'static str {
     }
 }
 
-/// The notification of results quiet held back: its title.
+/// The notification of results held back (by quiet, or past the day's notifications):
+/// its title.
 pub fn held_title(lang: Lang, count: usize) -> String {
     match (lang, count) {
-        (Lang::En, 1) => "A task finished while you were quiet".into(),
-        (Lang::En, n) => format!("{n} tasks finished while you were quiet"),
-        (Lang::Es, 1) => "Una tarea terminó mientras estabas en silencio".into(),
-        (Lang::Es, n) => format!("{n} tareas terminaron mientras estabas en silencio"),
+        (Lang::En, 1) => "A task's result waited for you".into(),
+        (Lang::En, n) => format!("{n} task results waited for you"),
+        (Lang::Es, 1) => "Te esperaba el resultado de una tarea".into(),
+        (Lang::Es, n) => format!("Te esperaban {n} resultados de tareas"),
     }
 }
 
