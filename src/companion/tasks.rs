@@ -43,6 +43,9 @@ pub struct TasksPage {
     pub brief_at: Option<String>,
     /// The time the brief is offered at when it is turned on.
     pub brief_default: String,
+    /// Task notifications that went out today, and the most a day (past it, results
+    /// wait in Tasks and come together the next day).
+    pub notified_today: (u32, u32),
 }
 
 impl Companion {
@@ -69,6 +72,7 @@ impl Companion {
                 sidecar_tasks::Schedule::Once { .. } => None,
             }),
             brief_default: BRIEF_DEFAULT.to_string(),
+            notified_today: (self.tasks.notified_since(self.clock.local_midnight()).await?, sidecar_tasks::NOTIFICATIONS_PER_DAY),
         })
     }
 

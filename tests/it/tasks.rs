@@ -355,6 +355,7 @@ async fn past_the_days_notifications_results_wait_and_come_together_the_next_day
     let kept = core.store().conversations().recent_messages(tasks_chat, 50).await.unwrap();
     assert_eq!(kept.iter().filter(|m| m.content == "Nothing new.").count(), per_day + 3, "every result is in Tasks");
 
+    assert_eq!(core.tasks_page().await.unwrap().notified_today, (per_day as u32 + 1, per_day as u32), "Settings shows the day's count");
     // Later the same day: still held.
     hands.set(madrid(7, 18, 0));
     core.run_due_tasks(&cancel).await;

@@ -14,6 +14,7 @@ function page(tasks: TaskView[]): TasksPage {
     ],
     default_skip_minutes: 120,
     tokens_today: [1234, 56, 2],
+    notified_today: [3, 12],
     zone: "Europe/Madrid",
     brief_at: null,
     brief_default: "07:30",
@@ -65,6 +66,7 @@ describe("Settings → Tasks", () => {
     await openTasks(user);
     expect(await screen.findByTestId("tasks-empty")).toHaveTextContent("No tasks yet");
     expect(screen.getByTestId("tasks-today")).toHaveTextContent("Today: 2 runs, 1,234 prompt and 56 reply tokens.");
+    expect(screen.getByTestId("tasks-today")).toHaveTextContent("Notifications today: 3 of 12");
     await user.type(screen.getByTestId("task-prompt"), "Check the weather in Madrid");
     await user.type(screen.getByTestId("task-when"), "at 8");
     await waitFor(() => expect(screen.getByTestId("task-when-preview")).toHaveTextContent('Say "tomorrow at 8"'));
@@ -141,6 +143,7 @@ describe("Settings → Tasks", () => {
     expect(screen.getByTestId("task-resume")).toHaveTextContent("Reanudar");
     expect(screen.getByTestId("task-add")).toHaveTextContent("Añadir tarea");
     expect(screen.getByTestId("tasks-today")).toHaveTextContent("Hoy: 2 ejecuciones");
+    expect(screen.getByTestId("tasks-today")).toHaveTextContent("Avisos hoy: 3 de 12");
   });
 });
 

@@ -81,7 +81,12 @@ impl Tasks {
     /// Whether a task's notification may go out now: fewer than
     /// [`NOTIFICATIONS_PER_DAY`] went out since `midnight`.
     pub async fn may_notify(&self, midnight: DateTime<Utc>) -> Result<bool, StoreError> {
-        Ok(self.store.task_table().notified_since(midnight).await? < NOTIFICATIONS_PER_DAY)
+        Ok(self.notified_since(midnight).await? < NOTIFICATIONS_PER_DAY)
+    }
+
+    /// Task notifications that went out since `since`.
+    pub async fn notified_since(&self, since: DateTime<Utc>) -> Result<u32, StoreError> {
+        self.store.task_table().notified_since(since).await
     }
 
     /// A task's notification went out at `at`.

@@ -230,7 +230,11 @@ export function TasksSettings() {
     <section data-testid="tasks-settings">
       <h2>{t.tasksTitle}</h2>
       <p className="muted">{t.tasksIntro}</p>
-      {page && <p className="small muted" data-testid="tasks-today">{t.tasksToday(...page.tokens_today)}</p>}
+      {page && (
+        <p className="small muted" data-testid="tasks-today">
+          {t.tasksToday(...page.tokens_today)} {t.tasksNotified(...page.notified_today)}
+        </p>
+      )}
       {page && <BriefSetting key={page.brief_at ?? "off"} page={page} onChanged={changed} />}
       {page && page.tasks.length === 0 && (
         <p className="empty-state" data-testid="tasks-empty">

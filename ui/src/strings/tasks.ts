@@ -38,6 +38,10 @@ export const tasksEn = {
   taskTokens: (prompt: number, completion: number) => `${prompt.toLocaleString("en")} + ${completion.toLocaleString("en")} tokens`,
   tasksToday: (prompt: number, completion: number, runs: number) =>
     runs === 0 ? "No runs today." : `Today: ${runs} run${runs === 1 ? "" : "s"}, ${prompt.toLocaleString("en")} prompt and ${completion.toLocaleString("en")} reply tokens.`,
+  tasksNotified: (sent: number, most: number) =>
+    sent < most
+      ? `Notifications today: ${sent} of ${most}; past ${most}, results wait here and come together tomorrow.`
+      : `Today's ${most} notifications are spent: new results wait here and come together tomorrow.`,
   taskScheduled: "Scheduled task",
   briefTitle: "Morning brief",
   briefIntro: "Today's events and reminders, the weather, what your tasks found overnight and what is still open, in a few lines. Delivered at its time even in quiet hours.",
@@ -87,6 +91,10 @@ export const tasksEs: typeof tasksEn = {
   taskTokens: (prompt: number, completion: number) => `${prompt.toLocaleString("es")} + ${completion.toLocaleString("es")} tokens`,
   tasksToday: (prompt: number, completion: number, runs: number) =>
     runs === 0 ? "Ninguna ejecución hoy." : `Hoy: ${runs} ejecuci${runs === 1 ? "ón" : "ones"}, ${prompt.toLocaleString("es")} tokens de entrada y ${completion.toLocaleString("es")} de respuesta.`,
+  tasksNotified: (sent: number, most: number) =>
+    sent < most
+      ? `Avisos hoy: ${sent} de ${most}; pasados ${most}, los resultados esperan aquí y llegan juntos mañana.`
+      : `Los ${most} avisos de hoy ya se dieron: los resultados nuevos esperan aquí y llegan juntos mañana.`,
   taskScheduled: "Tarea programada",
   briefTitle: "Resumen de la mañana",
   briefIntro: "Los eventos y recordatorios de hoy, el tiempo, lo que tus tareas encontraron por la noche y lo pendiente, en pocas líneas. Llega a su hora incluso en horas de silencio.",

@@ -441,6 +441,8 @@ export interface TasksPage {
   brief_at: string | null;
   /** The time offered when it is turned on. */
   brief_default: string;
+  /** Task notifications sent today, and the most a day (the rest wait in Tasks). */
+  notified_today: [number, number];
 }
 /** A task as the user asks for it. */
 export interface TaskRequest {
