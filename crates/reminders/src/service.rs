@@ -215,6 +215,10 @@ impl ReminderService {
             let before = chrono::Duration::minutes(minutes);
             // The occurrence the reminder was for may have begun already.
             let Some(start) = calendar.next_start(&uid, (due_at + before).min(now)).await.map_err(ReminderError::Unread)? else { continue };
+            // The event did not move (a late reminder keeps its time, and says it is late).
+            if start - before == due_at {
+                continue;
+            }
             let at = (start - before).max(now);
             if at != due_at && self.store.reminder_table().move_tied(id, at).await? {
                 moved += 1;
