@@ -35,7 +35,7 @@ impl Companion {
 
     /// Subscribes to an `.ics` feed by its address (see [`CalendarService::subscribe`]).
     pub async fn subscribe_calendar(&self, url: &str) -> Result<CalendarView, crate::CompanionError> {
-        let view = self.calendar.subscribe(url, self.preferences.lang()).await?;
+        let view = self.calendar.subscribe(url).await?;
         Ok(self.offer_calendar_tools(view))
     }
 

@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use sidecar_store::StoreError;
 
 use crate::dav::Dav;
@@ -37,10 +36,6 @@ struct Mirrored {
     content: String,
 }
 
-fn hash(data: &str) -> String {
-    Sha256::digest(data.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect()
-}
-
 impl CalendarService {
     /// Whether reminders are mirrored.
     pub async fn mirrors_reminders(&self) -> Result<bool, CalendarError> {
@@ -66,17 +61,22 @@ impl CalendarService {
     /// iCalendar text): all of them when the mirror is on, none when it is off. With no
     /// account there is nothing to write and nothing is done.
     pub async fn mirror(&self, wanted: &[(i64, String)]) -> Result<MirrorReport, CalendarError> {
-        let Ok(dav) = self.connected().await else { return Ok(MirrorReport::default()) };
         let on = self.mirrors_reminders().await?;
+        let written: Vec<Mirrored> = sqlx::query_as("SELECT reminder_id, calendar_id, href, etag, content FROM calendar_mirrors")
+            .fetch_all(self.store().pool())
+            .await
+            .map_err(StoreError::from)?;
+        // Off with nothing written: every change to reminders comes here, and nothing is
+        // to be done (no connection made).
+        if !on && written.is_empty() {
+            return Ok(MirrorReport::default());
+        }
+        let Ok(dav) = self.connected().await else { return Ok(MirrorReport::default()) };
         let target = self.store().calendar_table().all().await?.into_iter().find(|c| c.writable);
         let wanted: HashMap<i64, &String> = match (&target, on) {
             (Some(_), true) => wanted.iter().map(|(id, data)| (*id, data)).collect(),
             _ => HashMap::new(),
         };
-        let written: Vec<Mirrored> = sqlx::query_as("SELECT reminder_id, calendar_id, href, etag, content FROM calendar_mirrors")
-            .fetch_all(self.store().pool())
-            .await
-            .map_err(StoreError::from)?;
         let mut report = MirrorReport::default();
         for old in &written {
             // Gone from the wanted ones, or in a calendar no longer the one written.
@@ -94,7 +94,7 @@ impl CalendarService {
         let Some(target) = target.filter(|_| on) else { return Ok(report) };
         let written: HashMap<i64, &Mirrored> = written.iter().filter(|m| m.calendar_id == target.id).map(|m| (m.reminder_id, m)).collect();
         for (id, data) in wanted {
-            let content = hash(data);
+            let content = crate::subscription::content_tag(data);
             match written.get(&id) {
                 Some(old) if old.content == content => {}
                 Some(old) => match dav.update(&old.href, data, &old.etag).await {

@@ -109,14 +109,15 @@ impl CalendarService {
 
     /// Subscribes to the `.ics` feed at `url` (read only): fetched now (which checks it
     /// is a calendar), kept, read from now on, and fetched again at each sync.
-    pub async fn subscribe(&self, url: &str, lang: Lang) -> Result<CalendarView, CalendarError> {
+    pub async fn subscribe(&self, url: &str) -> Result<CalendarView, CalendarError> {
         let address = url.trim();
         let Some(feed) = crate::subscription::fetch(&self.http, address, None).await? else {
             return Err(CalendarError::Server("the feed answered 304 Not Modified to a first request".into()));
         };
         let table = self.store.calendar_table();
         let calendar = table.subscribed(address, feed.name.as_deref()).await?;
-        crate::sync::sync_feed(&self.http, &self.store, &calendar, self.clock.zone(), lang).await?;
+        // Kept as fetched: the check was the first download.
+        crate::sync::keep_feed(&self.store, &calendar, feed, self.clock.zone()).await?;
         self.view().await
     }
 

@@ -82,6 +82,12 @@ fn unreachable(error: reqwest::Error) -> CalendarError {
     CalendarError::Unreachable(error.without_url().to_string())
 }
 
+/// A tag of an item's text that changes when the text does (a feed's items and the
+/// reminders' to-dos have no server etag to compare).
+pub(crate) fn content_tag(data: &str) -> String {
+    Sha256::digest(data.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
 /// A feed's name (X-WR-CALNAME) and its items: the events of one UID together (a
 /// repeating event and the occurrences it moves), each named by its UID and tagged by a
 /// hash of its content, so what did not change is not read again.
@@ -107,8 +113,7 @@ pub fn split(text: &str) -> Result<(Option<String>, Vec<RemoteItem>), CalendarEr
         .into_iter()
         .map(|(uid, calendar)| {
             let data = calendar.to_string();
-            let etag = Sha256::digest(data.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect();
-            RemoteItem { href: uid, etag, data }
+            RemoteItem { href: uid, etag: content_tag(&data), data }
         })
         .collect();
     let name = calendar.get_name().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);

@@ -16,6 +16,7 @@ use crate::dav::{Dav, RemoteItem};
 use crate::error::CalendarError;
 use crate::event::events_of;
 use crate::rows::{CalendarStore, Refreshed, StoredCalendar};
+use crate::subscription::Feed;
 
 /// What a sync did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -67,6 +68,11 @@ async fn feed_once(http: &reqwest::Client, store: &Store, calendar: &StoredCalen
         store.calendar_table().apply(calendar.id, &[], &[], version).await?;
         return Ok(SyncReport { unchanged: true, ..SyncReport::default() });
     };
+    keep_feed(store, calendar, feed, zone).await
+}
+
+/// Keeps a feed as fetched: only the items whose content changed are read again.
+pub(crate) async fn keep_feed(store: &Store, calendar: &StoredCalendar, feed: Feed, zone: Tz) -> Result<SyncReport, CalendarError> {
     let known = store.calendar_table().etags(calendar.id).await?;
     let listed: Vec<(String, String)> = feed.items.iter().map(|i| (i.href.clone(), i.etag.clone())).collect();
     let fetched = feed.items.into_iter().filter(|i| known.get(&i.href) != Some(&i.etag)).collect();

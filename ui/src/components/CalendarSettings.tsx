@@ -5,30 +5,40 @@ import { localTime } from "./RemindersView";
 
 type Note = { ok: boolean; text: string } | null;
 
+/** A form sent to the core: busy while it runs, and what went wrong in the core's words. */
+function useSending() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const send = (work: () => Promise<void>, onFailed?: () => void) => {
+    setBusy(true);
+    setError(null);
+    work()
+      .catch((e) => {
+        onFailed?.();
+        setError(toCommandError(e).message);
+      })
+      .finally(() => setBusy(false));
+  };
+  return { busy, error, send };
+}
+
 /** The account form: address, user name, password; Connect finds the calendars. */
 function ConnectForm({ onConnected }: { onConnected: (view: CalendarView) => void }) {
   const t = useStrings();
   const [url, setUrl] = useState("");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const connect = () => {
-    setBusy(true);
-    setError(null);
-    api
-      .connectCalendar(url.trim(), username.trim(), password)
-      .then((view) => {
-        setPassword("");
-        onConnected(view);
-      })
-      .catch((e) => {
-        // A refused password is typed again from nothing.
-        setPassword("");
-        setError(toCommandError(e).message);
-      })
-      .finally(() => setBusy(false));
-  };
+  const { busy, error, send } = useSending();
+  const connect = () =>
+    send(
+      () =>
+        api.connectCalendar(url.trim(), username.trim(), password).then((view) => {
+          setPassword("");
+          onConnected(view);
+        }),
+      // A refused password is typed again from nothing.
+      () => setPassword(""),
+    );
   return (
     <form
       className="task-form"
@@ -90,21 +100,15 @@ function CalendarRow({ calendar: c, zone, onRead, children }: { calendar: Stored
 function Subscriptions({ view, setView, onRead, failed }: { view: CalendarView; setView: (v: CalendarView) => void; onRead: (id: number, read: boolean) => void; failed: (e: unknown) => void }) {
   const t = useStrings();
   const [url, setUrl] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useSending();
   const feeds = view.calendars.filter((c) => c.source === "ics");
-  const subscribe = () => {
-    setBusy(true);
-    setError(null);
-    api
-      .subscribeCalendar(url.trim())
-      .then((v) => {
+  const subscribe = () =>
+    send(() =>
+      api.subscribeCalendar(url.trim()).then((v) => {
         setUrl("");
         setView(v);
-      })
-      .catch((e) => setError(toCommandError(e).message))
-      .finally(() => setBusy(false));
-  };
+      }),
+    );
   const remove = (id: number) => window.confirm(t.caldavUnsubscribeConfirm) && api.unsubscribeCalendar(id).then(setView).catch(failed);
   return (
     <>
