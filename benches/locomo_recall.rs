@@ -11,6 +11,8 @@
 //! `LOCOMO=target/locomo.json cargo bench --bench locomo_recall`
 //! (`LOCOMO_DIR` keeps the embedded stores between runs; `LOCOMO_QUICK=1` runs the
 //! hybrid at 2k alone, for tuning; `LOCOMO_PART=dev` one part alone;
+//! `LOCOMO_SHOW=inference` prints each question of that kind whose evidence was not all
+//! found at 2k, with the turns missed (to read while tuning on dev);
 //! `LOCOMO_EMBEDDINGS='http://127.0.0.1:PORT/v1|embeddinggemma-300m'` embeds with that
 //! server, e.g. llama-server on the GGUF `scripts/embeddinggemma.sh` makes, started with
 //! `--embedding --pooling mean`).
@@ -47,6 +49,7 @@ async fn main() {
     let all_modes = [("words", RecallMode::Words), ("meaning", RecallMode::Meaning), ("hybrid", RecallMode::Hybrid)];
     let (modes, budgets) = if quick { (&all_modes[2..], &BUDGETS[1..2]) } else { (&all_modes[..], &BUDGETS[..]) };
     let part = std::env::var("LOCOMO_PART").ok();
+    let show = std::env::var("LOCOMO_SHOW").ok();
     for conversation in set.conversations.iter().filter(|c| part.as_ref().is_none_or(|p| *p == c.part)) {
         let temporary = tempfile::tempdir().unwrap();
         let (core, stored) = locomo::open(conversation, &temporary).await;
@@ -62,6 +65,16 @@ async fn main() {
                     let found = results.hits.iter().filter(|h| h.source == "message" && evidence.contains(&h.id)).count();
                     let share = found.min(evidence.len()) as f64 / evidence.len() as f64;
                     table.entry((conversation.part.clone(), mode_name, budget)).or_default().push(share);
+                    if budget == 2000 && mode == RecallMode::Hybrid && share < 1.0 && show.as_deref() == Some(kind(q.category)) {
+                        let shown: HashSet<i64> = results.hits.iter().filter(|h| h.source == "message").map(|h| h.id).collect();
+                        // Where each missed turn ranks when the budget holds everything.
+                        let all = core.recall_service().search_in(&q.question, 1_000_000, mode).await.unwrap();
+                        let place = |id: i64| all.hits.iter().filter(|h| !h.beside).position(|h| h.source == "message" && h.id == id);
+                        eprintln!("MISSED {} ({} hits at 2k): {}", conversation.name, results.hits.len(), q.question);
+                        for &i in q.evidence.iter().filter(|i| !shown.contains(&stored[**i])) {
+                            eprintln!("    [{i}] at {:?}: {}", place(stored[i]), conversation.messages[i].content);
+                        }
+                    }
                     if budget == 2000 {
                         kinds.entry((conversation.part.clone(), kind(q.category), mode_name)).or_default().push(share);
                     }

@@ -449,6 +449,27 @@ async fn a_name_said_everywhere_still_tells_whose_birthday_is_asked() {
 }
 
 #[tokio::test]
+async fn the_second_hop_embeds_its_names_with_e5_small_and_searches_them_by_words_with_embeddinggemma() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let server = embeddings_server("k").await;
+    let calls = || async { server.received_requests().await.unwrap().len() };
+    // A weak first pass ("hiking in spring" matches little) that brings names to hop to.
+    let question = "hiking in spring";
+    for (model, embeddings) in [("light-model", 2), ("embeddinggemma-300m", 1)] {
+        let remote = EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: model.into(), api_key: Some("k".into()) };
+        core.meaning().configure(remote).await;
+        core.meaning().catch_up(None).await.unwrap();
+        let before = calls().await;
+        let found = core.recall(question, 500).await.unwrap();
+        assert_eq!(found.words_only, None);
+        assert!(!found.hits.is_empty());
+        assert_eq!(calls().await - before, embeddings, "{model}: the question, and the hop's names only when its meaning counts");
+    }
+}
+
+#[tokio::test]
 async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;

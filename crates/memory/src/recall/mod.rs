@@ -266,10 +266,12 @@ impl Recall {
                 let thresholds = self.meaning.thresholds();
                 // A person's reading has no exchanges: not read when they would weigh nothing.
                 let hop_reader = if thresholds.hop_exchanges > 0.0 { reader } else { Reader::Person };
-                let second = self.lists(&names, mode, None, hop_reader).await?.lists;
+                let hop_mode = if thresholds.hop_by_meaning() { mode } else { RecallMode::Words };
+                let second = self.lists(&names, hop_mode, None, hop_reader).await?.lists;
                 found.extend(self.found(&second.iter().flatten().map(|(k, _)| *k).collect::<Vec<_>>()).await?);
                 votes = self.votes(query, &lists, &found);
-                // Words, meaning, exchanges: what each of the hop's lists weighs.
+                // Words, meaning, exchanges: what each of the hop's lists weighs (by words
+                // alone, one list).
                 let weights = [HOP_WEIGHT, thresholds.hop_meaning, thresholds.hop_exchanges];
                 let hop_votes = self.votes(&names, &second, &found).into_iter().zip(weights);
                 votes.extend(hop_votes.map(|(list, weight)| list.into_iter().map(|(k, w)| (k, w * weight)).collect()));
