@@ -62,6 +62,28 @@ describe("the message queue", () => {
     expect(state.streaming).toBeNull();
   });
 
+  it("a message sent as the reply before it ends starts at once and shows with its tools", async () => {
+    const core = new FakeCore();
+    renderApp();
+    const user = userEvent.setup();
+    const composer = await screen.findByTestId("composer");
+    await user.type(composer, "first{Enter}");
+    await act(() => core.delta("One"));
+    // Sent while the window still shows the first reply; the core had finished it, so
+    // the turn starts at once (no `dequeued`), before the first outcome reaches the window.
+    await user.type(composer, "second{Enter}");
+    await act(() => core.event({ type: "turn_started", conversation_id: 1, user_message_id: 3, channel: "desktop" }));
+    await act(() => core.toolStarted("call_2", "echo", "{}"));
+    await act(() => core.toolFinished("call_2", "echo", "echoed"));
+    await act(async () => core.finish("One."));
+    await act(async () => core.finish("Two."));
+
+    expect(shownTexts().join(" | ")).toMatch(/first.*\| .*One\..*\| .*second.*\| .*Two\./);
+    const chips = screen.getAllByTestId("tool-chip");
+    expect(chips.map((c) => c.dataset.state)).toEqual(["done"]);
+    expect(within(screen.getAllByTestId("message-assistant").at(-1)!).getByTestId("tool-chip")).toBeInTheDocument();
+  });
+
   it("a command sent while a reply streams is answered beside it", async () => {
     const core = new FakeCore();
     core.handlers.send_message = (args) => {

@@ -12,6 +12,14 @@ export function useChat() {
   // Whether a reply is being written when the user sends: then the core queues it.
   const busy = useRef(false);
   busy.current = state.streaming !== null;
+  // Sent while busy and not yet shown: the core queues such a message (its turn comes
+  // as `dequeued`), unless the reply before it ended just as it arrived; then its turn
+  // starts at once, with no `dequeued`, and is shown from that start.
+  const sentWhileBusy = useRef<string[]>([]);
+  const forget = (text: string) => {
+    const at = sentWhileBusy.current.indexOf(text);
+    if (at >= 0) sentWhileBusy.current.splice(at, 1);
+  };
   const [meter, setMeter] = useState<ContextMeter | null>(null);
   const [plan, setPlan] = useState<PlanItem[]>([]);
   const [offer, setOffer] = useState<Checkpoint | null>(null);
@@ -42,8 +50,12 @@ export function useChat() {
         dispatch({ type: "tool_finished", id: event.call_id, result: event.result, isError: event.is_error, denied: event.denied });
       if (event.type === "notice") dispatch({ type: "notice", notice: event.notice });
       if (event.type === "queue") dispatch({ type: "queue", items: event.items });
-      if (event.type === "turn_started" && event.dequeued !== undefined)
+      if (event.type === "turn_started" && event.dequeued !== undefined) {
+        forget(event.dequeued);
         dispatch({ type: "dequeued", text: event.dequeued, localId: ++localId.current });
+      } else if (event.type === "turn_started" && !elsewhere(event.channel) && sentWhileBusy.current.length > 0) {
+        dispatch({ type: "dequeued", text: sentWhileBusy.current.shift() ?? "", localId: ++localId.current });
+      }
       if (event.type === "plan_updated") setPlan(event.items);
       // Sidecar answered a request itself before the model added its words: the
       // history has one more message than the outcome will bring.
@@ -51,8 +63,7 @@ export function useChat() {
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
       // A message from the phone or a program over the local API (and its answer) joins this chat too.
-      const fromElsewhere =
-        (event.type === "turn_started" || event.type === "turn_finished") && (event.channel === "telegram" || event.channel === "whatsapp" || event.channel === "api");
+      const fromElsewhere = (event.type === "turn_started" || event.type === "turn_finished") && elsewhere(event.channel);
       // A task's run or question lands in the Tasks conversation, which may be the one shown.
       const fromTasks = event.type === "task_run_finished" || event.type === "task_asks";
       if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromElsewhere || fromTasks)
@@ -124,8 +135,10 @@ export function useChat() {
     if (busy.current) {
       // The core answers commands at once and queues the rest; the queue is shown from
       // its events, and the turn appears when it starts.
+      sentWhileBusy.current.push(trimmed);
       sent
         .then((outcome) => {
+          forget(trimmed);
           dispatch(
             outcome.meta?.command
               ? { type: "answered_aside", text: trimmed, localId: ++localId.current, outcome }
@@ -134,6 +147,7 @@ export function useChat() {
           loadVersions();
         })
         .catch((e) => {
+          forget(trimmed);
           const error = toCommandError(e);
           if (!error.cancelled) dispatch({ type: "failed", error });
         });
@@ -224,4 +238,9 @@ export function useChat() {
   }, []);
 
   return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
+}
+
+/** A turn said over a phone channel or the local API, not in this window. */
+function elsewhere(channel: string | undefined): boolean {
+  return channel === "telegram" || channel === "whatsapp" || channel === "api";
 }
