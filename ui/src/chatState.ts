@@ -1,6 +1,6 @@
 // The chat view's state as a pure reducer: every change the view shows goes through
 // here, so it is tested without a webview.
-import type { AttachedFile, CommandError, Message, MessageMeta, MessageStatus, Notice, QueuedMessage, TurnOutcome } from "./api";
+import type { AttachedFile, Channel, CommandError, Message, MessageMeta, MessageStatus, Notice, QueuedMessage, TurnOutcome } from "./api";
 
 /** A tool call as a chip under a reply. `result` is null while it runs. */
 export interface ToolChip {
@@ -75,8 +75,13 @@ function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role
   return { status: "complete", finishReason: null, tools: [], meta: null, notice: null, ...partial };
 }
 
+/** Said over a phone channel or the local API, not in this window. */
+export function saidElsewhere(channel: Channel | null | undefined): channel is NonNullable<ShownMessage["phone"]> {
+  return channel === "telegram" || channel === "whatsapp" || channel === "api";
+}
+
 function phoneOf(m: Message): ShownMessage["phone"] {
-  return m.channel === "telegram" || m.channel === "whatsapp" || m.channel === "api" ? m.channel : undefined;
+  return saidElsewhere(m.channel) ? m.channel : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
-import { chatReducer, initialChat } from "./chatState";
+import { chatReducer, initialChat, saidElsewhere } from "./chatState";
 
 export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
@@ -53,7 +53,7 @@ export function useChat() {
       if (event.type === "turn_started" && event.dequeued !== undefined) {
         forget(event.dequeued);
         dispatch({ type: "dequeued", text: event.dequeued, localId: ++localId.current });
-      } else if (event.type === "turn_started" && !elsewhere(event.channel) && sentWhileBusy.current.length > 0) {
+      } else if (event.type === "turn_started" && event.channel === "desktop" && sentWhileBusy.current.length > 0) {
         dispatch({ type: "dequeued", text: sentWhileBusy.current.shift() ?? "", localId: ++localId.current });
       }
       if (event.type === "plan_updated") setPlan(event.items);
@@ -63,7 +63,7 @@ export function useChat() {
       // A reminder or a spontaneous message was posted in the chat: show it (a reply in
       // progress keeps streaming).
       // A message from the phone or a program over the local API (and its answer) joins this chat too.
-      const fromElsewhere = (event.type === "turn_started" || event.type === "turn_finished") && elsewhere(event.channel);
+      const fromElsewhere = (event.type === "turn_started" || event.type === "turn_finished") && saidElsewhere(event.channel);
       // A task's run or question lands in the Tasks conversation, which may be the one shown.
       const fromTasks = event.type === "task_run_finished" || event.type === "task_asks";
       if (event.type === "reminder_delivered" || event.type === "spontaneous_message" || fromElsewhere || fromTasks)
@@ -238,9 +238,4 @@ export function useChat() {
   }, []);
 
   return { shown, state, model, send, retry, regenerate, edit, versions, showVersion, stop, cancelQueued, dismissError, meter, plan, offer, resumed, newChat, reloadChat, acceptOffer, dismissOffer };
-}
-
-/** A turn said over a phone channel or the local API, not in this window. */
-function elsewhere(channel: string | undefined): boolean {
-  return channel === "telegram" || channel === "whatsapp" || channel === "api";
 }
