@@ -1,7 +1,8 @@
-//! Facts by meaning, with the real local embedder (multilingual-e5-small): the plans'
-//! Bug 1 and Bug 8 scenarios in their own sentences, in Spanish and in English, end
-//! with one current fact each; the related-but-different facts of Bug 3 and Bug 11
-//! stay apart; without an embedder the word rules decide alone.
+//! Facts by meaning, with a real embedder (multilingual-e5-small, or EmbeddingGemma with
+//! `SIDECAR_TEST_EMBEDDER=gemma`, as `make test` runs them too): the plans' Bug 1 and Bug
+//! 8 scenarios in their own sentences, in Spanish and in English, end with one current
+//! fact each; the related-but-different facts of Bug 3 and Bug 11 stay apart; without an
+//! embedder the word rules decide alone.
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
-    let off = if meaning { crate::support::LIGHT_EMBEDDER } else { "[memory.embeddings]\nbackend = \"off\"\n" };
+    let off = if meaning { crate::support::test_embedder() } else { "[memory.embeddings]\nbackend = \"off\"\n".to_string() };
     let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
     settings.local_model.runtime = Some(crate::support::runtime());
     Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
@@ -181,4 +182,38 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
             _ => {}
         }
     }
+}
+
+async fn open_on(dir: &std::path::Path, backend: &str) -> Arc<Companion> {
+    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
+    settings.local_model.runtime = Some(crate::support::runtime());
+    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
+/// Issue 68: a taste said again in a later reply, in other words, is the fact already
+/// kept (Bug 9 held within one reply only); another taste of the same name, or the
+/// same taste denied, is not.
+async fn a_taste_restated_in_a_later_reply_is_one_fact(backend: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_on(dir.path(), backend).await;
+    let first = core.remember("le gustan películas de Nolan", Category::Preferences).await.unwrap();
+    assert_eq!(first, SaveOutcome::New { category: Category::Preferences });
+    for (again, weight) in [("fan de Christopher Nolan", 2), ("prefiere el cine de Nolan", 3)] {
+        let outcome = core.remember(again, Category::Preferences).await.unwrap();
+        assert_eq!(outcome, SaveOutcome::Reinforced { category: Category::Preferences, weight }, "{backend}: {again:?}");
+    }
+    assert_eq!(current(&core).len(), 1, "{backend}: {:?}", current(&core));
+    for other in ["le gustan las series de Tarantino", "no le gustan las películas de Nolan"] {
+        assert!(!matches!(core.remember(other, Category::Preferences).await.unwrap(), SaveOutcome::Reinforced { .. }), "{backend}: {other:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_taste_restated_in_a_later_reply_is_one_fact_with_e5_small() {
+    a_taste_restated_in_a_later_reply_is_one_fact("local").await;
+}
+
+#[tokio::test]
+async fn a_taste_restated_in_a_later_reply_is_one_fact_with_embeddinggemma() {
+    a_taste_restated_in_a_later_reply_is_one_fact("gemma").await;
 }

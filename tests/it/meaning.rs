@@ -499,3 +499,29 @@ async fn a_question_asked_again_is_not_embedded_again_until_the_model_changes() 
     core.recall("hiking in spring", 500).await.unwrap();
     assert!(calls().await > before);
 }
+
+/// Issue 68: under load, the question's embedding once missed its limit and recall fell
+/// back to words. It is asked a second time first; only a second miss means words.
+#[tokio::test]
+async fn a_question_whose_embedding_misses_its_limit_once_is_asked_again_before_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_local(dir.path()).await;
+    core.import_jsonl(&lines(HISTORY)).await.unwrap();
+    let server = embeddings_server("k").await;
+    core.meaning().configure(EmbedderChoice::Remote { url: format!("{}/v1", server.uri()), model: "m".into(), api_key: Some("k".into()) }).await;
+    core.meaning().catch_up(None).await.unwrap();
+    let question = "hiking with the kayak club";
+    // The first time it is asked, the server is busy past the client's limit.
+    Mock::given(method("POST"))
+        .and(path("/v1/embeddings"))
+        .and(wiremock::matchers::body_string_contains(question))
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(25)))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let found = core.recall(question, 500).await.unwrap();
+    assert_eq!(found.words_only, None, "asked again, meaning was used");
+    let asked = server.received_requests().await.unwrap().iter().filter(|r| String::from_utf8_lossy(&r.body).contains(question)).count();
+    assert_eq!(asked, 2, "once, then again");
+}

@@ -52,6 +52,35 @@ async fn with_the_provider_down_the_offline_model_answers_and_the_header_says_so
     core.shutdown().await;
 }
 
+/// The first-hour review's B1: with a provider that takes tools down, the demo model
+/// stands in, and the prompt's budget is the demo's (which is sent no tools), so a
+/// conversation goes on past three exchanges instead of failing on "584 of 584".
+#[tokio::test]
+async fn standing_in_the_demo_budgets_for_itself_not_for_the_down_providers_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
+    core.models().check().await;
+    let mut events = core.events().subscribe();
+    for said in
+        ["What is the capital of France?", "Thanks! And what is 2 + 2?", "ok. My favourite colour is green.", "Tell me a short joke.", "And another one."]
+    {
+        if let Err(error) = core.send(said).await {
+            panic!("{said:?} failed while the demo stood in: {error}; its log: {}", offline_log(dir.path()));
+        }
+    }
+    let mut budgets = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let sidecar::events::CoreEvent::Chat(ChatEvent::ContextUsage { meter, .. }) = event {
+            budgets.push(meter.budget);
+        }
+    }
+    // The demo's window less its reply's reserve: no tool definitions are taken from it.
+    let settings = core.settings();
+    let whole = 4096 - settings.llm.max_tokens.unwrap_or(1024) as usize;
+    assert!(!budgets.is_empty() && budgets.iter().all(|b| *b == whole), "{budgets:?}");
+    core.shutdown().await;
+}
+
 /// What the offline model's server wrote, for a failure's message.
 fn offline_log(dir: &std::path::Path) -> String {
     let logs = dir.join("logs").join("local-model.log");

@@ -86,3 +86,70 @@ async fn a_message_sent_while_a_server_starts_waits_for_its_tools() {
     assert!(offered(&server.last_request()).contains(&"mcp__fixture__echo".to_string()), "{:?}", offered(&server.last_request()));
     core.mcp().stop_all();
 }
+
+/// The companion on `backend`'s embedder (as Settings → Memory sets it), with the
+/// reference `server-everything` from npm and the fixture as a "locker" server whose one
+/// tool says what it does; tools by meaning, within the budget, as a user's are.
+async fn open_by_meaning(dir: &Path, base_url: &str, backend: &str) -> Arc<Companion> {
+    let everything = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/mcp-server-everything");
+    assert!(everything.exists(), "{} is missing: run `make test`", everything.display());
+    let described = dir.join("locker.txt");
+    std::fs::write(&described, "Returns the code of the locker in a room of the office.").unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");
+    let config = serde_json::json!({ "mcpServers": {
+        "everything": { "command": everything, "args": ["stdio"] },
+        "locker": { "command": support::python(), "args": [fixture, "--description-file", described, "--echo-name", "locker_code"] },
+    } });
+    std::fs::write(dir.join("mcp.json"), config.to_string()).unwrap();
+    let mut settings: Settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{base_url}\"\nmodel = \"gpt-4o-mini\"\n[memory.embeddings]\nbackend = \"{backend}\"\n"
+    ))
+    .unwrap();
+    settings.local_model.runtime = Some(support::runtime());
+    let core = Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap();
+    core.mcp().reload().unwrap();
+    core.mcp().settle(Duration::from_secs(30)).await;
+    core
+}
+
+/// Issue 68: with EmbeddingGemma (the default from 8 GB) no MCP tool was ever offered,
+/// its cosines being under e5-small's floor. Each embedder's own floor: a question
+/// about a tool carries it, with e5-small, EmbeddingGemma and the words alone.
+async fn a_question_carries_the_mcp_tool_it_is_about(backend: &str) {
+    let asked = [
+        ("What is the locker code for the blue room?", "mcp__locker__locker_code"),
+        ("What is the sum of 1234 and 4321?", "mcp__everything__get-sum"),
+        ("Show me the environment variables of the server", "mcp__everything__get-env"),
+    ];
+    let server = ScriptedServer::start(asked.iter().map(|_| stream(reply_events(&["Done."]))).collect()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open_by_meaning(dir.path(), &server.base_url, backend).await;
+    let tools = core.tools();
+    let names = tools.names();
+    for (_, tool) in asked {
+        assert!(names.contains(&tool), "{tool} in {names:?}");
+    }
+    for (question, tool) in asked {
+        core.context().new_conversation().await.unwrap();
+        core.send(question).await.unwrap();
+        let carried = offered(&server.last_request());
+        assert!(carried.contains(&tool.to_string()), "{backend}: {question:?} did not carry {tool}: {carried:?}");
+        assert!(carried.len() < names.len(), "{backend}: not every tool: {carried:?}");
+    }
+    core.mcp().stop_all();
+}
+
+#[tokio::test]
+async fn a_question_carries_its_mcp_tool_with_e5_small() {
+    a_question_carries_the_mcp_tool_it_is_about("local").await;
+}
+
+#[tokio::test]
+async fn a_question_carries_its_mcp_tool_with_embeddinggemma() {
+    a_question_carries_the_mcp_tool_it_is_about("gemma").await;
+}
+
+#[tokio::test]
+async fn a_question_carries_its_mcp_tool_by_words_without_an_embedder() {
+    a_question_carries_the_mcp_tool_it_is_about("off").await;
+}

@@ -4,6 +4,8 @@ Plain JSON-RPC over stdio (no SDK), so each fault is exactly the one asked for:
   --exit-at-start TEXT   print TEXT on stderr and exit 1 before answering anything
   --description-file F   the `echo` tool's description is read from F at every
                          tools/list (a definition that changes under a grant)
+  --echo-name NAME       the `echo` tool is listed and called as NAME (a server
+                         whose one tool is about something, for choosing tools)
   --env-tool NAME        adds a tool `env` that says the variable NAME (a secret
                          given in Settings reaches the server)
   --stderr-flood MB      writes MB megabytes on stderr with no newline before it
@@ -28,14 +30,14 @@ def send(message):
 HOSTILE = ["x" * 10_000, "nul\u0000name", "two\nlines", "\u001b[31mred"]
 
 
-def tools(description_file, env_tool=None, hostile=False):
+def tools(description_file, env_tool=None, hostile=False, echo_name="echo"):
     description = "Echoes the message back."
     if description_file and os.path.exists(description_file):
         description = open(description_file, encoding="utf-8").read().strip()
     message = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
     empty = {"type": "object", "properties": {}}
     return [
-        {"name": "echo", "description": description, "inputSchema": message, "annotations": {"readOnlyHint": True}},
+        {"name": echo_name, "description": description, "inputSchema": message, "annotations": {"readOnlyHint": True}},
         {"name": "slow", "description": "Takes two minutes.", "inputSchema": empty},
         {"name": "crash", "description": "Exits while answering.", "inputSchema": empty},
         {"name": "announce", "description": "Says its tools changed.", "inputSchema": empty},
@@ -49,6 +51,7 @@ def main():
     parser.add_argument("--exit-at-start")
     parser.add_argument("--description-file")
     parser.add_argument("--env-tool")
+    parser.add_argument("--echo-name", default="echo")
     parser.add_argument("--stderr-flood", type=int)
     parser.add_argument("--hostile-names", action="store_true")
     args = parser.parse_args()
@@ -75,10 +78,10 @@ def main():
                 "serverInfo": {"name": "sidecar-fixture", "version": "1.0"},
             }
         elif method == "tools/list":
-            result = {"tools": tools(args.description_file, args.env_tool, args.hostile_names)}
+            result = {"tools": tools(args.description_file, args.env_tool, args.hostile_names, args.echo_name)}
         elif method == "tools/call":
             name, arguments = params.get("name"), params.get("arguments") or {}
-            if name == "echo":
+            if name == args.echo_name:
                 result = {"content": [{"type": "text", "text": "echo: " + arguments.get("message", "")}]}
             elif name == "slow":
                 time.sleep(120)

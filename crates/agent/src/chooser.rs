@@ -80,7 +80,7 @@ impl ToolChooser {
             })
             .collect();
         let (scores, floor) = match self.meaning_scores(&extras, &turns).await {
-            Some(scores) => (scores, selection::MEANING_FLOOR),
+            Some(scored) => scored,
             None => {
                 let words = |t: &Arc<dyn Tool>| selection::faded(turns.iter().map(|turn| selection::word_overlap(turn, &text_of(t.as_ref()))));
                 (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), selection::WORDS_FLOOR)
@@ -92,9 +92,10 @@ impl ToolChooser {
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
     }
 
-    /// Cosine of each extra tool with each recent turn, faded by the turn's age; `None`
-    /// when meaning is off or not ready (words stand in).
-    async fn meaning_scores(&self, extras: &[&Arc<dyn Tool>], turns: &[&str]) -> Option<HashMap<String, f32>> {
+    /// Cosine of each extra tool with each recent turn, faded by the turn's age, and the
+    /// embedder's own floor for them; `None` when meaning is off or not ready, or the
+    /// embedder's scale is unknown (words stand in).
+    async fn meaning_scores(&self, extras: &[&Arc<dyn Tool>], turns: &[&str]) -> Option<(HashMap<String, f32>, f32)> {
         let meaning = self.meaning.as_ref()?;
         if turns.iter().all(|turn| turn.trim().is_empty()) {
             return None;
@@ -108,9 +109,11 @@ impl ToolChooser {
             self.vectors.lock().expect("vectors lock").extend(missing.into_iter().zip(vectors));
         }
         let queries = meaning.embed(&turns.iter().map(|t| t.to_string()).collect::<Vec<_>>(), TextKind::Query).await.ok()?;
+        // Read once the embedder is loaded (the embeddings above load it).
+        let floor = meaning.thresholds().tool_floor?;
         let known = self.vectors.lock().expect("vectors lock");
         let score = |vector: &Vec<f32>| selection::faded(queries.iter().map(|query| dot(query, vector)));
-        Some(extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect())
+        Some((extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect(), floor))
     }
 
     fn find(&self, query: &str) -> Vec<(String, String)> {

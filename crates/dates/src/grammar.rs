@@ -180,8 +180,21 @@ impl<'a> Grammar<'a> {
     // ---- days ----
 
     pub(super) fn day(&self, i: usize) -> Found<Day> {
-        if let Some(end) = self.any(i, &["pasado manana", "the day after tomorrow", "day after tomorrow"]) {
+        if let Some(end) = self.any(
+            i,
+            &[
+                "pasado manana",
+                "el dia despues de manana",
+                "dia despues de manana",
+                "el dia siguiente a manana",
+                "the day after tomorrow",
+                "day after tomorrow",
+            ],
+        ) {
             return Some((Day::AfterTomorrow, end));
+        }
+        if let Some(end) = self.any(i, &["el dia siguiente", "al dia siguiente", "el proximo dia", "the next day", "the following day"]) {
+            return Some((Day::Tomorrow, end));
         }
         let simple = [
             ("hoy", Day::Today),
@@ -212,6 +225,9 @@ impl<'a> Grammar<'a> {
             ],
         ) {
             return Some((Day::Weekend, end));
+        }
+        if let Some(found) = self.nth_weekday(i) {
+            return Some(found);
         }
         if let Some(found) = self.calendar(i) {
             return Some(found);
@@ -283,6 +299,17 @@ impl<'a> Grammar<'a> {
         Some((Day::Weekday { weekday, next_week }, end))
     }
 
+    /// "el primer viernes de julio", "the last Monday of May", "the second Tuesday in
+    /// March". Of a month named: "el primer lunes de cada mes" is a repeat's.
+    fn nth_weekday(&self, i: usize) -> Found<Day> {
+        let at = self.any(i, &["el", "the", "on the"]).filter(|&n| self.word(n).and_then(lex::position).is_some()).unwrap_or(i);
+        let position = lex::position(self.word(at)?)?;
+        let (weekday, _) = lex::weekday(self.word(at + 1)?)?;
+        let of = self.any(at + 2, &["de", "del mes de", "of", "in"])?;
+        let (month, _) = lex::month(self.word(of)?)?;
+        Some((Day::NthWeekday { position, weekday, month }, of + 1))
+    }
+
     /// "24 de octubre", "el 1º de mayo de 2027", "October 24th, 2026", "24th of October".
     fn calendar(&self, i: usize) -> Found<Day> {
         let i = self
@@ -352,12 +379,13 @@ impl<'a> Grammar<'a> {
         Some((Day::Calendar { day, month, year }, at + 1))
     }
 
-    /// "el 15", "el día 15", "the 15th", "on the 1st".
+    /// "el 15", "el día 15", "del 15" (after an hour: "a las 8 del 15"), "the 15th",
+    /// "on the 1st".
     fn month_day(&self, i: usize) -> Found<Day> {
-        let at = self.any(i, &["el dia", "el", "the", "on the"])?;
+        let at = self.any(i, &["el dia", "del dia", "el", "del", "the", "on the"])?;
         let w = self.word(at)?;
         let day = lex::ordinal_day(w)?;
-        let spanish = self.word(i) == Some("el");
+        let spanish = matches!(self.word(i), Some("el" | "del"));
         // "the 15" is not a date in English; "the 15th" is.
         if !spanish && w.bytes().all(|b| b.is_ascii_digit()) {
             return None;

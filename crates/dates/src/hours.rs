@@ -29,30 +29,8 @@ impl Grammar<'_> {
             return Some(found);
         }
         let (mut hour, mut end) = self.clock(at, lead.is_some())?;
-        if let Some(e) = self.any(end, &["y media", "y cuarto", "menos cuarto", "y tres cuartos"]) {
-            match self.word(end + 1) {
-                Some("media") => hour.minute = 30,
-                Some("cuarto") if self.word(end) == Some("y") => hour.minute = 15,
-                Some("tres") => hour.minute = 45,
-                _ => {
-                    hour.hour = (hour.hour + 23) % 24;
-                    hour.minute = 45;
-                }
-            }
-            end = e;
-        } else if let Some(m) = self.any(end, &["y", "menos"]).and_then(|a| self.word(a).and_then(|w| lex::whole(w, 59).map(|m| (m, a)))) {
-            // "a las 9 y 10", "a las 10 menos 5" ("y" could also join two things: only a minutes word follows).
-            let (minutes, a) = m;
-            if self.word(a + 1).is_none_or(|w| lex::unit(w).is_none()) {
-                if self.word(end) == Some("y") {
-                    hour.minute = minutes;
-                } else {
-                    hour.hour = (hour.hour + 23) % 24;
-                    hour.minute = 60 - minutes.max(1);
-                }
-                end = a + 1;
-            }
-        }
+        let minutes_said = self.minutes(&mut hour, end);
+        end = minutes_said.unwrap_or(end);
         if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
             end = e;
             hour.settled |= hour.hour > 12;
@@ -95,12 +73,69 @@ impl Grammar<'_> {
             hour.part = Some(part);
             end = e;
         }
+        if minutes_said.is_none() && (hour.pm.is_some() || hour.part.is_some()) {
+            // "a las 8 pm menos cuarto", "las 8 de la noche menos cuarto".
+            end = self.any(end, SPANISH_FRACTIONS).and_then(|_| self.minutes(&mut hour, end)).unwrap_or(end);
+        }
         let said_enough = lead.is_some()
             || hour.pm.is_some()
             || hour.part.is_some()
+            // "10 esta noche", "siete y media": what follows says it is an hour.
+            || self.marked_hour(end)
+            || hour.minute != 0 && self.word(at).is_some_and(|w| lex::whole(w, 24).is_some() && !w.bytes().all(|b| b.is_ascii_digit()))
             || self.word(at).is_some_and(|w| w.contains(':') || w.ends_with('h') || w.ends_with("hs") || lex::french_hour(w))
             || end > at + 1;
         said_enough.then_some((hour, end))
+    }
+
+    /// The minutes said after an hour ("y media", "menos cuarto", "y 10", "menos 5"),
+    /// set on `hour`; where they end, if any were said.
+    fn minutes(&self, hour: &mut Hour, end: usize) -> Option<usize> {
+        if let Some(e) = self.any(end, SPANISH_FRACTIONS) {
+            match self.word(end + 1) {
+                Some("media") => hour.minute = 30,
+                Some("cuarto") if self.word(end) == Some("y") => hour.minute = 15,
+                Some("tres") => hour.minute = 45,
+                _ => {
+                    hour.hour = (hour.hour + 23) % 24;
+                    hour.minute = 45;
+                }
+            }
+            return Some(e);
+        }
+        if let Some(found) = self.spoken_minutes(hour, end) {
+            return Some(found);
+        }
+        // "a las 9 y 10", "a las 10 menos 5" ("y" could also join two things: only a minutes word follows).
+        let (minutes, a) = self.any(end, &["y", "menos"]).and_then(|a| self.word(a).and_then(|w| lex::whole(w, 59).map(|m| (m, a))))?;
+        if self.word(a + 1).is_some_and(|w| lex::unit(w).is_some()) {
+            return None;
+        }
+        if self.word(end) == Some("y") {
+            hour.minute = minutes;
+        } else {
+            hour.hour = (hour.hour + 23) % 24;
+            hour.minute = 60 - minutes.max(1);
+        }
+        Some(a + 1)
+    }
+
+    /// Minutes said as words right after an hour said as one, as speech to text writes
+    /// them: "a las siete treinta", "ocho cuarenta y cinco", "seven thirty". Tens only
+    /// (and their units), so "a las siete dos personas" stays no time.
+    fn spoken_minutes(&self, hour: &mut Hour, end: usize) -> Option<usize> {
+        let said_in_words = end > 0 && self.word(end - 1).is_some_and(|w| lex::whole(w, 24).is_some() && !w.bytes().any(|b| b.is_ascii_digit()));
+        let tens = self.word(end).and_then(|w| lex::whole(w, 59)).filter(|m| said_in_words && *m >= 10 && m % 10 == 0)?;
+        if self.word(end + 1).is_some_and(|w| lex::unit(w).is_some()) {
+            return None;
+        }
+        let units = self.any(end + 1, &["y"]).and_then(|a| Some((self.word(a).and_then(|w| lex::whole(w, 9)).filter(|u| *u > 0)?, a + 1)));
+        let (units, after) = units.unwrap_or((0, end + 1));
+        if self.word(after).is_some_and(|w| lex::unit(w).is_some()) {
+            return None;
+        }
+        hour.minute = tens + units;
+        Some(after)
     }
 
     /// noon, midnight, mediodía, medianoche.
@@ -158,7 +193,8 @@ impl Grammar<'_> {
     /// "9", "9:30", "09.30", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
     fn clock(&self, i: usize, led: bool) -> Found<Hour> {
         let w = self.word(i)?;
-        if let Some(n) = lex::whole(w, 24).filter(|_| (led || self.marked_hour(i + 1)) && !w.bytes().all(|b| b.is_ascii_digit())) {
+        let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some();
+        if let Some(n) = lex::whole(w, 24).filter(|_| (led || words_mark()) && !w.bytes().all(|b| b.is_ascii_digit())) {
             // A number word: "a las tres", "at nine".
             return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None }, i + 1));
         }
@@ -248,6 +284,9 @@ impl Grammar<'_> {
         }
     }
 }
+
+/// What a Spanish hour's minutes may be said as: "las siete y media", "ocho menos cuarto".
+const SPANISH_FRACTIONS: &[&str] = &["y media", "y cuarto", "menos cuarto", "y tres cuartos"];
 
 /// What follows the digits of an hour: nothing (`Some(None)`), am or pm; `None` for
 /// anything else.

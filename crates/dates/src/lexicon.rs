@@ -110,6 +110,15 @@ pub fn number_word(word: &str) -> Option<(f64, Option<Tongue>)> {
         "twenty" => (20.0, En),
         "veinte" => (20.0, Es),
         "thirty" => (30.0, En),
+        "veintiuno" | "veintiun" | "veintiuna" => (21.0, Es),
+        "veintidos" => (22.0, Es),
+        "veintitres" => (23.0, Es),
+        "veinticuatro" => (24.0, Es),
+        "veinticinco" => (25.0, Es),
+        "veintiseis" => (26.0, Es),
+        "veintisiete" => (27.0, Es),
+        "veintiocho" => (28.0, Es),
+        "veintinueve" => (29.0, Es),
         "treinta" => (30.0, Es),
         "forty" | "fourty" => (40.0, En),
         "cuarenta" => (40.0, Es),
@@ -258,6 +267,19 @@ pub(crate) fn ordinal_word(word: &str) -> Option<u32> {
         "third" | "tercero" | "tercer" => 3,
         "fourth" | "cuarto" => 4,
         "fifth" | "quinto" => 5,
+        _ => return None,
+    })
+}
+
+/// Which of a month's weekdays: "primer" 1, "second" 2, "último" -1, "penúltimo" -2.
+pub(crate) fn position(word: &str) -> Option<i32> {
+    Some(match word {
+        "first" | "primer" | "primero" | "1st" | "1º" | "1er" => 1,
+        "second" | "segundo" | "2nd" | "2º" => 2,
+        "third" | "tercer" | "tercero" | "3rd" | "3º" => 3,
+        "fourth" | "cuarto" | "4th" | "4º" => 4,
+        "last" | "ultimo" | "ultima" => -1,
+        "penultimo" | "penultima" => -2,
         _ => return None,
     })
 }

@@ -181,15 +181,7 @@ fn ordinal_at(g: &Grammar<'_>, i: usize) -> Found<i32> {
 /// "el primer lunes de cada mes", "the last Friday of the month", "every first Monday".
 fn position(g: &Grammar<'_>, i: usize, every: bool) -> Found<Repeat> {
     let at = g.any_of(i, &["every", "each", "cada", "el", "the", "on the", "todos los", "todas las"]).unwrap_or(i);
-    let position = match g.w(at)? {
-        "first" | "primer" | "primero" | "1st" | "1º" | "1er" => 1,
-        "second" | "segundo" | "2nd" | "2º" => 2,
-        "third" | "tercer" | "tercero" | "3rd" | "3º" => 3,
-        "fourth" | "cuarto" | "4th" | "4º" => 4,
-        "last" | "ultimo" | "ultima" => -1,
-        "penultimo" | "penultima" => -2,
-        _ => return None,
-    };
+    let position = lex::position(g.w(at)?)?;
     if g.w(at + 1) == Some("dia") || g.w(at + 1) == Some("day") {
         // "el último día de cada mes"
         let end = g.any_of(at + 2, MONTHLY)?;

@@ -178,11 +178,22 @@ pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErro
             }
             (today.year()..today.year() + 8).filter_map(|y| NaiveDate::from_ymd_opt(y, month, day)).find(|d| *d >= today).ok_or(DateErrorKind::InvalidDate)?
         }
+        Day::NthWeekday { position, weekday, month } => (today.year()..today.year() + 2)
+            .filter_map(|year| nth_weekday(year, month, weekday, position))
+            .find(|date| *date >= today)
+            .ok_or(DateErrorKind::InvalidDate)?,
         Day::OfMonth(d) => (0..24)
             .filter_map(|m| add_months(today.with_day(1)?, m).and_then(|first| first.with_day(d)))
             .find(|date| *date >= today)
             .ok_or(DateErrorKind::InvalidDate)?,
     })
+}
+
+/// The `position`th `weekday` of `month` in `year` (negative: from the month's end).
+fn nth_weekday(year: i32, month: u32, weekday: Weekday, position: i32) -> Option<NaiveDate> {
+    let days: Vec<NaiveDate> = (1..=31).filter_map(|d| NaiveDate::from_ymd_opt(year, month, d)).filter(|d| d.weekday() == weekday).collect();
+    let index = if position > 0 { position - 1 } else { days.len() as i32 + position };
+    usize::try_from(index).ok().and_then(|i| days.get(i).copied())
 }
 
 /// The reading of `parts` with no repeat, or why there is none.

@@ -37,6 +37,13 @@ pub(crate) enum Day {
     },
     /// "el 15", "the 15th": this month's, or next month's if it has passed.
     OfMonth(u32),
+    /// "el primer viernes de julio", "the last Monday of May": the next such day.
+    /// `position` counts from the month's start (1 to 4) or, negative, from its end.
+    NthWeekday {
+        position: i32,
+        weekday: Weekday,
+        month: u32,
+    },
 }
 
 /// An hour, as said.

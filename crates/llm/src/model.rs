@@ -57,6 +57,13 @@ impl Chain {
         self.stand_in_window.map_or(chain, |offline| chain.min(offline))
     }
 
+    /// Whether the model expected to answer is sent tool definitions: not while the
+    /// offline model stands in for a provider that is down (it takes none), so the
+    /// prompt's budget is not spent on definitions nobody reads (the first-hour B1).
+    pub fn sends_tools(&self) -> bool {
+        self.stand_in_window.is_none() && self.providers.iter().any(|p| p.supports_tools)
+    }
+
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
     pub fn cost_of(&self, routed: &crate::router::Routed, prices: &crate::pricing::PriceTable) -> Option<f64> {

@@ -23,13 +23,15 @@ pub fn turn_timed_out(secs: f64, lang: Lang) -> String {
 
 /// Sidecar's instructions and what it knows about the user (never cut) do not fit the
 /// answering model's window, so nothing was sent.
-pub fn window_too_small(system_tokens: usize, window: usize, lang: Lang) -> String {
+/// `room` is what the window leaves once the reply and the tool definitions have theirs:
+/// the figure the instructions are compared with (never the whole window).
+pub fn window_too_small(system_tokens: usize, room: usize, window: usize, lang: Lang) -> String {
     match lang {
         Lang::En => format!(
-            "Sidecar's instructions and what it knows about you take {system_tokens} tokens, more than this model's {window}-token window leaves room for, so nothing was sent. Choose a model with a larger window, or raise its context length in Settings → Model providers (or Local models); a shorter profile also helps."
+            "Sidecar's instructions and what it knows about you take {system_tokens} tokens, and with your newest message they do not fit the {room} tokens this model's {window}-token window leaves once its reply and its tools have their room, so nothing was sent. Choose a model with a larger window, or raise its context length in Settings → Model providers (or Local models); fewer MCP tools or a shorter profile also help."
         ),
         Lang::Es => format!(
-            "Las instrucciones de Sidecar y lo que sabe de ti ocupan {system_tokens} tokens, más de lo que deja la ventana de {window} tokens de este modelo, así que no se envió nada. Elige un modelo con más contexto o sube su longitud de contexto en Ajustes → Proveedores de modelos (o Modelos locales); un perfil más corto también ayuda."
+            "Las instrucciones de Sidecar y lo que sabe de ti ocupan {system_tokens} tokens y, con tu último mensaje, no caben en los {room} tokens que deja la ventana de {window} tokens de este modelo tras reservar su respuesta y sus herramientas, así que no se envió nada. Elige un modelo con más contexto o sube su longitud de contexto en Ajustes → Proveedores de modelos (o Modelos locales); menos herramientas MCP o un perfil más corto también ayudan."
         ),
     }
 }

@@ -10,9 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 /// Sidecar's own leave. (2,000 until scheduled tasks joined Sidecar's own: the extras
 /// keep the share they had.)
 pub const TOTAL_BUDGET_TOKENS: usize = 2_200;
-/// Below this relevance an MCP tool waits for `find_tools` (cosine by meaning; the
-/// share of its words said, without an embedder).
-pub const MEANING_FLOOR: f32 = 0.82;
+/// Below this share of its words said an MCP tool waits for `find_tools`, when the
+/// words choose (no embedder, or one whose scale is unknown). By meaning, the floor is
+/// the embedder's own (`Thresholds::tool_floor` in the memory crate).
 pub const WORDS_FLOOR: f32 = 0.25;
 /// What a turn's relevance loses for each turn said since: a topic the user left
 /// yields the budget to the one they are on.
@@ -145,6 +145,9 @@ pub fn choose(
 mod tests {
     use super::*;
 
+    /// A floor by meaning, as an embedder gives one.
+    const FLOOR: f32 = 0.82;
+
     fn candidate(name: &str, server: &str, tokens: usize) -> Candidate {
         Candidate { name: name.into(), server: server.into(), tokens, read_only: name.starts_with("read") }
     }
@@ -164,18 +167,18 @@ mod tests {
                 .map(|(n, s)| (n.to_string(), s))
                 .collect();
         let sticky = BTreeSet::from(["mcp__everything__echo".to_string()]);
-        let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, MEANING_FLOOR, 900);
+        let chosen = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, FLOOR, 900);
         // read_file does not fit in what is left of the budget; write_file does.
         assert_eq!(chosen, BTreeSet::from(["mcp__everything__echo", "mcp__fs__write_file", "mcp__time__convert_time", "read_note"].map(String::from)));
-        let plain = choose(&all, &["hello"], &BTreeSet::new(), &HashMap::new(), MEANING_FLOOR, 900);
+        let plain = choose(&all, &["hello"], &BTreeSet::new(), &HashMap::new(), FLOOR, 900);
         assert!(plain.is_empty());
         // A tight budget keeps what the last turn used before anything new.
-        let tight = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, MEANING_FLOOR, 120);
+        let tight = choose(&all, &["¿Qué hora es en Tokio? Anótalo en mis notas"], &sticky, &scores, FLOOR, 120);
         assert_eq!(tight, BTreeSet::from(["mcp__everything__echo", "read_note"].map(String::from)));
         // Notes two turns ago: what the latest turn is about comes first.
-        let moved_on = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, MEANING_FLOOR, 160);
+        let moved_on = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, FLOOR, 160);
         assert_eq!(moved_on, BTreeSet::from(["mcp__time__convert_time"].map(String::from)));
-        let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, MEANING_FLOOR, 230);
+        let room = choose(&all, &["¿Qué hora es en Tokio?", "gracias", "Anótalo en mis notas"], &BTreeSet::new(), &scores, FLOOR, 230);
         assert_eq!(room, BTreeSet::from(["mcp__time__convert_time", "read_note"].map(String::from)));
     }
 

@@ -46,7 +46,7 @@ fn people_reading_are_transcribed_from_wav_and_from_a_voice_note() {
         let (e, n) = word_errors(said, &heard.text);
         eprintln!("{e}/{n}  said {said:?}  heard {:?}", heard.text);
         (errors, words) = (errors + e, words + n);
-        assert_eq!(heard.lang, Some(Lang::En));
+        assert_eq!(heard.lang, Lang::En);
     }
     assert!(errors * 10 <= words, "word error rate {errors}/{words} over 10%");
 
@@ -59,7 +59,7 @@ fn people_reading_are_transcribed_from_wav_and_from_a_voice_note() {
     let audio = Audio::decode(&std::fs::read(&note).unwrap()).unwrap();
     let heard = model.transcribe(&audio, Language::Detect { otherwise: Lang::Es }, Recording::Note).unwrap();
     assert_eq!(word_errors(said, &heard.text).0, 0, "heard {:?}", heard.text);
-    assert_eq!(heard.lang, Some(Lang::En), "the language is told when not given");
+    assert_eq!(heard.lang, Lang::En, "the language is told when not given");
     assert!(model.is_loaded());
     model.unload();
     assert!(!model.is_loaded());

@@ -26,7 +26,7 @@ pub fn transcribe(runtime: Option<&Path>, file: &Path, spoken_in: Option<SpokenI
     let heard = Audio::decode(&bytes).and_then(|audio| model.transcribe(&audio, language, Recording::Note));
     match heard {
         Ok(transcript) if json => {
-            let lang = transcript.lang.map(|l| if l == Lang::Es { "es" } else { "en" });
+            let lang = if transcript.lang == Lang::Es { "es" } else { "en" };
             println!("{}", serde_json::json!({"text": transcript.text, "lang": lang, "seconds": transcript.seconds}));
             Ok(0)
         }

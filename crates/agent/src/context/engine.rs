@@ -13,9 +13,10 @@ use crate::events::ChatEvent;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::tokens::count_cached as count;
 use sidecar_llm::model::Chain;
-use sidecar_llm::ChatMessage;
+use sidecar_llm::{ChatMessage, ToolSpec};
 use sidecar_settings::{ContextSettings, Settings};
 use sidecar_store::Message;
+use sidecar_tools::ToolRegistry;
 
 /// The part of a conversation still sent verbatim, after the running summary.
 pub(crate) struct LiveHistory {
@@ -30,6 +31,15 @@ pub use super::meter::{ContextMeter, MeterLevel};
 /// The budget for a chain under the current settings.
 pub(crate) fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
     Limits::new(chain.context_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context)
+}
+
+/// The tool definitions the model that answers is sent (none to one that takes none,
+/// such as the offline model standing in), and the budget left beside them.
+pub(crate) fn limits_with_tools(chain: &Chain, settings: &Settings, tools: &ToolRegistry) -> (Vec<ToolSpec>, Limits) {
+    let specs = if chain.sends_tools() { tools.specs() } else { Vec::new() };
+    // Each wire format wraps a tool definition in a few more tokens of its own.
+    let tool_tokens = if specs.is_empty() { 0 } else { count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len() };
+    (specs, limits_for(chain, settings).less(tool_tokens))
 }
 
 /// Where the live history should be cut: the index of the first message kept, when
@@ -118,7 +128,7 @@ impl Shaper for TurnShaper<'_> {
         if report.overflows() {
             let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
             tracing::warn!(conversation_id = self.conversation_id, system, window = self.window, "the system prompt does not fit the window");
-            return Err(sidecar_llm::outcomes::window_too_small(system, self.window, self.lang));
+            return Err(sidecar_llm::outcomes::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
         Ok(messages)
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::checkpoint::{Body, Checkpoint, Metadata, Status, OFFER_DAYS};
 use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
-use super::engine::{eviction_point, limits_for, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
+use super::engine::{eviction_point, limits_for, limits_with_tools, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
 use super::guard::{self, Limits};
 use super::meter::ContextMeter;
 use super::plan::PlanBoard;
@@ -115,9 +115,8 @@ impl ContextService {
             self.resumed_checkpoint(conversation_id),
         )?;
         let base = self.base_system();
-        // Each wire format wraps a tool definition in a few more tokens of its own.
-        // Models that take no tools (the offline one) are sent none.
-        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
+        // Models that take no tools (the offline one, also standing in) are sent none.
+        let (specs, limits) = limits_with_tools(chain, &settings, tools);
         // In a long conversation the tool rules are said again, late, never in the prefix.
         let recent_blocks = loaded.1.iter().rev().take(sidecar_llm::late::REINFORCE_AFTER).filter_map(|m| m.meta.as_ref()?.0.late.as_deref());
         let due = sidecar_llm::late::reinforcement_due(loaded.1.len(), recent_blocks);
@@ -135,8 +134,6 @@ impl ContextService {
             reinforce.as_deref(),
             plan_first.then_some(crate::complexity::PLAN_HINT),
         );
-        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
-        let limits = limits_for(chain, &settings).less(tool_tokens);
         let fixed = count(&base) + count(&sidecar_llm::late::block(&late, &crate::context::plan::render(&plan)));
         let live = self.live_history(conversation_id, chain, fixed, &limits, loaded).await?;
         // The running summary changes the prefix only when a fold happens.

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ConversationService;
 use crate::context::compact::Compactions;
-use crate::context::engine::limits_for;
+use crate::context::engine::limits_with_tools;
 use crate::context::guard::{self, Limits};
 use crate::driver::{drive, Shaper, TurnContext, TurnRules};
 use crate::error::TurnError;
@@ -61,7 +61,7 @@ impl Shaper for TaskShaper<'_> {
         let (messages, report) = guard::fit(messages, &self.limits, self.compactions, &count);
         if report.overflows() {
             let system = messages.first().map_or(0, |m| guard::message_tokens(m, &count));
-            return Err(sidecar_llm::outcomes::window_too_small(system, self.window, self.lang));
+            return Err(sidecar_llm::outcomes::window_too_small(system, self.limits.budget, self.window, self.lang));
         }
         Ok(messages)
     }
@@ -84,12 +84,11 @@ impl ConversationService {
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         };
         let tools = self.tools().granting(task.tools);
-        let specs = if chain.providers.iter().any(|p| p.supports_tools) { tools.specs() } else { Vec::new() };
-        let tool_tokens = count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len();
+        let (_, limits) = limits_with_tools(&chain, &settings, &tools);
         let (now, zone) = (self.with.clock.now(), self.with.clock.zone());
         let shaper = TaskShaper {
             late: sidecar_llm::late::head(now, zone, &[], None, None, None),
-            limits: limits_for(&chain, &settings).less(tool_tokens),
+            limits,
             compactions: self.with.context.compactions(),
             window: chain.context_window() as usize,
             lang: self.with.lang,

@@ -151,6 +151,15 @@ pub(crate) fn remember_near(doc: &mut Learnings, text: &str, category: Category,
     if let Some((index, old_category, old)) = replaced {
         return supersede(doc, index, old_category, old, &text, category, today);
     }
+    // A taste said again in a later reply ("fan de Christopher Nolan" after "le gustan
+    // películas de Nolan"): near enough in meaning to ask a model about, and the words
+    // say the same taste of the same name (Bug 9's rule within a reply, here across them).
+    let restated = current()
+        .find(|(_, c, fact)| *c == category && nearness.borderline(&fact.text).is_some() && meaning::restates_taste(&fact.text, &text))
+        .map(|(index, c, fact)| (index, c, fact.clone()));
+    if let Some((index, existing_category, fact)) = restated {
+        return reinforce(doc, index, existing_category, fact, category, Some(&text), today);
+    }
     let by_meaning = current()
         .filter_map(|(index, c, fact)| Some((index, c, fact, nearness.borderline(&fact.text)?)))
         .max_by(|a, b| a.3.total_cmp(&b.3))

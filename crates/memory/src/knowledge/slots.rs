@@ -38,7 +38,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             "home",
             r"\b(?:i live|i'm living|i am living|lives|is living|now lives|moved|has moved|vivo|vive|vivimos|viven|me mude|se mudo|nos mudamos|reside|resides)\s+(?:in|to|en|a)\s+(.+)",
         ),
-        pattern("job", r"\b(?:i work|works|is working|trabajo|trabaja|curro|curra)\s+(?:as an?|as|at|for|como|para)\s+(.+)"),
+        pattern("job", r"\b(?:i work|works|is working|trabajo|trabaja|curro|curra)\s+(?:as an?|as|for|como|para)\s+(.+)"),
         pattern("job", r"\b(?:my job is|his job is|her job is|mi trabajo es|su trabajo es)\s+(.+)"),
         pattern(
             "partner",
@@ -61,12 +61,92 @@ static JOB_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid job-change pattern")
 });
 
-/// "Trabaja en" names an employer when a proper noun or an article follows ("en
-/// Google", "en una startup"); bare, it names a field as often ("en desarrollo
-/// backend"), which people work in two of. Unfolded text: the capital tells.
+/// "Trabaja en", "works at" name an employer when a proper noun follows ("en Google",
+/// "at Acme") or an article and a kind of employer ("en una startup", "at a bank");
+/// else they name a place, a shift or a field ("en la oficina los martes", "at home on
+/// Fridays", "en el turno de noche", "en desarrollo backend"), which is no employer and
+/// replaces none: the seed's "si hay duda, crear fact nuevo". Unfolded text: the capital
+/// tells.
 static JOB_AT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i:\b(?:trabajo|trabaja|trabajamos|trabajan|curro|curra)\s+en)\s+((?i:una?|el|la)\s+\S.*|\p{Lu}.*)").expect("valid employer pattern")
+    Regex::new(r"(?i:\b(?:i work|works|is working|trabajo|trabaja|trabajamos|trabajan|curro|curra)\s+(?:en|at))\s+(\S.*)").expect("valid employer pattern")
 });
+
+/// Kinds of employer an article may introduce after "en" / "at", folded.
+const EMPLOYER_KINDS: [&str; 52] = [
+    "startup",
+    "empresa",
+    "compania",
+    "company",
+    "multinacional",
+    "corporation",
+    "firm",
+    "banco",
+    "bank",
+    "hospital",
+    "clinica",
+    "clinic",
+    "escuela",
+    "school",
+    "colegio",
+    "instituto",
+    "universidad",
+    "university",
+    "consultora",
+    "consultoria",
+    "consultancy",
+    "agencia",
+    "agency",
+    "tienda",
+    "shop",
+    "store",
+    "restaurante",
+    "restaurant",
+    "fabrica",
+    "factory",
+    "bufete",
+    "ayuntamiento",
+    "ministerio",
+    "supermercado",
+    "supermarket",
+    "hotel",
+    "farmacia",
+    "pharmacy",
+    "laboratorio",
+    "lab",
+    "editorial",
+    "publisher",
+    "periodico",
+    "newspaper",
+    "ong",
+    "nonprofit",
+    "charity",
+    "fundacion",
+    "foundation",
+    "aseguradora",
+    "insurer",
+    "constructora",
+];
+
+/// Words that make "works at/en X" a when or a where rather than a who: a day, a shift,
+/// a part of the day. Folded.
+static SCHEDULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|fines? de semana|turno|shift|noche|night|mananas?|tardes?|mornings?|afternoons?|evenings?|remoto|remote|casa|home)\b").expect("valid schedule pattern")
+});
+
+/// The employer `value` (unfolded, after "en" / "at") names, if it names one.
+fn employer(value: &str) -> Option<&str> {
+    let clause = value.split([',', ';', '.', '(']).next().unwrap_or(value);
+    let folded = fold(&clause.to_lowercase());
+    if SCHEDULE.is_match(&folded) {
+        return None;
+    }
+    let mut words = folded.split_whitespace();
+    let first = words.next()?;
+    let proper = clause.trim_start().chars().next().is_some_and(char::is_uppercase);
+    let kind = ["un", "una", "el", "la", "a", "an", "the"].contains(&first)
+        && words.take(2).any(|w| EMPLOYER_KINDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
+    (proper || kind).then_some(value)
+}
 
 /// Articles a value may start with ("una startup" and "startup" are one employer).
 const ARTICLES: [&str; 7] = ["un ", "una ", "el ", "la ", "a ", "an ", "the "];
@@ -127,7 +207,7 @@ pub fn slot_of(text: &str) -> Option<Slot> {
     });
     listed.or_else(|| {
         let at = JOB_AT.captures(text)?;
-        slot("job".into(), at.get(1)?.as_str(), at.get(0)?.start(), text)
+        slot("job".into(), employer(at.get(1)?.as_str())?, at.get(0)?.start(), text)
     })
 }
 
@@ -173,6 +253,31 @@ mod tests {
             assert!(!supersedes(other, own) && !supersedes(own, other), "{other} / {own}");
         }
         assert!(supersedes("Mi hermana se mudó a Valencia", "Mi hermana vive en Madrid"), "hers, by hers");
+        assert!(supersedes("I work at Acme", "I work at Google"));
+        assert!(supersedes("I work at a bank", "I work for Google"));
         assert!(supersedes("Ahora vive en Valencia", "Vive en Madrid"), "an adverb names no one");
+    }
+
+    /// Issue 68: a place, a shift or a day of work is no employer, and replaces none.
+    #[test]
+    fn a_place_or_a_shift_of_work_keeps_the_employer() {
+        for employer in ["Trabajo en Google", "I work at Google", "I work for Google", "Trabaja en una startup"] {
+            for place in [
+                "Trabajo en la oficina los martes",
+                "Trabajo en el turno de noche",
+                "Trabajo en el centro",
+                "Trabajo en casa los viernes",
+                "Trabajo en Google los martes",
+                "I work at home on Fridays",
+                "I work at the front desk",
+                "I work at night",
+                "She works at the office on Mondays",
+            ] {
+                assert!(!supersedes(place, employer) && !supersedes(employer, place), "{place} / {employer}");
+            }
+        }
+        assert_eq!(slot_of("Trabajo en la oficina los martes"), None);
+        assert_eq!(slot_of("I work at home on Fridays"), None);
+        assert_eq!(slot_of("I work at Google").map(|s| s.value).as_deref(), Some("google"));
     }
 }

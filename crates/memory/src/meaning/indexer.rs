@@ -247,7 +247,17 @@ impl MeaningIndex {
         if let Some(vector) = self.asked.get(&key) {
             return Ok(vector);
         }
-        let vector = Quantized::from_f32(&embedder.embed(&[query.to_string()], TextKind::Query).await?.pop().unwrap_or_default());
+        let asked = [query.to_string()];
+        let embedded = match embedder.embed(&asked, TextKind::Query).await {
+            // A server busy with a batch of the indexer's, on a loaded machine, may miss
+            // one limit: a second try before recall falls back to words (issue 68).
+            Err(EmbedError::Slow(why)) => {
+                tracing::info!(%why, "the question's embedding took too long; asking once more");
+                embedder.embed(&asked, TextKind::Query).await
+            }
+            other => other,
+        };
+        let vector = Quantized::from_f32(&embedded?.pop().unwrap_or_default());
         self.asked.insert(key, vector.clone());
         Ok(vector)
     }

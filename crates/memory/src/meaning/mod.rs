@@ -45,6 +45,10 @@ pub enum EmbedError {
     /// One call failed; the next may work.
     #[error("{0}")]
     Failed(String),
+    /// The embedder did not answer in time (a busy server, a loaded machine); the next
+    /// call may.
+    #[error("{0}")]
+    Slow(String),
 }
 
 pub(crate) type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Vec<f32>>, EmbedError>> + Send + 'a>>;

@@ -60,13 +60,10 @@ impl RemoteEmbedder {
             request = request.bearer_auth(key);
         }
         let response = request.send().await.map_err(|e| {
-            let what = if e.is_connect() {
-                "nothing answers there"
-            } else if e.is_timeout() {
-                "it did not answer in time"
-            } else {
-                "the request failed"
-            };
+            if e.is_timeout() {
+                return EmbedError::Slow(format!("the embeddings server at {url} did not answer in time"));
+            }
+            let what = if e.is_connect() { "nothing answers there" } else { "the request failed" };
             EmbedError::Unavailable(format!("cannot reach the embeddings server at {url}: {what}"))
         })?;
         let status = response.status();
@@ -120,13 +117,17 @@ impl Embedder for RemoteEmbedder {
         &self.identity
     }
 
-    /// EmbeddingGemma's when it is that model (given its prompts); otherwise e5-small's,
-    /// the only others measured: another model's may be wrong.
+    /// EmbeddingGemma's when it is that model (given its prompts), e5-small's when it
+    /// is that one; any other model's scale is unknown, and no decision rests on its
+    /// cosines ([`Thresholds::UNMEASURED`]).
     fn thresholds(&self) -> Thresholds {
+        let model = self.model.to_lowercase();
         if prompt(&self.model, TextKind::Query).is_some() {
             Thresholds::EMBEDDING_GEMMA
-        } else {
+        } else if model.contains("e5-small") {
             Thresholds::E5_SMALL
+        } else {
+            Thresholds::UNMEASURED
         }
     }
 
