@@ -48,10 +48,14 @@ echo "== speech to text: word error rate on people's recordings (development and
 export SPEECH_SETS
 if [ ! -d "$SPEECH_SETS" ] && [ -n "${SPEECH_SOURCE:-}" ]; then python3 scripts/speech_sets.py "$SPEECH_SOURCE" "$SPEECH_SETS"; fi
 cargo bench -p sidecar-voice --bench speech 2>/dev/null
+echo "== the same in the build \`make run\` makes (the dev profile) =="
+cargo bench --profile dev -p sidecar-voice --bench speech 2>/dev/null
 echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
+echo "== the same in the build \`make run\` makes (the dev profile) =="
+cargo bench --profile dev --bench recall 2>/dev/null
 echo "== vector search: in-memory scan against sqlite-vec =="
 cargo bench --bench vector_scan 2>/dev/null
 echo "== recall evidence on the evaluation set (words vs hybrid), embedding throughput =="

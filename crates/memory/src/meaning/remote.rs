@@ -147,6 +147,20 @@ impl Embedder for RemoteEmbedder {
 #[cfg(test)]
 mod tests {
     use super::{prompt, TextKind};
+    use crate::knowledge::meaning::Thresholds;
+    use crate::meaning::Embedder;
+
+    /// Issue 68: a cosine means something only on the scale it was measured on.
+    #[test]
+    fn only_a_measured_model_has_its_cosines_decide() {
+        let endpoint = |model: &str| super::RemoteEmbedder::new(reqwest::Client::new(), "http://h/v1", model, None).thresholds();
+        assert_eq!(endpoint("embeddinggemma:300m"), Thresholds::EMBEDDING_GEMMA);
+        assert_eq!(endpoint("intfloat/multilingual-e5-small"), Thresholds::E5_SMALL);
+        let unknown = endpoint("nomic-embed-text");
+        assert_eq!(unknown, Thresholds::UNMEASURED);
+        assert_eq!(unknown.tool_floor, None, "the words choose the tools");
+        assert!(!unknown.confirmed("Me gusta el café", "Me encanta el café", 0.99), "the words tell facts apart");
+    }
 
     #[test]
     fn embeddinggemma_reads_its_retrieval_prompts_and_other_models_the_text_alone() {
