@@ -8,7 +8,9 @@
 //! name; each query is embedded for real by the local model. Their densities are
 //! measured first, timed.
 //!
-//! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder)
+//! Run: `cargo bench --bench recall` (after `make`, which builds the runtime folder);
+//! `RECALL_MESSAGES=N` stores N messages instead (the build `make run` makes, the dev
+//! profile, measures 20,000 in minutes: `cargo bench --profile dev --bench recall`).
 
 #[path = "support/random_history.rs"]
 mod random_history;
@@ -19,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
 
-const MESSAGES: usize = 100_000;
+/// How many messages are stored unless `RECALL_MESSAGES` says.
+const DEFAULT_MESSAGES: usize = 100_000;
 const QUERIES: usize = 300;
 
 #[tokio::main]
@@ -31,9 +34,10 @@ async fn main() {
     settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
+    let messages: usize = std::env::var("RECALL_MESSAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_MESSAGES);
 
     let loading = Instant::now();
-    random_history::fill(&core, MESSAGES, &mut rng).await;
+    random_history::fill(&core, messages, &mut rng).await;
     let loaded = loading.elapsed();
 
     // Loads the model and the vectors, then measures every vector's density (what the
@@ -41,7 +45,7 @@ async fn main() {
     // grown by a quarter).
     let measuring = Instant::now();
     let embedded = core.meaning().catch_up(None).await.unwrap();
-    println!("loading {MESSAGES} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
+    println!("loading {messages} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     for (name, mode) in [("words only", sidecar::recall::RecallMode::Words), ("hybrid", sidecar::recall::RecallMode::Hybrid)] {
@@ -57,7 +61,7 @@ async fn main() {
             words_only = results.words_only.or(words_only);
         }
         times.sort();
-        println!("recall, {name}, over {MESSAGES} messages ({QUERIES} two-word queries, results packed into 1,500 tokens):");
+        println!("recall, {name}, over {messages} messages ({QUERIES} two-word queries, results packed into 1,500 tokens):");
         println!(
             "  median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.1} hits per query",
             ms(times[QUERIES / 2]),
@@ -70,7 +74,7 @@ async fn main() {
         }
     }
     println!(
-        "  (loading the messages and their vectors took {:.1} s; the vectors of {MESSAGES} messages hold {:.1} MB in memory)",
+        "  (loading the messages and their vectors took {:.1} s; the vectors of {messages} messages hold {:.1} MB in memory)",
         loaded.as_secs_f64(),
         core.meaning().memory_bytes() as f64 / 1e6
     );
@@ -78,7 +82,7 @@ async fn main() {
     let started = Instant::now();
     let backup = core.data().back_up(Some(&dir.path().join("b"))).await.unwrap();
     println!(
-        "backup of {MESSAGES} messages with their vectors: {:.2} s, {:.1} MB ({} files)",
+        "backup of {messages} messages with their vectors: {:.2} s, {:.1} MB ({} files)",
         started.elapsed().as_secs_f64(),
         backup.bytes as f64 / 1e6,
         backup.files

@@ -54,8 +54,8 @@ echo "== agent-core overhead per turn =="
 cargo bench --bench turn_overhead 2>/dev/null
 echo "== recall latency =="
 cargo bench --bench recall 2>/dev/null
-echo "== the same in the build \`make run\` makes (the dev profile) =="
-cargo bench --profile dev --bench recall 2>/dev/null
+echo "== recall over 20,000 messages in the build \`make run\` makes (the dev profile) =="
+RECALL_MESSAGES=20000 cargo bench --profile dev --bench recall 2>/dev/null
 echo "== vector search: in-memory scan against sqlite-vec =="
 cargo bench --bench vector_scan 2>/dev/null
 echo "== recall evidence on the evaluation set (words vs hybrid), embedding throughput =="
