@@ -172,6 +172,30 @@ async fn edits_in_another_editor_are_picked_up_and_bad_lines_reported() {
     assert!(core.facts().iter().any(|f| f.fact.text == "Toca el violín"));
 }
 
+/// A loaded machine starts the loops seconds after the window shows the facts: an edit
+/// made in between, before the watch first looks, is picked up too (it went unnoticed,
+/// seen in the end-to-end run of issue 68's stop).
+#[tokio::test]
+async fn an_edit_made_before_the_watch_starts_is_picked_up() {
+    let server = ScriptedServer::start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &server.base_url).await;
+    let mut events = core.events().subscribe();
+    let path = dir.path().join("knowledge/learnings.md");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("- [weight:2] Plays the cello | learned:2026-11-01 | confirmed:2026-11-20\n");
+    std::fs::write(dir.path().join("knowledge/.edit"), &text).unwrap();
+    std::fs::rename(dir.path().join("knowledge/.edit"), &path).unwrap();
+    let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(50)));
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !matches!(events.recv().await, Ok(CoreEvent::Memory(MemoryEvent::KnowledgeChanged { .. }))) {}
+    })
+    .await
+    .expect("the edit is noticed");
+    watcher.abort();
+    assert!(core.facts().iter().any(|f| f.fact.text == "Plays the cello"));
+}
+
 #[tokio::test]
 async fn profile_files_are_edited_with_a_stale_check() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;

@@ -27,17 +27,19 @@ fn fingerprint(dir: &Path) -> Fingerprint {
 /// Runs until the task is dropped: when learnings.md was edited outside Sidecar, it is
 /// re-read and a `KnowledgeChanged` event reports the lines that could not be read (or
 /// the error). Sidecar's own writes raise no event.
-/// The files are looked at now, so an edit made before the task first runs counts.
+/// The first look compares the file with what the store holds, so an edit made between
+/// the store's opening and this task's start counts too (a loaded machine starts the
+/// loops seconds after the window shows the facts: an edit then went unnoticed).
 pub fn watch(store: Arc<KnowledgeStore>, events: Emitter<MemoryEvent>, interval: Duration) -> impl Future<Output = ()> {
-    let mut last = fingerprint(store.dir());
+    let mut last: Option<Fingerprint> = None;
     async move {
         loop {
             tokio::time::sleep(interval).await;
             let now = fingerprint(store.dir());
-            if now == last {
+            if last.as_ref() == Some(&now) {
                 continue;
             }
-            last = now;
+            last = Some(now);
             if let Some(event) = reload_event(&store) {
                 events.publish(event);
             }
