@@ -12,10 +12,7 @@ use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
-    let off = if meaning { crate::support::test_embedder() } else { "[memory.embeddings]\nbackend = \"off\"\n".to_string() };
-    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{off}")).unwrap();
-    settings.local_model.runtime = Some(crate::support::runtime());
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    open_on(dir, &if meaning { crate::support::test_backend() } else { "off".to_string() }).await
 }
 
 /// The current facts: (category, text, weight).

@@ -241,6 +241,7 @@ fn quiet_params(lang: Lang, window: i32, threads: i32) -> FullParams<'static, 's
 /// CPU-s detected against 3.8 given (issue 68). A run stopped before its encoder leaves
 /// the state with the spectrogram and the fitted window, and the detection encodes that.
 fn heard(state: &mut WhisperState, samples: &[f32], window: i32, threads: i32) -> Result<Option<Lang>, VoiceError> {
+    // Any language given keeps whisper.cpp's own detection off; nothing is decoded.
     let mut params = quiet_params(Lang::En, window, threads);
     // SAFETY: `no_encoding` reads nothing and only answers "do not encode".
     unsafe { params.set_start_encoder_callback(Some(no_encoding)) };

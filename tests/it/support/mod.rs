@@ -24,13 +24,12 @@ pub use runtime::runtime;
 /// memory for it; only what is about EmbeddingGemma wants that.
 pub const LIGHT_EMBEDDER: &str = "[memory.embeddings]\nbackend = \"local\"\n";
 
-/// `[memory.embeddings]` on the embedder the facts tests run with: `SIDECAR_TEST_EMBEDDER`
-/// (`local`, the default: multilingual-e5-small; `gemma`: EmbeddingGemma, the default of
-/// a machine with 8 GB). `make test` runs them with each (issue 68: a rule tuned on one
-/// embedder failed with the other).
-pub fn test_embedder() -> String {
-    let backend = std::env::var("SIDECAR_TEST_EMBEDDER").unwrap_or_else(|_| "local".into());
-    format!("[memory.embeddings]\nbackend = \"{backend}\"\n")
+/// The embedder the facts tests run with: `SIDECAR_TEST_EMBEDDER` (`local`, the default:
+/// multilingual-e5-small; `gemma`: EmbeddingGemma, the default of a machine with 8 GB).
+/// `make test` runs them with each (issue 68: a rule tuned on one embedder failed with
+/// the other).
+pub fn test_backend() -> String {
+    std::env::var("SIDECAR_TEST_EMBEDDER").unwrap_or_else(|_| "local".into())
 }
 
 /// `settings` on the light embedder (see [`LIGHT_EMBEDDER`]).

@@ -72,7 +72,7 @@ static JOB_AT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Kinds of employer an article may introduce after "en" / "at", folded.
-const EMPLOYER_KINDS: [&str; 52] = [
+const EMPLOYER_KINDS: &[&str] = &[
     "startup",
     "empresa",
     "compania",
