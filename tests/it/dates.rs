@@ -245,7 +245,6 @@ enum Outcome {
 }
 
 fn outside_outcome(row: &Row, expected: &str) -> (Outcome, String) {
-    use sidecar::dates::DateErrorKind::{AmbiguousHour, MissingDay, MissingTime};
     match parse(&row.phrase, row.now, row.zone, Options::new(row.lang)) {
         Ok(reading) if expected != "!*" => {
             let got = reading.local().format("%Y-%m-%d %H:%M").to_string();
@@ -253,7 +252,7 @@ fn outside_outcome(row: &Row, expected: &str) -> (Outcome, String) {
         }
         Ok(reading) => (Outcome::Missed, reading.local().format("%Y-%m-%d %H:%M").to_string()),
         Err(_) if expected == "!*" => (Outcome::Read, "refused".into()),
-        Err(e) if matches!(e.kind, AmbiguousHour | MissingDay | MissingTime) => (Outcome::Asked, format!("!{:?}", e.kind)),
+        Err(e) if e.kind.asks_back() => (Outcome::Asked, format!("!{:?}", e.kind)),
         Err(e) => (Outcome::Missed, format!("!{:?}", e.kind)),
     }
 }
@@ -293,4 +292,4 @@ fn phrasings_from_other_parsers_tests() {
 }
 
 /// The share of outside phrasings read right that must hold (language, part, %).
-const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 62.0), ("en", "test", 53.0), ("es", "dev", 62.0), ("es", "test", 63.0)];
+const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 66.0), ("en", "test", 57.5), ("es", "dev", 64.5), ("es", "test", 69.0)];

@@ -9,7 +9,7 @@ use super::said::{Component, Day, Offset};
 pub(crate) struct Grammar<'a> {
     toks: &'a [Tok],
     /// Decides D/M against M/D in numeric dates.
-    tongue: Tongue,
+    pub(super) tongue: Tongue,
 }
 
 pub(super) type Found<T> = Option<(T, usize)>;
@@ -85,6 +85,12 @@ impl<'a> Grammar<'a> {
             return None; // "20 minutes to 2pm" is an hour
         }
         let trail = self.any(at, &["later", "from now", "after", "hence", "despues", "mas tarde", "a partir de ahora", "desde ahora"]);
+        // "3 días a partir de hoy", "4 months from tomorrow": counted from that day.
+        let from_day = self.any(at, FROM_TODAY).map(|e| (0, e)).or_else(|| self.any(at, FROM_TOMORROW).map(|e| (1, e)));
+        if let Some((days, _)) = from_day.filter(|_| offset.seconds == 0) {
+            offset.days += days;
+        }
+        let trail = from_day.filter(|_| offset.seconds == 0).map(|(_, e)| e).or(trail);
         offset.marked = lead.is_some() || trail.is_some();
         if !offset.marked && at == i + 1 && self.word(i).is_some_and(|w| w.ends_with('h')) {
             // "15h" alone is an hour of the day (Spanish usage), not fifteen hours.
@@ -235,6 +241,9 @@ impl<'a> Grammar<'a> {
         if let Some(found) = self.numeric(i) {
             return Some(found);
         }
+        if let Some(found) = self.day_of_numbered_month(i) {
+            return Some(found);
+        }
         if let Some(found) = self.weekday(i) {
             return Some(found);
         }
@@ -245,58 +254,6 @@ impl<'a> Grammar<'a> {
         let w = self.word(i)?;
         let (_, day) = simple.iter().find(|(s, _)| *s == w)?;
         Some((*day, i + 1))
-    }
-
-    fn weekday(&self, i: usize) -> Found<Day> {
-        let lead = self.any(
-            i,
-            &[
-                "el proximo",
-                "el siguiente",
-                "proximo",
-                "el",
-                "este",
-                "this",
-                "next",
-                "on",
-                "this coming",
-                "coming",
-                "on next",
-                "para el",
-                "for",
-                "by",
-                "by next",
-            ],
-        );
-        let at = lead.unwrap_or(i);
-        let (weekday, _) = lex::weekday(self.word(at)?)?;
-        if lex::plural_weekday(self.word(at)?) && lead.is_none_or(|l| l == i + 1 && self.word(i) == Some("on")) {
-            // "on mondays", "los lunes": a habit (the repeat matcher reads it).
-            return None;
-        }
-        let mut end = at + 1;
-        let next_week = match self.any(
-            end,
-            &[
-                "de la semana que viene",
-                "de la proxima semana",
-                "de la semana proxima",
-                "of next week",
-                "next week",
-                "la semana que viene",
-                "la proxima semana",
-            ],
-        ) {
-            Some(e) => {
-                end = e;
-                true
-            }
-            None => {
-                end = self.any(end, &["que viene", "proximo"]).unwrap_or(end);
-                false
-            }
-        };
-        Some((Day::Weekday { weekday, next_week }, end))
     }
 
     /// "el primer viernes de julio", "the last Monday of May", "the second Tuesday in
@@ -338,47 +295,6 @@ impl<'a> Grammar<'a> {
         Some((Day::Calendar { day, month, year }, end))
     }
 
-    fn year(&self, i: usize) -> (Option<i32>, usize) {
-        let at = self.any(i, &["de", "del", "of"]).unwrap_or(i);
-        match self.word(at) {
-            Some(w) if w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()) => (w.parse().ok(), at + 1),
-            _ => (None, i),
-        }
-    }
-
-    /// "31/05/2024", "5/31", "2024-05-31", "31-05-24", "31.05.2024".
-    fn numeric(&self, i: usize) -> Found<Day> {
-        let at = self.any(i, &["el", "on", "the"]).filter(|&n| self.word(n).is_some_and(|w| w.contains(['/', '-', '.']))).unwrap_or(i);
-        let w = self.word(at)?;
-        let sep = if w.contains('/') {
-            '/'
-        } else if w.contains('-') {
-            '-'
-        } else {
-            '.'
-        };
-        let parts: Vec<&str> = w.split(sep).collect();
-        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || p.len() > 4 || !p.bytes().all(|b| b.is_ascii_digit())) {
-            return None;
-        }
-        if sep == '.' && parts.len() == 2 {
-            return None; // a decimal number
-        }
-        let n: Vec<u32> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
-        let (day, month, year) = if parts[0].len() == 4 {
-            (*n.get(2)?, n[1], Some(n[0] as i32))
-        } else {
-            let year = n.get(2).map(|&y| if parts[2].len() == 2 { 2000 + y as i32 } else { y as i32 });
-            let month_first = self.tongue == Tongue::En && n[1] <= 31 && n[0] <= 12 || n[0] <= 12 && n[1] > 12;
-            if month_first {
-                (n[1], n[0], year)
-            } else {
-                (n[0], n[1], year)
-            }
-        };
-        Some((Day::Calendar { day, month, year }, at + 1))
-    }
-
     /// "el 15", "el día 15", "del 15" (after an hour: "a las 8 del 15"), "the 15th",
     /// "on the 1st".
     fn month_day(&self, i: usize) -> Found<Day> {
@@ -394,6 +310,39 @@ impl<'a> Grammar<'a> {
     }
 
     // ---- parts of the day ----
+
+    /// "al final del día", "al finalizar el domingo", "end of (the) day", "eod": a
+    /// moment with no hour said (the day, if any, is read on its own after it).
+    pub(super) fn end_of_day(&self, i: usize) -> Found<()> {
+        let end = self.any(
+            i,
+            &[
+                "al final del dia",
+                "al finalizar el dia",
+                "al fin del dia",
+                "hacia el fin de dia",
+                "hacia el final del dia",
+                "a fin de dia",
+                "al final de",
+                "al final del",
+                "al finalizar el",
+                "al finalizar",
+                "end of the day",
+                "end of day",
+                "at the end of the day",
+                "by the end of the day",
+                "by end of day",
+                "at the eod",
+                "by eod",
+                "eod",
+                "at the end of",
+                "by the end of",
+            ],
+        )?;
+        // "al final de" alone only before a day: "al final de la reunión" is no date.
+        let names_day = self.word(end - 1).is_some_and(|w| matches!(w, "dia" | "day" | "eod"));
+        (names_day || self.day(end).is_some()).then_some(((), end))
+    }
 
     /// "tonight", "esta noche", "this afternoon".
     pub(super) fn today_part(&self, i: usize) -> Found<Component> {
@@ -454,6 +403,9 @@ impl<'a> Grammar<'a> {
         self.day(i)
     }
 }
+
+const FROM_TODAY: &[&str] = &["a partir de hoy", "desde hoy", "despues de hoy", "contando desde hoy", "from today", "after today"];
+const FROM_TOMORROW: &[&str] = &["a partir de manana", "desde manana", "despues de manana", "from tomorrow", "from tmrw", "after tomorrow"];
 
 /// `n` of `unit` as an offset; `None` when it is absurdly large.
 fn scale(n: f64, unit: Unit) -> Option<Offset> {

@@ -46,6 +46,8 @@ impl Grammar<'_> {
             end,
             &[
                 "de la manana",
+                "del mediodia",
+                "de la medianoche",
                 "de la tarde",
                 "de la noche",
                 "de la madrugada",
@@ -65,7 +67,8 @@ impl Grammar<'_> {
         ) {
             let part = match self.word(e - 1) {
                 Some("manana" | "morning") => DayPart::Morning,
-                Some("tarde" | "afternoon") => DayPart::Afternoon,
+                // "las 12 del mediodía", "las 2 del mediodía" (14:00).
+                Some("tarde" | "afternoon" | "mediodia") => DayPart::Afternoon,
                 Some("evening") => DayPart::Evening,
                 Some("madrugada") => DayPart::EarlyMorning,
                 _ => DayPart::Night,

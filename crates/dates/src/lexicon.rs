@@ -248,11 +248,14 @@ pub fn month(word: &str) -> Option<(u32, Option<Tongue>)> {
     })
 }
 
-/// "12th", "1st", "1º", "1ro", "3"; a day of the month.
+/// "12th", "1st", "1º", "1.º", "1er", "1ro", "3"; a day of the month.
 pub fn ordinal_day(word: &str) -> Option<u32> {
     let digits_end = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
     let (n, suffix) = word.split_at(digits_end);
-    if n.is_empty() || n.len() > 2 || !matches!(suffix, "" | "st" | "nd" | "rd" | "th" | "º" | "°" | "o" | "ro" | "ero" | "a" | "ª") {
+    if n.is_empty()
+        || n.len() > 2
+        || !matches!(suffix, "" | "st" | "nd" | "rd" | "th" | "º" | ".º" | "°" | "o" | ".o" | "ro" | "ero" | "er" | ".er" | "a" | "ª" | ".ª")
+    {
         return None;
     }
     let day: u32 = n.parse().ok()?;

@@ -3,8 +3,8 @@
 //! hours", "el primer lunes de cada mes"); `extract` finds the date inside a sentence
 //! and returns the rest as what to remember ("call mum tomorrow at 9" → "call mum").
 //!
-//! - `lexicon`: the words; `grammar` and `repeat_words`: the components a date is made
-//!   of; `resolve`: components to an instant at "now" in the user's zone;
+//! - `lexicon`: the words; `grammar` (with `hours`, `weekdays`, `written`) and
+//!   `repeat_words`: the components a date is made of; `resolve`: components to an instant at "now" in the user's zone;
 //!   `recurrence`: RRULEs and their occurrences (the `rrule` crate).
 //! - When a time is truly unclear ("a las 3" with no day, "en un rato", two dates) the
 //!   error says what is missing, echoes the user's words, and suggests a phrasing in
@@ -21,7 +21,9 @@ pub mod resolve;
 pub(crate) mod said;
 mod scan;
 pub mod user_language;
+mod weekdays;
 pub mod words;
+mod written;
 
 use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
@@ -281,7 +283,8 @@ pub fn parse(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Resu
 }
 
 /// The error for `kind`. An hour that could be morning or afternoon suggests both
-/// readings that are still to come now: "hoy a las 15" only while 15:00 is ahead.
+/// readings that are still to come now: "hoy a las 15" only while 15:00 is ahead; a
+/// "next Friday" that could be either week, both Fridays.
 fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> DateError {
     let mut error = DateError::new(kind, said, cx.lang);
     if let (DateErrorKind::AmbiguousHour, Some(hour)) = (kind, parts.hour) {
@@ -292,6 +295,13 @@ fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> Date
         // Soonest first: today's before tomorrow's, then by the clock.
         choices.sort_by_key(|(today, t)| (!today, *t));
         error.suggestion = words::which_hour(&choices, cx.lang);
+    }
+    let said_next = [parts.day, parts.until].into_iter().flatten().find_map(|d| match d {
+        said::Day::Weekday { weekday, said_next: true, .. } => resolve::next_readings(cx.today(), weekday),
+        _ => None,
+    });
+    if let (DateErrorKind::AmbiguousDay, Some(choices)) = (kind, said_next) {
+        error.suggestion = words::which_day(&choices, cx.lang);
     }
     error
 }

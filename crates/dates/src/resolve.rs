@@ -25,6 +25,8 @@ pub(crate) struct Parts {
     pub repeat: Option<Repeat>,
     pub until: Option<Day>,
     pub count: Option<u32>,
+    /// A weekday said beside a date ("viernes 15 de junio"): the date must fall on it.
+    pub weekday: Option<Weekday>,
 }
 
 impl Parts {
@@ -35,12 +37,18 @@ impl Parts {
             let clash = match c {
                 Component::Offset(o) => parts.offset.replace(*o).is_some(),
                 Component::Day(date @ (Day::Calendar { .. } | Day::OfMonth(_))) if matches!(parts.day, Some(Day::Weekday { next_week: false, .. })) => {
-                    // "Wednesday, September 16, 2020", "Tuesday the 19th": the weekday only decorates.
-                    parts.day = Some(*date);
+                    // "Wednesday, September 16, 2020", "Tuesday the 19th": the weekday
+                    // only checks the date.
+                    if let Some(Day::Weekday { weekday, .. }) = parts.day.replace(*date) {
+                        parts.weekday = Some(weekday);
+                    }
                     false
                 }
                 // "Jul 18, Fri": the same, after the date.
-                Component::Day(Day::Weekday { next_week: false, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::OfMonth(_))) => false,
+                Component::Day(Day::Weekday { next_week: false, weekday, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::OfMonth(_))) => {
+                    parts.weekday = Some(*weekday);
+                    false
+                }
                 Component::Day(d) => parts.day.replace(*d).is_some_and(|old| old != *d),
                 Component::Hour(h) => parts.hour.replace(*h).is_some_and(|old| old != *h),
                 Component::Part(p) => parts.part.replace(*p).is_some_and(|old| old != *p),
@@ -50,6 +58,8 @@ impl Parts {
                 Component::Repeat(r) => parts.repeat.replace(r.clone()).is_some_and(|old| old != *r),
                 Component::Until(d) => parts.until.replace(*d).is_some(),
                 Component::Count(n) => parts.count.replace(*n).is_some(),
+                // A time meant, its hour unsaid: asked, never guessed.
+                Component::EndOfDay => return Err(DateErrorKind::VagueHour),
             };
             if clash {
                 return Err(DateErrorKind::TwoDates);
@@ -132,9 +142,10 @@ fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), Da
                 h + 12
             }
         }
+        // "las dos de la noche" is 02:00, "las cinco de la noche" 17:00.
         (None, Some(DayPart::Night)) => match h {
             12 => 24,
-            1..=5 => h,
+            1..=4 => h,
             _ => h + 12,
         },
         (None, None) => h,
@@ -158,19 +169,53 @@ fn weekday_date(today: NaiveDate, weekday: Weekday, next_week: bool) -> NaiveDat
     today + Duration::days(ahead)
 }
 
+/// The two days "next Friday" may mean when the coming Friday is in this week (Monday
+/// to Sunday): that one and the one a week later. Said on Friday, "next Tuesday" is
+/// the same day either way.
+pub(crate) fn next_readings(today: NaiveDate, weekday: Weekday) -> Option<[NaiveDate; 2]> {
+    let coming = weekday_date(today, weekday, false);
+    let same_week = coming.iso_week() == today.iso_week();
+    same_week.then(|| [coming, coming + Duration::days(7)])
+}
+
+/// A two-digit year in the century that puts it from 80 years back to 19 ahead
+/// ("05/05/71" is 1971, "31-05-24" is 2024).
+fn full_year(year: i32, today: NaiveDate) -> i32 {
+    if year >= 100 {
+        return year;
+    }
+    let this = today.year();
+    let candidate = this - this % 100 + year;
+    if candidate > this + 19 {
+        candidate - 100
+    } else {
+        candidate
+    }
+}
+
+/// The next day numbered `day` that falls on `weekday`, among the next two such
+/// numbered days ("viernes 31" said in February is 31 May); none, and the weekday and
+/// the number disagree.
+fn weekday_of_month(today: NaiveDate, weekday: Weekday, day: u32) -> Result<NaiveDate, DateErrorKind> {
+    let numbered = (0..24).filter_map(|m| add_months(today.with_day(1)?, m).and_then(|first| first.with_day(day))).filter(|date| *date >= today);
+    numbered.take(2).find(|date| date.weekday() == weekday).ok_or(DateErrorKind::WrongWeekday)
+}
+
 /// A day as a date; calendar dates with no year are this year's or next.
 pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErrorKind> {
     Ok(match day {
-        Day::Yesterday => return Err(DateErrorKind::Past),
+        Day::Yesterday | Day::Gone => return Err(DateErrorKind::Past),
         Day::Today => today,
         Day::Tomorrow => today + Duration::days(1),
         Day::AfterTomorrow => today + Duration::days(2),
-        Day::Weekday { weekday, next_week } => weekday_date(today, weekday, next_week),
+        Day::Weekday { weekday, said_next: true, next_week: false } if next_readings(today, weekday).is_some() => return Err(DateErrorKind::AmbiguousDay),
+        Day::Weekday { weekday, next_week, .. } => weekday_date(today, weekday, next_week),
+        Day::WeekdayOfMonth { weekday, day } => weekday_of_month(today, weekday, day)?,
         Day::Weekend => match today.weekday() {
             Weekday::Sat | Weekday::Sun => today,
             _ => weekday_date(today, Weekday::Sat, false),
         },
-        Day::Calendar { day, month, year: Some(year) } => NaiveDate::from_ymd_opt(year, month, day).ok_or(DateErrorKind::InvalidDate)?,
+        Day::Calendar { day, month, year: Some(year) } => NaiveDate::from_ymd_opt(full_year(year, today), month, day).ok_or(DateErrorKind::InvalidDate)?,
         Day::Calendar { day, month, year: None } => {
             // 29 February waits for a leap year; 31 February never comes.
             if NaiveDate::from_ymd_opt(2000, month, day).is_none() {
@@ -223,7 +268,11 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
         date = Some(add_months(today, offset.months).ok_or(DateErrorKind::OutOfRange)? + Duration::days(offset.days));
     }
     if let Some(day) = parts.day {
-        date = Some(day_date(day, today)?);
+        let d = day_date(day, today)?;
+        if parts.weekday.is_some_and(|w| w != d.weekday()) {
+            return Err(DateErrorKind::WrongWeekday);
+        }
+        date = Some(d);
     }
     let explicit_year = matches!(parts.day, Some(Day::Calendar { year: Some(_), .. }));
     let (time, all_day, guess) = match (&parts.hour, parts.part) {

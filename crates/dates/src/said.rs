@@ -24,12 +24,24 @@ pub(crate) enum Day {
     Tomorrow,
     AfterTomorrow,
     /// The next such weekday (never today); `next_week` picks the one in next week.
+    /// `said_next`: "next Friday", "el próximo viernes", "el viernes que viene", which
+    /// some mean as this week's and some as next week's.
     Weekday {
         weekday: Weekday,
         next_week: bool,
+        said_next: bool,
     },
+    /// "el martes 6", "Fri 14th": the next day of the month so numbered that falls on
+    /// that weekday.
+    WeekdayOfMonth {
+        weekday: Weekday,
+        day: u32,
+    },
+    /// A weekday already gone: "el miércoles pasado", "last Sunday".
+    Gone,
     Weekend,
-    /// A day of a month, with or without a year.
+    /// A day of a month, with or without a year (two digits: the century is the
+    /// reader's choice).
     Calendar {
         day: u32,
         month: u32,
@@ -106,6 +118,8 @@ pub(crate) enum Component {
     Repeat(Repeat),
     Until(Day),
     Count(u32),
+    /// "al final del día", "end of day": a time, but no hour said.
+    EndOfDay,
 }
 
 /// A date expression found in the tokens: its components and token range.

@@ -33,6 +33,9 @@ impl Grammar<'_> {
         if let Some((o, end)) = self.offset(i) {
             return Some((Component::Offset(o), end));
         }
+        if let Some(((), end)) = self.end_of_day(i) {
+            return Some((Component::EndOfDay, end));
+        }
         if let Some(found) = self.today_part(i) {
             return Some(found);
         }

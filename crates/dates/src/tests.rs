@@ -28,3 +28,27 @@ fn sentence_split() {
     assert_eq!(s.what, "call mum");
     assert_eq!(s.when_text, "tomorrow at 9");
 }
+
+/// "next Friday" said on a Wednesday asks which, and each choice it offers reads
+/// back as that day, in both languages.
+#[test]
+fn an_ambiguous_next_weekday_offers_choices_that_read_back() {
+    for (said, lang) in [("el próximo viernes", Lang::Es), ("next friday", Lang::En)] {
+        let e = parse(said, now(), Madrid, Options::new(lang)).unwrap_err();
+        assert_eq!(e.kind, DateErrorKind::AmbiguousDay, "{said}");
+        let choices: Vec<&str> = e.suggestion.split('"').skip(1).step_by(2).collect();
+        assert_eq!(choices.len(), 2, "{}", e.suggestion);
+        let read: Vec<String> = choices.iter().map(|c| local(c)).collect();
+        assert_eq!(read, ["2026-11-20 09:00", "2026-11-27 09:00"], "{said}: {}", e.suggestion);
+    }
+}
+
+/// A day of the month said in words after "el" is a date; a count after a weekday is
+/// not ("el martes, tres periodistas"); "a"/"una" is never a day.
+#[test]
+fn numbers_after_a_weekday() {
+    let split = extract("el martes tres periodistas salieron a las 9 de la mañana", now(), Madrid, Options::new(Lang::Es)).unwrap();
+    assert_eq!(split.when.local().format("%Y-%m-%d %H:%M").to_string(), "2026-11-24 09:00");
+    assert_eq!(local("el próximo domingo a la tarde"), "!AmbiguousDay");
+    assert_eq!(local("el domingo a la tarde"), "2026-11-22 15:00");
+}

@@ -35,6 +35,21 @@ pub enum DateErrorKind {
     OutOfRange,
     /// A repeat more often than a reminder may come (`MIN_REPEAT_MINUTES`).
     TooFrequent,
+    /// "next Friday" said early in the week: this week's or next week's.
+    AmbiguousDay,
+    /// "viernes 15 de junio" where the 15th is a Saturday.
+    WrongWeekday,
+    /// "al final del día", "end of day": a moment meant, no hour said.
+    VagueHour,
+}
+
+impl DateErrorKind {
+    /// A question back to the user (which hour, which day, which week), not a failure
+    /// to read the words.
+    pub fn asks_back(self) -> bool {
+        use DateErrorKind::*;
+        matches!(self, AmbiguousHour | MissingDay | MissingTime | AmbiguousDay | WrongWeekday | VagueHour)
+    }
 }
 
 /// The shortest interval between a repeating reminder's occurrences: more often would
@@ -78,6 +93,16 @@ pub(crate) fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (Strin
         (TwoDates, true) => (format!("\"{words}\" nombra dos momentos distintos."), "Di solo uno, por ejemplo \"mañana a las 9\"."),
         (OutOfRange, false) => (format!("\"{words}\" is too far away for a reminder."), "Use a date from now to 100 years ahead."),
         (OutOfRange, true) => (format!("\"{words}\" queda demasiado lejos para un recordatorio."), "Usa una fecha de aquí a 100 años."),
+        (AmbiguousDay, false) => (format!("\"{words}\" could be this week's day or next week's."), "Say the date, e.g. \"Friday the 20th\"."),
+        (AmbiguousDay, true) => (format!("\"{words}\" puede ser el de esta semana o el de la siguiente."), "Di la fecha, por ejemplo \"el viernes 20\"."),
+        (WrongWeekday, false) => {
+            (format!("In \"{words}\" the weekday and the date do not match."), "Say the date alone, e.g. \"June 15\", or check the weekday.")
+        }
+        (WrongWeekday, true) => {
+            (format!("En \"{words}\" el día de la semana y la fecha no coinciden."), "Di solo la fecha, por ejemplo \"15 de junio\", o revisa el día.")
+        }
+        (VagueHour, false) => (format!("\"{words}\" does not say at what time."), "Say the hour, e.g. \"Sunday at 10pm\"."),
+        (VagueHour, true) => (format!("\"{words}\" no dice a qué hora."), "Di la hora, por ejemplo \"el domingo a las 22\"."),
         (TooFrequent, false) => (format!("\"{words}\" repeats too often: a reminder can repeat at most every {MIN_REPEAT_MINUTES} minutes."), ""),
         (TooFrequent, true) => (format!("\"{words}\" se repite demasiado: un recordatorio puede repetirse como mucho cada {MIN_REPEAT_MINUTES} minutos."), ""),
     };
@@ -352,5 +377,15 @@ pub(crate) fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
     match lang {
         Lang::En => format!("Say the day and which one: {}.", said.join(" or ")),
         Lang::Es => format!("Di el día y cuál: {}.", said.join(" o ")),
+    }
+}
+
+/// The two days "next Friday" may be, as a suggestion: "Say which: \"Friday 20
+/// November\" or \"Friday 27 November\"."
+pub(crate) fn which_day(choices: &[NaiveDate], lang: Lang) -> String {
+    let said: Vec<String> = choices.iter().map(|d| format!("\"{}\"", day_words(*d, lang))).collect();
+    match lang {
+        Lang::En => format!("Say which: {}.", said.join(" or ")),
+        Lang::Es => format!("Di cuál: {}.", said.join(" o ")),
     }
 }

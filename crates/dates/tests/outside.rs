@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar_dates::{extract, DateErrorKind, Options};
+use sidecar_dates::{extract, Options};
 use sidecar_domain::locale::Lang;
 
 struct Row {
@@ -65,28 +65,28 @@ fn outcome(row: &Row) -> (Outcome, String) {
             (if right { Outcome::Right } else { Outcome::SilentlyWrong }, got)
         }
         Err(_) if expected == "!*" => (Outcome::Right, "refused".into()),
-        Err(e) if matches!(e.kind, DateErrorKind::AmbiguousHour | DateErrorKind::MissingDay | DateErrorKind::MissingTime) => {
-            (if asking_is_right { Outcome::Right } else { Outcome::Asked }, format!("!{:?}", e.kind))
-        }
+        Err(e) if e.kind.asks_back() => (if asking_is_right { Outcome::Right } else { Outcome::Asked }, format!("!{:?}", e.kind)),
         Err(e) => (Outcome::NotUnderstood, format!("!{:?}", e.kind)),
     }
 }
 
 /// For each kind, language and part: the least share read right and the most set
 /// silently wrong (%), what was reached, so the one only rises and the other only falls.
-/// Before issue 68, Spanish hours read 78.1% (dev) and 75.0% (test) right, and set
-/// 12.4% and 15.2% silently wrong. Most of what is wrong now is Recognizers' own
-/// conventions ("el próximo domingo" said on a Monday is the one after the coming one),
-/// sentences in the past ("I went back Friday the 15th") and two-digit years.
+/// Spanish hours, development part: 78.1% right and 12.4% silently wrong before issue
+/// 68, 91.4% and 0.0% after; test part 75.0% and 15.2% before, 83.7% and 4.3% after
+/// (the goal, 90% and at most 1%, is not reached on the test part). What the reader
+/// now asks instead of guessing: "next Friday" early in the week, a weekday that does
+/// not match its date, "al final del día". Most of what is still wrong is sentences in
+/// the past ("I went back Friday the 15th"), holidays and English spelled-out dates.
 const LIMITS: &[(&str, &str, &str, f64, f64)] = &[
-    ("hours", "en", "dev", 63.0, 14.0),
-    ("hours", "en", "test", 63.0, 15.5),
-    ("hours", "es", "dev", 84.5, 7.7),
-    ("hours", "es", "test", 80.0, 12.0),
-    ("days", "en", "dev", 50.5, 22.5),
-    ("days", "en", "test", 43.5, 32.0),
-    ("days", "es", "dev", 61.0, 26.0),
-    ("days", "es", "test", 58.0, 19.0),
+    ("hours", "en", "dev", 66.0, 12.0),
+    ("hours", "en", "test", 65.5, 13.1),
+    ("hours", "es", "dev", 91.0, 0.1),
+    ("hours", "es", "test", 83.5, 4.4),
+    ("days", "en", "dev", 64.5, 12.9),
+    ("days", "en", "test", 55.0, 18.8),
+    ("days", "es", "dev", 84.5, 5.4),
+    ("days", "es", "test", 73.0, 7.7),
 ];
 
 #[test]
