@@ -56,8 +56,10 @@ def test_the_offline_model_chat_sets_reminders_said_in_a_sentence(desktop, tmp_p
         for sentence, answer in [
             ("Remind me to call mum tomorrow at 9", 'Done: I\'ll remind you to "call mum"'),
             ("Recuérdame regar las plantas el viernes a las 18", 'Hecho: te recordaré "regar las plantas"'),
-            # A date with no hour is asked about; the hour alone completes it.
-            ("Recuérdame llamar a Ana el próximo martes", "¿A qué hora el martes"),
+            # A date with no hour is asked about; the hour alone completes it. ("El próximo
+            # lunes" is next week's whatever the day: "el próximo martes" said on a Monday
+            # asks which week.)
+            ("Recuérdame llamar a Ana el próximo lunes", "¿A qué hora el lunes"),
             ("a las 10", 'Hecho: te recordaré "llamar a Ana"'),
         ]:
             session.send_keys(composer, sentence)
