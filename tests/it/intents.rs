@@ -153,6 +153,31 @@ async fn with_no_provider_sidecar_answers_the_time_and_what_it_was_told() {
     assert_eq!(job_fact.category, sidecar::knowledge::learnings::Category::Work, "the category is read from the words");
 }
 
+/// Issue 68: "el próximo viernes" said on a Wednesday is asked about (this week's or
+/// next week's?), and a reply that is only a day completes the request, hour and all.
+#[tokio::test]
+async fn a_next_weekday_that_could_be_either_week_is_asked_about_and_the_day_given_completes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), settings("")).await;
+    let asked = core.send("Recuérdame llamar a Ana el próximo viernes a las 10").await.unwrap();
+    assert!(asked.reply.contains("puede ser el de esta semana o el de la siguiente"), "{}", asked.reply);
+    assert!(asked.reply.contains("\"viernes 20 de noviembre\" o \"viernes 27 de noviembre\""), "{}", asked.reply);
+    assert!(core.reminders().pending().await.unwrap().is_empty(), "nothing is set before the day is known");
+    let set = core.send("el viernes 27").await.unwrap();
+    assert_eq!(set.reply, "Hecho: te recordaré \"llamar a Ana\" el viernes 27 de noviembre de 2026, 10:00 (Europe/Madrid).");
+
+    let asked = core.send("Remind me to water the plants next Sunday at 9am").await.unwrap();
+    assert!(asked.reply.contains("could be this week's day or next week's"), "{}", asked.reply);
+    let set = core.send("the 22nd").await.unwrap();
+    assert!(set.reply.contains("\"water the plants\" on Sunday 22 November 2026, 09:00"), "{}", set.reply);
+    // Another request in between is read on its own, and the question is dropped.
+    let asked = core.send("Recuérdame regar el próximo viernes").await.unwrap();
+    assert!(asked.reply.contains("Di cuál"), "{}", asked.reply);
+    let other = core.send("Recuérdame comprar pan mañana a las 9").await.unwrap();
+    assert!(other.reply.contains("\"comprar pan\" el jueves 19 de noviembre de 2026, 09:00"), "{}", other.reply);
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 3);
+}
+
 /// The plans: a date with no hour ("el próximo martes", "in two weeks", "pasado
 /// mañana", "en 5 días") is not set at a silent 09:00; Sidecar asks at what time, and
 /// a reply that is only an hour completes the request. With an hour chosen for such

@@ -44,6 +44,16 @@ impl Parts {
                     }
                     false
                 }
+                // "el próximo viernes …, el viernes 27": the day that settles which week.
+                Component::Day(date @ Day::WeekdayOfMonth { weekday, .. }) if matches!(parts.day, Some(Day::Weekday { weekday: w, next_week: false, .. }) if w == *weekday) =>
+                {
+                    parts.day = Some(*date);
+                    false
+                }
+                // "el próximo viernes, viernes 20 de noviembre": one weekday said twice.
+                Component::Day(Day::Weekday { weekday, next_week: false, .. }) if matches!(parts.day, Some(Day::Weekday { weekday: w, next_week: false, .. }) if w == *weekday) => {
+                    false
+                }
                 // "Jul 18, Fri": the same, after the date.
                 Component::Day(Day::Weekday { next_week: false, weekday, .. }) if matches!(parts.day, Some(Day::Calendar { .. } | Day::OfMonth(_))) => {
                     parts.weekday = Some(*weekday);

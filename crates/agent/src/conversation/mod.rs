@@ -94,9 +94,9 @@ pub struct ConversationService {
     /// Every message waits here for its turn.
     inbox: Inbox,
     active_turn: StdMutex<Option<CancellationToken>>,
-    /// A reminder request met with "at what time?", by conversation, for the next
-    /// message to complete ([`crate::intent::hour_reply`]).
-    awaiting_hour: StdMutex<Option<(i64, String)>>,
+    /// A reminder request met with "at what time?" or "which day?", by conversation,
+    /// for the next message to complete ([`crate::intent::hour_reply`]).
+    awaiting: StdMutex<Option<(i64, crate::intent::hour_reply::Awaiting)>>,
 }
 
 /// What the conversation service is built from.
@@ -134,13 +134,7 @@ impl Drop for TurnGuard<'_> {
 
 impl ConversationService {
     pub fn new(parts: ConversationParts, tools: ToolRegistry) -> Self {
-        Self {
-            with: parts,
-            tools: StdMutex::new(Arc::new(tools)),
-            inbox: Inbox::default(),
-            active_turn: StdMutex::new(None),
-            awaiting_hour: StdMutex::new(None),
-        }
+        Self { with: parts, tools: StdMutex::new(Arc::new(tools)), inbox: Inbox::default(), active_turn: StdMutex::new(None), awaiting: StdMutex::new(None) }
     }
 
     /// Replaces the tools offered to the model (tests, and features that add tools).
@@ -243,12 +237,10 @@ impl ConversationService {
         // Code decides what code can decide (P10): a reminder, a fact, a list. A request
         // of several steps is not one of those: a model with tools plans it whole.
         let planned = !self.with.models.configured_is_empty() && crate::complexity::is_complex(text);
-        // The question "at what time?" is answered by the next message or not at all.
-        let awaited = self.awaiting_hour.lock().expect("awaiting lock").take().filter(|(id, _)| *id == conversation_id);
-        let completed = awaited.and_then(|(_, pending)| {
-            let spanish = sidecar_dates::user_language::written_in(&pending, self.with.lang) == Lang::Es;
-            crate::intent::hour_reply::complete(&pending, text, spanish)
-        });
+        // The question "at what time?" (or "which day?") is answered by the next message
+        // or not at all.
+        let awaited = self.awaiting.lock().expect("awaiting lock").take().filter(|(id, _)| *id == conversation_id);
+        let completed = awaited.and_then(|(_, pending)| pending.complete(text, self.with.lang));
         let intent = match completed {
             Some(sentence) => Some(crate::intent::Intent::Set { sentence }),
             None => crate::intent::detect(text).filter(|_| !planned),
@@ -276,8 +268,8 @@ impl ConversationService {
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
         let offline = self.with.models.configured_is_empty();
-        if let Some(pending) = acted.awaits_hour.clone().filter(|_| offline) {
-            *self.awaiting_hour.lock().expect("awaiting lock") = Some((conversation_id, pending));
+        if let Some(pending) = acted.awaits.clone().filter(|_| offline) {
+            *self.awaiting.lock().expect("awaiting lock") = Some((conversation_id, pending));
         }
         if !acted.changed && !offline {
             // Nothing was done (a question back, a list): a configured model answers

@@ -1,6 +1,7 @@
 //! Carries out a request found before the model, through the reminder service and
 //! the knowledge store, and words the answer in the language the user wrote in.
 
+use super::hour_reply::Awaiting;
 use super::Intent;
 use crate::error::TurnError;
 use crate::words::intent as say;
@@ -20,8 +21,9 @@ pub(crate) struct Acted {
     pub answer: String,
     /// Something changed (a reminder set, a fact kept): the model must not repeat it.
     pub changed: bool,
-    /// The answer asks at what time: the request to complete with the user's reply.
-    pub awaits_hour: Option<String>,
+    /// The answer asks at what time or which day: the request to complete with the
+    /// user's reply.
+    pub awaits: Option<Awaiting>,
 }
 
 /// How many facts "what do you know about me" lists.
@@ -42,14 +44,20 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
 pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = sidecar_dates::user_language::written_in(text, fallback);
-    let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits_hour: None });
+    let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits: None });
     match intent {
         Intent::Set { sentence } => match hands.reminders.split(&sentence) {
+            Err(e) if e.kind == sidecar_dates::DateErrorKind::AmbiguousDay => {
+                let awaits = Some(Awaiting::Day { sentence: sentence.clone() });
+                Ok(Acted { answer: format!("{} {}", e.error, e.suggestion), changed: false, awaits })
+            }
             Err(e) => said(format!("{} {}", e.error, e.suggestion), false),
             Ok(split) if split.what.is_empty() => said(say::what_to_remind(&moment_words(split.when.local(), lang), lang), false),
             Ok(split) => {
                 let set = match hands.reminders.store_reading(&split.what, &split.when, Some(asked_in)).await {
-                    Err(ReminderError::NeedsHour(question)) => return Ok(Acted { answer: question.words(lang), changed: false, awaits_hour: Some(sentence) }),
+                    Err(ReminderError::NeedsHour(question)) => {
+                        return Ok(Acted { answer: question.words(lang), changed: false, awaits: Some(Awaiting::Hour { sentence }) })
+                    }
                     other => other?,
                 };
                 let r = &set.reminder;
