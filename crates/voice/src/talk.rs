@@ -22,6 +22,11 @@ use crate::speech::{Language, Recording, SpeechModel};
 const DRAFT_EVERY: Duration = Duration::from_millis(800);
 /// Drafts stop past one encoder window; the recording's own transcription takes the rest.
 const DRAFT_SECONDS: f32 = 30.0;
+/// The microphone keeps listening this long after the key is let go: the sound server
+/// delivers the last words some hundreds of milliseconds after they are said, and a key
+/// let go as the last word ends took it off the transcript ("amiable himself", issue 68;
+/// "llamar a Ana" heard as "llamara Ana").
+const RELEASE_TAIL: Duration = Duration::from_millis(800);
 
 /// The push-to-talk session of the app.
 pub struct Talk {
@@ -98,6 +103,7 @@ impl Talk {
         self.events.publish(VoiceEvent::VoiceTranscribing);
         let speech = self.speech.clone();
         let heard = tokio::task::spawn_blocking(move || {
+            std::thread::sleep(RELEASE_TAIL);
             let audio = listening.finish()?;
             speech.transcribe(&audio, Language::Given(lang), Recording::Utterance)
         })
