@@ -102,12 +102,15 @@ build: ui runtime
 # Four test threads on two cores: most of tests/it waits on servers it started (the
 # offline model, MCP servers, loopback fakes), so two threads left the cores half idle
 # (tests/it in a fresh-clone CI here: 341 s with two, 265 s with four).
-# The facts by meaning run a second time on EmbeddingGemma, the default embedder of a
-# machine with 8 GB (the first run is on multilingual-e5-small): a rule tuned on one
-# embedder must hold on the other. Tool choice and recall have a test per embedder.
+# The facts by meaning and recall's ranking run a second time on EmbeddingGemma, the
+# default embedder of a machine with 8 GB (the first run is on multilingual-e5-small): a
+# rule tuned on one embedder must hold on the other. Tool choice has a test per embedder.
+# `--workspace` keeps the features of the first run: `--test it` alone resolves them for
+# the root package and built the test binary and its dependencies again (12 minutes in
+# a fresh-clone CI here).
 test-core:
 	SIDECAR_TEST_PYTHON=$(PYTHON) cargo test --workspace $(CARGO_FLAGS) -- --test-threads=4
-	SIDECAR_TEST_PYTHON=$(PYTHON) SIDECAR_TEST_EMBEDDER=gemma cargo test $(CARGO_FLAGS) --test it -- --test-threads=4 facts_meaning::
+	SIDECAR_TEST_PYTHON=$(PYTHON) SIDECAR_TEST_EMBEDDER=gemma cargo test --workspace $(CARGO_FLAGS) --test it -- --test-threads=4 facts_meaning:: meaning::recall::
 
 test-ui:
 	cd ui && npm test

@@ -60,15 +60,19 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
     open_in(conversation, dir).await
 }
 
-/// The settings the stores are embedded with: multilingual-e5-small, or with
-/// `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL` an OpenAI-compatible embedder in
-/// its place (keep its stores apart with their own `LOCOMO_DIR`).
+/// The settings the stores are embedded with: multilingual-e5-small, EmbeddingGemma with
+/// `LOCOMO_BACKEND=gemma`, or with `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`
+/// an OpenAI-compatible embedder in its place (keep each one's stores apart with their
+/// own `LOCOMO_DIR`).
 pub fn settings() -> sidecar::settings::Settings {
     use sidecar::settings::memory::EmbeddingsBackend;
     let mut settings = sidecar::settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // Not "automatic", which depends on the machine.
     settings.memory.embeddings.backend = EmbeddingsBackend::Local;
+    if std::env::var("LOCOMO_BACKEND").as_deref() == Ok("gemma") {
+        settings.memory.embeddings.backend = EmbeddingsBackend::Gemma;
+    }
     if let Some((url, model)) = std::env::var("LOCOMO_EMBEDDINGS").ok().as_deref().and_then(|v| v.split_once('|')) {
         settings.memory.embeddings.backend = EmbeddingsBackend::Openai;
         settings.memory.embeddings.url = Some(url.to_string());

@@ -45,6 +45,10 @@ pub struct Thresholds {
     /// and waits for `find_tools` (the tool chooser). `None`: this model's scale is not
     /// known, and the words choose.
     pub tool_floor: Option<f32>,
+    /// The Memory view shows a match by meaning whose relevance is within this of the
+    /// best match's ([`crate::recall`]'s cut): e5-small crowds its cosines into a
+    /// narrow band, EmbeddingGemma spreads them, so the margin is the model's too.
+    pub view_margin: f64,
 }
 
 impl Thresholds {
@@ -60,8 +64,21 @@ impl Thresholds {
     ///
     /// `tool_floor`: the highest that keeps the share of MetaTool's development questions
     /// whose tool is carried within a point of its best (`tool_choice_eval`).
-    pub const E5_SMALL: Self =
-        Self { duplicate: 0.88, close: 0.95, borderline: 0.85, confident: 0.88, repeat: 0.93, hop_meaning: 0.6, hop_exchanges: 0.6, tool_floor: Some(0.82) };
+    ///
+    /// `view_margin`: chosen on LoCoMo's development part (`memory_search`): a median
+    /// of 9 matches shown instead of 85, and evidence on the first page for 40% of its
+    /// questions instead of 29%.
+    pub const E5_SMALL: Self = Self {
+        duplicate: 0.88,
+        close: 0.95,
+        borderline: 0.85,
+        confident: 0.88,
+        repeat: 0.93,
+        hop_meaning: 0.6,
+        hop_exchanges: 0.6,
+        tool_floor: Some(0.82),
+        view_margin: 0.02,
+    };
     /// EmbeddingGemma's: each of e5-small's thresholds moved to the cosine that the same
     /// share of STS-B's development pairs reaches with EmbeddingGemma (`fact_duplicates`
     /// with `STSB_EMBEDDER=gemma` measures it and prints the F1 of both). But `repeat`:
@@ -90,6 +107,7 @@ impl Thresholds {
         hop_meaning: 0.0,
         hop_exchanges: 0.0,
         tool_floor: Some(GEMMA_TOOL_FLOOR),
+        view_margin: GEMMA_VIEW_MARGIN,
     };
 
     /// A model whose cosines were never measured (an OpenAI-compatible endpoint's own):
@@ -105,6 +123,9 @@ impl Thresholds {
         hop_meaning: 0.6,
         hop_exchanges: 0.6,
         tool_floor: None,
+        // No scale to measure a margin in: the best match by meaning and the matches by
+        // words are shown, the rest behind "weaker matches".
+        view_margin: 0.0,
     };
 
     /// Whether the second hop searches by meaning at all (else by words alone).
@@ -125,6 +146,14 @@ impl Thresholds {
 /// rule e5-small's 0.82 meets (71.6% → 70.9%, 4.7). A question and its tool sit much
 /// lower with EmbeddingGemma (median 0.37, against e5-small's 0.85).
 const GEMMA_TOOL_FLOOR: f32 = 0.18;
+
+/// EmbeddingGemma's Memory view margin, chosen on LoCoMo's development part
+/// (`memory_search` with `LOCOMO_BACKEND=gemma`) as the one that shows as many matches
+/// as e5-small's 0.02 does (a median of 9): 0.07 showed a median of 6 with evidence on
+/// the first page for 70.2% of the questions; 0.10, 9 and 75.1%; 0.15, 14 (p90 57) and
+/// 79.8%. At 0.07 or less the Spanish "gatita" line left the view (its relevance is 0.085 below
+/// the English kitten's with EmbeddingGemma).
+const GEMMA_VIEW_MARGIN: f64 = 0.10;
 
 impl Default for Thresholds {
     fn default() -> Self {

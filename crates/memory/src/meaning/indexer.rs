@@ -401,7 +401,7 @@ impl MeaningIndex {
 
     async fn embed_and_keep(&self, embedder: &dyn Embedder, pending: Vec<PendingText>) -> Result<usize, EmbedError> {
         let texts: Vec<String> = pending.iter().map(|p| p.text.clone()).collect();
-        let vectors = embedder.embed(&texts, TextKind::Passage).await?;
+        let vectors = super::batches::in_calls_that_answer(&texts, |chunk| async move { embedder.embed(&chunk, TextKind::Passage).await }).await?;
         let quantized: Vec<(Key, Quantized, Option<f32>)> = {
             let index = self.vectors.read().expect("vectors lock");
             pending

@@ -10,6 +10,7 @@ use std::pin::Pin;
 
 use crate::knowledge::meaning::Thresholds;
 
+mod batches;
 pub mod choice;
 pub(crate) mod density;
 pub mod e5;

@@ -227,7 +227,7 @@ impl Recall {
             .iter()
             .map(|(key, score)| (*key, *score, cut::Evidence { coverage: excerpt::coverage(&found[key].text, &asked), relevance: relevance.get(key).copied() }))
             .collect();
-        let relevant = cut::relevant(&evidence);
+        let relevant = cut::relevant(&evidence, self.meaning.thresholds().view_margin);
         let below = ranked.len() - relevant.len();
         let kept = if weaker { ranked } else { relevant };
         // A person reads the same thing said twice together (the kitten, then the
