@@ -195,6 +195,8 @@ impl<'a> Grammar<'a> {
                 "el dia siguiente a manana",
                 "the day after tomorrow",
                 "day after tomorrow",
+                "the day after tmrw",
+                "day after tmrw",
             ],
         ) {
             return Some((Day::AfterTomorrow, end));
@@ -277,22 +279,38 @@ impl<'a> Grammar<'a> {
     }
 
     fn calendar_core(&self, i: usize) -> Found<Day> {
-        let day_word = |at: usize| self.word(at).and_then(|w| lex::ordinal_day(w).or_else(|| lex::ordinal_word(w)));
+        let day_word = |at: usize| self.spoken_day(at).or_else(|| self.word(at).and_then(lex::ordinal_day).map(|d| (d, at + 1)));
         // Day first: "24 de octubre", "24th of october", "24 october", "cinco de mayo".
-        let spelled = |at: usize| self.word(at).and_then(|w| lex::whole(w, 31)).filter(|&d| d >= 1 && self.any(at + 1, &["de", "of"]).is_some());
-        if let Some(day) = day_word(i).or_else(|| spelled(i)) {
-            let at = self.any(i + 1, &["de", "of"]).unwrap_or(i + 1);
+        let spelled =
+            |at: usize| self.word(at).and_then(|w| lex::whole(w, 31)).filter(|&d| d >= 1 && self.any(at + 1, &["de", "of"]).is_some()).map(|d| (d, at + 1));
+        if let Some((day, after)) = day_word(i).or_else(|| spelled(i)) {
+            let at = self.any(after, &["de", "of"]).unwrap_or(after);
             if let Some((month, _)) = self.word(at).and_then(lex::month) {
                 let (year, end) = self.year(at + 1);
                 return Some((Day::Calendar { day, month, year }, end));
             }
         }
-        // Month first: "october 24", "september 16, 2020", "oct 24th".
+        // Month first: "october 24", "september 16, 2020", "oct 24th", "May twenty one".
         let (month, _) = lex::month(self.word(i)?)?;
         let at = self.any(i + 1, &["the"]).unwrap_or(i + 1);
-        let day = day_word(at)?;
-        let (year, end) = self.year(at + 1);
+        let (day, after) = day_word(at)?;
+        let (year, end) = self.year(after);
         Some((Day::Calendar { day, month, year }, end))
+    }
+
+    /// A day of the month said as an ordinal in words, in one word or two: "first",
+    /// "fifteenth", "twenty second", "twenty-one" (English tens and units), "vigésimo
+    /// segundo"; where it ends.
+    pub(super) fn spoken_day(&self, at: usize) -> Found<u32> {
+        let w = self.word(at)?;
+        let tens = match w {
+            "twenty" | "vigesimo" => 20,
+            "thirty" | "trigesimo" => 30,
+            _ => return lex::ordinal_word(w).map(|d| (d, at + 1)),
+        };
+        let unit = self.word(at + 1).and_then(|u| lex::ordinal_word(u).or_else(|| lex::whole(u, 9).filter(|_| tens == 20 || u == "one" || u == "first")));
+        // "twenty" alone is a number, not an ordinal: only "the twenty" reads it.
+        unit.filter(|u| (1..=9).contains(u) && tens + u <= 31).map(|u| (tens + u, at + 2))
     }
 
     /// "el 15", "el día 15", "del 15" (after an hour: "a las 8 del 15"), "the 15th",
@@ -329,6 +347,8 @@ impl<'a> Grammar<'a> {
                 "al finalizar",
                 "end of the day",
                 "end of day",
+                "end of the",
+                "end of",
                 "at the end of the day",
                 "by the end of the day",
                 "by end of day",

@@ -66,8 +66,8 @@ impl Grammar<'_> {
         // In words only after "el"/"the": "del martes, tres periodistas" counts people.
         let in_words =
             |w: &str| lead.and(lex::whole(w, 31).or_else(|| lex::ordinal_word(w))).filter(|_| !matches!(w, "a" | "an" | "un" | "una" | "uno" | "one"));
-        let (day, end) = match self.any(at, &["treinta y uno", "thirty one", "thirty first"]).filter(|_| lead.is_some()) {
-            Some(end) => (31, end),
+        let (day, end) = match self.any(at, &["treinta y uno"]).map(|end| (31, end)).or_else(|| self.spoken_day(at)).filter(|_| lead.is_some()) {
+            Some(found) => found,
             None => (lex::ordinal_day(w).or_else(|| in_words(w)).filter(|d| *d >= 1)?, at + 1),
         };
         let month_follows =

@@ -78,14 +78,17 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// now asks instead of guessing: "next Friday" early in the week, a weekday that does
 /// not match its date, "al final del día". Most of what is still wrong is sentences in
 /// the past ("I went back Friday the 15th"), holidays and English spelled-out dates.
+/// English days, test part: one sentence that was read right asks back since the
+/// calendar reads ordinals in words ("May twenty one", "february twenty second"): 55.4%
+/// → 54.7%, with nothing more set silently wrong; the development part gained three.
 const LIMITS: &[(&str, &str, &str, f64, f64)] = &[
-    ("hours", "en", "dev", 66.0, 12.0),
-    ("hours", "en", "test", 65.5, 13.1),
+    ("hours", "en", "dev", 69.0, 10.0),
+    ("hours", "en", "test", 69.0, 10.7),
     ("hours", "es", "dev", 91.0, 0.1),
     ("hours", "es", "test", 83.5, 4.4),
-    ("days", "en", "dev", 64.5, 12.9),
-    ("days", "en", "test", 55.0, 18.8),
-    ("days", "es", "dev", 84.5, 5.4),
+    ("days", "en", "dev", 67.5, 12.3),
+    ("days", "en", "test", 54.5, 18.8),
+    ("days", "es", "dev", 85.5, 4.5),
     ("days", "es", "test", 73.0, 7.7),
 ];
 
