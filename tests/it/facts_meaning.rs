@@ -12,7 +12,7 @@ use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
-    open_on(dir, &if meaning { crate::support::test_backend() } else { "off".to_string() }).await
+    crate::support::open_on(dir, &if meaning { crate::support::test_backend() } else { "off".to_string() }).await
 }
 
 /// The current facts: (category, text, weight).
@@ -181,18 +181,12 @@ async fn a_pair_the_words_leave_apart_is_put_to_the_extract_model_when_one_is_ro
     }
 }
 
-async fn open_on(dir: &std::path::Path, backend: &str) -> Arc<Companion> {
-    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
-    settings.local_model.runtime = Some(crate::support::runtime());
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
-}
-
 /// Issue 68: a taste said again in a later reply, in other words, is the fact already
 /// kept (Bug 9 held within one reply only); another taste of the same name, or the
 /// same taste denied, is not.
 async fn a_taste_restated_in_a_later_reply_is_one_fact(backend: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let core = open_on(dir.path(), backend).await;
+    let core = crate::support::open_on(dir.path(), backend).await;
     let first = core.remember("le gustan películas de Nolan", Category::Preferences).await.unwrap();
     assert_eq!(first, SaveOutcome::New { category: Category::Preferences });
     for (again, weight) in [("fan de Christopher Nolan", 2), ("prefiere el cine de Nolan", 3)] {

@@ -7,17 +7,13 @@ use std::sync::Arc;
 
 use sidecar::meaning::indexer::MeaningState;
 use sidecar::recall::RecallMode;
-use sidecar::settings::Settings;
-use sidecar::{Companion, CompanionOptions};
+use sidecar::Companion;
 
 use super::{chatter, lines, HISTORY};
 
 /// A companion on the embedder under test.
 async fn open_tested(dir: &std::path::Path) -> Arc<Companion> {
-    let backend = crate::support::test_backend();
-    let mut settings: Settings = toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
-    settings.local_model.runtime = Some(crate::support::runtime());
-    Companion::open(CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+    crate::support::open_on(dir, &crate::support::test_backend()).await
 }
 
 #[tokio::test]

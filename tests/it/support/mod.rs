@@ -37,6 +37,15 @@ pub fn light_embedder(settings: &mut sidecar::settings::Settings) {
     settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
 }
 
+/// A companion in `dir` on the embedder `backend` names (`local`, `gemma`…), in Madrid,
+/// with the offline runtime beside it.
+pub async fn open_on(dir: &std::path::Path, backend: &str) -> std::sync::Arc<sidecar::Companion> {
+    let mut settings: sidecar::settings::Settings =
+        toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
+    settings.local_model.runtime = Some(runtime());
+    sidecar::Companion::open(sidecar::CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
+}
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
