@@ -193,7 +193,7 @@ impl Grammar<'_> {
         Some((hour, end))
     }
 
-    /// "9", "9:30", "09.30", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
+    /// "9", "9:30", "09.30", "8.30pm", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
     fn clock(&self, i: usize, led: bool) -> Found<Hour> {
         let w = self.word(i)?;
         let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some();
@@ -213,7 +213,11 @@ impl Grammar<'_> {
         let mut rest = &w[digits_end..];
         let mut minute = 0;
         let mut explicit_minutes = false;
-        if let Some(r) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('.').filter(|_| led)).or_else(|| rest.strip_prefix('h').filter(|r| r.len() == 2)) {
+        if let Some(r) = rest
+            .strip_prefix(':')
+            .or_else(|| rest.strip_prefix('.').filter(|r| led || r.get(2..).and_then(meridiem_suffix).flatten().is_some()))
+            .or_else(|| rest.strip_prefix('h').filter(|r| r.len() == 2))
+        {
             if r.len() < 2 || !r.as_bytes()[..2].iter().all(u8::is_ascii_digit) {
                 return None;
             }

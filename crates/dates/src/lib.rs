@@ -14,6 +14,7 @@
 
 mod grammar;
 mod hours;
+mod leftover;
 pub mod lexicon;
 pub mod recurrence;
 mod repeat_words;
@@ -25,7 +26,7 @@ mod weekdays;
 pub mod words;
 mod written;
 
-use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
@@ -423,12 +424,16 @@ pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Re
         }
         return Err(fail(if toks.is_empty() { DateErrorKind::Empty } else { DateErrorKind::NoDate }, raw));
     }
+    let unread = leftover::unread_beside(raw, &toks, &spans);
     let said: Vec<&str> = spans.iter().map(|s| &raw[toks[s.from].start..toks[s.to - 1].end]).collect();
     let when_text = said.join(" ");
     let components: Vec<Component> = spans.iter().flat_map(|s| s.components.clone()).collect();
     let cx = Context { now, zone, lang, all_day: options.all_day };
     let parts = Parts::gather(&components).map_err(|kind| fail(kind, &when_text))?;
     let when = read(&parts, &cx).map_err(|kind| explain(kind, &when_text, &parts, &cx))?;
+    if let Some((from, to)) = unread.filter(|&(from, to)| !leftover::restates(&toks[from..to], when.local().hour())) {
+        return Err(fail(DateErrorKind::PartlyRead, &raw[toks[from].start..toks[to - 1].end]));
+    }
     Ok(Split { what: remainder(raw, &toks, &spans, lang), when_text, when })
 }
 

@@ -17,6 +17,7 @@ const GONE_AFTER: &[&str] =
 const NEXT_WEEK: &[&str] = &[
     "de la semana que viene",
     "de la proxima semana",
+    "de proxima semana",
     "de la semana proxima",
     "de la siguiente semana",
     "de la semana siguiente",

@@ -41,6 +41,9 @@ pub enum DateErrorKind {
     WrongWeekday,
     /// "al final del día", "end of day": a moment meant, no hour said.
     VagueHour,
+    /// A piece of a date beside the time read from a sentence that was not read with it
+    /// ("8pm on the 15", "16 days from 01/02/2018").
+    PartlyRead,
 }
 
 impl DateErrorKind {
@@ -48,7 +51,7 @@ impl DateErrorKind {
     /// to read the words.
     pub fn asks_back(self) -> bool {
         use DateErrorKind::*;
-        matches!(self, AmbiguousHour | MissingDay | MissingTime | AmbiguousDay | WrongWeekday | VagueHour)
+        matches!(self, AmbiguousHour | MissingDay | MissingTime | AmbiguousDay | WrongWeekday | VagueHour | PartlyRead)
     }
 }
 
@@ -103,6 +106,10 @@ pub(crate) fn date_error(kind: DateErrorKind, words: &str, lang: Lang) -> (Strin
         }
         (VagueHour, false) => (format!("\"{words}\" does not say at what time."), "Say the hour, e.g. \"Sunday at 10pm\"."),
         (VagueHour, true) => (format!("\"{words}\" no dice a qué hora."), "Di la hora, por ejemplo \"el domingo a las 22\"."),
+        (PartlyRead, false) => (format!("I can't tell how \"{words}\" goes with the time beside it."), "Say the whole date, e.g. \"Friday the 15th at 8pm\"."),
+        (PartlyRead, true) => {
+            (format!("No sé cómo encaja \"{words}\" con la fecha de al lado."), "Di la fecha entera, por ejemplo \"el viernes 15 a las 20:00\".")
+        }
         (TooFrequent, false) => (format!("\"{words}\" repeats too often: a reminder can repeat at most every {MIN_REPEAT_MINUTES} minutes."), ""),
         (TooFrequent, true) => (format!("\"{words}\" se repite demasiado: un recordatorio puede repetirse como mucho cada {MIN_REPEAT_MINUTES} minutos."), ""),
     };

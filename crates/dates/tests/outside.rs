@@ -76,20 +76,24 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// 68, 91.4% and 0.0% after; test part 75.0% and 15.2% before, 83.7% and 4.3% after
 /// (the goal, 90% and at most 1%, is not reached on the test part). What the reader
 /// now asks instead of guessing: "next Friday" early in the week, a weekday that does
-/// not match its date, "al final del día". Most of what is still wrong is sentences in
-/// the past ("I went back Friday the 15th"), holidays and English spelled-out dates.
-/// English days, test part: one sentence that was read right asks back since the
-/// calendar reads ordinals in words ("May twenty one", "february twenty second"): 55.4%
-/// → 54.7%, with nothing more set silently wrong; the development part gained three.
+/// not match its date, "al final del día", and a piece of a date left unread beside
+/// the time read from a sentence ("8pm on the 15", "16 days from 01/02/2018", "first
+/// Sunday"). Most of what is still wrong is sentences in the past ("I went back Friday
+/// the 15th"), holidays and English spelled-out dates.
+/// Trades on the English test part, days: "February twenty second" in words cost one
+/// sentence read right (55.4% → 54.7%), and asking about an unread piece two more
+/// (54.7% → 53.2%, sentences refused before as they should be, now read from a bare
+/// number or a month the rule leaves alone) while silently wrong went from 18.7% to
+/// 15.1%.
 const LIMITS: &[(&str, &str, &str, f64, f64)] = &[
-    ("hours", "en", "dev", 69.0, 10.0),
-    ("hours", "en", "test", 69.0, 10.7),
+    ("hours", "en", "dev", 71.0, 4.1),
+    ("hours", "en", "test", 69.8, 8.2),
     ("hours", "es", "dev", 91.0, 0.1),
     ("hours", "es", "test", 83.5, 4.4),
-    ("days", "en", "dev", 67.5, 12.3),
-    ("days", "en", "test", 54.5, 18.8),
-    ("days", "es", "dev", 85.5, 4.5),
-    ("days", "es", "test", 73.0, 7.7),
+    ("days", "en", "dev", 71.5, 4.2),
+    ("days", "en", "test", 53.1, 15.2),
+    ("days", "es", "dev", 87.5, 1.9),
+    ("days", "es", "test", 74.6, 6.4),
 ];
 
 #[test]
