@@ -43,10 +43,10 @@ STSB_EMBEDDER=gemma cargo bench --bench fact_duplicates 2>/dev/null
 echo "== speech to text: word error rate on people's recordings (development and test parts), wait, memory =="
 # FLEURS' clips come from the test fixtures of sebastian-software/cuttledoc, not in this
 # repository: SPEECH_SOURCE names its checkout or the git directory the tool library's
-# fetch brings (scripts/speech_sets.py).
+# fetch brings; Asterisk's Spanish prompts come from Debian (scripts/speech_sets.py).
 : "${SPEECH_SETS:=$PWD/target/speech-sets}"
 export SPEECH_SETS
-if [ ! -d "$SPEECH_SETS" ] && [ -n "${SPEECH_SOURCE:-}" ]; then python3 scripts/speech_sets.py "$SPEECH_SOURCE" "$SPEECH_SETS"; fi
+if [ ! -d "$SPEECH_SETS/asterisk-es" ] && [ -n "${SPEECH_SOURCE:-}" ]; then python3 scripts/speech_sets.py "$SPEECH_SOURCE" "$SPEECH_SETS"; fi
 cargo bench -p sidecar-voice --bench speech 2>/dev/null
 echo "== the same in the build \`make run\` makes (the dev profile) =="
 cargo bench --profile dev -p sidecar-voice --bench speech 2>/dev/null

@@ -1,6 +1,6 @@
 //! Speech to text, measured: word error rate on recordings made by people (FLEURS in
-//! Spanish and English, LibriVox read English; development and test parts, see
-//! `scripts/speech_sets.py`), the wait from the end of speech to the text, the real-time
+//! Spanish and English, LibriVox read English, Asterisk's Spanish prompts; development and
+//! test parts, see `scripts/speech_sets.py`), the wait from the end of speech to the text, the real-time
 //! factor, the model's load time and the memory it holds while loaded and after.
 //!
 //! `SPEECH_SETS` names the sets' folder (default `target/speech-sets`); `SIDECAR_RUNTIME`
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::wer::word_errors;
+use sidecar_voice::wer::{word_errors, word_errors_unaccented};
 use sidecar_voice::{Audio, Language, Recording, SpeechModel, SAMPLE_RATE};
 
 struct Clip {
@@ -80,15 +80,15 @@ fn main() {
     if clips.is_empty() {
         println!("no speech sets in {}: run scripts/speech_sets.py first (see its header); figures below are latency only", sets.display());
     }
-    println!("\nword error rate (words compared in lower case without punctuation), one thread:");
-    println!("\n| set | part | mode | clips | words | WER | audio s | mean wait s | real-time factor | CPU s per audio s |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("\nword error rate (words compared in lower case without punctuation; the second with accents folded, for transcripts written without them), one thread:");
+    println!("\n| set | part | mode | clips | words | WER | WER unaccented | audio s | mean wait s | real-time factor | CPU s per audio s |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut peak = loaded;
     for (mode, recording) in [("push-to-talk", Recording::Utterance), ("voice note", Recording::Note)] {
         let mut keys: Vec<(String, String)> = clips.iter().map(|c| (c.set.clone(), c.part.clone())).collect();
         keys.dedup();
         for (set, part) in keys {
-            let (mut errors, mut words, mut audio, mut wait, mut cpu, mut n) = (0, 0, 0.0, 0.0, 0.0, 0);
+            let (mut errors, mut unaccented, mut words, mut audio, mut wait, mut cpu, mut n) = (0, 0, 0, 0.0, 0.0, 0.0, 0);
             for clip in clips.iter().filter(|c| c.set == set && c.part == part) {
                 let language = match recording {
                     Recording::Utterance => Language::Given(clip.lang),
@@ -102,12 +102,14 @@ fn main() {
                 if std::env::var_os("SPEECH_SHOW").is_some() {
                     println!("  {e}/{w}  said {:?}\n        heard {heard:?}", clip.said.trim());
                 }
+                unaccented += word_errors_unaccented(&clip.said, &heard).0;
                 (errors, words, audio, n) = (errors + e, words + w, audio + clip.audio.seconds() as f64, n + 1);
                 peak = peak.max(rss_mb());
             }
             let wer = 100.0 * errors as f64 / words.max(1) as f64;
+            let folded = 100.0 * unaccented as f64 / words.max(1) as f64;
             println!(
-                "| {set} | {part} | {mode} | {n} | {words} | {wer:.1}% | {audio:.0} | {:.2} | {:.2} | {:.2} |",
+                "| {set} | {part} | {mode} | {n} | {words} | {wer:.1}% | {folded:.1}% | {audio:.0} | {:.2} | {:.2} | {:.2} |",
                 wait / n as f64,
                 wait / audio,
                 cpu / audio

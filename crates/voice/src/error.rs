@@ -10,6 +10,12 @@ pub enum VoiceError {
     /// A known container whose content cannot be read.
     #[error("the audio could not be read: {0}")]
     Malformed(String),
+    /// A path that is no regular file (a folder, a FIFO, a device like `/dev/zero`).
+    #[error("{0} is not a regular file")]
+    NotAFile(PathBuf),
+    /// A file larger than any recording within [`crate::MAX_SECONDS`].
+    #[error("the file is {bytes} bytes; recordings of up to {limit} bytes are read")]
+    TooBig { bytes: u64, limit: u64 },
     #[error("the recording is {seconds:.0} s long; at most {limit} s are transcribed")]
     TooLong { seconds: f32, limit: u32 },
     /// The recording holds no words (silence, noise, or too short to say one).

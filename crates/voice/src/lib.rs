@@ -24,7 +24,7 @@ pub mod voicing;
 pub mod wer;
 pub mod words;
 
-pub use audio::{Audio, SAMPLE_RATE};
+pub use audio::{Audio, MAX_FILE_BYTES, SAMPLE_RATE};
 pub use error::VoiceError;
 pub use events::VoiceEvent;
 pub use microphone::Listening;

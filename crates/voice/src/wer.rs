@@ -2,6 +2,7 @@
 //! substitutions, deletions and insertions that turn the heard words into the said
 //! ones, over the number said. Both sides are compared as words only: lower case, no
 //! punctuation, accents kept (in Spanish "esta" and "está" are different words).
+//! [`word_errors_unaccented`] also folds accents, for transcripts written without them.
 
 /// Words of `text` as they are compared.
 pub fn normalise(text: &str) -> Vec<String> {
@@ -14,7 +15,30 @@ pub fn normalise(text: &str) -> Vec<String> {
 
 /// The edit distance between `said` and `heard`, in words, and the words said.
 pub fn word_errors(said: &str, heard: &str) -> (usize, usize) {
-    let (said, heard) = (normalise(said), normalise(heard));
+    distance(&normalise(said), &normalise(heard))
+}
+
+/// [`word_errors`] with accents folded on both sides ("número" and "numero", "contraseña"
+/// and "contrasena" are the same word): some public transcripts are written without them.
+pub fn word_errors_unaccented(said: &str, heard: &str) -> (usize, usize) {
+    let fold = |text: &str| normalise(text).iter().map(|w| w.chars().map(unaccented).collect()).collect::<Vec<String>>();
+    distance(&fold(said), &fold(heard))
+}
+
+fn unaccented(c: char) -> char {
+    match c {
+        'á' | 'à' | 'â' | 'ä' => 'a',
+        'é' | 'è' | 'ê' | 'ë' => 'e',
+        'í' | 'ì' | 'î' | 'ï' => 'i',
+        'ó' | 'ò' | 'ô' | 'ö' => 'o',
+        'ú' | 'ù' | 'û' | 'ü' => 'u',
+        'ñ' => 'n',
+        'ç' => 'c',
+        other => other,
+    }
+}
+
+fn distance(said: &[String], heard: &[String]) -> (usize, usize) {
     let mut previous: Vec<usize> = (0..=heard.len()).collect();
     for (i, s) in said.iter().enumerate() {
         let mut row = vec![i + 1; heard.len() + 1];
@@ -41,5 +65,12 @@ mod tests {
         assert_eq!(word_errors("llama a Ana mañana", "llama Ana mañana"), (1, 4));
         assert_eq!(word_errors("llama a Ana mañana", "llama a Ana mañana temprano"), (1, 4));
         assert_eq!(word_errors("está", "esta"), (1, 1));
+    }
+
+    #[test]
+    fn folded_accents_make_a_word_written_without_them_the_same() {
+        assert_eq!(word_errors_unaccented("Por favor ingrese su contrasena", "Por favor, ingrese su contraseña."), (0, 5));
+        assert_eq!(word_errors_unaccented("Número inválido", "numero invalido"), (0, 2));
+        assert_eq!(word_errors_unaccented("llame a Ana", "llamé a Anna"), (1, 3));
     }
 }

@@ -72,6 +72,14 @@ pub fn problem(lang: Lang, problem: &VoiceError) -> String {
         (Lang::Es, VoiceError::UnknownFormat) => "No puedo reproducir ese audio: manda una nota de voz, o un archivo WAV u OGG.".into(),
         (Lang::En, VoiceError::Malformed(_)) => "That recording is damaged and I couldn't read it. Please record it again.".into(),
         (Lang::Es, VoiceError::Malformed(_)) => "Esa grabación está dañada y no pude leerla. Grábala de nuevo, por favor.".into(),
+        (Lang::En, VoiceError::NotAFile(_)) => "That is not a recording file: give the path of a WAV or OGG file.".into(),
+        (Lang::Es, VoiceError::NotAFile(_)) => "Eso no es un archivo de grabación: indica la ruta de un archivo WAV u OGG.".into(),
+        (Lang::En, VoiceError::TooBig { limit, .. }) => {
+            format!("That file is too big to be a recording I can transcribe (up to {} MB). Send it in shorter parts.", limit / 1_000_000)
+        }
+        (Lang::Es, VoiceError::TooBig { limit, .. }) => {
+            format!("Ese archivo es demasiado grande para una grabación que pueda transcribir (hasta {} MB). Mándala en partes más cortas.", limit / 1_000_000)
+        }
         (Lang::En, VoiceError::TooLong { limit, .. }) => {
             format!("That recording is too long for me: I transcribe up to {} minutes. Send it in shorter parts.", limit / 60)
         }

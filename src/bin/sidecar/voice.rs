@@ -22,8 +22,7 @@ pub fn transcribe(runtime: Option<&Path>, file: &Path, spoken_in: Option<SpokenI
         Some(SpokenIn::En) => Language::Given(Lang::En),
         None => Language::Detect { otherwise: ui },
     };
-    let bytes = std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-    let heard = Audio::decode(&bytes).and_then(|audio| model.transcribe(&audio, language, Recording::Note));
+    let heard = Audio::read_file(file).and_then(|audio| model.transcribe(&audio, language, Recording::Note));
     match heard {
         Ok(transcript) if json => {
             let lang = if transcript.lang == Lang::Es { "es" } else { "en" };
