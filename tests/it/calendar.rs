@@ -302,3 +302,35 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
     assert_eq!(plain.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 0, 0).unwrap());
     core.shutdown().await;
 }
+
+/// A server's event nested 300 levels deep (VALARM in VALARM) used to overflow the stack
+/// at every start: it is now unreadable, said in the sync's report, and the calendar's
+/// other events are read, at that sync and after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_nested_hundreds_deep_is_unreadable_and_the_rest_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let llm = ScriptedServer::start(vec![]).await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 8, 0, 0).unwrap();
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    server.put("/ana/work/review.ics", &event("review", "Design review", "20261130T120000", "20261130T130000", "")).await;
+    let day = (now, now + chrono::Duration::days(1));
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+
+    let alarms = format!("{}{}", "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\n".repeat(300), "END:VALARM\r\n".repeat(300));
+    server.put("/ana/work/deep.ics", &event("deep", "Deep", "20261130T150000", "20261130T160000", &alarms)).await;
+    let reports = core.calendar().sync_all(Lang::En).await.unwrap();
+    let unreadable: Vec<&String> = reports.iter().flat_map(|r| &r.unreadable).collect();
+    assert!(unreadable.iter().any(|u| u.contains("deep.ics") && u.contains("nests")), "{reports:?}");
+    let summaries = |o: Vec<sidecar::calendar::service::Occurrence>| o.into_iter().map(|o| o.summary).collect::<Vec<_>>();
+    assert_eq!(summaries(core.calendar().between(day.0, day.1).await.unwrap()), ["Design review"]);
+    core.shutdown().await;
+
+    // Started again (the password stays with the first start's keyring): the stored
+    // items are read as they were, nothing overflows.
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    assert_eq!(summaries(core.calendar().between(day.0, day.1).await.unwrap()), ["Design review"]);
+    core.shutdown().await;
+}

@@ -50,9 +50,20 @@ pub fn zone_named(tzid: &str) -> Option<Tz> {
     tails.filter_map(|at| tzid.get(at..)).find_map(|tail| tail.parse::<Tz>().ok())
 }
 
+/// Checks an item's text from outside before the parser reads it: the parser recurses per
+/// nested BEGIN, so an event with hundreds of nested VALARMs from a server would overflow
+/// the stack of whatever reads it (at every start, from the stored items).
+pub(crate) fn check_structure(text: &str) -> Result<(), CalendarError> {
+    sidecar_reminders::ics::check_structure(text).map_err(|e| match e {
+        sidecar_reminders::ics::IcsError::Parse(why) => CalendarError::Unreadable(why),
+        too_deep => CalendarError::Unreadable(too_deep.to_string()),
+    })
+}
+
 /// The events (VEVENTs) of an item; times with no zone are read in `zone`. An item with
-/// no event (a to-do, a journal) has none.
+/// no event (a to-do, a journal) has none. Its structure is checked first.
 pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
+    check_structure(data)?;
     let calendar: Calendar = data.parse().map_err(|e: String| CalendarError::Unreadable(e.lines().next().unwrap_or_default().chars().take(120).collect()))?;
     let mut events = Vec::new();
     for component in &calendar.components {
@@ -156,5 +167,16 @@ END:VEVENT\r\nEND:VCALENDAR\r\n";
         assert!(events_of("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Mars/Olympus:20261102T093000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", chrono_tz::UTC)
             .is_err());
         assert!(events_of("not a calendar", chrono_tz::UTC).is_err() || events_of("not a calendar", chrono_tz::UTC).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_item_nested_hundreds_deep_is_unreadable_not_a_stack_overflow() {
+        let nested = format!(
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:deep\r\nDTSTART:20261102T093000Z\r\nSUMMARY:Deep\r\n{}{}END:VEVENT\r\nEND:VCALENDAR\r\n",
+            "BEGIN:VALARM\r\n".repeat(300),
+            "END:VALARM\r\n".repeat(300)
+        );
+        let said = events_of(&nested, chrono_tz::UTC).unwrap_err().to_string();
+        assert!(said.contains("nests"), "{said}");
     }
 }

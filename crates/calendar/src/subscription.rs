@@ -94,10 +94,7 @@ pub(crate) fn content_tag(data: &str) -> String {
 pub fn split(text: &str) -> Result<(Option<String>, Vec<RemoteItem>), CalendarError> {
     // A byte-order mark some apps write first is not part of the calendar.
     let text = text.trim_start_matches('\u{feff}');
-    sidecar_reminders::ics::check_structure(text).map_err(|e| match e {
-        sidecar_reminders::ics::IcsError::Parse(why) => CalendarError::Unreadable(why),
-        too_deep => CalendarError::Unreadable(too_deep.to_string()),
-    })?;
+    crate::event::check_structure(text)?;
     let calendar: Calendar = text.parse().map_err(|e: String| {
         let at: String = e.lines().next().unwrap_or_default().trim_start_matches("error: 0: ").chars().take(120).collect();
         CalendarError::Unreadable(format!("the calendar reader stopped {at}"))
