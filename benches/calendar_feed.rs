@@ -4,7 +4,9 @@
 //! - the first sync (downloaded, split by UID, every event read and kept);
 //! - a sync with nothing changed (the server answers 304 to the date last seen);
 //! - a sync after 10 events changed (downloaded again; only the 10 read and kept);
-//! - the same feed split and read in memory alone (no network, no database).
+//! - the same feed split and read in memory alone (no network, no database);
+//! - hostile repeats (issue 69): a week's occurrences of 20,000 events repeating daily
+//!   since 1970, and of 500 that never occur (30 February every year).
 //!
 //! Run: `cargo bench --bench calendar_feed` (needs the test venv: `make test-deps`).
 
@@ -77,4 +79,30 @@ async fn main() {
     let events: usize = items.iter().map(|i| sidecar::calendar::event::events_of(&i.data, zone).unwrap().len()).sum();
     println!("  in memory: split {:.0} ms, {events} events read {:.0} ms", split_time.as_secs_f64() * 1000.0, started.elapsed().as_secs_f64() * 1000.0);
     drop(web);
+    hostile_repeats(zone);
+}
+
+/// Feeds made to make every reader spin: a week read from 20,000 events repeating daily
+/// since 1970, and 500 events that never occur (30 February yearly) read as a sync reads
+/// them (the rule found empty once, never walked again), then a week of them.
+fn hostile_repeats(zone: chrono_tz::Tz) {
+    let week = (chrono::Utc.with_ymd_and_hms(2026, 11, 30, 0, 0, 0).unwrap(), chrono::Utc.with_ymd_and_hms(2026, 12, 7, 0, 0, 0).unwrap());
+    let item = |rule: &str, start: &str| {
+        format!("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:h\r\nDTSTART:{start}\r\nSUMMARY:H\r\nRRULE:{rule}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    };
+    let daily = sidecar::calendar::event::events_of(&item("FREQ=DAILY", "19700101T090000Z"), zone).unwrap().remove(0);
+    let started = Instant::now();
+    let found: usize = (0..20_000).map(|_| daily.occurrences(week.0, week.1).len()).sum();
+    println!("  a week of 20,000 events repeating daily since 1970: {:.0} ms ({found} occurrences)", started.elapsed().as_secs_f64() * 1000.0);
+    let never = item("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "20000101T090000Z");
+    let started = Instant::now();
+    let events: Vec<_> = (0..500).flat_map(|_| sidecar::calendar::event::events_of(&never, zone).unwrap()).collect();
+    let read = started.elapsed();
+    let started = Instant::now();
+    let found: usize = events.iter().map(|e| e.occurrences(week.0, week.1).len()).sum();
+    println!(
+        "  500 events that never occur: read {:.0} ms, a week of them {:.1} ms ({found} occurrences)",
+        read.as_secs_f64() * 1000.0,
+        started.elapsed().as_secs_f64() * 1000.0
+    );
 }

@@ -80,6 +80,18 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
             .and_then(|end| instant(&end, event_zone).ok())
             .map(|(end, _, _)| end)
             .unwrap_or(start + if all_day { Duration::days(1) } else { Duration::zero() });
+        let rrule = event.property_value("RRULE").map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
+        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent(rule, start, event_zone, start - Duration::seconds(1))) {
+            return Err(CalendarError::Unreadable(format!(
+                "the event {:?} repeats more often than every {} minutes ({rule})",
+                event.get_summary().unwrap_or_default().trim(),
+                sidecar_dates::words::MIN_REPEAT_MINUTES
+            )));
+        }
+        // A rule that never occurs (30 February every year) would be walked to the
+        // `rrule` crate's step limit at every reading of every window: found once here, the
+        // event keeps its own start, its first occurrence whatever the rule says.
+        let rrule = rrule.filter(|rule| sidecar_dates::recurrence::occurs(rule));
         events.push(Event {
             uid: event.get_uid().unwrap_or_default().to_string(),
             summary: event.get_summary().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)").to_string(),
@@ -87,7 +99,7 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
             end: end.max(start),
             all_day,
             busy: !event.property_value("TRANSP").is_some_and(|t| t.eq_ignore_ascii_case("TRANSPARENT")),
-            rrule: event.property_value("RRULE").map(str::trim).filter(|r| !r.is_empty()).map(str::to_string),
+            rrule,
             zone: event_zone,
             location: event.get_location().map(str::to_string),
         });
@@ -95,29 +107,27 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
     Ok(events)
 }
 
+/// The most occurrences of one event read in one window: a week of an event every 15
+/// minutes is 672.
+pub const MAX_OCCURRENCES: u16 = 5_000;
+
 impl Event {
-    /// The times it takes place that overlap `[from, to)`: (start, end), oldest first.
+    /// The times it takes place that overlap `[from, to)`: (start, end), oldest first, at
+    /// most [`MAX_OCCURRENCES`]; the series is walked once for the window.
     pub fn occurrences(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
         let length = self.end - self.start;
         let Some(rule) = &self.rrule else {
             return if self.start < to && self.end > from { vec![(self.start, self.end)] } else { Vec::new() };
         };
-        let mut found = Vec::new();
         // An occurrence that began before `from` may still be on at `from`.
-        let mut after = from - length - Duration::seconds(1);
-        if self.start > after && self.start < to {
-            found.push((self.start, self.end));
-            after = self.start;
-        }
-        while let Some(next) = sidecar_dates::recurrence::next_after(rule, self.start, self.zone, after) {
-            if next >= to {
-                break;
-            }
-            if next + length > from {
-                found.push((next, next + length));
-            }
-            after = next;
-        }
+        let starts = sidecar_dates::recurrence::between(rule, self.start, self.zone, from - length, to, MAX_OCCURRENCES);
+        // The event's own start is its first occurrence, whether or not the rule matches it.
+        let first = (self.start < to && self.end > from).then_some(self.start);
+        let mut found: Vec<(DateTime<Utc>, DateTime<Utc>)> =
+            first.into_iter().chain(starts).filter(|s| *s >= self.start && *s + length > from).map(|s| (s, s + length)).collect();
+        found.sort();
+        found.dedup();
+        found.truncate(usize::from(MAX_OCCURRENCES));
         found
     }
 }
@@ -167,6 +177,29 @@ END:VEVENT\r\nEND:VCALENDAR\r\n";
         assert!(events_of("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;TZID=Mars/Olympus:20261102T093000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", chrono_tz::UTC)
             .is_err());
         assert!(events_of("not a calendar", chrono_tz::UTC).is_err() || events_of("not a calendar", chrono_tz::UTC).unwrap().is_empty());
+    }
+
+    /// One event of `rule` starting at `start` (UTC).
+    fn repeating(rule: &str, start: &str) -> String {
+        format!("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nDTSTART:{start}\r\nDTEND:{start}\r\nSUMMARY:R\r\nRRULE:{rule}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    }
+
+    #[test]
+    fn a_rule_more_often_than_reminders_may_is_unreadable_and_old_series_are_read_at_once() {
+        for rule in ["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0", "FREQ=HOURLY;BYMINUTE=0,5,10,15"] {
+            let said = events_of(&repeating(rule, "20000101T000000Z"), chrono_tz::UTC).unwrap_err().to_string();
+            assert!(said.contains("more often than every 15 minutes"), "{said}");
+        }
+        // Every day since 1970: the week of 30 November 2026 has seven.
+        let daily = &events_of(&repeating("FREQ=DAILY", "19700101T093000Z"), chrono_tz::UTC).unwrap()[0];
+        let week = daily.occurrences(Utc.with_ymd_and_hms(2026, 11, 30, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2026, 12, 7, 0, 0, 0).unwrap());
+        assert_eq!(week.len(), 7);
+        assert_eq!(week[0].0, Utc.with_ymd_and_hms(2026, 11, 30, 9, 30, 0).unwrap());
+        // A 30 February every year never comes: found once, when the item is read, the
+        // event keeps its own start only.
+        let never = &events_of(&repeating("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "20000101T000000Z"), chrono_tz::UTC).unwrap()[0];
+        assert_eq!(never.rrule, None);
+        assert!(never.occurrences(Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()).is_empty());
     }
 
     #[test]

@@ -54,13 +54,109 @@ pub fn upcoming(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc
     set.after(from).all(n).dates.into_iter().map(|d| d.with_timezone(&Utc)).filter(|d| *d > after).collect()
 }
 
-/// A plain minutely or hourly series' start moved up to the last occurrence before
+/// Whether a rule repeats more often than a reminder may (every
+/// [`MIN_REPEAT_MINUTES`](crate::words::MIN_REPEAT_MINUTES)): by its frequency alone
+/// (SECONDLY, MINUTELY under the floor), before any occurrence is computed, else by the
+/// gaps between its next occurrences after `after` (an HOURLY rule with many BYMINUTE
+/// values). Reminders imported and calendars read refuse such a rule alike.
+pub fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc>) -> bool {
+    let floor = crate::words::MIN_REPEAT_MINUTES;
+    let field = |name: &str| rule_field(rule, name);
+    let interval = interval_of(rule);
+    match field("FREQ").as_deref() {
+        Some("SECONDLY") => return true,
+        Some("MINUTELY") if interval < floor => return true,
+        Some("MINUTELY" | "HOURLY") => {}
+        // Daily and longer rules can only be too frequent through BYHOUR/BYMINUTE lists.
+        _ if field("BYHOUR").is_none() && field("BYMINUTE").is_none() && field("BYSECOND").is_none() => return false,
+        _ => {}
+    }
+    let next = upcoming(rule, start, zone, after, 4);
+    next.windows(2).any(|pair| pair[1] - pair[0] < Duration::minutes(i64::from(floor)))
+}
+
+/// Whether a rule's month days fit one of its months: "30 February every year" (and
+/// "the 31st of April and June") never occurs, and the `rrule` crate would walk such a
+/// rule to its limit of 100,000 periods, one by one, at every reading, without finding
+/// an occurrence. Read from the rule's words alone, without a walk; other rules are
+/// taken to occur (their walks are bounded by [`between`]).
+pub fn occurs(rrule: &str) -> bool {
+    let numbers = |name: &str| -> Option<Vec<i32>> { rule_field(rrule, name).map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect()) };
+    let Some(days) = numbers("BYMONTHDAY") else { return true };
+    // A day counted from the month's end ("-1") is in every month.
+    if days.is_empty() || days.iter().any(|d| *d < 0) {
+        return true;
+    }
+    let months = numbers("BYMONTH").filter(|m| !m.is_empty()).unwrap_or_else(|| (1..=12).collect());
+    let longest = |month: i32| match month {
+        2 => 29,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    months.iter().any(|m| days.iter().any(|d| *d >= 1 && *d <= longest(*m)))
+}
+
+/// The most occurrences one reading of a window walks through, counted from the
+/// series' (moved) start: a rule the moves do not help (every minute at second 0 since
+/// 2000) ends its walk here instead of spinning a core for minutes.
+const MAX_STEPS: usize = 200_000;
+
+/// The starts of a series in `[from, to)`, at most `cap`, in one walk of the series: a
+/// calendar's window is read at once, not one occurrence per walk from the start. A
+/// series starts its walk from its last period before `from` where its rule allows
+/// (twenty thousand daily events since 1970 are read in a moment), and the walk ends
+/// after [`MAX_STEPS`].
+pub fn between(rrule: &str, start: DateTime<Utc>, zone: Tz, from: DateTime<Utc>, to: DateTime<Utc>, cap: u16) -> Vec<DateTime<Utc>> {
+    let start = rebased(rrule, rebased_by_days(rrule, start, zone, from), from);
+    let Some(set) = series(rrule, start, zone) else { return Vec::new() };
+    let mut found = Vec::new();
+    for date in set.into_iter().take(MAX_STEPS) {
+        let date = date.with_timezone(&Utc);
+        if date >= to || found.len() >= usize::from(cap) {
+            break;
+        }
+        if date >= from {
+            found.push(date);
+        }
+    }
+    found
+}
+
+/// A daily or weekly series' start moved up by whole periods (INTERVAL days or weeks, in
+/// the series' zone, so the hour stays) to the last one before `after`. Its BY-lists
+/// filter by the calendar, the same for every period; COUNT counts from the start, so a
+/// series with one keeps it. A moved start on an hour the clocks skip moves one period
+/// further back.
+fn rebased_by_days(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc>) -> DateTime<Utc> {
+    let days: i64 = match rule_field(rrule, "FREQ").as_deref() {
+        Some("DAILY") => 1,
+        Some("WEEKLY") => 7,
+        _ => return start,
+    };
+    if after <= start || rule_field(rrule, "COUNT").is_some() {
+        return start;
+    }
+    let period = days * i64::from(interval_of(rrule));
+    let local = start.with_timezone(&zone).naive_local();
+    let mut periods = (after - start).num_days() / period - 1;
+    while periods > 0 {
+        let moved = local + Duration::days(periods * period);
+        if let Some(at) = zone.from_local_datetime(&moved).single() {
+            return at.with_timezone(&Utc);
+        }
+        periods -= 1;
+    }
+    start
+}
+
+/// A plain secondly, minutely or hourly series' start moved up to the last occurrence before
 /// `after`. The `rrule` crate walks from the start and gives up after 100,000 steps:
 /// every 15 minutes from three years ago would otherwise look ended, and every series
 /// would slow down as it ages. A series with COUNT (counted from its start) or BY-lists
 /// keeps its start; daily and longer ones take few steps anyway.
 fn rebased(rrule: &str, start: DateTime<Utc>, after: DateTime<Utc>) -> DateTime<Utc> {
     let unit: i64 = match rule_field(rrule, "FREQ").as_deref() {
+        Some("SECONDLY") => 1,
         Some("MINUTELY") => 60,
         Some("HOURLY") => 3600,
         _ => return start,
@@ -152,4 +248,60 @@ pub(crate) fn first(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKin
         },
         cx,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The starts in `[from, to)` by a walk from the series' own start.
+    fn walked(rule: &str, start: DateTime<Utc>, zone: Tz, from: DateTime<Utc>, to: DateTime<Utc>) -> Vec<DateTime<Utc>> {
+        let tz = rrule::Tz::Tz(zone);
+        let set = series(rule, start, zone).unwrap();
+        set.after(from.with_timezone(&tz))
+            .before(to.with_timezone(&tz))
+            .all(5_000)
+            .dates
+            .into_iter()
+            .map(|d| d.with_timezone(&Utc))
+            .filter(|d| *d < to)
+            .collect()
+    }
+
+    #[test]
+    fn a_window_read_from_a_moved_start_is_the_window_walked_from_the_first() {
+        let zone = chrono_tz::Europe::Madrid;
+        // The clocks go forward on 29 March 2026 at 02:00 and back on 25 October.
+        let windows = [(Utc.with_ymd_and_hms(2026, 3, 20, 0, 0, 0).unwrap(), 20), (Utc.with_ymd_and_hms(2026, 10, 20, 0, 0, 0).unwrap(), 14)];
+        for start in [Utc.with_ymd_and_hms(2001, 6, 4, 0, 30, 0).unwrap(), Utc.with_ymd_and_hms(2009, 1, 7, 8, 15, 0).unwrap()] {
+            for rule in ["FREQ=DAILY", "FREQ=DAILY;INTERVAL=3", "FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "FREQ=DAILY;BYHOUR=9,17"] {
+                for (from, days) in windows {
+                    let to = from + Duration::days(days);
+                    let walked = walked(rule, start, zone, from, to);
+                    assert!(!walked.is_empty(), "{rule}");
+                    assert_eq!(between(rule, start, zone, from, to, 5_000), walked, "{rule} from {start}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_rule_that_never_occurs_or_repeats_by_the_second_ends_its_walk() {
+        let zone = chrono_tz::UTC;
+        let start = Utc.with_ymd_and_hms(2000, 1, 1, 0, 0, 0).unwrap();
+        let (from, to) = (Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2026, 12, 8, 0, 0, 0).unwrap());
+        assert!(between("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", start, zone, from, to, 5_000).is_empty());
+        assert!(!occurs("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"));
+        assert!(!occurs("FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=4,6;COUNT=3"));
+        assert!(occurs("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29"));
+        assert!(occurs("FREQ=MONTHLY;BYMONTHDAY=31,-1;BYMONTH=4"));
+        assert!(occurs("FREQ=MONTHLY;BYMONTHDAY=13;BYDAY=FR"));
+        assert!(occurs("FREQ=DAILY"));
+        assert!(between("FREQ=SECONDLY", start, zone, from, to, 5_000).len() <= 5_000);
+        assert!(too_frequent("FREQ=SECONDLY", start, zone, start));
+        assert!(too_frequent("FREQ=MINUTELY;BYSECOND=0", start, zone, start));
+        assert!(too_frequent("FREQ=HOURLY;BYMINUTE=0,5,10", start, zone, start));
+        assert!(!too_frequent("FREQ=MINUTELY;INTERVAL=15", start, zone, start));
+        assert!(!too_frequent("FREQ=DAILY", start, zone, start));
+    }
 }

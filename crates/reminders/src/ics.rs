@@ -190,7 +190,7 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             continue;
         };
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
-        if let Some(rule) = rrule.as_deref().filter(|rule| too_frequent(rule, first, event_zone, now)) {
+        if let Some(rule) = rrule.as_deref().filter(|rule| recurrence::too_frequent(rule, first, event_zone, now)) {
             skipped.unreadable.push(format!("\"{summary}\": repeats more often than every {MIN_REPEAT_MINUTES} minutes ({rule}), more than a reminder may"));
             continue;
         }
@@ -244,24 +244,6 @@ fn split_title(title: &str, notes: Option<&str>) -> (String, Option<String>) {
         (None, notes) => notes.map(str::to_string),
     };
     (text, description.map(|d| crate::words::within(&d, MAX_DESCRIPTION_CHARS)))
-}
-
-/// Whether a rule repeats more often than a reminder may: by its frequency alone
-/// (SECONDLY, MINUTELY under the floor), before any occurrence is computed, else by the
-/// gaps between its next occurrences (an HOURLY rule with many BYMINUTE values).
-fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, now: DateTime<Utc>) -> bool {
-    let field = |name: &str| recurrence::rule_field(rule, name);
-    let interval = recurrence::interval_of(rule);
-    match field("FREQ").as_deref() {
-        Some("SECONDLY") => return true,
-        Some("MINUTELY") if interval < MIN_REPEAT_MINUTES => return true,
-        Some("MINUTELY" | "HOURLY") => {}
-        // Daily and longer rules can only be too frequent through BYHOUR/BYMINUTE lists.
-        _ if field("BYHOUR").is_none() && field("BYMINUTE").is_none() && field("BYSECOND").is_none() => return false,
-        _ => {}
-    }
-    let next = recurrence::upcoming(rule, start, zone, now, 4);
-    next.windows(2).any(|pair| pair[1] - pair[0] < chrono::Duration::minutes(i64::from(MIN_REPEAT_MINUTES)))
 }
 
 /// The instant a DTSTART names, its zone, and whether it is a date alone; `None` for a
