@@ -148,6 +148,10 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
         catch_up: CatchUp::RunNow,
         always_deliver: false,
     };
+    // Instructions longer than a task keeps are refused when it is made, with what to do.
+    let long = TaskRequest { prompt: "Check the news. ".repeat(1_000), ..request.clone() };
+    let refused = core.tasks().add(&long, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar::locale::Lang::En).await.unwrap_err();
+    assert!(sidecar::said::Worded::said_in(&refused, sidecar::locale::Lang::Es).contains("acórtalas"), "{refused}");
     let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar::locale::Lang::En).await.unwrap();
     let cancel = CancellationToken::new();
     for hour in 1..=3 {

@@ -13,6 +13,9 @@ pub enum CalendarError {
     FeedTooLarge(usize),
     #[error("the calendar server refused the user name or password (HTTP {0}); check them, or use an app password")]
     Refused(u16),
+    /// A subscription's address answered 401 or 403: a public feed has no password.
+    #[error("the subscription's server would not give the calendar (HTTP {0}): the address may have been made private or replaced; copy its public address again from your calendar app")]
+    FeedRefused(u16),
     #[error("the calendar server could not be reached ({0}); the last copy is used until it answers")]
     Unreachable(String),
     #[error("the calendar server answered something unexpected: {0}")]
@@ -48,6 +51,9 @@ impl Worded for CalendarError {
             CalendarError::Refused(code) => {
                 format!("el servidor del calendario rechazó el usuario o la contraseña (HTTP {code}); revísalos, o usa una contraseña de aplicación")
             }
+            CalendarError::FeedRefused(code) => format!(
+                "el servidor de la suscripción no quiso dar el calendario (HTTP {code}): puede que la dirección ya no sea pública o que la hayan cambiado; copia de nuevo su dirección pública desde tu app de calendario"
+            ),
             CalendarError::Unreachable(why) => format!("no se pudo llegar al servidor del calendario ({why}); se usa la última copia hasta que responda"),
             CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),
             CalendarError::Changed => "el evento cambió en el calendario desde que Sidecar lo leyó; se conservó la versión del calendario".into(),

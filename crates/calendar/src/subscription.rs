@@ -58,7 +58,7 @@ pub async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> 
         return Ok(None);
     }
     if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN {
-        return Err(CalendarError::Refused(status.as_u16()));
+        return Err(CalendarError::FeedRefused(status.as_u16()));
     }
     if !status.is_success() {
         return Err(CalendarError::Server(format!("HTTP {status} for the subscription")));

@@ -50,6 +50,11 @@ pub(super) fn read(g: &Grammar<'_>, i: usize) -> Found<Repeat> {
         }
     }
     let (unit, _) = lex::unit(g.w(at)?)?;
+    if unit == Unit::Second {
+        // "every second", "cada 30 segundos": read, to be refused as too often with the
+        // floor said ("every second Tuesday" is no such repeat).
+        return (g.w(at + 1).and_then(lex::weekday).is_none()).then_some((Repeat::Minutes(0), at + 1));
+    }
     let (repeat, end) = by_unit(n, unit, at + 1)?;
     // "every 2 weeks on monday", "cada mes el día 15".
     match repeat {

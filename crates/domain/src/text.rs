@@ -14,6 +14,27 @@ pub fn first_line(text: &str) -> String {
     shorten(line, FIRST_LINE_CHARS - 1)
 }
 
+/// Text from outside (a title, a prompt) as one line that is safe to print: line breaks
+/// and tabs become spaces; other control characters (an escape sequence's ESC, BEL) and
+/// the marks that reorder text (bidi overrides and isolates) are dropped, so a title can
+/// neither drive a terminal nor disguise what follows it.
+pub fn one_line(text: &str) -> String {
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}');
+    let folded: String = text
+        .chars()
+        .filter_map(|c| {
+            if matches!(c, '\n' | '\r' | '\t') {
+                Some(' ')
+            } else if c.is_control() || bidi(c) {
+                None
+            } else {
+                Some(c)
+            }
+        })
+        .collect();
+    folded.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
 /// `s` cut to `chars` characters, with "…" when something was cut.
 pub fn shorten(s: &str, chars: usize) -> String {
     match s.char_indices().nth(chars) {
@@ -45,6 +66,12 @@ pub fn truncate_middle(text: &str, max_tokens: usize, count: &dyn Fn(&str) -> us
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn one_line_drops_escapes_bells_and_bidi_marks_and_folds_breaks() {
+        assert_eq!(super::one_line("Stand-up\u{1b}[2J\u{7}\nnow\u{202e}txt.exe"), "Stand-up[2J nowtxt.exe");
+        assert_eq!(super::one_line("  a\tb\r\n c "), "a b c");
+    }
+
     #[test]
     fn a_first_line_skips_blank_lines_and_is_cut_to_a_bubble() {
         assert_eq!(super::first_line("\n  \n ⏰ Call Ana \nat five"), "⏰ Call Ana");

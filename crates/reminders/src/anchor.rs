@@ -62,7 +62,7 @@ fn amount(words: &str) -> Option<i64> {
         "h" | "hr" | "hour" | "hours" | "hora" | "horas" => 60,
         _ => return None,
     };
-    Some(number * per).filter(|m| (1..=MAX_MINUTES_BEFORE).contains(m))
+    number.checked_mul(per).filter(|m| (1..=MAX_MINUTES_BEFORE).contains(m))
 }
 
 /// Reads "[amount] before [my|your|the] <event>" and "[cantidad] antes de [mi|tu|la|el]
@@ -111,5 +111,6 @@ mod tests {
         assert_eq!(read("sometime before"), None);
         assert_eq!(read("3 weeks before the wedding"), None, "an amount it cannot read is not guessed");
         assert_eq!(read("9999 hours before the launch"), None, "further than a week is a date");
+        assert_eq!(read("153722867280912931 hours before my coffee"), None, "no overflow");
     }
 }

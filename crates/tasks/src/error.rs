@@ -8,6 +8,8 @@ use sidecar_store::StoreError;
 pub enum TasksError {
     #[error("a task needs something to do: say what Sidecar should do at its time")]
     NoPrompt,
+    #[error("the task's instructions are {chars} characters long; a task keeps at most {limit}: shorten them, or put the long part in a note and ask the task to read it")]
+    PromptTooLong { chars: usize, limit: usize },
     /// Words that could not be read as a time; the text says what to say instead.
     #[error(transparent)]
     When(#[from] DateError),
@@ -29,6 +31,9 @@ impl Worded for TasksError {
     fn spanish(&self) -> String {
         match self {
             TasksError::NoPrompt => "una tarea necesita algo que hacer: di qué debe hacer Sidecar a su hora".into(),
+            TasksError::PromptTooLong { chars, limit } => format!(
+                "las instrucciones de la tarea tienen {chars} caracteres; una tarea guarda como mucho {limit}: acórtalas, o pon la parte larga en una nota y pide a la tarea que la lea"
+            ),
             // Worded in the language of the words it could not read.
             TasksError::When(e) => e.to_string(),
             TasksError::NoSuchTask(id) => format!("no hay ninguna tarea {id}; `sidecar tasks list` las muestra"),

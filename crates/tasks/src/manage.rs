@@ -18,6 +18,9 @@ use crate::service::{Tasks, Work};
 const MAX_SKIP_MINUTES: u32 = 7 * 24 * 60;
 /// A title made from the prompt is cut at this many characters.
 const TITLE_CHARS: usize = 48;
+/// The longest prompt a task keeps: a page of instructions. A longer one would reach the
+/// model cut to fit its window without a word, and the run be recorded as done.
+pub const MAX_PROMPT_CHARS: usize = 8_000;
 /// Runs shown with each task.
 const RUNS_SHOWN: u32 = 5;
 /// A brief later than this is skipped.
@@ -90,6 +93,10 @@ impl Tasks {
         let prompt = request.prompt.trim();
         if prompt.is_empty() {
             return Err(TasksError::NoPrompt);
+        }
+        let chars = prompt.chars().count();
+        if chars > MAX_PROMPT_CHARS {
+            return Err(TasksError::PromptTooLong { chars, limit: MAX_PROMPT_CHARS });
         }
         if let CatchUp::SkipOlderThan { minutes } = request.catch_up {
             if minutes == 0 || minutes > MAX_SKIP_MINUTES {

@@ -135,7 +135,9 @@ fn line(companion: &Companion, view: &TaskView) -> String {
     };
     let tools = if view.tools.is_empty() { String::new() } else { format!(" · tools: {}", view.tools.join(", ")) };
     let last = view.runs.first().map(|r| format!(" · last: {:?}", r.state).to_lowercase()).unwrap_or_default();
-    format!("{} · {} · {next}{tools}{last}", view.title, view.when)
+    // A title and its words are the user's or a model's: printed, they must not drive the terminal.
+    let one_line = sidecar::text::one_line;
+    format!("{} · {} · {}{tools}{last}", one_line(&view.title), one_line(&view.when), one_line(&next))
 }
 
 fn done(companion: &Companion, result: Result<(), sidecar::CompanionError>, what: &str) -> anyhow::Result<i32> {
