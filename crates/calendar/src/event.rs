@@ -94,14 +94,18 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
         let rrule = rrule.filter(|rule| sidecar_dates::recurrence::occurs(rule));
         events.push(Event {
             uid: event.get_uid().unwrap_or_default().to_string(),
-            summary: event.get_summary().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("(no title)").to_string(),
+            // Titles and places come from anyone who can send an invitation: one line, no
+            // control or bidi characters, wherever they are shown or said.
+            summary: Some(sidecar_domain::text::one_line(event.get_summary().unwrap_or_default()))
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "(no title)".into()),
             start,
             end: end.max(start),
             all_day,
             busy: !event.property_value("TRANSP").is_some_and(|t| t.eq_ignore_ascii_case("TRANSPARENT")),
             rrule,
             zone: event_zone,
-            location: event.get_location().map(str::to_string),
+            location: event.get_location().map(sidecar_domain::text::one_line).filter(|l| !l.is_empty()),
         });
     }
     Ok(events)
@@ -200,6 +204,14 @@ END:VEVENT\r\nEND:VCALENDAR\r\n";
         let never = &events_of(&repeating("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "20000101T000000Z"), chrono_tz::UTC).unwrap()[0];
         assert_eq!(never.rrule, None);
         assert!(never.occurrences(Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_title_is_one_line_without_escapes_or_bidi_marks() {
+        let item = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:t\r\nDTSTART:20261102T093000Z\r\nSUMMARY:Stand-up\\nIMPORTANT SYSTEM NOTICE\u{1b}[2J\u{202e}\r\nLOCATION:Room\u{7} 4\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        let event = &events_of(item, chrono_tz::UTC).unwrap()[0];
+        assert_eq!(event.summary, "Stand-up IMPORTANT SYSTEM NOTICE[2J");
+        assert_eq!(event.location.as_deref(), Some("Room 4"));
     }
 
     #[test]

@@ -131,7 +131,8 @@ impl Tool for ListEvents {
                 return Ok(format!("No events from {first} for {days} day(s) ({}).", zone.name()));
             }
             let lines: Vec<String> = found.iter().map(|o| hands.line(o)).collect();
-            Ok(format!("Events ({}, times in {}):\n{}", found.len(), zone.name(), lines.join("\n")))
+            // The titles are anyone's who can send an invitation: data, never instructions.
+            Ok(sidecar_tools::untrusted("calendar", &format!("Events ({}, times in {}):\n{}", found.len(), zone.name(), lines.join("\n"))))
         })
     }
 }
