@@ -67,8 +67,20 @@ pub fn known_files() -> Vec<PathBuf> {
     .collect()
 }
 
+/// The largest file read as another app's MCP configuration.
+const MAX_IMPORT_BYTES: u64 = 1_000_000;
+
 /// Reads another app's file and adds its servers to Sidecar's `mcp.json` at `ours`.
 pub fn import_file(ours: &Path, theirs: &Path) -> Result<ImportReport, ConfigError> {
+    // Looked at before it is opened: a FIFO would block the read forever, a device never end.
+    let refused = |why: &str| ConfigError::Read { path: theirs.to_path_buf(), source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()) };
+    let meta = std::fs::metadata(theirs).map_err(|source| ConfigError::Read { path: theirs.to_path_buf(), source })?;
+    if !meta.is_file() {
+        return Err(refused("not a regular file"));
+    }
+    if meta.len() > MAX_IMPORT_BYTES {
+        return Err(refused("larger than any app's MCP configuration (1 MB)"));
+    }
     let from = McpConfig::load(theirs)?;
     let mut config = McpConfig::load(ours)?;
     let report = merge(&mut config, from);
@@ -81,6 +93,17 @@ pub fn import_file(ours: &Path, theirs: &Path) -> Result<ImportReport, ConfigErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_or_a_device_is_refused_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.json");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        for theirs in [fifo.as_path(), Path::new("/dev/zero")] {
+            let refused = import_file(&dir.path().join("mcp.json"), theirs).unwrap_err().to_string();
+            assert!(refused.contains("not a regular file"), "{refused}");
+        }
+    }
 
     #[test]
     fn servers_of_another_app_are_added_beside_ours_and_never_replace_them() {
