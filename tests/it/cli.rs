@@ -188,6 +188,10 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     assert_eq!(code, Some(1));
     // What to say instead names the day: tomorrow, or today just after midnight.
     assert!(err.contains("mañana a las 3") || err.contains("hoy a las 3"), "{err}");
+    // A time before an event is read as the chat reads it: here no calendar is connected.
+    let (code, _, err) = run(&["remind", "15 minutes before my coffee with ana", "call her"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("a reminder before an event needs your calendar"), "{err}");
     let (_, out, _) = run(&["reminders"]);
     assert!(out.contains("Upcoming:\n  \"sacar la ropa\"") && out.contains("\n  \"call mum\"") && out.contains("Recurring:\n  \"weekly review\""), "{out}");
     // Rules in words; no ids or RRULEs for people to read.

@@ -107,10 +107,11 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
     }
 }
 
-/// Whether `when` is a date on its own, usable or not for a reason worth saying.
+/// Whether `when` is a date on its own, usable or not for a reason worth saying, or a
+/// time before an event ("15 minutes before my coffee with Ana"), as the chat reads it.
 fn reads_as_date(service: &sidecar::reminders::service::ReminderService, when: &str) -> bool {
     use sidecar::dates::DateErrorKind::{OutOfRange, Past};
-    service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
+    sidecar::reminders::anchor::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
 }
 
 pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool, import: Option<&std::path::Path>) -> anyhow::Result<i32> {
