@@ -11,6 +11,8 @@ pub enum CalendarError {
     NotAFeed(String),
     #[error("the subscribed calendar is larger than {0} MB; Sidecar reads smaller ones (subscribe to a shorter range if the calendar offers one)")]
     FeedTooLarge(usize),
+    #[error("the subscribed calendar has more than {0} events; Sidecar reads smaller ones (subscribe to a shorter range if the calendar offers one)")]
+    FeedTooMany(usize),
     #[error("the calendar server refused the user name or password (HTTP {0}); check them, or use an app password")]
     Refused(u16),
     /// A subscription's address answered 401 or 403: a public feed has no password.
@@ -50,6 +52,9 @@ impl Worded for CalendarError {
             }
             CalendarError::Refused(code) => {
                 format!("el servidor del calendario rechazó el usuario o la contraseña (HTTP {code}); revísalos, o usa una contraseña de aplicación")
+            }
+            CalendarError::FeedTooMany(events) => {
+                format!("el calendario suscrito tiene más de {events} eventos; Sidecar lee calendarios más pequeños (suscríbete a un intervalo más corto si el calendario lo ofrece)")
             }
             CalendarError::FeedRefused(code) => format!(
                 "el servidor de la suscripción no quiso dar el calendario (HTTP {code}): puede que la dirección ya no sea pública o que la hayan cambiado; copia de nuevo su dirección pública desde tu app de calendario"

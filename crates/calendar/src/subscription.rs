@@ -15,6 +15,9 @@ use crate::error::CalendarError;
 
 /// The largest feed read (a decade of a busy shared calendar is a few megabytes).
 pub const MAX_FEED_BYTES: usize = 20 * 1024 * 1024;
+/// The most events a subscribed calendar may have: a holiday or team calendar has a few
+/// hundred; 140,000 small events fit in 20 MB and took 778 MB to read and store.
+pub const MAX_FEED_EVENTS: usize = 20_000;
 /// A feed that has not arrived by then is a server that is down.
 const FETCH_LIMIT: Duration = Duration::from_secs(60);
 
@@ -95,6 +98,11 @@ pub fn split(text: &str) -> Result<(Option<String>, Vec<RemoteItem>), CalendarEr
     // A byte-order mark some apps write first is not part of the calendar.
     let text = text.trim_start_matches('\u{feff}');
     crate::event::check_structure(text)?;
+    // Counted before the parser reads them all.
+    let events = text.lines().filter(|line| line.trim_end().eq_ignore_ascii_case("BEGIN:VEVENT")).count();
+    if events > MAX_FEED_EVENTS {
+        return Err(CalendarError::FeedTooMany(MAX_FEED_EVENTS));
+    }
     let calendar: Calendar = text.parse().map_err(|e: String| {
         let at: String = e.lines().next().unwrap_or_default().trim_start_matches("error: 0: ").chars().take(120).collect();
         CalendarError::Unreadable(format!("the calendar reader stopped {at}"))
@@ -120,6 +128,13 @@ pub fn split(text: &str) -> Result<(Option<String>, Vec<RemoteItem>), CalendarEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_feed_of_more_events_than_a_calendar_has_is_refused_before_it_is_read() {
+        let event = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20261208T090000Z\r\nSUMMARY:x\r\nEND:VEVENT\r\n";
+        let feed = format!("BEGIN:VCALENDAR\r\n{}END:VCALENDAR\r\n", event.repeat(MAX_FEED_EVENTS + 1));
+        assert!(matches!(split(&feed), Err(CalendarError::FeedTooMany(MAX_FEED_EVENTS))));
+    }
 
     const FEED: &str = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nX-WR-CALNAME:Festivos\r\n\
 BEGIN:VEVENT\r\nUID:a@x\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:20261208\r\nSUMMARY:Inmaculada\r\nEND:VEVENT\r\n\
