@@ -212,7 +212,12 @@ impl Companion {
         tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
-        let calendar = Arc::new(crate::calendar::service::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), tool_http()));
+        let calendar = Arc::new(crate::calendar::service::CalendarService::new(
+            store.clone(),
+            options.secrets.clone(),
+            clock.clone(),
+            crate::calendar::subscription::feed_client(),
+        ));
         proactive.watch_calendar(calendar.clone());
         reminders.watch_events(calendar.clone());
         // The model proposes a task; its grants are checked against the tools there are then.

@@ -76,8 +76,56 @@ pub async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> 
         body.extend_from_slice(&chunk);
     }
     let text = String::from_utf8_lossy(&body);
+    // What is not a calendar is not quoted: its text would reach Settings and the log.
+    if !text.trim_start_matches('\u{feff}').trim_start().get(..15).is_some_and(|start| start.eq_ignore_ascii_case("BEGIN:VCALENDAR")) {
+        return Err(CalendarError::Server("the address did not answer with a calendar (.ics)".into()));
+    }
     let (name, items) = split(&text)?;
     Ok(Some(Feed { version, name, items }))
+}
+
+/// The client feeds are fetched with: 20 s per request, and redirects followed only
+/// where they stay on the kind of network they started on. A public feed that answers
+/// with a redirect to this computer, the home network or a link-local address (a cloud's
+/// metadata service at 169.254.169.254) is refused: Sidecar would fetch for it what only
+/// this computer can reach.
+pub fn feed_client() -> reqwest::Client {
+    let policy = reqwest::redirect::Policy::custom(|attempt| {
+        if attempt.previous().len() >= 5 {
+            return attempt.error("more than 5 redirects");
+        }
+        let started_public = attempt.previous().first().is_some_and(|first| !private(first));
+        if started_public && private(attempt.url()) {
+            return attempt.error("a public calendar's redirect to a private address");
+        }
+        attempt.follow()
+    });
+    reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(20))
+        .user_agent("Sidecar/0.1")
+        .redirect(policy)
+        .build()
+        .expect("a TLS backend is compiled in")
+}
+
+/// An address on this computer, a private network or a link-local one.
+fn private(url: &reqwest::Url) -> bool {
+    use std::net::IpAddr;
+    let Some(host) = url.host_str() else { return true };
+    let Ok(ip) = host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>() else {
+        return host.eq_ignore_ascii_case("localhost") || host.to_ascii_lowercase().ends_with(".localhost");
+    };
+    match ip {
+        IpAddr::V4(ip) => ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast(),
+        IpAddr::V6(ip) => {
+            let first = ip.segments()[0];
+            ip.is_loopback()
+                || ip.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                || ip.to_ipv4_mapped().is_some_and(|v4| private(&format!("http://{v4}/").parse().expect("an address")))
+        }
+    }
 }
 
 /// A transport error, said without the address (a private feed's carries its token).
@@ -128,6 +176,24 @@ pub fn split(text: &str) -> Result<(Option<String>, Vec<RemoteItem>), CalendarEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loopback_private_and_link_local_addresses_are_private() {
+        for address in [
+            "http://127.0.0.1/",
+            "http://169.254.169.254/latest",
+            "http://10.0.0.1/",
+            "http://192.168.1.2/",
+            "http://localhost:8080/",
+            "http://[::1]/",
+            "http://[fe80::1]/",
+        ] {
+            assert!(private(&address.parse().unwrap()), "{address}");
+        }
+        for address in ["https://calendar.google.com/x.ics", "http://93.184.216.34/"] {
+            assert!(!private(&address.parse().unwrap()), "{address}");
+        }
+    }
 
     #[test]
     fn a_feed_of_more_events_than_a_calendar_has_is_refused_before_it_is_read() {
