@@ -15,6 +15,7 @@ pub mod memo;
 pub mod message;
 pub mod offline;
 pub mod paths;
+pub mod process;
 pub mod redact;
 pub mod runtime_files;
 pub mod said;

@@ -182,7 +182,7 @@ impl TaskTable<'_> {
         let now = self.store.now();
         let ended = (state != RunState::Attempting).then_some(now.as_str());
         let row: Option<(i64,)> = sqlx::query_as(
-            "INSERT INTO task_runs (task_id, occurrence, state, started_at, ended_at) VALUES (?, ?, ?, ?, ?)
+            "INSERT INTO task_runs (task_id, occurrence, state, started_at, ended_at, pid) VALUES (?, ?, ?, ?, ?, ?)
              ON CONFLICT (task_id, occurrence) DO NOTHING RETURNING id",
         )
         .bind(task_id)
@@ -190,6 +190,7 @@ impl TaskTable<'_> {
         .bind(state)
         .bind(&now)
         .bind(ended)
+        .bind(sidecar_domain::process::this())
         .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(|r| r.0))
@@ -348,10 +349,21 @@ impl TaskTable<'_> {
         Ok(latest.map_or(task.created_at, |(at,)| at))
     }
 
-    /// Runs a crash left attempting, to run again under their own record.
+    /// Runs a crash left attempting, to run again under their own record: only those
+    /// whose process is gone (`sidecar tasks run` may still be at one when the daemon
+    /// starts).
     pub async fn interrupted(&self) -> Result<Vec<Run>, StoreError> {
-        Ok(sqlx::query_as(sidecar_store::columns_sql!("SELECT {RUN_COLUMNS} FROM task_runs WHERE state = 'attempting' ORDER BY id"))
-            .fetch_all(self.store.pool())
-            .await?)
+        let owners: Vec<(i64, Option<i64>)> =
+            sqlx::query_as("SELECT id, pid FROM task_runs WHERE state = 'attempting' ORDER BY id").fetch_all(self.store.pool()).await?;
+        let gone: Vec<i64> = owners.into_iter().filter(|(_, pid)| pid.is_none_or(|pid| !sidecar_domain::process::alive(pid))).map(|(id, _)| id).collect();
+        let mut runs = Vec::new();
+        for id in gone {
+            let run: Option<Run> = sqlx::query_as(sidecar_store::columns_sql!("SELECT {RUN_COLUMNS} FROM task_runs WHERE id = ?"))
+                .bind(id)
+                .fetch_optional(self.store.pool())
+                .await?;
+            runs.extend(run);
+        }
+        Ok(runs)
     }
 }

@@ -40,7 +40,9 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
     let run = table.record(task.id, start, RunState::Attempting).await.unwrap().expect("the first takes it");
     assert_eq!(table.record(task.id, start, RunState::Attempting).await.unwrap(), None);
     assert_eq!(table.handled(&task).await.unwrap(), start);
-    // A crash: found attempting at start, ended once.
+    // A crash (its process gone): found attempting at start, ended once.
+    assert!(table.interrupted().await.unwrap().is_empty(), "its process still runs");
+    sqlx::query("UPDATE task_runs SET pid = NULL WHERE id = ?").bind(run).execute(store.pool()).await.unwrap();
     assert_eq!(table.interrupted().await.unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [run]);
     assert!(table.end(run, RunState::Done, "Sunny, 14 °C; nothing on your calendar before 10.").await.unwrap());
     assert!(!table.end(run, RunState::Failed, "again").await.unwrap(), "a run ends once");
@@ -97,8 +99,15 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     let [Work::Run { run_id, occurrence, late: false, .. }] = tasks.look(later).await.unwrap().work[..] else { panic!("one run") };
     assert_eq!(occurrence, look.next.unwrap());
     assert!(tasks.look(later).await.unwrap().work.is_empty());
+    // Another process starting meanwhile (a daemon beside `sidecar tasks run`) leaves the
+    // attempt to the process that runs it.
+    let starting = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
+    assert!(starting.recover().await.unwrap().is_empty(), "still under way in this process");
     // The process dies mid-run: at start the attempt is handed out again, under its record.
-    let recovered = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {})).recover().await.unwrap();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    sqlx::query("UPDATE task_runs SET pid = ? WHERE id = ?").bind(i64::from(gone.id())).bind(run_id).execute(store.pool()).await.unwrap();
+    let recovered = starting.recover().await.unwrap();
     assert!(matches!(recovered[..], [Work::Run { run_id: again, .. }] if again == run_id));
     assert_eq!(tasks.finish(task.id, run_id, Ok("Still on until Friday."), sidecar_domain::locale::Lang::En).await.unwrap(), None);
     assert!(tasks.recover().await.unwrap().is_empty());

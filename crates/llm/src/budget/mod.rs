@@ -5,7 +5,9 @@
 //! offline model and background work waits, until the user allows more today.
 //! At 80% and 100% of a limit the user is told once ([`BudgetEvent::BudgetReached`]).
 
+// Whether the process that wrote a hold still runs (elsewhere than Linux, holds only expire).
 use crate::budget::rows::BudgetStore;
+use sidecar_domain::process::alive;
 pub mod admin;
 pub mod events;
 pub mod limits;
@@ -53,15 +55,6 @@ pub struct BudgetView {
 const HOLD_LIFETIME: chrono::Duration = chrono::Duration::minutes(30);
 /// How long a settled hold waits for its call's usage row (written right after).
 const SETTLED_LIFETIME: chrono::Duration = chrono::Duration::minutes(5);
-
-/// Whether the process that wrote a hold still runs: on Linux from /proc; elsewhere
-/// holds only expire.
-fn alive(pid: i64) -> bool {
-    if pid == i64::from(std::process::id()) || !cfg!(target_os = "linux") {
-        return true;
-    }
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
-}
 
 /// A reservation for one call in flight, held in the store: settle it with the real
 /// cost; dropped unsettled (the call failed or was stopped), it only lets its hold go.
