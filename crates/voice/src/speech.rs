@@ -51,7 +51,8 @@ pub enum Language {
     /// Known (the app's language while the user holds push-to-talk).
     Given(Lang),
     /// Told by Whisper from the audio; `otherwise` when it hears a language Sidecar does
-    /// not speak (Whisper base takes some Spanish for Portuguese or Galician).
+    /// not speak (Whisper base takes some Spanish for Portuguese or Galician). When the
+    /// language heard gives no words, the other one Sidecar speaks is tried.
     Detect { otherwise: Lang },
 }
 
@@ -60,7 +61,8 @@ pub enum Language {
 pub struct Transcript {
     pub text: String,
     /// The language the words were decoded in: the one given, or the one Whisper heard
-    /// when Sidecar speaks it (else the `otherwise` of [`Language::Detect`]).
+    /// when Sidecar speaks it (else the `otherwise` of [`Language::Detect`]; the other
+    /// of the two when that one gave no words).
     pub lang: Lang,
     /// The recording's length.
     pub seconds: f32,
@@ -163,35 +165,18 @@ impl SpeechModel {
         if samples.len() < MIN_SAMPLES {
             samples.resize(MIN_SAMPLES, 0.0);
         }
-        let lang = match language {
-            Language::Given(lang) => lang,
-            Language::Detect { otherwise } => heard(&mut state, &samples, window, threads)?.unwrap_or(otherwise),
+        let (lang, detected) = match language {
+            Language::Given(lang) => (lang, false),
+            Language::Detect { otherwise } => (heard(&mut state, &samples, window, threads)?.unwrap_or(otherwise), true),
         };
-        let mut params = quiet_params(lang, window, threads);
-        if let Some(stop) = stop {
-            // whisper-rs 0.16's `set_abort_callback_safe` hands whisper.cpp a pointer to
-            // a boxed `dyn FnMut` but reads it back as the closure's own type (every
-            // call aborted with -6): the flag is passed as it is instead. `stop` is
-            // borrowed for this whole call, so the pointer outlives the decoding.
-            // SAFETY: `aborted` only reads an `AtomicBool` that lives until we return.
-            unsafe {
-                params.set_abort_callback(Some(aborted));
-                params.set_abort_callback_user_data(Arc::as_ptr(stop) as *mut std::ffi::c_void);
-            }
+        let mut text = words(&mut state, &samples, lang, window, threads, recording, stop)?;
+        let mut lang = lang;
+        if text.is_empty() && detected {
+            // A short recording can sound more like the other language than its own (a
+            // Spanish voice note detected as English came back empty): the other is tried.
+            lang = if lang == Lang::Es { Lang::En } else { Lang::Es };
+            text = words(&mut state, &samples, lang, window, threads, recording, stop)?;
         }
-        if recording == Recording::Utterance {
-            params.set_single_segment(true);
-        }
-        state.full(params, &samples).map_err(|e| VoiceError::Engine(e.to_string()))?;
-        let mut text = String::new();
-        for segment in state.as_iter() {
-            if segment.no_speech_probability() > NO_SPEECH {
-                continue;
-            }
-            let words = segment.to_str_lossy().map_err(|e| VoiceError::Engine(e.to_string()))?;
-            text.push_str(&words);
-        }
-        let text = clean(&text);
         if text.is_empty() {
             return Err(VoiceError::NoSpeech);
         }
@@ -319,6 +304,42 @@ fn from_code(code: &str) -> Option<Lang> {
         "es" => Some(Lang::Es),
         _ => None,
     }
+}
+
+/// The words Whisper hears in `samples` in `lang` (empty: none with speech in them).
+fn words(
+    state: &mut WhisperState,
+    samples: &[f32],
+    lang: Lang,
+    window: i32,
+    threads: i32,
+    recording: Recording,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<String, VoiceError> {
+    let mut params = quiet_params(lang, window, threads);
+    if let Some(stop) = stop {
+        // whisper-rs 0.16's `set_abort_callback_safe` hands whisper.cpp a pointer to a
+        // boxed `dyn FnMut` but reads it back as the closure's own type (every call
+        // aborted with -6): the flag is passed as it is instead. `stop` is borrowed for
+        // this whole call, so the pointer outlives the decoding.
+        // SAFETY: `aborted` only reads an `AtomicBool` that lives until we return.
+        unsafe {
+            params.set_abort_callback(Some(aborted));
+            params.set_abort_callback_user_data(Arc::as_ptr(stop) as *mut std::ffi::c_void);
+        }
+    }
+    if recording == Recording::Utterance {
+        params.set_single_segment(true);
+    }
+    state.full(params, samples).map_err(|e| VoiceError::Engine(e.to_string()))?;
+    let mut text = String::new();
+    for segment in state.as_iter() {
+        if segment.no_speech_probability() > NO_SPEECH {
+            continue;
+        }
+        text.push_str(&segment.to_str_lossy().map_err(|e| VoiceError::Engine(e.to_string()))?);
+    }
+    Ok(clean(&text))
 }
 
 /// The words without what Whisper writes for sounds (`[Música]`, `(applause)`) and the
