@@ -10,7 +10,6 @@ use std::io::Cursor;
 
 use crate::error::VoiceError;
 use crate::resample::resample;
-use crate::speech::MAX_SECONDS;
 
 /// The rate Whisper and the VAD take.
 pub const SAMPLE_RATE: u32 = 16_000;
@@ -21,6 +20,8 @@ const OPUS_MAX_FRAME: usize = 5_760;
 /// The rates a recording may have: telephone speech is 8 kHz; studio audio 384 kHz at most.
 const RATES: std::ops::RangeInclusive<u32> = 8_000..=384_000;
 
+/// The longest recording read and transcribed (a voice note of ten minutes).
+pub const MAX_SECONDS: u32 = 600;
 /// The largest file read as a recording: [`MAX_SECONDS`] of 48 kHz stereo in 32-bit
 /// samples (230 MB), with room for headers.
 pub const MAX_FILE_BYTES: u64 = 240_000_000;

@@ -24,12 +24,12 @@ pub mod voicing;
 pub mod wer;
 pub mod words;
 
-pub use audio::{Audio, MAX_FILE_BYTES, SAMPLE_RATE};
+pub use audio::{Audio, MAX_FILE_BYTES, MAX_SECONDS, SAMPLE_RATE};
 pub use error::VoiceError;
 pub use events::VoiceEvent;
 pub use microphone::Listening;
 pub use speaker::output_devices;
-pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD, MAX_SECONDS};
+pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD};
 pub use talk::Talk;
 pub use voice_note_out::encode_voice_note;
 pub use voicing::Voicing;

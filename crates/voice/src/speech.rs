@@ -20,13 +20,11 @@ use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState, WhisperVadContext, WhisperVadContextParams, WhisperVadParams,
 };
 
-use crate::audio::{Audio, SAMPLE_RATE};
+use crate::audio::{Audio, MAX_SECONDS, SAMPLE_RATE};
 use crate::error::VoiceError;
 
 /// The speech model is freed after this long unused (the assembly's loop asks).
 pub const IDLE_UNLOAD: Duration = Duration::from_secs(5 * 60);
-/// The longest recording transcribed (a voice note of ten minutes).
-pub const MAX_SECONDS: u32 = 600;
 /// Whisper's encoder window is 30 s of 50 positions a second.
 const FULL_WINDOW: i32 = 1_500;
 /// The smallest fitted window (about 15 s): below it Whisper hallucinates on short clips.
