@@ -6,7 +6,9 @@
 //! - a sync after 10 events changed (downloaded again; only the 10 read and kept);
 //! - the same feed split and read in memory alone (no network, no database);
 //! - hostile repeats (issue 69): a week's occurrences of 20,000 events repeating daily
-//!   since 1970, and of 500 that never occur (30 February every year).
+//!   since 1970, and of 500 that never occur (30 February every year);
+//! - a feed of 20,000 events (as many as a feed may hold) kept while another writer
+//!   writes every 10 ms: the sync's time and the writer's longest wait.
 //!
 //! Run: `cargo bench --bench calendar_feed` (needs the test venv: `make test-deps`).
 
@@ -78,8 +80,50 @@ async fn main() {
     let started = Instant::now();
     let events: usize = items.iter().map(|i| sidecar::calendar::event::events_of(&i.data, zone).unwrap().len()).sum();
     println!("  in memory: split {:.0} ms, {events} events read {:.0} ms", split_time.as_secs_f64() * 1000.0, started.elapsed().as_secs_f64() * 1000.0);
+    flood_beside_a_writer(&store, &web, &site, zone).await;
     drop(web);
     hostile_repeats(zone);
+}
+
+/// The largest feed taken, kept while another writer (a fact remembered, a reminder set)
+/// writes every 10 ms: how long the writer waited at worst.
+async fn flood_beside_a_writer(store: &sidecar::store::Store, web: &support::web_site::WebSite, site: &std::path::Path, zone: chrono_tz::Tz) {
+    let events: String = (0..sidecar::calendar::subscription::MAX_FEED_EVENTS)
+        .map(|n| {
+            format!("BEGIN:VEVENT\r\nUID:f{n}@bench\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261201T{:02}0000Z\r\nSUMMARY:Flood {n}\r\nEND:VEVENT\r\n", n % 24)
+        })
+        .collect();
+    std::fs::write(site.join("flood.ics"), format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n{events}END:VCALENDAR\r\n")).unwrap();
+    let table = store.calendar_table();
+    let calendar = table.subscribed(&web.url("flood.ics"), None).await.unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = tokio::spawn({
+        let (store, done) = (store.clone(), done.clone());
+        async move {
+            let (mut longest, mut writes) = (Duration::ZERO, 0);
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let asked = Instant::now();
+                let mut tx = store.write_transaction().await.unwrap();
+                sqlx::query("UPDATE calendars SET problem = problem WHERE id = -1").execute(&mut *tx).await.unwrap();
+                tx.commit().await.unwrap();
+                longest = longest.max(asked.elapsed());
+                writes += 1;
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            (longest, writes)
+        }
+    });
+    let started = Instant::now();
+    let kept = sync_feed(&reqwest::Client::new(), store, &calendar, zone, Lang::En).await.unwrap();
+    let took = started.elapsed();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (longest, writes) = writer.await.unwrap();
+    println!(
+        "  a feed of {} events kept: {:.2} s; a writer beside it waited at most {:.0} ms ({writes} writes)",
+        kept.added,
+        took.as_secs_f64(),
+        longest.as_secs_f64() * 1000.0
+    );
 }
 
 /// Feeds made to make every reader spin: a week read from 20,000 events repeating daily

@@ -40,6 +40,7 @@ async fn main() {
     settings.apply_env(|name| match name {
         sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
         sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        sidecar::settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
         _ => None,
     });
     // Short replies in one call each (no continuation after the length cap), as in a

@@ -27,6 +27,7 @@ async fn main() {
     settings.apply_env(|name| match name {
         sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
         sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        sidecar::settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
         _ => None,
     });
     settings.llm.max_tokens = Some(8);
@@ -39,14 +40,14 @@ async fn main() {
     let system = prompt[0].content.clone();
 
     // Warm both paths once (model caches, connection pools).
-    raw_ttft(&http, server.base_url(), &system).await;
+    raw_ttft(&http, &server, &system).await;
     sidecar_ttft(&core).await;
 
     let mut raw = Vec::new();
     let mut through = Vec::new();
     let mut own = Vec::new();
     for _ in 0..ROUNDS {
-        raw.push(raw_ttft(&http, server.base_url(), &system).await);
+        raw.push(raw_ttft(&http, &server, &system).await);
         let (first, before_request) = sidecar_ttft(&core).await;
         through.push(first);
         own.push(before_request);
@@ -67,7 +68,7 @@ async fn main() {
 }
 
 /// A raw OpenAI-compatible streaming request with Sidecar's system prompt.
-async fn raw_ttft(http: &reqwest::Client, base_url: &str, system: &str) -> Duration {
+async fn raw_ttft(http: &reqwest::Client, server: &LocalServer, system: &str) -> Duration {
     let body = serde_json::json!({
         "model": LOCAL_MODEL_NAME,
         "messages": [{"role": "system", "content": system}, {"role": "user", "content": PROMPT}],
@@ -75,7 +76,7 @@ async fn raw_ttft(http: &reqwest::Client, base_url: &str, system: &str) -> Durat
         "max_tokens": 8,
     });
     let started = Instant::now();
-    let response = http.post(format!("{base_url}/chat/completions")).json(&body).send().await.unwrap();
+    let response = http.post(format!("{}/chat/completions", server.base_url())).bearer_auth(server.api_key()).json(&body).send().await.unwrap();
     let mut stream = response.bytes_stream();
     let mut first = None;
     while let Some(chunk) = stream.next().await {

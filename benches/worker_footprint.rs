@@ -28,6 +28,7 @@ async fn main() {
     let asked = Instant::now();
     let reply: serde_json::Value = reqwest::Client::new()
         .post(format!("{}/chat/completions", server.base_url()))
+        .bearer_auth(server.api_key())
         .json(&body)
         .send()
         .await

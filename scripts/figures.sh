@@ -93,6 +93,9 @@ echo "== calendar: sync of 5,000 events against Radicale (first, nothing changed
 SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench calendar_sync 2>/dev/null
 echo "== calendar: a subscribed .ics feed of 5,000 events (first, nothing changed, 10 changed, in memory) =="
 SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench calendar_feed 2>/dev/null
+echo "== hostile input at random: calendars (nesting, rules, zones, titles) and recordings (WAV headers, Ogg/Opus packets), worst case =="
+cargo bench -p sidecar-calendar --bench random_calendars 2>/dev/null
+cargo bench -p sidecar-voice --bench random_recordings 2>/dev/null
 echo "== imports: a ChatGPT export and a large calendar =="
 cargo bench --bench imports 2>/dev/null
 echo "== phone channels: Telegram reminder delay, memory per channel =="

@@ -167,13 +167,16 @@ impl Companion {
             sidecar_tasks::rows::TaskKind::Brief => Some(self.brief_prompt(task, run_id).await),
             sidecar_tasks::rows::TaskKind::Prompt => None,
         };
-        let turn = crate::conversation::TaskTurn {
-            conversation_id,
-            task_id: task.id,
-            prompt: brief.as_deref().unwrap_or(&task.prompt),
-            shown: brief.as_ref().map(|_| task.title.as_str()),
-            tools: &task.tools,
+        let (prompt, cut_from) = match &brief {
+            Some(brief) => (brief.as_str(), None),
+            None => sidecar_tasks::manage::runnable_prompt(&task.prompt),
         };
+        if let Some(chars) = cut_from {
+            let said = sidecar_tasks::words::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::manage::MAX_PROMPT_CHARS);
+            self.post_in_tasks(conversation_id, task.id, &said, MessageStatus::Complete).await;
+        }
+        let turn =
+            crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: brief.as_ref().map(|_| task.title.as_str()), tools: &task.tools };
         let ran = self.conversation.run_task(turn, cancel.child_token()).await;
         let (outcome, message_id) = match &ran {
             Ok(reply) => {

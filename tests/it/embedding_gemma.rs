@@ -38,6 +38,15 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
         assert_eq!(core.meaning().state(), MeaningState::Ready { model: GEMMA_MODEL.into() });
         let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();
         assert!(log.contains("listening on http://127.0.0.1:"), "{log}");
+        // Another program on the computer, or a web page, cannot embed with it (issue 69, 13).
+        let address = sidecar::llm::local_server::listening_address(&log).unwrap();
+        let stranger = reqwest::Client::new()
+            .post(format!("http://{address}/v1/embeddings"))
+            .json(&serde_json::json!({"input": ["hola"], "model": "x"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(stranger.status(), 401);
 
         let question = "What did I say about my sibling's new job?";
         let meaning = core.recall_service().search_in(question, 2000, RecallMode::Meaning).await.unwrap();

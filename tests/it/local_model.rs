@@ -26,7 +26,7 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
         reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
         server.base_url(),
         LOCAL_MODEL_NAME,
-        None,
+        Some(server.api_key().to_string()),
         timeouts,
     ));
 
@@ -59,6 +59,39 @@ async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
         .unwrap();
     assert_eq!(short.finish_reason, Some(FinishReason::Length));
     assert!(short.usage.unwrap().output_tokens <= 4);
+}
+
+/// Loopback reaches every program on the computer and every page the browser opens: the
+/// offline model answers only the app that started it (issue 69, 13).
+#[tokio::test]
+async fn the_offline_model_answers_only_sidecar() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("local-model.log");
+    let server = LocalServer::start(&support::runtime(), None, 2048, &log, Duration::from_secs(120))
+        .await
+        .unwrap_or_else(|e| panic!("the offline model did not start ({e}); its log ends:\n{}", log_tail(&log)));
+    let http = reqwest::Client::new();
+    let body = serde_json::json!({"model": LOCAL_MODEL_NAME, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 2});
+    let chat = format!("{}/chat/completions", server.base_url());
+    let root = server.base_url().trim_end_matches("/v1").to_string();
+
+    // Another program, or a page in the browser, without the key.
+    let page = http.post(&chat).header("Origin", "http://evil.example").json(&body).send().await.unwrap();
+    assert_eq!(page.status(), 401);
+    assert_ne!(page.headers().get("access-control-allow-origin").and_then(|v| v.to_str().ok()), Some("http://evil.example"), "no page may read the answer");
+    let guessed = http.post(&chat).bearer_auth("0".repeat(64)).json(&body).send().await.unwrap();
+    assert_eq!(guessed.status(), 401);
+    // The prompts in the slots are not shown even to the key's holder.
+    let slots = http.get(format!("{root}/slots")).bearer_auth(server.api_key()).send().await.unwrap();
+    assert!(!slots.status().is_success(), "/slots answered {}", slots.status());
+    // The health check stays open (the app waits on it), and Sidecar's own requests pass.
+    assert!(http.get(format!("{root}/health")).send().await.unwrap().status().is_success());
+    let mine = http.post(&chat).bearer_auth(server.api_key()).json(&body).send().await.unwrap();
+    assert!(mine.status().is_success(), "{}", mine.text().await.unwrap_or_default());
+    // The key is nowhere another user could read it: not in the command line, not in the log.
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", server.pid().unwrap())).unwrap();
+    assert!(!String::from_utf8_lossy(&cmdline).contains(server.api_key()));
+    assert!(!std::fs::read_to_string(&log).unwrap().contains(server.api_key()));
 }
 
 #[tokio::test]

@@ -77,6 +77,30 @@ async fn a_server_added_on_the_command_line_asks_until_allowed_and_sidecar_ask_n
     .unwrap();
 }
 
+/// Imported servers come in off: a plain `sidecar ask` starts none of them (issue 69,
+/// 14; five imported servers were five programs started for one question).
+#[tokio::test]
+async fn an_imported_server_does_not_start_with_the_next_ask() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["Hi."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, base) = (dir.path().to_path_buf(), server.base_url.clone());
+    tokio::task::spawn_blocking(move || {
+        let started = data.join("started");
+        let theirs = data.join("cursor-mcp.json");
+        let servers: serde_json::Map<String, serde_json::Value> = (0..5)
+            .map(|n| (format!("s{n}"), serde_json::json!({"command": "sh", "args": ["-c", format!("echo {n} >> '{}'; sleep 5", started.display())]})))
+            .collect();
+        std::fs::write(&theirs, serde_json::json!({ "mcpServers": servers }).to_string()).unwrap();
+        let (ok, out, err) = run(&data, &base, &["mcp", "import", theirs.to_str().unwrap()]);
+        assert!(ok && out.contains("added s0, s1, s2, s3, s4"), "{out}{err}");
+        let (ok, out, err) = run(&data, &base, &["ask", "hello"]);
+        assert!(ok && out.contains("Hi."), "{out}{err}");
+        assert!(!started.exists(), "no imported server started: {:?}", std::fs::read_to_string(&started));
+    })
+    .await
+    .unwrap();
+}
+
 #[test]
 fn import_takes_claude_desktops_servers_and_keeps_ours() {
     let dir = tempfile::tempdir().unwrap();
@@ -87,7 +111,15 @@ fn import_takes_claude_desktops_servers_and_keeps_ours() {
     )
     .unwrap();
     let (ok, out, err) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "import", claude.to_str().unwrap()]);
-    assert!(ok && out.contains("added filesystem"), "{out}{err}");
+    assert!(ok && out.contains("added filesystem") && out.contains("off until you turn it on"), "{out}{err}");
+    let (_, out, _) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "list"]);
+    assert!(out.contains("filesystem (off)"), "{out}");
+    let (ok, out, _) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "on", "filesystem"]);
+    assert!(ok && out.contains("filesystem is on"), "{out}");
+    let (_, out, _) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "list"]);
+    assert!(out.contains("filesystem: ") && !out.contains("(off)"), "{out}");
+    let (ok, _, err) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "off", "nothing"]);
+    assert!(!ok && err.contains("no MCP server called \"nothing\""), "{err}");
     let (ok, out, _) = run(dir.path(), "http://127.0.0.1:9", &["mcp", "import", claude.to_str().unwrap()]);
     assert!(ok && out.contains("already here, kept as they are: filesystem"), "{out}");
     std::fs::write(&claude, "{ not json").unwrap();

@@ -184,6 +184,39 @@ async fn a_failing_task_says_what_to_do_and_the_third_failure_in_a_row_pauses_it
     core.shutdown().await;
 }
 
+/// A task kept before prompts had a limit (10 MB of instructions) runs on the first
+/// page of them, and the Tasks conversation says so: it used to reach the model cut to
+/// fit without a word and be recorded as done (issue 69, 12).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_task_longer_than_the_limit_runs_on_its_first_page_and_says_so() {
+    let server = ScriptedServer::start(vec![stream(reply_events(&["No strike today."]))]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(1, 12, 0));
+    let (core, _asker, _notifications) = open(dir.path(), &server.base_url, &hands).await;
+    let request = TaskRequest {
+        title: Some("Strike".into()),
+        prompt: "x".into(),
+        when: "every day at 9".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: false,
+    };
+    let task = core.tasks().add(&request, &[], hands.clock().now(), chrono_tz::Europe::Madrid, sidecar::locale::Lang::En).await.unwrap();
+    let long = format!("Is the train strike still on? {}", "Check every line. ".repeat(600_000));
+    sqlx::query("UPDATE tasks SET prompt = ? WHERE id = ?").bind(&long).bind(task.id).execute(core.store().pool()).await.unwrap();
+
+    core.run_task_now(task.id).await.unwrap();
+    let sent = server.requests.lock().unwrap()[0]["messages"].to_string();
+    assert!(sent.contains("Is the train strike still on?"), "the start of the instructions is sent");
+    assert!(!sent.contains(&"Check every line. ".repeat(500)), "not the whole 10 MB");
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
+    let said = kept.iter().find(|m| m.content.contains("characters of instructions")).unwrap_or_else(|| panic!("{kept:#?}"));
+    assert!(said.content.contains(&format!("{} characters", long.chars().count())) && said.content.contains("only the first 8000"), "{}", said.content);
+    assert!(kept.iter().any(|m| m.content == "No strike today."), "and the run goes on");
+    core.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missed_time_is_asked_about_and_run_on_yes_and_quiet_holds_back_only_the_notification() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["Your week: three meetings, one deadline."])), stream(reply_events(&["Still on."]))]).await;

@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use http::Uri;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use libdav::caldav::{CreateCalendar, FindCalendarHomeSet, FindCalendars, GetCalendarResources};
@@ -24,7 +23,7 @@ const BATCH: usize = 100;
 const GETCTAG: PropertyName<'static, 'static> = PropertyName::new(names::CALENDAR_SERVER, "getctag");
 const ICS: &str = "text/calendar; charset=utf-8";
 
-type Https = hyper_rustls::HttpsConnector<HttpConnector>;
+type Https = hyper_rustls::HttpsConnector<crate::capped::Connector>;
 type Http = AddAuthorization<Client<Https, String>>;
 type DavError = WebDavError<hyper_util::client::legacy::Error>;
 
@@ -50,6 +49,9 @@ pub struct Dav {
 }
 
 fn failed(error: DavError) -> CalendarError {
+    if crate::capped::too_large(&error) {
+        return CalendarError::AnswerTooLarge(crate::capped::MAX_ANSWER_BYTES / 1_000_000);
+    }
     match error {
         WebDavError::BadStatusCode(status) if status == http::StatusCode::UNAUTHORIZED || status == http::StatusCode::FORBIDDEN => {
             CalendarError::Refused(status.as_u16())
@@ -75,7 +77,8 @@ impl Dav {
         if !matches!(uri.scheme_str(), Some("http" | "https")) || uri.host().is_none() {
             return Err(CalendarError::NotAnAddress(url.to_string()));
         }
-        let connector = hyper_rustls::HttpsConnectorBuilder::new().with_webpki_roots().https_or_http().enable_http1().build();
+        let connector =
+            hyper_rustls::HttpsConnectorBuilder::new().with_webpki_roots().https_or_http().enable_http1().wrap_connector(crate::capped::Connector::new());
         let http = AddAuthorization::basic(Client::builder(TokioExecutor::new()).build(connector), username, password);
         Ok(Self { client: CalDavClient::new(WebDavClient::new(uri, http)) })
     }

@@ -18,6 +18,8 @@ pub enum CalendarError {
     /// A subscription's address answered 401 or 403: a public feed has no password.
     #[error("the subscription's server would not give the calendar (HTTP {0}): the address may have been made private or replaced; copy its public address again from your calendar app")]
     FeedRefused(u16),
+    #[error("the calendar server answered with more than {0} MB, more than any calendar needs; Sidecar stopped reading it and keeps the last copy (ask the server's administrator, or connect another account)")]
+    AnswerTooLarge(u64),
     #[error("the calendar server could not be reached ({0}); the last copy is used until it answers")]
     Unreachable(String),
     #[error("the calendar server answered something unexpected: {0}")]
@@ -58,6 +60,9 @@ impl Worded for CalendarError {
             }
             CalendarError::FeedRefused(code) => format!(
                 "el servidor de la suscripción no quiso dar el calendario (HTTP {code}): puede que la dirección ya no sea pública o que la hayan cambiado; copia de nuevo su dirección pública desde tu app de calendario"
+            ),
+            CalendarError::AnswerTooLarge(mb) => format!(
+                "el servidor del calendario respondió con más de {mb} MB, más de lo que necesita cualquier calendario; Sidecar dejó de leerlo y conserva la última copia (pregunta a quien administra el servidor, o conecta otra cuenta)"
             ),
             CalendarError::Unreachable(why) => format!("no se pudo llegar al servidor del calendario ({why}); se usa la última copia hasta que responda"),
             CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),

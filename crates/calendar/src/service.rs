@@ -186,26 +186,29 @@ impl CalendarService {
 
     /// The events of the calendars read that overlap `[from, to)`, soonest first.
     pub async fn between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Occurrence>, CalendarError> {
-        let mut found: Vec<Occurrence> = self
-            .store
-            .calendar_table()
-            .events_near(from, to)
-            .await?
-            .into_iter()
-            .flat_map(|e| {
-                e.occurrences(from, to).into_iter().map(move |(start, end)| Occurrence {
-                    uid: e.uid.clone(),
-                    summary: e.summary.clone(),
-                    start,
-                    end,
-                    all_day: e.all_day,
-                    busy: e.busy,
-                    location: e.location.clone(),
+        let events = self.store.calendar_table().events_near(from, to).await?;
+        // Walking thousands of repeating series takes up to a second: on the blocking
+        // pool, so the app's other work (a Stop, a tool's time limit, a reminder due)
+        // goes on meanwhile, and a caller that gives up is not held.
+        Ok(off_workers(move || {
+            let mut found: Vec<Occurrence> = events
+                .into_iter()
+                .flat_map(|e| {
+                    e.occurrences(from, to).into_iter().map(move |(start, end)| Occurrence {
+                        uid: e.uid.clone(),
+                        summary: e.summary.clone(),
+                        start,
+                        end,
+                        all_day: e.all_day,
+                        busy: e.busy,
+                        location: e.location.clone(),
+                    })
                 })
-            })
-            .collect();
-        found.sort_by_key(|o| (o.start, o.end));
-        Ok(found)
+                .collect();
+            found.sort_by_key(|o| (o.start, o.end));
+            found
+        })
+        .await)
     }
 
     /// A busy event under way at `at` (not a whole-day one: a holiday does not silence
@@ -228,5 +231,15 @@ impl CalendarService {
             free.push((cursor, to));
         }
         Ok(free)
+    }
+}
+
+/// `work` on tokio's blocking pool. A panic there stays a panic; work the runtime's
+/// shutdown dropped gives the empty value.
+pub(crate) async fn off_workers<T: Default + Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(done) => done,
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(_) => T::default(),
     }
 }

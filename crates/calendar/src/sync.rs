@@ -1,7 +1,7 @@
 //! One calendar brought up to date with its server: nothing is fetched when the
 //! calendar's ctag did not move; otherwise only the items whose etag changed are fetched
-//! (in multigets), the ones gone are removed, and the whole outcome is kept in one
-//! transaction. When the server cannot be reached the last copy stays, and the calendar
+//! (in multigets), the ones gone are removed, and the outcome is kept a few hundred items
+//! per transaction with the ctag last, so a sync cut short is finished by the next. When the server cannot be reached the last copy stays, and the calendar
 //! says why until the next sync that works. A subscribed `.ics` feed is brought up to
 //! date the same way, its ETag standing for the ctag.
 
@@ -79,8 +79,8 @@ pub(crate) async fn keep_feed(store: &Store, calendar: &StoredCalendar, feed: Fe
     keep(store, calendar, &known, &listed, fetched, zone, feed.version.as_deref()).await
 }
 
-/// Keeps what changed in one transaction: the items `fetched` (read into events), the
-/// ones `known` but no longer `listed` removed, the new `ctag`.
+/// Keeps what changed: the items `fetched` (read into events), the ones `known` but no
+/// longer `listed` removed, the new `ctag` (see [`crate::rows::CalendarTable::apply`]).
 async fn keep(
     store: &Store,
     calendar: &StoredCalendar,
@@ -90,7 +90,9 @@ async fn keep(
     zone: Tz,
     ctag: Option<&str>,
 ) -> Result<SyncReport, CalendarError> {
-    let removed: Vec<String> = known.keys().filter(|href| !listed.iter().any(|(l, _)| l == *href)).cloned().collect();
+    // A set: 20,000 items listed against 20,000 known is 400 million comparisons as lists.
+    let still: std::collections::HashSet<&str> = listed.iter().map(|(href, _)| href.as_str()).collect();
+    let removed: Vec<String> = known.keys().filter(|href| !still.contains(href.as_str())).cloned().collect();
     let mut report = SyncReport { removed: removed.len(), ..SyncReport::default() };
     let mut refreshed = Vec::new();
     for item in fetched {

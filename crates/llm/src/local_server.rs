@@ -5,6 +5,12 @@
 //! (port 0) and names in its log: picking one here and handing it over left a moment in
 //! which another server could take it, and two servers sharing a port answer each
 //! other's requests. It dies with the app, even a killed one ([`super::lasting_spawn`]).
+//!
+//! Loopback is not private: any program of any user on the computer, and any web page
+//! the browser opens (llama.cpp echoes every Origin by default), could reach the port.
+//! So each server is started with a key of its own, made fresh at each start and given
+//! through its environment (a command line is readable by every user), answers no
+//! web page, and keeps its slots endpoint (which shows the prompts) closed.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -39,6 +45,7 @@ pub enum LocalServerError {
 #[derive(Debug)]
 pub struct LocalServer {
     base_url: String,
+    api_key: String,
     // Locked only to ask whether it still runs; shared by every clone of the provider.
     child: std::sync::Mutex<Child>,
 }
@@ -70,11 +77,13 @@ impl LocalServer {
         let _ = std::fs::remove_file(log_file);
         let log = std::fs::File::create(log_file).map_err(spawn_error)?;
         let log_err = log.try_clone().map_err(spawn_error)?;
+        let api_key = fresh_key();
         let mut command = Command::new(&server);
-        command.args(args);
+        command.args(args).args(CLOSED);
+        command.env("LLAMA_API_KEY", &api_key);
         command.stdin(Stdio::null()).stdout(log).stderr(log_err);
         let child = super::lasting_spawn::spawn(command).await.map_err(spawn_error)?;
-        let mut server = Self { base_url: String::new(), child: std::sync::Mutex::new(child) };
+        let mut server = Self { base_url: String::new(), api_key, child: std::sync::Mutex::new(child) };
         let address = server.wait_ready(log_file, ready_within).await?;
         tracing::info!(%address, log = %log_file.display(), "llama.cpp's server ready");
         server.base_url = format!("http://{address}/v1");
@@ -84,6 +93,11 @@ impl LocalServer {
     /// The OpenAI-compatible base URL, ending in `/v1`.
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The key the server asks of every request but its health check.
+    pub fn api_key(&self) -> &str {
+        &self.api_key
     }
 
     /// The server's process id, for measuring its footprint.
@@ -122,6 +136,17 @@ impl LocalServer {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
+}
+
+/// What every server is started with: no slots endpoint, and an origin no web page can
+/// have (`.invalid` is reserved), so no page may read an answer even by guessing a key.
+const CLOSED: [&str; 3] = ["--no-slots", "--cors-origins", "http://sidecar.invalid"];
+
+/// 32 random bytes from the system's source, in hex.
+fn fresh_key() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the system's random source");
+    hex::encode(bytes)
 }
 
 /// llama-server's arguments: loopback, a port of its own choosing, one slot, the
@@ -224,5 +249,12 @@ mod tests {
         assert!(joined.starts_with("--model /usr/lib/sidecar/embeddinggemma-300m-q8_0.gguf --embedding --host 127.0.0.1 --port 0 --pooling mean"), "{joined}");
         assert!(joined.contains("--ctx-size 4096 --parallel 2 --batch-size 2048 --ubatch-size 2048"), "{joined}");
         assert!(!joined.contains("--jinja"), "{joined}");
+    }
+
+    #[test]
+    fn each_start_has_a_key_of_its_own() {
+        let (one, two) = (fresh_key(), fresh_key());
+        assert_eq!(one.len(), 64);
+        assert_ne!(one, two);
     }
 }

@@ -60,7 +60,11 @@ impl Provider {
     /// The offline model behind a running local server. It is far too small to call
     /// tools, so it is not offered any (they would also fill its small window).
     pub(crate) fn local(id: &str, server: LocalServer, model: &str, context_window: u32, sampling: super::sampling::Sampling, timeouts: Timeouts) -> Self {
-        let client = OpenAiClient::new(Endpoint::new(http_client(&timeouts), server.base_url(), model, None, timeouts).with_sampling(sampling).on_llama_cpp());
+        let client = OpenAiClient::new(
+            Endpoint::new(http_client(&timeouts), server.base_url(), model, Some(server.api_key().to_string()), timeouts)
+                .with_sampling(sampling)
+                .on_llama_cpp(),
+        );
         Self {
             id: id.to_string(),
             client: WireClient::OpenAi(client),

@@ -59,6 +59,9 @@ pub struct Setting {
     /// This chat message's request had already been carried out (Sidecar's own reading
     /// of it): nothing new was stored, `reminder` is that one.
     pub already_set: bool,
+    /// The calendar event the reminder is tied to ("15 minutes before my standup"): the
+    /// note then quotes the event's title, text from outside Sidecar.
+    pub event: Option<String>,
 }
 
 /// A reminder as lists show it: its repeat rule in words and its next occurrences.

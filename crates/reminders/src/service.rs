@@ -188,7 +188,7 @@ impl ReminderService {
         let (reading, event) = self.before_event(words).await?;
         let setting = self.store_reading(message, &reading, asked_in).await?;
         self.store.reminder_table().tie_to_event(setting.reminder.id, &event.uid, words.minutes_before).await?;
-        Ok(setting)
+        Ok(Setting { event: Some(event.summary), ..setting })
     }
 
     /// The time `words` name ("15 minutes before my 10:00 with Ana") and the event.
@@ -265,7 +265,7 @@ impl ReminderService {
                     && overlap(&significant(&r.message), &significant(message)) >= 0.5
             };
             if let Some(earlier) = table.asked_in(asked_in).await?.into_iter().find(alike) {
-                return Ok(Setting { reminder: earlier, note: reading.note.clone(), twin: None, already_set: true });
+                return Ok(Setting { reminder: earlier, note: reading.note.clone(), twin: None, already_set: true, event: None });
             }
         }
         let folded = |t: &str| fold(&t.to_lowercase());
@@ -284,7 +284,7 @@ impl ReminderService {
             })
             .await?;
         self.changed();
-        Ok(Setting { reminder: stored, note: reading.note.clone(), twin, already_set: false })
+        Ok(Setting { reminder: stored, note: reading.note.clone(), twin, already_set: false, event: None })
     }
 
     /// Cancels a pending reminder; the error says why not.

@@ -72,7 +72,12 @@ impl Tool for SetReminder {
                     desk.describe(&set.reminder)
                 ));
             }
-            let note = set.note.map(|n| format!(" Note: {n}.")).unwrap_or_default();
+            let note = match (set.note, set.event.is_some()) {
+                // The event's title comes from the calendar: data, never instructions.
+                (Some(n), true) => format!(" Note:\n{}\n", sidecar_tools::untrusted("calendar", &n)),
+                (Some(n), false) => format!(" Note: {n}."),
+                (None, _) => String::new(),
+            };
             let twin = set
                 .twin
                 .map(|t| format!(" An identical pending reminder already existed ({}); both are kept: tell the user, who may cancel one.", desk.describe(&t)))

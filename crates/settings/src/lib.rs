@@ -30,7 +30,7 @@ pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";
 /// Overrides the chat provider's model.
 pub const LLM_MODEL_ENV: &str = "SIDECAR_LLM_MODEL";
 /// Overrides the chat provider's API key.
-pub(crate) const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
+pub const LLM_API_KEY_ENV: &str = "SIDECAR_LLM_API_KEY";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {

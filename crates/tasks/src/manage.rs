@@ -76,6 +76,16 @@ pub fn when_words(task: &Task, lang: Lang) -> String {
     }
 }
 
+/// The instructions a run gives the model: the task's prompt, or its first
+/// [`MAX_PROMPT_CHARS`] characters when it was kept before there was a limit, with how
+/// long it was (to be said: the run would otherwise seem to follow all of it).
+pub fn runnable_prompt(prompt: &str) -> (&str, Option<usize>) {
+    match prompt.char_indices().nth(MAX_PROMPT_CHARS) {
+        Some((end, _)) => (&prompt[..end], Some(prompt.chars().count())),
+        None => (prompt, None),
+    }
+}
+
 fn title_of(request: &TaskRequest) -> String {
     let given = request.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let text = given.unwrap_or(request.prompt.trim());
@@ -266,5 +276,20 @@ impl Tasks {
         }
         self.changed();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_kept_before_the_limit_runs_cut_and_says_how_long_it_was() {
+        assert_eq!(runnable_prompt("Check the trains"), ("Check the trains", None));
+        let long = "é".repeat(MAX_PROMPT_CHARS + 5);
+        let (cut, was) = runnable_prompt(&long);
+        assert_eq!((cut.chars().count(), was), (MAX_PROMPT_CHARS, Some(MAX_PROMPT_CHARS + 5)));
+        let exact = "a".repeat(MAX_PROMPT_CHARS);
+        assert_eq!(runnable_prompt(&exact).1, None);
     }
 }

@@ -182,7 +182,7 @@ impl TaskTable<'_> {
         let now = self.store.now();
         let ended = (state != RunState::Attempting).then_some(now.as_str());
         let row: Option<(i64,)> = sqlx::query_as(
-            "INSERT INTO task_runs (task_id, occurrence, state, started_at, ended_at, pid) VALUES (?, ?, ?, ?, ?, ?)
+            "INSERT INTO task_runs (task_id, occurrence, state, started_at, ended_at, pid, pid_started) VALUES (?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (task_id, occurrence) DO NOTHING RETURNING id",
         )
         .bind(task_id)
@@ -191,6 +191,7 @@ impl TaskTable<'_> {
         .bind(&now)
         .bind(ended)
         .bind(sidecar_domain::process::this())
+        .bind(sidecar_domain::process::started(sidecar_domain::process::this()))
         .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(|r| r.0))
@@ -353,9 +354,13 @@ impl TaskTable<'_> {
     /// whose process is gone (`sidecar tasks run` may still be at one when the daemon
     /// starts).
     pub async fn interrupted(&self) -> Result<Vec<Run>, StoreError> {
-        let owners: Vec<(i64, Option<i64>)> =
-            sqlx::query_as("SELECT id, pid FROM task_runs WHERE state = 'attempting' ORDER BY id").fetch_all(self.store.pool()).await?;
-        let gone: Vec<i64> = owners.into_iter().filter(|(_, pid)| pid.is_none_or(|pid| !sidecar_domain::process::alive(pid))).map(|(id, _)| id).collect();
+        let owners: Vec<(i64, Option<i64>, Option<i64>)> =
+            sqlx::query_as("SELECT id, pid, pid_started FROM task_runs WHERE state = 'attempting' ORDER BY id").fetch_all(self.store.pool()).await?;
+        let gone = owners
+            .into_iter()
+            .filter(|(_, pid, started)| pid.is_none_or(|pid| !sidecar_domain::process::runs(pid, *started)))
+            .map(|(id, ..)| id)
+            .collect::<Vec<_>>();
         let mut runs = Vec::new();
         for id in gone {
             let run: Option<Run> = sqlx::query_as(sidecar_store::columns_sql!("SELECT {RUN_COLUMNS} FROM task_runs WHERE id = ?"))

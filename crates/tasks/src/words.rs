@@ -53,6 +53,18 @@ pub fn failed(lang: Lang, title: &str, why: &str) -> String {
     }
 }
 
+/// Said in Tasks before a run whose prompt, kept before there was a limit, was cut.
+pub fn prompt_cut(lang: Lang, title: &str, chars: usize, limit: usize) -> String {
+    match lang {
+        Lang::En => format!(
+            "“{title}” has {chars} characters of instructions; this run follows only the first {limit}. Make a shorter task, or put the long part in a note and ask the task to read it."
+        ),
+        Lang::Es => format!(
+            "«{title}» tiene {chars} caracteres de instrucciones; esta ejecución sigue solo los primeros {limit}. Crea una tarea más corta, o pon la parte larga en una nota y pide a la tarea que la lea."
+        ),
+    }
+}
+
 /// The morning brief's name in lists, notifications and the Tasks conversation.
 pub fn brief_title(lang: Lang) -> &'static str {
     match lang {

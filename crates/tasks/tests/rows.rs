@@ -103,6 +103,12 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     // attempt to the process that runs it.
     let starting = Tasks::new(store.clone(), sidecar_domain::emitter::Emitter::new(|_| {}));
     assert!(starting.recover().await.unwrap().is_empty(), "still under way in this process");
+    // The same pid given to a later process (pids wrap, the computer restarted): not the
+    // process that runs it, so the attempt is handed out again.
+    let shift = |by: i64| sqlx::query("UPDATE task_runs SET pid_started = pid_started + ? WHERE id = ?").bind(by).bind(run_id).execute(store.pool());
+    shift(1).await.unwrap();
+    assert!(matches!(starting.recover().await.unwrap()[..], [Work::Run { run_id: again, .. }] if again == run_id), "a reused pid");
+    shift(-1).await.unwrap();
     // The process dies mid-run: at start the attempt is handed out again, under its record.
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     gone.wait().unwrap();

@@ -27,6 +27,10 @@ pub(crate) enum McpCommand {
         #[arg(last = true, num_args = 1..)]
         command: Vec<String>,
     },
+    /// Turns a server on: it starts with the app and with each `sidecar ask`.
+    On { name: String },
+    /// Turns a server off, keeping it and its grants.
+    Off { name: String },
     /// Removes a server and every grant it held.
     Rm { name: String },
     /// Starts the server and lists its tools, each with its permission.
@@ -42,7 +46,7 @@ pub(crate) enum McpCommand {
     /// Takes back what `allow` or `deny` gave (NAME/TOOL, or NAME for all of it).
     Revoke { target: String },
     /// Adds the servers of Claude Desktop, Cursor, LM Studio or Jan (their file, or
-    /// with no FILE every one found on this computer).
+    /// with no FILE every one found on this computer), off until you turn each on.
     Import { file: Option<std::path::PathBuf> },
     /// Serves Sidecar itself over MCP on standard input and output, for a client that
     /// starts it (Claude Desktop, Cursor…). A client gets nothing until you allow it:
@@ -97,6 +101,8 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
             config.save(&path)?;
             println!("{} {name} in {}", if replaced { "Replaced" } else { "Added" }, path.display());
         }
+        McpCommand::On { name } => return turn(&path, &name, true),
+        McpCommand::Off { name } => return turn(&path, &name, false),
         McpCommand::Rm { name } => {
             let mut config = McpConfig::load(&path)?;
             if config.servers.remove(&name).is_none() {
@@ -167,6 +173,9 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
             for file in files {
                 let report = sidecar::mcp::import::import_file(&path, &file)?;
                 println!("{}: added {}", file.display(), list(&report.added));
+                if !report.added.is_empty() {
+                    println!("  each is off until you turn it on: sidecar mcp on NAME, or Settings → Tools");
+                }
                 if !report.kept.is_empty() {
                     println!("  already here, kept as they are: {}", report.kept.join(", "));
                 }
@@ -176,6 +185,20 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
             }
         }
     }
+    Ok(0)
+}
+
+/// Turns a server on or off in mcp.json (a running app reads it again at its next start,
+/// or when Settings → Tools is reloaded).
+fn turn(path: &std::path::Path, name: &str, on: bool) -> anyhow::Result<i32> {
+    let mut config = McpConfig::load(path)?;
+    let Some(entry) = config.servers.get_mut(name) else {
+        eprintln!("sidecar: there is no MCP server called \"{name}\"; `sidecar mcp list` shows them");
+        return Ok(1);
+    };
+    entry.enabled = on;
+    config.save(path)?;
+    println!("{name} is {}", if on { "on: it starts with Sidecar" } else { "off" });
     Ok(0)
 }
 

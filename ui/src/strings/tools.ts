@@ -19,7 +19,8 @@ export const toolsEn = {
   toolsLinePlaceholder: "npx -y @modelcontextprotocol/server-filesystem ~/Notes",
   toolsAdd: "Add server",
   toolsImport: "Import from other apps",
-  toolsImported: (added: string) => (added ? `Imported: ${added}.` : "Nothing new to import."),
+  toolsImported: (added: string) =>
+    added ? `Imported: ${added}. Each is off until you turn it on.` : "Nothing new to import.",
   toolsNoneFound: "No Claude Desktop, Cursor, LM Studio or Jan configuration was found on this computer.",
   toolsStarting: "Starting…",
   toolsRunning: (n: number) => (n === 1 ? "Running · 1 tool" : `Running · ${n} tools`),
@@ -84,7 +85,8 @@ export const toolsEs: typeof toolsEn = {
   toolsLinePlaceholder: "npx -y @modelcontextprotocol/server-filesystem ~/Notas",
   toolsAdd: "Añadir servidor",
   toolsImport: "Importar de otras apps",
-  toolsImported: (added: string) => (added ? `Importados: ${added}.` : "No hay nada nuevo que importar."),
+  toolsImported: (added: string) =>
+    added ? `Importados: ${added}. Cada uno queda apagado hasta que lo enciendas.` : "No hay nada nuevo que importar.",
   toolsNoneFound: "No se encontró configuración de Claude Desktop, Cursor, LM Studio ni Jan en este equipo.",
   toolsStarting: "Arrancando…",
   toolsRunning: (n: number) => (n === 1 ? "En marcha · 1 herramienta" : `En marcha · ${n} herramientas`),

@@ -16,12 +16,14 @@ pub struct ImportReport {
     pub refused: Vec<(String, String)>,
 }
 
-/// The most servers an import leaves in Sidecar's file: each one taken starts with the
-/// next turn, so a file listing hundreds must not start hundreds of programs.
+/// The most servers an import leaves in Sidecar's file. They come in off (each would
+/// start with the next turn, even a one-line `sidecar ask`), but a file listing
+/// hundreds must not fill the list either.
 pub(crate) const MAX_SERVERS: usize = 20;
 
-/// Adds the servers of `from` that `into` does not have, up to [`MAX_SERVERS`]; never
-/// replaces one.
+/// Adds the servers of `from` that `into` does not have, up to [`MAX_SERVERS`], off
+/// until the user turns each on: another app's programs do not start for Sidecar
+/// unasked. Never replaces one.
 pub(crate) fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
     let mut report = ImportReport::default();
     for (name, mut entry) in from.servers {
@@ -41,9 +43,8 @@ pub(crate) fn merge(into: &mut McpConfig, from: McpConfig) -> ImportReport {
             report.refused.push((name.clone(), ConfigError::NoTransport(name).to_string()));
             continue;
         }
-        if entry.other.remove("active") == Some(serde_json::Value::Bool(false)) {
-            entry.enabled = false;
-        }
+        entry.other.remove("active");
+        entry.enabled = false;
         into.servers.insert(name.clone(), entry);
         report.added.push(name);
     }
@@ -120,6 +121,7 @@ mod tests {
         .unwrap();
         let report = merge(&mut ours, theirs);
         assert_eq!(report.added, ["fetch"]);
+        assert!(ours.servers["time"].enabled, "ours stays as it was");
         assert_eq!(report.kept, ["time"]);
         assert_eq!(report.refused.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["bad name!", "empty"]);
         assert_eq!(ours.servers["time"].args, ["mcp-server-time"]);
@@ -136,6 +138,7 @@ mod tests {
         let report = merge(&mut ours, theirs);
         assert_eq!((ours.servers.len(), report.added.len()), (MAX_SERVERS, MAX_SERVERS));
         assert_eq!(report.refused.len(), 481);
+        assert!(ours.servers.values().all(|s| !s.enabled), "each comes in off");
         assert!(report.refused[0].0 == "aaa" && report.refused[0].1.contains("plain http://"), "{:?}", report.refused[0]);
     }
 }

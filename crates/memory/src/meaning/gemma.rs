@@ -87,7 +87,7 @@ impl GemmaEmbedder {
             other => EmbedError::Unavailable(format!("EmbeddingGemma could not start: {other}")),
         })?;
         let server = Arc::new(server);
-        let endpoint = Arc::new(RemoteEmbedder::new(self.http.clone(), server.base_url(), SERVED_NAME, None));
+        let endpoint = Arc::new(RemoteEmbedder::new(self.http.clone(), server.base_url(), SERVED_NAME, Some(server.api_key().to_string())));
         *running = Some(Running { server: server.clone(), endpoint: endpoint.clone() });
         Ok((server, endpoint))
     }
