@@ -107,18 +107,24 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
     let event =
         |summary: &str, rule: &str| format!("BEGIN:VEVENT\r\nUID:{summary}\r\nSUMMARY:{summary}\r\nDTSTART:20260101T000000Z\r\nRRULE:{rule}\r\nEND:VEVENT\r\n");
     let text = format!(
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n{}{}{}{}{}END:VCALENDAR\r\n",
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\n{}{}{}{}{}{}{}END:VCALENDAR\r\n",
         event("seconds", "FREQ=SECONDLY"),
         event("minutes", "FREQ=MINUTELY;INTERVAL=5"),
         event("many minutes", "FREQ=HOURLY;BYMINUTE=0,5,10,15,20"),
         event("daily", "FREQ=DAILY"),
         event("biennial", "FREQ=YEARLY;INTERVAL=2"),
+        // Walked to the rrule crate's limit (a second and more each) before they were read
+        // from their words: one never occurs, one every 28 years counted by the hour.
+        event("never", "FREQ=HOURLY;BYYEARDAY=235;BYSETPOS=-23"),
+        event("sparse", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
     );
     let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
     let kept: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(kept, ["daily", "biennial"]);
-    assert_eq!(skipped.unreadable.len(), 3, "{:?}", skipped.unreadable);
-    assert!(skipped.unreadable.iter().all(|line| line.contains("more often than every 15 minutes")), "{:?}", skipped.unreadable);
+    assert_eq!(skipped.unreadable.len(), 5, "{:?}", skipped.unreadable);
+    assert!(skipped.unreadable[..3].iter().all(|line| line.contains("more often than every 15 minutes")), "{:?}", skipped.unreadable);
+    assert!(skipped.unreadable[3].starts_with("\"never\": its repeat rule never occurs"), "{:?}", skipped.unreadable);
+    assert!(skipped.unreadable[4].starts_with("\"sparse\": repeats so rarely"), "{:?}", skipped.unreadable);
     assert_eq!(found[1].due_at, chrono::Utc.with_ymd_and_hms(2028, 1, 1, 0, 0, 0).unwrap(), "every two years from 2026");
 }
 

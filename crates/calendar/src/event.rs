@@ -5,6 +5,7 @@
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use chrono_tz::Tz;
 use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
+use sidecar_dates::reach::Reach;
 
 use crate::error::CalendarError;
 
@@ -80,18 +81,37 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
             .and_then(|end| instant(&end, event_zone).ok())
             .map(|(end, _, _)| end)
             .unwrap_or(start + if all_day { Duration::days(1) } else { Duration::zero() });
-        let rrule = event.property_value("RRULE").map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
-        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent(rule, start, event_zone, start - Duration::seconds(1))) {
-            return Err(CalendarError::Unreadable(format!(
+        let mut rrule = event.property_value("RRULE").map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
+        let too_frequent = |rule: &str| {
+            CalendarError::Unreadable(format!(
                 "the event {:?} repeats more often than every {} minutes ({rule})",
                 event.get_summary().unwrap_or_default().trim(),
                 sidecar_dates::words::MIN_REPEAT_MINUTES
-            )));
+            ))
+        };
+        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent_by_its_frequency(rule)) {
+            return Err(too_frequent(rule));
         }
-        // A rule that never occurs (30 February every year) would be walked to the
-        // `rrule` crate's step limit at every reading of every window: found once here, the
-        // event keeps its own start, its first occurrence whatever the rule says.
-        let rrule = rrule.filter(|rule| sidecar_dates::recurrence::occurs(rule));
+        // A rule that never occurs (30 February every year) or whose occurrences are tens
+        // of thousands of periods apart would be walked to the `rrule` crate's step limit
+        // at every reading of every window; read from its words here, without a walk. One
+        // that never occurs leaves the event its own start, its first occurrence whatever
+        // the rule says.
+        if let Some(rule) = rrule.as_deref() {
+            match sidecar_dates::reach::reach(rule, start.with_timezone(&event_zone).time()) {
+                Reach::Walkable => {}
+                Reach::Never => rrule = None,
+                Reach::Sparse { periods } => {
+                    return Err(CalendarError::Unreadable(format!(
+                        "the event {:?} repeats so rarely for how often its rule counts ({rule}) that reading it would count {periods} periods between two occurrences",
+                        event.get_summary().unwrap_or_default().trim()
+                    )))
+                }
+            }
+        }
+        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent(rule, start, event_zone, start - Duration::seconds(1))) {
+            return Err(too_frequent(rule));
+        }
         events.push(Event {
             uid: event.get_uid().unwrap_or_default().to_string(),
             // Titles and places come from anyone who can send an invitation: one line, no
@@ -203,6 +223,12 @@ END:VEVENT\r\nEND:VCALENDAR\r\n";
         // event keeps its own start only.
         let never = &events_of(&repeating("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "20000101T000000Z"), chrono_tz::UTC).unwrap()[0];
         assert_eq!(never.rrule, None);
+        // Found by the random calendars: each walked the crate's 100,000 periods (a second
+        // and more) at every reading. Read from their words now.
+        let hourly = &events_of(&repeating("FREQ=HOURLY;BYYEARDAY=235;BYSETPOS=-23", "20000101T000000Z"), chrono_tz::UTC).unwrap()[0];
+        assert_eq!(hourly.rrule, None);
+        let sparse = events_of(&repeating("FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", "20000101T000000Z"), chrono_tz::UTC).unwrap_err().to_string();
+        assert!(sparse.contains("repeats so rarely"), "{sparse}");
         assert!(never.occurrences(Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()).is_empty());
     }
 

@@ -16,6 +16,7 @@ mod grammar;
 mod hours;
 mod leftover;
 pub mod lexicon;
+pub mod reach;
 pub mod recurrence;
 mod repeat_words;
 pub mod resolve;

@@ -54,6 +54,16 @@ pub fn upcoming(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc
     set.after(from).all(n).dates.into_iter().map(|d| d.with_timezone(&Utc)).filter(|d| *d > after).collect()
 }
 
+/// Whether a rule's frequency alone repeats more often than a reminder may: SECONDLY, or
+/// MINUTELY under the floor. Read from its words, without a walk.
+pub fn too_frequent_by_its_frequency(rule: &str) -> bool {
+    match rule_field(rule, "FREQ").as_deref() {
+        Some("SECONDLY") => true,
+        Some("MINUTELY") => interval_of(rule) < crate::words::MIN_REPEAT_MINUTES,
+        _ => false,
+    }
+}
+
 /// Whether a rule repeats more often than a reminder may (every
 /// [`MIN_REPEAT_MINUTES`](crate::words::MIN_REPEAT_MINUTES)): by its frequency alone
 /// (SECONDLY, MINUTELY under the floor), before any occurrence is computed, else by the
@@ -62,10 +72,10 @@ pub fn upcoming(rrule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc
 pub fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<Utc>) -> bool {
     let floor = crate::words::MIN_REPEAT_MINUTES;
     let field = |name: &str| rule_field(rule, name);
-    let interval = interval_of(rule);
+    if too_frequent_by_its_frequency(rule) {
+        return true;
+    }
     match field("FREQ").as_deref() {
-        Some("SECONDLY") => return true,
-        Some("MINUTELY") if interval < floor => return true,
         Some("MINUTELY" | "HOURLY") => {}
         // Daily and longer rules can only be too frequent through BYHOUR/BYMINUTE lists.
         _ if field("BYHOUR").is_none() && field("BYMINUTE").is_none() && field("BYSECOND").is_none() => return false,
@@ -73,27 +83,6 @@ pub fn too_frequent(rule: &str, start: DateTime<Utc>, zone: Tz, after: DateTime<
     }
     let next = upcoming(rule, start, zone, after, 4);
     next.windows(2).any(|pair| pair[1] - pair[0] < Duration::minutes(i64::from(floor)))
-}
-
-/// Whether a rule's month days fit one of its months: "30 February every year" (and
-/// "the 31st of April and June") never occurs, and the `rrule` crate would walk such a
-/// rule to its limit of 100,000 periods, one by one, at every reading, without finding
-/// an occurrence. Read from the rule's words alone, without a walk; other rules are
-/// taken to occur (their walks are bounded by [`between`]).
-pub fn occurs(rrule: &str) -> bool {
-    let numbers = |name: &str| -> Option<Vec<i32>> { rule_field(rrule, name).map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect()) };
-    let Some(days) = numbers("BYMONTHDAY") else { return true };
-    // A day counted from the month's end ("-1") is in every month.
-    if days.is_empty() || days.iter().any(|d| *d < 0) {
-        return true;
-    }
-    let months = numbers("BYMONTH").filter(|m| !m.is_empty()).unwrap_or_else(|| (1..=12).collect());
-    let longest = |month: i32| match month {
-        2 => 29,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    months.iter().any(|m| days.iter().any(|d| *d >= 1 && *d <= longest(*m)))
 }
 
 /// The most occurrences one reading of a window walks through, counted from the
@@ -291,12 +280,6 @@ mod tests {
         let start = Utc.with_ymd_and_hms(2000, 1, 1, 0, 0, 0).unwrap();
         let (from, to) = (Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap(), Utc.with_ymd_and_hms(2026, 12, 8, 0, 0, 0).unwrap());
         assert!(between("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", start, zone, from, to, 5_000).is_empty());
-        assert!(!occurs("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"));
-        assert!(!occurs("FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=4,6;COUNT=3"));
-        assert!(occurs("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29"));
-        assert!(occurs("FREQ=MONTHLY;BYMONTHDAY=31,-1;BYMONTH=4"));
-        assert!(occurs("FREQ=MONTHLY;BYMONTHDAY=13;BYDAY=FR"));
-        assert!(occurs("FREQ=DAILY"));
         assert!(between("FREQ=SECONDLY", start, zone, from, to, 5_000).len() <= 5_000);
         assert!(too_frequent("FREQ=SECONDLY", start, zone, start));
         assert!(too_frequent("FREQ=MINUTELY;BYSECOND=0", start, zone, start));

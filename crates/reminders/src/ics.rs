@@ -190,6 +190,19 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             continue;
         };
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
+        // Read from its words before any walk: a rule that never occurs or occurs tens of
+        // thousands of periods apart would be walked a second or more per reminder.
+        match rrule.as_deref().map(|rule| (rule, sidecar_dates::reach::reach(rule, first.with_timezone(&event_zone).time()))) {
+            Some((rule, sidecar_dates::reach::Reach::Never)) => {
+                skipped.unreadable.push(format!("\"{summary}\": its repeat rule never occurs ({rule})"));
+                continue;
+            }
+            Some((rule, sidecar_dates::reach::Reach::Sparse { .. })) if !recurrence::too_frequent_by_its_frequency(rule) => {
+                skipped.unreadable.push(format!("\"{summary}\": repeats so rarely for how often its rule counts that Sidecar cannot follow it ({rule})"));
+                continue;
+            }
+            _ => {}
+        }
         if let Some(rule) = rrule.as_deref().filter(|rule| recurrence::too_frequent(rule, first, event_zone, now)) {
             skipped.unreadable.push(format!("\"{summary}\": repeats more often than every {MIN_REPEAT_MINUTES} minutes ({rule}), more than a reminder may"));
             continue;

@@ -8,22 +8,26 @@ use std::io::Cursor;
 use ogg::writing::{PacketWriteEndInfo, PacketWriter};
 use proptest::prelude::*;
 
+const USUAL_RATES: &[u32] = &[8_000, 16_000, 44_100, 48_000];
 const RATES: &[u32] = &[0, 1, 7_999, 8_000, 16_000, 44_100, 48_000, 384_000, 384_001, u32::MAX];
 const WIDTHS: &[u16] = &[0, 1, 8, 16, 24, 32, 33, 64, u16::MAX];
+const USUAL_WIDTHS: &[u16] = &[8, 16, 24, 32];
 /// PCM, float, extensible, none, ADPCM, MP3.
-const FORMATS: &[u16] = &[1, 3, 0xfffe, 0, 2, 0x55];
+const FORMATS: &[u16] = &[1, 1, 1, 3, 0xfffe, 0, 2, 0x55];
 
 fn wav() -> impl Strategy<Value = Vec<u8>> {
     (
         prop::sample::select(FORMATS),
-        prop_oneof![1u16..3, Just(0), 3u16..12, Just(u16::MAX)],
-        prop_oneof![prop::sample::select(RATES), any::<u32>()],
-        prop::sample::select(WIDTHS),
-        any::<u16>(),
-        prop_oneof![Just(None), Just(Some(u32::MAX)), (0u32..100_000_000).prop_map(Some)],
+        prop_oneof![6 => 1u16..3, 1 => Just(0), 1 => 3u16..12, 1 => Just(u16::MAX)],
+        prop_oneof![4 => prop::sample::select(USUAL_RATES), 2 => prop::sample::select(RATES), 1 => any::<u32>()],
+        prop_oneof![3 => prop::sample::select(USUAL_WIDTHS), 1 => prop::sample::select(WIDTHS)],
+        // The block size a header should have, or any.
+        prop::bool::weighted(0.8),
+        prop_oneof![3 => Just(None), 1 => Just(Some(u32::MAX)), 1 => (0u32..100_000_000).prop_map(Some)],
         prop::collection::vec(any::<u8>(), 0..4_096),
     )
-        .prop_map(|(format, channels, rate, bits, align, declared, data)| {
+        .prop_map(|(format, channels, rate, bits, fitting, declared, data)| {
+            let align = if fitting { channels.wrapping_mul(bits / 8) } else { channels.wrapping_mul(3) };
             let mut fmt = Vec::new();
             fmt.extend_from_slice(&format.to_le_bytes());
             fmt.extend_from_slice(&channels.to_le_bytes());
@@ -56,7 +60,7 @@ fn ogg() -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![3 => Just(b"OpusHead".to_vec()), 1 => prop::collection::vec(any::<u8>(), 8)],
         prop_oneof![1u8..3, any::<u8>()],
         any::<u16>(),
-        prop::collection::vec(prop_oneof![Just(Vec::new()), prop::collection::vec(any::<u8>(), 1..3), prop::collection::vec(any::<u8>(), 1..200)], 0..400),
+        prop::collection::vec(prop_oneof![1 => Just(Vec::new()), 1 => prop::collection::vec(any::<u8>(), 1..3), 4 => packet()], 0..400),
         prop_oneof![8 => Just(1usize), 1 => Just(60_000)],
     )
         .prop_map(|(magic, channels, pre_skip, packets, repeat)| {
@@ -79,6 +83,16 @@ fn ogg() -> impl Strategy<Value = Vec<u8>> {
             }
             out
         })
+}
+
+/// An Opus packet of one frame (TOC code 0) of random data, mostly; any bytes otherwise.
+fn packet() -> impl Strategy<Value = Vec<u8>> {
+    (prop::bool::weighted(0.8), prop::collection::vec(any::<u8>(), 1..200)).prop_map(|(one_frame, mut bytes)| {
+        if one_frame {
+            bytes[0] &= 0xfc;
+        }
+        bytes
+    })
 }
 
 /// A recording's bytes: a WAV, an Ogg/Opus stream, either cut short, or noise.
