@@ -127,7 +127,11 @@ fn longest_gap_days(rule: &str) -> Option<i64> {
         month_days: list("BYMONTHDAY"),
         year_days: list("BYYEARDAY"),
         weekdays: rule_field(rule, "BYDAY")
-            .map(|days| days.split(',').filter_map(|d| weekday(d.trim().trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit()))).collect())
+            .map(|days| {
+                days.split(',')
+                    .filter_map(|d| crate::words::weekday_code(d.trim().trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit())))
+                    .collect()
+            })
             .filter(|days: &Vec<Weekday>| !days.is_empty()),
     };
     let every_month = days.month_days.as_ref().is_none_or(|m| m.iter().any(|d| (1..=28).contains(d) || (-28..=-1).contains(d)));
@@ -181,19 +185,6 @@ impl Days {
         }
         Some(longest.max(earliest? + length - last?))
     }
-}
-
-fn weekday(code: &str) -> Option<Weekday> {
-    Some(match code {
-        "MO" => Weekday::Mon,
-        "TU" => Weekday::Tue,
-        "WE" => Weekday::Wed,
-        "TH" => Weekday::Thu,
-        "FR" => Weekday::Fri,
-        "SA" => Weekday::Sat,
-        "SU" => Weekday::Sun,
-        _ => return None,
-    })
 }
 
 fn days_in_month(year: i32, month: u32) -> i64 {

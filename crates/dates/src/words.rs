@@ -251,7 +251,7 @@ fn day_ordinal(n: i32) -> String {
     format!("{n}{suffix}")
 }
 
-fn weekday_code(code: &str) -> Option<Weekday> {
+pub(crate) fn weekday_code(code: &str) -> Option<Weekday> {
     Some(match code {
         "MO" => Weekday::Mon,
         "TU" => Weekday::Tue,
