@@ -13,6 +13,8 @@ use crate::event::Event;
 /// Items written per transaction when a sync keeps what changed: a few milliseconds of
 /// the database each, so other writers wait no longer than that.
 pub const ITEMS_PER_WRITE: usize = 500;
+/// The pause between two such writes.
+const WRITE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// A calendar as Sidecar keeps it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow)]
@@ -138,7 +140,12 @@ impl CalendarTable<'_> {
             }
             tx.commit().await?;
         }
-        for items in refreshed.chunks(ITEMS_PER_WRITE) {
+        for (n, items) in refreshed.chunks(ITEMS_PER_WRITE).enumerate() {
+            if n > 0 {
+                // Room for a writer waiting on the lock: SQLite's busy handler looks again
+                // every 100 ms at most, and would miss a shorter gap between two writes.
+                tokio::time::sleep(WRITE_PAUSE).await;
+            }
             let mut tx = self.store.write_transaction().await?;
             for item in items {
                 keep_item(&mut tx, calendar_id, item).await?;

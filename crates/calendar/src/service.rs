@@ -234,6 +234,11 @@ impl CalendarService {
     }
 }
 
+/// Said when work on the blocking pool was dropped because the app is closing.
+pub(crate) fn closing() -> CalendarError {
+    CalendarError::Unreachable("Sidecar closed while reading the calendar".into())
+}
+
 /// `work` on tokio's blocking pool. A panic there stays a panic; work the runtime's
 /// shutdown dropped gives the empty value.
 pub(crate) async fn off_workers<T: Default + Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {

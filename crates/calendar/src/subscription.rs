@@ -80,7 +80,9 @@ pub async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> 
     if !text.trim_start_matches('\u{feff}').trim_start().get(..15).is_some_and(|start| start.eq_ignore_ascii_case("BEGIN:VCALENDAR")) {
         return Err(CalendarError::Server("the address did not answer with a calendar (.ics)".into()));
     }
-    let (name, items) = split(&text)?;
+    let text = text.into_owned();
+    // Splitting 20 MB takes seconds: on the blocking pool, not the app's threads.
+    let (name, items) = crate::service::off_workers(move || Some(split(&text))).await.unwrap_or_else(|| Err(crate::service::closing()))?;
     Ok(Some(Feed { version, name, items }))
 }
 

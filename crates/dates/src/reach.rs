@@ -9,7 +9,7 @@
 //! - times of day the rule's own grid never reaches (HOURLY;INTERVAL=24 from 05:00 with
 //!   BYHOUR=3);
 //! - days no date has (day 235 of the year that is also the 10th-from-last of its
-//!   month), over a whole 400-year cycle of the calendar;
+//!   month), over 28 years that hold every kind of year;
 //! - days so far apart for the rule's frequency that one reading would walk tens of
 //!   thousands of periods between two of them (every hour of 29 February on a Monday).
 
@@ -31,9 +31,6 @@ pub enum Reach {
     /// It occurs, but `periods` apart at most: too sparse for its frequency to walk.
     Sparse { periods: i64 },
 }
-
-/// Days in the Gregorian calendar's 400-year cycle.
-const CYCLE_DAYS: i64 = 146_097;
 
 fn numbers(rule: &str, name: &str) -> Option<Vec<i64>> {
     rule_field(rule, name).map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
@@ -71,13 +68,14 @@ pub fn reach(rule: &str, start: NaiveTime) -> Reach {
             return Reach::Never;
         }
     }
-    let Some(gap_days) = longest_gap_days(rule) else { return Reach::Never };
     let per_day = match step_seconds {
         Some(step) => (86_400 / step).max(1),
         None if freq == "DAILY" => 1,
-        // Weekly and longer rules take few periods between any two days.
-        None => return Reach::Walkable,
+        // Weekly and longer rules take few periods between any two days: whether there
+        // is a day at all is the question.
+        None => return if longest_gap_days(rule, false).is_some() { Reach::Walkable } else { Reach::Never },
     };
+    let Some(gap_days) = longest_gap_days(rule, true) else { return Reach::Never };
     let periods = gap_days.saturating_mul(per_day) / if step_seconds.is_none() { interval } else { 1 };
     if periods > MAX_GAP_PERIODS {
         Reach::Sparse { periods }
@@ -113,14 +111,15 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 /// The longest run of days without a day the rule's day lists allow (wrapping around the
-/// stretch read); `None` when no day is allowed. A rule with no day lists, or only
-/// weekdays, or only month days every month has, allows a day every month at least.
-/// Every occurrence of a rule meets all of its lists, so what is read here is a superset
-/// of its days (week numbers depend on WKST and are not read; a weekday with an ordinal,
-/// "1MO", is read as every Monday). 2001–2028 is read first (weekdays and dates repeat
-/// every 28 years there); only a rule with no day in it is read over the whole 400-year
-/// cycle before it is said never to occur.
-fn longest_gap_days(rule: &str) -> Option<i64> {
+/// stretch read), or, without `gap`, 0 at the first day allowed; `None` when no day is
+/// allowed. A rule with no day lists, or only weekdays, or only month days every month
+/// has, allows a day every month at least. Every occurrence of a rule meets all of its
+/// lists, so what is read here is a superset of its days (week numbers depend on WKST and
+/// are not read; a weekday with an ordinal, "1MO", is read as every Monday). 2001–2028
+/// is read: its 28 years hold every kind of year there is (leap or not, starting on each
+/// weekday), so a combination of these lists absent from them is absent from every year,
+/// and they repeat as a cycle until 2100.
+fn longest_gap_days(rule: &str, gap: bool) -> Option<i64> {
     let list = |name: &str| numbers(rule, name).filter(|v| !v.is_empty());
     let days = Days {
         months: list("BYMONTH"),
@@ -140,11 +139,24 @@ fn longest_gap_days(rule: &str) -> Option<i64> {
         (None, None, Some(_), None) => return Some(7),
         // Friday the 13th is rarer than either list alone.
         (None, None, None, Some(_)) if every_month => return Some(31),
+        // A date every year ("3 March", "30 February"): its month has the day, or not.
+        (Some(months), None, None, Some(month_days)) if !gap => {
+            let longest = |month: i64| {
+                if month == 2 {
+                    29
+                } else if [4, 6, 9, 11].contains(&month) {
+                    30
+                } else {
+                    31
+                }
+            };
+            return months.iter().any(|m| (1..=12).contains(m) && month_days.iter().any(|d| *d != 0 && d.abs() <= longest(*m))).then_some(0);
+        }
         _ => {}
     }
     let start = |year| NaiveDate::from_ymd_opt(year, 1, 1).expect("a date");
     let (from, to) = (start(2001), start(2029));
-    days.longest_gap(from, (to - from).num_days()).or_else(|| days.longest_gap(start(2000), CYCLE_DAYS))
+    days.longest_gap(from, (to - from).num_days(), gap)
 }
 
 /// A rule's day lists, each `None` when not given.
@@ -171,11 +183,14 @@ impl Days {
     }
 
     /// The longest gap between allowed days among `length` days from `first`, the
-    /// stretch read as a cycle; `None` when none is allowed.
-    fn longest_gap(&self, first: NaiveDate, length: i64) -> Option<i64> {
+    /// stretch read as a cycle (without `gap`, 0 at the first); `None` when none is allowed.
+    fn longest_gap(&self, first: NaiveDate, length: i64, gap: bool) -> Option<i64> {
         let (mut earliest, mut last, mut longest) = (None, None::<i64>, 0);
         for offset in 0..length {
             if self.allows(first + chrono::Duration::days(offset)) {
+                if !gap {
+                    return Some(0);
+                }
                 if let Some(previous) = last {
                     longest = longest.max(offset - previous);
                 }
