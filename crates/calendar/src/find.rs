@@ -82,7 +82,7 @@ impl CalendarService {
     /// When the event `uid` next starts from `from`; `None` when it is gone.
     pub async fn next_start(&self, uid: &str, from: DateTime<Utc>) -> Result<Option<DateTime<Utc>>, CalendarError> {
         let events = self.store().calendar_table().events_with_uid(uid).await?;
-        Ok(crate::service::off_workers(move || {
+        Ok(crate::blocking::off_workers(move || {
             events.iter().filter_map(|e| e.occurrences(from, from + Duration::days(FOLLOW_DAYS)).into_iter().map(|(start, _)| start).find(|s| *s >= from)).min()
         })
         .await)

@@ -15,6 +15,7 @@
 //! - [`subscription`]: `.ics` feeds by address, read only, fetched again only when
 //!   their ETag moved, split by UID so only changed events are read again.
 
+mod blocking;
 mod capped;
 pub mod dav;
 pub mod error;

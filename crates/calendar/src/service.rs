@@ -190,7 +190,7 @@ impl CalendarService {
         // Walking thousands of repeating series takes up to a second: on the blocking
         // pool, so the app's other work (a Stop, a tool's time limit, a reminder due)
         // goes on meanwhile, and a caller that gives up is not held.
-        Ok(off_workers(move || {
+        Ok(crate::blocking::off_workers(move || {
             let mut found: Vec<Occurrence> = events
                 .into_iter()
                 .flat_map(|e| {
@@ -231,20 +231,5 @@ impl CalendarService {
             free.push((cursor, to));
         }
         Ok(free)
-    }
-}
-
-/// Said when work on the blocking pool was dropped because the app is closing.
-pub(crate) fn closing() -> CalendarError {
-    CalendarError::Unreachable("Sidecar closed while reading the calendar".into())
-}
-
-/// `work` on tokio's blocking pool. A panic there stays a panic; work the runtime's
-/// shutdown dropped gives the empty value.
-pub(crate) async fn off_workers<T: Default + Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(done) => done,
-        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-        Err(_) => T::default(),
     }
 }

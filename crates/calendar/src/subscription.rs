@@ -82,7 +82,7 @@ pub async fn fetch(http: &reqwest::Client, url: &str, version: Option<&str>) -> 
     }
     let text = text.into_owned();
     // Splitting 20 MB takes seconds: on the blocking pool, not the app's threads.
-    let (name, items) = crate::service::off_workers(move || Some(split(&text))).await.unwrap_or_else(|| Err(crate::service::closing()))?;
+    let (name, items) = crate::blocking::off_workers(move || Some(split(&text))).await.unwrap_or_else(|| Err(crate::blocking::closing()))?;
     Ok(Some(Feed { version, name, items }))
 }
 

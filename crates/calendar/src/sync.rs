@@ -95,7 +95,7 @@ async fn keep(
     let removed: Vec<String> = known.keys().filter(|href| !still.contains(href.as_str())).cloned().collect();
     let known: std::collections::HashSet<String> = known.keys().cloned().collect();
     // Reading 20,000 items takes seconds: on the blocking pool, not the app's threads.
-    let read = crate::service::off_workers(move || {
+    let read = crate::blocking::off_workers(move || {
         let mut report = SyncReport::default();
         let mut refreshed = Vec::new();
         for item in fetched {
@@ -114,7 +114,7 @@ async fn keep(
     })
     .await;
     // Cut short as the app closes: nothing is kept, the ctag stays, the next sync reads it all.
-    let (mut report, refreshed) = read.ok_or_else(crate::service::closing)?;
+    let (mut report, refreshed) = read.ok_or_else(crate::blocking::closing)?;
     report.removed = removed.len();
     store.calendar_table().apply(calendar.id, &refreshed, &removed, ctag).await?;
     tracing::info!(calendar = calendar.id, added = report.added, changed = report.changed, removed = report.removed, "calendar synced");
