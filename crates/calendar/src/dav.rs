@@ -1,7 +1,8 @@
 //! The CalDAV conversation, over libdav: find the user's calendars, list what a calendar
 //! holds (hrefs and etags), fetch changed items in one multiget, and write with
 //! preconditions (create only if absent, change or delete only the version last seen),
-//! so a write never overwrites an edit made elsewhere. Every request has a time limit.
+//! so a write never overwrites an edit made elsewhere. Every request has a time limit, and
+//! every answer a size limit (`capped`).
 
 use std::time::Duration;
 

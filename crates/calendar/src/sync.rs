@@ -1,8 +1,9 @@
 //! One calendar brought up to date with its server: nothing is fetched when the
 //! calendar's ctag did not move; otherwise only the items whose etag changed are fetched
 //! (in multigets), the ones gone are removed, and the outcome is kept a few hundred items
-//! per transaction with the ctag last, so a sync cut short is finished by the next. When the server cannot be reached the last copy stays, and the calendar
-//! says why until the next sync that works. A subscribed `.ics` feed is brought up to
+//! per transaction with the ctag last, so a sync cut short is finished by the next. When
+//! the server cannot be reached the last copy stays, and the calendar says why until the
+//! next sync that works. A subscribed `.ics` feed is brought up to
 //! date the same way, its ETag standing for the ctag.
 
 use std::collections::HashMap;
