@@ -54,7 +54,7 @@ pub fn reach(rule: &str, start: NaiveTime) -> Reach {
         "MONTHLY" => 31 * times,
         _ => 366 * times,
     };
-    if list("BYSETPOS").is_some_and(|positions| positions.iter().all(|p| *p == 0 || p.abs() > set)) {
+    if list("BYSETPOS").is_some_and(|positions| positions.iter().all(|p| *p == 0 || p.unsigned_abs() > set.unsigned_abs())) {
         return Reach::Never;
     }
     let step_seconds = match freq.as_str() {
@@ -141,7 +141,7 @@ fn longest_gap_days(rule: &str, gap: bool) -> Option<i64> {
         (None, None, None, Some(_)) if every_month => return Some(31),
         // A date every year ("3 March", "30 February"): its month has the day, or not.
         (Some(months), None, None, Some(month_days)) if !gap => {
-            let longest = |month: i64| {
+            let longest = |month: i64| -> u64 {
                 if month == 2 {
                     29
                 } else if [4, 6, 9, 11].contains(&month) {
@@ -150,7 +150,7 @@ fn longest_gap_days(rule: &str, gap: bool) -> Option<i64> {
                     31
                 }
             };
-            return months.iter().any(|m| (1..=12).contains(m) && month_days.iter().any(|d| *d != 0 && d.abs() <= longest(*m))).then_some(0);
+            return months.iter().any(|m| (1..=12).contains(m) && month_days.iter().any(|d| *d != 0 && d.unsigned_abs() <= longest(*m))).then_some(0);
         }
         _ => {}
     }
@@ -238,6 +238,7 @@ mod tests {
         assert_eq!(reach("FREQ=HOURLY;BYSETPOS=-23;BYYEARDAY=235;UNTIL=86770105T190836Z", at(23, 3)), Reach::Never);
         assert_eq!(reach("FREQ=HOURLY;BYYEARDAY=-276,-61;BYMONTHDAY=-10", at(10, 36)), Reach::Never);
         assert_eq!(reach("FREQ=DAILY;BYSETPOS=219", at(4, 19)), Reach::Never);
+        assert_eq!(reach("FREQ=DAILY;BYSETPOS=-9223372036854775808", at(4, 19)), Reach::Never, "no overflow");
     }
 
     #[test]
@@ -252,6 +253,7 @@ mod tests {
     fn days_that_never_come_or_come_too_rarely_for_the_frequency() {
         assert_eq!(reach("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", at(9, 0)), Reach::Never);
         assert_eq!(reach("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", at(9, 0)), Reach::Never);
+        assert_eq!(reach("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-9223372036854775808", at(9, 0)), Reach::Never, "no overflow");
         assert_eq!(reach("FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=4,6;COUNT=3", at(9, 0)), Reach::Never);
         assert_eq!(reach("FREQ=MONTHLY;BYMONTHDAY=31,-1;BYMONTH=4", at(9, 0)), Reach::Walkable);
         assert_eq!(reach("FREQ=HOURLY;BYYEARDAY=366;BYMONTH=1", at(9, 0)), Reach::Never);
