@@ -141,15 +141,8 @@ fn longest_gap_days(rule: &str, gap: bool) -> Option<i64> {
         (None, None, None, Some(_)) if every_month => return Some(31),
         // A date every year ("3 March", "30 February"): its month has the day, or not.
         (Some(months), None, None, Some(month_days)) if !gap => {
-            let longest = |month: i64| -> u64 {
-                if month == 2 {
-                    29
-                } else if [4, 6, 9, 11].contains(&month) {
-                    30
-                } else {
-                    31
-                }
-            };
+            // A leap year's months: 29 February is a day of February.
+            let longest = |month: i64| days_in_month(2000, u32::try_from(month).unwrap_or(1)).unsigned_abs();
             return months.iter().any(|m| (1..=12).contains(m) && month_days.iter().any(|d| *d != 0 && d.unsigned_abs() <= longest(*m))).then_some(0);
         }
         _ => {}

@@ -26,6 +26,12 @@ pub fn started(pid: i64) -> Option<i64> {
     fields.split_whitespace().nth(19)?.parse().ok()
 }
 
+/// When this process started ([`started`]), read once.
+pub fn this_started() -> Option<i64> {
+    static STARTED: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(|| started(this()))
+}
+
 /// Whether the process `pid` that started at `started` (from [`started`]) still runs:
 /// a process given the same pid since does not count.
 pub fn runs(pid: i64, started_at: Option<i64>) -> bool {

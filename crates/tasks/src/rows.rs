@@ -191,7 +191,7 @@ impl TaskTable<'_> {
         .bind(&now)
         .bind(ended)
         .bind(sidecar_domain::process::this())
-        .bind(sidecar_domain::process::started(sidecar_domain::process::this()))
+        .bind(sidecar_domain::process::this_started())
         .fetch_optional(self.store.pool())
         .await?;
         Ok(row.map(|r| r.0))

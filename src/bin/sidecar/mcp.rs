@@ -192,11 +192,10 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
 /// or when Settings → Tools is reloaded).
 fn turn(path: &std::path::Path, name: &str, on: bool) -> anyhow::Result<i32> {
     let mut config = McpConfig::load(path)?;
-    let Some(entry) = config.servers.get_mut(name) else {
+    if !config.set_enabled(name, on) {
         eprintln!("sidecar: there is no MCP server called \"{name}\"; `sidecar mcp list` shows them");
         return Ok(1);
-    };
-    entry.enabled = on;
+    }
     config.save(path)?;
     println!("{name} is {}", if on { "on: it starts with Sidecar" } else { "off" });
     Ok(0)

@@ -230,6 +230,11 @@ impl McpConfig {
         sidecar_domain::fsutil::write_atomically(path, text.as_bytes()).map_err(|source| ConfigError::Write { path: path.into(), source })
     }
 
+    /// Turns the server `name` on or off; whether there is one.
+    pub fn set_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        self.servers.get_mut(name).map(|entry| entry.enabled = enabled).is_some()
+    }
+
     pub fn add(&mut self, name: &str, entry: ServerEntry) -> Result<(), ConfigError> {
         check_name(name)?;
         entry.check_address(name)?;

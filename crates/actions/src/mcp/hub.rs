@@ -125,9 +125,7 @@ impl McpHub {
 
     pub fn set_enabled(self: &Arc<Self>, name: &str, enabled: bool) -> Result<(), ConfigError> {
         let mut config = McpConfig::load(&self.path)?;
-        if let Some(entry) = config.servers.get_mut(name) {
-            entry.enabled = enabled;
-        }
+        config.set_enabled(name, enabled);
         config.save(&self.path)?;
         self.reload()
     }
