@@ -177,6 +177,11 @@ impl<'a> Grammar<'a> {
         if let Some(end) = self.any(i, &["half an", "half a", "a half"]) {
             return Some((0.5, end));
         }
+        if let Some(n) = self.word(i).and_then(written_fraction) {
+            // "dentro de 3/4 de hora", "en 1/2 hora": not a date (3 April).
+            let end = self.any(i + 1, &["de", "of an", "of a"]).filter(|&e| self.word(e).and_then(lex::unit).is_some()).unwrap_or(i + 1);
+            return Some((n, end));
+        }
         let (n, _) = lex::number_word(self.word(i)?)?;
         // "in 2 more minutes"
         let end = self.any(i + 1, &["more", "mas"]).filter(|&e| self.word(e).is_some_and(|w| lex::unit(w).is_some())).unwrap_or(i + 1);
@@ -203,6 +208,13 @@ impl<'a> Grammar<'a> {
         }
         if let Some(end) = self.any(i, &["el dia siguiente", "al dia siguiente", "el proximo dia", "the next day", "the following day"]) {
             return Some((Day::Tomorrow, end));
+        }
+        // "el día después" alone; "el día después de la reunión" names another day.
+        if let Some(end) = self.any(i, &["el dia despues", "el dia de despues", "the day after"]).filter(|&e| self.any(e, &["de", "del", "of"]).is_none()) {
+            return Some((Day::Tomorrow, end));
+        }
+        if let Some(found) = self.holiday(i) {
+            return Some(found);
         }
         let simple = [
             ("hoy", Day::Today),
@@ -284,7 +296,8 @@ impl<'a> Grammar<'a> {
         let spelled =
             |at: usize| self.word(at).and_then(|w| lex::whole(w, 31)).filter(|&d| d >= 1 && self.any(at + 1, &["de", "of"]).is_some()).map(|d| (d, at + 1));
         if let Some((day, after)) = day_word(i).or_else(|| spelled(i)) {
-            let at = self.any(after, &["de", "of"]).unwrap_or(after);
+            // "el 3º día de octubre", "the third day of October".
+            let at = self.any(after, &["dia de", "day of", "de", "of"]).unwrap_or(after);
             if let Some((month, _)) = self.word(at).and_then(lex::month) {
                 let (year, end) = self.year(at + 1);
                 return Some((Day::Calendar { day, month, year }, end));
@@ -316,15 +329,38 @@ impl<'a> Grammar<'a> {
     /// "el 15", "el día 15", "del 15" (after an hour: "a las 8 del 15"), "the 15th",
     /// "on the 1st".
     fn month_day(&self, i: usize) -> Found<Day> {
-        let at = self.any(i, &["el dia", "del dia", "el", "del", "the", "on the"])?;
+        let at = self.any(i, &["el dia", "del dia", "dia", "el", "del", "the", "on the"])?;
         let w = self.word(at)?;
-        let day = lex::ordinal_day(w)?;
-        let spanish = matches!(self.word(i), Some("el" | "del"));
+        let spanish = matches!(self.word(i), Some("el" | "del" | "dia"));
+        let Some(day) = lex::ordinal_day(w) else {
+            return self.month_day_in_words(at).filter(|_| spanish).map(|(day, end)| (Day::OfMonth(day), end));
+        };
         // "the 15" is not a date in English; "the 15th" is.
         if !spanish && w.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
         Some((Day::OfMonth(day), at + 1))
+    }
+
+    /// "el dieciséis", "el día dos", "el treinta y uno": a Spanish day of the month in
+    /// words at `at`. "Uno" only after "día" ("el uno" is rather someone).
+    fn month_day_in_words(&self, at: usize) -> Found<u32> {
+        let w = self.word(at)?;
+        let n = lex::whole(w, 31).filter(|_| !w.bytes().any(|b| b.is_ascii_digit()))?;
+        let units = self.any(at + 1, &["y"]).filter(|_| n == 20 || n == 30).and_then(|a| Some((self.word(a).and_then(|u| lex::whole(u, 9))?, a + 1)));
+        let (day, end) = units.map_or((n, at + 1), |(u, e)| (n + u, e));
+        let after_dia = at > 0 && self.word(at - 1) == Some("dia");
+        ((2..=31).contains(&day) || day == 1 && after_dia).then_some((day, end))
+    }
+
+    /// The holidays of a fixed date, said as when: "en Navidad", "el día de Nochevieja",
+    /// "on Christmas Eve", or alone. Not "la cena de Navidad", "Christmas shopping".
+    fn holiday(&self, i: usize) -> Found<Day> {
+        let lead = self.any(i, &["el dia de", "en", "para", "on", "for", "at"]);
+        let at = lead.unwrap_or(i);
+        let (day, month, end) = HOLIDAYS.iter().find_map(|&(words, day, month)| self.any(at, &[words]).map(|end| (day, month, end)))?;
+        let alone = i == 0 && self.word(end).is_none();
+        (lead.is_some() || alone).then_some((Day::Calendar { day, month, year: None }, end))
     }
 
     // ---- parts of the day ----
@@ -428,6 +464,30 @@ const FROM_TODAY: &[&str] = &["a partir de hoy", "desde hoy", "despues de hoy", 
 const FROM_TOMORROW: &[&str] = &["a partir de manana", "desde manana", "despues de manana", "from tomorrow", "from tmrw", "after tomorrow"];
 
 /// `n` of `unit` as an offset; `None` when it is absurdly large.
+/// Holidays on the same date every year, longest first (day, month).
+const HOLIDAYS: [(&str, u32, u32); 10] = [
+    ("christmas eve", 24, 12),
+    ("christmas day", 25, 12),
+    ("christmas", 25, 12),
+    ("navidad", 25, 12),
+    ("nochebuena", 24, 12),
+    ("nochevieja", 31, 12),
+    ("ano nuevo", 1, 1),
+    ("new years eve", 31, 12),
+    ("new years day", 1, 1),
+    ("new year's day", 1, 1),
+];
+
+/// A fraction written with a slash that a span of time is said in: "1/2", "1/4", "3/4".
+fn written_fraction(word: &str) -> Option<f64> {
+    match word {
+        "1/2" => Some(0.5),
+        "1/4" => Some(0.25),
+        "3/4" => Some(0.75),
+        _ => None,
+    }
+}
+
 fn scale(n: f64, unit: Unit) -> Option<Offset> {
     if !n.is_finite() || n <= 0.0 || n > 1.0e6 {
         return None;

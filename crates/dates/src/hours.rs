@@ -29,7 +29,7 @@ impl Grammar<'_> {
             return Some(found);
         }
         let (mut hour, mut end) = self.clock(at, lead.is_some())?;
-        let minutes_said = self.minutes(&mut hour, end);
+        let minutes_said = self.minutes(&mut hour, end).or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()));
         end = minutes_said.unwrap_or(end);
         if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
             end = e;
@@ -102,6 +102,7 @@ impl Grammar<'_> {
                 _ => {
                     hour.hour = (hour.hour + 23) % 24;
                     hour.minute = 45;
+                    hour.to_hour = true;
                 }
             }
             return Some(e);
@@ -119,8 +120,33 @@ impl Grammar<'_> {
         } else {
             hour.hour = (hour.hour + 23) % 24;
             hour.minute = 60 - minutes.max(1);
+            hour.to_hour = true;
         }
         Some(a + 1)
+    }
+
+    /// The hour said with its unit, and the minutes after it with theirs: "a las quince
+    /// horas", "las doce horas y treinta minutos", "las once horas y cuarenta y cinco".
+    /// Only after "a las"/"las": "2 horas" alone is a span.
+    fn hours_and_minutes(&self, hour: &mut Hour, end: usize, led: bool) -> Option<usize> {
+        let after = self.any(end, &["horas", "hora"]).filter(|_| led)?;
+        hour.settled |= hour.hour > 12;
+        let Some((minutes, e)) = self.any(after, &["y"]).and_then(|at| self.minutes_in_words(at)) else {
+            return Some(after);
+        };
+        hour.minute = minutes;
+        Some(self.any(e, &["minutos", "minuto"]).unwrap_or(e))
+    }
+
+    /// A number of minutes at `at`, in digits or words, tens with their units ("cuarenta
+    /// y cinco"); where it ends.
+    fn minutes_in_words(&self, at: usize) -> Found<u32> {
+        let n = self.word(at).and_then(|w| lex::whole(w, 59))?;
+        let units = self
+            .any(at + 1, &["y"])
+            .filter(|_| n >= 20 && n % 10 == 0)
+            .and_then(|a| Some((self.word(a).and_then(|w| lex::whole(w, 9)).filter(|u| *u > 0)?, a + 1)));
+        Some(units.map_or((n, at + 1), |(u, e)| (n + u, e)))
     }
 
     /// Minutes said as words right after an hour said as one, as speech to text writes
@@ -149,14 +175,14 @@ impl Grammar<'_> {
 
     fn named_hour_word(&self, i: usize) -> Found<Hour> {
         if let Some(end) = self.any(i, &["medio dia", "mid day"]) {
-            return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None }, end));
+            return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None, to_hour: false }, end));
         }
         let hour = match self.word(i)? {
             "noon" | "midday" | "mediodia" => 12,
             "midnight" | "medianoche" => 24,
             _ => return None,
         };
-        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true, bound: None }, i + 1))
+        Some((Hour { hour, minute: 0, pm: None, part: None, settled: true, bound: None, to_hour: false }, i + 1))
     }
 
     /// "half past 3", "quarter past 9", "quarter to 5", "ten past 8", "20 minutes to
@@ -187,6 +213,7 @@ impl Grammar<'_> {
         } else {
             hour.hour = (hour.hour + 23) % 24;
             hour.minute = 60 - minutes;
+            hour.to_hour = true;
         }
         let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
         hour.pm = pm;
@@ -199,7 +226,7 @@ impl Grammar<'_> {
         let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some();
         if let Some(n) = lex::whole(w, 24).filter(|_| (led || words_mark()) && !w.bytes().all(|b| b.is_ascii_digit())) {
             // A number word: "a las tres", "at nine".
-            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None }, i + 1));
+            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None, to_hour: false }, i + 1));
         }
         let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
         if (3..=4).contains(&digits_end) && (led || self.meridiem(i + 1).is_some() || w[digits_end..].ends_with('m')) {
@@ -241,7 +268,7 @@ impl Grammar<'_> {
             return None;
         }
         let settled = hour == 0 || hour > 12 || (explicit_minutes && w.starts_with('0'));
-        Some((Hour { hour, minute, pm, part: None, settled, bound: None }, i + 1))
+        Some((Hour { hour, minute, pm, part: None, settled, bound: None, to_hour: false }, i + 1))
     }
 
     /// "1030", "330p": the last two digits are the minutes.
@@ -252,7 +279,7 @@ impl Grammar<'_> {
         if hour > 23 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
             return None;
         }
-        Some((Hour { hour, minute, pm, part: None, settled: hour == 0 || hour > 12, bound: None }, i + 1))
+        Some((Hour { hour, minute, pm, part: None, settled: hour == 0 || hour > 12, bound: None, to_hour: false }, i + 1))
     }
 
     /// What after a bare number makes it an hour: "pm", "o'clock", "de la tarde"; and

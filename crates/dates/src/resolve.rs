@@ -120,7 +120,8 @@ pub fn instant(date: NaiveDate, time: NaiveTime, zone: Tz, lang: Lang) -> (DateT
 /// The hour on a 24-hour clock (24 = the midnight that ends the day), and whether it
 /// is still a guess (1–11 with nothing saying morning or afternoon).
 fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), DateErrorKind> {
-    let h = hour.hour;
+    // The hour said: "la una menos cuarto" says one, and its part of the day is one's.
+    let h = if hour.to_hour { hour.hour % 24 + 1 } else { hour.hour };
     let part = hour.part.or(part);
     let h24 = match (hour.pm, part) {
         _ if h == 24 => 24,
@@ -160,7 +161,9 @@ fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), Da
         },
         (None, None) => h,
     };
-    let guess = hour.pm.is_none() && part.is_none() && !hour.settled && (1..=11).contains(&h);
+    let h24 = if hour.to_hour { (h24 + 23) % 24 } else { h24 };
+    // "las doce menos cuarto" is 11:45 or 23:45: as unsure as "las once y cuarto".
+    let guess = hour.pm.is_none() && part.is_none() && !hour.settled && ((1..=11).contains(&h) || hour.to_hour && h == 12);
     Ok((h24, hour.minute, guess))
 }
 
@@ -220,6 +223,13 @@ pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErro
         Day::AfterTomorrow => today + Duration::days(2),
         Day::Weekday { weekday, said_next: true, next_week: false } if next_readings(today, weekday).is_some() => return Err(DateErrorKind::AmbiguousDay),
         Day::Weekday { weekday, next_week, .. } => weekday_date(today, weekday, next_week),
+        Day::ThisWeek(weekday) => {
+            let day = today + Duration::days(i64::from(weekday.num_days_from_monday()) - i64::from(today.weekday().num_days_from_monday()));
+            if day < today {
+                return Err(DateErrorKind::Past);
+            }
+            day
+        }
         Day::WeekdayOfMonth { weekday, day } => weekday_of_month(today, weekday, day)?,
         Day::Weekend => match today.weekday() {
             Weekday::Sat | Weekday::Sun => today,

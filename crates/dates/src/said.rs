@@ -39,6 +39,9 @@ pub(crate) enum Day {
     },
     /// A weekday already gone: "el miércoles pasado", "last Sunday".
     Gone,
+    /// The weekday of this week (Monday to Sunday), today or already gone included:
+    /// "el martes de esta semana", "Thursday of this week".
+    ThisWeek(Weekday),
     Weekend,
     /// A day of a month, with or without a year (two digits: the century is the
     /// reader's choice).
@@ -68,6 +71,10 @@ pub(crate) struct Hour {
     pub part: Option<DayPart>,
     /// noon, midnight, o'clock with a part, 24-hour forms: nothing left to guess.
     pub settled: bool,
+    /// The minutes were said before the next hour ("la una menos cuarto", "quarter to
+    /// five"): `hour` is already the hour before, and the part of the day said belongs
+    /// to the next ("la una menos cuarto de la tarde" is 12:45).
+    pub to_hour: bool,
     /// Said as a bound ("after 4pm", "antes de las 9"): reminded at the hour itself,
     /// and the reading says so.
     pub bound: Option<Bound>,

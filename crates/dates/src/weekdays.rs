@@ -14,6 +14,8 @@ const GONE_BEFORE: &[&str] = &["el pasado", "este pasado", "pasado", "el ultimo"
 /// … or after it ("el miércoles pasado", "el domingo de la última semana").
 const GONE_AFTER: &[&str] =
     &["pasado", "anterior", "de la semana pasada", "de la ultima semana", "de la semana anterior", "la semana pasada", "of last week", "last week"];
+/// … or of this week, Monday to Sunday ("el lunes de esta semana" may be gone).
+const THIS_WEEK: &[&str] = &["de esta semana", "de la semana en curso", "of this week"];
 const NEXT_WEEK: &[&str] = &[
     "de la semana que viene",
     "de la proxima semana",
@@ -44,6 +46,9 @@ impl Grammar<'_> {
         }
         if gone.is_some() {
             return Some((Day::Gone, end));
+        }
+        if let Some(e) = self.any(end, THIS_WEEK).filter(|_| next.is_none()) {
+            return Some((Day::ThisWeek(weekday), e));
         }
         if let Some(e) = self.any(end, NEXT_WEEK) {
             return Some((Day::Weekday { weekday, next_week: true, said_next: false }, e));
