@@ -32,8 +32,9 @@ impl Grammar<'_> {
         let minutes_said = self.minutes(&mut hour, end).or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()));
         end = minutes_said.unwrap_or(end);
         if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
-            end = e;
+            // "a las 9 h" may be the 24-hour clock's 9 or a loose 9 in the evening: asked.
             hour.settled |= hour.hour > 12;
+            end = e;
         }
         if let Some((pm, e)) = self.meridiem(end) {
             if hour.pm.is_some() || !(1..=12).contains(&hour.hour) {
@@ -110,19 +111,24 @@ impl Grammar<'_> {
         if let Some(found) = self.spoken_minutes(hour, end) {
             return Some(found);
         }
-        // "a las 9 y 10", "a las 10 menos 5" ("y" could also join two things: only a minutes word follows).
-        let (minutes, a) = self.any(end, &["y", "menos"]).and_then(|a| self.word(a).and_then(|w| lex::whole(w, 59).map(|m| (m, a))))?;
-        if self.word(a + 1).is_some_and(|w| lex::unit(w).is_some()) {
+        // "a las 9 y 10", "a las 10 menos 5", "a las cinco y cuarenta y cinco", "las cuatro
+        // con treinta" ("y" could also join two things: only a minutes word follows).
+        let a = self.any(end, &["y", "menos", "con"])?;
+        let (minutes, after) = self.minutes_in_words(a)?;
+        if self.word(after).is_some_and(|w| lex::unit(w).is_some()) {
             return None;
         }
-        if self.word(end) == Some("y") {
-            hour.minute = minutes;
-        } else {
-            hour.hour = (hour.hour + 23) % 24;
-            hour.minute = 60 - minutes.max(1);
-            hour.to_hour = true;
+        match self.word(end) {
+            Some("menos") => {
+                hour.hour = (hour.hour + 23) % 24;
+                hour.minute = 60 - minutes.max(1);
+                hour.to_hour = true;
+            }
+            // "a las 5 con 2 amigos" is company: "con" only where the time ends.
+            Some("con") if minutes < 10 || self.word(after).is_some() && !self.marked_hour(after) => return None,
+            _ => hour.minute = minutes,
         }
-        Some(a + 1)
+        Some(after)
     }
 
     /// The hour said with its unit, and the minutes after it with theirs: "a las quince
@@ -159,7 +165,12 @@ impl Grammar<'_> {
             return None;
         }
         let units = self.any(end + 1, &["y"]).and_then(|a| Some((self.word(a).and_then(|w| lex::whole(w, 9)).filter(|u| *u > 0)?, a + 1)));
-        let (units, after) = units.unwrap_or((0, end + 1));
+        // English says the units right after the tens: "nine forty five".
+        let english_units = || {
+            let w = self.word(end + 1)?;
+            matches!(lex::number_word(w), Some((_, Some(lex::Tongue::En)))).then(|| lex::whole(w, 9)).flatten().filter(|u| *u > 0).map(|u| (u, end + 2))
+        };
+        let (units, after) = units.or_else(english_units).unwrap_or((0, end + 1));
         if self.word(after).is_some_and(|w| lex::unit(w).is_some()) {
             return None;
         }

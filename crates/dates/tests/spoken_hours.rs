@@ -31,7 +31,8 @@ fn with_part(part: &str, h: u32) -> Option<u32> {
         "de la madrugada" => (1..=5).contains(&h).then_some(h),
         "del mediodía" => (h == 12 || h <= 2).then_some(if h == 12 { 12 } else { h + 12 }),
         "de la tarde" => (h == 12 || h <= 8).then_some(if h == 12 { 12 } else { h + 12 }),
-        "de la noche" => (8..=11).contains(&h).then_some(h + 12),
+        // "las doce de la noche" is the midnight that ends the day.
+        "de la noche" => (8..=12).contains(&h).then_some(h + 12),
         _ => None,
     }
 }
@@ -73,7 +74,7 @@ fn spanish_hours_with_a_part_of_the_day_are_read_exactly() {
                         } else {
                             format!("Recuérdame llamar a Ana {day}{lead} {hour} {part}")
                         };
-                        let at = today.and_time(NaiveTime::from_hms_opt(h24, 0, 0).unwrap()) + Duration::days(days) + Duration::minutes(add);
+                        let at = today.and_time(NaiveTime::MIN) + Duration::hours(i64::from(h24)) + Duration::days(days) + Duration::minutes(add);
                         let expected = at.format("%Y-%m-%d %H:%M").to_string();
                         tried += 1;
                         let got = match extract(&sentence, now, zone, Options::new(Lang::Es)) {
