@@ -292,4 +292,7 @@ fn phrasings_from_other_parsers_tests() {
 }
 
 /// The share of outside phrasings read right that must hold (language, part, %).
-const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 66.0), ("en", "test", 57.5), ("es", "dev", 64.5), ("es", "test", 69.0)];
+/// Spanish went from 64.8% (dev) and 69.3% (test) to 74.6% and 75.0% with hours said
+/// with their unit, days in words and fixed holidays; English test from 58.0% to 61.9%
+/// with "nine forty five".
+const OUTSIDE_FLOORS: &[(&str, &str, f64)] = &[("en", "dev", 67.0), ("en", "test", 61.5), ("es", "dev", 74.5), ("es", "test", 74.5)];

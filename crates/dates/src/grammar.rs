@@ -357,8 +357,10 @@ impl<'a> Grammar<'a> {
     /// "on Christmas Eve", or alone. Not "la cena de Navidad", "Christmas shopping".
     fn holiday(&self, i: usize) -> Found<Day> {
         let lead = self.any(i, &["el dia de", "en", "para", "on", "for", "at"]);
-        let at = lead.unwrap_or(i);
+        let article = self.any(i, &["la", "el"]).filter(|_| lead.is_none());
+        let at = lead.or(article).unwrap_or(i);
         let (day, month, end) = HOLIDAYS.iter().find_map(|&(words, day, month)| self.any(at, &[words]).map(|end| (day, month, end)))?;
+        // Alone, with or without its article: "Navidad", "la Navidad".
         let alone = i == 0 && self.word(end).is_none();
         (lead.is_some() || alone).then_some((Day::Calendar { day, month, year: None }, end))
     }
