@@ -25,12 +25,17 @@ impl Grammar<'_> {
         if let Some(found) = self.named_hour(at) {
             return Some(found);
         }
-        if let Some(found) = self.english_fraction(at, lead.is_some()) {
-            return Some(found);
-        }
-        let (mut hour, mut end) = self.clock(at, lead.is_some())?;
-        let minutes_said = self.minutes(&mut hour, end).or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()));
-        end = minutes_said.unwrap_or(end);
+        // "quarter to five", "cuarto para las cinco": the minutes first, then the hour, whose
+        // part of the day may follow ("… del mediodía").
+        let fraction = self.english_fraction(at, lead.is_some()).or_else(|| self.spanish_fraction(i));
+        let (mut hour, mut end, minutes_said) = match fraction {
+            Some((hour, end)) => (hour, end, Some(end)),
+            None => {
+                let (mut hour, end) = self.clock(at, lead.is_some())?;
+                let minutes_said = self.minutes(&mut hour, end).or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()));
+                (hour, minutes_said.unwrap_or(end), minutes_said)
+            }
+        };
         if let Some(e) = self.any(end, &["o'clock", "oclock", "o clock", "en punto", "hs", "h", "hrs"]) {
             // "a las 9 h" may be the 24-hour clock's 9 or a loose 9 in the evening: asked.
             hour.settled |= hour.hour > 12;
@@ -81,7 +86,8 @@ impl Grammar<'_> {
             // "a las 8 pm menos cuarto", "las 8 de la noche menos cuarto".
             end = self.any(end, SPANISH_FRACTIONS).and_then(|_| self.minutes(&mut hour, end)).unwrap_or(end);
         }
-        let said_enough = lead.is_some()
+        let said_enough = fraction.is_some()
+            || lead.is_some()
             || hour.pm.is_some()
             || hour.part.is_some()
             // "10 esta noche", "siete y media": what follows says it is an hour.
@@ -219,6 +225,42 @@ impl Grammar<'_> {
             _ => return None,
         };
         let (mut hour, end) = self.named_hour_word(at + 1).or_else(|| self.clock(at + 1, true))?;
+        if past {
+            hour.minute = minutes;
+        } else {
+            hour.hour = (hour.hour + 23) % 24;
+            hour.minute = 60 - minutes;
+            hour.to_hour = true;
+        }
+        let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
+        hour.pm = pm;
+        Some((hour, end))
+    }
+
+    /// Minutes said before the hour they count from, as Latin America says them: "cuarto
+    /// para las ocho" (7:45), "a veinte para las nueve", "diez pasadas las siete", "tres
+    /// minutos pasadas las 10". Before "para", only what is not a count of people ("mesa
+    /// para cinco para las nueve"): a quarter, 10, 20 or 25, or minutes said as such.
+    fn spanish_fraction(&self, i: usize) -> Found<Hour> {
+        let i = self.any(i, &["a"]).filter(|&n| self.word(n).is_some_and(|w| w != "las" && w != "la")).unwrap_or(i);
+        let (minutes, named, at) = match self.any(i, &["un cuarto", "cuarto"]) {
+            Some(end) => (15, true, end),
+            None => {
+                let (minutes, end) = self.minutes_in_words(i)?;
+                match self.any(end, &["minutos", "minuto", "min"]) {
+                    Some(e) => (minutes, true, e),
+                    None => (minutes, false, end),
+                }
+            }
+        };
+        let (past, hour_at) = match self.any(at, &["pasadas las", "pasadas la", "pasada la", "pasadas de las", "despues de las", "despues de la"]) {
+            Some(e) => (true, e),
+            None => (false, self.any(at, &["para las", "para la"]).filter(|_| named || matches!(minutes, 10 | 20 | 25))?),
+        };
+        let (mut hour, end) = self.named_hour_word(hour_at).or_else(|| self.clock(hour_at, true))?;
+        if minutes == 0 || minutes > 59 {
+            return None;
+        }
         if past {
             hour.minute = minutes;
         } else {

@@ -1,7 +1,8 @@
 //! Every way a Spanish hour is said with a part of the day, as speech to text writes it
 //! (the issue's "siete y media de la mañana", "ocho menos cuarto de la tarde"): the hour
 //! in words or digits, its minutes ("en punto", "y cuarto", "y media", "menos cuarto",
-//! "y veinte", "menos cinco"), a part of the day, said today or tomorrow. Each reminder
+//! "y veinte", "menos cinco", "cuarto para las ocho"), a part of the day, said today or
+//! tomorrow. Each reminder
 //! must be set at the hour meant, not near it: built from the words, not from a table.
 
 use chrono::{Duration, NaiveDate, NaiveTime, TimeZone};
@@ -21,6 +22,18 @@ const MINUTES: &[(&str, i64)] = &[
     ("y veinticinco", 25),
     ("menos cinco", -5),
     ("menos veinte", -20),
+];
+
+/// Minutes said before the hour they count from, as Latin America says them ("cuarto
+/// para las ocho" is 7:45), and what they add.
+const MINUTES_BEFORE_THE_HOUR: &[(&str, i64)] = &[
+    ("cuarto para", -15),
+    ("un cuarto para", -15),
+    ("veinte para", -20),
+    ("diez para", -10),
+    ("cinco minutos para", -5),
+    ("cuarto pasadas", 15),
+    ("diez pasadas", 10),
 ];
 
 /// A part of the day, and the hour on the 24-hour clock it makes of `h` (1 to 12), where
@@ -61,14 +74,20 @@ fn spanish_hours_with_a_part_of_the_day_are_read_exactly() {
         let h = n as u32 + 1;
         for part in ["de la mañana", "de la madrugada", "del mediodía", "de la tarde", "de la noche"] {
             let Some(h24) = with_part(part, h) else { continue };
-            for &(minutes, add) in MINUTES {
+            let after = MINUTES.iter().map(|&(m, add)| (m, add, true));
+            let before_the_hour = MINUTES_BEFORE_THE_HOUR.iter().map(|&(m, add)| (m, add, false));
+            for (minutes, add, minutes_after) in after.chain(before_the_hour) {
                 for (day, days, before) in [("", 0, false), ("mañana ", 1, false), ("mañana ", 1, true), ("el martes ", 1, true)] {
                     if before && part_before(part).is_none() {
                         continue;
                     }
                     for said in [word.to_string(), h.to_string()] {
-                        let lead = if h == 1 { "a la" } else { "a las" };
-                        let hour = [said.as_str(), minutes].iter().filter(|w| !w.is_empty()).copied().collect::<Vec<_>>().join(" ");
+                        let article = if h == 1 { "la" } else { "las" };
+                        let (lead, hour) = if minutes_after {
+                            (format!("a {article}"), [said.as_str(), minutes].iter().filter(|w| !w.is_empty()).copied().collect::<Vec<_>>().join(" "))
+                        } else {
+                            ("a".to_string(), format!("{minutes} {article} {said}"))
+                        };
                         let sentence = if before {
                             format!("Recuérdame llamar a Ana {day}{} {lead} {hour}", part_before(part).unwrap_or_default())
                         } else {
