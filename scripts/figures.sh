@@ -84,6 +84,8 @@ cargo test --release --test it context_replay:: -- --nocapture 2>&1 | grep '^rep
 echo "== dates: parse time over the 556-phrase table, and the table's pass rate =="
 cargo bench --bench dates 2>/dev/null
 cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|outside)[: (]"
+echo "== dates: sentences from other projects' tests (Recognizers-Text, rustling-ontology): right, asked, silently wrong =="
+cargo test --release -p sidecar-dates --test outside -- --nocapture 2>&1 | grep -E "^(recognizers|rustling), "
 echo "== reminders and proactivity (the 30-day simulation: messages a day for a silent, an engaged and a mixed user) =="
 cargo bench --bench proactive 2>/dev/null
 cargo test --release --test it proactive::thirty -- --nocapture 2>&1 | grep -E '^(medium|high|Silent|Engaged|Mixed):'
