@@ -1,0 +1,121 @@
+//! The devices paired with this core: each has its own token, of which the store keeps
+//! only the SHA-256 (the token itself lives on the device). Revoking a device closes its
+//! open links at once (`revocations`).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sidecar_store::{utc, Store};
+use tokio::sync::broadcast;
+
+use crate::error::LinkError;
+
+/// What every device token starts with, so a leaked one is recognisable.
+const TOKEN_PREFIX: &str = "sk-sidecar-device-";
+
+/// A paired device, as Settings → Devices lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Device {
+    pub id: i64,
+    pub name: String,
+    pub paired_at: DateTime<Utc>,
+    pub last_seen: Option<DateTime<Utc>>,
+}
+
+/// A device just paired, with the token it must keep.
+#[derive(Debug, Clone)]
+pub struct Issued {
+    pub device: Device,
+    pub token: String,
+}
+
+pub struct Devices {
+    store: Store,
+    revoked: broadcast::Sender<i64>,
+}
+
+fn digest(token: &str) -> String {
+    hex::encode(Sha256::digest(token.trim().as_bytes()))
+}
+
+type Row = (i64, String, String, Option<String>);
+
+fn device((id, name, paired_at, last_seen): Row) -> Device {
+    let parse = |t: &str| DateTime::parse_from_rfc3339(t).map(|t| t.with_timezone(&Utc)).ok();
+    Device { id, name, paired_at: parse(&paired_at).unwrap_or_default(), last_seen: last_seen.as_deref().and_then(parse) }
+}
+
+impl Devices {
+    pub fn new(store: Store) -> Self {
+        Self { store, revoked: broadcast::channel(64).0 }
+    }
+
+    /// Pairs a device named `name` (trimmed; "Device" when empty) and makes its token.
+    pub async fn add(&self, name: &str) -> Result<Issued, LinkError> {
+        let name = match name.trim() {
+            "" => "Device",
+            name => name,
+        };
+        let name: String = name.chars().take(80).collect();
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).expect("the system's random source");
+        let token = format!("{TOKEN_PREFIX}{}", hex::encode(bytes));
+        let now = self.store.now();
+        let id: i64 = sqlx::query_scalar("INSERT INTO link_devices (name, token_sha256, paired_at) VALUES (?, ?, ?) RETURNING id")
+            .bind(&name)
+            .bind(digest(&token))
+            .bind(&now)
+            .fetch_one(self.store.pool())
+            .await?;
+        let device = Device { id, name, paired_at: self.store.clock().now(), last_seen: None };
+        tracing::info!(device = id, "a device was paired");
+        Ok(Issued { device, token })
+    }
+
+    /// The device `token` opens, if it is paired and not revoked; marks it seen.
+    pub async fn owner(&self, token: &str) -> Result<Option<Device>, LinkError> {
+        let row: Option<Row> = sqlx::query_as("SELECT id, name, paired_at, last_seen FROM link_devices WHERE token_sha256 = ? AND revoked_at IS NULL")
+            .bind(digest(token))
+            .fetch_optional(self.store.pool())
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let device = device(row);
+        self.seen(device.id).await?;
+        Ok(Some(device))
+    }
+
+    /// Notes that `id` was just used.
+    pub async fn seen(&self, id: i64) -> Result<(), LinkError> {
+        sqlx::query("UPDATE link_devices SET last_seen = ? WHERE id = ?").bind(self.store.now()).bind(id).execute(self.store.pool()).await?;
+        Ok(())
+    }
+
+    /// The paired devices, most recently paired first.
+    pub async fn list(&self) -> Result<Vec<Device>, LinkError> {
+        let rows: Vec<Row> = sqlx::query_as("SELECT id, name, paired_at, last_seen FROM link_devices WHERE revoked_at IS NULL ORDER BY id DESC")
+            .fetch_all(self.store.pool())
+            .await?;
+        Ok(rows.into_iter().map(device).collect())
+    }
+
+    /// Revokes `id`: its token opens nothing from now on and its open links close.
+    /// False when no such device was paired.
+    pub async fn revoke(&self, id: i64) -> Result<bool, LinkError> {
+        let done = sqlx::query("UPDATE link_devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+            .bind(utc(self.store.clock().now()))
+            .bind(id)
+            .execute(self.store.pool())
+            .await?;
+        let revoked = done.rows_affected() > 0;
+        if revoked {
+            tracing::info!(device = id, "a device was revoked");
+            let _ = self.revoked.send(id);
+        }
+        Ok(revoked)
+    }
+
+    /// The ids of devices as they are revoked.
+    pub fn revocations(&self) -> broadcast::Receiver<i64> {
+        self.revoked.subscribe()
+    }
+}

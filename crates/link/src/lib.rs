@@ -1,0 +1,31 @@
+//! One Sidecar on every device. The home core listens (off until the user turns it on)
+//! for the user's other devices; a device attaches with a pairing code once, and from
+//! then on with its own token, over TLS to a certificate it pinned at pairing.
+//!
+//! Code map: `pairing` (the code the user reads and types), `identity` (the core's
+//! certificate and its fingerprint), `devices` (the paired devices and their hashed
+//! tokens), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
+//! answers kept so a call sent twice runs once), `client` with `tls` (the device's
+//! side, pinning), `protocol` (the frames), `words` (both languages).
+
+mod calls;
+mod client;
+mod devices;
+mod error;
+mod identity;
+mod pairing;
+mod protocol;
+mod replies;
+mod server;
+mod socket;
+mod tls;
+pub mod words;
+
+pub use calls::Calls;
+pub use client::{pair, CallFailure, LinkClient, LinkState, Paired, Refusal};
+pub use devices::{Device, Devices, Issued};
+pub use error::{LinkError, PairingError};
+pub use identity::{Fingerprint, Identity};
+pub use pairing::{PairingCode, CODE_LIFETIME, TRIES};
+pub use protocol::{Frame, Outcome};
+pub use server::{LinkServer, Listening};
