@@ -2,6 +2,7 @@
 //! them together. No GUI dependency: the desktop shell and the CLI are thin adapters
 //! over this crate, and everything here is testable headless.
 
+pub mod commands;
 pub mod companion;
 pub(crate) mod companion_options;
 pub mod error;

@@ -4,29 +4,10 @@
 
 use serde::Serialize;
 use sidecar::preferences::{HotkeyError, HotkeyRole, PreferencesView};
-use sidecar::settings::desktop::{LanguageChoice, Theme};
-use sidecar::tools::search_setup::{SearchInput, SearchView};
-use sidecar::tools::web_search::SearchResult;
 use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};
-
-#[tauri::command]
-pub fn preferences(core: Core<'_>) -> PreferencesView {
-    core.preferences().view()
-}
-
-#[tauri::command]
-pub async fn set_theme(core: Core<'_>, theme: Theme) -> Result<PreferencesView, CommandError> {
-    blocking(&core, move |c| c.preferences().set_theme(theme)).await.said(&core)
-}
-
-#[tauri::command]
-pub async fn set_language(core: Core<'_>, language: LanguageChoice) -> Result<PreferencesView, CommandError> {
-    // A save that fails leaves the language as it was, and its error is said in that one.
-    blocking(&core, move |c| c.preferences().set_language(language)).await.said(&core)
-}
 
 /// Why a shortcut was refused, for the UI to say in the user's language.
 #[derive(Serialize)]
@@ -53,19 +34,4 @@ pub fn set_launch_at_login(app: AppHandle, on: bool) -> Result<bool, String> {
     let launcher = app.autolaunch();
     if on { launcher.enable() } else { launcher.disable() }.map_err(|e| format!("could not change launch at login: {e}"))?;
     launcher.is_enabled().map_err(|e| e.to_string())
-}
-
-#[tauri::command]
-pub fn web_search_setup(core: Core<'_>) -> SearchView {
-    core.web_search().view()
-}
-
-#[tauri::command]
-pub async fn save_web_search(core: Core<'_>, input: SearchInput) -> Result<SearchView, CommandError> {
-    blocking(&core, move |c| c.web_search().save(input)).await.said(&core)
-}
-
-#[tauri::command]
-pub async fn try_web_search(core: Core<'_>, query: String) -> Result<Vec<SearchResult>, CommandError> {
-    core.try_web_search(&query).await.said(&core)
 }

@@ -11,6 +11,7 @@ mod character;
 mod chats;
 mod checkpoints;
 mod cli;
+mod command_table;
 mod companion;
 mod connections;
 mod context_replay;

@@ -1,0 +1,91 @@
+//! The window's conversation commands (`commands` says how the table serves them).
+
+use crate::commands::{commands, CommandError, SaidBy};
+use crate::context::checkpoint::{Checkpoint, Status};
+use crate::context::engine::ContextMeter;
+use crate::context::plan::PlanItem;
+use crate::store::Message;
+use crate::{ModelStatus, TurnOutcome};
+
+commands! {
+    async fn send_message(core, text: String) -> Result<TurnOutcome, CommandError> {
+        core.send(&text).await.said(&core)
+    }
+
+    async fn send_with_files(core, text: String, attachments: Vec<crate::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
+        core.send_with(&text, &attachments).await.said(&core)
+    }
+
+    async fn retry_reply(core) -> Result<TurnOutcome, CommandError> {
+        core.retry().await.said(&core)
+    }
+
+    async fn stop_reply(core) -> Result<bool, CommandError> {
+        Ok(core.stop())
+    }
+
+    async fn cancel_queued(core, id: u64) -> Result<bool, CommandError> {
+        Ok(core.conversation().cancel_queued(id))
+    }
+
+    async fn load_history(core, limit: Option<u32>) -> Result<Vec<Message>, CommandError> {
+        core.history(limit.unwrap_or(200)).await.said(&core)
+    }
+
+    async fn model_status(core) -> Result<ModelStatus, CommandError> {
+        Ok(core.model_status())
+    }
+
+    async fn list_checkpoints(core) -> Result<Vec<Checkpoint>, CommandError> {
+        core.context().checkpoints().await.said(&core)
+    }
+
+    async fn set_checkpoint_status(core, id: i64, status: Status) -> Result<Checkpoint, CommandError> {
+        core.context().set_checkpoint_status(id, status).await.said(&core)
+    }
+
+    /// Replaces what a checkpoint records, as the user edited it.
+    async fn edit_checkpoint(core, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
+        core.context().edit_checkpoint(id, body).await.said(&core)
+    }
+
+    /// Writes the checkpoint as Markdown and returns where.
+    async fn export_checkpoint(core, id: i64) -> Result<String, CommandError> {
+        Ok(core.context().export_checkpoint(id).await.said(&core)?.display().to_string())
+    }
+
+    /// Writes every checkpoint into one Markdown file: how many, and where.
+    async fn export_checkpoints(core) -> Result<(usize, String), CommandError> {
+        let (count, path) = core.context().export_checkpoints().await.said(&core)?;
+        Ok((count, path.map(|p| p.display().to_string()).unwrap_or_default()))
+    }
+
+    async fn new_conversation(core) -> Result<i64, CommandError> {
+        core.context().new_conversation().await.said(&core)
+    }
+
+    async fn continuation_offer(core) -> Result<Option<Checkpoint>, CommandError> {
+        core.context().continuation_offer().await.said(&core)
+    }
+
+    async fn continue_checkpoint(core, id: i64) -> Result<Checkpoint, CommandError> {
+        core.context().continue_from(id).await.said(&core)
+    }
+
+    async fn dismiss_offer(core) -> Result<(), CommandError> {
+        core.context().dismiss_offer().await.said(&core)
+    }
+
+    async fn current_plan(core) -> Result<Vec<PlanItem>, CommandError> {
+        core.context().plan().await.said(&core)
+    }
+
+    async fn context_meter(core) -> Result<ContextMeter, CommandError> {
+        core.context().context_meter().await.said(&core)
+    }
+
+    /// The chat commands with a line each, for the `/` palette (the core's table).
+    async fn command_table(core) -> Result<Vec<crate::words::command_table::CommandHelp>, CommandError> {
+        Ok(crate::words::command_table::command_table(core.lang()))
+    }
+}

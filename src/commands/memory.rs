@@ -1,0 +1,137 @@
+//! The window's memory commands (`commands` says how the table serves them).
+
+use crate::backup::BackupInfo;
+use crate::commands::{blocking, commands, CommandError, SaidBy};
+use crate::data_service::ChatImport;
+use crate::export::ExportFormat;
+use crate::knowledge::profile_form::ProfileFields;
+use crate::knowledge::store::ProfileFile;
+use crate::knowledge::store::ProfileView;
+use crate::meaning::setup::{MeaningInput, MeaningView};
+use crate::CompanionError;
+use serde::Serialize;
+
+/// Facts by category and the lines of learnings.md that could not be read.
+#[derive(Serialize)]
+pub struct MemoryReport {
+    facts: Vec<crate::knowledge::store::ListedFact>,
+    problems: Vec<crate::knowledge::learnings::Malformed>,
+    conflicts: Vec<crate::knowledge::store::FactConflict>,
+}
+
+/// SOUL.md or user.md, with the version to send back when saving.
+#[derive(Serialize)]
+pub struct ProfileText {
+    text: String,
+    version: String,
+}
+
+commands! {
+    async fn meaning_setup(core) -> Result<MeaningView, CommandError> {
+        Ok(core.meaning_setup().view().await)
+    }
+
+    async fn save_meaning(core, input: MeaningInput) -> Result<MeaningView, CommandError> {
+        core.meaning_setup().save(input).await.said(&core)
+    }
+
+    async fn back_up_now(core) -> Result<BackupInfo, CommandError> {
+        core.data().back_up(None).await.said(&core)
+    }
+
+    /// The automatic backups kept, newest first (date, file).
+    async fn automatic_backups(core) -> Result<Vec<(String, String)>, CommandError> {
+        Ok({
+            let mut kept = core.data().backups().automatic();
+            kept.reverse();
+            kept.into_iter().map(|(date, path)| (date.to_string(), path.display().to_string())).collect()
+        })
+    }
+
+    /// How many days conversations are kept (`None`: everything).
+    async fn keep_days(core) -> Result<Option<u32>, CommandError> {
+        Ok(core.settings().retention.keep_days)
+    }
+
+    async fn set_keep_days(core, days: Option<u32>) -> Result<(), CommandError> {
+        core.set_keep_days(days).said(&core)
+    }
+
+    /// Tidies what is kept now; what it did.
+    async fn tidy_now(core) -> Result<crate::data_service::TidyReport, CommandError> {
+        core.tidy().await.said(&core)
+    }
+
+    async fn export_data(core, format: ExportFormat) -> Result<String, CommandError> {
+        Ok(core.data().export_to_file(format).await.said(&core)?.display().to_string())
+    }
+
+    /// One conversation as Markdown in the exports folder; the file.
+    async fn export_chat(core, id: i64) -> Result<String, CommandError> {
+        Ok(core.data().export_conversation_to_file(id).await.said(&core)?.display().to_string())
+    }
+
+    async fn import_chat_export(core, text: String) -> Result<ChatImport, CommandError> {
+        core.data().import_chat_export(text.as_bytes()).await.said(&core)
+    }
+
+    async fn auto_remember(core) -> Result<bool, CommandError> {
+        Ok(core.noticing().saves_without_asking())
+    }
+
+    async fn set_auto_remember(core, on: bool) -> Result<bool, CommandError> {
+        core.noticing().set_saves_without_asking(on).map_err(|e| CommandError { message: e.to_string(), retryable: false, cancelled: false })?;
+        Ok(on)
+    }
+
+    async fn profile_fields(core) -> Result<ProfileView, CommandError> {
+        blocking(&core, |c| c.knowledge().profile_fields().map_err(CompanionError::from)).await.said(&core)
+    }
+
+    /// New lines and headings are written in the language the user chose.
+    async fn save_profile_fields(core, fields: ProfileFields, user_version: String, soul_version: String) -> Result<ProfileView, CommandError> {
+        blocking(&core, move |c| c.knowledge().save_profile_fields(&fields, &user_version, &soul_version, c.preferences().lang()).map_err(CompanionError::from))
+            .await
+            .said(&core)
+    }
+
+    async fn memory_report(core) -> Result<MemoryReport, CommandError> {
+        Ok(blocking(&core, |c| {
+            // Pick up edits made in a text editor since the last look (the watcher may not
+            // have polled yet).
+            let _ = c.knowledge().reload_if_changed();
+            MemoryReport { facts: c.facts(), problems: c.knowledge_problems(), conflicts: c.knowledge().conflicts() }
+        })
+        .await)
+    }
+
+    async fn remember_fact(core, text: String, category: crate::knowledge::learnings::Category) -> Result<crate::knowledge::facts::SaveOutcome, CommandError> {
+        core.remember(&text, category).await.said(&core)
+    }
+
+    /// The user confirmed that a newer fact replaces the one on `line`.
+    async fn supersede_fact(core, line: usize, expected: String) -> Result<(), CommandError> {
+        blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
+    }
+
+    async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<crate::recall::MemoryPage, CommandError> {
+        core.search_memory(&query, pages, weaker).await.said(&core)
+    }
+
+    async fn edit_fact(core, line: usize, expected: String, text: String, category: crate::knowledge::learnings::Category) -> Result<(), CommandError> {
+        blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await.said(&core)
+    }
+
+    async fn delete_fact(core, line: usize, expected: String) -> Result<(), CommandError> {
+        blocking(&core, move |c| c.knowledge().delete(line, &expected).map_err(CompanionError::from)).await.said(&core)
+    }
+
+    async fn read_profile(core, file: ProfileFile) -> Result<ProfileText, CommandError> {
+        let (text, version) = blocking(&core, move |c| c.profile(file)).await.said(&core)?;
+        Ok(ProfileText { text, version })
+    }
+
+    async fn save_profile(core, file: ProfileFile, text: String, version: String) -> Result<String, CommandError> {
+        blocking(&core, move |c| c.save_profile(file, &text, &version)).await.said(&core)
+    }
+}

@@ -1,0 +1,49 @@
+//! The window's preferences commands (`commands` says how the table serves them).
+
+use crate::commands::{blocking, commands, CommandError, SaidBy};
+use crate::preferences::PreferencesView;
+use crate::settings::desktop::{LanguageChoice, Theme};
+use crate::tools::search_setup::{SearchInput, SearchView};
+use crate::tools::web_search::SearchResult;
+
+commands! {
+    async fn preferences(core) -> Result<PreferencesView, CommandError> {
+        Ok(core.preferences().view())
+    }
+
+    async fn set_theme(core, theme: Theme) -> Result<PreferencesView, CommandError> {
+        blocking(&core, move |c| c.preferences().set_theme(theme)).await.said(&core)
+    }
+
+    async fn set_language(core, language: LanguageChoice) -> Result<PreferencesView, CommandError> {
+        // A save that fails leaves the language as it was, and its error is said in that one.
+        blocking(&core, move |c| c.preferences().set_language(language)).await.said(&core)
+    }
+
+    async fn web_search_setup(core) -> Result<SearchView, CommandError> {
+        Ok(core.web_search().view())
+    }
+
+    async fn save_web_search(core, input: SearchInput) -> Result<SearchView, CommandError> {
+        blocking(&core, move |c| c.web_search().save(input)).await.said(&core)
+    }
+
+    async fn try_web_search(core, query: String) -> Result<Vec<SearchResult>, CommandError> {
+        core.try_web_search(&query).await.said(&core)
+    }
+
+    /// Writes settings.toml: off the main thread.
+    async fn set_timezone(core, zone: String) -> Result<String, CommandError> {
+        Ok(blocking(&core, move |c| c.set_timezone(&zone)).await.said(&core)?.name().to_string())
+    }
+
+    /// Problems found at start that the user should see (a bad time zone in settings).
+    async fn core_warnings(core) -> Result<Vec<String>, CommandError> {
+        Ok(core.warnings().to_vec())
+    }
+
+    /// The IANA zone names the core knows, for the time zone picker.
+    async fn time_zones(_core) -> Result<Vec<&'static str>, CommandError> {
+        Ok(crate::clock::zone_names())
+    }
+}
