@@ -9,3 +9,12 @@ CREATE TABLE link_devices (
     last_seen TEXT,
     revoked_at TEXT
 );
+
+-- The one pairing code open (made by the app, the daemon or `sidecar devices code`, and
+-- redeemed by whichever process listens): its digits, when it stops working, tries left.
+CREATE TABLE link_pairing (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    digits TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    tries_left INTEGER NOT NULL
+);

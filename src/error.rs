@@ -91,6 +91,8 @@ pub enum CompanionError {
     CannotWrite(#[from] CannotWrite),
     #[error(transparent)]
     Refused(#[from] Refused),
+    #[error(transparent)]
+    Devices(#[from] crate::devices_error::DevicesError),
     #[error("\"{0}\" is not an IANA time zone (like \"Europe/Madrid\")")]
     NotAZone(String),
     #[error("{0} is not a backup file")]
@@ -177,6 +179,7 @@ impl Worded for CompanionError {
             CompanionError::Data(e) => e.spanish(),
             CompanionError::CannotWrite(e) => e.spanish(),
             CompanionError::Refused(e) => e.spanish(),
+            CompanionError::Devices(e) => e.spanish(),
             CompanionError::NotAZone(name) => format!("«{name}» no es una zona horaria IANA (como «Europe/Madrid»)"),
             CompanionError::NotABackupFile(what) => format!("{what} no es un archivo de copia de seguridad"),
             CompanionError::NotAVoice(id) => format!("«{id}» no es una de las voces que Ajustes → Voz ofrece para ese idioma"),

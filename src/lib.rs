@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod companion;
 pub(crate) mod companion_options;
+pub(crate) mod devices_error;
 pub mod error;
 pub mod events;
 pub mod words;
@@ -43,6 +44,8 @@ pub use sidecar_agent as agent;
 pub use sidecar_agent::{chats, context, conversation, intent, last_turn};
 // Where messages come from and answers go: calls, Telegram, WhatsApp (crates/channels).
 pub use sidecar_channels as channels;
+// One Sidecar on every device: pairing, device tokens, the link (crates/link).
+pub use sidecar_link as link;
 // Backups, exports and imports (crates/data).
 pub use sidecar_data::{backup, chat_exports, data_service, export, history_import};
 // Sidecar as a server: the local API, connections and their tokens (crates/serve).

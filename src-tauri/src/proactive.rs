@@ -37,7 +37,8 @@ impl Sink for TraySink {
 
 /// What the desktop hands the core when it starts it: the tray as a sink, a click on a
 /// notification opening the window on its message, the endpoint Settings switches, the
-/// plugin's updater, and the model started at once (someone is about to type).
+/// plugin's updater, the model started at once (someone is about to type), and the
+/// command table the link serves to the user's other devices.
 pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
     let opener = app.clone();
     Face {
@@ -46,5 +47,6 @@ pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
         endpoint,
         updates: Some((Arc::new(updater::PluginUpdates::new(app.clone())), updater::format())),
         warm_model: true,
+        commands: Some(sidecar::commands::dispatch),
     }
 }

@@ -32,6 +32,7 @@ use crate::tools::{self, ToolRegistry};
 
 mod brief;
 mod calendar;
+pub mod devices;
 mod memory;
 mod running;
 mod serving;
@@ -102,6 +103,8 @@ pub struct Companion {
     speech: Arc<sidecar_voice::SpeechModel>,
     /// Problems found while starting that the user should see (a bad time zone).
     warnings: Vec<String>,
+    /// The user's other devices attached to this Sidecar, and the link they use.
+    devices: Arc<devices::DeviceLink>,
 }
 
 impl Companion {
@@ -309,7 +312,9 @@ impl Companion {
             chat: api_caller,
             chat_turn: tokio::sync::Mutex::new(()),
         });
+        let devices = Arc::new(devices::DeviceLink::new(store.clone(), options.data_dir.clone()));
         Ok(Arc::new(Self {
+            devices,
             providers: ProviderAdmin::new(models.clone(), options.secrets),
             budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
@@ -589,6 +594,7 @@ impl Companion {
     }
 
     pub async fn shutdown(&self) {
+        self.devices.stop().await;
         self.channels.stop();
         self.mcp.stop_all();
         self.conversation.stop();

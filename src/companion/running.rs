@@ -29,12 +29,15 @@ pub struct Face {
     /// Start the chat model now, so the first message does not wait for it (a window
     /// someone is about to type in).
     pub warm_model: bool,
+    /// The window's command table, which the link serves to other devices (the app and
+    /// the daemon give `sidecar::commands::dispatch`).
+    pub commands: Option<super::devices::Dispatch>,
 }
 
 impl Face {
     /// A face with no window: nothing to open, no updates, the model started on demand.
     pub fn headless(sinks: Vec<Arc<dyn Sink>>) -> Self {
-        Face { sinks, on_open: Arc::new(|_| {}), endpoint: Arc::default(), updates: None, warm_model: false }
+        Face { sinks, on_open: Arc::new(|_| {}), endpoint: Arc::default(), updates: None, warm_model: false, commands: None }
     }
 }
 
@@ -52,6 +55,7 @@ pub enum Delivery {
 pub struct Running {
     pub delivery: Delivery,
     endpoint: Arc<McpEndpoint>,
+    devices: Arc<super::devices::DeviceLink>,
     cancel: CancellationToken,
     deliveries: Option<JoinHandle<()>>,
     loops: Vec<JoinHandle<()>>,
@@ -69,6 +73,7 @@ impl Running {
             task.abort();
         }
         self.endpoint.stop();
+        self.devices.stop().await;
     }
 }
 
@@ -100,6 +105,10 @@ impl Companion {
             self.proactive.router().register(sink);
         }
         self.start_endpoint_if_on(&face.endpoint).await;
+        if let Some(dispatch) = face.commands {
+            self.devices.serve(dispatch);
+        }
+        self.start_devices_if_on().await;
         let connections = crate::connections::watch::watch(
             self.hosting().connections.clone(),
             self.events.emitter(crate::events::CoreEvent::Connections),
@@ -134,7 +143,7 @@ impl Companion {
                 }
             }));
         }
-        Running { delivery, endpoint: face.endpoint, cancel, deliveries, loops }
+        Running { delivery, endpoint: face.endpoint, devices: self.devices.clone(), cancel, deliveries, loops }
     }
 
     /// Frees the speech model's memory (~190 MB) once nobody has spoken for a while; the

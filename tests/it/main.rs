@@ -17,6 +17,7 @@ mod connections;
 mod context_replay;
 mod crash_write;
 mod dates;
+mod devices;
 mod embedding_gemma;
 mod facts_bugs;
 mod facts_meaning;

@@ -8,7 +8,8 @@ use sha2::{Digest, Sha256};
 use sidecar_store::{utc, Store};
 use tokio::sync::broadcast;
 
-use crate::error::LinkError;
+use crate::error::{LinkError, PairingError};
+use crate::pairing::{Open, Pairing, PairingCode};
 
 /// What every device token starts with, so a leaked one is recognisable.
 const TOKEN_PREFIX: &str = "sk-sidecar-device-";
@@ -118,4 +119,71 @@ impl Devices {
     pub fn revocations(&self) -> broadcast::Receiver<i64> {
         self.revoked.subscribe()
     }
+}
+
+impl Devices {
+    /// Opens a new pairing code (closing any other).
+    pub async fn open_code(&self) -> Result<PairingCode, LinkError> {
+        let mut pairing = Pairing::default();
+        let code = pairing.open(self.store.clock().now());
+        self.save(&pairing).await?;
+        Ok(code)
+    }
+
+    /// The open code, while it can be typed.
+    pub async fn showing_code(&self) -> Result<Option<PairingCode>, LinkError> {
+        Ok(self.load().await?.showing(self.store.clock().now()))
+    }
+
+    pub async fn close_code(&self) -> Result<(), LinkError> {
+        self.save(&Pairing::default()).await
+    }
+
+    /// Whether `typed` is the open code (see `Pairing::redeem`), kept as it then stands.
+    pub(crate) async fn redeem_code(&self, typed: &str) -> Result<Result<(), PairingError>, LinkError> {
+        // One redeem at a time, across processes: the tries are counted once each.
+        let mut tx = self.store.write_transaction().await?;
+        let row: Option<(String, String, i64)> =
+            sqlx::query_as("SELECT digits, expires_at, tries_left FROM link_pairing WHERE id = 1").fetch_optional(&mut *tx).await?;
+        let mut pairing = Pairing { open: row.and_then(open_of) };
+        let outcome = pairing.redeem(typed, self.store.clock().now());
+        write(&mut tx, &pairing).await?;
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    async fn load(&self) -> Result<Pairing, LinkError> {
+        let row: Option<(String, String, i64)> =
+            sqlx::query_as("SELECT digits, expires_at, tries_left FROM link_pairing WHERE id = 1").fetch_optional(self.store.pool()).await?;
+        Ok(Pairing { open: row.and_then(open_of) })
+    }
+
+    async fn save(&self, pairing: &Pairing) -> Result<(), LinkError> {
+        let mut tx = self.store.write_transaction().await?;
+        write(&mut tx, pairing).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+fn open_of((digits, expires_at, tries_left): (String, String, i64)) -> Option<Open> {
+    let expires_at = DateTime::parse_from_rfc3339(&expires_at).ok()?.with_timezone(&Utc);
+    Some(Open { digits, expires_at, tries_left: u8::try_from(tries_left).unwrap_or(0) })
+}
+
+async fn write(tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>, pairing: &Pairing) -> Result<(), sqlx::Error> {
+    match &pairing.open {
+        Some(open) => {
+            sqlx::query("INSERT INTO link_pairing (id, digits, expires_at, tries_left) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET digits = excluded.digits, expires_at = excluded.expires_at, tries_left = excluded.tries_left")
+                .bind(&open.digits)
+                .bind(utc(open.expires_at))
+                .bind(i64::from(open.tries_left))
+                .execute(&mut **tx)
+                .await?;
+        }
+        None => {
+            sqlx::query("DELETE FROM link_pairing").execute(&mut **tx).await?;
+        }
+    }
+    Ok(())
 }

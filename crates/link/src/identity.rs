@@ -125,7 +125,7 @@ fn aside(path: &Path) -> PathBuf {
 }
 
 /// Written readable by the user alone from its first byte, whole or not at all.
-fn write_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let temp = path.with_extension("tmp");
     let mut options = std::fs::OpenOptions::new();

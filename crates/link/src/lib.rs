@@ -5,13 +5,14 @@
 //! Code map: `pairing` (the code the user reads and types), `identity` (the core's
 //! certificate and its fingerprint), `devices` (the paired devices and their hashed
 //! tokens), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
-//! answers kept so a call sent twice runs once), `client` with `tls` (the device's
-//! side, pinning), `protocol` (the frames), `words` (both languages).
+//! answers kept so a call sent twice runs once), `client` with `tls` and `home` (the
+//! device's side: pinning, its home core kept), `protocol` (the frames), `words` (both languages).
 
 mod calls;
 mod client;
 mod devices;
 mod error;
+mod home;
 mod identity;
 mod pairing;
 mod protocol;
@@ -25,6 +26,7 @@ pub use calls::Calls;
 pub use client::{pair, CallFailure, LinkClient, LinkState, Paired, Refusal};
 pub use devices::{Device, Devices, Issued};
 pub use error::{LinkError, PairingError};
+pub use home::Home;
 pub use identity::{Fingerprint, Identity};
 pub use pairing::{PairingCode, CODE_LIFETIME, TRIES};
 pub use protocol::{Frame, Outcome};

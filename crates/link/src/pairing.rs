@@ -1,5 +1,7 @@
 //! Pairing codes: what the user reads on the home core and types on the device. One
 //! code is open at a time, for five minutes and five tries; a right code is used up.
+//! The rules are here; the open code is kept in the store (`devices`), so the process
+//! that shows it and the one that listens need not be the same.
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
@@ -18,16 +20,16 @@ pub struct PairingCode {
     pub expires_at: DateTime<Utc>,
 }
 
-struct Open {
-    digits: String,
-    expires_at: DateTime<Utc>,
-    tries_left: u8,
+pub(crate) struct Open {
+    pub(crate) digits: String,
+    pub(crate) expires_at: DateTime<Utc>,
+    pub(crate) tries_left: u8,
 }
 
 /// The open code, if any.
 #[derive(Default)]
 pub(crate) struct Pairing {
-    open: Option<Open>,
+    pub(crate) open: Option<Open>,
 }
 
 impl Pairing {
@@ -40,10 +42,6 @@ impl Pairing {
         let code = format!("{} {}", &digits[..4], &digits[4..]);
         self.open = Some(Open { digits, expires_at, tries_left: TRIES });
         PairingCode { code, expires_at }
-    }
-
-    pub(crate) fn close(&mut self) {
-        self.open = None;
     }
 
     /// The open code, while it can still be typed.

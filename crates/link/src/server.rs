@@ -4,7 +4,7 @@
 //! request that names another web origin is refused; plain HTTP never gets past TLS.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -13,7 +13,6 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
-use sidecar_domain::clock::Clock;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -21,15 +20,12 @@ use crate::calls::Calls;
 use crate::devices::Devices;
 use crate::error::{LinkError, PairingError};
 use crate::identity::{Fingerprint, Identity};
-use crate::pairing::{Pairing, PairingCode};
 use crate::replies::Replies;
 use crate::socket;
 
 pub struct LinkServer {
     identity: Identity,
     devices: Arc<Devices>,
-    pairing: Mutex<Pairing>,
-    clock: Clock,
     calls: Arc<dyn Calls>,
     replies: Arc<Replies>,
 }
@@ -54,22 +50,8 @@ const HANDSHAKE_LIMIT: Duration = Duration::from_secs(10);
 const PAIR_BODY_LIMIT: usize = 4096;
 
 impl LinkServer {
-    pub fn new(identity: Identity, devices: Arc<Devices>, clock: Clock, calls: Arc<dyn Calls>) -> Arc<Self> {
-        Arc::new(Self { identity, devices, pairing: Mutex::new(Pairing::default()), clock, calls, replies: Arc::default() })
-    }
-
-    /// Opens a pairing code for five minutes and five tries (closing any other).
-    pub fn open_pairing(&self) -> PairingCode {
-        self.pairing.lock().expect("pairing").open(self.clock.now())
-    }
-
-    /// The open code, while it can be typed.
-    pub fn pairing_code(&self) -> Option<PairingCode> {
-        self.pairing.lock().expect("pairing").showing(self.clock.now())
-    }
-
-    pub fn close_pairing(&self) {
-        self.pairing.lock().expect("pairing").close();
+    pub fn new(identity: Identity, devices: Arc<Devices>, calls: Arc<dyn Calls>) -> Arc<Self> {
+        Arc::new(Self { identity, devices, calls, replies: Arc::default() })
     }
 
     pub fn fingerprint(&self) -> Fingerprint {
@@ -150,7 +132,13 @@ impl LinkServer {
         let Ok(asked) = serde_json::from_slice::<Asked>(&body.to_bytes()) else {
             return answer(StatusCode::BAD_REQUEST, json!({ "error": "bad_request" }));
         };
-        let redeemed = self.pairing.lock().expect("pairing").redeem(&asked.code, self.clock.now());
+        let redeemed = match self.devices.redeem_code(&asked.code).await {
+            Ok(redeemed) => redeemed,
+            Err(e) => {
+                tracing::warn!(error = %e, "a pairing code could not be checked");
+                return answer(StatusCode::SERVICE_UNAVAILABLE, json!({ "error": "store" }));
+            }
+        };
         if let Err(e) = redeemed {
             tracing::info!(error = %e, "a pairing code was refused");
             let status = if e == PairingError::NoTriesLeft { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::FORBIDDEN };
@@ -271,7 +259,7 @@ mod tests {
         let devices = Arc::new(Devices::new(store));
         let issued = devices.add("Phone").await.unwrap();
         let identity = Identity::load_or_make(&dir.path().join("link")).unwrap();
-        let server = LinkServer::new(identity, devices, sidecar_domain::clock::system_clock(), Arc::new(Nothing(broadcast::channel(1).0)));
+        let server = LinkServer::new(identity, devices, Arc::new(Nothing(broadcast::channel(1).0)));
         let listening = server.listen("127.0.0.1:0".parse().unwrap()).await.unwrap();
         let address = listening.address.to_string();
         let link = |origin: Option<&str>, token: Option<&str>| {

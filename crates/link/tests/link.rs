@@ -73,7 +73,7 @@ impl Home {
         let recorded = Arc::new(Recorded::default());
         let events = broadcast::channel(64).0;
         let calls = Arc::new(Recorder { recorded: recorded.clone(), events: events.clone() });
-        let server = LinkServer::new(identity, Arc::new(Devices::new(store)), clock, calls);
+        let server = LinkServer::new(identity, Arc::new(Devices::new(store)), calls);
         let listening = server.listen("127.0.0.1:0".parse().unwrap()).await.unwrap();
         Self { server, listening, recorded, events, now, _dir: dir }
     }
@@ -87,7 +87,7 @@ impl Home {
     }
 
     async fn paired(&self, name: &str) -> sidecar_link::Paired {
-        let code = self.server.open_pairing();
+        let code = self.server.devices().open_code().await.unwrap();
         pair(&self.address(), &code.code, name).await.unwrap()
     }
 }
@@ -132,7 +132,7 @@ async fn pairing_refuses_a_wrong_an_expired_and_a_sixth_code() {
     };
     assert_eq!(refused(pair(&address, "1234 5678", "X").await), PairingError::NoCode);
 
-    let code = home.server.open_pairing();
+    let code = home.server.devices().open_code().await.unwrap();
     let wrong = if code.code.starts_with('9') { "0000 0000" } else { "9999 9999" };
     for left in (1..5).rev() {
         assert_eq!(refused(pair(&address, wrong, "X").await), PairingError::Wrong { tries_left: left });
@@ -140,7 +140,7 @@ async fn pairing_refuses_a_wrong_an_expired_and_a_sixth_code() {
     assert_eq!(refused(pair(&address, wrong, "X").await), PairingError::NoTriesLeft);
     assert_eq!(refused(pair(&address, &code.code, "X").await), PairingError::NoTriesLeft, "the sixth try is refused even when right");
 
-    let code = home.server.open_pairing();
+    let code = home.server.devices().open_code().await.unwrap();
     home.later(6);
     assert_eq!(refused(pair(&address, &code.code, "X").await), PairingError::Expired);
     assert!(home.server.devices().list().await.unwrap().is_empty(), "no device was paired");

@@ -294,6 +294,13 @@ pub(super) fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), Set
     })
 }
 
+/// Sets `[devices] listen`: where other devices reach this Sidecar.
+pub(super) fn save_devices_listen(path: &Path, addresses: &[String]) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        table_at(doc, &["devices"])["listen"] = value(addresses.iter().map(String::as_str).collect::<Array>());
+    })
+}
+
 /// Sets `[connections] serve_http`: the MCP endpoint on or off.
 pub(super) fn save_serve_http(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

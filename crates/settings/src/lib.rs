@@ -14,6 +14,7 @@ pub mod budget;
 pub mod channels;
 pub mod connections;
 pub mod desktop;
+pub mod devices;
 pub mod file;
 pub mod llm;
 pub mod memory;
@@ -424,6 +425,9 @@ pub struct Settings {
     /// Sidecar served to other programs (the MCP endpoint).
     #[serde(default)]
     pub connections: connections::ConnectionsSettings,
+    /// The user's other devices attached to this Sidecar.
+    #[serde(default)]
+    pub devices: devices::DevicesSettings,
     /// Limits on what model calls may cost.
     #[serde(default)]
     pub budget: budget::BudgetSettings,

@@ -61,6 +61,8 @@ pub enum Change {
     Embeddings { backend: EmbeddingsBackend, url: Option<String>, model: Option<String> },
     /// `[connections] serve_http`.
     ServeHttp(bool),
+    /// `[devices] listen`: where other devices reach this Sidecar (empty: off).
+    DevicesListen(Vec<String>),
     /// `[channels.telegram] allowed_chats` (the section made, on, when missing).
     TelegramChats(Vec<i64>),
     /// `[channels.NAME] enabled`.
@@ -135,6 +137,7 @@ impl Change {
             Change::AutoRemember(on) => file::save_auto_remember(path, *on),
             Change::Embeddings { backend, url, model } => file::save_embeddings(path, *backend, url.as_deref(), model.as_deref()),
             Change::ServeHttp(on) => file::save_serve_http(path, *on),
+            Change::DevicesListen(addresses) => file::save_devices_listen(path, addresses),
             Change::TelegramChats(chats) => file::save_telegram_chats(path, chats),
             Change::ChannelEnabled(channel, enabled) => file::save_channel_enabled(path, channel.key(), *enabled),
         }
@@ -188,6 +191,7 @@ impl Change {
                 (embeddings.backend, embeddings.url, embeddings.model) = (backend, url, model);
             }
             Change::ServeHttp(on) => settings.connections.serve_http = on,
+            Change::DevicesListen(addresses) => settings.devices.listen = addresses,
             Change::TelegramChats(chats) => settings.channels.telegram.get_or_insert_with(TelegramSettings::default).allowed_chats = chats,
             Change::ChannelEnabled(PhoneChannel::Telegram, enabled) => {
                 settings.channels.telegram.get_or_insert_with(TelegramSettings::default).enabled = enabled
@@ -281,6 +285,7 @@ mod tests {
             Change::AutoRemember(true),
             Change::Embeddings { backend: EmbeddingsBackend::Openai, url: Some("http://127.0.0.1:11434/v1".into()), model: Some("nomic".into()) },
             Change::ServeHttp(true),
+            Change::DevicesListen(vec!["192.168.1.20".into()]),
             Change::TelegramChats(vec![42, 7]),
             Change::ChannelEnabled(PhoneChannel::Whatsapp, false),
             Change::LocalModel(Some(dir.path().join("m.gguf"))),

@@ -7,6 +7,7 @@ mod budget;
 mod chat;
 mod connections;
 mod data;
+mod devices;
 mod mcp;
 mod memory;
 mod models;
@@ -184,6 +185,12 @@ enum Command {
         #[command(subcommand)]
         command: connections::ConnectionsCommand,
     },
+    /// One Sidecar on every device: on the home core, where other devices reach it, a
+    /// pairing code, the paired devices; on another device, pairing and calling.
+    Devices {
+        #[command(subcommand)]
+        command: devices::DevicesCommand,
+    },
     /// Writes a backup: a snapshot of the database, the knowledge files and settings
     /// (never keys), with a manifest of checksums. DEST: a folder or a file (default:
     /// the data directory's backups/).
@@ -278,6 +285,12 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         // Files only: the database must not be open while it is replaced.
         return data::restore(&options, file, *json, *with_settings).await;
     }
+    if let Command::Devices { command } = &cli.command {
+        // A device's side (pairing, calling the home core) opens no data of its own.
+        if let Some(code) = devices::on_this_device(&options, command).await {
+            return code;
+        }
+    }
     let companion = Companion::open(options).await.context("cannot open Sidecar's data")?;
     for warning in companion.warnings() {
         eprintln!("sidecar: {warning}");
@@ -308,6 +321,7 @@ async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i3
         Command::Models { command } => models::models(&companion, command).await?,
         Command::Mcp { command } => mcp::mcp(&companion, command).await?,
         Command::Connections { command } => connections::connections(&companion, command).await?,
+        Command::Devices { command } => devices::on_the_home_core(&companion, command).await?,
         Command::Remember { json, words } => remember(&companion, &words, json).await?,
         Command::Facts { json } => facts(&companion, json)?,
         Command::Recall { json, budget, query } => recall(&companion, &query.join(" "), budget, json).await?,

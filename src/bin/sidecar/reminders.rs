@@ -197,7 +197,11 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let mut events = companion.events().subscribe();
     let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
     // A click on a notification has no window to open here.
-    let face = sidecar::Face { endpoint: endpoint.clone(), ..sidecar::Face::headless(vec![Arc::new(ConsoleSink { clock: companion.clock().clone() })]) };
+    let face = sidecar::Face {
+        endpoint: endpoint.clone(),
+        commands: Some(sidecar::commands::dispatch),
+        ..sidecar::Face::headless(vec![Arc::new(ConsoleSink { clock: companion.clock().clone() })])
+    };
     let running = companion.run(face).await;
     match running.delivery.clone() {
         sidecar::Delivery::Here => {}

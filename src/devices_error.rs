@@ -1,0 +1,24 @@
+//! What Settings → Devices can refuse: an address that is no IP address, a settings file
+//! that cannot be written, the link's own errors; said in both languages.
+
+use crate::settings::file::SettingsFileError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DevicesError {
+    #[error("\"{0}\" is not an IP address (for example 192.168.1.20, or 100.101.102.103:47200 with a port)")]
+    Address(String),
+    #[error(transparent)]
+    Settings(#[from] SettingsFileError),
+    #[error(transparent)]
+    Link(#[from] crate::link::LinkError),
+}
+
+impl sidecar_domain::said::Worded for DevicesError {
+    fn spanish(&self) -> String {
+        match self {
+            DevicesError::Address(a) => format!("«{a}» no es una dirección IP (por ejemplo 192.168.1.20, o 100.101.102.103:47200 con un puerto)"),
+            DevicesError::Settings(e) => e.spanish(),
+            DevicesError::Link(e) => crate::link::words::error(e, sidecar_domain::locale::Lang::Es),
+        }
+    }
+}
