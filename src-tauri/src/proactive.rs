@@ -47,6 +47,6 @@ pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
         endpoint,
         updates: Some((Arc::new(updater::PluginUpdates::new(app.clone())), updater::format())),
         warm_model: true,
-        commands: Some(sidecar::commands::dispatch),
+        commands: Some(sidecar::commands::dispatch_for_device),
     }
 }

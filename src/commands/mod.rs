@@ -21,6 +21,7 @@ mod channels;
 mod chats;
 mod connections;
 mod conversation;
+mod devices;
 mod memory;
 mod messages;
 mod models;
@@ -84,6 +85,7 @@ pub fn table() -> impl Iterator<Item = &'static Command> {
         chats::COMMANDS,
         connections::COMMANDS,
         conversation::COMMANDS,
+        devices::COMMANDS,
         memory::COMMANDS,
         messages::COMMANDS,
         models::COMMANDS,
@@ -108,6 +110,22 @@ pub fn dispatch(core: Arc<Companion>, name: &str, args: Value) -> Option<BoxFutu
 pub async fn blocking<T: Send + 'static>(core: &Arc<Companion>, work: impl FnOnce(&Companion) -> T + Send + 'static) -> T {
     let core = core.clone();
     tokio::task::spawn_blocking(move || work(&core)).await.expect("core work does not panic")
+}
+
+/// Runs `name` for another of the user's devices: as `dispatch`, but a message it sends
+/// is said on "device" (this computer's window shows it as said elsewhere).
+pub fn dispatch_for_device(core: Arc<Companion>, name: &str, args: Value) -> Option<BoxFuture<'static, Answer>> {
+    if name != "send_message" {
+        return dispatch(core, name, args);
+    }
+    Some(Box::pin(async move {
+        #[derive(serde::Deserialize)]
+        struct Args {
+            text: String,
+        }
+        let Args { text } = read_arguments("send_message", args)?;
+        answer(core.send_from_device(&text).await.said(&core))
+    }))
 }
 
 /// The commands the shell serves on the device itself, never over the link: the

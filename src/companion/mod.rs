@@ -75,6 +75,8 @@ pub struct Companion {
     conversation: Arc<ConversationService>,
     /// This process's own source (the window, or a CLI command), served through the inbox.
     caller: Caller,
+    /// The user's other devices attached to this one (their messages say so).
+    device_caller: Caller,
     /// Where this process's user talks from.
     channel: Channel,
     context: Arc<ContextService>,
@@ -304,6 +306,8 @@ impl Companion {
         tokio::spawn(serve(Arc::new(local), conversation.clone(), channels.questions()));
         let (api_source, api_caller) = CallSource::new(Channel::Api, clock.clone());
         tokio::spawn(serve(Arc::new(api_source), conversation.clone(), channels.questions()));
+        let (device_source, device_caller) = CallSource::new(Channel::Device, clock.clone());
+        tokio::spawn(serve(Arc::new(device_source), conversation.clone(), channels.questions()));
         let connections = Arc::new(crate::connections::Connections::new(store.clone(), clock.clone()));
         let hosting = Arc::new(crate::connections::hosting::Hosting {
             tokens: crate::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
@@ -335,6 +339,7 @@ impl Companion {
             lang,
             conversation,
             caller,
+            device_caller,
             channel: options.channel,
             context,
             reminders,
@@ -362,6 +367,12 @@ impl Companion {
     /// Stores the user's message and produces a reply (see `ConversationService::send`).
     pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
         Ok(self.caller.call(text).await?)
+    }
+
+    /// A message typed on another of the user's devices attached to this one: a turn of
+    /// its own (said on "device"), so this computer's window shows it as said elsewhere.
+    pub async fn send_from_device(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
+        Ok(self.device_caller.call(text).await?)
     }
 
     /// Stores the user's message with files attached (their text goes to the model

@@ -5,12 +5,14 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
+import type { DevicesView } from "./types/devices";
 import type { TidyReport } from "./strings/retention";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
 export * from "./types/chat";
 export * from "./types/settings";
 export * from "./types/world";
+export * from "./types/devices";
 
 export const CORE_EVENT = "sidecar://event";
 export const SHOW_MESSAGE = "sidecar://show-message";
@@ -27,6 +29,11 @@ export function toCommandError(error: unknown): CommandError {
 }
 
 export const api = {
+  /** Settings → Devices: where other devices reach this Sidecar, the code, the paired devices. */
+  devicesView: () => invoke<DevicesView>("devices_view"),
+  setDevicesListen: (addresses: string[]) => invoke<DevicesView>("set_devices_listen", { addresses }),
+  openPairingCode: () => invoke<DevicesView>("open_pairing_code"),
+  revokeDevice: (id: number) => invoke<DevicesView>("revoke_device", { id }),
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
   sendWithFiles: (text: string, attachments: Attachment[]) => invoke<TurnOutcome>("send_with_files", { text, attachments }),
   attachFile: (path: string) => invoke<Attachment>("attach_file", { path }),

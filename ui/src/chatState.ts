@@ -36,7 +36,7 @@ export interface ShownMessage {
   /** A reply ended (the next queued turn began) before its outcome arrived. */
   awaitingOutcome?: boolean;
   /** Said on a phone channel or by a program over the local API, so the chat can say where. */
-  phone?: "telegram" | "whatsapp" | "api";
+  phone?: "telegram" | "whatsapp" | "api" | "device";
 }
 
 export interface ChatState {
@@ -77,7 +77,7 @@ function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role
 
 /** Said over a phone channel or the local API, not in this window. */
 export function saidElsewhere(channel: Channel | null | undefined): channel is NonNullable<ShownMessage["phone"]> {
-  return channel === "telegram" || channel === "whatsapp" || channel === "api";
+  return channel === "telegram" || channel === "whatsapp" || channel === "api" || channel === "device";
 }
 
 function phoneOf(m: Message): ShownMessage["phone"] {

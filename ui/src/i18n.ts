@@ -13,6 +13,7 @@ import { memoryEn, memoryEs } from "./strings/memory";
 import { searchEn, searchEs } from "./strings/search";
 import { toolsEn, toolsEs } from "./strings/tools";
 import { connectionsEn, connectionsEs } from "./strings/connections";
+import { devicesEn, devicesEs } from "./strings/devices";
 import { calendarEn, calendarEs } from "./strings/calendar";
 import { checkpointsEn, checkpointsEs } from "./strings/checkpoints";
 import { updatesEn, updatesEs } from "./strings/updates";
@@ -21,10 +22,10 @@ import { tasksEn, tasksEs } from "./strings/tasks";
 import { caldavEn, caldavEs } from "./strings/caldav";
 import { voiceEn, voiceEs } from "./strings/voice";
 
-const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn };
+const en = { ...baseEn, ...modelsEn, ...chatsEn, ...messagesEn, ...preferencesEn, ...searchEn, ...memoryEn, ...calendarEn, ...checkpointsEn, ...toolsEn, ...connectionsEn, ...devicesEn, ...characterEn, ...budgetEn, ...updatesEn, ...retentionEn, ...voiceEn, ...tasksEn, ...caldavEn };
 export type Strings = typeof en;
 
-const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs };
+const es: Strings = { ...baseEs, ...modelsEs, ...chatsEs, ...messagesEs, ...preferencesEs, ...searchEs, ...memoryEs, ...calendarEs, ...checkpointsEs, ...toolsEs, ...connectionsEs, ...devicesEs, ...characterEs, ...budgetEs, ...updatesEs, ...retentionEs, ...voiceEs, ...tasksEs, ...caldavEs };
 
 export const strings = { en, es } as const;
 export type Lang = keyof typeof strings;

@@ -150,6 +150,7 @@ pub(crate) fn channel_name(channel: Channel) -> &'static str {
         Channel::Desktop => "Desktop",
         Channel::Cli => "Terminal",
         Channel::Api => "API",
+        Channel::Device => "Device",
     }
 }
 

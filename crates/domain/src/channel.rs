@@ -14,6 +14,8 @@ pub enum Channel {
     Whatsapp,
     /// A program using Sidecar's local HTTP API (its chat completions).
     Api,
+    /// Another of the user's devices attached to this Sidecar (a second computer).
+    Device,
 }
 
 impl Channel {
@@ -24,6 +26,7 @@ impl Channel {
             Channel::Api => "api",
             Channel::Telegram => "telegram",
             Channel::Whatsapp => "whatsapp",
+            Channel::Device => "device",
         }
     }
 

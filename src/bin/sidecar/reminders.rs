@@ -199,7 +199,7 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     // A click on a notification has no window to open here.
     let face = sidecar::Face {
         endpoint: endpoint.clone(),
-        commands: Some(sidecar::commands::dispatch),
+        commands: Some(sidecar::commands::dispatch_for_device),
         ..sidecar::Face::headless(vec![Arc::new(ConsoleSink { clock: companion.clock().clone() })])
     };
     let running = companion.run(face).await;

@@ -5,6 +5,7 @@ import { useStrings, type Strings } from "../i18n";
 import { BudgetSettings } from "./BudgetSettings";
 import { ChannelsSettings } from "./ChannelsSettings";
 import { ConnectionsSettings } from "./ConnectionsSettings";
+import { DevicesSettings } from "./DevicesSettings";
 import { DataSettings } from "./DataSettings";
 import { DesktopSettings } from "./DesktopSettings";
 import { MeaningSettings } from "./MeaningSettings";
@@ -18,7 +19,7 @@ import { CalendarSettings } from "./CalendarSettings";
 import { TasksSettings } from "./TasksSettings";
 import { VoiceSettings } from "./VoiceSettings";
 
-const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "meaning", "data", "tasks", "calendar", "proactivity", "budget", "channels", "logs", "about"] as const;
+const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "devices", "meaning", "data", "tasks", "calendar", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
 
 /** The section Settings opens on: the last one looked at in this window. */
@@ -35,6 +36,7 @@ function sectionTitle(t: Strings, id: SettingsSection): string {
     notes: t.notesTitle,
     permissions: t.permissionsTitle,
     connections: t.connectionsTitle,
+    devices: t.devicesTitle,
     meaning: t.meaningTitle,
     data: t.dataTitle,
     tasks: t.tasksTitle,
@@ -103,6 +105,7 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
   notes: () => <NotesSettings />,
   permissions: () => <PermissionsSettings />,
   connections: () => <ConnectionsSettings />,
+  devices: () => <DevicesSettings />,
   meaning: () => <MeaningSettings />,
   data: () => <DataSettings />,
   tasks: () => <TasksSettings />,

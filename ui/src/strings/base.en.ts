@@ -102,7 +102,8 @@ export const baseEn = {
   channelsNotOwner: "Another Sidecar (the daemon, or another window) runs the channels for this data folder; their state is shown there.",
   telegramTitle: "Telegram",
   paletteLabel: "Commands",
-  viaChannel: (channel: string) => (channel === "api" ? "over the local API" : `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`),
+  viaChannel: (channel: string) =>
+    channel === "api" ? "over the local API" : channel === "device" ? "on another device" : `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
   channelOff: "Off",
   channelTurnOn: "Turn on",
   channelTurnOff: "Turn off",

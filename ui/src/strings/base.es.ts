@@ -103,7 +103,8 @@ export const baseEs: typeof baseEn = {
   channelsNotOwner: "Otro Sidecar (el daemon u otra ventana) atiende los canales de esta carpeta de datos; su estado se ve allí.",
   telegramTitle: "Telegram",
   paletteLabel: "Comandos",
-  viaChannel: (channel: string) => (channel === "api" ? "por la API local" : `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`),
+  viaChannel: (channel: string) =>
+    channel === "api" ? "por la API local" : channel === "device" ? "desde otro dispositivo" : `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
   channelOff: "Apagado",
   channelTurnOn: "Activar",
   channelTurnOff: "Desactivar",

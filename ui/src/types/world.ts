@@ -145,7 +145,7 @@ export interface ProactiveStatus {
   quiet_until: string | null;
 }
 
-export type Channel = "desktop" | "cli" | "telegram" | "whatsapp" | "api";
+export type Channel = "desktop" | "cli" | "telegram" | "whatsapp" | "api" | "device";
 
 /** A phone channel's link, as the core tracks it. */
 export type Link =
