@@ -224,7 +224,16 @@ impl Grammar<'_> {
             "to" | "before" => false,
             _ => return None,
         };
-        let (mut hour, end) = self.named_hour_word(at + 1).or_else(|| self.clock(at + 1, true))?;
+        self.counted_from(at + 1, minutes, past)
+    }
+
+    /// The hour at `at` with `minutes` past it or to it (`past` false: "ten to nine" is
+    /// 8:50, and the part of the day said is nine's), and its am/pm if said.
+    fn counted_from(&self, at: usize, minutes: u32, past: bool) -> Found<Hour> {
+        if minutes == 0 || minutes > 59 {
+            return None;
+        }
+        let (mut hour, end) = self.named_hour_word(at).or_else(|| self.clock(at, true))?;
         if past {
             hour.minute = minutes;
         } else {
@@ -257,20 +266,7 @@ impl Grammar<'_> {
             Some(e) => (true, e),
             None => (false, self.any(at, &["para las", "para la"]).filter(|_| named || matches!(minutes, 10 | 20 | 25))?),
         };
-        let (mut hour, end) = self.named_hour_word(hour_at).or_else(|| self.clock(hour_at, true))?;
-        if minutes == 0 || minutes > 59 {
-            return None;
-        }
-        if past {
-            hour.minute = minutes;
-        } else {
-            hour.hour = (hour.hour + 23) % 24;
-            hour.minute = 60 - minutes;
-            hour.to_hour = true;
-        }
-        let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
-        hour.pm = pm;
-        Some((hour, end))
+        self.counted_from(hour_at, minutes, past)
     }
 
     /// "9", "9:30", "09.30", "8.30pm", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
