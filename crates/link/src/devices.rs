@@ -85,6 +85,13 @@ impl Devices {
         Ok(Some(device))
     }
 
+    /// Whether `id` is paired and not revoked (by this process or another).
+    pub async fn allowed(&self, id: i64) -> Result<bool, LinkError> {
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM link_devices WHERE id = ? AND revoked_at IS NULL").bind(id).fetch_optional(self.store.pool()).await?;
+        Ok(found.is_some())
+    }
+
     /// Notes that `id` was just used.
     pub async fn seen(&self, id: i64) -> Result<(), LinkError> {
         sqlx::query("UPDATE link_devices SET last_seen = ? WHERE id = ?").bind(self.store.now()).bind(id).execute(self.store.pool()).await?;

@@ -25,6 +25,9 @@ pub(crate) struct Attached {
     pub replies: Arc<Replies>,
 }
 
+/// How often an open link checks its device is still allowed.
+const RECHECK: std::time::Duration = std::time::Duration::from_secs(3);
+
 pub(crate) async fn serve<S>(server: Attached, device: Device, io: S, stop: CancellationToken)
 where
     S: AsyncRead + AsyncWrite + Unpin,
@@ -36,9 +39,17 @@ where
     let mut revoked = server.devices.revocations();
     tracing::info!(device = device.id, "a device attached");
     let close = |code: CloseCode, reason: &'static str| Message::Close(Some(CloseFrame { code, reason: reason.into() }));
+    // A revoke in another process (`sidecar devices revoke` beside the app) is seen here
+    // within a few seconds; one in this process, at once.
+    let mut recheck = tokio::time::interval(RECHECK);
+    recheck.tick().await;
     loop {
         let message = tokio::select! {
             _ = stop.cancelled() => Some(close(CloseCode::Away, "the home Sidecar stopped listening")),
+            _ = recheck.tick() => match server.devices.allowed(device.id).await {
+                Ok(false) => Some(close(CloseCode::Library(CLOSE_NOT_ALLOWED), "revoked")),
+                Ok(true) | Err(_) => continue,
+            },
             id = revoked.recv() => match id {
                 Ok(id) if id == device.id => Some(close(CloseCode::Library(CLOSE_NOT_ALLOWED), "revoked")),
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,

@@ -178,6 +178,19 @@ async fn a_revoked_device_is_cut_off_at_once() {
 }
 
 #[tokio::test]
+async fn a_device_revoked_by_another_process_is_cut_off_within_seconds() {
+    let home = Home::start().await;
+    let paired = home.paired("Phone").await;
+    let client = LinkClient::connect(&home.address(), paired.fingerprint, &paired.token);
+    client.call("echo", Value::Null).await.unwrap();
+    // Another process (`sidecar devices revoke`) on the same data: its own store and Devices.
+    let elsewhere = Devices::new(Store::open(home._dir.path()).await.unwrap());
+    assert!(elsewhere.revoke(paired.device.id).await.unwrap());
+    let state = until_state(&client, |s| matches!(s, LinkState::Refused { .. })).await;
+    assert_eq!(state, LinkState::Refused { reason: Refusal::NotAllowed });
+}
+
+#[tokio::test]
 async fn plain_http_gets_no_answer() {
     let home = Home::start().await;
     let mut tcp = TcpStream::connect(home.listening.address).await.unwrap();
