@@ -37,8 +37,9 @@ def test_a_second_device_pairs_with_the_app_talks_through_it_and_is_revoked(desk
     laptop.mkdir()
     address = f"127.0.0.1:{free_port()}"
     try:
-        section = session.settings("devices")
-        assert "Off: no other device can reach this Sidecar." in session.text(session.find("[data-testid=devices-listening]"))
+        session.settings("devices")
+        # The view arrives from the core after the section opens.
+        assert "Off: no other device can reach this Sidecar." in session.text(session.wait_for("[data-testid=devices-listening]", 10))
         session.send_keys(session.find("[data-testid=devices-addresses]"), address)
         session.tap("[data-testid=devices-listen]")
         wait_until(lambda: f"Listening at {address}" in session.text(session.find("[data-testid=devices-listening]")), 10,
