@@ -9,7 +9,8 @@ pub enum DevicesError {
     Address(String),
     #[error(transparent)]
     Settings(#[from] SettingsFileError),
-    #[error(transparent)]
+    /// Said as the link's own words say it (what to do, not the protocol's terms).
+    #[error("{}", crate::link::words::error(.0, sidecar_domain::locale::Lang::En))]
     Link(#[from] crate::link::LinkError),
 }
 

@@ -6,6 +6,7 @@ mod character;
 mod character_commands;
 mod commands;
 mod connection_commands;
+mod home_commands;
 mod hotkey;
 mod ipc;
 mod notifier;
@@ -137,6 +138,9 @@ pub fn run() {
             commands::open_logs_folder,
             commands::reveal_path,
             commands::restore_at_restart,
+            home_commands::home_view,
+            home_commands::attach_home,
+            home_commands::leave_home,
             connection_commands::connection_http_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,
@@ -201,8 +205,23 @@ impl LaunchArgs {
     }
 }
 
-/// Forwards every core event to the webview, which renders them.
+/// Forwards every core event to the webview, which renders them; on a computer attached
+/// to a home core, the home's events and the link's changes too.
 fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
+    let mut home = companion.home().events();
+    let to_window = app.clone();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match home.recv().await {
+                Ok(event) => {
+                    let _ = to_window.emit(CORE_EVENT, &event);
+                }
+                Err(RecvError::Lagged(skipped)) => tracing::warn!(skipped, "UI fell behind the home's events"),
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
     let mut events = companion.events().subscribe();
     tauri::async_runtime::spawn(async move {
         use tokio::sync::broadcast::error::RecvError;

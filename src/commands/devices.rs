@@ -20,6 +20,13 @@ commands! {
         core.device_link().view().await.map_err(DevicesError::from).said(&core)
     }
 
+    /// A window came to the front: the user is at a desk (phones wait), and, from an
+    /// attached device, at that device, where the core's next notification shows (the
+    /// link notes which).
+    async fn device_present(core) -> Result<(), CommandError> {
+        core.proactive().desk_active().await.said(&core)
+    }
+
     /// Revokes a paired device: its link closes at once.
     async fn revoke_device(core, id: i64) -> Result<DevicesView, CommandError> {
         core.device_link().revoke(id).await.map_err(DevicesError::from).said(&core)?;

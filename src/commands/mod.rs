@@ -100,6 +100,11 @@ pub fn table() -> impl Iterator<Item = &'static Command> {
     .flatten()
 }
 
+/// Whether `name` is a command of the table (else the device keeps it).
+pub fn in_table(name: &str) -> bool {
+    table().any(|c| c.name == name)
+}
+
 /// Runs `name` with `args`; `None` when no such command is in the table.
 pub fn dispatch(core: Arc<Companion>, name: &str, args: Value) -> Option<BoxFuture<'static, Answer>> {
     table().find(|c| c.name == name).map(|c| (c.run)(core, args))
@@ -155,6 +160,9 @@ pub const DEVICE_LOCAL: &[&str] = &[
     "open_logs_folder",
     "reveal_path",
     "restore_at_restart",
+    "home_view",
+    "attach_home",
+    "leave_home",
     "connection_http_config",
     "connection_endpoint",
     "set_connection_endpoint",

@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, Mutex};
 
 use super::Companion;
 pub use crate::devices_error::DevicesError;
-use crate::link::{Calls, Device, Devices, Identity, LinkServer, Listening, PairingCode};
+use crate::link::{Addressed, Calls, Device, Devices, Identity, LinkServer, Listening, PairingCode, Present};
 
 /// The window's command table (`crate::commands::dispatch`), given by the face that
 /// serves it: the link serves what the window would run.
@@ -27,6 +27,10 @@ pub struct DeviceLink {
     data_dir: std::path::PathBuf,
     dispatch: std::sync::OnceLock<Dispatch>,
     running: Mutex<Option<Active>>,
+    /// What the attached devices hear: the core's events, and notifications for one.
+    events: broadcast::Sender<Addressed>,
+    /// The running listener's devices (read by the notifications' sink, which cannot wait).
+    present: std::sync::Mutex<Option<Arc<Present>>>,
 }
 
 struct Active {
@@ -52,7 +56,14 @@ pub struct DevicesView {
 
 impl DeviceLink {
     pub(crate) fn new(store: crate::store::Store, data_dir: std::path::PathBuf) -> Self {
-        Self { devices: Arc::new(Devices::new(store)), data_dir, dispatch: std::sync::OnceLock::new(), running: Mutex::new(None) }
+        Self {
+            devices: Arc::new(Devices::new(store)),
+            data_dir,
+            dispatch: std::sync::OnceLock::new(),
+            running: Mutex::new(None),
+            events: broadcast::channel(1024).0,
+            present: std::sync::Mutex::new(None),
+        }
     }
 
     /// The face's command table, served from now on.
@@ -69,9 +80,9 @@ impl DeviceLink {
             return Ok(());
         }
         let identity = Identity::load_or_make(&self.data_dir.join("link"))?;
-        let events = broadcast::channel(1024).0;
-        let calls = Arc::new(TableCalls { core: Arc::downgrade(core), dispatch, events: events.clone() });
+        let calls = Arc::new(TableCalls { core: Arc::downgrade(core), dispatch, events: self.events.clone() });
         let server = LinkServer::new(identity, self.devices.clone(), calls);
+        *self.present.lock().expect("present") = Some(server.present().clone());
         let (mut listening, mut problems) = (Vec::new(), Vec::new());
         for address in addresses {
             match server.listen(*address).await {
@@ -82,12 +93,13 @@ impl DeviceLink {
                 }
             }
         }
-        let forward = forward_events(core, events);
+        let forward = forward_events(core, self.events.clone());
         *self.running.lock().await = Some(Active { server, listening, problems, forward });
         Ok(())
     }
 
     pub async fn stop(&self) {
+        *self.present.lock().expect("present") = None;
         if let Some(active) = self.running.lock().await.take() {
             active.forward.abort();
             for listening in active.listening {
@@ -122,17 +134,27 @@ impl DeviceLink {
     pub async fn revoke(&self, id: i64) -> Result<bool, crate::link::LinkError> {
         self.devices.revoke(id).await
     }
+
+    /// The attached devices the user is at (the one used last, or all of them).
+    pub(crate) fn at_hand(&self) -> Vec<i64> {
+        self.present.lock().expect("present").as_ref().map(|p| p.at_hand(crate::link::AT_HAND)).unwrap_or_default()
+    }
+
+    /// Tells `event` to `devices` alone.
+    pub(crate) fn tell(&self, event: Value, devices: Vec<i64>) -> bool {
+        self.events.send(Addressed { event, only: Some(devices) }).is_ok()
+    }
 }
 
 /// Every core event, as the window receives it, to every attached device.
-fn forward_events(core: &Arc<Companion>, events: broadcast::Sender<Value>) -> tokio::task::JoinHandle<()> {
+fn forward_events(core: &Arc<Companion>, events: broadcast::Sender<Addressed>) -> tokio::task::JoinHandle<()> {
     let mut bus = core.events().subscribe();
     tokio::spawn(async move {
         loop {
             match bus.recv().await {
                 Ok(event) => {
                     if let Ok(event) = serde_json::to_value(&event) {
-                        let _ = events.send(event);
+                        let _ = events.send(Addressed::everyone(event));
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!(missed, "the link fell behind the core's events"),
@@ -146,8 +168,12 @@ fn forward_events(core: &Arc<Companion>, events: broadcast::Sender<Value>) -> to
 struct TableCalls {
     core: Weak<Companion>,
     dispatch: Dispatch,
-    events: broadcast::Sender<Value>,
+    events: broadcast::Sender<Addressed>,
 }
+
+/// What only the user's hand does on a device: writing, and its window coming to the
+/// front (the device's shell calls `device_present` then).
+const INPUT: &[&str] = &["send_message", "send_with_files", "retry_reply", "regenerate_reply", "edit_message", "device_present"];
 
 impl Calls for TableCalls {
     fn call(&self, device: Device, name: String, args: Value) -> BoxFuture<'static, Result<Value, Value>> {
@@ -161,8 +187,12 @@ impl Calls for TableCalls {
         }
     }
 
-    fn events(&self) -> broadcast::Receiver<Value> {
+    fn events(&self) -> broadcast::Receiver<Addressed> {
         self.events.subscribe()
+    }
+
+    fn is_input(&self, name: &str) -> bool {
+        INPUT.contains(&name)
     }
 }
 

@@ -33,6 +33,8 @@ use crate::tools::{self, ToolRegistry};
 mod brief;
 mod calendar;
 pub mod devices;
+mod devices_sink;
+pub mod home;
 mod memory;
 mod running;
 mod serving;
@@ -107,6 +109,7 @@ pub struct Companion {
     warnings: Vec<String>,
     /// The user's other devices attached to this Sidecar, and the link they use.
     devices: Arc<devices::DeviceLink>,
+    home: Arc<home::HomeLink>,
 }
 
 impl Companion {
@@ -317,8 +320,10 @@ impl Companion {
             chat_turn: tokio::sync::Mutex::new(()),
         });
         let devices = Arc::new(devices::DeviceLink::new(store.clone(), options.data_dir.clone()));
+        let home = Arc::new(home::HomeLink::new(&options.data_dir, options.secrets.clone()));
         Ok(Arc::new(Self {
             devices,
+            home,
             providers: ProviderAdmin::new(models.clone(), options.secrets),
             budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
             chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),

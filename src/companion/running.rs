@@ -88,6 +88,7 @@ impl Companion {
             tracing::warn!(%error, "the MCP servers were not started");
         }
         let cancel = CancellationToken::new();
+        self.attach_saved_home(face.on_open.clone());
         let (delivery, deliveries) = match self.deliveries(face.on_open, cancel.clone()) {
             Ok(Some(task)) => (Delivery::Here, Some(tokio::spawn(task))),
             Ok(None) => {
@@ -107,6 +108,7 @@ impl Companion {
         self.start_endpoint_if_on(&face.endpoint).await;
         if let Some(dispatch) = face.commands {
             self.devices.serve(dispatch);
+            self.proactive.router().register(Arc::new(super::devices_sink::DevicesSink::new(&self.devices)));
         }
         self.start_devices_if_on().await;
         let connections = crate::connections::watch::watch(

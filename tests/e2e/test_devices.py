@@ -1,8 +1,12 @@
-"""One Sidecar on every device, in the real app: Settings → Devices turned on at a
-loopback address, the certificate and a pairing code shown; a second device (the
-`sidecar` CLI with a data folder of its own) pairs with that code, its message is
-answered by the app's model and shows in the app's chat, it appears in the list with
-its last activity, and once revoked it is refused. Screenshots: .e2e/devices-*.png."""
+"""One Sidecar on every device, in the real app. As the home core: Settings → Devices
+turned on at a loopback address, the certificate and a pairing code shown; a second
+device (the `sidecar` CLI with a data folder of its own) pairs with that code, its
+message is answered by the app's model and shows in the app's chat, it appears in the
+list with its last activity, and once revoked it is refused. As a second computer: the
+app attaches to a home core (`sidecar daemon` of another data folder) with its code,
+chats with the home's model, sets a reminder that fires on the home and is shown here
+as this computer's notification, and says so when the home revokes it.
+Screenshots: .e2e/devices-*.png."""
 import json
 import os
 import socket
@@ -10,7 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import wait_until
+from conftest import add_reminder_on_page, wait_until
 from test_agent import write_settings
 from scripted_llm import ScriptedLlm, text_reply
 
@@ -78,3 +82,88 @@ def test_a_second_device_pairs_with_the_app_talks_through_it_and_is_revoked(desk
     finally:
         desktop.close(session)
         llm.close()
+
+
+def home_core(desktop, data, *args, **popen):
+    """The `sidecar` CLI of the home core's data folder (its own notification bus, so
+    that what shows on the test's bus is the attached app's alone)."""
+    cli = Path(desktop.binary).parent / "sidecar"
+    env = {**os.environ, "SIDECAR_DATA_DIR": str(data), "SIDECAR_CONFIG": str(data / "settings.toml"),
+           "SIDECAR_RUNTIME": "off", "SIDECAR_NO_KEYCHAIN": "1", "SIDECAR_LANG": "en"}
+    if popen:
+        return subprocess.Popen(["dbus-run-session", "--", str(cli), *args], env=env, **popen)
+    return subprocess.run([str(cli), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_the_app_attaches_to_a_home_core_chats_there_and_hears_its_reminders(desktop, tmp_path):
+    home_llm = ScriptedLlm([text_reply("Hola ", "desde casa.")])
+    own_llm = ScriptedLlm([text_reply("This computer's own model answered.")])
+    home = tmp_path / "home"
+    home.mkdir()
+    port = free_port()
+    write_settings(home / "settings.toml", [("primary", home_llm.base_url, "gpt-4o-mini")])
+    with open(home / "settings.toml", "a") as f:
+        f.write(f'[devices]\nlisten = ["127.0.0.1:{port}"]\n')
+    log = open(tmp_path / "home-daemon.log", "w")
+    daemon = home_core(desktop, home, "daemon", stdout=log, stderr=subprocess.STDOUT)
+    config = write_settings(tmp_path / "settings.toml", [("primary", own_llm.base_url, "gpt-4o-mini")])
+    session = desktop.launch(tmp_path / "data", ["--config", str(config)])
+    try:
+        wait_until(lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0, 30, "the home core did not listen")
+        shown = home_core(desktop, home, "devices", "code", "--json")
+        assert shown.returncode == 0, shown.stderr
+        shown = json.loads(shown.stdout)
+
+        session.settings("devices")
+        session.wait_for("[data-testid=home-settings]", 10)
+        session.send_keys(session.find("[data-testid=home-address]"), f"127.0.0.1:{port}")
+        session.send_keys(session.find("[data-testid=home-code]"), "0000 0000" if shown["code"] != "0000 0000" else "1111 1111")
+        session.tap("[data-testid=home-attach]")
+        assert "That is not the code. 4 tries left." in session.text(session.wait_for("[data-testid=home-error]", 10))
+        session.cmd("POST", f"/element/{session.find('[data-testid=home-code]')}/clear", {})
+        session.send_keys(session.find("[data-testid=home-code]"), shown["code"])
+        session.tap("[data-testid=home-attach]")
+        # The window reloads onto the home core.
+        session.wait_for("[data-testid=composer]", 30)
+        session.settings("devices")
+        using = session.text(session.wait_for("[data-testid=home-using]", 20))
+        assert f"127.0.0.1:{port}" in using, using
+        assert session.text(session.find("[data-testid=home-fingerprint]")) == shown["fingerprint"], "the certificate the home shows"
+        wait_until(lambda: "Connected" in session.text(session.find("[data-testid=home-state]")), 20, "the link is not up")
+        assert not session.find_all("[data-testid=devices-listening]"), "an attached computer lets no device in"
+        time.sleep(0.3)
+        desktop.screenshot("devices-home")
+
+        # A message typed here is answered by the home's model, streamed.
+        session.tap("[data-testid=nav-chat]")
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "¿Me oyes desde el portátil?\ue007")
+        wait_until(lambda: any("Hola desde casa." in t for t in session.texts("[data-testid=message-assistant]")), 30,
+                   "the home's reply did not arrive")
+        assert not own_llm.requests, "this computer's own model was not asked"
+        time.sleep(0.3)
+        desktop.screenshot("devices-home-chat")
+
+        # A reminder set here fires on the home and is shown here, once.
+        before = desktop.notifications().count("member=Notify")
+        add_reminder_on_page(session, "stretch, from the laptop", 4)
+        wait_until(lambda: desktop.notifications().count("member=Notify") > before, 30, "no notification here")
+        time.sleep(3)
+        assert desktop.notifications().count("member=Notify") == before + 1, "shown twice"
+        assert "stretch, from the laptop" in desktop.notifications()[-4000:]
+
+        # Revoked on the home: this window says so at once.
+        revoked = home_core(desktop, home, "devices", "revoke", "1")
+        assert revoked.returncode == 0, revoked.stderr
+        banner = session.wait_for("[data-testid=home-link-banner]", 15)
+        assert "no longer allows this device" in session.text(banner)
+        time.sleep(0.3)
+        desktop.screenshot("devices-home-refused")
+    finally:
+        desktop.close(session)
+        daemon.terminate()
+        try:
+            daemon.wait(10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+        home_llm.close()
+        own_llm.close()

@@ -22,6 +22,7 @@ mod embedding_gemma;
 mod facts_bugs;
 mod facts_meaning;
 mod faults;
+mod home;
 mod hostile_backups;
 mod hostile_endpoint;
 mod hostile_files;

@@ -10,6 +10,7 @@ import { FactSuggestions } from "./components/FactSuggestions";
 import { PermissionCards } from "./components/PermissionCards";
 import { ErrorBanner } from "./components/ErrorBanner";
 import { BudgetBanner } from "./components/BudgetBanner";
+import { HomeLinkBanner } from "./components/HomeLinkBanner";
 import { LearnedNote } from "./components/LearnedNote";
 import { MessageList } from "./components/MessageList";
 import { ModelBadge } from "./components/ModelBadge";
@@ -48,6 +49,15 @@ export function App() {
     };
     window.addEventListener("resize", resized);
     return () => window.removeEventListener("resize", resized);
+  }, []);
+  // The window came to the front: the user is here (on a computer attached to a home
+  // core, the home's next notification shows on this one).
+  useEffect(() => {
+    const present = () => {
+      api.devicePresent().catch(() => undefined);
+    };
+    window.addEventListener("focus", present);
+    return () => window.removeEventListener("focus", present);
   }, []);
   const [chatsVersion, setChatsVersion] = useState(0);
   /** How a restore asked for in Settings went, shown once after the restart. */
@@ -201,6 +211,7 @@ export function App() {
           </button>
         </div>
       ))}
+      <HomeLinkBanner />
       {welcome && (
         <main>
           <Suspense fallback={<Loading />}>

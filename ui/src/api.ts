@@ -5,7 +5,7 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
-import type { DevicesView } from "./types/devices";
+import type { DevicesView, HomeView } from "./types/devices";
 import type { TidyReport } from "./strings/retention";
 import type { Heard, SpeakReplies, VoiceSwitch, VoiceView } from "./strings/voice";
 
@@ -34,6 +34,13 @@ export const api = {
   setDevicesListen: (addresses: string[]) => invoke<DevicesView>("set_devices_listen", { addresses }),
   openPairingCode: () => invoke<DevicesView>("open_pairing_code"),
   revokeDevice: (id: number) => invoke<DevicesView>("revoke_device", { id }),
+  /** This computer using another's Sidecar (its home): which, and how the link is. */
+  homeView: () => invoke<HomeView | null>("home_view"),
+  attachHome: (address: string, code: string) => invoke<HomeView>("attach_home", { address, code }),
+  leaveHome: () => invoke<void>("leave_home"),
+  /** The window came to the front: the user is here (on an attached computer, the
+   * home's next notification shows on this one). */
+  devicePresent: () => invoke<void>("device_present"),
   sendMessage: (text: string) => invoke<TurnOutcome>("send_message", { text }),
   sendWithFiles: (text: string, attachments: Attachment[]) => invoke<TurnOutcome>("send_with_files", { text, attachments }),
   attachFile: (path: string) => invoke<Attachment>("attach_file", { path }),

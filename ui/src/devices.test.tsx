@@ -1,7 +1,9 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
-import type { DevicesView } from "./api";
+import { emit } from "@tauri-apps/api/event";
+import { act } from "react";
+import { describe, expect, it, vi } from "vitest";
+import { CORE_EVENT, type DevicesView, type HomeView } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { openSettingsSection, renderApp } from "./test/renderApp";
 
@@ -67,5 +69,64 @@ describe("settings → devices", () => {
     await user.click(within(card).getByTestId("device-revoke-3"));
     expect(core.invoked("revoke_device")[0].args).toEqual({ id: 3 });
     expect(await screen.findByTestId("devices-none")).toBeInTheDocument();
+  });
+
+  it("uses another computer's Sidecar with its address and code, then reloads onto it", async () => {
+    const core = new FakeCore();
+    core.handlers.home_view = () => null;
+    core.handlers.devices_view = () => off;
+    let fail = true;
+    core.handlers.attach_home = () => {
+      if (fail) {
+        fail = false;
+        throw { message: "Pairing code not valid. Show a new one on the home Sidecar.", retryable: false };
+      }
+      return { address: "192.168.1.20:47200", name: "laptop", fingerprint, state: "up", said: "Connected to the home Sidecar.", waiting: 0 };
+    };
+    const reload = vi.fn();
+    const location = window.location;
+    Object.defineProperty(window, "location", { configurable: true, value: { ...location, reload } });
+    try {
+      renderApp();
+      const user = userEvent.setup();
+      await openSettingsSection(user, "devices");
+      expect(await screen.findByTestId("home-settings")).toHaveTextContent("Use Sidecar from another computer");
+      // This computer's own listener stays below while it uses its own Sidecar.
+      expect(await screen.findByTestId("devices-listening")).toBeInTheDocument();
+      expect(screen.getByTestId("home-attach")).toBeDisabled();
+      await user.type(screen.getByTestId("home-address"), "192.168.1.20");
+      await user.type(screen.getByTestId("home-code"), "4821 0937");
+      await user.click(screen.getByTestId("home-attach"));
+      expect(await screen.findByTestId("home-error")).toHaveTextContent("Pairing code not valid");
+      expect(reload).not.toHaveBeenCalled();
+      await user.click(screen.getByTestId("home-attach"));
+      expect(core.invoked("attach_home")[1].args).toEqual({ address: "192.168.1.20", code: "4821 0937" });
+      await vi.waitFor(() => expect(reload).toHaveBeenCalled());
+    } finally {
+      Object.defineProperty(window, "location", { configurable: true, value: location });
+    }
+  });
+
+  it("shows the home in use, and says when its link is down and back", async () => {
+    const core = new FakeCore();
+    const home: HomeView = { address: "192.168.1.20:47200", name: "laptop", fingerprint, state: "up", said: "Connected to the home Sidecar.", waiting: 0 };
+    core.handlers.home_view = () => home;
+    renderApp();
+    const user = userEvent.setup();
+    await openSettingsSection(user, "devices");
+    expect(await screen.findByTestId("home-using")).toHaveTextContent("This computer uses the Sidecar at 192.168.1.20:47200, as “laptop”.");
+    expect(screen.getByTestId("home-fingerprint")).toHaveTextContent(fingerprint);
+    // A computer that uses another's Sidecar lets no device in itself.
+    expect(screen.queryByTestId("devices-listening")).not.toBeInTheDocument();
+    expect(core.invoked("devices_view")).toHaveLength(0);
+    expect(screen.queryByTestId("home-link-banner")).not.toBeInTheDocument();
+
+    const down = "The home Sidecar cannot be reached. What you type is kept and sent when it is back.";
+    await act(() => emit(CORE_EVENT, { type: "home_link", state: "down", said: down, waiting: 2 }));
+    expect(await screen.findByTestId("home-link-banner")).toHaveTextContent(down);
+    expect(screen.getByTestId("home-state")).toHaveTextContent("2 messages wait to be sent.");
+    await act(() => emit(CORE_EVENT, { type: "home_link", state: "up", said: "Connected to the home Sidecar.", waiting: 0 }));
+    await vi.waitFor(() => expect(screen.queryByTestId("home-link-banner")).not.toBeInTheDocument());
+    expect(screen.getByTestId("home-state")).toHaveTextContent("Connected to the home Sidecar.");
   });
 });

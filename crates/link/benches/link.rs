@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
-use sidecar_link::{pair, Calls, Device, Devices, Identity, LinkClient, LinkServer, LinkState};
+use sidecar_link::{pair, Addressed, Calls, Device, Devices, Identity, LinkClient, LinkServer, LinkState};
 use tokio::sync::broadcast;
 
 struct Echo {
     runs: AtomicUsize,
-    events: broadcast::Sender<Value>,
+    events: broadcast::Sender<Addressed>,
 }
 
 impl Calls for Echo {
@@ -26,7 +26,7 @@ impl Calls for Echo {
         self.runs.fetch_add(1, Ordering::SeqCst);
         Box::pin(async move { Ok(args) })
     }
-    fn events(&self) -> broadcast::Receiver<Value> {
+    fn events(&self) -> broadcast::Receiver<Addressed> {
         self.events.subscribe()
     }
 }
@@ -83,7 +83,7 @@ async fn main() {
     let mut reach = Vec::new();
     for n in 0..500 {
         let started = Instant::now();
-        echo.events.send(json!({ "type": "bench", "n": n })).unwrap();
+        echo.events.send(Addressed::everyone(json!({ "type": "bench", "n": n }))).unwrap();
         for receiver in &mut receivers {
             loop {
                 let event = receiver.recv().await.unwrap();
@@ -120,7 +120,7 @@ async fn main() {
         }
     });
     for n in 0..1_000 {
-        echo.events.send(json!({ "type": "soak", "n": n })).unwrap();
+        echo.events.send(Addressed::everyone(json!({ "type": "soak", "n": n }))).unwrap();
         if n % 100 == 0 {
             tokio::task::yield_now().await;
         }

@@ -4,7 +4,7 @@
 //!
 //! Code map: `pairing` (the code the user reads and types), `identity` (the core's
 //! certificate and its fingerprint), `devices` (the paired devices and their hashed
-//! tokens), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
+//! tokens), `present` (which are attached, and the one the user is at), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
 //! answers kept so a call sent twice runs once), `client` with `tls` and `home` (the
 //! device's side: pinning, its home core kept), `protocol` (the frames), `words` (both languages).
 
@@ -15,6 +15,7 @@ mod error;
 mod home;
 mod identity;
 mod pairing;
+mod present;
 mod protocol;
 mod replies;
 mod server;
@@ -22,12 +23,13 @@ mod socket;
 mod tls;
 pub mod words;
 
-pub use calls::Calls;
+pub use calls::{Addressed, Calls};
 pub use client::{pair, CallFailure, LinkClient, LinkState, Paired, Refusal};
 pub use devices::{Device, Devices, Issued};
 pub use error::{LinkError, PairingError};
 pub use home::Home;
 pub use identity::{Fingerprint, Identity};
 pub use pairing::{PairingCode, CODE_LIFETIME, TRIES};
+pub use present::{Present, AT_HAND};
 pub use protocol::{Frame, Outcome};
 pub use server::{LinkServer, Listening};

@@ -20,6 +20,7 @@ use crate::calls::Calls;
 use crate::devices::Devices;
 use crate::error::{LinkError, PairingError};
 use crate::identity::{Fingerprint, Identity};
+use crate::present::Present;
 use crate::replies::Replies;
 use crate::socket;
 
@@ -28,6 +29,7 @@ pub struct LinkServer {
     devices: Arc<Devices>,
     calls: Arc<dyn Calls>,
     replies: Arc<Replies>,
+    present: Arc<Present>,
 }
 
 /// A listener running; stops when told (and its links with it).
@@ -51,7 +53,7 @@ const PAIR_BODY_LIMIT: usize = 4096;
 
 impl LinkServer {
     pub fn new(identity: Identity, devices: Arc<Devices>, calls: Arc<dyn Calls>) -> Arc<Self> {
-        Arc::new(Self { identity, devices, calls, replies: Arc::default() })
+        Arc::new(Self { identity, devices, calls, replies: Arc::default(), present: Arc::default() })
     }
 
     pub fn fingerprint(&self) -> Fingerprint {
@@ -60,6 +62,11 @@ impl LinkServer {
 
     pub fn devices(&self) -> &Arc<Devices> {
         &self.devices
+    }
+
+    /// Which devices are attached now, and which of them the user is at.
+    pub fn present(&self) -> &Arc<Present> {
+        &self.present
     }
 
     /// Listens on `address` (port 0: any free port) until stopped.
@@ -174,7 +181,12 @@ impl LinkServer {
         tokio::spawn(async move {
             match upgrade.await {
                 Ok(upgraded) => {
-                    let attached = socket::Attached { calls: self.calls.clone(), devices: self.devices.clone(), replies: self.replies.clone() };
+                    let attached = socket::Attached {
+                        calls: self.calls.clone(),
+                        devices: self.devices.clone(),
+                        replies: self.replies.clone(),
+                        present: self.present.clone(),
+                    };
                     socket::serve(attached, device, TokioIo::new(upgraded), stop).await
                 }
                 Err(e) => tracing::debug!(error = %e, "a link's upgrade failed"),
@@ -233,13 +245,13 @@ mod tests {
     use futures_util::future::BoxFuture;
     use tokio::sync::broadcast;
 
-    struct Nothing(broadcast::Sender<Value>);
+    struct Nothing(broadcast::Sender<crate::calls::Addressed>);
 
     impl Calls for Nothing {
         fn call(&self, _: Device, _: String, _: Value) -> BoxFuture<'static, Result<Value, Value>> {
             Box::pin(async { Ok(Value::Null) })
         }
-        fn events(&self) -> broadcast::Receiver<Value> {
+        fn events(&self) -> broadcast::Receiver<crate::calls::Addressed> {
             self.0.subscribe()
         }
     }

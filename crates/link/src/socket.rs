@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::calls::Calls;
 use crate::devices::{Device, Devices};
+use crate::present::Present;
 use crate::protocol::{socket_config, Frame, Outcome, CLOSE_NOT_ALLOWED};
 use crate::replies::{Replies, Run};
 
@@ -23,6 +24,7 @@ pub(crate) struct Attached {
     pub calls: Arc<dyn Calls>,
     pub devices: Arc<Devices>,
     pub replies: Arc<Replies>,
+    pub present: Arc<Present>,
 }
 
 /// How often an open link checks its device is still allowed.
@@ -38,6 +40,7 @@ where
     let mut events = server.calls.events();
     let mut revoked = server.devices.revocations();
     tracing::info!(device = device.id, "a device attached");
+    let _attached = server.present.attach(device.id);
     let close = |code: CloseCode, reason: &'static str| Message::Close(Some(CloseFrame { code, reason: reason.into() }));
     // A revoke in another process (`sidecar devices revoke` beside the app) is seen here
     // within a few seconds; one in this process, at once.
@@ -56,7 +59,8 @@ where
                 Err(broadcast::error::RecvError::Closed) => None,
             },
             event = events.recv() => match event {
-                Ok(event) => Some(Message::text(Frame::Event { event }.text())),
+                Ok(addressed) if addressed.is_for(device.id) => Some(Message::text(Frame::Event { event: addressed.event }.text())),
+                Ok(_) => continue,
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
                     tracing::warn!(device = device.id, missed, "a device fell behind the core's events");
                     continue;
@@ -89,6 +93,9 @@ where
 /// Runs `name` for `device` unless this call (by its id) already ran or runs; its
 /// reply goes to `replies` either way.
 fn call(server: &Attached, device: &Device, id: String, name: String, args: serde_json::Value, replies: mpsc::Sender<Frame>) {
+    if server.calls.is_input(&name) {
+        server.present.input(device.id);
+    }
     let mut answer = match server.replies.run(device.id, &id) {
         Run::Start(done, answer) => {
             let run = server.calls.call(device.clone(), name, args);

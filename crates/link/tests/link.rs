@@ -12,7 +12,9 @@ use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
 use serde_json::{json, Value};
 use sidecar_domain::clock::Clock;
-use sidecar_link::{pair, CallFailure, Calls, Device, Devices, Identity, LinkClient, LinkError, LinkServer, LinkState, Listening, PairingError, Refusal};
+use sidecar_link::{
+    pair, Addressed, CallFailure, Calls, Device, Devices, Identity, LinkClient, LinkError, LinkServer, LinkState, Listening, PairingError, Refusal,
+};
 use sidecar_store::Store;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -28,7 +30,7 @@ struct Recorded {
 
 struct Recorder {
     recorded: Arc<Recorded>,
-    events: broadcast::Sender<Value>,
+    events: broadcast::Sender<Addressed>,
 }
 
 impl Calls for Recorder {
@@ -47,7 +49,7 @@ impl Calls for Recorder {
         })
     }
 
-    fn events(&self) -> broadcast::Receiver<Value> {
+    fn events(&self) -> broadcast::Receiver<Addressed> {
         self.events.subscribe()
     }
 }
@@ -57,7 +59,7 @@ struct Home {
     server: Arc<LinkServer>,
     listening: Listening,
     recorded: Arc<Recorded>,
-    events: broadcast::Sender<Value>,
+    events: broadcast::Sender<Addressed>,
     now: Arc<Mutex<DateTime<Utc>>>,
     _dir: tempfile::TempDir,
 }
@@ -112,7 +114,7 @@ async fn a_paired_device_calls_the_core_and_hears_its_events() {
     assert_eq!(failed, CallFailure::Answered(json!({ "message": "no command nothing", "retryable": false })));
 
     let mut events = client.events();
-    home.events.send(json!({ "kind": "reminder_fired", "id": 7 })).unwrap();
+    home.events.send(Addressed::everyone(json!({ "kind": "reminder_fired", "id": 7 }))).unwrap();
     let event = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.unwrap().unwrap();
     assert_eq!(event["id"], 7);
 
@@ -120,6 +122,40 @@ async fn a_paired_device_calls_the_core_and_hears_its_events() {
     assert_eq!(devices.len(), 1);
     assert_eq!(devices[0].name, "Laptop");
     assert!(devices[0].last_seen.is_some(), "the device's last activity is shown");
+}
+
+#[tokio::test]
+async fn an_event_for_one_device_reaches_it_alone() {
+    let home = Home::start().await;
+    let (laptop, desk) = (home.paired("Laptop").await, home.paired("Desk").await);
+    let laptop_link = LinkClient::connect(&home.address(), laptop.fingerprint, &laptop.token);
+    let desk_link = LinkClient::connect(&home.address(), desk.fingerprint, &desk.token);
+    for link in [&laptop_link, &desk_link] {
+        link.state().wait_for(|s| *s == LinkState::Up).await.unwrap();
+    }
+    // Up on the device's side may come a moment before the core counts the link.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while home.server.present().attached().len() < 2 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("both devices attached");
+    let (mut on_laptop, mut on_desk) = (laptop_link.events(), desk_link.events());
+    home.events.send(Addressed { event: json!({ "n": 1 }), only: Some(vec![desk.device.id]) }).unwrap();
+    home.events.send(Addressed::everyone(json!({ "n": 2 }))).unwrap();
+    let first_on_desk = tokio::time::timeout(Duration::from_secs(5), on_desk.recv()).await.unwrap().unwrap();
+    assert_eq!(first_on_desk["n"], 1, "the desk hears what was for it");
+    let first_on_laptop = tokio::time::timeout(Duration::from_secs(5), on_laptop.recv()).await.unwrap().unwrap();
+    assert_eq!(first_on_laptop["n"], 2, "the laptop never heard the desk's event");
+    drop(desk_link);
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while home.server.present().attached() != [laptop.device.id] {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("a device that left is no longer attached");
 }
 
 #[tokio::test]

@@ -20,6 +20,9 @@ pub enum SinkId {
     Telegram,
     /// The user's WhatsApp ("message yourself", or the allowed numbers).
     Whatsapp,
+    /// A notification on the user's other computer attached to this one, the one the
+    /// user is at; it takes what `notification` takes.
+    Devices,
 }
 
 impl SinkId {
@@ -31,6 +34,7 @@ impl SinkId {
             SinkId::Console => "console",
             SinkId::Telegram => "telegram",
             SinkId::Whatsapp => "whatsapp",
+            SinkId::Devices => "devices",
         }
     }
 }
@@ -85,6 +89,7 @@ impl SinkPreferences {
             SinkId::Console => self.console,
             SinkId::Telegram => self.telegram,
             SinkId::Whatsapp => self.whatsapp,
+            SinkId::Devices => self.notification,
         }
     }
 }

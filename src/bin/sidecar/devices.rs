@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use clap::Subcommand;
-use sidecar::link::{pair, words, CallFailure, Home, LinkClient, LinkState};
+use sidecar::companion::home::{device_name, pair_and_keep};
+use sidecar::link::{words, CallFailure, Home, LinkClient, LinkState};
 use sidecar::{Companion, CompanionOptions};
 
 #[derive(Subcommand)]
@@ -48,18 +49,12 @@ pub(crate) async fn on_this_device(options: &CompanionOptions, command: &Devices
     let lang = sidecar::preferences::language_of(options.settings.desktop.language);
     Some(match command {
         DevicesCommand::Pair { address, code, name } => {
-            let name = if name.trim().is_empty() { hostname() } else { name.clone() };
-            match pair(address, code, &name).await {
-                Ok(paired) => {
-                    let home = Home { address: address.clone(), fingerprint: paired.fingerprint, device: paired.device.id, name: paired.device.name };
-                    match home.save(&dir, &paired.token, &options.secrets) {
-                        Ok(_) => {
-                            println!("Paired as \"{}\". The home Sidecar's certificate: {}", home.name, home.fingerprint);
-                            println!("Check that the home Sidecar shows the same (Settings → Devices, or `sidecar devices list` there).");
-                            Ok(0)
-                        }
-                        Err(e) => Err(anyhow::anyhow!(words::error(&e, lang))),
-                    }
+            let name = if name.trim().is_empty() { device_name() } else { name.clone() };
+            match pair_and_keep(&dir, &options.secrets, address, code, &name).await {
+                Ok((home, _)) => {
+                    println!("Paired as \"{}\". The home Sidecar's certificate: {}", home.name, home.fingerprint);
+                    println!("Check that the home Sidecar shows the same (Settings → Devices, or `sidecar devices list` there).");
+                    Ok(0)
                 }
                 Err(e) => {
                     eprintln!("sidecar: {}", words::error(&e, lang));
@@ -111,10 +106,6 @@ async fn call(dir: &std::path::Path, options: &CompanionOptions, name: &str, arg
             Ok(1)
         }
     }
-}
-
-fn hostname() -> String {
-    std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "Device".into())
 }
 
 /// What runs on the home core, with its data open.

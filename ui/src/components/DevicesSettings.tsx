@@ -1,12 +1,34 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toCommandError, type DevicesView } from "../api";
+import { api, toCommandError, type DevicesView, type HomeView } from "../api";
+import { HomeSettings } from "./HomeSettings";
 import { useStrings } from "../i18n";
 import { hm } from "../format";
 
-/** Settings → Devices: where the user's other devices reach this Sidecar, a pairing
- * code to type there, this Sidecar's certificate to compare, and the paired devices,
- * each revocable at once. The core owns every rule (addresses, codes, tokens). */
+/** Settings → Devices: this computer using another's Sidecar (`HomeSettings`), or
+ * where the user's other devices reach this one. */
 export function DevicesSettings() {
+  // undefined: not asked yet; null: this computer uses its own Sidecar.
+  const [home, setHome] = useState<HomeView | null | undefined>(undefined);
+  useEffect(() => {
+    api
+      .homeView()
+      .then((h) => setHome(h ?? null))
+      .catch(() => setHome(null));
+  }, []);
+  if (home === undefined) return null;
+  return (
+    <>
+      <HomeSettings home={home} onChange={setHome} />
+      {/* A computer that uses another's Sidecar lets no device in itself. */}
+      {!home && <ListenSettings />}
+    </>
+  );
+}
+
+/** Where the user's other devices reach this Sidecar, a pairing code to type there,
+ * this Sidecar's certificate to compare, and the paired devices, each revocable at
+ * once. The core owns every rule (addresses, codes, tokens). */
+function ListenSettings() {
   const t = useStrings();
   const [view, setView] = useState<DevicesView | null>(null);
   const [typed, setTyped] = useState<string | null>(null);

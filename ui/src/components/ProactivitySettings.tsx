@@ -6,7 +6,8 @@ import { LearnedSettings } from "./LearnedSettings";
 import { ZonePicker } from "./ZonePicker";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
-const SINKS: Exclude<SinkId, "console">[] = ["chat", "notification", "tray", "telegram", "whatsapp"];
+// Other devices take what notifications take (the core's rule): no row of their own.
+const SINKS: Exclude<SinkId, "console" | "devices">[] = ["chat", "notification", "tray", "telegram", "whatsapp"];
 const PREFERENCES: SinkPreference[] = ["all", "reminders-only", "none"];
 
 

@@ -74,7 +74,7 @@ export const baseEn = {
   sinkReceives: "Receives",
   sinkPrimary: "Primary",
   sinkName: (sink: string) =>
-    ({ chat: "Chat", notification: "Notifications", tray: "Tray icon", console: "Daemon terminal", telegram: "Telegram", whatsapp: "WhatsApp" })[sink] ?? sink,
+    ({ chat: "Chat", notification: "Notifications", tray: "Tray icon", console: "Daemon terminal", telegram: "Telegram", whatsapp: "WhatsApp", devices: "Other devices" })[sink] ?? sink,
   sinkPreference: (p: string) => ({ all: "Everything", "reminders-only": "Reminders only", none: "Nothing" })[p] ?? p,
   sinksHint: "Reminders go to every output that takes them. Spontaneous messages go to the primary output only.",
   proactiveSaved: "Saved. It applies now.",

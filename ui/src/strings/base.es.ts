@@ -92,7 +92,7 @@ export const baseEs: typeof baseEn = {
   feedbackThanksUp: "Anotado: más como este.",
   feedbackThanksDown: "Anotado: menos de estos.",
   sinkName: (sink: string) =>
-    ({ chat: "Chat", notification: "Notificaciones", tray: "Icono de la bandeja", console: "Terminal del daemon", telegram: "Telegram", whatsapp: "WhatsApp" })[sink] ?? sink,
+    ({ chat: "Chat", notification: "Notificaciones", tray: "Icono de la bandeja", console: "Terminal del daemon", telegram: "Telegram", whatsapp: "WhatsApp", devices: "Otros dispositivos" })[sink] ?? sink,
   sinkPreference: (p: string) => ({ all: "Todo", "reminders-only": "Solo recordatorios", none: "Nada" })[p] ?? p,
   sinksHint: "Los recordatorios van a todas las salidas que los aceptan. Los mensajes espontáneos, solo a la principal.",
   proactiveSaved: "Guardado. Se aplica ya.",

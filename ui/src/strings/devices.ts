@@ -21,6 +21,20 @@ export const devicesEn = {
   devicesRevoke: "Revoke",
   devicesLost:
     "Lost a device? Revoke it here: it is cut off at once and must pair again with a new code.",
+  homeTitle: "Use Sidecar from another computer",
+  homeIntro:
+    "Already have Sidecar on a computer that stays on? Use it from here: this window shows its conversations, memory, reminders and tasks. This computer keeps its own microphone, hotkeys and notifications.",
+  homeAddress: "Its address",
+  homeAddressPlaceholder: "192.168.1.20:47200",
+  homeCode: "Pairing code (Settings → Other devices there)",
+  homeAttach: "Use that Sidecar",
+  homeAttaching: "Pairing…",
+  homeUsing: (address: string, name: string) => `This computer uses the Sidecar at ${address}, as “${name}”.`,
+  homeCertificate: "Its certificate (compare it with what that computer shows):",
+  homeLeave: "Stop using it",
+  homeLeaveSure: "This computer will use its own Sidecar again, and must pair anew to come back. Go on?",
+  homeWaiting: (n: number) => (n === 1 ? "1 message waits to be sent." : `${n} messages wait to be sent.`),
+  homeRefusedHow: "Settings → Devices: stop using it, then pair with a new code.",
 };
 
 export const devicesEs: typeof devicesEn = {
@@ -44,4 +58,18 @@ export const devicesEs: typeof devicesEn = {
   devicesRevoke: "Revocar",
   devicesLost:
     "¿Perdiste un dispositivo? Revócalo aquí: queda desconectado al momento y tendrá que emparejarse de nuevo con un código nuevo.",
+  homeTitle: "Usar el Sidecar de otro ordenador",
+  homeIntro:
+    "¿Ya tienes Sidecar en un ordenador que siempre está encendido? Úsalo desde aquí: esta ventana muestra sus conversaciones, su memoria, sus recordatorios y sus tareas. Este ordenador conserva su micrófono, sus atajos y sus notificaciones.",
+  homeAddress: "Su dirección",
+  homeAddressPlaceholder: "192.168.1.20:47200",
+  homeCode: "Código de emparejamiento (Ajustes → Otros dispositivos allí)",
+  homeAttach: "Usar ese Sidecar",
+  homeAttaching: "Emparejando…",
+  homeUsing: (address: string, name: string) => `Este ordenador usa el Sidecar de ${address}, como «${name}».`,
+  homeCertificate: "Su certificado (compáralo con el que muestra ese ordenador):",
+  homeLeave: "Dejar de usarlo",
+  homeLeaveSure: "Este ordenador volverá a usar su propio Sidecar y tendrá que emparejarse de nuevo para volver. ¿Seguir?",
+  homeWaiting: (n: number) => (n === 1 ? "1 mensaje espera a enviarse." : `${n} mensajes esperan a enviarse.`),
+  homeRefusedHow: "Ajustes → Dispositivos: deja de usarlo y vuelve a emparejar con un código nuevo.",
 };

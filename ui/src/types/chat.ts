@@ -1,5 +1,6 @@
 // The core's types for the chat: messages, turns, events, permission questions, MCP
 // servers and connections, as the IPC commands and events carry them.
+import type { HomeLinkState } from "./devices";
 import type { BudgetStanding, Category, ContextMeter, MalformedLine, PlanItem } from "./settings";
 import type { Channel, DownloadState, QuietNow, UpdatesView } from "./world";
 
@@ -128,6 +129,8 @@ export type ModelStatus =
   | { state: "unavailable"; message: string };
 
 export type CoreEvent =
+  | { type: "home_link"; state: HomeLinkState | "left"; said?: string; waiting?: number }
+  | { type: "device_notification"; title: string; body: string }
   | { type: "voice_listening" }
   | { type: "voice_level"; level: number }
   | { type: "voice_heard"; text: string }

@@ -20,3 +20,18 @@ export interface DevicesView {
   code: PairingCode | null;
   devices: Device[];
 }
+
+/** This computer using the Sidecar of another (its home core): `home_view`. */
+export interface HomeView {
+  address: string;
+  /** This computer's name on the home core. */
+  name: string;
+  fingerprint: string;
+  state: HomeLinkState;
+  /** The state in words, with what to do. */
+  said: string;
+  /** Messages typed while the link was down, not yet answered. */
+  waiting: number;
+}
+
+export type HomeLinkState = "connecting" | "up" | "down" | "refused";

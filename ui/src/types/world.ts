@@ -84,7 +84,7 @@ export interface IcsImport {
   shortened?: number;
 }
 export type Level = "low" | "medium" | "high";
-export type SinkId = "chat" | "notification" | "tray" | "console" | "telegram" | "whatsapp";
+export type SinkId = "chat" | "notification" | "tray" | "console" | "telegram" | "whatsapp" | "devices";
 export type SinkPreference = "all" | "reminders-only" | "none";
 export interface ProactiveConfig {
   level: Level;

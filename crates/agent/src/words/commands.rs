@@ -245,6 +245,8 @@ impl CommandWords {
             (SinkId::Console, true) => "el terminal",
             (SinkId::Telegram, _) => "Telegram",
             (SinkId::Whatsapp, _) => "WhatsApp",
+            (SinkId::Devices, false) => "your other devices",
+            (SinkId::Devices, true) => "tus otros dispositivos",
         };
         let off = if es { " (sin conexión)" } else { " (not reachable now)" };
         let outlets = f.outlets.iter().map(|(id, up)| format!("{}{}", outlet(*id), if *up { "" } else { off })).collect::<Vec<_>>().join(", ");

@@ -1,0 +1,235 @@
+//! This computer as one of the user's devices: attached to a home core elsewhere (Settings
+//! → Devices → "Use Sidecar from another computer"), its window shows the home's
+//! conversations, memory, reminders and settings (the shell sends the window's commands
+//! over the link), while its microphone, hotkeys, tray, character and notifications stay
+//! its own. The home's reminders fire there and are shown here when this is the device
+//! the user is at. Pairing keeps the home's address and certificate in the data folder
+//! and this device's token in the keychain; on the next start the link comes back by
+//! itself.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, Weak};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+
+use super::devices_sink::DEVICE_NOTIFICATION;
+use super::Companion;
+use crate::devices_error::DevicesError;
+use crate::link::{pair, words, Home, LinkClient, LinkState};
+use crate::proactive::notifier::NotificationAction;
+use sidecar_domain::secrets::Secrets;
+
+/// The event the window hears when the link to the home core changes.
+pub const HOME_LINK: &str = "home_link";
+
+/// What opens the window on a message when a notification is clicked (the face's).
+pub type OnOpen = Arc<dyn Fn(Option<i64>) + Send + Sync>;
+
+/// The home core this computer is attached to, if any.
+pub struct HomeLink {
+    dir: PathBuf,
+    secrets: Arc<Secrets>,
+    attached: Mutex<Option<Attached>>,
+    /// The home's events, and the link's changes, for the window.
+    window: broadcast::Sender<Value>,
+    on_open: Mutex<Option<OnOpen>>,
+}
+
+struct Attached {
+    home: Home,
+    client: Arc<LinkClient>,
+    watch: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        self.watch.abort();
+    }
+}
+
+/// Settings → Devices on a device: which home, and how the link is.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HomeView {
+    pub address: String,
+    /// This device's name on the home core.
+    pub name: String,
+    pub fingerprint: String,
+    /// "connecting", "up", "down" or "refused".
+    pub state: &'static str,
+    /// The state in words, with what to do.
+    pub said: String,
+    /// Calls made while the link was down, waiting to be sent.
+    pub waiting: usize,
+}
+
+impl HomeLink {
+    pub(crate) fn new(data_dir: &std::path::Path, secrets: Arc<Secrets>) -> Self {
+        Self { dir: data_dir.join("link"), secrets, attached: Mutex::new(None), window: broadcast::channel(1024).0, on_open: Mutex::new(None) }
+    }
+
+    /// The link to the home core, while this computer is attached to one.
+    pub fn client(&self) -> Option<Arc<LinkClient>> {
+        self.attached.lock().expect("home").as_ref().map(|a| a.client.clone())
+    }
+
+    /// The home's events and the link's changes, from now on.
+    pub fn events(&self) -> broadcast::Receiver<Value> {
+        self.window.subscribe()
+    }
+}
+
+/// Trades `code` for a token at the home core at `address`, as this device `name`, and
+/// keeps the home in `dir` (the token in the keychain): the CLI's `devices pair` and
+/// Settings' both.
+pub async fn pair_and_keep(dir: &std::path::Path, secrets: &Secrets, address: &str, code: &str, name: &str) -> Result<(Home, String), crate::link::LinkError> {
+    let paired = pair(address, code, name).await?;
+    let home = Home { address: address.to_string(), fingerprint: paired.fingerprint, device: paired.device.id, name: paired.device.name };
+    home.save(dir, &paired.token, secrets)?;
+    Ok((home, paired.token))
+}
+
+/// This computer's name as the home core lists it.
+pub fn device_name() -> String {
+    std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "Device".into())
+}
+
+/// What was typed while the link was not up and waits to be sent (while it is up, calls
+/// in flight are no one's concern).
+fn unsent(state: &LinkState, client: &LinkClient) -> usize {
+    if *state == LinkState::Up {
+        0
+    } else {
+        client.waiting()
+    }
+}
+
+fn state_name(state: &LinkState) -> &'static str {
+    match state {
+        LinkState::Connecting => "connecting",
+        LinkState::Up => "up",
+        LinkState::Down { .. } => "down",
+        LinkState::Refused { .. } => "refused",
+    }
+}
+
+impl Companion {
+    pub fn home(&self) -> &Arc<HomeLink> {
+        &self.home
+    }
+
+    /// Settings → Devices on this computer: the home it uses, if any.
+    pub fn home_view(&self) -> Option<HomeView> {
+        let attached = self.home.attached.lock().expect("home");
+        let attached = attached.as_ref()?;
+        let state = attached.client.state().borrow().clone();
+        Some(HomeView {
+            address: attached.home.address.clone(),
+            name: attached.home.name.clone(),
+            fingerprint: attached.home.fingerprint.to_string(),
+            state: state_name(&state),
+            said: words::state(&state, self.preferences().lang()),
+            waiting: unsent(&state, &attached.client),
+        })
+    }
+
+    /// Pairs with the home core at `address` with `code` and uses it from now on.
+    pub async fn attach_home(self: &Arc<Self>, address: &str, code: &str) -> Result<HomeView, DevicesError> {
+        let (address, code) = (address.trim(), code.trim());
+        let address = if address.contains(':') { address.to_string() } else { format!("{address}:{}", crate::settings::devices::DEFAULT_LINK_PORT) };
+        let (home, token) = pair_and_keep(&self.home.dir, &self.home.secrets, &address, code, &device_name()).await?;
+        tracing::info!(address = %home.address, device = home.device, "this computer now uses a home Sidecar");
+        self.connect_home(home, token);
+        Ok(self.home_view().expect("just attached"))
+    }
+
+    /// Stops using the home core: this computer's own Sidecar answers again, and pairing
+    /// anew is needed to attach (the home core still lists it until revoked there).
+    pub async fn leave_home(&self) -> Result<(), DevicesError> {
+        let attached = self.home.attached.lock().expect("home").take();
+        drop(attached);
+        Home::forget(&self.home.dir, &self.home.secrets)?;
+        let _ = self.home.window.send(json!({ "type": HOME_LINK, "state": "left" }));
+        Ok(())
+    }
+
+    /// At start: the home kept from an earlier pairing, attached again.
+    pub(crate) fn attach_saved_home(self: &Arc<Self>, on_open: OnOpen) {
+        *self.home.on_open.lock().expect("home") = Some(on_open);
+        match Home::load(&self.home.dir, &self.home.secrets) {
+            Ok(Some((home, token))) => self.connect_home(home, token),
+            Ok(None) => {}
+            Err(error) => tracing::warn!(%error, "the home Sidecar this computer used could not be read"),
+        }
+    }
+
+    fn connect_home(self: &Arc<Self>, home: Home, token: String) {
+        let client = Arc::new(LinkClient::connect(&home.address, home.fingerprint, &token));
+        let watch = tokio::spawn(watch(Arc::downgrade(self), client.clone()));
+        *self.home.attached.lock().expect("home") = Some(Attached { home, client, watch });
+    }
+}
+
+/// Passes the home's events to the window, shows its notifications here, and tells the
+/// window when the link goes down, comes back or is refused.
+async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
+    let (mut events, mut state) = (client.events(), client.state());
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Ok(event) => {
+                    let Some(core) = core.upgrade() else { break };
+                    if event["type"] == DEVICE_NOTIFICATION {
+                        notify(&core, &client, &event);
+                    }
+                    let _ = core.home.window.send(event);
+                }
+                Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!(missed, "this device fell behind the home's events"),
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            changed = state.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                let Some(core) = core.upgrade() else { break };
+                let now = state.borrow_and_update().clone();
+                let said = words::state(&now, core.preferences().lang());
+                let _ = core.home.window.send(json!({ "type": HOME_LINK, "state": state_name(&now), "said": said, "waiting": unsent(&now, &client) }));
+            }
+        }
+    }
+}
+
+/// Shows a notification the home core told this device, with its own notifier; a
+/// snooze button snoozes on the home, a click opens this window on the message.
+fn notify(core: &Arc<Companion>, client: &Arc<LinkClient>, event: &Value) {
+    let title = event["title"].as_str().unwrap_or_default().to_string();
+    let body = event["body"].as_str().unwrap_or_default().to_string();
+    let (reminder_id, message_id, spontaneous) = (event["reminderId"].as_i64(), event["messageId"].as_i64(), event["spontaneous"] == true);
+    let on_open = core.home.on_open.lock().expect("home").clone();
+    let (client, runtime) = (Arc::downgrade(client), tokio::runtime::Handle::current());
+    let on_action = Arc::new(move |action| match action {
+        NotificationAction::Open { message_id, .. } => {
+            if let Some(open) = &on_open {
+                open(message_id)
+            }
+        }
+        NotificationAction::Snooze { reminder_id, minutes } => {
+            let Some(client) = client.upgrade() else { return };
+            runtime.spawn(async move {
+                if let Err(error) = client.call("snooze_reminder", json!({ "id": reminder_id, "minutes": minutes })).await {
+                    tracing::warn!(?error, reminder_id, "could not snooze on the home Sidecar");
+                }
+            });
+        }
+        NotificationAction::Dismissed { .. } => {}
+    });
+    let (notifier, lang) = (core.notifier.clone(), core.preferences().lang());
+    tokio::task::spawn_blocking(move || {
+        if let Err(error) = notifier.show(&title, &body, reminder_id, message_id, spontaneous, lang, on_action) {
+            tracing::warn!(%error, "could not show the home's notification");
+        }
+    });
+}

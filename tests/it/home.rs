@@ -1,0 +1,132 @@
+//! A second computer attached to a home core, in one process: two cores on two data
+//! folders, the home listening on loopback. The device pairs with the home's code, its
+//! window's commands run on the home, a reminder it sets fires on the home and is told
+//! to the device the user is at (the one looked at last) and to no other, the link comes
+//! back by itself after a restart of the device, a revoke reaches it at once, and leaving
+//! the home forgets it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use sidecar::companion::home::HOME_LINK;
+use sidecar::{Companion, CompanionOptions, Face, Running};
+use tokio::sync::broadcast;
+
+async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
+    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
+    let mut options = CompanionOptions::new(dir.join("data"), settings);
+    options.config_path = Some(dir.join("settings.toml"));
+    let core = Companion::open(options).await.unwrap();
+    let running = core.run(face).await;
+    (core, running)
+}
+
+/// The next event of `kind` (and `matching`) the device's window hears.
+async fn next(events: &mut broadcast::Receiver<Value>, kind: &str, matching: impl Fn(&Value) -> bool) -> Value {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let event = events.recv().await.unwrap();
+            if event["type"] == kind && matching(&event) {
+                return event;
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no {kind} event in time"))
+}
+
+/// Whether an event of `kind` arrives within `wait`.
+async fn hears(events: &mut broadcast::Receiver<Value>, kind: &str, wait: Duration) -> bool {
+    tokio::time::timeout(wait, async {
+        loop {
+            if events.recv().await.unwrap()["type"] == kind {
+                return;
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+fn due_in(core: &Companion, seconds: i64) -> String {
+    let due = chrono::Utc::now() + chrono::Duration::seconds(seconds);
+    due.with_timezone(&core.clock().zone()).format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_user_is() {
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let (home, _home_running) = core(dirs[0].path(), Face { commands: Some(sidecar::commands::dispatch_for_device), ..Face::headless(Vec::new()) }).await;
+    let address = home.set_devices_listen(vec!["127.0.0.1:0".into()]).await.unwrap().listening[0].clone();
+
+    // The laptop pairs with the code the home shows, and its window talks to the home.
+    let (laptop, laptop_running) = core(dirs[1].path(), Face::headless(Vec::new())).await;
+    assert!(laptop.home_view().is_none(), "its own Sidecar until it pairs");
+    let code = home.device_link().open_pairing().await.unwrap();
+    let wrong = laptop.attach_home(&address, "0000 0000").await.unwrap_err();
+    let said = sidecar::said::said_whole(&sidecar::CompanionError::from(wrong), sidecar::words::Lang::En);
+    assert!(said.contains("That is not the code"), "a wrong code is said: {said}");
+    let view = laptop.attach_home(&address, &code.code).await.unwrap();
+    assert_eq!(view.address, address);
+    assert_eq!(view.fingerprint, home.link_fingerprint().unwrap(), "the certificate pinned is the one the home shows");
+    let link = laptop.home().client().expect("attached");
+    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    assert_eq!(laptop.home_view().unwrap().state, "up");
+    assert!(link.call("voice_start", Value::Null).await.is_err(), "what the device keeps for itself is not run on the home");
+
+    // A desk computer attaches too; the user looks at the desk last: only it hears.
+    let (desk, _desk_running) = core(dirs[2].path(), Face::headless(Vec::new())).await;
+    let code = home.device_link().open_pairing().await.unwrap();
+    desk.attach_home(&address, &code.code).await.unwrap();
+    let desk_link = desk.home().client().unwrap();
+    desk_link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    let (mut on_laptop, mut on_desk) = (laptop.home().events(), desk.home().events());
+    let set = link.call("add_reminder", json!({ "message": "stretch on the laptop", "when": due_in(&home, 3) })).await.unwrap();
+    assert!(home.reminders().pending().await.unwrap().iter().any(|r| r.message == "stretch on the laptop"), "set on the home: {set}");
+    assert!(laptop.reminders().pending().await.unwrap().is_empty(), "nothing in the laptop's own data");
+    desk_link.call("device_present", Value::Null).await.unwrap();
+    let told = next(&mut on_desk, "device_notification", |_| true).await;
+    assert!(told["body"].as_str().unwrap().contains("stretch on the laptop") || told["title"].as_str().unwrap().contains("stretch"), "{told}");
+    assert!(told["reminderId"].is_i64(), "a reminder's notification can snooze it: {told}");
+    // The laptop's window still hears the home's events (the reminder in the chat), not
+    // the notification.
+    next(&mut on_laptop, "reminder_delivered", |_| true).await;
+    assert!(!hears(&mut on_laptop, "device_notification", Duration::from_secs(2)).await, "shown twice");
+
+    // Written on the laptop now: the next reminder is shown there.
+    link.call("add_reminder", json!({ "message": "water the plants", "when": due_in(&home, 3) })).await.unwrap();
+    link.call("device_present", Value::Null).await.unwrap();
+    next(&mut on_laptop, "device_notification", |e| e.to_string().contains("water the plants")).await;
+    assert!(!hears(&mut on_desk, "device_notification", Duration::from_secs(2)).await);
+
+    // The laptop restarts: the home kept in its data folder comes back by itself.
+    laptop_running.stop().await;
+    laptop.shutdown().await;
+    drop(link);
+    drop(laptop);
+    let (laptop, _laptop_running) = core(dirs[1].path(), Face::headless(Vec::new())).await;
+    let link = laptop.home().client().expect("attached again at start");
+    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    let chats = link.call("list_chats", Value::Null).await.unwrap();
+    assert_eq!(chats["chats"][0]["message_count"], 2, "the home's chat, with its two reminders: {chats}");
+
+    // Revoked on the home: refused at once, and said so in the window.
+    let mut on_laptop = laptop.home().events();
+    let desk_id = desk_link_id(&home).await;
+    let laptop_id = home.device_link().view().await.unwrap().devices.iter().find(|d| d.id != desk_id).unwrap().id;
+    home.device_link().revoke(laptop_id).await.unwrap();
+    let refused = next(&mut on_laptop, HOME_LINK, |e| e["state"] == "refused").await;
+    assert!(refused["said"].as_str().unwrap().contains("no longer allows this device"), "{refused}");
+    assert_eq!(laptop.home_view().unwrap().state, "refused");
+
+    // Leaving the home: its own Sidecar again, and nothing kept to come back with.
+    laptop.leave_home().await.unwrap();
+    assert!(laptop.home_view().is_none() && laptop.home().client().is_none());
+    assert!(!dirs[1].path().join("data/link/home.json").exists());
+}
+
+/// The desk's id on the home (paired second: the higher id).
+async fn desk_link_id(home: &Companion) -> i64 {
+    home.device_link().view().await.unwrap().devices.iter().map(|d| d.id).max().unwrap()
+}
