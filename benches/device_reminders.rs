@@ -1,43 +1,50 @@
-//! A reminder set from another device and fired by the home core (`make figures`): the
-//! time from its due instant to the attached device hearing it (`reminder_delivered`
-//! over the link), ten reminders a few seconds apart. The real core (its scheduler,
-//! its store, its events), the real link on loopback; no model is needed.
+//! A reminder set from another computer and fired by the home core (`make figures`): the
+//! time from its due instant to the attached computer's core being told to show it
+//! (`device_notification`, where it calls its notifier), ten reminders a few seconds
+//! apart. Two real cores on loopback (the home listening, the other attached as the app
+//! attaches), their schedulers, stores and the link; no model is needed.
 //!
 //! Run: `cargo bench --bench device_reminders`
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use sidecar::link::{pair, LinkClient, LinkState};
-use sidecar::{Companion, CompanionOptions, Face};
+use sidecar::link::LinkState;
+use sidecar::{Companion, CompanionOptions, Face, Running};
+
+async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
+    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
+    let mut options = CompanionOptions::new(dir.join("data"), settings);
+    options.config_path = Some(dir.join("settings.toml"));
+    let core = Companion::open(options).await.unwrap();
+    let running = core.run(face).await;
+    (core, running)
+}
 
 #[tokio::main]
 async fn main() {
-    let dir = tempfile::tempdir().unwrap();
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
-    let mut options = CompanionOptions::new(dir.path().join("data"), settings);
-    options.config_path = Some(dir.path().join("settings.toml"));
-    let core = Companion::open(options).await.unwrap();
-    let running = core.run(Face { commands: Some(sidecar::commands::dispatch_for_device), ..Face::headless(Vec::new()) }).await;
-    let view = core.set_devices_listen(vec!["127.0.0.1:0".into()]).await.unwrap();
-    let address = view.listening[0].clone();
-    let code = core.device_link().open_pairing().await.unwrap();
-    let paired = pair(&address, &code.code, "Laptop").await.unwrap();
-    let device = LinkClient::connect(&address, paired.fingerprint, &paired.token);
-    device.state().wait_for(|s| *s == LinkState::Up).await.unwrap();
-    let mut events = device.events();
+    let (home_dir, laptop_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (home, home_running) = core(home_dir.path(), Face { commands: Some(sidecar::commands::dispatch_for_device), ..Face::headless(Vec::new()) }).await;
+    let address = home.set_devices_listen(vec!["127.0.0.1:0".into()]).await.unwrap().listening[0].clone();
+    let (laptop, laptop_running) = core(laptop_dir.path(), Face::headless(Vec::new())).await;
+    let code = home.device_link().open_pairing().await.unwrap();
+    laptop.attach_home(&address, &code.code).await.unwrap();
+    let link = laptop.home().client().unwrap();
+    link.state().wait_for(|s| *s == LinkState::Up).await.unwrap();
+    let mut events = laptop.home().events();
 
     let mut delays = Vec::new();
     for n in 0..10 {
-        // Set from the device, as its window would, for a whole second a few seconds on.
+        // Set from the laptop, as its window would, for a whole second a few seconds on.
         let due = chrono::Utc::now() + chrono::Duration::seconds(3);
         let due = due - chrono::Duration::nanoseconds(i64::from(due.timestamp_subsec_nanos()));
-        let when = due.with_timezone(&core.clock().zone()).format("%Y-%m-%d %H:%M:%S").to_string();
-        let set = device.call("add_reminder", json!({ "message": format!("stretch {n}"), "when": when })).await;
+        let when = due.with_timezone(&home.clock().zone()).format("%Y-%m-%d %H:%M:%S").to_string();
+        let set = link.call("add_reminder", json!({ "message": format!("stretch {n}"), "when": when })).await;
         assert!(set.is_ok(), "{set:?}");
         loop {
             let event = tokio::time::timeout(Duration::from_secs(30), events.recv()).await.expect("the reminder in time").unwrap();
-            if event["type"] == "reminder_delivered" {
+            if event["type"] == "device_notification" {
                 break;
             }
         }
@@ -46,10 +53,12 @@ async fn main() {
     delays.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "a reminder set from a device, fired by the core, heard on the device (10): median {:.0} ms, worst {:.0} ms after its due instant",
+        "a reminder set from another computer, fired by the home core, shown there (10): median {:.0} ms, worst {:.0} ms after its due instant",
         ms(delays[delays.len() / 2]),
         ms(delays[delays.len() - 1])
     );
-    running.stop().await;
-    core.shutdown().await;
+    laptop_running.stop().await;
+    laptop.shutdown().await;
+    home_running.stop().await;
+    home.shutdown().await;
 }

@@ -30,7 +30,7 @@ echo "== the local endpoint under 1,000 slow or half-open connections, and out o
 cargo bench --bench endpoint_soak 2>/dev/null
 echo "== other devices: a command through the link against the same called directly, an event to three devices, a soak of three devices =="
 cargo bench -p sidecar-link --bench link 2>/dev/null
-echo "== other devices: a reminder set from a device, fired by the home core, heard on the device =="
+echo "== other devices: a reminder set from another computer, fired by the home core, shown there =="
 cargo bench --bench device_reminders 2>/dev/null
 echo "== hostile sizes: a 1 GB note searched and appended to, an MCP server flooding its stderr =="
 SIDECAR_TEST_PYTHON=$PWD/.venv/bin/python cargo bench --bench hostile_files 2>/dev/null

@@ -140,6 +140,7 @@ def test_the_app_attaches_to_a_home_core_chats_there_and_hears_its_reminders(des
         wait_until(lambda: any("Hola desde casa." in t for t in session.texts("[data-testid=message-assistant]")), 30,
                    "the home's reply did not arrive")
         assert not own_llm.requests, "this computer's own model was not asked"
+        assert not session.find_all("[data-testid=channel-tag]"), "said here, not 'on another device'"
         time.sleep(0.3)
         desktop.screenshot("devices-home-chat")
 

@@ -35,8 +35,9 @@ export interface ShownMessage {
   notice: Notice | null;
   /** A reply ended (the next queued turn began) before its outcome arrived. */
   awaitingOutcome?: boolean;
-  /** Said on a phone channel or by a program over the local API, so the chat can say where. */
-  phone?: "telegram" | "whatsapp" | "api" | "device";
+  /** Said on a phone channel, by a program over the local API, on another device, or
+   * (on a computer using another's Sidecar) at the home computer: the chat says where. */
+  phone?: "telegram" | "whatsapp" | "api" | "device" | "desktop";
 }
 
 export interface ChatState {
@@ -75,9 +76,22 @@ function shown(partial: Partial<ShownMessage> & Pick<ShownMessage, "key" | "role
   return { status: "complete", finishReason: null, tools: [], meta: null, notice: null, ...partial };
 }
 
-/** Said over a phone channel or the local API, not in this window. */
+/** The channel this window's own messages are said on: "desktop", or "device" on a
+ * computer using another's Sidecar (its home core), where "desktop" is the home's. */
+let here: "desktop" | "device" = "desktop";
+
+export function setHereChannel(channel: "desktop" | "device") {
+  here = channel;
+}
+
+export function hereChannel(): "desktop" | "device" {
+  return here;
+}
+
+/** Said over a phone channel, the local API or another window than this one. */
 export function saidElsewhere(channel: Channel | null | undefined): channel is NonNullable<ShownMessage["phone"]> {
-  return channel === "telegram" || channel === "whatsapp" || channel === "api" || channel === "device";
+  if (channel === here) return false;
+  return channel === "telegram" || channel === "whatsapp" || channel === "api" || channel === "device" || channel === "desktop";
 }
 
 function phoneOf(m: Message): ShownMessage["phone"] {

@@ -129,4 +129,16 @@ describe("settings → devices", () => {
     await vi.waitFor(() => expect(screen.queryByTestId("home-link-banner")).not.toBeInTheDocument());
     expect(screen.getByTestId("home-state")).toHaveTextContent("Connected to the home Sidecar.");
   });
+
+  it("on a computer using another's Sidecar, its own messages carry no tag and the home computer's say so", async () => {
+    const core = new FakeCore();
+    core.handlers.home_view = (): HomeView => ({ address: "192.168.1.20:47200", name: "laptop", fingerprint, state: "up", said: "Connected to the home Sidecar.", waiting: 0 });
+    core.history = [
+      { id: 1, conversation_id: 1, role: "user", content: "written at home", created_at: "2026-12-04T09:00:00Z", channel: "desktop" } as never,
+      { id: 2, conversation_id: 1, role: "user", content: "written on this laptop", created_at: "2026-12-04T09:01:00Z", channel: "device" } as never,
+    ];
+    renderApp();
+    expect(await screen.findByText("written on this laptop")).toBeInTheDocument();
+    expect(screen.getAllByTestId("channel-tag").map((tag) => tag.textContent)).toEqual(["on the home computer"]);
+  });
 });

@@ -2,7 +2,7 @@
 // send / stop / retry commands.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
-import { chatReducer, initialChat, saidElsewhere } from "./chatState";
+import { chatReducer, hereChannel, initialChat, saidElsewhere, setHereChannel } from "./chatState";
 
 export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
@@ -53,7 +53,7 @@ export function useChat() {
       if (event.type === "turn_started" && event.dequeued !== undefined) {
         forget(event.dequeued);
         dispatch({ type: "dequeued", text: event.dequeued, localId: ++localId.current });
-      } else if (event.type === "turn_started" && event.channel === "desktop" && sentWhileBusy.current.length > 0) {
+      } else if (event.type === "turn_started" && event.channel === hereChannel() && sentWhileBusy.current.length > 0) {
         dispatch({ type: "dequeued", text: sentWhileBusy.current.shift() ?? "", localId: ++localId.current });
       }
       if (event.type === "plan_updated") setPlan(event.items);
@@ -84,8 +84,13 @@ export function useChat() {
     // in between (the model becoming ready, say) cannot be missed.
     unlisten.then(() => {
       if (disposed) return;
+      // Which window's messages are this one's: a computer using another's Sidecar says
+      // its own on "device" (the history is read once that is known).
       api
-        .loadHistory()
+        .homeView()
+        .catch(() => null)
+        .then((home) => setHereChannel(home ? "device" : "desktop"))
+        .then(() => api.loadHistory())
         .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
         .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));
       loadVersions();

@@ -103,7 +103,7 @@ export const baseEn = {
   telegramTitle: "Telegram",
   paletteLabel: "Commands",
   viaChannel: (channel: string) =>
-    channel === "api" ? "over the local API" : channel === "device" ? "on another device" : `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
+    channel === "api" ? "over the local API" : channel === "device" ? "on another device" : channel === "desktop" ? "on the home computer" : `on ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
   channelOff: "Off",
   channelTurnOn: "Turn on",
   channelTurnOff: "Turn off",

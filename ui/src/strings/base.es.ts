@@ -104,7 +104,7 @@ export const baseEs: typeof baseEn = {
   telegramTitle: "Telegram",
   paletteLabel: "Comandos",
   viaChannel: (channel: string) =>
-    channel === "api" ? "por la API local" : channel === "device" ? "desde otro dispositivo" : `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
+    channel === "api" ? "por la API local" : channel === "device" ? "desde otro dispositivo" : channel === "desktop" ? "en el ordenador de casa" : `por ${channel === "whatsapp" ? "WhatsApp" : "Telegram"}`,
   channelOff: "Apagado",
   channelTurnOn: "Activar",
   channelTurnOff: "Desactivar",
