@@ -11,7 +11,6 @@ use tauri::{AppHandle, Emitter, State};
 use crate::character::{CharacterWindow, WindowFacts};
 use crate::commands::{blocking, CommandError, Core, SaidBy};
 use crate::preference_commands::HotkeyRefusal;
-use crate::tool_commands::Questions;
 
 /// Everything the character's page shows when it opens; events keep it current.
 #[derive(Serialize)]
@@ -28,12 +27,12 @@ pub struct CharacterStart {
 pub const OPEN_SETTINGS: &str = "sidecar://open-settings";
 
 #[tauri::command]
-pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>, questions: Questions<'_>) -> Result<CharacterStart, CommandError> {
+pub async fn character_start(core: Core<'_>, window: State<'_, CharacterWindow>) -> Result<CharacterStart, CommandError> {
     Ok(CharacterStart {
         window: window.facts(),
         quiet: core.proactive().quiet_now().await.said(&core)?,
         down: core.channels().down_now(),
-        asking: !questions.waiting().is_empty(),
+        asking: !core.window_questions().waiting().is_empty(),
     })
 }
 

@@ -12,7 +12,6 @@ mod ipc;
 mod notifier;
 mod preference_commands;
 mod proactive;
-mod tool_commands;
 mod tray;
 mod update_commands;
 mod updater;
@@ -56,11 +55,6 @@ pub fn run() {
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
-            // Tools that act ask with a card in the chat; the MCP servers start now.
-            let questions =
-                Arc::new(sidecar::permissions::asking::WindowQuestions::new(companion.events().emitter(sidecar::CoreEvent::Permissions), companion.lang()));
-            companion.permissions().set_asker(questions.clone());
-            app.manage(questions);
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
             let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
             app.manage(endpoint.clone());
@@ -144,8 +138,6 @@ pub fn run() {
             connection_commands::connection_http_config,
             connection_commands::connection_endpoint,
             connection_commands::set_connection_endpoint,
-            tool_commands::permission_questions,
-            tool_commands::answer_permission,
             character_commands::character_start,
             character_commands::set_character,
             character_commands::character_transparent,

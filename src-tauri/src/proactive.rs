@@ -48,5 +48,6 @@ pub fn face(app: &AppHandle, endpoint: Arc<McpEndpoint>) -> Face {
         updates: Some((Arc::new(updater::PluginUpdates::new(app.clone())), updater::format())),
         warm_model: true,
         commands: Some(sidecar::commands::dispatch_for_device),
+        window: true,
     }
 }

@@ -166,8 +166,6 @@ pub const DEVICE_LOCAL: &[&str] = &[
     "connection_http_config",
     "connection_endpoint",
     "set_connection_endpoint",
-    "permission_questions",
-    "answer_permission",
     "character_start",
     "set_character",
     "character_transparent",

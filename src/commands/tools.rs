@@ -22,6 +22,16 @@ fn failed(error: impl std::fmt::Display) -> CommandError {
 }
 
 commands! {
+    /// The permission questions waiting for a click (a window opened late shows them).
+    async fn permission_questions(core) -> Result<Vec<crate::permissions::Question>, CommandError> {
+        Ok(core.window_questions().waiting())
+    }
+
+    /// A permission card's click; false when the question no longer waits.
+    async fn answer_permission(core, id: u64, choice: crate::permissions::grant::Choice) -> Result<bool, CommandError> {
+        Ok(core.window_questions().answer(id, choice))
+    }
+
     async fn mcp_servers(core) -> Result<McpView, CommandError> {
         Ok(mcp_view(&core))
     }

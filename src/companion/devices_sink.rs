@@ -1,7 +1,8 @@
-//! Reminders, task results and what Sidecar says on its own, shown on the user's other
-//! computer: a notification told over the link to the attached device the user is at
-//! (the one written on or looked at last, within minutes; every attached one when
-//! none was), which that device shows with its own notifier (`home`).
+//! What reaches the user's other computers: reminders and task results as a notification
+//! told over the link to the attached device the user is at (the one written on or
+//! looked at last, within minutes; every attached one when none was), which that device
+//! shows with its own notifier (`home`); and, on a home core with no window (the
+//! daemon), a tool's permission question as a card in the attached devices' windows.
 
 use std::sync::{Arc, Weak};
 
@@ -9,6 +10,8 @@ use futures_util::future::BoxFuture;
 use serde_json::json;
 
 use super::devices::DeviceLink;
+use crate::permissions::asking::{Answer, AnswerFuture, Asker, WindowQuestions};
+use crate::permissions::Question;
 use crate::proactive::config::SinkId;
 use crate::proactive::router::{Kind, Outgoing, Sink};
 use crate::proactive::state::Channel;
@@ -55,5 +58,28 @@ impl Sink for DevicesSink {
                 _ => Err("no other device is attached now".into()),
             }
         })
+    }
+}
+
+/// A home core with no window asks the attached devices' windows (their cards answer
+/// through the link); with none attached there is no one to ask, as before.
+pub(crate) struct DevicesAsker {
+    link: Weak<DeviceLink>,
+    questions: Arc<WindowQuestions>,
+}
+
+impl DevicesAsker {
+    pub(crate) fn new(link: &Arc<DeviceLink>, questions: &Arc<WindowQuestions>) -> Self {
+        Self { link: Arc::downgrade(link), questions: questions.clone() }
+    }
+}
+
+impl Asker for DevicesAsker {
+    fn ask(&self, question: Question) -> AnswerFuture<'_> {
+        if self.link.upgrade().is_some_and(|link| !link.at_hand().is_empty()) {
+            self.questions.ask(question)
+        } else {
+            Box::pin(async { Answer::NoOneToAsk })
+        }
     }
 }

@@ -95,6 +95,8 @@ pub struct Companion {
     mcp: Arc<crate::mcp::hub::McpHub>,
     /// Permission before every tool that acts.
     permissions: Arc<crate::permissions::PermissionGate>,
+    /// The permission questions the windows show as cards (this one's, and attached devices').
+    questions: Arc<crate::permissions::asking::WindowQuestions>,
     /// Settings → Notes: the folder the note tools work in.
     notes: Arc<crate::notes::setup::NotesSetup>,
     /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
@@ -209,6 +211,7 @@ impl Companion {
             setup: Arc::new(crate::tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
         };
         let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
+        let questions = Arc::new(crate::permissions::asking::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
             .guarded_by(permissions.clone())
             .redacting_with(options.secrets.redactor().clone());
@@ -355,6 +358,7 @@ impl Companion {
             channels,
             mcp,
             permissions,
+            questions,
             notes,
             hosting,
             notifier: Arc::new(crate::proactive::notifier::Notifier::new()),
@@ -423,6 +427,11 @@ impl Companion {
     /// The MCP servers; nothing starts until a front-end calls `reload`.
     pub fn mcp(&self) -> &Arc<crate::mcp::hub::McpHub> {
         &self.mcp
+    }
+
+    /// The permission questions a window shows as cards, answered from any window.
+    pub fn window_questions(&self) -> &Arc<crate::permissions::asking::WindowQuestions> {
+        &self.questions
     }
 
     pub fn permissions(&self) -> &Arc<crate::permissions::PermissionGate> {

@@ -32,12 +32,15 @@ pub struct Face {
     /// The window's command table, which the link serves to other devices (the app and
     /// the daemon give `sidecar::commands::dispatch`).
     pub commands: Option<super::devices::Dispatch>,
+    /// A window shows permission questions as cards (the app); without one, they are
+    /// asked on the attached devices while one is (the daemon), else no one is asked.
+    pub window: bool,
 }
 
 impl Face {
     /// A face with no window: nothing to open, no updates, the model started on demand.
     pub fn headless(sinks: Vec<Arc<dyn Sink>>) -> Self {
-        Face { sinks, on_open: Arc::new(|_| {}), endpoint: Arc::default(), updates: None, warm_model: false, commands: None }
+        Face { sinks, on_open: Arc::new(|_| {}), endpoint: Arc::default(), updates: None, warm_model: false, commands: None, window: false }
     }
 }
 
@@ -106,9 +109,15 @@ impl Companion {
             self.proactive.router().register(sink);
         }
         self.start_endpoint_if_on(&face.endpoint).await;
+        if face.window {
+            self.permissions.set_asker(self.questions.clone());
+        }
         if let Some(dispatch) = face.commands {
             self.devices.serve(dispatch);
             self.proactive.router().register(Arc::new(super::devices_sink::DevicesSink::new(&self.devices)));
+            if !face.window {
+                self.permissions.set_asker(Arc::new(super::devices_sink::DevicesAsker::new(&self.devices, &self.questions)));
+            }
         }
         self.start_devices_if_on().await;
         let connections = crate::connections::watch::watch(

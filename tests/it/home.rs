@@ -9,12 +9,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+
+use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::companion::home::HOME_LINK;
 use sidecar::{Companion, CompanionOptions, Face, Running};
 use tokio::sync::broadcast;
 
 async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
-    let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
+    core_with(dir, face, "").await
+}
+
+async fn core_with(dir: &std::path::Path, face: Face, more: &str) -> (Arc<Companion>, Running) {
+    let settings = toml::from_str(&format!("{more}\n[llm]\nmax_retries = 0\n")).unwrap();
     let mut options = CompanionOptions::new(dir.join("data"), settings);
     options.config_path = Some(dir.join("settings.toml"));
     let core = Companion::open(options).await.unwrap();
@@ -129,4 +135,37 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
 /// The desk's id on the home (paired second: the higher id).
 async fn desk_link_id(home: &Companion) -> i64 {
     home.device_link().view().await.unwrap().devices.iter().map(|d| d.id).max().unwrap()
+}
+
+/// A home core with no window (the daemon) asks a tool's permission on the attached
+/// computer: the card shows there, and the click there lets the tool run on the home.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_home_core_without_a_window_asks_permission_on_the_attached_computer() {
+    let schedule = r#"{"prompt": "Summarize my day", "when": "every day at 9", "title": "Morning summary"}"#;
+    let llm = ScriptedServer::start(vec![stream(tool_call_events(&[("c1", "schedule_task", schedule)])), stream(reply_events(&["Scheduled."]))]).await;
+    let (home_dir, laptop_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let provider = format!("[[providers]]\nid = \"home\"\nbase_url = \"{}\"\nmodel = \"scripted\"\n[memory.embeddings]\nbackend = \"off\"", llm.base_url);
+    let face = Face { commands: Some(sidecar::commands::dispatch_for_device), ..Face::headless(Vec::new()) };
+    let (home, _home_running) = core_with(home_dir.path(), face, &provider).await;
+    let address = home.set_devices_listen(vec!["127.0.0.1:0".into()]).await.unwrap().listening[0].clone();
+    let (laptop, _laptop_running) = core(laptop_dir.path(), Face::headless(Vec::new())).await;
+    let code = home.device_link().open_pairing().await.unwrap();
+    laptop.attach_home(&address, &code.code).await.unwrap();
+    let link = laptop.home().client().unwrap();
+    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    let mut on_laptop = laptop.home().events();
+
+    let sending = {
+        let link = link.clone();
+        tokio::spawn(async move { link.call("send_message", json!({ "text": "Schedule a summary of my day every morning at 9" })).await })
+    };
+    let asked = next(&mut on_laptop, "permission_asked", |_| true).await;
+    let questions = link.call("permission_questions", Value::Null).await.unwrap();
+    assert_eq!(questions[0]["tool"], "schedule_task", "the card the laptop shows: {questions} ({asked})");
+    let answered = link.call("answer_permission", json!({ "id": questions[0]["id"], "choice": "allow_once" })).await.unwrap();
+    assert_eq!(answered, true);
+    let outcome = sending.await.unwrap().unwrap();
+    assert_eq!(outcome["reply"], "Scheduled.", "{outcome}");
+    let tasks = home.tasks().list(chrono::Utc::now(), sidecar::words::Lang::En).await.unwrap();
+    assert_eq!(tasks.len(), 1, "the task runs on the home");
 }
