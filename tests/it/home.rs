@@ -55,6 +55,12 @@ async fn hears(events: &mut broadcast::Receiver<Value>, kind: &str, wait: Durati
     .is_ok()
 }
 
+/// Waits for `link` to be up (a link that never comes up fails the test, not hangs it).
+async fn up(link: &sidecar::link::LinkClient) {
+    let mut state = link.state();
+    tokio::time::timeout(Duration::from_secs(20), state.wait_for(|s| *s == sidecar::link::LinkState::Up)).await.expect("the link up in time").unwrap();
+}
+
 fn due_in(core: &Companion, seconds: i64) -> String {
     let due = chrono::Utc::now() + chrono::Duration::seconds(seconds);
     due.with_timezone(&core.clock().zone()).format("%Y-%m-%d %H:%M:%S").to_string()
@@ -77,7 +83,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     assert_eq!(view.address, address);
     assert_eq!(view.fingerprint, home.link_fingerprint().unwrap(), "the certificate pinned is the one the home shows");
     let link = laptop.home().client().expect("attached");
-    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    up(&link).await;
     assert_eq!(laptop.home_view().unwrap().state, "up");
     assert!(link.call("voice_start", Value::Null).await.is_err(), "what the device keeps for itself is not run on the home");
 
@@ -86,7 +92,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     let code = home.device_link().open_pairing().await.unwrap();
     desk.attach_home(&address, &code.code).await.unwrap();
     let desk_link = desk.home().client().unwrap();
-    desk_link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    up(&desk_link).await;
     let (mut on_laptop, mut on_desk) = (laptop.home().events(), desk.home().events());
     let set = link.call("add_reminder", json!({ "message": "stretch on the laptop", "when": due_in(&home, 3) })).await.unwrap();
     assert!(home.reminders().pending().await.unwrap().iter().any(|r| r.message == "stretch on the laptop"), "set on the home: {set}");
@@ -113,7 +119,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     drop(laptop);
     let (laptop, _laptop_running) = core(dirs[1].path(), Face::headless(Vec::new())).await;
     let link = laptop.home().client().expect("attached again at start");
-    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    up(&link).await;
     let chats = link.call("list_chats", Value::Null).await.unwrap();
     assert_eq!(chats["chats"][0]["message_count"], 2, "the home's chat, with its two reminders: {chats}");
 
@@ -152,7 +158,7 @@ async fn a_home_core_without_a_window_asks_permission_on_the_attached_computer()
     let code = home.device_link().open_pairing().await.unwrap();
     laptop.attach_home(&address, &code.code).await.unwrap();
     let link = laptop.home().client().unwrap();
-    link.state().wait_for(|s| *s == sidecar::link::LinkState::Up).await.unwrap();
+    up(&link).await;
     let mut on_laptop = laptop.home().events();
 
     let sending = {

@@ -198,11 +198,13 @@ async fn keep(shared: Arc<Shared>) {
         if shared.stop.is_cancelled() {
             break;
         }
-        let _ = shared.state.send(LinkState::Connecting);
+        // `send_replace`, not `send`: a state set while no one watches (a device whose
+        // window looks later) must still be the state.
+        shared.state.send_replace(LinkState::Connecting);
         match attach(&shared).await {
             Ok(()) => tries = 0,
             Err(Ended::Refused(reason)) => {
-                let _ = shared.state.send(LinkState::Refused { reason: reason.clone() });
+                shared.state.send_replace(LinkState::Refused { reason: reason.clone() });
                 let waiting = std::mem::take(&mut *shared.waiting.lock().expect("waiting"));
                 for (_, (_, w)) in waiting {
                     let _ = w.answer.send(Err(CallFailure::Refused(reason.clone())));
@@ -211,7 +213,7 @@ async fn keep(shared: Arc<Shared>) {
             }
             Err(Ended::Down(reason)) => {
                 tracing::info!(address = %shared.address, %reason, "the link to the home Sidecar is down");
-                let _ = shared.state.send(LinkState::Down { reason });
+                shared.state.send_replace(LinkState::Down { reason });
             }
         }
         let pause = BACKOFF[tries.min(BACKOFF.len() - 1)];
@@ -240,7 +242,7 @@ async fn attach(shared: &Shared) -> Result<(), Ended> {
         tokio_tungstenite::tungstenite::Error::Http(response) if response.status() == StatusCode::UNAUTHORIZED => Ended::Refused(Refusal::NotAllowed),
         other => Ended::Down(other.to_string()),
     })?;
-    let _ = shared.state.send(LinkState::Up);
+    shared.state.send_replace(LinkState::Up);
     let (mut sink, mut stream) = socket.split();
     // Everything waiting goes first, in the order it was made.
     let mut sent_up_to = 0u64;
