@@ -5,7 +5,8 @@ message is answered by the app's model and shows in the app's chat, it appears i
 list with its last activity, and once revoked it is refused. As a second computer: the
 app attaches to a home core (`sidecar daemon` of another data folder) with its code,
 chats with the home's model, sets a reminder that fires on the home and is shown here
-as this computer's notification, and says so when the home revokes it.
+as this computer's notification, says so while the home is away and sends what was
+written meanwhile once when it is back, and says so when the home revokes it.
 Screenshots: .e2e/devices-*.png."""
 import json
 import os
@@ -85,18 +86,20 @@ def test_a_second_device_pairs_with_the_app_talks_through_it_and_is_revoked(desk
 
 
 def home_core(desktop, data, *args, **popen):
-    """The `sidecar` CLI of the home core's data folder (its own notification bus, so
-    that what shows on the test's bus is the attached app's alone)."""
+    """The `sidecar` CLI of the home core's data folder. It reaches no notification
+    service (another computer's), so what shows on the test's bus is the attached app's
+    alone."""
     cli = Path(desktop.binary).parent / "sidecar"
     env = {**os.environ, "SIDECAR_DATA_DIR": str(data), "SIDECAR_CONFIG": str(data / "settings.toml"),
-           "SIDECAR_RUNTIME": "off", "SIDECAR_NO_KEYCHAIN": "1", "SIDECAR_LANG": "en"}
+           "SIDECAR_RUNTIME": "off", "SIDECAR_NO_KEYCHAIN": "1", "SIDECAR_LANG": "en",
+           "DBUS_SESSION_BUS_ADDRESS": f"unix:path={data}/no-bus"}
     if popen:
-        return subprocess.Popen(["dbus-run-session", "--", str(cli), *args], env=env, **popen)
+        return subprocess.Popen([str(cli), *args], env=env, **popen)
     return subprocess.run([str(cli), *args], capture_output=True, text=True, env=env, timeout=60)
 
 
 def test_the_app_attaches_to_a_home_core_chats_there_and_hears_its_reminders(desktop, tmp_path):
-    home_llm = ScriptedLlm([text_reply("Hola ", "desde casa.")])
+    home_llm = ScriptedLlm([text_reply("Hola ", "desde casa."), text_reply("Sigo aquí.")])
     own_llm = ScriptedLlm([text_reply("This computer's own model answered.")])
     home = tmp_path / "home"
     home.mkdir()
@@ -151,6 +154,24 @@ def test_the_app_attaches_to_a_home_core_chats_there_and_hears_its_reminders(des
         time.sleep(3)
         assert desktop.notifications().count("member=Notify") == before + 1, "shown twice"
         assert "stretch, from the laptop" in desktop.notifications()[-4000:]
+
+        # The home goes away: the window says so, keeps what is sent meanwhile, and sends
+        # it once when the home is back.
+        daemon.terminate()
+        daemon.wait(15)
+        banner = session.wait_for("[data-testid=home-link-banner]", 15)
+        assert "cannot be reached" in session.text(banner), session.text(banner)
+        session.tap("[data-testid=nav-chat]")
+        session.send_keys(session.wait_for("[data-testid=composer]", 10), "¿Sigues ahí?\ue007")
+        time.sleep(1)
+        assert len(home_llm.requests) == 1, "nothing reached the home while it was away"
+        daemon = home_core(desktop, home, "daemon", stdout=log, stderr=subprocess.STDOUT)
+        wait_until(lambda: not session.find_all("[data-testid=home-link-banner]"), 30, "the line did not go when the home came back")
+        wait_until(lambda: any("Sigo aquí." in t for t in session.texts("[data-testid=message-assistant]")), 30,
+                   "the message sent while the home was away was not answered")
+        time.sleep(2)
+        assert len(home_llm.requests) == 2, "sent once"
+        assert sum("¿Sigues ahí?" in t for t in session.texts("[data-testid=message-user]")) == 1, "shown once"
 
         # Revoked on the home: this window says so at once.
         revoked = home_core(desktop, home, "devices", "revoke", "1")

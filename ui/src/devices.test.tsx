@@ -125,6 +125,9 @@ describe("settings → devices", () => {
     await act(() => emit(CORE_EVENT, { type: "home_link", state: "down", said: down, waiting: 2 }));
     expect(await screen.findByTestId("home-link-banner")).toHaveTextContent(down);
     expect(screen.getByTestId("home-state")).toHaveTextContent("2 messages wait to be sent.");
+    // Trying again is still down: the line stays.
+    await act(() => emit(CORE_EVENT, { type: "home_link", state: "connecting", said: "Connecting to the home Sidecar…", waiting: 2 }));
+    expect(screen.getByTestId("home-link-banner")).toHaveTextContent(down);
     await act(() => emit(CORE_EVENT, { type: "home_link", state: "up", said: "Connected to the home Sidecar.", waiting: 0 }));
     await vi.waitFor(() => expect(screen.queryByTestId("home-link-banner")).not.toBeInTheDocument());
     expect(screen.getByTestId("home-state")).toHaveTextContent("Connected to the home Sidecar.");

@@ -15,6 +15,8 @@ export function HomeLinkBanner() {
       .catch(() => {});
     const off = api.onCoreEvent((event) => {
       if (event.type !== "home_link") return;
+      // Trying again after a drop is still down: the line stays until the link is up.
+      if (event.state === "connecting") return;
       const down = event.state === "down" || event.state === "refused";
       setSaid(down ? { text: event.said ?? "", refused: event.state === "refused" } : null);
     });
