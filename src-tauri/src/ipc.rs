@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-use sidecar::link::{words, CallFailure, LinkState};
 use sidecar::Companion;
 use tauri::ipc::{Invoke, InvokeBody};
 use tauri::{Manager, Runtime};
@@ -18,38 +16,20 @@ pub(crate) fn handler<R: Runtime>(local: impl Fn(Invoke<R>) -> bool + Send + Syn
         let Some(core) = invoke.message.webview().try_state::<Arc<Companion>>().map(|c| c.inner().clone()) else {
             return local(invoke);
         };
-        if !sidecar::commands::in_table(&name) {
-            return local(invoke);
-        }
         let args = match invoke.message.payload() {
             InvokeBody::Json(args) => args.clone(),
             InvokeBody::Raw(_) => serde_json::Value::Null,
         };
+        let Some(run) = sidecar::commands::dispatch_for_window(core, &name, args) else {
+            return local(invoke);
+        };
         let resolver = invoke.resolver;
-        match core.home().client() {
-            Some(home) => {
-                let lang = core.preferences().lang();
-                tauri::async_runtime::spawn(async move {
-                    match home.call(&name, args).await {
-                        Ok(answer) => resolver.resolve(answer),
-                        Err(CallFailure::Answered(error)) => resolver.reject(error),
-                        Err(CallFailure::Refused(reason)) => resolver.reject(json!({ "message": words::refusal(&reason, lang), "retryable": false })),
-                        Err(CallFailure::Closed) => {
-                            resolver.reject(json!({ "message": words::state(&LinkState::Down { reason: String::new() }, lang), "retryable": true }))
-                        }
-                    }
-                });
+        tauri::async_runtime::spawn(async move {
+            match run.await {
+                Ok(answer) => resolver.resolve(answer),
+                Err(error) => resolver.reject(error),
             }
-            None => {
-                let run = sidecar::commands::dispatch(core, &name, args).expect("in the table");
-                tauri::async_runtime::spawn(async move {
-                    match run.await {
-                        Ok(answer) => resolver.resolve(answer),
-                        Err(error) => resolver.reject(error),
-                    }
-                });
-            }
-        }
+        });
         true
     }
 }

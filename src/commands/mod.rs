@@ -117,6 +117,18 @@ pub async fn blocking<T: Send + 'static>(core: &Arc<Companion>, work: impl FnOnc
     tokio::task::spawn_blocking(move || work(&core)).await.expect("core work does not panic")
 }
 
+/// Runs `name` for this computer's window: here, or at the home core this computer
+/// uses (`Companion::attach_home`); `None` when the device keeps it for itself.
+pub fn dispatch_for_window(core: Arc<Companion>, name: &str, args: Value) -> Option<BoxFuture<'static, Answer>> {
+    if !in_table(name) {
+        return None;
+    }
+    match core.home().client() {
+        Some(home) => Some(core.call_home(home, name.to_string(), args)),
+        None => dispatch(core, name, args),
+    }
+}
+
 /// Runs `name` for another of the user's devices: as `dispatch`, but a message it sends
 /// is said on "device" (this computer's window shows it as said elsewhere).
 pub fn dispatch_for_device(core: Arc<Companion>, name: &str, args: Value) -> Option<BoxFuture<'static, Answer>> {

@@ -140,6 +140,11 @@ impl DeviceLink {
         self.present.lock().expect("present").as_ref().map(|p| p.at_hand(crate::link::AT_HAND)).unwrap_or_default()
     }
 
+    /// Whether any device is attached now.
+    pub(crate) fn any_attached(&self) -> bool {
+        self.present.lock().expect("present").as_ref().is_some_and(|p| !p.attached().is_empty())
+    }
+
     /// Tells `event` to `devices` alone.
     pub(crate) fn tell(&self, event: Value, devices: Vec<i64>) -> bool {
         self.events.send(Addressed { event, only: Some(devices) }).is_ok()

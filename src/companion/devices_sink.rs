@@ -37,7 +37,7 @@ impl Sink for DevicesSink {
         Channel::Device
     }
     fn available(&self) -> bool {
-        self.link.upgrade().is_some_and(|link| !link.at_hand().is_empty())
+        self.link.upgrade().is_some_and(|link| link.any_attached())
     }
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         let told = self.link.upgrade().map(|link| {
@@ -76,7 +76,7 @@ impl DevicesAsker {
 
 impl Asker for DevicesAsker {
     fn ask(&self, question: Question) -> AnswerFuture<'_> {
-        if self.link.upgrade().is_some_and(|link| !link.at_hand().is_empty()) {
+        if self.link.upgrade().is_some_and(|link| link.any_attached()) {
             self.questions.ask(question)
         } else {
             Box::pin(async { Answer::NoOneToAsk })

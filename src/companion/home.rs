@@ -17,7 +17,7 @@ use tokio::sync::broadcast;
 use super::devices_sink::DEVICE_NOTIFICATION;
 use super::Companion;
 use crate::devices_error::DevicesError;
-use crate::link::{pair, words, Home, LinkClient, LinkState};
+use crate::link::{pair, words, CallFailure, Home, LinkClient, LinkState};
 use crate::proactive::notifier::NotificationAction;
 use sidecar_domain::secrets::Secrets;
 
@@ -118,6 +118,19 @@ fn state_name(state: &LinkState) -> &'static str {
 impl Companion {
     pub fn home(&self) -> &Arc<HomeLink> {
         &self.home
+    }
+
+    /// Runs the window's command `name` at the home core `home`; a link that refuses or
+    /// is down is said as the window's errors are (Retry makes sense only when down).
+    pub(crate) fn call_home(&self, home: Arc<LinkClient>, name: String, args: Value) -> futures_util::future::BoxFuture<'static, Result<Value, Value>> {
+        let lang = self.preferences().lang();
+        Box::pin(async move {
+            home.call(&name, args).await.map_err(|failure| match failure {
+                CallFailure::Answered(error) => error,
+                CallFailure::Refused(reason) => json!({ "message": words::refusal(&reason, lang), "retryable": false }),
+                CallFailure::Closed => json!({ "message": words::state(&LinkState::Down { reason: String::new() }, lang), "retryable": true }),
+            })
+        })
     }
 
     /// Settings → Devices on this computer: the home it uses, if any.
