@@ -81,8 +81,22 @@ impl<'a> Grammar<'a> {
             offset.seconds += more.seconds;
             at = end;
         }
-        if lead.is_none() && self.any(at, &["past", "to", "before"]).is_some() {
-            return None; // "20 minutes to 2pm" is an hour
+        let counted_from_an_hour = [
+            "past",
+            "to",
+            "before",
+            "para las",
+            "para la",
+            "antes de las",
+            "antes de la",
+            "pasadas las",
+            "pasada la",
+            "pasadas de las",
+            "despues de las",
+            "despues de la",
+        ];
+        if lead.is_none() && self.any(at, &counted_from_an_hour).is_some() {
+            return None; // "20 minutes to 2pm", "tres minutos para las cinco" are hours
         }
         let trail = self.any(at, &["later", "from now", "after", "hence", "despues", "mas tarde", "a partir de ahora", "desde ahora"]);
         // "3 días a partir de hoy", "4 months from tomorrow": counted from that day.

@@ -233,12 +233,20 @@ impl Grammar<'_> {
         if minutes == 0 || minutes > 59 {
             return None;
         }
-        let (mut hour, end) = self.named_hour_word(at).or_else(|| self.clock(at, true))?;
+        let (mut hour, mut end) = self.named_hour_word(at).or_else(|| self.clock(at, true))?;
+        // The hour may carry minutes of its own: "tres minutos para las cinco treinta",
+        // "… para las cinco y media".
+        end = self.minutes(&mut hour, end).unwrap_or(end);
         if past {
-            hour.minute = minutes;
+            hour.minute += minutes;
+            if hour.minute > 59 {
+                return None;
+            }
+        } else if hour.minute >= minutes {
+            hour.minute -= minutes;
         } else {
             hour.hour = (hour.hour + 23) % 24;
-            hour.minute = 60 - minutes;
+            hour.minute += 60 - minutes;
             hour.to_hour = true;
         }
         let (pm, end) = self.meridiem(end).map_or((hour.pm, end), |(pm, e)| (Some(pm), e));
@@ -264,7 +272,11 @@ impl Grammar<'_> {
         };
         let (past, hour_at) = match self.any(at, &["pasadas las", "pasadas la", "pasada la", "pasadas de las", "despues de las", "despues de la"]) {
             Some(e) => (true, e),
-            None => (false, self.any(at, &["para las", "para la"]).filter(|_| named || matches!(minutes, 10 | 20 | 25))?),
+            None => match self.any(at, &["antes de las", "antes de la"]).filter(|_| named) {
+                // "tres minutos antes de las cinco": minutes said as such, never a bare count.
+                Some(e) => (false, e),
+                None => (false, self.any(at, &["para las", "para la"]).filter(|_| named || matches!(minutes, 10 | 20 | 25))?),
+            },
         };
         self.counted_from(hour_at, minutes, past)
     }
@@ -272,10 +284,12 @@ impl Grammar<'_> {
     /// "9", "9:30", "09.30", "8.30pm", "5pm", "5p.m.", "15h", "15hs", "9h30", "tres".
     fn clock(&self, i: usize, led: bool) -> Found<Hour> {
         let w = self.word(i)?;
-        let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some();
+        // "siete y media", "ocho menos diez de la mañana": minutes in words, then a mark.
+        let minutes_then_mark = || self.any(i + 1, &["y", "menos"]).and_then(|a| self.minutes_in_words(a)).is_some_and(|(_, after)| self.marked_hour(after));
+        let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some() || minutes_then_mark();
         if let Some(n) = lex::whole(w, 24).filter(|_| (led || words_mark()) && !w.bytes().all(|b| b.is_ascii_digit())) {
             // A number word: "a las tres", "at nine".
-            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: false, bound: None, to_hour: false }, i + 1));
+            return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: n == 0, bound: None, to_hour: false }, i + 1));
         }
         let digits_end = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
         if (3..=4).contains(&digits_end) && (led || self.meridiem(i + 1).is_some() || w[digits_end..].ends_with('m')) {

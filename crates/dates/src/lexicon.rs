@@ -69,6 +69,8 @@ pub fn number_word(word: &str) -> Option<(f64, Option<Tongue>)> {
     let (n, t) = match word {
         "a" | "an" | "one" => (1.0, En),
         "un" | "una" | "uno" => (1.0, Es),
+        // "a las cero horas", "a las cero treinta": midnight on the 24-hour clock.
+        "cero" => (0.0, Es),
         "half" => (0.5, En),
         "media" | "medio" => (0.5, Es),
         "two" => (2.0, En),

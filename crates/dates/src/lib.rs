@@ -386,7 +386,7 @@ fn strong(span: &Span) -> bool {
 /// sentence's language: "a" is a Spanish connector ("llamar a") but English "take pill
 /// A" keeps it.
 const EDGE_WORDS_EN: &[&str] = &["to", "at", "on", "for", "by", "and", "in", "the", "about"];
-const EDGE_WORDS_ES: &[&str] = &["para", "a", "de", "que", "el", "y", "en", "por", "sobre"];
+const EDGE_WORDS_ES: &[&str] = &["para", "a", "de", "del", "que", "el", "y", "en", "por", "sobre"];
 
 /// Finds the date in `text` and returns it with the rest ("what").
 pub fn extract(text: &str, now: DateTime<Utc>, zone: Tz, options: Options) -> Result<Split, DateError> {

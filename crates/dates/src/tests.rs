@@ -52,3 +52,26 @@ fn numbers_after_a_weekday() {
     assert_eq!(local("el próximo domingo a la tarde"), "!AmbiguousDay");
     assert_eq!(local("el domingo a la tarde"), "2026-11-22 15:00");
 }
+
+/// Minutes counted back from an hour, in words or as minutes said as such, read as
+/// the hour they make; where the half of the day is unsaid, each choice offered reads
+/// back as itself, past midnight too ("la una menos cinco" may be 00:55).
+#[test]
+fn minutes_before_an_hour() {
+    let es = |text: &str| match extract(text, now(), Madrid, Options::new(Lang::Es)) {
+        Ok(r) => r.when.local().format("%Y-%m-%d %H:%M").to_string(),
+        Err(e) => format!("!{:?}", e.kind),
+    };
+    assert_eq!(es("ocho menos diez de la tarde"), "2026-11-18 19:50");
+    assert_eq!(es("son las ocho menos veinticinco de la noche"), "2026-11-18 19:35");
+    assert_eq!(es("tres minutos para las cinco y media de la tarde"), "2026-11-18 17:27");
+    assert_eq!(es("cinco minutos antes de las 8 de la noche"), "2026-11-18 19:55");
+    assert_eq!(es("a las cero horas"), "2026-11-19 00:00");
+    // "antes de la cena" names no hour: no time, rather than ten minutes from now.
+    assert!(extract("llama a mamá 10 minutos antes de la cena", now(), Madrid, Options::new(Lang::Es)).is_err());
+    let e = parse("a la una menos cinco", now(), Madrid, Options::new(Lang::Es)).unwrap_err();
+    assert_eq!(e.kind, DateErrorKind::AmbiguousHour);
+    let choices: Vec<&str> = e.suggestion.split('"').skip(1).step_by(2).collect();
+    let read: Vec<String> = choices.iter().map(|c| es(c)).collect();
+    assert_eq!(read, ["2026-11-18 12:55", "2026-11-19 00:55"], "{}", e.suggestion);
+}

@@ -377,6 +377,8 @@ pub(crate) fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
         match lang {
             Lang::En => format!("\"{} at {h12}{minutes}{}\"", if *today { "today" } else { "tomorrow" }, if pm { "pm" } else { "am" }),
             Lang::Es if pm => format!("\"{} a las {}{minutes}\"", if *today { "hoy" } else { "mañana" }, t.hour()),
+            // "la una menos cinco" may be 00:55, which "12:55 de la mañana" would not say.
+            Lang::Es if t.hour() == 0 => format!("\"{} a las 0:{:02}\"", if *today { "hoy" } else { "mañana" }, t.minute()),
             Lang::Es => format!("\"{} a las {h12}{minutes} de la mañana\"", if *today { "hoy" } else { "mañana" }),
         }
     };

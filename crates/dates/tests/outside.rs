@@ -1,12 +1,14 @@
 //! Sentences from other projects' public tests (`tests/data/outside/recognizers.tsv`:
 //! Microsoft Recognizers-Text's date-time specs, Spanish and English; `spoken.tsv`: Snips'
-//! rustling-ontology Spanish examples, hours said in words), each read whole
-//! as a reminder's words are, at its test's moment. Every sentence ends one of four
-//! ways: read right, asked back (an hour that could be either half of the day, a day
-//! or an hour missing), not understood (said so), or silently wrong, the worst: a
-//! reminder set at a time the user did not say. Prints the shares per language and
-//! part and every miss of the development part; the floors keep what was reached, and
-//! the silently wrong share on the test part stays at 1% or less.
+//! rustling-ontology Spanish examples, hours said in words; `recognizers_spans.tsv`: the
+//! Spanish sentences of Recognizers-Text's extractor specs, their moments read by hand),
+//! each read whole as a reminder's words are, at its test's moment. Every sentence ends
+//! one of four ways: read right, asked back (an hour that could be either half of the
+//! day, a day or an hour missing), not understood (said so), or silently wrong, the
+//! worst: a reminder set at a time the user did not say. Prints the shares per language
+//! and part and every miss of the development part; the limits keep what was reached
+//! (the goal on a test part, at least 90% right and at most 1% silently wrong, is met by
+//! rustling's Spanish hours, not yet by Recognizers').
 
 use std::collections::BTreeMap;
 
@@ -96,11 +98,16 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// five") and "con treinta": hours 91.5% on the test part. Recognizers' Spanish hours did
 /// not move (83.7%, 4.3%). Reading "a las 9 h" as the 24-hour clock's was tried and
 /// dropped: it turned a sentence of each language's test part from asked to wrong.
+/// Then the extractor specs' sentences (all development): minutes in words before an
+/// hour with no "a las" ("ocho menos diez de la mañana", read as 10:00 before) and
+/// minutes counted back from an hour that has its own ("tres minutos para las cinco
+/// treinta"): spans 81.6% right and 7.9% silently wrong → 97.4% and 0%; Recognizers'
+/// Spanish hours, test part, 83.7% → 87.0% right, still 4.3% silently wrong.
 const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("recognizers", "hours", "en", "dev", 71.0, 4.1),
     ("recognizers", "hours", "en", "test", 69.8, 8.2),
     ("recognizers", "hours", "es", "dev", 91.0, 0.1),
-    ("recognizers", "hours", "es", "test", 83.5, 4.4),
+    ("recognizers", "hours", "es", "test", 86.9, 4.4),
     ("recognizers", "days", "en", "dev", 71.5, 4.2),
     ("recognizers", "days", "en", "test", 53.1, 15.2),
     ("recognizers", "days", "es", "dev", 87.5, 1.9),
@@ -109,11 +116,15 @@ const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("rustling", "hours", "es", "test", 91.4, 0.1),
     ("rustling", "days", "es", "dev", 99.9, 0.1),
     ("rustling", "days", "es", "test", 92.0, 0.1),
+    ("spans", "hours", "es", "dev", 97.3, 0.1),
 ];
 
 /// Each corpus by name, with its table.
-const CORPORA: &[(&str, &str)] =
-    &[("recognizers", include_str!("../../../tests/data/outside/recognizers.tsv")), ("rustling", include_str!("../../../tests/data/outside/spoken.tsv"))];
+const CORPORA: &[(&str, &str)] = &[
+    ("recognizers", include_str!("../../../tests/data/outside/recognizers.tsv")),
+    ("rustling", include_str!("../../../tests/data/outside/spoken.tsv")),
+    ("spans", include_str!("../../../tests/data/outside/recognizers_spans.tsv")),
+];
 
 #[test]
 fn sentences_from_another_projects_tests() {
