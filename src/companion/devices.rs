@@ -82,6 +82,8 @@ impl DeviceLink {
         let identity = Identity::load_or_make(&self.data_dir.join("link"))?;
         let calls = Arc::new(TableCalls { core: Arc::downgrade(core), dispatch, events: self.events.clone() });
         let server = LinkServer::new(identity, self.devices.clone(), calls);
+        // A browser (the phone's) opens the same window as a web app.
+        server.serve_web(Arc::new(super::web_files::BuiltUi));
         *self.present.lock().expect("present") = Some(server.present().clone());
         let (mut listening, mut problems) = (Vec::new(), Vec::new());
         for address in addresses {

@@ -41,6 +41,7 @@ mod serving;
 mod standard_tools;
 mod tasks;
 mod voice;
+mod web_files;
 pub use voice::{Heard, VoiceModel, VoiceView};
 
 pub use running::{Delivery, Face, Running};

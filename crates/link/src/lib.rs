@@ -6,7 +6,8 @@
 //! certificate and its fingerprint), `devices` (the paired devices and their hashed
 //! tokens), `present` (which are attached, and the one the user is at), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
 //! answers kept so a call sent twice runs once), `client` with `tls` and `home` (the
-//! device's side: pinning, its home core kept), `protocol` (the frames), `words` (both languages).
+//! device's side: pinning, its home core kept), `protocol` (the frames), `web` (the web app a browser opens: the window's files, a
+//! session cookie, the content policy), `words` (both languages).
 
 mod calls;
 mod client;
@@ -21,6 +22,7 @@ mod replies;
 mod server;
 mod socket;
 mod tls;
+mod web;
 pub mod words;
 
 pub use calls::{Addressed, Calls};
@@ -33,3 +35,4 @@ pub use pairing::{PairingCode, CODE_LIFETIME, TRIES};
 pub use present::{Present, AT_HAND};
 pub use protocol::{Frame, Outcome};
 pub use server::{LinkServer, Listening};
+pub use web::WebFiles;

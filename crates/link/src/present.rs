@@ -1,6 +1,8 @@
 //! Which devices are attached now, and which one the user is at: where a notification
 //! from the core is shown. The device the user gave input on last (within a few
-//! minutes) is the one; when none was used lately, every attached device is.
+//! minutes) is the one; when none was used lately, every attached device is. A web
+//! page (the phone's browser) is attached but never where a notification is shown: a tab
+//! in the background or closed would lose it; the phone's bridges carry it instead.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -19,6 +21,8 @@ struct Seen {
     /// Open links (a device may attach twice for a moment while one reconnects).
     links: usize,
     input: Option<Instant>,
+    /// Its links show notifications (a computer's app), not a web page's.
+    shows: bool,
 }
 
 /// Held while a link is open; detaches when dropped.
@@ -37,8 +41,12 @@ impl Drop for AttachedLink {
 }
 
 impl Present {
-    pub(crate) fn attach(self: &Arc<Self>, device: i64) -> AttachedLink {
-        self.devices.lock().expect("present").entry(device).or_default().links += 1;
+    /// A link of `device` opened; `shows` says whether it shows notifications.
+    pub(crate) fn attach(self: &Arc<Self>, device: i64, shows: bool) -> AttachedLink {
+        let mut devices = self.devices.lock().expect("present");
+        let seen = devices.entry(device).or_default();
+        seen.links += 1;
+        seen.shows = shows;
         AttachedLink { present: self.clone(), device }
     }
 
@@ -52,11 +60,11 @@ impl Present {
         self.devices.lock().expect("present").iter().filter(|(_, seen)| seen.links > 0).map(|(id, _)| *id).collect()
     }
 
-    /// Where the user is: the attached device with the latest input within `within`,
-    /// or every attached device when none had any.
+    /// Where the user is: of the attached devices that show notifications, the one with
+    /// the latest input within `within`, or every one when none had any.
     pub fn at_hand(&self, within: Duration) -> Vec<i64> {
         let devices = self.devices.lock().expect("present");
-        let attached = devices.iter().filter(|(_, seen)| seen.links > 0);
+        let attached = devices.iter().filter(|(_, seen)| seen.links > 0 && seen.shows);
         let latest = attached.clone().filter_map(|(id, seen)| Some((seen.input?, *id))).filter(|(at, _)| at.elapsed() <= within).max();
         match latest {
             Some((_, id)) => vec![id],
@@ -73,7 +81,9 @@ mod tests {
     fn the_device_used_last_is_where_the_user_is_else_every_attached_one() {
         let present = Arc::new(Present::default());
         assert!(present.at_hand(AT_HAND).is_empty(), "nobody attached");
-        let (laptop, desk) = (present.attach(1), present.attach(2));
+        let (laptop, desk) = (present.attach(1, true), present.attach(2, true));
+        let page = present.attach(3, false);
+        present.input(3);
         assert_eq!(present.at_hand(AT_HAND), [1, 2], "no input yet: both");
         present.input(2);
         assert_eq!(present.at_hand(AT_HAND), [2]);
@@ -82,8 +92,8 @@ mod tests {
         assert_eq!(present.at_hand(Duration::ZERO), [1, 2], "input too long ago: both");
         drop(laptop);
         assert_eq!(present.at_hand(AT_HAND), [2], "a device that left is not where the user is");
-        assert_eq!(present.attached(), [2]);
-        drop(desk);
+        assert_eq!(present.attached(), [2, 3], "a web page is attached, but never where notifications go");
+        drop((desk, page));
         assert!(present.attached().is_empty());
     }
 }

@@ -30,7 +30,8 @@ pub(crate) struct Attached {
 /// How often an open link checks its device is still allowed.
 const RECHECK: std::time::Duration = std::time::Duration::from_secs(3);
 
-pub(crate) async fn serve<S>(server: Attached, device: Device, io: S, stop: CancellationToken)
+/// Serves `device`'s link; `shows` says whether it shows notifications (not a web page).
+pub(crate) async fn serve<S>(server: Attached, device: Device, shows: bool, io: S, stop: CancellationToken)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -40,7 +41,7 @@ where
     let mut events = server.calls.events();
     let mut revoked = server.devices.revocations();
     tracing::info!(device = device.id, "a device attached");
-    let _attached = server.present.attach(device.id);
+    let _attached = server.present.attach(device.id, shows);
     let close = |code: CloseCode, reason: &'static str| Message::Close(Some(CloseFrame { code, reason: reason.into() }));
     // A revoke in another process (`sidecar devices revoke` beside the app) is seen here
     // within a few seconds; one in this process, at once.
