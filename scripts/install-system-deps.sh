@@ -17,6 +17,9 @@ packages=(
   # Headless desktop for end-to-end tests: X server, D-Bus, notification daemon,
   # WebDriver for WebKitGTK, key presses and screenshots
   xvfb xauth dbus dbus-x11 webkit2gtk-driver dunst xdotool imagemagick
+  # A browser and its WebDriver: the web app a home core serves to a phone, tested at a
+  # phone's size
+  chromium chromium-driver
   # A compositor, so the character on the desktop is tested see-through and without
   xcompmgr
   # A real Secret Service (the keychain) for tests of API-key storage

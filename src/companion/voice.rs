@@ -205,6 +205,26 @@ impl Companion {
         Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
     }
 
+    /// A clip recorded on another device (a phone's browser microphone), base64 of a WAV
+    /// or OGG/Opus recording: the words in it, as push-to-talk's are heard.
+    pub async fn transcribe_clip(&self, clip: &str) -> Result<Heard, String> {
+        use base64::Engine;
+        use sidecar_voice::{Audio, Language, Recording, VoiceError};
+        let lang = self.preferences.lang();
+        let bytes =
+            base64::engine::general_purpose::STANDARD.decode(clip.trim()).map_err(|_| sidecar_voice::words::problem(lang, &VoiceError::UnknownFormat))?;
+        let speech = self.speech.clone();
+        let heard =
+            tokio::task::spawn_blocking(move || Audio::decode(&bytes).and_then(|audio| speech.transcribe(&audio, Language::Given(lang), Recording::Utterance)))
+                .await
+                .unwrap_or_else(|e| Err(VoiceError::Engine(e.to_string())));
+        let text = heard.map(|t| t.text).map_err(|error| {
+            tracing::info!(%error, "a device's clip held nothing usable");
+            sidecar_voice::words::problem(lang, &error)
+        })?;
+        Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
+    }
+
     /// Settings → Voice's microphone test: listens for three seconds and returns what it
     /// heard, which goes nowhere else.
     pub async fn test_microphone(&self) -> Result<String, String> {

@@ -5,6 +5,7 @@ mod answer_language;
 mod anthropic;
 mod attachments;
 mod backup;
+mod browser_clip;
 mod budget;
 mod calendar;
 mod character;

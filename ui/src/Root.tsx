@@ -4,9 +4,33 @@ import { App } from "./App";
 import { AppearanceContext, applyTheme, rememberedTheme } from "./appearance";
 import { I18nContext, pickLang, strings, type Lang } from "./i18n";
 import { tellPreferencesChanged } from "./character/preferencesEvent";
+import { WebLinkBanner, WebSignIn } from "./components/WebSignIn";
+import { inBrowser, webLink, webSession } from "./transport";
+
+/** In a browser, whether the home core knows this one yet; the app's window always runs. */
+type Session = "checking" | "signed-in" | "signed-out";
+
+/** The browser's session, and whether its link is down: checked first, and signed out
+ * again when the core revokes it (Settings → Devices there, or "Sign out" here). */
+function useSession(): [Session, boolean] {
+  const [session, setSession] = useState<Session>(inBrowser() ? "checking" : "signed-in");
+  const [down, setDown] = useState(false);
+  useEffect(() => {
+    if (!inBrowser()) return;
+    webSession()
+      .then((device) => setSession(device ? "signed-in" : "signed-out"))
+      .catch(() => setSession("signed-out"));
+    return webLink().onState((state) => {
+      setDown(state === "down");
+      if (state === "refused") setSession("signed-out");
+    });
+  }, []);
+  return [session, down];
+}
 
 /** The app in the user's language and theme, as the core keeps them; Settings changes both at once. */
 export function Root() {
+  const [session, down] = useSession();
   const [lang, setLang] = useState<Lang>(pickLang(navigator.language));
   // The last theme, until the core's answer: no light flash for a dark window.
   const [theme, setTheme] = useState<Theme>(rememberedTheme);
@@ -23,11 +47,12 @@ export function Root() {
     [apply],
   );
   useEffect(() => {
+    if (session !== "signed-in") return;
     api
       .preferences()
       .then(apply)
       .catch(() => undefined);
-  }, [apply]);
+  }, [apply, session]);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
@@ -35,7 +60,8 @@ export function Root() {
   return (
     <AppearanceContext.Provider value={applied}>
       <I18nContext.Provider value={strings[lang]}>
-        <App />
+        {session === "signed-in" && <WebLinkBanner down={down} />}
+        {session === "signed-in" ? <App /> : session === "signed-out" ? <WebSignIn onSignedIn={() => window.location.reload()} /> : null}
       </I18nContext.Provider>
     </AppearanceContext.Provider>
   );

@@ -1,7 +1,8 @@
-// The UI's only door to the core: typed wrappers over Tauri IPC commands and events.
-import { invoke } from "@tauri-apps/api/core";
-import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+// The UI's only door to the core: typed wrappers over its commands and events (Tauri's
+// IPC in the app, the core's link in a browser: `transport`).
 import { openUrl } from "@tauri-apps/plugin-opener";
+import { cancelRecording, finishRecording, startRecording } from "./browserMic";
+import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
@@ -73,10 +74,12 @@ export const api = {
   /** The user is typing in the chat (the character listens). */
   userTyping: () => invoke<void>("user_typing"),
   /** Push-to-talk: opens the microphone (states and level arrive as core events). */
-  voiceStart: () => invoke<void>("voice_start"),
+  /** Push-to-talk: the app's microphone is the core's; a browser records with its own
+   * and the core writes the clip down (`transcribe_clip`). */
+  voiceStart: (): Promise<void> => (inBrowser() ? startRecording() : invoke<void>("voice_start")),
   /** Stops listening; the words said. */
-  voiceFinish: () => invoke<Heard>("voice_finish"),
-  voiceCancel: () => invoke<void>("voice_cancel"),
+  voiceFinish: (): Promise<Heard> => (inBrowser() ? invoke<Heard>("transcribe_clip", { clip: finishRecording() }) : invoke<Heard>("voice_finish")),
+  voiceCancel: (): Promise<void> => (inBrowser() ? Promise.resolve(cancelRecording()) : invoke<void>("voice_cancel")),
   /** Stops saying a reply aloud. */
   voiceHush: () => invoke<void>("voice_hush"),
   voiceView: () => invoke<VoiceView>("voice_view"),
@@ -178,7 +181,11 @@ export const api = {
   onCoreEvent: (handler: (event: CoreEvent) => void): Promise<UnlistenFn> =>
     listen<CoreEvent>(CORE_EVENT, (e) => handler(e.payload)),
   /** Opens a web or mail link in the system's handler, never inside Sidecar's window. */
-  openExternal: (url: string) => openUrl(url),
+  openExternal: (url: string): Promise<void> => {
+    if (!inBrowser()) return openUrl(url);
+    window.open(url, "_blank", "noopener,noreferrer");
+    return Promise.resolve();
+  },
   openLogsFolder: () => invoke<void>("open_logs_folder"),
   /** Problems found at start that the user should fix (a bad time zone in settings). */
   coreWarnings: () => invoke<string[]>("core_warnings"),

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { api, toCommandError, type Attachment, type Checkpoint, type ContextMeter, type ModelStatus, type PlanItem, type ReplyVersions, type TurnOutcome } from "./api";
 import { chatReducer, hereChannel, initialChat, saidElsewhere, setHereChannel } from "./chatState";
+import { inBrowser } from "./transport";
 
 export function useChat() {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
@@ -89,7 +90,9 @@ export function useChat() {
       api
         .homeView()
         .catch(() => null)
-        .then((home) => setHereChannel(home ? "device" : "desktop"))
+        // A computer attached to a home, or a browser on it: what is written here comes
+        // from a device; the home computer's own messages are tagged as such.
+        .then((home) => setHereChannel(home || inBrowser() ? "device" : "desktop"))
         .then(() => api.loadHistory())
         .then((messages) => !disposed && dispatch({ type: "history_loaded", messages }))
         .catch((e) => !disposed && dispatch({ type: "failed", error: toCommandError(e) }));

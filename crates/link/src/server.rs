@@ -136,7 +136,7 @@ impl LinkServer {
             },
             (&Method::GET, "/link") => self.link(req, stop).await,
             (&Method::GET, "/web/session") => self.session(&req).await,
-            (&Method::POST, "/web/session") if from_a_page(&req) => match self.pair(req).await {
+            (&Method::POST, "/web/session") if says_origin(&req) => match self.pair(req).await {
                 Ok(issued) => web::secured(Response::builder().status(StatusCode::OK).header(header::SET_COOKIE, web::session_cookie(&issued.token)))
                     .header(header::CONTENT_TYPE, "application/json")
                     .header(header::CACHE_CONTROL, "no-store")
@@ -144,7 +144,7 @@ impl LinkServer {
                     .expect("a response"),
                 Err(refused) => refused,
             },
-            (&Method::POST, "/web/session/end") if from_a_page(&req) => self.end_session(&req).await,
+            (&Method::POST, "/web/session/end") if says_origin(&req) => self.end_session(&req).await,
             (&Method::GET, path) => match self.web.get() {
                 Some(files) => web::page(files.as_ref(), path),
                 None => answer(StatusCode::NOT_FOUND, json!({ "error": "not_found" })),
@@ -160,6 +160,11 @@ impl LinkServer {
             code: String,
             name: String,
         }
+        // Before a session there is no user's choice of language: the browser's says it.
+        let lang = match req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()) {
+            Some(accepted) if accepted.trim_start().to_ascii_lowercase().starts_with("es") => sidecar_domain::locale::Lang::Es,
+            _ => sidecar_domain::locale::Lang::En,
+        };
         let Ok(body) = Limited::new(req.into_body(), PAIR_BODY_LIMIT).collect().await else {
             return Err(answer(StatusCode::PAYLOAD_TOO_LARGE, json!({ "error": "too_large" })));
         };
@@ -176,7 +181,7 @@ impl LinkServer {
         if let Err(e) = redeemed {
             tracing::info!(error = %e, "a pairing code was refused");
             let status = if e == PairingError::NoTriesLeft { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::FORBIDDEN };
-            return Err(answer(status, json!({ "error": "pairing", "pairing": e })));
+            return Err(answer(status, json!({ "error": "pairing", "pairing": e, "message": crate::words::pairing_error(e, lang) })));
         }
         let name = asked.name.trim();
         self.devices.add(if name.is_empty() { "Browser" } else { name }).await.map_err(|e| {
@@ -279,9 +284,15 @@ fn same_origin<B>(req: &Request<B>) -> bool {
     }
 }
 
-/// A request a web page made (browsers always say their Origin; `same_origin` has
-/// already refused any other than this server's own).
+/// A request a page of this origin made: one that says its Origin (`same_origin` has
+/// already refused any other than this server's own; browsers say it on every POST and
+/// WebSocket), or a same-origin GET, which says so in its fetch metadata instead.
 fn from_a_page<B>(req: &Request<B>) -> bool {
+    req.headers().contains_key(header::ORIGIN) || req.headers().get("sec-fetch-site").is_some_and(|site| site == "same-origin")
+}
+
+/// Whether a request says its Origin (a browser's POST always does).
+fn says_origin<B>(req: &Request<B>) -> bool {
     req.headers().contains_key(header::ORIGIN)
 }
 
@@ -428,6 +439,9 @@ mod tests {
 
         assert_eq!(send(&address, request(Method::GET, "/web/session", Some(&own), Some(&cookie), "")).await.0, StatusCode::OK);
         assert_eq!(send(&address, request(Method::GET, "/web/session", None, Some(&cookie), "")).await.0, StatusCode::UNAUTHORIZED, "a cookie outside a page");
+        let mut same_site_get = request(Method::GET, "/web/session", None, Some(&cookie), "");
+        same_site_get.headers_mut().insert("sec-fetch-site", http::HeaderValue::from_static("same-origin"));
+        assert_eq!(send(&address, same_site_get).await.0, StatusCode::OK, "a page's own GET says no Origin, but its fetch metadata");
         assert_eq!(send(&address, request(Method::GET, "/link", Some("https://evil.example"), Some(&cookie), "")).await.0, StatusCode::FORBIDDEN);
         assert_eq!(send(&address, request(Method::GET, "/link", Some(&own), Some(&cookie), "")).await.0, StatusCode::SWITCHING_PROTOCOLS);
 

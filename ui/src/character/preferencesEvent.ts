@@ -1,6 +1,6 @@
 // Preferences changed in one window reach the others: Settings' theme and language reach
 // the character; the character's switch (its menu, its shortcut) reaches Settings.
-import { emit, listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { emit, listen, type UnlistenFn } from "../transport";
 import type { PreferencesView } from "../api";
 
 export const PREFERENCES_CHANGED = "sidecar://preferences-changed";

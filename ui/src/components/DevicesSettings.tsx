@@ -3,10 +3,12 @@ import { api, toCommandError, type DevicesView, type HomeView } from "../api";
 import { HomeSettings } from "./HomeSettings";
 import { useStrings } from "../i18n";
 import { hm } from "../format";
+import { inBrowser, signOut } from "../transport";
 
 /** Settings → Devices: this computer using another's Sidecar (`HomeSettings`), or
  * where the user's other devices reach this one. */
 export function DevicesSettings() {
+  const t = useStrings();
   // undefined: not asked yet; null: this computer uses its own Sidecar.
   const [home, setHome] = useState<HomeView | null | undefined>(undefined);
   useEffect(() => {
@@ -16,6 +18,17 @@ export function DevicesSettings() {
       .catch(() => setHome(null));
   }, []);
   if (home === undefined) return null;
+  // In a browser (the web app): this browser is one of the devices listed below.
+  if (inBrowser()) {
+    return (
+      <>
+        <button type="button" className="ghost" data-testid="web-sign-out" onClick={() => void signOut().then(() => window.location.reload())}>
+          {t.webSignOut}
+        </button>
+        <ListenSettings />
+      </>
+    );
+  }
   return (
     <>
       <HomeSettings home={home} onChange={setHome} />

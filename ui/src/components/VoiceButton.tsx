@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { api, toCommandError } from "../api";
+import { microphoneRefusal } from "../browserMic";
 import { useStrings } from "../i18n";
 import type { Heard } from "../strings/voice";
 
@@ -85,7 +86,9 @@ export function VoiceButton({ onHeard, onProblem }: Props) {
         await api.voiceStart();
         setPhase("listening");
       } catch (e) {
-        onProblem(toCommandError(e).message);
+        // A browser's own refusal (the web app) is said here; the core says its own.
+        const refused = microphoneRefusal(e);
+        onProblem(refused === "denied" ? t.webMicDenied : refused === "missing" ? t.webMicMissing : toCommandError(e).message);
       }
     } else if (phaseNow.current === "listening") {
       setPhase("transcribing");

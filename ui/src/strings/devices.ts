@@ -35,6 +35,18 @@ export const devicesEn = {
   homeLeaveSure: "This computer will use its own Sidecar again, and must pair anew to come back. Go on?",
   homeWaiting: (n: number) => (n === 1 ? "1 message waits to be sent." : `${n} messages wait to be sent.`),
   homeRefusedHow: "Settings → Devices: stop using it, then pair with a new code.",
+  webSignInIntro:
+    "Use your Sidecar in this browser. On the computer where Sidecar runs, open Settings → Other devices, let other devices in and show a pairing code; type it here.",
+  webCode: "Pairing code",
+  webName: "Name this device",
+  webDeviceName: "Phone",
+  webSignIn: "Sign in",
+  webSigningIn: "Signing in…",
+  webUnreachable: "The home Sidecar did not answer. Check that it is on and that this device is on the same network.",
+  webDown: "The home Sidecar cannot be reached. What you type is kept and sent when it is back.",
+  webSignOut: "Sign out of this browser",
+  webMicDenied: "This browser did not let Sidecar use the microphone. Allow it in the site's settings (the padlock beside the address), then try again.",
+  webMicMissing: "This browser found no microphone.",
 };
 
 export const devicesEs: typeof devicesEn = {
@@ -72,4 +84,16 @@ export const devicesEs: typeof devicesEn = {
   homeLeaveSure: "Este ordenador volverá a usar su propio Sidecar y tendrá que emparejarse de nuevo para volver. ¿Seguir?",
   homeWaiting: (n: number) => (n === 1 ? "1 mensaje espera a enviarse." : `${n} mensajes esperan a enviarse.`),
   homeRefusedHow: "Ajustes → Dispositivos: deja de usarlo y vuelve a emparejar con un código nuevo.",
+  webSignInIntro:
+    "Usa tu Sidecar en este navegador. En el ordenador donde está Sidecar, abre Ajustes → Otros dispositivos, deja entrar a otros dispositivos y muestra un código de emparejamiento; escríbelo aquí.",
+  webCode: "Código de emparejamiento",
+  webName: "Nombre de este dispositivo",
+  webDeviceName: "Móvil",
+  webSignIn: "Entrar",
+  webSigningIn: "Entrando…",
+  webUnreachable: "El Sidecar de casa no respondió. Comprueba que está encendido y que este dispositivo está en la misma red.",
+  webDown: "No se llega al Sidecar de casa. Lo que escribas se guarda y se envía al volver.",
+  webSignOut: "Cerrar la sesión de este navegador",
+  webMicDenied: "Este navegador no dejó a Sidecar usar el micrófono. Permítelo en los ajustes del sitio (el candado junto a la dirección) y vuelve a intentarlo.",
+  webMicMissing: "Este navegador no encontró ningún micrófono.",
 };
