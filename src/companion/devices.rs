@@ -52,6 +52,15 @@ pub struct DevicesView {
     /// The open pairing code, while it can be typed.
     pub code: Option<PairingCode>,
     pub devices: Vec<Device>,
+    /// Where a phone's browser opens the web app, each with its QR code (SVG).
+    pub web: Vec<WebPage>,
+}
+
+/// The web app's address on one listener, and the QR code a phone's camera reads.
+#[derive(Debug, Clone, Serialize)]
+pub struct WebPage {
+    pub url: String,
+    pub qr: String,
 }
 
 impl DeviceLink {
@@ -121,8 +130,14 @@ impl DeviceLink {
                 fingerprint: Some(active.server.fingerprint().to_string()),
                 code,
                 devices,
+                web: active
+                    .listening
+                    .iter()
+                    .filter_map(|l| crate::link::web_address(l.address))
+                    .filter_map(|url| Some(WebPage { qr: crate::link::qr_svg(&url)?, url }))
+                    .collect(),
             },
-            None => DevicesView { listening: Vec::new(), problems: Vec::new(), fingerprint: None, code, devices },
+            None => DevicesView { listening: Vec::new(), problems: Vec::new(), fingerprint: None, code, devices, web: Vec::new() },
         })
     }
 

@@ -7,7 +7,7 @@ import { CORE_EVENT, type DevicesView, type HomeView } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { openSettingsSection, renderApp } from "./test/renderApp";
 
-const off: DevicesView = { listening: [], problems: [], fingerprint: null, code: null, devices: [] };
+const off: DevicesView = { listening: [], problems: [], fingerprint: null, code: null, devices: [], web: [] };
 const fingerprint = "6AD4 3CC0 D5AC DDD0 AD7E 9F05 C790 1C0B F923 57F0 A985 076D 4FDA 6FF4 A830 5AD5";
 
 describe("settings → devices", () => {
@@ -17,7 +17,9 @@ describe("settings → devices", () => {
     core.handlers.devices_view = () => view;
     core.handlers.set_devices_listen = (args) => {
       const { addresses } = args as { addresses: string[] };
-      view = addresses.length ? { ...off, listening: addresses.map((a) => `${a}:47200`), fingerprint } : off;
+      const listening = addresses.map((a) => `${a}:47200`);
+      const web = listening.map((a) => ({ url: `https://${a}/`, qr: `<svg xmlns="http://www.w3.org/2000/svg"><title>${a}</title></svg>` }));
+      view = addresses.length ? { ...off, listening, fingerprint, web } : off;
       return view;
     };
     core.handlers.open_pairing_code = () => {
@@ -35,6 +37,11 @@ describe("settings → devices", () => {
     expect(core.invoked("set_devices_listen")[0].args).toEqual({ addresses: ["192.168.1.20", "100.101.102.103"] });
     expect(await screen.findByTestId("devices-listening")).toHaveTextContent("Listening at 192.168.1.20:47200, 100.101.102.103:47200");
     expect(screen.getByTestId("devices-fingerprint")).toHaveTextContent(fingerprint);
+    // A phone's browser: each address to open, with its QR code.
+    const pages = screen.getAllByTestId("devices-web");
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toHaveTextContent("open https://192.168.1.20:47200/");
+    expect(within(pages[0]).getByRole("img")).toHaveAccessibleName("QR code of https://192.168.1.20:47200/");
 
     await user.click(screen.getByTestId("devices-open-code"));
     expect(await screen.findByTestId("devices-code")).toHaveTextContent("Pairing code: 4821 0937");
@@ -53,6 +60,7 @@ describe("settings → devices", () => {
       fingerprint,
       code: null,
       devices: [{ id: 3, name: "Laptop", paired_at: "2026-12-04T10:01:00Z", last_seen: null }],
+      web: [],
     };
     core.handlers.devices_view = () => view;
     core.handlers.revoke_device = (args) => {

@@ -6,7 +6,7 @@
 //! certificate and its fingerprint), `devices` (the paired devices and their hashed
 //! tokens), `present` (which are attached, and the one the user is at), `calls` (what the core does for a device), `server` with `socket` and `replies` (the listener, one device's link, the
 //! answers kept so a call sent twice runs once), `client` with `tls` and `home` (the
-//! device's side: pinning, its home core kept), `protocol` (the frames), `web` (the web app a browser opens: the window's files, a
+//! device's side: pinning, its home core kept), `protocol` (the frames), `qr` (the web app's address for a phone's camera), `web` (the web app a browser opens: the window's files, a
 //! session cookie, the content policy), `words` (both languages).
 
 mod calls;
@@ -18,6 +18,7 @@ mod identity;
 mod pairing;
 mod present;
 mod protocol;
+mod qr;
 mod replies;
 mod server;
 mod socket;
@@ -34,5 +35,6 @@ pub use identity::{Fingerprint, Identity};
 pub use pairing::{PairingCode, CODE_LIFETIME, TRIES};
 pub use present::{Present, AT_HAND};
 pub use protocol::{Frame, Outcome};
+pub use qr::{qr_svg, web_address};
 pub use server::{LinkServer, Listening};
 pub use web::WebFiles;

@@ -130,6 +130,12 @@ function ListenSettings() {
           )}
         </div>
       )}
+      {view?.web.map((page) => (
+        <div key={page.url} className="devices-web" data-testid="devices-web">
+          <img src={`data:image/svg+xml;utf8,${encodeURIComponent(page.qr)}`} alt={t.devicesWebQr(page.url)} width={148} height={148} />
+          <p className="small">{t.devicesWebHow(page.url)}</p>
+        </div>
+      ))}
       {view && view.devices.length === 0 ? (
         <p className="empty-inline" data-testid="devices-none">
           {t.devicesNone}

@@ -35,6 +35,9 @@ export const devicesEn = {
   homeLeaveSure: "This computer will use its own Sidecar again, and must pair anew to come back. Go on?",
   homeWaiting: (n: number) => (n === 1 ? "1 message waits to be sent." : `${n} messages wait to be sent.`),
   homeRefusedHow: "Settings → Devices: stop using it, then pair with a new code.",
+  devicesWebQr: (url: string) => `QR code of ${url}`,
+  devicesWebHow: (url: string) =>
+    `On a phone or any browser: open ${url} (or scan the code), accept this Sidecar's certificate (its fingerprint is the one above) and type a pairing code.`,
   webSignInIntro:
     "Use your Sidecar in this browser. On the computer where Sidecar runs, open Settings → Other devices, let other devices in and show a pairing code; type it here.",
   webCode: "Pairing code",
@@ -84,6 +87,9 @@ export const devicesEs: typeof devicesEn = {
   homeLeaveSure: "Este ordenador volverá a usar su propio Sidecar y tendrá que emparejarse de nuevo para volver. ¿Seguir?",
   homeWaiting: (n: number) => (n === 1 ? "1 mensaje espera a enviarse." : `${n} mensajes esperan a enviarse.`),
   homeRefusedHow: "Ajustes → Dispositivos: deja de usarlo y vuelve a emparejar con un código nuevo.",
+  devicesWebQr: (url: string) => `Código QR de ${url}`,
+  devicesWebHow: (url: string) =>
+    `En un móvil o cualquier navegador: abre ${url} (o escanea el código), acepta el certificado de este Sidecar (su huella es la de arriba) y escribe un código de emparejamiento.`,
   webSignInIntro:
     "Usa tu Sidecar en este navegador. En el ordenador donde está Sidecar, abre Ajustes → Otros dispositivos, deja entrar a otros dispositivos y muestra un código de emparejamiento; escríbelo aquí.",
   webCode: "Código de emparejamiento",

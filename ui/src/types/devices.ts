@@ -19,6 +19,13 @@ export interface DevicesView {
   fingerprint: string | null;
   code: PairingCode | null;
   devices: Device[];
+  /** Where a phone's browser opens the web app, with its QR code (SVG). */
+  web: WebPage[];
+}
+
+export interface WebPage {
+  url: string;
+  qr: string;
 }
 
 /** This computer using the Sidecar of another (its home core): `home_view`. */
