@@ -81,6 +81,11 @@ def test_a_phone_s_browser_signs_in_with_the_code_chats_and_sets_a_reminder_the_
         wait_until(lambda: any("water the plants, from the phone" in t for t in session.texts("[data-testid=reminders-view]")), 15,
                    "the app does not list the phone's reminder")
 
+        # The phone's settings are the home's, but for what only the app's window has.
+        phone.settings("devices")
+        assert phone.find_all("[data-testid=web-sign-out]")
+        assert not phone.find_all("[data-testid=settings-nav-voice]"), "the app's microphone and speakers are not the phone's"
+
         # The app revokes the phone: the phone is signed out at once.
         session.settings("devices")
         assert "Phone" in session.text(session.wait_for("[data-testid=device-1]", 10))

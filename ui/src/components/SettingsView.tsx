@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { api, toCommandError } from "../api";
+import { inBrowser } from "../transport";
 import { AboutSettings } from "./AboutSettings";
 import { useStrings, type Strings } from "../i18n";
 import { BudgetSettings } from "./BudgetSettings";
@@ -21,6 +22,9 @@ import { VoiceSettings } from "./VoiceSettings";
 
 const SECTIONS = ["desktop", "voice", "providers", "models", "search", "tools", "notes", "permissions", "connections", "devices", "meaning", "data", "tasks", "calendar", "proactivity", "budget", "channels", "logs", "about"] as const;
 export type SettingsSection = (typeof SECTIONS)[number];
+/** What a browser (the web app on a phone) has no part in: the app's own microphone and
+ * speakers, its log files, its updates. */
+const WINDOW_ONLY: readonly SettingsSection[] = ["voice", "logs", "about"];
 
 /** The section Settings opens on: the last one looked at in this window. */
 const LAST = "sidecar.settings.section";
@@ -124,9 +128,10 @@ const CONTENT: Record<SettingsSection, () => ReactNode> = {
  */
 export function SettingsView() {
   const t = useStrings();
+  const sections = useMemo(() => (inBrowser() ? SECTIONS.filter((id) => !WINDOW_ONLY.includes(id)) : SECTIONS), []);
   const [active, setActive] = useState<SettingsSection>(() => {
     const last = sessionStorage.getItem(LAST);
-    return (SECTIONS as readonly string[]).includes(last ?? "") ? (last as SettingsSection) : "desktop";
+    return (SECTIONS as readonly string[]).includes(last ?? "") && !(inBrowser() && WINDOW_ONLY.includes(last as SettingsSection)) ? (last as SettingsSection) : "desktop";
   });
   const [query, setQuery] = useState("");
   const [matches, setMatches] = useState<SettingsSection[] | null>(null);
@@ -139,8 +144,8 @@ export function SettingsView() {
       setMatches(null);
       return;
     }
-    setMatches(SECTIONS.filter((id) => folded(`${sectionTitle(t, id)} ${bodies.current[id]?.textContent ?? ""}`).includes(wanted)));
-  }, [query, t]);
+    setMatches(sections.filter((id) => folded(`${sectionTitle(t, id)} ${bodies.current[id]?.textContent ?? ""}`).includes(wanted)));
+  }, [query, t, sections]);
 
   const open = (id: SettingsSection) => {
     setActive(id);
@@ -177,7 +182,7 @@ export function SettingsView() {
           data-testid="settings-search"
         />
         <ul>
-          {SECTIONS.map((id) => (
+          {sections.map((id) => (
             <li key={id}>
               <button
                 className={`settings-nav-item${!matches && id === active ? " active" : ""}${matches && !matches.includes(id) ? " dim" : ""}`}
@@ -198,7 +203,7 @@ export function SettingsView() {
             {t.settingsNoMatch(query.trim())}
           </p>
         )}
-        {SECTIONS.map((id) => (
+        {sections.map((id) => (
           <div key={id} ref={(el) => {
             bodies.current[id] = el;
           }} hidden={!shown(id)} data-testid={`settings-section-${id}`}>
