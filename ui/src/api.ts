@@ -73,9 +73,9 @@ export const api = {
   quietNow: () => invoke<QuietNow>("quiet_now"),
   /** The user is typing in the chat (the character listens). */
   userTyping: () => invoke<void>("user_typing"),
-  /** Push-to-talk: opens the microphone (states and level arrive as core events). */
-  /** Push-to-talk: the app's microphone is the core's; a browser records with its own
-   * and the core writes the clip down (`transcribe_clip`). */
+  /** Push-to-talk: opens the microphone (states and level arrive as core events). The
+   * app's microphone is the core's; a browser records with its own and the core writes
+   * the clip down (`transcribe_clip`). */
   voiceStart: (): Promise<void> => (inBrowser() ? startRecording() : invoke<void>("voice_start")),
   /** Stops listening; the words said. */
   voiceFinish: (): Promise<Heard> => (inBrowser() ? invoke<Heard>("transcribe_clip", { clip: finishRecording() }) : invoke<Heard>("voice_finish")),
