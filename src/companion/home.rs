@@ -3,17 +3,22 @@
 //! conversations, memory, reminders and settings (the shell sends the window's commands
 //! over the link), while its microphone, hotkeys, tray, character and notifications stay
 //! its own. The home's reminders fire there and are shown here when this is the device
-//! the user is at. Pairing keeps the home's address and certificate in the data folder
-//! and this device's token in the keychain; on the next start the link comes back by
-//! itself.
+//! the user is at; the replies to what is written here are said by this computer's
+//! speakers when its Settings → Voice asks. Pairing keeps the home's address and
+//! certificate in the data folder and this device's token in the keychain; on the next
+//! start the link comes back by itself.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+
+use futures_util::future::BoxFuture;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
+use super::aloud::{ReplyStep, ReplyTexts};
 use super::devices_sink::DEVICE_NOTIFICATION;
 use super::Companion;
 use crate::devices_error::DevicesError;
@@ -35,7 +40,13 @@ pub struct HomeLink {
     /// The home's events, and the link's changes, for the window.
     window: broadcast::Sender<Value>,
     on_open: Mutex<Option<OnOpen>>,
+    /// Turns this window asked the home for that have not started there yet: the next
+    /// of the home's turns from a device is this one's, and its reply is said here.
+    asked: AtomicUsize,
 }
+
+/// The commands that start a turn on the home.
+const TURNS: &[&str] = &["send_message", "send_with_files", "retry_reply", "regenerate_reply", "edit_message"];
 
 struct Attached {
     home: Home,
@@ -67,7 +78,14 @@ pub struct HomeView {
 
 impl HomeLink {
     pub(crate) fn new(data_dir: &std::path::Path, secrets: Arc<Secrets>) -> Self {
-        Self { dir: data_dir.join("link"), secrets, attached: Mutex::new(None), window: broadcast::channel(1024).0, on_open: Mutex::new(None) }
+        Self {
+            dir: data_dir.join("link"),
+            secrets,
+            attached: Mutex::new(None),
+            window: broadcast::channel(1024).0,
+            on_open: Mutex::new(None),
+            asked: AtomicUsize::new(0),
+        }
     }
 
     /// The link to the home core, while this computer is attached to one.
@@ -124,8 +142,17 @@ impl Companion {
     /// is down is said as the window's errors are (Retry makes sense only when down).
     pub(crate) fn call_home(&self, home: Arc<LinkClient>, name: String, args: Value) -> futures_util::future::BoxFuture<'static, Result<Value, Value>> {
         let lang = self.preferences().lang();
+        let turn = TURNS.contains(&name.as_str()).then(|| self.home.clone());
+        if let Some(link) = &turn {
+            link.asked.fetch_add(1, Ordering::SeqCst);
+        }
         Box::pin(async move {
-            home.call(&name, args).await.map_err(|failure| match failure {
+            let answer = home.call(&name, args).await;
+            if let (Some(link), Err(_)) = (&turn, &answer) {
+                // Refused before it started there: no reply of it will come.
+                let _ = link.asked.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            }
+            answer.map_err(|failure| match failure {
                 CallFailure::Answered(error) => error,
                 CallFailure::Refused(reason) => json!({ "message": words::refusal(&reason, lang), "retryable": false }),
                 CallFailure::Closed => json!({ "message": words::state(&LinkState::Down { reason: String::new() }, lang), "retryable": true }),
@@ -189,6 +216,7 @@ impl Companion {
 /// window when the link goes down, comes back or is refused.
 async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
     let (mut events, mut state) = (client.events(), client.state());
+    let mut saying = None;
     loop {
         tokio::select! {
             event = events.recv() => match event {
@@ -197,7 +225,11 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                     if event["type"] == DEVICE_NOTIFICATION {
                         notify(&core, &client, &event);
                     }
+                    let step = reply_step(&event, &core.home.asked);
                     let _ = core.home.window.send(event);
+                    if let Some(step) = step {
+                        core.follow_reply(step, &mut saying, &HomeTexts(&client)).await;
+                    }
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!(missed, "this device fell behind the home's events"),
                 Err(broadcast::error::RecvError::Closed) => break,
@@ -212,6 +244,41 @@ async fn watch(core: Weak<Companion>, client: Arc<LinkClient>) {
                 let _ = core.home.window.send(json!({ "type": HOME_LINK, "state": state_name(&now), "said": said, "waiting": unsent(&now, &client) }));
             }
         }
+    }
+}
+
+/// A step of a reply the home streams, as this computer's speakers follow it: a turn
+/// from a device while this window waits for one it asked for is its own ("here").
+fn reply_step(event: &Value, asked: &AtomicUsize) -> Option<ReplyStep> {
+    let conversation = event["conversation_id"].as_i64()?;
+    Some(match event["type"].as_str()? {
+        "turn_started" => {
+            let here = event["channel"] == "device" && asked.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+            ReplyStep::Started { conversation, here }
+        }
+        "delta" => ReplyStep::Piece { conversation, text: event["text"].as_str()?.to_string() },
+        "notice" if event["notice"]["kind"] == "corrected" => ReplyStep::Corrected { conversation },
+        "turn_finished" => ReplyStep::Finished { conversation, message_id: event["message_id"].as_i64()? },
+        "turn_failed" => ReplyStep::Failed { conversation },
+        _ => return None,
+    })
+}
+
+/// A reply's words the home's events leave out, read on the home: a reply that arrived
+/// whole. A conversation's own switch is this computer's Settings → Voice here.
+struct HomeTexts<'a>(&'a Arc<LinkClient>);
+
+impl ReplyTexts for HomeTexts<'_> {
+    fn speaks(&self, _conversation: i64) -> BoxFuture<'_, Option<bool>> {
+        Box::pin(async { None })
+    }
+
+    fn text(&self, message_id: i64) -> BoxFuture<'_, Option<String>> {
+        Box::pin(async move {
+            let recent = self.0.call("load_history", json!({ "limit": 4 })).await.ok()?;
+            let message = recent.as_array()?.iter().find(|m| m["id"].as_i64() == Some(message_id))?;
+            message["content"].as_str().map(str::to_string)
+        })
     }
 }
 

@@ -30,6 +30,7 @@ use crate::settings::Settings;
 use crate::store::{Message, Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
+mod aloud;
 mod brief;
 mod calendar;
 pub mod devices;

@@ -5,13 +5,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::aloud::{Aloud, ReplyStep};
 use super::Companion;
-use crate::agent::events::{ChatEvent, Notice};
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
 use crate::locale::Lang;
 use crate::proactive::events::ProactiveEvent;
-use crate::proactive::state::Channel;
 use crate::reminders::events::ReminderEvent;
 use crate::settings::voice::{SpeakReplies, VoiceSwitch};
 use crate::voice::voicing::{Voicing, SPEEDS, VOICES};
@@ -42,15 +41,6 @@ pub struct VoiceView {
     pub speech_model: bool,
     /// What hears and what speaks, with sizes and licences.
     pub models: Vec<VoiceModel>,
-}
-
-/// The conversation whose replies are said aloud, until the next turn starts.
-struct Aloud {
-    conversation: i64,
-    /// The narrator has begun a reply of it and not ended it.
-    open: bool,
-    /// Words of this reply were streamed (an answer Sidecar gave itself is not).
-    said_any: bool,
 }
 
 /// What push-to-talk heard.
@@ -189,7 +179,7 @@ impl Companion {
     }
 
     /// How replies sound now.
-    fn voicing(&self) -> Voicing {
+    pub(super) fn voicing(&self) -> Voicing {
         Voicing::of(&self.models.settings().voice)
     }
 
@@ -250,7 +240,11 @@ impl Companion {
         let mut saying: Option<Aloud> = None;
         loop {
             match events.recv().await {
-                Ok(CoreEvent::Chat(event)) => self.follow_reply(event, &mut saying).await,
+                Ok(CoreEvent::Chat(event)) => {
+                    if let Some(step) = ReplyStep::of(event) {
+                        self.follow_reply(step, &mut saying, &self.store).await;
+                    }
+                }
                 Ok(CoreEvent::Reminders(ReminderEvent::ReminderDelivered { message_id, .. }))
                 | Ok(CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. })) => {
                     if saying.as_ref().is_none_or(|aloud| !aloud.open) {
@@ -260,67 +254,6 @@ impl Companion {
                 Ok(_) | Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => return,
             }
-        }
-    }
-
-    /// One event of a turn; `saying` is the conversation whose replies are being said.
-    async fn follow_reply(&self, event: ChatEvent, saying: &mut Option<Aloud>) {
-        let narrator = self.talk.narrator();
-        let (lang, voicing) = (self.preferences.lang(), self.voicing());
-        match event {
-            ChatEvent::TurnStarted { conversation_id, channel, .. } => {
-                // Only the window's own turn answers what its microphone heard.
-                let spoken = channel == Channel::Desktop && self.talk.take_spoken_turn();
-                let own = self.store.conversations().conversation_speaks(conversation_id).await.unwrap_or_else(|error| {
-                    tracing::warn!(%error, "whether this conversation speaks is unknown: Settings → Voice decides");
-                    None
-                });
-                let aloud = match (own, self.models.settings().voice.speak_replies) {
-                    (Some(false), _) | (None, SpeakReplies::Off) => false,
-                    (None, SpeakReplies::VoiceOnly) => spoken,
-                    (Some(true), _) | (None, SpeakReplies::Always) => channel == Channel::Desktop,
-                };
-                *saying = aloud.then_some(Aloud { conversation: conversation_id, open: true, said_any: false });
-                if aloud {
-                    narrator.begin(lang, voicing);
-                }
-            }
-            ChatEvent::Delta { conversation_id, text } => {
-                if let Some(aloud) = saying.as_mut().filter(|a| a.conversation == conversation_id) {
-                    // The model's reply after an answer Sidecar gave itself (a reminder
-                    // set, then the model told): the same turn, said on.
-                    if !aloud.open {
-                        narrator.begin(lang, voicing);
-                    }
-                    (aloud.open, aloud.said_any) = (true, true);
-                    narrator.delta(&text);
-                }
-            }
-            // The answer so far claimed what was not done and is replaced: what was said
-            // of it stops, and the new answer is said from its start.
-            ChatEvent::Notice { conversation_id, notice: Notice::Corrected { .. } } if saying.as_ref().is_some_and(|a| a.conversation == conversation_id) => {
-                narrator.stop();
-                narrator.begin(lang, voicing);
-            }
-            ChatEvent::TurnFinished { conversation_id, message_id, .. } => {
-                let Some(aloud) = saying.as_mut().filter(|a| a.conversation == conversation_id) else { return };
-                if !aloud.said_any {
-                    // An answer Sidecar gave itself arrives whole, never streamed.
-                    if let Ok(Some(message)) = self.store.conversations().message(message_id).await {
-                        if !aloud.open {
-                            narrator.begin(lang, voicing);
-                        }
-                        narrator.delta(&message.content);
-                    }
-                }
-                narrator.end();
-                (aloud.open, aloud.said_any) = (false, false);
-            }
-            ChatEvent::TurnFailed { conversation_id, .. } if saying.as_ref().is_some_and(|a| a.conversation == conversation_id) => {
-                narrator.end();
-                *saying = None;
-            }
-            _ => {}
         }
     }
 

@@ -175,3 +175,50 @@ async fn a_home_core_without_a_window_asks_permission_on_the_attached_computer()
     let tasks = home.tasks().list(chrono::Utc::now(), sidecar::words::Lang::En).await.unwrap();
     assert_eq!(tasks.len(), 1, "the task runs on the home");
 }
+
+/// Whether the laptop's narrator begins saying something within `wait` (it says so
+/// before any sound: this test has no speakers).
+async fn begins_aloud(events: &mut broadcast::Receiver<sidecar::CoreEvent>, wait: Duration) -> bool {
+    use sidecar::voice::VoiceEvent;
+    tokio::time::timeout(wait, async {
+        loop {
+            match events.recv().await {
+                Ok(sidecar::CoreEvent::Voice(VoiceEvent::VoiceSpeaking { on: true, .. })) => return,
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            }
+        }
+    })
+    .await
+    .is_ok()
+}
+
+/// The replies to what is written on the attached computer are said by its own speakers
+/// when its Settings → Voice asks, streamed from the home; a turn of another device is
+/// not said there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_attached_computer_says_aloud_the_replies_to_what_was_written_there() {
+    let llm = ScriptedServer::start(vec![stream(reply_events(&["Said ", "on the laptop."])), stream(reply_events(&["Not for the laptop."]))]).await;
+    let (home_dir, laptop_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let provider = format!("[[providers]]\nid = \"home\"\nbase_url = \"{}\"\nmodel = \"scripted\"\n[memory.embeddings]\nbackend = \"off\"", llm.base_url);
+    let face = Face { commands: Some(sidecar::commands::dispatch_for_device), ..Face::headless(Vec::new()) };
+    let (home, _home_running) = core_with(home_dir.path(), face, &provider).await;
+    let address = home.set_devices_listen(vec!["127.0.0.1:0".into()]).await.unwrap().listening[0].clone();
+    let (laptop, _laptop_running) = core_with(laptop_dir.path(), Face::headless(Vec::new()), "[voice]\nspeak_replies = \"always\"").await;
+    let code = home.device_link().open_pairing().await.unwrap();
+    laptop.attach_home(&address, &code.code).await.unwrap();
+    let link = laptop.home().client().unwrap();
+    up(&link).await;
+
+    let mut voice = laptop.events().subscribe();
+    let sent = sidecar::commands::dispatch_for_window(laptop.clone(), "send_message", json!({ "text": "¿Me lo dices en voz alta?" })).unwrap();
+    let outcome = sent.await.unwrap();
+    assert_eq!(outcome["reply"], "Said on the laptop.", "{outcome}");
+    assert!(begins_aloud(&mut voice, Duration::from_secs(5)).await, "the reply was not said on the laptop");
+    laptop.talk().narrator().stop();
+
+    // A turn the laptop's window did not ask for (another device's, on the same link here).
+    let mut voice = laptop.events().subscribe();
+    link.call("send_message", json!({ "text": "written elsewhere" })).await.unwrap();
+    assert!(!begins_aloud(&mut voice, Duration::from_secs(2)).await, "another device's reply was said on the laptop");
+}
