@@ -125,7 +125,12 @@ pub fn dispatch_for_window(core: Arc<Companion>, name: &str, args: Value) -> Opt
     }
     match core.home().client() {
         Some(home) => Some(core.call_home(home, name.to_string(), args)),
-        None => dispatch(core, name, args),
+        None => {
+            if crate::companion::devices::is_input(name) {
+                core.device_link().input_here();
+            }
+            dispatch(core, name, args)
+        }
     }
 }
 

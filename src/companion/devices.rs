@@ -157,6 +157,14 @@ impl DeviceLink {
         self.present.lock().expect("present").as_ref().map(|p| p.at_hand(crate::link::AT_HAND)).unwrap_or_default()
     }
 
+    /// The user did something in this computer's own window: a notification is for
+    /// here, not for an attached device, until they use one again.
+    pub(crate) fn input_here(&self) {
+        if let Some(present) = self.present.lock().expect("present").as_ref() {
+            present.input_here();
+        }
+    }
+
     /// Whether any device is attached now.
     pub(crate) fn any_attached(&self) -> bool {
         self.present.lock().expect("present").as_ref().is_some_and(|p| !p.attached().is_empty())
@@ -193,9 +201,14 @@ struct TableCalls {
     events: broadcast::Sender<Addressed>,
 }
 
+/// The commands that start a turn: what the user writes.
+pub(crate) const TURNS: &[&str] = &["send_message", "send_with_files", "retry_reply", "regenerate_reply", "edit_message"];
+
 /// What only the user's hand does on a device: writing, and its window coming to the
 /// front (the device's shell calls `device_present` then).
-const INPUT: &[&str] = &["send_message", "send_with_files", "retry_reply", "regenerate_reply", "edit_message", "device_present"];
+pub(crate) fn is_input(name: &str) -> bool {
+    TURNS.contains(&name) || name == "device_present"
+}
 
 impl Calls for TableCalls {
     fn call(&self, device: Device, name: String, args: Value) -> BoxFuture<'static, Result<Value, Value>> {
@@ -214,7 +227,7 @@ impl Calls for TableCalls {
     }
 
     fn is_input(&self, name: &str) -> bool {
-        INPUT.contains(&name)
+        is_input(name)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What reaches the user's other computers: reminders and task results as a notification
 //! told over the link to the attached device the user is at (the one written on or
-//! looked at last, within minutes; every attached one when none was), which that device
+//! looked at last, within minutes; every attached one when none was; none when that was
+//! this computer's own window, which shows its own), which that device
 //! shows with its own notifier (`home`); and, on a home core with no window (the
 //! daemon), a tool's permission question as a card in the attached devices' windows.
 
@@ -50,7 +51,12 @@ impl Sink for DevicesSink {
                 "messageId": message.message_id,
                 "spontaneous": message.kind == Kind::Spontaneous,
             });
-            !devices.is_empty() && link.tell(event, devices)
+            // Nobody to tell while the user is at this computer's own window, which shows its own.
+            if devices.is_empty() {
+                link.any_attached()
+            } else {
+                link.tell(event, devices)
+            }
         });
         Box::pin(async move {
             match told {

@@ -19,6 +19,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use super::aloud::{ReplyStep, ReplyTexts};
+use super::devices::TURNS;
 use super::devices_sink::DEVICE_NOTIFICATION;
 use super::Companion;
 use crate::devices_error::DevicesError;
@@ -44,9 +45,6 @@ pub struct HomeLink {
     /// of the home's turns from a device is this one's, and its reply is said here.
     asked: AtomicUsize,
 }
-
-/// The commands that start a turn on the home.
-const TURNS: &[&str] = &["send_message", "send_with_files", "retry_reply", "regenerate_reply", "edit_message"];
 
 struct Attached {
     home: Home,

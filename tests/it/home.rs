@@ -112,6 +112,14 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     next(&mut on_laptop, "device_notification", |e| e.to_string().contains("water the plants")).await;
     assert!(!hears(&mut on_desk, "device_notification", Duration::from_secs(2)).await);
 
+    // Back at the home computer's own window: it shows its own, no device is told.
+    let focused = sidecar::commands::dispatch_for_window(home.clone(), "device_present", Value::Null).unwrap();
+    focused.await.unwrap();
+    link.call("add_reminder", json!({ "message": "feed the cat", "when": due_in(&home, 3) })).await.unwrap();
+    next(&mut on_laptop, "reminder_delivered", |e| e.to_string().contains("feed the cat")).await;
+    assert!(!hears(&mut on_laptop, "device_notification", Duration::from_secs(2)).await, "told the laptop while at the home");
+    assert!(!hears(&mut on_desk, "device_notification", Duration::from_millis(200)).await, "told the desk while at the home");
+
     // The laptop restarts: the home kept in its data folder comes back by itself.
     laptop_running.stop().await;
     laptop.shutdown().await;
@@ -121,7 +129,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     let link = laptop.home().client().expect("attached again at start");
     up(&link).await;
     let chats = link.call("list_chats", Value::Null).await.unwrap();
-    assert_eq!(chats["chats"][0]["message_count"], 2, "the home's chat, with its two reminders: {chats}");
+    assert_eq!(chats["chats"][0]["message_count"], 3, "the home's chat, with its three reminders: {chats}");
 
     // Revoked on the home: refused at once, and said so in the window.
     let mut on_laptop = laptop.home().events();

@@ -14,6 +14,8 @@ pub const AT_HAND: Duration = Duration::from_secs(5 * 60);
 #[derive(Debug, Default)]
 pub struct Present {
     devices: Mutex<BTreeMap<i64, Seen>>,
+    /// The latest input in the home core's own window.
+    here: Mutex<Option<Instant>>,
 }
 
 #[derive(Debug, Default)]
@@ -55,20 +57,29 @@ impl Present {
         self.devices.lock().expect("present").entry(device).or_default().input = Some(Instant::now());
     }
 
+    /// The user just did something in the home core's own window.
+    pub fn input_here(&self) {
+        *self.here.lock().expect("present") = Some(Instant::now());
+    }
+
     /// The devices attached now.
     pub fn attached(&self) -> Vec<i64> {
         self.devices.lock().expect("present").iter().filter(|(_, seen)| seen.links > 0).map(|(id, _)| *id).collect()
     }
 
     /// Where the user is: of the attached devices that show notifications, the one with
-    /// the latest input within `within`, or every one when none had any.
+    /// the latest input within `within`, or every one when none had any; none when the
+    /// latest input was in the home core's own window (it shows its own).
     pub fn at_hand(&self, within: Duration) -> Vec<i64> {
         let devices = self.devices.lock().expect("present");
         let attached = devices.iter().filter(|(_, seen)| seen.links > 0 && seen.shows);
         let latest = attached.clone().filter_map(|(id, seen)| Some((seen.input?, *id))).filter(|(at, _)| at.elapsed() <= within).max();
-        match latest {
-            Some((_, id)) => vec![id],
-            None => attached.map(|(id, _)| *id).collect(),
+        let here = self.here.lock().expect("present").filter(|at| at.elapsed() <= within);
+        match (latest, here) {
+            (Some((device_at, _)), Some(here_at)) if here_at >= device_at => Vec::new(),
+            (None, Some(_)) => Vec::new(),
+            (Some((_, id)), _) => vec![id],
+            (None, None) => attached.map(|(id, _)| *id).collect(),
         }
     }
 }
@@ -90,6 +101,10 @@ mod tests {
         present.input(1);
         assert_eq!(present.at_hand(AT_HAND), [1], "the latest input wins");
         assert_eq!(present.at_hand(Duration::ZERO), [1, 2], "input too long ago: both");
+        present.input_here();
+        assert!(present.at_hand(AT_HAND).is_empty(), "at the home's own window: no device");
+        present.input(2);
+        assert_eq!(present.at_hand(AT_HAND), [2], "at a device again");
         drop(laptop);
         assert_eq!(present.at_hand(AT_HAND), [2], "a device that left is not where the user is");
         assert_eq!(present.attached(), [2, 3], "a web page is attached, but never where notifications go");
