@@ -138,7 +138,7 @@ impl Companion {
 
     /// Runs the window's command `name` at the home core `home`; a link that refuses or
     /// is down is said as the window's errors are (Retry makes sense only when down).
-    pub(crate) fn call_home(&self, home: Arc<LinkClient>, name: String, args: Value) -> futures_util::future::BoxFuture<'static, Result<Value, Value>> {
+    pub(crate) fn call_home(&self, home: Arc<LinkClient>, name: String, args: Value) -> BoxFuture<'static, Result<Value, Value>> {
         let lang = self.preferences().lang();
         let turn = TURNS.contains(&name.as_str()).then(|| self.home.clone());
         if let Some(link) = &turn {

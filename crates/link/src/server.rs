@@ -25,7 +25,7 @@ use crate::identity::{Fingerprint, Identity};
 use crate::present::Present;
 use crate::replies::Replies;
 use crate::socket;
-use crate::web::{self, WebFiles};
+use crate::web::{self, WebApp, WebFiles};
 
 pub struct LinkServer {
     identity: Identity,
@@ -33,7 +33,7 @@ pub struct LinkServer {
     calls: Arc<dyn Calls>,
     replies: Arc<Replies>,
     present: Arc<Present>,
-    web: std::sync::OnceLock<Arc<dyn WebFiles>>,
+    web: std::sync::OnceLock<WebApp>,
 }
 
 /// A listener running; stops when told (and its links with it).
@@ -62,7 +62,7 @@ impl LinkServer {
 
     /// Serves the window's files to browsers as the web app (off until given).
     pub fn serve_web(&self, files: Arc<dyn WebFiles>) {
-        let _ = self.web.set(files);
+        let _ = self.web.set(WebApp::new(files));
     }
 
     pub fn fingerprint(&self) -> Fingerprint {
@@ -146,7 +146,7 @@ impl LinkServer {
             },
             (&Method::POST, "/web/session/end") if says_origin(&req) => self.end_session(&req).await,
             (&Method::GET, path) => match self.web.get() {
-                Some(files) => web::page(files.as_ref(), path),
+                Some(app) => app.page(path, web::takes_gzip(&req)),
                 None => answer(StatusCode::NOT_FOUND, json!({ "error": "not_found" })),
             },
             _ => answer(StatusCode::NOT_FOUND, json!({ "error": "not_found" })),

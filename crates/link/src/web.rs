@@ -5,6 +5,9 @@
 //! and lets no other site frame it.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http::{header, HeaderValue, Request, Response, StatusCode};
@@ -47,24 +50,67 @@ pub(crate) fn session_token<B>(req: &Request<B>) -> Option<String> {
     })
 }
 
-/// The file a path asks for: "/" and a path of the app's own (no file extension, as
-/// "/reminders") are its page; "..", empty and hidden parts are never served.
-pub(crate) fn page(files: &dyn WebFiles, path: &str) -> Response<Full<Bytes>> {
-    let path = path.trim_start_matches('/');
-    let unsafe_part = path.split('/').any(|part| part == ".." || part.starts_with('.') || part.contains('\\'));
-    let last = path.rsplit('/').next().unwrap_or_default();
-    let name = if path.is_empty() || (!unsafe_part && !last.contains('.')) { "index.html" } else { path };
-    let found = if unsafe_part { None } else { files.file(name) };
-    let Some(bytes) = found else {
-        return secured(Response::builder().status(StatusCode::NOT_FOUND).header(header::CONTENT_TYPE, "text/plain; charset=utf-8"))
-            .body(Full::new(Bytes::from_static(b"Not found")))
-            .expect("a response");
-    };
-    // Bundled assets are named by their content, so they may be kept; the page is not.
-    let cache = if name.starts_with("assets/") { "public, max-age=31536000, immutable" } else { "no-cache" };
-    secured(Response::builder().status(StatusCode::OK).header(header::CONTENT_TYPE, mime(name)).header(header::CACHE_CONTROL, cache))
-        .body(Full::new(Bytes::from(bytes.into_owned())))
+/// The web app as served: the face's files, and the text ones gzipped once each (a
+/// phone on Wi-Fi fetches a third of the bytes).
+pub(crate) struct WebApp {
+    files: Arc<dyn WebFiles>,
+    packed: Mutex<HashMap<String, Bytes>>,
+}
+
+impl WebApp {
+    pub(crate) fn new(files: Arc<dyn WebFiles>) -> Self {
+        Self { files, packed: Mutex::default() }
+    }
+
+    /// The file a path asks for: "/" and a path of the app's own (no file extension, as
+    /// "/reminders") are its page; "..", empty and hidden parts are never served.
+    /// `gzip`: the browser takes it so.
+    pub(crate) fn page(&self, path: &str, gzip: bool) -> Response<Full<Bytes>> {
+        let path = path.trim_start_matches('/');
+        let unsafe_part = path.split('/').any(|part| part == ".." || part.starts_with('.') || part.contains('\\'));
+        let last = path.rsplit('/').next().unwrap_or_default();
+        let name = if path.is_empty() || (!unsafe_part && !last.contains('.')) { "index.html" } else { path };
+        let found = if unsafe_part { None } else { self.files.file(name) };
+        let Some(bytes) = found else {
+            return secured(Response::builder().status(StatusCode::NOT_FOUND).header(header::CONTENT_TYPE, "text/plain; charset=utf-8"))
+                .body(Full::new(Bytes::from_static(b"Not found")))
+                .expect("a response");
+        };
+        // Bundled assets are named by their content, so they may be kept; the page is not.
+        let cache = if name.starts_with("assets/") { "public, max-age=31536000, immutable" } else { "no-cache" };
+        let answer = secured(Response::builder().status(StatusCode::OK).header(header::CONTENT_TYPE, mime(name)).header(header::CACHE_CONTROL, cache))
+            .header(header::VARY, "Accept-Encoding");
+        let packed = (gzip && is_text(name)).then(|| self.packed(name, &bytes)).flatten();
+        match packed {
+            Some(packed) => answer.header(header::CONTENT_ENCODING, "gzip").body(Full::new(packed)),
+            None => answer.body(Full::new(Bytes::from(bytes.into_owned()))),
+        }
         .expect("a response")
+    }
+
+    /// `bytes` of `name` gzipped, made once.
+    fn packed(&self, name: &str, bytes: &[u8]) -> Option<Bytes> {
+        if let Some(packed) = self.packed.lock().expect("web").get(name) {
+            return Some(packed.clone());
+        }
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(bytes).ok()?;
+        let packed = Bytes::from(encoder.finish().ok()?);
+        self.packed.lock().expect("web").insert(name.to_string(), packed.clone());
+        Some(packed)
+    }
+}
+
+/// Whether a request's browser takes gzip.
+pub(crate) fn takes_gzip<B>(req: &Request<B>) -> bool {
+    req.headers().get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|coding| {
+        let mut parts = coding.trim().split(';');
+        parts.next().is_some_and(|name| name.trim().eq_ignore_ascii_case("gzip")) && !parts.any(|q| q.trim().replace(' ', "") == "q=0")
+    })
+}
+
+fn is_text(name: &str) -> bool {
+    matches!(name.rsplit('.').next().unwrap_or_default(), "html" | "js" | "mjs" | "css" | "json" | "webmanifest" | "svg")
 }
 
 /// The headers every answer to a browser carries.
@@ -111,8 +157,9 @@ mod tests {
 
     #[test]
     fn the_app_s_paths_are_its_page_and_nothing_outside_it_is_served() {
+        let app = WebApp::new(Arc::new(Two));
         let served = |path: &str| {
-            let r = page(&Two, path);
+            let r = app.page(path, false);
             (r.status().as_u16(), r.headers().get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default())
         };
         assert_eq!(served("/"), (200, "text/html; charset=utf-8".into()));
@@ -122,9 +169,27 @@ mod tests {
         assert_eq!(served("/../etc/passwd").0, 404);
         assert_eq!(served("/assets/../index.html").0, 404);
         assert_eq!(served("/.env").0, 404);
-        let r = page(&Two, "/");
+        let r = app.page("/", false);
         assert_eq!(r.headers()[header::CONTENT_SECURITY_POLICY], CONTENT_POLICY);
         assert_eq!(r.headers()[header::X_FRAME_OPTIONS], "DENY");
+    }
+
+    #[tokio::test]
+    async fn text_goes_gzipped_to_a_browser_that_takes_it_and_as_it_is_to_one_that_does_not() {
+        use http_body_util::BodyExt;
+        let app = WebApp::new(Arc::new(Two));
+        let body = |r: Response<Full<Bytes>>| async move { r.into_body().collect().await.unwrap().to_bytes() };
+        let packed = app.page("/assets/app.js", true);
+        assert_eq!(packed.headers()[header::CONTENT_ENCODING], "gzip");
+        let mut unpacked = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body(packed).await[..]), &mut unpacked).unwrap();
+        assert_eq!(unpacked, "go()");
+        let plain = app.page("/assets/app.js", false);
+        assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(&body(plain).await[..], b"go()");
+        let asked = |value: &str| takes_gzip(&Request::get("/").header(header::ACCEPT_ENCODING, value).body(()).unwrap());
+        assert!(asked("gzip, deflate, br") && asked("br;q=1.0, GZIP;q=0.5"));
+        assert!(!asked("br") && !asked("gzip;q=0") && !asked("identity"));
     }
 
     #[test]
