@@ -8,22 +8,14 @@ use serde_json::json;
 /// `samples` (16 kHz) as a 16-bit mono WAV at 48 kHz, as the web app encodes what its
 /// microphone heard (each sample said three times: the core resamples it back).
 fn browser_wav(samples: &[i16]) -> Vec<u8> {
-    let data: Vec<u8> = samples.iter().flat_map(|s| [*s; 3]).flat_map(i16::to_le_bytes).collect();
-    let mut wav = Vec::with_capacity(44 + data.len());
-    wav.extend_from_slice(b"RIFF");
-    wav.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
-    wav.extend_from_slice(b"WAVEfmt ");
-    wav.extend_from_slice(&16u32.to_le_bytes());
-    wav.extend_from_slice(&1u16.to_le_bytes());
-    wav.extend_from_slice(&1u16.to_le_bytes());
-    wav.extend_from_slice(&48_000u32.to_le_bytes());
-    wav.extend_from_slice(&96_000u32.to_le_bytes());
-    wav.extend_from_slice(&2u16.to_le_bytes());
-    wav.extend_from_slice(&16u16.to_le_bytes());
-    wav.extend_from_slice(b"data");
-    wav.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    wav.extend_from_slice(&data);
-    wav
+    let spec = hound::WavSpec { channels: 1, sample_rate: 48_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let mut wav = std::io::Cursor::new(Vec::new());
+    let mut writer = hound::WavWriter::new(&mut wav, spec).unwrap();
+    for sample in samples.iter().flat_map(|s| [*s; 3]) {
+        writer.write_sample(sample).unwrap();
+    }
+    writer.finalize().unwrap();
+    wav.into_inner()
 }
 
 #[tokio::test]
@@ -32,8 +24,8 @@ async fn a_clip_from_a_browser_s_microphone_is_written_down_on_the_core_and_a_br
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, format!("[local_model]\nruntime = {:?}\n[desktop]\nlanguage = \"es\"\n", crate::support::runtime())).unwrap();
     let core = crate::support::open_with_config(&dir.path().join("data"), &config).await;
-    let fixture = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/voice/recuerdame-llamar-a-ana.wav")).unwrap();
-    let samples: Vec<i16> = fixture[44..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let fixture = hound::WavReader::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/voice/recuerdame-llamar-a-ana.wav")).unwrap();
+    let samples: Vec<i16> = fixture.into_samples().map(Result::unwrap).collect();
     let clip = base64::engine::general_purpose::STANDARD.encode(browser_wav(&samples));
 
     let heard =

@@ -14,6 +14,11 @@ fn local(text: &str) -> String {
     }
 }
 
+/// The phrasings a suggestion offers, each in quotes.
+fn offered(e: &DateError) -> Vec<&str> {
+    e.suggestion.split('"').skip(1).step_by(2).collect()
+}
+
 #[test]
 fn ordinary_phrasings() {
     assert_eq!(local("en media hora"), "2026-11-18 10:30");
@@ -36,7 +41,7 @@ fn an_ambiguous_next_weekday_offers_choices_that_read_back() {
     for (said, lang) in [("el próximo viernes", Lang::Es), ("next friday", Lang::En)] {
         let e = parse(said, now(), Madrid, Options::new(lang)).unwrap_err();
         assert_eq!(e.kind, DateErrorKind::AmbiguousDay, "{said}");
-        let choices: Vec<&str> = e.suggestion.split('"').skip(1).step_by(2).collect();
+        let choices = offered(&e);
         assert_eq!(choices.len(), 2, "{}", e.suggestion);
         let read: Vec<String> = choices.iter().map(|c| local(c)).collect();
         assert_eq!(read, ["2026-11-20 09:00", "2026-11-27 09:00"], "{said}: {}", e.suggestion);
@@ -71,7 +76,7 @@ fn minutes_before_an_hour() {
     assert!(extract("llama a mamá 10 minutos antes de la cena", now(), Madrid, Options::new(Lang::Es)).is_err());
     let e = parse("a la una menos cinco", now(), Madrid, Options::new(Lang::Es)).unwrap_err();
     assert_eq!(e.kind, DateErrorKind::AmbiguousHour);
-    let choices: Vec<&str> = e.suggestion.split('"').skip(1).step_by(2).collect();
+    let choices = offered(&e);
     let read: Vec<String> = choices.iter().map(|c| es(c)).collect();
     assert_eq!(read, ["2026-11-18 12:55", "2026-11-19 00:55"], "{}", e.suggestion);
 }

@@ -24,8 +24,18 @@ impl Lang {
             .iter()
             .filter_map(|name| var(name).filter(|v| !v.is_empty() && v != "C" && v != "POSIX"))
             .next()
-            .map(|value| if value.to_ascii_lowercase().starts_with("es") { Lang::Es } else { Lang::En })
+            .map(|value| Self::of_tag(&value))
             .unwrap_or(Lang::En)
+    }
+
+    /// The language a locale or language tag names ("es_AR.UTF-8", "es-ES,es;q=0.9",
+    /// "en-US"): Spanish when it says so, English otherwise.
+    pub fn of_tag(tag: &str) -> Self {
+        if tag.trim_start().to_ascii_lowercase().starts_with("es") {
+            Lang::Es
+        } else {
+            Lang::En
+        }
     }
 }
 

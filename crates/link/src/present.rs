@@ -76,10 +76,9 @@ impl Present {
         let latest = attached.clone().filter_map(|(id, seen)| Some((seen.input?, *id))).filter(|(at, _)| at.elapsed() <= within).max();
         let here = self.here.lock().expect("present").filter(|at| at.elapsed() <= within);
         match (latest, here) {
-            (Some((device_at, _)), Some(here_at)) if here_at >= device_at => Vec::new(),
-            (None, Some(_)) => Vec::new(),
+            (latest, Some(here_at)) if latest.is_none_or(|(device_at, _)| here_at >= device_at) => Vec::new(),
             (Some((_, id)), _) => vec![id],
-            (None, None) => attached.map(|(id, _)| *id).collect(),
+            (None, _) => attached.map(|(id, _)| *id).collect(),
         }
     }
 }

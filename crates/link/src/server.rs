@@ -161,10 +161,7 @@ impl LinkServer {
             name: String,
         }
         // Before a session there is no user's choice of language: the browser's says it.
-        let lang = match req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()) {
-            Some(accepted) if accepted.trim_start().to_ascii_lowercase().starts_with("es") => sidecar_domain::locale::Lang::Es,
-            _ => sidecar_domain::locale::Lang::En,
-        };
+        let lang = sidecar_domain::locale::Lang::of_tag(req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default());
         let Ok(body) = Limited::new(req.into_body(), PAIR_BODY_LIMIT).collect().await else {
             return Err(answer(StatusCode::PAYLOAD_TOO_LARGE, json!({ "error": "too_large" })));
         };
@@ -288,7 +285,7 @@ fn same_origin<B>(req: &Request<B>) -> bool {
 /// already refused any other than this server's own; browsers say it on every POST and
 /// WebSocket), or a same-origin GET, which says so in its fetch metadata instead.
 fn from_a_page<B>(req: &Request<B>) -> bool {
-    req.headers().contains_key(header::ORIGIN) || req.headers().get("sec-fetch-site").is_some_and(|site| site == "same-origin")
+    says_origin(req) || req.headers().get("sec-fetch-site").is_some_and(|site| site == "same-origin")
 }
 
 /// Whether a request says its Origin (a browser's POST always does).

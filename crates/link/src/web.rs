@@ -109,8 +109,10 @@ pub(crate) fn takes_gzip<B>(req: &Request<B>) -> bool {
     })
 }
 
+/// Whether a file is text, which gzip shrinks (images and fonts are packed already).
 fn is_text(name: &str) -> bool {
-    matches!(name.rsplit('.').next().unwrap_or_default(), "html" | "js" | "mjs" | "css" | "json" | "webmanifest" | "svg")
+    let mime = mime(name);
+    mime.starts_with("text/") || mime.contains("json") || mime.contains("svg")
 }
 
 /// The headers every answer to a browser carries.
