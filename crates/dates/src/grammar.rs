@@ -105,6 +105,15 @@ impl<'a> Grammar<'a> {
             offset.days += days;
         }
         let trail = from_day.filter(|_| offset.seconds == 0).map(|(_, e)| e).or(trail);
+        // "2 días a partir del viernes", "3 days after January 12th": counted from a day that follows, read on its own.
+        let from_weekday = self
+            .any(at, FROM_A_DAY)
+            .filter(|&e| offset.seconds == 0 && from_day.is_none() && self.day(e).is_some() && (offset.days != 0 || offset.months != 0));
+        if let Some(e) = from_weekday {
+            offset.from_day = true;
+            offset.marked = true;
+            return Some((offset, e));
+        }
         offset.marked = lead.is_some() || trail.is_some();
         if !offset.marked && at == i + 1 && self.word(i).is_some_and(|w| w.ends_with('h')) {
             // "15h" alone is an hour of the day (Spanish usage), not fifteen hours.
@@ -141,10 +150,10 @@ impl<'a> Grammar<'a> {
         let (unit, _) = lex::unit(self.word(at)?)?;
         let mut end = at + 1;
         let mut n = n;
-        if let Some(e) = self.any(end, &["y media", "and a half", "y cuarto", "and a quarter", "y tres cuartos"]) {
+        if let Some(e) = self.any(end, &["y media", "and a half", "y cuarto", "and a quarter", "y tres cuartos", "y 3 cuartos"]) {
             n += match self.word(end + 1) {
                 Some("media" | "a") if self.word(end + 2) != Some("quarter") => 0.5,
-                Some("tres") => 0.75,
+                Some("tres" | "3") => 0.75,
                 _ => 0.25,
             };
             end = e;
@@ -187,6 +196,9 @@ impl<'a> Grammar<'a> {
         }
         if let Some(end) = self.any(i, &["un cuarto de", "a quarter of an", "a quarter of a", "quarter of an"]) {
             return Some((0.25, end));
+        }
+        if let Some(end) = self.any(i, &["tres cuartos de", "3 cuartos de", "three quarters of an", "three quarters of a"]) {
+            return Some((0.75, end));
         }
         if let Some(end) = self.any(i, &["half an", "half a", "a half"]) {
             return Some((0.5, end));
@@ -476,6 +488,8 @@ impl<'a> Grammar<'a> {
     }
 }
 
+/// Before a day an offset counts from ("2 días a partir del viernes", "3 days after January 12th").
+const FROM_A_DAY: &[&str] = &["a partir del", "despues del", "desde el", "after", "from"];
 const FROM_TODAY: &[&str] = &["a partir de hoy", "desde hoy", "despues de hoy", "contando desde hoy", "from today", "after today"];
 const FROM_TOMORROW: &[&str] = &["a partir de manana", "desde manana", "despues de manana", "from tomorrow", "from tmrw", "after tomorrow"];
 
@@ -522,5 +536,5 @@ fn scale(n: f64, unit: Unit) -> Option<Offset> {
         Unit::Year if whole => (n * 12.0, 0.0, 0.0),
         Unit::Year => (0.0, (n * 365.0).round(), 0.0),
     };
-    Some(Offset { months: months as i64, days: days as i64, seconds: seconds.round() as i64, marked: false })
+    Some(Offset { months: months as i64, days: days as i64, seconds: seconds.round() as i64, marked: false, from_day: false })
 }

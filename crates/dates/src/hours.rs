@@ -32,7 +32,10 @@ impl Grammar<'_> {
             Some((hour, end)) => (hour, end, Some(end)),
             None => {
                 let (mut hour, end) = self.clock(at, lead.is_some())?;
-                let minutes_said = self.minutes(&mut hour, end).or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()));
+                let minutes_said = self
+                    .minutes(&mut hour, end)
+                    .or_else(|| self.hours_and_minutes(&mut hour, end, lead.is_some()))
+                    .or_else(|| self.spaced_minutes(&mut hour, end, lead.is_some()));
                 (hour, minutes_said.unwrap_or(end), minutes_said)
             }
         };
@@ -105,7 +108,7 @@ impl Grammar<'_> {
             match self.word(end + 1) {
                 Some("media") => hour.minute = 30,
                 Some("cuarto") if self.word(end) == Some("y") => hour.minute = 15,
-                Some("tres") => hour.minute = 45,
+                Some("tres" | "3") => hour.minute = 45,
                 _ => {
                     hour.hour = (hour.hour + 23) % 24;
                     hour.minute = 45;
@@ -135,6 +138,22 @@ impl Grammar<'_> {
             _ => hour.minute = minutes,
         }
         Some(after)
+    }
+
+    /// Two digits of minutes written apart from the hour's digits, as speech to text may:
+    /// "a las 03 45", "a las 7 30". Only after "a las" and never before a unit ("a las
+    /// 5 30 minutos" is no such time).
+    fn spaced_minutes(&self, hour: &mut Hour, end: usize, led: bool) -> Option<usize> {
+        let hour_word = self.word(end.checked_sub(1)?)?;
+        let minutes =
+            self.word(end).filter(|w| led && w.len() == 2 && w.bytes().all(|b| b.is_ascii_digit()) && hour_word.bytes().all(|b| b.is_ascii_digit()))?;
+        let minute: u32 = minutes.parse().ok().filter(|m| *m <= 59)?;
+        if self.word(end + 1).is_some_and(|w| lex::unit(w).is_some()) {
+            return None;
+        }
+        hour.minute = minute;
+        hour.settled |= hour_word.starts_with('0');
+        Some(end + 1)
     }
 
     /// The hour said with its unit, and the minutes after it with theirs: "a las quince
@@ -191,6 +210,9 @@ impl Grammar<'_> {
     }
 
     fn named_hour_word(&self, i: usize) -> Found<Hour> {
+        if let Some(end) = self.any(i, &["media noche"]) {
+            return Some((Hour { hour: 24, minute: 0, pm: None, part: None, settled: true, bound: None, to_hour: false }, end));
+        }
         if let Some(end) = self.any(i, &["medio dia", "mid day"]) {
             return Some((Hour { hour: 12, minute: 0, pm: None, part: None, settled: true, bound: None, to_hour: false }, end));
         }
@@ -342,7 +364,9 @@ impl Grammar<'_> {
         if hour > 23 || minute > 59 || (pm.is_some() && !(1..=12).contains(&hour)) {
             return None;
         }
-        Some((Hour { hour, minute, pm, part: None, settled: hour == 0 || hour > 12, bound: None, to_hour: false }, i + 1))
+        // "a las 0600": the 24-hour clock's leading zero.
+        let settled = hour == 0 || hour > 12 || digits.len() == 4 && digits.starts_with('0');
+        Some((Hour { hour, minute, pm, part: None, settled, bound: None, to_hour: false }, i + 1))
     }
 
     /// What after a bare number makes it an hour: "pm", "o'clock", "de la tarde"; and
@@ -383,7 +407,7 @@ impl Grammar<'_> {
 }
 
 /// What a Spanish hour's minutes may be said as: "las siete y media", "ocho menos cuarto".
-const SPANISH_FRACTIONS: &[&str] = &["y media", "y cuarto", "menos cuarto", "y tres cuartos"];
+const SPANISH_FRACTIONS: &[&str] = &["y media", "y cuarto", "menos cuarto", "y tres cuartos", "y 3 cuartos"];
 
 /// What follows the digits of an hour: nothing (`Some(None)`), am or pm; `None` for
 /// anything else.

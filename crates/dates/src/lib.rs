@@ -27,7 +27,7 @@ mod weekdays;
 pub mod words;
 mod written;
 
-use chrono::{DateTime, NaiveDateTime, NaiveTime, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
@@ -151,8 +151,29 @@ const VAGUE: &[&str] = &[
     "later on",
     "whenever",
 ];
-const NO_DAY: &[&str] =
-    &["la semana que viene", "la proxima semana", "next week", "el mes que viene", "el proximo mes", "next month", "el ano que viene", "next year"];
+const NO_DAY: &[&str] = &[
+    "la semana que viene",
+    "la proxima semana",
+    "la semana proxima",
+    "la semana siguiente",
+    "next week",
+    "el mes que viene",
+    "el proximo mes",
+    "el mes proximo",
+    "el siguiente mes",
+    "del mes que viene",
+    "del proximo mes",
+    "del mes proximo",
+    "del siguiente mes",
+    "next month",
+    "el ano que viene",
+    "el ano proximo",
+    "el proximo ano",
+    "del ano que viene",
+    "del ano proximo",
+    "del proximo ano",
+    "next year",
+];
 
 /// Cuts hostile input at a char boundary.
 fn bounded_text(text: &str) -> &str {
@@ -292,10 +313,20 @@ fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> Date
     if let (DateErrorKind::AmbiguousHour, Some(hour)) = (kind, parts.hour) {
         let now = cx.now.with_timezone(&cx.zone).time();
         let h = hour.hour % 12;
-        let mut choices: Vec<(bool, NaiveTime)> =
-            [h, h + 12].into_iter().filter_map(|h| NaiveTime::from_hms_opt(h, hour.minute, 0)).map(|t| (t > now, t)).collect();
-        // Soonest first: today's before tomorrow's, then by the clock.
-        choices.sort_by_key(|(today, t)| (!today, *t));
+        let times = [h, h + 12].into_iter().filter_map(|h| NaiveTime::from_hms_opt(h, hour.minute, 0));
+        let choices: Vec<(words::HourDay, NaiveTime)> = match said_day(parts, cx).filter(|d| *d != cx.today()) {
+            // "el jueves a las 3": both hours of that day.
+            Some(day) => {
+                let day = if day == cx.today().succ_opt().unwrap_or(day) { words::HourDay::Tomorrow } else { words::HourDay::On(day) };
+                times.map(|t| (day, t)).collect()
+            }
+            None => {
+                let mut choices: Vec<_> = times.map(|t| (if t > now { words::HourDay::Today } else { words::HourDay::Tomorrow }, t)).collect();
+                // Soonest first: today's before tomorrow's, then by the clock.
+                choices.sort_by_key(|(day, t)| (*day != words::HourDay::Today, *t));
+                choices
+            }
+        };
         error.suggestion = words::which_hour(&choices, cx.lang);
     }
     let said_next = [parts.day, parts.until].into_iter().flatten().find_map(|d| match d {
@@ -306,6 +337,19 @@ fn explain(kind: DateErrorKind, said: &str, parts: &Parts, cx: &Context) -> Date
         error.suggestion = words::which_day(&choices, cx.lang);
     }
     error
+}
+
+/// The day `parts` name, read as if their hour were the morning's; none when they name
+/// no day.
+fn said_day(parts: &Parts, cx: &Context) -> Option<NaiveDate> {
+    if parts.day.is_none() && parts.offset.is_none() {
+        return None;
+    }
+    let mut morning = parts.clone();
+    if let Some(hour) = morning.hour.as_mut() {
+        hour.pm = Some(false);
+    }
+    resolve::read(&morning, cx).ok().map(|r| r.at.with_timezone(&cx.zone).date_naive())
 }
 
 /// A time read from a whole text, or found inside a sentence.

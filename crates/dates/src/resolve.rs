@@ -139,6 +139,8 @@ fn clock_hour(hour: &Hour, part: Option<DayPart>) -> Result<(u32, u32, bool), Da
                 h
             }
         }
+        // "esta tarde a las 07:00": the part of the day says more than a leading zero.
+        (None, Some(DayPart::Afternoon | DayPart::Evening)) if hour.settled && (1..12).contains(&h) => h + 12,
         (None, _) if hour.settled || h == 0 || h > 12 => {
             if matches!(part, Some(DayPart::Morning | DayPart::EarlyMorning)) && h > 12 {
                 return Err(DateErrorKind::NotUnderstood);
@@ -221,7 +223,8 @@ pub(crate) fn day_date(day: Day, today: NaiveDate) -> Result<NaiveDate, DateErro
         Day::Today => today,
         Day::Tomorrow => today + Duration::days(1),
         Day::AfterTomorrow => today + Duration::days(2),
-        Day::Weekday { weekday, said_next: true, next_week: false } if next_readings(today, weekday).is_some() => return Err(DateErrorKind::AmbiguousDay),
+        Day::Weekday { weekday, said_this: true, .. } if weekday == today.weekday() => today,
+        Day::Weekday { weekday, said_next: true, next_week: false, .. } if next_readings(today, weekday).is_some() => return Err(DateErrorKind::AmbiguousDay),
         Day::Weekday { weekday, next_week, .. } => weekday_date(today, weekday, next_week),
         Day::ThisWeek(weekday) => {
             let day = today + Duration::days(i64::from(weekday.num_days_from_monday()) - i64::from(today.weekday().num_days_from_monday()));
@@ -269,6 +272,13 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
     let today = cx.today();
     let single = |at: DateTime<Utc>, note: Option<String>, all_day: bool| Reading { at, zone: cx.zone, rrule: None, all_day, note };
     let mut date = None;
+    if let Some(offset) = parts.offset.filter(|o| o.from_day) {
+        // "2 días a partir del viernes": the day said, moved on.
+        let day = parts.day.ok_or(DateErrorKind::NotUnderstood)?;
+        let from = day_date(day, today)?;
+        let date = add_months(from, offset.months).ok_or(DateErrorKind::OutOfRange)? + Duration::days(offset.days);
+        return read(&Parts { offset: None, day: Some(Day::Calendar { day: date.day(), month: date.month(), year: Some(date.year()) }), ..parts.clone() }, cx);
+    }
     if let Some(offset) = parts.offset {
         if parts.day.is_some() {
             return Err(DateErrorKind::TwoDates);
@@ -324,6 +334,11 @@ pub(crate) fn read(parts: &Parts, cx: &Context) -> Result<Reading, DateErrorKind
         }
         return future(single(at, note.or(Some(words::all_day(cx.all_day, cx.lang))), true), cx);
     };
+    if guess && date != today && h < 7 {
+        // "el jueves a las 3": three at night is seldom meant, three in the afternoon
+        // often; asked rather than set at 03:00. From seven on the morning's is taken.
+        return Err(DateErrorKind::AmbiguousHour);
+    }
     let (at, note) = at_hour(date, h, m, cx);
     if date == today && at <= cx.now && guess {
         // "hoy a las 3" at 10:00 means 15:00.

@@ -14,6 +14,9 @@ pub(crate) struct Offset {
     /// Said with "in", "within", "later", "dentro de"…; a bare "2 hours" is a date only
     /// when it is the whole text.
     pub marked: bool,
+    /// Counted from the day said after it ("2 días a partir del viernes", "two weeks
+    /// after next Friday"), not from today.
+    pub from_day: bool,
 }
 
 /// A day, as said.
@@ -30,6 +33,8 @@ pub(crate) enum Day {
         weekday: Weekday,
         next_week: bool,
         said_next: bool,
+        /// "este sábado", "this Saturday": today, when today is that weekday.
+        said_this: bool,
     },
     /// "el martes 6", "Fri 14th": the next day of the month so numbered that falls on
     /// that weekday.

@@ -80,3 +80,48 @@ fn minutes_before_an_hour() {
     let read: Vec<String> = choices.iter().map(|c| es(c)).collect();
     assert_eq!(read, ["2026-11-18 12:55", "2026-11-19 00:55"], "{}", e.suggestion);
 }
+
+/// An hour before seven said with a day that is not today ("el jueves a las 3") is
+/// asked, and both hours offered are on that day and read back, in both languages; from
+/// seven on ("el miércoles a las 8") the morning's is taken, as the date table says.
+#[test]
+fn an_early_hour_on_another_day_is_asked_on_that_day() {
+    for (said, lang) in [("el jueves a las 3", Lang::Es), ("thursday at 3", Lang::En), ("el 15 de junio a las 3:30", Lang::Es)] {
+        let e = parse(said, now(), Madrid, Options::new(lang)).unwrap_err();
+        assert_eq!(e.kind, DateErrorKind::AmbiguousHour, "{said}");
+        let read: Vec<String> = offered(&e)
+            .iter()
+            .map(|c| match parse(c, now(), Madrid, Options::new(lang)) {
+                Ok(r) => r.local().format("%Y-%m-%d %H:%M").to_string(),
+                Err(e) => format!("!{:?}", e.kind),
+            })
+            .collect();
+        let day = if said.contains("junio") { "2027-06-15" } else { "2026-11-19" };
+        let minutes = if said.contains(":30") { "30" } else { "00" };
+        assert_eq!(read, [format!("{day} 03:{minutes}"), format!("{day} 15:{minutes}")], "{said}: {}", e.suggestion);
+    }
+    assert_eq!(local("el miércoles a las 8"), "2026-11-25 08:00");
+}
+
+/// Said in other assistants' tests: a span counted from a named day, three quarters,
+/// midnight in two words, "este sábado" on a Saturday, minutes apart from the hour, the
+/// 24-hour clock's leading zero and a part of the day that outweighs it.
+#[test]
+fn phrasings_from_other_assistants() {
+    let es = |text: &str| match extract(text, now(), Madrid, Options::new(Lang::Es)) {
+        Ok(r) => r.when.local().format("%Y-%m-%d %H:%M").to_string(),
+        Err(e) => format!("!{:?}", e.kind),
+    };
+    assert_eq!(es("pon música 2 días a partir del viernes"), "2026-11-22 09:00");
+    assert_eq!(es("juega 2 días después del viernes"), "2026-11-22 09:00");
+    assert_eq!(es("llama en tres cuartos de hora"), "2026-11-18 10:45");
+    assert_eq!(es("cita mañana por la noche a las 23 y 3 cuartos"), "2026-11-19 23:45");
+    assert_eq!(es("el viernes a media noche"), "2026-11-21 00:00");
+    assert_eq!(es("a las 9 de la mañana de este miércoles"), "!Past");
+    assert_eq!(es("a las 11 de la mañana de este miércoles"), "2026-11-18 11:00");
+    assert_eq!(es("el jueves a las 03 45"), "2026-11-19 03:45");
+    assert_eq!(es("llama a las 0600"), "2026-11-19 06:00");
+    assert_eq!(es("despertador esta tarde a las 07:00"), "2026-11-18 19:00");
+    assert_eq!(es("el anterior lunes"), "!Past");
+    assert_eq!(es("llama a mamá la semana próxima"), "!MissingDay");
+}

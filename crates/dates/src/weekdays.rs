@@ -10,7 +10,8 @@ use super::said::Day;
 const NEXT: &[&str] = &["el proximo", "el siguiente", "proximo", "next", "on next", "by next"];
 const LEADS: &[&str] = &["este proximo", "este", "el", "this", "on", "this coming", "coming", "para el", "for", "by", "en"];
 /// A weekday already gone, said before it ("el pasado miércoles", "last Sunday").
-const GONE_BEFORE: &[&str] = &["el pasado", "este pasado", "pasado", "el ultimo", "ultimo", "last", "on last", "last week", "la semana pasada el"];
+const GONE_BEFORE: &[&str] =
+    &["el pasado", "este pasado", "pasado", "el anterior", "anterior", "el ultimo", "ultimo", "last", "on last", "last week", "la semana pasada el"];
 /// … or after it ("el miércoles pasado", "el domingo de la última semana").
 const GONE_AFTER: &[&str] =
     &["pasado", "anterior", "de la semana pasada", "de la ultima semana", "de la semana anterior", "la semana pasada", "of last week", "last week"];
@@ -51,14 +52,15 @@ impl Grammar<'_> {
             return Some((Day::ThisWeek(weekday), e));
         }
         if let Some(e) = self.any(end, NEXT_WEEK) {
-            return Some((Day::Weekday { weekday, next_week: true, said_next: false }, e));
+            return Some((Day::Weekday { weekday, next_week: true, said_next: false, said_this: false }, e));
         }
         if let Some((day, e)) = self.day_after_weekday(end) {
             return Some((Day::WeekdayOfMonth { weekday, day }, e));
         }
         let coming = self.any(end, &["que viene", "proximo"]);
         let said_next = next.is_some() || coming.is_some();
-        Some((Day::Weekday { weekday, next_week: false, said_next }, coming.unwrap_or(end)))
+        let said_this = coming.is_none() && lead.is_some_and(|l| l == i + 1 && matches!(self.word(i), Some("este" | "this")));
+        Some((Day::Weekday { weekday, next_week: false, said_next, said_this }, coming.unwrap_or(end)))
     }
 
     /// The day of the month right after a weekday: "martes 6", "lunes el veinticuatro",

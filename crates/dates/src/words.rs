@@ -369,17 +369,33 @@ pub(crate) fn bound(bound: crate::said::Bound, time: NaiveTime, lang: Lang) -> S
 
 /// The suggestion for an hour that could be morning or afternoon: its two readings
 /// still to come, soonest first (`today` says whether each is today or tomorrow).
-pub(crate) fn which_hour(choices: &[(bool, NaiveTime)], lang: Lang) -> String {
+/// The day an hour that could be either half's is offered on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HourDay {
+    Today,
+    Tomorrow,
+    /// The day the user said ("el jueves a las 3").
+    On(NaiveDate),
+}
+
+pub(crate) fn which_hour(choices: &[(HourDay, NaiveTime)], lang: Lang) -> String {
     use chrono::Timelike;
-    let say = |(today, t): &(bool, NaiveTime)| {
+    let say = |(day, t): &(HourDay, NaiveTime)| {
         let (h12, pm) = (if t.hour() % 12 == 0 { 12 } else { t.hour() % 12 }, t.hour() >= 12);
         let minutes = if t.minute() == 0 { String::new() } else { format!(":{:02}", t.minute()) };
+        let day = match (day, lang) {
+            (HourDay::Today, Lang::En) => "today".to_string(),
+            (HourDay::Tomorrow, Lang::En) => "tomorrow".to_string(),
+            (HourDay::Today, Lang::Es) => "hoy".to_string(),
+            (HourDay::Tomorrow, Lang::Es) => "mañana".to_string(),
+            (HourDay::On(date), _) => day_words(*date, lang),
+        };
         match lang {
-            Lang::En => format!("\"{} at {h12}{minutes}{}\"", if *today { "today" } else { "tomorrow" }, if pm { "pm" } else { "am" }),
-            Lang::Es if pm => format!("\"{} a las {}{minutes}\"", if *today { "hoy" } else { "mañana" }, t.hour()),
+            Lang::En => format!("\"{day} at {h12}{minutes}{}\"", if pm { "pm" } else { "am" }),
+            Lang::Es if pm => format!("\"{day} a las {}{minutes}\"", t.hour()),
             // "la una menos cinco" may be 00:55, which "12:55 de la mañana" would not say.
-            Lang::Es if t.hour() == 0 => format!("\"{} a las 0:{:02}\"", if *today { "hoy" } else { "mañana" }, t.minute()),
-            Lang::Es => format!("\"{} a las {h12}{minutes} de la mañana\"", if *today { "hoy" } else { "mañana" }),
+            Lang::Es if t.hour() == 0 => format!("\"{day} a las 0:{:02}\"", t.minute()),
+            Lang::Es => format!("\"{day} a las {h12}{minutes} de la mañana\"",),
         }
     };
     let said: Vec<String> = choices.iter().map(say).collect();

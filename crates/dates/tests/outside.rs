@@ -1,7 +1,9 @@
 //! Sentences from other projects' public tests (`tests/data/outside/recognizers.tsv`:
 //! Microsoft Recognizers-Text's date-time specs, Spanish and English; `spoken.tsv`: Snips'
 //! rustling-ontology Spanish examples, hours said in words; `recognizers_spans.tsv`: the
-//! Spanish sentences of Recognizers-Text's extractor specs, their moments read by hand),
+//! Spanish sentences of Recognizers-Text's extractor specs, their moments read by hand;
+//! `assistants.tsv`: the Spanish tests of Mycroft's lingua-franca and OpenVoiceOS's
+//! date parser),
 //! each read whole as a reminder's words are, at its test's moment. Every sentence ends
 //! one of four ways: read right, asked back (an hour that could be either half of the
 //! day, a day or an hour missing), not understood (said so), or silently wrong, the
@@ -103,20 +105,31 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// minutes counted back from an hour that has its own ("tres minutos para las cinco
 /// treinta"): spans 81.6% right and 7.9% silently wrong → 97.4% and 0%; Recognizers'
 /// Spanish hours, test part, 83.7% → 87.0% right, still 4.3% silently wrong.
+/// Then two voice assistants' Spanish tests (all development): before, hours 91.7% right
+/// and 4.2% silently wrong, days 80.6% and 3.0%; after reading a span counted from a
+/// named day ("2 días a partir del viernes", "3 days after January 12th"), "y 3 cuartos",
+/// "tres cuartos de hora", "a media noche", "este sábado" said on a Saturday as today,
+/// "el anterior lunes" as gone, "a las 03 45", "a las 0600", "esta tarde a las 07:00" as
+/// 19:00, "la semana próxima" and "del mes que viene" asked, and asking "el jueves a las
+/// 3" (an hour before seven on another day) rather than setting 03:00: 98.6% and 0%,
+/// 100% and 0%. Recognizers' Spanish hours, test part: 87.0% right, 4.3% → 3.3% silently
+/// wrong; rustling's, 93.6% → 95.7% right; Recognizers' English days 54.7% → 55.4%.
 const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("recognizers", "hours", "en", "dev", 71.0, 4.1),
     ("recognizers", "hours", "en", "test", 69.8, 8.2),
     ("recognizers", "hours", "es", "dev", 91.0, 0.1),
-    ("recognizers", "hours", "es", "test", 86.9, 4.4),
-    ("recognizers", "days", "en", "dev", 71.5, 4.2),
-    ("recognizers", "days", "en", "test", 53.1, 15.2),
+    ("recognizers", "hours", "es", "test", 86.9, 3.4),
+    ("recognizers", "days", "en", "dev", 73.5, 4.2),
+    ("recognizers", "days", "en", "test", 55.3, 15.2),
     ("recognizers", "days", "es", "dev", 87.5, 1.9),
     ("recognizers", "days", "es", "test", 74.6, 6.4),
     ("rustling", "hours", "es", "dev", 99.9, 0.1),
-    ("rustling", "hours", "es", "test", 91.4, 0.1),
+    ("rustling", "hours", "es", "test", 95.6, 0.1),
     ("rustling", "days", "es", "dev", 99.9, 0.1),
     ("rustling", "days", "es", "test", 92.0, 0.1),
     ("spans", "hours", "es", "dev", 97.3, 0.1),
+    ("assistants", "hours", "es", "dev", 98.5, 0.1),
+    ("assistants", "days", "es", "dev", 99.9, 0.1),
 ];
 
 /// Each corpus by name, with its table.
@@ -124,6 +137,7 @@ const CORPORA: &[(&str, &str)] = &[
     ("recognizers", include_str!("../../../tests/data/outside/recognizers.tsv")),
     ("rustling", include_str!("../../../tests/data/outside/spoken.tsv")),
     ("spans", include_str!("../../../tests/data/outside/recognizers_spans.tsv")),
+    ("assistants", include_str!("../../../tests/data/outside/assistants.tsv")),
 ];
 
 #[test]
