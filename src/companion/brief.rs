@@ -1,13 +1,19 @@
-//! The morning brief in the assembly: turned on at a time, its prompt gathered at each
-//! run from the features that hold the day (reminders, the tasks' results, open work, the
+//! The morning brief in the assembly: turned on at a time, run as Sidecar's own list of
+//! the day with a model's few lines after it where one is able, gathered at each run
+//! from the features that hold the day (reminders, the tasks' results, open work, the
 //! user's thumbs on earlier briefs), and the thumbs kept.
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
+use tokio_util::sync::CancellationToken;
 
 use super::Companion;
 use crate::context::checkpoint::Status;
+use crate::events::CoreEvent;
+use sidecar_domain::said::said_whole;
+use sidecar_store::MessageStatus;
 use sidecar_tasks::brief::BriefParts;
 use sidecar_tasks::rows::{Task, TasksStore};
+use sidecar_tasks::TaskEvent;
 
 /// Earlier briefs' thumbs the next brief is told.
 const OPINIONS: u32 = 4;
@@ -29,8 +35,45 @@ impl Companion {
         Ok(self.tasks.rate_brief(message_id, liked, &text).await?)
     }
 
-    /// Today's brief's prompt, for the run `run_id` of the brief `task`.
-    pub(crate) async fn brief_prompt(&self, task: &Task, run_id: i64) -> String {
+    /// A run of the brief: Sidecar's own list of the day, always, in the Tasks
+    /// conversation; a model able to (not the demo) adds a few lines after it. Delivered
+    /// as one; a model that fails costs the lines, never the brief.
+    pub(crate) async fn run_brief(&self, task: &Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
+        let lang = self.preferences.lang();
+        let parts = self.brief_parts(task, run_id).await;
+        let facts = sidecar_tasks::brief::facts(&parts, lang);
+        let facts_id = self.post_in_tasks(conversation_id, task.id, &facts, MessageStatus::Complete).await;
+        let (mut text, mut kept, mut usage) = (facts.clone(), facts_id, sidecar_llm::Usage::default());
+        if !self.conversation.only_demo_answers().await {
+            let prompt = sidecar_tasks::brief::prompt(&parts, lang);
+            let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
+            match self.conversation.run_task(turn, cancel.child_token()).await {
+                Ok(reply) => {
+                    text = format!("{facts}\n\n{}", reply.text.trim());
+                    kept = Some(reply.message_id);
+                    usage = reply.usage.unwrap_or_default();
+                }
+                Err(error) => tracing::info!(error = %said_whole(&error, lang), "the brief went out as Sidecar's list alone"),
+            }
+        }
+        for id in [facts_id, kept].into_iter().flatten() {
+            if let Err(error) = self.store.conversations().mark_task_reply(id, task.id, true).await {
+                tracing::warn!(%error, "a brief's message was not marked as its");
+            }
+        }
+        if let Err(error) = self.tasks.keep_reply(run_id, kept, usage.input_tokens.into(), usage.output_tokens.into()).await {
+            tracing::warn!(%error, "the brief's tokens were not kept");
+        }
+        if let Err(error) = self.tasks.finish(task.id, run_id, Ok(&text), lang).await {
+            tracing::warn!(%error, "the brief's run could not be ended");
+        }
+        self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunFinished { task_id: task.id, run_id, conversation_id, message_id: kept, ok: true }));
+        self.deliver_task(task, &text, kept).await;
+        kept
+    }
+
+    /// What today's brief is made from, for the run `run_id` of the brief `task`.
+    async fn brief_parts(&self, task: &Task, run_id: i64) -> BriefParts {
         let (now, zone) = (self.clock.now(), self.clock.zone());
         let table = self.store.task_table();
         // What tasks produced since the last brief (or the last day, for the first one).
@@ -38,7 +81,8 @@ impl Companion {
         let since = previous.map_or(now - Duration::days(1), |r| r.occurrence);
         let end_of_day: DateTime<Utc> = self.clock.start_of(self.clock.local_today() + Duration::days(1));
         let reminders = self.reminders.pending().await.unwrap_or_default();
-        let parts = BriefParts {
+        BriefParts {
+            today: sidecar_dates::words::day_words(self.clock.local_today(), self.preferences.lang()),
             events: self.todays_events().await,
             reminders: reminders
                 .iter()
@@ -56,7 +100,6 @@ impl Companion {
                 .map(|c| c.body.title)
                 .collect(),
             opinions: table.brief_opinions(OPINIONS).await.unwrap_or_default(),
-        };
-        sidecar_tasks::brief::prompt(&parts, self.preferences.lang())
+        }
     }
 }

@@ -163,25 +163,19 @@ impl Companion {
     /// failure pauses it), a failure said in Tasks, the result delivered.
     async fn run_work(&self, task: &sidecar_tasks::rows::Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
         self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
-        let brief = match task.kind {
-            sidecar_tasks::rows::TaskKind::Brief => Some(self.brief_prompt(task, run_id).await),
-            sidecar_tasks::rows::TaskKind::Prompt => None,
-        };
-        let (prompt, cut_from) = match &brief {
-            Some(brief) => (brief.as_str(), None),
-            None => sidecar_tasks::manage::runnable_prompt(&task.prompt),
-        };
+        if task.kind == sidecar_tasks::rows::TaskKind::Brief {
+            return self.run_brief(task, run_id, conversation_id, cancel).await;
+        }
+        let (prompt, cut_from) = sidecar_tasks::manage::runnable_prompt(&task.prompt);
         if let Some(chars) = cut_from {
             let said = sidecar_tasks::words::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::manage::MAX_PROMPT_CHARS);
             self.post_in_tasks(conversation_id, task.id, &said, MessageStatus::Complete).await;
         }
-        let turn =
-            crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: brief.as_ref().map(|_| task.title.as_str()), tools: &task.tools };
+        let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
         let ran = self.conversation.run_task(turn, cancel.child_token()).await;
         let (outcome, message_id) = match &ran {
             Ok(reply) => {
-                let brief = task.kind == sidecar_tasks::rows::TaskKind::Brief;
-                if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, brief).await {
+                if let Err(error) = self.store.conversations().mark_task_reply(reply.message_id, task.id, false).await {
                     tracing::warn!(%error, "a task's reply was not marked as its");
                 }
                 let usage = reply.usage.unwrap_or_default();
@@ -220,7 +214,7 @@ impl Companion {
 
     /// Sidecar's own line in the Tasks conversation (a question, a failure): never sent
     /// back to a model.
-    async fn post_in_tasks(&self, conversation_id: i64, task_id: i64, text: &str, status: MessageStatus) -> Option<i64> {
+    pub(crate) async fn post_in_tasks(&self, conversation_id: i64, task_id: i64, text: &str, status: MessageStatus) -> Option<i64> {
         let meta = MessageMeta { command: true, task: Some(task_id), ..MessageMeta::default() };
         let said = ChatMessage::assistant(text);
         let new = NewMessage { conversation_id, message: &said, status, finish_reason: None, meta: Some(&meta), channel: None, once_per: None };
@@ -241,7 +235,7 @@ impl Companion {
     /// always and Sidecar is quiet or the day's task notifications are spent: then the
     /// result waits in Tasks (it is there either way) and is notified later, together
     /// with any others.
-    async fn deliver_task(&self, task: &sidecar_tasks::rows::Task, text: &str, message_id: Option<i64>) {
+    pub(crate) async fn deliver_task(&self, task: &sidecar_tasks::rows::Task, text: &str, message_id: Option<i64>) {
         if !task.always_deliver {
             match self.may_notify_tasks().await {
                 Ok(true) => {}

@@ -327,17 +327,22 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     assert_eq!(server.request_count(), 2);
     let request = server.requests.lock().unwrap()[1].clone();
     let said = request["messages"][1]["content"].as_str().unwrap().to_string();
-    assert!(said.starts_with("Write the user's morning brief in English"), "{said}");
+    assert!(said.starts_with("Sidecar has already listed the user's day below"), "{said}");
     assert!(said.contains("- 18:00 Call Ana") && !said.contains("Dentist"), "today's reminders only: {said}");
     assert!(said.contains("- Train strike: The strike ends on Friday."), "{said}");
     let tokens = sidecar::tokens::count(&request["messages"].to_string()) + sidecar::tokens::count(&request["tools"].to_string());
     assert!(tokens < 2_000, "the brief's prompt took {tokens} tokens");
     let tasks_chat = core.tasks_conversation().await.unwrap();
-    let kept = core.store().conversations().recent_messages(tasks_chat, 2).await.unwrap();
-    let (prompt, reply) = (&kept[0], &kept[1]);
+    let kept = core.store().conversations().recent_messages(tasks_chat, 3).await.unwrap();
+    let (facts, prompt, reply) = (&kept[0], &kept[1], &kept[2]);
+    // Sidecar's own list of the day first, then the model's lines; delivered as one.
+    assert!(facts.content.starts_with("Today, Thursday 3 December:\nReminders\n- 18:00 Call Ana\nWhat your tasks found\n- Train strike:"), "{}", facts.content);
+    assert!(facts.meta.as_ref().unwrap().0.command, "Sidecar's line is never sent back to a model");
     assert_eq!(prompt.meta.as_ref().unwrap().0.typed.as_deref(), Some("Morning brief"), "shown by its name, not its data");
     assert!(reply.meta.as_ref().unwrap().0.brief);
-    assert_eq!(notifications.0.lock().unwrap().last().unwrap().title, "Morning brief");
+    let last = notifications.0.lock().unwrap().last().unwrap().clone();
+    assert_eq!(last.title, "Morning brief");
+    assert!(last.body.starts_with("Today, Thursday 3 December:") && last.body.contains("Good morning! Today: call Ana"), "{}", last.body);
 
     // A thumb down: the next brief is told, and does not repeat the overnight result.
     core.rate_brief(reply.id, false).await.unwrap();
@@ -405,5 +410,50 @@ async fn past_the_days_notifications_results_wait_and_come_together_the_next_day
     let together = sent.last().unwrap();
     assert_eq!(together.title, "2 task results waited for you");
     assert_eq!(together.body.lines().count(), 2, "{together:?}");
+    core.shutdown().await;
+}
+
+/// The first hour's M2, on the model a newcomer has (the real demo model, SmolLM2 on
+/// llama.cpp): a task is not marked done with an invented result but fails saying the
+/// demo cannot run tasks and what to do; the brief is Sidecar's own list of the day,
+/// delivered with nothing the model made up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(3, 6, 0));
+    let settings = toml::from_str(&format!(
+        "[local_model]\nruntime = {:?}\n{}[user]\ntimezone = \"Europe/Madrid\"\n",
+        crate::support::runtime(),
+        crate::support::LIGHT_EMBEDDER
+    ))
+    .unwrap();
+    let core = Companion::open(CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let notifications = Arc::new(Notifications::default());
+    core.proactive().router().register(notifications.clone());
+    let headlines = TaskRequest {
+        title: Some("Headlines".into()),
+        prompt: "Look up the top tech headlines and give me three bullet points".into(),
+        when: "every day at 18:00".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: true,
+    };
+    let task = core.add_task(&headlines).await.unwrap();
+    core.run_task_now(task.id).await.unwrap();
+    let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().into_iter().find(|t| t.id == task.id).unwrap();
+    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Failed], "never \"done\" on the demo");
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
+    let failure = kept.iter().find(|m| m.status == MessageStatus::Error).expect("the failure is said in Tasks");
+    assert!(failure.content.contains("The demo model can't run tasks") && failure.content.contains("Settings → Model providers"), "{}", failure.content);
+
+    core.reminders().set("Call Ana", "today at 18:00").await.unwrap();
+    let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
+    core.run_task_now(brief.id).await.unwrap();
+    let last = notifications.0.lock().unwrap().last().unwrap().clone();
+    assert_eq!(last.title, "Morning brief");
+    assert_eq!(last.body, "Today, Thursday 3 December:\nReminders\n- 18:00 Call Ana", "Sidecar's list alone, nothing invented");
+    let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().into_iter().find(|t| t.id == brief.id).unwrap();
+    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Done]);
     core.shutdown().await;
 }

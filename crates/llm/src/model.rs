@@ -64,6 +64,12 @@ impl Chain {
         self.stand_in_window.is_none() && self.providers.iter().any(|p| p.supports_tools)
     }
 
+    /// Whether only the built-in demo model is in the chain: it can use no tools, and
+    /// what it writes on its own is not to be delivered as work done (issue 71, M2).
+    pub fn only_demo(&self) -> bool {
+        !self.providers.is_empty() && self.providers.iter().all(crate::demo::is_demo)
+    }
+
     /// What a call answered by this chain cost in US dollars: nothing on the offline
     /// model, `None` when the model's price is unknown.
     pub fn cost_of(&self, routed: &crate::router::Routed, prices: &crate::pricing::PriceTable) -> Option<f64> {

@@ -72,6 +72,13 @@ impl Shaper for TaskShaper<'_> {
 }
 
 impl ConversationService {
+    /// Whether only the built-in demo model would answer now (no provider is set up and
+    /// no larger offline model chosen): tasks then do not run, and the brief is Sidecar's
+    /// own list alone.
+    pub async fn only_demo_answers(&self) -> bool {
+        self.with.models.chat_chain(None).await.is_ok_and(|chain| chain.only_demo())
+    }
+
     /// Runs a scheduled task's prompt as a turn of its own. `Err` says why it could not
     /// run (no model, the budget, the time limit), in words.
     pub async fn run_task(&self, task: TaskTurn<'_>, cancel: CancellationToken) -> Result<TaskReply, TurnError> {
@@ -79,10 +86,17 @@ impl ConversationService {
         let said = ChatMessage::user(task.prompt);
         let meta = MessageMeta { task: Some(task.task_id), typed: task.shown.map(str::to_string), ..MessageMeta::default() };
         let asked_in = self.with.store.conversations().add_message(NewMessage::plain(task.conversation_id, &said).with_meta(&meta)).await?;
-        let chain = tokio::select! {
+        let mut chain = tokio::select! {
             chain = self.with.models.chat_chain(None) => chain.map_err(sidecar_llm::ModelUnavailable)?,
             _ = cancel.cancelled() => return Err(TurnError::StoppedBeforeModel),
         };
+        if chain.only_demo() {
+            // Its run would be "done" with made-up results (the first hour's M2).
+            return Err(TurnError::Failed(crate::words::intent::demo_cannot_run_tasks(self.with.lang)));
+        }
+        // A provider that is down fails the run, said as such: the demo standing in would
+        // deliver invented results as the task's.
+        chain.demo_stands_in = false;
         let tools = self.tools().granting(task.tools);
         let (_, limits) = limits_with_tools(&chain, &settings, &tools);
         let (now, zone) = (self.with.clock.now(), self.with.clock.zone());

@@ -146,3 +146,11 @@ pub(crate) fn about_you(lines: &str, lang: Lang) -> String {
         (Lang::Es, true) => "Todavía no sé nada de ti. Cuéntamelo con \"recuerda que …\".".into(),
     }
 }
+
+/// Why a scheduled task did not run on the demo model, with what to do.
+pub(crate) fn demo_cannot_run_tasks(lang: Lang) -> String {
+    match lang {
+        Lang::En => "The demo model can't run tasks: it can't search, use tools or follow a task's steps, and would only invent a result. Add a model in Settings → Model providers, or choose a larger one in Local models, and run it again.".into(),
+        Lang::Es => "El modelo de demostración no puede hacer tareas: no puede buscar, usar herramientas ni seguir los pasos de una tarea, y solo inventaría un resultado. Añade un modelo en Ajustes → Proveedores de modelos, o elige uno más grande en Modelos locales, y vuelve a ejecutarla.".into(),
+    }
+}
