@@ -208,3 +208,26 @@ async fn with_no_network_the_error_says_the_computer_is_offline() {
     let checked = core.models().check().await;
     assert!(matches!(&checked, ModelStatus::Unavailable { message } if message.contains("seems to be offline")), "{checked:?}");
 }
+
+/// A scheduled task whose provider is down is not run by the demo standing in (it would
+/// deliver an invented result as the task's, the first hour's M2): the run fails and
+/// says the provider could not be reached, while the chat still gets the stand-in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_whose_provider_is_down_fails_rather_than_the_demo_inventing() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
+    let request = sidecar::tasks::TaskRequest {
+        title: Some("Headlines".into()),
+        prompt: "Look up the top tech headlines".into(),
+        when: "every day at 18:00".into(),
+        tools: vec![],
+        catch_up: sidecar::tasks::CatchUp::RunNow,
+        always_deliver: true,
+    };
+    let task = core.add_task(&request).await.unwrap();
+    core.run_task_now(task.id).await.unwrap();
+    let view = core.tasks().list(chrono::Utc::now(), sidecar::locale::Lang::En).await.unwrap().remove(0);
+    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [sidecar::tasks::RunState::Failed]);
+    let said = view.runs[0].outcome.clone().unwrap_or_default();
+    assert!(said.contains("could not reach the model server"), "{said}");
+}
