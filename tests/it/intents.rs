@@ -15,6 +15,7 @@ fn notation(intent: Option<Intent>) -> String {
         Some(Intent::Remember { fact }) => format!("remember {fact}"),
         Some(Intent::Now) => "now".into(),
         Some(Intent::AboutMe { slot }) => format!("about {}", slot.unwrap_or("all")),
+        Some(Intent::ScheduleWork) => "work".into(),
     }
 }
 
@@ -75,6 +76,13 @@ async fn with_no_provider_sidecar_sets_the_reminder_and_answers_itself() {
     assert!(noted.starts_with("Noted:"), "{noted}");
     assert!(core.knowledge().facts().iter().any(|f| f.fact.text.contains("allergic to peanuts")));
     assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
+    // Work on a schedule needs a model with tools: said at once, in the user's language,
+    // with what to do, rather than left to the demo (the first hour's M1).
+    let work = core.send("every weekday at 8, check the weather and tell me what to expect").await.unwrap();
+    assert!(work.meta.intent);
+    assert!(work.reply.starts_with("The demo model can't do scheduled tasks") && work.reply.contains("Settings → Model providers"), "{}", work.reply);
+    let work = core.send("todos los días laborables a las 8, mira el tiempo y dime qué esperar").await.unwrap().reply;
+    assert!(work.starts_with("El modelo de demostración no puede hacer tareas programadas"), "{work}");
 }
 
 /// With a configured model, Sidecar sets the reminder, tells the model what it did,

@@ -117,6 +117,8 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
             }
             said(say::pending(&lines(&pending, hands, lang), pending.len(), lang), false)
         }
+        // Only the demo model gets here (a model with tools proposes the task itself).
+        Intent::ScheduleWork => said(say::demo_cannot_schedule(lang), false),
         Intent::Now => {
             let (now, zone) = (hands.clock.now(), hands.clock.zone());
             said(say::now_is(&moment_words(now.with_timezone(&zone), lang), zone.name(), lang), false)

@@ -6,6 +6,7 @@
 //! so it works with any model, the offline one included, and on every channel.
 
 pub(crate) mod act;
+mod work;
 
 /// A request found in the user's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,9 @@ pub enum Intent {
     AboutMe {
         slot: Option<&'static str>,
     },
+    /// Work asked on a repeat ("every weekday at 8, check the weather"): a scheduled
+    /// task, which only a model with tools can run.
+    ScheduleWork,
 }
 
 /// Openers that ask nothing by themselves ("please", "oye", "can you").
@@ -396,7 +400,7 @@ pub fn detect(text: &str) -> Option<Intent> {
     if let Some(end) = opener(&words, at, SET) {
         return Some(Intent::Set { sentence: rest(text, &words, end) });
     }
-    None
+    work::asks_for_work(text, &words, at).then_some(Intent::ScheduleWork)
 }
 
 /// "snooze it 10 minutes", "posponlo 15 minutos", "remind me again in an hour",

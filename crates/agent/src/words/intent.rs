@@ -154,3 +154,11 @@ pub(crate) fn demo_cannot_run_tasks(lang: Lang) -> String {
         Lang::Es => "El modelo de demostración no puede hacer tareas: no puede buscar, usar herramientas ni seguir los pasos de una tarea, y solo inventaría un resultado. Añade un modelo en Ajustes → Proveedores de modelos, o elige uno más grande en Modelos locales, y vuelve a ejecutarla.".into(),
     }
 }
+
+/// What the demo model's user hears when asking for work on a schedule, with what to do.
+pub(crate) fn demo_cannot_schedule(lang: Lang) -> String {
+    match lang {
+        Lang::En => "The demo model can't do scheduled tasks: they need a model that can look things up and use tools. Add a model in Settings → Model providers and ask again. A plain reminder works now: \"remind me every weekday at 8 to check the weather\".".into(),
+        Lang::Es => "El modelo de demostración no puede hacer tareas programadas: necesitan un modelo que pueda buscar y usar herramientas. Añade un modelo en Ajustes → Proveedores de modelos y vuelve a pedirlo. Un recordatorio sí funciona ya: \"recuérdame todos los días laborables a las 8 mirar el tiempo\".".into(),
+    }
+}
