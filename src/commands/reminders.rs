@@ -22,7 +22,7 @@ commands! {
     }
 
     async fn preview_sentence(core, text: String) -> Result<crate::reminders::SentencePreview, CommandError> {
-        Ok(core.reminders().preview_sentence(&text))
+        Ok(core.reminders().preview_sentence(&text).await)
     }
 
     async fn add_reminder_sentence(core, sentence: String) -> Result<Setting, CommandError> {

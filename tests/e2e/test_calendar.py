@@ -124,6 +124,17 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
 
         # A reminder whose time is an event's, read as it is typed on the Reminders page.
         session.tap("[data-testid=nav-reminders]")
+        # … in the one-sentence box too (the first hour's M3).
+        session.send_keys(session.wait_for("[data-testid=quick-add]"), "Bring the slides 15 minutes before my 10:00 with Ana")
+        quick = lambda: session.text(session.find("[data-testid=quick-preview]"))
+        try:
+            wait_until(lambda: "09:45" in quick() and "Coffee with Ana" in quick(), 20, "the sentence box did not find the event")
+        except TimeoutError:
+            raise AssertionError(quick())
+        assert session.text(session.find("[data-testid=split-what]")).strip().endswith("Bring the slides"), quick()
+        desktop.screenshot("reminder-before-event-sentence")
+        session.tap("[data-testid=quick-add-button]")
+        wait_until(lambda: "Bring the slides" in " ".join(session.texts("[data-testid=group-upcoming]")), 20, "not listed")
         session.tap("[data-testid=toggle-form]")
         session.send_keys(session.wait_for("[data-testid=reminder-what]"), "Bring the book")
         session.send_keys(session.find("[data-testid=reminder-when]"), "15 minutes before my 10:00 with Ana")

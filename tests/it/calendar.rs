@@ -286,6 +286,12 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
     assert!(note.contains("\"Coffee with Ana\"") && note.contains("moves if the event moves"), "{note}");
     let dentist = core.reminders().set("Llevar la tarjeta", "media hora antes del dentista").await.unwrap();
     assert_eq!(dentist.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 2, 15, 0, 0).unwrap(), "16:00 in Madrid");
+    // The sentence box and the chat read the same whole sentence (the first hour's M3).
+    let preview = core.reminders().preview_sentence("Bring the slides 15 minutes before my 10:00 with Ana").await;
+    assert_eq!((preview.what.as_str(), preview.when_text.as_str()), ("Bring the slides", "15 minutes before my 10:00 with Ana"));
+    assert!(matches!(&preview.when, sidecar::reminders::WhenPreview::Ok { local, .. } if local.contains("09:45")), "{:?}", preview.when);
+    let slides = core.reminders().set_from_sentence("Bring the slides 15 minutes before my 10:00 with Ana").await.unwrap();
+    assert_eq!(slides.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 45, 0).unwrap(), "09:45 in Madrid");
 
     // The phone moves the coffee to 11:30: the reminder follows at the next sync.
     server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T113000", "20261201T121500", "")).await;
@@ -294,12 +300,45 @@ async fn a_reminder_before_an_event_is_found_by_its_words_and_follows_the_event(
     assert_eq!(moved.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 10, 15, 0).unwrap(), "11:15 in Madrid");
     let kept = core.reminders().pending().await.unwrap().into_iter().find(|r| r.id == dentist.reminder.id).unwrap();
     assert_eq!(kept.due_at, dentist.reminder.due_at, "a reminder whose event did not move stays");
+    let followed = core.reminders().pending().await.unwrap().into_iter().find(|r| r.id == slides.reminder.id).unwrap();
+    assert_eq!(followed.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 10, 15, 0).unwrap(), "set from a sentence, it follows the event too");
 
     let missing = core.reminders().set("Bring the book", "before my lunch with Marta").await.unwrap_err();
     assert!(sidecar::said::Worded::said_in(&missing, Lang::Es).contains("no hay ningún evento \"lunch with marta\""), "{missing}");
     // A plain date is still a date.
     let plain = core.reminders().set("Call mum", "tomorrow at 9").await.unwrap();
     assert_eq!(plain.reminder.due_at, Utc.with_ymd_and_hms(2026, 12, 1, 8, 0, 0).unwrap());
+    core.shutdown().await;
+}
+
+/// The first hour's M3 in the chat, on the model a newcomer has (no provider: Sidecar
+/// answers itself): a reminder before an event said in a sentence, in both languages, is
+/// set and tied to the event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_provider_the_chat_sets_a_reminder_before_an_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let settings = toml::from_str("[user]\ntimezone = \"Europe/Madrid\"\n").unwrap();
+    let mut options = CompanionOptions::new(dir.path().join("app"), settings);
+    options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap());
+    let core = Companion::open(options).await.unwrap();
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T100000", "20261201T104500", "")).await;
+    core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+    let answer = core.send("recuérdame imprimir las diapositivas media hora antes del café con Ana").await.unwrap();
+    assert!(answer.reply.starts_with("Hecho: te recordaré \"imprimir las diapositivas\" el martes 1 de diciembre de 2026, 09:30"), "{}", answer.reply);
+    let answer = core.send("remind me to print the slides 15 minutes before my 10:00 with Ana").await.unwrap();
+    assert!(answer.reply.starts_with("Done: I'll remind you to \"print the slides\" on Tuesday 1 December 2026, 09:45"), "{}", answer.reply);
+    let answer = core.send("remind me to call Marta 10 minutes before my lunch with Marta").await.unwrap();
+    assert!(answer.reply.contains("\"lunch with marta\""), "the event not found is said: {}", answer.reply);
+    // Tied to the event: it moves when the event moves.
+    server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T113000", "20261201T121500", "")).await;
+    core.sync_calendars_now().await.unwrap();
+    let pending = core.reminders().pending().await.unwrap();
+    let due = |m: &str| pending.iter().find(|r| r.message == m).unwrap_or_else(|| panic!("{m} not set: {pending:?}")).due_at;
+    assert_eq!(due("imprimir las diapositivas"), Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap(), "11:00 in Madrid");
+    assert_eq!(due("print the slides"), Utc.with_ymd_and_hms(2026, 12, 1, 10, 15, 0).unwrap(), "11:15 in Madrid");
     core.shutdown().await;
 }
 

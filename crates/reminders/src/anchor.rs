@@ -85,6 +85,27 @@ pub fn read(text: &str) -> Option<AnchorWords> {
     (!event.is_empty()).then(|| AnchorWords { minutes_before, event: event.to_string() })
 }
 
+/// A whole sentence with its reminder before an event: "Bring the book 15 minutes
+/// before my 10:00 with Ana", "imprimir las diapositivas media hora antes del café con
+/// Ana": what to remind (the sentence's words before the amount), and the anchor. An
+/// amount must be said, so "finish it before Friday" stays the dates'.
+pub fn split(sentence: &str) -> Option<(String, AnchorWords)> {
+    let lower = sentence.trim().to_lowercase();
+    let (before, rest) = [" before ", " antes del ", " antes de "].iter().find_map(|marker| {
+        let at = lower.find(marker)?;
+        Some((&sentence.trim()[..at], &lower[at + marker.len()..]))
+    })?;
+    let words: Vec<&str> = before.split_whitespace().collect();
+    // The longest run of the last words that is an amount ("half an hour", "15 minutes").
+    let (said, minutes) = (1..=3.min(words.len().saturating_sub(1))).rev().find_map(|n| {
+        let tail = words[words.len() - n..].join(" ").to_lowercase();
+        amount(&tail).filter(|_| !tail.is_empty()).map(|m| (words.len() - n, m))
+    })?;
+    let what = words[..said].join(" ").trim_end_matches([',', ':']).trim().to_string();
+    let anchored = read(&format!("{} before {rest}", words[said..].join(" ")))?;
+    Some((what, AnchorWords { minutes_before: minutes, ..anchored }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +123,18 @@ mod tests {
         assert_eq!(read("media hora antes de la reunión con Marta"), said(30, "reunión con marta"));
         assert_eq!(read("10 minutos antes del dentista"), said(10, "dentista"));
         assert_eq!(read("antes de mi clase de yoga"), said(DEFAULT_MINUTES_BEFORE, "clase de yoga"));
+    }
+
+    #[test]
+    fn a_sentence_splits_into_what_and_before_an_event() {
+        let split = |s: &str| split(s).map(|(what, a)| (what, a.minutes_before, a.event));
+        assert_eq!(split("Bring the book 15 minutes before my 10:00 with Ana"), Some(("Bring the book".into(), 15, "10:00 with ana".into())));
+        assert_eq!(split("print the slides half an hour before coffee with Ana"), Some(("print the slides".into(), 30, "coffee with ana".into())));
+        assert_eq!(split("imprimir las diapositivas media hora antes del café con Ana"), Some(("imprimir las diapositivas".into(), 30, "café con ana".into())));
+        assert_eq!(split("llamar a Marta 10 minutos antes de la reunión"), Some(("llamar a Marta".into(), 10, "reunión".into())));
+        // No amount said: the dates read it ("before Friday" is a day).
+        assert_eq!(split("finish the report before Friday"), None);
+        assert_eq!(split("15 minutes before my coffee"), None, "nothing to remind");
     }
 
     #[test]

@@ -186,8 +186,7 @@ impl ReminderService {
     /// to it; one whose time is already past is set for now.
     async fn set_before_event(&self, message: &str, words: &AnchorWords, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
         let (reading, event) = self.before_event(words).await?;
-        let setting = self.store_reading(message, &reading, asked_in).await?;
-        self.store.reminder_table().tie_to_event(setting.reminder.id, &event.uid, words.minutes_before).await?;
+        let setting = self.tie(message, &reading, words, &event.uid, asked_in).await?;
         Ok(Setting { event: Some(event.summary), ..setting })
     }
 
@@ -231,8 +230,44 @@ impl ReminderService {
         Ok(moved)
     }
 
-    /// Sets a reminder from one sentence: the time found in it, the rest as the message.
+    /// A sentence's reminder before a calendar event ("Bring the book 15 minutes before
+    /// my 10:00 with Ana"): what, the time and the anchor. `None` when the sentence says
+    /// no amount before an event, or the event is not found and the dates read the
+    /// sentence on their own; the event's error when neither reads it.
+    async fn before_event_in(&self, sentence: &str) -> Option<Result<(String, Reading, AnchorWords, crate::anchor::EventTime), ReminderError>> {
+        let (what, words) = crate::anchor::split(sentence)?;
+        match self.before_event(&words).await {
+            Ok((reading, event)) => Some(Ok((what, reading, words, event))),
+            Err(_) if self.split(sentence).is_ok() => None,
+            Err(error) => Some(Err(error)),
+        }
+    }
+
+    /// Sets the reminder a sentence asks for before a calendar event, tied to it (the
+    /// Reminders page's sentence box, the chat); `None` when it asks for none.
+    pub async fn set_before_event_in(&self, sentence: &str, asked_in: Option<i64>) -> Option<Result<Setting, ReminderError>> {
+        let (what, reading, words, event) = match self.before_event_in(sentence).await? {
+            Ok(found) => found,
+            Err(error) => return Some(Err(error)),
+        };
+        Some(self.tie(&what, &reading, &words, &event.uid, asked_in).await.map(|set| Setting { event: Some(event.summary), ..set }))
+    }
+
+    async fn tie(&self, message: &str, reading: &Reading, words: &AnchorWords, uid: &str, asked_in: Option<i64>) -> Result<Setting, ReminderError> {
+        if message.trim().is_empty() {
+            return Err(EmptyMessage.into());
+        }
+        let setting = self.store_reading(message.trim(), reading, asked_in).await?;
+        self.store.reminder_table().tie_to_event(setting.reminder.id, uid, words.minutes_before).await?;
+        Ok(setting)
+    }
+
+    /// Sets a reminder from one sentence: the time found in it (or before the event it
+    /// names), the rest as the message.
     pub async fn set_from_sentence(&self, sentence: &str) -> Result<Setting, ReminderError> {
+        if let Some(set) = self.set_before_event_in(sentence, None).await {
+            return set;
+        }
         let split = self.split(sentence)?;
         if split.what.is_empty() {
             return Err(EmptyMessage.into());
@@ -523,8 +558,20 @@ impl ReminderService {
         reading.all_day && reading.rrule.is_none() && self.all_day.is_none()
     }
 
-    /// Reads a whole sentence as the quick-add field is typed: what, and when.
-    pub fn preview_sentence(&self, sentence: &str) -> super::SentencePreview {
+    /// Reads a whole sentence as the quick-add field is typed: what, and when (before
+    /// a calendar event too).
+    pub async fn preview_sentence(&self, sentence: &str) -> super::SentencePreview {
+        match self.before_event_in(sentence).await {
+            Some(Ok((what, reading, _, _))) => {
+                let when_text = sentence.trim()[what.len()..].trim().to_string();
+                return super::SentencePreview { what, when_text, when: self.previewed(Ok(reading)) };
+            }
+            Some(Err(error)) => {
+                let when = WhenPreview::Error { kind: dates::DateErrorKind::NotUnderstood, error: error.said_in(self.lang), suggestion: None };
+                return super::SentencePreview { what: String::new(), when_text: String::new(), when };
+            }
+            None => {}
+        }
         match self.split(sentence) {
             Ok(split) => super::SentencePreview { what: split.what, when_text: split.when_text, when: self.previewed(Ok(split.when)) },
             Err(error) => super::SentencePreview { what: String::new(), when_text: String::new(), when: self.previewed(Err(error)) },

@@ -265,13 +265,21 @@ impl ConversationService {
     /// demo model adds nothing useful (it cannot use tools and may contradict what was
     /// done), so it is not asked; a configured model is told what was done.
     async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, TurnError> {
+        let offline = self.with.models.configured_is_empty();
+        if let crate::intent::Intent::Set { sentence } = &intent {
+            if !offline && sidecar_reminders::anchor::split(sentence).is_some() {
+                // Before a calendar event: a configured model sets it with its tool, whose
+                // result marks the event's title as data; Sidecar's own answer would carry
+                // the title to the model unmarked.
+                return Ok(Carried::ModelAlone);
+            }
+        }
         if intent == crate::intent::Intent::ScheduleWork && self.with.models.chat_chain(None).await.is_ok_and(|chain| !chain.only_demo()) {
             // A model that can use tools proposes the task (schedule_task), as asked.
             return Ok(Carried::ModelAlone);
         }
         let hands = crate::intent::act::Hands { reminders: &self.with.reminders, knowledge: &self.with.knowledge, clock: &self.with.clock };
         let acted = crate::intent::act::act(intent, text, said_id, &hands, self.with.lang).await?;
-        let offline = self.with.models.configured_is_empty();
         if let Some(pending) = acted.awaits.clone().filter(|_| offline) {
             *self.awaiting.lock().expect("awaiting lock") = Some((conversation_id, pending));
         }

@@ -41,10 +41,29 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
     found.iter().map(|r| format!("- {}", hands.reminders.for_people_in(r, lang))).collect::<Vec<_>>().join("\n")
 }
 
+/// "Done: I'll remind you…", with its repeat, how its time was read and a twin kept.
+fn reminder_set_answer(set: &sidecar_reminders::Setting, lang: Lang) -> String {
+    let r = &set.reminder;
+    let rule = reminder_words::rule(r, lang);
+    let answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);
+    match set.twin {
+        Some(_) => format!("{answer} {}", reminder_words::twin_kept(lang)),
+        None => answer,
+    }
+}
+
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
 pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
     let lang = sidecar_dates::user_language::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits: None });
+    if let Intent::Set { sentence } = &intent {
+        // "…15 minutes before my 10:00 with Ana": the calendar's event gives the day.
+        match hands.reminders.set_before_event_in(sentence, Some(asked_in)).await {
+            Some(Ok(set)) => return said(reminder_set_answer(&set, lang), true),
+            Some(Err(error)) => return said(sidecar_domain::said::said_whole(&error, lang), false),
+            None => {}
+        }
+    }
     match intent {
         Intent::Set { sentence } => match hands.reminders.split(&sentence) {
             Err(e) if e.kind == sidecar_dates::DateErrorKind::AmbiguousDay => {
@@ -60,13 +79,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
                     }
                     other => other?,
                 };
-                let r = &set.reminder;
-                let rule = reminder_words::rule(r, lang);
-                let mut answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);
-                if set.twin.is_some() {
-                    answer = format!("{answer} {}", reminder_words::twin_kept(lang));
-                }
-                said(answer, true)
+                said(reminder_set_answer(&set, lang), true)
             }
         },
         Intent::Timer { sentence } => match hands.reminders.split(&sentence) {
