@@ -44,7 +44,7 @@ impl Companion {
         let facts = sidecar_tasks::brief::facts(&parts, lang);
         let facts_id = self.post_in_tasks(conversation_id, task.id, &facts, MessageStatus::Complete).await;
         let (mut text, mut kept, mut usage) = (facts.clone(), facts_id, sidecar_llm::Usage::default());
-        if !self.conversation.only_demo_answers().await {
+        if !self.conversation.only_demo_answers() {
             let prompt = sidecar_tasks::brief::prompt(&parts, lang);
             let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
             match self.conversation.run_task(turn, cancel.child_token()).await {

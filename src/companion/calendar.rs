@@ -123,7 +123,7 @@ impl Companion {
         found
             .iter()
             .map(|o| match o.all_day {
-                true => format!("all day: {}", o.summary),
+                true => format!("{}: {}", sidecar_tasks::words::all_day(self.lang), o.summary),
                 false => format!("{}–{} {}", o.start.with_timezone(&zone).format("%H:%M"), o.end.with_timezone(&zone).format("%H:%M"), o.summary),
             })
             .collect()

@@ -46,6 +46,8 @@ pub struct TasksPage {
     /// Task notifications that went out today, and the most a day (past it, results
     /// wait in Tasks and come together the next day).
     pub notified_today: (u32, u32),
+    /// Only the demo model answers: tasks cannot run (the page says so, and what to do).
+    pub demo_only: bool,
 }
 
 impl Companion {
@@ -73,6 +75,7 @@ impl Companion {
             }),
             brief_default: BRIEF_DEFAULT.to_string(),
             notified_today: (self.tasks.notified_since(self.clock.local_midnight()).await?, sidecar_tasks::NOTIFICATIONS_PER_DAY),
+            demo_only: self.models.only_demo(),
         })
     }
 

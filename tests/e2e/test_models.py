@@ -64,6 +64,15 @@ def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path)
     config.write_text("[llm]\nmax_tokens = 48\n")
     session = desktop.launch(tmp_path / "data", ["--config", str(config)])
     try:
+        # On the demo model, work on a schedule is answered by Sidecar at once, and
+        # Settings → Tasks says tasks cannot run and what to do (the first hour's M1, M2).
+        session.wait_for("[data-testid=composer]", 15)
+        said = ask(session, "every weekday at 8, check the weather and tell me what to expect")
+        assert said.startswith("The demo model can't do scheduled tasks"), said
+        session.settings("tasks")
+        note = session.wait_for("[data-testid=tasks-demo]", 15)
+        assert "The demo model can't run tasks" in session.text(note)
+        desktop.screenshot("tasks-demo")
         session.settings("models")
         session.send_keys(session.wait_for("[data-testid=link-url]"), server.url)
         session.send_keys(session.find("[data-testid=link-sha]"), hashlib.sha256(body).hexdigest())
@@ -82,6 +91,9 @@ def test_a_model_downloaded_in_settings_is_chosen_and_answers(desktop, tmp_path)
         assert reply.strip(), "the downloaded model answered"
         badge = session.texts("[data-testid=model-badge]")[0]
         assert "tiny-chat-Q4_1" in badge and "Demo" not in badge, badge
+        session.settings("tasks")
+        session.wait_for("[data-testid=tasks-settings]", 15)
+        assert not session.find_all("[data-testid=tasks-demo]"), "a chosen model is no demo"
     finally:
         desktop.close(session)
         server.close()

@@ -307,6 +307,7 @@ async fn the_morning_brief_is_made_from_the_day_and_learns_from_a_thumb_down() {
     assert!(matches!(core.set_brief(Some("25:00")).await, Err(e) if e.to_string().contains("is not a time of day")));
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
     assert_eq!(core.tasks_page().await.unwrap().brief_at.as_deref(), Some("07:30"));
+    assert!(!core.tasks_page().await.unwrap().demo_only);
     core.reminders().set("Call Ana", "today at 18:00").await.unwrap();
     core.reminders().set("Dentist", "tomorrow at 9").await.unwrap();
     let strike = TaskRequest {
@@ -438,6 +439,7 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
         catch_up: CatchUp::RunNow,
         always_deliver: true,
     };
+    assert!(core.tasks_page().await.unwrap().demo_only, "the page says tasks cannot run");
     let task = core.add_task(&headlines).await.unwrap();
     core.run_task_now(task.id).await.unwrap();
     let view = core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap().into_iter().find(|t| t.id == task.id).unwrap();

@@ -5,8 +5,9 @@ import type { TaskRequest, TaskView, TasksPage, WhenPreview } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 
-function page(tasks: TaskView[]): TasksPage {
+function page(tasks: TaskView[], demo_only = false): TasksPage {
   return {
+    demo_only,
     tasks,
     tools: [
       ["get_weather", "The weather somewhere"],
@@ -45,6 +46,26 @@ async function openTasks(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe("Settings → Tasks", () => {
+  it("says on the demo model that tasks cannot run, and what to do, in the user's language", async () => {
+    const core = new FakeCore();
+    core.handlers.tasks_page = () => page([], true);
+    const user = userEvent.setup();
+    renderApp();
+    await openTasks(user);
+    expect(await screen.findByTestId("tasks-demo")).toHaveTextContent("The demo model can't run tasks");
+    expect(screen.getByTestId("tasks-demo")).toHaveTextContent("Settings → Model providers");
+  });
+
+  it("says nothing of the demo when a model that can run tasks answers", async () => {
+    const core = new FakeCore();
+    core.handlers.tasks_page = () => page([]);
+    const user = userEvent.setup();
+    renderApp();
+    await openTasks(user);
+    await screen.findByTestId("tasks-empty");
+    expect(screen.queryByTestId("tasks-demo")).toBeNull();
+  });
+
   it("starts empty with what to do, and adds a task read as it is typed with the tools chosen", async () => {
     const core = new FakeCore();
     let tasks: TaskView[] = [];

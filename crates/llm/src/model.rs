@@ -396,6 +396,12 @@ impl Models {
         self.configured.read().expect("providers lock").is_empty()
     }
 
+    /// Only the built-in demo model answers (no provider, no larger offline model
+    /// chosen), known without starting it: tasks cannot run (issue 71, M2).
+    pub fn only_demo(&self) -> bool {
+        self.configured_is_empty() && self.local_choice().is_demo()
+    }
+
     /// The chain for `purpose`: its own routing when configured, else the chat chain
     /// (never pinned: background calls follow the user's routing, not a conversation's
     /// pick).

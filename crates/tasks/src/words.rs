@@ -72,3 +72,11 @@ pub fn brief_title(lang: Lang) -> &'static str {
         Lang::Es => "Resumen de la mañana",
     }
 }
+
+/// An all-day event in the brief's list: "all day: Dentist week".
+pub fn all_day(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "all day",
+        Lang::Es => "todo el día",
+    }
+}

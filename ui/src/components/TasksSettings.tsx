@@ -230,6 +230,11 @@ export function TasksSettings() {
     <section data-testid="tasks-settings">
       <h2>{t.tasksTitle}</h2>
       <p className="muted">{t.tasksIntro}</p>
+      {page?.demo_only && (
+        <p className="info" role="note" data-testid="tasks-demo">
+          {t.tasksDemoOnly}
+        </p>
+      )}
       {page && (
         <p className="small muted" data-testid="tasks-today">
           {t.tasksToday(...page.tokens_today)} {t.tasksNotified(...page.notified_today)}

@@ -42,6 +42,8 @@ export const tasksEn = {
     sent < most
       ? `Notifications today: ${sent} of ${most}; past ${most}, results wait here and come together tomorrow.`
       : `Today's ${most} notifications are spent: new results wait here and come together tomorrow.`,
+  tasksDemoOnly:
+    "The demo model can't run tasks: it can't search or use tools, so a run would only invent a result. Add a model in Settings → Model providers, or choose a larger one in Local models. The morning brief still lists your day.",
   taskScheduled: "Scheduled task",
   briefTitle: "Morning brief",
   briefIntro: "Today's events and reminders, the weather, what your tasks found overnight and what is still open, in a few lines. Delivered at its time even in quiet hours.",
@@ -95,6 +97,8 @@ export const tasksEs: typeof tasksEn = {
     sent < most
       ? `Avisos hoy: ${sent} de ${most}; pasados ${most}, los resultados esperan aquí y llegan juntos mañana.`
       : `Los ${most} avisos de hoy ya se dieron: los resultados nuevos esperan aquí y llegan juntos mañana.`,
+  tasksDemoOnly:
+    "El modelo de demostración no puede hacer tareas: no puede buscar ni usar herramientas, así que solo inventaría un resultado. Añade un modelo en Ajustes → Proveedores de modelos, o elige uno más grande en Modelos locales. El resumen matinal sigue listando tu día.",
   taskScheduled: "Tarea programada",
   briefTitle: "Resumen de la mañana",
   briefIntro: "Los eventos y recordatorios de hoy, el tiempo, lo que tus tareas encontraron por la noche y lo pendiente, en pocas líneas. Llega a su hora incluso en horas de silencio.",

@@ -443,6 +443,8 @@ export interface TasksPage {
   brief_default: string;
   /** Task notifications sent today, and the most a day (the rest wait in Tasks). */
   notified_today: [number, number];
+  /** Only the demo model answers: tasks cannot run. */
+  demo_only: boolean;
 }
 /** A task as the user asks for it. */
 export interface TaskRequest {

@@ -274,7 +274,7 @@ impl ConversationService {
                 return Ok(Carried::ModelAlone);
             }
         }
-        if intent == crate::intent::Intent::ScheduleWork && self.with.models.chat_chain(None).await.is_ok_and(|chain| !chain.only_demo()) {
+        if intent == crate::intent::Intent::ScheduleWork && !self.with.models.only_demo() {
             // A model that can use tools proposes the task (schedule_task), as asked.
             return Ok(Carried::ModelAlone);
         }

@@ -75,8 +75,8 @@ impl ConversationService {
     /// Whether only the built-in demo model would answer now (no provider is set up and
     /// no larger offline model chosen): tasks then do not run, and the brief is Sidecar's
     /// own list alone.
-    pub async fn only_demo_answers(&self) -> bool {
-        self.with.models.chat_chain(None).await.is_ok_and(|chain| chain.only_demo())
+    pub fn only_demo_answers(&self) -> bool {
+        self.with.models.only_demo()
     }
 
     /// Runs a scheduled task's prompt as a turn of its own. `Err` says why it could not
