@@ -23,13 +23,21 @@ impl Companion {
     /// tools are offered from now on.
     pub async fn connect_calendar(&self, url: &str, username: &str, password: &str) -> Result<CalendarView, crate::CompanionError> {
         let view = self.calendar.connect(url, username, password, self.preferences.lang()).await?;
+        if view.mirror_reminders {
+            // The same account again, its mirror on as it was: the to-dos go back now.
+            if let Err(error) = self.mirror_reminders().await {
+                tracing::warn!(%error, "the reminders could not be mirrored to the calendar");
+            }
+        }
         Ok(self.offer_calendar_tools(view))
     }
 
-    /// Forgets the account; its tools are no longer offered (reading stays while feeds
-    /// are subscribed).
+    /// Takes Sidecar's to-dos off the account's calendar and forgets the account
+    /// (its choices kept for a reconnect); its tools are no longer offered (reading
+    /// stays while feeds are subscribed).
     pub async fn disconnect_calendar(&self) -> Result<CalendarView, crate::CompanionError> {
-        self.calendar.disconnect().await?;
+        let report = self.calendar.disconnect().await?;
+        tracing::info!(removed = report.removed, kept_theirs = report.kept_theirs.len(), "the calendar was disconnected, Sidecar's to-dos taken off");
         Ok(self.offer_calendar_tools(self.calendar.view().await?))
     }
 

@@ -147,6 +147,19 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         desktop.screenshot("reminder-before-event")
         session.tap("[data-testid=add-reminder]")
         wait_until(lambda: "Bring the book" in " ".join(session.texts("[data-testid=group-upcoming]")), 20, "not listed")
+
+        # Disconnecting asks in the window first, then takes Sidecar's to-dos off the
+        # server, so the phone stops ringing for them (the first hour's M4).
+        session.settings("calendar")
+        session.tap("[data-testid=caldav-disconnect]")
+        question = session.wait_for("[data-testid=caldav-disconnect-confirm]", 10)
+        assert "takes its reminders' to-dos off the calendar first" in session.text(question), session.text(question)
+        desktop.screenshot("calendar-disconnect-asks")
+        assert "SUMMARY:call mum" in collection(url + "ana/work/"), "nothing is done before the answer"
+        session.tap("[data-testid=caldav-disconnect-yes]")
+        session.wait_for("[data-testid=caldav-none]", 30)
+        held = collection(url + "ana/work/")
+        assert "BEGIN:VTODO" not in held and "BEGIN:VEVENT" in held, held
     finally:
         if session:
             desktop.close(session)

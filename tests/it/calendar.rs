@@ -252,6 +252,51 @@ async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_th
     core.shutdown().await;
 }
 
+/// The first hour's M4: disconnecting takes Sidecar's to-dos (and their alarms) off the
+/// server, so the phone stops ringing for them; connecting the same account again brings
+/// back the choices (the calendar written, one turned off, the mirror) and the to-dos; a
+/// reminder cancelled then takes its to-do away. Another account starts fresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disconnecting_takes_sidecars_todos_away_and_a_reconnect_remembers_the_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Radicale::start(dir.path(), &crate::support::python()).await;
+    let llm = ScriptedServer::start(vec![]).await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
+    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    phone.make_calendar("/ana/personal/", "Personal").await.unwrap();
+    server.put("/ana/work/standup.ics", &event("standup", "Standup", "20261201T093000", "20261201T094500", "")).await;
+    let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+    let id_of = |view: &sidecar::calendar::service::CalendarView, href: &str| view.calendars.iter().find(|c| c.href.contains(href)).unwrap().id;
+    let personal = id_of(&view, "/personal/");
+    core.calendar().choose(&[personal], Some(personal)).await.unwrap();
+    let dinner = core.reminders().set("Team dinner", "tomorrow at 21:00").await.unwrap().reminder;
+    let book = core.reminders().set("Bring the book", "tomorrow at 9").await.unwrap().reminder;
+    assert_eq!(core.set_mirror_reminders(true).await.unwrap().1.created, 2);
+    let todo = |id: i64| {
+        let server = &server;
+        async move { server.get(&format!("/ana/personal/sidecar-reminder-{id}.ics")).await }
+    };
+    assert!(todo(dinner.id).await.unwrap().contains("BEGIN:VALARM"));
+
+    let view = core.disconnect_calendar().await.unwrap();
+    assert!(view.account.is_none());
+    assert_eq!((todo(dinner.id).await, todo(book.id).await), (None, None), "no to-do left ringing on the phone");
+    assert!(server.get("/ana/work/standup.ics").await.is_some(), "the user's own events stay");
+
+    let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+    let calendar = |href: &str| view.calendars.iter().find(|c| c.href.contains(href)).unwrap().clone();
+    assert!(view.mirror_reminders, "the mirror is on again");
+    assert!(calendar("/personal/").writable && calendar("/personal/").read, "{:?}", view.calendars);
+    assert!(!calendar("/work/").read, "the calendar turned off stays off");
+    assert!(todo(dinner.id).await.is_some(), "the to-dos are back");
+    core.reminders().cancel(dinner.id).await.unwrap();
+    core.mirror_reminders().await.unwrap();
+    assert_eq!(todo(dinner.id).await, None, "a reminder cancelled stops ringing on the phone");
+    core.shutdown().await;
+}
+
 /// "15 minutes before my 10:00 with Ana": a reminder whose time is an event's, found in
 /// the calendar by its time and words; when the event moves on the phone, the reminder
 /// moves with it at the next sync. An event that is not there, or no calendar at all, is

@@ -89,8 +89,6 @@ describe("Settings → Calendar", () => {
       view = { ...view, calendars: [] };
       return view;
     };
-    const confirm = window.confirm;
-    window.confirm = () => true;
     renderApp();
     const user = userEvent.setup();
     await openCalendar(user);
@@ -107,8 +105,9 @@ describe("Settings → Calendar", () => {
     expect(screen.queryByTestId("caldav-write-7")).toBeNull();
     expect(screen.getByTestId("caldav-feed-url")).toHaveValue("");
     await user.click(screen.getByTestId("caldav-unsubscribe-7"));
+    expect(screen.getByTestId("caldav-unsubscribe-7-confirm")).toHaveTextContent("Remove");
+    await user.click(screen.getByTestId("caldav-unsubscribe-7-yes"));
     await waitFor(() => expect(screen.queryByTestId("caldav-feed")).toBeNull());
     expect(core.invoked("unsubscribe_calendar")[0].args).toEqual({ id: 7 });
-    window.confirm = confirm;
   });
 });

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ModelsSettings } from "./components/ModelsSettings";
 import { I18nContext, strings } from "./i18n";
 import { FakeCore } from "./test/fakeCore";
@@ -80,14 +80,19 @@ describe("the local model manager", () => {
     expect(await screen.findByTestId("models-message")).toHaveTextContent("tiny-chat-Q4_1 is running (restarted in 0.6 s).");
     await waitFor(() => expect(screen.getByTestId("installed-tiny-chat-Q4_1")).toHaveTextContent("In use"));
 
-    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
-    await user.click(within(screen.getByTestId("installed-tiny-chat-Q4_1")).getByRole("button", { name: "Delete" }));
+    // Asked in the window first: Cancel (or Escape) keeps it, Delete removes it.
+    const installed = () => within(screen.getByTestId("installed-tiny-chat-Q4_1"));
+    await user.click(installed().getByRole("button", { name: "Delete" }));
+    expect(installed().getByRole("alertdialog")).toHaveTextContent("Delete tiny-chat-Q4_1? The file is removed from disk.");
+    await user.click(installed().getByRole("button", { name: "Cancel" }));
     expect(core.invoked("remove_local_model")).toHaveLength(0);
-    await user.click(within(screen.getByTestId("installed-tiny-chat-Q4_1")).getByRole("button", { name: "Delete" }));
+    await user.click(installed().getByRole("button", { name: "Delete" }));
+    await user.keyboard("{Escape}");
+    expect(installed().queryByRole("alertdialog")).toBeNull();
+    await user.click(installed().getByRole("button", { name: "Delete" }));
+    await user.click(installed().getByRole("button", { name: "Delete" }));
     expect(core.invoked("remove_local_model")[0].args).toEqual({ name: "tiny-chat-Q4_1" });
     await waitFor(() => expect(screen.queryByTestId("installed-tiny-chat-Q4_1")).not.toBeInTheDocument());
-    expect(confirm).toHaveBeenCalledWith("Delete tiny-chat-Q4_1? The file is removed from disk.");
-    confirm.mockRestore();
   });
 
   it("adds a model file chosen in the system's file picker", async () => {

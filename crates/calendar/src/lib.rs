@@ -9,6 +9,7 @@
 //! - [`mirror`]: reminders as to-dos in the calendar Sidecar writes (on the phone too),
 //!   reconciled: only what differs is written, a phone's edit is never overwritten;
 //! - [`rows`]: the calendars and their items in the database;
+//! - `remembered`: an account's choices kept across a disconnect;
 //! - [`sync`]: one calendar brought up to date: nothing fetched when its ctag did not
 //!   move, else only the items whose etag changed; the last copy kept when the server
 //!   is down;
@@ -22,6 +23,7 @@ pub mod error;
 pub mod event;
 pub mod find;
 pub mod mirror;
+mod remembered;
 pub mod rows;
 pub mod service;
 pub mod subscription;

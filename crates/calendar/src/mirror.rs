@@ -37,6 +37,30 @@ struct Mirrored {
 }
 
 impl CalendarService {
+    /// Forgets the account: first Sidecar's to-dos are taken off the server (so the
+    /// phone stops ringing for them) and the choices kept for a reconnect; then its
+    /// calendars, their copies and the password (subscribed feeds stay). A server that
+    /// cannot be reached stops the disconnect with its error: the to-dos would be left
+    /// ringing with nothing in Sidecar to take them away.
+    pub async fn disconnect(&self) -> Result<MirrorReport, CalendarError> {
+        let Some((url, username)) = self.account().await? else { return Ok(Default::default()) };
+        self.remember_choices(&url, &username).await?;
+        let on = self.mirrors_reminders().await?;
+        self.set_mirror(false).await?;
+        let report = match self.mirror(&[]).await {
+            Ok(report) => report,
+            Err(error) => {
+                // Left as it was: the user may try again, or remove the to-dos by hand.
+                if on {
+                    self.set_mirror(true).await?;
+                }
+                return Err(error);
+            }
+        };
+        self.forget_account().await?;
+        Ok(report)
+    }
+
     /// Whether reminders are mirrored.
     pub async fn mirrors_reminders(&self) -> Result<bool, CalendarError> {
         let on: Option<bool> = sqlx::query_scalar("SELECT mirror_reminders FROM calendar_account WHERE id = 1")

@@ -59,7 +59,7 @@ impl CalendarService {
         Self { store, secrets, clock, http }
     }
 
-    async fn account(&self) -> Result<Option<(String, String)>, CalendarError> {
+    pub(crate) async fn account(&self) -> Result<Option<(String, String)>, CalendarError> {
         Ok(sqlx::query_as("SELECT url, username FROM calendar_account WHERE id = 1")
             .fetch_optional(self.store.pool())
             .await
@@ -103,6 +103,7 @@ impl CalendarService {
         for calendar in &found {
             table.found(&calendar.href, calendar.name.as_deref(), calendar.color.as_deref()).await?;
         }
+        self.restore_choices(url.trim(), username).await?;
         self.sync_all(lang).await?;
         self.view().await
     }
@@ -135,8 +136,8 @@ impl CalendarService {
     }
 
     /// Forgets the account: its calendars, their copies and the password (subscribed
-    /// feeds stay).
-    pub async fn disconnect(&self) -> Result<(), CalendarError> {
+    /// feeds stay). [`Self::disconnect`] takes Sidecar's to-dos away first.
+    pub(crate) async fn forget_account(&self) -> Result<(), CalendarError> {
         let mut tx = self.store.write_transaction().await.map_err(sidecar_store::StoreError::from)?;
         sqlx::query("DELETE FROM calendars WHERE source = 'caldav'").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;
         sqlx::query("DELETE FROM calendar_account").execute(&mut *tx).await.map_err(sidecar_store::StoreError::from)?;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type CalendarView, type StoredCalendar } from "../api";
 import { useStrings } from "../i18n";
+import { ConfirmButton } from "./ConfirmButton";
 import { localTime } from "./RemindersView";
 
 type Note = { ok: boolean; text: string } | null;
@@ -109,7 +110,7 @@ function Subscriptions({ view, setView, onRead, failed }: { view: CalendarView; 
         setView(v);
       }),
     );
-  const remove = (id: number) => window.confirm(t.caldavUnsubscribeConfirm) && api.unsubscribeCalendar(id).then(setView).catch(failed);
+  const remove = (id: number) => api.unsubscribeCalendar(id).then(setView).catch(failed);
   return (
     <>
       <h3>{t.caldavFeeds}</h3>
@@ -118,9 +119,14 @@ function Subscriptions({ view, setView, onRead, failed }: { view: CalendarView; 
         <ul className="task-list" data-testid="caldav-feeds">
           {feeds.map((c) => (
             <CalendarRow key={c.id} calendar={c} zone={view.zone} onRead={(read) => onRead(c.id, read)}>
-              <button type="button" className="ghost danger" data-testid={`caldav-unsubscribe-${c.id}`} onClick={() => remove(c.id)}>
-                {t.caldavUnsubscribe}
-              </button>
+              <ConfirmButton
+                className="ghost danger"
+                testId={`caldav-unsubscribe-${c.id}`}
+                label={t.caldavUnsubscribe}
+                question={t.caldavUnsubscribeConfirm}
+                yes={t.caldavUnsubscribe}
+                onConfirm={() => remove(c.id)}
+              />
             </CalendarRow>
           ))}
         </ul>
@@ -179,12 +185,7 @@ export function CalendarSettings() {
         api.calendarView().then(setView).catch(failed);
       });
   };
-  const disconnect = () =>
-    window.confirm(t.caldavDisconnectConfirm) &&
-    api
-      .disconnectCalendar()
-      .then(setView)
-      .catch(failed);
+  const disconnect = () => api.disconnectCalendar().then(setView).catch(failed);
   const read = view?.calendars.filter((c) => c.read).map((c) => c.id) ?? [];
   const writable = view?.calendars.find((c) => c.writable)?.id ?? null;
   const setRead = (id: number, on: boolean) => choose(on ? [...read, id] : read.filter((r) => r !== id), writable);
@@ -247,9 +248,14 @@ export function CalendarSettings() {
             <button type="button" className="ghost" disabled={syncing} data-testid="caldav-sync" onClick={sync}>
               {syncing ? t.caldavSyncing : t.caldavSyncNow}
             </button>
-            <button type="button" className="ghost danger" data-testid="caldav-disconnect" onClick={disconnect}>
-              {t.caldavDisconnect}
-            </button>
+            <ConfirmButton
+              className="ghost danger"
+              testId="caldav-disconnect"
+              label={t.caldavDisconnect}
+              question={t.caldavDisconnectConfirm}
+              yes={t.caldavDisconnect}
+              onConfirm={disconnect}
+            />
           </div>
         </>
       )}

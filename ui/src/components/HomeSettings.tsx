@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { api, toCommandError, type HomeView } from "../api";
 import { useStrings } from "../i18n";
+import { ConfirmButton } from "./ConfirmButton";
 
 /** Settings → Devices on a second computer: using the Sidecar of another (the home
  * core) from this window, with a pairing code shown there; once attached, which home,
@@ -37,7 +38,6 @@ export function HomeSettings({ home, onChange }: { home: HomeView | null; onChan
       .finally(() => setBusy(false));
   };
   const leave = () => {
-    if (!window.confirm(t.homeLeaveSure)) return;
     api
       .leaveHome()
       .then(() => window.location.reload())
@@ -58,9 +58,7 @@ export function HomeSettings({ home, onChange }: { home: HomeView | null; onChan
             <p className="small">{t.homeCertificate}</p>
             <pre data-testid="home-fingerprint">{home.fingerprint}</pre>
           </div>
-          <button type="button" className="ghost" onClick={leave} data-testid="home-leave">
-            {t.homeLeave}
-          </button>
+          <ConfirmButton className="ghost" testId="home-leave" label={t.homeLeave} question={t.homeLeaveSure} yes={t.homeLeave} onConfirm={leave} />
         </>
       ) : (
         <>

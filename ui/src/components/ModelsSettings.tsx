@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type CatalogueModel, type DownloadState, type HubView } from "../api";
 import { formatBytes } from "../format";
 import { useStrings } from "../i18n";
+import { ConfirmButton } from "./ConfirmButton";
 import { useDownloads } from "../useDownloads";
 import { LocalTuning } from "./LocalTuning";
 
@@ -155,13 +156,14 @@ export function ModelsSettings() {
                   {t.useModel}
                 </button>
               )}
-              <button
+              <ConfirmButton
                 className="ghost small danger"
                 disabled={busy}
-                onClick={() => window.confirm(t.confirmDeleteModel(m.name)) && act(() => api.removeLocalModel(m.name))}
-              >
-                {t.deleteModel}
-              </button>
+                label={t.deleteModel}
+                question={t.confirmDeleteModel(m.name)}
+                yes={t.deleteModel}
+                onConfirm={() => act(() => api.removeLocalModel(m.name))}
+              />
             </div>
           </li>
         ))}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type CatchUp, type TasksPage, type TaskView } from "../api";
 import { useStrings } from "../i18n";
+import { ConfirmButton } from "./ConfirmButton";
 import { localTime, useReading } from "./RemindersView";
 
 type Missed = "run" | "ask" | "skip";
@@ -61,9 +62,14 @@ function TaskRow({ task, zone, onChanged }: { task: TaskView; zone: string; onCh
             {t.taskPause}
           </button>
         )}
-        <button type="button" className="ghost danger" data-testid="task-remove" onClick={() => window.confirm(t.taskRemoveConfirm(task.title)) && act(() => api.removeTask(task.id))}>
-          {t.taskRemove}
-        </button>
+        <ConfirmButton
+          className="ghost danger"
+          testId="task-remove"
+          label={t.taskRemove}
+          question={t.taskRemoveConfirm(task.title)}
+          yes={t.taskRemove}
+          onConfirm={() => act(() => api.removeTask(task.id))}
+        />
       </div>
     </li>
   );

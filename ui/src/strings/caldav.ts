@@ -22,7 +22,7 @@ export const caldavEn = {
   caldavSyncDone: (added: number, changed: number, removed: number) =>
     added + changed + removed === 0 ? "Up to date." : `Up to date: ${added} new, ${changed} changed, ${removed} removed.`,
   caldavDisconnect: "Disconnect",
-  caldavDisconnectConfirm: "Disconnect the calendar? Sidecar forgets its copy and the password; nothing on the server changes.",
+  caldavDisconnectConfirm: "Disconnect? Sidecar takes its reminders' to-dos off the calendar first and forgets its copy and the password; your events stay on the server. Connect the same account again and your choices come back.",
   caldavMirror: "Also put my reminders in that calendar, as to-dos with an alarm (your phone rings too)",
   caldavMirrored: (written: number, removed: number, kept: number) =>
     [`${written} to-dos written, ${removed} taken away.`, kept > 0 ? `${kept} changed on your calendar: your version was kept.` : ""].join(" ").trim(),
@@ -57,7 +57,7 @@ export const caldavEs: typeof caldavEn = {
   caldavSyncDone: (added: number, changed: number, removed: number) =>
     added + changed + removed === 0 ? "Al día." : `Al día: ${added} nuevos, ${changed} cambiados, ${removed} quitados.`,
   caldavDisconnect: "Desconectar",
-  caldavDisconnectConfirm: "¿Desconectar el calendario? Sidecar olvida su copia y la contraseña; nada cambia en el servidor.",
+  caldavDisconnectConfirm: "¿Desconectar? Sidecar quita antes del calendario las tareas de sus recordatorios y olvida su copia y la contraseña; tus eventos siguen en el servidor. Si vuelves a conectar la misma cuenta, vuelven tus elecciones.",
   caldavMirror: "Poner también mis recordatorios en ese calendario, como tareas con alarma (suena también en tu móvil)",
   caldavMirrored: (written: number, removed: number, kept: number) =>
     [`${written} tareas escritas, ${removed} quitadas.`, kept > 0 ? `${kept} cambiadas en tu calendario: se conservó tu versión.` : ""].join(" ").trim(),
