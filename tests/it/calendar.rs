@@ -367,10 +367,17 @@ async fn with_no_provider_the_chat_sets_a_reminder_before_an_event() {
     let mut options = CompanionOptions::new(dir.path().join("app"), settings);
     options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap());
     let core = Companion::open(options).await.unwrap();
+    // The first hour's m17: a day's events are Sidecar's answer, not the demo's.
+    let none = core.send("What's on my calendar tomorrow?").await.unwrap().reply;
+    assert!(none.starts_with("No calendar is connected: connect one in Settings → Calendar"), "{none}");
     let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
     phone.make_calendar("/ana/work/", "Work").await.unwrap();
     server.put("/ana/work/coffee.ics", &event("coffee", "Coffee with Ana", "20261201T100000", "20261201T104500", "")).await;
     core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
+    let tomorrow = core.send("What's on my calendar tomorrow?").await.unwrap();
+    assert!(tomorrow.meta.intent);
+    assert_eq!(tomorrow.reply, "Tomorrow, Tuesday 1 December:\n- 10:00–10:45 Coffee with Ana");
+    assert_eq!(core.send("¿Qué tengo hoy?").await.unwrap().reply, "Hoy, lunes 30 de noviembre: nada en tu calendario.");
     let answer = core.send("recuérdame imprimir las diapositivas media hora antes del café con Ana").await.unwrap();
     assert!(answer.reply.starts_with("Hecho: te recordaré \"imprimir las diapositivas\" el martes 1 de diciembre de 2026, 09:30"), "{}", answer.reply);
     let answer = core.send("remind me to print the slides 15 minutes before my 10:00 with Ana").await.unwrap();

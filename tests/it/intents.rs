@@ -16,6 +16,7 @@ fn notation(intent: Option<Intent>) -> String {
         Some(Intent::Now) => "now".into(),
         Some(Intent::AboutMe { slot }) => format!("about {}", slot.unwrap_or("all")),
         Some(Intent::ScheduleWork) => "work".into(),
+        Some(Intent::Agenda { days }) => format!("agenda {days}"),
     }
 }
 

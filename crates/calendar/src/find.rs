@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use sidecar_domain::word_overlap::significant;
-use sidecar_reminders::anchor::{EventTime, EventTimes, Found};
+use sidecar_reminders::anchor::{DayEvent, EventTime, EventTimes, Found};
 
 use crate::error::CalendarError;
 use crate::rows::CalendarStore;
@@ -103,6 +103,13 @@ impl EventTimes for CalendarService {
 
     fn next_start<'a>(&'a self, uid: &'a str, from: DateTime<Utc>) -> Found<'a, Option<DateTime<Utc>>> {
         Box::pin(async move { CalendarService::next_start(self, uid, from).await.map_err(|e| e.to_string()) })
+    }
+
+    fn between<'a>(&'a self, from: DateTime<Utc>, to: DateTime<Utc>) -> Found<'a, Vec<DayEvent>> {
+        Box::pin(async move {
+            let found = CalendarService::between(self, from, to).await.map_err(|e| e.to_string())?;
+            Ok(found.into_iter().map(|o| DayEvent { summary: o.summary, start: o.start, end: o.end, all_day: o.all_day }).collect())
+        })
     }
 }
 

@@ -30,9 +30,19 @@ pub struct EventTime {
     pub start: DateTime<Utc>,
 }
 
+/// An event of a day, as Sidecar lists it itself ("what's on my calendar tomorrow?").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayEvent {
+    pub summary: String,
+    pub start: DateTime<Utc>,
+    pub end: DateTime<Utc>,
+    pub all_day: bool,
+}
+
 pub type Found<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
 
-/// The calendar as reminders need it (the calendar crate sits above this one).
+/// The calendar as reminders need it, and Sidecar's own answer about a day (the calendar
+/// crate sits above this one).
 pub trait EventTimes: Send + Sync {
     /// Whether any calendar is there to look in.
     fn any<'a>(&'a self) -> Found<'a, bool>;
@@ -41,6 +51,8 @@ pub trait EventTimes: Send + Sync {
     fn find<'a>(&'a self, words: &'a str, from: DateTime<Utc>) -> Found<'a, Option<EventTime>>;
     /// When the event `uid` next starts from `from`; `None` once it is gone.
     fn next_start<'a>(&'a self, uid: &'a str, from: DateTime<Utc>) -> Found<'a, Option<DateTime<Utc>>>;
+    /// The events between `from` and `to`, soonest first.
+    fn between<'a>(&'a self, from: DateTime<Utc>, to: DateTime<Utc>) -> Found<'a, Vec<DayEvent>>;
 }
 
 /// The amount said before "before" / "antes de", in minutes.

@@ -182,6 +182,17 @@ impl ReminderService {
         self.event_times.read().expect("event times lock").clone()
     }
 
+    /// The events of the user's day `day`, soonest first; `None` when no calendar is
+    /// connected (Sidecar's own answer to "what's on my calendar tomorrow?").
+    pub async fn agenda(&self, day: chrono::NaiveDate) -> Result<Option<Vec<crate::anchor::DayEvent>>, ReminderError> {
+        let Some(calendar) = self.event_times() else { return Ok(None) };
+        if !calendar.any().await.map_err(ReminderError::Unread)? {
+            return Ok(None);
+        }
+        let (from, to) = (self.clock.start_of(day), self.clock.start_of(day + chrono::Duration::days(1)));
+        Ok(Some(calendar.between(from, to).await.map_err(ReminderError::Unread)?))
+    }
+
     /// A reminder `words.minutes_before` before the event the words name, kept tied
     /// to it; one whose time is already past is set for now.
     async fn set_before_event(&self, message: &str, words: &AnchorWords, asked_in: Option<i64>) -> Result<Setting, ReminderError> {

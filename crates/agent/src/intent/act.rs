@@ -132,6 +132,19 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
         }
         // Only the demo model gets here (a model with tools proposes the task itself).
         Intent::ScheduleWork => said(say::demo_cannot_schedule(lang), false),
+        Intent::Agenda { days } => {
+            let day = hands.clock.local_today() + chrono::Duration::days(i64::from(days));
+            let Some(events) = hands.reminders.agenda(day).await? else { return said(say::no_calendar(lang), false) };
+            let zone = hands.clock.zone();
+            let lines: Vec<String> = events
+                .iter()
+                .map(|e| match e.all_day {
+                    true => format!("- {}: {}", say::all_day(lang), e.summary),
+                    false => format!("- {}–{} {}", e.start.with_timezone(&zone).format("%H:%M"), e.end.with_timezone(&zone).format("%H:%M"), e.summary),
+                })
+                .collect();
+            said(say::agenda(&sidecar_dates::words::day_words(day, lang), days, &lines, lang), false)
+        }
         Intent::Now => {
             let (now, zone) = (hands.clock.now(), hands.clock.zone());
             said(say::now_is(&moment_words(now.with_timezone(&zone), lang), zone.name(), lang), false)

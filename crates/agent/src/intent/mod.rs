@@ -6,6 +6,7 @@
 //! so it works with any model, the offline one included, and on every channel.
 
 pub(crate) mod act;
+mod agenda;
 mod work;
 
 /// A request found in the user's words.
@@ -44,6 +45,11 @@ pub enum Intent {
     /// Work asked on a repeat ("every weekday at 8, check the weather"): a scheduled
     /// task, which only a model with tools can run.
     ScheduleWork,
+    /// "what's on my calendar tomorrow?", "¿qué tengo hoy?": the calendar answers;
+    /// `days` from today (0 or 1).
+    Agenda {
+        days: u32,
+    },
 }
 
 /// Openers that ask nothing by themselves ("please", "oye", "can you").
@@ -380,6 +386,9 @@ pub fn detect(text: &str) -> Option<Intent> {
     }
     if let Some((_, slot)) = ABOUT_ME.iter().find(|(q, _)| *q == asked) {
         return Some(Intent::AboutMe { slot: *slot });
+    }
+    if let Some(days) = agenda::asks(&asked) {
+        return Some(Intent::Agenda { days });
     }
     if let Some(end) = opener(&words, at, SNOOZE) {
         return snooze(text, &words, end);

@@ -162,3 +162,34 @@ pub(crate) fn demo_cannot_schedule(lang: Lang) -> String {
         Lang::Es => "El modelo de demostración no puede hacer tareas programadas: necesitan un modelo que pueda buscar y usar herramientas. Añade un modelo en Ajustes → Proveedores de modelos y vuelve a pedirlo. Un recordatorio sí funciona ya: \"recuérdame todos los días laborables a las 8 mirar el tiempo\".".into(),
     }
 }
+
+/// A day's events, listed by Sidecar itself: `day` in words, `days` from today.
+pub(crate) fn agenda(day: &str, days: u32, lines: &[String], lang: Lang) -> String {
+    let when = match (lang, days) {
+        (Lang::En, 0) => format!("Today, {day}"),
+        (Lang::En, _) => format!("Tomorrow, {day}"),
+        (Lang::Es, 0) => format!("Hoy, {day}"),
+        (Lang::Es, _) => format!("Mañana, {day}"),
+    };
+    match (lines.is_empty(), lang) {
+        (true, Lang::En) => format!("{when}: nothing on your calendar."),
+        (true, Lang::Es) => format!("{when}: nada en tu calendario."),
+        (false, _) => format!("{when}:\n{}", lines.join("\n")),
+    }
+}
+
+/// An all-day event in a day's list.
+pub(crate) fn all_day(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "all day",
+        Lang::Es => "todo el día",
+    }
+}
+
+/// Asked about the calendar with none connected, with what to do.
+pub(crate) fn no_calendar(lang: Lang) -> String {
+    match lang {
+        Lang::En => "No calendar is connected: connect one in Settings → Calendar and I'll tell you what's on.".into(),
+        Lang::Es => "No hay ningún calendario conectado: conecta uno en Ajustes → Calendario y te diré qué tienes.".into(),
+    }
+}
