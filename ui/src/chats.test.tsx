@@ -138,9 +138,13 @@ describe("the conversation list", () => {
     const user = userEvent.setup();
     renderApp();
     const rows = await screen.findAllByTestId("chat-row");
+    // A hollow star offers to pin; a filled one shows it is pinned (drawn, no emoji font needed).
+    expect(within(rows[1]).getByTestId("chat-pin").querySelector("svg")).toHaveAttribute("fill", "none");
     await user.click(within(rows[1]).getByTestId("chat-pin"));
     expect(core.invoked("pin_chat")[0].args).toEqual({ id: 1, pinned: true });
     await waitFor(() => expect(screen.getAllByTestId("chat-row")[0]).toHaveTextContent("My sister's new job"));
-    expect(within(screen.getAllByTestId("chat-row")[0]).getByTestId("chat-pin")).toHaveAttribute("aria-label", "Unpin");
+    const pinned = within(screen.getAllByTestId("chat-row")[0]).getByTestId("chat-pin");
+    expect(pinned).toHaveAttribute("aria-label", "Unpin");
+    expect(pinned.querySelector("svg")).toHaveAttribute("fill", "currentColor");
   });
 });

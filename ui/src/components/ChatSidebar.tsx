@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, toCommandError, type ChatListView, type ChatSummary } from "../api";
 import { useStrings } from "../i18n";
+import { Pin, Star } from "./Icons";
 import { Snippet } from "./Snippet";
 
 function when(iso: string, locale: string): string {
@@ -58,7 +59,7 @@ function Row({
         <span className="chat-title">
           {chat.pinned && (
             <span className="pin-mark" aria-label={t.chatPinned} title={t.chatPinned}>
-              📌{" "}
+              <Pin />{" "}
             </span>
           )}
           {title}
@@ -77,7 +78,8 @@ function Row({
           ✎
         </button>
         <button className="ghost small" onClick={onPin} aria-label={chat.pinned ? t.chatUnpin : t.chatPin} title={chat.pinned ? t.chatUnpin : t.chatPin} data-testid="chat-pin" aria-pressed={Boolean(chat.pinned)}>
-          {chat.pinned ? "☆" : "★"}
+          {/* Filled while pinned: the state the button changes, as a toggle shows it. */}
+          <Star on={Boolean(chat.pinned)} />
         </button>
         <button className="ghost small" onClick={onExport} aria-label={t.chatExport} title={t.chatExport} data-testid="chat-export">
           ⤓

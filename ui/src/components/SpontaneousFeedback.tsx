@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { api, toCommandError, type SpontaneousSignal } from "../api";
 import { useStrings } from "../i18n";
+import { ThumbDown, ThumbUp } from "./Icons";
 
 /** Two small buttons under a message Sidecar sent on its own: was it welcome? */
 export function SpontaneousFeedback({ messageId }: { messageId: number }) {
@@ -21,10 +22,10 @@ export function SpontaneousFeedback({ messageId }: { messageId: number }) {
       ) : (
         <>
           <button type="button" className="ghost small" onClick={() => give("thumbs_up")} aria-label={t.feedbackUp} title={t.feedbackUp} data-testid="thumbs-up">
-            👍
+            <ThumbUp />
           </button>
           <button type="button" className="ghost small" onClick={() => give("thumbs_down")} aria-label={t.feedbackDown} title={t.feedbackDown} data-testid="thumbs-down">
-            👎
+            <ThumbDown />
           </button>
         </>
       )}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { api, toCommandError } from "../api";
 import { useStrings } from "../i18n";
+import { ThumbDown, ThumbUp } from "./Icons";
 
 /** Thumbs under a morning brief: the next briefs are told what the user thought. */
 export function BriefFeedback({ messageId }: { messageId: number }) {
@@ -16,10 +17,10 @@ export function BriefFeedback({ messageId }: { messageId: number }) {
   return (
     <div className="reminder-message-actions" data-testid="brief-feedback">
       <button type="button" className="ghost small" data-testid="brief-good" title={t.briefGood} aria-label={t.briefGood} onClick={() => rate(true)}>
-        👍
+        <ThumbUp />
       </button>
       <button type="button" className="ghost small" data-testid="brief-bad" title={t.briefBad} aria-label={t.briefBad} onClick={() => rate(false)}>
-        👎
+        <ThumbDown />
       </button>
       {failed && <span className="error-text small">{failed}</span>}
     </div>
