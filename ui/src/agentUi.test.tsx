@@ -81,8 +81,18 @@ describe("agent activity in the chat", () => {
     const why = "today's budget for paid is spent (0.02 EUR of 0.01 EUR); allow more today under Usage";
     await act(async () => core.finish("Hi", "complete", "stop", { provider: "local", fallback_from: "paid", fallback_reason: why }));
     const markers = await screen.findByTestId("markers");
-    expect(markers).toHaveTextContent(`Answered by local: ${why}`);
+    expect(markers).toHaveTextContent(`Answered by the offline model: ${why}`);
     expect(markers).not.toHaveTextContent("failed");
+  });
+
+  it("the offline model standing in is named by what it is, not by an internal id", async () => {
+    const core = new FakeCore();
+    renderApp();
+    await send("hello");
+    await act(async () => core.finish("Hi", "complete", "stop", { provider: "local", model: "SmolLM2-135M-Instruct", fallback_from: "lmstudio" }));
+    const markers = await screen.findByTestId("markers");
+    expect(markers).toHaveTextContent("Answered by the offline model (SmolLM2-135M-Instruct) because lmstudio failed");
+    expect(markers).not.toHaveTextContent("by local");
   });
 
   it("a corrected claim replaces the text shown so far", async () => {

@@ -64,13 +64,19 @@ function noticeText(t: Strings, notice: Notice): string {
   }
 }
 
+/** The offline model's provider id, which the user never named. */
+const OFFLINE_PROVIDER = "local";
+
 function markers(t: Strings, message: ShownMessage): string[] {
   const out: string[] = [];
   if (message.status === "stopped") out.push(t.stopped);
   if (message.status === "interrupted") out.push(t.interrupted);
   const meta = message.meta;
-  if (meta?.fallback_from && meta.provider)
-    out.push(meta.fallback_reason ? t.fallbackHeldBack(meta.provider, meta.fallback_reason) : t.fallbackAnswered(meta.provider, meta.fallback_from));
+  if (meta?.fallback_from && meta.provider) {
+    // The offline model by what it is, not by its internal id ("local").
+    const by = meta.provider === OFFLINE_PROVIDER ? t.offlineAnswerer(meta.model ?? null) : meta.provider;
+    out.push(meta.fallback_reason ? t.fallbackHeldBack(by, meta.fallback_reason) : t.fallbackAnswered(by, meta.fallback_from));
+  }
   if (meta?.continued) out.push(t.continuedMarker);
   if (meta?.corrected) out.push(t.correctedMarker);
   if (meta?.iteration_cap) out.push(t.capMarker);

@@ -177,6 +177,7 @@ export const baseEn = {
   toolResult: "Result",
   fallbackAnswered: (to: string, from: string) => `Answered by ${to} because ${from} failed`,
   fallbackHeldBack: (to: string, why: string) => `Answered by ${to}: ${why}`,
+  offlineAnswerer: (model: string | null) => (model ? `the offline model (${model})` : "the offline model"),
   continuedMarker: "Continued after the length limit",
   correctedMarker: "Corrected: the first answer claimed an action it had not taken",
   capMarker: "Stopped at the step limit for one reply",

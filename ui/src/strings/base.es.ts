@@ -178,6 +178,7 @@ export const baseEs: typeof baseEn = {
   toolResult: "Resultado",
   fallbackAnswered: (to: string, from: string) => `Respondió ${to} porque ${from} falló`,
   fallbackHeldBack: (to: string, why: string) => `Respondió ${to}: ${why}`,
+  offlineAnswerer: (model: string | null) => (model ? `el modelo sin conexión (${model})` : "el modelo sin conexión"),
   continuedMarker: "Continuado tras el límite de longitud",
   correctedMarker: "Corregido: la primera respuesta afirmaba una acción que no hizo",
   capMarker: "Detenido en el límite de pasos de una respuesta",
