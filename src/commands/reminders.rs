@@ -49,6 +49,11 @@ commands! {
         core.reminders().cancel(id).await.said(&core)
     }
 
+    /// The Undo of a cancel.
+    async fn restore_reminder(core, id: i64) -> Result<Reminder, CommandError> {
+        core.reminders().restore(id).await.said(&core)
+    }
+
     async fn snooze_reminder(core, id: i64, minutes: u32) -> Result<crate::reminders::Snoozed, CommandError> {
         core.reminders().snooze(id, minutes).await.said(&core)
     }

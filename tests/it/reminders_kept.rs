@@ -249,3 +249,19 @@ async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
     let error = core.reminders().answer_message(said[0].id - 100, None).await.unwrap_err().to_string();
     assert!(error.contains("is not a reminder"), "{error}");
 }
+
+/// A cancel undone (the Reminders page's Undo, the first hour's m12): the reminder is
+/// pending again as it was; only a cancelled one can come back.
+#[tokio::test]
+async fn a_cancelled_reminder_comes_back_with_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings(""))).await.unwrap();
+    let set = core.reminders().set("Team dinner", "tomorrow at 21:00").await.unwrap().reminder;
+    core.reminders().cancel(set.id).await.unwrap();
+    assert!(core.reminders().pending().await.unwrap().is_empty());
+    let back = core.reminders().restore(set.id).await.unwrap();
+    assert_eq!((back.message.as_str(), back.due_at), ("Team dinner", set.due_at));
+    assert_eq!(core.reminders().pending().await.unwrap().len(), 1);
+    assert!(core.reminders().restore(set.id).await.is_err(), "a pending one is not restored again");
+    core.shutdown().await;
+}

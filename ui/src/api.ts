@@ -228,6 +228,7 @@ export const api = {
   /** Snooze (minutes) or Done (null) on a reminder posted in the chat. */
   answerReminderMessage: (messageId: number, minutes: number | null) => invoke<Snoozed | null>("answer_reminder_message", { messageId, minutes }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
+  restoreReminder: (id: number) => invoke<Reminder>("restore_reminder", { id }),
   snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),
   spontaneousFeedback: (messageId: number, signal: SpontaneousSignal) => invoke<void>("spontaneous_feedback", { messageId, signal }),

@@ -263,6 +263,13 @@ describe("reminders page", () => {
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent("its own time stays as it was");
     await user.click(within(screen.getByTestId("reminder-upcoming")).getByTestId("cancel-reminder"));
     expect(core.invoked("cancel_reminder")[0].args).toEqual({ id: 1 });
+    // A cancel can be undone from its note (the first hour's m12).
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Cancelled "call mum". Undo');
+    core.handlers.restore_reminder = (args) => reminder((args as { id: number }).id, "call mum");
+    await user.click(screen.getByTestId("undo-cancel"));
+    expect(core.invoked("restore_reminder")[0].args).toEqual({ id: 1 });
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent('"call mum" is back.');
+    expect(screen.queryByTestId("undo-cancel")).toBeNull();
   });
 });
 

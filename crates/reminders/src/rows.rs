@@ -231,6 +231,13 @@ impl ReminderTable<'_> {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Makes a cancelled reminder pending again (the Undo of a cancel); false if `id`
+    /// is not a cancelled one.
+    pub(crate) async fn restore_reminder(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE reminders SET state = 'pending' WHERE id = ? AND state = 'cancelled'").bind(id).execute(self.store.pool()).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Moves a reminder (pending, or just delivered) to `until`; false if there is none.
     pub async fn snooze_reminder(&self, id: i64, until: DateTime<Utc>) -> Result<bool, StoreError> {
         let done = sqlx::query(

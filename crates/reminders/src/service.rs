@@ -343,6 +343,16 @@ impl ReminderService {
         reminder.ok_or_else(|| ReminderError::Gone(id))
     }
 
+    /// Undoes the cancel of reminder `id`: pending again as it was (a time that passed
+    /// meanwhile comes at once, as a late one does).
+    pub async fn restore(&self, id: i64) -> Result<Reminder, ReminderError> {
+        if !self.store.reminder_table().restore_reminder(id).await? {
+            return Err(ReminderError::Gone(id));
+        }
+        self.changed();
+        self.store.reminder_table().reminder(id).await?.ok_or(ReminderError::Gone(id))
+    }
+
     /// Shows a reminder again `minutes` from now. A repeating one keeps its series, and
     /// one not due until after the snooze keeps its time: the snooze is then a one-off
     /// copy, so a reminder is never moved earlier and nothing that was to come is lost.

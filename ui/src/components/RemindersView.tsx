@@ -47,11 +47,16 @@ function Row({
   userZone: string;
   kind: "upcoming" | "recurring" | "delivered" | "late" | "failed";
   snoozes: number[];
-  onChange: (message: string | null) => void;
+  onChange: (message: string | null, undo?: () => void) => void;
 }) {
   const t = useStrings();
-  const act = <T,>(work: Promise<T>, done: (result: T) => string) =>
-    work.then((result) => onChange(done(result))).catch((e) => onChange(toCommandError(e).message));
+  const act = <T,>(work: Promise<T>, done: (result: T) => string, undo?: () => void) =>
+    work.then((result) => onChange(done(result), undo)).catch((e) => onChange(toCommandError(e).message));
+  const undoCancel = () =>
+    api
+      .restoreReminder(reminder.id)
+      .then(() => onChange(t.reminderRestored(reminder.message)))
+      .catch((e) => onChange(toCommandError(e).message));
   const pending = kind === "upcoming" || kind === "recurring";
   return (
     <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
@@ -91,8 +96,12 @@ function Row({
           </button>
         ))}
         {pending && (
-          <button className="ghost small danger" data-testid="cancel-reminder" onClick={() => act(api.cancelReminder(reminder.id), () => t.reminderCancelled(reminder.message))}>
-            {t.cancel}
+          <button
+            className="ghost small danger"
+            data-testid="cancel-reminder"
+            onClick={() => act(api.cancelReminder(reminder.id), () => t.reminderCancelled(reminder.message), undoCancel)}
+          >
+            {t.cancelReminder}
           </button>
         )}
       </div>
@@ -263,7 +272,7 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
 export function RemindersView() {
   const t = useStrings();
   const [overview, setOverview] = useState<RemindersOverview | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ text: string; undo?: () => void } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const reload = useCallback(() => {
@@ -288,8 +297,8 @@ export function RemindersView() {
     };
   }, [reload]);
 
-  const changed = (m: string | null) => {
-    setMessage(m);
+  const changed = (m: string | null, undo?: () => void) => {
+    setMessage(m === null ? null : { text: m, undo });
     reload();
   };
   const groups = overview
@@ -316,7 +325,15 @@ export function RemindersView() {
       </div>
       {message && (
         <div className="info" role="status" data-testid="reminders-message">
-          {message}
+          {message.text}
+          {message.undo && (
+            <>
+              {" "}
+              <button type="button" className="link small" data-testid="undo-cancel" onClick={message.undo}>
+                {t.undo}
+              </button>
+            </>
+          )}
         </div>
       )}
       {failure && (

@@ -31,6 +31,9 @@ export const baseEn = {
   snoozedKept: (what: string, minutes: number) =>
     `"${what}" will also come in ${minutes === 60 ? "1 hour" : `${minutes} minutes`}; its own time stays as it was.`,
   reminderCancelled: (what: string) => `Cancelled "${what}".`,
+  reminderRestored: (what: string) => `"${what}" is back.`,
+  cancelReminder: "Cancel",
+  undo: "Undo",
   reminderAdded: (what: string, when: string) => `Reminder set: "${what}", ${when}.`,
   reminderTwinKept: "You already had one with the same words at the same time; both are kept.",
   reminderWhat: "What",

@@ -31,7 +31,10 @@ export const baseEs: typeof baseEn = {
   snoozed: (what: string, minutes: number) => `"${what}" volverá en ${minutes === 60 ? "1 hora" : `${minutes} minutos`}.`,
   snoozedKept: (what: string, minutes: number) =>
     `"${what}" llegará también en ${minutes === 60 ? "1 hora" : `${minutes} minutos`}; su hora de siempre no cambia.`,
-  reminderCancelled: (what: string) => `Cancelado "${what}".`,
+  reminderCancelled: (what: string) => `Anulado "${what}".`,
+  reminderRestored: (what: string) => `"${what}" ha vuelto.`,
+  cancelReminder: "Anular",
+  undo: "Deshacer",
   reminderAdded: (what: string, when: string) => `Recordatorio guardado: "${what}", ${when}.`,
   reminderTwinKept: "Ya tenías uno con las mismas palabras a la misma hora; se conservan los dos.",
   reminderWhat: "Qué",
