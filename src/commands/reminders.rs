@@ -49,6 +49,11 @@ commands! {
         core.reminders().cancel(id).await.said(&core)
     }
 
+    /// New words, and a new time when `when` says one.
+    async fn edit_reminder(core, id: i64, message: String, when: Option<String>) -> Result<Reminder, CommandError> {
+        core.reminders().edit(id, &message, when.as_deref()).await.said(&core)
+    }
+
     /// The Undo of a cancel.
     async fn restore_reminder(core, id: i64) -> Result<Reminder, CommandError> {
         core.reminders().restore(id).await.said(&core)

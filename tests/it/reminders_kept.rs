@@ -265,3 +265,23 @@ async fn a_cancelled_reminder_comes_back_with_undo() {
     assert!(core.reminders().restore(set.id).await.is_err(), "a pending one is not restored again");
     core.shutdown().await;
 }
+
+/// A reminder edited (the first hour's m12): new words keep its time; a new time stores
+/// it anew and the old one goes; a time that cannot be read changes nothing.
+#[tokio::test]
+async fn a_reminder_is_edited_in_words_and_time_and_a_bad_time_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings(""))).await.unwrap();
+    let set = core.reminders().set("Team diner", "tomorrow at 21:00").await.unwrap().reminder;
+    let reworded = core.reminders().edit(set.id, "Team dinner", None).await.unwrap();
+    assert_eq!((reworded.id, reworded.message.as_str(), reworded.due_at), (set.id, "Team dinner", set.due_at));
+    assert!(core.reminders().edit(set.id, "Team dinner", Some("at half past nothing")).await.is_err());
+    let pending = core.reminders().pending().await.unwrap();
+    assert_eq!(pending.iter().map(|r| (r.id, r.due_at)).collect::<Vec<_>>(), [(set.id, set.due_at)], "nothing changed");
+    let moved = core.reminders().edit(set.id, "Team dinner", Some("tomorrow at 20:30")).await.unwrap();
+    assert_eq!(moved.due_at, set.due_at - chrono::Duration::minutes(30));
+    let pending = core.reminders().pending().await.unwrap();
+    assert_eq!(pending.iter().map(|r| (r.message.as_str(), r.due_at)).collect::<Vec<_>>(), [("Team dinner", moved.due_at)], "the old one went");
+    assert!(core.reminders().edit(set.id, "x", None).await.is_err(), "the old one is no longer pending");
+    core.shutdown().await;
+}

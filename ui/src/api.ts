@@ -229,6 +229,7 @@ export const api = {
   answerReminderMessage: (messageId: number, minutes: number | null) => invoke<Snoozed | null>("answer_reminder_message", { messageId, minutes }),
   cancelReminder: (id: number) => invoke<Reminder>("cancel_reminder", { id }),
   restoreReminder: (id: number) => invoke<Reminder>("restore_reminder", { id }),
+  editReminder: (id: number, message: string, when: string | null) => invoke<Reminder>("edit_reminder", { id, message, when }),
   snoozeReminder: (id: number, minutes: number) => invoke<Snoozed>("snooze_reminder", { id, minutes }),
   proactiveStatus: () => invoke<ProactiveStatus>("proactive_status"),
   spontaneousFeedback: (messageId: number, signal: SpontaneousSignal) => invoke<void>("spontaneous_feedback", { messageId, signal }),

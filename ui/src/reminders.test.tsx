@@ -271,6 +271,34 @@ describe("reminders page", () => {
     expect(await screen.findByTestId("reminders-message")).toHaveTextContent('"call mum" is back.');
     expect(screen.queryByTestId("undo-cancel")).toBeNull();
   });
+
+  it("edits a reminder's words in place, its time kept unless a new one is said and read", async () => {
+    const core = new FakeCore();
+    core.handlers.reminders_overview = () => overview;
+    core.handlers.preview_reminder_when = (args) =>
+      (args as { text: string }).text.includes("tomorrow at 8")
+        ? { status: "ok", local: "Tuesday 2026-12-01 08:00", utc: "2026-12-01T07:00:00Z", zone: "Europe/Madrid", rrule: null, rule_words: null, note: null }
+        : { status: "error", error: '"soonish" is not a time.', suggestion: 'Say "tomorrow at 8".' };
+    core.handlers.edit_reminder = (args) => reminder((args as { id: number }).id, (args as { message: string }).message);
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.click(within((await screen.findAllByTestId("reminder-upcoming"))[0]).getByTestId("edit-reminder"));
+    const what = screen.getByTestId("edit-what");
+    expect(what).toHaveValue("call mum");
+    await user.clear(what);
+    await user.type(what, "call mum and dad");
+    await user.type(screen.getByTestId("edit-when"), "soonish");
+    expect(await screen.findByText(/"soonish" is not a time/)).toBeInTheDocument();
+    expect(screen.getByTestId("save-reminder")).toBeDisabled();
+    await user.clear(screen.getByTestId("edit-when"));
+    await user.type(screen.getByTestId("edit-when"), "tomorrow at 8");
+    await waitFor(() => expect(screen.getByTestId("save-reminder")).toBeEnabled());
+    await user.click(screen.getByTestId("save-reminder"));
+    expect(core.invoked("edit_reminder")[0].args).toEqual({ id: 1, message: "call mum and dad", when: "tomorrow at 8" });
+    expect(await screen.findByTestId("reminders-message")).toHaveTextContent('Saved "call mum and dad".');
+    expect(screen.queryByTestId("reminder-edit")).toBeNull();
+  });
 });
 
 describe("proactive messages in the chat", () => {

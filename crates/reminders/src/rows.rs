@@ -231,6 +231,12 @@ impl ReminderTable<'_> {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Changes a pending reminder's words; false if `id` is not pending.
+    pub(crate) async fn reword_reminder(&self, id: i64, message: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE reminders SET message = ? WHERE id = ? AND state = 'pending'").bind(message).bind(id).execute(self.store.pool()).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Makes a cancelled reminder pending again (the Undo of a cancel); false if `id`
     /// is not a cancelled one.
     pub(crate) async fn restore_reminder(&self, id: i64) -> Result<bool, StoreError> {

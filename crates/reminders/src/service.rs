@@ -23,6 +23,8 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
+
+mod edits;
 use sidecar_outbox::router::MessageRouter;
 use sidecar_store::Store;
 
@@ -331,26 +333,6 @@ impl ReminderService {
             .await?;
         self.changed();
         Ok(Setting { reminder: stored, note: reading.note.clone(), twin, already_set: false, event: None })
-    }
-
-    /// Cancels a pending reminder; the error says why not.
-    pub async fn cancel(&self, id: i64) -> Result<Reminder, ReminderError> {
-        let reminder = self.store.reminder_table().reminder(id).await?;
-        if !self.store.reminder_table().cancel_reminder(id).await? {
-            return Err(ReminderError::NoPending(id));
-        }
-        self.changed();
-        reminder.ok_or_else(|| ReminderError::Gone(id))
-    }
-
-    /// Undoes the cancel of reminder `id`: pending again as it was (a time that passed
-    /// meanwhile comes at once, as a late one does).
-    pub async fn restore(&self, id: i64) -> Result<Reminder, ReminderError> {
-        if !self.store.reminder_table().restore_reminder(id).await? {
-            return Err(ReminderError::Gone(id));
-        }
-        self.changed();
-        self.store.reminder_table().reminder(id).await?.ok_or(ReminderError::Gone(id))
     }
 
     /// Shows a reminder again `minutes` from now. A repeating one keeps its series, and

@@ -58,6 +58,20 @@ function Row({
       .then(() => onChange(t.reminderRestored(reminder.message)))
       .catch((e) => onChange(toCommandError(e).message));
   const pending = kind === "upcoming" || kind === "recurring";
+  const [editing, setEditing] = useState(false);
+  if (editing) {
+    return (
+      <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
+        <EditReminder
+          reminder={reminder}
+          onDone={(said) => {
+            setEditing(false);
+            if (said !== null) onChange(said);
+          }}
+        />
+      </li>
+    );
+  }
   return (
     <li className={`reminder ${kind}`} data-testid={`reminder-${kind}`} data-id={reminder.id}>
       <div className="reminder-main">
@@ -95,6 +109,11 @@ function Row({
             {m % 60 === 0 ? t.hours(m / 60) : `${m} min`}
           </button>
         ))}
+        {pending && (
+          <button className="ghost small" data-testid="edit-reminder" onClick={() => setEditing(true)}>
+            {t.editReminder}
+          </button>
+        )}
         {pending && (
           <button
             className="ghost small danger"
@@ -156,6 +175,52 @@ function useAdding(onAdded: (message: string) => void) {
       });
   };
   return { error, adding, busy };
+}
+
+/** A pending reminder's words and time changed in place: the time is kept unless a new
+ * one is said, read as it is typed. `onDone` gets what to say, or null when cancelled. */
+function EditReminder({ reminder, onDone }: { reminder: Reminder; onDone: (said: string | null) => void }) {
+  const t = useStrings();
+  const [what, setWhat] = useState(reminder.message);
+  const [when, setWhen] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const preview = useReading(when, api.previewReminderWhen);
+  const ready = what.trim() !== "" && (when.trim() === "" || preview?.status === "ok");
+  const save = () =>
+    ready &&
+    api
+      .editReminder(reminder.id, what.trim(), when.trim() || null)
+      .then((edited) => onDone(t.reminderEdited(edited.message)))
+      .catch((e) => setError(toCommandError(e).message));
+  return (
+    <form
+      className="reminder-form"
+      data-testid="reminder-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+      onKeyDown={(e) => e.key === "Escape" && onDone(null)}
+    >
+      <input value={what} onChange={(e) => setWhat(e.target.value)} aria-label={t.reminderWhat} data-testid="edit-what" autoFocus />
+      <input value={when} onChange={(e) => setWhen(e.target.value)} placeholder={t.reminderEditWhenPlaceholder} aria-label={t.reminderWhen} data-testid="edit-when" />
+      <button type="submit" disabled={!ready} data-testid="save-reminder">
+        {t.save}
+      </button>
+      <button type="button" className="ghost" onClick={() => onDone(null)}>
+        {t.cancel}
+      </button>
+      <div className="when-preview small" aria-live="polite">
+        {when.trim() !== "" && preview?.status === "ok" && <span className="ok-text">{preview.local}</span>}
+        {when.trim() !== "" && preview?.status === "error" && (
+          <span className="error-text">
+            {preview.error} {preview.suggestion}
+          </span>
+        )}
+        {error && <span className="error-text">{error}</span>}
+      </div>
+    </form>
+  );
 }
 
 function NewReminder({ onAdded }: { onAdded: (message: string) => void }) {
