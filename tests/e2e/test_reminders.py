@@ -92,6 +92,19 @@ def test_a_reminder_made_on_the_page_fires_with_snooze_buttons_and_is_snoozed_fr
         assert row[0] == "pending" and 240 < left <= 300, (row, left)
         wait_until(lambda: "Take the pizza out" in " ".join(session.texts("[data-testid=group-upcoming]")), 10,
                    "the snoozed reminder is not upcoming again")
+        # Edited in place, its time kept; cancelled, then undone (the first hour's m12).
+        session.click(session.find("[data-testid=reminder-upcoming] [data-testid=edit-reminder]"))
+        what = session.wait_for("[data-testid=edit-what]", 10)
+        session.cmd("POST", f"/element/{what}/clear", {})
+        session.send_keys(what, "Take the pizza out of the oven")
+        desktop.screenshot("reminder-edit")
+        session.click(session.find("[data-testid=save-reminder]"))
+        wait_until(lambda: "Take the pizza out of the oven" in " ".join(session.texts("[data-testid=group-upcoming]")), 10, "not edited")
+        assert sqlite3.connect(data / "sidecar.db").execute("SELECT message, due_at FROM reminders WHERE id = 1").fetchone() == ("Take the pizza out of the oven", row[1])
+        session.click(session.find("[data-testid=reminder-upcoming] [data-testid=cancel-reminder]"))
+        session.click(session.wait_for("[data-testid=undo-cancel]", 10))
+        wait_until(lambda: "is back" in session.text(session.find("[data-testid=reminders-message]")), 10, "not undone")
+        assert sqlite3.connect(data / "sidecar.db").execute("SELECT state FROM reminders WHERE id = 1").fetchone() == ("pending",)
         # The proactivity settings render with the saved defaults.
         session.settings("proactivity")
         session.wait_for("[data-testid=proactive-settings]", 10)

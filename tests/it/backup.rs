@@ -325,8 +325,9 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     {
         let store = sidecar::store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
-        // The newest migration's own change, undone (the paired devices and the code).
-        for undo in ["DROP TABLE link_devices", "DROP TABLE link_pairing"] {
+        // The newest migration's own change, undone (the calendar choices kept across a
+        // disconnect).
+        for undo in ["DROP TABLE calendar_remembered"] {
             sqlx::query(undo).execute(store.pool()).await.unwrap();
         }
         store.close().await;

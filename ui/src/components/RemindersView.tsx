@@ -194,7 +194,7 @@ function EditReminder({ reminder, onDone }: { reminder: Reminder; onDone: (said:
       .catch((e) => setError(toCommandError(e).message));
   return (
     <form
-      className="reminder-form"
+      className="reminder-form reminder-edit"
       data-testid="reminder-edit"
       onSubmit={(e) => {
         e.preventDefault();
@@ -204,12 +204,14 @@ function EditReminder({ reminder, onDone }: { reminder: Reminder; onDone: (said:
     >
       <input value={what} onChange={(e) => setWhat(e.target.value)} aria-label={t.reminderWhat} data-testid="edit-what" autoFocus />
       <input value={when} onChange={(e) => setWhen(e.target.value)} placeholder={t.reminderEditWhenPlaceholder} aria-label={t.reminderWhen} data-testid="edit-when" />
-      <button type="submit" disabled={!ready} data-testid="save-reminder">
-        {t.save}
-      </button>
-      <button type="button" className="ghost" onClick={() => onDone(null)}>
-        {t.cancel}
-      </button>
+      <span className="edit-actions">
+        <button type="submit" disabled={!ready} data-testid="save-reminder">
+          {t.save}
+        </button>
+        <button type="button" className="ghost" onClick={() => onDone(null)}>
+          {t.cancel}
+        </button>
+      </span>
       <div className="when-preview small" aria-live="polite">
         {when.trim() !== "" && preview?.status === "ok" && <span className="ok-text">{preview.local}</span>}
         {when.trim() !== "" && preview?.status === "error" && (
