@@ -29,6 +29,18 @@ async fn open(dir: &std::path::Path, base_url: &str, now: chrono::DateTime<Utc>)
     (core, asker)
 }
 
+/// Radicale with Ana's "Work" calendar, and the app (a scripted model that is never
+/// asked) on Monday 30 November 2026, 12:00 in Madrid; the phone's own connection.
+async fn with_a_work_calendar(dir: &std::path::Path) -> (Radicale, ScriptedServer, Arc<Companion>, sidecar::calendar::dav::Dav) {
+    let server = Radicale::start(dir, &crate::support::python()).await;
+    let llm = ScriptedServer::start(vec![]).await;
+    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
+    let (core, _) = open(&dir.join("app"), &llm.base_url, now).await;
+    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
+    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    (server, llm, core, phone)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_is_added_from_the_chat_once_allowed_and_listed_in_local_time() {
     let dir = tempfile::tempdir().unwrap();
@@ -199,12 +211,7 @@ DTEND;TZID=/mozilla.org/20070129_1/Europe/Madrid:20261201T200000\r\nSUMMARY:Book
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_the_phone() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Radicale::start(dir.path(), &crate::support::python()).await;
-    let llm = ScriptedServer::start(vec![]).await;
-    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
-    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
-    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
-    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    let (server, _llm, core, _phone) = with_a_work_calendar(dir.path()).await;
     let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();
     assert!(!view.mirror_reminders, "off until the user turns it on");
     let work = view.calendars[0].id;
@@ -255,16 +262,11 @@ async fn reminders_are_mirrored_as_todos_that_follow_them_and_never_overwrite_th
 /// The first hour's M4: disconnecting takes Sidecar's to-dos (and their alarms) off the
 /// server, so the phone stops ringing for them; connecting the same account again brings
 /// back the choices (the calendar written, one turned off, the mirror) and the to-dos; a
-/// reminder cancelled then takes its to-do away. Another account starts fresh.
+/// reminder cancelled then takes its to-do away.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn disconnecting_takes_sidecars_todos_away_and_a_reconnect_remembers_the_choices() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Radicale::start(dir.path(), &crate::support::python()).await;
-    let llm = ScriptedServer::start(vec![]).await;
-    let now = Utc.with_ymd_and_hms(2026, 11, 30, 11, 0, 0).unwrap();
-    let (core, _) = open(&dir.path().join("app"), &llm.base_url, now).await;
-    let phone = sidecar::calendar::dav::Dav::new(&server.url, USER, PASSWORD).unwrap();
-    phone.make_calendar("/ana/work/", "Work").await.unwrap();
+    let (server, _llm, core, phone) = with_a_work_calendar(dir.path()).await;
     phone.make_calendar("/ana/personal/", "Personal").await.unwrap();
     server.put("/ana/work/standup.ics", &event("standup", "Standup", "20261201T093000", "20261201T094500", "")).await;
     let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();

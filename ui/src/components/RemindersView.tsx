@@ -213,12 +213,7 @@ function EditReminder({ reminder, onDone }: { reminder: Reminder; onDone: (said:
         </button>
       </span>
       <div className="when-preview small" aria-live="polite">
-        {when.trim() !== "" && preview?.status === "ok" && <span className="ok-text">{preview.local}</span>}
-        {when.trim() !== "" && preview?.status === "error" && (
-          <span className="error-text">
-            {preview.error} {preview.suggestion}
-          </span>
-        )}
+        {when.trim() !== "" && preview && <Reading preview={preview} zone={reminder.zone} />}
         {error && <span className="error-text">{error}</span>}
       </div>
     </form>
