@@ -272,6 +272,23 @@ describe("reminders page", () => {
     expect(screen.queryByTestId("undo-cancel")).toBeNull();
   });
 
+  it("shows a failure as one, not in the success box", async () => {
+    const core = new FakeCore();
+    core.handlers.reminders_overview = () => overview;
+    core.handlers.cancel_reminder = () => {
+      throw { message: "the reminder 1 is not pending", retryable: false };
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("nav-reminders"));
+    await user.click(within((await screen.findAllByTestId("reminder-upcoming"))[0]).getByTestId("cancel-reminder"));
+    const said = await screen.findByTestId("reminders-message");
+    expect(said).toHaveTextContent("the reminder 1 is not pending");
+    expect(said).toHaveAttribute("role", "alert");
+    expect(said).toHaveClass("problems");
+    expect(screen.queryByTestId("undo-cancel")).toBeNull();
+  });
+
   it("edits a reminder's words in place, its time kept unless a new one is said and read", async () => {
     const core = new FakeCore();
     core.handlers.reminders_overview = () => overview;

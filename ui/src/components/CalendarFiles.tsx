@@ -11,11 +11,11 @@ type Progress = { saved: number; total: number };
 
 /** Export to a calendar file, or import one: progress and Stop while it runs, then
  * what was imported and what was not, and why. */
-export function CalendarFiles({ onDone }: { onDone: (message: string) => void }) {
+export function CalendarFiles({ onDone }: { onDone: (message: string, failed?: boolean) => void }) {
   const t = useStrings();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [report, setReport] = useState<IcsImport | null>(null);
-  const fail = (e: unknown) => onDone(toCommandError(e).message);
+  const fail = (e: unknown) => onDone(toCommandError(e).message, true);
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
       if (event.type === "calendar_import" && !event.done) setProgress({ saved: event.saved, total: event.total });

@@ -47,16 +47,16 @@ function Row({
   userZone: string;
   kind: "upcoming" | "recurring" | "delivered" | "late" | "failed";
   snoozes: number[];
-  onChange: (message: string | null, undo?: () => void) => void;
+  onChange: (message: string | null, undo?: () => void, failed?: boolean) => void;
 }) {
   const t = useStrings();
   const act = <T,>(work: Promise<T>, done: (result: T) => string, undo?: () => void) =>
-    work.then((result) => onChange(done(result), undo)).catch((e) => onChange(toCommandError(e).message));
+    work.then((result) => onChange(done(result), undo)).catch((e) => onChange(toCommandError(e).message, undefined, true));
   const undoCancel = () =>
     api
       .restoreReminder(reminder.id)
       .then(() => onChange(t.reminderRestored(reminder.message)))
-      .catch((e) => onChange(toCommandError(e).message));
+      .catch((e) => onChange(toCommandError(e).message, undefined, true));
   const pending = kind === "upcoming" || kind === "recurring";
   const [editing, setEditing] = useState(false);
   if (editing) {
@@ -334,7 +334,7 @@ function QuickAdd({ onAdded, zone }: { onAdded: (message: string) => void; zone:
 export function RemindersView() {
   const t = useStrings();
   const [overview, setOverview] = useState<RemindersOverview | null>(null);
-  const [message, setMessage] = useState<{ text: string; undo?: () => void } | null>(null);
+  const [message, setMessage] = useState<{ text: string; undo?: () => void; failed?: boolean } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const reload = useCallback(() => {
@@ -359,8 +359,8 @@ export function RemindersView() {
     };
   }, [reload]);
 
-  const changed = (m: string | null, undo?: () => void) => {
-    setMessage(m === null ? null : { text: m, undo });
+  const changed = (m: string | null, undo?: () => void, failed?: boolean) => {
+    setMessage(m === null ? null : { text: m, undo, failed });
     reload();
   };
   const groups = overview
@@ -383,10 +383,11 @@ export function RemindersView() {
         <button type="button" className="link small" data-testid="toggle-form" onClick={() => setSeparate(!separate)}>
           {separate ? t.oneSentence : t.separateFields}
         </button>
-        <CalendarFiles onDone={changed} />
+        <CalendarFiles onDone={(m, failed) => changed(m, undefined, failed)} />
       </div>
       {message && (
-        <div className="info" role="status" data-testid="reminders-message">
+        // A failure looks like one (the first hour's m9), not like the success box.
+        <div className={message.failed ? "problems" : "info"} role={message.failed ? "alert" : "status"} data-testid="reminders-message">
           {message.text}
           {message.undo && (
             <>
