@@ -42,6 +42,11 @@ commands! {
         Ok(core.warnings().to_vec())
     }
 
+    /// The user's zone as its IANA name, for Settings → General.
+    async fn time_zone(core) -> Result<String, CommandError> {
+        Ok(core.zone().name().to_string())
+    }
+
     /// The IANA zone names the core knows, for the time zone picker.
     async fn time_zones(_core) -> Result<Vec<&'static str>, CommandError> {
         Ok(crate::clock::zone_names())

@@ -31,7 +31,8 @@ const BODY_CHARS: usize = 240;
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TasksPage {
     pub tasks: Vec<sidecar_tasks::TaskView>,
-    /// The tools a task can be given, by name, with what each does.
+    /// The tools a task can be given: the name a task keeps, and what a person calls it
+    /// (the description is the model's).
     pub tools: Vec<(String, String)>,
     /// "Skip it when late" skips past this many minutes unless the user says otherwise.
     pub default_skip_minutes: u32,
@@ -61,7 +62,7 @@ impl Companion {
         let tools = self.conversation.tools();
         // The turn's own plumbing (finding tools, a plan) is no work to give a task.
         let plumbing = [sidecar_tasks::tool::NAME, "find_tools", "update_plan"];
-        let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.description().to_string())).collect();
+        let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.title(self.lang))).collect();
         let midnight = crate::store::utc(self.clock.local_midnight());
         Ok(TasksPage {
             tasks: self.tasks.list(self.clock.now(), self.lang).await?,

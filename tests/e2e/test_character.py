@@ -298,7 +298,7 @@ def test_quiet_makes_it_sleep_and_its_menu_quiets_opens_settings_and_hides_it(de
         session.click(session.find("[data-testid=character-menu-quiet]"))
         wait_until(lambda: mood(session) == "sleeping", 30, "Quiet for 1 hour did not make it sleep")
 
-        # Settings: the chat window opens on Appearance and desktop.
+        # Settings: the chat window opens on General.
         desktop.key("ctrl+shift+space")
         wait_until(lambda: not desktop.visible_windows(), 20, "chat window not hidden")
         session.script("document.querySelector('[data-testid=character-figure]').dispatchEvent(new MouseEvent('contextmenu', {bubbles: true}))")

@@ -36,6 +36,14 @@ def test_the_welcome_finds_ollama_and_its_model_answers(desktop, tmp_path):
         session.wait_for("[data-testid=found-ollama]", 15)
         assert "Ollama is running with 1 model" in session.texts("[data-testid=found-ollama]")[0]
         assert "tiny built-in demo" in session.texts("[data-testid=welcome]")[0]
+        # Keeping the demo model needs no scrolling in the window as it first opens, and
+        # the only filled button is not a 2.3 GB download (the first hour's m1).
+        bottom, height, filled = session.script(
+            "const r = document.querySelector('[data-testid=welcome-keep-demo]').getBoundingClientRect();"
+            "const filled = [...document.querySelectorAll('[data-testid=welcome] button:not(.ghost):not(.link)')];"
+            "return [r.bottom, window.innerHeight, filled.map((b) => b.textContent)];")
+        assert 0 < bottom <= height, (bottom, height)
+        assert "Keep the demo model for now" in filled and not any("Download" in f for f in filled), filled
         desktop.screenshot("welcome")
         # A script click: a WebDriver click under load once landed while the card was
         # still laid out (CI, stop 60: nothing was saved and no composer came).

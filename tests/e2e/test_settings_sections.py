@@ -18,7 +18,7 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
     try:
         # One section at a time; the search finds words on sections not open.
         section = session.settings("desktop")
-        assert "Apariencia y escritorio" in session.text(section)
+        assert "General" in session.text(section) and "Zona horaria" in session.text(section)
         session.send_keys(session.find("[data-testid=settings-search]"), "telegram")
         wait_until(lambda: session.script("return !document.querySelector('[data-testid=settings-section-channels]').hidden"), 5,
                    "the search did not show the channels")
@@ -49,7 +49,10 @@ def test_settings_sections_search_sampling_and_the_profile_form_in_spanish(deskt
         desktop.screenshot("sections-local-tuning-es")
 
         # Keeping: everything by default; a retention chosen is saved, and a tidy reports.
+        # The section opens at its top, not where the last one was scrolled to (m3).
+        assert session.script("return document.querySelector('main').scrollTop") > 0
         session.settings("data")
+        assert session.script("return document.querySelector('main').scrollTop") == 0
         session.wait_for("[data-testid=keep-days]:not([disabled])", 10)
         keep = "document.querySelector('[data-testid=keep-days]')"
         assert session.script(f"return {keep}.selectedOptions[0].textContent") == "Siempre"

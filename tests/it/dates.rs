@@ -137,6 +137,9 @@ fn repeats_read_in_words_with_their_next_dates() {
     assert_eq!(read("todos los días a las 8, 5 veces", Lang::Es).occurrences(10).len(), 5);
     // Across the DST change the wall-clock hour holds.
     let r = read("todos los domingos a las 9", Lang::Es);
+    // Said back in the plural, as a Spanish habit is (the first hour's m4: not "los domingo").
+    assert_eq!(r.rule_words(Lang::Es).unwrap(), "los domingos a las 09:00");
+    assert_eq!(read("los lunes y sábados a las 8", Lang::Es).rule_words(Lang::Es).unwrap(), "los lunes y sábados a las 08:00");
     let hours: Vec<String> = r.occurrences(30).iter().map(|t| t.with_timezone(&zone).format("%H:%M").to_string()).collect();
     assert!(hours.iter().all(|h| h == "09:00"), "{hours:?}");
 }

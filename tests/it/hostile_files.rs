@@ -134,7 +134,8 @@ type IcsResult = Result<(Vec<sidecar::reminders::ics::Imported>, sidecar::remind
 
 fn read_ics(text: String) -> IcsResult {
     on_small_stack(move || {
-        sidecar::reminders::ics::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap()).map_err(|e| e.to_string())
+        sidecar::reminders::ics::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(), sidecar::locale::Lang::En)
+            .map_err(|e| e.to_string())
     })
 }
 

@@ -86,7 +86,11 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
         let text = nested(1000, fold);
         let read = std::thread::Builder::new()
             .stack_size(2 << 20)
-            .spawn(move || sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).map(|_| ()).map_err(|e| e.to_string()))
+            .spawn(move || {
+                sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
             .unwrap()
             .join()
             .expect("no stack overflow");
@@ -94,7 +98,7 @@ fn a_calendar_nested_a_thousand_deep_is_refused_not_a_crash() {
         assert!(error.contains("nests its parts more than 8 deep") && error.contains("nothing was imported"), "{error}");
     }
     let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:dentist\r\nDTSTART:20261120T100000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    let (found, _) = sidecar::reminders::ics::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, _) = sidecar::reminders::ics::import(event, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En).unwrap();
     assert_eq!(found.len(), 1);
 }
 
@@ -118,7 +122,7 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
         event("never", "FREQ=HOURLY;BYYEARDAY=235;BYSETPOS=-23"),
         event("sparse", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
     );
-    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En).unwrap();
     let kept: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(kept, ["daily", "biennial"]);
     assert_eq!(skipped.unreadable.len(), 5, "{:?}", skipped.unreadable);
@@ -134,7 +138,7 @@ fn repeats_more_often_than_a_reminder_may_are_skipped_with_why() {
 fn an_event_in_a_dst_gap_moves_forward_by_the_gap() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:gap\r\nSUMMARY:gap\r\nDTSTART;TZID=Europe/Madrid:20270328T023000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
-    let (found, skipped) = sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, skipped) = sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En).unwrap();
     assert!(skipped.unreadable.is_empty(), "{:?}", skipped.unreadable);
     let local = found[0].due_at.with_timezone(&chrono_tz::Europe::Madrid);
     assert_eq!(local.format("%Y-%m-%d %H:%M").to_string(), "2027-03-28 03:30");
@@ -159,7 +163,7 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
     let huge = "a".repeat(100_000);
     let text = format!("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:{huge}\r\nDTSTART:20261120T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n");
-    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, skipped) = sidecar::reminders::ics::import(&text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En).unwrap();
     assert_eq!(skipped.shortened, 1);
     assert_eq!(found[0].message.chars().count(), 501, "500 characters and the mark");
     let reminder = sidecar::reminders::rows::Reminder { message: found[0].message.clone(), ..crate::reminders::reminder(1, found[0].due_at) };
@@ -172,7 +176,9 @@ fn a_huge_title_is_cut_for_the_reminder_and_for_the_notification() {
 #[test]
 fn a_broken_calendar_says_what_is_wrong_and_where() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap();
-    let read = |text: &str| sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN).map(|_| ()).unwrap_err().to_string();
+    let read = |text: &str| {
+        sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::En).map(|_| ()).unwrap_err().to_string()
+    };
     let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nSUMMARY:dentist\r\n";
     assert!(read(head).contains("BEGIN:VCALENDAR on line 1 is never ended") || read(head).contains("BEGIN:VEVENT on line 4 is never ended"), "{}", read(head));
     let junk = format!("{head}this is not a property\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n");
@@ -180,6 +186,18 @@ fn a_broken_calendar_says_what_is_wrong_and_where() {
     let crossed = format!("{head}END:VCALENDAR\r\n");
     assert!(read(&crossed).contains("END:VCALENDAR on line 6 closes BEGIN:VEVENT from line 4"), "{}", read(&crossed));
     assert!(read("hello").contains("not a NAME:value line"), "{}", read("hello"));
+    // In Spanish, all of it is Spanish (the first hour's m4), and an event whose start
+    // cannot be read says so rather than that it has none (m9).
+    let es = |text: &str| {
+        use sidecar::said::Worded;
+        sidecar::reminders::ics::import(text, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::Es).map(|_| ()).unwrap_err().spanish()
+    };
+    let cut = es(head);
+    assert!(cut.starts_with("esto no es un archivo iCalendar (el BEGIN:") && cut.contains("no se cierra nunca; puede que el archivo esté cortado"), "{cut}");
+    assert!(!cut.contains("never") && !cut.contains("line "), "{cut}");
+    let broken = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//p//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:next tuesday\r\nSUMMARY:Broken time\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+    let (_, skipped) = sidecar::reminders::ics::import(broken, now, chrono_tz::UTC, chrono::NaiveTime::MIN, sidecar::locale::Lang::Es).unwrap();
+    assert_eq!(skipped.unreadable, ["\"Broken time\": su inicio (next tuesday) no es una fecha que Sidecar sepa leer"]);
 }
 
 /// What a cut title leaves out is kept as the reminder's description, with the event's

@@ -87,6 +87,11 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
         ("Morning check", &["get_current_time".to_string()][..], "every day at 08:00")
     );
     assert_eq!(task.next, Some(madrid(2, 8, 0)), "tomorrow at 8, Madrid time");
+    // Settings → Tasks offers the tools by what a person calls them (the first hour's m7).
+    let offered_tools = core.tasks_page().await.unwrap().tools;
+    let title = |name: &str| offered_tools.iter().find(|(n, _)| n == name).map(|(_, t)| t.as_str());
+    assert_eq!((title("get_current_time"), title("web_search"), title("set_reminder")), (Some("Date and time"), Some("Search the web"), Some("Set reminders")));
+    assert!(offered_tools.iter().all(|(name, title)| !title.contains('_') && title != name), "{offered_tools:?}");
 
     // Before its time nothing runs.
     let cancel = CancellationToken::new();
@@ -112,6 +117,10 @@ async fn a_task_made_in_the_chat_is_confirmed_then_runs_at_its_time_alone_with_i
     let kept = core.store().conversations().recent_messages(tasks_chat, 10).await.unwrap();
     let last = kept.last().unwrap();
     assert_eq!((last.content.as_str(), last.status), ("It is 8:00; take a coat.", MessageStatus::Complete));
+    // The list dates it by its last message, not by the old date that keeps it aside.
+    let listed = core.chats().list(None).await.unwrap().1;
+    let row = listed.iter().find(|c| c.id == tasks_chat).expect("Tasks is listed");
+    assert_eq!(row.updated_at, last.created_at, "{row:?}");
     let runs = &core.tasks().list(hands.clock().now(), sidecar::locale::Lang::En).await.unwrap()[0].runs;
     assert_eq!(runs.len(), 1);
     assert_eq!((runs[0].state, runs[0].message_id, runs[0].prompt_tokens), (RunState::Done, Some(last.id), Some(50)));

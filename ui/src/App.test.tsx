@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { emit } from "@tauri-apps/api/event";
 import { describe, expect, it } from "vitest";
+import { FOCUS_COMPOSER } from "./api";
 import { FakeCore } from "./test/fakeCore";
 import { renderApp } from "./test/renderApp";
 
@@ -101,6 +103,19 @@ describe("chat view", () => {
     expect(await screen.findByText("Yes, I am here.")).toBeInTheDocument();
   });
 
+  it("a message no reply followed is marked so, until one does", async () => {
+    const core = new FakeCore();
+    renderApp();
+    const user = await typeAndSend("are you there?");
+    await act(async () => core.fail({ message: "Sidecar's instructions take 448 tokens, more than this model's window leaves room for", retryable: true }));
+    const mine = screen.getByTestId("message-user");
+    expect(within(mine).getByTestId("markers")).toHaveTextContent("Not answered: send it again, or Retry");
+    await user.click(within(await screen.findByTestId("error-banner")).getByTestId("retry"));
+    await act(async () => core.finish("Yes, I am here."));
+    expect(await screen.findByText("Yes, I am here.")).toBeInTheDocument();
+    expect(within(screen.getByTestId("message-user")).queryByTestId("markers")).toBeNull();
+  });
+
   it("an error that retrying cannot fix has no Retry button", async () => {
     const core = new FakeCore();
     renderApp();
@@ -145,5 +160,41 @@ describe("chat view", () => {
     renderApp("es");
     expect(await screen.findByText("Saluda")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Enviar" })).toBeInTheDocument();
+  });
+});
+
+describe("the window summoned by the hotkey", () => {
+  it("comes back where the user was, and on the chat with the cursor in the message box", async () => {
+    new FakeCore();
+    renderApp();
+    const user = userEvent.setup();
+    await screen.findByTestId("composer");
+    await user.click(screen.getByTestId("nav-settings"));
+    await screen.findByTestId("settings-view");
+    await act(() => emit(FOCUS_COMPOSER, null));
+    expect(screen.getByTestId("settings-view")).toBeInTheDocument();
+
+    await user.click(screen.getByTestId("nav-chat"));
+    const box = await screen.findByTestId("composer");
+    box.blur();
+    await act(() => emit(FOCUS_COMPOSER, null));
+    expect(box).toHaveFocus();
+  });
+});
+
+describe("the keyboard", () => {
+  it("reaches the message box from the first Tab, through the skip link", async () => {
+    new FakeCore();
+    renderApp("es");
+    const user = userEvent.setup();
+    await screen.findByTestId("composer");
+    // From the top of the page (the window opens with the cursor in the box).
+    (document.activeElement as HTMLElement | null)?.blur();
+    await user.tab();
+    const skip = screen.getByTestId("skip-to-composer");
+    expect(skip).toHaveFocus();
+    expect(skip).toHaveTextContent("Saltar al cuadro de mensaje");
+    await user.keyboard("{Enter}");
+    expect(screen.getByTestId("composer")).toHaveFocus();
   });
 });

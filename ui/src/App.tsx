@@ -60,6 +60,8 @@ export function App() {
     return () => window.removeEventListener("focus", present);
   }, []);
   const [chatsVersion, setChatsVersion] = useState(0);
+  /** Words the conversation list passed on to Memory's search by meaning. */
+  const [memoryQuery, setMemoryQuery] = useState("");
   /** How a restore asked for in Settings went, shown once after the restart. */
   const [restored, setRestored] = useState<RestoreNote | null>(null);
   useEffect(() => {
@@ -71,10 +73,13 @@ export function App() {
     api.welcomeNeeded().then((needed) => setWelcome(Boolean(needed))).catch(() => setWelcome(false));
   }, []);
 
+  // The hotkey brings the window back where the user left it; on the chat, the cursor
+  // goes to the message box.
+  const shownView = useRef(view);
+  shownView.current = view;
   useEffect(() => {
     const off = api.onFocusComposer(() => {
-      setView("chat");
-      composer.current?.focus();
+      if (shownView.current === "chat") composer.current?.focus();
     });
     return () => {
       off.then((f) => f());
@@ -147,12 +152,26 @@ export function App() {
 
   const go = (next: View) => {
     setWelcome(false);
+    if (next === "memory") setMemoryQuery("");
     if (view === "settings" && next !== "settings") setSettingsVersion((v) => v + 1);
     setView(next);
   };
 
   return (
     <div className="app">
+      {view === "chat" && !welcome && (
+        <a
+          className="skip-link"
+          href="#composer"
+          data-testid="skip-to-composer"
+          onClick={(e) => {
+            e.preventDefault();
+            composer.current?.focus();
+          }}
+        >
+          {t.skipToComposer}
+        </a>
+      )}
       <header>
         <h1>{t.title}</h1>
         <nav>
@@ -231,6 +250,10 @@ export function App() {
             <ChatSidebar
               busy={state.streaming !== null}
               refreshKey={chatsVersion}
+              onSearchMeaning={(words) => {
+                setMemoryQuery(words);
+                setView("memory");
+              }}
               onOpened={() => {
                 reloadChat();
                 if (window.innerWidth <= 700) setSidebar(false);
@@ -285,6 +308,7 @@ export function App() {
         <main>
           <Suspense fallback={<Loading />}>
           <MemoryView
+            initialQuery={memoryQuery}
             onOpenMessage={(id) =>
               api.openChatAt(id).then(() => {
                 reloadChat();

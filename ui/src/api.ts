@@ -24,9 +24,20 @@ export const OPEN_SETTINGS = "sidecar://open-settings";
 export function toCommandError(error: unknown): CommandError {
   if (error && typeof error === "object" && "message" in error) {
     const e = error as Partial<CommandError>;
-    return { message: String(e.message), retryable: Boolean(e.retryable), cancelled: Boolean(e.cancelled) };
+    return { message: sentence(String(e.message)), retryable: Boolean(e.retryable), cancelled: Boolean(e.cancelled) };
   }
-  return { message: String(error), retryable: true };
+  return { message: sentence(String(error)), retryable: true };
+}
+
+/** The core's errors read as parts of a sentence ("the calendar server …"); shown on
+ * their own they start with a capital and end with a full stop. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return trimmed;
+  // Only a plain word is capitalised: "cat.png is an image" keeps its file's name.
+  const first = trimmed.split(/\s/, 1)[0];
+  const start = /^\p{Ll}+$/u.test(first) ? trimmed.charAt(0).toLocaleUpperCase() + trimmed.slice(1) : trimmed;
+  return /[.?!…)»"”]$/.test(start) ? start : `${start}.`;
 }
 
 export const api = {
@@ -239,6 +250,7 @@ export const api = {
   setQuiet: (minutes: number | null) => invoke<ProactiveStatus>("set_quiet", { minutes }),
   commandTable: () => invoke<CommandHelp[]>("command_table"),
   timeZones: () => invoke<string[]>("time_zones"),
+  timeZone: () => invoke<string>("time_zone"),
   channelsView: () => invoke<ChannelsView>("channels_view"),
   setTelegramToken: (token: string) => invoke<ChannelsView>("set_telegram_token", { token }),
   setTelegramEnabled: (enabled: boolean) => invoke<ChannelsView>("set_telegram_enabled", { enabled }),

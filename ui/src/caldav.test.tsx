@@ -9,7 +9,7 @@ const connected = (writable: number | null): CalendarView => ({
   account: ["https://cloud.example.com/dav", "ana"],
   calendars: [
     { id: 1, href: "/ana/work/", name: "Work", color: "#3a429cff", read: true, writable: writable === 1, synced_at: "2026-11-30T11:00:00Z", problem: null, source: "caldav" },
-    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached (connection refused); the last copy is used until it answers", source: "caldav" },
+    { id: 2, href: "/ana/home/", name: "Home", color: null, read: true, writable: writable === 2, synced_at: null, problem: "the calendar server could not be reached: check that it is running and that this computer is online; the last copy is used until it answers", source: "caldav" },
   ],
   zone: "Europe/Madrid",
   mirror_reminders: false,
@@ -46,7 +46,34 @@ describe("Settings → Calendar", () => {
     expect(await screen.findByTestId("caldav-account")).toHaveTextContent("Connected to https://cloud.example.com/dav as ana.");
     const statuses = screen.getAllByTestId("caldav-status").map((s) => s.textContent);
     expect(statuses[0]).toMatch(/^Synced /);
-    expect(statuses[1]).toContain("the last copy is used");
+    expect(statuses[1]).toBe("Not synced yet");
+    expect(screen.getAllByTestId("caldav-problem").map((p) => p.textContent)).toEqual([expect.stringMatching(/^The calendar server could not be reached: .* the last copy is used until it answers\.$/)]);
+  });
+
+  it("says a server that is down once, in the user's words, and keeps each calendar's last copy time", async () => {
+    const core = new FakeCore();
+    const down = "no se pudo llegar al servidor del calendario: comprueba que está en marcha y que este ordenador tiene conexión; se usa la última copia hasta que responda";
+    const view = connected(1);
+    view.calendars = view.calendars.map((c) => ({ ...c, synced_at: "2026-11-30T11:00:00Z", problem: down }));
+    core.handlers.calendar_view = () => view;
+    core.handlers.sync_calendars = () => {
+      throw { message: down, retryable: true };
+    };
+    renderApp("es");
+    const user = userEvent.setup();
+    await openCalendar(user);
+    // Said as a sentence of its own: a capital, a full stop.
+    const shown = `N${down.slice(1)}.`;
+    expect(await screen.findByTestId("caldav-account-problem")).toHaveTextContent(shown);
+    expect(screen.queryAllByTestId("caldav-problem")).toHaveLength(0);
+    expect(screen.getAllByTestId("caldav-status").map((s) => s.textContent)).toEqual([
+      "Sin actualizar; la última copia es de lun, 30 nov, 12:00",
+      "Sin actualizar; la última copia es de lun, 30 nov, 12:00",
+    ]);
+    await user.click(screen.getByTestId("caldav-sync"));
+    await waitFor(() => expect(core.invoked("calendar_view").length).toBeGreaterThan(1));
+    expect(screen.queryByTestId("caldav-note")).toBeNull();
+    expect(screen.getByTestId("caldav-settings").textContent?.split(down.slice(1))).toHaveLength(2);
   });
 
   it("chooses the calendar Sidecar may write in, and syncs now", async () => {

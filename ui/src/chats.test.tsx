@@ -86,6 +86,38 @@ describe("the conversation list", () => {
     confirm.mockRestore();
   });
 
+  it("takes one Tab per other conversation, whose actions are F2 and Delete", async () => {
+    const core = withChats();
+    const user = userEvent.setup();
+    renderApp();
+    const rows = await screen.findAllByTestId("chat-row");
+    const other = within(rows[1]);
+    expect(other.getByRole("button", { name: "Rename" })).toHaveAttribute("tabindex", "-1");
+    expect(within(rows[0]).getByRole("button", { name: "Rename" })).toHaveAttribute("tabindex", "0");
+    const open = other.getByText("My sister's new job").closest("button") as HTMLButtonElement;
+    open.focus();
+    await user.keyboard("{F2}");
+    await user.clear(screen.getByTestId("chat-rename-input"));
+    await user.type(screen.getByTestId("chat-rename-input"), "Sister{Enter}");
+    expect(core.invoked("rename_chat")[0].args).toEqual({ id: 1, title: "Sister" });
+    ((await screen.findAllByTestId("chat-row"))[1].querySelector(".chat-open") as HTMLButtonElement).focus();
+    await user.keyboard("{Delete}");
+    expect(core.invoked("delete_chat")[0].args).toEqual({ id: 1 });
+  });
+
+  it("points a search of words to Memory's search by meaning, with the same words", async () => {
+    const core = withChats();
+    const listed = core.chats;
+    core.handlers.list_chats = (args) => ((args as { query: string | null }).query ? { ...listed, chats: [] } : listed);
+    const user = userEvent.setup();
+    renderApp("es");
+    await screen.findAllByTestId("chat-row");
+    await user.type(screen.getByTestId("chat-search"), "gatito");
+    expect(await screen.findByText("Ninguna conversación coincide.")).toBeInTheDocument();
+    await user.click(screen.getByTestId("chats-by-meaning"));
+    expect(await screen.findByTestId("memory-search")).toHaveValue("gatito");
+  });
+
   it("can be hidden, and says so when there is nothing yet", async () => {
     new FakeCore();
     const user = userEvent.setup();

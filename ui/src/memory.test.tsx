@@ -58,7 +58,7 @@ describe("memory view", () => {
     expect(await screen.findByText(/Nothing saved yet/)).toBeInTheDocument();
     await user.type(screen.getByTestId("memory-search"), "okafor");
     const first = await screen.findByTestId("recall-hit", {}, { timeout: 2000 });
-    expect(first).toHaveTextContent("You · 2024-03-01 · wa-1");
+    expect(first).toHaveTextContent("You · 1 Mar 2024 · wa-1");
     expect(within(first).getByText("Okafor").tagName).toBe("MARK");
     await waitFor(() => expect(core.invoked("search_memory").at(-1)?.args).toEqual({ query: "okafor", pages: 1, weaker: false }));
     expect(screen.queryByTestId("memory-weaker")).not.toBeInTheDocument();

@@ -126,7 +126,7 @@ describe("the local model manager", () => {
     expect(within(form).getByTestId("local-sampling-temperature")).toHaveAttribute("max", "2");
     await user.type(within(form).getByTestId("local-sampling-context"), "100");
     await user.click(within(form).getByTestId("local-tuning-save"));
-    expect(await within(form).findByRole("alert")).toHaveTextContent("context must be from 512");
+    expect(await within(form).findByRole("alert")).toHaveTextContent("Context must be from 512");
     await user.clear(within(form).getByTestId("local-sampling-context"));
     await user.type(within(form).getByTestId("local-sampling-temperature"), "0.2");
     await user.type(within(form).getByTestId("local-sampling-context"), "16384");

@@ -12,7 +12,7 @@ async function openSettings() {
   return { user, section: await screen.findByTestId("desktop-settings") };
 }
 
-describe("Settings → Appearance and desktop", () => {
+describe("Settings → General", () => {
   it("switches the theme at once and keeps it", async () => {
     const core = new FakeCore();
     core.handlers.set_theme = (args) => ({ ...core.preferences, theme: (args as { theme: string }).theme });
@@ -30,9 +30,9 @@ describe("Settings → Appearance and desktop", () => {
     const { user, section } = await openSettings();
     await user.selectOptions(within(section).getByTestId("language"), "es");
     expect(core.invoked("set_language")[0].args).toEqual({ language: "es" });
-    expect(await screen.findByRole("heading", { name: "Apariencia y escritorio" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "General" })).toBeInTheDocument();
     expect(screen.getByTestId("nav-settings")).toHaveTextContent("Ajustes");
-    expect(screen.getByTestId("language-restart")).toHaveTextContent("pasan a Español en el próximo inicio");
+    expect(screen.getByTestId("language-restart")).toHaveTextContent("pasan a español en el próximo inicio");
   });
 
   it("records a new shortcut, and says so when another program has it", async () => {

@@ -283,7 +283,7 @@ describe("reminders page", () => {
     await user.click(screen.getByTestId("nav-reminders"));
     await user.click(within((await screen.findAllByTestId("reminder-upcoming"))[0]).getByTestId("cancel-reminder"));
     const said = await screen.findByTestId("reminders-message");
-    expect(said).toHaveTextContent("the reminder 1 is not pending");
+    expect(said).toHaveTextContent("The reminder 1 is not pending");
     expect(said).toHaveAttribute("role", "alert");
     expect(said).toHaveClass("problems");
     expect(screen.queryByTestId("undo-cancel")).toBeNull();
@@ -334,24 +334,22 @@ describe("proactive messages in the chat", () => {
 });
 
 describe("proactivity settings", () => {
-  it("saves the level, quiet hours, sinks and a new time zone", async () => {
+  it("saves the level, quiet hours and sinks, and leaves the time zone to General", async () => {
     const core = new FakeCore();
     core.handlers.save_proactive_config = (args) => (args as { config: unknown }).config;
-    core.handlers.set_timezone = (args) => (args as { zone: string }).zone;
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-settings"));
     expect(await screen.findByTestId("quiet-line")).toHaveTextContent("Today: 1 of 4 spontaneous messages.");
     await user.click(screen.getByTestId("level-high"));
     await user.selectOptions(screen.getByTestId("sink-notification"), "reminders-only");
-    await user.clear(screen.getByTestId("timezone"));
-    await user.type(screen.getByTestId("timezone"), "America/Argentina/Buenos_Aires");
+    expect(within(screen.getByTestId("proactive-settings")).queryByTestId("timezone")).toBeNull();
     await user.click(screen.getByTestId("save-proactive"));
     await waitFor(() => expect(core.invoked("save_proactive_config")).toHaveLength(1));
     const saved = core.invoked("save_proactive_config")[0].args as { config: ReturnType<typeof defaultProactiveStatus>["config"] };
     expect(saved.config.level).toBe("high");
     expect(saved.config.sinks.notification).toBe("reminders-only");
-    expect(core.invoked("set_timezone")[0].args).toEqual({ zone: "America/Argentina/Buenos_Aires" });
+    expect(core.invoked("set_timezone")).toHaveLength(0);
     expect(await screen.findByText("Saved. It applies now.")).toBeInTheDocument();
   });
 

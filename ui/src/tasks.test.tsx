@@ -10,7 +10,7 @@ function page(tasks: TaskView[], demo_only = false): TasksPage {
     demo_only,
     tasks,
     tools: [
-      ["get_weather", "The weather somewhere"],
+      ["get_weather", "Weather"],
       ["web_search", "Search the web"],
     ],
     default_skip_minutes: 120,
@@ -95,6 +95,9 @@ describe("Settings → Tasks", () => {
     await user.clear(screen.getByTestId("task-when"));
     await user.type(screen.getByTestId("task-when"), "every weekday at 8");
     await waitFor(() => expect(screen.getByTestId("task-when-preview")).toHaveTextContent("every weekday at 08:00"));
+    // Tools by what a person calls them, not by function name.
+    expect(screen.getByRole("checkbox", { name: "Weather" })).toBe(screen.getByTestId("task-tool-get_weather"));
+    expect(screen.getByTestId("task-form")).not.toHaveTextContent("get_weather");
     await user.click(screen.getByTestId("task-tool-get_weather"));
     await user.selectOptions(screen.getByTestId("task-missed"), "ask");
     expect(screen.getByTestId("task-missed")).toHaveTextContent("Skip it when more than 2 h late");
@@ -104,6 +107,7 @@ describe("Settings → Tasks", () => {
     });
     expect(await screen.findByTestId("tasks-note")).toHaveTextContent("Added “Check the weather in Madrid”.");
     expect(await screen.findByTestId("task-row")).toHaveTextContent("every weekday at 08:00");
+    expect(screen.getByTestId("task-tools")).toHaveTextContent("Weather");
   });
 
   it("shows each task's next time, last runs with tokens, and runs, pauses and resumes it", async () => {
@@ -138,7 +142,8 @@ describe("Settings → Tasks", () => {
   it("turns the morning brief on at the time offered, and a brief's thumbs teach it", async () => {
     const core = new FakeCore();
     let briefAt: string | null = null;
-    core.handlers.tasks_page = () => ({ ...page([]), brief_at: briefAt });
+    const brief = task({ id: 2, kind: "brief", title: "Morning brief", tools: [], runs: [] });
+    core.handlers.tasks_page = () => ({ ...page(briefAt ? [brief] : []), brief_at: briefAt });
     core.handlers.set_brief = (args) => {
       briefAt = (args as { at: string | null }).at;
     };
@@ -150,6 +155,11 @@ describe("Settings → Tasks", () => {
     expect(core.invoked("set_brief")[0].args).toEqual({ at: "07:30" });
     expect(await screen.findByTestId("tasks-note")).toHaveTextContent("The brief comes every day at 07:30.");
     await waitFor(() => expect(screen.getByTestId("brief-on")).toBeChecked());
+    // Its row in the list is not a second way to stop it: no Pause, no Delete.
+    const row = await screen.findByTestId("task-row");
+    expect(within(row).queryByTestId("task-remove")).toBeNull();
+    expect(within(row).queryByTestId("task-pause")).toBeNull();
+    expect(within(row).getByTestId("task-brief-note")).toHaveTextContent("Turned on and off by the morning brief setting above.");
     await user.click(screen.getByTestId("brief-on"));
     expect(core.invoked("set_brief")[1].args).toEqual({ at: null });
   });

@@ -143,9 +143,20 @@ describe("spoken replies", () => {
     await waitFor(() => expect(core.invoked("set_voicing")[1].args).toEqual({ spanish: "es-419+f3", english: "en-us", speed: 1.25 }));
     expect(await screen.findByTestId("voice-note")).toHaveTextContent("Saved.");
     expect(screen.getByTestId("voice-settings")).toHaveTextContent("Ctrl+Alt+Space");
-    core.handlers.voice_test_microphone = () => "probando, uno, dos";
+    // The test shows a meter while it listens, then that it is writing, then the words,
+    // beside its button.
+    let heard: (text: string) => void = () => undefined;
+    core.handlers.voice_test_microphone = () => new Promise<string>((done) => (heard = done));
     await user.click(screen.getByTestId("voice-test-microphone"));
-    expect(await screen.findByText("Heard: “probando, uno, dos”")).toBeInTheDocument();
+    expect(await screen.findByTestId("mic-test-listening")).toHaveTextContent("Say something… (3 seconds)");
+    await act(() => core.event({ type: "voice_level", level: 0.1 }));
+    await waitFor(() => expect(screen.getByRole("meter", { name: "Microphone level" })).toHaveAttribute("aria-valuenow", "0.1"));
+    await act(() => core.event({ type: "voice_transcribing" }));
+    expect(await screen.findByTestId("mic-test-transcribing")).toHaveTextContent("Writing down what it heard…");
+    expect(screen.getByTestId("voice-test-microphone")).toBeDisabled();
+    await act(async () => heard("probando, uno, dos"));
+    expect(await screen.findByTestId("mic-test-result")).toHaveTextContent("Heard: “probando, uno, dos”");
+    expect(screen.getByTestId("mic-test-result").closest(".setting-row")).toContainElement(screen.getByTestId("voice-test-microphone"));
     await user.click(screen.getByTestId("voice-test-speaking"));
     expect(core.invoked("voice_test_speaking")).toHaveLength(1);
   });

@@ -37,7 +37,15 @@ describe("the welcome on first launch", () => {
     renderApp();
     expect(await screen.findByTestId("welcome-no-servers")).toHaveTextContent("No local model server is running");
     await user.click(await screen.findByRole("button", { name: "Moonshot (Kimi)" }));
+    // Save waits for a key, and a newcomer without one is shown where to get it.
+    expect(screen.getByTestId("welcome-save-provider")).toBeDisabled();
+    await user.click(screen.getByTestId("welcome-key-page"));
+    expect(core.invoked("plugin:opener|open_url")[0].args).toMatchObject({ url: "https://platform.moonshot.ai/console/api-keys" });
+    await user.type(screen.getByTestId("welcome-key"), "   ");
+    expect(screen.getByTestId("welcome-save-provider")).toBeDisabled();
+    await user.clear(screen.getByTestId("welcome-key"));
     await user.type(screen.getByTestId("welcome-key"), "sk-moon");
+    expect(screen.getByTestId("welcome-save-provider")).toBeEnabled();
     expect(screen.getByText("256k context")).toBeInTheDocument();
     await user.click(screen.getByTestId("load-models"));
     const list = await screen.findByTestId("field-model-list");
@@ -75,6 +83,8 @@ describe("the welcome on first launch", () => {
     const user = userEvent.setup();
     renderApp("es");
     expect(await screen.findByText("Bienvenido a Sidecar")).toBeInTheDocument();
+    // One decimal mark in Spanish: the comma (the first hour's p2).
+    expect(await screen.findByTestId("welcome-download")).toHaveTextContent("Qwen3 1.7B: 1,0 GB, para 4 GB de memoria o más");
     await user.click(screen.getByTestId("welcome-keep-demo"));
     expect(screen.queryByTestId("welcome")).not.toBeInTheDocument();
     expect(core.invoked("finish_welcome")).toHaveLength(1);

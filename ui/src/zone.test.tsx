@@ -10,7 +10,8 @@ describe("the time zone picker", () => {
     core.handlers.set_timezone = (args) => (args as { zone: string }).zone;
     renderApp();
     const user = userEvent.setup();
-    await openSettingsSection(user, "proactivity");
+    // It lives in General, beside the language (the first hour's m16).
+    await openSettingsSection(user, "desktop");
     const field = await screen.findByTestId("timezone");
     await waitFor(() => expect(field).toHaveValue("Europe/Madrid"));
     expect(screen.queryByTestId("zone-list")).toBeNull();
@@ -21,8 +22,11 @@ describe("the time zone picker", () => {
     await user.keyboard("{Enter}");
     expect(field).toHaveValue("America/Argentina/Buenos_Aires");
     expect(screen.queryByTestId("zone-list")).toBeNull();
-    await user.click(screen.getByTestId("save-proactive"));
+    await user.click(screen.getByTestId("save-timezone"));
     expect(core.invoked("set_timezone")[0].args).toEqual({ zone: "America/Argentina/Buenos_Aires" });
+    expect(await screen.findByTestId("timezone-note")).toHaveTextContent("times are now read and said in America/Argentina/Buenos Aires");
+    expect(screen.getByTestId("save-timezone")).toBeDisabled();
+    expect(screen.getByRole("combobox", { name: "Time zone" })).toBe(field);
 
     await user.clear(field);
     await user.type(field, "eu");

@@ -59,7 +59,10 @@ fn failed(error: DavError) -> CalendarError {
         }
         WebDavError::BadStatusCode(http::StatusCode::NOT_FOUND) => CalendarError::Gone,
         WebDavError::PreconditionFailed(_) | WebDavError::BadStatusCode(http::StatusCode::PRECONDITION_FAILED) => CalendarError::Changed,
-        WebDavError::Request(e) => CalendarError::Unreachable(e.to_string()),
+        WebDavError::Request(e) => {
+            tracing::warn!(error = %e, "calendar server unreachable");
+            CalendarError::Unreachable(e.to_string())
+        }
         other => CalendarError::Server(other.to_string()),
     }
 }

@@ -20,7 +20,9 @@ pub enum CalendarError {
     FeedRefused(u16),
     #[error("the calendar server answered with more than {0} MB, more than any calendar needs; Sidecar stopped reading it and keeps the last copy (ask the server's administrator, or connect another account)")]
     AnswerTooLarge(u64),
-    #[error("the calendar server could not be reached ({0}); the last copy is used until it answers")]
+    /// The transport's own words (which may say "os error 111") go to the log where it
+    /// is made, not to the user.
+    #[error("the calendar server could not be reached: check that it is running and that this computer is online; the last copy is used until it answers")]
     Unreachable(String),
     #[error("the calendar server answered something unexpected: {0}")]
     Server(String),
@@ -64,7 +66,9 @@ impl Worded for CalendarError {
             CalendarError::AnswerTooLarge(mb) => format!(
                 "el servidor del calendario respondió con más de {mb} MB, más de lo que necesita cualquier calendario; Sidecar dejó de leerlo y conserva la última copia (pregunta a quien administra el servidor, o conecta otra cuenta)"
             ),
-            CalendarError::Unreachable(why) => format!("no se pudo llegar al servidor del calendario ({why}); se usa la última copia hasta que responda"),
+            CalendarError::Unreachable(_) => {
+                "no se pudo llegar al servidor del calendario: comprueba que está en marcha y que este ordenador tiene conexión; se usa la última copia hasta que responda".into()
+            }
             CalendarError::Server(what) => format!("el servidor del calendario respondió algo inesperado: {what}"),
             CalendarError::Changed => "el evento cambió en el calendario desde que Sidecar lo leyó; se conservó la versión del calendario".into(),
             CalendarError::Gone => "el elemento ya no está en el calendario (se borró en otro sitio); sincroniza para ver el calendario como está".into(),

@@ -56,7 +56,7 @@ pub fn zone_named(tzid: &str) -> Option<Tz> {
 /// the stack of whatever reads it (at every start, from the stored items).
 pub(crate) fn check_structure(text: &str) -> Result<(), CalendarError> {
     sidecar_reminders::ics::check_structure(text).map_err(|e| match e {
-        sidecar_reminders::ics::IcsError::Parse(why) => CalendarError::Unreadable(why),
+        sidecar_reminders::ics::IcsError::Parse(why) => CalendarError::Unreadable(why.to_string()),
         too_deep => CalendarError::Unreadable(too_deep.to_string()),
     })
 }

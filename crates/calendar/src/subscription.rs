@@ -132,7 +132,9 @@ fn private(url: &reqwest::Url) -> bool {
 
 /// A transport error, said without the address (a private feed's carries its token).
 fn unreachable(error: reqwest::Error) -> CalendarError {
-    CalendarError::Unreachable(error.without_url().to_string())
+    let error = error.without_url();
+    tracing::warn!(error = %error, "calendar subscription unreachable");
+    CalendarError::Unreachable(error.to_string())
 }
 
 /// A tag of an item's text that changes when the text does (a feed's items and the

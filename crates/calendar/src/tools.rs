@@ -114,6 +114,9 @@ impl Tool for ListEvents {
     fn description(&self) -> &'static str {
         "List the events of the user's calendar on a day or a few days, with their local times."
     }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Read the calendar", "Leer el calendario").into()
+    }
     fn parameters(&self) -> Value {
         schema_of::<ListArgs>()
     }
@@ -161,6 +164,9 @@ impl Tool for FindFreeTime {
     }
     fn description(&self) -> &'static str {
         "Find free stretches in the user's calendar on a day, between busy events, of at least some minutes."
+    }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Find free time in the calendar", "Buscar huecos libres en el calendario").into()
     }
     fn parameters(&self) -> Value {
         schema_of::<FreeArgs>()
@@ -244,6 +250,14 @@ impl Tool for Write {
             WriteKind::Move => "Move an event Sidecar added to the user's calendar to another time. The user confirms it first.",
             WriteKind::Delete => "Delete an event Sidecar added to the user's calendar. The user confirms it first.",
         }
+    }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        match self.kind {
+            WriteKind::Create => lang.pick("Add calendar events", "Añadir eventos al calendario"),
+            WriteKind::Move => lang.pick("Move calendar events", "Mover eventos del calendario"),
+            WriteKind::Delete => lang.pick("Delete calendar events", "Borrar eventos del calendario"),
+        }
+        .into()
     }
     fn parameters(&self) -> Value {
         match self.kind {

@@ -176,6 +176,16 @@ pub(crate) fn weekday_name(day: Weekday, lang: Lang) -> &'static str {
     }
 }
 
+/// A weekday in the plural, as a Spanish repeat says it ("los sábados").
+fn weekdays_es(day: Weekday) -> String {
+    let name = weekday_name(day, Lang::Es);
+    if name.ends_with('s') {
+        name.to_string()
+    } else {
+        format!("{name}s")
+    }
+}
+
 fn month_name(month: u32, lang: Lang) -> &'static str {
     let i = (month.clamp(1, 12) - 1) as usize;
     if lang == Lang::Es {
@@ -295,7 +305,8 @@ pub fn rule_words(rrule: &str, start: DateTime<Tz>, lang: Lang) -> String {
         "WEEKLY" => {
             let days: Vec<Weekday> = if byday.is_empty() { vec![start.weekday()] } else { byday.iter().map(|(_, w)| *w).collect() };
             let workdays = days == [Weekday::Mon, Weekday::Tue, Weekday::Wed, Weekday::Thu, Weekday::Fri];
-            let names: Vec<String> = days.iter().map(|d| weekday_name(*d, lang).to_string()).collect();
+            // "los domingos": a Spanish habit names its days in the plural.
+            let names: Vec<String> = days.iter().map(|d| if es { weekdays_es(*d) } else { weekday_name(*d, lang).to_string() }).collect();
             let names = list(&names, lang);
             let head = match (es, interval, workdays) {
                 (false, 1, true) => "every weekday".to_string(),

@@ -28,6 +28,14 @@ impl Lang {
             .unwrap_or(Lang::En)
     }
 
+    /// Of two wordings, the one in this language.
+    pub fn pick<T>(self, en: T, es: T) -> T {
+        match self {
+            Lang::En => en,
+            Lang::Es => es,
+        }
+    }
+
     /// The language a locale or language tag names ("es_AR.UTF-8", "es-ES,es;q=0.9",
     /// "en-US"): Spanish when it says so, English otherwise.
     pub fn of_tag(tag: &str) -> Self {

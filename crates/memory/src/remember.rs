@@ -44,6 +44,9 @@ impl Tool for RememberFact {
     fn description(&self) -> &'static str {
         "Save a fact about the user (health, preferences, work, relationships, schedule, goals) so it is remembered in future conversations. At most 3 per reply."
     }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Remember facts about you", "Recordar datos sobre ti").into()
+    }
 
     fn parameters(&self) -> Value {
         schema_of::<Args>()

@@ -7,8 +7,9 @@ use chrono_tz::Tz;
 use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, Event, EventLike};
 
 use crate::rows::Reminder;
+use crate::words::{unread, Why};
 use sidecar_dates::recurrence;
-use sidecar_dates::words::MIN_REPEAT_MINUTES;
+use sidecar_domain::locale::Lang;
 
 /// A reminder read from a calendar, ready to store.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,9 +45,62 @@ pub(crate) const MAX_DESCRIPTION_CHARS: usize = 20_000;
 #[derive(Debug, thiserror::Error)]
 pub enum IcsError {
     #[error("this is not an iCalendar file ({0}); export one from your calendar app as .ics")]
-    Parse(String),
+    Parse(Flaw),
     #[error("this calendar nests its parts more than {MAX_NESTING} deep (calendars use 3 at most); it is damaged or made to harm, and nothing was imported")]
     TooDeep,
+}
+
+/// What is wrong with a file that is not a calendar, with its line, in either language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Flaw {
+    NotALine {
+        number: usize,
+        shown: String,
+    },
+    ClosesAnother {
+        part: String,
+        number: usize,
+        began: String,
+        at: usize,
+    },
+    ClosesNothing {
+        part: String,
+        number: usize,
+    },
+    NeverEnded {
+        part: String,
+        at: usize,
+    },
+    NoCalendar,
+    /// What the calendar library said (its own words, in English).
+    Library(String),
+}
+
+impl Flaw {
+    pub fn said(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Flaw::NotALine { number, shown }, Lang::En) => format!("line {number} is not a NAME:value line (\"{shown}\")"),
+            (Flaw::NotALine { number, shown }, Lang::Es) => format!("la línea {number} no es de la forma NOMBRE:valor (\"{shown}\")"),
+            (Flaw::ClosesAnother { part, number, began, at }, Lang::En) => format!("END:{part} on line {number} closes BEGIN:{began} from line {at}"),
+            (Flaw::ClosesAnother { part, number, began, at }, Lang::Es) => {
+                format!("el END:{part} de la línea {number} cierra el BEGIN:{began} de la línea {at}")
+            }
+            (Flaw::ClosesNothing { part, number }, Lang::En) => format!("END:{part} on line {number} closes nothing"),
+            (Flaw::ClosesNothing { part, number }, Lang::Es) => format!("el END:{part} de la línea {number} no cierra nada"),
+            (Flaw::NeverEnded { part, at }, Lang::En) => format!("BEGIN:{part} on line {at} is never ended; the file may be cut short"),
+            (Flaw::NeverEnded { part, at }, Lang::Es) => format!("el BEGIN:{part} de la línea {at} no se cierra nunca; puede que el archivo esté cortado"),
+            (Flaw::NoCalendar, Lang::En) => "it has no BEGIN:VCALENDAR line".into(),
+            (Flaw::NoCalendar, Lang::Es) => "no tiene ninguna línea BEGIN:VCALENDAR".into(),
+            (Flaw::Library(said), Lang::En) => said.clone(),
+            (Flaw::Library(said), Lang::Es) => format!("el lector de calendarios dice: {said}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Flaw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.said(Lang::En))
+    }
 }
 
 /// How deep BEGIN…END blocks may nest. RFC 5545 needs three (VCALENDAR, VEVENT,
@@ -77,7 +131,7 @@ pub fn check_structure(text: &str) -> Result<(), IcsError> {
         }
         let Some((name, value)) = line.split_once(':') else {
             let shown: String = line.chars().take(40).collect();
-            return Err(IcsError::Parse(format!("line {number} is not a NAME:value line (\"{shown}\")")));
+            return Err(IcsError::Parse(Flaw::NotALine { number: *number, shown }));
         };
         let name = name.split(';').next().unwrap_or_default().trim().to_ascii_uppercase();
         let part = value.trim().to_ascii_uppercase();
@@ -91,17 +145,17 @@ pub fn check_structure(text: &str) -> Result<(), IcsError> {
             }
             "END" => match open.pop() {
                 Some((began, _)) if began == part => {}
-                Some((began, at)) => return Err(IcsError::Parse(format!("END:{part} on line {number} closes BEGIN:{began} from line {at}"))),
-                None => return Err(IcsError::Parse(format!("END:{part} on line {number} closes nothing"))),
+                Some((began, at)) => return Err(IcsError::Parse(Flaw::ClosesAnother { part, number: *number, began, at })),
+                None => return Err(IcsError::Parse(Flaw::ClosesNothing { part, number: *number })),
             },
             _ => {}
         }
     }
     if let Some((part, at)) = open.last() {
-        return Err(IcsError::Parse(format!("BEGIN:{part} on line {at} is never ended (the file may be cut short)")));
+        return Err(IcsError::Parse(Flaw::NeverEnded { part: part.clone(), at: *at }));
     }
     if !saw_calendar {
-        return Err(IcsError::Parse("it has no BEGIN:VCALENDAR line".into()));
+        return Err(IcsError::Parse(Flaw::NoCalendar));
     }
     Ok(())
 }
@@ -165,11 +219,25 @@ pub fn as_todo(r: &Reminder) -> String {
     calendar.done().to_string()
 }
 
+/// Why a component has no start it can give: none written, or one written that the
+/// calendar library could not read.
+fn no_start(component: &icalendar::CalendarComponent) -> Why<'static> {
+    let written = match component {
+        icalendar::CalendarComponent::Event(e) => e.property_value("DTSTART"),
+        icalendar::CalendarComponent::Todo(t) => t.property_value("DTSTART").or(t.property_value("DUE")),
+        _ => None,
+    };
+    match written.map(str::trim).filter(|v| !v.is_empty()) {
+        Some(value) => Why::UnreadableStart(value.chars().take(60).collect()),
+        None => Why::NoStart,
+    }
+}
+
 /// The events of `text` as reminders, read at `now`; all-day ones at `all_day` in
-/// `zone`. Past one-off events are skipped (and counted).
-pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> Result<(Vec<Imported>, Skipped), IcsError> {
+/// `zone`. Past one-off events are skipped (and counted); unreadable ones are said in `lang`.
+pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime, lang: Lang) -> Result<(Vec<Imported>, Skipped), IcsError> {
     check_structure(text)?;
-    let calendar: Calendar = text.parse().map_err(|e: String| IcsError::Parse(e.lines().next().unwrap_or("").chars().take(120).collect()))?;
+    let calendar: Calendar = text.parse().map_err(|e: String| IcsError::Parse(Flaw::Library(e.lines().next().unwrap_or("").chars().take(120).collect())))?;
     let mut found = Vec::new();
     let mut skipped = Skipped::default();
     for component in &calendar.components {
@@ -182,11 +250,11 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
         let (summary, description) = split_title(title, notes);
         skipped.shortened += usize::from(summary.len() < title.len());
         let Some(start) = start else {
-            skipped.unreadable.push(format!("\"{summary}\": no start time"));
+            skipped.unreadable.push(unread(lang, &summary, &no_start(component)));
             continue;
         };
         let Some((first, event_zone, is_all_day)) = instant(&start, zone, all_day) else {
-            skipped.unreadable.push(format!("\"{summary}\": its start names a time zone Sidecar does not know"));
+            skipped.unreadable.push(unread(lang, &summary, &Why::UnknownZone));
             continue;
         };
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
@@ -194,24 +262,24 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
         // thousands of periods apart would be walked a second or more per reminder.
         match rrule.as_deref().map(|rule| (rule, sidecar_dates::reach::reach(rule, first.with_timezone(&event_zone).time()))) {
             Some((rule, sidecar_dates::reach::Reach::Never)) => {
-                skipped.unreadable.push(format!("\"{summary}\": its repeat rule never occurs ({rule})"));
+                skipped.unreadable.push(unread(lang, &summary, &Why::NeverOccurs(rule)));
                 continue;
             }
             Some((rule, sidecar_dates::reach::Reach::Sparse { .. })) if !recurrence::too_frequent_by_its_frequency(rule) => {
-                skipped.unreadable.push(format!("\"{summary}\": repeats so rarely for how often its rule counts that Sidecar cannot follow it ({rule})"));
+                skipped.unreadable.push(unread(lang, &summary, &Why::TooSparse(rule)));
                 continue;
             }
             _ => {}
         }
         if let Some(rule) = rrule.as_deref().filter(|rule| recurrence::too_frequent(rule, first, event_zone, now)) {
-            skipped.unreadable.push(format!("\"{summary}\": repeats more often than every {MIN_REPEAT_MINUTES} minutes ({rule}), more than a reminder may"));
+            skipped.unreadable.push(unread(lang, &summary, &Why::TooFrequent(rule)));
             continue;
         }
         let due = match &rrule {
             Some(rule) => match recurrence::next_after(rule, first, event_zone, now - chrono::Duration::seconds(1)) {
                 Some(next) => next,
                 None if rule.parse::<rrule::RRule<rrule::Unvalidated>>().is_err() => {
-                    skipped.unreadable.push(format!("\"{summary}\": a repeat rule Sidecar cannot read ({rule})"));
+                    skipped.unreadable.push(unread(lang, &summary, &Why::UnreadableRule(rule)));
                     continue;
                 }
                 None => {
@@ -226,7 +294,7 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime) -> R
             None => first,
         };
         if due > now + chrono::Duration::days(36_525) {
-            skipped.unreadable.push(format!("\"{summary}\": more than 100 years ahead"));
+            skipped.unreadable.push(unread(lang, &summary, &Why::TooFar));
             continue;
         }
         found.push(Imported {
@@ -278,7 +346,7 @@ fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(Dat
 impl sidecar_domain::said::Worded for IcsError {
     fn spanish(&self) -> String {
         match self {
-            IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({why}); expórtalo desde tu aplicación de calendario como .ics"),
+            IcsError::Parse(why) => format!("esto no es un archivo iCalendar ({}); expórtalo desde tu aplicación de calendario como .ics", why.said(Lang::Es)),
             IcsError::TooDeep => "este calendario anida sus partes a demasiada profundidad (los calendarios usan 3 como mucho); está dañado o hecho para dañar, y no se importó nada".into(),
         }
     }

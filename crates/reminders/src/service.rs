@@ -423,9 +423,9 @@ impl ReminderService {
     async fn import_ics_until(&self, text: &str, stop: &tokio_util::sync::CancellationToken) -> Result<super::ImportReport, ReminderError> {
         self.events.publish(ReminderEvent::CalendarImport { saved: 0, total: 0, done: false });
         // A calendar's all-day events are all-day by design: no one to ask.
-        let (now, zone, all_day, owned) = (self.clock.now(), self.clock.zone(), self.options().all_day, text.to_string());
+        let (now, zone, all_day, owned, lang) = (self.clock.now(), self.clock.zone(), self.options().all_day, text.to_string(), self.lang);
         // Reading a large calendar takes seconds of CPU: off the runtime's threads.
-        let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day)).await;
+        let read = tokio::task::spawn_blocking(move || super::ics::import(&owned, now, zone, all_day, lang)).await;
         let (found, skipped) = read.map_err(|e| ReminderError::Unread(e.to_string()))??;
         let events: Vec<NewReminder> = found
             .iter()

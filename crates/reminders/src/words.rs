@@ -104,3 +104,41 @@ pub fn before_event(minutes: i64, summary: &str, start: chrono::DateTime<chrono_
         Lang::Es => format!("{minutes} minutos antes de «{summary}» ({when}); se mueve si el evento se mueve."),
     }
 }
+
+/// Why an event of an imported calendar was not read.
+pub(crate) enum Why<'a> {
+    /// It has no start at all.
+    NoStart,
+    /// Its start is there and cannot be read (`DTSTART:next tuesday`).
+    UnreadableStart(String),
+    UnknownZone,
+    NeverOccurs(&'a str),
+    TooSparse(&'a str),
+    TooFrequent(&'a str),
+    UnreadableRule(&'a str),
+    TooFar,
+}
+
+/// `"Title": why`, in `lang`: one line of an import's "Not imported" list.
+pub(crate) fn unread(lang: Lang, title: &str, why: &Why) -> String {
+    let minutes = sidecar_dates::words::MIN_REPEAT_MINUTES;
+    let why = match (lang, why) {
+        (Lang::En, Why::NoStart) => "no start time".to_string(),
+        (Lang::Es, Why::NoStart) => "no tiene hora de inicio".to_string(),
+        (Lang::En, Why::UnreadableStart(start)) => format!("its start ({start}) is not a date Sidecar can read"),
+        (Lang::Es, Why::UnreadableStart(start)) => format!("su inicio ({start}) no es una fecha que Sidecar sepa leer"),
+        (Lang::En, Why::UnknownZone) => "its start names a time zone Sidecar does not know".to_string(),
+        (Lang::Es, Why::UnknownZone) => "su inicio nombra una zona horaria que Sidecar no conoce".to_string(),
+        (Lang::En, Why::NeverOccurs(rule)) => format!("its repeat rule never occurs ({rule})"),
+        (Lang::Es, Why::NeverOccurs(rule)) => format!("su regla de repetición nunca ocurre ({rule})"),
+        (Lang::En, Why::TooSparse(rule)) => format!("repeats so rarely for how often its rule counts that Sidecar cannot follow it ({rule})"),
+        (Lang::Es, Why::TooSparse(rule)) => format!("se repite tan de tarde en tarde para lo que cuenta su regla que Sidecar no puede seguirla ({rule})"),
+        (Lang::En, Why::TooFrequent(rule)) => format!("repeats more often than every {minutes} minutes ({rule}), more than a reminder may"),
+        (Lang::Es, Why::TooFrequent(rule)) => format!("se repite más a menudo que cada {minutes} minutos ({rule}), más de lo que puede un recordatorio"),
+        (Lang::En, Why::UnreadableRule(rule)) => format!("a repeat rule Sidecar cannot read ({rule})"),
+        (Lang::Es, Why::UnreadableRule(rule)) => format!("una regla de repetición que Sidecar no sabe leer ({rule})"),
+        (Lang::En, Why::TooFar) => "more than 100 years ahead".to_string(),
+        (Lang::Es, Why::TooFar) => "a más de 100 años vista".to_string(),
+    };
+    format!("\"{title}\": {why}")
+}

@@ -14,6 +14,7 @@ pub struct ChatSummary {
     /// The user renamed it.
     pub renamed: bool,
     pub created_at: String,
+    /// When something was last said there.
     pub updated_at: String,
     pub message_count: i64,
     /// Imported history (searchable, read-only).
@@ -43,7 +44,11 @@ impl ChatList<'_> {
                     COALESCE(c.title, (SELECT m.content FROM messages m
                                        WHERE m.conversation_id = c.id AND m.role = 'user' AND m.set_aside = 0 AND m.content NOT LIKE '/%'
                                        ORDER BY m.id LIMIT 1)) AS title,
-                    c.title IS NOT NULL AS renamed, c.created_at, c.updated_at,
+                    c.title IS NOT NULL AS renamed, c.created_at,
+                    -- A conversation set aside (tasks) keeps an old date to stay out of the
+                    -- current chat's way; the list shows its last message's time instead.
+                    CASE WHEN c.kind IS NULL THEN c.updated_at
+                         ELSE COALESCE((SELECT MAX(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) END AS updated_at,
                     (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant') AND m.set_aside = 0) AS message_count,
                     c.archived != 0 AS archived, c.pinned != 0 AS pinned,
                     CASE WHEN ?2 IS NULL THEN NULL ELSE

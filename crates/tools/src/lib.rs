@@ -19,10 +19,12 @@ pub(crate) mod search_result;
 pub mod search_setup;
 pub mod selection;
 pub mod time;
+mod title;
 pub mod weather;
 pub mod web_search;
 
 pub use call_scope::CallScope;
+pub use title::from_function_name;
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -54,7 +56,13 @@ pub enum ToolError {
 /// One callable tool.
 pub trait Tool: Send + Sync {
     fn name(&self) -> &str;
+    /// What it does, written for the model.
     fn description(&self) -> &str;
+    /// What it does in a few of the user's words ("Search the web"), for the lists a
+    /// person picks tools from (Settings → Tasks). Read from the name unless the tool says.
+    fn title(&self, _lang: sidecar_domain::locale::Lang) -> String {
+        title::from_function_name(self.name())
+    }
     /// JSON schema of the arguments object.
     fn parameters(&self) -> Value;
     fn run(&self, arguments: Value) -> ToolFuture<'_>;

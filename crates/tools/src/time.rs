@@ -28,6 +28,9 @@ impl Tool for GetCurrentTime {
     fn description(&self) -> &'static str {
         "Current date and time in the user's time zone, or in another IANA time zone if given."
     }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Date and time", "Fecha y hora").into()
+    }
 
     fn parameters(&self) -> Value {
         schema_of::<Args>()

@@ -45,6 +45,9 @@ impl Tool for WebSearch {
     fn description(&self) -> &'static str {
         "Search the web. Returns results with title, url and snippet; use read_url to read a page."
     }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Search the web", "Buscar en la web").into()
+    }
 
     fn parameters(&self) -> Value {
         schema_of::<Args>()

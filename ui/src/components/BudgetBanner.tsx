@@ -22,7 +22,7 @@ export function BudgetBanner() {
     };
   }, []);
   if (!reached) return null;
-  const more = formatMoney(reached.more_usd, reached.currency, reached.usd_rate);
+  const more = formatMoney(reached.more_usd, reached.currency, reached.usd_rate, t.decimal);
   const allow = () =>
     api
       .allowMoreToday(reached.more_usd * reached.usd_rate)

@@ -9,7 +9,7 @@ export function BudgetCard({ budget, onChanged, onSetLimits }: { budget: BudgetV
   const t = useStrings();
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const money = (usd: number) => formatMoney(usd, budget.currency, budget.usd_rate);
+  const money = (usd: number) => formatMoney(usd, budget.currency, budget.usd_rate, t.decimal);
   if (budget.limits.length === 0)
     return (
       <p className="empty-inline" data-testid="budget-none">

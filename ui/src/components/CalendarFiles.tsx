@@ -16,6 +16,7 @@ export function CalendarFiles({ onDone }: { onDone: (message: string, failed?: b
   const [progress, setProgress] = useState<Progress | null>(null);
   const [report, setReport] = useState<IcsImport | null>(null);
   const fail = (e: unknown) => onDone(toCommandError(e).message, true);
+  const details = report && !report.stopped && (report.unreadable.length > 0 || (report.shortened ?? 0) > 0) ? report : null;
   useEffect(() => {
     const off = api.onCoreEvent((event) => {
       if (event.type === "calendar_import" && !event.done) setProgress({ saved: event.saved, total: event.total });
@@ -36,7 +37,8 @@ export function CalendarFiles({ onDone }: { onDone: (message: string, failed?: b
       .finally(() => setProgress(null));
   };
   return (
-    <div className="calendar-files">
+    // With a report, the files' row takes the page's width: the buttons stay right, the list below them.
+    <div className={`calendar-files${details ? " with-details" : ""}`}>
       <button type="button" className="ghost small" data-testid="export-ics" onClick={() => api.exportRemindersIcs().then((path) => onDone(t.exported(path)), fail)}>
         {t.exportIcs}
       </button>
@@ -63,7 +65,7 @@ export function CalendarFiles({ onDone }: { onDone: (message: string, failed?: b
           />
         </label>
       )}
-      {report && !report.stopped && (report.unreadable.length > 0 || (report.shortened ?? 0) > 0) && <ImportDetails report={report} />}
+      {details && <ImportDetails report={details} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api, toCommandError, type CalendarView, type StoredCalendar } from "../api";
+import { api, sentence, toCommandError, type CalendarView, type StoredCalendar } from "../api";
 import { useStrings } from "../i18n";
 import { ConfirmButton } from "./ConfirmButton";
 import { localTime } from "./RemindersView";
@@ -75,8 +75,25 @@ function ConnectForm({ onConnected }: { onConnected: (view: CalendarView) => voi
 
 /** One calendar: its name, whether it is read, its last sync or what went wrong, and
  * what else its kind allows (where Sidecar writes; removing a feed). */
-function CalendarRow({ calendar: c, zone, onRead, children }: { calendar: StoredCalendar; zone: string; onRead: (read: boolean) => void; children?: React.ReactNode }) {
+function CalendarRow({
+  calendar: c,
+  zone,
+  said,
+  onRead,
+  children,
+}: {
+  calendar: StoredCalendar;
+  zone: string;
+  /** A problem already said once for the whole account: the row keeps only its last copy's time. */
+  said?: string | null;
+  onRead: (read: boolean) => void;
+  children?: React.ReactNode;
+}) {
   const t = useStrings();
+  const when = c.synced_at ? localTime(c.synced_at, zone, t.locale) : null;
+  const own = c.problem && sentence(c.problem) !== said ? sentence(c.problem) : null;
+  // The last good sync stays in sight when a sync fails: how old the copy is matters.
+  const status = c.problem ? (when ? t.caldavLastCopy(when) : t.caldavNeverSynced) : when ? t.caldavSynced(when) : t.caldavNeverSynced;
   return (
     <li className="task-row" data-testid={c.source === "ics" ? "caldav-feed" : "caldav-calendar"}>
       <div className="task-head">
@@ -90,8 +107,13 @@ function CalendarRow({ calendar: c, zone, onRead, children }: { calendar: Stored
         </label>
         {children}
       </div>
-      <div className={c.problem ? "bad small" : "muted small"} data-testid="caldav-status">
-        {c.problem ?? (c.synced_at ? t.caldavSynced(localTime(c.synced_at, zone, t.locale)) : t.caldavNeverSynced)}
+      {own && (
+        <div className="bad small" data-testid="caldav-problem">
+          {own}
+        </div>
+      )}
+      <div className="muted small" data-testid="caldav-status">
+        {status}
       </div>
     </li>
   );
@@ -189,6 +211,9 @@ export function CalendarSettings() {
   const read = view?.calendars.filter((c) => c.read).map((c) => c.id) ?? [];
   const writable = view?.calendars.find((c) => c.writable)?.id ?? null;
   const setRead = (id: number, on: boolean) => choose(on ? [...read, id] : read.filter((r) => r !== id), writable);
+  // A server that is down fails every calendar of the account alike: said once, above them.
+  const accounts = view?.calendars.filter((c) => c.source === "caldav") ?? [];
+  const shared = accounts.length > 0 && accounts.every((c) => c.problem && c.problem === accounts[0].problem) ? sentence(accounts[0].problem ?? "") : null;
   return (
     <section data-testid="caldav-settings">
       <h2>{t.caldavTitle}</h2>
@@ -209,12 +234,17 @@ export function CalendarSettings() {
       {view?.account && (
         <>
           <p data-testid="caldav-account">{t.caldavConnected(view.account[0], view.account[1])}</p>
+          {shared && (
+            <p className="bad small" role="alert" data-testid="caldav-account-problem">
+              {shared}
+            </p>
+          )}
           <h3>{t.caldavCalendars}</h3>
           <ul className="task-list" data-testid="caldav-calendars">
             {view.calendars
               .filter((c) => c.source === "caldav")
               .map((c) => (
-                <CalendarRow key={c.id} calendar={c} zone={view.zone} onRead={(on) => setRead(c.id, on)}>
+                <CalendarRow key={c.id} calendar={c} zone={view.zone} said={shared} onRead={(on) => setRead(c.id, on)}>
                   <label className="check">
                     <input type="radio" name="caldav-write" checked={c.writable} data-testid={`caldav-write-${c.id}`} onChange={() => choose(read, c.id)} />
                     {t.caldavWrite}
@@ -260,7 +290,7 @@ export function CalendarSettings() {
         </>
       )}
       {view && <Subscriptions view={view} setView={setView} onRead={setRead} failed={failed} />}
-      {note && (
+      {note && !(note.ok === false && note.text === shared) && (
         <p className={note.ok ? "muted small" : "bad small"} role={note.ok ? "status" : "alert"} data-testid="caldav-note">
           {note.text}
         </p>

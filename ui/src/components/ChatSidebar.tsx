@@ -34,6 +34,8 @@ function Row({
   const t = useStrings();
   const [editing, setEditing] = useState<string | null>(null);
   const title = chat.title ?? t.chatUntitled;
+  // Tab stops on the open conversation's actions only; the others take F2 and Delete.
+  const stop = current ? 0 : -1;
   if (editing !== null)
     return (
       <li className="chat-row editing">
@@ -55,7 +57,23 @@ function Row({
     );
   return (
     <li className={`chat-row${current ? " current" : ""}`} data-testid="chat-row" aria-current={current ? "true" : undefined}>
-      <button className="chat-open" onClick={onOpen} disabled={disabled || current} title={title}>
+      <button
+        className="chat-open"
+        onClick={onOpen}
+        disabled={disabled || current}
+        title={title}
+        aria-keyshortcuts="F2 Delete"
+        onKeyDown={(e) => {
+          // Another conversation's actions are one key away, not four Tab stops each.
+          if (e.key === "F2") {
+            e.preventDefault();
+            setEditing(chat.title ?? "");
+          } else if (e.key === "Delete") {
+            e.preventDefault();
+            onDelete();
+          }
+        }}
+      >
         <span className="chat-title">
           {chat.pinned && (
             <span className="pin-mark" aria-label={t.chatPinned} title={t.chatPinned}>
@@ -74,17 +92,17 @@ function Row({
         )}
       </button>
       <span className="chat-actions">
-        <button className="ghost small" onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>
+        <button className="ghost small" tabIndex={stop} onClick={() => setEditing(chat.title ?? "")} aria-label={t.chatRename} title={t.chatRename}>
           ✎
         </button>
-        <button className="ghost small" onClick={onPin} aria-label={chat.pinned ? t.chatUnpin : t.chatPin} title={chat.pinned ? t.chatUnpin : t.chatPin} data-testid="chat-pin" aria-pressed={Boolean(chat.pinned)}>
+        <button className="ghost small" tabIndex={stop} onClick={onPin} aria-label={chat.pinned ? t.chatUnpin : t.chatPin} title={chat.pinned ? t.chatUnpin : t.chatPin} data-testid="chat-pin" aria-pressed={Boolean(chat.pinned)}>
           {/* Filled while pinned: the state the button changes, as a toggle shows it. */}
           <Star on={Boolean(chat.pinned)} />
         </button>
-        <button className="ghost small" onClick={onExport} aria-label={t.chatExport} title={t.chatExport} data-testid="chat-export">
+        <button className="ghost small" tabIndex={stop} onClick={onExport} aria-label={t.chatExport} title={t.chatExport} data-testid="chat-export">
           ⤓
         </button>
-        <button className="ghost small danger" onClick={onDelete} disabled={disabled && current} aria-label={t.chatDelete} title={t.chatDelete}>
+        <button className="ghost small danger" tabIndex={stop} onClick={onDelete} disabled={disabled && current} aria-label={t.chatDelete} title={t.chatDelete}>
           ✕
         </button>
       </span>
@@ -96,12 +114,15 @@ export function ChatSidebar({
   busy,
   refreshKey,
   onOpened,
+  onSearchMeaning,
 }: {
   /** A reply is being written: switching waits. */
   busy: boolean;
   refreshKey: number;
   /** The current conversation changed (opened, or the open one was deleted). */
   onOpened: () => void;
+  /** The same words searched by meaning, in Memory. */
+  onSearchMeaning?: (query: string) => void;
 }) {
   const t = useStrings();
   const [view, setView] = useState<ChatListView | null>(null);
@@ -177,6 +198,12 @@ export function ChatSidebar({
         </div>
       )}
       {view && chats.length === 0 && <p className="muted small">{query ? t.chatsNoMatch : t.chatsEmpty}</p>}
+      {query.trim() && onSearchMeaning && (
+        // This list finds words; Memory's search finds meaning ("gatito" finds the kitten).
+        <button type="button" className="link small" data-testid="chats-by-meaning" onClick={() => onSearchMeaning(query.trim())}>
+          {t.chatsByMeaning}
+        </button>
+      )}
       <ul className="chat-list">
         {chats.map((chat) => (
           <Row

@@ -189,6 +189,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
       />
       <textarea
         ref={ref}
+        id="composer"
         data-testid="composer"
         value={text}
         placeholder={t.placeholder}

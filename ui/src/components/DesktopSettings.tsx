@@ -5,10 +5,11 @@ import { useStrings } from "../i18n";
 import { onPreferencesChanged } from "../character/preferencesEvent";
 import { CharacterSetting } from "./CharacterSetting";
 import { HotkeyField } from "./HotkeyField";
+import { ZoneSetting } from "./ZoneSetting";
 
 const THEMES: Theme[] = ["system", "light", "dark"];
 
-/** Settings → Appearance and desktop: theme, language, the global shortcut, launch at
+/** Settings → General: theme, language, time zone, the global shortcut, launch at
  * login, and the character on the desktop. */
 export function DesktopSettings() {
   const t = useStrings();
@@ -72,6 +73,7 @@ export function DesktopSettings() {
           {t.languageRestart(view.chosen_lang)}
         </p>
       )}
+      <ZoneSetting />
       <HotkeyField
         label={t.hotkeyLabel}
         current={view.hotkey}

@@ -10,7 +10,7 @@ const BACKENDS: EmbeddingsBackend[] = ["auto", "local", "gemma", "openai", "off"
 function facts(t: Strings, model: BuiltInEmbedder | undefined): string {
   if (!model) return "";
   if (model.size_bytes === null) return t.meaningNotInstalled(model.name);
-  const facts = t.meaningModelFacts(model.name, formatBytes(model.size_bytes), formatBytes(model.memory_mib * 2 ** 20), model.licence);
+  const facts = t.meaningModelFacts(model.name, formatBytes(model.size_bytes, t.decimal), formatBytes(model.memory_mib * 2 ** 20, t.decimal), model.licence);
   return model.recommended ? `${facts} ${t.meaningRecommended}` : facts;
 }
 

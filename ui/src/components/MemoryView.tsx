@@ -9,6 +9,7 @@ import {
   type MemoryPage,
   type SaveOutcome,
 } from "../api";
+import { shortDay } from "../format";
 import { useStrings, type Strings } from "../i18n";
 import { CheckpointList } from "./CheckpointList";
 import { ProfileEditors } from "./ProfileEditors";
@@ -75,8 +76,8 @@ function FactRow({
             run(api.editFact(fact.line, fact.text, text, category));
           }}
         >
-          <input value={text} onChange={(e) => setText(e.target.value)} data-testid="fact-edit-text" autoFocus />
-          <select value={category} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-edit-category">
+          <input value={text} aria-label={t.factLabel} onChange={(e) => setText(e.target.value)} data-testid="fact-edit-text" autoFocus />
+          <select value={category} aria-label={t.categoryLabel} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-edit-category">
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {t.category(c)}
@@ -142,7 +143,7 @@ function currentOf(facts: ListedFact[], old: ListedFact): ListedFact | undefined
 type MemoryTab = "facts" | "profile" | "checkpoints";
 
 /** Memory: facts, the profile files, and checkpoints, one tab each. */
-export function MemoryView({ onOpenMessage }: { onOpenMessage?: (messageId: number) => Promise<unknown> } = {}) {
+export function MemoryView({ onOpenMessage, initialQuery = "" }: { onOpenMessage?: (messageId: number) => Promise<unknown>; initialQuery?: string } = {}) {
   const t = useStrings();
   const [tab, setTab] = useState<MemoryTab>("facts");
   return (
@@ -161,20 +162,20 @@ export function MemoryView({ onOpenMessage }: { onOpenMessage?: (messageId: numb
           </button>
         ))}
       </div>
-      {tab === "facts" && <FactsPanel onOpenMessage={onOpenMessage} />}
+      {tab === "facts" && <FactsPanel onOpenMessage={onOpenMessage} initialQuery={initialQuery} />}
       {tab === "profile" && <ProfileEditors />}
       {tab === "checkpoints" && <CheckpointList />}
     </section>
   );
 }
 
-function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => Promise<unknown> }) {
+function FactsPanel({ onOpenMessage, initialQuery }: { onOpenMessage?: (messageId: number) => Promise<unknown>; initialQuery: string }) {
   const t = useStrings();
   const [report, setReport] = useState<MemoryReport | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [text, setText] = useState("");
   const [category, setCategory] = useState<Category>("Preferences");
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(initialQuery);
   const [results, setResults] = useState<MemoryPage | null>(null);
   // How far the reader asked to see: pages of the best matches, then the weaker ones.
   const [depth, setDepth] = useState({ pages: 1, weaker: false });
@@ -231,6 +232,7 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
         className="search"
         type="search"
         placeholder={t.memorySearch}
+        aria-label={t.memorySearch}
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         data-testid="memory-search"
@@ -254,7 +256,7 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
                       : t.sidecar
                     : hit.label}{" "}
                 ·{" "}
-                {hit.timestamp.slice(0, 10)}
+                {shortDay(hit.timestamp, t.locale)}
                 {hit.external_id ? ` · ${hit.external_id}` : ""}
                 {hit.beside ? ` · ${t.memoryBeside}` : ""}
                 {hit.superseded ? ` · ${t.memoryNoLongerCurrent(hit.superseded)}` : ""}
@@ -300,14 +302,14 @@ function FactsPanel({ onOpenMessage }: { onOpenMessage?: (messageId: number) => 
           add();
         }}
       >
-        <select value={category} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-category">
+        <select value={category} aria-label={t.categoryLabel} onChange={(e) => setCategory(e.target.value as Category)} data-testid="fact-category">
           {CATEGORIES.map((c) => (
             <option key={c} value={c}>
               {t.category(c)}
             </option>
           ))}
         </select>
-        <input value={text} placeholder={t.memoryFactPlaceholder} onChange={(e) => setText(e.target.value)} data-testid="fact-text" />
+        <input value={text} aria-label={t.newFactLabel} placeholder={t.memoryFactPlaceholder} onChange={(e) => setText(e.target.value)} data-testid="fact-text" />
         <button type="submit" disabled={!text.trim()} data-testid="add-fact">
           {t.memoryAdd}
         </button>

@@ -90,7 +90,7 @@ function CostLine({ message }: { message: ShownMessage }) {
   const t = useStrings();
   const meta = message.meta;
   if (!meta?.usage) return null;
-  const cost = meta.cost_usd === undefined || meta.cost_usd === null ? t.priceUnknown : formatCost(meta.cost_usd);
+  const cost = meta.cost_usd === undefined || meta.cost_usd === null ? t.priceUnknown : formatCost(meta.cost_usd, t.decimal);
   return (
     <div className="cost-line" data-testid="cost-line">
       {[meta.model, t.tokens(meta.usage.input_tokens, meta.usage.output_tokens), cost].filter(Boolean).join(" · ")}
@@ -104,6 +104,7 @@ function Bubble({
   highlighted,
   actions,
   lastReply = false,
+  unanswered = false,
   rehypePlugins,
 }: {
   message: ShownMessage;
@@ -111,11 +112,13 @@ function Bubble({
   highlighted?: boolean;
   actions?: ChatActions;
   lastReply?: boolean;
+  /** The user's last message, which no reply followed (the turn failed). */
+  unanswered?: boolean;
   rehypePlugins: ReturnType<typeof useHighlighting>;
 }) {
   const t = useStrings();
   const [editing, setEditing] = useState(false);
-  const marks = markers(t, message);
+  const marks = unanswered ? [...markers(t, message), t.unansweredMarker] : markers(t, message);
   const proactive = message.meta?.proactive;
   return (
     <article
@@ -260,7 +263,15 @@ export function MessageList({
   return (
     <div className="messages" data-testid="message-list" role="log" aria-live="polite" ref={list}>
       {messages.map((m, i) => (
-        <Bubble key={m.key} message={m} rehypePlugins={rehypePlugins} actions={actions} lastReply={i === lastReply} highlighted={highlight !== null && m.key === `m${highlight}`} />
+        <Bubble
+          key={m.key}
+          message={m}
+          rehypePlugins={rehypePlugins}
+          actions={actions}
+          lastReply={i === lastReply}
+          unanswered={i === lastUser && lastAnswer < lastUser && !streaming}
+          highlighted={highlight !== null && m.key === `m${highlight}`}
+        />
       ))}
       {streaming && <Bubble message={streaming} rehypePlugins={rehypePlugins} live />}
       <div ref={end} />

@@ -46,7 +46,7 @@ function CatalogueRow({
       <div className="model-main">
         <strong>{entry.title}</strong>
         <span className="muted small">
-          {formatBytes(entry.size_bytes)} · {t.contextWindow(entry.context_tokens)} · {t.licence(entry.licence)}
+          {formatBytes(entry.size_bytes, t.decimal)} · {t.contextWindow(entry.context_tokens)} · {t.licence(entry.licence)}
         </span>
         {best && <span className="tag">{t.bestHere}</span>}
         {!entry.fits && <span className="tag warn">{t.needsRam(entry.min_ram_gb)}</span>}
@@ -144,7 +144,7 @@ export function ModelsSettings() {
             <div className="model-main">
               <strong>{m.name}</strong>
               <span className="muted small">
-                {formatBytes(m.size_bytes)}
+                {formatBytes(m.size_bytes, t.decimal)}
                 {m.context_tokens ? ` · ${t.contextWindow(m.context_tokens)}` : ""}
               </span>
             </div>

@@ -3,7 +3,6 @@ import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveSt
 import { hm } from "../format";
 import { useStrings } from "../i18n";
 import { LearnedSettings } from "./LearnedSettings";
-import { ZonePicker } from "./ZonePicker";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
 // Other devices take what notifications take (the core's rule): no row of their own.
@@ -11,12 +10,11 @@ const SINKS: Exclude<SinkId, "console" | "devices">[] = ["chat", "notification",
 const PREFERENCES: SinkPreference[] = ["all", "reminders-only", "none"];
 
 
-/** Level, quiet hours, time zone and where proactive messages go. */
+/** Level, quiet hours and where proactive messages go (the time zone is General's). */
 export function ProactivitySettings() {
   const t = useStrings();
   const [status, setStatus] = useState<ProactiveStatus | null>(null);
   const [config, setConfig] = useState<ProactiveConfig | null>(null);
-  const [zone, setZone] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -26,7 +24,6 @@ export function ProactivitySettings() {
       .then((s) => {
         setStatus(s);
         setConfig(s.config);
-        setZone(s.zone);
       })
       .catch((e) => setError(toCommandError(e).message));
   }, []);
@@ -41,7 +38,6 @@ export function ProactivitySettings() {
     setError(null);
     setMessage(null);
     try {
-      if (zone.trim() !== status.zone) await api.setTimezone(zone.trim());
       await api.saveProactiveConfig(config);
       setMessage(t.proactiveSaved);
       load();
@@ -87,16 +83,11 @@ export function ProactivitySettings() {
         <label>
           {t.quietHours}
           <span className="row">
-            <input type="time" value={config.quiet_hours.start} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, start: e.target.value } })} data-testid="quiet-start" />
+            <input type="time" aria-label={t.quietFrom} value={config.quiet_hours.start} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, start: e.target.value } })} data-testid="quiet-start" />
             –
-            <input type="time" value={config.quiet_hours.end} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, end: e.target.value } })} data-testid="quiet-end" />
+            <input type="time" aria-label={t.quietTo} value={config.quiet_hours.end} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, end: e.target.value } })} data-testid="quiet-end" />
           </span>
           <span className="muted small">{t.quietHoursHint}</span>
-        </label>
-        <label>
-          {t.timezone}
-          <ZonePicker value={zone} onChange={setZone} />
-          <span className="muted small">{t.timezoneHint}</span>
         </label>
         <label>
           {t.tickMinutes}
@@ -117,7 +108,7 @@ export function ProactivitySettings() {
             <tr key={sink}>
               <td>{t.sinkName(sink)}</td>
               <td>
-                <select value={config.sinks[sink]} onChange={(e) => setSink(sink, e.target.value as SinkPreference)} data-testid={`sink-${sink}`}>
+                <select value={config.sinks[sink]} aria-label={`${t.sinkName(sink)}: ${t.sinkReceives}`} onChange={(e) => setSink(sink, e.target.value as SinkPreference)} data-testid={`sink-${sink}`}>
                   {PREFERENCES.map((p) => (
                     <option key={p} value={p}>
                       {t.sinkPreference(p)}
@@ -126,7 +117,7 @@ export function ProactivitySettings() {
                 </select>
               </td>
               <td>
-                <input type="radio" name="primary" checked={config.sinks.primary === sink} onChange={() => set({ sinks: { ...config.sinks, primary: sink } })} aria-label={t.sinkPrimary} />
+                <input type="radio" name="primary" checked={config.sinks.primary === sink} onChange={() => set({ sinks: { ...config.sinks, primary: sink } })} aria-label={`${t.sinkName(sink)}: ${t.sinkPrimary}`} />
               </td>
             </tr>
           ))}

@@ -137,6 +137,7 @@ export function SettingsView() {
   const [matches, setMatches] = useState<SettingsSection[] | null>(null);
   const bodies = useRef<Partial<Record<SettingsSection, HTMLDivElement | null>>>({});
   const search = useRef<HTMLInputElement>(null);
+  const page = useRef<HTMLElement>(null);
 
   useLayoutEffect(() => {
     const wanted = folded(query.trim());
@@ -151,11 +152,15 @@ export function SettingsView() {
     setActive(id);
     setQuery("");
     sessionStorage.setItem(LAST, id);
+    // A section opens at its top, not at the scroll the last one was left at.
+    const scroller = page.current?.closest("main");
+    if (scroller) scroller.scrollTop = 0;
   };
   const shown = (id: SettingsSection) => (matches ? matches.includes(id) : id === active);
 
   return (
     <section
+      ref={page}
       className="page settings-page"
       data-testid="settings-view"
       onKeyDown={(e) => {

@@ -8,7 +8,18 @@ type Missed = "run" | "ask" | "skip";
 
 /** One task: its name, when, the next time or why it is paused, its tools, its last
  * runs with their tokens, and Run now / Pause or Resume / Delete. */
-function TaskRow({ task, zone, onChanged }: { task: TaskView; zone: string; onChanged: (note: { ok: boolean; text: string } | null) => void }) {
+function TaskRow({
+  task,
+  zone,
+  titles,
+  onChanged,
+}: {
+  task: TaskView;
+  zone: string;
+  /** What a person calls each tool, by its name. */
+  titles: Map<string, string>;
+  onChanged: (note: { ok: boolean; text: string } | null) => void;
+}) {
   const t = useStrings();
   const [running, setRunning] = useState(false);
   const act = (call: () => Promise<unknown>) =>
@@ -30,7 +41,11 @@ function TaskRow({ task, zone, onChanged }: { task: TaskView; zone: string; onCh
         {status}
         {task.asked && ` · ${t.taskAsked}`}
       </div>
-      {task.tools.length > 0 && <div className="small muted">{task.tools.join(", ")}</div>}
+      {task.tools.length > 0 && (
+        <div className="small muted" data-testid="task-tools">
+          {task.tools.map((name) => titles.get(name) ?? name).join(", ")}
+        </div>
+      )}
       {task.runs.length > 0 && (
         <details className="small">
           <summary>{t.taskLastRuns}</summary>
@@ -53,23 +68,32 @@ function TaskRow({ task, zone, onChanged }: { task: TaskView; zone: string; onCh
             {t.taskNotNow}
           </button>
         )}
-        {task.paused ? (
-          <button type="button" className="ghost" data-testid="task-resume" onClick={() => act(() => api.resumeTask(task.id))}>
-            {t.taskResume}
-          </button>
+        {/* The brief is turned on and off by its setting above: one way, not two. */}
+        {task.kind === "brief" ? (
+          <span className="muted small" data-testid="task-brief-note">
+            {t.briefRowNote}
+          </span>
         ) : (
-          <button type="button" className="ghost" data-testid="task-pause" onClick={() => act(() => api.pauseTask(task.id))}>
-            {t.taskPause}
-          </button>
+          <>
+            {task.paused ? (
+              <button type="button" className="ghost" data-testid="task-resume" onClick={() => act(() => api.resumeTask(task.id))}>
+                {t.taskResume}
+              </button>
+            ) : (
+              <button type="button" className="ghost" data-testid="task-pause" onClick={() => act(() => api.pauseTask(task.id))}>
+                {t.taskPause}
+              </button>
+            )}
+            <ConfirmButton
+              className="ghost danger"
+              testId="task-remove"
+              label={t.taskRemove}
+              question={t.taskRemoveConfirm(task.title)}
+              yes={t.taskRemove}
+              onConfirm={() => act(() => api.removeTask(task.id))}
+            />
+          </>
         )}
-        <ConfirmButton
-          className="ghost danger"
-          testId="task-remove"
-          label={t.taskRemove}
-          question={t.taskRemoveConfirm(task.title)}
-          yes={t.taskRemove}
-          onConfirm={() => act(() => api.removeTask(task.id))}
-        />
       </div>
     </li>
   );
@@ -144,15 +168,15 @@ function NewTask({ page, onAdded }: { page: TasksPage; onAdded: (title: string) 
       <fieldset className="task-tools">
         <legend>{t.taskTools}</legend>
         <p className="muted small">{t.taskToolsNone}</p>
-        {page.tools.map(([name, description]) => (
-          <label key={name} className="check" title={description}>
+        {page.tools.map(([name, title]) => (
+          <label key={name} className="check">
             <input
               type="checkbox"
               checked={tools.includes(name)}
               data-testid={`task-tool-${name}`}
               onChange={(e) => setTools((chosen) => (e.target.checked ? [...chosen, name] : chosen.filter((n) => n !== name)))}
             />
-            {name}
+            {title}
           </label>
         ))}
       </fieldset>
@@ -198,6 +222,7 @@ function BriefSetting({ page, onChanged }: { page: TasksPage; onChanged: (note: 
         {t.briefOn}
         <input
           type="time"
+          aria-label={t.briefTime}
           value={time}
           data-testid="brief-time"
           onChange={(e) => setTime(e.target.value)}
@@ -255,7 +280,7 @@ export function TasksSettings() {
       {page && page.tasks.length > 0 && (
         <ul className="task-list" data-testid="task-list">
           {page.tasks.map((task) => (
-            <TaskRow key={task.id} task={task} zone={page.zone} onChanged={changed} />
+            <TaskRow key={task.id} task={task} zone={page.zone} titles={new Map(page.tools)} onChanged={changed} />
           ))}
         </ul>
       )}

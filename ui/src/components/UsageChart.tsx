@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { UsageHistory } from "../api";
-import { formatMoney } from "../format";
+import { formatMoney, shortDay } from "../format";
 import { useStrings } from "../i18n";
 
 const COLOURS = 6;
@@ -11,7 +11,7 @@ export function UsageChart({ history }: { history: UsageHistory }) {
   const t = useStrings();
   const [span, setSpan] = useState<7 | 30>(7);
   const [by, setBy] = useState<"model" | "purpose">("model");
-  const money = (usd: number) => formatMoney(usd, history.currency, history.usd_rate);
+  const money = (usd: number) => formatMoney(usd, history.currency, history.usd_rate, t.decimal);
   const days = history.days.slice(-span);
   const groupsOf = (day: (typeof days)[number]) => (by === "model" ? day.by_model : day.by_purpose);
   const totals = new Map<string, number>();
@@ -48,7 +48,7 @@ export function UsageChart({ history }: { history: UsageHistory }) {
               y -= h;
               return (
                 <rect key={`${day.day}-${name}`} x={i * width + width * 0.15} y={y} width={width * 0.7} height={h} className={`chart-${k % COLOURS}`}>
-                  <title>{`${day.day} · ${label(name)}: ${money(cost)}`}</title>
+                  <title>{`${shortDay(day.day, t.locale)} · ${label(name)}: ${money(cost)}`}</title>
                 </rect>
               );
             });
@@ -56,9 +56,9 @@ export function UsageChart({ history }: { history: UsageHistory }) {
         </svg>
       )}
       <div className="usage-chart-axis muted small">
-        <span>{days[0]?.day}</span>
+        <span>{days[0] && shortDay(days[0].day, t.locale)}</span>
         <span>{t.usageChartTop(money(top))}</span>
-        <span>{days[days.length - 1]?.day}</span>
+        <span>{days.length > 0 && shortDay(days[days.length - 1].day, t.locale)}</span>
       </div>
       <ul className="usage-legend">
         {names.map((name, k) => (

@@ -20,7 +20,7 @@ function Totals({ title, totals }: { title: string; totals: UsageTotals }) {
         <dt>{t.usageTokensOut}</dt>
         <dd>{totals.output_tokens.toLocaleString(t.locale)}</dd>
         <dt>{t.usageCost}</dt>
-        <dd data-testid="usage-cost">{formatCost(totals.cost_usd)}</dd>
+        <dd data-testid="usage-cost">{formatCost(totals.cost_usd, t.decimal)}</dd>
       </dl>
       {totals.unpriced_calls > 0 && <p className="muted small">{t.usageUnpriced(totals.unpriced_calls)}</p>}
     </div>
@@ -73,7 +73,7 @@ function TotalsTable({ heading, testId, rows }: { heading: string; testId: strin
             <td>{totals.calls.toLocaleString(t.locale)}</td>
             <td>{totals.input_tokens.toLocaleString(t.locale)}</td>
             <td>{totals.output_tokens.toLocaleString(t.locale)}</td>
-            <td>{formatCost(totals.cost_usd)}</td>
+            <td>{formatCost(totals.cost_usd, t.decimal)}</td>
           </tr>
         ))}
       </tbody>

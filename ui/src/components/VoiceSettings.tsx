@@ -89,21 +89,65 @@ function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, engl
   );
 }
 
+/** The microphone test: a level meter while it listens, "writing it down…" while the
+ * speech model works, and what it heard, all beside the button. */
+function MicrophoneTest({ ready }: { ready: boolean }) {
+  const t = useStrings();
+  const [phase, setPhase] = useState<"idle" | "listening" | "transcribing">("idle");
+  const [level, setLevel] = useState(0);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  useEffect(() => {
+    if (phase === "idle") return;
+    const off = api.onCoreEvent((event) => {
+      if (event.type === "voice_level") setLevel(event.level);
+      else if (event.type === "voice_transcribing") setPhase("transcribing");
+    });
+    return () => {
+      off.then((f) => f()).catch(() => undefined);
+    };
+  }, [phase]);
+  const test = () => {
+    setPhase("listening");
+    setLevel(0);
+    setResult(null);
+    api
+      .voiceTestMicrophone()
+      .then((heard) => setResult({ ok: true, text: t.heardTest(heard) }), (e) => setResult({ ok: false, text: toCommandError(e).message }))
+      .finally(() => setPhase("idle"));
+  };
+  return (
+    <span className="mic-test">
+      <button type="button" className="ghost" data-testid="voice-test-microphone" disabled={phase !== "idle" || !ready} onClick={test}>
+        {t.testMicrophone}
+      </button>
+      {phase === "listening" && (
+        <span className="muted small" role="status" data-testid="mic-test-listening">
+          {t.testingMicrophone}{" "}
+          <span className="voice-level" role="meter" aria-label={t.voiceLevel} aria-valuemin={0} aria-valuemax={1} aria-valuenow={level}>
+            <span style={{ transform: `scaleX(${Math.min(1, level * 5)})` }} />
+          </span>
+        </span>
+      )}
+      {phase === "transcribing" && (
+        <span className="muted small" role="status" data-testid="mic-test-transcribing">
+          {t.micTranscribing}
+        </span>
+      )}
+      {result && (
+        <span className={result.ok ? "small" : "bad small"} role={result.ok ? "status" : "alert"} data-testid="mic-test-result">
+          {result.text}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** Settings → Voice: which replies are said aloud, the microphone and the speakers, the voices, and the models in use. */
 export function VoiceSettings() {
   const t = useStrings();
   const [view, setView] = useState<VoiceView | null>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [preferences, setPreferences] = useState<PreferencesView | null>(null);
-  const [testing, setTesting] = useState(false);
-  const testMicrophone = () => {
-    setTesting(true);
-    setNote({ ok: true, text: t.testingMicrophone });
-    api
-      .voiceTestMicrophone()
-      .then((heard) => setNote({ ok: true, text: t.heardTest(heard) }), (e) => setNote({ ok: false, text: toCommandError(e).message }))
-      .finally(() => setTesting(false));
-  };
 
   useEffect(() => {
     api.voiceView().then(setView).catch((e) => setNote({ ok: false, text: toCommandError(e).message }));
@@ -170,9 +214,7 @@ export function VoiceSettings() {
       />
       {view && <Voicing view={view} save={(spanish, english, speed) => void saved(api.setVoicing(spanish, english, speed))} />}
       <div className="setting-row">
-        <button type="button" className="ghost" data-testid="voice-test-microphone" disabled={testing || !view?.speech_model} onClick={testMicrophone}>
-          {t.testMicrophone}
-        </button>
+        <MicrophoneTest ready={Boolean(view?.speech_model)} />
         <button type="button" className="ghost" data-testid="voice-test-speaking" onClick={() => api.voiceTestSpeaking().catch(() => undefined)}>
           {t.testSpeaking}
         </button>

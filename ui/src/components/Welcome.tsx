@@ -58,6 +58,8 @@ function OnlineProvider({ onChosen, setError }: { onChosen: () => void; setError
   const t = useStrings();
   const [presets, setPresets] = useState<Preset[]>([]);
   const [form, setForm] = useState<ProviderInput | null>(null);
+  const [chosen, setChosen] = useState<Preset | null>(null);
+  const keyed = !!form?.api_key?.trim();
   useEffect(() => {
     api.providerPresets().then((all) => setPresets((all ?? []).filter((p) => !p.local))).catch(() => setPresets([]));
   }, []);
@@ -79,7 +81,10 @@ function OnlineProvider({ onChosen, setError }: { onChosen: () => void; setError
             key={p.id}
             className={`ghost small${form?.id === p.id ? " active" : ""}`}
             aria-pressed={form?.id === p.id}
-            onClick={() => setForm({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, tools: true, api_key: "", context_window: p.context_window })}
+            onClick={() => {
+              setForm({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, tools: true, api_key: "", context_window: p.context_window });
+              setChosen(p);
+            }}
           >
             {p.label}
           </button>
@@ -97,9 +102,14 @@ function OnlineProvider({ onChosen, setError }: { onChosen: () => void; setError
             {t.apiKey}
             <input type="password" autoComplete="off" value={form.api_key ?? ""} onChange={(e) => setForm({ ...form, api_key: e.target.value })} data-testid="welcome-key" />
           </label>
+          {chosen?.key_page && (
+            <button type="button" className="link small" onClick={() => api.openExternal(chosen.key_page ?? "")} data-testid="welcome-key-page">
+              {t.welcomeGetKey(chosen.label)}
+            </button>
+          )}
           <ModelListField form={form} onPick={(model) => setForm({ ...form, model })} />
           <span className="muted small">{t.contextWindow(form.context_window ?? 0)}</span>
-          <button type="submit" disabled={!form.model} data-testid="welcome-save-provider">
+          <button type="submit" disabled={!form.model || !keyed} title={keyed ? undefined : t.welcomeKeyFirst} data-testid="welcome-save-provider">
             {t.saveAndStart}
           </button>
         </form>
@@ -142,7 +152,7 @@ function Download({ onChosen, onMore, setError }: { onChosen: () => void; onMore
             {t.pause}
           </button>
         ) : (
-          <button className="small" onClick={() => api.pullModel(best.id).catch((e) => setError(toCommandError(e).message))} data-testid="welcome-download-button">
+          <button className="ghost small" onClick={() => api.pullModel(best.id).catch((e) => setError(toCommandError(e).message))} data-testid="welcome-download-button">
             {best.partial_bytes || state?.phase === "paused" ? t.resume : t.download}
           </button>
         )}
@@ -191,7 +201,12 @@ export function Welcome({ onDone, onMoreModels }: { onDone: () => void; onMoreMo
   return (
     <section className="page welcome" data-testid="welcome">
       <h2>{t.welcomeTitle}</h2>
-      <p>{t.welcomeLead}</p>
+      <div className="welcome-lead">
+        <p>{t.welcomeLead}</p>
+        <button onClick={finish} data-testid="welcome-keep-demo">
+          {t.welcomeKeepDemo}
+        </button>
+      </div>
       {error && (
         <div className="bad" role="alert">
           {error}
@@ -217,9 +232,6 @@ export function Welcome({ onDone, onMoreModels }: { onDone: () => void; onMoreMo
         />
       </div>
       <WelcomeCharacter />
-      <button className="ghost" onClick={finish} data-testid="welcome-keep-demo">
-        {t.welcomeKeepDemo}
-      </button>
     </section>
   );
 }

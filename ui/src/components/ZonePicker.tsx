@@ -13,7 +13,7 @@ function matches(zones: string[], typed: string): string[] {
 }
 
 /** A time zone field that searches the core's IANA names as you type. */
-export function ZonePicker({ value, onChange }: { value: string; onChange: (zone: string) => void }) {
+export function ZonePicker({ id, value, onChange }: { id?: string; value: string; onChange: (zone: string) => void }) {
   const t = useStrings();
   const [zones, setZones] = useState<string[]>([]);
   const [open, setOpen] = useState(false);
@@ -41,6 +41,7 @@ export function ZonePicker({ value, onChange }: { value: string; onChange: (zone
   return (
     <span className="zone-picker">
       <input
+        id={id}
         value={value}
         onChange={(e) => {
           onChange(e.target.value);

@@ -1,7 +1,7 @@
 // The window's own strings that belong to no one page: navigation, reminders, the
 // profile, checkpoints, knowledge. Each page's strings are in a file of their own here;
 // this and base.es.ts are split by language only for their size.
-import { groupDigits } from "../format";
+import { ended, groupDigits } from "../format";
 
 export const baseEn = {
   locale: "en-GB",
@@ -70,10 +70,13 @@ export const baseEn = {
       high: `Also suggestions from what it knows about you (at most ${perDay} a day).`,
     })[level] ?? "",
   quietHours: "Quiet hours",
+  quietFrom: "Quiet from",
+  quietTo: "Quiet until",
   quietHoursHint: "No spontaneous messages; reminders still arrive.",
   timezone: "Time zone",
   zoneSearch: "Type a city or region (Madrid, Buenos Aires)",
-  timezoneHint: "IANA name, like Europe/Madrid or America/Argentina/Buenos_Aires.",
+  timezoneHint: "Reminders, tasks, the morning brief and the calendar use it. Type a city to find it (Madrid, Buenos Aires).",
+  timezoneSaved: (zone: string) => `Saved: times are now read and said in ${zone.replace(/_/g, " ")}.`,
   tickMinutes: "Consider speaking every (minutes)",
   sinksTitle: "Where messages reach you",
   sinkColumn: "Output",
@@ -166,13 +169,14 @@ export const baseEn = {
   thinking: "Thinking…",
   stopped: "Stopped",
   interrupted: "Interrupted",
+  unansweredMarker: "Not answered: send it again, or Retry",
   truncated: "Cut off at the length limit",
   modelIdle: "Model not started",
   modelStarting: "Starting the offline model…",
   modelReady: "Ready",
   modelUnavailable: "Model unavailable",
   modelStandingIn: (down: string, model: string) => `${down} is not answering · ${model} answers meanwhile`,
-  modelStandingInHint: (down: string, reason: string) => `${down}: ${reason}. Replies come from the offline model until it is back; check it in Settings → Model providers.`,
+  modelStandingInHint: (down: string, reason: string) => `${down}: ${ended(reason)} Replies come from the offline model until it is back; check it in Settings → Model providers.`,
   modelDemoShort: "the demo model",
   errorPrefix: "Something went wrong:",
   shortcutHint: (hotkey: string) => `${hotkey} shows or hides this window`,
@@ -200,6 +204,8 @@ export const baseEn = {
   tokens: (input: number, output: number) => `${input.toLocaleString("en")} in / ${output.toLocaleString("en")} out`,
   navChat: "Chat",
   navUsage: "Usage",
+  skipToComposer: "Skip to the message box",
+  decimal: ".",
   navSettings: "Settings",
   modelAuto: "Automatic (with fallback)",
   modelOffline: "Offline model",
@@ -303,6 +309,9 @@ export const baseEn = {
   outcomeMoved: "Already known; moved to the new category.",
   outcomeKeptInHealth: "Already known under Health; kept there.",
   category: (c: string) => c,
+  categoryLabel: "Category",
+  factLabel: "Fact",
+  newFactLabel: "A new fact",
   editFact: "Edit",
   deleteFact: "Delete",
   newChat: "New chat",

@@ -1,7 +1,7 @@
 // The window's own strings that belong to no one page: navigation, reminders, the
 // profile, checkpoints, knowledge. Each page's strings are in a file of their own here;
 // this and base.en.ts are split by language only for their size.
-import { groupDigits } from "../format";
+import { ended, groupDigits } from "../format";
 import type { baseEn } from "./base.en";
 
 export const baseEs: typeof baseEn = {
@@ -71,10 +71,13 @@ export const baseEs: typeof baseEn = {
       high: `También sugerencias a partir de lo que sabe de ti (como mucho ${perDay} al día).`,
     })[level] ?? "",
   quietHours: "Horas de silencio",
+  quietFrom: "Silencio desde",
+  quietTo: "Silencio hasta",
   quietHoursHint: "Sin mensajes espontáneos; los recordatorios siguen llegando.",
   timezone: "Zona horaria",
   zoneSearch: "Escribe una ciudad o región (Madrid, Buenos Aires)",
-  timezoneHint: "Nombre IANA, como Europe/Madrid o America/Argentina/Buenos_Aires.",
+  timezoneHint: "La usan los recordatorios, las tareas, el resumen matinal y el calendario. Escribe una ciudad para encontrarla (Madrid, Buenos Aires).",
+  timezoneSaved: (zone: string) => `Guardado: las horas se leen y se dicen ahora en ${zone.replace(/_/g, " ")}.`,
   tickMinutes: "Pensar si hablar cada (minutos)",
   sinksTitle: "Por dónde te llegan los mensajes",
   sinkColumn: "Salida",
@@ -167,13 +170,14 @@ export const baseEs: typeof baseEn = {
   thinking: "Pensando…",
   stopped: "Detenido",
   interrupted: "Interrumpido",
+  unansweredMarker: "Sin respuesta: envíalo de nuevo, o Reintentar",
   truncated: "Cortado por el límite de longitud",
   modelIdle: "Modelo sin iniciar",
   modelStarting: "Iniciando el modelo sin conexión…",
   modelReady: "Listo",
   modelUnavailable: "Modelo no disponible",
   modelStandingIn: (down: string, model: string) => `${down} no responde · mientras tanto responde ${model}`,
-  modelStandingInHint: (down: string, reason: string) => `${down}: ${reason}. Responde el modelo sin conexión hasta que vuelva; revísalo en Ajustes → Proveedores de modelos.`,
+  modelStandingInHint: (down: string, reason: string) => `${down}: ${ended(reason)} Responde el modelo sin conexión hasta que vuelva; revísalo en Ajustes → Proveedores de modelos.`,
   modelDemoShort: "el modelo de demostración",
   errorPrefix: "Algo salió mal:",
   shortcutHint: (hotkey: string) => `${hotkey.replace("Space", "Espacio")} muestra u oculta esta ventana`,
@@ -201,6 +205,8 @@ export const baseEs: typeof baseEn = {
   tokens: (input: number, output: number) => `${input.toLocaleString("es")} entrada / ${output.toLocaleString("es")} salida`,
   navChat: "Chat",
   navUsage: "Consumo",
+  skipToComposer: "Saltar al cuadro de mensaje",
+  decimal: ",",
   navSettings: "Ajustes",
   modelAuto: "Automático (con respaldo)",
   modelOffline: "Modelo sin conexión",
@@ -305,6 +311,9 @@ export const baseEs: typeof baseEn = {
   outcomeKeptInHealth: "Ya estaba en Salud; se mantiene ahí.",
   category: (c: string) =>
     ({ Health: "Salud", Preferences: "Preferencias", Work: "Trabajo", Relationships: "Relaciones", Schedule: "Horarios", Goals: "Metas", General: "General" })[c] ?? c,
+  categoryLabel: "Categoría",
+  factLabel: "Hecho",
+  newFactLabel: "Un hecho nuevo",
   editFact: "Editar",
   deleteFact: "Borrar",
   newChat: "Nueva conversación",

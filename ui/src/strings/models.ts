@@ -1,10 +1,13 @@
 // Strings of the welcome and the model manager, English and Spanish.
 import { formatBytes } from "../format";
 
+/** Sizes with the Spanish decimal comma ("2,4 GB"). */
+const bytesEs = (n: number) => formatBytes(n, ",");
+
 export const modelsEn = {
   welcomeTitle: "Welcome to Sidecar",
   welcomeLead:
-    "Sidecar is answering with a tiny built-in demo model for now: it cannot use tools and may make things up. Choose a real model to start:",
+    "Sidecar is answering with a tiny built-in demo model for now: it cannot use tools and may make things up. Start with it now, or choose a real model below:",
   welcomeLocalTitle: "Use a model already on this computer",
   welcomeLooking: "Looking for Ollama, LM Studio and llama.cpp…",
   welcomeNoneFound: "No local model server is running. Start Ollama or LM Studio, then look again.",
@@ -18,6 +21,8 @@ export const modelsEn = {
     `${title}: ${formatBytes(size)}, for ${ram} GB of memory or more. Runs on this computer, private and free.`,
   welcomeNoFit: "This computer has too little memory for the recommended models; an online provider will work better.",
   welcomeKeepDemo: "Keep the demo model for now",
+  welcomeGetKey: (label: string) => `No key yet? Get one from ${label}`,
+  welcomeKeyFirst: "Paste the key first",
   welcomeMoreModels: "More models…",
   loadModels: "Load models",
   loadingModels: "Loading…",
@@ -78,7 +83,7 @@ export const modelsEn = {
 export const modelsEs: typeof modelsEn = {
   welcomeTitle: "Bienvenido a Sidecar",
   welcomeLead:
-    "Por ahora Sidecar responde con un modelo de demostración diminuto: no puede usar herramientas y puede inventar cosas. Elige un modelo de verdad para empezar:",
+    "Por ahora Sidecar responde con un modelo de demostración diminuto: no puede usar herramientas y puede inventar cosas. Empieza ya con él, o elige abajo un modelo de verdad:",
   welcomeLocalTitle: "Usar un modelo que ya está en este ordenador",
   welcomeLooking: "Buscando Ollama, LM Studio y llama.cpp…",
   welcomeNoneFound: "No hay ningún servidor de modelos local en marcha. Abre Ollama o LM Studio y vuelve a buscar.",
@@ -89,9 +94,11 @@ export const modelsEs: typeof modelsEn = {
   welcomeProviderLead: "Pega una clave de API; la lista de modelos la da el proveedor.",
   welcomeDownloadTitle: "Descargar un modelo para usarlo sin conexión",
   welcomeDownloadLead: (title: string, size: number, ram: number) =>
-    `${title}: ${formatBytes(size)}, para ${ram} GB de memoria o más. Funciona en este ordenador, privado y gratis.`,
+    `${title}: ${bytesEs(size)}, para ${ram} GB de memoria o más. Funciona en este ordenador, privado y gratis.`,
   welcomeNoFit: "Este ordenador tiene poca memoria para los modelos recomendados; un proveedor en línea irá mejor.",
   welcomeKeepDemo: "Seguir con el modelo de demostración",
+  welcomeGetKey: (label: string) => `¿Aún sin clave? Consíguela en ${label}`,
+  welcomeKeyFirst: "Pega antes la clave",
   welcomeMoreModels: "Más modelos…",
   loadModels: "Cargar modelos",
   loadingModels: "Cargando…",
@@ -116,7 +123,7 @@ export const modelsEs: typeof modelsEn = {
   contextLabel: "Longitud de contexto (tokens)",
   localTuningTitle: (model: string) => `Muestreo del modelo sin conexión (${model})`,
   localTuningSaved: "Guardado. El modelo sin conexión se reinició con estos ajustes.",
-  modelsLead: (memory: number, folder: string) => `Este ordenador tiene ${formatBytes(memory)} de memoria. Los modelos se guardan en ${folder}.`,
+  modelsLead: (memory: number, folder: string) => `Este ordenador tiene ${bytesEs(memory)} de memoria. Los modelos se guardan en ${folder}.`,
   builtInDemo: "Modelo de demostración incluido (SmolLM2 135M)",
   builtInDemoNote: "Diminuto: no usa herramientas, puede inventar",
   inUse: "En uso",
@@ -130,8 +137,8 @@ export const modelsEs: typeof modelsEn = {
   bestHere: "El mejor para este ordenador",
   needsRam: (gb: number) => `Necesita ${gb} GB de memoria`,
   progress: (got: number, total: number | null) =>
-    total ? `${formatBytes(got)} de ${formatBytes(total)} (${Math.floor((got * 100) / total)} %)` : formatBytes(got),
-  pausedAt: (got: number) => `En pausa en ${formatBytes(got)}; Reanudar sigue desde ahí.`,
+    total ? `${bytesEs(got)} de ${bytesEs(total)} (${Math.floor((got * 100) / total)} %)` : bytesEs(got),
+  pausedAt: (got: number) => `En pausa en ${bytesEs(got)}; Reanudar sigue desde ahí.`,
   downloadFailed: (message: string) => `La descarga se detuvo: ${message}`,
   downloadDone: (file: string) => `${file} está descargado y verificado.`,
   switching: "Arrancando el modelo…",

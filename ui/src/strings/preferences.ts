@@ -1,11 +1,13 @@
-// Strings of Settings → Appearance and desktop, English and Spanish.
+// Strings of Settings → General, English and Spanish.
 /** The languages Sidecar speaks (the same as i18n's). */
 type Lang = "en" | "es";
 
 const languageNames: Record<Lang, string> = { en: "English", es: "Español" };
+/** Inside a Spanish sentence a language's name is lower case. */
+const nombres: Record<Lang, string> = { en: "inglés", es: "español" };
 
 export const preferencesEn = {
-  desktopTitle: "Appearance and desktop",
+  desktopTitle: "General",
   settingsSearch: "Search settings",
   settingsNoMatch: (query: string) => `No setting mentions "${query}". Try another word, or pick a section.`,
   themeLabel: "Theme",
@@ -28,7 +30,7 @@ export const preferencesEn = {
 };
 
 export const preferencesEs: typeof preferencesEn = {
-  desktopTitle: "Apariencia y escritorio",
+  desktopTitle: "General",
   settingsSearch: "Buscar ajustes",
   settingsNoMatch: (query: string) => `Ningún ajuste menciona «${query}». Prueba otra palabra o elige una sección.`,
   themeLabel: "Tema",
@@ -37,7 +39,7 @@ export const preferencesEs: typeof preferencesEn = {
   themeDark: "Oscuro",
   languageLabel: "Idioma",
   languageSystem: (lang: Lang) => `Sistema (${languageNames[lang]})`,
-  languageRestart: (lang: Lang) => `Los recordatorios y las respuestas propias de Sidecar pasan a ${languageNames[lang]} en el próximo inicio.`,
+  languageRestart: (lang: Lang) => `Los recordatorios y las respuestas propias de Sidecar pasan a ${nombres[lang]} en el próximo inicio.`,
   hotkeyLabel: "Atajo para mostrar u ocultar Sidecar",
   hotkeyChange: "Cambiar",
   hotkeyReset: (hotkey: string) => `Volver a ${hotkey}`,

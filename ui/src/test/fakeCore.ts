@@ -86,9 +86,9 @@ export class FakeCore {
   chats: ChatListView = { current: 1, chats: [], undo_seconds: 30 };
   servers: FoundServer[] = [];
   presets: Preset[] = [
-    { id: "moonshot", label: "Moonshot (Kimi)", kind: "openai", base_url: "https://api.moonshot.ai/v1", model: "kimi-k2.5", context_window: 262144, key_env: "MOONSHOT_API_KEY", local: false },
-    { id: "openai", label: "OpenAI", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", context_window: 128000, key_env: "OPENAI_API_KEY", local: false },
-    { id: "ollama", label: "Ollama", kind: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", context_window: 8192, key_env: null, local: true },
+    { id: "moonshot", label: "Moonshot (Kimi)", kind: "openai", base_url: "https://api.moonshot.ai/v1", model: "kimi-k2.5", context_window: 262144, key_env: "MOONSHOT_API_KEY", key_page: "https://platform.moonshot.ai/console/api-keys", local: false },
+    { id: "openai", label: "OpenAI", kind: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", context_window: 128000, key_env: "OPENAI_API_KEY", key_page: "https://platform.openai.com/api-keys", local: false },
+    { id: "ollama", label: "Ollama", kind: "openai", base_url: "http://127.0.0.1:11434/v1", model: "llama3.2", context_window: 8192, key_env: null, key_page: null, local: true },
   ];
   hub: HubView = {
     catalogue: [
@@ -188,6 +188,8 @@ export class FakeCore {
             return this.hub;
           case "local_tuning":
             return this.tuning;
+          case "time_zone":
+            return "Europe/Madrid";
           case "time_zones":
             return ["America/Argentina/Buenos_Aires", "America/New_York", "Europe/Madrid", "Europe/Paris", "UTC"];
           case "command_table":

@@ -205,6 +205,8 @@ export interface Preset {
   model: string;
   context_window: number;
   key_env: string | null;
+  /** Where the provider hands out keys (none for a server on this machine). */
+  key_page: string | null;
   local: boolean;
 }
 
@@ -430,7 +432,7 @@ export interface TaskView {
 /** Settings → Tasks in one read. */
 export interface TasksPage {
   tasks: TaskView[];
-  /** The tools a task can be given: name and what it does. */
+  /** The tools a task can be given: the name a task keeps, and what a person calls it. */
   tools: [string, string][];
   default_skip_minutes: number;
   /** Prompt tokens, completion tokens and runs since midnight. */

@@ -84,6 +84,20 @@ impl Kind {
         }
     }
 
+    fn title(self, lang: sidecar_domain::locale::Lang) -> &'static str {
+        let (en, es) = match self {
+            Kind::List => ("List notes", "Ver las notas"),
+            Kind::Read => ("Read notes", "Leer notas"),
+            Kind::Search => ("Search notes", "Buscar en las notas"),
+            Kind::Create => ("Create notes", "Crear notas"),
+            Kind::Append => ("Add to notes", "Añadir a notas"),
+            Kind::Move => ("Move notes", "Mover notas"),
+            Kind::CreateFolder => ("Create note folders", "Crear carpetas de notas"),
+            Kind::Delete => ("Delete notes (to the trash)", "Borrar notas (a la papelera)"),
+        };
+        lang.pick(en, es)
+    }
+
     fn schema(self) -> Value {
         match self {
             Kind::List | Kind::Read | Kind::CreateFolder | Kind::Delete => schema_of::<AtPath>(),
@@ -123,6 +137,10 @@ impl Tool for NoteTool {
 
     fn description(&self) -> &str {
         &self.definition.description
+    }
+
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        self.kind.title(lang).into()
     }
 
     fn parameters(&self) -> Value {

@@ -30,6 +30,9 @@ impl Tool for RecallTool {
     fn description(&self) -> &'static str {
         "Search everything the user ever said, every saved fact, and the summaries and checkpoints of earlier work, including what is no longer in this conversation. Returns snippets with their source and date."
     }
+    fn title(&self, lang: sidecar_domain::locale::Lang) -> String {
+        lang.pick("Search past conversations and memory", "Buscar en conversaciones pasadas y en la memoria").into()
+    }
 
     fn parameters(&self) -> Value {
         schema_of::<Args>()
