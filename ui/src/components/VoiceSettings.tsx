@@ -22,8 +22,8 @@ function DeviceSelect(props: {
 }) {
   return (
     <div className="setting-row">
-      <label>
-        {props.label}{" "}
+      <label className="voice-field">
+        {props.label}
         <select data-testid={props.testid} value={props.chosen ?? ""} disabled={!props.names} onChange={(e) => props.pick(e.target.value || null)}>
           <option value="">{props.fallback}</option>
           {(props.names ?? []).map((name) => (
@@ -53,8 +53,8 @@ function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, engl
     <>
       {languages.map(({ lang, label, current, testid, pick }) => (
         <div className="setting-row" key={lang}>
-          <label>
-            {label}{" "}
+          <label className="voice-field">
+            {label}
             <select data-testid={testid} value={current} onChange={(e) => pick(e.target.value)}>
               {view.voices
                 .filter((v) => v.lang === lang)
@@ -68,8 +68,8 @@ function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, engl
         </div>
       ))}
       <div className="setting-row">
-        <label>
-          {t.speedLabel}{" "}
+        <label className="voice-field">
+          {t.speedLabel}
           <input
             type="range"
             data-testid="voice-speed"
@@ -81,7 +81,7 @@ function Voicing({ view, save }: { view: VoiceView; save: (spanish: string, engl
             onPointerUp={letGo}
             onKeyUp={letGo}
             onBlur={letGo}
-          />{" "}
+          />
           <span data-testid="voice-speed-value">{t.speedValue(speed)}</span>
         </label>
       </div>
@@ -170,8 +170,8 @@ export function VoiceSettings() {
         </p>
       )}
       <div className="setting-row">
-        <label>
-          {t.speakRepliesLabel}{" "}
+        <label className="voice-field">
+          {t.speakRepliesLabel}
           <select data-testid="speak-replies" value={view?.speak_replies ?? "voice_only"} disabled={!view} onChange={(e) => void saved(api.setSpeakReplies(e.target.value as SpeakReplies))}>
             {SPEAK.map((which) => (
               <option key={which} value={which}>
