@@ -124,9 +124,9 @@ def test_a_hand_edit_of_learnings_is_picked_up_while_the_view_is_open(desktop, t
         tmp = learnings.with_name(".hand-edit")
         tmp.write_text(text)
         tmp.rename(learnings)
-        # The watcher is one of the loops, which a loaded machine starts seconds after the
-        # window shows (its first look still counts an edit made before it): CI once took
-        # longer than 10 s.
+        # The watcher polls once a second beside the loops that start with the window (the
+        # meaning index among them, loading its model): on CI it once took more than 10 s
+        # to report an edit, which the file shows was made.
         wait_until(lambda: session.texts("[data-testid=memory-message]") == ["learnings.md changed on disk and was reloaded."],
                    30, "the edit was not noticed")
         wait_until(lambda: "Plays the cello" in " ".join(session.texts("[data-testid=fact]")), 30, "new fact not listed")
