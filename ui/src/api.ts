@@ -3,6 +3,7 @@
 import { openUrl } from "@tauri-apps/plugin-opener";
 import { cancelRecording, finishRecording, startRecording } from "./browserMic";
 import { inBrowser, invoke, listen, type UnlistenFn } from "./transport";
+import { ended } from "./format";
 import type { Attachment, CommandError, Connection, ConnectionScope, CoreEvent, EndpointView, Grant, IssuedToken, McpImportReport, McpServerForm, McpView, Message, ModelStatus, NotesView, PermissionChoice, PermissionQuestion, TurnOutcome } from "./types/chat";
 import type { BackupInfo, BudgetLimits, BudgetView, Category, ChatImport, Checkpoint, CheckpointStatus, ConnectionTest, ContextMeter, EmbeddingsBackend, MeaningView, MemoryPage, MemoryReport, PlanItem, ProfileFields, ProfileFile, ProfileText, ProfileView, ProviderInput, ProviderView, Sampling, SaveOutcome, SavedProvider, TuningView, UsageHistory, UsageReport } from "./types/settings";
 import type { CalendarView, ChannelsView, MirrorReport, CharacterStart, ChatListView, CommandHelp, FoundServer, Grown, HubView, IcsImport, LanguageChoice, PreferencesView, Preset, ProactiveConfig, ProactiveStatus, QuietNow, Reminder, ReminderSetting, RemindersOverview, ReplyVersions, RestoreNote, SearchBackend, SearchResult, SearchView, SentencePreview, Snoozed, SpontaneousSignal, Switched, SyncReport, TaskRequest, TasksPage, Theme, UpdatesView, WhenPreview } from "./types/world";
@@ -36,8 +37,7 @@ export function sentence(text: string): string {
   if (!trimmed) return trimmed;
   // Only a plain word is capitalised: "cat.png is an image" keeps its file's name.
   const first = trimmed.split(/\s/, 1)[0];
-  const start = /^\p{Ll}+$/u.test(first) ? trimmed.charAt(0).toLocaleUpperCase() + trimmed.slice(1) : trimmed;
-  return /[.?!…)»"”]$/.test(start) ? start : `${start}.`;
+  return ended(/^\p{Ll}+$/u.test(first) ? trimmed.charAt(0).toLocaleUpperCase() + trimmed.slice(1) : trimmed);
 }
 
 export const api = {

@@ -46,5 +46,5 @@ export function formatMoney(usd: number, currency: string, rate: number, decimal
 /** Text that another sentence follows, ended once: "right?" stays, "no answer" gets a full stop. */
 export function ended(text: string): string {
   const trimmed = text.trim();
-  return /[.?!…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  return /[.?!…)»"”]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { api, toCommandError, type CatchUp, type TasksPage, type TaskView } from "../api";
 import { useStrings } from "../i18n";
 import { ConfirmButton } from "./ConfirmButton";
@@ -257,6 +257,8 @@ export function TasksSettings() {
     setNote(next);
     load();
   };
+  // What a person calls each tool, by its name: one map for every row.
+  const titles = useMemo(() => new Map(page?.tools ?? []), [page]);
   return (
     <section data-testid="tasks-settings">
       <h2>{t.tasksTitle}</h2>
@@ -280,7 +282,7 @@ export function TasksSettings() {
       {page && page.tasks.length > 0 && (
         <ul className="task-list" data-testid="task-list">
           {page.tasks.map((task) => (
-            <TaskRow key={task.id} task={task} zone={page.zone} titles={new Map(page.tools)} onChanged={changed} />
+            <TaskRow key={task.id} task={task} zone={page.zone} titles={titles} onChanged={changed} />
           ))}
         </ul>
       )}

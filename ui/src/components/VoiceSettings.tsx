@@ -96,8 +96,9 @@ function MicrophoneTest({ ready }: { ready: boolean }) {
   const [phase, setPhase] = useState<"idle" | "listening" | "transcribing">("idle");
   const [level, setLevel] = useState(0);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const testing = phase !== "idle";
   useEffect(() => {
-    if (phase === "idle") return;
+    if (!testing) return;
     const off = api.onCoreEvent((event) => {
       if (event.type === "voice_level") setLevel(event.level);
       else if (event.type === "voice_transcribing") setPhase("transcribing");
@@ -105,7 +106,7 @@ function MicrophoneTest({ ready }: { ready: boolean }) {
     return () => {
       off.then((f) => f()).catch(() => undefined);
     };
-  }, [phase]);
+  }, [testing]);
   const test = () => {
     setPhase("listening");
     setLevel(0);

@@ -58,7 +58,8 @@ function OnlineProvider({ onChosen, setError }: { onChosen: () => void; setError
   const t = useStrings();
   const [presets, setPresets] = useState<Preset[]>([]);
   const [form, setForm] = useState<ProviderInput | null>(null);
-  const [chosen, setChosen] = useState<Preset | null>(null);
+  // The preset the form was filled from: where its keys are handed out.
+  const chosen = presets.find((p) => p.id === form?.id);
   const keyed = !!form?.api_key?.trim();
   useEffect(() => {
     api.providerPresets().then((all) => setPresets((all ?? []).filter((p) => !p.local))).catch(() => setPresets([]));
@@ -81,10 +82,7 @@ function OnlineProvider({ onChosen, setError }: { onChosen: () => void; setError
             key={p.id}
             className={`ghost small${form?.id === p.id ? " active" : ""}`}
             aria-pressed={form?.id === p.id}
-            onClick={() => {
-              setForm({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, tools: true, api_key: "", context_window: p.context_window });
-              setChosen(p);
-            }}
+            onClick={() => setForm({ id: p.id, kind: p.kind, base_url: p.base_url, model: p.model, tools: true, api_key: "", context_window: p.context_window })}
           >
             {p.label}
           </button>
