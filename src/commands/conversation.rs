@@ -86,7 +86,7 @@ commands! {
     }
 
     async fn context_meter(core) -> Result<ContextMeter, CommandError> {
-        core.context().context_meter().await.said(&core)
+        core.context().context_meter(&core.tools()).await.said(&core)
     }
 
     /// The chat commands with a line each, for the `/` palette (the core's table).

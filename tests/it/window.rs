@@ -96,3 +96,37 @@ async fn max_history_turns_sends_the_newest_turns_and_the_log_says_what_left() {
     let (stored,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages").fetch_one(core.store().pool()).await.unwrap();
     assert_eq!(stored, 14, "every turn is still stored");
 }
+
+/// The first-hour m5: the meter's whole is the model's window less the reply's reserve
+/// before the first message, after it, and on every later turn; the tool definitions
+/// sent beside the prompt (each turn's choice of them) count as used instead of
+/// shrinking the whole. The estimate before any call counts the system prompt and the
+/// tools as the call does.
+#[tokio::test]
+async fn the_context_meter_whole_stays_put_from_the_estimate_through_every_turn() {
+    let server = ScriptedServer::responding(|_| stream(reply_events(&["ok"]))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\ncontext_window = 8192\n[llm]\nmax_tokens = 1024\n", server.base_url);
+    let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), toml::from_str(&text).unwrap())).await.unwrap();
+    let estimate = core.context().context_meter(&core.tools()).await.unwrap();
+    assert_eq!(estimate.budget, 8192 - 1024, "{estimate:?}");
+    assert!(estimate.tools > 500, "the tool definitions count as used: {estimate:?}");
+    assert!(estimate.used > estimate.tools + 300, "the system prompt counts too: {estimate:?}");
+    let mut events = core.events().subscribe();
+    let mut meters = Vec::new();
+    for said in ["hello there", "and what is the weather like in Lisbon tomorrow?"] {
+        core.send(said).await.unwrap();
+        while let Ok(event) = events.try_recv() {
+            if let sidecar::events::CoreEvent::Chat(sidecar::agent::events::ChatEvent::ContextUsage { meter, .. }) = event {
+                meters.push(meter);
+            }
+        }
+    }
+    assert!(meters.len() >= 2, "{meters:?}");
+    // Each turn sends the tools chosen for it, fewer or more: the whole does not move.
+    assert!(meters.iter().all(|m| m.budget == estimate.budget && m.tools > 0), "{estimate:?} then {meters:?}");
+    // The first call's prompt is near the estimate: it adds the new message and the
+    // late block, and may send fewer tools than all of them.
+    let first = meters[0].used;
+    assert!(first.abs_diff(estimate.used) < 300, "estimate {} then {first}", estimate.used);
+}

@@ -58,11 +58,12 @@ describe("context around the chat", () => {
     // A plan whose steps are all closed leaves the composer's space once no reply is written.
     await core.event({ type: "plan_updated", conversation_id: 1, items: [{ text: "Find flights", status: "done" }] });
     await waitFor(() => expect(screen.queryByTestId("plan")).toBeNull());
-    await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, summarized_turns: true, level: "high" });
+    await core.event({ type: "context_usage", conversation_id: 1, used: 4200, budget: 5000, window: 6000, tools: 900, summarized_turns: true, level: "high" });
     const meter = await screen.findByTestId("context-meter");
     expect(meter).toHaveTextContent("Context: 4,200 of 5,000 tokens");
     expect(meter).toHaveClass("high");
     expect(meter.getAttribute("title")).toContain("summarised");
+    expect(meter.getAttribute("title")).toContain("tools take 900 of them");
   });
 
   it("offers to continue an open checkpoint and brings it in on Continue", async () => {

@@ -30,6 +30,14 @@ use sidecar_store::Store;
 /// Provider id under which the offline model's usage is recorded.
 pub(crate) const LOCAL_PROVIDER_ID: &str = "local";
 
+/// What the next call's prompt has to fit in: the chain's window, and whether the
+/// tool definitions take part of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Room {
+    pub window: u32,
+    pub tools: bool,
+}
+
 /// Providers to try for one call, in order.
 #[derive(Clone)]
 pub struct Chain {
@@ -233,9 +241,35 @@ impl Models {
         if configured.is_empty() {
             return Ok(Chain::new(vec![self.local().await?], false));
         }
+        Ok(self.automatic(configured))
+    }
+
+    /// The configured providers in order, with the offline model's window while it
+    /// stands in for them.
+    fn automatic(&self, configured: Vec<Provider>) -> Chain {
         let standing_in = matches!(self.status(), ModelStatus::StandingIn { .. });
         let stand_in_window = standing_in.then(|| self.local_choice.read().expect("settings lock").context_tokens);
-        Ok(Chain { stand_in_window, ..Chain::new(configured, false) })
+        Chain { stand_in_window, ..Chain::new(configured, false) }
+    }
+
+    /// The window of the chain [`Self::chat_chain`] would give for `pinned` now, and
+    /// whether tool definitions go with it, without starting the offline model: the
+    /// context meter's estimate before a call is made on the same terms as the call.
+    pub fn next_room(&self, pinned: Option<&str>) -> Room {
+        let configured = self.configured.read().expect("providers lock").clone();
+        let offline = || Room { window: self.local_choice().context_tokens, tools: false };
+        match pinned {
+            Some(LOCAL_PROVIDER_ID) => offline(),
+            Some(id) => match configured.into_iter().find(|p| p.id == id) {
+                Some(provider) => Room { window: provider.context_window, tools: provider.supports_tools },
+                None => offline(),
+            },
+            None if configured.is_empty() => offline(),
+            None => {
+                let chain = self.automatic(configured);
+                Room { window: chain.context_window(), tools: chain.sends_tools() }
+            }
+        }
     }
 
     /// The offline model as the last link of an automatic chain whose providers all
@@ -430,15 +464,6 @@ impl Models {
         match pinned {
             Some(id) => configured.iter().find(|p| p.id == id).is_some_and(|p| p.supports_images),
             None => configured.first().is_some_and(|p| p.supports_images),
-        }
-    }
-
-    /// The context window the next chat would have, without starting anything.
-    pub fn known_window(&self) -> u32 {
-        let configured = self.configured.read().expect("providers lock");
-        match configured.iter().map(|p| p.context_window).min() {
-            Some(window) => window,
-            None => self.local_choice().context_tokens,
         }
     }
 

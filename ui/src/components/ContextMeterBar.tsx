@@ -1,7 +1,8 @@
 import type { ContextMeter } from "../api";
 import { useStrings } from "../i18n";
 
-/** How much of the model's context the last prompt used. */
+/** How much of the model's context the last prompt used; the whole is the model's
+ * (the core counts the tool definitions as used, so it does not change between turns). */
 export function ContextMeterBar({ meter }: { meter: ContextMeter | null }) {
   const t = useStrings();
   if (!meter || meter.budget === 0) return null;
@@ -11,7 +12,7 @@ export function ContextMeterBar({ meter }: { meter: ContextMeter | null }) {
     <div
       className={`context-meter ${meter.level}`}
       data-testid="context-meter"
-      title={meter.summarized_turns ? `${label}. ${t.contextSummarized}` : label}
+      title={[`${label}.`, meter.tools > 0 ? t.contextTools(meter.tools) : "", meter.summarized_turns ? t.contextSummarized : ""].filter(Boolean).join(" ")}
       role="meter"
       aria-label={label}
       aria-valuemin={0}

@@ -318,6 +318,7 @@ export const baseEn = {
   newChatHint: "New chat (Ctrl+N)",
   contextMeter: (used: number, budget: number) => `Context: ${groupDigits(used, ",")} of ${groupDigits(budget, ",")} tokens`,
   contextSummarized: "Older turns are summarised; recall finds their exact words.",
+  contextTools: (n: number) => `The definitions of Sidecar's tools take ${groupDigits(n, ",")} of them.`,
   planTitle: "Plan",
   planProgress: (done: number, total: number) => `${done} of ${total}`,
   planAfter: (steps: number[]) => {

@@ -320,6 +320,7 @@ export const baseEs: typeof baseEn = {
   newChatHint: "Nueva conversación (Ctrl+N)",
   contextMeter: (used: number, budget: number) => `Contexto: ${groupDigits(used, ".")} de ${groupDigits(budget, ".")} tokens`,
   contextSummarized: "Los turnos antiguos están resumidos; recall encuentra sus palabras exactas.",
+  contextTools: (n: number) => `Las definiciones de las herramientas de Sidecar ocupan ${groupDigits(n, ".")}.`,
   planTitle: "Plan",
   planProgress: (done: number, total: number) => `${done} de ${total}`,
   planAfter: (steps: number[]) => {

@@ -245,6 +245,8 @@ export interface ContextMeter {
   used: number;
   budget: number;
   window: number;
+  /** Of `used`, the tool definitions sent beside the prompt. */
+  tools: number;
   summarized_turns: boolean;
   /** Against the fold rule: "high" from the threshold at which older turns are folded. */
   level: "low" | "mid" | "high";

@@ -12,7 +12,7 @@ use crate::driver::{ShapeMeasures, Shaper};
 use crate::events::ChatEvent;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::tokens::count_cached as count;
-use sidecar_llm::model::Chain;
+use sidecar_llm::model::{Chain, Room};
 use sidecar_llm::{ChatMessage, ToolSpec};
 use sidecar_settings::{ContextSettings, Settings};
 use sidecar_store::Message;
@@ -37,9 +37,25 @@ pub(crate) fn limits_for(chain: &Chain, settings: &Settings) -> Limits {
 /// such as the offline model standing in), and the budget left beside them.
 pub(crate) fn limits_with_tools(chain: &Chain, settings: &Settings, tools: &ToolRegistry) -> (Vec<ToolSpec>, Limits) {
     let specs = if chain.sends_tools() { tools.specs() } else { Vec::new() };
-    // Each wire format wraps a tool definition in a few more tokens of its own.
-    let tool_tokens = if specs.is_empty() { 0 } else { count(&serde_json::to_string(&specs).unwrap_or_default()) + 16 * specs.len() };
-    (specs, limits_for(chain, settings).less(tool_tokens))
+    let limits = limits_for(chain, settings).less(tool_tokens(&specs));
+    (specs, limits)
+}
+
+/// The same limits for the chain the next call would use, before it is resolved (the
+/// meter's estimate), so the estimate and the call share one budget.
+pub(crate) fn limits_for_room(room: Room, settings: &Settings, tools: &ToolRegistry) -> Limits {
+    let tool_tokens = if room.tools { tool_tokens(&tools.specs()) } else { 0 };
+    Limits::new(room.window, settings.llm.max_tokens.unwrap_or(1024), &settings.context).less(tool_tokens)
+}
+
+/// What tool definitions take of the prompt: each wire format wraps a definition in a
+/// few more tokens of its own.
+fn tool_tokens(specs: &[ToolSpec]) -> usize {
+    if specs.is_empty() {
+        0
+    } else {
+        count(&serde_json::to_string(specs).unwrap_or_default()) + 16 * specs.len()
+    }
 }
 
 /// Where the live history should be cut: the index of the first message kept, when
@@ -152,10 +168,11 @@ impl Shaper for TurnShaper<'_> {
     fn checkpoint_before(&self, added_tokens: usize) -> futures_util::future::BoxFuture<'_, Option<i64>> {
         Box::pin(async move {
             let meter = self.meter.lock().expect("meter lock").filter(|(id, _)| *id == self.conversation_id).map(|(_, m)| m)?;
-            let threshold = meter.budget * usize::from(self.context.threshold_percent) / 100;
+            let (used, budget) = meter.prompt_share();
+            let threshold = budget * usize::from(self.context.threshold_percent) / 100;
             // Only a result that itself takes the prompt past the fold threshold: once
             // past it, later rounds do not write one checkpoint each.
-            if meter.used > threshold || meter.used + added_tokens <= threshold || added_tokens * 10 < meter.budget {
+            if used > threshold || used + added_tokens <= threshold || added_tokens * 10 < budget {
                 return None;
             }
             match self.checkpoints.checkpoint_without_model(self.conversation_id).await {
@@ -210,7 +227,7 @@ impl TurnShaper<'_> {
                 "context guard trimmed tool results"
             );
         }
-        let meter = ContextMeter::new(report.after, report.budget, self.window, self.summarized_turns, &self.context);
+        let meter = ContextMeter::new(report.after, &self.limits, self.window, self.summarized_turns, &self.context);
         *self.meter.lock().expect("meter lock") = Some((self.conversation_id, meter));
         self.events.publish(ChatEvent::ContextUsage { conversation_id: self.conversation_id, meter });
         (messages, report)
@@ -239,7 +256,8 @@ mod tests {
     #[test]
     fn the_meter_level_follows_the_fold_settings() {
         let defaults = ContextSettings::default();
-        let level = |used, settings: &ContextSettings| ContextMeter::new(used, 1000, 1200, false, settings).level;
+        let limits = Limits::new(1200, 200, &ContextSettings::default());
+        let level = |used, settings: &ContextSettings| ContextMeter::new(used, &limits, 1200, false, settings).level;
         assert_eq!([499, 500, 799, 800].map(|u| level(u, &defaults)), [MeterLevel::Low, MeterLevel::Mid, MeterLevel::Mid, MeterLevel::High]);
         let early = ContextSettings { threshold_percent: 60, target_percent: 30, ..defaults };
         assert_eq!([299, 300, 600].map(|u| level(u, &early)), [MeterLevel::Low, MeterLevel::Mid, MeterLevel::High]);

@@ -39,6 +39,9 @@ pub struct Limits {
     pub min_turns_to_keep: usize,
     /// The most whole turns sent; `None`: as many as fit.
     pub max_history_turns: Option<usize>,
+    /// Tokens of the tool definitions sent beside the prompt, already taken from
+    /// `budget` (the meter counts them as used, so its whole stays the window's).
+    pub tools: usize,
 }
 
 impl Limits {
@@ -52,6 +55,7 @@ impl Limits {
             max_tool_result_tokens: settings.max_tool_result_tokens.min(budget / 8).max(64),
             min_turns_to_keep: settings.min_turns_to_keep.max(1),
             max_history_turns: settings.max_history_turns.map(|turns| turns.max(settings.min_turns_to_keep).max(1)),
+            tools: 0,
         }
     }
 }
@@ -59,7 +63,7 @@ impl Limits {
 impl Limits {
     /// The same limits with `tokens` less to spend (the tool definitions sent alongside).
     pub(crate) fn less(self, tokens: usize) -> Self {
-        Self { budget: self.budget.saturating_sub(tokens).max(MIN_BUDGET), ..self }
+        Self { budget: self.budget.saturating_sub(tokens).max(MIN_BUDGET), tools: self.tools + tokens, ..self }
     }
 }
 
@@ -216,7 +220,7 @@ mod tests {
     use sidecar_llm::ToolCall;
 
     fn limits(budget: usize) -> Limits {
-        Limits { budget, keep_tool_results: 2, max_tool_result_tokens: 200, min_turns_to_keep: 2, max_history_turns: None }
+        Limits { budget, keep_tool_results: 2, max_tool_result_tokens: 200, min_turns_to_keep: 2, max_history_turns: None, tools: 0 }
     }
 
     fn tool_turn(i: usize, result: &str) -> Vec<ChatMessage> {

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::checkpoint::{Body, Checkpoint, Metadata, Status, OFFER_DAYS};
 use super::digest::{self, Digest, MAX_FLUSHED_FACTS};
-use super::engine::{eviction_point, limits_for, limits_with_tools, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
+use super::engine::{eviction_point, limits_for, limits_for_room, limits_with_tools, summary_block, summary_budget, LiveHistory, TurnPrompt, TurnShaper};
 use super::guard::{self, Limits};
 use super::meter::ContextMeter;
 use super::plan::PlanBoard;
@@ -150,8 +150,13 @@ impl ContextService {
     /// The system prompt every turn starts with (persona, rules, the day, what Sidecar
     /// knows): the stable prefix a scheduled task's prompt shares with the chat's.
     pub(crate) fn base_system(&self) -> String {
-        let (now, zone) = (self.clock.now(), self.clock.zone());
         self.knowledge.begin_turn();
+        self.system_text()
+    }
+
+    /// The system prompt as it reads now, without starting a turn.
+    fn system_text(&self) -> String {
+        let (now, zone) = (self.clock.now(), self.clock.zone());
         let (persona, knowledge, _) = self.knowledge.prompt_parts(now.with_timezone(&zone).date_naive(), FACT_BUDGET_TOKENS, count);
         prompt::system_prompt(&prompt::PromptContext { now, zone, persona: &persona, knowledge: &knowledge })
     }
@@ -310,16 +315,19 @@ impl ContextService {
         Ok(self.store.context().plan(conversation_id).await?)
     }
 
-    /// How full the context was on the last model call; before any call, an estimate
-    /// from the stored history.
     /// Tokens one message's attachments may take: half the prompt budget of the model
     /// that answers now, so the history and the reply still fit beside them.
     pub fn attachment_budget(&self) -> usize {
         let settings = self.models.settings();
-        Limits::new(self.models.known_window(), settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
+        let room = self.models.next_room(None);
+        Limits::new(room.window, settings.llm.max_tokens.unwrap_or(1024), &settings.context).budget / 2
     }
 
-    pub async fn context_meter(&self) -> Result<ContextMeter, TurnError> {
+    /// How full the context was on the last model call; before any call, an estimate
+    /// made on the same terms as the call (the window of the chain that would answer,
+    /// the system prompt and the tool definitions it would be sent), so the meter's
+    /// whole does not change when the first message goes (the first-hour m5).
+    pub async fn context_meter(&self, tools: &ToolRegistry) -> Result<ContextMeter, TurnError> {
         let conversation_id = self.store.conversations().current_conversation().await?;
         if let Some((id, meter)) = *self.meter.lock().expect("meter lock") {
             if id == conversation_id {
@@ -327,15 +335,17 @@ impl ContextService {
             }
         }
         let settings = self.models.settings();
-        let window = self.models.known_window();
-        let limits = Limits::new(window, settings.llm.max_tokens.unwrap_or(1024), &settings.context);
+        let pinned = self.store.conversations().conversation_provider(conversation_id).await?;
+        let room = self.models.next_room(pinned.as_deref());
+        let limits = limits_for_room(room, &settings, tools);
         let summary = self.store.context().latest_summary(conversation_id).await?;
         let after = summary.as_ref().map(|s| s.upto_message_id).unwrap_or(0);
         let history: Vec<Message> = self.store.context().messages_after(conversation_id, after).await?.into_iter().filter(prompt::counts_as_context).collect();
         let mut chats: Vec<ChatMessage> = history.iter().map(Message::to_chat).collect();
         guard::prepare(&mut chats, &limits, &self.compactions, &count);
-        let used = guard::total_tokens(&chats, &count) + summary.as_ref().map(|s| count(&s.text)).unwrap_or(0);
-        Ok(ContextMeter::new(used, limits.budget, window as usize, summary.is_some(), &settings.context))
+        let system = self.system_text() + &summary_blocks(summary.as_ref());
+        let used = guard::total_tokens(&chats, &count) + guard::message_tokens(&ChatMessage::system(system), &count);
+        Ok(ContextMeter::new(used, &limits, room.window as usize, summary.is_some(), &settings.context))
     }
 
     /// `/checkpoint`: digests the live history into a checkpoint now.
