@@ -23,6 +23,19 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / ".e2e"
 
 
+# Where the header's tabs and its controls sit: one row when their tops meet.
+HEADER_ROWS = """
+const h = document.querySelector('header');
+const nav = h.querySelector('nav').getBoundingClientRect();
+const right = h.querySelector('.header-right').getBoundingClientRect();
+return {nav: Math.round(nav.top), right: Math.round(right.top), height: Math.round(h.getBoundingClientRect().height), width: window.innerWidth};
+"""
+
+
+def one_header_row(found):
+    return abs(found["nav"] - found["right"]) < 12 and found["height"] < 64
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,7 +1,7 @@
 """The real app with scripted models: tool chips, the cost line, and a fallback marker."""
 import time
 
-from conftest import ARTIFACTS, said, wait_until
+from conftest import ARTIFACTS, HEADER_ROWS, one_header_row, said, wait_until
 from scripted_llm import ScriptedLlm, text_reply, tool_reply
 
 
@@ -185,6 +185,9 @@ def test_a_down_provider_is_named_on_the_header_and_sidecars_own_answer_stands_a
         badge = lambda: session.texts("[data-testid=model-badge]")[0]
         wait_until(lambda: "ollama is not answering" in badge(), 30, "the header does not say the provider is down")
         assert "demo model answers meanwhile" in badge(), badge()
+        # At the default window size the header keeps one row, the warning included (m15).
+        rows = session.script(HEADER_ROWS)
+        assert rows["width"] <= 1040 and one_header_row(rows), rows
         # Sidecar sets the reminder itself; no demo reply contradicts it, no error under it.
         session.send_keys(session.find("[data-testid=composer]"), "remind me to stretch in 10 minutes\ue007")
         wait_until(lambda: any("stretch" in t for t in session.texts("[data-testid=message-assistant]")), 30, "no answer")

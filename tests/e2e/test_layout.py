@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, ROOT, wait_until
+from conftest import ARTIFACTS, HEADER_ROWS, ROOT, one_header_row, wait_until
 from scripted_llm import ScriptedLlm, text_reply
 from test_agent import write_settings
 from test_chats import ask
@@ -17,7 +17,8 @@ WIDE_REPLY = ("Here:\n\n```python\nprint('a long line of code that does not wrap
               "| Day | Medicine | Dose | Notes |\n|---|---|---|---|\n| Monday | Antihistamine | 10 mg | with breakfast, never on an empty stomach |\n")
 
 PAGES = ["chat", "reminders", "memory", "usage", "settings"]
-WIDTHS = [420, 800, 1280]
+# 1040: the default window, whose header must keep one row (the first hour's m15).
+WIDTHS = [420, 800, 1040, 1280]
 CLI = Path(__import__("os").environ.get("SIDECAR_CLI", ROOT / "target/debug/sidecar"))
 
 # What each page's controls are; any of them past the window's edge is cut off.
@@ -71,6 +72,8 @@ def test_every_page_fits_the_window(desktop, tmp_path, width, lang):
             desktop.screenshot(f"layout-{page}-{width}" + ("" if lang == "en" else f"-{lang}"))
             if found["scroll"] > found["width"] + 1 or found["cut"]:
                 problems[page] = found
+            if width >= 1040 and not one_header_row(rows := session.script(HEADER_ROWS)):
+                problems[f"{page} header"] = rows
         assert not problems, problems
     finally:
         desktop.close(session)

@@ -101,7 +101,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     assert_eq!(core.clock().local_today(), chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap());
     let preview = core.reminders().preview("tomorrow at 9");
     let sidecar::reminders::WhenPreview::Ok { local, .. } = preview else { panic!("{preview:?}") };
-    assert_eq!(local, "Sunday 22 November 2026, 09:00 (America/Argentina/Buenos_Aires)");
+    assert_eq!(local, "Sunday 22 November 2026, 09:00 (Buenos Aires time)");
     assert!(std::fs::read_to_string(&config).unwrap().contains("America/Argentina/Buenos_Aires"), "saved");
     assert!(core.set_timezone("Mars/Base").is_err());
     assert_eq!(core.zone(), chrono_tz::America::Argentina::Buenos_Aires);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api, type RestoreNote } from "./api";
 import { Composer } from "./components/Composer";
+import { Compose, Sidebar } from "./components/Icons";
 import { ContextMeterBar } from "./components/ContextMeterBar";
 import { ChatSidebar } from "./components/ChatSidebar";
 import { ContinueBanner } from "./components/ContinueBanner";
@@ -193,14 +194,16 @@ export function App() {
               className={`ghost small${sidebar ? " active" : ""}`}
               onClick={() => setSidebar((open) => !open)}
               aria-expanded={sidebar}
+              aria-label={t.chatsToggle}
+              title={t.chatsToggle}
               data-testid="toggle-sidebar"
             >
-              ☰ {t.chatsToggle}
+              <Sidebar />
             </button>
           )}
           {view === "chat" && !welcome && (
-            <button className="ghost small" onClick={() => { newChat(); setChatsVersion((v) => v + 1); }} title={t.newChatHint} data-testid="new-chat" disabled={state.streaming !== null}>
-              {t.newChat}
+            <button className="ghost small" onClick={() => { newChat(); setChatsVersion((v) => v + 1); }} title={t.newChatHint} aria-label={t.newChat} data-testid="new-chat" disabled={state.streaming !== null}>
+              <Compose />
             </button>
           )}
           {view === "chat" && !welcome && <ModelPicker refreshKey={`${settingsVersion}:${shown}`} />}

@@ -45,7 +45,7 @@ describe("the built-in demo model", () => {
     const core = new FakeCore();
     core.handlers.model_status = () => ({ state: "standing_in", down: "ollama", reason: "¿está en marcha Ollama?", model: "SmolLM2-135M-Instruct", demo: true });
     renderApp("es");
-    await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("ollama no responde · mientras tanto responde el modelo de demostración"));
+    await waitFor(() => expect(screen.getByTestId("model-badge")).toHaveTextContent("ollama no responde · responde el modelo de demostración"));
     // A reason that ends a sentence is not ended twice ("…?.").
     expect(screen.getByTestId("model-badge")).toHaveAttribute("title", expect.stringContaining("ollama: ¿está en marcha Ollama? Responde el modelo sin conexión"));
   });

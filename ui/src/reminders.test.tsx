@@ -38,6 +38,7 @@ const overview: RemindersOverview = {
   late: [reminder(3, "water the plants", { state: "delivered", late: true })],
   delivered: [reminder(4, "stretch", { state: "delivered" })],
   zone: "Europe/Madrid",
+  zone_words: "Madrid time",
   // Not the usual choices: the buttons follow what the core offers.
   snooze_choices: [5, 15, 120],
 };
@@ -57,7 +58,8 @@ describe("reminders page", () => {
     );
     expect(screen.getByTestId("group-late")).toHaveTextContent("shown late: Sidecar was not running");
     expect(screen.getByTestId("group-delivered")).toHaveTextContent("stretch");
-    expect(screen.getByText(/Times are in Europe\/Madrid/)).toBeInTheDocument();
+    // The zone as the core says it, not the database's name.
+    expect(screen.getByText(/Times are in Madrid time\./)).toBeInTheDocument();
   });
 
   it("says what to do when there are none", async () => {
@@ -218,13 +220,13 @@ describe("reminders page", () => {
 
   it("shows times in the user's zone and names the zone a reminder was set in", async () => {
     const core = new FakeCore();
-    core.handlers.reminders_overview = () => ({ ...overview, zone: "America/New_York", upcoming: [reminder(1, "call mum"), reminder(5, "standup", { zone: "America/New_York" })] });
+    core.handlers.reminders_overview = () => ({ ...overview, zone: "America/New_York", upcoming: [reminder(1, "call mum", { zone_words: "Madrid time" }), reminder(5, "standup", { zone: "America/New_York" })] });
     renderApp();
     const user = userEvent.setup();
     await user.click(screen.getByTestId("nav-reminders"));
     const rows = await screen.findAllByTestId("reminder-upcoming");
     // 08:00 UTC: 03:00 in New York, 09:00 in Madrid where "call mum" was set.
-    expect(within(rows[0]).getByTestId("reminder-when")).toHaveTextContent(/03:00 · 09:00 in Europe\/Madrid, where it was set/);
+    expect(within(rows[0]).getByTestId("reminder-when")).toHaveTextContent(/03:00 · 09:00 in Madrid time, where it was set/);
     expect(within(rows[1]).getByTestId("reminder-when")).toHaveTextContent(/03:00$/);
   });
 

@@ -225,6 +225,48 @@ pub fn moment_words(local: DateTime<Tz>, lang: Lang) -> String {
     }
 }
 
+/// A time zone as people say it: "Madrid time" / "hora de Madrid", "UTC", "UTC−3";
+/// never the database's "Etc/UTC" or "America/Argentina/Buenos_Aires" (the first-hour
+/// m16).
+pub fn zone_words(zone: Tz, lang: Lang) -> String {
+    let name = zone.name();
+    if matches!(
+        name,
+        "UTC"
+            | "Etc/UTC"
+            | "Etc/UCT"
+            | "Etc/Universal"
+            | "Etc/Zulu"
+            | "UCT"
+            | "Universal"
+            | "Zulu"
+            | "GMT"
+            | "Etc/GMT"
+            | "Etc/GMT0"
+            | "Etc/GMT+0"
+            | "Etc/GMT-0"
+            | "Etc/Greenwich"
+            | "GMT0"
+            | "GMT+0"
+            | "GMT-0"
+            | "Greenwich"
+    ) {
+        return "UTC".into();
+    }
+    // The Etc zones' signs are POSIX's, the reverse of how offsets are written.
+    if let Some(offset) = name.strip_prefix("Etc/GMT") {
+        return match offset.split_at(1) {
+            ("+", hours) => format!("UTC\u{2212}{hours}"),
+            (_, hours) => format!("UTC+{hours}"),
+        };
+    }
+    let place = name.rsplit('/').next().unwrap_or(name).replace('_', " ");
+    match lang {
+        Lang::En => format!("{place} time"),
+        Lang::Es => format!("hora de {place}"),
+    }
+}
+
 fn list(items: &[String], lang: Lang) -> String {
     match items {
         [] => String::new(),
@@ -423,5 +465,22 @@ pub(crate) fn which_day(choices: &[NaiveDate], lang: Lang) -> String {
     match lang {
         Lang::En => format!("Say which: {}.", said.join(" or ")),
         Lang::Es => format!("Di cuál: {}.", said.join(" o ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zones_are_named_as_people_say_them() {
+        let say = |name: &str, lang| zone_words(name.parse().unwrap(), lang);
+        assert_eq!(say("Etc/UTC", Lang::En), "UTC");
+        assert_eq!(say("UTC", Lang::Es), "UTC");
+        assert_eq!(say("Europe/Madrid", Lang::En), "Madrid time");
+        assert_eq!(say("Europe/Madrid", Lang::Es), "hora de Madrid");
+        assert_eq!(say("America/Argentina/Buenos_Aires", Lang::Es), "hora de Buenos Aires");
+        assert_eq!(say("Etc/GMT+3", Lang::En), "UTC\u{2212}3");
+        assert_eq!(say("Etc/GMT-10", Lang::En), "UTC+10");
     }
 }

@@ -32,6 +32,8 @@ pub struct Overview {
     pub failed: Vec<ReminderView>,
     /// The user's zone, in which the times are shown.
     pub zone: String,
+    /// The same as people say it ("Madrid time", "UTC").
+    pub zone_words: String,
     /// The snooze choices, in minutes (the same as a notification's buttons).
     pub snooze_choices: Vec<u32>,
 }
@@ -73,6 +75,8 @@ pub struct ReminderView {
     pub rule_words: Option<String>,
     /// The next three occurrences of a repeating reminder (the due one first).
     pub next: Vec<chrono::DateTime<chrono::Utc>>,
+    /// Its zone as people say it ("Madrid time").
+    pub zone_words: String,
 }
 
 /// How a "when" reads as the user types.
@@ -101,7 +105,7 @@ impl WhenPreview {
     pub(crate) fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
         match reading {
             Ok(r) => WhenPreview::Ok {
-                local: format!("{} ({})", sidecar_dates::words::moment_words(r.local(), lang), r.zone.name()),
+                local: format!("{} ({})", sidecar_dates::words::moment_words(r.local(), lang), sidecar_dates::words::zone_words(r.zone, lang)),
                 utc: sidecar_store::utc(r.at),
                 zone: r.zone.name().to_string(),
                 rule_words: r.rule_words(lang),

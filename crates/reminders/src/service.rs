@@ -135,7 +135,7 @@ impl ReminderService {
     fn people_words(&self, r: &Reminder, lang: Lang, name_zone: bool) -> String {
         let local = reminder_words::due(r, lang);
         let repeats = reminder_words::rule(r, lang).map(|rule| format!(", {rule}")).unwrap_or_default();
-        let zone = if name_zone { format!(" ({})", r.zone.0.name()) } else { String::new() };
+        let zone = if name_zone { format!(" ({})", sidecar_dates::words::zone_words(r.zone.0, lang)) } else { String::new() };
         format!("\"{}\" — {local}{zone}{repeats}", r.message)
     }
 
@@ -149,7 +149,8 @@ impl ReminderService {
             }
             None => Vec::new(),
         };
-        ReminderView { rule_words: reminder_words::rule(&reminder, self.lang), reminder, next }
+        let zone_words = dates::words::zone_words(reminder.zone.0, self.lang);
+        ReminderView { rule_words: reminder_words::rule(&reminder, self.lang), reminder, next, zone_words }
     }
 
     /// Sets a reminder from the user's words for when: always a new one (the CLI, the
@@ -499,7 +500,13 @@ impl ReminderService {
     }
 
     pub async fn overview(&self) -> Result<Overview, ReminderError> {
-        let mut overview = Overview { zone: self.clock.zone().name().to_string(), snooze_choices: SNOOZE_CHOICES.to_vec(), ..Overview::default() };
+        let zone = self.clock.zone();
+        let mut overview = Overview {
+            zone: zone.name().to_string(),
+            zone_words: dates::words::zone_words(zone, self.lang),
+            snooze_choices: SNOOZE_CHOICES.to_vec(),
+            ..Overview::default()
+        };
         let all = self.store.reminder_table().reminders().await?;
         // A repeating reminder that came late keeps its series pending; its late
         // occurrences are shown too, from the deliveries.

@@ -31,6 +31,26 @@ export function Pin() {
   );
 }
 
+/** The conversations' side panel. */
+export function Sidebar() {
+  return (
+    <svg {...base} aria-hidden="true" focusable="false">
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M9 4v16" />
+    </svg>
+  );
+}
+
+/** A new conversation: a pen on a page. */
+export function Compose() {
+  return (
+    <svg {...base} aria-hidden="true" focusable="false">
+      <path d="M12 4H5a2 2 0 0 0-2 2v13a2 2 0 0 0 2 2h13a2 2 0 0 0 2-2v-7" />
+      <path d="M17.5 2.5a2.1 2.1 0 0 1 3 3L12 14l-4 1 1-4z" />
+    </svg>
+  );
+}
+
 /** A star: filled when `on` (pinned), hollow when not. */
 export function Star(props: { on: boolean }) {
   return (

@@ -33,7 +33,7 @@ function whenShown(reminder: Reminder, userZone: string, t: ReturnType<typeof us
   const here = localTime(reminder.due_at, userZone || reminder.zone, t.locale);
   if (!userZone || reminder.zone === userZone) return here;
   const there = new Intl.DateTimeFormat(t.locale, { timeZone: reminder.zone, hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(reminder.due_at));
-  return `${here} · ${t.reminderOtherZone(there, reminder.zone)}`;
+  return `${here} · ${t.reminderOtherZone(there, reminder.zone_words ?? reminder.zone)}`;
 }
 
 function Row({
@@ -377,7 +377,7 @@ export function RemindersView() {
   return (
     <section className="page" data-testid="reminders-view">
       <h2>{t.navReminders}</h2>
-      <p className="muted">{t.remindersIntro(overview?.zone ?? "")}</p>
+      <p className="muted">{t.remindersIntro(overview?.zone_words ?? "")}</p>
       {separate ? <NewReminder onAdded={changed} /> : <QuickAdd onAdded={changed} zone={overview?.zone ?? ""} />}
       <div className="reminder-tools">
         <button type="button" className="link small" data-testid="toggle-form" onClick={() => setSeparate(!separate)}>

@@ -52,7 +52,7 @@ export const baseEs: typeof baseEn = {
   remindersFailed: "No se pudieron mostrar",
   reminderFailedNote: "Sidecar se cerró cada vez que lo mostraba; posponlo para intentarlo de nuevo",
   remindersIntro: (zone: string) =>
-    `Los recordatorios llegan a su hora como notificación y en el chat, incluso en horas de silencio. Las horas están en ${zone || "tu zona horaria"}. También puedes pedirlo en el chat: "recuérdame estirar en 30 minutos".`,
+    `Los recordatorios llegan a su hora como notificación y en el chat, incluso en horas de silencio. Las horas se muestran en ${zone || "tu zona horaria"}. También puedes pedirlo en el chat: "recuérdame estirar en 30 minutos".`,
   remindersEmpty: "Aún no hay recordatorios. Añade uno arriba o pídelo en el chat.",
   remindersLoadError: (e: string) => `No se pudieron cargar los recordatorios: ${e}`,
   proactiveTitle: "Proactividad",
@@ -176,7 +176,8 @@ export const baseEs: typeof baseEn = {
   modelStarting: "Iniciando el modelo sin conexión…",
   modelReady: "Listo",
   modelUnavailable: "Modelo no disponible",
-  modelStandingIn: (down: string, model: string) => `${down} no responde · mientras tanto responde ${model}`,
+  modelNotAnswering: (down: string) => `${down} no responde`,
+  modelAnswersMeanwhile: (model: string) => `responde ${model}`,
   modelStandingInHint: (down: string, reason: string) => `${down}: ${ended(reason)} Responde el modelo sin conexión hasta que vuelva; revísalo en Ajustes → Proveedores de modelos.`,
   modelDemoShort: "el modelo de demostración",
   errorPrefix: "Algo salió mal:",

@@ -171,7 +171,7 @@ export class FakeCore {
           case "context_meter":
             return null;
           case "reminders_overview":
-            return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid", snooze_choices: [5, 15, 60] };
+            return { upcoming: [], recurring: [], delivered: [], late: [], zone: "Europe/Madrid", zone_words: "Madrid time", snooze_choices: [5, 15, 60] };
           case "proactive_status":
             return defaultProactiveStatus();
           case "channels_view":

@@ -21,6 +21,8 @@ export interface Reminder {
   rule_words?: string | null;
   /** The next three occurrences of a repeating reminder, RFC 3339 UTC. */
   next?: string[];
+  /** Its zone as people say it ("Madrid time"), in the page's lists. */
+  zone_words?: string;
   all_day?: boolean;
   state: ReminderState;
   delivered_at: string | null;
@@ -45,6 +47,8 @@ export interface RemindersOverview {
   /** Given up: Sidecar stopped again and again while showing them. */
   failed?: Reminder[];
   zone: string;
+  /** The zone as people say it ("Madrid time", "UTC"). */
+  zone_words: string;
   /** Snooze choices in minutes, as the core offers them. Snoozing one still to come
    * never moves it: the core adds a one-off copy and says so in `Snoozed`. */
   snooze_choices: number[];

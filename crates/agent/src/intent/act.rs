@@ -5,7 +5,7 @@ use super::hour_reply::Awaiting;
 use super::Intent;
 use crate::error::TurnError;
 use crate::words::intent as say;
-use sidecar_dates::words::moment_words;
+use sidecar_dates::words::{moment_words, zone_words};
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_memory::knowledge::facts::SaveOutcome;
@@ -45,7 +45,7 @@ fn lines(found: &[Reminder], hands: &Hands<'_>, lang: Lang) -> String {
 fn reminder_set_answer(set: &sidecar_reminders::Setting, lang: Lang) -> String {
     let r = &set.reminder;
     let rule = reminder_words::rule(r, lang);
-    let answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), rule.as_deref(), set.note.as_deref(), lang);
+    let answer = say::reminder_set(&r.message, &reminder_words::due(r, lang), &zone_words(r.zone.0, lang), rule.as_deref(), set.note.as_deref(), lang);
     match set.twin {
         Some(_) => format!("{answer} {}", reminder_words::twin_kept(lang)),
         None => answer,
@@ -88,7 +88,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
                 let what = if split.what.is_empty() { say::timer_done(lang).to_string() } else { split.what };
                 let set = hands.reminders.store_reading(&what, &split.when, Some(asked_in)).await?;
                 let r = &set.reminder;
-                said(say::reminder_set(&r.message, &reminder_words::due(r, lang), r.zone.0.name(), None, set.note.as_deref(), lang), true)
+                said(say::reminder_set(&r.message, &reminder_words::due(r, lang), &zone_words(r.zone.0, lang), None, set.note.as_deref(), lang), true)
             }
         },
         Intent::Cancel { query } => {
@@ -147,7 +147,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
         }
         Intent::Now => {
             let (now, zone) = (hands.clock.now(), hands.clock.zone());
-            said(say::now_is(&moment_words(now.with_timezone(&zone), lang), zone.name(), lang), false)
+            said(say::now_is(&moment_words(now.with_timezone(&zone), lang), &zone_words(zone, lang), lang), false)
         }
         Intent::AboutMe { slot } => {
             let facts = hands.knowledge.facts();
