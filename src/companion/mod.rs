@@ -225,6 +225,7 @@ impl Companion {
         tools.register(crate::agent::chooser::FindTools(chooser.clone()));
         crate::reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
+        tasks.follow_language(lang).await?;
         let calendar = Arc::new(crate::calendar::service::CalendarService::new(
             store.clone(),
             options.secrets.clone(),

@@ -89,7 +89,7 @@ impl Companion {
 
     /// The conversation task results arrive in (made the first time).
     pub async fn tasks_conversation(&self) -> Result<i64, crate::CompanionError> {
-        Ok(self.store.conversations().set_aside("tasks", sidecar_tasks::words::tasks_conversation(self.lang)).await?)
+        Ok(self.store.conversations().set_aside(sidecar_tasks::CONVERSATION_KIND, sidecar_tasks::words::tasks_conversation(self.lang)).await?)
     }
 
     /// The loop: the runs a crash cut first, then a look at every next time (at most

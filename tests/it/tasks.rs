@@ -468,3 +468,47 @@ async fn on_the_demo_model_a_task_says_it_cannot_and_the_brief_is_sidecars_own()
     assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [RunState::Done]);
     core.shutdown().await;
 }
+
+/// The first-hour m4: what Sidecar named itself (the brief, the Tasks conversation)
+/// is said in the language the app speaks now, after a switch; what the user named
+/// keeps its name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sidecars_own_names_follow_the_language_after_a_switch() {
+    let server = ScriptedServer::start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let hands = Hands::at(madrid(3, 1, 0));
+    let (core, _asker, _notifications) = open(dir.path(), &server.base_url, &hands).await;
+    core.set_brief(Some("07:30")).await.unwrap();
+    let request = TaskRequest {
+        title: Some("Morning brief".into()),
+        prompt: "Check the trains".into(),
+        when: "every day at 9".into(),
+        tools: vec![],
+        catch_up: CatchUp::RunNow,
+        always_deliver: false,
+    };
+    core.add_task(&request).await.unwrap();
+    let tasks_chat = core.tasks_conversation().await.unwrap();
+    let titles = |core: Arc<Companion>| async move {
+        let tasks: Vec<(String, String)> = core.tasks_page().await.unwrap().tasks.into_iter().map(|t| (t.title, t.prompt)).collect();
+        let chats = core.store().chat_list().list(None, tasks_chat, 50).await.unwrap();
+        let chat = chats.into_iter().find(|c| c.id == tasks_chat).and_then(|c| c.title);
+        (tasks, chat)
+    };
+    let (tasks, chat) = titles(core.clone()).await;
+    assert_eq!(tasks[0], ("Morning brief".to_string(), "Morning brief".to_string()));
+    assert_eq!(chat.as_deref(), Some("Tasks"));
+    core.shutdown().await;
+    drop(core);
+    let settings = toml::from_str(&format!(
+        "[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n[desktop]\nlanguage = \"es\"\n",
+        server.base_url
+    ))
+    .unwrap();
+    let core = Companion::open(CompanionOptions { clock: hands.clock(), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
+    let (tasks, chat) = titles(core.clone()).await;
+    assert_eq!(tasks[0], ("Resumen de la mañana".to_string(), "Resumen de la mañana".to_string()), "{tasks:?}");
+    // A task the user called "Morning brief" is theirs: only the brief is Sidecar's.
+    assert_eq!(tasks[1], ("Morning brief".to_string(), "Check the trains".to_string()), "{tasks:?}");
+    assert_eq!(chat.as_deref(), Some("Tareas"));
+}

@@ -13,6 +13,9 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language Sidecar speaks.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Es];
+
     /// From `SIDECAR_LANG`, then the POSIX locale variables in their order of
     /// precedence (`LC_ALL`, `LC_MESSAGES`, `LANG`); English when none says Spanish.
     pub fn from_env() -> Self {

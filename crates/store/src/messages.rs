@@ -271,6 +271,18 @@ impl Conversations<'_> {
         Ok(id)
     }
 
+    /// The conversation of `kind` whose title is still one of `ours` (Sidecar's own
+    /// names for it, in any language) is called `title`: it follows the language the
+    /// app now speaks; a title the user gave stays.
+    pub async fn retitle_set_aside(&self, kind: &str, title: &str, ours: &[&str]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for old in ours.iter().filter(|old| **old != title) {
+            sqlx::query("UPDATE conversations SET title = ? WHERE kind = ? AND title = ?").bind(title).bind(kind).bind(old).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// The provider pinned to a conversation, if the user picked one.
     pub async fn conversation_provider(&self, conversation_id: i64) -> Result<Option<String>, StoreError> {
         let row: Option<(Option<String>,)> =

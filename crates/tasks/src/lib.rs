@@ -36,3 +36,6 @@ pub use manage::{TaskRequest, TaskView};
 pub use runs::{RunState, TaskError};
 pub use schedule::Schedule;
 pub use service::{Look, Tasks, Work, NOTIFICATIONS_PER_DAY};
+
+/// The kind of the conversation task results arrive in.
+pub const CONVERSATION_KIND: &str = "tasks";

@@ -13,6 +13,7 @@ use crate::rows::{NewTask, Run, Task, TaskKind, TasksStore};
 use crate::runs::RunState;
 use crate::schedule::Schedule;
 use crate::service::{Tasks, Work};
+use crate::CONVERSATION_KIND;
 
 /// The longest "skip if older than" a task takes: a week.
 const MAX_SKIP_MINUTES: u32 = 7 * 24 * 60;
@@ -206,6 +207,17 @@ impl Tasks {
         let declined = self.store().task_table().decline_asked(id).await?;
         self.store().conversations().mark_task_questions_handled(id).await?;
         Ok(declined)
+    }
+
+    /// What Sidecar named itself (the brief, the conversation results arrive in) is
+    /// called in `lang`, the language the app now speaks (the first-hour m4: they stayed
+    /// English after a switch to Spanish). Names the user gave stay.
+    pub async fn follow_language(&self, lang: Lang) -> Result<(), TasksError> {
+        let briefs = Lang::ALL.map(crate::words::brief_title);
+        self.store().task_table().retitle(TaskKind::Brief, crate::words::brief_title(lang), &briefs).await?;
+        let conversations = Lang::ALL.map(crate::words::tasks_conversation);
+        self.store().conversations().retitle_set_aside(CONVERSATION_KIND, crate::words::tasks_conversation(lang), &conversations).await?;
+        Ok(())
     }
 
     /// The morning brief, when the user turned it on.

@@ -146,6 +146,18 @@ impl TaskTable<'_> {
         task_of(row)
     }
 
+    /// Tasks of `kind` still called one of `ours` are called `title` (their prompt too,
+    /// where it was the name).
+    pub async fn retitle(&self, kind: TaskKind, title: &str, ours: &[&str]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_transaction().await?;
+        for old in ours.iter().filter(|old| **old != title) {
+            sqlx::query("UPDATE tasks SET prompt = ? WHERE kind = ? AND prompt = ?").bind(title).bind(kind).bind(old).execute(&mut *tx).await?;
+            sqlx::query("UPDATE tasks SET title = ? WHERE kind = ? AND title = ?").bind(title).bind(kind).bind(old).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// One task, if it is there.
     pub async fn one(&self, id: i64) -> Result<Option<Task>, StoreError> {
         let row: Option<TaskRow> =
