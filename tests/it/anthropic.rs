@@ -139,7 +139,11 @@ async fn http_errors_carry_anthropics_type_and_message() {
     }])
     .await;
     let error = client(&server.base_url).stream_chat(&ChatRequest { messages: vec![ChatMessage::user("hi")], ..Default::default() }, |_| {}).await.unwrap_err();
-    assert!(error.to_string().contains("HTTP 401: authentication_error: invalid x-api-key"), "{error}");
+    assert!(matches!(error, LlmError::Http { status: 401, .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("refused the API key; check it in Settings → Model providers. It said: “authentication_error: invalid x-api-key”"),
+        "{error}"
+    );
 }
 
 #[tokio::test]

@@ -62,7 +62,7 @@ async fn ask_reports_a_server_error_and_exits_non_zero() {
     let out = tokio::task::spawn_blocking(move || sidecar(&data, &base).args(["ask", "--json", "hi"]).output().unwrap()).await.unwrap();
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(json["error"].as_str().unwrap().contains("HTTP 503: overloaded"), "{json}");
+    assert!(json["error"].as_str().unwrap().contains("server had a problem; try again in a moment. It said: “overloaded”"), "{json}");
     assert_eq!(json["retryable"], true);
 }
 

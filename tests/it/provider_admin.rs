@@ -64,7 +64,13 @@ async fn test_connection_reports_success_and_the_providers_error() {
     assert!(result.message.contains("gpt-4o-mini answered"));
     let result = core.provider_admin().test_provider(input("b", &bad.base_url, Some("wrong"))).await;
     assert!(!result.ok);
-    assert!(result.message.contains("HTTP 401: Incorrect API key"), "{}", result.message);
+    // In words, with what to do, and what the provider said; no status number (p5).
+    assert!(
+        result.message.contains("refused the API key; check it in Settings") && result.message.contains("It said: “Incorrect API key”"),
+        "{}",
+        result.message
+    );
+    assert!(!result.message.contains("HTTP") && !result.message.contains("401"), "{}", result.message);
     // Testing saves nothing.
     assert!(core.provider_admin().providers().is_empty());
 }
@@ -161,7 +167,7 @@ async fn the_model_list_comes_from_the_server_with_the_key_and_a_refusal_is_said
     let models = core.provider_admin().list_models(input("moonshot", &base, Some("sk-good"))).await.unwrap();
     assert_eq!(models, ["kimi-k2.5", "moonshot-v1-8k"]);
     let refused = core.provider_admin().list_models(input("moonshot", &base, Some("sk-bad"))).await.unwrap_err().to_string();
-    assert!(refused.contains("refused the key"), "{refused}");
+    assert!(refused.contains("refused the API key"), "{refused}");
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let down = core.provider_admin().list_models(input("x", &format!("http://127.0.0.1:{closed}/v1"), None)).await.unwrap_err().to_string();
     assert!(down.contains("nothing is listening"), "{down}");

@@ -27,7 +27,7 @@ describe("Settings → Calendar", () => {
     let tries = 0;
     core.handlers.connect_calendar = () => {
       tries += 1;
-      if (tries === 1) throw { message: "the calendar server refused the user name or password (HTTP 401); check them, or use an app password", retryable: false };
+      if (tries === 1) throw { message: "the calendar server refused the user name or password; check them, or use an app password", retryable: false };
       return connected(null);
     };
     renderApp();

@@ -13,10 +13,10 @@ pub enum CalendarError {
     FeedTooLarge(usize),
     #[error("the subscribed calendar has more than {0} events; Sidecar reads smaller ones (subscribe to a shorter range if the calendar offers one)")]
     FeedTooMany(usize),
-    #[error("the calendar server refused the user name or password (HTTP {0}); check them, or use an app password")]
+    #[error("the calendar server refused the user name or password; check them, or use an app password")]
     Refused(u16),
     /// A subscription's address answered 401 or 403: a public feed has no password.
-    #[error("the subscription's server would not give the calendar (HTTP {0}): the address may have been made private or replaced; copy its public address again from your calendar app")]
+    #[error("the subscription's server would not give the calendar: the address may have been made private or replaced; copy its public address again from your calendar app")]
     FeedRefused(u16),
     #[error("the calendar server answered with more than {0} MB, more than any calendar needs; Sidecar stopped reading it and keeps the last copy (ask the server's administrator, or connect another account)")]
     AnswerTooLarge(u64),
@@ -54,15 +54,13 @@ impl Worded for CalendarError {
             CalendarError::FeedTooLarge(mb) => {
                 format!("el calendario suscrito ocupa más de {mb} MB; Sidecar lee calendarios más pequeños (suscríbete a un intervalo más corto si el calendario lo ofrece)")
             }
-            CalendarError::Refused(code) => {
-                format!("el servidor del calendario rechazó el usuario o la contraseña (HTTP {code}); revísalos, o usa una contraseña de aplicación")
-            }
+            CalendarError::Refused(_) => "el servidor del calendario rechazó el usuario o la contraseña; revísalos, o usa una contraseña de aplicación".into(),
             CalendarError::FeedTooMany(events) => {
                 format!("el calendario suscrito tiene más de {events} eventos; Sidecar lee calendarios más pequeños (suscríbete a un intervalo más corto si el calendario lo ofrece)")
             }
-            CalendarError::FeedRefused(code) => format!(
-                "el servidor de la suscripción no quiso dar el calendario (HTTP {code}): puede que la dirección ya no sea pública o que la hayan cambiado; copia de nuevo su dirección pública desde tu app de calendario"
-            ),
+            CalendarError::FeedRefused(_) => {
+                "el servidor de la suscripción no quiso dar el calendario: puede que la dirección ya no sea pública o que la hayan cambiado; copia de nuevo su dirección pública desde tu app de calendario".into()
+            }
             CalendarError::AnswerTooLarge(mb) => format!(
                 "el servidor del calendario respondió con más de {mb} MB, más de lo que necesita cualquier calendario; Sidecar dejó de leerlo y conserva la última copia (pregunta a quien administra el servidor, o conecta otra cuenta)"
             ),

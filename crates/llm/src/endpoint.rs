@@ -6,7 +6,7 @@ use super::sse::Timeouts;
 /// Why a server's model list could not be had, for the header and Settings to say.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProbeProblem {
-    #[error("it refused the key: HTTP {0}")]
+    #[error("it refused the API key; check it")]
     RefusedKey(u16),
     #[error("no answer within {0} s")]
     NoAnswer(u64),
@@ -15,7 +15,7 @@ pub enum ProbeProblem {
     Offline(String),
     #[error("nothing is listening at {0}")]
     NotListening(String),
-    #[error("it answered HTTP {0} to the model list")]
+    #[error("asked for its models, {}", crate::status_words::http_meaning(*.0, sidecar_domain::locale::Lang::En))]
     Http(u16),
     #[error("its model list could not be read: {0}")]
     Unreadable(String),
@@ -134,11 +134,11 @@ const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 impl sidecar_domain::said::Worded for ProbeProblem {
     fn spanish(&self) -> String {
         match self {
-            ProbeProblem::RefusedKey(status) => format!("rechazó la clave: HTTP {status}"),
+            ProbeProblem::RefusedKey(_) => "rechazó la clave de API; revísala".into(),
             ProbeProblem::NoAnswer(secs) => format!("sin respuesta en {secs} s"),
             ProbeProblem::Offline(_) => "este ordenador parece no tener conexión".into(),
             ProbeProblem::NotListening(url) => format!("no hay nada escuchando en {url}"),
-            ProbeProblem::Http(status) => format!("respondió HTTP {status} a la lista de modelos"),
+            ProbeProblem::Http(status) => format!("al pedirle sus modelos, {}", crate::status_words::http_meaning(*status, sidecar_domain::locale::Lang::Es)),
             ProbeProblem::Unreadable(why) => format!("no se pudo leer su lista de modelos: {why}"),
             ProbeProblem::Other(why) => why.clone(),
         }

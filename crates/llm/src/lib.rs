@@ -26,6 +26,7 @@ pub mod repetition;
 pub mod router;
 pub mod sse;
 pub mod status;
+pub mod status_words;
 pub(crate) mod vision;
 pub mod window;
 
@@ -50,7 +51,7 @@ pub enum LlmError {
         after.as_secs_f64()
     )]
     Timeout { phase: TimeoutPhase, after: Duration },
-    #[error("the model server answered HTTP {status}: {message}")]
+    #[error("{}", status_words::http_error(*status, message, sidecar_domain::locale::Lang::En))]
     Http {
         status: u16,
         message: String,
@@ -169,7 +170,7 @@ impl sidecar_domain::said::Worded for LlmError {
                     after.as_secs_f64()
                 )
             }
-            LlmError::Http { status, message, .. } => format!("el servidor del modelo respondió HTTP {status}: {message}"),
+            LlmError::Http { status, message, .. } => status_words::http_error(*status, message, sidecar_domain::locale::Lang::Es),
             LlmError::Interrupted { detail } => {
                 format!("la respuesta se cortó antes de terminar: {detail}. Lo que llegó se conserva; pulsa Reintentar (o vuelve a preguntar) para seguir")
             }

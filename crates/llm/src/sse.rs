@@ -46,12 +46,14 @@ pub(crate) async fn stream_events(
         let body = response.text().await.unwrap_or_default();
         let message = (options.error_message)(&body).unwrap_or_else(|| {
             let body = body.trim();
+            // An empty body adds nothing to what the status means.
             if body.is_empty() {
-                status.canonical_reason().unwrap_or("no details given").to_string()
+                String::new()
             } else {
                 preview(body, 300)
             }
         });
+        tracing::warn!(status = status.as_u16(), %message, "the model server answered with an error status");
         return Err(LlmError::Http { status: status.as_u16(), message, retry_after });
     }
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, toCommandError, type Level, type ProactiveConfig, type ProactiveStatus, type SinkId, type SinkPreference } from "../api";
 import { hm } from "../format";
 import { useStrings } from "../i18n";
+import { TimeField } from "./TimeField";
 import { LearnedSettings } from "./LearnedSettings";
 
 const LEVELS: Level[] = ["low", "medium", "high"];
@@ -83,9 +84,9 @@ export function ProactivitySettings() {
         <label>
           {t.quietHours}
           <span className="row">
-            <input type="time" aria-label={t.quietFrom} value={config.quiet_hours.start} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, start: e.target.value } })} data-testid="quiet-start" />
+            <TimeField label={t.quietFrom} value={config.quiet_hours.start} onChange={(start) => set({ quiet_hours: { ...config.quiet_hours, start } })} testid="quiet-start" />
             –
-            <input type="time" aria-label={t.quietTo} value={config.quiet_hours.end} onChange={(e) => set({ quiet_hours: { ...config.quiet_hours, end: e.target.value } })} data-testid="quiet-end" />
+            <TimeField label={t.quietTo} value={config.quiet_hours.end} onChange={(end) => set({ quiet_hours: { ...config.quiet_hours, end } })} testid="quiet-end" />
           </span>
           <span className="muted small">{t.quietHoursHint}</span>
         </label>

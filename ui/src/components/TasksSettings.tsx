@@ -3,6 +3,7 @@ import { api, toCommandError, type CatchUp, type TasksPage, type TaskView } from
 import { useStrings } from "../i18n";
 import { ConfirmButton } from "./ConfirmButton";
 import { localTime, useReading } from "./RemindersView";
+import { TimeField } from "./TimeField";
 
 type Missed = "run" | "ask" | "skip";
 
@@ -220,12 +221,11 @@ function BriefSetting({ page, onChanged }: { page: TasksPage; onChanged: (note: 
       <label className="check">
         <input type="checkbox" checked={page.brief_at != null} data-testid="brief-on" onChange={(e) => save(e.target.checked ? time : null)} />
         {t.briefOn}
-        <input
-          type="time"
-          aria-label={t.briefTime}
+        <TimeField
+          label={t.briefTime}
           value={time}
-          data-testid="brief-time"
-          onChange={(e) => setTime(e.target.value)}
+          testid="brief-time"
+          onChange={setTime}
           onBlur={() => page.brief_at != null && time !== page.brief_at && save(time)}
         />
       </label>

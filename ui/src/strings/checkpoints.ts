@@ -76,5 +76,5 @@ export const checkpointsEs: typeof checkpointsEn = {
   checkpointsExported: (count: number, path: string) =>
     count === 1 ? `El punto de control se guardó en ${path}` : `Los ${count} puntos de control se guardaron en ${path}`,
   checkpointAnnounced: (id: number) =>
-    `Punto de control #${id} guardado automáticamente. Para retomarlo en otra conversación, di “continuá desde el checkpoint” o pega “Checkpoint ID: ${id}”.`,
+    `Punto de control #${id} guardado automáticamente. Para retomarlo en otra conversación, di «continúa desde el punto de control» o pega «Checkpoint ID: ${id}».`,
 };
