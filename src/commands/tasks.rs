@@ -40,6 +40,11 @@ commands! {
         core.set_brief(at.as_deref()).await.map(drop).said(&core)
     }
 
+    /// Where the brief looks up the weather; empty takes it away.
+    async fn set_brief_place(core, place: String) -> Result<(), CommandError> {
+        core.set_brief_place(&place).await.said(&core)
+    }
+
     /// A thumb up or down on a brief.
     async fn rate_brief(core, message_id: i64, liked: bool) -> Result<(), CommandError> {
         core.rate_brief(message_id, liked).await.said(&core)

@@ -18,7 +18,7 @@ use sidecar_tasks::TaskEvent;
 /// Earlier briefs' thumbs the next brief is told.
 const OPINIONS: u32 = 4;
 /// The weather tool a brief may use without asking, when there is one.
-const WEATHER: &str = "get_weather";
+pub(super) const WEATHER: &str = "get_weather";
 
 impl Companion {
     /// Turns the morning brief on at `at` ("07:30", the user's time) every day, moves
@@ -27,6 +27,14 @@ impl Companion {
         let at = at.map(|t| NaiveTime::parse_from_str(t.trim(), "%H:%M").map_err(|_| sidecar_tasks::TasksError::NotATime(t.to_string()))).transpose()?;
         let tools: Vec<String> = self.conversation.tools().tools().filter(|t| t.name() == WEATHER).map(|t| t.name().to_string()).collect();
         Ok(self.tasks.set_brief(at, &tools, self.clock.now(), self.clock.zone(), self.preferences.lang()).await?)
+    }
+
+    /// Where the brief looks up the weather ("Madrid"); empty takes it away, and the
+    /// brief leaves the weather out.
+    pub async fn set_brief_place(&self, place: &str) -> Result<(), crate::CompanionError> {
+        let place = sidecar_tasks::brief::read_place(place)?;
+        self.models.settings_owner().change(crate::settings::owner::Change::Place(place))?;
+        Ok(())
     }
 
     /// The user's thumb on a brief (a message in the Tasks conversation).
@@ -100,6 +108,7 @@ impl Companion {
                 .map(|c| c.body.title)
                 .collect(),
             opinions: table.brief_opinions(OPINIONS).await.unwrap_or_default(),
+            weather_in: self.models.settings().user.place.clone().filter(|_| task.tools.iter().any(|t| t == WEATHER)),
         }
     }
 }

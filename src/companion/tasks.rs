@@ -44,6 +44,10 @@ pub struct TasksPage {
     pub brief_at: Option<String>,
     /// The time the brief is offered at when it is turned on.
     pub brief_default: String,
+    /// Where the brief looks up the weather, when the user said.
+    pub brief_place: Option<String>,
+    /// There is a weather tool for the brief to use.
+    pub brief_weather: bool,
     /// Task notifications that went out today, and the most a day (past it, results
     /// wait in Tasks and come together the next day).
     pub notified_today: (u32, u32),
@@ -75,6 +79,8 @@ impl Companion {
                 sidecar_tasks::Schedule::Once { .. } => None,
             }),
             brief_default: BRIEF_DEFAULT.to_string(),
+            brief_place: self.models.settings().user.place.clone(),
+            brief_weather: self.conversation.tools().tools().any(|t| t.name() == super::brief::WEATHER),
             notified_today: (self.tasks.notified_since(self.clock.local_midnight()).await?, sidecar_tasks::NOTIFICATIONS_PER_DAY),
             demo_only: self.models.only_demo(),
         })

@@ -222,6 +222,7 @@ export const api = {
   declineTask: (id: number) => invoke<boolean>("decline_task", { id }),
   /** Turns the morning brief on at "HH:MM", moves it, or turns it off (null). */
   setBrief: (at: string | null) => invoke<void>("set_brief", { at }),
+  setBriefPlace: (place: string) => invoke<void>("set_brief_place", { place }),
   rateBrief: (messageId: number, liked: boolean) => invoke<void>("rate_brief", { messageId, liked }),
   addReminder: (message: string, when: string) => invoke<ReminderSetting>("add_reminder", { message, when }),
   previewSentence: (text: string) => invoke<SentencePreview>("preview_sentence", { text }),

@@ -164,6 +164,28 @@ describe("Settings → Tasks", () => {
     expect(core.invoked("set_brief")[1].args).toEqual({ at: null });
   });
 
+  it("asks where the brief's weather is for, and says the weather is left out without it", async () => {
+    const core = new FakeCore();
+    let place: string | null = null;
+    const brief = task({ id: 2, kind: "brief", title: "Morning brief", tools: ["get_weather"], runs: [] });
+    core.handlers.tasks_page = () => ({ ...page([brief]), brief_at: "07:30", brief_place: place, brief_weather: true });
+    core.handlers.set_brief_place = (args) => {
+      place = (args as { place: string }).place;
+    };
+    renderApp();
+    const user = userEvent.setup();
+    await openTasks(user);
+    expect(await screen.findByTestId("brief-no-place")).toHaveTextContent("without one it leaves the weather out");
+    await user.type(screen.getByRole("textbox", { name: "Weather for" }), "Zaragoza{Enter}");
+    expect(core.invoked("set_brief_place")[0].args).toEqual({ place: "Zaragoza" });
+    expect(await screen.findByTestId("tasks-note")).toHaveTextContent("The brief's weather is for Zaragoza.");
+    await waitFor(() => expect(screen.queryByTestId("brief-no-place")).toBeNull());
+    // No weather tool: the page says the weather is left out instead of asking.
+    core.handlers.tasks_page = () => ({ ...page([brief]), brief_at: "07:30", brief_place: null, brief_weather: false });
+    await act(() => core.event({ type: "tasks_changed" }));
+    expect(await screen.findByTestId("brief-no-weather")).toHaveTextContent("No weather tool is available");
+  });
+
   it("speaks Spanish", async () => {
     const core = new FakeCore();
     core.handlers.tasks_page = () => page([task({ paused: "En pausa tras tres ejecuciones fallidas seguidas (la última: sin red).", next: null, when: "cada día laborable a las 08:00" })]);

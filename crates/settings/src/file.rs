@@ -287,6 +287,19 @@ pub(super) fn save_keep_days(path: &Path, days: Option<u32>) -> Result<(), Setti
     })
 }
 
+/// Sets `[user] place`, or takes it away.
+pub(super) fn save_place(path: &Path, place: Option<&str>) -> Result<(), SettingsFileError> {
+    edit(path, |doc| {
+        let table = table_at(doc, &["user"]);
+        match place {
+            Some(place) => table["place"] = value(place),
+            None => {
+                table.remove("place");
+            }
+        }
+    })
+}
+
 /// Sets `[tools] auto_allow_read_only`: tools that only read run without asking.
 pub(super) fn save_auto_allow_read_only(path: &Path, on: bool) -> Result<(), SettingsFileError> {
     edit(path, |doc| {

@@ -274,6 +274,8 @@ pub struct UserSettings {
     pub timezone: Option<String>,
     /// When a reminder said as a date with no hour ("el viernes") goes off: "HH:MM".
     pub all_day_time: Option<String>,
+    /// Where the user lives, as they write it ("Madrid"): the morning brief's weather.
+    pub place: Option<String>,
 }
 
 impl UserSettings {

@@ -29,6 +29,8 @@ pub enum Change {
     LocalModel(Option<PathBuf>),
     /// `[user] timezone`, an IANA name.
     TimeZone(String),
+    /// `[user] place`; `None` takes it away.
+    Place(Option<String>),
     /// `[budget]`.
     Budget(BudgetSettings),
     /// One key of `[desktop]`.
@@ -111,6 +113,7 @@ impl Change {
             Change::LocalSampling { sampling, context_tokens } => file::save_local_sampling(path, sampling, *context_tokens),
             Change::LocalModel(model) => file::save_local_model(path, model.as_deref()),
             Change::TimeZone(zone) => file::save_timezone(path, zone),
+            Change::Place(place) => file::save_place(path, place.as_deref()),
             Change::Budget(budget) => file::save_budget(path, budget),
             Change::Desktop(change) => {
                 let (key, setting) = match change {
@@ -156,6 +159,7 @@ impl Change {
             }
             Change::LocalModel(model) => settings.local_model.model = model,
             Change::TimeZone(zone) => settings.user.timezone = Some(zone),
+            Change::Place(place) => settings.user.place = place,
             Change::Budget(budget) => settings.budget = budget,
             Change::Desktop(change) => {
                 let desktop = &mut settings.desktop;

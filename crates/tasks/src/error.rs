@@ -23,6 +23,8 @@ pub enum TasksError {
     SkipMinutes,
     #[error("{0:?} is not a time of day; write it as 07:30")]
     NotATime(String),
+    #[error("a place for the weather is a town's name, at most {0} characters on one line (\"Madrid\")")]
+    NotAPlace(usize),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -40,6 +42,7 @@ impl Worded for TasksError {
             TasksError::UnknownTool(name, all) => format!("no hay ninguna herramienta llamada {name:?} para darle a una tarea; las herramientas son: {all}"),
             TasksError::AlreadyRan(id) => format!("la tarea {id} ya se ejecutó para esta hora"),
             TasksError::NotATime(said) => format!("{said:?} no es una hora del día; escríbela como 07:30"),
+            TasksError::NotAPlace(limit) => format!("el lugar del tiempo es el nombre de una ciudad, como mucho {limit} caracteres en una línea («Madrid»)"),
             TasksError::SkipMinutes => "«saltar si lleva más de» debe ir de 1 a 10080 minutos (una semana)".into(),
             TasksError::Store(e) => e.spanish(),
         }

@@ -229,6 +229,38 @@ function BriefSetting({ page, onChanged }: { page: TasksPage; onChanged: (note: 
           onBlur={() => page.brief_at != null && time !== page.brief_at && save(time)}
         />
       </label>
+      {page.brief_at != null && <BriefPlace page={page} onChanged={onChanged} />}
+    </div>
+  );
+}
+
+/** Where the brief's weather is for: the core keeps it, and leaves the weather out
+ * without one (the first hour's m8: the brief used the weather with no place). */
+function BriefPlace({ page, onChanged }: { page: TasksPage; onChanged: (note: { ok: boolean; text: string } | null) => void }) {
+  const t = useStrings();
+  const saved = page.brief_place ?? "";
+  const [place, setPlace] = useState(saved);
+  const save = () => {
+    if (place.trim() === saved) return;
+    api
+      .setBriefPlace(place)
+      .then(() => onChanged({ ok: true, text: t.briefPlaceSaved(place.trim()) }))
+      .catch((e) => onChanged({ ok: false, text: toCommandError(e).message }));
+  };
+  if (!page.brief_weather) return <p className="muted small" data-testid="brief-no-weather">{t.briefNoWeather}</p>;
+  return (
+    <div className="setting-row brief-place">
+      <label htmlFor="brief-place">{t.briefPlace}</label>
+      <input
+        id="brief-place"
+        value={place}
+        placeholder={t.briefPlaceHint}
+        data-testid="brief-place"
+        onChange={(e) => setPlace(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === "Enter" && save()}
+      />
+      {!saved && <span className="muted small" data-testid="brief-no-place">{t.briefNoPlace}</span>}
     </div>
   );
 }

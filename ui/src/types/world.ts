@@ -447,6 +447,10 @@ export interface TasksPage {
   brief_at: string | null;
   /** The time offered when it is turned on. */
   brief_default: string;
+  /** Where the brief looks up the weather, when the user said. */
+  brief_place?: string | null;
+  /** There is a weather tool for the brief to use. */
+  brief_weather?: boolean;
   /** Task notifications sent today, and the most a day (the rest wait in Tasks). */
   notified_today: [number, number];
   /** Only the demo model answers: tasks cannot run. */
