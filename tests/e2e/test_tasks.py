@@ -77,7 +77,13 @@ def test_a_task_made_in_the_chat_runs_at_its_time_with_its_mcp_tool_and_lands_in
         # The morning brief, turned on at the time offered.
         session.tap("[data-testid=brief-on]")
         wait_until(lambda: "The brief comes every day at 07:30." in " ".join(session.texts("[data-testid=tasks-note]")), 10, "brief not on")
+        # Its weather asks for a place, and is kept in the settings file (m8).
+        place = session.wait_for("[data-testid=brief-place]", 10)
+        assert "leaves the weather out" in session.text(session.find("[data-testid=brief-no-place]"))
+        session.send_keys(place, "Zaragoza\ue007")
+        wait_until(lambda: "The brief's weather is for Zaragoza." in " ".join(session.texts("[data-testid=tasks-note]")), 10, "place not kept")
         desktop.screenshot("tasks-brief")
+        assert 'place = "Zaragoza"' in config.read_text(), config.read_text()
         db = sqlite3.connect(tmp_path / "data" / "sidecar.db")
         assert db.execute("SELECT title, kind, always_deliver FROM tasks WHERE kind = 'brief'").fetchall() == [("Morning brief", "brief", 1)]
         assert db.execute("SELECT state, prompt_tokens FROM task_runs").fetchall() == [("done", 900 + 640)]
