@@ -252,6 +252,17 @@ def test_the_microphone_test_shows_its_level_then_what_it_heard_beside_its_butto
         # and in the UI's tests), then a line while the speech model writes.
         session.wait_for("[data-testid=mic-test-listening] [role=meter]", 10)
         playing = sound.play_into_microphone(CLIP)
+        # The meter follows the voice, several times a second (it moved about every 2 s
+        # while the input's buffer was the device's default).
+        meter = "const m = document.querySelector('[data-testid=mic-test-listening] [role=meter]'); return m ? m.getAttribute('aria-valuenow') : null"
+        wait_until(lambda: session.script(meter) not in ("0", None), 10, "the meter never moved")
+        levels = []
+        for _ in range(15):
+            levels.append(session.script(meter))
+            time.sleep(0.1)
+        moves = sum(1 for a, b in zip(levels, levels[1:]) if a != b and b is not None)
+        print("microphone meter, changes in 1.5 s:", moves, levels)
+        assert moves >= 6, levels
         desktop.screenshot("mic-test-listening")
         session.wait_for("[data-testid=mic-test-transcribing]", 30)
         result = session.wait_for("[data-testid=mic-test-result]", 90)

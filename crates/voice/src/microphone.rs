@@ -42,7 +42,7 @@ type Heard = (std::sync::Arc<std::sync::Mutex<Vec<f32>>>, u16, u32);
 impl Listening {
     /// Starts recording from `device` (by name; `None`: the default input), calling
     /// `level` with the loudness (RMS, 0 to 1) while it goes.
-    pub fn start(device: Option<String>, level: impl Fn(f32) + Send + 'static) -> Result<Self, VoiceError> {
+    pub fn start(device: Option<String>, level: impl Fn(f32) + Send + Sync + 'static) -> Result<Self, VoiceError> {
         let (stop, stopped) = mpsc::channel::<bool>();
         let (ready, started) = mpsc::channel::<Result<Heard, VoiceError>>();
         let thread = std::thread::Builder::new()
@@ -87,7 +87,7 @@ impl Drop for Listening {
 
 fn record(
     device: Option<String>,
-    level: impl Fn(f32) + Send + 'static,
+    level: impl Fn(f32) + Send + Sync + 'static,
     ready: mpsc::Sender<Result<Heard, VoiceError>>,
     stopped: mpsc::Receiver<bool>,
 ) -> Result<Audio, VoiceError> {
@@ -115,7 +115,7 @@ fn record(
 
 type Opened = (cpal::Stream, std::sync::Arc<std::sync::Mutex<Vec<f32>>>, u16, u32);
 
-fn open(device: Option<&str>, level: impl Fn(f32) + Send + 'static) -> Result<Opened, VoiceError> {
+fn open(device: Option<&str>, level: impl Fn(f32) + Send + Sync + 'static) -> Result<Opened, VoiceError> {
     let host = cpal::default_host();
     let device = match device {
         Some(name) => {
@@ -127,11 +127,41 @@ fn open(device: Option<&str>, level: impl Fn(f32) + Send + 'static) -> Result<Op
     let config = supported.config();
     let (channels, rate) = (config.channels, config.sample_rate);
     let samples = std::sync::Arc::new(std::sync::Mutex::new(Vec::<f32>::new()));
-    let kept = samples.clone();
-    let limit = MAX_LISTEN_SECONDS as usize * rate as usize * usize::from(channels);
-    let mut told = Instant::now();
+    let level = std::sync::Arc::new(level);
     let format = supported.sample_format();
-    let on_data = move |data: &cpal::Data, _: &cpal::InputCallbackInfo| {
+    let build = |buffer_size: cpal::BufferSize| {
+        let on_data = listener(format, samples.clone(), MAX_LISTEN_SECONDS as usize * rate as usize * usize::from(channels), level.clone());
+        let config = cpal::StreamConfig { buffer_size, ..config.clone() };
+        device.build_input_stream_raw(config, format, on_data, |error| tracing::warn!(%error, "microphone stream"), Some(Duration::from_secs(5)))
+    };
+    // The default buffer of some inputs is seconds long, and the meter moved once per
+    // buffer (about every 2 s): a buffer of one meter step where the device allows it,
+    // else the device's own.
+    let stream = match supported.buffer_size() {
+        cpal::SupportedBufferSize::Range { min, max } => {
+            let step = (rate as f32 * LEVEL_EVERY.as_secs_f32()) as u32;
+            build(cpal::BufferSize::Fixed(step.clamp(*min, *max))).or_else(|error| {
+                tracing::info!(%error, "the microphone took no short buffer; using its own");
+                build(cpal::BufferSize::Default)
+            })
+        }
+        cpal::SupportedBufferSize::Unknown => build(cpal::BufferSize::Default),
+    }
+    .map_err(|e| VoiceError::Microphone(e.to_string()))?;
+    stream.play().map_err(|e| VoiceError::Microphone(e.to_string()))?;
+    Ok((stream, samples, channels, rate))
+}
+
+/// What the stream calls with each chunk: kept (up to `limit` samples) and its loudness
+/// told to `level` once per meter step.
+fn listener(
+    format: cpal::SampleFormat,
+    kept: std::sync::Arc<std::sync::Mutex<Vec<f32>>>,
+    limit: usize,
+    level: std::sync::Arc<impl Fn(f32) + Send + Sync + 'static>,
+) -> impl FnMut(&cpal::Data, &cpal::InputCallbackInfo) + Send + 'static {
+    let mut told = Instant::now();
+    move |data: &cpal::Data, _: &cpal::InputCallbackInfo| {
         let chunk: Vec<f32> = match format {
             cpal::SampleFormat::F32 => data.as_slice::<f32>().map(<[f32]>::to_vec).unwrap_or_default(),
             cpal::SampleFormat::I16 => data.as_slice::<i16>().map(|s| s.iter().map(|v| f32::from(*v) / 32_768.0).collect()).unwrap_or_default(),
@@ -139,17 +169,13 @@ fn open(device: Option<&str>, level: impl Fn(f32) + Send + 'static) -> Result<Op
             cpal::SampleFormat::U8 => data.as_slice::<u8>().map(|s| s.iter().map(|v| (f32::from(*v) - 128.0) / 128.0).collect()).unwrap_or_default(),
             _ => Vec::new(),
         };
-        if told.elapsed() >= LEVEL_EVERY && !chunk.is_empty() {
+        // A little early counts: chunks of one step each arrive a hair apart.
+        if told.elapsed() >= LEVEL_EVERY.mul_f32(0.8) && !chunk.is_empty() {
             level((chunk.iter().map(|s| s * s).sum::<f32>() / chunk.len() as f32).sqrt().min(1.0));
             told = Instant::now();
         }
         let mut kept = kept.lock().expect("microphone lock");
         let room = limit.saturating_sub(kept.len()).min(chunk.len());
         kept.extend_from_slice(&chunk[..room]);
-    };
-    let stream = device
-        .build_input_stream_raw(config, format, on_data, |error| tracing::warn!(%error, "microphone stream"), Some(Duration::from_secs(5)))
-        .map_err(|e| VoiceError::Microphone(e.to_string()))?;
-    stream.play().map_err(|e| VoiceError::Microphone(e.to_string()))?;
-    Ok((stream, samples, channels, rate))
+    }
 }
