@@ -131,7 +131,7 @@ fn open(device: Option<&str>, level: impl Fn(f32) + Send + Sync + 'static) -> Re
     let format = supported.sample_format();
     let build = |buffer_size: cpal::BufferSize| {
         let on_data = listener(format, samples.clone(), MAX_LISTEN_SECONDS as usize * rate as usize * usize::from(channels), level.clone());
-        let config = cpal::StreamConfig { buffer_size, ..config.clone() };
+        let config = cpal::StreamConfig { buffer_size, ..config };
         device.build_input_stream_raw(config, format, on_data, |error| tracing::warn!(%error, "microphone stream"), Some(Duration::from_secs(5)))
     };
     // The default buffer of some inputs is seconds long, and the meter moved once per
