@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api, type RestoreNote } from "./api";
 import { Composer } from "./components/Composer";
+import { Announcer } from "./components/Announcer";
 import { Compose, Sidebar } from "./components/Icons";
 import { ContextMeterBar } from "./components/ContextMeterBar";
 import { ChatSidebar } from "./components/ChatSidebar";
@@ -211,6 +212,7 @@ export function App() {
           <ModelBadge status={model} />
         </div>
       </header>
+      <Announcer streaming={state.streaming} messages={state.messages} />
       {knowledgeAlert && view !== "memory" && (
         <div className="knowledge-alert" role="alert" data-testid="knowledge-alert">
           <span>{knowledgeAlert}</span>

@@ -62,4 +62,22 @@ describe("a window anyone can use", () => {
     await userEvent.setup().click(await screen.findByRole("button", { name: "Moonshot (Kimi)" }));
     expect(await violations()).toEqual([]);
   });
+
+  it("tells a screen reader a reply once it has ended, and a reminder that arrived", async () => {
+    const core = new FakeCore();
+    renderApp();
+    const user = userEvent.setup();
+    const announcer = await screen.findByTestId("announcer");
+    expect(announcer).toHaveAttribute("aria-live", "polite");
+    await user.type(await screen.findByTestId("composer"), "hello{Enter}");
+    await act(() => core.delta("Hi, "));
+    expect(announcer).toHaveTextContent("");
+    // The conversation is not read out token by token.
+    expect(screen.getByTestId("message-list")).toHaveAttribute("aria-live", "off");
+    await act(async () => core.finish("Hi, **friend**"));
+    await screen.findByTestId("message-assistant");
+    expect(announcer).toHaveTextContent("Sidecar replied: Hi, friend");
+    await act(() => core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 9, reminder_id: 1, late: false, first_line: "⏰ Call Ana" }));
+    expect(announcer).toHaveTextContent("Reminder: ⏰ Call Ana");
+  });
 });

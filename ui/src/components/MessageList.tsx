@@ -261,7 +261,8 @@ export function MessageList({
     );
   }
   return (
-    <div className="messages" data-testid="message-list" role="log" aria-live="polite" ref={list}>
+    // Not read out token by token while a reply streams: the announcer says it once, whole.
+    <div className="messages" data-testid="message-list" role="log" aria-live="off" ref={list}>
       {messages.map((m, i) => (
         <Bubble
           key={m.key}

@@ -206,6 +206,8 @@ export const baseEn = {
   navChat: "Chat",
   navUsage: "Usage",
   skipToComposer: "Skip to the message box",
+  announceReply: (text: string) => `Sidecar replied: ${text}`,
+  announceReminder: (text: string) => `Reminder: ${text}`,
   decimal: ".",
   navSettings: "Settings",
   modelAuto: "Automatic (with fallback)",

@@ -207,6 +207,8 @@ export const baseEs: typeof baseEn = {
   navChat: "Chat",
   navUsage: "Consumo",
   skipToComposer: "Saltar al cuadro de mensaje",
+  announceReply: (text: string) => `Sidecar respondió: ${text}`,
+  announceReminder: (text: string) => `Recordatorio: ${text}`,
   decimal: ",",
   navSettings: "Ajustes",
   modelAuto: "Automático (con respaldo)",
