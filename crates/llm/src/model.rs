@@ -354,10 +354,12 @@ impl Models {
             Err(RouteError::Failed { provider_id, error, streamed: false })
                 if !chain.pinned && router::worth_falling_back(&error) && !chain.providers.iter().any(Provider::is_local) =>
             {
-                stand_in_reason = Some(error.to_string());
+                // The header's words are the user's language's.
+                let reason = sidecar_domain::said::Worded::said_in(&error, self.lang);
+                stand_in_reason = Some(reason.clone());
                 if !chain.demo_stands_in && self.local_choice.read().expect("settings lock").is_demo() && self.settings().local_model.runtime.is_some() {
                     // Not started to add nothing; the header still says who answers next.
-                    self.set_status(self.offline_standing_in(&provider_id, &error.to_string()));
+                    self.set_status(self.offline_standing_in(&provider_id, &reason));
                     return Err(RouteError::Failed { provider_id, error, streamed: false });
                 }
                 match self.offline_fallback().await {
@@ -383,7 +385,7 @@ impl Models {
                 demo: is_demo_reply(provider_id, model),
             },
             Ok(routed) => ready(&routed.provider_id, &routed.model),
-            Err(error) => ModelStatus::Unavailable { message: error.to_string() },
+            Err(error) => ModelStatus::Unavailable { message: sidecar_domain::said::Worded::said_in(error, self.lang) },
         });
         routed
     }
