@@ -94,7 +94,7 @@ def test_a_calendar_is_connected_in_settings_and_read_by_the_chat(desktop, tmp_p
         session.tap("[data-testid^=caldav-write-]:not([data-testid=caldav-write-none])")
         wait_until(lambda: session.script("return !document.querySelector('[data-testid=caldav-mirror]').disabled"), 10, "mirror not offered")
         session.tap("[data-testid=caldav-mirror]")
-        wait_until(lambda: "to-dos written" in " ".join(session.texts("[data-testid=caldav-note]")), 30, "the mirror did not report")
+        wait_until(lambda: " written, " in " ".join(session.texts("[data-testid=caldav-note]")), 30, "the mirror did not report")
 
         # A calendar published at an address, subscribed to.
         wait_until(lambda: socket.socket().connect_ex(("127.0.0.1", web_port)) == 0, 20, "the web server did not start")

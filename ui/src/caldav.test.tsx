@@ -97,7 +97,7 @@ describe("Settings → Calendar", () => {
     core.handlers.mirror_reminders = () => [{ ...view, mirror_reminders: true }, { created: 3, updated: 0, removed: 0, kept_theirs: [4] }];
     await user.click(screen.getByTestId("caldav-mirror"));
     expect(core.invoked("mirror_reminders")[0].args).toEqual({ on: true });
-    expect(await screen.findByTestId("caldav-note")).toHaveTextContent("3 tareas escritas, 0 quitadas. 1 cambiadas en tu calendario: se conservó tu versión.");
+    expect(await screen.findByTestId("caldav-note")).toHaveTextContent("3 tareas escritas, 0 quitadas. 1 cambiada en tu calendario: se conservó tu versión.");
     await waitFor(() => expect(screen.getByTestId("caldav-mirror")).toBeChecked());
   });
 

@@ -26,7 +26,10 @@ export const caldavEn = {
   caldavDisconnectConfirm: "Disconnect? Sidecar takes its reminders' to-dos off the calendar first and forgets its copy and the password; your events stay on the server. Connect the same account again and your choices come back.",
   caldavMirror: "Also put my reminders in that calendar, as to-dos with an alarm (your phone rings too)",
   caldavMirrored: (written: number, removed: number, kept: number) =>
-    [`${written} to-dos written, ${removed} taken away.`, kept > 0 ? `${kept} changed on your calendar: your version was kept.` : ""].join(" ").trim(),
+    [
+      `${written} ${written === 1 ? "to-do" : "to-dos"} written, ${removed} taken away.`,
+      kept > 0 ? `${kept} changed on your calendar: your version was kept.` : "",
+    ].join(" ").trim(),
   caldavFeeds: "Subscribed calendars",
   caldavFeedsIntro: "A calendar published at an address (.ics or webcal://), such as holidays or a team's schedule: read only, refreshed with the others.",
   caldavFeedUrl: "Calendar address",
@@ -62,7 +65,10 @@ export const caldavEs: typeof caldavEn = {
   caldavDisconnectConfirm: "¿Desconectar? Sidecar quita antes del calendario las tareas de sus recordatorios y olvida su copia y la contraseña; tus eventos siguen en el servidor. Si vuelves a conectar la misma cuenta, vuelven tus elecciones.",
   caldavMirror: "Poner también mis recordatorios en ese calendario, como tareas con alarma (suena también en tu móvil)",
   caldavMirrored: (written: number, removed: number, kept: number) =>
-    [`${written} tareas escritas, ${removed} quitadas.`, kept > 0 ? `${kept} cambiadas en tu calendario: se conservó tu versión.` : ""].join(" ").trim(),
+    [
+      `${written} ${written === 1 ? "tarea escrita" : "tareas escritas"}, ${removed} ${removed === 1 ? "quitada" : "quitadas"}.`,
+      kept > 0 ? `${kept} ${kept === 1 ? "cambiada" : "cambiadas"} en tu calendario: se conservó tu versión.` : "",
+    ].join(" ").trim(),
   caldavFeeds: "Calendarios suscritos",
   caldavFeedsIntro: "Un calendario publicado en una dirección (.ics o webcal://), como los festivos o el horario de un equipo: solo lectura, se actualiza con los demás.",
   caldavFeedUrl: "Dirección del calendario",
