@@ -87,7 +87,7 @@ echo "== prompt tokens per request, 500-turn replay vs full history =="
 cargo test --release --test it context_replay:: -- --nocapture 2>&1 | grep '^replay:' 
 echo "== dates: parse time over the 556-phrase table, and the table's pass rate =="
 cargo bench --bench dates 2>/dev/null
-cargo test --release --test it dates:: -- --nocapture 2>&1 | grep -E "^(es|en|outside)[: (]"
+cargo test --release -p sidecar-dates --test table -- --nocapture 2>&1 | grep -E "^(es|en|outside)[: (]"
 echo "== dates: sentences from other projects' tests (Recognizers-Text, rustling-ontology): right, asked, silently wrong =="
 cargo test --release -p sidecar-dates --test outside -- --nocapture 2>&1 | grep -E "^(recognizers|rustling), "
 echo "== reminders and proactivity (the 30-day simulation: messages a day for a silent, an engaged and a mixed user) =="

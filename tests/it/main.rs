@@ -17,7 +17,6 @@ mod companion;
 mod connections;
 mod context_replay;
 mod crash_write;
-mod dates;
 mod devices;
 mod embedding_gemma;
 mod facts_bugs;

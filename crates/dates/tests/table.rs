@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar::dates::{parse, Options};
-use sidecar::locale::Lang;
+use sidecar_dates::{parse, Options};
+use sidecar_domain::locale::Lang;
 
-pub struct Row {
+struct Row {
     pub line: usize,
     pub lang: Lang,
     pub phrase: String,
@@ -19,7 +19,7 @@ pub struct Row {
 }
 
 /// Rows of a table file: "@ <local now> <zone>" sets the context for the rows below.
-pub fn rows(text: &str) -> Vec<Row> {
+fn rows(text: &str) -> Vec<Row> {
     let mut now = None;
     let mut zone: Option<Tz> = None;
     let mut rows = Vec::new();
@@ -68,7 +68,7 @@ fn answer(row: &Row, expected: &str) -> String {
 
 #[test]
 fn the_date_table() {
-    let table = rows(include_str!("../data/dates.tsv"));
+    let table = rows(include_str!("../../../tests/data/dates.tsv"));
     assert!(table.len() >= 400, "at least 400 phrases");
     let mut tally: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut misses = Vec::new();
@@ -91,8 +91,8 @@ fn the_date_table() {
 
 #[test]
 fn dates_inside_sentences() {
-    use sidecar::dates::extract;
-    let table = rows(include_str!("../data/extract.tsv"));
+    use sidecar_dates::extract;
+    let table = rows(include_str!("../../../tests/data/extract.tsv"));
     assert!(table.len() >= 100, "at least 100 sentences");
     let mut misses = Vec::new();
     for row in &table {
@@ -168,7 +168,7 @@ fn midnight_on_a_date_is_the_night_that_ends_it_said_as_such() {
 #[test]
 fn errors_say_what_is_missing_in_the_users_words_and_language() {
     use chrono::TimeZone;
-    use sidecar::dates::DateErrorKind;
+    use sidecar_dates::DateErrorKind;
     let zone = chrono_tz::Europe::Madrid;
     let now = zone.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap().with_timezone(&Utc);
     // The app's language is English, but the words are Spanish.
@@ -233,7 +233,7 @@ proptest::proptest! {
         let now = Utc.timestamp_opt(now_secs, 0).unwrap();
         for zone in [chrono_tz::Europe::Madrid, chrono_tz::America::New_York, chrono_tz::Pacific::Chatham] {
             let _ = parse(text, now, zone, Options::new(Lang::Es));
-            let _ = sidecar::dates::extract(text, now, zone, Options::new(Lang::En));
+            let _ = sidecar_dates::extract(text, now, zone, Options::new(Lang::En));
         }
     }
 }
@@ -265,7 +265,7 @@ fn outside_outcome(row: &Row, expected: &str) -> (Outcome, String) {
 /// with a question, and every miss of the "dev" part. The floors keep what was reached.
 #[test]
 fn phrasings_from_other_parsers_tests() {
-    let table = rows(include_str!("../data/outside/duckling.tsv"));
+    let table = rows(include_str!("../../../tests/data/outside/duckling.tsv"));
     let mut tally: BTreeMap<(&str, &str), [usize; 3]> = BTreeMap::new();
     let mut misses = Vec::new();
     for row in &table {
