@@ -279,6 +279,7 @@ mod tests {
         let mut heard = owner.subscribe();
         let changes = [
             Change::TimeZone("Europe/Madrid".into()),
+            Change::Place(Some("Zaragoza".into())),
             Change::Desktop(DesktopChange::Theme(Theme::Dark)),
             Change::Desktop(DesktopChange::Character(true)),
             Change::UpdatesDaily(false),
@@ -300,6 +301,7 @@ mod tests {
             Change::OutputDevice(Some("HDMI".into())),
             Change::Voicing { spanish: Some("es-419+f3".into()), english: None, speed: 1.3 },
             Change::InputDevice(None),
+            Change::Place(None),
         ];
         for change in changes {
             let held = owner.change(change.clone()).unwrap();
