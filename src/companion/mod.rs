@@ -27,12 +27,13 @@ use crate::provider_admin::ProviderAdmin;
 use crate::reminders::service::ReminderService;
 use crate::settings::owner::{Change, SettingsOwner};
 use crate::settings::Settings;
-use crate::store::{Message, Store, UsageTotals};
+use crate::store::{Store, UsageTotals};
 use crate::tools::{self, ToolRegistry};
 
 mod aloud;
 mod brief;
 mod calendar;
+mod chat;
 pub mod devices;
 mod devices_sink;
 pub mod home;
@@ -369,54 +370,6 @@ impl Companion {
             speech,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
         }))
-    }
-
-    /// Turns: send, retry, stop, the queue.
-    pub fn conversation(&self) -> &Arc<ConversationService> {
-        &self.conversation
-    }
-
-    /// Stores the user's message and produces a reply (see `ConversationService::send`).
-    pub async fn send(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.caller.call(text).await?)
-    }
-
-    /// A message typed on another of the user's devices attached to this one: a turn of
-    /// its own (said on "device"), so this computer's window shows it as said elsewhere.
-    pub async fn send_from_device(&self, text: &str) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.device_caller.call(text).await?)
-    }
-
-    /// Stores the user's message with files attached (their text goes to the model
-    /// inside it) and produces a reply.
-    pub async fn send_with(&self, text: &str, attachments: &[crate::attachments::Attachment]) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.caller.call(&crate::attachments::compose(text, attachments)).await?)
-    }
-
-    /// Reads a file to attach to the next message, cut to what the answering model's
-    /// context can hold. An image is kept for a model that sees images, and refused
-    /// with what to do for one that does not.
-    pub async fn attach(&self, path: &std::path::Path) -> Result<crate::attachments::Attachment, CompanionError> {
-        let pinned = self.conversation.pinned_provider().await?;
-        let sees_images = self.models.sees_images(pinned.as_deref());
-        let (path, data_dir, budget) = (path.to_path_buf(), self.data_dir.clone(), self.context.attachment_budget());
-        // Reading a PDF is work for a blocking thread, not for the runtime's.
-        let opened = tokio::task::spawn_blocking(move || crate::attachments::open(&path, sees_images, &data_dir, budget))
-            .await
-            .map_err(|e| crate::said::Refused(e.to_string()))?;
-        Ok(opened?)
-    }
-
-    pub async fn retry(&self) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.conversation.retry().await?)
-    }
-
-    pub fn stop(&self) -> bool {
-        self.conversation.stop()
-    }
-
-    pub async fn history(&self, limit: u32) -> Result<Vec<Message>, CompanionError> {
-        Ok(self.conversation.history(limit).await?)
     }
 
     pub fn tools(&self) -> Arc<ToolRegistry> {

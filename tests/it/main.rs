@@ -65,6 +65,7 @@ mod supersession;
 mod support;
 mod tasks;
 mod telegram;
+mod telegram_voice;
 mod tool_choice;
 mod tools;
 mod turn_machine;

@@ -6,6 +6,7 @@
 
 pub mod anthropic;
 pub mod budget;
+mod chain;
 pub mod demo;
 pub mod discover;
 pub mod endpoint;

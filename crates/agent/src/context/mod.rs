@@ -9,6 +9,7 @@ pub mod checkpoint;
 pub mod compact;
 pub(crate) mod digest;
 pub mod engine;
+mod estimate;
 pub mod guard;
 pub(crate) mod meter;
 pub mod plan;
