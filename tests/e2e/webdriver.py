@@ -103,7 +103,13 @@ class Session:
     def wait_for(self, css, timeout=30):
         deadline = time.time() + timeout
         while time.time() < deadline:
-            found = self.find_all(css)
+            try:
+                found = self.find_all(css)
+            except WebDriverError as e:
+                # The page was unloading (a reload onto another core): look again.
+                if "no such frame" not in str(e) and "unload" not in str(e):
+                    raise
+                found = []
             if found:
                 return found[0]
             time.sleep(0.05)

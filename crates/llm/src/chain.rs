@@ -1,8 +1,10 @@
 //! One call's providers in order (`Chain`), and what the next call's prompt has to fit
 //! in (`Room`): the window and whether tool definitions go along.
 
-use crate::model::LOCAL_PROVIDER_ID;
 use crate::provider::Provider;
+
+/// Provider id under which the offline model's usage is recorded.
+pub(crate) const LOCAL_PROVIDER_ID: &str = "local";
 
 /// What the next call's prompt has to fit in: the chain's window, and whether the
 /// tool definitions take part of it.

@@ -27,9 +27,7 @@ use sidecar_settings::owner::SettingsOwner;
 use sidecar_settings::{ProviderSettings, Purpose, Settings};
 use sidecar_store::Store;
 
-/// Provider id under which the offline model's usage is recorded.
-pub(crate) const LOCAL_PROVIDER_ID: &str = "local";
-
+pub(crate) use crate::chain::LOCAL_PROVIDER_ID;
 pub use crate::chain::{Chain, Room};
 
 pub struct Models {
