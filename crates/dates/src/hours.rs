@@ -20,7 +20,9 @@ impl Grammar<'_> {
 
     fn plain_hour(&self, i: usize) -> Found<Hour> {
         let lead = self
-            .any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"]);
+            .any(i, &["at", "@", "a las", "a la", "sobre las", "hacia las", "para las", "tipo", "a eso de las", "around", "by", "para la", "desde las", "las"])
+            // "la una" is only ever the hour.
+            .or_else(|| self.any(i, &["la"]).filter(|&at| self.word(at) == Some("una")));
         let at = lead.unwrap_or(i);
         if let Some(found) = self.named_hour(at) {
             return Some(found);
@@ -308,7 +310,13 @@ impl Grammar<'_> {
         let w = self.word(i)?;
         // "siete y media", "ocho menos diez de la mañana": minutes in words, then a mark.
         let minutes_then_mark = || self.any(i + 1, &["y", "menos"]).and_then(|a| self.minutes_in_words(a)).is_some_and(|(_, after)| self.marked_hour(after));
-        let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some() || minutes_then_mark();
+        // "una y treinta", "la una y cinco" said alone, as an answer: the hour and its
+        // minutes are the whole of what is said ("entre diez y veinte" is a range).
+        let minutes_then_end = || {
+            self.word(i.wrapping_sub(1)) != Some("entre")
+                && self.any(i + 1, &["y"]).and_then(|a| self.minutes_in_words(a)).is_some_and(|(m, after)| m >= 5 && m % 5 == 0 && self.word(after).is_none())
+        };
+        let words_mark = || self.marked_hour(i + 1) || self.any(i + 1, SPANISH_FRACTIONS).is_some() || minutes_then_mark() || minutes_then_end();
         if let Some(n) = lex::whole(w, 24).filter(|_| (led || words_mark()) && !w.bytes().all(|b| b.is_ascii_digit())) {
             // A number word: "a las tres", "at nine".
             return Some((Hour { hour: n, minute: 0, pm: None, part: None, settled: n == 0, bound: None, to_hour: false }, i + 1));

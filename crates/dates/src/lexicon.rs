@@ -34,7 +34,17 @@ pub fn tokens(original: &str) -> Vec<Tok> {
             text.pop();
             end -= 1;
         }
-        if !text.is_empty() {
+        if text.is_empty() {
+            return;
+        }
+        // An ISO date-time inside a sentence ("2016-12-16T12:23:59", "T12:34:20") is
+        // its day and its hour, read as if a space stood for the "T".
+        if let Some(t) = iso_time_at(&text) {
+            if t > 0 {
+                out.push(Tok { text: text[..t].to_string(), start: from, end: from + t });
+            }
+            out.push(Tok { text: text[t + 1..].to_string(), start: from + t + 1, end });
+        } else {
             out.push(Tok { text, start: from, end });
         }
     };
@@ -54,6 +64,18 @@ pub fn tokens(original: &str) -> Vec<Tok> {
         push(s, original.len());
     }
     out
+}
+
+/// Where the "t" of an ISO date-time stands in a lowercased word: after a day
+/// ("2016-12-16t12:23") or alone before the hour ("t12:34:20"). A zone after the time
+/// ("z", "+01:00") is left to the whole-text reader, which knows what it means.
+fn iso_time_at(word: &str) -> Option<usize> {
+    let t = word.find('t')?;
+    let (day, time) = (&word[..t], &word[t + 1..]);
+    let day_ok = day.is_empty() || day.len() == 10 && day.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+    let time_ok =
+        time.len() >= 4 && time.as_bytes()[0].is_ascii_digit() && time.contains(':') && time.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'.');
+    (day_ok && time_ok).then_some(t)
 }
 
 /// Which language a word is evidence of.

@@ -125,3 +125,20 @@ fn phrasings_from_other_assistants() {
     assert_eq!(es("el anterior lunes"), "!Past");
     assert_eq!(es("llama a mamá la semana próxima"), "!MissingDay");
 }
+
+/// An ISO date-time inside a sentence is its day and hour; "la una y cinco" or "una y
+/// treinta" said alone is an hour, asked which half of the day; a range of numbers or a
+/// count is not ("entre diez y veinte", "una y dos").
+#[test]
+fn iso_inside_a_sentence_and_an_hour_said_alone() {
+    let es = |text: &str| match extract(text, now(), Madrid, Options::new(Lang::Es)) {
+        Ok(s) => s.when.local().format("%Y-%m-%d %H:%M").to_string(),
+        Err(e) => format!("!{:?}", e.kind),
+    };
+    assert_eq!(es("volveré 2026-12-16T12:23:59"), "2026-12-16 12:23");
+    assert_eq!(es("volveré a las T12:34:20"), "2026-11-18 12:34");
+    assert_eq!(es("la una y cinco"), "!AmbiguousHour");
+    assert_eq!(es("una y treinta"), "!AmbiguousHour");
+    assert_eq!(es("compra entre diez y veinte"), "!NoDate");
+    assert_eq!(es("una y dos"), "!NoDate");
+}

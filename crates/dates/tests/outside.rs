@@ -114,10 +114,16 @@ fn outcome(row: &Row) -> (Outcome, String) {
 /// 3" (an hour before seven on another day) rather than setting 03:00: 98.6% and 0%,
 /// 100% and 0%. Recognizers' Spanish hours, test part: 87.0% right, 4.3% → 3.3% silently
 /// wrong; rustling's, 93.6% → 95.7% right; Recognizers' English days 54.7% → 55.4%.
+/// Then an ISO date-time inside a sentence ("2016-12-16T12:23:59", "a las T12:34:20")
+/// and an hour in words said alone ("la una y cinco", "una y treinta", asked which
+/// half): Recognizers' Spanish hours, development part, 91.4% → 93.3%, spans 97.4% →
+/// 100%, assistants' hours 98.6% → 99.3%; the test parts did not move (Recognizers'
+/// Spanish hours 87.0% right, 8.7% asked, 3.3% silently wrong: what is still short of
+/// the goal there is not in any development part).
 const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
-    ("recognizers", "hours", "en", "dev", 71.0, 4.1),
+    ("recognizers", "hours", "en", "dev", 73.2, 3.1),
     ("recognizers", "hours", "en", "test", 69.8, 8.2),
-    ("recognizers", "hours", "es", "dev", 91.0, 0.1),
+    ("recognizers", "hours", "es", "dev", 93.2, 0.1),
     ("recognizers", "hours", "es", "test", 86.9, 3.4),
     ("recognizers", "days", "en", "dev", 73.5, 4.2),
     ("recognizers", "days", "en", "test", 55.3, 15.2),
@@ -127,8 +133,8 @@ const LIMITS: &[(&str, &str, &str, &str, f64, f64)] = &[
     ("rustling", "hours", "es", "test", 95.6, 0.1),
     ("rustling", "days", "es", "dev", 99.9, 0.1),
     ("rustling", "days", "es", "test", 92.0, 0.1),
-    ("spans", "hours", "es", "dev", 97.3, 0.1),
-    ("assistants", "hours", "es", "dev", 98.5, 0.1),
+    ("spans", "hours", "es", "dev", 99.9, 0.1),
+    ("assistants", "hours", "es", "dev", 99.2, 0.1),
     ("assistants", "days", "es", "dev", 99.9, 0.1),
 ];
 
