@@ -94,8 +94,14 @@ async fn main() {
 
     let text = calendar();
     let start = Instant::now();
-    let (found, _) =
-        sidecar::reminders::ics::import(&text, chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(), chrono_tz::UTC, chrono::NaiveTime::MIN).unwrap();
+    let (found, _) = sidecar::reminders::ics::import(
+        &text,
+        chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
+        chrono_tz::UTC,
+        chrono::NaiveTime::MIN,
+        sidecar::locale::Lang::En,
+    )
+    .unwrap();
     let reading = start.elapsed().as_secs_f64();
     drop(found);
     let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,7 @@ pub mod events;
 pub mod words;
 
 // The bottom layer is its own crate (crates/domain); its modules keep their paths here.
-pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, offline, paths, redact, runtime_files, said, secrets, text, tokens};
+pub use sidecar_domain::{address, clock, fsutil, locale, logging, memo, paths, redact, runtime_files, said, secrets, text};
 // Dates as people say them (crates/dates).
 pub use sidecar_dates as dates;
 pub use sidecar_dates::user_language;
@@ -24,7 +24,7 @@ pub use sidecar_settings::{preferences, welcome};
 pub use sidecar_voice as voice;
 // Models: the wire clients, routing, the offline server, local models, the budget (crates/llm).
 pub use sidecar_llm as llm;
-pub use sidecar_llm::{budget, local_models, model, provider_admin};
+pub use sidecar_llm::{budget, local_models, model, offline, provider_admin, tokens};
 // The Tool trait, its registry and guard, the tools that need nothing above them (crates/tools).
 pub use sidecar_tools as tools;
 // What Sidecar remembers: knowledge, facts, meaning, recall, attachments (crates/memory).

@@ -38,7 +38,7 @@ fn text_of(tool: &dyn Tool) -> String {
 fn tokens_of(tool: &dyn Tool) -> usize {
     let spec =
         serde_json::json!({ "type": "function", "function": { "name": tool.name(), "description": tool.description(), "parameters": tool.parameters() } });
-    sidecar_domain::tokens::count_cached(&spec.to_string())
+    sidecar_llm::tokens::count_cached(&spec.to_string())
 }
 
 /// A tool a turn carries only when it seems wanted: one that acts, from an MCP server or

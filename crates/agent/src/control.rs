@@ -121,7 +121,7 @@ impl Control<'_> {
             Command::Proactive(ProactiveCommand::Context) => {
                 let context = self.proactive.spontaneous_context().await?;
                 let messages = sidecar_proactive::decision::request(&context, self.lang);
-                let tokens: usize = messages.iter().map(|m| sidecar_domain::tokens::count(&m.content)).sum();
+                let tokens: usize = messages.iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
                 format!("{}\n\n({tokens} tokens)", messages[1].content)
             }
             Command::Proactive(ProactiveCommand::Tick) => {

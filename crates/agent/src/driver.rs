@@ -203,7 +203,7 @@ pub(crate) async fn drive(context: TurnContext<'_>, prompt: Vec<ChatMessage>) ->
                     if let TurnEvent::ToolsFinished(results) = &event {
                         // What the prompt will carry: long results are compacted to the limit.
                         let limit = context.shaper.tool_result_limit();
-                        let added = results.iter().map(|r| sidecar_domain::tokens::count_cached(&r.content).min(limit)).sum();
+                        let added = results.iter().map(|r| sidecar_llm::tokens::count_cached(&r.content).min(limit)).sum();
                         if let Some(id) = context.shaper.checkpoint_before(added).await {
                             ledger.meta.checkpoint = Some(id);
                         }
@@ -330,11 +330,11 @@ async fn summarize_long_text(
 ) -> Result<(), StoreError> {
     let limit = context.shaper.tool_result_limit();
     for (call, result) in calls.iter().zip(results) {
-        let long = !result.is_error && sidecar_domain::tokens::count_cached(&result.content) > limit;
+        let long = !result.is_error && sidecar_llm::tokens::count_cached(&result.content) > limit;
         if !long || serde_json::from_str::<serde_json::Value>(&result.content).is_ok() {
             continue;
         }
-        let source = sidecar_domain::text::truncate_middle(&result.content, limit * 6, &sidecar_domain::tokens::count_cached);
+        let source = sidecar_domain::text::truncate_middle(&result.content, limit * 6, &sidecar_llm::tokens::count_cached);
         let request = ChatRequest {
             messages: vec![
                 ChatMessage::system(format!(

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Who said a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(type_name = "TEXT", rename_all = "lowercase"))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     System,

@@ -109,9 +109,9 @@ impl Endpoint {
             Ok(response) if matches!(response.status().as_u16(), 401 | 403) => Err(ProbeProblem::RefusedKey(response.status().as_u16())),
             Ok(response) => Ok(response),
             Err(e) if e.is_timeout() => Err(ProbeProblem::NoAnswer(PROBE_TIMEOUT.as_secs())),
-            Err(e) if e.is_connect() => Err(match sidecar_domain::offline::ConnectFailure::read(&self.base_url, &e) {
-                sidecar_domain::offline::ConnectFailure::Offline(said) => ProbeProblem::Offline(said),
-                sidecar_domain::offline::ConnectFailure::Other(_) => ProbeProblem::NotListening(self.base_url.clone()),
+            Err(e) if e.is_connect() => Err(match crate::offline::ConnectFailure::read(&self.base_url, &e) {
+                crate::offline::ConnectFailure::Offline(said) => ProbeProblem::Offline(said),
+                crate::offline::ConnectFailure::Other(_) => ProbeProblem::NotListening(self.base_url.clone()),
             }),
             Err(e) => Err(ProbeProblem::Other(self.redactor.scrub(&e.to_string()).into_owned())),
         }

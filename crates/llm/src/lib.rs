@@ -18,6 +18,7 @@ pub use sidecar_domain::message;
 // The settings the clients read (crates/settings).
 pub use sidecar_settings::llm::{pricing, retry, sampling, timeouts};
 pub mod model;
+pub mod offline;
 pub mod openai_compat;
 pub mod outcomes;
 pub mod presets;
@@ -28,6 +29,7 @@ pub mod router;
 pub mod sse;
 pub mod status;
 pub mod status_words;
+pub mod tokens;
 pub(crate) mod vision;
 pub mod window;
 

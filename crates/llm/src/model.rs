@@ -131,8 +131,8 @@ impl Models {
         if !self.settings().budget.limits_anything() {
             return Admitted { chain: chain.clone(), reservation: None, held_back: None };
         }
-        let prompt = request.messages.iter().map(|m| sidecar_domain::tokens::count_cached(&m.content)).sum::<usize>()
-            + if request.tools.is_empty() { 0 } else { sidecar_domain::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
+        let prompt = request.messages.iter().map(|m| crate::tokens::count_cached(&m.content)).sum::<usize>()
+            + if request.tools.is_empty() { 0 } else { crate::tokens::count_cached(&serde_json::to_string(&request.tools).unwrap_or_default()) };
         let (mut kept, mut reservation, mut held, mut held_back) = (Vec::new(), None, false, None);
         for provider in &chain.providers {
             if provider.is_local() || crate::demo::is_demo(provider) {

@@ -83,10 +83,10 @@ fn send_error(url: &str, e: reqwest::Error, connect: Duration) -> LlmError {
         return LlmError::Timeout { phase: TimeoutPhase::Connect, after: connect };
     }
     // reqwest nests the interesting part (connection refused, DNS) in the source chain.
-    let (detail, offline) = match sidecar_domain::offline::ConnectFailure::read(url, &e) {
-        sidecar_domain::offline::ConnectFailure::Offline(said) => (format!("{said}. Check the network connection"), true),
-        sidecar_domain::offline::ConnectFailure::Other(_) => {
-            (format!("{}. Is it running, and is the address in Settings right?", sidecar_domain::offline::last_cause(&e)), false)
+    let (detail, offline) = match crate::offline::ConnectFailure::read(url, &e) {
+        crate::offline::ConnectFailure::Offline(said) => (format!("{said}. Check the network connection"), true),
+        crate::offline::ConnectFailure::Other(_) => {
+            (format!("{}. Is it running, and is the address in Settings right?", crate::offline::last_cause(&e)), false)
         }
     };
     LlmError::Unreachable { url: url.to_string(), detail, offline }

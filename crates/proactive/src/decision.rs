@@ -198,7 +198,7 @@ mod tests {
             if reminders > LISTED_REMINDERS {
                 assert!(c.pending_reminders_list.ends_with("(+6 más)"), "{}", c.pending_reminders_list);
             }
-            totals.push(request(&c, lang).iter().map(|m| sidecar_domain::tokens::count(&m.content)).sum::<usize>());
+            totals.push(request(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum::<usize>());
         }
         let mean = totals.iter().sum::<usize>() as f64 / totals.len() as f64;
         assert!(mean <= 300.0, "{totals:?}");

@@ -417,7 +417,7 @@ impl ProactiveService {
         let context = self.build_context(now, &config, &state, &welcome).await?;
         let lang = self.lang;
         let messages = decision::request(&context, lang);
-        let prompt_tokens: usize = messages.iter().map(|m| sidecar_domain::tokens::count(&m.content)).sum();
+        let prompt_tokens: usize = messages.iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
         let answer = tokio::select! {
             answer = self.decision_call(messages) => answer,
             _ = cancel.cancelled() => return Ok(TickReport::Blocked { block: Block::UserBecameActive, prompt_tokens }),

@@ -154,7 +154,7 @@ mod tests {
         assert!(text.contains("Train strike: xxx") && !text.contains(&"x".repeat(ITEM_CHARS + 1)), "a long result is cut");
         assert!(text.contains("Still open:\n- (none)"));
         assert!(text.contains("- did not like a brief that began \"Good morning! Here is a very long brief\""));
-        assert!(sidecar_domain::tokens::count(&text) < 900, "{} tokens", sidecar_domain::tokens::count(&text));
+        assert!(sidecar_llm::tokens::count(&text) < 900, "{} tokens", sidecar_llm::tokens::count(&text));
         assert!(!text.contains("weather"), "no place, no weather: {text}");
         let text = prompt(&BriefParts { weather_in: Some("Zaragoza".into()), ..parts }, Lang::Es);
         assert!(text.contains("the weather today in Zaragoza (look it up with the weather tool)"), "{text}");

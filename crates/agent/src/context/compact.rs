@@ -214,7 +214,7 @@ fn shorten_longest_list(value: &mut Value, keep: usize, total: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sidecar_domain::tokens::count;
+    use sidecar_llm::tokens::count;
 
     fn search_result(n: usize) -> String {
         let items: Vec<Value> = (0..n)

@@ -168,7 +168,7 @@ fn keep_recent_lines(text: &str, budget: usize, count: &dyn Fn(&str) -> usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sidecar_domain::tokens::count;
+    use sidecar_llm::tokens::count;
 
     #[test]
     fn parses_json_inside_fences_and_chatter() {

@@ -2,7 +2,7 @@
 //! made on the terms of the call the next message would be (the chain that would
 //! answer, its tools, the system prompt), so they do not change when it goes.
 
-use sidecar_domain::tokens::count_cached as count;
+use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::ChatMessage;
 use sidecar_store::Message;
 use sidecar_tools::ToolRegistry;

@@ -216,7 +216,7 @@ pub fn fit(mut messages: Vec<ChatMessage>, limits: &Limits, compactions: &Compac
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sidecar_domain::tokens::count;
+    use sidecar_llm::tokens::count;
     use sidecar_llm::ToolCall;
 
     fn limits(budget: usize) -> Limits {

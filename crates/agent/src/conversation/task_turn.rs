@@ -18,7 +18,7 @@ use crate::error::TurnError;
 use crate::turn::TurnEnd;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_domain::tokens::count_cached as count;
+use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::{ChatMessage, Usage};
 use sidecar_store::{MessageMeta, NewMessage};
 

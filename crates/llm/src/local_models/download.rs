@@ -154,9 +154,9 @@ impl Downloader {
         if received > 0 {
             call = call.header(reqwest::header::RANGE, format!("bytes={received}-"));
         }
-        let response = call.send().await.map_err(|e| match sidecar_domain::offline::ConnectFailure::read(&request.url, &e) {
-            sidecar_domain::offline::ConnectFailure::Offline(said) => PullError::Offline(said),
-            sidecar_domain::offline::ConnectFailure::Other(reason) => PullError::Interrupted { received, reason },
+        let response = call.send().await.map_err(|e| match crate::offline::ConnectFailure::read(&request.url, &e) {
+            crate::offline::ConnectFailure::Offline(said) => PullError::Offline(said),
+            crate::offline::ConnectFailure::Other(reason) => PullError::Interrupted { received, reason },
         })?;
         let status = response.status();
         if status == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {

@@ -89,7 +89,7 @@ pub(crate) fn read(name: &str, bytes: &[u8], budget_tokens: usize) -> Result<Att
     if text.is_empty() {
         return Err(AttachError::NoText { name: name.into(), what: if kind == AttachmentKind::Pdf { "scanned PDF" } else { "empty file" } });
     }
-    let count = sidecar_domain::tokens::count;
+    let count = sidecar_llm::tokens::count;
     let whole = count(&text);
     let (text, cut) = if whole > budget_tokens {
         // The cut's note says the full text is stored; an attachment's is not.

@@ -69,8 +69,8 @@ impl Cost {
     /// The tokens `hit` would add.
     pub(crate) fn of(&self, hit: &RecallHit) -> usize {
         let day = day(hit);
-        let header = if self.days.contains(&day) { 0 } else { sidecar_domain::tokens::count(&day_line(&day)) };
-        header + sidecar_domain::tokens::count(&line(hit))
+        let header = if self.days.contains(&day) { 0 } else { sidecar_llm::tokens::count(&day_line(&day)) };
+        header + sidecar_llm::tokens::count(&line(hit))
     }
 
     /// Counts `hit` as shown.
@@ -137,7 +137,7 @@ mod tests {
             total += cost.of(hit);
             cost.add(hit);
         }
-        assert_eq!(total, sidecar_domain::tokens::count(&lines(&hits)));
+        assert_eq!(total, sidecar_llm::tokens::count(&lines(&hits)));
         // The second hit of a day pays no day line.
         assert!(cost.of(&hits[0]) < Cost::default().of(&hits[0]));
     }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_key, Memo};
+use sidecar_domain::memo::{content_key, Memo};
 
 fn encoder() -> &'static CoreBPE {
     static ENCODER: OnceLock<CoreBPE> = OnceLock::new();
