@@ -13,10 +13,10 @@ mod support;
 use std::time::Instant;
 
 use chrono::{Duration, TimeZone, Utc};
-use sidecar::calendar::dav::Dav;
-use sidecar::calendar::rows::CalendarStore;
-use sidecar::calendar::sync::sync;
-use sidecar::locale::Lang;
+use sidecar_calendar::dav::Dav;
+use sidecar_calendar::rows::CalendarStore;
+use sidecar_calendar::sync::sync;
+use sidecar_domain::locale::Lang;
 use support::radicale::{event, Radicale, PASSWORD, USER};
 
 const EVENTS: usize = 5_000;
@@ -43,7 +43,7 @@ async fn main() {
     for i in 0..EVENTS {
         std::fs::write(folder.join(format!("e{i}.ics")), item(i, "Meeting")).unwrap();
     }
-    let store = sidecar::store::Store::open(&dir.path().join("data")).await.unwrap();
+    let store = sidecar_store::Store::open(&dir.path().join("data")).await.unwrap();
     let table = store.calendar_table();
     let calendar = table.found("/ana/big/", Some("Big"), None).await.unwrap();
     let zone = chrono_tz::Europe::Madrid;
@@ -75,10 +75,10 @@ async fn main() {
     println!("  nothing changed: {:.0} ms (unchanged by ctag: {})", unchanged_time.as_secs_f64() * 1000.0, unchanged.unchanged);
     println!("  {CHANGED} changed on the server: {:.0} ms ({} fetched)", incremental_time.as_secs_f64() * 1000.0, incremental.changed);
 
-    let service = sidecar::calendar::service::CalendarService::new(
+    let service = sidecar_calendar::service::CalendarService::new(
         store.clone(),
-        std::sync::Arc::new(sidecar::secrets::Secrets::new(false)),
-        sidecar::clock::fixed_clock(Utc::now()),
+        std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
+        sidecar_domain::clock::fixed_clock(Utc::now()),
         reqwest::Client::new(),
     );
     let week = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();

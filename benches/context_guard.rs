@@ -11,11 +11,11 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar::context::guard;
-use sidecar::knowledge::learnings::Category;
-use sidecar::llm::{ChatMessage, ToolCall};
-use sidecar::store::NewMessage;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::context::guard;
+use sidecar_llm::{ChatMessage, ToolCall};
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_store::NewMessage;
 
 const TURNS: usize = 1_250;
 const FACTS: usize = 300;
@@ -59,7 +59,7 @@ async fn main() {
     for i in 0..FACTS {
         core.knowledge().save(&format!("Fact {i}: likes item{i} from place{i}"), Category::ALL[i % 7], chrono::Utc::now().date_naive()).await.unwrap();
     }
-    let full_tokens = guard::total_tokens(&all, &sidecar::tokens::count);
+    let full_tokens = guard::total_tokens(&all, &sidecar_llm::tokens::count);
 
     let started = Instant::now();
     let (prompt, report) = core.context().preview_prompt(&core.tools()).await.unwrap();
@@ -74,11 +74,11 @@ async fn main() {
     steady.sort();
 
     let limits = guard::Limits::new(32_000, 1024, &Default::default());
-    let compactions = sidecar::context::compact::Compactions::default();
+    let compactions = sidecar_agent::context::compact::Compactions::default();
     let mut raw = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
         let started = Instant::now();
-        let _ = guard::fit(all.clone(), &limits, &compactions, &sidecar::tokens::count_cached);
+        let _ = guard::fit(all.clone(), &limits, &compactions, &sidecar_llm::tokens::count_cached);
         raw.push(started.elapsed());
     }
     raw.sort();

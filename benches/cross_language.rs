@@ -13,11 +13,11 @@
 mod locomo;
 
 use serde::Deserialize;
-use sidecar::llm::Role;
-use sidecar::recall::RecallMode;
-use sidecar::store::archives::ImportedTurn;
-use sidecar::store::item_key::Key;
 use sidecar::Companion;
+use sidecar_llm::Role;
+use sidecar_memory::recall::RecallMode;
+use sidecar_store::archives::ImportedTurn;
+use sidecar_store::item_key::Key;
 
 #[derive(Deserialize)]
 struct Table {

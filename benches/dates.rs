@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar::dates::{extract, parse, Options};
-use sidecar::locale::Lang;
+use sidecar_dates::{extract, parse, Options};
+use sidecar_domain::locale::Lang;
 
 fn main() {
     let table = include_str!("../tests/data/dates.tsv");

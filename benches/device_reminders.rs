@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use sidecar::link::LinkState;
 use sidecar::{Companion, CompanionOptions, Face, Running};
+use sidecar_link::LinkState;
 
 async fn core(dir: &std::path::Path, face: Face) -> (Arc<Companion>, Running) {
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();

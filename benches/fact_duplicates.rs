@@ -21,12 +21,12 @@ mod support;
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use sidecar::knowledge::facts::same_fact;
-use sidecar::knowledge::learnings::Category;
-use sidecar::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
-use sidecar::meaning::e5::LocalE5;
-use sidecar::meaning::gemma::{GemmaEmbedder, GemmaFiles};
-use sidecar::meaning::{Embedder, TextKind};
+use sidecar_memory::knowledge::facts::same_fact;
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
+use sidecar_memory::meaning::e5::LocalE5;
+use sidecar_memory::meaning::gemma::{GemmaEmbedder, GemmaFiles};
+use sidecar_memory::meaning::{Embedder, TextKind};
 
 /// STS-B's "mostly equivalent": what a fact stated twice looks like.
 const SAME: f64 = 4.0;
@@ -154,7 +154,7 @@ async fn main() {
     };
     let pairs: Vec<Pair> = serde_json::from_str(&text).unwrap();
     let runtime = support::runtime();
-    let weights = sidecar::meaning::weights::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
+    let weights = sidecar_memory::meaning::weights::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
     let log = tempfile::tempdir().unwrap();
     let gemma = std::env::var("STSB_EMBEDDER").is_ok_and(|e| e == "gemma").then(|| {

@@ -7,9 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar::mcp::config::Transport;
-use sidecar::mcp::session::Session;
-use sidecar::notes::folder::NotesFolder;
+use sidecar_actions::mcp::config::Transport;
+use sidecar_actions::mcp::session::Session;
+use sidecar_actions::notes::folder::NotesFolder;
 
 /// The process's peak resident memory so far, in MiB.
 fn peak_mib() -> f64 {
@@ -31,7 +31,7 @@ async fn main() {
     let folder = NotesFolder::open(&vault).unwrap();
     let before = peak_mib();
     let started = Instant::now();
-    let searched = sidecar::notes::search::search(&folder, "cello apples", 10).unwrap();
+    let searched = sidecar_actions::notes::search::search(&folder, "cello apples", 10).unwrap();
     println!(
         "search_notes over 2,000 notes and a 1 GB one: {:.0} ms, peak memory {before:.1} → {:.1} MiB; {} found, skipped: {:?}",
         started.elapsed().as_secs_f64() * 1000.0,

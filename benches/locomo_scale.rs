@@ -14,8 +14,8 @@ mod locomo;
 
 use std::time::{Duration, Instant};
 
-use sidecar::recall::RecallMode;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_memory::recall::RecallMode;
 
 const MESSAGES: usize = 100_000;
 const QUERIES: usize = 300;
@@ -59,7 +59,7 @@ async fn main() {
                 .bind(conversation)
                 .bind(role)
                 .bind(content)
-                .bind(sidecar::store::utc(at))
+                .bind(sidecar_store::utc(at))
                 .fetch_one(&mut *tx)
                 .await
                 .unwrap();

@@ -14,11 +14,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sidecar::llm::ToolCall;
-use sidecar::mcp::config::Transport;
-use sidecar::mcp::session::Session;
-use sidecar::tools::CallScope;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_actions::mcp::config::Transport;
+use sidecar_actions::mcp::session::Session;
+use sidecar_llm::ToolCall;
+use sidecar_tools::CallScope;
 use support::{reply_events, stream, ScriptedServer};
 
 /// One conversation, turn by turn, with the tool each turn needs (our own table: a
@@ -37,7 +37,7 @@ const TURNS: &[(&str, Option<&str>)] = &[
 ];
 
 fn schema_tokens(request: &Value) -> usize {
-    request["tools"].as_array().map(|tools| tools.iter().map(|t| sidecar::tokens::count(&t.to_string())).sum()).unwrap_or(0)
+    request["tools"].as_array().map(|tools| tools.iter().map(|t| sidecar_llm::tokens::count(&t.to_string())).sum()).unwrap_or(0)
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -57,7 +57,7 @@ async fn main() {
         .unwrap();
     core.mcp().reload().unwrap();
     core.mcp().settle(Duration::from_secs(20)).await;
-    let identity = sidecar::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
+    let identity = sidecar_actions::mcp::config::McpConfig::load(&dir.path().join("mcp.json")).unwrap().servers["fixture"].identity();
     core.permissions().set_standing("fixture", &identity, None, true).await.unwrap();
     let registry = core.tools();
     let call = ToolCall { id: "c".into(), name: "mcp__fixture__echo".into(), arguments: r#"{"message": "hola"}"#.into() };
@@ -117,7 +117,7 @@ async fn choice_figures(root: &Path, meaning: bool) -> (tempfile::TempDir, Arc<C
         .specs()
         .iter()
         .map(|s| {
-            sidecar::tokens::count(
+            sidecar_llm::tokens::count(
                 &json!({"type": "function", "function": {"name": s.name, "description": s.description, "parameters": s.parameters}}).to_string(),
             )
         })

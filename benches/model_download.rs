@@ -13,9 +13,9 @@ mod support;
 
 use std::time::Instant;
 
-use sidecar::local_models::download::{Downloader, PullRequest};
-use sidecar::local_models::library::ModelLibrary;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_llm::local_models::download::{Downloader, PullRequest};
+use sidecar_llm::local_models::library::ModelLibrary;
 use support::file_server::{smollm2_gguf, FileServer};
 use tokio_util::sync::CancellationToken;
 

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use sidecar::channels::health::Link;
-use sidecar::secrets::Secrets;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_channels::health::Link;
+use sidecar_domain::secrets::Secrets;
 use support::bot_api::FakeBotApi;
 
 const CHAT: i64 = 5_550_001;
@@ -49,7 +49,7 @@ async fn main() {
         ),
     )
     .unwrap();
-    let settings = sidecar::settings::Settings::load(&config).unwrap();
+    let settings = sidecar_settings::Settings::load(&config).unwrap();
     let options =
         CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.path().to_path_buf(), settings) };
     let core = Companion::open(options).await.unwrap();

@@ -10,8 +10,8 @@ mod support;
 
 use std::sync::Arc;
 
-use sidecar::store::PlanOutcome;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_store::PlanOutcome;
 use support::plan_tasks::{self, Behaviour, Task};
 use support::ScriptedServer;
 

@@ -11,16 +11,16 @@
 //!
 //! Run: `cargo bench --bench proactive`
 
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
-use sidecar::reminders::rows::{NewReminder, Reminder};
-use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
-use sidecar::store::{Store, StoreError};
+use sidecar_reminders::rows::{NewReminder, Reminder};
+use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
+use sidecar_store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
 
 const FIRED: usize = 200;
@@ -115,8 +115,12 @@ async fn firing_delay() {
             .unwrap();
     }
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler =
-        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler = Scheduler::new(
+        Arc::new(StoreReminders::new(store.clone())),
+        watch.clone(),
+        sidecar_domain::clock::system_clock(),
+        Arc::new(tokio::sync::Notify::new()),
+    );
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     let delays = sorted_delays(&watch, FIRED, cancel, task).await;
@@ -135,7 +139,7 @@ async fn idle_cost() {
     let far = Utc::now() + chrono::Duration::days(30);
     let mut tx = store.pool().begin().await.unwrap();
     for i in 0..IDLE_PENDING {
-        let due = sidecar::store::utc(far + chrono::Duration::minutes(i as i64));
+        let due = sidecar_store::utc(far + chrono::Duration::minutes(i as i64));
         sqlx::query("INSERT INTO reminders (message, due_at, zone, created_at) VALUES ('idle', ?, 'UTC', ?)")
             .bind(&due)
             .bind(&due)
@@ -149,7 +153,7 @@ async fn idle_cost() {
     let scheduler = Scheduler::new(
         Arc::new(Counting(StoreReminders::new(store.clone()), looks.clone())),
         watch,
-        sidecar::clock::system_clock(),
+        sidecar_domain::clock::system_clock(),
         Arc::new(tokio::sync::Notify::new()),
     );
     let query = Instant::now();
@@ -176,10 +180,10 @@ async fn idle_cost() {
 }
 
 fn decision_tokens() {
-    use sidecar::locale::Lang;
-    use sidecar::proactive::config::ProactiveConfig;
-    use sidecar::proactive::decision::{context, request, Inputs};
-    use sidecar::proactive::state::ProactiveState;
+    use sidecar_domain::locale::Lang;
+    use sidecar_proactive::config::ProactiveConfig;
+    use sidecar_proactive::decision::{context, request, Inputs};
+    use sidecar_proactive::state::ProactiveState;
     let (config, state) = (ProactiveConfig::default(), ProactiveState::default());
     let now = Utc::now();
     let facts: Vec<String> = [
@@ -208,7 +212,7 @@ fn decision_tokens() {
             welcome: ["greeting", "checkin", "contextual"].map(String::from).to_vec(),
             lang,
         });
-        let tokens: usize = request(&c, lang).iter().map(|m| sidecar::tokens::count(&m.content)).sum();
+        let tokens: usize = request(&c, lang).iter().map(|m| sidecar_llm::tokens::count(&m.content)).sum();
         println!("tokens per spontaneous decision, {label}: {tokens} prompt tokens (+ at most 200 for the answer)");
     }
 }
@@ -227,7 +231,7 @@ async fn ics_import() {
     const EVENTS: usize = 10_000;
     let dir = tempfile::tempdir().unwrap();
     let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default());
-    options.clock = sidecar::clock::fixed_clock(chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::clock::fixed_clock(chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 11, 18, 9, 0, 0).unwrap());
     let core = sidecar::Companion::open(options).await.unwrap();
     let mut text = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n");
     for i in 0..EVENTS {
@@ -257,8 +261,12 @@ async fn cross_process_delay() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
     let watch = Arc::new(Stopwatch(Mutex::new(Vec::new())));
-    let scheduler =
-        Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watch.clone(), sidecar::clock::system_clock(), Arc::new(tokio::sync::Notify::new()));
+    let scheduler = Scheduler::new(
+        Arc::new(StoreReminders::new(store.clone())),
+        watch.clone(),
+        sidecar_domain::clock::system_clock(),
+        Arc::new(tokio::sync::Notify::new()),
+    );
     let cancel = CancellationToken::new();
     let task = tokio::spawn(scheduler.run(cancel.clone()));
     for i in 0..CROSS_PROCESS {

@@ -14,9 +14,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
-use sidecar::agent::events::ChatEvent;
-use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::events::ChatEvent;
+use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 
 const QUESTIONS: &[&str] = &[
     "Tell me one short fact about the sea.",
@@ -36,11 +36,11 @@ async fn main() {
 
     // Sidecar talks to the server as to any OpenAI-compatible provider, so the full
     // system prompt and the late block go as they would to a real model.
-    let mut settings = sidecar::settings::Settings::default();
+    let mut settings = sidecar_settings::Settings::default();
     settings.apply_env(|name| match name {
-        sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
-        sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
-        sidecar::settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
+        sidecar_settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
+        sidecar_settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        sidecar_settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
         _ => None,
     });
     // Short replies in one call each (no continuation after the length cap), as in a
@@ -50,7 +50,8 @@ async fn main() {
     let minutes = Arc::new(AtomicI64::new(0));
     let start = Utc.with_ymd_and_hms(2026, 11, 24, 17, 0, 0).unwrap();
     let ticks = minutes.clone();
-    let clock = sidecar::clock::Clock::new(Arc::new(move || start + chrono::Duration::minutes(ticks.load(Ordering::Relaxed))), chrono_tz::Europe::Madrid);
+    let clock =
+        sidecar_domain::clock::Clock::new(Arc::new(move || start + chrono::Duration::minutes(ticks.load(Ordering::Relaxed))), chrono_tz::Europe::Madrid);
     let mut options = CompanionOptions::new(dir.path().join("data"), settings);
     options.clock = clock;
     let core = Companion::open(options).await.unwrap();

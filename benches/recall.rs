@@ -28,10 +28,10 @@ const QUERIES: usize = 300;
 #[tokio::main]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = sidecar::settings::Settings::default();
+    let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // multilingual-e5-small, as before "automatic" (which depends on the machine).
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
     let messages: usize = std::env::var("RECALL_MESSAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_MESSAGES);
@@ -48,7 +48,7 @@ async fn main() {
     println!("loading {messages} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    for (name, mode) in [("words only", sidecar::recall::RecallMode::Words), ("hybrid", sidecar::recall::RecallMode::Hybrid)] {
+    for (name, mode) in [("words only", sidecar_memory::recall::RecallMode::Words), ("hybrid", sidecar_memory::recall::RecallMode::Hybrid)] {
         let mut times: Vec<Duration> = Vec::with_capacity(QUERIES);
         let mut hits = 0;
         let mut words_only = None;

@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 use serde::Deserialize;
-use sidecar::clock::Clock;
-use sidecar::llm::Role;
-use sidecar::recall::RecallMode;
-use sidecar::store::archives::ImportedTurn;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_domain::clock::Clock;
+use sidecar_llm::Role;
+use sidecar_memory::recall::RecallMode;
+use sidecar_store::archives::ImportedTurn;
 
 #[derive(Deserialize)]
 struct EvalSet {
@@ -59,10 +59,10 @@ async fn main() {
     let temporary = tempfile::tempdir().unwrap();
     let dir = std::env::var_os("RECALL_EVAL_DIR").map_or_else(|| temporary.path().to_path_buf(), std::path::PathBuf::from);
     let reuse = dir.join("sidecar.db").exists();
-    let mut settings = sidecar::settings::Settings::default();
+    let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // multilingual-e5-small, as before "automatic" (which depends on the machine).
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
     let mut options = CompanionOptions::new(dir.clone(), settings);
     options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
     let core = Companion::open(options).await.unwrap();
@@ -110,7 +110,7 @@ async fn main() {
                 if std::env::var_os("RECALL_EVAL_SHOW").is_some() && mode == RecallMode::Hybrid && budget == 2000 && share < 1.0 {
                     let rank = |e: &i64| results.hits.iter().position(|h| h.id == ids[e]);
                     let vector = core.meaning().query(&q.question).await.unwrap();
-                    let all: Vec<sidecar::meaning::vectors::Key> = ids.values().map(|id| sidecar::meaning::vectors::Key::message(*id)).collect();
+                    let all: Vec<sidecar_memory::meaning::vectors::Key> = ids.values().map(|id| sidecar_memory::meaning::vectors::Key::message(*id)).collect();
                     let by_meaning = core.meaning().rank(&vector, &all);
                     let meaning_rank = |e: &i64| by_meaning.iter().position(|(k, _)| k.id == ids[e]);
                     println!(

@@ -19,11 +19,11 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use sidecar::connections::Scope;
-use sidecar::mcp::config::Transport;
-use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::mcp::session::Session;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_actions::mcp::config::Transport;
+use sidecar_actions::mcp::session::Session;
+use sidecar_serve::connections::Scope;
+use sidecar_serve::mcp::endpoint::McpEndpoint;
 use support::{reply_events, stream, ScriptedServer};
 
 const MESSAGES: usize = 100_000;
@@ -46,10 +46,10 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     // Every query from one program: its request budget is lifted for the measure.
     let text = format!("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 1000000\n[[providers]]\nid = \"primary\"\nbase_url = \"{}\"\nmodel = \"gpt-4o-mini\"\n", llm.base_url);
-    let mut settings: sidecar::settings::Settings = toml::from_str(&text).unwrap();
+    let mut settings: sidecar_settings::Settings = toml::from_str(&text).unwrap();
     settings.local_model.runtime = Some(support::runtime());
     // The light embedder, so no EmbeddingGemma server shares the cores being measured.
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let loading = Instant::now();
     let mut rng = fastrand::Rng::with_seed(7);

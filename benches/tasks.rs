@@ -17,9 +17,9 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use chrono::{Duration, Utc};
-use sidecar::tasks::rows::{NewTask, TasksStore};
-use sidecar::tasks::{CatchUp, Schedule, TaskEvent, Tasks};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
+use sidecar_tasks::rows::{NewTask, TasksStore};
+use sidecar_tasks::{CatchUp, Schedule, TaskEvent, Tasks};
 use support::{reply_events, stream, ScriptedServer};
 use tokio_util::sync::CancellationToken;
 
@@ -48,7 +48,7 @@ async fn main() {
         let at = first + Duration::milliseconds(250 * i as i64);
         let schedule = Schedule::Once { at };
         let new = NewTask {
-            kind: sidecar::tasks::rows::TaskKind::Prompt,
+            kind: sidecar_tasks::rows::TaskKind::Prompt,
             title: "Weather",
             prompt: "Check the weather in Madrid and my reminders for today, and tell me what to expect in three lines.",
             schedule: &schedule,
@@ -77,8 +77,8 @@ async fn main() {
 
     // Prompt tokens of one run: what the model is sent.
     let request = server.requests.lock().unwrap().last().cloned().unwrap();
-    let messages = sidecar::tokens::count(&request["messages"].to_string());
-    let tools_tokens = sidecar::tokens::count(&request["tools"].to_string());
+    let messages = sidecar_llm::tokens::count(&request["messages"].to_string());
+    let tools_tokens = sidecar_llm::tokens::count(&request["tools"].to_string());
     println!(
         "  prompt of a run with 2 tools: {} tokens ({} messages, {} tool definitions; counted over the JSON sent)",
         messages + tools_tokens,
@@ -94,20 +94,20 @@ async fn main() {
     let brief = core.set_brief(Some("07:30")).await.unwrap().unwrap();
     core.run_task_now(brief.id).await.unwrap();
     let request = server.requests.lock().unwrap().last().cloned().unwrap();
-    let brief_tokens = sidecar::tokens::count(&request["messages"].to_string()) + sidecar::tokens::count(&request["tools"].to_string());
+    let brief_tokens = sidecar_llm::tokens::count(&request["messages"].to_string()) + sidecar_llm::tokens::count(&request["tools"].to_string());
     println!("  prompt of a morning brief (5 reminders, 8 task results, the weather tool): {brief_tokens} tokens (goal ≤ 2,000)");
     core.shutdown().await;
 
     // The cost of a look.
     let dir = tempfile::tempdir().unwrap();
-    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    let store = sidecar_store::Store::open(dir.path()).await.unwrap();
     let now = Utc::now();
     for i in 0..1_000 {
         let schedule = Schedule::Repeat { rule: "FREQ=DAILY".into(), start: now + Duration::minutes(i), zone: chrono_tz::Europe::Madrid };
         store
             .task_table()
             .add(NewTask {
-                kind: sidecar::tasks::rows::TaskKind::Prompt,
+                kind: sidecar_tasks::rows::TaskKind::Prompt,
                 title: "t",
                 prompt: "p",
                 schedule: &schedule,
@@ -129,7 +129,7 @@ async fn main() {
     );
     let minutely = Schedule::Repeat { rule: "FREQ=MINUTELY".into(), start: now - Duration::days(30), zone: chrono_tz::Europe::Madrid };
     let started = Instant::now();
-    let planned = sidecar::tasks::plan(&minutely, CatchUp::RunNow, now - Duration::days(30), now);
+    let planned = sidecar_tasks::plan(&minutely, CatchUp::RunNow, now - Duration::days(30), now);
     println!(
         "  a task every minute, back after 30 days away: planned in {:.1} ms ({} missed times folded into one run)",
         started.elapsed().as_secs_f64() * 1000.0,

@@ -10,9 +10,9 @@ mod runtime;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use sidecar::agent::events::ChatEvent;
-use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
+use sidecar_agent::events::ChatEvent;
+use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
 
 const ROUNDS: usize = 61;
 const PROMPT: &str = "Say hi.";
@@ -23,11 +23,11 @@ async fn main() {
     let server =
         LocalServer::start(&runtime::runtime(), None, 4096, &dir.path().join("local-model.log"), Duration::from_secs(120)).await.expect("offline model starts");
 
-    let mut settings = sidecar::settings::Settings::default();
+    let mut settings = sidecar_settings::Settings::default();
     settings.apply_env(|name| match name {
-        sidecar::settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
-        sidecar::settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
-        sidecar::settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
+        sidecar_settings::LLM_BASE_URL_ENV => Some(server.base_url().to_string()),
+        sidecar_settings::LLM_MODEL_ENV => Some(LOCAL_MODEL_NAME.to_string()),
+        sidecar_settings::LLM_API_KEY_ENV => Some(server.api_key().to_string()),
         _ => None,
     });
     settings.llm.max_tokens = Some(8);

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar::meaning::vectors::{Key, Quantized, VectorIndex};
+use sidecar_memory::meaning::vectors::{Key, Quantized, VectorIndex};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
 const VECTORS: usize = 100_000;
@@ -18,7 +18,7 @@ const NEAREST: usize = 300;
 
 fn unit(rng: &mut fastrand::Rng) -> Vec<f32> {
     let mut v: Vec<f32> = (0..DIM).map(|_| rng.f32() - 0.5).collect();
-    sidecar::meaning::normalize(&mut v);
+    sidecar_memory::meaning::normalize(&mut v);
     v
 }
 

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use sidecar::mcp::config::Transport;
-use sidecar::mcp::session::Session;
+use sidecar_actions::mcp::config::Transport;
+use sidecar_actions::mcp::session::Session;
 
 #[tokio::main]
 async fn main() {

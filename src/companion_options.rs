@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::clock::Clock;
-use crate::redact::Redactor;
-use crate::secrets::Secrets;
-use crate::settings::{Settings, SettingsError};
+use sidecar_domain::clock::Clock;
+use sidecar_domain::redact::Redactor;
+use sidecar_domain::secrets::Secrets;
+use sidecar_settings::{Settings, SettingsError};
 
 /// Where the companion keeps its things, and how it tells time.
 #[derive(Clone)]
@@ -19,7 +19,7 @@ pub struct CompanionOptions {
     pub config_path: Option<PathBuf>,
     pub secrets: Arc<Secrets>,
     /// Where this process's user talks from (the desktop window or the CLI).
-    pub channel: crate::proactive::state::Channel,
+    pub channel: sidecar_proactive::state::Channel,
 }
 
 impl std::fmt::Debug for CompanionOptions {
@@ -33,10 +33,10 @@ impl CompanionOptions {
         Self {
             data_dir,
             settings,
-            clock: crate::clock::system_clock(),
+            clock: sidecar_domain::clock::system_clock(),
             config_path: None,
             secrets: Arc::new(Secrets::new(false)),
-            channel: crate::proactive::state::Channel::Desktop,
+            channel: sidecar_proactive::state::Channel::Desktop,
         }
     }
 
@@ -44,11 +44,11 @@ impl CompanionOptions {
     /// Keys go to the OS keychain, and each key used is given to `redactor` (the one
     /// the face's log writer scrubs with).
     pub fn resolve(data_dir: Option<&Path>, config: Option<&Path>, redactor: Redactor) -> Result<Self, SettingsError> {
-        let config_path = crate::paths::config_file(config);
+        let config_path = sidecar_domain::paths::config_file(config);
         Ok(Self {
             config_path: Some(config_path.clone()),
             secrets: Arc::new(Secrets::from_env(redactor)),
-            ..Self::new(crate::paths::data_dir(data_dir), Settings::load(&config_path)?)
+            ..Self::new(sidecar_domain::paths::data_dir(data_dir), Settings::load(&config_path)?)
         })
     }
 }

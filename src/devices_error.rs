@@ -1,7 +1,7 @@
 //! What Settings → Devices can refuse: an address that is no IP address, a settings file
 //! that cannot be written, the link's own errors; said in both languages.
 
-use crate::settings::file::SettingsFileError;
+use sidecar_settings::file::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DevicesError {
@@ -10,8 +10,8 @@ pub enum DevicesError {
     #[error(transparent)]
     Settings(#[from] SettingsFileError),
     /// Said as the link's own words say it (what to do, not the protocol's terms).
-    #[error("{}", crate::link::words::error(.0, sidecar_domain::locale::Lang::En))]
-    Link(#[from] crate::link::LinkError),
+    #[error("{}", sidecar_link::words::error(.0, sidecar_domain::locale::Lang::En))]
+    Link(#[from] sidecar_link::LinkError),
 }
 
 impl sidecar_domain::said::Worded for DevicesError {
@@ -19,7 +19,7 @@ impl sidecar_domain::said::Worded for DevicesError {
         match self {
             DevicesError::Address(a) => format!("«{a}» no es una dirección IP (por ejemplo 192.168.1.20, o 100.101.102.103:47200 con un puerto)"),
             DevicesError::Settings(e) => e.spanish(),
-            DevicesError::Link(e) => crate::link::words::error(e, sidecar_domain::locale::Lang::Es),
+            DevicesError::Link(e) => sidecar_link::words::error(e, sidecar_domain::locale::Lang::Es),
         }
     }
 }

@@ -2,34 +2,34 @@
 //! the features' own errors. Each feature words its errors in both languages beside
 //! them ([`Worded`]); this only says which to ask, and whether Retry helps.
 
-use crate::agent::error::TurnError;
-use crate::attachments::AttachError;
-use crate::backup::upgrade::OpenError;
-use crate::backup::BackupError;
-use crate::budget::admin::BudgetError;
-use crate::channels::error::ChannelError;
-use crate::data_service::DataError;
-use crate::dates::DateError;
-use crate::knowledge::store::KnowledgeError;
-use crate::llm::router::RouteError;
-use crate::llm::sampling::OutOfRange;
-use crate::llm::ModelUnavailable;
-use crate::local_models::error::HubError;
-use crate::local_models::library::LibraryError;
-use crate::meaning::setup::MeaningSetupError;
-use crate::proactive::error::ProactiveError;
-use crate::provider_admin::ProviderRefusal;
-use crate::reminders::error::ReminderError;
-use crate::reminders::ics::IcsError;
-use crate::said::{CannotWrite, Refused, Worded};
-use crate::settings::file::SettingsFileError;
-use crate::settings::SettingsError;
-use crate::store::StoreError;
-use crate::tools::search_failure::SearchFailure;
-use crate::tools::search_setup::SearchSetupError;
-use crate::updates::UpdatesError;
+use sidecar_agent::error::TurnError;
+use sidecar_channels::error::ChannelError;
+use sidecar_data::backup::upgrade::OpenError;
+use sidecar_data::backup::BackupError;
+use sidecar_data::data_service::DataError;
+use sidecar_dates::DateError;
+use sidecar_desktop_features::updates::UpdatesError;
+use sidecar_domain::said::{CannotWrite, Refused, Worded};
+use sidecar_llm::budget::admin::BudgetError;
+use sidecar_llm::local_models::error::HubError;
+use sidecar_llm::local_models::library::LibraryError;
+use sidecar_llm::provider_admin::ProviderRefusal;
+use sidecar_llm::router::RouteError;
+use sidecar_llm::sampling::OutOfRange;
+use sidecar_llm::ModelUnavailable;
+use sidecar_memory::attachments::AttachError;
+use sidecar_memory::knowledge::store::KnowledgeError;
+use sidecar_memory::meaning::setup::MeaningSetupError;
+use sidecar_proactive::error::ProactiveError;
+use sidecar_reminders::error::ReminderError;
+use sidecar_reminders::ics::IcsError;
+use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::SettingsError;
+use sidecar_store::StoreError;
+use sidecar_tools::search_failure::SearchFailure;
+use sidecar_tools::search_setup::SearchSetupError;
 
-pub use crate::said::said_once;
+pub use sidecar_domain::said::said_once;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CompanionError {
@@ -70,9 +70,9 @@ pub enum CompanionError {
     #[error(transparent)]
     Reminders(#[from] ReminderError),
     #[error(transparent)]
-    Tasks(#[from] crate::tasks::TasksError),
+    Tasks(#[from] sidecar_tasks::TasksError),
     #[error(transparent)]
-    CalDav(#[from] crate::calendar::CalendarError),
+    CalDav(#[from] sidecar_calendar::CalendarError),
     #[error(transparent)]
     Proactive(#[from] ProactiveError),
     #[error(transparent)]
@@ -192,7 +192,7 @@ mod said_once_tests {
     #[test]
     fn a_cause_already_quoted_is_not_repeated() {
         let inner = std::io::Error::other("disk I/O error");
-        let store = crate::store::StoreError::CreateDir { path: "/data".into(), source: inner };
+        let store = sidecar_store::StoreError::CreateDir { path: "/data".into(), source: inner };
         let error = super::CompanionError::Store(store);
         let once = super::said_once(&error);
         assert_eq!(once, "cannot create the data directory /data: disk I/O error");

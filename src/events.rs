@@ -4,9 +4,9 @@
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-pub use crate::agent::events::Notice;
-pub use crate::llm::status::ModelStatus;
+pub use sidecar_agent::events::Notice;
 use sidecar_domain::emitter::{Emitter, Subscriber};
+pub use sidecar_llm::status::ModelStatus;
 
 /// Something the core did that a subscriber may want to show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -17,33 +17,33 @@ pub enum CoreEvent {
     // A feature's own events, said as they are (no tag of their own: each carries its
     // `type`), so the JSON the UI reads is the same as when they were variants here.
     #[serde(untagged)]
-    Model(crate::llm::status::ModelEvent),
+    Model(sidecar_llm::status::ModelEvent),
     #[serde(untagged)]
-    Reminders(crate::reminders::events::ReminderEvent),
+    Reminders(sidecar_reminders::events::ReminderEvent),
     #[serde(untagged)]
-    Updates(crate::updates::events::UpdateEvent),
+    Updates(sidecar_desktop_features::updates::events::UpdateEvent),
     #[serde(untagged)]
-    Budget(crate::budget::events::BudgetEvent),
+    Budget(sidecar_llm::budget::events::BudgetEvent),
     #[serde(untagged)]
-    Connections(crate::connections::events::ConnectionEvent),
+    Connections(sidecar_serve::connections::events::ConnectionEvent),
     #[serde(untagged)]
-    Mcp(crate::mcp::events::McpEvent),
+    Mcp(sidecar_actions::mcp::events::McpEvent),
     #[serde(untagged)]
-    Permissions(crate::permissions::events::PermissionEvent),
+    Permissions(sidecar_actions::permissions::events::PermissionEvent),
     #[serde(untagged)]
-    LocalModels(crate::local_models::events::LocalModelEvent),
+    LocalModels(sidecar_llm::local_models::events::LocalModelEvent),
     #[serde(untagged)]
-    Channels(crate::channels::events::ChannelEvent),
+    Channels(sidecar_channels::events::ChannelEvent),
     #[serde(untagged)]
-    Memory(crate::knowledge::events::MemoryEvent),
+    Memory(sidecar_memory::knowledge::events::MemoryEvent),
     #[serde(untagged)]
-    Proactive(crate::proactive::events::ProactiveEvent),
+    Proactive(sidecar_proactive::events::ProactiveEvent),
     #[serde(untagged)]
-    Chat(crate::agent::events::ChatEvent),
+    Chat(sidecar_agent::events::ChatEvent),
     #[serde(untagged)]
-    Voice(crate::voice::VoiceEvent),
+    Voice(sidecar_voice::VoiceEvent),
     #[serde(untagged)]
-    Tasks(crate::tasks::TaskEvent),
+    Tasks(sidecar_tasks::TaskEvent),
 }
 
 /// How many picked events a feature's subscription holds before the oldest go.
@@ -117,7 +117,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::reminders::events::ReminderEvent;
+    use sidecar_reminders::events::ReminderEvent;
 
     /// The UI (`ui/src/types/world.ts`) reads these shapes: a feature's event is said as
     /// it was when it was a variant of `CoreEvent`.
@@ -132,18 +132,18 @@ mod tests {
         let import = ReminderEvent::CalendarImport { saved: 5, total: 9, done: false };
         assert_eq!(serde_json::to_value(CoreEvent::Reminders(import)).unwrap(), json!({"type": "calendar_import", "saved": 5, "total": 9, "done": false}));
         assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
-        let found = crate::updates::events::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
+        let found = sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Updates(found)).unwrap(), json!({"type": "update_found", "title": "Sidecar 0.2", "body": "Ready"}));
-        let ready = crate::llm::status::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
+        let ready = sidecar_llm::status::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
         assert_eq!(
             serde_json::to_value(CoreEvent::Model(ready)).unwrap(),
             json!({"type": "model_status", "state": "ready", "provider": "local", "model": "qwen", "demo": false})
         );
-        let settled = crate::permissions::events::PermissionEvent::PermissionSettled { id: 7 };
+        let settled = sidecar_actions::permissions::events::PermissionEvent::PermissionSettled { id: 7 };
         assert_eq!(serde_json::to_value(CoreEvent::Permissions(settled)).unwrap(), json!({"type": "permission_settled", "id": 7}));
-        let servers = crate::mcp::events::McpEvent::McpServers { servers: Vec::new() };
+        let servers = sidecar_actions::mcp::events::McpEvent::McpServers { servers: Vec::new() };
         assert_eq!(serde_json::to_value(CoreEvent::Mcp(servers)).unwrap(), json!({"type": "mcp_servers", "servers": []}));
-        use crate::agent::events::ChatEvent;
+        use sidecar_agent::events::ChatEvent;
         let delta = ChatEvent::Delta { conversation_id: 4, text: "Hola".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Chat(delta)).unwrap(), json!({"type": "delta", "conversation_id": 4, "text": "Hola"}));
         let notice = ChatEvent::Notice { conversation_id: 4, notice: Notice::Continued { attempt: 2 } };
@@ -154,7 +154,7 @@ mod tests {
         let finished = ChatEvent::TurnFinished {
             conversation_id: 4,
             message_id: 9,
-            channel: crate::channels::channel::Channel::Desktop,
+            channel: sidecar_channels::channel::Channel::Desktop,
             status: "complete".into(),
             finish_reason: None,
             usage: None,
@@ -163,9 +163,9 @@ mod tests {
         let said = serde_json::to_value(CoreEvent::Chat(finished)).unwrap();
         assert_eq!((said["type"].clone(), said["message_id"].clone(), said["channel"].clone()), (json!("turn_finished"), json!(9), json!("desktop")));
         assert!(said["meta"].is_object(), "the meta is said whole, not boxed: {said}");
-        let indexing = crate::knowledge::events::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
+        let indexing = sidecar_memory::knowledge::events::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
         assert_eq!(serde_json::to_value(CoreEvent::Memory(indexing)).unwrap(), json!({"type": "memory_indexing", "embedded": 3, "total": 5}));
-        let learned = crate::proactive::events::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
+        let learned = sidecar_proactive::events::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Proactive(learned)).unwrap(), json!({"type": "proactive_learned", "said": "pausa"}));
     }
 

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use serde::Deserialize;
-use sidecar::clock::Clock;
-use sidecar::llm::Role;
-use sidecar::store::archives::ImportedTurn;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_domain::clock::Clock;
+use sidecar_llm::Role;
+use sidecar_store::archives::ImportedTurn;
 
 #[path = "../../tests/it/support/runtime.rs"]
 pub mod runtime;
@@ -64,9 +64,9 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
 /// `LOCOMO_BACKEND=gemma`, or with `LOCOMO_EMBEDDINGS=http://127.0.0.1:PORT/v1|MODEL`
 /// an OpenAI-compatible embedder in its place (keep each one's stores apart with their
 /// own `LOCOMO_DIR`).
-pub fn settings() -> sidecar::settings::Settings {
-    use sidecar::settings::memory::EmbeddingsBackend;
-    let mut settings = sidecar::settings::Settings::default();
+pub fn settings() -> sidecar_settings::Settings {
+    use sidecar_settings::memory::EmbeddingsBackend;
+    let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // Not "automatic", which depends on the machine.
     settings.memory.embeddings.backend = EmbeddingsBackend::Local;

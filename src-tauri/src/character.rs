@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use sidecar::character::place::{self, Grown, Screen, Size, Spot};
 use sidecar::Companion;
+use sidecar_desktop_features::character::place::{self, Grown, Screen, Size, Spot};
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
 pub const CHARACTER: &str = "character";
@@ -82,7 +82,7 @@ pub fn toggle(app: &AppHandle) {
     });
 }
 
-pub fn tell_preferences(app: &AppHandle, view: &sidecar::preferences::PreferencesView) {
+pub fn tell_preferences(app: &AppHandle, view: &sidecar_settings::preferences::PreferencesView) {
     use tauri::Emitter;
     let _ = app.emit(PREFERENCES_CHANGED, view);
 }

@@ -2,10 +2,10 @@
 //! few lines calling the core or the character's window.
 
 use serde::Serialize;
-use sidecar::channels::channel::Channel;
-use sidecar::character::place::{Grown, Spot};
-use sidecar::preferences::{HotkeyRole, PreferencesView};
-use sidecar::proactive::quiet::QuietNow;
+use sidecar_channels::channel::Channel;
+use sidecar_desktop_features::character::place::{Grown, Spot};
+use sidecar_proactive::quiet::QuietNow;
+use sidecar_settings::preferences::{HotkeyRole, PreferencesView};
 use tauri::{AppHandle, Emitter, State};
 
 use crate::character::{CharacterWindow, WindowFacts};
@@ -87,7 +87,7 @@ pub async fn character_settings(app: AppHandle) {
 
 #[tauri::command]
 pub async fn quiet_for_an_hour(core: Core<'_>) -> Result<QuietNow, CommandError> {
-    core.proactive().set_quiet(Some(sidecar::proactive::quiet::QUIET_FOR_MINUTES), None).await.said(&core)?;
+    core.proactive().set_quiet(Some(sidecar_proactive::quiet::QUIET_FOR_MINUTES), None).await.said(&core)?;
     core.proactive().quiet_now().await.said(&core)
 }
 

@@ -11,7 +11,7 @@ pub(crate) use sidecar::commands::{blocking, CommandError, SaidBy};
 pub(crate) type Core<'a> = State<'a, Arc<Companion>>;
 
 #[tauri::command]
-pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar::attachments::Attachment, CommandError> {
+pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar_memory::attachments::Attachment, CommandError> {
     core.attach(&path).await.said(&core)
 }
 
@@ -25,7 +25,7 @@ pub async fn send_test_notification(app: AppHandle) {
 /// the data (the running app holds it).
 #[tauri::command]
 pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -> Result<(), CommandError> {
-    sidecar::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
+    sidecar_data::backup::pending::schedule(core.data_dir(), std::path::Path::new(&path))
         .map_err(|e| CompanionError::NotABackupFile(format!("{path} ({e})")))
         .said(&core)?;
     app.restart()
@@ -35,7 +35,7 @@ pub fn restore_at_restart(app: tauri::AppHandle, core: Core<'_>, path: String) -
 #[tauri::command]
 pub fn open_logs_folder(app: AppHandle, core: Core<'_>) -> Result<(), CommandError> {
     use tauri_plugin_opener::OpenerExt;
-    let dir = sidecar::logging::log_dir(core.data_dir());
+    let dir = sidecar_domain::logging::log_dir(core.data_dir());
     app.opener().open_path(dir.to_string_lossy(), None::<&str>).map_err(|e| CommandError {
         message: format!("cannot open {}: {e}", dir.display()),
         retryable: false,

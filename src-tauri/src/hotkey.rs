@@ -5,9 +5,9 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use sidecar::voice::talk_key::TalkKey;
+use sidecar_voice::talk_key::TalkKey;
 
-use sidecar::preferences::{Hotkey, HotkeyError, HotkeyRole};
+use sidecar_settings::preferences::{Hotkey, HotkeyError, HotkeyRole};
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
 

@@ -20,10 +20,10 @@ mod window;
 
 use std::sync::Arc;
 
-use sidecar::agent::events::ChatEvent;
-use sidecar::preferences::HotkeyRole;
-use sidecar::proactive::events::ProactiveEvent;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::events::ChatEvent;
+use sidecar_proactive::events::ProactiveEvent;
+use sidecar_settings::preferences::HotkeyRole;
 use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 
 /// Event name under which every core event reaches the webview.
@@ -31,11 +31,11 @@ pub const CORE_EVENT: &str = "sidecar://event";
 
 pub fn run() {
     let args = LaunchArgs::from_env();
-    let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(args.data_dir.as_deref()));
+    let log_dir = sidecar_domain::logging::log_dir(&sidecar_domain::paths::data_dir(args.data_dir.as_deref()));
     // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
     // it every key it reads.
-    let redactor = sidecar::redact::Redactor::default();
-    let _log = sidecar::logging::init("info,tao=warn,wry=warn", Some(&log_dir), &redactor);
+    let redactor = sidecar_domain::redact::Redactor::default();
+    let _log = sidecar_domain::logging::init("info,tao=warn,wry=warn", Some(&log_dir), &redactor);
 
     let app = tauri::Builder::default()
         // Must come first: a second launch hands over to the running instance.
@@ -51,12 +51,12 @@ pub fn run() {
         .setup(move |app| {
             let options = CompanionOptions::resolve(args.data_dir.as_deref(), args.config.as_deref(), redactor.clone())?;
             // A restore asked for in Settings runs now, before the data is opened.
-            tauri::async_runtime::block_on(sidecar::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
+            tauri::async_runtime::block_on(sidecar_data::backup::pending::apply(&options.data_dir, options.config_path.as_deref(), options.clock.now()));
             let companion = tauri::async_runtime::block_on(Companion::open(options))?;
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
-            let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
+            let endpoint = Arc::new(sidecar_serve::mcp::endpoint::McpEndpoint::default());
             app.manage(endpoint.clone());
             let hotkeys = [
                 (companion.preferences().hotkey(), HotkeyRole::Window),
@@ -221,24 +221,26 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
             match events.recv().await {
                 Ok(event) => {
                     match &event {
-                        sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelAlert { title, body, down, .. }) => {
+                        sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelAlert { title, body, down, .. }) => {
                             tray::channel_alert(&app, title, body, *down)
                         }
-                        sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelWarning { title, body, .. }) => {
+                        sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, body, .. }) => {
                             tray::channel_warning(&app, title, body)
                         }
-                        sidecar::events::CoreEvent::Permissions(sidecar::permissions::events::PermissionEvent::PermissionAsked { question })
+                        sidecar::events::CoreEvent::Permissions(sidecar_actions::permissions::events::PermissionEvent::PermissionAsked { question })
                             if !window::is_visible(&app) =>
                         {
                             let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
-                        sidecar::events::CoreEvent::Connections(sidecar::connections::events::ConnectionEvent::ConnectionWaiting { title, body, .. })
-                        | sidecar::events::CoreEvent::Updates(sidecar::updates::events::UpdateEvent::UpdateFound { title, body }) => {
+                        sidecar::events::CoreEvent::Connections(sidecar_serve::connections::events::ConnectionEvent::ConnectionWaiting {
+                            title, body, ..
+                        })
+                        | sidecar::events::CoreEvent::Updates(sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title, body }) => {
                             tray::channel_warning(&app, title, body)
                         }
                         // At 100% the tray's tooltip says so too, as for a channel down.
-                        sidecar::events::CoreEvent::Budget(sidecar::budget::events::BudgetEvent::BudgetReached { said, reached, .. }) => {
+                        sidecar::events::CoreEvent::Budget(sidecar_llm::budget::events::BudgetEvent::BudgetReached { said, reached, .. }) => {
                             tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
                         }
                         // Said first in a chat nobody is looking at: the tray shows it unread.

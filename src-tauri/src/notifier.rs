@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use sidecar::proactive::notifier::NotificationAction;
 use sidecar::Companion;
+use sidecar_proactive::notifier::NotificationAction;
 use tauri::AppHandle;
 
 use crate::window;

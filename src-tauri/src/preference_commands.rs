@@ -3,7 +3,7 @@
 //! core or a plugin.
 
 use serde::Serialize;
-use sidecar::preferences::{HotkeyError, HotkeyRole, PreferencesView};
+use sidecar_settings::preferences::{HotkeyError, HotkeyRole, PreferencesView};
 use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 

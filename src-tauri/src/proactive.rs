@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
-use sidecar::mcp::endpoint::McpEndpoint;
-use sidecar::proactive::config::SinkId;
-use sidecar::proactive::router::{Outgoing, Sink};
-use sidecar::proactive::state::Channel;
 use sidecar::Face;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::{Outgoing, Sink};
+use sidecar_proactive::state::Channel;
+use sidecar_serve::mcp::endpoint::McpEndpoint;
 use tauri::AppHandle;
 
 use crate::{tray, updater, window};

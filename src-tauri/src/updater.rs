@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
-use sidecar::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
+use sidecar_desktop_features::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
 use tauri::utils::config::BundleType;
 use tauri::AppHandle;
 use tauri_plugin_updater::{Error, Update, UpdaterExt};

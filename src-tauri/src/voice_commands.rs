@@ -1,9 +1,9 @@
 //! IPC commands for push-to-talk, spoken replies and Settings → Voice: each a few lines
 //! calling the core, which says what went wrong in the user's language.
 
-use sidecar::preferences::{HotkeyRole, PreferencesView};
-use sidecar::settings::voice::{SpeakReplies, VoiceSwitch};
 use sidecar::{Heard, VoiceView};
+use sidecar_settings::preferences::{HotkeyRole, PreferencesView};
+use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
 use tauri::AppHandle;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};

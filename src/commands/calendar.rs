@@ -1,9 +1,9 @@
 //! The window's calendar commands (`commands` says how the table serves them).
 
-use crate::calendar::mirror::MirrorReport;
-use crate::calendar::service::CalendarView;
-use crate::calendar::sync::SyncReport;
 use crate::commands::{commands, CommandError, SaidBy};
+use sidecar_calendar::mirror::MirrorReport;
+use sidecar_calendar::service::CalendarView;
+use sidecar_calendar::sync::SyncReport;
 
 commands! {
     async fn calendar_view(core) -> Result<CalendarView, CommandError> {

@@ -1,9 +1,9 @@
 //! The window's connections commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError};
-use crate::connections::client::{Client, Logged};
-use crate::connections::{Connections, Scope};
 use serde::Serialize;
+use sidecar_serve::connections::client::{Client, Logged};
+use sidecar_serve::connections::{Connections, Scope};
 
 /// What a client card shows: the client and its latest calls.
 #[derive(Serialize)]
@@ -36,7 +36,7 @@ commands! {
     }
 
     /// Allows `name` with `scopes` and makes its local API token (replacing an older one).
-    async fn make_api_token(core, name: String, scopes: Vec<Scope>) -> Result<crate::connections::tokens::Issued, CommandError> {
+    async fn make_api_token(core, name: String, scopes: Vec<Scope>) -> Result<sidecar_serve::connections::tokens::Issued, CommandError> {
         core.hosting().tokens.issue(&name, &scopes).await.map_err(failed)
     }
 
@@ -59,6 +59,6 @@ commands! {
     /// The `mcpServers` entry another program needs, naming the `sidecar` CLI beside the app.
     async fn connection_config(_core) -> Result<String, CommandError> {
         let app = std::env::current_exe().map_err(failed)?;
-        Ok(crate::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
+        Ok(sidecar_serve::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
     }
 }

@@ -1,18 +1,18 @@
 //! The window's conversation commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use crate::context::checkpoint::{Checkpoint, Status};
-use crate::context::engine::ContextMeter;
-use crate::context::plan::PlanItem;
-use crate::store::Message;
 use crate::{ModelStatus, TurnOutcome};
+use sidecar_agent::context::checkpoint::{Checkpoint, Status};
+use sidecar_agent::context::engine::ContextMeter;
+use sidecar_agent::context::plan::PlanItem;
+use sidecar_store::Message;
 
 commands! {
     async fn send_message(core, text: String) -> Result<TurnOutcome, CommandError> {
         core.send(&text).await.said(&core)
     }
 
-    async fn send_with_files(core, text: String, attachments: Vec<crate::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
+    async fn send_with_files(core, text: String, attachments: Vec<sidecar_memory::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
         core.send_with(&text, &attachments).await.said(&core)
     }
 
@@ -50,7 +50,7 @@ commands! {
     }
 
     /// Replaces what a checkpoint records, as the user edited it.
-    async fn edit_checkpoint(core, id: i64, body: crate::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
+    async fn edit_checkpoint(core, id: i64, body: sidecar_agent::context::checkpoint::Body) -> Result<Checkpoint, CommandError> {
         core.context().edit_checkpoint(id, body).await.said(&core)
     }
 

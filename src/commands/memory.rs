@@ -1,22 +1,22 @@
 //! The window's memory commands (`commands` says how the table serves them).
 
-use crate::backup::BackupInfo;
 use crate::commands::{blocking, commands, CommandError, SaidBy};
-use crate::data_service::ChatImport;
-use crate::export::ExportFormat;
-use crate::knowledge::profile_form::ProfileFields;
-use crate::knowledge::store::ProfileFile;
-use crate::knowledge::store::ProfileView;
-use crate::meaning::setup::{MeaningInput, MeaningView};
 use crate::CompanionError;
 use serde::Serialize;
+use sidecar_data::backup::BackupInfo;
+use sidecar_data::data_service::ChatImport;
+use sidecar_data::export::ExportFormat;
+use sidecar_memory::knowledge::profile_form::ProfileFields;
+use sidecar_memory::knowledge::store::ProfileFile;
+use sidecar_memory::knowledge::store::ProfileView;
+use sidecar_memory::meaning::setup::{MeaningInput, MeaningView};
 
 /// Facts by category and the lines of learnings.md that could not be read.
 #[derive(Serialize)]
 pub struct MemoryReport {
-    facts: Vec<crate::knowledge::store::ListedFact>,
-    problems: Vec<crate::knowledge::learnings::Malformed>,
-    conflicts: Vec<crate::knowledge::store::FactConflict>,
+    facts: Vec<sidecar_memory::knowledge::store::ListedFact>,
+    problems: Vec<sidecar_memory::knowledge::learnings::Malformed>,
+    conflicts: Vec<sidecar_memory::knowledge::store::FactConflict>,
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
@@ -58,7 +58,7 @@ commands! {
     }
 
     /// Tidies what is kept now; what it did.
-    async fn tidy_now(core) -> Result<crate::data_service::TidyReport, CommandError> {
+    async fn tidy_now(core) -> Result<sidecar_data::data_service::TidyReport, CommandError> {
         core.tidy().await.said(&core)
     }
 
@@ -105,7 +105,7 @@ commands! {
         .await)
     }
 
-    async fn remember_fact(core, text: String, category: crate::knowledge::learnings::Category) -> Result<crate::knowledge::facts::SaveOutcome, CommandError> {
+    async fn remember_fact(core, text: String, category: sidecar_memory::knowledge::learnings::Category) -> Result<sidecar_memory::knowledge::facts::SaveOutcome, CommandError> {
         core.remember(&text, category).await.said(&core)
     }
 
@@ -114,11 +114,11 @@ commands! {
         blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
     }
 
-    async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<crate::recall::MemoryPage, CommandError> {
+    async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<sidecar_memory::recall::MemoryPage, CommandError> {
         core.search_memory(&query, pages, weaker).await.said(&core)
     }
 
-    async fn edit_fact(core, line: usize, expected: String, text: String, category: crate::knowledge::learnings::Category) -> Result<(), CommandError> {
+    async fn edit_fact(core, line: usize, expected: String, text: String, category: sidecar_memory::knowledge::learnings::Category) -> Result<(), CommandError> {
         blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await.said(&core)
     }
 

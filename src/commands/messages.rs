@@ -1,8 +1,8 @@
 //! The window's messages commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use crate::conversation::TurnOutcome;
-use crate::store::ReplyVersions;
+use sidecar_agent::conversation::TurnOutcome;
+use sidecar_store::ReplyVersions;
 
 commands! {
     async fn regenerate_reply(core) -> Result<TurnOutcome, CommandError> {

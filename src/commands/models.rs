@@ -1,12 +1,12 @@
 //! The window's models commands (`commands` says how the table serves them).
 
 use crate::commands::{blocking, commands, CommandError, SaidBy};
-use crate::llm::discover::FoundServer;
-use crate::llm::presets::{Preset, PRESETS};
-use crate::local_models::tuning::{TuningInput, TuningView};
-use crate::local_models::{HubView, Switched};
-use crate::provider_admin::ProviderInput;
 use crate::CompanionError;
+use sidecar_llm::discover::FoundServer;
+use sidecar_llm::local_models::tuning::{TuningInput, TuningView};
+use sidecar_llm::local_models::{HubView, Switched};
+use sidecar_llm::presets::{Preset, PRESETS};
+use sidecar_llm::provider_admin::ProviderInput;
 
 commands! {
     async fn welcome_needed(core) -> Result<bool, CommandError> {

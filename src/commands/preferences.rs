@@ -1,10 +1,10 @@
 //! The window's preferences commands (`commands` says how the table serves them).
 
 use crate::commands::{blocking, commands, CommandError, SaidBy};
-use crate::preferences::PreferencesView;
-use crate::settings::desktop::{LanguageChoice, Theme};
-use crate::tools::search_setup::{SearchInput, SearchView};
-use crate::tools::web_search::SearchResult;
+use sidecar_settings::desktop::{LanguageChoice, Theme};
+use sidecar_settings::preferences::PreferencesView;
+use sidecar_tools::search_setup::{SearchInput, SearchView};
+use sidecar_tools::web_search::SearchResult;
 
 commands! {
     async fn preferences(core) -> Result<PreferencesView, CommandError> {
@@ -49,6 +49,6 @@ commands! {
 
     /// The IANA zone names the core knows, for the time zone picker.
     async fn time_zones(_core) -> Result<Vec<&'static str>, CommandError> {
-        Ok(crate::clock::zone_names())
+        Ok(sidecar_domain::clock::zone_names())
     }
 }

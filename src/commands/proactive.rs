@@ -1,8 +1,8 @@
 //! The window's proactive commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use crate::proactive::config::ProactiveConfig;
-use crate::proactive::ProactiveStatus;
+use sidecar_proactive::config::ProactiveConfig;
+use sidecar_proactive::ProactiveStatus;
 
 commands! {
     async fn proactive_status(core) -> Result<ProactiveStatus, CommandError> {
@@ -14,7 +14,7 @@ commands! {
     }
 
     /// A thumb under a spontaneous message, or its notification clicked or closed.
-    async fn spontaneous_feedback(core, message_id: i64, signal: crate::proactive::learning::Signal) -> Result<(), CommandError> {
+    async fn spontaneous_feedback(core, message_id: i64, signal: sidecar_proactive::learning::Signal) -> Result<(), CommandError> {
         core.proactive().feedback(message_id, signal).await.said(&core)
     }
 

@@ -1,19 +1,19 @@
 //! The window's reminders commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use crate::reminders::rows::Reminder;
-use crate::reminders::Setting;
+use sidecar_reminders::rows::Reminder;
+use sidecar_reminders::Setting;
 
 commands! {
-    async fn reminders_overview(core) -> Result<crate::reminders::Overview, CommandError> {
+    async fn reminders_overview(core) -> Result<sidecar_reminders::Overview, CommandError> {
         core.reminders().overview().await.said(&core)
     }
 
-    async fn preview_when(core, text: String) -> Result<crate::reminders::WhenPreview, CommandError> {
+    async fn preview_when(core, text: String) -> Result<sidecar_reminders::WhenPreview, CommandError> {
         Ok(core.reminders().preview(&text))
     }
 
-    async fn preview_reminder_when(core, text: String) -> Result<crate::reminders::WhenPreview, CommandError> {
+    async fn preview_reminder_when(core, text: String) -> Result<sidecar_reminders::WhenPreview, CommandError> {
         Ok(core.reminders().preview_reminder(&text).await)
     }
 
@@ -21,7 +21,7 @@ commands! {
         core.reminders().set(&message, &when).await.said(&core)
     }
 
-    async fn preview_sentence(core, text: String) -> Result<crate::reminders::SentencePreview, CommandError> {
+    async fn preview_sentence(core, text: String) -> Result<sidecar_reminders::SentencePreview, CommandError> {
         Ok(core.reminders().preview_sentence(&text).await)
     }
 
@@ -32,11 +32,11 @@ commands! {
     /// Writes the pending reminders to `sidecar-reminders.ics` in the Downloads folder (the
     /// data folder when there is none); returns the file's path.
     async fn export_reminders_ics(core) -> Result<String, CommandError> {
-        let dir = crate::paths::export_dir(core.data_dir());
+        let dir = sidecar_domain::paths::export_dir(core.data_dir());
         Ok(core.reminders().export_ics_to(&dir).await.said(&core)?.display().to_string())
     }
 
-    async fn import_reminders_ics(core, text: String) -> Result<crate::reminders::ImportReport, CommandError> {
+    async fn import_reminders_ics(core, text: String) -> Result<sidecar_reminders::ImportReport, CommandError> {
         core.reminders().import_ics(&text).await.said(&core)
     }
 
@@ -59,22 +59,22 @@ commands! {
         core.reminders().restore(id).await.said(&core)
     }
 
-    async fn snooze_reminder(core, id: i64, minutes: u32) -> Result<crate::reminders::Snoozed, CommandError> {
+    async fn snooze_reminder(core, id: i64, minutes: u32) -> Result<sidecar_reminders::Snoozed, CommandError> {
         core.reminders().snooze(id, minutes).await.said(&core)
     }
 
     /// How the last restore asked for in Settings went, once.
-    async fn restore_note(core) -> Result<Option<crate::backup::pending::RestoreNote>, CommandError> {
-        Ok(crate::backup::pending::take_result(core.data_dir()))
+    async fn restore_note(core) -> Result<Option<sidecar_data::backup::pending::RestoreNote>, CommandError> {
+        Ok(sidecar_data::backup::pending::take_result(core.data_dir()))
     }
 
     /// The snooze choices in minutes, as the core offers them everywhere.
     async fn snooze_choices(_core) -> Result<Vec<u32>, CommandError> {
-        Ok(crate::reminders::service::SNOOZE_CHOICES.to_vec())
+        Ok(sidecar_reminders::service::SNOOZE_CHOICES.to_vec())
     }
 
     /// Snooze (`minutes`) or Done (none) on a reminder posted in the chat.
-    async fn answer_reminder_message(core, message_id: i64, minutes: Option<u32>) -> Result<Option<crate::reminders::Snoozed>, CommandError> {
+    async fn answer_reminder_message(core, message_id: i64, minutes: Option<u32>) -> Result<Option<sidecar_reminders::Snoozed>, CommandError> {
         core.reminders().answer_message(message_id, minutes).await.said(&core)
     }
 }

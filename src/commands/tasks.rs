@@ -2,7 +2,7 @@
 
 use crate::commands::{commands, CommandError, SaidBy};
 use crate::companion::TasksPage;
-use crate::tasks::TaskRequest;
+use sidecar_tasks::TaskRequest;
 
 commands! {
     async fn tasks_page(core) -> Result<TasksPage, CommandError> {

@@ -6,9 +6,9 @@
 use futures_util::future::BoxFuture;
 
 use super::Companion;
-use crate::agent::events::{ChatEvent, Notice};
-use crate::proactive::state::Channel;
-use crate::settings::voice::SpeakReplies;
+use sidecar_agent::events::{ChatEvent, Notice};
+use sidecar_proactive::state::Channel;
+use sidecar_settings::voice::SpeakReplies;
 
 /// The conversation whose replies are said aloud, until the next turn starts.
 pub(crate) struct Aloud {
@@ -66,7 +66,7 @@ pub(crate) trait ReplyTexts: Send + Sync {
     fn text(&self, message_id: i64) -> BoxFuture<'_, Option<String>>;
 }
 
-impl ReplyTexts for crate::store::Store {
+impl ReplyTexts for sidecar_store::Store {
     fn speaks(&self, conversation: i64) -> BoxFuture<'_, Option<bool>> {
         Box::pin(async move {
             self.conversations().conversation_speaks(conversation).await.unwrap_or_else(|error| {

@@ -7,8 +7,8 @@ use chrono::{DateTime, Duration, NaiveTime, Utc};
 use tokio_util::sync::CancellationToken;
 
 use super::Companion;
-use crate::context::checkpoint::Status;
 use crate::events::CoreEvent;
+use sidecar_agent::context::checkpoint::Status;
 use sidecar_domain::said::said_whole;
 use sidecar_store::MessageStatus;
 use sidecar_tasks::brief::BriefParts;
@@ -33,7 +33,7 @@ impl Companion {
     /// brief leaves the weather out.
     pub async fn set_brief_place(&self, place: &str) -> Result<(), crate::CompanionError> {
         let place = sidecar_tasks::brief::read_place(place)?;
-        self.models.settings_owner().change(crate::settings::owner::Change::Place(place))?;
+        self.models.settings_owner().change(sidecar_settings::owner::Change::Place(place))?;
         Ok(())
     }
 
@@ -54,7 +54,8 @@ impl Companion {
         let (mut text, mut kept, mut usage) = (facts.clone(), facts_id, sidecar_llm::Usage::default());
         if !self.conversation.only_demo_answers() {
             let prompt = sidecar_tasks::brief::prompt(&parts, lang);
-            let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
+            let turn =
+                sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
             match self.conversation.run_task(turn, cancel.child_token()).await {
                 Ok(reply) => {
                     text = format!("{facts}\n\n{}", reply.text.trim());

@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, Mutex};
 
 use super::Companion;
 pub use crate::devices_error::DevicesError;
-use crate::link::{Addressed, Calls, Device, Devices, Identity, LinkServer, Listening, PairingCode, Present};
+use sidecar_link::{Addressed, Calls, Device, Devices, Identity, LinkServer, Listening, PairingCode, Present};
 
 /// The window's command table (`crate::commands::dispatch`), given by the face that
 /// serves it: the link serves what the window would run.
@@ -64,7 +64,7 @@ pub struct WebPage {
 }
 
 impl DeviceLink {
-    pub(crate) fn new(store: crate::store::Store, data_dir: std::path::PathBuf) -> Self {
+    pub(crate) fn new(store: sidecar_store::Store, data_dir: std::path::PathBuf) -> Self {
         Self {
             devices: Arc::new(Devices::new(store)),
             data_dir,
@@ -82,7 +82,7 @@ impl DeviceLink {
 
     /// Listens on `addresses` (stopping what listened before); an address that cannot be
     /// used is said in the view.
-    async fn start(&self, core: &Arc<Companion>, addresses: &[SocketAddr]) -> Result<(), crate::link::LinkError> {
+    async fn start(&self, core: &Arc<Companion>, addresses: &[SocketAddr]) -> Result<(), sidecar_link::LinkError> {
         self.stop().await;
         let Some(&dispatch) = self.dispatch.get() else { return Ok(()) };
         if addresses.is_empty() {
@@ -119,7 +119,7 @@ impl DeviceLink {
         }
     }
 
-    pub async fn view(&self) -> Result<DevicesView, crate::link::LinkError> {
+    pub async fn view(&self) -> Result<DevicesView, sidecar_link::LinkError> {
         let devices = self.devices.list().await?;
         let code = self.devices.showing_code().await?;
         let running = self.running.lock().await;
@@ -133,8 +133,8 @@ impl DeviceLink {
                 web: active
                     .listening
                     .iter()
-                    .filter_map(|l| crate::link::web_address(l.address))
-                    .filter_map(|url| Some(WebPage { qr: crate::link::qr_svg(&url)?, url }))
+                    .filter_map(|l| sidecar_link::web_address(l.address))
+                    .filter_map(|url| Some(WebPage { qr: sidecar_link::qr_svg(&url)?, url }))
                     .collect(),
             },
             None => DevicesView { listening: Vec::new(), problems: Vec::new(), fingerprint: None, code, devices, web: Vec::new() },
@@ -143,18 +143,18 @@ impl DeviceLink {
 
     /// A new pairing code (for five minutes and five tries), redeemed by whichever
     /// process listens for this data folder.
-    pub async fn open_pairing(&self) -> Result<PairingCode, crate::link::LinkError> {
+    pub async fn open_pairing(&self) -> Result<PairingCode, sidecar_link::LinkError> {
         self.devices.open_code().await
     }
 
     /// Revokes `id`: its links close at once.
-    pub async fn revoke(&self, id: i64) -> Result<bool, crate::link::LinkError> {
+    pub async fn revoke(&self, id: i64) -> Result<bool, sidecar_link::LinkError> {
         self.devices.revoke(id).await
     }
 
     /// The attached devices the user is at (the one used last, or all of them).
     pub(crate) fn at_hand(&self) -> Vec<i64> {
-        self.present.lock().expect("present").as_ref().map(|p| p.at_hand(crate::link::AT_HAND)).unwrap_or_default()
+        self.present.lock().expect("present").as_ref().map(|p| p.at_hand(sidecar_link::AT_HAND)).unwrap_or_default()
     }
 
     /// The user did something in this computer's own window: a notification is for
@@ -237,7 +237,7 @@ impl Companion {
     }
 
     /// The certificate other devices pin, made on first use.
-    pub fn link_fingerprint(&self) -> Result<String, crate::link::LinkError> {
+    pub fn link_fingerprint(&self) -> Result<String, sidecar_link::LinkError> {
         Ok(Identity::load_or_make(&self.data_dir.join("link"))?.fingerprint().to_string())
     }
 
@@ -257,8 +257,8 @@ impl Companion {
     pub async fn set_devices_listen(self: &Arc<Self>, addresses: Vec<String>) -> Result<DevicesView, DevicesError> {
         let addresses: Vec<String> = addresses.into_iter().map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
         let parsed =
-            addresses.iter().map(|a| crate::settings::devices::address(a).map_err(|_| DevicesError::Address(a.clone()))).collect::<Result<Vec<_>, _>>()?;
-        self.models().settings_owner().change(crate::settings::owner::Change::DevicesListen(addresses))?;
+            addresses.iter().map(|a| sidecar_settings::devices::address(a).map_err(|_| DevicesError::Address(a.clone()))).collect::<Result<Vec<_>, _>>()?;
+        self.models().settings_owner().change(sidecar_settings::owner::Change::DevicesListen(addresses))?;
         self.devices.start(self, &parsed).await?;
         Ok(self.devices.view().await?)
     }

@@ -11,11 +11,11 @@ use futures_util::future::BoxFuture;
 use serde_json::json;
 
 use super::devices::DeviceLink;
-use crate::permissions::asking::{Answer, AnswerFuture, Asker, WindowQuestions};
-use crate::permissions::Question;
-use crate::proactive::config::SinkId;
-use crate::proactive::router::{Kind, Outgoing, Sink};
-use crate::proactive::state::Channel;
+use sidecar_actions::permissions::asking::{Answer, AnswerFuture, Asker, WindowQuestions};
+use sidecar_actions::permissions::Question;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::{Kind, Outgoing, Sink};
+use sidecar_proactive::state::Channel;
 
 /// The event's name a device shows as a notification.
 pub const DEVICE_NOTIFICATION: &str = "device_notification";

@@ -23,9 +23,9 @@ use super::devices::TURNS;
 use super::devices_sink::DEVICE_NOTIFICATION;
 use super::Companion;
 use crate::devices_error::DevicesError;
-use crate::link::{pair, words, CallFailure, Home, LinkClient, LinkState};
-use crate::proactive::notifier::NotificationAction;
 use sidecar_domain::secrets::Secrets;
+use sidecar_link::{pair, words, CallFailure, Home, LinkClient, LinkState};
+use sidecar_proactive::notifier::NotificationAction;
 
 /// The event the window hears when the link to the home core changes.
 pub const HOME_LINK: &str = "home_link";
@@ -100,7 +100,7 @@ impl HomeLink {
 /// Trades `code` for a token at the home core at `address`, as this device `name`, and
 /// keeps the home in `dir` (the token in the keychain): the CLI's `devices pair` and
 /// Settings' both.
-pub async fn pair_and_keep(dir: &std::path::Path, secrets: &Secrets, address: &str, code: &str, name: &str) -> Result<(Home, String), crate::link::LinkError> {
+pub async fn pair_and_keep(dir: &std::path::Path, secrets: &Secrets, address: &str, code: &str, name: &str) -> Result<(Home, String), sidecar_link::LinkError> {
     let paired = pair(address, code, name).await?;
     let home = Home { address: address.to_string(), fingerprint: paired.fingerprint, device: paired.device.id, name: paired.device.name };
     home.save(dir, &paired.token, secrets)?;
@@ -176,7 +176,7 @@ impl Companion {
     /// Pairs with the home core at `address` with `code` and uses it from now on.
     pub async fn attach_home(self: &Arc<Self>, address: &str, code: &str) -> Result<HomeView, DevicesError> {
         let (address, code) = (address.trim(), code.trim());
-        let address = if address.contains(':') { address.to_string() } else { format!("{address}:{}", crate::settings::devices::DEFAULT_LINK_PORT) };
+        let address = if address.contains(':') { address.to_string() } else { format!("{address}:{}", sidecar_settings::devices::DEFAULT_LINK_PORT) };
         let (home, token) = pair_and_keep(&self.home.dir, &self.home.secrets, &address, code, &device_name()).await?;
         tracing::info!(address = %home.address, device = home.device, "this computer now uses a home Sidecar");
         self.connect_home(home, token);

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::Companion;
 use crate::error::CompanionError;
-use crate::knowledge::facts::SaveOutcome;
-use crate::knowledge::learnings::{Category, Malformed};
-use crate::knowledge::store::{KnowledgeStore, ListedFact};
+use sidecar_memory::knowledge::facts::SaveOutcome;
+use sidecar_memory::knowledge::learnings::{Category, Malformed};
+use sidecar_memory::knowledge::store::{KnowledgeStore, ListedFact};
 
 impl Companion {
     /// Saves a fact directly (CLI, Memory view); not limited per turn, and a turn
@@ -26,60 +26,60 @@ impl Companion {
     }
 
     /// Searches all messages and facts, packed into `budget_tokens`.
-    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<crate::recall::RecallResults, CompanionError> {
+    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<sidecar_memory::recall::RecallResults, CompanionError> {
         Ok(self.recall.search(query, budget_tokens).await?)
     }
 
     /// The Memory view's search: the best `pages` pages of matches that clear the
     /// relevance cut (or, with `weaker`, of all of them), and how many more there are.
-    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<crate::recall::MemoryPage, CompanionError> {
+    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<sidecar_memory::recall::MemoryPage, CompanionError> {
         Ok(self.recall.browse(query, pages, weaker).await?)
     }
 
     /// Recall itself, for a search in a chosen mode.
-    pub fn recall_service(&self) -> &Arc<crate::recall::Recall> {
+    pub fn recall_service(&self) -> &Arc<sidecar_memory::recall::Recall> {
         &self.recall
     }
 
     /// Recall by meaning: its embedder, vectors and background work.
-    pub fn meaning(&self) -> &Arc<crate::meaning::indexer::MeaningIndex> {
+    pub fn meaning(&self) -> &Arc<sidecar_memory::meaning::indexer::MeaningIndex> {
         self.recall.meaning()
     }
 
-    /// Imports messages from JSON lines (see [`crate::data_service::DataService::import_jsonl`]).
-    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<crate::data_service::JsonlImport, crate::data_service::DataError> {
+    /// Imports messages from JSON lines (see [`sidecar_data::data_service::DataService::import_jsonl`]).
+    pub async fn import_jsonl(&self, bytes: &[u8]) -> Result<sidecar_data::data_service::JsonlImport, sidecar_data::data_service::DataError> {
         self.data.import_jsonl(bytes).await
     }
 
     /// Settings → Memory: which embedder recall by meaning uses.
-    pub fn meaning_setup(&self) -> &Arc<crate::meaning::setup::MeaningSetup> {
+    pub fn meaning_setup(&self) -> &Arc<sidecar_memory::meaning::setup::MeaningSetup> {
         &self.meaning_setup
     }
 
     /// "Remember this?": whether noticed facts are saved without asking.
-    pub fn noticing(&self) -> &Arc<crate::knowledge::suggest::Noticing> {
+    pub fn noticing(&self) -> &Arc<sidecar_memory::knowledge::suggest::Noticing> {
         &self.noticing
     }
 
     /// Backups, export and imports.
-    pub fn data(&self) -> &Arc<crate::data_service::DataService> {
+    pub fn data(&self) -> &Arc<sidecar_data::data_service::DataService> {
         &self.data
     }
 
     /// Tidies what is kept under the user's retention (`[retention] keep_days`; by
     /// default everything is kept): Settings → Your data → Tidy now, and once a day.
-    pub async fn tidy(&self) -> Result<crate::data_service::TidyReport, crate::data_service::DataError> {
+    pub async fn tidy(&self) -> Result<sidecar_data::data_service::TidyReport, sidecar_data::data_service::DataError> {
         self.data.tidy(self.models().settings().retention.keep_days).await
     }
 
     /// Sets how long conversations are kept (`None`: everything); refused below a week.
     pub fn set_keep_days(&self, days: Option<u32>) -> Result<(), CompanionError> {
-        let allowed = crate::settings::KEEP_DAYS;
+        let allowed = sidecar_settings::KEEP_DAYS;
         if days.is_some_and(|days| !allowed.contains(&days)) {
             let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
-            return Err(crate::llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());
+            return Err(sidecar_llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());
         }
-        self.models().settings_owner().change(crate::settings::owner::Change::KeepDays(days))?;
+        self.models().settings_owner().change(sidecar_settings::owner::Change::KeepDays(days))?;
         Ok(())
     }
 
@@ -101,16 +101,16 @@ impl Companion {
     /// A task (for the caller's runtime) that picks up edits to the knowledge files
     /// made outside Sidecar, checking every `interval`.
     pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
-        crate::knowledge::watch::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
+        sidecar_memory::knowledge::watch::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
     }
 
     /// SOUL.md or user.md with its version, for the editors in the Memory view.
-    pub fn profile(&self, file: crate::knowledge::store::ProfileFile) -> Result<(String, String), CompanionError> {
+    pub fn profile(&self, file: sidecar_memory::knowledge::store::ProfileFile) -> Result<(String, String), CompanionError> {
         Ok(self.knowledge.profile(file)?)
     }
 
     /// Saves an edited SOUL.md or user.md; refused if the file changed since it was read.
-    pub fn save_profile(&self, file: crate::knowledge::store::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
+    pub fn save_profile(&self, file: sidecar_memory::knowledge::store::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
         Ok(self.knowledge.save_profile(file, text, version)?)
     }
 }

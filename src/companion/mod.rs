@@ -6,29 +6,29 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::channels::call::{CallSource, Caller};
-use crate::channels::channel::Channel;
-use crate::channels::phone::PhoneParts;
-use crate::channels::service::ChannelService;
-use crate::channels::serving::serve;
-use crate::clock::Clock;
 pub use crate::companion_options::CompanionOptions;
-use crate::context::service::ContextService;
-pub use crate::conversation::TurnOutcome;
-use crate::conversation::{ConversationParts, ConversationService};
 pub use crate::error::CompanionError;
 use crate::events::{CoreEvent, EventBus};
-use crate::knowledge::store::KnowledgeStore;
-use crate::locale::Lang;
-use crate::model::Models;
-use crate::proactive::router::MessageRouter;
-use crate::proactive::service::{BrainLock, ProactiveService};
-use crate::provider_admin::ProviderAdmin;
-use crate::reminders::service::ReminderService;
-use crate::settings::owner::{Change, SettingsOwner};
-use crate::settings::Settings;
-use crate::store::{Store, UsageTotals};
-use crate::tools::{self, ToolRegistry};
+use sidecar_agent::context::service::ContextService;
+pub use sidecar_agent::conversation::TurnOutcome;
+use sidecar_agent::conversation::{ConversationParts, ConversationService};
+use sidecar_channels::call::{CallSource, Caller};
+use sidecar_channels::channel::Channel;
+use sidecar_channels::phone::PhoneParts;
+use sidecar_channels::service::ChannelService;
+use sidecar_channels::serving::serve;
+use sidecar_domain::clock::Clock;
+use sidecar_domain::locale::Lang;
+use sidecar_llm::model::Models;
+use sidecar_llm::provider_admin::ProviderAdmin;
+use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_proactive::router::MessageRouter;
+use sidecar_proactive::service::{BrainLock, ProactiveService};
+use sidecar_reminders::service::ReminderService;
+use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Settings;
+use sidecar_store::{Store, UsageTotals};
+use sidecar_tools::{self as tools, ToolRegistry};
 
 mod aloud;
 mod brief;
@@ -62,17 +62,17 @@ pub struct Companion {
     store: Store,
     models: Arc<Models>,
     providers: ProviderAdmin,
-    budget: crate::budget::admin::BudgetAdmin,
-    hub: Arc<crate::local_models::ModelHub>,
-    chats: crate::chats::Chats,
-    preferences: Arc<crate::preferences::Preferences>,
-    updates: Arc<crate::updates::Updates>,
+    budget: sidecar_llm::budget::admin::BudgetAdmin,
+    hub: Arc<sidecar_llm::local_models::ModelHub>,
+    chats: sidecar_agent::chats::Chats,
+    preferences: Arc<sidecar_settings::preferences::Preferences>,
+    updates: Arc<sidecar_desktop_features::updates::Updates>,
     search: tools::web_search::WebSearch,
     knowledge: Arc<KnowledgeStore>,
-    recall: Arc<crate::recall::Recall>,
-    data: Arc<crate::data_service::DataService>,
-    meaning_setup: Arc<crate::meaning::setup::MeaningSetup>,
-    noticing: Arc<crate::knowledge::suggest::Noticing>,
+    recall: Arc<sidecar_memory::recall::Recall>,
+    data: Arc<sidecar_data::data_service::DataService>,
+    meaning_setup: Arc<sidecar_memory::meaning::setup::MeaningSetup>,
+    noticing: Arc<sidecar_memory::knowledge::suggest::Noticing>,
     events: EventBus,
     data_dir: PathBuf,
     clock: Clock,
@@ -87,25 +87,25 @@ pub struct Companion {
     context: Arc<ContextService>,
     reminders: Arc<ReminderService>,
     /// Scheduled tasks: their rows, their looks, the user's edits.
-    tasks: Arc<crate::tasks::Tasks>,
+    tasks: Arc<sidecar_tasks::Tasks>,
     /// The CalDAV account and its calendars.
-    calendar: Arc<crate::calendar::service::CalendarService>,
+    calendar: Arc<sidecar_calendar::service::CalendarService>,
     /// The calendar's tools, and where they are offered while an account is connected.
-    calendar_tools: (Vec<Arc<dyn crate::tools::Tool>>, Arc<crate::tools::board::ToolBoard>),
+    calendar_tools: (Vec<Arc<dyn sidecar_tools::Tool>>, Arc<sidecar_tools::board::ToolBoard>),
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
-    mcp: Arc<crate::mcp::hub::McpHub>,
+    mcp: Arc<sidecar_actions::mcp::hub::McpHub>,
     /// Permission before every tool that acts.
-    permissions: Arc<crate::permissions::PermissionGate>,
+    permissions: Arc<sidecar_actions::permissions::PermissionGate>,
     /// The permission questions the windows show as cards (this one's, and attached devices').
-    questions: Arc<crate::permissions::asking::WindowQuestions>,
+    questions: Arc<sidecar_actions::permissions::asking::WindowQuestions>,
     /// Settings → Notes: the folder the note tools work in.
-    notes: Arc<crate::notes::setup::NotesSetup>,
+    notes: Arc<sidecar_actions::notes::setup::NotesSetup>,
     /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
-    hosting: Arc<crate::connections::hosting::Hosting>,
+    hosting: Arc<sidecar_serve::connections::hosting::Hosting>,
     /// Native notifications and the one listener for their answers.
-    notifier: Arc<crate::proactive::notifier::Notifier>,
+    notifier: Arc<sidecar_proactive::notifier::Notifier>,
     /// Push-to-talk: the microphone to words.
     talk: Arc<sidecar_voice::Talk>,
     /// Speech to text, shared by push-to-talk and the phone's voice notes.
@@ -121,41 +121,47 @@ impl Companion {
     /// Wires the services together. Nothing here decides anything.
     pub async fn open(options: CompanionOptions) -> Result<Arc<Self>, CompanionError> {
         let settings_warnings = options.settings.warnings.clone();
-        let (zone, zone_warning) = crate::clock::resolve_zone(options.settings.user.timezone.as_deref());
+        let (zone, zone_warning) = sidecar_domain::clock::resolve_zone(options.settings.user.timezone.as_deref());
         if let Some(warning) = &zone_warning {
             tracing::warn!("{warning}");
         }
         let clock = options.clock.clone();
         clock.set_zone(zone);
-        let lang = crate::preferences::language_of(options.settings.desktop.language);
+        let lang = sidecar_settings::preferences::language_of(options.settings.desktop.language);
         // The settings' one owner: every change below is written and held through it.
         let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
-        let preferences = Arc::new(crate::preferences::Preferences::new(owner.clone(), lang));
+        let preferences = Arc::new(sidecar_settings::preferences::Preferences::new(owner.clone(), lang));
         // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
-        let (store, _) = crate::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
+        let (store, _) = sidecar_data::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
-        let updates = Arc::new(crate::updates::Updates::new(owner.clone(), &options.data_dir, clock.clone(), events.emitter(CoreEvent::Updates), lang));
+        let updates = Arc::new(sidecar_desktop_features::updates::Updates::new(
+            owner.clone(),
+            &options.data_dir,
+            clock.clone(),
+            events.emitter(CoreEvent::Updates),
+            lang,
+        ));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
-        let meaning = Arc::new(crate::meaning::indexer::MeaningIndex::new(
+        let meaning = Arc::new(sidecar_memory::meaning::indexer::MeaningIndex::new(
             store.clone(),
             knowledge.clone(),
             events.emitter(CoreEvent::Memory),
             events.subscriber(stored_or_learned),
             tool_http(),
-            crate::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
-            crate::logging::log_dir(&options.data_dir),
+            sidecar_memory::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
+            sidecar_domain::logging::log_dir(&options.data_dir),
         ));
-        knowledge.compare_by_meaning(Arc::new(crate::meaning::nearness::ByMeaning::new(&meaning)));
-        let meaning_setup = Arc::new(crate::meaning::setup::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
-        let noticing = Arc::new(crate::knowledge::suggest::Noticing::new(owner.clone()));
-        let budget = crate::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
-        let log_dir = crate::logging::log_dir(&options.data_dir);
+        knowledge.compare_by_meaning(Arc::new(sidecar_memory::meaning::nearness::ByMeaning::new(&meaning)));
+        let meaning_setup = Arc::new(sidecar_memory::meaning::setup::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
+        let noticing = Arc::new(sidecar_memory::knowledge::suggest::Noticing::new(owner.clone()));
+        let budget = sidecar_llm::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
+        let log_dir = sidecar_domain::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
-        knowledge.judge_with(Arc::new(crate::facts_judge::ModelJudge(models.clone())));
+        knowledge.judge_with(Arc::new(sidecar_memory::facts_judge::ModelJudge(models.clone())));
         let router = MessageRouter::default();
-        let chat = Arc::new(crate::proactive::sinks::ChatSink {
+        let chat = Arc::new(sidecar_proactive::sinks::ChatSink {
             store: store.clone(),
             events: events.emitter(CoreEvent::Proactive),
             reminders: events.emitter(CoreEvent::Reminders),
@@ -163,10 +169,10 @@ impl Companion {
         });
         router.register(chat.clone());
         router.set_history(chat);
-        router.set_whereabouts(Arc::new(crate::proactive::whereabouts::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
+        router.set_whereabouts(Arc::new(sidecar_proactive::whereabouts::StoredWhereabouts { store: store.clone(), clock: clock.clone() }));
         let brain: BrainLock = Arc::default();
 
-        let plans = Arc::new(crate::context::plan::PlanBoard::new(store.clone(), events.emitter(crate::events::CoreEvent::Chat)));
+        let plans = Arc::new(sidecar_agent::context::plan::PlanBoard::new(store.clone(), events.emitter(crate::events::CoreEvent::Chat)));
         let context = Arc::new(ContextService::new(
             store.clone(),
             knowledge.clone(),
@@ -193,11 +199,11 @@ impl Companion {
             router.clone(),
             brain.clone(),
             events.emitter(crate::events::CoreEvent::Proactive),
-            |text| crate::agent::slash::parse(text).is_some(),
+            |text| sidecar_agent::slash::parse(text).is_some(),
             clock.clone(),
             lang,
         ));
-        let data = Arc::new(crate::data_service::DataService::new(
+        let data = Arc::new(sidecar_data::data_service::DataService::new(
             store.clone(),
             knowledge.clone(),
             meaning.clone(),
@@ -206,38 +212,38 @@ impl Companion {
             options.data_dir.clone(),
             options.config_path.clone(),
         ));
-        let recall = Arc::new(crate::recall::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
+        let recall = Arc::new(sidecar_memory::recall::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
             http: tool_http(),
-            setup: Arc::new(crate::tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
+            setup: Arc::new(sidecar_tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
         };
-        let permissions = Arc::new(crate::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
-        let questions = Arc::new(crate::permissions::asking::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
+        let permissions = Arc::new(sidecar_actions::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
+        let questions = Arc::new(sidecar_actions::permissions::asking::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
             .guarded_by(permissions.clone())
             .redacting_with(options.secrets.redactor().clone());
         tools.register(sidecar_memory::remember::RememberFact::new(knowledge.clone(), clock.clone()));
-        tools.register(crate::recall::RecallTool(recall.clone()));
-        tools.register(crate::agent::plan_tool::UpdatePlan(plans));
-        let chooser = Arc::new(crate::agent::chooser::ToolChooser::new(Some(meaning)));
+        tools.register(sidecar_memory::recall::RecallTool(recall.clone()));
+        tools.register(sidecar_agent::plan_tool::UpdatePlan(plans));
+        let chooser = Arc::new(sidecar_agent::chooser::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
-        tools.register(crate::agent::chooser::FindTools(chooser.clone()));
-        crate::reminders::tool::register(&mut tools, reminders.clone());
-        let tasks = Arc::new(crate::tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
+        tools.register(sidecar_agent::chooser::FindTools(chooser.clone()));
+        sidecar_reminders::tool::register(&mut tools, reminders.clone());
+        let tasks = Arc::new(sidecar_tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         tasks.follow_language(lang).await?;
-        let calendar = Arc::new(crate::calendar::service::CalendarService::new(
+        let calendar = Arc::new(sidecar_calendar::service::CalendarService::new(
             store.clone(),
             options.secrets.clone(),
             clock.clone(),
-            crate::calendar::subscription::feed_client(),
+            sidecar_calendar::subscription::feed_client(),
         ));
         proactive.watch_calendar(calendar.clone());
         reminders.watch_events(calendar.clone());
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
-        tools.register(crate::tasks::tool::ScheduleTask {
+        tools.register(sidecar_tasks::tool::ScheduleTask {
             tasks: tasks.clone(),
             clock: clock.clone(),
             lang,
@@ -269,15 +275,15 @@ impl Companion {
             tools.clone(),
         ));
         let _ = offered.set(Arc::downgrade(&conversation));
-        let board = Arc::new(crate::tools::board::ToolBoard::new(tools, {
+        let board = Arc::new(sidecar_tools::board::ToolBoard::new(tools, {
             let conversation = conversation.clone();
             Box::new(move |offered| conversation.set_tools(offered))
         }));
         let settings_file = options.config_path.clone().unwrap_or_else(|| options.data_dir.join("settings.toml"));
         let mcp = {
             let board = board.clone();
-            crate::mcp::hub::McpHub::new(
-                crate::mcp::config::config_path(&settings_file),
+            sidecar_actions::mcp::hub::McpHub::new(
+                sidecar_actions::mcp::config::config_path(&settings_file),
                 events.emitter(CoreEvent::Mcp),
                 Box::new(move |offered, starting| {
                     board.set("mcp", offered);
@@ -287,10 +293,10 @@ impl Companion {
             )
         };
         let tool_settings = models.settings().tools.clone();
-        let notes = Arc::new(crate::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
-        let calendar_tools = crate::calendar::tools::tools(crate::calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
+        let notes = Arc::new(sidecar_actions::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
+        let calendar_tools = sidecar_calendar::tools::tools(sidecar_calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         if let Ok(view) = calendar.view().await {
-            board.set("calendar", crate::calendar::tools::offered(&view, &calendar_tools));
+            board.set("calendar", sidecar_calendar::tools::offered(&view, &calendar_tools));
         }
         // One speech model for push-to-talk and the phone's voice notes.
         let speech = Arc::new(match &models.settings().local_model.runtime {
@@ -309,7 +315,7 @@ impl Companion {
             redactor: options.secrets.redactor().clone(),
             speech: speech.clone(),
         };
-        let client_notes = crate::connections::note::ClientNotes::new(router.clone(), lang);
+        let client_notes = sidecar_serve::connections::note::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());
@@ -318,9 +324,9 @@ impl Companion {
         tokio::spawn(serve(Arc::new(api_source), conversation.clone(), channels.questions()));
         let (device_source, device_caller) = CallSource::new(Channel::Device, clock.clone());
         tokio::spawn(serve(Arc::new(device_source), conversation.clone(), channels.questions()));
-        let connections = Arc::new(crate::connections::Connections::new(store.clone(), clock.clone()));
-        let hosting = Arc::new(crate::connections::hosting::Hosting {
-            tokens: crate::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
+        let connections = Arc::new(sidecar_serve::connections::Connections::new(store.clone(), clock.clone()));
+        let hosting = Arc::new(sidecar_serve::connections::hosting::Hosting {
+            tokens: sidecar_serve::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
             connections,
             notes: client_notes,
             chat: api_caller,
@@ -332,12 +338,12 @@ impl Companion {
             devices,
             home,
             providers: ProviderAdmin::new(models.clone(), options.secrets),
-            budget: crate::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
-            chats: crate::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
+            budget: sidecar_llm::budget::admin::BudgetAdmin::new(models.clone(), store.clone(), clock.clone()),
+            chats: sidecar_agent::chats::Chats::new(store.clone(), conversation.clone(), clock.clone()),
             preferences,
             updates,
             search,
-            hub: Arc::new(crate::local_models::ModelHub::new(&options.data_dir, models.clone(), events.emitter(CoreEvent::LocalModels), lang)),
+            hub: Arc::new(sidecar_llm::local_models::ModelHub::new(&options.data_dir, models.clone(), events.emitter(CoreEvent::LocalModels), lang)),
             store,
             models,
             knowledge,
@@ -365,7 +371,7 @@ impl Companion {
             questions,
             notes,
             hosting,
-            notifier: Arc::new(crate::proactive::notifier::Notifier::new()),
+            notifier: Arc::new(sidecar_proactive::notifier::Notifier::new()),
             talk,
             speech,
             warnings: settings_warnings.into_iter().chain(zone_warning).collect(),
@@ -381,20 +387,20 @@ impl Companion {
     }
 
     /// The MCP servers; nothing starts until a front-end calls `reload`.
-    pub fn mcp(&self) -> &Arc<crate::mcp::hub::McpHub> {
+    pub fn mcp(&self) -> &Arc<sidecar_actions::mcp::hub::McpHub> {
         &self.mcp
     }
 
     /// The permission questions a window shows as cards, answered from any window.
-    pub fn window_questions(&self) -> &Arc<crate::permissions::asking::WindowQuestions> {
+    pub fn window_questions(&self) -> &Arc<sidecar_actions::permissions::asking::WindowQuestions> {
         &self.questions
     }
 
-    pub fn permissions(&self) -> &Arc<crate::permissions::PermissionGate> {
+    pub fn permissions(&self) -> &Arc<sidecar_actions::permissions::PermissionGate> {
         &self.permissions
     }
 
-    pub fn notes(&self) -> &Arc<crate::notes::setup::NotesSetup> {
+    pub fn notes(&self) -> &Arc<sidecar_actions::notes::setup::NotesSetup> {
         &self.notes
     }
 
@@ -405,7 +411,7 @@ impl Companion {
 
     /// The settings file in use, if any (tests may run without one).
     /// Sidecar as a server for other programs (MCP, the local API).
-    pub fn hosting(&self) -> &Arc<crate::connections::hosting::Hosting> {
+    pub fn hosting(&self) -> &Arc<sidecar_serve::connections::hosting::Hosting> {
         &self.hosting
     }
 
@@ -422,7 +428,7 @@ impl Companion {
     }
 
     /// Shows native notifications (the shell's own, beside the proactive sink's).
-    pub fn notifier(&self) -> &Arc<crate::proactive::notifier::Notifier> {
+    pub fn notifier(&self) -> &Arc<sidecar_proactive::notifier::Notifier> {
         &self.notifier
     }
 
@@ -442,17 +448,17 @@ impl Companion {
     }
 
     /// The local model manager: catalogue, downloads, the model the local server runs.
-    pub fn model_hub(&self) -> &Arc<crate::local_models::ModelHub> {
+    pub fn model_hub(&self) -> &Arc<sidecar_llm::local_models::ModelHub> {
         &self.hub
     }
 
     /// Past conversations: list, open, rename, delete.
-    pub fn chats(&self) -> &crate::chats::Chats {
+    pub fn chats(&self) -> &sidecar_agent::chats::Chats {
         &self.chats
     }
 
     /// Which service web search asks.
-    pub fn web_search(&self) -> &Arc<crate::tools::search_setup::SearchSetup> {
+    pub fn web_search(&self) -> &Arc<sidecar_tools::search_setup::SearchSetup> {
         &self.search.setup
     }
 
@@ -462,12 +468,12 @@ impl Companion {
     }
 
     /// Theme, language and the global shortcut.
-    pub fn preferences(&self) -> &Arc<crate::preferences::Preferences> {
+    pub fn preferences(&self) -> &Arc<sidecar_settings::preferences::Preferences> {
         &self.preferences
     }
 
     /// Settings → About: the version, and updates.
-    pub fn updates(&self) -> &Arc<crate::updates::Updates> {
+    pub fn updates(&self) -> &Arc<sidecar_desktop_features::updates::Updates> {
         &self.updates
     }
 
@@ -478,17 +484,17 @@ impl Companion {
     }
 
     /// Where the character on the desktop stands, per screen.
-    pub fn character_places(&self) -> crate::character::CharacterPlaces {
-        crate::character::CharacterPlaces::new(self.store.clone())
+    pub fn character_places(&self) -> sidecar_desktop_features::character::CharacterPlaces {
+        sidecar_desktop_features::character::CharacterPlaces::new(self.store.clone())
     }
 
     /// The window should open on the welcome (first launch, no model chosen yet).
     pub fn welcome_needed(&self) -> bool {
-        crate::welcome::needed(&self.data_dir, &self.models.settings())
+        sidecar_settings::welcome::needed(&self.data_dir, &self.models.settings())
     }
 
     pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        crate::welcome::finish(&self.data_dir).map_err(|e| crate::said::CannotWrite::new(&self.data_dir, e).into())
+        sidecar_settings::welcome::finish(&self.data_dir).map_err(|e| sidecar_domain::said::CannotWrite::new(&self.data_dir, e).into())
     }
 
     pub fn clock(&self) -> &Clock {
@@ -509,7 +515,7 @@ impl Companion {
     }
 
     /// The turns' events alone, for a face below the assembly that streams a reply.
-    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<crate::agent::events::ChatEvent> {
+    pub(crate) fn chat_events(&self) -> sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent> {
         self.events.subscriber(|event| match event {
             CoreEvent::Chat(chat) => Some(chat.clone()),
             _ => None,
@@ -551,7 +557,7 @@ impl Companion {
     /// Starts the chat model now rather than at the first message, so the first reply
     /// does not wait for the offline server to load.
     pub(crate) async fn warm_up(&self) -> Result<(), CompanionError> {
-        self.models.warm_up().await.map_err(|why| crate::llm::ModelUnavailable(why).into())
+        self.models.warm_up().await.map_err(|why| sidecar_llm::ModelUnavailable(why).into())
     }
 
     pub fn model_status(&self) -> crate::events::ModelStatus {
@@ -565,12 +571,12 @@ impl Companion {
 
     /// Token use and cost since the user's local midnight, and overall.
     pub async fn usage_report(&self) -> Result<UsageReport, CompanionError> {
-        let midnight = crate::store::utc(self.clock.local_midnight());
+        let midnight = sidecar_store::utc(self.clock.local_midnight());
         Ok(UsageReport { today: self.usage_totals(Some(&midnight)).await?, all_time: self.usage_totals(None).await? })
     }
 
     /// The budget: its view, the click that allows more, its limits, the last 30 days.
-    pub fn budget(&self) -> &crate::budget::admin::BudgetAdmin {
+    pub fn budget(&self) -> &sidecar_llm::budget::admin::BudgetAdmin {
         &self.budget
     }
 
@@ -587,9 +593,9 @@ impl Companion {
 /// What may leave something new to embed: a turn or a spontaneous message stored, the
 /// knowledge files changed.
 fn stored_or_learned(event: &CoreEvent) -> Option<()> {
-    use crate::agent::events::ChatEvent;
-    use crate::knowledge::events::MemoryEvent;
-    use crate::proactive::events::ProactiveEvent;
+    use sidecar_agent::events::ChatEvent;
+    use sidecar_memory::knowledge::events::MemoryEvent;
+    use sidecar_proactive::events::ProactiveEvent;
     let new = matches!(
         event,
         CoreEvent::Chat(ChatEvent::TurnFinished { .. } | ChatEvent::TurnFailed { .. })

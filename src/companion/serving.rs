@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use super::Companion;
-use crate::api::{ApiParts, LocalApi};
-use crate::mcp::endpoint::{EndpointView, McpEndpoint};
-use crate::mcp::server::{SidecarServer, Sources};
-use crate::settings::file::SettingsFileError;
+use sidecar_serve::api::{ApiParts, LocalApi};
+use sidecar_serve::mcp::endpoint::{EndpointView, McpEndpoint};
+use sidecar_serve::mcp::server::{SidecarServer, Sources};
+use sidecar_settings::file::SettingsFileError;
 
 impl Companion {
     /// The MCP server over this companion's tools, recall, facts and profile.
@@ -18,7 +18,7 @@ impl Companion {
             tools: self.tools(),
             recall: self.recall_service().clone(),
             facts: Arc::new(move || knowledge.facts()),
-            profile: Arc::new(move || profile.profile(crate::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
+            profile: Arc::new(move || profile.profile(sidecar_memory::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
             hosting: self.hosting().clone(),
         })
     }
@@ -48,7 +48,7 @@ impl Companion {
 
     /// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
     pub async fn switch_endpoint(&self, endpoint: &McpEndpoint, on: bool) -> Result<EndpointView, SettingsFileError> {
-        self.models().settings_owner().change(crate::settings::owner::Change::ServeHttp(on))?;
+        self.models().settings_owner().change(sidecar_settings::owner::Change::ServeHttp(on))?;
         if on {
             // A port that cannot be used is said in the view, not as a failure of the switch.
             let _ = endpoint.start(self.mcp_server(), self.local_api(), self.settings().connections.http_port, self.lang()).await;

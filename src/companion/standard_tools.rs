@@ -1,8 +1,8 @@
 //! The tools every companion has: the time, web search, reading a page, the weather.
 
-use crate::clock::Clock;
-use crate::settings::Settings;
-use crate::tools::{self, ToolRegistry};
+use sidecar_domain::clock::Clock;
+use sidecar_settings::Settings;
+use sidecar_tools::{self as tools, ToolRegistry};
 
 /// The standard tools, configured from settings.
 pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {

@@ -13,9 +13,9 @@ use tracing::Instrument;
 
 use super::Companion;
 use crate::events::CoreEvent;
-use crate::proactive::router::{Kind, Outgoing};
 use sidecar_domain::said::said_whole;
 use sidecar_llm::ChatMessage;
+use sidecar_proactive::router::{Kind, Outgoing};
 use sidecar_store::{MessageMeta, MessageStatus, NewMessage};
 use sidecar_tasks::{TaskEvent, Tasks, Work};
 
@@ -67,7 +67,7 @@ impl Companion {
         // The turn's own plumbing (finding tools, a plan) is no work to give a task.
         let plumbing = [sidecar_tasks::tool::NAME, "find_tools", "update_plan"];
         let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.title(self.lang))).collect();
-        let midnight = crate::store::utc(self.clock.local_midnight());
+        let midnight = sidecar_store::utc(self.clock.local_midnight());
         Ok(TasksPage {
             tasks: self.tasks.list(self.clock.now(), self.lang).await?,
             tools,
@@ -181,7 +181,7 @@ impl Companion {
             let said = sidecar_tasks::words::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::manage::MAX_PROMPT_CHARS);
             self.post_in_tasks(conversation_id, task.id, &said, MessageStatus::Complete).await;
         }
-        let turn = crate::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
+        let turn = sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
         let ran = self.conversation.run_task(turn, cancel.child_token()).await;
         let (outcome, message_id) = match &ran {
             Ok(reply) => {

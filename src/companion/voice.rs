@@ -9,11 +9,11 @@ use super::aloud::{Aloud, ReplyStep};
 use super::Companion;
 use crate::error::CompanionError;
 use crate::events::CoreEvent;
-use crate::locale::Lang;
-use crate::proactive::events::ProactiveEvent;
-use crate::reminders::events::ReminderEvent;
-use crate::settings::voice::{SpeakReplies, VoiceSwitch};
-use crate::voice::voicing::{Voicing, SPEEDS, VOICES};
+use sidecar_domain::locale::Lang;
+use sidecar_proactive::events::ProactiveEvent;
+use sidecar_reminders::events::ReminderEvent;
+use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
+use sidecar_voice::voicing::{Voicing, SPEEDS, VOICES};
 
 /// How long Settings → Voice's microphone test listens.
 const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
@@ -80,11 +80,11 @@ impl Companion {
             speak_replies: settings.voice.speak_replies,
             speak_reminders: settings.voice.speak_reminders,
             review_before_sending: settings.voice.review_before_sending,
-            inputs: crate::voice::microphone::input_devices(),
+            inputs: sidecar_voice::microphone::input_devices(),
             input_device: settings.voice.input_device.clone(),
-            outputs: crate::voice::output_devices(),
+            outputs: sidecar_voice::output_devices(),
             output_device: settings.voice.output_device.clone(),
-            voices: VOICES.iter().map(|v| VoiceChoice { id: v.id, lang: v.lang, name: crate::voice::words::voice_name(lang, v) }).collect(),
+            voices: VOICES.iter().map(|v| VoiceChoice { id: v.id, lang: v.lang, name: sidecar_voice::words::voice_name(lang, v) }).collect(),
             spanish_voice: voicing.voice(Lang::Es),
             english_voice: voicing.voice(Lang::En),
             speed: voicing.speed(),
@@ -94,14 +94,14 @@ impl Companion {
                 VoiceModel {
                     role: "hear",
                     name: "Whisper base (multilingual)",
-                    megabytes: runtime.as_deref().and_then(|r| size(crate::runtime_files::speech_model(r))),
+                    megabytes: runtime.as_deref().and_then(|r| size(sidecar_domain::runtime_files::speech_model(r))),
                     licence: "MIT",
                     separate_program: false,
                 },
                 VoiceModel {
                     role: "silence",
                     name: "Silero VAD v6.2",
-                    megabytes: runtime.as_deref().and_then(|r| size(crate::runtime_files::voice_activity(r))),
+                    megabytes: runtime.as_deref().and_then(|r| size(sidecar_domain::runtime_files::voice_activity(r))),
                     licence: "MIT",
                     separate_program: false,
                 },
@@ -113,12 +113,12 @@ impl Companion {
     /// One of Settings → Voice's switches: reminders said aloud too, what was heard
     /// read over before sending.
     pub fn set_voice_switch(&self, which: VoiceSwitch, on: bool) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(crate::settings::owner::Change::VoiceSwitch(which, on))?;
+        self.models.settings_owner().change(sidecar_settings::owner::Change::VoiceSwitch(which, on))?;
         Ok(self.voice_view())
     }
 
     pub fn set_speak_replies(&self, which: SpeakReplies) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(crate::settings::owner::Change::SpeakReplies(which))?;
+        self.models.settings_owner().change(sidecar_settings::owner::Change::SpeakReplies(which))?;
         if which == SpeakReplies::Off {
             self.talk.narrator().stop();
         }
@@ -127,13 +127,13 @@ impl Companion {
 
     /// The microphone push-to-talk listens to (`None`: the default input).
     pub fn set_input_device(&self, name: Option<String>) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(crate::settings::owner::Change::InputDevice(name))?;
+        self.models.settings_owner().change(sidecar_settings::owner::Change::InputDevice(name))?;
         Ok(self.voice_view())
     }
 
     /// The speakers replies are said through (`None`: the default output).
     pub fn set_output_device(&self, name: Option<String>) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(crate::settings::owner::Change::OutputDevice(name))?;
+        self.models.settings_owner().change(sidecar_settings::owner::Change::OutputDevice(name))?;
         Ok(self.voice_view())
     }
 
@@ -141,14 +141,14 @@ impl Companion {
     /// language, is refused.
     pub fn set_voicing(&self, spanish: String, english: String, speed: f32) -> Result<VoiceView, CompanionError> {
         for (id, lang) in [(&spanish, Lang::Es), (&english, Lang::En)] {
-            if crate::voice::voicing::offered(id).is_none_or(|v| v.lang != lang) {
+            if sidecar_voice::voicing::offered(id).is_none_or(|v| v.lang != lang) {
                 return Err(CompanionError::NotAVoice(id.to_string()));
             }
         }
         if !speed.is_finite() || !(SPEEDS.0..=SPEEDS.1).contains(&speed) {
-            return Err(crate::settings::llm::sampling::OutOfRange { name: "[voice] speed", low: SPEEDS.0.to_string(), high: SPEEDS.1.to_string() }.into());
+            return Err(sidecar_settings::llm::sampling::OutOfRange { name: "[voice] speed", low: SPEEDS.0.to_string(), high: SPEEDS.1.to_string() }.into());
         }
-        let change = crate::settings::owner::Change::Voicing { spanish: Some(spanish), english: Some(english), speed };
+        let change = sidecar_settings::owner::Change::Voicing { spanish: Some(spanish), english: Some(english), speed };
         self.models.settings_owner().change(change)?;
         Ok(self.voice_view())
     }
@@ -228,7 +228,7 @@ impl Companion {
     /// Settings → Voice's speaker test: a sentence said aloud in the app's language.
     pub fn test_speaking(&self) {
         let lang = self.preferences.lang();
-        self.talk.narrator().say(crate::voice::words::voice_sample(lang), lang, self.voicing());
+        self.talk.narrator().say(sidecar_voice::words::voice_sample(lang), lang, self.voicing());
     }
 
     /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks

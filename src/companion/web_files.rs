@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::link::WebFiles;
+use sidecar_link::WebFiles;
 
 #[derive(rust_embed::RustEmbed)]
 #[folder = "ui/dist"]

@@ -17,4 +17,4 @@ pub use sidecar_serve::words as connections;
 pub mod tray;
 pub use sidecar_desktop_features::words as updates;
 
-pub use crate::locale::Lang;
+pub use sidecar_domain::locale::Lang;

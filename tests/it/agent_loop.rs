@@ -9,12 +9,12 @@ use crate::support::tools::{FailingTool, HangingTool, RendezvousTool};
 use crate::support::{delta, finish, reply_events, stream, tool_call_events, usage, Reply, ScriptedServer};
 use chrono::TimeZone;
 use serde_json::Value;
-use sidecar::agent::events::ChatEvent;
 use sidecar::events::Notice;
-use sidecar::llm::Role;
-use sidecar::settings::Settings;
-use sidecar::store::MessageStatus;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar_agent::events::ChatEvent;
+use sidecar_llm::Role;
+use sidecar_settings::Settings;
+use sidecar_store::MessageStatus;
 use tokio::sync::broadcast::Receiver;
 
 /// Providers as (id, base_url, model); the chat chain follows this order.
@@ -29,7 +29,7 @@ fn settings(providers: &[(&str, &str, &str)], extra: &str) -> Settings {
 
 async fn open(dir: &std::path::Path, settings: Settings) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
+    options.clock = sidecar_domain::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
     Companion::open(options).await.unwrap()
 }
 
@@ -106,7 +106,7 @@ async fn two_calls_in_one_step_run_in_parallel() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
-    let mut tools = sidecar::tools::ToolRegistry::new();
+    let mut tools = sidecar_tools::ToolRegistry::new();
     tools.register(RendezvousTool::new(2));
     core.set_tools(tools);
 
@@ -260,7 +260,7 @@ async fn the_iteration_cap_ends_a_turn_that_keeps_calling_tools() {
     assert!(requests[1]["tools"].is_array());
     assert!(requests[2].get("tools").is_none(), "{}", requests[2]);
     assert!(outcome.meta.iteration_cap);
-    assert_eq!(outcome.status, sidecar::store::MessageStatus::Incomplete);
+    assert_eq!(outcome.status, sidecar_store::MessageStatus::Incomplete);
     assert!(outcome.reply.contains("I reached the limit of 3 steps for one reply"), "{}", outcome.reply);
     assert!(notices(&drain(&mut bus)).contains(&Notice::IterationCap));
     // Every call still has its result, so the next turn's history is valid.
@@ -275,7 +275,7 @@ async fn stop_during_a_tool_run_ends_the_turn_and_pairs_the_call() {
     let server = ScriptedServer::start(vec![stream(tool_call_events(&[("job", "slow_job", "{}")]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = single(&server, dir.path()).await;
-    let mut tools = sidecar::tools::ToolRegistry::new();
+    let mut tools = sidecar_tools::ToolRegistry::new();
     tools.register(HangingTool);
     core.set_tools(tools);
     let mut bus = core.events().subscribe();
@@ -354,7 +354,7 @@ async fn the_wall_clock_limit_ends_a_turn_stuck_in_a_tool() {
     let server = ScriptedServer::start(vec![stream(tool_call_events(&[("job", "slow_job", "{}")]))]).await;
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), settings(&[("p", &server.base_url, "m")], "turn_timeout_secs = 0.3")).await;
-    let mut tools = sidecar::tools::ToolRegistry::new();
+    let mut tools = sidecar_tools::ToolRegistry::new();
     tools.register(HangingTool);
     core.set_tools(tools);
     let mut bus = core.events().subscribe();
@@ -370,7 +370,7 @@ async fn the_wall_clock_limit_ends_a_turn_stuck_in_a_tool() {
 async fn self_correction_notes_respect_cooldown_and_expire() {
     use chrono::Duration as D;
     let dir = tempfile::tempdir().unwrap();
-    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    let store = sidecar_store::Store::open(dir.path()).await.unwrap();
     let t0 = chrono::Utc.with_ymd_and_hms(2026, 11, 21, 8, 0, 0).unwrap();
     let (cooldown, ttl) = (D::hours(2), D::hours(24));
     assert!(store.corrections().record_correction("claimed_reminder_without_tool", "note A", t0, cooldown, ttl).await.unwrap());

@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use crate::support::{anthropic_frame as frame, Reply, ScriptedServer};
 use serde_json::json;
-use sidecar::llm::anthropic::AnthropicClient;
-use sidecar::llm::endpoint::Endpoint;
-use sidecar::llm::sse::{http_client, Timeouts};
-use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_llm::anthropic::AnthropicClient;
+use sidecar_llm::endpoint::Endpoint;
+use sidecar_llm::sse::{http_client, Timeouts};
+use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, LlmError, ToolCall, ToolSpec};
+use sidecar_settings::Settings;
 
 fn client(base_url: &str) -> AnthropicClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond: Duration::from_secs(5), idle: Duration::from_secs(5) };

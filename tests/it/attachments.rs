@@ -5,8 +5,8 @@
 
 use std::io::Write;
 
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -82,7 +82,7 @@ async fn text_pdf_and_docx_reach_the_model_and_the_chat_lists_them() {
         assert!(sent.contains(said), "{said} not sent: {sent}");
     }
     let history = core.history(10).await.unwrap();
-    let mine = history.iter().find(|m| m.role == sidecar::llm::Role::User).unwrap();
+    let mine = history.iter().find(|m| m.role == sidecar_llm::Role::User).unwrap();
     let meta = &mine.meta.as_ref().unwrap().0;
     assert_eq!(meta.typed.as_deref(), Some("What do these say?"));
     assert_eq!(

@@ -3,17 +3,17 @@
 //! corrupted or cut backup is refused with nothing changed; a running Sidecar is not
 //! restored under.
 
-use sidecar::backup::restore::WithSettings;
+use sidecar_data::backup::restore::WithSettings;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
-use sidecar::backup::BackupError;
-use sidecar::export::ExportFormat;
-use sidecar::knowledge::learnings::Category;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_data::backup::BackupError;
+use sidecar_data::export::ExportFormat;
+use sidecar_memory::knowledge::learnings::Category;
 
 async fn open(dir: &Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Default::default());
@@ -74,8 +74,8 @@ async fn fill(core: &Companion, messages: &[String], facts: &[String], profile: 
         core.knowledge().begin_turn();
         let _ = core.remember(fact, Category::General).await;
     }
-    let (_, version) = core.profile(sidecar::knowledge::store::ProfileFile::User).unwrap();
-    core.knowledge().save_profile(sidecar::knowledge::store::ProfileFile::User, profile, &version).unwrap();
+    let (_, version) = core.profile(sidecar_memory::knowledge::store::ProfileFile::User).unwrap();
+    core.knowledge().save_profile(sidecar_memory::knowledge::store::ProfileFile::User, profile, &version).unwrap();
 }
 
 /// The whole decompressed content of a gzip file, or None when gzip finds it damaged.
@@ -114,7 +114,7 @@ proptest! {
             core.shutdown().await;
             drop(core);
 
-            let restored = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
+            let restored = sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), Some(&dir.path().join("settings.toml")), chrono::Utc::now(), WithSettings::Restore).await.unwrap();
             prop_assert!(restored.aside.join("sidecar.db").exists(), "the replaced data is kept aside");
             let core = open(dir.path()).await;
             prop_assert_eq!(rows(&core).await, before_rows);
@@ -156,7 +156,7 @@ proptest! {
                     .collect()
             };
             let data_before = data_files();
-            let outcome = sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
+            let outcome = sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), WithSettings::Keep).await;
             // Deflate can say the same bytes more than one way: a flip in a back-reference
             // inside a run of zeros (most of a database page) can copy the same zeros from
             // elsewhere. Such a file holds exactly what was backed up, so it restores.
@@ -255,7 +255,7 @@ async fn chatgpt_and_claude_exports_join_recall_with_their_ids_and_dates() {
 /// opens, and said once; a bad file is refused with why, and never asked again.
 #[tokio::test]
 async fn a_restore_asked_for_in_the_app_happens_at_the_next_start_and_is_said_once() {
-    use sidecar::backup::pending::{apply, schedule, take_result, RestoreNote};
+    use sidecar_data::backup::pending::{apply, schedule, take_result, RestoreNote};
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let core = open(dir.path()).await;
@@ -323,7 +323,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
     // As if the data came from the Sidecar before the newest migration.
     let db = data.join("sidecar.db");
     {
-        let store = sidecar::store::Store::open(&data).await.unwrap();
+        let store = sidecar_store::Store::open(&data).await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?").bind(newest).execute(store.pool()).await.unwrap();
         // The newest migration's own change, undone (the calendar choices kept across a
         // disconnect).
@@ -346,7 +346,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
 
     // A newer Sidecar's migration: refused, and the file not touched.
     {
-        let store = sidecar::store::Store::open(&data).await.unwrap();
+        let store = sidecar_store::Store::open(&data).await.unwrap();
         sqlx::query("INSERT INTO _sqlx_migrations (version, description, installed_on, success, checksum, execution_time) VALUES (99991231000000, 'from the future', CURRENT_TIMESTAMP, 1, x'00', 0)")
             .execute(store.pool())
             .await
@@ -355,7 +355,7 @@ async fn an_upgrade_backs_up_first_and_a_newer_database_is_refused_unchanged() {
         store.close().await;
     }
     let before = std::fs::read(&db).unwrap();
-    let settings: sidecar::settings::Settings = toml::from_str("").unwrap();
+    let settings: sidecar_settings::Settings = toml::from_str("").unwrap();
     let refused = Companion::open(CompanionOptions::new(data.clone(), settings)).await.err().expect("refused").to_string();
     assert!(refused.contains("written by a newer Sidecar (its version 99991231000000") && refused.contains("update Sidecar"), "{refused}");
     assert_eq!(std::fs::read(&db).unwrap(), before, "the newer database is left as it was");

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use sidecar::agent::events::ChatEvent;
-use sidecar::budget::OverBudget;
 use sidecar::events::CoreEvent;
-use sidecar::settings::Purpose;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::events::ChatEvent;
+use sidecar_llm::budget::OverBudget;
+use sidecar_settings::Purpose;
 
 use crate::support::{self, delta, finish, reply_events, stream, usage, ScriptedServer};
 
@@ -39,7 +39,7 @@ fn billed_reply(text: &str) -> Vec<String> {
 fn reached(events: &mut tokio::sync::broadcast::Receiver<CoreEvent>) -> Vec<u8> {
     let mut percents = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::Budget(sidecar::budget::events::BudgetEvent::BudgetReached { reached, .. }) = event {
+        if let CoreEvent::Budget(sidecar_llm::budget::events::BudgetEvent::BudgetReached { reached, .. }) = event {
             percents.push(reached.percent);
         }
     }
@@ -112,8 +112,8 @@ async fn past_the_background_limit_background_work_waits_and_chat_goes_on() {
     let core = open(dir.path(), &settings(&server.base_url, "background_daily_usd = 0.15", false)).await;
     let chain = core.models().chat_chain(None).await.unwrap();
     // A worst case of $0.05 fits the $0.15 first; billed $0.101, the next one does not.
-    let request = || sidecar::llm::ChatRequest {
-        messages: vec![sidecar::llm::ChatMessage::user("Summarise")],
+    let request = || sidecar_llm::ChatRequest {
+        messages: vec![sidecar_llm::ChatMessage::user("Summarise")],
         tools: Vec::new(),
         max_tokens: Some(500),
         general_cap: false,
@@ -168,7 +168,7 @@ async fn limits_set_in_settings_are_saved_in_dollars_and_hold_the_next_call() {
     let text = format!("# my own note\n{}", settings(&server.base_url, "currency = \"EUR\"\nusd_rate = 0.5", false));
     std::fs::write(&config, &text).unwrap();
     let open_file = || async {
-        let settings = sidecar::settings::Settings::load(&config).unwrap();
+        let settings = sidecar_settings::Settings::load(&config).unwrap();
         Companion::open(CompanionOptions { config_path: Some(config.clone()), ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap()
     };
     let core = open_file().await;

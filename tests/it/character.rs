@@ -6,10 +6,10 @@
 
 use std::time::Duration;
 
-use sidecar::character::place::{Screen, Size, Spot, MARGIN};
-use sidecar::preferences::{HotkeyError, HotkeyRole, DEFAULT_CHARACTER_HOTKEY};
-use sidecar::proactive::events::ProactiveEvent;
 use sidecar::CoreEvent;
+use sidecar_desktop_features::character::place::{Screen, Size, Spot, MARGIN};
+use sidecar_proactive::events::ProactiveEvent;
+use sidecar_settings::preferences::{HotkeyError, HotkeyRole, DEFAULT_CHARACTER_HOTKEY};
 
 use crate::support::open_with_config as open;
 
@@ -117,6 +117,6 @@ async fn quiet_typed_at_the_desk_is_told_and_a_phones_own_quiet_is_not_the_desks
     core.send("/quiet off").await.unwrap();
     assert!(!core.proactive().quiet_now().await.unwrap().quiet);
     // A phone's own quiet leaves the desk awake.
-    core.proactive().set_quiet(Some(60), Some(sidecar::channels::channel::Channel::Telegram)).await.unwrap();
+    core.proactive().set_quiet(Some(60), Some(sidecar_channels::channel::Channel::Telegram)).await.unwrap();
     assert!(!core.proactive().quiet_now().await.unwrap().quiet);
 }

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use sidecar::clock::Clock;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_domain::clock::Clock;
+use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -71,7 +71,7 @@ async fn conversations_are_listed_searched_opened_renamed_and_deleted_with_undo(
 
     // Deleted for good once the undo window has passed.
     core.chats().delete(second).await.unwrap();
-    tick(sidecar::chats::UNDO_SECONDS + 1);
+    tick(sidecar_agent::chats::UNDO_SECONDS + 1);
     core.chats().list(None).await.unwrap();
     assert!(!core.chats().undelete(second).await.unwrap(), "too late to undo");
     let left: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = ?").bind(second).fetch_one(core.store().pool()).await.unwrap();
@@ -98,7 +98,7 @@ async fn a_pinned_conversation_stays_at_the_top() {
     core.context().new_conversation().await.unwrap();
     core.send("Plan a weekend in Lisbon").await.unwrap();
     let second = core.chats().list(None).await.unwrap().0;
-    let order = |list: Vec<sidecar::store::chat_list::ChatSummary>| list.iter().map(|c| (c.id, c.pinned)).collect::<Vec<_>>();
+    let order = |list: Vec<sidecar_store::chat_list::ChatSummary>| list.iter().map(|c| (c.id, c.pinned)).collect::<Vec<_>>();
     assert_eq!(order(core.chats().list(None).await.unwrap().1), [(second, false), (first, false)]);
     core.chats().pin(first, true).await.unwrap();
     assert_eq!(order(core.chats().list(None).await.unwrap().1), [(first, true), (second, false)], "pinned first, though older");

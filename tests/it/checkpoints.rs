@@ -1,17 +1,17 @@
 //! Checkpoints, plans, profile editing and the knowledge watcher through the
 //! companion, against a scripted model.
 
-use sidecar::agent::events::ChatEvent;
-use sidecar::context::rows::ContextStore;
-use sidecar::knowledge::events::MemoryEvent;
+use sidecar_agent::context::rows::ContextStore;
+use sidecar_agent::events::ChatEvent;
+use sidecar_memory::knowledge::events::MemoryEvent;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
-use sidecar::context::checkpoint::Status;
-use sidecar::knowledge::store::ProfileFile;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions, CoreEvent};
+use sidecar_agent::context::checkpoint::Status;
+use sidecar_memory::knowledge::store::ProfileFile;
+use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     let settings: Settings =
@@ -61,7 +61,7 @@ async fn a_checkpoint_survives_a_restart_and_is_offered_in_a_new_conversation() 
     let request = server.last_request();
     // A resumed checkpoint goes late, on the newest message, not in the system prompt.
     let newest = request["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap().to_string();
-    let late = sidecar::llm::late::split(&newest).1.unwrap().to_string();
+    let late = sidecar_llm::late::split(&newest).1.unwrap().to_string();
     assert!(late.contains("<resumed_checkpoint>"), "{late}");
     assert!(late.contains("Choosing a hotel near Alfama"));
     assert!(!request["messages"][0]["content"].as_str().unwrap().contains("<resumed_checkpoint>"));
@@ -116,7 +116,7 @@ async fn update_plan_is_stored_shown_and_in_every_later_call_of_the_turn() {
     let late = |n: usize| {
         let messages = requests[n]["messages"].as_array().unwrap();
         let newest = messages.iter().rev().find(|m| m["role"] == "user").unwrap()["content"].as_str().unwrap();
-        sidecar::llm::late::split(newest).1.unwrap_or_default().to_string()
+        sidecar_llm::late::split(newest).1.unwrap_or_default().to_string()
     };
     assert!(!late(0).contains("<plan>"));
     for n in [1, 2] {
@@ -215,7 +215,7 @@ async fn profile_files_are_edited_with_a_stale_check() {
 /// A tool whose answer is a long page of prose.
 struct LongPage;
 
-impl sidecar::tools::Tool for LongPage {
+impl sidecar_tools::Tool for LongPage {
     fn name(&self) -> &'static str {
         "read_page"
     }
@@ -225,7 +225,7 @@ impl sidecar::tools::Tool for LongPage {
     fn parameters(&self) -> serde_json::Value {
         serde_json::json!({"type": "object", "properties": {}})
     }
-    fn run(&self, _: serde_json::Value) -> sidecar::tools::ToolFuture<'_> {
+    fn run(&self, _: serde_json::Value) -> sidecar_tools::ToolFuture<'_> {
         Box::pin(async { Ok(format!("PAGE START {} PAGE END", "Lisbon has many hills and trams. ".repeat(900))) })
     }
 }
@@ -252,7 +252,7 @@ async fn a_long_text_result_is_summarised_by_the_model_and_stored_whole() {
     let result = answer_request.iter().find(|m| m["role"] == "tool").unwrap()["content"].as_str().unwrap();
     assert_eq!(result, "Lisbon: hills, tram 28, Alfama; see https://example.com/lisbon.");
     let stored = core.history(10).await.unwrap();
-    let stored_result = stored.iter().find(|m| m.role == sidecar::llm::Role::Tool).unwrap();
+    let stored_result = stored.iter().find(|m| m.role == sidecar_llm::Role::Tool).unwrap();
     assert!(stored_result.content.starts_with("PAGE START") && stored_result.content.ends_with("PAGE END"));
     let usage = core.usage_totals(None).await.unwrap();
     assert_eq!(usage.calls, 3, "the summary call is counted");
@@ -265,7 +265,7 @@ async fn sidecars_own_writes_raise_no_change_event() {
     let core = open(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
     let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(20)));
-    core.remember("Toca el violín", sidecar::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("Toca el violín", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     watcher.abort();
     while let Ok(event) = events.try_recv() {
@@ -282,7 +282,8 @@ async fn continue_from_checkpoint_picks_by_status_and_the_model_picks_the_work_u
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     let store = core.store().context();
-    let body = |title: &str| sidecar::context::checkpoint::Body { title: title.into(), pending: vec![format!("{title}: next step")], ..Default::default() };
+    let body =
+        |title: &str| sidecar_agent::context::checkpoint::Body { title: title.into(), pending: vec![format!("{title}: next step")], ..Default::default() };
     let mut elsewhere = Vec::new();
     for _ in 0..3 {
         elsewhere.push(core.store().conversations().new_conversation().await.unwrap());
@@ -334,9 +335,9 @@ async fn a_checkpoint_every_forty_messages_is_announced_and_editable() {
     }
     // A plan is open: its steps go into the checkpoint.
     let conversation = core.store().conversations().current_conversation().await.unwrap();
-    let mut plants = sidecar::context::plan::PlanItem::new("Pick plants", sidecar::context::plan::ItemStatus::Done);
+    let mut plants = sidecar_agent::context::plan::PlanItem::new("Pick plants", sidecar_agent::context::plan::ItemStatus::Done);
     plants.result = Some("roses and lavender".into());
-    let soil = sidecar::context::plan::PlanItem::new("Buy soil", sidecar::context::plan::ItemStatus::Pending);
+    let soil = sidecar_agent::context::plan::PlanItem::new("Buy soil", sidecar_agent::context::plan::ItemStatus::Pending);
     core.store().context().set_plan(conversation, &[plants, soil]).await.unwrap();
     let before = server.request_count();
     let outcome = core.send("one more idea").await.unwrap();
@@ -376,7 +377,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     let settings: Settings = toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let days = Arc::new(AtomicI64::new(0));
     let start = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 2, 10, 0, 0).unwrap();
-    let clock = sidecar::clock::Clock::new(
+    let clock = sidecar_domain::clock::Clock::new(
         Arc::new({
             let days = days.clone();
             move || start + chrono::Duration::days(days.load(Ordering::SeqCst))
@@ -385,7 +386,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     );
     let core = Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.path().to_path_buf(), settings) }).await.unwrap();
     let store = core.store().context();
-    let worked = sidecar::context::checkpoint::Body {
+    let worked = sidecar_agent::context::checkpoint::Body {
         title: "Garden plan".into(),
         successful_approaches: vec!["Drip irrigation on a timer".into()],
         failed_approaches: vec!["Watering by hand: too slow".into()],
@@ -393,7 +394,7 @@ async fn a_week_old_checkpoint_is_named_not_resumed_and_all_export_as_one_markdo
     };
     let garden = store.add_checkpoint(core.store().conversations().new_conversation().await.unwrap(), "manual", &worked).await.unwrap();
     let closed = store
-        .add_checkpoint(garden.conversation_id, "auto", &sidecar::context::checkpoint::Body { title: "Tax return".into(), ..Default::default() })
+        .add_checkpoint(garden.conversation_id, "auto", &sidecar_agent::context::checkpoint::Body { title: "Tax return".into(), ..Default::default() })
         .await
         .unwrap();
     store.set_checkpoint_status(closed.id, Status::Completed).await.unwrap();

@@ -1,6 +1,6 @@
 //! The `sidecar` binary end to end against a scripted model server.
 
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::process::Command;
 use std::time::Duration;
 
@@ -181,8 +181,8 @@ fn remind_sets_reminders_and_reminders_lists_them_by_group() {
     let (code, out, _) = run(&["remind", "recuérdame en 10 minutos sacar la ropa"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.starts_with("Reminder set: \"sacar la ropa\"") && out.trim_end().ends_with(')'), "{out}");
-    let zone = sidecar::clock::resolve_zone(None).0;
-    assert!(out.contains(&format!("({})", sidecar::dates::words::zone_words(zone, sidecar::locale::Lang::En))), "{out}");
+    let zone = sidecar_domain::clock::resolve_zone(None).0;
+    assert!(out.contains(&format!("({})", sidecar_dates::words::zone_words(zone, sidecar_domain::locale::Lang::En))), "{out}");
     // An unclear time: exit 1 and how to say it; nothing stored.
     let (code, _, err) = run(&["remind", "a las 3", "x"]);
     assert_eq!(code, Some(1));
@@ -229,9 +229,9 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     let server = ScriptedServer::start(vec![stream(reply_events(&["ok"]))]).await;
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+        let store = sidecar_store::Store::open(dir.path()).await.unwrap();
         let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-        let new = sidecar::reminders::rows::NewReminder {
+        let new = sidecar_reminders::rows::NewReminder {
             message: "stretch your legs",
             due_at: due,
             zone: "UTC",
@@ -287,7 +287,7 @@ fn a_damaged_database_is_refused_once_with_how_to_restore_and_left_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let out = sidecar(dir.path(), "http://127.0.0.1:9/v1").args(["remind", "in 5 minutes", "stretch"]).output().unwrap();
     assert!(out.status.success());
-    let path = dir.path().join(sidecar::store::DB_FILE);
+    let path = dir.path().join(sidecar_store::DB_FILE);
     {
         // Everything into the main file, then damage the middle third of its pages.
         let db = std::process::Command::new("python3")
@@ -413,7 +413,7 @@ fn transcribe_prints_a_voice_notes_words_and_says_what_to_do_with_what_is_not_au
     assert_eq!(code, Some(0), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["lang"], "en", "told from the recording");
-    let (errors, _) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", v["text"].as_str().unwrap());
+    let (errors, _) = sidecar_voice::wer::word_errors("he might even have been made amiable himself", v["text"].as_str().unwrap());
     assert!(errors <= 1, "{out}");
 
     let not_audio = dir.path().join("notes.txt");

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde_json::json;
 use sidecar::commands::{dispatch, table, DEVICE_LOCAL};
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 

@@ -5,13 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
-use sidecar::agent::error::TurnError;
-use sidecar::agent::events::ChatEvent;
-use sidecar::store::{MessageStatus, Role};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar_agent::error::TurnError;
+use sidecar_agent::events::ChatEvent;
+use sidecar_store::{MessageStatus, Role};
 use tokio::sync::broadcast::Receiver;
 
-fn settings_for(base_url: &str) -> sidecar::settings::Settings {
+fn settings_for(base_url: &str) -> sidecar_settings::Settings {
     toml::from_str(&format!(
         r#"
         [[providers]]
@@ -68,7 +68,7 @@ async fn a_turn_streams_events_and_stores_both_messages_and_usage() {
     let request = server.last_request();
     assert_eq!(request["messages"][0]["role"], "system");
     assert!(request["messages"][0]["content"].as_str().unwrap().contains("Today is "));
-    let (said, late) = sidecar::llm::late::split(request["messages"][1]["content"].as_str().unwrap());
+    let (said, late) = sidecar_llm::late::split(request["messages"][1]["content"].as_str().unwrap());
     assert_eq!(said, "hola, soy Ana");
     assert!(late.unwrap().starts_with("Current date and time"));
 

@@ -3,12 +3,12 @@
 //! served only when its client is allowed now with the scope it needs, and every call
 //! is logged with what was decided.
 
-use sidecar::connections::rows::ConnectionsStore;
+use sidecar_serve::connections::rows::ConnectionsStore;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use sidecar::connections::{Connections, Refused, Scope};
-use sidecar::store::Store;
+use sidecar_serve::connections::{Connections, Refused, Scope};
+use sidecar_store::Store;
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -34,7 +34,7 @@ fn step() -> impl Strategy<Value = Step> {
 
 async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
-    let connections = Connections::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock());
+    let connections = Connections::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock());
     // The model: what each client holds now (None: never allowed, or revoked).
     let mut holds: HashMap<usize, Option<Vec<Scope>>> = HashMap::new();
     let mut logged: HashMap<usize, (usize, usize)> = HashMap::new();
@@ -91,11 +91,11 @@ async fn a_waiting_program_is_said_once() {
     use sidecar::events::{CoreEvent, EventBus};
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
-    let connections = Connections::new(store.clone(), sidecar::clock::system_clock());
+    let connections = Connections::new(store.clone(), sidecar_domain::clock::system_clock());
     let events = EventBus::default();
     let mut heard = events.subscribe();
-    let watching = std::sync::Arc::new(Connections::new(store, sidecar::clock::system_clock()));
-    tokio::spawn(sidecar::connections::watch::watch(
+    let watching = std::sync::Arc::new(Connections::new(store, sidecar_domain::clock::system_clock()));
+    tokio::spawn(sidecar_serve::connections::watch::watch(
         watching,
         events.emitter(sidecar::events::CoreEvent::Connections),
         sidecar::words::Lang::Es,
@@ -103,7 +103,7 @@ async fn a_waiting_program_is_said_once() {
     ));
     connections.arrived("cursor").await.unwrap();
     let said = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv()).await.unwrap().unwrap();
-    let CoreEvent::Connections(sidecar::connections::events::ConnectionEvent::ConnectionWaiting { name, body, .. }) = said else { panic!("{said:?}") };
+    let CoreEvent::Connections(sidecar_serve::connections::events::ConnectionEvent::ConnectionWaiting { name, body, .. }) = said else { panic!("{said:?}") };
     assert_eq!(name, "cursor");
     assert!(body.contains("Ajustes → Conexiones"), "{body}");
     // Seen again, it is not said again; once allowed, nothing more is said.
@@ -120,7 +120,7 @@ async fn a_client_that_calls_all_day_keeps_only_its_latest_calls_and_others_keep
     let rows = store.connections();
     let now = chrono::Utc::now();
     rows.log("quiet", "recall", true, now).await.unwrap();
-    let kept = sidecar::connections::rows::KEPT_PER_CLIENT as usize;
+    let kept = sidecar_serve::connections::rows::KEPT_PER_CLIENT as usize;
     for n in 0..kept + 300 {
         rows.log("busy", &format!("call {n}"), true, now).await.unwrap();
     }

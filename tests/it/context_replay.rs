@@ -5,15 +5,15 @@
 //! every fact the user stated must still be reachable afterwards. The scripted digest
 //! fails now and then, so the fallback and Bug 12's log are exercised too.
 
-use sidecar::context::rows::ContextStore;
+use sidecar_agent::context::rows::ContextStore;
 use std::sync::{Arc, Mutex};
 
 use crate::support::{reply_events, stream, tool_call_events, Reply, ScriptedServer};
 use regex::Regex;
 use serde_json::Value;
-use sidecar::settings::Settings;
-use sidecar::tools::{Tool, ToolFuture};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
+use sidecar_tools::{Tool, ToolFuture};
 
 const TURNS: usize = 500;
 const WINDOW: usize = 6_000;
@@ -57,7 +57,7 @@ impl Tool for BigLookup {
 
 /// Tokens of a request as the guard counts them: messages and tool definitions.
 fn request_tokens(request: &Value) -> usize {
-    let count = sidecar::tokens::count;
+    let count = sidecar_llm::tokens::count;
     let messages: usize = request["messages"]
         .as_array()
         .unwrap()
@@ -182,7 +182,7 @@ async fn a_500_turn_tool_heavy_replay_stays_in_budget_and_loses_no_fact() {
         core.send(&text).await.unwrap_or_else(|e| panic!("turn {turn}: {e}"));
         let conversation = core.store().conversations().current_conversation().await.unwrap();
         for message in core.store().context().messages_after(conversation, seen).await.unwrap() {
-            full_history_tokens += sidecar::tokens::count(&message.content) + 4;
+            full_history_tokens += sidecar_llm::tokens::count(&message.content) + 4;
             seen = message.id;
         }
         full_per_turn.push(full_history_tokens);

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use sidecar::knowledge::learnings::Category;
-use sidecar::meaning::gemma::GEMMA_MODEL;
-use sidecar::meaning::indexer::MeaningState;
-use sidecar::recall::RecallMode;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::meaning::gemma::GEMMA_MODEL;
+use sidecar_memory::meaning::indexer::MeaningState;
+use sidecar_memory::recall::RecallMode;
+use sidecar_settings::Settings;
 
 use crate::meaning::{lines, HISTORY};
 
@@ -39,7 +39,7 @@ async fn embeddinggemma_finds_a_spanish_turn_for_an_english_question_survives_a_
         let log = std::fs::read_to_string(dir.path().join("logs/embedder.log")).unwrap();
         assert!(log.contains("listening on http://127.0.0.1:"), "{log}");
         // Another program on the computer, or a web page, cannot embed with it (issue 69, 13).
-        let address = sidecar::llm::local_server::listening_address(&log).unwrap();
+        let address = sidecar_llm::local_server::listening_address(&log).unwrap();
         let stranger = reqwest::Client::new()
             .post(format!("http://{address}/v1/embeddings"))
             .json(&serde_json::json!({"input": ["hola"], "model": "x"}))
@@ -146,17 +146,20 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     core.import_jsonl(&lines(HISTORY)).await.unwrap();
     // What "automatic" resolves to on a computer with the memory (the rule by memory is
     // the memory crate's unit test).
-    let gemma = sidecar::meaning::gemma::GemmaFiles::locate(Some(&runtime)).unwrap();
+    let gemma = sidecar_memory::meaning::gemma::GemmaFiles::locate(Some(&runtime)).unwrap();
     let light = Ok(runtime.join("e5-small-q4.bin"));
-    core.meaning().configure(sidecar::meaning::choice::EmbedderChoice::GemmaOrLight { gemma, light }).await;
+    core.meaning().configure(sidecar_memory::meaning::choice::EmbedderChoice::GemmaOrLight { gemma, light }).await;
 
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
-    assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar::meaning::weights::LOCAL_MODEL.into() });
+    assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar_memory::meaning::weights::LOCAL_MODEL.into() });
     let results = core.recall("What did I say about my sibling's new job?", 500).await.unwrap();
     assert!(results.words_only.is_none(), "{:?}", results.words_only);
     assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
     // Settings names the light one and says it stands in, where EmbeddingGemma suits.
     let view = core.meaning_setup().view().await;
-    assert_eq!(view.automatic, sidecar::settings::memory::EmbeddingsBackend::Local);
-    assert_eq!(view.automatic_stands_in, sidecar::meaning::choice::suited(sidecar::llm::local_models::machine::total_memory()) == view.built_in[1].backend);
+    assert_eq!(view.automatic, sidecar_settings::memory::EmbeddingsBackend::Local);
+    assert_eq!(
+        view.automatic_stands_in,
+        sidecar_memory::meaning::choice::suited(sidecar_llm::local_models::machine::total_memory()) == view.built_in[1].backend
+    );
 }

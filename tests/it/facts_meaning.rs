@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use sidecar::knowledge::facts::SaveOutcome;
-use sidecar::knowledge::learnings::Category;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_memory::knowledge::facts::SaveOutcome;
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {
     crate::support::open_on(dir, &if meaning { crate::support::test_backend() } else { "off".to_string() }).await

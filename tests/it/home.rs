@@ -56,9 +56,9 @@ async fn hears(events: &mut broadcast::Receiver<Value>, kind: &str, wait: Durati
 }
 
 /// Waits for `link` to be up (a link that never comes up fails the test, not hangs it).
-async fn up(link: &sidecar::link::LinkClient) {
+async fn up(link: &sidecar_link::LinkClient) {
     let mut state = link.state();
-    tokio::time::timeout(Duration::from_secs(20), state.wait_for(|s| *s == sidecar::link::LinkState::Up)).await.expect("the link up in time").unwrap();
+    tokio::time::timeout(Duration::from_secs(20), state.wait_for(|s| *s == sidecar_link::LinkState::Up)).await.expect("the link up in time").unwrap();
 }
 
 fn due_in(core: &Companion, seconds: i64) -> String {
@@ -77,7 +77,7 @@ async fn a_second_computer_uses_the_home_core_and_hears_its_reminders_where_the_
     assert!(laptop.home_view().is_none(), "its own Sidecar until it pairs");
     let code = home.device_link().open_pairing().await.unwrap();
     let wrong = laptop.attach_home(&address, "0000 0000").await.unwrap_err();
-    let said = sidecar::said::said_whole(&sidecar::CompanionError::from(wrong), sidecar::words::Lang::En);
+    let said = sidecar_domain::said::said_whole(&sidecar::CompanionError::from(wrong), sidecar::words::Lang::En);
     assert!(said.contains("That is not the code"), "a wrong code is said: {said}");
     let view = laptop.attach_home(&address, &code.code).await.unwrap();
     assert_eq!(view.address, address);
@@ -187,7 +187,7 @@ async fn a_home_core_without_a_window_asks_permission_on_the_attached_computer()
 /// Whether the laptop's narrator begins saying something within `wait` (it says so
 /// before any sound: this test has no speakers).
 async fn begins_aloud(events: &mut broadcast::Receiver<sidecar::CoreEvent>, wait: Duration) -> bool {
-    use sidecar::voice::VoiceEvent;
+    use sidecar_voice::VoiceEvent;
     tokio::time::timeout(wait, async {
         loop {
             match events.recv().await {

@@ -93,7 +93,7 @@ async fn sparse_bombs_links_and_unlisted_files_are_refused_before_they_are_writt
     for (what, listed, entries, manifest_last, says) in cases {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         hostile(&file, &listed, entries, manifest_last);
-        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep)
+        let refused = sidecar_data::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
             .await
             .unwrap_err()
             .to_string();
@@ -129,7 +129,7 @@ fn backup_of(path: &std::path::Path, files: &[(&str, &[u8])]) {
 /// A database from elsewhere, changed by `change` (SQL run on it after Sidecar made it).
 async fn database_changed_by(change: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
-    let store = sidecar::store::Store::open(dir.path()).await.unwrap();
+    let store = sidecar_store::Store::open(dir.path()).await.unwrap();
     sqlx::raw_sql(sqlx::AssertSqlSafe(change.to_string())).execute(store.pool()).await.unwrap();
     store.close().await;
     std::fs::read(dir.path().join("sidecar.db")).unwrap()
@@ -152,7 +152,7 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
     {
         let file = dir.path().join(format!("{what}.sidecar-backup"));
         backup_with_database(&file, &db);
-        let refused = sidecar::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep)
+        let refused = sidecar_data::backup::restore::restore(&file, &data, None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
             .await
             .unwrap_err()
             .to_string();
@@ -168,7 +168,7 @@ async fn a_database_this_sidecar_cannot_use_is_refused_before_the_swap() {
 /// and settings that fail the checks made at start are never put back.
 #[tokio::test]
 async fn a_backups_settings_are_shown_and_restored_only_when_asked() {
-    use sidecar::backup::restore::{restore, SettingsOutcome, WithSettings};
+    use sidecar_data::backup::restore::{restore, SettingsOutcome, WithSettings};
     let dir = tempfile::tempdir().unwrap();
     let (data, config) = (dir.path().join("data"), dir.path().join("settings.toml"));
     let mine = "[user]\ntimezone = \"Europe/Madrid\"\n";

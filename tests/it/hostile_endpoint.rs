@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sidecar::connections::Scope;
-use sidecar::knowledge::learnings::Category;
-use sidecar::mcp::endpoint::McpEndpoint;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_memory::knowledge::learnings::Category;
+use sidecar_serve::connections::Scope;
+use sidecar_serve::mcp::endpoint::McpEndpoint;
 
 use crate::support;
 

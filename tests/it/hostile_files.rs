@@ -7,7 +7,7 @@
 use chrono::TimeZone;
 use proptest::prelude::*;
 
-use sidecar::local_models::gguf::{read_info, GgufError};
+use sidecar_llm::local_models::gguf::{read_info, GgufError};
 
 /// Runs `work` on a thread with a 256 kB stack: a reader that recurses per level of
 /// input would overflow it.
@@ -58,7 +58,7 @@ fn good_gguf() -> Vec<u8> {
     out
 }
 
-fn read_gguf(bytes: Vec<u8>) -> Result<sidecar::local_models::gguf::GgufInfo, GgufError> {
+fn read_gguf(bytes: Vec<u8>) -> Result<sidecar_llm::local_models::gguf::GgufInfo, GgufError> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.gguf");
     std::fs::write(&path, bytes).unwrap();
@@ -130,24 +130,30 @@ fn good_calendar() -> String {
         .to_string()
 }
 
-type IcsResult = Result<(Vec<sidecar::reminders::ics::Imported>, sidecar::reminders::ics::Skipped), String>;
+type IcsResult = Result<(Vec<sidecar_reminders::ics::Imported>, sidecar_reminders::ics::Skipped), String>;
 
 fn read_ics(text: String) -> IcsResult {
     on_small_stack(move || {
-        sidecar::reminders::ics::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(), sidecar::locale::Lang::En)
-            .map_err(|e| e.to_string())
+        sidecar_reminders::ics::import(
+            &text,
+            now(),
+            chrono_tz::Europe::Madrid,
+            chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            sidecar_domain::locale::Lang::En,
+        )
+        .map_err(|e| e.to_string())
     })
 }
 
 /// What any calendar import may give: texts within the cap, nothing in the past,
 /// repeats no more often than the floor.
-fn bounded(found: &[sidecar::reminders::ics::Imported]) -> Result<(), TestCaseError> {
-    use sidecar::reminders::ics::MAX_TITLE_CHARS;
+fn bounded(found: &[sidecar_reminders::ics::Imported]) -> Result<(), TestCaseError> {
+    use sidecar_reminders::ics::MAX_TITLE_CHARS;
     for event in found {
         prop_assert!(event.message.chars().count() <= MAX_TITLE_CHARS + 1, "{} characters", event.message.chars().count());
         prop_assert!(event.due_at >= now() - chrono::Duration::seconds(1), "{event:?}");
         if let (Some(rule), Some(start)) = (&event.rrule, event.series_start) {
-            let next = sidecar::dates::recurrence::upcoming(rule, start, event.zone, now(), 4);
+            let next = sidecar_dates::recurrence::upcoming(rule, start, event.zone, now(), 4);
             prop_assert!(next.windows(2).all(|w| w[1] - w[0] >= chrono::Duration::minutes(15)), "{rule}: {next:?}");
         }
     }
@@ -211,7 +217,7 @@ const CLAUDE: &str = r#"[{"uuid": "x", "name": "Recetas", "created_at": "2024-05
   {"uuid": "m2", "sender": "assistant", "text": "Tomate.", "content": [], "created_at": "2024-05-01T10:00:05Z"}]}]"#;
 
 fn read_export(bytes: Vec<u8>) -> Result<usize, String> {
-    on_small_stack(move || sidecar::chat_exports::read(&bytes, now()).map(|(_, chats, _)| chats.iter().map(|c| c.messages.len()).sum()))
+    on_small_stack(move || sidecar_data::chat_exports::read(&bytes, now()).map(|(_, chats, _)| chats.iter().map(|c| c.messages.len()).sum()))
 }
 
 #[test]
@@ -255,7 +261,7 @@ proptest! {
             bytes.extend(line.iter().filter(|b| **b != b'\n'));
             bytes.push(b'\n');
         }
-        let file = on_small_stack(move || sidecar::history_import::read(&bytes, now(), chrono_tz::Europe::Madrid));
+        let file = on_small_stack(move || sidecar_data::history_import::read(&bytes, now(), chrono_tz::Europe::Madrid));
         let blank = lines.iter().filter(|l| String::from_utf8_lossy(l).replace('\n', "").trim().is_empty()).count();
         prop_assert!(file.lines.len() + file.problems.len() + blank >= lines.len(), "every line accounted for");
     }

@@ -3,8 +3,8 @@
 //! attachment is refused in words, and a fallback that cannot see is told so.
 
 use base64::Engine;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -44,7 +44,7 @@ async fn an_image_goes_to_a_model_that_sees_and_stays_with_its_message() {
     assert_eq!(parts[1]["image_url"]["url"], format!("data:image/png;base64,{PIXEL}"));
     // No base64 in the stored message: the history, search and the context count see a reference.
     let history = core.history(10).await.unwrap();
-    let mine = history.iter().find(|m| m.role == sidecar::llm::Role::User).unwrap();
+    let mine = history.iter().find(|m| m.role == sidecar_llm::Role::User).unwrap();
     assert!(!mine.content.contains(PIXEL) && mine.content.len() < 400, "{}", mine.content);
     assert_eq!(mine.meta.as_ref().unwrap().0.attachments[0].kind, "image");
 
@@ -60,7 +60,7 @@ async fn a_model_that_cannot_see_refuses_the_image_in_words() {
     let core = open(dir.path(), &[("ollama", "http://127.0.0.1:9/v1", "llama3.2")]).await;
     let error = core.attach(&photo(dir.path())).await.unwrap_err();
     assert!(error.to_string().contains("pixel.png is an image, and the model that answers takes text only"), "{error}");
-    assert!(sidecar::said::said_whole(&error, sidecar::words::Lang::Es).contains("elige un modelo que vea imágenes"));
+    assert!(sidecar_domain::said::said_whole(&error, sidecar::words::Lang::Es).contains("elige un modelo que vea imágenes"));
     assert!(!dir.path().join("data/attachments").exists(), "nothing kept");
 }
 
@@ -80,11 +80,11 @@ async fn a_fallback_that_cannot_see_is_told_the_image_was_not_shown() {
 
 #[test]
 fn anthropic_gets_the_image_as_a_base64_block_before_the_text() {
-    use sidecar::llm::{ChatMessage, ChatRequest, ImagePart};
+    use sidecar_llm::{ChatMessage, ChatRequest, ImagePart};
     let mut message = ChatMessage::user("What is this?");
     message.images.push(ImagePart { media_type: "image/png".into(), data: PIXEL.into() });
     let request = ChatRequest { messages: vec![message], ..Default::default() };
-    let body = sidecar::llm::anthropic::request_body("claude-sonnet-4-5", &request, &Default::default());
+    let body = sidecar_llm::anthropic::request_body("claude-sonnet-4-5", &request, &Default::default());
     let content = &body["messages"][0]["content"];
     assert_eq!(content[0]["type"], "image");
     assert_eq!(content[0]["source"]["media_type"], "image/png");
@@ -104,7 +104,7 @@ async fn a_backup_holds_the_images_and_a_restore_puts_them_back() {
     core.shutdown().await;
     drop(core);
     std::fs::remove_dir_all(dir.path().join("data/attachments")).unwrap();
-    sidecar::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar::backup::restore::WithSettings::Keep)
+    sidecar_data::backup::restore::restore(&backup.path, &dir.path().join("data"), None, chrono::Utc::now(), sidecar_data::backup::restore::WithSettings::Keep)
         .await
         .unwrap();
     assert_eq!(std::fs::read(&kept).unwrap(), base64::engine::general_purpose::STANDARD.decode(PIXEL).unwrap());

@@ -2,7 +2,7 @@
 //! (`tests/data/intents.tsv`), and the whole path through a conversation with a
 //! configured model that also calls the reminder tool (nothing is set twice).
 
-use sidecar::intent::{detect, Intent};
+use sidecar_agent::intent::{detect, Intent};
 
 fn notation(intent: Option<Intent>) -> String {
     match intent {
@@ -38,14 +38,14 @@ fn the_intent_table() {
     assert!(misses.is_empty(), "{} misread:\n{}", misses.len(), misses.join("\n"));
 }
 
-fn settings(extra: &str) -> sidecar::settings::Settings {
+fn settings(extra: &str) -> sidecar_settings::Settings {
     toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap()
 }
 
-async fn open(dir: &std::path::Path, settings: sidecar::settings::Settings) -> std::sync::Arc<sidecar::Companion> {
+async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> std::sync::Arc<sidecar::Companion> {
     use chrono::TimeZone;
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::clock::fixed_clock(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -109,7 +109,7 @@ async fn a_configured_model_is_told_and_its_own_tool_call_sets_nothing_twice() {
     assert!(messages.last().unwrap()["content"].as_str().unwrap().contains("Do not call a tool to do it again"));
     // Both answers are in the history, Sidecar's first.
     let history = core.conversation().history(20).await.unwrap();
-    let said: Vec<&str> = history.iter().filter(|m| m.role == sidecar::llm::Role::Assistant && !m.content.is_empty()).map(|m| m.content.as_str()).collect();
+    let said: Vec<&str> = history.iter().filter(|m| m.role == sidecar_llm::Role::Assistant && !m.content.is_empty()).map(|m| m.content.as_str()).collect();
     assert!(said.first().unwrap().starts_with("Done:") && said.last().unwrap() == &"I'll make sure you call her.", "{said:?}");
 }
 
@@ -123,7 +123,7 @@ async fn a_reminder_from_another_zone_is_listed_with_its_zone() {
     let open_in = |zone: chrono_tz::Tz| {
         let settings = toml::from_str(&format!("[user]\ntimezone = \"{}\"\n", zone.name())).unwrap();
         let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-        options.clock = sidecar::clock::Clock::fixed(at, zone);
+        options.clock = sidecar_domain::clock::Clock::fixed(at, zone);
         sidecar::Companion::open(options)
     };
     let core = open_in(chrono_tz::Europe::Madrid).await.unwrap();
@@ -159,7 +159,7 @@ async fn with_no_provider_sidecar_answers_the_time_and_what_it_was_told() {
     assert!(ahora.reply.starts_with("Ahora es miércoles 18 de noviembre"), "{}", ahora.reply);
     let facts = core.knowledge().facts();
     let job_fact = facts.iter().find(|f| f.fact.text.contains("enfermera")).unwrap();
-    assert_eq!(job_fact.category, sidecar::knowledge::learnings::Category::Work, "the category is read from the words");
+    assert_eq!(job_fact.category, sidecar_memory::knowledge::learnings::Category::Work, "the category is read from the words");
 }
 
 /// Issue 68: "el próximo viernes" said on a Wednesday is asked about (this week's or
@@ -221,9 +221,9 @@ async fn a_date_with_no_hour_is_asked_about_and_the_hour_given_completes_it() {
     let error = core.reminders().set("dentist", "on Friday").await.unwrap_err().to_string();
     assert!(error.starts_with("What time on Friday 20 November?"), "{error}");
     // The Reminders page's preview says so as it is typed, not "all day at 09:00".
-    let sidecar::reminders::WhenPreview::Error { error, .. } = core.reminders().preview("on Friday") else { panic!("the preview asks too") };
+    let sidecar_reminders::WhenPreview::Error { error, .. } = core.reminders().preview("on Friday") else { panic!("the preview asks too") };
     assert!(error.starts_with("What time on Friday 20 November?"), "{error}");
-    assert!(matches!(core.reminders().preview("on Friday at 9"), sidecar::reminders::WhenPreview::Ok { .. }));
+    assert!(matches!(core.reminders().preview("on Friday at 9"), sidecar_reminders::WhenPreview::Ok { .. }));
     // A repeating date stays all-day, as in a calendar (rent day, birthdays).
     core.reminders().set("pay the rent", "on the 1st of every month").await.unwrap();
     core.shutdown().await;

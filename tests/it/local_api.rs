@@ -4,14 +4,14 @@
 //! completions (whole and streamed). The property test over tokens, scopes, Origins and
 //! names, on `/v1` and `/mcp` alike, is in `hostile_endpoint`.
 
-use sidecar::proactive::rows::ProactiveStore;
+use sidecar_proactive::rows::ProactiveStore;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sidecar::connections::Scope;
-use sidecar::mcp::endpoint::McpEndpoint;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_serve::connections::Scope;
+use sidecar_serve::mcp::endpoint::McpEndpoint;
 
 use crate::support::{self, reply_events, stream, ScriptedServer};
 
@@ -49,8 +49,8 @@ async fn call(http: &reqwest::Client, method: reqwest::Method, url: &str, token:
 async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I am allergic to peanuts", sidecar::knowledge::learnings::Category::Health).await.unwrap();
-    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I am allergic to peanuts", sidecar_memory::knowledge::learnings::Category::Health).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let get = reqwest::Method::GET;
@@ -96,7 +96,7 @@ async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     assert_eq!(status, 403, "chatting needs its own scope");
 
     // Bad requests: an oversized body, a malformed one, an unknown path, a foreign Host.
-    let huge = "x".repeat(sidecar::api::MAX_BODY_BYTES + 10);
+    let huge = "x".repeat(sidecar_serve::api::MAX_BODY_BYTES + 10);
     let (status, error) = call(&http, reqwest::Method::POST, &format!("{base}/v1/recall"), Some(&reader), Some(json!({"query": huge}))).await;
     assert_eq!(status, 413, "{error}");
     let (status, error) = call(&http, reqwest::Method::POST, &format!("{base}/v1/recall"), Some(&reader), Some(json!({"q": "cello"}))).await;
@@ -178,7 +178,7 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
 async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I play the cello on Thursdays", sidecar::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let mut tokens = Vec::new();
@@ -193,7 +193,7 @@ async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
 
     let mut limited = None;
-    let burst = sidecar::api::limit::RateLimit::new(sidecar::settings::connections::DEFAULT_API_PER_MINUTE).burst();
+    let burst = sidecar_serve::api::limit::RateLimit::new(sidecar_settings::connections::DEFAULT_API_PER_MINUTE).burst();
     for _ in 0..burst + 5 {
         let response = http.get(format!("{base}/v1/facts")).bearer_auth(&tokens[0]).send().await.unwrap();
         if response.status().as_u16() == 429 {
@@ -226,9 +226,9 @@ async fn the_openai_client_chats_with_sidecar_whole_and_streamed() {
     assert!(said["wrong_token"].as_str().unwrap().starts_with("401"), "{said}");
     // Both turns are the user's own conversation, said on the API's channel.
     let history = core.history(10).await.unwrap();
-    let asked: Vec<&str> = history.iter().filter(|m| m.role == sidecar::llm::Role::User).map(|m| m.content.as_str()).collect();
+    let asked: Vec<&str> = history.iter().filter(|m| m.role == sidecar_llm::Role::User).map(|m| m.content.as_str()).collect();
     assert_eq!(asked, ["What do I play on Thursdays?", "And on Fridays?"]);
-    assert!(history.iter().all(|m| m.channel == Some(sidecar::proactive::state::Channel::Api)), "{history:?}");
+    assert!(history.iter().all(|m| m.channel == Some(sidecar_proactive::state::Channel::Api)), "{history:?}");
     // A program talking is not the user at the desk: Sidecar's sense of where they are is untouched.
     let state = core.store().proactive().proactive_state().await.unwrap();
     assert_eq!((state.last_active_channel, state.last_desk_activity_at), (None, None));

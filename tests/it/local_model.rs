@@ -5,11 +5,11 @@ use crate::support;
 
 use std::time::Duration;
 
-use sidecar::llm::endpoint::Endpoint;
-use sidecar::llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
-use sidecar::llm::openai_compat::{OpenAiClient, Timeouts};
-use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_llm::endpoint::Endpoint;
+use sidecar_llm::local_server::{LocalServer, LOCAL_MODEL_NAME};
+use sidecar_llm::openai_compat::{OpenAiClient, Timeouts};
+use sidecar_llm::{ChatMessage, ChatRequest, FinishReason};
 
 #[tokio::test]
 async fn the_real_local_server_streams_a_reply_with_usage_and_finish_reason() {
@@ -155,7 +155,7 @@ async fn a_crashed_offline_model_is_started_again_for_the_next_message() {
 /// A companion with no provider, answering with the offline model in a window of
 /// `context_tokens`, replies cut at `max_tokens` and never continued.
 async fn offline_companion(dir: &tempfile::TempDir, context_tokens: u32, max_tokens: u32) -> std::sync::Arc<Companion> {
-    let mut settings = sidecar::settings::Settings::default();
+    let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(support::runtime());
     support::light_embedder(&mut settings);
     settings.local_model.context_tokens = Some(context_tokens);
@@ -171,7 +171,7 @@ fn core_base_url(dir: &tempfile::TempDir) -> String {
 
 fn address_in(dir: &tempfile::TempDir) -> Option<String> {
     let log = std::fs::read_to_string(dir.path().join("logs/local-model.log")).ok()?;
-    sidecar::llm::local_server::listening_address(&log).map(|address| format!("http://{address}"))
+    sidecar_llm::local_server::listening_address(&log).map(|address| format!("http://{address}"))
 }
 
 #[tokio::test]
@@ -181,7 +181,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .env("SIDECAR_DATA_DIR", dir.path())
         .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
-        .env(sidecar::meaning::choice::AUTOMATIC_ENV, "local")
+        .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL")
         .args(["ask", "Write a long story about the sea."])
         .stdout(std::process::Stdio::null())

@@ -5,12 +5,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sidecar::store::MessageStatus;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_store::MessageStatus;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
 
-fn settings_for(base_url: &str) -> sidecar::settings::Settings {
+fn settings_for(base_url: &str) -> sidecar_settings::Settings {
     toml::from_str(&format!(
         "[[providers]]\nid = \"scripted\"\nbase_url = \"{base_url}\"\nmodel = \"scripted-model\"\ncontext_window = 8192\n[llm]\nresponse_timeout_secs = 20\nidle_timeout_secs = 20\n"
     ))

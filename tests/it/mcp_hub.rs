@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use serde_json::json;
 use sidecar::events::EventBus;
-use sidecar::llm::ToolCall;
-use sidecar::mcp::hub::{McpHub, ServerState};
-use sidecar::permissions::grant::Choice;
-use sidecar::permissions::PermissionGate;
-use sidecar::store::Store;
-use sidecar::tools::{CallScope, ToolRegistry};
+use sidecar_actions::mcp::hub::{McpHub, ServerState};
+use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::permissions::PermissionGate;
+use sidecar_llm::ToolCall;
+use sidecar_store::Store;
+use sidecar_tools::{CallScope, ToolRegistry};
 
 use crate::support::{self, asker::ScriptedAsker};
 
@@ -34,7 +34,7 @@ async fn rig(description_file: &Path) -> Rig {
     }}});
     let path = dir.path().join("mcp.json");
     std::fs::write(&path, config.to_string()).unwrap();
-    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let offered = Arc::new(Mutex::new(ToolRegistry::new()));
@@ -49,7 +49,7 @@ async fn rig(description_file: &Path) -> Rig {
                 *offered.lock().unwrap() = registry;
             })
         },
-        Arc::new(sidecar::secrets::Secrets::new(false)),
+        Arc::new(sidecar_domain::secrets::Secrets::new(false)),
     );
     hub.reload().unwrap();
     hub.settle(Duration::from_secs(20)).await;
@@ -57,7 +57,7 @@ async fn rig(description_file: &Path) -> Rig {
 }
 
 impl Rig {
-    async fn call(&self, tool: &str, arguments: serde_json::Value, answer: Option<Choice>) -> sidecar::tools::ToolOutcome {
+    async fn call(&self, tool: &str, arguments: serde_json::Value, answer: Option<Choice>) -> sidecar_tools::ToolOutcome {
         answer.into_iter().for_each(|choice| self.asker.will(choice));
         let registry = self.offered.lock().unwrap().clone();
         let call = ToolCall { id: "c".into(), name: tool.into(), arguments: arguments.to_string() };
@@ -68,7 +68,7 @@ impl Rig {
         self.asker.questions()
     }
 
-    async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar::mcp::hub::ServerStatus) -> bool) {
+    async fn wait_for(&self, what: &str, ready: impl Fn(&sidecar_actions::mcp::hub::ServerStatus) -> bool) {
         let waited = tokio::time::timeout(Duration::from_secs(20), async {
             while !self.hub.servers().iter().any(&ready) {
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -137,7 +137,7 @@ async fn a_server_that_crashes_is_started_again_and_its_tools_come_back() {
 /// the server forgets it.
 #[tokio::test]
 async fn a_secret_typed_in_settings_reaches_the_server_but_never_the_file() {
-    use sidecar::mcp::form::{Field, ServerForm};
+    use sidecar_actions::mcp::form::{Field, ServerForm};
     let scratch = tempfile::tempdir().unwrap();
     let rig = rig(&scratch.path().join("none.txt")).await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fixture_server.py");

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use sidecar::mcp::config::Transport;
-use sidecar::mcp::session::{Session, SessionError};
+use sidecar_actions::mcp::config::Transport;
+use sidecar_actions::mcp::session::{Session, SessionError};
 
 use crate::support;
 

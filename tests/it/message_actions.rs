@@ -6,11 +6,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use sidecar::agent::error::TurnError;
-use sidecar::llm::ChatMessage;
-use sidecar::settings::Settings;
-use sidecar::store::{MessageMeta, MessageStatus, NewMessage, Role};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::error::TurnError;
+use sidecar_llm::ChatMessage;
+use sidecar_settings::Settings;
+use sidecar_store::{MessageMeta, MessageStatus, NewMessage, Role};
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -29,7 +29,7 @@ async fn numbered_replies() -> ScriptedServer {
     .await
 }
 
-fn said(core: &[sidecar::store::Message]) -> Vec<String> {
+fn said(core: &[sidecar_store::Message]) -> Vec<String> {
     core.iter().map(|m| m.content.clone()).collect()
 }
 

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use sidecar::events::ModelStatus;
-use sidecar::local_models::download::{Downloader, PullError, PullRequest, Verified};
-use sidecar::local_models::library::ModelLibrary;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_llm::local_models::download::{Downloader, PullError, PullRequest, Verified};
+use sidecar_llm::local_models::library::ModelLibrary;
 use tokio_util::sync::CancellationToken;
 
 use crate::support::file_server::{smollm2_gguf, FileServer};
@@ -138,7 +138,7 @@ fn sidecar(data: &std::path::Path) -> Command {
     cmd.env("SIDECAR_DATA_DIR", data)
         .env("SIDECAR_CONFIG", data.join("settings.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
-        .env(sidecar::meaning::choice::AUTOMATIC_ENV, "local")
+        .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL");
     cmd
 }
@@ -240,7 +240,7 @@ async fn choosing_a_model_restarts_the_running_local_server_on_it() {
 /// import and by the catalogue's listing.
 #[test]
 fn a_model_file_cut_after_its_header_is_refused_as_incomplete() {
-    use sidecar::local_models::gguf::{read_info, GgufError};
+    use sidecar_llm::local_models::gguf::{read_info, GgufError};
     let whole = std::fs::read(smollm2_gguf()).unwrap();
     assert!(read_info(&smollm2_gguf()).is_ok(), "the real file reads");
     let dir = tempfile::tempdir().unwrap();

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use sidecar::llm::ToolCall;
-use sidecar::notes::folder::{NotesError, NotesFolder};
-use sidecar::permissions::grant::Choice;
-use sidecar::permissions::PermissionGate;
-use sidecar::store::Store;
-use sidecar::tools::{CallScope, ToolRegistry};
+use sidecar_actions::notes::folder::{NotesError, NotesFolder};
+use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::permissions::PermissionGate;
+use sidecar_llm::ToolCall;
+use sidecar_store::Store;
+use sidecar_tools::{CallScope, ToolRegistry};
 
 use crate::support::asker::ScriptedAsker;
 
@@ -56,7 +56,7 @@ fn notes_are_written_whole_links_kept_and_a_note_changed_on_disk_is_not_overwrit
     folder.rename("Inbox/idea.md", "Projects/idea.md").unwrap();
     let listed: Vec<_> = folder.list("Projects").unwrap().into_iter().map(|e| e.path).collect();
     assert_eq!(listed, ["Projects/idea.md", "Projects/plan.md"]);
-    let found = sidecar::notes::search::search(&folder, "shopping", 10).unwrap();
+    let found = sidecar_actions::notes::search::search(&folder, "shopping", 10).unwrap();
     assert_eq!(found.found[0].path, "Projects/plan.md");
     assert_eq!(found.found[0].lines, ["- [[Shopping]]"]);
     // No temporary file is left beside the notes.
@@ -78,11 +78,11 @@ fn a_deleted_note_goes_to_the_trash_where_it_can_be_found() {
 #[tokio::test]
 async fn every_note_tool_asks_and_the_read_only_switch_lets_reading_through_but_not_writing() {
     let (dir, folder) = vault();
-    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(&dir.path().join("data")).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let mut registry = ToolRegistry::new().guarded_by(gate.clone());
-    sidecar::notes::tools::tools(Arc::new(folder)).into_iter().for_each(|t| registry.register_shared(t));
+    sidecar_actions::notes::tools::tools(Arc::new(folder)).into_iter().for_each(|t| registry.register_shared(t));
     let call = |name: &str, arguments: serde_json::Value| ToolCall { id: "c".into(), name: name.into(), arguments: arguments.to_string() };
 
     let read = registry.run(&call("read_note", json!({"path": "Projects/plan.md"})), CallScope::default()).await;

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use sidecar::agent::events::ChatEvent;
 use sidecar::events::ModelStatus;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_agent::events::ChatEvent;
 
 use crate::support;
 
@@ -108,9 +108,9 @@ async fn a_reachable_provider_checks_ready_and_removing_it_clears_the_header() {
     assert!(!matches!(core.model_status(), ModelStatus::Ready { ref provider, .. } if provider == "ollama"), "{:?}", core.model_status());
 }
 
-fn scripted(base_url: &str) -> sidecar::llm::provider::Provider {
-    let settings: sidecar::settings::ProviderSettings = toml::from_str(&format!("id = \"demo\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
-    sidecar::llm::provider::Provider::from_settings(&settings, sidecar::settings::Settings::default().llm.timeouts(), &Default::default())
+fn scripted(base_url: &str) -> sidecar_llm::provider::Provider {
+    let settings: sidecar_settings::ProviderSettings = toml::from_str(&format!("id = \"demo\"\nbase_url = \"{base_url}\"\nmodel = \"m\"\n")).unwrap();
+    sidecar_llm::provider::Provider::from_settings(&settings, sidecar_settings::Settings::default().llm.timeouts(), &Default::default())
 }
 
 /// The demo model's guard, fed a reply that loops on two lines (what SmolLM2 wrote for
@@ -119,7 +119,7 @@ fn scripted(base_url: &str) -> sidecar::llm::provider::Provider {
 #[tokio::test]
 async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     use crate::support::{delta, finish, stream, ScriptedServer};
-    use sidecar::llm::{ChatMessage, ChatRequest, FinishReason};
+    use sidecar_llm::{ChatMessage, ChatRequest, FinishReason};
     let mut looping = vec![delta("Hi there friend!\n")];
     for _ in 0..500 {
         looping.push(delta("- In\n"));
@@ -130,10 +130,10 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     let server = ScriptedServer::start(vec![stream(looping), stream(long)]).await;
     let provider = scripted(&server.base_url);
     let request = ChatRequest { messages: vec![ChatMessage::user("Say hi in three words.")], tools: Vec::new(), max_tokens: Some(1024), general_cap: true };
-    let policy = sidecar::llm::router::RetryPolicy::default();
+    let policy = sidecar_llm::router::RetryPolicy::default();
     let mut shown = String::new();
-    let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar::locale::Lang::En).await.unwrap();
-    assert_eq!(server.last_request()["max_tokens"], sidecar::llm::demo::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
+    let routed = sidecar_llm::demo::complete(&provider, &policy, &request, |t| shown.push_str(t), |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
+    assert_eq!(server.last_request()["max_tokens"], sidecar_llm::demo::DEMO_MAX_TOKENS, "the demo's short limit, not the 1,024 asked");
     let reply = routed.completion.text;
     assert!(reply.starts_with("Hi there friend!\n- In\n- The\n\n[Cut: the demo model began repeating itself."), "{reply:?}");
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
@@ -141,7 +141,7 @@ async fn a_demo_reply_that_loops_or_runs_long_is_cut_and_marked() {
     assert!(shown.ends_with("Add a real model in Settings for proper answers.]"), "the mark streams too");
     // Spanish words, Spanish mark; a reply at the limit is marked, not continued.
     let request = ChatRequest { messages: vec![ChatMessage::user("Dime hola en tres palabras.")], ..request };
-    let routed = sidecar::llm::demo::complete(&provider, &policy, &request, |_| {}, |_| {}, sidecar::locale::Lang::En).await.unwrap();
+    let routed = sidecar_llm::demo::complete(&provider, &policy, &request, |_| {}, |_| {}, sidecar_domain::locale::Lang::En).await.unwrap();
     assert_eq!(routed.completion.finish_reason, Some(FinishReason::Stop));
     assert!(
         routed
@@ -164,9 +164,9 @@ async fn a_dead_provider_then_a_short_answer_from_the_demo() {
     assert_eq!(outcome.meta.fallback_from.as_deref(), Some("ollama"));
     assert_eq!(outcome.meta.continued, 0, "never continued");
     let output = outcome.meta.usage.map_or(0, |u| u.output_tokens);
-    assert!(output <= sidecar::llm::demo::DEMO_MAX_TOKENS, "{output} tokens");
+    assert!(output <= sidecar_llm::demo::DEMO_MAX_TOKENS, "{output} tokens");
     let body = outcome.reply.split("\n\n[").next().unwrap();
-    assert_eq!(sidecar::llm::repetition::repeats_from(body), None, "no loop left in the reply: {body:?}");
+    assert_eq!(sidecar_llm::repetition::repeats_from(body), None, "no loop left in the reply: {body:?}");
     core.shutdown().await;
 }
 
@@ -216,18 +216,18 @@ async fn with_no_network_the_error_says_the_computer_is_offline() {
 async fn a_task_whose_provider_is_down_fails_rather_than_the_demo_inventing() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port()), true).await;
-    let request = sidecar::tasks::TaskRequest {
+    let request = sidecar_tasks::TaskRequest {
         title: Some("Headlines".into()),
         prompt: "Look up the top tech headlines".into(),
         when: "every day at 18:00".into(),
         tools: vec![],
-        catch_up: sidecar::tasks::CatchUp::RunNow,
+        catch_up: sidecar_tasks::CatchUp::RunNow,
         always_deliver: true,
     };
     let task = core.add_task(&request).await.unwrap();
     core.run_task_now(task.id).await.unwrap();
-    let view = core.tasks().list(chrono::Utc::now(), sidecar::locale::Lang::En).await.unwrap().remove(0);
-    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [sidecar::tasks::RunState::Failed]);
+    let view = core.tasks().list(chrono::Utc::now(), sidecar_domain::locale::Lang::En).await.unwrap().remove(0);
+    assert_eq!(view.runs.iter().map(|r| r.state).collect::<Vec<_>>(), [sidecar_tasks::RunState::Failed]);
     let said = view.runs[0].outcome.clone().unwrap_or_default();
     assert!(said.contains("could not reach the model server"), "{said}");
 }

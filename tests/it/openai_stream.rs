@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use crate::support::{delta, finish, reply_events, Reply, ScriptedServer};
-use sidecar::llm::endpoint::Endpoint;
-use sidecar::llm::openai_compat::{http_client, OpenAiClient, Timeouts};
-use sidecar::llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
+use sidecar_llm::endpoint::Endpoint;
+use sidecar_llm::openai_compat::{http_client, OpenAiClient, Timeouts};
+use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, LlmError, TimeoutPhase, Usage};
 
 fn client(base_url: &str, respond: Duration, idle: Duration) -> OpenAiClient {
     let timeouts = Timeouts { connect: Duration::from_secs(2), respond, idle };

@@ -7,14 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sidecar::llm::ToolCall;
-use sidecar::permissions::definition::ToolDefinition;
-use sidecar::permissions::grant::Choice;
-use sidecar::permissions::{Action, Answer, PermissionGate};
+use sidecar_actions::permissions::definition::ToolDefinition;
+use sidecar_actions::permissions::grant::Choice;
+use sidecar_actions::permissions::{Action, Answer, PermissionGate};
+use sidecar_llm::ToolCall;
 
 use crate::support::asker::ScriptedAsker;
-use sidecar::store::Store;
-use sidecar::tools::{CallScope, Tool, ToolFuture, ToolRegistry};
+use sidecar_store::Store;
+use sidecar_tools::{CallScope, Tool, ToolFuture, ToolRegistry};
 
 /// A tool that acts, and counts how often it really ran.
 struct Acting {
@@ -95,7 +95,7 @@ struct Known {
 async fn run_steps(steps: Vec<Step>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
-    let gate = Arc::new(PermissionGate::new(store, sidecar::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(store, sidecar_domain::clock::system_clock(), Default::default()));
     let asker = Arc::new(ScriptedAsker::default());
     gate.set_asker(asker.clone());
     let runs = Arc::new(AtomicUsize::new(0));
@@ -200,7 +200,7 @@ async fn with_no_gate_or_no_one_to_ask_a_tool_that_acts_never_runs_and_says_whic
     assert!(outcome.denied && outcome.content.contains("srv/act"), "{}", outcome.content);
 
     let dir = tempfile::tempdir().unwrap();
-    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar::clock::system_clock(), Default::default()));
+    let gate = Arc::new(PermissionGate::new(Store::open(dir.path()).await.unwrap(), sidecar_domain::clock::system_clock(), Default::default()));
     let mut gated = ToolRegistry::new().guarded_by(gate);
     gated.register(Acting { runs: runs.clone(), now });
     let outcome = gated.run(&call, CallScope::default()).await;

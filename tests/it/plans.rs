@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
-use sidecar::settings::Settings;
-use sidecar::store::PlanOutcome;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
+use sidecar_store::PlanOutcome;
 
 use crate::support::plan_tasks::{self, Behaviour, Task};
 use crate::support::{late_block, ScriptedServer};
@@ -19,8 +19,10 @@ async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
     // A morning that runs on: "today at 16" is still ahead whatever hour the tests run.
     let started = std::time::Instant::now();
     let morning = chrono::DateTime::parse_from_rfc3339("2026-11-24T08:00:00Z").unwrap().with_timezone(&chrono::Utc);
-    let clock =
-        sidecar::clock::Clock::new(std::sync::Arc::new(move || morning + chrono::Duration::from_std(started.elapsed()).unwrap()), chrono_tz::Europe::Madrid);
+    let clock = sidecar_domain::clock::Clock::new(
+        std::sync::Arc::new(move || morning + chrono::Duration::from_std(started.elapsed()).unwrap()),
+        chrono_tz::Europe::Madrid,
+    );
     Companion::open(CompanionOptions { clock, ..CompanionOptions::new(dir.to_path_buf(), settings) }).await.unwrap()
 }
 
@@ -42,7 +44,7 @@ async fn ten_multi_step_tasks_run_every_step_once_and_sum_up() {
             .find(|r| r["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").is_some_and(|m| crate::support::said(m) == task.request))
             .expect("the task reached the model");
         assert!(
-            late_block(first).contains(sidecar::agent::complexity::PLAN_HINT) || task.behaviour == Behaviour::Talks,
+            late_block(first).contains(sidecar_agent::complexity::PLAN_HINT) || task.behaviour == Behaviour::Talks,
             "{}: the first call is asked to plan",
             task.request
         );

@@ -2,10 +2,10 @@
 //! beside what the user wrote, a chosen language is what Sidecar speaks from the next
 //! start, and a shortcut the file spells wrongly falls back to the default.
 
-use sidecar::locale::Lang;
-use sidecar::preferences::{Hotkey, DEFAULT_HOTKEY};
-use sidecar::settings::desktop::{LanguageChoice, Theme};
-use sidecar::settings::Settings;
+use sidecar_domain::locale::Lang;
+use sidecar_settings::desktop::{LanguageChoice, Theme};
+use sidecar_settings::preferences::{Hotkey, DEFAULT_HOTKEY};
+use sidecar_settings::Settings;
 
 use crate::support::open_with_config as open;
 

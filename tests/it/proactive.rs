@@ -4,8 +4,8 @@
 //! writing while the model decides (P15), invalid answers (P14), no invented
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
-use sidecar::agent::events::ChatEvent;
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_agent::events::ChatEvent;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,12 +15,12 @@ use crate::support::{reply_events, Reply, ScriptedServer};
 use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use futures_util::future::BoxFuture;
-use sidecar::proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
-use sidecar::proactive::router::{Kind, Outgoing, Sink};
-use sidecar::proactive::rules::{greeting_window, Block, MessageType, Skip};
-use sidecar::proactive::state::Channel;
-use sidecar::proactive::{TickMode, TickReport};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
+use sidecar_proactive::router::{Kind, Outgoing, Sink};
+use sidecar_proactive::rules::{greeting_window, Block, MessageType, Skip};
+use sidecar_proactive::state::Channel;
+use sidecar_proactive::{TickMode, TickReport};
 
 const ZONE: Tz = chrono_tz::Europe::Madrid;
 
@@ -448,13 +448,13 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar::reminders::rows::ReminderState::Delivered {
+        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar_reminders::rows::ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     scheduler.abort();
-    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar::reminders::rows::ReminderState::Delivered);
+    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Delivered);
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
 
     assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));
@@ -546,7 +546,7 @@ async fn control_commands_answer_without_the_model() {
 /// level and say so; Reset forgets.
 #[tokio::test]
 async fn a_thumb_and_plain_words_teach_sidecar_and_reset_forgets() {
-    use sidecar::proactive::learning::Signal;
+    use sidecar_proactive::learning::Signal;
     let server = ScriptedServer::responding(|request| {
         if is_decision(request) {
             decision("checkin", "¿Qué tal va el día?")

@@ -2,9 +2,9 @@
 //! told, what the user wrote by hand stays, and an edit made meanwhile in the files is
 //! never overwritten.
 
-use sidecar::knowledge::profile_form::ProfileFields;
-use sidecar::knowledge::store::{KnowledgeError, KnowledgeStore, ProfileFile};
-use sidecar::locale::Lang;
+use sidecar_domain::locale::Lang;
+use sidecar_memory::knowledge::profile_form::ProfileFields;
+use sidecar_memory::knowledge::store::{KnowledgeError, KnowledgeStore, ProfileFile};
 
 fn fields() -> ProfileFields {
     ProfileFields {

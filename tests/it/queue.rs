@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sidecar::agent::error::TurnError;
-use sidecar::agent::events::ChatEvent;
-use sidecar::store::Role;
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
+use sidecar_agent::error::TurnError;
+use sidecar_agent::events::ChatEvent;
+use sidecar_store::Role;
 use tokio::sync::broadcast::Receiver;
 
 use crate::support::{delta, reply_events, Reply, ScriptedServer};
@@ -114,7 +114,7 @@ async fn a_command_is_answered_mid_turn_and_stop_ends_the_reply() {
     let stopped = core.send("/stop").await.unwrap();
     assert_eq!(stopped.reply, "Stopped the reply; what arrived is kept.");
     let story = story.await.unwrap().unwrap();
-    assert_eq!(story.status, sidecar::store::MessageStatus::Stopped);
+    assert_eq!(story.status, sidecar_store::MessageStatus::Stopped);
     assert_eq!(core.send("/stop").await.unwrap().reply, "No reply is being written.");
     assert_eq!(server.request_count(), 1, "commands never reach the model");
 }

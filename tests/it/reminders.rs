@@ -3,21 +3,21 @@
 //! cancels; against the real store, a crash between attempting and delivered and a
 //! reminder that fell due while closed are delivered once, marked late.
 
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
-use sidecar::dates;
-use sidecar::reminders::rows::{utc, NewReminder, Reminder};
-use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
-use sidecar::store::{Store, StoreError};
+use sidecar_dates as dates;
+use sidecar_reminders::rows::{utc, NewReminder, Reminder};
+use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
+use sidecar_store::{Store, StoreError};
 use tokio_util::sync::CancellationToken;
 
 /// Records what was shown, and when (on the scheduler's clock).
 #[derive(Default)]
-struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar::clock::Clock>);
+struct Shown(Mutex<Vec<(i64, bool, DateTime<Utc>)>>, Option<sidecar_domain::clock::Clock>);
 
 impl Deliver for Shown {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
@@ -32,11 +32,11 @@ pub(crate) fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         id,
         message: format!("reminder {id}"),
         due_at: due,
-        zone: sidecar::reminders::rows::ReminderZone(chrono_tz::Europe::Madrid),
+        zone: sidecar_reminders::rows::ReminderZone(chrono_tz::Europe::Madrid),
         rrule: None,
         series_start: None,
         all_day: false,
-        state: sidecar::reminders::rows::ReminderState::Pending,
+        state: sidecar_reminders::rows::ReminderState::Pending,
         attempt_started_at: None,
         delivered_at: None,
         late: false,
@@ -55,21 +55,21 @@ impl InMemory {
         self.0.lock().unwrap().push(r);
     }
     fn cancel(&self, id: i64) {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::reminders::rows::ReminderState::Cancelled);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Cancelled);
     }
 }
 
 impl Reminders for InMemory {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar::reminders::rows::ReminderState::Pending).map(|r| r.due_at).min();
+        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Pending).map(|r| r.due_at).min();
         Box::pin(async move { Ok(next) })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
         let mut list = self.0.lock().unwrap();
-        for r in list.iter_mut().filter(|r| r.state == sidecar::reminders::rows::ReminderState::Pending && r.due_at <= at) {
-            r.state = sidecar::reminders::rows::ReminderState::Attempting;
+        for r in list.iter_mut().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Pending && r.due_at <= at) {
+            r.state = sidecar_reminders::rows::ReminderState::Attempting;
         }
-        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar::reminders::rows::ReminderState::Attempting).cloned().collect();
+        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Attempting).cloned().collect();
         Box::pin(async move { Ok(claimed) })
     }
     fn was_delivered<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -80,32 +80,32 @@ impl Reminders for InMemory {
         if let Some(stored) = list.iter_mut().find(|s| s.id == r.id) {
             match next {
                 Some(next) => {
-                    stored.state = sidecar::reminders::rows::ReminderState::Pending;
+                    stored.state = sidecar_reminders::rows::ReminderState::Pending;
                     stored.due_at = next;
                 }
-                None => stored.state = sidecar::reminders::rows::ReminderState::Delivered,
+                None => stored.state = sidecar_reminders::rows::ReminderState::Delivered,
             }
         }
         Box::pin(async { Ok(()) })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::reminders::rows::ReminderState::Pending);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Pending);
         Box::pin(async { Ok(()) })
     }
     fn begin_showing(&self, _: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async { Ok(()) })
     }
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar::reminders::rows::ReminderState::Failed);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Failed);
         Box::pin(async { Ok(()) })
     }
 }
 
 /// A wall clock that moves with tokio's (paused) clock.
-fn tokio_clock() -> (sidecar::clock::Clock, DateTime<Utc>) {
+fn tokio_clock() -> (sidecar_domain::clock::Clock, DateTime<Utc>) {
     let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let start = tokio::time::Instant::now();
-    (sidecar::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC), base)
+    (sidecar_domain::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC), base)
 }
 
 #[tokio::test(start_paused = true)]
@@ -146,7 +146,7 @@ async fn store() -> (tempfile::TempDir, Store) {
 }
 
 fn scheduler_at(store: &Store, shown: Arc<Shown>, now: DateTime<Utc>) -> Scheduler {
-    Scheduler::new(Arc::new(StoreReminders::new(store.clone())), shown, sidecar::clock::fixed_clock(now), Default::default())
+    Scheduler::new(Arc::new(StoreReminders::new(store.clone())), shown, sidecar_domain::clock::fixed_clock(now), Default::default())
 }
 
 #[tokio::test]
@@ -178,7 +178,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     assert_eq!(shown.len(), 1);
     assert!(shown[0].1, "marked late");
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar::reminders::rows::ReminderState::Delivered);
+    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Delivered);
     assert!(stored.late);
 }
 
@@ -204,7 +204,7 @@ async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_n
     assert_eq!(scheduler.deliver_due().await.unwrap(), (2, 0));
     let shown = shown.0.lock().unwrap().clone();
     assert_eq!(shown.iter().map(|(id, late, _)| (*id, *late)).collect::<Vec<_>>(), [(missed.id, true), (on_time.id, false)]);
-    assert_eq!(store.reminder_table().reminder(future.id).await.unwrap().unwrap().state, sidecar::reminders::rows::ReminderState::Pending);
+    assert_eq!(store.reminder_table().reminder(future.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Pending);
     assert_eq!(store.reminder_table().next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
 }
 
@@ -238,7 +238,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown.clone(), due).deliver_due().await.unwrap(), (0, 0));
     assert!(shown.0.lock().unwrap().is_empty());
-    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::reminders::rows::ReminderState::Delivered);
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Delivered);
 }
 
 #[tokio::test]
@@ -246,7 +246,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let (_dir, store) = store().await;
     let zone = chrono_tz::Europe::Madrid;
     let now = zone.with_ymd_and_hms(2026, 11, 22, 7, 0, 0).unwrap().with_timezone(&Utc);
-    let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar::locale::Lang::Es)).unwrap();
+    let parsed = dates::parse("todos los días a las 8", now, zone, dates::Options::new(sidecar_domain::locale::Lang::Es)).unwrap();
     let rrule = parsed.rrule.clone().unwrap();
     let added = store
         .reminder_table()
@@ -266,7 +266,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let at_eight = parsed.at + chrono::Duration::seconds(1);
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar::reminders::rows::ReminderState::Pending);
+    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Pending);
     assert_eq!(stored.due_at.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
 }
 
@@ -294,9 +294,9 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
         })
         .await
         .unwrap();
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar::clock::fixed_clock(due), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar_domain::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
-    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar::reminders::rows::ReminderState::Pending, "not lost");
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Pending, "not lost");
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown, due).deliver_due().await.unwrap(), (1, 0));
 }
@@ -326,13 +326,13 @@ async fn the_reminder_tools_set_list_find_snooze_and_cancel_stating_local_time_a
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let settings: sidecar::settings::Settings = toml::from_str(&format!(
+    let settings: sidecar_settings::Settings = toml::from_str(&format!(
         "[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n[user]\ntimezone = \"Europe/Madrid\"\n[llm]\nmax_iterations = 10\n",
         server.base_url
     ))
     .unwrap();
     let mut options = sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings);
-    options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
+    options.clock = sidecar_domain::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap());
     let core = sidecar::Companion::open(options).await.unwrap();
     let changed = core.reminders().changed_signal();
     core.send("recordame llamar a mamá mañana a las 9 y la pastilla todos los días a las 8").await.unwrap();
@@ -366,7 +366,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     let args = format!(r#"{{"message": "stretch", "when": "{when}"}}"#);
     let server = ScriptedServer::start(vec![stream(tool_call_events(&[("r", "set_reminder", args.as_str())])), stream(reply_events(&["Done."]))]).await;
     let dir = tempfile::tempdir().unwrap();
-    let settings: sidecar::settings::Settings =
+    let settings: sidecar_settings::Settings =
         toml::from_str(&format!("[[providers]]\nid = \"p\"\nbase_url = \"{}\"\nmodel = \"m\"\n", server.base_url)).unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let task = core.reminders().scheduler().unwrap().expect("the lock is free");
@@ -377,7 +377,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     // Waits for the delivery itself, not a fixed time.
     let first_line = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Ok(sidecar::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::ReminderDelivered { first_line, .. })) = events.recv().await {
+            if let Ok(sidecar::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::ReminderDelivered { first_line, .. })) = events.recv().await {
                 return first_line;
             }
         }
@@ -422,11 +422,11 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
     let added = store.reminder_table().add_reminder(new).await.unwrap();
     crash_while_showing(&store, due, added.id).await;
     let watched = Arc::new(Watched::default());
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar::clock::fixed_clock(due), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
     assert_eq!(*watched.shows.lock().unwrap(), [(added.id, true)]);
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!((stored.state, stored.shown_attempts), (sidecar::reminders::rows::ReminderState::Delivered, 0));
+    assert_eq!((stored.state, stored.shown_attempts), (sidecar_reminders::rows::ReminderState::Delivered, 0));
     // Recorded: a later pass shows nothing.
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0));
 }
@@ -439,26 +439,26 @@ async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_other
         |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
     // Three starts, each killed right after showing it.
-    for _ in 0..sidecar::reminders::scheduler::MAX_SHOWS {
+    for _ in 0..sidecar_reminders::scheduler::MAX_SHOWS {
         crash_while_showing(&store, due, stuck.id).await;
     }
     // Another falls due behind it.
     let other = store.reminder_table().add_reminder(new("other", due + chrono::Duration::seconds(1))).await.unwrap();
     let watched = Arc::new(Watched::default());
     let now = due + chrono::Duration::seconds(2);
-    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar::clock::fixed_clock(now), Default::default());
+    let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), watched.clone(), sidecar_domain::clock::fixed_clock(now), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
     assert_eq!(*watched.shows.lock().unwrap(), [(other.id, false)], "the fresh one goes first; the stuck one is not shown a fourth time");
     assert_eq!(*watched.given_up.lock().unwrap(), [stuck.id], "the user is told");
     let stored = store.reminder_table().reminder(stuck.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar::reminders::rows::ReminderState::Failed);
+    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Failed);
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0), "and it never loops");
 }
 
 #[tokio::test]
 async fn a_reminder_line_is_posted_to_the_chat_once_per_occurrence() {
-    use sidecar::llm::ChatMessage;
-    use sidecar::store::NewMessage;
+    use sidecar_llm::ChatMessage;
+    use sidecar_store::NewMessage;
     let (_dir, store) = store().await;
     let conversation = store.conversations().current_conversation().await.unwrap();
     let line = ChatMessage::assistant("Reminder: stretch");

@@ -4,26 +4,26 @@
 //! alike words, are all stored; an identical one is kept and said. A reminder stored by
 //! another process (another connection to the file) re-arms the running scheduler.
 
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
-use sidecar::reminders::rows::Reminder;
-use sidecar::reminders::scheduler::{Deliver, Reminders, Scheduler};
-use sidecar::store::StoreError;
+use sidecar_reminders::rows::Reminder;
+use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler};
+use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 
-fn settings(extra: &str) -> sidecar::settings::Settings {
+fn settings(extra: &str) -> sidecar_settings::Settings {
     toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n{extra}")).unwrap()
 }
 
-async fn open(dir: &std::path::Path, settings: sidecar::settings::Settings) -> Arc<sidecar::Companion> {
+async fn open(dir: &std::path::Path, settings: sidecar_settings::Settings) -> Arc<sidecar::Companion> {
     let mut options = sidecar::CompanionOptions::new(dir.to_path_buf(), settings);
-    options.clock = sidecar::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
+    options.clock = sidecar_domain::clock::fixed_clock(Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap());
     sidecar::Companion::open(options).await.unwrap()
 }
 
@@ -99,7 +99,7 @@ async fn the_model_repeating_sidecar_merges_only_within_its_message() {
 }
 
 /// Records what was shown, and when (on the scheduler's clock).
-struct Shown(Mutex<Vec<(i64, DateTime<Utc>)>>, sidecar::clock::Clock);
+struct Shown(Mutex<Vec<(i64, DateTime<Utc>)>>, sidecar_domain::clock::Clock);
 
 impl Deliver for Shown {
     fn deliver<'a>(&'a self, reminder: &'a Reminder, _late: bool, _repeated: bool) -> BoxFuture<'a, Result<(), String>> {
@@ -157,7 +157,7 @@ impl Reminders for Elsewhere {
 async fn a_reminder_stored_by_another_process_fires_within_a_second_of_its_time() {
     let base = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
     let start = tokio::time::Instant::now();
-    let clock = sidecar::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC);
+    let clock = sidecar_domain::clock::Clock::new(Arc::new(move || base + chrono::Duration::from_std(start.elapsed()).unwrap()), chrono_tz::UTC);
     let list = Arc::new(Elsewhere::default());
     let shown = Arc::new(Shown(Mutex::default(), clock.clone()));
     let scheduler = Scheduler::new(list.clone(), shown.clone(), clock, Default::default());
@@ -182,13 +182,13 @@ async fn a_reminder_stored_by_another_process_fires_within_a_second_of_its_time(
 #[tokio::test]
 async fn the_store_sees_a_commit_from_another_connection() {
     let dir = tempfile::tempdir().unwrap();
-    let here = sidecar::store::Store::open(dir.path()).await.unwrap();
-    let mut watch = sidecar::store::data_version::DataVersion::open(&here).await.unwrap();
+    let here = sidecar_store::Store::open(dir.path()).await.unwrap();
+    let mut watch = sidecar_store::data_version::DataVersion::open(&here).await.unwrap();
     assert!(!watch.changed().await.unwrap());
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");
-    let other = sidecar::store::Store::open(dir.path()).await.unwrap();
-    let new = sidecar::reminders::rows::NewReminder {
+    let other = sidecar_store::Store::open(dir.path()).await.unwrap();
+    let new = sidecar_reminders::rows::NewReminder {
         message: "x",
         due_at: Utc::now() + chrono::Duration::hours(1),
         zone: "UTC",
@@ -207,15 +207,15 @@ async fn the_store_sees_a_commit_from_another_connection() {
 /// act on it; once answered, the message says so after a reload.
 #[tokio::test]
 async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
-    use sidecar::proactive::router::{Kind, Outgoing, Sink};
+    use sidecar_proactive::router::{Kind, Outgoing, Sink};
     let dir = tempfile::tempdir().unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;
-    let sink = sidecar::proactive::sinks::ChatSink {
+    let sink = sidecar_proactive::sinks::ChatSink {
         store: core.store().clone(),
         events: core.events().emitter(sidecar::CoreEvent::Proactive),
         reminders: core.events().emitter(sidecar::CoreEvent::Reminders),
-        channel: sidecar::proactive::state::Channel::Desktop,
+        channel: sidecar_proactive::state::Channel::Desktop,
     };
     let post = |id: i64| Outgoing {
         kind: Kind::Reminder,

@@ -2,10 +2,10 @@
 //! model's own reply length replaces the general one for chat replies only, what is
 //! unset is not sent, and the settings survive the file.
 
-use sidecar::llm::sampling::Sampling;
-use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
-use sidecar::settings::{ProviderKind, Settings};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
+use sidecar_llm::sampling::Sampling;
+use sidecar_settings::{ProviderKind, Settings};
 
 use crate::support::{reply_events, stream, ScriptedServer};
 
@@ -73,7 +73,7 @@ async fn values_out_of_range_are_refused_and_nothing_is_saved() {
     let before = std::fs::read_to_string(dir.path().join("settings.toml")).unwrap();
     let hot = core.provider_admin().save_provider(input(&server.base_url, Sampling { temperature: Some(5.0), ..Sampling::default() })).unwrap_err();
     assert!(matches!(hot, ProviderRefusal::Range(_)) && hot.to_string() == "temperature must be from 0 to 2", "{hot}");
-    assert_eq!(sidecar::said::said_whole(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
+    assert_eq!(sidecar_domain::said::said_whole(&hot, sidecar::words::Lang::Es), "la temperatura debe ir de 0 a 2");
     let tiny = core.provider_admin().save_provider(ProviderInput { context_window: Some(10), ..input(&server.base_url, Sampling::default()) }).unwrap_err();
     assert!(tiny.to_string().starts_with("context must be from 512"), "{tiny}");
     assert_eq!(std::fs::read_to_string(dir.path().join("settings.toml")).unwrap(), before);
@@ -81,9 +81,9 @@ async fn values_out_of_range_are_refused_and_nothing_is_saved() {
 
 #[test]
 fn a_catalogue_model_gets_its_makers_sampling_unless_the_user_set_one() {
-    use sidecar::local_models::choice::LocalChoice;
-    use sidecar::settings::LocalModelSettings;
-    let file = sidecar::local_models::catalogue::CATALOGUE.iter().find(|e| e.id == "llama3.2-3b").unwrap().file;
+    use sidecar_llm::local_models::choice::LocalChoice;
+    use sidecar_settings::LocalModelSettings;
+    let file = sidecar_llm::local_models::catalogue::CATALOGUE.iter().find(|e| e.id == "llama3.2-3b").unwrap().file;
     let llama = LocalModelSettings { model: Some(format!("/models/{file}").into()), ..LocalModelSettings::default() };
     let chosen = LocalChoice::from_settings(&llama);
     assert_eq!((chosen.sampling.temperature, chosen.sampling.top_p), (Some(0.6), Some(0.9)));

@@ -1,17 +1,17 @@
 //! The services seen from outside: channels on messages, deliveries kept in the history,
 //! the one clock and its zone, and models per purpose.
 
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::TimeZone;
-use sidecar::proactive::config::{ProactiveConfig, SinkPreference, SinkPreferences};
-use sidecar::proactive::router::Kind;
-use sidecar::proactive::state::Channel;
-use sidecar::reminders::rows::ReminderState;
-use sidecar::settings::{Purpose, Settings};
 use sidecar::{Companion, CompanionOptions};
+use sidecar_proactive::config::{ProactiveConfig, SinkPreference, SinkPreferences};
+use sidecar_proactive::router::Kind;
+use sidecar_proactive::state::Channel;
+use sidecar_reminders::rows::ReminderState;
+use sidecar_settings::{Purpose, Settings};
 
 use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
@@ -78,7 +78,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     assert_eq!(kept.meta.as_ref().unwrap().0.proactive.as_deref(), Some("reminder"));
     // The chat view was not told: the user chose not to see reminders there.
     while let Ok(event) = events.try_recv() {
-        assert!(!matches!(event, sidecar::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::ReminderDelivered { .. })), "{event:?}");
+        assert!(!matches!(event, sidecar::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::ReminderDelivered { .. })), "{event:?}");
     }
 }
 
@@ -89,7 +89,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     std::fs::write(&config, "[[providers]]\nid = \"main\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n").unwrap();
     let instant = chrono::Utc.with_ymd_and_hms(2026, 11, 22, 2, 30, 0).unwrap();
     let options = CompanionOptions {
-        clock: sidecar::clock::fixed_clock(instant),
+        clock: sidecar_domain::clock::fixed_clock(instant),
         config_path: Some(config.clone()),
         ..CompanionOptions::new(dir.path().to_path_buf(), Settings::load(&config).unwrap())
     };
@@ -100,7 +100,7 @@ async fn changing_the_zone_applies_at_once_without_rebuilding_providers() {
     assert_eq!(core.models().builds(), builds, "providers (and the keychain) are not touched");
     assert_eq!(core.clock().local_today(), chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap());
     let preview = core.reminders().preview("tomorrow at 9");
-    let sidecar::reminders::WhenPreview::Ok { local, .. } = preview else { panic!("{preview:?}") };
+    let sidecar_reminders::WhenPreview::Ok { local, .. } = preview else { panic!("{preview:?}") };
     assert_eq!(local, "Sunday 22 November 2026, 09:00 (Buenos Aires time)");
     assert!(std::fs::read_to_string(&config).unwrap().contains("America/Argentina/Buenos_Aires"), "saved");
     assert!(core.set_timezone("Mars/Base").is_err());
@@ -114,7 +114,7 @@ async fn an_invalid_zone_in_the_settings_falls_back_with_a_warning() {
     std::fs::write(&config, "[user]\ntimezone = \"Mars/Olympus_Mons\"\n").unwrap();
     let settings = Settings::load(&config).expect("a bad zone does not stop Sidecar starting");
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    assert_eq!(core.zone(), sidecar::clock::system_zone());
+    assert_eq!(core.zone(), sidecar_domain::clock::system_zone());
     let warnings = core.warnings();
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("\"Mars/Olympus_Mons\"") && warnings[0].contains("Settings"), "{warnings:?}");
@@ -152,15 +152,15 @@ async fn background_calls_go_to_the_model_routed_for_their_purpose() {
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     core.store()
         .conversations()
-        .add_message(sidecar::store::NewMessage::plain(
+        .add_message(sidecar_store::NewMessage::plain(
             core.store().conversations().current_conversation().await.unwrap(),
-            &sidecar::llm::ChatMessage::user("planning a trip"),
+            &sidecar_llm::ChatMessage::user("planning a trip"),
         ))
         .await
         .unwrap();
 
     core.send("/checkpoint").await.unwrap();
-    core.proactive().tick(sidecar::proactive::TickMode::DecideOnly).await.unwrap();
+    core.proactive().tick(sidecar_proactive::TickMode::DecideOnly).await.unwrap();
 
     assert_eq!(main.request_count(), 0, "the chat model was not used for background work");
     assert_eq!(cheap.request_count(), 2);
@@ -200,7 +200,7 @@ async fn run_starts_the_loops_and_stop_ends_them() {
     std::fs::write(&path, text).unwrap();
     let watched = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Ok(sidecar::CoreEvent::Memory(sidecar::knowledge::events::MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
+            if let Ok(sidecar::CoreEvent::Memory(sidecar_memory::knowledge::events::MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
                 return problems.len();
             }
         }

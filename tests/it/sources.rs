@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use sidecar::channels::serving::serve;
-use sidecar::channels::source::{IncomingMessage, MessageSource};
-use sidecar::proactive::state::Channel;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_channels::serving::serve;
+use sidecar_channels::source::{IncomingMessage, MessageSource};
+use sidecar_proactive::state::Channel;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
 
@@ -40,7 +40,7 @@ impl MessageSource for Scripted {
     fn send_response<'a>(
         &'a self,
         to: &'a IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar::agent::error::TurnError>,
+        answer: Result<sidecar::TurnOutcome, sidecar_agent::error::TurnError>,
     ) -> BoxFuture<'a, Result<(), String>> {
         let content = answer.map(|outcome| outcome.reply).unwrap_or_else(|error| error.to_string());
         self.answers.lock().unwrap().push((to.content.clone(), content));
@@ -89,7 +89,7 @@ async fn two_sources_share_the_inbox_and_each_gets_its_own_answers() {
     }
     // One turn at a time: every user message is followed by its own answer.
     // (Commands and their answers aside: they are answered at once, out of turn.)
-    let command = |m: &&sidecar::store::Message| m.content.starts_with('/') || m.meta.as_ref().is_some_and(|meta| meta.0.command);
+    let command = |m: &&sidecar_store::Message| m.content.starts_with('/') || m.meta.as_ref().is_some_and(|meta| meta.0.command);
     let turns: Vec<&str> = history.iter().filter(|m| !command(m)).map(|m| m.content.as_str()).collect();
     for pair in turns.chunks(2) {
         assert_eq!(pair[1], format!("re: {}", pair[0]));

@@ -5,20 +5,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sidecar::agent::events::ChatEvent;
-use sidecar::attachments::AttachError;
 use sidecar::events::{CoreEvent, ModelStatus};
-use sidecar::llm::endpoint::ProbeProblem;
-use sidecar::llm::router::RouteError;
-use sidecar::llm::sampling::OutOfRange;
-use sidecar::llm::{LlmError, TimeoutPhase};
-use sidecar::local_models::download::PullError;
-use sidecar::local_models::gguf::GgufError;
-use sidecar::local_models::library::LibraryError;
-use sidecar::provider_admin::{ProviderInput, ProviderRefusal};
-use sidecar::said::{said_whole, Worded};
 use sidecar::words::Lang;
 use sidecar::{Companion, CompanionError, CompanionOptions};
+use sidecar_agent::events::ChatEvent;
+use sidecar_domain::said::{said_whole, Worded};
+use sidecar_llm::endpoint::ProbeProblem;
+use sidecar_llm::local_models::download::PullError;
+use sidecar_llm::local_models::gguf::GgufError;
+use sidecar_llm::local_models::library::LibraryError;
+use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
+use sidecar_llm::router::RouteError;
+use sidecar_llm::sampling::OutOfRange;
+use sidecar_llm::{LlmError, TimeoutPhase};
+use sidecar_memory::attachments::AttachError;
 
 /// Words that give English away in a Spanish sentence (quoted server text aside).
 const ENGLISH: [&str; 14] =
@@ -50,12 +50,12 @@ fn llm_errors() -> Vec<LlmError> {
 
 /// Every refusal of every feature, as the faces receive it (the assembly's error).
 fn refusals() -> Vec<CompanionError> {
-    use sidecar::agent::error::TurnError;
-    use sidecar::channels::error::ChannelError;
-    use sidecar::meaning::setup::MeaningSetupError;
-    use sidecar::reminders::error::ReminderError;
-    use sidecar::said::{AddressRefusal, CannotWrite};
-    use sidecar::tools::search_setup::SearchSetupError;
+    use sidecar_agent::error::TurnError;
+    use sidecar_channels::error::ChannelError;
+    use sidecar_domain::said::{AddressRefusal, CannotWrite};
+    use sidecar_memory::meaning::setup::MeaningSetupError;
+    use sidecar_reminders::error::ReminderError;
+    use sidecar_tools::search_setup::SearchSetupError;
     vec![
         ProviderRefusal::Name.into(),
         ProviderRefusal::NameTaken.into(),
@@ -95,27 +95,27 @@ fn refusals() -> Vec<CompanionError> {
 
 #[test]
 fn every_kind_of_core_error_has_spanish_words() {
-    use sidecar::agent::error::TurnError;
+    use sidecar_agent::error::TurnError;
     let mut all: Vec<CompanionError> = vec![
         TurnError::Busy.into(),
         TurnError::QueuedCancelled.into(),
         TurnError::NothingToRetry.into(),
         TurnError::NothingToRegenerate.into(),
         TurnError::NotEditable.into(),
-        TurnError::Empty(sidecar::said::EmptyMessage).into(),
+        TurnError::Empty(sidecar_domain::said::EmptyMessage).into(),
         CompanionError::Route(RouteError::NoProviders),
-        CompanionError::Store(sidecar::store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
-        CompanionError::Store(sidecar::store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),
-        CompanionError::Knowledge(sidecar::knowledge::store::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }),
+        CompanionError::Store(sidecar_store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
+        CompanionError::Store(sidecar_store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),
+        CompanionError::Knowledge(sidecar_memory::knowledge::store::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }),
         CompanionError::Attach(AttachError::Image { name: "foto.png".into() }),
         CompanionError::Attach(AttachError::TooLarge { name: "a.pdf".into(), mb: 40 }),
         CompanionError::Attach(AttachError::NoText { name: "a.bin".into(), what: "binario" }),
         CompanionError::Library(LibraryError::Unknown("qwen".into())),
         CompanionError::Library(LibraryError::NotAModel(GgufError::Truncated { path: "m.gguf".into() })),
-        CompanionError::Calendar(sidecar::reminders::ics::IcsError::TooDeep),
-        CompanionError::SettingsFile(sidecar::settings::file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
+        CompanionError::Calendar(sidecar_reminders::ics::IcsError::TooDeep),
+        CompanionError::SettingsFile(sidecar_settings::file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
     ];
-    use sidecar::tools::search_failure::SearchFailure;
+    use sidecar_tools::search_failure::SearchFailure;
     all.extend(
         [
             SearchFailure::Unreachable { service: "SearXNG", detail: "dns".into() },
@@ -150,7 +150,7 @@ fn every_kind_of_core_error_has_spanish_words() {
         assert_spanish(&problem.said_in(Lang::Es));
     }
     // English stays each error's own words.
-    let busy = CompanionError::from(sidecar::agent::error::TurnError::Busy);
+    let busy = CompanionError::from(sidecar_agent::error::TurnError::Busy);
     assert_eq!(said_whole(&busy, Lang::En), busy.to_string());
 }
 
@@ -217,7 +217,7 @@ async fn the_provider_form_refuses_and_tests_in_spanish() {
     let core = open_in_spanish(dir.path(), &format!("http://127.0.0.1:{}/v1", closed_port())).await;
     let input = |id: &str, url: &str| ProviderInput {
         id: id.into(),
-        kind: sidecar::settings::ProviderKind::Openai,
+        kind: sidecar_settings::ProviderKind::Openai,
         base_url: url.into(),
         model: "m".into(),
         api_key: None,

@@ -1,8 +1,8 @@
 //! The SQLite store on real files: migrations, persistence across reopen.
 
-use sidecar::llm::ChatMessage;
-use sidecar::reminders::rows::RemindersStore;
-use sidecar::store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
+use sidecar_llm::ChatMessage;
+use sidecar_reminders::rows::RemindersStore;
+use sidecar_store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
 
 #[tokio::test]
 async fn migrations_create_the_schema_on_a_fresh_file() {

@@ -3,15 +3,15 @@
 //! server that goes away. The model is a scripted OpenAI-compatible server, so the
 //! tests can tell whether a message reached it.
 
-use sidecar::proactive::rows::ProactiveStore;
-use sidecar::reminders::rows::RemindersStore;
+use sidecar_proactive::rows::ProactiveStore;
+use sidecar_reminders::rows::RemindersStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sidecar::channels::health::Link;
-use sidecar::proactive::state::Channel;
-use sidecar::secrets::Secrets;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_channels::health::Link;
+use sidecar_domain::secrets::Secrets;
+use sidecar_proactive::state::Channel;
 
 use crate::support::bot_api::FakeBotApi;
 use crate::support::{reply_events, Reply, ScriptedServer};
@@ -46,7 +46,7 @@ async fn open_at(
     bot: &FakeBotApi,
     chats: &[i64],
     extra: &str,
-    clock: Option<sidecar::clock::Clock>,
+    clock: Option<sidecar_domain::clock::Clock>,
 ) -> Arc<Companion> {
     let token_env = format!("SIDECAR_TEST_TG_{}", dir.file_name().unwrap().to_string_lossy().replace(['.', '-'], "_"));
     // SAFETY: a variable no other test reads.
@@ -60,7 +60,7 @@ async fn open_at(
         ),
     )
     .unwrap();
-    let settings = sidecar::settings::Settings::load(&config).unwrap();
+    let settings = sidecar_settings::Settings::load(&config).unwrap();
     let mut options =
         CompanionOptions { config_path: Some(config), secrets: Arc::new(Secrets::new(false)), ..CompanionOptions::new(dir.to_path_buf(), settings) };
     if let Some(clock) = clock {
@@ -145,8 +145,8 @@ async fn a_chat_pairs_with_the_code_and_then_talks_to_the_same_conversation() {
 /// `/quiet` from the phone silences Sidecar on every channel, from the very next tick.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
-    use sidecar::proactive::rules::Skip;
-    use sidecar::proactive::{TickMode, TickReport};
+    use sidecar_proactive::rules::Skip;
+    use sidecar_proactive::{TickMode, TickReport};
     let (model, bot) = (echo_model().await, FakeBotApi::start().await);
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &model, &bot, &[ME]).await;
@@ -163,7 +163,7 @@ async fn quiet_from_the_phone_silences_every_channel_at_the_next_tick() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
     use chrono::TimeZone;
-    use sidecar::proactive::{TickMode, TickReport};
+    use sidecar_proactive::{TickMode, TickReport};
     let model = ScriptedServer::responding(|request| {
         let system = request["messages"][0]["content"].as_str().unwrap_or_default();
         let text = if system.contains("deciding whether to start a conversation") {
@@ -178,7 +178,7 @@ async fn a_reaction_on_a_spontaneous_message_teaches_its_kind_there() {
     let dir = tempfile::tempdir().unwrap();
     // A weekday afternoon in Madrid, whenever the test runs.
     let afternoon = chrono_tz::Europe::Madrid.with_ymd_and_hms(2027, 3, 15, 16, 0, 0).unwrap().with_timezone(&chrono::Utc);
-    let clock = sidecar::clock::Clock::new(Arc::new(move || afternoon), chrono_tz::Europe::Madrid);
+    let clock = sidecar_domain::clock::Clock::new(Arc::new(move || afternoon), chrono_tz::Europe::Madrid);
     let core = open_at(dir.path(), &model, &bot, &[ME], "[user]\ntimezone = \"Europe/Madrid\"\n", Some(clock)).await;
     let learned = || async { core.proactive().learned().await.unwrap() };
 
@@ -276,7 +276,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     let delivered = |id: i64| {
         let core = core.clone();
-        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar::reminders::rows::ReminderState::Delivered }
+        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar_reminders::rows::ReminderState::Delivered }
     };
 
     // At the desk a moment ago: the reminder is shown there, not on the phone.
@@ -360,7 +360,7 @@ async fn a_chat_can_be_unpaired_while_telegram_is_off() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, format!("# mine\n[channels.telegram]\nenabled = false\nallowed_chats = [{ME}, {STRANGER}]\n")).unwrap();
-    let settings = sidecar::settings::Settings::load(&config).unwrap();
+    let settings = sidecar_settings::Settings::load(&config).unwrap();
     let options = CompanionOptions {
         config_path: Some(config.clone()),
         secrets: Arc::new(Secrets::new(false)),
@@ -402,7 +402,7 @@ async fn guessing_the_pairing_code_locks_pairing_and_strangers_get_one_reply() {
     assert!(core.channels().view().telegram.paired_chats.is_empty());
     let mut warned = 0;
     while let Ok(event) = events.try_recv() {
-        if let sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelWarning { title, .. }) = event {
+        if let sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, .. }) = event {
             assert!(title.contains("Telegram"), "{title}");
             warned += 1;
         }

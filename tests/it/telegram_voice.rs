@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::bot_api::FakeBotApi;
 use crate::telegram::{echo_model, open, open_with, ME, STRANGER};
-use sidecar::proactive::state::Channel;
+use sidecar_proactive::state::Channel;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_never_fetched() {
@@ -20,7 +20,7 @@ async fn a_paired_chats_voice_note_is_heard_and_answered_and_a_strangers_is_neve
     let said = bot.wait_for_sent(ME, 1, Duration::from_secs(60)).await;
     assert_eq!(said.len(), 1, "no answer to the voice note");
     let heard = said[0].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {said:?}"));
-    let (errors, words) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", heard);
+    let (errors, words) = sidecar_voice::wer::word_errors("he might even have been made amiable himself", heard);
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
     let history = core.history(10).await.unwrap();
     let from_phone = history.iter().find(|m| m.content == heard).expect("the note's words are in the history");
@@ -64,7 +64,7 @@ async fn an_answer_asked_for_as_a_voice_note_comes_back_as_one() {
     }
     let notes = bot.voices_sent_to(ME);
     assert_eq!(notes.len(), 1, "no voice note; texts: {:?}", bot.sent_to(ME));
-    let heard = sidecar::voice::Audio::decode(&notes[0]).expect("an OGG/Opus voice note");
+    let heard = sidecar_voice::Audio::decode(&notes[0]).expect("an OGG/Opus voice note");
     assert!(heard.seconds() > 2.0, "{} s", heard.seconds());
     assert!(bot.sent_to(ME).is_empty(), "the answer went as a voice note, not also as text");
     // A question that asks nothing of the kind is answered as text.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use sidecar::settings::Settings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_settings::Settings;
 
 use crate::support::{self, reply_events, stream, tool_call_events, ScriptedServer};
 

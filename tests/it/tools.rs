@@ -2,13 +2,13 @@
 //! service's documented shape), and read_url's refusal of internal addresses.
 
 use serde_json::{json, Value};
-use sidecar::llm::ToolCall;
-use sidecar::settings::{ReadUrlSettings, SearchBackend, WeatherSettings, WebSearchSettings};
-use sidecar::tools::read_url::ReadUrl;
-use sidecar::tools::time::GetCurrentTime;
-use sidecar::tools::weather::GetWeather;
-use sidecar::tools::web_search::WebSearch;
-use sidecar::tools::{ToolOutcome, ToolRegistry};
+use sidecar_llm::ToolCall;
+use sidecar_settings::{ReadUrlSettings, SearchBackend, WeatherSettings, WebSearchSettings};
+use sidecar_tools::read_url::ReadUrl;
+use sidecar_tools::time::GetCurrentTime;
+use sidecar_tools::weather::GetWeather;
+use sidecar_tools::web_search::WebSearch;
+use sidecar_tools::{ToolOutcome, ToolRegistry};
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -21,7 +21,7 @@ async fn call(registry: &ToolRegistry, name: &str, arguments: Value) -> ToolOutc
     registry.run(&ToolCall { id: "t".into(), name: name.into(), arguments: arguments.to_string() }, Default::default()).await
 }
 
-fn one(tool: impl sidecar::tools::Tool + 'static) -> ToolRegistry {
+fn one(tool: impl sidecar_tools::Tool + 'static) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     registry.register(tool);
     registry
@@ -160,19 +160,19 @@ async fn duckduckgo_with_nothing_found_is_an_empty_list_and_a_challenge_says_wha
 
 #[tokio::test]
 async fn a_searxng_address_alone_keeps_meaning_searxng() {
-    let settings: sidecar::settings::Settings = toml::from_str("[tools.web_search]\nurl = \"https://search.example.org\"\n").unwrap();
+    let settings: sidecar_settings::Settings = toml::from_str("[tools.web_search]\nurl = \"https://search.example.org\"\n").unwrap();
     assert_eq!(settings.tools.web_search.backend(), SearchBackend::Searxng);
 }
 
 #[tokio::test]
 async fn the_search_service_is_chosen_in_settings_and_saved() {
-    use sidecar::tools::search_setup::{SearchInput, SearchSetup};
+    use sidecar_tools::search_setup::{SearchInput, SearchSetup};
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "# mine\n[tools.read_url]\nmax_chars = 9000\n").unwrap();
     let setup = SearchSetup::new(
-        std::sync::Arc::new(sidecar::secrets::Secrets::new(false)),
-        std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), Some(config.clone()))),
+        std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
+        std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), Some(config.clone()))),
     );
     assert_eq!(setup.view().backend, SearchBackend::Duckduckgo);
 
@@ -190,7 +190,7 @@ async fn the_search_service_is_chosen_in_settings_and_saved() {
     assert!(view.has_key && view.url.is_none());
     assert_eq!(setup.brave_key().as_deref(), Some("brave-key"));
     assert!(!std::fs::read_to_string(&config).unwrap().contains("brave-key"), "the key is never written to the file");
-    let again: sidecar::settings::Settings = sidecar::settings::Settings::load(&config).unwrap();
+    let again: sidecar_settings::Settings = sidecar_settings::Settings::load(&config).unwrap();
     assert_eq!(again.tools.web_search.backend(), SearchBackend::Brave);
 }
 
@@ -270,7 +270,7 @@ async fn html_mislabelled_as_plain_text_is_still_read_as_html() {
 async fn get_current_time_reports_the_users_zone_or_another() {
     use chrono::TimeZone;
     let registry = one(GetCurrentTime {
-        clock: sidecar::clock::Clock::fixed(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(), chrono_tz::America::Argentina::Buenos_Aires),
+        clock: sidecar_domain::clock::Clock::fixed(chrono::Utc.with_ymd_and_hms(2026, 3, 29, 0, 30, 0).unwrap(), chrono_tz::America::Argentina::Buenos_Aires),
     });
     let here: Value = serde_json::from_str(&call(&registry, "get_current_time", json!({})).await.content).unwrap();
     assert_eq!(here["local"], "2026-03-28T21:30:00-03:00");
@@ -285,8 +285,8 @@ async fn get_current_time_reports_the_users_zone_or_another() {
 
 #[test]
 fn every_tool_schema_is_an_object_schema() {
-    let settings = sidecar::settings::Settings::default();
-    let registry = sidecar::companion::default_tools(&settings, sidecar::clock::system_clock());
+    let settings = sidecar_settings::Settings::default();
+    let registry = sidecar::companion::default_tools(&settings, sidecar_domain::clock::system_clock());
     let specs = registry.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["get_current_time", "get_weather", "read_url", "web_search"]);

@@ -1,7 +1,7 @@
 //! The turn state machine on its own: events in, effects out, no IO and no clock.
 
-use sidecar::agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote, CONTINUE_PROMPT};
-use sidecar::llm::{ChatMessage, Completion, FinishReason, Role, ToolCall};
+use sidecar_agent::turn::{Effect, ToolResult, Turn, TurnEnd, TurnEvent, TurnLimits, TurnNote, CONTINUE_PROMPT};
+use sidecar_llm::{ChatMessage, Completion, FinishReason, Role, ToolCall};
 
 fn prompt() -> Vec<ChatMessage> {
     vec![ChatMessage::system("sys"), ChatMessage::user("hi")]

@@ -4,9 +4,9 @@
 
 use sidecar::companion::{Companion, CompanionOptions};
 use sidecar::error::CompanionError;
-use sidecar::said::Worded;
-use sidecar::settings::voice::{SpeakReplies, VoiceSwitch};
-use sidecar::settings::Settings;
+use sidecar_domain::said::Worded;
+use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
+use sidecar_settings::Settings;
 
 #[tokio::test]
 async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_restart() {
@@ -50,7 +50,7 @@ async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_resta
 /// Whether the core began saying a reply aloud while `send` ran (the narrator says so
 /// before any sound: this test has no speakers).
 async fn said_aloud(core: &std::sync::Arc<Companion>, text: &str) -> bool {
-    use sidecar::voice::VoiceEvent;
+    use sidecar_voice::VoiceEvent;
     let mut events = core.events().subscribe();
     core.send(text).await.unwrap();
     let began = tokio::time::timeout(std::time::Duration::from_secs(2), async {

@@ -7,15 +7,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use sidecar::channels::health::Link;
-use sidecar::channels::phone::PhoneParts;
-use sidecar::channels::serving::serve;
-use sidecar::channels::whatsapp::link::{LinkEvent, WhatsappLink};
-use sidecar::channels::whatsapp::{WhatsApp, WhatsappSource};
-use sidecar::proactive::router::{Kind, Outgoing, Sink};
-use sidecar::proactive::state::Channel;
-use sidecar::settings::channels::WhatsappSettings;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_channels::health::Link;
+use sidecar_channels::phone::PhoneParts;
+use sidecar_channels::serving::serve;
+use sidecar_channels::whatsapp::link::{LinkEvent, WhatsappLink};
+use sidecar_channels::whatsapp::{WhatsApp, WhatsappSource};
+use sidecar_proactive::router::{Kind, Outgoing, Sink};
+use sidecar_proactive::state::Channel;
+use sidecar_settings::channels::WhatsappSettings;
 use tokio::sync::mpsc;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
@@ -157,11 +157,11 @@ async fn rig_with(
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
+        settings: std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
         data_dir: dir.to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
-        speech: Arc::new(sidecar::voice::SpeechModel::in_runtime(&crate::support::runtime())),
+        speech: Arc::new(sidecar_voice::SpeechModel::in_runtime(&crate::support::runtime())),
     };
     let whatsapp = WhatsApp::new(link.clone(), settings, parts, heartbeat);
     tokio::spawn(whatsapp.clone().run());
@@ -309,13 +309,13 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        settings: std::sync::Arc::new(sidecar::settings::owner::SettingsOwner::new(sidecar::settings::Settings::default(), None)),
+        settings: std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
         data_dir: dir.path().to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
-        speech: Arc::new(sidecar::voice::SpeechModel::in_runtime(&crate::support::runtime())),
+        speech: Arc::new(sidecar_voice::SpeechModel::in_runtime(&crate::support::runtime())),
     };
-    let link = Arc::new(sidecar::channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
+    let link = Arc::new(sidecar_channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
     tokio::spawn(whatsapp.clone().run());
     let until = Instant::now() + Duration::from_secs(30);
@@ -377,7 +377,7 @@ async fn a_voice_note_in_the_self_chat_is_heard_and_a_strangers_is_never_fetched
     let sent = r.link.sent_to(ME);
     assert!(sent[0].contains("10 minutes") || sent[0].contains("10 minutos"), "{sent:?}");
     let heard = sent[1].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {sent:?}"));
-    let (errors, words) = sidecar::voice::wer::word_errors("he might even have been made amiable himself", heard);
+    let (errors, words) = sidecar_voice::wer::word_errors("he might even have been made amiable himself", heard);
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
     assert_eq!(sent[2], "re: ¿y ahora?", "what was written after the note is answered after it");
     assert_eq!(*r.link.fetched.lock().unwrap(), ["V1"], "neither the stranger's note nor the long one was downloaded");
@@ -397,7 +397,7 @@ async fn an_answer_asked_for_as_a_voice_note_comes_back_as_one_and_its_echo_is_n
     let voices = r.link.voices.lock().unwrap().clone();
     assert_eq!(voices.len(), 1, "no voice note; texts: {:?}", r.link.sent_to(ME));
     let (to, ogg, seconds) = &voices[0];
-    let heard = sidecar::voice::Audio::decode(ogg).expect("an OGG/Opus voice note");
+    let heard = sidecar_voice::Audio::decode(ogg).expect("an OGG/Opus voice note");
     assert_eq!(to, ME);
     assert!(heard.seconds() > 2.0 && (heard.seconds() - *seconds as f32).abs() <= 1.0, "{} s, announced {seconds} s", heard.seconds());
     assert!(r.link.sent_to(ME).is_empty(), "the answer went as a voice note, not also as text");

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use sidecar::permissions::asking::{AnswerFuture, PATIENCE};
-use sidecar::permissions::{Answer, Asker, Question};
+use sidecar_actions::permissions::asking::{AnswerFuture, PATIENCE};
+use sidecar_actions::permissions::{Answer, Asker, Question};
 use tokio::sync::{mpsc::Receiver, Mutex};
 
 pub(crate) struct TerminalAsker {
     pub lines: Arc<Mutex<Receiver<String>>>,
-    pub lang: sidecar::locale::Lang,
+    pub lang: sidecar_domain::locale::Lang,
 }
 
 impl Asker for TerminalAsker {

@@ -4,8 +4,8 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use serde_json::json;
-use sidecar::agent::events::ChatEvent;
 use sidecar::{Companion, CoreEvent};
+use sidecar_agent::events::ChatEvent;
 
 pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> anyhow::Result<i32> {
     let printer = (!json).then(|| Printer::start(companion));
@@ -44,7 +44,7 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
                 } else {
                     println!("{}", outcome.reply);
                 }
-                if outcome.status == sidecar::store::MessageStatus::Incomplete {
+                if outcome.status == sidecar_store::MessageStatus::Incomplete {
                     // The note is part of the stored reply, not of what streamed.
                     eprintln!("sidecar: {}", outcome.reply.rsplit("\n\n").next().unwrap_or_default());
                 }
@@ -53,7 +53,7 @@ pub(crate) async fn ask(companion: &Arc<Companion>, text: &str, json: bool) -> a
                 }
             }
             // A reply cut at the step limit is not a success a script should trust.
-            Ok(if outcome.status == sidecar::store::MessageStatus::Incomplete { 2 } else { 0 })
+            Ok(if outcome.status == sidecar_store::MessageStatus::Incomplete { 2 } else { 0 })
         }
         Err(error) => {
             if json {
@@ -156,7 +156,7 @@ pub(crate) fn describe_notice(notice: &sidecar::events::Notice) -> String {
 }
 
 /// "gpt-4o-mini · 1,234 in / 56 out · $0.0012", for under a reply.
-pub(crate) fn cost_line(meta: &sidecar::store::MessageMeta) -> Option<String> {
+pub(crate) fn cost_line(meta: &sidecar_store::MessageMeta) -> Option<String> {
     let usage = meta.usage?;
     let cost = match meta.cost_usd {
         Some(cost) => format!("${cost:.4}"),
@@ -226,11 +226,11 @@ pub(crate) async fn history(companion: &Companion, json: bool, limit: u32) -> an
     }
     for m in messages {
         let marker = match m.status {
-            sidecar::store::MessageStatus::Complete => "",
-            sidecar::store::MessageStatus::Stopped => " (stopped)",
-            sidecar::store::MessageStatus::Interrupted => " (interrupted)",
-            sidecar::store::MessageStatus::Incomplete => " (incomplete)",
-            sidecar::store::MessageStatus::Error => " (error)",
+            sidecar_store::MessageStatus::Complete => "",
+            sidecar_store::MessageStatus::Stopped => " (stopped)",
+            sidecar_store::MessageStatus::Interrupted => " (interrupted)",
+            sidecar_store::MessageStatus::Incomplete => " (incomplete)",
+            sidecar_store::MessageStatus::Error => " (error)",
         };
         println!("[{}] {}{}:\n{}\n", m.created_at, m.role.as_str(), marker, m.content);
     }
@@ -273,7 +273,7 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
     companion.permissions().set_asker(Arc::new(crate::asking::TerminalAsker { lines: terminal.lines.clone(), lang: companion.lang() }));
-    sidecar::channels::serving::serve(terminal, companion.conversation().clone(), companion.channels().questions()).await;
+    sidecar_channels::serving::serve(terminal, companion.conversation().clone(), companion.channels().questions()).await;
     println!();
     printer.abort();
     cancel.cancel();
@@ -329,12 +329,12 @@ impl Terminal {
     }
 }
 
-impl sidecar::channels::source::MessageSource for Terminal {
-    fn channel(&self) -> sidecar::proactive::state::Channel {
-        sidecar::proactive::state::Channel::Cli
+impl sidecar_channels::source::MessageSource for Terminal {
+    fn channel(&self) -> sidecar_proactive::state::Channel {
+        sidecar_proactive::state::Channel::Cli
     }
 
-    fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar::channels::source::IncomingMessage>> {
+    fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar_channels::source::IncomingMessage>> {
         Box::pin(async move {
             let answered = self.answered.acquire().await.ok()?;
             let mut lines = self.lines.lock().await;
@@ -352,7 +352,7 @@ impl sidecar::channels::source::MessageSource for Terminal {
                 *self.printer.lock().expect("printer lock") = Some(Printer::start(&self.companion));
                 // Given back when the answer is printed.
                 answered.forget();
-                return Some(sidecar::channels::source::IncomingMessage {
+                return Some(sidecar_channels::source::IncomingMessage {
                     id: String::new(),
                     channel: self.channel(),
                     user_id: std::env::var("USER").unwrap_or_default(),
@@ -365,8 +365,8 @@ impl sidecar::channels::source::MessageSource for Terminal {
 
     fn send_response<'a>(
         &'a self,
-        _to: &'a sidecar::channels::source::IncomingMessage,
-        answer: Result<sidecar::TurnOutcome, sidecar::agent::error::TurnError>,
+        _to: &'a sidecar_channels::source::IncomingMessage,
+        answer: Result<sidecar::TurnOutcome, sidecar_agent::error::TurnError>,
     ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();
         Box::pin(async move {

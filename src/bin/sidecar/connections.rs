@@ -2,8 +2,8 @@
 //! serve`, the local HTTP API), what each may do, its API token, and what each did.
 
 use clap::Subcommand;
-use sidecar::connections::{Connections, Scope};
 use sidecar::Companion;
+use sidecar_serve::connections::{Connections, Scope};
 
 #[derive(Subcommand)]
 pub(crate) enum ConnectionsCommand {
@@ -76,7 +76,7 @@ pub(crate) async fn connections(companion: &Companion, command: ConnectionsComma
             let issued = hosting.tokens.issue(&name, &scopes).await?;
             println!("{}", issued.token);
             eprintln!("Allowed {name}: {}. Send it as 'Authorization: Bearer …' to http://127.0.0.1:{}/v1/ (the app or `sidecar daemon` serves it when [connections] serve_http is on).", Scope::join(&scopes), companion.settings().connections.http_port);
-            if let sidecar::secrets::KeyStorage::Session { reason } = issued.storage {
+            if let sidecar_domain::secrets::KeyStorage::Session { reason } = issued.storage {
                 eprintln!("No keychain ({reason}): Settings cannot show this token again; keep it now.");
             }
         }

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use sidecar::export::ExportFormat;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_data::export::ExportFormat;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub(crate) enum ExportChoice {
@@ -22,9 +22,9 @@ pub(crate) async fn backup(companion: &Companion, dest: Option<&Path>, json: boo
 }
 
 pub(crate) async fn restore(options: &CompanionOptions, file: &Path, json: bool, with_settings: bool) -> anyhow::Result<i32> {
-    use sidecar::backup::restore::{SettingsOutcome, WithSettings};
+    use sidecar_data::backup::restore::{SettingsOutcome, WithSettings};
     let choice = if with_settings { WithSettings::Restore } else { WithSettings::Keep };
-    let restored = sidecar::backup::restore::restore(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
+    let restored = sidecar_data::backup::restore::restore(file, &options.data_dir, options.config_path.as_deref(), options.clock.now(), choice).await?;
     if json {
         println!("{}", serde_json::to_string(&restored)?);
         return Ok(0);
@@ -54,7 +54,7 @@ pub(crate) async fn export(companion: &Companion, format: ExportChoice, checkpoi
     let text = if checkpoints { companion.context().checkpoints_markdown().await?.1 } else { companion.data().export(format).await? };
     match output {
         Some(path) => {
-            sidecar::fsutil::write_atomically(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            sidecar_domain::fsutil::write_atomically(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             eprintln!("Exported to {}.", path.display());
         }
         None => print!("{text}"),

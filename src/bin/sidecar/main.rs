@@ -247,11 +247,11 @@ enum Command {
 async fn main() {
     pipe::end_quietly_when_closed();
     let cli = Cli::parse();
-    let log_dir = sidecar::logging::log_dir(&sidecar::paths::data_dir(cli.data_dir.as_deref()));
+    let log_dir = sidecar_domain::logging::log_dir(&sidecar_domain::paths::data_dir(cli.data_dir.as_deref()));
     // One redactor for the process: the log writer scrubs with it, and `Secrets` gives
     // it every key it reads.
-    let redactor = sidecar::redact::Redactor::default();
-    let log_guard = sidecar::logging::init("warn", Some(&log_dir), &redactor);
+    let redactor = sidecar_domain::redact::Redactor::default();
+    let log_guard = sidecar_domain::logging::init("warn", Some(&log_dir), &redactor);
     let code = match run(cli, redactor).await {
         Ok(code) => code,
         Err(e) => {
@@ -264,21 +264,21 @@ async fn main() {
     std::process::exit(code);
 }
 
-async fn run(cli: Cli, redactor: sidecar::redact::Redactor) -> anyhow::Result<i32> {
+async fn run(cli: Cli, redactor: sidecar_domain::redact::Redactor) -> anyhow::Result<i32> {
     let options = CompanionOptions {
-        channel: sidecar::proactive::state::Channel::Cli,
+        channel: sidecar_proactive::state::Channel::Cli,
         ..CompanionOptions::resolve(cli.data_dir.as_deref(), cli.config.as_deref(), redactor)?
     };
     if let Command::ParseDate { json, tz, now, text } = &cli.command {
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
         let all_day = options.settings.user.all_day_time();
-        let lang = sidecar::preferences::language_of(options.settings.desktop.language);
+        let lang = sidecar_settings::preferences::language_of(options.settings.desktop.language);
         return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
     if let Command::Transcribe { json, lang, file } = &cli.command {
         // Files and the model only: no data directory needed.
-        let ui = sidecar::preferences::language_of(options.settings.desktop.language);
+        let ui = sidecar_settings::preferences::language_of(options.settings.desktop.language);
         return voice::transcribe(options.settings.local_model.runtime.as_deref(), file, *lang, ui, *json);
     }
     if let Command::Restore { json, file, with_settings } = &cli.command {

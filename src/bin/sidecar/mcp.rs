@@ -1,11 +1,11 @@
 //! `sidecar mcp`: the MCP servers Sidecar can use, and what each may do without asking.
 
 use clap::Subcommand;
-use sidecar::mcp::config::{McpConfig, ServerEntry};
-use sidecar::mcp::session::Session;
-use sidecar::permissions::policy::Verdict;
-use sidecar::permissions::Action;
 use sidecar::Companion;
+use sidecar_actions::mcp::config::{McpConfig, ServerEntry};
+use sidecar_actions::mcp::session::Session;
+use sidecar_actions::permissions::policy::Verdict;
+use sidecar_actions::permissions::Action;
 
 #[derive(Subcommand)]
 pub(crate) enum McpCommand {
@@ -123,7 +123,7 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
                 let action = Action {
                     server: name.clone(),
                     identity: entry.identity(),
-                    called_as: sidecar::mcp::naming::tool_name(&name, &definition.name),
+                    called_as: sidecar_actions::mcp::naming::tool_name(&name, &definition.name),
                     definition,
                     asking: None,
                 };
@@ -165,13 +165,13 @@ pub(crate) async fn mcp(companion: &Companion, command: McpCommand) -> anyhow::R
         McpCommand::Import { file } => {
             let files = match file {
                 Some(file) => vec![file],
-                None => sidecar::mcp::import::known_files(),
+                None => sidecar_actions::mcp::import::known_files(),
             };
             if files.is_empty() {
                 println!("No Claude Desktop, Cursor, LM Studio or Jan configuration was found; name the file: sidecar mcp import FILE");
             }
             for file in files {
-                let report = sidecar::mcp::import::import_file(&path, &file)?;
+                let report = sidecar_actions::mcp::import::import_file(&path, &file)?;
                 println!("{}: added {}", file.display(), list(&report.added));
                 if !report.added.is_empty() {
                     println!("  each is off until you turn it on: sidecar mcp on NAME, or Settings → Tools");

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use clap::Subcommand;
-use sidecar::local_models::download::{Progress, PullError, Verified};
 use sidecar::Companion;
+use sidecar_llm::local_models::download::{Progress, PullError, Verified};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Subcommand)]

@@ -12,12 +12,12 @@ pub(crate) fn parse_date(
     now: Option<&str>,
     json: bool,
     all_day: chrono::NaiveTime,
-    lang: sidecar::locale::Lang,
+    lang: sidecar_domain::locale::Lang,
 ) -> anyhow::Result<i32> {
-    use sidecar::dates;
+    use sidecar_dates as dates;
     let zone: chrono_tz::Tz = match zone {
         Some(name) if explicit_zone => name.parse().map_err(|_| anyhow::anyhow!("unknown time zone \"{name}\"; use an IANA name such as Europe/Madrid"))?,
-        configured => sidecar::clock::resolve_zone(configured).0,
+        configured => sidecar_domain::clock::resolve_zone(configured).0,
     };
     let now = match now {
         Some(t) => chrono::DateTime::parse_from_rfc3339(t)
@@ -74,8 +74,8 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
         // what to be reminded of, as in the chat.
         _ => {
             let sentence = words.join(" ");
-            let sentence = match sidecar::intent::detect(&sentence) {
-                Some(sidecar::intent::Intent::Set { sentence } | sidecar::intent::Intent::Timer { sentence }) => sentence,
+            let sentence = match sidecar_agent::intent::detect(&sentence) {
+                Some(sidecar_agent::intent::Intent::Set { sentence } | sidecar_agent::intent::Intent::Timer { sentence }) => sentence,
                 _ => sentence,
             };
             service.set_from_sentence(&sentence).await
@@ -109,9 +109,9 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
 
 /// Whether `when` is a date on its own, usable or not for a reason worth saying, or a
 /// time before an event ("15 minutes before my coffee with Ana"), as the chat reads it.
-fn reads_as_date(service: &sidecar::reminders::service::ReminderService, when: &str) -> bool {
-    use sidecar::dates::DateErrorKind::{OutOfRange, Past};
-    sidecar::reminders::anchor::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
+fn reads_as_date(service: &sidecar_reminders::service::ReminderService, when: &str) -> bool {
+    use sidecar_dates::DateErrorKind::{OutOfRange, Past};
+    sidecar_reminders::anchor::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
 }
 
 pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool, import: Option<&std::path::Path>) -> anyhow::Result<i32> {
@@ -132,7 +132,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
             println!(
                 "Cut {} event title(s) longer than {} characters; the rest is kept in each reminder's description.",
                 skipped.shortened,
-                sidecar::reminders::ics::MAX_TITLE_CHARS
+                sidecar_reminders::ics::MAX_TITLE_CHARS
             );
         }
         if skipped.past > 0 {
@@ -177,7 +177,7 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
     use std::io::{IsTerminal, Write};
     let terminal = std::io::stderr().is_terminal();
     while let Ok(event) = events.recv().await {
-        let sidecar::events::CoreEvent::Reminders(sidecar::reminders::events::ReminderEvent::CalendarImport { saved, total, done }) = event else { continue };
+        let sidecar::events::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::CalendarImport { saved, total, done }) = event else { continue };
         if done {
             if terminal {
                 eprint!("\r\x1b[2K");
@@ -193,9 +193,9 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
 
 /// The schedulers with the terminal and OS notifications as sinks.
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
-    use sidecar::proactive::sinks::ConsoleSink;
+    use sidecar_proactive::sinks::ConsoleSink;
     let mut events = companion.events().subscribe();
-    let endpoint = Arc::new(sidecar::mcp::endpoint::McpEndpoint::default());
+    let endpoint = Arc::new(sidecar_serve::mcp::endpoint::McpEndpoint::default());
     // A click on a notification has no window to open here.
     let face = sidecar::Face {
         endpoint: endpoint.clone(),
@@ -217,15 +217,15 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     }
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
     match endpoint.view() {
-        sidecar::mcp::endpoint::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
-        sidecar::mcp::endpoint::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
+        sidecar_serve::mcp::endpoint::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
+        sidecar_serve::mcp::endpoint::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
         _ => {}
     }
     let telegram = companion.channels().view().telegram;
     if telegram.enabled {
         let paired = telegram.paired_chats.len();
         match telegram.token {
-            sidecar::channels::service::TokenSource::Missing => {
+            sidecar_channels::service::TokenSource::Missing => {
                 let variable = companion.settings().channels.telegram.clone().unwrap_or_default().token_env;
                 eprintln!("Telegram: on, but no bot token (set {variable} or save one in the app's Settings → Channels)")
             }
@@ -235,8 +235,8 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     // A phone channel that stays down is said on the terminal (W1).
     tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
-            if let sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelAlert { title, body, .. })
-            | sidecar::events::CoreEvent::Channels(sidecar::channels::events::ChannelEvent::ChannelWarning { title, body, .. }) = event
+            if let sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelAlert { title, body, .. })
+            | sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, body, .. }) = event
             {
                 eprintln!("{title}: {body}");
             }

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use clap::{Subcommand, ValueEnum};
 use serde_json::json;
-use sidecar::tasks::{CatchUp, TaskRequest, TaskView};
 use sidecar::Companion;
+use sidecar_tasks::{CatchUp, TaskRequest, TaskView};
 
 #[derive(Subcommand)]
 pub(crate) enum TasksCommand {
@@ -108,7 +108,7 @@ pub(crate) async fn tasks(companion: &Arc<Companion>, command: TasksCommand) -> 
                 Err(error) => return said(companion, &error, json),
             };
             let run = tasks.list(now, lang).await?.into_iter().find(|v| v.id == id).and_then(|v| v.runs.into_iter().next());
-            let ok = run.as_ref().is_some_and(|r| r.state == sidecar::tasks::RunState::Done);
+            let ok = run.as_ref().is_some_and(|r| r.state == sidecar_tasks::RunState::Done);
             let text = match ran {
                 Some(id) => companion.store().conversations().message(id).await?.map(|m| m.content).unwrap_or_default(),
                 None => String::new(),
@@ -136,7 +136,7 @@ fn line(companion: &Companion, view: &TaskView) -> String {
     let tools = if view.tools.is_empty() { String::new() } else { format!(" · tools: {}", view.tools.join(", ")) };
     let last = view.runs.first().map(|r| format!(" · last: {:?}", r.state).to_lowercase()).unwrap_or_default();
     // A title and its words are the user's or a model's: printed, they must not drive the terminal.
-    let one_line = sidecar::text::one_line;
+    let one_line = sidecar_domain::text::one_line;
     format!("{} · {} · {}{tools}{last}", one_line(&view.title), one_line(&view.when), one_line(&next))
 }
 
@@ -151,7 +151,7 @@ fn done(companion: &Companion, result: Result<(), sidecar::CompanionError>, what
 }
 
 fn said(companion: &Companion, error: &sidecar::CompanionError, json: bool) -> anyhow::Result<i32> {
-    let message = sidecar::said::said_whole(error, companion.lang());
+    let message = sidecar_domain::said::said_whole(error, companion.lang());
     if json {
         println!("{}", json!({"ok": false, "error": message}));
     } else {

@@ -124,5 +124,5 @@ impl FileServer {
 
 /// The built-in SmolLM2 GGUF, from the offline runtime folder.
 pub fn smollm2_gguf() -> std::path::PathBuf {
-    super::runtime().join(sidecar::runtime_files::DEMO_MODEL_FILE)
+    super::runtime().join(sidecar_domain::runtime_files::DEMO_MODEL_FILE)
 }

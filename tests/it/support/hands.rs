@@ -22,8 +22,8 @@ impl Hands {
     }
 
     /// The companion's clock, showing these hands.
-    pub fn clock(&self) -> sidecar::clock::Clock {
+    pub fn clock(&self) -> sidecar_domain::clock::Clock {
         let hands = self.clone();
-        sidecar::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
+        sidecar_domain::clock::Clock::new(Arc::new(move || hands.now()), chrono_tz::UTC)
     }
 }

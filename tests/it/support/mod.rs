@@ -33,14 +33,14 @@ pub fn test_backend() -> String {
 }
 
 /// `settings` on the light embedder (see [`LIGHT_EMBEDDER`]).
-pub fn light_embedder(settings: &mut sidecar::settings::Settings) {
-    settings.memory.embeddings.backend = sidecar::settings::memory::EmbeddingsBackend::Local;
+pub fn light_embedder(settings: &mut sidecar_settings::Settings) {
+    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
 }
 
 /// A companion in `dir` on the embedder `backend` names (`local`, `gemma`…), in Madrid,
 /// with the offline runtime beside it.
 pub async fn open_on(dir: &std::path::Path, backend: &str) -> std::sync::Arc<sidecar::Companion> {
-    let mut settings: sidecar::settings::Settings =
+    let mut settings: sidecar_settings::Settings =
         toml::from_str(&format!("[user]\ntimezone = \"Europe/Madrid\"\n[memory.embeddings]\nbackend = \"{backend}\"\n")).unwrap();
     settings.local_model.runtime = Some(runtime());
     sidecar::Companion::open(sidecar::CompanionOptions::new(dir.to_path_buf(), settings)).await.unwrap()
@@ -342,7 +342,7 @@ pub fn python() -> std::path::PathBuf {
 /// What a message said, without the late block Sidecar adds to the newest user message
 /// of a request (the time, the plan, corrections).
 pub fn said(message: &serde_json::Value) -> String {
-    sidecar::llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
+    sidecar_llm::late::split(message["content"].as_str().unwrap_or_default()).0.to_string()
 }
 
 /// The late block of a request's newest user message that carries one (a turn's own
@@ -354,7 +354,7 @@ pub fn late_block(request: &serde_json::Value) -> String {
         .iter()
         .rev()
         .filter(|m| m["role"] == "user")
-        .find_map(|m| sidecar::llm::late::split(m["content"].as_str().unwrap_or_default()).1)
+        .find_map(|m| sidecar_llm::late::split(m["content"].as_str().unwrap_or_default()).1)
         .unwrap_or_default()
         .to_string()
 }
@@ -362,7 +362,7 @@ pub fn late_block(request: &serde_json::Value) -> String {
 /// A companion on `dir` with the settings in `config`, which it also writes to (as the
 /// app does when Settings changes something).
 pub async fn open_with_config(dir: &std::path::Path, config: &std::path::Path) -> std::sync::Arc<sidecar::Companion> {
-    let settings = sidecar::settings::Settings::load(config).unwrap();
+    let settings = sidecar_settings::Settings::load(config).unwrap();
     sidecar::Companion::open(sidecar::CompanionOptions {
         config_path: Some(config.to_path_buf()),
         ..sidecar::CompanionOptions::new(dir.to_path_buf(), settings)

@@ -4,9 +4,9 @@
 use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
-use sidecar::proactive::config::SinkId;
-use sidecar::proactive::router::{Kind, Outgoing, Sink};
-use sidecar::proactive::state::Channel;
+use sidecar_proactive::config::SinkId;
+use sidecar_proactive::router::{Kind, Outgoing, Sink};
+use sidecar_proactive::state::Channel;
 
 /// What the notifications were given, in order.
 #[derive(Default)]
