@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar_dates::{extract, parse, Options};
+use sidecar_dates::extract;
+use sidecar_dates::parse;
+use sidecar_dates::Options;
 use sidecar_domain::locale::Lang;
 
 fn main() {

@@ -91,7 +91,7 @@ impl Companion {
         let end_of_day: DateTime<Utc> = self.clock.start_of(self.clock.local_today() + Duration::days(1));
         let reminders = self.reminders.pending().await.unwrap_or_default();
         BriefParts {
-            today: sidecar_dates::words::day_words(self.clock.local_today(), self.preferences.lang()),
+            today: sidecar_dates::day_words(self.clock.local_today(), self.preferences.lang()),
             events: self.todays_events().await,
             reminders: reminders
                 .iter()

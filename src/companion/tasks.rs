@@ -159,7 +159,7 @@ impl Companion {
                 self.run_work(&task, run_id, conversation_id, cancel).instrument(span).await
             }
             Work::Ask { task, occurrence } => {
-                let due = sidecar_dates::words::moment_words(occurrence.with_timezone(&self.clock.zone()), self.lang);
+                let due = sidecar_dates::moment_words(occurrence.with_timezone(&self.clock.zone()), self.lang);
                 let text = sidecar_tasks::words::ask_late(self.lang, &task.title, &due);
                 let message_id = self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Complete).await?;
                 self.events.publish(CoreEvent::Tasks(TaskEvent::TaskAsks { task_id: task.id, conversation_id, message_id }));

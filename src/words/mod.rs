@@ -7,7 +7,6 @@ pub use sidecar_actions::permissions::words as permissions;
 pub use sidecar_agent::words::{command_table, commands, intent, plans};
 pub use sidecar_channels::words as channels;
 pub use sidecar_data::words as export;
-pub use sidecar_dates::words as dates;
 pub use sidecar_llm::budget::words as budget;
 pub use sidecar_llm::outcomes;
 pub use sidecar_proactive::words::decision;

@@ -153,7 +153,7 @@ fn bounded(found: &[sidecar_reminders::ics::Imported]) -> Result<(), TestCaseErr
         prop_assert!(event.message.chars().count() <= MAX_TITLE_CHARS + 1, "{} characters", event.message.chars().count());
         prop_assert!(event.due_at >= now() - chrono::Duration::seconds(1), "{event:?}");
         if let (Some(rule), Some(start)) = (&event.rrule, event.series_start) {
-            let next = sidecar_dates::recurrence::upcoming(rule, start, event.zone, now(), 4);
+            let next = sidecar_dates::upcoming(rule, start, event.zone, now(), 4);
             prop_assert!(next.windows(2).all(|w| w[1] - w[0] >= chrono::Duration::minutes(15)), "{rule}: {next:?}");
         }
     }

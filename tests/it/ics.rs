@@ -150,9 +150,9 @@ fn an_event_in_a_dst_gap_moves_forward_by_the_gap() {
 fn an_old_frequent_series_still_has_its_next_occurrence() {
     let now = chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 7, 0).unwrap();
     let start = chrono::Utc.with_ymd_and_hms(2020, 1, 1, 0, 0, 0).unwrap();
-    let next = sidecar_dates::recurrence::next_after("FREQ=MINUTELY;INTERVAL=15", start, chrono_tz::Europe::Madrid, now);
+    let next = sidecar_dates::next_after("FREQ=MINUTELY;INTERVAL=15", start, chrono_tz::Europe::Madrid, now);
     assert_eq!(next, Some(chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 15, 0).unwrap()));
-    let hourly = sidecar_dates::recurrence::upcoming("FREQ=HOURLY;INTERVAL=2", start, chrono_tz::UTC, now, 3);
+    let hourly = sidecar_dates::upcoming("FREQ=HOURLY;INTERVAL=2", start, chrono_tz::UTC, now, 3);
     assert_eq!(hourly, [10, 12, 14].map(|h| chrono::Utc.with_ymd_and_hms(2026, 11, 18, h, 0, 0).unwrap()));
 }
 

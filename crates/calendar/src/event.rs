@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use chrono_tz::Tz;
 use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
-use sidecar_dates::reach::Reach;
+use sidecar_dates::Reach;
 
 use crate::error::CalendarError;
 
@@ -28,7 +28,7 @@ pub struct Event {
 /// An iCalendar time as an instant, with the zone it is kept in and whether it is a
 /// whole day; `Err(tzid)` when it names a zone Sidecar does not know.
 fn instant(at: &DatePerhapsTime, zone: Tz) -> Result<(DateTime<Utc>, Tz, bool), String> {
-    let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::resolve::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
+    let local = |naive: chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
     match at {
         DatePerhapsTime::Date(date) => Ok((local(date.and_time(NaiveTime::MIN), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Ok((*at, zone, false)),
@@ -86,10 +86,10 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
             CalendarError::Unreadable(format!(
                 "the event {:?} repeats more often than every {} minutes ({rule})",
                 event.get_summary().unwrap_or_default().trim(),
-                sidecar_dates::words::MIN_REPEAT_MINUTES
+                sidecar_dates::MIN_REPEAT_MINUTES
             ))
         };
-        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent_by_its_frequency(rule)) {
+        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::too_frequent_by_its_frequency(rule)) {
             return Err(too_frequent(rule));
         }
         // A rule that never occurs (30 February every year) or whose occurrences are tens
@@ -98,7 +98,7 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
         // that never occurs leaves the event its own start, its first occurrence whatever
         // the rule says.
         if let Some(rule) = rrule.as_deref() {
-            match sidecar_dates::reach::reach(rule, start.with_timezone(&event_zone).time()) {
+            match sidecar_dates::reach(rule, start.with_timezone(&event_zone).time()) {
                 Reach::Walkable => {}
                 Reach::Never => rrule = None,
                 Reach::Sparse { periods } => {
@@ -109,7 +109,7 @@ pub fn events_of(data: &str, zone: Tz) -> Result<Vec<Event>, CalendarError> {
                 }
             }
         }
-        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::recurrence::too_frequent(rule, start, event_zone, start - Duration::seconds(1))) {
+        if let Some(rule) = rrule.as_deref().filter(|rule| sidecar_dates::too_frequent(rule, start, event_zone, start - Duration::seconds(1))) {
             return Err(too_frequent(rule));
         }
         events.push(Event {
@@ -144,7 +144,7 @@ impl Event {
             return if self.start < to && self.end > from { vec![(self.start, self.end)] } else { Vec::new() };
         };
         // An occurrence that began before `from` may still be on at `from`.
-        let starts = sidecar_dates::recurrence::between(rule, self.start, self.zone, from - length, to, MAX_OCCURRENCES);
+        let starts = sidecar_dates::between(rule, self.start, self.zone, from - length, to, MAX_OCCURRENCES);
         // The event's own start is its first occurrence, whether or not the rule matches it.
         let first = (self.start < to && self.end > from).then_some(self.start);
         let mut found: Vec<(DateTime<Utc>, DateTime<Utc>)> =

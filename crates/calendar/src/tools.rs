@@ -178,7 +178,7 @@ impl Tool for FindFreeTime {
             let day = hands.day(args.day.as_deref())?;
             let hour = |h: u32| NaiveTime::from_hms_opt(h.min(23), 0, 0).unwrap_or(NaiveTime::MIN);
             let zone = hands.clock.zone();
-            let at = |h: u32| sidecar_dates::resolve::instant(day, hour(h), zone, hands.lang).0;
+            let at = |h: u32| sidecar_dates::instant(day, hour(h), zone, hands.lang).0;
             let (from, to) = (at(args.from_hour.unwrap_or(9)), at(args.to_hour.unwrap_or(18)));
             let minutes = args.minutes.unwrap_or(30).clamp(5, 24 * 60);
             let free = hands.calendar.free(from.max(hands.clock.now()), to, minutes).await.map_err(failed)?;

@@ -1,37 +1,54 @@
 //! Dates as people say them, in Spanish and English: deterministic code, no model (the
-//! seed's G1 and P10). `parse` reads a "when" on its own ("mañana a las 9", "in 1.5
-//! hours", "el primer lunes de cada mes"); `extract` finds the date inside a sentence
-//! and returns the rest as what to remember ("call mum tomorrow at 9" → "call mum").
+//! seed's G1 and P10).
 //!
-//! - `lexicon`: the words; `grammar` (with `hours`, `weekdays`, `written`) and
-//!   `repeat_words`: the components a date is made of; `resolve`: components to an instant at "now" in the user's zone;
-//!   `recurrence`: RRULEs and their occurrences (the `rrule` crate).
-//! - When a time is truly unclear ("a las 3" with no day, "en un rato", two dates) the
-//!   error says what is missing, echoes the user's words, and suggests a phrasing in
-//!   the language the user wrote in.
-//! - `words`: what the dates say back (errors, suggestions, a rule in words), in both
-//!   languages; `user_language`: which of the two a message is written in.
+//! The principal functions are [`parse`], which reads a "when" on its own ("mañana a las
+//! 9", "in 1.5 hours", "el primer lunes de cada mes") into a [`Reading`] (an instant, its
+//! zone, an RRULE), and [`extract`], which finds the date inside a sentence and returns a
+//! [`Split`]: the rest as what to remember ("call mum tomorrow at 9" → "call mum"). Both
+//! take [`Options`] (the language, the default hour). Where a time is truly unclear ("a
+//! las 3" with no day, "en un rato", two dates) they answer a [`DateError`] whose
+//! [`DateErrorKind`] says what is missing and whether to ask back, echoing the user's
+//! words and suggesting a phrasing in their language.
+//!
+//! Around them: RRULE series and their occurrences ([`upcoming`], [`next_after`],
+//! [`too_frequent`], with the `rrule` crate), how far ahead a series reaches
+//! ([`reach`]), the words that say a moment, a day, a rule and a zone back
+//! ([`moment_words`], [`zone_words`]), the language a message is written in
+//! ([`written_in`]), and the lexicon's pieces other readers share ([`number_word`],
+//! [`Unit`]).
+//!
+//! Inside, private: `lexicon` (the words), `grammar` with `hours`, `weekdays`, `written`
+//! and `repeat_words` (the components a date is made of), `scan` (components chained),
+//! `resolve` (components to an instant at "now" in the user's zone), `leftover` (a piece
+//! left unread, asked about), `recurrence`, `reach`, `words`, `user_language`.
 
 mod grammar;
 mod hours;
 mod leftover;
-pub mod lexicon;
-pub mod reach;
-pub mod recurrence;
+mod lexicon;
+mod reach;
+mod recurrence;
 mod repeat_words;
-pub mod resolve;
+mod resolve;
 pub(crate) mod said;
 mod scan;
-pub mod user_language;
+mod user_language;
 mod weekdays;
-pub mod words;
+mod words;
 mod written;
+
+// The face: what the crates above name, besides `parse`, `extract` and their types below.
+pub use lexicon::{month, number_word, ordinal_day, tokens, unit, Unit, TIMERS};
+pub use reach::{reach, Reach};
+pub use recurrence::{between, next_after, too_frequent, too_frequent_by_its_frequency, upcoming};
+pub use resolve::instant;
+pub use user_language::written_in;
+pub use words::{day_words, moment_words, rule_words, zone_words, DateErrorKind, MIN_REPEAT_MINUTES};
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-pub use crate::words::DateErrorKind;
 use grammar::Grammar;
 use lexicon::{Tok, Tongue};
 use resolve::{Context, Parts};

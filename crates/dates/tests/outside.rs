@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar_dates::{extract, Options};
+use sidecar_dates::extract;
+use sidecar_dates::Options;
 use sidecar_domain::locale::Lang;
 
 struct Row {

@@ -6,7 +6,8 @@
 //! must be set at the hour meant, not near it: built from the words, not from a table.
 
 use chrono::{Duration, NaiveDate, NaiveTime, TimeZone};
-use sidecar_dates::{extract, Options};
+use sidecar_dates::extract;
+use sidecar_dates::Options;
 use sidecar_domain::locale::Lang;
 
 const HOURS: [&str; 12] = ["una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"];

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use chrono::{NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use sidecar_dates::{parse, Options};
+use sidecar_dates::parse;
+use sidecar_dates::Options;
 use sidecar_domain::locale::Lang;
 
 struct Row {

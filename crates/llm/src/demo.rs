@@ -57,7 +57,7 @@ pub async fn complete(
 ) -> Result<Routed, RouteError> {
     // Sidecar's own words follow the language the user wrote in.
     let said = request.messages.iter().rev().find(|m| m.role == super::Role::User).map(|m| m.content.as_str()).unwrap_or_default();
-    let lang = sidecar_dates::user_language::written_in(said, lang);
+    let lang = sidecar_dates::written_in(said, lang);
     let request = ChatRequest {
         messages: demo_messages(&request.messages),
         max_tokens: Some(request.max_tokens.map_or(DEMO_MAX_TOKENS, |m| m.min(DEMO_MAX_TOKENS))),

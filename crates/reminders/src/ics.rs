@@ -8,7 +8,7 @@ use icalendar::{Alarm, Calendar, CalendarDateTime, Component, DatePerhapsTime, E
 
 use crate::rows::Reminder;
 use crate::words::{unread, Why};
-use sidecar_dates::recurrence;
+use sidecar_dates::{next_after, too_frequent, too_frequent_by_its_frequency};
 use sidecar_domain::locale::Lang;
 
 /// A reminder read from a calendar, ready to store.
@@ -260,23 +260,23 @@ pub fn import(text: &str, now: DateTime<Utc>, zone: Tz, all_day: NaiveTime, lang
         let rrule = rrule.map(|r| r.trim().to_string()).filter(|r| !r.is_empty());
         // Read from its words before any walk: a rule that never occurs or occurs tens of
         // thousands of periods apart would be walked a second or more per reminder.
-        match rrule.as_deref().map(|rule| (rule, sidecar_dates::reach::reach(rule, first.with_timezone(&event_zone).time()))) {
-            Some((rule, sidecar_dates::reach::Reach::Never)) => {
+        match rrule.as_deref().map(|rule| (rule, sidecar_dates::reach(rule, first.with_timezone(&event_zone).time()))) {
+            Some((rule, sidecar_dates::Reach::Never)) => {
                 skipped.unreadable.push(unread(lang, &summary, &Why::NeverOccurs(rule)));
                 continue;
             }
-            Some((rule, sidecar_dates::reach::Reach::Sparse { .. })) if !recurrence::too_frequent_by_its_frequency(rule) => {
+            Some((rule, sidecar_dates::Reach::Sparse { .. })) if !too_frequent_by_its_frequency(rule) => {
                 skipped.unreadable.push(unread(lang, &summary, &Why::TooSparse(rule)));
                 continue;
             }
             _ => {}
         }
-        if let Some(rule) = rrule.as_deref().filter(|rule| recurrence::too_frequent(rule, first, event_zone, now)) {
+        if let Some(rule) = rrule.as_deref().filter(|rule| too_frequent(rule, first, event_zone, now)) {
             skipped.unreadable.push(unread(lang, &summary, &Why::TooFrequent(rule)));
             continue;
         }
         let due = match &rrule {
-            Some(rule) => match recurrence::next_after(rule, first, event_zone, now - chrono::Duration::seconds(1)) {
+            Some(rule) => match next_after(rule, first, event_zone, now - chrono::Duration::seconds(1)) {
                 Some(next) => next,
                 None if rule.parse::<rrule::RRule<rrule::Unvalidated>>().is_err() => {
                     skipped.unreadable.push(unread(lang, &summary, &Why::UnreadableRule(rule)));
@@ -331,7 +331,7 @@ fn split_title(title: &str, notes: Option<&str>) -> (String, Option<String>) {
 /// zone Sidecar does not know. A local time the clocks skip (a DST gap) moves forward
 /// by the gap, as RFC 5545 says; one that happens twice is the first.
 fn instant(start: &DatePerhapsTime, zone: Tz, all_day: NaiveTime) -> Option<(DateTime<Utc>, Tz, bool)> {
-    let local = |naive: &chrono::NaiveDateTime, zone: Tz| sidecar_dates::resolve::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
+    let local = |naive: &chrono::NaiveDateTime, zone: Tz| sidecar_dates::instant(naive.date(), naive.time(), zone, sidecar_domain::locale::Lang::En).0;
     match start {
         DatePerhapsTime::Date(date) => Some((local(&date.and_time(all_day), zone), zone, true)),
         DatePerhapsTime::DateTime(CalendarDateTime::Utc(at)) => Some((*at, zone, false)),

@@ -14,7 +14,9 @@ pub mod words;
 
 use crate::rows::Reminder;
 pub use crate::words::ReminderText;
-use sidecar_dates::{DateError, DateErrorKind, Reading};
+use sidecar_dates::DateError;
+use sidecar_dates::DateErrorKind;
+use sidecar_dates::Reading;
 use sidecar_domain::locale::Lang;
 
 /// The reminders a Reminders page shows, in its groups.
@@ -105,7 +107,7 @@ impl WhenPreview {
     pub(crate) fn of(reading: Result<Reading, DateError>, lang: Lang) -> Self {
         match reading {
             Ok(r) => WhenPreview::Ok {
-                local: format!("{} ({})", sidecar_dates::words::moment_words(r.local(), lang), sidecar_dates::words::zone_words(r.zone, lang)),
+                local: format!("{} ({})", sidecar_dates::moment_words(r.local(), lang), sidecar_dates::zone_words(r.zone, lang)),
                 utc: sidecar_store::utc(r.at),
                 zone: r.zone.name().to_string(),
                 rule_words: r.rule_words(lang),

@@ -135,7 +135,7 @@ pub struct Scheduler {
 fn next_occurrence(reminder: &Reminder, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let rule = reminder.rrule.as_deref()?;
     let start = reminder.series_start.unwrap_or(reminder.due_at);
-    sidecar_dates::recurrence::next_after(rule, start, reminder.zone.0, now.max(reminder.due_at))
+    sidecar_dates::next_after(rule, start, reminder.zone.0, now.max(reminder.due_at))
 }
 
 impl Scheduler {

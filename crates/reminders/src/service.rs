@@ -18,7 +18,9 @@ use super::scheduler::{Scheduler, SchedulerLock, StoreReminders};
 use super::{Overview, ReminderView, Setting, Snoozed, WhenPreview};
 use crate::rows::{NewReminder, Reminder, ReminderState};
 use crate::words as reminder_words;
-use sidecar_dates::{self as dates, Options, Reading};
+use sidecar_dates as dates;
+use sidecar_dates::Options;
+use sidecar_dates::Reading;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
@@ -135,7 +137,7 @@ impl ReminderService {
     fn people_words(&self, r: &Reminder, lang: Lang, name_zone: bool) -> String {
         let local = reminder_words::due(r, lang);
         let repeats = reminder_words::rule(r, lang).map(|rule| format!(", {rule}")).unwrap_or_default();
-        let zone = if name_zone { format!(" ({})", sidecar_dates::words::zone_words(r.zone.0, lang)) } else { String::new() };
+        let zone = if name_zone { format!(" ({})", sidecar_dates::zone_words(r.zone.0, lang)) } else { String::new() };
         format!("\"{}\" — {local}{zone}{repeats}", r.message)
     }
 
@@ -145,11 +147,11 @@ impl ReminderService {
         let next = match reminder.rrule.as_deref() {
             Some(rule) => {
                 let start = reminder.series_start.unwrap_or(reminder.due_at);
-                dates::recurrence::upcoming(rule, start, reminder.zone.0, reminder.due_at - chrono::Duration::seconds(1), 3)
+                dates::upcoming(rule, start, reminder.zone.0, reminder.due_at - chrono::Duration::seconds(1), 3)
             }
             None => Vec::new(),
         };
-        let zone_words = dates::words::zone_words(reminder.zone.0, self.lang);
+        let zone_words = dates::zone_words(reminder.zone.0, self.lang);
         ReminderView { rule_words: reminder_words::rule(&reminder, self.lang), reminder, next, zone_words }
     }
 
@@ -503,7 +505,7 @@ impl ReminderService {
         let zone = self.clock.zone();
         let mut overview = Overview {
             zone: zone.name().to_string(),
-            zone_words: dates::words::zone_words(zone, self.lang),
+            zone_words: dates::zone_words(zone, self.lang),
             snooze_choices: SNOOZE_CHOICES.to_vec(),
             ..Overview::default()
         };

@@ -67,13 +67,13 @@ pub(crate) fn gave_up(reminder: &Reminder, starts: i64, lang: Lang) -> String {
 
 /// When a reminder is due, in words: "Thursday 19 November 2026, 09:00".
 pub fn due(reminder: &Reminder, lang: Lang) -> String {
-    sidecar_dates::words::moment_words(reminder.due_at.with_timezone(&reminder.zone.0), lang)
+    sidecar_dates::moment_words(reminder.due_at.with_timezone(&reminder.zone.0), lang)
 }
 
 /// A repeating reminder's rule in words: "every weekday at 09:00".
 pub fn rule(reminder: &Reminder, lang: Lang) -> Option<String> {
     let rrule = reminder.rrule.as_deref()?;
-    Some(sidecar_dates::words::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
+    Some(sidecar_dates::rule_words(rrule, reminder.due_at.with_timezone(&reminder.zone.0), lang))
 }
 
 /// Said after setting a reminder when a pending one had the same words and time: both
@@ -88,7 +88,7 @@ pub fn twin_kept(lang: Lang) -> &'static str {
 /// Asked when a reminder's date came with no hour: "What time on Tuesday 1 December?
 /// No hour was said. Answer like "at 9:00" or "at 18:30"."
 pub fn hour_question(day: chrono::NaiveDate, lang: Lang) -> String {
-    let named = sidecar_dates::words::day_words(day, lang);
+    let named = sidecar_dates::day_words(day, lang);
     match lang {
         Lang::En => format!("What time on {named}? No hour was said. Answer like \"at 9:00\" or \"at 18:30\"."),
         Lang::Es => format!("¿A qué hora el {named}? Falta la hora. Responde, por ejemplo, «a las 9» o «a las 18:30»."),
@@ -98,7 +98,7 @@ pub fn hour_question(day: chrono::NaiveDate, lang: Lang) -> String {
 /// Said after setting a reminder before an event: "15 minutes before "Coffee with Ana"
 /// (Tuesday 1 December 2026, 10:00); it moves if the event moves."
 pub fn before_event(minutes: i64, summary: &str, start: chrono::DateTime<chrono_tz::Tz>, lang: Lang) -> String {
-    let when = sidecar_dates::words::moment_words(start, lang);
+    let when = sidecar_dates::moment_words(start, lang);
     match lang {
         Lang::En => format!("{minutes} minutes before \"{summary}\" ({when}); it moves if the event moves."),
         Lang::Es => format!("{minutes} minutos antes de «{summary}» ({when}); se mueve si el evento se mueve."),
@@ -121,7 +121,7 @@ pub(crate) enum Why<'a> {
 
 /// `"Title": why`, in `lang`: one line of an import's "Not imported" list.
 pub(crate) fn unread(lang: Lang, title: &str, why: &Why) -> String {
-    let minutes = sidecar_dates::words::MIN_REPEAT_MINUTES;
+    let minutes = sidecar_dates::MIN_REPEAT_MINUTES;
     let why = match (lang, why) {
         (Lang::En, Why::NoStart) => "no start time".to_string(),
         (Lang::Es, Why::NoStart) => "no tiene hora de inicio".to_string(),

@@ -72,8 +72,8 @@ pub struct TaskView {
 /// "Tuesday 1 December at 09:00").
 pub fn when_words(task: &Task, lang: Lang) -> String {
     match &task.schedule {
-        Schedule::Once { at } => sidecar_dates::words::moment_words(at.with_timezone(&task.zone), lang),
-        Schedule::Repeat { rule, start, zone } => sidecar_dates::words::rule_words(rule, start.with_timezone(zone), lang),
+        Schedule::Once { at } => sidecar_dates::moment_words(at.with_timezone(&task.zone), lang),
+        Schedule::Repeat { rule, start, zone } => sidecar_dates::rule_words(rule, start.with_timezone(zone), lang),
     }
 }
 

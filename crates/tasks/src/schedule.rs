@@ -27,7 +27,7 @@ impl Schedule {
                 if *start > after {
                     return Some(*start);
                 }
-                sidecar_dates::recurrence::next_after(rule, *start, *zone, after)
+                sidecar_dates::next_after(rule, *start, *zone, after)
             }
         }
     }

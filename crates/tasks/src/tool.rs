@@ -86,7 +86,7 @@ impl Tool for ScheduleTask {
             let known = (self.known)();
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
             let task = self.tasks.add(&request, &known, self.clock.now(), self.clock.zone(), self.lang).await.map_err(|e| ToolError::Failed(e.to_string()))?;
-            let next = task.schedule.next_after(self.clock.now()).map(|at| sidecar_dates::words::moment_words(at.with_timezone(&self.clock.zone()), Lang::En));
+            let next = task.schedule.next_after(self.clock.now()).map(|at| sidecar_dates::moment_words(at.with_timezone(&self.clock.zone()), Lang::En));
             Ok(format!(
                 "Task {} scheduled: \"{}\", {} (next: {}), tools: {}. Its results arrive in the Tasks conversation and as a notification; Settings → Tasks lists it.",
                 task.id,

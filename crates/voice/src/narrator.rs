@@ -131,7 +131,7 @@ impl Narrator {
     fn queue(&self, reply: &mut Saying, sentences: Vec<String>) {
         let generation = self.generation.load(Ordering::SeqCst);
         for text in sentences {
-            let lang = *reply.lang.get_or_insert_with(|| sidecar_dates::user_language::written_in(&text, reply.fallback));
+            let lang = *reply.lang.get_or_insert_with(|| sidecar_dates::written_in(&text, reply.fallback));
             if !self.speaker.is_speaking() {
                 self.events.publish(VoiceEvent::VoiceSpeaking { on: true, problem: None });
             }

@@ -30,7 +30,7 @@ pub fn voice_note_of(reply: &str, fallback: Lang, voicing: &Voicing) -> Result<V
     if text.is_empty() {
         return Err(VoiceError::Speech("nothing in the reply can be said aloud".into()));
     }
-    let lang = sidecar_dates::user_language::written_in(&text, fallback);
+    let lang = sidecar_dates::written_in(&text, fallback);
     let (samples, rate) = synthesize(&text, lang, voicing)?;
     let seconds = (samples.len() as f32 / rate as f32).ceil() as u32;
     Ok(VoiceNote { ogg: crate::voice_note_out::encode_voice_note(&samples, rate)?, seconds })

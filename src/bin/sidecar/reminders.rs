@@ -110,7 +110,8 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
 /// Whether `when` is a date on its own, usable or not for a reason worth saying, or a
 /// time before an event ("15 minutes before my coffee with Ana"), as the chat reads it.
 fn reads_as_date(service: &sidecar_reminders::service::ReminderService, when: &str) -> bool {
-    use sidecar_dates::DateErrorKind::{OutOfRange, Past};
+    use sidecar_dates::DateErrorKind::OutOfRange;
+    use sidecar_dates::DateErrorKind::Past;
     sidecar_reminders::anchor::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
 }
 

@@ -191,7 +191,7 @@ impl ConversationService {
                     let conversation_id = self.with.store.conversations().current_conversation().await?;
                     let said = ChatMessage::user(&text);
                     let said_id = self.with.store.conversations().add_message(NewMessage::plain(conversation_id, &said).on(channel)).await?;
-                    self.answer_command(conversation_id, said_id, command, sidecar_dates::user_language::written_in(&text, self.with.lang), channel).await
+                    self.answer_command(conversation_id, said_id, command, sidecar_dates::written_in(&text, self.with.lang), channel).await
                 }
                 Step::Turn(entry) => self.take_turn(&text, channel, entry).await,
             }

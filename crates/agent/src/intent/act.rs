@@ -5,7 +5,8 @@ use super::hour_reply::Awaiting;
 use super::Intent;
 use crate::error::TurnError;
 use crate::words::intent as say;
-use sidecar_dates::words::{moment_words, zone_words};
+use sidecar_dates::moment_words;
+use sidecar_dates::zone_words;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_memory::knowledge::facts::SaveOutcome;
@@ -54,7 +55,7 @@ fn reminder_set_answer(set: &sidecar_reminders::Setting, lang: Lang) -> String {
 
 /// Carries out `intent`, said in `text`, the chat message `asked_in`.
 pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands<'_>, fallback: Lang) -> Result<Acted, TurnError> {
-    let lang = sidecar_dates::user_language::written_in(text, fallback);
+    let lang = sidecar_dates::written_in(text, fallback);
     let said = |answer: String, changed: bool| Ok(Acted { answer, changed, awaits: None });
     if let Intent::Set { sentence } = &intent {
         // "…15 minutes before my 10:00 with Ana": the calendar's event gives the day.
@@ -143,7 +144,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
                     false => format!("- {}–{} {}", e.start.with_timezone(&zone).format("%H:%M"), e.end.with_timezone(&zone).format("%H:%M"), e.summary),
                 })
                 .collect();
-            said(say::agenda(&sidecar_dates::words::day_words(day, lang), days, &lines, lang), false)
+            said(say::agenda(&sidecar_dates::day_words(day, lang), days, &lines, lang), false)
         }
         Intent::Now => {
             let (now, zone) = (hands.clock.now(), hands.clock.zone());

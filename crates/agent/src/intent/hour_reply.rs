@@ -25,7 +25,7 @@ impl Awaiting {
     pub(crate) fn complete(&self, reply: &str, fallback: Lang) -> Option<String> {
         match self {
             Awaiting::Hour { sentence } => {
-                let spanish = sidecar_dates::user_language::written_in(sentence, fallback) == Lang::Es;
+                let spanish = sidecar_dates::written_in(sentence, fallback) == Lang::Es;
                 complete(sentence, reply, spanish)
             }
             Awaiting::Day { sentence } => complete_day(sentence, reply),

@@ -338,7 +338,7 @@ const REMEMBER: &[&str] = &[
 /// The words of `text` folded for matching (the date reader's tokens), each with where
 /// it starts in `text`.
 fn words(text: &str) -> Vec<(String, usize)> {
-    sidecar_dates::lexicon::tokens(text).into_iter().map(|t| (t.text, t.start)).collect()
+    sidecar_dates::tokens(text).into_iter().map(|t| (t.text, t.start)).collect()
 }
 
 /// The longest of `phrases` at word `at`; the index of the word after it.
@@ -403,7 +403,7 @@ pub fn detect(text: &str) -> Option<Intent> {
         return (!fact.is_empty() && !text.ends_with('?')).then_some(Intent::Remember { fact });
     }
     // The date reader's own timer words, so what opens a timer is read as its lead.
-    if opener(&words, at, sidecar_dates::lexicon::TIMERS).is_some() {
+    if opener(&words, at, sidecar_dates::TIMERS).is_some() {
         return Some(Intent::Timer { sentence: rest(text, &words, at) });
     }
     if let Some(end) = opener(&words, at, SET) {
@@ -417,14 +417,14 @@ pub fn detect(text: &str) -> Option<Intent> {
 fn snooze(text: &str, words: &[(String, usize)], end: usize) -> Option<Intent> {
     // The amount is the last number-and-unit in the sentence.
     let folded: Vec<&str> = words.iter().map(|(w, _)| w.as_str()).collect();
-    let unit_at = (end..folded.len()).rev().find(|&k| sidecar_dates::lexicon::unit(folded[k]).is_some())?;
-    let (unit, _) = sidecar_dates::lexicon::unit(folded[unit_at])?;
-    let n = if unit_at > end { sidecar_dates::lexicon::number_word(folded[unit_at - 1]).map(|(n, _)| n) } else { None };
+    let unit_at = (end..folded.len()).rev().find(|&k| sidecar_dates::unit(folded[k]).is_some())?;
+    let (unit, _) = sidecar_dates::unit(folded[unit_at])?;
+    let n = if unit_at > end { sidecar_dates::number_word(folded[unit_at - 1]).map(|(n, _)| n) } else { None };
     let minutes = n.unwrap_or(1.0)
         * match unit {
-            sidecar_dates::lexicon::Unit::Minute => 1.0,
-            sidecar_dates::lexicon::Unit::Hour => 60.0,
-            sidecar_dates::lexicon::Unit::Day => 1440.0,
+            sidecar_dates::Unit::Minute => 1.0,
+            sidecar_dates::Unit::Hour => 60.0,
+            sidecar_dates::Unit::Day => 1440.0,
             _ => return None,
         };
     if !(1.0..=10_080.0).contains(&minutes) {

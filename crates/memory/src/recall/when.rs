@@ -6,7 +6,9 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use crate::knowledge::words::fold;
-use sidecar_dates::lexicon::{month, number_word, ordinal_day};
+use sidecar_dates::month;
+use sidecar_dates::number_word;
+use sidecar_dates::ordinal_day;
 
 /// A stretch of time, start inclusive, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
