@@ -16,8 +16,8 @@ use serde::Deserialize;
 use sidecar::Companion;
 use sidecar_llm::Role;
 use sidecar_memory::recall::RecallMode;
-use sidecar_store::archives::ImportedTurn;
-use sidecar_store::item_key::Key;
+use sidecar_store::ImportedTurn;
+use sidecar_store::Key;
 
 #[derive(Deserialize)]
 struct Table {

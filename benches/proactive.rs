@@ -20,7 +20,8 @@ use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
 use sidecar_reminders::rows::{NewReminder, Reminder};
 use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
 
 const FIRED: usize = 200;

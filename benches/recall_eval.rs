@@ -18,7 +18,7 @@ use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::clock::Clock;
 use sidecar_llm::Role;
 use sidecar_memory::recall::RecallMode;
-use sidecar_store::archives::ImportedTurn;
+use sidecar_store::ImportedTurn;
 
 #[derive(Deserialize)]
 struct EvalSet {

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::clock::Clock;
 use sidecar_llm::Role;
-use sidecar_store::archives::ImportedTurn;
+use sidecar_store::ImportedTurn;
 
 #[path = "../../tests/it/support/runtime.rs"]
 pub mod runtime;

@@ -27,7 +27,8 @@ use sidecar_proactive::service::{BrainLock, ProactiveService};
 use sidecar_reminders::service::ReminderService;
 use sidecar_settings::owner::{Change, SettingsOwner};
 use sidecar_settings::Settings;
-use sidecar_store::{Store, UsageTotals};
+use sidecar_store::Store;
+use sidecar_store::UsageTotals;
 use sidecar_tools::{self as tools, ToolRegistry};
 
 mod aloud;

@@ -16,7 +16,9 @@ use crate::events::CoreEvent;
 use sidecar_domain::said::said_whole;
 use sidecar_llm::ChatMessage;
 use sidecar_proactive::router::{Kind, Outgoing};
-use sidecar_store::{MessageMeta, MessageStatus, NewMessage};
+use sidecar_store::MessageMeta;
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
 use sidecar_tasks::{TaskEvent, Tasks, Work};
 
 /// Longest sleep between two looks at the wall clock: a suspended machine or a clock

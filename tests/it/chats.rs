@@ -98,7 +98,7 @@ async fn a_pinned_conversation_stays_at_the_top() {
     core.context().new_conversation().await.unwrap();
     core.send("Plan a weekend in Lisbon").await.unwrap();
     let second = core.chats().list(None).await.unwrap().0;
-    let order = |list: Vec<sidecar_store::chat_list::ChatSummary>| list.iter().map(|c| (c.id, c.pinned)).collect::<Vec<_>>();
+    let order = |list: Vec<sidecar_store::ChatSummary>| list.iter().map(|c| (c.id, c.pinned)).collect::<Vec<_>>();
     assert_eq!(order(core.chats().list(None).await.unwrap().1), [(second, false), (first, false)]);
     core.chats().pin(first, true).await.unwrap();
     assert_eq!(order(core.chats().list(None).await.unwrap().1), [(first, true), (second, false)], "pinned first, though older");

@@ -8,7 +8,8 @@ use crate::support::{delta, reply_events, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionError, CompanionOptions, CoreEvent};
 use sidecar_agent::error::TurnError;
 use sidecar_agent::events::ChatEvent;
-use sidecar_store::{MessageStatus, Role};
+use sidecar_store::MessageStatus;
+use sidecar_store::Role;
 use tokio::sync::broadcast::Receiver;
 
 fn settings_for(base_url: &str) -> sidecar_settings::Settings {

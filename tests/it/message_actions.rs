@@ -10,7 +10,10 @@ use sidecar::{Companion, CompanionOptions};
 use sidecar_agent::error::TurnError;
 use sidecar_llm::ChatMessage;
 use sidecar_settings::Settings;
-use sidecar_store::{MessageMeta, MessageStatus, NewMessage, Role};
+use sidecar_store::MessageMeta;
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
+use sidecar_store::Role;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 

@@ -12,7 +12,8 @@ use futures_util::future::BoxFuture;
 use sidecar_dates as dates;
 use sidecar_reminders::rows::{utc, NewReminder, Reminder};
 use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
 
 /// Records what was shown, and when (on the scheduler's clock).

@@ -183,7 +183,7 @@ async fn a_reminder_stored_by_another_process_fires_within_a_second_of_its_time(
 async fn the_store_sees_a_commit_from_another_connection() {
     let dir = tempfile::tempdir().unwrap();
     let here = sidecar_store::Store::open(dir.path()).await.unwrap();
-    let mut watch = sidecar_store::data_version::DataVersion::open(&here).await.unwrap();
+    let mut watch = sidecar_store::DataVersion::open(&here).await.unwrap();
     assert!(!watch.changed().await.unwrap());
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");

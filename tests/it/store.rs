@@ -2,7 +2,11 @@
 
 use sidecar_llm::ChatMessage;
 use sidecar_reminders::rows::RemindersStore;
-use sidecar_store::{MessageStatus, NewMessage, Role, Store, DB_FILE};
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
+use sidecar_store::Role;
+use sidecar_store::Store;
+use sidecar_store::DB_FILE;
 
 #[tokio::test]
 async fn migrations_create_the_schema_on_a_fresh_file() {

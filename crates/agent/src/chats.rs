@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::conversation::ConversationService;
 use crate::error::TurnError;
 use sidecar_domain::clock::Clock;
-use sidecar_store::chat_list::ChatSummary;
+use sidecar_store::ChatSummary;
 use sidecar_store::Store;
 
 /// How long a deleted conversation can be brought back.

@@ -17,7 +17,13 @@ use sidecar_llm::pricing::PriceTable;
 use sidecar_llm::router::{self, RetryPolicy, RouteError, RouteNotice};
 use sidecar_llm::{ChatMessage, ChatRequest, FinishReason, Usage};
 use sidecar_settings::Purpose;
-use sidecar_store::{MessageMeta, MessageStatus, NewMessage, PlanOutcome, Store, StoreError, UsageRecord};
+use sidecar_store::MessageMeta;
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
+use sidecar_store::PlanOutcome;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
+use sidecar_store::UsageRecord;
 use sidecar_tools::ToolRegistry;
 
 /// How long a self-correction note blocks another one for the same check.

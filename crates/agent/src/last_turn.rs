@@ -2,7 +2,11 @@
 //! last thing the user said, and where the model's reply to it begins (after Sidecar's
 //! own answer, when it carried out a request before the model).
 
-use sidecar_store::{Message, MessageMeta, Role, Store, StoreError};
+use sidecar_store::Message;
+use sidecar_store::MessageMeta;
+use sidecar_store::Role;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// How far back the last user message is looked for.
 const LOOK_BACK: u32 = 64;

@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use sidecar_llm::{ChatMessage, Role};
-use sidecar_store::{Message, MessageStatus};
+use sidecar_store::Message;
+use sidecar_store::MessageStatus;
 
 /// Used when SOUL.md is empty or missing.
 const DEFAULT_PERSONA: &str = "You are Sidecar, a warm and concise personal companion on the user's desktop.";

@@ -7,7 +7,8 @@ use chrono::{DateTime, Utc};
 
 use sidecar_domain::channel::Channel;
 use sidecar_proactive::message_type::MessageType;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Seen ids older than this are forgotten; no channel redelivers that late.
 const KEEP_SEEN_DAYS: i64 = 30;

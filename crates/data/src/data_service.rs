@@ -17,8 +17,9 @@ use sidecar_domain::locale::Lang;
 use sidecar_llm::Role;
 use sidecar_memory::knowledge::store::KnowledgeStore;
 use sidecar_memory::meaning::indexer::MeaningIndex;
-use sidecar_store::archives::ImportedTurn;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::ImportedTurn;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// How often the daily-backup loop looks whether today's backup is written.
 const DAILY_LOOK: Duration = Duration::from_secs(3600);

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use sidecar_domain::clock::Clock;
 use sidecar_memory::meaning::indexer::MeaningIndex;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// A deletion older than this is past any undo.
 const DELETED_FOR_GOOD_AFTER: chrono::Duration = chrono::Duration::days(1);

@@ -5,7 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sidecar_store::{utc, Store};
+use sidecar_store::utc;
+use sidecar_store::Store;
 use tokio::sync::broadcast;
 
 use crate::error::{LinkError, PairingError};

@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 
 use crate::config::ProactiveConfig;
 use crate::state::ProactiveState;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// The spontaneous loop's config and state. A handle on the store: `store.proactive()`.
 pub struct ProactiveRows<'a> {

@@ -17,7 +17,10 @@ use sidecar_domain::emitter::Emitter;
 use sidecar_llm::ChatMessage;
 use sidecar_reminders::events::ReminderEvent;
 use sidecar_reminders::service::ReminderService;
-use sidecar_store::{MessageMeta, MessageStatus, NewMessage, Store};
+use sidecar_store::MessageMeta;
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
+use sidecar_store::Store;
 
 /// The `message_type` the chat is told for a program's note, which is no kind of
 /// Sidecar's own (the UI's event shape has always carried one).

@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use sidecar_store::columns_sql;
 pub use sidecar_store::utc;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
 /// or cancelled. A repeating one goes back to pending after each delivery. One whose

@@ -33,7 +33,8 @@ use tracing::Instrument;
 
 use crate::rows::Reminder;
 use sidecar_domain::clock::Clock;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Longest sleep between two looks at the wall clock.
 pub(crate) const MAX_SLEEP: Duration = Duration::from_secs(30);
@@ -79,7 +80,7 @@ pub trait Reminders: Send + Sync {
 /// commits.
 pub struct StoreReminders {
     store: Store,
-    watch: tokio::sync::Mutex<Option<sidecar_store::data_version::DataVersion>>,
+    watch: tokio::sync::Mutex<Option<sidecar_store::DataVersion>>,
 }
 
 impl StoreReminders {
@@ -115,7 +116,7 @@ impl Reminders for StoreReminders {
             let mut watch = self.watch.lock().await;
             if watch.is_none() {
                 // The first look opens the connection: what came before is already read.
-                *watch = Some(sidecar_store::data_version::DataVersion::open(&self.store).await?);
+                *watch = Some(sidecar_store::DataVersion::open(&self.store).await?);
                 return Ok(false);
             }
             watch.as_mut().expect("opened above").changed().await

@@ -12,17 +12,25 @@ macro_rules! columns_sql {
     };
 }
 
-pub mod archives;
-pub mod chat_list;
+mod archives;
+mod chat_list;
 mod corrections;
-pub mod data_version;
-pub mod export;
-pub mod item_key;
+mod data_version;
+mod export;
+mod item_key;
 mod messages;
 mod recall;
-pub mod schema_check;
+mod schema_check;
 mod usage;
 mod variants;
+
+// The face: what the crates above, the faces and the tests name.
+pub use archives::ImportedTurn;
+pub use chat_list::ChatSummary;
+pub use data_version::DataVersion;
+pub use export::ExportedConversation;
+pub use item_key::{ItemKind, Key};
+pub use schema_check::check_usable;
 
 use std::path::Path;
 use std::str::FromStr;

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use sidecar_store::{utc, Store, StoreError};
+use sidecar_store::utc;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 use crate::catch_up::CatchUp;
 use crate::runs::RunState;

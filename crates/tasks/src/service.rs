@@ -6,7 +6,8 @@
 use chrono::{DateTime, Utc};
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 use crate::catch_up::{plan, Action};
 

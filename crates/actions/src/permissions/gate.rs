@@ -15,7 +15,8 @@ use super::question::Question;
 use sidecar_domain::clock::Clock;
 use sidecar_settings::file::SettingsFileError;
 use sidecar_settings::owner::{Change, SettingsOwner};
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 use sidecar_tools::CallScope;
 
 /// Why a tool did not run. The model reads this; the outcome names the tool.

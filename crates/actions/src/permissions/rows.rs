@@ -4,7 +4,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::permissions::grant::{Grant, Pinned};
-use sidecar_store::{utc as stamp, Store, StoreError};
+use sidecar_store::utc as stamp;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 pub(crate) struct GrantRows<'a> {
     store: &'a Store,

@@ -278,7 +278,8 @@ mod tests {
 
     #[test]
     fn the_notes_written_are_listed_and_a_failed_write_is_not() {
-        use sidecar_store::Role::{Assistant, Tool};
+        use sidecar_store::Role::Assistant;
+        use sidecar_store::Role::Tool;
         let messages = [
             said(
                 1,

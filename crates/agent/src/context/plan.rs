@@ -7,7 +7,8 @@ use std::sync::Mutex;
 
 use crate::events::ChatEvent;
 use sidecar_domain::emitter::Emitter;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// More steps than this is a sign the model is planning instead of doing.
 pub(crate) const MAX_ITEMS: usize = 20;

@@ -6,7 +6,9 @@ use sqlx::types::Json;
 use crate::context::checkpoint::{Body, Checkpoint, Status};
 use crate::context::plan_item::PlanItem;
 use sidecar_store::columns_sql;
-use sidecar_store::{Message, Store, StoreError};
+use sidecar_store::Message;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// The latest running summary of a conversation.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

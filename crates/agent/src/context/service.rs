@@ -30,7 +30,8 @@ use sidecar_llm::{ChatMessage, ChatRequest};
 use sidecar_memory::knowledge::learnings::Category;
 use sidecar_memory::knowledge::store::KnowledgeStore;
 use sidecar_settings::Purpose;
-use sidecar_store::{Message, Store};
+use sidecar_store::Message;
+use sidecar_store::Store;
 use sidecar_tools::ToolRegistry;
 
 /// The system prompt's additions: the running summary and a resumed checkpoint.

@@ -24,7 +24,11 @@ use sidecar_llm::model::Models;
 use sidecar_llm::{ChatMessage, Usage};
 use sidecar_proactive::service::{BrainLock, ProactiveService};
 use sidecar_reminders::service::ReminderService;
-use sidecar_store::{Message, MessageMeta, MessageStatus, NewMessage, Store};
+use sidecar_store::Message;
+use sidecar_store::MessageMeta;
+use sidecar_store::MessageStatus;
+use sidecar_store::NewMessage;
+use sidecar_store::Store;
 use sidecar_tools::ToolRegistry;
 
 mod message_actions;

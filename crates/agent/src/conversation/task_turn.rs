@@ -20,7 +20,8 @@ use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::{ChatMessage, Usage};
-use sidecar_store::{MessageMeta, NewMessage};
+use sidecar_store::MessageMeta;
+use sidecar_store::NewMessage;
 
 /// What a task's run asks for.
 pub struct TaskTurn<'a> {

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::{BackupError, Backups, BACKUP_DIR, EXTENSION};
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Why the data folder could not be opened.
 #[derive(Debug, thiserror::Error)]

@@ -2,7 +2,8 @@
 //! `store.character_places()`.
 
 use crate::character::place::Spot;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 pub struct CharacterPlaces<'a> {
     store: &'a Store,

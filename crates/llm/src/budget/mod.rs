@@ -29,7 +29,8 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_settings::budget::BudgetSettings;
 use sidecar_settings::Settings;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 pub use tally::OverBudget;
 use tally::{Costs, Limit, Period, Standing, Tally};
 

@@ -2,7 +2,8 @@
 //! purpose, each call's cost for the usage charts, and the extra allowed per day.
 //! `store.budget()`.
 
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// One model call, as the usage charts bucket it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

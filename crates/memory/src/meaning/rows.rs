@@ -4,7 +4,8 @@
 
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use sidecar_store::columns_sql;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Something to embed.
 #[derive(Debug, Clone, PartialEq)]

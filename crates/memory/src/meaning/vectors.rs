@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use super::density::{self, Rows};
 use super::int8::dot;
-pub use sidecar_store::item_key::{ItemKind, Key};
+pub use sidecar_store::ItemKind;
+pub use sidecar_store::Key;
 
 /// A unit vector quantised to `i8` with one scale.
 #[derive(Debug, Clone, PartialEq)]

@@ -38,7 +38,9 @@ use crate::meaning::indexer::MeaningIndex;
 use crate::meaning::vectors::{ItemKind, Key, Quantized};
 use crate::meaning::EmbedError;
 use sidecar_domain::clock::Clock;
-use sidecar_store::{FoundText, Store, StoreError};
+use sidecar_store::FoundText;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 mod cut;
 pub mod excerpt;

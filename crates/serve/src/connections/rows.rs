@@ -4,7 +4,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::connections::client::{Client, ClientState, Logged, Scope};
-use sidecar_store::{utc as stamp, Store, StoreError};
+use sidecar_store::utc as stamp;
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 pub struct ConnectionRows<'a> {
     store: &'a Store,

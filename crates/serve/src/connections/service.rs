@@ -5,7 +5,8 @@
 use super::client::{Client, ClientState, Logged, Scope};
 use crate::connections::rows::ConnectionsStore;
 use sidecar_domain::clock::Clock;
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// Why a client's call was not served. The client reads this.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -13,7 +13,8 @@ use super::client::Scope;
 use super::service::Connections;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::secrets::{KeyStorage, Secrets};
-use sidecar_store::{Store, StoreError};
+use sidecar_store::Store;
+use sidecar_store::StoreError;
 
 /// What every token starts with, so a leaked one is recognisable (secret scanners).
 pub(crate) const TOKEN_PREFIX: &str = "sk-sidecar-";
