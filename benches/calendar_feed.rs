@@ -18,8 +18,8 @@ mod support;
 use std::time::{Duration, Instant};
 
 use chrono::TimeZone;
-use sidecar_calendar::rows::CalendarStore;
-use sidecar_calendar::sync::sync_feed;
+use sidecar_calendar::sync_feed;
+use sidecar_calendar::CalendarStore;
 use sidecar_domain::locale::Lang;
 
 const EVENTS: usize = 5_000;
@@ -75,10 +75,10 @@ async fn main() {
     println!("  {CHANGED} changed: {:.0} ms ({} read again)", started.elapsed().as_secs_f64() * 1000.0, changed.changed);
 
     let started = Instant::now();
-    let (_, items) = sidecar_calendar::subscription::split(&text).unwrap();
+    let (_, items) = sidecar_calendar::split(&text).unwrap();
     let split_time = started.elapsed();
     let started = Instant::now();
-    let events: usize = items.iter().map(|i| sidecar_calendar::event::events_of(&i.data, zone).unwrap().len()).sum();
+    let events: usize = items.iter().map(|i| sidecar_calendar::events_of(&i.data, zone).unwrap().len()).sum();
     println!("  in memory: split {:.0} ms, {events} events read {:.0} ms", split_time.as_secs_f64() * 1000.0, started.elapsed().as_secs_f64() * 1000.0);
     flood_beside_a_writer(&store, &web, &site, zone).await;
     drop(web);
@@ -88,7 +88,7 @@ async fn main() {
 /// The largest feed taken, kept while another writer (a fact remembered, a reminder set)
 /// writes every 10 ms: how long the writer waited at worst.
 async fn flood_beside_a_writer(store: &sidecar_store::Store, web: &support::web_site::WebSite, site: &std::path::Path, zone: chrono_tz::Tz) {
-    let events: String = (0..sidecar_calendar::subscription::MAX_FEED_EVENTS)
+    let events: String = (0..sidecar_calendar::MAX_FEED_EVENTS)
         .map(|n| {
             format!("BEGIN:VEVENT\r\nUID:f{n}@bench\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261201T{:02}0000Z\r\nSUMMARY:Flood {n}\r\nEND:VEVENT\r\n", n % 24)
         })
@@ -134,13 +134,13 @@ fn hostile_repeats(zone: chrono_tz::Tz) {
     let item = |rule: &str, start: &str| {
         format!("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:h\r\nDTSTART:{start}\r\nSUMMARY:H\r\nRRULE:{rule}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
     };
-    let daily = sidecar_calendar::event::events_of(&item("FREQ=DAILY", "19700101T090000Z"), zone).unwrap().remove(0);
+    let daily = sidecar_calendar::events_of(&item("FREQ=DAILY", "19700101T090000Z"), zone).unwrap().remove(0);
     let started = Instant::now();
     let found: usize = (0..20_000).map(|_| daily.occurrences(week.0, week.1).len()).sum();
     println!("  a week of 20,000 events repeating daily since 1970: {:.0} ms ({found} occurrences)", started.elapsed().as_secs_f64() * 1000.0);
     let never = item("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "20000101T090000Z");
     let started = Instant::now();
-    let events: Vec<_> = (0..500).flat_map(|_| sidecar_calendar::event::events_of(&never, zone).unwrap()).collect();
+    let events: Vec<_> = (0..500).flat_map(|_| sidecar_calendar::events_of(&never, zone).unwrap()).collect();
     let read = started.elapsed();
     let started = Instant::now();
     let found: usize = events.iter().map(|e| e.occurrences(week.0, week.1).len()).sum();

@@ -13,9 +13,9 @@ mod support;
 use std::time::Instant;
 
 use chrono::{Duration, TimeZone, Utc};
-use sidecar_calendar::dav::Dav;
-use sidecar_calendar::rows::CalendarStore;
-use sidecar_calendar::sync::sync;
+use sidecar_calendar::sync;
+use sidecar_calendar::CalendarStore;
+use sidecar_calendar::Dav;
 use sidecar_domain::locale::Lang;
 use support::radicale::{event, Radicale, PASSWORD, USER};
 
@@ -75,7 +75,7 @@ async fn main() {
     println!("  nothing changed: {:.0} ms (unchanged by ctag: {})", unchanged_time.as_secs_f64() * 1000.0, unchanged.unchanged);
     println!("  {CHANGED} changed on the server: {:.0} ms ({} fetched)", incremental_time.as_secs_f64() * 1000.0, incremental.changed);
 
-    let service = sidecar_calendar::service::CalendarService::new(
+    let service = sidecar_calendar::CalendarService::new(
         store.clone(),
         std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
         sidecar_domain::clock::fixed_clock(Utc::now()),

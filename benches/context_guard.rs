@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_agent::context::guard;
 use sidecar_llm::{ChatMessage, ToolCall};
-use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::Category;
 use sidecar_store::NewMessage;
 
 const TURNS: usize = 1_250;

@@ -15,7 +15,7 @@ mod locomo;
 use serde::Deserialize;
 use sidecar::Companion;
 use sidecar_llm::Role;
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::RecallMode;
 use sidecar_store::ImportedTurn;
 use sidecar_store::Key;
 

@@ -14,9 +14,11 @@ mod runtime;
 
 use std::time::{Duration, Instant};
 
-use sidecar_memory::meaning::e5::LocalE5;
-use sidecar_memory::meaning::gemma::{GemmaEmbedder, GemmaFiles};
-use sidecar_memory::meaning::{Embedder, TextKind};
+use sidecar_memory::Embedder;
+use sidecar_memory::GemmaEmbedder;
+use sidecar_memory::GemmaFiles;
+use sidecar_memory::LocalE5;
+use sidecar_memory::TextKind;
 
 const BATCH: usize = 16;
 const QUERIES: usize = 40;
@@ -90,7 +92,7 @@ async fn main() {
     let own = std::process::id().to_string();
     let before = kib(&field(&own, "VmRSS:"));
     let started = Instant::now();
-    let weights = sidecar_memory::meaning::weights::locate(None, Some(&runtime)).expect("e5-small's weights (make builds the runtime)");
+    let weights = sidecar_memory::locate(None, Some(&runtime)).expect("e5-small's weights (make builds the runtime)");
     let e5 = LocalE5::load(&weights).expect("e5-small loads");
     measure("multilingual-e5-small (in process)", &e5, &texts, started).await;
     tokio::time::sleep(Duration::from_secs(1)).await;

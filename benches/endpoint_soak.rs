@@ -11,8 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_serve::connections::Scope;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_serve::McpEndpoint;
+use sidecar_serve::Scope;
 
 const ATTACKERS: usize = 1_000;
 const PHASE: Duration = Duration::from_secs(20);
@@ -110,7 +110,7 @@ async fn main() {
     let _guard = sidecar_domain::logging::init("warn", Some(&logs), &Default::default());
     let settings = toml::from_str("[llm]\nmax_retries = 0\n[connections]\napi_requests_per_minute = 100000\n").unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().join("data"), settings)).await.unwrap();
-    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();
     let token = core.hosting().tokens.issue("soak", &[Scope::ReadMemory]).await.unwrap().token;
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
@@ -119,9 +119,9 @@ async fn main() {
     let (rss_before, log_before) = (rss_mib(), log_bytes(&logs));
     println!(
         "endpoint limits: {} connections, head within {} s, idle {} s",
-        sidecar_serve::mcp::listener::MAX_CONNECTIONS,
-        sidecar_serve::mcp::listener::HEADER_TIMEOUT.as_secs(),
-        sidecar_serve::mcp::listener::IDLE_TIMEOUT.as_secs()
+        sidecar_serve::MAX_CONNECTIONS,
+        sidecar_serve::HEADER_TIMEOUT.as_secs(),
+        sidecar_serve::IDLE_TIMEOUT.as_secs()
     );
     let (quiet, failed, _) = probe(&url, &token).await;
     said("no attack", quiet, failed);

@@ -21,12 +21,17 @@ mod support;
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use sidecar_memory::knowledge::facts::same_fact;
-use sidecar_memory::knowledge::learnings::Category;
-use sidecar_memory::knowledge::meaning::{adds_nothing, tells_a_change, words_confirm, Thresholds};
-use sidecar_memory::meaning::e5::LocalE5;
-use sidecar_memory::meaning::gemma::{GemmaEmbedder, GemmaFiles};
-use sidecar_memory::meaning::{Embedder, TextKind};
+use sidecar_memory::adds_nothing;
+use sidecar_memory::same_fact;
+use sidecar_memory::tells_a_change;
+use sidecar_memory::words_confirm;
+use sidecar_memory::Category;
+use sidecar_memory::Embedder;
+use sidecar_memory::GemmaEmbedder;
+use sidecar_memory::GemmaFiles;
+use sidecar_memory::LocalE5;
+use sidecar_memory::TextKind;
+use sidecar_memory::Thresholds;
 
 /// STS-B's "mostly equivalent": what a fact stated twice looks like.
 const SAME: f64 = 4.0;
@@ -154,7 +159,7 @@ async fn main() {
     };
     let pairs: Vec<Pair> = serde_json::from_str(&text).unwrap();
     let runtime = support::runtime();
-    let weights = sidecar_memory::meaning::weights::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
+    let weights = sidecar_memory::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
     let log = tempfile::tempdir().unwrap();
     let gemma = std::env::var("STSB_EMBEDDER").is_ok_and(|e| e == "gemma").then(|| {

@@ -23,7 +23,7 @@ mod locomo;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::RecallMode;
 
 const BUDGETS: [usize; 3] = [1000, 2000, 4000];
 

@@ -15,7 +15,7 @@ mod locomo;
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::RecallMode;
 
 const MESSAGES: usize = 100_000;
 const QUERIES: usize = 300;

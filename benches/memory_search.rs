@@ -45,7 +45,7 @@ async fn main() {
             let everything = core.search_memory(&q.question, usize::MAX, false).await.unwrap();
             let budgeted = core.recall(&q.question, 4000).await.unwrap();
             let ranked = core.recall_service().search(&q.question, usize::MAX / 2).await.unwrap();
-            let is_evidence = |h: &sidecar_memory::recall::RecallHit| h.source == "message" && evidence.contains(&h.id);
+            let is_evidence = |h: &sidecar_memory::RecallHit| h.source == "message" && evidence.contains(&h.id);
             tally.questions += 1;
             tally.shown.push(everything.hits.len());
             tally.unbounded.push(budgeted.hits.iter().filter(|h| !h.beside).count());

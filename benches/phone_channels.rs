@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_channels::health::Link;
+use sidecar_channels::Link;
 use sidecar_domain::secrets::Secrets;
 use support::bot_api::FakeBotApi;
 

@@ -48,7 +48,7 @@ async fn main() {
     println!("loading {messages} vectors and measuring their densities: {:.1} s ({embedded} embedded)", measuring.elapsed().as_secs_f64());
 
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    for (name, mode) in [("words only", sidecar_memory::recall::RecallMode::Words), ("hybrid", sidecar_memory::recall::RecallMode::Hybrid)] {
+    for (name, mode) in [("words only", sidecar_memory::RecallMode::Words), ("hybrid", sidecar_memory::RecallMode::Hybrid)] {
         let mut times: Vec<Duration> = Vec::with_capacity(QUERIES);
         let mut hits = 0;
         let mut words_only = None;

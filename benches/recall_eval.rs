@@ -17,7 +17,7 @@ use serde::Deserialize;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::clock::Clock;
 use sidecar_llm::Role;
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::RecallMode;
 use sidecar_store::ImportedTurn;
 
 #[derive(Deserialize)]
@@ -110,7 +110,7 @@ async fn main() {
                 if std::env::var_os("RECALL_EVAL_SHOW").is_some() && mode == RecallMode::Hybrid && budget == 2000 && share < 1.0 {
                     let rank = |e: &i64| results.hits.iter().position(|h| h.id == ids[e]);
                     let vector = core.meaning().query(&q.question).await.unwrap();
-                    let all: Vec<sidecar_memory::meaning::vectors::Key> = ids.values().map(|id| sidecar_memory::meaning::vectors::Key::message(*id)).collect();
+                    let all: Vec<sidecar_memory::Key> = ids.values().map(|id| sidecar_memory::Key::message(*id)).collect();
                     let by_meaning = core.meaning().rank(&vector, &all);
                     let meaning_rank = |e: &i64| by_meaning.iter().position(|(k, _)| k.id == ids[e]);
                     println!(

@@ -22,8 +22,8 @@ use serde_json::json;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_actions::mcp::config::Transport;
 use sidecar_actions::mcp::session::Session;
-use sidecar_serve::connections::Scope;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_serve::McpEndpoint;
+use sidecar_serve::Scope;
 use support::{reply_events, stream, ScriptedServer};
 
 const MESSAGES: usize = 100_000;

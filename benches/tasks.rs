@@ -18,8 +18,12 @@ use std::time::Instant;
 
 use chrono::{Duration, Utc};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
-use sidecar_tasks::rows::{NewTask, TasksStore};
-use sidecar_tasks::{CatchUp, Schedule, TaskEvent, Tasks};
+use sidecar_tasks::CatchUp;
+use sidecar_tasks::NewTask;
+use sidecar_tasks::Schedule;
+use sidecar_tasks::TaskEvent;
+use sidecar_tasks::Tasks;
+use sidecar_tasks::TasksStore;
 use support::{reply_events, stream, ScriptedServer};
 use tokio_util::sync::CancellationToken;
 
@@ -48,7 +52,7 @@ async fn main() {
         let at = first + Duration::milliseconds(250 * i as i64);
         let schedule = Schedule::Once { at };
         let new = NewTask {
-            kind: sidecar_tasks::rows::TaskKind::Prompt,
+            kind: sidecar_tasks::TaskKind::Prompt,
             title: "Weather",
             prompt: "Check the weather in Madrid and my reminders for today, and tell me what to expect in three lines.",
             schedule: &schedule,
@@ -107,7 +111,7 @@ async fn main() {
         store
             .task_table()
             .add(NewTask {
-                kind: sidecar_tasks::rows::TaskKind::Prompt,
+                kind: sidecar_tasks::TaskKind::Prompt,
                 title: "t",
                 prompt: "p",
                 schedule: &schedule,

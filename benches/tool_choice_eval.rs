@@ -18,9 +18,11 @@ mod support;
 use std::path::Path;
 
 use serde::Deserialize;
-use sidecar_memory::meaning::e5::LocalE5;
-use sidecar_memory::meaning::gemma::{GemmaEmbedder, GemmaFiles};
-use sidecar_memory::meaning::{Embedder, TextKind};
+use sidecar_memory::Embedder;
+use sidecar_memory::GemmaEmbedder;
+use sidecar_memory::GemmaFiles;
+use sidecar_memory::LocalE5;
+use sidecar_memory::TextKind;
 use sidecar_tools::selection::{tool_text, word_overlap, WORDS_FLOOR};
 
 /// What the budget holds, in tools of this size.
@@ -88,7 +90,7 @@ async fn main() {
     let gold = |q: &Question| names.iter().position(|n| **n == q.tool).unwrap();
     println!("MetaTool sample: {} tools, {} questions", names.len(), queries.len());
     let runtime = support::runtime();
-    let weights = sidecar_memory::meaning::weights::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
+    let weights = sidecar_memory::locate(None, Some(&runtime)).expect("the embedder's weights (make test installs them)");
     let e5 = LocalE5::load(&weights).unwrap();
     let log = tempfile::tempdir().unwrap();
     let gemma = GemmaFiles::locate(Some(&runtime)).ok().map(|files| GemmaEmbedder::new(files, log.path().join("embedder.log"), reqwest::Client::new()));

@@ -8,7 +8,9 @@
 
 use std::time::{Duration, Instant};
 
-use sidecar_memory::meaning::vectors::{Key, Quantized, VectorIndex};
+use sidecar_memory::Key;
+use sidecar_memory::Quantized;
+use sidecar_memory::VectorIndex;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
 const VECTORS: usize = 100_000;
@@ -18,7 +20,7 @@ const NEAREST: usize = 300;
 
 fn unit(rng: &mut fastrand::Rng) -> Vec<f32> {
     let mut v: Vec<f32> = (0..DIM).map(|_| rng.f32() - 0.5).collect();
-    sidecar_memory::meaning::normalize(&mut v);
+    sidecar_memory::normalize(&mut v);
     v
 }
 

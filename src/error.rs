@@ -3,7 +3,7 @@
 //! them ([`Worded`]); this only says which to ask, and whether Retry helps.
 
 use sidecar_agent::error::TurnError;
-use sidecar_channels::error::ChannelError;
+use sidecar_channels::ChannelError;
 use sidecar_data::backup::upgrade::OpenError;
 use sidecar_data::backup::BackupError;
 use sidecar_data::data_service::DataError;
@@ -17,9 +17,9 @@ use sidecar_llm::provider_admin::ProviderRefusal;
 use sidecar_llm::router::RouteError;
 use sidecar_llm::sampling::OutOfRange;
 use sidecar_llm::ModelUnavailable;
-use sidecar_memory::attachments::AttachError;
-use sidecar_memory::knowledge::store::KnowledgeError;
-use sidecar_memory::meaning::setup::MeaningSetupError;
+use sidecar_memory::AttachError;
+use sidecar_memory::KnowledgeError;
+use sidecar_memory::MeaningSetupError;
 use sidecar_proactive::error::ProactiveError;
 use sidecar_reminders::error::ReminderError;
 use sidecar_reminders::ics::IcsError;

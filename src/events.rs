@@ -25,7 +25,7 @@ pub enum CoreEvent {
     #[serde(untagged)]
     Budget(sidecar_llm::budget::events::BudgetEvent),
     #[serde(untagged)]
-    Connections(sidecar_serve::connections::events::ConnectionEvent),
+    Connections(sidecar_serve::ConnectionEvent),
     #[serde(untagged)]
     Mcp(sidecar_actions::mcp::events::McpEvent),
     #[serde(untagged)]
@@ -33,9 +33,9 @@ pub enum CoreEvent {
     #[serde(untagged)]
     LocalModels(sidecar_llm::local_models::events::LocalModelEvent),
     #[serde(untagged)]
-    Channels(sidecar_channels::events::ChannelEvent),
+    Channels(sidecar_channels::ChannelEvent),
     #[serde(untagged)]
-    Memory(sidecar_memory::knowledge::events::MemoryEvent),
+    Memory(sidecar_memory::MemoryEvent),
     #[serde(untagged)]
     Proactive(sidecar_proactive::events::ProactiveEvent),
     #[serde(untagged)]
@@ -154,7 +154,7 @@ mod tests {
         let finished = ChatEvent::TurnFinished {
             conversation_id: 4,
             message_id: 9,
-            channel: sidecar_channels::channel::Channel::Desktop,
+            channel: sidecar_channels::Channel::Desktop,
             status: "complete".into(),
             finish_reason: None,
             usage: None,
@@ -163,7 +163,7 @@ mod tests {
         let said = serde_json::to_value(CoreEvent::Chat(finished)).unwrap();
         assert_eq!((said["type"].clone(), said["message_id"].clone(), said["channel"].clone()), (json!("turn_finished"), json!(9), json!("desktop")));
         assert!(said["meta"].is_object(), "the meta is said whole, not boxed: {said}");
-        let indexing = sidecar_memory::knowledge::events::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
+        let indexing = sidecar_memory::MemoryEvent::MemoryIndexing { embedded: 3, total: 5 };
         assert_eq!(serde_json::to_value(CoreEvent::Memory(indexing)).unwrap(), json!({"type": "memory_indexing", "embedded": 3, "total": 5}));
         let learned = sidecar_proactive::events::ProactiveEvent::ProactiveLearned { said: "pausa".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Proactive(learned)).unwrap(), json!({"type": "proactive_learned", "said": "pausa"}));

@@ -80,11 +80,11 @@ pub async fn fill(core: &Companion, count: usize, rng: &mut fastrand::Rng) {
                 .await
                 .unwrap();
         let mut v: Vec<f32> = (0..384).map(|_| rng.f32() - 0.5).collect();
-        sidecar_memory::meaning::normalize(&mut v);
+        sidecar_memory::normalize(&mut v);
         sqlx::query("INSERT INTO embeddings (kind, ref_id, model, vector) VALUES ('message', ?, ?, ?)")
             .bind(id)
-            .bind(sidecar_memory::meaning::weights::LOCAL_MODEL)
-            .bind(sidecar_memory::meaning::vectors::Quantized::from_f32(&v).to_blob())
+            .bind(sidecar_memory::LOCAL_MODEL)
+            .bind(sidecar_memory::Quantized::from_f32(&v).to_blob())
             .execute(&mut *tx)
             .await
             .unwrap();

@@ -2,7 +2,7 @@
 //! few lines calling the core or the character's window.
 
 use serde::Serialize;
-use sidecar_channels::channel::Channel;
+use sidecar_channels::Channel;
 use sidecar_desktop_features::character::place::{Grown, Spot};
 use sidecar_proactive::quiet::QuietNow;
 use sidecar_settings::preferences::{HotkeyRole, PreferencesView};

@@ -11,7 +11,7 @@ pub(crate) use sidecar::commands::{blocking, CommandError, SaidBy};
 pub(crate) type Core<'a> = State<'a, Arc<Companion>>;
 
 #[tauri::command]
-pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar_memory::attachments::Attachment, CommandError> {
+pub async fn attach_file(core: Core<'_>, path: std::path::PathBuf) -> Result<sidecar_memory::Attachment, CommandError> {
     core.attach(&path).await.said(&core)
 }
 

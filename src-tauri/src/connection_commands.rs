@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use sidecar_serve::mcp::endpoint::{EndpointView, McpEndpoint};
+use sidecar_serve::EndpointView;
+use sidecar_serve::McpEndpoint;
 use tauri::State;
 
 use crate::commands::{CommandError, Core};
@@ -13,7 +14,7 @@ use crate::commands::{CommandError, Core};
 /// `None` while the endpoint is off.
 #[tauri::command]
 pub fn connection_http_config(endpoint: State<'_, Arc<McpEndpoint>>, token: String) -> Option<String> {
-    endpoint.view().url.map(|url| sidecar_serve::connections::snippet::mcp_http_config(&url, &token))
+    endpoint.view().url.map(|url| sidecar_serve::mcp_http_config(&url, &token))
 }
 
 /// Whether the MCP endpoint runs, and where.

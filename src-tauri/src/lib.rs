@@ -56,7 +56,7 @@ pub fn run() {
             tracing::info!(data_dir = %companion.data_dir().display(), "Sidecar started");
             app.manage(companion.clone());
             // Sidecar served to other programs over HTTP, when Settings → Connections has it on.
-            let endpoint = Arc::new(sidecar_serve::mcp::endpoint::McpEndpoint::default());
+            let endpoint = Arc::new(sidecar_serve::McpEndpoint::default());
             app.manage(endpoint.clone());
             let hotkeys = [
                 (companion.preferences().hotkey(), HotkeyRole::Window),
@@ -221,10 +221,10 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
             match events.recv().await {
                 Ok(event) => {
                     match &event {
-                        sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelAlert { title, body, down, .. }) => {
+                        sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelAlert { title, body, down, .. }) => {
                             tray::channel_alert(&app, title, body, *down)
                         }
-                        sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, body, .. }) => {
+                        sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelWarning { title, body, .. }) => {
                             tray::channel_warning(&app, title, body)
                         }
                         sidecar::events::CoreEvent::Permissions(sidecar_actions::permissions::events::PermissionEvent::PermissionAsked { question })
@@ -233,9 +233,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
-                        sidecar::events::CoreEvent::Connections(sidecar_serve::connections::events::ConnectionEvent::ConnectionWaiting {
-                            title, body, ..
-                        })
+                        sidecar::events::CoreEvent::Connections(sidecar_serve::ConnectionEvent::ConnectionWaiting { title, body, .. })
                         | sidecar::events::CoreEvent::Updates(sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title, body }) => {
                             tray::channel_warning(&app, title, body)
                         }

@@ -9,7 +9,7 @@ use sidecar::Face;
 use sidecar_proactive::config::SinkId;
 use sidecar_proactive::router::{Outgoing, Sink};
 use sidecar_proactive::state::Channel;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_serve::McpEndpoint;
 use tauri::AppHandle;
 
 use crate::{tray, updater, window};

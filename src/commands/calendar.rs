@@ -1,9 +1,9 @@
 //! The window's calendar commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_calendar::mirror::MirrorReport;
-use sidecar_calendar::service::CalendarView;
-use sidecar_calendar::sync::SyncReport;
+use sidecar_calendar::CalendarView;
+use sidecar_calendar::MirrorReport;
+use sidecar_calendar::SyncReport;
 
 commands! {
     async fn calendar_view(core) -> Result<CalendarView, CommandError> {

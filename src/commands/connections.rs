@@ -2,8 +2,10 @@
 
 use crate::commands::{commands, CommandError};
 use serde::Serialize;
-use sidecar_serve::connections::client::{Client, Logged};
-use sidecar_serve::connections::{Connections, Scope};
+use sidecar_serve::Client;
+use sidecar_serve::Connections;
+use sidecar_serve::Logged;
+use sidecar_serve::Scope;
 
 /// What a client card shows: the client and its latest calls.
 #[derive(Serialize)]
@@ -36,7 +38,7 @@ commands! {
     }
 
     /// Allows `name` with `scopes` and makes its local API token (replacing an older one).
-    async fn make_api_token(core, name: String, scopes: Vec<Scope>) -> Result<sidecar_serve::connections::tokens::Issued, CommandError> {
+    async fn make_api_token(core, name: String, scopes: Vec<Scope>) -> Result<sidecar_serve::Issued, CommandError> {
         core.hosting().tokens.issue(&name, &scopes).await.map_err(failed)
     }
 
@@ -59,6 +61,6 @@ commands! {
     /// The `mcpServers` entry another program needs, naming the `sidecar` CLI beside the app.
     async fn connection_config(_core) -> Result<String, CommandError> {
         let app = std::env::current_exe().map_err(failed)?;
-        Ok(sidecar_serve::connections::snippet::mcp_config(&app.with_file_name("sidecar")))
+        Ok(sidecar_serve::mcp_config(&app.with_file_name("sidecar")))
     }
 }

@@ -12,7 +12,7 @@ commands! {
         core.send(&text).await.said(&core)
     }
 
-    async fn send_with_files(core, text: String, attachments: Vec<sidecar_memory::attachments::Attachment>) -> Result<TurnOutcome, CommandError> {
+    async fn send_with_files(core, text: String, attachments: Vec<sidecar_memory::Attachment>) -> Result<TurnOutcome, CommandError> {
         core.send_with(&text, &attachments).await.said(&core)
     }
 

@@ -6,17 +6,18 @@ use serde::Serialize;
 use sidecar_data::backup::BackupInfo;
 use sidecar_data::data_service::ChatImport;
 use sidecar_data::export::ExportFormat;
-use sidecar_memory::knowledge::profile_form::ProfileFields;
-use sidecar_memory::knowledge::store::ProfileFile;
-use sidecar_memory::knowledge::store::ProfileView;
-use sidecar_memory::meaning::setup::{MeaningInput, MeaningView};
+use sidecar_memory::MeaningInput;
+use sidecar_memory::MeaningView;
+use sidecar_memory::ProfileFields;
+use sidecar_memory::ProfileFile;
+use sidecar_memory::ProfileView;
 
 /// Facts by category and the lines of learnings.md that could not be read.
 #[derive(Serialize)]
 pub struct MemoryReport {
-    facts: Vec<sidecar_memory::knowledge::store::ListedFact>,
-    problems: Vec<sidecar_memory::knowledge::learnings::Malformed>,
-    conflicts: Vec<sidecar_memory::knowledge::store::FactConflict>,
+    facts: Vec<sidecar_memory::ListedFact>,
+    problems: Vec<sidecar_memory::Malformed>,
+    conflicts: Vec<sidecar_memory::FactConflict>,
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
@@ -105,7 +106,7 @@ commands! {
         .await)
     }
 
-    async fn remember_fact(core, text: String, category: sidecar_memory::knowledge::learnings::Category) -> Result<sidecar_memory::knowledge::facts::SaveOutcome, CommandError> {
+    async fn remember_fact(core, text: String, category: sidecar_memory::Category) -> Result<sidecar_memory::SaveOutcome, CommandError> {
         core.remember(&text, category).await.said(&core)
     }
 
@@ -114,11 +115,11 @@ commands! {
         blocking(&core, move |c| c.knowledge().supersede(line, &expected, c.clock().local_today()).map_err(CompanionError::from)).await.said(&core)
     }
 
-    async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<sidecar_memory::recall::MemoryPage, CommandError> {
+    async fn search_memory(core, query: String, pages: usize, weaker: bool) -> Result<sidecar_memory::MemoryPage, CommandError> {
         core.search_memory(&query, pages, weaker).await.said(&core)
     }
 
-    async fn edit_fact(core, line: usize, expected: String, text: String, category: sidecar_memory::knowledge::learnings::Category) -> Result<(), CommandError> {
+    async fn edit_fact(core, line: usize, expected: String, text: String, category: sidecar_memory::Category) -> Result<(), CommandError> {
         blocking(&core, move |c| c.knowledge().edit(line, &expected, &text, category).map_err(CompanionError::from)).await.said(&core)
     }
 

@@ -11,9 +11,10 @@ use crate::events::CoreEvent;
 use sidecar_agent::context::checkpoint::Status;
 use sidecar_domain::said::said_whole;
 use sidecar_store::MessageStatus;
-use sidecar_tasks::brief::BriefParts;
-use sidecar_tasks::rows::{Task, TasksStore};
+use sidecar_tasks::BriefParts;
+use sidecar_tasks::Task;
 use sidecar_tasks::TaskEvent;
+use sidecar_tasks::TasksStore;
 
 /// Earlier briefs' thumbs the next brief is told.
 const OPINIONS: u32 = 4;
@@ -32,7 +33,7 @@ impl Companion {
     /// Where the brief looks up the weather ("Madrid"); empty takes it away, and the
     /// brief leaves the weather out.
     pub async fn set_brief_place(&self, place: &str) -> Result<(), crate::CompanionError> {
-        let place = sidecar_tasks::brief::read_place(place)?;
+        let place = sidecar_tasks::read_place(place)?;
         self.models.settings_owner().change(sidecar_settings::owner::Change::Place(place))?;
         Ok(())
     }
@@ -49,11 +50,11 @@ impl Companion {
     pub(crate) async fn run_brief(&self, task: &Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
         let lang = self.preferences.lang();
         let parts = self.brief_parts(task, run_id).await;
-        let facts = sidecar_tasks::brief::facts(&parts, lang);
+        let facts = sidecar_tasks::facts(&parts, lang);
         let facts_id = self.post_in_tasks(conversation_id, task.id, &facts, MessageStatus::Complete).await;
         let (mut text, mut kept, mut usage) = (facts.clone(), facts_id, sidecar_llm::Usage::default());
         if !self.conversation.only_demo_answers() {
-            let prompt = sidecar_tasks::brief::prompt(&parts, lang);
+            let prompt = sidecar_tasks::prompt(&parts, lang);
             let turn =
                 sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt: &prompt, shown: Some(&task.title), tools: &task.tools };
             match self.conversation.run_task(turn, cancel.child_token()).await {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Companion;
-use sidecar_calendar::service::{CalendarService, CalendarView};
+use sidecar_calendar::CalendarService;
+use sidecar_calendar::CalendarView;
 
 /// How often the calendars are brought up to date (a sync whose ctag did not move costs
 /// one request per calendar).
@@ -53,10 +54,10 @@ impl Companion {
         Ok(self.offer_calendar_tools(view))
     }
 
-    /// Offers the calendar tools `view` allows (see [`sidecar_calendar::tools::offered`]).
+    /// Offers the calendar tools `view` allows (see [`sidecar_calendar::offered`]).
     fn offer_calendar_tools(&self, view: CalendarView) -> CalendarView {
         let (tools, board) = &self.calendar_tools;
-        board.set("calendar", sidecar_calendar::tools::offered(&view, tools));
+        board.set("calendar", sidecar_calendar::offered(&view, tools));
         view
     }
 
@@ -95,7 +96,7 @@ impl Companion {
     /// Syncs every calendar now; then the reminders set before an event go where their
     /// event went, and the reminders' to-dos are brought in line. The first sync error,
     /// after all were tried (the rest still runs on the last copy).
-    pub async fn sync_calendars_now(&self) -> Result<Vec<sidecar_calendar::sync::SyncReport>, crate::CompanionError> {
+    pub async fn sync_calendars_now(&self) -> Result<Vec<sidecar_calendar::SyncReport>, crate::CompanionError> {
         let synced = self.calendar.sync_all(self.preferences.lang()).await;
         if let Err(error) = self.reminders.follow_events().await {
             tracing::warn!(%error, "reminders could not follow their events");
@@ -107,8 +108,8 @@ impl Companion {
     }
 
     /// Brings the to-dos in the user's calendar in line with the pending reminders
-    /// (nothing when the mirror is off; see [`sidecar_calendar::mirror`]).
-    pub async fn mirror_reminders(&self) -> Result<sidecar_calendar::mirror::MirrorReport, crate::CompanionError> {
+    /// (nothing when the mirror is off; see the calendar crate's mirror).
+    pub async fn mirror_reminders(&self) -> Result<sidecar_calendar::MirrorReport, crate::CompanionError> {
         let wanted: Vec<(i64, String)> = match self.calendar.mirrors_reminders().await? {
             true => self.reminders.pending().await?.iter().map(|r| (r.id, sidecar_reminders::ics::as_todo(r))).collect(),
             false => Vec::new(),
@@ -117,7 +118,7 @@ impl Companion {
     }
 
     /// Turns the reminders' mirror on or off, and mirrors (or takes away) at once.
-    pub async fn set_mirror_reminders(&self, on: bool) -> Result<(CalendarView, sidecar_calendar::mirror::MirrorReport), crate::CompanionError> {
+    pub async fn set_mirror_reminders(&self, on: bool) -> Result<(CalendarView, sidecar_calendar::MirrorReport), crate::CompanionError> {
         self.calendar.set_mirror(on).await?;
         let report = self.mirror_reminders().await?;
         Ok((self.calendar.view().await?, report))
@@ -131,7 +132,7 @@ impl Companion {
         found
             .iter()
             .map(|o| match o.all_day {
-                true => format!("{}: {}", sidecar_tasks::words::all_day(self.lang), o.summary),
+                true => format!("{}: {}", sidecar_tasks::all_day(self.lang), o.summary),
                 false => format!("{}–{} {}", o.start.with_timezone(&zone).format("%H:%M"), o.end.with_timezone(&zone).format("%H:%M"), o.summary),
             })
             .collect()

@@ -27,19 +27,19 @@ impl Companion {
 
     /// Stores the user's message with files attached (their text goes to the model
     /// inside it) and produces a reply.
-    pub async fn send_with(&self, text: &str, attachments: &[sidecar_memory::attachments::Attachment]) -> Result<TurnOutcome, CompanionError> {
-        Ok(self.caller.call(&sidecar_memory::attachments::compose(text, attachments)).await?)
+    pub async fn send_with(&self, text: &str, attachments: &[sidecar_memory::Attachment]) -> Result<TurnOutcome, CompanionError> {
+        Ok(self.caller.call(&sidecar_memory::compose(text, attachments)).await?)
     }
 
     /// Reads a file to attach to the next message, cut to what the answering model's
     /// context can hold. An image is kept for a model that sees images, and refused
     /// with what to do for one that does not.
-    pub async fn attach(&self, path: &std::path::Path) -> Result<sidecar_memory::attachments::Attachment, CompanionError> {
+    pub async fn attach(&self, path: &std::path::Path) -> Result<sidecar_memory::Attachment, CompanionError> {
         let pinned = self.conversation.pinned_provider().await?;
         let sees_images = self.models.sees_images(pinned.as_deref());
         let (path, data_dir, budget) = (path.to_path_buf(), self.data_dir.clone(), self.context.attachment_budget());
         // Reading a PDF is work for a blocking thread, not for the runtime's.
-        let opened = tokio::task::spawn_blocking(move || sidecar_memory::attachments::open(&path, sees_images, &data_dir, budget))
+        let opened = tokio::task::spawn_blocking(move || sidecar_memory::open(&path, sees_images, &data_dir, budget))
             .await
             .map_err(|e| sidecar_domain::said::Refused(e.to_string()))?;
         Ok(opened?)

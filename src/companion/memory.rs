@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use super::Companion;
 use crate::error::CompanionError;
-use sidecar_memory::knowledge::facts::SaveOutcome;
-use sidecar_memory::knowledge::learnings::{Category, Malformed};
-use sidecar_memory::knowledge::store::{KnowledgeStore, ListedFact};
+use sidecar_memory::Category;
+use sidecar_memory::KnowledgeStore;
+use sidecar_memory::ListedFact;
+use sidecar_memory::Malformed;
+use sidecar_memory::SaveOutcome;
 
 impl Companion {
     /// Saves a fact directly (CLI, Memory view); not limited per turn, and a turn
@@ -26,23 +28,23 @@ impl Companion {
     }
 
     /// Searches all messages and facts, packed into `budget_tokens`.
-    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<sidecar_memory::recall::RecallResults, CompanionError> {
+    pub async fn recall(&self, query: &str, budget_tokens: usize) -> Result<sidecar_memory::RecallResults, CompanionError> {
         Ok(self.recall.search(query, budget_tokens).await?)
     }
 
     /// The Memory view's search: the best `pages` pages of matches that clear the
     /// relevance cut (or, with `weaker`, of all of them), and how many more there are.
-    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<sidecar_memory::recall::MemoryPage, CompanionError> {
+    pub async fn search_memory(&self, query: &str, pages: usize, weaker: bool) -> Result<sidecar_memory::MemoryPage, CompanionError> {
         Ok(self.recall.browse(query, pages, weaker).await?)
     }
 
     /// Recall itself, for a search in a chosen mode.
-    pub fn recall_service(&self) -> &Arc<sidecar_memory::recall::Recall> {
+    pub fn recall_service(&self) -> &Arc<sidecar_memory::Recall> {
         &self.recall
     }
 
     /// Recall by meaning: its embedder, vectors and background work.
-    pub fn meaning(&self) -> &Arc<sidecar_memory::meaning::indexer::MeaningIndex> {
+    pub fn meaning(&self) -> &Arc<sidecar_memory::MeaningIndex> {
         self.recall.meaning()
     }
 
@@ -52,12 +54,12 @@ impl Companion {
     }
 
     /// Settings → Memory: which embedder recall by meaning uses.
-    pub fn meaning_setup(&self) -> &Arc<sidecar_memory::meaning::setup::MeaningSetup> {
+    pub fn meaning_setup(&self) -> &Arc<sidecar_memory::MeaningSetup> {
         &self.meaning_setup
     }
 
     /// "Remember this?": whether noticed facts are saved without asking.
-    pub fn noticing(&self) -> &Arc<sidecar_memory::knowledge::suggest::Noticing> {
+    pub fn noticing(&self) -> &Arc<sidecar_memory::Noticing> {
         &self.noticing
     }
 
@@ -101,16 +103,16 @@ impl Companion {
     /// A task (for the caller's runtime) that picks up edits to the knowledge files
     /// made outside Sidecar, checking every `interval`.
     pub fn watch_knowledge(&self, interval: std::time::Duration) -> impl std::future::Future<Output = ()> + Send + 'static {
-        sidecar_memory::knowledge::watch::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
+        sidecar_memory::watch(self.knowledge.clone(), self.events.emitter(crate::events::CoreEvent::Memory), interval)
     }
 
     /// SOUL.md or user.md with its version, for the editors in the Memory view.
-    pub fn profile(&self, file: sidecar_memory::knowledge::store::ProfileFile) -> Result<(String, String), CompanionError> {
+    pub fn profile(&self, file: sidecar_memory::ProfileFile) -> Result<(String, String), CompanionError> {
         Ok(self.knowledge.profile(file)?)
     }
 
     /// Saves an edited SOUL.md or user.md; refused if the file changed since it was read.
-    pub fn save_profile(&self, file: sidecar_memory::knowledge::store::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
+    pub fn save_profile(&self, file: sidecar_memory::ProfileFile, text: &str, version: &str) -> Result<String, CompanionError> {
         Ok(self.knowledge.save_profile(file, text, version)?)
     }
 }

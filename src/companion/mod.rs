@@ -12,16 +12,17 @@ use crate::events::{CoreEvent, EventBus};
 use sidecar_agent::context::service::ContextService;
 pub use sidecar_agent::conversation::TurnOutcome;
 use sidecar_agent::conversation::{ConversationParts, ConversationService};
-use sidecar_channels::call::{CallSource, Caller};
-use sidecar_channels::channel::Channel;
-use sidecar_channels::phone::PhoneParts;
-use sidecar_channels::service::ChannelService;
-use sidecar_channels::serving::serve;
+use sidecar_channels::serve;
+use sidecar_channels::CallSource;
+use sidecar_channels::Caller;
+use sidecar_channels::Channel;
+use sidecar_channels::ChannelService;
+use sidecar_channels::PhoneParts;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
 use sidecar_llm::provider_admin::ProviderAdmin;
-use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_memory::KnowledgeStore;
 use sidecar_proactive::router::MessageRouter;
 use sidecar_proactive::service::{BrainLock, ProactiveService};
 use sidecar_reminders::service::ReminderService;
@@ -70,10 +71,10 @@ pub struct Companion {
     updates: Arc<sidecar_desktop_features::updates::Updates>,
     search: tools::web_search::WebSearch,
     knowledge: Arc<KnowledgeStore>,
-    recall: Arc<sidecar_memory::recall::Recall>,
+    recall: Arc<sidecar_memory::Recall>,
     data: Arc<sidecar_data::data_service::DataService>,
-    meaning_setup: Arc<sidecar_memory::meaning::setup::MeaningSetup>,
-    noticing: Arc<sidecar_memory::knowledge::suggest::Noticing>,
+    meaning_setup: Arc<sidecar_memory::MeaningSetup>,
+    noticing: Arc<sidecar_memory::Noticing>,
     events: EventBus,
     data_dir: PathBuf,
     clock: Clock,
@@ -90,7 +91,7 @@ pub struct Companion {
     /// Scheduled tasks: their rows, their looks, the user's edits.
     tasks: Arc<sidecar_tasks::Tasks>,
     /// The CalDAV account and its calendars.
-    calendar: Arc<sidecar_calendar::service::CalendarService>,
+    calendar: Arc<sidecar_calendar::CalendarService>,
     /// The calendar's tools, and where they are offered while an account is connected.
     calendar_tools: (Vec<Arc<dyn sidecar_tools::Tool>>, Arc<sidecar_tools::board::ToolBoard>),
     proactive: Arc<ProactiveService>,
@@ -104,7 +105,7 @@ pub struct Companion {
     /// Settings → Notes: the folder the note tools work in.
     notes: Arc<sidecar_actions::notes::setup::NotesSetup>,
     /// Sidecar as a server: consent, API tokens, notes from programs, API chat turns.
-    hosting: Arc<sidecar_serve::connections::hosting::Hosting>,
+    hosting: Arc<sidecar_serve::Hosting>,
     /// Native notifications and the one listener for their answers.
     notifier: Arc<sidecar_proactive::notifier::Notifier>,
     /// Push-to-talk: the microphone to words.
@@ -145,22 +146,22 @@ impl Companion {
             lang,
         ));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
-        let meaning = Arc::new(sidecar_memory::meaning::indexer::MeaningIndex::new(
+        let meaning = Arc::new(sidecar_memory::MeaningIndex::new(
             store.clone(),
             knowledge.clone(),
             events.emitter(CoreEvent::Memory),
             events.subscriber(stored_or_learned),
             tool_http(),
-            sidecar_memory::meaning::choice::EmbedderChoice::from_settings(&options.settings, &options.secrets),
+            sidecar_memory::EmbedderChoice::from_settings(&options.settings, &options.secrets),
             sidecar_domain::logging::log_dir(&options.data_dir),
         ));
-        knowledge.compare_by_meaning(Arc::new(sidecar_memory::meaning::nearness::ByMeaning::new(&meaning)));
-        let meaning_setup = Arc::new(sidecar_memory::meaning::setup::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
-        let noticing = Arc::new(sidecar_memory::knowledge::suggest::Noticing::new(owner.clone()));
+        knowledge.compare_by_meaning(Arc::new(sidecar_memory::ByMeaning::new(&meaning)));
+        let meaning_setup = Arc::new(sidecar_memory::MeaningSetup::new(options.secrets.clone(), owner.clone(), meaning.clone()));
+        let noticing = Arc::new(sidecar_memory::Noticing::new(owner.clone()));
         let budget = sidecar_llm::budget::Budget::new(store.clone(), clock.clone(), events.emitter(CoreEvent::Budget), &options.settings, lang);
         let log_dir = sidecar_domain::logging::log_dir(&options.data_dir);
         let models = Arc::new(Models::new(owner.clone(), options.secrets.clone(), log_dir, events.emitter(CoreEvent::Model), store.clone(), budget, lang));
-        knowledge.judge_with(Arc::new(sidecar_memory::facts_judge::ModelJudge(models.clone())));
+        knowledge.judge_with(Arc::new(sidecar_memory::ModelJudge(models.clone())));
         let router = MessageRouter::default();
         let chat = Arc::new(sidecar_proactive::sinks::ChatSink {
             store: store.clone(),
@@ -213,7 +214,7 @@ impl Companion {
             options.data_dir.clone(),
             options.config_path.clone(),
         ));
-        let recall = Arc::new(sidecar_memory::recall::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
+        let recall = Arc::new(sidecar_memory::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
         let search = tools::web_search::WebSearch {
@@ -225,8 +226,8 @@ impl Companion {
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
             .guarded_by(permissions.clone())
             .redacting_with(options.secrets.redactor().clone());
-        tools.register(sidecar_memory::remember::RememberFact::new(knowledge.clone(), clock.clone()));
-        tools.register(sidecar_memory::recall::RecallTool(recall.clone()));
+        tools.register(sidecar_memory::RememberFact::new(knowledge.clone(), clock.clone()));
+        tools.register(sidecar_memory::RecallTool(recall.clone()));
         tools.register(sidecar_agent::plan_tool::UpdatePlan(plans));
         let chooser = Arc::new(sidecar_agent::chooser::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
@@ -234,17 +235,12 @@ impl Companion {
         sidecar_reminders::tool::register(&mut tools, reminders.clone());
         let tasks = Arc::new(sidecar_tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         tasks.follow_language(lang).await?;
-        let calendar = Arc::new(sidecar_calendar::service::CalendarService::new(
-            store.clone(),
-            options.secrets.clone(),
-            clock.clone(),
-            sidecar_calendar::subscription::feed_client(),
-        ));
+        let calendar = Arc::new(sidecar_calendar::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), sidecar_calendar::feed_client()));
         proactive.watch_calendar(calendar.clone());
         reminders.watch_events(calendar.clone());
         // The model proposes a task; its grants are checked against the tools there are then.
         let offered: Arc<std::sync::OnceLock<std::sync::Weak<ConversationService>>> = Arc::default();
-        tools.register(sidecar_tasks::tool::ScheduleTask {
+        tools.register(sidecar_tasks::ScheduleTask {
             tasks: tasks.clone(),
             clock: clock.clone(),
             lang,
@@ -295,9 +291,9 @@ impl Companion {
         };
         let tool_settings = models.settings().tools.clone();
         let notes = Arc::new(sidecar_actions::notes::setup::NotesSetup::new(tool_settings.notes_folder.as_deref(), owner.clone(), board.clone()));
-        let calendar_tools = sidecar_calendar::tools::tools(sidecar_calendar::tools::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
+        let calendar_tools = sidecar_calendar::tools(sidecar_calendar::Hands { calendar: calendar.clone(), clock: clock.clone(), lang });
         if let Ok(view) = calendar.view().await {
-            board.set("calendar", sidecar_calendar::tools::offered(&view, &calendar_tools));
+            board.set("calendar", sidecar_calendar::offered(&view, &calendar_tools));
         }
         // One speech model for push-to-talk and the phone's voice notes.
         let speech = Arc::new(match &models.settings().local_model.runtime {
@@ -316,7 +312,7 @@ impl Companion {
             redactor: options.secrets.redactor().clone(),
             speech: speech.clone(),
         };
-        let client_notes = sidecar_serve::connections::note::ClientNotes::new(router.clone(), lang);
+        let client_notes = sidecar_serve::ClientNotes::new(router.clone(), lang);
         let channels = Arc::new(ChannelService::new(phone, options.secrets.clone(), router, conversation.clone()));
         permissions.set_phone_asker(channels.questions());
         let (local, caller) = CallSource::new(options.channel, clock.clone());
@@ -325,9 +321,9 @@ impl Companion {
         tokio::spawn(serve(Arc::new(api_source), conversation.clone(), channels.questions()));
         let (device_source, device_caller) = CallSource::new(Channel::Device, clock.clone());
         tokio::spawn(serve(Arc::new(device_source), conversation.clone(), channels.questions()));
-        let connections = Arc::new(sidecar_serve::connections::Connections::new(store.clone(), clock.clone()));
-        let hosting = Arc::new(sidecar_serve::connections::hosting::Hosting {
-            tokens: sidecar_serve::connections::tokens::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
+        let connections = Arc::new(sidecar_serve::Connections::new(store.clone(), clock.clone()));
+        let hosting = Arc::new(sidecar_serve::Hosting {
+            tokens: sidecar_serve::ApiTokens::new(store.clone(), clock.clone(), options.secrets.clone(), connections.clone()),
             connections,
             notes: client_notes,
             chat: api_caller,
@@ -412,7 +408,7 @@ impl Companion {
 
     /// The settings file in use, if any (tests may run without one).
     /// Sidecar as a server for other programs (MCP, the local API).
-    pub fn hosting(&self) -> &Arc<sidecar_serve::connections::hosting::Hosting> {
+    pub fn hosting(&self) -> &Arc<sidecar_serve::Hosting> {
         &self.hosting
     }
 
@@ -595,7 +591,7 @@ impl Companion {
 /// knowledge files changed.
 fn stored_or_learned(event: &CoreEvent) -> Option<()> {
     use sidecar_agent::events::ChatEvent;
-    use sidecar_memory::knowledge::events::MemoryEvent;
+    use sidecar_memory::MemoryEvent;
     use sidecar_proactive::events::ProactiveEvent;
     let new = matches!(
         event,

@@ -12,7 +12,7 @@ use super::Companion;
 use sidecar_desktop_features::updates::source::{PackageFormat, UpdateSource};
 use sidecar_proactive::router::Sink;
 use sidecar_proactive::sinks::NotificationSink;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_serve::McpEndpoint;
 
 /// What a face gives the companion when it starts it.
 pub struct Face {
@@ -120,11 +120,11 @@ impl Companion {
             }
         }
         self.start_devices_if_on().await;
-        let connections = sidecar_serve::connections::watch::watch(
+        let connections = sidecar_serve::watch(
             self.hosting().connections.clone(),
             self.events.emitter(crate::events::CoreEvent::Connections),
             self.lang,
-            sidecar_serve::connections::watch::LOOK_EVERY,
+            sidecar_serve::LOOK_EVERY,
         );
         let mut loops = vec![];
         if delivery == Delivery::Here {
@@ -133,7 +133,7 @@ impl Companion {
             loops.push(tokio::spawn(self.clone().run_tasks(cancel.clone())));
         }
         loops.extend([
-            tokio::spawn(self.watch_knowledge(sidecar_memory::knowledge::watch::POLL_INTERVAL)),
+            tokio::spawn(self.watch_knowledge(sidecar_memory::POLL_INTERVAL)),
             tokio::spawn(self.meaning().clone().run()),
             tokio::spawn(self.data().clone().run_daily_backups()),
             tokio::spawn(self.clone().run_daily_tidy()),

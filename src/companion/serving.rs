@@ -5,9 +5,12 @@
 use std::sync::Arc;
 
 use super::Companion;
-use sidecar_serve::api::{ApiParts, LocalApi};
-use sidecar_serve::mcp::endpoint::{EndpointView, McpEndpoint};
-use sidecar_serve::mcp::server::{SidecarServer, Sources};
+use sidecar_serve::ApiParts;
+use sidecar_serve::EndpointView;
+use sidecar_serve::LocalApi;
+use sidecar_serve::McpEndpoint;
+use sidecar_serve::SidecarServer;
+use sidecar_serve::Sources;
 use sidecar_settings::file::SettingsFileError;
 
 impl Companion {
@@ -18,7 +21,7 @@ impl Companion {
             tools: self.tools(),
             recall: self.recall_service().clone(),
             facts: Arc::new(move || knowledge.facts()),
-            profile: Arc::new(move || profile.profile(sidecar_memory::knowledge::store::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
+            profile: Arc::new(move || profile.profile(sidecar_memory::ProfileFile::User).map(|(text, _)| text).unwrap_or_default()),
             hosting: self.hosting().clone(),
         })
     }

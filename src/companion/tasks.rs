@@ -19,7 +19,9 @@ use sidecar_proactive::router::{Kind, Outgoing};
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
-use sidecar_tasks::{TaskEvent, Tasks, Work};
+use sidecar_tasks::TaskEvent;
+use sidecar_tasks::Tasks;
+use sidecar_tasks::Work;
 
 /// Longest sleep between two looks at the wall clock: a suspended machine or a clock
 /// that jumped is noticed within this (a monotonic sleep does not count the suspend).
@@ -67,13 +69,13 @@ impl Companion {
     pub async fn tasks_page(&self) -> Result<TasksPage, crate::CompanionError> {
         let tools = self.conversation.tools();
         // The turn's own plumbing (finding tools, a plan) is no work to give a task.
-        let plumbing = [sidecar_tasks::tool::NAME, "find_tools", "update_plan"];
+        let plumbing = [sidecar_tasks::NAME, "find_tools", "update_plan"];
         let tools = tools.tools().filter(|t| !plumbing.contains(&t.name())).map(|t| (t.name().to_string(), t.title(self.lang))).collect();
         let midnight = sidecar_store::utc(self.clock.local_midnight());
         Ok(TasksPage {
             tasks: self.tasks.list(self.clock.now(), self.lang).await?,
             tools,
-            default_skip_minutes: sidecar_tasks::tool::DEFAULT_SKIP_MINUTES,
+            default_skip_minutes: sidecar_tasks::DEFAULT_SKIP_MINUTES,
             tokens_today: self.tasks.tokens_since(Some(&midnight)).await?,
             zone: self.clock.zone().name().to_string(),
             brief_at: self.tasks.brief().await?.and_then(|task| match task.schedule {
@@ -89,7 +91,7 @@ impl Companion {
     }
 
     /// Makes a task from Settings or the CLI, with the tools there are now.
-    pub async fn add_task(&self, request: &sidecar_tasks::TaskRequest) -> Result<sidecar_tasks::rows::Task, crate::CompanionError> {
+    pub async fn add_task(&self, request: &sidecar_tasks::TaskRequest) -> Result<sidecar_tasks::Task, crate::CompanionError> {
         let tools = self.conversation.tools();
         let known: Vec<&str> = tools.tools().map(|t| t.name()).collect();
         Ok(self.tasks.add(request, &known, self.clock.now(), self.clock.zone(), self.lang).await?)
@@ -97,7 +99,7 @@ impl Companion {
 
     /// The conversation task results arrive in (made the first time).
     pub async fn tasks_conversation(&self) -> Result<i64, crate::CompanionError> {
-        Ok(self.store.conversations().set_aside(sidecar_tasks::CONVERSATION_KIND, sidecar_tasks::words::tasks_conversation(self.lang)).await?)
+        Ok(self.store.conversations().set_aside(sidecar_tasks::CONVERSATION_KIND, sidecar_tasks::tasks_conversation(self.lang)).await?)
     }
 
     /// The loop: the runs a crash cut first, then a look at every next time (at most
@@ -162,7 +164,7 @@ impl Companion {
             }
             Work::Ask { task, occurrence } => {
                 let due = sidecar_dates::moment_words(occurrence.with_timezone(&self.clock.zone()), self.lang);
-                let text = sidecar_tasks::words::ask_late(self.lang, &task.title, &due);
+                let text = sidecar_tasks::ask_late(self.lang, &task.title, &due);
                 let message_id = self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Complete).await?;
                 self.events.publish(CoreEvent::Tasks(TaskEvent::TaskAsks { task_id: task.id, conversation_id, message_id }));
                 self.deliver_task(&task, &text, Some(message_id)).await;
@@ -173,14 +175,14 @@ impl Companion {
 
     /// A run of `task`: its turn, its reply and tokens kept, its end recorded (a third
     /// failure pauses it), a failure said in Tasks, the result delivered.
-    async fn run_work(&self, task: &sidecar_tasks::rows::Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
+    async fn run_work(&self, task: &sidecar_tasks::Task, run_id: i64, conversation_id: i64, cancel: &CancellationToken) -> Option<i64> {
         self.events.publish(CoreEvent::Tasks(TaskEvent::TaskRunStarted { task_id: task.id, run_id }));
-        if task.kind == sidecar_tasks::rows::TaskKind::Brief {
+        if task.kind == sidecar_tasks::TaskKind::Brief {
             return self.run_brief(task, run_id, conversation_id, cancel).await;
         }
-        let (prompt, cut_from) = sidecar_tasks::manage::runnable_prompt(&task.prompt);
+        let (prompt, cut_from) = sidecar_tasks::runnable_prompt(&task.prompt);
         if let Some(chars) = cut_from {
-            let said = sidecar_tasks::words::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::manage::MAX_PROMPT_CHARS);
+            let said = sidecar_tasks::prompt_cut(self.lang, &task.title, chars, sidecar_tasks::MAX_PROMPT_CHARS);
             self.post_in_tasks(conversation_id, task.id, &said, MessageStatus::Complete).await;
         }
         let turn = sidecar_agent::conversation::TaskTurn { conversation_id, task_id: task.id, prompt, shown: None, tools: &task.tools };
@@ -210,7 +212,7 @@ impl Companion {
         let message_id = match (&outcome, message_id) {
             (Ok(_), id) => id,
             (Err(why), _) => {
-                let failed = sidecar_tasks::words::failed(self.lang, &task.title, why);
+                let failed = sidecar_tasks::failed(self.lang, &task.title, why);
                 let text = paused.map_or(failed.clone(), |paused| format!("{failed}\n\n{paused}"));
                 self.post_in_tasks(conversation_id, task.id, &text, MessageStatus::Error).await
             }
@@ -247,7 +249,7 @@ impl Companion {
     /// always and Sidecar is quiet or the day's task notifications are spent: then the
     /// result waits in Tasks (it is there either way) and is notified later, together
     /// with any others.
-    pub(crate) async fn deliver_task(&self, task: &sidecar_tasks::rows::Task, text: &str, message_id: Option<i64>) {
+    pub(crate) async fn deliver_task(&self, task: &sidecar_tasks::Task, text: &str, message_id: Option<i64>) {
         if !task.always_deliver {
             match self.may_notify_tasks().await {
                 Ok(true) => {}
@@ -288,7 +290,7 @@ impl Companion {
         };
         let lines: Vec<String> = held.iter().map(|(_, title, text)| format!("{title}: {}", text.lines().next().unwrap_or_default())).collect();
         let last = held.last().map(|(id, _, _)| *id);
-        self.notify_task(sidecar_tasks::words::held_title(self.lang, held.len()), &lines.join("\n"), last, 0).await;
+        self.notify_task(sidecar_tasks::held_title(self.lang, held.len()), &lines.join("\n"), last, 0).await;
     }
 
     /// A task's notification (and the phone when away): `title`, the start of `text`.

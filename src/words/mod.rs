@@ -5,14 +5,12 @@
 
 pub use sidecar_actions::permissions::words as permissions;
 pub use sidecar_agent::words::{command_table, commands, intent, plans};
-pub use sidecar_channels::words as channels;
 pub use sidecar_data::words as export;
 pub use sidecar_llm::budget::words as budget;
 pub use sidecar_llm::outcomes;
 pub use sidecar_proactive::words::decision;
 pub use sidecar_proactive::words::proactive;
 pub use sidecar_reminders::words as reminders;
-pub use sidecar_serve::words as connections;
 pub mod tray;
 pub use sidecar_desktop_features::words as updates;
 

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_data::backup::BackupError;
 use sidecar_data::export::ExportFormat;
-use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::Category;
 
 async fn open(dir: &Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Default::default());
@@ -74,8 +74,8 @@ async fn fill(core: &Companion, messages: &[String], facts: &[String], profile: 
         core.knowledge().begin_turn();
         let _ = core.remember(fact, Category::General).await;
     }
-    let (_, version) = core.profile(sidecar_memory::knowledge::store::ProfileFile::User).unwrap();
-    core.knowledge().save_profile(sidecar_memory::knowledge::store::ProfileFile::User, profile, &version).unwrap();
+    let (_, version) = core.profile(sidecar_memory::ProfileFile::User).unwrap();
+    core.knowledge().save_profile(sidecar_memory::ProfileFile::User, profile, &version).unwrap();
 }
 
 /// The whole decompressed content of a gzip file, or None when gzip finds it damaged.

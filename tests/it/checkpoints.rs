@@ -3,14 +3,14 @@
 
 use sidecar_agent::context::rows::ContextStore;
 use sidecar_agent::events::ChatEvent;
-use sidecar_memory::knowledge::events::MemoryEvent;
+use sidecar_memory::MemoryEvent;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{reply_events, stream, tool_call_events, ScriptedServer};
 use sidecar::{Companion, CompanionOptions, CoreEvent};
 use sidecar_agent::context::checkpoint::Status;
-use sidecar_memory::knowledge::store::ProfileFile;
+use sidecar_memory::ProfileFile;
 use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, base_url: &str) -> Arc<Companion> {
@@ -265,7 +265,7 @@ async fn sidecars_own_writes_raise_no_change_event() {
     let core = open(dir.path(), &server.base_url).await;
     let mut events = core.events().subscribe();
     let watcher = tokio::spawn(core.watch_knowledge(Duration::from_millis(20)));
-    core.remember("Toca el violín", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("Toca el violín", sidecar_memory::Category::General).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     watcher.abort();
     while let Ok(event) = events.try_recv() {

@@ -3,11 +3,13 @@
 //! served only when its client is allowed now with the scope it needs, and every call
 //! is logged with what was decided.
 
-use sidecar_serve::connections::rows::ConnectionsStore;
+use sidecar_serve::ConnectionsStore;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use sidecar_serve::connections::{Connections, Refused, Scope};
+use sidecar_serve::Connections;
+use sidecar_serve::Refused;
+use sidecar_serve::Scope;
 use sidecar_store::Store;
 
 #[derive(Debug, Clone)]
@@ -95,7 +97,7 @@ async fn a_waiting_program_is_said_once() {
     let events = EventBus::default();
     let mut heard = events.subscribe();
     let watching = std::sync::Arc::new(Connections::new(store, sidecar_domain::clock::system_clock()));
-    tokio::spawn(sidecar_serve::connections::watch::watch(
+    tokio::spawn(sidecar_serve::watch(
         watching,
         events.emitter(sidecar::events::CoreEvent::Connections),
         sidecar::words::Lang::Es,
@@ -103,7 +105,7 @@ async fn a_waiting_program_is_said_once() {
     ));
     connections.arrived("cursor").await.unwrap();
     let said = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv()).await.unwrap().unwrap();
-    let CoreEvent::Connections(sidecar_serve::connections::events::ConnectionEvent::ConnectionWaiting { name, body, .. }) = said else { panic!("{said:?}") };
+    let CoreEvent::Connections(sidecar_serve::ConnectionEvent::ConnectionWaiting { name, body, .. }) = said else { panic!("{said:?}") };
     assert_eq!(name, "cursor");
     assert!(body.contains("Ajustes → Conexiones"), "{body}");
     // Seen again, it is not said again; once allowed, nothing more is said.
@@ -120,7 +122,7 @@ async fn a_client_that_calls_all_day_keeps_only_its_latest_calls_and_others_keep
     let rows = store.connections();
     let now = chrono::Utc::now();
     rows.log("quiet", "recall", true, now).await.unwrap();
-    let kept = sidecar_serve::connections::rows::KEPT_PER_CLIENT as usize;
+    let kept = sidecar_serve::KEPT_PER_CLIENT as usize;
     for n in 0..kept + 300 {
         rows.log("busy", &format!("call {n}"), true, now).await.unwrap();
     }

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use sidecar_domain::fsutil::write_atomically;
-use sidecar_memory::knowledge::learnings::Learnings;
+use sidecar_memory::Learnings;
 
 const WRITER_ENV: &str = "SIDECAR_TEST_CRASH_WRITER";
 const TEST_NAME: &str = "crash_write::a_write_killed_half_way_leaves_the_old_or_the_new_file";

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_memory::knowledge::learnings::Category;
-use sidecar_memory::meaning::gemma::GEMMA_MODEL;
-use sidecar_memory::meaning::indexer::MeaningState;
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::Category;
+use sidecar_memory::MeaningState;
+use sidecar_memory::RecallMode;
+use sidecar_memory::GEMMA_MODEL;
 use sidecar_settings::Settings;
 
 use crate::meaning::{lines, HISTORY};
@@ -146,20 +146,17 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     core.import_jsonl(&lines(HISTORY)).await.unwrap();
     // What "automatic" resolves to on a computer with the memory (the rule by memory is
     // the memory crate's unit test).
-    let gemma = sidecar_memory::meaning::gemma::GemmaFiles::locate(Some(&runtime)).unwrap();
+    let gemma = sidecar_memory::GemmaFiles::locate(Some(&runtime)).unwrap();
     let light = Ok(runtime.join("e5-small-q4.bin"));
-    core.meaning().configure(sidecar_memory::meaning::choice::EmbedderChoice::GemmaOrLight { gemma, light }).await;
+    core.meaning().configure(sidecar_memory::EmbedderChoice::GemmaOrLight { gemma, light }).await;
 
     assert_eq!(core.meaning().catch_up(None).await.unwrap(), HISTORY.len());
-    assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar_memory::meaning::weights::LOCAL_MODEL.into() });
+    assert_eq!(core.meaning().state(), MeaningState::Ready { model: sidecar_memory::LOCAL_MODEL.into() });
     let results = core.recall("What did I say about my sibling's new job?", 500).await.unwrap();
     assert!(results.words_only.is_none(), "{:?}", results.words_only);
     assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
     // Settings names the light one and says it stands in, where EmbeddingGemma suits.
     let view = core.meaning_setup().view().await;
     assert_eq!(view.automatic, sidecar_settings::memory::EmbeddingsBackend::Local);
-    assert_eq!(
-        view.automatic_stands_in,
-        sidecar_memory::meaning::choice::suited(sidecar_llm::local_models::machine::total_memory()) == view.built_in[1].backend
-    );
+    assert_eq!(view.automatic_stands_in, sidecar_memory::suited(sidecar_llm::local_models::machine::total_memory()) == view.built_in[1].backend);
 }

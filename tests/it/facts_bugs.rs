@@ -3,8 +3,18 @@
 
 use chrono::NaiveDate;
 use proptest::prelude::*;
-use sidecar_memory::knowledge::facts::{for_prompt, knowledge_block, potential_facts, recency_factor, remember, score, SaveOutcome, TurnSaves, MAX_WEIGHT};
-use sidecar_memory::knowledge::learnings::{Category, Fact, Learnings};
+use sidecar_memory::for_prompt;
+use sidecar_memory::knowledge_block;
+use sidecar_memory::potential_facts;
+use sidecar_memory::recency_factor;
+use sidecar_memory::remember;
+use sidecar_memory::score;
+use sidecar_memory::Category;
+use sidecar_memory::Fact;
+use sidecar_memory::Learnings;
+use sidecar_memory::SaveOutcome;
+use sidecar_memory::TurnSaves;
+use sidecar_memory::MAX_WEIGHT;
 
 fn day(s: &str) -> NaiveDate {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
@@ -107,7 +117,7 @@ fn bug_04_prompts_built_while_another_task_writes_see_every_finished_save() {
     use std::sync::Arc;
     const FACTS: usize = 120;
     let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(sidecar_memory::knowledge::store::KnowledgeStore::open(dir.path(), sidecar_domain::locale::Lang::En).unwrap());
+    let store = Arc::new(sidecar_memory::KnowledgeStore::open(dir.path(), sidecar_domain::locale::Lang::En).unwrap());
     let saved = Arc::new(AtomicUsize::new(0));
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let today = day(TODAY);

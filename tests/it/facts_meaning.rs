@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_memory::knowledge::facts::SaveOutcome;
-use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::Category;
+use sidecar_memory::SaveOutcome;
 use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path, meaning: bool) -> Arc<Companion> {

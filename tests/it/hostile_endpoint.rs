@@ -14,9 +14,9 @@ use std::time::Duration;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_memory::knowledge::learnings::Category;
-use sidecar_serve::connections::Scope;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_memory::Category;
+use sidecar_serve::McpEndpoint;
+use sidecar_serve::Scope;
 
 use crate::support;
 

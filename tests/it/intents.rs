@@ -159,7 +159,7 @@ async fn with_no_provider_sidecar_answers_the_time_and_what_it_was_told() {
     assert!(ahora.reply.starts_with("Ahora es miércoles 18 de noviembre"), "{}", ahora.reply);
     let facts = core.knowledge().facts();
     let job_fact = facts.iter().find(|f| f.fact.text.contains("enfermera")).unwrap();
-    assert_eq!(job_fact.category, sidecar_memory::knowledge::learnings::Category::Work, "the category is read from the words");
+    assert_eq!(job_fact.category, sidecar_memory::Category::Work, "the category is read from the words");
 }
 
 /// Issue 68: "el próximo viernes" said on a Wednesday is asked about (this week's or

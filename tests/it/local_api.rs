@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use sidecar::{Companion, CompanionOptions};
-use sidecar_serve::connections::Scope;
-use sidecar_serve::mcp::endpoint::McpEndpoint;
+use sidecar_serve::McpEndpoint;
+use sidecar_serve::Scope;
 
 use crate::support::{self, reply_events, stream, ScriptedServer};
 
@@ -49,8 +49,8 @@ async fn call(http: &reqwest::Client, method: reqwest::Method, url: &str, token:
 async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I am allergic to peanuts", sidecar_memory::knowledge::learnings::Category::Health).await.unwrap();
-    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I am allergic to peanuts", sidecar_memory::Category::Health).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let get = reqwest::Method::GET;
@@ -96,7 +96,7 @@ async fn no_token_a_wrong_token_or_a_missing_scope_gets_nothing_and_says_why() {
     assert_eq!(status, 403, "chatting needs its own scope");
 
     // Bad requests: an oversized body, a malformed one, an unknown path, a foreign Host.
-    let huge = "x".repeat(sidecar_serve::api::MAX_BODY_BYTES + 10);
+    let huge = "x".repeat(sidecar_serve::MAX_BODY_BYTES + 10);
     let (status, error) = call(&http, reqwest::Method::POST, &format!("{base}/v1/recall"), Some(&reader), Some(json!({"query": huge}))).await;
     assert_eq!(status, 413, "{error}");
     let (status, error) = call(&http, reqwest::Method::POST, &format!("{base}/v1/recall"), Some(&reader), Some(json!({"q": "cello"}))).await;
@@ -178,7 +178,7 @@ async fn reminders_facts_and_notes_go_in_and_come_back_out() {
 async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), "").await;
-    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();
     let (_endpoint, base) = serve(&core).await;
     let http = reqwest::Client::new();
     let mut tokens = Vec::new();
@@ -193,7 +193,7 @@ async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
 
     let mut limited = None;
-    let burst = sidecar_serve::api::limit::RateLimit::new(sidecar_settings::connections::DEFAULT_API_PER_MINUTE).burst();
+    let burst = sidecar_serve::RateLimit::new(sidecar_settings::connections::DEFAULT_API_PER_MINUTE).burst();
     for _ in 0..burst + 5 {
         let response = http.get(format!("{base}/v1/facts")).bearer_auth(&tokens[0]).send().await.unwrap();
         if response.status().as_u16() == 429 {

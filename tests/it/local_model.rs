@@ -181,7 +181,7 @@ async fn the_offline_server_exits_when_the_app_is_killed() {
         .env("SIDECAR_DATA_DIR", dir.path())
         .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
-        .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
+        .env(sidecar_memory::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL")
         .args(["ask", "Write a long story about the sea."])
         .stdout(std::process::Stdio::null())

@@ -104,11 +104,11 @@ fn a_client_gets_nothing_until_allowed_then_only_its_scopes_until_revoked() {
 /// stopped endpoint answers nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
-    use sidecar_serve::mcp::endpoint::McpEndpoint;
+    use sidecar_serve::McpEndpoint;
     let dir = tempfile::tempdir().unwrap();
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
-    core.remember("I play the cello on Thursdays", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("I play the cello on Thursdays", sidecar_memory::Category::General).await.unwrap();
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
     assert!(address.ip().is_loopback());
@@ -131,7 +131,7 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
     };
     let refused = over_http(json!([["recall", {"query": "cello"}]]), None).await.unwrap();
     assert!(refused["refused"].as_str().unwrap().contains("sidecar connections token"), "{refused}");
-    let token = core.hosting().tokens.issue("cursor", &[sidecar_serve::connections::Scope::ReadMemory]).await.unwrap().token;
+    let token = core.hosting().tokens.issue("cursor", &[sidecar_serve::Scope::ReadMemory]).await.unwrap().token;
     let served = over_http(json!([["recall", {"query": "cello"}], ["resource:sidecar://facts", {}]]), Some(token)).await.unwrap();
     assert_eq!(served["results"][0]["error"], false, "{served}");
     assert!(served["results"][0]["text"].as_str().unwrap().contains("cello") && served["results"][1]["text"].as_str().unwrap().contains("cello"), "{served}");
@@ -153,13 +153,13 @@ async fn the_http_endpoint_serves_only_allowed_clients_on_loopback() {
 /// runner cannot send a token, so a proxy adds one a user made.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_endpoint_passes_the_conformance_scenarios_that_apply() {
-    use sidecar_serve::mcp::endpoint::McpEndpoint;
+    use sidecar_serve::McpEndpoint;
     let dir = tempfile::tempdir().unwrap();
     let settings = toml::from_str("[llm]\nmax_retries = 0\n").unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let endpoint = McpEndpoint::default();
     let address = endpoint.start(core.mcp_server(), core.local_api(), 0, sidecar::words::Lang::En).await.unwrap();
-    let token = core.hosting().tokens.issue("conformance", &[sidecar_serve::connections::Scope::ReadMemory]).await.unwrap().token;
+    let token = core.hosting().tokens.issue("conformance", &[sidecar_serve::Scope::ReadMemory]).await.unwrap().token;
     let url = format!("{}/mcp", support::token_proxy::start(format!("http://{address}"), token).await);
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/node_modules/.bin/conformance");
     // The runner writes its results where it runs.

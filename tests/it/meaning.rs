@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_memory::knowledge::events::MemoryEvent;
-use sidecar_memory::meaning::choice::EmbedderChoice;
-use sidecar_memory::meaning::indexer::MeaningState;
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::EmbedderChoice;
+use sidecar_memory::MeaningState;
+use sidecar_memory::MemoryEvent;
+use sidecar_memory::RecallMode;
 use sidecar_settings::Settings;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
@@ -137,7 +137,7 @@ async fn densities_are_measured_again_when_missing_after_an_upgrade() {
 async fn facts_get_vectors_and_a_deleted_fact_loses_its_own() {
     let dir = tempfile::tempdir().unwrap();
     let core = open_local(dir.path()).await;
-    core.remember("Es alérgica a los cacahuetes", sidecar_memory::knowledge::learnings::Category::Health).await.unwrap();
+    core.remember("Es alérgica a los cacahuetes", sidecar_memory::Category::Health).await.unwrap();
     core.meaning().catch_up(None).await.unwrap();
     let hits = core.recall("peanut allergy", 500).await.unwrap().hits;
     assert_eq!(hits[0].source, "fact", "{hits:?}");

@@ -77,7 +77,7 @@ async fn the_cli_remembers_and_lists_facts_in_spanish_templates() {
         Command::new(env!("CARGO_BIN_EXE_sidecar"))
             .env("SIDECAR_DATA_DIR", dir.path())
             .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
-            .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
+            .env(sidecar_memory::AUTOMATIC_ENV, "local")
             .env("SIDECAR_LANG", "es")
             .args(args)
             .output()
@@ -115,7 +115,7 @@ async fn recall_finds_old_messages_and_facts_accent_insensitively_with_sources()
     let dir = tempfile::tempdir().unwrap();
     let core = open(dir.path(), &server.base_url).await;
     core.send("Me mudé a Rosário el año pasado").await.unwrap();
-    core.remember("Vive en Rosario con su gato", sidecar_memory::knowledge::learnings::Category::General).await.unwrap();
+    core.remember("Vive en Rosario con su gato", sidecar_memory::Category::General).await.unwrap();
 
     let results = core.recall("rosario", 2000).await.unwrap();
     let sources: Vec<(&str, &str)> = results.hits.iter().map(|h| (h.source.as_str(), h.label.as_str())).collect();
@@ -154,7 +154,7 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
         Command::new(env!("CARGO_BIN_EXE_sidecar"))
             .env("SIDECAR_DATA_DIR", dir.path().join("data"))
             .env("SIDECAR_CONFIG", dir.path().join("none.toml"))
-            .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
+            .env(sidecar_memory::AUTOMATIC_ENV, "local")
             .args(args)
             .output()
             .unwrap()
@@ -187,7 +187,7 @@ async fn the_cli_imports_jsonl_and_recall_shows_the_original_ids_within_a_budget
 async fn recall_matches_word_prefixes() {
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
-    core.remember("Allergic to peanuts", sidecar_memory::knowledge::learnings::Category::Health).await.unwrap();
+    core.remember("Allergic to peanuts", sidecar_memory::Category::Health).await.unwrap();
     let hits = core.recall("peanut", 500).await.unwrap().hits;
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].snippet, "Allergic to [peanuts]");
@@ -208,8 +208,8 @@ async fn leftovers_of_a_killed_write_are_cleaned_up_at_start() {
 
 #[tokio::test]
 async fn facts_are_edited_moved_and_deleted_and_stale_edits_are_refused() {
-    use sidecar_memory::knowledge::learnings::Category;
-    use sidecar_memory::knowledge::store::KnowledgeError;
+    use sidecar_memory::Category;
+    use sidecar_memory::KnowledgeError;
     let dir = tempfile::tempdir().unwrap();
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), Settings::default())).await.unwrap();
     core.remember("Likes green tea", Category::Preferences).await.unwrap();

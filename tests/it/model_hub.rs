@@ -138,7 +138,7 @@ fn sidecar(data: &std::path::Path) -> Command {
     cmd.env("SIDECAR_DATA_DIR", data)
         .env("SIDECAR_CONFIG", data.join("settings.toml"))
         .env("SIDECAR_RUNTIME", support::runtime())
-        .env(sidecar_memory::meaning::choice::AUTOMATIC_ENV, "local")
+        .env(sidecar_memory::AUTOMATIC_ENV, "local")
         .env_remove("SIDECAR_LLM_BASE_URL");
     cmd
 }

@@ -3,8 +3,10 @@
 //! never overwritten.
 
 use sidecar_domain::locale::Lang;
-use sidecar_memory::knowledge::profile_form::ProfileFields;
-use sidecar_memory::knowledge::store::{KnowledgeError, KnowledgeStore, ProfileFile};
+use sidecar_memory::KnowledgeError;
+use sidecar_memory::KnowledgeStore;
+use sidecar_memory::ProfileFields;
+use sidecar_memory::ProfileFile;
 
 fn fields() -> ProfileFields {
     ProfileFields {

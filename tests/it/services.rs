@@ -200,7 +200,7 @@ async fn run_starts_the_loops_and_stop_ends_them() {
     std::fs::write(&path, text).unwrap();
     let watched = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Ok(sidecar::CoreEvent::Memory(sidecar_memory::knowledge::events::MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
+            if let Ok(sidecar::CoreEvent::Memory(sidecar_memory::MemoryEvent::KnowledgeChanged { problems, .. })) = events.recv().await {
                 return problems.len();
             }
         }

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_channels::serving::serve;
-use sidecar_channels::source::{IncomingMessage, MessageSource};
+use sidecar_channels::serve;
+use sidecar_channels::IncomingMessage;
+use sidecar_channels::MessageSource;
 use sidecar_proactive::state::Channel;
 
 use crate::support::{reply_events, Reply, ScriptedServer};

@@ -18,7 +18,7 @@ use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
 use sidecar_llm::router::RouteError;
 use sidecar_llm::sampling::OutOfRange;
 use sidecar_llm::{LlmError, TimeoutPhase};
-use sidecar_memory::attachments::AttachError;
+use sidecar_memory::AttachError;
 
 /// Words that give English away in a Spanish sentence (quoted server text aside).
 const ENGLISH: [&str; 14] =
@@ -51,9 +51,9 @@ fn llm_errors() -> Vec<LlmError> {
 /// Every refusal of every feature, as the faces receive it (the assembly's error).
 fn refusals() -> Vec<CompanionError> {
     use sidecar_agent::error::TurnError;
-    use sidecar_channels::error::ChannelError;
+    use sidecar_channels::ChannelError;
     use sidecar_domain::said::{AddressRefusal, CannotWrite};
-    use sidecar_memory::meaning::setup::MeaningSetupError;
+    use sidecar_memory::MeaningSetupError;
     use sidecar_reminders::error::ReminderError;
     use sidecar_tools::search_setup::SearchSetupError;
     vec![
@@ -106,7 +106,7 @@ fn every_kind_of_core_error_has_spanish_words() {
         CompanionError::Route(RouteError::NoProviders),
         CompanionError::Store(sidecar_store::StoreError::CreateDir { path: "/datos".into(), source: io() }),
         CompanionError::Store(sidecar_store::StoreError::Damaged { path: "/datos/s.db".into(), detail: "malformed".into() }),
-        CompanionError::Knowledge(sidecar_memory::knowledge::store::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }),
+        CompanionError::Knowledge(sidecar_memory::KnowledgeError::Stale { line: 3, expected: "vivo en Madrid".into() }),
         CompanionError::Attach(AttachError::Image { name: "foto.png".into() }),
         CompanionError::Attach(AttachError::TooLarge { name: "a.pdf".into(), mb: 40 }),
         CompanionError::Attach(AttachError::NoText { name: "a.bin".into(), what: "binario" }),

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use sidecar::{Companion, CompanionOptions};
 use sidecar_agent::events::ChatEvent;
-use sidecar_memory::knowledge::facts::SaveOutcome;
-use sidecar_memory::knowledge::learnings::{Category, Learnings};
+use sidecar_memory::Category;
+use sidecar_memory::Learnings;
+use sidecar_memory::SaveOutcome;
 use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
@@ -82,7 +83,7 @@ fn a_superseded_fact_survives_a_read_and_write_unchanged() {
     assert!(doc.malformed().is_empty());
 }
 
-async fn noticed(events: &mut tokio::sync::broadcast::Receiver<sidecar::CoreEvent>) -> (Vec<sidecar_memory::knowledge::suggest::Suggestion>, bool) {
+async fn noticed(events: &mut tokio::sync::broadcast::Receiver<sidecar::CoreEvent>) -> (Vec<sidecar_memory::Suggestion>, bool) {
     loop {
         let event = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv()).await.expect("facts noticed in time").unwrap();
         if let sidecar::CoreEvent::Chat(ChatEvent::FactsNoticed { suggestions, saved, .. }) = event {

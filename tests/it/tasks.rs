@@ -18,7 +18,9 @@ use sidecar::{Companion, CompanionOptions};
 use sidecar_actions::permissions::grant::Choice;
 use sidecar_proactive::router::Kind;
 use sidecar_store::MessageStatus;
-use sidecar_tasks::{CatchUp, RunState, TaskRequest};
+use sidecar_tasks::CatchUp;
+use sidecar_tasks::RunState;
+use sidecar_tasks::TaskRequest;
 
 async fn open(dir: &std::path::Path, base_url: &str, hands: &Hands) -> (Arc<Companion>, Arc<ScriptedAsker>, Arc<Notifications>) {
     let settings = toml::from_str(&format!(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sidecar::{Companion, CompanionOptions};
-use sidecar_channels::health::Link;
+use sidecar_channels::Link;
 use sidecar_domain::secrets::Secrets;
 use sidecar_proactive::state::Channel;
 
@@ -402,7 +402,7 @@ async fn guessing_the_pairing_code_locks_pairing_and_strangers_get_one_reply() {
     assert!(core.channels().view().telegram.paired_chats.is_empty());
     let mut warned = 0;
     while let Ok(event) = events.try_recv() {
-        if let sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, .. }) = event {
+        if let sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelWarning { title, .. }) = event {
             assert!(title.contains("Telegram"), "{title}");
             warned += 1;
         }

@@ -8,11 +8,13 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
-use sidecar_channels::health::Link;
-use sidecar_channels::phone::PhoneParts;
-use sidecar_channels::serving::serve;
-use sidecar_channels::whatsapp::link::{LinkEvent, WhatsappLink};
-use sidecar_channels::whatsapp::{WhatsApp, WhatsappSource};
+use sidecar_channels::serve;
+use sidecar_channels::Link;
+use sidecar_channels::LinkEvent;
+use sidecar_channels::PhoneParts;
+use sidecar_channels::WhatsApp;
+use sidecar_channels::WhatsappLink;
+use sidecar_channels::WhatsappSource;
 use sidecar_proactive::router::{Kind, Outgoing, Sink};
 use sidecar_proactive::state::Channel;
 use sidecar_settings::channels::WhatsappSettings;
@@ -315,7 +317,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         redactor: Default::default(),
         speech: Arc::new(sidecar_voice::SpeechModel::in_runtime(&crate::support::runtime())),
     };
-    let link = Arc::new(sidecar_channels::whatsapp::client::WebClient::new(dir.path().join("whatsapp")));
+    let link = Arc::new(sidecar_channels::WebClient::new(dir.path().join("whatsapp")));
     let whatsapp = WhatsApp::new(link, WhatsappSettings::default(), parts, Duration::from_secs(1));
     tokio::spawn(whatsapp.clone().run());
     let until = Instant::now() + Duration::from_secs(30);

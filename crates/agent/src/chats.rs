@@ -52,9 +52,9 @@ impl Chats {
         let query = query.map(str::trim).filter(|q| !q.is_empty());
         let mut chats = self.store.chat_list().list(query, current, LIST_LIMIT).await?;
         if let Some(query) = query {
-            let marks = sidecar_memory::recall::excerpt::marks(query);
+            let marks = sidecar_memory::marks(query);
             for chat in &mut chats {
-                chat.matched = chat.matched.take().map(|text| sidecar_memory::recall::excerpt::excerpt_within(&text, &marks, MATCH_CHARS));
+                chat.matched = chat.matched.take().map(|text| sidecar_memory::excerpt_within(&text, &marks, MATCH_CHARS));
             }
         }
         Ok((current, chats))

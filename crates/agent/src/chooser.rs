@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use sidecar_memory::meaning::indexer::MeaningIndex;
-use sidecar_memory::meaning::TextKind;
+use sidecar_memory::MeaningIndex;
+use sidecar_memory::TextKind;
 use sidecar_store::Message;
 use sidecar_tools::selection::{self, Candidate};
 use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture, ToolRegistry};

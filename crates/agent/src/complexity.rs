@@ -3,7 +3,7 @@
 //! or more actions, or a list of two or more things to do. Such a request gets a hint,
 //! late in the prompt, to plan with `update_plan` before acting.
 
-use sidecar_memory::knowledge::words::fold;
+use sidecar_memory::words::fold;
 
 /// Imperatives and infinitives of things Sidecar (or its tools) can do, accent-folded.
 const ACTIONS: &[&str] = &[

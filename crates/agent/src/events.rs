@@ -65,7 +65,7 @@ pub enum ChatEvent {
     CheckpointSaved { conversation_id: i64, checkpoint_id: i64, trigger: String },
     /// After a reply: personal facts the user said that no saved fact covers. `saved`:
     /// they were saved already (the user chose so); otherwise they are offered.
-    FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<sidecar_memory::knowledge::suggest::Suggestion>, saved: bool },
+    FactsNoticed { conversation_id: i64, message_id: i64, suggestions: Vec<sidecar_memory::Suggestion>, saved: bool },
 }
 
 /// Notices shown while a turn runs.

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use sidecar_calendar::event::events_of;
-use sidecar_calendar::subscription::split;
+use sidecar_calendar::events_of;
+use sidecar_calendar::split;
 
 fn main() {
     let cases: usize = std::env::var("RANDOM_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(2_000);

@@ -18,17 +18,27 @@
 
 mod blocking;
 mod capped;
-pub mod dav;
-pub mod error;
-pub mod event;
-pub mod find;
-pub mod mirror;
+mod dav;
+mod error;
+mod event;
+mod find;
+mod mirror;
 mod remembered;
-pub mod rows;
-pub mod service;
-pub mod subscription;
-pub mod sync;
-pub mod tools;
-pub mod writes;
+mod rows;
+mod service;
+mod subscription;
+mod sync;
+mod tools;
+mod writes;
+
+// The face: what the crates above, the faces and the tests name.
+pub use dav::Dav;
+pub use event::{events_of, MAX_OCCURRENCES};
+pub use mirror::MirrorReport;
+pub use rows::CalendarStore;
+pub use service::{CalendarService, CalendarView, Occurrence};
+pub use subscription::{feed_client, split, MAX_FEED_EVENTS};
+pub use sync::{sync, sync_feed, SyncReport};
+pub use tools::{offered, tools, Hands};
 
 pub use error::CalendarError;

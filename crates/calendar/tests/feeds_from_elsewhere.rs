@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use chrono::{TimeZone, Utc};
-use sidecar_calendar::event::events_of;
-use sidecar_calendar::subscription::split;
+use sidecar_calendar::events_of;
+use sidecar_calendar::split;
 
 fn feeds() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/feeds");

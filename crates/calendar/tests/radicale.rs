@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
-use sidecar_calendar::dav::Dav;
-use sidecar_calendar::rows::CalendarStore;
-use sidecar_calendar::sync::sync;
+use sidecar_calendar::sync;
 use sidecar_calendar::CalendarError;
+use sidecar_calendar::CalendarStore;
+use sidecar_calendar::Dav;
 use sidecar_domain::locale::Lang;
 use sidecar_store::Store;
 

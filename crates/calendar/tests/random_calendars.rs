@@ -8,8 +8,9 @@ mod random;
 
 use chrono::{TimeZone, Utc};
 use proptest::prelude::*;
-use sidecar_calendar::event::{events_of, MAX_OCCURRENCES};
-use sidecar_calendar::subscription::split;
+use sidecar_calendar::events_of;
+use sidecar_calendar::split;
+use sidecar_calendar::MAX_OCCURRENCES;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, failure_persistence: None, ..ProptestConfig::default() })]

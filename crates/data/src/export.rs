@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::words::words;
 use sidecar_domain::locale::Lang;
-use sidecar_memory::knowledge::store::ListedFact;
+use sidecar_memory::ListedFact;
 use sidecar_store::ExportedConversation;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use sidecar_domain::clock::Clock;
-use sidecar_memory::meaning::indexer::MeaningIndex;
+use sidecar_memory::MeaningIndex;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

@@ -22,7 +22,7 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
 use sidecar_llm::ChatRequest;
-use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_memory::KnowledgeStore;
 use sidecar_settings::Purpose;
 use sidecar_store::Store;
 
@@ -50,7 +50,7 @@ pub struct ProactiveService {
     /// the user talking: the conversation's commands, handed in by the assembly.
     is_command: fn(&str) -> bool,
     /// The user's calendar: no spontaneous message during a busy event.
-    calendar: std::sync::RwLock<Option<Arc<sidecar_calendar::service::CalendarService>>>,
+    calendar: std::sync::RwLock<Option<Arc<sidecar_calendar::CalendarService>>>,
     clock: Clock,
     lang: Lang,
 }
@@ -73,7 +73,7 @@ impl ProactiveService {
     }
 
     /// The calendar whose busy events keep Sidecar from speaking first.
-    pub fn watch_calendar(&self, calendar: Arc<sidecar_calendar::service::CalendarService>) {
+    pub fn watch_calendar(&self, calendar: Arc<sidecar_calendar::CalendarService>) {
         *self.calendar.write().expect("calendar lock") = Some(calendar);
     }
 

@@ -17,25 +17,32 @@
 //!
 //! Never missed, never doubled: an occurrence is the key of its run, handled once.
 
-pub mod brief;
-pub mod catch_up;
-pub mod error;
-pub mod events;
-pub mod manage;
-pub mod rows;
-pub mod runs;
-pub mod schedule;
-pub mod service;
-pub mod tool;
-pub mod words;
+mod brief;
+mod catch_up;
+mod error;
+mod events;
+mod manage;
+mod rows;
+mod runs;
+mod schedule;
+mod service;
+mod tool;
+mod words;
 
+// The face: what the crates above, the faces and the tests name.
+pub use brief::{facts, prompt, read_place, BriefParts};
 pub use catch_up::{plan, Action, CatchUp, Due, Plan};
 pub use error::TasksError;
 pub use events::TaskEvent;
+pub use manage::{runnable_prompt, MAX_PROMPT_CHARS};
 pub use manage::{TaskRequest, TaskView};
-pub use runs::{RunState, TaskError};
+pub use rows::{NewTask, Task, TaskKind, TasksStore};
+pub use runs::TaskError;
+pub use runs::{pauses, RunState};
 pub use schedule::Schedule;
 pub use service::{Look, Tasks, Work, NOTIFICATIONS_PER_DAY};
+pub use tool::{ScheduleTask, DEFAULT_SKIP_MINUTES, NAME};
+pub use words::{all_day, ask_late, failed, held_title, prompt_cut, tasks_conversation};
 
 /// The kind of the conversation task results arrive in.
 pub const CONVERSATION_KIND: &str = "tasks";

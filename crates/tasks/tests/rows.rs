@@ -4,9 +4,12 @@
 
 use chrono::{TimeZone, Utc};
 use sidecar_store::Store;
-use sidecar_tasks::rows::{NewTask, TasksStore};
-use sidecar_tasks::runs::{pauses, RunState};
-use sidecar_tasks::{CatchUp, Schedule};
+use sidecar_tasks::pauses;
+use sidecar_tasks::CatchUp;
+use sidecar_tasks::NewTask;
+use sidecar_tasks::RunState;
+use sidecar_tasks::Schedule;
+use sidecar_tasks::TasksStore;
 
 #[tokio::test]
 async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
@@ -18,7 +21,7 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
     let tools = vec!["web_search".to_string(), "weather".to_string()];
     let task = table
         .add(NewTask {
-            kind: sidecar_tasks::rows::TaskKind::Prompt,
+            kind: sidecar_tasks::TaskKind::Prompt,
             title: "Weather in Madrid",
             prompt: "Check the weather in Madrid and tell me what to expect",
             schedule: &schedule,
@@ -67,7 +70,8 @@ async fn a_task_is_kept_as_made_and_each_occurrence_has_one_run() {
 
 #[tokio::test]
 async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
-    use sidecar_tasks::{Tasks, Work};
+    use sidecar_tasks::Tasks;
+    use sidecar_tasks::Work;
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).await.unwrap();
     let first = Utc::now() - chrono::Duration::hours(5) - chrono::Duration::minutes(10);
@@ -75,7 +79,7 @@ async fn a_look_records_before_it_hands_out_and_a_crash_is_finished_once() {
     let task = store
         .task_table()
         .add(NewTask {
-            kind: sidecar_tasks::rows::TaskKind::Prompt,
+            kind: sidecar_tasks::TaskKind::Prompt,
             title: "Train strike",
             prompt: "Is the train strike still on?",
             schedule: &hourly,

@@ -11,8 +11,11 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 use proptest::prelude::*;
-use sidecar_tasks::runs::RunState;
-use sidecar_tasks::{plan, Action, CatchUp, Schedule};
+use sidecar_tasks::plan;
+use sidecar_tasks::Action;
+use sidecar_tasks::CatchUp;
+use sidecar_tasks::RunState;
+use sidecar_tasks::Schedule;
 
 /// What happens between two looks.
 #[derive(Debug, Clone)]

@@ -273,7 +273,7 @@ pub(crate) async fn chat(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     let printer = print_proactive(companion)?;
     let terminal = Arc::new(Terminal::new(companion.clone()));
     companion.permissions().set_asker(Arc::new(crate::asking::TerminalAsker { lines: terminal.lines.clone(), lang: companion.lang() }));
-    sidecar_channels::serving::serve(terminal, companion.conversation().clone(), companion.channels().questions()).await;
+    sidecar_channels::serve(terminal, companion.conversation().clone(), companion.channels().questions()).await;
     println!();
     printer.abort();
     cancel.cancel();
@@ -329,12 +329,12 @@ impl Terminal {
     }
 }
 
-impl sidecar_channels::source::MessageSource for Terminal {
+impl sidecar_channels::MessageSource for Terminal {
     fn channel(&self) -> sidecar_proactive::state::Channel {
         sidecar_proactive::state::Channel::Cli
     }
 
-    fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar_channels::source::IncomingMessage>> {
+    fn next(&self) -> futures_util::future::BoxFuture<'_, Option<sidecar_channels::IncomingMessage>> {
         Box::pin(async move {
             let answered = self.answered.acquire().await.ok()?;
             let mut lines = self.lines.lock().await;
@@ -352,7 +352,7 @@ impl sidecar_channels::source::MessageSource for Terminal {
                 *self.printer.lock().expect("printer lock") = Some(Printer::start(&self.companion));
                 // Given back when the answer is printed.
                 answered.forget();
-                return Some(sidecar_channels::source::IncomingMessage {
+                return Some(sidecar_channels::IncomingMessage {
                     id: String::new(),
                     channel: self.channel(),
                     user_id: std::env::var("USER").unwrap_or_default(),
@@ -365,7 +365,7 @@ impl sidecar_channels::source::MessageSource for Terminal {
 
     fn send_response<'a>(
         &'a self,
-        _to: &'a sidecar_channels::source::IncomingMessage,
+        _to: &'a sidecar_channels::IncomingMessage,
         answer: Result<sidecar::TurnOutcome, sidecar_agent::error::TurnError>,
     ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         let printer = self.printer.lock().expect("printer lock").take();

@@ -3,7 +3,8 @@
 
 use clap::Subcommand;
 use sidecar::Companion;
-use sidecar_serve::connections::{Connections, Scope};
+use sidecar_serve::Connections;
+use sidecar_serve::Scope;
 
 #[derive(Subcommand)]
 pub(crate) enum ConnectionsCommand {

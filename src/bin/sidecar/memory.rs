@@ -3,18 +3,18 @@
 use anyhow::Context;
 use serde_json::json;
 use sidecar::Companion;
-use sidecar_memory::knowledge::events::MemoryEvent;
+use sidecar_memory::MemoryEvent;
 
 /// `words`: a category first when the fact follows it, else only the fact, whose
 /// category is read from its words.
 pub(crate) async fn remember(companion: &Companion, words: &[String], json: bool) -> anyhow::Result<i32> {
-    use sidecar_memory::knowledge::facts::SaveOutcome;
-    use sidecar_memory::knowledge::learnings::Category;
+    use sidecar_memory::Category;
+    use sidecar_memory::SaveOutcome;
     let (category, fact) = match words {
         [first, rest @ ..] if !rest.is_empty() && Category::parse(first).is_some() => (Category::parse(first).expect("checked"), rest.join(" ")),
         _ => {
             let fact = words.join(" ");
-            (sidecar_memory::knowledge::suggest::category_of(&fact), fact)
+            (sidecar_memory::category_of(&fact), fact)
         }
     };
     let outcome = companion.remember(&fact, category).await?;
@@ -57,7 +57,7 @@ pub(crate) async fn recall(companion: &Companion, query: &str, budget: usize, js
         println!("Nothing found for \"{query}\".");
     }
     // What the model reads, as it reads it.
-    print!("{}", sidecar_memory::recall::line::lines(&results.hits));
+    print!("{}", sidecar_memory::lines(&results.hits));
     if results.omitted > 0 {
         println!("({} more matches over the budget)", results.omitted);
     }
@@ -129,7 +129,7 @@ async fn embed_all(companion: &Companion) {
     match outcome {
         Ok(0) => {}
         Ok(_) => eprintln!(),
-        Err(sidecar_memory::meaning::EmbedError::Off) => {}
+        Err(sidecar_memory::EmbedError::Off) => {}
         Err(e) => eprintln!("sidecar: the imported messages are searchable by words; by meaning once the embedder works: {e}"),
     }
 }

@@ -196,7 +196,7 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
 pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     use sidecar_proactive::sinks::ConsoleSink;
     let mut events = companion.events().subscribe();
-    let endpoint = Arc::new(sidecar_serve::mcp::endpoint::McpEndpoint::default());
+    let endpoint = Arc::new(sidecar_serve::McpEndpoint::default());
     // A click on a notification has no window to open here.
     let face = sidecar::Face {
         endpoint: endpoint.clone(),
@@ -218,15 +218,15 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     }
     eprintln!("Sidecar daemon: delivering reminders for {} (Ctrl+C stops)", companion.data_dir().display());
     match endpoint.view() {
-        sidecar_serve::mcp::endpoint::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
-        sidecar_serve::mcp::endpoint::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
+        sidecar_serve::EndpointView { url: Some(url), .. } => eprintln!("MCP endpoint for other programs: {url}"),
+        sidecar_serve::EndpointView { problem: Some(problem), .. } => eprintln!("The MCP endpoint is on but not running: {problem}"),
         _ => {}
     }
     let telegram = companion.channels().view().telegram;
     if telegram.enabled {
         let paired = telegram.paired_chats.len();
         match telegram.token {
-            sidecar_channels::service::TokenSource::Missing => {
+            sidecar_channels::TokenSource::Missing => {
                 let variable = companion.settings().channels.telegram.clone().unwrap_or_default().token_env;
                 eprintln!("Telegram: on, but no bot token (set {variable} or save one in the app's Settings → Channels)")
             }
@@ -236,8 +236,8 @@ pub(crate) async fn daemon(companion: &Arc<Companion>) -> anyhow::Result<i32> {
     // A phone channel that stays down is said on the terminal (W1).
     tokio::spawn(async move {
         while let Ok(event) = events.recv().await {
-            if let sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelAlert { title, body, .. })
-            | sidecar::events::CoreEvent::Channels(sidecar_channels::events::ChannelEvent::ChannelWarning { title, body, .. }) = event
+            if let sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelAlert { title, body, .. })
+            | sidecar::events::CoreEvent::Channels(sidecar_channels::ChannelEvent::ChannelWarning { title, body, .. }) = event
             {
                 eprintln!("{title}: {body}");
             }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use clap::{Subcommand, ValueEnum};
 use serde_json::json;
 use sidecar::Companion;
-use sidecar_tasks::{CatchUp, TaskRequest, TaskView};
+use sidecar_tasks::CatchUp;
+use sidecar_tasks::TaskRequest;
+use sidecar_tasks::TaskView;
 
 #[derive(Subcommand)]
 pub(crate) enum TasksCommand {

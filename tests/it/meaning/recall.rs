@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use sidecar::Companion;
-use sidecar_memory::meaning::indexer::MeaningState;
-use sidecar_memory::recall::RecallMode;
+use sidecar_memory::MeaningState;
+use sidecar_memory::RecallMode;
 
 use super::{chatter, lines, HISTORY};
 
@@ -53,7 +53,7 @@ async fn a_statement_made_once_outranks_routine_chatter_that_sits_closer_to_the_
     let question = "Do I have any pets?";
     let vector = core.meaning().query(question).await.unwrap();
     let stored: Vec<(i64, String)> = sqlx::query_as("SELECT id, content FROM messages").fetch_all(core.store().pool()).await.unwrap();
-    let cosine = |id: i64| core.meaning().similarity(&vector, sidecar_memory::meaning::vectors::Key::message(id)).unwrap();
+    let cosine = |id: i64| core.meaning().similarity(&vector, sidecar_memory::Key::message(id)).unwrap();
     let (evidence, _) = stored.iter().find(|(_, c)| c.contains("Pebble")).unwrap();
     let closer = stored.iter().filter(|(id, _)| cosine(*id) > cosine(*evidence)).count();
     // e5-small crowds the chatter close to the question: the case this test is about.
@@ -125,7 +125,7 @@ async fn the_memory_view_shows_the_best_matches_first_and_leaves_out_what_is_unr
         assert_eq!(everything.weaker, 0);
     }
     let page = core.search_memory("dentist", 1, false).await.unwrap();
-    assert!(page.hits.len() <= sidecar_memory::recall::PAGE);
+    assert!(page.hits.len() <= sidecar_memory::PAGE);
     assert!(page.hits[0].snippet.contains("[dentista]"), "a match by words is cut around the word: {:?}", page.hits);
 }
 

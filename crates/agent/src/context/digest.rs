@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::checkpoint::Body;
 use sidecar_domain::text::{shorten, truncate_middle};
 use sidecar_llm::{ChatMessage, Role};
-use sidecar_memory::knowledge::facts::potential_facts;
+use sidecar_memory::potential_facts;
 
 /// The running summary is kept under this many tokens (less in small windows).
 pub(crate) const SUMMARY_TOKENS: usize = 1_200;

@@ -105,7 +105,7 @@ pub(crate) fn message_tokens(message: &ChatMessage, count: Counter<'_>) -> usize
     MESSAGE_OVERHEAD
         + count(&message.content)
         + message.tool_calls.iter().map(|c| MESSAGE_OVERHEAD + count(&c.name) + count(&c.arguments)).sum::<usize>()
-        + message.images.len() * sidecar_memory::attachments::images::IMAGE_TOKENS
+        + message.images.len() * sidecar_memory::IMAGE_TOKENS
 }
 
 pub fn total_tokens(messages: &[ChatMessage], count: Counter<'_>) -> usize {

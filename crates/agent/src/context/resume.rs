@@ -31,7 +31,7 @@ pub(crate) fn detect(text: &str) -> Option<ResumeRequest> {
     if let Some(id) = ID_LINE.captures(text).and_then(|c| c[1].parse().ok()) {
         return Some(ResumeRequest::Id(id));
     }
-    let folded = sidecar_memory::knowledge::words::fold(&text.to_lowercase());
+    let folded = sidecar_memory::words::fold(&text.to_lowercase());
     let found = ASK.captures(&folded)?;
     Some(match found.get(1).and_then(|n| n.as_str().parse().ok()) {
         Some(id) => ResumeRequest::Id(id),

@@ -27,8 +27,8 @@ use sidecar_domain::emitter::Emitter;
 use sidecar_llm::model::{Chain, Models};
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::{ChatMessage, ChatRequest};
-use sidecar_memory::knowledge::learnings::Category;
-use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_memory::Category;
+use sidecar_memory::KnowledgeStore;
 use sidecar_settings::Purpose;
 use sidecar_store::Message;
 use sidecar_store::Store;
@@ -140,7 +140,7 @@ impl ContextService {
         // The running summary changes the prefix only when a fold happens.
         let system = base + &summary_blocks(live.summary.as_ref());
         let mut prompt = prompt::assemble(system.clone(), &live.messages);
-        sidecar_memory::attachments::images::fill(&mut prompt, &self.data_dir);
+        sidecar_memory::fill(&mut prompt, &self.data_dir);
         let checkpoint = match live.checkpoint {
             Some(id) => Some(id),
             None => self.checkpoint_if_due(conversation_id, chain, live.summary.as_ref(), &live.messages, &limits).await?,
@@ -270,7 +270,7 @@ impl ContextService {
         let saved: Vec<String> = self.knowledge.facts().into_iter().map(|f| f.fact.text).collect();
         let mut lines = String::new();
         for message in evicted.iter().filter(|m| m.role == sidecar_llm::Role::User) {
-            for unsaved in sidecar_memory::knowledge::unsaved::unsaved_facts([message.content.as_str()], &saved) {
+            for unsaved in sidecar_memory::unsaved_facts([message.content.as_str()], &saved) {
                 tracing::warn!(conversation_id, message_id = message.id, phrase = %unsaved.phrase, "a possible personal fact left the context without being saved");
                 let line = serde_json::json!({
                     "logged_at": sidecar_store::utc(self.clock.now()),

@@ -77,7 +77,7 @@ impl ConversationService {
         self.with.store.variants().set_aside_from(conversation_id, message.id).await?;
         let channel = message.channel.unwrap_or(self.with.channel);
         // The edit box shows what was typed; the files attached stay attached.
-        let text = match sidecar_memory::attachments::blocks(&message.content) {
+        let text = match sidecar_memory::blocks(&message.content) {
             Some(blocks) => format!("{}{blocks}", text.trim()),
             None => text,
         };

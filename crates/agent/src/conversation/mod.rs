@@ -111,7 +111,7 @@ pub struct ConversationParts {
     pub reminders: Arc<ReminderService>,
     pub proactive: Arc<ProactiveService>,
     /// Facts kept by "remember that…" before the model.
-    pub knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    pub knowledge: Arc<sidecar_memory::KnowledgeStore>,
     pub events: Emitter<ChatEvent>,
     pub clock: Clock,
     pub lang: Lang,
@@ -120,7 +120,7 @@ pub struct ConversationParts {
     /// Held while the model is asked anything for the user (P7), shared with proactivity.
     pub brain: BrainLock,
     /// "Remember this?": facts the user said that the model did not save.
-    pub noticing: Arc<sidecar_memory::knowledge::suggest::Noticing>,
+    pub noticing: Arc<sidecar_memory::Noticing>,
     /// Which of the tools that come and go each turn carries.
     pub chooser: Arc<crate::chooser::ToolChooser>,
     /// True while a tool server is starting (just added, edited or restarted).
@@ -212,7 +212,7 @@ impl ConversationService {
         let conversation_id = self.with.store.conversations().current_conversation().await?;
         // Attached files go to the model in the message; the chat lists them as chips, and
         // only what the user typed is read for requests (a document's "remind me" is not one).
-        let attached = sidecar_memory::attachments::split(text);
+        let attached = sidecar_memory::split(text);
         let meta = attached.as_ref().map(|(typed, files)| MessageMeta { typed: Some(typed.clone()), attachments: files.clone(), ..MessageMeta::default() });
         let said = ChatMessage::user(text);
         let new = NewMessage::plain(conversation_id, &said).on(channel);

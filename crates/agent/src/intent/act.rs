@@ -9,8 +9,8 @@ use sidecar_dates::moment_words;
 use sidecar_dates::zone_words;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_memory::knowledge::facts::SaveOutcome;
-use sidecar_memory::knowledge::store::KnowledgeStore;
+use sidecar_memory::KnowledgeStore;
+use sidecar_memory::SaveOutcome;
 use sidecar_reminders::error::ReminderError;
 use sidecar_reminders::rows::Reminder;
 use sidecar_reminders::service::ReminderService;
@@ -155,13 +155,10 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
             let mut current: Vec<_> = facts.iter().filter(|f| f.fact.superseded.is_none()).collect();
             // The ones said most often first, then the newest.
             current.sort_by(|a, b| b.fact.weight.cmp(&a.fact.weight).then(b.fact.confirmed.cmp(&a.fact.confirmed)));
-            let quoted = |found: Vec<&&sidecar_memory::knowledge::store::ListedFact>| {
-                found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n")
-            };
+            let quoted = |found: Vec<&&sidecar_memory::ListedFact>| found.iter().map(|f| format!("- \"{}\"", f.fact.text)).collect::<Vec<_>>().join("\n");
             match slot {
                 Some(slot) => {
-                    let about: Vec<_> =
-                        current.iter().filter(|f| sidecar_memory::knowledge::slots::slot_of(&f.fact.text).is_some_and(|s| s.name == slot)).collect();
+                    let about: Vec<_> = current.iter().filter(|f| sidecar_memory::slot_of(&f.fact.text).is_some_and(|s| s.name == slot)).collect();
                     said(say::about_slot(&quoted(about), slot, lang), false)
                 }
                 None => said(say::about_you(&quoted(current.iter().take(ABOUT_YOU_FACTS).collect()), lang), false),
@@ -170,7 +167,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
         Intent::Remember { fact } => {
             let today = hands.clock.local_today();
             // The category from the fact's words, as the noticing and the CLI read it.
-            match hands.knowledge.save(&fact, sidecar_memory::knowledge::suggest::category_of(&fact), today).await? {
+            match hands.knowledge.save(&fact, sidecar_memory::category_of(&fact), today).await? {
                 SaveOutcome::New { .. } | SaveOutcome::Moved { .. } | SaveOutcome::Superseded { .. } | SaveOutcome::NeedsConfirmation { .. } => {
                     said(say::noted(&fact, false, lang), true)
                 }

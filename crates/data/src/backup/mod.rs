@@ -88,7 +88,7 @@ impl Backups {
             .await
             .map_err(|e| BackupError::Snapshot(e.to_string()))?;
         let mut files: Vec<(String, PathBuf)> = vec![("sidecar.db".into(), snapshot)];
-        for folder in ["knowledge", sidecar_memory::attachments::images::FOLDER] {
+        for folder in ["knowledge", sidecar_memory::FOLDER] {
             let Ok(entries) = std::fs::read_dir(self.data_dir.join(folder)) else { continue };
             let mut names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
             names.sort();

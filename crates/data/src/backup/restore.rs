@@ -82,7 +82,7 @@ pub async fn restore(
     let aside = data_dir.join(format!("before-restore-{}", now.format("%Y%m%d-%H%M%S")));
     std::fs::create_dir_all(&aside).map_err(io)?;
     let swap = |why: std::io::Error| BackupError::Swap { why: why.to_string(), aside: aside.clone() };
-    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge", sidecar_memory::attachments::images::FOLDER] {
+    for name in ["sidecar.db", "sidecar.db-wal", "sidecar.db-shm", "knowledge", sidecar_memory::FOLDER] {
         let current = data_dir.join(name);
         if current.exists() {
             std::fs::rename(&current, aside.join(name)).map_err(swap)?;
@@ -94,7 +94,7 @@ pub async fn restore(
         std::fs::copy(config, aside.join("settings.toml")).map_err(swap)?;
     }
     std::fs::rename(staging.path().join("sidecar.db"), data_dir.join("sidecar.db")).map_err(swap)?;
-    for folder in ["knowledge", sidecar_memory::attachments::images::FOLDER] {
+    for folder in ["knowledge", sidecar_memory::FOLDER] {
         if staging.path().join(folder).is_dir() {
             std::fs::rename(staging.path().join(folder), data_dir.join(folder)).map_err(swap)?;
         }

@@ -29,7 +29,7 @@ use crate::connections::hosting::Hosting;
 use crate::connections::{disclosure, Scope};
 use error::ApiError;
 use route::Route;
-use sidecar_memory::knowledge::learnings::Category;
+use sidecar_memory::Category;
 
 /// The largest request body taken, in bytes (a long chat history fits).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -40,8 +40,8 @@ pub(crate) type ApiResponse = Response<BoxBody<Bytes, Infallible>>;
 /// What the local API answers from; the assembly gathers them.
 pub struct ApiParts {
     pub hosting: Arc<Hosting>,
-    pub recall: Arc<sidecar_memory::recall::Recall>,
-    pub knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    pub recall: Arc<sidecar_memory::Recall>,
+    pub knowledge: Arc<sidecar_memory::KnowledgeStore>,
     pub reminders: Arc<sidecar_reminders::service::ReminderService>,
     pub chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,
     pub clock: sidecar_domain::clock::Clock,
@@ -50,8 +50,8 @@ pub struct ApiParts {
 
 pub struct LocalApi {
     hosting: Arc<Hosting>,
-    recall: Arc<sidecar_memory::recall::Recall>,
-    knowledge: Arc<sidecar_memory::knowledge::store::KnowledgeStore>,
+    recall: Arc<sidecar_memory::Recall>,
+    knowledge: Arc<sidecar_memory::KnowledgeStore>,
     reminders: Arc<sidecar_reminders::service::ReminderService>,
     /// The turns' events, for a streamed completion.
     chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,

@@ -1,9 +1,9 @@
 //! What a connected program is shown of Sidecar's memory: current facts only, and
 //! health facts only with the `health` scope. One rule for MCP and the local API.
 
-use sidecar_memory::knowledge::learnings::Category;
-use sidecar_memory::knowledge::store::ListedFact;
-use sidecar_memory::recall::RecallHit;
+use sidecar_memory::Category;
+use sidecar_memory::ListedFact;
+use sidecar_memory::RecallHit;
 
 /// A fact the program may see.
 pub(crate) fn fact_shown(fact: &ListedFact, health: bool) -> bool {

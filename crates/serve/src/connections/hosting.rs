@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::note::ClientNotes;
 use super::service::Connections;
 use super::tokens::ApiTokens;
-use sidecar_channels::call::Caller;
+use sidecar_channels::Caller;
 
 pub struct Hosting {
     pub connections: Arc<Connections>,

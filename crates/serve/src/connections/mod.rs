@@ -13,5 +13,5 @@ pub mod snippet;
 pub mod tokens;
 pub mod watch;
 
-pub use client::{Client, ClientState, Scope};
+pub use client::Scope;
 pub use service::{Connections, Refused};

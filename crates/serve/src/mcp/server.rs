@@ -17,8 +17,8 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::connections::{Connections, Scope};
-use sidecar_memory::knowledge::store::ListedFact;
-use sidecar_memory::recall::Recall;
+use sidecar_memory::ListedFact;
+use sidecar_memory::Recall;
 use sidecar_tools::ToolRegistry;
 
 /// What the server offers: its name, what Sidecar tool answers it, and the scope it needs.
@@ -131,7 +131,7 @@ impl SidecarServer {
         let query = arguments.get("query").and_then(Value::as_str).filter(|q| !q.trim().is_empty()).ok_or("recall needs a \"query\"")?;
         let results = self.recall.search(query, RECALL_BUDGET_TOKENS).await.map_err(|e| e.to_string())?;
         let shown: Vec<_> = results.hits.into_iter().filter(|hit| crate::connections::disclosure::hit_shown(hit, health)).collect();
-        Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { sidecar_memory::recall::line::lines(&shown) })
+        Ok(if shown.is_empty() { format!("Nothing found for \"{query}\".") } else { sidecar_memory::lines(&shown) })
     }
 
     /// Runs one call for `client`, or says why not.
