@@ -94,7 +94,7 @@ async fn main() {
 
     let text = calendar();
     let start = Instant::now();
-    let (found, _) = sidecar_reminders::ics::import(
+    let (found, _) = sidecar_reminders::import(
         &text,
         chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
         chrono_tz::UTC,

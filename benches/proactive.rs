@@ -11,15 +11,19 @@
 //!
 //! Run: `cargo bench --bench proactive`
 
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
-use sidecar_reminders::rows::{NewReminder, Reminder};
-use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, StoreReminders};
+use sidecar_reminders::Deliver;
+use sidecar_reminders::NewReminder;
+use sidecar_reminders::Reminder;
+use sidecar_reminders::Reminders;
+use sidecar_reminders::Scheduler;
+use sidecar_reminders::StoreReminders;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;

@@ -31,7 +31,7 @@ async fn main() {
     let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // multilingual-e5-small, as before "automatic" (which depends on the machine).
-    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let mut rng = fastrand::Rng::with_seed(7);
     let messages: usize = std::env::var("RECALL_MESSAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_MESSAGES);

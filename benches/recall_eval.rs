@@ -62,7 +62,7 @@ async fn main() {
     let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // multilingual-e5-small, as before "automatic" (which depends on the machine).
-    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
     let mut options = CompanionOptions::new(dir.clone(), settings);
     options.clock = Clock::fixed(set.now, set.zone.parse().expect("an IANA zone"));
     let core = Companion::open(options).await.unwrap();

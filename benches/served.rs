@@ -49,7 +49,7 @@ async fn main() {
     let mut settings: sidecar_settings::Settings = toml::from_str(&text).unwrap();
     settings.local_model.runtime = Some(support::runtime());
     // The light embedder, so no EmbeddingGemma server shares the cores being measured.
-    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
     let core = Companion::open(CompanionOptions::new(dir.path().to_path_buf(), settings)).await.unwrap();
     let loading = Instant::now();
     let mut rng = fastrand::Rng::with_seed(7);

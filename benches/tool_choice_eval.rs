@@ -23,7 +23,9 @@ use sidecar_memory::GemmaEmbedder;
 use sidecar_memory::GemmaFiles;
 use sidecar_memory::LocalE5;
 use sidecar_memory::TextKind;
-use sidecar_tools::selection::{tool_text, word_overlap, WORDS_FLOOR};
+use sidecar_tools::tool_text;
+use sidecar_tools::word_overlap;
+use sidecar_tools::WORDS_FLOOR;
 
 /// What the budget holds, in tools of this size.
 const CARRIED: usize = 5;

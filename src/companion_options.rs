@@ -7,7 +7,8 @@ use std::sync::Arc;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::redact::Redactor;
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::{Settings, SettingsError};
+use sidecar_settings::Settings;
+use sidecar_settings::SettingsError;
 
 /// Where the companion keeps its things, and how it tells time.
 #[derive(Clone)]

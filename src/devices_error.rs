@@ -1,7 +1,7 @@
 //! What Settings → Devices can refuse: an address that is no IP address, a settings file
 //! that cannot be written, the link's own errors; said in both languages.
 
-use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DevicesError {

@@ -8,7 +8,7 @@ use sidecar_data::backup::upgrade::OpenError;
 use sidecar_data::backup::BackupError;
 use sidecar_data::data_service::DataError;
 use sidecar_dates::DateError;
-use sidecar_desktop_features::updates::UpdatesError;
+use sidecar_desktop_features::UpdatesError;
 use sidecar_domain::said::{CannotWrite, Refused, Worded};
 use sidecar_llm::budget::admin::BudgetError;
 use sidecar_llm::local_models::error::HubError;
@@ -21,13 +21,13 @@ use sidecar_memory::AttachError;
 use sidecar_memory::KnowledgeError;
 use sidecar_memory::MeaningSetupError;
 use sidecar_proactive::error::ProactiveError;
-use sidecar_reminders::error::ReminderError;
-use sidecar_reminders::ics::IcsError;
-use sidecar_settings::file::SettingsFileError;
+use sidecar_reminders::IcsError;
+use sidecar_reminders::ReminderError;
 use sidecar_settings::SettingsError;
+use sidecar_settings::SettingsFileError;
 use sidecar_store::StoreError;
-use sidecar_tools::search_failure::SearchFailure;
-use sidecar_tools::search_setup::SearchSetupError;
+use sidecar_tools::SearchFailure;
+use sidecar_tools::SearchSetupError;
 
 pub use sidecar_domain::said::said_once;
 

@@ -19,9 +19,9 @@ pub enum CoreEvent {
     #[serde(untagged)]
     Model(sidecar_llm::status::ModelEvent),
     #[serde(untagged)]
-    Reminders(sidecar_reminders::events::ReminderEvent),
+    Reminders(sidecar_reminders::ReminderEvent),
     #[serde(untagged)]
-    Updates(sidecar_desktop_features::updates::events::UpdateEvent),
+    Updates(sidecar_desktop_features::UpdateEvent),
     #[serde(untagged)]
     Budget(sidecar_llm::budget::events::BudgetEvent),
     #[serde(untagged)]
@@ -117,7 +117,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use sidecar_reminders::events::ReminderEvent;
+    use sidecar_reminders::ReminderEvent;
 
     /// The UI (`ui/src/types/world.ts`) reads these shapes: a feature's event is said as
     /// it was when it was a variant of `CoreEvent`.
@@ -132,7 +132,7 @@ mod tests {
         let import = ReminderEvent::CalendarImport { saved: 5, total: 9, done: false };
         assert_eq!(serde_json::to_value(CoreEvent::Reminders(import)).unwrap(), json!({"type": "calendar_import", "saved": 5, "total": 9, "done": false}));
         assert_eq!(serde_json::to_value(CoreEvent::UserTyping).unwrap(), json!({"type": "user_typing"}));
-        let found = sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
+        let found = sidecar_desktop_features::UpdateEvent::UpdateFound { title: "Sidecar 0.2".into(), body: "Ready".into() };
         assert_eq!(serde_json::to_value(CoreEvent::Updates(found)).unwrap(), json!({"type": "update_found", "title": "Sidecar 0.2", "body": "Ready"}));
         let ready = sidecar_llm::status::ModelEvent::ModelStatus(ModelStatus::Ready { provider: "local".into(), model: "qwen".into(), demo: false });
         assert_eq!(

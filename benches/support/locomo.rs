@@ -65,7 +65,7 @@ pub async fn open(conversation: &Conversation, temporary: &tempfile::TempDir) ->
 /// an OpenAI-compatible embedder in its place (keep each one's stores apart with their
 /// own `LOCOMO_DIR`).
 pub fn settings() -> sidecar_settings::Settings {
-    use sidecar_settings::memory::EmbeddingsBackend;
+    use sidecar_settings::EmbeddingsBackend;
     let mut settings = sidecar_settings::Settings::default();
     settings.local_model.runtime = Some(runtime::runtime());
     // Not "automatic", which depends on the machine.

@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use sidecar::Companion;
-use sidecar_desktop_features::character::place::{self, Grown, Screen, Size, Spot};
+use sidecar_desktop_features::Grown;
+use sidecar_desktop_features::Screen;
+use sidecar_desktop_features::Size;
+use sidecar_desktop_features::Spot;
 use tauri::{AppHandle, Manager, PhysicalPosition, PhysicalSize, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
 pub const CHARACTER: &str = "character";
@@ -82,7 +85,7 @@ pub fn toggle(app: &AppHandle) {
     });
 }
 
-pub fn tell_preferences(app: &AppHandle, view: &sidecar_settings::preferences::PreferencesView) {
+pub fn tell_preferences(app: &AppHandle, view: &sidecar_settings::PreferencesView) {
     use tauri::Emitter;
     let _ = app.emit(PREFERENCES_CHANGED, view);
 }
@@ -223,7 +226,11 @@ pub fn fit(app: &AppHandle, width: f64, height: f64) -> Result<Grown, String> {
     let scale = screen.scale;
     let rest_size = rest_size(scale);
     let wanted = Size { width: (width.max(REST.0) * scale).round() as u32, height: (height.max(REST.1) * scale).round() as u32 };
-    let grown = if wanted == rest_size { Grown { window: rest, right: true, bottom: true } } else { place::grow(&screen, rest, rest_size, wanted) };
+    let grown = if wanted == rest_size {
+        Grown { window: rest, right: true, bottom: true }
+    } else {
+        sidecar_desktop_features::grow_character(&screen, rest, rest_size, wanted)
+    };
     window.set_size(PhysicalSize::new(wanted.width, wanted.height)).map_err(|e| e.to_string())?;
     window.set_position(PhysicalPosition::new(grown.window.x, grown.window.y)).map_err(|e| e.to_string())?;
     if app.state::<CharacterWindow>().transparent() == Some(false) {

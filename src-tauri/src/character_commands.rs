@@ -3,9 +3,11 @@
 
 use serde::Serialize;
 use sidecar_channels::Channel;
-use sidecar_desktop_features::character::place::{Grown, Spot};
+use sidecar_desktop_features::Grown;
+use sidecar_desktop_features::Spot;
 use sidecar_proactive::quiet::QuietNow;
-use sidecar_settings::preferences::{HotkeyRole, PreferencesView};
+use sidecar_settings::HotkeyRole;
+use sidecar_settings::PreferencesView;
 use tauri::{AppHandle, Emitter, State};
 
 use crate::character::{CharacterWindow, WindowFacts};

@@ -5,9 +5,11 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use sidecar_voice::talk_key::TalkKey;
+use sidecar_voice::TalkKey;
 
-use sidecar_settings::preferences::{Hotkey, HotkeyError, HotkeyRole};
+use sidecar_settings::Hotkey;
+use sidecar_settings::HotkeyError;
+use sidecar_settings::HotkeyRole;
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
 

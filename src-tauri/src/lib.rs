@@ -23,7 +23,7 @@ use std::sync::Arc;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_agent::events::ChatEvent;
 use sidecar_proactive::events::ProactiveEvent;
-use sidecar_settings::preferences::HotkeyRole;
+use sidecar_settings::HotkeyRole;
 use tauri::{Emitter, Manager, RunEvent, WindowEvent};
 
 /// Event name under which every core event reaches the webview.
@@ -234,7 +234,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                             tray::channel_warning(&app, &title, &body);
                         }
                         sidecar::events::CoreEvent::Connections(sidecar_serve::ConnectionEvent::ConnectionWaiting { title, body, .. })
-                        | sidecar::events::CoreEvent::Updates(sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title, body }) => {
+                        | sidecar::events::CoreEvent::Updates(sidecar_desktop_features::UpdateEvent::UpdateFound { title, body }) => {
                             tray::channel_warning(&app, title, body)
                         }
                         // At 100% the tray's tooltip says so too, as for a channel down.

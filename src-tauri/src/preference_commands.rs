@@ -3,7 +3,9 @@
 //! core or a plugin.
 
 use serde::Serialize;
-use sidecar_settings::preferences::{HotkeyError, HotkeyRole, PreferencesView};
+use sidecar_settings::HotkeyError;
+use sidecar_settings::HotkeyRole;
+use sidecar_settings::PreferencesView;
 use tauri::AppHandle;
 use tauri_plugin_autostart::ManagerExt;
 

@@ -1,7 +1,7 @@
 //! IPC commands for Settings → About: the version, looking for an update, installing it
 //! after the user asked, and the restart that runs it.
 
-use sidecar_desktop_features::updates::UpdatesView;
+use sidecar_desktop_features::UpdatesView;
 use tauri::AppHandle;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};

@@ -6,7 +6,10 @@
 use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
-use sidecar_desktop_features::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
+use sidecar_desktop_features::Offer;
+use sidecar_desktop_features::PackageFormat;
+use sidecar_desktop_features::UpdateFailure;
+use sidecar_desktop_features::UpdateSource;
 use tauri::utils::config::BundleType;
 use tauri::AppHandle;
 use tauri_plugin_updater::{Error, Update, UpdaterExt};

@@ -2,8 +2,10 @@
 //! calling the core, which says what went wrong in the user's language.
 
 use sidecar::{Heard, VoiceView};
-use sidecar_settings::preferences::{HotkeyRole, PreferencesView};
-use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
+use sidecar_settings::HotkeyRole;
+use sidecar_settings::PreferencesView;
+use sidecar_settings::SpeakReplies;
+use sidecar_settings::VoiceSwitch;
 use tauri::AppHandle;
 
 use crate::commands::{blocking, CommandError, Core, SaidBy};

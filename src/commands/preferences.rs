@@ -1,10 +1,12 @@
 //! The window's preferences commands (`commands` says how the table serves them).
 
 use crate::commands::{blocking, commands, CommandError, SaidBy};
-use sidecar_settings::desktop::{LanguageChoice, Theme};
-use sidecar_settings::preferences::PreferencesView;
-use sidecar_tools::search_setup::{SearchInput, SearchView};
-use sidecar_tools::web_search::SearchResult;
+use sidecar_settings::LanguageChoice;
+use sidecar_settings::PreferencesView;
+use sidecar_settings::Theme;
+use sidecar_tools::SearchInput;
+use sidecar_tools::SearchResult;
+use sidecar_tools::SearchView;
 
 commands! {
     async fn preferences(core) -> Result<PreferencesView, CommandError> {

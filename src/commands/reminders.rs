@@ -1,7 +1,7 @@
 //! The window's reminders commands (`commands` says how the table serves them).
 
 use crate::commands::{commands, CommandError, SaidBy};
-use sidecar_reminders::rows::Reminder;
+use sidecar_reminders::Reminder;
 use sidecar_reminders::Setting;
 
 commands! {
@@ -70,7 +70,7 @@ commands! {
 
     /// The snooze choices in minutes, as the core offers them everywhere.
     async fn snooze_choices(_core) -> Result<Vec<u32>, CommandError> {
-        Ok(sidecar_reminders::service::SNOOZE_CHOICES.to_vec())
+        Ok(sidecar_reminders::SNOOZE_CHOICES.to_vec())
     }
 
     /// Snooze (`minutes`) or Done (none) on a reminder posted in the chat.

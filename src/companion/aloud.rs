@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 use super::Companion;
 use sidecar_agent::events::{ChatEvent, Notice};
 use sidecar_proactive::state::Channel;
-use sidecar_settings::voice::SpeakReplies;
+use sidecar_settings::SpeakReplies;
 
 /// The conversation whose replies are said aloud, until the next turn starts.
 pub(crate) struct Aloud {

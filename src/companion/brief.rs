@@ -34,7 +34,7 @@ impl Companion {
     /// brief leaves the weather out.
     pub async fn set_brief_place(&self, place: &str) -> Result<(), crate::CompanionError> {
         let place = sidecar_tasks::read_place(place)?;
-        self.models.settings_owner().change(sidecar_settings::owner::Change::Place(place))?;
+        self.models.settings_owner().change(sidecar_settings::Change::Place(place))?;
         Ok(())
     }
 

@@ -78,7 +78,7 @@ impl Companion {
                     continue;
                 }
                 event = events.recv() => match event {
-                    Ok(crate::events::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::RemindersChanged)) | Err(RecvError::Lagged(_)) => {
+                    Ok(crate::events::CoreEvent::Reminders(sidecar_reminders::ReminderEvent::RemindersChanged)) | Err(RecvError::Lagged(_)) => {
                         // A burst of changes (an import) is mirrored once, after it.
                         tokio::time::sleep(MIRROR_SETTLE).await;
                         while !matches!(events.try_recv(), Err(tokio::sync::broadcast::error::TryRecvError::Empty | tokio::sync::broadcast::error::TryRecvError::Closed)) {}
@@ -111,7 +111,7 @@ impl Companion {
     /// (nothing when the mirror is off; see the calendar crate's mirror).
     pub async fn mirror_reminders(&self) -> Result<sidecar_calendar::MirrorReport, crate::CompanionError> {
         let wanted: Vec<(i64, String)> = match self.calendar.mirrors_reminders().await? {
-            true => self.reminders.pending().await?.iter().map(|r| (r.id, sidecar_reminders::ics::as_todo(r))).collect(),
+            true => self.reminders.pending().await?.iter().map(|r| (r.id, sidecar_reminders::as_todo(r))).collect(),
             false => Vec::new(),
         };
         Ok(self.calendar.mirror(&wanted).await?)

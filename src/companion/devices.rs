@@ -257,8 +257,8 @@ impl Companion {
     pub async fn set_devices_listen(self: &Arc<Self>, addresses: Vec<String>) -> Result<DevicesView, DevicesError> {
         let addresses: Vec<String> = addresses.into_iter().map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
         let parsed =
-            addresses.iter().map(|a| sidecar_settings::devices::address(a).map_err(|_| DevicesError::Address(a.clone()))).collect::<Result<Vec<_>, _>>()?;
-        self.models().settings_owner().change(sidecar_settings::owner::Change::DevicesListen(addresses))?;
+            addresses.iter().map(|a| sidecar_settings::device_address(a).map_err(|_| DevicesError::Address(a.clone()))).collect::<Result<Vec<_>, _>>()?;
+        self.models().settings_owner().change(sidecar_settings::Change::DevicesListen(addresses))?;
         self.devices.start(self, &parsed).await?;
         Ok(self.devices.view().await?)
     }

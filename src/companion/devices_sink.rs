@@ -13,8 +13,8 @@ use serde_json::json;
 use super::devices::DeviceLink;
 use sidecar_actions::permissions::asking::{Answer, AnswerFuture, Asker, WindowQuestions};
 use sidecar_actions::permissions::Question;
+use sidecar_outbox::{Kind, Outgoing, Sink};
 use sidecar_proactive::config::SinkId;
-use sidecar_proactive::router::{Kind, Outgoing, Sink};
 use sidecar_proactive::state::Channel;
 
 /// The event's name a device shows as a notification.

@@ -176,7 +176,7 @@ impl Companion {
     /// Pairs with the home core at `address` with `code` and uses it from now on.
     pub async fn attach_home(self: &Arc<Self>, address: &str, code: &str) -> Result<HomeView, DevicesError> {
         let (address, code) = (address.trim(), code.trim());
-        let address = if address.contains(':') { address.to_string() } else { format!("{address}:{}", sidecar_settings::devices::DEFAULT_LINK_PORT) };
+        let address = if address.contains(':') { address.to_string() } else { format!("{address}:{}", sidecar_settings::DEFAULT_LINK_PORT) };
         let (home, token) = pair_and_keep(&self.home.dir, &self.home.secrets, &address, code, &device_name()).await?;
         tracing::info!(address = %home.address, device = home.device, "this computer now uses a home Sidecar");
         self.connect_home(home, token);

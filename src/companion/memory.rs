@@ -81,7 +81,7 @@ impl Companion {
             let (low, high) = (allowed.start().to_string(), allowed.end().to_string());
             return Err(sidecar_llm::sampling::OutOfRange { name: "retention.keep_days", low, high }.into());
         }
-        self.models().settings_owner().change(sidecar_settings::owner::Change::KeepDays(days))?;
+        self.models().settings_owner().change(sidecar_settings::Change::KeepDays(days))?;
         Ok(())
     }
 

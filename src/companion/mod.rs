@@ -23,14 +23,15 @@ use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
 use sidecar_llm::provider_admin::ProviderAdmin;
 use sidecar_memory::KnowledgeStore;
-use sidecar_proactive::router::MessageRouter;
+use sidecar_outbox::MessageRouter;
 use sidecar_proactive::service::{BrainLock, ProactiveService};
-use sidecar_reminders::service::ReminderService;
-use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_reminders::ReminderService;
+use sidecar_settings::Change;
 use sidecar_settings::Settings;
+use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
 use sidecar_store::UsageTotals;
-use sidecar_tools::{self as tools, ToolRegistry};
+use sidecar_tools::ToolRegistry;
 
 mod aloud;
 mod brief;
@@ -67,9 +68,9 @@ pub struct Companion {
     budget: sidecar_llm::budget::admin::BudgetAdmin,
     hub: Arc<sidecar_llm::local_models::ModelHub>,
     chats: sidecar_agent::chats::Chats,
-    preferences: Arc<sidecar_settings::preferences::Preferences>,
-    updates: Arc<sidecar_desktop_features::updates::Updates>,
-    search: tools::web_search::WebSearch,
+    preferences: Arc<sidecar_settings::Preferences>,
+    updates: Arc<sidecar_desktop_features::Updates>,
+    search: sidecar_tools::WebSearch,
     knowledge: Arc<KnowledgeStore>,
     recall: Arc<sidecar_memory::Recall>,
     data: Arc<sidecar_data::data_service::DataService>,
@@ -93,7 +94,7 @@ pub struct Companion {
     /// The CalDAV account and its calendars.
     calendar: Arc<sidecar_calendar::CalendarService>,
     /// The calendar's tools, and where they are offered while an account is connected.
-    calendar_tools: (Vec<Arc<dyn sidecar_tools::Tool>>, Arc<sidecar_tools::board::ToolBoard>),
+    calendar_tools: (Vec<Arc<dyn sidecar_tools::Tool>>, Arc<sidecar_tools::ToolBoard>),
     proactive: Arc<ProactiveService>,
     channels: Arc<ChannelService>,
     /// The user's MCP servers (started by the front-ends that offer their tools).
@@ -129,22 +130,17 @@ impl Companion {
         }
         let clock = options.clock.clone();
         clock.set_zone(zone);
-        let lang = sidecar_settings::preferences::language_of(options.settings.desktop.language);
+        let lang = sidecar_settings::language_of(options.settings.desktop.language);
         // The settings' one owner: every change below is written and held through it.
         let owner = Arc::new(SettingsOwner::new(options.settings.clone(), options.config_path.clone()));
-        let preferences = Arc::new(sidecar_settings::preferences::Preferences::new(owner.clone(), lang));
+        let preferences = Arc::new(sidecar_settings::Preferences::new(owner.clone(), lang));
         // An update's migrations run once, after a backup; a newer Sidecar's data is refused.
         let (store, _) = sidecar_data::backup::upgrade::open_store(&options.data_dir, options.config_path.as_deref(), clock.now()).await?;
         let store = store.with_clock(clock.clone());
         store.corrections().purge_expired_corrections(clock.now()).await?;
         let events = EventBus::default();
-        let updates = Arc::new(sidecar_desktop_features::updates::Updates::new(
-            owner.clone(),
-            &options.data_dir,
-            clock.clone(),
-            events.emitter(CoreEvent::Updates),
-            lang,
-        ));
+        let updates =
+            Arc::new(sidecar_desktop_features::Updates::new(owner.clone(), &options.data_dir, clock.clone(), events.emitter(CoreEvent::Updates), lang));
         let knowledge = Arc::new(KnowledgeStore::open(&options.data_dir, lang)?);
         let meaning = Arc::new(sidecar_memory::MeaningIndex::new(
             store.clone(),
@@ -217,10 +213,7 @@ impl Companion {
         let recall = Arc::new(sidecar_memory::Recall::new(store.clone(), knowledge.clone(), meaning.clone(), clock.clone()));
 
         // The tool and Settings' "Try a search" share one setup (and one client).
-        let search = tools::web_search::WebSearch {
-            http: tool_http(),
-            setup: Arc::new(sidecar_tools::search_setup::SearchSetup::new(options.secrets.clone(), owner.clone())),
-        };
+        let search = sidecar_tools::WebSearch { http: tool_http(), setup: Arc::new(sidecar_tools::SearchSetup::new(options.secrets.clone(), owner.clone())) };
         let permissions = Arc::new(sidecar_actions::permissions::PermissionGate::new(store.clone(), clock.clone(), owner.clone()));
         let questions = Arc::new(sidecar_actions::permissions::asking::WindowQuestions::new(events.emitter(CoreEvent::Permissions), lang));
         let mut tools = tools_searching_with(&models.settings(), clock.clone(), search.clone())
@@ -232,7 +225,7 @@ impl Companion {
         let chooser = Arc::new(sidecar_agent::chooser::ToolChooser::new(Some(meaning)));
         let (tools_starting, tools_starting_seen) = tokio::sync::watch::channel(false);
         tools.register(sidecar_agent::chooser::FindTools(chooser.clone()));
-        sidecar_reminders::tool::register(&mut tools, reminders.clone());
+        sidecar_reminders::register(&mut tools, reminders.clone());
         let tasks = Arc::new(sidecar_tasks::Tasks::new(store.clone(), events.emitter(CoreEvent::Tasks)));
         tasks.follow_language(lang).await?;
         let calendar = Arc::new(sidecar_calendar::CalendarService::new(store.clone(), options.secrets.clone(), clock.clone(), sidecar_calendar::feed_client()));
@@ -272,7 +265,7 @@ impl Companion {
             tools.clone(),
         ));
         let _ = offered.set(Arc::downgrade(&conversation));
-        let board = Arc::new(sidecar_tools::board::ToolBoard::new(tools, {
+        let board = Arc::new(sidecar_tools::ToolBoard::new(tools, {
             let conversation = conversation.clone();
             Box::new(move |offered| conversation.set_tools(offered))
         }));
@@ -455,22 +448,22 @@ impl Companion {
     }
 
     /// Which service web search asks.
-    pub fn web_search(&self) -> &Arc<sidecar_tools::search_setup::SearchSetup> {
+    pub fn web_search(&self) -> &Arc<sidecar_tools::SearchSetup> {
         &self.search.setup
     }
 
     /// A search on the chosen service, as Settings' "Try it" runs it.
-    pub async fn try_web_search(&self, query: &str) -> Result<Vec<tools::web_search::SearchResult>, CompanionError> {
+    pub async fn try_web_search(&self, query: &str) -> Result<Vec<sidecar_tools::SearchResult>, CompanionError> {
         Ok(self.search.search(query, 5).await?)
     }
 
     /// Theme, language and the global shortcut.
-    pub fn preferences(&self) -> &Arc<sidecar_settings::preferences::Preferences> {
+    pub fn preferences(&self) -> &Arc<sidecar_settings::Preferences> {
         &self.preferences
     }
 
     /// Settings → About: the version, and updates.
-    pub fn updates(&self) -> &Arc<sidecar_desktop_features::updates::Updates> {
+    pub fn updates(&self) -> &Arc<sidecar_desktop_features::Updates> {
         &self.updates
     }
 
@@ -481,17 +474,17 @@ impl Companion {
     }
 
     /// Where the character on the desktop stands, per screen.
-    pub fn character_places(&self) -> sidecar_desktop_features::character::CharacterPlaces {
-        sidecar_desktop_features::character::CharacterPlaces::new(self.store.clone())
+    pub fn character_places(&self) -> sidecar_desktop_features::CharacterPlaces {
+        sidecar_desktop_features::CharacterPlaces::new(self.store.clone())
     }
 
     /// The window should open on the welcome (first launch, no model chosen yet).
     pub fn welcome_needed(&self) -> bool {
-        sidecar_settings::welcome::needed(&self.data_dir, &self.models.settings())
+        sidecar_settings::welcome_needed(&self.data_dir, &self.models.settings())
     }
 
     pub fn finish_welcome(&self) -> Result<(), CompanionError> {
-        sidecar_settings::welcome::finish(&self.data_dir).map_err(|e| sidecar_domain::said::CannotWrite::new(&self.data_dir, e).into())
+        sidecar_settings::finish_welcome(&self.data_dir).map_err(|e| sidecar_domain::said::CannotWrite::new(&self.data_dir, e).into())
     }
 
     pub fn clock(&self) -> &Clock {

@@ -9,8 +9,9 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::Companion;
-use sidecar_desktop_features::updates::source::{PackageFormat, UpdateSource};
-use sidecar_proactive::router::Sink;
+use sidecar_desktop_features::PackageFormat;
+use sidecar_desktop_features::UpdateSource;
+use sidecar_outbox::Sink;
 use sidecar_proactive::sinks::NotificationSink;
 use sidecar_serve::McpEndpoint;
 

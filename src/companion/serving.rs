@@ -11,7 +11,7 @@ use sidecar_serve::LocalApi;
 use sidecar_serve::McpEndpoint;
 use sidecar_serve::SidecarServer;
 use sidecar_serve::Sources;
-use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::SettingsFileError;
 
 impl Companion {
     /// The MCP server over this companion's tools, recall, facts and profile.
@@ -51,7 +51,7 @@ impl Companion {
 
     /// Settings' switch: saved in settings.toml, then the endpoint starts or stops.
     pub async fn switch_endpoint(&self, endpoint: &McpEndpoint, on: bool) -> Result<EndpointView, SettingsFileError> {
-        self.models().settings_owner().change(sidecar_settings::owner::Change::ServeHttp(on))?;
+        self.models().settings_owner().change(sidecar_settings::Change::ServeHttp(on))?;
         if on {
             // A port that cannot be used is said in the view, not as a failure of the switch.
             let _ = endpoint.start(self.mcp_server(), self.local_api(), self.settings().connections.http_port, self.lang()).await;

@@ -2,11 +2,11 @@
 
 use sidecar_domain::clock::Clock;
 use sidecar_settings::Settings;
-use sidecar_tools::{self as tools, ToolRegistry};
+use sidecar_tools::ToolRegistry;
 
 /// The standard tools, configured from settings.
 pub fn default_tools(settings: &Settings, clock: Clock) -> ToolRegistry {
-    tools_searching_with(settings, clock, tools::web_search::WebSearch::new(tool_http(), settings.tools.web_search.clone()))
+    tools_searching_with(settings, clock, sidecar_tools::WebSearch::new(tool_http(), settings.tools.web_search.clone()))
 }
 
 /// How the tools reach the web.
@@ -15,12 +15,12 @@ pub(super) fn tool_http() -> reqwest::Client {
 }
 
 /// The standard tools, web search being `search`.
-pub(super) fn tools_searching_with(settings: &Settings, clock: Clock, search: tools::web_search::WebSearch) -> ToolRegistry {
+pub(super) fn tools_searching_with(settings: &Settings, clock: Clock, search: sidecar_tools::WebSearch) -> ToolRegistry {
     let http = search.http.clone();
     let mut registry = ToolRegistry::new();
-    registry.register(tools::time::GetCurrentTime { clock });
+    registry.register(sidecar_tools::GetCurrentTime { clock });
     registry.register(search);
-    registry.register(tools::read_url::ReadUrl::new(settings.tools.read_url.clone()));
-    registry.register(tools::weather::GetWeather { http, settings: settings.tools.weather.clone() });
+    registry.register(sidecar_tools::ReadUrl::new(settings.tools.read_url.clone()));
+    registry.register(sidecar_tools::GetWeather { http, settings: settings.tools.weather.clone() });
     registry
 }

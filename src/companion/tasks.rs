@@ -15,7 +15,7 @@ use super::Companion;
 use crate::events::CoreEvent;
 use sidecar_domain::said::said_whole;
 use sidecar_llm::ChatMessage;
-use sidecar_proactive::router::{Kind, Outgoing};
+use sidecar_outbox::{Kind, Outgoing};
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;

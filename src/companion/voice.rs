@@ -11,9 +11,12 @@ use crate::error::CompanionError;
 use crate::events::CoreEvent;
 use sidecar_domain::locale::Lang;
 use sidecar_proactive::events::ProactiveEvent;
-use sidecar_reminders::events::ReminderEvent;
-use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
-use sidecar_voice::voicing::{Voicing, SPEEDS, VOICES};
+use sidecar_reminders::ReminderEvent;
+use sidecar_settings::SpeakReplies;
+use sidecar_settings::VoiceSwitch;
+use sidecar_voice::Voicing;
+use sidecar_voice::SPEEDS;
+use sidecar_voice::VOICES;
 
 /// How long Settings → Voice's microphone test listens.
 const MICROPHONE_TEST: std::time::Duration = std::time::Duration::from_secs(3);
@@ -80,11 +83,11 @@ impl Companion {
             speak_replies: settings.voice.speak_replies,
             speak_reminders: settings.voice.speak_reminders,
             review_before_sending: settings.voice.review_before_sending,
-            inputs: sidecar_voice::microphone::input_devices(),
+            inputs: sidecar_voice::input_devices(),
             input_device: settings.voice.input_device.clone(),
             outputs: sidecar_voice::output_devices(),
             output_device: settings.voice.output_device.clone(),
-            voices: VOICES.iter().map(|v| VoiceChoice { id: v.id, lang: v.lang, name: sidecar_voice::words::voice_name(lang, v) }).collect(),
+            voices: VOICES.iter().map(|v| VoiceChoice { id: v.id, lang: v.lang, name: sidecar_voice::voice_name(lang, v) }).collect(),
             spanish_voice: voicing.voice(Lang::Es),
             english_voice: voicing.voice(Lang::En),
             speed: voicing.speed(),
@@ -113,12 +116,12 @@ impl Companion {
     /// One of Settings → Voice's switches: reminders said aloud too, what was heard
     /// read over before sending.
     pub fn set_voice_switch(&self, which: VoiceSwitch, on: bool) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(sidecar_settings::owner::Change::VoiceSwitch(which, on))?;
+        self.models.settings_owner().change(sidecar_settings::Change::VoiceSwitch(which, on))?;
         Ok(self.voice_view())
     }
 
     pub fn set_speak_replies(&self, which: SpeakReplies) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(sidecar_settings::owner::Change::SpeakReplies(which))?;
+        self.models.settings_owner().change(sidecar_settings::Change::SpeakReplies(which))?;
         if which == SpeakReplies::Off {
             self.talk.narrator().stop();
         }
@@ -127,13 +130,13 @@ impl Companion {
 
     /// The microphone push-to-talk listens to (`None`: the default input).
     pub fn set_input_device(&self, name: Option<String>) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(sidecar_settings::owner::Change::InputDevice(name))?;
+        self.models.settings_owner().change(sidecar_settings::Change::InputDevice(name))?;
         Ok(self.voice_view())
     }
 
     /// The speakers replies are said through (`None`: the default output).
     pub fn set_output_device(&self, name: Option<String>) -> Result<VoiceView, CompanionError> {
-        self.models.settings_owner().change(sidecar_settings::owner::Change::OutputDevice(name))?;
+        self.models.settings_owner().change(sidecar_settings::Change::OutputDevice(name))?;
         Ok(self.voice_view())
     }
 
@@ -141,14 +144,14 @@ impl Companion {
     /// language, is refused.
     pub fn set_voicing(&self, spanish: String, english: String, speed: f32) -> Result<VoiceView, CompanionError> {
         for (id, lang) in [(&spanish, Lang::Es), (&english, Lang::En)] {
-            if sidecar_voice::voicing::offered(id).is_none_or(|v| v.lang != lang) {
+            if sidecar_voice::offered(id).is_none_or(|v| v.lang != lang) {
                 return Err(CompanionError::NotAVoice(id.to_string()));
             }
         }
         if !speed.is_finite() || !(SPEEDS.0..=SPEEDS.1).contains(&speed) {
-            return Err(sidecar_settings::llm::sampling::OutOfRange { name: "[voice] speed", low: SPEEDS.0.to_string(), high: SPEEDS.1.to_string() }.into());
+            return Err(sidecar_settings::OutOfRange { name: "[voice] speed", low: SPEEDS.0.to_string(), high: SPEEDS.1.to_string() }.into());
         }
-        let change = sidecar_settings::owner::Change::Voicing { spanish: Some(spanish), english: Some(english), speed };
+        let change = sidecar_settings::Change::Voicing { spanish: Some(spanish), english: Some(english), speed };
         self.models.settings_owner().change(change)?;
         Ok(self.voice_view())
     }
@@ -199,10 +202,12 @@ impl Companion {
     /// or OGG/Opus recording: the words in it, as push-to-talk's are heard.
     pub async fn transcribe_clip(&self, clip: &str) -> Result<Heard, String> {
         use base64::Engine;
-        use sidecar_voice::{Audio, Language, Recording, VoiceError};
+        use sidecar_voice::Audio;
+        use sidecar_voice::Language;
+        use sidecar_voice::Recording;
+        use sidecar_voice::VoiceError;
         let lang = self.preferences.lang();
-        let bytes =
-            base64::engine::general_purpose::STANDARD.decode(clip.trim()).map_err(|_| sidecar_voice::words::problem(lang, &VoiceError::UnknownFormat))?;
+        let bytes = base64::engine::general_purpose::STANDARD.decode(clip.trim()).map_err(|_| sidecar_voice::problem(lang, &VoiceError::UnknownFormat))?;
         let speech = self.speech.clone();
         let heard =
             tokio::task::spawn_blocking(move || Audio::decode(&bytes).and_then(|audio| speech.transcribe(&audio, Language::Given(lang), Recording::Utterance)))
@@ -210,7 +215,7 @@ impl Companion {
                 .unwrap_or_else(|e| Err(VoiceError::Engine(e.to_string())));
         let text = heard.map(|t| t.text).map_err(|error| {
             tracing::info!(%error, "a device's clip held nothing usable");
-            sidecar_voice::words::problem(lang, &error)
+            sidecar_voice::problem(lang, &error)
         })?;
         Ok(Heard { text, review: self.models.settings().voice.review_before_sending })
     }
@@ -228,7 +233,7 @@ impl Companion {
     /// Settings → Voice's speaker test: a sentence said aloud in the app's language.
     pub fn test_speaking(&self) {
         let lang = self.preferences.lang();
-        self.talk.narrator().say(sidecar_voice::words::voice_sample(lang), lang, self.voicing());
+        self.talk.narrator().say(sidecar_voice::voice_sample(lang), lang, self.voicing());
     }
 
     /// Says the window's replies aloud as they stream, as `[voice] speak_replies` asks

@@ -10,8 +10,6 @@ pub use sidecar_llm::budget::words as budget;
 pub use sidecar_llm::outcomes;
 pub use sidecar_proactive::words::decision;
 pub use sidecar_proactive::words::proactive;
-pub use sidecar_reminders::words as reminders;
 pub mod tray;
-pub use sidecar_desktop_features::words as updates;
 
 pub use sidecar_domain::locale::Lang;

@@ -31,7 +31,7 @@ async fn a_clip_from_a_browser_s_microphone_is_written_down_on_the_core_and_a_br
     let heard =
         sidecar::commands::dispatch_for_device(core.clone(), "transcribe_clip", json!({ "clip": clip })).expect("a command of the table").await.unwrap();
     let text = heard["text"].as_str().unwrap().to_lowercase();
-    let (errors, words) = sidecar_voice::wer::word_errors("recuerdame llamar a ana mañana a las 9", &text);
+    let (errors, words) = sidecar_voice::word_errors("recuerdame llamar a ana mañana a las 9", &text);
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {text:?}");
 
     let broken = base64::engine::general_purpose::STANDARD.encode(b"not a recording at all");

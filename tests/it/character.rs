@@ -7,9 +7,14 @@
 use std::time::Duration;
 
 use sidecar::CoreEvent;
-use sidecar_desktop_features::character::place::{Screen, Size, Spot, MARGIN};
+use sidecar_desktop_features::Screen;
+use sidecar_desktop_features::Size;
+use sidecar_desktop_features::Spot;
+use sidecar_desktop_features::MARGIN;
 use sidecar_proactive::events::ProactiveEvent;
-use sidecar_settings::preferences::{HotkeyError, HotkeyRole, DEFAULT_CHARACTER_HOTKEY};
+use sidecar_settings::HotkeyError;
+use sidecar_settings::HotkeyRole;
+use sidecar_settings::DEFAULT_CHARACTER_HOTKEY;
 
 use crate::support::open_with_config as open;
 

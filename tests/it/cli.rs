@@ -1,6 +1,6 @@
 //! The `sidecar` binary end to end against a scripted model server.
 
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::process::Command;
 use std::time::Duration;
 
@@ -231,7 +231,7 @@ async fn chat_prints_a_reminder_as_it_arrives() {
     {
         let store = sidecar_store::Store::open(dir.path()).await.unwrap();
         let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-        let new = sidecar_reminders::rows::NewReminder {
+        let new = sidecar_reminders::NewReminder {
             message: "stretch your legs",
             due_at: due,
             zone: "UTC",
@@ -413,7 +413,7 @@ fn transcribe_prints_a_voice_notes_words_and_says_what_to_do_with_what_is_not_au
     assert_eq!(code, Some(0), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["lang"], "en", "told from the recording");
-    let (errors, _) = sidecar_voice::wer::word_errors("he might even have been made amiable himself", v["text"].as_str().unwrap());
+    let (errors, _) = sidecar_voice::word_errors("he might even have been made amiable himself", v["text"].as_str().unwrap());
     assert!(errors <= 1, "{out}");
 
     let not_audio = dir.path().join("notes.txt");

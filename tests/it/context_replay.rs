@@ -13,7 +13,8 @@ use regex::Regex;
 use serde_json::Value;
 use sidecar::{Companion, CompanionOptions};
 use sidecar_settings::Settings;
-use sidecar_tools::{Tool, ToolFuture};
+use sidecar_tools::Tool;
+use sidecar_tools::ToolFuture;
 
 const TURNS: usize = 500;
 const WINDOW: usize = 6_000;

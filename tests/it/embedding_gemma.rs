@@ -157,6 +157,6 @@ async fn automatic_falls_back_to_the_light_embedder_when_embeddinggemma_does_not
     assert!(results.hits[0].snippet.contains("enfermera"), "{:?}", results.hits);
     // Settings names the light one and says it stands in, where EmbeddingGemma suits.
     let view = core.meaning_setup().view().await;
-    assert_eq!(view.automatic, sidecar_settings::memory::EmbeddingsBackend::Local);
+    assert_eq!(view.automatic, sidecar_settings::EmbeddingsBackend::Local);
     assert_eq!(view.automatic_stands_in, sidecar_memory::suited(sidecar_llm::local_models::machine::total_memory()) == view.built_in[1].backend);
 }

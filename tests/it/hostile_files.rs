@@ -130,25 +130,19 @@ fn good_calendar() -> String {
         .to_string()
 }
 
-type IcsResult = Result<(Vec<sidecar_reminders::ics::Imported>, sidecar_reminders::ics::Skipped), String>;
+type IcsResult = Result<(Vec<sidecar_reminders::Imported>, sidecar_reminders::Skipped), String>;
 
 fn read_ics(text: String) -> IcsResult {
     on_small_stack(move || {
-        sidecar_reminders::ics::import(
-            &text,
-            now(),
-            chrono_tz::Europe::Madrid,
-            chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
-            sidecar_domain::locale::Lang::En,
-        )
-        .map_err(|e| e.to_string())
+        sidecar_reminders::import(&text, now(), chrono_tz::Europe::Madrid, chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(), sidecar_domain::locale::Lang::En)
+            .map_err(|e| e.to_string())
     })
 }
 
 /// What any calendar import may give: texts within the cap, nothing in the past,
 /// repeats no more often than the floor.
-fn bounded(found: &[sidecar_reminders::ics::Imported]) -> Result<(), TestCaseError> {
-    use sidecar_reminders::ics::MAX_TITLE_CHARS;
+fn bounded(found: &[sidecar_reminders::Imported]) -> Result<(), TestCaseError> {
+    use sidecar_reminders::MAX_TITLE_CHARS;
     for event in found {
         prop_assert!(event.message.chars().count() <= MAX_TITLE_CHARS + 1, "{} characters", event.message.chars().count());
         prop_assert!(event.due_at >= now() - chrono::Duration::seconds(1), "{event:?}");

@@ -193,7 +193,7 @@ async fn many_clients_at_once_are_each_served_and_one_that_floods_waits() {
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
 
     let mut limited = None;
-    let burst = sidecar_serve::RateLimit::new(sidecar_settings::connections::DEFAULT_API_PER_MINUTE).burst();
+    let burst = sidecar_serve::RateLimit::new(sidecar_settings::DEFAULT_API_PER_MINUTE).burst();
     for _ in 0..burst + 5 {
         let response = http.get(format!("{base}/v1/facts")).bearer_auth(&tokens[0]).send().await.unwrap();
         if response.status().as_u16() == 429 {

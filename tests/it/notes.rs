@@ -9,7 +9,8 @@ use sidecar_actions::permissions::grant::Choice;
 use sidecar_actions::permissions::PermissionGate;
 use sidecar_llm::ToolCall;
 use sidecar_store::Store;
-use sidecar_tools::{CallScope, ToolRegistry};
+use sidecar_tools::CallScope;
+use sidecar_tools::ToolRegistry;
 
 use crate::support::asker::ScriptedAsker;
 

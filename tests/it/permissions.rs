@@ -7,14 +7,17 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sidecar_actions::permissions::definition::ToolDefinition;
 use sidecar_actions::permissions::grant::Choice;
 use sidecar_actions::permissions::{Action, Answer, PermissionGate};
 use sidecar_llm::ToolCall;
+use sidecar_tools::ToolDefinition;
 
 use crate::support::asker::ScriptedAsker;
 use sidecar_store::Store;
-use sidecar_tools::{CallScope, Tool, ToolFuture, ToolRegistry};
+use sidecar_tools::CallScope;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolFuture;
+use sidecar_tools::ToolRegistry;
 
 /// A tool that acts, and counts how often it really ran.
 struct Acting {

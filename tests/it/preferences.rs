@@ -3,9 +3,11 @@
 //! start, and a shortcut the file spells wrongly falls back to the default.
 
 use sidecar_domain::locale::Lang;
-use sidecar_settings::desktop::{LanguageChoice, Theme};
-use sidecar_settings::preferences::{Hotkey, DEFAULT_HOTKEY};
+use sidecar_settings::Hotkey;
+use sidecar_settings::LanguageChoice;
 use sidecar_settings::Settings;
+use sidecar_settings::Theme;
+use sidecar_settings::DEFAULT_HOTKEY;
 
 use crate::support::open_with_config as open;
 

@@ -5,7 +5,7 @@
 //! reminders (P6), quiet and "be quiet" (P9), and the routing policy.
 
 use sidecar_agent::events::ChatEvent;
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,8 +16,8 @@ use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use futures_util::future::BoxFuture;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_outbox::{Kind, Outgoing, Sink};
 use sidecar_proactive::config::{Level, ProactiveConfig, SinkId, SinkPreference, SinkPreferences, CIRCUIT_PAUSE};
-use sidecar_proactive::router::{Kind, Outgoing, Sink};
 use sidecar_proactive::rules::{greeting_window, Block, MessageType, Skip};
 use sidecar_proactive::state::Channel;
 use sidecar_proactive::{TickMode, TickReport};
@@ -448,13 +448,13 @@ async fn quiet_silences_spontaneous_messages_but_reminders_still_arrive() {
     hands.set(local(2027, 3, 15, 11, 2));
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     for _ in 0..100 {
-        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar_reminders::rows::ReminderState::Delivered {
+        if core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state == sidecar_reminders::ReminderState::Delivered {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     scheduler.abort();
-    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Delivered);
+    assert_eq!(core.store().reminder_table().reminder(reminder.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Delivered);
     assert_eq!(notifications.0.lock().unwrap().as_slice(), [(Kind::Reminder, "Reminder: tomar agua".to_string())]);
 
     assert!(core.send("/quiet off").await.unwrap().reply.contains("again"));

@@ -7,7 +7,8 @@ use crate::support::{reply_events, stream, LogBuffer, Reply, ScriptedServer};
 use sidecar::{Companion, CompanionOptions};
 use sidecar_domain::secrets::{KeyStorage, Secrets};
 use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
-use sidecar_settings::{ProviderKind, Settings};
+use sidecar_settings::ProviderKind;
+use sidecar_settings::Settings;
 
 async fn open(dir: &std::path::Path) -> Arc<Companion> {
     let mut options = CompanionOptions::new(dir.join("data"), Settings::default());

@@ -3,15 +3,21 @@
 //! cancels; against the real store, a crash between attempting and delivered and a
 //! reminder that fell due while closed are delivered once, marked late.
 
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
 use sidecar_dates as dates;
-use sidecar_reminders::rows::{utc, NewReminder, Reminder};
-use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders};
+use sidecar_reminders::utc;
+use sidecar_reminders::Deliver;
+use sidecar_reminders::NewReminder;
+use sidecar_reminders::Reminder;
+use sidecar_reminders::Reminders;
+use sidecar_reminders::Scheduler;
+use sidecar_reminders::SchedulerLock;
+use sidecar_reminders::StoreReminders;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
@@ -33,11 +39,11 @@ pub(crate) fn reminder(id: i64, due: DateTime<Utc>) -> Reminder {
         id,
         message: format!("reminder {id}"),
         due_at: due,
-        zone: sidecar_reminders::rows::ReminderZone(chrono_tz::Europe::Madrid),
+        zone: sidecar_reminders::ReminderZone(chrono_tz::Europe::Madrid),
         rrule: None,
         series_start: None,
         all_day: false,
-        state: sidecar_reminders::rows::ReminderState::Pending,
+        state: sidecar_reminders::ReminderState::Pending,
         attempt_started_at: None,
         delivered_at: None,
         late: false,
@@ -56,21 +62,21 @@ impl InMemory {
         self.0.lock().unwrap().push(r);
     }
     fn cancel(&self, id: i64) {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Cancelled);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::ReminderState::Cancelled);
     }
 }
 
 impl Reminders for InMemory {
     fn next_due(&self) -> BoxFuture<'_, Result<Option<DateTime<Utc>>, StoreError>> {
-        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Pending).map(|r| r.due_at).min();
+        let next = self.0.lock().unwrap().iter().filter(|r| r.state == sidecar_reminders::ReminderState::Pending).map(|r| r.due_at).min();
         Box::pin(async move { Ok(next) })
     }
     fn claim_due(&self, at: DateTime<Utc>) -> BoxFuture<'_, Result<Vec<Reminder>, StoreError>> {
         let mut list = self.0.lock().unwrap();
-        for r in list.iter_mut().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Pending && r.due_at <= at) {
-            r.state = sidecar_reminders::rows::ReminderState::Attempting;
+        for r in list.iter_mut().filter(|r| r.state == sidecar_reminders::ReminderState::Pending && r.due_at <= at) {
+            r.state = sidecar_reminders::ReminderState::Attempting;
         }
-        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar_reminders::rows::ReminderState::Attempting).cloned().collect();
+        let claimed: Vec<Reminder> = list.iter().filter(|r| r.state == sidecar_reminders::ReminderState::Attempting).cloned().collect();
         Box::pin(async move { Ok(claimed) })
     }
     fn was_delivered<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -81,23 +87,23 @@ impl Reminders for InMemory {
         if let Some(stored) = list.iter_mut().find(|s| s.id == r.id) {
             match next {
                 Some(next) => {
-                    stored.state = sidecar_reminders::rows::ReminderState::Pending;
+                    stored.state = sidecar_reminders::ReminderState::Pending;
                     stored.due_at = next;
                 }
-                None => stored.state = sidecar_reminders::rows::ReminderState::Delivered,
+                None => stored.state = sidecar_reminders::ReminderState::Delivered,
             }
         }
         Box::pin(async { Ok(()) })
     }
     fn release(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Pending);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::ReminderState::Pending);
         Box::pin(async { Ok(()) })
     }
     fn begin_showing(&self, _: i64) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async { Ok(()) })
     }
     fn fail(&self, id: i64) -> BoxFuture<'_, Result<(), StoreError>> {
-        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::rows::ReminderState::Failed);
+        self.0.lock().unwrap().iter_mut().filter(|r| r.id == id).for_each(|r| r.state = sidecar_reminders::ReminderState::Failed);
         Box::pin(async { Ok(()) })
     }
 }
@@ -179,7 +185,7 @@ async fn a_crash_between_attempting_and_delivered_delivers_once_marked_late() {
     assert_eq!(shown.len(), 1);
     assert!(shown[0].1, "marked late");
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Delivered);
+    assert_eq!(stored.state, sidecar_reminders::ReminderState::Delivered);
     assert!(stored.late);
 }
 
@@ -205,7 +211,7 @@ async fn a_reminder_due_while_closed_is_delivered_once_late_and_one_on_time_is_n
     assert_eq!(scheduler.deliver_due().await.unwrap(), (2, 0));
     let shown = shown.0.lock().unwrap().clone();
     assert_eq!(shown.iter().map(|(id, late, _)| (*id, *late)).collect::<Vec<_>>(), [(missed.id, true), (on_time.id, false)]);
-    assert_eq!(store.reminder_table().reminder(future.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Pending);
+    assert_eq!(store.reminder_table().reminder(future.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Pending);
     assert_eq!(store.reminder_table().next_due().await.unwrap(), Some(now + chrono::Duration::hours(1)));
 }
 
@@ -239,7 +245,7 @@ async fn an_occurrence_already_recorded_is_not_shown_again() {
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown.clone(), due).deliver_due().await.unwrap(), (0, 0));
     assert!(shown.0.lock().unwrap().is_empty());
-    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Delivered);
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Delivered);
 }
 
 #[tokio::test]
@@ -267,7 +273,7 @@ async fn a_repeating_reminder_moves_to_its_next_local_time_after_delivery() {
     let at_eight = parsed.at + chrono::Duration::seconds(1);
     assert_eq!(scheduler_at(&store, shown.clone(), at_eight).deliver_due().await.unwrap(), (1, 0));
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Pending);
+    assert_eq!(stored.state, sidecar_reminders::ReminderState::Pending);
     assert_eq!(stored.due_at.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string(), "2026-11-23 08:00");
 }
 
@@ -297,7 +303,7 @@ async fn a_failed_delivery_stays_due_and_is_retried() {
         .unwrap();
     let scheduler = Scheduler::new(Arc::new(StoreReminders::new(store.clone())), Arc::new(Down), sidecar_domain::clock::fixed_clock(due), Default::default());
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 1));
-    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::rows::ReminderState::Pending, "not lost");
+    assert_eq!(store.reminder_table().reminder(added.id).await.unwrap().unwrap().state, sidecar_reminders::ReminderState::Pending, "not lost");
     let shown = Arc::new(Shown::default());
     assert_eq!(scheduler_at(&store, shown, due).deliver_due().await.unwrap(), (1, 0));
 }
@@ -378,7 +384,7 @@ async fn a_reminder_set_in_a_turn_fires_while_the_conversation_goes_on() {
     // Waits for the delivery itself, not a fixed time.
     let first_line = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let Ok(sidecar::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::ReminderDelivered { first_line, .. })) = events.recv().await {
+            if let Ok(sidecar::CoreEvent::Reminders(sidecar_reminders::ReminderEvent::ReminderDelivered { first_line, .. })) = events.recv().await {
                 return first_line;
             }
         }
@@ -427,7 +433,7 @@ async fn an_occurrence_cut_short_while_showing_is_shown_again_once_marked_as_rep
     assert_eq!(scheduler.deliver_due().await.unwrap(), (1, 0));
     assert_eq!(*watched.shows.lock().unwrap(), [(added.id, true)]);
     let stored = store.reminder_table().reminder(added.id).await.unwrap().unwrap();
-    assert_eq!((stored.state, stored.shown_attempts), (sidecar_reminders::rows::ReminderState::Delivered, 0));
+    assert_eq!((stored.state, stored.shown_attempts), (sidecar_reminders::ReminderState::Delivered, 0));
     // Recorded: a later pass shows nothing.
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0));
 }
@@ -440,7 +446,7 @@ async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_other
         |message, due_at| NewReminder { message, due_at, zone: "UTC", rrule: None, all_day: false, series_start: None, asked_in: None, description: None };
     let stuck = store.reminder_table().add_reminder(new("stuck", due)).await.unwrap();
     // Three starts, each killed right after showing it.
-    for _ in 0..sidecar_reminders::scheduler::MAX_SHOWS {
+    for _ in 0..sidecar_reminders::MAX_SHOWS {
         crash_while_showing(&store, due, stuck.id).await;
     }
     // Another falls due behind it.
@@ -452,7 +458,7 @@ async fn a_crash_loop_gives_up_after_three_starts_and_never_holds_back_the_other
     assert_eq!(*watched.shows.lock().unwrap(), [(other.id, false)], "the fresh one goes first; the stuck one is not shown a fourth time");
     assert_eq!(*watched.given_up.lock().unwrap(), [stuck.id], "the user is told");
     let stored = store.reminder_table().reminder(stuck.id).await.unwrap().unwrap();
-    assert_eq!(stored.state, sidecar_reminders::rows::ReminderState::Failed);
+    assert_eq!(stored.state, sidecar_reminders::ReminderState::Failed);
     assert_eq!(scheduler.deliver_due().await.unwrap(), (0, 0), "and it never loops");
 }
 

@@ -4,14 +4,16 @@
 //! alike words, are all stored; an identical one is kept and said. A reminder stored by
 //! another process (another connection to the file) re-arms the running scheduler.
 
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use futures_util::future::BoxFuture;
-use sidecar_reminders::rows::Reminder;
-use sidecar_reminders::scheduler::{Deliver, Reminders, Scheduler};
+use sidecar_reminders::Deliver;
+use sidecar_reminders::Reminder;
+use sidecar_reminders::Reminders;
+use sidecar_reminders::Scheduler;
 use sidecar_store::StoreError;
 use tokio_util::sync::CancellationToken;
 
@@ -188,7 +190,7 @@ async fn the_store_sees_a_commit_from_another_connection() {
     here.reminder_table().claim_due(Utc::now()).await.unwrap();
     assert!(!watch.changed().await.unwrap(), "a claim that found nothing wrote nothing");
     let other = sidecar_store::Store::open(dir.path()).await.unwrap();
-    let new = sidecar_reminders::rows::NewReminder {
+    let new = sidecar_reminders::NewReminder {
         message: "x",
         due_at: Utc::now() + chrono::Duration::hours(1),
         zone: "UTC",
@@ -207,7 +209,7 @@ async fn the_store_sees_a_commit_from_another_connection() {
 /// act on it; once answered, the message says so after a reload.
 #[tokio::test]
 async fn a_reminder_in_the_chat_is_snoozed_or_done_from_the_message() {
-    use sidecar_proactive::router::{Kind, Outgoing, Sink};
+    use sidecar_outbox::{Kind, Outgoing, Sink};
     let dir = tempfile::tempdir().unwrap();
     let core = sidecar::Companion::open(sidecar::CompanionOptions::new(dir.path().to_path_buf(), Default::default())).await.unwrap();
     let set = core.reminders().set("take the pizza out", "in 1 minute").await.unwrap().reminder;

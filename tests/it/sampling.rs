@@ -5,7 +5,8 @@
 use sidecar::{Companion, CompanionOptions};
 use sidecar_llm::provider_admin::{ProviderInput, ProviderRefusal};
 use sidecar_llm::sampling::Sampling;
-use sidecar_settings::{ProviderKind, Settings};
+use sidecar_settings::ProviderKind;
+use sidecar_settings::Settings;
 
 use crate::support::{reply_events, stream, ScriptedServer};
 

@@ -1,17 +1,18 @@
 //! The services seen from outside: channels on messages, deliveries kept in the history,
 //! the one clock and its zone, and models per purpose.
 
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::TimeZone;
 use sidecar::{Companion, CompanionOptions};
+use sidecar_outbox::Kind;
 use sidecar_proactive::config::{ProactiveConfig, SinkPreference, SinkPreferences};
-use sidecar_proactive::router::Kind;
 use sidecar_proactive::state::Channel;
-use sidecar_reminders::rows::ReminderState;
-use sidecar_settings::{Purpose, Settings};
+use sidecar_reminders::ReminderState;
+use sidecar_settings::Purpose;
+use sidecar_settings::Settings;
 
 use crate::support::notifications::Notifications;
 use crate::support::{reply_events, stream, Reply, ScriptedServer};
@@ -78,7 +79,7 @@ async fn a_reminder_shown_only_as_a_notification_is_kept_in_the_history() {
     assert_eq!(kept.meta.as_ref().unwrap().0.proactive.as_deref(), Some("reminder"));
     // The chat view was not told: the user chose not to see reminders there.
     while let Ok(event) = events.try_recv() {
-        assert!(!matches!(event, sidecar::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::ReminderDelivered { .. })), "{event:?}");
+        assert!(!matches!(event, sidecar::CoreEvent::Reminders(sidecar_reminders::ReminderEvent::ReminderDelivered { .. })), "{event:?}");
     }
 }
 

@@ -54,8 +54,8 @@ fn refusals() -> Vec<CompanionError> {
     use sidecar_channels::ChannelError;
     use sidecar_domain::said::{AddressRefusal, CannotWrite};
     use sidecar_memory::MeaningSetupError;
-    use sidecar_reminders::error::ReminderError;
-    use sidecar_tools::search_setup::SearchSetupError;
+    use sidecar_reminders::ReminderError;
+    use sidecar_tools::SearchSetupError;
     vec![
         ProviderRefusal::Name.into(),
         ProviderRefusal::NameTaken.into(),
@@ -112,10 +112,10 @@ fn every_kind_of_core_error_has_spanish_words() {
         CompanionError::Attach(AttachError::NoText { name: "a.bin".into(), what: "binario" }),
         CompanionError::Library(LibraryError::Unknown("qwen".into())),
         CompanionError::Library(LibraryError::NotAModel(GgufError::Truncated { path: "m.gguf".into() })),
-        CompanionError::Calendar(sidecar_reminders::ics::IcsError::TooDeep),
-        CompanionError::SettingsFile(sidecar_settings::file::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
+        CompanionError::Calendar(sidecar_reminders::IcsError::TooDeep),
+        CompanionError::SettingsFile(sidecar_settings::SettingsFileError::Parse { path: "/c/settings.toml".into(), message: "línea 2".into() }),
     ];
-    use sidecar_tools::search_failure::SearchFailure;
+    use sidecar_tools::SearchFailure;
     all.extend(
         [
             SearchFailure::Unreachable { service: "SearXNG", detail: "dns".into() },

@@ -1,7 +1,7 @@
 //! The SQLite store on real files: migrations, persistence across reopen.
 
 use sidecar_llm::ChatMessage;
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
 use sidecar_store::Role;

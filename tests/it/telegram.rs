@@ -4,7 +4,7 @@
 //! tests can tell whether a message reached it.
 
 use sidecar_proactive::rows::ProactiveStore;
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -276,7 +276,7 @@ async fn a_reminder_reaches_the_paired_chat_only_when_the_desk_is_idle() {
     let scheduler = tokio::spawn(core.reminders().scheduler().unwrap().expect("the lock is free"));
     let delivered = |id: i64| {
         let core = core.clone();
-        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar_reminders::rows::ReminderState::Delivered }
+        async move { core.store().reminder_table().reminder(id).await.unwrap().unwrap().state == sidecar_reminders::ReminderState::Delivered }
     };
 
     // At the desk a moment ago: the reminder is shown there, not on the phone.

@@ -3,12 +3,16 @@
 
 use serde_json::{json, Value};
 use sidecar_llm::ToolCall;
-use sidecar_settings::{ReadUrlSettings, SearchBackend, WeatherSettings, WebSearchSettings};
-use sidecar_tools::read_url::ReadUrl;
-use sidecar_tools::time::GetCurrentTime;
-use sidecar_tools::weather::GetWeather;
-use sidecar_tools::web_search::WebSearch;
-use sidecar_tools::{ToolOutcome, ToolRegistry};
+use sidecar_settings::ReadUrlSettings;
+use sidecar_settings::SearchBackend;
+use sidecar_settings::WeatherSettings;
+use sidecar_settings::WebSearchSettings;
+use sidecar_tools::GetCurrentTime;
+use sidecar_tools::GetWeather;
+use sidecar_tools::ReadUrl;
+use sidecar_tools::ToolOutcome;
+use sidecar_tools::ToolRegistry;
+use sidecar_tools::WebSearch;
 use wiremock::matchers::{header, method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -166,13 +170,14 @@ async fn a_searxng_address_alone_keeps_meaning_searxng() {
 
 #[tokio::test]
 async fn the_search_service_is_chosen_in_settings_and_saved() {
-    use sidecar_tools::search_setup::{SearchInput, SearchSetup};
+    use sidecar_tools::SearchInput;
+    use sidecar_tools::SearchSetup;
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("settings.toml");
     std::fs::write(&config, "# mine\n[tools.read_url]\nmax_chars = 9000\n").unwrap();
     let setup = SearchSetup::new(
         std::sync::Arc::new(sidecar_domain::secrets::Secrets::new(false)),
-        std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), Some(config.clone()))),
+        std::sync::Arc::new(sidecar_settings::SettingsOwner::new(sidecar_settings::Settings::default(), Some(config.clone()))),
     );
     assert_eq!(setup.view().backend, SearchBackend::Duckduckgo);
 

@@ -10,8 +10,12 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, Utc};
 use futures_util::future::BoxFuture;
 use sidecar::events::{CoreEvent, EventBus};
-use sidecar_desktop_features::updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
-use sidecar_desktop_features::updates::{UpdateState, Updates};
+use sidecar_desktop_features::Offer;
+use sidecar_desktop_features::PackageFormat;
+use sidecar_desktop_features::UpdateFailure;
+use sidecar_desktop_features::UpdateSource;
+use sidecar_desktop_features::UpdateState;
+use sidecar_desktop_features::Updates;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 
@@ -71,7 +75,7 @@ impl Setup {
     fn updates(&self, at: DateTime<Utc>, source: Option<(Arc<Scripted>, Option<PackageFormat>)>) -> Arc<Updates> {
         let settings = sidecar_settings::Settings::load(&self.config).unwrap();
         let updates = Arc::new(Updates::new(
-            Arc::new(sidecar_settings::owner::SettingsOwner::new(settings, Some(self.config.clone()))),
+            Arc::new(sidecar_settings::SettingsOwner::new(settings, Some(self.config.clone()))),
             &self.data,
             Clock::fixed(at, chrono_tz::UTC),
             self.events.emitter(sidecar::events::CoreEvent::Updates),
@@ -96,7 +100,7 @@ async fn a_copy_built_from_source_or_with_no_address_says_why_it_does_not_update
     assert!(from_source.view().cannot.unwrap().contains("git pull"));
     from_source.look().await;
     let deb = setup.updates(now(), Some((source.clone(), Some(PackageFormat::Deb))));
-    if sidecar_desktop_features::updates::BUILT_ADDRESS.is_none() {
+    if sidecar_desktop_features::BUILT_ADDRESS.is_none() {
         assert!(deb.view().cannot.unwrap().contains("no update address"), "{:?}", deb.view());
     }
     assert!(source.asked.lock().unwrap().is_empty(), "a copy that cannot update never asks");
@@ -163,7 +167,7 @@ async fn an_update_installs_only_after_a_look_found_it_and_a_refused_signature_i
 
     let mut states = Vec::new();
     while let Ok(event) = events.try_recv() {
-        if let CoreEvent::Updates(sidecar_desktop_features::updates::events::UpdateEvent::Update(view)) = event {
+        if let CoreEvent::Updates(sidecar_desktop_features::UpdateEvent::Update(view)) = event {
             states.push(view.state);
         }
     }
@@ -207,7 +211,7 @@ async fn the_daily_look_runs_once_a_day_when_allowed_and_announces_what_it_found
     let daily = tokio::spawn(setup.updates(now(), Some((source.clone(), Some(PackageFormat::Deb)))).run_daily());
     let found = tokio::time::timeout(std::time::Duration::from_secs(10), async {
         loop {
-            if let Ok(CoreEvent::Updates(sidecar_desktop_features::updates::events::UpdateEvent::UpdateFound { title, body })) = events.recv().await {
+            if let Ok(CoreEvent::Updates(sidecar_desktop_features::UpdateEvent::UpdateFound { title, body })) = events.recv().await {
                 return (title, body);
             }
         }

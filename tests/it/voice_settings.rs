@@ -5,8 +5,9 @@
 use sidecar::companion::{Companion, CompanionOptions};
 use sidecar::error::CompanionError;
 use sidecar_domain::said::Worded;
-use sidecar_settings::voice::{SpeakReplies, VoiceSwitch};
 use sidecar_settings::Settings;
+use sidecar_settings::SpeakReplies;
+use sidecar_settings::VoiceSwitch;
 
 #[tokio::test]
 async fn voices_and_pace_are_chosen_refused_when_foreign_and_kept_across_a_restart() {

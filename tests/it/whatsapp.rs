@@ -15,9 +15,9 @@ use sidecar_channels::PhoneParts;
 use sidecar_channels::WhatsApp;
 use sidecar_channels::WhatsappLink;
 use sidecar_channels::WhatsappSource;
-use sidecar_proactive::router::{Kind, Outgoing, Sink};
+use sidecar_outbox::{Kind, Outgoing, Sink};
 use sidecar_proactive::state::Channel;
-use sidecar_settings::channels::WhatsappSettings;
+use sidecar_settings::WhatsappSettings;
 use tokio::sync::mpsc;
 
 use crate::support::{reply_events, Reply, ScriptedServer};
@@ -159,7 +159,7 @@ async fn rig_with(
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        settings: std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
+        settings: std::sync::Arc::new(sidecar_settings::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
         data_dir: dir.to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
@@ -311,7 +311,7 @@ async fn the_real_client_with_no_network_is_reported_down_and_retried() {
         clock: core.clock().clone(),
         lang: core.lang(),
         events: core.events().emitter(sidecar::events::CoreEvent::Channels),
-        settings: std::sync::Arc::new(sidecar_settings::owner::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
+        settings: std::sync::Arc::new(sidecar_settings::SettingsOwner::new(sidecar_settings::Settings::default(), None)),
         data_dir: dir.path().to_path_buf(),
         proactive: std::sync::Weak::new(),
         redactor: Default::default(),
@@ -379,7 +379,7 @@ async fn a_voice_note_in_the_self_chat_is_heard_and_a_strangers_is_never_fetched
     let sent = r.link.sent_to(ME);
     assert!(sent[0].contains("10 minutes") || sent[0].contains("10 minutos"), "{sent:?}");
     let heard = sent[1].strip_prefix("re: ").unwrap_or_else(|| panic!("not the model's answer: {sent:?}"));
-    let (errors, words) = sidecar_voice::wer::word_errors("he might even have been made amiable himself", heard);
+    let (errors, words) = sidecar_voice::word_errors("he might even have been made amiable himself", heard);
     assert!(errors <= 1, "{errors}/{words} words wrong: heard {heard:?}");
     assert_eq!(sent[2], "re: ¿y ahora?", "what was written after the note is answered after it");
     assert_eq!(*r.link.fetched.lock().unwrap(), ["V1"], "neither the stranger's note nor the long one was downloaded");

@@ -13,8 +13,14 @@ use serde_json::Value;
 use sidecar_memory::MeaningIndex;
 use sidecar_memory::TextKind;
 use sidecar_store::Message;
-use sidecar_tools::selection::{self, Candidate};
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture, ToolRegistry};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Candidate;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
+use sidecar_tools::ToolRegistry;
+use sidecar_tools::{choose_tools, faded, tool_text, word_overlap, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
 
 /// How many tools `find_tools` returns.
 const FOUND: usize = 5;
@@ -31,7 +37,7 @@ pub struct ToolChooser {
 
 fn text_of(tool: &dyn Tool) -> String {
     let (server, own) = tool.action().map(|a| (a.server, a.definition.name)).unwrap_or_else(|| (String::new(), tool.name().to_string()));
-    selection::tool_text(&own, &server, tool.description())
+    tool_text(&own, &server, tool.description())
 }
 
 /// Tokens a tool's schema costs in a request, as the OpenAI wire format wraps it.
@@ -44,7 +50,7 @@ fn tokens_of(tool: &dyn Tool) -> usize {
 /// A tool a turn carries only when it seems wanted: one that acts, from an MCP server or
 /// the notes folder (Sidecar's own go with every turn).
 fn comes_and_goes(tool: &dyn Tool) -> bool {
-    tool.action().is_some_and(|a| a.server != sidecar_tools::action::SIDECAR)
+    tool.action().is_some_and(|a| a.server != sidecar_tools::SIDECAR)
 }
 
 fn server_of(tool: &dyn Tool) -> String {
@@ -82,12 +88,12 @@ impl ToolChooser {
         let (scores, floor) = match self.meaning_scores(&extras, &turns).await {
             Some(scored) => scored,
             None => {
-                let words = |t: &Arc<dyn Tool>| selection::faded(turns.iter().map(|turn| selection::word_overlap(turn, &text_of(t.as_ref()))));
-                (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), selection::WORDS_FLOOR)
+                let words = |t: &Arc<dyn Tool>| faded(turns.iter().map(|turn| word_overlap(turn, &text_of(t.as_ref()))));
+                (extras.iter().map(|t| (t.name().to_string(), words(t))).collect(), WORDS_FLOOR)
             }
         };
         let own: usize = all.tools().filter(|t| !comes_and_goes(t.as_ref())).map(|t| tokens_of(t.as_ref())).sum();
-        let chosen = selection::choose(&candidates, &turns, &sticky, &scores, floor, selection::TOTAL_BUDGET_TOKENS.saturating_sub(own));
+        let chosen = choose_tools(&candidates, &turns, &sticky, &scores, floor, TOTAL_BUDGET_TOKENS.saturating_sub(own));
         tracing::debug!(offered = chosen.len(), of = candidates.len(), "extra tools chosen");
         all.offering(|name| chosen.contains(name) || !extras.iter().any(|t| t.name() == name))
     }
@@ -112,7 +118,7 @@ impl ToolChooser {
         // Read once the embedder is loaded (the embeddings above load it).
         let floor = meaning.thresholds().tool_floor?;
         let known = self.vectors.lock().expect("vectors lock");
-        let score = |vector: &Vec<f32>| selection::faded(queries.iter().map(|query| dot(query, vector)));
+        let score = |vector: &Vec<f32>| faded(queries.iter().map(|query| dot(query, vector)));
         Some((extras.iter().filter_map(|t| Some((t.name().to_string(), score(known.get(&text_of(t.as_ref()))?)))).collect(), floor))
     }
 
@@ -121,13 +127,7 @@ impl ToolChooser {
         let mut ranked: Vec<(f32, String, String)> = everything
             .tools()
             .filter(|t| comes_and_goes(t.as_ref()))
-            .map(|t| {
-                (
-                    selection::word_overlap(query, &text_of(t.as_ref())) + selection::word_overlap(&text_of(t.as_ref()), query),
-                    t.name().to_string(),
-                    t.description().to_string(),
-                )
-            })
+            .map(|t| (word_overlap(query, &text_of(t.as_ref())) + word_overlap(&text_of(t.as_ref()), query), t.name().to_string(), t.description().to_string()))
             .filter(|(score, ..)| *score > 0.0)
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));

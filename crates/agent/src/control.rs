@@ -15,8 +15,8 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_proactive::service::ProactiveService;
 use sidecar_proactive::TickMode;
-use sidecar_reminders::rows::ReminderState;
-use sidecar_reminders::service::ReminderService;
+use sidecar_reminders::ReminderService;
+use sidecar_reminders::ReminderState;
 
 /// The services a command may act on.
 pub(crate) struct Control<'a> {

@@ -9,7 +9,7 @@ use sidecar_llm::ModelUnavailable;
 use sidecar_memory::AttachError;
 use sidecar_memory::KnowledgeError;
 use sidecar_proactive::error::ProactiveError;
-use sidecar_reminders::error::ReminderError;
+use sidecar_reminders::ReminderError;
 use sidecar_store::StoreError;
 
 #[derive(Debug, thiserror::Error)]

@@ -8,7 +8,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::context::plan::{render, PlanBoard, PlanItem};
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 pub struct UpdatePlan(pub Arc<PlanBoard>);
 

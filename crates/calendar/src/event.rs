@@ -55,8 +55,8 @@ pub fn zone_named(tzid: &str) -> Option<Tz> {
 /// nested BEGIN, so an event with hundreds of nested VALARMs from a server would overflow
 /// the stack of whatever reads it (at every start, from the stored items).
 pub(crate) fn check_structure(text: &str) -> Result<(), CalendarError> {
-    sidecar_reminders::ics::check_structure(text).map_err(|e| match e {
-        sidecar_reminders::ics::IcsError::Parse(why) => CalendarError::Unreadable(why.to_string()),
+    sidecar_reminders::check_structure(text).map_err(|e| match e {
+        sidecar_reminders::IcsError::Parse(why) => CalendarError::Unreadable(why.to_string()),
         too_deep => CalendarError::Unreadable(too_deep.to_string()),
     })
 }

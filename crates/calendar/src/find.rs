@@ -1,11 +1,14 @@
 //! An event found by the words a person uses for it ("my 10:00 with Ana", "el
 //! dentista", "the 16:30"): its local start time when one is said, and words of its
 //! title; the soonest upcoming event that matches best. This is what reminders set
-//! before an event use ([`sidecar_reminders::anchor::EventTimes`]).
+//! before an event use ([`sidecar_reminders::EventTimes`]).
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 use sidecar_domain::word_overlap::significant;
-use sidecar_reminders::anchor::{DayEvent, EventTime, EventTimes, Found};
+use sidecar_reminders::DayEvent;
+use sidecar_reminders::EventTime;
+use sidecar_reminders::EventTimes;
+use sidecar_reminders::Found;
 
 use crate::error::CalendarError;
 use crate::rows::CalendarStore;

@@ -12,9 +12,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_tools::action::{Action, Asking};
-use sidecar_tools::definition::ToolDefinition;
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Action;
+use sidecar_tools::Asking;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolDefinition;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 use crate::service::{CalendarService, Occurrence};
 
@@ -298,7 +303,7 @@ impl Tool for Write {
             WriteKind::Delete => Asking { en: "Sidecar wants to delete an event from your calendar", es: "Sidecar quiere borrar un evento de tu calendario" },
         };
         Some(Action {
-            server: sidecar_tools::action::SIDECAR.into(),
+            server: sidecar_tools::SIDECAR.into(),
             identity: "sidecar calendar".into(),
             definition,
             called_as: self.name().into(),

@@ -12,7 +12,7 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_proactive::service::ProactiveService;
-use sidecar_settings::owner::SettingsOwner;
+use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
 
 #[derive(Clone)]

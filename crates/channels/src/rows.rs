@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use sidecar_domain::channel::Channel;
-use sidecar_proactive::message_type::MessageType;
+use sidecar_outbox::MessageType;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

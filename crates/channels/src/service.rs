@@ -22,10 +22,12 @@ use super::whatsapp::{WhatsApp, WhatsappSource, HEARTBEAT};
 use crate::events::ChannelEvent;
 use sidecar_agent::conversation::ConversationService;
 use sidecar_domain::secrets::Secrets;
+use sidecar_outbox::MessageRouter;
 use sidecar_proactive::config::SinkId;
-use sidecar_proactive::router::MessageRouter;
-use sidecar_settings::channels::{ChannelsSettings, TelegramSettings};
-use sidecar_settings::owner::{Change, PhoneChannel};
+use sidecar_settings::Change;
+use sidecar_settings::ChannelsSettings;
+use sidecar_settings::PhoneChannel;
+use sidecar_settings::TelegramSettings;
 
 /// A channel down this long is worth a desktop notification (W1).
 pub(crate) const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(2);

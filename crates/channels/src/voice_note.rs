@@ -7,7 +7,11 @@
 use std::sync::Arc;
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::{Audio, Recording, SpeechModel, VoiceError, MAX_SECONDS};
+use sidecar_voice::Audio;
+use sidecar_voice::Recording;
+use sidecar_voice::SpeechModel;
+use sidecar_voice::VoiceError;
+use sidecar_voice::MAX_SECONDS;
 
 /// The largest note fetched (Telegram's bots may fetch up to 20 MB; ten minutes of
 /// Opus at a phone's 32 kbit/s is about 2.4 MB).
@@ -16,7 +20,7 @@ pub(crate) const MAX_NOTE_BYTES: u64 = 20 * 1024 * 1024;
 /// Refuses a note whose announced length or size is past the limits, before fetching it.
 pub(crate) fn check(seconds: u32, bytes: u64, lang: Lang) -> Result<(), String> {
     if seconds > MAX_SECONDS || bytes > MAX_NOTE_BYTES {
-        return Err(sidecar_voice::words::problem(lang, &VoiceError::TooLong { seconds: seconds as f32, limit: MAX_SECONDS }));
+        return Err(sidecar_voice::problem(lang, &VoiceError::TooLong { seconds: seconds as f32, limit: MAX_SECONDS }));
     }
     Ok(())
 }
@@ -41,18 +45,15 @@ pub(crate) async fn hear(speech: &Arc<SpeechModel>, bytes: Vec<u8>, lang: Lang) 
         Ok(transcript) => Ok(transcript.text),
         Err(error) => {
             tracing::warn!(%error, "a voice note could not be transcribed");
-            Err(sidecar_voice::words::problem(lang, &error))
+            Err(sidecar_voice::problem(lang, &error))
         }
     }
 }
 
 /// `reply` as a voice note, said with the voice, accent and pace Settings → Voice chose
 /// (in the reply's own language, `lang` when it cannot be told).
-pub(crate) async fn answer(settings: &sidecar_settings::owner::SettingsOwner, reply: &str, lang: Lang) -> Result<sidecar_voice::synth::VoiceNote, String> {
+pub(crate) async fn answer(settings: &sidecar_settings::SettingsOwner, reply: &str, lang: Lang) -> Result<sidecar_voice::VoiceNote, String> {
     let voicing = sidecar_voice::Voicing::of(&settings.current().voice);
     let reply = reply.to_string();
-    tokio::task::spawn_blocking(move || sidecar_voice::synth::voice_note_of(&reply, lang, &voicing))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())
+    tokio::task::spawn_blocking(move || sidecar_voice::voice_note_of(&reply, lang, &voicing)).await.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
 }

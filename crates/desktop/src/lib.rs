@@ -5,6 +5,13 @@
 //! The package is `sidecar-desktop-features` because `sidecar-desktop` is the Tauri
 //! shell; this crate has no Tauri in it, and the shell only adapts it.
 
-pub mod character;
-pub mod updates;
-pub mod words;
+mod character;
+mod updates;
+mod words;
+
+// The face: what the crates above, the faces and the tests name.
+pub use character::place::{grow as grow_character, Grown, Screen, Size, Spot, MARGIN};
+pub use character::CharacterPlaces;
+pub use updates::events::UpdateEvent;
+pub use updates::source::{Offer, PackageFormat, UpdateFailure, UpdateSource};
+pub use updates::{UpdateState, Updates, UpdatesError, UpdatesView, BUILT_ADDRESS};

@@ -16,7 +16,10 @@ pub mod local_models;
 pub mod local_server;
 pub use sidecar_domain::message;
 // The settings the clients read (crates/settings).
-pub use sidecar_settings::llm::{pricing, retry, sampling, timeouts};
+pub use sidecar_settings::llm::pricing;
+pub use sidecar_settings::llm::retry;
+pub use sidecar_settings::llm::sampling;
+pub use sidecar_settings::llm::timeouts;
 pub mod model;
 pub mod offline;
 pub mod openai_compat;

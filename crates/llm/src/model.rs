@@ -23,8 +23,10 @@ use crate::status::{ModelEvent, ModelStatus};
 use crate::ChatRequest;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::owner::SettingsOwner;
-use sidecar_settings::{ProviderSettings, Purpose, Settings};
+use sidecar_settings::ProviderSettings;
+use sidecar_settings::Purpose;
+use sidecar_settings::Settings;
+use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
 
 pub(crate) use crate::chain::LOCAL_PROVIDER_ID;

@@ -9,7 +9,8 @@ use super::openai_compat::OpenAiClient;
 use super::sse::{http_client, Timeouts};
 use super::{ChatRequest, Completion, LlmError};
 use sidecar_domain::redact::Redactor;
-use sidecar_settings::{ProviderKind, ProviderSettings};
+use sidecar_settings::ProviderKind;
+use sidecar_settings::ProviderSettings;
 
 /// The wire client a provider speaks through.
 #[derive(Clone)]

@@ -17,8 +17,9 @@ use crate::sse::Timeouts;
 use crate::{ChatMessage, ChatRequest};
 use sidecar_domain::secrets::KeyStorage;
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::owner::Change;
-use sidecar_settings::{ProviderKind, ProviderSettings};
+use sidecar_settings::Change;
+use sidecar_settings::ProviderKind;
+use sidecar_settings::ProviderSettings;
 
 /// A provider form Settings turns down, worded in both languages.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -11,7 +11,11 @@ use crate::knowledge::facts::SaveOutcome;
 use crate::knowledge::learnings::Category;
 use crate::knowledge::store::KnowledgeStore;
 use sidecar_domain::clock::Clock;
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 pub struct RememberFact {
     store: Arc<KnowledgeStore>,

@@ -3,6 +3,11 @@
 //! kinds of message Sidecar says on its own ([`message_type::MessageType`]). Reminders
 //! and the spontaneous loop send through it; the sinks are registered by the assembly.
 
-pub mod message_type;
-pub mod router;
-pub mod sink_preferences;
+mod message_type;
+mod router;
+mod sink_preferences;
+
+// The face: what the crates above, the faces and the tests name.
+pub use message_type::MessageType;
+pub use router::{History, Kind, MessageRouter, Outgoing, Presence, Routed, Sink, Whereabouts};
+pub use sink_preferences::{SinkId, SinkPreference, SinkPreferences};

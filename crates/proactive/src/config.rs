@@ -5,7 +5,7 @@
 use chrono::{Duration, NaiveTime};
 use serde::{Deserialize, Serialize};
 
-pub use super::sink_preferences::{SinkId, SinkPreference, SinkPreferences};
+pub use sidecar_outbox::{SinkId, SinkPreference, SinkPreferences};
 
 /// At most this many spontaneous messages in one clock hour.
 pub(crate) const MAX_PER_HOUR: u32 = 2;
@@ -46,8 +46,8 @@ impl Level {
 
     /// Whether a spontaneous message of `kind` belongs to this level (the plans' table:
     /// medium is greetings and occasional check-ins, contextual suggestions are high's).
-    pub fn allows(self, kind: sidecar_outbox::message_type::MessageType) -> bool {
-        use sidecar_outbox::message_type::MessageType;
+    pub fn allows(self, kind: sidecar_outbox::MessageType) -> bool {
+        use sidecar_outbox::MessageType;
         match self {
             Level::Low => false,
             Level::Medium => matches!(kind, MessageType::Greeting | MessageType::Checkin),
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn daily_limits_by_level() {
         assert_eq!([Level::Low, Level::Medium, Level::High].map(Level::max_per_day), [0, 4, 8]);
-        use sidecar_outbox::message_type::MessageType::*;
+        use sidecar_outbox::MessageType::*;
         let kinds = |level: Level| [Greeting, Checkin, Contextual].map(|k| level.allows(k));
         assert_eq!(kinds(Level::Low), [false, false, false]);
         assert_eq!(kinds(Level::Medium), [true, true, false], "contextual suggestions are for high");

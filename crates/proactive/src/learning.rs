@@ -10,8 +10,8 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::message_type::MessageType;
 use sidecar_domain::channel::Channel;
+use sidecar_outbox::MessageType;
 
 /// A user message this soon after a spontaneous one answers it.
 pub(crate) const ANSWER_WINDOW: Duration = Duration::hours(2);

@@ -30,15 +30,12 @@ pub mod state;
 pub mod whereabouts;
 pub mod words;
 
-// Where Sidecar's own messages go, and their kinds (crates/outbox).
-pub use sidecar_outbox::{message_type, router, sink_preferences};
-
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use config::ProactiveConfig;
-use router::Routed;
 use rules::{Approved, Block, Skip};
+use sidecar_outbox::Routed;
 use state::{Channel, ProactiveState};
 
 /// Whether a tick may send, or only shows what the model would decide.

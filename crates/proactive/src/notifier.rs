@@ -13,7 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use notify_rust::{CloseReason, NotificationResponse};
-use sidecar_reminders::service::SNOOZE_CHOICES;
+use sidecar_reminders::SNOOZE_CHOICES;
 
 use crate::words::{self, Lang};
 

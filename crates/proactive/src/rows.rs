@@ -56,7 +56,7 @@ impl ProactiveRows<'_> {
     pub(crate) async fn spontaneous_kind(
         &self,
         message_id: i64,
-    ) -> Result<Option<(super::message_type::MessageType, sidecar_domain::channel::Channel)>, StoreError> {
+    ) -> Result<Option<(sidecar_outbox::MessageType, sidecar_domain::channel::Channel)>, StoreError> {
         use sidecar_domain::channel::Channel;
         let row: Option<(Option<String>, Option<Channel>)> =
             sqlx::query_as("SELECT json_extract(meta, '$.proactive'), channel FROM messages WHERE id = ? AND role = 'assistant'")
@@ -65,7 +65,7 @@ impl ProactiveRows<'_> {
                 .await?;
         Ok(row.and_then(|(kind, channel)| {
             // A reminder's mark ("reminder") names no kind of spontaneous message.
-            let kind = super::message_type::MessageType::named(&kind?)?;
+            let kind = sidecar_outbox::MessageType::named(&kind?)?;
             Some((kind, channel.unwrap_or(Channel::Desktop)))
         }))
     }

@@ -10,7 +10,7 @@ use super::config::{Level, ProactiveConfig, COOLDOWN, FRESHNESS, MAX_PER_HOUR, U
 use super::state::ProactiveState;
 
 pub use super::greeting::{greeting_window, GreetingKind};
-pub use super::message_type::MessageType;
+pub use sidecar_outbox::MessageType;
 
 /// Why a tick ended without asking the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -4,7 +4,7 @@
 //! again → mark the state → send through the router.
 
 use crate::rows::ProactiveStore;
-use sidecar_reminders::rows::RemindersStore;
+use sidecar_reminders::RemindersStore;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use chrono::{DateTime, Utc};
@@ -14,7 +14,6 @@ use super::config::{ProactiveConfig, HUSH};
 use super::decision::{self, SpontaneousContext};
 use super::error::ProactiveError;
 use super::events::ProactiveEvent;
-use super::router::{Kind, MessageRouter, Outgoing};
 use super::rules::{self, Block, MessageType, Skip};
 use super::state::{Channel, ProactiveState};
 use super::{ProactiveStatus, TickMode, TickReport};
@@ -23,6 +22,7 @@ use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
 use sidecar_llm::ChatRequest;
 use sidecar_memory::KnowledgeStore;
+use sidecar_outbox::{Kind, MessageRouter, Outgoing};
 use sidecar_settings::Purpose;
 use sidecar_store::Store;
 

@@ -6,17 +6,17 @@
 use std::sync::Arc;
 
 use super::config::SinkId;
-use super::message_type::MessageType;
 use super::notifier::{NotificationAction, Notifier};
-use super::router::{History, Kind, Outgoing, Sink};
 use super::state::Channel;
 use crate::events::ProactiveEvent;
 use crate::words::Lang;
 use futures_util::future::BoxFuture;
 use sidecar_domain::emitter::Emitter;
 use sidecar_llm::ChatMessage;
-use sidecar_reminders::events::ReminderEvent;
-use sidecar_reminders::service::ReminderService;
+use sidecar_outbox::MessageType;
+use sidecar_outbox::{History, Kind, Outgoing, Sink};
+use sidecar_reminders::ReminderEvent;
+use sidecar_reminders::ReminderService;
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
 use sidecar_store::NewMessage;
@@ -173,7 +173,7 @@ impl Sink for NotificationSink {
     fn send<'a>(&'a self, message: &'a Outgoing) -> BoxFuture<'a, Result<Option<i64>, String>> {
         let (title, body) = (message.title.clone(), message.body.clone());
         let (reminder_id, message_id) = (message.reminder_id, message.message_id);
-        let spontaneous = message.kind == super::router::Kind::Spontaneous;
+        let spontaneous = message.kind == sidecar_outbox::Kind::Spontaneous;
         Box::pin(async move {
             let (on_action, notifier, lang) = (self.on_action(), self.notifier.clone(), self.lang);
             // The notifier blocks on D-Bus.

@@ -58,9 +58,9 @@ impl ProactiveState {
     /// Where the user is, for the router: `/quiet here` while it lasts, whether the
     /// desk has been idle for `idle_minutes` (never seen counts as idle), where they
     /// last wrote from.
-    pub(crate) fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> crate::router::Presence {
+    pub(crate) fn presence(&self, now: DateTime<Utc>, idle_minutes: u32) -> sidecar_outbox::Presence {
         let idle_after = chrono::Duration::minutes(i64::from(idle_minutes));
-        crate::router::Presence {
+        sidecar_outbox::Presence {
             quiet_channel: self.quiet_until.filter(|until| now < *until).and(self.quiet_channel),
             desktop_idle: self.last_desk_activity_at.is_none_or(|at| now - at >= idle_after),
             last_active: self.last_active_channel,

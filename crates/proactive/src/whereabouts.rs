@@ -4,10 +4,10 @@
 
 use futures_util::future::BoxFuture;
 
-use super::router::{Presence, Whereabouts};
 use super::rows::ProactiveStore;
-use super::sink_preferences::SinkPreferences;
 use sidecar_domain::clock::Clock;
+use sidecar_outbox::SinkPreferences;
+use sidecar_outbox::{Presence, Whereabouts};
 use sidecar_store::Store;
 
 pub struct StoredWhereabouts {

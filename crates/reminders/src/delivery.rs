@@ -8,7 +8,9 @@ use crate::rows::Reminder;
 use crate::words::ReminderText;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
-use sidecar_outbox::router::{Kind, MessageRouter, Outgoing};
+use sidecar_outbox::Kind;
+use sidecar_outbox::MessageRouter;
+use sidecar_outbox::Outgoing;
 
 /// The scheduler delivers reminders through the router: shown once at least one sink
 /// showed it; otherwise it stays due and is tried again.

@@ -1,18 +1,27 @@
 //! Reminders: set from the user's words (read by `sidecar_dates`) and delivered on
 //! time, once (`scheduler`). The tools, the notifier and the UI build on these.
 
-pub mod anchor;
+mod anchor;
 pub(crate) mod delivery;
-pub mod error;
-pub mod events;
-pub mod ics;
-pub mod rows;
-pub mod scheduler;
-pub mod service;
-pub mod tool;
+mod error;
+mod events;
+mod ics;
+mod rows;
+mod scheduler;
+mod service;
+mod tool;
 pub mod words;
 
-use crate::rows::Reminder;
+// The face: what the crates above, the faces and the tests name.
+pub use anchor::{read, split, DayEvent, EventTime, EventTimes, Found};
+pub use error::ReminderError;
+pub use events::ReminderEvent;
+pub use ics::{as_todo, check_structure, import, IcsError, Imported, Skipped, MAX_TITLE_CHARS};
+pub use rows::{utc, NewReminder, Reminder, ReminderState, ReminderZone, RemindersStore};
+pub use scheduler::{Deliver, Reminders, Scheduler, SchedulerLock, StoreReminders, MAX_SHOWS};
+pub use service::{ReminderService, SNOOZE_CHOICES};
+pub use tool::register;
+
 pub use crate::words::ReminderText;
 use sidecar_dates::DateError;
 use sidecar_dates::DateErrorKind;

@@ -27,7 +27,7 @@ use sidecar_domain::locale::Lang;
 use sidecar_domain::said::{CannotWrite, EmptyMessage, Worded};
 
 mod edits;
-use sidecar_outbox::router::MessageRouter;
+use sidecar_outbox::MessageRouter;
 use sidecar_store::Store;
 
 /// A calendar import reports its progress every this many events.

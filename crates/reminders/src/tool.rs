@@ -11,7 +11,13 @@ use serde_json::Value;
 
 use crate::rows::Reminder;
 use crate::service::ReminderService;
-use sidecar_tools::{parse_arguments, schema_of, CallScope, Tool, ToolError, ToolFuture, ToolRegistry};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::CallScope;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
+use sidecar_tools::ToolRegistry;
 
 fn listing(service: &ReminderService, heading: &str, found: &[Reminder]) -> String {
     let mut out = format!("{heading} ({}):", found.len());

@@ -10,21 +10,37 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub mod budget;
-pub mod channels;
-pub mod connections;
-pub mod desktop;
-pub mod devices;
-pub mod file;
+mod budget;
+mod channels;
+mod connections;
+mod desktop;
+mod devices;
+mod file;
+/// The settings the model clients read: sampling, retries, timeouts, prices (the llm
+/// crate re-exports them under its own name).
 pub mod llm;
-pub mod memory;
-pub mod owner;
-pub mod preferences;
+mod memory;
+mod owner;
+mod preferences;
 mod unknown;
-pub mod updates;
+mod updates;
 mod validate;
-pub mod voice;
-pub mod welcome;
+mod voice;
+mod welcome;
+// The face: what the crates above, the faces and the tests name.
+pub use budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderBudget};
+pub use channels::{ChannelsSettings, TelegramSettings, WhatsappSettings};
+pub use connections::DEFAULT_API_PER_MINUTE;
+pub use desktop::{LanguageChoice, Theme};
+pub use devices::{address as device_address, DEFAULT_LINK_PORT};
+pub use file::SettingsFileError;
+pub use llm::sampling::OutOfRange;
+pub use memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
+pub use owner::{Change, PhoneChannel, SettingsOwner};
+pub use preferences::{language_of, Hotkey, HotkeyError, HotkeyRole, Preferences, PreferencesView, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY};
+pub use updates::UpdateSettings;
+pub use voice::{SpeakReplies, VoiceSettings, VoiceSwitch};
+pub use welcome::{finish as finish_welcome, needed as welcome_needed};
 
 /// Overrides the chat provider's base URL (adds a provider named `env`).
 pub const LLM_BASE_URL_ENV: &str = "SIDECAR_LLM_BASE_URL";

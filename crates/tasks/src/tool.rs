@@ -10,9 +10,13 @@ use serde::Deserialize;
 use serde_json::Value;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
-use sidecar_tools::action::Action;
-use sidecar_tools::definition::ToolDefinition;
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Action;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolDefinition;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 use crate::catch_up::CatchUp;
 use crate::manage::{when_words, TaskRequest};
@@ -99,13 +103,7 @@ impl Tool for ScheduleTask {
     }
     fn action(&self) -> Option<Action> {
         let definition = ToolDefinition { name: NAME.into(), description: DESCRIPTION.into(), input_schema: self.parameters(), read_only: false };
-        let asking = sidecar_tools::action::Asking { en: "Sidecar wants to schedule a task", es: "Sidecar quiere programar una tarea" };
-        Some(Action {
-            server: sidecar_tools::action::SIDECAR.into(),
-            identity: "sidecar tasks".into(),
-            definition,
-            called_as: NAME.into(),
-            asking: Some(asking),
-        })
+        let asking = sidecar_tools::Asking { en: "Sidecar wants to schedule a task", es: "Sidecar quiere programar una tarea" };
+        Some(Action { server: sidecar_tools::SIDECAR.into(), identity: "sidecar tasks".into(), definition, called_as: NAME.into(), asking: Some(asking) })
     }
 }

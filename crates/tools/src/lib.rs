@@ -5,23 +5,36 @@
 //! JSON or do not fit the schema, a tool that fails or hangs, all become a tool
 //! result marked as an error, which the model reads and can act on.
 
-pub mod action;
+mod action;
 pub(crate) mod address_table;
-pub mod board;
+mod board;
 pub(crate) mod call_scope;
-pub mod definition;
+mod definition;
 pub(crate) mod duckduckgo;
 mod granted;
-pub mod guard;
-pub mod read_url;
-pub mod search_failure;
+mod guard;
+mod read_url;
+mod search_failure;
 pub(crate) mod search_result;
-pub mod search_setup;
-pub mod selection;
-pub mod time;
+mod search_setup;
+mod selection;
+mod time;
 mod title;
-pub mod weather;
-pub mod web_search;
+mod weather;
+mod web_search;
+
+// The face: what the crates above, the faces and the tests name.
+pub use action::{Action, Asking, SIDECAR};
+pub use board::ToolBoard;
+pub use definition::ToolDefinition;
+pub use guard::{no_one_to_ask, Guard};
+pub use read_url::ReadUrl;
+pub use search_failure::SearchFailure;
+pub use search_setup::{SearchInput, SearchSetup, SearchSetupError, SearchView};
+pub use selection::{choose as choose_tools, faded, tool_text, word_overlap, Candidate, TOTAL_BUDGET_TOKENS, WORDS_FLOOR};
+pub use time::GetCurrentTime;
+pub use weather::GetWeather;
+pub use web_search::{SearchResult, WebSearch};
 
 pub use call_scope::CallScope;
 pub use title::from_function_name;

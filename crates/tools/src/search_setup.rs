@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use sidecar_domain::said::{AddressRefusal, Worded};
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::file::SettingsFileError;
-use sidecar_settings::owner::{Change, SettingsOwner};
-use sidecar_settings::{SearchBackend, WebSearchSettings};
+use sidecar_settings::Change;
+use sidecar_settings::SearchBackend;
+use sidecar_settings::SettingsFileError;
+use sidecar_settings::SettingsOwner;
+use sidecar_settings::WebSearchSettings;
 
 /// Where the Brave key is kept in the keychain.
 const BRAVE_KEY_ID: &str = "web_search:brave";

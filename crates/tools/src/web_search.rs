@@ -14,8 +14,9 @@ pub use super::search_result::SearchResult;
 use super::search_setup::SearchSetup;
 use super::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::owner::SettingsOwner;
-use sidecar_settings::{SearchBackend, WebSearchSettings};
+use sidecar_settings::SearchBackend;
+use sidecar_settings::SettingsOwner;
+use sidecar_settings::WebSearchSettings;
 
 const BRAVE_DEFAULT_URL: &str = "https://api.search.brave.com";
 const DUCKDUCKGO: &str = "DuckDuckGo";

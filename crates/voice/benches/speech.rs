@@ -10,8 +10,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::wer::{word_errors, word_errors_unaccented};
-use sidecar_voice::{Audio, Language, Recording, SpeechModel, SAMPLE_RATE};
+use sidecar_voice::word_errors;
+use sidecar_voice::word_errors_unaccented;
+use sidecar_voice::Audio;
+use sidecar_voice::Language;
+use sidecar_voice::Recording;
+use sidecar_voice::SpeechModel;
+use sidecar_voice::SAMPLE_RATE;
 
 struct Clip {
     set: String,
@@ -150,7 +155,7 @@ fn main() {
         let mut audio = 0.0;
         for _ in 0..10 {
             let started = Instant::now();
-            match sidecar_voice::synth::synthesize(sentence, lang, &sidecar_voice::Voicing::default()) {
+            match sidecar_voice::synthesize(sentence, lang, &sidecar_voice::Voicing::default()) {
                 Ok((samples, rate)) => audio = samples.len() as f64 / f64::from(rate),
                 Err(error) => {
                     println!("text -> speech ({lang:?}): {error}");

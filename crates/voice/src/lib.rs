@@ -9,27 +9,34 @@
 
 mod audio;
 mod error;
-pub mod events;
-pub mod microphone;
-pub mod narrator;
+mod events;
+mod microphone;
+mod narrator;
 mod resample;
-pub mod sentences;
-pub mod speaker;
+mod sentences;
+mod speaker;
 mod speech;
-pub mod synth;
-pub mod talk;
-pub mod talk_key;
+mod synth;
+mod talk;
+mod talk_key;
 mod voice_note_out;
-pub mod voicing;
-pub mod wer;
-pub mod words;
+mod voicing;
+mod wer;
+mod words;
 
+// The face: what the crates above, the faces and the tests name.
 pub use audio::{Audio, MAX_FILE_BYTES, MAX_SECONDS, SAMPLE_RATE};
 pub use error::VoiceError;
 pub use events::VoiceEvent;
+pub use microphone::input_devices;
 pub use microphone::Listening;
 pub use speaker::output_devices;
+pub use speaker::Speaker;
 pub use speech::{Language, Recording, SpeechModel, Transcript, IDLE_UNLOAD};
+pub use synth::{synthesize, voice_note_of, VoiceNote};
 pub use talk::Talk;
+pub use talk_key::TalkKey;
 pub use voice_note_out::encode_voice_note;
-pub use voicing::Voicing;
+pub use voicing::{offered, Voicing, SPEEDS, VOICES};
+pub use wer::{word_errors, word_errors_unaccented};
+pub use words::{asks_for_voice, problem, voice_name, voice_sample};

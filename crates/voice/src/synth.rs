@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn every_voice_on_offer_speaks_and_a_faster_pace_is_shorter() {
-        use sidecar_settings::voice::VoiceSettings;
+        use sidecar_settings::VoiceSettings;
         let said = |voice: &str, speed: f32| {
             let lang = crate::voicing::offered(voice).unwrap().lang;
             let settings = VoiceSettings { spanish_voice: Some(voice.into()), english_voice: Some(voice.into()), speed, ..Default::default() };

@@ -3,7 +3,7 @@
 //! settings.toml names one of them (an unknown name is the language's first).
 
 use sidecar_domain::locale::Lang;
-use sidecar_settings::voice::VoiceSettings;
+use sidecar_settings::VoiceSettings;
 
 /// One voice on offer: an espeak-ng voice (with its variant) for one language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,12 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::wer::word_errors;
-use sidecar_voice::{Language, Listening, Recording, SpeechModel, VoiceError};
+use sidecar_voice::word_errors;
+use sidecar_voice::Language;
+use sidecar_voice::Listening;
+use sidecar_voice::Recording;
+use sidecar_voice::SpeechModel;
+use sidecar_voice::VoiceError;
 
 const CLIP: &str = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav";
 
@@ -64,7 +68,7 @@ impl Drop for SoundServer {
 fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let _server = SoundServer::start(dir.path());
-    let names = sidecar_voice::microphone::input_devices();
+    let names = sidecar_voice::input_devices();
     assert!(!names.is_empty(), "the virtual microphone is listed");
 
     let levels = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -132,7 +136,7 @@ fn what_is_said_into_the_microphone_is_heard_and_a_missing_input_is_named() {
         let levels = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let heard = levels.clone();
         let listening = Listening::start(None, move |level| heard.lock().unwrap().push(level)).unwrap();
-        let speaker = sidecar_voice::speaker::Speaker::default();
+        let speaker = sidecar_voice::Speaker::default();
         speaker.play(&tone, 16_000, device, || true).unwrap();
         while speaker.is_speaking() {
             std::thread::sleep(Duration::from_millis(50));

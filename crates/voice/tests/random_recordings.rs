@@ -6,7 +6,8 @@
 mod random;
 
 use proptest::prelude::*;
-use sidecar_voice::{Audio, MAX_SECONDS};
+use sidecar_voice::Audio;
+use sidecar_voice::MAX_SECONDS;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]

@@ -7,8 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::wer::word_errors;
-use sidecar_voice::{Audio, Language, Recording, SpeechModel, VoiceError};
+use sidecar_voice::word_errors;
+use sidecar_voice::Audio;
+use sidecar_voice::Language;
+use sidecar_voice::Recording;
+use sidecar_voice::SpeechModel;
+use sidecar_voice::VoiceError;
 
 const READ_SPEECH: &str = "/usr/share/pocketsphinx/test/data/librivox";
 

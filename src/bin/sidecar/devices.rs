@@ -46,7 +46,7 @@ pub(crate) enum DevicesCommand {
 /// What runs on this device without opening its own data.
 pub(crate) async fn on_this_device(options: &CompanionOptions, command: &DevicesCommand) -> Option<anyhow::Result<i32>> {
     let dir = options.data_dir.join("link");
-    let lang = sidecar_settings::preferences::language_of(options.settings.desktop.language);
+    let lang = sidecar_settings::language_of(options.settings.desktop.language);
     Some(match command {
         DevicesCommand::Pair { address, code, name } => {
             let name = if name.trim().is_empty() { device_name() } else { name.clone() };

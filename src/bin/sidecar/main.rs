@@ -273,12 +273,12 @@ async fn run(cli: Cli, redactor: sidecar_domain::redact::Redactor) -> anyhow::Re
         // Pure: no data directory or database needed.
         let configured = tz.as_deref().or(options.settings.user.timezone.as_deref());
         let all_day = options.settings.user.all_day_time();
-        let lang = sidecar_settings::preferences::language_of(options.settings.desktop.language);
+        let lang = sidecar_settings::language_of(options.settings.desktop.language);
         return parse_date(&text.join(" "), configured, tz.is_some(), now.as_deref(), *json, all_day, lang);
     }
     if let Command::Transcribe { json, lang, file } = &cli.command {
         // Files and the model only: no data directory needed.
-        let ui = sidecar_settings::preferences::language_of(options.settings.desktop.language);
+        let ui = sidecar_settings::language_of(options.settings.desktop.language);
         return voice::transcribe(options.settings.local_model.runtime.as_deref(), file, *lang, ui, *json);
     }
     if let Command::Restore { json, file, with_settings } = &cli.command {

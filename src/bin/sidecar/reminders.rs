@@ -91,7 +91,7 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
                     println!("note: {note}");
                 }
                 if set.twin.is_some() {
-                    println!("note: {}", sidecar::words::reminders::twin_kept(service.lang()));
+                    println!("note: {}", sidecar_reminders::words::twin_kept(service.lang()));
                 }
             }
             Ok(0)
@@ -109,10 +109,10 @@ pub(crate) async fn remind(companion: &Arc<Companion>, words: &[String], json: b
 
 /// Whether `when` is a date on its own, usable or not for a reason worth saying, or a
 /// time before an event ("15 minutes before my coffee with Ana"), as the chat reads it.
-fn reads_as_date(service: &sidecar_reminders::service::ReminderService, when: &str) -> bool {
+fn reads_as_date(service: &sidecar_reminders::ReminderService, when: &str) -> bool {
     use sidecar_dates::DateErrorKind::OutOfRange;
     use sidecar_dates::DateErrorKind::Past;
-    sidecar_reminders::anchor::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
+    sidecar_reminders::read(when).is_some() || service.read(when).map_or_else(|e| matches!(e.kind, OutOfRange | Past), |_| true)
 }
 
 pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool, import: Option<&std::path::Path>) -> anyhow::Result<i32> {
@@ -133,7 +133,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
             println!(
                 "Cut {} event title(s) longer than {} characters; the rest is kept in each reminder's description.",
                 skipped.shortened,
-                sidecar_reminders::ics::MAX_TITLE_CHARS
+                sidecar_reminders::MAX_TITLE_CHARS
             );
         }
         if skipped.past > 0 {
@@ -165,7 +165,7 @@ pub(crate) async fn reminders(companion: &Arc<Companion>, json: bool, ics: bool,
         for view in list.iter() {
             println!("  {}", service.for_people(&view.reminder));
             if let Some(first) = view.reminder.description.as_deref().and_then(|d| d.lines().find(|l| !l.trim().is_empty())) {
-                println!("      {}", sidecar::words::reminders::within(first.trim(), 100));
+                println!("      {}", sidecar_reminders::words::within(first.trim(), 100));
             }
         }
     }
@@ -178,7 +178,7 @@ async fn show_import_progress(mut events: tokio::sync::broadcast::Receiver<sidec
     use std::io::{IsTerminal, Write};
     let terminal = std::io::stderr().is_terminal();
     while let Ok(event) = events.recv().await {
-        let sidecar::events::CoreEvent::Reminders(sidecar_reminders::events::ReminderEvent::CalendarImport { saved, total, done }) = event else { continue };
+        let sidecar::events::CoreEvent::Reminders(sidecar_reminders::ReminderEvent::CalendarImport { saved, total, done }) = event else { continue };
         if done {
             if terminal {
                 eprint!("\r\x1b[2K");

@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use sidecar_domain::locale::Lang;
-use sidecar_voice::{Audio, Language, Recording, SpeechModel};
+use sidecar_voice::Audio;
+use sidecar_voice::Language;
+use sidecar_voice::Recording;
+use sidecar_voice::SpeechModel;
 
 /// The language asked for on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -34,7 +37,7 @@ pub fn transcribe(runtime: Option<&Path>, file: &Path, spoken_in: Option<SpokenI
             Ok(0)
         }
         Err(error) => {
-            let said = sidecar_voice::words::problem(ui, &error);
+            let said = sidecar_voice::problem(ui, &error);
             if json {
                 println!("{}", serde_json::json!({"error": error.to_string(), "message": said}));
             } else {

@@ -34,7 +34,7 @@ pub fn test_backend() -> String {
 
 /// `settings` on the light embedder (see [`LIGHT_EMBEDDER`]).
 pub fn light_embedder(settings: &mut sidecar_settings::Settings) {
-    settings.memory.embeddings.backend = sidecar_settings::memory::EmbeddingsBackend::Local;
+    settings.memory.embeddings.backend = sidecar_settings::EmbeddingsBackend::Local;
 }
 
 /// A companion in `dir` on the embedder `backend` names (`local`, `gemma`…), in Madrid,

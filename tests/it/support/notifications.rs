@@ -4,8 +4,8 @@
 use std::sync::Mutex;
 
 use futures_util::future::BoxFuture;
+use sidecar_outbox::{Kind, Outgoing, Sink};
 use sidecar_proactive::config::SinkId;
-use sidecar_proactive::router::{Kind, Outgoing, Sink};
 use sidecar_proactive::state::Channel;
 
 /// What the notifications were given, in order.

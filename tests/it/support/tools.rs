@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sidecar_tools::{Tool, ToolError, ToolFuture};
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 use tokio::sync::Barrier;
 
 /// Passes only when `parties` calls are inside it at the same time; a call left

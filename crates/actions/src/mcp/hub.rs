@@ -16,9 +16,9 @@ use super::session::Session;
 pub use super::status::{ServerState, ServerStatus};
 use super::tool::{McpTool, Slot};
 use crate::mcp::events::McpEvent;
-use crate::permissions::definition::ToolDefinition;
 use sidecar_domain::emitter::Emitter;
 use sidecar_tools::Tool;
+use sidecar_tools::ToolDefinition;
 
 const FIRST_WAIT: Duration = Duration::from_secs(1);
 const LONGEST_WAIT: Duration = Duration::from_secs(30);

@@ -19,7 +19,7 @@ use super::config::Transport;
 use super::http::McpHttp;
 use super::launch;
 use super::stderr_tail::StderrTail;
-use crate::permissions::definition::ToolDefinition;
+use sidecar_tools::ToolDefinition;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SessionError {

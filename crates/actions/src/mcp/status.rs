@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::permissions::definition::ToolDefinition;
+use sidecar_tools::ToolDefinition;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -6,8 +6,12 @@ use std::sync::{Arc, RwLock};
 use serde_json::Value;
 
 use super::session::Session;
-use crate::permissions::{definition::ToolDefinition, Action};
-use sidecar_tools::{untrusted, Tool, ToolError, ToolFuture};
+use crate::permissions::Action;
+use sidecar_tools::untrusted;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolDefinition;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 /// The longest result passed on; the context guard compacts what is still large.
 const RESULT_CHARS: usize = 60_000;

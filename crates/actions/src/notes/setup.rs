@@ -7,8 +7,9 @@ use std::sync::{Arc, RwLock};
 use serde::Serialize;
 
 use super::folder::{NotesError, NotesFolder};
-use sidecar_settings::owner::{Change, SettingsOwner};
-use sidecar_tools::board::ToolBoard;
+use sidecar_settings::Change;
+use sidecar_settings::SettingsOwner;
+use sidecar_tools::ToolBoard;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NotesView {

@@ -10,8 +10,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::folder::NotesFolder;
-use crate::permissions::{definition::ToolDefinition, Action};
-use sidecar_tools::{parse_arguments, schema_of, untrusted, Tool, ToolError, ToolFuture};
+use crate::permissions::Action;
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::untrusted;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolDefinition;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 /// How many notes a search returns.
 const SEARCH_RESULTS: usize = 10;

@@ -7,16 +7,17 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::Value;
 
-use super::action::Action;
 use super::asking::{either, Answer, Asker, AskingTime, Nobody};
 use super::grant::{Choice, Grant, Pinned};
 use super::policy::{decide, Standing, Verdict};
 use super::question::Question;
 use sidecar_domain::clock::Clock;
-use sidecar_settings::file::SettingsFileError;
-use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Change;
+use sidecar_settings::SettingsFileError;
+use sidecar_settings::SettingsOwner;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
+use sidecar_tools::Action;
 use sidecar_tools::CallScope;
 
 /// Why a tool did not run. The model reads this; the outcome names the tool.
@@ -28,7 +29,7 @@ pub enum Refusal {
     StandingDenial { tool: String },
     #[error("permission to run {tool} was not given: nobody answered the question in time; tell the user it was not done")]
     NoAnswer { tool: String },
-    #[error("{}", sidecar_tools::guard::no_one_to_ask(tool))]
+    #[error("{}", sidecar_tools::no_one_to_ask(tool))]
     NoOneToAsk { tool: String },
     #[error("permission for {tool} could not be checked ({reason}), so it did not run")]
     Unchecked { tool: String, reason: String },
@@ -196,7 +197,7 @@ impl PermissionGate {
     }
 }
 
-impl sidecar_tools::guard::Guard for PermissionGate {
+impl sidecar_tools::Guard for PermissionGate {
     fn check<'a>(&'a self, action: &'a Action, arguments: &'a Value, scope: CallScope) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move { PermissionGate::check(self, action, arguments, scope).await.map_err(|refusal| refusal.to_string()) })
     }

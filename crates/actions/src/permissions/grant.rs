@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::definition::ToolDefinition;
+use sidecar_tools::ToolDefinition;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Grant {

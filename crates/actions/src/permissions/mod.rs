@@ -5,8 +5,6 @@
 //! asks the user when the policy cannot decide, through the `asking` front-end of the
 //! process (a card in the window, the terminal, or no one), and records the answer.
 
-// What a tool that acts is about to do, and its definition (crates/tools).
-pub use sidecar_tools::{action, definition};
 pub mod asking;
 pub mod events;
 pub(crate) mod gate;
@@ -16,7 +14,8 @@ pub(crate) mod question;
 pub(crate) mod rows;
 pub mod words;
 
-pub use action::Action;
+// What a tool that acts is about to do (crates/tools), which the gate judges.
 pub use asking::{Answer, Asker};
 pub use gate::{PermissionGate, Refusal};
 pub use question::Question;
+pub use sidecar_tools::Action;

@@ -1,8 +1,8 @@
 //! Decides a call from what the user already said, or says the user must be asked.
 //! Pure: the gate feeds it the grants, the approved definitions and this chat's grants.
 
-use super::action::Action;
 use super::grant::{Grant, Pinned};
+use sidecar_tools::Action;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {

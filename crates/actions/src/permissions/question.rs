@@ -16,7 +16,7 @@ pub struct Question {
     pub title: String,
     /// How Sidecar's own tool says what it does, for the title.
     #[serde(skip)]
-    pub asking: Option<sidecar_tools::action::Asking>,
+    pub asking: Option<sidecar_tools::Asking>,
     pub server: String,
     pub tool: String,
     /// The model-facing name (`mcp__server__tool`), which the chat's chip shows.

@@ -14,7 +14,8 @@ use sidecar_domain::emitter::Emitter;
 use sidecar_llm::model::{Chain, Room};
 use sidecar_llm::tokens::count_cached as count;
 use sidecar_llm::{ChatMessage, ToolSpec};
-use sidecar_settings::{ContextSettings, Settings};
+use sidecar_settings::ContextSettings;
+use sidecar_settings::Settings;
 use sidecar_store::Message;
 use sidecar_tools::ToolRegistry;
 

@@ -23,7 +23,7 @@ use sidecar_domain::locale::Lang;
 use sidecar_llm::model::Models;
 use sidecar_llm::{ChatMessage, Usage};
 use sidecar_proactive::service::{BrainLock, ProactiveService};
-use sidecar_reminders::service::ReminderService;
+use sidecar_reminders::ReminderService;
 use sidecar_store::Message;
 use sidecar_store::MessageMeta;
 use sidecar_store::MessageStatus;
@@ -271,7 +271,7 @@ impl ConversationService {
     async fn carry_out(&self, conversation_id: i64, said_id: i64, intent: crate::intent::Intent, text: &str, channel: Channel) -> Result<Carried, TurnError> {
         let offline = self.with.models.configured_is_empty();
         if let crate::intent::Intent::Set { sentence } = &intent {
-            if !offline && sidecar_reminders::anchor::split(sentence).is_some() {
+            if !offline && sidecar_reminders::split(sentence).is_some() {
                 // Before a calendar event: a configured model sets it with its tool, whose
                 // result marks the event's title as data; Sidecar's own answer would carry
                 // the title to the model unmarked.

@@ -11,10 +11,10 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::locale::Lang;
 use sidecar_memory::KnowledgeStore;
 use sidecar_memory::SaveOutcome;
-use sidecar_reminders::error::ReminderError;
-use sidecar_reminders::rows::Reminder;
-use sidecar_reminders::service::ReminderService;
 use sidecar_reminders::words as reminder_words;
+use sidecar_reminders::Reminder;
+use sidecar_reminders::ReminderError;
+use sidecar_reminders::ReminderService;
 
 /// What was done and what to tell the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,7 +116,7 @@ pub(crate) async fn act(intent: Intent, text: &str, asked_in: i64, hands: &Hands
                 found.into_iter().next()
             };
             let Some(target) = target else { return said(say::none_match(&query, lang), false) };
-            if target.state == sidecar_reminders::rows::ReminderState::Pending && target.due_at > hands.clock.now() {
+            if target.state == sidecar_reminders::ReminderState::Pending && target.due_at > hands.clock.now() {
                 // Snoozing what has not come yet would move it earlier.
                 return said(say::not_due_yet(&target.message, &reminder_words::due(&target, lang), lang), false);
             }

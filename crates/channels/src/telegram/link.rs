@@ -170,7 +170,7 @@ impl Telegram {
                         Err(said) => return self.answer_in_background(chat, said),
                     }
                 }
-                if sidecar_voice::words::asks_for_voice(&content) {
+                if sidecar_voice::asks_for_voice(&content) {
                     self.voice_replies.lock().expect("voice replies lock").insert(id.clone());
                 }
                 let incoming = IncomingMessage { id, channel: Channel::Telegram, user_id: chat.to_string(), content, received_at: now };

@@ -33,9 +33,9 @@ use gate::PairingCode;
 use paired::PairedChats;
 use sidecar_agent::conversation::TurnOutcome;
 use sidecar_agent::error::TurnError;
+use sidecar_outbox::{Outgoing, Sink};
 use sidecar_proactive::config::SinkId;
-use sidecar_proactive::router::{Outgoing, Sink};
-use sidecar_settings::channels::TelegramSettings;
+use sidecar_settings::TelegramSettings;
 
 /// The keychain entry holding a bot token saved from Settings.
 pub(crate) const TOKEN_ACCOUNT: &str = "channel:telegram";

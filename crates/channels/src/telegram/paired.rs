@@ -7,7 +7,8 @@ use std::sync::RwLock;
 
 use crate::events::ChannelEvent;
 use sidecar_domain::emitter::Emitter;
-use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Change;
+use sidecar_settings::SettingsOwner;
 
 pub(crate) struct PairedChats {
     chats: RwLock<Vec<i64>>,

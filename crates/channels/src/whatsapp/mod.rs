@@ -36,9 +36,9 @@ use link::{LinkEvent, WhatsappLink};
 use pace::Pace;
 use sidecar_agent::conversation::TurnOutcome;
 use sidecar_agent::error::TurnError;
+use sidecar_outbox::{Outgoing, Sink};
 use sidecar_proactive::config::SinkId;
-use sidecar_proactive::router::{Outgoing, Sink};
-use sidecar_settings::channels::WhatsappSettings;
+use sidecar_settings::WhatsappSettings;
 
 /// How often the connection is asked whether it is alive (W1).
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(30);
@@ -250,7 +250,7 @@ impl WhatsApp {
 
     /// Hands `message` with its `content` to the conversation.
     fn arrive(&self, message: IncomingMessage, content: String) {
-        if sidecar_voice::words::asks_for_voice(&content) {
+        if sidecar_voice::asks_for_voice(&content) {
             self.voice_replies.lock().expect("whatsapp lock").insert(message.id.clone());
         }
         self.arrivals.push(IncomingMessage { content, ..message });
@@ -335,7 +335,7 @@ impl WhatsApp {
 #[derive(Clone, Copy)]
 enum Outbound<'a> {
     Text(&'a str),
-    Voice(&'a sidecar_voice::synth::VoiceNote),
+    Voice(&'a sidecar_voice::VoiceNote),
 }
 
 /// The pairing payload as a QR code image (SVG).

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{archive, BackupError};
-use sidecar_reminders::scheduler::SchedulerLock;
+use sidecar_reminders::SchedulerLock;
 
 /// What a restore did.
 #[derive(Debug, Clone, PartialEq, Serialize)]

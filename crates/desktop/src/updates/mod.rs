@@ -19,9 +19,10 @@ use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
 use sidecar_domain::locale::Lang;
 use sidecar_domain::said::{Refused, Worded};
-use sidecar_settings::file::SettingsFileError;
-use sidecar_settings::owner::{Change, SettingsOwner};
-use sidecar_settings::updates::UpdateSettings;
+use sidecar_settings::Change;
+use sidecar_settings::SettingsFileError;
+use sidecar_settings::SettingsOwner;
+use sidecar_settings::UpdateSettings;
 use source::{PackageFormat, UpdateSource};
 pub use view::{UpdateState, UpdatesView};
 

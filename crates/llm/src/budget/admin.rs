@@ -10,8 +10,8 @@ use super::BudgetView;
 use crate::model::Models;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::said::Worded;
-use sidecar_settings::file::SettingsFileError;
-use sidecar_settings::owner::Change;
+use sidecar_settings::Change;
+use sidecar_settings::SettingsFileError;
 use sidecar_store::Store;
 use sidecar_store::StoreError;
 

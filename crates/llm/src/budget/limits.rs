@@ -4,7 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use sidecar_settings::budget::{is_amount, is_currency_code, is_rate, BudgetSettings, ProviderBudget};
+use sidecar_settings::is_amount;
+use sidecar_settings::is_currency_code;
+use sidecar_settings::is_rate;
+use sidecar_settings::BudgetSettings;
+use sidecar_settings::ProviderBudget;
 
 /// One provider's limits, in the user's currency; `None` is no limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

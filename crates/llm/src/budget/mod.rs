@@ -27,7 +27,7 @@ use crate::budget::rows::{NewHold, Spending};
 use crate::pricing::PriceTable;
 use sidecar_domain::clock::Clock;
 use sidecar_domain::emitter::Emitter;
-use sidecar_settings::budget::BudgetSettings;
+use sidecar_settings::BudgetSettings;
 use sidecar_settings::Settings;
 use sidecar_store::Store;
 use sidecar_store::StoreError;

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use sidecar_settings::budget::BudgetSettings;
+use sidecar_settings::BudgetSettings;
 
 /// What a limit covers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]

@@ -5,7 +5,7 @@ use super::library::LibraryError;
 use crate::sampling::OutOfRange;
 use crate::ModelUnavailable;
 use sidecar_domain::said::Worded;
-use sidecar_settings::file::SettingsFileError;
+use sidecar_settings::SettingsFileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {

@@ -18,7 +18,7 @@ use super::library::{InstalledModel, LibraryError, ModelLibrary, PartialModel};
 use crate::local_models::events::LocalModelEvent;
 use crate::model::Models;
 use sidecar_domain::emitter::Emitter;
-use sidecar_settings::owner::Change;
+use sidecar_settings::Change;
 
 /// A catalogue entry as the model manager shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

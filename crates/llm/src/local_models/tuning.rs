@@ -9,7 +9,7 @@ use crate::sampling::{check_context, Sampling, SamplingLimits, LIMITS};
 
 use super::choice::LocalChoice;
 use super::hub::ModelHub;
-use sidecar_settings::owner::Change;
+use sidecar_settings::Change;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TuningView {

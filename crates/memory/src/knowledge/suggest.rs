@@ -10,7 +10,8 @@ use super::learnings::Category;
 use super::store::ListedFact;
 use super::unsaved::unsaved_facts;
 use super::words::fold;
-use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Change;
+use sidecar_settings::SettingsOwner;
 
 /// A fact offered to the user.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -114,7 +115,7 @@ impl Noticing {
         (found, true)
     }
 
-    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), sidecar_settings::file::SettingsFileError> {
+    pub fn set_saves_without_asking(&self, on: bool) -> Result<(), sidecar_settings::SettingsFileError> {
         self.owner.change(Change::AutoRemember(on))?;
         Ok(())
     }

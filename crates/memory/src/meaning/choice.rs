@@ -12,8 +12,9 @@ use super::gemma::GemmaFiles;
 use super::weights::{self, WeightsError, WEIGHTS_ENV};
 use super::EmbedError;
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::memory::{EmbeddingsBackend, EMBEDDINGS_KEY_ID};
+use sidecar_settings::EmbeddingsBackend;
 use sidecar_settings::Settings;
+use sidecar_settings::EMBEDDINGS_KEY_ID;
 
 /// Names the built-in embedder "automatic" stands for, overriding the memory rule.
 pub const AUTOMATIC_ENV: &str = "SIDECAR_EMBEDDINGS";

@@ -11,9 +11,12 @@ use super::choice::EmbedderChoice;
 use super::indexer::{MeaningIndex, MeaningState, MeaningStatus};
 use sidecar_domain::said::{AddressRefusal, Worded};
 use sidecar_domain::secrets::Secrets;
-use sidecar_settings::file::SettingsFileError;
-use sidecar_settings::memory::{EmbeddingsBackend, EmbeddingsSettings, EMBEDDINGS_KEY_ID};
-use sidecar_settings::owner::{Change, SettingsOwner};
+use sidecar_settings::Change;
+use sidecar_settings::EmbeddingsBackend;
+use sidecar_settings::EmbeddingsSettings;
+use sidecar_settings::SettingsFileError;
+use sidecar_settings::SettingsOwner;
+use sidecar_settings::EMBEDDINGS_KEY_ID;
 
 /// Memory each built-in embedder holds while it runs, in MiB, as the
 /// `embedder_footprint` bench measured it on long paragraphs (e5-small: the app's

@@ -7,7 +7,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Recall;
-use sidecar_tools::{parse_arguments, schema_of, Tool, ToolError, ToolFuture};
+use sidecar_tools::parse_arguments;
+use sidecar_tools::schema_of;
+use sidecar_tools::Tool;
+use sidecar_tools::ToolError;
+use sidecar_tools::ToolFuture;
 
 /// What one tool call may fill of the model's context.
 const TOOL_BUDGET_TOKENS: usize = 1500;

@@ -1,10 +1,10 @@
 //! What the spontaneous loop's outcomes read as (`/proactive tick|decide`), and the
 //! labels of a notification's buttons.
 
-use crate::message_type::MessageType;
 use crate::rules::Skip;
 use crate::words::Lang;
 use crate::TickReport;
+use sidecar_outbox::MessageType;
 
 /// "Open Sidecar", the action a click on a notification performs.
 pub(crate) fn open_label(lang: Lang) -> &'static str {

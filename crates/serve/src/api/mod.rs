@@ -42,7 +42,7 @@ pub struct ApiParts {
     pub hosting: Arc<Hosting>,
     pub recall: Arc<sidecar_memory::Recall>,
     pub knowledge: Arc<sidecar_memory::KnowledgeStore>,
-    pub reminders: Arc<sidecar_reminders::service::ReminderService>,
+    pub reminders: Arc<sidecar_reminders::ReminderService>,
     pub chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,
     pub clock: sidecar_domain::clock::Clock,
     pub requests_per_minute: u32,
@@ -52,7 +52,7 @@ pub struct LocalApi {
     hosting: Arc<Hosting>,
     recall: Arc<sidecar_memory::Recall>,
     knowledge: Arc<sidecar_memory::KnowledgeStore>,
-    reminders: Arc<sidecar_reminders::service::ReminderService>,
+    reminders: Arc<sidecar_reminders::ReminderService>,
     /// The turns' events, for a streamed completion.
     chat_events: sidecar_domain::emitter::Subscriber<sidecar_agent::events::ChatEvent>,
     clock: sidecar_domain::clock::Clock,

@@ -4,7 +4,7 @@
 //! become instructions to Sidecar.
 
 use sidecar_domain::locale::Lang;
-use sidecar_proactive::router::{Kind, MessageRouter, Outgoing};
+use sidecar_outbox::{Kind, MessageRouter, Outgoing};
 
 /// The longest note a program may leave, in characters.
 pub(crate) const MAX_NOTE_CHARS: usize = 2000;
