@@ -230,7 +230,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                         sidecar::events::CoreEvent::Permissions(sidecar_actions::permissions::events::PermissionEvent::PermissionAsked { question })
                             if !window::is_visible(&app) =>
                         {
-                            let (title, body) = sidecar::words::permissions::notification(question, companion.lang());
+                            let (title, body) = sidecar_actions::permissions::words::notification(question, companion.lang());
                             tray::channel_warning(&app, &title, &body);
                         }
                         sidecar::events::CoreEvent::Connections(sidecar_serve::ConnectionEvent::ConnectionWaiting { title, body, .. })
@@ -239,7 +239,7 @@ fn forward_events(app: tauri::AppHandle, companion: Arc<Companion>) {
                         }
                         // At 100% the tray's tooltip says so too, as for a channel down.
                         sidecar::events::CoreEvent::Budget(sidecar_llm::budget::events::BudgetEvent::BudgetReached { said, reached, .. }) => {
-                            tray::channel_alert(&app, sidecar::words::budget::notification_title(companion.lang()), said, reached.percent >= 100)
+                            tray::channel_alert(&app, sidecar_llm::budget::words::notification_title(companion.lang()), said, reached.percent >= 100)
                         }
                         // Said first in a chat nobody is looking at: the tray shows it unread.
                         sidecar::events::CoreEvent::Proactive(ProactiveEvent::SpontaneousMessage { message_id, .. }) if !window::is_focused(&app) => {

@@ -129,7 +129,7 @@ pub fn plan_progress(app: &AppHandle, items: &[sidecar_agent::context::plan::Pla
     }
     let tooltip = if working {
         let (done, total) = sidecar_agent::context::plan::progress(items);
-        sidecar::words::plans::working(done, total, lang)
+        sidecar_agent::words::plans::working(done, total, lang)
     } else {
         "Sidecar".to_string()
     };

@@ -90,7 +90,7 @@ commands! {
     }
 
     /// The chat commands with a line each, for the `/` palette (the core's table).
-    async fn command_table(core) -> Result<Vec<crate::words::command_table::CommandHelp>, CommandError> {
-        Ok(crate::words::command_table::command_table(core.lang()))
+    async fn command_table(core) -> Result<Vec<sidecar_agent::words::command_table::CommandHelp>, CommandError> {
+        Ok(sidecar_agent::words::command_table::command_table(core.lang()))
     }
 }

@@ -15,13 +15,13 @@ pub(crate) struct TerminalAsker {
 impl Asker for TerminalAsker {
     fn ask(&self, question: Question) -> AnswerFuture<'_> {
         Box::pin(async move {
-            eprintln!("\n{}", sidecar::words::permissions::question(&question, self.lang));
+            eprintln!("\n{}", sidecar_actions::permissions::words::question(&question, self.lang));
             let mut lines = self.lines.lock().await;
             let read = async {
                 loop {
                     eprint!("? ");
                     let Some(line) = lines.recv().await else { return Answer::NoAnswer };
-                    if let Some(choice) = sidecar::words::permissions::choice(&line, self.lang) {
+                    if let Some(choice) = sidecar_actions::permissions::words::choice(&line, self.lang) {
                         return Answer::Chose(choice);
                     }
                 }

@@ -3,10 +3,10 @@
 //! projection).
 
 use clap::Subcommand;
-use sidecar::words::budget::amount;
 use sidecar::Companion;
 use sidecar_llm::budget::tally::{Period, Scope};
 use sidecar_llm::budget::usage::Span;
+use sidecar_llm::budget::words::amount;
 
 #[derive(Subcommand)]
 pub(crate) enum BudgetCommand {
