@@ -60,6 +60,9 @@ pub struct KnowledgeStore {
     turn: Mutex<TurnSaves>,
     /// Bumped on every change, so indexes know when to refresh.
     version: AtomicU64,
+    /// An edit made on disk that one of Sidecar's writes took in before the watcher saw
+    /// it: the lines it could not read, for the watcher to report.
+    outside_edit: Mutex<Option<Vec<Malformed>>>,
     /// Finds current facts close in meaning to a new one, once the assembly gives it.
     nearness: OnceLock<Arc<dyn FactNearness>>,
     /// A model for the pairs the words do not settle, when one is routed for `extract`.
@@ -150,6 +153,7 @@ impl KnowledgeStore {
             learnings: Mutex::new(learnings),
             turn: Mutex::new(TurnSaves::default()),
             version: AtomicU64::new(1),
+            outside_edit: Mutex::new(None),
             nearness: OnceLock::new(),
             judge: OnceLock::new(),
         })
@@ -229,6 +233,7 @@ impl KnowledgeStore {
     /// [`KnowledgeStore::save`] with the closeness by meaning already measured.
     pub(crate) fn save_near(&self, text: &str, category: Category, today: NaiveDate, nearness: &Nearness) -> Result<SaveOutcome, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
+        self.take_in_outside_edit(&mut doc)?;
         let mut changed = doc.clone();
         let outcome = facts::remember_near(&mut changed, text, category, today, nearness);
         if !matches!(outcome, SaveOutcome::Rejected { .. }) {
@@ -245,6 +250,7 @@ impl KnowledgeStore {
     /// once; returns how many pairs were merged (a pair whose fact went since is skipped).
     pub(crate) fn merge_repeats(&self, pairs: &[(String, String)]) -> Result<usize, KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
+        self.take_in_outside_edit(&mut doc)?;
         let mut changed = doc.clone();
         let merged = pairs.iter().filter(|(a, b)| facts::merge(&mut changed, a, b)).count();
         if merged > 0 {
@@ -281,6 +287,7 @@ impl KnowledgeStore {
 
     fn change(&self, line: usize, expected: &str, apply: impl FnOnce(&mut Learnings, usize, Category, Fact)) -> Result<(), KnowledgeError> {
         let mut doc = self.learnings.lock().expect("learnings lock");
+        self.take_in_outside_edit(&mut doc)?;
         let stale = || KnowledgeError::Stale { line, expected: expected.to_string() };
         let (index, category, fact) =
             doc.facts().find(|(index, _, _)| index + 1 == line).map(|(index, category, fact)| (index, category, fact.clone())).ok_or_else(stale)?;
@@ -340,13 +347,32 @@ impl KnowledgeStore {
     pub fn reload_if_changed(&self) -> Result<Option<Vec<Malformed>>, KnowledgeError> {
         let bytes = read_bytes(&self.dir.join(LEARNINGS_FILE))?;
         if self.learnings.lock().expect("learnings lock").render_bytes() == bytes {
-            return Ok(None);
+            return Ok(self.outside_edit.lock().expect("outside edit lock").take());
         }
         let doc = Learnings::from_bytes(&bytes);
         let malformed = doc.malformed();
         *self.learnings.lock().expect("learnings lock") = doc;
         self.version.fetch_add(1, Ordering::Relaxed);
         Ok(Some(malformed))
+    }
+
+    /// Takes in an edit made to `learnings.md` on disk since the store last read or wrote
+    /// it, before one of Sidecar's own writes: written from memory alone, the write would
+    /// lose an edit the watcher (which looks once a second) had not seen yet. A file gone
+    /// is no edit to keep: the write puts it back.
+    fn take_in_outside_edit(&self, doc: &mut Learnings) -> Result<(), KnowledgeError> {
+        let bytes = match std::fs::read(self.dir.join(LEARNINGS_FILE)) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => return Err(KnowledgeError::Read { path: self.dir.join(LEARNINGS_FILE).display().to_string(), source }),
+        };
+        if doc.render_bytes() != bytes {
+            let edited = Learnings::from_bytes(&bytes);
+            *self.outside_edit.lock().expect("outside edit lock") = Some(edited.malformed());
+            *doc = edited;
+            self.version.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// Re-reads `learnings.md` after an edit outside Sidecar.

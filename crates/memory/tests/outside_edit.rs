@@ -1,0 +1,27 @@
+//! A hand edit of learnings.md that Sidecar's own write meets before the watcher has
+//! looked (it looks once a second): the write keeps the edit, and the watcher's next
+//! look still reports it, with the line it could not read.
+
+use chrono::NaiveDate;
+use sidecar_domain::locale::Lang;
+use sidecar_memory::{Category, KnowledgeStore};
+
+#[tokio::test]
+async fn a_write_right_after_a_hand_edit_keeps_the_edit_and_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = KnowledgeStore::open(dir.path(), Lang::En).unwrap();
+    let file = dir.path().join("knowledge").join("learnings.md");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("- [weight:2] Plays the cello | learned:2026-11-01 | confirmed:2026-11-20\n- [weight:x] broken line\n");
+    std::fs::write(&file, &text).unwrap();
+
+    store.save("Lives in Lisbon", Category::General, NaiveDate::from_ymd_opt(2026, 12, 6).unwrap()).await.unwrap();
+
+    let on_disk = std::fs::read_to_string(&file).unwrap();
+    assert!(on_disk.contains("Plays the cello"), "the hand edit was written over:\n{on_disk}");
+    assert!(on_disk.contains("Lives in Lisbon"), "{on_disk}");
+    assert!(store.facts().iter().any(|f| f.fact.text == "Plays the cello"));
+    let problems = store.reload_if_changed().unwrap().expect("the edit is reported");
+    assert!(problems.iter().any(|p| p.text.contains("broken line")), "{problems:?}");
+    assert!(store.reload_if_changed().unwrap().is_none(), "reported once");
+}
