@@ -24,7 +24,7 @@ export CARGO_INCREMENTAL := 0
 export CARGO_PROFILE_DEV_DEBUG := false
 endif
 
-.PHONY: run test check deps test-deps build ui runtime test-deb test-core test-ui test-e2e figures package clean
+.PHONY: run test check deps test-deps build ui runtime test-deb test-core test-ui test-e2e ui-types figures package clean
 
 ## run: build everything and open the desktop app (offline model unless a provider is configured)
 run: deps build
@@ -143,6 +143,11 @@ package: deps .stamps/packaging $(PACKAGING_DOCS)
 .stamps/packaging:
 	./scripts/install-system-deps.sh --packaging
 	@mkdir -p .stamps && touch $@
+
+## ui-types: write ui/src/types/core.ts, the UI's types of what the core sends it, from
+## the Rust types (ts-rs); a test fails while the checked-in file is behind
+ui-types:
+	SIDECAR_WRITE_UI_TYPES=1 cargo test -p sidecar --lib ui_types
 
 ## figures: print the measured figures (footprint, launch time, time to first token)
 figures: deps test-deps package

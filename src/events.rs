@@ -9,7 +9,7 @@ use sidecar_domain::emitter::{Emitter, Subscriber};
 pub use sidecar_llm::status::ModelStatus;
 
 /// Something the core did that a subscriber may want to show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CoreEvent {
     /// The user is typing in the chat window (said at most every second or so).

@@ -10,6 +10,7 @@ pub(crate) mod companion_options;
 pub(crate) mod devices_error;
 pub mod error;
 pub mod events;
+mod ui_types;
 pub mod words;
 
 pub use companion::{Companion, CompanionError, CompanionOptions, Delivery, Face, Heard, Running, VoiceModel, VoiceView};

@@ -36,7 +36,7 @@ describe("agent activity in the chat", () => {
       core.finish("It is 14 °C.", "complete", "stop", {
         provider: "primary",
         model: "gpt-4o-mini",
-        usage: { input_tokens: 1234, output_tokens: 56 },
+        usage: { input_tokens: 1234, output_tokens: 56, cached_tokens: 0 },
         cost_usd: 0.00022,
       }),
     );
@@ -113,7 +113,7 @@ describe("agent activity in the chat", () => {
     renderApp();
     await send("hi");
     await act(async () =>
-      core.finish("Hello", "complete", "stop", { model: "mystery-1", usage: { input_tokens: 5, output_tokens: 2 } }),
+      core.finish("Hello", "complete", "stop", { model: "mystery-1", usage: { input_tokens: 5, output_tokens: 2, cached_tokens: 0 } }),
     );
     await waitFor(() => expect(screen.getByTestId("cost-line")).toHaveTextContent("price unknown"));
   });
@@ -126,7 +126,7 @@ describe("history folding", () => {
       { ...base, id: 1, role: "user", content: "time?" },
       { ...base, id: 2, role: "assistant", content: "", tool_calls: [{ id: "a", name: "get_current_time", arguments: "{}" }] },
       { ...base, id: 3, role: "tool", content: '{"local":"13:00"}', tool_call_id: "a" },
-      { ...base, id: 4, role: "assistant", content: "It is 13:00.", meta: { cost_usd: 0 , usage: { input_tokens: 1, output_tokens: 1 } } },
+      { ...base, id: 4, role: "assistant", content: "It is 13:00.", meta: { cost_usd: 0 , usage: { input_tokens: 1, output_tokens: 1, cached_tokens: 0 } } },
     ]);
     expect(shown.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(shown[1].tools).toEqual([

@@ -15,6 +15,7 @@ const question = (extra: Partial<PermissionQuestion> = {}): PermissionQuestion =
   arguments: { path: "/home/ana/notes/todo.md", content: "buy bread" },
   changed: [],
   conversation_id: 1,
+  channel: null,
   ...extra,
 });
 

@@ -33,7 +33,7 @@ describe("the message queue", () => {
 
     await act(async () => core.finish("Once upon a time"));
     await act(async () => core.fail({ message: "the queued message was cancelled before its turn", retryable: false, cancelled: true }));
-    await act(() => core.event({ type: "turn_started", conversation_id: 1, user_message_id: 7, dequeued: "third" }));
+    await act(() => core.event({ type: "turn_started", conversation_id: 1, user_message_id: 7, channel: "desktop", dequeued: "third" }));
     await act(() => core.event({ type: "queue", items: [] }));
     await act(() => core.delta("Third"));
     await act(async () => core.finish("Third answer"));

@@ -6,7 +6,7 @@ use serde::Serialize;
 use sidecar_llm::Usage;
 use sidecar_store::MessageMeta;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ChatEvent {
     /// A user message was stored and a reply is being produced.
@@ -17,6 +17,7 @@ pub enum ChatEvent {
         channel: sidecar_domain::channel::Channel,
         /// The message's text when it waited in the queue and starts only now.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         dequeued: Option<String>,
     },
     /// Messages waiting for the reply being written changed (one queued, started or
@@ -69,7 +70,7 @@ pub enum ChatEvent {
 }
 
 /// Notices shown while a turn runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Notice {
     /// A provider failed transiently; it is tried again after `delay_ms`.

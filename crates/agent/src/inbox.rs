@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 use sidecar_domain::channel::Channel;
 
 /// A message waiting for its turn, as the UI lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct QueuedMessage {
     pub id: u64,
     pub text: String,

@@ -30,6 +30,7 @@ impl Role {
 
 /// Token counts reported by the provider for one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
     pub input_tokens: u32,
     pub output_tokens: u32,

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// How ready the chat model is to answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum ModelStatus {
     /// Nothing has been tried yet; the model is resolved on first need.
@@ -25,7 +25,7 @@ pub enum ModelStatus {
     Unavailable { message: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ModelEvent {
     ModelStatus(ModelStatus),

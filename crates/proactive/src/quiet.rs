@@ -12,7 +12,7 @@ use super::state::{Channel, ProactiveState};
 pub const QUIET_FOR_MINUTES: i64 = 60;
 
 /// Why Sidecar is quiet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum QuietReason {
     /// `/quiet`, "be quiet", the tray or the character's menu.
@@ -21,7 +21,7 @@ pub enum QuietReason {
 }
 
 /// Quiet or not, now, and when to look again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct QuietNow {
     pub quiet: bool,
     pub reason: Option<QuietReason>,

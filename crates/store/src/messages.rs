@@ -37,83 +37,107 @@ impl MessageStatus {
 }
 
 /// What the UI shows under a reply.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub provider: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub model: Option<String>,
     /// The provider that should have answered, when a fallback did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub fallback_from: Option<String>,
     /// Why it did not answer, when that was no failure (its budget is spent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub fallback_reason: Option<String>,
     /// Continuations after a length cut.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[ts(as = "Option<u32>", optional)]
     pub continued: u32,
     /// A claimed-but-not-done action was corrected.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub corrected: bool,
     /// The turn stopped at the per-turn step limit.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub iteration_cap: bool,
     /// All model calls of the turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub usage: Option<Usage>,
     /// Their cost in US dollars; `None` when a model's price is unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cost_usd: Option<f64>,
     /// The answer to a chat command (`/checkpoint`…), not the model's: never sent back
     /// to the model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub command: bool,
     /// Sidecar carried out the request itself, before the model (a reminder set, a
     /// fact kept): the model sees it as said, and may add its words after it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub intent: bool,
     /// Said by Sidecar on its own: "reminder", or a spontaneous message's type
     /// (greeting, checkin, contextual).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub proactive: Option<String>,
     /// The reminder a posted reminder message is about (its Snooze and Done act on it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub reminder_id: Option<i64>,
     /// The user answered a reminder message (Done, or snoozed it from the chat).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub handled: bool,
     /// Files attached to a user's message (their text is in the content, for the model).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<AttachedFile>>", optional)]
     pub attachments: Vec<AttachedFile>,
     /// What the user typed, when files were attached (the chat shows this and chips).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub typed: Option<String>,
     /// The turn worked on a plan: how it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub plan: Option<PlanOutcome>,
     /// Times the model was told to go on with open plan steps.
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[ts(as = "Option<u32>", optional)]
     pub plan_nudges: u32,
     /// The context guard had to drop turns or cut messages to fit a call of this turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub truncated: bool,
     /// The tool rules were said again late in the prompt (a long conversation).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub reinforced: bool,
     /// On a user's message: the late block its turn was sent with (the time, the plan…),
     /// sent with it again in later prompts so they start as the last one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub late: Option<String>,
     /// A checkpoint Sidecar saved on its own during this turn: the chat says so under
     /// the reply, with its id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub checkpoint: Option<i64>,
     /// The scheduled task this message ran for (its prompt, or its result), in the
     /// Tasks conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub task: Option<i64>,
     /// A morning brief: the window offers thumbs up and down on it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub brief: bool,
 }
 
@@ -122,7 +146,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// How a turn that worked on a plan ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanOutcome {
     /// Every step is done or failed.
@@ -132,7 +156,7 @@ pub enum PlanOutcome {
 }
 
 /// A file attached to a message, as its chip shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct AttachedFile {
     pub name: String,
     /// `text`, `pdf` or `docx`.

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// What push-to-talk is doing, for the window.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum VoiceEvent {
     /// The microphone is open.

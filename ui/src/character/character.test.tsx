@@ -56,7 +56,7 @@ describe("the character's page", () => {
     await waitFor(() => expect(moodShown()).toBe("idle"));
     await core.event({ type: "user_typing" });
     await waitFor(() => expect(moodShown()).toBe("listening"));
-    await core.event({ type: "turn_started", conversation_id: 1, user_message_id: 2 });
+    await core.event({ type: "turn_started", conversation_id: 1, user_message_id: 2, channel: "desktop" });
     await waitFor(() => expect(moodShown()).toBe("thinking"));
     await core.event({ type: "turn_failed", conversation_id: 1, message: "x", retryable: true });
     await core.event({ type: "reminder_delivered", conversation_id: 1, message_id: 8, reminder_id: 3, late: false, first_line: "Reminder: Call Ana" });

@@ -225,7 +225,7 @@ export class FakeCore {
   }
 
   async toolFinished(id: string, name: string, result: string, is_error = false) {
-    await this.event({ type: "tool_finished", conversation_id: 1, call_id: id, name, result, is_error });
+    await this.event({ type: "tool_finished", conversation_id: 1, call_id: id, name, result, is_error, denied: false });
   }
 
   async notice(notice: Notice) {
@@ -247,7 +247,7 @@ export class FakeCore {
       reply,
       status,
       finish_reason,
-      usage: { input_tokens: 12, output_tokens: 7 },
+      usage: { input_tokens: 12, output_tokens: 7, cached_tokens: 0 },
       meta,
     });
   }

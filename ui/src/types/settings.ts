@@ -1,5 +1,10 @@
 // The core's types for models and memory: providers, usage and budget, facts, plans,
 // checkpoints, the profile, recall, meaning, backups and imports.
+// Generated from the core's Rust types (./core.ts).
+import type { Category, ContextMeter, ItemStatus, Malformed, PlanItem } from "./core";
+export type { Category, ContextMeter, PlanItem };
+export type PlanStatus = ItemStatus;
+export type MalformedLine = Malformed;
 
 export type ProviderKind = "openai" | "anthropic";
 
@@ -185,7 +190,6 @@ export interface UsageHistory {
   usd_rate: number;
 }
 
-export type Category = "Health" | "Preferences" | "Work" | "Relationships" | "Schedule" | "Goals" | "General";
 export const CATEGORIES: Category[] = ["Health", "Preferences", "Work", "Relationships", "Schedule", "Goals", "General"];
 
 export interface ListedFact {
@@ -207,11 +211,6 @@ export interface FactConflict {
   newer: ListedFact;
 }
 
-export interface MalformedLine {
-  line: number;
-  text: string;
-  reason: string;
-}
 
 export interface MemoryReport {
   facts: ListedFact[];
@@ -230,27 +229,7 @@ export type SaveOutcome =
   | { action: "said_this_turn"; fact: string }
   | { action: "rejected"; reason: string };
 
-export type PlanStatus = "pending" | "in_progress" | "done" | "failed";
-export interface PlanItem {
-  text: string;
-  status: PlanStatus;
-  /** What the step produced (or why it failed). */
-  result?: string;
-  /** The earlier steps (from 1) it waits for. */
-  after?: number[];
-}
 
-/** Tokens of the last prompt, of the budget it must fit (window minus the reply reserve). */
-export interface ContextMeter {
-  used: number;
-  budget: number;
-  window: number;
-  /** Of `used`, the tool definitions sent beside the prompt. */
-  tools: number;
-  summarized_turns: boolean;
-  /** Against the fold rule: "high" from the threshold at which older turns are folded. */
-  level: "low" | "mid" | "high";
-}
 
 export type CheckpointStatus = "in_progress" | "paused" | "resumed" | "completed" | "abandoned";
 export interface Checkpoint {

@@ -2,6 +2,9 @@
 // local models, chats, preferences, updates, the character and web search.
 import type { CommandError } from "./chat";
 import type { ProviderKind } from "./settings";
+// Generated from the core's Rust types (./core.ts).
+import type { Channel, DownloadState, QuietNow, UpdatesView } from "./core";
+export type { Channel, DownloadState, QuietNow, UpdatesView };
 
 export type ReminderState = "pending" | "attempting" | "delivered" | "cancelled" | "failed";
 /** What a snooze did: `original_kept` when the reminder still comes at its own time. */
@@ -149,7 +152,6 @@ export interface ProactiveStatus {
   quiet_until: string | null;
 }
 
-export type Channel = "desktop" | "cli" | "telegram" | "whatsapp" | "api" | "device";
 
 /** A phone channel's link, as the core tracks it. */
 export type Link =
@@ -258,13 +260,6 @@ export interface HubView {
   folder: string;
 }
 
-export interface DownloadState {
-  file: string;
-  received_bytes: number;
-  total_bytes: number | null;
-  phase: "running" | "paused" | "failed" | "done";
-  message: string | null;
-}
 
 export interface Switched {
   active: string | null;
@@ -344,21 +339,6 @@ export type UpdateState =
   | { state: "installed"; version: string }
   | { state: "failed"; message: string; offer: UpdateOffer | null };
 
-/** Settings → About, as the core keeps it. */
-export interface UpdatesView {
-  version: string;
-  format: PackageFormat | null;
-  /** Why this copy cannot look for updates or install them, when it cannot. */
-  cannot: string | null;
-  address: string | null;
-  own_address: boolean;
-  /** The build has an address of its own to go back to. */
-  built_address: boolean;
-  own_key: boolean;
-  daily: boolean;
-  last_looked: string | null;
-  state: UpdateState;
-}
 
 /** Why a shortcut was refused. */
 export type HotkeyRefusal =
@@ -368,12 +348,6 @@ export type HotkeyRefusal =
   | { kind: "unknown"; text: string }
   | CommandError;
 
-/** Whether Sidecar is quiet everywhere now, and when that changes by itself. */
-export interface QuietNow {
-  quiet: boolean;
-  reason: "asked" | "quiet_hours" | null;
-  changes_at: string | null;
-}
 
 /** What the character's page needs when it opens. */
 export interface CharacterStart {

@@ -9,7 +9,7 @@ use super::config::{ConfigError, ServerEntry, KEYCHAIN};
 use sidecar_domain::secrets::Secrets;
 
 /// One environment variable or header.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Field {
     pub name: String,
     /// `None` for a secret already kept (shown as kept; left empty, it stays).
@@ -18,7 +18,7 @@ pub struct Field {
     pub secret: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
 pub struct ServerForm {
     /// The command with its arguments (quoted as in a shell), or the address.
     pub line: String,

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use sidecar_tools::ToolDefinition;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum ServerState {
     Off,
@@ -18,7 +18,7 @@ pub enum ServerState {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ServerStatus {
     pub name: String,
     pub summary: String,

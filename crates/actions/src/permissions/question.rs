@@ -7,7 +7,7 @@ use serde_json::Value;
 use sidecar_domain::channel::Channel;
 
 /// One question to the user: may this tool run with these arguments?
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Question {
     pub id: u64,
     /// What the card, the phone and the notification say first ("Sidecar wants to run

@@ -9,7 +9,7 @@ use sidecar_settings::ContextSettings;
 /// How full the context is, for the meter in the chat. Its whole is the window less the
 /// reply's reserve, the same for every call to one model; the tool definitions sent
 /// beside the prompt count as used, so the whole does not shrink when they go along.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct ContextMeter {
     pub used: usize,
     pub budget: usize,
@@ -23,7 +23,7 @@ pub struct ContextMeter {
 
 /// Where the meter stands against the fold rule: `High` from the threshold at which
 /// older turns are folded, `Mid` from the level a fold brings the history down to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum MeterLevel {
     #[default]

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemStatus {
     Pending,
@@ -19,7 +19,7 @@ impl ItemStatus {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct PlanItem {
     /// One step, short.
@@ -28,10 +28,12 @@ pub struct PlanItem {
     pub status: ItemStatus,
     /// What the step produced (or why it failed), in a few words, once it is done or failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub result: Option<String>,
     /// The earlier steps (by number, from 1) this one waits for: it starts only once
     /// they are done.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<usize>>", optional)]
     pub after: Vec<usize>,
 }
 

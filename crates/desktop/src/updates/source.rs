@@ -7,7 +7,7 @@ use futures_util::future::BoxFuture;
 use serde::Serialize;
 
 /// How this copy of Sidecar was installed, which decides whether it can update itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum PackageFormat {
     Deb,
@@ -27,7 +27,7 @@ impl PackageFormat {
 }
 
 /// A newer version the manifest offers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Offer {
     pub version: String,
     /// When it was published, if the manifest says.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::source::{Offer, PackageFormat};
 
 /// Where a look or an install stands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum UpdateState {
     Idle,
@@ -34,7 +34,7 @@ pub enum UpdateState {
 }
 
 /// Settings → About.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct UpdatesView {
     pub version: &'static str,
     pub format: Option<PackageFormat>,

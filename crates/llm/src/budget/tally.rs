@@ -10,7 +10,7 @@ use serde::Serialize;
 use sidecar_settings::BudgetSettings;
 
 /// What a limit covers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(tag = "scope", content = "provider", rename_all = "snake_case")]
 pub enum Scope {
     All,
@@ -18,7 +18,7 @@ pub enum Scope {
     Provider(String),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Period {
     Day,
@@ -26,7 +26,7 @@ pub enum Period {
 }
 
 /// One limit from `[budget]`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Limit {
     #[serde(flatten)]
     pub scope: Scope,
@@ -86,7 +86,7 @@ struct Hold {
 
 /// A limit's standing: for Settings and `sidecar budget`, and as the limit a call
 /// would cross.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Standing {
     #[serde(flatten)]
     pub limit: Limit,
@@ -111,7 +111,7 @@ pub enum OverBudget {
 pub(crate) const WARN_PERCENT: u8 = 80;
 
 /// A limit that reached 80% or 100% for the first time in its period.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Reached {
     #[serde(flatten)]
     pub standing: Standing,

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// A download's progress, as events carry it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct DownloadState {
     pub file: String,
     pub received_bytes: u64,
@@ -14,7 +14,7 @@ pub struct DownloadState {
     pub message: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum DownloadPhase {
     Running,

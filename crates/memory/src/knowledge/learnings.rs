@@ -17,7 +17,7 @@ use regex::Regex;
 use serde::Serialize;
 
 /// The fixed categories. Headings may be written in English or Spanish.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, ts_rs::TS)]
 pub enum Category {
     Health,
     Preferences,
@@ -121,7 +121,7 @@ pub(crate) struct Line {
 }
 
 /// A line the parser could not read, for the UI and the logs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Malformed {
     /// 1-based.
     pub line: usize,

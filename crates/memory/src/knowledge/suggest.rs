@@ -14,7 +14,7 @@ use sidecar_settings::Change;
 use sidecar_settings::SettingsOwner;
 
 /// A fact offered to the user.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Suggestion {
     pub text: String,
     pub category: Category,

@@ -1,0 +1,59 @@
+//! The TypeScript types of what the core sends the window (`ui/src/types/core.ts`):
+//! generated from the Rust types with ts-rs, never written by hand, so a change on one
+//! side that the other misses fails `the_ui_types_are_the_cores`. `make ui-types` writes
+//! the file anew after a change to an event or a view.
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+    use std::collections::{BTreeMap, HashSet};
+    use std::path::Path;
+
+    use ts_rs::{Config, TypeVisitor, TS};
+
+    use crate::CoreEvent;
+
+    /// Every declared type reachable from the roots, by name.
+    struct Declarations {
+        cfg: Config,
+        seen: HashSet<TypeId>,
+        found: BTreeMap<String, String>,
+    }
+
+    impl TypeVisitor for Declarations {
+        fn visit<T: TS + 'static + ?Sized>(&mut self) {
+            if T::output_path().is_none() || !self.seen.insert(TypeId::of::<T>()) {
+                return;
+            }
+            let docs = T::docs().map(|d| format!("{}\n", d.trim_end())).unwrap_or_default();
+            self.found.insert(T::ident(&self.cfg), format!("{docs}export {}", T::decl(&self.cfg)));
+            T::visit_dependencies(self);
+        }
+    }
+
+    fn typescript() -> String {
+        // The core's integers are JSON numbers, well inside a double's exact range.
+        let mut declarations = Declarations { cfg: Config::new().with_large_int("number"), seen: HashSet::new(), found: BTreeMap::new() };
+        declarations.visit::<CoreEvent>();
+        // The views the commands answer with, where the window reads them on their own.
+        declarations.visit::<sidecar_agent::context::engine::ContextMeter>();
+        let mut text = String::from(
+            "// What the core sends the window, generated from its Rust types by ts-rs.\n// Do not edit: run `make ui-types` after changing an event or a view.\n\n",
+        );
+        text.push_str(&declarations.found.into_values().collect::<Vec<_>>().join("\n\n"));
+        text.push('\n');
+        text
+    }
+
+    #[test]
+    fn the_ui_types_are_the_cores() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/types/core.ts");
+        let now = typescript();
+        if std::env::var_os("SIDECAR_WRITE_UI_TYPES").is_some() {
+            std::fs::write(&path, &now).unwrap();
+            return;
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(checked_in == now, "ui/src/types/core.ts is behind the core's Rust types: run `make ui-types` and commit the file");
+    }
+}
