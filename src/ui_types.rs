@@ -22,11 +22,21 @@ mod tests {
 
     impl TypeVisitor for Declarations {
         fn visit<T: TS + 'static + ?Sized>(&mut self) {
-            if T::output_path().is_none() || !self.seen.insert(TypeId::of::<T>()) {
+            if !self.seen.insert(TypeId::of::<T>()) {
+                return;
+            }
+            if T::output_path().is_none() {
+                // A string, a list, an option: what it holds may be declared.
+                T::visit_dependencies(self);
+                T::visit_generics(self);
                 return;
             }
             let docs = T::docs().map(|d| format!("{}\n", d.trim_end())).unwrap_or_default();
-            self.found.insert(T::ident(&self.cfg), format!("{docs}export {}", T::decl(&self.cfg)));
+            let declared = format!("{docs}export {}", T::decl(&self.cfg));
+            // Two Rust types of one name would be one TypeScript type: rename one (`#[ts(rename)]`).
+            if let Some(other) = self.found.insert(T::ident(&self.cfg), declared.clone()) {
+                assert_eq!(other, declared, "two types are called {} in TypeScript", T::ident(&self.cfg));
+            }
             T::visit_dependencies(self);
         }
     }
@@ -35,8 +45,8 @@ mod tests {
         // The core's integers are JSON numbers, well inside a double's exact range.
         let mut declarations = Declarations { cfg: Config::new().with_large_int("number"), seen: HashSet::new(), found: BTreeMap::new() };
         declarations.visit::<CoreEvent>();
-        // The views the commands answer with, where the window reads them on their own.
-        declarations.visit::<sidecar_agent::context::engine::ContextMeter>();
+        // What the window's commands take and answer with.
+        crate::commands::visit_types(&mut declarations);
         let mut text = String::from(
             "// What the core sends the window, generated from its Rust types by ts-rs.\n// Do not edit: run `make ui-types` after changing an event or a view.\n\n",
         );

@@ -8,7 +8,7 @@ use sidecar_serve::Logged;
 use sidecar_serve::Scope;
 
 /// What a client card shows: the client and its latest calls.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct ConnectionView {
     #[serde(flatten)]
     client: Client,

@@ -13,7 +13,7 @@ use sidecar_memory::ProfileFile;
 use sidecar_memory::ProfileView;
 
 /// Facts by category and the lines of learnings.md that could not be read.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct MemoryReport {
     facts: Vec<sidecar_memory::ListedFact>,
     problems: Vec<sidecar_memory::Malformed>,
@@ -21,7 +21,7 @@ pub struct MemoryReport {
 }
 
 /// SOUL.md or user.md, with the version to send back when saving.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct ProfileText {
     text: String,
     version: String,

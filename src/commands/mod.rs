@@ -242,6 +242,47 @@ macro_rules! commands {
                 }),
             }
         ),*];
+
+        /// Visits each command's answer and argument types: the UI's types are generated
+        /// from them (`crate::ui_types`).
+        #[cfg(test)]
+        pub(super) fn visit_types(visitor: &mut impl ts_rs::TypeVisitor) {
+            $(
+                visitor.visit::<<$ret as crate::commands::Answered>::Ok>();
+                $( visitor.visit::<$ty>(); )*
+            )*
+        }
     };
 }
 pub(crate) use commands;
+
+/// What a command answers with when it succeeds.
+#[cfg(test)]
+pub(crate) trait Answered {
+    type Ok;
+}
+
+#[cfg(test)]
+impl<T, E> Answered for Result<T, E> {
+    type Ok = T;
+}
+
+/// Visits every command's answer and argument types (see `commands!`).
+#[cfg(test)]
+pub(crate) fn visit_types(visitor: &mut impl ts_rs::TypeVisitor) {
+    calendar::visit_types(visitor);
+    channels::visit_types(visitor);
+    chats::visit_types(visitor);
+    connections::visit_types(visitor);
+    conversation::visit_types(visitor);
+    devices::visit_types(visitor);
+    memory::visit_types(visitor);
+    messages::visit_types(visitor);
+    models::visit_types(visitor);
+    preferences::visit_types(visitor);
+    proactive::visit_types(visitor);
+    providers::visit_types(visitor);
+    reminders::visit_types(visitor);
+    tasks::visit_types(visitor);
+    tools::visit_types(visitor);
+}

@@ -7,7 +7,7 @@ use sidecar_actions::mcp::hub::ServerStatus;
 use sidecar_actions::mcp::import::ImportReport;
 use sidecar_actions::permissions::grant::Grant;
 
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct McpView {
     config_path: String,
     servers: Vec<ServerStatus>,

@@ -41,7 +41,7 @@ struct Active {
 }
 
 /// Settings → Devices.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct DevicesView {
     /// Where other devices reach this Sidecar now.
     pub listening: Vec<String>,
@@ -57,7 +57,7 @@ pub struct DevicesView {
 }
 
 /// The web app's address on one listener, and the QR code a phone's camera reads.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct WebPage {
     pub url: String,
     pub qr: String,

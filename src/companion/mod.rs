@@ -55,7 +55,7 @@ use standard_tools::{tool_http, tools_searching_with};
 pub use tasks::TasksPage;
 
 /// Token use and cost today (the user's local midnight) and overall.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct UsageReport {
     pub today: UsageTotals,
     pub all_time: UsageTotals,

@@ -32,7 +32,7 @@ const BRIEF_DEFAULT: &str = "07:30";
 const BODY_CHARS: usize = 240;
 
 /// Settings → Tasks: the tasks, the tools one can be given, and what runs took today.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct TasksPage {
     pub tasks: Vec<sidecar_tasks::TaskView>,
     /// The tools a task can be given: the name a task keeps, and what a person calls it

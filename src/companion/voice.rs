@@ -47,7 +47,7 @@ pub struct VoiceView {
 }
 
 /// What push-to-talk heard.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct Heard {
     pub text: String,
     /// Put in the message box to read over, not sent.

@@ -20,7 +20,7 @@ const LIST_LIMIT: u32 = 500;
 const MATCH_CHARS: usize = 90;
 
 /// The list as the sidebar shows it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
 pub struct ChatListView {
     pub current: i64,
     pub chats: Vec<ChatSummary>,

@@ -139,13 +139,17 @@ pub(crate) struct DrivenTurn {
 
 /// Where a turn's time went: waiting on models (network included), running tools,
 /// and the rest, which is the core's own work (prompt, bookkeeping, storage).
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, ts_rs::TS)]
 pub struct TurnTimings {
+    #[ts(type = "{ secs: number, nanos: number }")]
     pub total: Duration,
+    #[ts(type = "{ secs: number, nanos: number }")]
     pub model: Duration,
+    #[ts(type = "{ secs: number, nanos: number }")]
     pub tools: Duration,
     /// From the user's message arriving to the first model request going out: the
     /// core's share of the time to first token.
+    #[ts(type = "{ secs: number, nanos: number }")]
     pub to_first_request: Duration,
 }
 

@@ -16,7 +16,7 @@ use crate::rows::CalendarStore;
 use crate::service::CalendarService;
 
 /// What a reconciliation wrote.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct MirrorReport {
     pub created: usize,
     pub updated: usize,

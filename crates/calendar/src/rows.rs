@@ -19,7 +19,7 @@ pub const ITEMS_PER_WRITE: usize = 500;
 const WRITE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// A calendar as Sidecar keeps it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct StoredCalendar {
     pub id: i64,
     pub href: String,

@@ -35,7 +35,7 @@ pub struct Occurrence {
 }
 
 /// Settings → Calendar.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct CalendarView {
     /// The account's address and user name, when one is connected.
     pub account: Option<(String, String)>,

@@ -20,7 +20,7 @@ use crate::rows::{CalendarStore, Refreshed, StoredCalendar};
 use crate::subscription::Feed;
 
 /// What a sync did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 pub struct SyncReport {
     pub added: usize,
     pub changed: usize,

@@ -11,7 +11,7 @@ use super::channel::Channel;
 use crate::events::ChannelEvent;
 use sidecar_domain::emitter::Emitter;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Link {
     /// Starting, or not yet heard back from the server.
@@ -39,7 +39,7 @@ pub struct Health {
 }
 
 /// What Settings → Channels shows for one channel.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct HealthView {
     pub channel: Channel,
     pub link: Link,

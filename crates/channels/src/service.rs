@@ -35,7 +35,7 @@ pub(crate) const DOWN_ALERT_AFTER: chrono::Duration = chrono::Duration::minutes(
 const WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// Where the bot token comes from, never the token itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TokenSource {
     Environment { variable: String },
@@ -44,7 +44,7 @@ pub enum TokenSource {
 }
 
 /// What Settings → Channels shows about Telegram.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TelegramView {
     /// `[channels.telegram]` is present and enabled.
     pub enabled: bool,
@@ -57,7 +57,7 @@ pub struct TelegramView {
 }
 
 /// The QR code to scan, as an image.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct QrView {
     /// An SVG document of the code.
     pub svg: String,
@@ -67,7 +67,7 @@ pub struct QrView {
 }
 
 /// What Settings → Channels shows about WhatsApp.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct WhatsappView {
     pub enabled: bool,
     pub health: Option<HealthView>,
@@ -77,7 +77,7 @@ pub struct WhatsappView {
     pub allowed_numbers: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ChannelsView {
     /// This process runs the channels (another Sidecar may own the data dir).
     pub owner: bool,

@@ -43,7 +43,7 @@ pub enum DataError {
 }
 
 /// What an import of another assistant's export did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ChatImport {
     /// `ChatGPT` or `Claude`.
     pub from: String,

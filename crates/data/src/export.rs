@@ -8,7 +8,7 @@ use sidecar_domain::locale::Lang;
 use sidecar_memory::ListedFact;
 use sidecar_store::ExportedConversation;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
     Markdown,

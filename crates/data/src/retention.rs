@@ -14,7 +14,7 @@ use sidecar_store::StoreError;
 const DELETED_FOR_GOOD_AFTER: chrono::Duration = chrono::Duration::days(1);
 
 /// What one tidy did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct TidyReport {
     /// Conversations past the retention, deleted now (removed for good a day later).
     pub conversations_expired: u64,

@@ -10,7 +10,7 @@ use sidecar_domain::locale::Lang;
 
 /// Why a date could not be read. The kind is stable (tests, the tools); the text is
 /// for people.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum DateErrorKind {
     Empty,

@@ -6,6 +6,7 @@ use serde::Serialize;
 pub(crate) const LANG_ENV: &str = "SIDECAR_LANG";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     En,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who said a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(type_name = "TEXT", rename_all = "lowercase"))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
@@ -50,6 +51,7 @@ impl std::ops::AddAssign for Usage {
 /// A tool the model asked to run. `arguments` is the raw JSON text the model wrote:
 /// it may be invalid, and that is reported back to the model, not thrown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ToolCall {
     pub id: String,
     pub name: String,

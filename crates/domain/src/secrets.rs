@@ -19,6 +19,7 @@ const KEYCHAIN_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Where a provider's key lives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum KeyStorage {
     /// In the OS keychain: survives restarts.

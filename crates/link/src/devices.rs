@@ -16,7 +16,7 @@ use crate::pairing::{Open, Pairing, PairingCode};
 const TOKEN_PREFIX: &str = "sk-sidecar-device-";
 
 /// A paired device, as Settings → Devices lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Device {
     pub id: i64,
     pub name: String,

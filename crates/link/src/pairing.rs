@@ -14,7 +14,7 @@ pub const CODE_LIFETIME: Duration = Duration::minutes(5);
 pub const TRIES: u8 = 5;
 
 /// A code to show: its digits, grouped for reading aloud, and when it stops working.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct PairingCode {
     pub code: String,
     pub expires_at: DateTime<Utc>,

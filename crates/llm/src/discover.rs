@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::presets::{Preset, PRESETS};
 
 /// A local server that answered, with the models it offers.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct FoundServer {
     /// The preset it matches (`ollama`, `lmstudio`, `llamacpp`).
     pub id: String,

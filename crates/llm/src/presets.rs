@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use sidecar_settings::ProviderKind;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Preset {
     /// The provider id it is saved under.
     pub id: &'static str,

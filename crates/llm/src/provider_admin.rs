@@ -52,7 +52,7 @@ impl Worded for ProviderRefusal {
 }
 
 /// A provider as the UI sees it: everything but the key.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ProviderView {
     pub id: String,
     pub kind: ProviderKind,
@@ -71,7 +71,7 @@ pub struct ProviderView {
 
 /// A provider as the Settings form submits it. `api_key` is a new key to store
 /// (absent: keep the stored one).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct ProviderInput {
     pub id: String,
     #[serde(default)]
@@ -97,7 +97,7 @@ fn yes() -> bool {
 }
 
 /// What "Test connection" found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ConnectionTest {
     pub ok: bool,
     pub latency_ms: u64,
@@ -105,7 +105,7 @@ pub struct ConnectionTest {
 }
 
 /// What saving a provider did with its key.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SavedProvider {
     pub provider: ProviderView,
     /// Set when the settings file could not be written (the change still applies

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where a proactive message can reach the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SinkId {
     /// The conversation in the app's window.
@@ -40,7 +40,7 @@ impl SinkId {
 }
 
 /// What a sink receives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum SinkPreference {
     #[default]
@@ -50,7 +50,7 @@ pub enum SinkPreference {
 }
 
 /// Per-sink preferences and the primary sink (the only one spontaneous messages use).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct SinkPreferences {
     pub primary: SinkId,

@@ -23,7 +23,7 @@ pub const CIRCUIT_PAUSE: Duration = Duration::hours(2);
 pub(crate) const HUSH: Duration = Duration::hours(2);
 
 /// How talkative Sidecar is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Reminders only: never speaks first.
@@ -66,11 +66,13 @@ impl Level {
 
 /// Hours in which Sidecar never speaks first (reminders still arrive: the user asked
 /// for them). `start` later than `end` spans midnight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct QuietHours {
     #[serde(with = "hh_mm")]
+    #[ts(type = "string")]
     pub start: NaiveTime,
     #[serde(with = "hh_mm")]
+    #[ts(type = "string")]
     pub end: NaiveTime,
 }
 
@@ -93,7 +95,7 @@ impl QuietHours {
 }
 
 /// The user's choices, persisted in the database.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct ProactiveConfig {
     pub level: Level,

@@ -27,7 +27,7 @@ const SAME_SENDING: Duration = Duration::minutes(5);
 const PENDING: usize = 32;
 
 /// A sign of how a spontaneous message was taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Signal {
     Answered,
@@ -45,7 +45,7 @@ impl Signal {
 }
 
 /// One kind of message on one channel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct KindLearned {
     pub kind: MessageType,
     pub channel: Channel,
@@ -60,7 +60,7 @@ pub struct KindLearned {
 }
 
 /// A message sent and not yet taken one way or another.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Pending {
     pub message_id: Option<i64>,
     pub kind: MessageType,
@@ -75,7 +75,7 @@ pub(crate) enum Learnt {
     Paused { kind: MessageType, channel: Channel, until: DateTime<Utc> },
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Learned {
     #[serde(deserialize_with = "known_kinds")]

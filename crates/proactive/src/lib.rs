@@ -84,7 +84,7 @@ impl TickReport {
 }
 
 /// What `/proactive status` and the Proactivity settings show.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ProactiveStatus {
     pub config: ProactiveConfig,
     pub state: ProactiveState,
@@ -99,7 +99,7 @@ pub struct ProactiveStatus {
 }
 
 /// The limits the rules enforce, as numbers the settings can show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Limits {
     pub max_per_hour: u32,
     pub cooldown_minutes: i64,

@@ -10,7 +10,7 @@ use super::greeting::GreetingKind;
 
 pub use sidecar_domain::channel::Channel;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct ProactiveState {
     pub last_spontaneous_at: Option<DateTime<Utc>>,

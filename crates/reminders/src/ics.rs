@@ -27,7 +27,8 @@ pub struct Imported {
 }
 
 /// What an import found besides the reminders.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(rename = "IcsSkipped")]
 pub struct Skipped {
     /// One-off events already over.
     pub past: usize,

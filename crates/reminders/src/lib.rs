@@ -29,7 +29,7 @@ use sidecar_dates::Reading;
 use sidecar_domain::locale::Lang;
 
 /// The reminders a Reminders page shows, in its groups.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, ts_rs::TS)]
 pub struct Overview {
     /// One-off reminders still to come, soonest first.
     pub upcoming: Vec<ReminderView>,
@@ -50,7 +50,7 @@ pub struct Overview {
 }
 
 /// What a snooze did.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct Snoozed {
     /// The reminder that comes at the snooze time (the original, moved, or a copy).
     pub reminder: Reminder,
@@ -60,7 +60,7 @@ pub struct Snoozed {
 }
 
 /// What setting a reminder did.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct Setting {
     /// The reminder that will come.
     pub reminder: Reminder,
@@ -78,7 +78,7 @@ pub struct Setting {
 }
 
 /// A reminder as lists show it: its repeat rule in words and its next occurrences.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct ReminderView {
     #[serde(flatten)]
     pub reminder: Reminder,
@@ -91,7 +91,7 @@ pub struct ReminderView {
 }
 
 /// How a "when" reads as the user types.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum WhenPreview {
     Ok {
@@ -131,7 +131,7 @@ impl WhenPreview {
 }
 
 /// How a quick-add sentence splits as the user types.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct SentencePreview {
     pub what: String,
     /// The user's words for the time.
@@ -140,7 +140,8 @@ pub struct SentencePreview {
 }
 
 /// What an `.ics` import did.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+#[ts(rename = "IcsImportReport")]
 pub struct ImportReport {
     pub added: usize,
     /// Stopped by the user before the end: nothing was stored.

@@ -12,7 +12,7 @@ use sidecar_store::StoreError;
 /// Where a reminder is in its life: pending → attempting (being shown) → delivered,
 /// or cancelled. A repeating one goes back to pending after each delivery. One whose
 /// showing was cut short by crashes too often is failed (the user is told).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(rename_all = "lowercase")]
 pub enum ReminderState {
@@ -25,7 +25,8 @@ pub enum ReminderState {
 }
 
 /// The IANA zone a reminder was set in; its recurrence keeps that zone's wall clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ts_rs::TS)]
+#[ts(type = "string")]
 pub struct ReminderZone(pub Tz);
 
 impl TryFrom<String> for ReminderZone {
@@ -41,7 +42,7 @@ impl Serialize for ReminderZone {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct Reminder {
     pub id: i64,
     pub message: String,

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The app's colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
     /// Follows the system's light or dark setting.
@@ -27,7 +27,7 @@ impl Theme {
 }
 
 /// The language Sidecar speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum LanguageChoice {
     /// `SIDECAR_LANG`, else the system's locale.

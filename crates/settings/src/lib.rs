@@ -60,7 +60,7 @@ pub enum SettingsError {
 }
 
 /// Which wire format a provider speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     #[default]
@@ -307,7 +307,7 @@ impl UserSettings {
 }
 
 /// Which web search service `web_search` uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchBackend {
     /// DuckDuckGo's results page: no key, no setup (the default).

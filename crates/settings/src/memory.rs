@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Which embedder recall by meaning uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum EmbeddingsBackend {
     /// The built-in embedder that suits this computer: EmbeddingGemma where there is

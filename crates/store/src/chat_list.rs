@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{Store, StoreError};
 
 /// A conversation as the sidebar lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct ChatSummary {
     pub id: i64,
     /// The user's title, else the start of the first thing the user said.

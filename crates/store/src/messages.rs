@@ -10,7 +10,7 @@ use sidecar_domain::message::{ChatMessage, ToolCall, Usage};
 pub use sidecar_domain::message::Role;
 
 /// How a stored message came to an end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ts_rs::TS)]
 #[sqlx(type_name = "TEXT", rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
 pub enum MessageStatus {
@@ -166,7 +166,7 @@ pub struct AttachedFile {
     pub cut: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow, ts_rs::TS)]
 pub struct Message {
     pub id: i64,
     pub conversation_id: i64,
@@ -175,9 +175,11 @@ pub struct Message {
     pub status: MessageStatus,
     pub finish_reason: Option<String>,
     pub created_at: String,
+    #[ts(as = "Option<Vec<ToolCall>>")]
     pub tool_calls: Option<Json<Vec<ToolCall>>>,
     pub tool_call_id: Option<String>,
     pub is_error: bool,
+    #[ts(as = "Option<MessageMeta>")]
     pub meta: Option<Json<MessageMeta>>,
     /// Where it was said or shown; `None` for messages from before channels were kept.
     pub channel: Option<Channel>,

@@ -19,7 +19,7 @@ pub struct UsageRecord<'a> {
 }
 
 /// Sums over a period, overall and per model.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct UsageTotals {
     pub calls: i64,
     pub input_tokens: i64,
@@ -36,7 +36,7 @@ pub struct UsageTotals {
 }
 
 /// The four measures the plans name, over the model's replies in a period.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct TurnMeasures {
     /// Replies written by a model.
     pub turns: i64,
@@ -50,7 +50,7 @@ pub struct TurnMeasures {
     pub plans_abandoned: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct PurposeTotals {
     pub purpose: String,
     pub calls: i64,
@@ -59,7 +59,7 @@ pub struct PurposeTotals {
     pub cost_usd: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct ModelTotals {
     pub provider: String,
     pub model: String,

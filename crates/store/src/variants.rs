@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{Store, StoreError};
 
 /// The versions of the last reply, as the chat offers them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ReplyVersions {
     /// The user message they answer.
     pub user_message_id: i64,

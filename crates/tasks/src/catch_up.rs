@@ -15,7 +15,7 @@ pub const GRACE: Duration = Duration::minutes(2);
 const FOLD_LIMIT: usize = 10_000;
 
 /// What a task missed while the computer slept or Sidecar was closed becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum CatchUp {
     /// Run once now, however late.

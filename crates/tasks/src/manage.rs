@@ -30,7 +30,7 @@ const BRIEF_LATE_MINUTES: u32 = 180;
 pub const SCHEDULE_TOOL: &str = "schedule_task";
 
 /// A task as the user asks for it.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, ts_rs::TS)]
 pub struct TaskRequest {
     /// Its name; the prompt's first words when empty.
     #[serde(default)]
@@ -49,7 +49,7 @@ pub struct TaskRequest {
 }
 
 /// A task as lists show it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TaskView {
     pub id: i64,
     pub kind: TaskKind,

@@ -14,7 +14,7 @@ use crate::runs::RunState;
 use crate::schedule::Schedule;
 
 /// What a task runs: the user's words, or the morning brief made at each run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 #[sqlx(rename_all = "lowercase")]
 pub enum TaskKind {
@@ -54,7 +54,7 @@ pub struct NewTask<'a> {
     pub zone: Tz,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, sqlx::FromRow, ts_rs::TS)]
 pub struct Run {
     pub id: i64,
     pub task_id: i64,

@@ -42,7 +42,7 @@ impl Worded for SearchSetupError {
 }
 
 /// The search service as Settings shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SearchView {
     pub backend: SearchBackend,
     pub url: Option<String>,
@@ -51,7 +51,7 @@ pub struct SearchView {
 }
 
 /// A change from Settings.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct SearchInput {
     pub backend: SearchBackend,
     #[serde(default)]

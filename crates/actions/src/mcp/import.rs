@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::config::{check_name, ConfigError, McpConfig};
 
-#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[ts(rename = "McpImportReport")]
 pub struct ImportReport {
     pub added: Vec<String>,
     /// Already in Sidecar's file under that name: left as it is.

@@ -29,7 +29,8 @@ pub struct Found {
 }
 
 /// A note the search did not read, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+#[ts(rename = "NoteSkipped")]
 pub struct Skipped {
     pub path: String,
     pub why: String,

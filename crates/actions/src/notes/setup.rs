@@ -11,7 +11,7 @@ use sidecar_settings::Change;
 use sidecar_settings::SettingsOwner;
 use sidecar_tools::ToolBoard;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct NotesView {
     pub folder: Option<PathBuf>,
     /// The folder in settings that could not be opened, and why.

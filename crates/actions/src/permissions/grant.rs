@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use sidecar_tools::ToolDefinition;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Grant {
     pub id: i64,
     pub server: String,
@@ -28,7 +28,7 @@ pub(crate) struct Pinned {
 }
 
 /// What the user answered for one call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Choice {
     AllowOnce,

@@ -14,7 +14,7 @@ use sidecar_store::Message;
 /// Days during which an open checkpoint is offered in a new conversation.
 pub(crate) const OFFER_DAYS: i64 = 7;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ts_rs::TS)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -57,7 +57,7 @@ impl Status {
 }
 
 /// What a checkpoint records (the seed's seven parts).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Body {
     pub title: String,
@@ -77,7 +77,7 @@ pub struct Body {
 }
 
 /// The circumstances of a checkpoint, for whoever picks it up.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Metadata {
     /// The model that was answering.
@@ -89,7 +89,7 @@ pub struct Metadata {
 }
 
 /// A stored checkpoint.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Checkpoint {
     pub id: i64,
     pub conversation_id: i64,

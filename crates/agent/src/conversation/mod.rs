@@ -39,7 +39,7 @@ pub use task_turn::{TaskReply, TaskTurn};
 const TOOLS_START_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What a finished turn produced.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct TurnOutcome {
     pub conversation_id: i64,
     /// The user message answered (0 for none).

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::Lang;
 
 /// One command as a person sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct CommandHelp {
     /// What to type ("/quiet").
     pub command: &'static str,

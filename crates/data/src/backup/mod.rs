@@ -48,7 +48,7 @@ pub enum BackupError {
 }
 
 /// A backup written.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct BackupInfo {
     pub path: PathBuf,
     pub bytes: u64,

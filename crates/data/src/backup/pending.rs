@@ -21,7 +21,7 @@ struct Pending {
 }
 
 /// How a restore asked for from the app went, for the app to say once.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum RestoreNote {
     Restored { files: usize, created_at: String, aside: PathBuf },

@@ -11,7 +11,7 @@ use sidecar_settings::BudgetSettings;
 use sidecar_settings::ProviderBudget;
 
 /// One provider's limits, in the user's currency; `None` is no limit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ProviderLimits {
     pub id: String,
     pub daily: Option<f64>,
@@ -19,7 +19,7 @@ pub struct ProviderLimits {
 }
 
 /// `[budget]` in the user's currency.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct LimitsForm {
     pub daily: Option<f64>,
     pub monthly: Option<f64>,

@@ -40,7 +40,7 @@ pub(crate) const WORST_REPLY_TOKENS: u32 = 4_096;
 pub(crate) const MORE_SHARE: f64 = 0.25;
 
 /// The budget as Settings and `sidecar budget` show it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct BudgetView {
     pub limits: Vec<Standing>,
     /// The share of a limit (in percent) at which the user is warned.

@@ -12,7 +12,7 @@ use crate::budget::rows::CallCost;
 pub(crate) const REPORT_DAYS: u64 = 30;
 
 /// Spending and tokens of a group (a model, a purpose) over a span.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct Spend {
     pub cost_usd: f64,
     pub calls: u64,
@@ -33,7 +33,7 @@ impl Spend {
 }
 
 /// One day.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct Day {
     /// YYYY-MM-DD, the user's date.
     pub day: String,
@@ -43,14 +43,14 @@ pub struct Day {
 }
 
 /// A span's totals.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct Span {
     pub total: Spend,
     pub by_model: BTreeMap<String, Spend>,
     pub by_purpose: BTreeMap<String, Spend>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct UsageHistory {
     /// The last 30 days, oldest first, including days with nothing.
     pub days: Vec<Day>,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::sampling::Sampling;
 
 /// One model the catalogue recommends.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct CatalogueEntry {
     /// Short name for `sidecar models pull ID`.
     pub id: &'static str,

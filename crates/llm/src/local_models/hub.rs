@@ -21,7 +21,7 @@ use sidecar_domain::emitter::Emitter;
 use sidecar_settings::Change;
 
 /// A catalogue entry as the model manager shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct CatalogueView {
     #[serde(flatten)]
     pub entry: CatalogueEntry,
@@ -34,7 +34,7 @@ pub struct CatalogueView {
 }
 
 /// Everything the model manager shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct HubView {
     pub catalogue: Vec<CatalogueView>,
     pub installed: Vec<InstalledModel>,
@@ -49,7 +49,7 @@ pub struct HubView {
 }
 
 /// What choosing a model did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Switched {
     /// `None`: back to the built-in demo model.
     pub active: Option<String>,

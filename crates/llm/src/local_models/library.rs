@@ -11,7 +11,7 @@ use super::gguf::{read_info, GgufError};
 pub(crate) const PART: &str = "part";
 
 /// A model file ready to run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct InstalledModel {
     /// The file name without `.gguf`: what `sidecar models use NAME` takes.
     pub name: String,
@@ -24,7 +24,7 @@ pub struct InstalledModel {
 }
 
 /// A download that stopped before the end and can resume.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct PartialModel {
     pub file: String,
     pub received_bytes: u64,

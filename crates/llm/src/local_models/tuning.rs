@@ -11,7 +11,7 @@ use super::choice::LocalChoice;
 use super::hub::ModelHub;
 use sidecar_settings::Change;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct TuningView {
     /// The model these apply to.
     pub model: String,
@@ -24,7 +24,7 @@ pub struct TuningView {
     pub limits: SamplingLimits,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct TuningInput {
     #[serde(default)]
     pub sampling: Sampling,

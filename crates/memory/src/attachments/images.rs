@@ -22,7 +22,7 @@ pub const IMAGE_TOKENS: usize = 1_000;
 pub const FOLDER: &str = "attachments";
 
 /// Where an image attachment's bytes are, and what they are.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ImageFile {
     pub media_type: String,
     /// The file's name in the attachments folder (its SHA-256 and extension).

@@ -22,7 +22,7 @@ const OPEN: &str = "<attachment name=\"";
 const CLOSE: &str = "</attachment>";
 
 /// What kind of file an attachment was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum AttachmentKind {
     Text,
@@ -43,7 +43,7 @@ impl AttachmentKind {
 }
 
 /// A file read for a message: its name, kind and the text the model will get.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Attachment {
     pub name: String,
     pub kind: AttachmentKind,

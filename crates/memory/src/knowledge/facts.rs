@@ -32,7 +32,7 @@ const OVERLAP: f64 = 0.70;
 const HEALTH_OVERLAP: f64 = 0.80;
 
 /// What saving a fact did, as the model and the UI are told.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum SaveOutcome {
     /// A new fact, weight 1.

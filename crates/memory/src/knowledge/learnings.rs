@@ -68,7 +68,7 @@ impl Category {
 }
 
 /// One remembered fact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Fact {
     pub weight: u8,
     pub text: String,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use sidecar_domain::locale::Lang;
 
 /// The profile's fields, as the form shows them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ProfileFields {
     pub name: String,
     /// How Sidecar addresses the user ("Ana", "tú", "Dr. Ruiz").

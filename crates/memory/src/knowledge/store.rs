@@ -35,7 +35,7 @@ pub enum KnowledgeError {
 }
 
 /// A fact as the UI and CLI list it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ListedFact {
     /// 1-based line in learnings.md, to address the fact in edits.
     pub line: usize,
@@ -48,7 +48,7 @@ pub struct ListedFact {
 }
 
 /// A newer Health fact that may contradict an older one: only the user decides.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct FactConflict {
     pub older: ListedFact,
     pub newer: ListedFact,
@@ -455,7 +455,7 @@ fn stale(file: ProfileFile) -> KnowledgeError {
 }
 
 /// The profile form's fields with the versions of the files they were read from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ProfileView {
     pub fields: ProfileFields,
     pub user_version: String,
@@ -463,7 +463,7 @@ pub struct ProfileView {
 }
 
 /// The two free-text knowledge files the user edits directly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ProfileFile {
     /// SOUL.md: who Sidecar is.

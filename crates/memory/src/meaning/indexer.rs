@@ -47,7 +47,7 @@ const IDLE_LOOK: Duration = Duration::from_secs(30);
 const QUERIES_KEPT: usize = 512;
 
 /// Where the index stands, for Settings and `sidecar memory status`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum MeaningState {
     /// Not loaded yet (it loads on first need or when the background loop starts).
@@ -62,7 +62,7 @@ pub enum MeaningState {
     Off,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct MeaningStatus {
     #[serde(flatten)]
     pub state: MeaningState,

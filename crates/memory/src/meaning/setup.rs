@@ -48,7 +48,7 @@ impl Worded for MeaningSetupError {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct MeaningView {
     pub backend: EmbeddingsBackend,
     pub url: Option<String>,
@@ -67,7 +67,7 @@ pub struct MeaningView {
 }
 
 /// An embedder that ships with Sidecar, for Settings to describe.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct BuiltInEmbedder {
     pub backend: EmbeddingsBackend,
     /// What its vectors are stored under, as the index's state names it.
@@ -119,7 +119,7 @@ fn automatic_here(backend: EmbeddingsBackend, state: &MeaningState, built_in: &[
 }
 
 /// A change from Settings.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
 pub struct MeaningInput {
     pub backend: EmbeddingsBackend,
     #[serde(default)]

@@ -110,7 +110,7 @@ const ASSISTANT_WEIGHT: f64 = 0.7;
 const IN_SPAN_BOOST: f64 = 2.0;
 
 /// One search result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct RecallHit {
     /// `message`, `fact`, `summary` or `checkpoint`.
     pub source: String,
@@ -145,7 +145,7 @@ pub struct RecallResults {
 }
 
 /// One page of the Memory view's search.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct MemoryPage {
     /// Best first, each cut around its match.
     pub hits: Vec<RecallHit>,

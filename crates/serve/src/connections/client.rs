@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// What a client may do. Health facts stay out unless `Health` is given too. `Chat`
 /// talks to Sidecar as its user does (the local API's chat completions): its answers
 /// draw on everything Sidecar knows, so the user gives it knowing that.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     ReadMemory,
@@ -49,7 +49,7 @@ impl Scope {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ClientState {
     /// Seen, not yet allowed: it gets nothing.
@@ -77,7 +77,7 @@ impl ClientState {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Client {
     pub name: String,
     pub state: ClientState,
@@ -87,7 +87,7 @@ pub struct Client {
 }
 
 /// One thing a client did, or was refused.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Logged {
     pub action: String,
     pub allowed: bool,

@@ -27,7 +27,7 @@ pub struct ApiTokens {
 }
 
 /// A token just made, and where it is kept.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
 pub struct Issued {
     pub token: String,
     pub storage: KeyStorage,

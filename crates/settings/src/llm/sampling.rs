@@ -15,7 +15,7 @@ pub struct OutOfRange {
     pub high: String,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(default)]
 pub struct Sampling {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -31,7 +31,7 @@ pub struct Sampling {
 }
 
 /// The ranges each value may take, as the form and the check use them.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ts_rs::TS)]
 pub struct SamplingLimits {
     pub temperature: (f32, f32),
     pub top_p: (f32, f32),

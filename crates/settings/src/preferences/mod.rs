@@ -17,7 +17,7 @@ pub use hotkey::{Hotkey, HotkeyError, DEFAULT_CHARACTER_HOTKEY, DEFAULT_HOTKEY, 
 use sidecar_domain::locale::Lang;
 
 /// The preferences as Settings shows them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct PreferencesView {
     pub theme: Theme,
     pub language: LanguageChoice,
