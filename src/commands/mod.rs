@@ -16,21 +16,41 @@ use serde_json::Value;
 use crate::words::Lang;
 use crate::{Companion, CompanionError};
 
-mod calendar;
-mod channels;
-mod chats;
-mod connections;
-mod conversation;
-mod devices;
-mod memory;
-mod messages;
-mod models;
-mod preferences;
-mod proactive;
-mod providers;
-mod reminders;
-mod tasks;
-mod tools;
+/// The command modules, named once: their tables make `table()`, their types the UI's.
+macro_rules! command_modules {
+    ($($module:ident),* $(,)?) => {
+        $(mod $module;)*
+
+        /// Every command of the table.
+        pub fn table() -> impl Iterator<Item = &'static Command> {
+            [$($module::COMMANDS),*].into_iter().flatten()
+        }
+
+        /// Visits every command's answer and argument types (see `commands!`).
+        #[cfg(test)]
+        pub(crate) fn visit_types(visitor: &mut impl ts_rs::TypeVisitor) {
+            $($module::visit_types(visitor);)*
+        }
+    };
+}
+
+command_modules!(
+    calendar,
+    channels,
+    chats,
+    connections,
+    conversation,
+    devices,
+    memory,
+    messages,
+    models,
+    preferences,
+    proactive,
+    providers,
+    reminders,
+    tasks,
+    tools,
+);
 
 /// An error as the window receives it: what to show, and whether Retry makes sense.
 #[derive(Debug, Clone, Serialize)]
@@ -75,29 +95,6 @@ pub type Answer = Result<Value, Value>;
 pub struct Command {
     pub name: &'static str,
     pub(crate) run: fn(Arc<Companion>, Value) -> BoxFuture<'static, Answer>,
-}
-
-/// Every command of the table.
-pub fn table() -> impl Iterator<Item = &'static Command> {
-    [
-        calendar::COMMANDS,
-        channels::COMMANDS,
-        chats::COMMANDS,
-        connections::COMMANDS,
-        conversation::COMMANDS,
-        devices::COMMANDS,
-        memory::COMMANDS,
-        messages::COMMANDS,
-        models::COMMANDS,
-        preferences::COMMANDS,
-        proactive::COMMANDS,
-        providers::COMMANDS,
-        reminders::COMMANDS,
-        tasks::COMMANDS,
-        tools::COMMANDS,
-    ]
-    .into_iter()
-    .flatten()
 }
 
 /// Whether `name` is a command of the table (else the device keeps it).
@@ -265,24 +262,4 @@ pub(crate) trait Answered {
 #[cfg(test)]
 impl<T, E> Answered for Result<T, E> {
     type Ok = T;
-}
-
-/// Visits every command's answer and argument types (see `commands!`).
-#[cfg(test)]
-pub(crate) fn visit_types(visitor: &mut impl ts_rs::TypeVisitor) {
-    calendar::visit_types(visitor);
-    channels::visit_types(visitor);
-    chats::visit_types(visitor);
-    connections::visit_types(visitor);
-    conversation::visit_types(visitor);
-    devices::visit_types(visitor);
-    memory::visit_types(visitor);
-    messages::visit_types(visitor);
-    models::visit_types(visitor);
-    preferences::visit_types(visitor);
-    proactive::visit_types(visitor);
-    providers::visit_types(visitor);
-    reminders::visit_types(visitor);
-    tasks::visit_types(visitor);
-    tools::visit_types(visitor);
 }

@@ -346,14 +346,19 @@ impl KnowledgeStore {
     /// outside Sidecar); `None` when it is Sidecar's own last write.
     pub fn reload_if_changed(&self) -> Result<Option<Vec<Malformed>>, KnowledgeError> {
         let bytes = read_bytes(&self.dir.join(LEARNINGS_FILE))?;
-        if self.learnings.lock().expect("learnings lock").render_bytes() == bytes {
-            return Ok(self.outside_edit.lock().expect("outside edit lock").take());
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        Ok(self.take_in(&mut doc, &bytes).or_else(|| self.outside_edit.lock().expect("outside edit lock").take()))
+    }
+
+    /// `bytes` as the document when they differ from what it holds: the lines they
+    /// could not read, or `None` when nothing changed.
+    fn take_in(&self, doc: &mut Learnings, bytes: &[u8]) -> Option<Vec<Malformed>> {
+        if doc.render_bytes() == bytes {
+            return None;
         }
-        let doc = Learnings::from_bytes(&bytes);
-        let malformed = doc.malformed();
-        *self.learnings.lock().expect("learnings lock") = doc;
+        *doc = Learnings::from_bytes(bytes);
         self.version.fetch_add(1, Ordering::Relaxed);
-        Ok(Some(malformed))
+        Some(doc.malformed())
     }
 
     /// Takes in an edit made to `learnings.md` on disk since the store last read or wrote
@@ -361,16 +366,13 @@ impl KnowledgeStore {
     /// lose an edit the watcher (which looks once a second) had not seen yet. A file gone
     /// is no edit to keep: the write puts it back.
     fn take_in_outside_edit(&self, doc: &mut Learnings) -> Result<(), KnowledgeError> {
-        let bytes = match std::fs::read(self.dir.join(LEARNINGS_FILE)) {
+        let bytes = match read_bytes(&self.dir.join(LEARNINGS_FILE)) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(source) => return Err(KnowledgeError::Read { path: self.dir.join(LEARNINGS_FILE).display().to_string(), source }),
+            Err(KnowledgeError::Read { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e),
         };
-        if doc.render_bytes() != bytes {
-            let edited = Learnings::from_bytes(&bytes);
-            *self.outside_edit.lock().expect("outside edit lock") = Some(edited.malformed());
-            *doc = edited;
-            self.version.fetch_add(1, Ordering::Relaxed);
+        if let Some(malformed) = self.take_in(doc, &bytes) {
+            *self.outside_edit.lock().expect("outside edit lock") = Some(malformed);
         }
         Ok(())
     }
