@@ -99,8 +99,10 @@ commands! {
     async fn memory_report(core) -> Result<MemoryReport, CommandError> {
         Ok(blocking(&core, |c| {
             // Pick up edits made in a text editor since the last look (the watcher may not
-            // have polled yet).
-            let _ = c.knowledge().reload_if_changed();
+            // have polled yet; it still says so when it does).
+            if let Err(error) = c.knowledge().catch_up() {
+                tracing::warn!(%error, "learnings.md could not be re-read for the Memory view");
+            }
             MemoryReport { facts: c.facts(), problems: c.knowledge_problems(), conflicts: c.knowledge().conflicts() }
         })
         .await)

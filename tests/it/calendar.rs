@@ -282,9 +282,14 @@ async fn disconnecting_takes_sidecars_todos_away_and_a_reconnect_remembers_the_c
     };
     assert!(todo(dinner.id).await.unwrap().contains("BEGIN:VALARM"));
 
-    let view = core.disconnect_calendar().await.unwrap();
+    // A reminder set just before: its to-do is being written while the disconnect runs
+    // (the window's mirror follows each change), and must not be left behind.
+    let slides = core.reminders().set("Bring the slides", "tomorrow at 8").await.unwrap().reminder;
+    let (mirrored, view) = tokio::join!(core.mirror_reminders(), core.disconnect_calendar());
+    mirrored.unwrap();
+    let view = view.unwrap();
     assert!(view.account.is_none());
-    assert_eq!((todo(dinner.id).await, todo(book.id).await), (None, None), "no to-do left ringing on the phone");
+    assert_eq!((todo(dinner.id).await, todo(book.id).await, todo(slides.id).await), (None, None, None), "no to-do left ringing on the phone");
     assert!(server.get("/ana/work/standup.ics").await.is_some(), "the user's own events stay");
 
     let view = core.connect_calendar(&server.url, USER, PASSWORD).await.unwrap();

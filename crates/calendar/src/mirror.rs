@@ -43,11 +43,12 @@ impl CalendarService {
     /// cannot be reached stops the disconnect with its error: the to-dos would be left
     /// ringing with nothing in Sidecar to take them away.
     pub async fn disconnect(&self) -> Result<MirrorReport, CalendarError> {
+        let _mirroring = self.mirroring.lock().await;
         let Some((url, username)) = self.account().await? else { return Ok(Default::default()) };
         self.remember_choices(&url, &username).await?;
         let on = self.mirrors_reminders().await?;
         self.set_mirror(false).await?;
-        let report = match self.mirror(&[]).await {
+        let report = match self.mirror_held(&[]).await {
             Ok(report) => report,
             Err(error) => {
                 // Left as it was: the user may try again, or remove the to-dos by hand.
@@ -85,6 +86,12 @@ impl CalendarService {
     /// iCalendar text): all of them when the mirror is on, none when it is off. With no
     /// account there is nothing to write and nothing is done.
     pub async fn mirror(&self, wanted: &[(i64, String)]) -> Result<MirrorReport, CalendarError> {
+        let _mirroring = self.mirroring.lock().await;
+        self.mirror_held(wanted).await
+    }
+
+    /// [`Self::mirror`] with the lock held.
+    async fn mirror_held(&self, wanted: &[(i64, String)]) -> Result<MirrorReport, CalendarError> {
         let on = self.mirrors_reminders().await?;
         let written: Vec<Mirrored> = sqlx::query_as("SELECT reminder_id, calendar_id, href, etag, content FROM calendar_mirrors")
             .fetch_all(self.store().pool())

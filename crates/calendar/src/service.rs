@@ -52,11 +52,15 @@ pub struct CalendarService {
     clock: Clock,
     /// Fetches the subscribed feeds.
     http: reqwest::Client,
+    /// Held while Sidecar's to-dos are written or taken off: a mirror still writing the
+    /// to-do of a reminder just set would otherwise leave it ringing after a disconnect
+    /// that read the to-dos written before it.
+    pub(crate) mirroring: tokio::sync::Mutex<()>,
 }
 
 impl CalendarService {
     pub fn new(store: Store, secrets: Arc<Secrets>, clock: Clock, http: reqwest::Client) -> Self {
-        Self { store, secrets, clock, http }
+        Self { store, secrets, clock, http, mirroring: tokio::sync::Mutex::new(()) }
     }
 
     pub(crate) async fn account(&self) -> Result<Option<(String, String)>, CalendarError> {

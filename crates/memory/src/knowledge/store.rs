@@ -350,6 +350,14 @@ impl KnowledgeStore {
         Ok(self.take_in(&mut doc, &bytes).or_else(|| self.outside_edit.lock().expect("outside edit lock").take()))
     }
 
+    /// Takes in an edit made on disk since the store last looked, for a reader that
+    /// wants the file's facts now (the Memory view); the edit is left for the watcher to
+    /// report, which it would not see once taken in here.
+    pub fn catch_up(&self) -> Result<(), KnowledgeError> {
+        let mut doc = self.learnings.lock().expect("learnings lock");
+        self.take_in_outside_edit(&mut doc)
+    }
+
     /// `bytes` as the document when they differ from what it holds: the lines they
     /// could not read, or `None` when nothing changed.
     fn take_in(&self, doc: &mut Learnings, bytes: &[u8]) -> Option<Vec<Malformed>> {
